@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file import.h
+ * Importers: measurements made by other tools turned into gpuproj profiles.
+ *
+ * - Nsight Compute CSV (`ncu --csv`, long format, and `ncu --csv --page raw`,
+ *   wide format), one launch per kernel row, aggregated by signature.
+ * - The gpuperfpredict data set (Amaris et al., nvprof metrics of Rodinia
+ *   kernels on 9 GPUs; CC BY 4.0), one profile per GPU.
+ *
+ * Thread safety: reentrant.
+ */
+#ifndef GPUPROJ_IMPORT_H
+#define GPUPROJ_IMPORT_H
+
+#include <stddef.h>
+
+#include <gpuproj/error.h>
+#include <gpuproj/profile.h>
+#include <gpuproj/target.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What an import found. Zero-initialise; release with gpuproj_import_summary_clear(). */
+struct gpuproj_import_summary {
+	size_t rows;            /**< data rows read (CSV records after headers/units) */
+	size_t launches;        /**< kernel launches imported */
+	size_t kernels;         /**< distinct kernel signatures */
+	size_t kept_metrics;    /**< distinct tool metrics kept unmapped in extra_metrics */
+	char **missing;         /**< logical metrics the default model needs that no launch had */
+	size_t n_missing;
+	char **warnings;        /**< one line each: skipped rows, odd units, … */
+	size_t n_warnings;
+};
+
+/** Free the arrays of a summary; accepts a zeroed struct. */
+void gpuproj_import_summary_clear(struct gpuproj_import_summary *s);
+
+/**
+ * Import an Nsight Compute CSV export.
+ *
+ * Accepts the default long format (`ncu --csv`: one row per metric with
+ * "ID","Kernel Name",…,"Section Name","Metric Name","Metric Unit",
+ * "Metric Value") and the raw wide format (`ncu --csv --page raw`: one row
+ * per launch, a units row under the header). Handles unit scaling
+ * (byte/Kbyte/Mbyte/Gbyte, nsecond/usecond/msecond/second, %, …),
+ * thousands separators, "==PROF=="/"==WARNING==" lines and "n/a" values.
+ * Known NVIDIA metric names map to logical metrics (README "ncu import");
+ * every other metric is kept in extra_metrics, never dropped.
+ *
+ * @param path CSV file ("-" = standard input)
+ * @param[out] ret new profile owned by the caller; untouched on failure
+ * @param[out] summary optional; filled on success (missing metrics named)
+ * @param[out] reterr optional; file:line for malformed input
+ * @return GPUPROJ_OK; GPUPROJ_E_IO; GPUPROJ_E_PARSE (not CSV / no header
+ *         ncu writes); GPUPROJ_E_SCHEMA (a value that is not a number, an
+ *         unknown unit); GPUPROJ_E_NOMEM
+ */
+int gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
+		       struct gpuproj_import_summary *summary, struct gpuproj_error *reterr);
+
+/**
+ * Import gpuperfpredict CSV files (one per kernel, rows for every GPU of the
+ * data set) into one profile per GPU. Each (kernel, input size, launch
+ * configuration) becomes a signature whose tag holds the input size; every
+ * profile also carries, per signature, the times measured on the other GPUs
+ * (reference_ns), so projections can be checked against them. The metric
+ * mapping and its caveats are documented in the README ("gpuperfpredict").
+ *
+ * @param paths CSV files
+ * @param n_paths number of files
+ * @param targets GPU descriptions; every GPU label of the data set must
+ *        match an entry (its `match` list), else GPUPROJ_E_NOTFOUND
+ * @param[out] ret_profiles new array of new profiles, one per GPU in order
+ *        of first appearance; the caller frees each profile and the array
+ * @param[out] ret_n number of profiles
+ * @param[out] reterr optional; file:line of the first bad row
+ * @return GPUPROJ_OK; GPUPROJ_E_IO; GPUPROJ_E_PARSE; GPUPROJ_E_SCHEMA (a
+ *         required column missing, a non-numeric value); GPUPROJ_E_NOTFOUND;
+ *         GPUPROJ_E_NOMEM
+ */
+int gpuproj_import_gpuperfpredict(const char *const *paths, size_t n_paths,
+				  const struct gpuproj_targets *targets,
+				  struct gpuproj_profile ***ret_profiles, size_t *ret_n,
+				  struct gpuproj_error *reterr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUPROJ_IMPORT_H */

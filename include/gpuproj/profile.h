@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file profile.h
+ * Kernel records aggregated per signature, and the `gpuproj-profile/1`
+ * JSON format (DESIGN.md §3, README "Profile JSON").
+ *
+ * A kernel signature is (mangled name, grid, block, dynamic shared bytes,
+ * device ordinal, tag). Every launch of one signature folds into one
+ * struct gpuproj_kernel: a launch count, duration statistics over the timed
+ * launches, and per-launch means of the logical metrics measured on the
+ * profiled launches. Memory is therefore bounded by the number of distinct
+ * signatures, not launches.
+ *
+ * Thread safety: a profile is not internally locked; callers serialise
+ * writers (the injection library holds its own lock). Reading a profile
+ * that no thread modifies is safe from any number of threads.
+ */
+#ifndef GPUPROJ_PROFILE_H
+#define GPUPROJ_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gpuproj/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Schema string of the profile JSON this library reads and writes. */
+#define GPUPROJ_PROFILE_SCHEMA "gpuproj-profile/1"
+
+/**
+ * Logical metrics (DESIGN.md §3). Each is a per-launch value; the JSON
+ * name is given by gpuproj_metric_name(). Only ever append.
+ *
+ * "thread-level" = executed by non-predicated threads (NVIDIA
+ * `smsp__sass_thread_inst_executed_op_*_pred_on.sum`, nvprof `flop_count_*`).
+ */
+enum gpuproj_metric {
+	GPUPROJ_M_INST_FP16_FMA = 0, /**< "inst.fp16.fma": thread-level HFMA, count */
+	GPUPROJ_M_INST_FP16_ADD,     /**< "inst.fp16.add", count */
+	GPUPROJ_M_INST_FP16_MUL,     /**< "inst.fp16.mul", count */
+	GPUPROJ_M_INST_FP32_FMA,     /**< "inst.fp32.fma": thread-level FFMA, count */
+	GPUPROJ_M_INST_FP32_ADD,     /**< "inst.fp32.add", count */
+	GPUPROJ_M_INST_FP32_MUL,     /**< "inst.fp32.mul", count */
+	GPUPROJ_M_INST_FP64_FMA,     /**< "inst.fp64.fma": thread-level DFMA, count */
+	GPUPROJ_M_INST_FP64_ADD,     /**< "inst.fp64.add", count */
+	GPUPROJ_M_INST_FP64_MUL,     /**< "inst.fp64.mul", count */
+	GPUPROJ_M_INST_FP16,         /**< "inst.fp16": all thread-level FP16 instructions, count */
+	GPUPROJ_M_INST_FP32,         /**< "inst.fp32": all thread-level FP32 instructions (nvprof inst_fp_32), count */
+	GPUPROJ_M_INST_FP64,         /**< "inst.fp64": all thread-level FP64 instructions (nvprof inst_fp_64), count */
+	GPUPROJ_M_INST_INT,          /**< "inst.int": thread-level integer instructions, count */
+	GPUPROJ_M_INST_LDST,         /**< "inst.ldst": thread-level load/store instructions, count */
+	GPUPROJ_M_INST_OTHER,        /**< "inst.other": other thread-level instructions, count */
+	GPUPROJ_M_INST_WARP,         /**< "inst.warp": executed warp instructions, count */
+	GPUPROJ_M_INST_THREAD,       /**< "inst.thread": executed thread instructions, count */
+	GPUPROJ_M_WARP_EFFICIENCY,   /**< "warp_efficiency": mean active threads per warp instruction / warp size, 0..1 */
+	GPUPROJ_M_BYTES_L1,          /**< "bytes.l1": bytes through L1/TEX (`l1tex__t_bytes.sum`), B */
+	GPUPROJ_M_BYTES_L2,          /**< "bytes.l2": bytes through L2 (`lts__t_bytes.sum`), B */
+	GPUPROJ_M_BYTES_DRAM,        /**< "bytes.dram": DRAM bytes (`dram__bytes.sum`), B */
+	GPUPROJ_M_BYTES_DRAM_READ,   /**< "bytes.dram_read", B */
+	GPUPROJ_M_BYTES_DRAM_WRITE,  /**< "bytes.dram_write", B */
+	GPUPROJ_M_SHARED_BYTES,      /**< "shared.bytes": shared-memory bytes accessed, B */
+	GPUPROJ_M_SHARED_WAVEFRONTS, /**< "shared.wavefronts": shared-memory wavefronts (cycles of the 128 B/clk pipe), count */
+	GPUPROJ_M_SHARED_BANK_CONFLICTS, /**< "shared.bank_conflicts", count */
+	GPUPROJ_M_SECTORS_L1,        /**< "sectors.l1": 32 B L1 transactions, count */
+	GPUPROJ_M_SECTORS_L2,        /**< "sectors.l2": 32 B L2 transactions, count */
+	GPUPROJ_M_SECTORS_DRAM,      /**< "sectors.dram": 32 B DRAM transactions, count */
+	GPUPROJ_M_OCCUPANCY_ACHIEVED, /**< "occupancy.achieved": achieved warps / max warps, 0..1 */
+	GPUPROJ_M_CYCLES_SM_ACTIVE,  /**< "cycles.sm_active": mean SM active cycles, cycles */
+	GPUPROJ_M_CLOCK_SM,          /**< "clock.sm": SM clock during the launch, Hz */
+	GPUPROJ_M_COUNT
+};
+
+/** @return the JSON name of a metric ("inst.fp32.fma"), or NULL if out of range */
+const char *gpuproj_metric_name(enum gpuproj_metric m);
+/** @return the unit of a metric ("count", "B", "ratio", "cycles", "Hz") */
+const char *gpuproj_metric_unit(enum gpuproj_metric m);
+/** @return a one-line description of a metric */
+const char *gpuproj_metric_description(enum gpuproj_metric m);
+/**
+ * Look up a metric by JSON name.
+ * @param[out] ret the metric
+ * @return GPUPROJ_OK or GPUPROJ_E_NOTFOUND
+ */
+int gpuproj_metric_from_name(const char *name, enum gpuproj_metric *ret);
+
+/** Launch dimensions. */
+struct gpuproj_dim3 {
+	uint32_t x, y, z;
+};
+
+/** Running statistics of a sample (Welford); all values in the sample's unit. */
+struct gpuproj_stats {
+	uint64_t n;       /**< sample size */
+	double sum;       /**< sum of samples */
+	double min, max;  /**< extremes (0 when n == 0) */
+	double mean;      /**< mean (0 when n == 0) */
+	double m2;        /**< sum of squared deviations from the mean */
+};
+
+/** Add one sample. */
+void gpuproj_stats_add(struct gpuproj_stats *s, double x);
+/** Merge b into a (parallel Welford; exact for n, sum, min, max, mean). */
+void gpuproj_stats_merge(struct gpuproj_stats *a, const struct gpuproj_stats *b);
+/** @return the sample standard deviation, 0 when n < 2 */
+double gpuproj_stats_stddev(const struct gpuproj_stats *s);
+
+/** A metric the importer or collector does not know, kept as measured. */
+struct gpuproj_extra_metric {
+	char *name;   /**< tool's metric name, e.g. "sm__throughput.avg.pct_of_peak_sustained_elapsed" */
+	char *unit;   /**< tool's unit string ("%", "byte", ""), never NULL */
+	double sum;   /**< sum over the launches that reported it */
+	uint64_t n;   /**< number of launches that reported it */
+};
+
+/** A duration measured for the same kernel configuration on another GPU. */
+struct gpuproj_reference {
+	char *gpu;        /**< targets.yaml name of that GPU */
+	double mean_ns;   /**< mean duration per launch, ns */
+	uint64_t launches; /**< launches averaged */
+};
+
+/**
+ * One kernel signature and everything measured for it.
+ * Owned by its profile; strings are NUL-terminated and owned too.
+ */
+struct gpuproj_kernel {
+	char *name;                 /**< mangled name */
+	char *demangled;            /**< demangled name or NULL */
+	char *tag;                  /**< extra signature part (importers: input size), "" when none */
+	struct gpuproj_dim3 grid;   /**< grid dimensions, blocks */
+	struct gpuproj_dim3 block;  /**< block dimensions, threads */
+	uint32_t smem_dynamic;      /**< dynamic shared memory per block, B */
+	uint32_t smem_static;       /**< static shared memory per block, B */
+	uint32_t regs_per_thread;   /**< registers per thread (0 = unknown) */
+	int device;                 /**< device ordinal */
+	uint64_t launches;          /**< every launch seen (timed, profiled or both) */
+	uint64_t profiled;          /**< launches whose metrics were collected */
+	struct gpuproj_stats duration_ns; /**< durations of timed launches, ns */
+	double metric_sum[GPUPROJ_M_COUNT]; /**< sum over profiled launches */
+	uint32_t metric_n[GPUPROJ_M_COUNT]; /**< launches that reported each metric; 0 = not collected */
+	struct gpuproj_extra_metric *extra; /**< metrics kept by name */
+	size_t n_extra;
+	struct gpuproj_reference *refs;     /**< measured durations on other GPUs */
+	size_t n_refs;
+};
+
+/** @return true when the kernel has a value for metric m */
+bool gpuproj_kernel_has(const struct gpuproj_kernel *k, enum gpuproj_metric m);
+/** @return the per-launch mean of metric m, or NaN when not collected */
+double gpuproj_kernel_metric(const struct gpuproj_kernel *k, enum gpuproj_metric m);
+/**
+ * Mean duration per launch, ns: the mean over timed launches.
+ * @return ns, or NaN when no launch was timed
+ */
+double gpuproj_kernel_mean_ns(const struct gpuproj_kernel *k);
+/**
+ * Total time of the signature on the source, ns: mean × launches (profiled
+ * launches, which run under replay, are counted at the mean of the others).
+ * @return ns, or NaN when no launch was timed
+ */
+double gpuproj_kernel_total_ns(const struct gpuproj_kernel *k);
+/**
+ * FLOP per launch, seed 000 eq. 2 numerator / DESIGN.md §3:
+ * Σ_p (2·fma_p + add_p + mul_p) over the precisions collected.
+ * @param[out] ret_flop FLOP per launch
+ * @return GPUPROJ_OK; GPUPROJ_E_MISSING when none of the nine
+ *         inst.fp*.{fma,add,mul} metrics was collected
+ */
+int gpuproj_kernel_flop(const struct gpuproj_kernel *k, double *ret_flop);
+/** Add one timed launch of `ns` nanoseconds (also counts the launch). */
+void gpuproj_kernel_add_duration(struct gpuproj_kernel *k, double ns);
+/** Add one metric value of a profiled launch. */
+void gpuproj_kernel_add_metric(struct gpuproj_kernel *k, enum gpuproj_metric m, double value);
+/**
+ * Add a value of a metric kept by name.
+ * @return GPUPROJ_OK or GPUPROJ_E_NOMEM
+ */
+int gpuproj_kernel_add_extra(struct gpuproj_kernel *k, const char *name, const char *unit,
+			     double value);
+/**
+ * Record a measured mean duration on another GPU (replaces an earlier one).
+ * @return GPUPROJ_OK or GPUPROJ_E_NOMEM
+ */
+int gpuproj_kernel_set_reference(struct gpuproj_kernel *k, const char *gpu, double mean_ns,
+				 uint64_t launches);
+/** @return the reference for a GPU name (case-insensitive) or NULL */
+const struct gpuproj_reference *gpuproj_kernel_reference(const struct gpuproj_kernel *k,
+							 const char *gpu);
+
+/** What a profile was taken on. Strings owned by the profile. */
+struct gpuproj_device_info {
+	char *name;          /**< device name as reported ("NVIDIA H100 PCIe"), or NULL */
+	char *target;        /**< targets.yaml name, when the producer knew it, or NULL */
+	char *chip;          /**< "GH100", or NULL */
+	int cc_major, cc_minor; /**< compute capability, 0.0 when unknown */
+	int sms;             /**< 0 when unknown */
+	double clock_hz;     /**< SM clock, Hz, NaN when unknown */
+};
+
+/** The process a profile describes. Strings owned by the profile. */
+struct gpuproj_process_info {
+	char *application;   /**< executable or application name, or NULL */
+	char *host;          /**< host name, or NULL */
+	int64_t pid;         /**< -1 when unknown */
+	int64_t rank;        /**< MPI rank, -1 when none */
+	char **argv;         /**< command line, NULL-terminated, or NULL */
+};
+
+/** A set of kernel records plus run context (opaque). */
+struct gpuproj_profile;
+
+/** Signature fields for lookup (all borrowed). */
+struct gpuproj_signature {
+	const char *name;          /**< mangled name, required */
+	const char *tag;           /**< NULL or "" for none */
+	struct gpuproj_dim3 grid;
+	struct gpuproj_dim3 block;
+	uint32_t smem_dynamic;
+	int device;
+};
+
+/**
+ * Create an empty profile.
+ * @return the profile (free with gpuproj_profile_free()) or NULL on ENOMEM
+ */
+struct gpuproj_profile *gpuproj_profile_new(void);
+/** Free a profile and everything in it; accepts NULL; returns NULL. */
+struct gpuproj_profile *gpuproj_profile_free(struct gpuproj_profile *p);
+
+/**
+ * The record for a signature, created (zeroed, launches = 0) when new.
+ * Lookup is O(1) expected (hash of all signature fields).
+ * @param[out] ret the record, owned by the profile; valid until the
+ *             profile is freed (records never move)
+ * @return GPUPROJ_OK, GPUPROJ_E_INVAL (NULL name), GPUPROJ_E_NOMEM
+ */
+int gpuproj_profile_kernel(struct gpuproj_profile *p, const struct gpuproj_signature *sig,
+			   struct gpuproj_kernel **ret);
+/** @return the record for a signature, or NULL */
+struct gpuproj_kernel *gpuproj_profile_find(const struct gpuproj_profile *p,
+					    const struct gpuproj_signature *sig);
+/** @return the number of kernel signatures */
+size_t gpuproj_profile_count(const struct gpuproj_profile *p);
+/** @return the i-th record in insertion order, or NULL when out of range */
+struct gpuproj_kernel *gpuproj_profile_at(const struct gpuproj_profile *p, size_t i);
+
+/** @return the device description (modifiable through the setters below) */
+const struct gpuproj_device_info *gpuproj_profile_device(const struct gpuproj_profile *p);
+/** @return the process description */
+const struct gpuproj_process_info *gpuproj_profile_process(const struct gpuproj_profile *p);
+
+/**
+ * Set the source device. NULL strings leave a field unset; values are copied.
+ * @return GPUPROJ_OK or GPUPROJ_E_NOMEM
+ */
+int gpuproj_profile_set_device(struct gpuproj_profile *p, const char *name, const char *target,
+			       const char *chip, int cc_major, int cc_minor, int sms,
+			       double clock_hz);
+/**
+ * Set the process description; argv may be NULL. Values are copied.
+ * @return GPUPROJ_OK or GPUPROJ_E_NOMEM
+ */
+int gpuproj_profile_set_process(struct gpuproj_profile *p, const char *application,
+				const char *host, int64_t pid, int64_t rank,
+				const char *const *argv);
+
+/**
+ * Free-form string attributes: "origin" (injection, ncu-import,
+ * gpuperfpredict), "citation" (where published measurements came from),
+ * "created" (ISO 8601 UTC), "tool_version", and the GPUPROJ_* environment
+ * echoed as "env.GPUPROJ_…". Values are copied; NULL removes.
+ * @return GPUPROJ_OK or GPUPROJ_E_NOMEM
+ */
+int gpuproj_profile_set_attr(struct gpuproj_profile *p, const char *key, const char *value);
+/** @return an attribute value or NULL */
+const char *gpuproj_profile_attr(const struct gpuproj_profile *p, const char *key);
+/** @return the i-th attribute key (insertion order) or NULL; value via ret_value */
+const char *gpuproj_profile_attr_at(const struct gpuproj_profile *p, size_t i,
+				    const char **ret_value);
+
+/** Whole-run numbers of a profile. */
+struct gpuproj_run_info {
+	double wall_ns;          /**< process wall time, ns, NaN when unknown */
+	double gpu_ns;           /**< Σ kernel durations, ns, NaN when unknown */
+	uint64_t dropped_records; /**< activity records CUPTI dropped */
+};
+/** @return the run info (modifiable via gpuproj_profile_run_info_mut()) */
+const struct gpuproj_run_info *gpuproj_profile_run_info(const struct gpuproj_profile *p);
+/** @return the run info for modification */
+struct gpuproj_run_info *gpuproj_profile_run_info_mut(struct gpuproj_profile *p);
+
+/**
+ * Σ over kernels of gpuproj_kernel_total_ns(), ns (kernels without timing
+ * are skipped).
+ */
+double gpuproj_profile_kernel_time_ns(const struct gpuproj_profile *p);
+
+/**
+ * Sort records by total time, longest first (ties by name). Invalidates
+ * indices, not record pointers.
+ */
+void gpuproj_profile_sort_by_time(struct gpuproj_profile *p);
+
+
+/**
+ * Read a `gpuproj-profile/1` JSON file. Stored projections are ignored
+ * (they are recomputed from the kernels and the targets in use); unknown
+ * keys are ignored so later minor additions stay readable.
+ *
+ * @param path file to read ("-" reads standard input)
+ * @param[out] ret new profile owned by the caller, untouched on failure
+ * @param[out] reterr optional; file:line:column for syntax errors, the
+ *             JSON path (e.g. "kernels[3].grid") for schema errors
+ * @return GPUPROJ_OK; GPUPROJ_E_IO, GPUPROJ_E_PARSE (not JSON),
+ *         GPUPROJ_E_SCHEMA (missing/ill-typed field, unknown schema version),
+ *         GPUPROJ_E_NOMEM
+ */
+int gpuproj_profile_load(const char *path, struct gpuproj_profile **ret,
+			 struct gpuproj_error *reterr);
+
+/**
+ * As gpuproj_profile_load() on a memory buffer.
+ * @param name file name to use in error messages
+ */
+int gpuproj_profile_load_buffer(const char *text, size_t len, const char *name,
+				struct gpuproj_profile **ret, struct gpuproj_error *reterr);
+
+/**
+ * The profile bundled into the library: published, cited measurements
+ * (see its "citation" attribute), used by `gpuproj project --builtin` and
+ * the README's main job on machines without a GPU.
+ * @param[out] ret,reterr as for gpuproj_profile_load()
+ */
+int gpuproj_profile_load_builtin(struct gpuproj_profile **ret, struct gpuproj_error *reterr);
+
+/**
+ * Write a profile as `gpuproj-profile/1` JSON, without projections
+ * (report.h writes profiles with projections). The file is written to a
+ * temporary name in the same directory and renamed over `path`, so readers
+ * never see a half-written file and a failure leaves `path` untouched.
+ *
+ * @param path destination ("-" writes standard output)
+ * @return GPUPROJ_OK, GPUPROJ_E_IO (reterr names the file and errno text),
+ *         GPUPROJ_E_NOMEM
+ */
+int gpuproj_profile_save(const struct gpuproj_profile *p, const char *path,
+			 struct gpuproj_error *reterr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUPROJ_PROFILE_H */

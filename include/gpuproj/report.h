@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file report.h
+ * Writers for projections: the human table, CSV and JSON (profile plus
+ * projections). All times are ns in machine-readable output; the table
+ * prints human units.
+ *
+ * Thread safety: reentrant; writers only read their inputs.
+ */
+#ifndef GPUPROJ_REPORT_H
+#define GPUPROJ_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <gpuproj/error.h>
+#include <gpuproj/model.h>
+#include <gpuproj/profile.h>
+#include <gpuproj/target.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What to show. Zero-initialise for defaults. */
+struct gpuproj_report_options {
+	size_t top_kernels;      /**< kernels detailed per target in the table; 0 = default (5) */
+	bool all_kernels;        /**< detail every kernel (overrides top_kernels) */
+	const char *profile_label; /**< how to name the profile in headers (file name), or NULL */
+};
+
+/**
+ * Print the projection table: run header, whole-run totals per target
+ * (projected time with interval, speedup over the source, measured time
+ * and error where the profile carries reference times), then per-kernel
+ * detail for the top kernels by source time.
+ *
+ * @param out stream to write
+ * @param p the profile (kernels in the order `runs[*].kernels` refer to)
+ * @param src the source GPU
+ * @param runs projections, one per target, all of the same model
+ * @param n_runs number of runs
+ * @param opt options or NULL
+ * @return GPUPROJ_OK or GPUPROJ_E_IO when the stream reports an error
+ */
+int gpuproj_report_table(FILE *out, const struct gpuproj_profile *p,
+			 const struct gpuproj_target *src,
+			 const struct gpuproj_run_projection *runs, size_t n_runs,
+			 const struct gpuproj_report_options *opt);
+
+/**
+ * CSV, one row per (kernel, target) and one "(total)" row per target.
+ * Columns: kernel, tag, grid, block, launches, source_ns, target, model,
+ * status, lo_ns, hi_ns, point_ns, speedup, binding, measured_ns, error_pct,
+ * why. Times per launch for kernels, whole-run for totals. RFC 4180 quoting.
+ *
+ * @return GPUPROJ_OK or GPUPROJ_E_IO
+ */
+int gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p,
+		       const struct gpuproj_target *src,
+		       const struct gpuproj_run_projection *runs, size_t n_runs);
+
+/**
+ * Write the profile plus a "projections" array (schema gpuproj-profile/1,
+ * README "Profile JSON") atomically to `path` ("-" = standard output).
+ *
+ * @return GPUPROJ_OK, GPUPROJ_E_IO (reterr names the file), GPUPROJ_E_NOMEM
+ */
+int gpuproj_report_json(const char *path, const struct gpuproj_profile *p,
+			const struct gpuproj_target *src,
+			const struct gpuproj_run_projection *runs, size_t n_runs,
+			struct gpuproj_error *reterr);
+
+/**
+ * Measured whole-run time of a profile on another GPU: Σ reference mean ×
+ * launches, when every timed kernel carries a reference for that GPU.
+ *
+ * @param gpu targets.yaml name
+ * @return ns, or NaN when any timed kernel lacks a reference
+ */
+double gpuproj_report_measured_total_ns(const struct gpuproj_profile *p, const char *gpu);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUPROJ_REPORT_H */

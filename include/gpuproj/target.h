@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file target.h
+ * GPU descriptions loaded from targets.yaml (schema `gpuproj-targets/1`,
+ * docs/targets-schema.md and the README).
+ *
+ * A set of targets is an opaque, immutable handle; the GPUs in it are plain
+ * read-only structs owned by the set. All rates are stored in the units of
+ * their YAML keys (GFLOP/s, GB/s = 10^9 B/s, MHz, KiB, MiB) so that what a
+ * user reads in the file is what the models use.
+ *
+ * Thread safety: a loaded set is never modified, so any number of threads
+ * may read it concurrently.
+ */
+#ifndef GPUPROJ_TARGET_H
+#define GPUPROJ_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <gpuproj/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Schema string a targets file must declare. */
+#define GPUPROJ_TARGETS_SCHEMA "gpuproj-targets/1"
+
+enum gpuproj_vendor {
+	GPUPROJ_VENDOR_NVIDIA = 0,
+	GPUPROJ_VENDOR_AMD = 1,
+};
+
+/** Floating-point precisions. */
+enum gpuproj_prec {
+	GPUPROJ_FP16 = 0,
+	GPUPROJ_FP32 = 1,
+	GPUPROJ_FP64 = 2,
+	GPUPROJ_PREC_COUNT = 3,
+};
+
+/** Floating-point operation kinds (seed 000 eq. 2: FMA vs. ADD/MUL). */
+enum gpuproj_opkind {
+	GPUPROJ_OP_FMA = 0,     /**< fused multiply-add, 2 FLOP per thread instruction */
+	GPUPROJ_OP_ADD_MUL = 1, /**< add or multiply, 1 FLOP per thread instruction */
+	GPUPROJ_OPKIND_COUNT = 2,
+};
+
+/** Memory levels with a bandwidth in targets.yaml (`bw_gbs`). */
+enum gpuproj_level {
+	GPUPROJ_LEVEL_L1 = 0,
+	GPUPROJ_LEVEL_L2 = 1,
+	GPUPROJ_LEVEL_DRAM = 2,
+	GPUPROJ_LEVEL_SHARED = 3,
+	GPUPROJ_LEVEL_COUNT = 4,
+};
+
+/** What a number in targets.yaml rests on (the BASIS of its source text). */
+enum gpuproj_basis {
+	GPUPROJ_BASIS_NONE = 0,      /**< no source (only for absent values) */
+	GPUPROJ_BASIS_MEASURED = 1,  /**< a benchmark result */
+	GPUPROJ_BASIS_DATASHEET = 2, /**< a vendor datasheet / whitepaper / guide value */
+	GPUPROJ_BASIS_DERIVED = 3,   /**< computed from other cited numbers */
+	GPUPROJ_BASIS_ESTIMATE = 4,  /**< no measurement found: an assumption */
+};
+
+/** Occupancy limits of one SM (CU); see docs/targets-schema.md. */
+struct gpuproj_target_limits {
+	int threads_per_sm;            /**< max resident threads per SM */
+	int threads_per_block;         /**< max threads per block */
+	int blocks_per_sm;             /**< max resident blocks per SM */
+	int regs_per_sm;               /**< 32-bit registers per SM */
+	int regs_per_block;            /**< max 32-bit registers per block */
+	int regs_per_thread;           /**< max 32-bit registers per thread */
+	int reg_alloc_unit;            /**< register allocation granularity per warp, registers */
+	int smem_per_sm_kib;           /**< max shared memory per SM, KiB */
+	int smem_per_block_kib;        /**< max shared memory per block, KiB */
+	int smem_alloc_unit_b;         /**< shared-memory allocation granularity, bytes */
+	int smem_reserved_per_block_b; /**< shared memory reserved by the system per block, bytes */
+	double l2_mib;                 /**< L2 cache size, MiB */
+};
+
+/** One `sources:` entry: a path (key, group or group.key) and its text. */
+struct gpuproj_source {
+	const char *path;           /**< e.g. "bw_gbs.l2" or "peak_gflops" */
+	enum gpuproj_basis basis;   /**< parsed from the text's "BASIS:" prefix */
+	const char *text;           /**< the whole source text as written */
+};
+
+/**
+ * One GPU. Absent optional numbers are NaN (test with isnan()).
+ * All pointers are owned by the containing struct gpuproj_targets.
+ */
+struct gpuproj_target {
+	const char *name;           /**< unique id, e.g. "H100-PCIe-80GB" */
+	const char *description;    /**< human name, or NULL */
+	const char *const *match;   /**< device names mapping to this entry */
+	size_t n_match;             /**< length of match */
+	enum gpuproj_vendor vendor;
+	const char *arch;           /**< "sm_90", "gfx942" */
+	int cc_major, cc_minor;     /**< compute capability from arch (NVIDIA), 0.0 for AMD */
+	const char *chip;           /**< "GH100" */
+	int sms;                    /**< SMs (NVIDIA) or CUs (AMD) */
+	int warp_size;              /**< threads per warp / wavefront */
+	double clock_mhz;           /**< sustained SM clock, MHz */
+	int schedulers_per_sm;      /**< warp (wavefront) schedulers per SM (CU) */
+	double ipc_per_scheduler;   /**< warp instructions per scheduler per cycle (default 1) */
+	double memory_gib;          /**< device memory, GiB, or NaN */
+	struct gpuproj_target_limits limits;
+	/** Vendor peak FLOP/s, GFLOP/s, [precision][op kind]; ADD/MUL filled as FMA/2 when absent. */
+	double peak_gflops[GPUPROJ_PREC_COUNT][GPUPROJ_OPKIND_COUNT];
+	/** Measured FLOP/s, GFLOP/s, or NaN; ADD/MUL filled as FMA/2 when only FMA is given. */
+	double max_gflops[GPUPROJ_PREC_COUNT][GPUPROJ_OPKIND_COUNT];
+	/** True where `peak_gflops.*_add_mul` was written in the file (false: FMA/2). */
+	bool peak_add_mul_given[GPUPROJ_PREC_COUNT];
+	/** True where `max_gflops.*_add_mul` was written in the file (false: FMA/2 or absent). */
+	bool max_add_mul_given[GPUPROJ_PREC_COUNT];
+	double int32_add_giops;     /**< integer add throughput, GIOP/s, or NaN */
+	double int32_mad_giops;     /**< integer multiply-add throughput (2 op/IMAD), GIOP/s, or NaN */
+	double ldst_shared_gops;    /**< shared ld/st thread instructions per second / 1e9, or NaN */
+	double peak_dram_gbs;       /**< datasheet DRAM bandwidth, GB/s, or NaN */
+	double bw_gbs[GPUPROJ_LEVEL_COUNT]; /**< model bandwidth per level, GB/s (all > 0) */
+	double price_usd;           /**< USD, or NaN when unknown */
+	double tdp_w;               /**< W, or NaN when unknown */
+	const struct gpuproj_source *sources; /**< every number's source */
+	size_t n_sources;
+	int line;                   /**< line of the entry in its file (1-based) */
+};
+
+/** An immutable, loaded set of targets (opaque). */
+struct gpuproj_targets;
+
+/**
+ * Load and validate a targets file.
+ *
+ * Validation covers the whole schema of docs/targets-schema.md: schema
+ * version, unknown keys (with the nearest known key suggested), missing
+ * required fields, wrong types, non-positive rates and counts, duplicate
+ * names and duplicate match strings, numbers without a source, unknown
+ * BASIS words and citations of undefined references.
+ *
+ * @param path file to read
+ * @param[out] ret on success the new set, owned by the caller (free with
+ *             gpuproj_targets_free()); untouched on failure
+ * @param[out] reterr optional; on failure file:line:column and message
+ * @return GPUPROJ_OK; GPUPROJ_E_IO (cannot read), GPUPROJ_E_PARSE (not YAML),
+ *         GPUPROJ_E_SCHEMA (any schema violation), GPUPROJ_E_NOMEM
+ */
+int gpuproj_targets_load(const char *path, struct gpuproj_targets **ret,
+			 struct gpuproj_error *reterr);
+
+/**
+ * Same as gpuproj_targets_load() on a memory buffer.
+ *
+ * @param text YAML text (need not be NUL-terminated)
+ * @param len length of text, bytes
+ * @param name file name to use in error messages
+ * @param[out] ret as for gpuproj_targets_load()
+ * @param[out] reterr as for gpuproj_targets_load()
+ * @return as for gpuproj_targets_load(), without GPUPROJ_E_IO
+ */
+int gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
+				struct gpuproj_targets **ret, struct gpuproj_error *reterr);
+
+/**
+ * The targets.yaml compiled into the library (the repository's file at
+ * build time). Used when no file is named; errors name it
+ * "targets.yaml (built-in)".
+ *
+ * @param[out] ret,reterr as for gpuproj_targets_load()
+ * @return as for gpuproj_targets_load_buffer()
+ */
+int gpuproj_targets_load_builtin(struct gpuproj_targets **ret, struct gpuproj_error *reterr);
+
+/**
+ * Load `path` if non-NULL, else the file named by the environment variable
+ * GPUPROJ_TARGETS if set and non-empty, else the built-in set.
+ *
+ * @param path file or NULL
+ * @param[out] ret,reterr as for gpuproj_targets_load()
+ * @param[out] ret_origin optional; set to a static or `path`-owned string
+ *             naming where the set came from (the path or "built-in")
+ * @return as for gpuproj_targets_load()
+ */
+int gpuproj_targets_load_default(const char *path, struct gpuproj_targets **ret,
+				 const char **ret_origin, struct gpuproj_error *reterr);
+
+/**
+ * Free a set. Accepts NULL.
+ * @return NULL, so callers can write `t = gpuproj_targets_free(t);`
+ */
+struct gpuproj_targets *gpuproj_targets_free(struct gpuproj_targets *targets);
+
+/** @return the number of GPUs in the set */
+size_t gpuproj_targets_count(const struct gpuproj_targets *targets);
+
+/**
+ * @param i index, 0 ≤ i < gpuproj_targets_count()
+ * @return the i-th GPU in file order, or NULL when i is out of range
+ */
+const struct gpuproj_target *gpuproj_targets_get(const struct gpuproj_targets *targets, size_t i);
+
+/**
+ * Find a GPU by its `name` (case-insensitive).
+ * @return the GPU or NULL
+ */
+const struct gpuproj_target *gpuproj_targets_find(const struct gpuproj_targets *targets,
+						  const char *name);
+
+/**
+ * Find the GPU whose `match` list contains a device name (case-insensitive,
+ * surrounding blanks ignored), or whose `name` equals it.
+ * @param device_name e.g. "NVIDIA H100 PCIe"
+ * @return the GPU or NULL
+ */
+const struct gpuproj_target *gpuproj_targets_match(const struct gpuproj_targets *targets,
+						   const char *device_name);
+
+/**
+ * Names close to `name` (Levenshtein distance over lower-case names and
+ * match strings, or a shared substring), best first — for "did you mean"
+ * messages.
+ *
+ * @param out caller array receiving up to `max` names (owned by the set)
+ * @param max capacity of out
+ * @return number of names written
+ */
+size_t gpuproj_targets_suggest(const struct gpuproj_targets *targets, const char *name,
+			       const char **out, size_t max);
+
+/**
+ * The citation behind a reference key of the `references:` map.
+ * @return the citation or NULL when the key is not defined
+ */
+const char *gpuproj_targets_reference(const struct gpuproj_targets *targets, const char *key);
+
+/**
+ * The reference keys, in file order.
+ * @param i index
+ * @param[out] ret_text optional citation text
+ * @return key, or NULL when i is out of range
+ */
+const char *gpuproj_targets_reference_at(const struct gpuproj_targets *targets, size_t i,
+					 const char **ret_text);
+
+/**
+ * The FLOP/s a model should use for one precision and op kind: the
+ * measured `max_gflops` value where present, else the `peak_gflops` one.
+ *
+ * @param p precision, @param k op kind
+ * @param[out] ret_measured optional: true when the measured value was used
+ * @return GFLOP/s (> 0)
+ */
+double gpuproj_target_gflops(const struct gpuproj_target *t, enum gpuproj_prec p,
+			     enum gpuproj_opkind k, bool *ret_measured);
+
+/**
+ * The source of a number: the `sources` entry for `path` or its nearest
+ * covering group (e.g. "peak_gflops.fp32_fma" → "peak_gflops").
+ * @param path a dotted key path as in targets.yaml
+ * @return the entry or NULL when none covers the path
+ */
+const struct gpuproj_source *gpuproj_target_source(const struct gpuproj_target *t,
+						   const char *path);
+
+/** @return the YAML key of a level ("l1", "l2", "dram", "shared") */
+const char *gpuproj_level_name(enum gpuproj_level level);
+/** @return the YAML prefix of a precision ("fp16", "fp32", "fp64") */
+const char *gpuproj_prec_name(enum gpuproj_prec p);
+/** @return "measured", "datasheet", "derived", "estimate" or "none" */
+const char *gpuproj_basis_name(enum gpuproj_basis b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUPROJ_TARGET_H */

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The gpuproj command: shared helpers of the sub-command files.
+ * Exit statuses (stable, for CI): 0 success, 1 failure, 2 bad usage.
+ */
+#ifndef GPUPROJ_CLI_H
+#define GPUPROJ_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <gpuproj/error.h>
+#include <gpuproj/target.h>
+
+#define EXIT_OK 0
+#define EXIT_FAIL 1
+#define EXIT_USAGE 2
+
+/* Sub-commands: argv[0] is the sub-command name. */
+int cmd_project(int argc, char **argv);
+int cmd_targets(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+
+/* "gpuproj: <cmd>: message" on stderr; returns EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "gpuproj: message" on stderr; returns EXIT_FAIL. */
+int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print a library error as "gpuproj: file:line:col: message"; returns EXIT_FAIL. */
+int fail_error(const struct gpuproj_error *err);
+
+/* Load --targets FILE, $GPUPROJ_TARGETS or the built-in set; prints errors. */
+int cli_load_targets(const char *path, struct gpuproj_targets **ret, const char **ret_origin);
+
+/* Parse a positive integer option value; prints a usage error. */
+bool cli_parse_size(const char *cmd, const char *opt, const char *value, size_t *ret);
+
+/* Whether stderr is a terminal (progress output goes there only then). */
+bool cli_stderr_is_tty(void);
+
+#endif

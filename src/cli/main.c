@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gpuproj — project CUDA kernel times onto other GPUs.
+ * Dispatches `gpuproj <command>`; each command lives in cmd-<name>.c.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const struct command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+} commands[] = {
+	{ "project", "project a profile onto target GPUs (table, JSON or CSV)", cmd_project },
+	{ "targets", "list, show or check GPU descriptions (targets.yaml)", cmd_targets },
+};
+
+static void
+usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: gpuproj <command> [options] [arguments]\n"
+		"       gpuproj --help | --version\n\n"
+		"Project the measured kernels of a CUDA application onto other GPUs with\n"
+		"roofline models (Van Lanker et al., Euro-Par 2024, and others).\n\n"
+		"Commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n`gpuproj <command> --help` describes a command.\n"
+		"Exit status: 0 success, 1 failure, 2 bad usage.\n");
+}
+
+int
+usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "gpuproj: %s%s", cmd ? cmd : "", cmd ? ": " : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'gpuproj %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	return EXIT_USAGE;
+}
+
+int
+fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "gpuproj: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_FAIL;
+}
+
+int
+fail_error(const struct gpuproj_error *err)
+{
+	char buf[GPUPROJ_ERROR_MSG_SIZE + GPUPROJ_ERROR_FILE_SIZE + 64];
+
+	return fail("%s", gpuproj_error_format(err, buf, sizeof(buf)));
+}
+
+int
+cli_load_targets(const char *path, struct gpuproj_targets **ret, const char **ret_origin)
+{
+	struct gpuproj_error err = { 0 };
+
+	if (gpuproj_targets_load_default(path, ret, ret_origin, &err))
+		return fail_error(&err);
+	return EXIT_OK;
+}
+
+bool
+cli_parse_size(const char *cmd, const char *opt, const char *value, size_t *ret)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!value || !*value || *value == '-') {
+		usage_error(cmd, "%s needs a positive integer, got '%s'", opt, value ? value : "");
+		return false;
+	}
+	v = strtoull(value, &end, 10);
+	if (*end || v == 0) {
+		usage_error(cmd, "%s needs a positive integer, got '%s'", opt, value);
+		return false;
+	}
+	*ret = (size_t)v;
+	return true;
+}
+
+bool
+cli_stderr_is_tty(void)
+{
+	return isatty(STDERR_FILENO) == 1;
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("gpuproj %s\n", GPUPROJ_VERSION);
+		return EXIT_OK;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	}
+	if (argv[1][0] == '-')
+		return usage_error(NULL, "unknown option '%s'", argv[1]);
+	return usage_error(NULL, "unknown command '%s'", argv[1]);
+}

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hroof — hierarchical roofline with kernel-specific ceilings and its
+ * projection: Van Lanker, Taboada, Brunet, Trahay, "Predicting GPU kernel's
+ * performance on upcoming architectures", Euro-Par 2024 (seed 000), §§2–3,
+ * equations 1–10, as DESIGN.md §5 spells them out.
+ *
+ * Per GPU (source s or target t), per kernel k, per launch:
+ *   FLOP       = Σ_p (2·N_FMA,p + N_ADD,p + N_MUL,p)                 (DESIGN §3)
+ *   Perf^mix   = Σ_{p,kind} Perf^max_{p,kind} · N_{p,kind} / Σ N     (eq. 2, extended
+ *                over precisions: instruction-count-weighted mean of the peaks)
+ *   Perf^ceil  = warp_efficiency · Perf^mix                          (eq. 3)
+ *   N_L1 = max(B_L1 − B_L2, 0), N_L2 = max(B_L2 − B_DRAM, 0),
+ *   N_DRAM = B_DRAM, N_shM = wavefronts · 128 B
+ *   t_x = N_x / BW_x (eq. 4); t_shM = wavefronts · 128 B / BW_shM     (eq. 5)
+ *   BW^ceil_L1   = (N_L1+N_shM+N_L2+N_DRAM)/(t_L1+t_shM+t_L2+t_DRAM) (eq. 6)
+ *   BW^ceil_L2   = (N_L2+N_DRAM)/(t_L2+t_DRAM)                         (eq. 7)
+ *   BW^ceil_DRAM = N_DRAM/t_DRAM                                       (eq. 8)
+ *   OI_x = FLOP / N+_x, N+_x the numerator of x's ceiling              (eq. 10)
+ *   roofline_x = min(BW^ceil_x · OI_x, Perf^ceil)                      (eq. 1)
+ *   Perf_t(x) = Perf_s / roofline_s,x · roofline_t,x                   (eq. 9)
+ *   T_t(x) = FLOP_t / Perf_t(x) = r · T_s · roofline_s,x / roofline_t,x
+ * with r = FLOP_t / FLOP_s from the SASS comparison (§4.2; 1 by default).
+ * The three levels give the interval [lo, hi]; the point estimate is its
+ * midpoint. FLOP = 0: the same ratio in time space,
+ * T_t(x) = T_s · BW^ceil_s,x / BW^ceil_t,x. Levels without traffic drop out.
+ *
+ * Binding resource on the target: the largest of the stand-alone times
+ * t_L1, t_shM, t_L2, t_DRAM (eqs. 4–5) and FLOP/Perf^ceil (eq. 3). (The
+ * lowest roofline is always L1's, since its ceiling time includes every
+ * level's, so it cannot name the bottleneck.)
+ *
+ * Assumptions (from the paper): bytes per level are the same on source and
+ * target (§4.2: "memory usage is considered as roughly similar"); warp
+ * efficiency is a property of the kernel, equal on both; bandwidth and FLOP
+ * ceilings are the sustained values of targets.yaml.
+ *
+ * Thread safety: stateless and reentrant.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <gpuproj/model.h>
+
+#include "model-private.h"
+#include "util.h"
+
+/* Bytes one shared-memory wavefront moves: 32 banks × 4 B (eq. 5, N^max_shM_pc). */
+#define SHARED_BYTES_PER_WAVEFRONT 128.0
+
+static const enum gpuproj_metric fp_metrics[GPUPROJ_PREC_COUNT][3] = {
+	{ GPUPROJ_M_INST_FP16_FMA, GPUPROJ_M_INST_FP16_ADD, GPUPROJ_M_INST_FP16_MUL },
+	{ GPUPROJ_M_INST_FP32_FMA, GPUPROJ_M_INST_FP32_ADD, GPUPROJ_M_INST_FP32_MUL },
+	{ GPUPROJ_M_INST_FP64_FMA, GPUPROJ_M_INST_FP64_ADD, GPUPROJ_M_INST_FP64_MUL },
+};
+
+/* Append the names of missing metrics to `sb`; true when any is missing. */
+static bool
+collect_missing(const struct gpuproj_kernel *k, const enum gpuproj_metric *ms, size_t n,
+		struct strbuf *sb)
+{
+	bool missing = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (gpuproj_kernel_has(k, ms[i]))
+			continue;
+		strbuf_printf(sb, "%s%s", sb->len ? ", " : "", gpuproj_metric_name(ms[i]));
+		missing = true;
+	}
+	return missing;
+}
+
+int
+gpuproj_hroof_ceilings(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
+		       double flop_ratio, struct gpuproj_hroof *out, char *why, size_t whylen)
+{
+	static const enum gpuproj_metric bytes_metrics[] = {
+		GPUPROJ_M_BYTES_L1, GPUPROJ_M_BYTES_L2, GPUPROJ_M_BYTES_DRAM,
+		GPUPROJ_M_SHARED_WAVEFRONTS,
+	};
+	struct strbuf missing;
+	double n_inst = 0, weighted = 0, b1, b2, bd, wf;
+	double flop = 0;
+	bool any_fp = false;
+	int p, j, i;
+
+	if (!k || !gpu || !out)
+		return GPUPROJ_E_INVAL;
+	memset(out, 0, sizeof(*out));
+	strbuf_init(&missing);
+	collect_missing(k, bytes_metrics, ARRAY_LENGTH(bytes_metrics), &missing);
+
+	/* FLOP and the instruction mix (eq. 2). */
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		for (j = 0; j < 3; j++) {
+			double n;
+			enum gpuproj_opkind kind = j == 0 ? GPUPROJ_OP_FMA : GPUPROJ_OP_ADD_MUL;
+
+			if (!gpuproj_kernel_has(k, fp_metrics[p][j]))
+				continue;
+			any_fp = true;
+			n = gpuproj_kernel_metric(k, fp_metrics[p][j]);
+			if (n < 0) {
+				if (why)
+					snprintf(why, whylen, "metric %s is negative",
+						 gpuproj_metric_name(fp_metrics[p][j]));
+				strbuf_free(&missing);
+				return GPUPROJ_E_INVAL;
+			}
+			flop += (j == 0 ? 2.0 : 1.0) * n;
+			n_inst += n;
+			weighted += n * gpuproj_target_gflops(gpu, (enum gpuproj_prec)p, kind, NULL) *
+				    1e9;
+		}
+	}
+	if (!any_fp)
+		strbuf_printf(&missing, "%sinst.fp{16,32,64}.{fma,add,mul}", missing.len ? ", " : "");
+	if (any_fp && flop > 0 && !gpuproj_kernel_has(k, GPUPROJ_M_WARP_EFFICIENCY))
+		strbuf_printf(&missing, "%s%s", missing.len ? ", " : "",
+			      gpuproj_metric_name(GPUPROJ_M_WARP_EFFICIENCY));
+	if (missing.len) {
+		if (why)
+			snprintf(why, whylen, "hroof needs %s", missing.buf);
+		strbuf_free(&missing);
+		return GPUPROJ_E_MISSING;
+	}
+	strbuf_free(&missing);
+
+	out->flop = flop * (flop_ratio > 0 ? flop_ratio : 1.0);
+	if (flop > 0) {
+		double we = gpuproj_kernel_metric(k, GPUPROJ_M_WARP_EFFICIENCY);
+
+		if (!(we > 0 && we <= 1.0 + 1e-9)) {
+			if (why)
+				snprintf(why, whylen, "warp_efficiency %.4g is outside (0, 1]", we);
+			return GPUPROJ_E_INVAL;
+		}
+		out->perf_mix = weighted / n_inst;                  /* eq. 2 */
+		out->perf_ceil = (we > 1.0 ? 1.0 : we) * out->perf_mix; /* eq. 3 */
+	}
+
+	b1 = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L1);
+	b2 = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L2);
+	bd = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);
+	wf = gpuproj_kernel_metric(k, GPUPROJ_M_SHARED_WAVEFRONTS);
+	if (b1 < 0 || b2 < 0 || bd < 0 || wf < 0) {
+		if (why)
+			snprintf(why, whylen, "a byte or wavefront count is negative");
+		return GPUPROJ_E_INVAL;
+	}
+	/* Hits per level (eq. 4) and shared traffic (eq. 5). */
+	out->hits[GPUPROJ_LEVEL_L1] = fmax(b1 - b2, 0.0);
+	out->hits[GPUPROJ_LEVEL_L2] = fmax(b2 - bd, 0.0);
+	out->hits[GPUPROJ_LEVEL_DRAM] = bd;
+	out->hits[GPUPROJ_LEVEL_SHARED] = wf * SHARED_BYTES_PER_WAVEFRONT;
+	for (i = 0; i < GPUPROJ_LEVEL_COUNT; i++)
+		out->t[i] = out->hits[i] / (gpu->bw_gbs[i] * 1e9);
+
+	/* Ceilings (eqs. 6–8), OI (eq. 10), rooflines (eq. 1 with ceilings). */
+	{
+		const double *N = out->hits, *t = out->t;
+		double num[GPUPROJ_HL_COUNT], den[GPUPROJ_HL_COUNT];
+
+		num[GPUPROJ_HL_L1] = N[GPUPROJ_LEVEL_L1] + N[GPUPROJ_LEVEL_SHARED] +
+				     N[GPUPROJ_LEVEL_L2] + N[GPUPROJ_LEVEL_DRAM];
+		den[GPUPROJ_HL_L1] = t[GPUPROJ_LEVEL_L1] + t[GPUPROJ_LEVEL_SHARED] +
+				     t[GPUPROJ_LEVEL_L2] + t[GPUPROJ_LEVEL_DRAM];
+		num[GPUPROJ_HL_L2] = N[GPUPROJ_LEVEL_L2] + N[GPUPROJ_LEVEL_DRAM];
+		den[GPUPROJ_HL_L2] = t[GPUPROJ_LEVEL_L2] + t[GPUPROJ_LEVEL_DRAM];
+		num[GPUPROJ_HL_DRAM] = N[GPUPROJ_LEVEL_DRAM];
+		den[GPUPROJ_HL_DRAM] = t[GPUPROJ_LEVEL_DRAM];
+		for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
+			out->traversing[i] = num[i];
+			out->valid[i] = num[i] > 0;
+			if (!out->valid[i]) {
+				out->bw_ceil[i] = out->oi[i] = NAN;
+				out->roofline[i] = out->flop > 0 ? out->perf_ceil : NAN;
+				continue;
+			}
+			out->bw_ceil[i] = num[i] / den[i];
+			out->oi[i] = out->flop / num[i];
+			out->roofline[i] = out->flop > 0 ? fmin(out->bw_ceil[i] * out->oi[i],
+								out->perf_ceil)
+							 : 0.0;
+		}
+	}
+	return GPUPROJ_OK;
+}
+
+static enum gpuproj_bound
+binding(const struct gpuproj_hroof *h)
+{
+	static const enum gpuproj_bound lv[GPUPROJ_LEVEL_COUNT] = {
+		[GPUPROJ_LEVEL_L1] = GPUPROJ_BOUND_L1, [GPUPROJ_LEVEL_L2] = GPUPROJ_BOUND_L2,
+		[GPUPROJ_LEVEL_DRAM] = GPUPROJ_BOUND_DRAM,
+		[GPUPROJ_LEVEL_SHARED] = GPUPROJ_BOUND_SHARED,
+	};
+	enum gpuproj_bound b = GPUPROJ_BOUND_NONE;
+	double best = 0;
+	int i;
+
+	if (h->flop > 0 && h->perf_ceil > 0) {
+		best = h->flop / h->perf_ceil;
+		b = GPUPROJ_BOUND_COMPUTE;
+	}
+	for (i = 0; i < GPUPROJ_LEVEL_COUNT; i++) {
+		if (h->t[i] > best) {
+			best = h->t[i];
+			b = lv[i];
+		}
+	}
+	return b;
+}
+
+int
+hroof_project(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
+	      const struct gpuproj_target *tgt, double flop_ratio, struct gpuproj_projection *out)
+{
+	struct gpuproj_hroof s, t;
+	double ts = gpuproj_kernel_mean_ns(k);
+	double lo = INFINITY, hi = -INFINITY;
+	bool any = false;
+	int r, i;
+
+	if (isnan(ts) || ts <= 0) {
+		snprintf(out->why, sizeof(out->why), "no timed launch (duration)");
+		return out->status = GPUPROJ_E_MISSING;
+	}
+	r = gpuproj_hroof_ceilings(k, src, 1.0, &s, out->why, sizeof(out->why));
+	if (r == GPUPROJ_OK)
+		r = gpuproj_hroof_ceilings(k, tgt, flop_ratio, &t, out->why, sizeof(out->why));
+	if (r)
+		return out->status = r;
+	out->flop_ratio = flop_ratio;
+
+	for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
+		double tt;
+
+		out->level_ns[i] = NAN;
+		if (!s.valid[i])
+			continue;
+		if (s.flop > 0)
+			tt = flop_ratio * ts * s.roofline[i] / t.roofline[i]; /* eq. 9 */
+		else
+			tt = ts * s.bw_ceil[i] / t.bw_ceil[i];               /* time space */
+		out->level_ns[i] = tt;
+		lo = fmin(lo, tt);
+		hi = fmax(hi, tt);
+		any = true;
+	}
+	if (!any) {
+		if (s.flop > 0) {
+			/* No memory traffic at all: only the compute ceiling scales. */
+			lo = hi = flop_ratio * ts * s.perf_ceil / t.perf_ceil;
+		} else {
+			snprintf(out->why, sizeof(out->why),
+				 "kernel has neither FLOP nor memory traffic to scale by");
+			return out->status = GPUPROJ_E_UNSUPPORTED;
+		}
+	}
+	out->lo_ns = lo;
+	out->hi_ns = hi;
+	out->point_ns = (lo + hi) / 2;
+	out->binding = binding(&t);
+	return out->status = GPUPROJ_OK;
+}

@@ -1,0 +1,651 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel records aggregated per signature (DESIGN.md §3).
+ *
+ * Records live in separately allocated structs so pointers stay valid while
+ * the table grows; lookup is an open-addressing hash over every signature
+ * field. Memory grows with distinct signatures only.
+ *
+ * Thread safety: none inside; callers serialise writers.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <gpuproj/profile.h>
+
+#include "profile-private.h"
+#include "util.h"
+
+/* ---- statistics ---- */
+
+void
+gpuproj_stats_add(struct gpuproj_stats *s, double x)
+{
+	double d;
+
+	if (s->n == 0) {
+		s->min = s->max = x;
+	} else {
+		if (x < s->min)
+			s->min = x;
+		if (x > s->max)
+			s->max = x;
+	}
+	s->n++;
+	s->sum += x;
+	d = x - s->mean;
+	s->mean += d / (double)s->n;
+	s->m2 += d * (x - s->mean);
+}
+
+void
+gpuproj_stats_merge(struct gpuproj_stats *a, const struct gpuproj_stats *b)
+{
+	double n, d;
+
+	if (b->n == 0)
+		return;
+	if (a->n == 0) {
+		*a = *b;
+		return;
+	}
+	n = (double)a->n + (double)b->n;
+	d = b->mean - a->mean;
+	a->m2 += b->m2 + d * d * (double)a->n * (double)b->n / n;
+	a->mean = (a->sum + b->sum) / n;
+	a->sum += b->sum;
+	if (b->min < a->min)
+		a->min = b->min;
+	if (b->max > a->max)
+		a->max = b->max;
+	a->n += b->n;
+}
+
+double
+gpuproj_stats_stddev(const struct gpuproj_stats *s)
+{
+	if (s->n < 2)
+		return 0.0;
+	return sqrt(s->m2 / (double)(s->n - 1));
+}
+
+/* ---- kernel records ---- */
+
+bool
+gpuproj_kernel_has(const struct gpuproj_kernel *k, enum gpuproj_metric m)
+{
+	return (unsigned)m < GPUPROJ_M_COUNT && k->metric_n[m] > 0;
+}
+
+double
+gpuproj_kernel_metric(const struct gpuproj_kernel *k, enum gpuproj_metric m)
+{
+	if (!gpuproj_kernel_has(k, m))
+		return NAN;
+	return k->metric_sum[m] / (double)k->metric_n[m];
+}
+
+double
+gpuproj_kernel_mean_ns(const struct gpuproj_kernel *k)
+{
+	return k->duration_ns.n ? k->duration_ns.mean : NAN;
+}
+
+double
+gpuproj_kernel_total_ns(const struct gpuproj_kernel *k)
+{
+	if (!k->duration_ns.n)
+		return NAN;
+	return k->duration_ns.mean * (double)(k->launches ? k->launches : k->duration_ns.n);
+}
+
+int
+gpuproj_kernel_flop(const struct gpuproj_kernel *k, double *ret_flop)
+{
+	static const enum gpuproj_metric fp[3][3] = {
+		{ GPUPROJ_M_INST_FP16_FMA, GPUPROJ_M_INST_FP16_ADD, GPUPROJ_M_INST_FP16_MUL },
+		{ GPUPROJ_M_INST_FP32_FMA, GPUPROJ_M_INST_FP32_ADD, GPUPROJ_M_INST_FP32_MUL },
+		{ GPUPROJ_M_INST_FP64_FMA, GPUPROJ_M_INST_FP64_ADD, GPUPROJ_M_INST_FP64_MUL },
+	};
+	double flop = 0;
+	bool any = false;
+	int p, j;
+
+	for (p = 0; p < 3; p++) {
+		for (j = 0; j < 3; j++) {
+			if (!gpuproj_kernel_has(k, fp[p][j]))
+				continue;
+			any = true;
+			flop += (j == 0 ? 2.0 : 1.0) * gpuproj_kernel_metric(k, fp[p][j]);
+		}
+	}
+	if (!any)
+		return GPUPROJ_E_MISSING;
+	*ret_flop = flop;
+	return GPUPROJ_OK;
+}
+
+void
+gpuproj_kernel_add_duration(struct gpuproj_kernel *k, double ns)
+{
+	gpuproj_stats_add(&k->duration_ns, ns);
+	k->launches++;
+}
+
+void
+gpuproj_kernel_add_metric(struct gpuproj_kernel *k, enum gpuproj_metric m, double value)
+{
+	if ((unsigned)m >= GPUPROJ_M_COUNT || !isfinite(value))
+		return;
+	k->metric_sum[m] += value;
+	k->metric_n[m]++;
+}
+
+int
+gpuproj_kernel_add_extra(struct gpuproj_kernel *k, const char *name, const char *unit,
+			 double value)
+{
+	struct gpuproj_extra_metric *e;
+	size_t i;
+
+	for (i = 0; i < k->n_extra; i++) {
+		if (strcmp(k->extra[i].name, name) == 0) {
+			k->extra[i].sum += value;
+			k->extra[i].n++;
+			return GPUPROJ_OK;
+		}
+	}
+	e = realloc(k->extra, (k->n_extra + 1) * sizeof(*e));
+	if (!e)
+		return GPUPROJ_E_NOMEM;
+	k->extra = e;
+	e = &k->extra[k->n_extra];
+	e->name = strdup(name);
+	e->unit = strdup(unit ? unit : "");
+	if (!e->name || !e->unit) {
+		free(e->name);
+		free(e->unit);
+		return GPUPROJ_E_NOMEM;
+	}
+	e->sum = value;
+	e->n = 1;
+	k->n_extra++;
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_kernel_set_reference(struct gpuproj_kernel *k, const char *gpu, double mean_ns,
+			     uint64_t launches)
+{
+	struct gpuproj_reference *r;
+	size_t i;
+
+	for (i = 0; i < k->n_refs; i++) {
+		if (strcasecmp(k->refs[i].gpu, gpu) == 0) {
+			k->refs[i].mean_ns = mean_ns;
+			k->refs[i].launches = launches;
+			return GPUPROJ_OK;
+		}
+	}
+	r = realloc(k->refs, (k->n_refs + 1) * sizeof(*r));
+	if (!r)
+		return GPUPROJ_E_NOMEM;
+	k->refs = r;
+	r[k->n_refs].gpu = strdup(gpu);
+	if (!r[k->n_refs].gpu)
+		return GPUPROJ_E_NOMEM;
+	r[k->n_refs].mean_ns = mean_ns;
+	r[k->n_refs].launches = launches;
+	k->n_refs++;
+	return GPUPROJ_OK;
+}
+
+const struct gpuproj_reference *
+gpuproj_kernel_reference(const struct gpuproj_kernel *k, const char *gpu)
+{
+	size_t i;
+
+	for (i = 0; i < k->n_refs; i++) {
+		if (strcasecmp(k->refs[i].gpu, gpu) == 0)
+			return &k->refs[i];
+	}
+	return NULL;
+}
+
+static void
+kernel_free(struct gpuproj_kernel *k)
+{
+	size_t i;
+
+	if (!k)
+		return;
+	free(k->name);
+	free(k->demangled);
+	free(k->tag);
+	for (i = 0; i < k->n_extra; i++) {
+		free(k->extra[i].name);
+		free(k->extra[i].unit);
+	}
+	free(k->extra);
+	for (i = 0; i < k->n_refs; i++)
+		free(k->refs[i].gpu);
+	free(k->refs);
+	free(k);
+}
+
+/* ---- profile ---- */
+
+struct attr {
+	char *key, *value;
+};
+
+struct gpuproj_profile {
+	struct gpuproj_kernel **kernels;
+	size_t n, cap;
+	size_t *slots;      /* hash slots: index + 1, 0 = empty */
+	size_t nslots;      /* power of two */
+	struct gpuproj_device_info device;
+	struct gpuproj_process_info process;
+	struct gpuproj_run_info run;
+	struct attr *attrs;
+	size_t n_attrs;
+};
+
+static uint64_t
+fnv(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static uint64_t
+sig_hash(const char *name, const char *tag, struct gpuproj_dim3 grid, struct gpuproj_dim3 block,
+	 uint32_t smem, int device)
+{
+	uint64_t h = 14695981039346656037ULL;
+	uint32_t v[8] = { grid.x, grid.y, grid.z, block.x, block.y, block.z, smem, (uint32_t)device };
+
+	h = fnv(h, name, strlen(name) + 1);
+	h = fnv(h, tag ? tag : "", strlen(tag ? tag : "") + 1);
+	return fnv(h, v, sizeof(v));
+}
+
+static bool
+sig_equal(const struct gpuproj_kernel *k, const struct gpuproj_signature *s)
+{
+	const char *tag = s->tag ? s->tag : "";
+
+	return k->grid.x == s->grid.x && k->grid.y == s->grid.y && k->grid.z == s->grid.z &&
+	       k->block.x == s->block.x && k->block.y == s->block.y && k->block.z == s->block.z &&
+	       k->smem_dynamic == s->smem_dynamic && k->device == s->device &&
+	       strcmp(k->name, s->name) == 0 && strcmp(k->tag, tag) == 0;
+}
+
+static uint64_t
+kernel_hash(const struct gpuproj_kernel *k)
+{
+	return sig_hash(k->name, k->tag, k->grid, k->block, k->smem_dynamic, k->device);
+}
+
+static int
+rehash(struct gpuproj_profile *p, size_t nslots)
+{
+	size_t *slots = calloc(nslots, sizeof(*slots));
+	size_t i;
+
+	if (!slots)
+		return GPUPROJ_E_NOMEM;
+	for (i = 0; i < p->n; i++) {
+		size_t h = (size_t)kernel_hash(p->kernels[i]) & (nslots - 1);
+
+		while (slots[h])
+			h = (h + 1) & (nslots - 1);
+		slots[h] = i + 1;
+	}
+	free(p->slots);
+	p->slots = slots;
+	p->nslots = nslots;
+	return GPUPROJ_OK;
+}
+
+struct gpuproj_profile *
+gpuproj_profile_new(void)
+{
+	struct gpuproj_profile *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->device.clock_hz = NAN;
+	p->process.pid = -1;
+	p->process.rank = -1;
+	p->run.wall_ns = NAN;
+	p->run.gpu_ns = NAN;
+	if (rehash(p, 64)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static void
+free_argv(char **argv)
+{
+	size_t i;
+
+	if (!argv)
+		return;
+	for (i = 0; argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+struct gpuproj_profile *
+gpuproj_profile_free(struct gpuproj_profile *p)
+{
+	size_t i;
+
+	if (!p)
+		return NULL;
+	for (i = 0; i < p->n; i++)
+		kernel_free(p->kernels[i]);
+	free(p->kernels);
+	free(p->slots);
+	free(p->device.name);
+	free(p->device.target);
+	free(p->device.chip);
+	free(p->process.application);
+	free(p->process.host);
+	free_argv(p->process.argv);
+	for (i = 0; i < p->n_attrs; i++) {
+		free(p->attrs[i].key);
+		free(p->attrs[i].value);
+	}
+	free(p->attrs);
+	free(p);
+	return NULL;
+}
+
+struct gpuproj_kernel *
+gpuproj_profile_find(const struct gpuproj_profile *p, const struct gpuproj_signature *sig)
+{
+	size_t h;
+
+	if (!p || !sig || !sig->name)
+		return NULL;
+	h = (size_t)sig_hash(sig->name, sig->tag, sig->grid, sig->block, sig->smem_dynamic,
+			     sig->device) & (p->nslots - 1);
+	while (p->slots[h]) {
+		struct gpuproj_kernel *k = p->kernels[p->slots[h] - 1];
+
+		if (sig_equal(k, sig))
+			return k;
+		h = (h + 1) & (p->nslots - 1);
+	}
+	return NULL;
+}
+
+int
+gpuproj_profile_kernel(struct gpuproj_profile *p, const struct gpuproj_signature *sig,
+		       struct gpuproj_kernel **ret)
+{
+	struct gpuproj_kernel *k;
+	size_t h;
+
+	if (!p || !sig || !sig->name || !ret)
+		return GPUPROJ_E_INVAL;
+	k = gpuproj_profile_find(p, sig);
+	if (k) {
+		*ret = k;
+		return GPUPROJ_OK;
+	}
+	if ((p->n + 1) * 2 > p->nslots && rehash(p, p->nslots * 2))
+		return GPUPROJ_E_NOMEM;
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 64;
+		struct gpuproj_kernel **nk = realloc(p->kernels, cap * sizeof(*nk));
+
+		if (!nk)
+			return GPUPROJ_E_NOMEM;
+		p->kernels = nk;
+		p->cap = cap;
+	}
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return GPUPROJ_E_NOMEM;
+	k->name = strdup(sig->name);
+	k->tag = strdup(sig->tag ? sig->tag : "");
+	if (!k->name || !k->tag) {
+		kernel_free(k);
+		return GPUPROJ_E_NOMEM;
+	}
+	k->grid = sig->grid;
+	k->block = sig->block;
+	k->smem_dynamic = sig->smem_dynamic;
+	k->device = sig->device;
+	p->kernels[p->n] = k;
+	h = (size_t)kernel_hash(k) & (p->nslots - 1);
+	while (p->slots[h])
+		h = (h + 1) & (p->nslots - 1);
+	p->slots[h] = p->n + 1;
+	p->n++;
+	*ret = k;
+	return GPUPROJ_OK;
+}
+
+size_t
+gpuproj_profile_count(const struct gpuproj_profile *p)
+{
+	return p ? p->n : 0;
+}
+
+struct gpuproj_kernel *
+gpuproj_profile_at(const struct gpuproj_profile *p, size_t i)
+{
+	return p && i < p->n ? p->kernels[i] : NULL;
+}
+
+const struct gpuproj_device_info *
+gpuproj_profile_device(const struct gpuproj_profile *p)
+{
+	return &p->device;
+}
+
+const struct gpuproj_process_info *
+gpuproj_profile_process(const struct gpuproj_profile *p)
+{
+	return &p->process;
+}
+
+static int
+replace_str(char **dst, const char *src)
+{
+	char *n;
+
+	if (!src)
+		return GPUPROJ_OK;
+	n = strdup(src);
+	if (!n)
+		return GPUPROJ_E_NOMEM;
+	free(*dst);
+	*dst = n;
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_profile_set_device(struct gpuproj_profile *p, const char *name, const char *target,
+			   const char *chip, int cc_major, int cc_minor, int sms, double clock_hz)
+{
+	if (replace_str(&p->device.name, name) || replace_str(&p->device.target, target) ||
+	    replace_str(&p->device.chip, chip))
+		return GPUPROJ_E_NOMEM;
+	p->device.cc_major = cc_major;
+	p->device.cc_minor = cc_minor;
+	p->device.sms = sms;
+	p->device.clock_hz = clock_hz;
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_profile_set_process(struct gpuproj_profile *p, const char *application, const char *host,
+			    int64_t pid, int64_t rank, const char *const *argv)
+{
+	if (replace_str(&p->process.application, application) ||
+	    replace_str(&p->process.host, host))
+		return GPUPROJ_E_NOMEM;
+	p->process.pid = pid;
+	p->process.rank = rank;
+	if (argv) {
+		size_t n = 0, i;
+		char **copy;
+
+		while (argv[n])
+			n++;
+		copy = calloc(n + 1, sizeof(*copy));
+		if (!copy)
+			return GPUPROJ_E_NOMEM;
+		for (i = 0; i < n; i++) {
+			copy[i] = strdup(argv[i]);
+			if (!copy[i]) {
+				free_argv(copy);
+				return GPUPROJ_E_NOMEM;
+			}
+		}
+		free_argv(p->process.argv);
+		p->process.argv = copy;
+	}
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_profile_set_attr(struct gpuproj_profile *p, const char *key, const char *value)
+{
+	struct attr *a;
+	size_t i;
+
+	for (i = 0; i < p->n_attrs; i++) {
+		if (strcmp(p->attrs[i].key, key) != 0)
+			continue;
+		if (!value) {
+			free(p->attrs[i].key);
+			free(p->attrs[i].value);
+			memmove(&p->attrs[i], &p->attrs[i + 1],
+				(p->n_attrs - i - 1) * sizeof(*p->attrs));
+			p->n_attrs--;
+			return GPUPROJ_OK;
+		}
+		return replace_str(&p->attrs[i].value, value);
+	}
+	if (!value)
+		return GPUPROJ_OK;
+	a = realloc(p->attrs, (p->n_attrs + 1) * sizeof(*a));
+	if (!a)
+		return GPUPROJ_E_NOMEM;
+	p->attrs = a;
+	a[p->n_attrs].key = strdup(key);
+	a[p->n_attrs].value = strdup(value);
+	if (!a[p->n_attrs].key || !a[p->n_attrs].value) {
+		free(a[p->n_attrs].key);
+		free(a[p->n_attrs].value);
+		return GPUPROJ_E_NOMEM;
+	}
+	p->n_attrs++;
+	return GPUPROJ_OK;
+}
+
+const char *
+gpuproj_profile_attr(const struct gpuproj_profile *p, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_attrs; i++) {
+		if (strcmp(p->attrs[i].key, key) == 0)
+			return p->attrs[i].value;
+	}
+	return NULL;
+}
+
+const char *
+gpuproj_profile_attr_at(const struct gpuproj_profile *p, size_t i, const char **ret_value)
+{
+	if (i >= p->n_attrs)
+		return NULL;
+	if (ret_value)
+		*ret_value = p->attrs[i].value;
+	return p->attrs[i].key;
+}
+
+const struct gpuproj_run_info *
+gpuproj_profile_run_info(const struct gpuproj_profile *p)
+{
+	return &p->run;
+}
+
+struct gpuproj_run_info *
+gpuproj_profile_run_info_mut(struct gpuproj_profile *p)
+{
+	return &p->run;
+}
+
+double
+gpuproj_profile_kernel_time_ns(const struct gpuproj_profile *p)
+{
+	double t = 0;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		double k = gpuproj_kernel_total_ns(p->kernels[i]);
+
+		if (!isnan(k))
+			t += k;
+	}
+	return t;
+}
+
+static int
+cmp_time(const void *a, const void *b)
+{
+	const struct gpuproj_kernel *ka = *(const struct gpuproj_kernel *const *)a;
+	const struct gpuproj_kernel *kb = *(const struct gpuproj_kernel *const *)b;
+	double ta = gpuproj_kernel_total_ns(ka), tb = gpuproj_kernel_total_ns(kb);
+
+	if (isnan(ta))
+		ta = -1;
+	if (isnan(tb))
+		tb = -1;
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	return strcmp(ka->name, kb->name);
+}
+
+void
+gpuproj_profile_sort_by_time(struct gpuproj_profile *p)
+{
+	size_t i;
+
+	qsort(p->kernels, p->n, sizeof(*p->kernels), cmp_time);
+	/* Re-index in place: same table size, so no allocation can fail. */
+	memset(p->slots, 0, p->nslots * sizeof(*p->slots));
+	for (i = 0; i < p->n; i++) {
+		size_t h = (size_t)kernel_hash(p->kernels[i]) & (p->nslots - 1);
+
+		while (p->slots[h])
+			h = (h + 1) & (p->nslots - 1);
+		p->slots[h] = i + 1;
+	}
+}
+
+int
+profile_kernel_set_demangled(struct gpuproj_kernel *k, const char *demangled)
+{
+	return replace_str(&k->demangled, demangled);
+}

@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Projection writers: the human table, CSV, and JSON (profile +
+ * projections). Thread safety: reentrant.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include <gpuproj/report.h>
+
+#include "profile-json.h"
+#include "util.h"
+
+double
+gpuproj_report_measured_total_ns(const struct gpuproj_profile *p, const char *gpu)
+{
+	double total = 0;
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < gpuproj_profile_count(p); i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+		const struct gpuproj_reference *r;
+
+		if (isnan(gpuproj_kernel_total_ns(k)))
+			continue;
+		r = gpuproj_kernel_reference(k, gpu);
+		if (!r)
+			return NAN;
+		total += r->mean_ns * (double)(k->launches ? k->launches : 1);
+		any = true;
+	}
+	return any ? total : NAN;
+}
+
+static const char *
+short_name(const struct gpuproj_kernel *k, char *buf, size_t size)
+{
+	const char *n = k->demangled ? k->demangled : k->name;
+	size_t len = strlen(n);
+
+	if (len < size) {
+		snprintf(buf, size, "%s", n);
+	} else {
+		/* Keep the start (the function name) and mark the cut. */
+		snprintf(buf, size, "%.*s...", (int)(size - 4), n);
+	}
+	return buf;
+}
+
+static void
+signature_line(FILE *out, const struct gpuproj_kernel *k)
+{
+	char name[72];
+
+	fprintf(out, "%s  grid(%" PRIu32 ",%" PRIu32 ",%" PRIu32 ") block(%" PRIu32 ",%" PRIu32
+		",%" PRIu32 ")", short_name(k, name, sizeof(name)), k->grid.x, k->grid.y, k->grid.z,
+		k->block.x, k->block.y, k->block.z);
+	if (k->smem_dynamic)
+		fprintf(out, " smem %" PRIu32 " B", k->smem_dynamic);
+	if (k->tag && *k->tag)
+		fprintf(out, " [%s]", k->tag);
+}
+
+static void
+fmt_speedup(double src, double tgt, char *buf, size_t size)
+{
+	if (isnan(src) || isnan(tgt) || tgt <= 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.2fx", src / tgt);
+}
+
+static void
+fmt_error(double proj, double meas, char *buf, size_t size)
+{
+	if (isnan(meas) || isnan(proj) || meas <= 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%+.1f%%", 100.0 * (proj - meas) / meas);
+}
+
+/* The binding resource of most of a run's projected time. */
+static const char *
+dominant_binding(const struct gpuproj_profile *p, const struct gpuproj_run_projection *r)
+{
+	double by[GPUPROJ_BOUND_LATENCY + 1] = { 0 };
+	size_t i;
+	int b, best = GPUPROJ_BOUND_NONE;
+
+	for (i = 0; i < r->n; i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+
+		if (r->kernels[i].status == GPUPROJ_OK)
+			by[r->kernels[i].binding] += r->kernels[i].point_ns *
+						     (double)(k->launches ? k->launches : 1);
+	}
+	for (b = 1; b <= GPUPROJ_BOUND_LATENCY; b++) {
+		if (by[b] > by[best])
+			best = b;
+	}
+	return gpuproj_bound_name((enum gpuproj_bound)best);
+}
+
+int
+gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
+		     const struct gpuproj_run_projection *runs, size_t n_runs,
+		     const struct gpuproj_report_options *opt)
+{
+	const struct gpuproj_device_info *dev = gpuproj_profile_device(p);
+	const char *origin = gpuproj_profile_attr(p, "origin");
+	const char *citation = gpuproj_profile_attr(p, "citation");
+	size_t n = gpuproj_profile_count(p), top, i, r;
+	uint64_t launches = 0;
+	double src_total = gpuproj_profile_kernel_time_ns(p);
+	char a[32], b[32], c[32], d[32], e[32];
+	size_t *order;
+
+	if (!n_runs)
+		return GPUPROJ_OK;
+	for (i = 0; i < n; i++)
+		launches += gpuproj_profile_at(p, i)->launches;
+
+	fprintf(out, "gpuproj %s, model %s: %s\n", GPUPROJ_VERSION,
+		gpuproj_model_name(runs[0].model), gpuproj_model_summary(runs[0].model));
+	if (opt && opt->profile_label)
+		fprintf(out, "profile: %s%s%s%s\n", opt->profile_label, origin ? " (origin: " : "",
+			origin ? origin : "", origin ? ")" : "");
+	if (citation)
+		fprintf(out, "data: %s\n", citation);
+	fprintf(out, "source GPU: %s (%s, %s, %d SMs at %.0f MHz)", src->name,
+		dev->name ? dev->name : "device name not recorded", src->arch, src->sms,
+		src->clock_mhz);
+	fprintf(out, "\nkernels: %zu signatures, %" PRIu64 " launches, %s of kernel time on the "
+		"source\n\n", n, launches, format_ns(src_total, a, sizeof(a)));
+
+	fprintf(out, "Whole run: projected GPU kernel time per target (sum over kernels of point x "
+		"launches; interval from the L1/L2/DRAM projections)\n");
+	fprintf(out, "%-20s %11s %25s %9s %11s %8s  %-8s\n", "target", "projected", "interval",
+		"speedup", "measured", "error", "binding");
+	for (r = 0; r < n_runs; r++) {
+		const struct gpuproj_run_projection *run = &runs[r];
+		double meas = gpuproj_report_measured_total_ns(p, run->target->name);
+		char interval[40];
+
+		snprintf(interval, sizeof(interval), "[%s, %s]", format_ns(run->lo_ns, a, sizeof(a)),
+			 format_ns(run->hi_ns, b, sizeof(b)));
+		fmt_speedup(run->source_ns, run->point_ns, c, sizeof(c));
+		fmt_error(run->point_ns, meas, d, sizeof(d));
+		fprintf(out, "%-20s %11s %25s %9s %11s %8s  %-8s%s\n", run->target->name,
+			format_ns(run->point_ns, e, sizeof(e)), interval, c,
+			isnan(meas) ? "-" : format_ns(meas, b, sizeof(b)), d,
+			dominant_binding(p, run), run->target == src ? "  (source)" : "");
+	}
+	for (r = 0; r < n_runs; r++) {
+		if (runs[r].n_unprojected) {
+			fprintf(out, "note: on %s, %zu kernel(s) could not be projected; their source "
+				"time (%s) is carried unchanged (see the per-kernel table)\n",
+				runs[r].target->name, runs[r].n_unprojected,
+				format_ns(runs[r].unprojected_source_ns, a, sizeof(a)));
+			break;
+		}
+	}
+
+	/* Per-kernel detail, longest kernels first. */
+	order = malloc((n ? n : 1) * sizeof(*order));
+	if (!order)
+		return GPUPROJ_E_NOMEM;
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = 1; i < n; i++) {
+		size_t j = i, v = order[i];
+		double tv = gpuproj_kernel_total_ns(gpuproj_profile_at(p, v));
+
+		if (isnan(tv))
+			tv = -1;
+		while (j > 0) {
+			double tj = gpuproj_kernel_total_ns(gpuproj_profile_at(p, order[j - 1]));
+
+			if (isnan(tj))
+				tj = -1;
+			if (tj >= tv)
+				break;
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = v;
+	}
+	top = opt && opt->all_kernels ? n : (opt && opt->top_kernels ? opt->top_kernels : 5);
+	if (top > n)
+		top = n;
+	fprintf(out, "\nPer kernel (top %zu of %zu by source time; per-launch times)\n", top, n);
+	for (i = 0; i < top; i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, order[i]);
+		double tot = gpuproj_kernel_total_ns(k);
+
+		fprintf(out, "\n#%zu ", i + 1);
+		signature_line(out, k);
+		fprintf(out, "\n   %" PRIu64 " launches (%" PRIu64 " profiled), %s per launch on %s, "
+			"%.1f%% of source kernel time\n", k->launches, k->profiled,
+			format_ns(gpuproj_kernel_mean_ns(k), a, sizeof(a)), src->name,
+			src_total > 0 && !isnan(tot) ? 100.0 * tot / src_total : 0.0);
+		fprintf(out, "   %-20s %11s %25s %9s %-8s %11s %8s\n", "target", "projected",
+			"interval", "speedup", "binding", "measured", "error");
+		for (r = 0; r < n_runs; r++) {
+			const struct gpuproj_projection *pr = &runs[r].kernels[order[i]];
+			const struct gpuproj_reference *ref =
+				gpuproj_kernel_reference(k, runs[r].target->name);
+			char interval[40];
+
+			if (pr->status != GPUPROJ_OK) {
+				fprintf(out, "   %-20s not projected: %s\n", runs[r].target->name,
+					pr->why);
+				continue;
+			}
+			snprintf(interval, sizeof(interval), "[%s, %s]",
+				 format_ns(pr->lo_ns, a, sizeof(a)), format_ns(pr->hi_ns, b, sizeof(b)));
+			fmt_speedup(gpuproj_kernel_mean_ns(k), pr->point_ns, c, sizeof(c));
+			fmt_error(pr->point_ns, ref ? ref->mean_ns : NAN, d, sizeof(d));
+			fprintf(out, "   %-20s %11s %25s %9s %-8s %11s %8s\n", runs[r].target->name,
+				format_ns(pr->point_ns, e, sizeof(e)), interval, c,
+				gpuproj_bound_name(pr->binding),
+				ref ? format_ns(ref->mean_ns, b, sizeof(b)) : "-", d);
+		}
+	}
+	free(order);
+	fflush(out);
+	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
+
+static void
+csv_field(FILE *out, const char *s)
+{
+	const char *c;
+
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (c = s; *c; c++) {
+		if (*c == '"')
+			fputc('"', out);
+		fputc(*c, out);
+	}
+	fputc('"', out);
+}
+
+static void
+csv_num(FILE *out, double v)
+{
+	if (isnan(v))
+		return;
+	fprintf(out, "%.6g", v);
+}
+
+int
+gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
+		   const struct gpuproj_run_projection *runs, size_t n_runs)
+{
+	size_t r, i;
+	char buf[64];
+
+	(void)src;
+	fputs("kernel,tag,grid,block,launches,source_ns,target,model,status,lo_ns,hi_ns,point_ns,"
+	      "speedup,binding,measured_ns,error_pct,why\n", out);
+	for (r = 0; r < n_runs; r++) {
+		const struct gpuproj_run_projection *run = &runs[r];
+		double meas = gpuproj_report_measured_total_ns(p, run->target->name);
+
+		for (i = 0; i < run->n; i++) {
+			const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+			const struct gpuproj_projection *pr = &run->kernels[i];
+			const struct gpuproj_reference *ref =
+				gpuproj_kernel_reference(k, run->target->name);
+			double ts = gpuproj_kernel_mean_ns(k);
+			bool ok = pr->status == GPUPROJ_OK;
+
+			csv_field(out, k->name);
+			fputc(',', out);
+			csv_field(out, k->tag ? k->tag : "");
+			snprintf(buf, sizeof(buf), ",%" PRIu32 "x%" PRIu32 "x%" PRIu32 ",%" PRIu32 "x%"
+				 PRIu32 "x%" PRIu32 ",%" PRIu64 ",", k->grid.x, k->grid.y, k->grid.z,
+				 k->block.x, k->block.y, k->block.z, k->launches);
+			fputs(buf, out);
+			csv_num(out, ts);
+			fputc(',', out);
+			csv_field(out, run->target->name);
+			fputc(',', out);
+			csv_field(out, gpuproj_model_name(run->model));
+			fprintf(out, ",%s,", ok ? "ok" : gpuproj_strerror(pr->status));
+			csv_num(out, ok ? pr->lo_ns : NAN);
+			fputc(',', out);
+			csv_num(out, ok ? pr->hi_ns : NAN);
+			fputc(',', out);
+			csv_num(out, ok ? pr->point_ns : NAN);
+			fputc(',', out);
+			csv_num(out, ok && pr->point_ns > 0 ? ts / pr->point_ns : NAN);
+			fprintf(out, ",%s,", ok ? gpuproj_bound_name(pr->binding) : "");
+			csv_num(out, ref ? ref->mean_ns : NAN);
+			fputc(',', out);
+			csv_num(out, ref && ok ? 100.0 * (pr->point_ns - ref->mean_ns) / ref->mean_ns
+					       : NAN);
+			fputc(',', out);
+			csv_field(out, ok ? "" : pr->why);
+			fputc('\n', out);
+		}
+		fputs("(total),,,,", out);
+		{
+			uint64_t launches = 0;
+
+			for (i = 0; i < run->n; i++)
+				launches += gpuproj_profile_at(p, i)->launches;
+			fprintf(out, "%" PRIu64 ",", launches);
+		}
+		csv_num(out, run->source_ns);
+		fputc(',', out);
+		csv_field(out, run->target->name);
+		fputc(',', out);
+		csv_field(out, gpuproj_model_name(run->model));
+		fputs(",ok,", out);
+		csv_num(out, run->lo_ns);
+		fputc(',', out);
+		csv_num(out, run->hi_ns);
+		fputc(',', out);
+		csv_num(out, run->point_ns);
+		fputc(',', out);
+		csv_num(out, run->point_ns > 0 ? run->source_ns / run->point_ns : NAN);
+		fputs(",,", out);
+		csv_num(out, meas);
+		fputc(',', out);
+		csv_num(out, isnan(meas) ? NAN : 100.0 * (run->point_ns - meas) / meas);
+		fputs(",\n", out);
+	}
+	fflush(out);
+	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
+
+static json_t *
+jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+int
+gpuproj_report_json(const char *path, const struct gpuproj_profile *p,
+		    const struct gpuproj_target *src, const struct gpuproj_run_projection *runs,
+		    size_t n_runs, struct gpuproj_error *reterr)
+{
+	static const char *const lv[GPUPROJ_HL_COUNT] = { "l1", "l2", "dram" };
+	json_t *root = profile_to_json(p), *projs = json_array();
+	size_t r, i;
+	int status;
+
+	if (!root || !projs) {
+		json_decref(root);
+		json_decref(projs);
+		return error_set(reterr, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
+	}
+	json_object_set_new(root, "source_target", src ? json_string(src->name) : json_null());
+	for (r = 0; r < n_runs; r++) {
+		const struct gpuproj_run_projection *run = &runs[r];
+		double meas = gpuproj_report_measured_total_ns(p, run->target->name);
+		json_t *jr = json_object(), *ks = json_array();
+
+		json_object_set_new(jr, "model", json_string(gpuproj_model_name(run->model)));
+		json_object_set_new(jr, "target", json_string(run->target->name));
+		json_object_set_new(jr, "source_ns", jnum(run->source_ns));
+		json_object_set_new(jr, "lo_ns", jnum(run->lo_ns));
+		json_object_set_new(jr, "hi_ns", jnum(run->hi_ns));
+		json_object_set_new(jr, "point_ns", jnum(run->point_ns));
+		json_object_set_new(jr, "speedup", jnum(run->point_ns > 0 ?
+							run->source_ns / run->point_ns : NAN));
+		json_object_set_new(jr, "measured_ns", jnum(meas));
+		json_object_set_new(jr, "unprojected_kernels", json_integer((json_int_t)run->n_unprojected));
+		json_object_set_new(jr, "unprojected_source_ns", jnum(run->unprojected_source_ns));
+		for (i = 0; i < run->n; i++) {
+			const struct gpuproj_projection *pr = &run->kernels[i];
+			json_t *jk = json_object();
+
+			json_object_set_new(jk, "kernel", json_integer((json_int_t)i));
+			json_object_set_new(jk, "status", json_string(pr->status == GPUPROJ_OK ? "ok" :
+								     gpuproj_strerror(pr->status)));
+			if (pr->status == GPUPROJ_OK) {
+				json_t *lvl = json_object();
+				int l;
+
+				json_object_set_new(jk, "lo_ns", jnum(pr->lo_ns));
+				json_object_set_new(jk, "hi_ns", jnum(pr->hi_ns));
+				json_object_set_new(jk, "point_ns", jnum(pr->point_ns));
+				json_object_set_new(jk, "binding",
+						    json_string(gpuproj_bound_name(pr->binding)));
+				for (l = 0; l < GPUPROJ_HL_COUNT; l++)
+					json_object_set_new(lvl, lv[l], jnum(pr->level_ns[l]));
+				json_object_set_new(jk, "level_ns", lvl);
+				json_object_set_new(jk, "flop_ratio", jnum(pr->flop_ratio));
+			} else {
+				json_object_set_new(jk, "why", json_string(pr->why));
+			}
+			json_array_append_new(ks, jk);
+		}
+		json_object_set_new(jr, "kernels", ks);
+		json_array_append_new(projs, jr);
+	}
+	json_object_set_new(root, "projections", projs);
+	status = json_save_atomic(root, path, reterr);
+	json_decref(root);
+	return status;
+}

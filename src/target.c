@@ -1,0 +1,1269 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * targets.yaml loader (schema gpuproj-targets/1, docs/targets-schema.md).
+ *
+ * The file is loaded with libyaml's document API, so every node keeps its
+ * start mark; validation then walks the tree and reports the first problem
+ * as file:line:column. Checks: schema version, unknown keys (with the
+ * nearest known key), duplicate keys, missing required fields, wrong types
+ * (numbers must be plain scalars), non-positive rates and counts, duplicate
+ * GPU names and match strings, and that every number has a source whose
+ * BASIS is known and whose [KEY] citations exist in `references`.
+ *
+ * Thread safety: loading is reentrant; a loaded set is immutable.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <yaml.h>
+
+#include <gpuproj/target.h>
+
+#include "util.h"
+
+struct gpuproj_targets {
+	struct gpuproj_target *gpus;
+	size_t n;
+	char **ref_keys;
+	char **ref_texts;
+	size_t n_refs;
+};
+
+/* Loader state. */
+struct loader {
+	yaml_document_t *doc;
+	const char *file;
+	struct gpuproj_error *err;
+	struct gpuproj_targets *set;
+};
+
+static const char *const top_keys[] = { "schema", "references", "gpus" };
+
+static const char *const gpu_keys[] = {
+	"name", "description", "match", "vendor", "arch", "chip", "sms", "warp_size",
+	"clock_mhz", "schedulers_per_sm", "ipc_per_scheduler", "memory_gib", "limits",
+	"peak_gflops", "max_gflops", "peak_giops", "ldst_shared_gops", "peak_bw_gbs", "bw_gbs",
+	"price_usd", "tdp_w", "sources",
+};
+
+static const char *const limit_keys[] = {
+	"threads_per_sm", "threads_per_block", "blocks_per_sm", "regs_per_sm", "regs_per_block",
+	"regs_per_thread", "reg_alloc_unit", "smem_per_sm_kib", "smem_per_block_kib",
+	"smem_alloc_unit_b", "smem_reserved_per_block_b", "l2_mib",
+};
+
+/* [prec][kind] order of enum gpuproj_prec / gpuproj_opkind. */
+static const char *const gflops_keys[] = {
+	"fp16_fma", "fp16_add_mul", "fp32_fma", "fp32_add_mul", "fp64_fma", "fp64_add_mul",
+};
+
+static const char *const giops_keys[] = { "int32_add", "int32_mad" };
+static const char *const peak_bw_keys[] = { "dram" };
+static const char *const bw_keys[] = { "l1", "l2", "dram", "shared" }; /* enum gpuproj_level order */
+
+/* Groups whose members may be named in `sources` paths. */
+static const struct {
+	const char *group;
+	const char *const *keys;
+	size_t n;
+} groups[] = {
+	{ "limits", limit_keys, ARRAY_LENGTH(limit_keys) },
+	{ "peak_gflops", gflops_keys, ARRAY_LENGTH(gflops_keys) },
+	{ "max_gflops", gflops_keys, ARRAY_LENGTH(gflops_keys) },
+	{ "peak_giops", giops_keys, ARRAY_LENGTH(giops_keys) },
+	{ "peak_bw_gbs", peak_bw_keys, ARRAY_LENGTH(peak_bw_keys) },
+	{ "bw_gbs", bw_keys, ARRAY_LENGTH(bw_keys) },
+};
+
+static const char *const basis_words[] = { "none", "measured", "datasheet", "derived", "estimate" };
+
+/* ---- small YAML helpers ---- */
+
+static int
+fail(struct loader *ld, int status, const yaml_node_t *node, const char *fmt, ...)
+	GPUPROJ_PRINTF(4, 5);
+
+static int
+fail(struct loader *ld, int status, const yaml_node_t *node, const char *fmt, ...)
+{
+	va_list ap;
+	int line = node ? (int)node->start_mark.line + 1 : 0;
+	int col = node ? (int)node->start_mark.column + 1 : 0;
+
+	va_start(ap, fmt);
+	error_setv(ld->err, status, ld->file, line, col, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+static const char *
+scalar(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+static const char *
+node_kind(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE: return "a scalar";
+	case YAML_SEQUENCE_NODE: return "a list";
+	case YAML_MAPPING_NODE: return "a mapping";
+	case YAML_NO_NODE: break;
+	}
+	return "nothing";
+}
+
+static bool
+is_null(const yaml_node_t *n)
+{
+	const char *v;
+
+	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	v = scalar(n);
+	return !*v || strcmp(v, "null") == 0 || strcmp(v, "~") == 0 || strcmp(v, "Null") == 0 ||
+	       strcmp(v, "NULL") == 0;
+}
+
+/* The key node of a mapping entry whose value is `value` (for positions). */
+static yaml_node_t *
+map_lookup(struct loader *ld, yaml_node_t *map, const char *key, yaml_node_t **ret_key)
+{
+	yaml_node_pair_t *p;
+
+	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(ld->doc, p->key);
+
+		if (k && k->type == YAML_SCALAR_NODE && strcmp(scalar(k), key) == 0) {
+			if (ret_key)
+				*ret_key = k;
+			return yaml_document_get_node(ld->doc, p->value);
+		}
+	}
+	return NULL;
+}
+
+static const char *
+nearest(const char *word, const char *const *known, size_t n)
+{
+	const char *best = NULL;
+	size_t bestd = (size_t)-1, i;
+	size_t cap = strlen(word) / 3 + 2;
+
+	for (i = 0; i < n; i++) {
+		size_t d = str_distance(word, known[i], cap + 1);
+
+		if (d <= cap && d < bestd) {
+			bestd = d;
+			best = known[i];
+		}
+	}
+	/* A key that contains the word or the other way round is a good guess too. */
+	if (!best) {
+		for (i = 0; i < n; i++) {
+			if (strlen(word) >= 3 && (strstr(known[i], word) || strstr(word, known[i]))) {
+				best = known[i];
+				break;
+			}
+		}
+	}
+	return best;
+}
+
+/* Keys must be known scalars, each once. */
+static int
+check_keys(struct loader *ld, yaml_node_t *map, const char *const *known, size_t n,
+	   const char *where)
+{
+	yaml_node_pair_t *p, *q;
+	size_t i;
+
+	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(ld->doc, p->key);
+		bool ok = false;
+		const char *guess;
+
+		if (!k || k->type != YAML_SCALAR_NODE)
+			return fail(ld, GPUPROJ_E_SCHEMA, k, "keys in %s must be scalars", where);
+		for (q = map->data.mapping.pairs.start; q < p; q++) {
+			yaml_node_t *k2 = yaml_document_get_node(ld->doc, q->key);
+
+			if (k2 && k2->type == YAML_SCALAR_NODE && strcmp(scalar(k2), scalar(k)) == 0)
+				return fail(ld, GPUPROJ_E_SCHEMA, k,
+					    "duplicate key '%s' in %s (first at line %d)", scalar(k),
+					    where, (int)k2->start_mark.line + 1);
+		}
+		for (i = 0; i < n; i++) {
+			if (strcmp(scalar(k), known[i]) == 0) {
+				ok = true;
+				break;
+			}
+		}
+		if (ok)
+			continue;
+		guess = nearest(scalar(k), known, n);
+		if (guess)
+			return fail(ld, GPUPROJ_E_SCHEMA, k, "unknown key '%s' in %s; did you mean '%s'?",
+				    scalar(k), where, guess);
+		return fail(ld, GPUPROJ_E_SCHEMA, k, "unknown key '%s' in %s", scalar(k), where);
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+require_kind(struct loader *ld, yaml_node_t *n, yaml_node_type_t type, const char *what,
+	     const char *expected)
+{
+	if (n->type != type)
+		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must be %s, not %s", what, expected,
+			    node_kind(n));
+	return GPUPROJ_OK;
+}
+
+/* Fetch a required (or optional) field; *ret NULL when absent and optional. */
+static int
+field(struct loader *ld, yaml_node_t *map, const char *key, bool required, const char *where,
+      yaml_node_t **ret)
+{
+	*ret = map_lookup(ld, map, key, NULL);
+	if (!*ret && required)
+		return fail(ld, GPUPROJ_E_SCHEMA, map, "%s: missing required field '%s'", where, key);
+	return GPUPROJ_OK;
+}
+
+static int
+get_string(struct loader *ld, yaml_node_t *map, const char *key, bool required, const char *where,
+	   char **out)
+{
+	yaml_node_t *n;
+	int r = field(ld, map, key, required, where, &n);
+
+	*out = NULL;
+	if (r || !n)
+		return r;
+	if (n->type != YAML_SCALAR_NODE || is_null(n))
+		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must be a string", key);
+	if (!*scalar(n))
+		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must not be empty", key);
+	*out = strdup(scalar(n));
+	return *out ? GPUPROJ_OK : fail(ld, GPUPROJ_E_NOMEM, n, "out of memory");
+}
+
+/*
+ * A number: a plain scalar that parses completely. `allow_null` accepts
+ * null (→ NaN). `min_exclusive` false means ≥ 0 is required, true means > 0.
+ */
+static int
+number_node(struct loader *ld, yaml_node_t *n, const char *path, bool allow_null, bool positive,
+	    double *out)
+{
+	double v;
+
+	if (allow_null && is_null(n)) {
+		*out = NAN;
+		return GPUPROJ_OK;
+	}
+	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+	    !parse_double(scalar(n), &v))
+		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must be a number%s, not %s%s%s%s", path,
+			    allow_null ? " or null" : "",
+			    n->type == YAML_SCALAR_NODE ? "'" : "",
+			    n->type == YAML_SCALAR_NODE ? scalar(n) : node_kind(n),
+			    n->type == YAML_SCALAR_NODE ? "'" : "",
+			    n->type == YAML_SCALAR_NODE && n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE
+				    ? " (quoted)" : "");
+	if (positive && !(v > 0))
+		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must be positive, got %s", path, scalar(n));
+	if (!positive && v < 0)
+		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must not be negative, got %s", path,
+			    scalar(n));
+	*out = v;
+	return GPUPROJ_OK;
+}
+
+static int
+integer_node(struct loader *ld, yaml_node_t *n, const char *path, bool positive, int *out)
+{
+	double v;
+	int r = number_node(ld, n, path, false, positive, &v);
+
+	if (r)
+		return r;
+	if (v != floor(v) || v > 1e9)
+		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must be an integer, got %s", path,
+			    scalar(n));
+	*out = (int)v;
+	return GPUPROJ_OK;
+}
+
+/* ---- numeric-path bookkeeping for the sources check ---- */
+
+struct pathset {
+	char paths[64][64];
+	const yaml_node_t *nodes[64];
+	size_t n;
+};
+
+static void
+pathset_add(struct pathset *ps, const char *path, const yaml_node_t *node)
+{
+	if (ps->n < ARRAY_LENGTH(ps->paths)) {
+		snprintf(ps->paths[ps->n], sizeof(ps->paths[0]), "%s", path);
+		ps->nodes[ps->n] = node;
+		ps->n++;
+	}
+}
+
+/* Read a map of optional positive numbers (group) into out[] (NaN = absent). */
+static int
+number_group(struct loader *ld, yaml_node_t *gpu, const char *group, const char *const *keys,
+	     size_t n, bool required, double *out, struct pathset *ps, const char *where)
+{
+	yaml_node_t *map;
+	size_t i;
+	int r;
+
+	for (i = 0; i < n; i++)
+		out[i] = NAN;
+	r = field(ld, gpu, group, required, where, &map);
+	if (r || !map)
+		return r;
+	r = require_kind(ld, map, YAML_MAPPING_NODE, group, "a mapping");
+	if (r)
+		return r;
+	r = check_keys(ld, map, keys, n, group);
+	if (r)
+		return r;
+	for (i = 0; i < n; i++) {
+		yaml_node_t *v = map_lookup(ld, map, keys[i], NULL);
+		char path[64];
+
+		if (!v)
+			continue;
+		snprintf(path, sizeof(path), "%s.%s", group, keys[i]);
+		r = number_node(ld, v, path, false, true, &out[i]);
+		if (r)
+			return r;
+		pathset_add(ps, path, v);
+	}
+	return GPUPROJ_OK;
+}
+
+/* ---- sources ---- */
+
+static bool
+is_ref_char(int c)
+{
+	return isalnum(c) || c == '-' || c == '_';
+}
+
+static int
+check_source_text(struct loader *ld, yaml_node_t *n, const char *path, enum gpuproj_basis *ret)
+{
+	const char *text = scalar(n);
+	const char *colon = strchr(text, ':');
+	const char *p;
+	size_t i, cites = 0;
+	enum gpuproj_basis basis = GPUPROJ_BASIS_NONE;
+
+	if (colon) {
+		for (i = 1; i < ARRAY_LENGTH(basis_words); i++) {
+			if ((size_t)(colon - text) == strlen(basis_words[i]) &&
+			    strncmp(text, basis_words[i], strlen(basis_words[i])) == 0)
+				basis = (enum gpuproj_basis)i;
+		}
+	}
+	if (basis == GPUPROJ_BASIS_NONE)
+		return fail(ld, GPUPROJ_E_SCHEMA, n,
+			    "source of '%s' must start with 'measured:', 'datasheet:', 'derived:' "
+			    "or 'estimate:', got '%.40s'", path, text);
+	for (p = text; (p = strchr(p, '[')) != NULL; p++) {
+		const char *q = p + 1;
+		char key[64];
+
+		while (*q && is_ref_char((unsigned char)*q))
+			q++;
+		if (*q != ']' || q == p + 1 || (size_t)(q - p - 1) >= sizeof(key))
+			continue; /* not a citation, e.g. "[1/2]" */
+		memcpy(key, p + 1, (size_t)(q - p - 1));
+		key[q - p - 1] = '\0';
+		if (!gpuproj_targets_reference(ld->set, key)) {
+			const char *guess = NULL;
+
+			guess = nearest(key, (const char *const *)ld->set->ref_keys, ld->set->n_refs);
+			if (guess)
+				return fail(ld, GPUPROJ_E_SCHEMA, n,
+					    "source of '%s' cites [%s], which is not in 'references'; "
+					    "did you mean [%s]?", path, key, guess);
+			return fail(ld, GPUPROJ_E_SCHEMA, n,
+				    "source of '%s' cites [%s], which is not in 'references'", path,
+				    key);
+		}
+		cites++;
+	}
+	if ((basis == GPUPROJ_BASIS_MEASURED || basis == GPUPROJ_BASIS_DATASHEET) && cites == 0)
+		return fail(ld, GPUPROJ_E_SCHEMA, n,
+			    "source of '%s' is '%s' but cites no reference ([KEY])", path,
+			    basis_words[basis]);
+	*ret = basis;
+	return GPUPROJ_OK;
+}
+
+/* Is `path` a field path the schema knows (key, group or group.key)? */
+static bool
+known_path(const char *path)
+{
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_LENGTH(gpu_keys); i++) {
+		if (strcmp(gpu_keys[i], "sources") != 0 && strcmp(path, gpu_keys[i]) == 0)
+			return true;
+	}
+	for (i = 0; i < ARRAY_LENGTH(groups); i++) {
+		size_t lg = strlen(groups[i].group);
+
+		if (strncmp(path, groups[i].group, lg) != 0 || path[lg] != '.')
+			continue;
+		for (j = 0; j < groups[i].n; j++) {
+			if (strcmp(path + lg + 1, groups[i].keys[j]) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+static int
+parse_sources(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t,
+	      const struct pathset *ps, const char *where)
+{
+	yaml_node_t *map;
+	yaml_node_pair_t *p;
+	struct gpuproj_source *src;
+	size_t n, i, c;
+	int r;
+
+	r = field(ld, gpu, "sources", true, where, &map);
+	if (r)
+		return r;
+	r = require_kind(ld, map, YAML_MAPPING_NODE, "sources", "a mapping of path: \"BASIS: text\"");
+	if (r)
+		return r;
+	n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+	src = calloc(n ? n : 1, sizeof(*src));
+	if (!src)
+		return fail(ld, GPUPROJ_E_NOMEM, map, "out of memory");
+	t->sources = src;
+	for (p = map->data.mapping.pairs.start, i = 0; p < map->data.mapping.pairs.top; p++, i++) {
+		yaml_node_t *k = yaml_document_get_node(ld->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(ld->doc, p->value);
+		const char *guess;
+		bool present = false;
+		size_t j;
+
+		if (!k || k->type != YAML_SCALAR_NODE)
+			return fail(ld, GPUPROJ_E_SCHEMA, k, "keys in sources must be field paths");
+		for (j = 0; j < i; j++) {
+			if (strcmp(src[j].path, scalar(k)) == 0)
+				return fail(ld, GPUPROJ_E_SCHEMA, k, "duplicate key '%s' in sources",
+					    scalar(k));
+		}
+		if (!known_path(scalar(k))) {
+			const char *all[128];
+			size_t na = 0, g, m;
+			char paths[128][48];
+
+			for (g = 0; g < ARRAY_LENGTH(gpu_keys) && na < 128; g++)
+				all[na++] = gpu_keys[g];
+			for (g = 0; g < ARRAY_LENGTH(groups); g++) {
+				for (m = 0; m < groups[g].n && na < 128; m++) {
+					snprintf(paths[na], sizeof(paths[0]), "%s.%s", groups[g].group,
+						 groups[g].keys[m]);
+					all[na] = paths[na];
+					na++;
+				}
+			}
+			guess = nearest(scalar(k), all, na);
+			if (guess)
+				return fail(ld, GPUPROJ_E_SCHEMA, k,
+					    "unknown field path '%s' in sources; did you mean '%s'?",
+					    scalar(k), guess);
+			return fail(ld, GPUPROJ_E_SCHEMA, k, "unknown field path '%s' in sources",
+				    scalar(k));
+		}
+		for (j = 0; j < ps->n; j++) {
+			size_t lk = strlen(scalar(k));
+
+			if (strcmp(ps->paths[j], scalar(k)) == 0 ||
+			    (strncmp(ps->paths[j], scalar(k), lk) == 0 && ps->paths[j][lk] == '.'))
+				present = true;
+		}
+		if (!present)
+			return fail(ld, GPUPROJ_E_SCHEMA, k,
+				    "source given for '%s', but the entry has no such value", scalar(k));
+		if (!v || v->type != YAML_SCALAR_NODE || is_null(v))
+			return fail(ld, GPUPROJ_E_SCHEMA, v ? v : k,
+				    "source of '%s' must be a string \"BASIS: text\"", scalar(k));
+		src[i].path = strdup(scalar(k));
+		src[i].text = strdup(scalar(v));
+		t->n_sources = i + 1;
+		if (!src[i].path || !src[i].text)
+			return fail(ld, GPUPROJ_E_NOMEM, v, "out of memory");
+		r = check_source_text(ld, v, scalar(k), &src[i].basis);
+		if (r)
+			return r;
+	}
+	/* Every number must be covered. */
+	for (c = 0; c < ps->n; c++) {
+		if (!gpuproj_target_source(t, ps->paths[c]))
+			return fail(ld, GPUPROJ_E_SCHEMA, ps->nodes[c],
+				    "'%s' of '%s' has no source: add '%s' (or its group) to 'sources'",
+				    ps->paths[c], t->name, ps->paths[c]);
+	}
+	return GPUPROJ_OK;
+}
+
+/* ---- one GPU ---- */
+
+static int
+parse_match(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, const char *where)
+{
+	yaml_node_t *seq;
+	yaml_node_item_t *it;
+	char **list;
+	size_t n, i = 0;
+	int r = field(ld, gpu, "match", true, where, &seq);
+
+	if (r)
+		return r;
+	r = require_kind(ld, seq, YAML_SEQUENCE_NODE, "match", "a list of device names");
+	if (r)
+		return r;
+	n = (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
+	list = calloc(n + 1, sizeof(*list));
+	if (!list)
+		return fail(ld, GPUPROJ_E_NOMEM, seq, "out of memory");
+	t->match = (const char *const *)list;
+	for (it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++) {
+		yaml_node_t *s = yaml_document_get_node(ld->doc, *it);
+
+		if (!s || s->type != YAML_SCALAR_NODE || is_null(s) || !*scalar(s))
+			return fail(ld, GPUPROJ_E_SCHEMA, s ? s : seq,
+				    "'match' entries must be non-empty strings");
+		list[i] = strdup(scalar(s));
+		if (!list[i])
+			return fail(ld, GPUPROJ_E_NOMEM, s, "out of memory");
+		t->n_match = ++i;
+	}
+	return GPUPROJ_OK;
+}
+
+static bool
+valid_name(const char *s)
+{
+	for (; *s; s++) {
+		if (!isalnum((unsigned char)*s) && !strchr("._+-", *s))
+			return false;
+	}
+	return true;
+}
+
+static int
+parse_arch(struct loader *ld, yaml_node_t *node, struct gpuproj_target *t)
+{
+	const char *a = t->arch;
+
+	if (t->vendor == GPUPROJ_VENDOR_NVIDIA) {
+		if (strncmp(a, "sm_", 3) != 0 || !isdigit((unsigned char)a[3]) ||
+		    !isdigit((unsigned char)a[strlen(a) - 1]) || strlen(a) < 5 || strlen(a) > 7)
+			return fail(ld, GPUPROJ_E_SCHEMA, node,
+				    "'arch' of an NVIDIA GPU must be sm_XY (compute capability X.Y), "
+				    "got '%s'", a);
+		{
+			int v = atoi(a + 3);
+
+			t->cc_major = v / 10;
+			t->cc_minor = v % 10;
+		}
+	} else {
+		if (strncmp(a, "gfx", 3) != 0 || strlen(a) < 4)
+			return fail(ld, GPUPROJ_E_SCHEMA, node,
+				    "'arch' of an AMD GPU must be gfxNNN, got '%s'", a);
+		t->cc_major = t->cc_minor = 0;
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+parse_limits(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, struct pathset *ps,
+	     const char *where)
+{
+	struct gpuproj_target_limits *L = &t->limits;
+	int *const ints[] = {
+		&L->threads_per_sm, &L->threads_per_block, &L->blocks_per_sm, &L->regs_per_sm,
+		&L->regs_per_block, &L->regs_per_thread, &L->reg_alloc_unit, &L->smem_per_sm_kib,
+		&L->smem_per_block_kib, &L->smem_alloc_unit_b, &L->smem_reserved_per_block_b,
+	};
+	yaml_node_t *map;
+	size_t i;
+	int r = field(ld, gpu, "limits", true, where, &map);
+
+	if (r)
+		return r;
+	r = require_kind(ld, map, YAML_MAPPING_NODE, "limits", "a mapping");
+	if (r)
+		return r;
+	r = check_keys(ld, map, limit_keys, ARRAY_LENGTH(limit_keys), "limits");
+	if (r)
+		return r;
+	for (i = 0; i < ARRAY_LENGTH(limit_keys); i++) {
+		char path[64];
+		yaml_node_t *v;
+
+		snprintf(path, sizeof(path), "limits.%s", limit_keys[i]);
+		v = map_lookup(ld, map, limit_keys[i], NULL);
+		if (!v)
+			return fail(ld, GPUPROJ_E_SCHEMA, map, "limits: missing required field '%s'",
+				    limit_keys[i]);
+		if (i < ARRAY_LENGTH(ints))
+			/* The reserved amount may be 0; everything else must be > 0. */
+			r = integer_node(ld, v, path,
+					 strcmp(limit_keys[i], "smem_reserved_per_block_b") != 0,
+					 ints[i]);
+		else
+			r = number_node(ld, v, path, false, true, &L->l2_mib);
+		if (r)
+			return r;
+		pathset_add(ps, path, v);
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
+{
+	struct pathset ps = { .n = 0 };
+	char where[160];
+	char *vendor = NULL;
+	yaml_node_t *n, *keynode = NULL;
+	double v[ARRAY_LENGTH(gflops_keys)];
+	size_t i;
+	int r;
+
+	t->line = (int)gpu->start_mark.line + 1;
+	if (gpu->type != YAML_MAPPING_NODE)
+		return fail(ld, GPUPROJ_E_SCHEMA, gpu, "each entry of 'gpus' must be a mapping, not %s",
+			    node_kind(gpu));
+	r = get_string(ld, gpu, "name", true, "GPU entry", (char **)&t->name);
+	if (r)
+		return r;
+	n = map_lookup(ld, gpu, "name", &keynode);
+	if (!valid_name(t->name))
+		return fail(ld, GPUPROJ_E_SCHEMA, n,
+			    "'name' may only hold letters, digits, '.', '_', '+' and '-', got '%s'",
+			    t->name);
+	snprintf(where, sizeof(where), "GPU '%s'", t->name);
+	r = check_keys(ld, gpu, gpu_keys, ARRAY_LENGTH(gpu_keys), where);
+	if (r)
+		return r;
+	r = get_string(ld, gpu, "description", false, where, (char **)&t->description);
+	if (r)
+		return r;
+	r = parse_match(ld, gpu, t, where);
+	if (r)
+		return r;
+	r = get_string(ld, gpu, "vendor", true, where, &vendor);
+	if (r)
+		return r;
+	n = map_lookup(ld, gpu, "vendor", NULL);
+	if (strcmp(vendor, "nvidia") == 0) {
+		t->vendor = GPUPROJ_VENDOR_NVIDIA;
+	} else if (strcmp(vendor, "amd") == 0) {
+		t->vendor = GPUPROJ_VENDOR_AMD;
+	} else {
+		r = fail(ld, GPUPROJ_E_SCHEMA, n, "'vendor' must be 'nvidia' or 'amd', got '%s'",
+			 vendor);
+		free(vendor);
+		return r;
+	}
+	free(vendor);
+	r = get_string(ld, gpu, "arch", true, where, (char **)&t->arch);
+	if (r)
+		return r;
+	r = parse_arch(ld, map_lookup(ld, gpu, "arch", NULL), t);
+	if (r)
+		return r;
+	r = get_string(ld, gpu, "chip", true, where, (char **)&t->chip);
+	if (r)
+		return r;
+
+	{
+		static const struct {
+			const char *key;
+			bool required, integer;
+		} scalars[] = {
+			{ "sms", true, true },
+			{ "warp_size", true, true },
+			{ "clock_mhz", true, false },
+			{ "schedulers_per_sm", true, true },
+			{ "ipc_per_scheduler", false, false },
+			{ "memory_gib", false, false },
+			{ "ldst_shared_gops", false, false },
+		};
+		int *const iout[] = { &t->sms, &t->warp_size, NULL, &t->schedulers_per_sm };
+		double *const dout[] = { NULL, NULL, &t->clock_mhz, NULL, &t->ipc_per_scheduler,
+					 &t->memory_gib, &t->ldst_shared_gops };
+
+		t->ipc_per_scheduler = 1.0;
+		t->memory_gib = NAN;
+		t->ldst_shared_gops = NAN;
+		for (i = 0; i < ARRAY_LENGTH(scalars); i++) {
+			r = field(ld, gpu, scalars[i].key, scalars[i].required, where, &n);
+			if (r)
+				return r;
+			if (!n)
+				continue;
+			if (scalars[i].integer)
+				r = integer_node(ld, n, scalars[i].key, true, iout[i]);
+			else
+				r = number_node(ld, n, scalars[i].key, false, true, dout[i]);
+			if (r)
+				return r;
+			pathset_add(&ps, scalars[i].key, n);
+		}
+	}
+
+	r = parse_limits(ld, gpu, t, &ps, where);
+	if (r)
+		return r;
+
+	/* peak_gflops: FMA of every precision required; ADD/MUL defaults to FMA/2. */
+	r = number_group(ld, gpu, "peak_gflops", gflops_keys, ARRAY_LENGTH(gflops_keys), true, v,
+			 &ps, where);
+	if (r)
+		return r;
+	for (i = 0; i < GPUPROJ_PREC_COUNT; i++) {
+		if (isnan(v[2 * i]))
+			return fail(ld, GPUPROJ_E_SCHEMA, map_lookup(ld, gpu, "peak_gflops", NULL),
+				    "peak_gflops: missing required field '%s'", gflops_keys[2 * i]);
+		t->peak_gflops[i][GPUPROJ_OP_FMA] = v[2 * i];
+		t->peak_gflops[i][GPUPROJ_OP_ADD_MUL] = isnan(v[2 * i + 1]) ? v[2 * i] / 2 : v[2 * i + 1];
+		t->peak_add_mul_given[i] = !isnan(v[2 * i + 1]);
+	}
+	r = number_group(ld, gpu, "max_gflops", gflops_keys, ARRAY_LENGTH(gflops_keys), false, v,
+			 &ps, where);
+	if (r)
+		return r;
+	for (i = 0; i < GPUPROJ_PREC_COUNT; i++) {
+		t->max_gflops[i][GPUPROJ_OP_FMA] = v[2 * i];
+		t->max_gflops[i][GPUPROJ_OP_ADD_MUL] = isnan(v[2 * i + 1]) ? v[2 * i] / 2 : v[2 * i + 1];
+		t->max_add_mul_given[i] = !isnan(v[2 * i + 1]);
+	}
+	{
+		double g[2], pb[1], bw[GPUPROJ_LEVEL_COUNT];
+
+		r = number_group(ld, gpu, "peak_giops", giops_keys, 2, false, g, &ps, where);
+		if (r)
+			return r;
+		t->int32_add_giops = g[0];
+		t->int32_mad_giops = g[1];
+		r = number_group(ld, gpu, "peak_bw_gbs", peak_bw_keys, 1, false, pb, &ps, where);
+		if (r)
+			return r;
+		t->peak_dram_gbs = pb[0];
+		r = number_group(ld, gpu, "bw_gbs", bw_keys, GPUPROJ_LEVEL_COUNT, true, bw, &ps, where);
+		if (r)
+			return r;
+		for (i = 0; i < GPUPROJ_LEVEL_COUNT; i++) {
+			if (isnan(bw[i]))
+				return fail(ld, GPUPROJ_E_SCHEMA, map_lookup(ld, gpu, "bw_gbs", NULL),
+					    "bw_gbs: missing required field '%s'", bw_keys[i]);
+			t->bw_gbs[i] = bw[i];
+		}
+	}
+
+	/* price and power: required keys, null allowed. */
+	{
+		static const char *const keys[] = { "price_usd", "tdp_w" };
+		double *const out[] = { &t->price_usd, &t->tdp_w };
+
+		for (i = 0; i < 2; i++) {
+			r = field(ld, gpu, keys[i], true, where, &n);
+			if (r)
+				return r;
+			r = number_node(ld, n, keys[i], true, true, out[i]);
+			if (r)
+				return r;
+			if (!isnan(*out[i]))
+				pathset_add(&ps, keys[i], n);
+		}
+	}
+	return parse_sources(ld, gpu, t, &ps, where);
+}
+
+/* ---- top level ---- */
+
+static int
+parse_references(struct loader *ld, yaml_node_t *root)
+{
+	yaml_node_t *map;
+	yaml_node_pair_t *p;
+	size_t n, i = 0;
+	int r = field(ld, root, "references", true, "top level", &map);
+
+	if (r)
+		return r;
+	r = require_kind(ld, map, YAML_MAPPING_NODE, "references", "a mapping KEY: citation");
+	if (r)
+		return r;
+	n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+	ld->set->ref_keys = calloc(n + 1, sizeof(char *));
+	ld->set->ref_texts = calloc(n + 1, sizeof(char *));
+	if (!ld->set->ref_keys || !ld->set->ref_texts)
+		return fail(ld, GPUPROJ_E_NOMEM, map, "out of memory");
+	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++, i++) {
+		yaml_node_t *k = yaml_document_get_node(ld->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(ld->doc, p->value);
+		const char *s;
+		size_t j;
+
+		if (!k || k->type != YAML_SCALAR_NODE || !*scalar(k))
+			return fail(ld, GPUPROJ_E_SCHEMA, k ? k : map, "reference keys must be strings");
+		for (s = scalar(k); *s; s++) {
+			if (!is_ref_char((unsigned char)*s))
+				return fail(ld, GPUPROJ_E_SCHEMA, k,
+					    "reference key '%s' may only hold letters, digits, '-' "
+					    "and '_'", scalar(k));
+		}
+		for (j = 0; j < i; j++) {
+			if (strcmp(ld->set->ref_keys[j], scalar(k)) == 0)
+				return fail(ld, GPUPROJ_E_SCHEMA, k, "duplicate reference key '%s'",
+					    scalar(k));
+		}
+		if (!v || v->type != YAML_SCALAR_NODE || is_null(v) || !*scalar(v))
+			return fail(ld, GPUPROJ_E_SCHEMA, v ? v : k,
+				    "reference '%s' must be a non-empty citation string", scalar(k));
+		ld->set->ref_keys[i] = strdup(scalar(k));
+		ld->set->ref_texts[i] = strdup(scalar(v));
+		ld->set->n_refs = i + 1;
+		if (!ld->set->ref_keys[i] || !ld->set->ref_texts[i])
+			return fail(ld, GPUPROJ_E_NOMEM, v, "out of memory");
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+check_unique(struct loader *ld, yaml_node_t *seq)
+{
+	struct gpuproj_targets *s = ld->set;
+	size_t i, j, a, b;
+
+	for (i = 0; i < s->n; i++) {
+		for (j = 0; j < i; j++) {
+			yaml_node_t *node = yaml_document_get_node(ld->doc,
+								   seq->data.sequence.items.start[i]);
+
+			if (strcasecmp(s->gpus[i].name, s->gpus[j].name) == 0)
+				return fail(ld, GPUPROJ_E_SCHEMA, map_lookup(ld, node, "name", NULL),
+					    "duplicate GPU name '%s' (first defined at line %d)",
+					    s->gpus[i].name, s->gpus[j].line);
+			for (a = 0; a < s->gpus[i].n_match; a++) {
+				for (b = 0; b < s->gpus[j].n_match; b++) {
+					if (str_eq_nocase_trim(s->gpus[i].match[a], s->gpus[j].match[b]))
+						return fail(ld, GPUPROJ_E_SCHEMA,
+							    map_lookup(ld, node, "match", NULL),
+							    "match string '%s' of '%s' is already used by "
+							    "'%s' (line %d)", s->gpus[i].match[a],
+							    s->gpus[i].name, s->gpus[j].name,
+							    s->gpus[j].line);
+				}
+			}
+		}
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+parse_root(struct loader *ld, yaml_node_t *root)
+{
+	yaml_node_t *n, *seq;
+	yaml_node_item_t *it;
+	size_t count, i = 0;
+	int r;
+
+	if (!root)
+		return fail(ld, GPUPROJ_E_SCHEMA, NULL, "empty file: expected 'schema', 'references' "
+			    "and 'gpus'");
+	if (root->type != YAML_MAPPING_NODE)
+		return fail(ld, GPUPROJ_E_SCHEMA, root, "the top level must be a mapping, not %s",
+			    node_kind(root));
+	r = check_keys(ld, root, top_keys, ARRAY_LENGTH(top_keys), "the top level");
+	if (r)
+		return r;
+	r = field(ld, root, "schema", true, "top level", &n);
+	if (r)
+		return r;
+	if (n->type != YAML_SCALAR_NODE || strcmp(scalar(n), GPUPROJ_TARGETS_SCHEMA) != 0)
+		return fail(ld, GPUPROJ_E_SCHEMA, n,
+			    "unknown schema version '%s': this gpuproj reads '%s'",
+			    n->type == YAML_SCALAR_NODE ? scalar(n) : node_kind(n),
+			    GPUPROJ_TARGETS_SCHEMA);
+	r = parse_references(ld, root);
+	if (r)
+		return r;
+	r = field(ld, root, "gpus", true, "top level", &seq);
+	if (r)
+		return r;
+	r = require_kind(ld, seq, YAML_SEQUENCE_NODE, "gpus", "a list of GPU entries");
+	if (r)
+		return r;
+	count = (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
+	if (count == 0)
+		return fail(ld, GPUPROJ_E_SCHEMA, seq, "'gpus' is empty");
+	ld->set->gpus = calloc(count, sizeof(*ld->set->gpus));
+	if (!ld->set->gpus)
+		return fail(ld, GPUPROJ_E_NOMEM, seq, "out of memory");
+	for (it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, i++) {
+		ld->set->n = i + 1;
+		r = parse_gpu(ld, yaml_document_get_node(ld->doc, *it), &ld->set->gpus[i]);
+		if (r)
+			return r;
+	}
+	return check_unique(ld, seq);
+}
+
+static void
+target_free_fields(struct gpuproj_target *t)
+{
+	size_t i;
+
+	free((char *)t->name);
+	free((char *)t->description);
+	free((char *)t->arch);
+	free((char *)t->chip);
+	for (i = 0; i < t->n_match; i++)
+		free((char *)t->match[i]);
+	free((void *)t->match);
+	for (i = 0; i < t->n_sources; i++) {
+		free((char *)t->sources[i].path);
+		free((char *)t->sources[i].text);
+	}
+	free((void *)t->sources);
+}
+
+struct gpuproj_targets *
+gpuproj_targets_free(struct gpuproj_targets *s)
+{
+	size_t i;
+
+	if (!s)
+		return NULL;
+	for (i = 0; i < s->n; i++)
+		target_free_fields(&s->gpus[i]);
+	free(s->gpus);
+	for (i = 0; i < s->n_refs; i++) {
+		free(s->ref_keys[i]);
+		free(s->ref_texts[i]);
+	}
+	free(s->ref_keys);
+	free(s->ref_texts);
+	free(s);
+	return NULL;
+}
+
+int
+gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
+			    struct gpuproj_targets **ret, struct gpuproj_error *reterr)
+{
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	struct loader ld = { .file = name ? name : "<buffer>", .err = reterr };
+	int r;
+
+	if (!text || !ret)
+		return error_set(reterr, GPUPROJ_E_INVAL, ld.file, 0, 0, "invalid argument");
+	if (!yaml_parser_initialize(&parser))
+		return error_set(reterr, GPUPROJ_E_NOMEM, ld.file, 0, 0, "out of memory");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		r = error_set(reterr, GPUPROJ_E_PARSE, ld.file, (int)parser.problem_mark.line + 1,
+			      (int)parser.problem_mark.column + 1, "YAML syntax error: %s%s%s",
+			      parser.problem ? parser.problem : "unknown problem",
+			      parser.context ? " " : "", parser.context ? parser.context : "");
+		yaml_parser_delete(&parser);
+		return r;
+	}
+	ld.doc = &doc;
+	ld.set = calloc(1, sizeof(*ld.set));
+	if (!ld.set) {
+		r = error_set(reterr, GPUPROJ_E_NOMEM, ld.file, 0, 0, "out of memory");
+	} else {
+		r = parse_root(&ld, yaml_document_get_root_node(&doc));
+		/* A second document in the stream is not part of the schema. */
+		if (r == GPUPROJ_OK) {
+			yaml_document_t doc2;
+
+			if (yaml_parser_load(&parser, &doc2)) {
+				yaml_node_t *root2 = yaml_document_get_root_node(&doc2);
+
+				if (root2)
+					r = fail(&ld, GPUPROJ_E_SCHEMA, root2,
+						 "more than one YAML document in the file");
+				yaml_document_delete(&doc2);
+			}
+		}
+	}
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	if (r) {
+		gpuproj_targets_free(ld.set);
+		return r;
+	}
+	*ret = ld.set;
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_targets_load(const char *path, struct gpuproj_targets **ret, struct gpuproj_error *reterr)
+{
+	char *text;
+	size_t len;
+	int r;
+
+	if (!path || !ret)
+		return error_set(reterr, GPUPROJ_E_INVAL, path, 0, 0, "invalid argument");
+	r = file_read_all(path, &text, &len, reterr);
+	if (r)
+		return r;
+	r = gpuproj_targets_load_buffer(text, len, path, ret, reterr);
+	free(text);
+	return r;
+}
+
+/* Generated at build time from the repository's targets.yaml. */
+extern const char gpuproj_builtin_targets[];
+extern const size_t gpuproj_builtin_targets_len;
+
+int
+gpuproj_targets_load_builtin(struct gpuproj_targets **ret, struct gpuproj_error *reterr)
+{
+	return gpuproj_targets_load_buffer(gpuproj_builtin_targets, gpuproj_builtin_targets_len,
+					   "targets.yaml (built-in)", ret, reterr);
+}
+
+int
+gpuproj_targets_load_default(const char *path, struct gpuproj_targets **ret,
+			     const char **ret_origin, struct gpuproj_error *reterr)
+{
+	const char *env = getenv("GPUPROJ_TARGETS");
+
+	if (path) {
+		if (ret_origin)
+			*ret_origin = path;
+		return gpuproj_targets_load(path, ret, reterr);
+	}
+	if (env && *env) {
+		if (ret_origin)
+			*ret_origin = env;
+		return gpuproj_targets_load(env, ret, reterr);
+	}
+	if (ret_origin)
+		*ret_origin = "built-in";
+	return gpuproj_targets_load_builtin(ret, reterr);
+}
+
+size_t
+gpuproj_targets_count(const struct gpuproj_targets *s)
+{
+	return s ? s->n : 0;
+}
+
+const struct gpuproj_target *
+gpuproj_targets_get(const struct gpuproj_targets *s, size_t i)
+{
+	return s && i < s->n ? &s->gpus[i] : NULL;
+}
+
+const struct gpuproj_target *
+gpuproj_targets_find(const struct gpuproj_targets *s, const char *name)
+{
+	size_t i;
+
+	if (!s || !name)
+		return NULL;
+	for (i = 0; i < s->n; i++) {
+		if (str_eq_nocase_trim(s->gpus[i].name, name))
+			return &s->gpus[i];
+	}
+	return NULL;
+}
+
+const struct gpuproj_target *
+gpuproj_targets_match(const struct gpuproj_targets *s, const char *device_name)
+{
+	size_t i, j;
+
+	if (!s || !device_name)
+		return NULL;
+	for (i = 0; i < s->n; i++) {
+		for (j = 0; j < s->gpus[i].n_match; j++) {
+			if (str_eq_nocase_trim(s->gpus[i].match[j], device_name))
+				return &s->gpus[i];
+		}
+	}
+	return gpuproj_targets_find(s, device_name);
+}
+
+size_t
+gpuproj_targets_suggest(const struct gpuproj_targets *s, const char *name, const char **out,
+			size_t max)
+{
+	struct cand {
+		const char *name;
+		size_t score;
+	} *c;
+	size_t i, j, n = 0, w = 0;
+	size_t cap;
+
+	if (!s || !name || max == 0)
+		return 0;
+	cap = strlen(name) / 2 + 3;
+	c = calloc(s->n, sizeof(*c));
+	if (!c)
+		return 0;
+	for (i = 0; i < s->n; i++) {
+		const struct gpuproj_target *t = &s->gpus[i];
+		size_t best = str_distance(name, t->name, cap);
+
+		for (j = 0; j < t->n_match; j++) {
+			size_t d = str_distance(name, t->match[j], cap);
+
+			if (d < best)
+				best = d;
+		}
+		/* A shared substring (e.g. "H100" in "H100-PCIe-80GB") counts as close. */
+		if (best >= cap && strlen(name) >= 3) {
+			char lname[128], lt[128];
+			size_t k;
+
+			snprintf(lname, sizeof(lname), "%s", name);
+			snprintf(lt, sizeof(lt), "%s", t->name);
+			for (k = 0; lname[k]; k++)
+				lname[k] = (char)tolower((unsigned char)lname[k]);
+			for (k = 0; lt[k]; k++)
+				lt[k] = (char)tolower((unsigned char)lt[k]);
+			if (strstr(lt, lname) || strstr(lname, lt))
+				best = cap - 1;
+		}
+		if (best < cap) {
+			c[n].name = t->name;
+			c[n].score = best;
+			n++;
+		}
+	}
+	/* Stable selection by score. */
+	for (j = 0; j < cap && w < max; j++) {
+		for (i = 0; i < n && w < max; i++) {
+			if (c[i].score == j)
+				out[w++] = c[i].name;
+		}
+	}
+	free(c);
+	return w;
+}
+
+const char *
+gpuproj_targets_reference(const struct gpuproj_targets *s, const char *key)
+{
+	size_t i;
+
+	if (!s || !key)
+		return NULL;
+	for (i = 0; i < s->n_refs; i++) {
+		if (strcmp(s->ref_keys[i], key) == 0)
+			return s->ref_texts[i];
+	}
+	return NULL;
+}
+
+const char *
+gpuproj_targets_reference_at(const struct gpuproj_targets *s, size_t i, const char **ret_text)
+{
+	if (!s || i >= s->n_refs)
+		return NULL;
+	if (ret_text)
+		*ret_text = s->ref_texts[i];
+	return s->ref_keys[i];
+}
+
+double
+gpuproj_target_gflops(const struct gpuproj_target *t, enum gpuproj_prec p, enum gpuproj_opkind k,
+		      bool *ret_measured)
+{
+	double m = t->max_gflops[p][k];
+
+	if (ret_measured)
+		*ret_measured = !isnan(m);
+	return isnan(m) ? t->peak_gflops[p][k] : m;
+}
+
+const struct gpuproj_source *
+gpuproj_target_source(const struct gpuproj_target *t, const char *path)
+{
+	char buf[96];
+	size_t i;
+
+	if (!t || !path)
+		return NULL;
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (;;) {
+		char *dot;
+
+		for (i = 0; i < t->n_sources; i++) {
+			if (strcmp(t->sources[i].path, buf) == 0)
+				return &t->sources[i];
+		}
+		dot = strrchr(buf, '.');
+		if (!dot)
+			return NULL;
+		*dot = '\0';
+	}
+}
+
+const char *
+gpuproj_level_name(enum gpuproj_level level)
+{
+	switch (level) {
+	case GPUPROJ_LEVEL_L1: return "l1";
+	case GPUPROJ_LEVEL_L2: return "l2";
+	case GPUPROJ_LEVEL_DRAM: return "dram";
+	case GPUPROJ_LEVEL_SHARED: return "shared";
+	case GPUPROJ_LEVEL_COUNT: break;
+	}
+	return "?";
+}
+
+const char *
+gpuproj_prec_name(enum gpuproj_prec p)
+{
+	switch (p) {
+	case GPUPROJ_FP16: return "fp16";
+	case GPUPROJ_FP32: return "fp32";
+	case GPUPROJ_FP64: return "fp64";
+	case GPUPROJ_PREC_COUNT: break;
+	}
+	return "?";
+}
+
+const char *
+gpuproj_basis_name(enum gpuproj_basis b)
+{
+	if ((size_t)b < ARRAY_LENGTH(basis_words))
+		return basis_words[b];
+	return "?";
+}
