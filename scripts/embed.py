@@ -42,6 +42,8 @@ def main():
     with open(dst, "w") as f:
         f.write("/* Generated from %s by scripts/embed.py; do not edit. */\n" % src)
         f.write("#include <stddef.h>\n")
+        # One long literal is intended; gcc and clang accept any length.
+        f.write("#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n")
         f.write("extern const char %s[];\nextern const size_t %s_len;\n" % (sym, sym))
         f.write("const char %s[] =\n%s;\n" % (sym, "\n".join(out)))
         f.write("const size_t %s_len = %d;\n" % (sym, len(data)))

@@ -123,10 +123,14 @@ profile_to_json(const struct gpuproj_profile *p)
 	size_t i;
 
 	json_object_set_new(root, "schema", json_string(GPUPROJ_PROFILE_SCHEMA));
+	/* The version of the tool that measured the data ("tool_version"), else ours. */
+	value = gpuproj_profile_attr(p, "tool_version");
 	json_object_set_new(root, "tool", json_pack("{s:s,s:s}", "name", "gpuproj", "version",
-						    GPUPROJ_VERSION));
-	for (i = 0; (key = gpuproj_profile_attr_at(p, i, &value)) != NULL; i++)
-		json_object_set_new(attrs, key, json_string(value));
+						    value ? value : GPUPROJ_VERSION));
+	for (i = 0; (key = gpuproj_profile_attr_at(p, i, &value)) != NULL; i++) {
+		if (strcmp(key, "tool_version") != 0)
+			json_object_set_new(attrs, key, json_string(value));
+	}
 	json_object_set_new(root, "attributes", attrs);
 
 	dev = json_object();

@@ -154,7 +154,7 @@ nearest(const char *word, const char *const *known, size_t n)
 {
 	const char *best = NULL;
 	size_t bestd = (size_t)-1, i;
-	size_t cap = strlen(word) / 3 + 2;
+	size_t cap = strlen(word) / 3 + 1;
 
 	for (i = 0; i < n; i++) {
 		size_t d = str_distance(word, known[i], cap + 1);
@@ -1132,7 +1132,7 @@ gpuproj_targets_suggest(const struct gpuproj_targets *s, const char *name, const
 
 	if (!s || !name || max == 0)
 		return 0;
-	cap = strlen(name) / 2 + 3;
+	cap = strlen(name) / 3 + 2;
 	c = calloc(s->n, sizeof(*c));
 	if (!c)
 		return 0;
@@ -1166,7 +1166,17 @@ gpuproj_targets_suggest(const struct gpuproj_targets *s, const char *name, const
 			n++;
 		}
 	}
-	/* Stable selection by score. */
+	/* Stable selection by score, keeping only names nearly as close as the best. */
+	{
+		size_t best = cap;
+
+		for (i = 0; i < n; i++) {
+			if (c[i].score < best)
+				best = c[i].score;
+		}
+		if (best + 3 < cap)
+			cap = best + 3;
+	}
 	for (j = 0; j < cap && w < max; j++) {
 		for (i = 0; i < n && w < max; i++) {
 			if (c[i].score == j)

@@ -21,6 +21,12 @@ int cmd_project(int argc, char **argv);
 int cmd_targets(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_sass(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_gate(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 /* "gpuproj: <cmd>: message" on stderr; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

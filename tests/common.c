@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the Check suites (see common.h). */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+
+char *
+test_tmpdir(void)
+{
+	const char *base = getenv("TMPDIR");
+	char *path;
+
+	if (asprintf(&path, "%s/gpuproj-test-XXXXXX", base && *base ? base : "/tmp") < 0)
+		abort();
+	if (!mkdtemp(path))
+		abort();
+	return path;
+}
+
+char *
+test_write_file(const char *dir, const char *name, const char *text)
+{
+	char *path;
+	FILE *f;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		abort();
+	f = fopen(path, "w");
+	if (!f)
+		abort();
+	fputs(text, f);
+	if (fclose(f) != 0)
+		abort();
+	return path;
+}
+
+char *
+test_read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	char chunk[4096];
+
+	if (!f)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (len + n + 1 > cap) {
+			cap = (len + n + 1) * 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				abort();
+		}
+		memcpy(buf + len, chunk, n);
+		len += n;
+	}
+	fclose(f);
+	if (!buf)
+		buf = calloc(1, 1);
+	else
+		buf[len] = '\0';
+	return buf;
+}
+
+int
+test_count_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static int
+rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+void
+test_rmtree(const char *dir)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+const char *
+test_source_root(void)
+{
+	const char *env = getenv("GPUPROJ_SOURCE_ROOT");
+
+	return env && *env ? env : GPUPROJ_SOURCE_ROOT;
+}
+
+const char *
+test_data(const char *name)
+{
+	/* Rotating buffers, so several calls can appear in one argument list. */
+	static char path[8][4096];
+	static unsigned next;
+	char *p = path[next++ % 8];
+
+	snprintf(p, sizeof(path[0]), "%s/tests/data/%s", test_source_root(), name);
+	return p;
+}
+
+const char *
+test_validation_dir(void)
+{
+	static char path[4096];
+	const char *env = getenv("GPUPROJ_VALIDATION_DIR");
+	struct stat st;
+
+	if (env && *env)
+		snprintf(path, sizeof(path), "%s", env);
+	else
+		snprintf(path, sizeof(path), "%s/../shared/validation/gpuperfpredict",
+			 test_source_root());
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return NULL;
+	return path;
+}
+
+void
+test_skip(const char *why)
+{
+	fprintf(stderr, "SKIP: %s\n", why);
+}
+
+static char *
+slurp_fd(int fd)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	char chunk[4096];
+	ssize_t n;
+
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0) {
+		if (len + (size_t)n + 1 > cap) {
+			cap = (len + (size_t)n + 1) * 2;
+			buf = realloc(buf, cap);
+			if (!buf)
+				abort();
+		}
+		memcpy(buf + len, chunk, (size_t)n);
+		len += (size_t)n;
+	}
+	if (!buf)
+		buf = calloc(1, 1);
+	else
+		buf[len] = '\0';
+	return buf;
+}
+
+int
+test_run(const char *cmdline, char **out, char **err)
+{
+	char *dir = test_tmpdir();
+	char *full, *o, *e;
+	int status, fd;
+
+	if (asprintf(&full, "%s >'%s/out' 2>'%s/err'", cmdline, dir, dir) < 0)
+		abort();
+	status = system(full);
+	free(full);
+	if (asprintf(&o, "%s/out", dir) < 0 || asprintf(&e, "%s/err", dir) < 0)
+		abort();
+	if (out) {
+		fd = open(o, O_RDONLY);
+		*out = fd >= 0 ? slurp_fd(fd) : strdup("");
+		if (fd >= 0)
+			close(fd);
+	}
+	if (err) {
+		fd = open(e, O_RDONLY);
+		*err = fd >= 0 ? slurp_fd(fd) : strdup("");
+		if (fd >= 0)
+			close(fd);
+	}
+	free(o);
+	free(e);
+	test_rmtree(dir);
+	free(dir);
+	if (status == -1 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+const char *
+test_gpuproj(void)
+{
+	const char *env = getenv("GPUPROJ_EXE");
+
+	return env && *env ? env : "gpuproj";
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers shared by the Check suites: temporary directories and files,
+ * reading files back, locating fixtures and ../shared/validation.
+ */
+#ifndef GPUPROJ_TEST_COMMON_H
+#define GPUPROJ_TEST_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A fresh directory under $TMPDIR (mkdtemp); the caller frees the string. */
+char *test_tmpdir(void);
+/* Write `text` to `dir/name`; returns the malloc'd path. Aborts on failure. */
+char *test_write_file(const char *dir, const char *name, const char *text);
+/* Read a whole file into a malloc'd NUL-terminated string, or NULL. */
+char *test_read_file(const char *path);
+/* Number of entries in a directory (excluding . and ..), -1 on error. */
+int test_count_dir(const char *dir);
+/* Remove a directory tree (best effort). */
+void test_rmtree(const char *dir);
+/* Path of a fixture in tests/data (static buffer, valid for 8 calls). */
+const char *test_data(const char *name);
+/* The source root (GPUPROJ_SOURCE_ROOT from meson, else config.h's). */
+const char *test_source_root(void);
+/*
+ * The gpuperfpredict data set directory (../shared/validation/gpuperfpredict
+ * beside the checkout, or $GPUPROJ_VALIDATION_DIR), or NULL when absent; in
+ * that case the caller skips and says so with test_skip().
+ */
+const char *test_validation_dir(void);
+/* Print "SKIP: <why>" to stderr (shown in the meson test log). */
+void test_skip(const char *why);
+/*
+ * Run a command line with /bin/sh, capturing stdout and stderr into
+ * malloc'd strings (either may be NULL if not wanted). Returns the exit
+ * status (0–255) or -1 when it did not exit normally.
+ */
+int test_run(const char *cmdline, char **out, char **err);
+/* Path of the built gpuproj executable (GPUPROJ_EXE from meson). */
+const char *test_gpuproj(void);
+
+#endif

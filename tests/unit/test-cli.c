@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The gpuproj command end to end: exit statuses (0 ok, 1 failure, 2 usage),
+ * help, project in every format, targets verbs, and clear errors that
+ * produce no output files. Fixtures: tests/data/targets-test.yaml and
+ * profile-test.json (the DRAM-bound kernel of test-hroof: 1.2 ms on SrcGPU
+ * projects to 300 µs on TgtGPU; its reference on TgtGPU is 200 µs, so the
+ * error is +50%).
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuproj/profile.h>
+
+#include "common.h"
+
+static int
+run(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int
+run(char **out, char **err, const char *fmt, ...)
+{
+	char *args, *cmd;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	if (vasprintf(&args, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	if (asprintf(&cmd, "'%s' %s", test_gpuproj(), args) < 0)
+		abort();
+	rc = test_run(cmd, out, err);
+	free(cmd);
+	free(args);
+	return rc;
+}
+
+#define TARGETS "--targets '%s'"
+
+/* Collapse runs of blanks, so table checks do not depend on column widths. */
+static char *
+squeeze(char *s)
+{
+	char *r = s, *w = s;
+
+	for (; *r; r++) {
+		if (*r == ' ' && w > s && w[-1] == ' ')
+			continue;
+		*w++ = *r;
+	}
+	*w = '\0';
+	return s;
+}
+
+START_TEST(version_and_help)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(run(&out, &err, "--version"), 0);
+	ck_assert_str_eq(out, "gpuproj " GPUPROJ_VERSION "\n");
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(&out, &err, "--help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "Usage: gpuproj <command>"));
+	ck_assert_ptr_nonnull(strstr(out, "project"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(&out, &err, "project --help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "Usage: gpuproj project"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(&out, &err, "targets --help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "Usage: gpuproj targets"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+static const struct usage_case {
+	const char *args, *stderr_first_line;
+} usage_cases[] = {
+	{ "", "Usage: gpuproj <command> [options] [arguments]" },
+	{ "bogus", "gpuproj: unknown command 'bogus'" },
+	{ "--bogus", "gpuproj: unknown option '--bogus'" },
+	{ "project", "gpuproj: project: missing PROFILE (or --builtin)" },
+	{ "project a.json b.json", "gpuproj: project: expected one PROFILE, got 2" },
+	{ "project --format xml a.json", "gpuproj: project: --format must be table, json or csv, "
+	  "not 'xml'" },
+	{ "project --top 0 a.json", "gpuproj: project: --top needs a positive integer, got '0'" },
+	{ "project --model nope a.json", "gpuproj: project: unknown model 'nope' (`--model list` "
+	  "lists them)" },
+	{ "project --builtin a.json", "gpuproj: project: give either PROFILE or --builtin, not both" },
+	{ "project --target", "gpuproj: project: option '--target' needs a value" },
+	{ "targets", "gpuproj: targets: missing verb: list, show NAME or check FILE" },
+	{ "targets frobnicate", "gpuproj: targets: unknown verb 'frobnicate': list, show NAME or "
+	  "check FILE" },
+	{ "targets check", "gpuproj: targets: check needs exactly one FILE" },
+};
+
+START_TEST(usage_errors_exit_2)
+{
+	const struct usage_case *c = &usage_cases[_i];
+	char *out, *err, *nl;
+
+	ck_assert_int_eq(run(&out, &err, "%s", c->args), 2);
+	ck_assert_str_eq(out, "");
+	nl = strchr(err, '\n');
+	ck_assert_ptr_nonnull(nl);
+	*nl = '\0';
+	ck_assert_str_eq(err, c->stderr_first_line);
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(project_table)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(run(&out, &err, "project " TARGETS " '%s'", test_data("targets-test.yaml"),
+			     test_data("profile-test.json")), 0);
+	ck_assert_str_eq(err, "");
+	squeeze(out);
+	/*
+	 * Whole run on TgtGPU: 10 × 300 µs + 5 µs carried = 3.005 ms, speedup
+	 * 12.005/3.005 = 3.995; measured unknown (one kernel has no reference).
+	 */
+	ck_assert_msg(strstr(out, "\nTgtGPU 3.00 ms [3.00 ms, 3.00 ms] 4.00x - - dram \n") != NULL,
+		      "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "\nSrcGPU 12.0 ms [12.0 ms, 12.0 ms] 1.00x - - dram "
+				     "(source)\n"));
+	ck_assert_ptr_nonnull(strstr(out, "source GPU: SrcGPU (Test Source GPU"));
+	/* Per kernel: 300 µs, speedup 4x, DRAM-bound, measured 200 µs, error +50%. */
+	ck_assert_msg(strstr(out, " TgtGPU 300 us [300 us, 300 us] 4.00x dram 200 us +50.0%\n") != NULL,
+		      "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "TgtGPU not projected: hroof needs bytes.l1, bytes.l2, "
+				     "shared.wavefronts, inst.fp{16,32,64}.{fma,add,mul}\n"));
+	ck_assert_ptr_nonnull(strstr(out, "1 kernel(s) could not be projected"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(project_json_and_csv)
+{
+	char *dir = test_tmpdir(), *out, *err, *json, *path;
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_error e = { 0 };
+
+	ck_assert_int_gt(asprintf(&path, "%s/out.json", dir), 0);
+	ck_assert_int_eq(run(&out, &err, "project --format json -o '%s' --target TgtGPU " TARGETS
+			     " '%s'", path, test_data("targets-test.yaml"),
+			     test_data("profile-test.json")), 0);
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "");
+	json = test_read_file(path);
+	ck_assert_ptr_nonnull(strstr(json, "\"point_ns\": 300000"));
+	ck_assert_ptr_nonnull(strstr(json, "\"source_target\": \"SrcGPU\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"binding\": \"dram\""));
+	/* The output is itself a valid profile. */
+	ck_assert_int_eq(gpuproj_profile_load(path, &p, &e), 0);
+	ck_assert_uint_eq(gpuproj_profile_count(p), 2);
+	gpuproj_profile_free(p);
+	free(json);
+	free(out);
+	free(err);
+
+	ck_assert_int_eq(run(&out, &err, "project --format csv --target TgtGPU " TARGETS " '%s'",
+			     test_data("targets-test.yaml"), test_data("profile-test.json")), 0);
+	ck_assert_ptr_nonnull(strstr(out, "kernel,tag,grid,block,launches,source_ns,target,model,"
+				     "status,lo_ns,hi_ns,point_ns,speedup,binding,measured_ns,"
+				     "error_pct,why\n"));
+	ck_assert_msg(strstr(out, "stream,,1024x1x1,256x1x1,10,1.2e+06,TgtGPU,hroof,ok,300000,"
+			     "300000,300000,4,dram,200000,50,\n") != NULL, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "(total),,,,11,1.2005e+07,TgtGPU,hroof,ok,3.005e+06,"));
+	free(out);
+	free(err);
+	free(path);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(project_unknown_source_lists_close_names)
+{
+	char *dir = test_tmpdir(), *out, *err, *prof, *text;
+
+	text = test_read_file(test_data("profile-test.json"));
+	memcpy(strstr(text, "Test Source GPU"), "Test Sourze GPU", 15);
+	prof = test_write_file(dir, "p.json", text);
+	ck_assert_int_eq(run(&out, &err, "project " TARGETS " '%s'", test_data("targets-test.yaml"),
+			     prof), 1);
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "gpuproj: the profile's GPU 'Test Sourze GPU' is not in targets.yaml; "
+			 "close names: SrcGPU (`gpuproj targets list` shows all)\n");
+	free(out);
+	free(err);
+	/* --source fixes it. */
+	ck_assert_int_eq(run(&out, &err, "project --source SrcGPU --target TgtGPU " TARGETS " '%s'",
+			     test_data("targets-test.yaml"), prof), 0);
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(&out, &err, "project --target TgtGPX " TARGETS " '%s'",
+			     test_data("targets-test.yaml"), test_data("profile-test.json")), 1);
+	ck_assert_str_eq(err, "gpuproj: target GPU 'TgtGPX' is not in targets.yaml; close names: "
+			 "TgtGPU (`gpuproj targets list` shows all)\n");
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_count_dir(dir), 1);
+	free(prof);
+	free(text);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(project_bad_files)
+{
+	char *out, *err, *dir = test_tmpdir(), *bad;
+
+	ck_assert_int_eq(run(&out, &err, "project /nonexistent.json"), 1);
+	ck_assert_str_eq(err, "gpuproj: /nonexistent.json: cannot open: No such file or directory\n");
+	free(out);
+	free(err);
+	bad = test_write_file(dir, "bad.json", "{\"schema\": \"gpuproj-profile/1\",\n\"kernels\": 3}");
+	ck_assert_int_eq(run(&out, &err, "project '%s'", bad), 1);
+	ck_assert_msg(strstr(err, "bad.json: kernels: must be an array\n") != NULL, "%s", err);
+	free(out);
+	free(err);
+	/* A JSON output into a missing directory fails and writes nothing. */
+	ck_assert_int_eq(run(&out, &err, "project --format json -o /nonexistent-dir/o.json " TARGETS
+			     " '%s'", test_data("targets-test.yaml"),
+			     test_data("profile-test.json")), 1);
+	ck_assert_str_eq(err, "gpuproj: /nonexistent-dir/o.json: cannot create a temporary file "
+			 "beside it: No such file or directory\n");
+	free(out);
+	free(err);
+	free(bad);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(targets_verbs)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(run(&out, &err, "targets " TARGETS " list", test_data("targets-test.yaml")),
+			 0);
+	squeeze(out);
+	ck_assert_ptr_nonnull(strstr(out, "\nTgtGPU sm_90 20 1000 1600* 4000 400 800 2000 2560 50.0\n"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(&out, &err, "targets " TARGETS " show tgtgpu",
+			     test_data("targets-test.yaml")), 0);
+	ck_assert_ptr_nonnull(strstr(out, "max_gflops.fp64_fma"));
+	ck_assert_ptr_nonnull(strstr(out, "[TEST]     gpuproj test fixture"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(&out, &err, "targets " TARGETS " show nope",
+			     test_data("targets-test.yaml")), 1);
+	ck_assert_str_eq(err, "gpuproj: 'nope' is not in targets.yaml\n");
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(&out, &err, "targets check '%s'", test_data("targets-test.yaml")), 0);
+	ck_assert_msg(strstr(out, "targets-test.yaml: OK, 2 GPUs, schema gpuproj-targets/1\n") != NULL,
+		      "%s", out);
+	free(out);
+	free(err);
+	/* GPUPROJ_TARGETS is honoured. */
+	{
+		char *cmd;
+
+		ck_assert_int_gt(asprintf(&cmd, "GPUPROJ_TARGETS='%s' '%s' targets list",
+					  test_data("targets-test.yaml"), test_gpuproj()), 0);
+		ck_assert_int_eq(test_run(cmd, &out, &err), 0);
+		ck_assert_ptr_nonnull(strstr(out, "# 2 GPUs from "));
+		free(cmd);
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
+START_TEST(builtin_main_job)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(run(&out, &err, "project --builtin"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "profile: default-profile.json (built-in)"));
+	ck_assert_ptr_nonnull(strstr(out, "data: "));
+	free(out);
+	free(err);
+}
+END_TEST
+
+static Suite *
+cli_suite(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("cli");
+
+	tcase_add_test(tc, version_and_help);
+	tcase_add_loop_test(tc, usage_errors_exit_2, 0, sizeof(usage_cases) / sizeof(usage_cases[0]));
+	tcase_add_test(tc, project_table);
+	tcase_add_test(tc, project_json_and_csv);
+	tcase_add_test(tc, project_unknown_source_lists_close_names);
+	tcase_add_test(tc, project_bad_files);
+	tcase_add_test(tc, targets_verbs);
+	tcase_add_test(tc, builtin_main_job);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(cli_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

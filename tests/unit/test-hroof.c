@@ -1,0 +1,469 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hroof (Van Lanker et al. 2024, eqs. 1–10) against values worked out by
+ * hand. GPUs: tests/data/targets-test.yaml
+ *
+ *   SrcGPU: FP32 FMA 2000, FP64 FMA 1000 GFLOP/s (ADD/MUL = half);
+ *           DRAM 100, L2 400, L1 1000, shared 1280 GB/s
+ *   TgtGPU: FP32 FMA 4000, FP64 FMA peak 2000 but measured 1600 (used);
+ *           DRAM 400, L2 800, L1 2000, shared 2560 GB/s
+ *
+ * Notation below: t in seconds, rates in FLOP/s or B/s, times in ns.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuproj/model.h>
+
+#include "common.h"
+
+static struct gpuproj_targets *targets;
+static const struct gpuproj_target *src, *tgt;
+static struct gpuproj_profile *prof;
+
+static void
+setup(void)
+{
+	struct gpuproj_error err = { 0 };
+
+	ck_assert_int_eq(gpuproj_targets_load(test_data("targets-test.yaml"), &targets, &err), 0);
+	src = gpuproj_targets_find(targets, "SrcGPU");
+	tgt = gpuproj_targets_find(targets, "TgtGPU");
+	ck_assert_ptr_nonnull(src);
+	ck_assert_ptr_nonnull(tgt);
+	prof = gpuproj_profile_new();
+	ck_assert_ptr_nonnull(prof);
+}
+
+static void
+teardown(void)
+{
+	prof = gpuproj_profile_free(prof);
+	targets = gpuproj_targets_free(targets);
+}
+
+/* A kernel with one timed launch and the nine FP counters (all 0 unless set). */
+static struct gpuproj_kernel *
+kernel(const char *name, double duration_ns)
+{
+	struct gpuproj_signature sig = { .name = name, .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+	struct gpuproj_kernel *k;
+	int m;
+
+	ck_assert_int_eq(gpuproj_profile_kernel(prof, &sig, &k), 0);
+	gpuproj_kernel_add_duration(k, duration_ns);
+	k->profiled = 1;
+	for (m = GPUPROJ_M_INST_FP16_FMA; m <= GPUPROJ_M_INST_FP64_MUL; m++)
+		gpuproj_kernel_add_metric(k, m, 0);
+	return k;
+}
+
+/* Set a metric to `v` (replacing the zero a kernel starts with). */
+static void
+set(struct gpuproj_kernel *k, enum gpuproj_metric m, double v)
+{
+	k->metric_sum[m] = v;
+	k->metric_n[m] = 1;
+}
+
+static void
+bytes(struct gpuproj_kernel *k, double l1, double l2, double dram, double wavefronts)
+{
+	set(k, GPUPROJ_M_BYTES_L1, l1);
+	set(k, GPUPROJ_M_BYTES_L2, l2);
+	set(k, GPUPROJ_M_BYTES_DRAM, dram);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, wavefronts);
+}
+
+static struct gpuproj_projection
+project(const struct gpuproj_kernel *k, const struct gpuproj_target *from,
+	const struct gpuproj_target *to)
+{
+	struct gpuproj_projection p;
+
+	gpuproj_model_project(gpuproj_model_find("hroof"), k, from, to, NULL, &p);
+	return p;
+}
+
+#define ck_assert_rel(a, b) \
+	ck_assert_msg(fabs((a) - (b)) <= 1e-9 * fabs(b), "%s = %.17g, expected %.17g", #a, \
+		      (double)(a), (double)(b))
+
+/*
+ * DRAM-bound streaming kernel: 1e6 FFMA (2e6 FLOP), 1e8 B at every level,
+ * 1.2 ms on the source.
+ * Source: hits N_L1 = N_L2 = 0, N_DRAM = 1e8; t_DRAM = 1e8/1e11 = 1e-3 s.
+ *   Every level's ceiling is 1e11 B/s, OI = 2e6/1e8 = 0.02 FLOP/B,
+ *   roofline = min(1e11·0.02, 2e12) = 2e9 FLOP/s.
+ * Target: t_DRAM = 1e8/4e11 = 2.5e-4 s, roofline = 4e11·0.02 = 8e9.
+ * T_t = 1.2e6 ns · 2e9/8e9 = 3e5 ns at every level; binding DRAM
+ * (t_DRAM 2.5e-4 s ≫ compute 2e6/4e12 = 5e-7 s).
+ */
+START_TEST(dram_bound)
+{
+	struct gpuproj_kernel *k = kernel("stream", 1.2e6);
+	struct gpuproj_projection p;
+	struct gpuproj_hroof h;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 1e6);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	bytes(k, 1e8, 1e8, 1e8, 0);
+	ck_assert_int_eq(gpuproj_hroof_ceilings(k, src, 1.0, &h, NULL, 0), 0);
+	ck_assert_rel(h.flop, 2e6);
+	ck_assert_rel(h.perf_mix, 2e12);
+	ck_assert_rel(h.perf_ceil, 2e12);
+	ck_assert_rel(h.hits[GPUPROJ_LEVEL_DRAM], 1e8);
+	ck_assert_rel(h.t[GPUPROJ_LEVEL_DRAM], 1e-3);
+	ck_assert_rel(h.bw_ceil[GPUPROJ_HL_L1], 1e11);
+	ck_assert_rel(h.oi[GPUPROJ_HL_DRAM], 0.02);
+	ck_assert_rel(h.roofline[GPUPROJ_HL_L2], 2e9);
+	p = project(k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_OK);
+	ck_assert_rel(p.lo_ns, 3e5);
+	ck_assert_rel(p.hi_ns, 3e5);
+	ck_assert_rel(p.point_ns, 3e5);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_DRAM], 3e5);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_DRAM);
+}
+END_TEST
+
+/*
+ * Compute-bound FP64 kernel: 1e9 DFMA (2e9 FLOP), 1e6 B per level, 2.5 ms.
+ * Source: Perf^ceil = 1e12 (FP64 FMA peak, no measured value);
+ *   t_DRAM = 1e6/1e11 = 1e-5 s → BW·OI = 2e9/1e-5 = 2e14 > 1e12, so every
+ *   roofline is 1e12.
+ * Target: measured FP64 FMA 1600 GFLOP/s wins over the 2000 peak:
+ *   rooflines 1.6e12. T_t = 2.5e6 · 1e12/1.6e12 = 1.5625e6 ns; compute.
+ */
+START_TEST(compute_bound_uses_measured_peak)
+{
+	struct gpuproj_kernel *k = kernel("dgemm", 2.5e6);
+	struct gpuproj_projection p;
+
+	set(k, GPUPROJ_M_INST_FP64_FMA, 1e9);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	bytes(k, 1e6, 1e6, 1e6, 0);
+	p = project(k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_OK);
+	ck_assert_rel(p.lo_ns, 1.5625e6);
+	ck_assert_rel(p.hi_ns, 1.5625e6);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_COMPUTE);
+}
+END_TEST
+
+/*
+ * Shared-memory kernel with 4-way bank conflicts: 1e6 wavefronts where a
+ * conflict-free access pattern would need 2.5e5 (bank_conflicts = 7.5e5);
+ * no L1/L2/DRAM traffic; 1e6 FFMA (2e6 FLOP); 200 µs.
+ * Source: N_shM = 1e6 · 128 B = 1.28e8 B, t_shM = 1.28e8/1.28e12 = 1e-4 s;
+ *   L1 ceiling = 1.28e12 B/s, OI_L1 = 2e6/1.28e8 = 0.015625,
+ *   roofline_L1 = 2e10; L2 and DRAM carry nothing and drop out.
+ * Target: t_shM = 5e-5 s, roofline_L1 = 4e10. T_t = 2e5 · 2e10/4e10 = 1e5
+ *   ns, interval [1e5, 1e5]; binding shared (5e-5 s > 2e6/4e12 s).
+ * Conflicts count: the same kernel without them (2.5e5 wavefronts) has a
+ *   4× shorter t_shM (2.5e-5 s on the source).
+ */
+START_TEST(shared_with_bank_conflicts)
+{
+	struct gpuproj_kernel *k = kernel("smem", 2e5);
+	struct gpuproj_projection p;
+	struct gpuproj_hroof h;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 1e6);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	set(k, GPUPROJ_M_SHARED_BANK_CONFLICTS, 7.5e5);
+	bytes(k, 0, 0, 0, 1e6);
+	ck_assert_int_eq(gpuproj_hroof_ceilings(k, src, 1.0, &h, NULL, 0), 0);
+	ck_assert_rel(h.t[GPUPROJ_LEVEL_SHARED], 1e-4);
+	ck_assert_rel(h.roofline[GPUPROJ_HL_L1], 2e10);
+	ck_assert(!h.valid[GPUPROJ_HL_L2]);
+	ck_assert(!h.valid[GPUPROJ_HL_DRAM]);
+	p = project(k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_OK);
+	ck_assert_rel(p.lo_ns, 1e5);
+	ck_assert_rel(p.hi_ns, 1e5);
+	ck_assert(isnan(p.level_ns[GPUPROJ_HL_L2]));
+	ck_assert(isnan(p.level_ns[GPUPROJ_HL_DRAM]));
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_SHARED);
+
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 2.5e5);
+	ck_assert_int_eq(gpuproj_hroof_ceilings(k, src, 1.0, &h, NULL, 0), 0);
+	ck_assert_rel(h.t[GPUPROJ_LEVEL_SHARED], 2.5e-5);
+}
+END_TEST
+
+/*
+ * FLOP-free copy with some cache reuse: B_L1 = 4e8, B_L2 = 3e8,
+ * B_DRAM = 2e8 B; 2.2 ms. Time-space projection T_t = T_s·BW^ceil_s/BW^ceil_t.
+ * Hits: N_L1 = 1e8, N_L2 = 1e8, N_DRAM = 2e8.
+ * Source: t_L1 = 1e8/1e12 = 1e-4, t_L2 = 1e8/4e11 = 2.5e-4, t_DRAM = 2e-3 s
+ *   ceil_L1 = 4e8/2.35e-3, ceil_L2 = 3e8/2.25e-3, ceil_DRAM = 1e11.
+ * Target: t_L1 = 5e-5, t_L2 = 1.25e-4, t_DRAM = 5e-4 s
+ *   ceil_L1 = 4e8/6.75e-4, ceil_L2 = 3e8/6.25e-4, ceil_DRAM = 4e11.
+ * T_t(L1)   = 2.2e6 · 6.75e-4/2.35e-3 = 631914.89361702127 ns
+ * T_t(L2)   = 2.2e6 · 6.25e-4/2.25e-3 = 611111.11111111111 ns
+ * T_t(DRAM) = 2.2e6 · 0.25            = 550000 ns
+ * interval [550000, 631914.89], point 590957.44680851064; binding DRAM.
+ * warp_efficiency is not needed when FLOP = 0.
+ */
+START_TEST(flop_free_copy)
+{
+	struct gpuproj_kernel *k = kernel("copy", 2.2e6);
+	struct gpuproj_projection p;
+
+	bytes(k, 4e8, 3e8, 2e8, 0);
+	p = project(k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_OK);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_L1], 2.2e6 * 6.75e-4 / 2.35e-3);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_L2], 2.2e6 * 6.25e-4 / 2.25e-3);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_DRAM], 550000.0);
+	ck_assert_rel(p.lo_ns, 550000.0);
+	ck_assert_rel(p.hi_ns, 631914.89361702127);
+	ck_assert_rel(p.point_ns, 590957.44680851064);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_DRAM);
+}
+END_TEST
+
+/*
+ * Mixed FP32/FP64 (eq. 2 over precisions): 1e6 each of FFMA, FADD, DFMA,
+ * DMUL; FLOP = 2e6 + 1e6 + 2e6 + 1e6 = 6e6; 1000 B per level; 10 µs.
+ * Perf^mix_s = (2000 + 1000 + 1000 + 500)/4 GFLOP/s = 1.125e12
+ * Perf^mix_t = (4000 + 2000 + 1600 + 800)/4 GFLOP/s = 2.1e12
+ *   (FP64 uses the measured 1600, ADD/MUL = 1600/2)
+ * Memory is negligible (t_DRAM = 1e-8 s → 6e14 FLOP/s ≫ ceiling):
+ * T_t = 1e4 · 1.125e12/2.1e12 = 5357.1428571428571 ns; compute.
+ */
+START_TEST(mixed_fp32_fp64)
+{
+	struct gpuproj_kernel *k = kernel("mixed", 1e4);
+	struct gpuproj_projection p;
+	struct gpuproj_hroof h;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 1e6);
+	set(k, GPUPROJ_M_INST_FP32_ADD, 1e6);
+	set(k, GPUPROJ_M_INST_FP64_FMA, 1e6);
+	set(k, GPUPROJ_M_INST_FP64_MUL, 1e6);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	bytes(k, 1000, 1000, 1000, 0);
+	ck_assert_int_eq(gpuproj_hroof_ceilings(k, src, 1.0, &h, NULL, 0), 0);
+	ck_assert_rel(h.flop, 6e6);
+	ck_assert_rel(h.perf_mix, 1.125e12);
+	ck_assert_int_eq(gpuproj_hroof_ceilings(k, tgt, 1.0, &h, NULL, 0), 0);
+	ck_assert_rel(h.perf_mix, 2.1e12);
+	p = project(k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 1e4 * 1.125e12 / 2.1e12);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_COMPUTE);
+}
+END_TEST
+
+/*
+ * Warp efficiency 0.25 (eq. 3): 1e8 FFMA (2e8 FLOP), B_DRAM = 4e7 at every
+ * level, 1 ms.
+ * Source: Perf^ceil = 0.25 · 2e12 = 5e11; t_DRAM = 4e7/1e11 = 4e-4 s,
+ *   BW·OI = 2e8/4e-4 = 5e11 → roofline 5e11.
+ * Target: Perf^ceil = 0.25 · 4e12 = 1e12; t_DRAM = 1e-4 s → 2e12, so the
+ *   roofline is the compute ceiling 1e12: T_t = 1e6 · 5e11/1e12 = 5e5 ns.
+ * With warp efficiency 1 the target roofline would be the 2e12 of DRAM and
+ * T_t = 2.5e5 ns: the low efficiency doubles the projection.
+ */
+START_TEST(warp_efficiency_quarter)
+{
+	struct gpuproj_kernel *k = kernel("divergent", 1e6);
+	struct gpuproj_projection p;
+	struct gpuproj_hroof h;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 1e8);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 0.25);
+	bytes(k, 4e7, 4e7, 4e7, 0);
+	ck_assert_int_eq(gpuproj_hroof_ceilings(k, src, 1.0, &h, NULL, 0), 0);
+	ck_assert_rel(h.perf_ceil, 5e11);
+	p = project(k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 5e5);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_COMPUTE);
+
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	p = project(k, src, tgt);
+	ck_assert_rel(p.point_ns, 2.5e5);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_DRAM);
+}
+END_TEST
+
+/* Source = target returns the measured time at every level, whatever the kernel. */
+START_TEST(source_equals_target)
+{
+	struct gpuproj_kernel *k = kernel("any", 123456.7);
+	struct gpuproj_projection p;
+	int i;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 3.3e6);
+	set(k, GPUPROJ_M_INST_FP64_ADD, 1.1e5);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 0.8);
+	bytes(k, 5e7, 3e7, 2.5e7, 4e5);
+	p = project(k, tgt, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_OK);
+	for (i = 0; i < GPUPROJ_HL_COUNT; i++)
+		ck_assert_rel(p.level_ns[i], 123456.7);
+	ck_assert_rel(p.point_ns, 123456.7);
+}
+END_TEST
+
+/* A FLOP ratio r (SASS comparison) scales OI_t and the time: T_t = r·T_s·roof_s/roof_t. */
+START_TEST(flop_ratio_scales_target)
+{
+	struct gpuproj_kernel *k = kernel("dgemm", 2.5e6);
+	struct gpuproj_hroof h;
+
+	set(k, GPUPROJ_M_INST_FP64_FMA, 1e9);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	bytes(k, 1e6, 1e6, 1e6, 0);
+	ck_assert_int_eq(gpuproj_hroof_ceilings(k, tgt, 1.5, &h, NULL, 0), 0);
+	ck_assert_rel(h.flop, 3e9);
+	ck_assert_rel(h.oi[GPUPROJ_HL_DRAM], 3e3);
+}
+END_TEST
+
+START_TEST(missing_metrics_are_named)
+{
+	struct gpuproj_kernel *k = kernel("incomplete", 1e3);
+	struct gpuproj_projection p;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 10);
+	set(k, GPUPROJ_M_BYTES_L1, 100);
+	set(k, GPUPROJ_M_BYTES_DRAM, 100);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	p = project(k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
+	ck_assert_str_eq(p.why, "hroof needs bytes.l2, warp_efficiency");
+	ck_assert(isnan(p.point_ns));
+}
+END_TEST
+
+START_TEST(missing_fp_counters_are_named)
+{
+	struct gpuproj_signature sig = { .name = "nofp", .grid = { 1, 1, 1 }, .block = { 1, 1, 1 } };
+	struct gpuproj_kernel *k;
+	struct gpuproj_projection p;
+
+	ck_assert_int_eq(gpuproj_profile_kernel(prof, &sig, &k), 0);
+	gpuproj_kernel_add_duration(k, 100);
+	bytes(k, 1, 1, 1, 0);
+	p = project(k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
+	ck_assert_str_eq(p.why, "hroof needs inst.fp{16,32,64}.{fma,add,mul}");
+}
+END_TEST
+
+START_TEST(no_duration)
+{
+	struct gpuproj_signature sig = { .name = "untimed", .grid = { 1, 1, 1 }, .block = { 1, 1, 1 } };
+	struct gpuproj_kernel *k;
+	struct gpuproj_projection p;
+
+	ck_assert_int_eq(gpuproj_profile_kernel(prof, &sig, &k), 0);
+	p = project(k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
+	ck_assert_str_eq(p.why, "no timed launch (duration)");
+}
+END_TEST
+
+START_TEST(nothing_to_scale)
+{
+	struct gpuproj_kernel *k = kernel("empty", 2000);
+	struct gpuproj_projection p;
+
+	bytes(k, 0, 0, 0, 0);
+	p = project(k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_E_UNSUPPORTED);
+	ck_assert_str_eq(p.why, "kernel has neither FLOP nor memory traffic to scale by");
+}
+END_TEST
+
+START_TEST(bad_warp_efficiency)
+{
+	struct gpuproj_kernel *k = kernel("weird", 2000);
+	struct gpuproj_projection p;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 10);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.5);
+	bytes(k, 1, 1, 1, 0);
+	p = project(k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_E_INVAL);
+	ck_assert_str_eq(p.why, "warp_efficiency 1.5 is outside (0, 1]");
+}
+END_TEST
+
+/*
+ * Whole run: the DRAM-bound kernel above launched 10 times (3e5 ns each on
+ * the target) plus an unprojectable 2000 ns kernel launched 5 times, whose
+ * 1e4 ns are carried unchanged: point = 10·3e5 + 1e4 = 3.01e6 ns; source
+ * = 10·1.2e6 + 5·2000 = 1.201e7 ns.
+ */
+START_TEST(run_totals_carry_unprojected)
+{
+	struct gpuproj_kernel *k = kernel("stream", 1.2e6);
+	struct gpuproj_kernel *e = kernel("empty", 2000);
+	struct gpuproj_run_projection run;
+	int i;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 1e6);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	bytes(k, 1e8, 1e8, 1e8, 0);
+	for (i = 0; i < 9; i++)
+		gpuproj_kernel_add_duration(k, 1.2e6);
+	bytes(e, 0, 0, 0, 0);
+	for (i = 0; i < 4; i++)
+		gpuproj_kernel_add_duration(e, 2000);
+	ck_assert_int_eq(gpuproj_project_run(prof, gpuproj_model_find("hroof"), src, tgt, NULL,
+					     &run), 0);
+	ck_assert_uint_eq(run.n, 2);
+	ck_assert_rel(run.source_ns, 1.201e7);
+	ck_assert_rel(run.point_ns, 3.01e6);
+	ck_assert_rel(run.lo_ns, 3.01e6);
+	ck_assert_uint_eq(run.n_unprojected, 1);
+	ck_assert_rel(run.unprojected_source_ns, 1e4);
+	gpuproj_run_projection_clear(&run);
+}
+END_TEST
+
+static Suite *
+hroof_suite(void)
+{
+	Suite *s = suite_create("hroof");
+	TCase *tc = tcase_create("equations");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, dram_bound);
+	tcase_add_test(tc, compute_bound_uses_measured_peak);
+	tcase_add_test(tc, shared_with_bank_conflicts);
+	tcase_add_test(tc, flop_free_copy);
+	tcase_add_test(tc, mixed_fp32_fp64);
+	tcase_add_test(tc, warp_efficiency_quarter);
+	tcase_add_test(tc, source_equals_target);
+	tcase_add_test(tc, flop_ratio_scales_target);
+	tcase_add_test(tc, missing_metrics_are_named);
+	tcase_add_test(tc, missing_fp_counters_are_named);
+	tcase_add_test(tc, no_duration);
+	tcase_add_test(tc, nothing_to_scale);
+	tcase_add_test(tc, bad_warp_efficiency);
+	tcase_add_test(tc, run_totals_carry_unprojected);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(hroof_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

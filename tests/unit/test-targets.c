@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * targets.yaml loader: a valid file loads with every number in the right
+ * unit; each class of bad input is rejected with file:line:column and an
+ * exact message, leaving the output untouched; the repository's
+ * targets.yaml passes its own schema.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuproj/target.h>
+
+#include "common.h"
+
+/* A minimal valid file: line numbers below are 1-based lines of this text. */
+static const char base_yaml[] =
+	"schema: gpuproj-targets/1\n"                                    /* 1 */
+	"references:\n"                                                  /* 2 */
+	"  DS: \"a datasheet\"\n"                                        /* 3 */
+	"  M: \"a measurement\"\n"                                       /* 4 */
+	"gpus:\n"                                                        /* 5 */
+	"  - name: G1\n"                                                 /* 6 */
+	"    match: [\"Device One\"]\n"                                  /* 7 */
+	"    vendor: nvidia\n"                                           /* 8 */
+	"    arch: sm_80\n"                                              /* 9 */
+	"    chip: GA100\n"                                              /* 10 */
+	"    sms: 108\n"                                                 /* 11 */
+	"    warp_size: 32\n"                                            /* 12 */
+	"    clock_mhz: 1410\n"                                          /* 13 */
+	"    schedulers_per_sm: 4\n"                                     /* 14 */
+	"    limits: {threads_per_sm: 2048, threads_per_block: 1024, blocks_per_sm: 32,\n" /* 15 */
+	"             regs_per_sm: 65536, regs_per_block: 65536, regs_per_thread: 255,\n" /* 16 */
+	"             reg_alloc_unit: 256, smem_per_sm_kib: 164, smem_per_block_kib: 163,\n" /* 17 */
+	"             smem_alloc_unit_b: 128, smem_reserved_per_block_b: 1024, l2_mib: 40}\n" /* 18 */
+	"    peak_gflops: {fp16_fma: 78000, fp32_fma: 19500, fp64_fma: 9700}\n"  /* 19 */
+	"    max_gflops: {fp64_fma: 9476}\n"                             /* 20 */
+	"    bw_gbs: {dram: 1375, l2: 4710, l1: 19492, shared: 19492}\n" /* 21 */
+	"    price_usd: null\n"                                          /* 22 */
+	"    tdp_w: 400\n"                                               /* 23 */
+	"    sources:\n"                                                 /* 24 */
+	"      sms: \"datasheet: [DS]\"\n"                               /* 25 */
+	"      warp_size: \"datasheet: [DS]\"\n"                         /* 26 */
+	"      clock_mhz: \"datasheet: [DS]\"\n"                         /* 27 */
+	"      schedulers_per_sm: \"datasheet: [DS]\"\n"                 /* 28 */
+	"      limits: \"datasheet: [DS]\"\n"                            /* 29 */
+	"      peak_gflops: \"derived: 2 x lanes x sms x clock [DS]\"\n" /* 30 */
+	"      max_gflops: \"measured: HPL [M]\"\n"                      /* 31 */
+	"      bw_gbs: \"measured: STREAM [M]\"\n"                       /* 32 */
+	"      bw_gbs.shared: \"derived: 128 B/clk/SM x sms x clock\"\n" /* 33 */
+	"      tdp_w: \"datasheet: [DS]\"\n";                            /* 34 */
+
+/* base_yaml with the first occurrence of `from` replaced by `to`. */
+static char *
+variant(const char *from, const char *to)
+{
+	const char *at = strstr(base_yaml, from);
+	char *out;
+
+	ck_assert_msg(at != NULL, "fixture does not contain '%s'", from);
+	out = malloc(sizeof(base_yaml) + strlen(to));
+	ck_assert_ptr_nonnull(out);
+	memcpy(out, base_yaml, (size_t)(at - base_yaml));
+	strcpy(out + (at - base_yaml), to);
+	strcat(out, at + strlen(from));
+	return out;
+}
+
+/* Load `text`; expect failure with status, line, column and message. */
+static void
+expect_error(const char *text, int status, int line, int column, const char *message)
+{
+	struct gpuproj_targets *ts = (struct gpuproj_targets *)0x1;
+	struct gpuproj_error err = { 0 };
+	int r = gpuproj_targets_load_buffer(text, strlen(text), "t.yaml", &ts, &err);
+
+	ck_assert_int_eq(r, status);
+	ck_assert_int_eq(err.status, status);
+	ck_assert_str_eq(err.file, "t.yaml");
+	ck_assert_str_eq(err.message, message);
+	ck_assert_int_eq(err.line, line);
+	ck_assert_int_eq(err.column, column);
+	/* Nothing else was produced: the output pointer is untouched. */
+	ck_assert_ptr_eq(ts, (struct gpuproj_targets *)0x1);
+}
+
+static void
+expect_variant_error(const char *from, const char *to, int status, int line, int column,
+		     const char *message)
+{
+	char *text = variant(from, to);
+
+	expect_error(text, status, line, column, message);
+	free(text);
+}
+
+START_TEST(valid_file_loads)
+{
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_target *t;
+	const struct gpuproj_source *s;
+	bool measured;
+
+	ck_assert_int_eq(gpuproj_targets_load_buffer(base_yaml, strlen(base_yaml), "t.yaml", &ts,
+						     &err), GPUPROJ_OK);
+	ck_assert_uint_eq(gpuproj_targets_count(ts), 1);
+	t = gpuproj_targets_get(ts, 0);
+	ck_assert_str_eq(t->name, "G1");
+	ck_assert_int_eq(t->line, 6);
+	ck_assert_int_eq(t->cc_major, 8);
+	ck_assert_int_eq(t->cc_minor, 0);
+	ck_assert_int_eq(t->sms, 108);
+	ck_assert_double_eq(t->clock_mhz, 1410);
+	ck_assert_int_eq(t->limits.smem_reserved_per_block_b, 1024);
+	ck_assert_double_eq(t->limits.l2_mib, 40);
+	ck_assert_double_eq(t->peak_gflops[GPUPROJ_FP64][GPUPROJ_OP_FMA], 9700);
+	/* ADD/MUL defaults to half the FMA rate. */
+	ck_assert_double_eq(t->peak_gflops[GPUPROJ_FP64][GPUPROJ_OP_ADD_MUL], 4850);
+	ck_assert(!t->peak_add_mul_given[GPUPROJ_FP64]);
+	/* Measured ceilings win over peaks, and say so. */
+	ck_assert_double_eq(gpuproj_target_gflops(t, GPUPROJ_FP64, GPUPROJ_OP_FMA, &measured), 9476);
+	ck_assert(measured);
+	ck_assert_double_eq(gpuproj_target_gflops(t, GPUPROJ_FP64, GPUPROJ_OP_ADD_MUL, &measured),
+			    4738);
+	ck_assert_double_eq(gpuproj_target_gflops(t, GPUPROJ_FP32, GPUPROJ_OP_FMA, &measured), 19500);
+	ck_assert(!measured);
+	ck_assert_double_eq(t->bw_gbs[GPUPROJ_LEVEL_DRAM], 1375);
+	ck_assert_double_eq(t->bw_gbs[GPUPROJ_LEVEL_SHARED], 19492);
+	ck_assert(isnan(t->price_usd));
+	ck_assert_double_eq(t->tdp_w, 400);
+	ck_assert(isnan(t->memory_gib));
+	/* The most specific source wins. */
+	s = gpuproj_target_source(t, "bw_gbs.shared");
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(s->basis, GPUPROJ_BASIS_DERIVED);
+	s = gpuproj_target_source(t, "bw_gbs.dram");
+	ck_assert_int_eq(s->basis, GPUPROJ_BASIS_MEASURED);
+	ck_assert_str_eq(s->path, "bw_gbs");
+	ck_assert_ptr_null(gpuproj_target_source(t, "price_usd"));
+	ck_assert_str_eq(gpuproj_targets_reference(ts, "M"), "a measurement");
+	/* Lookups. */
+	ck_assert_ptr_eq(gpuproj_targets_match(ts, "  device one "), t);
+	ck_assert_ptr_eq(gpuproj_targets_match(ts, "g1"), t);
+	ck_assert_ptr_null(gpuproj_targets_match(ts, "Device Two"));
+	gpuproj_targets_free(ts);
+}
+END_TEST
+
+START_TEST(error_unknown_key_suggests)
+{
+	expect_variant_error("    clock_mhz: 1410\n", "    clock_mz: 1410\n", GPUPROJ_E_SCHEMA, 13, 5,
+			     "unknown key 'clock_mz' in GPU 'G1'; did you mean 'clock_mhz'?");
+}
+END_TEST
+
+START_TEST(error_unknown_key_in_group)
+{
+	expect_variant_error("bw_gbs: {dram: 1375,", "bw_gbs: {hbm: 1375,", GPUPROJ_E_SCHEMA, 21,
+			     14, "unknown key 'hbm' in bw_gbs");
+}
+END_TEST
+
+START_TEST(error_unknown_top_level_key)
+{
+	expect_variant_error("gpus:\n", "gpu:\n", GPUPROJ_E_SCHEMA, 5, 1,
+			     "unknown key 'gpu' in the top level; did you mean 'gpus'?");
+}
+END_TEST
+
+START_TEST(error_missing_required_field)
+{
+	expect_variant_error("    sms: 108\n", "", GPUPROJ_E_SCHEMA, 6, 5,
+			     "GPU 'G1': missing required field 'sms'");
+}
+END_TEST
+
+START_TEST(error_missing_required_bandwidth)
+{
+	expect_variant_error(", shared: 19492}", "}", GPUPROJ_E_SCHEMA, 21, 13,
+			     "bw_gbs: missing required field 'shared'");
+}
+END_TEST
+
+START_TEST(error_wrong_type)
+{
+	expect_variant_error("    sms: 108\n", "    sms: many\n", GPUPROJ_E_SCHEMA, 11, 10,
+			     "'sms' must be a number, not 'many'");
+}
+END_TEST
+
+START_TEST(error_wrong_type_quoted_number)
+{
+	expect_variant_error("    clock_mhz: 1410\n", "    clock_mhz: \"1410\"\n", GPUPROJ_E_SCHEMA,
+			     13, 16, "'clock_mhz' must be a number, not '1410' (quoted)");
+}
+END_TEST
+
+START_TEST(error_wrong_type_mapping)
+{
+	expect_variant_error("    match: [\"Device One\"]\n", "    match: \"Device One\"\n",
+			     GPUPROJ_E_SCHEMA, 7, 12,
+			     "'match' must be a list of device names, not a scalar");
+}
+END_TEST
+
+START_TEST(error_non_integer_count)
+{
+	expect_variant_error("    sms: 108\n", "    sms: 108.5\n", GPUPROJ_E_SCHEMA, 11, 10,
+			     "'sms' must be an integer, got 108.5");
+}
+END_TEST
+
+START_TEST(error_non_positive_rate)
+{
+	expect_variant_error("{dram: 1375,", "{dram: 0,", GPUPROJ_E_SCHEMA, 21, 20,
+			     "'bw_gbs.dram' must be positive, got 0");
+}
+END_TEST
+
+START_TEST(error_negative_clock)
+{
+	expect_variant_error("    clock_mhz: 1410\n", "    clock_mhz: -1410\n", GPUPROJ_E_SCHEMA, 13,
+			     16, "'clock_mhz' must be positive, got -1410");
+}
+END_TEST
+
+START_TEST(error_duplicate_name)
+{
+	/* Append a second copy of the GPU with the same name (other match). */
+	const char *start = strstr(base_yaml, "  - name: G1\n");
+	char *text = malloc(2 * sizeof(base_yaml));
+	char *second;
+
+	strcpy(text, base_yaml);
+	second = strdup(start);
+	second[strstr(second, "Device One") - second + 7] = 'X'; /* "Device Xne" */
+	strcat(text, second);
+	/* Second entry starts at line 35; its name value at line 35, column 11. */
+	expect_error(text, GPUPROJ_E_SCHEMA, 35, 11,
+		     "duplicate GPU name 'G1' (first defined at line 6)");
+	free(second);
+	free(text);
+}
+END_TEST
+
+START_TEST(error_duplicate_match)
+{
+	const char *start = strstr(base_yaml, "  - name: G1\n");
+	char *text = malloc(2 * sizeof(base_yaml));
+	char *second;
+
+	strcpy(text, base_yaml);
+	second = strdup(start);
+	second[11] = '2'; /* "  - name: G2" */
+	strcat(text, second);
+	expect_error(text, GPUPROJ_E_SCHEMA, 36, 12,
+		     "match string 'Device One' of 'G2' is already used by 'G1' (line 6)");
+	free(second);
+	free(text);
+}
+END_TEST
+
+START_TEST(error_unknown_schema_version)
+{
+	expect_variant_error("schema: gpuproj-targets/1\n", "schema: gpuproj-targets/2\n",
+			     GPUPROJ_E_SCHEMA, 1, 9,
+			     "unknown schema version 'gpuproj-targets/2': this gpuproj reads "
+			     "'gpuproj-targets/1'");
+}
+END_TEST
+
+START_TEST(error_number_without_source)
+{
+	expect_variant_error("      tdp_w: \"datasheet: [DS]\"\n", "", GPUPROJ_E_SCHEMA, 23, 12,
+			     "'tdp_w' of 'G1' has no source: add 'tdp_w' (or its group) to "
+			     "'sources'");
+}
+END_TEST
+
+START_TEST(error_unknown_basis)
+{
+	expect_variant_error("\"measured: HPL [M]\"", "\"guessed: HPL [M]\"", GPUPROJ_E_SCHEMA,
+			     31, 19,
+			     "source of 'max_gflops' must start with 'measured:', 'datasheet:', "
+			     "'derived:' or 'estimate:', got 'guessed: HPL [M]'");
+}
+END_TEST
+
+START_TEST(error_undefined_reference)
+{
+	expect_variant_error("\"measured: STREAM [M]\"", "\"measured: STREAM [MM]\"",
+			     GPUPROJ_E_SCHEMA, 32, 15,
+			     "source of 'bw_gbs' cites [MM], which is not in 'references'; "
+			     "did you mean [M]?");
+}
+END_TEST
+
+START_TEST(error_measured_without_citation)
+{
+	expect_variant_error("\"measured: HPL [M]\"", "\"measured: HPL\"", GPUPROJ_E_SCHEMA, 31,
+			     19, "source of 'max_gflops' is 'measured' but cites no reference "
+			     "([KEY])");
+}
+END_TEST
+
+START_TEST(error_source_for_absent_value)
+{
+	expect_variant_error("      tdp_w: \"datasheet: [DS]\"\n",
+			     "      tdp_w: \"datasheet: [DS]\"\n      memory_gib: \"datasheet: [DS]\"\n",
+			     GPUPROJ_E_SCHEMA, 35, 7,
+			     "source given for 'memory_gib', but the entry has no such value");
+}
+END_TEST
+
+START_TEST(error_yaml_syntax)
+{
+	expect_variant_error("    sms: 108\n", "    sms: [108\n", GPUPROJ_E_PARSE, 12, 14,
+			     "YAML syntax error: did not find expected ',' or ']' while parsing a "
+			     "flow sequence");
+}
+END_TEST
+
+START_TEST(error_duplicate_key)
+{
+	expect_variant_error("    sms: 108\n", "    sms: 108\n    sms: 109\n", GPUPROJ_E_SCHEMA,
+			     12, 5, "duplicate key 'sms' in GPU 'G1' (first at line 11)");
+}
+END_TEST
+
+START_TEST(error_bad_arch)
+{
+	expect_variant_error("    arch: sm_80\n", "    arch: ampere\n", GPUPROJ_E_SCHEMA, 9, 11,
+			     "'arch' of an NVIDIA GPU must be sm_XY (compute capability X.Y), got "
+			     "'ampere'");
+}
+END_TEST
+
+START_TEST(error_empty_file)
+{
+	expect_error("", GPUPROJ_E_SCHEMA, 0, 0,
+		     "empty file: expected 'schema', 'references' and 'gpus'");
+}
+END_TEST
+
+START_TEST(error_missing_file)
+{
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+
+	ck_assert_int_eq(gpuproj_targets_load("/nonexistent/t.yaml", &ts, &err), GPUPROJ_E_IO);
+	ck_assert_str_eq(err.file, "/nonexistent/t.yaml");
+	ck_assert_str_eq(err.message, "cannot open: No such file or directory");
+	ck_assert_ptr_null(ts);
+}
+END_TEST
+
+/* `gpuproj targets check` prints exactly one error line and nothing on stdout. */
+START_TEST(cli_check_reports_and_produces_nothing)
+{
+	char *dir = test_tmpdir();
+	char *text = variant("    clock_mhz: 1410\n", "    clock_mz: 1410\n");
+	char *path = test_write_file(dir, "bad.yaml", text);
+	char *cmd, *out, *err, *expect;
+	int rc;
+
+	ck_assert_int_gt(asprintf(&cmd, "'%s' targets check '%s'", test_gpuproj(), path), 0);
+	rc = test_run(cmd, &out, &err);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_str_eq(out, "");
+	ck_assert_int_gt(asprintf(&expect, "gpuproj: %s:13:5: unknown key 'clock_mz' in GPU "
+				  "'G1'; did you mean 'clock_mhz'?\n", path), 0);
+	ck_assert_str_eq(err, expect);
+	ck_assert_int_eq(test_count_dir(dir), 1); /* nothing written beside the input */
+	free(expect);
+	free(out);
+	free(err);
+	free(cmd);
+	free(path);
+	free(text);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* The repository's targets.yaml, and the copy built into the library, are valid. */
+START_TEST(repository_targets_valid)
+{
+	struct gpuproj_targets *file = NULL, *builtin = NULL;
+	struct gpuproj_error err = { 0 };
+	char buf[2048];
+	char path[4096];
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/targets.yaml", test_source_root());
+	ck_assert_msg(gpuproj_targets_load(path, &file, &err) == GPUPROJ_OK, "%s",
+		      gpuproj_error_format(&err, buf, sizeof(buf)));
+	ck_assert_msg(gpuproj_targets_load_builtin(&builtin, &err) == GPUPROJ_OK, "%s",
+		      gpuproj_error_format(&err, buf, sizeof(buf)));
+	ck_assert_uint_eq(gpuproj_targets_count(file), gpuproj_targets_count(builtin));
+	for (i = 0; i < gpuproj_targets_count(file); i++)
+		ck_assert_str_eq(gpuproj_targets_get(file, i)->name,
+				 gpuproj_targets_get(builtin, i)->name);
+	gpuproj_targets_free(file);
+	gpuproj_targets_free(builtin);
+}
+END_TEST
+
+START_TEST(suggest_close_names)
+{
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	const char *out[4];
+
+	ck_assert_int_eq(gpuproj_targets_load(test_data("targets-test.yaml"), &ts, &err), 0);
+	ck_assert_uint_eq(gpuproj_targets_suggest(ts, "TgtGPV", out, 4), 1);
+	ck_assert_str_eq(out[0], "TgtGPU");
+	ck_assert_uint_eq(gpuproj_targets_suggest(ts, "zzzzzzzzzzzz", out, 4), 0);
+	gpuproj_targets_free(ts);
+}
+END_TEST
+
+static Suite *
+targets_suite(void)
+{
+	Suite *s = suite_create("targets");
+	TCase *tc = tcase_create("loader");
+
+	tcase_add_test(tc, valid_file_loads);
+	tcase_add_test(tc, error_unknown_key_suggests);
+	tcase_add_test(tc, error_unknown_key_in_group);
+	tcase_add_test(tc, error_unknown_top_level_key);
+	tcase_add_test(tc, error_missing_required_field);
+	tcase_add_test(tc, error_missing_required_bandwidth);
+	tcase_add_test(tc, error_wrong_type);
+	tcase_add_test(tc, error_wrong_type_quoted_number);
+	tcase_add_test(tc, error_wrong_type_mapping);
+	tcase_add_test(tc, error_non_integer_count);
+	tcase_add_test(tc, error_non_positive_rate);
+	tcase_add_test(tc, error_negative_clock);
+	tcase_add_test(tc, error_duplicate_name);
+	tcase_add_test(tc, error_duplicate_match);
+	tcase_add_test(tc, error_unknown_schema_version);
+	tcase_add_test(tc, error_number_without_source);
+	tcase_add_test(tc, error_unknown_basis);
+	tcase_add_test(tc, error_undefined_reference);
+	tcase_add_test(tc, error_measured_without_citation);
+	tcase_add_test(tc, error_source_for_absent_value);
+	tcase_add_test(tc, error_yaml_syntax);
+	tcase_add_test(tc, error_duplicate_key);
+	tcase_add_test(tc, error_bad_arch);
+	tcase_add_test(tc, error_empty_file);
+	tcase_add_test(tc, error_missing_file);
+	tcase_add_test(tc, cli_check_reports_and_produces_nothing);
+	tcase_add_test(tc, repository_targets_valid);
+	tcase_add_test(tc, suggest_close_names);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(targets_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
