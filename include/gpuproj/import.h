@@ -52,11 +52,17 @@ void gpuproj_import_summary_clear(struct gpuproj_import_summary *s);
  *
  * @param path CSV file ("-" = standard input)
  * @param[out] ret new profile owned by the caller; untouched on failure
- * @param[out] summary optional; filled on success (missing metrics named)
- * @param[out] reterr optional; file:line for malformed input
- * @return GPUPROJ_OK; GPUPROJ_E_IO; GPUPROJ_E_PARSE (not CSV / no header
- *         ncu writes); GPUPROJ_E_SCHEMA (a value that is not a number, an
- *         unknown unit); GPUPROJ_E_NOMEM
+ * @param[out] summary optional, zero-initialised by the caller; filled on
+ *             success (missing metrics named), untouched on failure
+ * @param[out] reterr optional; file:line[:column] for malformed input
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL path or ret); GPUPROJ_E_IO;
+ *         GPUPROJ_E_PARSE (empty, not CSV, malformed quoting, no header ncu
+ *         writes, a raw export without its units row, no data rows);
+ *         GPUPROJ_E_SCHEMA (a value that is not a number, an unknown unit
+ *         or one of another kind on a mapped metric, an "ID" that is not a
+ *         launch number, unreadable "Grid Size"/"Block Size"/"CC", a
+ *         register count or shared-memory size that is not a whole number);
+ *         GPUPROJ_E_NOMEM
  */
 int gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
 		       struct gpuproj_import_summary *summary, struct gpuproj_error *reterr);

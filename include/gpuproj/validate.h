@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file validate.h
+ * Validation of projection models against times measured on other GPUs
+ * (`gpuproj validate`, DESIGN.md §7).
+ *
+ * Inputs are data sets: gpuproj profiles (JSON, from the injection library
+ * or `gpuproj import`) and gpuperfpredict CSV files. For every model, every
+ * (source GPU, target GPU) pair and every kernel signature measured on the
+ * source that also has a measured time on the target, the kernel is
+ * projected from source to target (gpuproj_model_project()) and the point
+ * estimate is compared with the measured time.
+ *
+ * Where the measured time on a target comes from, for kernel k of a profile
+ * measured on GPU s, target t:
+ * 1. k's reference time for t (reference_ns, keyed by t's targets.yaml
+ *    name, or by a string that gpuproj_targets_match() maps to t) — the
+ *    gpuperfpredict importer records these for every other GPU;
+ * 2. else, in another input profile measured on t, the kernel with the same
+ *    signature ignoring the device ordinal (name, tag, grid, block, dynamic
+ *    shared memory): its mean duration.
+ * Kernels with neither are not part of the pair (nothing to compare); pairs
+ * with nothing to compare are not reported; s = t is never a pair.
+ *
+ * ## Statistics (struct gpuproj_validation_stats)
+ *
+ * Per comparison i: measured m_i (ns, per launch, on the target), projected
+ * point p_i and interval [lo_i, hi_i] (ns), signed error
+ * e_i = (p_i − m_i) / m_i × 100 and absolute percentage error
+ * APE_i = |e_i|. Over the n comparisons of a group:
+ * - MAPE = (1/n) Σ APE_i, %;
+ * - median APE = the middle APE_i after sorting (mean of the two middle
+ *   values when n is even), %;
+ * - coverage = 100 × #{i : lo_i ≤ m_i ≤ hi_i} / n, %;
+ * - bias (mean signed error) = (1/n) Σ e_i, %: positive = projections too
+ *   slow (longer than measured), negative = too fast.
+ * Each is NaN when n = 0. n_failed counts kernels with a measured time that
+ * the model could not project (status ≠ GPUPROJ_OK); they are in no
+ * statistic but listed with their reason — never dropped silently.
+ *
+ * Every group is reported three times: all configurations; "short" ones,
+ * whose measured time on the target is below the threshold (default 50 µs);
+ * and "long" ones (≥ threshold). The split uses the target's measured time
+ * because that is the quantity the error is relative to: where it is a few
+ * µs, launch overhead and timer resolution (gpuperfpredict publishes 1 µs
+ * steps) dominate it and no model of throughput can match it. Being
+ * independent of the model, the split is the same for all models.
+ *
+ * Groups: one per (model, source, target) pair, and one "overall" per model
+ * pooling the comparisons of all its pairs (not an average of pair MAPEs).
+ *
+ * Thread safety: reentrant; the result only reads the input profiles.
+ */
+#ifndef GPUPROJ_VALIDATE_H
+#define GPUPROJ_VALIDATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <gpuproj/error.h>
+#include <gpuproj/model.h>
+#include <gpuproj/profile.h>
+#include <gpuproj/target.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Schema string of the JSON written by gpuproj_validation_write_json(). */
+#define GPUPROJ_VALIDATION_SCHEMA "gpuproj-validation/1"
+
+/** Default threshold between short and long configurations, ns (50 µs). */
+#define GPUPROJ_VALIDATE_DEFAULT_THRESHOLD_NS 50000.0
+
+/**
+ * The citation every report of results on the gpuperfpredict data set must
+ * carry (CC BY 4.0). The importer stores it in each profile's "citation"
+ * attribute; validation reports repeat it.
+ */
+#define GPUPROJ_CITATION_GPUPERFPREDICT                                                           \
+	"Amaris, Camargo, Cordeiro, Goldman, Trystram, A comparison of GPU execution time "        \
+	"prediction using machine learning and analytical modeling (NCA 2016); data set "          \
+	"marcosamaris/gpuperfpredict"
+
+/**
+ * Load data sets for validation, detecting each file's kind by content:
+ * a gpuproj profile JSON starts with '{' (after blanks and a UTF-8 BOM); a
+ * gpuperfpredict CSV has a first line starting with `gpu,kernel,` (fields
+ * optionally quoted). All CSV files are imported together with
+ * gpuproj_import_gpuperfpredict() (one profile per GPU, with references
+ * between them); their profiles take the place of the first CSV in the
+ * order of `paths`.
+ *
+ * @param paths files (standard input is not accepted)
+ * @param n_paths number of files (≥ 1)
+ * @param targets GPU descriptions (for the CSV import)
+ * @param[out] ret_profiles new array of new profiles; the caller frees each
+ *             profile and the array; untouched on failure
+ * @param[out] ret_n number of profiles
+ * @param[out] reterr optional; names the file (and line) at fault
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (no paths, "-"); GPUPROJ_E_IO (a file
+ *         cannot be read); GPUPROJ_E_PARSE ("FILE: not a data set: …" for a
+ *         file of neither kind, and the syntax errors of the loaders);
+ *         GPUPROJ_E_SCHEMA, GPUPROJ_E_NOTFOUND (a data-set GPU label not in
+ *         targets), GPUPROJ_E_NOMEM as from gpuproj_profile_load() and
+ *         gpuproj_import_gpuperfpredict()
+ */
+int gpuproj_validate_load(const char *const *paths, size_t n_paths,
+			  const struct gpuproj_targets *targets,
+			  struct gpuproj_profile ***ret_profiles, size_t *ret_n,
+			  struct gpuproj_error *reterr);
+
+/** What to validate. Zero-initialise, then set what you need. */
+struct gpuproj_validate_options {
+	/** Models to run, in report order; n_models = 0: the default model. */
+	const struct gpuproj_model *const *models;
+	size_t n_models;
+	/** Short/long threshold on the measured target time, ns; ≤ 0 or NaN: 50 µs. */
+	double threshold_ns;
+	/**
+	 * Source GPUs to use (targets.yaml names or match strings); n_sources =
+	 * 0: every input profile is a source.
+	 */
+	const char *const *sources;
+	size_t n_sources;
+	/**
+	 * Target GPUs to compare on (names or match strings), in report order;
+	 * n_targets = 0: every GPU of the targets set, in file order.
+	 */
+	const char *const *targets;
+	size_t n_targets;
+	/** Passed to gpuproj_model_project(); NULL for defaults. */
+	const struct gpuproj_model_options *model_options;
+	/** Where the targets came from ("targets.yaml", "built-in"), for reports; may be NULL. */
+	const char *targets_origin;
+	/**
+	 * Optional progress callback, called after each (kernel, target)
+	 * considered: `done` of `total` (an upper bound known at the start).
+	 */
+	void (*progress)(void *userdata, size_t done, size_t total);
+	void *progress_userdata;
+};
+
+/** Statistics of one set of comparisons; percentages as defined in the file comment. */
+struct gpuproj_validation_stats {
+	size_t n;              /**< comparisons (projected kernels with a measured time) */
+	size_t n_failed;       /**< kernels with a measured time that were not projected */
+	double mape_pct;       /**< mean absolute percentage error, %, NaN when n = 0 */
+	double median_ape_pct; /**< median absolute percentage error, %, NaN when n = 0 */
+	double coverage_pct;   /**< measured times inside [lo, hi], % of n, NaN when n = 0 */
+	double bias_pct;       /**< mean signed percentage error, %, NaN when n = 0 */
+};
+
+/** Subsets every group is reported for. */
+enum gpuproj_validation_subset {
+	GPUPROJ_VSUBSET_ALL = 0,   /**< every comparison */
+	GPUPROJ_VSUBSET_SHORT = 1, /**< measured time on the target < threshold */
+	GPUPROJ_VSUBSET_LONG = 2,  /**< measured time on the target ≥ threshold */
+	GPUPROJ_VSUBSET_COUNT = 3,
+};
+
+/** @return "all", "short" or "long" */
+const char *gpuproj_validation_subset_name(enum gpuproj_validation_subset s);
+
+/** Why kernels were not projected: one distinct reason and how often. */
+struct gpuproj_validation_reason {
+	char *why;             /**< the projection's `why` (or the status text when empty); owned */
+	size_t count;          /**< kernels that failed with it */
+};
+
+/** Results of one model on one pair, or of one model overall. */
+struct gpuproj_validation_group {
+	const struct gpuproj_model *model;
+	const struct gpuproj_target *source;  /**< NULL in an overall group */
+	const struct gpuproj_target *target;  /**< NULL in an overall group */
+	/** Statistics, indexed by enum gpuproj_validation_subset. */
+	struct gpuproj_validation_stats stats[GPUPROJ_VSUBSET_COUNT];
+	/** Why kernels were not projected: most frequent first (ties: first seen); owned. */
+	struct gpuproj_validation_reason *reasons;
+	size_t n_reasons;
+};
+
+/** One kernel projected onto one target and compared (successful or failed). */
+struct gpuproj_validation_comparison {
+	const struct gpuproj_model *model;
+	const struct gpuproj_target *source;
+	const struct gpuproj_target *target;
+	const struct gpuproj_kernel *kernel;  /**< borrowed from the input profile */
+	size_t group;          /**< index into pairs[] */
+	double source_ns;      /**< mean per-launch time on the source, ns */
+	double measured_ns;    /**< mean per-launch time measured on the target, ns */
+	int status;            /**< the projection's status (GPUPROJ_OK when projected) */
+	double lo_ns, hi_ns, point_ns; /**< the projection, ns; NaN when not projected */
+	enum gpuproj_bound binding;    /**< binding resource on the target */
+	double error_pct;      /**< (point − measured)/measured × 100; NaN when not projected */
+	bool covered;          /**< lo ≤ measured ≤ hi */
+	/** Reason when not projected (points into the pair group's reasons), else NULL. */
+	const char *why;
+};
+
+/** A validation run. Zero-initialise; release with gpuproj_validation_clear(). */
+struct gpuproj_validation {
+	double threshold_ns;   /**< the short/long threshold used, ns */
+	const struct gpuproj_model **models; /**< [n_models], in report order; owned array */
+	size_t n_models;
+	/** One group per pair: by model, then source (input order), then target; owned. */
+	struct gpuproj_validation_group *pairs;
+	size_t n_pairs;
+	struct gpuproj_validation_group *overall; /**< [n_models], parallel to models; owned */
+	/** Every comparison (projected or failed), in pair order; owned. */
+	struct gpuproj_validation_comparison *comparisons;
+	size_t n_comparisons;
+	char **citations;      /**< distinct "citation" attributes of the inputs (the
+				    gpuperfpredict one for profiles of that origin); owned */
+	size_t n_citations;
+	char *targets_origin;  /**< copy of the option, or NULL; owned */
+};
+
+/**
+ * Run the validation.
+ *
+ * The source GPU of each profile is found with gpuproj_resolve_source()
+ * (device.target, else device.name through `match`). The result borrows
+ * the profiles' kernels and the targets' GPUs: both must outlive it.
+ *
+ * @param profiles input profiles (e.g. from gpuproj_validate_load())
+ * @param n_profiles number of profiles
+ * @param targets GPU descriptions
+ * @param opt options, or NULL for defaults
+ * @param[out] out filled on success (an empty run — no comparison at all —
+ *             is a success: check n_comparisons); zeroed first
+ * @param[out] reterr optional
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL arguments); GPUPROJ_E_NOTFOUND
+ *         (a profile's GPU, or a --source/--target name, not in targets;
+ *         a source that no profile was measured on); GPUPROJ_E_NOMEM
+ */
+int gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profiles,
+		     const struct gpuproj_targets *targets,
+		     const struct gpuproj_validate_options *opt, struct gpuproj_validation *out,
+		     struct gpuproj_error *reterr);
+
+/** Free what gpuproj_validate() allocated and zero it; accepts a zeroed struct. */
+void gpuproj_validation_clear(struct gpuproj_validation *v);
+
+/**
+ * The human table: citation lines ("Data: …"), a header naming the models,
+ * threshold and targets, then one row per pair and one "(all)" row per
+ * model with n, failed, MAPE, median APE, coverage and bias for all, short
+ * and long configurations, then the reasons kernels were not projected and
+ * a legend.
+ *
+ * @return GPUPROJ_OK or GPUPROJ_E_IO when the stream reports an error
+ */
+int gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v);
+
+/**
+ * CSV (RFC 4180 quoting): first one comment line "# Data: CITATION" per
+ * citation, then the header `model,source,target,subset,threshold_ns,n,
+ * n_failed,mape_pct,median_ape_pct,coverage_pct,bias_pct` (one line) and
+ * three rows (subset all, short, long) per pair, then per model three
+ * rows with source and target "(all)". Empty fields = NaN (no comparison).
+ *
+ * @return GPUPROJ_OK or GPUPROJ_E_IO
+ */
+int gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v);
+
+/**
+ * JSON, written atomically to `path` ("-" = standard output):
+ * @code
+ * { "schema": "gpuproj-validation/1",
+ *   "citations": ["…"], "targets": "targets.yaml" | null,
+ *   "threshold_ns": 50000, "models": ["hroof"],
+ *   "pairs": [ { "model": "hroof", "source": "GTX-680", "target": "GTX-970",
+ *                "all": STATS, "short": STATS, "long": STATS,
+ *                "failures": [ { "why": "…", "count": 3 } ] } ],
+ *   "overall": [ { "model": "hroof", "all": STATS, "short": STATS, "long": STATS,
+ *                  "failures": [ … ] } ],
+ *   "comparisons": [ { "model", "source", "target", "kernel", "tag", "grid": [x,y,z],
+ *                      "block": [x,y,z], "source_ns", "measured_ns", "status": "ok" | text,
+ *                      "lo_ns", "hi_ns", "point_ns", "binding", "error_pct",
+ *                      "covered", "why" } ] }      (only when details is true)
+ * @endcode
+ * STATS = { "n", "n_failed", "mape_pct", "median_ape_pct", "coverage_pct",
+ * "bias_pct" }, null for NaN. Times in ns, percentages in %.
+ *
+ * @param details include the per-kernel "comparisons" array
+ * @return GPUPROJ_OK; GPUPROJ_E_IO (reterr names the file); GPUPROJ_E_NOMEM
+ */
+int gpuproj_validation_write_json(const char *path, const struct gpuproj_validation *v,
+				  bool details, struct gpuproj_error *reterr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUPROJ_VALIDATE_H */

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gpuproj validate: project kernels measured on one GPU onto the others and
+ * compare with the times measured there (include/gpuproj/validate.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuproj/model.h>
+#include <gpuproj/profile.h>
+#include <gpuproj/validate.h>
+
+#include "cli.h"
+#include "util.h"
+
+static void
+help(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpuproj validate [options] DATASET...\n\n"
+		"Project every kernel measured on one GPU onto every other GPU that measured the\n"
+		"same kernel, and compare the projection with the measured time.\n\n"
+		"DATASET is a gpuproj profile JSON or a gpuperfpredict CSV (recognised by\n"
+		"content). All CSV files are imported together, one profile per GPU. Measured\n"
+		"times on a target come from a kernel's reference_ns or, for several profile\n"
+		"JSONs, from the profile measured on that target (same signature, any device\n"
+		"ordinal).\n\n"
+		"Options:\n"
+		"  --targets FILE       GPU descriptions (default: $GPUPROJ_TARGETS, else the\n"
+		"                       built-in targets.yaml)\n"
+		"  --model NAME         model to validate (default: %s); repeat for several;\n"
+		"                       'all' = every model; `--model list` lists them\n"
+		"  --threshold DUR      short/long split on the measured target time (default\n"
+		"                       50us; units ns, us, µs, ms, s; a bare number is ns)\n"
+		"  --source NAME        use only data measured on this GPU as the source; repeat\n"
+		"  --target NAME        compare only on this GPU; repeat (default: all)\n"
+		"  --format FMT         table (default), csv or json\n"
+		"  --details            json: add every comparison (kernel, projection, error)\n"
+		"  -o, --output FILE    write to FILE instead of standard output\n"
+		"  -h, --help           show this help\n\n"
+		"Per model and (source, target) pair, and pooled per model: n, failed (not\n"
+		"projected, with the reason), MAPE = mean |projected - measured| / measured,\n"
+		"median APE, coverage (measured inside the projected [lo, hi]) and bias (mean\n"
+		"signed error), for all configurations and separately for those measured\n"
+		"below / at or above the threshold. Results on the gpuperfpredict data set are\n"
+		"printed with its citation (CC BY 4.0).\n\n"
+		"Exit status: 0 success (whatever the errors), 1 bad input, 2 bad usage.\n",
+		gpuproj_model_name(gpuproj_model_default()));
+}
+
+enum format { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+static void
+progress(void *userdata, size_t done, size_t total)
+{
+	size_t *last = userdata;
+
+	/* About a hundred updates, and always the last one. */
+	if (done != total && total > 100 && done - *last < total / 100)
+		return;
+	*last = done;
+	fprintf(stderr, "\rgpuproj validate: %zu/%zu kernel x target", done, total);
+	if (done == total)
+		fputc('\n', stderr);
+	fflush(stderr);
+}
+
+/* Add a model once. */
+static void
+add_model(const struct gpuproj_model **models, size_t *n, const struct gpuproj_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		if (models[i] == m)
+			return;
+	}
+	models[(*n)++] = m;
+}
+
+int
+cmd_validate(int argc, char **argv)
+{
+	enum { O_TARGETS = 256, O_MODEL, O_THRESHOLD, O_SOURCE, O_TARGET, O_FORMAT, O_DETAILS };
+	static const struct option opts[] = {
+		{ "targets", required_argument, NULL, O_TARGETS },
+		{ "model", required_argument, NULL, O_MODEL },
+		{ "threshold", required_argument, NULL, O_THRESHOLD },
+		{ "source", required_argument, NULL, O_SOURCE },
+		{ "target", required_argument, NULL, O_TARGET },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "details", no_argument, NULL, O_DETAILS },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *targets_path = NULL, *output = NULL, *origin = NULL;
+	const char **sources = NULL, **tnames = NULL;
+	const struct gpuproj_model **models = NULL;
+	size_t n_sources = 0, n_tnames = 0, n_models = 0, n_profiles = 0, i, last = 0;
+	bool details = false, list = false;
+	enum format fmt = FMT_TABLE;
+	double threshold_ns = GPUPROJ_VALIDATE_DEFAULT_THRESHOLD_NS;
+	struct gpuproj_targets *targets = NULL;
+	struct gpuproj_profile **profiles = NULL;
+	struct gpuproj_validate_options vopt = { 0 };
+	struct gpuproj_validation val = { 0 };
+	struct gpuproj_error err = { 0 };
+	int c, ret = EXIT_FAIL;
+
+	optind = 1;
+	opterr = 0;
+	sources = calloc((size_t)argc + 1, sizeof(*sources));
+	tnames = calloc((size_t)argc + 1, sizeof(*tnames));
+	models = calloc((size_t)argc * gpuproj_model_count() + 1, sizeof(*models));
+	if (!sources || !tnames || !models) {
+		ret = fail("out of memory");
+		goto out;
+	}
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			help(stdout);
+			ret = EXIT_OK;
+			goto out;
+		case O_TARGETS: targets_path = optarg; break;
+		case O_SOURCE: sources[n_sources++] = optarg; break;
+		case O_TARGET: tnames[n_tnames++] = optarg; break;
+		case O_DETAILS: details = true; break;
+		case 'o': output = optarg; break;
+		case O_MODEL:
+			if (strcmp(optarg, "list") == 0) {
+				list = true;
+			} else if (strcmp(optarg, "all") == 0) {
+				for (i = 0; i < gpuproj_model_count(); i++)
+					add_model(models, &n_models, gpuproj_model_at(i));
+			} else {
+				const struct gpuproj_model *m = gpuproj_model_find(optarg);
+
+				if (!m) {
+					ret = usage_error("validate", "unknown model '%s' "
+							  "(`--model list` lists them)", optarg);
+					goto out;
+				}
+				add_model(models, &n_models, m);
+			}
+			break;
+		case O_THRESHOLD:
+			if (!parse_duration_ns(optarg, &threshold_ns) || !(threshold_ns > 0)) {
+				ret = usage_error("validate", "--threshold needs a positive "
+						  "duration such as 50us or 1ms, not '%s'", optarg);
+				goto out;
+			}
+			break;
+		case O_FORMAT:
+			if (strcmp(optarg, "table") == 0) {
+				fmt = FMT_TABLE;
+			} else if (strcmp(optarg, "csv") == 0) {
+				fmt = FMT_CSV;
+			} else if (strcmp(optarg, "json") == 0) {
+				fmt = FMT_JSON;
+			} else {
+				ret = usage_error("validate", "--format must be table, csv or "
+						  "json, not '%s'", optarg);
+				goto out;
+			}
+			break;
+		case ':':
+			ret = usage_error("validate", "option '%s' needs a value",
+					  argv[optind - 1]);
+			goto out;
+		default:
+			ret = usage_error("validate", "unknown option '%s'", argv[optind - 1]);
+			goto out;
+		}
+	}
+	if (list) {
+		for (i = 0; i < gpuproj_model_count(); i++)
+			printf("%-10s %s\n", gpuproj_model_name(gpuproj_model_at(i)),
+			       gpuproj_model_summary(gpuproj_model_at(i)));
+		ret = EXIT_OK;
+		goto out;
+	}
+	if (optind == argc) {
+		ret = usage_error("validate", "missing DATASET (a profile JSON or gpuperfpredict "
+				  "CSV)");
+		goto out;
+	}
+	if (details && fmt != FMT_JSON) {
+		ret = usage_error("validate", "--details needs --format json");
+		goto out;
+	}
+
+	if (cli_load_targets(targets_path, &targets, &origin))
+		goto out;
+	if (gpuproj_validate_load((const char *const *)argv + optind, (size_t)(argc - optind),
+				  targets, &profiles, &n_profiles, &err)) {
+		fail_error(&err);
+		goto out;
+	}
+	vopt.models = models;
+	vopt.n_models = n_models;
+	vopt.threshold_ns = threshold_ns;
+	vopt.sources = sources;
+	vopt.n_sources = n_sources;
+	vopt.targets = tnames;
+	vopt.n_targets = n_tnames;
+	vopt.targets_origin = origin;
+	if (cli_stderr_is_tty()) {
+		vopt.progress = progress;
+		vopt.progress_userdata = &last;
+	}
+	if (gpuproj_validate((const struct gpuproj_profile *const *)profiles, n_profiles, targets,
+			     &vopt, &val, &err)) {
+		fail_error(&err);
+		goto out;
+	}
+	if (val.n_comparisons == 0) {
+		fail("nothing to validate: no kernel of the data sets has a time measured on "
+		     "another (selected) GPU");
+		goto out;
+	}
+
+	if (fmt == FMT_JSON) {
+		if (gpuproj_validation_write_json(output ? output : "-", &val, details, &err)) {
+			fail_error(&err);
+			goto out;
+		}
+	} else {
+		FILE *f = stdout;
+		int r;
+
+		if (output && !(f = fopen(output, "w"))) {
+			fail("%s: cannot open for writing: %s", output, strerror(errno));
+			goto out;
+		}
+		r = fmt == FMT_CSV ? gpuproj_validation_write_csv(f, &val)
+				   : gpuproj_validation_write_table(f, &val);
+		if (f != stdout && fclose(f) != 0)
+			r = GPUPROJ_E_IO;
+		if (r) {
+			fail("%s: write error", output ? output : "<stdout>");
+			goto out;
+		}
+	}
+	ret = EXIT_OK;
+out:
+	gpuproj_validation_clear(&val);
+	for (i = 0; i < n_profiles; i++)
+		gpuproj_profile_free(profiles[i]);
+	free(profiles);
+	gpuproj_targets_free(targets);
+	free(sources);
+	free(tnames);
+	free(models);
+	return ret;
+}

@@ -1,0 +1,899 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers shared by the importers (import-common.h): CSV on libcsv with
+ * line and column positions, numbers with thousands separators, units,
+ * launch dimensions, a string map, and the import summary
+ * (gpuproj_import_summary_clear() of include/gpuproj/import.h lives here).
+ *
+ * Thread safety: reentrant; no global state.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <csv.h>
+
+#include <gpuproj/import.h>
+#include <gpuproj/profile.h>
+
+#include "import-common.h"
+#include "util.h"
+
+/* ---- CSV ---- */
+
+/* Parser state shared with the libcsv callbacks. */
+struct csv_state {
+	struct import_csv *t;
+	size_t rows_cap;
+	char **fields;          /* the record being read */
+	size_t n, cap;
+	const char *rec_start;  /* its first byte in the input */
+	const char *end;        /* end of the input */
+	int rec_line;
+	unsigned char delim;
+	bool oom;
+};
+
+static void
+row_free(struct import_csv_row *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		free(r->fields[i]);
+	free(r->fields);
+	free(r->columns);
+	memset(r, 0, sizeof(*r));
+}
+
+void
+import_csv_clear(struct import_csv *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->n_rows; i++)
+		row_free(&t->rows[i]);
+	free(t->rows);
+	memset(t, 0, sizeof(*t));
+}
+
+static void
+on_field(void *s, size_t len, void *data)
+{
+	struct csv_state *st = data;
+	char *f;
+
+	if (st->oom)
+		return;
+	if (st->n == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 16;
+		char **nf = realloc(st->fields, cap * sizeof(*nf));
+
+		if (!nf) {
+			st->oom = true;
+			return;
+		}
+		st->fields = nf;
+		st->cap = cap;
+	}
+	f = malloc(len + 1);
+	if (!f) {
+		st->oom = true;
+		return;
+	}
+	if (len)
+		memcpy(f, s, len);
+	f[len] = '\0';
+	st->fields[st->n++] = f;
+}
+
+/*
+ * Columns of the fields of the record that starts at `p` (a line start):
+ * re-scan its text, honouring quotes, the way libcsv split it.
+ */
+static void
+record_columns(const char *p, const char *end, unsigned char delim, int *cols, size_t n)
+{
+	const char *line = p;
+	bool quoted = false;
+	size_t f = 0;
+
+	cols[0] = 1;
+	for (; p < end && f + 1 < n; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == '\n')
+			line = p + 1;
+		else if (!quoted && (unsigned char)*p == delim)
+			cols[++f] = (int)(p + 1 - line) + 1;
+	}
+	/* Only reached for inconsistent input; keep the array defined. */
+	while (++f < n)
+		cols[f] = 0;
+}
+
+static void
+on_record(int c, void *data)
+{
+	struct csv_state *st = data;
+	struct import_csv *t = st->t;
+	struct import_csv_row *r;
+
+	(void)c;
+	if (st->oom) {
+		goto drop;
+	}
+	if (t->n_rows == st->rows_cap) {
+		size_t cap = st->rows_cap ? st->rows_cap * 2 : 64;
+		struct import_csv_row *nr = realloc(t->rows, cap * sizeof(*nr));
+
+		if (!nr) {
+			st->oom = true;
+			goto drop;
+		}
+		t->rows = nr;
+		st->rows_cap = cap;
+	}
+	r = &t->rows[t->n_rows];
+	memset(r, 0, sizeof(*r));
+	r->columns = calloc(st->n ? st->n : 1, sizeof(*r->columns));
+	if (!r->columns) {
+		st->oom = true;
+		goto drop;
+	}
+	if (st->n)
+		record_columns(st->rec_start, st->end, st->delim, r->columns, st->n);
+	r->fields = st->fields;
+	r->n = st->n;
+	r->line = st->rec_line;
+	t->n_rows++;
+	st->fields = NULL;
+	st->n = st->cap = 0;
+	return;
+drop:
+	while (st->n > 0)
+		free(st->fields[--st->n]);
+}
+
+static bool
+is_blank(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (!isspace((unsigned char)s[i]))
+			return false;
+	}
+	return true;
+}
+
+int
+import_csv_read_buffer(const char *text, size_t len, const char *name,
+		       const struct import_csv_options *opt, struct import_csv *ret,
+		       struct gpuproj_error *err)
+{
+	struct import_csv t = { 0 };
+	struct csv_state st = { 0 };
+	struct csv_parser p;
+	const char *pos = text, *end = text + len;
+	bool in_quotes = false;
+	int lineno = 0, status = GPUPROJ_OK;
+
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+		return error_set(err, GPUPROJ_E_NOMEM, name, 0, 0, "out of memory");
+	/* A UTF-8 byte order mark (Windows editors and shells add one). */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		pos += 3;
+	st.t = &t;
+	st.end = end;
+	st.delim = opt && opt->delim ? opt->delim : ',';
+	csv_set_delim(&p, st.delim);
+
+	while (pos < end) {
+		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
+		const char *next = nl ? nl + 1 : end;
+		const char *q;
+		size_t done;
+
+		lineno++;
+		if (!in_quotes) {
+			size_t l = (size_t)((nl ? nl : end) - pos);
+
+			if (l > 0 && pos[l - 1] == '\r')
+				l--;
+			if (is_blank(pos, l)) {
+				pos = next;
+				continue;
+			}
+			if (opt && opt->skip_line &&
+			    opt->skip_line(opt->userdata, pos, l, lineno)) {
+				t.n_skipped++;
+				pos = next;
+				continue;
+			}
+			st.rec_start = pos;
+			st.rec_line = lineno;
+		}
+		for (q = pos; q < next; q++) {
+			if (*q == '"')
+				in_quotes = !in_quotes;
+		}
+		done = csv_parse(&p, pos, (size_t)(next - pos), on_field, on_record, &st);
+		if (st.oom) {
+			status = error_set(err, GPUPROJ_E_NOMEM, name, lineno, 0, "out of memory");
+			goto out;
+		}
+		if (done != (size_t)(next - pos)) {
+			if (csv_error(&p) == CSV_EPARSE)
+				status = error_set(err, GPUPROJ_E_PARSE, name, lineno,
+						   (int)done + 1, "malformed CSV: a quote inside "
+						   "an unquoted field, or text after a closing "
+						   "quote");
+			else
+				status = error_set(err, GPUPROJ_E_NOMEM, name, lineno, 0,
+						   "out of memory");
+			goto out;
+		}
+		pos = next;
+	}
+	if (csv_fini(&p, on_field, on_record, &st) != 0) {
+		if (csv_error(&p) == CSV_EPARSE)
+			status = error_set(err, GPUPROJ_E_PARSE, name, st.rec_line, 0,
+					   "malformed CSV: a quoted field that starts on this line "
+					   "is never closed");
+		else
+			status = error_set(err, GPUPROJ_E_NOMEM, name, lineno, 0, "out of memory");
+		goto out;
+	}
+	if (st.oom) {
+		status = error_set(err, GPUPROJ_E_NOMEM, name, lineno, 0, "out of memory");
+		goto out;
+	}
+	t.n_lines = lineno;
+	*ret = t;
+	memset(&t, 0, sizeof(t));
+out:
+	csv_free(&p);
+	while (st.n > 0)
+		free(st.fields[--st.n]);
+	free(st.fields);
+	import_csv_clear(&t);
+	return status;
+}
+
+int
+import_csv_read_file(const char *path, const struct import_csv_options *opt,
+		     struct import_csv *ret, struct gpuproj_error *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int r;
+
+	r = file_read_all(path, &text, &len, err);
+	if (r)
+		return r;
+	r = import_csv_read_buffer(text, len, path, opt, ret, err);
+	free(text);
+	return r;
+}
+
+const char *
+import_csv_field(const struct import_csv_row *r, size_t i)
+{
+	return r && i < r->n ? r->fields[i] : "";
+}
+
+int
+import_csv_column(const struct import_csv_row *r, size_t i)
+{
+	if (!r || r->n == 0)
+		return 0;
+	if (i < r->n)
+		return r->columns[i];
+	/* A missing field: just after the last one. */
+	if (r->columns[r->n - 1] == 0)
+		return 0;
+	return r->columns[r->n - 1] + (int)strlen(r->fields[r->n - 1]) + 1;
+}
+
+/* Equal after trimming blanks around `field`. */
+static bool
+eq_trimmed(const char *field, const char *name)
+{
+	size_t n = strlen(name), l;
+
+	while (isspace((unsigned char)*field))
+		field++;
+	l = strlen(field);
+	while (l > 0 && isspace((unsigned char)field[l - 1]))
+		l--;
+	return l == n && strncmp(field, name, n) == 0;
+}
+
+long
+import_csv_find(const struct import_csv_row *header, const char *name)
+{
+	size_t i;
+
+	for (i = 0; header && i < header->n; i++) {
+		if (eq_trimmed(header->fields[i], name))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* ---- numbers ---- */
+
+bool
+import_value_absent(const char *s)
+{
+	size_t l;
+
+	if (!s)
+		return true;
+	while (isspace((unsigned char)*s))
+		s++;
+	l = strlen(s);
+	while (l > 0 && isspace((unsigned char)s[l - 1]))
+		l--;
+	return l == 0 || (l == 3 && strncasecmp(s, "n/a", 3) == 0);
+}
+
+/*
+ * Copy a number as tools print it into buf without its thousands
+ * separators, checking their grouping. False on any error.
+ */
+static bool
+clean_number(const char *s, char *buf, size_t size)
+{
+	size_t o = 0, lead = 0;
+	int group = -1; /* digits since the last separator; -1 before the first */
+	const char *p;
+
+	if (!s)
+		return false;
+	while (isspace((unsigned char)*s))
+		s++;
+	p = s;
+	if (*p == '+' || *p == '-')
+		buf[o++] = *p++;
+	/* Integer part, with optional thousands separators. */
+	while (isdigit((unsigned char)*p) || *p == ',') {
+		if (*p == ',') {
+			if (lead == 0 || (group < 0 && lead > 3) || (group >= 0 && group != 3))
+				return false;
+			group = 0;
+		} else {
+			if (group >= 0)
+				group++;
+			else
+				lead++;
+			if (o + 1 >= size)
+				return false;
+			buf[o++] = *p;
+		}
+		p++;
+	}
+	if (group >= 0 && group != 3)
+		return false;
+	/* Fraction, exponent and trailing blanks; strtold checks the shape. */
+	for (; *p; p++) {
+		if (!isdigit((unsigned char)*p) && !isspace((unsigned char)*p) &&
+		    !strchr(".eE+-", *p))
+			return false;
+		if (o + 1 >= size)
+			return false;
+		buf[o++] = *p;
+	}
+	buf[o] = '\0';
+	return true;
+}
+
+bool
+import_parse_scaled(const char *s, double scale, double *ret)
+{
+	char buf[128], *end;
+	long double v;
+	double d;
+
+	if (!clean_number(s, buf, sizeof(buf)))
+		return false;
+	errno = 0;
+	v = strtold(buf, &end);
+	if (end == buf || errno == ERANGE)
+		return false;
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end)
+		return false;
+	/* In long double, so "4.19" Mbyte is 4190000 exactly, not 4190000.0000000005. */
+	d = (double)(v * (long double)scale);
+	if (!isfinite(d))
+		return false;
+	*ret = d;
+	return true;
+}
+
+bool
+import_parse_number(const char *s, double *ret)
+{
+	return import_parse_scaled(s, 1.0, ret);
+}
+
+/* One positive 32-bit integer; advances *s past it. */
+static bool
+parse_dim(const char **s, uint32_t *ret)
+{
+	char *end;
+	unsigned long long v;
+
+	while (isspace((unsigned char)**s))
+		(*s)++;
+	if (!isdigit((unsigned char)**s))
+		return false;
+	errno = 0;
+	v = strtoull(*s, &end, 10);
+	if (errno == ERANGE || v == 0 || v > UINT32_MAX)
+		return false;
+	*s = end;
+	while (isspace((unsigned char)**s))
+		(*s)++;
+	*ret = (uint32_t)v;
+	return true;
+}
+
+bool
+import_parse_dim3(const char *s, struct gpuproj_dim3 *ret)
+{
+	uint32_t v[3] = { 1, 1, 1 };
+	bool paren;
+	int i;
+
+	if (!s)
+		return false;
+	while (isspace((unsigned char)*s))
+		s++;
+	paren = *s == '(';
+	if (paren)
+		s++;
+	for (i = 0; i < 3; i++) {
+		if (!parse_dim(&s, &v[i]))
+			return false;
+		if (*s != ',')
+			break;
+		s++;
+	}
+	if (i == 3)
+		return false; /* a fourth component */
+	if (paren) {
+		if (*s != ')')
+			return false;
+		s++;
+		while (isspace((unsigned char)*s))
+			s++;
+	}
+	if (*s)
+		return false;
+	ret->x = v[0];
+	ret->y = v[1];
+	ret->z = v[2];
+	return true;
+}
+
+/* ---- units ---- */
+
+/*
+ * Nsight Compute prints each value with an SI prefix chosen for it unless
+ * `--print-units base` is given ("Metrics and Units" in the Nsight Compute
+ * CLI manual). The prefixes are decimal, bytes included: "Kbyte" = 1000
+ * bytes, "Mbyte" = 10^6, … (the SI-style spelling; scripts that rescale
+ * ncu CSV use the same factors, e.g. one reading ncu 2026.2's raw page with
+ * {"Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "Tbyte": 1e12}). Times are
+ * "nsecond"/"usecond"/"msecond"/"second" in older versions and
+ * "ns"/"us"/"ms"/"s" in newer ones; frequencies "cycle/nsecond" (= GHz) in
+ * older versions and "hz"/"Mhz"/"Ghz" in newer ones.
+ */
+static bool
+time_scale(const char *u, double *ret_ns)
+{
+	static const struct {
+		const char *name;
+		double ns;
+	} t[] = {
+		{ "nsecond", 1 }, { "ns", 1 }, { "usecond", 1e3 }, { "us", 1e3 },
+		{ "\xc2\xb5s", 1e3 }, { "msecond", 1e6 }, { "ms", 1e6 }, { "second", 1e9 },
+		{ "s", 1e9 }, { "psecond", 1e-3 }, { "ps", 1e-3 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_LENGTH(t); i++) {
+		if (strcmp(u, t[i].name) == 0) {
+			*ret_ns = t[i].ns;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Decimal prefix: "K" → 1e3 … "P" → 1e15 (either case); "" → 1. */
+static bool
+si_prefix(const char *p, size_t len, double *ret)
+{
+	static const char prefixes[] = "KMGTP";
+	const char *f;
+
+	if (len == 0) {
+		*ret = 1;
+		return true;
+	}
+	if (len != 1 || p[0] == '\0')
+		return false;
+	f = strchr(prefixes, toupper((unsigned char)p[0]));
+	if (!f)
+		return false;
+	*ret = pow(1000.0, (double)(f - prefixes + 1));
+	return true;
+}
+
+/* True when `u` is [prefix]`base`; *ret gets the prefix's factor. */
+static bool
+prefixed(const char *u, const char *base, double *ret)
+{
+	size_t lu = strlen(u), lb = strlen(base);
+
+	return lu >= lb && strcmp(u + lu - lb, base) == 0 && si_prefix(u, lu - lb, ret);
+}
+
+static bool
+bytes_scale(const char *u, double *ret)
+{
+	static const char binary[] = "KMGTP";
+	const char *p;
+
+	if (prefixed(u, "byte", ret))
+		return true;
+	/* Binary: KiB … PiB (not ncu's, but unambiguous). */
+	if (u[0] && strcmp(u + 1, "iB") == 0 && (p = strchr(binary, u[0])) != NULL) {
+		*ret = pow(1024.0, (double)(p - binary + 1));
+		return true;
+	}
+	return false;
+}
+
+static bool
+hz_scale(const char *u, double *ret)
+{
+	static const struct {
+		const char *name;
+		double hz;
+	} t[] = { { "hz", 1 }, { "khz", 1e3 }, { "mhz", 1e6 }, { "ghz", 1e9 } };
+	size_t i;
+
+	for (i = 0; i < ARRAY_LENGTH(t); i++) {
+		if (strcasecmp(u, t[i].name) == 0) {
+			*ret = t[i].hz;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A count unit, optionally prefixed ("Minst"); *base gets the unprefixed name. */
+static bool
+count_scale(const char *u, double *ret, const char **base)
+{
+	static const char *const names[] = {
+		"inst", "sector", "request", "warp", "wavefront", "cycle", "thread", "block",
+		"register", "transaction",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_LENGTH(names); i++) {
+		if (prefixed(u, names[i], ret)) {
+			*base = names[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+void
+import_unit_parse(const char *unit, struct import_unit *ret)
+{
+	char num[64], den[64];
+	const char *slash, *u = unit ? unit : "", *cn, *cd;
+	double a, b;
+	size_t l;
+
+	ret->family = IMPORT_UNIT_OTHER;
+	ret->scale = 1.0;
+	ret->base[0] = '\0';
+	while (isspace((unsigned char)*u))
+		u++;
+	l = strlen(u);
+	while (l > 0 && isspace((unsigned char)u[l - 1]))
+		l--;
+	if (l == 0) {
+		ret->family = IMPORT_UNIT_NONE;
+		return;
+	}
+	if (l >= sizeof(num))
+		return;
+	memcpy(num, u, l);
+	num[l] = '\0';
+	if (strcmp(num, "%") == 0) {
+		ret->family = IMPORT_UNIT_PERCENT;
+		snprintf(ret->base, sizeof(ret->base), "%%");
+		return;
+	}
+	slash = strchr(num, '/');
+	if (!slash) {
+		if (time_scale(num, &a)) {
+			ret->family = IMPORT_UNIT_TIME;
+			ret->scale = a;
+			snprintf(ret->base, sizeof(ret->base), "nsecond");
+		} else if (bytes_scale(num, &a)) {
+			ret->family = IMPORT_UNIT_BYTES;
+			ret->scale = a;
+			snprintf(ret->base, sizeof(ret->base), "byte");
+		} else if (hz_scale(num, &a)) {
+			ret->family = IMPORT_UNIT_FREQUENCY;
+			ret->scale = a;
+			snprintf(ret->base, sizeof(ret->base), "hz");
+		} else if (count_scale(num, &a, &cn)) {
+			ret->family = IMPORT_UNIT_COUNT;
+			ret->scale = a;
+			snprintf(ret->base, sizeof(ret->base), "%s", cn);
+		}
+		return;
+	}
+	snprintf(den, sizeof(den), "%s", slash + 1);
+	num[slash - num] = '\0';
+	if (bytes_scale(num, &a) && strcmp(den, "block") == 0) {
+		ret->family = IMPORT_UNIT_BYTES;
+		ret->scale = a;
+		snprintf(ret->base, sizeof(ret->base), "byte");
+	} else if (bytes_scale(num, &a) && time_scale(den, &b)) {
+		ret->family = IMPORT_UNIT_BANDWIDTH;
+		ret->scale = a * 1e9 / b;
+		snprintf(ret->base, sizeof(ret->base), "byte/second");
+	} else if (strcmp(num, "cycle") == 0 && time_scale(den, &b)) {
+		ret->family = IMPORT_UNIT_FREQUENCY;
+		ret->scale = 1e9 / b;
+		snprintf(ret->base, sizeof(ret->base), "hz");
+	} else if (count_scale(num, &a, &cn) && count_scale(den, &b, &cd)) {
+		ret->family = IMPORT_UNIT_COUNT;
+		ret->scale = a / b;
+		snprintf(ret->base, sizeof(ret->base), "%s/%s", cn, cd);
+	}
+}
+
+const char *
+import_unit_family_name(enum import_unit_family f)
+{
+	switch (f) {
+	case IMPORT_UNIT_NONE: return "none";
+	case IMPORT_UNIT_PERCENT: return "percentage";
+	case IMPORT_UNIT_TIME: return "time";
+	case IMPORT_UNIT_BYTES: return "size";
+	case IMPORT_UNIT_FREQUENCY: return "frequency";
+	case IMPORT_UNIT_BANDWIDTH: return "bandwidth";
+	case IMPORT_UNIT_COUNT: return "count";
+	case IMPORT_UNIT_OTHER: return "unknown";
+	}
+	return "unknown";
+}
+
+/* ---- string map ---- */
+
+static size_t
+str_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return (size_t)h;
+}
+
+bool
+import_strmap_get(const struct import_strmap *m, const char *key, size_t *ret)
+{
+	size_t h;
+
+	if (!m->cap)
+		return false;
+	for (h = str_hash(key) & (m->cap - 1); m->keys[h]; h = (h + 1) & (m->cap - 1)) {
+		if (strcmp(m->keys[h], key) == 0) {
+			if (ret)
+				*ret = m->values[h];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Place a key (owned) in a table with room; no duplicate check. */
+static void
+strmap_place(char **keys, size_t *values, size_t cap, char *key, size_t value)
+{
+	size_t h = str_hash(key) & (cap - 1);
+
+	while (keys[h])
+		h = (h + 1) & (cap - 1);
+	keys[h] = key;
+	values[h] = value;
+}
+
+int
+import_strmap_put(struct import_strmap *m, const char *key, size_t value)
+{
+	char *copy;
+	size_t h;
+
+	if (m->cap) {
+		for (h = str_hash(key) & (m->cap - 1); m->keys[h]; h = (h + 1) & (m->cap - 1)) {
+			if (strcmp(m->keys[h], key) == 0) {
+				m->values[h] = value;
+				return GPUPROJ_OK;
+			}
+		}
+	}
+	if ((m->n + 1) * 2 > m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 64, i;
+		char **keys = calloc(cap, sizeof(*keys));
+		size_t *values = calloc(cap, sizeof(*values));
+
+		if (!keys || !values) {
+			free(keys);
+			free(values);
+			return GPUPROJ_E_NOMEM;
+		}
+		for (i = 0; i < m->cap; i++) {
+			if (m->keys[i])
+				strmap_place(keys, values, cap, m->keys[i], m->values[i]);
+		}
+		free(m->keys);
+		free(m->values);
+		m->keys = keys;
+		m->values = values;
+		m->cap = cap;
+	}
+	copy = strdup(key);
+	if (!copy)
+		return GPUPROJ_E_NOMEM;
+	strmap_place(m->keys, m->values, m->cap, copy, value);
+	m->n++;
+	return GPUPROJ_OK;
+}
+
+void
+import_strmap_clear(struct import_strmap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		free(m->keys[i]);
+	free(m->keys);
+	free(m->values);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- summary ---- */
+
+#define MAX_WARNINGS 100
+
+static int
+append_str(char ***arr, size_t *n, char *s)
+{
+	char **na;
+
+	if (!s)
+		return GPUPROJ_E_NOMEM;
+	na = realloc(*arr, (*n + 1) * sizeof(*na));
+	if (!na) {
+		free(s);
+		return GPUPROJ_E_NOMEM;
+	}
+	na[(*n)++] = s;
+	*arr = na;
+	return GPUPROJ_OK;
+}
+
+int
+import_summary_warn(struct gpuproj_import_summary *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg = NULL;
+	int r;
+
+	if (!s || s->n_warnings > MAX_WARNINGS)
+		return GPUPROJ_OK;
+	if (s->n_warnings == MAX_WARNINGS)
+		return append_str(&s->warnings, &s->n_warnings,
+				  strdup("further warnings suppressed"));
+	va_start(ap, fmt);
+	r = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	return append_str(&s->warnings, &s->n_warnings, r < 0 ? NULL : msg);
+}
+
+/* The inputs of the default model, hroof (src/model-hroof.c). */
+static const enum gpuproj_metric hroof_inputs[] = {
+	GPUPROJ_M_INST_FP16_FMA, GPUPROJ_M_INST_FP16_ADD, GPUPROJ_M_INST_FP16_MUL,
+	GPUPROJ_M_INST_FP32_FMA, GPUPROJ_M_INST_FP32_ADD, GPUPROJ_M_INST_FP32_MUL,
+	GPUPROJ_M_INST_FP64_FMA, GPUPROJ_M_INST_FP64_ADD, GPUPROJ_M_INST_FP64_MUL,
+	GPUPROJ_M_WARP_EFFICIENCY, GPUPROJ_M_BYTES_L1, GPUPROJ_M_BYTES_L2,
+	GPUPROJ_M_BYTES_DRAM, GPUPROJ_M_SHARED_WAVEFRONTS,
+};
+
+int
+import_summary_finish(struct gpuproj_import_summary *s, const struct gpuproj_profile *p)
+{
+	struct import_strmap names = { 0 };
+	size_t nk = gpuproj_profile_count(p), i, j;
+	bool timed = false;
+	int r = GPUPROJ_OK;
+
+	if (!s)
+		return GPUPROJ_OK;
+	for (i = 0; i < s->n_missing; i++)
+		free(s->missing[i]);
+	free(s->missing);
+	s->missing = NULL;
+	s->n_missing = 0;
+	s->kernels = nk;
+	for (i = 0; i < nk && r == GPUPROJ_OK; i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+
+		timed = timed || k->duration_ns.n > 0;
+		for (j = 0; j < k->n_extra && r == GPUPROJ_OK; j++) {
+			if (!import_strmap_get(&names, k->extra[j].name, NULL))
+				r = import_strmap_put(&names, k->extra[j].name, 0);
+		}
+	}
+	s->kept_metrics = names.n;
+	import_strmap_clear(&names);
+	if (r)
+		return r;
+	if (!timed && (r = append_str(&s->missing, &s->n_missing, strdup("duration"))))
+		return r;
+	for (j = 0; j < ARRAY_LENGTH(hroof_inputs); j++) {
+		bool have = false;
+
+		for (i = 0; i < nk && !have; i++)
+			have = gpuproj_kernel_has(gpuproj_profile_at(p, i), hroof_inputs[j]);
+		if (!have && (r = append_str(&s->missing, &s->n_missing,
+					     strdup(gpuproj_metric_name(hroof_inputs[j])))))
+			return r;
+	}
+	return GPUPROJ_OK;
+}
+
+void
+gpuproj_import_summary_clear(struct gpuproj_import_summary *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n_missing; i++)
+		free(s->missing[i]);
+	free(s->missing);
+	for (i = 0; i < s->n_warnings; i++)
+		free(s->warnings[i]);
+	free(s->warnings);
+	memset(s, 0, sizeof(*s));
+}

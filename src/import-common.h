@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers shared by the importers (import-ncu.c, import-gpuperfpredict.c):
+ * reading a CSV file into rows of fields with their line and column, number
+ * parsing with thousands separators, unit scaling, launch dimensions, a
+ * string-to-index map and the import summary. Not installed.
+ *
+ * Thread safety: every function is reentrant; no global state.
+ */
+#ifndef GPUPROJ_IMPORT_COMMON_H
+#define GPUPROJ_IMPORT_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <gpuproj/error.h>
+#include <gpuproj/import.h>
+#include <gpuproj/profile.h>
+
+#include "util.h"
+
+/* ---- CSV files (on libcsv) ---- */
+
+/* One CSV record. */
+struct import_csv_row {
+	char **fields;   /* n fields, NUL-terminated, quotes removed; owned by the table */
+	int *columns;    /* 1-based byte column where each field starts on its line */
+	size_t n;
+	int line;        /* 1-based line of the record's first character */
+};
+
+/* A whole CSV file. Zero-initialise; release with import_csv_clear(). */
+struct import_csv {
+	struct import_csv_row *rows;
+	size_t n_rows;
+	int n_lines;             /* physical lines in the file */
+	size_t n_skipped;        /* lines the skip_line hook dropped */
+};
+
+/* How to read. A NULL options pointer means all defaults. */
+struct import_csv_options {
+	unsigned char delim;     /* field separator; 0 = ',' */
+	/*
+	 * Optional: called for every physical line that starts outside a
+	 * quoted field (so never in the middle of a record), without its line
+	 * terminator; return true to drop the line before CSV parsing (e.g.
+	 * "==PROF==" messages). Blank lines are always dropped and not passed.
+	 */
+	bool (*skip_line)(void *userdata, const char *line, size_t len, int lineno);
+	void *userdata;
+};
+
+/*
+ * Read a CSV file ("-" = standard input) in strict mode (RFC 4180 quoting:
+ * a quote inside an unquoted field or text after a closing quote is an
+ * error). Line endings LF or CRLF. Each record keeps its line and the
+ * column of every field, for error messages.
+ *
+ * @param[out] ret filled on success; untouched on failure
+ * @return GPUPROJ_OK; GPUPROJ_E_IO (cannot open or read: the message names
+ *         the errno text); GPUPROJ_E_PARSE (malformed quoting, with
+ *         file:line:column; an unterminated quoted field, with the line where
+ *         it starts); GPUPROJ_E_NOMEM
+ */
+int import_csv_read_file(const char *path, const struct import_csv_options *opt,
+			 struct import_csv *ret, struct gpuproj_error *err);
+/* As import_csv_read_file() on a buffer; `name` is used in error messages. */
+int import_csv_read_buffer(const char *text, size_t len, const char *name,
+			   const struct import_csv_options *opt, struct import_csv *ret,
+			   struct gpuproj_error *err);
+/* Free everything in a table and zero it; accepts a zeroed table. */
+void import_csv_clear(struct import_csv *t);
+
+/* Field i of a row, or "" when the row is shorter. Never NULL. */
+const char *import_csv_field(const struct import_csv_row *r, size_t i);
+/*
+ * 1-based column of field i, or (for a missing field) the column just after
+ * the row's last field; 0 when unknown.
+ */
+int import_csv_column(const struct import_csv_row *r, size_t i);
+/*
+ * Index of the field equal to `name` (case-sensitive, blanks around the
+ * field ignored), or -1.
+ */
+long import_csv_find(const struct import_csv_row *header, const char *name);
+
+/* ---- numbers ---- */
+
+/*
+ * Parse a decimal number as tools print it: optional sign, digits with
+ * optional thousands separators ("1,234,567.5": groups of exactly three
+ * digits after the first), optional fraction and exponent; blanks around
+ * are allowed. Rejects empty strings, "n/a", non-finite values and badly
+ * grouped numbers ("1,23"). Returns false on any error.
+ */
+bool import_parse_number(const char *s, double *ret);
+/*
+ * As import_parse_number(), then multiplied by `scale` in long double, so
+ * that e.g. "4.19" × 1e6 gives 4190000 exactly.
+ */
+bool import_parse_scaled(const char *s, double scale, double *ret);
+/* True for values that mean "not measured": "" (after trimming) and "n/a" (any case). */
+bool import_value_absent(const char *s);
+/*
+ * Parse launch dimensions: "(256, 1, 1)", "(256,1,1)", "256, 1, 1" or a
+ * single "256" (y = z = 1). Every component must be an integer in
+ * 1..UINT32_MAX. Returns false on any error.
+ */
+bool import_parse_dim3(const char *s, struct gpuproj_dim3 *ret);
+
+/* ---- units ---- */
+
+/* What a unit string measures. */
+enum import_unit_family {
+	IMPORT_UNIT_NONE = 0,   /* "": dimensionless or unknown */
+	IMPORT_UNIT_PERCENT,    /* "%" */
+	IMPORT_UNIT_TIME,       /* scaled to ns */
+	IMPORT_UNIT_BYTES,      /* scaled to bytes (also "<bytes>/block") */
+	IMPORT_UNIT_FREQUENCY,  /* scaled to Hz ("Ghz", "cycle/nsecond", …) */
+	IMPORT_UNIT_BANDWIDTH,  /* scaled to bytes/second */
+	IMPORT_UNIT_COUNT,      /* a count or a ratio of counts ("inst", "Minst", "cycle",
+				   "register/thread", "inst/cycle"), scaled to the
+				   unprefixed unit */
+	IMPORT_UNIT_OTHER,      /* any other string: unknown, scale 1 */
+};
+
+struct import_unit {
+	enum import_unit_family family;
+	double scale;           /* multiply a value by this to get the base unit */
+	char base[32];          /* the unit after scaling ("nsecond", "byte", "hz",
+				   "byte/second", "inst", "inst/cycle"); "" for NONE and
+				   OTHER, "%" for PERCENT */
+};
+
+/*
+ * Classify a unit string as Nsight Compute prints it (long and short
+ * spellings: "nsecond"/"ns", "usecond"/"us", "Kbyte", "Gbyte/second",
+ * "byte/s", "cycle/nsecond", "Ghz", "%", "inst", "Kinst", …). Prefixes K,
+ * M, G, T, P are decimal (×1000, ncu's convention, also on bytes); KiB,
+ * MiB, GiB, TiB are binary. Count units are inst, sector, request, warp,
+ * wavefront, cycle, thread, block, register and transaction, optionally
+ * prefixed, alone or as a ratio ("register/thread"). Never fails: unknown
+ * strings are IMPORT_UNIT_OTHER with scale 1.
+ */
+void import_unit_parse(const char *unit, struct import_unit *ret);
+/* "time", "size", "frequency", … for messages. */
+const char *import_unit_family_name(enum import_unit_family f);
+
+/* ---- a string → index map ---- */
+
+/* Open addressing, keys copied. Zero-initialise; release with import_strmap_clear(). */
+struct import_strmap {
+	char **keys;
+	size_t *values;
+	size_t n, cap;        /* cap: 0 or a power of two */
+};
+
+/* Look a key up; true and *ret set when present. */
+bool import_strmap_get(const struct import_strmap *m, const char *key, size_t *ret);
+/* Insert or replace. GPUPROJ_OK or GPUPROJ_E_NOMEM. */
+int import_strmap_put(struct import_strmap *m, const char *key, size_t value);
+void import_strmap_clear(struct import_strmap *m);
+
+/* ---- the import summary ---- */
+
+/*
+ * Append a printf-formatted warning to s (NULL s is allowed and ignored).
+ * After 100 warnings one last line says that more were suppressed.
+ * GPUPROJ_OK or GPUPROJ_E_NOMEM.
+ */
+int import_summary_warn(struct gpuproj_import_summary *s, const char *fmt, ...)
+	GPUPROJ_PRINTF(2, 3);
+/*
+ * Fill the fields that follow from the finished profile: kernels (distinct
+ * signatures), kept_metrics (distinct extra-metric names over all kernels)
+ * and missing: by name, each input of the default model (hroof: duration,
+ * inst.fp{16,32,64}.{fma,add,mul}, warp_efficiency, bytes.l1, bytes.l2,
+ * bytes.dram, shared.wavefronts) that no kernel has. rows and launches are
+ * the importer's. GPUPROJ_OK or GPUPROJ_E_NOMEM.
+ */
+int import_summary_finish(struct gpuproj_import_summary *s, const struct gpuproj_profile *p);
+
+#endif

@@ -1,0 +1,1301 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Nsight Compute CSV import (gpuproj_import_ncu(), include/gpuproj/import.h).
+ *
+ * Two layouts, told apart by the header, columns found by name:
+ * - long (`ncu --csv`): one row per metric of a launch, "ID","Process ID",
+ *   "Process Name","Host Name",["Kernel Time",]"Kernel Name","Context",
+ *   "Stream",["Block Size","Grid Size","Device","CC",]"Section Name",
+ *   "Metric Name","Metric Unit","Metric Value"[,"Rule …","Estimated Speedup…"];
+ *   the rows of one launch share (Process ID, ID, Kernel Name);
+ * - raw (`ncu --csv --page raw`): one row per launch, metric names as
+ *   column headers (a metric column's name contains "__") and a second
+ *   header row with the units.
+ * Metric names map to logical metrics through `sources` and resolve();
+ * the README table "ncu import" is this mapping. Every other numeric
+ * metric is kept in extra_metrics, in the base unit of its family where the
+ * unit is known (so launches that ncu printed in different auto-scaled units
+ * average correctly), else verbatim.
+ *
+ * Thread safety: reentrant.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuproj/import.h>
+#include <gpuproj/profile.h>
+
+#include "import-common.h"
+#include "profile-private.h"
+#include "util.h"
+
+#define WARP_SIZE 32.0
+
+/* Units a mapped metric must have; values are scaled to the base unit. */
+enum kind {
+	K_TIME,   /* → ns */
+	K_BYTES,  /* → bytes */
+	K_FREQ,   /* → Hz */
+	K_COUNT,  /* no unit or a count ("inst", "Kinst", "register/thread") */
+	K_PCT,    /* "%" (or no unit), kept in percent */
+};
+
+/* Every NVIDIA metric (or section label) the importer maps. */
+enum src {
+	SRC_DURATION, SRC_DURATION_L,
+	SRC_HFMA, SRC_HADD, SRC_HMUL, SRC_FFMA, SRC_FADD, SRC_FMUL, SRC_DFMA, SRC_DADD, SRC_DMUL,
+	SRC_HFMA_SM, SRC_HADD_SM, SRC_HMUL_SM, SRC_FFMA_SM, SRC_FADD_SM, SRC_FMUL_SM,
+	SRC_DFMA_SM, SRC_DADD_SM, SRC_DMUL_SM,
+	SRC_FP16, SRC_FP32, SRC_FP64, SRC_INT, SRC_MEM,
+	SRC_FP16_SM, SRC_FP32_SM, SRC_FP64_SM, SRC_INT_SM, SRC_MEM_SM,
+	SRC_INST, SRC_INST_SM, SRC_INST_L, SRC_TINST, SRC_TINST_SM,
+	SRC_WE_AVG, SRC_WE_RATIO, SRC_WE_PCT, SRC_WE_L,
+	SRC_L1_BYTES, SRC_L2_BYTES, SRC_DRAM_BYTES, SRC_DRAM_RD, SRC_DRAM_WR,
+	SRC_DRAM_OP_RD, SRC_DRAM_OP_WR,
+	SRC_SH_WF, SRC_SH_WF_LD, SRC_SH_WF_ST, SRC_SH_BC, SRC_SH_BC_LD, SRC_SH_BC_ST,
+	SRC_SH_BYTES, SRC_SH_BYTES_SMSP,
+	SRC_L1_SECT, SRC_L2_SECT, SRC_DRAM_SECT, SRC_DRAM_SECT_RD, SRC_DRAM_SECT_WR,
+	SRC_OCC, SRC_OCC_L, SRC_ACTIVE, SRC_ACTIVE_L, SRC_CLOCK, SRC_CLOCK_L,
+	SRC_REGS, SRC_REGS_L, SRC_SMEM_DYN, SRC_SMEM_DYN_L, SRC_SMEM_ST, SRC_SMEM_ST_L,
+	SRC_GRID, SRC_GRID_L, SRC_GRID_X, SRC_GRID_Y, SRC_GRID_Z,
+	SRC_BLOCK, SRC_BLOCK_L, SRC_BLOCK_X, SRC_BLOCK_Y, SRC_BLOCK_Z,
+	SRC_SMS, SRC_CC_MAJOR, SRC_CC_MINOR,
+	SRC_COUNT
+};
+
+#define SOL "GPU Speed Of Light Throughput|SpeedOfLight"
+#define LAUNCH "Launch Statistics|LaunchStats"
+#define SASS(x) "smsp__sass_thread_inst_executed_op_" x "_pred_on.sum"
+#define SASS_SM(x) "sm__sass_thread_inst_executed_op_" x "_pred_on.sum"
+
+/*
+ * name: the metric name, or a section label (the default
+ * `--print-metric-name label` output); section: NULL for metric names,
+ * else the "|"-separated section names (display name and identifier) the
+ * label belongs to, "*" for any.
+ */
+static const struct source {
+	const char *name;
+	const char *section;
+	enum kind kind;
+} sources[SRC_COUNT] = {
+	[SRC_DURATION] = { "gpu__time_duration.sum", NULL, K_TIME },
+	[SRC_DURATION_L] = { "Duration", SOL, K_TIME },
+	[SRC_HFMA] = { SASS("hfma"), NULL, K_COUNT },
+	[SRC_HADD] = { SASS("hadd"), NULL, K_COUNT },
+	[SRC_HMUL] = { SASS("hmul"), NULL, K_COUNT },
+	[SRC_FFMA] = { SASS("ffma"), NULL, K_COUNT },
+	[SRC_FADD] = { SASS("fadd"), NULL, K_COUNT },
+	[SRC_FMUL] = { SASS("fmul"), NULL, K_COUNT },
+	[SRC_DFMA] = { SASS("dfma"), NULL, K_COUNT },
+	[SRC_DADD] = { SASS("dadd"), NULL, K_COUNT },
+	[SRC_DMUL] = { SASS("dmul"), NULL, K_COUNT },
+	[SRC_HFMA_SM] = { SASS_SM("hfma"), NULL, K_COUNT },
+	[SRC_HADD_SM] = { SASS_SM("hadd"), NULL, K_COUNT },
+	[SRC_HMUL_SM] = { SASS_SM("hmul"), NULL, K_COUNT },
+	[SRC_FFMA_SM] = { SASS_SM("ffma"), NULL, K_COUNT },
+	[SRC_FADD_SM] = { SASS_SM("fadd"), NULL, K_COUNT },
+	[SRC_FMUL_SM] = { SASS_SM("fmul"), NULL, K_COUNT },
+	[SRC_DFMA_SM] = { SASS_SM("dfma"), NULL, K_COUNT },
+	[SRC_DADD_SM] = { SASS_SM("dadd"), NULL, K_COUNT },
+	[SRC_DMUL_SM] = { SASS_SM("dmul"), NULL, K_COUNT },
+	[SRC_FP16] = { SASS("fp16"), NULL, K_COUNT },
+	[SRC_FP32] = { SASS("fp32"), NULL, K_COUNT },
+	[SRC_FP64] = { SASS("fp64"), NULL, K_COUNT },
+	[SRC_INT] = { SASS("integer"), NULL, K_COUNT },
+	[SRC_MEM] = { SASS("memory"), NULL, K_COUNT },
+	[SRC_FP16_SM] = { SASS_SM("fp16"), NULL, K_COUNT },
+	[SRC_FP32_SM] = { SASS_SM("fp32"), NULL, K_COUNT },
+	[SRC_FP64_SM] = { SASS_SM("fp64"), NULL, K_COUNT },
+	[SRC_INT_SM] = { SASS_SM("integer"), NULL, K_COUNT },
+	[SRC_MEM_SM] = { SASS_SM("memory"), NULL, K_COUNT },
+	[SRC_INST] = { "smsp__inst_executed.sum", NULL, K_COUNT },
+	[SRC_INST_SM] = { "sm__inst_executed.sum", NULL, K_COUNT },
+	[SRC_INST_L] = { "Executed Instructions", "Instruction Statistics|InstructionStats",
+			 K_COUNT },
+	[SRC_TINST] = { "smsp__thread_inst_executed.sum", NULL, K_COUNT },
+	[SRC_TINST_SM] = { "sm__thread_inst_executed.sum", NULL, K_COUNT },
+	[SRC_WE_AVG] = { "smsp__average_thread_inst_executed_per_inst_executed.ratio", NULL,
+			 K_COUNT },
+	[SRC_WE_RATIO] = { "smsp__thread_inst_executed_per_inst_executed.ratio", NULL, K_COUNT },
+	[SRC_WE_PCT] = { "smsp__thread_inst_executed_per_inst_executed.pct", NULL, K_PCT },
+	[SRC_WE_L] = { "Avg. Active Threads Per Warp", "*", K_COUNT },
+	[SRC_L1_BYTES] = { "l1tex__t_bytes.sum", NULL, K_BYTES },
+	[SRC_L2_BYTES] = { "lts__t_bytes.sum", NULL, K_BYTES },
+	[SRC_DRAM_BYTES] = { "dram__bytes.sum", NULL, K_BYTES },
+	[SRC_DRAM_RD] = { "dram__bytes_read.sum", NULL, K_BYTES },
+	[SRC_DRAM_WR] = { "dram__bytes_write.sum", NULL, K_BYTES },
+	[SRC_DRAM_OP_RD] = { "dram__bytes_op_read.sum", NULL, K_BYTES },
+	[SRC_DRAM_OP_WR] = { "dram__bytes_op_write.sum", NULL, K_BYTES },
+	[SRC_SH_WF] = { "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", NULL, K_COUNT },
+	[SRC_SH_WF_LD] = { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", NULL, K_COUNT },
+	[SRC_SH_WF_ST] = { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", NULL, K_COUNT },
+	[SRC_SH_BC] = { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", NULL, K_COUNT },
+	[SRC_SH_BC_LD] = { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", NULL,
+			   K_COUNT },
+	[SRC_SH_BC_ST] = { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", NULL,
+			   K_COUNT },
+	[SRC_SH_BYTES] = { "sm__sass_data_bytes_mem_shared.sum", NULL, K_BYTES },
+	[SRC_SH_BYTES_SMSP] = { "smsp__sass_data_bytes_mem_shared.sum", NULL, K_BYTES },
+	[SRC_L1_SECT] = { "l1tex__t_sectors.sum", NULL, K_COUNT },
+	[SRC_L2_SECT] = { "lts__t_sectors.sum", NULL, K_COUNT },
+	[SRC_DRAM_SECT] = { "dram__sectors.sum", NULL, K_COUNT },
+	[SRC_DRAM_SECT_RD] = { "dram__sectors_read.sum", NULL, K_COUNT },
+	[SRC_DRAM_SECT_WR] = { "dram__sectors_write.sum", NULL, K_COUNT },
+	[SRC_OCC] = { "sm__warps_active.avg.pct_of_peak_sustained_active", NULL, K_PCT },
+	[SRC_OCC_L] = { "Achieved Occupancy", "Occupancy", K_PCT },
+	[SRC_ACTIVE] = { "sm__cycles_active.avg", NULL, K_COUNT },
+	[SRC_ACTIVE_L] = { "SM Active Cycles", SOL, K_COUNT },
+	[SRC_CLOCK] = { "sm__cycles_elapsed.avg.per_second", NULL, K_FREQ },
+	[SRC_CLOCK_L] = { "SM Frequency", SOL, K_FREQ },
+	[SRC_REGS] = { "launch__registers_per_thread", NULL, K_COUNT },
+	[SRC_REGS_L] = { "Registers Per Thread", LAUNCH, K_COUNT },
+	[SRC_SMEM_DYN] = { "launch__shared_mem_per_block_dynamic", NULL, K_BYTES },
+	[SRC_SMEM_DYN_L] = { "Dynamic Shared Memory Per Block", LAUNCH, K_BYTES },
+	[SRC_SMEM_ST] = { "launch__shared_mem_per_block_static", NULL, K_BYTES },
+	[SRC_SMEM_ST_L] = { "Static Shared Memory Per Block", LAUNCH, K_BYTES },
+	[SRC_GRID] = { "launch__grid_size", NULL, K_COUNT },
+	[SRC_GRID_L] = { "Grid Size", LAUNCH, K_COUNT },
+	[SRC_GRID_X] = { "launch__grid_dim_x", NULL, K_COUNT },
+	[SRC_GRID_Y] = { "launch__grid_dim_y", NULL, K_COUNT },
+	[SRC_GRID_Z] = { "launch__grid_dim_z", NULL, K_COUNT },
+	[SRC_BLOCK] = { "launch__block_size", NULL, K_COUNT },
+	[SRC_BLOCK_L] = { "Block Size", LAUNCH, K_COUNT },
+	[SRC_BLOCK_X] = { "launch__block_dim_x", NULL, K_COUNT },
+	[SRC_BLOCK_Y] = { "launch__block_dim_y", NULL, K_COUNT },
+	[SRC_BLOCK_Z] = { "launch__block_dim_z", NULL, K_COUNT },
+	[SRC_SMS] = { "device__attribute_multiprocessor_count", NULL, K_COUNT },
+	[SRC_CC_MAJOR] = { "device__attribute_compute_capability_major", NULL, K_COUNT },
+	[SRC_CC_MINOR] = { "device__attribute_compute_capability_minor", NULL, K_COUNT },
+};
+
+#define DISPLAY_NAME "device__attribute_display_name"
+
+/* FP instruction sources by [precision][fma, add, mul] and the metrics they feed. */
+static const enum src fp_src[3][3] = {
+	{ SRC_HFMA, SRC_HADD, SRC_HMUL }, { SRC_FFMA, SRC_FADD, SRC_FMUL },
+	{ SRC_DFMA, SRC_DADD, SRC_DMUL },
+};
+static const enum src fp_src_sm[3][3] = {
+	{ SRC_HFMA_SM, SRC_HADD_SM, SRC_HMUL_SM }, { SRC_FFMA_SM, SRC_FADD_SM, SRC_FMUL_SM },
+	{ SRC_DFMA_SM, SRC_DADD_SM, SRC_DMUL_SM },
+};
+static const enum gpuproj_metric fp_metric[3][3] = {
+	{ GPUPROJ_M_INST_FP16_FMA, GPUPROJ_M_INST_FP16_ADD, GPUPROJ_M_INST_FP16_MUL },
+	{ GPUPROJ_M_INST_FP32_FMA, GPUPROJ_M_INST_FP32_ADD, GPUPROJ_M_INST_FP32_MUL },
+	{ GPUPROJ_M_INST_FP64_FMA, GPUPROJ_M_INST_FP64_ADD, GPUPROJ_M_INST_FP64_MUL },
+};
+
+/* An unmapped value of a launch. */
+struct extra {
+	size_t name;     /* interned */
+	size_t unit;     /* interned, after scaling */
+	size_t seq;      /* arrival order, for a stable sort */
+	double value;
+};
+
+/* One kernel launch (one "ID"), filled row by row, folded in at the end. */
+struct launch {
+	char *kernel;
+	char *id;
+	int line;                  /* first row, for messages */
+	struct gpuproj_dim3 grid, block;
+	bool have_grid, have_block;
+	char *device;              /* device name */
+	bool device_from_attr;     /* from device__attribute_display_name */
+	int cc_major, cc_minor;
+	int64_t pid;
+	char *process, *host;
+	double val[SRC_COUNT];
+	bool have[SRC_COUNT], used[SRC_COUNT];
+	size_t unit[SRC_COUNT];    /* interned unit of val[] (base unit) */
+	struct extra *extras;
+	size_t n_extras, cap_extras;
+};
+
+/* Interned strings. */
+struct names {
+	struct import_strmap map;
+	char **v;
+	size_t n, cap;
+};
+
+/* Column indices of the header, -1 when absent. */
+struct columns {
+	long id, pid, process, host, kernel, block, grid, device, cc;
+	long section, mname, munit, mvalue;
+};
+
+struct importer {
+	const char *path;
+	struct gpuproj_error *err;
+	struct gpuproj_import_summary sum;
+	struct import_strmap source_map;   /* metric name or label → enum src */
+	struct names names;
+	struct launch **launches;
+	size_t n_launches, cap_launches;
+	struct import_strmap launch_map;   /* long format: key → index */
+	bool raw;
+	struct columns col;
+	const struct import_csv_row *header, *units;
+	size_t *first_unit;                /* per interned extra name: its unit, SIZE_MAX unset */
+	size_t *hint;                      /* per interned name: its index in the last
+					      kernel's extra array (they line up) */
+	bool *warned;                      /* per interned name: a warning was given */
+	size_t cap_flags;
+	size_t seq;
+	/* line filter */
+	size_t n_prof, n_junk;
+	int first_junk;
+};
+
+/* ---- small helpers ---- */
+
+static int
+oom(struct importer *im, int line)
+{
+	return error_set(im->err, GPUPROJ_E_NOMEM, im->path, line, 0, "out of memory");
+}
+
+static int
+names_intern(struct importer *im, const char *s, size_t *ret)
+{
+	struct names *n = &im->names;
+	size_t i;
+
+	if (import_strmap_get(&n->map, s, ret))
+		return GPUPROJ_OK;
+	if (n->n == n->cap) {
+		size_t cap = n->cap ? n->cap * 2 : 256;
+		char **nv = realloc(n->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return GPUPROJ_E_NOMEM;
+		n->v = nv;
+		n->cap = cap;
+	}
+	if (n->n >= im->cap_flags) {
+		size_t cap = im->cap_flags ? im->cap_flags * 2 : 256;
+		size_t *fu = realloc(im->first_unit, cap * sizeof(*fu)), *h;
+		bool *w;
+
+		if (!fu)
+			return GPUPROJ_E_NOMEM;
+		im->first_unit = fu;
+		h = realloc(im->hint, cap * sizeof(*h));
+		if (!h)
+			return GPUPROJ_E_NOMEM;
+		im->hint = h;
+		w = realloc(im->warned, cap * sizeof(*w));
+		if (!w)
+			return GPUPROJ_E_NOMEM;
+		im->warned = w;
+		for (i = im->cap_flags; i < cap; i++) {
+			fu[i] = SIZE_MAX;
+			h[i] = 0;
+			w[i] = false;
+		}
+		im->cap_flags = cap;
+	}
+	n->v[n->n] = strdup(s);
+	if (!n->v[n->n])
+		return GPUPROJ_E_NOMEM;
+	if (import_strmap_put(&n->map, s, n->n)) {
+		free(n->v[n->n]);
+		return GPUPROJ_E_NOMEM;
+	}
+	*ret = n->n++;
+	return GPUPROJ_OK;
+}
+
+/* Warn once per interned name. */
+static bool
+warn_once(struct importer *im, const char *name)
+{
+	size_t id;
+
+	if (names_intern(im, name, &id))
+		return false;
+	if (im->warned[id])
+		return false;
+	im->warned[id] = true;
+	return true;
+}
+
+static void
+launch_free(struct launch *L)
+{
+	if (!L)
+		return;
+	free(L->kernel);
+	free(L->id);
+	free(L->device);
+	free(L->process);
+	free(L->host);
+	free(L->extras);
+	free(L);
+}
+
+static bool
+is_integer(const char *s, int64_t *ret)
+{
+	int64_t v;
+
+	if (!parse_int64(s, &v) || v < 0)
+		return false;
+	if (ret)
+		*ret = v;
+	return true;
+}
+
+/* Does a row's section belong to a label's list ("a|b", "*" = any)? */
+static bool
+section_matches(const char *list, const char *section)
+{
+	size_t n = strlen(section);
+
+	if (strcmp(list, "*") == 0)
+		return true;
+	while (*list) {
+		const char *bar = strchr(list, '|');
+		size_t l = bar ? (size_t)(bar - list) : strlen(list);
+
+		if (l == n && strncmp(list, section, n) == 0)
+			return true;
+		list += l + (bar ? 1 : 0);
+	}
+	return false;
+}
+
+static const char *
+kind_expect(enum kind k)
+{
+	switch (k) {
+	case K_TIME: return "a time (nsecond, usecond, msecond, second, ns, us, ms, s)";
+	case K_BYTES: return "a size (byte, Kbyte, Mbyte, Gbyte, Tbyte)";
+	case K_FREQ:
+		return "a frequency (hz, Mhz, Ghz, cycle/nsecond, cycle/usecond, cycle/second)";
+	case K_COUNT: return "a count (inst, sector, cycle, warp, … or none)";
+	case K_PCT: return "a percentage (%)";
+	}
+	return "";
+}
+
+static bool
+kind_accepts(enum kind k, enum import_unit_family f)
+{
+	switch (k) {
+	case K_TIME: return f == IMPORT_UNIT_TIME;
+	case K_BYTES: return f == IMPORT_UNIT_BYTES;
+	case K_FREQ: return f == IMPORT_UNIT_FREQUENCY;
+	case K_COUNT: return f == IMPORT_UNIT_NONE || f == IMPORT_UNIT_COUNT;
+	case K_PCT: return f == IMPORT_UNIT_PERCENT || f == IMPORT_UNIT_NONE;
+	}
+	return false;
+}
+
+/* ---- reading values ---- */
+
+/* Where a value and its unit are in the file. */
+struct pos {
+	const struct import_csv_row *row;   /* the value's row */
+	long vcol;                          /* the value's field */
+	const struct import_csv_row *urow;  /* the unit's row (raw: the units row) */
+	long ucol;                          /* the unit's field, -1 when none */
+};
+
+static int
+add_extra(struct importer *im, struct launch *L, const char *name, const char *unit,
+	  double value)
+{
+	struct extra *e;
+	size_t nid, uid;
+
+	if (names_intern(im, name, &nid) || names_intern(im, unit, &uid))
+		return GPUPROJ_E_NOMEM;
+	if (L->n_extras == L->cap_extras) {
+		size_t cap = L->cap_extras ? L->cap_extras * 2 : 16;
+
+		e = realloc(L->extras, cap * sizeof(*e));
+		if (!e)
+			return GPUPROJ_E_NOMEM;
+		L->extras = e;
+		L->cap_extras = cap;
+	}
+	e = &L->extras[L->n_extras++];
+	e->name = nid;
+	e->unit = uid;
+	e->seq = im->seq++;
+	e->value = value;
+	return GPUPROJ_OK;
+}
+
+/*
+ * One metric value of a launch: `name` is a metric name or a label of
+ * `section`. Mapped metrics are checked (unit, number) and scaled; others
+ * are kept as extras.
+ */
+static int
+ingest(struct importer *im, struct launch *L, const char *name, const char *section,
+       const char *unit, const char *value, const struct pos *at)
+{
+	const int line = at->row->line;
+	const int vcolumn = import_csv_column(at->row, (size_t)at->vcol);
+	struct import_unit u;
+	const char *kept_unit = u.base;
+	char *qualified = NULL;
+	size_t s;
+	double v;
+	int r = GPUPROJ_OK;
+
+	if (strcmp(name, DISPLAY_NAME) == 0) {
+		/* Preferred over a name in the "Device" column. */
+		if (!L->device_from_attr && !import_value_absent(value)) {
+			free(L->device);
+			L->device = strdup(value);
+			if (!L->device)
+				return oom(im, line);
+			L->device_from_attr = true;
+		}
+		return GPUPROJ_OK;
+	}
+	if (import_value_absent(value))
+		return GPUPROJ_OK;
+	import_unit_parse(unit, &u);
+	if (import_strmap_get(&im->source_map, name, &s) &&
+	    (!sources[s].section || section_matches(sources[s].section, section))) {
+		const struct source *src = &sources[s];
+		int ucol = at->ucol >= 0 ? import_csv_column(at->urow, (size_t)at->ucol) : 0;
+
+		if (!kind_accepts(src->kind, u.family))
+			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, at->urow->line, ucol,
+					 u.family == IMPORT_UNIT_NONE ? "%s: no unit%s; expected %s"
+								       : "%s: unit '%s' is not %s",
+					 name, u.family == IMPORT_UNIT_NONE ? "" : unit,
+					 kind_expect(src->kind));
+		if (!import_parse_scaled(value, u.scale, &v))
+			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, line, vcolumn,
+					 "%s: '%s' is not a number", name, value);
+		if (L->have[s]) {
+			if (v != L->val[s] && warn_once(im, name) &&
+			    import_summary_warn(&im->sum, "%s:%d: %s appears twice for launch %s "
+						"with different values (%g, %g); kept the first",
+						im->path, line, name, L->id, L->val[s], v))
+				return oom(im, line);
+			return GPUPROJ_OK;
+		}
+		if (names_intern(im, u.base, &L->unit[s]))
+			return oom(im, line);
+		L->have[s] = true;
+		L->val[s] = v;
+		return GPUPROJ_OK;
+	}
+
+	/* Unmapped. A section label is qualified: labels repeat with other meanings. */
+	if (!strstr(name, "__") && *section) {
+		qualified = xasprintf("%s: %s", section, name);
+		if (!qualified)
+			return oom(im, line);
+		name = qualified;
+	}
+	/* Known families in their base unit, so auto-scaled values average right. */
+	if (u.family == IMPORT_UNIT_OTHER || u.family == IMPORT_UNIT_NONE) {
+		kept_unit = u.family == IMPORT_UNIT_NONE ? "" : unit;
+		u.scale = 1.0;
+	}
+	if (!import_parse_scaled(value, u.scale, &v)) {
+		if (warn_once(im, name) &&
+		    import_summary_warn(&im->sum, "%s:%d: kept no value for \"%s\": '%s' is not a "
+					"number", im->path, line, name, value))
+			r = oom(im, line);
+	} else if (add_extra(im, L, name, kept_unit, v)) {
+		r = oom(im, line);
+	}
+	free(qualified);
+	return r;
+}
+
+/* ---- launches ---- */
+
+/* Set a launch's identity from its first row. */
+static int
+launch_identity(struct importer *im, struct launch *L, const struct import_csv_row *row)
+{
+	const struct columns *c = &im->col;
+	const char *f;
+
+	L->line = row->line;
+	L->pid = -1;
+	L->kernel = strdup(import_csv_field(row, (size_t)c->kernel));
+	L->id = strdup(import_csv_field(row, (size_t)c->id));
+	if (!L->kernel || !L->id)
+		return oom(im, row->line);
+	if (!*L->kernel)
+		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, row->line,
+				 import_csv_column(row, (size_t)c->kernel),
+				 "empty \"Kernel Name\" for launch %s", L->id);
+	/* Empty for ranges (--replay-mode range): fall back to the launch__ metrics. */
+	if (c->block >= 0 && *(f = import_csv_field(row, (size_t)c->block))) {
+		if (!import_parse_dim3(f, &L->block))
+			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, row->line,
+					 import_csv_column(row, (size_t)c->block),
+					 "\"Block Size\" '%s' is not launch dimensions such as "
+					 "\"(256, 1, 1)\"", f);
+		L->have_block = true;
+	}
+	if (c->grid >= 0 && *(f = import_csv_field(row, (size_t)c->grid))) {
+		if (!import_parse_dim3(f, &L->grid))
+			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, row->line,
+					 import_csv_column(row, (size_t)c->grid),
+					 "\"Grid Size\" '%s' is not launch dimensions such as "
+					 "\"(1024, 1, 1)\"", f);
+		L->have_grid = true;
+	}
+	if (c->device >= 0) {
+		f = import_csv_field(row, (size_t)c->device);
+		/* ncu writes the device ordinal here; a name is taken as a name. */
+		if (*f && !is_integer(f, NULL) && !(L->device = strdup(f)))
+			return oom(im, row->line);
+	}
+	if (c->cc >= 0) {
+		f = import_csv_field(row, (size_t)c->cc);
+		if (*f && sscanf(f, "%d.%d", &L->cc_major, &L->cc_minor) != 2)
+			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, row->line,
+					 import_csv_column(row, (size_t)c->cc),
+					 "\"CC\" '%s' is not a compute capability such as \"9.0\"",
+					 f);
+	}
+	if (c->pid >= 0)
+		is_integer(import_csv_field(row, (size_t)c->pid), &L->pid);
+	if (c->process >= 0 && *import_csv_field(row, (size_t)c->process) &&
+	    !(L->process = strdup(import_csv_field(row, (size_t)c->process))))
+		return oom(im, row->line);
+	if (c->host >= 0 && *import_csv_field(row, (size_t)c->host) &&
+	    !(L->host = strdup(import_csv_field(row, (size_t)c->host))))
+		return oom(im, row->line);
+	return GPUPROJ_OK;
+}
+
+static int
+launch_new(struct importer *im, const struct import_csv_row *row, struct launch **ret)
+{
+	struct launch *L;
+	const char *id = import_csv_field(row, (size_t)im->col.id);
+	int r;
+
+	if (!is_integer(id, NULL))
+		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, row->line,
+				 import_csv_column(row, (size_t)im->col.id),
+				 "\"ID\" '%s' is not a launch number", id);
+	if (im->n_launches == im->cap_launches) {
+		size_t cap = im->cap_launches ? im->cap_launches * 2 : 64;
+		struct launch **nl = realloc(im->launches, cap * sizeof(*nl));
+
+		if (!nl)
+			return oom(im, row->line);
+		im->launches = nl;
+		im->cap_launches = cap;
+	}
+	L = calloc(1, sizeof(*L));
+	if (!L)
+		return oom(im, row->line);
+	im->launches[im->n_launches++] = L;
+	r = launch_identity(im, L, row);
+	if (r)
+		return r;
+	*ret = L;
+	return GPUPROJ_OK;
+}
+
+/* ---- resolution: NVIDIA metrics → logical metrics ---- */
+
+static bool
+take(struct launch *L, enum src s, double *v)
+{
+	if (!L->have[s])
+		return false;
+	L->used[s] = true;
+	*v = L->val[s];
+	return true;
+}
+
+/* a + b, only when both were measured. */
+static bool
+take2(struct launch *L, enum src a, enum src b, double *v)
+{
+	if (!L->have[a] || !L->have[b])
+		return false;
+	L->used[a] = L->used[b] = true;
+	*v = L->val[a] + L->val[b];
+	return true;
+}
+
+/* The first measured source of a list (SRC_COUNT-terminated). */
+static bool
+take_first(struct launch *L, const enum src *list, double *v)
+{
+	for (; *list != SRC_COUNT; list++) {
+		if (take(L, *list, v))
+			return true;
+	}
+	return false;
+}
+
+/* A value that must be a small non-negative integer (registers, bytes per block). */
+static bool
+as_u32(double v, uint32_t *ret)
+{
+	double r = nearbyint(v);
+
+	if (!(r >= 0 && r <= (double)UINT32_MAX) || fabs(v - r) > 1e-6 * fmax(1.0, r))
+		return false;
+	*ret = (uint32_t)r;
+	return true;
+}
+
+/* Launch dimensions from x/y/z metrics or a total ("Grid Size" = blocks). */
+static bool
+dims_from_metrics(struct launch *L, enum src x, enum src y, enum src z, enum src total,
+		  enum src label, struct gpuproj_dim3 *d)
+{
+	double v;
+	uint32_t u[3] = { 1, 1, 1 };
+
+	if (take(L, x, &v) && as_u32(v, &u[0]) && u[0] > 0) {
+		if (take(L, y, &v) && (!as_u32(v, &u[1]) || u[1] == 0))
+			return false;
+		if (take(L, z, &v) && (!as_u32(v, &u[2]) || u[2] == 0))
+			return false;
+	} else if (!((take(L, total, &v) || take(L, label, &v)) && as_u32(v, &u[0]) && u[0] > 0)) {
+		return false;
+	}
+	d->x = u[0];
+	d->y = u[1];
+	d->z = u[2];
+	return true;
+}
+
+static int
+commit_metrics(struct launch *L, struct gpuproj_kernel *k)
+{
+	static const enum src dur[] = { SRC_DURATION, SRC_DURATION_L, SRC_COUNT };
+	static const enum src inst[] = { SRC_INST, SRC_INST_SM, SRC_INST_L, SRC_COUNT };
+	static const enum src tinst[] = { SRC_TINST, SRC_TINST_SM, SRC_COUNT };
+	static const enum src shb[] = { SRC_SH_BYTES, SRC_SH_BYTES_SMSP, SRC_COUNT };
+	static const enum src occ[] = { SRC_OCC, SRC_OCC_L, SRC_COUNT };
+	static const enum src act[] = { SRC_ACTIVE, SRC_ACTIVE_L, SRC_COUNT };
+	static const enum src clk[] = { SRC_CLOCK, SRC_CLOCK_L, SRC_COUNT };
+	static const struct {
+		enum src smsp, sm;
+		enum gpuproj_metric m;
+	} mix[] = {
+		{ SRC_FP16, SRC_FP16_SM, GPUPROJ_M_INST_FP16 },
+		{ SRC_FP32, SRC_FP32_SM, GPUPROJ_M_INST_FP32 },
+		{ SRC_FP64, SRC_FP64_SM, GPUPROJ_M_INST_FP64 },
+		{ SRC_INT, SRC_INT_SM, GPUPROJ_M_INST_INT },
+		{ SRC_MEM, SRC_MEM_SM, GPUPROJ_M_INST_LDST },
+	};
+	double v, ni = NAN, nt = NAN;
+	size_t i, j;
+
+	if (take_first(L, dur, &v))
+		gpuproj_kernel_add_duration(k, v);
+	else
+		k->launches++;
+	k->profiled++;
+
+	for (i = 0; i < 3; i++) {
+		for (j = 0; j < 3; j++) {
+			if (take(L, fp_src[i][j], &v) || take(L, fp_src_sm[i][j], &v))
+				gpuproj_kernel_add_metric(k, fp_metric[i][j], v);
+		}
+	}
+	for (i = 0; i < ARRAY_LENGTH(mix); i++) {
+		if (take(L, mix[i].smsp, &v) || take(L, mix[i].sm, &v))
+			gpuproj_kernel_add_metric(k, mix[i].m, v);
+	}
+	if (take_first(L, inst, &ni))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_INST_WARP, ni);
+	if (take_first(L, tinst, &nt))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_INST_THREAD, nt);
+	/* Warp efficiency: active threads per warp instruction / 32. */
+	if (take(L, SRC_WE_AVG, &v) || take(L, SRC_WE_RATIO, &v) || take(L, SRC_WE_L, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_WARP_EFFICIENCY, v / WARP_SIZE);
+	else if (take(L, SRC_WE_PCT, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_WARP_EFFICIENCY, v / 100.0);
+	else if (isfinite(ni) && isfinite(nt) && ni > 0)
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_WARP_EFFICIENCY, nt / (WARP_SIZE * ni));
+
+	if (take(L, SRC_L1_BYTES, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_L1, v);
+	if (take(L, SRC_L2_BYTES, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_L2, v);
+	if (take(L, SRC_DRAM_RD, &v) || take(L, SRC_DRAM_OP_RD, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_DRAM_READ, v);
+	if (take(L, SRC_DRAM_WR, &v) || take(L, SRC_DRAM_OP_WR, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_DRAM_WRITE, v);
+	if (take(L, SRC_DRAM_BYTES, &v) || take2(L, SRC_DRAM_RD, SRC_DRAM_WR, &v) ||
+	    take2(L, SRC_DRAM_OP_RD, SRC_DRAM_OP_WR, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_DRAM, v);
+	if (take(L, SRC_SH_WF, &v) || take2(L, SRC_SH_WF_LD, SRC_SH_WF_ST, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_SHARED_WAVEFRONTS, v);
+	if (take(L, SRC_SH_BC, &v) || take2(L, SRC_SH_BC_LD, SRC_SH_BC_ST, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_SHARED_BANK_CONFLICTS, v);
+	if (take_first(L, shb, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_SHARED_BYTES, v);
+	if (take(L, SRC_L1_SECT, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_SECTORS_L1, v);
+	if (take(L, SRC_L2_SECT, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_SECTORS_L2, v);
+	if (take(L, SRC_DRAM_SECT, &v) || take2(L, SRC_DRAM_SECT_RD, SRC_DRAM_SECT_WR, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_SECTORS_DRAM, v);
+	if (take_first(L, occ, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_OCCUPANCY_ACHIEVED, v / 100.0);
+	if (take_first(L, act, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_CYCLES_SM_ACTIVE, v);
+	if (take_first(L, clk, &v))
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_CLOCK_SM, v);
+	return GPUPROJ_OK;
+}
+
+/*
+ * gpuproj_kernel_add_extra() searches the kernel's extras linearly; with
+ * the ~1000 metrics of a raw page that is quadratic per launch. Every
+ * kernel gets its extras in the same order, so the index a name had last
+ * time is almost always right: try it first, update in place like
+ * gpuproj_kernel_add_extra() does.
+ */
+static int
+add_extra_hinted(struct gpuproj_kernel *k, const char *name, const char *unit, double value,
+		 size_t *hint)
+{
+	size_t i, n = k->n_extra;
+
+	if (*hint < n && strcmp(k->extra[*hint].name, name) == 0) {
+		k->extra[*hint].sum += value;
+		k->extra[*hint].n++;
+		return GPUPROJ_OK;
+	}
+	if (gpuproj_kernel_add_extra(k, name, unit, value))
+		return GPUPROJ_E_NOMEM;
+	if (k->n_extra > n) {
+		*hint = n;
+		return GPUPROJ_OK;
+	}
+	for (i = 0; i < k->n_extra; i++) {
+		if (strcmp(k->extra[i].name, name) == 0) {
+			*hint = i;
+			break;
+		}
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+extra_cmp(const void *a, const void *b)
+{
+	const struct extra *x = a, *y = b;
+
+	if (x->name != y->name)
+		return x->name < y->name ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Unused mapped values and the launch's extras into the kernel's extra_metrics. */
+static int
+commit_extras(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
+{
+	size_t i;
+
+	for (i = 0; i < SRC_COUNT; i++) {
+		const struct source *s = &sources[i];
+		char *name;
+		int r;
+
+		if (!L->have[i] || L->used[i])
+			continue;
+		if (!s->section) {
+			r = add_extra(im, L, s->name, im->names.v[L->unit[i]], L->val[i]);
+		} else {
+			/* The label's canonical section: the first of its list. */
+			size_t l = strcspn(s->section, "|");
+
+			name = xasprintf("%.*s: %s", (int)l, s->section, s->name);
+			if (!name)
+				return GPUPROJ_E_NOMEM;
+			r = add_extra(im, L, name, im->names.v[L->unit[i]], L->val[i]);
+			free(name);
+		}
+		if (r)
+			return r;
+	}
+	if (L->n_extras > 1)
+		qsort(L->extras, L->n_extras, sizeof(*L->extras), extra_cmp);
+	for (i = 0; i < L->n_extras; i++) {
+		const struct extra *e = &L->extras[i], *prev = i > 0 ? e - 1 : NULL;
+		const char *name = im->names.v[e->name];
+		size_t first = im->first_unit[e->name];
+
+		if (i > 0 && e->name == prev->name) {
+			/* The same metric twice in one launch (two sections list it). */
+			if ((e->value != prev->value || e->unit != prev->unit) &&
+			    !im->warned[e->name]) {
+				im->warned[e->name] = true;
+				if (import_summary_warn(&im->sum, "%s:%d: %s appears twice for "
+							"launch %s with different values; kept "
+							"the first", im->path, L->line, name,
+							L->id))
+					return GPUPROJ_E_NOMEM;
+			}
+			continue;
+		}
+		if (first == SIZE_MAX) {
+			im->first_unit[e->name] = e->unit;
+		} else if (first != e->unit) {
+			const char *had = im->names.v[first];
+
+			if (!im->warned[e->name]) {
+				im->warned[e->name] = true;
+				if (import_summary_warn(&im->sum, "%s:%d: %s is in '%s' here but "
+							"in '%s' before; kept only the values "
+							"in '%s'", im->path, L->line, name,
+							im->names.v[e->unit], had, had))
+					return GPUPROJ_E_NOMEM;
+			}
+			continue;
+		}
+		if (add_extra_hinted(k, name, im->names.v[e->unit], e->value, &im->hint[e->name]))
+			return GPUPROJ_E_NOMEM;
+	}
+	return GPUPROJ_OK;
+}
+
+/* Fold one launch into the profile. */
+static int
+commit(struct importer *im, struct gpuproj_profile *p, struct launch *L, bool *no_dims)
+{
+	struct gpuproj_signature sig = { 0 };
+	struct gpuproj_kernel *k;
+	uint32_t smem_dyn = 0, smem_st = 0, regs = 0;
+	double v;
+	int r;
+
+	if (!L->have_grid)
+		L->have_grid = dims_from_metrics(L, SRC_GRID_X, SRC_GRID_Y, SRC_GRID_Z, SRC_GRID,
+						 SRC_GRID_L, &L->grid);
+	if (!L->have_block)
+		L->have_block = dims_from_metrics(L, SRC_BLOCK_X, SRC_BLOCK_Y, SRC_BLOCK_Z,
+						  SRC_BLOCK, SRC_BLOCK_L, &L->block);
+	if (!L->have_grid || !L->have_block) {
+		*no_dims = true;
+		if (!L->have_grid)
+			L->grid = (struct gpuproj_dim3){ 1, 1, 1 };
+		if (!L->have_block)
+			L->block = (struct gpuproj_dim3){ 1, 1, 1 };
+	}
+	if ((take(L, SRC_SMEM_DYN, &v) || take(L, SRC_SMEM_DYN_L, &v)) && !as_u32(v, &smem_dyn))
+		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->line, 0,
+				 "launch %s: dynamic shared memory %g B is not a byte count", L->id,
+				 v);
+	if ((take(L, SRC_SMEM_ST, &v) || take(L, SRC_SMEM_ST_L, &v)) && !as_u32(v, &smem_st))
+		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->line, 0,
+				 "launch %s: static shared memory %g B is not a byte count", L->id,
+				 v);
+	if ((take(L, SRC_REGS, &v) || take(L, SRC_REGS_L, &v)) && (!as_u32(v, &regs) ||
+								   regs > 65536))
+		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->line, 0,
+				 "launch %s: %g registers per thread is not a register count",
+				 L->id, v);
+
+	sig.name = L->kernel;
+	sig.tag = "";
+	sig.grid = L->grid;
+	sig.block = L->block;
+	sig.smem_dynamic = smem_dyn;
+	sig.device = 0;
+	if (gpuproj_profile_kernel(p, &sig, &k))
+		return oom(im, L->line);
+	/* A demangled name ("void f<float>(int, float*)"): also the display name. */
+	if (!k->demangled && strchr(L->kernel, '(') && !str_startswith(L->kernel, "_Z") &&
+	    profile_kernel_set_demangled(k, L->kernel))
+		return oom(im, L->line);
+	if (smem_st)
+		k->smem_static = smem_st;
+	if (regs)
+		k->regs_per_thread = regs;
+	/* Device attributes are not kernel metrics: mark them used. */
+	L->used[SRC_SMS] = L->used[SRC_CC_MAJOR] = L->used[SRC_CC_MINOR] = true;
+	if ((r = commit_metrics(L, k)) || (r = commit_extras(im, L, k)))
+		return r == GPUPROJ_E_NOMEM ? oom(im, L->line) : r;
+	return GPUPROJ_OK;
+}
+
+/* The profile's device and process: from the first launch that names them. */
+static int
+set_context(struct importer *im, struct gpuproj_profile *p)
+{
+	const struct launch *dev = NULL, *first = im->launches[0];
+	int cc_major = 0, cc_minor = 0, sms = 0;
+	size_t i;
+	bool several = false;
+
+	for (i = 0; i < im->n_launches; i++) {
+		const struct launch *L = im->launches[i];
+
+		if (!L->device)
+			continue;
+		if (!dev)
+			dev = L;
+		else if (strcmp(dev->device, L->device) != 0)
+			several = true;
+	}
+	if (several && import_summary_warn(&im->sum, "%s: launches from several GPUs; the "
+					   "profile describes the first, %s", im->path,
+					   dev->device))
+		return oom(im, 0);
+	if (!dev)
+		dev = first;
+	cc_major = dev->cc_major;
+	cc_minor = dev->cc_minor;
+	if (cc_major == 0 && dev->have[SRC_CC_MAJOR] && dev->val[SRC_CC_MAJOR] >= 1 &&
+	    dev->val[SRC_CC_MAJOR] < 100) {
+		cc_major = (int)dev->val[SRC_CC_MAJOR];
+		if (dev->have[SRC_CC_MINOR] && dev->val[SRC_CC_MINOR] >= 0 &&
+		    dev->val[SRC_CC_MINOR] < 100)
+			cc_minor = (int)dev->val[SRC_CC_MINOR];
+	}
+	if (dev->have[SRC_SMS] && dev->val[SRC_SMS] > 0 && dev->val[SRC_SMS] < 1e6)
+		sms = (int)dev->val[SRC_SMS];
+	if (gpuproj_profile_set_device(p, dev->device, NULL, NULL, cc_major, cc_minor, sms, NAN) ||
+	    gpuproj_profile_set_process(p, first->process, first->host, first->pid, -1, NULL))
+		return oom(im, 0);
+	for (i = 1; i < im->n_launches; i++) {
+		if (im->launches[i]->pid != first->pid) {
+			if (import_summary_warn(&im->sum, "%s: launches from several processes; "
+						"the profile names the first, pid %" PRId64,
+						im->path, first->pid))
+				return oom(im, 0);
+			break;
+		}
+	}
+	return GPUPROJ_OK;
+}
+
+/* ---- header and rows ---- */
+
+/*
+ * Drop ncu's own messages ("==PROF==", "==WARNING==", "==ERROR==") and any
+ * other line that does not start with a quote: ncu quotes every field it
+ * writes, so such lines are the application's output on the same stdout
+ * (before the CSV, or between the results of several processes).
+ */
+static bool
+skip_line(void *userdata, const char *line, size_t len, int lineno)
+{
+	struct importer *im = userdata;
+	size_t i = 2;
+
+	if (len > 4 && line[0] == '=' && line[1] == '=') {
+		while (i < len && isupper((unsigned char)line[i]))
+			i++;
+		if (i > 2 && i + 1 < len && line[i] == '=' && line[i + 1] == '=') {
+			im->n_prof++;
+			return true;
+		}
+	}
+	if (line[0] == '"')
+		return false;
+	if (im->n_junk++ == 0)
+		im->first_junk = lineno;
+	return true;
+}
+
+static int
+setup_header(struct importer *im, const struct import_csv_row *h)
+{
+	struct columns *c = &im->col;
+	const char *missing = NULL;
+
+	c->id = import_csv_find(h, "ID");
+	c->pid = import_csv_find(h, "Process ID");
+	c->process = import_csv_find(h, "Process Name");
+	c->host = import_csv_find(h, "Host Name");
+	c->kernel = import_csv_find(h, "Kernel Name");
+	c->block = import_csv_find(h, "Block Size");
+	c->grid = import_csv_find(h, "Grid Size");
+	c->device = import_csv_find(h, "Device");
+	c->cc = import_csv_find(h, "CC");
+	c->section = import_csv_find(h, "Section Name");
+	c->mname = import_csv_find(h, "Metric Name");
+	c->munit = import_csv_find(h, "Metric Unit");
+	c->mvalue = import_csv_find(h, "Metric Value");
+	if (c->id < 0 && c->kernel < 0)
+		missing = "\"ID\" and \"Kernel Name\" columns";
+	else if (c->id < 0)
+		missing = "\"ID\" column";
+	else if (c->kernel < 0)
+		missing = "\"Kernel Name\" column";
+	if (import_csv_find(h, "Invocations") >= 0 && c->kernel >= 0)
+		return error_set(im->err, GPUPROJ_E_PARSE, im->path, h->line, 1,
+				 "a per-kernel summary (ncu --print-summary): export every launch "
+				 "instead (ncu --csv without --print-summary)");
+	if (missing)
+		return error_set(im->err, GPUPROJ_E_PARSE, im->path, h->line, 1,
+				 "not an Nsight Compute CSV header: no %s (ncu --csv writes "
+				 "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\","
+				 "\"Kernel Name\",…)", missing);
+	im->raw = c->mname < 0;
+	if (!im->raw && c->mvalue < 0)
+		return error_set(im->err, GPUPROJ_E_PARSE, im->path, h->line, 1,
+				 "Nsight Compute CSV header with \"Metric Name\" but no \"Metric "
+				 "Value\" column");
+	im->header = h;
+	im->units = NULL;
+	return GPUPROJ_OK;
+}
+
+/* Is this row a repeat of a header (files of several runs appended)? */
+static bool
+is_header_row(const struct importer *im, const struct import_csv_row *r)
+{
+	return strcmp(import_csv_field(r, (size_t)im->col.id), "ID") == 0;
+}
+
+static int
+long_row(struct importer *im, const struct import_csv_row *row)
+{
+	const struct columns *c = &im->col;
+	struct launch *L;
+	struct strbuf key;
+	struct pos at;
+	size_t idx;
+	const char *name;
+
+	strbuf_init(&key);
+	strbuf_printf(&key, "%s\x1f%s\x1f%s", import_csv_field(row, (size_t)c->pid),
+		      import_csv_field(row, (size_t)c->id),
+		      import_csv_field(row, (size_t)c->kernel));
+	if (key.oom) {
+		strbuf_free(&key);
+		return oom(im, row->line);
+	}
+	if (import_strmap_get(&im->launch_map, key.buf, &idx)) {
+		L = im->launches[idx];
+	} else {
+		int r = launch_new(im, row, &L);
+
+		if (!r && import_strmap_put(&im->launch_map, key.buf, im->n_launches - 1))
+			r = oom(im, row->line);
+		if (r) {
+			strbuf_free(&key);
+			return r;
+		}
+	}
+	strbuf_free(&key);
+	name = import_csv_field(row, (size_t)c->mname);
+	if (!*name)
+		return GPUPROJ_OK; /* a rule result ("Rule Name", "Rule Description") */
+	at.row = row;
+	at.vcol = c->mvalue;
+	at.urow = row;
+	at.ucol = c->munit;
+	return ingest(im, L, name, c->section >= 0 ? import_csv_field(row, (size_t)c->section) : "",
+		      c->munit >= 0 ? import_csv_field(row, (size_t)c->munit) : "",
+		      import_csv_field(row, (size_t)c->mvalue), &at);
+}
+
+static int
+raw_row(struct importer *im, const struct import_csv_row *row)
+{
+	const struct import_csv_row *h = im->header;
+	struct launch *L;
+	size_t i;
+	int r;
+
+	if (row->n > h->n) {
+		for (i = h->n; i < row->n; i++) {
+			if (*row->fields[i])
+				return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, row->line,
+						 import_csv_column(row, i),
+						 "%zu fields, but the header has %zu", row->n,
+						 h->n);
+		}
+	}
+	if ((r = launch_new(im, row, &L)))
+		return r;
+	for (i = 0; i < h->n; i++) {
+		struct pos at = { row, (long)i, im->units, (long)i };
+
+		if (!strstr(h->fields[i], "__"))
+			continue; /* identity or NVTX column */
+		r = ingest(im, L, h->fields[i], "", import_csv_field(im->units, i),
+			   import_csv_field(row, i), &at);
+		if (r)
+			return r;
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+read_rows(struct importer *im, const struct import_csv *t)
+{
+	size_t i = 1;
+	int r;
+
+	if ((r = setup_header(im, &t->rows[0])))
+		return r;
+	for (; i < t->n_rows; i++) {
+		const struct import_csv_row *row = &t->rows[i];
+
+		if (is_header_row(im, row)) {
+			if ((r = setup_header(im, row)))
+				return r;
+			continue;
+		}
+		if (im->raw && !im->units) {
+			if (*import_csv_field(row, (size_t)im->col.id))
+				return error_set(im->err, GPUPROJ_E_PARSE, im->path, row->line, 1,
+						 "expected the units row under the header "
+						 "(\"\",\"\",…,\"nsecond\",…), which ncu "
+						 "--page raw writes");
+			im->units = row;
+			continue;
+		}
+		im->sum.rows++;
+		r = im->raw ? raw_row(im, row) : long_row(im, row);
+		if (r)
+			return r;
+	}
+	if (im->sum.rows == 0)
+		return error_set(im->err, GPUPROJ_E_PARSE, im->path,
+				 (im->units ? im->units : im->header)->line, 0,
+				 "no kernel launches: the file ends after the %s",
+				 im->raw ? "header and units rows" : "header");
+	return GPUPROJ_OK;
+}
+
+static int
+build_source_map(struct importer *im)
+{
+	size_t i;
+
+	for (i = 0; i < SRC_COUNT; i++) {
+		if (import_strmap_put(&im->source_map, sources[i].name, i))
+			return oom(im, 0);
+	}
+	return GPUPROJ_OK;
+}
+
+static void
+importer_clear(struct importer *im)
+{
+	size_t i;
+
+	for (i = 0; i < im->n_launches; i++)
+		launch_free(im->launches[i]);
+	free(im->launches);
+	import_strmap_clear(&im->launch_map);
+	import_strmap_clear(&im->source_map);
+	for (i = 0; i < im->names.n; i++)
+		free(im->names.v[i]);
+	free(im->names.v);
+	import_strmap_clear(&im->names.map);
+	free(im->first_unit);
+	free(im->hint);
+	free(im->warned);
+	gpuproj_import_summary_clear(&im->sum);
+}
+
+int
+gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
+		   struct gpuproj_import_summary *summary, struct gpuproj_error *reterr)
+{
+	struct importer im = { 0 };
+	struct import_csv_options opt = { 0 };
+	struct import_csv t = { 0 };
+	struct gpuproj_profile *p = NULL;
+	bool no_dims = false;
+	size_t i;
+	int r;
+
+	if (!path || !ret)
+		return error_set(reterr, GPUPROJ_E_INVAL, path, 0, 0, "invalid argument");
+	im.path = path;
+	im.err = reterr;
+	if ((r = build_source_map(&im)))
+		goto out;
+	opt.skip_line = skip_line;
+	opt.userdata = &im;
+	if ((r = import_csv_read_file(path, &opt, &t, reterr)))
+		goto out;
+	if (t.n_rows == 0) {
+		if (im.n_prof > 0)
+			r = error_set(reterr, GPUPROJ_E_PARSE, path, t.n_lines, 0,
+				      "no CSV data, only Nsight Compute messages (==PROF== …): "
+				      "did ncu profile any kernel?");
+		else if (im.n_junk > 0)
+			r = error_set(reterr, GPUPROJ_E_PARSE, path, 1, 0,
+				      "not an Nsight Compute CSV export: no line starts with the "
+				      "quoted header ncu --csv writes (\"ID\",\"Process ID\",…)");
+		else
+			r = error_set(reterr, GPUPROJ_E_PARSE, path, 1, 0, "empty file: expected "
+				      "an Nsight Compute CSV export (ncu --csv)");
+		goto out;
+	}
+	if ((r = read_rows(&im, &t)))
+		goto out;
+
+	p = gpuproj_profile_new();
+	if (!p) {
+		r = oom(&im, 0);
+		goto out;
+	}
+	for (i = 0; i < im.n_launches; i++) {
+		if ((r = commit(&im, p, im.launches[i], &no_dims)))
+			goto out;
+	}
+	im.sum.launches = im.n_launches;
+	if ((r = set_context(&im, p)))
+		goto out;
+	if (no_dims && import_summary_warn(&im.sum, "%s: no launch dimensions for some "
+					   "launches (no \"Grid Size\"/\"Block Size\" columns, no "
+					   "launch__grid_size/launch__block_size): recorded as "
+					   "(1, 1, 1)", path)) {
+		r = oom(&im, 0);
+		goto out;
+	}
+	if (im.n_junk > 0 &&
+	    import_summary_warn(&im.sum, "%s:%d: skipped %zu line%s that %s not CSV "
+				"(application output?)", path, im.first_junk, im.n_junk,
+				im.n_junk == 1 ? "" : "s", im.n_junk == 1 ? "is" : "are")) {
+		r = oom(&im, 0);
+		goto out;
+	}
+	if (gpuproj_profile_set_attr(p, "origin", "ncu-import") ||
+	    gpuproj_profile_set_attr(p, "import.file", path) ||
+	    gpuproj_profile_set_attr(p, "import.format", im.raw ? "ncu --csv --page raw"
+								 : "ncu --csv") ||
+	    gpuproj_profile_set_attr(p, "tool_version", GPUPROJ_VERSION) ||
+	    import_summary_finish(&im.sum, p)) {
+		r = oom(&im, 0);
+		goto out;
+	}
+	if (summary) {
+		*summary = im.sum;
+		memset(&im.sum, 0, sizeof(im.sum));
+	}
+	*ret = p;
+	p = NULL;
+	r = GPUPROJ_OK;
+out:
+	gpuproj_profile_free(p);
+	import_csv_clear(&t);
+	importer_clear(&im);
+	return r;
+}

@@ -1,0 +1,1038 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Validation of projection models against measured times
+ * (include/gpuproj/validate.h): loading data sets by content, joining
+ * measured times across GPUs, the statistics, and the table, CSV and JSON
+ * writers. The definitions of the statistics are in the header.
+ *
+ * Thread safety: reentrant; only reads its inputs.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <jansson.h>
+
+#include <gpuproj/import.h>
+#include <gpuproj/model.h>
+#include <gpuproj/validate.h>
+
+#include "profile-json.h"
+#include "util.h"
+
+const char *
+gpuproj_validation_subset_name(enum gpuproj_validation_subset s)
+{
+	switch (s) {
+	case GPUPROJ_VSUBSET_ALL: return "all";
+	case GPUPROJ_VSUBSET_SHORT: return "short";
+	case GPUPROJ_VSUBSET_LONG: return "long";
+	case GPUPROJ_VSUBSET_COUNT: break;
+	}
+	return "?";
+}
+
+/* ---- loading data sets ---- */
+
+enum dataset_kind { KIND_JSON, KIND_CSV };
+
+/* Decide a file's kind from its first bytes. */
+static int
+sniff(const char *path, enum dataset_kind *ret, struct gpuproj_error *err)
+{
+	char buf[4096];
+	const char *p;
+	size_t n;
+	FILE *f;
+
+	f = fopen(path, "rb");
+	if (!f)
+		return error_set(err, GPUPROJ_E_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	if (ferror(f)) {
+		int e = errno;
+
+		fclose(f);
+		return error_set(err, GPUPROJ_E_IO, path, 0, 0, "cannot read: %s", strerror(e));
+	}
+	fclose(f);
+	buf[n] = '\0';
+	p = buf;
+	if (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		p += 3;
+	while (*p && isspace((unsigned char)*p))
+		p++;
+	if (*p == '{') {
+		*ret = KIND_JSON;
+		return GPUPROJ_OK;
+	}
+	if (str_startswith(p, "gpu,kernel,") || str_startswith(p, "\"gpu\",\"kernel\",")) {
+		*ret = KIND_CSV;
+		return GPUPROJ_OK;
+	}
+	return error_set(err, GPUPROJ_E_PARSE, path, 0, 0,
+			 "not a data set: expected a gpuproj profile JSON (starting with '{') or a "
+			 "gpuperfpredict CSV (first line 'gpu,kernel,...')");
+}
+
+static int
+push_profile(struct gpuproj_profile ***arr, size_t *n, size_t *cap, struct gpuproj_profile *p)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 8;
+		struct gpuproj_profile **na = realloc(*arr, nc * sizeof(*na));
+
+		if (!na)
+			return GPUPROJ_E_NOMEM;
+		*arr = na;
+		*cap = nc;
+	}
+	(*arr)[(*n)++] = p;
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_validate_load(const char *const *paths, size_t n_paths,
+		      const struct gpuproj_targets *targets, struct gpuproj_profile ***ret_profiles,
+		      size_t *ret_n, struct gpuproj_error *reterr)
+{
+	enum dataset_kind *kinds = NULL;
+	const char **csv = NULL;
+	struct gpuproj_profile **arr = NULL;
+	size_t n = 0, cap = 0, n_csv = 0, i, j;
+	bool csv_done = false;
+	int st;
+
+	if (!paths || n_paths == 0 || !targets || !ret_profiles || !ret_n)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "no data set given");
+	kinds = calloc(n_paths, sizeof(*kinds));
+	csv = calloc(n_paths, sizeof(*csv));
+	if (!kinds || !csv) {
+		st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n_paths; i++) {
+		if (strcmp(paths[i], "-") == 0) {
+			st = error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
+				       "data sets cannot be read from standard input; give files");
+			goto out;
+		}
+		st = sniff(paths[i], &kinds[i], reterr);
+		if (st)
+			goto out;
+		if (kinds[i] == KIND_CSV)
+			csv[n_csv++] = paths[i];
+	}
+	for (i = 0; i < n_paths; i++) {
+		if (kinds[i] == KIND_JSON) {
+			struct gpuproj_profile *p = NULL;
+
+			st = gpuproj_profile_load(paths[i], &p, reterr);
+			if (st)
+				goto out;
+			if (push_profile(&arr, &n, &cap, p)) {
+				gpuproj_profile_free(p);
+				st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0,
+					       "out of memory");
+				goto out;
+			}
+		} else if (!csv_done) {
+			struct gpuproj_profile **ps = NULL;
+			size_t np = 0;
+
+			csv_done = true;
+			st = gpuproj_import_gpuperfpredict(csv, n_csv, targets, &ps, &np, reterr);
+			if (st)
+				goto out;
+			for (j = 0; j < np; j++) {
+				if (push_profile(&arr, &n, &cap, ps[j])) {
+					for (; j < np; j++)
+						gpuproj_profile_free(ps[j]);
+					free(ps);
+					st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0,
+						       "out of memory");
+					goto out;
+				}
+			}
+			free(ps);
+		}
+	}
+	*ret_profiles = arr;
+	*ret_n = n;
+	arr = NULL;
+	n = 0;
+	st = GPUPROJ_OK;
+out:
+	for (i = 0; i < n; i++)
+		gpuproj_profile_free(arr[i]);
+	free(arr);
+	free(kinds);
+	free(csv);
+	return st;
+}
+
+/* ---- validation ---- */
+
+/* A comparison while collecting: its sort key and the owned reason text. */
+struct pending {
+	size_t model, source, target, seq; /* model index, source rank, target index, order */
+	char *why;
+};
+
+static bool
+same_signature(const struct gpuproj_kernel *a, const struct gpuproj_kernel *b)
+{
+	return a->grid.x == b->grid.x && a->grid.y == b->grid.y && a->grid.z == b->grid.z &&
+	       a->block.x == b->block.x && a->block.y == b->block.y &&
+	       a->block.z == b->block.z && a->smem_dynamic == b->smem_dynamic &&
+	       strcmp(a->name, b->name) == 0 &&
+	       strcmp(a->tag ? a->tag : "", b->tag ? b->tag : "") == 0;
+}
+
+/* The kernel of `q` with k's signature, ignoring the device ordinal. */
+static const struct gpuproj_kernel *
+find_same(const struct gpuproj_profile *q, const struct gpuproj_kernel *k)
+{
+	struct gpuproj_signature sig = {
+		.name = k->name, .tag = k->tag, .grid = k->grid, .block = k->block,
+		.smem_dynamic = k->smem_dynamic, .device = k->device,
+	};
+	const struct gpuproj_kernel *o = gpuproj_profile_find(q, &sig);
+	size_t i;
+
+	if (o)
+		return o;
+	for (i = 0; i < gpuproj_profile_count(q); i++) {
+		o = gpuproj_profile_at(q, i);
+		if (same_signature(o, k))
+			return o;
+	}
+	return NULL;
+}
+
+/* The measured time of kernel k (of profile `self`) on target t (header: 1., 2.). */
+static bool
+measured_on(const struct gpuproj_kernel *k, const struct gpuproj_target *t,
+	    const struct gpuproj_targets *targets, const struct gpuproj_profile *const *profiles,
+	    const struct gpuproj_target *const *gpu_of, size_t n_profiles, size_t self,
+	    double *ret)
+{
+	const struct gpuproj_reference *r = gpuproj_kernel_reference(k, t->name);
+	size_t i;
+
+	for (i = 0; !r && i < k->n_refs; i++) {
+		if (gpuproj_targets_match(targets, k->refs[i].gpu) == t)
+			r = &k->refs[i];
+	}
+	if (r && isfinite(r->mean_ns) && r->mean_ns > 0) {
+		*ret = r->mean_ns;
+		return true;
+	}
+	for (i = 0; i < n_profiles; i++) {
+		const struct gpuproj_kernel *o;
+		double ns;
+
+		if (i == self || gpu_of[i] != t)
+			continue;
+		o = find_same(profiles[i], k);
+		if (!o)
+			continue;
+		ns = gpuproj_kernel_mean_ns(o);
+		if (isfinite(ns) && ns > 0) {
+			*ret = ns;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* Statistics of the comparisons c[idx[0..n)], as defined in validate.h. */
+static void
+compute_stats(struct gpuproj_validation_stats *s, const struct gpuproj_validation_comparison *c,
+	      const size_t *idx, size_t n_idx, double *scratch)
+{
+	double sum_ape = 0, sum_err = 0;
+	size_t i, n = 0, covered = 0;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < n_idx; i++) {
+		const struct gpuproj_validation_comparison *x = &c[idx[i]];
+
+		if (x->status != GPUPROJ_OK) {
+			s->n_failed++;
+			continue;
+		}
+		scratch[n++] = fabs(x->error_pct);
+		sum_ape += fabs(x->error_pct);
+		sum_err += x->error_pct;
+		covered += x->covered;
+	}
+	s->n = n;
+	if (n == 0) {
+		s->mape_pct = s->median_ape_pct = s->coverage_pct = s->bias_pct = NAN;
+		return;
+	}
+	qsort(scratch, n, sizeof(*scratch), cmp_double);
+	s->mape_pct = sum_ape / (double)n;
+	s->median_ape_pct = n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2;
+	s->coverage_pct = 100.0 * (double)covered / (double)n;
+	s->bias_pct = sum_err / (double)n;
+}
+
+/* Fill a group's stats (three subsets) and reasons from the comparisons c[idx]. */
+static int
+fill_group(struct gpuproj_validation_group *g, struct gpuproj_validation_comparison *c,
+	   struct pending *pend, const size_t *idx, size_t n_idx, double threshold_ns,
+	   size_t *sub, double *scratch, bool set_why)
+{
+	size_t i, j, ns, nl;
+
+	compute_stats(&g->stats[GPUPROJ_VSUBSET_ALL], c, idx, n_idx, scratch);
+	for (i = 0, ns = 0; i < n_idx; i++) {
+		if (c[idx[i]].measured_ns < threshold_ns)
+			sub[ns++] = idx[i];
+	}
+	compute_stats(&g->stats[GPUPROJ_VSUBSET_SHORT], c, sub, ns, scratch);
+	for (i = 0, nl = 0; i < n_idx; i++) {
+		if (!(c[idx[i]].measured_ns < threshold_ns))
+			sub[nl++] = idx[i];
+	}
+	compute_stats(&g->stats[GPUPROJ_VSUBSET_LONG], c, sub, nl, scratch);
+
+	for (i = 0; i < n_idx; i++) {
+		const char *why = pend[idx[i]].why;
+
+		if (c[idx[i]].status == GPUPROJ_OK)
+			continue;
+		for (j = 0; j < g->n_reasons; j++) {
+			if (strcmp(g->reasons[j].why, why) == 0)
+				break;
+		}
+		if (j == g->n_reasons) {
+			struct gpuproj_validation_reason *nr =
+				realloc(g->reasons, (g->n_reasons + 1) * sizeof(*nr));
+
+			if (!nr)
+				return GPUPROJ_E_NOMEM;
+			g->reasons = nr;
+			nr[j].why = strdup(why);
+			nr[j].count = 0;
+			if (!nr[j].why)
+				return GPUPROJ_E_NOMEM;
+			g->n_reasons++;
+		}
+		g->reasons[j].count++;
+	}
+	/* Most frequent first; insertion sort keeps ties in first-seen order. */
+	for (i = 1; i < g->n_reasons; i++) {
+		struct gpuproj_validation_reason r = g->reasons[i];
+
+		for (j = i; j > 0 && g->reasons[j - 1].count < r.count; j--)
+			g->reasons[j] = g->reasons[j - 1];
+		g->reasons[j] = r;
+	}
+	if (set_why) {
+		for (i = 0; i < n_idx; i++) {
+			if (c[idx[i]].status == GPUPROJ_OK)
+				continue;
+			for (j = 0; j < g->n_reasons; j++) {
+				if (strcmp(g->reasons[j].why, pend[idx[i]].why) == 0)
+					c[idx[i]].why = g->reasons[j].why;
+			}
+		}
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+cmp_pending(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+
+	if (x->model != y->model)
+		return x->model < y->model ? -1 : 1;
+	if (x->source != y->source)
+		return x->source < y->source ? -1 : 1;
+	if (x->target != y->target)
+		return x->target < y->target ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq ? 1 : 0;
+}
+
+static int
+add_citation(struct gpuproj_validation *v, const char *text)
+{
+	char **nc;
+	size_t i;
+
+	for (i = 0; i < v->n_citations; i++) {
+		if (strcmp(v->citations[i], text) == 0)
+			return GPUPROJ_OK;
+	}
+	nc = realloc(v->citations, (v->n_citations + 1) * sizeof(*nc));
+	if (!nc)
+		return GPUPROJ_E_NOMEM;
+	v->citations = nc;
+	nc[v->n_citations] = strdup(text);
+	if (!nc[v->n_citations])
+		return GPUPROJ_E_NOMEM;
+	v->n_citations++;
+	return GPUPROJ_OK;
+}
+
+static int
+collect_citations(struct gpuproj_validation *v, const struct gpuproj_profile *const *profiles,
+		  size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *cit = gpuproj_profile_attr(profiles[i], "citation");
+		const char *origin = gpuproj_profile_attr(profiles[i], "origin");
+		const char *lic = gpuproj_profile_attr(profiles[i], "license");
+		char *text;
+		int st;
+
+		if (!cit && origin && strcmp(origin, "gpuperfpredict") == 0) {
+			cit = GPUPROJ_CITATION_GPUPERFPREDICT;
+			lic = "CC BY 4.0";
+		}
+		if (!cit)
+			continue;
+		text = lic ? xasprintf("%s (%s)", cit, lic) : strdup(cit);
+		if (!text)
+			return GPUPROJ_E_NOMEM;
+		st = add_citation(v, text);
+		free(text);
+		if (st)
+			return st;
+	}
+	return GPUPROJ_OK;
+}
+
+/* Resolve a --source/--target name, with close names in the message. */
+static int
+resolve_name(const struct gpuproj_targets *targets, const char *name, const char *what,
+	     const struct gpuproj_target **ret, struct gpuproj_error *reterr)
+{
+	const char *close[5];
+	struct strbuf sb;
+	size_t n, i;
+	int st;
+
+	*ret = gpuproj_targets_match(targets, name);
+	if (*ret)
+		return GPUPROJ_OK;
+	n = gpuproj_targets_suggest(targets, name, close, ARRAY_LENGTH(close));
+	strbuf_init(&sb);
+	for (i = 0; i < n; i++)
+		strbuf_printf(&sb, "%s%s", i ? ", " : "; close names: ", close[i]);
+	st = error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
+		       "%s GPU '%s' is not in targets.yaml%s (`gpuproj targets list` shows all)",
+		       what, name, sb.buf ? sb.buf : "");
+	strbuf_free(&sb);
+	return st;
+}
+
+void
+gpuproj_validation_clear(struct gpuproj_validation *v)
+{
+	size_t i, j;
+
+	if (!v)
+		return;
+	for (i = 0; i < v->n_pairs; i++) {
+		for (j = 0; j < v->pairs[i].n_reasons; j++)
+			free(v->pairs[i].reasons[j].why);
+		free(v->pairs[i].reasons);
+	}
+	free(v->pairs);
+	for (i = 0; v->overall && i < v->n_models; i++) {
+		for (j = 0; j < v->overall[i].n_reasons; j++)
+			free(v->overall[i].reasons[j].why);
+		free(v->overall[i].reasons);
+	}
+	free(v->overall);
+	free(v->models);
+	free(v->comparisons);
+	for (i = 0; i < v->n_citations; i++)
+		free(v->citations[i]);
+	free(v->citations);
+	free(v->targets_origin);
+	memset(v, 0, sizeof(*v));
+}
+
+int
+gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profiles,
+		 const struct gpuproj_targets *targets, const struct gpuproj_validate_options *opt,
+		 struct gpuproj_validation *out, struct gpuproj_error *reterr)
+{
+	static const struct gpuproj_validate_options defaults = { 0 };
+	const struct gpuproj_target **gpu_of = NULL, **tlist = NULL, **srcsel = NULL;
+	size_t *rank = NULL, *idx = NULL, *sub = NULL;
+	bool *is_source = NULL;
+	double *scratch = NULL;
+	struct pending *pend = NULL;
+	struct gpuproj_validation_comparison *comp = NULL;
+	struct gpuproj_validation v = { 0 };
+	size_t n_t, n_comp = 0, cap_comp = 0, total = 0, done = 0;
+	size_t mi, pi, ti, ki, i, j;
+	int st;
+
+	if (!targets || !out || (n_profiles && !profiles))
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	memset(out, 0, sizeof(*out));
+	if (!opt)
+		opt = &defaults;
+
+	v.threshold_ns = opt->threshold_ns > 0 ? opt->threshold_ns
+					       : GPUPROJ_VALIDATE_DEFAULT_THRESHOLD_NS;
+	v.n_models = opt->n_models ? opt->n_models : 1;
+	v.models = calloc(v.n_models, sizeof(*v.models));
+	n_t = opt->n_targets ? opt->n_targets : gpuproj_targets_count(targets);
+	gpu_of = calloc(n_profiles ? n_profiles : 1, sizeof(*gpu_of));
+	rank = calloc(n_profiles ? n_profiles : 1, sizeof(*rank));
+	is_source = calloc(n_profiles ? n_profiles : 1, sizeof(*is_source));
+	tlist = calloc(n_t ? n_t : 1, sizeof(*tlist));
+	srcsel = calloc(opt->n_sources ? opt->n_sources : 1, sizeof(*srcsel));
+	if (!v.models || !gpu_of || !rank || !is_source || !tlist || !srcsel)
+		goto nomem;
+	for (mi = 0; mi < v.n_models; mi++) {
+		v.models[mi] = opt->n_models ? opt->models[mi] : gpuproj_model_default();
+		if (!v.models[mi]) {
+			st = error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "model %zu is NULL",
+				       mi);
+			goto out;
+		}
+	}
+	if (opt->targets_origin && !(v.targets_origin = strdup(opt->targets_origin)))
+		goto nomem;
+
+	/* The GPU of every profile; sources; targets. */
+	for (pi = 0; pi < n_profiles; pi++) {
+		st = gpuproj_resolve_source(profiles[pi], targets, NULL, &gpu_of[pi], reterr);
+		if (st)
+			goto out;
+		rank[pi] = pi;
+		for (j = 0; j < pi; j++) {
+			if (gpu_of[j] == gpu_of[pi]) {
+				rank[pi] = rank[j];
+				break;
+			}
+		}
+		is_source[pi] = opt->n_sources == 0;
+	}
+	for (i = 0; i < opt->n_sources; i++) {
+		bool any = false;
+
+		st = resolve_name(targets, opt->sources[i], "source", &srcsel[i], reterr);
+		if (st)
+			goto out;
+		for (pi = 0; pi < n_profiles; pi++) {
+			if (gpu_of[pi] == srcsel[i]) {
+				is_source[pi] = true;
+				any = true;
+			}
+		}
+		if (!any) {
+			st = error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
+				       "no data set was measured on source GPU '%s' (%s)",
+				       opt->sources[i], srcsel[i]->name);
+			goto out;
+		}
+	}
+	for (ti = 0; ti < n_t; ti++) {
+		if (opt->n_targets) {
+			st = resolve_name(targets, opt->targets[ti], "target", &tlist[ti], reterr);
+			if (st)
+				goto out;
+		} else {
+			tlist[ti] = gpuproj_targets_get(targets, ti);
+		}
+	}
+	if ((st = collect_citations(&v, profiles, n_profiles)))
+		goto nomem;
+
+	for (pi = 0; pi < n_profiles; pi++) {
+		if (is_source[pi])
+			total += gpuproj_profile_count(profiles[pi]) * n_t;
+	}
+	total *= v.n_models;
+
+	/* Project and compare. */
+	for (mi = 0; mi < v.n_models; mi++) {
+		for (pi = 0; pi < n_profiles; pi++) {
+			const struct gpuproj_profile *p = profiles[pi];
+
+			if (!is_source[pi])
+				continue;
+			for (ti = 0; ti < n_t; ti++) {
+				const struct gpuproj_target *t = tlist[ti];
+
+				for (ki = 0; ki < gpuproj_profile_count(p); ki++) {
+					const struct gpuproj_kernel *k = gpuproj_profile_at(p, ki);
+					struct gpuproj_validation_comparison *c;
+					struct gpuproj_projection pr;
+					double meas;
+
+					done++;
+					if (opt->progress)
+						opt->progress(opt->progress_userdata, done, total);
+					if (t == gpu_of[pi] ||
+					    !measured_on(k, t, targets, profiles, gpu_of,
+							 n_profiles, pi, &meas))
+						continue;
+					if (n_comp == cap_comp) {
+						size_t nc = cap_comp ? cap_comp * 2 : 256;
+						void *a = realloc(comp, nc * sizeof(*comp));
+
+						if (!a)
+							goto nomem;
+						comp = a;
+						a = realloc(pend, nc * sizeof(*pend));
+						if (!a)
+							goto nomem;
+						pend = a;
+						cap_comp = nc;
+					}
+					gpuproj_model_project(v.models[mi], k, gpu_of[pi], t,
+							      opt->model_options, &pr);
+					c = &comp[n_comp];
+					memset(c, 0, sizeof(*c));
+					c->model = v.models[mi];
+					c->source = gpu_of[pi];
+					c->target = t;
+					c->kernel = k;
+					c->source_ns = gpuproj_kernel_mean_ns(k);
+					c->measured_ns = meas;
+					c->status = pr.status;
+					c->lo_ns = c->hi_ns = c->point_ns = c->error_pct = NAN;
+					pend[n_comp] = (struct pending){ mi, rank[pi], ti,
+									 n_comp, NULL };
+					if (pr.status == GPUPROJ_OK) {
+						c->lo_ns = pr.lo_ns;
+						c->hi_ns = pr.hi_ns;
+						c->point_ns = pr.point_ns;
+						c->binding = pr.binding;
+						c->error_pct = (pr.point_ns - meas) / meas * 100.0;
+						c->covered = pr.lo_ns <= meas && meas <= pr.hi_ns;
+					} else {
+						pend[n_comp].why = strdup(pr.why[0] ? pr.why
+								   : gpuproj_strerror(pr.status));
+						if (!pend[n_comp].why)
+							goto nomem;
+					}
+					n_comp++;
+				}
+			}
+		}
+	}
+
+	/* Order by (model, source, target), keeping kernel order; then groups. */
+	{
+		struct gpuproj_validation_comparison *sorted;
+		struct pending *ps = pend;
+
+		/* Sort an index of pending keys, then permute the comparisons. */
+		for (i = 0; i < n_comp; i++)
+			ps[i].seq = i;
+		if (n_comp)
+			qsort(ps, n_comp, sizeof(*ps), cmp_pending);
+		sorted = calloc(n_comp ? n_comp : 1, sizeof(*sorted));
+		if (!sorted)
+			goto nomem;
+		for (i = 0; i < n_comp; i++)
+			sorted[i] = comp[ps[i].seq];
+		free(comp);
+		comp = sorted;
+	}
+	idx = calloc(n_comp ? n_comp : 1, sizeof(*idx));
+	sub = calloc(n_comp ? n_comp : 1, sizeof(*sub));
+	scratch = calloc(n_comp ? n_comp : 1, sizeof(*scratch));
+	v.overall = calloc(v.n_models, sizeof(*v.overall));
+	if (!idx || !sub || !scratch || !v.overall)
+		goto nomem;
+	for (i = 0; i < n_comp; i = j) {
+		struct gpuproj_validation_group *g;
+		void *a;
+
+		for (j = i; j < n_comp && pend[j].model == pend[i].model &&
+			    pend[j].source == pend[i].source && pend[j].target == pend[i].target;
+		     j++)
+			;
+		a = realloc(v.pairs, (v.n_pairs + 1) * sizeof(*v.pairs));
+		if (!a)
+			goto nomem;
+		v.pairs = a;
+		g = &v.pairs[v.n_pairs++];
+		memset(g, 0, sizeof(*g));
+		g->model = comp[i].model;
+		g->source = comp[i].source;
+		g->target = comp[i].target;
+		for (ki = i; ki < j; ki++) {
+			idx[ki - i] = ki;
+			comp[ki].group = v.n_pairs - 1;
+		}
+		if (fill_group(g, comp, pend, idx, j - i, v.threshold_ns, sub, scratch, true))
+			goto nomem;
+	}
+	for (mi = 0; mi < v.n_models; mi++) {
+		size_t n = 0;
+
+		v.overall[mi].model = v.models[mi];
+		for (i = 0; i < n_comp; i++) {
+			if (pend[i].model == mi)
+				idx[n++] = i;
+		}
+		if (fill_group(&v.overall[mi], comp, pend, idx, n, v.threshold_ns, sub, scratch,
+			       false))
+			goto nomem;
+	}
+	v.comparisons = comp;
+	v.n_comparisons = n_comp;
+	comp = NULL;
+	*out = v;
+	memset(&v, 0, sizeof(v));
+	st = GPUPROJ_OK;
+	goto out;
+nomem:
+	st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+out:
+	for (i = 0; pend && i < n_comp; i++)
+		free(pend[i].why);
+	free(pend);
+	free(comp);
+	free(idx);
+	free(sub);
+	free(scratch);
+	free(gpu_of);
+	free(rank);
+	free(is_source);
+	free(tlist);
+	free(srcsel);
+	gpuproj_validation_clear(&v);
+	return st;
+}
+
+/* ---- writers ---- */
+
+static const char *
+pct(double v, char *buf, size_t size)
+{
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.1f", v);
+	return buf;
+}
+
+static void
+table_stats(FILE *out, const struct gpuproj_validation_stats *s, bool with_failed)
+{
+	char a[32], b[32], c[32], d[32];
+
+	if (with_failed)
+		fprintf(out, " %6zu %5zu", s->n, s->n_failed);
+	else
+		fprintf(out, "  %6zu", s->n);
+	fprintf(out, " %7s %7s %6s %7s", pct(s->mape_pct, a, sizeof(a)),
+		pct(s->median_ape_pct, b, sizeof(b)), pct(s->coverage_pct, c, sizeof(c)),
+		pct(s->bias_pct, d, sizeof(d)));
+}
+
+int
+gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v)
+{
+	int wm = 5, ws = 6, wt = 6;
+	size_t i, j, n_failed = 0;
+	char thr[32];
+
+	for (i = 0; i < v->n_citations; i++)
+		fprintf(out, "Data: %s\n", v->citations[i]);
+	format_ns(v->threshold_ns, thr, sizeof(thr));
+	fprintf(out, "%sValidation of ", v->n_citations ? "\n" : "");
+	for (i = 0; i < v->n_models; i++)
+		fprintf(out, "%s%s", i ? ", " : "", gpuproj_model_name(v->models[i]));
+	for (i = 0; i < v->n_models; i++)
+		n_failed += v->overall[i].stats[GPUPROJ_VSUBSET_ALL].n_failed;
+	fprintf(out, ": %zu pair%s, %zu comparison%s (%zu not projected)%s%s\n", v->n_pairs,
+		v->n_pairs == 1 ? "" : "s", v->n_comparisons, v->n_comparisons == 1 ? "" : "s",
+		n_failed, v->targets_origin ? "; targets: " : "",
+		v->targets_origin ? v->targets_origin : "");
+	fprintf(out, "short = measured on the target < %s, long = >= %s\n\n", thr, thr);
+
+	for (i = 0; i < v->n_models; i++) {
+		int l = (int)strlen(gpuproj_model_name(v->models[i]));
+
+		wm = l > wm ? l : wm;
+	}
+	for (i = 0; i < v->n_pairs; i++) {
+		int ls = (int)strlen(v->pairs[i].source->name);
+		int lt = (int)strlen(v->pairs[i].target->name);
+
+		ws = ls > ws ? ls : ws;
+		wt = lt > wt ? lt : wt;
+	}
+	{
+		char sh[64], lo[64];
+
+		snprintf(sh, sizeof(sh), "short (< %s)", thr);
+		snprintf(lo, sizeof(lo), "long (>= %s)", thr);
+		/* Block widths: all 44, short and long 39 (see table_stats()). */
+		fprintf(out, "%-*s %-*s %-*s  %-42s   %-36s   %s\n", wm, "", ws, "", wt, "",
+			"all configurations", sh, lo);
+	}
+	fprintf(out, "%-*s %-*s %-*s %6s %5s %7s %7s %6s %7s  %6s %7s %7s %6s %7s  %6s %7s %7s %6s "
+		"%7s\n", wm, "model", ws, "source", wt, "target", "n", "fail", "MAPE", "medAPE",
+		"cover", "bias", "n", "MAPE", "medAPE", "cover", "bias", "n", "MAPE", "medAPE",
+		"cover", "bias");
+	for (i = 0; i < v->n_pairs + v->n_models; i++) {
+		const struct gpuproj_validation_group *g =
+			i < v->n_pairs ? &v->pairs[i] : &v->overall[i - v->n_pairs];
+
+		if (i == v->n_pairs)
+			fputc('\n', out);
+		fprintf(out, "%-*s %-*s %-*s", wm, gpuproj_model_name(g->model), ws,
+			g->source ? g->source->name : "(all)", wt,
+			g->target ? g->target->name : "(all)");
+		table_stats(out, &g->stats[GPUPROJ_VSUBSET_ALL], true);
+		table_stats(out, &g->stats[GPUPROJ_VSUBSET_SHORT], false);
+		table_stats(out, &g->stats[GPUPROJ_VSUBSET_LONG], false);
+		fputc('\n', out);
+	}
+	for (i = 0; i < v->n_models; i++) {
+		const struct gpuproj_validation_group *g = &v->overall[i];
+
+		if (!g->n_reasons)
+			continue;
+		fprintf(out, "\n%s: %zu projections failed (not in the statistics):\n",
+			gpuproj_model_name(g->model), g->stats[GPUPROJ_VSUBSET_ALL].n_failed);
+		for (j = 0; j < g->n_reasons && j < 10; j++)
+			fprintf(out, "  %6zu x %s\n", g->reasons[j].count, g->reasons[j].why);
+		if (g->n_reasons > 10)
+			fprintf(out, "  ... and %zu more reasons (--format json lists all)\n",
+				g->n_reasons - 10);
+	}
+	fprintf(out, "\nn = projected kernels with a measured time on the target; "
+		"fail = not projected.\n"
+		"MAPE = mean |projected - measured| / measured; medAPE = its median; "
+		"cover = measured\n"
+		"inside the projected [lo, hi]; bias = mean (projected - measured) / measured, "
+		"> 0 =\n"
+		"projections too slow. All in %%, per launch; (all) pools every pair of a "
+		"model.\n");
+	fflush(out);
+	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
+
+static void
+csv_field(FILE *out, const char *s)
+{
+	const char *c;
+
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (c = s; *c; c++) {
+		if (*c == '"')
+			fputc('"', out);
+		fputc(*c, out);
+	}
+	fputc('"', out);
+}
+
+static void
+csv_num(FILE *out, double v)
+{
+	if (!isnan(v))
+		fprintf(out, "%.6g", v);
+}
+
+int
+gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v)
+{
+	size_t i;
+	int s;
+
+	for (i = 0; i < v->n_citations; i++) {
+		fputs("# Data: ", out);
+		fputs(v->citations[i], out);
+		fputc('\n', out);
+	}
+	fputs("model,source,target,subset,threshold_ns,n,n_failed,mape_pct,median_ape_pct,"
+	      "coverage_pct,bias_pct\n", out);
+	for (i = 0; i < v->n_pairs + v->n_models; i++) {
+		const struct gpuproj_validation_group *g =
+			i < v->n_pairs ? &v->pairs[i] : &v->overall[i - v->n_pairs];
+
+		for (s = 0; s < GPUPROJ_VSUBSET_COUNT; s++) {
+			const struct gpuproj_validation_stats *st = &g->stats[s];
+
+			csv_field(out, gpuproj_model_name(g->model));
+			fputc(',', out);
+			csv_field(out, g->source ? g->source->name : "(all)");
+			fputc(',', out);
+			csv_field(out, g->target ? g->target->name : "(all)");
+			fprintf(out, ",%s,", gpuproj_validation_subset_name(
+						     (enum gpuproj_validation_subset)s));
+			csv_num(out, v->threshold_ns);
+			fprintf(out, ",%zu,%zu,", st->n, st->n_failed);
+			csv_num(out, st->mape_pct);
+			fputc(',', out);
+			csv_num(out, st->median_ape_pct);
+			fputc(',', out);
+			csv_num(out, st->coverage_pct);
+			fputc(',', out);
+			csv_num(out, st->bias_pct);
+			fputc('\n', out);
+		}
+	}
+	fflush(out);
+	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
+
+static json_t *
+jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *
+stats_json(const struct gpuproj_validation_stats *s)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	json_object_set_new(o, "n_failed", json_integer((json_int_t)s->n_failed));
+	json_object_set_new(o, "mape_pct", jnum(s->mape_pct));
+	json_object_set_new(o, "median_ape_pct", jnum(s->median_ape_pct));
+	json_object_set_new(o, "coverage_pct", jnum(s->coverage_pct));
+	json_object_set_new(o, "bias_pct", jnum(s->bias_pct));
+	return o;
+}
+
+static json_t *
+group_json(const struct gpuproj_validation_group *g)
+{
+	json_t *o = json_object(), *f = json_array();
+	size_t i;
+	int s;
+
+	if (!o || !f) {
+		json_decref(o);
+		json_decref(f);
+		return NULL;
+	}
+	json_object_set_new(o, "model", json_string(gpuproj_model_name(g->model)));
+	if (g->source)
+		json_object_set_new(o, "source", json_string(g->source->name));
+	if (g->target)
+		json_object_set_new(o, "target", json_string(g->target->name));
+	for (s = 0; s < GPUPROJ_VSUBSET_COUNT; s++) {
+		enum gpuproj_validation_subset sub = (enum gpuproj_validation_subset)s;
+
+		json_object_set_new(o, gpuproj_validation_subset_name(sub),
+				    stats_json(&g->stats[s]));
+	}
+	for (i = 0; i < g->n_reasons; i++)
+		json_array_append_new(f, json_pack("{s:s,s:I}", "why", g->reasons[i].why, "count",
+						   (json_int_t)g->reasons[i].count));
+	json_object_set_new(o, "failures", f);
+	return o;
+}
+
+static json_t *
+dim3_json(struct gpuproj_dim3 d)
+{
+	return json_pack("[I,I,I]", (json_int_t)d.x, (json_int_t)d.y, (json_int_t)d.z);
+}
+
+int
+gpuproj_validation_write_json(const char *path, const struct gpuproj_validation *v, bool details,
+			      struct gpuproj_error *reterr)
+{
+	json_t *root = json_object(), *cit = json_array(), *models = json_array();
+	json_t *pairs = json_array(), *overall = json_array();
+	size_t i;
+	int st;
+
+	if (!root || !cit || !models || !pairs || !overall) {
+		json_decref(root);
+		json_decref(cit);
+		json_decref(models);
+		json_decref(pairs);
+		json_decref(overall);
+		return error_set(reterr, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
+	}
+	json_object_set_new(root, "schema", json_string(GPUPROJ_VALIDATION_SCHEMA));
+	for (i = 0; i < v->n_citations; i++)
+		json_array_append_new(cit, json_string(v->citations[i]));
+	json_object_set_new(root, "citations", cit);
+	json_object_set_new(root, "targets",
+			    v->targets_origin ? json_string(v->targets_origin) : json_null());
+	json_object_set_new(root, "threshold_ns", json_real(v->threshold_ns));
+	for (i = 0; i < v->n_models; i++)
+		json_array_append_new(models, json_string(gpuproj_model_name(v->models[i])));
+	json_object_set_new(root, "models", models);
+	for (i = 0; i < v->n_pairs; i++)
+		json_array_append_new(pairs, group_json(&v->pairs[i]));
+	json_object_set_new(root, "pairs", pairs);
+	for (i = 0; i < v->n_models; i++)
+		json_array_append_new(overall, group_json(&v->overall[i]));
+	json_object_set_new(root, "overall", overall);
+	if (details) {
+		json_t *cs = json_array();
+
+		for (i = 0; cs && i < v->n_comparisons; i++) {
+			const struct gpuproj_validation_comparison *c = &v->comparisons[i];
+			const struct gpuproj_kernel *k = c->kernel;
+			bool ok = c->status == GPUPROJ_OK;
+			json_t *o = json_object();
+
+			if (!o)
+				break;
+			json_object_set_new(o, "model", json_string(gpuproj_model_name(c->model)));
+			json_object_set_new(o, "source", json_string(c->source->name));
+			json_object_set_new(o, "target", json_string(c->target->name));
+			json_object_set_new(o, "kernel", json_string(k->name));
+			json_object_set_new(o, "tag", json_string(k->tag ? k->tag : ""));
+			json_object_set_new(o, "grid", dim3_json(k->grid));
+			json_object_set_new(o, "block", dim3_json(k->block));
+			json_object_set_new(o, "source_ns", jnum(c->source_ns));
+			json_object_set_new(o, "measured_ns", jnum(c->measured_ns));
+			json_object_set_new(o, "status",
+					    json_string(ok ? "ok" : gpuproj_strerror(c->status)));
+			json_object_set_new(o, "lo_ns", jnum(c->lo_ns));
+			json_object_set_new(o, "hi_ns", jnum(c->hi_ns));
+			json_object_set_new(o, "point_ns", jnum(c->point_ns));
+			json_object_set_new(o, "binding",
+					    ok ? json_string(gpuproj_bound_name(c->binding))
+					       : json_null());
+			json_object_set_new(o, "error_pct", jnum(c->error_pct));
+			json_object_set_new(o, "covered", json_boolean(ok && c->covered));
+			json_object_set_new(o, "why", c->why ? json_string(c->why) : json_null());
+			json_array_append_new(cs, o);
+		}
+		json_object_set_new(root, "comparisons", cs ? cs : json_null());
+	}
+	st = json_save_atomic(root, path, reterr);
+	json_decref(root);
+	return st;
+}

@@ -1,0 +1,1350 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Nsight Compute CSV import: the helpers of import-common.h (numbers with
+ * thousands separators, launch dimensions, units), the long (`ncu --csv`)
+ * and raw (`--page raw`) layouts with aggregation checked numerically, one
+ * test per class of bad input (exact message, position, nothing written),
+ * and `gpuproj import ncu` end to end.
+ *
+ * Fixtures (tests/data/ncu-*.csv) are written after real ncu output:
+ * - ncu-long.csv: ncu 2023+ `--csv --metrics …`, "Estimated Speedup"
+ *   columns, ==PROF== lines and one line of application output before the
+ *   header, demangled names with commas, auto-scaled units (the same metric
+ *   in msecond/usecond/nsecond and Mbyte/Kbyte/byte), n/a values, rows
+ *   without the trailing rule columns;
+ * - ncu-sections.csv: the default `ncu --csv` (section labels such as
+ *   "Duration", rule rows, "Memory Throughput" in two sections);
+ * - ncu-old.csv: ncu 2020 ("Kernel Time", no launch columns);
+ * - ncu-raw.csv: `--page raw --print-kernel-base mangled`, CRLF.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuproj/import.h>
+#include <gpuproj/profile.h>
+
+#include "common.h"
+#include "import-common.h"
+
+static char *dir;
+
+static void
+setup(void)
+{
+	dir = test_tmpdir();
+}
+
+static void
+teardown(void)
+{
+	test_rmtree(dir);
+	free(dir);
+	dir = NULL;
+}
+
+/* ---- helpers ---- */
+
+#define assert_near(actual, expected)                                                    \
+	do {                                                                             \
+		double a_ = (actual), e_ = (expected);                                   \
+		ck_assert_msg(fabs(a_ - e_) <= 1e-9 * fmax(1.0, fabs(e_)),               \
+			      "%s = %.17g, expected %.17g", #actual, a_, e_);            \
+	} while (0)
+
+static struct gpuproj_profile *
+import_ok(const char *path, struct gpuproj_import_summary *sum)
+{
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_error err = { 0 };
+	char buf[2048];
+	int r = gpuproj_import_ncu(path, &p, sum, &err);
+
+	ck_assert_msg(r == GPUPROJ_OK, "%s", gpuproj_error_format(&err, buf, sizeof(buf)));
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+/* The record of a kernel by name and grid (fails the test when absent). */
+static struct gpuproj_kernel *
+kernel(const struct gpuproj_profile *p, const char *name, uint32_t gx, uint32_t gy,
+       uint32_t gz)
+{
+	size_t i;
+
+	for (i = 0; i < gpuproj_profile_count(p); i++) {
+		struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+
+		if (strcmp(k->name, name) == 0 && k->grid.x == gx && k->grid.y == gy &&
+		    k->grid.z == gz)
+			return k;
+	}
+	ck_abort_msg("no kernel %s with grid (%u, %u, %u)", name, gx, gy, gz);
+	return NULL;
+}
+
+static const struct gpuproj_extra_metric *
+extra(const struct gpuproj_kernel *k, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < k->n_extra; i++) {
+		if (strcmp(k->extra[i].name, name) == 0)
+			return &k->extra[i];
+	}
+	return NULL;
+}
+
+static void
+assert_metric(const struct gpuproj_kernel *k, enum gpuproj_metric m, double mean, uint32_t n)
+{
+	ck_assert_msg(k->metric_n[m] == n, "%s: %s reported by %u launches, expected %u",
+		      k->name, gpuproj_metric_name(m), k->metric_n[m], n);
+	assert_near(gpuproj_kernel_metric(k, m), mean);
+}
+
+static void
+assert_extra(const struct gpuproj_kernel *k, const char *name, const char *unit, double mean,
+	     uint64_t n)
+{
+	const struct gpuproj_extra_metric *e = extra(k, name);
+
+	ck_assert_msg(e != NULL, "%s: no extra metric %s", k->name, name);
+	ck_assert_str_eq(e->unit, unit);
+	ck_assert_uint_eq(e->n, n);
+	assert_near(e->sum / (double)e->n, mean);
+}
+
+/* 1-based column of `needle` in `line`. */
+static int
+column_of(const char *line, const char *needle)
+{
+	const char *at = strstr(line, needle);
+
+	ck_assert_ptr_nonnull(at);
+	return (int)(at - line) + 1;
+}
+
+/* The start of a long-format row: launch 0 of k(int), grid (4, 1, 1). */
+#define LONG_HEADER                                                                        \
+	"\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","  \
+	"\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\","          \
+	"\"Metric Name\",\"Metric Unit\",\"Metric Value\""
+#define ROW(id) "\"" id "\",\"77\",\"app\",\"h\",\"k(int)\",\"1\",\"7\",\"(256, 1, 1)\","   \
+	"\"(4, 1, 1)\",\"0\",\"8.0\",\"Command line profiler metrics\","
+
+/* ---- import-common.h helpers ---- */
+
+static const struct {
+	const char *text;
+	bool ok;
+	double value;
+} number_cases[] = {
+	{ "12", true, 12 },
+	{ "1,234,567", true, 1234567 },
+	{ "1,073,741,824", true, 1073741824.0 },
+	{ "1,100.50", true, 1100.5 },
+	{ "-1,000", true, -1000 },
+	{ " 7 ", true, 7 },
+	{ "0.0015", true, 0.0015 },
+	{ "1.5e-6", true, 1.5e-6 },
+	{ "123,456.5e3", true, 123456500 },
+	{ "1,23", false, 0 },
+	{ "12,3456", false, 0 },
+	{ "1234,567", false, 0 },
+	{ ",123", false, 0 },
+	{ "1,,234", false, 0 },
+	{ "1,234,", false, 0 },
+	{ "", false, 0 },
+	{ "n/a", false, 0 },
+	{ "abc", false, 0 },
+	{ "1.2.3", false, 0 },
+	{ "0x10", false, 0 },
+	{ "inf", false, 0 },
+	{ "12 34", false, 0 },
+};
+
+START_TEST(number_parse)
+{
+	double v = -99;
+	bool ok = import_parse_number(number_cases[_i].text, &v);
+
+	ck_assert_msg(ok == number_cases[_i].ok, "'%s': parsed %d, expected %d",
+		      number_cases[_i].text, ok, number_cases[_i].ok);
+	if (ok)
+		assert_near(v, number_cases[_i].value);
+	else
+		ck_assert_double_eq(v, -99);
+}
+END_TEST
+
+START_TEST(number_absent)
+{
+	ck_assert(import_value_absent(""));
+	ck_assert(import_value_absent("  "));
+	ck_assert(import_value_absent("n/a"));
+	ck_assert(import_value_absent("N/A"));
+	ck_assert(!import_value_absent("0"));
+	ck_assert(!import_value_absent("n/a2"));
+}
+END_TEST
+
+static const struct {
+	const char *text;
+	bool ok;
+	uint32_t x, y, z;
+} dim3_cases[] = {
+	{ "(256, 1, 1)", true, 256, 1, 1 },
+	{ "(16,16,1)", true, 16, 16, 1 },
+	{ " (16, 64, 128) ", true, 16, 64, 128 },
+	{ "1024", true, 1024, 1, 1 },
+	{ "32, 4", true, 32, 4, 1 },
+	{ "(4294967295, 1, 1)", true, 4294967295u, 1, 1 },
+	{ "(4294967296, 1, 1)", false, 0, 0, 0 },
+	{ "(0, 1, 1)", false, 0, 0, 0 },
+	{ "(1, 1, 1, 1)", false, 0, 0, 0 },
+	{ "(256, 1, 1", false, 0, 0, 0 },
+	{ "(-1, 1, 1)", false, 0, 0, 0 },
+	{ "", false, 0, 0, 0 },
+	{ "(a, 1, 1)", false, 0, 0, 0 },
+};
+
+START_TEST(dim3_parse)
+{
+	struct gpuproj_dim3 d = { 7, 7, 7 };
+	bool ok = import_parse_dim3(dim3_cases[_i].text, &d);
+
+	ck_assert_msg(ok == dim3_cases[_i].ok, "'%s'", dim3_cases[_i].text);
+	if (ok) {
+		ck_assert_uint_eq(d.x, dim3_cases[_i].x);
+		ck_assert_uint_eq(d.y, dim3_cases[_i].y);
+		ck_assert_uint_eq(d.z, dim3_cases[_i].z);
+	}
+}
+END_TEST
+
+static const struct {
+	const char *unit;
+	enum import_unit_family family;
+	double scale;
+	const char *base;
+} unit_cases[] = {
+	{ "", IMPORT_UNIT_NONE, 1, "" },
+	{ "%", IMPORT_UNIT_PERCENT, 1, "%" },
+	{ "nsecond", IMPORT_UNIT_TIME, 1, "nsecond" },
+	{ "usecond", IMPORT_UNIT_TIME, 1e3, "nsecond" },
+	{ "msecond", IMPORT_UNIT_TIME, 1e6, "nsecond" },
+	{ "second", IMPORT_UNIT_TIME, 1e9, "nsecond" },
+	{ "us", IMPORT_UNIT_TIME, 1e3, "nsecond" },
+	{ "byte", IMPORT_UNIT_BYTES, 1, "byte" },
+	/* ncu's byte prefixes are decimal (see import-common.c). */
+	{ "Kbyte", IMPORT_UNIT_BYTES, 1e3, "byte" },
+	{ "Mbyte", IMPORT_UNIT_BYTES, 1e6, "byte" },
+	{ "Gbyte", IMPORT_UNIT_BYTES, 1e9, "byte" },
+	{ "Tbyte", IMPORT_UNIT_BYTES, 1e12, "byte" },
+	{ "KiB", IMPORT_UNIT_BYTES, 1024, "byte" },
+	{ "Kbyte/block", IMPORT_UNIT_BYTES, 1e3, "byte" },
+	{ "hz", IMPORT_UNIT_FREQUENCY, 1, "hz" },
+	{ "Ghz", IMPORT_UNIT_FREQUENCY, 1e9, "hz" },
+	{ "cycle/nsecond", IMPORT_UNIT_FREQUENCY, 1e9, "hz" },
+	{ "cycle/usecond", IMPORT_UNIT_FREQUENCY, 1e6, "hz" },
+	{ "byte/second", IMPORT_UNIT_BANDWIDTH, 1, "byte/second" },
+	{ "Gbyte/second", IMPORT_UNIT_BANDWIDTH, 1e9, "byte/second" },
+	{ "Tbyte/s", IMPORT_UNIT_BANDWIDTH, 1e12, "byte/second" },
+	{ "inst", IMPORT_UNIT_COUNT, 1, "inst" },
+	{ "Minst", IMPORT_UNIT_COUNT, 1e6, "inst" },
+	{ "cycle", IMPORT_UNIT_COUNT, 1, "cycle" },
+	{ "register/thread", IMPORT_UNIT_COUNT, 1, "register/thread" },
+	{ "inst/cycle", IMPORT_UNIT_COUNT, 1, "inst/cycle" },
+	{ "furlong", IMPORT_UNIT_OTHER, 1, "" },
+	{ "Xbyte", IMPORT_UNIT_OTHER, 1, "" },
+};
+
+START_TEST(unit_classify)
+{
+	struct import_unit u;
+
+	import_unit_parse(unit_cases[_i].unit, &u);
+	ck_assert_msg(u.family == unit_cases[_i].family, "'%s': family %s, expected %s",
+		      unit_cases[_i].unit, import_unit_family_name(u.family),
+		      import_unit_family_name(unit_cases[_i].family));
+	ck_assert_msg(u.scale == unit_cases[_i].scale, "'%s': scale %g, expected %g",
+		      unit_cases[_i].unit, u.scale, unit_cases[_i].scale);
+	ck_assert_str_eq(u.base, unit_cases[_i].base);
+}
+END_TEST
+
+START_TEST(csv_positions)
+{
+	static const char text[] = "\"a\",\"b,c\" , d\n\n  \n\"x\"\"y\",\"\"\r\n";
+	struct import_csv t = { 0 };
+	struct gpuproj_error err = { 0 };
+
+	ck_assert_int_eq(import_csv_read_buffer(text, strlen(text), "t.csv", NULL, &t, &err), 0);
+	ck_assert_uint_eq(t.n_rows, 2);
+	ck_assert_int_eq(t.n_lines, 4);
+	ck_assert_uint_eq(t.rows[0].n, 3);
+	ck_assert_str_eq(t.rows[0].fields[1], "b,c");
+	ck_assert_str_eq(t.rows[0].fields[2], "d");
+	ck_assert_int_eq(t.rows[0].line, 1);
+	ck_assert_int_eq(t.rows[0].columns[0], 1);
+	ck_assert_int_eq(t.rows[0].columns[1], 5);
+	ck_assert_int_eq(t.rows[0].columns[2], 12);
+	ck_assert_int_eq(t.rows[1].line, 4);
+	ck_assert_str_eq(t.rows[1].fields[0], "x\"y");
+	ck_assert_str_eq(t.rows[1].fields[1], "");
+	ck_assert_int_eq(t.rows[1].columns[1], 8);
+	ck_assert_str_eq(import_csv_field(&t.rows[1], 5), "");
+	ck_assert_int_eq(import_csv_find(&t.rows[0], "b,c"), 1);
+	ck_assert_int_eq(import_csv_find(&t.rows[0], "B,C"), -1);
+	import_csv_clear(&t);
+}
+END_TEST
+
+/* ---- the long layout ---- */
+
+START_TEST(long_aggregates_launches)
+{
+	struct gpuproj_profile *p = import_ok(test_data("ncu-long.csv"), NULL);
+	const char *gemm = "void gemm<float>(int, float const*, float*)";
+	struct gpuproj_kernel *k;
+
+	ck_assert_uint_eq(gpuproj_profile_count(p), 3);
+
+	/* IDs 0, 2, 3: three launches of one signature, printed in three time units. */
+	k = kernel(p, gemm, 64, 64, 1);
+	ck_assert_uint_eq(k->launches, 3);
+	ck_assert_uint_eq(k->profiled, 3);
+	ck_assert_uint_eq(k->duration_ns.n, 3);
+	assert_near(k->duration_ns.min, 900000);      /* "900,000" nsecond */
+	assert_near(k->duration_ns.max, 1100500);     /* "1,100.50" usecond */
+	assert_near(k->duration_ns.sum, 3000500);     /* + "1.00" msecond */
+	assert_near(gpuproj_kernel_mean_ns(k), 3000500.0 / 3.0);
+	ck_assert_uint_eq(k->block.x, 16);
+	ck_assert_uint_eq(k->block.y, 16);
+	ck_assert_uint_eq(k->block.z, 1);
+	ck_assert_uint_eq(k->smem_dynamic, 2050);     /* "2.05" Kbyte/block */
+	ck_assert_uint_eq(k->smem_static, 512);
+	ck_assert_uint_eq(k->regs_per_thread, 64);
+	ck_assert_int_eq(k->device, 0);
+	ck_assert_str_eq(k->tag, "");
+	assert_metric(k, GPUPROJ_M_INST_FP32_FMA, 1073741824.0, 3);
+	assert_metric(k, GPUPROJ_M_INST_FP32_ADD, 2000, 3); /* 1,000 2,000 3,000 */
+	assert_metric(k, GPUPROJ_M_INST_FP64_FMA, 0, 3);    /* the sm__ spelling */
+	assert_metric(k, GPUPROJ_M_WARP_EFFICIENCY, 0.9, 3); /* 28.8 / 32 */
+	assert_metric(k, GPUPROJ_M_BYTES_L1, 4e6, 3);
+	assert_metric(k, GPUPROJ_M_BYTES_L2, 3e6, 3);
+	assert_metric(k, GPUPROJ_M_BYTES_DRAM, 1.5e6, 3);   /* Mbyte, Kbyte, byte */
+	assert_metric(k, GPUPROJ_M_SHARED_WAVEFRONTS, 12288, 3);
+	assert_metric(k, GPUPROJ_M_OCCUPANCY_ACHIEVED, 0.625, 3);
+	assert_metric(k, GPUPROJ_M_CLOCK_SM, 1.755e9, 3);
+	ck_assert(!gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM_READ));
+	ck_assert(!gpuproj_kernel_has(k, GPUPROJ_M_INST_WARP));
+
+	/* Another grid is another signature. */
+	k = kernel(p, gemm, 128, 64, 1);
+	ck_assert_uint_eq(k->launches, 1);
+	assert_near(gpuproj_kernel_mean_ns(k), 2e6);
+	assert_metric(k, GPUPROJ_M_INST_FP32_FMA, 2147483648.0, 1);
+	ck_assert_uint_eq(k->smem_dynamic, 2050);
+	ck_assert_uint_eq(k->smem_static, 0);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(long_na_is_absent)
+{
+	struct gpuproj_profile *p = import_ok(test_data("ncu-long.csv"), NULL);
+	struct gpuproj_kernel *k = kernel(p, "void gemm<float>(int, float const*, float*)", 64,
+					  64, 1);
+
+	/* hfma is n/a in every launch: not collected, not zero. */
+	ck_assert(!gpuproj_kernel_has(k, GPUPROJ_M_INST_FP16_FMA));
+	ck_assert(isnan(gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP16_FMA)));
+	/* fmul is n/a in launch 0 only: the mean of 500 and 700, not of 0, 500, 700. */
+	assert_metric(k, GPUPROJ_M_INST_FP32_MUL, 600, 2);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(long_demangled_names_with_commas)
+{
+	struct gpuproj_profile *p = import_ok(test_data("ncu-long.csv"), NULL);
+	const char *reduce = "reduce_sum_kernel(const int *, unsigned long long *, int)";
+	struct gpuproj_kernel *k = kernel(p, reduce, 16385, 1, 1);
+
+	ck_assert_str_eq(k->name, reduce);
+	ck_assert_ptr_nonnull(k->demangled);
+	ck_assert_str_eq(k->demangled, reduce);
+	ck_assert_uint_eq(k->block.x, 256);
+	ck_assert_uint_eq(k->regs_per_thread, 16);
+	/* Insertion order follows the launches: gemm (ID 0), reduce (ID 1), gemm (ID 4). */
+	ck_assert_str_eq(gpuproj_profile_at(p, 0)->name,
+			 "void gemm<float>(int, float const*, float*)");
+	ck_assert_ptr_eq(gpuproj_profile_at(p, 1), k);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(long_read_write_and_derived_efficiency)
+{
+	struct gpuproj_profile *p = import_ok(test_data("ncu-long.csv"), NULL);
+	struct gpuproj_kernel *k = kernel(p, "reduce_sum_kernel(const int *, unsigned long long *, "
+					  "int)", 16385, 1, 1);
+
+	assert_near(gpuproj_kernel_mean_ns(k), 5120);          /* "5.12" usecond */
+	assert_metric(k, GPUPROJ_M_BYTES_DRAM_READ, 4.19e6, 1);
+	assert_metric(k, GPUPROJ_M_BYTES_DRAM_WRITE, 128, 1);
+	assert_metric(k, GPUPROJ_M_BYTES_DRAM, 4190128, 1);    /* read + write */
+	assert_metric(k, GPUPROJ_M_INST_WARP, 98765, 1);
+	assert_metric(k, GPUPROJ_M_INST_THREAD, 2370360, 1);
+	/* No ratio metric: 2,370,360 / (32 × 98,765). */
+	assert_metric(k, GPUPROJ_M_WARP_EFFICIENCY, 0.75, 1);
+	assert_metric(k, GPUPROJ_M_INST_INT, 1048576, 1);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(long_unknown_metrics_kept)
+{
+	struct gpuproj_profile *p = import_ok(test_data("ncu-long.csv"), NULL);
+	struct gpuproj_kernel *k = kernel(p, "void gemm<float>(int, float const*, float*)", 64,
+					  64, 1);
+
+	ck_assert_uint_eq(k->n_extra, 2);
+	/* 2.50 Mbyte, 2,600.00 Kbyte, 2,700,000 byte: averaged in bytes. */
+	assert_extra(k, "l1tex__m_xbar2l1tex_read_bytes.sum", "byte", 2.6e6, 3);
+	assert_extra(k, "sm__throughput.avg.pct_of_peak_sustained_elapsed", "%", 47.2, 3);
+	/* Mapped metrics and device attributes are not repeated there. */
+	ck_assert_ptr_null(extra(k, "dram__bytes.sum"));
+	ck_assert_ptr_null(extra(k, "device__attribute_multiprocessor_count"));
+	ck_assert_uint_eq(kernel(p, "reduce_sum_kernel(const int *, unsigned long long *, int)",
+				 16385, 1, 1)->n_extra, 0);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(long_summary_and_context)
+{
+	static const char *const missing[] = {
+		"inst.fp16.fma", "inst.fp16.add", "inst.fp16.mul", "inst.fp64.add", "inst.fp64.mul",
+	};
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_ok(test_data("ncu-long.csv"), &sum);
+	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+	const struct gpuproj_process_info *pr = gpuproj_profile_process(p);
+	char expect[4200];
+	size_t i;
+
+	ck_assert_uint_eq(sum.rows, 75);
+	ck_assert_uint_eq(sum.launches, 5);
+	ck_assert_uint_eq(sum.kernels, 3);
+	ck_assert_uint_eq(sum.kept_metrics, 2);
+	ck_assert_uint_eq(sum.n_missing, ARRAY_LENGTH(missing));
+	for (i = 0; i < ARRAY_LENGTH(missing); i++)
+		ck_assert_str_eq(sum.missing[i], missing[i]);
+	/* The ==PROF== lines go silently; the application's line is reported. */
+	ck_assert_uint_eq(sum.n_warnings, 1);
+	snprintf(expect, sizeof(expect), "%s:2: skipped 1 line that is not CSV (application "
+		 "output?)", test_data("ncu-long.csv"));
+	ck_assert_str_eq(sum.warnings[0], expect);
+
+	ck_assert_str_eq(d->name, "NVIDIA H100 80GB HBM3");
+	ck_assert_int_eq(d->cc_major, 9);
+	ck_assert_int_eq(d->cc_minor, 0);
+	ck_assert_int_eq(d->sms, 132);
+	ck_assert_str_eq(pr->application, "gemm_bench");
+	ck_assert_str_eq(pr->host, "127.0.0.1");
+	ck_assert_int_eq(pr->pid, 21093);
+	ck_assert_str_eq(gpuproj_profile_attr(p, "origin"), "ncu-import");
+	ck_assert_str_eq(gpuproj_profile_attr(p, "import.file"), test_data("ncu-long.csv"));
+	ck_assert_str_eq(gpuproj_profile_attr(p, "import.format"), "ncu --csv");
+	ck_assert_str_eq(gpuproj_profile_attr(p, "tool_version"), GPUPROJ_VERSION);
+	gpuproj_import_summary_clear(&sum);
+	ck_assert_ptr_null(sum.missing);
+	ck_assert_uint_eq(sum.n_warnings, 0);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(sections_labels_mapped)
+{
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_ok(test_data("ncu-sections.csv"), &sum);
+	struct gpuproj_kernel *k = kernel(p, "vectorAdd(const float *, const float *, float *, "
+					  "int)", 196, 1, 1);
+	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+	char expect[4200];
+
+	ck_assert_uint_eq(gpuproj_profile_count(p), 1);
+	ck_assert_uint_eq(k->launches, 2);
+	assert_near(k->duration_ns.min, 4480);                 /* "Duration" 4.48 usecond */
+	assert_near(k->duration_ns.max, 4640);
+	assert_metric(k, GPUPROJ_M_CLOCK_SM, 1.40e9, 2);       /* "SM Frequency" cycle/nsecond */
+	assert_metric(k, GPUPROJ_M_OCCUPANCY_ACHIEVED, 0.18, 2); /* "Achieved Occupancy" % */
+	assert_metric(k, GPUPROJ_M_CYCLES_SM_ACTIVE, 3621.45, 2);
+	ck_assert_uint_eq(k->regs_per_thread, 16);
+	ck_assert_uint_eq(k->block.x, 256);
+	/* One label, two sections, two meanings: kept apart. */
+	assert_extra(k, "GPU Speed Of Light Throughput: Memory Throughput", "%", 78.41, 2);
+	assert_extra(k, "Memory Workload Analysis: Memory Throughput", "byte/second", 352.91e9, 2);
+	assert_extra(k, "Launch Statistics: Driver Shared Memory Per Block", "byte", 1020, 2);
+	assert_extra(k, "GPU Speed Of Light Throughput: Elapsed Cycles", "cycle", 6218, 2);
+	/* Rule rows (no metric name) are rows, not metrics. */
+	ck_assert_uint_eq(sum.rows, 58);
+	ck_assert_uint_eq(sum.kept_metrics, 19);
+	ck_assert_uint_eq(sum.n_warnings, 1);
+	snprintf(expect, sizeof(expect), "%s:18: kept no value for \"Launch Statistics: Function "
+		 "Cache Configuration\": 'CachePreferNone' is not a number",
+		 test_data("ncu-sections.csv"));
+	ck_assert_str_eq(sum.warnings[0], expect);
+	/* "Device" holds the ordinal; no name in this file. */
+	ck_assert_ptr_null(d->name);
+	ck_assert_int_eq(d->cc_major, 8);
+	ck_assert_int_eq(d->cc_minor, 6);
+	ck_assert_uint_eq(sum.n_missing, 14);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(old_format_launch_size_from_metrics)
+{
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_ok(test_data("ncu-old.csv"), &sum);
+	struct gpuproj_kernel *k = kernel(p, "saxpy(int, float, float *, float *)", 4096, 1, 1);
+
+	ck_assert_uint_eq(k->block.x, 256);
+	ck_assert_uint_eq(k->block.y, 1);
+	ck_assert_uint_eq(k->launches, 2);
+	assert_near(gpuproj_kernel_mean_ns(k), 58100);
+	assert_metric(k, GPUPROJ_M_BYTES_DRAM, 12.58e6, 2);
+	assert_metric(k, GPUPROJ_M_INST_FP32_FMA, 1048576, 2);
+	ck_assert_uint_eq(k->n_extra, 0);
+	ck_assert_uint_eq(sum.n_warnings, 0);
+	ck_assert_uint_eq(sum.rows, 12);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+/* ---- the raw layout ---- */
+
+START_TEST(raw_one_row_per_launch)
+{
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_ok(test_data("ncu-raw.csv"), &sum);
+	struct gpuproj_kernel *k = kernel(p, "_Z9stencil3dPKdPdiii", 16, 64, 128);
+	struct gpuproj_kernel *init = kernel(p, "_Z10init_fieldPdi", 8192, 1, 1);
+	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+
+	ck_assert_uint_eq(gpuproj_profile_count(p), 2);
+	/* --print-kernel-base mangled: no demangled name to keep. */
+	ck_assert_ptr_null(k->demangled);
+	ck_assert_uint_eq(k->block.x, 32);
+	ck_assert_uint_eq(k->block.y, 4);
+	ck_assert_uint_eq(k->smem_dynamic, 1024);
+	ck_assert_uint_eq(k->regs_per_thread, 40);
+	ck_assert_uint_eq(k->launches, 2);
+	assert_near(k->duration_ns.min, 409800);
+	assert_near(k->duration_ns.max, 412320);
+	assert_near(gpuproj_kernel_mean_ns(k), 411060);
+	assert_metric(k, GPUPROJ_M_BYTES_DRAM, 8450850, 2);   /* Kbyte */
+	assert_metric(k, GPUPROJ_M_BYTES_L2, 95.2e6, 2);      /* Mbyte */
+	assert_metric(k, GPUPROJ_M_SHARED_WAVEFRONTS, 196608, 2); /* op_ld + op_st */
+	assert_metric(k, GPUPROJ_M_WARP_EFFICIENCY, 0.9375, 2); /* 93.75 % */
+	assert_metric(k, GPUPROJ_M_CLOCK_SM, 1.38e9, 2);      /* cycle/usecond */
+	assert_metric(k, GPUPROJ_M_INST_FP64_FMA, 12582912, 2);
+	assert_metric(k, GPUPROJ_M_INST_FP64_ADD, 4194304, 2);
+	assert_metric(k, GPUPROJ_M_INST_FP64_MUL, 2097152, 2);
+	assert_extra(k, "sm__inst_executed_pipe_tensor.sum", "inst", 0, 2);
+	assert_extra(k, "launch__grid_size", "", 131072, 2);
+	/* n/a in the last row: the metric is absent there, not zero. */
+	ck_assert_ptr_null(extra(init, "sm__inst_executed_pipe_tensor.sum"));
+	assert_metric(init, GPUPROJ_M_WARP_EFFICIENCY, 1.0, 1);
+	ck_assert_str_eq(d->name, "Tesla V100-SXM2-16GB");
+	ck_assert_int_eq(d->cc_major, 7);
+	ck_assert_int_eq(d->sms, 80);
+	ck_assert_uint_eq(sum.rows, 3);
+	ck_assert_uint_eq(sum.launches, 3);
+	ck_assert_uint_eq(sum.kernels, 2);
+	ck_assert_uint_eq(sum.kept_metrics, 3);
+	ck_assert_str_eq(gpuproj_profile_attr(p, "import.format"), "ncu --csv --page raw");
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+/* ---- unit scaling, one row per unit ---- */
+
+static const struct {
+	const char *metric, *unit, *value;
+	int logical;        /* enum gpuproj_metric, or -1 for the duration */
+	double expect;
+} scale_cases[] = {
+	{ "gpu__time_duration.sum", "nsecond", "1,500", -1, 1500 },
+	{ "gpu__time_duration.sum", "usecond", "1.5", -1, 1500 },
+	{ "gpu__time_duration.sum", "msecond", "0.0015", -1, 1500 },
+	{ "gpu__time_duration.sum", "second", "0.0000015", -1, 1500 },
+	{ "gpu__time_duration.sum", "ns", "1500", -1, 1500 },
+	{ "gpu__time_duration.sum", "us", "1.50", -1, 1500 },
+	{ "gpu__time_duration.sum", "ms", "0.0015", -1, 1500 },
+	{ "gpu__time_duration.sum", "s", "1.5e-6", -1, 1500 },
+	{ "dram__bytes.sum", "byte", "2,048", GPUPROJ_M_BYTES_DRAM, 2048 },
+	{ "dram__bytes.sum", "Kbyte", "2.05", GPUPROJ_M_BYTES_DRAM, 2050 },
+	{ "dram__bytes.sum", "Mbyte", "4.19", GPUPROJ_M_BYTES_DRAM, 4190000 },
+	{ "dram__bytes.sum", "Gbyte", "1.5", GPUPROJ_M_BYTES_DRAM, 1.5e9 },
+	{ "dram__bytes.sum", "Tbyte", "0.5", GPUPROJ_M_BYTES_DRAM, 5e11 },
+	{ "dram__bytes.sum", "KiB", "2", GPUPROJ_M_BYTES_DRAM, 2048 },
+	{ "sm__cycles_elapsed.avg.per_second", "hz", "1,410,000,000", GPUPROJ_M_CLOCK_SM, 1.41e9 },
+	{ "sm__cycles_elapsed.avg.per_second", "Mhz", "1,410", GPUPROJ_M_CLOCK_SM, 1.41e9 },
+	{ "sm__cycles_elapsed.avg.per_second", "Ghz", "1.41", GPUPROJ_M_CLOCK_SM, 1.41e9 },
+	{ "sm__cycles_elapsed.avg.per_second", "cycle/nsecond", "1.41", GPUPROJ_M_CLOCK_SM,
+	  1.41e9 },
+	{ "sm__cycles_elapsed.avg.per_second", "cycle/usecond", "1,410", GPUPROJ_M_CLOCK_SM,
+	  1.41e9 },
+	{ "sm__cycles_elapsed.avg.per_second", "cycle/second", "1,410,000,000",
+	  GPUPROJ_M_CLOCK_SM, 1.41e9 },
+	{ "sm__warps_active.avg.pct_of_peak_sustained_active", "%", "62.5",
+	  GPUPROJ_M_OCCUPANCY_ACHIEVED, 0.625 },
+	{ "smsp__thread_inst_executed_per_inst_executed.pct", "%", "75",
+	  GPUPROJ_M_WARP_EFFICIENCY, 0.75 },
+	{ "smsp__thread_inst_executed_per_inst_executed.ratio", "", "24",
+	  GPUPROJ_M_WARP_EFFICIENCY, 0.75 },
+	{ "smsp__inst_executed.sum", "inst", "98,765", GPUPROJ_M_INST_WARP, 98765 },
+	{ "smsp__inst_executed.sum", "Kinst", "98.765", GPUPROJ_M_INST_WARP, 98765 },
+	{ "sm__sass_data_bytes_mem_shared.sum", "Kbyte", "16.38", GPUPROJ_M_SHARED_BYTES, 16380 },
+	{ "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", "", "12,288",
+	  GPUPROJ_M_SHARED_WAVEFRONTS, 12288 },
+};
+
+START_TEST(unit_scaling)
+{
+	char text[2048];
+	struct gpuproj_profile *p;
+	struct gpuproj_kernel *k;
+	char *path;
+
+	snprintf(text, sizeof(text), LONG_HEADER "\n" ROW("0") "\"%s\",\"%s\",\"%s\"\n",
+		 scale_cases[_i].metric, scale_cases[_i].unit, scale_cases[_i].value);
+	path = test_write_file(dir, "scale.csv", text);
+	p = import_ok(path, NULL);
+	k = kernel(p, "k(int)", 4, 1, 1);
+	if (scale_cases[_i].logical < 0) {
+		ck_assert_uint_eq(k->duration_ns.n, 1);
+		assert_near(k->duration_ns.mean, scale_cases[_i].expect);
+	} else {
+		ck_assert_msg(gpuproj_kernel_has(k, (enum gpuproj_metric)scale_cases[_i].logical),
+			      "%s in %s", scale_cases[_i].metric, scale_cases[_i].unit);
+		assert_near(gpuproj_kernel_metric(k, (enum gpuproj_metric)scale_cases[_i].logical),
+			    scale_cases[_i].expect);
+		ck_assert_uint_eq(k->duration_ns.n, 0);
+		ck_assert_uint_eq(k->launches, 1);
+	}
+	free(path);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+/* ---- files as people have them ---- */
+
+START_TEST(appended_runs_with_repeated_headers)
+{
+	static const char text[] =
+		"==PROF== Connected to process 77 (/bin/app)\n"
+		LONG_HEADER "\n"
+		ROW("0") "\"gpu__time_duration.sum\",\"nsecond\",\"100\"\n"
+		"==PROF== Disconnected from process 77\n"
+		"==PROF== Connected to process 78 (/bin/app)\n"
+		LONG_HEADER "\n"
+		"\"0\",\"78\",\"app\",\"h\",\"k(int)\",\"1\",\"7\",\"(256, 1, 1)\",\"(4, 1, 1)\","
+		"\"0\",\"8.0\",\"Command line profiler metrics\",\"gpu__time_duration.sum\","
+		"\"nsecond\",\"300\"\n";
+	char *path = test_write_file(dir, "appended.csv", text);
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_ok(path, &sum);
+	struct gpuproj_kernel *k = kernel(p, "k(int)", 4, 1, 1);
+
+	/* Two processes, both with launch ID 0: two launches. */
+	ck_assert_uint_eq(k->launches, 2);
+	assert_near(gpuproj_kernel_mean_ns(k), 200);
+	ck_assert_uint_eq(sum.rows, 2);
+	ck_assert_uint_eq(sum.n_warnings, 1);
+	ck_assert_ptr_nonnull(strstr(sum.warnings[0], "launches from several processes"));
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+	free(path);
+}
+END_TEST
+
+START_TEST(application_output_between_results)
+{
+	static const char text[] =
+		"==PROF== Connected to process 77 (/bin/app)\n"
+		"==PROF== Connected to process 78 (/bin/app)\n"
+		LONG_HEADER "\n"
+		ROW("0") "\"gpu__time_duration.sum\",\"nsecond\",\"100\"\n"
+		"worker 78: done, checksum 0x5eed\n"
+		"==PROF== Disconnected from process 78\n"
+		ROW("1") "\"gpu__time_duration.sum\",\"nsecond\",\"300\"\n"
+		"\n"
+		"All done.\n";
+	char *path = test_write_file(dir, "mixed.csv", text);
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_ok(path, &sum);
+	char expect[4200];
+
+	ck_assert_uint_eq(kernel(p, "k(int)", 4, 1, 1)->launches, 2);
+	ck_assert_uint_eq(sum.rows, 2);
+	ck_assert_uint_eq(sum.n_warnings, 1);
+	snprintf(expect, sizeof(expect), "%s:5: skipped 2 lines that are not CSV (application "
+		 "output?)", path);
+	ck_assert_str_eq(sum.warnings[0], expect);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+	free(path);
+}
+END_TEST
+
+START_TEST(bom_and_crlf)
+{
+	static const char text[] = "\xef\xbb\xbf" LONG_HEADER "\r\n"
+		ROW("0") "\"gpu__time_duration.sum\",\"usecond\",\"2.5\"\r\n";
+	char *path = test_write_file(dir, "windows.csv", text);
+	struct gpuproj_profile *p = import_ok(path, NULL);
+
+	assert_near(gpuproj_kernel_mean_ns(kernel(p, "k(int)", 4, 1, 1)), 2500);
+	gpuproj_profile_free(p);
+	free(path);
+}
+END_TEST
+
+START_TEST(duplicate_metric_in_a_launch)
+{
+	static const char text[] = LONG_HEADER "\n"
+		ROW("0") "\"dram__bytes.sum\",\"byte\",\"100\"\n"
+		ROW("0") "\"dram__bytes.sum\",\"byte\",\"100\"\n"
+		ROW("0") "\"lts__t_bytes.sum\",\"byte\",\"300\"\n"
+		ROW("0") "\"lts__t_bytes.sum\",\"byte\",\"400\"\n";
+	char *path = test_write_file(dir, "dup.csv", text);
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_ok(path, &sum);
+	struct gpuproj_kernel *k = kernel(p, "k(int)", 4, 1, 1);
+	char expect[4200];
+
+	/* The same value twice (two sections list it): silent; different: the first, and a word. */
+	assert_metric(k, GPUPROJ_M_BYTES_DRAM, 100, 1);
+	assert_metric(k, GPUPROJ_M_BYTES_L2, 300, 1);
+	ck_assert_uint_eq(sum.n_warnings, 1);
+	snprintf(expect, sizeof(expect), "%s:5: lts__t_bytes.sum appears twice for launch 0 with "
+		 "different values (300, 400); kept the first", path);
+	ck_assert_str_eq(sum.warnings[0], expect);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+	free(path);
+}
+END_TEST
+
+START_TEST(extra_metric_in_two_units)
+{
+	static const char text[] = LONG_HEADER "\n"
+		ROW("0") "\"smsp__foo.sum\",\"apple\",\"1\"\n"
+		ROW("1") "\"smsp__foo.sum\",\"pear\",\"5\"\n"
+		ROW("2") "\"smsp__foo.sum\",\"apple\",\"3\"\n";
+	char *path = test_write_file(dir, "units.csv", text);
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_ok(path, &sum);
+	struct gpuproj_kernel *k = kernel(p, "k(int)", 4, 1, 1);
+	char expect[4200];
+
+	/* An unknown unit is kept verbatim; values in another unit cannot be averaged in. */
+	ck_assert_uint_eq(k->launches, 3);
+	assert_extra(k, "smsp__foo.sum", "apple", 2, 2);
+	ck_assert_uint_eq(sum.n_warnings, 1);
+	snprintf(expect, sizeof(expect), "%s:3: smsp__foo.sum is in 'pear' here but in 'apple' "
+		 "before; kept only the values in 'apple'", path);
+	ck_assert_str_eq(sum.warnings[0], expect);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+	free(path);
+}
+END_TEST
+
+START_TEST(no_launch_dimensions)
+{
+	static const char text[] =
+		"\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\","
+		"\"Metric Value\"\n"
+		"\"0\",\"5\",\"k\",\"gpu__time_duration.sum\",\"nsecond\",\"10\"\n";
+	char *path = test_write_file(dir, "nodims.csv", text);
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_ok(path, &sum);
+	char expect[4200];
+
+	kernel(p, "k", 1, 1, 1);
+	ck_assert_uint_eq(sum.n_warnings, 1);
+	snprintf(expect, sizeof(expect), "%s: no launch dimensions for some launches (no \"Grid "
+		 "Size\"/\"Block Size\" columns, no launch__grid_size/launch__block_size): "
+		 "recorded as (1, 1, 1)", path);
+	ck_assert_str_eq(sum.warnings[0], expect);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* ---- bad input: one test per class ---- */
+
+/*
+ * Write `text` to dir/name, import it, and expect `status` at line:column
+ * with exactly `message`; then `gpuproj import ncu` must exit 1, print the
+ * same error, and leave nothing but the input in dir.
+ */
+static void
+expect_error(const char *name, const char *text, int status, int line, int column,
+	     const char *message)
+{
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_error err = { 0 };
+	char *path, *cmd, *out, *errout, *expect, buf[2048];
+	int rc;
+
+	path = text ? test_write_file(dir, name, text) : NULL;
+	if (!path && asprintf(&path, "%s/%s", dir, name) < 0)
+		abort();
+	ck_assert_int_eq(gpuproj_import_ncu(path, &p, &sum, &err), status);
+	ck_assert_ptr_null(p);
+	ck_assert_int_eq(err.status, status);
+	ck_assert_str_eq(err.file, path);
+	ck_assert_int_eq(err.line, line);
+	ck_assert_int_eq(err.column, column);
+	ck_assert_str_eq(err.message, message);
+	ck_assert_uint_eq(sum.n_warnings, 0); /* untouched on failure */
+
+	if (asprintf(&cmd, "'%s' import ncu '%s' -o '%s/out.json'", test_gpuproj(), path,
+		     dir) < 0 ||
+	    asprintf(&expect, "gpuproj: %s\n", gpuproj_error_format(&err, buf, sizeof(buf))) < 0)
+		abort();
+	rc = test_run(cmd, &out, &errout);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_str_eq(errout, expect);
+	ck_assert_str_eq(out, "");
+	ck_assert_int_eq(test_count_dir(dir), text ? 1 : 0);
+	free(cmd);
+	free(expect);
+	free(out);
+	free(errout);
+	free(path);
+}
+
+START_TEST(error_empty_file)
+{
+	expect_error("empty.csv", "", GPUPROJ_E_PARSE, 1, 0,
+		     "empty file: expected an Nsight Compute CSV export (ncu --csv)");
+}
+END_TEST
+
+START_TEST(error_header_only)
+{
+	expect_error("header.csv", "==PROF== Connected to process 5 (/bin/app)\n" LONG_HEADER "\n",
+		     GPUPROJ_E_PARSE, 2, 0, "no kernel launches: the file ends after the header");
+}
+END_TEST
+
+START_TEST(error_raw_header_and_units_only)
+{
+	expect_error("raw.csv", "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n"
+		     "\"\",\"\",\"nsecond\"\n", GPUPROJ_E_PARSE, 2, 0,
+		     "no kernel launches: the file ends after the header and units rows");
+}
+END_TEST
+
+START_TEST(error_not_csv)
+{
+	expect_error("notes.txt", "Kernel timings for run 3\nall kernels: 12.5 ms, 3 launches\n",
+		     GPUPROJ_E_PARSE, 1, 0,
+		     "not an Nsight Compute CSV export: no line starts with the quoted header "
+		     "ncu --csv writes (\"ID\",\"Process ID\",…)");
+}
+END_TEST
+
+START_TEST(error_unknown_header)
+{
+	expect_error("nsys.csv", "\"Time (%)\",\"Total Time (ns)\",\"Instances\",\"Name\"\n"
+		     "\"61.2\",\"1,234\",\"3\",\"gemm\"\n", GPUPROJ_E_PARSE, 1, 1,
+		     "not an Nsight Compute CSV header: no \"ID\" and \"Kernel Name\" columns "
+		     "(ncu --csv writes \"ID\",\"Process ID\",\"Process Name\",\"Host Name\","
+		     "\"Kernel Name\",…)");
+}
+END_TEST
+
+START_TEST(error_profiler_messages_only)
+{
+	expect_error("none.csv", "==PROF== Connected to process 5 (/bin/app)\n"
+		     "==WARNING== No kernels were profiled.\n"
+		     "==PROF== Disconnected from process 5\n", GPUPROJ_E_PARSE, 3, 0,
+		     "no CSV data, only Nsight Compute messages (==PROF== …): did ncu profile any "
+		     "kernel?");
+}
+END_TEST
+
+START_TEST(error_per_kernel_summary)
+{
+	expect_error("summary.csv", "\"Process ID\",\"Kernel Name\",\"Invocations\","
+		     "\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Minimum\",\"Maximum\","
+		     "\"Average\"\n"
+		     "\"1\",\"k\",\"2\",\"S\",\"Duration\",\"us\",\"1\",\"3\",\"2\"\n",
+		     GPUPROJ_E_PARSE, 1, 1,
+		     "a per-kernel summary (ncu --print-summary): export every launch instead "
+		     "(ncu --csv without --print-summary)");
+}
+END_TEST
+
+START_TEST(error_value_not_a_number)
+{
+	static const char row[] = ROW("0") "\"gpu__time_duration.sum\",\"nsecond\",\"fast\"";
+
+	expect_error("nan.csv", LONG_HEADER "\n" ROW("0") "\"gpu__time_duration.sum\",\"nsecond\","
+		     "\"fast\"\n", GPUPROJ_E_SCHEMA, 2, column_of(row, "\"fast\""),
+		     "gpu__time_duration.sum: 'fast' is not a number");
+}
+END_TEST
+
+START_TEST(error_unknown_unit)
+{
+	static const char row[] = ROW("0") "\"dram__bytes.sum\",\"furlong\",\"12\"";
+
+	expect_error("unit.csv", LONG_HEADER "\n" ROW("0") "\"dram__bytes.sum\",\"furlong\","
+		     "\"12\"\n",
+		     GPUPROJ_E_SCHEMA, 2, column_of(row, "\"furlong\""),
+		     "dram__bytes.sum: unit 'furlong' is not a size (byte, Kbyte, Mbyte, Gbyte, "
+		     "Tbyte)");
+}
+END_TEST
+
+START_TEST(error_unit_of_another_kind)
+{
+	static const char row[] = ROW("0") "\"gpu__time_duration.sum\",\"byte\",\"12\"";
+
+	expect_error("kind.csv", LONG_HEADER "\n" ROW("0") "\"gpu__time_duration.sum\",\"byte\","
+		     "\"12\"\n", GPUPROJ_E_SCHEMA, 2, column_of(row, "\"byte\""),
+		     "gpu__time_duration.sum: unit 'byte' is not a time (nsecond, usecond, "
+		     "msecond, second, ns, us, ms, s)");
+}
+END_TEST
+
+START_TEST(error_raw_unit_on_units_row)
+{
+	static const char units[] = "\"\",\"\",\"bogon\"";
+
+	expect_error("rawunit.csv", "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n"
+		     "\"\",\"\",\"bogon\"\n\"0\",\"k\",\"12\"\n", GPUPROJ_E_SCHEMA, 2,
+		     column_of(units, "\"bogon\""),
+		     "gpu__time_duration.sum: unit 'bogon' is not a time (nsecond, usecond, "
+		     "msecond, second, ns, us, ms, s)");
+}
+END_TEST
+
+START_TEST(error_mapped_metric_without_unit)
+{
+	static const char row[] = ROW("0") "\"dram__bytes.sum\",\"\",\"12\"";
+
+	expect_error("nounit.csv", LONG_HEADER "\n" ROW("0") "\"dram__bytes.sum\",\"\",\"12\"\n",
+		     GPUPROJ_E_SCHEMA, 2, column_of(row, "\"\",\"12"),
+		     "dram__bytes.sum: no unit; expected a size (byte, Kbyte, Mbyte, Gbyte, "
+		     "Tbyte)");
+}
+END_TEST
+
+START_TEST(error_malformed_quotes)
+{
+	static const char row[] = ROW("0") "\"gpu__time_duration.sum\",\"\"ns\",\"12\"";
+
+	/* libcsv stops at the character after the closing quote of "": the 'n'. */
+	expect_error("quotes.csv", LONG_HEADER "\n" ROW("0") "\"gpu__time_duration.sum\",\"\"ns\","
+		     "\"12\"\n", GPUPROJ_E_PARSE, 2, column_of(row, "ns\",\"12"),
+		     "malformed CSV: a quote inside an unquoted field, or text after a closing "
+		     "quote");
+}
+END_TEST
+
+START_TEST(error_unterminated_quote)
+{
+	expect_error("cut.csv", LONG_HEADER "\n"
+		     ROW("0") "\"gpu__time_duration.sum\",\"ns\",\"12\"\n"
+		     "\"1\",\"77\",\"app\",\"h\",\"k(int", GPUPROJ_E_PARSE, 3, 0,
+		     "malformed CSV: a quoted field that starts on this line is never closed");
+}
+END_TEST
+
+START_TEST(error_raw_without_units_row)
+{
+	expect_error("nounits.csv", "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n"
+		     "\"0\",\"k\",\"12\"\n", GPUPROJ_E_PARSE, 2, 1,
+		     "expected the units row under the header (\"\",\"\",…,\"nsecond\",…), which "
+		     "ncu --page raw writes");
+}
+END_TEST
+
+START_TEST(error_id_not_a_launch_number)
+{
+	expect_error("id.csv", LONG_HEADER "\n"
+		     ROW("0") "\"gpu__time_duration.sum\",\"ns\",\"12\"\n"
+		     ROW("#1") "\"gpu__time_duration.sum\",\"ns\",\"12\"\n", GPUPROJ_E_SCHEMA, 3,
+		     1, "\"ID\" '#1' is not a launch number");
+}
+END_TEST
+
+START_TEST(error_bad_grid_size)
+{
+	static const char row[] =
+		"\"0\",\"77\",\"app\",\"h\",\"k(int)\",\"1\",\"7\",\"(256, 1, 1)\","
+		"\"(4, 0, 1)\",\"0\",\"8.0\",\"S\",\"gpu__time_duration.sum\",\"ns\",\"12\"";
+	char text[1024];
+
+	snprintf(text, sizeof(text), "%s\n%s\n", LONG_HEADER, row);
+	expect_error("grid.csv", text, GPUPROJ_E_SCHEMA, 2, column_of(row, "\"(4, 0"),
+		     "\"Grid Size\" '(4, 0, 1)' is not launch dimensions such as \"(1024, 1, 1)\"");
+}
+END_TEST
+
+START_TEST(error_missing_file)
+{
+	expect_error("absent.csv", NULL, GPUPROJ_E_IO, 0, 0,
+		     "cannot open: No such file or directory");
+}
+END_TEST
+
+/* ---- gpuproj import ---- */
+
+static char *
+run(const char *args, int *rc, char **err)
+{
+	char *cmd, *out;
+
+	if (asprintf(&cmd, "'%s' %s", test_gpuproj(), args) < 0)
+		abort();
+	*rc = test_run(cmd, &out, err);
+	free(cmd);
+	return out;
+}
+
+static const char *
+str_or(const char *s, const char *fallback)
+{
+	return s ? s : fallback;
+}
+
+/* Same records, compared field by field. */
+static void
+assert_same_profile(const struct gpuproj_profile *a, const struct gpuproj_profile *b)
+{
+	size_t i, j;
+
+	ck_assert_uint_eq(gpuproj_profile_count(a), gpuproj_profile_count(b));
+	ck_assert_str_eq(str_or(gpuproj_profile_device(a)->name, "-"),
+			 str_or(gpuproj_profile_device(b)->name, "-"));
+	ck_assert_int_eq(gpuproj_profile_device(a)->sms, gpuproj_profile_device(b)->sms);
+	ck_assert_int_eq(gpuproj_profile_device(a)->cc_major, gpuproj_profile_device(b)->cc_major);
+	ck_assert_str_eq(gpuproj_profile_attr(b, "origin"), "ncu-import");
+	for (i = 0; i < gpuproj_profile_count(a); i++) {
+		const struct gpuproj_kernel *x = gpuproj_profile_at(a, i);
+		const struct gpuproj_kernel *y = gpuproj_profile_at(b, i);
+
+		ck_assert_str_eq(x->name, y->name);
+		ck_assert_str_eq(str_or(x->demangled, "-"), str_or(y->demangled, "-"));
+		ck_assert_mem_eq(&x->grid, &y->grid, sizeof(x->grid));
+		ck_assert_mem_eq(&x->block, &y->block, sizeof(x->block));
+		ck_assert_uint_eq(x->smem_dynamic, y->smem_dynamic);
+		ck_assert_uint_eq(x->smem_static, y->smem_static);
+		ck_assert_uint_eq(x->regs_per_thread, y->regs_per_thread);
+		ck_assert_uint_eq(x->launches, y->launches);
+		ck_assert_uint_eq(x->profiled, y->profiled);
+		ck_assert_uint_eq(x->duration_ns.n, y->duration_ns.n);
+		ck_assert_double_eq(x->duration_ns.sum, y->duration_ns.sum);
+		ck_assert_double_eq(x->duration_ns.min, y->duration_ns.min);
+		ck_assert_double_eq(x->duration_ns.max, y->duration_ns.max);
+		ck_assert_double_eq(x->duration_ns.mean, y->duration_ns.mean);
+		for (j = 0; j < GPUPROJ_M_COUNT; j++) {
+			ck_assert_uint_eq(x->metric_n[j], y->metric_n[j]);
+			if (x->metric_n[j])
+				assert_near(gpuproj_kernel_metric(y, (enum gpuproj_metric)j),
+					    gpuproj_kernel_metric(x, (enum gpuproj_metric)j));
+		}
+		ck_assert_uint_eq(x->n_extra, y->n_extra);
+		for (j = 0; j < x->n_extra; j++)
+			assert_extra(y, x->extra[j].name, x->extra[j].unit,
+				     x->extra[j].sum / (double)x->extra[j].n, x->extra[j].n);
+	}
+}
+
+START_TEST(cli_import_round_trip)
+{
+	static const char *const fixtures[] = { "ncu-long.csv", "ncu-raw.csv", "ncu-sections.csv" };
+	size_t f;
+
+	for (f = 0; f < ARRAY_LENGTH(fixtures); f++) {
+		struct gpuproj_profile *direct = import_ok(test_data(fixtures[f]), NULL);
+		struct gpuproj_profile *loaded = NULL;
+		struct gpuproj_error err = { 0 };
+		char *args, *out, *errout, *json, buf[2048];
+		int rc;
+
+		if (asprintf(&json, "%s/out-%zu.json", dir, f) < 0 ||
+		    asprintf(&args, "import ncu '%s' -o '%s'", test_data(fixtures[f]), json) < 0)
+			abort();
+		out = run(args, &rc, &errout);
+		ck_assert_msg(rc == 0, "%s: %s", fixtures[f], errout);
+		ck_assert_str_eq(out, "");
+		ck_assert_msg(gpuproj_profile_load(json, &loaded, &err) == 0, "%s",
+			      gpuproj_error_format(&err, buf, sizeof(buf)));
+		assert_same_profile(direct, loaded);
+		gpuproj_profile_free(direct);
+		gpuproj_profile_free(loaded);
+		free(args);
+		free(out);
+		free(errout);
+		free(json);
+	}
+}
+END_TEST
+
+START_TEST(cli_summary_names_missing_metrics)
+{
+	char *args, *out, *errout, *expect, *json;
+	int rc;
+
+	if (asprintf(&json, "%s/saxpy.json", dir) < 0 ||
+	    asprintf(&args, "import ncu '%s' -o '%s'", test_data("ncu-old.csv"), json) < 0 ||
+	    asprintf(&expect,
+		     "gpuproj: imported %s: 12 rows, 2 launches, 1 kernel signature, 0 other "
+		     "metrics kept\n"
+		     "  device: not named in the file; pass --device-name NAME so `gpuproj "
+		     "project` finds the source GPU\n"
+		     "  missing for the default model (hroof), in every launch: inst.fp16.fma, "
+		     "inst.fp16.add, inst.fp16.mul, inst.fp32.add, inst.fp32.mul, inst.fp64.fma, "
+		     "inst.fp64.add, inst.fp64.mul, warp_efficiency, bytes.l1, bytes.l2, "
+		     "shared.wavefronts\n"
+		     "  wrote %s\n", test_data("ncu-old.csv"), json) < 0)
+		abort();
+	out = run(args, &rc, &errout);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_str_eq(errout, expect);
+	free(args);
+	free(out);
+	free(errout);
+	free(expect);
+	free(json);
+}
+END_TEST
+
+START_TEST(cli_device_name_and_stdin)
+{
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_error err = { 0 };
+	char *args, *out, *errout, *json;
+	int rc;
+
+	if (asprintf(&json, "%s/vec.json", dir) < 0 ||
+	    asprintf(&args, "import ncu --device-name 'NVIDIA GeForce RTX 3090' - -o '%s' < '%s'",
+		     json, test_data("ncu-sections.csv")) < 0)
+		abort();
+	out = run(args, &rc, &errout);
+	ck_assert_msg(rc == 0, "%s", errout);
+	ck_assert_ptr_nonnull(strstr(errout, "  device: NVIDIA GeForce RTX 3090, CC 8.6\n"));
+	ck_assert_int_eq(gpuproj_profile_load(json, &p, &err), 0);
+	ck_assert_str_eq(gpuproj_profile_device(p)->name, "NVIDIA GeForce RTX 3090");
+	ck_assert_int_eq(gpuproj_profile_device(p)->cc_minor, 6);
+	ck_assert_str_eq(gpuproj_profile_attr(p, "import.file"), "-");
+	gpuproj_profile_free(p);
+	free(args);
+	free(out);
+	free(errout);
+	free(json);
+}
+END_TEST
+
+START_TEST(cli_output_into_missing_directory)
+{
+	char *args, *out, *errout;
+	int rc;
+
+	if (asprintf(&args, "import ncu '%s' -o '%s/no/such/dir/out.json'",
+		     test_data("ncu-long.csv"), dir) < 0)
+		abort();
+	out = run(args, &rc, &errout);
+	ck_assert_int_eq(rc, 1);
+	ck_assert_ptr_nonnull(strstr(errout, "/no/such/dir/out.json: cannot create a temporary "
+				     "file beside it: No such file or directory\n"));
+	ck_assert_ptr_null(strstr(errout, "imported"));
+	ck_assert_int_eq(test_count_dir(dir), 0);
+	free(args);
+	free(out);
+	free(errout);
+}
+END_TEST
+
+/* The gpuperfpredict side of the command (the importer itself is tested elsewhere). */
+START_TEST(cli_gpuperfpredict_one_file_per_gpu)
+{
+	const char *data = test_validation_dir();
+	char *args, *out, *errout, *json, *gpp;
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_error err = { 0 };
+	int rc, n = 0;
+
+	if (!data) {
+		test_skip("no ../shared/validation/gpuperfpredict");
+		return;
+	}
+	if (asprintf(&args, "import gpuperfpredict --targets '%s' '%s/hotspot.csv' -o '%s/gpp'",
+		     test_data("targets-gpuperfpredict.yaml"), data, dir) < 0 ||
+	    asprintf(&gpp, "%s/gpp", dir) < 0 || asprintf(&json, "%s/Tesla-K40.json", gpp) < 0)
+		abort();
+	out = run(args, &rc, &errout);
+	ck_assert_msg(rc == 0, "%s", errout);
+	/* One file per profile, named after the GPU's targets.yaml entry. */
+	ck_assert_int_eq(sscanf(errout, "gpuproj: imported 1 file of gpuperfpredict into %d "
+				"profiles", &n), 1);
+	ck_assert_int_gt(n, 1);
+	ck_assert_int_eq(test_count_dir(gpp), n);
+	ck_assert_str_eq(out, "");
+	ck_assert_msg(gpuproj_profile_load(json, &p, &err) == 0, "%s", err.message);
+	ck_assert_uint_gt(gpuproj_profile_count(p), 0);
+	gpuproj_profile_free(p);
+	free(args);
+	free(out);
+	free(errout);
+	free(json);
+	free(gpp);
+}
+END_TEST
+
+static const struct {
+	const char *args;
+	int rc;
+	const char *stderr_text;
+} usage_cases[] = {
+	{ "import ncu", 2,
+	  "gpuproj: import ncu: missing FILE.csv\nTry 'gpuproj import ncu --help'.\n" },
+	{ "import ncu a.csv", 2, "gpuproj: import ncu: missing -o OUT.json (\"-o -\" writes "
+	  "standard output)\nTry 'gpuproj import ncu --help'.\n" },
+	{ "import ncu a.csv b.csv -o x.json", 2,
+	  "gpuproj: import ncu: expected one FILE.csv, got 2\n"
+	  "Try 'gpuproj import ncu --help'.\n" },
+	{ "import ncu --frobnicate a.csv", 2, "gpuproj: import ncu: unknown option '--frobnicate'\n"
+	  "Try 'gpuproj import ncu --help'.\n" },
+	{ "import ncu a.csv -o", 2, "gpuproj: import ncu: option '-o' needs a value\n"
+	  "Try 'gpuproj import ncu --help'.\n" },
+	{ "import", 2, "gpuproj: import: missing what to import: ncu or gpuperfpredict\n"
+	  "Try 'gpuproj import --help'.\n" },
+	{ "import nvprof x.csv", 2,
+	  "gpuproj: import: unknown source 'nvprof': ncu or gpuperfpredict\n"
+	  "Try 'gpuproj import --help'.\n" },
+	{ "import gpuperfpredict -o out", 2, "gpuproj: import gpuperfpredict: missing FILE.csv\n"
+	  "Try 'gpuproj import gpuperfpredict --help'.\n" },
+	{ "import --help", 0, "" },
+	{ "import ncu --help", 0, "" },
+	{ "import gpuperfpredict --help", 0, "" },
+};
+
+START_TEST(cli_usage)
+{
+	char *out, *errout;
+	int rc;
+
+	out = run(usage_cases[_i].args, &rc, &errout);
+	ck_assert_msg(rc == usage_cases[_i].rc, "'%s': exit %d", usage_cases[_i].args, rc);
+	ck_assert_str_eq(errout, usage_cases[_i].stderr_text);
+	if (rc == 0)
+		ck_assert_ptr_nonnull(strstr(out, "Usage: gpuproj import "));
+	else
+		ck_assert_str_eq(out, "");
+	free(out);
+	free(errout);
+}
+END_TEST
+
+static Suite *
+import_ncu_suite(void)
+{
+	Suite *s = suite_create("import-ncu");
+	TCase *th = tcase_create("helpers");
+	TCase *tl = tcase_create("layouts");
+	TCase *te = tcase_create("errors");
+	TCase *tc = tcase_create("cli");
+
+	tcase_add_loop_test(th, number_parse, 0, ARRAY_LENGTH(number_cases));
+	tcase_add_test(th, number_absent);
+	tcase_add_loop_test(th, dim3_parse, 0, ARRAY_LENGTH(dim3_cases));
+	tcase_add_loop_test(th, unit_classify, 0, ARRAY_LENGTH(unit_cases));
+	tcase_add_test(th, csv_positions);
+	suite_add_tcase(s, th);
+
+	tcase_add_checked_fixture(tl, setup, teardown);
+	tcase_add_test(tl, long_aggregates_launches);
+	tcase_add_test(tl, long_na_is_absent);
+	tcase_add_test(tl, long_demangled_names_with_commas);
+	tcase_add_test(tl, long_read_write_and_derived_efficiency);
+	tcase_add_test(tl, long_unknown_metrics_kept);
+	tcase_add_test(tl, long_summary_and_context);
+	tcase_add_test(tl, sections_labels_mapped);
+	tcase_add_test(tl, old_format_launch_size_from_metrics);
+	tcase_add_test(tl, raw_one_row_per_launch);
+	tcase_add_loop_test(tl, unit_scaling, 0, ARRAY_LENGTH(scale_cases));
+	tcase_add_test(tl, appended_runs_with_repeated_headers);
+	tcase_add_test(tl, application_output_between_results);
+	tcase_add_test(tl, bom_and_crlf);
+	tcase_add_test(tl, duplicate_metric_in_a_launch);
+	tcase_add_test(tl, extra_metric_in_two_units);
+	tcase_add_test(tl, no_launch_dimensions);
+	suite_add_tcase(s, tl);
+
+	tcase_add_checked_fixture(te, setup, teardown);
+	tcase_add_test(te, error_empty_file);
+	tcase_add_test(te, error_header_only);
+	tcase_add_test(te, error_raw_header_and_units_only);
+	tcase_add_test(te, error_not_csv);
+	tcase_add_test(te, error_unknown_header);
+	tcase_add_test(te, error_profiler_messages_only);
+	tcase_add_test(te, error_per_kernel_summary);
+	tcase_add_test(te, error_value_not_a_number);
+	tcase_add_test(te, error_unknown_unit);
+	tcase_add_test(te, error_unit_of_another_kind);
+	tcase_add_test(te, error_raw_unit_on_units_row);
+	tcase_add_test(te, error_mapped_metric_without_unit);
+	tcase_add_test(te, error_malformed_quotes);
+	tcase_add_test(te, error_unterminated_quote);
+	tcase_add_test(te, error_raw_without_units_row);
+	tcase_add_test(te, error_id_not_a_launch_number);
+	tcase_add_test(te, error_bad_grid_size);
+	tcase_add_test(te, error_missing_file);
+	suite_add_tcase(s, te);
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, cli_import_round_trip);
+	tcase_add_test(tc, cli_summary_names_missing_metrics);
+	tcase_add_test(tc, cli_device_name_and_stdin);
+	tcase_add_test(tc, cli_output_into_missing_directory);
+	tcase_add_test(tc, cli_gpuperfpredict_one_file_per_gpu);
+	tcase_add_loop_test(tc, cli_usage, 0, ARRAY_LENGTH(usage_cases));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(import_ncu_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

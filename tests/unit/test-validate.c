@@ -1,0 +1,892 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gpuproj validate: statistics worked out by hand, the threshold split,
+ * failed projections, joining profiles by signature, data-set detection,
+ * the gpuperfpredict mapping on a tiny synthetic CSV, bad inputs with their
+ * exact messages, and the CLI's exit statuses. No ../shared needed.
+ *
+ * GPUs: tests/data/targets-test.yaml.
+ *   SrcGPU ("Test Source GPU"): DRAM 100, L2 400, L1 1000 GB/s
+ *   TgtGPU ("Test Target GPU"): DRAM 400, L2 800, L1 2000 GB/s
+ *
+ * Every kernel below moves B_L1 = 2D, B_L2 = B_DRAM = D bytes and does no
+ * FLOP, so hroof works in time space (eq. 4–8; D cancels):
+ *   hits N_L1 = 2D − D = D, N_L2 = D − D = 0, N_DRAM = D
+ *   source: BW_L1 = 2D / (D/1000e9 + D/100e9) = 2 / 1.1e-11 = 181.82 GB/s,
+ *           BW_L2 = BW_DRAM = D / (D/100e9) = 100 GB/s
+ *   target: BW_L1 = 2 / (0.5e-12 + 2.5e-12) = 666.67 GB/s, BW_L2 = BW_DRAM = 400 GB/s
+ *   T_t(L1) = T_s × 181.82/666.67 = 3/11 T_s; T_t(L2) = T_t(DRAM) = T_s/4
+ *   → lo = T_s/4, hi = 3 T_s/11, point = (1/4 + 3/11)/2 T_s = 23/88 T_s.
+ * With T_s a multiple of 88 µs the numbers are round:
+ *   K "a": T_s =  88 µs → [22, 24], point 23 µs; measured  20 µs: e = +15 %, short, outside
+ *   K "b": T_s = 880 µs → [220, 240], point 230; measured 230 µs: e =   0 %, long, inside
+ *   K "c": T_s = 440 µs → [110, 120], point 115; measured 125 µs: e =  −8 %, long, outside
+ *   K "d": T_s = 176 µs → [44, 48],   point 46;  measured  46 µs: e =   0 %, short, inside
+ *   K "e": no bytes.l1 → hroof cannot project it ("hroof needs bytes.l1"); measured 100 µs
+ *   K "f": no time on the target → not compared at all
+ * Threshold 50 µs:
+ *   all:   n 4, failed 1; APE {15, 0, 8, 0}: MAPE 23/4 = 5.75, median (0+8)/2 = 4,
+ *          coverage 2/4 = 50 %, bias (15 + 0 − 8 + 0)/4 = 1.75
+ *   short: a, d: n 2, failed 0; MAPE 7.5, median 7.5, coverage 50, bias +7.5
+ *   long:  b, c (+ e failed): n 2, failed 1; MAPE 4, median 4, coverage 50, bias −4
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuproj/import.h>
+#include <gpuproj/model.h>
+#include <gpuproj/profile.h>
+#include <gpuproj/validate.h>
+
+#include "common.h"
+
+#define EPS 1e-9
+
+static struct gpuproj_targets *targets;
+static char *tmp;
+
+static void
+setup(void)
+{
+	struct gpuproj_error err = { 0 };
+
+	ck_assert_int_eq(gpuproj_targets_load(test_data("targets-test.yaml"), &targets, &err), 0);
+	tmp = test_tmpdir();
+}
+
+static void
+teardown(void)
+{
+	targets = gpuproj_targets_free(targets);
+	test_rmtree(tmp);
+	free(tmp);
+	tmp = NULL;
+}
+
+static void
+set(struct gpuproj_kernel *k, enum gpuproj_metric m, double v)
+{
+	k->metric_sum[m] = v;
+	k->metric_n[m] = 1;
+}
+
+/* A FLOP-free kernel with B_L1 = 2D, B_L2 = B_DRAM = D (see the top). */
+static struct gpuproj_kernel *
+kernel(struct gpuproj_profile *p, const char *tag, int device, double t_us, bool with_l1)
+{
+	struct gpuproj_signature sig = { .name = "_Z4copyPfS_", .tag = tag, .grid = { 64, 1, 1 },
+					 .block = { 256, 1, 1 }, .device = device };
+	struct gpuproj_kernel *k;
+	int m;
+
+	ck_assert_int_eq(gpuproj_profile_kernel(p, &sig, &k), 0);
+	gpuproj_kernel_add_duration(k, t_us * 1000.0);
+	k->profiled = 1;
+	for (m = GPUPROJ_M_INST_FP16_FMA; m <= GPUPROJ_M_INST_FP64_MUL; m++)
+		set(k, m, 0);
+	if (with_l1)
+		set(k, GPUPROJ_M_BYTES_L1, 2e6);
+	set(k, GPUPROJ_M_BYTES_L2, 1e6);
+	set(k, GPUPROJ_M_BYTES_DRAM, 1e6);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	return k;
+}
+
+/* The source profile of the top comment, references on TgtGPU. */
+static struct gpuproj_profile *
+source_profile(void)
+{
+	static const struct {
+		const char *tag;
+		double t_us, measured_us;
+		bool l1;
+	} ks[] = {
+		{ "a", 88, 20, true }, { "b", 880, 230, true }, { "c", 440, 125, true },
+		{ "d", 176, 46, true }, { "e", 100, 100, false }, { "f", 300, NAN, true },
+	};
+	struct gpuproj_profile *p = gpuproj_profile_new();
+	size_t i;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(gpuproj_profile_set_device(p, "Test Source GPU", NULL, NULL, 0, 0, 0, NAN),
+			 0);
+	for (i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+		struct gpuproj_kernel *k = kernel(p, ks[i].tag, 0, ks[i].t_us, ks[i].l1);
+
+		if (!isnan(ks[i].measured_us))
+			ck_assert_int_eq(gpuproj_kernel_set_reference(
+						 k, "TgtGPU", ks[i].measured_us * 1000.0, 1), 0);
+	}
+	return p;
+}
+
+static void
+check_stats(const struct gpuproj_validation_stats *s, size_t n, size_t failed, double mape,
+	    double median, double cover, double bias)
+{
+	ck_assert_uint_eq(s->n, n);
+	ck_assert_uint_eq(s->n_failed, failed);
+	ck_assert_double_eq_tol(s->mape_pct, mape, EPS);
+	ck_assert_double_eq_tol(s->median_ape_pct, median, EPS);
+	ck_assert_double_eq_tol(s->coverage_pct, cover, EPS);
+	ck_assert_double_eq_tol(s->bias_pct, bias, EPS);
+}
+
+START_TEST(stats_by_hand)
+{
+	struct gpuproj_profile *p = source_profile();
+	const struct gpuproj_profile *ps[] = { p };
+	struct gpuproj_validation v = { 0 };
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_validation_comparison *c;
+
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, NULL, &v, &err), 0);
+	ck_assert_double_eq(v.threshold_ns, 50000.0);
+	ck_assert_uint_eq(v.n_models, 1);
+	ck_assert_str_eq(gpuproj_model_name(v.models[0]), "hroof");
+	ck_assert_uint_eq(v.n_pairs, 1);
+	ck_assert_str_eq(v.pairs[0].source->name, "SrcGPU");
+	ck_assert_str_eq(v.pairs[0].target->name, "TgtGPU");
+	check_stats(&v.pairs[0].stats[GPUPROJ_VSUBSET_ALL], 4, 1, 5.75, 4.0, 50.0, 1.75);
+	check_stats(&v.pairs[0].stats[GPUPROJ_VSUBSET_SHORT], 2, 0, 7.5, 7.5, 50.0, 7.5);
+	check_stats(&v.pairs[0].stats[GPUPROJ_VSUBSET_LONG], 2, 1, 4.0, 4.0, 50.0, -4.0);
+	/* One pair: the overall group is the same. */
+	check_stats(&v.overall[0].stats[GPUPROJ_VSUBSET_ALL], 4, 1, 5.75, 4.0, 50.0, 1.75);
+	ck_assert_ptr_null(v.overall[0].source);
+
+	/* Five comparisons in kernel order; "f" has no time on the target. */
+	ck_assert_uint_eq(v.n_comparisons, 5);
+	c = &v.comparisons[0];
+	ck_assert_str_eq(c->kernel->tag, "a");
+	ck_assert_double_eq_tol(c->lo_ns, 22000, 1e-6);
+	ck_assert_double_eq_tol(c->hi_ns, 24000, 1e-6);
+	ck_assert_double_eq_tol(c->point_ns, 23000, 1e-6);
+	ck_assert_double_eq_tol(c->error_pct, 15.0, EPS);
+	ck_assert(!c->covered);
+	ck_assert(v.comparisons[1].covered);
+	c = &v.comparisons[4];
+	ck_assert_str_eq(c->kernel->tag, "e");
+	ck_assert_int_eq(c->status, GPUPROJ_E_MISSING);
+	ck_assert_str_eq(c->why, "hroof needs bytes.l1");
+	ck_assert(isnan(c->error_pct));
+	ck_assert_uint_eq(v.pairs[0].n_reasons, 1);
+	ck_assert_str_eq(v.pairs[0].reasons[0].why, "hroof needs bytes.l1");
+	ck_assert_uint_eq(v.pairs[0].reasons[0].count, 1);
+	ck_assert_uint_eq(v.overall[0].n_reasons, 1);
+	/* No gpuperfpredict input: no citation. */
+	ck_assert_uint_eq(v.n_citations, 0);
+
+	gpuproj_validation_clear(&v);
+	ck_assert_ptr_null(v.pairs);
+	gpuproj_validation_clear(&v); /* twice is fine */
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(threshold_split)
+{
+	struct gpuproj_profile *p = source_profile();
+	const struct gpuproj_profile *ps[] = { p };
+	struct gpuproj_validate_options opt = { 0 };
+	struct gpuproj_validation v = { 0 };
+
+	/*
+	 * 200 µs: short = a (15), d (0), c (8) + e (failed, 100 µs):
+	 * MAPE 23/3, median 8, coverage 1/3, bias (15 + 0 − 8)/3 = 7/3; long = b alone.
+	 */
+	opt.threshold_ns = 200000;
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, &opt, &v, NULL), 0);
+	check_stats(&v.pairs[0].stats[GPUPROJ_VSUBSET_SHORT], 3, 1, 23.0 / 3, 8.0, 100.0 / 3,
+		    7.0 / 3);
+	check_stats(&v.pairs[0].stats[GPUPROJ_VSUBSET_LONG], 1, 0, 0.0, 0.0, 100.0, 0.0);
+	check_stats(&v.pairs[0].stats[GPUPROJ_VSUBSET_ALL], 4, 1, 5.75, 4.0, 50.0, 1.75);
+	gpuproj_validation_clear(&v);
+
+	/* Exactly at the threshold counts as long: b is measured at 230 µs. */
+	opt.threshold_ns = 230000;
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, &opt, &v, NULL), 0);
+	ck_assert_uint_eq(v.pairs[0].stats[GPUPROJ_VSUBSET_SHORT].n, 3);
+	ck_assert_uint_eq(v.pairs[0].stats[GPUPROJ_VSUBSET_LONG].n, 1);
+	gpuproj_validation_clear(&v);
+
+	/* ≤ 0 means the default 50 µs. */
+	opt.threshold_ns = 0;
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, &opt, &v, NULL), 0);
+	ck_assert_double_eq(v.threshold_ns, GPUPROJ_VALIDATE_DEFAULT_THRESHOLD_NS);
+	ck_assert_uint_eq(v.pairs[0].stats[GPUPROJ_VSUBSET_SHORT].n, 2);
+	gpuproj_validation_clear(&v);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(every_kernel_fails)
+{
+	/* Only failures on a pair: the pair is reported, with NaN statistics. */
+	struct gpuproj_profile *p = gpuproj_profile_new();
+	const struct gpuproj_profile *ps[] = { p };
+	struct gpuproj_validation v = { 0 };
+	struct gpuproj_kernel *k;
+
+	gpuproj_profile_set_device(p, "Test Source GPU", NULL, NULL, 0, 0, 0, NAN);
+	k = kernel(p, "x", 0, 10, false);
+	gpuproj_kernel_set_reference(k, "TgtGPU", 5000, 1);
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, NULL, &v, NULL), 0);
+	ck_assert_uint_eq(v.n_pairs, 1);
+	ck_assert_uint_eq(v.pairs[0].stats[GPUPROJ_VSUBSET_ALL].n, 0);
+	ck_assert_uint_eq(v.pairs[0].stats[GPUPROJ_VSUBSET_ALL].n_failed, 1);
+	ck_assert_uint_eq(v.pairs[0].stats[GPUPROJ_VSUBSET_SHORT].n_failed, 1);
+	ck_assert(isnan(v.pairs[0].stats[GPUPROJ_VSUBSET_ALL].mape_pct));
+	ck_assert(isnan(v.pairs[0].stats[GPUPROJ_VSUBSET_ALL].coverage_pct));
+	gpuproj_validation_clear(&v);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(nothing_to_compare)
+{
+	struct gpuproj_profile *p = gpuproj_profile_new();
+	const struct gpuproj_profile *ps[] = { p };
+	struct gpuproj_validation v = { 0 };
+
+	gpuproj_profile_set_device(p, "Test Source GPU", NULL, NULL, 0, 0, 0, NAN);
+	kernel(p, "x", 0, 10, true);
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, NULL, &v, NULL), 0);
+	ck_assert_uint_eq(v.n_comparisons, 0);
+	ck_assert_uint_eq(v.n_pairs, 0);
+	ck_assert_uint_eq(v.overall[0].stats[GPUPROJ_VSUBSET_ALL].n, 0);
+	gpuproj_validation_clear(&v);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+/*
+ * The same measurements as two profile JSONs, one per GPU, without
+ * references: the target profile's kernels (device 1) are found by
+ * signature ignoring the device. Its kernels have no metrics, so the
+ * reverse pair TgtGPU → SrcGPU exists with 4 failures.
+ */
+static void
+write_pair_json(char **ret_src, char **ret_tgt)
+{
+	static const struct {
+		const char *tag;
+		double t_us, measured_us;
+	} ks[] = { { "a", 88, 20 }, { "b", 880, 230 }, { "c", 440, 125 }, { "d", 176, 46 } };
+	struct gpuproj_profile *s = gpuproj_profile_new(), *t = gpuproj_profile_new();
+	struct gpuproj_error err = { 0 };
+	size_t i;
+
+	gpuproj_profile_set_device(s, "Test Source GPU", NULL, NULL, 0, 0, 0, NAN);
+	gpuproj_profile_set_device(t, "Test Target GPU", NULL, NULL, 0, 0, 0, NAN);
+	for (i = 0; i < 4; i++) {
+		struct gpuproj_signature sig = { .name = "_Z4copyPfS_", .tag = ks[i].tag,
+						 .grid = { 64, 1, 1 }, .block = { 256, 1, 1 },
+						 .device = 1 };
+		struct gpuproj_kernel *k;
+
+		kernel(s, ks[i].tag, 0, ks[i].t_us, true);
+		ck_assert_int_eq(gpuproj_profile_kernel(t, &sig, &k), 0);
+		gpuproj_kernel_add_duration(k, ks[i].measured_us * 1000.0);
+	}
+	if (asprintf(ret_src, "%s/src.json", tmp) < 0 || asprintf(ret_tgt, "%s/tgt.json", tmp) < 0)
+		abort();
+	ck_assert_int_eq(gpuproj_profile_save(s, *ret_src, &err), 0);
+	ck_assert_int_eq(gpuproj_profile_save(t, *ret_tgt, &err), 0);
+	gpuproj_profile_free(s);
+	gpuproj_profile_free(t);
+}
+
+START_TEST(join_profiles_by_signature)
+{
+	struct gpuproj_profile **ps = NULL;
+	struct gpuproj_validate_options opt = { 0 };
+	struct gpuproj_validation v = { 0 };
+	struct gpuproj_error err = { 0 };
+	const char *only_src[] = { "SrcGPU" };
+	char *a, *b;
+	const char *paths[2];
+	size_t n = 0, i;
+
+	write_pair_json(&a, &b);
+	paths[0] = a;
+	paths[1] = b;
+	ck_assert_int_eq(gpuproj_validate_load(paths, 2, targets, &ps, &n, &err), 0);
+	ck_assert_uint_eq(n, 2);
+
+	ck_assert_int_eq(gpuproj_validate((const struct gpuproj_profile *const *)ps, n, targets,
+					  NULL, &v, &err), 0);
+	ck_assert_uint_eq(v.n_pairs, 2);
+	ck_assert_str_eq(v.pairs[0].source->name, "SrcGPU");
+	check_stats(&v.pairs[0].stats[GPUPROJ_VSUBSET_ALL], 4, 0, 5.75, 4.0, 50.0, 1.75);
+	ck_assert_str_eq(v.pairs[1].source->name, "TgtGPU");
+	ck_assert_uint_eq(v.pairs[1].stats[GPUPROJ_VSUBSET_ALL].n, 0);
+	ck_assert_uint_eq(v.pairs[1].stats[GPUPROJ_VSUBSET_ALL].n_failed, 4);
+	ck_assert_ptr_nonnull(strstr(v.pairs[1].reasons[0].why, "hroof needs"));
+	ck_assert_uint_eq(v.pairs[1].reasons[0].count, 4);
+	/* Overall pools both pairs: the same 4 comparisons plus 4 failures. */
+	check_stats(&v.overall[0].stats[GPUPROJ_VSUBSET_ALL], 4, 4, 5.75, 4.0, 50.0, 1.75);
+	gpuproj_validation_clear(&v);
+
+	/* --source SrcGPU: only the first pair. */
+	opt.sources = only_src;
+	opt.n_sources = 1;
+	ck_assert_int_eq(gpuproj_validate((const struct gpuproj_profile *const *)ps, n, targets,
+					  &opt, &v, &err), 0);
+	ck_assert_uint_eq(v.n_pairs, 1);
+	check_stats(&v.overall[0].stats[GPUPROJ_VSUBSET_ALL], 4, 0, 5.75, 4.0, 50.0, 1.75);
+	gpuproj_validation_clear(&v);
+
+	for (i = 0; i < n; i++)
+		gpuproj_profile_free(ps[i]);
+	free(ps);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(unknown_source_and_target_names)
+{
+	struct gpuproj_profile *p = source_profile();
+	const struct gpuproj_profile *ps[] = { p };
+	struct gpuproj_validate_options opt = { 0 };
+	struct gpuproj_validation v = { 0 };
+	struct gpuproj_error err = { 0 };
+	const char *bad[] = { "NoSuchGPU-XYZ" };
+	const char *tgt[] = { "TgtGPU" };
+
+	opt.targets = bad;
+	opt.n_targets = 1;
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, &opt, &v, &err), GPUPROJ_E_NOTFOUND);
+	ck_assert_ptr_nonnull(strstr(err.message, "target GPU 'NoSuchGPU-XYZ' is not in "
+					      "targets.yaml"));
+	/* A source no data set was measured on. */
+	opt.targets = NULL;
+	opt.n_targets = 0;
+	opt.sources = tgt;
+	opt.n_sources = 1;
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, &opt, &v, &err), GPUPROJ_E_NOTFOUND);
+	ck_assert_str_eq(err.message, "no data set was measured on source GPU 'TgtGPU' (TgtGPU)");
+	ck_assert_uint_eq(v.n_pairs, 0);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+/* ---- the gpuperfpredict CSV, in miniature ---- */
+
+#define GPP_HEADER                                                                                 \
+	"gpu,kernel,launches,input.size.1,input.size.2,grid.x,grid.y,block.x,block.y,"              \
+	"registers.per.thread,static.smem,duration,inst_executed,fp_instructions.single.,"          \
+	"fp_instructions.double.,integer_instructions,control.flow_instructions,"                  \
+	"load.store_instructions,misc_instructions,"                                                \
+	"floating_point_operations.single_precision_fma.,"                                          \
+	"floating_point_operations.single_precision_add.,"                                          \
+	"floating_point_operation.single_precision_mul.,"                                           \
+	"floating_point_operations.double_precision.,"                                              \
+	"floating_point_operations.double_precision_add.,"                                          \
+	"floating_point_operations.double_precision_mul.,global_load_throughput,"                   \
+	"global_store_throughput,l2_read_transactions,l2_write_transactions,"                       \
+	"l2_throughput_.reads.,device_memory_read_transactions,device_memory_write_throughput,"     \
+	"shared_load_transactions,shared_store_transactions,shared_load,shared_store,"              \
+	"shared_memory_load_throughput,shared_memory_store_throughput,achieved_occupancy,"          \
+	"active_cycles,elapsed_cycles_sm\n"
+
+/*
+ * Row 2, "Test Source GPU" (SrcGPU: CC 7.0, 10 SMs, warp 32), 4 launches of
+ * 100 µs. Row 3, "Test Target GPU", 2 launches of 40 µs, static.smem in KiB
+ * ("2" = 2048 B, as on the data set's GTX-980 and P100). Hand mapping of
+ * row 2 (per launch):
+ *   inst.thread = 8000 + 0 + 12000 + 2000 + 4000 + 0 = 26000;
+ *   warp_efficiency = 26000 / (32 × 1000) = 0.8125
+ *   inst.other = 2000 + 0; inst.fp64.fma = (700 − 100 − 0)/2 = 300
+ *   t_prof = 32 × 30000 / (9.6 GB/s × 1e9) = 1e-4 s
+ *   bytes.l1 = (10 + 5) GB/s × 1e9 × 1e-4 = 1.5e6 B; sectors.l1 = 46875
+ *   bytes.l2 = 32 × (30000 + 10000) = 1.28e6 B; sectors.l2 = 40000
+ *   bytes.dram_read = 32 × 20000 = 640000; dram_write = 2e9 × 1e-4 = 200000;
+ *   bytes.dram = 840000; sectors.dram = 20000 + 200000/32 = 26250
+ *   shared.wavefronts = 500 + 300 = 800 (CC 7.0: one unit per transaction);
+ *   shared.bank_conflicts = (500 − 400) + (300 − 300) = 100;
+ *   shared.bytes = (1 + 0.5) GB/s × 1e9 × 1e-4 = 150000
+ *   cycles.sm_active = 900000 / 10 = 90000
+ */
+static const char gpp_csv[] =
+	GPP_HEADER
+	"Test Source GPU,k,4,1024,0,8,1,256,1,32,2048,1e-04,1000,8000,0,12000,2000,4000,0,"
+	"3000,1000,500,700,100,0,10,5,30000,10000,9.6,20000,2,500,300,400,300,1.0,0.5,0.5,"
+	"900000,1200000\n"
+	"Test Target GPU,k,2,1024,0,8,1,256,1,32,2,4e-05,1000,8000,0,12000,2000,4000,0,"
+	"3000,1000,500,700,100,0,30,15,30000,10000,24,20000,5,500,300,400,300,2.5,1.25,0.5,"
+	"900000,1200000\n";
+
+START_TEST(gpuperfpredict_mini_csv)
+{
+	char *path = test_write_file(tmp, "mini.csv", gpp_csv);
+	const char *paths[] = { path };
+	struct gpuproj_profile **ps = NULL;
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_kernel *k;
+	const struct gpuproj_reference *r;
+	size_t n = 0, i;
+
+	ck_assert_int_eq(gpuproj_validate_load(paths, 1, targets, &ps, &n, &err), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(gpuproj_profile_device(ps[0])->name, "Test Source GPU");
+	ck_assert_str_eq(gpuproj_profile_device(ps[0])->target, "SrcGPU");
+	ck_assert_str_eq(gpuproj_profile_attr(ps[0], "origin"), "gpuperfpredict");
+	ck_assert_str_eq(gpuproj_profile_attr(ps[0], "citation"), GPUPROJ_CITATION_GPUPERFPREDICT);
+	ck_assert_uint_eq(gpuproj_profile_count(ps[0]), 1);
+	k = gpuproj_profile_at(ps[0], 0);
+	ck_assert_str_eq(k->name, "k");
+	ck_assert_str_eq(k->tag, "input=1024x0");
+	ck_assert_uint_eq(k->grid.x, 8);
+	ck_assert_uint_eq(k->block.x, 256);
+	ck_assert_uint_eq(k->block.z, 1);
+	ck_assert_uint_eq(k->regs_per_thread, 32);
+	ck_assert_uint_eq(k->smem_static, 2048);
+	ck_assert_uint_eq(k->launches, 4);
+	ck_assert_uint_eq(k->profiled, 4);
+	ck_assert_uint_eq(k->duration_ns.n, 4);
+	ck_assert_double_eq_tol(k->duration_ns.mean, 100000, 1e-6);
+	ck_assert_double_eq_tol(k->duration_ns.min, 100000, 1e-6);
+	ck_assert_double_eq_tol(k->duration_ns.max, 100000, 1e-6);
+	ck_assert_uint_eq(k->metric_n[GPUPROJ_M_INST_WARP], 4);
+#define M(m, v)                                                                                    \
+	ck_assert_double_eq_tol(gpuproj_kernel_metric(k, m), v, 1e-6 * fabs((double)(v)) + 1e-9)
+	M(GPUPROJ_M_INST_WARP, 1000);
+	M(GPUPROJ_M_INST_THREAD, 26000);
+	M(GPUPROJ_M_WARP_EFFICIENCY, 0.8125);
+	M(GPUPROJ_M_INST_FP32, 8000);
+	M(GPUPROJ_M_INST_FP64, 0);
+	M(GPUPROJ_M_INST_INT, 12000);
+	M(GPUPROJ_M_INST_LDST, 4000);
+	M(GPUPROJ_M_INST_OTHER, 2000);
+	M(GPUPROJ_M_INST_FP32_FMA, 3000);
+	M(GPUPROJ_M_INST_FP32_ADD, 1000);
+	M(GPUPROJ_M_INST_FP32_MUL, 500);
+	M(GPUPROJ_M_INST_FP64_FMA, 300);
+	M(GPUPROJ_M_INST_FP64_ADD, 100);
+	M(GPUPROJ_M_INST_FP64_MUL, 0);
+	M(GPUPROJ_M_BYTES_L1, 1.5e6);
+	M(GPUPROJ_M_SECTORS_L1, 46875);
+	M(GPUPROJ_M_BYTES_L2, 1.28e6);
+	M(GPUPROJ_M_SECTORS_L2, 40000);
+	M(GPUPROJ_M_BYTES_DRAM_READ, 640000);
+	M(GPUPROJ_M_BYTES_DRAM_WRITE, 200000);
+	M(GPUPROJ_M_BYTES_DRAM, 840000);
+	M(GPUPROJ_M_SECTORS_DRAM, 26250);
+	M(GPUPROJ_M_SHARED_WAVEFRONTS, 800);
+	M(GPUPROJ_M_SHARED_BANK_CONFLICTS, 100);
+	M(GPUPROJ_M_SHARED_BYTES, 150000);
+	M(GPUPROJ_M_OCCUPANCY_ACHIEVED, 0.5);
+	M(GPUPROJ_M_CYCLES_SM_ACTIVE, 90000);
+#undef M
+	ck_assert(!gpuproj_kernel_has(k, GPUPROJ_M_INST_FP16_FMA));
+	ck_assert(!gpuproj_kernel_has(k, GPUPROJ_M_CLOCK_SM));
+	/* Raw columns kept by name. */
+	for (i = 0; i < k->n_extra; i++) {
+		if (strcmp(k->extra[i].name, "global_load_throughput") == 0)
+			break;
+	}
+	ck_assert_uint_lt(i, k->n_extra);
+	ck_assert_str_eq(k->extra[i].unit, "GB/s");
+	ck_assert_double_eq_tol(k->extra[i].sum / (double)k->extra[i].n, 10.0, 1e-12);
+	ck_assert_uint_eq(k->extra[i].n, 4);
+	/* The reference carries the target's targets.yaml name. */
+	r = gpuproj_kernel_reference(k, "TgtGPU");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_double_eq_tol(r->mean_ns, 40000, 1e-6);
+	ck_assert_uint_eq(r->launches, 2);
+	/* The target's static.smem "2" is KiB (2 × 1024 = the other GPU's 2048). */
+	ck_assert_uint_eq(gpuproj_profile_at(ps[1], 0)->smem_static, 2048);
+	ck_assert_ptr_nonnull(gpuproj_kernel_reference(gpuproj_profile_at(ps[1], 0), "SrcGPU"));
+
+	for (i = 0; i < n; i++)
+		gpuproj_profile_free(ps[i]);
+	free(ps);
+	free(path);
+}
+END_TEST
+
+START_TEST(gpuperfpredict_citation_reported)
+{
+	char *path = test_write_file(tmp, "mini.csv", gpp_csv);
+	const char *paths[] = { path };
+	struct gpuproj_profile **ps = NULL;
+	struct gpuproj_validation v = { 0 };
+	size_t n = 0, i;
+
+	ck_assert_int_eq(gpuproj_validate_load(paths, 1, targets, &ps, &n, NULL), 0);
+	ck_assert_int_eq(gpuproj_validate((const struct gpuproj_profile *const *)ps, n, targets,
+					  NULL, &v, NULL), 0);
+	ck_assert_uint_eq(v.n_citations, 1);
+	ck_assert_str_eq(v.citations[0], GPUPROJ_CITATION_GPUPERFPREDICT " (CC BY 4.0)");
+	/* Both directions projected (the mini CSV has every hroof input). */
+	ck_assert_uint_eq(v.n_pairs, 2);
+	ck_assert_uint_eq(v.overall[0].stats[GPUPROJ_VSUBSET_ALL].n, 2);
+	gpuproj_validation_clear(&v);
+	for (i = 0; i < n; i++)
+		gpuproj_profile_free(ps[i]);
+	free(ps);
+	free(path);
+}
+END_TEST
+
+/* ---- bad inputs: one test each, exact messages ---- */
+
+static int
+load_one(const char *name, const char *text, struct gpuproj_error *err, char **ret_path)
+{
+	struct gpuproj_profile **ps = NULL;
+	const char *paths[1];
+	size_t n = 0;
+	int st;
+
+	*ret_path = test_write_file(tmp, name, text);
+	paths[0] = *ret_path;
+	st = gpuproj_validate_load(paths, 1, targets, &ps, &n, err);
+	ck_assert_ptr_null(ps);
+	return st;
+}
+
+START_TEST(bad_unknown_gpu_label)
+{
+	struct gpuproj_error err = { 0 };
+	char *path;
+
+	ck_assert_int_eq(load_one("u.csv",
+				  "gpu,kernel,launches,input.size.1,input.size.2,grid.x,grid.y,"
+				  "block.x,block.y,registers.per.thread,static.smem,duration\n"
+				  "Mystery 9000,k,1,1,0,1,1,32,1,16,0,1e-05\n",
+				  &err, &path),
+			 GPUPROJ_E_NOTFOUND);
+	ck_assert_str_eq(err.file, path);
+	ck_assert_int_eq(err.line, 2);
+	ck_assert_int_eq(err.column, 1);
+	ck_assert_str_eq(err.message, "GPU 'Mystery 9000' of the data set is not in targets.yaml "
+				      "(add its label to an entry's `match` list)");
+	free(path);
+}
+END_TEST
+
+START_TEST(bad_missing_column)
+{
+	struct gpuproj_error err = { 0 };
+	char *path;
+
+	ck_assert_int_eq(load_one("m.csv",
+				  "gpu,kernel,launches,input.size.1,input.size.2,grid.x,grid.y,"
+				  "block.x,block.y,registers.per.thread,static.smem\n"
+				  "Test Source GPU,k,1,1,0,1,1,32,1,16,0\n",
+				  &err, &path),
+			 GPUPROJ_E_SCHEMA);
+	ck_assert_str_eq(err.file, path);
+	ck_assert_int_eq(err.line, 1);
+	ck_assert_str_eq(err.message, "required column 'duration' is missing from the header");
+	free(path);
+}
+END_TEST
+
+START_TEST(bad_not_a_number)
+{
+	struct gpuproj_error err = { 0 };
+	char *path;
+
+	ck_assert_int_eq(load_one("n.csv",
+				  "gpu,kernel,launches,input.size.1,input.size.2,grid.x,grid.y,"
+				  "block.x,block.y,registers.per.thread,static.smem,duration\n"
+				  "Test Source GPU,k,1,1,0,1,1,32,1,16,0,fast\n",
+				  &err, &path),
+			 GPUPROJ_E_SCHEMA);
+	ck_assert_int_eq(err.line, 2);
+	ck_assert_int_eq(err.column, 39);
+	ck_assert_str_eq(err.message, "column 'duration': 'fast' is not a number");
+	free(path);
+}
+END_TEST
+
+START_TEST(bad_not_a_dataset)
+{
+	struct gpuproj_error err = { 0 };
+	char buf[2048];
+	char *path, *expect;
+
+	ck_assert_int_eq(load_one("x.txt", "kernel,time\nfoo,1\n", &err, &path), GPUPROJ_E_PARSE);
+	if (asprintf(&expect, "%s: not a data set: expected a gpuproj profile JSON (starting with "
+		     "'{') or a gpuperfpredict CSV (first line 'gpu,kernel,...')", path) < 0)
+		abort();
+	ck_assert_str_eq(gpuproj_error_format(&err, buf, sizeof(buf)), expect);
+	free(expect);
+	free(path);
+}
+END_TEST
+
+START_TEST(bad_missing_file)
+{
+	struct gpuproj_profile **ps = NULL;
+	struct gpuproj_error err = { 0 };
+	const char *paths[] = { "/nonexistent/dir/data.csv" };
+	size_t n = 0;
+
+	ck_assert_int_eq(gpuproj_validate_load(paths, 1, targets, &ps, &n, &err), GPUPROJ_E_IO);
+	ck_assert_str_eq(err.file, "/nonexistent/dir/data.csv");
+	ck_assert_str_eq(err.message, "cannot open: No such file or directory");
+}
+END_TEST
+
+/* ---- writers ---- */
+
+START_TEST(csv_and_json_writers)
+{
+	struct gpuproj_profile *p = source_profile();
+	const struct gpuproj_profile *ps[] = { p };
+	struct gpuproj_validation v = { 0 };
+	char *csv_path, *json_path, *text;
+	FILE *f;
+
+	gpuproj_profile_set_attr(p, "citation", "Someone, Some data (2020)");
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, NULL, &v, NULL), 0);
+	if (asprintf(&csv_path, "%s/v.csv", tmp) < 0 || asprintf(&json_path, "%s/v.json", tmp) < 0)
+		abort();
+	f = fopen(csv_path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(gpuproj_validation_write_csv(f, &v), 0);
+	fclose(f);
+	text = test_read_file(csv_path);
+	ck_assert_str_eq(text,
+			 "# Data: Someone, Some data (2020)\n"
+			 "model,source,target,subset,threshold_ns,n,n_failed,mape_pct,"
+			 "median_ape_pct,coverage_pct,bias_pct\n"
+			 "hroof,SrcGPU,TgtGPU,all,50000,4,1,5.75,4,50,1.75\n"
+			 "hroof,SrcGPU,TgtGPU,short,50000,2,0,7.5,7.5,50,7.5\n"
+			 "hroof,SrcGPU,TgtGPU,long,50000,2,1,4,4,50,-4\n"
+			 "hroof,(all),(all),all,50000,4,1,5.75,4,50,1.75\n"
+			 "hroof,(all),(all),short,50000,2,0,7.5,7.5,50,7.5\n"
+			 "hroof,(all),(all),long,50000,2,1,4,4,50,-4\n");
+	free(text);
+
+	ck_assert_int_eq(gpuproj_validation_write_json(json_path, &v, true, NULL), 0);
+	text = test_read_file(json_path);
+	ck_assert_ptr_nonnull(strstr(text, "\"schema\": \"gpuproj-validation/1\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"citations\": [\n  \"Someone, Some data (2020)\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"why\": \"hroof needs bytes.l1\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"comparisons\""));
+	/* The schema comes first, the citations right after. */
+	ck_assert_ptr_nonnull(strstr(text, "\"schema\""));
+	ck_assert(strstr(text, "\"schema\"") < strstr(text, "\"citations\""));
+	ck_assert(strstr(text, "\"citations\"") < strstr(text, "\"pairs\""));
+	free(text);
+
+	gpuproj_validation_clear(&v);
+	gpuproj_profile_free(p);
+	free(csv_path);
+	free(json_path);
+}
+END_TEST
+
+/* ---- the CLI ---- */
+
+static int
+run(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int
+run(char **out, char **err, const char *fmt, ...)
+{
+	char *args, *cmd;
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	if (vasprintf(&args, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	if (asprintf(&cmd, "'%s' validate --targets '%s' %s", test_gpuproj(),
+		     test_data("targets-test.yaml"), args) < 0)
+		abort();
+	rc = test_run(cmd, out, err);
+	free(cmd);
+	free(args);
+	return rc;
+}
+
+START_TEST(cli_success_and_formats)
+{
+	char *a, *b, *out, *err;
+
+	write_pair_json(&a, &b);
+	ck_assert_int_eq(run(&out, &err, "--source SrcGPU --format csv '%s' '%s'", a, b), 0);
+	ck_assert_ptr_nonnull(strstr(out, "hroof,SrcGPU,TgtGPU,all,50000,4,0,5.75,4,50,1.75\n"));
+	ck_assert_str_eq(err, ""); /* no progress when stderr is not a terminal */
+	free(out);
+	free(err);
+
+	ck_assert_int_eq(run(&out, &err, "--threshold 200us '%s' '%s'", a, b), 0);
+	ck_assert_ptr_nonnull(strstr(out, "Validation of hroof: 2 pairs"));
+	ck_assert_ptr_nonnull(strstr(out, "short (< 200 us)") || strstr(out, "short (< 200.0 us)")
+				      ? out : NULL);
+	ck_assert_ptr_nonnull(strstr(out, "4 x hroof needs"));
+	free(out);
+	free(err);
+
+	ck_assert_int_eq(run(&out, &err, "--model all --format json --details -o '%s/o.json' "
+				   "'%s' '%s'", tmp, a, b), 0);
+	ck_assert_str_eq(out, "");
+	free(out);
+	free(err);
+	{
+		char *p, *text;
+
+		if (asprintf(&p, "%s/o.json", tmp) < 0)
+			abort();
+		text = test_read_file(p);
+		ck_assert_ptr_nonnull(text);
+		ck_assert_ptr_nonnull(strstr(text, "\"measured_ns\": 230000"));
+		free(text);
+		free(p);
+	}
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(cli_citation_first)
+{
+	char *path = test_write_file(tmp, "mini.csv", gpp_csv), *out, *err;
+
+	ck_assert_int_eq(run(&out, &err, "--format csv '%s'", path), 0);
+	ck_assert(strncmp(out, "# Data: " GPUPROJ_CITATION_GPUPERFPREDICT " (CC BY 4.0)\n",
+			  strlen("# Data: " GPUPROJ_CITATION_GPUPERFPREDICT)) == 0);
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(&out, &err, "'%s'", path), 0);
+	ck_assert(strncmp(out, "Data: " GPUPROJ_CITATION_GPUPERFPREDICT,
+			  strlen("Data: " GPUPROJ_CITATION_GPUPERFPREDICT)) == 0);
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(&out, &err, "--format json '%s'", path), 0);
+	ck_assert_ptr_nonnull(strstr(out, GPUPROJ_CITATION_GPUPERFPREDICT));
+	free(out);
+	free(err);
+	free(path);
+}
+END_TEST
+
+START_TEST(cli_exit_statuses)
+{
+	static const struct {
+		const char *args;
+		int rc;
+		const char *err;
+	} cases[] = {
+		{ "", 2, "gpuproj: validate: missing DATASET" },
+		{ "--threshold fast x.json", 2, "--threshold needs a positive duration" },
+		{ "--threshold 0us x.json", 2, "--threshold needs a positive duration" },
+		{ "--format xml x.json", 2, "--format must be table, csv or json, not 'xml'" },
+		{ "--model nope x.json", 2, "unknown model 'nope'" },
+		{ "--details x.json", 2, "--details needs --format json" },
+		{ "--bogus x.json", 2, "unknown option '--bogus'" },
+		{ "/nonexistent.json", 1, "gpuproj: /nonexistent.json: cannot open" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *out, *err;
+		int rc = run(&out, &err, "%s", cases[i].args);
+
+		ck_assert_msg(rc == cases[i].rc, "'%s': exit %d, expected %d (%s)", cases[i].args,
+			      rc, cases[i].rc, err);
+		ck_assert_msg(strstr(err, cases[i].err), "'%s': stderr '%s'", cases[i].args, err);
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
+START_TEST(cli_bad_input_is_1)
+{
+	char *txt = test_write_file(tmp, "notes.txt", "hello\n"), *out, *err, *a, *b;
+
+	ck_assert_int_eq(run(&out, &err, "'%s'", txt), 1);
+	ck_assert_ptr_nonnull(strstr(err, "not a data set"));
+	ck_assert_str_eq(out, "");
+	free(out);
+	free(err);
+
+	write_pair_json(&a, &b);
+	ck_assert_int_eq(run(&out, &err, "--target NoSuchGPU-XYZ '%s' '%s'", a, b), 1);
+	ck_assert_ptr_nonnull(strstr(err, "target GPU 'NoSuchGPU-XYZ' is not in targets.yaml"));
+	free(out);
+	free(err);
+
+	/* One profile and nothing measured elsewhere: nothing to validate. */
+	ck_assert_int_eq(run(&out, &err, "'%s'", a), 1);
+	ck_assert_ptr_nonnull(strstr(err, "nothing to validate"));
+	free(out);
+	free(err);
+
+	ck_assert_int_eq(run(&out, &err, "--model list"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "hroof"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(&out, &err, "--help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "Usage: gpuproj validate"));
+	free(out);
+	free(err);
+	free(txt);
+	free(a);
+	free(b);
+}
+END_TEST
+
+static Suite *
+validate_suite(void)
+{
+	Suite *s = suite_create("validate");
+	TCase *tc = tcase_create("statistics");
+	TCase *tio = tcase_create("inputs");
+	TCase *tcli = tcase_create("cli");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, stats_by_hand);
+	tcase_add_test(tc, threshold_split);
+	tcase_add_test(tc, every_kernel_fails);
+	tcase_add_test(tc, nothing_to_compare);
+	tcase_add_test(tc, join_profiles_by_signature);
+	tcase_add_test(tc, unknown_source_and_target_names);
+	tcase_add_test(tc, csv_and_json_writers);
+	suite_add_tcase(s, tc);
+
+	tcase_add_checked_fixture(tio, setup, teardown);
+	tcase_add_test(tio, gpuperfpredict_mini_csv);
+	tcase_add_test(tio, gpuperfpredict_citation_reported);
+	tcase_add_test(tio, bad_unknown_gpu_label);
+	tcase_add_test(tio, bad_missing_column);
+	tcase_add_test(tio, bad_not_a_number);
+	tcase_add_test(tio, bad_not_a_dataset);
+	tcase_add_test(tio, bad_missing_file);
+	suite_add_tcase(s, tio);
+
+	tcase_add_checked_fixture(tcli, setup, teardown);
+	tcase_add_test(tcli, cli_success_and_formats);
+	tcase_add_test(tcli, cli_citation_first);
+	tcase_add_test(tcli, cli_exit_statuses);
+	tcase_add_test(tcli, cli_bad_input_is_1);
+	suite_add_tcase(s, tcli);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(validate_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
