@@ -43,6 +43,31 @@ str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
+/*
+ * Per-rank statistics of a merged profile: {"n", "present", KEY: {sum, min,
+ * max, mean, stddev, m2}, "imbalance"}; imbalance = max / mean - 1, null
+ * when the mean is 0.
+ */
+static json_t *
+ranks_to_json(const struct gpuproj_rank_stats *r, const char *key)
+{
+	const struct gpuproj_stats *s = &r->time_ns;
+	json_t *o = json_object(), *t = json_object();
+
+	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	json_object_set_new(o, "present", json_integer((json_int_t)r->present));
+	json_object_set_new(t, "sum", json_real(s->sum));
+	json_object_set_new(t, "min", json_real(s->min));
+	json_object_set_new(t, "max", json_real(s->max));
+	json_object_set_new(t, "mean", json_real(s->mean));
+	json_object_set_new(t, "stddev", json_real(gpuproj_stats_stddev(s)));
+	json_object_set_new(t, "m2", json_real(s->m2));
+	json_object_set_new(o, key, t);
+	json_object_set_new(o, "imbalance", s->mean > 0 ? json_real(s->max / s->mean - 1.0)
+							: json_null());
+	return o;
+}
+
 static json_t *
 kernel_to_json(const struct gpuproj_kernel *k)
 {
@@ -108,6 +133,8 @@ kernel_to_json(const struct gpuproj_kernel *k)
 						      "launches", (json_int_t)k->refs[i].launches));
 		json_object_set_new(o, "reference_ns", refs);
 	}
+	if (k->ranks.time_ns.n)
+		json_object_set_new(o, "ranks", ranks_to_json(&k->ranks, "total_ns"));
 	return o;
 }
 
@@ -170,6 +197,8 @@ profile_to_json(const struct gpuproj_profile *p)
 	json_object_set_new(jrun, "gpu_ns", num_or_null(run->gpu_ns));
 	json_object_set_new(jrun, "kernel_ns", json_real(gpuproj_profile_kernel_time_ns(p)));
 	json_object_set_new(jrun, "dropped_records", json_integer((json_int_t)run->dropped_records));
+	if (run->ranks.time_ns.n)
+		json_object_set_new(jrun, "ranks", ranks_to_json(&run->ranks, "kernel_ns"));
 	json_object_set_new(root, "run", jrun);
 
 	for (i = 0; i < gpuproj_profile_count(p); i++)
@@ -316,6 +345,60 @@ read_dim3(struct reader *rd, json_t *obj, const char *key, const char *path,
 	out->x = d[0];
 	out->y = d[1];
 	out->z = d[2];
+	return GPUPROJ_OK;
+}
+
+/*
+ * Optional "ranks" block of a merged profile (see ranks_to_json()); absent
+ * or null leaves *out zeroed.
+ */
+static int
+read_ranks(struct reader *rd, json_t *obj, const char *key, const char *path,
+	   struct gpuproj_rank_stats *out)
+{
+	json_t *v = json_object_get(obj, "ranks"), *t;
+	char rpath[96], tpath[112];
+	double sum, mn, mx, mean, m2;
+	uint64_t n, present;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (!v || json_is_null(v))
+		return GPUPROJ_OK;
+	snprintf(rpath, sizeof(rpath), "%s.ranks", path);
+	if (!json_is_object(v))
+		return bad(rd, path, "'ranks' must be an object");
+	if ((r = req_uint(rd, v, "n", rpath, true, UINT64_MAX >> 1, &n)))
+		return r;
+	if (n == 0)
+		return GPUPROJ_OK;
+	if (!json_object_get(v, "present"))
+		present = n;
+	else if ((r = req_uint(rd, v, "present", rpath, false, n, &present)))
+		return r;
+	t = json_object_get(v, key);
+	snprintf(tpath, sizeof(tpath), "%s.%s", rpath, key);
+	if (!json_is_object(t))
+		return bad(rd, rpath, "missing required object '%s'", key);
+	if ((r = opt_number(rd, t, "sum", tpath, &sum)) ||
+	    (r = opt_number(rd, t, "min", tpath, &mn)) ||
+	    (r = opt_number(rd, t, "max", tpath, &mx)) ||
+	    (r = opt_number(rd, t, "mean", tpath, &mean)) ||
+	    (r = opt_number(rd, t, "m2", tpath, &m2)))
+		return r;
+	if (isnan(mean) && !isnan(sum))
+		mean = sum / (double)n;
+	if (isnan(mean) || mean < 0)
+		return bad(rd, tpath, "needs 'mean' (or 'sum') as a non-negative number");
+	out->time_ns.n = n;
+	out->time_ns.mean = mean;
+	out->time_ns.sum = isnan(sum) ? mean * (double)n : sum;
+	out->time_ns.min = isnan(mn) ? mean : mn;
+	out->time_ns.max = isnan(mx) ? mean : mx;
+	out->time_ns.m2 = isnan(m2) ? 0 : m2;
+	out->present = present;
+	if (out->time_ns.min > out->time_ns.max)
+		return bad(rd, tpath, "'min' is larger than 'max'");
 	return GPUPROJ_OK;
 }
 
@@ -492,7 +575,7 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 						 "out of memory");
 		}
 	}
-	return GPUPROJ_OK;
+	return read_ranks(rd, jk, "total_ns", path, &k->ranks);
 }
 
 static int
@@ -600,7 +683,8 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 		if ((r = opt_number(rd, run, "wall_ns", "run", &ri->wall_ns)) ||
 		    (r = opt_number(rd, run, "gpu_ns", "run", &ri->gpu_ns)) ||
 		    (r = req_uint(rd, run, "dropped_records", "run", false, UINT64_MAX >> 1,
-				  &dropped)))
+				  &dropped)) ||
+		    (r = read_ranks(rd, run, "kernel_ns", "run", &ri->ranks)))
 			return r;
 		ri->dropped_records = dropped;
 	}

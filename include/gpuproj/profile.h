@@ -108,6 +108,21 @@ void gpuproj_stats_merge(struct gpuproj_stats *a, const struct gpuproj_stats *b)
 /** @return the sample standard deviation, 0 when n < 2 */
 double gpuproj_stats_stddev(const struct gpuproj_stats *s);
 
+/**
+ * How a signature's time spreads over the ranks of a merged job profile
+ * (`gpuproj merge`, include/gpuproj/merge.h). Zeroed (time_ns.n == 0) in
+ * profiles that were not merged.
+ */
+struct gpuproj_rank_stats {
+	/**
+	 * Per-rank total time, ns: one sample per merged rank (mean × launches
+	 * on that rank); ranks that never launched the signature count as 0 ns,
+	 * so time_ns.n is the number of ranks merged.
+	 */
+	struct gpuproj_stats time_ns;
+	uint64_t present;  /**< ranks that launched the signature (≤ time_ns.n) */
+};
+
 /** A metric the importer or collector does not know, kept as measured. */
 struct gpuproj_extra_metric {
 	char *name;   /**< tool's metric name, e.g. "sm__throughput.avg.pct_of_peak_sustained_elapsed" */
@@ -146,6 +161,8 @@ struct gpuproj_kernel {
 	size_t n_extra;
 	struct gpuproj_reference *refs;     /**< measured durations on other GPUs */
 	size_t n_refs;
+	/** Merged profiles: per-rank total time of this signature (JSON "ranks"). */
+	struct gpuproj_rank_stats ranks;
 };
 
 /** @return true when the kernel has a value for metric m */
@@ -287,6 +304,11 @@ struct gpuproj_run_info {
 	double wall_ns;          /**< process wall time, ns, NaN when unknown */
 	double gpu_ns;           /**< Σ kernel durations, ns, NaN when unknown */
 	uint64_t dropped_records; /**< activity records CUPTI dropped */
+	/**
+	 * Merged profiles: per-rank Σ kernel time (JSON "run.ranks"); present
+	 * counts ranks with any timed kernel. Zeroed otherwise.
+	 */
+	struct gpuproj_rank_stats ranks;
 };
 /** @return the run info (modifiable via gpuproj_profile_run_info_mut()) */
 const struct gpuproj_run_info *gpuproj_profile_run_info(const struct gpuproj_profile *p);

@@ -1,0 +1,1251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CI performance gate (include/gpuproj/gate.h): baseline vs current
+ * profile on the source GPU (measured) and on target GPUs (projected),
+ * whole run and per kernel, with a noise band from the launch spreads;
+ * JUnit XML, Markdown and plain-text renderings of the result.
+ *
+ * Both profiles are first folded over device ordinals (gpuproj_kernel_merge)
+ * so kernels match on name, tag, grid, block and dynamic shared memory.
+ *
+ * Thread safety: reentrant; inputs are only read.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuproj/gate.h>
+#include <gpuproj/merge.h>
+
+#include "util.h"
+
+/* Relative slack on threshold comparisons: a change of exactly +10 % is not beyond +10 %. */
+#define THRESHOLD_SLACK 1e-9
+
+void
+gpuproj_gate_options_init(struct gpuproj_gate_options *opt)
+{
+	if (!opt)
+		return;
+	memset(opt, 0, sizeof(*opt));
+	opt->max_regression = GPUPROJ_GATE_DEFAULT_MAX_REGRESSION;
+	opt->kernel_max_regression = GPUPROJ_GATE_DEFAULT_KERNEL_MAX_REGRESSION;
+	opt->noise_k = GPUPROJ_GATE_DEFAULT_NOISE_K;
+	opt->min_time_ns = NAN;
+	opt->min_time_fraction = GPUPROJ_GATE_DEFAULT_MIN_TIME_FRACTION;
+}
+
+const char *
+gpuproj_gate_status_name(enum gpuproj_gate_status s)
+{
+	switch (s) {
+	case GPUPROJ_GATE_OK: return "ok";
+	case GPUPROJ_GATE_REGRESSED: return "REGRESSED";
+	case GPUPROJ_GATE_NOISE: return "noise";
+	case GPUPROJ_GATE_IMPROVED: return "improved";
+	case GPUPROJ_GATE_SMALL: return "small";
+	case GPUPROJ_GATE_NEW: return "new";
+	case GPUPROJ_GATE_VANISHED: return "vanished";
+	case GPUPROJ_GATE_UNPROJECTED: return "not projected";
+	case GPUPROJ_GATE_NOT_COMPARABLE: return "not comparable";
+	}
+	return "?";
+}
+
+char *
+gpuproj_gate_kernel_label(const struct gpuproj_kernel *k, char *buf, size_t size)
+{
+	char smem[40] = "";
+
+	if (!buf || size == 0)
+		return buf;
+	if (!k) {
+		snprintf(buf, size, "(none)");
+		return buf;
+	}
+	if (k->smem_dynamic)
+		snprintf(smem, sizeof(smem), ", smem %u B", k->smem_dynamic);
+	snprintf(buf, size, "%s (%ux%ux%u,%ux%ux%u%s)%s%s%s",
+		 k->demangled ? k->demangled : k->name, k->grid.x, k->grid.y, k->grid.z,
+		 k->block.x, k->block.y, k->block.z, smem, k->tag && *k->tag ? " [" : "",
+		 k->tag && *k->tag ? k->tag : "", k->tag && *k->tag ? "]" : "");
+	return buf;
+}
+
+/* ---- comparison ---- */
+
+void
+gpuproj_gate_result_clear(struct gpuproj_gate_result *r)
+{
+	size_t i, col;
+
+	if (!r)
+		return;
+	for (i = 0; r->kernels && i < r->n_kernels; i++) {
+		for (col = 0; r->kernels[i].cells && col < r->n_columns; col++)
+			free(r->kernels[i].cells[col].why);
+		free(r->kernels[i].cells);
+	}
+	free(r->kernels);
+	for (col = 0; r->columns && col < r->n_columns; col++)
+		free(r->columns[col].run.why);
+	free(r->columns);
+	gpuproj_profile_free(r->base);
+	gpuproj_profile_free(r->cur);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Copy of p with the records of one signature on several devices folded into one. */
+static int
+fold_devices(const struct gpuproj_profile *p, struct gpuproj_profile **ret)
+{
+	struct gpuproj_profile *f = gpuproj_profile_new();
+	size_t i;
+
+	if (!f)
+		return GPUPROJ_E_NOMEM;
+	for (i = 0; i < gpuproj_profile_count(p); i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+		struct gpuproj_signature sig = {
+			.name = k->name, .tag = k->tag, .grid = k->grid, .block = k->block,
+			.smem_dynamic = k->smem_dynamic, .device = 0,
+		};
+		struct gpuproj_kernel *dst;
+
+		if (gpuproj_profile_kernel(f, &sig, &dst) || gpuproj_kernel_merge(dst, k)) {
+			gpuproj_profile_free(f);
+			return GPUPROJ_E_NOMEM;
+		}
+	}
+	*ret = f;
+	return GPUPROJ_OK;
+}
+
+/* Record address → index in its profile, for records found by signature. */
+struct kidx {
+	const struct gpuproj_kernel *k;
+	size_t i;
+};
+
+static int
+cmp_kidx(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const struct kidx *)a)->k;
+	uintptr_t y = (uintptr_t)((const struct kidx *)b)->k;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A table sorted by address, so kernel_index() is O(log n); NULL on ENOMEM. */
+static struct kidx *
+kernel_index_table(const struct gpuproj_profile *p)
+{
+	size_t i, n = gpuproj_profile_count(p);
+	struct kidx *t = calloc(n ? n : 1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		t[i].k = gpuproj_profile_at(p, i);
+		t[i].i = i;
+	}
+	qsort(t, n, sizeof(*t), cmp_kidx);
+	return t;
+}
+
+static size_t
+kernel_index(const struct kidx *t, size_t n, const struct gpuproj_kernel *k)
+{
+	struct kidx key = { .k = k };
+	const struct kidx *hit = bsearch(&key, t, n, sizeof(*t), cmp_kidx);
+
+	return hit ? hit->i : SIZE_MAX;
+}
+
+static double
+launches_of(const struct gpuproj_kernel *k)
+{
+	return (double)(k->launches ? k->launches : k->duration_ns.n);
+}
+
+/* Variance of the mean per launch, ns², scaled by r (projection ratio). */
+static double
+mean_variance(const struct gpuproj_kernel *k, double r)
+{
+	double s;
+
+	if (k->duration_ns.n < 2)
+		return 0;
+	s = gpuproj_stats_stddev(&k->duration_ns) * r;
+	return s * s / (double)k->duration_ns.n;
+}
+
+/*
+ * The per-launch value of kernel `k` in a column: measured mean (target
+ * NULL) or projected point, and its time ratio r = value / mean.
+ */
+static double
+column_value(const struct gpuproj_kernel *k, const struct gpuproj_projection *pr, double *ret_r)
+{
+	double mean = gpuproj_kernel_mean_ns(k);
+
+	if (!pr) {
+		*ret_r = 1.0;
+		return mean;
+	}
+	*ret_r = mean > 0 ? pr->point_ns / mean : 1.0;
+	return pr->point_ns;
+}
+
+/* Status of a compared cell from its numbers. */
+static void
+judge(struct gpuproj_gate_cell *c, double threshold, bool gated)
+{
+	double diff = c->cur_ns - c->base_ns;
+	bool beyond;
+
+	c->change = diff / c->base_ns;
+	beyond = c->change > threshold * (1 + THRESHOLD_SLACK) + THRESHOLD_SLACK;
+	if (beyond && diff > c->noise_ns)
+		c->status = gated ? GPUPROJ_GATE_REGRESSED : GPUPROJ_GATE_SMALL;
+	else if (beyond)
+		c->status = GPUPROJ_GATE_NOISE;
+	else if (c->change < -threshold * (1 + THRESHOLD_SLACK) - THRESHOLD_SLACK &&
+		 -diff > c->noise_ns)
+		c->status = GPUPROJ_GATE_IMPROVED;
+	else
+		c->status = GPUPROJ_GATE_OK;
+}
+
+/* Set the cell's reason (malloc'd, owned by the result); false on ENOMEM. */
+static bool
+set_why(struct gpuproj_gate_cell *c, const char *fmt, ...) GPUPROJ_PRINTF(2, 3);
+
+static bool
+set_why(struct gpuproj_gate_cell *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&c->why, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		c->why = NULL;
+		return false;
+	}
+	return true;
+}
+
+static void
+cell_init(struct gpuproj_gate_cell *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->base_ns = c->cur_ns = c->base_total_ns = c->cur_total_ns = NAN;
+	c->change = c->noise_ns = NAN;
+}
+
+/* Describe the GPU of a profile: "TARGET" or "TARGET ('device name')". */
+static void
+gpu_desc(const struct gpuproj_profile *p, const struct gpuproj_target *t, char *buf, size_t size)
+{
+	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+
+	if (d->name && !str_eq_nocase_trim(d->name, t->name))
+		snprintf(buf, size, "%s ('%s')", t->name, d->name);
+	else
+		snprintf(buf, size, "%s", t->name);
+}
+
+struct pair {
+	const struct gpuproj_kernel *b, *c;
+	size_t bi, ci;
+	double key;
+};
+
+static int
+cmp_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* Longest first; ties in signature order (name, tag, grid, block, smem). */
+static int
+cmp_pair(const void *x, const void *y)
+{
+	const struct pair *a = x, *b = y;
+	const struct gpuproj_kernel *ka = a->b ? a->b : a->c, *kb = b->b ? b->b : b->c;
+	int r;
+
+	if (a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	if ((r = strcmp(ka->name, kb->name)) || (r = strcmp(ka->tag, kb->tag)) ||
+	    (r = cmp_u32(ka->grid.x, kb->grid.x)) || (r = cmp_u32(ka->grid.y, kb->grid.y)) ||
+	    (r = cmp_u32(ka->grid.z, kb->grid.z)) || (r = cmp_u32(ka->block.x, kb->block.x)) ||
+	    (r = cmp_u32(ka->block.y, kb->block.y)) || (r = cmp_u32(ka->block.z, kb->block.z)))
+		return r;
+	return cmp_u32(ka->smem_dynamic, kb->smem_dynamic);
+}
+
+static double
+total_or_zero(const struct gpuproj_kernel *k)
+{
+	double t = k ? gpuproj_kernel_total_ns(k) : NAN;
+
+	return isnan(t) ? 0 : t;
+}
+
+static int
+kernel_cell(struct gpuproj_gate_cell *cell, const struct pair *pk, size_t col,
+	    const struct gpuproj_run_projection *brun, const struct gpuproj_run_projection *crun,
+	    const struct gpuproj_gate_result *res, const struct gpuproj_gate_options *opt,
+	    double min_time)
+{
+	const struct gpuproj_projection *bp = NULL, *cp = NULL;
+	double rb = 1, rc = 1;
+
+	cell_init(cell);
+	if (col > 0) {
+		bp = pk->b ? &brun->kernels[pk->bi] : NULL;
+		cp = pk->c ? &crun->kernels[pk->ci] : NULL;
+	}
+	/* Values on each side that has one (also for new/vanished kernels). */
+	if (pk->b && pk->b->duration_ns.n && (!bp || bp->status == GPUPROJ_OK)) {
+		cell->base_ns = column_value(pk->b, bp, &rb);
+		cell->base_total_ns = cell->base_ns * launches_of(pk->b);
+	}
+	if (pk->c && pk->c->duration_ns.n && (!cp || cp->status == GPUPROJ_OK)) {
+		cell->cur_ns = column_value(pk->c, cp, &rc);
+		cell->cur_total_ns = cell->cur_ns * launches_of(pk->c);
+	}
+	if (!pk->b) {
+		cell->status = GPUPROJ_GATE_NEW;
+		return GPUPROJ_OK;
+	}
+	if (!pk->c) {
+		cell->status = GPUPROJ_GATE_VANISHED;
+		return GPUPROJ_OK;
+	}
+	if (col == 0 && res->gpu_changed) {
+		cell->status = GPUPROJ_GATE_NOT_COMPARABLE;
+		return set_why(cell, "the source GPU changed (%s -> %s)", res->base_source->name,
+			       res->cur_source->name) ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
+	}
+	if (!pk->b->duration_ns.n || !pk->c->duration_ns.n) {
+		cell->status = GPUPROJ_GATE_NOT_COMPARABLE;
+		return set_why(cell, "no timed launch in the %s",
+			       !pk->b->duration_ns.n && !pk->c->duration_ns.n ? "baseline nor the "
+			       "current profile" : !pk->b->duration_ns.n ? "baseline"
+			       : "current profile") ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
+	}
+	if ((bp && bp->status != GPUPROJ_OK) || (cp && cp->status != GPUPROJ_OK)) {
+		bool ok;
+
+		cell->status = GPUPROJ_GATE_UNPROJECTED;
+		if (bp->status != GPUPROJ_OK && cp->status != GPUPROJ_OK &&
+		    strcmp(bp->why, cp->why) == 0)
+			ok = set_why(cell, "%s", bp->why);
+		else if (bp->status != GPUPROJ_OK && cp->status != GPUPROJ_OK)
+			ok = set_why(cell, "baseline: %s; current: %s", bp->why, cp->why);
+		else
+			ok = set_why(cell, "%s: %s", bp->status != GPUPROJ_OK ? "baseline" : "current",
+				     bp->status != GPUPROJ_OK ? bp->why : cp->why);
+		return ok ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
+	}
+	if (!(cell->base_ns > 0)) {
+		cell->status = GPUPROJ_GATE_NOT_COMPARABLE;
+		return set_why(cell, "the baseline time is 0") ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
+	}
+	cell->noise_ns = opt->noise_k * sqrt(mean_variance(pk->b, rb) + mean_variance(pk->c, rc));
+	judge(cell, opt->kernel_max_regression,
+	      fmax(cell->base_total_ns, cell->cur_total_ns) >= min_time);
+	return GPUPROJ_OK;
+}
+
+/* Whole-run value and variance of a profile in a column. */
+static double
+run_value(const struct gpuproj_profile *p, const struct gpuproj_run_projection *run,
+	  double *ret_var)
+{
+	double var = 0;
+	size_t i;
+
+	for (i = 0; i < gpuproj_profile_count(p); i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+		double r = 1, l = launches_of(k);
+
+		if (!k->duration_ns.n)
+			continue;
+		if (run && run->kernels[i].status == GPUPROJ_OK)
+			column_value(k, &run->kernels[i], &r);
+		var += l * l * mean_variance(k, r);
+	}
+	*ret_var = var;
+	return run ? run->point_ns : gpuproj_profile_kernel_time_ns(p);
+}
+
+static int
+run_cell(struct gpuproj_gate_cell *cell, size_t col, const struct gpuproj_gate_result *res,
+	 const struct gpuproj_run_projection *brun, const struct gpuproj_run_projection *crun,
+	 const struct gpuproj_gate_options *opt)
+{
+	double vb, vc;
+
+	cell_init(cell);
+	cell->base_ns = cell->base_total_ns = run_value(res->base, col ? brun : NULL, &vb);
+	cell->cur_ns = cell->cur_total_ns = run_value(res->cur, col ? crun : NULL, &vc);
+	if (col == 0 && res->gpu_changed) {
+		cell->status = GPUPROJ_GATE_NOT_COMPARABLE;
+		return set_why(cell, "the source GPU changed (%s -> %s)", res->base_source->name,
+			       res->cur_source->name) ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
+	}
+	if (!(cell->base_ns > 0)) {
+		cell->status = GPUPROJ_GATE_NOT_COMPARABLE;
+		return set_why(cell, "the baseline has no timed kernel") ? GPUPROJ_OK
+									  : GPUPROJ_E_NOMEM;
+	}
+	cell->noise_ns = opt->noise_k * sqrt(vb + vc);
+	judge(cell, opt->max_regression, true);
+	return GPUPROJ_OK;
+}
+
+static bool
+bad_fraction(double v)
+{
+	return !isfinite(v) || v < 0;
+}
+
+int
+gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_profile *cur,
+		     const struct gpuproj_targets *targets,
+		     const struct gpuproj_target *const *gate_targets, size_t n_gate_targets,
+		     const struct gpuproj_gate_options *opt_in, struct gpuproj_gate_result *out,
+		     struct gpuproj_error *reterr)
+{
+	struct gpuproj_gate_options opt;
+	struct gpuproj_run_projection *bruns = NULL, *cruns = NULL;
+	struct pair *pairs = NULL;
+	struct kidx *cur_index = NULL;
+	size_t n_pairs = 0, i, col, ncol;
+	const char *bl, *cl, *bv, *cv;
+	char bdesc[320], cdesc[320];
+	struct gpuproj_error e = { 0 };
+	int r = GPUPROJ_OK;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (!base || !cur || !targets || !out || (n_gate_targets && !gate_targets))
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	if (opt_in)
+		opt = *opt_in;
+	else
+		gpuproj_gate_options_init(&opt);
+	if (bad_fraction(opt.max_regression) || bad_fraction(opt.kernel_max_regression) ||
+	    bad_fraction(opt.noise_k) || bad_fraction(opt.min_time_fraction) ||
+	    (!isnan(opt.min_time_ns) && bad_fraction(opt.min_time_ns)))
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
+				 "thresholds, noise band and minimum time must be finite and "
+				 "non-negative");
+	for (i = 0; i < n_gate_targets; i++) {
+		if (!gate_targets[i])
+			return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	}
+	if (!opt.model)
+		opt.model = gpuproj_model_default();
+	bl = opt.baseline_label ? opt.baseline_label : "baseline";
+	cl = opt.current_label ? opt.current_label : "current";
+	out->options = opt;
+
+	/* Source GPUs. */
+	if (gpuproj_resolve_source(base, targets, opt.source, &out->base_source, &e))
+		return error_set(reterr, e.status, bl, 0, 0, "baseline: %s", e.message);
+	if (gpuproj_resolve_source(cur, targets, opt.source, &out->cur_source, &e))
+		return error_set(reterr, e.status, cl, 0, 0, "current profile: %s", e.message);
+	gpu_desc(base, out->base_source, bdesc, sizeof(bdesc));
+	gpu_desc(cur, out->cur_source, cdesc, sizeof(cdesc));
+	{
+		const char *bn = gpuproj_profile_device(base)->name;
+		const char *cn = gpuproj_profile_device(cur)->name;
+
+		/* With a source override the caller vouches for both profiles' GPU. */
+		out->gpu_changed = out->base_source != out->cur_source ||
+				   (!opt.source && bn && cn && !str_eq_nocase_trim(bn, cn));
+	}
+	if (out->gpu_changed && !opt.allow_gpu_change)
+		return error_set(reterr, GPUPROJ_E_MISMATCH, NULL, 0, 0,
+				 "the baseline (%s) was measured on %s and the current profile "
+				 "(%s) on %s: measured times of different GPUs are not comparable; "
+				 "measure the baseline on the same GPU, or pass --allow-gpu-change "
+				 "to gate on projected times only", bl, bdesc, cl, cdesc);
+	if (out->gpu_changed)
+		snprintf(out->warnings[out->n_warnings++], sizeof(out->warnings[0]),
+			 "source GPU changed: baseline %s, current %s; measured times are not "
+			 "compared, only projections gate (--allow-gpu-change)", bdesc, cdesc);
+	bv = gpuproj_profile_attr(base, "tool_version");
+	cv = gpuproj_profile_attr(cur, "tool_version");
+	if (bv && cv && strcmp(bv, cv) != 0) {
+		out->version_changed = true;
+		snprintf(out->warnings[out->n_warnings++], sizeof(out->warnings[0]),
+			 "tool version differs: baseline measured with gpuproj %s, current with "
+			 "gpuproj %s", bv, cv);
+	}
+
+	if (fold_devices(base, &out->base) || fold_devices(cur, &out->cur))
+		goto nomem;
+
+	/* Projections onto every target column. */
+	bruns = calloc(n_gate_targets + 1, sizeof(*bruns));
+	cruns = calloc(n_gate_targets + 1, sizeof(*cruns));
+	if (!bruns || !cruns)
+		goto nomem;
+	for (i = 0; i < n_gate_targets; i++) {
+		if (gpuproj_project_run(out->base, opt.model, out->base_source, gate_targets[i],
+					opt.model_options, &bruns[i]) ||
+		    gpuproj_project_run(out->cur, opt.model, out->cur_source, gate_targets[i],
+					opt.model_options, &cruns[i]))
+			goto nomem;
+	}
+
+	/* Kernels of either profile, paired by signature. */
+	pairs = calloc(gpuproj_profile_count(out->base) + gpuproj_profile_count(out->cur) + 1,
+		       sizeof(*pairs));
+	cur_index = kernel_index_table(out->cur);
+	if (!pairs || !cur_index)
+		goto nomem;
+	for (i = 0; i < gpuproj_profile_count(out->base); i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(out->base, i);
+		struct gpuproj_signature sig = {
+			.name = k->name, .tag = k->tag, .grid = k->grid, .block = k->block,
+			.smem_dynamic = k->smem_dynamic, .device = 0,
+		};
+		struct pair *p = &pairs[n_pairs++];
+
+		p->b = k;
+		p->bi = i;
+		p->c = gpuproj_profile_find(out->cur, &sig);
+		p->ci = p->c ? kernel_index(cur_index, gpuproj_profile_count(out->cur), p->c)
+			     : SIZE_MAX;
+	}
+	for (i = 0; i < gpuproj_profile_count(out->cur); i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(out->cur, i);
+		struct gpuproj_signature sig = {
+			.name = k->name, .tag = k->tag, .grid = k->grid, .block = k->block,
+			.smem_dynamic = k->smem_dynamic, .device = 0,
+		};
+		struct pair *p;
+
+		if (gpuproj_profile_find(out->base, &sig))
+			continue;
+		p = &pairs[n_pairs++];
+		p->c = k;
+		p->ci = i;
+		p->bi = SIZE_MAX;
+	}
+	for (i = 0; i < n_pairs; i++)
+		pairs[i].key = fmax(total_or_zero(pairs[i].b), total_or_zero(pairs[i].c));
+	qsort(pairs, n_pairs, sizeof(*pairs), cmp_pair);
+
+	/* Columns and their whole-run cells. */
+	ncol = n_gate_targets + 1;
+	out->columns = calloc(ncol, sizeof(*out->columns));
+	out->kernels = calloc(n_pairs ? n_pairs : 1, sizeof(*out->kernels));
+	if (!out->columns || !out->kernels)
+		goto nomem;
+	out->n_columns = ncol;
+	for (col = 0; col < ncol; col++) {
+		struct gpuproj_gate_column *c = &out->columns[col];
+
+		if (col == 0 && out->gpu_changed)
+			snprintf(c->label, sizeof(c->label), "%s -> %s (measured)",
+				 out->base_source->name, out->cur_source->name);
+		else if (col == 0)
+			snprintf(c->label, sizeof(c->label), "%s (measured)", out->base_source->name);
+		else
+			snprintf(c->label, sizeof(c->label), "%s", gate_targets[col - 1]->name);
+		c->target = col ? gate_targets[col - 1] : NULL;
+		if (run_cell(&c->run, col, out, col ? &bruns[col - 1] : NULL,
+			     col ? &cruns[col - 1] : NULL, &opt))
+			goto nomem;
+		c->min_time_ns = !isnan(opt.min_time_ns) ? opt.min_time_ns
+			       : opt.min_time_fraction * (isnan(c->run.base_ns) ? 0 : c->run.base_ns);
+		if (c->run.status == GPUPROJ_GATE_REGRESSED)
+			out->n_regressed++;
+	}
+
+	/* Kernel cells. */
+	for (i = 0; i < n_pairs; i++) {
+		struct gpuproj_gate_kernel *gk = &out->kernels[i];
+
+		gk->base = pairs[i].b;
+		gk->cur = pairs[i].c;
+		gk->cells = calloc(ncol, sizeof(*gk->cells));
+		if (!gk->cells)
+			goto nomem;
+		out->n_kernels++;
+		if (!gk->base)
+			out->n_new++;
+		else if (!gk->cur)
+			out->n_vanished++;
+		for (col = 0; col < ncol; col++) {
+			struct gpuproj_gate_cell *cell = &gk->cells[col];
+
+			if (kernel_cell(cell, &pairs[i], col, col ? &bruns[col - 1] : NULL,
+					col ? &cruns[col - 1] : NULL, out, &opt,
+					out->columns[col].min_time_ns))
+				goto nomem;
+			if (cell->status == GPUPROJ_GATE_REGRESSED) {
+				out->n_regressed++;
+				out->columns[col].n_regressed++;
+			} else if (cell->status == GPUPROJ_GATE_UNPROJECTED) {
+				out->n_unprojected++;
+				out->columns[col].n_unprojected++;
+			}
+		}
+	}
+	out->regression = out->n_regressed > 0;
+	goto out;
+nomem:
+	r = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+out:
+	for (i = 0; i < n_gate_targets; i++) {
+		if (bruns)
+			gpuproj_run_projection_clear(&bruns[i]);
+		if (cruns)
+			gpuproj_run_projection_clear(&cruns[i]);
+	}
+	free(bruns);
+	free(cruns);
+	free(pairs);
+	free(cur_index);
+	return r;
+}
+
+/* ---- renderings ---- */
+
+static const char *
+pct(double change, char *buf, size_t size)
+{
+	if (isnan(change))
+		snprintf(buf, size, "n/a");
+	else if (isinf(change))
+		snprintf(buf, size, "%s", change > 0 ? "+inf%" : "-inf%");
+	else
+		snprintf(buf, size, "%+.1f%%", change * 100);
+	return buf;
+}
+
+static const char *
+fmt_t(double ns, char *buf, size_t size)
+{
+	return format_ns(ns, buf, size);
+}
+
+/* Threshold of the cells of a kind, as "+10%". */
+static const char *
+thr(double fraction, char *buf, size_t size)
+{
+	snprintf(buf, size, "%g%%", fraction * 100);
+	return buf;
+}
+
+/* "1% of the baseline run" or "20 us". */
+static const char *
+min_time_desc(const struct gpuproj_gate_options *o, char *buf, size_t size)
+{
+	char t[32];
+
+	if (!isnan(o->min_time_ns))
+		snprintf(buf, size, "%s", fmt_t(o->min_time_ns, t, sizeof(t)));
+	else
+		snprintf(buf, size, "%g%% of the baseline run", o->min_time_fraction * 100);
+	return buf;
+}
+
+/* One line with a kernel cell's numbers. */
+static void
+describe_kernel_cell(struct strbuf *sb, const struct gpuproj_gate_result *r,
+		     const struct gpuproj_gate_kernel *gk, size_t col)
+{
+	const struct gpuproj_gate_cell *c = &gk->cells[col];
+	const char *what = col ? "projected" : "measured";
+	char a[32], b[32], d[32], e[32], f[32], g[32];
+
+	if (gk->base)
+		strbuf_printf(sb, "baseline: %s %s per launch, %llu launches (launch sd %s "
+			      "measured, %llu timed)",
+			      fmt_t(c->base_ns, a, sizeof(a)), what,
+			      (unsigned long long)gk->base->launches,
+			      fmt_t(gpuproj_stats_stddev(&gk->base->duration_ns), b, sizeof(b)),
+			      (unsigned long long)gk->base->duration_ns.n);
+	else
+		strbuf_append(sb, "baseline: none (new kernel)");
+	strbuf_append(sb, "; ");
+	if (gk->cur)
+		strbuf_printf(sb, "current: %s %s per launch, %llu launches (launch sd %s "
+			      "measured, %llu timed)",
+			      fmt_t(c->cur_ns, a, sizeof(a)), what,
+			      (unsigned long long)gk->cur->launches,
+			      fmt_t(gpuproj_stats_stddev(&gk->cur->duration_ns), b, sizeof(b)),
+			      (unsigned long long)gk->cur->duration_ns.n);
+	else
+		strbuf_append(sb, "current: none (vanished kernel)");
+	if (!isnan(c->change))
+		strbuf_printf(sb, "; change %s (threshold +%s, noise band %s, minimum time %s): %s",
+			      pct(c->change, d, sizeof(d)),
+			      thr(r->options.kernel_max_regression, e, sizeof(e)),
+			      fmt_t(c->noise_ns, f, sizeof(f)),
+			      fmt_t(r->columns[col].min_time_ns, g, sizeof(g)),
+			      gpuproj_gate_status_name(c->status));
+	if (c->why)
+		strbuf_printf(sb, "; %s", c->why);
+}
+
+static void
+describe_run_cell(struct strbuf *sb, const struct gpuproj_gate_result *r, size_t col)
+{
+	const struct gpuproj_gate_cell *c = &r->columns[col].run;
+	char a[32], b[32], d[32], e[32], f[32];
+
+	strbuf_printf(sb, "whole run %s: baseline %s, current %s", col ? "projected" : "measured",
+		      fmt_t(c->base_ns, a, sizeof(a)), fmt_t(c->cur_ns, b, sizeof(b)));
+	if (!isnan(c->change))
+		strbuf_printf(sb, "; change %s (threshold +%s, noise band %s): %s",
+			      pct(c->change, d, sizeof(d)), thr(r->options.max_regression, e, sizeof(e)),
+			      fmt_t(c->noise_ns, f, sizeof(f)), gpuproj_gate_status_name(c->status));
+	if (c->why)
+		strbuf_printf(sb, "; %s", c->why);
+}
+
+/* The failure message of a regressed cell (one line). */
+static void
+failure_message(struct strbuf *sb, const struct gpuproj_gate_cell *c, double threshold,
+		bool per_launch)
+{
+	char a[32], b[32], d[32], e[32], f[32];
+
+	strbuf_printf(sb, "%s%s: %s -> %s, beyond the +%s threshold and the noise band %s",
+		      pct(c->change, d, sizeof(d)), per_launch ? " per launch" : "",
+		      fmt_t(c->base_ns, a, sizeof(a)), fmt_t(c->cur_ns, b, sizeof(b)),
+		      thr(threshold, e, sizeof(e)), fmt_t(c->noise_ns, f, sizeof(f)));
+}
+
+static const char *
+skip_message(const struct gpuproj_gate_cell *c, char *buf, size_t size)
+{
+	switch (c->status) {
+	case GPUPROJ_GATE_NEW:
+		snprintf(buf, size, "new kernel: not in the baseline");
+		break;
+	case GPUPROJ_GATE_VANISHED:
+		snprintf(buf, size, "vanished kernel: not in the current profile");
+		break;
+	case GPUPROJ_GATE_UNPROJECTED:
+		snprintf(buf, size, "not projected: %s", c->why ? c->why : "");
+		break;
+	case GPUPROJ_GATE_NOT_COMPARABLE:
+		snprintf(buf, size, "not comparable: %s", c->why ? c->why : "");
+		break;
+	case GPUPROJ_GATE_OK:
+	case GPUPROJ_GATE_REGRESSED:
+	case GPUPROJ_GATE_NOISE:
+	case GPUPROJ_GATE_IMPROVED:
+	case GPUPROJ_GATE_SMALL:
+		return NULL;
+	}
+	return buf;
+}
+
+/* Append s XML-escaped (attribute-safe); characters XML 1.0 forbids become '?'. */
+static void
+xml_escape(struct strbuf *sb, const char *s)
+{
+	const char *run = s;
+
+	for (; *s; s++) {
+		const char *rep = NULL;
+		unsigned char ch = (unsigned char)*s;
+
+		switch (ch) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		case '"': rep = "&quot;"; break;
+		case '\'': rep = "&apos;"; break;
+		case '\t': rep = "&#9;"; break;
+		case '\n': rep = "&#10;"; break;
+		case '\r': rep = "&#13;"; break;
+		default:
+			if (ch < 0x20)
+				rep = "?";
+			break;
+		}
+		if (!rep)
+			continue;
+		strbuf_appendn(sb, run, (size_t)(s - run));
+		strbuf_append(sb, rep);
+		run = s + 1;
+	}
+	strbuf_append(sb, run);
+}
+
+static char *
+finish(struct strbuf *sb, char **ret)
+{
+	if (sb->oom) {
+		strbuf_free(sb);
+		return NULL;
+	}
+	*ret = strbuf_steal(sb);
+	return *ret;
+}
+
+static void
+junit_case(struct strbuf *sb, const char *classname, const char *name, const char *failure,
+	   const char *skipped, const char *out)
+{
+	strbuf_append(sb, "    <testcase classname=\"");
+	xml_escape(sb, classname);
+	strbuf_append(sb, "\" name=\"");
+	xml_escape(sb, name);
+	strbuf_append(sb, "\">\n");
+	if (failure) {
+		/* The numbers go into the failure's text, which CI systems show. */
+		strbuf_append(sb, "      <failure type=\"regression\" message=\"");
+		xml_escape(sb, failure);
+		strbuf_append(sb, "\">");
+		xml_escape(sb, out);
+		strbuf_append(sb, "</failure>\n    </testcase>\n");
+		return;
+	}
+	if (skipped) {
+		strbuf_append(sb, "      <skipped message=\"");
+		xml_escape(sb, skipped);
+		strbuf_append(sb, "\"/>\n");
+	}
+	strbuf_append(sb, "      <system-out>");
+	xml_escape(sb, out);
+	strbuf_append(sb, "</system-out>\n    </testcase>\n");
+}
+
+static void
+junit_property(struct strbuf *sb, const char *name, const char *value)
+{
+	strbuf_append(sb, "      <property name=\"");
+	xml_escape(sb, name);
+	strbuf_append(sb, "\" value=\"");
+	xml_escape(sb, value);
+	strbuf_append(sb, "\"/>\n");
+}
+
+static bool
+is_skip(enum gpuproj_gate_status s)
+{
+	return s == GPUPROJ_GATE_NEW || s == GPUPROJ_GATE_VANISHED ||
+	       s == GPUPROJ_GATE_UNPROJECTED || s == GPUPROJ_GATE_NOT_COMPARABLE;
+}
+
+int
+gpuproj_gate_junit(const struct gpuproj_gate_result *r, char **ret)
+{
+	const struct gpuproj_gate_options *o;
+	struct strbuf sb;
+	size_t col, i, tests = 0, failures = 0, skipped = 0;
+	char buf[64], label[1024];
+
+	if (!r || !ret || !r->columns)
+		return GPUPROJ_E_INVAL;
+	o = &r->options;
+	for (col = 0; col < r->n_columns; col++) {
+		tests += 1 + r->n_kernels;
+		failures += r->columns[col].run.status == GPUPROJ_GATE_REGRESSED;
+		skipped += is_skip(r->columns[col].run.status);
+		for (i = 0; i < r->n_kernels; i++) {
+			failures += r->kernels[i].cells[col].status == GPUPROJ_GATE_REGRESSED;
+			skipped += is_skip(r->kernels[i].cells[col].status);
+		}
+	}
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		      "<testsuites name=\"gpuproj gate\" tests=\"%zu\" failures=\"%zu\" "
+		      "skipped=\"%zu\" errors=\"0\">\n", tests, failures, skipped);
+	for (col = 0; col < r->n_columns; col++) {
+		const struct gpuproj_gate_column *c = &r->columns[col];
+		struct strbuf out, msg;
+		size_t f = c->run.status == GPUPROJ_GATE_REGRESSED, s = is_skip(c->run.status);
+		char sk[320];
+
+		for (i = 0; i < r->n_kernels; i++) {
+			f += r->kernels[i].cells[col].status == GPUPROJ_GATE_REGRESSED;
+			s += is_skip(r->kernels[i].cells[col].status);
+		}
+		strbuf_append(&sb, "  <testsuite name=\"gpuproj gate: ");
+		xml_escape(&sb, c->label);
+		strbuf_printf(&sb, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\" errors=\"0\">\n"
+			      "    <properties>\n", 1 + r->n_kernels, f, s);
+		junit_property(&sb, "baseline", o->baseline_label ? o->baseline_label : "baseline");
+		junit_property(&sb, "current", o->current_label ? o->current_label : "current");
+		junit_property(&sb, "model", gpuproj_model_name(o->model));
+		snprintf(buf, sizeof(buf), "%g", o->max_regression * 100);
+		junit_property(&sb, "max_regression_pct", buf);
+		snprintf(buf, sizeof(buf), "%g", o->kernel_max_regression * 100);
+		junit_property(&sb, "kernel_max_regression_pct", buf);
+		snprintf(buf, sizeof(buf), "%g", o->noise_k);
+		junit_property(&sb, "noise_k", buf);
+		snprintf(buf, sizeof(buf), "%.17g", c->min_time_ns);
+		junit_property(&sb, "min_time_ns", buf);
+		for (i = 0; i < r->n_warnings; i++)
+			junit_property(&sb, "warning", r->warnings[i]);
+		strbuf_append(&sb, "    </properties>\n");
+
+		strbuf_init(&out);
+		strbuf_init(&msg);
+		describe_run_cell(&out, r, col);
+		if (c->run.status == GPUPROJ_GATE_REGRESSED) {
+			strbuf_append(&msg, "whole run ");
+			failure_message(&msg, &c->run, o->max_regression, false);
+		}
+		junit_case(&sb, c->label, "(whole run)", msg.buf, skip_message(&c->run, sk,
+			   sizeof(sk)), out.buf ? out.buf : "");
+		strbuf_free(&out);
+		strbuf_free(&msg);
+		for (i = 0; i < r->n_kernels; i++) {
+			const struct gpuproj_gate_kernel *gk = &r->kernels[i];
+			const struct gpuproj_gate_cell *cell = &gk->cells[col];
+
+			strbuf_init(&out);
+			strbuf_init(&msg);
+			describe_kernel_cell(&out, r, gk, col);
+			if (cell->status == GPUPROJ_GATE_REGRESSED)
+				failure_message(&msg, cell, o->kernel_max_regression, true);
+			gpuproj_gate_kernel_label(gk->base ? gk->base : gk->cur, label, sizeof(label));
+			junit_case(&sb, c->label, label, msg.buf,
+				   skip_message(cell, sk, sizeof(sk)), out.buf ? out.buf : "");
+			if (out.oom || msg.oom)
+				sb.oom = true;
+			strbuf_free(&out);
+			strbuf_free(&msg);
+		}
+		strbuf_append(&sb, "  </testsuite>\n");
+	}
+	strbuf_append(&sb, "</testsuites>\n");
+	return finish(&sb, ret) ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
+}
+
+/* "PASS" or "FAIL: 1 whole-run and 3 kernel regressions". */
+static void
+verdict(const struct gpuproj_gate_result *r, char *buf, size_t size)
+{
+	size_t col, runs = 0;
+
+	if (!r->regression) {
+		snprintf(buf, size, "PASS");
+		return;
+	}
+	for (col = 0; col < r->n_columns; col++)
+		runs += r->columns[col].run.status == GPUPROJ_GATE_REGRESSED;
+	snprintf(buf, size, "FAIL: %zu whole-run and %zu kernel regression%s", runs,
+		 r->n_regressed - runs, r->n_regressed - runs == 1 ? "" : "s");
+}
+
+/* Markdown: a kernel name as a code span safe inside a table cell. */
+static void
+md_code(struct strbuf *sb, const char *s)
+{
+	strbuf_append(sb, "`");
+	for (; *s; s++) {
+		if (*s == '|')
+			strbuf_append(sb, "\\|");
+		else if (*s == '`')
+			strbuf_append(sb, "'");
+		else if ((unsigned char)*s < 0x20)
+			strbuf_append(sb, " ");
+		else
+			strbuf_appendn(sb, s, 1);
+	}
+	strbuf_append(sb, "`");
+}
+
+/* Markdown: plain text inside a table cell. */
+static void
+md_text(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("|\\*_`<>[]", *s))
+			strbuf_printf(sb, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			strbuf_append(sb, " ");
+		else
+			strbuf_appendn(sb, s, 1);
+	}
+}
+
+static size_t
+count_status(const struct gpuproj_gate_result *r, enum gpuproj_gate_status s)
+{
+	size_t n = 0, i, col;
+
+	for (i = 0; i < r->n_kernels; i++) {
+		for (col = 0; col < r->n_columns; col++)
+			n += r->kernels[i].cells[col].status == s;
+	}
+	return n;
+}
+
+static void
+md_cell_table(struct strbuf *sb, const struct gpuproj_gate_result *r,
+	      enum gpuproj_gate_status s, bool noise)
+{
+	size_t i, col;
+	char label[1024], a[32], b[32], c[32], d[32];
+
+	strbuf_printf(sb, "| kernel | GPU | baseline | current | change | %s |\n"
+		      "|:--|:--|--:|--:|--:|--:|\n", noise ? "noise band" : "kernel time");
+	for (i = 0; i < r->n_kernels; i++) {
+		const struct gpuproj_gate_kernel *gk = &r->kernels[i];
+
+		for (col = 0; col < r->n_columns; col++) {
+			const struct gpuproj_gate_cell *cell = &gk->cells[col];
+
+			if (cell->status != s)
+				continue;
+			strbuf_append(sb, "| ");
+			md_code(sb, gpuproj_gate_kernel_label(gk->base ? gk->base : gk->cur, label,
+							       sizeof(label)));
+			strbuf_append(sb, " | ");
+			md_text(sb, r->columns[col].label);
+			strbuf_printf(sb, " | %s | %s | %s | %s |\n", fmt_t(cell->base_ns, a, sizeof(a)),
+				      fmt_t(cell->cur_ns, b, sizeof(b)), pct(cell->change, c, sizeof(c)),
+				      noise ? fmt_t(cell->noise_ns, d, sizeof(d))
+					    : fmt_t(fmax(cell->base_total_ns, cell->cur_total_ns),
+						    d, sizeof(d)));
+		}
+	}
+	strbuf_append(sb, "\n");
+}
+
+int
+gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
+{
+	const struct gpuproj_gate_options *o;
+	struct strbuf sb;
+	size_t i, col, n;
+	char a[80], b[32], c[32], d[32], mt[80], label[1024];
+
+	if (!r || !ret || !r->columns)
+		return GPUPROJ_E_INVAL;
+	o = &r->options;
+	strbuf_init(&sb);
+	verdict(r, a, sizeof(a));
+	strbuf_printf(&sb, "## gpuproj gate: %s\n\n", a);
+	strbuf_append(&sb, "Baseline ");
+	md_code(&sb, o->baseline_label ? o->baseline_label : "baseline");
+	strbuf_printf(&sb, " (%s), current ", r->base_source->name);
+	md_code(&sb, o->current_label ? o->current_label : "current");
+	strbuf_printf(&sb, " (%s); model %s. A time regresses beyond +%s per kernel or "
+		      "+%s for the whole run **and** beyond the noise band (%g combined standard "
+		      "errors of the launch times); kernels under %s cannot fail.\n\n",
+		      r->cur_source->name, gpuproj_model_name(o->model),
+		      thr(o->kernel_max_regression, a, sizeof(a)), thr(o->max_regression, b, sizeof(b)),
+		      o->noise_k, min_time_desc(o, mt, sizeof(mt)));
+	for (i = 0; i < r->n_warnings; i++) {
+		strbuf_append(&sb, "> **Warning:** ");
+		md_text(&sb, r->warnings[i]);
+		strbuf_append(&sb, "\n\n");
+	}
+
+	strbuf_append(&sb, "### Whole run\n\n"
+		      "| GPU | baseline | current | change | noise band | result |\n"
+		      "|:--|--:|--:|--:|--:|:--|\n");
+	for (col = 0; col < r->n_columns; col++) {
+		const struct gpuproj_gate_cell *cell = &r->columns[col].run;
+
+		strbuf_append(&sb, "| ");
+		md_text(&sb, r->columns[col].label);
+		strbuf_printf(&sb, " | %s | %s | %s | %s | %s%s%s |\n",
+			      fmt_t(cell->base_ns, a, sizeof(a)), fmt_t(cell->cur_ns, b, sizeof(b)),
+			      pct(cell->change, c, sizeof(c)), fmt_t(cell->noise_ns, d, sizeof(d)),
+			      cell->status == GPUPROJ_GATE_REGRESSED ? "**" : "",
+			      gpuproj_gate_status_name(cell->status),
+			      cell->status == GPUPROJ_GATE_REGRESSED ? "**" : "");
+	}
+	strbuf_append(&sb, "\n");
+
+	n = count_status(r, GPUPROJ_GATE_REGRESSED);
+	if (n) {
+		strbuf_printf(&sb, "### Regressions (%zu)\n\nPer launch; measured on the source GPU, "
+			      "projected on the others.\n\n", n);
+		md_cell_table(&sb, r, GPUPROJ_GATE_REGRESSED, true);
+	}
+	n = count_status(r, GPUPROJ_GATE_IMPROVED);
+	if (n) {
+		strbuf_printf(&sb, "### Improvements (%zu)\n\n", n);
+		md_cell_table(&sb, r, GPUPROJ_GATE_IMPROVED, true);
+	}
+	if (r->n_new || r->n_vanished) {
+		int pass;
+
+		for (pass = 0; pass < 2; pass++) {
+			size_t cnt = pass ? r->n_vanished : r->n_new;
+
+			if (!cnt)
+				continue;
+			strbuf_printf(&sb, "### %s kernels (%zu)\n\nCounted in the whole-run totals; "
+				      "they cannot fail on their own.\n\n"
+				      "| kernel | launches | time per launch | total time |\n"
+				      "|:--|--:|--:|--:|\n", pass ? "Vanished" : "New", cnt);
+			for (i = 0; i < r->n_kernels; i++) {
+				const struct gpuproj_kernel *k = pass ? r->kernels[i].base
+								      : r->kernels[i].cur;
+
+				if ((pass ? r->kernels[i].cur : r->kernels[i].base) || !k)
+					continue;
+				strbuf_append(&sb, "| ");
+				md_code(&sb, gpuproj_gate_kernel_label(k, label, sizeof(label)));
+				strbuf_printf(&sb, " | %llu | %s | %s |\n",
+					      (unsigned long long)k->launches,
+					      fmt_t(gpuproj_kernel_mean_ns(k), a, sizeof(a)),
+					      fmt_t(gpuproj_kernel_total_ns(k), b, sizeof(b)));
+			}
+			strbuf_append(&sb, "\n");
+		}
+	}
+	if (r->n_unprojected) {
+		strbuf_printf(&sb, "### Not projected (%zu)\n\nThe model cannot project these "
+			      "kernels; the whole-run projections carry their measured time "
+			      "unchanged.\n\n| kernel | GPU | why |\n|:--|:--|:--|\n", r->n_unprojected);
+		for (i = 0; i < r->n_kernels; i++) {
+			for (col = 0; col < r->n_columns; col++) {
+				const struct gpuproj_gate_cell *cell = &r->kernels[i].cells[col];
+
+				if (cell->status != GPUPROJ_GATE_UNPROJECTED)
+					continue;
+				strbuf_append(&sb, "| ");
+				md_code(&sb, gpuproj_gate_kernel_label(r->kernels[i].base, label,
+								       sizeof(label)));
+				strbuf_append(&sb, " | ");
+				md_text(&sb, r->columns[col].label);
+				strbuf_append(&sb, " | ");
+				md_text(&sb, cell->why ? cell->why : "");
+				strbuf_append(&sb, " |\n");
+			}
+		}
+		strbuf_append(&sb, "\n");
+	}
+	n = count_status(r, GPUPROJ_GATE_NOISE);
+	if (n) {
+		strbuf_printf(&sb, "<details><summary>Within noise (%zu): beyond the threshold, "
+			      "inside the noise band</summary>\n\n", n);
+		md_cell_table(&sb, r, GPUPROJ_GATE_NOISE, true);
+		strbuf_append(&sb, "</details>\n\n");
+	}
+	n = count_status(r, GPUPROJ_GATE_SMALL);
+	if (n) {
+		strbuf_printf(&sb, "<details><summary>Below the minimum time (%zu): would regress, "
+			      "too short to fail</summary>\n\n", n);
+		md_cell_table(&sb, r, GPUPROJ_GATE_SMALL, false);
+		strbuf_append(&sb, "</details>\n\n");
+	}
+	return finish(&sb, ret) ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
+}
+
+int
+gpuproj_gate_print(FILE *out, const struct gpuproj_gate_result *r)
+{
+	const struct gpuproj_gate_options *o;
+	size_t i, col, n;
+	char a[32], b[32], c[32], d[32], e[32], f[32], mt[80], label[1024];
+	int pass;
+
+	if (!out || !r || !r->columns)
+		return GPUPROJ_E_INVAL;
+	o = &r->options;
+	verdict(r, mt, sizeof(mt));
+	fprintf(out, "gpuproj gate: %s (baseline %s, current %s, model %s)\n", mt,
+		o->baseline_label ? o->baseline_label : "baseline",
+		o->current_label ? o->current_label : "current", gpuproj_model_name(o->model));
+	fprintf(out, "thresholds: whole run +%s, kernel +%s, beyond a noise band of %g standard "
+		"errors; kernels under %s cannot fail\n\n", thr(o->max_regression, a, sizeof(a)),
+		thr(o->kernel_max_regression, b, sizeof(b)), o->noise_k,
+		min_time_desc(o, mt, sizeof(mt)));
+	fprintf(out, "%-28s %12s %12s %9s %11s  %s\n", "whole run", "baseline", "current", "change",
+		"noise band", "result");
+	for (col = 0; col < r->n_columns; col++) {
+		const struct gpuproj_gate_cell *cell = &r->columns[col].run;
+
+		fprintf(out, "%-28s %12s %12s %9s %11s  %s%s%s\n", r->columns[col].label,
+			fmt_t(cell->base_ns, a, sizeof(a)), fmt_t(cell->cur_ns, b, sizeof(b)),
+			pct(cell->change, c, sizeof(c)), fmt_t(cell->noise_ns, d, sizeof(d)),
+			gpuproj_gate_status_name(cell->status), cell->why ? ": " : "",
+			cell->why ? cell->why : "");
+	}
+	for (pass = 0; pass < 4; pass++) {
+		static const enum gpuproj_gate_status which[4] = {
+			GPUPROJ_GATE_REGRESSED, GPUPROJ_GATE_NOISE, GPUPROJ_GATE_SMALL,
+			GPUPROJ_GATE_UNPROJECTED,
+		};
+		static const char *const title[4] = {
+			"regressions", "within noise (beyond the threshold, inside the noise band)",
+			"below the minimum time (would regress, cannot fail)", "not projected",
+		};
+
+		n = count_status(r, which[pass]);
+		if (!n)
+			continue;
+		fprintf(out, "\n%s (%zu):\n", title[pass], n);
+		for (i = 0; i < r->n_kernels; i++) {
+			for (col = 0; col < r->n_columns; col++) {
+				const struct gpuproj_gate_cell *cell = &r->kernels[i].cells[col];
+
+				if (cell->status != which[pass])
+					continue;
+				gpuproj_gate_kernel_label(r->kernels[i].base ? r->kernels[i].base
+									     : r->kernels[i].cur,
+							  label, sizeof(label));
+				if (which[pass] == GPUPROJ_GATE_UNPROJECTED)
+					fprintf(out, "  %s on %s: %s\n", label, r->columns[col].label,
+						cell->why ? cell->why : "");
+				else
+					fprintf(out, "  %s on %s: %s -> %s per launch, %s (noise band "
+						"%s, kernel time %s)\n", label, r->columns[col].label,
+						fmt_t(cell->base_ns, a, sizeof(a)),
+						fmt_t(cell->cur_ns, b, sizeof(b)),
+						pct(cell->change, c, sizeof(c)),
+						fmt_t(cell->noise_ns, d, sizeof(d)),
+						fmt_t(fmax(cell->base_total_ns, cell->cur_total_ns),
+						      e, sizeof(e)));
+			}
+		}
+	}
+	for (pass = 0; pass < 2; pass++) {
+		n = pass ? r->n_vanished : r->n_new;
+		if (!n)
+			continue;
+		fprintf(out, "\n%s kernels (%zu, counted in the whole run):\n",
+			pass ? "vanished" : "new", n);
+		for (i = 0; i < r->n_kernels; i++) {
+			const struct gpuproj_kernel *k = pass ? r->kernels[i].base : r->kernels[i].cur;
+
+			if ((pass ? r->kernels[i].cur : r->kernels[i].base) || !k)
+				continue;
+			fprintf(out, "  %s: %llu launches, %s per launch, %s in total (measured)\n",
+				gpuproj_gate_kernel_label(k, label, sizeof(label)),
+				(unsigned long long)k->launches,
+				fmt_t(gpuproj_kernel_mean_ns(k), a, sizeof(a)),
+				fmt_t(gpuproj_kernel_total_ns(k), f, sizeof(f)));
+		}
+	}
+	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
+
+int
+gpuproj_gate_write(const char *path, const char *text, struct gpuproj_error *reterr)
+{
+	if (!path || !text)
+		return error_set(reterr, GPUPROJ_E_INVAL, path, 0, 0, "invalid argument");
+	return file_write_atomic(path, text, strlen(text), reterr);
+}
