@@ -251,6 +251,39 @@ file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj
 					 strerror(errno));
 		return GPUPROJ_OK;
 	}
+	/*
+	 * A target that exists and is not a regular file (/dev/null, a FIFO, a
+	 * terminal) cannot be replaced by rename: write to it in place.
+	 */
+	{
+		struct stat st;
+
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			if (S_ISDIR(st.st_mode))
+				return error_set(err, GPUPROJ_E_IO, path, 0, 0, "is a directory");
+			fd = open(path, O_WRONLY | O_CLOEXEC);
+			if (fd < 0)
+				return error_set(err, GPUPROJ_E_IO, path, 0, 0,
+						 "cannot open for writing: %s", strerror(errno));
+			while (off < len) {
+				ssize_t w = write(fd, data + off, len - off);
+
+				if (w < 0 && errno == EINTR)
+					continue;
+				if (w < 0) {
+					int e = errno;
+
+					close(fd);
+					return error_set(err, GPUPROJ_E_IO, path, 0, 0,
+							 "write error: %s", strerror(e));
+				}
+				off += (size_t)w;
+			}
+			return close(fd) == 0 ? GPUPROJ_OK
+					      : error_set(err, GPUPROJ_E_IO, path, 0, 0,
+							  "close failed: %s", strerror(errno));
+		}
+	}
 	dup1 = strdup(path);
 	dup2 = strdup(path);
 	if (!dup1 || !dup2) {

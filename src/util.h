@@ -69,7 +69,8 @@ int file_read_all(const char *path, char **ret, size_t *ret_len, struct gpuproj_
 /*
  * Atomically replace `path` with `len` bytes of `data`: write
  * `<dir>/.<base>.XXXXXX`, fsync, rename. "-" writes stdout. On failure the
- * temporary file is removed and `path` is untouched.
+ * temporary file is removed and `path` is untouched. A `path` that exists
+ * and is not a regular file (/dev/null, a FIFO) is written in place.
  */
 int file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj_error *err);
 

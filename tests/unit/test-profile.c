@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <gpuproj/profile.h>
 
@@ -242,6 +243,20 @@ START_TEST(json_round_trip)
 }
 END_TEST
 
+/* Saving to /dev/null writes through it: the device must stay a device. */
+START_TEST(save_to_device_keeps_it)
+{
+	struct gpuproj_profile *p = sample_profile();
+	struct gpuproj_error err = { 0 };
+	struct stat st;
+
+	ck_assert_int_eq(gpuproj_profile_save(p, "/dev/null", &err), 0);
+	ck_assert_int_eq(stat("/dev/null", &st), 0);
+	ck_assert(S_ISCHR(st.st_mode));
+	gpuproj_profile_free(p);
+}
+END_TEST
+
 START_TEST(save_into_missing_directory)
 {
 	struct gpuproj_profile *p = sample_profile();
@@ -359,6 +374,7 @@ profile_suite(void)
 	suite_add_tcase(s, tc);
 	tcase_add_test(tj, json_round_trip);
 	tcase_add_test(tj, save_into_missing_directory);
+	tcase_add_test(tj, save_to_device_keeps_it);
 	tcase_add_loop_test(tj, json_bad_input, 0, sizeof(bad_cases) / sizeof(bad_cases[0]));
 	tcase_add_test(tj, json_minimal_hand_written);
 	tcase_add_test(tj, builtin_profile_loads);
