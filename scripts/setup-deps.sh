@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(meson ninja-build pkg-config gcc g++ python3 libyaml-dev libjansson-dev
-	libcsv-dev check valgrind)
+	libcsv-dev check valgrind libplplot-dev chromium libzstd-dev liblz4-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -25,6 +25,11 @@
  * midpoint. FLOP = 0: the same ratio in time space,
  * T_t(x) = T_s · BW^ceil_s,x / BW^ceil_t,x. Levels without traffic drop out.
  *
+ * Option (model.h, l2_capacity): the target side may use the kernel's DRAM
+ * bytes adjusted for the target's L2 size (gpuproj_l2_capacity_dram()); the
+ * hits and ceilings of eqs. 4–8 then differ between source and target, and
+ * the FLOP = 0 case scales by N+_t,x / N+_s,x too.
+ *
  * Binding resource on the target: the largest of the stand-alone times
  * t_L1, t_shM, t_L2, t_DRAM (eqs. 4–5) and FLOP/Perf^ceil (eq. 3). (The
  * lowest roofline is always L1's, since its ceiling time includes every
@@ -216,12 +221,16 @@ binding(const struct gpuproj_hroof *h)
 	return b;
 }
 
+/*
+ * The target side uses c->kt: the kernel as expected on the target (its
+ * DRAM bytes differ from the source's only with the L2-capacity option).
+ */
 int
-hroof_project(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
-	      const struct gpuproj_target *tgt, double flop_ratio, struct gpuproj_projection *out)
+hroof_project(const struct model_ctx *c, struct gpuproj_projection *out)
 {
 	struct gpuproj_hroof s, t;
-	double ts = gpuproj_kernel_mean_ns(k);
+	double flop_ratio = c->flop_ratio;
+	double ts = gpuproj_kernel_mean_ns(c->k);
 	double lo = INFINITY, hi = -INFINITY;
 	bool any = false;
 	int r, i;
@@ -230,9 +239,9 @@ hroof_project(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
 		snprintf(out->why, sizeof(out->why), "no timed launch (duration)");
 		return out->status = GPUPROJ_E_MISSING;
 	}
-	r = gpuproj_hroof_ceilings(k, src, 1.0, &s, out->why, sizeof(out->why));
+	r = gpuproj_hroof_ceilings(c->k, c->src, 1.0, &s, out->why, sizeof(out->why));
 	if (r == GPUPROJ_OK)
-		r = gpuproj_hroof_ceilings(k, tgt, flop_ratio, &t, out->why, sizeof(out->why));
+		r = gpuproj_hroof_ceilings(c->kt, c->tgt, flop_ratio, &t, out->why, sizeof(out->why));
 	if (r)
 		return out->status = r;
 	out->flop_ratio = flop_ratio;
@@ -243,10 +252,17 @@ hroof_project(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
 		out->level_ns[i] = NAN;
 		if (!s.valid[i])
 			continue;
-		if (s.flop > 0)
+		if (s.flop > 0) {
 			tt = flop_ratio * ts * s.roofline[i] / t.roofline[i]; /* eq. 9 */
-		else
-			tt = ts * s.bw_ceil[i] / t.bw_ceil[i];               /* time space */
+		} else {
+			/*
+			 * Time space: T_s · (N+_t/BW_t)/(N+_s/BW_s); N+_t = N+_s unless the
+			 * L2-capacity option changed the target's DRAM bytes.
+			 */
+			if (!t.valid[i])
+				continue;
+			tt = ts * s.bw_ceil[i] / t.bw_ceil[i] * t.traversing[i] / s.traversing[i];
+		}
 		out->level_ns[i] = tt;
 		lo = fmin(lo, tt);
 		hi = fmax(hi, tt);
@@ -267,4 +283,43 @@ hroof_project(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
 	out->point_ns = (lo + hi) / 2;
 	out->binding = binding(&t);
 	return out->status = GPUPROJ_OK;
+}
+
+/* The ceilings of both GPUs, for reports. */
+int
+hroof_details(const struct model_ctx *c, struct gpuproj_model_details *out)
+{
+	static const char *const names[2][6] = {
+		{ "src.flop", "src.perf_mix", "src.perf_ceil", "src.roofline_l1", "src.roofline_l2",
+		  "src.roofline_dram" },
+		{ "tgt.flop", "tgt.perf_mix", "tgt.perf_ceil", "tgt.roofline_l1", "tgt.roofline_l2",
+		  "tgt.roofline_dram" },
+	};
+	static const char *const bw[2][3] = {
+		{ "src.bw_ceil_l1", "src.bw_ceil_l2", "src.bw_ceil_dram" },
+		{ "tgt.bw_ceil_l1", "tgt.bw_ceil_l2", "tgt.bw_ceil_dram" },
+	};
+	static const char *const oi[2][3] = {
+		{ "src.oi_l1", "src.oi_l2", "src.oi_dram" },
+		{ "tgt.oi_l1", "tgt.oi_l2", "tgt.oi_dram" },
+	};
+	struct gpuproj_hroof h[2];
+	int r, g, i;
+
+	r = gpuproj_hroof_ceilings(c->k, c->src, 1.0, &h[0], NULL, 0);
+	if (r == GPUPROJ_OK)
+		r = gpuproj_hroof_ceilings(c->kt, c->tgt, c->flop_ratio, &h[1], NULL, 0);
+	if (r)
+		return r;
+	for (g = 0; g < 2; g++) {
+		model_detail(out, names[g][0], h[g].flop, "FLOP");
+		model_detail(out, names[g][1], h[g].perf_mix, "FLOP/s");
+		model_detail(out, names[g][2], h[g].perf_ceil, "FLOP/s");
+		for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
+			model_detail(out, bw[g][i], h[g].bw_ceil[i], "B/s");
+			model_detail(out, oi[g][i], h[g].oi[i], "FLOP/B");
+			model_detail(out, names[g][3 + i], h[g].roofline[i], "FLOP/s");
+		}
+	}
+	return GPUPROJ_OK;
 }

@@ -168,6 +168,32 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 		}
 	}
 
+	/* The model's notes (gpuproj_model_options.notes) for the longest kernel, per target. */
+	{
+		size_t top_k = n, hdr = 0;
+		double best = -1;
+
+		for (i = 0; i < n; i++) {
+			double tt = gpuproj_kernel_total_ns(gpuproj_profile_at(p, i));
+
+			if (!isnan(tt) && tt > best) {
+				best = tt;
+				top_k = i;
+			}
+		}
+		for (r = 0; top_k < n && r < n_runs; r++) {
+			const struct gpuproj_projection *pr = &runs[r].kernels[top_k];
+
+			if (pr->status != GPUPROJ_OK || !pr->note[0])
+				continue;
+			if (!hdr++)
+				fprintf(out, "notes of %s on the longest kernel (%s):\n",
+					gpuproj_model_name(runs[0].model),
+					short_name(gpuproj_profile_at(p, top_k), a, sizeof(a)));
+			fprintf(out, "  %-20s %s\n", runs[r].target->name, pr->note);
+		}
+	}
+
 	/* Per-kernel detail, longest kernels first. */
 	order = malloc((n ? n : 1) * sizeof(*order));
 	if (!order)
@@ -230,6 +256,164 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 		}
 	}
 	free(order);
+	fflush(out);
+	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
+
+/* Kernel indices by total source time, longest first (untimed last); malloc'd. */
+static size_t *
+order_by_time(const struct gpuproj_profile *p)
+{
+	size_t n = gpuproj_profile_count(p), i, *order = malloc((n ? n : 1) * sizeof(*order));
+
+	if (!order)
+		return NULL;
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = 1; i < n; i++) {
+		size_t j = i, v = order[i];
+		double tv = gpuproj_kernel_total_ns(gpuproj_profile_at(p, v));
+
+		if (isnan(tv))
+			tv = -1;
+		while (j > 0) {
+			double tj = gpuproj_kernel_total_ns(gpuproj_profile_at(p, order[j - 1]));
+
+			if (isnan(tj))
+				tj = -1;
+			if (tj >= tv)
+				break;
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = v;
+	}
+	return order;
+}
+
+int
+gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
+			    const struct gpuproj_target *src,
+			    const struct gpuproj_run_projection *runs, size_t n_targets,
+			    size_t n_models, const struct gpuproj_report_options *opt)
+{
+	const struct gpuproj_device_info *dev = gpuproj_profile_device(p);
+	const char *origin = gpuproj_profile_attr(p, "origin");
+	const char *citation = gpuproj_profile_attr(p, "citation");
+	const struct gpuproj_model *def = gpuproj_model_default();
+	size_t n = gpuproj_profile_count(p), top, i, t, m, flagged_total = 0;
+	double factor = opt && opt->disagreement_factor > 1 ? opt->disagreement_factor
+							    : GPUPROJ_MODEL_DISAGREEMENT_FACTOR;
+	struct gpuproj_projection *cell;
+	char a[32], b[32];
+	size_t *order;
+
+	if (!n_models || !n_targets)
+		return n_models ? GPUPROJ_OK : GPUPROJ_E_INVAL;
+	for (t = 0; t < n_targets; t++) {
+		for (m = 0; m < n_models; m++) {
+			if (runs[t * n_models + m].target != runs[t * n_models].target ||
+			    runs[t * n_models + m].model != runs[m].model ||
+			    runs[t * n_models + m].n != n)
+				return GPUPROJ_E_INVAL;
+		}
+	}
+	order = order_by_time(p);
+	cell = calloc(n_models, sizeof(*cell));
+	if (!order || !cell) {
+		free(order);
+		free(cell);
+		return GPUPROJ_E_NOMEM;
+	}
+
+	fprintf(out, "gpuproj %s, %zu models side by side (default: %s)\n", GPUPROJ_VERSION,
+		n_models, gpuproj_model_name(def));
+	for (m = 0; m < n_models; m++)
+		fprintf(out, "  %-10s %s\n", gpuproj_model_name(runs[m].model),
+			gpuproj_model_summary(runs[m].model));
+	if (opt && opt->profile_label)
+		fprintf(out, "profile: %s%s%s%s\n", opt->profile_label, origin ? " (origin: " : "",
+			origin ? origin : "", origin ? ")" : "");
+	if (citation)
+		fprintf(out, "data: %s\n", citation);
+	fprintf(out, "source GPU: %s (%s, %s, %d SMs at %.0f MHz)\n", src->name,
+		dev->name ? dev->name : "device name not recorded", src->arch, src->sms,
+		src->clock_mhz);
+	fprintf(out, "kernels: %zu signatures, %s of kernel time on the source\n\n", n,
+		format_ns(gpuproj_profile_kernel_time_ns(p), a, sizeof(a)));
+
+	/* Whole run: one column per model, plus how many kernels the models disagree on. */
+	fprintf(out, "Whole run: projected GPU kernel time per target (sum over kernels of point x "
+		"launches)\n%-20s", "target");
+	for (m = 0; m < n_models; m++)
+		fprintf(out, " %11s", gpuproj_model_name(runs[m].model));
+	fprintf(out, " %11s %9s\n", "measured", "disagree");
+	for (t = 0; t < n_targets; t++) {
+		const struct gpuproj_run_projection *row = &runs[t * n_models];
+		double meas = gpuproj_report_measured_total_ns(p, row->target->name);
+		size_t flagged = 0;
+
+		for (i = 0; i < n; i++) {
+			for (m = 0; m < n_models; m++)
+				cell[m] = row[m].kernels[i];
+			flagged += gpuproj_models_disagree(cell, n_models, factor);
+		}
+		flagged_total += flagged;
+		fprintf(out, "%-20s", row->target->name);
+		for (m = 0; m < n_models; m++)
+			fprintf(out, " %11s", format_ns(row[m].point_ns, a, sizeof(a)));
+		fprintf(out, " %11s %9zu%s\n", isnan(meas) ? "-" : format_ns(meas, b, sizeof(b)),
+			flagged, row->target == src ? "  (source)" : "");
+	}
+	fprintf(out, "disagree = kernels whose per-launch projections differ by more than %gx "
+		"between models (%zu kernel x target in all)\n", factor, flagged_total);
+
+	top = opt && opt->all_kernels ? n : (opt && opt->top_kernels ? opt->top_kernels : 5);
+	if (top > n)
+		top = n;
+	fprintf(out, "\nPer kernel (top %zu of %zu by source time; per-launch points; '!' = models "
+		"disagree by more than %gx)\n", top, n, factor);
+	for (i = 0; i < top; i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, order[i]);
+
+		fprintf(out, "\n#%zu ", i + 1);
+		signature_line(out, k);
+		fprintf(out, "\n   %" PRIu64 " launches, %s per launch on %s\n   %-20s", k->launches,
+			format_ns(gpuproj_kernel_mean_ns(k), a, sizeof(a)), src->name, "target");
+		for (m = 0; m < n_models; m++)
+			fprintf(out, " %11s", gpuproj_model_name(runs[m].model));
+		fprintf(out, " %11s\n", "measured");
+		for (t = 0; t < n_targets; t++) {
+			const struct gpuproj_run_projection *row = &runs[t * n_models];
+			const struct gpuproj_reference *ref =
+				gpuproj_kernel_reference(k, row->target->name);
+
+			for (m = 0; m < n_models; m++)
+				cell[m] = row[m].kernels[order[i]];
+			fprintf(out, "   %-20s", row->target->name);
+			for (m = 0; m < n_models; m++)
+				fprintf(out, " %11s", cell[m].status == GPUPROJ_OK
+					? format_ns(cell[m].point_ns, a, sizeof(a)) : "n/p");
+			fprintf(out, " %11s%s\n", ref ? format_ns(ref->mean_ns, b, sizeof(b)) : "-",
+				gpuproj_models_disagree(cell, n_models, factor) ? "  !" : "");
+		}
+		/* Each model's distinct reason for not projecting, once per kernel. */
+		for (m = 0; m < n_models; m++) {
+			for (t = 0; t < n_targets; t++) {
+				const struct gpuproj_projection *pr =
+					&runs[t * n_models + m].kernels[order[i]];
+
+				if (pr->status != GPUPROJ_OK) {
+					fprintf(out, "   n/p %s (e.g. %s): %s\n",
+						gpuproj_model_name(runs[m].model),
+						runs[t * n_models].target->name, pr->why);
+					break;
+				}
+			}
+		}
+	}
+	free(order);
+	free(cell);
 	fflush(out);
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
 }
@@ -348,10 +532,48 @@ jnum(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* "details": {name: value} and "inputs": {name: {"key", "basis"}} of one projection. */
+static void
+json_details(json_t *jk, const struct gpuproj_run_projection *run, const struct gpuproj_kernel *k,
+	     const struct gpuproj_target *src)
+{
+	struct gpuproj_model_details d;
+	json_t *jd, *ji = NULL;
+	size_t i;
+
+	if (!src || gpuproj_model_details(run->model, k, src, run->target, &run->options, &d) ||
+	    !d.n)
+		return;
+	jd = json_object();
+	for (i = 0; i < d.n; i++) {
+		json_object_set_new(jd, d.items[i].name, jnum(d.items[i].value));
+		if (!d.items[i].key)
+			continue;
+		if (!ji)
+			ji = json_object();
+		json_object_set_new(ji, d.items[i].name,
+				    json_pack("{s:s,s:s,s:s}", "key", d.items[i].key, "unit",
+					      d.items[i].unit, "basis",
+					      gpuproj_basis_name(d.items[i].basis)));
+	}
+	json_object_set_new(jk, "details", jd);
+	if (ji)
+		json_object_set_new(jk, "inputs", ji);
+}
+
 int
 gpuproj_report_json(const char *path, const struct gpuproj_profile *p,
 		    const struct gpuproj_target *src, const struct gpuproj_run_projection *runs,
 		    size_t n_runs, struct gpuproj_error *reterr)
+{
+	return gpuproj_report_json_ex(path, p, src, runs, n_runs, NULL, reterr);
+}
+
+int
+gpuproj_report_json_ex(const char *path, const struct gpuproj_profile *p,
+		       const struct gpuproj_target *src, const struct gpuproj_run_projection *runs,
+		       size_t n_runs, const struct gpuproj_report_options *opt,
+		       struct gpuproj_error *reterr)
 {
 	static const char *const lv[GPUPROJ_HL_COUNT] = { "l1", "l2", "dram" };
 	json_t *root = profile_to_json(p), *projs = json_array();
@@ -400,6 +622,10 @@ gpuproj_report_json(const char *path, const struct gpuproj_profile *p,
 					json_object_set_new(lvl, lv[l], jnum(pr->level_ns[l]));
 				json_object_set_new(jk, "level_ns", lvl);
 				json_object_set_new(jk, "flop_ratio", jnum(pr->flop_ratio));
+				if (pr->note[0])
+					json_object_set_new(jk, "note", json_string(pr->note));
+				if (opt && opt->details)
+					json_details(jk, run, gpuproj_profile_at(p, i), src);
 			} else {
 				json_object_set_new(jk, "why", json_string(pr->why));
 			}

@@ -10,9 +10,24 @@
  * signatures; kernels a model cannot project keep their source time and are
  * counted separately, never silently dropped.
  *
- * Models (by name):
+ * Models (by name, in registry order):
  * - "hroof": hierarchical roofline with kernel-specific ceilings, Van Lanker
- *   et al., Euro-Par 2024 (seed 000), eqs. 1–10. The default.
+ *   et al., Euro-Par 2024 (seed 000), eqs. 1–10.
+ * - "occupancy": roofline ratio × occupancy ratio (seed 002, Algorithm 1,
+ *   eqs. 4–12) with the occupancy calculator of occupancy.h and wave
+ *   quantisation (src/model-occupancy.c).
+ * - "quant": quantitative roofline, Konstantinidis & Cotronis (seed 003,
+ *   formulas 2–19): an absolute prediction from instruction mix and the
+ *   target's throughputs; does not use the source time (src/model-quant.c).
+ * - "irm": instruction roofline, Ding & Williams / Leinhauser et al. (seed
+ *   004, eqs. 1–4): the hroof ratio method on warp instructions and 32-B
+ *   transactions (src/model-irm.c).
+ * - "hroof-occ": hroof × seed 002's occupancy ratio O'_s/O'_t (eq. 4 with
+ *   hroof's rooflines), src/model-hroof-occ.c. The default: the most
+ *   accurate on the gpuperfpredict validation (docs/validation.md).
+ *
+ * Optional cache-capacity adjustment (all models, option l2_capacity):
+ * gpuproj_l2_capacity_dram().
  *
  * Thread safety: models are stateless; projecting from several threads is
  * safe as long as each call has its own output.
@@ -24,6 +39,7 @@
 #include <stddef.h>
 
 #include <gpuproj/error.h>
+#include <gpuproj/occupancy.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 
@@ -66,6 +82,15 @@ struct gpuproj_projection {
 	double level_ns[GPUPROJ_HL_COUNT];
 	double flop_ratio;   /**< target FLOP / source FLOP used (1 unless SASS analysis says otherwise) */
 	char why[256];       /**< when status != OK: the reason, naming missing inputs */
+	/**
+	 * When status == OK and the options asked for notes (`notes`): a short
+	 * model-specific note, else "" (quant: K_type and which device
+	 * parameters were measured or derived; occupancy, hroof-occ: occupancy
+	 * and waves on source → target; irm: achieved and peak GIPS; any model:
+	 * the L2-capacity DRAM factor when applied). gpuproj_model_details()
+	 * gives every number.
+	 */
+	char note[160];
 };
 
 /**
@@ -106,19 +131,326 @@ struct gpuproj_hroof {
 int gpuproj_hroof_ceilings(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
 			   double flop_ratio, struct gpuproj_hroof *out, char *why, size_t whylen);
 
+/** Whether to apply the L2-capacity DRAM adjustment (gpuproj_l2_capacity_dram()). */
+enum gpuproj_l2_capacity {
+	GPUPROJ_L2_CAPACITY_DEFAULT = 0, /**< gpuproj_l2_capacity_default() decides */
+	GPUPROJ_L2_CAPACITY_OFF = 1,     /**< DRAM bytes on the target = on the source */
+	GPUPROJ_L2_CAPACITY_ON = 2,      /**< adjust DRAM bytes for the target's L2 size */
+};
+
+/**
+ * Wave quantisation in the occupancy models ("occupancy", "hroof-occ";
+ * src/model-occupancy.c): how a grid of G blocks is cut into waves whose
+ * partial last one costs a full one.
+ */
+enum gpuproj_waves {
+	GPUPROJ_WAVES_DEFAULT = 0,  /**< gpuproj_waves_default() decides */
+	GPUPROJ_WAVES_OFF = 1,      /**< no quantisation: seed 002 as published */
+	/**
+	 * A wave is one block per SM: the busiest SM runs ⌈G / SMs⌉ blocks,
+	 * fill u = G / (⌈G / SMs⌉·SMs).
+	 */
+	GPUPROJ_WAVES_SM = 2,
+	/**
+	 * A wave is the resident capacity B·SMs: ⌈G / (B·SMs)⌉ waves, fill
+	 * u = G / (waves·B·SMs).
+	 */
+	GPUPROJ_WAVES_RESIDENT = 3,
+};
+
+/** @return "off", "sm", "resident" (or "default") */
+const char *gpuproj_waves_name(enum gpuproj_waves w);
+/**
+ * Parse "off", "sm", "resident" or "default" (case-insensitive).
+ * @return GPUPROJ_OK or GPUPROJ_E_INVAL (*ret untouched)
+ */
+int gpuproj_waves_from_name(const char *name, enum gpuproj_waves *ret);
+/**
+ * @return the wave quantisation used when the options leave it at
+ *         GPUPROJ_WAVES_DEFAULT (chosen from validation, docs/validation.md)
+ */
+enum gpuproj_waves gpuproj_waves_default(void);
+
 /** Options common to all models. Zero-initialise, then set what you need. */
 struct gpuproj_model_options {
 	/**
 	 * Optional: target/source FLOP ratio of a kernel (seed 000 §4.2, SASS
-	 * comparison); NULL or a non-positive return means 1.
+	 * comparison); NULL or a non-positive return means 1. Used by hroof,
+	 * occupancy and quant (irm counts instructions, not FLOP).
 	 */
 	double (*flop_ratio)(void *userdata, const struct gpuproj_kernel *k,
 			     const struct gpuproj_target *src, const struct gpuproj_target *tgt);
 	void *flop_ratio_userdata;
+	/** L2-capacity DRAM adjustment; 0 (DEFAULT) = gpuproj_l2_capacity_default(). */
+	enum gpuproj_l2_capacity l2_capacity;
+	/** Wave quantisation of the occupancy model; 0 (DEFAULT) = gpuproj_waves_default(). */
+	enum gpuproj_waves waves;
+	/**
+	 * Fill gpuproj_projection.note. Off by default: formatting the notes
+	 * costs more than the projection itself (about 1 µs each).
+	 */
+	bool notes;
 };
+
+/**
+ * @return whether the L2-capacity adjustment is on when the options leave
+ *         it at GPUPROJ_L2_CAPACITY_DEFAULT (chosen from validation,
+ *         docs/validation.md)
+ */
+bool gpuproj_l2_capacity_default(void);
+
+/**
+ * DRAM traffic of a kernel on a GPU with a different L2 size: the
+ * cache-capacity failure mode of seed 000 §5.5 ("probably due to its
+ * smaller L2 cache size"), as an option of every model.
+ *
+ * Rule (fitted on the gpuperfpredict data set, docs/validation.md): the
+ * kernel touches a footprint of F bytes of DRAM-backed data (its own data
+ * plus what the previous kernel left in L2); an L2 of C bytes keeps a share
+ * of it, so that D(C) = F·(1 − min(1, C/F)²): no DRAM traffic once F ≤ C,
+ * D → F as C/F → 0. F is solved from the source, D_s = D(C_s), F ≥ C_s:
+ * F = (D_s + √(D_s² + 4·C_s²)) / 2, and capped at the source's L2 traffic
+ * B_L2 (every byte of the footprint passes L2 at least once); then
+ * D_t = min(D(C_t), B_L2). C = limits.l2_mib · 2^20 B. The function works
+ * both ways (fewer DRAM bytes on a target with a larger L2, more on a
+ * smaller one): on the data set (9 GPUs, L2 0.5–4 MiB) it predicts the DRAM
+ * bytes measured on the target with a mean |ln((D_pred + 64 KiB) /
+ * (D_meas + 64 KiB))| of 0.27, against 0.39 for D_t = D_s. The model option
+ * applies it only when the target's L2 is larger than the source's (the
+ * other direction made the projections worse, docs/validation.md).
+ *
+ * Inputs: bytes.dram (D_s) and bytes.l2 (B_L2) per launch; both GPUs'
+ * l2_mib.
+ *
+ * @param[out] ret_dram D_t, B per launch
+ * @param[out] ret_footprint optional: F, B
+ * @return GPUPROJ_OK; GPUPROJ_E_MISSING (bytes.dram or bytes.l2 not
+ *         collected); GPUPROJ_E_UNSUPPORTED (an l2_mib ≤ 0);
+ *         GPUPROJ_E_INVAL (NULL arguments, negative bytes)
+ */
+int gpuproj_l2_capacity_dram(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
+			     const struct gpuproj_target *tgt, double *ret_dram,
+			     double *ret_footprint);
+
+/**
+ * Seed 002's transfer quantities of a kernel on one GPU (model
+ * "occupancy", src/model-occupancy.c). Rates in base units.
+ */
+struct gpuproj_occmodel {
+	struct gpuproj_occupancy occ; /**< theoretical occupancy (occupancy.h) */
+	enum gpuproj_waves wave_model; /**< OFF, SM or RESIDENT (never DEFAULT) */
+	double grid_blocks;    /**< G, blocks in the grid */
+	double wave_blocks;    /**< blocks per wave: SMs (SM), B·SMs (RESIDENT), G (OFF) */
+	double waves;          /**< ⌈G / wave_blocks⌉ */
+	double wave_fill;      /**< u = G / (waves·wave_blocks), 0..1: a partial last wave costs a full one */
+	double occupancy_eff;  /**< O·u, the occupancy the transfer uses */
+	double flop;           /**< FLOP per launch (× flop_ratio) */
+	double bytes;          /**< DRAM bytes per launch ("Bytes" of eqs. 6–8) */
+	double peak_compute;   /**< C: Perf^mix of seed 000 eq. 2, FLOP/s (0 when FLOP = 0) */
+	double bw;             /**< BW: bw_gbs.dram, B/s */
+	double ai;             /**< AI = FLOP / Bytes, FLOP/B (eq. 9; INFINITY when Bytes = 0) */
+	double roof;           /**< Roof = min(C, AI·BW), FLOP/s (eq. 9); BW, B/s, when FLOP = 0 */
+	bool memory_bound;     /**< Roof is the bandwidth term */
+};
+
+/**
+ * Compute gpuproj_occmodel for a kernel on a GPU.
+ *
+ * Inputs: grid, block, regs_per_thread (> 0), smem_static + smem_dynamic;
+ * inst.fp{16,32,64}.{fma,add,mul} (FLOP and the mix of C); bytes.dram.
+ *
+ * @param flop_ratio multiplier on FLOP (1 on the source)
+ * @param waves wave quantisation (DEFAULT = gpuproj_waves_default())
+ * @param[out] why optional reason on failure
+ * @return GPUPROJ_OK; GPUPROJ_E_MISSING naming every missing input;
+ *         GPUPROJ_E_UNSUPPORTED (the block does not fit on the GPU, why
+ *         says which limit); GPUPROJ_E_INVAL (empty grid or block,
+ *         negative metrics)
+ */
+int gpuproj_occmodel_compute(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
+			     double flop_ratio, enum gpuproj_waves waves,
+			     struct gpuproj_occmodel *out, char *why, size_t whylen);
+
+/** Seed 003 K_type: the kind of the kernel's beneficial operations. */
+enum gpuproj_ktype {
+	GPUPROJ_KTYPE_FP32 = 0,
+	GPUPROJ_KTYPE_FP64 = 1,
+	GPUPROJ_KTYPE_INT = 2,
+};
+
+/** @return "fp32", "fp64" or "int" */
+const char *gpuproj_ktype_name(enum gpuproj_ktype t);
+
+/** Seed 003 kernel parameters (Table 2). Counts per launch. */
+struct gpuproj_quant_kernel {
+	enum gpuproj_ktype type; /**< K_type: fp64 if M_fp64 > 0, else fp32 if M_fp32 > 0, else int */
+	double w_comp;   /**< W_comp, formula 2, operations */
+	double w_traf;   /**< W_traf, formula 3, B (= 32 × DRAM transactions = bytes.dram) */
+	double e_mix;    /**< E_mix, formula 4, 0..1 */
+	double i_ops;    /**< I_ops, formula 8, thread instructions */
+	double i_total;  /**< I_total = warp_size × M_inst, formula 9 */
+	double d_ops;    /**< D_ops, formula 5, 0..1 */
+	double d_ldst;   /**< D_ldst, formula 6, 0..1 */
+	double d_other;  /**< D_other, formula 7, 0..1 (clamped at 0) */
+};
+
+/** Seed 003 device parameters (Table 3), indices of gpuproj_quant_device.p. */
+enum gpuproj_quant_param {
+	GPUPROJ_QP_T_SP = 0, /**< FP32 FMA throughput, GFLOP/s */
+	GPUPROJ_QP_T_DP,     /**< FP64 FMA throughput, GFLOP/s */
+	GPUPROJ_QP_T_INT,    /**< integer multiply-add, GIOP/s (2 ops per IMAD) */
+	GPUPROJ_QP_T_ADD,    /**< integer add, GIOP/s */
+	GPUPROJ_QP_T_LDST,   /**< shared-memory load/store instructions, G/s */
+	GPUPROJ_QP_B_MEM,    /**< DRAM bandwidth, GB/s */
+	GPUPROJ_QP_COUNT,
+};
+
+/** One device parameter and where it came from. */
+struct gpuproj_quant_value {
+	double value;              /**< in the unit of enum gpuproj_quant_param; NaN when absent */
+	const char *key;           /**< targets.yaml key it was read from (static) */
+	enum gpuproj_basis basis;  /**< BASIS of that key's source (measured, datasheet, derived, estimate) */
+};
+
+/** Seed 003 device parameters of one GPU. */
+struct gpuproj_quant_device {
+	struct gpuproj_quant_value p[GPUPROJ_QP_COUNT];
+};
+
+/** @return "T_SP", "T_DP", "T_int", "T_add", "T_ldst", "B_mem" */
+const char *gpuproj_quant_param_name(enum gpuproj_quant_param p);
+
+/** Seed 003 prediction (formulas 10–19). Rates in G…/s as in Table 3. */
+struct gpuproj_quant {
+	struct gpuproj_quant_kernel k;
+	struct gpuproj_quant_device d;
+	double t_op;        /**< T_op, formula 10 */
+	double w_op, w_ldst, w_other; /**< formulas 11–13 */
+	double c_op, c_ldst, c_other; /**< formulas 14–16 */
+	double e_instr;     /**< E_instr, formula 17, 0..1 */
+	double t_op_adj;    /**< T'_op = E_mix·E_instr·T_op, formula 18 */
+	double o_krn;       /**< O_krn = W_comp / W_traf, op/B (INFINITY when W_traf = 0) */
+	double o_dev;       /**< O_dev = T'_op / B_mem, op/B */
+	double t_predicted; /**< formula 19, G op/s */
+	bool compute_bound; /**< O_krn > O_dev */
+	double t_comp_ns;   /**< W_comp / T'_op, ns */
+	double t_mem_ns;    /**< W_traf / B_mem, ns */
+	double time_ns;     /**< W_comp / T_predicted = max(t_comp, t_mem), ns */
+};
+
+/**
+ * Seed 003 kernel parameters from a profile (the NVPW equivalents of the
+ * nvprof metrics of the seed's Table 1; mapping in src/model-quant.c).
+ *
+ * Inputs: inst.fp32, inst.fp64, inst.int, inst.ldst, inst.warp,
+ * bytes.dram, and inst.fp32.fma or inst.fp64.fma for K_type fp32 / fp64.
+ *
+ * @param warp_size threads per warp of the GPU the profile was taken on (formula 9)
+ * @param[out] why optional reason on failure
+ * @return GPUPROJ_OK; GPUPROJ_E_MISSING naming every missing metric;
+ *         GPUPROJ_E_UNSUPPORTED (no compute operation: W_comp = 0, or no
+ *         instruction); GPUPROJ_E_INVAL (negative metrics, warp_size < 1)
+ */
+int gpuproj_quant_kernel_params(const struct gpuproj_kernel *k, int warp_size,
+				struct gpuproj_quant_kernel *out, char *why, size_t whylen);
+
+/**
+ * Seed 003 device parameters from targets.yaml: T_SP, T_DP from
+ * max_gflops.fp{32,64}_fma (measured) where present, else
+ * peak_gflops.fp{32,64}_fma; T_int = peak_giops.int32_mad, T_add =
+ * peak_giops.int32_add, T_ldst = ldst_shared_gops, B_mem = bw_gbs.dram.
+ * Each value carries its key and the BASIS of its source. Absent values
+ * are NaN (gpuproj_quant_predict() names them).
+ */
+void gpuproj_quant_device_params(const struct gpuproj_target *gpu,
+				 struct gpuproj_quant_device *out);
+
+/**
+ * Formulas 10–19 on kernel and device parameters.
+ *
+ * @param[out] why optional reason on failure
+ * @return GPUPROJ_OK; GPUPROJ_E_MISSING naming the targets.yaml keys of
+ *         absent device parameters the kernel needs
+ */
+int gpuproj_quant_predict(const struct gpuproj_quant_kernel *kp,
+			  const struct gpuproj_quant_device *dp, struct gpuproj_quant *out,
+			  char *why, size_t whylen);
+
+/** Instruction roofline of a kernel on one GPU (seed 004; model "irm"). */
+struct gpuproj_irm {
+	double inst;        /**< warp-level (wavefront-level) instructions on this GPU */
+	double gips_peak;   /**< eq. 3: SMs × schedulers/SM × IPC × clock, G inst/s */
+	double txn[GPUPROJ_HL_COUNT];       /**< 32-B transactions per level: L1, L2, DRAM */
+	double gtxn_peak[GPUPROJ_HL_COUNT]; /**< bw_gbs / 32 B, G txn/s */
+	double ii[GPUPROJ_HL_COUNT];        /**< instruction intensity, inst / txn (NaN: no traffic) */
+	double roofline[GPUPROJ_HL_COUNT];  /**< min(gtxn_peak·ii, gips_peak), G inst/s */
+	bool valid[GPUPROJ_HL_COUNT];       /**< level carries traffic */
+	double gips_achieved; /**< eq. 4: inst / 1e9 / time, G inst/s; NaN when no time was given */
+};
+
+/**
+ * Instruction roofline quantities of a kernel on a GPU.
+ *
+ * Inputs: inst.warp; per level sectors.{l1,l2,dram}, else bytes.{l1,l2,dram}
+ * / 32. The kernel was measured with warps of `source_warp_size` threads;
+ * on a GPU with another warp size (64 on AMD CDNA), inst = inst.warp ×
+ * source_warp_size / warp_size (thread instructions conserved, full warps
+ * assumed).
+ *
+ * @param time_ns the kernel's time on this GPU for gips_achieved, or NaN
+ * @param[out] why optional reason on failure
+ * @return GPUPROJ_OK; GPUPROJ_E_MISSING naming the missing metrics;
+ *         GPUPROJ_E_INVAL (negative metrics, source_warp_size < 1)
+ */
+int gpuproj_irm_compute(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
+			int source_warp_size, double time_ns, struct gpuproj_irm *out, char *why,
+			size_t whylen);
 
 /** A projection model (opaque, static). */
 struct gpuproj_model;
+
+/**
+ * Factor by which the point estimates of different models must differ for
+ * gpuproj_models_disagree() to flag a kernel: 4, i.e. the slowest
+ * projection is more than four times the fastest. Chosen on the
+ * gpuperfpredict validation over all five models (docs/validation.md):
+ * quant predicts an absolute, upper-bound performance and sits about 2×
+ * below the ratio models, so at 2× two-thirds of the comparisons are
+ * flagged and the flag carries no information; at 4× 13 % are flagged, and
+ * among them an error of the default model above 50 % is 2.7× as frequent
+ * (26 % against 9.5 %; median APE 30 % against 17 %).
+ */
+#define GPUPROJ_MODEL_DISAGREEMENT_FACTOR 4.0
+
+/**
+ * Do models disagree on a kernel? Compares the point estimates of the
+ * projections with status GPUPROJ_OK (others are ignored).
+ *
+ * @param p projections of one kernel onto one target, one per model
+ * @param n number of projections
+ * @param factor threshold (> 1; ≤ 1 or NaN uses GPUPROJ_MODEL_DISAGREEMENT_FACTOR)
+ * @return true when at least two projected points exist and
+ *         max(point) > factor × min(point)
+ */
+bool gpuproj_models_disagree(const struct gpuproj_projection *p, size_t n, double factor);
+
+/** One named number behind a projection (gpuproj_model_details()). */
+struct gpuproj_detail {
+	const char *name;   /**< static, e.g. "tgt.E_instr", "src.occupancy" */
+	double value;       /**< in `unit`; NaN when not applicable */
+	const char *unit;   /**< static: "ns", "B", "FLOP", "FLOP/s", "GFLOP/s", "ratio", … */
+	const char *key;    /**< static targets.yaml key the value came from, or NULL */
+	enum gpuproj_basis basis; /**< BASIS of `key`'s source; NONE when key is NULL */
+};
+
+/** Capacity of struct gpuproj_model_details. */
+#define GPUPROJ_DETAILS_MAX 64
+
+/** Every number a model used for one projection, for reports (JSON "details"). */
+struct gpuproj_model_details {
+	size_t n;
+	struct gpuproj_detail items[GPUPROJ_DETAILS_MAX];
+};
 
 /** @return the model named `name` ("hroof", …) or NULL */
 const struct gpuproj_model *gpuproj_model_find(const char *name);
@@ -139,14 +471,33 @@ const char *gpuproj_model_summary(const struct gpuproj_model *m);
  * @param opt options or NULL for defaults
  * @param[out] out the projection; on failure status != GPUPROJ_OK and
  *             `why` names the missing input or the reason
- * @return out->status: GPUPROJ_OK; GPUPROJ_E_MISSING (a metric the model
- *         needs was not collected, or the kernel has no timed launch);
- *         GPUPROJ_E_UNSUPPORTED (the kernel has neither FLOP nor traffic to
- *         scale by); GPUPROJ_E_INVAL (NULL arguments, negative metrics)
+ * @return out->status: GPUPROJ_OK; GPUPROJ_E_MISSING (a metric or launch
+ *         attribute the model needs was not collected, or the kernel has no
+ *         timed launch; `why` names them); GPUPROJ_E_UNSUPPORTED (the kernel
+ *         has neither FLOP nor traffic to scale by; occupancy, hroof-occ:
+ *         the block does not fit on the target; quant: no compute
+ *         operation); GPUPROJ_E_INVAL (NULL arguments, negative metrics,
+ *         an empty launch)
  */
 int gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
 			  const struct gpuproj_target *src, const struct gpuproj_target *tgt,
 			  const struct gpuproj_model_options *opt, struct gpuproj_projection *out);
+
+/**
+ * The numbers behind gpuproj_model_project() for the same arguments:
+ * per model, the source and target quantities of its equations (hroof:
+ * FLOP, Perf^mix, Perf^ceil, ceilings, OI, rooflines; occupancy: occupancy,
+ * limits, waves, Roof; quant: the kernel and device parameters with their
+ * targets.yaml keys and bases, E_instr, T'_op, O_krn, O_dev; irm:
+ * instructions, transactions, intensities, peak and achieved GIPS), plus
+ * the L2-capacity adjustment when applied.
+ *
+ * @param[out] out filled (n = 0 when the model cannot explain the kernel)
+ * @return the status gpuproj_model_project() would return
+ */
+int gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
+			  const struct gpuproj_target *src, const struct gpuproj_target *tgt,
+			  const struct gpuproj_model_options *opt, struct gpuproj_model_details *out);
 
 /** A whole profile projected onto one target with one model. */
 struct gpuproj_run_projection {
@@ -160,6 +511,12 @@ struct gpuproj_run_projection {
 	double point_ns;       /**< Σ point × launches + unprojected source time, ns */
 	size_t n_unprojected;  /**< timed kernels the model could not project */
 	double unprojected_source_ns; /**< their source time, carried unchanged, ns */
+	/**
+	 * The options used (a copy; zeroed for NULL), so writers can ask
+	 * gpuproj_model_details() for the same projection. flop_ratio_userdata
+	 * is borrowed: it must outlive the run for that.
+	 */
+	struct gpuproj_model_options options;
 };
 
 /**

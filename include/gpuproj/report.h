@@ -28,6 +28,14 @@ struct gpuproj_report_options {
 	size_t top_kernels;      /**< kernels detailed per target in the table; 0 = default (5) */
 	bool all_kernels;        /**< detail every kernel (overrides top_kernels) */
 	const char *profile_label; /**< how to name the profile in headers (file name), or NULL */
+	/**
+	 * JSON (gpuproj_report_json_ex()): add to each projected kernel a
+	 * "details" object with every number gpuproj_model_details() gives
+	 * (large: about 40 numbers per kernel, target and model).
+	 */
+	bool details;
+	/** Side-by-side table: disagreement factor; ≤ 1 = GPUPROJ_MODEL_DISAGREEMENT_FACTOR. */
+	double disagreement_factor;
 };
 
 /**
@@ -71,6 +79,38 @@ int gpuproj_report_json(const char *path, const struct gpuproj_profile *p,
 			const struct gpuproj_target *src,
 			const struct gpuproj_run_projection *runs, size_t n_runs,
 			struct gpuproj_error *reterr);
+
+/**
+ * As gpuproj_report_json(), with options: `opt->details` adds each
+ * projection's model details. Every projected kernel also carries its
+ * model's "note" when non-empty (both functions).
+ *
+ * @param opt options or NULL (no details)
+ */
+int gpuproj_report_json_ex(const char *path, const struct gpuproj_profile *p,
+			   const struct gpuproj_target *src,
+			   const struct gpuproj_run_projection *runs, size_t n_runs,
+			   const struct gpuproj_report_options *opt, struct gpuproj_error *reterr);
+
+/**
+ * Print several models side by side (`gpuproj project --model all`): the
+ * run header, whole-run projected time per target with one column per
+ * model, then, for the top kernels by source time, per target one column
+ * per model (per-launch point estimates), the measured time where the
+ * profile has one, and a "!" where the models disagree by more than
+ * `opt->disagreement_factor` (gpuproj_models_disagree()); reasons for
+ * kernels a model could not project are listed under the kernel.
+ *
+ * @param runs n_targets × n_models projections, target-major:
+ *        runs[t·n_models + m] is model m on target t; every target's models
+ *        in the same order
+ * @return GPUPROJ_OK, GPUPROJ_E_INVAL (n_models = 0 or inconsistent runs),
+ *         GPUPROJ_E_NOMEM, GPUPROJ_E_IO (stream error)
+ */
+int gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
+				const struct gpuproj_target *src,
+				const struct gpuproj_run_projection *runs, size_t n_targets,
+				size_t n_models, const struct gpuproj_report_options *opt);
 
 /**
  * Measured whole-run time of a profile on another GPU: Σ reference mean ×

@@ -13,6 +13,7 @@
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/report.h>
+#include <gpuproj/sass.h>
 
 #include "cli.h"
 
@@ -32,27 +33,98 @@ help(FILE *f)
 		"  --source NAME        the GPU the profile was measured on (default: from the\n"
 		"                       profile's device name through targets.yaml 'match')\n"
 		"  --target NAME        project onto this GPU; repeat for several (default: all)\n"
-		"  --model NAME         projection model (default: %s); `--model list` lists them\n"
+		"  --model NAME         projection model (default: %s); `--model list` lists them;\n"
+		"                       `--model all`: every model side by side, with a '!' where\n"
+		"                       they disagree by more than %gx (docs/validation.md)\n"
+		"  --l2-capacity on|off scale DRAM bytes down on a target whose L2 holds more of\n"
+		"                       the kernel's footprint than the source's (default: %s)\n"
+		"  --waves sm|resident|off  wave quantisation of the occupancy models (default:\n"
+		"                       %s): a wave of one block per SM, of the blocks resident\n"
+		"                       at once, or none\n"
+		"  --details            json: add every number behind each projection\n"
 		"  --format FMT         table (default), json or csv\n"
 		"  -o, --output FILE    write to FILE instead of standard output (JSON is\n"
 		"                       written atomically)\n"
 		"  --top N              kernels detailed per target in the table (default 5)\n"
 		"  --all-kernels        detail every kernel in the table\n"
+		"  --cubins DIR|FILE    the application's device code (a directory of *.cubin /\n"
+		"                       *.fatbin as kept with GPUPROJ_KEEP_CUBINS, or the\n"
+		"                       executable, a fatbin or a cubin; repeatable): compare the\n"
+		"                       SASS of special functions on the source and each target\n"
+		"                       and scale target FLOP (`gpuproj sass`; default ratio 1)\n"
 		"  -h, --help           show this help\n\n"
 		"Per kernel: launches, source time, projected time per launch with its\n"
 		"interval, speedup and binding resource; whole-run totals per target. Where\n"
 		"the profile carries times measured on a target (reference_ns), the error\n"
 		"of the projection is shown too.\n\n"
 		"Exit status: 0 success, 1 failure (bad input, unknown GPU), 2 bad usage.\n",
-		gpuproj_model_name(gpuproj_model_default()));
+		gpuproj_model_name(gpuproj_model_default()), GPUPROJ_MODEL_DISAGREEMENT_FACTOR,
+		gpuproj_l2_capacity_default() ? "on" : "off",
+		gpuproj_waves_name(gpuproj_waves_default()));
 }
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
 
+static void
+sass_progress(void *userdata, const char *phase, size_t done, size_t total, const char *what)
+{
+	(void)userdata;
+	fprintf(stderr, "\rgpuproj: SASS %s %zu/%zu %s...\033[K%s", phase, done, total, what,
+		done == total ? "\r\033[K" : "");
+	fflush(stderr);
+}
+
+/*
+ * SASS analysis of the application's device code for the source and the
+ * NVIDIA targets (seed 000 §4.2). Architectures that cannot be analysed
+ * keep ratio 1, with a warning; no usable input at all is an error.
+ */
+static int
+project_sass(const char *const *paths, size_t n_paths, const struct gpuproj_target *src,
+	     const struct gpuproj_target *const *tgts, size_t n_tgts, struct gpuproj_sass **ret)
+{
+	struct gpuproj_sass_options opt = { 0 };
+	struct gpuproj_error err = { 0 };
+	const char **archs = calloc(n_tgts + 2, sizeof(*archs));
+	size_t i, j, n = 0;
+	int r = EXIT_OK;
+
+	if (!archs)
+		return fail("out of memory");
+	for (i = 0; i <= n_tgts; i++) {
+		const struct gpuproj_target *t = i == 0 ? src : tgts[i - 1];
+
+		if (!t || t->vendor != GPUPROJ_VENDOR_NVIDIA || !t->arch)
+			continue;
+		for (j = 0; j < n && strcmp(archs[j], t->arch) != 0; j++)
+			;
+		if (j == n)
+			archs[n++] = t->arch;
+	}
+	opt.archs = archs;
+	opt.n_archs = n;
+	if (cli_stderr_is_tty())
+		opt.progress = sass_progress;
+	if (n && gpuproj_sass_analyze(paths, n_paths, &opt, ret, &err)) {
+		fail_error(&err);
+		r = EXIT_FAIL;
+	}
+	for (i = 0; r == EXIT_OK && i < gpuproj_sass_arch_count(*ret); i++) {
+		const char *note;
+
+		if (gpuproj_sass_arch_status(*ret, i, &note) != GPUPROJ_OK)
+			fprintf(stderr, "gpuproj: warning: SASS for %s: %s; FLOP ratio 1 there\n",
+				gpuproj_sass_arch_at(*ret, i), note);
+	}
+	free(archs);
+	return r;
+}
+
 int
 cmd_project(int argc, char **argv)
 {
-	enum { O_BUILTIN = 256, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_FORMAT, O_TOP, O_ALL };
+	enum { O_BUILTIN = 256, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_FORMAT, O_TOP, O_ALL,
+	       O_CUBINS, O_L2, O_WAVES, O_DETAILS };
 	static const struct option opts[] = {
 		{ "builtin", no_argument, NULL, O_BUILTIN },
 		{ "targets", required_argument, NULL, O_TARGETS },
@@ -63,12 +135,16 @@ cmd_project(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "top", required_argument, NULL, O_TOP },
 		{ "all-kernels", no_argument, NULL, O_ALL },
+		{ "cubins", required_argument, NULL, O_CUBINS },
+		{ "l2-capacity", required_argument, NULL, O_L2 },
+		{ "waves", required_argument, NULL, O_WAVES },
+		{ "details", no_argument, NULL, O_DETAILS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *targets_path = NULL, *source = NULL, *model_name = NULL, *output = NULL;
-	const char **target_names = NULL;
-	size_t n_target_names = 0, i, n_runs = 0;
+	const char **target_names = NULL, **cubins = NULL;
+	size_t n_target_names = 0, i, n_runs = 0, n_cubins = 0;
 	bool builtin = false;
 	enum format fmt = FMT_TABLE;
 	struct gpuproj_report_options ropt = { 0 };
@@ -78,19 +154,30 @@ cmd_project(int argc, char **argv)
 	const struct gpuproj_target *src = NULL;
 	struct gpuproj_run_projection *runs = NULL;
 	struct gpuproj_error err = { 0 };
+	const struct gpuproj_target **tgts = NULL;
+	size_t n_tgts = 0;
+	struct gpuproj_sass *sass = NULL;
+	struct gpuproj_model_options mopt = { .notes = true };
+	size_t n_models = 1, m;
+	bool all_models = false;
 	const char *profile_path;
 	int c, ret = EXIT_FAIL;
 
 	optind = 1;
 	opterr = 0;
 	target_names = calloc((size_t)argc + 1, sizeof(*target_names));
-	if (!target_names)
+	cubins = calloc((size_t)argc + 1, sizeof(*cubins));
+	if (!target_names || !cubins) {
+		free(target_names);
+		free(cubins);
 		return fail("out of memory");
+	}
 	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
 			free(target_names);
+			free(cubins);
 			return EXIT_OK;
 		case O_BUILTIN: builtin = true; break;
 		case O_TARGETS: targets_path = optarg; break;
@@ -99,9 +186,30 @@ cmd_project(int argc, char **argv)
 		case O_MODEL: model_name = optarg; break;
 		case 'o': output = optarg; break;
 		case O_ALL: ropt.all_kernels = true; break;
+		case O_CUBINS: cubins[n_cubins++] = optarg; break;
+		case O_DETAILS: ropt.details = true; break;
+		case O_L2:
+			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
+				free(target_names);
+				free(cubins);
+				return usage_error("project", "--l2-capacity must be on or off, not "
+						   "'%s'", optarg);
+			}
+			mopt.l2_capacity = strcmp(optarg, "on") == 0 ? GPUPROJ_L2_CAPACITY_ON
+								     : GPUPROJ_L2_CAPACITY_OFF;
+			break;
+		case O_WAVES:
+			if (gpuproj_waves_from_name(optarg, &mopt.waves)) {
+				free(target_names);
+				free(cubins);
+				return usage_error("project", "--waves must be sm, resident or off, not "
+						   "'%s'", optarg);
+			}
+			break;
 		case O_TOP:
 			if (!cli_parse_size("project", "--top", optarg, &ropt.top_kernels)) {
 				free(target_names);
+				free(cubins);
 				return EXIT_USAGE;
 			}
 			break;
@@ -114,15 +222,18 @@ cmd_project(int argc, char **argv)
 				fmt = FMT_CSV;
 			} else {
 				free(target_names);
+				free(cubins);
 				return usage_error("project", "--format must be table, json or csv, "
 						   "not '%s'", optarg);
 			}
 			break;
 		case ':':
 			free(target_names);
+			free(cubins);
 			return usage_error("project", "option '%s' needs a value", argv[optind - 1]);
 		default:
 			free(target_names);
+			free(cubins);
 			return usage_error("project", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
@@ -131,21 +242,35 @@ cmd_project(int argc, char **argv)
 			printf("%-10s %s\n", gpuproj_model_name(gpuproj_model_at(i)),
 			       gpuproj_model_summary(gpuproj_model_at(i)));
 		free(target_names);
+		free(cubins);
 		return EXIT_OK;
+	}
+	if (ropt.details && fmt != FMT_JSON) {
+		free(target_names);
+		free(cubins);
+		return usage_error("project", "--details needs --format json");
 	}
 	if (builtin && optind < argc) {
 		free(target_names);
+		free(cubins);
 		return usage_error("project", "give either PROFILE or --builtin, not both");
 	}
 	if (!builtin && optind != argc - 1) {
 		free(target_names);
+		free(cubins);
 		if (optind == argc)
 			return usage_error("project", "missing PROFILE (or --builtin)");
 		return usage_error("project", "expected one PROFILE, got %d", argc - optind);
 	}
+	if (model_name && strcmp(model_name, "all") == 0) {
+		all_models = true;
+		n_models = gpuproj_model_count();
+		model_name = NULL;
+	}
 	model = model_name ? gpuproj_model_find(model_name) : gpuproj_model_default();
 	if (!model) {
 		free(target_names);
+		free(cubins);
 		return usage_error("project", "unknown model '%s' (`--model list` lists them)",
 				   model_name);
 	}
@@ -165,9 +290,10 @@ cmd_project(int argc, char **argv)
 	}
 
 	/* The targets to project onto, in targets.yaml order or as given. */
-	runs = calloc(n_target_names ? n_target_names : gpuproj_targets_count(targets),
-		      sizeof(*runs));
-	if (!runs) {
+	n_tgts = n_target_names ? n_target_names : gpuproj_targets_count(targets);
+	runs = calloc(n_tgts * n_models, sizeof(*runs));
+	tgts = calloc(n_tgts + 1, sizeof(*tgts));
+	if (!runs || !tgts) {
 		fail("out of memory");
 		goto out;
 	}
@@ -187,15 +313,20 @@ cmd_project(int argc, char **argv)
 				fprintf(stderr, " (`gpuproj targets list` shows all)\n");
 				goto out;
 			}
-			if (gpuproj_project_run(profile, model, src, t, NULL, &runs[n_runs++])) {
-				fail("out of memory");
-				goto out;
-			}
+			tgts[i] = t;
 		}
 	} else {
-		for (i = 0; i < gpuproj_targets_count(targets); i++) {
-			if (gpuproj_project_run(profile, model, src, gpuproj_targets_get(targets, i),
-						NULL, &runs[n_runs++])) {
+		for (i = 0; i < n_tgts; i++)
+			tgts[i] = gpuproj_targets_get(targets, i);
+	}
+	if (n_cubins && project_sass(cubins, n_cubins, src, tgts, n_tgts, &sass))
+		goto out;
+	mopt.flop_ratio = sass ? gpuproj_sass_flop_ratio_cb : NULL;
+	mopt.flop_ratio_userdata = sass;
+	for (i = 0; i < n_tgts; i++) {
+		for (m = 0; m < n_models; m++) {
+			if (gpuproj_project_run(profile, all_models ? gpuproj_model_at(m) : model, src,
+						tgts[i], &mopt, &runs[n_runs++])) {
 				fail("out of memory");
 				goto out;
 			}
@@ -203,7 +334,8 @@ cmd_project(int argc, char **argv)
 	}
 
 	if (fmt == FMT_JSON) {
-		if (gpuproj_report_json(output ? output : "-", profile, src, runs, n_runs, &err)) {
+		if (gpuproj_report_json_ex(output ? output : "-", profile, src, runs, n_runs, &ropt,
+					   &err)) {
 			fail_error(&err);
 			goto out;
 		}
@@ -215,10 +347,20 @@ cmd_project(int argc, char **argv)
 			fail("%s: cannot open for writing: %s", output, strerror(errno));
 			goto out;
 		}
-		if (fmt == FMT_CSV)
+		if (fmt == FMT_CSV) {
 			r = gpuproj_report_csv(f, profile, src, runs, n_runs);
-		else
-			r = gpuproj_report_table(f, profile, src, runs, n_runs, &ropt);
+		} else {
+			if (sass)
+				fprintf(f, "FLOP ratio per kernel and target from the SASS of %zu "
+					"kernel/architecture pairs (%s; docs/sass.md)\n",
+					gpuproj_sass_count(sass), cubins[0]);
+			else
+				fprintf(f, "FLOP ratio 1 on every target: no SASS analysis "
+					"(--cubins compares special functions, docs/sass.md)\n");
+			r = all_models ? gpuproj_report_table_models(f, profile, src, runs, n_tgts,
+								     n_models, &ropt)
+				       : gpuproj_report_table(f, profile, src, runs, n_runs, &ropt);
+		}
 		if (f != stdout && fclose(f) != 0)
 			r = GPUPROJ_E_IO;
 		if (r) {
@@ -231,7 +373,10 @@ out:
 	for (i = 0; runs && i < n_runs; i++)
 		gpuproj_run_projection_clear(&runs[i]);
 	free(runs);
+	free(tgts);
+	gpuproj_sass_free(sass);
 	free(target_names);
+	free(cubins);
 	gpuproj_profile_free(profile);
 	gpuproj_targets_free(targets);
 	return ret;

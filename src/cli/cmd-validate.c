@@ -39,6 +39,10 @@ help(FILE *f)
 		"                       50us; units ns, us, µs, ms, s; a bare number is ns)\n"
 		"  --source NAME        use only data measured on this GPU as the source; repeat\n"
 		"  --target NAME        compare only on this GPU; repeat (default: all)\n"
+		"  --l2-capacity on|off adjust DRAM bytes for each target's L2 size (default: %s;\n"
+		"                       `gpuproj project --help` explains)\n"
+		"  --waves sm|resident|off  wave quantisation of the occupancy model (default:\n"
+		"                       %s; `gpuproj project --help` explains)\n"
 		"  --format FMT         table (default), csv or json\n"
 		"  --details            json: add every comparison (kernel, projection, error)\n"
 		"  -o, --output FILE    write to FILE instead of standard output\n"
@@ -50,7 +54,9 @@ help(FILE *f)
 		"below / at or above the threshold. Results on the gpuperfpredict data set are\n"
 		"printed with its citation (CC BY 4.0).\n\n"
 		"Exit status: 0 success (whatever the errors), 1 bad input, 2 bad usage.\n",
-		gpuproj_model_name(gpuproj_model_default()));
+		gpuproj_model_name(gpuproj_model_default()),
+		gpuproj_l2_capacity_default() ? "on" : "off",
+		gpuproj_waves_name(gpuproj_waves_default()));
 }
 
 enum format { FMT_TABLE, FMT_CSV, FMT_JSON };
@@ -86,7 +92,8 @@ add_model(const struct gpuproj_model **models, size_t *n, const struct gpuproj_m
 int
 cmd_validate(int argc, char **argv)
 {
-	enum { O_TARGETS = 256, O_MODEL, O_THRESHOLD, O_SOURCE, O_TARGET, O_FORMAT, O_DETAILS };
+	enum { O_TARGETS = 256, O_MODEL, O_THRESHOLD, O_SOURCE, O_TARGET, O_FORMAT, O_DETAILS,
+	       O_L2, O_WAVES };
 	static const struct option opts[] = {
 		{ "targets", required_argument, NULL, O_TARGETS },
 		{ "model", required_argument, NULL, O_MODEL },
@@ -95,6 +102,8 @@ cmd_validate(int argc, char **argv)
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "details", no_argument, NULL, O_DETAILS },
+		{ "l2-capacity", required_argument, NULL, O_L2 },
+		{ "waves", required_argument, NULL, O_WAVES },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -109,6 +118,7 @@ cmd_validate(int argc, char **argv)
 	struct gpuproj_targets *targets = NULL;
 	struct gpuproj_profile **profiles = NULL;
 	struct gpuproj_validate_options vopt = { 0 };
+	struct gpuproj_model_options mopt = { 0 };
 	struct gpuproj_validation val = { 0 };
 	struct gpuproj_error err = { 0 };
 	int c, ret = EXIT_FAIL;
@@ -132,6 +142,24 @@ cmd_validate(int argc, char **argv)
 		case O_SOURCE: sources[n_sources++] = optarg; break;
 		case O_TARGET: tnames[n_tnames++] = optarg; break;
 		case O_DETAILS: details = true; break;
+		case O_L2:
+			if (strcmp(optarg, "on") == 0) {
+				mopt.l2_capacity = GPUPROJ_L2_CAPACITY_ON;
+			} else if (strcmp(optarg, "off") == 0) {
+				mopt.l2_capacity = GPUPROJ_L2_CAPACITY_OFF;
+			} else {
+				ret = usage_error("validate", "--l2-capacity must be on or off, not "
+						  "'%s'", optarg);
+				goto out;
+			}
+			break;
+		case O_WAVES:
+			if (gpuproj_waves_from_name(optarg, &mopt.waves)) {
+				ret = usage_error("validate", "--waves must be sm, resident or off, "
+						  "not '%s'", optarg);
+				goto out;
+			}
+			break;
 		case 'o': output = optarg; break;
 		case O_MODEL:
 			if (strcmp(optarg, "list") == 0) {
@@ -211,6 +239,7 @@ cmd_validate(int argc, char **argv)
 	vopt.targets = tnames;
 	vopt.n_targets = n_tnames;
 	vopt.targets_origin = origin;
+	vopt.model_options = &mopt;
 	if (cli_stderr_is_tty()) {
 		vopt.progress = progress;
 		vopt.progress_userdata = &last;

@@ -96,6 +96,13 @@ main(int argc, char **argv)
 		gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_DRAM, bytes);
 		gpuproj_kernel_add_metric(k, GPUPROJ_M_SHARED_WAVEFRONTS, 1e5 * urand());
 		gpuproj_kernel_add_metric(k, GPUPROJ_M_INST_WARP, 1e7 * urand());
+		/* Inputs of the occupancy and quant models (regs, instruction mix). */
+		k->regs_per_thread = 16 + (uint32_t)(i % 48);
+		k->smem_static = (uint32_t)(i % 5) * 8192;
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_INST_FP32, 1.2e8 * urand());
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_INST_FP64, i % 3 ? 0 : 1e7 * urand());
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_INST_INT, 1e8 * urand());
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_INST_LDST, 5e7 * urand());
 		gpuproj_kernel_add_metric(k, GPUPROJ_M_OCCUPANCY_ACHIEVED, urand());
 	}
 	fd = mkstemps(path, 5);

@@ -97,6 +97,15 @@ static const struct usage_case {
 	  "lists them)" },
 	{ "project --builtin a.json", "gpuproj: project: give either PROFILE or --builtin, not both" },
 	{ "project --target", "gpuproj: project: option '--target' needs a value" },
+	{ "project --l2-capacity maybe a.json", "gpuproj: project: --l2-capacity must be on or off, "
+	  "not 'maybe'" },
+	{ "project --waves tidal a.json", "gpuproj: project: --waves must be sm, resident or off, "
+	  "not 'tidal'" },
+	{ "project --details a.json", "gpuproj: project: --details needs --format json" },
+	{ "validate --l2-capacity 1 a.csv", "gpuproj: validate: --l2-capacity must be on or off, "
+	  "not '1'" },
+	{ "validate --waves 2 a.csv", "gpuproj: validate: --waves must be sm, resident or off, "
+	  "not '2'" },
 	{ "targets", "gpuproj: targets: missing verb: list, show NAME or check FILE" },
 	{ "targets frobnicate", "gpuproj: targets: unknown verb 'frobnicate': list, show NAME or "
 	  "check FILE" },
@@ -123,8 +132,8 @@ START_TEST(project_table)
 {
 	char *out, *err;
 
-	ck_assert_int_eq(run(&out, &err, "project " TARGETS " '%s'", test_data("targets-test.yaml"),
-			     test_data("profile-test.json")), 0);
+	ck_assert_int_eq(run(&out, &err, "project --model hroof " TARGETS " '%s'",
+			     test_data("targets-test.yaml"), test_data("profile-test.json")), 0);
 	ck_assert_str_eq(err, "");
 	squeeze(out);
 	/*
@@ -154,8 +163,8 @@ START_TEST(project_json_and_csv)
 	struct gpuproj_error e = { 0 };
 
 	ck_assert_int_gt(asprintf(&path, "%s/out.json", dir), 0);
-	ck_assert_int_eq(run(&out, &err, "project --format json -o '%s' --target TgtGPU " TARGETS
-			     " '%s'", path, test_data("targets-test.yaml"),
+	ck_assert_int_eq(run(&out, &err, "project --model hroof --format json -o '%s' --target TgtGPU "
+			     TARGETS " '%s'", path, test_data("targets-test.yaml"),
 			     test_data("profile-test.json")), 0);
 	ck_assert_str_eq(out, "");
 	ck_assert_str_eq(err, "");
@@ -171,8 +180,9 @@ START_TEST(project_json_and_csv)
 	free(out);
 	free(err);
 
-	ck_assert_int_eq(run(&out, &err, "project --format csv --target TgtGPU " TARGETS " '%s'",
-			     test_data("targets-test.yaml"), test_data("profile-test.json")), 0);
+	ck_assert_int_eq(run(&out, &err, "project --model hroof --format csv --target TgtGPU " TARGETS
+			     " '%s'", test_data("targets-test.yaml"), test_data("profile-test.json")),
+			 0);
 	ck_assert_ptr_nonnull(strstr(out, "kernel,tag,grid,block,launches,source_ns,target,model,"
 				     "status,lo_ns,hi_ns,point_ns,speedup,binding,measured_ns,"
 				     "error_pct,why\n"));
@@ -288,6 +298,89 @@ START_TEST(targets_verbs)
 }
 END_TEST
 
+/*
+ * `--model all` on tests/data/profile-models.json (targets-models.yaml; the
+ * numbers are those of test-models.c): "stream" (100 µs on ModelSrc) projects
+ * to 25 µs on ModelTgt with hroof, occupancy, quant and hroof-occ, 37.5 µs
+ * with irm; "slow" (10 ms, the same counters) to 2.5 ms with the ratio models
+ * (3.75 ms irm) but 25 µs with quant, which does not use the source time:
+ * 3.75 ms / 25 µs = 150 > 4, a disagreement. Whole run: 10 × 25 µs + 2.5 ms
+ * = 2.75 ms; quant 11 × 25 µs = 275 µs; irm 10 × 37.5 µs + 3.75 ms = 4.12 ms.
+ */
+START_TEST(project_model_all)
+{
+	char *dir = test_tmpdir(), *out, *err, *json, *path;
+
+	ck_assert_int_eq(run(&out, &err, "project --model all --target ModelTgt " TARGETS " '%s'",
+			     test_data("targets-models.yaml"), test_data("profile-models.json")), 0);
+	squeeze(out);
+	ck_assert_ptr_nonnull(strstr(out, "5 models side by side (default: hroof-occ)"));
+	ck_assert_msg(strstr(out, "\ntarget hroof occupancy quant irm hroof-occ measured disagree\n"
+			     "ModelTgt 2.75 ms 2.75 ms 275 us 4.12 ms 2.75 ms - 1\n") != NULL,
+		      "%s", out);
+	ck_assert_msg(strstr(out, " ModelTgt 2.50 ms 2.50 ms 25.0 us 3.75 ms 2.50 ms - !\n") != NULL,
+		      "%s", out);
+	ck_assert_msg(strstr(out, " ModelTgt 25.0 us 25.0 us 25.0 us 37.5 us 25.0 us 30.0 us\n") !=
+		      NULL, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "more than 4x"));
+	free(out);
+	free(err);
+
+	/* JSON: five runs per target; --details adds the numbers and their sources. */
+	ck_assert_int_gt(asprintf(&path, "%s/all.json", dir), 0);
+	ck_assert_int_eq(run(&out, &err, "project --model all --details --format json -o '%s' "
+			     "--target ModelTgt " TARGETS " '%s'", path,
+			     test_data("targets-models.yaml"), test_data("profile-models.json")), 0);
+	json = test_read_file(path);
+	ck_assert_ptr_nonnull(json);
+	ck_assert_ptr_nonnull(strstr(json, "\"model\": \"quant\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"model\": \"hroof-occ\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"note\": \"K_type fp32; measured: T_SP B_mem; "
+				     "derived: T_add T_ldst\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"tgt.E_instr\": "));
+	ck_assert_ptr_nonnull(strstr(json, "\"key\": \"max_gflops.fp32_fma\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"basis\": \"measured\""));
+	free(json);
+	free(out);
+	free(err);
+	/* Without --details: notes only. */
+	ck_assert_int_eq(run(&out, &err, "project --model quant --format json -o '%s' "
+			     "--target ModelTgt " TARGETS " '%s'", path,
+			     test_data("targets-models.yaml"), test_data("profile-models.json")), 0);
+	json = test_read_file(path);
+	ck_assert_ptr_nonnull(strstr(json, "\"note\": \"K_type fp32"));
+	ck_assert_ptr_null(strstr(json, "\"details\""));
+	free(json);
+	free(out);
+	free(err);
+
+	/* --l2-capacity and --waves reach the models (the default is named in --help). */
+	ck_assert_int_eq(run(&out, &err, "project --help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "(default: hroof-occ)"));
+	ck_assert_ptr_nonnull(strstr(out, "--l2-capacity on|off"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(&out, &err, "project --model occupancy --waves resident --l2-capacity on "
+			     "--target ModelTgt " TARGETS " '%s'", test_data("targets-models.yaml"),
+			     test_data("profile-models.json")), 0);
+	ck_assert_ptr_nonnull(strstr(out, "model occupancy"));
+	ck_assert_ptr_nonnull(strstr(out, "resident waves"));
+	free(out);
+	free(err);
+	/* The table names the quant device parameters' bases (the longest kernel, "slow"). */
+	ck_assert_int_eq(run(&out, &err, "project --model quant --target ModelTgt " TARGETS " '%s'",
+			     test_data("targets-models.yaml"), test_data("profile-models.json")), 0);
+	squeeze(out);
+	ck_assert_msg(strstr(out, "notes of quant on the longest kernel (slow):\n ModelTgt K_type fp32; "
+			     "measured: T_SP B_mem; derived: T_add T_ldst\n") != NULL, "%s", out);
+	free(out);
+	free(err);
+	free(path);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(builtin_main_job)
 {
 	char *out, *err;
@@ -314,6 +407,7 @@ cli_suite(void)
 	tcase_add_test(tc, project_bad_files);
 	tcase_add_test(tc, targets_verbs);
 	tcase_add_test(tc, builtin_main_job);
+	tcase_add_test(tc, project_model_all);
 	suite_add_tcase(s, tc);
 	return s;
 }

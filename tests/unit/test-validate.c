@@ -49,6 +49,13 @@
 #define EPS 1e-9
 
 static struct gpuproj_targets *targets;
+
+/*
+ * The hand-worked values of this file are hroof's: validate with it, not
+ * with whatever model is the default (hroof-occ since the models issue).
+ */
+static const struct gpuproj_model *hroof_models[1];
+static const struct gpuproj_validate_options hroof_opt = { .models = hroof_models, .n_models = 1 };
 static char *tmp;
 
 static void
@@ -57,6 +64,7 @@ setup(void)
 	struct gpuproj_error err = { 0 };
 
 	ck_assert_int_eq(gpuproj_targets_load(test_data("targets-test.yaml"), &targets, &err), 0);
+	hroof_models[0] = gpuproj_model_find("hroof");
 	tmp = test_tmpdir();
 }
 
@@ -146,7 +154,7 @@ START_TEST(stats_by_hand)
 	struct gpuproj_error err = { 0 };
 	const struct gpuproj_validation_comparison *c;
 
-	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, NULL, &v, &err), 0);
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, &hroof_opt, &v, &err), 0);
 	ck_assert_double_eq(v.threshold_ns, 50000.0);
 	ck_assert_uint_eq(v.n_models, 1);
 	ck_assert_str_eq(gpuproj_model_name(v.models[0]), "hroof");
@@ -193,7 +201,7 @@ START_TEST(threshold_split)
 {
 	struct gpuproj_profile *p = source_profile();
 	const struct gpuproj_profile *ps[] = { p };
-	struct gpuproj_validate_options opt = { 0 };
+	struct gpuproj_validate_options opt = hroof_opt;
 	struct gpuproj_validation v = { 0 };
 
 	/*
@@ -236,7 +244,7 @@ START_TEST(every_kernel_fails)
 	gpuproj_profile_set_device(p, "Test Source GPU", NULL, NULL, 0, 0, 0, NAN);
 	k = kernel(p, "x", 0, 10, false);
 	gpuproj_kernel_set_reference(k, "TgtGPU", 5000, 1);
-	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, NULL, &v, NULL), 0);
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, &hroof_opt, &v, NULL), 0);
 	ck_assert_uint_eq(v.n_pairs, 1);
 	ck_assert_uint_eq(v.pairs[0].stats[GPUPROJ_VSUBSET_ALL].n, 0);
 	ck_assert_uint_eq(v.pairs[0].stats[GPUPROJ_VSUBSET_ALL].n_failed, 1);
@@ -256,7 +264,7 @@ START_TEST(nothing_to_compare)
 
 	gpuproj_profile_set_device(p, "Test Source GPU", NULL, NULL, 0, 0, 0, NAN);
 	kernel(p, "x", 0, 10, true);
-	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, NULL, &v, NULL), 0);
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, &hroof_opt, &v, NULL), 0);
 	ck_assert_uint_eq(v.n_comparisons, 0);
 	ck_assert_uint_eq(v.n_pairs, 0);
 	ck_assert_uint_eq(v.overall[0].stats[GPUPROJ_VSUBSET_ALL].n, 0);
@@ -305,7 +313,7 @@ write_pair_json(char **ret_src, char **ret_tgt)
 START_TEST(join_profiles_by_signature)
 {
 	struct gpuproj_profile **ps = NULL;
-	struct gpuproj_validate_options opt = { 0 };
+	struct gpuproj_validate_options opt = hroof_opt;
 	struct gpuproj_validation v = { 0 };
 	struct gpuproj_error err = { 0 };
 	const char *only_src[] = { "SrcGPU" };
@@ -320,7 +328,7 @@ START_TEST(join_profiles_by_signature)
 	ck_assert_uint_eq(n, 2);
 
 	ck_assert_int_eq(gpuproj_validate((const struct gpuproj_profile *const *)ps, n, targets,
-					  NULL, &v, &err), 0);
+					  &hroof_opt, &v, &err), 0);
 	ck_assert_uint_eq(v.n_pairs, 2);
 	ck_assert_str_eq(v.pairs[0].source->name, "SrcGPU");
 	check_stats(&v.pairs[0].stats[GPUPROJ_VSUBSET_ALL], 4, 0, 5.75, 4.0, 50.0, 1.75);
@@ -354,7 +362,7 @@ START_TEST(unknown_source_and_target_names)
 {
 	struct gpuproj_profile *p = source_profile();
 	const struct gpuproj_profile *ps[] = { p };
-	struct gpuproj_validate_options opt = { 0 };
+	struct gpuproj_validate_options opt = hroof_opt;
 	struct gpuproj_validation v = { 0 };
 	struct gpuproj_error err = { 0 };
 	const char *bad[] = { "NoSuchGPU-XYZ" };
@@ -522,7 +530,7 @@ START_TEST(gpuperfpredict_citation_reported)
 
 	ck_assert_int_eq(gpuproj_validate_load(paths, 1, targets, &ps, &n, NULL), 0);
 	ck_assert_int_eq(gpuproj_validate((const struct gpuproj_profile *const *)ps, n, targets,
-					  NULL, &v, NULL), 0);
+					  &hroof_opt, &v, NULL), 0);
 	ck_assert_uint_eq(v.n_citations, 1);
 	ck_assert_str_eq(v.citations[0], GPUPROJ_CITATION_GPUPERFPREDICT " (CC BY 4.0)");
 	/* Both directions projected (the mini CSV has every hroof input). */
@@ -649,7 +657,7 @@ START_TEST(csv_and_json_writers)
 	FILE *f;
 
 	gpuproj_profile_set_attr(p, "citation", "Someone, Some data (2020)");
-	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, NULL, &v, NULL), 0);
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, &hroof_opt, &v, NULL), 0);
 	if (asprintf(&csv_path, "%s/v.csv", tmp) < 0 || asprintf(&json_path, "%s/v.json", tmp) < 0)
 		abort();
 	f = fopen(csv_path, "w");
@@ -704,8 +712,9 @@ run(char **out, char **err, const char *fmt, ...)
 	if (vasprintf(&args, fmt, ap) < 0)
 		abort();
 	va_end(ap);
-	if (asprintf(&cmd, "'%s' validate --targets '%s' %s", test_gpuproj(),
-		     test_data("targets-test.yaml"), args) < 0)
+	if (asprintf(&cmd, "'%s' validate --targets '%s' %s%s", test_gpuproj(),
+		     test_data("targets-test.yaml"), strstr(args, "--model") ? "" : "--model hroof ",
+		     args) < 0)
 		abort();
 	rc = test_run(cmd, out, err);
 	free(cmd);

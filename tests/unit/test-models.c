@@ -1,0 +1,810 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The occupancy, quant, irm and hroof-occ models, the L2-capacity rule and
+ * the disagreement predicate, against values worked out by hand. GPUs:
+ * tests/data/targets-models.yaml
+ *
+ *   ModelSrc:   10 SMs, 1 GHz, 4 schedulers; FP32 FMA 2000 GFLOP/s (peak,
+ *               estimate); IADD 1000, IMAD 1000 GIOP/s; LDS/STS 500 G/s;
+ *               DRAM 100 (measured), L2 400, L1 1000 GB/s; L2 1 MiB;
+ *               CC 7.0 limits (96 KiB shared/SM, 256-B unit, no reserve)
+ *   ModelTgt:   20 SMs, 2 GHz; FP32 FMA measured 3200 GFLOP/s; IADD 2000,
+ *               IMAD 4000; LDS/STS 1000; DRAM 400, L2 800, L1 2000 GB/s
+ *               (measured); L2 4 MiB; CC 8.0 limits (164 KiB, 128 B, 1 KiB)
+ *   ModelSrc2x: ModelSrc with 20 SMs and twice the FLOP/s and bandwidths;
+ *               L2 2 MiB
+ *   ModelAMD:   10 CUs, 1 GHz, wavefront 64, 1 scheduler per CU; the
+ *               bandwidths of ModelSrc
+ *
+ * Times in ns, rates in base units unless named.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuproj/model.h>
+
+#include "common.h"
+
+#define MiB 1048576.0
+
+static struct gpuproj_targets *targets, *targets_test;
+static const struct gpuproj_target *src, *tgt, *x2, *amd;
+static struct gpuproj_profile *prof;
+
+static void
+setup(void)
+{
+	struct gpuproj_error err = { 0 };
+
+	ck_assert_int_eq(gpuproj_targets_load(test_data("targets-models.yaml"), &targets, &err), 0);
+	ck_assert_int_eq(gpuproj_targets_load(test_data("targets-test.yaml"), &targets_test, &err),
+			 0);
+	src = gpuproj_targets_find(targets, "ModelSrc");
+	tgt = gpuproj_targets_find(targets, "ModelTgt");
+	x2 = gpuproj_targets_find(targets, "ModelSrc2x");
+	amd = gpuproj_targets_find(targets, "ModelAMD");
+	ck_assert_ptr_nonnull(src);
+	ck_assert_ptr_nonnull(tgt);
+	ck_assert_ptr_nonnull(x2);
+	ck_assert_ptr_nonnull(amd);
+	prof = gpuproj_profile_new();
+	ck_assert_ptr_nonnull(prof);
+}
+
+static void
+teardown(void)
+{
+	prof = gpuproj_profile_free(prof);
+	targets = gpuproj_targets_free(targets);
+	targets_test = gpuproj_targets_free(targets_test);
+}
+
+/* A kernel with one timed launch of `ns`; no metric yet. */
+static struct gpuproj_kernel *
+kernel(const char *name, double ns, uint32_t grid, uint32_t block, uint32_t regs, uint32_t smem)
+{
+	struct gpuproj_signature sig = { .name = name, .grid = { grid, 1, 1 },
+					 .block = { block, 1, 1 } };
+	struct gpuproj_kernel *k;
+
+	ck_assert_int_eq(gpuproj_profile_kernel(prof, &sig, &k), 0);
+	gpuproj_kernel_add_duration(k, ns);
+	k->profiled = 1;
+	k->regs_per_thread = regs;
+	k->smem_static = smem;
+	return k;
+}
+
+static void
+set(struct gpuproj_kernel *k, enum gpuproj_metric m, double v)
+{
+	k->metric_sum[m] = v;
+	k->metric_n[m] = 1;
+}
+
+/* The nine FP counters: `ffma` FP32 FMA, all others 0. */
+static void
+fp(struct gpuproj_kernel *k, double ffma)
+{
+	int m;
+
+	for (m = GPUPROJ_M_INST_FP16_FMA; m <= GPUPROJ_M_INST_FP64_MUL; m++)
+		set(k, (enum gpuproj_metric)m, 0);
+	set(k, GPUPROJ_M_INST_FP32_FMA, ffma);
+}
+
+static struct gpuproj_projection
+project_opt(const char *model, const struct gpuproj_kernel *k, const struct gpuproj_target *from,
+	    const struct gpuproj_target *to, const struct gpuproj_model_options *opt)
+{
+	struct gpuproj_projection p;
+	const struct gpuproj_model *m = gpuproj_model_find(model);
+
+	ck_assert_ptr_nonnull(m);
+	gpuproj_model_project(m, k, from, to, opt, &p);
+	return p;
+}
+
+/* With notes (gpuproj_model_options.notes), so that tests can check them. */
+static struct gpuproj_projection
+project(const char *model, const struct gpuproj_kernel *k, const struct gpuproj_target *from,
+	const struct gpuproj_target *to)
+{
+	struct gpuproj_model_options notes = { .notes = true };
+
+	return project_opt(model, k, from, to, &notes);
+}
+
+#define ck_assert_rel(a, b) \
+	ck_assert_msg(fabs((a) - (b)) <= 1e-9 * fabs((double)(b)), "%s = %.17g, expected %.17g", #a, \
+		      (double)(a), (double)(b))
+
+#define ck_assert_ok(p) ck_assert_msg((p).status == GPUPROJ_OK, "status %d: %s", (p).status, (p).why)
+
+/* ------------------------------------------------------------------ registry */
+
+START_TEST(registry)
+{
+	static const char *const names[] = { "hroof", "occupancy", "quant", "irm", "hroof-occ" };
+	enum gpuproj_waves w;
+	size_t i;
+
+	ck_assert_uint_eq(gpuproj_model_count(), 5);
+	for (i = 0; i < 5; i++) {
+		ck_assert_str_eq(gpuproj_model_name(gpuproj_model_at(i)), names[i]);
+		ck_assert_ptr_eq(gpuproj_model_find(names[i]), gpuproj_model_at(i));
+		ck_assert_ptr_nonnull(gpuproj_model_summary(gpuproj_model_at(i)));
+	}
+	ck_assert_str_eq(gpuproj_model_name(gpuproj_model_default()), "hroof-occ");
+	ck_assert_ptr_null(gpuproj_model_at(5));
+	ck_assert(!gpuproj_l2_capacity_default());
+	ck_assert_int_eq(gpuproj_waves_default(), GPUPROJ_WAVES_SM);
+	ck_assert_int_eq(gpuproj_waves_from_name("Resident", &w), GPUPROJ_OK);
+	ck_assert_int_eq(w, GPUPROJ_WAVES_RESIDENT);
+	ck_assert_int_eq(gpuproj_waves_from_name("sometimes", &w), GPUPROJ_E_INVAL);
+	ck_assert_str_eq(gpuproj_waves_name(GPUPROJ_WAVES_OFF), "off");
+	ck_assert_str_eq(gpuproj_ktype_name(GPUPROJ_KTYPE_FP64), "fp64");
+	ck_assert_str_eq(gpuproj_quant_param_name(GPUPROJ_QP_T_LDST), "T_ldst");
+}
+END_TEST
+
+/* ---------------------------------------------------------------- quant */
+
+/*
+ * FP32 kernel on ModelTgt: M_fp32 = 1e6, M_fma32 = 6e5, M_fp64 = 0,
+ * M_int = 1e6, M_ldst = 1e6, M_inst = 1e5 warp instructions, 1e6 DRAM bytes.
+ *   K_type fp32; W_comp = 1.6e6 (2); W_traf = 1e6 (3);
+ *   E_mix = 1.6e6 / 2e6 = 0.8 (4); I_ops = 1e6 (8), I_total = 32·1e5 = 3.2e6 (9);
+ *   D_ops = D_ldst = 0.3125, D_other = 0.375 (5–7).
+ * Device: T_SP = 3200 (max_gflops, measured), T_ldst = 1000, T_add = 2000,
+ *   B_mem = 400 (measured).
+ *   T_op = 3200 (10); W_op = 1, W_ldst = 1600/1000 = 1.6, W_other = 1600/2000 = 0.8
+ *   (11–13); C_op = 0.3125, C_ldst = 0.5, C_other = 0.3 (14–16);
+ *   E_instr = 0.3125/1.1125 (17); T'_op = 0.8·E_instr·3200 = 800/1.1125
+ *   = 719.1 GFLOP/s (18).
+ *   O_krn = 1.6, O_dev = 719.1/400 = 1.798 ≥ O_krn → memory-bound:
+ *   T_predicted = 1.6·400 = 640 (19); time = 1.6e6/640 = 2500 ns.
+ * Interval [2500, 2500 + W_comp/T'_op = 2500 + 2225] ns.
+ */
+START_TEST(quant_memory_bound)
+{
+	struct gpuproj_kernel *k = kernel("mix", 1e6, 100, 256, 32, 0);
+	struct gpuproj_quant_kernel kp;
+	struct gpuproj_quant_device dp;
+	struct gpuproj_quant q;
+	struct gpuproj_projection p;
+
+	set(k, GPUPROJ_M_INST_FP32, 1e6);
+	set(k, GPUPROJ_M_INST_FP32_FMA, 6e5);
+	set(k, GPUPROJ_M_INST_FP64, 0);
+	set(k, GPUPROJ_M_INST_INT, 1e6);
+	set(k, GPUPROJ_M_INST_LDST, 1e6);
+	set(k, GPUPROJ_M_INST_WARP, 1e5);
+	set(k, GPUPROJ_M_BYTES_DRAM, 1e6);
+	ck_assert_int_eq(gpuproj_quant_kernel_params(k, 32, &kp, NULL, 0), GPUPROJ_OK);
+	ck_assert_int_eq(kp.type, GPUPROJ_KTYPE_FP32);
+	ck_assert_rel(kp.w_comp, 1.6e6);
+	ck_assert_rel(kp.w_traf, 1e6);
+	ck_assert_rel(kp.e_mix, 0.8);
+	ck_assert_rel(kp.i_total, 3.2e6);
+	ck_assert_rel(kp.d_ops, 0.3125);
+	ck_assert_rel(kp.d_ldst, 0.3125);
+	ck_assert_rel(kp.d_other, 0.375);
+	gpuproj_quant_device_params(tgt, &dp);
+	ck_assert_rel(dp.p[GPUPROJ_QP_T_SP].value, 3200);
+	ck_assert_str_eq(dp.p[GPUPROJ_QP_T_SP].key, "max_gflops.fp32_fma");
+	ck_assert_int_eq(dp.p[GPUPROJ_QP_T_SP].basis, GPUPROJ_BASIS_MEASURED);
+	ck_assert_int_eq(dp.p[GPUPROJ_QP_T_LDST].basis, GPUPROJ_BASIS_DERIVED);
+	ck_assert_int_eq(dp.p[GPUPROJ_QP_B_MEM].basis, GPUPROJ_BASIS_MEASURED);
+	ck_assert_int_eq(gpuproj_quant_predict(&kp, &dp, &q, NULL, 0), GPUPROJ_OK);
+	ck_assert_rel(q.w_ldst, 1.6);
+	ck_assert_rel(q.w_other, 0.8);
+	ck_assert_rel(q.e_instr, 0.3125 / 1.1125);
+	ck_assert_rel(q.t_op_adj, 800 / 1.1125);
+	ck_assert(!q.compute_bound);
+	ck_assert_rel(q.t_predicted, 640);
+	ck_assert_rel(q.time_ns, 2500);
+	ck_assert_rel(q.t_comp_ns, 2225);
+
+	p = project_opt("quant", k, src, tgt, NULL);
+	ck_assert_ok(p);
+	ck_assert_str_eq(p.note, ""); /* notes only when asked for */
+	p = project("quant", k, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 2500);
+	ck_assert_rel(p.lo_ns, 2500);
+	ck_assert_rel(p.hi_ns, 4725);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_DRAM);
+	/* The output says which device parameters were measured and which derived. */
+	ck_assert_str_eq(p.note, "K_type fp32; measured: T_SP B_mem; derived: T_add T_ldst");
+	/* On ModelSrc T_SP is a peak with an "estimate" basis. */
+	p = project("quant", k, src, src);
+	ck_assert_ok(p);
+	ck_assert_str_eq(p.note, "K_type fp32; measured: B_mem; derived: T_add T_ldst; "
+			 "estimate: T_SP");
+}
+END_TEST
+
+/*
+ * All-FMA FP32 kernel on ModelTgt: M_fp32 = M_fma32 = 1e6, M_inst = 31250
+ * (I_total = 1e6 = I_ops: D_ops = 1), no ld/st, 1e5 DRAM bytes.
+ *   W_comp = 2e6, E_mix = 1, E_instr = 1, T'_op = 3200; O_krn = 20 > O_dev =
+ *   3200/400 = 8: compute-bound, time = 2e6/3200 = 625 ns, interval
+ *   [625, 625 + 1e5/400 = 875].
+ * Integer kernel (M_fp32 = M_fp64 = 0, M_int = 2e6, M_inst = 1e5, 1e5 B):
+ *   K_type int, W_comp = 2e6, E_mix = 0.5, D_ops = 2e6/3.2e6 = 0.625,
+ *   D_other = 0.375; T_op = T_int = 4000, W_op = 3200/4000 = 0.8, W_other = 0.8,
+ *   E_instr = 0.5/(0.5+0.3) = 0.625, T'_op = 0.5·0.625·4000 = 1250;
+ *   O_krn = 20 > 1250/400: time = 2e6/1250 = 1600 ns.
+ */
+START_TEST(quant_compute_bound_and_types)
+{
+	struct gpuproj_kernel *k = kernel("fma", 1e6, 100, 256, 32, 0);
+	struct gpuproj_kernel *ki = kernel("int", 1e6, 100, 256, 32, 0);
+	struct gpuproj_kernel *kd = kernel("dp", 1e6, 100, 256, 32, 0);
+	struct gpuproj_quant_kernel kp;
+	struct gpuproj_projection p;
+
+	set(k, GPUPROJ_M_INST_FP32, 1e6);
+	set(k, GPUPROJ_M_INST_FP32_FMA, 1e6);
+	set(k, GPUPROJ_M_INST_FP64, 0);
+	set(k, GPUPROJ_M_INST_INT, 0);
+	set(k, GPUPROJ_M_INST_LDST, 0);
+	set(k, GPUPROJ_M_INST_WARP, 31250);
+	set(k, GPUPROJ_M_BYTES_DRAM, 1e5);
+	p = project("quant", k, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 625);
+	ck_assert_rel(p.hi_ns, 875);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_COMPUTE);
+
+	set(ki, GPUPROJ_M_INST_FP32, 0);
+	set(ki, GPUPROJ_M_INST_FP64, 0);
+	set(ki, GPUPROJ_M_INST_INT, 2e6);
+	set(ki, GPUPROJ_M_INST_LDST, 0);
+	set(ki, GPUPROJ_M_INST_WARP, 1e5);
+	set(ki, GPUPROJ_M_BYTES_DRAM, 1e5);
+	ck_assert_int_eq(gpuproj_quant_kernel_params(ki, 32, &kp, NULL, 0), GPUPROJ_OK);
+	ck_assert_int_eq(kp.type, GPUPROJ_KTYPE_INT);
+	ck_assert_rel(kp.e_mix, 0.5);
+	ck_assert_rel(kp.d_ops, 0.625);
+	p = project("quant", ki, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1600);
+	ck_assert_ptr_nonnull(strstr(p.note, "K_type int; "));
+	ck_assert_ptr_nonnull(strstr(p.note, "T_int"));
+
+	/* K_type fp64 wins over fp32 (the seed's rule): W_comp = 4e5 + 2e5, E_mix = 6e5/8e5. */
+	set(kd, GPUPROJ_M_INST_FP32, 1e6);
+	set(kd, GPUPROJ_M_INST_FP64, 4e5);
+	set(kd, GPUPROJ_M_INST_FP64_FMA, 2e5);
+	set(kd, GPUPROJ_M_INST_INT, 0);
+	set(kd, GPUPROJ_M_INST_LDST, 0);
+	set(kd, GPUPROJ_M_INST_WARP, 1e5);
+	set(kd, GPUPROJ_M_BYTES_DRAM, 1e6);
+	ck_assert_int_eq(gpuproj_quant_kernel_params(kd, 32, &kp, NULL, 0), GPUPROJ_OK);
+	ck_assert_int_eq(kp.type, GPUPROJ_KTYPE_FP64);
+	ck_assert_rel(kp.w_comp, 6e5);
+	ck_assert_rel(kp.e_mix, 0.75);
+	ck_assert_rel(kp.i_ops, 4e5);
+}
+END_TEST
+
+START_TEST(quant_missing_inputs)
+{
+	struct gpuproj_kernel *k = kernel("bare", 1e6, 100, 256, 32, 0);
+	struct gpuproj_kernel *kf = kernel("nofma", 1e6, 100, 256, 32, 0);
+	struct gpuproj_projection p;
+
+	set(k, GPUPROJ_M_BYTES_DRAM, 1e6);
+	p = project("quant", k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
+	ck_assert_str_eq(p.why, "quant needs inst.fp32, inst.fp64, inst.int, inst.ldst, inst.warp");
+
+	set(kf, GPUPROJ_M_INST_FP32, 1e6);
+	set(kf, GPUPROJ_M_INST_FP64, 0);
+	set(kf, GPUPROJ_M_INST_INT, 0);
+	set(kf, GPUPROJ_M_INST_LDST, 0);
+	set(kf, GPUPROJ_M_INST_WARP, 1e5);
+	set(kf, GPUPROJ_M_BYTES_DRAM, 1e6);
+	p = project("quant", kf, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
+	ck_assert_str_eq(p.why, "quant needs inst.fp32.fma");
+
+	/* targets-test.yaml's TgtGPU has no peak_giops nor ldst_shared_gops. */
+	set(kf, GPUPROJ_M_INST_FP32_FMA, 0);
+	p = project("quant", kf, src, gpuproj_targets_find(targets_test, "TgtGPU"));
+	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
+	ck_assert_str_eq(p.why, "quant needs targets.yaml peak_giops.int32_add (T_add), "
+			 "ldst_shared_gops (T_ldst)");
+}
+END_TEST
+
+/* ------------------------------------------------------------------ irm */
+
+/*
+ * 1e6 warp instructions, transactions L1 4e6, L2 1.5e6, DRAM 1e6, 1 ms on
+ * ModelSrc.
+ * ModelSrc: GIPS = 10 SMs × 4 × 1 × 1 GHz = 40 (eq. 3); GTXN = 1000/32 = 31.25,
+ *   400/32 = 12.5, 100/32 = 3.125; II = 0.25, 2/3, 1; rooflines
+ *   min(GTXN·II, 40) = 7.8125, 8.3333, 3.125; achieved = 1e6/1e6 ns = 1 (eq. 4).
+ * ModelTgt: GIPS = 20 × 4 × 1 × 2 = 160; GTXN = 62.5, 25, 12.5; rooflines
+ *   15.625, 16.667, 12.5.
+ * T_t = T_s·roof_s/roof_t: L1 5e5, L2 5e5, DRAM 2.5e5 → [2.5e5, 5e5], point
+ * 3.75e5. Binding: stand-alone times inst 1e6/160 = 6250 ns, L1 4e6/62.5 =
+ * 64000, L2 60000, DRAM 1e6/12.5 = 80000 → dram.
+ * ModelAMD (wavefront 64, 1 scheduler/CU): inst = 1e6·32/64 = 5e5, GIPS = 10·1·1·1
+ * = 10; same bandwidths as ModelSrc, half the instructions: II halves, each
+ * roofline halves (all below 10), and T_t = T_s·(5e5/1e6)·2 = 1e6 at every level.
+ */
+START_TEST(irm_memory)
+{
+	struct gpuproj_kernel *k = kernel("irm", 1e6, 100, 256, 32, 0);
+	struct gpuproj_kernel *kb = kernel("irmb", 1e6, 100, 256, 32, 0);
+	struct gpuproj_projection p;
+	struct gpuproj_irm s;
+
+	set(k, GPUPROJ_M_INST_WARP, 1e6);
+	set(k, GPUPROJ_M_SECTORS_L1, 4e6);
+	set(k, GPUPROJ_M_SECTORS_L2, 1.5e6);
+	set(k, GPUPROJ_M_SECTORS_DRAM, 1e6);
+	ck_assert_int_eq(gpuproj_irm_compute(k, src, 32, 1e6, &s, NULL, 0), GPUPROJ_OK);
+	ck_assert_rel(s.gips_peak, 40);
+	ck_assert_rel(s.gips_achieved, 1);
+	ck_assert_rel(s.ii[GPUPROJ_HL_L1], 0.25);
+	ck_assert_rel(s.roofline[GPUPROJ_HL_L2], 12.5 / 1.5);
+	ck_assert_rel(s.roofline[GPUPROJ_HL_DRAM], 3.125);
+
+	p = project("irm", k, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_L1], 5e5);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_L2], 5e5);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_DRAM], 2.5e5);
+	ck_assert_rel(p.lo_ns, 2.5e5);
+	ck_assert_rel(p.hi_ns, 5e5);
+	ck_assert_rel(p.point_ns, 3.75e5);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_DRAM);
+
+	ck_assert_int_eq(gpuproj_irm_compute(k, amd, 32, NAN, &s, NULL, 0), GPUPROJ_OK);
+	ck_assert_rel(s.inst, 5e5);
+	ck_assert_rel(s.gips_peak, 10);
+	ck_assert(isnan(s.gips_achieved));
+	p = project("irm", k, src, amd);
+	ck_assert_ok(p);
+	ck_assert_rel(p.lo_ns, 1e6);
+	ck_assert_rel(p.hi_ns, 1e6);
+
+	/* Bytes / 32 stand in for missing sectors. */
+	set(kb, GPUPROJ_M_INST_WARP, 1e6);
+	set(kb, GPUPROJ_M_BYTES_L1, 4e6 * 32);
+	set(kb, GPUPROJ_M_BYTES_L2, 1.5e6 * 32);
+	set(kb, GPUPROJ_M_BYTES_DRAM, 1e6 * 32);
+	p = project("irm", kb, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 3.75e5);
+}
+END_TEST
+
+/*
+ * Instruction-bound: 1e6 warp instructions, 1e3 transactions per level,
+ * 1 ms on ModelSrc. Every roofline is capped by GIPS: 40 on ModelSrc, 160 on
+ * ModelTgt → T_t = 1e6·40/160 = 2.5e5 at every level, binding "instruction"
+ * (1e6/160 = 6250 ns ≫ 1e3/12.5 = 80 ns). On ModelAMD: 5e5 wavefront
+ * instructions at 10 GIPS: T_t = 1e6·(5e5/1e6)·40/10 = 2e6.
+ */
+START_TEST(irm_instruction_bound)
+{
+	struct gpuproj_kernel *k = kernel("alu", 1e6, 100, 256, 32, 0);
+	struct gpuproj_projection p;
+
+	set(k, GPUPROJ_M_INST_WARP, 1e6);
+	set(k, GPUPROJ_M_SECTORS_L1, 1e3);
+	set(k, GPUPROJ_M_SECTORS_L2, 1e3);
+	set(k, GPUPROJ_M_SECTORS_DRAM, 1e3);
+	p = project("irm", k, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 2.5e5);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_INSTRUCTION);
+	p = project("irm", k, src, amd);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 2e6);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_INSTRUCTION);
+}
+END_TEST
+
+START_TEST(irm_missing_inputs)
+{
+	struct gpuproj_kernel *k = kernel("half", 1e6, 100, 256, 32, 0);
+	struct gpuproj_projection p;
+
+	set(k, GPUPROJ_M_SECTORS_L1, 1e3);
+	set(k, GPUPROJ_M_BYTES_DRAM, 1e3);
+	p = project("irm", k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
+	ck_assert_str_eq(p.why, "irm needs inst.warp, sectors.l2 (or bytes.l2)");
+}
+END_TEST
+
+/* ------------------------------------------------------------ occupancy */
+
+/*
+ * Base kernel: 1e5 ns on the source, blocks of 256 threads (w = 8), 64
+ * registers (r_w = 2048: 8 warps per sub-partition, 32 per SM → 4 blocks),
+ * 1e6 FFMA = 2e6 FLOP, 1e7 DRAM bytes.
+ * Occupancy: ModelSrc and ModelTgt both B = 4 (registers), O = 32/64 = 0.5.
+ * Roof (eq. 9), AI = 0.2 FLOP/B: ModelSrc min(2e12, 0.2·1e11) = 2e10;
+ *   ModelTgt min(3.2e12, 0.2·4e11) = 8e10; ModelSrc2x min(4e12, 0.2·2e11) = 4e10.
+ */
+static struct gpuproj_kernel *
+occ_kernel(const char *name, uint32_t grid, uint32_t smem, double ffma)
+{
+	struct gpuproj_kernel *k = kernel(name, 1e5, grid, 256, 64, smem);
+
+	fp(k, ffma);
+	set(k, GPUPROJ_M_BYTES_DRAM, 1e7);
+	return k;
+}
+
+/*
+ * 1000 blocks, per-SM waves: ModelSrc 100 waves, ModelTgt 50, both full (u = 1).
+ * T_t = 1e5 · (2e10/8e10) · (0.5/0.5) = 2.5e4 ns (eq. 12 via eq. 4), interval
+ * [2.5e4, 2.5e4] (no occupancy effect), binding dram.
+ * With 40000 B of shared memory per block:
+ *   ModelSrc s = ⌈40000/256⌉·256 = 40192 → ⌊98304/40192⌋ = 2 blocks, O = 0.25;
+ *   ModelTgt s = ⌈41024/128⌉·128 = 41088 → ⌊167936/41088⌋ = 4 (= registers), O = 0.5.
+ *   T_t = 2.5e4 · 0.25/0.5 = 1.25e4, interval [1.25e4, 2.5e4] (plain roofline
+ *   ratio at the top). The other way, ModelTgt → ModelSrc: 1e5·(8e10/2e10)·(0.5/0.25)
+ *   = 8e5, binding "occupancy" (the target holds fewer warps per SM).
+ * FLOP = 0 (eqs. 6–8): T_t = 1e5 · (0.5·1e11)/(0.5·4e11) = 2.5e4.
+ */
+START_TEST(occupancy_transfer)
+{
+	struct gpuproj_kernel *k = occ_kernel("base", 1000, 0, 1e6);
+	struct gpuproj_kernel *ks = occ_kernel("smem", 1000, 40000, 1e6);
+	struct gpuproj_kernel *km = occ_kernel("copy", 1000, 0, 0);
+	struct gpuproj_occmodel o;
+	struct gpuproj_projection p;
+
+	ck_assert_int_eq(gpuproj_occmodel_compute(k, tgt, 1.0, GPUPROJ_WAVES_SM, &o, NULL, 0),
+			 GPUPROJ_OK);
+	ck_assert_int_eq(o.occ.blocks_per_sm, 4);
+	ck_assert_rel(o.occ.occupancy, 0.5);
+	ck_assert_rel(o.waves, 50);
+	ck_assert_rel(o.wave_fill, 1);
+	ck_assert_rel(o.peak_compute, 3.2e12);
+	ck_assert_rel(o.roof, 8e10);
+	ck_assert(o.memory_bound);
+
+	p = project("occupancy", k, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 2.5e4);
+	ck_assert_rel(p.lo_ns, 2.5e4);
+	ck_assert_rel(p.hi_ns, 2.5e4);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_DRAM);
+
+	ck_assert_int_eq(gpuproj_occmodel_compute(ks, src, 1.0, GPUPROJ_WAVES_SM, &o, NULL, 0),
+			 GPUPROJ_OK);
+	ck_assert_int_eq(o.occ.blocks_per_sm, 2);
+	ck_assert_int_eq(o.occ.smem_per_block, 40192);
+	p = project("occupancy", ks, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1.25e4);
+	ck_assert_rel(p.lo_ns, 1.25e4);
+	ck_assert_rel(p.hi_ns, 2.5e4);
+	ck_assert_ptr_nonnull(strstr(p.note, "occupancy 0.25 (shared) -> 0.50 (registers+shared)"));
+	p = project("occupancy", ks, tgt, src);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 8e5);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_OCCUPANCY);
+
+	p = project("occupancy", km, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 2.5e4);
+}
+END_TEST
+
+/*
+ * Waves, ModelSrc → ModelSrc2x (twice the SMs and roofs: roof ratio 1/2).
+ *   1000 blocks, "sm": 100 and 50 full waves → T = 1e5·0.5 = 5e4.
+ *   5 blocks, "sm": fills 5/10 and 5/20 → T = 1e5·0.5·(0.5/0.25) = 1e5: fewer
+ *     blocks than SMs, no gain from more SMs; binding "latency".
+ *   11 blocks, "sm": 2 waves on 10 SMs, fill 11/20; 1 wave on 20, fill 11/20 →
+ *     5e4: the source paid a whole second wave for one block.
+ *   40 blocks, "resident" (B·SMs = 40 and 80): fills 1 and 0.5 → 1e5 (one
+ *     partial wave on the target); "sm": 4 and 2 full waves → 5e4; "off" → 5e4.
+ */
+START_TEST(wave_quantisation)
+{
+	struct gpuproj_model_options res = { .waves = GPUPROJ_WAVES_RESIDENT, .notes = true };
+	struct gpuproj_model_options off = { .waves = GPUPROJ_WAVES_OFF };
+	struct gpuproj_projection p;
+
+	p = project("occupancy", occ_kernel("g1000", 1000, 0, 1e6), src, x2);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 5e4);
+	p = project("occupancy", occ_kernel("g5", 5, 0, 1e6), src, x2);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1e5);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_LATENCY);
+	p = project("occupancy", occ_kernel("g11", 11, 0, 1e6), src, x2);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 5e4);
+	p = project_opt("occupancy", occ_kernel("g40", 40, 0, 1e6), src, x2, &res);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1e5);
+	ck_assert_ptr_nonnull(strstr(p.note, "resident waves 1 -> 1 (fill 1.00 -> 0.50)"));
+	p = project("occupancy", occ_kernel("g40", 40, 0, 1e6), src, x2);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 5e4);
+	p = project_opt("occupancy", occ_kernel("g5", 5, 0, 1e6), src, x2, &off);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 5e4);
+}
+END_TEST
+
+START_TEST(occupancy_missing_and_unfit)
+{
+	struct gpuproj_kernel *k = kernel("bare", 1e5, 100, 256, 0, 0);
+	struct gpuproj_kernel *big = occ_kernel("big", 100, 100 * 1024, 1e6);
+	struct gpuproj_projection p;
+
+	p = project("occupancy", k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
+	ck_assert_str_eq(p.why, "occupancy needs bytes.dram, inst.fp{16,32,64}.{fma,add,mul}, "
+			 "regs_per_thread (launch attribute)");
+	/* 100 KiB per block does not fit ModelSrc's 96 KiB. */
+	p = project("occupancy", big, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_E_UNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(p.why, "does not fit on ModelSrc"));
+	ck_assert(isnan(p.point_ns));
+}
+END_TEST
+
+/*
+ * hroof-occ: the smem kernel with 1e7 B at L1, L2 and DRAM, warp efficiency
+ * 1, no shared traffic. hroof: every level's ceiling is DRAM's (hits only in
+ * DRAM), roofline 2e10 → 8e10, T = 2.5e4 at each level; occupancy factor
+ * O_s/O_t = 0.25/0.5 → 1.25e4. Without a register count the target's
+ * register limit is dropped (B = 4 by shared memory and ... the same), so
+ * the factor stays 0.5 and the note says so.
+ */
+START_TEST(hroof_occ)
+{
+	struct gpuproj_kernel *k = occ_kernel("hocc", 1000, 40000, 1e6);
+	struct gpuproj_projection p, h;
+
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1);
+	set(k, GPUPROJ_M_BYTES_L1, 1e7);
+	set(k, GPUPROJ_M_BYTES_L2, 1e7);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	h = project("hroof", k, src, tgt);
+	ck_assert_ok(h);
+	ck_assert_rel(h.point_ns, 2.5e4);
+	p = project("hroof-occ", k, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1.25e4);
+	ck_assert_rel(p.lo_ns, 1.25e4);
+	ck_assert_rel(p.hi_ns, 1.25e4);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_DRAM], 1.25e4);
+	ck_assert_ptr_nonnull(strstr(p.note, "occupancy factor 0.5"));
+	k->regs_per_thread = 0;
+	p = project("hroof-occ", k, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1.25e4);
+	ck_assert_ptr_nonnull(strstr(p.note, "regs_per_thread unknown: no register limit"));
+	/* hroof's own inputs are still required. */
+	p = project("hroof-occ", occ_kernel("nol1", 1000, 0, 1e6), src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
+	ck_assert_ptr_nonnull(strstr(p.why, "hroof needs bytes.l1"));
+}
+END_TEST
+
+/* ---------------------------------------------------------- L2 capacity */
+
+/*
+ * D_s = 3 MiB of DRAM traffic, 10 MiB through L2, on ModelSrc (C_s = 1 MiB).
+ *   F = (3 + √(9 + 4))/2 MiB = 3.3027756 MiB  (D(C_s) = F − 1/F = 3 MiB).
+ *   ModelTgt, C_t = 4 MiB ≥ F: D_t = 0.
+ *   ModelSrc2x, C_t = 2 MiB: D_t = F·(1 − (2/F)²) = F − 4/F = 2.0916731 MiB.
+ * With only 3.2 MiB through L2, F is capped at 3.2 MiB:
+ *   ModelSrc2x: D_t = 3.2·(1 − (2/3.2)²) = 1.95 MiB.
+ * The other way, ModelTgt (4 MiB, D_s = 0, 2 MiB through L2) → ModelSrc:
+ *   F = min(√(4·16)/2 = 4, 2) = 2 MiB, D_t = 2·(1 − 1/4) = 1.5 MiB.
+ */
+START_TEST(l2_capacity_rule)
+{
+	struct gpuproj_kernel *k = kernel("l2", 1e5, 1000, 256, 64, 0);
+	double d, f;
+
+	set(k, GPUPROJ_M_BYTES_DRAM, 3 * MiB);
+	set(k, GPUPROJ_M_BYTES_L2, 10 * MiB);
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, tgt, &d, &f), GPUPROJ_OK);
+	ck_assert_rel(f, (3 + sqrt(13)) / 2 * MiB);
+	ck_assert_rel(f - MiB * MiB / f, 3 * MiB);
+	ck_assert(d == 0);
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, x2, &d, NULL), GPUPROJ_OK);
+	ck_assert_rel(d, f - 4 * MiB * MiB / f);
+	set(k, GPUPROJ_M_BYTES_L2, 3.2 * MiB);
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, x2, &d, &f), GPUPROJ_OK);
+	ck_assert_rel(f, 3.2 * MiB);
+	ck_assert_rel(d, 1.95 * MiB);
+	set(k, GPUPROJ_M_BYTES_DRAM, 0);
+	set(k, GPUPROJ_M_BYTES_L2, 2 * MiB);
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, tgt, src, &d, &f), GPUPROJ_OK);
+	ck_assert_rel(f, 2 * MiB);
+	ck_assert_rel(d, 1.5 * MiB);
+	/* Needs bytes.l2. */
+	k->metric_n[GPUPROJ_M_BYTES_L2] = 0;
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, tgt, &d, NULL), GPUPROJ_E_MISSING);
+}
+END_TEST
+
+/*
+ * The option on a pure-memory kernel (FLOP = 0) of the occupancy model,
+ * ModelSrc → ModelTgt, 1000 blocks, D_s = 3 MiB, 10 MiB through L2:
+ *   off (default): T_t = 1e5 · 1e11/4e11 = 2.5e4.
+ *   on: D_t = 0; the 3 MiB no longer read from DRAM come from L2 at 800 GB/s,
+ *   i.e. DRAM-equivalent bytes 0 + 3 MiB·400/800 = 1.5 MiB: T_t = 2.5e4·1.5/3
+ *   = 1.25e4, and the note says so.
+ *   ModelTgt → ModelSrc (a smaller L2): the option does not apply.
+ */
+START_TEST(l2_capacity_option)
+{
+	struct gpuproj_model_options on = { .l2_capacity = GPUPROJ_L2_CAPACITY_ON, .notes = true };
+	struct gpuproj_model_options off = { .l2_capacity = GPUPROJ_L2_CAPACITY_OFF };
+	struct gpuproj_kernel *k = kernel("stream", 1e5, 1000, 256, 64, 0);
+	struct gpuproj_model_details d;
+	struct gpuproj_projection p;
+	size_t i;
+	bool seen = false;
+
+	fp(k, 0);
+	set(k, GPUPROJ_M_BYTES_DRAM, 3 * MiB);
+	set(k, GPUPROJ_M_BYTES_L2, 10 * MiB);
+	p = project("occupancy", k, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 2.5e4);
+	p = project_opt("occupancy", k, src, tgt, &off);
+	ck_assert_rel(p.point_ns, 2.5e4);
+	p = project_opt("occupancy", k, src, tgt, &on);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1.25e4);
+	ck_assert_ptr_nonnull(strstr(p.note, "L2 capacity: DRAM x0"));
+	ck_assert_int_eq(gpuproj_model_details(gpuproj_model_find("occupancy"), k, src, tgt, &on,
+					       &d), GPUPROJ_OK);
+	for (i = 0; i < d.n; i++) {
+		if (strcmp(d.items[i].name, "l2.dram_tgt") == 0) {
+			ck_assert(d.items[i].value == 0);
+			seen = true;
+		}
+	}
+	ck_assert(seen);
+	p = project_opt("occupancy", k, tgt, src, &on);
+	ck_assert_ok(p);
+	ck_assert_ptr_null(strstr(p.note, "L2 capacity"));
+	ck_assert_rel(p.point_ns, 1e5 * 4e11 / 1e11);
+}
+END_TEST
+
+/* -------------------------------------------------------- disagreement */
+
+START_TEST(models_disagree)
+{
+	struct gpuproj_projection p[4];
+
+	memset(p, 0, sizeof(p));
+	p[0].point_ns = 100;
+	p[1].point_ns = 250;
+	p[2].point_ns = 500;
+	p[3].status = GPUPROJ_E_MISSING;
+	p[3].point_ns = 1; /* not projected: ignored */
+	/* 500 > 4 × 100 */
+	ck_assert(gpuproj_models_disagree(p, 4, 4.0));
+	ck_assert(!gpuproj_models_disagree(p, 4, 5.0));
+	/* ≤ 1 or NaN: GPUPROJ_MODEL_DISAGREEMENT_FACTOR = 4 */
+	ck_assert(GPUPROJ_MODEL_DISAGREEMENT_FACTOR == 4.0);
+	ck_assert(gpuproj_models_disagree(p, 4, 0));
+	ck_assert(gpuproj_models_disagree(p, 4, NAN));
+	/* 250 ≤ 4 × 100 */
+	ck_assert(!gpuproj_models_disagree(p, 2, 0));
+	/* one projected point is no disagreement */
+	ck_assert(!gpuproj_models_disagree(&p[2], 2, 1.5));
+	ck_assert(!gpuproj_models_disagree(p, 0, 2));
+	ck_assert(!gpuproj_models_disagree(NULL, 3, 2));
+}
+END_TEST
+
+/* ---------------------------------------------------------------- details */
+
+START_TEST(details)
+{
+	struct gpuproj_kernel *k = kernel("mix", 1e6, 100, 256, 32, 0);
+	struct gpuproj_model_details d;
+	const struct gpuproj_detail *sp = NULL, *ei = NULL;
+	size_t i, m;
+
+	set(k, GPUPROJ_M_INST_FP32, 1e6);
+	set(k, GPUPROJ_M_INST_FP32_FMA, 6e5);
+	set(k, GPUPROJ_M_INST_FP64, 0);
+	set(k, GPUPROJ_M_INST_INT, 1e6);
+	set(k, GPUPROJ_M_INST_LDST, 1e6);
+	set(k, GPUPROJ_M_INST_WARP, 1e5);
+	set(k, GPUPROJ_M_BYTES_DRAM, 1e6);
+	ck_assert_int_eq(gpuproj_model_details(gpuproj_model_find("quant"), k, src, tgt, NULL, &d),
+			 GPUPROJ_OK);
+	for (i = 0; i < d.n; i++) {
+		if (strcmp(d.items[i].name, "tgt.T_SP") == 0)
+			sp = &d.items[i];
+		if (strcmp(d.items[i].name, "tgt.E_instr") == 0)
+			ei = &d.items[i];
+	}
+	ck_assert_ptr_nonnull(sp);
+	ck_assert_rel(sp->value, 3200);
+	ck_assert_str_eq(sp->key, "max_gflops.fp32_fma");
+	ck_assert_int_eq(sp->basis, GPUPROJ_BASIS_MEASURED);
+	ck_assert_ptr_nonnull(ei);
+	ck_assert_rel(ei->value, 0.3125 / 1.1125);
+
+	/* Every model explains what it projects, and fails like its projection. */
+	fp(k, 6e5);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1);
+	set(k, GPUPROJ_M_BYTES_L1, 1e6);
+	set(k, GPUPROJ_M_BYTES_L2, 1e6);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	for (m = 0; m < gpuproj_model_count(); m++) {
+		const struct gpuproj_model *model = gpuproj_model_at(m);
+		struct gpuproj_projection p;
+
+		gpuproj_model_project(model, k, src, tgt, NULL, &p);
+		ck_assert_int_eq(gpuproj_model_details(model, k, src, tgt, NULL, &d), p.status);
+		ck_assert_msg(p.status == GPUPROJ_OK, "%s: %s", gpuproj_model_name(model), p.why);
+		ck_assert_uint_gt(d.n, 8);
+	}
+	k->metric_n[GPUPROJ_M_INST_WARP] = 0;
+	ck_assert_int_eq(gpuproj_model_details(gpuproj_model_find("irm"), k, src, tgt, NULL, &d),
+			 GPUPROJ_E_MISSING);
+	ck_assert_uint_eq(d.n, 0);
+}
+END_TEST
+
+static Suite *
+models_suite(void)
+{
+	Suite *s = suite_create("models");
+	TCase *tc = tcase_create("models");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, registry);
+	tcase_add_test(tc, quant_memory_bound);
+	tcase_add_test(tc, quant_compute_bound_and_types);
+	tcase_add_test(tc, quant_missing_inputs);
+	tcase_add_test(tc, irm_memory);
+	tcase_add_test(tc, irm_instruction_bound);
+	tcase_add_test(tc, irm_missing_inputs);
+	tcase_add_test(tc, occupancy_transfer);
+	tcase_add_test(tc, wave_quantisation);
+	tcase_add_test(tc, occupancy_missing_and_unfit);
+	tcase_add_test(tc, hroof_occ);
+	tcase_add_test(tc, l2_capacity_rule);
+	tcase_add_test(tc, l2_capacity_option);
+	tcase_add_test(tc, models_disagree);
+	tcase_add_test(tc, details);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(models_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
