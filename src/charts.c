@@ -1,0 +1,1183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Charts of the HTML report (see charts.h): PLplot's "svg" driver draws
+ * log axes, tick labels, titles, lines, fills and legends; this file only
+ * chooses what to draw. Each chart is drawn in a forked child so PLplot's
+ * global state and exit()-on-error cannot touch the caller.
+ *
+ * Thread safety: see charts.h (fork per chart).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gpuproj/error.h>
+
+#include "charts.h"
+#include "util.h"
+
+#ifdef GPUPROJ_HAVE_PLPLOT
+#ifdef GPUPROJ_PLPLOT_SUBDIR_HEADER
+#include <plplot/plplot.h>
+#else
+#include <plplot.h>
+#endif
+#endif
+
+#ifndef GPUPROJ_PLPLOT_DRV_DIR
+#define GPUPROJ_PLPLOT_DRV_DIR "PLplot's compiled-in driver directory"
+#endif
+
+bool
+charts_built(void)
+{
+#ifdef GPUPROJ_HAVE_PLPLOT
+	return true;
+#else
+	return false;
+#endif
+}
+
+/* Child exit statuses (PLplot's own plexit() exits with 1). */
+#define CHILD_OK 0
+#define CHILD_NO_DRIVER 3
+#define CHILD_WRITE_ERROR 4
+
+/* Prefix of the lines the quadrant child reports label placement with. */
+#define LABEL_TAG "gpuproj-label "
+
+static bool
+positive(double v)
+{
+	return isfinite(v) && v > 0;
+}
+
+#ifdef GPUPROJ_HAVE_PLPLOT
+
+/*
+ * Turn PLplot's SVG document into an inline <svg> element: drop what
+ * precedes "<svg", the fixed width/height of the root (the viewBox stays),
+ * and prefix every id and reference with `id`.
+ */
+static char *
+inline_svg(const char *doc, const char *id)
+{
+	const char *s = strstr(doc, "<svg"), *end, *p;
+	struct strbuf sb;
+
+	if (!s)
+		return NULL;
+	end = strchr(s, '>');
+	if (!end)
+		return NULL;
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "<svg id=\"%s\" class=\"chart-svg\" role=\"img\" "
+		      "aria-labelledby=\"%s-caption\"", id, id);
+	/* Copy the root's attributes except width and height. */
+	p = s + 4;
+	while (p < end) {
+		const char *a = p, *q;
+
+		while (a < end && (*a == ' ' || *a == '\n' || *a == '\t' || *a == '\r'))
+			a++;
+		if (a >= end)
+			break;
+		q = strchr(a, '"');
+		if (!q || q > end)
+			break;
+		q = strchr(q + 1, '"');
+		if (!q || q > end)
+			break;
+		q++;
+		if (strncmp(a, "width=", 6) != 0 && strncmp(a, "height=", 7) != 0) {
+			strbuf_append(&sb, " ");
+			strbuf_appendn(&sb, a, (size_t)(q - a));
+		}
+		p = q;
+	}
+	strbuf_append(&sb, ">");
+	/* The body, with ids and references prefixed. */
+	for (p = end + 1; *p;) {
+		if (strncmp(p, "id=\"", 4) == 0) {
+			strbuf_printf(&sb, "id=\"%s-", id);
+			p += 4;
+		} else if (strncmp(p, "url(#", 5) == 0) {
+			strbuf_printf(&sb, "url(#%s-", id);
+			p += 5;
+		} else if (strncmp(p, "href=\"#", 7) == 0) {
+			strbuf_printf(&sb, "href=\"#%s-", id);
+			p += 7;
+		} else {
+			const char *n = p + 1;
+
+			while (*n && *n != 'i' && *n != 'u' && *n != 'h')
+				n++;
+			strbuf_appendn(&sb, p, (size_t)(n - p));
+			p = n;
+		}
+	}
+	/* Drop trailing blank lines after </svg>. */
+	while (sb.len && (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == ' '))
+		sb.buf[--sb.len] = '\0';
+	if (sb.oom) {
+		strbuf_free(&sb);
+		return NULL;
+	}
+	return strbuf_steal(&sb);
+}
+
+static char *
+read_stream(FILE *f, size_t *ret_len)
+{
+	struct strbuf sb;
+	char buf[8192];
+	size_t n;
+
+	strbuf_init(&sb);
+	strbuf_append(&sb, "");
+	if (fseek(f, 0, SEEK_SET) != 0) {
+		strbuf_free(&sb);
+		return NULL;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_appendn(&sb, buf, n);
+	if (sb.oom || ferror(f)) {
+		strbuf_free(&sb);
+		return NULL;
+	}
+	if (ret_len)
+		*ret_len = sb.len;
+	return strbuf_steal(&sb);
+}
+
+/*
+ * The messages a failed child left, without PLplot's banner lines and our
+ * label reports, joined into one line.
+ */
+static void
+summarise_messages(const char *msg, char *out, size_t outlen)
+{
+	struct strbuf sb;
+	const char *line = msg;
+
+	strbuf_init(&sb);
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		if (len && strncmp(line, LABEL_TAG, strlen(LABEL_TAG)) != 0 &&
+		    strncmp(line, "***", 3) != 0 && strncmp(line, "Program aborted", 15) != 0) {
+			if (sb.len)
+				strbuf_append(&sb, "; ");
+			strbuf_appendn(&sb, line, len);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	snprintf(out, outlen, "%s", sb.len ? sb.buf : "no message");
+	strbuf_free(&sb);
+}
+
+/* ---- drawing helpers (run in the child only) ---- */
+
+enum color {
+	C_BG = 0, C_FG, C_PEAK, C_L1, C_L2, C_DRAM, C_CEIL, C_BAND, C_GRID, C_DIM, C_LABEL,
+	C_FEATURED,
+	C_KERNEL0,
+};
+#define N_KERNEL_COLORS 8
+
+static const struct {
+	int r, g, b;
+	double a;
+} palette[] = {
+	[C_BG] = { 255, 255, 255, 1 },
+	[C_FG] = { 0, 0, 0, 1 },
+	[C_PEAK] = { 140, 140, 140, 1 },
+	[C_L1] = { 0, 114, 178, 1 },      /* Okabe–Ito blue */
+	[C_L2] = { 0, 158, 115, 1 },      /* bluish green */
+	[C_DRAM] = { 213, 94, 0, 1 },     /* vermillion */
+	[C_CEIL] = { 230, 159, 0, 1 },    /* orange: Perf^ceil (yellow in the paper) */
+	[C_BAND] = { 86, 180, 233, 0.35 },/* sky blue, translucent: projection interval */
+	[C_GRID] = { 225, 225, 225, 1 },
+	[C_DIM] = { 150, 150, 150, 1 },
+	[C_LABEL] = { 90, 90, 90, 1 },
+	[C_FEATURED] = { 0, 90, 160, 1 },
+	/* kernels (tab10) */
+	[C_KERNEL0 + 0] = { 31, 119, 180, 1 },
+	[C_KERNEL0 + 1] = { 255, 127, 14, 1 },
+	[C_KERNEL0 + 2] = { 44, 160, 44, 1 },
+	[C_KERNEL0 + 3] = { 214, 39, 40, 1 },
+	[C_KERNEL0 + 4] = { 148, 103, 189, 1 },
+	[C_KERNEL0 + 5] = { 140, 86, 75, 1 },
+	[C_KERNEL0 + 6] = { 227, 119, 194, 1 },
+	[C_KERNEL0 + 7] = { 188, 189, 34, 1 },
+};
+
+static const int level_color[CHART_LEVELS] = { C_L1, C_L2, C_DRAM };
+static const char *const level_name[CHART_LEVELS] = { "L1", "L2", "DRAM" };
+/* Marker glyphs (drawn as text by the svg driver, so they stay round). */
+static const char *const level_glyph[CHART_LEVELS] = { "●", "■", "▲" };
+
+/* Base character scale (plschr) and the one of legends. */
+#define TEXT_SCALE 1.0
+#define LEGEND_TEXT_SCALE 0.85
+#define MARKER_SCALE 1.1
+/* Right edge of the plot area of the one-panel charts; the legend is beside it. */
+#define PLOT_RIGHT 0.57
+
+/*
+ * PLplot treats '#' as its escape character: double it. Truncates to fit
+ * `size` without splitting a UTF-8 sequence.
+ */
+static const char *
+pl_text(char *buf, size_t size, const char *s)
+{
+	size_t w = 0;
+
+	for (; s && *s && w + 4 < size; s++) {
+		if ((unsigned char)*s >= 0xC0) {
+			/* Start of a multi-byte sequence: copy it whole or stop. */
+			size_t len = 1;
+
+			while ((s[len] & 0xC0) == 0x80)
+				len++;
+			if (w + len + 1 >= size)
+				break;
+			memcpy(buf + w, s, len);
+			w += len;
+			s += len - 1;
+			continue;
+		}
+		if (*s == '#')
+			buf[w++] = '#';
+		buf[w++] = *s;
+	}
+	buf[w] = '\0';
+	return buf;
+}
+
+struct axes {
+	double xlo, xhi, ylo, yhi; /* log10 of the data range */
+};
+
+/* Decade-aligned log range covering [min, max], at least `decades` wide. */
+static void
+log_range(double min, double max, int decades, double *lo, double *hi)
+{
+	double l = floor(log10(min)), h = ceil(log10(max));
+
+	if (!(h > l))
+		h = l + 1;
+	while (h - l < decades) {
+		l -= 1;
+		if (h - l < decades)
+			h += 1;
+	}
+	*lo = l;
+	*hi = h;
+}
+
+/* Log range [min, max] as is, widened to one decade around its middle if narrower. */
+static void
+tight_range(double min, double max, double *lo, double *hi)
+{
+	double l = log10(min), h = log10(max);
+
+	if (h - l < 1) {
+		double m = (l + h) / 2;
+
+		l = m - 0.5;
+		h = m + 0.5;
+	}
+	*lo = l;
+	*hi = h;
+}
+
+static void
+setup_page(double width_pt, double height_pt)
+{
+	size_t i;
+
+	plsdev("svg");
+	plspage(0, 0, (PLINT)width_pt, (PLINT)height_pt, 0, 0);
+	plscmap0n(32);
+	for (i = 0; i < ARRAY_LENGTH(palette); i++)
+		plscol0a((PLINT)i, palette[i].r, palette[i].g, palette[i].b, palette[i].a);
+	plspause(0);
+	plinit();
+	plsfont(PL_FCI_SANS, PL_FCI_UPRIGHT, PL_FCI_MEDIUM);
+	pladv(0);
+	plschr(0, TEXT_SCALE);
+}
+
+/* Frame, grid, log tick labels and axis titles of the current viewport. */
+static void
+draw_frame(const struct axes *a, const char *xlabel, const char *ylabel, const char *title)
+{
+	char buf[256];
+
+	plwind(a->xlo, a->xhi, a->ylo, a->yhi);
+	plcol0(C_GRID);
+	plwidth(0.6);
+	plbox("g", 0, 0, "g", 0, 0);
+	plcol0(C_FG);
+	plwidth(1);
+	plbox("bcnlst", 0, 0, "bcnlstv", 0, 0);
+	plmtex("b", 2.8, 0.5, 0.5, pl_text(buf, sizeof(buf), xlabel));
+	plmtex("l", 3.6, 0.5, 0.5, pl_text(buf, sizeof(buf), ylabel));
+	if (title)
+		plmtex("t", 1.9, 0.5, 0.5, pl_text(buf, sizeof(buf), title));
+}
+
+static void
+line2(double x0, double y0, double x1, double y1)
+{
+	PLFLT x[2] = { x0, x1 }, y[2] = { y0, y1 };
+
+	plline(2, x, y);
+}
+
+static void
+style(int color, int lsty, double width)
+{
+	plcol0(color);
+	pllsty(lsty);
+	plwidth(width);
+}
+
+/* min(bw·x, peak) over the window, in log space (a roofline). */
+static void
+roof(const struct axes *a, double bw, double peak)
+{
+	double lb = log10(bw), lp = isfinite(peak) ? log10(peak) : INFINITY, ridge = lp - lb;
+	PLFLT x[3], y[3];
+	PLINT n = 0;
+
+	x[n] = a->xlo;
+	y[n] = fmin(lb + a->xlo, lp);
+	n++;
+	if (ridge > a->xlo && ridge < a->xhi) {
+		x[n] = ridge;
+		y[n] = lp;
+		n++;
+	}
+	x[n] = a->xhi;
+	y[n] = fmin(lb + a->xhi, lp);
+	n++;
+	plline(n, x, y);
+}
+
+/* The sloped part of a roofline only: bw·x up to where it meets `cap`. */
+static void
+slope(const struct axes *a, double bw, double cap)
+{
+	double lb = log10(bw), ridge = log10(cap) - lb;
+	double xe = fmin(ridge, a->xhi);
+
+	if (xe > a->xlo)
+		line2(a->xlo, lb + a->xlo, xe, lb + xe);
+}
+
+static void
+marker(double lx, double ly, const char *glyph, int color, double scale)
+{
+	PLFLT x = lx, y = ly;
+
+	plschr(0, scale);
+	plcol0(color);
+	plstring(1, &x, &y, glyph);
+	plschr(0, TEXT_SCALE);
+}
+
+/* Number of characters (UTF-8 code points) of a string. */
+static size_t
+u8len(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+#define LEGEND_MAX 24
+/* Longest legend text drawn, characters (longer user text is cut with '…'). */
+#define LEGEND_CHARS 30
+
+struct legend {
+	PLINT n;
+	PLINT opt[LEGEND_MAX], text_col[LEGEND_MAX], box_col[LEGEND_MAX], box_pat[LEGEND_MAX];
+	PLINT line_col[LEGEND_MAX], line_sty[LEGEND_MAX], sym_col[LEGEND_MAX], sym_num[LEGEND_MAX];
+	PLFLT box_scale[LEGEND_MAX], box_width[LEGEND_MAX], line_width[LEGEND_MAX];
+	PLFLT sym_scale[LEGEND_MAX];
+	const char *text[LEGEND_MAX], *sym[LEGEND_MAX];
+	char buf[LEGEND_MAX][160];
+};
+
+enum { LG_LINE, LG_SYMBOL, LG_BOX, LG_TEXT };
+
+/* `text` is user text (PLplot's '#' escapes are neutralised) unless `markup`. */
+static void
+legend_add(struct legend *lg, int kind, bool markup, const char *text, int color, int lsty,
+	   double width, const char *glyph)
+{
+	PLINT i = lg->n;
+
+	if (i >= LEGEND_MAX)
+		return;
+	lg->opt[i] = kind == LG_LINE ? PL_LEGEND_LINE :
+		     kind == LG_SYMBOL ? PL_LEGEND_SYMBOL :
+		     kind == LG_BOX ? PL_LEGEND_COLOR_BOX : PL_LEGEND_NONE;
+	lg->text_col[i] = C_FG;
+	if (markup)
+		snprintf(lg->buf[i], sizeof(lg->buf[i]), "%s", text);
+	else
+		pl_text(lg->buf[i], LEGEND_CHARS * 4 + 8 < sizeof(lg->buf[i]) ?
+			LEGEND_CHARS * 4 + 8 : sizeof(lg->buf[i]), text);
+	if (!markup && u8len(text) > LEGEND_CHARS) {
+		/* Cut at LEGEND_CHARS code points and mark the cut. */
+		char *p = lg->buf[i];
+		size_t cp = 0;
+
+		for (; *p; p++) {
+			if (((unsigned char)*p & 0xC0) != 0x80 && cp++ == LEGEND_CHARS - 1)
+				break;
+		}
+		if (*p)
+			snprintf(p, sizeof(lg->buf[i]) - (size_t)(p - lg->buf[i]), "…");
+	}
+	lg->text[i] = lg->buf[i];
+	lg->box_col[i] = color;
+	lg->box_pat[i] = 0;
+	lg->box_scale[i] = 0.8;
+	lg->box_width[i] = 1;
+	lg->line_col[i] = color;
+	lg->line_sty[i] = lsty;
+	lg->line_width[i] = width;
+	lg->sym_col[i] = color;
+	lg->sym_scale[i] = MARKER_SCALE;
+	lg->sym_num[i] = 1;
+	lg->sym[i] = glyph ? glyph : "";
+	lg->n++;
+}
+
+/*
+ * Draw the legend in the top-left corner of the area (x0..x1, y0..y1 of
+ * the page, normalised), `ncol` columns; line samples `sample` wide
+ * (fraction of the area's width).
+ */
+static void
+legend_draw(struct legend *lg, PLINT ncol, double x0, double x1, double y0, double y1,
+	    double sample)
+{
+	PLFLT w, h;
+	PLINT nrow = (lg->n + ncol - 1) / ncol;
+
+	if (!lg->n)
+		return;
+	plvpor(x0, x1, y0, y1);
+	plwind(0, 1, 0, 1);
+	pllsty(1);
+	plwidth(1);
+	pllegend(&w, &h, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
+		 PL_POSITION_TOP | PL_POSITION_LEFT | PL_POSITION_INSIDE | PL_POSITION_VIEWPORT,
+		 0.0, 0.0, sample,
+		 C_BG, C_DIM, 1, nrow, ncol, lg->n, lg->opt, 1.0, LEGEND_TEXT_SCALE, 2.0, 0.0,
+		 lg->text_col, lg->text, lg->box_col, lg->box_pat, lg->box_scale, lg->box_width,
+		 lg->line_col, lg->line_sty, lg->line_width, lg->sym_col, lg->sym_scale,
+		 lg->sym_num, lg->sym);
+}
+
+/* ---- hierarchical roofline (seed 000 Fig. 2) ---- */
+
+static void
+roofline_panel(const struct chart_roofline_panel *p, const struct axes *a)
+{
+	int l;
+
+	draw_frame(a, "Operational intensity (FLOP/byte)", "Performance (GFLOP/s)", p->title);
+	/* The GPU's rooflines per level at its peak FLOP/s for the kernel's mix. */
+	for (l = 0; l < CHART_LEVELS; l++) {
+		if (!positive(p->peak_bw_gbs[l]))
+			continue;
+		style(C_PEAK, 3, 1.0);
+		roof(a, p->peak_bw_gbs[l], positive(p->peak_gflops) ? p->peak_gflops : INFINITY);
+	}
+	/* The projection interval (blue area of Fig. 2b). */
+	if (p->has_interval && positive(p->interval_lo_gflops) && positive(p->interval_hi_gflops)) {
+		double xmin = INFINITY, xmax = -INFINITY, ylo, yhi;
+		PLFLT x[4], y[4];
+
+		for (l = 0; l < CHART_LEVELS; l++) {
+			if (positive(p->oi[l])) {
+				xmin = fmin(xmin, log10(p->oi[l]));
+				xmax = fmax(xmax, log10(p->oi[l]));
+			}
+		}
+		if (isfinite(xmin)) {
+			xmin = fmax(xmin - 0.35, a->xlo);
+			xmax = fmin(xmax + 0.35, a->xhi);
+			ylo = log10(p->interval_lo_gflops);
+			yhi = log10(p->interval_hi_gflops);
+			if (yhi - ylo < 0.02) {
+				ylo -= 0.01;
+				yhi += 0.01;
+			}
+			x[0] = xmin; y[0] = ylo;
+			x[1] = xmax; y[1] = ylo;
+			x[2] = xmax; y[2] = yhi;
+			x[3] = xmin; y[3] = yhi;
+			plcol0(C_BAND);
+			plpsty(0);
+			plfill(4, x, y);
+		}
+	}
+	/* Kernel-specific ceilings: BW^ceil_x · OI up to Perf^ceil, and Perf^ceil. */
+	for (l = 0; l < CHART_LEVELS; l++) {
+		if (!positive(p->bw_ceil_gbs[l]))
+			continue;
+		style(level_color[l], 1, 2.0);
+		slope(a, p->bw_ceil_gbs[l], positive(p->perf_ceil_gflops) ? p->perf_ceil_gflops
+									 : 1e300);
+	}
+	if (positive(p->perf_ceil_gflops)) {
+		style(C_CEIL, 1, 2.5);
+		line2(a->xlo, log10(p->perf_ceil_gflops), a->xhi, log10(p->perf_ceil_gflops));
+	}
+	pllsty(1);
+	plwidth(1);
+	/* The kernel at its three operational intensities. */
+	for (l = 0; l < CHART_LEVELS; l++) {
+		if (positive(p->oi[l]) && positive(p->perf_gflops[l]))
+			marker(log10(p->oi[l]), log10(p->perf_gflops[l]), level_glyph[l],
+			       level_color[l], MARKER_SCALE);
+	}
+}
+
+static void
+draw_roofline(const void *arg)
+{
+	const struct chart_roofline *c = arg;
+	double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+	struct axes a;
+	struct legend lg = { 0 };
+	size_t i;
+	int l;
+	bool any_interval = false;
+
+	for (i = 0; i < c->n_panels; i++) {
+		const struct chart_roofline_panel *p = &c->panel[i];
+
+		for (l = 0; l < CHART_LEVELS; l++) {
+			if (positive(p->oi[l])) {
+				xmin = fmin(xmin, p->oi[l]);
+				xmax = fmax(xmax, p->oi[l]);
+			}
+			if (positive(p->perf_gflops[l])) {
+				ymin = fmin(ymin, p->perf_gflops[l]);
+				ymax = fmax(ymax, p->perf_gflops[l]);
+			}
+			if (positive(p->bw_ceil_gbs[l]) && positive(p->perf_ceil_gflops)) {
+				double ridge = p->perf_ceil_gflops / p->bw_ceil_gbs[l];
+
+				xmin = fmin(xmin, ridge);
+				xmax = fmax(xmax, ridge);
+			}
+		}
+		if (positive(p->peak_gflops))
+			ymax = fmax(ymax, p->peak_gflops);
+		if (positive(p->perf_ceil_gflops)) {
+			ymax = fmax(ymax, p->perf_ceil_gflops);
+			ymin = fmin(ymin, p->perf_ceil_gflops);
+		}
+		if (p->has_interval && positive(p->interval_lo_gflops)) {
+			ymin = fmin(ymin, p->interval_lo_gflops);
+			any_interval = true;
+		}
+	}
+	log_range(xmin / 3, xmax * 3, 4, &a.xlo, &a.xhi);
+	log_range(ymin / 3, ymax * 2, 3, &a.ylo, &a.yhi);
+
+	for (i = 0; i < c->n_panels; i++) {
+		if (c->n_panels == 2)
+			plvpor(i == 0 ? 0.075 : 0.575, i == 0 ? 0.465 : 0.965, 0.40, 0.93);
+		else
+			plvpor(0.11, 0.96, 0.40, 0.93);
+		roofline_panel(&c->panel[i], &a);
+	}
+
+	legend_add(&lg, LG_LINE, false, "GPU peak rooflines", C_PEAK, 3, 1.0, NULL);
+	legend_add(&lg, LG_LINE, true, "Perf#uceil#d (eq. 3)", C_CEIL, 1, 2.5, NULL);
+	for (l = 0; l < CHART_LEVELS; l++) {
+		char t[96];
+
+		snprintf(t, sizeof(t), "%s: BW#uceil#d × OI", level_name[l]);
+		legend_add(&lg, LG_LINE, true, t, level_color[l], 1, 2.0, NULL);
+	}
+	for (l = 0; l < CHART_LEVELS; l++) {
+		char t[96];
+
+		snprintf(t, sizeof(t), "kernel at OI#d%s#u", level_name[l]);
+		legend_add(&lg, LG_SYMBOL, true, t, level_color[l], 1, 1, level_glyph[l]);
+	}
+	if (any_interval)
+		legend_add(&lg, LG_BOX, false, "projection interval", C_BAND, 1, 1,
+			   NULL);
+	legend_draw(&lg, 3, 0.035, 0.965, 0.01, 0.235, 0.05);
+}
+
+/* ---- quadrant split (seed 003 §2.1) ---- */
+
+struct rect {
+	double x0, y0, x1, y1; /* mm */
+};
+
+static bool
+overlaps(const struct rect *a, const struct rect *b)
+{
+	return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
+}
+
+static void
+draw_quadrant(const void *arg)
+{
+	const struct chart_quadrant *c = arg;
+	double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+	double sx0, sx1, sy0, sy1, vx0, vx1, vy0, vy1, def_ht, ht, mmx, mmy, ox, oy;
+	struct rect *used;
+	size_t n_used = 0, i, order_n = 0;
+	size_t *order;
+	struct axes a;
+	struct legend lg = { 0 };
+	bool any[3] = { false, false, false };
+
+	for (i = 0; i < c->n_devices; i++) {
+		if (!positive(c->devices[i].bw_gbs) || !positive(c->devices[i].gflops))
+			continue;
+		xmin = fmin(xmin, c->devices[i].bw_gbs);
+		xmax = fmax(xmax, c->devices[i].bw_gbs);
+		ymin = fmin(ymin, c->devices[i].gflops);
+		ymax = fmax(ymax, c->devices[i].gflops);
+	}
+	tight_range(xmin / 1.6, xmax * 2.2, &a.xlo, &a.xhi);
+	tight_range(ymin / 1.6, ymax * 2.2, &a.ylo, &a.yhi);
+
+	plvpor(0.10, PLOT_RIGHT, 0.11, 0.94);
+	draw_frame(&a, "Memory bandwidth, DRAM (GB/s)", c->y_label, NULL);
+
+	/* Kernels: rays y = OI·x through the origin (straight lines of slope 1 in log–log). */
+	for (i = 0; i < c->n_rays; i++) {
+		int col = C_KERNEL0 + (int)(i % N_KERNEL_COLORS);
+		char t[200];
+
+		if (!positive(c->rays[i].oi))
+			continue;
+		style(col, 1, 2.0);
+		line2(a.xlo, a.xlo + log10(c->rays[i].oi), a.xhi, a.xhi + log10(c->rays[i].oi));
+		snprintf(t, sizeof(t), "%s", c->rays[i].label);
+		legend_add(&lg, LG_LINE, false, t, col, 1, 2.0, NULL);
+	}
+	pllsty(1);
+	plwidth(1);
+
+	/* Geometry for label placement, in mm of the page. */
+	plgspa(&sx0, &sx1, &sy0, &sy1);
+	plgvpd(&vx0, &vx1, &vy0, &vy1);
+	plgchr(&def_ht, &ht);
+	mmx = (sx1 - sx0) * (vx1 - vx0) / (a.xhi - a.xlo);
+	mmy = (sy1 - sy0) * (vy1 - vy0) / (a.yhi - a.ylo);
+	ox = (sx1 - sx0) * vx0;
+	oy = (sy1 - sy0) * vy0;
+	used = calloc(2 * c->n_devices + 1, sizeof(*used));
+	order = calloc(c->n_devices + 1, sizeof(*order));
+	if (!used || !order) {
+		free(used);
+		free(order);
+		_exit(CHILD_WRITE_ERROR);
+	}
+	/* Every point is an obstacle. */
+	for (i = 0; i < c->n_devices; i++) {
+		const struct chart_device *d = &c->devices[i];
+		double px, py, r = ht * 0.55;
+
+		if (!positive(d->bw_gbs) || !positive(d->gflops))
+			continue;
+		px = ox + (log10(d->bw_gbs) - a.xlo) * mmx;
+		py = oy + (log10(d->gflops) - a.ylo) * mmy;
+		used[n_used++] = (struct rect){ px - r, py - r, px + r, py + r };
+	}
+	/* Points: other targets first, then featured ones, then the source on top. */
+	for (size_t pass = 0; pass < 3; pass++) {
+		static const int pass_order[] = { CHART_DEVICE_OTHER, CHART_DEVICE_FEATURED,
+						  CHART_DEVICE_SOURCE };
+		int st = pass_order[pass];
+
+		for (i = 0; i < c->n_devices; i++) {
+			const struct chart_device *d = &c->devices[i];
+
+			if (d->style != st || !positive(d->bw_gbs) || !positive(d->gflops))
+				continue;
+			any[st] = true;
+			marker(log10(d->bw_gbs), log10(d->gflops),
+			       st == CHART_DEVICE_SOURCE ? "■" : st == CHART_DEVICE_FEATURED ? "◆" : "●",
+			       st == CHART_DEVICE_SOURCE ? C_FG : st == CHART_DEVICE_FEATURED ?
+			       C_FEATURED : C_DIM, st == CHART_DEVICE_OTHER ? 0.9 : MARKER_SCALE);
+		}
+	}
+	/* Labels in label_rank order (stable), each at the first free spot. */
+	for (i = 0; i < c->n_devices; i++) {
+		size_t j = order_n++;
+
+		while (j > 0 && c->devices[order[j - 1]].label_rank > c->devices[i].label_rank) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+	{
+		double lscale = 0.8, lht = ht * lscale;
+
+		plschr(0, lscale);
+		for (size_t o = 0; o < order_n; o++) {
+			const struct chart_device *d = &c->devices[order[o]];
+			/* Offsets (in label heights) and justification of the candidate spots. */
+			/*
+			 * Offsets (in label heights) and justification of the candidate
+			 * spots: beside the point first, then farther away with a leader
+			 * line to the point.
+			 */
+			static const struct {
+				double dx, dy, just;
+				bool leader;
+			} spots[] = {
+				{ 0.9, 0, 0, false }, { -0.9, 0, 1, false },
+				{ 0, 1.45, 0.5, false }, { 0, -1.45, 0.5, false },
+				{ 0.7, 0.9, 0, false }, { 0.7, -0.9, 0, false },
+				{ -0.7, 0.9, 1, false }, { -0.7, -0.9, 1, false },
+				{ 0, 2.4, 0.5, false }, { 0, -2.4, 0.5, false },
+				{ 0.7, 1.9, 0, false }, { 0.7, -1.9, 0, false },
+				{ -0.7, 1.9, 1, false }, { -0.7, -1.9, 1, false },
+				{ 0, -3.6, 0.5, true }, { 0, 3.6, 0.5, true },
+				{ -3.2, 0, 1, true }, { 3.2, 0, 0, true },
+				{ -2.6, -2.6, 1, true }, { 2.6, -2.6, 0, true },
+				{ -2.6, 2.6, 1, true }, { 2.6, 2.6, 0, true },
+				{ 0, -5.2, 0.5, true }, { 0, 5.2, 0.5, true },
+				{ -3.8, -3.8, 1, true }, { 3.8, -3.8, 0, true },
+				{ -3.8, 3.8, 1, true }, { 3.8, 3.8, 0, true },
+			};
+			double px, py, w;
+			bool placed = false;
+			char t[160];
+
+			if (!positive(d->bw_gbs) || !positive(d->gflops)) {
+				printf(LABEL_TAG "%zu 0\n", order[o]);
+				continue;
+			}
+			pl_text(t, sizeof(t), d->name);
+			px = ox + (log10(d->bw_gbs) - a.xlo) * mmx;
+			py = oy + (log10(d->gflops) - a.ylo) * mmy;
+			/* Sans-serif glyphs average about 0.62 of the character height here. */
+			w = (double)u8len(d->name) * 0.62 * lht * 1.35;
+			for (size_t s = 0; s < ARRAY_LENGTH(spots) && !placed; s++) {
+				double lx = px + spots[s].dx * lht, ly = py + spots[s].dy * lht;
+				struct rect r = { lx - spots[s].just * w, ly - 0.65 * lht,
+						  lx + (1 - spots[s].just) * w, ly + 0.65 * lht };
+				size_t u;
+
+				if (r.x0 < ox || r.x1 > ox + mmx * (a.xhi - a.xlo) || r.y0 < oy ||
+				    r.y1 > oy + mmy * (a.yhi - a.ylo))
+					continue;
+				for (u = 0; u < n_used; u++) {
+					if (overlaps(&r, &used[u]))
+						break;
+				}
+				if (u < n_used)
+					continue;
+				used[n_used++] = r;
+				if (spots[s].leader) {
+					/* From the marker's edge to the label's near edge. */
+					double ax = spots[s].just == 0.5 ? lx : lx + (spots[s].just == 0 ?
+						    -0.2 : 0.2) * lht;
+					double ay = spots[s].just == 0.5 ? ly + (spots[s].dy > 0 ? -0.6 :
+						    0.6) * lht : ly;
+					double len = hypot(ax - px, ay - py), rr = 0.45 * ht;
+
+					style(C_LABEL, 1, 0.9);
+					line2(a.xlo + (px + (ax - px) * rr / len - ox) / mmx,
+					      a.ylo + (py + (ay - py) * rr / len - oy) / mmy,
+					      a.xlo + (ax - ox) / mmx, a.ylo + (ay - oy) / mmy);
+					plwidth(1);
+				}
+				plcol0(d->style == CHART_DEVICE_OTHER ? C_LABEL : C_FG);
+				plptex(a.xlo + (lx - ox) / mmx, a.ylo + (ly - oy) / mmy, 1, 0,
+				       spots[s].just, t);
+				placed = true;
+			}
+			printf(LABEL_TAG "%zu %d\n", order[o], placed ? 1 : 0);
+		}
+		plschr(0, TEXT_SCALE);
+	}
+	free(used);
+	free(order);
+
+	if (any[CHART_DEVICE_SOURCE])
+		legend_add(&lg, LG_SYMBOL, false, "source GPU (measured)", C_FG, 1, 1, "■");
+	if (any[CHART_DEVICE_FEATURED])
+		legend_add(&lg, LG_SYMBOL, false, "top-ranked targets", C_FEATURED, 1, 1, "◆");
+	if (any[CHART_DEVICE_OTHER])
+		legend_add(&lg, LG_SYMBOL, false, "other targets", C_DIM, 1, 1, "●");
+	legend_draw(&lg, 1, PLOT_RIGHT + 0.03, 0.995, 0.11, 0.94, 0.12);
+	fflush(stdout);
+}
+
+/* ---- instruction roofline (seed 004) ---- */
+
+static void
+draw_irm(const void *arg)
+{
+	const struct chart_irm *c = arg;
+	double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+	struct axes a;
+	struct legend lg = { 0 };
+	size_t g, i;
+	int l;
+
+	for (g = 0; g < c->n_gpus; g++) {
+		const struct chart_irm_gpu *gp = &c->gpu[g];
+
+		if (positive(gp->peak_gips)) {
+			ymax = fmax(ymax, gp->peak_gips);
+			ymin = fmin(ymin, gp->peak_gips);
+		}
+		for (l = 0; l < CHART_LEVELS; l++) {
+			if (positive(gp->gtxn[l]) && positive(gp->peak_gips)) {
+				xmin = fmin(xmin, gp->peak_gips / gp->gtxn[l]);
+				xmax = fmax(xmax, gp->peak_gips / gp->gtxn[l]);
+			}
+		}
+	}
+	for (i = 0; i < c->n_kernels; i++) {
+		const struct chart_irm_kernel *k = &c->kernels[i];
+
+		if (!positive(k->gips))
+			continue;
+		ymin = fmin(ymin, k->gips);
+		ymax = fmax(ymax, k->gips);
+		for (l = 0; l < CHART_LEVELS; l++) {
+			if (positive(k->intensity[l])) {
+				xmin = fmin(xmin, k->intensity[l]);
+				xmax = fmax(xmax, k->intensity[l]);
+			}
+		}
+	}
+	log_range(xmin / 3, xmax * 3, 4, &a.xlo, &a.xhi);
+	log_range(ymin / 3, ymax * 2, 3, &a.ylo, &a.yhi);
+
+	plvpor(0.10, PLOT_RIGHT, 0.11, 0.94);
+	draw_frame(&a, "Instruction intensity (warp instructions per 32 B transaction)",
+		   "Performance (warp GIPS)", NULL);
+	for (g = 0; g < c->n_gpus; g++) {
+		const struct chart_irm_gpu *gp = &c->gpu[g];
+		int sty = g == 0 ? 1 : 2;
+
+		for (l = 0; l < CHART_LEVELS; l++) {
+			if (!positive(gp->gtxn[l]))
+				continue;
+			style(level_color[l], sty, g == 0 ? 2.0 : 1.5);
+			slope(&a, gp->gtxn[l], positive(gp->peak_gips) ? gp->peak_gips : 1e300);
+		}
+		if (positive(gp->peak_gips)) {
+			style(C_FG, sty, g == 0 ? 2.0 : 1.5);
+			line2(a.xlo, log10(gp->peak_gips), a.xhi, log10(gp->peak_gips));
+		}
+	}
+	pllsty(1);
+	plwidth(1);
+	for (i = 0; i < c->n_kernels; i++) {
+		const struct chart_irm_kernel *k = &c->kernels[i];
+		int col = C_KERNEL0 + (int)(i % N_KERNEL_COLORS);
+
+		if (!positive(k->gips))
+			continue;
+		for (l = 0; l < CHART_LEVELS; l++) {
+			if (positive(k->intensity[l]))
+				marker(log10(k->intensity[l]), log10(k->gips), level_glyph[l], col,
+				       MARKER_SCALE);
+		}
+	}
+
+	for (g = 0; g < c->n_gpus; g++) {
+		char t[160];
+
+		snprintf(t, sizeof(t), "%s%s", c->gpu[g].name, g == 0 ? " (solid)" : " (dashed)");
+		legend_add(&lg, LG_LINE, false, t, C_FG, g == 0 ? 1 : 2, g == 0 ? 2.0 : 1.5, NULL);
+	}
+	legend_add(&lg, LG_TEXT, false, "black: peak GIPS", C_FG, 1, 1, NULL);
+	for (l = 0; l < CHART_LEVELS; l++) {
+		char t[96];
+
+		snprintf(t, sizeof(t), "%s ceiling (GTXN/s)", level_name[l]);
+		legend_add(&lg, LG_LINE, false, t, level_color[l], 1, 2.0, NULL);
+	}
+	for (l = 0; l < CHART_LEVELS; l++) {
+		char t[96];
+
+		snprintf(t, sizeof(t), "at %s intensity", level_name[l]);
+		legend_add(&lg, LG_SYMBOL, false, t, C_FG, 1, 1, level_glyph[l]);
+	}
+	for (i = 0; i < c->n_kernels && lg.n < LEGEND_MAX; i++) {
+		if (positive(c->kernels[i].gips))
+			legend_add(&lg, LG_SYMBOL, false, c->kernels[i].label,
+				   C_KERNEL0 + (int)(i % N_KERNEL_COLORS), 1, 1, "●");
+	}
+	legend_draw(&lg, 1, PLOT_RIGHT + 0.03, 0.995, 0.11, 0.94, 0.12);
+}
+
+/* ---- the child process ---- */
+
+static bool
+svg_driver_present(void)
+{
+	const char *menus[128], *names[128];
+	const char **pm = menus, **pn = names;
+	int n = (int)ARRAY_LENGTH(names), i;
+
+	/* plgDevs() fills caller arrays of *n entries (PLplot's API takes their address). */
+	plgDevs(&pm, &pn, &n);
+	for (i = 0; i < n; i++) {
+		if (names[i] && strcmp(names[i], "svg") == 0)
+			return true;
+	}
+	return false;
+}
+
+typedef void (*draw_fn)(const void *arg);
+
+static int
+render(draw_fn draw, const void *arg, double width_pt, double height_pt, const char *id,
+       char **ret_svg, char **ret_messages, char *why, size_t whylen)
+{
+	FILE *svg = NULL, *msg = NULL;
+	char *doc = NULL, *messages = NULL;
+	pid_t pid;
+	int status = 0, r = GPUPROJ_OK;
+
+	*ret_svg = NULL;
+	svg = tmpfile();
+	msg = tmpfile();
+	if (!svg || !msg) {
+		snprintf(why, whylen, "cannot create a temporary file for the chart: %s",
+			 strerror(errno));
+		r = GPUPROJ_E_IO;
+		goto out;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, whylen, "cannot start the chart process: %s", strerror(errno));
+		r = GPUPROJ_E_BACKEND;
+		goto out;
+	}
+	if (pid == 0) {
+		/* Child: PLplot may print, prompt or exit(); none of it reaches the caller. */
+		int devnull = open("/dev/null", O_RDONLY);
+
+		if (devnull >= 0)
+			dup2(devnull, STDIN_FILENO);
+		dup2(fileno(msg), STDOUT_FILENO);
+		dup2(fileno(msg), STDERR_FILENO);
+		if (!svg_driver_present()) {
+			fflush(stdout);
+			_exit(CHILD_NO_DRIVER);
+		}
+		plsfile(svg);
+		setup_page(width_pt, height_pt);
+		draw(arg);
+		/* plend() closes (and so flushes) the SVG stream; the parent checks it is whole. */
+		plend();
+		fflush(stdout);
+		_exit(CHILD_OK);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			snprintf(why, whylen, "cannot wait for the chart process: %s",
+				 strerror(errno));
+			r = GPUPROJ_E_BACKEND;
+			goto out;
+		}
+	}
+	messages = read_stream(msg, NULL);
+	if (!messages) {
+		r = GPUPROJ_E_NOMEM;
+		snprintf(why, whylen, "out of memory");
+		goto out;
+	}
+	if (WIFSIGNALED(status)) {
+		snprintf(why, whylen, "PLplot's chart process was killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		r = GPUPROJ_E_BACKEND;
+		goto out;
+	}
+	if (WEXITSTATUS(status) == CHILD_NO_DRIVER) {
+		const char *env = getenv("PLPLOT_DRV_DIR");
+
+		snprintf(why, whylen, "PLplot has no 'svg' driver in %s (%s); install the package "
+			 "that ships svg.driver_info and svg.so (Debian: libplplot17) or point "
+			 "PLPLOT_DRV_DIR at PLplot's driver directory",
+			 env && *env ? env : GPUPROJ_PLPLOT_DRV_DIR,
+			 env && *env ? "from PLPLOT_DRV_DIR"
+				     : "PLplot's default; PLPLOT_DRV_DIR is unset");
+		r = GPUPROJ_E_BACKEND;
+		goto out;
+	}
+	if (WEXITSTATUS(status) != CHILD_OK) {
+		char summary[512];
+
+		summarise_messages(messages, summary, sizeof(summary));
+		snprintf(why, whylen, "PLplot failed to draw the chart (exit status %d): %s. PLplot "
+			 "reads drivers from PLPLOT_DRV_DIR (default %s) and fonts from PLPLOT_LIB "
+			 "(Debian: libplplot-data)", WEXITSTATUS(status), summary,
+			 GPUPROJ_PLPLOT_DRV_DIR);
+		r = GPUPROJ_E_BACKEND;
+		goto out;
+	}
+	doc = read_stream(svg, NULL);
+	if (!doc) {
+		snprintf(why, whylen, "out of memory");
+		r = GPUPROJ_E_NOMEM;
+		goto out;
+	}
+	*ret_svg = strstr(doc, "</svg>") ? inline_svg(doc, id) : NULL;
+	if (!*ret_svg) {
+		snprintf(why, whylen, "PLplot wrote no complete SVG document for the chart "
+			 "(disk full?)");
+		r = GPUPROJ_E_BACKEND;
+		goto out;
+	}
+	if (ret_messages) {
+		*ret_messages = messages;
+		messages = NULL;
+	}
+out:
+	free(doc);
+	free(messages);
+	if (svg)
+		fclose(svg);
+	if (msg)
+		fclose(msg);
+	return r;
+}
+
+#endif /* GPUPROJ_HAVE_PLPLOT */
+
+#ifndef GPUPROJ_HAVE_PLPLOT
+static int
+not_built(char **ret_svg, char *why, size_t whylen)
+{
+	*ret_svg = NULL;
+	snprintf(why, whylen, "gpuproj was built without PLplot, so it cannot draw charts "
+		 "(install PLplot's development files, Debian: libplplot-dev, and rebuild)");
+	return GPUPROJ_E_UNSUPPORTED;
+}
+#endif
+
+int
+chart_roofline(const struct chart_roofline *c, const char *id, char **ret_svg, char *why,
+	       size_t whylen)
+{
+	bool any = false;
+	size_t i;
+	int l;
+
+	if (!c || !id || !ret_svg || c->n_panels < 1 || c->n_panels > 2)
+		return GPUPROJ_E_INVAL;
+	for (i = 0; i < c->n_panels; i++) {
+		for (l = 0; l < CHART_LEVELS; l++)
+			any |= positive(c->panel[i].oi[l]) && positive(c->panel[i].perf_gflops[l]);
+	}
+	if (!any) {
+		*ret_svg = NULL;
+		snprintf(why, whylen,
+			 "no level with both an operational intensity and a performance");
+		return GPUPROJ_E_INVAL;
+	}
+#ifdef GPUPROJ_HAVE_PLPLOT
+	return render(draw_roofline, c, 960, 560, id, ret_svg, NULL, why, whylen);
+#else
+	return not_built(ret_svg, why, whylen);
+#endif
+}
+
+int
+chart_quadrant(const struct chart_quadrant *c, const char *id, char **ret_svg, bool *labelled,
+	       char *why, size_t whylen)
+{
+	size_t i, n = 0;
+
+	if (!c || !id || !ret_svg)
+		return GPUPROJ_E_INVAL;
+	for (i = 0; i < c->n_devices; i++) {
+		n += positive(c->devices[i].bw_gbs) && positive(c->devices[i].gflops);
+		if (labelled)
+			labelled[i] = false;
+	}
+	if (!n) {
+		*ret_svg = NULL;
+		snprintf(why, whylen, "no device with both a bandwidth and a throughput");
+		return GPUPROJ_E_INVAL;
+	}
+#ifdef GPUPROJ_HAVE_PLPLOT
+	{
+		char *messages = NULL;
+		int r = render(draw_quadrant, c, 800, 560, id, ret_svg, &messages, why, whylen);
+		const char *line = messages;
+
+		while (r == GPUPROJ_OK && line && *line) {
+			size_t idx;
+			int ok;
+
+			if (sscanf(line, LABEL_TAG "%zu %d", &idx, &ok) == 2 && labelled &&
+			    idx < c->n_devices)
+				labelled[idx] = ok != 0;
+			line = strchr(line, '\n');
+			if (line)
+				line++;
+		}
+		free(messages);
+		return r;
+	}
+#else
+	return not_built(ret_svg, why, whylen);
+#endif
+}
+
+int
+chart_irm(const struct chart_irm *c, const char *id, char **ret_svg, char *why, size_t whylen)
+{
+	bool any = false;
+	size_t g;
+
+	if (!c || !id || !ret_svg || c->n_gpus < 1 || c->n_gpus > 2)
+		return GPUPROJ_E_INVAL;
+	for (g = 0; g < c->n_gpus; g++)
+		any |= positive(c->gpu[g].peak_gips);
+	if (!any) {
+		*ret_svg = NULL;
+		snprintf(why, whylen, "no GPU with a peak instruction rate");
+		return GPUPROJ_E_INVAL;
+	}
+#ifdef GPUPROJ_HAVE_PLPLOT
+	return render(draw_irm, c, 840, 560, id, ret_svg, NULL, why, whylen);
+#else
+	return not_built(ret_svg, why, whylen);
+#endif
+}

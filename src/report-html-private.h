@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The layout of struct gpuproj_report_doc and helpers shared by the HTML
+ * writer (report-html.c, which also builds the document) and the Markdown
+ * writer (report-md.c). Internal to the core library.
+ */
+#ifndef GPUPROJ_REPORT_HTML_PRIVATE_H
+#define GPUPROJ_REPORT_HTML_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gpuproj/report-html.h>
+
+#include "util.h"
+
+/*
+ * Kernels on which the models disagree are flagged with model.h's
+ * gpuproj_models_disagree() at GPUPROJ_MODEL_DISAGREEMENT_FACTOR, the one
+ * place that defines the threshold (the models' published errors are
+ * 10-20 % MAPE, hroof 10.3-17.0 % in seed 000 §5, so two models that far
+ * apart cannot both be right).
+ */
+
+/* One kernel projected onto one target with the report's model (compact). */
+struct doc_kproj {
+	double lo_ns, hi_ns, point_ns; /* per launch, ns (NaN when not projected) */
+	int status;                    /* GPUPROJ_OK or why not */
+	enum gpuproj_bound binding;
+};
+
+/* A kernel on which the models disagree on at least one target. */
+struct doc_disagreement {
+	size_t kernel;        /* index in the profile */
+	size_t n_flagged;     /* targets with a disagreement */
+	size_t worst_target;  /* index in doc->targets of the largest factor */
+	double worst_factor;  /* max / min point estimate there */
+	double *point_ns;     /* [doc->n_models] per-launch points there, NaN when a model failed */
+};
+
+struct doc_profile {
+	const struct gpuproj_profile *profile;
+	char *label;
+	const struct gpuproj_target *src;
+	size_t src_index;              /* index of src in doc->targets */
+	size_t n_kernels;
+	struct doc_kproj *kp;          /* [n_targets × n_kernels], target-major */
+	char **why;                    /* [n_kernels] why the model could not project it, or NULL */
+	size_t *order;                 /* [n_kernels] kernel indices, longest source time first */
+	struct gpuproj_report_rank *totals;  /* [n_targets] in doc->targets order */
+	struct gpuproj_report_rank *ranking; /* [n_targets] sorted */
+	double *model_point_ns;        /* [n_models × n_targets] whole-run point per model */
+	size_t *model_unprojected;     /* [n_models × n_targets] kernels a model could not project */
+	struct doc_disagreement *dis;  /* flagged kernels, longest source time first */
+	size_t n_dis;
+	enum gpuproj_prec prec;        /* precision with the most FLOP (quadrant chart) */
+	double kernel_ns;              /* Σ source kernel time, ns */
+	uint64_t launches, profiled;   /* Σ over kernels */
+	size_t n_timed_only;           /* kernels with launches but no profiled launch */
+	size_t n_untimed;              /* kernels with no timed launch */
+};
+
+struct gpuproj_report_doc {
+	struct gpuproj_report_doc_options opt; /* copied; strings borrowed */
+	const struct gpuproj_targets *set;
+	const struct gpuproj_target **targets; /* reported on, file order */
+	size_t n_targets;
+	const struct gpuproj_model *model;
+	const struct gpuproj_model **models;   /* every registered model; [0] = model */
+	size_t n_models;
+	struct doc_profile *profiles;
+	size_t n_profiles;
+	struct gpuproj_report_rank *combined;  /* [n_targets] sorted */
+	const struct gpuproj_target **featured;
+	size_t n_featured;
+	bool featured_given;                   /* from opt.target_names */
+	bool mixed_sources;                    /* profiles measured on different GPUs */
+	char date[96];
+	size_t n_disagreements;
+};
+
+/* The kernel projection of profile `dp` on target index `t`. */
+static inline const struct doc_kproj *
+doc_kp(const struct gpuproj_report_doc *doc, const struct doc_profile *dp, size_t t, size_t k)
+{
+	(void)doc;
+	return &dp->kp[t * dp->n_kernels + k];
+}
+
+/* Index of a target in doc->targets, or doc->n_targets when absent. */
+size_t doc_target_index(const struct gpuproj_report_doc *doc, const struct gpuproj_target *t);
+
+/* The name shown for a kernel: demangled when known, else mangled. */
+const char *doc_kernel_name(const struct gpuproj_kernel *k);
+/* At most `max` code points of a kernel's name, '…' marking a cut. */
+void doc_short_name(const struct gpuproj_kernel *k, size_t max, char *buf, size_t size);
+/* Application name of a profile (process.application, argv[0], or "unknown"). */
+const char *doc_application(const struct gpuproj_profile *p);
+/* The distinct applications of the document's profiles, comma-separated (at most 3). */
+void doc_applications(const struct gpuproj_report_doc *doc, char *buf, size_t size);
+/* "#rank name [tag]" (no "#rank" when rank is 0), the name cut at `max` code points. */
+void doc_chart_label(const struct gpuproj_kernel *k, size_t rank, size_t max, char *buf,
+		     size_t size);
+
+/* Numbers as the reports print them. */
+char *doc_fmt_speedup(double speedup, char *buf, size_t size);
+char *doc_fmt_energy(double joules, char *buf, size_t size);
+char *doc_fmt_cost(double usd_s, char *buf, size_t size);
+char *doc_fmt_pct(double frac, char *buf, size_t size);
+
+/* Fixed texts both writers show. */
+extern const char *const doc_assumptions[];
+extern const size_t doc_n_assumptions;
+/* What the models assume about memory traffic on the target (depends on the L2 default). */
+const char *doc_traffic_assumption(void);
+
+#endif
