@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -290,12 +291,34 @@ file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj
 		status = error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
 		goto out;
 	}
-	tmp = xasprintf("%s/.%s.XXXXXX", dirname(dup1), basename(dup2));
-	if (!tmp) {
-		status = error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
-		goto out;
+	/*
+	 * open(O_CREAT | O_EXCL, 0666) under a fresh name, so the kernel applies
+	 * the process umask (mkstemp creates 0600, and reading the umask back
+	 * would mean changing it, racing other threads of an application we run
+	 * inside).
+	 */
+	{
+		static unsigned counter;
+		unsigned attempt;
+
+		for (attempt = 0; attempt < 100; attempt++) {
+			struct timespec ts;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			free(tmp);
+			tmp = xasprintf("%s/.%s.%ld.%u.%lx", dirname(dup1), basename(dup2),
+					(long)getpid(),
+					__atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED),
+					(unsigned long)ts.tv_nsec);
+			if (!tmp) {
+				status = error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
+				goto out;
+			}
+			fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+			if (fd >= 0 || errno != EEXIST)
+				break;
+		}
 	}
-	fd = mkstemp(tmp);
 	if (fd < 0) {
 		status = error_set(err, GPUPROJ_E_IO, path, 0, 0,
 				   "cannot create a temporary file beside it: %s", strerror(errno));
@@ -314,13 +337,6 @@ file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj
 			goto out;
 		}
 		off += (size_t)w;
-	}
-	/* mkstemp creates 0600; give the file the usual umask-derived mode. */
-	{
-		mode_t um = umask(0);
-
-		umask(um);
-		(void)fchmod(fd, 0666 & ~um);
 	}
 	if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
 		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "fsync failed: %s", strerror(errno));

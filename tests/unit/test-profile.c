@@ -243,6 +243,27 @@ START_TEST(json_round_trip)
 }
 END_TEST
 
+/* The saved file gets the mode the process umask gives (0666 & ~umask). */
+START_TEST(save_respects_umask)
+{
+	struct gpuproj_profile *p = sample_profile();
+	struct gpuproj_error err = { 0 };
+	char *dir = test_tmpdir(), *path;
+	struct stat st;
+	mode_t old = umask(027);
+
+	ck_assert_int_gt(asprintf(&path, "%s/m.json", dir), 0);
+	ck_assert_int_eq(gpuproj_profile_save(p, path, &err), 0);
+	umask(old);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0640);
+	free(path);
+	test_rmtree(dir);
+	free(dir);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
 /* Saving to /dev/null writes through it: the device must stay a device. */
 START_TEST(save_to_device_keeps_it)
 {
@@ -375,6 +396,7 @@ profile_suite(void)
 	tcase_add_test(tj, json_round_trip);
 	tcase_add_test(tj, save_into_missing_directory);
 	tcase_add_test(tj, save_to_device_keeps_it);
+	tcase_add_test(tj, save_respects_umask);
 	tcase_add_loop_test(tj, json_bad_input, 0, sizeof(bad_cases) / sizeof(bad_cases[0]));
 	tcase_add_test(tj, json_minimal_hand_written);
 	tcase_add_test(tj, builtin_profile_loads);
