@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The boundary between the vendor layer and the rest of libproj.so.
+ *
+ * A backend (today only CUPTI, backend-cupti.c) sits behind a const ops
+ * table and turns vendor callbacks and records into the neutral structs
+ * below, which it hands to the collector (collector.h). Nothing outside
+ * backend-cupti*.c sees a CUPTI type. The test double does not replace
+ * this table: it replaces libcupti itself (tests/fake/), so the real
+ * backend code runs in every test.
+ *
+ * Thread safety: ops are called by entry.c only: init once, flush from the
+ * worker thread, shutdown once at exit.
+ */
+#ifndef INJ_BACKEND_H
+#define INJ_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gpuproj/profile.h>
+
+struct inj_collector;
+struct inj_config;
+
+/** Version of struct inj_backend_ops; bump when ops are added. */
+#define INJ_BACKEND_VERSION 1
+
+/** One GPU as the application sees it. */
+struct inj_device_info {
+	int ordinal;		/* CUDA device ordinal */
+	char name[256];		/* cuDeviceGetName, "" when unknown */
+	char chip[32];		/* "GA100", "" when unknown */
+	int cc_major, cc_minor;	/* compute capability, 0.0 when unknown */
+	int sms;		/* multiprocessors, 0 when unknown */
+	double clock_hz;	/* SM clock, Hz, NaN when unknown */
+};
+
+/**
+ * What a launch is known by when it is launched (for first-N gating).
+ * CUDA 13's `__cudaLaunchKernel` carries no parameters in its callback, so
+ * the dimensions may be unknown there (dims_known = false).
+ */
+struct inj_launch_key {
+	const char *name;	/* mangled kernel name (borrowed) */
+	struct gpuproj_dim3 grid, block;
+	uint32_t smem_dynamic;	/* bytes */
+	int device;		/* ordinal */
+	bool dims_known;
+};
+
+/** One executed kernel, from an activity record. */
+struct inj_kernel_record {
+	const char *name;	/* mangled (borrowed for the call) */
+	struct gpuproj_dim3 grid, block;
+	uint32_t smem_dynamic, smem_static; /* bytes per block */
+	uint32_t regs_per_thread;
+	uint32_t local_bytes_per_thread;
+	int device;
+	uint32_t correlation;	/* = the launching API call's correlation id */
+	uint64_t start_ns, end_ns; /* both 0 when the record carries no timing */
+	uint32_t graph_id;	/* != 0 for kernels of a graph launch */
+};
+
+/** Why the backend degraded (for the one stderr line and the profile). */
+enum inj_degrade {
+	INJ_DEGRADE_NONE = 0,
+	INJ_DEGRADE_TIMING,	/* metrics off, timing goes on */
+	INJ_DEGRADE_OFF,	/* nothing is collected any more */
+};
+
+/** A backend. All ops are mandatory. */
+struct inj_backend_ops {
+	uint32_t version;	/* INJ_BACKEND_VERSION */
+	const char *name;	/* "cupti" */
+	/*
+	 * Start collecting: load the vendor library, subscribe to callbacks,
+	 * enable activity records. Never calls the driver. Returns 0, or -1
+	 * after printing why (the library then stays off).
+	 */
+	int (*init)(const struct inj_config *cfg, struct inj_collector *col);
+	/* Deliver completed records (forced: also the partial buffers). */
+	void (*flush)(bool forced);
+	/*
+	 * At exit: close any open window, flush everything, unsubscribe.
+	 * Records arriving later are dropped. Idempotent.
+	 */
+	void (*shutdown)(void);
+	/* Description of the library version for the profile ("CUPTI 13.0 (API 130001)"). */
+	const char *(*version_string)(void);
+	/*
+	 * Explain the collection in profile attributes: library version,
+	 * whether metrics were collected (and why not), and per chip the
+	 * NVPW expression behind each logical metric and the pass count.
+	 * Called at exit with the collector locked.
+	 */
+	void (*describe)(struct gpuproj_profile *p);
+	/* Forked child: stop acting, call nothing (async-signal-safe). */
+	void (*child)(void);
+};
+
+/** The CUPTI backend (backend-cupti.c). */
+extern const struct inj_backend_ops inj_backend_cupti;
+
+#endif

@@ -1,0 +1,820 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The collector of libproj.so (see collector.h): first-N gating, the join
+ * of profiled launches and activity records by correlation id, the
+ * profile, the running totals.
+ *
+ * Thread safety: gate_lock guards the gate table (application threads at
+ * launch ENTER); lock guards everything else (records from CUPTI's buffer
+ * thread, profiled launches from application threads, readers). No
+ * function holds both. Gate entries and profiled launches are never freed
+ * before inj_collector_free(), so pointers to them stay valid.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuproj/profile.h>
+
+#include "collector.h"
+#include "env.h"
+#include "log.h"
+#include "metrics-nvpw.h"
+#include "util.h"
+
+#define MAX_DEVICES 64
+
+struct inj_gate {
+	struct inj_gate *all_next;	/* every gate, for freeing */
+	uint64_t hash;
+	char *name;
+	struct gpuproj_dim3 grid, block;
+	uint32_t smem_dynamic;
+	int device;
+	bool dims_known;
+	bool match;			/* GPUPROJ_KERNEL_REGEX accepts the name */
+	atomic_uint taken;		/* credits taken: profiled or being profiled */
+};
+
+/*
+ * The gate table: open addressing over gate pointers, read without a lock
+ * (launch ENTER on every application thread), written under gate_lock.
+ * Growing publishes a new table; old ones stay valid (and are freed at the
+ * end) so a reader that still holds one sees a consistent, if incomplete,
+ * table and falls back to the locked path.
+ */
+struct gtable {
+	struct gtable *older;
+	size_t mask;
+	_Atomic(struct inj_gate *) slot[];
+};
+
+enum pl_state { PL_OPEN, PL_DONE, PL_FAILED, PL_CANCELLED };
+
+struct inj_prof_launch {
+	struct inj_prof_launch *next;	/* all profiled launches, newest first */
+	struct inj_gate *gate;
+	enum pl_state state;
+	bool executed;			/* FAILED: the kernel ran under the profiler */
+	bool applied;			/* counted in its kernel record */
+	uint32_t corr[2];
+	int n_corr;
+	struct gpuproj_kernel *k;	/* from the first record with one of corr */
+	double values[GPUPROJ_M_COUNT];
+	double gpu_ns;
+};
+
+/*
+ * Records → kernel record cache: CUPTI hands every record of one function
+ * the same name pointer, so (name pointer, dims) finds the record without
+ * hashing the name. Entries are checked in full before use.
+ */
+#define KCACHE 4096
+
+struct kcache {
+	const char *name_ptr;
+	struct gpuproj_dim3 grid, block;
+	uint32_t smem_dynamic;
+	int device;
+	struct gpuproj_kernel *k;
+};
+
+struct inj_collector {
+	const struct inj_config *cfg;
+	struct kcache kcache[KCACHE];
+
+	pthread_mutex_t gate_lock;
+	_Atomic(struct gtable *) gates;
+	struct inj_gate *all_gates;
+	size_t n_gates;
+
+	pthread_mutex_t lock;
+	struct gpuproj_profile *profile;
+	struct inj_prof_launch *launches;
+	/* correlation id → profiled launch (open addressing, 0 = empty) */
+	uint32_t *corr_keys;
+	struct inj_prof_launch **corr_vals;
+	size_t corr_cap, corr_n;
+	struct inj_totals totals;
+	uint64_t extra_records;		/* records of a profiled launch after its first (replay) */
+	uint64_t ignored;		/* events after close */
+	struct inj_device_info devices[MAX_DEVICES];
+	bool device_known[MAX_DEVICES];
+	int first_device;		/* ordinal of the first device with a context, -1 */
+	bool closed;
+	bool finished;
+	bool oom_logged;
+};
+
+static void
+oom(struct inj_collector *c)
+{
+	if (!c->oom_logged) {
+		c->oom_logged = true;
+		inj_error("out of memory: some launches are missing from the counts");
+	}
+}
+
+static uint64_t
+mix(uint64_t h, uint64_t v)
+{
+	h ^= v;
+	h *= 0x9E3779B97F4A7C15ULL;
+	return h ^ (h >> 29);
+}
+
+/* Eight bytes at a time: the hot path hashes every launch's kernel name. */
+static uint64_t
+key_hash(const struct inj_launch_key *k)
+{
+	const char *s = k->name;
+	size_t len = strlen(s);
+	uint64_t h = mix(0x243F6A8885A308D3ULL, len), w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = mix(h, w);
+	}
+	w = 0;
+	memcpy(&w, s, len);
+	h = mix(h, w);
+	h = mix(h, (uint64_t)(uint32_t)k->device << 1 | k->dims_known);
+	if (k->dims_known) {
+		h = mix(h, (uint64_t)k->grid.x << 32 | k->grid.y);
+		h = mix(h, (uint64_t)k->grid.z << 32 | k->block.x);
+		h = mix(h, (uint64_t)k->block.y << 32 | k->block.z);
+		h = mix(h, k->smem_dynamic);
+	}
+	return h;
+}
+
+static bool
+key_equal(const struct inj_gate *g, const struct inj_launch_key *k)
+{
+	if (g->dims_known != k->dims_known || g->device != k->device)
+		return false;
+	if (k->dims_known &&
+	    (g->grid.x != k->grid.x || g->grid.y != k->grid.y || g->grid.z != k->grid.z ||
+	     g->block.x != k->block.x || g->block.y != k->block.y || g->block.z != k->block.z ||
+	     g->smem_dynamic != k->smem_dynamic))
+		return false;
+	return strcmp(g->name, k->name) == 0;
+}
+
+struct inj_collector *
+inj_collector_new(const struct inj_config *cfg)
+{
+	struct inj_collector *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->cfg = cfg;
+	c->first_device = -1;
+	{
+		struct gtable *t = calloc(1, sizeof(*t) + 256 * sizeof(t->slot[0]));
+
+		if (t)
+			t->mask = 255;
+		atomic_store(&c->gates, t);
+	}
+	c->profile = gpuproj_profile_new();
+	if (!atomic_load(&c->gates) || !c->profile) {
+		free(atomic_load(&c->gates));
+		gpuproj_profile_free(c->profile);
+		free(c);
+		return NULL;
+	}
+	pthread_mutex_init(&c->gate_lock, NULL);
+	pthread_mutex_init(&c->lock, NULL);
+	return c;
+}
+
+void
+inj_collector_free(struct inj_collector *c)
+{
+	if (!c)
+		return;
+	while (c->all_gates) {
+		struct inj_gate *next = c->all_gates->all_next;
+
+		free(c->all_gates->name);
+		free(c->all_gates);
+		c->all_gates = next;
+	}
+	{
+		struct gtable *t = atomic_load(&c->gates);
+
+		while (t) {
+			struct gtable *older = t->older;
+
+			free(t);
+			t = older;
+		}
+	}
+	while (c->launches) {
+		struct inj_prof_launch *next = c->launches->next;
+
+		free(c->launches);
+		c->launches = next;
+	}
+	free(c->corr_keys);
+	free(c->corr_vals);
+	gpuproj_profile_free(c->profile);
+	pthread_mutex_destroy(&c->gate_lock);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+void
+inj_collector_close(struct inj_collector *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->closed = true;
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* ---- devices ---- */
+
+void
+inj_collector_device(struct inj_collector *c, const struct inj_device_info *d)
+{
+	if (d->ordinal < 0 || d->ordinal >= MAX_DEVICES)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->devices[d->ordinal] = *d;
+	c->device_known[d->ordinal] = true;
+	if (c->first_device < 0) {
+		/* The profile's source GPU is the first device a context was made on. */
+		c->first_device = d->ordinal;
+		if (gpuproj_profile_set_device(c->profile, d->name[0] ? d->name : NULL, NULL,
+					       d->chip[0] ? d->chip : NULL, d->cc_major,
+					       d->cc_minor, d->sms, d->clock_hz) != GPUPROJ_OK)
+			oom(c);
+	} else if (d->ordinal != c->first_device &&
+		   strcmp(d->name, c->devices[c->first_device].name) != 0) {
+		inj_warn("device %d (%s) differs from device %d (%s): the profile names device %d "
+			 "as its GPU, so projections of kernels that ran on device %d use the "
+			 "wrong source", d->ordinal, d->name, c->first_device,
+			 c->devices[c->first_device].name, c->first_device, d->ordinal);
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+const struct inj_device_info *
+inj_collector_get_device(struct inj_collector *c, int ordinal)
+{
+	const struct inj_device_info *d = NULL;
+
+	if (ordinal < 0 || ordinal >= MAX_DEVICES)
+		return NULL;
+	pthread_mutex_lock(&c->lock);
+	if (c->device_known[ordinal])
+		d = &c->devices[ordinal];
+	pthread_mutex_unlock(&c->lock);
+	return d;
+}
+
+/* ---- gating ---- */
+
+static bool
+regex_match(const struct inj_config *cfg, const char *name)
+{
+	return !cfg->has_regex || regexec(&cfg->regex, name, 0, NULL, 0) == 0;
+}
+
+/* Lock-free lookup; NULL when absent (or added after the table the reader saw). */
+static struct inj_gate *
+gate_find(struct inj_collector *c, const struct inj_launch_key *k, uint64_t h)
+{
+	struct gtable *t = atomic_load_explicit(&c->gates, memory_order_acquire);
+	struct inj_gate *g;
+	size_t i;
+
+	for (i = h & t->mask; (g = atomic_load_explicit(&t->slot[i], memory_order_acquire)) != NULL;
+	     i = (i + 1) & t->mask) {
+		if (g->hash == h && key_equal(g, k))
+			return g;
+	}
+	return NULL;
+}
+
+/* gate_lock held. */
+static void
+gtable_put(struct gtable *t, struct inj_gate *g)
+{
+	size_t i;
+
+	for (i = g->hash & t->mask; atomic_load_explicit(&t->slot[i], memory_order_relaxed);
+	     i = (i + 1) & t->mask)
+		;
+	atomic_store_explicit(&t->slot[i], g, memory_order_release);
+}
+
+/* Find or create (gate_lock held). NULL on ENOMEM. */
+static struct inj_gate *
+gate_get(struct inj_collector *c, const struct inj_launch_key *k, uint64_t h)
+{
+	struct gtable *t = atomic_load(&c->gates);
+	struct inj_gate *g = gate_find(c, k, h);
+
+	if (g)
+		return g;
+	if (2 * (c->n_gates + 1) > t->mask + 1) {
+		/* Grow: a new table with every gate, published for readers. */
+		size_t n = 2 * (t->mask + 1);
+		struct gtable *nt = calloc(1, sizeof(*nt) + n * sizeof(nt->slot[0]));
+		struct inj_gate *x;
+
+		if (!nt)
+			return NULL;
+		nt->mask = n - 1;
+		nt->older = t;
+		for (x = c->all_gates; x; x = x->all_next)
+			gtable_put(nt, x);
+		atomic_store_explicit(&c->gates, nt, memory_order_release);
+		t = nt;
+	}
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return NULL;
+	g->name = strdup(k->name);
+	if (!g->name) {
+		free(g);
+		return NULL;
+	}
+	g->hash = h;
+	g->device = k->device;
+	g->dims_known = k->dims_known;
+	if (k->dims_known) {
+		g->grid = k->grid;
+		g->block = k->block;
+		g->smem_dynamic = k->smem_dynamic;
+	}
+	g->match = regex_match(c->cfg, k->name);
+	g->all_next = c->all_gates;
+	c->all_gates = g;
+	c->n_gates++;
+	gtable_put(t, g);
+	return g;
+}
+
+/* Take one of the N credits of g, lock-free. */
+static bool
+credit_take(struct inj_gate *g, unsigned n)
+{
+	unsigned t = atomic_load(&g->taken);
+
+	while (t < n) {
+		if (atomic_compare_exchange_weak(&g->taken, &t, t + 1))
+			return true;
+	}
+	return false;
+}
+
+static void
+credit_return(struct inj_gate *g)
+{
+	unsigned t = atomic_load(&g->taken);
+
+	while (t > 0 && !atomic_compare_exchange_weak(&g->taken, &t, t - 1))
+		;
+}
+
+bool
+inj_collector_gate_take(struct inj_collector *c, const struct inj_launch_key *key,
+			struct inj_gate **ret_gate)
+{
+	unsigned n = c->cfg->profile_launches;
+	struct inj_gate *g;
+	uint64_t h;
+
+	if (n == 0 || c->cfg->mode != INJ_MODE_FULL)
+		return false;
+	h = key_hash(key);
+	g = gate_find(c, key, h);
+	if (!g) {
+		pthread_mutex_lock(&c->gate_lock);
+		g = gate_get(c, key, h);
+		pthread_mutex_unlock(&c->gate_lock);
+	}
+	if (!g || !g->match || !credit_take(g, n))
+		return false;
+	*ret_gate = g;
+	return true;
+}
+
+void
+inj_collector_gate_give_back(struct inj_collector *c, struct inj_gate *g)
+{
+	(void)c;
+	credit_return(g);
+}
+
+struct inj_gate *
+inj_collector_gate_move(struct inj_collector *c, struct inj_gate *from,
+			const struct inj_launch_key *to)
+{
+	uint64_t h = key_hash(to);
+	struct inj_gate *g = gate_find(c, to, h);
+
+	if (!g) {
+		pthread_mutex_lock(&c->gate_lock);
+		g = gate_get(c, to, h);
+		pthread_mutex_unlock(&c->gate_lock);
+	}
+	if (!g)
+		return from; /* ENOMEM: keep the credit where it is */
+	if (g == from)
+		return g;
+	if (!g->match || !credit_take(g, c->cfg->profile_launches))
+		return NULL; /* the full signature had its N already */
+	credit_return(from);
+	return g;
+}
+
+/* ---- profiled launches ---- */
+static bool
+corr_grow(struct inj_collector *c)
+{
+	size_t cap = c->corr_cap ? 2 * c->corr_cap : 64, i;
+	uint32_t *keys = calloc(cap, sizeof(*keys));
+	struct inj_prof_launch **vals = calloc(cap, sizeof(*vals));
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return false;
+	}
+	for (i = 0; i < c->corr_cap; i++) {
+		size_t j;
+
+		if (!c->corr_keys[i])
+			continue;
+		for (j = (c->corr_keys[i] * 2654435761u) & (cap - 1); keys[j]; j = (j + 1) & (cap - 1))
+			;
+		keys[j] = c->corr_keys[i];
+		vals[j] = c->corr_vals[i];
+	}
+	free(c->corr_keys);
+	free(c->corr_vals);
+	c->corr_keys = keys;
+	c->corr_vals = vals;
+	c->corr_cap = cap;
+	return true;
+}
+
+static struct inj_prof_launch *
+corr_find(const struct inj_collector *c, uint32_t corr)
+{
+	size_t j;
+
+	if (!c->corr_n || !corr)
+		return NULL;
+	for (j = (corr * 2654435761u) & (c->corr_cap - 1); c->corr_keys[j];
+	     j = (j + 1) & (c->corr_cap - 1)) {
+		if (c->corr_keys[j] == corr)
+			return c->corr_vals[j];
+	}
+	return NULL;
+}
+
+static bool
+corr_put(struct inj_collector *c, uint32_t corr, struct inj_prof_launch *pl)
+{
+	size_t j;
+
+	if (!corr)
+		return true;
+	if ((c->corr_n + 1) * 2 > c->corr_cap && !corr_grow(c))
+		return false;
+	for (j = (corr * 2654435761u) & (c->corr_cap - 1); c->corr_keys[j];
+	     j = (j + 1) & (c->corr_cap - 1)) {
+		if (c->corr_keys[j] == corr) {
+			c->corr_vals[j] = pl;
+			return true;
+		}
+	}
+	c->corr_keys[j] = corr;
+	c->corr_vals[j] = pl;
+	c->corr_n++;
+	return true;
+}
+
+struct inj_prof_launch *
+inj_collector_prof_begin(struct inj_collector *c, struct inj_gate *g)
+{
+	struct inj_prof_launch *pl = calloc(1, sizeof(*pl));
+	size_t m;
+
+	if (!pl) {
+		inj_collector_gate_give_back(c, g);
+		return NULL;
+	}
+	pl->gate = g;
+	pl->state = PL_OPEN;
+	pl->gpu_ns = NAN;
+	for (m = 0; m < GPUPROJ_M_COUNT; m++)
+		pl->values[m] = NAN;
+	pthread_mutex_lock(&c->lock);
+	pl->next = c->launches;
+	c->launches = pl;
+	pthread_mutex_unlock(&c->lock);
+	return pl;
+}
+
+void
+inj_collector_prof_set_gate(struct inj_collector *c, struct inj_prof_launch *pl,
+			    struct inj_gate *g)
+{
+	pthread_mutex_lock(&c->lock);
+	pl->gate = g;
+	pthread_mutex_unlock(&c->lock);
+}
+
+void
+inj_collector_prof_add_corr(struct inj_collector *c, struct inj_prof_launch *pl, uint32_t corr)
+{
+	int i;
+
+	pthread_mutex_lock(&c->lock);
+	for (i = 0; i < pl->n_corr; i++) {
+		if (pl->corr[i] == corr)
+			goto out;
+	}
+	if (pl->n_corr < 2 && corr) {
+		if (corr_put(c, corr, pl))
+			pl->corr[pl->n_corr++] = corr;
+		else
+			oom(c);
+	}
+out:
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* Count a finished profiled launch in its kernel record (lock held). */
+static void
+pl_apply(struct inj_collector *c, struct inj_prof_launch *pl)
+{
+	struct gpuproj_kernel *k = pl->k;
+	size_t m;
+
+	if (pl->applied || !k || pl->state == PL_OPEN || pl->state == PL_CANCELLED)
+		return;
+	pl->applied = true;
+	k->launches++;
+	c->totals.launches++;
+	if (pl->state != PL_DONE)
+		return;
+	k->profiled++;
+	c->totals.profiled++;
+	for (m = 0; m < GPUPROJ_M_COUNT; m++) {
+		if (isfinite(pl->values[m]))
+			gpuproj_kernel_add_metric(k, (enum gpuproj_metric)m, pl->values[m]);
+	}
+	if (isfinite(pl->gpu_ns) && gpuproj_kernel_add_extra(k, INJ_DURATION_METRIC, "ns",
+							     pl->gpu_ns) != GPUPROJ_OK)
+		oom(c);
+}
+
+void
+inj_collector_prof_done(struct inj_collector *c, struct inj_prof_launch *pl, const double *values,
+			double gpu_ns)
+{
+	pthread_mutex_lock(&c->lock);
+	memcpy(pl->values, values, sizeof(pl->values));
+	pl->gpu_ns = gpu_ns;
+	pl->state = PL_DONE;
+	pl_apply(c, pl);
+	pthread_mutex_unlock(&c->lock);
+}
+
+void
+inj_collector_prof_cancel(struct inj_collector *c, struct inj_prof_launch *pl)
+{
+	struct inj_gate *g;
+
+	pthread_mutex_lock(&c->lock);
+	pl->state = PL_CANCELLED;
+	g = pl->gate;
+	pthread_mutex_unlock(&c->lock);
+	inj_collector_gate_give_back(c, g);
+}
+
+void
+inj_collector_prof_failed(struct inj_collector *c, struct inj_prof_launch *pl, bool executed)
+{
+	struct inj_gate *g;
+
+	pthread_mutex_lock(&c->lock);
+	pl->state = PL_FAILED;
+	pl->executed = executed;
+	g = pl->gate;
+	pl_apply(c, pl);
+	pthread_mutex_unlock(&c->lock);
+	inj_collector_gate_give_back(c, g);
+}
+
+/* ---- records ---- */
+
+static struct gpuproj_kernel *
+kernel_for(struct inj_collector *c, const struct inj_kernel_record *r)
+{
+	struct gpuproj_signature sig = {
+		.name = r->name,
+		.grid = r->grid,
+		.block = r->block,
+		.smem_dynamic = r->smem_dynamic,
+		.device = r->device,
+	};
+	struct kcache *e = &c->kcache[(((uintptr_t)r->name >> 3) ^ r->grid.x * 31u ^
+				       r->block.x * 131u) % KCACHE];
+	struct gpuproj_kernel *k;
+	size_t before;
+
+	if (e->name_ptr == r->name && e->k && e->grid.x == r->grid.x && e->grid.y == r->grid.y &&
+	    e->grid.z == r->grid.z && e->block.x == r->block.x && e->block.y == r->block.y &&
+	    e->block.z == r->block.z && e->smem_dynamic == r->smem_dynamic &&
+	    e->device == r->device && strcmp(e->k->name, r->name) == 0)
+		return e->k;
+	before = gpuproj_profile_count(c->profile);
+	if (gpuproj_profile_kernel(c->profile, &sig, &k) != GPUPROJ_OK) {
+		oom(c);
+		return NULL;
+	}
+	if (gpuproj_profile_count(c->profile) != before) {
+		c->totals.kernels++;
+		k->smem_static = r->smem_static;
+		k->regs_per_thread = r->regs_per_thread;
+	}
+	e->name_ptr = r->name;
+	e->grid = r->grid;
+	e->block = r->block;
+	e->smem_dynamic = r->smem_dynamic;
+	e->device = r->device;
+	e->k = k;
+	return k;
+}
+
+void
+inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *recs, size_t n)
+{
+	size_t i;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->closed) {
+		c->ignored += n;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const struct inj_kernel_record *r = &recs[i];
+		struct inj_prof_launch *pl = corr_find(c, r->correlation);
+		struct gpuproj_kernel *k;
+
+		if (!r->name)
+			continue;
+		if (pl && pl->state == PL_CANCELLED)
+			pl = NULL; /* the window closed before the kernel ran: a plain launch */
+		if (pl) {
+			/* A profiled launch: counted once, never timed (it ran under replay). */
+			if (pl->k) {
+				c->extra_records++;
+				continue;
+			}
+			pl->k = kernel_for(c, r);
+			pl_apply(c, pl);
+			continue;
+		}
+		k = kernel_for(c, r);
+		if (!k)
+			continue;
+		if (r->end_ns > r->start_ns) {
+			double ns = (double)(r->end_ns - r->start_ns);
+
+			gpuproj_kernel_add_duration(k, ns);
+			c->totals.timed++;
+			c->totals.gpu_ns += ns;
+		} else {
+			k->launches++; /* no timing in the record */
+		}
+		c->totals.launches++;
+	}
+out:
+	pthread_mutex_unlock(&c->lock);
+}
+
+void
+inj_collector_dropped(struct inj_collector *c, uint64_t n)
+{
+	pthread_mutex_lock(&c->lock);
+	c->totals.dropped += n;
+	pthread_mutex_unlock(&c->lock);
+}
+
+void
+inj_collector_totals(struct inj_collector *c, struct inj_totals *ret)
+{
+	pthread_mutex_lock(&c->lock);
+	*ret = c->totals;
+	pthread_mutex_unlock(&c->lock);
+}
+
+struct gpuproj_profile *
+inj_collector_lock(struct inj_collector *c)
+{
+	pthread_mutex_lock(&c->lock);
+	return c->profile;
+}
+
+void
+inj_collector_unlock(struct inj_collector *c)
+{
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* ---- exit ---- */
+
+void
+inj_collector_finish(struct inj_collector *c)
+{
+	struct inj_prof_launch *pl;
+	struct gpuproj_run_info *run;
+	struct strbuf names;
+	size_t i, n_from_profiler = 0, n_orphans = 0;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->finished)
+		goto out;
+	c->finished = true;
+
+	/*
+	 * Profiled launches whose record never came (dropped, or not traced):
+	 * count them from the launch key when its dimensions are known.
+	 */
+	for (pl = c->launches; pl; pl = pl->next) {
+		struct inj_kernel_record r = { 0 };
+
+		if (!pl->k && pl->state == PL_DONE)
+			n_orphans++;
+		if (pl->k || pl->state != PL_DONE || !pl->gate || !pl->gate->dims_known)
+			continue;
+		r.name = pl->gate->name;
+		r.grid = pl->gate->grid;
+		r.block = pl->gate->block;
+		r.smem_dynamic = pl->gate->smem_dynamic;
+		r.device = pl->gate->device;
+		pl->k = kernel_for(c, &r);
+		pl_apply(c, pl);
+	}
+
+	/* Signatures that only ever ran profiled: time them by the profiler. */
+	strbuf_init(&names);
+	for (i = 0; i < gpuproj_profile_count(c->profile); i++) {
+		struct gpuproj_kernel *k = gpuproj_profile_at(c->profile, i);
+		bool used = false;
+
+		if (k->duration_ns.n != 0 || k->profiled == 0)
+			continue;
+		for (pl = c->launches; pl; pl = pl->next) {
+			if (pl->k == k && pl->applied && pl->state == PL_DONE &&
+			    isfinite(pl->gpu_ns) && pl->gpu_ns > 0) {
+				gpuproj_stats_add(&k->duration_ns, pl->gpu_ns);
+				used = true;
+			}
+		}
+		if (used) {
+			strbuf_printf(&names, "%s%s", n_from_profiler ? " " : "", k->name);
+			n_from_profiler++;
+		}
+	}
+	if (n_from_profiler) {
+		gpuproj_profile_set_attr(c->profile, "duration_from_profiler", names.buf);
+		gpuproj_profile_set_attr(c->profile, "duration_from_profiler.note",
+					 "these kernels only ran profiled: their duration_ns is "
+					 INJ_DURATION_METRIC " from the range profiler (one replay "
+					 "pass), not an activity-record timing");
+	}
+	strbuf_free(&names);
+	if (c->extra_records) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)c->extra_records);
+		gpuproj_profile_set_attr(c->profile, "replay_records_ignored", buf);
+	}
+	if (n_orphans) {
+		char buf[32];
+
+		/* Counted from their launch keys above (when complete); see the checklist. */
+		snprintf(buf, sizeof(buf), "%zu", n_orphans);
+		gpuproj_profile_set_attr(c->profile, "profiled_launches_without_record", buf);
+	}
+
+	run = gpuproj_profile_run_info_mut(c->profile);
+	run->gpu_ns = c->totals.gpu_ns;
+	run->dropped_records = c->totals.dropped;
+out:
+	pthread_mutex_unlock(&c->lock);
+}

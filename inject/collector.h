@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The collector: turns neutral launch and record events into a
+ * gpuproj_profile (one record per kernel signature), decides which
+ * launches are profiled (first N per signature, GPUPROJ_KERNEL_REGEX),
+ * joins profiled launches to their activity records by correlation id,
+ * and keeps the running totals the live projection shows.
+ *
+ * Memory is bounded by distinct signatures: the gate table has one entry
+ * per launch key, the profile one record per signature, and profiled
+ * launches are at most N per key.
+ *
+ * Thread safety: every function may be called from any thread. Two locks:
+ * the gate lock (launch ENTER on application threads) and the data lock
+ * (records, profiled launches, totals, the profile). They are never held
+ * together.
+ */
+#ifndef INJ_COLLECTOR_H
+#define INJ_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gpuproj/profile.h>
+
+#include "backend.h"
+
+struct inj_config;
+struct inj_collector;
+/** A launch key's gate entry (stable pointer, owned by the collector). */
+struct inj_gate;
+/** One profiled launch (owned by the collector). */
+struct inj_prof_launch;
+
+/** Running totals (live status line). */
+struct inj_totals {
+	uint64_t launches;	/* launches seen in records (timed + profiled) */
+	uint64_t timed;		/* launches with a duration in the statistics */
+	uint64_t profiled;	/* launches with metrics */
+	uint64_t kernels;	/* distinct signatures */
+	uint64_t dropped;	/* activity records CUPTI dropped */
+	double gpu_ns;		/* Σ durations of timed launches, ns */
+};
+
+/** New collector; NULL on ENOMEM. `cfg` must outlive it. */
+struct inj_collector *inj_collector_new(const struct inj_config *cfg);
+/** Free everything; accepts NULL. No other thread may use it any more. */
+void inj_collector_free(struct inj_collector *c);
+
+/** Record a device (first one seen per ordinal wins; a later one replaces it). */
+void inj_collector_device(struct inj_collector *c, const struct inj_device_info *d);
+/** The device of an ordinal, or NULL; the pointer stays valid. */
+const struct inj_device_info *inj_collector_get_device(struct inj_collector *c, int ordinal);
+
+/**
+ * Should this launch be profiled? True means a credit was taken: the caller
+ * must end it with inj_collector_prof_begin() or give it back.
+ * Never true for kernels GPUPROJ_KERNEL_REGEX excludes, or when N is 0.
+ * Lock-free unless the key is new.
+ * @param[out] ret_gate the key's entry (valid when true)
+ */
+bool inj_collector_gate_take(struct inj_collector *c, const struct inj_launch_key *key,
+			     struct inj_gate **ret_gate);
+/** Return a credit (the launch was not profiled after all). */
+void inj_collector_gate_give_back(struct inj_collector *c, struct inj_gate *g);
+/**
+ * Move a credit from a key with unknown dimensions to the full key, once a
+ * nested driver callback revealed them. Returns the full key's entry;
+ * `from` when the move was impossible (ENOMEM); NULL when the full key has
+ * had its N profiled launches already (the caller cancels the window; the
+ * credit stays with `from` until cancelled).
+ */
+struct inj_gate *inj_collector_gate_move(struct inj_collector *c, struct inj_gate *from,
+					 const struct inj_launch_key *to);
+
+/**
+ * Start a profiled launch (after a credit was taken).
+ * @return the launch, or NULL on ENOMEM (the credit is given back)
+ */
+struct inj_prof_launch *inj_collector_prof_begin(struct inj_collector *c, struct inj_gate *g);
+/** The gate a profiled launch holds a credit of (changes after a move). */
+void inj_collector_prof_set_gate(struct inj_collector *c, struct inj_prof_launch *pl,
+				 struct inj_gate *g);
+/** Attach a correlation id (runtime and nested driver ids may both be added). */
+void inj_collector_prof_add_corr(struct inj_collector *c, struct inj_prof_launch *pl,
+				 uint32_t corr);
+/**
+ * The metrics of a profiled launch.
+ * @param values GPUPROJ_M_COUNT logical values, NaN = not collected
+ * @param gpu_ns the profiler's duration of the launch (NaN when unknown)
+ */
+void inj_collector_prof_done(struct inj_collector *c, struct inj_prof_launch *pl,
+			     const double *values, double gpu_ns);
+/**
+ * The launch could not be profiled. Its credit is given back, so a later
+ * launch of the key is profiled instead. `executed`: the kernel ran under
+ * the profiler, so its record (if any) counts as a launch but not as a
+ * timing; false: it did not run (no range, e.g. during stream capture).
+ */
+void inj_collector_prof_failed(struct inj_collector *c, struct inj_prof_launch *pl,
+			       bool executed);
+
+/**
+ * The window closed before the kernel ran (it must not be profiled after
+ * all): its records count as ordinary timed launches; the credit is given
+ * back.
+ */
+void inj_collector_prof_cancel(struct inj_collector *c, struct inj_prof_launch *pl);
+
+/** Add activity records (any thread; usually CUPTI's buffer thread). */
+void inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *r, size_t n);
+/** Count records the vendor library dropped. */
+void inj_collector_dropped(struct inj_collector *c, uint64_t n);
+
+/** A consistent copy of the running totals. */
+void inj_collector_totals(struct inj_collector *c, struct inj_totals *ret);
+
+/**
+ * Lock the data and return the profile for reading (live snapshot, exit).
+ * Release with inj_collector_unlock().
+ */
+struct gpuproj_profile *inj_collector_lock(struct inj_collector *c);
+void inj_collector_unlock(struct inj_collector *c);
+
+/**
+ * Last step before writing (call with the data unlocked): profiled
+ * launches whose record never arrived are counted from their launch key
+ * when it is complete; signatures with profiled launches only get the
+ * profiler's durations as samples (listed in the profile attribute
+ * "duration_from_profiler"). Sets run info (gpu_ns, dropped records) and
+ * the device of the profile. Idempotent.
+ */
+void inj_collector_finish(struct inj_collector *c);
+
+/**
+ * Stop accepting records and launches (exit has begun, or a fork child).
+ * Later calls are counted as ignored, nothing else.
+ */
+void inj_collector_close(struct inj_collector *c);
+
+#endif

@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Entry points of libproj.so and its process-level plumbing.
+ *
+ * - InitializeInjection(): called by the CUDA driver inside cuInit when
+ *   CUDA_INJECTION64_PATH names this library; always returns 1.
+ * - The LD_PRELOAD constructor: when CUDA_INJECTION64_PATH is unset it
+ *   sets it to this library, so the driver calls InitializeInjection at
+ *   cuInit in CUDA processes only (nothing happens in processes that never
+ *   use CUDA). GPUPROJ_PRELOAD=1 initialises from the constructor instead.
+ * - One start-up behind pthread_once; atexit writes the report; a forked
+ *   child stops acting and writes nothing; a worker thread flushes
+ *   activity buffers every 100 ms and refreshes the live projection;
+ *   GPUPROJ_SIGNALS=1 writes the report on SIGTERM/SIGINT and then dies
+ *   of the signal as it would have.
+ *
+ * The only exported symbol is InitializeInjection (visibility + version
+ * script; tests/inject checks the dynamic symbol table).
+ *
+ * Thread safety: start-up under pthread_once; the report is written once
+ * (atomic flag), by atexit or by the worker thread on a handled signal.
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "collector.h"
+#include "env.h"
+#include "log.h"
+#include "output.h"
+#include "util.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define FLUSH_PERIOD_MS 100
+
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static struct inj_config g_cfg;
+static const struct inj_backend_ops *g_backend = &inj_backend_cupti;
+static struct inj_collector *g_col;
+static struct inj_output *g_out;
+static pid_t g_pid;
+static atomic_bool g_active;		/* started and not a forked child */
+static atomic_bool g_reported;
+
+/* Worker thread. */
+static pthread_t g_worker;
+static bool g_worker_started;
+static int g_wake[2] = { -1, -1 };	/* self-pipe: exit and signals wake the worker */
+static atomic_bool g_stop;
+static atomic_int g_signal;		/* a handled signal waiting for the report */
+
+int InitializeInjection(void) EXPORT;
+
+static void
+wake_worker(void)
+{
+	char c = 1;
+	ssize_t w;
+
+	if (g_wake[1] >= 0) {
+		do
+			w = write(g_wake[1], &c, 1);
+		while (w < 0 && errno == EINTR);
+	}
+}
+
+/* Write the report once (exit or a handled signal). */
+static void
+report(const char *why)
+{
+	if (atomic_exchange(&g_reported, true))
+		return;
+	g_backend->shutdown();
+	inj_collector_close(g_col);
+	inj_output_final(g_out, g_col, why);
+}
+
+static void
+handle_signal(int sig)
+{
+	char name[32];
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	snprintf(name, sizeof(name), "signal %s", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+	report(name);
+	/* Die of the signal as the application would have. */
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	kill(getpid(), sig);
+}
+
+static void *
+worker_main(void *arg)
+{
+	double next_live = 0, now;
+	sigset_t all;
+
+	(void)arg;
+	/* Signals are for the application's threads. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if (g_cfg.live_s > 0)
+		next_live = inj_now_ns() + g_cfg.live_s * 1e9;
+	while (!atomic_load(&g_stop)) {
+		struct pollfd pfd = { .fd = g_wake[0], .events = POLLIN };
+		int timeout = FLUSH_PERIOD_MS, sig;
+		char drain[64];
+
+		if (g_cfg.live_s > 0) {
+			double left_ms = (next_live - inj_now_ns()) / 1e6;
+
+			if (left_ms < timeout)
+				timeout = left_ms < 0 ? 0 : (int)left_ms + 1;
+		}
+		if (poll(&pfd, 1, timeout) > 0 && read(g_wake[0], drain, sizeof(drain)) < 0 &&
+		    errno != EAGAIN && errno != EINTR)
+			break;
+		if (atomic_load(&g_stop))
+			break;
+		sig = atomic_exchange(&g_signal, 0);
+		if (sig) {
+			handle_signal(sig);
+			break;
+		}
+		g_backend->flush(false);
+		now = inj_now_ns();
+		if (g_cfg.live_s > 0 && now >= next_live) {
+			inj_output_live(g_out, g_col);
+			next_live = now + g_cfg.live_s * 1e9;
+		}
+	}
+	return NULL;
+}
+
+static void
+on_signal(int sig)
+{
+	/* Async-signal-safe: record and wake the worker, which writes the report. */
+	atomic_store(&g_signal, sig);
+	wake_worker();
+}
+
+static void
+install_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT };
+	size_t i;
+
+	for (i = 0; i < ARRAY_LENGTH(sigs); i++) {
+		struct sigaction old, sa = { .sa_handler = on_signal };
+
+		if (sigaction(sigs[i], NULL, &old) != 0)
+			continue;
+		/* Never take over a handler the application installed. */
+		if (old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO)) {
+			inj_info("GPUPROJ_SIGNALS: the application handles %s itself; gpuproj leaves "
+				 "it alone", sigs[i] == SIGTERM ? "SIGTERM" : "SIGINT");
+			continue;
+		}
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESTART;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+static void
+stop_worker(void)
+{
+	if (!g_worker_started)
+		return;
+	atomic_store(&g_stop, true);
+	wake_worker();
+	if (!pthread_equal(pthread_self(), g_worker))
+		pthread_join(g_worker, NULL);
+	g_worker_started = false;
+}
+
+/*
+ * The collector, output and configuration are never freed: an application
+ * thread may still be inside a callback while the process exits, and the
+ * memory goes with the process anyway (it stays reachable: no leak report).
+ */
+static void
+at_exit(void)
+{
+	/* A forked child inherits this handler: the parent writes the report. */
+	if (getpid() != g_pid || !atomic_load(&g_active))
+		return;
+	stop_worker();
+	report("exit");
+	atomic_store(&g_active, false);
+}
+
+static void
+at_fork_child(void)
+{
+	/* Nothing here may lock: another thread may have held any lock at fork. */
+	atomic_store(&g_active, false);
+	g_worker_started = false;
+	g_backend->child();
+	inj_log_set_level(INJ_LOG_NONE);
+}
+
+static void
+cleanup_failed_start(void)
+{
+	inj_collector_free(g_col);
+	g_col = NULL;
+	inj_output_free(g_out);
+	g_out = NULL;
+}
+
+static void
+start(void)
+{
+	double t0 = inj_now_ns();
+	sigset_t all, old;
+	int r;
+
+	g_pid = getpid();
+	if (inj_config_load(&g_cfg) != 0)
+		inj_warn("out of memory reading GPUPROJ_* variables; defaults are used");
+	if (g_cfg.mode == INJ_MODE_OFF) {
+		inj_info("GPUPROJ_MODE=off: gpuproj does nothing in this process");
+		return;
+	}
+	g_out = inj_output_new(&g_cfg, g_backend, t0);
+	if (!g_out)
+		return;
+	if (g_cfg.keep_cubins && !g_cfg.keep_cubins[0]) {
+		/* GPUPROJ_KEEP_CUBINS=1: beside the report, <report>.cubins/ */
+		const char *path = inj_output_path(g_out);
+		size_t len = strlen(path);
+		char *dir;
+
+		if (len > 5 && strcmp(path + len - 5, ".json") == 0)
+			len -= 5;
+		dir = xasprintf("%.*s.cubins", (int)len, path);
+		if (dir) {
+			free(g_cfg.keep_cubins);
+			g_cfg.keep_cubins = dir;
+		}
+	}
+	g_col = inj_collector_new(&g_cfg);
+	if (!g_col) {
+		inj_error("out of memory at start-up: gpuproj is off");
+		cleanup_failed_start();
+		return;
+	}
+	if (g_backend->init(&g_cfg, g_col) != 0) {
+		cleanup_failed_start();
+		return;
+	}
+	atomic_store(&g_active, true);
+	pthread_atfork(NULL, NULL, at_fork_child);
+	atexit(at_exit);
+	if (pipe2(g_wake, O_CLOEXEC | O_NONBLOCK) == 0) {
+		/* The worker must not take the application's signals. */
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		r = pthread_create(&g_worker, NULL, worker_main, NULL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		g_worker_started = r == 0;
+		if (r != 0)
+			inj_warn("cannot start the flush thread (%s): records arrive when CUPTI's "
+				 "buffers fill, and at exit", strerror(r));
+	}
+	if (g_cfg.signals && g_worker_started)
+		install_signals();
+	if (g_cfg.mode == INJ_MODE_FULL && g_cfg.profile_launches > 0)
+		inj_info("gpuproj %s (%s): timing every kernel launch, profiling the first %u "
+			 "launch%s of each kernel signature%s%s; report at exit: %s",
+			 GPUPROJ_VERSION, g_backend->version_string(), g_cfg.profile_launches,
+			 g_cfg.profile_launches == 1 ? "" : "es",
+			 g_cfg.kernel_regex ? " matching " : "",
+			 g_cfg.kernel_regex ? g_cfg.kernel_regex : "", inj_output_path(g_out));
+	else
+		inj_info("gpuproj %s (%s): timing every kernel launch, no metrics (%s); report at "
+			 "exit: %s", GPUPROJ_VERSION, g_backend->version_string(),
+			 g_cfg.mode == INJ_MODE_TIMING ? "GPUPROJ_MODE=timing"
+						       : "GPUPROJ_PROFILE_LAUNCHES=0",
+			 inj_output_path(g_out));
+}
+
+EXPORT int
+InitializeInjection(void)
+{
+	pthread_once(&g_once, start);
+	return 1;
+}
+
+/* Path of this library (for CUDA_INJECTION64_PATH under LD_PRELOAD). */
+static const char *
+self_path(void)
+{
+	static char path[4096];
+	Dl_info info;
+
+	/* Any object of this library identifies it; a function address is not portable. */
+	if (!dladdr(&g_once, &info) || !info.dli_fname || !realpath(info.dli_fname, path))
+		return NULL;
+	return path;
+}
+
+__attribute__((constructor)) static void
+preload_ctor(void)
+{
+	const char *inj = getenv("CUDA_INJECTION64_PATH");
+	const char *pre = getenv("GPUPROJ_PRELOAD");
+	const char *self;
+
+	if (pre && (strcmp(pre, "1") == 0 || strcasecmp(pre, "yes") == 0 ||
+		    strcasecmp(pre, "true") == 0 || strcasecmp(pre, "on") == 0)) {
+		/* Opt-in: start now, before the application's first CUDA call. */
+		InitializeInjection();
+		return;
+	}
+	if (inj && *inj)
+		return; /* the driver calls InitializeInjection (us, or another tool) */
+	/*
+	 * Under LD_PRELOAD: let the driver call InitializeInjection at cuInit,
+	 * so processes that never use CUDA pay nothing. [GPU?] relies on the
+	 * driver reading CUDA_INJECTION64_PATH at cuInit (it is documented as
+	 * read "at initialization").
+	 */
+	self = self_path();
+	if (self)
+		setenv("CUDA_INJECTION64_PATH", self, 0);
+}

@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * GPUPROJ_* environment variables of libproj.so: parsing, validation with
+ * one message per bad value, output path patterns and the MPI rank.
+ *
+ * Thread safety: inj_config_load() is called once under pthread_once; the
+ * other functions are reentrant.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "env.h"
+#include "log.h"
+#include "util.h"
+
+extern char **environ;
+
+static const char *const known_vars[] = {
+	"GPUPROJ_TARGETS", "GPUPROJ_OUTPUT", "GPUPROJ_KERNEL_REGEX",
+	"GPUPROJ_PROFILE_LAUNCHES", "GPUPROJ_MODE", "GPUPROJ_LIVE", "GPUPROJ_LOG",
+	"GPUPROJ_KEEP_CUBINS", "GPUPROJ_SIGNALS", "GPUPROJ_PRELOAD",
+};
+
+const char *
+inj_mode_name(enum inj_mode mode)
+{
+	switch (mode) {
+	case INJ_MODE_FULL: return "full";
+	case INJ_MODE_TIMING: return "timing";
+	case INJ_MODE_OFF: return "off";
+	}
+	return "?";
+}
+
+/* The value of a variable if set (empty counts as set), remembered for the profile. */
+static const char *
+get(struct inj_config *cfg, const char *name)
+{
+	const char *v = getenv(name);
+
+	if (v && cfg->n_echo < ARRAY_LENGTH(cfg->echo)) {
+		char *dup = strdup(v);
+
+		if (dup) {
+			cfg->echo[cfg->n_echo].name = name;
+			cfg->echo[cfg->n_echo].value = dup;
+			cfg->n_echo++;
+		}
+	}
+	return v;
+}
+
+/* 1 true, 0 false, -1 not a boolean. */
+static int
+parse_bool(const char *s)
+{
+	static const char *const yes[] = { "1", "yes", "true", "on" };
+	static const char *const no[] = { "0", "no", "false", "off", "" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_LENGTH(yes); i++) {
+		if (strcasecmp(s, yes[i]) == 0)
+			return 1;
+	}
+	for (i = 0; i < ARRAY_LENGTH(no); i++) {
+		if (strcasecmp(s, no[i]) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+static void
+load_log(struct inj_config *cfg)
+{
+	static const char *const names[] = { "debug", "info", "warn", "error" };
+	const char *v = get(cfg, "GPUPROJ_LOG");
+	size_t i;
+
+	cfg->log_level = INJ_LOG_INFO;
+	inj_log_set_level(INJ_LOG_INFO);
+	if (!v)
+		return;
+	for (i = 0; i < ARRAY_LENGTH(names); i++) {
+		if (strcasecmp(v, names[i]) == 0) {
+			cfg->log_level = (int)i;
+			inj_log_set_level((enum inj_log_level)i);
+			return;
+		}
+	}
+	if (strcasecmp(v, "warning") == 0) {
+		cfg->log_level = INJ_LOG_WARN;
+		inj_log_set_level(INJ_LOG_WARN);
+		return;
+	}
+	inj_warn("GPUPROJ_LOG='%s' is not one of debug, info, warn, error; using info", v);
+}
+
+static void
+load_mode(struct inj_config *cfg)
+{
+	const char *v = get(cfg, "GPUPROJ_MODE");
+
+	cfg->mode = INJ_MODE_FULL;
+	if (!v)
+		return;
+	if (strcasecmp(v, "full") == 0)
+		cfg->mode = INJ_MODE_FULL;
+	else if (strcasecmp(v, "timing") == 0)
+		cfg->mode = INJ_MODE_TIMING;
+	else if (strcasecmp(v, "off") == 0)
+		cfg->mode = INJ_MODE_OFF;
+	else
+		inj_warn("GPUPROJ_MODE='%s' is not one of full, timing, off; using full", v);
+}
+
+static void
+load_launches(struct inj_config *cfg)
+{
+	const char *v = get(cfg, "GPUPROJ_PROFILE_LAUNCHES");
+	int64_t n;
+
+	cfg->profile_launches = INJ_DEFAULT_PROFILE_LAUNCHES;
+	if (!v)
+		return;
+	if (!parse_int64(v, &n) || n < 0 || n > 1000000) {
+		inj_warn("GPUPROJ_PROFILE_LAUNCHES='%s' is not a non-negative integer "
+			 "(at most 1000000); using %d", v, INJ_DEFAULT_PROFILE_LAUNCHES);
+		return;
+	}
+	cfg->profile_launches = (unsigned)n;
+}
+
+static void
+load_live(struct inj_config *cfg)
+{
+	const char *v = get(cfg, "GPUPROJ_LIVE");
+	double s;
+
+	cfg->live_s = 0;
+	if (!v || !*v)
+		return;
+	if (!parse_double(v, &s) || !isfinite(s) || s <= 0 || s > 86400) {
+		inj_warn("GPUPROJ_LIVE='%s' is not a positive number of seconds (at most 86400); "
+			 "live projection off", v);
+		return;
+	}
+	cfg->live_s = s;
+}
+
+static int
+load_output(struct inj_config *cfg)
+{
+	const char *v = get(cfg, "GPUPROJ_OUTPUT");
+	char bad[8];
+
+	if (v && !*v) {
+		inj_warn("GPUPROJ_OUTPUT is empty; using %s", INJ_DEFAULT_OUTPUT);
+		v = NULL;
+	} else if (v && strcmp(v, "-") == 0) {
+		inj_warn("GPUPROJ_OUTPUT='-' would write into the application's standard output; "
+			 "using %s", INJ_DEFAULT_OUTPUT);
+		v = NULL;
+	} else if (v && !inj_pattern_check(v, bad)) {
+		inj_warn("GPUPROJ_OUTPUT='%s' has an unknown or incomplete pattern '%s' (known: %%p "
+			 "%%h %%r %%q{VAR} %%%%); using %s", v, bad, INJ_DEFAULT_OUTPUT);
+		v = NULL;
+	}
+	cfg->output = strdup(v ? v : INJ_DEFAULT_OUTPUT);
+	return cfg->output ? 0 : -1;
+}
+
+static int
+load_regex(struct inj_config *cfg)
+{
+	const char *v = get(cfg, "GPUPROJ_KERNEL_REGEX");
+	int r;
+
+	if (!v || !*v)
+		return 0;
+	r = regcomp(&cfg->regex, v, REG_EXTENDED | REG_NOSUB);
+	if (r != 0) {
+		char msg[256];
+
+		regerror(r, &cfg->regex, msg, sizeof(msg));
+		regfree(&cfg->regex);
+		inj_warn("GPUPROJ_KERNEL_REGEX='%s' is not a POSIX extended regular expression "
+			 "(%s); profiling every kernel", v, msg);
+		return 0;
+	}
+	cfg->has_regex = true;
+	cfg->kernel_regex = strdup(v);
+	return cfg->kernel_regex ? 0 : -1;
+}
+
+static void
+load_bool(struct inj_config *cfg, const char *name, bool *ret)
+{
+	const char *v = get(cfg, name);
+	int b;
+
+	*ret = false;
+	if (!v)
+		return;
+	b = parse_bool(v);
+	if (b < 0) {
+		inj_warn("%s='%s' is not a boolean (1 or 0); using 0", name, v);
+		return;
+	}
+	*ret = b == 1;
+}
+
+static int
+load_cubins(struct inj_config *cfg)
+{
+	const char *v = get(cfg, "GPUPROJ_KEEP_CUBINS");
+	int b;
+
+	if (!v || !*v)
+		return 0;
+	b = parse_bool(v);
+	if (b == 0)
+		return 0;
+	cfg->keep_cubins = strdup(b == 1 ? "" : v);
+	return cfg->keep_cubins ? 0 : -1;
+}
+
+static int
+load_targets(struct inj_config *cfg)
+{
+	const char *v = get(cfg, "GPUPROJ_TARGETS");
+
+	if (!v || !*v)
+		return 0;
+	cfg->targets = strdup(v);
+	return cfg->targets ? 0 : -1;
+}
+
+/* Warn about GPUPROJ_* names that look like a misspelt known one. */
+static void
+check_unknown(void)
+{
+	char **e;
+	size_t i;
+
+	for (e = environ; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		char name[64];
+		size_t len, best_d = SIZE_MAX;
+		const char *best = NULL;
+		bool known = false;
+
+		if (strncmp(*e, "GPUPROJ_", 8) != 0 || !eq)
+			continue;
+		len = (size_t)(eq - *e);
+		if (len >= sizeof(name))
+			continue;
+		memcpy(name, *e, len);
+		name[len] = '\0';
+		for (i = 0; i < ARRAY_LENGTH(known_vars); i++) {
+			size_t d;
+
+			if (strcmp(name, known_vars[i]) == 0) {
+				known = true;
+				break;
+			}
+			d = str_distance(name, known_vars[i], 8);
+			if (d < best_d) {
+				best_d = d;
+				best = known_vars[i];
+			}
+		}
+		/* Other GPUPROJ_* variables belong to the gpuproj command and scripts. */
+		if (!known && best && best_d <= 2)
+			inj_warn("%s is not a libproj.so variable and is ignored; did you mean %s?",
+				 name, best);
+	}
+}
+
+int
+inj_config_load(struct inj_config *cfg)
+{
+	int r = 0;
+
+	memset(cfg, 0, sizeof(*cfg));
+	/* GPUPROJ_LOG first, so it governs the messages about the others. */
+	load_log(cfg);
+	load_mode(cfg);
+	load_launches(cfg);
+	load_live(cfg);
+	r |= load_output(cfg);
+	r |= load_regex(cfg);
+	r |= load_targets(cfg);
+	r |= load_cubins(cfg);
+	load_bool(cfg, "GPUPROJ_SIGNALS", &cfg->signals);
+	load_bool(cfg, "GPUPROJ_PRELOAD", &cfg->preload);
+	check_unknown();
+	if (!cfg->output)
+		cfg->output = strdup(INJ_DEFAULT_OUTPUT);
+	return r || !cfg->output ? -1 : 0;
+}
+
+void
+inj_config_free(struct inj_config *cfg)
+{
+	size_t i;
+
+	free(cfg->targets);
+	free(cfg->output);
+	free(cfg->kernel_regex);
+	if (cfg->has_regex)
+		regfree(&cfg->regex);
+	free(cfg->keep_cubins);
+	for (i = 0; i < cfg->n_echo; i++)
+		free(cfg->echo[i].value);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+bool
+inj_pattern_check(const char *p, char bad[8])
+{
+	for (; *p; p++) {
+		if (*p != '%')
+			continue;
+		switch (p[1]) {
+		case 'p':
+		case 'h':
+		case 'r':
+		case '%':
+			p++;
+			break;
+		case 'q':
+			if (p[2] != '{' || !strchr(p + 3, '}') || p[3] == '}') {
+				snprintf(bad, 8, "%%q");
+				return false;
+			}
+			p = strchr(p + 3, '}');
+			break;
+		case '\0':
+			snprintf(bad, 8, "%%");
+			return false;
+		default:
+			snprintf(bad, 8, "%%%c", p[1]);
+			return false;
+		}
+	}
+	return true;
+}
+
+char *
+inj_pattern_expand(const char *pattern, long pid, const char *host, long rank)
+{
+	struct strbuf sb;
+	const char *p;
+	bool has_rank_or_pid = false;
+
+	strbuf_init(&sb);
+	for (p = pattern; *p; p++) {
+		if (*p != '%') {
+			strbuf_appendn(&sb, p, 1);
+			continue;
+		}
+		switch (p[1]) {
+		case 'p':
+			strbuf_printf(&sb, "%ld", pid);
+			has_rank_or_pid = true;
+			p++;
+			break;
+		case 'h':
+			strbuf_append(&sb, host ? host : "localhost");
+			p++;
+			break;
+		case 'r':
+			strbuf_printf(&sb, "%ld", rank >= 0 ? rank : 0L);
+			has_rank_or_pid = true;
+			p++;
+			break;
+		case '%':
+			strbuf_append(&sb, "%");
+			p++;
+			break;
+		case 'q': {
+			const char *end = strchr(p + 3, '}');
+			char name[256];
+			const char *val;
+			size_t len = end ? (size_t)(end - (p + 3)) : 0;
+
+			if (p[2] != '{' || !end || len == 0 || len >= sizeof(name)) {
+				strbuf_appendn(&sb, p, 1); /* checked before; keep it literal */
+				break;
+			}
+			memcpy(name, p + 3, len);
+			name[len] = '\0';
+			val = getenv(name);
+			strbuf_append(&sb, val ? val : "");
+			p = end;
+			break;
+		}
+		default:
+			strbuf_appendn(&sb, p, 1);
+			break;
+		}
+	}
+	if (rank >= 0 && !has_rank_or_pid && !sb.oom) {
+		/* Several ranks would write one file: insert the rank before the extension. */
+		char *path = strbuf_steal(&sb), *slash = strrchr(path, '/');
+		char *dot = strrchr(slash ? slash + 1 : path, '.');
+		char *r;
+
+		if (!path)
+			return NULL;
+		if (dot && dot != (slash ? slash + 1 : path))
+			r = xasprintf("%.*s.%ld%s", (int)(dot - path), path, rank, dot);
+		else
+			r = xasprintf("%s.%ld", path, rank);
+		free(path);
+		return r;
+	}
+	if (sb.oom) {
+		strbuf_free(&sb);
+		return NULL;
+	}
+	return strbuf_steal(&sb);
+}
+
+long
+inj_mpi_rank(void)
+{
+	static const char *const vars[] = {
+		"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_LENGTH(vars); i++) {
+		const char *v = getenv(vars[i]);
+		int64_t r;
+
+		if (v && parse_int64(v, &r) && r >= 0 && r <= LONG_MAX)
+			return (long)r;
+	}
+	return -1;
+}

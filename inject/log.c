@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stderr sink of libproj.so (see log.h).
+ *
+ * Thread safety: the level is an atomic; each message is formatted into a
+ * stack buffer and written with one write(2) call (atomic for a pipe up to
+ * PIPE_BUF bytes, and never interleaved with the application's stdio).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+
+#define PREFIX "[gpuproj] "
+#define LINE_MAX_BYTES 2048
+
+static atomic_int log_level = INJ_LOG_INFO;
+
+void
+inj_log_set_level(enum inj_log_level level)
+{
+	atomic_store(&log_level, (int)level);
+}
+
+bool
+inj_log_enabled(enum inj_log_level level)
+{
+	return (int)level >= atomic_load(&log_level);
+}
+
+void
+inj_log_raw(const char *text, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(STDERR_FILENO, text, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return; /* stderr closed: nothing we can do, and nothing to harm */
+		}
+		text += w;
+		len -= (size_t)w;
+	}
+}
+
+void
+inj_logv(enum inj_log_level level, const char *fmt, va_list ap)
+{
+	char buf[LINE_MAX_BYTES];
+	size_t n = sizeof(PREFIX) - 1;
+	int saved = errno;
+	int r;
+
+	if (!inj_log_enabled(level))
+		return;
+	memcpy(buf, PREFIX, n);
+	r = vsnprintf(buf + n, sizeof(buf) - n - 1, fmt, ap);
+	if (r < 0)
+		r = 0;
+	if ((size_t)r > sizeof(buf) - n - 2) {
+		/* Truncated: mark it so a reader knows. */
+		r = (int)(sizeof(buf) - n - 2);
+		memcpy(buf + n + r - 3, "...", 3);
+	}
+	n += (size_t)r;
+	buf[n++] = '\n';
+	inj_log_raw(buf, n);
+	errno = saved;
+}
+
+void
+inj_log(enum inj_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	inj_logv(level, fmt, ap);
+	va_end(ap);
+}
+
+void
+inj_log_block(enum inj_log_level level, const char *text)
+{
+	const char *p = text, *nl;
+
+	if (!inj_log_enabled(level))
+		return;
+	while (*p) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		inj_log(level, "%.*s", (int)(nl - p), p);
+		p = *nl ? nl + 1 : nl;
+	}
+}
+
+void
+inj_log_bug(const char *file, int line, const char *fmt, ...)
+{
+	char msg[LINE_MAX_BYTES / 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	inj_log(INJ_LOG_ERROR, "internal error at %s:%d (a gpuproj bug, please report it): %s",
+		file, line, msg);
+}

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The logical-metric → NVPW candidate table (cupti-notes §5) and its
+ * per-chip resolution. Names were checked with the real libcupti 13.0 host
+ * API on GV100, TU102, GA100, GA102, GH100, AD102, GB100 and GB202
+ * (tests/inject/test-cupti-host.c keeps them honest).
+ *
+ * Thread safety: constant table; resolution allocates a new set.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics-nvpw.h"
+#include "util.h"
+
+#define SASS_T(op) "smsp__sass_thread_inst_executed_op_" op "_pred_on.sum"
+
+struct candidate {
+	const char *expr;
+	double scale;
+};
+
+/* Up to four candidates per logical metric, best first. */
+static const struct candidate table[GPUPROJ_M_COUNT][4] = {
+	[GPUPROJ_M_INST_FP16_FMA] = { { SASS_T("hfma"), 1 } },
+	[GPUPROJ_M_INST_FP16_ADD] = { { SASS_T("hadd"), 1 } },
+	[GPUPROJ_M_INST_FP16_MUL] = { { SASS_T("hmul"), 1 } },
+	[GPUPROJ_M_INST_FP32_FMA] = { { SASS_T("ffma"), 1 } },
+	[GPUPROJ_M_INST_FP32_ADD] = { { SASS_T("fadd"), 1 } },
+	[GPUPROJ_M_INST_FP32_MUL] = { { SASS_T("fmul"), 1 } },
+	[GPUPROJ_M_INST_FP64_FMA] = { { SASS_T("dfma"), 1 } },
+	[GPUPROJ_M_INST_FP64_ADD] = { { SASS_T("dadd"), 1 } },
+	[GPUPROJ_M_INST_FP64_MUL] = { { SASS_T("dmul"), 1 } },
+	[GPUPROJ_M_INST_FP16] = { { SASS_T("fp16"), 1 } },
+	[GPUPROJ_M_INST_FP32] = { { SASS_T("fp32"), 1 } },
+	[GPUPROJ_M_INST_FP64] = { { SASS_T("fp64"), 1 } },
+	[GPUPROJ_M_INST_INT] = { { SASS_T("integer"), 1 } },
+	[GPUPROJ_M_INST_LDST] = { { SASS_T("memory"), 1 } },
+	/* Everything that is neither FP, integer nor memory (the quant model's "other"). */
+	[GPUPROJ_M_INST_OTHER] = {
+		{ SASS_T("bit") "+" SASS_T("control") "+" SASS_T("conversion") "+" SASS_T("misc")
+		  "+" SASS_T("inter_thread_communication") "+" SASS_T("uniform"), 1 },
+		{ SASS_T("bit") "+" SASS_T("control") "+" SASS_T("conversion") "+" SASS_T("misc")
+		  "+" SASS_T("inter_thread_communication"), 1 },
+	},
+	[GPUPROJ_M_INST_WARP] = { { "smsp__inst_executed.sum", 1 } },
+	[GPUPROJ_M_INST_THREAD] = { { "smsp__thread_inst_executed.sum", 1 } },
+	/* Threads per executed warp instruction, over the warp size of 32. */
+	[GPUPROJ_M_WARP_EFFICIENCY] = {
+		{ "smsp__average_thread_inst_executed_per_inst_executed.ratio", 1.0 / 32 },
+		{ "smsp__thread_inst_executed_per_inst_executed.ratio", 1.0 / 32 },
+	},
+	[GPUPROJ_M_BYTES_L1] = { { "l1tex__t_bytes.sum", 1 } },
+	[GPUPROJ_M_BYTES_L2] = { { "lts__t_bytes.sum", 1 } },
+	[GPUPROJ_M_BYTES_DRAM] = { { "dram__bytes.sum", 1 } },
+	/* GB202/GB203 spell the DRAM directions _op_read/_op_write. */
+	[GPUPROJ_M_BYTES_DRAM_READ] = { { "dram__bytes_read.sum", 1 },
+					{ "dram__bytes_op_read.sum", 1 } },
+	[GPUPROJ_M_BYTES_DRAM_WRITE] = { { "dram__bytes_write.sum", 1 },
+					 { "dram__bytes_op_write.sum", 1 } },
+	[GPUPROJ_M_SHARED_BYTES] = { { "sm__sass_data_bytes_mem_shared.sum", 1 } },
+	[GPUPROJ_M_SHARED_WAVEFRONTS] = { { "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", 1 } },
+	[GPUPROJ_M_SHARED_BANK_CONFLICTS] = {
+		{ "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", 1 },
+		{ "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum+"
+		  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", 1 },
+	},
+	[GPUPROJ_M_SECTORS_L1] = { { "l1tex__t_sectors.sum", 1 } },
+	[GPUPROJ_M_SECTORS_L2] = { { "lts__t_sectors.sum", 1 },
+				   { "lts__t_sectors_op_read.sum+lts__t_sectors_op_write.sum", 1 } },
+	[GPUPROJ_M_SECTORS_DRAM] = { { "dram__sectors.sum", 1 },
+				     { "dram__sectors_read.sum+dram__sectors_write.sum", 1 },
+				     { "dram__sectors_op_read.sum+dram__sectors_op_write.sum", 1 } },
+	/* Percent of the peak sustained warps per active cycle → 0..1. */
+	[GPUPROJ_M_OCCUPANCY_ACHIEVED] = {
+		{ "sm__warps_active.avg.pct_of_peak_sustained_active", 0.01 } },
+	[GPUPROJ_M_CYCLES_SM_ACTIVE] = { { "sm__cycles_active.avg", 1 } },
+	[GPUPROJ_M_CLOCK_SM] = { { "sm__cycles_elapsed.avg.per_second", 1 } },
+};
+
+size_t
+inj_metrics_candidate_count(enum gpuproj_metric m)
+{
+	size_t i;
+
+	if ((unsigned)m >= GPUPROJ_M_COUNT)
+		return 0;
+	for (i = 0; i < ARRAY_LENGTH(table[m]) && table[m][i].expr; i++)
+		;
+	return i;
+}
+
+const char *
+inj_metrics_candidate(enum gpuproj_metric m, size_t i)
+{
+	return i < inj_metrics_candidate_count(m) ? table[m][i].expr : NULL;
+}
+
+/* Cache of validator answers: the same name appears in several candidates. */
+struct answer {
+	char *name;
+	bool valid;
+};
+
+struct resolver {
+	inj_metric_valid_fn valid;
+	void *ud;
+	struct answer *answers;
+	size_t n_answers, cap_answers;
+	struct inj_metric_set *set;
+	size_t cap_names;
+	bool oom;
+};
+
+static bool
+ask(struct resolver *rv, const char *name)
+{
+	size_t i;
+	bool v;
+
+	for (i = 0; i < rv->n_answers; i++) {
+		if (strcmp(rv->answers[i].name, name) == 0)
+			return rv->answers[i].valid;
+	}
+	v = rv->valid(rv->ud, name);
+	if (rv->n_answers == rv->cap_answers) {
+		size_t cap = rv->cap_answers ? 2 * rv->cap_answers : 64;
+		struct answer *a = realloc(rv->answers, cap * sizeof(*a));
+
+		if (!a) {
+			rv->oom = true;
+			return v;
+		}
+		rv->answers = a;
+		rv->cap_answers = cap;
+	}
+	rv->answers[rv->n_answers].name = strdup(name);
+	if (!rv->answers[rv->n_answers].name) {
+		rv->oom = true;
+		return v;
+	}
+	rv->answers[rv->n_answers++].valid = v;
+	return v;
+}
+
+/* Index of `name` in the set's name list, appending it; SIZE_MAX on ENOMEM. */
+static size_t
+intern(struct resolver *rv, const char *name, size_t len)
+{
+	struct inj_metric_set *s = rv->set;
+	size_t i;
+	char *copy;
+
+	for (i = 0; i < s->n_names; i++) {
+		if (strlen(s->names[i]) == len && strncmp(s->names[i], name, len) == 0)
+			return i;
+	}
+	if (s->n_names == rv->cap_names) {
+		size_t cap = rv->cap_names ? 2 * rv->cap_names : 64;
+		const char **n = realloc(s->names, cap * sizeof(*n));
+
+		if (!n)
+			return SIZE_MAX;
+		s->names = n;
+		rv->cap_names = cap;
+	}
+	copy = strndup(name, len);
+	if (!copy)
+		return SIZE_MAX;
+	s->names[s->n_names] = copy;
+	return s->n_names++;
+}
+
+/* Split "a+b" into terms; all must be valid. Returns true and fills map. */
+static bool
+try_candidate(struct resolver *rv, const struct candidate *c, struct inj_metric_map *map)
+{
+	char term[256];
+	const char *p = c->expr;
+	size_t n = 0, starts[INJ_MAX_TERMS], lens[INJ_MAX_TERMS], i;
+
+	while (*p) {
+		const char *plus = strchr(p, '+');
+		size_t len = plus ? (size_t)(plus - p) : strlen(p);
+
+		if (n == INJ_MAX_TERMS || len >= sizeof(term))
+			return false;
+		memcpy(term, p, len);
+		term[len] = '\0';
+		if (!ask(rv, term))
+			return false;
+		starts[n] = (size_t)(p - c->expr);
+		lens[n++] = len;
+		p += len + (plus ? 1 : 0);
+	}
+	for (i = 0; i < n; i++) {
+		map->term[i] = intern(rv, c->expr + starts[i], lens[i]);
+		if (map->term[i] == SIZE_MAX) {
+			rv->oom = true;
+			return false;
+		}
+	}
+	map->n_terms = n;
+	map->expr = c->expr;
+	map->scale = c->scale;
+	return n > 0;
+}
+
+int
+inj_metrics_resolve(const char *chip, inj_metric_valid_fn valid, void *ud,
+		    struct inj_metric_set **ret)
+{
+	struct resolver rv = { .valid = valid, .ud = ud };
+	size_t m, i;
+
+	*ret = NULL;
+	rv.set = calloc(1, sizeof(*rv.set));
+	if (!rv.set)
+		return -1;
+	snprintf(rv.set->chip, sizeof(rv.set->chip), "%s", chip);
+	rv.set->duration_index = SIZE_MAX;
+	for (m = 0; m < GPUPROJ_M_COUNT && !rv.oom; m++) {
+		for (i = 0; i < ARRAY_LENGTH(table[m]) && table[m][i].expr; i++) {
+			if (try_candidate(&rv, &table[m][i], &rv.set->map[m]))
+				break;
+		}
+		if (!rv.set->map[m].expr)
+			rv.set->n_unavailable++;
+	}
+	if (!rv.oom && ask(&rv, INJ_DURATION_METRIC)) {
+		rv.set->duration_index = intern(&rv, INJ_DURATION_METRIC,
+						strlen(INJ_DURATION_METRIC));
+		if (rv.set->duration_index == SIZE_MAX)
+			rv.oom = true;
+	}
+	for (i = 0; i < rv.n_answers; i++)
+		free(rv.answers[i].name);
+	free(rv.answers);
+	if (rv.oom) {
+		inj_metrics_free(rv.set);
+		return -1;
+	}
+	*ret = rv.set;
+	return 0;
+}
+
+void
+inj_metrics_free(struct inj_metric_set *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n_names; i++)
+		free((char *)s->names[i]);
+	free(s->names);
+	free(s);
+}
+
+void
+inj_metrics_values(const struct inj_metric_set *s, const double *raw, double *out)
+{
+	size_t m, i;
+
+	for (m = 0; m < GPUPROJ_M_COUNT; m++) {
+		const struct inj_metric_map *map = &s->map[m];
+		double sum = 0;
+
+		out[m] = NAN;
+		if (!map->expr)
+			continue;
+		for (i = 0; i < map->n_terms; i++)
+			sum += raw[map->term[i]];
+		if (isfinite(sum))
+			out[m] = sum * map->scale;
+	}
+}

@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Output of libproj.so (see output.h): the exit report (table on stderr,
+ * JSON written to a temporary file and renamed) and the live projection.
+ * Everything goes to stderr or files; the application's stdout is never
+ * touched.
+ *
+ * Thread safety: inj_output_live() on the worker thread, inj_output_final()
+ * once; both hold the collector lock while they read the profile, so a
+ * report is a consistent snapshot.
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gpuproj/model.h>
+#include <gpuproj/report.h>
+
+#include "log.h"
+#include "output.h"
+#include "profile-private.h"
+#include "util.h"
+
+struct inj_output {
+	const struct inj_config *cfg;
+	const struct inj_backend_ops *backend;
+	double start_ns;
+	long pid, rank;
+	char host[256];
+	char *path;			/* expanded GPUPROJ_OUTPUT */
+	char *live_path;		/* <path without .json>.live.json */
+	struct gpuproj_targets *targets;
+	char *targets_origin;
+	/* live */
+	bool live_tty;
+	bool live_printed;
+	bool source_warned;
+};
+
+double
+inj_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* "a/b.json" → "a/b<infix>.json"; no extension: "a/b<infix>". */
+static char *
+path_with_infix(const char *path, const char *infix)
+{
+	const char *slash = strrchr(path, '/');
+	const char *dot = strrchr(slash ? slash + 1 : path, '.');
+
+	if (!dot || dot == (slash ? slash + 1 : path))
+		return xasprintf("%s%s", path, infix);
+	return xasprintf("%.*s%s%s", (int)(dot - path), path, infix, dot);
+}
+
+static void
+load_targets(struct inj_output *o)
+{
+	struct gpuproj_error err = { 0 };
+	char msg[GPUPROJ_ERROR_MSG_SIZE + GPUPROJ_ERROR_FILE_SIZE + 64];
+
+	if (o->cfg->targets) {
+		if (gpuproj_targets_load(o->cfg->targets, &o->targets, &err) == GPUPROJ_OK) {
+			o->targets_origin = strdup(o->cfg->targets);
+			return;
+		}
+		inj_warn("GPUPROJ_TARGETS: %s; using the built-in targets.yaml",
+			 gpuproj_error_format(&err, msg, sizeof(msg)));
+	}
+	memset(&err, 0, sizeof(err));
+	if (gpuproj_targets_load_builtin(&o->targets, &err) == GPUPROJ_OK) {
+		o->targets_origin = strdup("built-in");
+		return;
+	}
+	inj_warn("the built-in targets.yaml does not load (%s): profiles are written without "
+		 "projections", gpuproj_error_format(&err, msg, sizeof(msg)));
+}
+
+struct inj_output *
+inj_output_new(const struct inj_config *cfg, const struct inj_backend_ops *backend,
+	       double start_ns)
+{
+	struct inj_output *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		goto oom;
+	o->cfg = cfg;
+	o->backend = backend;
+	o->start_ns = start_ns;
+	o->pid = (long)getpid();
+	o->rank = inj_mpi_rank();
+	if (gethostname(o->host, sizeof(o->host) - 1) != 0)
+		snprintf(o->host, sizeof(o->host), "localhost");
+	o->path = inj_pattern_expand(cfg->output, o->pid, o->host, o->rank);
+	if (!o->path)
+		goto oom;
+	o->live_path = path_with_infix(o->path, ".live");
+	if (!o->live_path)
+		goto oom;
+	o->live_tty = isatty(STDERR_FILENO) == 1;
+	load_targets(o);
+	return o;
+oom:
+	inj_error("out of memory at start-up: gpuproj is off");
+	inj_output_free(o);
+	return NULL;
+}
+
+void
+inj_output_free(struct inj_output *o)
+{
+	if (!o)
+		return;
+	free(o->path);
+	free(o->live_path);
+	free(o->targets_origin);
+	gpuproj_targets_free(o->targets);
+	free(o);
+}
+
+const char *
+inj_output_path(const struct inj_output *o)
+{
+	return o->path;
+}
+
+/* ---- process description ---- */
+
+static char **
+read_cmdline(void)
+{
+	char buf[65536], **argv;
+	ssize_t n, total = 0;
+	size_t count = 0, i;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	char *p;
+
+	if (fd < 0)
+		return NULL;
+	while (total < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + total, sizeof(buf) - 1 - (size_t)total)) > 0)
+		total += n;
+	close(fd);
+	if (total <= 0)
+		return NULL;
+	buf[total] = '\0';
+	for (i = 0; i < (size_t)total; i++)
+		count += buf[i] == '\0';
+	if (buf[total - 1] != '\0')
+		count++;
+	argv = calloc(count + 1, sizeof(*argv));
+	if (!argv)
+		return NULL;
+	for (p = buf, i = 0; i < count && p < buf + total; i++) {
+		argv[i] = strdup(p);
+		p += strlen(p) + 1;
+	}
+	return argv;
+}
+
+static void
+free_argv(char **argv)
+{
+	size_t i;
+
+	for (i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
+
+/* Demangle kernel names with the C++ runtime already in the process, if any. */
+static void
+demangle_all(struct gpuproj_profile *p)
+{
+	demangle_fn fn;
+	size_t i;
+
+	{
+		void *sym = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+
+		memcpy(&fn, &sym, sizeof(sym));
+	}
+	if (!fn)
+		return;
+	for (i = 0; i < gpuproj_profile_count(p); i++) {
+		struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+		int status = -1;
+		char *d;
+
+		if (k->demangled || strncmp(k->name, "_Z", 2) != 0)
+			continue;
+		d = fn(k->name, NULL, NULL, &status);
+		if (d && status == 0)
+			profile_kernel_set_demangled(k, d);
+		free(d);
+	}
+}
+
+static void
+iso_now(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void
+describe(struct inj_output *o, struct gpuproj_profile *p, const char *why)
+{
+	const struct inj_config *cfg = o->cfg;
+	char buf[64], **argv = read_cmdline();
+	const char *app = NULL;
+	size_t i;
+
+	if (argv && argv[0]) {
+		app = strrchr(argv[0], '/');
+		app = app ? app + 1 : argv[0];
+	}
+	gpuproj_profile_set_process(p, app, o->host, o->pid, o->rank, (const char *const *)argv);
+	free_argv(argv);
+
+	gpuproj_profile_set_attr(p, "origin", "injection");
+	iso_now(buf, sizeof(buf));
+	gpuproj_profile_set_attr(p, "created", buf);
+	gpuproj_profile_set_attr(p, "libproj", "gpuproj " GPUPROJ_VERSION);
+	gpuproj_profile_set_attr(p, "report", why);
+	gpuproj_profile_set_attr(p, "mode", inj_mode_name(cfg->mode));
+	snprintf(buf, sizeof(buf), "%u", cfg->profile_launches);
+	gpuproj_profile_set_attr(p, "profile_launches", buf);
+	if (cfg->kernel_regex)
+		gpuproj_profile_set_attr(p, "kernel_regex", cfg->kernel_regex);
+	if (o->targets_origin)
+		gpuproj_profile_set_attr(p, "targets", o->targets_origin);
+	for (i = 0; i < cfg->n_echo; i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "env.%s", cfg->echo[i].name);
+		gpuproj_profile_set_attr(p, key, cfg->echo[i].value);
+	}
+	o->backend->describe(p);
+	gpuproj_profile_run_info_mut(p)->wall_ns = inj_now_ns() - o->start_ns;
+	demangle_all(p);
+}
+
+/* ---- projection ---- */
+
+/* Project every target; *ret_runs is NULL when there is no source. */
+static int
+project(struct inj_output *o, struct gpuproj_profile *p, const struct gpuproj_target **ret_src,
+	struct gpuproj_run_projection **ret_runs, size_t *ret_n, struct gpuproj_error *err)
+{
+	const struct gpuproj_model *m = gpuproj_model_default();
+	struct gpuproj_run_projection *runs;
+	size_t n, i;
+	int r;
+
+	*ret_runs = NULL;
+	*ret_n = 0;
+	*ret_src = NULL;
+	if (!o->targets)
+		return GPUPROJ_E_NOTFOUND;
+	r = gpuproj_resolve_source(p, o->targets, NULL, ret_src, err);
+	if (r != GPUPROJ_OK)
+		return r;
+	n = gpuproj_targets_count(o->targets);
+	runs = calloc(n ? n : 1, sizeof(*runs));
+	if (!runs)
+		return GPUPROJ_E_NOMEM;
+	for (i = 0; i < n; i++) {
+		r = gpuproj_project_run(p, m, *ret_src, gpuproj_targets_get(o->targets, i), NULL,
+					&runs[i]);
+		if (r != GPUPROJ_OK) {
+			while (i-- > 0)
+				gpuproj_run_projection_clear(&runs[i]);
+			free(runs);
+			return r;
+		}
+	}
+	*ret_runs = runs;
+	*ret_n = n;
+	return GPUPROJ_OK;
+}
+
+static void
+runs_free(struct gpuproj_run_projection *runs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; runs && i < n; i++)
+		gpuproj_run_projection_clear(&runs[i]);
+	free(runs);
+}
+
+static void
+print_table(const struct gpuproj_profile *p, const struct gpuproj_target *src,
+	    const struct gpuproj_run_projection *runs, size_t n, const char *path)
+{
+	struct gpuproj_report_options opt = { .top_kernels = 5, .profile_label = path };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!inj_log_enabled(INJ_LOG_INFO))
+		return;
+	f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	gpuproj_report_table(f, p, src, runs, n, &opt);
+	fclose(f);
+	inj_log_block(INJ_LOG_INFO, text);
+	free(text);
+}
+
+void
+inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
+{
+	struct gpuproj_run_projection *runs = NULL;
+	const struct gpuproj_target *src = NULL;
+	struct gpuproj_error err = { 0 };
+	char msg[GPUPROJ_ERROR_MSG_SIZE + GPUPROJ_ERROR_FILE_SIZE + 64];
+	struct gpuproj_profile *p;
+	struct inj_totals t;
+	size_t n_runs = 0;
+	int r;
+
+	inj_output_live_end(o);
+	inj_collector_finish(c);
+	inj_collector_totals(c, &t);
+	p = inj_collector_lock(c);
+	if (!gpuproj_profile_device(p)->name && gpuproj_profile_count(p) == 0) {
+		inj_collector_unlock(c);
+		inj_debug("no CUDA context was created: nothing to report");
+		return;
+	}
+	describe(o, p, why);
+	gpuproj_profile_sort_by_time(p);
+
+	r = project(o, p, &src, &runs, &n_runs, &err);
+	if (r == GPUPROJ_E_NOMEM) {
+		inj_error("out of memory projecting: the profile is written without projections");
+	} else if (r != GPUPROJ_OK && o->targets) {
+		const char *name = gpuproj_profile_device(p)->name;
+
+		inj_warn("the source GPU '%s' is not in targets.yaml (%s): the profile is written "
+			 "without projections; add a targets.yaml entry (`gpuproj bench` writes one) "
+			 "or project later with `gpuproj project --source NAME %s`",
+			 name ? name : "?", o->targets_origin ? o->targets_origin : "built-in", o->path);
+	}
+	if (r == GPUPROJ_OK)
+		print_table(p, src, runs, n_runs, o->path);
+	memset(&err, 0, sizeof(err));
+	if (gpuproj_report_json(o->path, p, src, runs, n_runs, &err) != GPUPROJ_OK) {
+		inj_error("cannot write the report: %s", gpuproj_error_format(&err, msg, sizeof(msg)));
+	} else {
+		inj_info("wrote %s (%zu kernel signature%s, %" PRIu64 " launch%s, %" PRIu64
+			 " profiled)", o->path, gpuproj_profile_count(p),
+			 gpuproj_profile_count(p) == 1 ? "" : "s", t.launches,
+			 t.launches == 1 ? "" : "es", t.profiled);
+	}
+	inj_collector_unlock(c);
+	if (t.dropped)
+		inj_warn("CUPTI dropped %" PRIu64 " activity record%s (buffers full): those launches "
+			 "are missing from the counts and times", t.dropped, t.dropped == 1 ? "" : "s");
+	runs_free(runs, n_runs);
+}
+
+/* ---- live ---- */
+
+struct live_target {
+	const char *name;
+	double ns;
+};
+
+static int
+cmp_live(const void *a, const void *b)
+{
+	const struct live_target *x = a, *y = b;
+
+	return (x->ns > y->ns) - (x->ns < y->ns);
+}
+
+static size_t
+term_width(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 160;
+}
+
+void
+inj_output_live(struct inj_output *o, struct inj_collector *c)
+{
+	struct gpuproj_run_projection *runs = NULL;
+	const struct gpuproj_target *src = NULL;
+	struct gpuproj_error err = { 0 };
+	struct live_target *lt = NULL;
+	struct gpuproj_profile *p;
+	struct inj_totals t;
+	struct strbuf sb;
+	size_t n_runs = 0, i, shown = 0, width;
+	char a[32], b[32];
+
+	inj_collector_totals(c, &t);
+	p = inj_collector_lock(c);
+	if (project(o, p, &src, &runs, &n_runs, &err) == GPUPROJ_OK) {
+		if (gpuproj_report_json(o->live_path, p, src, runs, n_runs, &err) != GPUPROJ_OK)
+			inj_debug("live snapshot not written: %s", err.message);
+	} else if (gpuproj_profile_device(p)->name) {
+		if (gpuproj_report_json(o->live_path, p, NULL, NULL, 0, &err) != GPUPROJ_OK)
+			inj_debug("live snapshot not written: %s", err.message);
+	}
+	inj_collector_unlock(c);
+
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "[gpuproj] live %.1f s: %" PRIu64 " launch%s, %" PRIu64 " kernel%s, "
+		      "GPU %s", (inj_now_ns() - o->start_ns) / 1e9, t.launches,
+		      t.launches == 1 ? "" : "es", t.kernels, t.kernels == 1 ? "" : "s",
+		      format_ns(t.gpu_ns, a, sizeof(a)));
+	lt = calloc(n_runs ? n_runs : 1, sizeof(*lt));
+	for (i = 0; lt && i < n_runs; i++) {
+		lt[i].name = runs[i].target->name;
+		lt[i].ns = runs[i].point_ns;
+	}
+	if (lt)
+		qsort(lt, n_runs, sizeof(*lt), cmp_live);
+	width = o->live_tty ? term_width() - 1 : SIZE_MAX;
+	for (i = 0; lt && i < n_runs; i++) {
+		char item[160];
+		double src_ns = runs[0].source_ns;
+
+		snprintf(item, sizeof(item), " | %s %s (%sx)", lt[i].name,
+			 format_ns(lt[i].ns, a, sizeof(a)),
+			 lt[i].ns > 0 ? (snprintf(b, sizeof(b), "%.2f", src_ns / lt[i].ns), b) : "-");
+		if (sb.len + strlen(item) + 24 > width)
+			break;
+		strbuf_append(&sb, item);
+		shown++;
+	}
+	if (shown < n_runs)
+		strbuf_printf(&sb, " | +%zu more in %s", n_runs - shown, o->live_path);
+	if (!src && t.kernels)
+		strbuf_append(&sb, " | no projection (source GPU not in targets.yaml)");
+	free(lt);
+	runs_free(runs, n_runs);
+	if (sb.oom || !inj_log_enabled(INJ_LOG_INFO)) {
+		strbuf_free(&sb);
+		return;
+	}
+	if (o->live_tty) {
+		inj_log_raw("\r\033[K", 4);
+		inj_log_raw(sb.buf, sb.len);
+	} else {
+		strbuf_append(&sb, "\n");
+		inj_log_raw(sb.buf, sb.len);
+	}
+	o->live_printed = true;
+	strbuf_free(&sb);
+}
+
+void
+inj_output_live_end(struct inj_output *o)
+{
+	if (o && o->live_tty && o->live_printed) {
+		inj_log_raw("\n", 1);
+		o->live_printed = false;
+	}
+}

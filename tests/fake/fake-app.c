@@ -1,0 +1,780 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fake-app: a scripted "CUDA application" for the injection tests.
+ *
+ * It plays the CUDA driver and runtime on top of the CUPTI test double:
+ * `init` does what cuInit does with CUDA_INJECTION64_PATH (dlopen the
+ * library, call InitializeInjection), launches emit the callbacks a real
+ * launch emits (runtime __cudaLaunchKernel with a nested driver
+ * cuLaunchKernel, driver only, Ex, cooperative, graphs), the "GPU" runs
+ * the kernel (profiler ranges, activity records), and the driver functions
+ * libproj.so looks up with dlsym(RTLD_DEFAULT) (cuDeviceGet, ...) are
+ * exported from this executable. Each argument is one command:
+ *
+ *   init                          cuInit (loads the injection library)
+ *   device ORD NAME CHIP MAJ.MIN SMS CLOCK_KHZ
+ *   ctx ORD                       create a context (numbered 1, 2, ...)
+ *   destroy CTX                   destroy context CTX
+ *   reset CTX                     cudaDeviceReset: runtime callback + destroy
+ *   module CTX ID SIZE            load a module (cubin of SIZE pattern bytes)
+ *   launch VIA CTX NAME GX,GY,GZ BX,BY,BZ SMEM DUR_NS [noexec] [ctxnull]
+ *          [destroy-mid] [regs=N] [static=N]
+ *       VIA: rt (__cudaLaunchKernel + nested cuLaunchKernel), rt-only (no
+ *       nested driver callback), rt-legacy (cudaLaunchKernel + nested),
+ *       rt-ex (cudaLaunchKernelExC + nested cuLaunchKernelEx), rt-coop,
+ *       drv (cuLaunchKernel), drv-ptsz, ex (cuLaunchKernelEx), coop
+ *   graph CTX NAME GX,GY,GZ BX,BY,BZ SMEM DUR_NS COUNT   cudaGraphLaunch of COUNT kernels
+ *   capture-begin | capture-end   stream capture (runtime + nested driver)
+ *   repeat N COMMAND...           run COMMAND N times
+ *   threads T N COMMAND...        T threads run COMMAND N times each, at once
+ *                                 (%t in COMMAND becomes the thread index)
+ *   flush                         deliver buffered activity records
+ *   metric NAME VALUE | fail FUNC CODE [COUNT] | ranges N | drop N
+ *   replay-records on|off         one record per replay pass (default on)
+ *   fatal MESSAGE                 CUPTI fatal error
+ *   fork                          child: one launch, exit 0; parent waits
+ *   stdout TEXT                   print TEXT on standard output
+ *   sleep MS | signal TERM|INT | exit CODE
+ *   bench LAUNCHES SIGS           timing loop for tests/bench/bench-inject
+ *   selftest                      misuse the CUPTI API on purpose: every call must
+ *                                 fail and count as a violation (exit 6 if one passes)
+ *
+ * Default device 0: "Fake A100" (GA100, CC 8.0, 108 SMs, 1410 MHz).
+ * Exit status: 0, the `exit` code, 2 for a bad script, 4 when
+ * InitializeInjection did not return 1, 5 when a forked child failed.
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cupti.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+
+#include "fake.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define MAX_CTX 64
+
+static CUcontext ctxs[MAX_CTX + 1];
+static int n_ctx;
+
+static int run_command(const char *cmd);
+
+/* ---- the driver functions libproj.so looks up with dlsym(RTLD_DEFAULT) ---- */
+
+static void
+no_driver_in_launch(const char *func)
+{
+	if (fake_in_launch_callback())
+		fake_violation("%s called inside a launch callback (no driver calls there)", func);
+}
+
+EXPORT CUresult CUDAAPI
+cuDeviceGet(CUdevice *dev, int ordinal)
+{
+	no_driver_in_launch(__func__);
+	if (!fake_get_device(ordinal))
+		return CUDA_ERROR_INVALID_DEVICE;
+	*dev = ordinal;
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult CUDAAPI
+cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+	const struct fake_device *d = fake_get_device(dev);
+
+	no_driver_in_launch(__func__);
+	if (!d || len <= 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	snprintf(name, (size_t)len, "%s", d->name);
+	return CUDA_SUCCESS;
+}
+
+EXPORT CUresult CUDAAPI
+cuDeviceGetAttribute(int *v, CUdevice_attribute attr, CUdevice dev)
+{
+	const struct fake_device *d = fake_get_device(dev);
+
+	no_driver_in_launch(__func__);
+	if (!d)
+		return CUDA_ERROR_INVALID_DEVICE;
+	switch ((int)attr) {
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = d->cc_major; break;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = d->cc_minor; break;
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = d->sms; break;
+	case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *v = d->clock_khz; break;
+	default: return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+/* ---- helpers ---- */
+
+static int
+usage(const char *cmd)
+{
+	fprintf(stderr, "fake-app: bad command '%s'\n", cmd);
+	exit(2);
+}
+
+static CUcontext
+ctx_arg(const char *cmd, int id)
+{
+	if (id < 1 || id > n_ctx)
+		usage(cmd);
+	return ctxs[id];
+}
+
+static bool
+dims(const char *s, uint32_t d[3])
+{
+	return sscanf(s, "%u,%u,%u", &d[0], &d[1], &d[2]) == 3;
+}
+
+static void
+cu_init(void)
+{
+	const char *path = getenv("CUDA_INJECTION64_PATH");
+	static bool done;
+	int (*init)(void);
+	void *h, *sym;
+
+	if (done || !path || !*path) {
+		done = true;
+		return;
+	}
+	done = true;
+	h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+	if (!h) {
+		fprintf(stderr, "fake-app: cannot load %s: %s\n", path, dlerror());
+		return;
+	}
+	sym = dlsym(h, "InitializeInjection");
+	if (!sym) {
+		fprintf(stderr, "fake-app: %s has no InitializeInjection\n", path);
+		return;
+	}
+	memcpy(&init, &sym, sizeof(sym));
+	if (init() != 1 || init() != 1) {	/* the second call must be a no-op returning 1 */
+		fprintf(stderr, "fake-app: InitializeInjection did not return 1\n");
+		exit(4);
+	}
+}
+
+/* ---- launches ---- */
+
+struct launch {
+	const char *via;
+	CUcontext ctx;
+	const char *name;
+	uint32_t grid[3], block[3];
+	uint32_t smem, smem_static, regs;
+	uint64_t dur;
+	bool noexec, ctxnull, destroy_mid;
+	int ctx_id;
+};
+
+static void *
+destroy_thread(void *arg)
+{
+	fake_ctx_destroy((CUcontext)arg);
+	return NULL;
+}
+
+static void
+gpu_run(const struct launch *l, uint32_t corr)
+{
+	struct fake_kernel k = {
+		.name = l->name,
+		.smem_dynamic = l->smem,
+		.smem_static = l->smem_static,
+		.regs = l->regs,
+		.duration_ns = l->dur,
+		.correlation = corr,
+	};
+
+	memcpy(k.grid, l->grid, sizeof(k.grid));
+	memcpy(k.block, l->block, sizeof(k.block));
+	if (l->noexec)
+		return;
+	fake_kernel_run(l->ctx, &k);
+	if (l->destroy_mid) {
+		/* Another thread tears the context down while the launch is still open. */
+		pthread_t t;
+
+		pthread_create(&t, NULL, destroy_thread, l->ctx);
+		pthread_join(t, NULL);
+	}
+}
+
+static void
+driver_launch(const struct launch *l, CUpti_CallbackId cbid, const char *fn, uint32_t *ret_corr)
+{
+	cuLaunchKernel_params kp = {
+		.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
+		.blockDimX = l->block[0], .blockDimY = l->block[1], .blockDimZ = l->block[2],
+		.sharedMemBytes = l->smem,
+	};
+	cuLaunchCooperativeKernel_params cp = {
+		.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
+		.blockDimX = l->block[0], .blockDimY = l->block[1], .blockDimZ = l->block[2],
+		.sharedMemBytes = l->smem,
+	};
+	CUlaunchConfig cfg = {
+		.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
+		.blockDimX = l->block[0], .blockDimY = l->block[1], .blockDimZ = l->block[2],
+		.sharedMemBytes = l->smem,
+	};
+	cuLaunchKernelEx_params ep = { .config = &cfg };
+	const void *params = &kp;
+	uint32_t corr = fake_next_correlation();
+	CUresult ok = CUDA_SUCCESS;
+
+	if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx)
+		params = &ep;
+	else if (cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel)
+		params = &cp;
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, cbid, CUPTI_API_ENTER, fn, params, l->name, l->ctx,
+		 corr, NULL);
+	if (ret_corr)
+		*ret_corr = corr;
+	else
+		gpu_run(l, corr);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, cbid, CUPTI_API_EXIT, fn, params, l->name, l->ctx,
+		 corr, &ok);
+}
+
+static void
+runtime_launch(const struct launch *l, CUpti_CallbackId cbid, const char *fn, const void *params,
+	       CUpti_CallbackId drv_cbid, const char *drv_fn)
+{
+	uint32_t corr = fake_next_correlation();
+	cudaError_t ok = cudaSuccess;
+
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, CUPTI_API_ENTER, fn, params, l->name,
+		 l->ctxnull ? NULL : l->ctx, corr, NULL);
+	if (drv_cbid) {
+		/*
+		 * The nested driver call launches the kernel; its record carries the
+		 * driver call's correlation id (the harder case for the join).
+		 */
+		cuLaunchKernel_params kp = {
+			.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
+			.blockDimX = l->block[0], .blockDimY = l->block[1],
+			.blockDimZ = l->block[2], .sharedMemBytes = l->smem,
+		};
+		CUlaunchConfig cfg = {
+			.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
+			.blockDimX = l->block[0], .blockDimY = l->block[1],
+			.blockDimZ = l->block[2], .sharedMemBytes = l->smem,
+		};
+		cuLaunchKernelEx_params ep = { .config = &cfg };
+		uint32_t dcorr = fake_next_correlation();
+		CUresult dok = CUDA_SUCCESS;
+		const void *dp = drv_cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ? (const void *)&ep
+										     : &kp;
+
+		fake_api(CUPTI_CB_DOMAIN_DRIVER_API, drv_cbid, CUPTI_API_ENTER, drv_fn, dp, l->name,
+			 l->ctx, dcorr, NULL);
+		gpu_run(l, dcorr);
+		fake_api(CUPTI_CB_DOMAIN_DRIVER_API, drv_cbid, CUPTI_API_EXIT, drv_fn, dp, l->name,
+			 l->ctx, dcorr, &dok);
+	} else {
+		gpu_run(l, corr);
+	}
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, CUPTI_API_EXIT, fn, params, l->name, l->ctx,
+		 corr, &ok);
+}
+
+static void
+do_launch(const struct launch *l)
+{
+	cudaLaunchKernel_v7000_params rp = {
+		.gridDim = { l->grid[0], l->grid[1], l->grid[2] },
+		.blockDim = { l->block[0], l->block[1], l->block[2] },
+		.sharedMem = l->smem,
+	};
+	cudaLaunchCooperativeKernel_v9000_params cp = {
+		.gridDim = { l->grid[0], l->grid[1], l->grid[2] },
+		.blockDim = { l->block[0], l->block[1], l->block[2] },
+		.sharedMem = l->smem,
+	};
+	cudaLaunchConfig_t cfg = {
+		.gridDim = { l->grid[0], l->grid[1], l->grid[2] },
+		.blockDim = { l->block[0], l->block[1], l->block[2] },
+		.dynamicSmemBytes = l->smem,
+	};
+	cudaLaunchKernelExC_v11060_params ep = { .config = &cfg };
+
+	if (strcmp(l->via, "rt") == 0)
+		runtime_launch(l, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+			       "__cudaLaunchKernel", NULL, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+			       "cuLaunchKernel");
+	else if (strcmp(l->via, "rt-only") == 0)
+		runtime_launch(l, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+			       "__cudaLaunchKernel", NULL, 0, NULL);
+	else if (strcmp(l->via, "rt-legacy") == 0)
+		runtime_launch(l, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+			       "cudaLaunchKernel", &rp, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+			       "cuLaunchKernel");
+	else if (strcmp(l->via, "rt-ex") == 0)
+		runtime_launch(l, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+			       "cudaLaunchKernelExC", &ep, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+			       "cuLaunchKernelEx");
+	else if (strcmp(l->via, "rt-coop") == 0)
+		runtime_launch(l, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+			       "cudaLaunchCooperativeKernel", &cp,
+			       CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel");
+	else if (strcmp(l->via, "drv") == 0)
+		driver_launch(l, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel", NULL);
+	else if (strcmp(l->via, "drv-ptsz") == 0)
+		driver_launch(l, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz, "cuLaunchKernel_ptsz",
+			      NULL);
+	else if (strcmp(l->via, "ex") == 0)
+		driver_launch(l, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, "cuLaunchKernelEx", NULL);
+	else if (strcmp(l->via, "coop") == 0)
+		driver_launch(l, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+			      "cuLaunchCooperativeKernel", NULL);
+	else
+		usage(l->via);
+}
+
+/* "launch VIA CTX NAME G B SMEM DUR opts..." (cmd after "launch ") */
+static void
+parse_launch(const char *cmd, const char *rest, struct launch *l, char *buf, size_t size)
+{
+	char via[32], name[512], g[64], b[64], opts[512] = "";
+	unsigned long long dur;
+	unsigned smem;
+	int ctx, n;
+	char *tok, *save;
+
+	memset(l, 0, sizeof(*l));
+	n = sscanf(rest, "%31s %d %511s %63s %63s %u %llu %511[^\n]", via, &ctx, name, g, b, &smem,
+		   &dur, opts);
+	if (n < 7 || !dims(g, l->grid) || !dims(b, l->block))
+		usage(cmd);
+	snprintf(buf, size, "%s", via);
+	l->via = buf;
+	l->name = buf + strlen(buf) + 1;
+	snprintf(buf + strlen(buf) + 1, size - strlen(buf) - 1, "%s", name);
+	l->ctx_id = ctx;
+	l->ctx = ctx_arg(cmd, ctx);
+	l->smem = smem;
+	l->dur = dur;
+	l->regs = 32;
+	for (tok = strtok_r(opts, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		if (strcmp(tok, "noexec") == 0)
+			l->noexec = true;
+		else if (strcmp(tok, "ctxnull") == 0)
+			l->ctxnull = true;
+		else if (strcmp(tok, "destroy-mid") == 0)
+			l->destroy_mid = true;
+		else if (strncmp(tok, "regs=", 5) == 0)
+			l->regs = (uint32_t)atoi(tok + 5);
+		else if (strncmp(tok, "static=", 7) == 0)
+			l->smem_static = (uint32_t)atoi(tok + 7);
+		else
+			usage(cmd);
+	}
+}
+
+static void
+graph_launch(const char *cmd, const char *rest)
+{
+	char name[512], g[64], b[64];
+	unsigned long long dur;
+	unsigned smem, count, i;
+	int ctx;
+	struct fake_kernel k = { 0 };
+	uint32_t corr, dcorr;
+	cudaError_t ok = cudaSuccess;
+	CUresult dok = CUDA_SUCCESS;
+	cuGraphLaunch_params gp = { 0 };
+	cudaGraphLaunch_v10000_params rp = { 0 };
+	CUcontext c;
+
+	if (sscanf(rest, "%d %511s %63s %63s %u %llu %u", &ctx, name, g, b, &smem, &dur, &count) != 7 ||
+	    !dims(g, k.grid) || !dims(b, k.block))
+		usage(cmd);
+	c = ctx_arg(cmd, ctx);
+	k.name = name;
+	k.smem_dynamic = smem;
+	k.duration_ns = dur;
+	k.regs = 32;
+	k.graph_id = 42;
+	corr = fake_next_correlation();
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+		 CUPTI_API_ENTER, "cudaGraphLaunch", &rp, NULL, c, corr, NULL);
+	dcorr = fake_next_correlation();
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_API_ENTER,
+		 "cuGraphLaunch", &gp, NULL, c, dcorr, NULL);
+	for (i = 0; i < count; i++) {
+		k.correlation = dcorr;
+		fake_kernel_run(c, &k);
+	}
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_API_EXIT,
+		 "cuGraphLaunch", &gp, NULL, c, dcorr, &dok);
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+		 CUPTI_API_EXIT, "cudaGraphLaunch", &rp, NULL, c, corr, &ok);
+}
+
+static void
+capture(bool begin)
+{
+	uint32_t corr = fake_next_correlation(), dcorr = fake_next_correlation();
+	CUpti_CallbackId rc = begin ? CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000
+				    : CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000;
+	CUpti_CallbackId dc = begin ? CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2
+				    : CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture;
+	cudaError_t ok = cudaSuccess;
+	CUresult dok = CUDA_SUCCESS;
+	CUcontext c = n_ctx ? ctxs[1] : NULL;
+
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_ENTER, "cudaStreamCapture", NULL, NULL,
+		 c, corr, NULL);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, dc, CUPTI_API_ENTER, "cuStreamCapture", NULL, NULL, c,
+		 dcorr, NULL);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, dc, CUPTI_API_EXIT, "cuStreamCapture", NULL, NULL, c,
+		 dcorr, &dok);
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_EXIT, "cudaStreamCapture", NULL, NULL, c,
+		 corr, &ok);
+}
+
+static void
+device_reset(const char *cmd, int id)
+{
+	CUcontext c = ctx_arg(cmd, id);
+	uint32_t corr = fake_next_correlation();
+	cudaError_t ok = cudaSuccess;
+
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020,
+		 CUPTI_API_ENTER, "cudaDeviceReset", NULL, NULL, c, corr, NULL);
+	fake_ctx_destroy(c);
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020,
+		 CUPTI_API_EXIT, "cudaDeviceReset", NULL, NULL, c, corr, &ok);
+}
+
+/* ---- threads ---- */
+
+struct thread_job {
+	char cmd[1024];
+	long n;
+};
+
+static void *
+thread_main(void *arg)
+{
+	struct thread_job *j = arg;
+	long i;
+
+	for (i = 0; i < j->n; i++)
+		run_command(j->cmd);
+	return NULL;
+}
+
+static void
+threads(const char *cmd, const char *rest)
+{
+	struct thread_job jobs[32];
+	pthread_t tid[32];
+	int t, n_threads, off = 0;
+	long n;
+
+	if (sscanf(rest, "%d %ld %n", &n_threads, &n, &off) < 2 || n_threads < 1 ||
+	    n_threads > 32 || !off)
+		usage(cmd);
+	for (t = 0; t < n_threads; t++) {
+		const char *p = rest + off;
+		char *w = jobs[t].cmd;
+
+		/* %t → thread index */
+		while (*p && w < jobs[t].cmd + sizeof(jobs[t].cmd) - 8) {
+			if (p[0] == '%' && p[1] == 't') {
+				w += sprintf(w, "%d", t);
+				p += 2;
+			} else {
+				*w++ = *p++;
+			}
+		}
+		*w = '\0';
+		jobs[t].n = n;
+	}
+	for (t = 0; t < n_threads; t++)
+		pthread_create(&tid[t], NULL, thread_main, &jobs[t]);
+	for (t = 0; t < n_threads; t++)
+		pthread_join(tid[t], NULL);
+}
+
+/* ---- benchmark ---- */
+
+static double
+cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static long
+rss_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "VmRSS: %ld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+/*
+ * LAUNCHES launches round-robin over SIGS signatures (one kernel name each,
+ * grid varying), runtime launch with nested driver callback, a flush every
+ * 65536 launches. Prints CPU seconds and RSS at 10% and at the end.
+ */
+static void
+bench(const char *cmd, const char *rest)
+{
+	long launches, sigs, i;
+	char (*names)[48];
+	struct launch l = { .via = "rt", .block = { 256, 1, 1 }, .dur = 1000, .regs = 32 };
+	double t0, t1;
+	long rss_early = 0;
+
+	if (sscanf(rest, "%ld %ld", &launches, &sigs) != 2 || sigs < 1 || launches < 1)
+		usage(cmd);
+	l.ctx = ctx_arg(cmd, 1);
+	names = calloc((size_t)sigs, sizeof(*names));
+	if (!names)
+		exit(1);
+	for (i = 0; i < sigs; i++)
+		snprintf(names[i], sizeof(names[i]), "_Z11bench_kernelILi%ldEEvPf", i);
+	t0 = cpu_s();
+	for (i = 0; i < launches; i++) {
+		l.name = names[i % sigs];
+		l.grid[0] = (uint32_t)(1 + (i % sigs) % 7); /* one grid per signature */
+		l.grid[1] = l.grid[2] = 1;
+		runtime_launch(&l, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+			       "__cudaLaunchKernel", NULL, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+			       "cuLaunchKernel");
+		if ((i & 65535) == 65535)
+			fake_flush();
+		if (i == launches / 10)
+			rss_early = rss_kb();
+	}
+	fake_flush();
+	t1 = cpu_s();
+	printf("bench launches=%ld sigs=%ld cpu_s=%.6f rss_kb_10pct=%ld rss_kb_end=%ld\n",
+	       launches, sigs, t1 - t0, rss_early, rss_kb());
+	fflush(stdout);
+	free(names);
+}
+
+/*
+ * The test double must catch misuse: each call below breaks one rule of
+ * the real API and must fail (and be recorded as a violation).
+ */
+static void
+selftest(void)
+{
+	CUpti_Profiler_Initialize_Params zero = { .structSize = 0 };
+	CUpti_Profiler_Initialize_Params init = {
+		.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE };
+	CUpti_RangeProfiler_Enable_Params en = {
+		.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = ctxs[1] };
+	CUpti_RangeProfiler_Start_Params st = {
+		.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
+	CUpti_RangeProfiler_DecodeData_Params dec = {
+		.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE };
+	CUpti_RangeProfiler_Disable_Params dis = {
+		.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE };
+	CUpti_RangeProfiler_GetCounterDataSize_Params gs = {
+		.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE };
+	CUpti_Profiler_DeInitialize_Params de = {
+		.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE };
+	int passed = 0;
+
+	/* 1: structSize 0 */
+	passed += cuptiProfilerInitialize(&zero) == CUPTI_SUCCESS;
+	/* 2: GetCounterDataSize on no object (Enable first) */
+	passed += cuptiRangeProfilerGetCounterDataSize(&gs) == CUPTI_SUCCESS;
+	passed += cuptiProfilerInitialize(&init) != CUPTI_SUCCESS;
+	passed += cuptiRangeProfilerEnable(&en) != CUPTI_SUCCESS;
+	st.pRangeProfilerObject = en.pRangeProfilerObject;
+	dec.pRangeProfilerObject = en.pRangeProfilerObject;
+	dis.pRangeProfilerObject = en.pRangeProfilerObject;
+	/* 3: Start before SetConfig */
+	passed += cuptiRangeProfilerStart(&st) == CUPTI_SUCCESS;
+	/* 4: DecodeData before Stop */
+	passed += cuptiRangeProfilerDecodeData(&dec) == CUPTI_SUCCESS;
+	passed += cuptiRangeProfilerDisable(&dis) != CUPTI_SUCCESS;
+	passed += cuptiProfilerDeInitialize(&de) != CUPTI_SUCCESS;
+	if (passed) {
+		fprintf(stderr, "fake-app: selftest: %d call(s) behaved unexpectedly\n", passed);
+		exit(6);
+	}
+}
+
+/* ---- commands ---- */
+
+static int
+run_command(const char *cmd)
+{
+	char word[64], arg1[512], arg2[512];
+	const char *rest;
+	int off = 0;
+
+	if (sscanf(cmd, "%63s %n", word, &off) < 1)
+		return usage(cmd);
+	rest = cmd + off;
+	if (strcmp(word, "init") == 0) {
+		cu_init();
+	} else if (strcmp(word, "device") == 0) {
+		char name[256], chip[32];
+		int ord, maj, min, sms, clk;
+
+		if (sscanf(rest, "%d \"%255[^\"]\" %31s %d.%d %d %d", &ord, name, chip, &maj, &min,
+			   &sms, &clk) != 7 &&
+		    sscanf(rest, "%d %255s %31s %d.%d %d %d", &ord, name, chip, &maj, &min, &sms,
+			   &clk) != 7)
+			return usage(cmd);
+		fake_set_device(ord, name, chip, maj, min, sms, clk);
+	} else if (strcmp(word, "ctx") == 0) {
+		int ord = atoi(rest);
+
+		if (n_ctx == MAX_CTX || !fake_get_device(ord))
+			return usage(cmd);
+		ctxs[++n_ctx] = fake_ctx_create(ord);
+	} else if (strcmp(word, "destroy") == 0) {
+		fake_ctx_destroy(ctx_arg(cmd, atoi(rest)));
+	} else if (strcmp(word, "reset") == 0) {
+		device_reset(cmd, atoi(rest));
+	} else if (strcmp(word, "module") == 0) {
+		int ctx;
+		unsigned id;
+		size_t size, i;
+		unsigned char *cubin;
+
+		if (sscanf(rest, "%d %u %zu", &ctx, &id, &size) != 3 || !size)
+			return usage(cmd);
+		cubin = malloc(size);
+		if (!cubin)
+			exit(1);
+		for (i = 0; i < size; i++)
+			cubin[i] = (unsigned char)(i * 7 + id);
+		fake_module_load(ctx_arg(cmd, ctx), id, cubin, size);
+		free(cubin);
+	} else if (strcmp(word, "launch") == 0) {
+		struct launch l;
+		char buf[1024];
+
+		parse_launch(cmd, rest, &l, buf, sizeof(buf));
+		do_launch(&l);
+	} else if (strcmp(word, "graph") == 0) {
+		graph_launch(cmd, rest);
+	} else if (strcmp(word, "capture-begin") == 0) {
+		capture(true);
+	} else if (strcmp(word, "capture-end") == 0) {
+		capture(false);
+	} else if (strcmp(word, "repeat") == 0) {
+		long n, i;
+		int o = 0;
+
+		if (sscanf(rest, "%ld %n", &n, &o) < 1 || !o)
+			return usage(cmd);
+		for (i = 0; i < n; i++)
+			run_command(rest + o);
+	} else if (strcmp(word, "threads") == 0) {
+		threads(cmd, rest);
+	} else if (strcmp(word, "flush") == 0) {
+		fake_flush();
+	} else if (strcmp(word, "metric") == 0) {
+		double v;
+
+		if (sscanf(rest, "%511s %lf", arg1, &v) != 2)
+			return usage(cmd);
+		fake_set_metric(arg1, v);
+	} else if (strcmp(word, "fail") == 0) {
+		int code, count = 1;
+
+		if (sscanf(rest, "%511s %d %d", arg1, &code, &count) < 2)
+			return usage(cmd);
+		fake_fail(arg1, code, count);
+	} else if (strcmp(word, "ranges") == 0) {
+		fake_set_ranges(atoi(rest));
+	} else if (strcmp(word, "drop") == 0) {
+		fake_drop_records((uint64_t)atoll(rest));
+	} else if (strcmp(word, "replay-records") == 0) {
+		fake_set_replay_records(strcmp(rest, "on") == 0);
+	} else if (strcmp(word, "fatal") == 0) {
+		fake_fatal_error(rest);
+	} else if (strcmp(word, "fork") == 0) {
+		pid_t pid;
+		int status;
+
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			/* The child launches once (nothing may happen) and exits normally. */
+			if (n_ctx)
+				run_command("launch rt 1 _Z10child_kernPf 1,1,1 32,1,1 0 100");
+			exit(0);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) != 0)
+			exit(5);
+	} else if (strcmp(word, "stdout") == 0) {
+		printf("%s\n", rest);
+		fflush(stdout);
+	} else if (strcmp(word, "sleep") == 0) {
+		struct timespec ts = { atoi(rest) / 1000, (long)(atoi(rest) % 1000) * 1000000 };
+
+		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+			;
+	} else if (strcmp(word, "signal") == 0) {
+		raise(strcmp(rest, "INT") == 0 ? SIGINT : SIGTERM);
+		/* With gpuproj's handler the report is written, then the signal kills us. */
+		for (;;)
+			pause();
+	} else if (strcmp(word, "exit") == 0) {
+		exit(atoi(rest));
+	} else if (strcmp(word, "bench") == 0) {
+		bench(cmd, rest);
+	} else if (strcmp(word, "selftest") == 0) {
+		selftest();
+	} else {
+		(void)arg2;
+		return usage(cmd);
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	int i;
+
+	fake_set_device(0, "Fake A100", "GA100", 8, 0, 108, 1410000);
+	for (i = 1; i < argc; i++)
+		run_command(argv[i]);
+	return 0;
+}

@@ -1,0 +1,2142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CUPTI test double: a libcupti.so.13 with the real SONAME and the
+ * symbols libproj.so uses, compiled against the real CUPTI headers, plus
+ * the fake_* control interface of fake.h (cupti-notes §7).
+ *
+ * What it models: one subscriber and its enabled callbacks; contexts and
+ * devices; activity buffers (requested from and completed to the client,
+ * CUpti_ActivityKernel10 records walked by cuptiActivityGetNextRecord,
+ * dropped records); the range profiler and the legacy profiler with
+ * counter-data images holding scripted metric values; the profiler host
+ * API with per-chip metric availability (GB202 spells DRAM directions
+ * _op_read/_op_write, GV100 has no uniform datapath...).
+ *
+ * What it enforces (each breach fails the call AND is a violation in the
+ * report): structSize == its STRUCT_SIZE (0 in particular), pPriv NULL,
+ * call order (profiler initialised before use, Enable before
+ * GetCounterDataSize, SetConfig before Start, Stop before DecodeData,
+ * decoded images before GetCounterDataInfo/evaluation, sessions closed in
+ * order), live objects and contexts, buffers handed back only once and
+ * walked only while being delivered, flushes from allowed places only,
+ * no CUPTI call in a forked child, nothing left enabled at exit.
+ *
+ * Thread safety: one mutex guards the state; subscriber callbacks and
+ * buffer callbacks are made without it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cupti.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include "fake.h"
+
+#define API FAKE_EXPORT CUptiResult CUPTIAPI
+#define MAX_DEVICES 8
+#define MAX_VIOLATIONS 64
+#define MAX_FUNCS 128
+#define REC_SIZE sizeof(CUpti_ActivityKernel10)
+
+static pthread_mutex_t L = PTHREAD_MUTEX_INITIALIZER;
+static _Thread_local bool in_launch_cb, in_buffer_cb, in_resource_cb;
+static bool in_child;
+static pid_t main_pid;
+
+/* ---- violations and call counts ---- */
+
+static char *violations[MAX_VIOLATIONS];
+static int n_violations;
+static struct {
+	char *name;		/* a copy: callers in dlclose()d libraries go away */
+	unsigned long n;
+} calls[MAX_FUNCS];
+static size_t n_calls;
+static struct {
+	char func[96];
+	int code, count;	/* count 0 = forever */
+} failures[16];
+static size_t n_failures;
+
+void
+fake_violation(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "[fake-cupti] VIOLATION: %s\n", buf);
+	pthread_mutex_lock(&L);
+	if (n_violations < MAX_VIOLATIONS)
+		violations[n_violations] = strdup(buf);
+	n_violations++;
+	pthread_mutex_unlock(&L);
+}
+
+int
+fake_violations(void)
+{
+	int n;
+
+	pthread_mutex_lock(&L);
+	n = n_violations;
+	pthread_mutex_unlock(&L);
+	return n;
+}
+
+static void
+count_locked(const char *func)
+{
+	size_t i;
+
+	for (i = 0; i < n_calls; i++) {
+		if (strcmp(calls[i].name, func) == 0) {
+			calls[i].n++;
+			return;
+		}
+	}
+	if (n_calls < MAX_FUNCS) {
+		calls[n_calls].name = strdup(func);
+		calls[n_calls++].n = 1;
+	}
+}
+
+void
+fake_count(const char *func)
+{
+	bool child;
+
+	pthread_mutex_lock(&L);
+	count_locked(func);
+	child = in_child;
+	pthread_mutex_unlock(&L);
+	if (child)
+		fake_violation("%s called in a forked child (the child must not touch CUPTI)", func);
+}
+
+unsigned long
+fake_calls(const char *func)
+{
+	unsigned long n = 0;
+	size_t i;
+
+	pthread_mutex_lock(&L);
+	for (i = 0; i < n_calls; i++) {
+		if (strcmp(calls[i].name, func) == 0)
+			n = calls[i].n;
+	}
+	pthread_mutex_unlock(&L);
+	return n;
+}
+
+void
+fake_fail(const char *func, int code, int count)
+{
+	pthread_mutex_lock(&L);
+	if (n_failures < 16) {
+		snprintf(failures[n_failures].func, sizeof(failures[0].func), "%s", func);
+		failures[n_failures].code = code;
+		failures[n_failures++].count = count;
+	}
+	pthread_mutex_unlock(&L);
+}
+
+int
+fake_scripted_failure(const char *func)
+{
+	int code = 0;
+	size_t i;
+
+	pthread_mutex_lock(&L);
+	for (i = 0; i < n_failures; i++) {
+		if (failures[i].code && strcmp(failures[i].func, func) == 0) {
+			code = failures[i].code;
+			if (failures[i].count > 0 && --failures[i].count == 0)
+				failures[i].code = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&L);
+	return code;
+}
+
+static bool fake_finalized(void);
+
+/* A precondition broke: record it and fail the call like the real one would. */
+static CUptiResult
+bad(const char *func, const char *what)
+{
+	fake_violation("%s: %s", func, what);
+	return CUPTI_ERROR_INVALID_PARAMETER;
+}
+
+/* Common entry checks of every params-struct call. */
+#define ENTER_PARAMS(p, T) \
+	do { \
+		int f_; \
+		fake_count(__func__); \
+		if (fake_finalized()) \
+			return CUPTI_ERROR_NOT_INITIALIZED; \
+		if (!(p)) \
+			return bad(__func__, "NULL params"); \
+		if ((p)->structSize == 0) \
+			return bad(__func__, "structSize is 0"); \
+		if ((p)->structSize != T##_STRUCT_SIZE) \
+			return bad(__func__, "structSize is not " #T "_STRUCT_SIZE"); \
+		if ((p)->pPriv) \
+			return bad(__func__, "pPriv is not NULL"); \
+		if ((f_ = fake_scripted_failure(__func__)) != 0) \
+			return (CUptiResult)f_; \
+	} while (0)
+
+#define ENTER_PLAIN() \
+	do { \
+		int f_; \
+		fake_count(__func__); \
+		if (fake_finalized()) \
+			return CUPTI_ERROR_NOT_INITIALIZED; \
+		if ((f_ = fake_scripted_failure(__func__)) != 0) \
+			return (CUptiResult)f_; \
+	} while (0)
+
+/* ---- devices, chips, metrics ---- */
+
+static struct fake_device devices[MAX_DEVICES];
+
+void
+fake_set_device(int ordinal, const char *name, const char *chip, int cc_major, int cc_minor,
+		int sms, int clock_khz)
+{
+	struct fake_device *d;
+
+	if (ordinal < 0 || ordinal >= MAX_DEVICES)
+		return;
+	d = &devices[ordinal];
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	snprintf(d->chip, sizeof(d->chip), "%s", chip);
+	d->cc_major = cc_major;
+	d->cc_minor = cc_minor;
+	d->sms = sms;
+	d->clock_khz = clock_khz;
+	d->defined = true;
+}
+
+const struct fake_device *
+fake_get_device(int ordinal)
+{
+	if (ordinal < 0 || ordinal >= MAX_DEVICES || !devices[ordinal].defined)
+		return NULL;
+	return &devices[ordinal];
+}
+
+static const char *const known_chips[] = {
+	"GV100", "TU102", "TU104", "GA100", "GA102", "GH100", "AD102", "AD104", "GB100", "GB202",
+};
+
+bool
+fake_chip_known(const char *chip)
+{
+	size_t i;
+
+	for (i = 0; chip && i < sizeof(known_chips) / sizeof(known_chips[0]); i++) {
+		if (strcmp(chip, known_chips[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Per-chip availability, after what the real host API says (cupti-notes §5):
+ * GB202 has dram__bytes_op_read/_op_write instead of dram__bytes_read/_write,
+ * GV100 no uniform datapath; anything with "bogus" in it is unknown.
+ */
+bool
+fake_metric_valid(const char *chip, const char *name)
+{
+	bool gb202 = strcmp(chip, "GB202") == 0;
+
+	if (!name || !*name || !strstr(name, "__") || strstr(name, "bogus"))
+		return false;
+	if (strncmp(name, "raw:", 4) == 0)
+		return false;
+	if (gb202 && (strcmp(name, "dram__bytes_read.sum") == 0 ||
+		      strcmp(name, "dram__bytes_write.sum") == 0))
+		return false;
+	if (!gb202 && strstr(name, "dram__bytes_op_"))
+		return false;
+	if (strcmp(chip, "GV100") == 0 && strstr(name, "_op_uniform_"))
+		return false;
+	return true;
+}
+
+size_t
+fake_passes(size_t n)
+{
+	return 1 + n / 16;
+}
+
+/* Scripted metric values. */
+static struct {
+	char *name;
+	double value;
+} metrics[128];
+static size_t n_metrics;
+
+void
+fake_set_metric(const char *name, double value)
+{
+	size_t i;
+
+	pthread_mutex_lock(&L);
+	for (i = 0; i < n_metrics; i++) {
+		if (strcmp(metrics[i].name, name) == 0) {
+			metrics[i].value = value;
+			goto out;
+		}
+	}
+	if (n_metrics < 128) {
+		metrics[n_metrics].name = strdup(name);
+		metrics[n_metrics++].value = value;
+	}
+out:
+	pthread_mutex_unlock(&L);
+}
+
+/* L held. */
+static double
+metric_value_locked(const char *name, const struct fake_kernel *k)
+{
+	double threads = (double)k->grid[0] * k->grid[1] * k->grid[2] * k->block[0] *
+			 k->block[1] * k->block[2];
+	size_t len, i;
+
+	if (strncmp(name, "raw:", 4) == 0)
+		name += 4;
+	len = strlen(name);
+	for (i = 0; i < n_metrics; i++) {
+		if (strcmp(metrics[i].name, name) == 0) {
+			if (len > 4 && strcmp(name + len - 4, ".sum") == 0 &&
+			    strcmp(name, "gpu__time_duration.sum") != 0)
+				return metrics[i].value * threads;
+			return metrics[i].value;
+		}
+	}
+	if (strcmp(name, "gpu__time_duration.sum") == 0)
+		return (double)k->duration_ns;
+	return 0;
+}
+
+double
+fake_metric_value(const char *name, const struct fake_kernel *k)
+{
+	double v;
+
+	pthread_mutex_lock(&L);
+	v = metric_value_locked(name, k);
+	pthread_mutex_unlock(&L);
+	return v;
+}
+
+/* ---- counter-data images ---- */
+
+#define CD_MAGIC 0x44434b46u /* "FKCD" */
+
+struct cd_header {
+	uint32_t magic;
+	uint32_t n;		/* metrics */
+	uint32_t max_ranges;
+	uint32_t ranges;	/* recorded */
+	uint32_t dropped;
+	uint32_t decoded;
+	uint32_t names_len;
+	uint32_t pad;
+};
+
+size_t
+fake_cd_size(size_t n, size_t names_len, size_t ranges)
+{
+	return sizeof(struct cd_header) + (names_len + 7) / 8 * 8 + n * ranges * sizeof(double);
+}
+
+bool
+fake_cd_init(uint8_t *image, size_t size, const char *names, size_t n, size_t names_len,
+	     size_t ranges)
+{
+	struct cd_header h = { CD_MAGIC, (uint32_t)n, (uint32_t)ranges, 0, 0, 0,
+			       (uint32_t)names_len, 0 };
+
+	if (!image || size < fake_cd_size(n, names_len, ranges))
+		return false;
+	memset(image, 0, fake_cd_size(n, names_len, ranges));
+	memcpy(image, &h, sizeof(h));
+	memcpy(image + sizeof(h), names, names_len);
+	return true;
+}
+
+static struct cd_header *
+cd_header(const uint8_t *image)
+{
+	struct cd_header *h = (struct cd_header *)(uintptr_t)image;
+
+	return image && h->magic == CD_MAGIC ? h : NULL;
+}
+
+static double *
+cd_values(const uint8_t *image)
+{
+	const struct cd_header *h = cd_header(image);
+
+	return (double *)(uintptr_t)(image + sizeof(*h) + (h->names_len + 7) / 8 * 8);
+}
+
+long
+fake_cd_ranges(const uint8_t *image)
+{
+	const struct cd_header *h = cd_header(image);
+
+	return h ? (long)h->ranges : -1;
+}
+
+/* Index of a name in an image's name list, -1 when absent. */
+static long
+cd_index(const uint8_t *image, const char *name)
+{
+	const struct cd_header *h = cd_header(image);
+	const char *p = (const char *)(image + sizeof(*h));
+	uint32_t i;
+
+	for (i = 0; h && i < h->n; i++) {
+		if (strcmp(p, name) == 0)
+			return (long)i;
+		p += strlen(p) + 1;
+	}
+	return -1;
+}
+
+bool
+fake_cd_value(const uint8_t *image, size_t r, const char *name, double *ret)
+{
+	const struct cd_header *h = cd_header(image);
+	long i = cd_index(image, name);
+
+	if (!h || i < 0 || r >= h->ranges || r >= h->max_ranges)
+		return false;
+	*ret = cd_values(image)[r * h->n + (size_t)i];
+	return true;
+}
+
+/* Record one range of kernel k into an image (L held). */
+static void
+cd_record(uint8_t *image, const struct fake_kernel *k)
+{
+	struct cd_header *h = cd_header(image);
+	const char *p;
+	uint32_t i;
+
+	if (!h)
+		return;
+	if (h->ranges >= h->max_ranges) {
+		h->dropped++;
+		return;
+	}
+	p = (const char *)(image + sizeof(*h));
+	for (i = 0; i < h->n; i++) {
+		cd_values(image)[h->ranges * h->n + i] = metric_value_locked(p, k);
+		p += strlen(p) + 1;
+	}
+	h->ranges++;
+}
+
+/* Name-list blobs: config images and counter-data prefixes. */
+#define BLOB_CONFIG 0x47464346u /* "FCFG" range profiler config image */
+
+struct blob {
+	uint32_t magic, n, names_len, pad;
+	char chip[32];
+};
+
+static uint8_t *
+blob_make(uint32_t magic, const char *chip, const char *names, size_t n, size_t names_len,
+	  size_t *ret_size)
+{
+	struct blob b = { magic, (uint32_t)n, (uint32_t)names_len, 0, { 0 } };
+	uint8_t *buf;
+
+	snprintf(b.chip, sizeof(b.chip), "%s", chip);
+	*ret_size = sizeof(b) + names_len;
+	buf = malloc(*ret_size);
+	if (!buf)
+		return NULL;
+	memcpy(buf, &b, sizeof(b));
+	memcpy(buf + sizeof(b), names, names_len);
+	return buf;
+}
+
+static bool
+blob_parse(const uint8_t *buf, size_t size, uint32_t magic, const char **names, size_t *n,
+	   size_t *names_len)
+{
+	struct blob b;
+
+	if (!buf || size < sizeof(b))
+		return false;
+	memcpy(&b, buf, sizeof(b));
+	if (b.magic != magic || size < sizeof(b) + b.names_len)
+		return false;
+	*names = (const char *)(buf + sizeof(b));
+	*n = b.n;
+	*names_len = b.names_len;
+	return true;
+}
+
+/* ---- contexts ---- */
+
+struct rp;
+
+struct fake_ctx {
+	uint32_t magic;
+	int id, device;
+	bool alive;
+	struct rp *rp;			/* enabled range profiler object */
+	/* legacy profiler */
+	bool session, configured, enabled;
+	uint8_t *legacy_image;
+	char *legacy_names;		/* from the NVPW config image */
+	size_t legacy_n, legacy_names_len, legacy_passes;
+	struct fake_ctx *next;
+};
+#define CTX_MAGIC 0x58544346u
+
+static struct fake_ctx *ctxs;
+static int n_ctxs;
+
+static struct fake_ctx *
+ctx_of(CUcontext c)
+{
+	struct fake_ctx *x;
+
+	for (x = ctxs; x; x = x->next) {
+		if ((CUcontext)x == c)
+			return x;
+	}
+	return NULL;
+}
+
+/* ---- subscriber ---- */
+
+static CUpti_CallbackFunc sub_fn;
+static void *sub_ud;
+static bool subscribed;
+static struct CUpti_Subscriber_st {
+	int dummy;
+} the_sub;
+static uint8_t enabled_cb[8][1024];
+
+static bool
+cb_enabled(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
+{
+	return subscribed && (unsigned)dom < 8 && cbid < 1024 && enabled_cb[dom][cbid];
+}
+
+static void
+emit(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
+{
+	CUpti_CallbackFunc fn;
+	void *ud;
+
+	pthread_mutex_lock(&L);
+	fn = cb_enabled(dom, cbid) ? sub_fn : NULL;
+	ud = sub_ud;
+	pthread_mutex_unlock(&L);
+	if (fn)
+		fn(ud, dom, cbid, data);
+}
+
+static uint32_t next_corr = 1;
+
+uint32_t
+fake_next_correlation(void)
+{
+	uint32_t c;
+
+	pthread_mutex_lock(&L);
+	c = next_corr++;
+	pthread_mutex_unlock(&L);
+	return c;
+}
+
+static bool
+is_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
+{
+	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API)
+		return cbid == CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000 ||
+		       cbid == CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000 ||
+		       cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000 ||
+		       cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060 ||
+		       cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000 ||
+		       cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000;
+	return cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch;
+}
+
+void
+fake_api(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, CUpti_ApiCallbackSite site,
+	 const char *func, const void *params, const char *symbol, CUcontext ctx, uint32_t corr,
+	 void *ret)
+{
+	static _Thread_local uint64_t corr_data;
+	CUpti_CallbackData cd = {
+		.callbackSite = site,
+		.functionName = func,
+		.functionParams = params,
+		.functionReturnValue = site == CUPTI_API_EXIT ? ret : NULL,
+		.symbolName = symbol,
+		.context = ctx,
+		.contextUid = 0,
+		.correlationData = &corr_data,
+		.correlationId = corr,
+	};
+	bool launch = is_launch(dom, cbid), outer = !in_launch_cb;
+	struct fake_ctx *c;
+
+	pthread_mutex_lock(&L);
+	c = ctx ? ctx_of(ctx) : NULL;
+	if (c)
+		cd.contextUid = (uint32_t)c->id;
+	pthread_mutex_unlock(&L);
+	if (launch)
+		in_launch_cb = true;
+	emit(dom, cbid, &cd);
+	if (launch && outer)
+		in_launch_cb = false;
+}
+
+bool
+fake_in_launch_callback(void)
+{
+	return in_launch_cb;
+}
+
+static void finalize_self(void);
+
+void
+fake_fatal_error(const char *message)
+{
+	CUpti_StateData sd;
+
+	memset(&sd, 0, sizeof(sd));
+	sd.notification.result = CUPTI_ERROR_UNKNOWN;
+	sd.notification.message = message;
+	emit(CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR, &sd);
+	/* After a fatal error CUPTI finalises itself (cupti-notes §2). */
+	finalize_self();
+}
+
+CUcontext
+fake_ctx_create(int device)
+{
+	struct fake_ctx *c = calloc(1, sizeof(*c));
+	CUpti_ResourceData rd = { 0 };
+
+	if (!c)
+		abort();
+	pthread_mutex_lock(&L);
+	c->magic = CTX_MAGIC;
+	c->id = ++n_ctxs;
+	c->device = device;
+	c->alive = true;
+	c->next = ctxs;
+	ctxs = c;
+	pthread_mutex_unlock(&L);
+	rd.context = (CUcontext)c;
+	in_resource_cb = true;
+	emit(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED, &rd);
+	in_resource_cb = false;
+	return (CUcontext)c;
+}
+
+void
+fake_ctx_destroy(CUcontext ctx)
+{
+	CUpti_ResourceData rd = { .context = ctx };
+	struct fake_ctx *c;
+
+	in_resource_cb = true;
+	emit(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, &rd);
+	in_resource_cb = false;
+	pthread_mutex_lock(&L);
+	c = ctx_of(ctx);
+	if (c) {
+		c->alive = false;
+		if (c->rp)
+			fake_violation("context %d destroyed with a range profiler object still "
+				       "enabled (disable it at CONTEXT_DESTROY_STARTING)", c->id);
+		if (c->session)
+			fake_violation("context %d destroyed inside a legacy profiler session", c->id);
+	}
+	pthread_mutex_unlock(&L);
+}
+
+void
+fake_module_load(CUcontext ctx, uint32_t id, const void *cubin, size_t size)
+{
+	char *copy = malloc(size);
+	CUpti_ModuleResourceData m = { .moduleId = id, .cubinSize = size, .pCubin = copy };
+	CUpti_ResourceData rd = { .context = ctx, .resourceDescriptor = &m };
+
+	if (!copy)
+		abort();
+	memcpy(copy, cubin, size);
+	in_resource_cb = true;
+	emit(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_MODULE_LOADED, &rd);
+	in_resource_cb = false;
+	/* After the callback the bytes are not the client's to read any more ([T]). */
+	memset(copy, 0xdd, size);
+	free(copy);
+}
+
+/* ---- activity ---- */
+
+static CUpti_BuffersCallbackRequestFunc buf_req;
+static CUpti_BuffersCallbackCompleteFunc buf_done;
+static bool kernel_activity;
+static bool replay_records = true;
+static uint64_t drop_next, dropped_pending;
+static uint64_t gpu_clock = 1000000;
+
+struct buffer {
+	uint8_t *buf;
+	size_t size, valid;
+	bool delivering;
+	struct buffer *next;
+};
+static struct buffer *cur_buf;		/* being filled */
+static struct buffer *full_bufs;	/* waiting for delivery */
+static struct buffer *delivering;	/* handed to the client right now */
+
+/* Interned kernel names (records point at them, like CUPTI's shared names). */
+static char *kernel_names[4096];
+static size_t n_kernel_names;
+
+static const char *
+intern(const char *s)
+{
+	/* The application passes stable name pointers: a pointer-keyed cache first. */
+	static struct {
+		const char *from, *to;
+	} cache[4096];
+	size_t i, slot = ((uintptr_t)s >> 3) % 4096;
+
+	if (cache[slot].from == s && strcmp(cache[slot].to, s) == 0)
+		return cache[slot].to;
+	cache[slot].from = s;
+	for (i = 0; i < n_kernel_names; i++) {
+		if (strcmp(kernel_names[i], s) == 0)
+			return cache[slot].to = kernel_names[i];
+	}
+	if (n_kernel_names == 4096)
+		return cache[slot].to = "(too many names)";
+	kernel_names[n_kernel_names] = strdup(s);
+	return cache[slot].to = kernel_names[n_kernel_names++];
+}
+
+void
+fake_set_replay_records(bool on)
+{
+	pthread_mutex_lock(&L);
+	replay_records = on;
+	pthread_mutex_unlock(&L);
+}
+
+void
+fake_drop_records(uint64_t n)
+{
+	pthread_mutex_lock(&L);
+	drop_next += n;
+	pthread_mutex_unlock(&L);
+}
+
+/* Append one record (L held). Returns a full buffer to deliver, or NULL. */
+static struct buffer *
+append_record(const CUpti_ActivityKernel10 *rec)
+{
+	struct buffer *full = NULL;
+
+	if (drop_next) {
+		drop_next--;
+		dropped_pending++;
+		return NULL;
+	}
+	if (!cur_buf) {
+		uint8_t *b = NULL;
+		size_t size = 0, max = 0;
+
+		buf_req(&b, &size, &max);
+		if (!b || size < REC_SIZE) {
+			dropped_pending++;
+			return NULL;
+		}
+		if ((uintptr_t)b % 8 != 0) {
+			fake_violation("bufferRequested returned a buffer not aligned to 8 bytes");
+			free(b);
+			dropped_pending++;
+			return NULL;
+		}
+		cur_buf = calloc(1, sizeof(*cur_buf));
+		if (!cur_buf)
+			abort();
+		cur_buf->buf = b;
+		cur_buf->size = size;
+	}
+	memcpy(cur_buf->buf + cur_buf->valid, rec, REC_SIZE);
+	cur_buf->valid += REC_SIZE;
+	if (cur_buf->valid + REC_SIZE > cur_buf->size) {
+		full = cur_buf;
+		cur_buf = NULL;
+	}
+	return full;
+}
+
+static void
+deliver(struct buffer *list)
+{
+	while (list) {
+		struct buffer *b = list;
+
+		list = b->next;
+		pthread_mutex_lock(&L);
+		b->delivering = true;
+		b->next = delivering;
+		delivering = b;
+		pthread_mutex_unlock(&L);
+		in_buffer_cb = true;
+		buf_done(NULL, 0, b->buf, b->size, b->valid);
+		in_buffer_cb = false;
+		pthread_mutex_lock(&L);
+		{
+			struct buffer **pp;
+
+			for (pp = &delivering; *pp; pp = &(*pp)->next) {
+				if (*pp == b) {
+					*pp = b->next;
+					break;
+				}
+			}
+		}
+		pthread_mutex_unlock(&L);
+		free(b);
+	}
+}
+
+/* Take every buffered record for delivery (L held). */
+static struct buffer *
+take_all(void)
+{
+	struct buffer *list = full_bufs;
+
+	full_bufs = NULL;
+	if (cur_buf && cur_buf->valid) {
+		cur_buf->next = list;
+		list = cur_buf;
+		cur_buf = NULL;
+	}
+	/* Oldest first. */
+	{
+		struct buffer *rev = NULL;
+
+		while (list) {
+			struct buffer *n = list->next;
+
+			list->next = rev;
+			rev = list;
+			list = n;
+		}
+		list = rev;
+	}
+	return list;
+}
+
+void
+fake_flush(void)
+{
+	struct buffer *list;
+
+	pthread_mutex_lock(&L);
+	list = buf_done ? take_all() : NULL;
+	pthread_mutex_unlock(&L);
+	deliver(list);
+}
+
+/* ---- range profiler objects ---- */
+
+#define RP_MAGIC 0x4f504652u
+
+struct rp {
+	uint32_t magic;
+	struct fake_ctx *ctx;
+	size_t cd_size;			/* from GetCounterDataSize */
+	uint8_t *image;
+	size_t image_size;
+	bool image_init;
+	const uint8_t *config;
+	size_t config_size, passes;
+	bool configured, started, stopped, decoded;
+	struct rp *next;
+};
+static struct rp *rps;
+static int forced_ranges = -1;
+
+static struct rp *
+rp_of(CUpti_RangeProfiler_Object *o)
+{
+	struct rp *r;
+
+	for (r = rps; r; r = r->next) {
+		if ((CUpti_RangeProfiler_Object *)r == o)
+			return r;
+	}
+	return NULL;
+}
+
+void
+fake_set_ranges(int n)
+{
+	pthread_mutex_lock(&L);
+	forced_ranges = n;
+	pthread_mutex_unlock(&L);
+}
+
+void
+fake_kernel_run(CUcontext ctx, const struct fake_kernel *k)
+{
+	CUpti_ActivityKernel10 rec;
+	struct buffer *full = NULL, *f;
+	struct fake_ctx *c;
+	size_t passes = 0, i, n_rec;
+	bool profiled = false;
+
+	pthread_mutex_lock(&L);
+	c = ctx_of(ctx);
+	if (!c || !c->alive) {
+		pthread_mutex_unlock(&L);
+		fprintf(stderr, "[fake-cupti] kernel launched on a dead context\n");
+		abort();
+	}
+	if (c->rp && c->rp->started) {
+		cd_record(c->rp->image, k);
+		profiled = true;
+		passes = c->rp->passes;
+	}
+	if (c->enabled && c->legacy_image) {
+		cd_record(c->legacy_image, k);
+		profiled = true;
+		passes = c->legacy_passes;
+	}
+	if (kernel_activity && buf_req) {
+		memset(&rec, 0, sizeof(rec));
+		rec.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+		rec.registersPerThread = (uint16_t)k->regs;
+		rec.deviceId = (uint32_t)c->device;
+		rec.contextId = (uint32_t)c->id;
+		rec.streamId = 7;
+		rec.gridX = (int32_t)k->grid[0];
+		rec.gridY = (int32_t)k->grid[1];
+		rec.gridZ = (int32_t)k->grid[2];
+		rec.blockX = (int32_t)k->block[0];
+		rec.blockY = (int32_t)k->block[1];
+		rec.blockZ = (int32_t)k->block[2];
+		rec.staticSharedMemory = (int32_t)k->smem_static;
+		rec.dynamicSharedMemory = (int32_t)k->smem_dynamic;
+		rec.correlationId = k->correlation;
+		rec.name = intern(k->name);
+		rec.graphId = k->graph_id;
+		rec.graphNodeId = k->graph_id ? 1 : 0;
+		/* Under replay: one record per pass, each slowed down (what the join must survive). */
+		n_rec = profiled ? (replay_records ? (passes ? passes : 1) : 1) : 1;
+		for (i = 0; i < n_rec; i++) {
+			rec.start = gpu_clock;
+			rec.end = gpu_clock + k->duration_ns * (profiled ? 3 : 1);
+			gpu_clock = rec.end + 1000;
+			f = append_record(&rec);
+			if (f) {
+				f->next = full;
+				full = f;
+			}
+		}
+	}
+	pthread_mutex_unlock(&L);
+	/* Full buffers go back at once, like CUPTI's own thread would send them. */
+	deliver(full);
+}
+
+/*
+ * CUPTI after a fatal error: no subscriber, no tracing, no profiler; later
+ * calls fail with CUPTI_ERROR_NOT_INITIALIZED (not a client mistake).
+ */
+static bool finalized;
+
+static bool
+fake_finalized(void)
+{
+	bool f;
+
+	pthread_mutex_lock(&L);
+	f = finalized;
+	pthread_mutex_unlock(&L);
+	return f;
+}
+
+static void
+finalize_self(void)
+{
+	struct rp *r;
+
+	pthread_mutex_lock(&L);
+	finalized = true;
+	subscribed = false;
+	sub_fn = NULL;
+	kernel_activity = false;
+	while (rps) {
+		r = rps->next;
+		if (rps->ctx->rp == rps)
+			rps->ctx->rp = NULL;
+		free((void *)rps->config);
+		free(rps);
+		rps = r;
+	}
+	pthread_mutex_unlock(&L);
+}
+
+/* ---- version, errors ---- */
+
+API
+cuptiGetVersion(uint32_t *version)
+{
+	ENTER_PLAIN();
+	if (!version)
+		return bad(__func__, "NULL version");
+	*version = CUPTI_API_VERSION;
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiGetResultString(CUptiResult result, const char **str)
+{
+	static const struct {
+		int code;
+		const char *name;
+	} names_tab[] = {
+		{ CUPTI_SUCCESS, "CUPTI_SUCCESS" },
+		{ CUPTI_ERROR_INVALID_PARAMETER, "CUPTI_ERROR_INVALID_PARAMETER" },
+		{ CUPTI_ERROR_INVALID_DEVICE, "CUPTI_ERROR_INVALID_DEVICE" },
+		{ CUPTI_ERROR_INVALID_CONTEXT, "CUPTI_ERROR_INVALID_CONTEXT" },
+		{ CUPTI_ERROR_INVALID_OPERATION, "CUPTI_ERROR_INVALID_OPERATION" },
+		{ CUPTI_ERROR_OUT_OF_MEMORY, "CUPTI_ERROR_OUT_OF_MEMORY" },
+		{ CUPTI_ERROR_HARDWARE, "CUPTI_ERROR_HARDWARE" },
+		{ CUPTI_ERROR_MAX_LIMIT_REACHED, "CUPTI_ERROR_MAX_LIMIT_REACHED" },
+		{ CUPTI_ERROR_NOT_INITIALIZED, "CUPTI_ERROR_NOT_INITIALIZED" },
+		{ CUPTI_ERROR_INVALID_KIND, "CUPTI_ERROR_INVALID_KIND" },
+		{ CUPTI_ERROR_NOT_SUPPORTED, "CUPTI_ERROR_NOT_SUPPORTED" },
+		{ CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES" },
+		{ CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED,
+		  "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED" },
+		{ CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED,
+		  "CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED" },
+		{ CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED, "CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED" },
+		{ CUPTI_ERROR_INVALID_CHIP_NAME, "CUPTI_ERROR_INVALID_CHIP_NAME" },
+		{ CUPTI_ERROR_UNKNOWN, "CUPTI_ERROR_UNKNOWN" },
+	};
+	size_t i;
+
+	/* Not counted: the client calls it to format errors. */
+	if (!str)
+		return bad(__func__, "NULL str");
+	for (i = 0; i < sizeof(names_tab) / sizeof(names_tab[0]); i++) {
+		if (names_tab[i].code == (int)result) {
+			*str = names_tab[i].name;
+			return CUPTI_SUCCESS;
+		}
+	}
+	*str = "CUPTI_ERROR_(fake: unnamed)";
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiGetLastError(void)
+{
+	fake_count(__func__);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiGetTimestamp(uint64_t *timestamp)
+{
+	ENTER_PLAIN();
+	*timestamp = gpu_clock;
+	return CUPTI_SUCCESS;
+}
+
+/* ---- callbacks ---- */
+
+API
+cuptiSubscribe(CUpti_SubscriberHandle *subscriber, CUpti_CallbackFunc callback, void *userdata)
+{
+	ENTER_PLAIN();
+	if (!subscriber || !callback)
+		return bad(__func__, "NULL subscriber or callback");
+	pthread_mutex_lock(&L);
+	if (subscribed) {
+		pthread_mutex_unlock(&L);
+		return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+	}
+	subscribed = true;
+	sub_fn = callback;
+	sub_ud = userdata;
+	memset(enabled_cb, 0, sizeof(enabled_cb));
+	*subscriber = &the_sub;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiUnsubscribe(CUpti_SubscriberHandle subscriber)
+{
+	ENTER_PLAIN();
+	pthread_mutex_lock(&L);
+	if (!subscribed || subscriber != &the_sub) {
+		pthread_mutex_unlock(&L);
+		return bad(__func__, "not subscribed with this handle");
+	}
+	subscribed = false;
+	sub_fn = NULL;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle subscriber,
+		    CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
+{
+	ENTER_PLAIN();
+	pthread_mutex_lock(&L);
+	if (!subscribed || subscriber != &the_sub) {
+		pthread_mutex_unlock(&L);
+		return bad(__func__, "subscriber handle not from cuptiSubscribe");
+	}
+	if ((unsigned)domain >= 8 || cbid >= 1024 || domain == CUPTI_CB_DOMAIN_INVALID) {
+		pthread_mutex_unlock(&L);
+		return bad(__func__, "bad domain or callback id");
+	}
+	enabled_cb[domain][cbid] = enable ? 1 : 0;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain)
+{
+	ENTER_PLAIN();
+	pthread_mutex_lock(&L);
+	if (!subscribed || subscriber != &the_sub || (unsigned)domain >= 8) {
+		pthread_mutex_unlock(&L);
+		return bad(__func__, "bad subscriber or domain");
+	}
+	memset(enabled_cb[domain], enable ? 1 : 0, sizeof(enabled_cb[domain]));
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiGetDeviceId(CUcontext context, uint32_t *deviceId)
+{
+	struct fake_ctx *c;
+
+	ENTER_PLAIN();
+	pthread_mutex_lock(&L);
+	c = ctx_of(context);
+	if (!c || !c->alive || !deviceId) {
+		pthread_mutex_unlock(&L);
+		fake_violation("cuptiGetDeviceId on an unknown or destroyed context");
+		return CUPTI_ERROR_INVALID_CONTEXT;
+	}
+	*deviceId = (uint32_t)c->device;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiDeviceGetChipName(CUpti_Device_GetChipName_Params *p)
+{
+	ENTER_PARAMS(p, CUpti_Device_GetChipName_Params);
+	if (p->deviceIndex >= MAX_DEVICES || !devices[p->deviceIndex].defined)
+		return bad(__func__, "unknown deviceIndex");
+	p->pChipName = devices[p->deviceIndex].chip;
+	return CUPTI_SUCCESS;
+}
+
+/* ---- activity API ---- */
+
+API
+cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc req,
+			       CUpti_BuffersCallbackCompleteFunc done)
+{
+	ENTER_PLAIN();
+	if (!req || !done)
+		return bad(__func__, "NULL callback");
+	pthread_mutex_lock(&L);
+	buf_req = req;
+	buf_done = done;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiActivityEnable(CUpti_ActivityKind kind)
+{
+	ENTER_PLAIN();
+	if (kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && kind != CUPTI_ACTIVITY_KIND_KERNEL)
+		return CUPTI_ERROR_NOT_SUPPORTED; /* the fake models kernels only */
+	pthread_mutex_lock(&L);
+	if (!buf_req) {
+		pthread_mutex_unlock(&L);
+		return bad(__func__, "cuptiActivityRegisterCallbacks must come first");
+	}
+	kernel_activity = true;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiActivityDisable(CUpti_ActivityKind kind)
+{
+	ENTER_PLAIN();
+	pthread_mutex_lock(&L);
+	if (!kernel_activity) {
+		pthread_mutex_unlock(&L);
+		return bad(__func__, "kind was not enabled");
+	}
+	kernel_activity = false;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, CUpti_Activity **record)
+{
+	struct buffer *b;
+	uint8_t *next;
+
+	/* Not counted: called once per record. */
+	if (!record)
+		return bad(__func__, "NULL record");
+	pthread_mutex_lock(&L);
+	for (b = delivering; b; b = b->next) {
+		if (b->buf == buffer)
+			break;
+	}
+	pthread_mutex_unlock(&L);
+	if (!b)
+		return bad(__func__, "buffer is not one being completed right now");
+	if (valid > b->valid)
+		return bad(__func__, "validSize larger than what CUPTI wrote");
+	next = *record ? (uint8_t *)*record + REC_SIZE : buffer;
+	if (next < buffer || next + REC_SIZE > buffer + valid)
+		return CUPTI_ERROR_MAX_LIMIT_REACHED;
+	*record = (CUpti_Activity *)(void *)next;
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiActivityFlushAll(uint32_t flag)
+{
+	ENTER_PLAIN();
+	if (in_buffer_cb)
+		return bad(__func__, "called from a buffer-completed callback");
+	if (in_resource_cb)
+		return bad(__func__, "called from a resource callback");
+	fake_flush();
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiActivityGetNumDroppedRecords(CUcontext context, uint32_t streamId, size_t *dropped)
+{
+	ENTER_PLAIN();
+	if (!dropped)
+		return bad(__func__, "NULL dropped");
+	pthread_mutex_lock(&L);
+	*dropped = (size_t)dropped_pending;
+	dropped_pending = 0;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+/* ---- profiler: common ---- */
+
+static bool prof_initialized;
+
+API
+cuptiProfilerInitialize(CUpti_Profiler_Initialize_Params *p)
+{
+	ENTER_PARAMS(p, CUpti_Profiler_Initialize_Params);
+	prof_initialized = true;
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerDeInitialize(CUpti_Profiler_DeInitialize_Params *p)
+{
+	ENTER_PARAMS(p, CUpti_Profiler_DeInitialize_Params);
+	if (!prof_initialized)
+		return bad(__func__, "not initialised");
+	prof_initialized = false;
+	return CUPTI_SUCCESS;
+}
+
+#define NEED_INIT() \
+	do { \
+		if (!prof_initialized) \
+			return bad(__func__, "cuptiProfilerInitialize must come first"); \
+	} while (0)
+
+API
+cuptiProfilerDeviceSupported(CUpti_Profiler_DeviceSupported_Params *p)
+{
+	const struct fake_device *d;
+
+	ENTER_PARAMS(p, CUpti_Profiler_DeviceSupported_Params);
+	NEED_INIT();
+	d = fake_get_device(p->cuDevice);
+	if (!d)
+		return bad(__func__, "unknown device");
+	p->architecture = d->cc_major * 10 + d->cc_minor >= 70 ?
+				  CUPTI_PROFILER_CONFIGURATION_SUPPORTED :
+				  CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED;
+	p->sli = p->vGpu = p->confidentialCompute = p->cmp = p->wsl =
+		CUPTI_PROFILER_CONFIGURATION_SUPPORTED;
+	if (strstr(d->name, "vGPU"))
+		p->vGpu = CUPTI_PROFILER_CONFIGURATION_DISABLED;
+	p->isSupported = p->architecture == CUPTI_PROFILER_CONFIGURATION_SUPPORTED &&
+				 p->vGpu == CUPTI_PROFILER_CONFIGURATION_SUPPORTED ?
+			 CUPTI_PROFILER_CONFIGURATION_SUPPORTED :
+			 CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED;
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerGetCounterAvailability(CUpti_Profiler_GetCounterAvailability_Params *p)
+{
+	struct fake_ctx *c;
+
+	ENTER_PARAMS(p, CUpti_Profiler_GetCounterAvailability_Params);
+	NEED_INIT();
+	pthread_mutex_lock(&L);
+	c = ctx_of(p->ctx);
+	pthread_mutex_unlock(&L);
+	if (!c || !c->alive)
+		return bad(__func__, "unknown or destroyed context");
+	if (!p->pCounterAvailabilityImage) {
+		p->counterAvailabilityImageSize = 64;
+		return CUPTI_SUCCESS;
+	}
+	if (p->counterAvailabilityImageSize < 64)
+		return bad(__func__, "image smaller than the size returned");
+	memset(p->pCounterAvailabilityImage, 0xa5, 64);
+	return CUPTI_SUCCESS;
+}
+
+/* ---- range profiler ---- */
+
+#define RP_GET(o, r) \
+	do { \
+		pthread_mutex_lock(&L); \
+		(r) = rp_of(o); \
+		pthread_mutex_unlock(&L); \
+		if (!(r)) \
+			return bad(__func__, "not a range profiler object from cuptiRangeProfilerEnable"); \
+		if (!(r)->ctx->alive) \
+			return bad(__func__, "the object's context was destroyed"); \
+	} while (0)
+
+API
+cuptiRangeProfilerEnable(CUpti_RangeProfiler_Enable_Params *p)
+{
+	struct fake_ctx *c;
+	struct rp *r;
+
+	ENTER_PARAMS(p, CUpti_RangeProfiler_Enable_Params);
+	NEED_INIT();
+	pthread_mutex_lock(&L);
+	c = ctx_of(p->ctx);
+	if (!c || !c->alive) {
+		pthread_mutex_unlock(&L);
+		return bad(__func__, "unknown or destroyed context");
+	}
+	if (devices[c->device].cc_major * 10 + devices[c->device].cc_minor < 75) {
+		pthread_mutex_unlock(&L);
+		fake_violation("cuptiRangeProfilerEnable on CC %d.%d (needs >= 7.5)",
+			       devices[c->device].cc_major, devices[c->device].cc_minor);
+		return CUPTI_ERROR_NOT_SUPPORTED;
+	}
+	if (c->rp) {
+		pthread_mutex_unlock(&L);
+		return bad(__func__, "a range profiler is already enabled on this context");
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		abort();
+	r->magic = RP_MAGIC;
+	r->ctx = c;
+	r->next = rps;
+	rps = r;
+	c->rp = r;
+	p->pRangeProfilerObject = (CUpti_RangeProfiler_Object *)r;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiRangeProfilerDisable(CUpti_RangeProfiler_Disable_Params *p)
+{
+	struct rp *r, **pp;
+
+	ENTER_PARAMS(p, CUpti_RangeProfiler_Disable_Params);
+	pthread_mutex_lock(&L);
+	r = rp_of(p->pRangeProfilerObject);
+	if (!r) {
+		pthread_mutex_unlock(&L);
+		return bad(__func__, "not an enabled range profiler object");
+	}
+	if (r->started) {
+		pthread_mutex_unlock(&L);
+		return bad(__func__, "still started: cuptiRangeProfilerStop first");
+	}
+	for (pp = &rps; *pp; pp = &(*pp)->next) {
+		if (*pp == r) {
+			*pp = r->next;
+			break;
+		}
+	}
+	if (r->ctx->rp == r)
+		r->ctx->rp = NULL;
+	free((void *)r->config);
+	free(r);
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+/* Concatenate metric names (NUL-separated); malloc'd. */
+static char *
+join_names(const char **names, size_t n, size_t *ret_len)
+{
+	size_t len = 0, i;
+	char *buf, *p;
+
+	for (i = 0; i < n; i++)
+		len += strlen(names[i]) + 1;
+	buf = malloc(len ? len : 1);
+	if (!buf)
+		abort();
+	for (p = buf, i = 0; i < n; i++) {
+		size_t l = strlen(names[i]) + 1;
+
+		memcpy(p, names[i], l);
+		p += l;
+	}
+	*ret_len = len;
+	return buf;
+}
+
+API
+cuptiRangeProfilerGetCounterDataSize(CUpti_RangeProfiler_GetCounterDataSize_Params *p)
+{
+	struct rp *r;
+	size_t len, i;
+	char *joined;
+
+	ENTER_PARAMS(p, CUpti_RangeProfiler_GetCounterDataSize_Params);
+	RP_GET(p->pRangeProfilerObject, r);
+	if (!p->pMetricNames || !p->numMetrics || !p->maxNumOfRanges)
+		return bad(__func__, "no metrics or no ranges");
+	if (p->maxNumRangeTreeNodes < p->maxNumOfRanges)
+		return bad(__func__, "maxNumRangeTreeNodes < maxNumOfRanges");
+	for (i = 0; i < p->numMetrics; i++) {
+		if (!fake_metric_valid(devices[r->ctx->device].chip, p->pMetricNames[i]))
+			return bad(__func__, "a metric name the chip does not have");
+	}
+	joined = join_names(p->pMetricNames, p->numMetrics, &len);
+	free(joined);
+	p->counterDataSize = fake_cd_size(p->numMetrics, len, p->maxNumOfRanges);
+	r->cd_size = p->counterDataSize;
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiRangeProfilerCounterDataImageInitialize(
+	CUpti_RangeProfiler_CounterDataImage_Initialize_Params *p)
+{
+	struct rp *r;
+
+	ENTER_PARAMS(p, CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+	RP_GET(p->pRangeProfilerObject, r);
+	if (!r->cd_size)
+		return bad(__func__, "cuptiRangeProfilerGetCounterDataSize must come first");
+	if (p->counterDataSize != r->cd_size || !p->pCounterData)
+		return bad(__func__, "image size differs from cuptiRangeProfilerGetCounterDataSize");
+	if ((uintptr_t)p->pCounterData % 8)
+		return bad(__func__, "image not 8-byte aligned");
+	pthread_mutex_lock(&L);
+	r->image = p->pCounterData;
+	r->image_size = p->counterDataSize;
+	/* The names are laid out at SetConfig, when the config is known. */
+	memset(r->image, 0, r->image_size);
+	r->image_init = true;
+	r->decoded = false;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiRangeProfilerSetConfig(CUpti_RangeProfiler_SetConfig_Params *p)
+{
+	const char *cnames;
+	size_t n, len;
+	struct rp *r;
+	uint8_t *copy;
+
+	ENTER_PARAMS(p, CUpti_RangeProfiler_SetConfig_Params);
+	RP_GET(p->pRangeProfilerObject, r);
+	if (!r->image_init || p->pCounterDataImage != r->image ||
+	    p->counterDataImageSize != r->image_size)
+		return bad(__func__, "counter-data image not initialised with this object");
+	if (!blob_parse(p->pConfig, p->configSize, BLOB_CONFIG, &cnames, &n, &len))
+		return bad(__func__, "config is not a config image from the host API");
+	if (p->replayMode == CUPTI_KernelReplay && p->range != CUPTI_AutoRange)
+		return bad(__func__, "kernel replay needs auto range");
+	if (!p->maxRangesPerPass || !p->numNestingLevels || !p->minNestingLevel ||
+	    !p->targetNestingLevel)
+		return bad(__func__, "zero ranges per pass or nesting levels");
+	if (r->started)
+		return bad(__func__, "called while started");
+	if (fake_cd_size(n, len, 1) > r->image_size)
+		return bad(__func__, "image too small for the configured metrics");
+	copy = malloc(p->configSize);
+	if (!copy)
+		abort();
+	memcpy(copy, p->pConfig, p->configSize);
+	pthread_mutex_lock(&L);
+	free((void *)r->config);
+	r->config = copy;
+	r->config_size = p->configSize;
+	r->passes = fake_passes(n);
+	fake_cd_init(r->image, r->image_size, cnames, n, len,
+		     (r->image_size - sizeof(struct cd_header) - (len + 7) / 8 * 8) /
+			     (n * sizeof(double)));
+	r->configured = true;
+	r->stopped = r->decoded = false;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiRangeProfilerStart(CUpti_RangeProfiler_Start_Params *p)
+{
+	struct rp *r;
+
+	ENTER_PARAMS(p, CUpti_RangeProfiler_Start_Params);
+	RP_GET(p->pRangeProfilerObject, r);
+	if (!r->configured)
+		return bad(__func__, "cuptiRangeProfilerSetConfig must come first");
+	if (r->started)
+		return bad(__func__, "already started");
+	pthread_mutex_lock(&L);
+	r->started = true;
+	r->stopped = false;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiRangeProfilerStop(CUpti_RangeProfiler_Stop_Params *p)
+{
+	struct rp *r;
+
+	ENTER_PARAMS(p, CUpti_RangeProfiler_Stop_Params);
+	RP_GET(p->pRangeProfilerObject, r);
+	if (!r->started)
+		return bad(__func__, "not started");
+	pthread_mutex_lock(&L);
+	r->started = false;
+	r->stopped = true;
+	p->isAllPassSubmitted = 1;
+	p->passIndex = 0;
+	p->targetNestingLevel = 1;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiRangeProfilerDecodeData(CUpti_RangeProfiler_DecodeData_Params *p)
+{
+	struct cd_header *h;
+	struct rp *r;
+
+	ENTER_PARAMS(p, CUpti_RangeProfiler_DecodeData_Params);
+	RP_GET(p->pRangeProfilerObject, r);
+	if (!r->stopped)
+		return bad(__func__, "cuptiRangeProfilerStop must come first");
+	pthread_mutex_lock(&L);
+	h = cd_header(r->image);
+	if (h) {
+		if (forced_ranges >= 0) {
+			uint32_t i, want = (uint32_t)forced_ranges;
+
+			if (want > h->max_ranges) {
+				h->dropped += want - h->max_ranges;
+				want = h->max_ranges;
+			}
+			for (i = h->ranges; i < want && h->ranges > 0; i++)
+				memcpy(cd_values(r->image) + i * h->n, cd_values(r->image),
+				       h->n * sizeof(double));
+			h->ranges = want;
+			forced_ranges = -1;
+		}
+		h->decoded = 1;
+		p->numOfRangeDropped = h->dropped;
+	}
+	r->decoded = true;
+	r->stopped = false;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiRangeProfilerGetCounterDataInfo(CUpti_RangeProfiler_GetCounterDataInfo_Params *p)
+{
+	const struct cd_header *h;
+
+	ENTER_PARAMS(p, CUpti_RangeProfiler_GetCounterDataInfo_Params);
+	h = cd_header(p->pCounterDataImage);
+	if (!h)
+		return bad(__func__, "not a counter-data image");
+	if (!h->decoded)
+		return bad(__func__, "image not decoded: cuptiRangeProfilerDecodeData first");
+	p->numTotalRanges = h->ranges;
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiRangeProfilerCounterDataGetRangeInfo(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params *p)
+{
+	static char buf[32];
+	const struct cd_header *h;
+
+	ENTER_PARAMS(p, CUpti_RangeProfiler_CounterData_GetRangeInfo_Params);
+	h = cd_header(p->pCounterDataImage);
+	if (!h || !h->decoded || p->rangeIndex >= h->ranges)
+		return bad(__func__, "bad image or range index");
+	snprintf(buf, sizeof(buf), "%zu", p->rangeIndex);
+	p->rangeName = buf;
+	return CUPTI_SUCCESS;
+}
+
+/* ---- legacy profiler (CC 7.0) ---- */
+
+#define BLOB_PREFIX 0x58465046u  /* "FPFX" NVPW counter-data prefix */
+#define BLOB_NVCONFIG 0x46434e46u /* "FNCF" NVPW config image */
+
+FAKE_EXPORT uint8_t *fake_blob_make(uint32_t magic, const char *chip, const char *names_, size_t n,
+				    size_t names_len, size_t *ret_size);
+FAKE_EXPORT bool fake_blob_parse(const uint8_t *buf, size_t size, uint32_t magic,
+				 const char **names_, size_t *n, size_t *names_len);
+
+uint8_t *
+fake_blob_make(uint32_t magic, const char *chip, const char *names_, size_t n, size_t names_len,
+	       size_t *ret_size)
+{
+	return blob_make(magic, chip, names_, n, names_len, ret_size);
+}
+
+bool
+fake_blob_parse(const uint8_t *buf, size_t size, uint32_t magic, const char **names_, size_t *n,
+		size_t *names_len)
+{
+	return blob_parse(buf, size, magic, names_, n, names_len);
+}
+
+static struct fake_ctx *
+live_ctx(CUcontext ctx)
+{
+	struct fake_ctx *c;
+
+	pthread_mutex_lock(&L);
+	c = ctx_of(ctx);
+	pthread_mutex_unlock(&L);
+	return c && c->alive ? c : NULL;
+}
+
+API
+cuptiProfilerCounterDataImageCalculateSize(CUpti_Profiler_CounterDataImage_CalculateSize_Params *p)
+{
+	const char *cnames;
+	size_t n, len;
+
+	ENTER_PARAMS(p, CUpti_Profiler_CounterDataImage_CalculateSize_Params);
+	NEED_INIT();
+	if (p->sizeofCounterDataImageOptions != CUpti_Profiler_CounterDataImageOptions_STRUCT_SIZE ||
+	    !p->pOptions || p->pOptions->structSize != CUpti_Profiler_CounterDataImageOptions_STRUCT_SIZE)
+		return bad(__func__, "options size");
+	if (!blob_parse(p->pOptions->pCounterDataPrefix, p->pOptions->counterDataPrefixSize,
+			BLOB_PREFIX, &cnames, &n, &len))
+		return bad(__func__, "prefix is not from NVPW_CounterDataBuilder_GetCounterDataPrefix");
+	if (!p->pOptions->maxNumRanges || p->pOptions->maxNumRangeTreeNodes < p->pOptions->maxNumRanges)
+		return bad(__func__, "bad range counts");
+	p->counterDataImageSize = fake_cd_size(n, len, p->pOptions->maxNumRanges);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerCounterDataImageInitialize(CUpti_Profiler_CounterDataImage_Initialize_Params *p)
+{
+	const char *cnames;
+	size_t n, len;
+
+	ENTER_PARAMS(p, CUpti_Profiler_CounterDataImage_Initialize_Params);
+	NEED_INIT();
+	if (!p->pOptions || !blob_parse(p->pOptions->pCounterDataPrefix,
+					p->pOptions->counterDataPrefixSize, BLOB_PREFIX, &cnames,
+					&n, &len))
+		return bad(__func__, "prefix is not from NVPW");
+	if (p->counterDataImageSize != fake_cd_size(n, len, p->pOptions->maxNumRanges))
+		return bad(__func__, "size differs from cuptiProfilerCounterDataImageCalculateSize");
+	if (!fake_cd_init(p->pCounterDataImage, p->counterDataImageSize, cnames, n, len,
+			  p->pOptions->maxNumRanges))
+		return bad(__func__, "cannot initialise the image");
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerCounterDataImageCalculateScratchBufferSize(
+	CUpti_Profiler_CounterDataImage_CalculateScratchBufferSize_Params *p)
+{
+	ENTER_PARAMS(p, CUpti_Profiler_CounterDataImage_CalculateScratchBufferSize_Params);
+	if (!cd_header(p->pCounterDataImage))
+		return bad(__func__, "image not initialised");
+	p->counterDataScratchBufferSize = 256;
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerCounterDataImageInitializeScratchBuffer(
+	CUpti_Profiler_CounterDataImage_InitializeScratchBuffer_Params *p)
+{
+	ENTER_PARAMS(p, CUpti_Profiler_CounterDataImage_InitializeScratchBuffer_Params);
+	if (!cd_header(p->pCounterDataImage) || p->counterDataScratchBufferSize < 256 ||
+	    !p->pCounterDataScratchBuffer)
+		return bad(__func__, "image or scratch buffer not as calculated");
+	memset(p->pCounterDataScratchBuffer, 0, 256);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerBeginSession(CUpti_Profiler_BeginSession_Params *p)
+{
+	struct fake_ctx *c;
+
+	ENTER_PARAMS(p, CUpti_Profiler_BeginSession_Params);
+	NEED_INIT();
+	c = live_ctx(p->ctx);
+	if (!c)
+		return bad(__func__, "unknown or destroyed context");
+	if (c->session)
+		return bad(__func__, "a session is already open");
+	if (!cd_header(p->pCounterDataImage) || !p->pCounterDataScratchBuffer)
+		return bad(__func__, "image/scratch not initialised");
+	if (p->replayMode == CUPTI_KernelReplay && p->range != CUPTI_AutoRange)
+		return bad(__func__, "kernel replay needs auto range");
+	if (p->maxLaunchesPerPass < p->maxRangesPerPass || !p->maxRangesPerPass)
+		return bad(__func__, "maxLaunchesPerPass < maxRangesPerPass");
+	pthread_mutex_lock(&L);
+	c->session = true;
+	c->legacy_image = p->pCounterDataImage;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerSetConfig(CUpti_Profiler_SetConfig_Params *p)
+{
+	const char *cnames;
+	size_t n, len;
+	struct fake_ctx *c;
+
+	ENTER_PARAMS(p, CUpti_Profiler_SetConfig_Params);
+	c = live_ctx(p->ctx);
+	if (!c || !c->session)
+		return bad(__func__, "no session: cuptiProfilerBeginSession first");
+	if (c->configured)
+		return bad(__func__, "already configured");
+	if (!blob_parse(p->pConfig, p->configSize, BLOB_NVCONFIG, &cnames, &n, &len))
+		return bad(__func__, "config is not from NVPW_RawMetricsConfig_GetConfigImage");
+	if (!p->minNestingLevel || !p->numNestingLevels || !p->targetNestingLevel)
+		return bad(__func__, "zero nesting levels");
+	pthread_mutex_lock(&L);
+	c->configured = true;
+	c->legacy_passes = fake_passes(n);
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerUnsetConfig(CUpti_Profiler_UnsetConfig_Params *p)
+{
+	struct fake_ctx *c;
+
+	ENTER_PARAMS(p, CUpti_Profiler_UnsetConfig_Params);
+	c = live_ctx(p->ctx);
+	if (!c || !c->configured)
+		return bad(__func__, "not configured");
+	if (c->enabled)
+		return bad(__func__, "profiling still enabled: cuptiProfilerDisableProfiling first");
+	c->configured = false;
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerEnableProfiling(CUpti_Profiler_EnableProfiling_Params *p)
+{
+	struct fake_ctx *c;
+
+	ENTER_PARAMS(p, CUpti_Profiler_EnableProfiling_Params);
+	c = live_ctx(p->ctx);
+	if (!c || !c->configured)
+		return bad(__func__, "cuptiProfilerSetConfig must come first");
+	if (c->enabled)
+		return bad(__func__, "already enabled");
+	pthread_mutex_lock(&L);
+	c->enabled = true;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerDisableProfiling(CUpti_Profiler_DisableProfiling_Params *p)
+{
+	struct fake_ctx *c;
+
+	ENTER_PARAMS(p, CUpti_Profiler_DisableProfiling_Params);
+	c = live_ctx(p->ctx);
+	if (!c || !c->enabled)
+		return bad(__func__, "not enabled");
+	pthread_mutex_lock(&L);
+	c->enabled = false;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerEndSession(CUpti_Profiler_EndSession_Params *p)
+{
+	struct fake_ctx *c;
+	struct cd_header *h;
+
+	ENTER_PARAMS(p, CUpti_Profiler_EndSession_Params);
+	c = live_ctx(p->ctx);
+	if (!c || !c->session)
+		return bad(__func__, "no session");
+	if (c->configured)
+		return bad(__func__, "still configured: cuptiProfilerUnsetConfig first");
+	pthread_mutex_lock(&L);
+	h = cd_header(c->legacy_image);
+	if (h) {
+		if (forced_ranges >= 0) {
+			h->ranges = (uint32_t)forced_ranges < h->max_ranges ? (uint32_t)forced_ranges
+									    : h->max_ranges;
+			forced_ranges = -1;
+		}
+		h->decoded = 1;
+	}
+	c->session = false;
+	c->legacy_image = NULL;
+	pthread_mutex_unlock(&L);
+	return CUPTI_SUCCESS;
+}
+
+/* ---- profiler host API ---- */
+
+#define HOST_MAGIC 0x54534f48u
+
+struct CUpti_Profiler_Host_Object {
+	uint32_t magic;
+	char chip[32];
+	char **names;
+	size_t n, cap;
+	struct CUpti_Profiler_Host_Object *next;
+};
+static struct CUpti_Profiler_Host_Object *hosts;
+
+static CUpti_Profiler_Host_Object *
+host_of(CUpti_Profiler_Host_Object *h)
+{
+	CUpti_Profiler_Host_Object *x;
+
+	pthread_mutex_lock(&L);
+	for (x = hosts; x; x = x->next) {
+		if (x == h)
+			break;
+	}
+	pthread_mutex_unlock(&L);
+	return x;
+}
+
+API
+cuptiProfilerHostInitialize(CUpti_Profiler_Host_Initialize_Params *p)
+{
+	CUpti_Profiler_Host_Object *h;
+
+	ENTER_PARAMS(p, CUpti_Profiler_Host_Initialize_Params);
+	if (p->profilerType != CUPTI_PROFILER_TYPE_RANGE_PROFILER)
+		return bad(__func__, "only the range profiler is modelled");
+	if (!fake_chip_known(p->pChipName))
+		return CUPTI_ERROR_INVALID_CHIP_NAME;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		abort();
+	h->magic = HOST_MAGIC;
+	snprintf(h->chip, sizeof(h->chip), "%s", p->pChipName);
+	pthread_mutex_lock(&L);
+	h->next = hosts;
+	hosts = h;
+	pthread_mutex_unlock(&L);
+	p->pHostObject = h;
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerHostDeinitialize(CUpti_Profiler_Host_Deinitialize_Params *p)
+{
+	CUpti_Profiler_Host_Object *h, **pp;
+	size_t i;
+
+	ENTER_PARAMS(p, CUpti_Profiler_Host_Deinitialize_Params);
+	h = host_of(p->pHostObject);
+	if (!h)
+		return bad(__func__, "not a live host object");
+	pthread_mutex_lock(&L);
+	for (pp = &hosts; *pp; pp = &(*pp)->next) {
+		if (*pp == h) {
+			*pp = h->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&L);
+	for (i = 0; i < h->n; i++)
+		free(h->names[i]);
+	free(h->names);
+	free(h);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerHostConfigAddMetrics(CUpti_Profiler_Host_ConfigAddMetrics_Params *p)
+{
+	CUpti_Profiler_Host_Object *h;
+	size_t i;
+
+	ENTER_PARAMS(p, CUpti_Profiler_Host_ConfigAddMetrics_Params);
+	h = host_of(p->pHostObject);
+	if (!h)
+		return bad(__func__, "not a live host object");
+	if (!p->ppMetricNames || !p->numMetrics)
+		return bad(__func__, "no metrics");
+	for (i = 0; i < p->numMetrics; i++) {
+		/* Like the real one: earlier names stay, the bad one fails the call. */
+		if (!fake_metric_valid(h->chip, p->ppMetricNames[i]))
+			return CUPTI_ERROR_INVALID_PARAMETER;
+		if (h->n == h->cap) {
+			h->cap = h->cap ? 2 * h->cap : 16;
+			h->names = realloc(h->names, h->cap * sizeof(*h->names));
+			if (!h->names)
+				abort();
+		}
+		h->names[h->n++] = strdup(p->ppMetricNames[i]);
+	}
+	return CUPTI_SUCCESS;
+}
+
+static uint8_t *
+host_image(CUpti_Profiler_Host_Object *h, size_t *size)
+{
+	size_t len;
+	char *joined = join_names((const char **)h->names, h->n, &len);
+	uint8_t *img = blob_make(BLOB_CONFIG, h->chip, joined, h->n, len, size);
+
+	free(joined);
+	return img;
+}
+
+API
+cuptiProfilerHostGetConfigImageSize(CUpti_Profiler_Host_GetConfigImageSize_Params *p)
+{
+	CUpti_Profiler_Host_Object *h;
+	uint8_t *img;
+
+	ENTER_PARAMS(p, CUpti_Profiler_Host_GetConfigImageSize_Params);
+	h = host_of(p->pHostObject);
+	if (!h || !h->n)
+		return bad(__func__, "no host object or no metrics added");
+	img = host_image(h, &p->configImageSize);
+	free(img);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerHostGetConfigImage(CUpti_Profiler_Host_GetConfigImage_Params *p)
+{
+	CUpti_Profiler_Host_Object *h;
+	uint8_t *img;
+	size_t size;
+
+	ENTER_PARAMS(p, CUpti_Profiler_Host_GetConfigImage_Params);
+	h = host_of(p->pHostObject);
+	if (!h || !h->n)
+		return bad(__func__, "no host object or no metrics added");
+	img = host_image(h, &size);
+	if (p->configImageSize != size || !p->pConfigImage) {
+		free(img);
+		return bad(__func__, "size differs from cuptiProfilerHostGetConfigImageSize");
+	}
+	memcpy(p->pConfigImage, img, size);
+	free(img);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerHostGetNumOfPasses(CUpti_Profiler_Host_GetNumOfPasses_Params *p)
+{
+	const char *cnames;
+	size_t n, len;
+
+	ENTER_PARAMS(p, CUpti_Profiler_Host_GetNumOfPasses_Params);
+	if (!blob_parse(p->pConfigImage, p->configImageSize, BLOB_CONFIG, &cnames, &n, &len))
+		return bad(__func__, "not a config image");
+	p->numOfPasses = fake_passes(n);
+	return CUPTI_SUCCESS;
+}
+
+API
+cuptiProfilerHostEvaluateToGpuValues(CUpti_Profiler_Host_EvaluateToGpuValues_Params *p)
+{
+	const struct cd_header *h;
+	CUpti_Profiler_Host_Object *ho;
+	size_t i;
+
+	ENTER_PARAMS(p, CUpti_Profiler_Host_EvaluateToGpuValues_Params);
+	ho = host_of(p->pHostObject);
+	if (!ho)
+		return bad(__func__, "not a live host object");
+	h = cd_header(p->pCounterDataImage);
+	if (!h || !h->decoded)
+		return bad(__func__, "image not decoded");
+	if (p->rangeIndex >= h->ranges)
+		return bad(__func__, "rangeIndex beyond numTotalRanges");
+	if (!p->pMetricValues || !p->ppMetricNames)
+		return bad(__func__, "NULL arrays");
+	for (i = 0; i < p->numMetrics; i++) {
+		if (!fake_cd_value(p->pCounterDataImage, p->rangeIndex, p->ppMetricNames[i],
+				   &p->pMetricValues[i]))
+			return bad(__func__, "a metric that is not in the config");
+	}
+	return CUPTI_SUCCESS;
+}
+
+/* ---- fork and exit ---- */
+
+/* Hold the state lock across fork(), so the child never inherits it held. */
+static void
+before_fork(void)
+{
+	pthread_mutex_lock(&L);
+}
+
+static void
+parent_after_fork(void)
+{
+	pthread_mutex_unlock(&L);
+}
+
+static void
+child_after_fork(void)
+{
+	pthread_mutex_unlock(&L);
+	in_child = true;
+}
+
+__attribute__((constructor)) static void
+fake_init(void)
+{
+	main_pid = getpid();
+	pthread_atfork(before_fork, parent_after_fork, child_after_fork);
+}
+
+__attribute__((destructor)) static void
+fake_report(void)
+{
+	const char *path = getenv("FAKE_REPORT");
+	char child_path[4096];
+	struct CUpti_Profiler_Host_Object *h;
+	struct fake_ctx *c;
+	FILE *f;
+	size_t i;
+	int v;
+
+	if (!in_child && !finalized) {
+		/* Everything the client set up must be torn down by now. */
+		for (h = hosts; h; h = h->next)
+			fake_violation("host object for %s never deinitialised", h->chip);
+		if (rps)
+			fake_violation("range profiler object still enabled at exit");
+		for (c = ctxs; c; c = c->next) {
+			if (c->session)
+				fake_violation("legacy profiler session open at exit");
+		}
+		if (subscribed)
+			fake_violation("still subscribed at exit (cuptiUnsubscribe missing)");
+		if (kernel_activity)
+			fake_violation("kernel activity still enabled at exit");
+		if (prof_initialized)
+			fake_violation("profiler still initialised at exit");
+	}
+	if (!path)
+		return;
+	if (in_child) {
+		snprintf(child_path, sizeof(child_path), "%s.child", path);
+		path = child_path;
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	v = n_violations;
+	fprintf(f, "violations %d\n", v);
+	for (i = 0; i < (size_t)v && i < MAX_VIOLATIONS; i++)
+		fprintf(f, "violation: %s\n", violations[i]);
+	for (i = 0; i < n_calls; i++)
+		fprintf(f, "calls %s %lu\n", calls[i].name, calls[i].n);
+	fclose(f);
+}

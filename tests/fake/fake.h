@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Control interface of the CUPTI/driver test double (cupti-notes §7).
+ *
+ * libcupti.so.13 (fake-cupti.c) and libnvperf_{host,target}.so
+ * (fake-nvperf.c) have the real SONAMEs and symbols, are compiled against
+ * the real headers, and stand in for NVIDIA's libraries through
+ * LD_LIBRARY_PATH. They enforce the preconditions of the real API (struct
+ * sizes, pPriv, call order, object state) by failing the call AND
+ * recording a violation; at exit they write $FAKE_REPORT ("violations N",
+ * one "violation: ..." line each, "calls FUNC N" for every function
+ * called), so a scenario fails loudly on any misuse.
+ *
+ * The scripted application (fake-app.c) drives them through the fake_*
+ * functions below: it plays the CUDA driver and runtime (emitting the
+ * callbacks a real launch would) and the GPU (running kernels, filling
+ * activity buffers and profiler ranges with scripted metric values).
+ *
+ * Thread safety: every function may be called from any thread; callbacks
+ * into the subscriber are made without the fake's lock held.
+ */
+#ifndef GPUPROJ_FAKE_H
+#define GPUPROJ_FAKE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cupti.h>
+
+#define FAKE_EXPORT __attribute__((visibility("default")))
+
+/** A fake GPU. */
+struct fake_device {
+	char name[128];
+	char chip[32];
+	int cc_major, cc_minor;
+	int sms;
+	int clock_khz;
+	bool defined;
+};
+
+/* ---- set-up ---- */
+FAKE_EXPORT void fake_set_device(int ordinal, const char *name, const char *chip, int cc_major,
+				 int cc_minor, int sms, int clock_khz);
+FAKE_EXPORT const struct fake_device *fake_get_device(int ordinal);
+
+/* ---- driver side ---- */
+/** Create a context on a device; emits CONTEXT_CREATED. */
+FAKE_EXPORT CUcontext fake_ctx_create(int device);
+/** Emit CONTEXT_DESTROY_STARTING, then mark the context destroyed. */
+FAKE_EXPORT void fake_ctx_destroy(CUcontext ctx);
+/** Emit MODULE_LOADED with a copy of `cubin`, then scribble over that copy. */
+FAKE_EXPORT void fake_module_load(CUcontext ctx, uint32_t id, const void *cubin, size_t size);
+/** A fresh correlation id (as CUPTI assigns one per API call). */
+FAKE_EXPORT uint32_t fake_next_correlation(void);
+/**
+ * Emit an API callback (runtime or driver domain) if the subscriber enabled
+ * it. `ret` is the function's return value (EXIT only; may be NULL).
+ */
+FAKE_EXPORT void fake_api(CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
+			  CUpti_ApiCallbackSite site, const char *func, const void *params,
+			  const char *symbol, CUcontext ctx, uint32_t corr, void *ret);
+/** True while a launch callback runs on this thread (driver calls are forbidden there). */
+FAKE_EXPORT bool fake_in_launch_callback(void);
+/** Emit a CUPTI fatal error (STATE domain). */
+FAKE_EXPORT void fake_fatal_error(const char *message);
+
+/* ---- the GPU ---- */
+struct fake_kernel {
+	const char *name;
+	uint32_t grid[3], block[3];
+	uint32_t smem_dynamic, smem_static, regs;
+	uint64_t duration_ns;
+	uint32_t correlation;
+	uint32_t graph_id;
+};
+/**
+ * Run a kernel on a context: a range for every active profiler window on
+ * it (values from fake_set_metric), and activity record(s) when kernel
+ * tracing is on (one per replay pass, each 3x the duration, when the
+ * launch ran under the profiler; that is what the join must survive).
+ */
+FAKE_EXPORT void fake_kernel_run(CUcontext ctx, const struct fake_kernel *k);
+
+/* ---- scripting ---- */
+/**
+ * Metric value: names ending in ".sum" get value x threads (per-thread
+ * value), others value as is. gpu__time_duration.sum is the kernel's
+ * duration unless scripted. Unscripted metrics are 0.
+ */
+FAKE_EXPORT void fake_set_metric(const char *name, double value);
+/** The next `count` calls of `func` return `code` (count 0 = always). */
+FAKE_EXPORT void fake_fail(const char *func, int code, int count);
+/** The next decoded window reports `n` ranges instead of what ran. */
+FAKE_EXPORT void fake_set_ranges(int n);
+/** Drop the next `n` activity records (reported by GetNumDroppedRecords). */
+FAKE_EXPORT void fake_drop_records(uint64_t n);
+/** Deliver every buffered activity record now (as a flush would). */
+FAKE_EXPORT void fake_flush(void);
+/** Emit one record per replay pass for profiled launches (default true). */
+FAKE_EXPORT void fake_set_replay_records(bool on);
+
+/* ---- checks ---- */
+/** Record a violation (also used by the fake driver functions of fake-app.c). */
+FAKE_EXPORT void fake_violation(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+FAKE_EXPORT int fake_violations(void);
+/** Times a function of the fake was called. */
+FAKE_EXPORT unsigned long fake_calls(const char *func);
+/** Count a call (fake-nvperf.c). */
+FAKE_EXPORT void fake_count(const char *func);
+/** Whether `code` was scripted for `func` (consumes one); 0 when not. */
+FAKE_EXPORT int fake_scripted_failure(const char *func);
+/** Whether a metric name is valid on a chip (shared by the host API and NVPW fakes). */
+FAKE_EXPORT bool fake_metric_valid(const char *chip, const char *name);
+/** Whether a chip name is known. */
+FAKE_EXPORT bool fake_chip_known(const char *chip);
+/** Passes the fake scheduler needs for n metrics. */
+FAKE_EXPORT size_t fake_passes(size_t n);
+
+/* ---- counter-data images shared by both profiler paths ---- */
+/** Bytes of an image for `n` metric names of total length `names_len` and `ranges` ranges. */
+FAKE_EXPORT size_t fake_cd_size(size_t n, size_t names_len, size_t ranges);
+/** Lay out an image (names NUL-separated in `names`). */
+FAKE_EXPORT bool fake_cd_init(uint8_t *image, size_t size, const char *names, size_t n,
+			      size_t names_len, size_t ranges);
+/** Ranges recorded in an image, -1 when it is not one. */
+FAKE_EXPORT long fake_cd_ranges(const uint8_t *image);
+/** Value of `name` in range `r` of an image; false when absent. */
+FAKE_EXPORT bool fake_cd_value(const uint8_t *image, size_t r, const char *name, double *ret);
+/** Current metric value for a kernel (see fake_set_metric). */
+FAKE_EXPORT double fake_metric_value(const char *name, const struct fake_kernel *k);
+
+#endif

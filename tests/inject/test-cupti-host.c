@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CUPTI Profiler Host API and the NVPW host library, real ones, no GPU
+ * (cupti-notes §7 [P]): every logical metric of DESIGN.md §3 resolves from
+ * its candidate list on GV100, TU102, GA100, GA102, GH100, AD102, GB100 and
+ * GB202; the config image builds; the pass count is printed and checked
+ * against the value recorded with libcupti 13.0 (API 130001); the chip
+ * differences the candidates exist for are the ones expected (GB202's
+ * dram__bytes_op_*, no uniform datapath on GV100). GV100 also goes through
+ * the legacy NVPW path libproj.so uses there.
+ *
+ * Skips (exit 77, with a message) when libcupti.so.13 cannot be loaded.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend-nvpw.h"
+#include "cupti-host.h"
+#include "metrics-nvpw.h"
+
+/* Pass counts of the full metric set, recorded with libcupti 13.0 (130001). */
+static const struct {
+	const char *chip;
+	size_t names;		/* NVPW names collected (incl. gpu__time_duration.sum) */
+	size_t passes;		/* range profiler host API */
+} chips[] = {
+	{ "GV100", 37, 3 },
+	{ "TU102", 38, 3 },
+	{ "GA100", 38, 3 },
+	{ "GA102", 38, 3 },
+	{ "GH100", 38, 3 },
+	{ "AD102", 38, 3 },
+	{ "GB100", 38, 3 },
+	{ "GB202", 38, 3 },
+};
+/* Legacy NVPW scheduler (libnvperf_host 13.0) for the same set on GV100. */
+#define GV100_LEGACY_PASSES 3
+
+static void *libcupti;
+static unsigned version;
+
+static bool
+valid_host(void *ud, const char *name)
+{
+	return inj_host_metric_valid(ud, NULL, name, NULL);
+}
+
+static bool
+valid_nvpw(void *ud, const char *name)
+{
+	return inj_nvpw_metric_valid(ud, name);
+}
+
+START_TEST(chip_resolves)
+{
+	const char *chip = chips[_i].chip;
+	struct inj_metric_set *set = NULL;
+	struct inj_host *h = NULL;
+	uint8_t *image = NULL;
+	size_t size = 0, passes = 0, m;
+	int r;
+
+	ck_assert_int_eq(inj_metrics_resolve(chip, valid_host, (void *)chip, &set), 0);
+	for (m = 0; m < GPUPROJ_M_COUNT; m++)
+		ck_assert_msg(set->map[m].expr != NULL, "%s: %s resolves to no candidate", chip,
+			      gpuproj_metric_name((enum gpuproj_metric)m));
+	ck_assert_uint_ne(set->duration_index, SIZE_MAX);
+	r = inj_host_new(chip, NULL, &h);
+	ck_assert_int_eq(r, 0);
+	r = inj_host_config(h, set->names, set->n_names, &image, &size, &passes);
+	ck_assert_msg(r == 0, "%s: config image: CUptiResult %d", chip, r);
+	ck_assert_uint_gt(size, 0);
+	printf("%s: %zu metrics, config image %zu B, %zu pass(es) (CUPTI API %u)\n", chip,
+	       set->n_names, size, passes, version);
+	fflush(stdout);
+	ck_assert_uint_eq(set->n_names, chips[_i].names);
+	if (version == 130001)
+		ck_assert_msg(passes == chips[_i].passes, "%s: %zu passes, recorded %zu", chip,
+			      passes, chips[_i].passes);
+
+	/* The differences the candidate lists exist for. */
+	if (strcmp(chip, "GB202") == 0) {
+		ck_assert_str_eq(set->map[GPUPROJ_M_BYTES_DRAM_READ].expr, "dram__bytes_op_read.sum");
+		ck_assert_str_eq(set->map[GPUPROJ_M_BYTES_DRAM_WRITE].expr,
+				 "dram__bytes_op_write.sum");
+	} else {
+		ck_assert_str_eq(set->map[GPUPROJ_M_BYTES_DRAM_READ].expr, "dram__bytes_read.sum");
+	}
+	if (strcmp(chip, "GV100") == 0)
+		ck_assert_ptr_null(strstr(set->map[GPUPROJ_M_INST_OTHER].expr, "uniform"));
+	else
+		ck_assert_ptr_nonnull(strstr(set->map[GPUPROJ_M_INST_OTHER].expr, "uniform"));
+	free(image);
+	inj_host_free(h);
+	inj_metrics_free(set);
+}
+END_TEST
+
+START_TEST(unknown_chip_and_metric)
+{
+	struct inj_host *h = NULL;
+	int status = 0;
+
+	ck_assert_int_eq(inj_host_new("gh100", NULL, &h), 46); /* CUPTI_ERROR_INVALID_CHIP_NAME */
+	ck_assert_ptr_null(h);
+	ck_assert(!inj_host_metric_valid("GH100", NULL, "dram__bytes", &status));
+	ck_assert_int_eq(status, 1); /* bare base names need a rollup */
+	ck_assert(!inj_host_metric_valid("GH100", NULL, "bogus__metric.sum", &status));
+	ck_assert(inj_host_metric_valid("GH100", NULL, "dram__bytes.sum", &status));
+}
+END_TEST
+
+START_TEST(gv100_legacy_nvpw)
+{
+	struct inj_metric_set *set = NULL, *host_set = NULL;
+	struct inj_nvpw *n = NULL;
+	const char *why = NULL;
+	size_t passes = 0, size = 0, m;
+	int r;
+
+	if (inj_nvpw_load(&why) != 0) {
+		fprintf(stderr, "SKIP: %s\n", why);
+		return;
+	}
+	r = inj_nvpw_new("GV100", NULL, &n);
+	ck_assert_int_eq(r, 0);
+	ck_assert_int_eq(inj_metrics_resolve("GV100", valid_nvpw, n, &set), 0);
+	ck_assert_int_eq(inj_metrics_resolve("GV100", valid_host, (void *)"GV100", &host_set), 0);
+	/* Both libraries agree on every choice. */
+	for (m = 0; m < GPUPROJ_M_COUNT; m++) {
+		ck_assert_ptr_nonnull(set->map[m].expr);
+		ck_assert_str_eq(set->map[m].expr, host_set->map[m].expr);
+	}
+	r = inj_nvpw_config(n, set->names, set->n_names, &passes);
+	ck_assert_msg(r == 0, "NVPW config: %s", inj_nvpw_status_name(r));
+	ck_assert_ptr_nonnull(inj_nvpw_config_image(n, &size));
+	ck_assert_uint_gt(size, 0);
+	ck_assert_ptr_nonnull(inj_nvpw_prefix(n, &size));
+	ck_assert_uint_gt(size, 0);
+	printf("GV100 (legacy NVPW): %zu metrics, %zu pass(es)\n", set->n_names, passes);
+	fflush(stdout);
+	if (version == 130001)
+		ck_assert_uint_eq(passes, GV100_LEGACY_PASSES);
+	inj_nvpw_free(n);
+	inj_nvpw_unload();
+	inj_metrics_free(set);
+	inj_metrics_free(host_set);
+}
+END_TEST
+
+static int
+run_tests(void)
+{
+	const char *path = getenv("INJECT_REAL_CUPTI");
+	const char *missing = NULL;
+	unsigned (*get_version)(unsigned *);
+	void *sym;
+	Suite *s;
+	TCase *tc;
+	SRunner *sr;
+	int failed;
+
+	libcupti = dlopen(path && *path ? path : "libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
+	if (!libcupti) {
+		fprintf(stderr, "SKIP: cannot load libcupti.so.13 (%s): host API tests need the CUDA "
+			"toolkit's CUPTI\n", dlerror());
+		return 77;
+	}
+	sym = dlsym(libcupti, "cuptiGetVersion");
+	if (sym) {
+		memcpy(&get_version, &sym, sizeof(sym));
+		get_version(&version);
+	}
+	if (inj_host_load(libcupti, &missing) != 0) {
+		fprintf(stderr, "SKIP: libcupti.so.13 has no profiler host API (%s missing)\n",
+			missing);
+		return 77;
+	}
+	if (version != 130001)
+		fprintf(stderr, "note: CUPTI API %u, not 130001: pass counts printed, not checked\n",
+			version);
+	s = suite_create("cupti-host");
+	tc = tcase_create("host");
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, chip_resolves, 0, sizeof(chips) / sizeof(chips[0]));
+	tcase_add_test(tc, unknown_chip_and_metric);
+	tcase_add_test(tc, gv100_legacy_nvpw);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static bool
+address_sanitizer(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return true;
+#else
+	return false;
+#endif
+}
+
+int
+main(void)
+{
+	if (address_sanitizer()) {
+		/* libcupti dlopen()s libnvperf_host with RTLD_DEEPBIND, which ASan refuses. */
+		fprintf(stderr, "SKIP: the real libcupti cannot run under AddressSanitizer (it "
+			"loads libnvperf_host.so with RTLD_DEEPBIND); the non-sanitizer build runs "
+			"this test\n");
+		return 77;
+	}
+	return run_tests();
+}
