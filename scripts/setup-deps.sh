@@ -30,6 +30,71 @@ if ! have_nvdisasm; then
 		echo "setup-deps: could not install $NVDISASM_WHEEL; SASS tests will skip" >&2
 fi
 
+# ---- CUDA 12/11 tools for sm_70 (optional; GPUPROJ_LEGACY_CUDA=0 skips it) ----
+# CUDA 13 (nvcc, ptxas, nvJitLink, nvdisasm 13.x) dropped sm_70/sm_72 (Volta).
+# The sm_70 tests compile with NVIDIA's CUDA 12 NVRTC wheel (90 MB, plus the
+# CUDA 12 headers of the runtime wheel, 3.5 MB) and disassemble with nvdisasm
+# 11.8 from Debian's non-free nvidia-cuda-toolkit package (84 MB), unpacked,
+# not installed (only bin/nvdisasm and bin/ptxas, 68 MB), into
+# LEGACY_CUDA_DIR, where gpuproj and the tests look without configuration
+# (docs/sass.md). Enables contrib/non-free for Debian if apt cannot see the
+# package. About 15 s the first time, then nothing. Failure prints one line
+# and continues: the sm_70 tests then skip saying what is missing.
+NVRTC12_WHEELS=("nvidia-cuda-nvrtc-cu12==12.9.86" "nvidia-cuda-runtime-cu12==12.9.79")
+LEGACY_CUDA_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/gpuproj/legacy-cuda"
+have_nvrtc12() {
+	python3 -c 'import importlib.util,os,sys; s=importlib.util.find_spec("nvidia"); \
+sys.exit(0 if s and any(os.path.exists(os.path.join(p,"cuda_nvrtc","lib","libnvrtc.so.12")) \
+and os.path.exists(os.path.join(p,"cuda_runtime","include","cuda_fp16.h")) \
+for p in s.submodule_search_locations) else 1)' 2>/dev/null
+}
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo "$@"; else
+		echo "needs root for: $*"; return 1; fi
+}
+# Prints why on failure (errexit does not apply here: every step is checked).
+fetch_legacy_cuda() (
+	tmp=$(mktemp -d) || return 1
+	trap 'rm -rf "$tmp"' EXIT
+	cd "$tmp" || return 1
+	candidate() { apt-cache policy nvidia-cuda-toolkit 2>/dev/null | awk '/Candidate:/ {print $2}'; }
+	case "$(candidate)" in
+	"" | "(none)")
+		codename=$(. /etc/os-release && [ "${ID:-}" = debian ] && echo "${VERSION_CODENAME:-}")
+		[ -n "$codename" ] || { echo "apt has no nvidia-cuda-toolkit and this is not Debian"; return 1; }
+		printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: contrib non-free\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+			"$codename" > nonfree.sources
+		as_root install -m 644 nonfree.sources /etc/apt/sources.list.d/gpuproj-nonfree.sources ||
+			return 1
+		as_root apt-get update -qq >/dev/null 2>&1 || { echo "apt-get update failed"; return 1; }
+		;;
+	esac
+	apt-get download -qq nvidia-cuda-toolkit >/dev/null 2>&1 ||
+		{ echo "apt-get download nvidia-cuda-toolkit failed"; return 1; }
+	mkdir -p x && dpkg-deb --fsys-tarfile nvidia-cuda-toolkit_*.deb |
+		tar -x -C x ./usr/bin/nvdisasm ./usr/bin/ptxas 2>&1 || { echo "unpacking failed"; return 1; }
+	x/usr/bin/nvdisasm --help 2>/dev/null | grep -q "'SM70'" ||
+		{ echo "its nvdisasm lacks sm_70"; return 1; }
+	rm -rf "$LEGACY_CUDA_DIR.new" && mkdir -p "$LEGACY_CUDA_DIR.new" &&
+		mv x/usr/bin "$LEGACY_CUDA_DIR.new/bin" &&
+		dpkg-deb -f nvidia-cuda-toolkit_*.deb Version > "$LEGACY_CUDA_DIR.new/VERSION" &&
+		rm -rf "$LEGACY_CUDA_DIR" && mv "$LEGACY_CUDA_DIR.new" "$LEGACY_CUDA_DIR" ||
+		{ echo "cannot write $LEGACY_CUDA_DIR"; return 1; }
+)
+if [ "${GPUPROJ_LEGACY_CUDA:-1}" != 0 ]; then
+	if ! have_nvrtc12 || [ ! -x "$LEGACY_CUDA_DIR/bin/nvdisasm" ]; then
+		echo "setup-deps: fetching the sm_70 tools (NVRTC 12 wheels, nvdisasm 11.8 from a .deb; up to ~180 MB)" >&2
+	fi
+	if ! have_nvrtc12; then
+		python3 -m pip install -q "${NVRTC12_WHEELS[@]}" >/dev/null 2>&1 ||
+			echo "setup-deps: could not install ${NVRTC12_WHEELS[*]}; the sm_70 SASS tests will skip" >&2
+	fi
+	if [ ! -x "$LEGACY_CUDA_DIR/bin/nvdisasm" ] || [ ! -x "$LEGACY_CUDA_DIR/bin/ptxas" ]; then
+		why=$(fetch_legacy_cuda 2>&1 | tail -n 1) && [ -x "$LEGACY_CUDA_DIR/bin/nvdisasm" ] ||
+			echo "setup-deps: no nvdisasm for sm_70 in $LEGACY_CUDA_DIR (${why:-failed}); the sm_70 SASS tests will skip" >&2
+	fi
+fi
+
 if [ ${#missing[@]} -eq 0 ]; then
 	exit 0
 fi

@@ -38,16 +38,55 @@ void proc_result_clear(struct proc_result *res);
 /* ptxas as a malloc'd path, or NULL when absent. */
 char *sass_find_ptxas(void);
 
+enum sass_tool { SASS_NVDISASM, SASS_PTXAS };
+
+/*
+ * Whether a tool handles sm_<arch>: listed among the allowed values of
+ * nvdisasm --binary ('SM70') or ptxas --gpu-name ('sm_70') in its --help
+ * (cached per path). True when the help lists none (let the tool try).
+ */
+bool sass_tool_supports(const char *path, enum sass_tool kind, int arch);
+
+/* "13.0" from `tool --version` ("… release 13.0, V13.0.88"), or "?". */
+void sass_tool_release(const char *path, char *buf, size_t size);
+
+/*
+ * Directory of the legacy tools, malloc'd:
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/gpuproj/legacy-cuda/bin.
+ */
+char *sass_legacy_dir(void);
+
+/*
+ * A tool for sm_<arch> when `primary` (the one found first, may be NULL)
+ * lacks it (CUDA 13 dropped sm_70 and sm_72): $GPUPROJ_NVDISASM_LEGACY or
+ * $GPUPROJ_PTXAS_LEGACY when set (it must support arch), else the first
+ * that supports arch of: (ptxas) python3's nvidia/cuda_nvcc/bin/ptxas
+ * (wheel nvidia-cuda-nvcc-cu12), sass_legacy_dir(), every one in PATH,
+ * $CUDA_HOME/bin, $CUDA_PATH/bin, /usr/local/cuda/bin. ret: malloc'd path.
+ * Errors: GPUPROJ_E_MISSING (the message names what was searched and how
+ * to get one), GPUPROJ_E_NOMEM.
+ */
+int sass_find_legacy_tool(enum sass_tool kind, int arch, const char *primary, char **ret,
+			  struct gpuproj_error *err);
+
+/*
+ * Whether PTX for sm_<arch> needs a legacy ptxas: arch < 75 and neither
+ * libnvJitLink (13+ lacks sm_7x below 75) nor the ptxas found first
+ * supports it.
+ */
+bool sass_ptx_needs_legacy(int arch);
+
 /*
  * Compile PTX (NUL-terminated) for sm_<arch> into a malloc'd cubin: with
+ * legacy_ptxas only when given (sass_find_legacy_tool()), else with
  * libnvJitLink (dlopen), else ptxas. ret_tool: static name of the tool
- * that succeeded ("nvJitLink", "ptxas"). Errors: GPUPROJ_E_MISSING (no
- * tool: says what to install), GPUPROJ_E_BACKEND (compile errors: the
- * first lines of the log), GPUPROJ_E_NOMEM.
+ * that succeeded ("nvJitLink", "ptxas", "legacy ptxas"). Errors:
+ * GPUPROJ_E_MISSING (no tool: says what to install), GPUPROJ_E_BACKEND
+ * (compile errors: the first lines of the log), GPUPROJ_E_NOMEM.
  */
 int sass_compile_ptx(const char *ptx, size_t len, int arch, const char *name,
-		     unsigned char **ret, size_t *ret_len, const char **ret_tool,
-		     struct gpuproj_error *err);
+		     const char *legacy_ptxas, unsigned char **ret, size_t *ret_len,
+		     const char **ret_tool, struct gpuproj_error *err);
 
 /* ---- sass-disasm.c ---- */
 

@@ -4,6 +4,14 @@
  * them, and compiling PTX with libnvJitLink loaded at run time (dlopen),
  * so the core library has no link-time CUDA dependency.
  *
+ * Legacy tools: CUDA 13 (nvdisasm, ptxas, nvJitLink 13.x) dropped sm_70
+ * and sm_72 (Volta). What a tool supports is read from its --help (the
+ * allowed values of nvdisasm --binary and ptxas --gpu-name); for an
+ * architecture the tools found first lack, a CUDA 11/12 one is looked for
+ * ($GPUPROJ_NVDISASM_LEGACY / $GPUPROJ_PTXAS_LEGACY, the legacy directory
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/gpuproj/legacy-cuda/bin that
+ * scripts/setup-deps.sh fills, PATH; docs/sass.md).
+ *
  * Thread safety: every function may be called from several threads; the
  * library handle is loaded once (pthread_once). Children are started with
  * posix_spawn and pipes opened close-on-exec, so concurrent children do
@@ -220,9 +228,13 @@ search_cuda(const char *prog)
 	return NULL;
 }
 
-/* nvdisasm of NVIDIA's PyPI wheel (nvidia-cuda-nvdisasm), through python3. */
+/*
+ * A file of NVIDIA's PyPI wheels (namespace package `nvidia`), through
+ * python3: the first of rels (paths below a directory of nvidia.__path__,
+ * NULL-terminated) that is an executable file.
+ */
 static char *
-search_wheel(void)
+search_wheel_for(const char *const *rels)
 {
 	static const char script[] =
 		"import os, sys\n"
@@ -230,23 +242,26 @@ search_wheel(void)
 		"    import nvidia\n"
 		"except Exception:\n"
 		"    sys.exit(1)\n"
-		"for p in list(getattr(nvidia, '__path__', [])):\n"
-		"    for sub in ('cu13', 'cu12', 'cuda_nvdisasm'):\n"
-		"        f = os.path.join(p, sub, 'bin', 'nvdisasm')\n"
+		"for rel in sys.argv[1:]:\n"
+		"    for p in list(getattr(nvidia, '__path__', [])):\n"
+		"        f = os.path.join(p, rel)\n"
 		"        if os.path.isfile(f) and os.access(f, os.X_OK):\n"
 		"            print(f)\n"
 		"            sys.exit(0)\n"
 		"sys.exit(1)\n";
 	char *python = search_path("python3"), *found = NULL;
 	struct proc_result res;
-	const char *argv[4];
+	const char *argv[12];
+	size_t n = 0;
 
 	if (!python)
 		return NULL;
-	argv[0] = python;
-	argv[1] = "-c";
-	argv[2] = script;
-	argv[3] = NULL;
+	argv[n++] = python;
+	argv[n++] = "-c";
+	argv[n++] = script;
+	while (*rels && n < ARRAY_LENGTH(argv) - 1)
+		argv[n++] = *rels++;
+	argv[n] = NULL;
 	if (proc_run(argv, &res, NULL) == GPUPROJ_OK) {
 		if (res.status == 0) {
 			res.out[strcspn(res.out, "\r\n")] = '\0';
@@ -257,6 +272,16 @@ search_wheel(void)
 	}
 	free(python);
 	return found;
+}
+
+/* nvdisasm of NVIDIA's PyPI wheel (nvidia-cuda-nvdisasm). */
+static char *
+search_wheel(void)
+{
+	static const char *const rels[] = { "cu13/bin/nvdisasm", "cu12/bin/nvdisasm",
+					    "cuda_nvdisasm/bin/nvdisasm", NULL };
+
+	return search_wheel_for(rels);
 }
 
 int
@@ -302,6 +327,243 @@ sass_find_ptxas(void)
 	return p ? p : search_cuda("ptxas");
 }
 
+/* ---- what a tool supports; tools for the architectures CUDA 13 dropped ---- */
+
+/* What `tool --help` lists, per path (a few tools per process; no heap). */
+static struct tool_caps {
+	char path[1024];
+	bool listed;             /* the help lists the allowed architectures */
+	uint64_t plain[4];       /* bit a: plain sm_<a> (no a/f suffix) listed, a < 256 */
+} caps[8];
+static size_t n_caps;
+static pthread_mutex_t caps_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * The allowed values of `option` in a tool's --help: nvdisasm
+ * "--binary <SMxy>" ('SM70','SM75',…), ptxas "--gpu-name" ('compute_70',
+ * 'sm_70',…). Sets the bits of the plain sm_XY values; false when the
+ * help has no such list.
+ */
+static bool
+parse_allowed(const char *help, enum sass_tool kind, uint64_t plain[4])
+{
+	const char *opt = kind == SASS_NVDISASM ? "\n--binary " : "\n--gpu-name ";
+	const char *prefix = kind == SASS_NVDISASM ? "'SM" : "'sm_";
+	const char *p = strstr(help, opt), *next, *end, *q;
+	bool any = false;
+
+	if (!p)
+		return false;
+	/* This option's block ends where the next option starts. */
+	next = strstr(p + 1, "\n--");
+	if (!next)
+		next = p + strlen(p);
+	p = strstr(p, "Allowed values for this option:");
+	end = p ? strstr(p, "'.") : NULL;
+	if (!p || !end || end > next)
+		return false;
+	for (q = strstr(p, prefix); q && q < end; q = strstr(q + 1, prefix)) {
+		const char *d = q + strlen(prefix);
+		int a = 0;
+
+		if (*d < '0' || *d > '9')
+			continue;
+		while (*d >= '0' && *d <= '9' && a < 1000)
+			a = a * 10 + (*d++ - '0');
+		if (*d == '\'' && a < 256) {
+			plain[a / 64] |= (uint64_t)1 << (a % 64);
+			any = true;
+		}
+	}
+	return any;
+}
+
+bool
+sass_tool_supports(const char *path, enum sass_tool kind, int arch)
+{
+	struct tool_caps c = { 0 };
+	struct proc_result res;
+	const char *argv[3] = { path, "--help", NULL };
+	size_t i;
+
+	if (!path || arch < 0 || arch >= 256)
+		return true;
+	pthread_mutex_lock(&caps_lock);
+	for (i = 0; i < n_caps; i++) {
+		if (strcmp(caps[i].path, path) == 0) {
+			c = caps[i];
+			pthread_mutex_unlock(&caps_lock);
+			return !c.listed || (c.plain[arch / 64] >> (arch % 64) & 1);
+		}
+	}
+	pthread_mutex_unlock(&caps_lock);
+	snprintf(c.path, sizeof(c.path), "%s", path);
+	if (proc_run(argv, &res, NULL) == GPUPROJ_OK) {
+		c.listed = parse_allowed(res.out, kind, c.plain) ||
+			   parse_allowed(res.err, kind, c.plain);
+		proc_result_clear(&res);
+	}
+	pthread_mutex_lock(&caps_lock);
+	if (strlen(path) < sizeof(caps[0].path))
+		caps[n_caps++ % ARRAY_LENGTH(caps)] = c;
+	pthread_mutex_unlock(&caps_lock);
+	return !c.listed || (c.plain[arch / 64] >> (arch % 64) & 1);
+}
+
+void
+sass_tool_release(const char *path, char *buf, size_t size)
+{
+	const char *argv[3] = { path, "--version", NULL };
+	struct proc_result res;
+	const char *p;
+
+	snprintf(buf, size, "?");
+	if (proc_run(argv, &res, NULL) != GPUPROJ_OK)
+		return;
+	p = strstr(res.out, "release ");
+	if (p) {
+		p += strlen("release ");
+		snprintf(buf, size, "%.*s", (int)strcspn(p, ", \n"), p);
+	}
+	proc_result_clear(&res);
+}
+
+char *
+sass_legacy_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg == '/')
+		return xasprintf("%s/gpuproj/legacy-cuda/bin", xdg);
+	return xasprintf("%s/.cache/gpuproj/legacy-cuda/bin", home && *home ? home : "");
+}
+
+/* Every prog in PATH (in order), then in the CUDA homes; NULL-terminated, malloc'd. */
+static char **
+all_in_path(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *colon;
+	const char *homes[] = { getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda" };
+	char **v = NULL;
+	size_t n = 0, i;
+
+	for (p = path; p; p = colon ? colon + 1 : NULL) {
+		char *cand, **nv;
+
+		colon = strchr(p, ':');
+		if (colon == p || *p == '\0')
+			continue;
+		cand = xasprintf("%.*s/%s", (int)(colon ? (size_t)(colon - p) : strlen(p)), p, prog);
+		if (!cand || !is_executable(cand) || !(nv = realloc(v, (n + 2) * sizeof(*v)))) {
+			free(cand);
+			continue;
+		}
+		v = nv;
+		v[n++] = cand;
+		v[n] = NULL;
+	}
+	for (i = 0; i < ARRAY_LENGTH(homes); i++) {
+		char *cand, **nv;
+
+		if (!homes[i] || !*homes[i])
+			continue;
+		cand = xasprintf("%s/bin/%s", homes[i], prog);
+		if (!cand || !is_executable(cand) || !(nv = realloc(v, (n + 2) * sizeof(*v)))) {
+			free(cand);
+			continue;
+		}
+		v = nv;
+		v[n++] = cand;
+		v[n] = NULL;
+	}
+	return v;
+}
+
+static void
+free_list(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+int
+sass_find_legacy_tool(enum sass_tool kind, int arch, const char *primary, char **ret,
+		      struct gpuproj_error *err)
+{
+	const char *prog = kind == SASS_NVDISASM ? "nvdisasm" : "ptxas";
+	const char *var = kind == SASS_NVDISASM ? "GPUPROJ_NVDISASM_LEGACY" : "GPUPROJ_PTXAS_LEGACY";
+	const char *env = getenv(var);
+	char *dir = sass_legacy_dir(), *cand = NULL, **list = NULL, rel[32], have[600];
+	int r = GPUPROJ_OK;
+	size_t i;
+
+	*ret = NULL;
+	if (!dir)
+		return error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
+	if (env && *env) {
+		if (!is_executable(env)) {
+			r = error_set(err, GPUPROJ_E_MISSING, "", 0, 0,
+				      "%s=%s is not an executable file: name the %s of a CUDA 11 or "
+				      "12 toolkit, or unset %s", var, env, prog, var);
+		} else if (!sass_tool_supports(env, kind, arch)) {
+			sass_tool_release(env, rel, sizeof(rel));
+			r = error_set(err, GPUPROJ_E_MISSING, "", 0, 0,
+				      "%s=%s (CUDA %s) cannot %s sm_%d code either: name the %s of "
+				      "a CUDA 11 or 12 toolkit", var, env, rel,
+				      kind == SASS_NVDISASM ? "disassemble" : "compile PTX to", arch,
+				      prog);
+		} else {
+			*ret = xstrdup(env);
+		}
+		goto out;
+	}
+	/* ptxas: CUDA 12's from the nvidia-cuda-nvcc-cu12 wheel reads newer PTX than 11.8's. */
+	if (kind == SASS_PTXAS) {
+		static const char *const rels[] = { "cuda_nvcc/bin/ptxas", NULL };
+
+		cand = search_wheel_for(rels);
+		if (cand && sass_tool_supports(cand, kind, arch))
+			goto found;
+		free(cand);
+	}
+	cand = xasprintf("%s/%s", dir, prog);
+	if (cand && is_executable(cand) && sass_tool_supports(cand, kind, arch))
+		goto found;
+	free(cand);
+	cand = NULL;
+	list = all_in_path(prog);
+	for (i = 0; list && list[i]; i++) {
+		if (sass_tool_supports(list[i], kind, arch)) {
+			cand = xstrdup(list[i]);
+			goto found;
+		}
+	}
+	if (primary) {
+		sass_tool_release(primary, rel, sizeof(rel));
+		snprintf(have, sizeof(have), "%s %s (CUDA %s) cannot %s sm_%d code%s", prog, primary,
+			 rel, kind == SASS_NVDISASM ? "disassemble" : "compile PTX to", arch,
+			 arch < 75 ? " (CUDA 13 dropped sm_70 and sm_72)" : "");
+	} else {
+		snprintf(have, sizeof(have), "no tool found first can %s sm_%d code",
+			 kind == SASS_NVDISASM ? "disassemble" : "compile PTX to", arch);
+	}
+	r = error_set(err, GPUPROJ_E_MISSING, "", 0, 0,
+		      "%s, and no %s that can was found ($%s, %s%s, PATH, $CUDA_HOME/bin): "
+		      "set %s to the %s of a CUDA 11 or 12 toolkit, or unpack one into %s "
+		      "(scripts/setup-deps.sh does; docs/sass.md)", have, prog, var,
+		      kind == SASS_PTXAS ? "python3's nvidia/cuda_nvcc, " : "", dir, var, prog, dir);
+	goto out;
+found:
+	*ret = cand;
+	if (!cand)
+		r = error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
+out:
+	free_list(list);
+	free(dir);
+	return r;
+}
+
 /* ---- libnvJitLink, loaded at run time ---- */
 
 /*
@@ -320,6 +582,7 @@ static struct {
 	int (*destroy)(void **h);
 	int (*log_size)(void *h, size_t *size);
 	int (*log)(void *h, char *buf);
+	unsigned major;   /* nvJitLinkVersion() (CUDA 12.3+), 0 when unknown */
 	char why[512];
 } jl;
 
@@ -375,6 +638,15 @@ jl_load(void)
 	if (jl.why[0]) {
 		dlclose(jl.lib);
 		jl.lib = NULL;
+		return;
+	}
+	{
+		int (*version)(unsigned *major, unsigned *minor);
+		unsigned major = 0, minor = 0;
+
+		*(void **)&version = dlsym(jl.lib, "nvJitLinkVersion");
+		if (version && version(&major, &minor) == 0)
+			jl.major = major;
 	}
 }
 
@@ -509,9 +781,17 @@ compile_ptxas(const char *ptxas, const char *ptx, size_t len, int arch, const ch
 	if (r)
 		goto out;
 	if (res.status != 0) {
+		/* Drop "ptxas /tmp/gpuproj-sass-XXXXXX.ptx, line 9; " (a temporary file). */
+		const char *msg = first_line(res.err, line, sizeof(line)), *semi = strstr(msg, "; ");
+
+		if (semi && strncmp(msg, "ptxas ", 6) == 0 && strstr(msg, in))
+			msg = semi + 2;
 		r = error_set(err, GPUPROJ_E_BACKEND, name, 0, 0,
-			      "ptxas could not compile the PTX for sm_%d (exit %d): %s", arch,
-			      res.status, first_line(res.err, line, sizeof(line)));
+			      "ptxas could not compile the PTX for sm_%d (exit %d): %s%s", arch,
+			      res.status, msg, strstr(res.err, "Unsupported .version") ?
+			      " (the PTX is newer than this ptxas reads: use the ptxas of the CUDA "
+			      "release that built it, e.g. CUDA 12's from `pip install "
+			      "nvidia-cuda-nvcc-cu12`, or GPUPROJ_PTXAS_LEGACY)" : "");
 		goto out;
 	}
 	r = file_read_all(out, &cubin, &n, err);
@@ -530,10 +810,27 @@ out:
 	return r;
 }
 
+bool
+sass_ptx_needs_legacy(int arch)
+{
+	char *ptxas;
+	bool ok;
+
+	if (arch >= 75)
+		return false;
+	pthread_once(&jl_once, jl_load);
+	if (jl.lib && jl.major < 13) /* 0: unknown (before 12.3) */
+		return false;
+	ptxas = sass_find_ptxas();
+	ok = ptxas && sass_tool_supports(ptxas, SASS_PTXAS, arch);
+	free(ptxas);
+	return !ok;
+}
+
 int
 sass_compile_ptx(const char *ptx, size_t len, int arch, const char *name,
-		 unsigned char **ret, size_t *ret_len, const char **ret_tool,
-		 struct gpuproj_error *err)
+		 const char *legacy_ptxas, unsigned char **ret, size_t *ret_len,
+		 const char **ret_tool, struct gpuproj_error *err)
 {
 	struct gpuproj_error jl_err = { 0 };
 	char *ptxas;
@@ -541,6 +838,12 @@ sass_compile_ptx(const char *ptx, size_t len, int arch, const char *name,
 
 	*ret = NULL;
 	*ret_len = 0;
+	if (legacy_ptxas) {
+		r = compile_ptxas(legacy_ptxas, ptx, len, arch, name, ret, ret_len, err);
+		if (r == GPUPROJ_OK)
+			*ret_tool = "legacy ptxas";
+		return r;
+	}
 	pthread_once(&jl_once, jl_load);
 	if (jl.lib) {
 		r = compile_nvjitlink(ptx, len, arch, name, ret, ret_len, &jl_err);

@@ -44,6 +44,8 @@ struct arch_state {
 	size_t n_units[3];      /* containers served per enum gpuproj_sass_origin */
 	int image_arch[3];      /* an example image architecture per origin */
 	const char *tool;       /* tool that compiled PTX (static) */
+	/* The legacy nvdisasm that disassembled it, or NULL (valid during the analysis) */
+	const char *legacy_nvdisasm;
 	struct gpuproj_error err; /* first compile / disassembly failure */
 	bool failed;
 };
@@ -85,6 +87,7 @@ struct unit {
 struct chunk {
 	size_t arch;
 	int disasm_arch;
+	const char *nvdisasm;        /* owned by the run; NULL: status says why */
 	struct sass_section *sections;
 	size_t n_sections;
 	uint64_t bytes;
@@ -102,6 +105,15 @@ struct run {
 	struct chunk *chunks;
 	size_t n_chunks;
 	const char *nvdisasm;
+	/* Tools for architectures the ones found first lack (sass_find_legacy_tool()). */
+	struct legacy {
+		enum sass_tool kind;
+		int arch;
+		char *path;              /* NULL: status, err say why */
+		int status;
+		struct gpuproj_error err;
+	} *legacy;
+	size_t n_legacy;
 	/* pool state */
 	pthread_mutex_t lock;
 	size_t next, done, total;
@@ -294,6 +306,41 @@ choose_image(const struct input *in, size_t container, int arch,
 	return ptx;
 }
 
+/* The legacy tool resolved for (kind, arch), or NULL when none is needed. */
+static const struct legacy *
+legacy_find(const struct run *r, enum sass_tool kind, int arch)
+{
+	for (size_t i = 0; i < r->n_legacy; i++) {
+		if (r->legacy[i].kind == kind && r->legacy[i].arch == arch)
+			return &r->legacy[i];
+	}
+	return NULL;
+}
+
+/*
+ * Resolve the legacy tool of (kind, arch) once per analysis, in the main
+ * thread (the search may run python3). primary: the tool found first.
+ */
+static const struct legacy *
+legacy_resolve(struct run *r, enum sass_tool kind, int arch, const char *primary)
+{
+	const struct legacy *found = legacy_find(r, kind, arch);
+	struct legacy *v, *l;
+
+	if (found)
+		return found;
+	v = realloc(r->legacy, (r->n_legacy + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	r->legacy = v;
+	l = &v[r->n_legacy++];
+	memset(l, 0, sizeof(*l));
+	l->kind = kind;
+	l->arch = arch;
+	l->status = sass_find_legacy_tool(kind, arch, primary, &l->path, &l->err);
+	return l;
+}
+
 /* Phase A: decompress, compile, parse one unit. */
 static void
 unit_prepare(struct run *r, size_t i)
@@ -316,10 +363,17 @@ unit_prepare(struct run *r, size_t i)
 			u->cubin_len = raw_len;
 		} else {
 			int arch = r->s->archs[u->arch].arch;
+			const struct legacy *lt = legacy_find(r, SASS_PTXAS, arch);
 
+			if (lt && !lt->path) {
+				u->status = lt->status;
+				u->err = lt->err;
+				free(raw);
+				return;
+			}
 			u->status = sass_compile_ptx((const char *)raw, strnlen((char *)raw, raw_len),
-						     arch, in->path, &u->owned, &u->cubin_len,
-						     &u->tool, &u->err);
+						     arch, in->path, lt ? lt->path : NULL, &u->owned,
+						     &u->cubin_len, &u->tool, &u->err);
 			free(raw);
 			if (u->status)
 				return;
@@ -389,7 +443,9 @@ chunk_run(struct run *r, size_t i)
 {
 	struct chunk *c = &r->chunks[i];
 
-	c->status = sass_disasm_chunk(r->nvdisasm, c->disasm_arch, c->sections, c->n_sections,
+	if (!c->nvdisasm)
+		return; /* no nvdisasm for this architecture: status and err are set */
+	c->status = sass_disasm_chunk(c->nvdisasm, c->disasm_arch, c->sections, c->n_sections,
 				      &c->err);
 }
 
@@ -680,6 +736,12 @@ arch_note(const struct arch_state *a)
 			      sb.len ? ", " : "", a->image_arch[GPUPROJ_SASS_FROM_PTX],
 			      a->tool ? a->tool : "?", a->n_units[GPUPROJ_SASS_FROM_PTX],
 			      a->n_units[GPUPROJ_SASS_FROM_PTX] == 1 ? "" : "s");
+	if (a->legacy_nvdisasm) {
+		char rel[32];
+
+		sass_tool_release(a->legacy_nvdisasm, rel, sizeof(rel));
+		strbuf_printf(&sb, "; disassembled with the CUDA %s nvdisasm", rel);
+	}
 	return strbuf_steal(&sb);
 }
 
@@ -812,6 +874,21 @@ analyze_inputs(struct run *r, struct gpuproj_error *err)
 			sass_order[n_sass++] = i;
 	}
 	pool_run(r, NULL, n_sass, unit_prepare, NULL, sass_order);
+	/* PTX for an architecture CUDA 13 dropped (sm_70, sm_72): a CUDA 11/12 ptxas. */
+	for (i = 0; i < n_ptx_units; i++) {
+		int arch = s->archs[r->units[ptx_order[i]].arch].arch;
+
+		if (!legacy_find(r, SASS_PTXAS, arch) && sass_ptx_needs_legacy(arch)) {
+			char *primary = sass_find_ptxas();
+			const struct legacy *l = legacy_resolve(r, SASS_PTXAS, arch, primary);
+
+			free(primary);
+			if (!l) {
+				ret = error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
+				goto out;
+			}
+		}
+	}
 	pool_run(r, "compiling PTX", n_ptx_units, unit_prepare, unit_label, ptx_order);
 	for (i = 0; i < r->n_units; i++) {
 		struct unit *u = &r->units[i];
@@ -841,6 +918,28 @@ analyze_inputs(struct run *r, struct gpuproj_error *err)
 	if (build_chunks(r)) {
 		ret = error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
 		goto out;
+	}
+	/* nvdisasm per disassembly architecture: a legacy one where the first lacks it. */
+	for (i = 0; i < r->n_chunks; i++) {
+		struct chunk *ch = &r->chunks[i];
+		const struct legacy *l;
+
+		ch->nvdisasm = r->nvdisasm;
+		if (ch->disasm_arch >= 75 ||
+		    sass_tool_supports(r->nvdisasm, SASS_NVDISASM, ch->disasm_arch))
+			continue;
+		l = legacy_resolve(r, SASS_NVDISASM, ch->disasm_arch, r->nvdisasm);
+		if (!l) {
+			ret = error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
+			goto out;
+		}
+		ch->nvdisasm = l->path;
+		if (l->path) {
+			s->archs[ch->arch].legacy_nvdisasm = l->path;
+		} else {
+			ch->status = l->status;
+			ch->err = l->err;
+		}
 	}
 	pool_run(r, "disassembling", r->n_chunks, chunk_run, chunk_label, NULL);
 	for (i = 0; i < r->n_chunks; i++) {
@@ -918,6 +1017,9 @@ run_clear(struct run *r)
 	}
 	free(r->inputs);
 	free((char *)r->nvdisasm);
+	for (i = 0; i < r->n_legacy; i++)
+		free(r->legacy[i].path);
+	free(r->legacy);
 	pthread_mutex_destroy(&r->lock);
 }
 

@@ -73,6 +73,19 @@
  * link-time CUDA dependency), ptxas run as a subprocess, both only when
  * PTX has to be compiled.
  *
+ * sm_70 and sm_72 (Volta), which CUDA 13's tools dropped: an architecture
+ * the nvdisasm found first does not list (its --help) is disassembled with
+ * a legacy one: $GPUPROJ_NVDISASM_LEGACY, else the first CUDA 11/12
+ * nvdisasm of ${XDG_CACHE_HOME:-$HOME/.cache}/gpuproj/legacy-cuda/bin
+ * (scripts/setup-deps.sh unpacks nvdisasm and ptxas 11.8 there), PATH and
+ * the CUDA homes. PTX for sm_70/sm_72 that neither libnvJitLink nor the
+ * ptxas found first can compile goes to a legacy ptxas:
+ * $GPUPROJ_PTXAS_LEGACY, else python3's nvidia/cuda_nvcc/bin/ptxas
+ * (CUDA 12, `pip install nvidia-cuda-nvcc-cu12`), the legacy directory,
+ * PATH. Without one, that architecture alone fails with GPUPROJ_E_MISSING
+ * and a message saying what was searched and what to install
+ * (docs/sass.md §1).
+ *
  * Thread safety: an analysis runs worker threads internally; a finished
  * result is immutable and may be read from any number of threads.
  */
@@ -240,9 +253,12 @@ const char *gpuproj_sass_arch_at(const struct gpuproj_sass *s, size_t i);
 /**
  * How an architecture fared.
  * @param[out] ret_note optional: the reason when not GPUPROJ_OK, else a
- *             summary of where its SASS came from ("SASS", "PTX compute_90
- *             via nvJitLink", …); owned by s
+ *             summary of where its SASS came from ("SASS (1 module)", "PTX
+ *             compute_90 compiled with nvJitLink (2 modules)", "…; disassembled
+ *             with the CUDA 11.8 nvdisasm" for a legacy one); owned by s
  * @return GPUPROJ_OK; GPUPROJ_E_NOTFOUND (no SASS or PTX for it);
+ *         GPUPROJ_E_MISSING (no tool for it: no PTX compiler, or no nvdisasm that
+ *         handles sm_70/sm_72; the note says what to install);
  *         GPUPROJ_E_BACKEND (compilation or nvdisasm failed); GPUPROJ_E_INVAL (i out of range)
  */
 int gpuproj_sass_arch_status(const struct gpuproj_sass *s, size_t i, const char **ret_note);

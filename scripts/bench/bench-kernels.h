@@ -22,11 +22,18 @@
 #ifndef GPUPROJ_BENCH_KERNELS_H
 #define GPUPROJ_BENCH_KERNELS_H
 
+/*
+ * NVRTC (__CUDACC_RTC__: tests/bench-kernels/sass-check.py compiles the
+ * kernels for sm_70 with NVRTC 12, CUDA 13's nvcc no longer can) sees the
+ * constants and the kernels only, not the host interface below.
+ */
+#ifndef __CUDACC_RTC__
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <cuda_runtime.h>
+#endif
 
 /* Independent dependency chains per thread (instruction-level parallelism). */
 #define BENCH_CHAINS 8
@@ -40,6 +47,12 @@
  * asserts the loop has exactly this many instructions on every arch.
  */
 #define BENCH_GIPS_INSTR_PER_ITER 67
+/*
+ * The same on sm_70/sm_72 (Volta): ptxas puts a never-true
+ * `@!PT SHFL.IDX PT, RZ, RZ, RZ, RZ` at the head of every loop, which is
+ * issued like any instruction, so a trip is 68 warp instructions there.
+ */
+#define BENCH_GIPS_INSTR_PER_ITER_VOLTA 68
 /* Loads per loop iteration of the L1 and L2 kernels (16 B each). */
 #define BENCH_CACHE_LOADS_PER_ITER 8
 /* 32-bit shared loads per loop iteration of the bank-conflict kernel. */
@@ -60,6 +73,7 @@ enum bench_dram {
 	BENCH_TRIAD = 4
 };
 
+#ifndef __CUDACC_RTC__
 /* Everything a launch needs; unused fields are ignored. */
 struct bench_launch {
 	unsigned blocks;
@@ -95,5 +109,7 @@ cudaError_t bench_compute_occupancy(int what, int sub1, int sub2, unsigned threa
 cudaError_t bench_dram_occupancy(enum bench_dram kind, unsigned threads, int *ret);
 cudaError_t bench_cache_occupancy(bool l1, unsigned threads, int *ret);
 cudaError_t bench_shared_occupancy(bool ldst, unsigned threads, int *ret);
+
+#endif /* __CUDACC_RTC__ */
 
 #endif

@@ -66,6 +66,7 @@ bench_l1_read(const uint4 *__restrict__ buf, unsigned mask, int iters, unsigned 
 		sink[blockIdx.x * blockDim.x + threadIdx.x] = a;
 }
 
+#ifndef __CUDACC_RTC__ /* host code: launches and occupancy (not compiled by NVRTC, which the sm_70 SASS check uses) */
 cudaError_t
 bench_l2_launch(const struct bench_launch *l)
 {
@@ -95,3 +96,4 @@ bench_cache_occupancy(bool l1, unsigned threads, int *ret)
 
 	return cudaOccupancyMaxActiveBlocksPerMultiprocessor(ret, k, (int)threads, 0);
 }
+#endif /* __CUDACC_RTC__ */

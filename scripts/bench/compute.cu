@@ -9,7 +9,9 @@
  * bench_<prec>_<op>, bench_int32_add, bench_int32_mad, bench_gips.
  * Methodology in bench-kernels.h and docs/bench.md.
  */
+#ifndef __CUDACC_RTC__
 #include <string.h>
+#endif
 
 #include <cuda_fp16.h>
 
@@ -238,6 +240,7 @@ bench_spin(float a, float b, int iters, float sentinel, float *sink)
 	fp_body<float, BENCH_FMA>(a, b, iters, sentinel, sink);
 }
 
+#ifndef __CUDACC_RTC__ /* host code: launches and occupancy (not compiled by NVRTC, which the sm_70 SASS check uses) */
 /* half2 {v, v} as the bits the FP16 kernels take. */
 static unsigned
 h2_bits(float v)
@@ -352,3 +355,4 @@ bench_compute_occupancy(int what, int sub1, int sub2, unsigned threads, int *ret
 		k = (const void *)bench_gips;
 	return cudaOccupancyMaxActiveBlocksPerMultiprocessor(ret, k, (int)threads, 0);
 }
+#endif /* __CUDACC_RTC__ */

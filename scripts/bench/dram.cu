@@ -99,6 +99,7 @@ bench_dram_triad(double *__restrict__ a, const double *__restrict__ b,
 		a[i] = b[i] + s * c[i];
 }
 
+#ifndef __CUDACC_RTC__ /* host code: launches and occupancy (not compiled by NVRTC, which the sm_70 SASS check uses) */
 cudaError_t
 bench_dram_launch(enum bench_dram kind, const struct bench_launch *l)
 {
@@ -137,3 +138,4 @@ bench_dram_occupancy(enum bench_dram kind, unsigned threads, int *ret)
 
 	return cudaOccupancyMaxActiveBlocksPerMultiprocessor(ret, k[kind], (int)threads, 0);
 }
+#endif /* __CUDACC_RTC__ */

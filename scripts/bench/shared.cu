@@ -76,6 +76,7 @@ bench_shared_ldst(int iters, unsigned sentinel, unsigned *sink)
 		sink[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
+#ifndef __CUDACC_RTC__ /* host code: launches and occupancy (not compiled by NVRTC, which the sm_70 SASS check uses) */
 cudaError_t
 bench_shared_launch(const struct bench_launch *l)
 {
@@ -100,3 +101,4 @@ bench_shared_occupancy(bool ldst, unsigned threads, int *ret)
 	return cudaOccupancyMaxActiveBlocksPerMultiprocessor(ret, k, (int)threads,
 							     BENCH_SHARED_WORDS * 4);
 }
+#endif /* __CUDACC_RTC__ */

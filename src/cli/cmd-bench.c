@@ -335,6 +335,14 @@ measure(const struct opts *o, struct bench_raw *raw, char **text, bool *partial)
 		     raw->error ? raw->error : "(no reason given)");
 		goto out;
 	}
+	if (raw->n == 0 && raw->error && strstr(raw->error, "cudaErrorNoKernelImageForDevice")) {
+		/* E.g. a V100 with a program built by CUDA 13, which dropped sm_70 and sm_72. */
+		fail("bench: %s has no code for this GPU (sm_%d%d): %s; build it with a CUDA "
+		     "toolkit that supports sm_%d%d (CUDA 12 for sm_70/sm_72: docs/bench.md)",
+		     kernels, q.dev.cc_major, q.dev.cc_minor, raw->error, q.dev.cc_major,
+		     q.dev.cc_minor);
+		goto out;
+	}
 	if (st != 0 || raw->error) {
 		fprintf(stderr, "gpuproj: bench: warning: the run stopped early (%s); the results "
 			"below are partial\n", raw->error ? raw->error : "see above");

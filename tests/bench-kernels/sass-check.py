@@ -15,6 +15,9 @@ the host code counts (scripts/bench/bench-kernels.h):
             which is classified by its operands)
   int32_add 64 IADD3 (not counting the loop counter), no IMAD.IADD
   int32_mad 64 IMAD     gips  32 IMAD + 32 LOP3, 67 instructions in all
+            (68 on sm_70/sm_72: Volta's loop head adds a never-true
+            `@!PT SHFL.IDX PT, RZ, RZ, RZ, RZ`, issued all the same; the host
+            counts 68 there too)
   l2_read   8 LDG.128 without .CONSTANT (ld.global.cg: L2 only)
   l1_read   8 LDG.128.CONSTANT      shared_read 16 LDS.32, nothing else
   shared_ldst 8 LDS + 8 STS         dram_*  the loads, stores and FP ops of
@@ -26,10 +29,19 @@ changed unroll fails here instead of silently measuring something else.
 unfused FMA, a fully unrolled trip loop) and passes only if the check
 rejects every one of them.
 
-Exit status: 0 all passed, 1 a check failed, 77 skipped (nvcc or nvdisasm
-missing, or this nvcc cannot compile the architecture), with the reason
-printed. Usage: sass-check.py --arch sm_80 [--src DIR] [--nvcc NVCC]
-[--keep DIR] [--verbose] | --self-test [--arch sm_XY]
+sm_70 (and any architecture this nvcc no longer lists: CUDA 13 dropped
+Volta): the device code is compiled with NVRTC 12 instead (tests/sass/
+nvrtc12.py: NVIDIA's nvidia-cuda-nvrtc-cu12 wheel, the compiler of nvcc
+12.x as a library; host code is behind `#ifndef __CUDACC_RTC__`) and
+disassembled with an nvdisasm that lists the architecture: a CUDA 11/12
+one from $GPUPROJ_NVDISASM_LEGACY, ${XDG_CACHE_HOME:-~/.cache}/gpuproj/
+legacy-cuda/bin (scripts/setup-deps.sh unpacks 11.8's there) or PATH. Any
+NVRTC warning fails, as -Werror all-warnings does with nvcc.
+
+Exit status: 0 all passed, 1 a check failed, 77 skipped (no compiler or no
+nvdisasm for the architecture), with the reason printed. Usage:
+sass-check.py --arch sm_80 [--src DIR] [--nvcc NVCC] [--keep DIR] [--verbose]
+| --self-test [--arch sm_XY] (the self-test uses nvcc)
 """
 
 import argparse
@@ -47,6 +59,7 @@ FAMILIES = ["compute", "dram", "cache", "shared"]
 # Constants of scripts/bench/bench-kernels.h the host code multiplies out.
 OPS_PER_ITER = 64
 GIPS_INSTR_PER_ITER = 67
+GIPS_INSTR_PER_ITER_VOLTA = 68    # sm_70/sm_72: plus the loop head's @!PT SHFL.IDX
 CACHE_LOADS = 8
 SHARED_LOADS = 16
 LDST_PAIRS = 8
@@ -84,6 +97,66 @@ def find_nvdisasm():
     except ImportError:
         pass
     return None
+
+
+def nvdisasm_lists(nvdisasm, arch):
+    """Whether `nvdisasm --help` lists SM<XY> for --binary (True when it lists nothing)."""
+    r = subprocess.run([nvdisasm, "--help"], capture_output=True, text=True)
+    m = re.search(r"\n--binary .*?Allowed values for this option:(.*?)'\.", r.stdout, re.S)
+    if not m:
+        return True
+    return ("'SM%s'" % arch[3:]) in m.group(1)
+
+
+def legacy_dir():
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not base.startswith("/"):  # as gpuproj (src/sass-tools.c): only an absolute one
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "gpuproj", "legacy-cuda", "bin")
+
+
+def find_nvdisasm_for(arch):
+    """(nvdisasm that lists arch, None) or (None, why): the usual one, else a CUDA 11/12 one."""
+    first = find_nvdisasm()
+    if first and nvdisasm_lists(first, arch):
+        return first, None
+    env = os.environ.get("GPUPROJ_NVDISASM_LEGACY")
+    if env:
+        if os.access(env, os.X_OK) and nvdisasm_lists(env, arch):
+            return env, None
+        return None, "GPUPROJ_NVDISASM_LEGACY=%s cannot disassemble %s" % (env, arch)
+    cands = [os.path.join(legacy_dir(), "nvdisasm")]
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        if d:
+            cands.append(os.path.join(d, "nvdisasm"))
+    for c in cands:
+        if os.access(c, os.X_OK) and nvdisasm_lists(c, arch):
+            return c, None
+    if not first:
+        return None, ("nvdisasm was not found ($GPUPROJ_NVDISASM, PATH, $CUDA_HOME/bin, "
+                      "/usr/local/cuda/bin, or `pip install nvidia-cuda-nvdisasm`)")
+    return None, ("%s cannot disassemble %s (CUDA 13 dropped sm_70 and sm_72) and no "
+                  "nvdisasm that can was found ($GPUPROJ_NVDISASM_LEGACY, %s, PATH): "
+                  "scripts/setup-deps.sh unpacks CUDA 11.8's there" % (first, arch, legacy_dir()))
+
+
+def load_nvrtc12():
+    """The NVRTC 12 helper of the SASS tests (tests/sass/nvrtc12.py), or (None, why)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "sass"))
+    try:
+        import nvrtc12
+    finally:
+        sys.path.pop(0)
+    try:
+        nv = nvrtc12.Nvrtc()
+    except nvrtc12.Unavailable as e:
+        return None, None, str(e)
+    inc = nvrtc12.find_include()
+    if inc is None:
+        return None, None, ("no CUDA headers for NVRTC (`pip install nvidia-cuda-runtime-cu12`, "
+                            "or CUDA_HOME)")
+    return nv, inc, None
 
 
 def find_nvcc(arg):
@@ -254,11 +327,17 @@ class Check:
         if body is None:
             return
         c = collections.Counter(opcode(i) for i in body)
-        ok = (len(body) == GIPS_INSTR_PER_ITER and c["IMAD"] == OPS_PER_ITER // 2 and
-              c["LOP3.LUT"] == OPS_PER_ITER // 2)
+        volta = self.arch in ("sm_70", "sm_72")
+        want = GIPS_INSTR_PER_ITER_VOLTA if volta else GIPS_INSTR_PER_ITER
+        nops = sum(1 for i in body if re.match(r"@!PT\s+SHFL\.IDX\s+PT,\s*RZ,\s*RZ,\s*RZ,\s*RZ$",
+                                              i))
+        ok = (len(body) == want and c["IMAD"] == OPS_PER_ITER // 2 and
+              c["LOP3.LUT"] == OPS_PER_ITER // 2 and nops == (1 if volta else 0))
         self.report(kernel, ok, "%d instructions per trip (want %d): %d IMAD, %d LOP3, %d loop "
-                    "control" % (len(body), GIPS_INSTR_PER_ITER, c["IMAD"], c["LOP3.LUT"],
-                                 len(body) - c["IMAD"] - c["LOP3.LUT"]))
+                    "control%s" % (len(body), want, c["IMAD"], c["LOP3.LUT"],
+                                   len(body) - c["IMAD"] - c["LOP3.LUT"] - nops,
+                                   ", %d never-true @!PT SHFL.IDX (Volta's loop head)" % nops
+                                   if volta or nops else ""))
 
     def memory(self, funcs, kernel, want, fp=None):
         """want: {regex on the opcode: count} for every memory instruction of the loop."""
@@ -412,21 +491,26 @@ def main():
         print("sass-check: --arch must be sm_XY, got %s" % args.arch, file=sys.stderr)
         return 2
     nvcc = find_nvcc(args.nvcc)
+    nvrtc = None
+    if nvcc:
+        arches = subprocess.run([nvcc, "--list-gpu-arch"], capture_output=True, text=True)
+        compute = "compute_" + args.arch[3:]
+        if arches.returncode == 0 and compute not in arches.stdout.split():
+            # CUDA 13 dropped Volta: NVRTC 12 compiles the device code instead.
+            version = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
+            rel = re.search(r"release (\S+),", version)
+            nvcc_why = "nvcc %s cannot compile %s (it lists %s)" % (
+                rel.group(1) if rel else "?", args.arch,
+                " ".join(arches.stdout.split()) or "nothing")
+            nvcc = None
+    else:
+        nvcc_why = "nvcc not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)"
     if not nvcc:
-        print("SKIP: nvcc not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): the CUDA "
-              "benchmark kernels cannot be compiled here")
-        return SKIP
-    nvdisasm = find_nvdisasm()
-    arches = subprocess.run([nvcc, "--list-gpu-arch"], capture_output=True, text=True)
-    compute = "compute_" + args.arch[3:]
-    if arches.returncode == 0 and compute not in arches.stdout.split():
-        version = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
-        rel = re.search(r"release (\S+),", version)
-        print("SKIP: %s: nvcc %s cannot compile %s (it lists %s); CUDA 12.x still does, "
-              "CUDA 13 dropped Volta (sm_70)" % (args.arch, rel.group(1) if rel else "?",
-                                                args.arch,
-                                                " ".join(arches.stdout.split()) or "nothing"))
-        return SKIP
+        nvrtc, nvrtc_inc, why = load_nvrtc12()
+        if not nvrtc:
+            print("SKIP: %s: %s, and NVRTC 12 is not usable: %s" % (args.arch, nvcc_why, why))
+            return SKIP
+    nvdisasm, nvdisasm_why = find_nvdisasm_for(args.arch)
 
     work = args.keep or tempfile.mkdtemp(prefix="gpuproj-sass-")
     os.makedirs(work, exist_ok=True)
@@ -439,14 +523,34 @@ def main():
             for fam in FAMILIES:
                 f.write('#include "%s"\n' % os.path.abspath(os.path.join(args.src, fam + ".cu")))
         cubin = os.path.join(work, "bench-%s.cubin" % args.arch)
-        cmd = [nvcc, "-cubin", "-arch=" + args.arch, "-O3", "-std=c++17", "-I", args.src,
-               "-Werror", "all-warnings", "-o", cubin, unit]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            print("FAIL: %s: compiling %s failed:\n%s%s" % (args.arch, ", ".join(
-                f + ".cu" for f in FAMILIES), r.stdout, r.stderr))
-            return 1
-        print("compiled %s for %s" % (", ".join(f + ".cu" for f in FAMILIES), args.arch))
+        families = ", ".join(f + ".cu" for f in FAMILIES)
+        if nvcc:
+            cmd = [nvcc, "-cubin", "-arch=" + args.arch, "-O3", "-std=c++17", "-I", args.src,
+                   "-Werror", "all-warnings", "-o", cubin, unit]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                print("FAIL: %s: compiling %s failed:\n%s%s" % (args.arch, families, r.stdout,
+                                                                r.stderr))
+                return 1
+            print("compiled %s for %s" % (families, args.arch))
+        else:
+            with open(unit, "rb") as f:
+                src = f.read()
+            try:
+                code, log = nvrtc.compile(src, unit, args.arch,
+                                          ["-std=c++17", "-I" + os.path.abspath(args.src),
+                                           "-I" + nvrtc_inc])
+            except RuntimeError as e:
+                print("FAIL: %s: compiling %s with NVRTC failed:\n%s" % (args.arch, families, e))
+                return 1
+            if log:
+                print("FAIL: %s: NVRTC %s warns on %s (warnings are errors):\n%s"
+                      % (args.arch, nvrtc.version, families, log))
+                return 1
+            with open(cubin, "wb") as f:
+                f.write(code)
+            print("compiled %s for %s with NVRTC %s (%s; %s cannot)" % (
+                families, args.arch, nvrtc.version, nvrtc.path, nvcc_why.split(" cannot")[0]))
         if nvdisasm:
             r = subprocess.run([nvdisasm, "-c", cubin], capture_output=True, text=True)
             if r.returncode != 0:
@@ -461,9 +565,8 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
 
     if not nvdisasm:
-        print("SKIP: %s: the kernels compile, but nvdisasm was not found ($GPUPROJ_NVDISASM, "
-              "PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, or `pip install "
-              "nvidia-cuda-nvdisasm`): the SASS was not checked" % args.arch)
+        print("SKIP: %s: the kernels compile, but %s: the SASS was not checked"
+              % (args.arch, nvdisasm_why))
         return SKIP
     check = Check(args.arch, args.verbose)
     check.run(sass)

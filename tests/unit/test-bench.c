@@ -859,6 +859,27 @@ START_TEST(cli_incomplete_run_fails_after_writing)
 }
 END_TEST
 
+/* A GPU the program has no code for (a V100, a CUDA 13 build): what to rebuild with. */
+START_TEST(cli_kernels_program_has_no_code_for_the_gpu)
+{
+	char env[2048], *err = NULL;
+	int st;
+
+	snprintf(env, sizeof(env), "GPUPROJ_LIBCUDA='%s' GPUPROJ_BENCH_KERNELS='%s' "
+		 "FAKE_BENCH_RAW='%s' FAKE_BENCH_NOIMAGE=1", fake("fake-libcuda.so"),
+		 fake("fake-kernels.sh"), test_data(FIXTURE));
+	st = bench(env, "--no-progress -o x.yaml", NULL, &err);
+	ck_assert_int_eq(st, 1);
+	ck_assert_msg(strstr(err, "\ngpuproj: bench: ") && strstr(err, "fake-kernels.sh "
+		      "has no code for this GPU (sm_80): warm-up: no kernel image is available for "
+		      "execution on the device (cudaErrorNoKernelImageForDevice); build it with a "
+		      "CUDA toolkit that supports sm_80 (CUDA 12 for sm_70/sm_72: "
+		      "docs/bench.md)\n"), "%s", err);
+	free(err);
+	ck_assert_int_eq(test_count_dir(dir), 0);
+}
+END_TEST
+
 START_TEST(cli_kernels_program_reports_no_gpu)
 {
 	char env[2048], *err = NULL;
@@ -974,6 +995,7 @@ bench_cli_suite(void)
 	tcase_add_test(tc, cli_kernels_program_missing);
 	tcase_add_test(tc, cli_measure_with_fake_program);
 	tcase_add_test(tc, cli_kernels_program_reports_no_gpu);
+	tcase_add_test(tc, cli_kernels_program_has_no_code_for_the_gpu);
 	tcase_add_test(tc, cli_incomplete_run_fails_after_writing);
 	tcase_add_loop_test(tc, cli_usage_errors, 0, sizeof(usage_cases) / sizeof(usage_cases[0]));
 	tcase_add_test(tc, cli_from_raw_bad_file);

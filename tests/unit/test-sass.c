@@ -15,8 +15,17 @@
  * per kernel and architecture are the ones read by hand from the SASS; the
  * plain FMA kernel has ratio exactly 1; k_h2div's ratio is 12/11.
  *
- * CUDA 13 (nvcc 13.0) no longer compiles for sm_70, so the fixtures are
- * sm_75, sm_80 and sm_90.
+ * CUDA 13 (nvcc 13.0) no longer compiles for sm_70, so the nvcc fixtures
+ * are sm_75, sm_80 and sm_90.
+ *
+ * Part 3, sm_70 (V100, the seed paper's source GPU): kernels.cu compiled by
+ * NVRTC 12.9 (the CUDA 12 compiler front end, from NVIDIA's wheel: "with
+ * nvcc" is not possible for sm_70 with CUDA 13) for sm_70, sm_80 and sm_90
+ * (GPUPROJ_SASS_RTC_FIXTURES), the sm_70 code disassembled with a legacy
+ * nvdisasm (11.8): counts read by hand, sm_70 → sm_80 / sm_90 ratios,
+ * compute_70 PTX through a legacy ptxas, and the message when no nvdisasm
+ * can disassemble sm_70. Skipped with the reason when NVRTC 12 or the
+ * legacy nvdisasm is missing; a different NVRTC version fails.
  */
 #include "config.h"
 
@@ -1282,12 +1291,460 @@ START_TEST(fixture_cli)
 }
 END_TEST
 
+/*
+ * ---- part 3: sm_70 (V100) with NVRTC 12 and a legacy nvdisasm ----
+ *
+ * CUDA 13's nvcc, ptxas, nvJitLink and nvdisasm dropped sm_70, so these
+ * fixtures (kernels-rtc-*, built by tests/sass/nvrtc12.py) come from the
+ * CUDA 12 compiler front end NVRTC (nvidia-cuda-nvrtc-cu12: the NVVM and
+ * ptxas of nvcc 12.9, as a library) for sm_70, sm_80 and sm_90, and the
+ * sm_70 code is disassembled with nvdisasm 11.8 (Debian's
+ * nvidia-cuda-toolkit, unpacked by scripts/setup-deps.sh into
+ * ~/.cache/gpuproj/legacy-cuda). Skipped with the reason when either is
+ * missing.
+ */
+
+#define RTC_VERSION "nvrtc 12.9"
+
+static const char *
+rtc_fixture(const char *name)
+{
+	static char buf[8][1024];
+	static int slot;
+	const char *dir = getenv("GPUPROJ_SASS_RTC_FIXTURES");
+	char *p = buf[slot++ % 8];
+
+	snprintf(p, sizeof(buf[0]), "%s/%s", dir ? dir : ".", name);
+	return p;
+}
+
+/*
+ * NVRTC fixtures and an nvdisasm for sm_70 present? Otherwise say why and
+ * skip. A different NVRTC than the tables were read from fails loudly.
+ */
+static bool
+have_rtc_fixtures(void)
+{
+	const char *dir = getenv("GPUPROJ_SASS_RTC_FIXTURES");
+	struct gpuproj_error e = { 0 };
+	char *status, *nvd = NULL, *legacy = NULL;
+
+	if (!dir || !*dir) {
+		test_skip("GPUPROJ_SASS_RTC_FIXTURES not set: run through meson test");
+		return false;
+	}
+	status = test_read_file(rtc_fixture("kernels-rtc.status"));
+	ck_assert_ptr_nonnull(status);
+	status[strcspn(status, "\n")] = '\0';
+	if (strncmp(status, "SKIP: ", 6) == 0) {
+		test_skip(status + 6);
+		free(status);
+		return false;
+	}
+	ck_assert_msg(strcmp(status, RTC_VERSION) == 0,
+		      "the sm_70 tables were read from " RTC_VERSION " (12.9.86) SASS; this is "
+		      "%s: re-derive them from `nvdisasm -c` of kernels-rtc-sm*.cubin", status);
+	free(status);
+	if (gpuproj_sass_find_nvdisasm(&nvd, NULL) != GPUPROJ_OK) {
+		test_skip("nvdisasm not found: " HOWTO);
+		return false;
+	}
+	if (!sass_tool_supports(nvd, SASS_NVDISASM, 70) &&
+	    sass_find_legacy_tool(SASS_NVDISASM, 70, nvd, &legacy, &e) != GPUPROJ_OK) {
+		test_skip(e.message);
+		free(nvd);
+		return false;
+	}
+	free(legacy);
+	free(nvd);
+	return true;
+}
+
+/*
+ * sm_70 counts, read from `nvdisasm -c` (nvdisasm 11.8.86) of
+ * kernels-rtc-sm70.cubin built by NVRTC 12.9 (12.9.86). The sm_80 and
+ * sm_90 code NVRTC 12.9 makes has the counts of the nvcc 13.0 table above
+ * (checked below with it). Same columns as `expected`.
+ *
+ * Volta's SASS (Volta has BSSY/BSYNC, IADD3, HADD2.F32 and CALL.REL.NOINC
+ * like its successors) keeps the FP instructions of sm_80 for every
+ * kernel; what differs is outside the FLOP (fewer FP-other instructions:
+ * sm_80 has an extra FSETP/F2F here and there) and k_ffma's block count
+ * (3: no NOP padding after its trap loop). The special blocks:
+ * - k_fdiv: BMOV.32.CLEAR RZ, B0; BSSY B0; MUFU.RCP R9, R4; FCHK P0, R7,
+ *   R4; FFMA R0, -R4, R9, 1; FFMA R0, R9, R0, R9; FFMA R9, R7, R0, RZ;
+ *   FFMA R6, -R4, R9, R7; FFMA R9, R0, R6, R9 (5 FFMA = 10 FLOP); @!P0
+ *   BRA; MOV R0, 0x180; CALL.REL.NOINC div_rn_noftz_f32_slowpath; BSYNC B0
+ *   → 3 special blocks. Slow path: 12 FFMA + 2 FADD = 26 FLOP, 24 blocks.
+ * - k_fsqrt: BSSY B0; IADD3; MUFU.RSQ R5, R0; @!P0 BRA; CALL sqrt_rn_f32_
+ *   slowpath; MOV; BRA; FMUL.FTZ R7, R0, R5; FMUL.FTZ R5, R5, 0.5; FFMA R0,
+ *   -R7, R7, R0; FFMA R5, R0, R5, R7; BSYNC → 5 blocks, 6 FLOP. Slow path:
+ *   FADD.FTZ, FFMA, FMUL.FTZ ×2, FADD.FTZ, FFMA ×2, FMUL.FTZ = 11 FLOP.
+ * - k_ddiv: MUFU.RCP64H R5, R7; DFMA ×5, DMUL R10, R8, R4, DFMA ×2; FFMA
+ *   R0, RZ, R7, R5 → 17 FLOP; div_rn_f64_full: 10 DFMA + 4 DMUL = 24.
+ * - k_dsqrt: MUFU.RSQ64H R7, R5; DMUL, DFMA, DFMA, DMUL, DFMA, DMUL, DFMA,
+ *   DFMA → 13 FLOP; dsqrt_rn_f64_mediumpath_v1 = 19 FLOP.
+ * - k_h2div: HADD2 R4, R0, R0 (the x + x, 1 FLOP); HADD2.F32 ×4
+ *   (conversions); MUFU.RCP R7, R5; MUFU.RCP R11, R9; FMUL R0, R4, R7;
+ *   F2F.F16.F32; FMUL R10, R8, R11; HSETP2 ×4; @!P2 FFMA ×2; @!P0 FFMA ×2
+ *   → 11 FLOP in one block (sm_90: HFMA2 for the x + x → 12).
+ * - k_fdividef: FSETP; @!P0 FMUL ×2 (×2^24); MUFU.RCP; FMUL → 3 FLOP.
+ * - k_frsqrt: FSETP; @!P0 FMUL R0, R0, 16777216; MUFU.RSQ; @!P0 FMUL R5,
+ *   R5, 4096 → 2 FLOP.
+ * - k_fexp: FFMA.SAT, FFMA.RM, FADD, FFMA, FFMA, MUFU.EX2, FMUL → 10 FLOP.
+ * - k_fintrin: FMUL, FMUL.RZ, MUFU.SIN, MUFU.COS, @!P1 FMUL, @!P0 FMUL,
+ *   MUFU.EX2, MUFU.LG2, FADD, @!P0 FMUL, FADD, @!P1 FADD, FFMA → 10 FLOP.
+ * - k_ffma: FFMA R7, R4, R7, 1; k_flog, k_fsincos: no MUFU.
+ */
+static const struct expect expected70[] = {
+	{ "k_ddiv", 70, { 6, 4, 14 }, { 17, 17, 24 }, "FFMA=1 DFMA=7 DMUL=1 MUFU.RCP64H=1",
+	  "div_rn_f64_full" },
+	{ "k_dsqrt", 70, { 5, 3, 11 }, { 13, 13, 19 }, "DFMA=5 DMUL=3 MUFU.RSQ64H=1",
+	  "dsqrt_rn_f64_mediumpath_v1" },
+	{ "k_fdiv", 70, { 5, 3, 24 }, { 10, 10, 26 }, "FFMA=5 MUFU.RCP=1 FCHK=1",
+	  "div_rn_noftz_f32_slowpath" },
+	{ "k_fdividef", 70, { 4, 1, 0 }, { 3, 3, 0 }, "FMUL=3 MUFU.RCP=1", "" },
+	{ "k_fexp", 70, { 4, 1, 0 }, { 10, 10, 0 }, "FFMA=4 FADD=1 FMUL=1 MUFU.EX2=1", "" },
+	{ "k_ffma", 70, { 3, 0, 0 }, { 2, 0, 0 }, "", "" },
+	{ "k_fintrin", 70, { 4, 1, 0 }, { 10, 10, 0 },
+	  "FFMA=1 FADD=3 FMUL=5 MUFU.EX2=1 MUFU.LG2=1 MUFU.SIN=1 MUFU.COS=1", "" },
+	{ "k_flog", 70, { 4, 0, 0 }, { 27, 0, 0 }, "", "" },
+	{ "k_frsqrt", 70, { 4, 1, 0 }, { 2, 2, 0 }, "FMUL=2 MUFU.RSQ=1", "" },
+	{ "k_fsincos", 70, { 18, 0, 0 }, { 38, 0, 0 }, "", "" },
+	{ "k_fsqrt", 70, { 7, 5, 7 }, { 6, 6, 11 }, "FFMA=2 FMUL=2 MUFU.RSQ=1",
+	  "sqrt_rn_f32_slowpath" },
+	{ "k_h2div", 70, { 4, 1, 0 }, { 11, 11, 0 }, "FFMA=4 FMUL=2 HADD2=1 MUFU.RCP=2", "" },
+};
+
+/* One row against an analysis; skip: a kernel not to compare (NULL: none). */
+static void
+check_expected70(const struct gpuproj_sass *s, const char *what, const char *skip,
+		 const char *derived)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(expected70) / sizeof(expected70[0]); i++) {
+		const struct expect *e = &expected70[i];
+		const struct gpuproj_sass_kernel *k;
+		char ops[512], slow[512] = "";
+		size_t j, len = 0;
+
+		if (skip && strcmp(e->kernel, skip) == 0)
+			continue;
+		k = gpuproj_sass_find(s, e->kernel, "sm_70");
+		ck_assert_msg(k != NULL, "%s: %s on sm_70 not found", what, e->kernel);
+		ops_string(&k->special, ops, sizeof(ops));
+		for (j = 0; j < k->n_slow_paths; j++)
+			len += (size_t)snprintf(slow + len, sizeof(slow) - len, "%s%s", j ? "," : "",
+						k->slow_paths[j]);
+		ck_assert_msg(k->all.blocks == e->blocks[0] && k->special.blocks == e->blocks[1] &&
+			      k->slow.blocks == e->blocks[2] && k->all.flop == e->flop[0] &&
+			      k->special.flop == e->flop[1] && k->slow.flop == e->flop[2] &&
+			      strcmp(ops, e->ops) == 0 && strcmp(slow, e->slow) == 0,
+			      "%s: %s sm_70: blocks %u/%u/%u flop %g/%g/%g special '%s' slow '%s'; "
+			      "expected blocks %u/%u/%u flop %g/%g/%g special '%s' slow '%s' (read "
+			      "from %s SASS: re-derive the table if the compiler changed)", what,
+			      e->kernel, k->all.blocks, k->special.blocks, k->slow.blocks,
+			      k->all.flop, k->special.flop, k->slow.flop, ops, slow, e->blocks[0],
+			      e->blocks[1], e->blocks[2], e->flop[0], e->flop[1], e->flop[2], e->ops,
+			      e->slow, derived);
+	}
+}
+
+static struct gpuproj_sass *
+analyze_rtc_cubins(void)
+{
+	const char *files[3];
+
+	files[0] = rtc_fixture("kernels-rtc-sm70.cubin");
+	files[1] = rtc_fixture("kernels-rtc-sm80.cubin");
+	files[2] = rtc_fixture("kernels-rtc-sm90.cubin");
+	return analyze(files, 3, NULL, 0);
+}
+
+START_TEST(sm70_counts)
+{
+	struct gpuproj_sass *s;
+	const char *note;
+	const struct gpuproj_sass_kernel *k;
+
+	if (!have_rtc_fixtures())
+		return;
+	s = analyze_rtc_cubins();
+	ck_assert_uint_eq(gpuproj_sass_arch_count(s), 3);
+	ck_assert_str_eq(gpuproj_sass_arch_at(s, 0), "sm_70");
+	ck_assert_int_eq(gpuproj_sass_arch_status(s, 0, &note), 0);
+	/* A CUDA ≤ 12 nvdisasm (11.8 from the legacy directory, or one in PATH). */
+	ck_assert_msg(strncmp(note, "SASS (1 module)", 15) == 0, "%s", note);
+	ck_assert_int_eq(gpuproj_sass_arch_status(s, 1, &note), 0);
+	ck_assert_str_eq(note, "SASS (1 module)");
+	k = gpuproj_sass_find(s, "k_fdiv", "sm_70");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq(k->origin, GPUPROJ_SASS_FROM_SASS);
+	ck_assert_int_eq(k->image_arch, 70);
+	check_expected70(s, "NVRTC 12.9 sm_70 cubin", NULL, "NVRTC 12.9");
+	/* NVRTC 12.9's sm_80 and sm_90 code counts as nvcc 13.0's. */
+	check_expected(s, "NVRTC 12.9 sm_80/sm_90 cubins", false, true, true, true);
+	gpuproj_sass_free(s);
+}
+END_TEST
+
+START_TEST(sm70_ratios)
+{
+	static const char *const tgts[] = { "sm_80", "sm_90" };
+	struct gpuproj_sass *s;
+	struct gpuproj_target v100 = { .name = "V100-SXM2-32GB", .arch = "sm_70" };
+	struct gpuproj_target a100 = { .name = "A100-SXM4-40GB", .arch = "sm_80" };
+	struct gpuproj_target h100 = { .name = "H100-SXM5-80GB", .arch = "sm_90" };
+	struct gpuproj_kernel kh = { .name = "k_h2div" }, kd = { .name = "k_fdiv" };
+	size_t i, t, n = sizeof(kernel_names) / sizeof(kernel_names[0]);
+	double r;
+
+	if (!have_rtc_fixtures())
+		return;
+	s = analyze_rtc_cubins();
+	/*
+	 * The paper's direction, V100 → A100 / H100. Volta expands every special
+	 * function of these kernels into the FP instructions of sm_80 (the
+	 * table above), so sm_70 → sm_80 is exactly 1 for all of them, and so is
+	 * sm_70 → sm_90 except k_h2div, whose x + x is an HFMA2 (2 FLOP) on sm_90
+	 * but an HADD2 (1 FLOP) on sm_70: (11 - 11 + 12) / 11 and back 11 / 12.
+	 */
+	for (i = 0; i < n; i++) {
+		for (t = 0; t < 2; t++) {
+			double want = strcmp(kernel_names[i], "k_h2div") == 0 && t == 1 ? 12.0 / 11.0
+											 : 1.0;
+
+			ck_assert_int_eq(gpuproj_sass_flop_ratio(s, kernel_names[i], "sm_70", tgts[t],
+								 &r), 0);
+			ck_assert_msg(fabs(r - want) < 1e-12, "%s sm_70 → %s: %.17g, expected %.17g",
+				      kernel_names[i], tgts[t], r, want);
+		}
+	}
+	ck_assert_int_eq(gpuproj_sass_flop_ratio(s, "k_h2div", "sm_90", "sm_70", &r), 0);
+	ck_assert_double_eq_tol(r, 11.0 / 12.0, 1e-12);
+	/* Measured on a V100: 1000 FLOP per launch, special blocks ran 10 times. */
+	ck_assert_int_eq(gpuproj_sass_flop_ratio_measured(s, "k_h2div", "sm_70", "sm_90", 1000,
+							  10, &r), 0);
+	ck_assert_double_eq_tol(r, 1.01, 1e-12);
+	/* The model callback with a V100 source. */
+	ck_assert_double_eq_tol(gpuproj_sass_flop_ratio_cb(s, &kh, &v100, &h100), 12.0 / 11.0,
+				1e-12);
+	ck_assert(gpuproj_sass_flop_ratio_cb(s, &kh, &v100, &a100) == 1.0);
+	ck_assert(gpuproj_sass_flop_ratio_cb(s, &kd, &v100, &h100) == 1.0);
+	gpuproj_sass_free(s);
+}
+END_TEST
+
+/* A fatbin holding one PTX entry for compute_70. */
+static char *
+write_ptx70_fatbin(const char *dir, const char *name, const char *ptx)
+{
+	struct bytes e = { 0 }, fb = { 0 };
+	char *path;
+	FILE *f;
+
+	fatbin_entry(&e, FATBIN_PTX, 70, 0x11, ptx, strlen(ptx) + 1, 0);
+	fatbin_container(&fb, &e);
+	ck_assert_int_gt(asprintf(&path, "%s/%s", dir, name), 0);
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(fb.p, 1, fb.len, f), fb.len);
+	fclose(f);
+	free(e.p);
+	free(fb.p);
+	return path;
+}
+
+/*
+ * PTX → sm_70 with a legacy ptxas: the PTX of a binary built with CUDA 12
+ * (compute_70, ISA 8.8 here) needs a CUDA 12 ptxas; ptxas 11.8 (the legacy
+ * directory's) reads ISA ≤ 7.8 and says what to use instead. The same PTX
+ * marked 7.8 (these kernels use nothing newer) compiles with it.
+ */
+START_TEST(sm70_ptx_legacy_ptxas)
+{
+	static const char *const a70[] = { "sm_70" };
+	char *ptx, *v, *dir, *old_path, *new_path, *ptxas, *legacy_dir;
+	struct gpuproj_sass *s;
+	const struct gpuproj_sass_kernel *k;
+	const char *file, *note;
+	char rel[32];
+
+	if (!have_rtc_fixtures())
+		return;
+	legacy_dir = sass_legacy_dir();
+	ck_assert_int_gt(asprintf(&ptxas, "%s/ptxas", legacy_dir), 0);
+	free(legacy_dir);
+	if (access(ptxas, X_OK) != 0) {
+		char msg[1200];
+
+		snprintf(msg, sizeof(msg), "%s missing: scripts/setup-deps.sh unpacks CUDA 11.8's",
+			 ptxas);
+		test_skip(msg);
+		free(ptxas);
+		return;
+	}
+	sass_tool_release(ptxas, rel, sizeof(rel));
+	if (strcmp(rel, "11.8") != 0) {
+		char msg[1200];
+
+		snprintf(msg, sizeof(msg), "%s is CUDA %s, this test expects 11.8's", ptxas, rel);
+		test_skip(msg);
+		free(ptxas);
+		return;
+	}
+	setenv("GPUPROJ_PTXAS_LEGACY", ptxas, 1);
+	ptx = test_read_file(rtc_fixture("kernels-rtc-compute70.ptx"));
+	ck_assert_ptr_nonnull(ptx);
+	v = strstr(ptx, "\n.version 8.8\n");
+	ck_assert_msg(v != NULL, "NVRTC 12.9 writes PTX ISA 8.8");
+	dir = test_tmpdir();
+	old_path = write_ptx70_fatbin(dir, "ptx88.fatbin", ptx);
+	memcpy(v + 1, ".version 7.8", 12);
+	new_path = write_ptx70_fatbin(dir, "ptx78.fatbin", ptx);
+
+	file = old_path;
+	s = analyze(&file, 1, a70, 1);
+	ck_assert_int_eq(gpuproj_sass_arch_status(s, 0, &note), GPUPROJ_E_BACKEND);
+	ck_assert_msg(strstr(note, "ptxas could not compile the PTX for sm_70 (exit 255): fatal"
+			     "   : Unsupported .version 8.8; current version is '7.8' (the PTX "
+			     "is newer than this ptxas reads: use the ptxas of the CUDA release "
+			     "that built it, e.g. CUDA 12's from `pip install "
+			     "nvidia-cuda-nvcc-cu12`, or GPUPROJ_PTXAS_LEGACY)") != NULL, "%s", note);
+	gpuproj_sass_free(s);
+
+	file = new_path;
+	s = analyze(&file, 1, a70, 1);
+	ck_assert_int_eq(gpuproj_sass_arch_status(s, 0, &note), 0);
+	ck_assert_msg(strncmp(note, "PTX compute_70 compiled with legacy ptxas (1 module); "
+			      "disassembled with the CUDA ", 81) == 0 ||
+		      strcmp(note, "PTX compute_70 compiled with legacy ptxas (1 module)") == 0,
+		      "%s", note);
+	k = gpuproj_sass_find(s, "k_h2div", "sm_70");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq(k->origin, GPUPROJ_SASS_FROM_PTX);
+	ck_assert_int_eq(k->image_arch, 70);
+	/*
+	 * ptxas 11.8 expands everything as NVRTC 12.9's ptxas does but FP64
+	 * division: its slow path is $k_ddiv$__cuda_sm20_div_f64_slowpath_v2
+	 * (13 DFMA + 11 DMUL = 37 FLOP, 10 blocks) and its fast path has no
+	 * register moves after the call (5 blocks, 3 special; same 17 FLOP).
+	 */
+	check_expected70(s, "compute_70 PTX via ptxas 11.8", "k_ddiv", "NVRTC 12.9 / ptxas 11.8");
+	k = gpuproj_sass_find(s, "k_ddiv", "sm_70");
+	ck_assert_ptr_nonnull(k);
+	ck_assert_uint_eq(k->n_slow_paths, 1);
+	ck_assert_str_eq(k->slow_paths[0], "div_f64_slowpath_v2");
+	ck_assert_uint_eq(k->all.blocks, 5);
+	ck_assert_uint_eq(k->special.blocks, 3);
+	ck_assert_double_eq(k->special.flop, 17);
+	ck_assert_double_eq(k->slow.flop, 37);
+	gpuproj_sass_free(s);
+
+	unsetenv("GPUPROJ_PTXAS_LEGACY");
+	free(old_path);
+	free(new_path);
+	free(ptx);
+	free(ptxas);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * No nvdisasm for sm_70: the architecture is reported with an exact,
+ * actionable message (the rest is still analysed), by the library and the
+ * command. Needs a first nvdisasm without sm_70 (CUDA 13's).
+ */
+START_TEST(sm70_legacy_missing)
+{
+	static const char *const archs[] = { "sm_70", "sm_80" };
+	struct gpuproj_sass *s;
+	char *nvd = NULL, *dir, *want, *out, *err, rel[32], *env, *p;
+	const char *files[2], *note;
+
+	if (!have_rtc_fixtures())
+		return;
+	ck_assert_int_eq(gpuproj_sass_find_nvdisasm(&nvd, NULL), 0);
+	if (sass_tool_supports(nvd, SASS_NVDISASM, 70)) {
+		test_skip("the nvdisasm found first disassembles sm_70 itself: no legacy one needed");
+		free(nvd);
+		return;
+	}
+	sass_tool_release(nvd, rel, sizeof(rel));
+	dir = test_tmpdir();
+	/* Hide the legacy tools: another cache directory, PATH without nvdisasm. */
+	setenv("GPUPROJ_NVDISASM", nvd, 1);
+	unsetenv("GPUPROJ_NVDISASM_LEGACY");
+	setenv("XDG_CACHE_HOME", dir, 1);
+	setenv("PATH", "/nonexistent", 1);
+	setenv("CUDA_HOME", "/nonexistent", 1);
+	unsetenv("CUDA_PATH");
+	if (access("/usr/local/cuda/bin/nvdisasm", X_OK) == 0) {
+		test_skip("/usr/local/cuda/bin/nvdisasm exists: cannot hide it");
+		goto out;
+	}
+	ck_assert_int_gt(asprintf(&want, "nvdisasm %s (CUDA %s) cannot disassemble sm_70 code "
+				  "(CUDA 13 dropped sm_70 and sm_72), and no nvdisasm that can "
+				  "was found ($GPUPROJ_NVDISASM_LEGACY, %s/gpuproj/legacy-cuda/bin, "
+				  "PATH, $CUDA_HOME/bin): set GPUPROJ_NVDISASM_LEGACY to the "
+				  "nvdisasm of a CUDA 11 or 12 toolkit, or unpack one into "
+				  "%s/gpuproj/legacy-cuda/bin (scripts/setup-deps.sh does; "
+				  "docs/sass.md)", nvd, rel, dir, dir), 0);
+	files[0] = rtc_fixture("kernels-rtc-sm70.cubin");
+	files[1] = rtc_fixture("kernels-rtc-sm80.cubin");
+	s = analyze(files, 2, archs, 2);
+	ck_assert_int_eq(gpuproj_sass_arch_status(s, 0, &note), GPUPROJ_E_MISSING);
+	ck_assert_str_eq(note, want);
+	ck_assert_int_eq(gpuproj_sass_arch_status(s, 1, &note), 0);
+	ck_assert_ptr_nonnull(gpuproj_sass_find(s, "k_h2div", "sm_80"));
+	ck_assert_ptr_null(gpuproj_sass_find(s, "k_h2div", "sm_70"));
+	gpuproj_sass_free(s);
+
+	/* The command: the same line on stderr, exit 1, sm_80 still printed. */
+	ck_assert_int_gt(asprintf(&env, "GPUPROJ_NVDISASM='%s' XDG_CACHE_HOME='%s' PATH=/nonexistent"
+				  " CUDA_HOME=/nonexistent", nvd, dir), 0);
+	ck_assert_int_eq(run(&out, &err, env, "sass --arch sm_70 --arch sm_80 '%s' '%s'",
+			     files[0], files[1]), 1);
+	ck_assert_int_gt(asprintf(&p, "gpuproj: sass: sm_70: %s\n", want), 0);
+	ck_assert_str_eq(err, p);
+	ck_assert_ptr_nonnull(strstr(out, "\nk_ffma  no special functions\n"));
+	free(p);
+	free(out);
+	free(err);
+	free(env);
+
+	/* A legacy nvdisasm named but not there. */
+	setenv("GPUPROJ_NVDISASM_LEGACY", "/nonexistent/nvdisasm", 1);
+	s = analyze(files, 2, archs, 2);
+	ck_assert_int_eq(gpuproj_sass_arch_status(s, 0, &note), GPUPROJ_E_MISSING);
+	ck_assert_str_eq(note, "GPUPROJ_NVDISASM_LEGACY=/nonexistent/nvdisasm is not an "
+			 "executable file: name the nvdisasm of a CUDA 11 or 12 toolkit, or unset "
+			 "GPUPROJ_NVDISASM_LEGACY");
+	gpuproj_sass_free(s);
+	/* ... and one that cannot either (the CUDA 13 one itself). */
+	setenv("GPUPROJ_NVDISASM_LEGACY", nvd, 1);
+	s = analyze(files, 2, archs, 2);
+	ck_assert_int_eq(gpuproj_sass_arch_status(s, 0, &note), GPUPROJ_E_MISSING);
+	ck_assert_ptr_nonnull(strstr(note, "cannot disassemble sm_70 code either: name the "
+				     "nvdisasm of a CUDA 11 or 12 toolkit"));
+	gpuproj_sass_free(s);
+	free(want);
+out:
+	free(nvd);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 static Suite *
 sass_suite(void)
 {
 	Suite *s = suite_create("sass");
 	TCase *tc = tcase_create("parse");
 	TCase *tf = tcase_create("fixtures");
+	TCase *t70 = tcase_create("sm_70");
 
 	tcase_add_test(tc, op_table);
 	tcase_add_test(tc, arch_names);
@@ -1307,6 +1764,12 @@ sass_suite(void)
 	tcase_add_test(tf, fixture_corrupted);
 	tcase_add_test(tf, fixture_cli);
 	suite_add_tcase(s, tf);
+	tcase_set_timeout(t70, 600);
+	tcase_add_test(t70, sm70_counts);
+	tcase_add_test(t70, sm70_ratios);
+	tcase_add_test(t70, sm70_ptx_legacy_ptxas);
+	tcase_add_test(t70, sm70_legacy_missing);
+	suite_add_tcase(s, t70);
 	return s;
 }
 
