@@ -19,8 +19,6 @@
 
 #include "cli.h"
 
-/* TEMP during parallel development: src/import-gpuperfpredict.c may not be linked yet. */
-#pragma weak gpuproj_import_gpuperfpredict
 
 static void
 help(FILE *f)
@@ -267,8 +265,6 @@ import_gpp(int argc, char **argv)
 		return usage_error("import gpuperfpredict", "missing FILE.csv");
 	if (!output || !*output)
 		return usage_error("import gpuperfpredict", "missing -o DIR");
-	if (!gpuproj_import_gpuperfpredict)
-		return fail("import gpuperfpredict is not part of this build");
 	if (cli_load_targets(targets_path, &ts, &origin))
 		return EXIT_FAIL;
 	if (gpuproj_import_gpuperfpredict((const char *const *)(argv + optind),

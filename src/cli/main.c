@@ -13,16 +13,6 @@
 
 #include "cli.h"
 
-/* TEMP during parallel development: commands not linked yet are skipped. */
-#pragma weak cmd_import
-#pragma weak cmd_validate
-#pragma weak cmd_run
-#pragma weak cmd_sass
-#pragma weak cmd_report
-#pragma weak cmd_gate
-#pragma weak cmd_merge
-#pragma weak cmd_bench
-
 static const struct command {
 	const char *name;
 	const char *summary;
@@ -52,10 +42,8 @@ usage(FILE *f)
 		"Project the measured kernels of a CUDA application onto other GPUs with\n"
 		"roofline models (Van Lanker et al., Euro-Par 2024, and others).\n\n"
 		"Commands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (commands[i].run)
-			fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n`gpuproj <command> --help` describes a command.\n"
 		"Exit status: 0 success, 1 failure, 2 bad usage.\n");
 }
@@ -148,7 +136,7 @@ main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (commands[i].run && strcmp(argv[1], commands[i].name) == 0)
+		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
 	}
 	if (argv[1][0] == '-')
