@@ -14,14 +14,16 @@
 #      the injection (CUDA_INJECTION64_PATH, LD_PRELOAD, gpuproj run), every
 #      launch counted, one profiled launch per signature, projections;
 #   4. optionally (when ncu is on PATH) our values against
-#      ncu --clock-control none for the same kernels.
+#      ncu --clock-control none for the same kernels;
+#   5. `gpuproj bench --quick` against the GPU's targets.yaml entry
+#      (scripts/gpu-bench-check.sh, tolerances stated there).
 # Prints PASS/FAIL per check with the figures; exits 1 on any FAIL.
 # Without a GPU it prints why it skips and exits 0 (CI).
 #
 # Environment: GPUPROJ_BUILDDIR (default build), NVCC, KEEP=1 keeps the
 # work directory.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 root=$PWD
 
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
@@ -242,3 +244,12 @@ if ncu_csv and prof:
 print("gpu-acceptance: %d PASS, %d FAIL" % (passed, failed))
 sys.exit(1 if failed else 0)
 PY
+accept_rc=$?
+
+# ---- 5: gpuproj bench --quick against this GPU's targets.yaml entry ----
+bash scripts/gpu-bench-check.sh "$builddir"
+bench_rc=$?
+if [ "$accept_rc" -ne 0 ] || [ "$bench_rc" -ne 0 ]; then
+	exit 1
+fi
+exit 0
