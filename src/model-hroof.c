@@ -56,29 +56,6 @@
 /* Bytes one shared-memory wavefront moves: 32 banks × 4 B (eq. 5, N^max_shM_pc). */
 #define SHARED_BYTES_PER_WAVEFRONT 128.0
 
-static const enum gpuproj_metric fp_metrics[GPUPROJ_PREC_COUNT][3] = {
-	{ GPUPROJ_M_INST_FP16_FMA, GPUPROJ_M_INST_FP16_ADD, GPUPROJ_M_INST_FP16_MUL },
-	{ GPUPROJ_M_INST_FP32_FMA, GPUPROJ_M_INST_FP32_ADD, GPUPROJ_M_INST_FP32_MUL },
-	{ GPUPROJ_M_INST_FP64_FMA, GPUPROJ_M_INST_FP64_ADD, GPUPROJ_M_INST_FP64_MUL },
-};
-
-/* Append the names of missing metrics to `sb`; true when any is missing. */
-static bool
-collect_missing(const struct gpuproj_kernel *k, const enum gpuproj_metric *ms, size_t n,
-		struct strbuf *sb)
-{
-	bool missing = false;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (gpuproj_kernel_has(k, ms[i]))
-			continue;
-		strbuf_printf(sb, "%s%s", sb->len ? ", " : "", gpuproj_metric_name(ms[i]));
-		missing = true;
-	}
-	return missing;
-}
-
 int
 gpuproj_hroof_ceilings(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
 		       double flop_ratio, struct gpuproj_hroof *out, char *why, size_t whylen)
@@ -88,42 +65,24 @@ gpuproj_hroof_ceilings(const struct gpuproj_kernel *k, const struct gpuproj_targ
 		GPUPROJ_M_SHARED_WAVEFRONTS,
 	};
 	struct strbuf missing;
-	double n_inst = 0, weighted = 0, b1, b2, bd, wf;
+	double mix = 0, b1, b2, bd, wf;
 	double flop = 0;
-	bool any_fp = false;
-	int p, j, i;
+	bool any_fp;
+	int r, i;
 
 	if (!k || !gpu || !out)
 		return GPUPROJ_E_INVAL;
 	memset(out, 0, sizeof(*out));
 	strbuf_init(&missing);
-	collect_missing(k, bytes_metrics, ARRAY_LENGTH(bytes_metrics), &missing);
+	model_missing(k, bytes_metrics, ARRAY_LENGTH(bytes_metrics), &missing);
 
 	/* FLOP and the instruction mix (eq. 2). */
-	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
-		for (j = 0; j < 3; j++) {
-			double n;
-			enum gpuproj_opkind kind = j == 0 ? GPUPROJ_OP_FMA : GPUPROJ_OP_ADD_MUL;
-
-			if (!gpuproj_kernel_has(k, fp_metrics[p][j]))
-				continue;
-			any_fp = true;
-			n = gpuproj_kernel_metric(k, fp_metrics[p][j]);
-			if (n < 0) {
-				if (why)
-					snprintf(why, whylen, "metric %s is negative",
-						 gpuproj_metric_name(fp_metrics[p][j]));
-				strbuf_free(&missing);
-				return GPUPROJ_E_INVAL;
-			}
-			flop += (j == 0 ? 2.0 : 1.0) * n;
-			n_inst += n;
-			weighted += n * gpuproj_target_gflops(gpu, (enum gpuproj_prec)p, kind, NULL) *
-				    1e9;
-		}
+	r = model_flop_mix(k, gpu, &flop, &mix, &missing, why, whylen);
+	if (r == GPUPROJ_E_INVAL) {
+		strbuf_free(&missing);
+		return r;
 	}
-	if (!any_fp)
-		strbuf_printf(&missing, "%sinst.fp{16,32,64}.{fma,add,mul}", missing.len ? ", " : "");
+	any_fp = r == GPUPROJ_OK;
 	if (any_fp && flop > 0 && !gpuproj_kernel_has(k, GPUPROJ_M_WARP_EFFICIENCY))
 		strbuf_printf(&missing, "%s%s", missing.len ? ", " : "",
 			      gpuproj_metric_name(GPUPROJ_M_WARP_EFFICIENCY));
@@ -144,7 +103,7 @@ gpuproj_hroof_ceilings(const struct gpuproj_kernel *k, const struct gpuproj_targ
 				snprintf(why, whylen, "warp_efficiency %.4g is outside (0, 1]", we);
 			return GPUPROJ_E_INVAL;
 		}
-		out->perf_mix = weighted / n_inst;                  /* eq. 2 */
+		out->perf_mix = mix;                                /* eq. 2 */
 		out->perf_ceil = (we > 1.0 ? 1.0 : we) * out->perf_mix; /* eq. 3 */
 	}
 

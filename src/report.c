@@ -108,6 +108,37 @@ dominant_binding(const struct gpuproj_profile *p, const struct gpuproj_run_proje
 	return gpuproj_bound_name((enum gpuproj_bound)best);
 }
 
+/* Kernel indices by total source time, longest first (untimed last); malloc'd. */
+static size_t *
+order_by_time(const struct gpuproj_profile *p)
+{
+	size_t n = gpuproj_profile_count(p), i, *order = malloc((n ? n : 1) * sizeof(*order));
+
+	if (!order)
+		return NULL;
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	for (i = 1; i < n; i++) {
+		size_t j = i, v = order[i];
+		double tv = gpuproj_kernel_total_ns(gpuproj_profile_at(p, v));
+
+		if (isnan(tv))
+			tv = -1;
+		while (j > 0) {
+			double tj = gpuproj_kernel_total_ns(gpuproj_profile_at(p, order[j - 1]));
+
+			if (isnan(tj))
+				tj = -1;
+			if (tj >= tv)
+				break;
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = v;
+	}
+	return order;
+}
+
 int
 gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
 		     const struct gpuproj_run_projection *runs, size_t n_runs,
@@ -195,29 +226,9 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 	}
 
 	/* Per-kernel detail, longest kernels first. */
-	order = malloc((n ? n : 1) * sizeof(*order));
+	order = order_by_time(p);
 	if (!order)
 		return GPUPROJ_E_NOMEM;
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	for (i = 1; i < n; i++) {
-		size_t j = i, v = order[i];
-		double tv = gpuproj_kernel_total_ns(gpuproj_profile_at(p, v));
-
-		if (isnan(tv))
-			tv = -1;
-		while (j > 0) {
-			double tj = gpuproj_kernel_total_ns(gpuproj_profile_at(p, order[j - 1]));
-
-			if (isnan(tj))
-				tj = -1;
-			if (tj >= tv)
-				break;
-			order[j] = order[j - 1];
-			j--;
-		}
-		order[j] = v;
-	}
 	top = opt && opt->all_kernels ? n : (opt && opt->top_kernels ? opt->top_kernels : 5);
 	if (top > n)
 		top = n;
@@ -258,37 +269,6 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 	free(order);
 	fflush(out);
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
-}
-
-/* Kernel indices by total source time, longest first (untimed last); malloc'd. */
-static size_t *
-order_by_time(const struct gpuproj_profile *p)
-{
-	size_t n = gpuproj_profile_count(p), i, *order = malloc((n ? n : 1) * sizeof(*order));
-
-	if (!order)
-		return NULL;
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	for (i = 1; i < n; i++) {
-		size_t j = i, v = order[i];
-		double tv = gpuproj_kernel_total_ns(gpuproj_profile_at(p, v));
-
-		if (isnan(tv))
-			tv = -1;
-		while (j > 0) {
-			double tj = gpuproj_kernel_total_ns(gpuproj_profile_at(p, order[j - 1]));
-
-			if (isnan(tj))
-				tj = -1;
-			if (tj >= tv)
-				break;
-			order[j] = order[j - 1];
-			j--;
-		}
-		order[j] = v;
-	}
-	return order;
 }
 
 int
@@ -418,32 +398,6 @@ gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
 }
 
-static void
-csv_field(FILE *out, const char *s)
-{
-	const char *c;
-
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (c = s; *c; c++) {
-		if (*c == '"')
-			fputc('"', out);
-		fputc(*c, out);
-	}
-	fputc('"', out);
-}
-
-static void
-csv_num(FILE *out, double v)
-{
-	if (isnan(v))
-		return;
-	fprintf(out, "%.6g", v);
-}
-
 int
 gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
 		   const struct gpuproj_run_projection *runs, size_t n_runs)
@@ -466,33 +420,33 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 			double ts = gpuproj_kernel_mean_ns(k);
 			bool ok = pr->status == GPUPROJ_OK;
 
-			csv_field(out, k->name);
+			csv_write_field(out, k->name);
 			fputc(',', out);
-			csv_field(out, k->tag ? k->tag : "");
+			csv_write_field(out, k->tag ? k->tag : "");
 			snprintf(buf, sizeof(buf), ",%" PRIu32 "x%" PRIu32 "x%" PRIu32 ",%" PRIu32 "x%"
 				 PRIu32 "x%" PRIu32 ",%" PRIu64 ",", k->grid.x, k->grid.y, k->grid.z,
 				 k->block.x, k->block.y, k->block.z, k->launches);
 			fputs(buf, out);
-			csv_num(out, ts);
+			csv_write_num(out, ts);
 			fputc(',', out);
-			csv_field(out, run->target->name);
+			csv_write_field(out, run->target->name);
 			fputc(',', out);
-			csv_field(out, gpuproj_model_name(run->model));
+			csv_write_field(out, gpuproj_model_name(run->model));
 			fprintf(out, ",%s,", ok ? "ok" : gpuproj_strerror(pr->status));
-			csv_num(out, ok ? pr->lo_ns : NAN);
+			csv_write_num(out, ok ? pr->lo_ns : NAN);
 			fputc(',', out);
-			csv_num(out, ok ? pr->hi_ns : NAN);
+			csv_write_num(out, ok ? pr->hi_ns : NAN);
 			fputc(',', out);
-			csv_num(out, ok ? pr->point_ns : NAN);
+			csv_write_num(out, ok ? pr->point_ns : NAN);
 			fputc(',', out);
-			csv_num(out, ok && pr->point_ns > 0 ? ts / pr->point_ns : NAN);
+			csv_write_num(out, ok && pr->point_ns > 0 ? ts / pr->point_ns : NAN);
 			fprintf(out, ",%s,", ok ? gpuproj_bound_name(pr->binding) : "");
-			csv_num(out, ref ? ref->mean_ns : NAN);
+			csv_write_num(out, ref ? ref->mean_ns : NAN);
 			fputc(',', out);
-			csv_num(out, ref && ok ? 100.0 * (pr->point_ns - ref->mean_ns) / ref->mean_ns
+			csv_write_num(out, ref && ok ? 100.0 * (pr->point_ns - ref->mean_ns) / ref->mean_ns
 					       : NAN);
 			fputc(',', out);
-			csv_field(out, ok ? "" : pr->why);
+			csv_write_field(out, ok ? "" : pr->why);
 			fputc('\n', out);
 		}
 		fputs("(total),,,,", out);
@@ -503,23 +457,23 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 				launches += gpuproj_profile_at(p, i)->launches;
 			fprintf(out, "%" PRIu64 ",", launches);
 		}
-		csv_num(out, run->source_ns);
+		csv_write_num(out, run->source_ns);
 		fputc(',', out);
-		csv_field(out, run->target->name);
+		csv_write_field(out, run->target->name);
 		fputc(',', out);
-		csv_field(out, gpuproj_model_name(run->model));
+		csv_write_field(out, gpuproj_model_name(run->model));
 		fputs(",ok,", out);
-		csv_num(out, run->lo_ns);
+		csv_write_num(out, run->lo_ns);
 		fputc(',', out);
-		csv_num(out, run->hi_ns);
+		csv_write_num(out, run->hi_ns);
 		fputc(',', out);
-		csv_num(out, run->point_ns);
+		csv_write_num(out, run->point_ns);
 		fputc(',', out);
-		csv_num(out, run->point_ns > 0 ? run->source_ns / run->point_ns : NAN);
+		csv_write_num(out, run->point_ns > 0 ? run->source_ns / run->point_ns : NAN);
 		fputs(",,", out);
-		csv_num(out, meas);
+		csv_write_num(out, meas);
 		fputc(',', out);
-		csv_num(out, isnan(meas) ? NAN : 100.0 * (run->point_ns - meas) / meas);
+		csv_write_num(out, isnan(meas) ? NAN : 100.0 * (run->point_ns - meas) / meas);
 		fputs(",\n", out);
 	}
 	fflush(out);

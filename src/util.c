@@ -493,3 +493,28 @@ format_ns(double ns, char *buf, size_t size)
 	}
 	return buf;
 }
+
+void
+csv_write_field(FILE *out, const char *s)
+{
+	const char *c;
+
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (c = s; *c; c++) {
+		if (*c == '"')
+			fputc('"', out);
+		fputc(*c, out);
+	}
+	fputc('"', out);
+}
+
+void
+csv_write_num(FILE *out, double v)
+{
+	if (!isnan(v))
+		fprintf(out, "%.6g", v);
+}

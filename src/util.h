@@ -87,6 +87,11 @@ bool parse_int64(const char *s, int64_t *ret);
  */
 bool parse_duration_ns(const char *s, double *ret_ns);
 
+/* CSV (RFC 4180): a field, quoted when it holds a comma, quote or line break. */
+void csv_write_field(FILE *out, const char *s);
+/* CSV: a number as %.6g, nothing for NaN (an empty field). */
+void csv_write_num(FILE *out, double v);
+
 /* Format ns human-readably into buf ("12.3 µs", "4.56 ms", "1.23 s"). */
 char *format_ns(double ns, char *buf, size_t size);
 

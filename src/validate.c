@@ -838,31 +838,6 @@ gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v)
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
 }
 
-static void
-csv_field(FILE *out, const char *s)
-{
-	const char *c;
-
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (c = s; *c; c++) {
-		if (*c == '"')
-			fputc('"', out);
-		fputc(*c, out);
-	}
-	fputc('"', out);
-}
-
-static void
-csv_num(FILE *out, double v)
-{
-	if (!isnan(v))
-		fprintf(out, "%.6g", v);
-}
-
 int
 gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v)
 {
@@ -883,22 +858,22 @@ gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v)
 		for (s = 0; s < GPUPROJ_VSUBSET_COUNT; s++) {
 			const struct gpuproj_validation_stats *st = &g->stats[s];
 
-			csv_field(out, gpuproj_model_name(g->model));
+			csv_write_field(out, gpuproj_model_name(g->model));
 			fputc(',', out);
-			csv_field(out, g->source ? g->source->name : "(all)");
+			csv_write_field(out, g->source ? g->source->name : "(all)");
 			fputc(',', out);
-			csv_field(out, g->target ? g->target->name : "(all)");
+			csv_write_field(out, g->target ? g->target->name : "(all)");
 			fprintf(out, ",%s,", gpuproj_validation_subset_name(
 						     (enum gpuproj_validation_subset)s));
-			csv_num(out, v->threshold_ns);
+			csv_write_num(out, v->threshold_ns);
 			fprintf(out, ",%zu,%zu,", st->n, st->n_failed);
-			csv_num(out, st->mape_pct);
+			csv_write_num(out, st->mape_pct);
 			fputc(',', out);
-			csv_num(out, st->median_ape_pct);
+			csv_write_num(out, st->median_ape_pct);
 			fputc(',', out);
-			csv_num(out, st->coverage_pct);
+			csv_write_num(out, st->coverage_pct);
 			fputc(',', out);
-			csv_num(out, st->bias_pct);
+			csv_write_num(out, st->bias_pct);
 			fputc('\n', out);
 		}
 	}

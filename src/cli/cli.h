@@ -38,6 +38,14 @@ int fail_error(const struct gpuproj_error *err);
 /* Load --targets FILE, $GPUPROJ_TARGETS or the built-in set; prints errors. */
 int cli_load_targets(const char *path, struct gpuproj_targets **ret, const char **ret_origin);
 
+/*
+ * The GPU a --target NAME names (name or match string). When there is none,
+ * prints "gpuproj: [CMD: ]target GPU 'NAME' is not in targets.yaml; close
+ * names: … (`gpuproj targets list` shows all)" and returns NULL.
+ */
+const struct gpuproj_target *cli_target(const struct gpuproj_targets *targets, const char *cmd,
+					const char *name);
+
 /* Parse a positive integer option value; prints a usage error. */
 bool cli_parse_size(const char *cmd, const char *opt, const char *value, size_t *ret);
 

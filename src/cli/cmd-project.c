@@ -299,20 +299,10 @@ cmd_project(int argc, char **argv)
 	}
 	if (n_target_names) {
 		for (i = 0; i < n_target_names; i++) {
-			const struct gpuproj_target *t = gpuproj_targets_match(targets,
-									       target_names[i]);
+			const struct gpuproj_target *t = cli_target(targets, NULL, target_names[i]);
 
-			if (!t) {
-				const char *close[5];
-				size_t nc = gpuproj_targets_suggest(targets, target_names[i], close, 5);
-
-				fprintf(stderr, "gpuproj: target GPU '%s' is not in targets.yaml",
-					target_names[i]);
-				for (size_t j = 0; j < nc; j++)
-					fprintf(stderr, "%s%s", j ? ", " : "; close names: ", close[j]);
-				fprintf(stderr, " (`gpuproj targets list` shows all)\n");
+			if (!t)
 				goto out;
-			}
 			tgts[i] = t;
 		}
 	} else {

@@ -92,6 +92,24 @@ cli_load_targets(const char *path, struct gpuproj_targets **ret, const char **re
 	return EXIT_OK;
 }
 
+const struct gpuproj_target *
+cli_target(const struct gpuproj_targets *targets, const char *cmd, const char *name)
+{
+	const struct gpuproj_target *t = gpuproj_targets_match(targets, name);
+	const char *close[5];
+	size_t n, j;
+
+	if (t)
+		return t;
+	n = gpuproj_targets_suggest(targets, name, close, 5);
+	fprintf(stderr, "gpuproj: %s%starget GPU '%s' is not in targets.yaml", cmd ? cmd : "",
+		cmd ? ": " : "", name);
+	for (j = 0; j < n; j++)
+		fprintf(stderr, "%s%s", j ? ", " : "; close names: ", close[j]);
+	fprintf(stderr, " (`gpuproj targets list` shows all)\n");
+	return NULL;
+}
+
 bool
 cli_parse_size(const char *cmd, const char *opt, const char *value, size_t *ret)
 {
