@@ -24,6 +24,8 @@
 #include <gpuproj/import.h>
 #include <gpuproj/profile.h>
 
+#include <gpuproj/model.h>
+
 #include "import-common.h"
 #include "util.h"
 
@@ -830,21 +832,55 @@ import_summary_warn(struct gpuproj_import_summary *s, const char *fmt, ...)
 	return append_str(&s->warnings, &s->n_warnings, r < 0 ? NULL : msg);
 }
 
-/* The inputs of the default model, hroof (src/model-hroof.c). */
-static const enum gpuproj_metric hroof_inputs[] = {
-	GPUPROJ_M_INST_FP16_FMA, GPUPROJ_M_INST_FP16_ADD, GPUPROJ_M_INST_FP16_MUL,
-	GPUPROJ_M_INST_FP32_FMA, GPUPROJ_M_INST_FP32_ADD, GPUPROJ_M_INST_FP32_MUL,
-	GPUPROJ_M_INST_FP64_FMA, GPUPROJ_M_INST_FP64_ADD, GPUPROJ_M_INST_FP64_MUL,
-	GPUPROJ_M_WARP_EFFICIENCY, GPUPROJ_M_BYTES_L1, GPUPROJ_M_BYTES_L2,
-	GPUPROJ_M_BYTES_DRAM, GPUPROJ_M_SHARED_WAVEFRONTS,
-};
+int
+import_missing_inputs(const struct gpuproj_profile *p, char ***names, size_t *n,
+		      size_t *ret_kernels)
+{
+	const struct gpuproj_model *m = gpuproj_model_default();
+	size_t i, kernels = 0;
+	int r = GPUPROJ_OK;
+
+	for (i = 0; i < gpuproj_profile_count(p) && r == GPUPROJ_OK; i++) {
+		char buf[512];
+		const char *c, *start;
+
+		if (!gpuproj_model_missing_inputs(m, gpuproj_profile_at(p, i), buf, sizeof(buf)))
+			continue;
+		kernels++;
+		/* Split at ", " outside braces: "a, inst.fp{16,32,64}.{fma,add,mul}, b". */
+		for (start = c = buf; r == GPUPROJ_OK; c++) {
+			size_t j, len;
+			bool known = false;
+
+			if (*c == '{') {
+				const char *close = strchr(c, '}');
+
+				c = close ? close : c + strlen(c) - 1;
+				continue;
+			}
+			if (*c && !(c[0] == ',' && c[1] == ' '))
+				continue;
+			len = (size_t)(c - start);
+			for (j = 0; j < *n && !known; j++)
+				known = strlen((*names)[j]) == len && strncmp((*names)[j], start, len) == 0;
+			if (len && !known)
+				r = append_str(names, n, strndup(start, len));
+			if (!*c)
+				break;
+			start = c + 2;
+			c++;
+		}
+	}
+	if (ret_kernels)
+		*ret_kernels = kernels;
+	return r;
+}
 
 int
 import_summary_finish(struct gpuproj_import_summary *s, const struct gpuproj_profile *p)
 {
 	struct import_strmap names = { 0 };
 	size_t nk = gpuproj_profile_count(p), i, j;
-	bool timed = false;
 	int r = GPUPROJ_OK;
 
 	if (!s)
@@ -858,7 +894,6 @@ import_summary_finish(struct gpuproj_import_summary *s, const struct gpuproj_pro
 	for (i = 0; i < nk && r == GPUPROJ_OK; i++) {
 		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
 
-		timed = timed || k->duration_ns.n > 0;
 		for (j = 0; j < k->n_extra && r == GPUPROJ_OK; j++) {
 			if (!import_strmap_get(&names, k->extra[j].name, NULL))
 				r = import_strmap_put(&names, k->extra[j].name, 0);
@@ -868,18 +903,7 @@ import_summary_finish(struct gpuproj_import_summary *s, const struct gpuproj_pro
 	import_strmap_clear(&names);
 	if (r)
 		return r;
-	if (!timed && (r = append_str(&s->missing, &s->n_missing, strdup("duration"))))
-		return r;
-	for (j = 0; j < ARRAY_LENGTH(hroof_inputs); j++) {
-		bool have = false;
-
-		for (i = 0; i < nk && !have; i++)
-			have = gpuproj_kernel_has(gpuproj_profile_at(p, i), hroof_inputs[j]);
-		if (!have && (r = append_str(&s->missing, &s->n_missing,
-					     strdup(gpuproj_metric_name(hroof_inputs[j])))))
-			return r;
-	}
-	return GPUPROJ_OK;
+	return import_missing_inputs(p, &s->missing, &s->n_missing, &s->kernels_missing);
 }
 
 void

@@ -180,4 +180,13 @@ int import_summary_warn(struct gpuproj_import_summary *s, const char *fmt, ...)
  */
 int import_summary_finish(struct gpuproj_import_summary *s, const struct gpuproj_profile *p);
 
+/*
+ * Append to names[0..n) (malloc'd strings, each once) the inputs the
+ * default model needs that some kernel of p lacks
+ * (gpuproj_model_missing_inputs); *ret_kernels (optional) counts the kernels
+ * lacking any. GPUPROJ_OK or GPUPROJ_E_NOMEM.
+ */
+int import_missing_inputs(const struct gpuproj_profile *p, char ***names, size_t *n,
+			  size_t *ret_kernels);
+
 #endif

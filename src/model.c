@@ -555,3 +555,87 @@ gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj_tar
 	return error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
 			 "the profile does not name its GPU; pass --source NAME");
 }
+
+/*
+ * A GPU with every number set to a neutral value, so that projecting onto it
+ * exercises only a model's checks of its kernel inputs.
+ */
+static const struct gpuproj_target *
+neutral_target(void)
+{
+	static const char *const match[] = { "gpuproj neutral input check" };
+	static struct gpuproj_target t = {
+		.name = "neutral",
+		.match = match,
+		.n_match = 1,
+		.vendor = GPUPROJ_VENDOR_NVIDIA,
+		.arch = "sm_80",
+		.cc_major = 8,
+		.chip = "neutral",
+		.sms = 100,
+		.warp_size = 32,
+		.clock_mhz = 1000,
+		.schedulers_per_sm = 4,
+		.ipc_per_scheduler = 1,
+		.limits = { .threads_per_sm = 2048, .threads_per_block = 1024,
+			    .blocks_per_sm = 32, .regs_per_sm = 65536, .regs_per_block = 65536,
+			    .regs_per_thread = 255, .reg_alloc_unit = 256,
+			    .smem_per_sm_kib = 228, .smem_per_block_kib = 227,
+			    .smem_alloc_unit_b = 128, .smem_reserved_per_block_b = 0,
+			    .l2_mib = 40 },
+		.peak_gflops = { { 1000, 500 }, { 1000, 500 }, { 1000, 500 } },
+		.max_gflops = { { NAN, NAN }, { NAN, NAN }, { NAN, NAN } },
+		.int32_add_giops = 1000,
+		.int32_mad_giops = 1000,
+		.ldst_shared_gops = 1000,
+		.peak_dram_gbs = 1000,
+		.bw_gbs = { 1000, 1000, 1000, 1000 },
+		.memory_gib = NAN,
+		.price_usd = NAN,
+		.tdp_w = NAN,
+	};
+
+	return &t;
+}
+
+size_t
+gpuproj_model_missing_inputs(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
+			     char *buf, size_t size)
+{
+	struct gpuproj_kernel timed;
+	struct gpuproj_projection pr;
+	const struct gpuproj_target *t = neutral_target();
+	struct strbuf sb;
+	const char *list;
+	size_t n = 0;
+
+	strbuf_init(&sb);
+	if (k->duration_ns.n == 0) {
+		strbuf_append(&sb, "duration");
+		n++;
+	}
+	/* A timed copy, so that the check reaches the metrics. */
+	timed = *k;
+	timed.duration_ns.n = 1;
+	timed.duration_ns.mean = timed.duration_ns.sum = 1e3;
+	gpuproj_model_project(m, &timed, t, t, NULL, &pr);
+	if (pr.status == GPUPROJ_E_MISSING && (list = strstr(pr.why, " needs ")) != NULL) {
+		const char *c;
+
+		list += strlen(" needs ");
+		strbuf_printf(&sb, "%s%s", sb.len ? ", " : "", list);
+		/* Names are separated by ", "; group names hold commas only inside braces. */
+		n++;
+		for (c = list; *c; c++) {
+			if (*c == '{')
+				c = strchr(c, '}') ? strchr(c, '}') : c + strlen(c) - 1;
+			else if (c[0] == ',' && c[1] == ' ')
+				n++;
+		}
+	}
+	if (size) {
+		snprintf(buf, size, "%s", sb.buf ? sb.buf : "");
+	}
+	strbuf_free(&sb);
+	return n;
+}

@@ -499,6 +499,23 @@ int gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_ke
 			  const struct gpuproj_target *src, const struct gpuproj_target *tgt,
 			  const struct gpuproj_model_options *opt, struct gpuproj_model_details *out);
 
+/**
+ * The kernel metrics model m needs that kernel k lacks, by the same rule the
+ * model applies when it projects (hroof: bytes.l1, bytes.l2, bytes.dram,
+ * shared.wavefronts, at least one of inst.fp{16,32,64}.{fma,add,mul} —
+ * named as that group — and warp_efficiency when FLOP > 0), preceded by
+ * "duration" when no launch of k was timed. Independent of any real GPU:
+ * the check runs against a neutral internal description.
+ *
+ * @param buf receives the names, comma-separated ("" when none)
+ * @param size size of buf, bytes
+ * @return the number of missing inputs; 0 means the model has what it needs
+ *         from the kernel (it may still fail for a GPU, e.g. a kernel that
+ *         does not fit its limits)
+ */
+size_t gpuproj_model_missing_inputs(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
+				    char *buf, size_t size);
+
 /** A whole profile projected onto one target with one model. */
 struct gpuproj_run_projection {
 	const struct gpuproj_model *model;

@@ -14,10 +14,12 @@
 #include <sys/stat.h>
 
 #include <gpuproj/import.h>
+#include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 
 #include "cli.h"
+#include "import-common.h"
 
 
 static void
@@ -48,7 +50,7 @@ help_ncu(FILE *f)
 		"one kernel with the same grid, block and dynamic shared memory folds into one\n"
 		"record. Known NVIDIA metrics become gpuproj's logical metrics (README \"ncu\n"
 		"import\"); every other metric is kept under extra_metrics.\n\n"
-		"For the default model (hroof) collect at least:\n"
+		"For the default model (hroof-occ, like hroof) collect at least:\n"
 		"  ncu --csv --metrics gpu__time_duration.sum,\\\n"
 		"    smsp__sass_thread_inst_executed_op_{h,f,d}{fma,add,mul}_pred_on.sum,\\\n"
 		"    smsp__average_thread_inst_executed_per_inst_executed.ratio,\\\n"
@@ -85,19 +87,6 @@ help_gpp(FILE *f)
 		"2 bad usage.\n");
 }
 
-/*
- * The logical metrics the default model (hroof) reads; kept in step with
- * src/model-hroof.c (the library's import summary uses the same list).
- */
-static const enum gpuproj_metric hroof_inputs[] = {
-	GPUPROJ_M_INST_FP16_FMA, GPUPROJ_M_INST_FP16_ADD, GPUPROJ_M_INST_FP16_MUL,
-	GPUPROJ_M_INST_FP32_FMA, GPUPROJ_M_INST_FP32_ADD, GPUPROJ_M_INST_FP32_MUL,
-	GPUPROJ_M_INST_FP64_FMA, GPUPROJ_M_INST_FP64_ADD, GPUPROJ_M_INST_FP64_MUL,
-	GPUPROJ_M_WARP_EFFICIENCY, GPUPROJ_M_BYTES_L1, GPUPROJ_M_BYTES_L2,
-	GPUPROJ_M_BYTES_DRAM, GPUPROJ_M_SHARED_WAVEFRONTS,
-};
-#define N_HROOF_INPUTS (sizeof(hroof_inputs) / sizeof(hroof_inputs[0]))
-
 static void
 print_device(const struct gpuproj_profile *p, const char *hint)
 {
@@ -116,15 +105,17 @@ print_device(const struct gpuproj_profile *p, const char *hint)
 }
 
 static void
-print_missing(const char *const *names, size_t n)
+print_missing(const char *const *names, size_t n, size_t kernels, size_t total)
 {
+	const char *model = gpuproj_model_name(gpuproj_model_default());
 	size_t i;
 
 	if (n == 0) {
-		fprintf(stderr, "  every input of the default model (hroof) is present\n");
+		fprintf(stderr, "  every input of the default model (%s) is present\n", model);
 		return;
 	}
-	fprintf(stderr, "  missing for the default model (hroof), in every launch:");
+	fprintf(stderr, "  %zu of %zu kernel signature%s cannot be projected by the default model "
+		"(%s); missing:", kernels, total, total == 1 ? "" : "s", model);
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "%s %s", i ? "," : "", names[i]);
 	fputc('\n', stderr);
@@ -194,7 +185,8 @@ import_ncu(int argc, char **argv)
 	print_device(p, "; pass --device-name NAME so `gpuproj project` finds the source GPU");
 	for (i = 0; i < sum.n_warnings; i++)
 		fprintf(stderr, "  warning: %s\n", sum.warnings[i]);
-	print_missing((const char *const *)sum.missing, sum.n_missing);
+	print_missing((const char *const *)sum.missing, sum.n_missing, sum.kernels_missing,
+		      sum.kernels);
 	if (strcmp(output, "-") != 0)
 		fprintf(stderr, "  wrote %s\n", output);
 	ret = EXIT_OK;
@@ -243,7 +235,7 @@ import_gpp(int argc, char **argv)
 	struct gpuproj_profile **profiles = NULL;
 	struct gpuproj_error err = { 0 };
 	struct stat st;
-	size_t n = 0, i, j;
+	size_t n = 0, i;
 	int c, ret = EXIT_FAIL;
 
 	optind = 1;
@@ -285,9 +277,8 @@ import_gpp(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		const struct gpuproj_profile *p = profiles[i];
 		char *base = file_name_for(p, i), *path = NULL;
-		const char *missing[N_HROOF_INPUTS + 1];
-		size_t n_missing = 0, k, launches = 0;
-		bool timed = false;
+		char **missing = NULL;
+		size_t n_missing = 0, n_kernels_missing = 0, k, launches = 0;
 
 		if (!base || asprintf(&path, "%s/%s.json", output, base) < 0) {
 			free(base);
@@ -300,27 +291,21 @@ import_gpp(int argc, char **argv)
 			ret = fail_error(&err);
 			goto out;
 		}
-		for (k = 0; k < gpuproj_profile_count(p); k++) {
-			const struct gpuproj_kernel *kr = gpuproj_profile_at(p, k);
-
-			launches += kr->launches;
-			timed = timed || kr->duration_ns.n > 0;
-		}
-		if (!timed)
-			missing[n_missing++] = "duration";
-		for (j = 0; j < N_HROOF_INPUTS; j++) {
-			bool have = false;
-
-			for (k = 0; k < gpuproj_profile_count(p) && !have; k++)
-				have = gpuproj_kernel_has(gpuproj_profile_at(p, k),
-							  hroof_inputs[j]);
-			if (!have)
-				missing[n_missing++] = gpuproj_metric_name(hroof_inputs[j]);
+		for (k = 0; k < gpuproj_profile_count(p); k++)
+			launches += gpuproj_profile_at(p, k)->launches;
+		if (import_missing_inputs(p, &missing, &n_missing, &n_kernels_missing)) {
+			free(path);
+			ret = fail("out of memory");
+			goto out;
 		}
 		fprintf(stderr, "  %s: %zu kernel signature%s, %zu launch%s\n", path,
 			gpuproj_profile_count(p), gpuproj_profile_count(p) == 1 ? "" : "s",
 			launches, launches == 1 ? "" : "es");
-		print_missing(missing, n_missing);
+		print_missing((const char *const *)missing, n_missing, n_kernels_missing,
+			      gpuproj_profile_count(p));
+		for (k = 0; k < n_missing; k++)
+			free(missing[k]);
+		free(missing);
 		free(path);
 	}
 	ret = EXIT_OK;

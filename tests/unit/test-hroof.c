@@ -359,6 +359,29 @@ START_TEST(missing_fp_counters_are_named)
 }
 END_TEST
 
+/* The same rule as projecting, without a GPU; "duration" first when untimed. */
+START_TEST(missing_inputs_by_name)
+{
+	struct gpuproj_signature sig = { .name = "bare", .grid = { 1, 1, 1 }, .block = { 1, 1, 1 } };
+	const struct gpuproj_model *m = gpuproj_model_find("hroof");
+	struct gpuproj_kernel *k;
+	char buf[256];
+
+	ck_assert_int_eq(gpuproj_profile_kernel(prof, &sig, &k), 0);
+	ck_assert_uint_eq(gpuproj_model_missing_inputs(m, k, buf, sizeof(buf)), 6);
+	ck_assert_str_eq(buf, "duration, bytes.l1, bytes.l2, bytes.dram, shared.wavefronts, "
+			 "inst.fp{16,32,64}.{fma,add,mul}");
+	gpuproj_kernel_add_duration(k, 10);
+	set(k, GPUPROJ_M_INST_FP32_FMA, 5);
+	bytes(k, 1, 1, 1, 0);
+	ck_assert_uint_eq(gpuproj_model_missing_inputs(m, k, buf, sizeof(buf)), 1);
+	ck_assert_str_eq(buf, "warp_efficiency");
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1);
+	ck_assert_uint_eq(gpuproj_model_missing_inputs(m, k, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "");
+}
+END_TEST
+
 START_TEST(no_duration)
 {
 	struct gpuproj_signature sig = { .name = "untimed", .grid = { 1, 1, 1 }, .block = { 1, 1, 1 } };
@@ -449,6 +472,7 @@ hroof_suite(void)
 	tcase_add_test(tc, missing_metrics_are_named);
 	tcase_add_test(tc, missing_fp_counters_are_named);
 	tcase_add_test(tc, no_duration);
+	tcase_add_test(tc, missing_inputs_by_name);
 	tcase_add_test(tc, nothing_to_scale);
 	tcase_add_test(tc, bad_warp_efficiency);
 	tcase_add_test(tc, run_totals_carry_unprojected);
