@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,11 +62,29 @@ get_num(struct reader *rd, json_t *obj, const char *key, const char *path, bool 
 	return GPUPROJ_OK;
 }
 
+/*
+ * Optional whole-number member in [lo, hi); NaN when absent or null. A
+ * fraction or a value out of range is an error (converting it to an integer
+ * type would be undefined).
+ */
+static int
+get_whole(struct reader *rd, json_t *obj, const char *key, const char *path, double lo,
+	  double hi, double *ret)
+{
+	int r = get_num(rd, obj, key, path, false, ret);
+
+	if (r || isnan(*ret))
+		return r;
+	if (*ret != floor(*ret) || *ret < lo || *ret >= hi)
+		return bad(rd, path, "expected a whole number in range");
+	return GPUPROJ_OK;
+}
+
 static int
 get_int(struct reader *rd, json_t *obj, const char *key, const char *path, int *ret)
 {
 	double v;
-	int r = get_num(rd, obj, key, path, false, &v);
+	int r = get_whole(rd, obj, key, path, INT_MIN, INT_MAX + 1.0, &v);
 
 	*ret = r || isnan(v) ? 0 : (int)v;
 	return r;
@@ -218,13 +237,13 @@ parse_meas(struct reader *rd, json_t *j, size_t idx, struct bench_meas *m)
 		r = bad(rd, P("unit"), "missing");
 	if (!r)
 		r = get_str(rd, j, "error", P("error"), &m->error);
-	if (!r && !(r = get_num(rd, j, "blocks", P("blocks"), false, &v)))
+	if (!r && !(r = get_whole(rd, j, "blocks", P("blocks"), 0, UINT_MAX + 1.0, &v)))
 		m->blocks = isnan(v) ? 0 : (unsigned)v;
-	if (!r && !(r = get_num(rd, j, "threads", P("threads"), false, &v)))
+	if (!r && !(r = get_whole(rd, j, "threads", P("threads"), 0, UINT_MAX + 1.0, &v)))
 		m->threads = isnan(v) ? 0 : (unsigned)v;
-	if (!r && !(r = get_num(rd, j, "stride", P("stride"), false, &v)))
+	if (!r && !(r = get_whole(rd, j, "stride", P("stride"), 0, UINT_MAX + 1.0, &v)))
 		m->stride = isnan(v) ? 0 : (unsigned)v;
-	if (!r && !(r = get_num(rd, j, "iters", P("iters"), false, &v)))
+	if (!r && !(r = get_whole(rd, j, "iters", P("iters"), 0, 0x1p63, &v)))
 		m->iters = isnan(v) ? 0 : (long long)v;
 	if (!r)
 		r = get_num(rd, j, "size_b", P("size_b"), false, &m->size_b);

@@ -565,15 +565,18 @@ emit_sources(struct strbuf *sb, struct emit *e)
 		       d->mem_clock_mhz, d->mem_bus_bits);
 	if (e->bw_measured[GPUPROJ_LEVEL_DRAM]) {
 		static const char *const dn[] = { "init", "read", "copy", "scale", "triad" };
+		char init[48] = "(failed)";
 
+		if (s->dram[BENCH_DRAM_INIT].ok)
+			snprintf(init, sizeof(init), "%.1f GB/s", s->dram[BENCH_DRAM_INIT].value);
 		rate_note(note, sizeof(note), &s->dram[s->dram_best]);
 		source(sb, "bw_gbs.dram",
 		       "measured: best of the read, copy, scale and triad "
 		       "medians (STREAM-like, double, arrays of %s = %.1f x L2): %s, %s; "
 		       "write-only "
-		       "init %.1f GB/s not used [BENCH]",
+		       "init %s not used [BENCH]",
 		       mib(s->dram_array_b, sz, sizeof(sz)), s->dram_array_b / d->l2_b,
-		       dn[s->dram_best], note, s->dram[BENCH_DRAM_INIT].value);
+		       dn[s->dram_best], note, init);
 	} else {
 		source(sb, "bw_gbs.dram",
 		       "estimate: NOT MEASURED (the DRAM benchmarks failed); 0.9 x "

@@ -372,8 +372,10 @@ elf_open(struct elf *e, const unsigned char *buf, size_t len, const char *name,
 	shentsize = rd16(buf + 58);
 	e->shnum = rd16(buf + 60);
 	shstrndx = rd16(buf + 62);
-	if (e->shoff == 0)
-		return GPUPROJ_OK; /* no sections */
+	if (e->shoff == 0) {
+		e->shnum = 0; /* no sections, whatever e_shnum says */
+		return GPUPROJ_OK;
+	}
 	if (shentsize != ELF_SHDR_SIZE)
 		return parse_error(err, name, 58, "bad ELF section header size");
 	if (e->shoff > len || len - e->shoff < ELF_SHDR_SIZE)

@@ -911,6 +911,8 @@ gpuproj_gate_junit(const struct gpuproj_gate_result *r, char **ret)
 		}
 		junit_case(&sb, c->label, "(whole run)", msg.buf, skip_message(&c->run, sk,
 			   sizeof(sk)), out.buf ? out.buf : "");
+		if (out.oom || msg.oom)
+			sb.oom = true;
 		strbuf_free(&out);
 		strbuf_free(&msg);
 		for (i = 0; i < r->n_kernels; i++) {

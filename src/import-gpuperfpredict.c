@@ -234,15 +234,11 @@ struct gpp_file {
 	const struct import_csv_row *header;
 };
 
+/* Column name i (import_csv_read_file() already dropped a UTF-8 byte-order mark). */
 static const char *
 header_name(const struct gpp_file *f, size_t i)
 {
-	const char *s = import_csv_field(f->header, i);
-
-	/* A UTF-8 byte-order mark before the first column name. */
-	if (i == 0 && strncmp(s, "\xef\xbb\xbf", 3) == 0)
-		s += 3;
-	return s;
+	return import_csv_field(f->header, i);
 }
 
 static bool

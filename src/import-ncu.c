@@ -354,6 +354,26 @@ is_integer(const char *s, int64_t *ret)
 	return true;
 }
 
+/* "9.0" → 9, 0: MAJOR.MINOR, each 0..99, nothing else (blanks around allowed). */
+static bool
+parse_cc(const char *s, int *major, int *minor)
+{
+	const char *dot = strchr(s, '.');
+	char buf[8];
+	int64_t a, b;
+
+	if (!dot || (size_t)(dot - s) >= sizeof(buf))
+		return false;
+	memcpy(buf, s, (size_t)(dot - s));
+	buf[dot - s] = '\0';
+	if (!parse_int64(buf, &a) || !parse_int64(dot + 1, &b) || a < 0 || a > 99 || b < 0 ||
+	    b > 99)
+		return false;
+	*major = (int)a;
+	*minor = (int)b;
+	return true;
+}
+
 /* Does a row's section belong to a label's list ("a|b", "*" = any)? */
 static bool
 section_matches(const char *list, const char *section)
@@ -565,7 +585,7 @@ launch_identity(struct importer *im, struct launch *L, const struct import_csv_r
 	}
 	if (c->cc >= 0) {
 		f = import_csv_field(row, (size_t)c->cc);
-		if (*f && sscanf(f, "%d.%d", &L->cc_major, &L->cc_minor) != 2)
+		if (*f && !parse_cc(f, &L->cc_major, &L->cc_minor))
 			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, row->line,
 					 import_csv_column(row, (size_t)c->cc),
 					 "\"CC\" '%s' is not a compute capability such as \"9.0\"",

@@ -778,9 +778,11 @@ sass_analyze_text(const char *text, size_t len, struct sass_section *sections,
 		if (q >= eol || !is_hex(*q))
 			continue;
 		for (; q < eol && is_hex(*q); q++) {
-			if (addr >> 60)
-				return error_set(err, GPUPROJ_E_BACKEND, "nvdisasm", (int)lineno, 0,
-						 "address out of range");
+			if (addr >> 60) {
+				r = error_set(err, GPUPROJ_E_BACKEND, "nvdisasm", (int)lineno, 0,
+					      "address out of range");
+				goto out;
+			}
 			addr = addr << 4 | (uint64_t)(*q <= '9' ? *q - '0' : (*q | 0x20) - 'a' + 10);
 		}
 		if (eol - q < 2 || q[0] != '*' || q[1] != '/')

@@ -389,7 +389,8 @@ sass_tool_supports(const char *path, enum sass_tool kind, int arch)
 	if (!path || arch < 0 || arch >= 256)
 		return true;
 	pthread_mutex_lock(&caps_lock);
-	for (i = 0; i < n_caps; i++) {
+	/* n_caps counts every insertion; the ring holds the last ARRAY_LENGTH(caps). */
+	for (i = 0; i < n_caps && i < ARRAY_LENGTH(caps); i++) {
 		if (strcmp(caps[i].path, path) == 0) {
 			c = caps[i];
 			pthread_mutex_unlock(&caps_lock);

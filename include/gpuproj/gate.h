@@ -137,7 +137,7 @@ struct gpuproj_gate_cell {
 	double base_total_ns;  /**< baseline total of the kernel (per launch × launches); whole run: = base_ns */
 	double cur_total_ns;   /**< current total, likewise */
 	double change;         /**< (cur − base) / base; NaN when not compared */
-	double noise_ns;       /**< noise band noise_k × σ on the cur − base difference, ns */
+	double noise_ns;       /**< noise band noise_k × σ on the cur − base difference, ns; NaN when not compared */
 	char *why;             /**< UNPROJECTED / NOT_COMPARABLE: the reason, owned by the result; else NULL */
 };
 
@@ -228,13 +228,16 @@ char *gpuproj_gate_kernel_label(const struct gpuproj_kernel *k, char *buf, size_
  * LABEL">` per column and in it one `<testcase classname="LABEL"
  * name="(whole run)">` plus one `<testcase classname="LABEL" name="KERNEL
  * (grid,block)">` per kernel (gpuproj_gate_kernel_label()). A regression
- * is a `<failure type="regression" message="…">`; new, vanished, not
- * projected and not comparable cells are `<skipped message="…"/>`; every
- * case has a `<system-out>` with its numbers. Text is XML-escaped;
- * characters XML 1.0 forbids become '?'.
+ * is a `<failure type="regression" message="…">` whose text holds the
+ * case's numbers; new, vanished, not projected and not comparable cells are
+ * `<skipped message="…"/>`; every other case has a `<system-out>` with its
+ * numbers. Text is XML-escaped; characters XML 1.0 forbids become '?'.
  *
- * @param[out] ret NUL-terminated UTF-8 text, malloc'd, owned by the caller
- * @return GPUPROJ_OK, GPUPROJ_E_INVAL, GPUPROJ_E_NOMEM
+ * @param r a result filled by a successful gpuproj_gate_compare()
+ * @param[out] ret NUL-terminated UTF-8 text, malloc'd, owned by the caller;
+ *             untouched on failure
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (r or ret NULL, or r without
+ *         columns); GPUPROJ_E_NOMEM
  */
 int gpuproj_gate_junit(const struct gpuproj_gate_result *r, char **ret);
 
@@ -244,8 +247,11 @@ int gpuproj_gate_junit(const struct gpuproj_gate_result *r, char **ret);
  * table per column, regressions table, new and vanished kernels, kernels
  * not projected, kernels within noise or below the minimum time.
  *
- * @param[out] ret NUL-terminated UTF-8 text, malloc'd, owned by the caller
- * @return GPUPROJ_OK, GPUPROJ_E_INVAL, GPUPROJ_E_NOMEM
+ * @param r a result filled by a successful gpuproj_gate_compare()
+ * @param[out] ret NUL-terminated UTF-8 text, malloc'd, owned by the caller;
+ *             untouched on failure
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (r or ret NULL, or r without
+ *         columns); GPUPROJ_E_NOMEM
  */
 int gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret);
 
@@ -260,10 +266,10 @@ int gpuproj_gate_print(FILE *out, const struct gpuproj_gate_result *r);
 /**
  * Write `text` to `path` atomically (temporary file beside it, then
  * rename): readers never see half a file, and a failure leaves `path`
- * untouched.
+ * untouched. "-" writes standard output.
  *
  * @return GPUPROJ_OK, GPUPROJ_E_IO (reterr names the file and the errno
- *         text), GPUPROJ_E_NOMEM, GPUPROJ_E_INVAL
+ *         text), GPUPROJ_E_NOMEM, GPUPROJ_E_INVAL (path or text NULL)
  */
 int gpuproj_gate_write(const char *path, const char *text, struct gpuproj_error *reterr);
 

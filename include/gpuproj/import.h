@@ -82,11 +82,16 @@ int gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
  * @param targets GPU descriptions; every GPU label of the data set must
  *        match an entry (its `match` list), else GPUPROJ_E_NOTFOUND
  * @param[out] ret_profiles new array of new profiles, one per GPU in order
- *        of first appearance; the caller frees each profile and the array
- * @param[out] ret_n number of profiles
- * @param[out] reterr optional; file:line of the first bad row
- * @return GPUPROJ_OK; GPUPROJ_E_IO; GPUPROJ_E_PARSE; GPUPROJ_E_SCHEMA (a
- *         required column missing, a non-numeric value); GPUPROJ_E_NOTFOUND;
+ *        of first appearance; the caller frees each profile and the array;
+ *        untouched on failure
+ * @param[out] ret_n number of profiles (≥ 1); untouched on failure
+ * @param[out] reterr optional; file:line[:column] of the first bad row
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (no paths, n_paths 0, NULL targets or
+ *         outputs); GPUPROJ_E_IO; GPUPROJ_E_PARSE (empty file, no
+ *         gpu/kernel header, a row with another number of fields, no data
+ *         rows); GPUPROJ_E_SCHEMA (a required column missing or empty, a
+ *         non-numeric, negative or non-integral value where a count is
+ *         needed); GPUPROJ_E_NOTFOUND (a GPU label not in targets);
  *         GPUPROJ_E_NOMEM
  */
 int gpuproj_import_gpuperfpredict(const char *const *paths, size_t n_paths,

@@ -295,7 +295,8 @@ int gpuproj_sass_flop_ratio(const struct gpuproj_sass *s, const char *kernel,
  * @param special_passes thread-level executions of the special blocks per
  *        launch (e.g. from a SASS trace: thread executions of the MUFU
  *        instructions divided by their static count), ≥ 0
- * @return as gpuproj_sass_flop_ratio(), GPUPROJ_E_INVAL for bad numbers
+ * @return as gpuproj_sass_flop_ratio(); GPUPROJ_E_INVAL for bad numbers and
+ *         when the ratio would not be positive
  */
 int gpuproj_sass_flop_ratio_measured(const struct gpuproj_sass *s, const char *kernel,
 				     const char *src_arch, const char *tgt_arch,

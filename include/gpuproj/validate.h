@@ -192,7 +192,7 @@ struct gpuproj_validation_comparison {
 	double measured_ns;    /**< mean per-launch time measured on the target, ns */
 	int status;            /**< the projection's status (GPUPROJ_OK when projected) */
 	double lo_ns, hi_ns, point_ns; /**< the projection, ns; NaN when not projected */
-	enum gpuproj_bound binding;    /**< binding resource on the target */
+	enum gpuproj_bound binding;    /**< binding resource on the target; only when projected */
 	double error_pct;      /**< (point − measured)/measured × 100; NaN when not projected */
 	bool covered;          /**< lo ≤ measured ≤ hi */
 	/** Reason when not projected (points into the pair group's reasons), else NULL. */
@@ -246,10 +246,12 @@ void gpuproj_validation_clear(struct gpuproj_validation *v);
 /**
  * The human table: citation lines ("Data: …"), a header naming the models,
  * threshold and targets, then one row per pair and one "(all)" row per
- * model with n, failed, MAPE, median APE, coverage and bias for all, short
- * and long configurations, then the reasons kernels were not projected and
- * a legend.
+ * model with n, failed, MAPE, median APE, coverage and bias (%, "-" when
+ * n = 0) for all, short and long configurations, then the reasons kernels
+ * were not projected and a legend.
  *
+ * @param out the stream (flushed, not closed)
+ * @param v a run filled by gpuproj_validate()
  * @return GPUPROJ_OK or GPUPROJ_E_IO when the stream reports an error
  */
 int gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v);
@@ -261,7 +263,9 @@ int gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v
  * three rows (subset all, short, long) per pair, then per model three
  * rows with source and target "(all)". Empty fields = NaN (no comparison).
  *
- * @return GPUPROJ_OK or GPUPROJ_E_IO
+ * @param out the stream (flushed, not closed)
+ * @param v a run filled by gpuproj_validate()
+ * @return GPUPROJ_OK or GPUPROJ_E_IO when the stream reports an error
  */
 int gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v);
 

@@ -492,6 +492,13 @@ row_rate(const struct row *r, const struct bench_summary *s)
 	return NULL;
 }
 
+/* The rest of a sweep line for a point that was not measured. */
+static void
+print_failed(FILE *f, const struct bench_rate *r)
+{
+	fprintf(f, "  failed: %s\n", r->m && r->m->error ? r->m->error : "no timed run");
+}
+
 static void
 print_table(FILE *f, const struct bench_raw *raw, const struct bench_summary *s,
 	    const struct gpuproj_target *t, const char *origin, const struct row *rows, size_t n)
@@ -578,13 +585,19 @@ print_table(FILE *f, const struct bench_raw *raw, const struct bench_summary *s,
 			const struct bench_l2_point *p = &s->l2[i];
 			double frac = p->footprint_b / d->l2_b;
 
-			fprintf(f, "  %8.1f MiB %5.3g x L2 %9.1f  %5.1f%%%s\n",
-				p->footprint_b / (1024.0 * 1024), frac, p->r.value,
-				p->r.s.spread_pct,
-				frac >= 0.125 * 0.99 && frac <= 0.5 * 1.01 ? "  plateau" : "");
+			fprintf(f, "  %8.1f MiB %5.3g x L2 ", p->footprint_b / (1024.0 * 1024), frac);
+			if (!p->r.ok)
+				print_failed(f, &p->r);
+			else
+				fprintf(f, "%9.1f  %5.1f%%%s\n", p->r.value, p->r.s.spread_pct,
+					frac >= 0.125 * 0.99 && frac <= 0.5 * 1.01 ? "  plateau"
+										   : "");
 		}
-		fprintf(f, "  plateau (median of %zu points, L2/8 .. L2/2): %.1f GB/s\n",
-			s->l2_plateau_points, s->l2_gbs);
+		if (s->l2_plateau_points)
+			fprintf(f, "  plateau (median of %zu points, L2/8 .. L2/2): %.1f GB/s\n",
+				s->l2_plateau_points, s->l2_gbs);
+		else
+			fprintf(f, "  plateau: no point from L2/8 to L2/2 was measured\n");
 		if (s->l2_drop_pct > 15)
 			fprintf(f,
 				"  segmented L2: %.0f%% lower at %.1f MiB (between L2/2 and the L2 "
@@ -600,8 +613,12 @@ print_table(FILE *f, const struct bench_raw *raw, const struct bench_summary *s,
 			const struct bench_rate *r = &s->l1[i].r;
 			double clk = r->clock_mhz > 0 ? r->clock_mhz : s->clock_mhz;
 
-			fprintf(f, "  %5.0f KiB %9.1f  %5.1f%%  %6.1f\n", s->l1[i].size_b / 1024,
-				r->value, r->s.spread_pct, r->value * 1e3 / (d->sms * clk));
+			fprintf(f, "  %5.0f KiB ", s->l1[i].size_b / 1024);
+			if (!r->ok)
+				print_failed(f, r);
+			else
+				fprintf(f, "%9.1f  %5.1f%%  %6.1f\n", r->value, r->s.spread_pct,
+					r->value * 1e3 / (d->sms * clk));
 		}
 	}
 	if (s->n_shared) {
@@ -610,8 +627,12 @@ print_table(FILE *f, const struct bench_raw *raw, const struct bench_summary *s,
 		for (i = 0; i < s->n_shared; i++) {
 			const struct bench_shared_point *p = &s->shared[i];
 
-			fprintf(f, "  s = %-3u %9.1f  %5.1f%%  %6.1f\n", p->stride, p->r.value,
-				p->r.s.spread_pct, p->bytes_per_clk_sm);
+			fprintf(f, "  s = %-3u ", p->stride);
+			if (!p->r.ok)
+				print_failed(f, &p->r);
+			else
+				fprintf(f, "%9.1f  %5.1f%%  %6.1f\n", p->r.value, p->r.s.spread_pct,
+					p->bytes_per_clk_sm);
 		}
 	}
 }
@@ -774,7 +795,7 @@ cmd_bench(int argc, char **argv)
 	struct row rows[32];
 	const char *origin = "built-in";
 	char *text = NULL, *yaml = NULL, *name = NULL, *out_path = NULL, *raw_path = NULL;
-	char date[16], host[256];
+	char date[16], host[256] = ""; /* gethostname() need not terminate a truncated name */
 	size_t nrows;
 	bool partial = false;
 	int c, ret = EXIT_FAIL;

@@ -139,14 +139,14 @@ cmd_gate(int argc, char **argv)
 	target_names = calloc((size_t)argc + 1, sizeof(*target_names));
 	if (!target_names) {
 		fail("out of memory");
-		return EXIT_USAGE;
+		goto out;
 	}
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
-			free(target_names);
-			return EXIT_OK;
+			ret = EXIT_OK;
+			goto out;
 		case O_BASELINE: baseline = optarg; break;
 		case O_TARGET: target_names[n_target_names++] = optarg; break;
 		case O_ALLOW: opt.allow_gpu_change = true; break;
@@ -158,19 +158,19 @@ cmd_gate(int argc, char **argv)
 		case O_MAXREG:
 		case O_KMAXREG:
 			if (!parse_pct(optarg, &v)) {
-				free(target_names);
-				return usage_error("gate", "%s needs a non-negative percentage such as "
-						   "'5' or '5%%', got '%s'", c == O_MAXREG ?
-						   "--max-regression" : "--kernel-max-regression",
-						   optarg);
+				ret = usage_error("gate", "%s needs a non-negative percentage such as "
+						  "'5' or '5%%', got '%s'", c == O_MAXREG ?
+						  "--max-regression" : "--kernel-max-regression",
+						  optarg);
+				goto out;
 			}
 			*(c == O_MAXREG ? &opt.max_regression : &opt.kernel_max_regression) = v;
 			break;
 		case O_NOISE:
 			if (!parse_double(optarg, &v) || !isfinite(v) || v < 0) {
-				free(target_names);
-				return usage_error("gate", "--noise-k needs a non-negative number, got "
-						   "'%s'", optarg);
+				ret = usage_error("gate", "--noise-k needs a non-negative number, got "
+						  "'%s'", optarg);
+				goto out;
 			}
 			opt.noise_k = v;
 			break;
@@ -185,32 +185,32 @@ cmd_gate(int argc, char **argv)
 				opt.min_time_ns = v;
 				break;
 			}
-			free(target_names);
-			return usage_error("gate", "--min-time needs a duration such as '50us' or a "
-					   "share of the run such as '1%%', got '%s'", optarg);
+			ret = usage_error("gate", "--min-time needs a duration such as '50us' or a "
+					  "share of the run such as '1%%', got '%s'", optarg);
+			goto out;
 		case ':':
-			free(target_names);
-			return usage_error("gate", "option '%s' needs a value", argv[optind - 1]);
+			ret = usage_error("gate", "option '%s' needs a value", argv[optind - 1]);
+			goto out;
 		default:
-			free(target_names);
-			return usage_error("gate", "unknown option '%s'", argv[optind - 1]);
+			ret = usage_error("gate", "unknown option '%s'", argv[optind - 1]);
+			goto out;
 		}
 	}
 	if (!baseline) {
-		free(target_names);
-		return usage_error("gate", "missing --baseline BASE.json");
+		ret = usage_error("gate", "missing --baseline BASE.json");
+		goto out;
 	}
 	if (optind != argc - 1) {
-		free(target_names);
-		if (optind == argc)
-			return usage_error("gate", "missing CURRENT.json");
-		return usage_error("gate", "expected one CURRENT.json, got %d files", argc - optind);
+		ret = optind == argc ? usage_error("gate", "missing CURRENT.json")
+				     : usage_error("gate", "expected one CURRENT.json, got %d files",
+						   argc - optind);
+		goto out;
 	}
 	opt.model = model_name ? gpuproj_model_find(model_name) : gpuproj_model_default();
 	if (!opt.model) {
-		free(target_names);
-		return usage_error("gate", "unknown model '%s' (`gpuproj project --model list` "
-				   "lists them)", model_name);
+		ret = usage_error("gate", "unknown model '%s' (`gpuproj project --model list` "
+				  "lists them)", model_name);
+		goto out;
 	}
 	opt.baseline_label = baseline;
 	opt.current_label = argv[optind];

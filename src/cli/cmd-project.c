@@ -168,17 +168,15 @@ cmd_project(int argc, char **argv)
 	target_names = calloc((size_t)argc + 1, sizeof(*target_names));
 	cubins = calloc((size_t)argc + 1, sizeof(*cubins));
 	if (!target_names || !cubins) {
-		free(target_names);
-		free(cubins);
-		return fail("out of memory");
+		ret = fail("out of memory");
+		goto out;
 	}
 	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
-			free(target_names);
-			free(cubins);
-			return EXIT_OK;
+			ret = EXIT_OK;
+			goto out;
 		case O_BUILTIN: builtin = true; break;
 		case O_TARGETS: targets_path = optarg; break;
 		case O_SOURCE: source = optarg; break;
@@ -190,27 +188,24 @@ cmd_project(int argc, char **argv)
 		case O_DETAILS: ropt.details = true; break;
 		case O_L2:
 			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
-				free(target_names);
-				free(cubins);
-				return usage_error("project", "--l2-capacity must be on or off, not "
-						   "'%s'", optarg);
+				ret = usage_error("project", "--l2-capacity must be on or off, not "
+						  "'%s'", optarg);
+				goto out;
 			}
 			mopt.l2_capacity = strcmp(optarg, "on") == 0 ? GPUPROJ_L2_CAPACITY_ON
 								     : GPUPROJ_L2_CAPACITY_OFF;
 			break;
 		case O_WAVES:
 			if (gpuproj_waves_from_name(optarg, &mopt.waves)) {
-				free(target_names);
-				free(cubins);
-				return usage_error("project", "--waves must be sm, resident or off, not "
-						   "'%s'", optarg);
+				ret = usage_error("project", "--waves must be sm, resident or off, not "
+						  "'%s'", optarg);
+				goto out;
 			}
 			break;
 		case O_TOP:
 			if (!cli_parse_size("project", "--top", optarg, &ropt.top_kernels)) {
-				free(target_names);
-				free(cubins);
-				return EXIT_USAGE;
+				ret = EXIT_USAGE;
+				goto out;
 			}
 			break;
 		case O_FORMAT:
@@ -221,46 +216,39 @@ cmd_project(int argc, char **argv)
 			} else if (strcmp(optarg, "csv") == 0) {
 				fmt = FMT_CSV;
 			} else {
-				free(target_names);
-				free(cubins);
-				return usage_error("project", "--format must be table, json or csv, "
-						   "not '%s'", optarg);
+				ret = usage_error("project", "--format must be table, json or csv, "
+						  "not '%s'", optarg);
+				goto out;
 			}
 			break;
 		case ':':
-			free(target_names);
-			free(cubins);
-			return usage_error("project", "option '%s' needs a value", argv[optind - 1]);
+			ret = usage_error("project", "option '%s' needs a value", argv[optind - 1]);
+			goto out;
 		default:
-			free(target_names);
-			free(cubins);
-			return usage_error("project", "unknown option '%s'", argv[optind - 1]);
+			ret = usage_error("project", "unknown option '%s'", argv[optind - 1]);
+			goto out;
 		}
 	}
 	if (model_name && strcmp(model_name, "list") == 0) {
 		for (i = 0; i < gpuproj_model_count(); i++)
 			printf("%-10s %s\n", gpuproj_model_name(gpuproj_model_at(i)),
 			       gpuproj_model_summary(gpuproj_model_at(i)));
-		free(target_names);
-		free(cubins);
-		return EXIT_OK;
+		ret = EXIT_OK;
+		goto out;
 	}
 	if (ropt.details && fmt != FMT_JSON) {
-		free(target_names);
-		free(cubins);
-		return usage_error("project", "--details needs --format json");
+		ret = usage_error("project", "--details needs --format json");
+		goto out;
 	}
 	if (builtin && optind < argc) {
-		free(target_names);
-		free(cubins);
-		return usage_error("project", "give either PROFILE or --builtin, not both");
+		ret = usage_error("project", "give either PROFILE or --builtin, not both");
+		goto out;
 	}
 	if (!builtin && optind != argc - 1) {
-		free(target_names);
-		free(cubins);
-		if (optind == argc)
-			return usage_error("project", "missing PROFILE (or --builtin)");
-		return usage_error("project", "expected one PROFILE, got %d", argc - optind);
+		ret = optind == argc ? usage_error("project", "missing PROFILE (or --builtin)")
+				     : usage_error("project", "expected one PROFILE, got %d",
+						   argc - optind);
+		goto out;
 	}
 	if (model_name && strcmp(model_name, "all") == 0) {
 		all_models = true;
@@ -269,10 +257,9 @@ cmd_project(int argc, char **argv)
 	}
 	model = model_name ? gpuproj_model_find(model_name) : gpuproj_model_default();
 	if (!model) {
-		free(target_names);
-		free(cubins);
-		return usage_error("project", "unknown model '%s' (`--model list` lists them)",
-				   model_name);
+		ret = usage_error("project", "unknown model '%s' (`--model list` lists them)",
+				  model_name);
+		goto out;
 	}
 	if (cli_load_targets(targets_path, &targets, NULL))
 		goto out;

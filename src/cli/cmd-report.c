@@ -131,8 +131,8 @@ cmd_report(int argc, char **argv)
 		switch (c) {
 		case 'h':
 			help(stdout);
-			free(target_names);
-			return EXIT_OK;
+			ret = EXIT_OK;
+			goto out;
 		case O_HTML: html = optarg; break;
 		case O_MD: md = optarg; break;
 		case O_BUILTIN: builtin = true; break;
@@ -149,46 +149,46 @@ cmd_report(int argc, char **argv)
 					    c == O_TOP ? &ropt.top_kernels :
 					    c == O_FEATURED ? &ropt.featured_targets :
 					    &ropt.chart_profiles)) {
-				free(target_names);
-				return EXIT_USAGE;
+				ret = EXIT_USAGE;
+				goto out;
 			}
 			break;
 		case ':':
-			free(target_names);
-			return usage_error("report", "option '%s' needs a value", argv[optind - 1]);
+			ret = usage_error("report", "option '%s' needs a value", argv[optind - 1]);
+			goto out;
 		default:
-			free(target_names);
-			return usage_error("report", "unknown option '%s'", argv[optind - 1]);
+			ret = usage_error("report", "unknown option '%s'", argv[optind - 1]);
+			goto out;
 		}
 	}
 	if (model_name && strcmp(model_name, "list") == 0) {
 		for (i = 0; i < gpuproj_model_count(); i++)
 			printf("%-10s %s\n", gpuproj_model_name(gpuproj_model_at(i)),
 			       gpuproj_model_summary(gpuproj_model_at(i)));
-		free(target_names);
-		return EXIT_OK;
+		ret = EXIT_OK;
+		goto out;
 	}
 	if (!html && !md) {
-		free(target_names);
-		return usage_error("report", "name an output: --html FILE and/or --md FILE");
+		ret = usage_error("report", "name an output: --html FILE and/or --md FILE");
+		goto out;
 	}
 	if (html && md && strcmp(html, md) == 0 && strcmp(html, "-") != 0) {
-		free(target_names);
-		return usage_error("report", "--html and --md name the same file '%s'", html);
+		ret = usage_error("report", "--html and --md name the same file '%s'", html);
+		goto out;
 	}
 	if (!builtin && optind >= argc) {
-		free(target_names);
-		return usage_error("report", "missing PROFILE (one or more, or --builtin)");
+		ret = usage_error("report", "missing PROFILE (one or more, or --builtin)");
+		goto out;
 	}
 	if (ropt.date && !*ropt.date) {
-		free(target_names);
-		return usage_error("report", "--date needs a non-empty value");
+		ret = usage_error("report", "--date needs a non-empty value");
+		goto out;
 	}
 	ropt.model = model_name ? gpuproj_model_find(model_name) : NULL;
 	if (model_name && !ropt.model) {
-		free(target_names);
-		return usage_error("report", "unknown model '%s' (`--model list` lists them)",
-				   model_name);
+		ret = usage_error("report", "unknown model '%s' (`--model list` lists them)",
+				  model_name);
+		goto out;
 	}
 
 	n_inputs = (size_t)(argc - optind) + (builtin ? 1 : 0);

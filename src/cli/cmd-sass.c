@@ -320,8 +320,8 @@ cmd_sass(int argc, char **argv)
 		switch (c) {
 		case 'h':
 			help(stdout);
-			free(archs);
-			return EXIT_OK;
+			ret = EXIT_OK;
+			goto out;
 		case O_ARCH: archs[n_archs++] = optarg; break;
 		case O_SOURCE: source = optarg; break;
 		case 'o': output = optarg; break;
@@ -329,8 +329,8 @@ cmd_sass(int argc, char **argv)
 		case 'q': quiet = true; break;
 		case O_JOBS:
 			if (!cli_parse_size("sass", "--jobs", optarg, &jobs)) {
-				free(archs);
-				return EXIT_USAGE;
+				ret = EXIT_USAGE;
+				goto out;
 			}
 			break;
 		case O_WEIGHT:
@@ -338,9 +338,9 @@ cmd_sass(int argc, char **argv)
 			sopt.slow_path_weight = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !(sopt.slow_path_weight >= 0) ||
 			    sopt.slow_path_weight > 1) {
-				free(archs);
-				return usage_error("sass", "--slow-path-weight needs a number between "
-						   "0 and 1, got '%s'", optarg);
+				ret = usage_error("sass", "--slow-path-weight needs a number between "
+						  "0 and 1, got '%s'", optarg);
+				goto out;
 			}
 			break;
 		case O_FORMAT:
@@ -349,36 +349,36 @@ cmd_sass(int argc, char **argv)
 			} else if (strcmp(optarg, "json") == 0) {
 				fmt = FMT_JSON;
 			} else {
-				free(archs);
-				return usage_error("sass", "--format must be table or json, not '%s'",
-						   optarg);
+				ret = usage_error("sass", "--format must be table or json, not '%s'",
+						  optarg);
+				goto out;
 			}
 			break;
 		case ':':
-			free(archs);
-			return usage_error("sass", "option '%s' needs a value", argv[optind - 1]);
+			ret = usage_error("sass", "option '%s' needs a value", argv[optind - 1]);
+			goto out;
 		default:
-			free(archs);
-			return usage_error("sass", "unknown option '%s'", argv[optind - 1]);
+			ret = usage_error("sass", "unknown option '%s'", argv[optind - 1]);
+			goto out;
 		}
 	}
 	if (optind >= argc) {
-		free(archs);
-		return usage_error("sass", "missing FILE (an executable, fatbin, cubin or a "
-				   "directory of them)");
+		ret = usage_error("sass", "missing FILE (an executable, fatbin, cubin or a "
+				  "directory of them)");
+		goto out;
 	}
 	for (a = 0; a < n_archs; a++) {
 		if (strncmp(archs[a], "sm_", 3) != 0 || archs[a][3] < '1' || archs[a][3] > '9') {
-			r = usage_error("sass", "--arch needs sm_XY (e.g. sm_90), got '%s'", archs[a]);
-			free(archs);
-			return r;
+			ret = usage_error("sass", "--arch needs sm_XY (e.g. sm_90), got '%s'",
+					  archs[a]);
+			goto out;
 		}
 	}
 	if (source) {
 		if (strncmp(source, "sm_", 3) != 0 || source[3] < '1' || source[3] > '9') {
-			free(archs);
-			return usage_error("sass", "--source-arch needs sm_XY (e.g. sm_70), got '%s'",
-					   source);
+			ret = usage_error("sass", "--source-arch needs sm_XY (e.g. sm_70), got '%s'",
+					  source);
+			goto out;
 		}
 		/* The source is analysed too, first. */
 		for (a = 0; a < n_archs && strcmp(archs[a], source) != 0; a++)

@@ -316,6 +316,17 @@ static const struct {
 	{ "{\"schema\": \"gpuproj-bench-raw/1\", \"device\": {\"name\": \"G\", \"sms\": 2}, "
 	  "\"benchmarks\": [{\"name\": \"x\", \"unit\": \"flop\", \"work\": 0}]}",
 	  GPUPROJ_E_SCHEMA, "benchmarks[0].work: must be positive" },
+	/* Integers out of range or with a fraction: an error, not an undefined conversion. */
+	{ "{\"schema\": \"gpuproj-bench-raw/1\", \"device\": {\"name\": \"G\", \"sms\": 1e30}}",
+	  GPUPROJ_E_SCHEMA, "device.sms: expected a whole number in range" },
+	{ "{\"schema\": \"gpuproj-bench-raw/1\", \"device\": {\"name\": \"G\", \"sms\": 2.5}}",
+	  GPUPROJ_E_SCHEMA, "device.sms: expected a whole number in range" },
+	{ "{\"schema\": \"gpuproj-bench-raw/1\", \"device\": {\"name\": \"G\", \"sms\": 2}, "
+	  "\"benchmarks\": [{\"name\": \"x\", \"unit\": \"flop\", \"work\": 1, \"threads\": -1}]}",
+	  GPUPROJ_E_SCHEMA, "benchmarks[0].threads: expected a whole number in range" },
+	{ "{\"schema\": \"gpuproj-bench-raw/1\", \"device\": {\"name\": \"G\", \"sms\": 2}, "
+	  "\"benchmarks\": [{\"name\": \"x\", \"unit\": \"flop\", \"work\": 1, \"iters\": 1e300}]}",
+	  GPUPROJ_E_SCHEMA, "benchmarks[0].iters: expected a whole number in range" },
 };
 
 START_TEST(raw_bad_input)
@@ -544,8 +555,13 @@ START_TEST(yaml_estimates_what_failed)
 	fail_bench(&raw, "l1_read");
 	fail_bench(&raw, "fp16_mul");
 	fail_bench(&raw, "gips");
+	fail_bench(&raw, "dram_init");
 	ts = emit_and_load(&raw, &yaml);
 	t = gpuproj_targets_get(ts, 0);
+	/* A failed write-only init is said so, not printed as "nan GB/s". */
+	ck_assert_ptr_nonnull(strstr(gpuproj_target_source(t, "bw_gbs.dram")->text,
+				     "write-only init (failed) not used"));
+	ck_assert_ptr_null(strstr(yaml, "nan"));
 	/* L2 = 2.5 x DRAM, L1 = 128 B/clk/SM x 108 x 1410 MHz, both estimates */
 	ck_assert_double_eq_tol(t->bw_gbs[GPUPROJ_LEVEL_L2], 2.5 * t->bw_gbs[GPUPROJ_LEVEL_DRAM],
 				0.1);
@@ -751,6 +767,56 @@ START_TEST(cli_from_raw_writes_checked_files)
 	ck_assert_msg(st == 0, "%s", err);
 	free(err);
 	ck_assert_int_eq(test_count_dir(dir), 4);
+}
+END_TEST
+
+/* Text with every `from` replaced by `to` (malloc'd). */
+static char *
+replace_all(const char *text, const char *from, const char *to)
+{
+	size_t lf = strlen(from), lt = strlen(to), n = 0;
+	const char *p;
+	char *out, *o;
+
+	for (p = strstr(text, from); p; p = strstr(p + lf, from))
+		n++;
+	out = malloc(strlen(text) + n * lt + 1);
+	ck_assert_ptr_nonnull(out);
+	for (o = out; (p = strstr(text, from)) != NULL; text = p + lf) {
+		memcpy(o, text, (size_t)(p - text));
+		o += p - text;
+		memcpy(o, to, lt);
+		o += lt;
+	}
+	strcpy(o, text);
+	return out;
+}
+
+/* Failed L1, L2 and shared points print "failed: ...", never "nan". */
+START_TEST(cli_from_raw_failed_sweeps)
+{
+	char *text = test_read_file(test_data(FIXTURE)), *a, *b, *c, *out = NULL, *err = NULL;
+	int st;
+
+	ck_assert_ptr_nonnull(text);
+	a = replace_all(text, "\"family\": \"l1\",", "\"family\": \"l1\", \"error\": \"l1 test\",");
+	b = replace_all(a, "\"family\": \"l2\",", "\"family\": \"l2\", \"error\": \"l2 test\",");
+	c = replace_all(b, "\"family\": \"shared\",",
+			"\"family\": \"shared\", \"error\": \"shared test\",");
+	free(test_write_file(dir, "failed.json", c));
+	st = bench(NULL, "--from-raw failed.json -o failed.yaml", &out, &err);
+	ck_assert_msg(st == 0, "status %d: %s", st, err);
+	ck_assert_ptr_null(strstr(out, "nan"));
+	ck_assert_ptr_nonnull(strstr(out, "failed: l1 test"));
+	ck_assert_ptr_nonnull(strstr(out, "failed: l2 test"));
+	ck_assert_ptr_nonnull(strstr(out, "failed: shared test"));
+	ck_assert_ptr_nonnull(strstr(out, "plateau: no point from L2/8 to L2/2 was measured"));
+	free(out);
+	free(err);
+	free(text);
+	free(a);
+	free(b);
+	free(c);
 }
 END_TEST
 
@@ -999,6 +1065,7 @@ bench_cli_suite(void)
 	tcase_add_test(tc, cli_incomplete_run_fails_after_writing);
 	tcase_add_loop_test(tc, cli_usage_errors, 0, sizeof(usage_cases) / sizeof(usage_cases[0]));
 	tcase_add_test(tc, cli_from_raw_bad_file);
+	tcase_add_test(tc, cli_from_raw_failed_sweeps);
 	tcase_add_test(tc, cli_help);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1024,6 +1024,29 @@ START_TEST(error_bad_grid_size)
 }
 END_TEST
 
+/* "CC" must be MAJOR.MINOR and nothing else (no trailing text, no overflowing numbers). */
+START_TEST(error_bad_cc)
+{
+	static const char *const bad[] = { "9.0x", "99999999999.0", "9", "9.100" };
+	char text[1024], row[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char msg[128], cc[64];
+
+		snprintf(row, sizeof(row),
+			 "\"0\",\"77\",\"app\",\"h\",\"k(int)\",\"1\",\"7\",\"(256, 1, 1)\","
+			 "\"(4, 1, 1)\",\"0\",\"%s\",\"S\",\"gpu__time_duration.sum\",\"ns\",\"12\"",
+			 bad[i]);
+		snprintf(text, sizeof(text), "%s\n%s\n", LONG_HEADER, row);
+		snprintf(msg, sizeof(msg),
+			 "\"CC\" '%s' is not a compute capability such as \"9.0\"", bad[i]);
+		snprintf(cc, sizeof(cc), "\"%s\",\"S\"", bad[i]);
+		expect_error("cc.csv", text, GPUPROJ_E_SCHEMA, 2, column_of(row, cc), msg);
+	}
+}
+END_TEST
+
 START_TEST(error_missing_file)
 {
 	expect_error("absent.csv", NULL, GPUPROJ_E_IO, 0, 0,
@@ -1333,6 +1356,7 @@ import_ncu_suite(void)
 	tcase_add_test(te, error_raw_without_units_row);
 	tcase_add_test(te, error_id_not_a_launch_number);
 	tcase_add_test(te, error_bad_grid_size);
+	tcase_add_test(te, error_bad_cc);
 	tcase_add_test(te, error_missing_file);
 	suite_add_tcase(s, te);
 

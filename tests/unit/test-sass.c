@@ -387,6 +387,31 @@ START_TEST(synthetic_cubin_parse)
 	ck_assert_int_eq(c.arch, 80);
 	cubin_clear(&c);
 	free(cb.p);
+
+	/*
+	 * e_shoff 0 ("no section headers") with a large e_shnum: no section is
+	 * read (a 64-byte buffer has none; reading them would overrun it).
+	 */
+	{
+		struct bytes h = { 0 };
+		unsigned char *exact;
+
+		elf_header(&h, 2, 190, 0x6005004, 8);
+		set_le(h.p + 60, 1000, 2);
+		ck_assert_uint_eq(h.len, 64);
+		exact = malloc(h.len); /* exactly 64 bytes, so an overrun is caught */
+		ck_assert_ptr_nonnull(exact);
+		memcpy(exact, h.p, h.len);
+		ck_assert_int_eq(cubin_parse(exact, h.len, "t.cubin", &c, &err), 0);
+		ck_assert_uint_eq(c.n_texts, 0);
+		cubin_clear(&c);
+		set_le(exact + 18, 62, 2); /* a host ELF (x86-64) */
+		ck_assert_int_eq(fatbin_scan(exact, h.len, "t.o", 0, &im, &n, &next, &err), 0);
+		ck_assert_uint_eq(n, 0);
+		free(im);
+		free(exact);
+		free(h.p);
+	}
 }
 END_TEST
 
@@ -599,6 +624,17 @@ START_TEST(blocks_from_text)
 					   "  /*0000*/ EXIT ;\n", 52, sec, 2, &err),
 			 GPUPROJ_E_BACKEND);
 	ck_assert_ptr_nonnull(strstr(err.message, "backwards"));
+	/* An address beyond 64 bits, after an instruction was collected: nothing leaks. */
+	{
+		static const char big[] = "  /*0000*/ FFMA R1, R2, R3, R4 ;\n"
+					  "  /*12345678901234567*/ EXIT ;\n";
+
+		ck_assert_int_eq(sass_analyze_text(big, strlen(big), sec, 2, &err),
+				 GPUPROJ_E_BACKEND);
+		ck_assert_str_eq(err.message, "address out of range");
+		ck_assert_int_eq(err.line, 2);
+		ck_assert_uint_eq(sec[0].n_funcs, 0);
+	}
 	ck_assert_int_eq(sass_analyze_text("nothing\n", 8, sec, 2, &err), GPUPROJ_E_BACKEND);
 	cubin_clear(&c);
 	free(cb.p);
@@ -628,6 +664,25 @@ run(char **out, char **err, const char *env, const char *fmt, ...)
 	free(args);
 	return rc;
 }
+
+/*
+ * sass_tool_supports() caches the --help of the last 8 tool paths in a ring:
+ * after more than 8 distinct paths, lookups stay inside the ring. A path
+ * that cannot run lists nothing, so every architecture is "supported".
+ */
+START_TEST(tool_caps_cache)
+{
+	char path[64];
+	int i, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < 12; i++) {
+			snprintf(path, sizeof(path), "/nonexistent/tool-%d", i);
+			ck_assert(sass_tool_supports(path, SASS_NVDISASM, 70));
+		}
+	}
+}
+END_TEST
 
 START_TEST(nvdisasm_missing)
 {
@@ -1753,6 +1808,7 @@ sass_suite(void)
 	tcase_add_test(tc, synthetic_truncated_and_corrupted);
 	tcase_add_test(tc, blocks_from_text);
 	tcase_add_test(tc, nvdisasm_missing);
+	tcase_add_test(tc, tool_caps_cache);
 	tcase_add_test(tc, cli_usage);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(tf, 600);

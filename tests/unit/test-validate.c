@@ -520,6 +520,30 @@ START_TEST(gpuperfpredict_mini_csv)
 }
 END_TEST
 
+/* A UTF-8 byte-order mark before "gpu" (Windows tools write one) is not part of the name. */
+START_TEST(gpuperfpredict_bom)
+{
+	char *text, *path;
+	const char *paths[1];
+	struct gpuproj_profile **ps = NULL;
+	struct gpuproj_error err = { 0 };
+	size_t n = 0, i;
+
+	ck_assert_int_gt(asprintf(&text, "\xef\xbb\xbf%s", gpp_csv), 0);
+	path = test_write_file(tmp, "bom.csv", text);
+	paths[0] = path;
+	ck_assert_msg(gpuproj_import_gpuperfpredict(paths, 1, targets, &ps, &n, &err) == 0, "%s",
+		      err.message);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(gpuproj_profile_device(ps[0])->name, "Test Source GPU");
+	for (i = 0; i < n; i++)
+		gpuproj_profile_free(ps[i]);
+	free(ps);
+	free(path);
+	free(text);
+}
+END_TEST
+
 START_TEST(gpuperfpredict_citation_reported)
 {
 	char *path = test_write_file(tmp, "mini.csv", gpp_csv);
@@ -871,6 +895,7 @@ validate_suite(void)
 
 	tcase_add_checked_fixture(tio, setup, teardown);
 	tcase_add_test(tio, gpuperfpredict_mini_csv);
+	tcase_add_test(tio, gpuperfpredict_bom);
 	tcase_add_test(tio, gpuperfpredict_citation_reported);
 	tcase_add_test(tio, bad_unknown_gpu_label);
 	tcase_add_test(tio, bad_missing_column);
