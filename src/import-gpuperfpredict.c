@@ -358,6 +358,15 @@ find_or_add_gpu(struct gpp_ctx *ctx, const struct gpp_file *f, const struct impo
 		strbuf_free(&sb);
 		return st;
 	}
+	/* One profile per targets.yaml entry: two labels of one GPU would collide. */
+	for (i = 0; i < ctx->n_gpus; i++) {
+		if (ctx->gpus[i].target == t)
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+					 import_csv_column(r, (size_t)f->idx[C_GPU]),
+					 "GPU labels '%s' and '%s' of the data set both match "
+					 "targets.yaml entry '%s'; give each its own entry",
+					 ctx->gpus[i].label, label, t->name);
+	}
 	if (ctx->n_gpus == ctx->cap) {
 		size_t cap = ctx->cap ? ctx->cap * 2 : 16;
 		struct gpp_gpu *ng = realloc(ctx->gpus, cap * sizeof(*ng));

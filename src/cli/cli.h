@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include <gpuproj/error.h>
+#include <gpuproj/model.h>
 #include <gpuproj/target.h>
 
 #define EXIT_OK 0
@@ -45,6 +46,29 @@ int cli_load_targets(const char *path, struct gpuproj_targets **ret, const char 
  */
 const struct gpuproj_target *cli_target(const struct gpuproj_targets *targets, const char *cmd,
 					const char *name);
+
+/*
+ * The usage error for what getopt_long returned as ':' (missing value) or
+ * '?' (unknown option), naming the option as the user wrote it (a short
+ * option inside a cluster such as -qx by its letter). Returns EXIT_USAGE.
+ */
+int cli_option_error(const char *cmd, int c, char *const *argv);
+
+/* Print "NAME  summary" for every model (`--model list`). */
+void cli_print_models(void);
+
+/* --l2-capacity on|off; prints the usage error and returns false otherwise. */
+bool cli_parse_l2_capacity(const char *cmd, const char *value, enum gpuproj_l2_capacity *ret);
+/* --waves sm|resident|off; prints the usage error and returns false otherwise. */
+bool cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret);
+
+/*
+ * Write what `render` prints to `path` (NULL or "-": standard output). A
+ * file is rendered in memory first and then written atomically, so a
+ * failure leaves no half-written output. Prints "gpuproj: PATH: why" on
+ * failure. Returns EXIT_OK or EXIT_FAIL.
+ */
+int cli_write_output(const char *path, int (*render)(FILE *f, void *userdata), void *userdata);
 
 /* Parse a positive integer option value; prints a usage error. */
 bool cli_parse_size(const char *cmd, const char *opt, const char *value, size_t *ret);

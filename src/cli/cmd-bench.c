@@ -827,8 +827,8 @@ cmd_bench(int argc, char **argv)
 			break;
 		}
 		case ':':
-			return usage_error("bench", "option '%s' needs a value", argv[optind - 1]);
-		default: return usage_error("bench", "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error("bench", c, argv);
+		default: return cli_option_error("bench", c, argv);
 		}
 	}
 	if (optind != argc)
@@ -860,8 +860,10 @@ cmd_bench(int argc, char **argv)
 
 	/* Names and the date and host of the measurement. */
 	name = o.name ? strdup(o.name) : bench_entry_name(raw.dev.name);
-	if (!name)
+	if (!name) {
+		fail("bench: out of memory");
 		goto out;
+	}
 	out_path = o.output ? strdup(o.output) : xasprintf("%s.yaml", name);
 	raw_path = o.raw_out ? strdup(o.raw_out) :
 		   strcmp(out_path, "-") == 0 ? xasprintf("%s.json", name) : raw_name_for(out_path);

@@ -189,10 +189,10 @@ cmd_gate(int argc, char **argv)
 					  "share of the run such as '1%%', got '%s'", optarg);
 			goto out;
 		case ':':
-			ret = usage_error("gate", "option '%s' needs a value", argv[optind - 1]);
+			ret = cli_option_error("gate", c, argv);
 			goto out;
 		default:
-			ret = usage_error("gate", "unknown option '%s'", argv[optind - 1]);
+			ret = cli_option_error("gate", c, argv);
 			goto out;
 		}
 	}

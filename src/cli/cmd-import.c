@@ -146,10 +146,9 @@ import_ncu(int argc, char **argv)
 		case O_DEVICE: device = optarg; break;
 		case 'o': output = optarg; break;
 		case ':':
-			return usage_error("import ncu", "option '%s' needs a value",
-					   argv[optind - 1]);
+			return cli_option_error("import ncu", c, argv);
 		default:
-			return usage_error("import ncu", "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error("import ncu", c, argv);
 		}
 	}
 	if (optind == argc)
@@ -246,11 +245,9 @@ import_gpp(int argc, char **argv)
 		case O_TARGETS: targets_path = optarg; break;
 		case 'o': output = optarg; break;
 		case ':':
-			return usage_error("import gpuperfpredict", "option '%s' needs a value",
-					   argv[optind - 1]);
+			return cli_option_error("import gpuperfpredict", c, argv);
 		default:
-			return usage_error("import gpuperfpredict", "unknown option '%s'",
-					   argv[optind - 1]);
+			return cli_option_error("import gpuperfpredict", c, argv);
 		}
 	}
 	if (optind == argc)

@@ -142,9 +142,9 @@ cmd_merge(int argc, char **argv)
 				return usage_error("merge", "--jobs must be at most 64, got '%s'", optarg);
 			break;
 		case ':':
-			return usage_error("merge", "option '%s' needs a value", argv[optind - 1]);
+			return cli_option_error("merge", c, argv);
 		default:
-			return usage_error("merge", "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error("merge", c, argv);
 		}
 	}
 	if (optind == argc)

@@ -65,6 +65,38 @@ help(FILE *f)
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
 
+/* What the table and CSV writers need (cli_write_output's render callback). */
+struct text_out {
+	bool csv, all_models;
+	const struct gpuproj_profile *profile;
+	const struct gpuproj_target *src;
+	const struct gpuproj_run_projection *runs;
+	size_t n_runs, n_tgts, n_models;
+	const struct gpuproj_report_options *ropt;
+	const struct gpuproj_sass *sass;
+	const char *cubin;
+};
+
+static int
+render_text(FILE *f, void *userdata)
+{
+	const struct text_out *t = userdata;
+
+	if (t->csv)
+		return gpuproj_report_csv(f, t->profile, t->src, t->runs, t->n_runs);
+	if (t->sass)
+		fprintf(f, "FLOP ratio per kernel and target from the SASS of %zu "
+			"kernel/architecture pairs (%s; docs/sass.md)\n", gpuproj_sass_count(t->sass),
+			t->cubin);
+	else
+		fprintf(f, "FLOP ratio 1 on every target: no SASS analysis "
+			"(--cubins compares special functions, docs/sass.md)\n");
+	return t->all_models ? gpuproj_report_table_models(f, t->profile, t->src, t->runs,
+							   t->n_tgts, t->n_models, t->ropt)
+			     : gpuproj_report_table(f, t->profile, t->src, t->runs, t->n_runs,
+						    t->ropt);
+}
+
 static void
 sass_progress(void *userdata, const char *phase, size_t done, size_t total, const char *what)
 {
@@ -187,18 +219,14 @@ cmd_project(int argc, char **argv)
 		case O_CUBINS: cubins[n_cubins++] = optarg; break;
 		case O_DETAILS: ropt.details = true; break;
 		case O_L2:
-			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
-				ret = usage_error("project", "--l2-capacity must be on or off, not "
-						  "'%s'", optarg);
+			if (!cli_parse_l2_capacity("project", optarg, &mopt.l2_capacity)) {
+				ret = EXIT_USAGE;
 				goto out;
 			}
-			mopt.l2_capacity = strcmp(optarg, "on") == 0 ? GPUPROJ_L2_CAPACITY_ON
-								     : GPUPROJ_L2_CAPACITY_OFF;
 			break;
 		case O_WAVES:
-			if (gpuproj_waves_from_name(optarg, &mopt.waves)) {
-				ret = usage_error("project", "--waves must be sm, resident or off, not "
-						  "'%s'", optarg);
+			if (!cli_parse_waves("project", optarg, &mopt.waves)) {
+				ret = EXIT_USAGE;
 				goto out;
 			}
 			break;
@@ -222,17 +250,15 @@ cmd_project(int argc, char **argv)
 			}
 			break;
 		case ':':
-			ret = usage_error("project", "option '%s' needs a value", argv[optind - 1]);
+			ret = cli_option_error("project", c, argv);
 			goto out;
 		default:
-			ret = usage_error("project", "unknown option '%s'", argv[optind - 1]);
+			ret = cli_option_error("project", c, argv);
 			goto out;
 		}
 	}
 	if (model_name && strcmp(model_name, "list") == 0) {
-		for (i = 0; i < gpuproj_model_count(); i++)
-			printf("%-10s %s\n", gpuproj_model_name(gpuproj_model_at(i)),
-			       gpuproj_model_summary(gpuproj_model_at(i)));
+		cli_print_models();
 		ret = EXIT_OK;
 		goto out;
 	}
@@ -317,33 +343,15 @@ cmd_project(int argc, char **argv)
 			goto out;
 		}
 	} else {
-		FILE *f = stdout;
-		int r;
+		struct text_out t = {
+			.csv = fmt == FMT_CSV, .all_models = all_models, .profile = profile,
+			.src = src, .runs = runs, .n_runs = n_runs, .n_tgts = n_tgts,
+			.n_models = n_models, .ropt = &ropt, .sass = sass,
+			.cubin = n_cubins ? cubins[0] : NULL,
+		};
 
-		if (output && !(f = fopen(output, "w"))) {
-			fail("%s: cannot open for writing: %s", output, strerror(errno));
+		if (cli_write_output(output, render_text, &t))
 			goto out;
-		}
-		if (fmt == FMT_CSV) {
-			r = gpuproj_report_csv(f, profile, src, runs, n_runs);
-		} else {
-			if (sass)
-				fprintf(f, "FLOP ratio per kernel and target from the SASS of %zu "
-					"kernel/architecture pairs (%s; docs/sass.md)\n",
-					gpuproj_sass_count(sass), cubins[0]);
-			else
-				fprintf(f, "FLOP ratio 1 on every target: no SASS analysis "
-					"(--cubins compares special functions, docs/sass.md)\n");
-			r = all_models ? gpuproj_report_table_models(f, profile, src, runs, n_tgts,
-								     n_models, &ropt)
-				       : gpuproj_report_table(f, profile, src, runs, n_runs, &ropt);
-		}
-		if (f != stdout && fclose(f) != 0)
-			r = GPUPROJ_E_IO;
-		if (r) {
-			fail("%s: write error", output ? output : "<stdout>");
-			goto out;
-		}
 	}
 	ret = EXIT_OK;
 out:

@@ -154,17 +154,15 @@ cmd_report(int argc, char **argv)
 			}
 			break;
 		case ':':
-			ret = usage_error("report", "option '%s' needs a value", argv[optind - 1]);
+			ret = cli_option_error("report", c, argv);
 			goto out;
 		default:
-			ret = usage_error("report", "unknown option '%s'", argv[optind - 1]);
+			ret = cli_option_error("report", c, argv);
 			goto out;
 		}
 	}
 	if (model_name && strcmp(model_name, "list") == 0) {
-		for (i = 0; i < gpuproj_model_count(); i++)
-			printf("%-10s %s\n", gpuproj_model_name(gpuproj_model_at(i)),
-			       gpuproj_model_summary(gpuproj_model_at(i)));
+		cli_print_models();
 		ret = EXIT_OK;
 		goto out;
 	}

@@ -114,9 +114,9 @@ cmd_run(int argc, char **argv)
 		case O_OUTPUT: output = optarg; break;
 		case O_LIVE: live = optarg; break;
 		case ':':
-			return usage_error("run", "option '%s' needs a value", argv[optind - 1]);
+			return cli_option_error("run", c, argv);
 		default:
-			return usage_error("run", "unknown option '%s'", argv[optind - 1]);
+			return cli_option_error("run", c, argv);
 		}
 	}
 	if (optind >= argc)

@@ -285,6 +285,31 @@ json_text(const struct gpuproj_sass *s, const char *source, const char *filter, 
 	return text;
 }
 
+/* What the table and JSON writers need (cli_write_output's render callback). */
+struct sass_out {
+	bool json;
+	const struct gpuproj_sass *s;
+	const char *source, *filter;
+	double weight;
+};
+
+static int
+render_sass(FILE *f, void *userdata)
+{
+	const struct sass_out *o = userdata;
+	char *text;
+	int r;
+
+	if (!o->json)
+		return print_table(f, o->s, o->source, o->filter, o->weight);
+	text = json_text(o->s, o->source, o->filter, o->weight);
+	r = text && fprintf(f, "%s\n", text) >= 0 ? GPUPROJ_OK : GPUPROJ_E_IO;
+	if (!text)
+		r = GPUPROJ_E_NOMEM;
+	free(text);
+	return r;
+}
+
 int
 cmd_sass(int argc, char **argv)
 {
@@ -309,7 +334,7 @@ cmd_sass(int argc, char **argv)
 	enum format fmt = FMT_TABLE;
 	bool quiet = false, all_ok = true;
 	char *end;
-	int c, ret = EXIT_FAIL, r;
+	int c, ret = EXIT_FAIL;
 
 	optind = 1;
 	opterr = 0;
@@ -355,10 +380,10 @@ cmd_sass(int argc, char **argv)
 			}
 			break;
 		case ':':
-			ret = usage_error("sass", "option '%s' needs a value", argv[optind - 1]);
+			ret = cli_option_error("sass", c, argv);
 			goto out;
 		default:
-			ret = usage_error("sass", "unknown option '%s'", argv[optind - 1]);
+			ret = cli_option_error("sass", c, argv);
 			goto out;
 		}
 	}
@@ -410,26 +435,11 @@ cmd_sass(int argc, char **argv)
 		}
 	}
 	{
-		FILE *f = stdout;
+		struct sass_out o = { .json = fmt == FMT_JSON, .s = s, .source = source,
+				      .filter = filter, .weight = sopt.slow_path_weight };
 
-		if (output && !(f = fopen(output, "w"))) {
-			fail("%s: cannot open for writing: %s", output, strerror(errno));
+		if (cli_write_output(output, render_sass, &o))
 			goto out;
-		}
-		if (fmt == FMT_JSON) {
-			char *text = json_text(s, source, filter, sopt.slow_path_weight);
-
-			r = text && fprintf(f, "%s\n", text) >= 0 ? GPUPROJ_OK : GPUPROJ_E_IO;
-			free(text);
-		} else {
-			r = print_table(f, s, source, filter, sopt.slow_path_weight);
-		}
-		if (f != stdout && fclose(f) != 0)
-			r = GPUPROJ_E_IO;
-		if (r) {
-			fail("%s: write error", output ? output : "<stdout>");
-			goto out;
-		}
 	}
 	ret = all_ok ? EXIT_OK : EXIT_FAIL;
 out:

@@ -204,8 +204,8 @@ cmd_targets(int argc, char **argv)
 		switch (c) {
 		case 'h': help(stdout); return EXIT_OK;
 		case 't': path = optarg; break;
-		case ':': return usage_error("targets", "option '%s' needs a value", argv[optind - 1]);
-		default: return usage_error("targets", "unknown option '%s'", argv[optind - 1]);
+		case ':': return cli_option_error("targets", c, argv);
+		default: return cli_option_error("targets", c, argv);
 		}
 	}
 	if (optind >= argc)

@@ -89,6 +89,18 @@ add_model(const struct gpuproj_model **models, size_t *n, const struct gpuproj_m
 	models[(*n)++] = m;
 }
 
+static int
+render_csv(FILE *f, void *userdata)
+{
+	return gpuproj_validation_write_csv(f, userdata);
+}
+
+static int
+render_table(FILE *f, void *userdata)
+{
+	return gpuproj_validation_write_table(f, userdata);
+}
+
 int
 cmd_validate(int argc, char **argv)
 {
@@ -143,20 +155,14 @@ cmd_validate(int argc, char **argv)
 		case O_TARGET: tnames[n_tnames++] = optarg; break;
 		case O_DETAILS: details = true; break;
 		case O_L2:
-			if (strcmp(optarg, "on") == 0) {
-				mopt.l2_capacity = GPUPROJ_L2_CAPACITY_ON;
-			} else if (strcmp(optarg, "off") == 0) {
-				mopt.l2_capacity = GPUPROJ_L2_CAPACITY_OFF;
-			} else {
-				ret = usage_error("validate", "--l2-capacity must be on or off, not "
-						  "'%s'", optarg);
+			if (!cli_parse_l2_capacity("validate", optarg, &mopt.l2_capacity)) {
+				ret = EXIT_USAGE;
 				goto out;
 			}
 			break;
 		case O_WAVES:
-			if (gpuproj_waves_from_name(optarg, &mopt.waves)) {
-				ret = usage_error("validate", "--waves must be sm, resident or off, "
-						  "not '%s'", optarg);
+			if (!cli_parse_waves("validate", optarg, &mopt.waves)) {
+				ret = EXIT_USAGE;
 				goto out;
 			}
 			break;
@@ -199,18 +205,15 @@ cmd_validate(int argc, char **argv)
 			}
 			break;
 		case ':':
-			ret = usage_error("validate", "option '%s' needs a value",
-					  argv[optind - 1]);
+			ret = cli_option_error("validate", c, argv);
 			goto out;
 		default:
-			ret = usage_error("validate", "unknown option '%s'", argv[optind - 1]);
+			ret = cli_option_error("validate", c, argv);
 			goto out;
 		}
 	}
 	if (list) {
-		for (i = 0; i < gpuproj_model_count(); i++)
-			printf("%-10s %s\n", gpuproj_model_name(gpuproj_model_at(i)),
-			       gpuproj_model_summary(gpuproj_model_at(i)));
+		cli_print_models();
 		ret = EXIT_OK;
 		goto out;
 	}
@@ -260,22 +263,8 @@ cmd_validate(int argc, char **argv)
 			fail_error(&err);
 			goto out;
 		}
-	} else {
-		FILE *f = stdout;
-		int r;
-
-		if (output && !(f = fopen(output, "w"))) {
-			fail("%s: cannot open for writing: %s", output, strerror(errno));
-			goto out;
-		}
-		r = fmt == FMT_CSV ? gpuproj_validation_write_csv(f, &val)
-				   : gpuproj_validation_write_table(f, &val);
-		if (f != stdout && fclose(f) != 0)
-			r = GPUPROJ_E_IO;
-		if (r) {
-			fail("%s: write error", output ? output : "<stdout>");
-			goto out;
-		}
+	} else if (cli_write_output(output, fmt == FMT_CSV ? render_csv : render_table, &val)) {
+		goto out;
 	}
 	ret = EXIT_OK;
 out:

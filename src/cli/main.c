@@ -5,13 +5,18 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "util.h"
 
 static const struct command {
 	const char *name;
@@ -110,18 +115,96 @@ cli_target(const struct gpuproj_targets *targets, const char *cmd, const char *n
 	return NULL;
 }
 
+int
+cli_option_error(const char *cmd, int c, char *const *argv)
+{
+	const char *word = optind > 0 ? argv[optind - 1] : "";
+	char letter[3] = { '-', (char)optopt, '\0' };
+
+	/* A long option is named as written; a short one by its letter. */
+	if (strncmp(word, "--", 2) != 0 && optopt > 0 && optopt < 128)
+		word = letter;
+	if (c == ':')
+		return usage_error(cmd, "option '%s' needs a value", word);
+	return usage_error(cmd, "unknown option '%s'", word);
+}
+
+void
+cli_print_models(void)
+{
+	size_t i;
+
+	for (i = 0; i < gpuproj_model_count(); i++)
+		printf("%-10s %s\n", gpuproj_model_name(gpuproj_model_at(i)),
+		       gpuproj_model_summary(gpuproj_model_at(i)));
+}
+
+bool
+cli_parse_l2_capacity(const char *cmd, const char *value, enum gpuproj_l2_capacity *ret)
+{
+	if (strcmp(value, "on") == 0) {
+		*ret = GPUPROJ_L2_CAPACITY_ON;
+	} else if (strcmp(value, "off") == 0) {
+		*ret = GPUPROJ_L2_CAPACITY_OFF;
+	} else {
+		usage_error(cmd, "--l2-capacity must be on or off, not '%s'", value);
+		return false;
+	}
+	return true;
+}
+
+bool
+cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret)
+{
+	if (gpuproj_waves_from_name(value, ret)) {
+		usage_error(cmd, "--waves must be sm, resident or off, not '%s'", value);
+		return false;
+	}
+	return true;
+}
+
+int
+cli_write_output(const char *path, int (*render)(FILE *f, void *userdata), void *userdata)
+{
+	struct gpuproj_error err = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int r;
+
+	if (!path || strcmp(path, "-") == 0) {
+		r = render(stdout, userdata);
+		if (fflush(stdout) != 0 || r)
+			return fail("<stdout>: write error: %s", strerror(errno));
+		return EXIT_OK;
+	}
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return fail("out of memory");
+	r = render(f, userdata);
+	if (fclose(f) != 0 || r) {
+		free(buf);
+		return fail("%s: %s", path, r ? gpuproj_strerror(r) : "out of memory");
+	}
+	r = file_write_atomic(path, buf, len, &err);
+	free(buf);
+	return r ? fail_error(&err) : EXIT_OK;
+}
+
 bool
 cli_parse_size(const char *cmd, const char *opt, const char *value, size_t *ret)
 {
 	char *end;
 	unsigned long long v;
 
-	if (!value || !*value || *value == '-') {
+	/* Digits only: strtoull would accept blanks and a sign, and wrap "-5". */
+	if (!value || !isdigit((unsigned char)value[0])) {
 		usage_error(cmd, "%s needs a positive integer, got '%s'", opt, value ? value : "");
 		return false;
 	}
+	errno = 0;
 	v = strtoull(value, &end, 10);
-	if (*end || v == 0) {
+	if (*end || v == 0 || errno == ERANGE || v > SIZE_MAX) {
 		usage_error(cmd, "%s needs a positive integer, got '%s'", opt, value);
 		return false;
 	}

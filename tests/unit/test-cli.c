@@ -93,6 +93,9 @@ static const struct usage_case {
 	{ "project --format xml a.json", "gpuproj: project: --format must be table, json or csv, "
 	  "not 'xml'" },
 	{ "project --top 0 a.json", "gpuproj: project: --top needs a positive integer, got '0'" },
+	{ "project --top ' 5' a.json", "gpuproj: project: --top needs a positive integer, got ' 5'" },
+	{ "project --top 99999999999999999999999 a.json",
+	  "gpuproj: project: --top needs a positive integer, got '99999999999999999999999'" },
 	{ "project --model nope a.json", "gpuproj: project: unknown model 'nope' (`--model list` "
 	  "lists them)" },
 	{ "project --builtin a.json", "gpuproj: project: give either PROFILE or --builtin, not both" },
@@ -110,6 +113,9 @@ static const struct usage_case {
 	{ "targets frobnicate", "gpuproj: targets: unknown verb 'frobnicate': list, show NAME or "
 	  "check FILE" },
 	{ "targets check", "gpuproj: targets: check needs exactly one FILE" },
+	/* A short option inside a cluster is named by its letter. */
+	{ "sass -qx a.cubin", "gpuproj: sass: unknown option '-x'" },
+	{ "project -o", "gpuproj: project: option '-o' needs a value" },
 };
 
 START_TEST(usage_errors_exit_2)
@@ -241,6 +247,13 @@ START_TEST(project_bad_files)
 	bad = test_write_file(dir, "bad.json", "{\"schema\": \"gpuproj-profile/1\",\n\"kernels\": 3}");
 	ck_assert_int_eq(run(&out, &err, "project '%s'", bad), 1);
 	ck_assert_msg(strstr(err, "bad.json: kernels: must be an array\n") != NULL, "%s", err);
+	free(out);
+	free(err);
+	/* A table into a missing directory fails the same way: rendered first, then written. */
+	ck_assert_int_eq(run(&out, &err, "project -o /nonexistent-dir/o.txt " TARGETS " '%s'",
+			     test_data("targets-test.yaml"), test_data("profile-test.json")), 1);
+	ck_assert_str_eq(err, "gpuproj: /nonexistent-dir/o.txt: cannot create a temporary file "
+			 "beside it: No such file or directory\n");
 	free(out);
 	free(err);
 	/* A JSON output into a missing directory fails and writes nothing. */

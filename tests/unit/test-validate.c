@@ -544,6 +544,34 @@ START_TEST(gpuperfpredict_bom)
 }
 END_TEST
 
+/* Two labels matching one targets.yaml entry would write one profile twice. */
+START_TEST(gpuperfpredict_two_labels_one_gpu)
+{
+	const char *row = strchr(gpp_csv + strlen(GPP_HEADER), ',');
+	char *text, *path;
+	const char *paths[1];
+	struct gpuproj_profile **ps = (struct gpuproj_profile **)0x1;
+	struct gpuproj_error err = { 0 };
+	size_t n = 7;
+
+	/* The first data row again, labelled with the entry's name. */
+	ck_assert_int_gt(asprintf(&text, "%sSrcGPU%.*s", gpp_csv,
+				  (int)(strchr(row, '\n') - row + 1), row), 0);
+	path = test_write_file(tmp, "twice.csv", text);
+	paths[0] = path;
+	ck_assert_int_eq(gpuproj_import_gpuperfpredict(paths, 1, targets, &ps, &n, &err),
+			 GPUPROJ_E_SCHEMA);
+	ck_assert_str_eq(err.message, "GPU labels 'Test Source GPU' and 'SrcGPU' of the data set "
+			 "both match targets.yaml entry 'SrcGPU'; give each its own entry");
+	ck_assert_int_eq(err.line, 4);
+	ck_assert_int_eq(err.column, 1);
+	ck_assert_ptr_eq(ps, (struct gpuproj_profile **)0x1);
+	ck_assert_uint_eq(n, 7);
+	free(path);
+	free(text);
+}
+END_TEST
+
 START_TEST(gpuperfpredict_citation_reported)
 {
 	char *path = test_write_file(tmp, "mini.csv", gpp_csv);
@@ -896,6 +924,7 @@ validate_suite(void)
 	tcase_add_checked_fixture(tio, setup, teardown);
 	tcase_add_test(tio, gpuperfpredict_mini_csv);
 	tcase_add_test(tio, gpuperfpredict_bom);
+	tcase_add_test(tio, gpuperfpredict_two_labels_one_gpu);
 	tcase_add_test(tio, gpuperfpredict_citation_reported);
 	tcase_add_test(tio, bad_unknown_gpu_label);
 	tcase_add_test(tio, bad_missing_column);
