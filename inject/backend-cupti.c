@@ -240,7 +240,12 @@ struct ctxinfo {
 	bool legacy_session;
 };
 
-/* Lock order: g_ctx_lock → ci->lock → g_dev_lock (a leaf: device_off only). */
+/*
+ * Lock order: g_ctx_lock → ci->lock → g_dev_lock (a leaf: device_off only).
+ * The collector lock comes after g_ctx_lock in on_context_created() but
+ * before it in cupti_describe() (exit report): the two never overlap
+ * because context set-up stops once exit began (see cupti_shutdown()).
+ */
 static pthread_mutex_t g_ctx_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t g_dev_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ctxinfo **g_ctxs;
@@ -689,6 +694,17 @@ on_context_created(CUcontext ctx)
 	pthread_mutex_init(&ci->lock, NULL);
 
 	pthread_mutex_lock(&g_ctx_lock);
+	if (atomic_load(&g_state) != ST_RUNNING) {
+		/*
+		 * Exit began (cupti_shutdown() passed g_ctx_lock since): the
+		 * report holds the collector lock and then takes g_ctx_lock,
+		 * so this must not take the collector lock below.
+		 */
+		pthread_mutex_unlock(&g_ctx_lock);
+		pthread_mutex_destroy(&ci->lock);
+		free(ci);
+		return;
+	}
 	d = &g_devs[ordinal];
 	if (!d->checked) {
 		device_describe(d, (int)ordinal);
@@ -1026,8 +1042,15 @@ range_close(struct ctxinfo *ci, struct chipinfo *chip, double *raw, const char *
 	CUPTI_CHECK(api.cuptiRangeProfilerGetCounterDataInfo(&ip), out);
 	ranges = (long)ip.numTotalRanges;
 	if (dp.numOfRangeDropped) {
+		/*
+		 * Only one range and none dropped is usable (cupti-notes §4a);
+		 * 0 + 1 dropped must not pass as one: the kernel ran, but its
+		 * range is not in the image. Discard it like 2+ ranges.
+		 */
 		inj_debug("%zu range(s) dropped", dp.numOfRangeDropped);
 		ranges += (long)dp.numOfRangeDropped;
+		if (ranges < 2)
+			ranges = 2;
 	}
 	if (ranges == 1) {
 		*call = "cuptiProfilerHostEvaluateToGpuValues";
@@ -2017,13 +2040,22 @@ cupti_shutdown(void)
 		return;
 	atomic_store(&g_state, ST_EXITING);
 	/*
+	 * Let a context creation in progress finish; later ones see
+	 * ST_EXITING under g_ctx_lock and stop (on_context_created()).
+	 */
+	pthread_mutex_lock(&g_ctx_lock);
+	pthread_mutex_unlock(&g_ctx_lock);
+	/*
 	 * Wait (2 s at most) for a window another thread has open: its EXIT
 	 * callback still runs (see callback()). If it never comes, leave the
 	 * profiler objects alone rather than pull them from under it.
 	 */
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += 2;
-	quiet = pthread_rwlock_timedwrlock(&g_win_lock, &until) == 0;
+	if (st == ST_FATAL) /* callbacks stopped: an open window never closes */
+		quiet = pthread_rwlock_trywrlock(&g_win_lock) == 0;
+	else
+		quiet = pthread_rwlock_timedwrlock(&g_win_lock, &until) == 0;
 	if (!quiet)
 		inj_debug("a profiled launch is still open on another thread at exit");
 	if (g_activity) {

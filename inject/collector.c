@@ -38,7 +38,16 @@ struct inj_gate {
 	bool dims_known;
 	bool match;			/* GPUPROJ_KERNEL_REGEX accepts the name */
 	atomic_uint taken;		/* credits taken: profiled or being profiled */
+	atomic_uint failed;		/* windows that failed or were cancelled */
 };
+
+/*
+ * A failed or cancelled window gives its credit back, so a later launch of
+ * the key is profiled instead, but at most this many times per key: each
+ * window leaves a profiled-launch entry, so memory (and profiler overhead)
+ * stays bounded by distinct signatures even when every launch fails.
+ */
+#define MAX_FAILED_WINDOWS 8
 
 /*
  * The gate table: open addressing over gate pointers, read without a lock
@@ -414,6 +423,19 @@ inj_collector_gate_give_back(struct inj_collector *c, struct inj_gate *g)
 	credit_return(g);
 }
 
+/* A window of g failed or was cancelled: its credit back, within the bound. */
+static void
+credit_return_failed(struct inj_gate *g)
+{
+	unsigned n = atomic_fetch_add(&g->failed, 1) + 1;
+
+	if (n < MAX_FAILED_WINDOWS)
+		credit_return(g);
+	else if (n == MAX_FAILED_WINDOWS)
+		inj_debug("%s: %d profiling windows failed; its remaining launches are timed only",
+			  g->name, MAX_FAILED_WINDOWS);
+}
+
 struct inj_gate *
 inj_collector_gate_move(struct inj_collector *c, struct inj_gate *from,
 			const struct inj_launch_key *to)
@@ -601,7 +623,7 @@ inj_collector_prof_cancel(struct inj_collector *c, struct inj_prof_launch *pl)
 	pl->state = PL_CANCELLED;
 	g = pl->gate;
 	pthread_mutex_unlock(&c->lock);
-	inj_collector_gate_give_back(c, g);
+	credit_return_failed(g);
 }
 
 void
@@ -615,7 +637,7 @@ inj_collector_prof_failed(struct inj_collector *c, struct inj_prof_launch *pl, b
 	g = pl->gate;
 	pl_apply(c, pl);
 	pthread_mutex_unlock(&c->lock);
-	inj_collector_gate_give_back(c, g);
+	credit_return_failed(g);
 }
 
 /* ---- records ---- */

@@ -94,9 +94,11 @@ void inj_collector_prof_done(struct inj_collector *c, struct inj_prof_launch *pl
 			     const double *values, double gpu_ns);
 /**
  * The launch could not be profiled. Its credit is given back, so a later
- * launch of the key is profiled instead. `executed`: the kernel ran under
- * the profiler, so its record (if any) counts as a launch but not as a
- * timing; false: it did not run (no range, e.g. during stream capture).
+ * launch of the key is profiled instead (after the first 7 failed or
+ * cancelled windows of a key, no more: memory stays bounded). `executed`:
+ * the kernel ran under the profiler, so its record (if any) counts as a
+ * launch but not as a timing; false: it did not run (no range, e.g. during
+ * stream capture).
  */
 void inj_collector_prof_failed(struct inj_collector *c, struct inj_prof_launch *pl,
 			       bool executed);
@@ -104,7 +106,7 @@ void inj_collector_prof_failed(struct inj_collector *c, struct inj_prof_launch *
 /**
  * The window closed before the kernel ran (it must not be profiled after
  * all): its records count as ordinary timed launches; the credit is given
- * back.
+ * back (within the same bound as inj_collector_prof_failed()).
  */
 void inj_collector_prof_cancel(struct inj_collector *c, struct inj_prof_launch *pl);
 

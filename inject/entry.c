@@ -32,7 +32,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -147,9 +146,25 @@ worker_main(void *arg)
 static void
 on_signal(int sig)
 {
-	/* Async-signal-safe: record and wake the worker, which writes the report. */
-	atomic_store(&g_signal, sig);
-	wake_worker();
+	int saved = errno;
+
+	/*
+	 * Async-signal-safe: record and wake the worker, which writes the
+	 * report. In a forked child (it inherits this handler but has no
+	 * worker), or once exit has stopped the worker, nobody would: die of
+	 * the signal as the application would have.
+	 */
+	if (getpid() != g_pid || atomic_load(&g_stop)) {
+		struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+		sigemptyset(&dfl.sa_mask);
+		sigaction(sig, &dfl, NULL);
+		raise(sig); /* delivered when this handler returns */
+	} else {
+		atomic_store(&g_signal, sig);
+		wake_worker();
+	}
+	errno = saved;
 }
 
 static void
@@ -195,10 +210,18 @@ stop_worker(void)
 static void
 at_exit(void)
 {
+	int sig;
+
 	/* A forked child inherits this handler: the parent writes the report. */
 	if (getpid() != g_pid || !atomic_load(&g_active))
 		return;
 	stop_worker();
+	/* A signal that came just before exit, which the worker had no time to handle. */
+	sig = atomic_exchange(&g_signal, 0);
+	if (sig) {
+		handle_signal(sig); /* the report, then death by the signal */
+		return;
+	}
 	report("exit");
 	atomic_store(&g_active, false);
 }
@@ -209,6 +232,12 @@ at_fork_child(void)
 	/* Nothing here may lock: another thread may have held any lock at fork. */
 	atomic_store(&g_active, false);
 	g_worker_started = false;
+	/* The wake pipe is the parent's worker's: close the child's copies. */
+	if (g_wake[0] >= 0)
+		close(g_wake[0]);
+	if (g_wake[1] >= 0)
+		close(g_wake[1]);
+	g_wake[0] = g_wake[1] = -1;
 	g_backend->child();
 	inj_log_set_level(INJ_LOG_NONE);
 }
@@ -321,8 +350,7 @@ preload_ctor(void)
 	const char *pre = getenv("GPUPROJ_PRELOAD");
 	const char *self;
 
-	if (pre && (strcmp(pre, "1") == 0 || strcasecmp(pre, "yes") == 0 ||
-		    strcasecmp(pre, "true") == 0 || strcasecmp(pre, "on") == 0)) {
+	if (pre && inj_parse_bool(pre) == 1) {
 		/* Opt-in: start now, before the application's first CUDA call. */
 		InitializeInjection();
 		return;

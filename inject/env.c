@@ -58,9 +58,8 @@ get(struct inj_config *cfg, const char *name)
 	return v;
 }
 
-/* 1 true, 0 false, -1 not a boolean. */
-static int
-parse_bool(const char *s)
+int
+inj_parse_bool(const char *s)
 {
 	static const char *const yes[] = { "1", "yes", "true", "on" };
 	static const char *const no[] = { "0", "no", "false", "off", "" };
@@ -209,7 +208,7 @@ load_bool(struct inj_config *cfg, const char *name, bool *ret)
 	*ret = false;
 	if (!v)
 		return;
-	b = parse_bool(v);
+	b = inj_parse_bool(v);
 	if (b < 0) {
 		inj_warn("%s='%s' is not a boolean (1 or 0); using 0", name, v);
 		return;
@@ -225,7 +224,7 @@ load_cubins(struct inj_config *cfg)
 
 	if (!v || !*v)
 		return 0;
-	b = parse_bool(v);
+	b = inj_parse_bool(v);
 	if (b == 0)
 		return 0;
 	cfg->keep_cubins = strdup(b == 1 ? "" : v);
@@ -410,17 +409,11 @@ inj_pattern_expand(const char *pattern, long pid, const char *host, long rank)
 	}
 	if (rank >= 0 && !has_rank_or_pid && !sb.oom) {
 		/* Several ranks would write one file: insert the rank before the extension. */
-		char *path = strbuf_steal(&sb), *slash = strrchr(path, '/');
-		char *dot = strrchr(slash ? slash + 1 : path, '.');
-		char *r;
+		char infix[24], *r;
 
-		if (!path)
-			return NULL;
-		if (dot && dot != (slash ? slash + 1 : path))
-			r = xasprintf("%.*s.%ld%s", (int)(dot - path), path, rank, dot);
-		else
-			r = xasprintf("%s.%ld", path, rank);
-		free(path);
+		snprintf(infix, sizeof(infix), ".%ld", rank);
+		r = inj_path_infix(sb.buf ? sb.buf : "", infix);
+		strbuf_free(&sb);
 		return r;
 	}
 	if (sb.oom) {
@@ -428,6 +421,18 @@ inj_pattern_expand(const char *pattern, long pid, const char *host, long rank)
 		return NULL;
 	}
 	return strbuf_steal(&sb);
+}
+
+char *
+inj_path_infix(const char *path, const char *infix)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	const char *dot = strrchr(base, '.');
+
+	if (!dot || dot == base)
+		return xasprintf("%s%s", path, infix);
+	return xasprintf("%.*s%s%s", (int)(dot - path), path, infix, dot);
 }
 
 long

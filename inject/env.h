@@ -84,6 +84,12 @@ char *inj_pattern_expand(const char *pattern, long pid, const char *host, long r
  */
 bool inj_pattern_check(const char *pattern, char bad[8]);
 
+/* "a/b.json" → "a/b<infix>.json"; no extension: "a/b<infix>". NULL on ENOMEM. */
+char *inj_path_infix(const char *path, const char *infix);
+
+/* GPUPROJ_* booleans: 1 for 1/yes/true/on, 0 for 0/no/false/off/"", -1 otherwise. */
+int inj_parse_bool(const char *s);
+
 /* The MPI rank from OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK or SLURM_PROCID; -1 if none. */
 long inj_mpi_rank(void);
 

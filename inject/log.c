@@ -5,13 +5,18 @@
  * Thread safety: the level is an atomic; each message is formatted into a
  * stack buffer and written with one write(2) call (atomic for a pipe up to
  * PIPE_BUF bytes, and never interleaved with the application's stdio).
+ * SIGPIPE is blocked in the writing thread for the write (a closed stderr
+ * pipe must not kill the application).
  */
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -36,17 +41,34 @@ inj_log_enabled(enum inj_log_level level)
 void
 inj_log_raw(const char *text, size_t len)
 {
+	static const struct timespec zero;
+	sigset_t pipe_set, old, pending;
+	bool was_pending, broken = false;
+
+	/*
+	 * A stderr pipe whose reader is gone must not kill the application
+	 * with SIGPIPE (it might never write to stderr itself): block it
+	 * around the write, and consume the one our write raised.
+	 */
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1;
 	while (len > 0) {
 		ssize_t w = write(STDERR_FILENO, text, len);
 
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			return; /* stderr closed: nothing we can do, and nothing to harm */
+			broken = errno == EPIPE;
+			break; /* stderr closed: nothing we can do, and nothing to harm */
 		}
 		text += w;
 		len -= (size_t)w;
 	}
+	if (broken && !was_pending)
+		sigtimedwait(&pipe_set, NULL, &zero);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 void

@@ -56,18 +56,6 @@ inj_now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-/* "a/b.json" → "a/b<infix>.json"; no extension: "a/b<infix>". */
-static char *
-path_with_infix(const char *path, const char *infix)
-{
-	const char *slash = strrchr(path, '/');
-	const char *dot = strrchr(slash ? slash + 1 : path, '.');
-
-	if (!dot || dot == (slash ? slash + 1 : path))
-		return xasprintf("%s%s", path, infix);
-	return xasprintf("%.*s%s%s", (int)(dot - path), path, infix, dot);
-}
-
 static void
 load_targets(struct inj_output *o)
 {
@@ -107,9 +95,17 @@ inj_output_new(const struct inj_config *cfg, const struct inj_backend_ops *backe
 	if (gethostname(o->host, sizeof(o->host) - 1) != 0)
 		snprintf(o->host, sizeof(o->host), "localhost");
 	o->path = inj_pattern_expand(cfg->output, o->pid, o->host, o->rank);
+	if (o->path && (!o->path[0] || strcmp(o->path, "-") == 0)) {
+		/* env.c rejects these patterns; %q{VAR} can still expand to them. */
+		inj_warn("GPUPROJ_OUTPUT='%s' expands to %s; using %s", cfg->output,
+			 o->path[0] ? "'-', the application's standard output" : "an empty path",
+			 INJ_DEFAULT_OUTPUT);
+		free(o->path);
+		o->path = inj_pattern_expand(INJ_DEFAULT_OUTPUT, o->pid, o->host, o->rank);
+	}
 	if (!o->path)
 		goto oom;
-	o->live_path = path_with_infix(o->path, ".live");
+	o->live_path = inj_path_infix(o->path, ".live");
 	if (!o->live_path)
 		goto oom;
 	o->live_tty = isatty(STDERR_FILENO) == 1;
@@ -141,10 +137,13 @@ inj_output_path(const struct inj_output *o)
 
 /* ---- process description ---- */
 
+/* The buffer is on the heap: exit() may run on an application thread with a small stack. */
+#define CMDLINE_MAX 65536
+
 static char **
 read_cmdline(void)
 {
-	char buf[65536], **argv;
+	char *buf, **argv = NULL;
 	ssize_t n, total = 0;
 	size_t count = 0, i;
 	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
@@ -152,12 +151,13 @@ read_cmdline(void)
 
 	if (fd < 0)
 		return NULL;
-	while (total < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + total, sizeof(buf) - 1 - (size_t)total)) > 0)
+	buf = malloc(CMDLINE_MAX);
+	while (buf && total < CMDLINE_MAX - 1 &&
+	       (n = read(fd, buf + total, CMDLINE_MAX - 1 - (size_t)total)) > 0)
 		total += n;
 	close(fd);
 	if (total <= 0)
-		return NULL;
+		goto out;
 	buf[total] = '\0';
 	for (i = 0; i < (size_t)total; i++)
 		count += buf[i] == '\0';
@@ -165,11 +165,13 @@ read_cmdline(void)
 		count++;
 	argv = calloc(count + 1, sizeof(*argv));
 	if (!argv)
-		return NULL;
+		goto out;
 	for (p = buf, i = 0; i < count && p < buf + total; i++) {
 		argv[i] = strdup(p);
 		p += strlen(p) + 1;
 	}
+out:
+	free(buf);
 	return argv;
 }
 

@@ -4,7 +4,7 @@
 # something is missing; otherwise prints the command to run.
 set -euo pipefail
 
-packages=(meson ninja-build pkg-config gcc g++ python3 libyaml-dev libjansson-dev
+packages=(meson ninja-build pkg-config gcc g++ python3 python3-pip libyaml-dev libjansson-dev
 	libcsv-dev check valgrind libplplot-dev chromium libzstd-dev liblz4-dev)
 
 missing=()
@@ -13,6 +13,26 @@ for p in "${packages[@]}"; do
 		missing+=("$p")
 	fi
 done
+
+# Debian packages first: the wheels below need python3 and pip.
+if [ ${#missing[@]} -ne 0 ]; then
+	echo "setup-deps: installing ${missing[*]}" >&2
+	# sudo resets the environment: pass DEBIAN_FRONTEND through env(1).
+	if [ "$(id -u)" -eq 0 ]; then
+		apt_get=(env DEBIAN_FRONTEND=noninteractive apt-get)
+	elif command -v sudo >/dev/null 2>&1; then
+		apt_get=(sudo env DEBIAN_FRONTEND=noninteractive apt-get)
+	else
+		echo "setup-deps: run as root: apt-get install -y ${missing[*]}" >&2
+		exit 1
+	fi
+	"${apt_get[@]}" update -qq
+	"${apt_get[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Debian's python3 is "externally managed" (PEP 668): pip refuses to install
+# the NVIDIA wheels below without this (older pip ignores it).
+export PIP_BREAK_SYSTEM_PACKAGES=1
 
 # nvdisasm (SASS analysis, benchmark checks): the CUDA toolkit's, or NVIDIA's
 # PyPI wheel where the toolkit lacks it.
@@ -94,20 +114,3 @@ if [ "${GPUPROJ_LEGACY_CUDA:-1}" != 0 ]; then
 			echo "setup-deps: no nvdisasm for sm_70 in $LEGACY_CUDA_DIR (${why:-failed}); the sm_70 SASS tests will skip" >&2
 	fi
 fi
-
-if [ ${#missing[@]} -eq 0 ]; then
-	exit 0
-fi
-
-echo "setup-deps: installing ${missing[*]}" >&2
-if [ "$(id -u)" -eq 0 ]; then
-	apt_get=(apt-get)
-elif command -v sudo >/dev/null 2>&1; then
-	apt_get=(sudo apt-get)
-else
-	echo "setup-deps: run as root: apt-get install -y ${missing[*]}" >&2
-	exit 1
-fi
-export DEBIAN_FRONTEND=noninteractive
-"${apt_get[@]}" update -qq
-"${apt_get[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

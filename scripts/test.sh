@@ -4,7 +4,8 @@
 # Extra arguments go to `meson test` (e.g. a suite or test name).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup-deps.sh
+# .ci/run has just installed them; a user running this by hand has not.
+[ "${GPUPROJ_DEPS_DONE:-0}" = 1 ] || bash scripts/setup-deps.sh
 builddir=${GPUPROJ_BUILDDIR:-build}
 if [ ! -f "$builddir/build.ninja" ]; then
 	meson setup "$builddir"

@@ -30,10 +30,14 @@
  *                                 (%t in COMMAND becomes the thread index)
  *   flush                         deliver buffered activity records
  *   metric NAME VALUE | fail FUNC CODE [COUNT] | ranges N | drop N
+ *   dropped-ranges N              the next N windows' ranges are reported dropped
  *   replay-records on|off         one record per replay pass (default on)
  *   fatal MESSAGE                 CUPTI fatal error
  *   fork                          child: one launch, exit 0; parent waits
+ *   fork-signal TERM|INT          child: raise the signal, which must kill it
+ *                                 (exit 5 when it survives); parent waits
  *   stdout TEXT                   print TEXT on standard output
+ *   stderr-broken                 stderr becomes a pipe nobody reads (writes raise SIGPIPE)
  *   sleep MS | signal TERM|INT | exit CODE
  *   bench LAUNCHES SIGS           timing loop for tests/bench/bench-inject
  *   selftest                      misuse the CUPTI API on purpose: every call must
@@ -721,6 +725,8 @@ run_command(const char *cmd)
 		fake_fail(arg1, code, count);
 	} else if (strcmp(word, "ranges") == 0) {
 		fake_set_ranges(atoi(rest));
+	} else if (strcmp(word, "dropped-ranges") == 0) {
+		fake_set_dropped_ranges(atoi(rest));
 	} else if (strcmp(word, "drop") == 0) {
 		fake_drop_records((uint64_t)atoll(rest));
 	} else if (strcmp(word, "replay-records") == 0) {
@@ -742,6 +748,27 @@ run_command(const char *cmd)
 		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 		    WEXITSTATUS(status) != 0)
 			exit(5);
+	} else if (strcmp(word, "fork-signal") == 0) {
+		int sig = strcmp(rest, "INT") == 0 ? SIGINT : SIGTERM;
+		pid_t pid;
+		int status;
+
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0) {
+			raise(sig);
+			_exit(0); /* the signal was swallowed */
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFSIGNALED(status) ||
+		    WTERMSIG(status) != sig)
+			exit(5);
+	} else if (strcmp(word, "stderr-broken") == 0) {
+		int fds[2];
+
+		if (pipe(fds) != 0 || dup2(fds[1], 2) < 0)
+			exit(1);
+		close(fds[0]);
+		close(fds[1]);
 	} else if (strcmp(word, "stdout") == 0) {
 		printf("%s\n", rest);
 		fflush(stdout);

@@ -901,6 +901,7 @@ struct rp {
 };
 static struct rp *rps;
 static int forced_ranges = -1;
+static int dropped_windows;
 
 static struct rp *
 rp_of(CUpti_RangeProfiler_Object *o)
@@ -919,6 +920,14 @@ fake_set_ranges(int n)
 {
 	pthread_mutex_lock(&L);
 	forced_ranges = n;
+	pthread_mutex_unlock(&L);
+}
+
+void
+fake_set_dropped_ranges(int n)
+{
+	pthread_mutex_lock(&L);
+	dropped_windows = n;
 	pthread_mutex_unlock(&L);
 }
 
@@ -1616,6 +1625,11 @@ cuptiRangeProfilerDecodeData(CUpti_RangeProfiler_DecodeData_Params *p)
 				       h->n * sizeof(double));
 			h->ranges = want;
 			forced_ranges = -1;
+		}
+		if (dropped_windows > 0) {
+			h->dropped += h->ranges;
+			h->ranges = 0;
+			dropped_windows--;
 		}
 		h->decoded = 1;
 		p->numOfRangeDropped = h->dropped;

@@ -94,6 +94,8 @@ FAKE_EXPORT void fake_set_metric(const char *name, double value);
 FAKE_EXPORT void fake_fail(const char *func, int code, int count);
 /** The next decoded window reports `n` ranges instead of what ran. */
 FAKE_EXPORT void fake_set_ranges(int n);
+/** The next `n` decoded windows (range profiler) lose their ranges: reported as dropped. */
+FAKE_EXPORT void fake_set_dropped_ranges(int n);
 /** Drop the next `n` activity records (reported by GetNumDroppedRecords). */
 FAKE_EXPORT void fake_drop_records(uint64_t n);
 /** Deliver every buffered activity record now (as a flush would). */

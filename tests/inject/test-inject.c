@@ -283,6 +283,64 @@ START_TEST(ranges_zero_not_counted)
 }
 END_TEST
 
+/*
+ * A window whose only range was dropped (numTotalRanges 0, numOfRangeDropped
+ * 1) is discarded like one with two ranges, without evaluating a range that
+ * is not in the image and without counting as a profiler failure.
+ */
+START_TEST(dropped_range_discarded)
+{
+	static const char *const cmds[] = {
+		METRICS, "init", "ctx 0", "dropped-ranges 3",
+		"repeat 5 launch drv 1 " COPY " " K_DIMS " 0 2000", NULL,
+	};
+	struct run r;
+	char *l1, *l2, *l3;
+
+	run_app(&r, NULL, cmds);
+	ck_assert_int_eq(r.status, 0);
+	expect_no_violations(&r);
+	l1 = line_init(&r);
+	l2 = line_device("Fake A100", "GA100", "8.0", 108, 38, 3);
+	l3 = line_wrote(&r, 1, 5, 1);
+	expect_lines(&r, (const char *const[]){ l1, l2, l3, NULL });
+	free3(l1, l2, l3);
+	/* Three discarded windows (counted, untimed), the fourth profiled, the fifth timed. */
+	check_kernel(&r, COPY, 5, 1, 1, 2000);
+	ck_assert_uint_eq(fake_report_calls(&r, "cuptiRangeProfilerStart"), 4);
+	run_free(&r);
+}
+END_TEST
+
+/*
+ * A signature whose launches never execute: every window fails, but only
+ * 8 are opened (each leaves a profiled-launch entry: memory stays bounded
+ * by signatures, not launches); the other signatures are unaffected.
+ */
+START_TEST(failed_windows_bounded)
+{
+	static const char *const cmds[] = {
+		METRICS, "init", "ctx 0",
+		"repeat 50 launch drv 1 " SAXPY " " K_DIMS " 0 1000 noexec",
+		"repeat 2 launch drv 1 " COPY " " K_DIMS " 0 2000", NULL,
+	};
+	struct run r;
+	char *l1, *l2, *l3;
+
+	run_app(&r, NULL, cmds);
+	ck_assert_int_eq(r.status, 0);
+	expect_no_violations(&r);
+	l1 = line_init(&r);
+	l2 = line_device("Fake A100", "GA100", "8.0", 108, 38, 3);
+	l3 = line_wrote(&r, 1, 2, 1);
+	expect_lines(&r, (const char *const[]){ l1, l2, l3, NULL });
+	free3(l1, l2, l3);
+	check_kernel(&r, COPY, 2, 1, 1, 2000);
+	ck_assert_uint_eq(fake_report_calls(&r, "cuptiRangeProfilerStart"), 8 + 1);
+	run_free(&r);
+}
+END_TEST
+
 /* No permission for counters: one line naming the driver option; timing goes on. */
 START_TEST(permission_denied)
 {
@@ -818,6 +876,61 @@ START_TEST(sigterm_report)
 }
 END_TEST
 
+/*
+ * GPUPROJ_SIGNALS=1 and fork: the child inherits gpuproj's handler but not
+ * its worker thread; SIGTERM and SIGINT must still kill the child (fake-app
+ * exits 5 when one is swallowed), and the parent reports as usual.
+ */
+START_TEST(sigterm_fork_child)
+{
+	static const char *const env[] = { "GPUPROJ_SIGNALS=1", NULL };
+	static const char *const cmds[] = {
+		METRICS, "init", "ctx 0", "launch rt 1 " SAXPY " " K_DIMS " 0 1000",
+		"fork-signal TERM", "fork-signal INT", "launch rt 1 " SAXPY " " K_DIMS " 0 1000",
+		NULL,
+	};
+	struct run r;
+	char *l1, *l2, *l3;
+
+	run_app(&r, env, cmds);
+	ck_assert_int_eq(r.status, 0);
+	expect_no_violations(&r);
+	l1 = line_init(&r);
+	l2 = line_device("Fake A100", "GA100", "8.0", 108, 38, 3);
+	l3 = line_wrote(&r, 1, 2, 1);
+	expect_lines(&r, (const char *const[]){ l1, l2, l3, NULL });
+	free3(l1, l2, l3);
+	ck_assert_str_eq(attr(&r, "report"), "exit");
+	check_kernel(&r, SAXPY, 2, 1, 1, 1000);
+	run_free(&r);
+}
+END_TEST
+
+/*
+ * stderr is a pipe whose reader is gone: gpuproj's lines raise no SIGPIPE
+ * (the application, which writes nothing there, would not have died), and
+ * the report is still written.
+ */
+START_TEST(stderr_broken_pipe)
+{
+	static const char *const cmds[] = {
+		METRICS, "stderr-broken", "init", "ctx 0", "stdout hello",
+		"repeat 2 launch rt 1 " SAXPY " " K_DIMS " 0 1000", NULL,
+	};
+	struct run r;
+
+	run_app(&r, NULL, cmds);
+	ck_assert_int_eq(r.signal, 0);
+	ck_assert_int_eq(r.status, 0);
+	expect_no_violations(&r);
+	ck_assert_str_eq(r.out, "hello\n");
+	ck_assert_str_eq(r.err, "");
+	ck_assert_ptr_nonnull(r.json);
+	check_kernel(&r, SAXPY, 2, 1, 1, 1000);
+	run_free(&r);
+}
+END_TEST
+
 /* Without GPUPROJ_SIGNALS a signal kills the process as usual; no report. */
 START_TEST(sigterm_default)
 {
@@ -952,6 +1065,78 @@ START_TEST(mpi_rank)
 	ck_assert_int_eq(jint(json_object_get(r.json, "process"), "rank"), 3);
 	free(p);
 	run_free(&r);
+}
+END_TEST
+
+/* With a rank and neither %r nor %p in the pattern, the rank goes before the extension. */
+START_TEST(mpi_rank_inserted)
+{
+	static const char *const env[] = { "SLURM_PROCID=2", NULL };
+	static const char *const cmds[] = { "init", "ctx 0",
+					    "launch drv 1 " SAXPY " " K_DIMS " 0 1000", NULL };
+	struct run r;
+	char *p, *want;
+	json_error_t jerr;
+
+	run_app(&r, env, cmds);
+	ck_assert_int_eq(r.status, 0);
+	expect_no_violations(&r);
+	ck_assert_ptr_null(r.json);
+	p = fmt("%s/out.2.json", r.dir);
+	want = fmt("[gpuproj] wrote %s (1 kernel signature, 1 launch, 1 profiled)", p);
+	ck_assert_uint_eq(r.n_lines, 3);
+	ck_assert_str_eq(r.lines[2], want);
+	r.json = json_load_file(p, 0, &jerr);
+	ck_assert_msg(r.json != NULL, "%s", jerr.text);
+	ck_assert_int_eq(jint(json_object_get(r.json, "process"), "rank"), 2);
+	free(want);
+	free(p);
+	run_free(&r);
+}
+END_TEST
+
+/*
+ * A pattern that only expands to "-" (or to nothing) falls back to the
+ * default name: the report never goes to the application's stdout.
+ */
+START_TEST(output_expands_to_stdout)
+{
+	static const char *const cases[][3] = {
+		{ "GPUPROJ_OUTPUT=%q{OUTDASH}", "OUTDASH=-",
+		  "expands to '-', the application's standard output" },
+		{ "GPUPROJ_OUTPUT=%q{OUTDASH}", "-OUTDASH", "expands to an empty path" },
+	};
+	static const char *const cmds[] = { "init", "ctx 0", "stdout hello",
+					    "launch drv 1 " SAXPY " " K_DIMS " 0 1000", NULL };
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const env[] = { cases[i][0], cases[i][1], NULL };
+		struct run r;
+		char *want, *path;
+		const char *p;
+		json_error_t jerr;
+
+		run_app(&r, env, cmds);
+		ck_assert_int_eq(r.status, 0);
+		expect_no_violations(&r);
+		ck_assert_str_eq(r.out, "hello\n");
+		ck_assert_uint_eq(r.n_lines, 4);
+		want = fmt("[gpuproj] GPUPROJ_OUTPUT='%%q{OUTDASH}' %s; using gpuproj-%%p.json",
+			   cases[i][2]);
+		ck_assert_str_eq(r.lines[0], want);
+		free(want);
+		p = strstr(r.err, "report at exit: ");
+		ck_assert_ptr_nonnull(p);
+		ck_assert_int_eq(strncmp(p + 16, "gpuproj-", 8), 0);
+		path = fmt("%s/%.*s", r.dir, (int)strcspn(p + 16, "\n"), p + 16);
+		json_decref(r.json);
+		r.json = json_load_file(path, 0, &jerr);
+		ck_assert_msg(r.json != NULL, "%s: %s", path, jerr.text);
+		ck_assert_int_eq(jint(kernel_named(&r, SAXPY, 0), "launches"), 1);
+		free(path);
+		run_free(&r);
+	}
 }
 END_TEST
 
@@ -1198,6 +1383,8 @@ inject_suite(void)
 	tcase_set_timeout(tc, under_wrapper() ? 600 : 60);
 	tcase_add_test(tc, first_n_then_timing);
 	tcase_add_test(tc, ranges_zero_not_counted);
+	tcase_add_test(tc, failed_windows_bounded);
+	tcase_add_test(tc, dropped_range_discarded);
 	tcase_add_test(tc, permission_denied);
 	tcase_add_test(tc, multiple_subscribers);
 	tcase_add_test(tc, context_destroyed_mid_profile);
@@ -1215,9 +1402,13 @@ inject_suite(void)
 	tcase_add_test(tc, gpuproj_run_usage);
 	tcase_add_test(tc, sigterm_report);
 	tcase_add_test(tc, sigterm_default);
+	tcase_add_test(tc, sigterm_fork_child);
+	tcase_add_test(tc, stderr_broken_pipe);
 	tcase_add_test(tc, live_projection);
 	tcase_add_test(tc, keep_cubins);
 	tcase_add_test(tc, mpi_rank);
+	tcase_add_test(tc, mpi_rank_inserted);
+	tcase_add_test(tc, output_expands_to_stdout);
 	tcase_add_test(tc, mps_timing_only);
 	tcase_add_test(tc, unsupported_device);
 	tcase_add_test(tc, fatal_error);
