@@ -749,7 +749,6 @@ draw_quadrant(const void *arg)
 		plschr(0, lscale);
 		for (size_t o = 0; o < order_n; o++) {
 			const struct chart_device *d = &c->devices[order[o]];
-			/* Offsets (in label heights) and justification of the candidate spots. */
 			/*
 			 * Offsets (in label heights) and justification of the candidate
 			 * spots: beside the point first, then farther away with a leader

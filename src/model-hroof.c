@@ -263,8 +263,12 @@ hroof_details(const struct model_ctx *c, struct gpuproj_model_details *out)
 		{ "tgt.oi_l1", "tgt.oi_l2", "tgt.oi_dram" },
 	};
 	struct gpuproj_hroof h[2];
+	double ts = gpuproj_kernel_mean_ns(c->k);
 	int r, g, i;
 
+	/* Fail as hroof_project() does: the ratio method needs a source time. */
+	if (isnan(ts) || ts <= 0)
+		return GPUPROJ_E_MISSING;
 	r = gpuproj_hroof_ceilings(c->k, c->src, 1.0, &h[0], NULL, 0);
 	if (r == GPUPROJ_OK)
 		r = gpuproj_hroof_ceilings(c->kt, c->tgt, c->flop_ratio, &h[1], NULL, 0);

@@ -126,6 +126,11 @@ model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu
 		out->wave_model = GPUPROJ_WAVES_OFF;
 		out->wave_blocks = out->grid_blocks;
 		break;
+	default:
+		/* Not an enumerator: no wave size, and the fill would be NaN. */
+		if (why)
+			snprintf(why, whylen, "unknown wave quantisation %d", (int)waves);
+		return GPUPROJ_E_INVAL;
 	}
 	out->waves = ceil(out->grid_blocks / out->wave_blocks);
 	out->wave_fill = out->grid_blocks / (out->waves * out->wave_blocks);

@@ -511,7 +511,8 @@ not_found(const struct gpuproj_targets *targets, const char *name, const char *w
 	if (n)
 		r = error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
 			      "%s '%s' is not in targets.yaml; close names: %s "
-			      "(`gpuproj targets list` shows all)", what, name, sb.buf);
+			      "(`gpuproj targets list` shows all)", what, name,
+			      sb.buf ? sb.buf : "");
 	else
 		r = error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
 			      "%s '%s' is not in targets.yaml (`gpuproj targets list` shows all; "
@@ -564,7 +565,7 @@ static const struct gpuproj_target *
 neutral_target(void)
 {
 	static const char *const match[] = { "gpuproj neutral input check" };
-	static struct gpuproj_target t = {
+	static const struct gpuproj_target t = {
 		.name = "neutral",
 		.match = match,
 		.n_match = 1,

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +304,22 @@ opt_number(struct reader *rd, json_t *obj, const char *key, const char *path, do
 	return GPUPROJ_OK;
 }
 
+/*
+ * Optional number member converted to an integer type by the caller: absent
+ * or null → NaN; otherwise it must lie in [lo, hi), the range the
+ * conversion is defined for.
+ */
+static int
+opt_number_range(struct reader *rd, json_t *obj, const char *key, const char *path, double lo,
+		 double hi, double *out)
+{
+	int r = opt_number(rd, obj, key, path, out);
+
+	if (r == GPUPROJ_OK && !isnan(*out) && !(*out >= lo && *out < hi))
+		return bad(rd, path, "'%s' is out of range: %.17g", key, *out);
+	return r;
+}
+
 static int
 req_uint(struct reader *rd, json_t *obj, const char *key, const char *path, bool required,
 	 uint64_t max, uint64_t *out)
@@ -498,17 +515,19 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 			enum gpuproj_metric m;
 			double value;
 			uint64_t n = k->profiled ? k->profiled : 1;
+			char mpath[128];
 
 			if (gpuproj_metric_from_name(name, &m))
 				return bad(rd, path, "unknown metric '%s' in 'metrics' (tool-specific "
 					   "metrics belong in 'extra_metrics')", name);
+			snprintf(mpath, sizeof(mpath), "%s.metrics.%s", path, name);
 			if (json_is_object(mv)) {
 				json_t *jv = json_object_get(mv, "value");
 
 				if (!json_is_number(jv))
 					return bad(rd, path, "metrics.%s.value must be a number", name);
 				value = json_number_value(jv);
-				if ((r = req_uint(rd, mv, "launches", path, true, UINT32_MAX, &n)))
+				if ((r = req_uint(rd, mv, "launches", mpath, true, UINT32_MAX, &n)))
 					return r;
 			} else if (json_is_number(mv)) {
 				value = json_number_value(mv);
@@ -521,6 +540,13 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 				return bad(rd, path, "metrics.%s is not finite", name);
 			if (n == 0)
 				continue;
+			/*
+			 * metric_n is 32 bits; more profiled launches than that keep the
+			 * mean (sum and count scale together) instead of wrapping to 0,
+			 * which would drop the metric.
+			 */
+			if (n > UINT32_MAX)
+				n = UINT32_MAX;
 			k->metric_sum[m] = value * (double)n;
 			k->metric_n[m] = (uint32_t)n;
 		}
@@ -537,11 +563,13 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 			json_t *jv = json_object_get(mv, "value");
 			json_t *ju = json_object_get(mv, "unit");
 			uint64_t n;
+			char mpath[192];
 
 			if (!json_is_object(mv) || !json_is_number(jv))
 				return bad(rd, path, "extra_metrics.%s must be {\"value\": number, "
 					   "\"unit\": string, \"launches\": integer}", name);
-			if ((r = req_uint(rd, mv, "launches", path, false, UINT32_MAX, &n)))
+			snprintf(mpath, sizeof(mpath), "%s.extra_metrics.%s", path, name);
+			if ((r = req_uint(rd, mv, "launches", mpath, false, UINT32_MAX, &n)))
 				return r;
 			if (n == 0)
 				n = 1;
@@ -564,11 +592,13 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 		json_object_foreach(v, gpu, rv) {
 			json_t *jm = json_object_get(rv, "mean");
 			uint64_t n;
+			char rpath[128];
 
 			if (!json_is_object(rv) || !json_is_number(jm) || json_number_value(jm) <= 0)
 				return bad(rd, path, "reference_ns.%s must be {\"mean\": positive "
 					   "number, \"launches\": integer}", gpu);
-			if ((r = req_uint(rd, rv, "launches", path, false, UINT64_MAX >> 1, &n)))
+			snprintf(rpath, sizeof(rpath), "%s.reference_ns.%s", path, gpu);
+			if ((r = req_uint(rd, rv, "launches", rpath, false, UINT64_MAX >> 1, &n)))
 				return r;
 			if (gpuproj_kernel_set_reference(k, gpu, json_number_value(jm), n))
 				return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0,
@@ -611,9 +641,10 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 	}
 	v = json_object_get(root, "tool");
 	if (json_is_object(v) && json_is_string(json_object_get(v, "version")) &&
-	    !gpuproj_profile_attr(p, "tool_version"))
-		gpuproj_profile_set_attr(p, "tool_version",
-					 json_string_value(json_object_get(v, "version")));
+	    !gpuproj_profile_attr(p, "tool_version") &&
+	    gpuproj_profile_set_attr(p, "tool_version",
+				     json_string_value(json_object_get(v, "version"))))
+		return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0, "out of memory");
 
 	dev = json_object_get(root, "device");
 	if (dev) {
@@ -628,7 +659,7 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 		    (r = opt_string(rd, dev, "chip", "device", &chip)) ||
 		    (r = opt_string(rd, dev, "cc", "device", &cc)) ||
 		    (r = opt_number(rd, dev, "clock_hz", "device", &clock)) ||
-		    (r = opt_number(rd, dev, "sms", "device", &sms)))
+		    (r = opt_number_range(rd, dev, "sms", "device", INT_MIN, INT_MAX + 1.0, &sms)))
 			return r;
 		if (cc && sscanf(cc, "%d.%d", &major, &minor) != 2)
 			return bad(rd, "device", "'cc' must look like \"9.0\", got '%s'", cc);
@@ -648,8 +679,8 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 			return bad(rd, "process", "must be an object");
 		if ((r = opt_string(rd, proc, "application", "process", &app)) ||
 		    (r = opt_string(rd, proc, "host", "process", &host)) ||
-		    (r = opt_number(rd, proc, "pid", "process", &pid)) ||
-		    (r = opt_number(rd, proc, "rank", "process", &rank)))
+		    (r = opt_number_range(rd, proc, "pid", "process", -0x1p63, 0x1p63, &pid)) ||
+		    (r = opt_number_range(rd, proc, "rank", "process", -0x1p63, 0x1p63, &rank)))
 			return r;
 		if (argv && !json_is_null(argv)) {
 			if (!json_is_array(argv))

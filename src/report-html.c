@@ -272,28 +272,53 @@ rank_cmp(const void *a, const void *b)
 	return strcmp(x->target->name, y->target->name);
 }
 
-/* Order of kernels: longest source time first, untimed last, ties by name. */
-static const struct gpuproj_profile *sort_profile;
+/*
+ * A kernel's sort key: longest source time first, untimed last, ties by
+ * name, then by index. The keys are computed once and sorted directly, so
+ * the comparison needs no shared state (the document build is reentrant).
+ */
+struct kernel_key {
+	size_t index;
+	double total_ns;  /* -1 when never timed */
+	const char *name;
+};
 
 static int
 kernel_cmp(const void *a, const void *b)
 {
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	const struct gpuproj_kernel *ki = gpuproj_profile_at(sort_profile, i);
-	const struct gpuproj_kernel *kj = gpuproj_profile_at(sort_profile, j);
-	double ti = gpuproj_kernel_total_ns(ki), tj = gpuproj_kernel_total_ns(kj);
+	const struct kernel_key *x = a, *y = b;
 	int c;
 
-	if (isnan(ti))
-		ti = -1;
-	if (isnan(tj))
-		tj = -1;
-	if (ti != tj)
-		return ti > tj ? -1 : 1;
-	c = strcmp(doc_kernel_name(ki), doc_kernel_name(kj));
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	c = strcmp(x->name, y->name);
 	if (c)
 		return c;
-	return i < j ? -1 : i > j;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Fill order[0..n) with the kernel indices of `p` in kernel_cmp() order. */
+static int
+order_kernels(const struct gpuproj_profile *p, size_t n, size_t *order)
+{
+	struct kernel_key *keys = calloc(n + 1, sizeof(*keys));
+	size_t k;
+
+	if (!keys)
+		return GPUPROJ_E_NOMEM;
+	for (k = 0; k < n; k++) {
+		const struct gpuproj_kernel *kr = gpuproj_profile_at(p, k);
+		double t = gpuproj_kernel_total_ns(kr);
+
+		keys[k].index = k;
+		keys[k].total_ns = isnan(t) ? -1 : t;
+		keys[k].name = doc_kernel_name(kr);
+	}
+	qsort(keys, n, sizeof(*keys), kernel_cmp);
+	for (k = 0; k < n; k++)
+		order[k] = keys[k].index;
+	free(keys);
+	return GPUPROJ_OK;
 }
 
 static void
@@ -408,7 +433,6 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 	for (k = 0; k < n; k++) {
 		const struct gpuproj_kernel *kr = gpuproj_profile_at(p, k);
 
-		dp->order[k] = k;
 		dp->launches += kr->launches;
 		dp->profiled += kr->profiled;
 		if (kr->duration_ns.n == 0)
@@ -416,9 +440,8 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 		else if (kr->profiled == 0)
 			dp->n_timed_only++;
 	}
-	sort_profile = p;
-	qsort(dp->order, n, sizeof(*dp->order), kernel_cmp);
-	sort_profile = NULL;
+	if (order_kernels(p, n, dp->order))
+		goto out;
 	dp->kernel_ns = gpuproj_profile_kernel_time_ns(p);
 	dp->prec = dominant_precision(p);
 

@@ -139,14 +139,54 @@ order_by_time(const struct gpuproj_profile *p)
 	return order;
 }
 
+/* Every run covers exactly the profile's kernels (runs[r].kernels[i] is kernel i). */
+static bool
+runs_match(const struct gpuproj_profile *p, const struct gpuproj_run_projection *runs,
+	   size_t n_runs)
+{
+	size_t r;
+
+	for (r = 0; r < n_runs; r++) {
+		if (runs[r].n != gpuproj_profile_count(p) || (runs[r].n && !runs[r].kernels) ||
+		    !runs[r].target)
+			return false;
+	}
+	return true;
+}
+
+/* The lines both tables start with: profile label and origin, data citation, source GPU. */
+static void
+profile_header(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
+	       const struct gpuproj_report_options *opt)
+{
+	const struct gpuproj_device_info *dev = gpuproj_profile_device(p);
+	const char *origin = gpuproj_profile_attr(p, "origin");
+	const char *citation = gpuproj_profile_attr(p, "citation");
+
+	if (opt && opt->profile_label)
+		fprintf(out, "profile: %s%s%s%s\n", opt->profile_label, origin ? " (origin: " : "",
+			origin ? origin : "", origin ? ")" : "");
+	if (citation)
+		fprintf(out, "data: %s\n", citation);
+	fprintf(out, "source GPU: %s (%s, %s, %d SMs at %.0f MHz)\n", src->name,
+		dev->name ? dev->name : "device name not recorded", src->arch, src->sms,
+		src->clock_mhz);
+}
+
+/* Kernels detailed in the per-kernel part of a table (of n). */
+static size_t
+top_count(const struct gpuproj_report_options *opt, size_t n)
+{
+	size_t top = opt && opt->all_kernels ? n : (opt && opt->top_kernels ? opt->top_kernels : 5);
+
+	return top < n ? top : n;
+}
+
 int
 gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
 		     const struct gpuproj_run_projection *runs, size_t n_runs,
 		     const struct gpuproj_report_options *opt)
 {
-	const struct gpuproj_device_info *dev = gpuproj_profile_device(p);
-	const char *origin = gpuproj_profile_attr(p, "origin");
-	const char *citation = gpuproj_profile_attr(p, "citation");
 	size_t n = gpuproj_profile_count(p), top, i, r;
 	uint64_t launches = 0;
 	double src_total = gpuproj_profile_kernel_time_ns(p);
@@ -155,20 +195,15 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 
 	if (!n_runs)
 		return GPUPROJ_OK;
+	if (!runs_match(p, runs, n_runs))
+		return GPUPROJ_E_INVAL;
 	for (i = 0; i < n; i++)
 		launches += gpuproj_profile_at(p, i)->launches;
 
 	fprintf(out, "gpuproj %s, model %s: %s\n", GPUPROJ_VERSION,
 		gpuproj_model_name(runs[0].model), gpuproj_model_summary(runs[0].model));
-	if (opt && opt->profile_label)
-		fprintf(out, "profile: %s%s%s%s\n", opt->profile_label, origin ? " (origin: " : "",
-			origin ? origin : "", origin ? ")" : "");
-	if (citation)
-		fprintf(out, "data: %s\n", citation);
-	fprintf(out, "source GPU: %s (%s, %s, %d SMs at %.0f MHz)", src->name,
-		dev->name ? dev->name : "device name not recorded", src->arch, src->sms,
-		src->clock_mhz);
-	fprintf(out, "\nkernels: %zu signatures, %" PRIu64 " launches, %s of kernel time on the "
+	profile_header(out, p, src, opt);
+	fprintf(out, "kernels: %zu signatures, %" PRIu64 " launches, %s of kernel time on the "
 		"source\n\n", n, launches, format_ns(src_total, a, sizeof(a)));
 
 	fprintf(out, "Whole run: projected GPU kernel time per target (sum over kernels of point x "
@@ -229,9 +264,7 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 	order = order_by_time(p);
 	if (!order)
 		return GPUPROJ_E_NOMEM;
-	top = opt && opt->all_kernels ? n : (opt && opt->top_kernels ? opt->top_kernels : 5);
-	if (top > n)
-		top = n;
+	top = top_count(opt, n);
 	fprintf(out, "\nPer kernel (top %zu of %zu by source time; per-launch times)\n", top, n);
 	for (i = 0; i < top; i++) {
 		const struct gpuproj_kernel *k = gpuproj_profile_at(p, order[i]);
@@ -277,9 +310,6 @@ gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
 			    const struct gpuproj_run_projection *runs, size_t n_targets,
 			    size_t n_models, const struct gpuproj_report_options *opt)
 {
-	const struct gpuproj_device_info *dev = gpuproj_profile_device(p);
-	const char *origin = gpuproj_profile_attr(p, "origin");
-	const char *citation = gpuproj_profile_attr(p, "citation");
 	const struct gpuproj_model *def = gpuproj_model_default();
 	size_t n = gpuproj_profile_count(p), top, i, t, m, flagged_total = 0;
 	double factor = opt && opt->disagreement_factor > 1 ? opt->disagreement_factor
@@ -311,14 +341,7 @@ gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
 	for (m = 0; m < n_models; m++)
 		fprintf(out, "  %-10s %s\n", gpuproj_model_name(runs[m].model),
 			gpuproj_model_summary(runs[m].model));
-	if (opt && opt->profile_label)
-		fprintf(out, "profile: %s%s%s%s\n", opt->profile_label, origin ? " (origin: " : "",
-			origin ? origin : "", origin ? ")" : "");
-	if (citation)
-		fprintf(out, "data: %s\n", citation);
-	fprintf(out, "source GPU: %s (%s, %s, %d SMs at %.0f MHz)\n", src->name,
-		dev->name ? dev->name : "device name not recorded", src->arch, src->sms,
-		src->clock_mhz);
+	profile_header(out, p, src, opt);
 	fprintf(out, "kernels: %zu signatures, %s of kernel time on the source\n\n", n,
 		format_ns(gpuproj_profile_kernel_time_ns(p), a, sizeof(a)));
 
@@ -348,9 +371,7 @@ gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
 	fprintf(out, "disagree = kernels whose per-launch projections differ by more than %gx "
 		"between models (%zu kernel x target in all)\n", factor, flagged_total);
 
-	top = opt && opt->all_kernels ? n : (opt && opt->top_kernels ? opt->top_kernels : 5);
-	if (top > n)
-		top = n;
+	top = top_count(opt, n);
 	fprintf(out, "\nPer kernel (top %zu of %zu by source time; per-launch points; '!' = models "
 		"disagree by more than %gx)\n", top, n, factor);
 	for (i = 0; i < top; i++) {
@@ -406,6 +427,8 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 	char buf[64];
 
 	(void)src;
+	if (!runs_match(p, runs, n_runs))
+		return GPUPROJ_E_INVAL;
 	fputs("kernel,tag,grid,block,launches,source_ns,target,model,status,lo_ns,hi_ns,point_ns,"
 	      "speedup,binding,measured_ns,error_pct,why\n", out);
 	for (r = 0; r < n_runs; r++) {
@@ -530,10 +553,15 @@ gpuproj_report_json_ex(const char *path, const struct gpuproj_profile *p,
 		       struct gpuproj_error *reterr)
 {
 	static const char *const lv[GPUPROJ_HL_COUNT] = { "l1", "l2", "dram" };
-	json_t *root = profile_to_json(p), *projs = json_array();
+	json_t *root, *projs;
 	size_t r, i;
 	int status;
 
+	if (!p || !runs_match(p, runs, n_runs))
+		return error_set(reterr, GPUPROJ_E_INVAL, path, 0, 0, "invalid argument: a "
+				 "projection does not cover the profile's kernels");
+	root = profile_to_json(p);
+	projs = json_array();
 	if (!root || !projs) {
 		json_decref(root);
 		json_decref(projs);

@@ -257,7 +257,7 @@ get_string(struct loader *ld, yaml_node_t *map, const char *key, bool required, 
 
 /*
  * A number: a plain scalar that parses completely. `allow_null` accepts
- * null (→ NaN). `min_exclusive` false means ≥ 0 is required, true means > 0.
+ * null (→ NaN). `positive` false means ≥ 0 is required, true means > 0.
  */
 static int
 number_node(struct loader *ld, yaml_node_t *n, const char *path, bool allow_null, bool positive,

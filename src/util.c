@@ -239,12 +239,30 @@ file_read_all(const char *path, char **ret, size_t *ret_len, struct gpuproj_erro
 	return *ret ? GPUPROJ_OK : error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
 }
 
+/* Write all `len` bytes to `fd`, retrying after EINTR. Returns 0 or the errno of the failure. */
+static int
+write_all(int fd, const char *data, size_t len)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno;
+		}
+		off += (size_t)w;
+	}
+	return 0;
+}
+
 int
 file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj_error *err)
 {
 	char *dup1 = NULL, *dup2 = NULL, *tmp = NULL;
-	int fd = -1, status = GPUPROJ_OK;
-	size_t off = 0;
+	int fd = -1, status = GPUPROJ_OK, e;
 
 	if (strcmp(path, "-") == 0) {
 		if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
@@ -266,19 +284,11 @@ file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj
 			if (fd < 0)
 				return error_set(err, GPUPROJ_E_IO, path, 0, 0,
 						 "cannot open for writing: %s", strerror(errno));
-			while (off < len) {
-				ssize_t w = write(fd, data + off, len - off);
-
-				if (w < 0 && errno == EINTR)
-					continue;
-				if (w < 0) {
-					int e = errno;
-
-					close(fd);
-					return error_set(err, GPUPROJ_E_IO, path, 0, 0,
-							 "write error: %s", strerror(e));
-				}
-				off += (size_t)w;
+			e = write_all(fd, data, len);
+			if (e) {
+				close(fd);
+				return error_set(err, GPUPROJ_E_IO, path, 0, 0, "write error: %s",
+						 strerror(e));
 			}
 			return close(fd) == 0 ? GPUPROJ_OK
 					      : error_set(err, GPUPROJ_E_IO, path, 0, 0,
@@ -326,17 +336,10 @@ file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj
 		tmp = NULL;
 		goto out;
 	}
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "write error: %s",
-					   strerror(errno));
-			goto out;
-		}
-		off += (size_t)w;
+	e = write_all(fd, data, len);
+	if (e) {
+		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "write error: %s", strerror(e));
+		goto out;
 	}
 	if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
 		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "fsync failed: %s", strerror(errno));

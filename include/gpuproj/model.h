@@ -126,7 +126,8 @@ struct gpuproj_hroof {
  * @param[out] why optional buffer for the reason on failure
  * @param whylen size of why
  * @return GPUPROJ_OK; GPUPROJ_E_MISSING naming every missing metric;
- *         GPUPROJ_E_INVAL for a negative metric value
+ *         GPUPROJ_E_INVAL (NULL k, gpu or out; a negative metric value;
+ *         warp_efficiency outside (0, 1] when FLOP > 0)
  */
 int gpuproj_hroof_ceilings(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
 			   double flop_ratio, struct gpuproj_hroof *out, char *why, size_t whylen);
@@ -264,8 +265,8 @@ struct gpuproj_occmodel {
  * @param[out] why optional reason on failure
  * @return GPUPROJ_OK; GPUPROJ_E_MISSING naming every missing input;
  *         GPUPROJ_E_UNSUPPORTED (the block does not fit on the GPU, why
- *         says which limit); GPUPROJ_E_INVAL (empty grid or block,
- *         negative metrics)
+ *         says which limit); GPUPROJ_E_INVAL (NULL arguments, empty grid
+ *         or block, negative metrics, `waves` not an enum gpuproj_waves value)
  */
 int gpuproj_occmodel_compute(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
 			     double flop_ratio, enum gpuproj_waves waves,
@@ -477,7 +478,8 @@ const char *gpuproj_model_summary(const struct gpuproj_model *m);
  *         has neither FLOP nor traffic to scale by; occupancy, hroof-occ:
  *         the block does not fit on the target; quant: no compute
  *         operation); GPUPROJ_E_INVAL (NULL arguments, negative metrics,
- *         an empty launch)
+ *         an empty launch, occupancy and hroof-occ: opt->waves not an enum
+ *         gpuproj_waves value)
  */
 int gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
 			  const struct gpuproj_target *src, const struct gpuproj_target *tgt,

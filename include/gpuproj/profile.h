@@ -188,12 +188,21 @@ double gpuproj_kernel_total_ns(const struct gpuproj_kernel *k);
  *         inst.fp*.{fma,add,mul} metrics was collected
  */
 int gpuproj_kernel_flop(const struct gpuproj_kernel *k, double *ret_flop);
-/** Add one timed launch of `ns` nanoseconds (also counts the launch). */
+/**
+ * Add one timed launch of `ns` nanoseconds (also counts the launch). The
+ * value is not checked: a NaN poisons the statistics.
+ */
 void gpuproj_kernel_add_duration(struct gpuproj_kernel *k, double ns);
-/** Add one metric value of a profiled launch. */
+/**
+ * Add one metric value of a profiled launch, in the metric's unit
+ * (gpuproj_metric_unit()). Non-finite values and `m` out of range are
+ * ignored (the metric stays as it was).
+ */
 void gpuproj_kernel_add_metric(struct gpuproj_kernel *k, enum gpuproj_metric m, double value);
 /**
- * Add a value of a metric kept by name.
+ * Add a value of a metric kept by name (`name` and `unit` are copied; a
+ * NULL unit is stored as ""). Values of one name are summed; the JSON
+ * shows their mean.
  * @return GPUPROJ_OK or GPUPROJ_E_NOMEM
  */
 int gpuproj_kernel_add_extra(struct gpuproj_kernel *k, const char *name, const char *unit,

@@ -116,11 +116,11 @@ struct gpuproj_report_rank {
 	double hi_ns;       /**< upper end of the interval, ns */
 	double speedup;     /**< source_ns / point_ns, NaN when point_ns is 0 */
 	/**
-	 * point_ns × tdp_w: an upper-bound estimate (board power at full load
-	 * for the whole time), J; NaN when targets.yaml has no tdp_w.
+	 * point_ns · 10⁻⁹ s × tdp_w: an upper-bound estimate (board power at
+	 * full load for the whole time), J; NaN when targets.yaml has no tdp_w.
 	 */
 	double energy_j;
-	/** point_ns × price_usd, USD·s; NaN when targets.yaml has no price_usd. */
+	/** point_ns · 10⁻⁹ s × price_usd, USD·s; NaN when targets.yaml has no price_usd. */
 	double cost_usd_s;
 	size_t n_unprojected;           /**< kernels carried at their source time (Σ over profiles) */
 	double unprojected_source_ns;   /**< their source time, ns */

@@ -47,10 +47,13 @@ struct gpuproj_report_options {
  * @param out stream to write
  * @param p the profile (kernels in the order `runs[*].kernels` refer to)
  * @param src the source GPU
- * @param runs projections, one per target, all of the same model
+ * @param runs projections, one per target, all of the same model, each of
+ *        gpuproj_profile_count(p) kernels (gpuproj_project_run() of `p`)
  * @param n_runs number of runs
  * @param opt options or NULL
- * @return GPUPROJ_OK or GPUPROJ_E_IO when the stream reports an error
+ * @return GPUPROJ_OK, GPUPROJ_E_INVAL (a run that does not cover the
+ *         profile's kernels), GPUPROJ_E_NOMEM, or GPUPROJ_E_IO when the
+ *         stream reports an error
  */
 int gpuproj_report_table(FILE *out, const struct gpuproj_profile *p,
 			 const struct gpuproj_target *src,
@@ -62,8 +65,11 @@ int gpuproj_report_table(FILE *out, const struct gpuproj_profile *p,
  * Columns: kernel, tag, grid, block, launches, source_ns, target, model,
  * status, lo_ns, hi_ns, point_ns, speedup, binding, measured_ns, error_pct,
  * why. Times per launch for kernels, whole-run for totals. RFC 4180 quoting.
+ * `src` is unused (kept for symmetry with the other writers); `runs` as for
+ * gpuproj_report_table().
  *
- * @return GPUPROJ_OK or GPUPROJ_E_IO
+ * @return GPUPROJ_OK, GPUPROJ_E_INVAL (a run that does not cover the
+ *         profile's kernels) or GPUPROJ_E_IO
  */
 int gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p,
 		       const struct gpuproj_target *src,
@@ -73,7 +79,11 @@ int gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p,
  * Write the profile plus a "projections" array (schema gpuproj-profile/1,
  * README "Profile JSON") atomically to `path` ("-" = standard output).
  *
- * @return GPUPROJ_OK, GPUPROJ_E_IO (reterr names the file), GPUPROJ_E_NOMEM
+ * @param src the source GPU (its name is written as "source_target"), or NULL
+ * @param runs as for gpuproj_report_table()
+ * @return GPUPROJ_OK, GPUPROJ_E_INVAL (NULL profile, a run that does not
+ *         cover the profile's kernels), GPUPROJ_E_IO (reterr names the file),
+ *         GPUPROJ_E_NOMEM
  */
 int gpuproj_report_json(const char *path, const struct gpuproj_profile *p,
 			const struct gpuproj_target *src,

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <gpuproj/model.h>
+#include <gpuproj/report.h>
 
 #include "common.h"
 
@@ -450,6 +451,28 @@ START_TEST(run_totals_carry_unprojected)
 	ck_assert_rel(run.lo_ns, 3.01e6);
 	ck_assert_uint_eq(run.n_unprojected, 1);
 	ck_assert_rel(run.unprojected_source_ns, 1e4);
+
+	/*
+	 * The writers index run.kernels by the profile's kernels: a run of
+	 * another length is refused instead of read past its end.
+	 */
+	{
+		FILE *f = tmpfile();
+		struct gpuproj_error err = { 0 };
+
+		ck_assert_ptr_nonnull(f);
+		ck_assert_int_eq(gpuproj_report_table(f, prof, src, &run, 1, NULL), GPUPROJ_OK);
+		ck_assert_int_eq(gpuproj_report_csv(f, prof, src, &run, 1), GPUPROJ_OK);
+		run.n = 3;
+		ck_assert_int_eq(gpuproj_report_table(f, prof, src, &run, 1, NULL), GPUPROJ_E_INVAL);
+		ck_assert_int_eq(gpuproj_report_csv(f, prof, src, &run, 1), GPUPROJ_E_INVAL);
+		ck_assert_int_eq(gpuproj_report_json("-", prof, src, &run, 1, &err),
+				 GPUPROJ_E_INVAL);
+		ck_assert_str_eq(err.message, "invalid argument: a projection does not cover "
+				 "the profile's kernels");
+		run.n = 2;
+		fclose(f);
+	}
 	gpuproj_run_projection_clear(&run);
 }
 END_TEST

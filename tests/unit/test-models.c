@@ -543,6 +543,21 @@ START_TEST(wave_quantisation)
 	p = project_opt("occupancy", occ_kernel("g5", 5, 0, 1e6), src, x2, &off);
 	ck_assert_ok(p);
 	ck_assert_rel(p.point_ns, 5e4);
+	/* A value outside the enum is refused, not turned into a NaN wave fill. */
+	{
+		struct gpuproj_model_options bad = { .waves = (enum gpuproj_waves)99 };
+		struct gpuproj_occmodel o;
+		char why[128] = "";
+
+		ck_assert_int_eq(gpuproj_occmodel_compute(occ_kernel("g7", 7, 0, 1e6), src, 1.0,
+							  (enum gpuproj_waves)99, &o, why,
+							  sizeof(why)),
+				 GPUPROJ_E_INVAL);
+		ck_assert_str_eq(why, "unknown wave quantisation 99");
+		p = project_opt("occupancy", occ_kernel("g7", 7, 0, 1e6), src, x2, &bad);
+		ck_assert_int_eq(p.status, GPUPROJ_E_INVAL);
+		ck_assert(isnan(p.point_ns));
+	}
 }
 END_TEST
 
@@ -763,6 +778,24 @@ START_TEST(details)
 		ck_assert_int_eq(gpuproj_model_details(model, k, src, tgt, NULL, &d), p.status);
 		ck_assert_msg(p.status == GPUPROJ_OK, "%s: %s", gpuproj_model_name(model), p.why);
 		ck_assert_uint_gt(d.n, 8);
+	}
+	/* ... also for a kernel that was never timed (hroof's details used to say OK). */
+	{
+		struct gpuproj_stats timed = k->duration_ns;
+
+		memset(&k->duration_ns, 0, sizeof(k->duration_ns));
+		for (m = 0; m < gpuproj_model_count(); m++) {
+			const struct gpuproj_model *model = gpuproj_model_at(m);
+			struct gpuproj_projection p;
+
+			gpuproj_model_project(model, k, src, tgt, NULL, &p);
+			int r = gpuproj_model_details(model, k, src, tgt, NULL, &d);
+
+			ck_assert_msg(r == p.status, "%s", gpuproj_model_name(model));
+			if (p.status != GPUPROJ_OK)
+				ck_assert_uint_eq(d.n, 0);
+		}
+		k->duration_ns = timed;
 	}
 	k->metric_n[GPUPROJ_M_INST_WARP] = 0;
 	ck_assert_int_eq(gpuproj_model_details(gpuproj_model_find("irm"), k, src, tgt, NULL, &d),

@@ -326,6 +326,29 @@ static const struct bad_json {
 	  "kernels[0]: 'launches' (1) is smaller than duration_ns.n (3)" },
 	{ "duplicate-key", "{\"schema\": \"gpuproj-profile/1\", \"schema\": \"x\", \"kernels\": []}",
 	  GPUPROJ_E_PARSE, 1, 40, "JSON syntax error: duplicate object key near '\"schema\"'" },
+	/* A nested "launches" is named by its full path, not the kernel's. */
+	{ "metric-launches", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": \"k\", "
+	  "\"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 1, \"metrics\": "
+	  "{\"bytes.dram\": {\"value\": 1, \"launches\": -1}}}]}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "kernels[0].metrics.bytes.dram: 'launches' must be an integer between 0 and 4294967295" },
+	{ "extra-launches", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": \"k\", "
+	  "\"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 1, \"extra_metrics\": "
+	  "{\"x__y.sum\": {\"value\": 1, \"launches\": 1.5}}}]}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "kernels[0].extra_metrics.x__y.sum: 'launches' must be an integer between 0 and "
+	  "4294967295" },
+	{ "reference-launches", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": "
+	  "\"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 1, \"reference_ns\": "
+	  "{\"P100\": {\"mean\": 5, \"launches\": \"3\"}}}]}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "kernels[0].reference_ns.P100: 'launches' must be an integer between 0 and "
+	  "9223372036854775807" },
+	/* Numbers converted to int / int64_t must fit (the conversion is undefined otherwise). */
+	{ "sms-range", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"sms\": 1e20}, "
+	  "\"kernels\": []}", GPUPROJ_E_SCHEMA, 0, 0, "device: 'sms' is out of range: 1e+20" },
+	{ "pid-range", "{\"schema\": \"gpuproj-profile/1\", \"process\": {\"pid\": -1e19}, "
+	  "\"kernels\": []}", GPUPROJ_E_SCHEMA, 0, 0, "process: 'pid' is out of range: -1e+19" },
+	{ "rank-range", "{\"schema\": \"gpuproj-profile/1\", \"process\": {\"rank\": "
+	  "9.3e18}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "process: 'rank' is out of range: 9.3e+18" },
 };
 
 START_TEST(json_bad_input)
@@ -368,6 +391,33 @@ START_TEST(json_minimal_hand_written)
 }
 END_TEST
 
+/*
+ * More profiled launches than the 32-bit per-metric count holds: the metric
+ * keeps its mean (it used to wrap to a count of 0 and vanish).
+ */
+START_TEST(json_many_profiled_launches)
+{
+	static const char text[] =
+		"{\"schema\": \"gpuproj-profile/1\", \"device\": {\"sms\": 80, \"cc\": \"7.0\"},"
+		" \"process\": {\"pid\": 4321, \"rank\": 3},"
+		" \"kernels\": [{\"name\": \"k\", \"grid\": [1, 1, 1], \"block\": [32, 1, 1],"
+		" \"launches\": 5000000000, \"profiled_launches\": 4294967296,"
+		" \"metrics\": {\"bytes.dram\": 2.5}}]}";
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_kernel *k;
+
+	ck_assert_int_eq(gpuproj_profile_load_buffer(text, strlen(text), "m.json", &p, &err), 0);
+	k = gpuproj_profile_at(p, 0);
+	ck_assert(gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM));
+	ck_assert_double_eq(gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM), 2.5);
+	ck_assert_int_eq(gpuproj_profile_device(p)->sms, 80);
+	ck_assert_int_eq(gpuproj_profile_process(p)->pid, 4321);
+	ck_assert_int_eq(gpuproj_profile_process(p)->rank, 3);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
 START_TEST(builtin_profile_loads)
 {
 	struct gpuproj_profile *p = NULL;
@@ -399,6 +449,7 @@ profile_suite(void)
 	tcase_add_test(tj, save_respects_umask);
 	tcase_add_loop_test(tj, json_bad_input, 0, sizeof(bad_cases) / sizeof(bad_cases[0]));
 	tcase_add_test(tj, json_minimal_hand_written);
+	tcase_add_test(tj, json_many_profiled_launches);
 	tcase_add_test(tj, builtin_profile_loads);
 	suite_add_tcase(s, tj);
 	return s;
