@@ -51,6 +51,20 @@ charts_built(void)
 #define CHILD_OK 0
 #define CHILD_NO_DRIVER 3
 #define CHILD_WRITE_ERROR 4
+#define CHILD_PLEXIT 5
+
+/*
+ * PLplot's fatal errors call exit(), which in the chart child would run the
+ * parent's atexit handlers (an application's, or libproj.so's report) a
+ * second time: leave with _exit() instead, the message on the child's stderr.
+ */
+static int
+child_plexit(PLCHAR_VECTOR message)
+{
+	fprintf(stderr, "%s\n", message ? message : "");
+	fflush(stderr);
+	_exit(CHILD_PLEXIT);
+}
 
 /* Prefix of the lines the quadrant child reports label placement with. */
 #define LABEL_TAG "gpuproj-label "
@@ -998,6 +1012,7 @@ render(draw_fn draw, const void *arg, double width_pt, double height_pt, const c
 			fflush(stdout);
 			_exit(CHILD_NO_DRIVER);
 		}
+		plsexit(child_plexit);
 		plsfile(svg);
 		setup_page(width_pt, height_pt);
 		draw(arg);

@@ -132,7 +132,9 @@ gpuproj_kernel_flop(const struct gpuproj_kernel *k, double *ret_flop)
 void
 gpuproj_kernel_add_duration(struct gpuproj_kernel *k, double ns)
 {
-	gpuproj_stats_add(&k->duration_ns, ns);
+	/* The launch counts; a duration that is not a time does not poison the mean. */
+	if (isfinite(ns) && ns >= 0)
+		gpuproj_stats_add(&k->duration_ns, ns);
 	k->launches++;
 }
 
@@ -617,6 +619,7 @@ cmp_time(const void *a, const void *b)
 	const struct gpuproj_kernel *ka = *(const struct gpuproj_kernel *const *)a;
 	const struct gpuproj_kernel *kb = *(const struct gpuproj_kernel *const *)b;
 	double ta = gpuproj_kernel_total_ns(ka), tb = gpuproj_kernel_total_ns(kb);
+	int c;
 
 	if (isnan(ta))
 		ta = -1;
@@ -624,7 +627,22 @@ cmp_time(const void *a, const void *b)
 		tb = -1;
 	if (ta != tb)
 		return ta > tb ? -1 : 1;
-	return strcmp(ka->name, kb->name);
+	/* Ties: by the rest of the signature, so the order is deterministic. */
+	if ((c = strcmp(ka->name, kb->name)) != 0 || (c = strcmp(ka->tag, kb->tag)) != 0)
+		return c;
+	{
+		const uint32_t va[] = { ka->grid.x, ka->grid.y, ka->grid.z, ka->block.x,
+					ka->block.y, ka->block.z, ka->smem_dynamic, (uint32_t)ka->device };
+		const uint32_t vb[] = { kb->grid.x, kb->grid.y, kb->grid.z, kb->block.x,
+					kb->block.y, kb->block.z, kb->smem_dynamic, (uint32_t)kb->device };
+		size_t i;
+
+		for (i = 0; i < ARRAY_LENGTH(va); i++) {
+			if (va[i] != vb[i])
+				return va[i] < vb[i] ? -1 : 1;
+		}
+	}
+	return 0;
 }
 
 void

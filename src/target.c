@@ -304,20 +304,28 @@ integer_node(struct loader *ld, yaml_node_t *n, const char *path, bool positive,
 
 /* ---- numeric-path bookkeeping for the sources check ---- */
 
+/*
+ * Every number an entry can hold: the 9 scalar numbers (sms, warp_size,
+ * clock_mhz, schedulers_per_sm, ipc_per_scheduler, memory_gib,
+ * ldst_shared_gops, price_usd, tdp_w) and every group key. Sized from the
+ * key tables, so no number can escape the "every number has a source" check.
+ */
+#define PATHSET_MAX (9 + ARRAY_LENGTH(limit_keys) + 2 * ARRAY_LENGTH(gflops_keys) + \
+		     ARRAY_LENGTH(giops_keys) + ARRAY_LENGTH(peak_bw_keys) + ARRAY_LENGTH(bw_keys))
+
 struct pathset {
-	char paths[64][64];
-	const yaml_node_t *nodes[64];
+	char paths[PATHSET_MAX][64];
+	const yaml_node_t *nodes[PATHSET_MAX];
 	size_t n;
 };
 
 static void
 pathset_add(struct pathset *ps, const char *path, const yaml_node_t *node)
 {
-	if (ps->n < ARRAY_LENGTH(ps->paths)) {
-		snprintf(ps->paths[ps->n], sizeof(ps->paths[0]), "%s", path);
-		ps->nodes[ps->n] = node;
-		ps->n++;
-	}
+	/* Each path is added once per entry: PATHSET_MAX bounds the count. */
+	snprintf(ps->paths[ps->n], sizeof(ps->paths[0]), "%s", path);
+	ps->nodes[ps->n] = node;
+	ps->n++;
 }
 
 /* Read a map of optional positive numbers (group) into out[] (NaN = absent). */

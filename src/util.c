@@ -209,16 +209,24 @@ file_read_all(const char *path, char **ret, size_t *ret_len, struct gpuproj_erro
 {
 	FILE *f;
 	struct strbuf sb;
-	char chunk[65536];
+	/* On the heap: this runs inside applications (libproj.so at cuInit) on their threads. */
+	char *chunk = malloc(65536);
 	size_t n;
 	bool is_stdin = strcmp(path, "-") == 0;
 
+	if (!chunk)
+		return error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
 	f = is_stdin ? stdin : fopen(path, "rb");
-	if (!f)
-		return error_set(err, GPUPROJ_E_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+	if (!f) {
+		int e = errno;
+
+		free(chunk);
+		return error_set(err, GPUPROJ_E_IO, path, 0, 0, "cannot open: %s", strerror(e));
+	}
 	strbuf_init(&sb);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+	while ((n = fread(chunk, 1, 65536, f)) > 0)
 		strbuf_appendn(&sb, chunk, n);
+	free(chunk);
 	if (ferror(f)) {
 		int e = errno;
 

@@ -92,7 +92,7 @@ void csv_write_field(FILE *out, const char *s);
 /* CSV: a number as %.6g, nothing for NaN (an empty field). */
 void csv_write_num(FILE *out, double v);
 
-/* Format ns human-readably into buf ("12.3 µs", "4.56 ms", "1.23 s"). */
+/* Format ns human-readably into buf ("12.3 us", "4.56 ms", "1.23 s"). */
 char *format_ns(double ns, char *buf, size_t size);
 
 #endif

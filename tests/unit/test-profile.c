@@ -110,6 +110,11 @@ START_TEST(kernel_flop)
 	gpuproj_kernel_add_metric(k, GPUPROJ_M_INST_FP16_ADD, 1);
 	ck_assert_int_eq(gpuproj_kernel_flop(k, &flop), 0);
 	ck_assert_double_eq(flop, 24);
+	/* A duration that is not a time counts the launch, not the sample. */
+	gpuproj_kernel_add_duration(k, NAN);
+	gpuproj_kernel_add_duration(k, -5);
+	ck_assert_uint_eq(k->launches, 2);
+	ck_assert_uint_eq(k->duration_ns.n, 0);
 	/* Two profiled launches: means. */
 	gpuproj_kernel_add_metric(k, GPUPROJ_M_INST_FP32_FMA, 30);
 	ck_assert_double_eq(gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP32_FMA), 20);
