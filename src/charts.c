@@ -53,6 +53,17 @@ charts_built(void)
 #define CHILD_WRITE_ERROR 4
 #define CHILD_PLEXIT 5
 
+/* Prefix of the lines the quadrant child reports label placement with. */
+#define LABEL_TAG "gpuproj-label "
+
+static bool
+positive(double v)
+{
+	return isfinite(v) && v > 0;
+}
+
+#ifdef GPUPROJ_HAVE_PLPLOT
+
 /*
  * PLplot's fatal errors call exit(), which in the chart child would run the
  * parent's atexit handlers (an application's, or libproj.so's report) a
@@ -65,17 +76,6 @@ child_plexit(PLCHAR_VECTOR message)
 	fflush(stderr);
 	_exit(CHILD_PLEXIT);
 }
-
-/* Prefix of the lines the quadrant child reports label placement with. */
-#define LABEL_TAG "gpuproj-label "
-
-static bool
-positive(double v)
-{
-	return isfinite(v) && v > 0;
-}
-
-#ifdef GPUPROJ_HAVE_PLPLOT
 
 /*
  * Turn PLplot's SVG document into an inline <svg> element: drop what
