@@ -826,9 +826,8 @@ cmd_bench(int argc, char **argv)
 			o.device = (int)v;
 			break;
 		}
-		case ':':
+		default: /* ':' missing value, '?' unknown option */
 			return cli_option_error("bench", c, argv);
-		default: return cli_option_error("bench", c, argv);
 		}
 	}
 	if (optind != argc)

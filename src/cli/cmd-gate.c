@@ -188,10 +188,7 @@ cmd_gate(int argc, char **argv)
 			ret = usage_error("gate", "--min-time needs a duration such as '50us' or a "
 					  "share of the run such as '1%%', got '%s'", optarg);
 			goto out;
-		case ':':
-			ret = cli_option_error("gate", c, argv);
-			goto out;
-		default:
+		default: /* ':' missing value, '?' unknown option */
 			ret = cli_option_error("gate", c, argv);
 			goto out;
 		}

@@ -145,9 +145,7 @@ import_ncu(int argc, char **argv)
 		case 'h': help_ncu(stdout); return EXIT_OK;
 		case O_DEVICE: device = optarg; break;
 		case 'o': output = optarg; break;
-		case ':':
-			return cli_option_error("import ncu", c, argv);
-		default:
+		default: /* ':' missing value, '?' unknown option */
 			return cli_option_error("import ncu", c, argv);
 		}
 	}
@@ -244,9 +242,7 @@ import_gpp(int argc, char **argv)
 		case 'h': help_gpp(stdout); return EXIT_OK;
 		case O_TARGETS: targets_path = optarg; break;
 		case 'o': output = optarg; break;
-		case ':':
-			return cli_option_error("import gpuperfpredict", c, argv);
-		default:
+		default: /* ':' missing value, '?' unknown option */
 			return cli_option_error("import gpuperfpredict", c, argv);
 		}
 	}

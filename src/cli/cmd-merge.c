@@ -141,9 +141,7 @@ cmd_merge(int argc, char **argv)
 			if (jobs > 64)
 				return usage_error("merge", "--jobs must be at most 64, got '%s'", optarg);
 			break;
-		case ':':
-			return cli_option_error("merge", c, argv);
-		default:
+		default: /* ':' missing value, '?' unknown option */
 			return cli_option_error("merge", c, argv);
 		}
 	}

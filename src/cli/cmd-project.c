@@ -249,10 +249,7 @@ cmd_project(int argc, char **argv)
 				goto out;
 			}
 			break;
-		case ':':
-			ret = cli_option_error("project", c, argv);
-			goto out;
-		default:
+		default: /* ':' missing value, '?' unknown option */
 			ret = cli_option_error("project", c, argv);
 			goto out;
 		}

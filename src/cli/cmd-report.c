@@ -153,10 +153,7 @@ cmd_report(int argc, char **argv)
 				goto out;
 			}
 			break;
-		case ':':
-			ret = cli_option_error("report", c, argv);
-			goto out;
-		default:
+		default: /* ':' missing value, '?' unknown option */
 			ret = cli_option_error("report", c, argv);
 			goto out;
 		}

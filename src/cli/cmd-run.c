@@ -113,9 +113,7 @@ cmd_run(int argc, char **argv)
 		case O_TARGETS: targets = optarg; break;
 		case O_OUTPUT: output = optarg; break;
 		case O_LIVE: live = optarg; break;
-		case ':':
-			return cli_option_error("run", c, argv);
-		default:
+		default: /* ':' missing value, '?' unknown option */
 			return cli_option_error("run", c, argv);
 		}
 	}

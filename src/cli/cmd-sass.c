@@ -379,10 +379,7 @@ cmd_sass(int argc, char **argv)
 				goto out;
 			}
 			break;
-		case ':':
-			ret = cli_option_error("sass", c, argv);
-			goto out;
-		default:
+		default: /* ':' missing value, '?' unknown option */
 			ret = cli_option_error("sass", c, argv);
 			goto out;
 		}

@@ -204,8 +204,7 @@ cmd_targets(int argc, char **argv)
 		switch (c) {
 		case 'h': help(stdout); return EXIT_OK;
 		case 't': path = optarg; break;
-		case ':': return cli_option_error("targets", c, argv);
-		default: return cli_option_error("targets", c, argv);
+		default: return cli_option_error("targets", c, argv); /* ':' or '?' */
 		}
 	}
 	if (optind >= argc)

@@ -204,10 +204,7 @@ cmd_validate(int argc, char **argv)
 				goto out;
 			}
 			break;
-		case ':':
-			ret = cli_option_error("validate", c, argv);
-			goto out;
-		default:
+		default: /* ':' missing value, '?' unknown option */
 			ret = cli_option_error("validate", c, argv);
 			goto out;
 		}
