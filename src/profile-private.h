@@ -8,6 +8,14 @@
 
 #include <gpuproj/profile.h>
 
+/*
+ * The kernel indices of p in the order gpuproj_profile_sort_by_time() would
+ * put them (longest total time first, never-timed last, ties by signature),
+ * without reordering p. malloc'd array of gpuproj_profile_count(p) entries;
+ * NULL on ENOMEM.
+ */
+size_t *profile_order_by_time(const struct gpuproj_profile *p);
+
 /* Set (copy) the demangled name of a record. GPUPROJ_E_NOMEM on failure. */
 int profile_kernel_set_demangled(struct gpuproj_kernel *k, const char *demangled);
 

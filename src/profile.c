@@ -613,11 +613,13 @@ gpuproj_profile_kernel_time_ns(const struct gpuproj_profile *p)
 	return t;
 }
 
+/*
+ * Longest total time first, never-timed kernels last; ties by the rest of
+ * the signature, so the order is deterministic.
+ */
 static int
-cmp_time(const void *a, const void *b)
+kernel_time_cmp(const struct gpuproj_kernel *ka, const struct gpuproj_kernel *kb)
 {
-	const struct gpuproj_kernel *ka = *(const struct gpuproj_kernel *const *)a;
-	const struct gpuproj_kernel *kb = *(const struct gpuproj_kernel *const *)b;
 	double ta = gpuproj_kernel_total_ns(ka), tb = gpuproj_kernel_total_ns(kb);
 	int c;
 
@@ -627,7 +629,6 @@ cmp_time(const void *a, const void *b)
 		tb = -1;
 	if (ta != tb)
 		return ta > tb ? -1 : 1;
-	/* Ties: by the rest of the signature, so the order is deterministic. */
 	if ((c = strcmp(ka->name, kb->name)) != 0 || (c = strcmp(ka->tag, kb->tag)) != 0)
 		return c;
 	{
@@ -643,6 +644,53 @@ cmp_time(const void *a, const void *b)
 		}
 	}
 	return 0;
+}
+
+static int
+cmp_time(const void *a, const void *b)
+{
+	return kernel_time_cmp(*(const struct gpuproj_kernel *const *)a,
+			       *(const struct gpuproj_kernel *const *)b);
+}
+
+/* An index with its kernel, so the order can be sorted without shared state. */
+struct indexed_kernel {
+	size_t index;
+	const struct gpuproj_kernel *k;
+};
+
+static int
+cmp_indexed_time(const void *a, const void *b)
+{
+	const struct indexed_kernel *x = a, *y = b;
+	int c = kernel_time_cmp(x->k, y->k);
+
+	if (c)
+		return c;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+size_t *
+profile_order_by_time(const struct gpuproj_profile *p)
+{
+	struct indexed_kernel *keys = malloc((p->n ? p->n : 1) * sizeof(*keys));
+	size_t *order = malloc((p->n ? p->n : 1) * sizeof(*order));
+	size_t i;
+
+	if (!keys || !order) {
+		free(keys);
+		free(order);
+		return NULL;
+	}
+	for (i = 0; i < p->n; i++) {
+		keys[i].index = i;
+		keys[i].k = p->kernels[i];
+	}
+	qsort(keys, p->n, sizeof(*keys), cmp_indexed_time);
+	for (i = 0; i < p->n; i++)
+		order[i] = keys[i].index;
+	free(keys);
+	return order;
 }
 
 void

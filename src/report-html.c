@@ -21,6 +21,7 @@
 
 #include "charts.h"
 #include "report-html-private.h"
+#include "profile-private.h"
 #include "util.h"
 
 #define DEFAULT_TOP_KERNELS 3
@@ -272,55 +273,6 @@ rank_cmp(const void *a, const void *b)
 	return strcmp(x->target->name, y->target->name);
 }
 
-/*
- * A kernel's sort key: longest source time first, untimed last, ties by
- * name, then by index. The keys are computed once and sorted directly, so
- * the comparison needs no shared state (the document build is reentrant).
- */
-struct kernel_key {
-	size_t index;
-	double total_ns;  /* -1 when never timed */
-	const char *name;
-};
-
-static int
-kernel_cmp(const void *a, const void *b)
-{
-	const struct kernel_key *x = a, *y = b;
-	int c;
-
-	if (x->total_ns != y->total_ns)
-		return x->total_ns > y->total_ns ? -1 : 1;
-	c = strcmp(x->name, y->name);
-	if (c)
-		return c;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* Fill order[0..n) with the kernel indices of `p` in kernel_cmp() order. */
-static int
-order_kernels(const struct gpuproj_profile *p, size_t n, size_t *order)
-{
-	struct kernel_key *keys = calloc(n + 1, sizeof(*keys));
-	size_t k;
-
-	if (!keys)
-		return GPUPROJ_E_NOMEM;
-	for (k = 0; k < n; k++) {
-		const struct gpuproj_kernel *kr = gpuproj_profile_at(p, k);
-		double t = gpuproj_kernel_total_ns(kr);
-
-		keys[k].index = k;
-		keys[k].total_ns = isnan(t) ? -1 : t;
-		keys[k].name = doc_kernel_name(kr);
-	}
-	qsort(keys, n, sizeof(*keys), kernel_cmp);
-	for (k = 0; k < n; k++)
-		order[k] = keys[k].index;
-	free(keys);
-	return GPUPROJ_OK;
-}
-
 static void
 fill_costs(struct gpuproj_report_rank *r)
 {
@@ -414,7 +366,7 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 	dp->n_kernels = n;
 	dp->kp = calloc(nt * n + 1, sizeof(*dp->kp));
 	dp->why = calloc(n + 1, sizeof(*dp->why));
-	dp->order = calloc(n + 1, sizeof(*dp->order));
+	dp->order = profile_order_by_time(p); /* longest first, ties by signature */
 	dp->totals = calloc(nt, sizeof(*dp->totals));
 	dp->ranking = calloc(nt, sizeof(*dp->ranking));
 	dp->model_point_ns = calloc(nm * nt, sizeof(*dp->model_point_ns));
@@ -440,8 +392,6 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 		else if (kr->profiled == 0)
 			dp->n_timed_only++;
 	}
-	if (order_kernels(p, n, dp->order))
-		goto out;
 	dp->kernel_ns = gpuproj_profile_kernel_time_ns(p);
 	dp->prec = dominant_precision(p);
 

@@ -15,6 +15,7 @@
 #include <gpuproj/report.h>
 
 #include "profile-json.h"
+#include "profile-private.h"
 #include "util.h"
 
 double
@@ -106,37 +107,6 @@ dominant_binding(const struct gpuproj_profile *p, const struct gpuproj_run_proje
 			best = b;
 	}
 	return gpuproj_bound_name((enum gpuproj_bound)best);
-}
-
-/* Kernel indices by total source time, longest first (untimed last); malloc'd. */
-static size_t *
-order_by_time(const struct gpuproj_profile *p)
-{
-	size_t n = gpuproj_profile_count(p), i, *order = malloc((n ? n : 1) * sizeof(*order));
-
-	if (!order)
-		return NULL;
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	for (i = 1; i < n; i++) {
-		size_t j = i, v = order[i];
-		double tv = gpuproj_kernel_total_ns(gpuproj_profile_at(p, v));
-
-		if (isnan(tv))
-			tv = -1;
-		while (j > 0) {
-			double tj = gpuproj_kernel_total_ns(gpuproj_profile_at(p, order[j - 1]));
-
-			if (isnan(tj))
-				tj = -1;
-			if (tj >= tv)
-				break;
-			order[j] = order[j - 1];
-			j--;
-		}
-		order[j] = v;
-	}
-	return order;
 }
 
 /* Every run covers exactly the profile's kernels (runs[r].kernels[i] is kernel i). */
@@ -261,7 +231,7 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 	}
 
 	/* Per-kernel detail, longest kernels first. */
-	order = order_by_time(p);
+	order = profile_order_by_time(p);
 	if (!order)
 		return GPUPROJ_E_NOMEM;
 	top = top_count(opt, n);
@@ -328,7 +298,7 @@ gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
 				return GPUPROJ_E_INVAL;
 		}
 	}
-	order = order_by_time(p);
+	order = profile_order_by_time(p);
 	cell = calloc(n_models, sizeof(*cell));
 	if (!order || !cell) {
 		free(order);
