@@ -112,15 +112,6 @@ static struct {
 
 static void *libcupti;
 
-/* dlsym into a function pointer (POSIX guarantees the representations match). */
-static bool
-sym(void *lib, const char *name, void *fnptr)
-{
-	void *p = dlsym(lib, name);
-
-	memcpy(fnptr, &p, sizeof(p));
-	return p != NULL;
-}
 
 static const char *
 result_name(CUptiResult r)
@@ -197,7 +188,6 @@ static _Thread_local struct tls tls;
 
 /* ---- devices, chips, contexts ---- */
 
-#define MAX_DEVICES 64
 #define MAX_CHIPS 16
 
 struct chipinfo {
@@ -251,7 +241,7 @@ static pthread_mutex_t g_dev_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ctxinfo **g_ctxs;
 static size_t g_n_ctxs, g_cap_ctxs;
 static atomic_uint g_ctx_gen;
-static struct devinfo g_devs[MAX_DEVICES];
+static struct devinfo g_devs[INJ_MAX_DEVICES];
 static struct chipinfo g_chips[MAX_CHIPS];
 static size_t g_n_chips;
 
@@ -508,11 +498,11 @@ static void
 resolve_driver(void)
 {
 	if (!drv.cuDeviceGet)
-		sym(RTLD_DEFAULT, "cuDeviceGet", &drv.cuDeviceGet);
+		inj_dlsym(RTLD_DEFAULT, "cuDeviceGet", &drv.cuDeviceGet);
 	if (!drv.cuDeviceGetName)
-		sym(RTLD_DEFAULT, "cuDeviceGetName", &drv.cuDeviceGetName);
+		inj_dlsym(RTLD_DEFAULT, "cuDeviceGetName", &drv.cuDeviceGetName);
 	if (!drv.cuDeviceGetAttribute)
-		sym(RTLD_DEFAULT, "cuDeviceGetAttribute", &drv.cuDeviceGetAttribute);
+		inj_dlsym(RTLD_DEFAULT, "cuDeviceGetAttribute", &drv.cuDeviceGetAttribute);
 }
 
 static void
@@ -681,9 +671,9 @@ on_context_created(CUcontext ctx)
 	CUptiResult r;
 
 	CUPTI_CHECK(api.cuptiGetDeviceId(ctx, &ordinal), fail);
-	if (ordinal >= MAX_DEVICES) {
+	if (ordinal >= INJ_MAX_DEVICES) {
 		inj_warn("device ordinal %u is beyond the %d gpuproj supports; its kernels are "
-			 "not profiled", ordinal, MAX_DEVICES);
+			 "not profiled", ordinal, INJ_MAX_DEVICES);
 		return;
 	}
 	ci = calloc(1, sizeof(*ci));
@@ -1813,7 +1803,7 @@ load_api(void)
 		return -1;
 	}
 #define R(name) \
-	if (!missing && !sym(libcupti, #name, &api.name)) \
+	if (!missing && !inj_dlsym(libcupti, #name, &api.name)) \
 		missing = #name
 	R(cuptiGetVersion);
 	R(cuptiGetResultString);
@@ -2149,7 +2139,7 @@ cupti_describe(struct gpuproj_profile *p)
 	gpuproj_profile_set_attr(p, "nested_driver_callbacks",
 				 atomic_load(&g_nested_seen) ? "yes" : "no");
 	pthread_mutex_lock(&g_ctx_lock);
-	for (i = 0; i < MAX_DEVICES; i++) {
+	for (i = 0; i < INJ_MAX_DEVICES; i++) {
 		if (!g_devs[i].checked || !g_devs[i].why[0])
 			continue;
 		snprintf(key, sizeof(key), "device.%zu.metrics", i);

@@ -22,6 +22,7 @@
 #include <nvperf_target.h>
 
 #include "backend-nvpw.h"
+#include "backend.h"
 #include "log.h"
 
 #define FN(name) __typeof__(&name) name
@@ -52,15 +53,6 @@ static struct {
 	FN(NVPW_CounterData_GetNumRanges);
 } nv;
 
-/* dlsym into a function pointer (POSIX guarantees the representations match). */
-static bool
-sym(void *lib, const char *name, void *fnptr)
-{
-	void *p = dlsym(lib, name);
-
-	memcpy(fnptr, &p, sizeof(p));
-	return p != NULL;
-}
 
 struct inj_nvpw {
 	uint8_t *scratch;
@@ -125,10 +117,10 @@ inj_nvpw_load(const char **ret_why)
 		goto fail;
 	}
 #define H(name) \
-	if (!missing && !sym(nv.host, #name, &nv.name)) \
+	if (!missing && !inj_dlsym(nv.host, #name, &nv.name)) \
 		missing = #name
 #define T(name) \
-	if (!missing && !sym(nv.target, #name, &nv.name)) \
+	if (!missing && !inj_dlsym(nv.target, #name, &nv.name)) \
 		missing = #name
 	H(NVPW_InitializeHost);
 	H(NVPW_CUDA_MetricsEvaluator_CalculateScratchBufferSize);

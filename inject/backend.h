@@ -18,8 +18,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <dlfcn.h>
 
 #include <gpuproj/profile.h>
+
+/** Device ordinals the backend and the collector keep state for. */
+#define INJ_MAX_DEVICES 64
+
+/**
+ * dlsym() `name` in `lib` into the function pointer at `fnptr` (POSIX
+ * guarantees the representations match). @return whether it was found
+ */
+static inline bool
+inj_dlsym(void *lib, const char *name, void *fnptr)
+{
+	void *p = dlsym(lib, name);
+
+	memcpy(fnptr, &p, sizeof(p));
+	return p != NULL;
+}
 
 struct inj_collector;
 struct inj_config;

@@ -26,7 +26,6 @@
 #include "metrics-nvpw.h"
 #include "util.h"
 
-#define MAX_DEVICES 64
 
 struct inj_gate {
 	struct inj_gate *all_next;	/* every gate, for freeing */
@@ -111,8 +110,8 @@ struct inj_collector {
 	struct inj_totals totals;
 	uint64_t extra_records;		/* records of a profiled launch after its first (replay) */
 	uint64_t ignored;		/* events after close */
-	struct inj_device_info devices[MAX_DEVICES];
-	bool device_known[MAX_DEVICES];
+	struct inj_device_info devices[INJ_MAX_DEVICES];
+	bool device_known[INJ_MAX_DEVICES];
 	int first_device;		/* ordinal of the first device with a context, -1 */
 	bool closed;
 	bool finished;
@@ -251,7 +250,7 @@ inj_collector_close(struct inj_collector *c)
 void
 inj_collector_device(struct inj_collector *c, const struct inj_device_info *d)
 {
-	if (d->ordinal < 0 || d->ordinal >= MAX_DEVICES)
+	if (d->ordinal < 0 || d->ordinal >= INJ_MAX_DEVICES)
 		return;
 	pthread_mutex_lock(&c->lock);
 	c->devices[d->ordinal] = *d;
@@ -271,20 +270,6 @@ inj_collector_device(struct inj_collector *c, const struct inj_device_info *d)
 			 c->devices[c->first_device].name, c->first_device, d->ordinal);
 	}
 	pthread_mutex_unlock(&c->lock);
-}
-
-const struct inj_device_info *
-inj_collector_get_device(struct inj_collector *c, int ordinal)
-{
-	const struct inj_device_info *d = NULL;
-
-	if (ordinal < 0 || ordinal >= MAX_DEVICES)
-		return NULL;
-	pthread_mutex_lock(&c->lock);
-	if (c->device_known[ordinal])
-		d = &c->devices[ordinal];
-	pthread_mutex_unlock(&c->lock);
-	return d;
 }
 
 /* ---- gating ---- */

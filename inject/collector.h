@@ -50,8 +50,6 @@ void inj_collector_free(struct inj_collector *c);
 
 /** Record a device (first one seen per ordinal wins; a later one replaces it). */
 void inj_collector_device(struct inj_collector *c, const struct inj_device_info *d);
-/** The device of an ordinal, or NULL; the pointer stays valid. */
-const struct inj_device_info *inj_collector_get_device(struct inj_collector *c, int ordinal);
 
 /**
  * Should this launch be profiled? True means a credit was taken: the caller

@@ -306,22 +306,6 @@ inj_config_load(struct inj_config *cfg)
 	return r || !cfg->output ? -1 : 0;
 }
 
-void
-inj_config_free(struct inj_config *cfg)
-{
-	size_t i;
-
-	free(cfg->targets);
-	free(cfg->output);
-	free(cfg->kernel_regex);
-	if (cfg->has_regex)
-		regfree(&cfg->regex);
-	free(cfg->keep_cubins);
-	for (i = 0; i < cfg->n_echo; i++)
-		free(cfg->echo[i].value);
-	memset(cfg, 0, sizeof(*cfg));
-}
-
 bool
 inj_pattern_check(const char *p, char bad[8])
 {

@@ -59,8 +59,6 @@ struct inj_config {
  */
 int inj_config_load(struct inj_config *cfg);
 
-/* Release what inj_config_load() allocated; the struct is zeroed. */
-void inj_config_free(struct inj_config *cfg);
 
 /* "full", "timing" or "off". */
 const char *inj_mode_name(enum inj_mode mode);

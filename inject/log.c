@@ -121,16 +121,3 @@ inj_log_block(enum inj_log_level level, const char *text)
 		p = *nl ? nl + 1 : nl;
 	}
 }
-
-void
-inj_log_bug(const char *file, int line, const char *fmt, ...)
-{
-	char msg[LINE_MAX_BYTES / 2];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	inj_log(INJ_LOG_ERROR, "internal error at %s:%d (a gpuproj bug, please report it): %s",
-		file, line, msg);
-}

@@ -41,7 +41,5 @@ void inj_log_raw(const char *text, size_t len);
 #define inj_warn(...) inj_log(INJ_LOG_WARN, __VA_ARGS__)
 #define inj_error(...) inj_log(INJ_LOG_ERROR, __VA_ARGS__)
 /* An internal invariant broke: a gpuproj bug, never the user's fault. */
-#define inj_bug(...) inj_log_bug(__FILE__, __LINE__, __VA_ARGS__)
-void inj_log_bug(const char *file, int line, const char *fmt, ...) INJ_PRINTF(3, 4);
 
 #endif
