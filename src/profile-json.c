@@ -495,6 +495,9 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 			k->duration_ns.max = isnan(mx) ? mean : mx;
 			if (isnan(m2))
 				m2 = isnan(sd) ? 0 : sd * sd * (double)(u > 1 ? u - 1 : 0);
+			/* A negative spread would make the stddev NaN, which JSON cannot carry. */
+			if (m2 < 0 || (!isnan(sd) && sd < 0))
+				return bad(rd, dpath, "'m2' and 'stddev' must not be negative");
 			k->duration_ns.m2 = m2;
 			if (k->duration_ns.min > k->duration_ns.max)
 				return bad(rd, dpath, "'min' is larger than 'max'");

@@ -329,6 +329,10 @@ static const struct bad_json {
 	  "\"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 1, \"duration_ns\": "
 	  "{\"n\": 3, \"mean\": 5}}]}", GPUPROJ_E_SCHEMA, 0, 0,
 	  "kernels[0]: 'launches' (1) is smaller than duration_ns.n (3)" },
+	{ "negative-m2", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": "
+	  "\"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 2, \"duration_ns\": "
+	  "{\"n\": 2, \"mean\": 5, \"m2\": -1}}]}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "kernels[0].duration_ns: 'm2' and 'stddev' must not be negative" },
 	{ "duplicate-key", "{\"schema\": \"gpuproj-profile/1\", \"schema\": \"x\", \"kernels\": []}",
 	  GPUPROJ_E_PARSE, 1, 40, "JSON syntax error: duplicate object key near '\"schema\"'" },
 	/* A nested "launches" is named by its full path, not the kernel's. */
