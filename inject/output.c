@@ -421,18 +421,25 @@ inj_output_live(struct inj_output *o, struct inj_collector *c)
 	struct inj_totals t;
 	struct strbuf sb;
 	size_t n_runs = 0, i, shown = 0, width;
-	char a[32], b[32];
+	char a[32], b[32], *text = NULL;
 
 	inj_collector_totals(c, &t);
+	/*
+	 * Project and render under the collector lock (launch callbacks and the
+	 * CUPTI buffer thread update the profile), write the file after it.
+	 */
 	p = inj_collector_lock(c);
 	if (project(o, p, &src, &runs, &n_runs, &err) == GPUPROJ_OK) {
-		if (gpuproj_report_json(o->live_path, p, src, runs, n_runs, &err) != GPUPROJ_OK)
-			inj_debug("live snapshot not written: %s", err.message);
+		if (gpuproj_report_json_text(p, src, runs, n_runs, NULL, &text, &err))
+			inj_debug("live snapshot not rendered: %s", err.message);
 	} else if (gpuproj_profile_device(p)->name) {
-		if (gpuproj_report_json(o->live_path, p, NULL, NULL, 0, &err) != GPUPROJ_OK)
-			inj_debug("live snapshot not written: %s", err.message);
+		if (gpuproj_report_json_text(p, NULL, NULL, 0, NULL, &text, &err))
+			inj_debug("live snapshot not rendered: %s", err.message);
 	}
 	inj_collector_unlock(c);
+	if (text && file_write_atomic(o->live_path, text, strlen(text), &err))
+		inj_debug("live snapshot not written: %s", err.message);
+	free(text);
 
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "[gpuproj] live %.1f s: %" PRIu64 " launch%s, %" PRIu64 " kernel%s, "

@@ -208,28 +208,35 @@ profile_to_json(const struct gpuproj_profile *p)
 	return root;
 }
 
+char *
+json_text(json_t *root)
+{
+	/* Full double precision so a round trip is exact; one final newline. */
+	char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(17) | JSON_ENSURE_ASCII);
+	size_t len;
+	char *nl;
+
+	if (!text)
+		return NULL;
+	len = strlen(text);
+	nl = realloc(text, len + 2);
+	if (!nl) {
+		free(text);
+		return NULL;
+	}
+	nl[len] = '\n';
+	nl[len + 1] = '\0';
+	return nl;
+}
+
 int
 json_save_atomic(json_t *root, const char *path, struct gpuproj_error *reterr)
 {
-	char *text;
+	char *text = json_text(root);
 	int r;
 
-	/* Full double precision so a round trip is exact. */
-	text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(17) | JSON_ENSURE_ASCII);
 	if (!text)
 		return error_set(reterr, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory encoding JSON");
-	{
-		size_t len = strlen(text);
-		char *nl = realloc(text, len + 2);
-
-		if (!nl) {
-			free(text);
-			return error_set(reterr, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
-		}
-		text = nl;
-		text[len] = '\n';
-		text[len + 1] = '\0';
-	}
 	r = file_write_atomic(path, text, strlen(text), reterr);
 	free(text);
 	return r;

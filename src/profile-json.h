@@ -13,6 +13,9 @@
 /* The profile as a new JSON object (caller decrefs); NULL on ENOMEM. */
 json_t *profile_to_json(const struct gpuproj_profile *p);
 
+/* `root` as text with full double precision and a final newline; malloc'd, NULL on ENOMEM. */
+char *json_text(json_t *root);
+
 /* Dump `root` with full double precision and write it atomically. */
 int json_save_atomic(json_t *root, const char *path, struct gpuproj_error *reterr);
 

@@ -522,20 +522,38 @@ gpuproj_report_json_ex(const char *path, const struct gpuproj_profile *p,
 		       size_t n_runs, const struct gpuproj_report_options *opt,
 		       struct gpuproj_error *reterr)
 {
+	char *text;
+	int status = gpuproj_report_json_text(p, src, runs, n_runs, opt, &text, reterr);
+
+	if (status) {
+		if (reterr && !reterr->file[0])
+			snprintf(reterr->file, sizeof(reterr->file), "%s", path ? path : "");
+		return status;
+	}
+	status = file_write_atomic(path, text, strlen(text), reterr);
+	free(text);
+	return status;
+}
+
+int
+gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_target *src,
+			 const struct gpuproj_run_projection *runs, size_t n_runs,
+			 const struct gpuproj_report_options *opt, char **ret_text,
+			 struct gpuproj_error *reterr)
+{
 	static const char *const lv[GPUPROJ_HL_COUNT] = { "l1", "l2", "dram" };
 	json_t *root, *projs;
 	size_t r, i;
-	int status;
 
 	if (!p || !runs_match(p, runs, n_runs))
-		return error_set(reterr, GPUPROJ_E_INVAL, path, 0, 0, "invalid argument: a "
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument: a "
 				 "projection does not cover the profile's kernels");
 	root = profile_to_json(p);
 	projs = json_array();
 	if (!root || !projs) {
 		json_decref(root);
 		json_decref(projs);
-		return error_set(reterr, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
+		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
 	}
 	json_object_set_new(root, "source_target", src ? json_string(src->name) : json_null());
 	for (r = 0; r < n_runs; r++) {
@@ -587,7 +605,9 @@ gpuproj_report_json_ex(const char *path, const struct gpuproj_profile *p,
 		json_array_append_new(projs, jr);
 	}
 	json_object_set_new(root, "projections", projs);
-	status = json_save_atomic(root, path, reterr);
+	*ret_text = json_text(root);
 	json_decref(root);
-	return status;
+	if (!*ret_text)
+		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory encoding JSON");
+	return GPUPROJ_OK;
 }

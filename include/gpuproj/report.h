@@ -103,6 +103,20 @@ int gpuproj_report_json_ex(const char *path, const struct gpuproj_profile *p,
 			   const struct gpuproj_report_options *opt, struct gpuproj_error *reterr);
 
 /**
+ * The JSON of gpuproj_report_json_ex() as text instead of a file, so a
+ * caller holding a lock can render under it and write after releasing it.
+ *
+ * @param[out] ret_text malloc'd, NUL-terminated JSON ending in a newline;
+ *             the caller frees it; untouched on failure
+ * @return GPUPROJ_OK, GPUPROJ_E_INVAL (NULL profile, or a projection that
+ *         does not cover the profile's kernels), GPUPROJ_E_NOMEM
+ */
+int gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_target *src,
+			     const struct gpuproj_run_projection *runs, size_t n_runs,
+			     const struct gpuproj_report_options *opt, char **ret_text,
+			     struct gpuproj_error *reterr);
+
+/**
  * Print several models side by side (`gpuproj project --model all`): the
  * run header, whole-run projected time per target with one column per
  * model, then, for the top kernels by source time, per target one column
