@@ -3,9 +3,9 @@
  * The procurement report (include/gpuproj/report-html.h): building the
  * document (projections with every model, rankings, disagreements) and
  * writing it as one self-contained HTML file with inline SVG charts
- * (charts.c, PLplot). The Markdown writer is report-md.c.
+ * (report-charts.c, PLplot). The Markdown writer is report-md.c.
  *
- * Thread safety: reentrant; charts fork (see charts.h).
+ * Thread safety: reentrant; charts fork (see report-charts.h).
  */
 #include "config.h"
 
@@ -19,7 +19,7 @@
 
 #include <gpuproj/report-html.h>
 
-#include "charts.h"
+#include "report-charts.h"
 #include "report-html-private.h"
 #include "profile-private.h"
 #include "util.h"

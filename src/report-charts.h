@@ -22,8 +22,8 @@
  * Thread safety: each call forks; callers in multi-threaded programs must
  * accept fork()'s rules (the child only draws and calls _exit()).
  */
-#ifndef GPUPROJ_CHARTS_H
-#define GPUPROJ_CHARTS_H
+#ifndef GPUPROJ_REPORT_CHARTS_H
+#define GPUPROJ_REPORT_CHARTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Charts of the HTML report (see charts.h): PLplot's "svg" driver draws
+ * Charts of the HTML report (see report-charts.h): PLplot's "svg" driver draws
  * log axes, tick labels, titles, lines, fills and legends; this file only
  * chooses what to draw. Each chart is drawn in a forked child so PLplot's
  * global state and exit()-on-error cannot touch the caller.
@@ -22,7 +22,7 @@
 
 #include <gpuproj/error.h>
 
-#include "charts.h"
+#include "report-charts.h"
 #include "util.h"
 
 #ifdef GPUPROJ_HAVE_PLPLOT
