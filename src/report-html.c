@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The procurement report (include/gpuproj/report-html.h): building the
- * document (projections with every model, rankings, disagreements) and
- * writing it as one self-contained HTML file with inline SVG charts
- * (report-charts.c, PLplot). The Markdown writer is report-md.c.
+ * The HTML writer of the procurement report (gpuproj_report_doc_html(),
+ * include/gpuproj/report-doc.h): one self-contained page with inline CSS
+ * and the SVG charts drawn by report-charts.c (PLplot) from the data the
+ * document holds. It only formats the document report-doc.c built; the
+ * Markdown writer (report-md.c) is its sibling.
  *
  * Thread safety: reentrant; charts fork (see report-charts.h).
  */
@@ -15,754 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <gpuproj/report-html.h>
+#include <gpuproj/report-doc.h>
 
 #include "report-charts.h"
-#include "report-html-private.h"
-#include "profile-private.h"
+#include "report-doc-private.h"
 #include "util.h"
 
-#define DEFAULT_TOP_KERNELS 3
-#define DEFAULT_FEATURED 4
-#define DEFAULT_CHART_PROFILES 4
-/* Kernels drawn in the quadrant and instruction-roofline charts. */
-#define CHART_KERNELS 6
 /* Kernels with a column in the "every target" matrix. */
 #define MATRIX_KERNELS 6
-/* Characters of a kernel name in chart legends. */
-#define CHART_NAME_CHARS 20
-
-const char *const doc_assumptions[] = {
-	"Projected time is GPU kernel time only: host code, data transfers, synchronisation and "
-	"other non-kernel time of the run are not projected (the run's wall time is shown where "
-	"the profile has it).",
-	"Floating-point work is assumed the same on the target (FLOP ratio 1) unless a SASS "
-	"comparison supplies a ratio; special functions can compile to different instruction "
-	"counts (seed 000 §4.2).",
-	"Warp efficiency is a property of the kernel and the same on every GPU.",
-	"Target ceilings are the sustained FLOP/s and bandwidths of targets.yaml: measured where a "
-	"measurement exists, otherwise datasheet values or estimates; the basis of every number "
-	"is listed under \"Sources of the target numbers\".",
-	"Kernels the model cannot project (no metrics: only timed, or a metric missing) are "
-	"carried at their measured source time in every total, and counted as \"carried\".",
-	"Energy = projected time × TDP: an upper-bound estimate that assumes the board draws its "
-	"full rated power for the whole projected time; idle and host power are not included.",
-	"Time × price = projected time × the target's price (USD·s): a relative figure for "
-	"comparing purchases on this workload, not a running cost.",
-	"The interval is each model's own spread (hroof: the L1, L2 and DRAM projections of "
-	"seed 000 eq. 9, the point estimate their midpoint), not a statistical confidence "
-	"interval. The hroof authors report 10.3–17.0 % mean absolute error on their validation.",
-};
-const size_t doc_n_assumptions = ARRAY_LENGTH(doc_assumptions);
-
-const char *
-doc_traffic_assumption(void)
-{
-	if (gpuproj_l2_capacity_default())
-		return "Bytes through L1 and L2 are assumed the same on the target as measured on "
-		       "the source (seed 000 §4.2: \"memory usage is considered as roughly "
-		       "similar\"); DRAM bytes are adjusted for the target's L2 size (a footprint "
-		       "model fitted on gpuproj's validation data: a larger L2 keeps more of the "
-		       "kernel's data).";
-	return "Memory traffic per level (bytes through L1, L2 and DRAM) is assumed the same on "
-	       "the target as measured on the source (seed 000 §4.2: \"memory usage is "
-	       "considered as roughly similar\"); caches of very different sizes can change it.";
-}
-
-/* ------------------------------------------------------------------ */
-/* Shared helpers                                                      */
-/* ------------------------------------------------------------------ */
-
-size_t
-doc_target_index(const struct gpuproj_report_doc *doc, const struct gpuproj_target *t)
-{
-	size_t i;
-
-	for (i = 0; i < doc->n_targets; i++) {
-		if (doc->targets[i] == t)
-			return i;
-	}
-	return doc->n_targets;
-}
-
-const char *
-doc_kernel_name(const struct gpuproj_kernel *k)
-{
-	return k->demangled && *k->demangled ? k->demangled : k->name;
-}
-
-void
-doc_short_name(const struct gpuproj_kernel *k, size_t max, char *buf, size_t size)
-{
-	const char *n = doc_kernel_name(k), *p;
-	size_t cp = 0, w = 0;
-
-	for (p = n; *p && w + 4 < size; p++) {
-		if (((unsigned char)*p & 0xC0) != 0x80) {
-			if (cp == max - 1 && strlen(p) > 1) {
-				/* More than `max` code points: cut here and mark it. */
-				size_t rest = 0;
-				const char *q;
-
-				for (q = p; *q; q++)
-					rest += ((unsigned char)*q & 0xC0) != 0x80;
-				if (rest > 1) {
-					memcpy(buf + w, "…", 3);
-					w += 3;
-					break;
-				}
-			}
-			cp++;
-		}
-		buf[w++] = *p;
-	}
-	buf[w] = '\0';
-}
-
-const char *
-doc_application(const struct gpuproj_profile *p)
-{
-	const struct gpuproj_process_info *pi = gpuproj_profile_process(p);
-
-	if (pi->application && *pi->application)
-		return pi->application;
-	if (pi->argv && pi->argv[0] && *pi->argv[0])
-		return pi->argv[0];
-	return "unknown application";
-}
-
-void
-doc_applications(const struct gpuproj_report_doc *doc, char *buf, size_t size)
-{
-	size_t i, j, shown = 0, w = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < doc->n_profiles; i++) {
-		const char *a = doc_application(doc->profiles[i].profile);
-		bool seen = false;
-
-		for (j = 0; j < i && !seen; j++)
-			seen = strcmp(a, doc_application(doc->profiles[j].profile)) == 0;
-		if (seen)
-			continue;
-		if (shown == 3) {
-			snprintf(buf + w, size - w, ", …");
-			return;
-		}
-		w += (size_t)snprintf(buf + w, size - w, "%s%s", shown ? ", " : "", a);
-		if (w >= size)
-			return;
-		shown++;
-	}
-}
-
-void
-doc_chart_label(const struct gpuproj_kernel *k, size_t rank, size_t max, char *buf, size_t size)
-{
-	const char *full = doc_kernel_name(k), *p;
-	char fn[400], name[200];
-	struct gpuproj_kernel tmp;
-	size_t w = 0;
-	int depth = 0;
-
-	/* The function name with its template arguments: no return type, no parameters. */
-	if (strncmp(full, "void ", 5) == 0)
-		full += 5;
-	for (p = full; *p && w + 1 < sizeof(fn); p++) {
-		if (*p == '<')
-			depth++;
-		else if (*p == '>' && depth > 0)
-			depth--;
-		else if (*p == '(' && depth == 0 && p != full)
-			break;
-		fn[w++] = *p;
-	}
-	fn[w] = '\0';
-	memset(&tmp, 0, sizeof(tmp));
-	tmp.name = fn;
-	doc_short_name(&tmp, max, name, sizeof(name));
-	if (rank && k->tag && *k->tag)
-		snprintf(buf, size, "#%zu %s [%s]", rank, name, k->tag);
-	else if (rank)
-		snprintf(buf, size, "#%zu %s", rank, name);
-	else if (k->tag && *k->tag)
-		snprintf(buf, size, "%s [%s]", name, k->tag);
-	else
-		snprintf(buf, size, "%s", name);
-}
-
-char *
-doc_fmt_speedup(double speedup, char *buf, size_t size)
-{
-	if (!isfinite(speedup))
-		snprintf(buf, size, "–");
-	else
-		snprintf(buf, size, "%.2f×", speedup);
-	return buf;
-}
-
-char *
-doc_fmt_energy(double j, char *buf, size_t size)
-{
-	if (isnan(j))
-		snprintf(buf, size, "unknown");
-	else if (j < 1e3)
-		snprintf(buf, size, "%.3g J", j);
-	else if (j < 1e6)
-		snprintf(buf, size, "%.3g kJ", j / 1e3);
-	else
-		snprintf(buf, size, "%.3g MJ", j / 1e6);
-	return buf;
-}
-
-char *
-doc_fmt_cost(double usd_s, char *buf, size_t size)
-{
-	if (isnan(usd_s)) {
-		snprintf(buf, size, "unknown");
-	} else if (usd_s < 1000) {
-		snprintf(buf, size, "%.3g USD·s", usd_s);
-	} else {
-		/* Three significant digits, thousands separated by thin spaces. */
-		double mag = pow(10, floor(log10(usd_s)) - 2);
-		unsigned long long v = (unsigned long long)(round(usd_s / mag) * mag);
-		char digits[32], grouped[64];
-		size_t n, i, w = 0;
-
-		snprintf(digits, sizeof(digits), "%llu", v);
-		n = strlen(digits);
-		for (i = 0; i < n && w + 4 < sizeof(grouped); i++) {
-			if (i && (n - i) % 3 == 0) {
-				memcpy(grouped + w, "\u2009", 3);
-				w += 3;
-			}
-			grouped[w++] = digits[i];
-		}
-		grouped[w] = '\0';
-		snprintf(buf, size, "%s USD·s", grouped);
-	}
-	return buf;
-}
-
-char *
-doc_fmt_pct(double frac, char *buf, size_t size)
-{
-	if (!isfinite(frac))
-		snprintf(buf, size, "–");
-	else
-		snprintf(buf, size, "%.1f %%", 100.0 * frac);
-	return buf;
-}
-
-/* ------------------------------------------------------------------ */
-/* Building the document                                               */
-/* ------------------------------------------------------------------ */
-
-static int
-rank_cmp(const void *a, const void *b)
-{
-	const struct gpuproj_report_rank *x = a, *y = b;
-	bool xn = isnan(x->point_ns), yn = isnan(y->point_ns);
-
-	if (xn != yn)
-		return xn ? 1 : -1;
-	if (!xn && x->point_ns != y->point_ns)
-		return x->point_ns < y->point_ns ? -1 : 1;
-	return strcmp(x->target->name, y->target->name);
-}
-
-static void
-fill_costs(struct gpuproj_report_rank *r)
-{
-	const struct gpuproj_target *t = r->target;
-
-	r->speedup = r->point_ns > 0 ? r->source_ns / r->point_ns : NAN;
-	r->energy_j = isnan(t->tdp_w) ? NAN : r->point_ns * 1e-9 * t->tdp_w;
-	r->cost_usd_s = isnan(t->price_usd) ? NAN : r->point_ns * 1e-9 * t->price_usd;
-}
-
-/* The binding resource of most projected time over the given profiles. */
-static enum gpuproj_bound
-dominant_binding(const struct gpuproj_report_doc *doc, size_t first, size_t last, size_t t)
-{
-	double by[GPUPROJ_BOUND_LATENCY + 1] = { 0 };
-	enum gpuproj_bound best = GPUPROJ_BOUND_NONE;
-	size_t p, k;
-	int b;
-
-	for (p = first; p < last; p++) {
-		const struct doc_profile *dp = &doc->profiles[p];
-
-		for (k = 0; k < dp->n_kernels; k++) {
-			const struct doc_kproj *kp = doc_kp(doc, dp, t, k);
-			const struct gpuproj_kernel *kr = gpuproj_profile_at(dp->profile, k);
-
-			if (kp->status == GPUPROJ_OK && kp->binding <= GPUPROJ_BOUND_LATENCY)
-				by[kp->binding] += kp->point_ns *
-						   (double)(kr->launches ? kr->launches : 1);
-		}
-	}
-	for (b = 1; b <= GPUPROJ_BOUND_LATENCY; b++) {
-		if (by[b] > by[best])
-			best = (enum gpuproj_bound)b;
-	}
-	return best;
-}
-
-static enum gpuproj_prec
-dominant_precision(const struct gpuproj_profile *p)
-{
-	static const enum gpuproj_metric m[GPUPROJ_PREC_COUNT][3] = {
-		{ GPUPROJ_M_INST_FP16_FMA, GPUPROJ_M_INST_FP16_ADD, GPUPROJ_M_INST_FP16_MUL },
-		{ GPUPROJ_M_INST_FP32_FMA, GPUPROJ_M_INST_FP32_ADD, GPUPROJ_M_INST_FP32_MUL },
-		{ GPUPROJ_M_INST_FP64_FMA, GPUPROJ_M_INST_FP64_ADD, GPUPROJ_M_INST_FP64_MUL },
-	};
-	double flop[GPUPROJ_PREC_COUNT] = { 0 };
-	enum gpuproj_prec best = GPUPROJ_FP32;
-	size_t i;
-	int q, j;
-
-	for (i = 0; i < gpuproj_profile_count(p); i++) {
-		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
-		double launches = (double)(k->launches ? k->launches : 1);
-
-		for (q = 0; q < GPUPROJ_PREC_COUNT; q++) {
-			for (j = 0; j < 3; j++) {
-				double v = gpuproj_kernel_metric(k, m[q][j]);
-
-				if (isfinite(v) && v > 0)
-					flop[q] += (j == 0 ? 2 : 1) * v * launches;
-			}
-		}
-	}
-	for (q = 0; q < GPUPROJ_PREC_COUNT; q++) {
-		if (flop[q] > flop[best])
-			best = (enum gpuproj_prec)q;
-	}
-	return best;
-}
-
-static void
-progress(const struct gpuproj_report_doc *doc, const char *stage, size_t done, size_t total)
-{
-	if (doc->opt.progress)
-		doc->opt.progress(doc->opt.progress_userdata, stage, done, total);
-}
-
-/* Project one profile onto every target with every model. */
-static int
-project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
-{
-	const struct gpuproj_profile *p = dp->profile;
-	size_t n = gpuproj_profile_count(p), nt = doc->n_targets, nm = doc->n_models;
-	struct gpuproj_run_projection *runs = NULL;
-	struct gpuproj_projection *cmp = NULL;
-	size_t *flagged = NULL, *worst_t = NULL, t, k, m;
-	double *worst_f = NULL, *worst_pts = NULL;
-	int r = GPUPROJ_E_NOMEM;
-
-	dp->n_kernels = n;
-	dp->kp = calloc(nt * n + 1, sizeof(*dp->kp));
-	dp->why = calloc(n + 1, sizeof(*dp->why));
-	dp->order = profile_order_by_time(p); /* longest first, ties by signature */
-	dp->totals = calloc(nt, sizeof(*dp->totals));
-	dp->ranking = calloc(nt, sizeof(*dp->ranking));
-	dp->model_point_ns = calloc(nm * nt, sizeof(*dp->model_point_ns));
-	dp->model_unprojected = calloc(nm * nt, sizeof(*dp->model_unprojected));
-	runs = calloc(nm, sizeof(*runs));
-	cmp = calloc(nm, sizeof(*cmp));
-	flagged = calloc(n + 1, sizeof(*flagged));
-	worst_t = calloc(n + 1, sizeof(*worst_t));
-	worst_f = calloc(n + 1, sizeof(*worst_f));
-	worst_pts = calloc(n * nm + 1, sizeof(*worst_pts));
-	if (!dp->kp || !dp->why || !dp->order || !dp->totals || !dp->ranking ||
-	    !dp->model_point_ns || !dp->model_unprojected || !runs || !cmp || !flagged || !worst_t ||
-	    !worst_f || !worst_pts)
-		goto out;
-
-	for (k = 0; k < n; k++) {
-		const struct gpuproj_kernel *kr = gpuproj_profile_at(p, k);
-
-		dp->launches += kr->launches;
-		dp->profiled += kr->profiled;
-		if (kr->duration_ns.n == 0)
-			dp->n_untimed++;
-		else if (kr->profiled == 0)
-			dp->n_timed_only++;
-	}
-	dp->kernel_ns = gpuproj_profile_kernel_time_ns(p);
-	dp->prec = dominant_precision(p);
-
-	for (t = 0; t < nt; t++) {
-		const struct gpuproj_target *tgt = doc->targets[t];
-		struct gpuproj_report_rank *row = &dp->totals[t];
-
-		for (m = 0; m < nm; m++) {
-			if (gpuproj_project_run(p, doc->models[m], dp->src, tgt, NULL, &runs[m]))
-				goto out;
-			dp->model_point_ns[m * nt + t] = runs[m].point_ns;
-			dp->model_unprojected[m * nt + t] = runs[m].n_unprojected;
-		}
-		for (k = 0; k < n; k++) {
-			const struct gpuproj_projection *pr = &runs[0].kernels[k];
-			struct doc_kproj *kp = &dp->kp[t * n + k];
-
-			kp->status = pr->status;
-			kp->binding = pr->binding;
-			kp->lo_ns = pr->status == GPUPROJ_OK ? pr->lo_ns : NAN;
-			kp->hi_ns = pr->status == GPUPROJ_OK ? pr->hi_ns : NAN;
-			kp->point_ns = pr->status == GPUPROJ_OK ? pr->point_ns : NAN;
-			if (pr->status != GPUPROJ_OK && !dp->why[k]) {
-				dp->why[k] = xstrdup(pr->why[0] ? pr->why
-								 : gpuproj_strerror(pr->status));
-				if (!dp->why[k])
-					goto out;
-			}
-		}
-		row->target = tgt;
-		row->source_ns = runs[0].source_ns;
-		row->point_ns = runs[0].point_ns;
-		row->lo_ns = runs[0].lo_ns;
-		row->hi_ns = runs[0].hi_ns;
-		row->n_unprojected = runs[0].n_unprojected;
-		row->unprojected_source_ns = runs[0].unprojected_source_ns;
-		row->is_source = tgt == dp->src;
-		fill_costs(row);
-
-		/* Where the models disagree on a kernel (model.h's flag and factor). */
-		for (k = 0; nm > 1 && k < n; k++) {
-			double lo = INFINITY, hi = 0;
-
-			for (m = 0; m < nm; m++)
-				cmp[m] = runs[m].kernels[k];
-			if (!gpuproj_models_disagree(cmp, nm, GPUPROJ_MODEL_DISAGREEMENT_FACTOR))
-				continue;
-			for (m = 0; m < nm; m++) {
-				if (cmp[m].status == GPUPROJ_OK && cmp[m].point_ns > 0) {
-					lo = fmin(lo, cmp[m].point_ns);
-					hi = fmax(hi, cmp[m].point_ns);
-				}
-			}
-			flagged[k]++;
-			if (hi / lo > worst_f[k]) {
-				worst_f[k] = hi / lo;
-				worst_t[k] = t;
-				for (m = 0; m < nm; m++) {
-					const struct gpuproj_projection *pr = &runs[m].kernels[k];
-
-					worst_pts[k * nm + m] =
-						pr->status == GPUPROJ_OK ? pr->point_ns : NAN;
-				}
-			}
-		}
-		for (m = 0; m < nm; m++)
-			gpuproj_run_projection_clear(&runs[m]);
-	}
-	for (t = 0; t < nt; t++)
-		dp->totals[t].binding = dominant_binding(doc, (size_t)(dp - doc->profiles),
-							  (size_t)(dp - doc->profiles) + 1, t);
-	memcpy(dp->ranking, dp->totals, nt * sizeof(*dp->ranking));
-	qsort(dp->ranking, nt, sizeof(*dp->ranking), rank_cmp);
-
-	for (k = 0; k < n; k++)
-		dp->n_dis += flagged[k] > 0;
-	if (dp->n_dis) {
-		size_t o, w = 0;
-
-		dp->dis = calloc(dp->n_dis, sizeof(*dp->dis));
-		if (!dp->dis)
-			goto out;
-		for (o = 0; o < n; o++) {
-			struct doc_disagreement *d;
-
-			k = dp->order[o];
-			if (!flagged[k])
-				continue;
-			d = &dp->dis[w++];
-			d->kernel = k;
-			d->n_flagged = flagged[k];
-			d->worst_target = worst_t[k];
-			d->worst_factor = worst_f[k];
-			d->point_ns = malloc(nm * sizeof(*d->point_ns));
-			if (!d->point_ns)
-				goto out;
-			memcpy(d->point_ns, &worst_pts[k * nm], nm * sizeof(*d->point_ns));
-		}
-	}
-	r = GPUPROJ_OK;
-out:
-	for (m = 0; runs && m < nm; m++)
-		gpuproj_run_projection_clear(&runs[m]);
-	free(runs);
-	free(cmp);
-	free(flagged);
-	free(worst_t);
-	free(worst_f);
-	free(worst_pts);
-	return r;
-}
-
-static int
-resolve_date(struct gpuproj_report_doc *doc, struct gpuproj_error *reterr)
-{
-	const char *env = getenv("SOURCE_DATE_EPOCH");
-	time_t when;
-	struct tm tm;
-
-	if (doc->opt.date) {
-		snprintf(doc->date, sizeof(doc->date), "%s", doc->opt.date);
-		return GPUPROJ_OK;
-	}
-	if (env && *env) {
-		int64_t v;
-
-		if (!parse_int64(env, &v) || v < 0)
-			return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
-					 "SOURCE_DATE_EPOCH must be a non-negative integer (seconds "
-					 "since 1970-01-01 UTC), not '%s'", env);
-		when = (time_t)v;
-	} else {
-		when = time(NULL);
-	}
-	if (!gmtime_r(&when, &tm) ||
-	    !strftime(doc->date, sizeof(doc->date), "%Y-%m-%d %H:%M UTC", &tm))
-		snprintf(doc->date, sizeof(doc->date), "%lld s since 1970", (long long)when);
-	return GPUPROJ_OK;
-}
-
-static int
-unknown_target(const struct gpuproj_targets *set, const char *name, struct gpuproj_error *reterr)
-{
-	const char *close[5];
-	size_t n = gpuproj_targets_suggest(set, name, close, ARRAY_LENGTH(close)), i;
-	struct strbuf sb;
-	int r;
-
-	strbuf_init(&sb);
-	for (i = 0; i < n; i++)
-		strbuf_printf(&sb, "%s%s", i ? ", " : "; close names: ", close[i]);
-	r = error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
-		      "target GPU '%s' is not in targets.yaml%s (`gpuproj targets list` shows all)",
-		      name, sb.buf ? sb.buf : "");
-	strbuf_free(&sb);
-	return r;
-}
-
-static bool
-add_target(struct gpuproj_report_doc *doc, const struct gpuproj_target *t)
-{
-	if (doc_target_index(doc, t) < doc->n_targets)
-		return false;
-	doc->targets[doc->n_targets++] = t;
-	return true;
-}
-
-int
-gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_inputs,
-		       const struct gpuproj_targets *targets,
-		       const struct gpuproj_report_doc_options *opt,
-		       struct gpuproj_report_doc **ret, struct gpuproj_error *reterr)
-{
-	struct gpuproj_report_doc *doc = NULL;
-	size_t n_set = targets ? gpuproj_targets_count(targets) : 0, i, j, t;
-	int r;
-
-	if (!inputs || !n_inputs || !targets || !ret)
-		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
-				 "a report needs at least one profile and a set of targets");
-	for (i = 0; i < n_inputs; i++) {
-		if (!inputs[i].profile)
-			return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
-					 "report input %zu has no profile", i + 1);
-	}
-	if (!n_set)
-		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "the target set is empty");
-
-	doc = calloc(1, sizeof(*doc));
-	if (!doc)
-		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
-	if (opt)
-		doc->opt = *opt;
-	if (!doc->opt.top_kernels)
-		doc->opt.top_kernels = DEFAULT_TOP_KERNELS;
-	if (!doc->opt.featured_targets)
-		doc->opt.featured_targets = DEFAULT_FEATURED;
-	if (!doc->opt.chart_profiles)
-		doc->opt.chart_profiles = DEFAULT_CHART_PROFILES;
-	doc->set = targets;
-	doc->model = doc->opt.model ? doc->opt.model : gpuproj_model_default();
-	r = resolve_date(doc, reterr);
-	if (r)
-		goto fail;
-
-	/* Every registered model, the report's first. */
-	doc->models = calloc(gpuproj_model_count() + 1, sizeof(*doc->models));
-	doc->targets = calloc(n_set + n_inputs, sizeof(*doc->targets));
-	doc->featured = calloc(n_set + n_inputs, sizeof(*doc->featured));
-	doc->profiles = calloc(n_inputs, sizeof(*doc->profiles));
-	doc->combined = calloc(n_set + n_inputs, sizeof(*doc->combined));
-	if (!doc->models || !doc->targets || !doc->featured || !doc->profiles || !doc->combined)
-		goto nomem;
-	doc->models[doc->n_models++] = doc->model;
-	for (i = 0; i < gpuproj_model_count(); i++) {
-		if (gpuproj_model_at(i) != doc->model)
-			doc->models[doc->n_models++] = gpuproj_model_at(i);
-	}
-
-	/* The targets: the named ones (featured), or all; then the sources. */
-	if (doc->opt.n_target_names) {
-		for (i = 0; i < doc->opt.n_target_names; i++) {
-			const struct gpuproj_target *tg =
-				gpuproj_targets_match(targets, doc->opt.target_names[i]);
-
-			if (!tg) {
-				r = unknown_target(targets, doc->opt.target_names[i], reterr);
-				goto fail;
-			}
-			if (add_target(doc, tg))
-				doc->featured[doc->n_featured++] = tg;
-		}
-		doc->featured_given = true;
-	} else {
-		for (i = 0; i < n_set; i++)
-			add_target(doc, gpuproj_targets_get(targets, i));
-	}
-	for (i = 0; i < n_inputs; i++) {
-		struct doc_profile *dp = &doc->profiles[i];
-		struct gpuproj_error e = { 0 };
-
-		dp->profile = inputs[i].profile;
-		dp->label = inputs[i].label ? xstrdup(inputs[i].label)
-					    : xasprintf("profile %zu", i + 1);
-		if (!dp->label)
-			goto nomem;
-		doc->n_profiles++;
-		r = gpuproj_resolve_source(dp->profile, targets, inputs[i].source, &dp->src, &e);
-		if (r) {
-			error_set(reterr, r, e.file, e.line, e.column, "%s: %s", dp->label,
-				  e.message);
-			goto fail;
-		}
-		add_target(doc, dp->src);
-		if (dp->src != doc->profiles[0].src)
-			doc->mixed_sources = true;
-	}
-
-	for (i = 0; i < doc->n_profiles; i++) {
-		struct doc_profile *dp = &doc->profiles[i];
-
-		progress(doc, "projecting", i, doc->n_profiles);
-		dp->src_index = doc_target_index(doc, dp->src);
-		r = project_profile(doc, dp);
-		if (r)
-			goto nomem;
-		doc->n_disagreements += dp->n_dis;
-	}
-	progress(doc, "projecting", doc->n_profiles, doc->n_profiles);
-
-	/* The combined ranking: per-profile totals summed. */
-	for (t = 0; t < doc->n_targets; t++) {
-		struct gpuproj_report_rank *row = &doc->combined[t];
-
-		row->target = doc->targets[t];
-		for (i = 0; i < doc->n_profiles; i++) {
-			const struct gpuproj_report_rank *pt = &doc->profiles[i].totals[t];
-
-			row->source_ns += pt->source_ns;
-			row->point_ns += pt->point_ns;
-			row->lo_ns += pt->lo_ns;
-			row->hi_ns += pt->hi_ns;
-			row->n_unprojected += pt->n_unprojected;
-			row->unprojected_source_ns += pt->unprojected_source_ns;
-			row->is_source |= pt->is_source;
-		}
-		fill_costs(row);
-		row->binding = dominant_binding(doc, 0, doc->n_profiles, t);
-	}
-	qsort(doc->combined, doc->n_targets, sizeof(*doc->combined), rank_cmp);
-
-	/* Featured targets: the best ranked that are not a source. */
-	if (!doc->featured_given) {
-		for (j = 0; j < doc->n_targets && doc->n_featured < doc->opt.featured_targets; j++) {
-			if (!doc->combined[j].is_source)
-				doc->featured[doc->n_featured++] = doc->combined[j].target;
-		}
-	}
-	*ret = doc;
-	return GPUPROJ_OK;
-
-nomem:
-	r = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
-fail:
-	gpuproj_report_doc_free(doc);
-	return r;
-}
-
-struct gpuproj_report_doc *
-gpuproj_report_doc_free(struct gpuproj_report_doc *doc)
-{
-	size_t i, k;
-
-	if (!doc)
-		return NULL;
-	for (i = 0; i < doc->n_profiles; i++) {
-		struct doc_profile *dp = &doc->profiles[i];
-
-		free(dp->label);
-		free(dp->kp);
-		for (k = 0; dp->why && k < dp->n_kernels; k++)
-			free(dp->why[k]);
-		free(dp->why);
-		free(dp->order);
-		free(dp->totals);
-		free(dp->ranking);
-		free(dp->model_point_ns);
-		free(dp->model_unprojected);
-		for (k = 0; dp->dis && k < dp->n_dis; k++)
-			free(dp->dis[k].point_ns);
-		free(dp->dis);
-	}
-	free(doc->profiles);
-	free(doc->models);
-	free(doc->targets);
-	free(doc->featured);
-	free(doc->combined);
-	free(doc);
-	return NULL;
-}
-
-size_t
-gpuproj_report_doc_profile_count(const struct gpuproj_report_doc *doc)
-{
-	return doc ? doc->n_profiles : 0;
-}
-
-const struct gpuproj_report_rank *
-gpuproj_report_doc_ranking(const struct gpuproj_report_doc *doc, size_t profile, size_t *ret_n)
-{
-	if (ret_n)
-		*ret_n = 0;
-	if (!doc)
-		return NULL;
-	if (profile == GPUPROJ_REPORT_COMBINED) {
-		if (ret_n)
-			*ret_n = doc->n_targets;
-		return doc->combined;
-	}
-	if (profile >= doc->n_profiles)
-		return NULL;
-	if (ret_n)
-		*ret_n = doc->n_targets;
-	return doc->profiles[profile].ranking;
-}
-
-size_t
-gpuproj_report_doc_disagreements(const struct gpuproj_report_doc *doc)
-{
-	return doc ? doc->n_disagreements : 0;
-}
 
 /* ------------------------------------------------------------------ */
 /* HTML                                                                */
@@ -1169,7 +431,7 @@ html_chart(struct html *h, int r, char *svg, const char *why, const char *id,
 	   const char *caption_html)
 {
 	h->chart_done++;
-	progress(h->doc, "charts", h->chart_done, h->chart_total);
+	doc_progress(h->doc, "charts", h->chart_done, h->chart_total);
 	if (r == GPUPROJ_E_INVAL) {
 		/* Nothing drawable: not an error, the page says why. */
 		outf(h, "<p class=\"note\">No chart: %s.</p>\n", why);
@@ -1187,107 +449,49 @@ html_chart(struct html *h, int r, char *svg, const char *why, const char *id,
 	outf(h, "\n<figcaption id=\"%s-caption\">%s</figcaption>\n</figure>\n", id, caption_html);
 }
 
-static double
-gflops_of(const struct gpuproj_hroof *x, int l)
-{
-	return x->valid[l] ? x->bw_ceil[l] / 1e9 : NAN;
-}
-
 /* Seed 000 Fig. 2: source and target hierarchical rooflines of one kernel. */
 static void
-html_roofline(struct html *h, const struct doc_profile *dp, size_t pi, size_t rank,
-	      const struct gpuproj_target *tgt)
+html_roofline(struct html *h, const struct doc_profile *dp, size_t pi,
+	      const struct doc_roofline *d)
 {
 	const struct gpuproj_report_doc *doc = h->doc;
-	size_t k = dp->order[rank];
-	const struct gpuproj_kernel *kr = gpuproj_profile_at(dp->profile, k);
-	const struct gpuproj_model *hroof = gpuproj_model_find("hroof");
-	struct gpuproj_hroof hs, ht;
-	struct gpuproj_projection pr;
-	struct chart_roofline c = { 0 };
-	char why[512] = "", id[64], name[400], t0[40], t1[40], sp[40], *svg = NULL;
-	char title0[200], title1[200];
+	char why[512] = "", id[64], t0[40], t1[40], sp[40], *svg = NULL;
 	struct strbuf cap;
-	double mean = gpuproj_kernel_mean_ns(kr);
-	int l, r;
+	int r;
 
-	snprintf(id, sizeof(id), "p%zu-roofline-%zu", pi, rank + 1);
-	doc_short_name(kr, 100, name, sizeof(name));
-	strbuf_init(&cap);
-	outf(h, "<h4>#%zu <code class=\"kernel\">", rank + 1);
-	oute(h, name);
+	snprintf(id, sizeof(id), "p%zu-roofline-%zu", pi, d->rank + 1);
+	outf(h, "<h4>#%zu <code class=\"kernel\">", d->rank + 1);
+	oute(h, d->name);
 	out(h, "</code></h4>\n");
-
-	if (isnan(mean) || gpuproj_hroof_ceilings(kr, dp->src, 1.0, &hs, why, sizeof(why))) {
+	if (d->note) {
 		h->chart_done++;
-		progress(doc, "charts", h->chart_done, h->chart_total);
+		doc_progress(doc, "charts", h->chart_done, h->chart_total);
 		out(h, "<p class=\"note\">No roofline: ");
-		oute(h, isnan(mean) ? "the kernel has no timed launch" : why);
+		oute(h, d->note);
 		out(h, ".</p>\n");
 		return;
 	}
-	if (!(hs.flop > 0)) {
-		h->chart_done++;
-		progress(doc, "charts", h->chart_done, h->chart_total);
-		out(h, "<p class=\"note\">No roofline: the kernel does no floating-point work (a "
-		    "copy or fill), so a FLOP roofline does not apply; hroof projects its time by "
-		    "the ratio of the bandwidth ceilings (seed 000, FLOP = 0 case).</p>\n");
-		return;
-	}
-	c.n_panels = 1;
-	c.panel[0].title = NULL;
-	for (l = 0; l < CHART_LEVELS; l++) {
-		c.panel[0].peak_bw_gbs[l] = dp->src->bw_gbs[l];
-		c.panel[0].bw_ceil_gbs[l] = gflops_of(&hs, l);
-		c.panel[0].oi[l] = hs.valid[l] ? hs.oi[l] : NAN;
-		c.panel[0].perf_gflops[l] = hs.valid[l] ? hs.flop / mean : NAN;
-	}
-	c.panel[0].peak_gflops = hs.perf_mix / 1e9;
-	c.panel[0].perf_ceil_gflops = hs.perf_ceil / 1e9;
-	snprintf(title0, sizeof(title0), "Source: %s (measured)", dp->src->name);
-	c.panel[0].title = title0;
-	pr.status = GPUPROJ_E_INVAL;
-	if (tgt && hroof &&
-	    gpuproj_model_project(hroof, kr, dp->src, tgt, NULL, &pr) == GPUPROJ_OK &&
-	    gpuproj_hroof_ceilings(kr, tgt, pr.flop_ratio, &ht, NULL, 0) == GPUPROJ_OK) {
-		struct chart_roofline_panel *q = &c.panel[1];
-
-		snprintf(title1, sizeof(title1), "Target: %s (projected)", tgt->name);
-		q->title = title1;
-		for (l = 0; l < CHART_LEVELS; l++) {
-			q->peak_bw_gbs[l] = tgt->bw_gbs[l];
-			q->bw_ceil_gbs[l] = gflops_of(&ht, l);
-			q->oi[l] = ht.valid[l] ? ht.oi[l] : NAN;
-			q->perf_gflops[l] = isfinite(pr.level_ns[l]) && pr.level_ns[l] > 0 ?
-					    ht.flop / pr.level_ns[l] : NAN;
-		}
-		q->peak_gflops = ht.perf_mix / 1e9;
-		q->perf_ceil_gflops = ht.perf_ceil / 1e9;
-		q->has_interval = pr.lo_ns > 0 && pr.hi_ns > 0;
-		q->interval_lo_gflops = ht.flop / pr.hi_ns;
-		q->interval_hi_gflops = ht.flop / pr.lo_ns;
-		c.n_panels = 2;
-	}
-	r = chart_roofline(&c, id, &svg, why, sizeof(why));
+	r = chart_roofline(&d->chart, id, &svg, why, sizeof(why));
+	strbuf_init(&cap);
 	strbuf_printf(&cap, "Hierarchical roofline with the kernel's ceilings (seed 000, Fig. 2): "
 		      "Perf<sup>ceil</sup> (eq. 3) and BW<sup>ceil</sup> of L1, L2 and DRAM "
 		      "(eqs. 6–8) on ");
 	esc(&cap, dp->src->name);
 	strbuf_printf(&cap, ", where the kernel was measured at %s per launch (its operational "
 		      "intensities, eq. 10, are the three markers)",
-		      format_ns(mean, t0, sizeof(t0)));
-	if (c.n_panels == 2) {
+		      format_ns(d->mean_ns, t0, sizeof(t0)));
+	if (d->chart.n_panels == 2) {
 		strbuf_append(&cap, ", and on ");
-		esc(&cap, tgt->name);
+		esc(&cap, d->tgt->name);
 		strbuf_printf(&cap, ", where hroof projects each level with eq. 9: the blue band "
 			      "is the interval %s – %s per launch (%s speedup at the midpoint)",
-			      format_ns(pr.lo_ns, t0, sizeof(t0)),
-			      format_ns(pr.hi_ns, t1, sizeof(t1)),
-			      doc_fmt_speedup(mean / pr.point_ns, sp, sizeof(sp)));
+			      format_ns(d->lo_ns, t0, sizeof(t0)),
+			      format_ns(d->hi_ns, t1, sizeof(t1)),
+			      doc_fmt_speedup(d->mean_ns / d->point_ns, sp, sizeof(sp)));
 	}
 	strbuf_append(&cap, ". Dashed grey: the GPUs' rooflines at peak FLOP/s (for this kernel's "
 		      "instruction mix) and bandwidths. Both axes logarithmic.");
-	if (doc->model != hroof)
+	if (doc->model != gpuproj_model_find("hroof"))
 		strbuf_append(&cap, " (The report's model is not hroof; this chart shows hroof's "
 			      "view of the kernel.)");
 	html_chart(h, r, svg, why, id, cap.buf ? cap.buf : "");
@@ -1295,75 +499,24 @@ html_roofline(struct html *h, const struct doc_profile *dp, size_t pi, size_t ra
 	strbuf_free(&cap);
 }
 
-static const char *
-prec_label(enum gpuproj_prec p)
-{
-	switch (p) {
-	case GPUPROJ_FP16: return "FP16";
-	case GPUPROJ_FP32: return "FP32";
-	case GPUPROJ_FP64: return "FP64";
-	case GPUPROJ_PREC_COUNT: break;
-	}
-	return "FP32";
-}
-
 /* Seed 003 §2.1: devices as points, kernels as rays of slope OI. */
 static void
 html_quadrant(struct html *h, const struct doc_profile *dp, size_t pi)
 {
 	const struct gpuproj_report_doc *doc = h->doc;
-	struct chart_device *dev = calloc(doc->n_targets + 1, sizeof(*dev));
+	const struct doc_quadrant *q = &dp->charts->quad;
 	bool *labelled = calloc(doc->n_targets + 1, sizeof(*labelled));
-	struct chart_ray rays[CHART_KERNELS];
-	char labels[CHART_KERNELS][200], ylab[96], id[48], why[512] = "", *svg = NULL;
-	size_t t, o, n_rays = 0, f, n_unlab = 0;
+	char id[48], why[512] = "", *svg = NULL;
+	size_t t, n_unlab = 0;
 	struct strbuf cap;
 	int r;
 
 	snprintf(id, sizeof(id), "p%zu-quadrant", pi);
-	if (!dev || !labelled) {
-		free(dev);
-		free(labelled);
+	if (!labelled) {
 		h->sb.oom = true;
 		return;
 	}
-	for (t = 0; t < doc->n_targets; t++) {
-		const struct gpuproj_target *tg = doc->targets[t];
-
-		dev[t].name = tg->name;
-		dev[t].bw_gbs = tg->bw_gbs[GPUPROJ_LEVEL_DRAM];
-		dev[t].gflops = gpuproj_target_gflops(tg, dp->prec, GPUPROJ_OP_FMA, NULL);
-		dev[t].style = tg == dp->src ? CHART_DEVICE_SOURCE : CHART_DEVICE_OTHER;
-		/* Names placed first: the source, the featured targets by rank, the rest. */
-		dev[t].label_rank = tg == dp->src ? 0 : (int)(doc->n_featured + 1 + t);
-		for (f = 0; f < doc->n_featured; f++) {
-			if (doc->featured[f] == tg && tg != dp->src) {
-				dev[t].style = CHART_DEVICE_FEATURED;
-				dev[t].label_rank = (int)f + 1;
-			}
-		}
-	}
-	for (o = 0; o < dp->n_kernels && n_rays < CHART_KERNELS; o++) {
-		const struct gpuproj_kernel *kr = gpuproj_profile_at(dp->profile, dp->order[o]);
-		struct gpuproj_hroof hs;
-		char name[140];
-
-		if (gpuproj_hroof_ceilings(kr, dp->src, 1.0, &hs, NULL, 0) || !(hs.flop > 0) ||
-		    !hs.valid[GPUPROJ_HL_DRAM])
-			continue;
-		doc_chart_label(kr, 0, CHART_NAME_CHARS, name, sizeof(name));
-		snprintf(labels[n_rays], sizeof(labels[n_rays]), "#%zu (OI %.2g) %s", o + 1,
-			 hs.oi[GPUPROJ_HL_DRAM], name);
-		rays[n_rays].label = labels[n_rays];
-		rays[n_rays].oi = hs.oi[GPUPROJ_HL_DRAM];
-		n_rays++;
-	}
-	snprintf(ylab, sizeof(ylab), "%s FMA throughput (GFLOP/s)", prec_label(dp->prec));
-	{
-		struct chart_quadrant q = { ylab, dev, doc->n_targets, rays, n_rays };
-
-		r = chart_quadrant(&q, id, &svg, labelled, why, sizeof(why));
-	}
+	r = chart_quadrant(&q->chart, id, &svg, labelled, why, sizeof(why));
 	strbuf_init(&cap);
 	strbuf_printf(&cap, "Quadrant split (seed 003 §2.1): each GPU is a point (DRAM bandwidth "
 		      "of targets.yaml, %s FMA throughput, measured where available: the "
@@ -1372,7 +525,7 @@ html_quadrant(struct html *h, const struct doc_profile *dp, size_t pi)
 		      "each kernel's number in the legend). GPUs above a kernel's ray are "
 		      "memory-bound for it, "
 		      "GPUs below compute-bound. Rays: the %zu longest kernels with floating-point "
-		      "work and DRAM traffic.", prec_label(dp->prec), n_rays);
+		      "work and DRAM traffic.", doc_prec_label(dp->prec), q->chart.n_rays);
 	for (t = 0; t < doc->n_targets; t++)
 		n_unlab += !labelled[t];
 	if (r == GPUPROJ_OK && n_unlab) {
@@ -1383,111 +536,52 @@ html_quadrant(struct html *h, const struct doc_profile *dp, size_t pi)
 			if (labelled[t])
 				continue;
 			strbuf_append(&cap, first ? "" : ", ");
-			esc(&cap, dev[t].name);
+			esc(&cap, q->dev[t].name);
 			first = false;
 		}
 		strbuf_append(&cap, ".");
 	}
-	if (!n_rays)
+	if (!q->chart.n_rays)
 		strbuf_append(&cap, " No kernel has both FLOP and DRAM traffic, so no ray is drawn.");
 	html_chart(h, r, svg, why, id, cap.buf ? cap.buf : "");
 	strbuf_free(&cap);
 	free(svg);
-	free(dev);
 	free(labelled);
-}
-
-static double
-peak_gips(const struct gpuproj_target *t)
-{
-	return (double)t->sms * t->schedulers_per_sm * t->ipc_per_scheduler * t->clock_mhz / 1e3;
 }
 
 /* Seed 004: instruction roofline of the source (and the best target). */
 static void
-html_irm(struct html *h, const struct doc_profile *dp, size_t pi, const struct gpuproj_target *tgt)
+html_irm(struct html *h, const struct doc_profile *dp, size_t pi)
 {
-	static const enum gpuproj_metric sec[CHART_LEVELS] = {
-		GPUPROJ_M_SECTORS_L1, GPUPROJ_M_SECTORS_L2, GPUPROJ_M_SECTORS_DRAM,
-	};
-	static const enum gpuproj_metric byt[CHART_LEVELS] = {
-		GPUPROJ_M_BYTES_L1, GPUPROJ_M_BYTES_L2, GPUPROJ_M_BYTES_DRAM,
-	};
-	struct chart_irm c = { 0 };
-	struct chart_irm_kernel ks[CHART_KERNELS];
-	char labels[CHART_KERNELS][160], id[48], why[512] = "", *svg = NULL;
-	size_t o, n = 0, n_no_inst = 0;
-	bool derived = false;
+	const struct doc_irm *d = &dp->charts->irm;
+	char id[48], why[512] = "", *svg = NULL;
 	struct strbuf cap;
-	int l, r;
+	int r;
 
 	snprintf(id, sizeof(id), "p%zu-irm", pi);
-	c.gpu[0].name = dp->src->name;
-	c.gpu[0].peak_gips = peak_gips(dp->src);
-	for (l = 0; l < CHART_LEVELS; l++)
-		c.gpu[0].gtxn[l] = dp->src->bw_gbs[l] / 32.0;
-	c.n_gpus = 1;
-	if (tgt && tgt != dp->src) {
-		c.gpu[1].name = tgt->name;
-		c.gpu[1].peak_gips = peak_gips(tgt);
-		for (l = 0; l < CHART_LEVELS; l++)
-			c.gpu[1].gtxn[l] = tgt->bw_gbs[l] / 32.0;
-		c.n_gpus = 2;
-	}
-	for (o = 0; o < dp->n_kernels && n < CHART_KERNELS; o++) {
-		const struct gpuproj_kernel *kr = gpuproj_profile_at(dp->profile, dp->order[o]);
-		double inst = gpuproj_kernel_metric(kr, GPUPROJ_M_INST_WARP);
-		double mean = gpuproj_kernel_mean_ns(kr);
-		bool any = false;
-
-		if (!(isfinite(inst) && inst > 0) || !(mean > 0)) {
-			n_no_inst += kr->launches > 0;
-			continue;
-		}
-		ks[n].gips = inst / mean; /* warp instructions per ns = G/s */
-		for (l = 0; l < CHART_LEVELS; l++) {
-			double s = gpuproj_kernel_metric(kr, sec[l]);
-
-			if (!(isfinite(s) && s > 0)) {
-				double b = gpuproj_kernel_metric(kr, byt[l]);
-
-				s = isfinite(b) && b > 0 ? b / 32.0 : NAN;
-				derived |= !isnan(s);
-			}
-			ks[n].intensity[l] = isfinite(s) && s > 0 ? inst / s : NAN;
-			any |= !isnan(ks[n].intensity[l]);
-		}
-		if (!any)
-			continue;
-		doc_chart_label(kr, o + 1, CHART_NAME_CHARS, labels[n], sizeof(labels[n]));
-		ks[n].label = labels[n];
-		n++;
-	}
-	c.kernels = ks;
-	c.n_kernels = n;
-	r = chart_irm(&c, id, &svg, why, sizeof(why));
+	r = chart_irm(&d->chart, id, &svg, why, sizeof(why));
 	strbuf_init(&cap);
 	strbuf_printf(&cap, "Instruction roofline (seed 004, after Ding and Williams): warp "
 		      "instructions per second against warp instructions per 32-byte transaction "
 		      "at L1, L2 and DRAM. Peak GIPS = SMs × schedulers per SM × IPC × clock (");
 	esc(&cap, dp->src->name);
-	strbuf_printf(&cap, ": %.4g GIPS", c.gpu[0].peak_gips);
-	if (c.n_gpus == 2) {
+	strbuf_printf(&cap, ": %.4g GIPS", d->chart.gpu[0].peak_gips);
+	if (d->chart.n_gpus == 2) {
 		strbuf_append(&cap, "; ");
-		esc(&cap, tgt->name);
-		strbuf_printf(&cap, ": %.4g GIPS, dashed", c.gpu[1].peak_gips);
+		esc(&cap, d->tgt->name);
+		strbuf_printf(&cap, ": %.4g GIPS, dashed", d->chart.gpu[1].peak_gips);
 	}
 	strbuf_append(&cap, "); memory ceilings = bandwidth / 32 B. Points: the longest kernels as "
 		      "measured on the source.");
-	if (derived)
+	if (d->derived)
 		strbuf_append(&cap, " Where a profile has no sector counts, transactions are "
 			      "derived as bytes / 32.");
-	if (!n)
+	if (!d->chart.n_kernels)
 		strbuf_append(&cap, " No kernel in this profile has the executed warp instruction "
 			      "count (inst.warp), so only the ceilings are drawn.");
-	else if (n_no_inst)
+	else if (d->n_no_inst)
 		strbuf_printf(&cap, " %zu other kernels lack inst.warp and are not drawn.",
-			      n_no_inst);
+			      d->n_no_inst);
 	html_chart(h, r, svg, why, id, cap.buf ? cap.buf : "");
 	strbuf_free(&cap);
 	free(svg);
@@ -1680,32 +774,12 @@ html_sources(struct html *h)
 	out(h, "</dl>\n</section>\n");
 }
 
-/* The target beside the source in roofline charts: the best featured one. */
-static const struct gpuproj_target *
-chart_target(const struct gpuproj_report_doc *doc, const struct doc_profile *dp)
-{
-	size_t f;
-
-	for (f = 0; f < doc->n_featured; f++) {
-		if (doc->featured[f] != dp->src)
-			return doc->featured[f];
-	}
-	return NULL;
-}
-
-static size_t
-chart_rooflines(const struct gpuproj_report_doc *doc, const struct doc_profile *dp)
-{
-	return dp->n_kernels < doc->opt.top_kernels ? dp->n_kernels : doc->opt.top_kernels;
-}
-
 static void
 html_profile(struct html *h, size_t pi)
 {
 	const struct gpuproj_report_doc *doc = h->doc;
 	const struct doc_profile *dp = &doc->profiles[pi];
-	const struct gpuproj_target *tgt = chart_target(doc, dp);
-	size_t i, n_roof = chart_rooflines(doc, dp);
+	size_t i;
 
 	outf(h, "<section class=\"profile\" id=\"profile-%zu\">\n<h2>", pi + 1);
 	if (doc->n_profiles > 1)
@@ -1738,13 +812,14 @@ html_profile(struct html *h, size_t pi)
 		outf(h, "<p class=\"note\">Charts are drawn for the first %zu profiles only.</p>\n",
 		     doc->opt.chart_profiles);
 	} else {
-		outf(h, "<h3>Hierarchical roofline of the %zu longest kernels</h3>\n", n_roof);
-		for (i = 0; i < n_roof; i++)
-			html_roofline(h, dp, pi + 1, i, tgt);
+		outf(h, "<h3>Hierarchical roofline of the %zu longest kernels</h3>\n",
+		     dp->charts->n_roof);
+		for (i = 0; i < dp->charts->n_roof; i++)
+			html_roofline(h, dp, pi + 1, &dp->charts->roof[i]);
 		out(h, "<h3>Quadrant split of the targets</h3>\n");
 		html_quadrant(h, dp, pi + 1);
 		out(h, "<h3>Instruction roofline</h3>\n");
-		html_irm(h, dp, pi + 1, tgt);
+		html_irm(h, dp, pi + 1);
 	}
 	out(h, "</section>\n");
 }
@@ -1786,11 +861,9 @@ gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_text, s
 	strbuf_init(&h.sb);
 	h.doc = doc;
 	h.err = reterr;
-	if (!doc->opt.no_charts) {
-		for (i = 0; i < doc->n_profiles && i < doc->opt.chart_profiles; i++) {
-			if (doc->profiles[i].n_kernels)
-				h.chart_total += chart_rooflines(doc, &doc->profiles[i]) + 2;
-		}
+	for (i = 0; i < doc->n_profiles; i++) {
+		if (doc->profiles[i].charts)
+			h.chart_total += doc->profiles[i].charts->n_roof + 2;
 	}
 	doc_applications(doc, app, sizeof(app));
 
@@ -1902,7 +975,7 @@ gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_text, s
 	out(&h, GPUPROJ_VERSION);
 	out(&h, ". Self-contained: no scripts, no external resources.</p></footer>\n"
 	    "</body>\n</html>\n");
-	progress(doc, "charts", h.chart_total, h.chart_total);
+	doc_progress(doc, "charts", h.chart_total, h.chart_total);
 
 	if (h.status) {
 		strbuf_free(&h.sb);
@@ -1916,37 +989,4 @@ gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_text, s
 		*ret_len = h.sb.len;
 	*ret_text = strbuf_steal(&h.sb);
 	return GPUPROJ_OK;
-}
-
-int
-gpuproj_report_doc_write(const struct gpuproj_report_doc *doc, const char *html_path,
-			 const char *md_path, struct gpuproj_error *reterr)
-{
-	char *html = NULL, *md = NULL;
-	size_t html_len = 0, md_len = 0;
-	int r;
-
-	if (!doc || (!html_path && !md_path))
-		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
-				 "no output file named (HTML or Markdown)");
-	if (html_path && (r = gpuproj_report_doc_html(doc, &html, &html_len, reterr)))
-		goto out;
-	if (md_path && (r = gpuproj_report_doc_markdown(doc, &md, &md_len, reterr)))
-		goto out;
-	if (html_path && (r = file_write_atomic(html_path, html, html_len, reterr)))
-		goto out;
-	if (md_path && (r = file_write_atomic(md_path, md, md_len, reterr))) {
-		if (html_path && reterr) {
-			size_t len = strlen(reterr->message);
-
-			snprintf(reterr->message + len, sizeof(reterr->message) - len,
-				 " (the HTML report %s was written)", html_path);
-		}
-		goto out;
-	}
-	r = GPUPROJ_OK;
-out:
-	free(html);
-	free(md);
-	return r;
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The Markdown report (gpuproj_report_doc_markdown(), report-html.h):
+ * The Markdown writer of the procurement report
+ * (gpuproj_report_doc_markdown(), include/gpuproj/report-doc.h):
  * GitHub-flavoured Markdown for merge-request comments, with the HTML
- * report's text and tables and no charts, images or external links.
+ * report's text and tables and no charts, images or external links. It
+ * only formats the document report-doc.c built; the HTML writer
+ * (report-html.c) is its sibling.
  * User strings are escaped: kernel names go into code spans (with `|`
  * escaped, as GFM tables require), other text has Markdown and HTML
  * special characters escaped.
@@ -17,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gpuproj/report-html.h>
+#include <gpuproj/report-doc.h>
 
-#include "report-html-private.h"
+#include "report-doc-private.h"
 #include "util.h"
 
 /* Kernels listed before the rest go into a collapsed <details> block. */

@@ -14,7 +14,7 @@
 
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
-#include <gpuproj/report-html.h>
+#include <gpuproj/report-doc.h>
 
 #include "cli.h"
 

@@ -22,7 +22,7 @@
 
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
-#include <gpuproj/report-html.h>
+#include <gpuproj/report-doc.h>
 #include <gpuproj/target.h>
 
 #include "common.h"

@@ -1,19 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The layout of struct gpuproj_report_doc and helpers shared by the HTML
- * writer (report-html.c, which also builds the document) and the Markdown
- * writer (report-md.c). Internal to the core library.
+ * The procurement report's document (include/gpuproj/report-doc.h): the
+ * layout of struct gpuproj_report_doc, built once by report-doc.c, and the
+ * helpers the two writers share. The writers (report-html.c, report-md.c)
+ * only read the document and format it; neither calls the other, and
+ * report-doc.c calls neither (report-write.c renders both and writes the
+ * files). Internal to the core library.
  */
-#ifndef GPUPROJ_REPORT_HTML_PRIVATE_H
-#define GPUPROJ_REPORT_HTML_PRIVATE_H
+#ifndef GPUPROJ_REPORT_DOC_PRIVATE_H
+#define GPUPROJ_REPORT_DOC_PRIVATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include <gpuproj/report-html.h>
+#include <gpuproj/report-doc.h>
 
+#include "report-charts.h"
 #include "util.h"
+
+/* Kernels drawn in the quadrant and instruction-roofline charts. */
+#define DOC_CHART_KERNELS 6
 
 /*
  * Kernels on which the models disagree are flagged with model.h's
@@ -39,6 +46,51 @@ struct doc_disagreement {
 	double *point_ns;     /* [doc->n_models] per-launch points there, NaN when a model failed */
 };
 
+/*
+ * Seed 000 Fig. 2 for one kernel: the chart's data (report-charts.h) and the
+ * numbers its caption cites, or the note shown instead of the chart.
+ */
+struct doc_roofline {
+	size_t rank;                   /* position in doc_profile.order */
+	char name[400];                /* the kernel's short name (the heading) */
+	const char *note;              /* non-NULL: no chart, this says why (plain text) */
+	char note_buf[512];
+	struct chart_roofline chart;   /* panel titles point into title[] */
+	char title[2][200];
+	double mean_ns;                /* measured time per launch on the source, ns */
+	/* With a second panel (chart.n_panels == 2): hroof's projection there. */
+	const struct gpuproj_target *tgt;
+	double lo_ns, hi_ns, point_ns; /* per launch, ns */
+};
+
+/* Seed 003 §2.1: the targets as points, the longest kernels as rays. */
+struct doc_quadrant {
+	struct chart_quadrant chart;   /* points into the arrays below */
+	struct chart_device *dev;      /* [doc->n_targets], in doc->targets order */
+	struct chart_ray rays[DOC_CHART_KERNELS];
+	char labels[DOC_CHART_KERNELS][200];
+	char y_label[96];
+};
+
+/* Seed 004: instruction roofline of the source (and the chart target). */
+struct doc_irm {
+	struct chart_irm chart;        /* points into the arrays below */
+	struct chart_irm_kernel ks[DOC_CHART_KERNELS];
+	char labels[DOC_CHART_KERNELS][160];
+	const struct gpuproj_target *tgt; /* the dashed GPU, or NULL */
+	bool derived;                  /* transactions derived as bytes / 32 somewhere */
+	size_t n_no_inst;              /* launched kernels without inst.warp, not drawn */
+};
+
+/* The data of one profile's charts. */
+struct doc_charts {
+	const struct gpuproj_target *tgt; /* beside the source: the best featured target, or NULL */
+	struct doc_roofline *roof;     /* [n_roof], the longest kernels first */
+	size_t n_roof;
+	struct doc_quadrant quad;
+	struct doc_irm irm;
+};
+
 struct doc_profile {
 	const struct gpuproj_profile *profile;
 	char *label;
@@ -59,6 +111,11 @@ struct doc_profile {
 	uint64_t launches, profiled;   /* Σ over kernels */
 	size_t n_timed_only;           /* kernels with launches but no profiled launch */
 	size_t n_untimed;              /* kernels with no timed launch */
+	/*
+	 * The charts' data; NULL when this profile gets no charts (no_charts,
+	 * no kernels, or not among the first opt.chart_profiles).
+	 */
+	struct doc_charts *charts;
 };
 
 struct gpuproj_report_doc {
@@ -102,6 +159,13 @@ void doc_applications(const struct gpuproj_report_doc *doc, char *buf, size_t si
 /* "#rank name [tag]" (no "#rank" when rank is 0), the name cut at `max` code points. */
 void doc_chart_label(const struct gpuproj_kernel *k, size_t rank, size_t max, char *buf,
 		     size_t size);
+
+/* "FP16", "FP32", "FP64". */
+const char *doc_prec_label(enum gpuproj_prec p);
+
+/* Call the document's progress callback, if any ("projecting", "charts"). */
+void doc_progress(const struct gpuproj_report_doc *doc, const char *stage, size_t done,
+		  size_t total);
 
 /* Numbers as the reports print them. */
 char *doc_fmt_speedup(double speedup, char *buf, size_t size);

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /**
- * @file report-html.h
+ * @file report-doc.h
  * The procurement report (`gpuproj report`): one or more profiles projected
  * onto target GPUs, written as one self-contained HTML file (inline SVG
  * charts drawn with PLplot, no scripts, no external resources) and as
  * GitHub-flavoured Markdown for merge-request comments.
+ *
+ * The document is built once (gpuproj_report_doc_new(), src/report-doc.c)
+ * and then formatted by two sibling writers that only read it:
+ * gpuproj_report_doc_html() (src/report-html.c) and
+ * gpuproj_report_doc_markdown() (src/report-md.c); gpuproj_report_doc_write()
+ * (src/report-write.c) renders both and writes the files.
  *
  * A struct gpuproj_report_doc holds everything the two writers show:
  *
@@ -21,10 +27,12 @@
  *   GPUPROJ_MODEL_DISAGREEMENT_FACTOR);
  * - the sources of every number of every target shown.
  *
- * The HTML adds, per profile, the hierarchical roofline of the top kernels
- * on the source and the best target (seed 000, Fig. 2), the quadrant-split
- * chart of all targets with the kernels' operational-intensity rays
- * (seed 003 §2.1) and the instruction roofline (seed 004).
+ * - the data of the HTML report's charts, per charted profile: the
+ *   hierarchical roofline of the top kernels on the source and the best
+ *   target (seed 000, Fig. 2), the quadrant-split chart of all targets with
+ *   the kernels' operational-intensity rays (seed 003 §2.1) and the
+ *   instruction roofline (seed 004). The HTML writer draws them; the
+ *   Markdown report has no charts.
  *
  * Units: times in ns, energy in J, time × price in USD·s, rates as in
  * targets.yaml.
@@ -39,8 +47,8 @@
  *
  * @since 0.1
  */
-#ifndef GPUPROJ_REPORT_HTML_H
-#define GPUPROJ_REPORT_HTML_H
+#ifndef GPUPROJ_REPORT_DOC_H
+#define GPUPROJ_REPORT_DOC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -137,7 +145,9 @@ struct gpuproj_report_doc;
 /**
  * Build a report: resolve each profile's source GPU and the targets,
  * project every kernel of every profile onto every target with every
- * registered model, rank the targets.
+ * registered model, rank the targets, find the kernels the models disagree
+ * on and, unless opt->no_charts, compute the data of the charts (nothing is
+ * drawn yet: the HTML writer draws).
  *
  * @param inputs the profiles (borrowed until the document is freed)
  * @param n_inputs number of profiles, ≥ 1
@@ -238,4 +248,4 @@ int gpuproj_report_doc_write(const struct gpuproj_report_doc *doc, const char *h
 }
 #endif
 
-#endif /* GPUPROJ_REPORT_HTML_H */
+#endif /* GPUPROJ_REPORT_DOC_H */
