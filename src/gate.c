@@ -22,6 +22,7 @@
 #include <gpuproj/gate.h>
 #include <gpuproj/merge.h>
 
+#include "report-common.h"
 #include "util.h"
 
 /* Relative slack on threshold comparisons: a change of exactly +10 % is not beyond +10 %. */
@@ -760,39 +761,6 @@ skip_message(const struct gpuproj_gate_cell *c, char *buf, size_t size)
 	return buf;
 }
 
-/* Append s XML-escaped (attribute-safe); characters XML 1.0 forbids become '?'. */
-static void
-xml_escape(struct strbuf *sb, const char *s)
-{
-	const char *run = s;
-
-	for (; *s; s++) {
-		const char *rep = NULL;
-		unsigned char ch = (unsigned char)*s;
-
-		switch (ch) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&apos;"; break;
-		case '\t': rep = "&#9;"; break;
-		case '\n': rep = "&#10;"; break;
-		case '\r': rep = "&#13;"; break;
-		default:
-			if (ch < 0x20)
-				rep = "?";
-			break;
-		}
-		if (!rep)
-			continue;
-		strbuf_appendn(sb, run, (size_t)(s - run));
-		strbuf_append(sb, rep);
-		run = s + 1;
-	}
-	strbuf_append(sb, run);
-}
-
 static char *
 finish(struct strbuf *sb, char **ret)
 {
@@ -954,38 +922,6 @@ verdict(const struct gpuproj_gate_result *r, char *buf, size_t size)
 		 r->n_regressed - runs, r->n_regressed - runs == 1 ? "" : "s");
 }
 
-/* Markdown: a kernel name as a code span safe inside a table cell. */
-static void
-md_code(struct strbuf *sb, const char *s)
-{
-	strbuf_append(sb, "`");
-	for (; *s; s++) {
-		if (*s == '|')
-			strbuf_append(sb, "\\|");
-		else if (*s == '`')
-			strbuf_append(sb, "'");
-		else if ((unsigned char)*s < 0x20)
-			strbuf_append(sb, " ");
-		else
-			strbuf_appendn(sb, s, 1);
-	}
-	strbuf_append(sb, "`");
-}
-
-/* Markdown: plain text inside a table cell. */
-static void
-md_text(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		if (strchr("|\\*_`<>[]", *s))
-			strbuf_printf(sb, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			strbuf_append(sb, " ");
-		else
-			strbuf_appendn(sb, s, 1);
-	}
-}
-
 static size_t
 count_status(const struct gpuproj_gate_result *r, enum gpuproj_gate_status s)
 {
@@ -1017,7 +953,7 @@ md_cell_table(struct strbuf *sb, const struct gpuproj_gate_result *r,
 				continue;
 			strbuf_append(sb, "| ");
 			md_code(sb, gpuproj_gate_kernel_label(gk->base ? gk->base : gk->cur, label,
-							       sizeof(label)));
+							       sizeof(label)), true);
 			strbuf_append(sb, " | ");
 			md_text(sb, r->columns[col].label);
 			strbuf_printf(sb, " | %s | %s | %s | %s |\n", fmt_t(cell->base_ns, a, sizeof(a)),
@@ -1045,9 +981,9 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 	verdict(r, a, sizeof(a));
 	strbuf_printf(&sb, "## gpuproj gate: %s\n\n", a);
 	strbuf_append(&sb, "Baseline ");
-	md_code(&sb, o->baseline_label ? o->baseline_label : "baseline");
+	md_code(&sb, o->baseline_label ? o->baseline_label : "baseline", false);
 	strbuf_printf(&sb, " (%s), current ", r->base_source->name);
-	md_code(&sb, o->current_label ? o->current_label : "current");
+	md_code(&sb, o->current_label ? o->current_label : "current", false);
 	strbuf_printf(&sb, " (%s); model %s. A time regresses beyond +%s per kernel or "
 		      "+%s for the whole run **and** beyond the noise band (%g combined standard "
 		      "errors of the launch times); kernels under %s cannot fail.\n\n",
@@ -1107,7 +1043,7 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 				if ((pass ? r->kernels[i].cur : r->kernels[i].base) || !k)
 					continue;
 				strbuf_append(&sb, "| ");
-				md_code(&sb, gpuproj_gate_kernel_label(k, label, sizeof(label)));
+				md_code(&sb, gpuproj_gate_kernel_label(k, label, sizeof(label)), true);
 				strbuf_printf(&sb, " | %llu | %s | %s |\n",
 					      (unsigned long long)k->launches,
 					      fmt_t(gpuproj_kernel_mean_ns(k), a, sizeof(a)),
@@ -1128,7 +1064,7 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 					continue;
 				strbuf_append(&sb, "| ");
 				md_code(&sb, gpuproj_gate_kernel_label(r->kernels[i].base, label,
-								       sizeof(label)));
+								       sizeof(label)), true);
 				strbuf_append(&sb, " | ");
 				md_text(&sb, r->columns[col].label);
 				strbuf_append(&sb, " | ");

@@ -22,27 +22,10 @@
 
 #include "profile-json.h"
 #include "profile-private.h"
+#include "report-common.h"
 #include "util.h"
 
 /* ---- writing ---- */
-
-static json_t *
-num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *
-dim3_json(struct gpuproj_dim3 d)
-{
-	return json_pack("[III]", (json_int_t)d.x, (json_int_t)d.y, (json_int_t)d.z);
-}
-
-static json_t *
-str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
 
 /*
  * Per-rank statistics of a merged profile: {"n", "present", KEY: {sum, min,
@@ -80,8 +63,8 @@ kernel_to_json(const struct gpuproj_kernel *k)
 		json_object_set_new(o, "demangled", json_string(k->demangled));
 	if (k->tag && *k->tag)
 		json_object_set_new(o, "tag", json_string(k->tag));
-	json_object_set_new(o, "grid", dim3_json(k->grid));
-	json_object_set_new(o, "block", dim3_json(k->block));
+	json_object_set_new(o, "grid", json_dim3(k->grid));
+	json_object_set_new(o, "block", json_dim3(k->block));
 	json_object_set_new(o, "smem_dynamic_bytes", json_integer(k->smem_dynamic));
 	json_object_set_new(o, "smem_static_bytes", json_integer(k->smem_static));
 	json_object_set_new(o, "regs_per_thread", json_integer(k->regs_per_thread));
@@ -162,9 +145,9 @@ profile_to_json(const struct gpuproj_profile *p)
 	json_object_set_new(root, "attributes", attrs);
 
 	dev = json_object();
-	json_object_set_new(dev, "name", str_or_null(d->name));
-	json_object_set_new(dev, "target", str_or_null(d->target));
-	json_object_set_new(dev, "chip", str_or_null(d->chip));
+	json_object_set_new(dev, "name", json_str_or_null(d->name));
+	json_object_set_new(dev, "target", json_str_or_null(d->target));
+	json_object_set_new(dev, "chip", json_str_or_null(d->chip));
 	if (d->cc_major > 0) {
 		char cc[16];
 
@@ -174,12 +157,12 @@ profile_to_json(const struct gpuproj_profile *p)
 		json_object_set_new(dev, "cc", json_null());
 	}
 	json_object_set_new(dev, "sms", d->sms > 0 ? json_integer(d->sms) : json_null());
-	json_object_set_new(dev, "clock_hz", num_or_null(d->clock_hz));
+	json_object_set_new(dev, "clock_hz", json_num(d->clock_hz));
 	json_object_set_new(root, "device", dev);
 
 	proc = json_object();
-	json_object_set_new(proc, "application", str_or_null(pr->application));
-	json_object_set_new(proc, "host", str_or_null(pr->host));
+	json_object_set_new(proc, "application", json_str_or_null(pr->application));
+	json_object_set_new(proc, "host", json_str_or_null(pr->host));
 	json_object_set_new(proc, "pid", pr->pid >= 0 ? json_integer(pr->pid) : json_null());
 	json_object_set_new(proc, "rank", pr->rank >= 0 ? json_integer(pr->rank) : json_null());
 	if (pr->argv) {
@@ -194,8 +177,8 @@ profile_to_json(const struct gpuproj_profile *p)
 	json_object_set_new(root, "process", proc);
 
 	jrun = json_object();
-	json_object_set_new(jrun, "wall_ns", num_or_null(run->wall_ns));
-	json_object_set_new(jrun, "gpu_ns", num_or_null(run->gpu_ns));
+	json_object_set_new(jrun, "wall_ns", json_num(run->wall_ns));
+	json_object_set_new(jrun, "gpu_ns", json_num(run->gpu_ns));
 	json_object_set_new(jrun, "kernel_ns", json_real(gpuproj_profile_kernel_time_ns(p)));
 	json_object_set_new(jrun, "dropped_records", json_integer((json_int_t)run->dropped_records));
 	if (run->ranks.time_ns.n)
@@ -206,40 +189,6 @@ profile_to_json(const struct gpuproj_profile *p)
 		json_array_append_new(kernels, kernel_to_json(gpuproj_profile_at(p, i)));
 	json_object_set_new(root, "kernels", kernels);
 	return root;
-}
-
-char *
-json_text(json_t *root)
-{
-	/* Full double precision so a round trip is exact; one final newline. */
-	char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(17) | JSON_ENSURE_ASCII);
-	size_t len;
-	char *nl;
-
-	if (!text)
-		return NULL;
-	len = strlen(text);
-	nl = realloc(text, len + 2);
-	if (!nl) {
-		free(text);
-		return NULL;
-	}
-	nl[len] = '\n';
-	nl[len + 1] = '\0';
-	return nl;
-}
-
-int
-json_save_atomic(json_t *root, const char *path, struct gpuproj_error *reterr)
-{
-	char *text = json_text(root);
-	int r;
-
-	if (!text)
-		return error_set(reterr, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory encoding JSON");
-	r = file_write_atomic(path, text, strlen(text), reterr);
-	free(text);
-	return r;
 }
 
 int

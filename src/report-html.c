@@ -20,6 +20,7 @@
 #include <gpuproj/report-doc.h>
 
 #include "report-charts.h"
+#include "report-common.h"
 #include "report-doc-private.h"
 #include "util.h"
 
@@ -37,32 +38,6 @@ struct html {
 	int status;                  /* first chart failure */
 	struct gpuproj_error *err;
 };
-
-/* Text with &, <, >, " and ' escaped (safe in element content and attributes). */
-static void
-esc(struct strbuf *sb, const char *s)
-{
-	const char *p, *run = s;
-
-	if (!s)
-		return;
-	for (p = s; *p; p++) {
-		const char *rep;
-
-		switch (*p) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&#39;"; break;
-		default: continue;
-		}
-		strbuf_appendn(sb, run, (size_t)(p - run));
-		strbuf_append(sb, rep);
-		run = p + 1;
-	}
-	strbuf_append(sb, run);
-}
 
 static void
 out(struct html *h, const char *s)
@@ -93,7 +68,7 @@ outf(struct html *h, const char *fmt, ...)
 static void
 oute(struct html *h, const char *s)
 {
-	esc(&h->sb, s);
+	html_escape(&h->sb, s);
 }
 
 /* A time cell: human text, exact value in data-ns. */
@@ -476,13 +451,13 @@ html_roofline(struct html *h, const struct doc_profile *dp, size_t pi,
 	strbuf_printf(&cap, "Hierarchical roofline with the kernel's ceilings (seed 000, Fig. 2): "
 		      "Perf<sup>ceil</sup> (eq. 3) and BW<sup>ceil</sup> of L1, L2 and DRAM "
 		      "(eqs. 6–8) on ");
-	esc(&cap, dp->src->name);
+	html_escape(&cap, dp->src->name);
 	strbuf_printf(&cap, ", where the kernel was measured at %s per launch (its operational "
 		      "intensities, eq. 10, are the three markers)",
 		      format_ns(d->mean_ns, t0, sizeof(t0)));
 	if (d->chart.n_panels == 2) {
 		strbuf_append(&cap, ", and on ");
-		esc(&cap, d->tgt->name);
+		html_escape(&cap, d->tgt->name);
 		strbuf_printf(&cap, ", where hroof projects each level with eq. 9: the blue band "
 			      "is the interval %s – %s per launch (%s speedup at the midpoint)",
 			      format_ns(d->lo_ns, t0, sizeof(t0)),
@@ -536,7 +511,7 @@ html_quadrant(struct html *h, const struct doc_profile *dp, size_t pi)
 			if (labelled[t])
 				continue;
 			strbuf_append(&cap, first ? "" : ", ");
-			esc(&cap, q->dev[t].name);
+			html_escape(&cap, q->dev[t].name);
 			first = false;
 		}
 		strbuf_append(&cap, ".");
@@ -564,11 +539,11 @@ html_irm(struct html *h, const struct doc_profile *dp, size_t pi)
 	strbuf_printf(&cap, "Instruction roofline (seed 004, after Ding and Williams): warp "
 		      "instructions per second against warp instructions per 32-byte transaction "
 		      "at L1, L2 and DRAM. Peak GIPS = SMs × schedulers per SM × IPC × clock (");
-	esc(&cap, dp->src->name);
+	html_escape(&cap, dp->src->name);
 	strbuf_printf(&cap, ": %.4g GIPS", d->chart.gpu[0].peak_gips);
 	if (d->chart.n_gpus == 2) {
 		strbuf_append(&cap, "; ");
-		esc(&cap, d->tgt->name);
+		html_escape(&cap, d->tgt->name);
 		strbuf_printf(&cap, ": %.4g GIPS, dashed", d->chart.gpu[1].peak_gips);
 	}
 	strbuf_append(&cap, "); memory ceilings = bandwidth / 32 B. Points: the longest kernels as "

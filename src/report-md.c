@@ -6,9 +6,8 @@
  * report's text and tables and no charts, images or external links. It
  * only formats the document report-doc.c built; the HTML writer
  * (report-html.c) is its sibling.
- * User strings are escaped: kernel names go into code spans (with `|`
- * escaped, as GFM tables require), other text has Markdown and HTML
- * special characters escaped.
+ * User strings are escaped with report-common.h's md_code() (kernel names,
+ * in code spans) and md_text() (everything else).
  *
  * Thread safety: reentrant.
  */
@@ -22,64 +21,12 @@
 
 #include <gpuproj/report-doc.h>
 
+#include "report-common.h"
 #include "report-doc-private.h"
 #include "util.h"
 
 /* Kernels listed before the rest go into a collapsed <details> block. */
 #define MD_KERNELS_SHOWN 15
-
-/* Plain text: HTML-special characters as entities, Markdown ones backslashed. */
-static void
-md_text(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': strbuf_append(sb, "&amp;"); break;
-		case '<': strbuf_append(sb, "&lt;"); break;
-		case '>': strbuf_append(sb, "&gt;"); break;
-		case '\n': case '\r': strbuf_append(sb, " "); break;
-		case '|': case '\\': case '`': case '*': case '_': case '[': case ']': case '#':
-		case '~':
-			strbuf_appendn(sb, "\\", 1);
-			strbuf_appendn(sb, s, 1);
-			break;
-		default:
-			strbuf_appendn(sb, s, 1);
-		}
-	}
-}
-
-/* A code span holding `s` verbatim (fence longer than any backtick run; `|` escaped). */
-static void
-md_code(struct strbuf *sb, const char *s)
-{
-	size_t run = 0, longest = 0, i;
-	const char *p;
-	bool pad;
-
-	for (p = s; *p; p++) {
-		run = *p == '`' ? run + 1 : 0;
-		if (run > longest)
-			longest = run;
-	}
-	pad = *s == '`' || (*s && s[strlen(s) - 1] == '`');
-	for (i = 0; i <= longest; i++)
-		strbuf_append(sb, "`");
-	if (pad)
-		strbuf_append(sb, " ");
-	for (p = s; *p; p++) {
-		if (*p == '|')
-			strbuf_append(sb, "\\|");
-		else if (*p == '\n' || *p == '\r')
-			strbuf_append(sb, " ");
-		else
-			strbuf_appendn(sb, p, 1);
-	}
-	if (pad)
-		strbuf_append(sb, " ");
-	for (i = 0; i <= longest; i++)
-		strbuf_append(sb, "`");
-}
 
 static void
 md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n)
@@ -135,7 +82,7 @@ md_run_details(struct strbuf *sb, const struct doc_profile *dp)
 		for (i = 0; pi->argv[i]; i++)
 			strbuf_printf(&cmd, "%s%s", i ? " " : "", pi->argv[i]);
 		strbuf_append(sb, "- **Command line:** ");
-		md_code(sb, cmd.buf ? cmd.buf : "");
+		md_code(sb, cmd.buf ? cmd.buf : "", false);
 		strbuf_append(sb, "\n");
 		strbuf_free(&cmd);
 	}
@@ -204,7 +151,7 @@ md_kernel_row(struct strbuf *sb, const struct gpuproj_report_doc *doc,
 
 	doc_short_name(kr, 100, name, sizeof(name));
 	strbuf_printf(sb, "| %zu | ", o + 1);
-	md_code(sb, name);
+	md_code(sb, name, true);
 	strbuf_printf(sb, " | %s | %" PRIu64 " | %" PRIu64 " | ",
 		      doc_fmt_pct(dp->kernel_ns > 0 && !isnan(tot) ? tot / dp->kernel_ns : NAN, a,
 				  sizeof(a)), kr->launches, kr->profiled);
@@ -310,7 +257,7 @@ md_disagreement(struct strbuf *sb, const struct gpuproj_report_doc *doc)
 			doc_short_name(gpuproj_profile_at(dp->profile, d->kernel), 100, name,
 				       sizeof(name));
 			strbuf_append(sb, "| ");
-			md_code(sb, name);
+			md_code(sb, name, true);
 			strbuf_printf(sb, " | %zu of %zu | ", d->n_flagged, doc->n_targets);
 			md_text(sb, doc->targets[d->worst_target]->name);
 			strbuf_printf(sb, " | %.2f×", d->worst_factor);
@@ -348,7 +295,7 @@ md_sources(struct strbuf *sb, const struct gpuproj_report_doc *doc)
 		strbuf_append(sb, "**\n\n| Number | Basis | Source |\n|---|---|---|\n");
 		for (j = 0; j < t->n_sources; j++) {
 			strbuf_append(sb, "| ");
-			md_code(sb, t->sources[j].path);
+			md_code(sb, t->sources[j].path, true);
 			strbuf_printf(sb, " | %s | ", gpuproj_basis_name(t->sources[j].basis));
 			md_text(sb, t->sources[j].text);
 			strbuf_append(sb, " |\n");

@@ -16,6 +16,7 @@
 
 #include "profile-json.h"
 #include "profile-private.h"
+#include "report-common.h"
 #include "util.h"
 
 double
@@ -473,12 +474,6 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
 }
 
-static json_t *
-jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* "details": {name: value} and "inputs": {name: {"key", "basis"}} of one projection. */
 static void
 json_details(json_t *jk, const struct gpuproj_run_projection *run, const struct gpuproj_kernel *k,
@@ -493,7 +488,7 @@ json_details(json_t *jk, const struct gpuproj_run_projection *run, const struct 
 		return;
 	jd = json_object();
 	for (i = 0; i < d.n; i++) {
-		json_object_set_new(jd, d.items[i].name, jnum(d.items[i].value));
+		json_object_set_new(jd, d.items[i].name, json_num(d.items[i].value));
 		if (!d.items[i].key)
 			continue;
 		if (!ji)
@@ -563,15 +558,15 @@ gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_t
 
 		json_object_set_new(jr, "model", json_string(gpuproj_model_name(run->model)));
 		json_object_set_new(jr, "target", json_string(run->target->name));
-		json_object_set_new(jr, "source_ns", jnum(run->source_ns));
-		json_object_set_new(jr, "lo_ns", jnum(run->lo_ns));
-		json_object_set_new(jr, "hi_ns", jnum(run->hi_ns));
-		json_object_set_new(jr, "point_ns", jnum(run->point_ns));
-		json_object_set_new(jr, "speedup", jnum(run->point_ns > 0 ?
+		json_object_set_new(jr, "source_ns", json_num(run->source_ns));
+		json_object_set_new(jr, "lo_ns", json_num(run->lo_ns));
+		json_object_set_new(jr, "hi_ns", json_num(run->hi_ns));
+		json_object_set_new(jr, "point_ns", json_num(run->point_ns));
+		json_object_set_new(jr, "speedup", json_num(run->point_ns > 0 ?
 							run->source_ns / run->point_ns : NAN));
-		json_object_set_new(jr, "measured_ns", jnum(meas));
+		json_object_set_new(jr, "measured_ns", json_num(meas));
 		json_object_set_new(jr, "unprojected_kernels", json_integer((json_int_t)run->n_unprojected));
-		json_object_set_new(jr, "unprojected_source_ns", jnum(run->unprojected_source_ns));
+		json_object_set_new(jr, "unprojected_source_ns", json_num(run->unprojected_source_ns));
 		for (i = 0; i < run->n; i++) {
 			const struct gpuproj_projection *pr = &run->kernels[i];
 			json_t *jk = json_object();
@@ -583,15 +578,15 @@ gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_t
 				json_t *lvl = json_object();
 				int l;
 
-				json_object_set_new(jk, "lo_ns", jnum(pr->lo_ns));
-				json_object_set_new(jk, "hi_ns", jnum(pr->hi_ns));
-				json_object_set_new(jk, "point_ns", jnum(pr->point_ns));
+				json_object_set_new(jk, "lo_ns", json_num(pr->lo_ns));
+				json_object_set_new(jk, "hi_ns", json_num(pr->hi_ns));
+				json_object_set_new(jk, "point_ns", json_num(pr->point_ns));
 				json_object_set_new(jk, "binding",
 						    json_string(gpuproj_bound_name(pr->binding)));
 				for (l = 0; l < GPUPROJ_HL_COUNT; l++)
-					json_object_set_new(lvl, lv[l], jnum(pr->level_ns[l]));
+					json_object_set_new(lvl, lv[l], json_num(pr->level_ns[l]));
 				json_object_set_new(jk, "level_ns", lvl);
-				json_object_set_new(jk, "flop_ratio", jnum(pr->flop_ratio));
+				json_object_set_new(jk, "flop_ratio", json_num(pr->flop_ratio));
 				if (pr->note[0])
 					json_object_set_new(jk, "note", json_string(pr->note));
 				if (opt && opt->details)

@@ -23,7 +23,7 @@
 #include <gpuproj/model.h>
 #include <gpuproj/validate.h>
 
-#include "profile-json.h"
+#include "report-common.h"
 #include "util.h"
 
 const char *
@@ -882,12 +882,6 @@ gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v)
 }
 
 static json_t *
-jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *
 stats_json(const struct gpuproj_validation_stats *s)
 {
 	json_t *o = json_object();
@@ -896,10 +890,10 @@ stats_json(const struct gpuproj_validation_stats *s)
 		return NULL;
 	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
 	json_object_set_new(o, "n_failed", json_integer((json_int_t)s->n_failed));
-	json_object_set_new(o, "mape_pct", jnum(s->mape_pct));
-	json_object_set_new(o, "median_ape_pct", jnum(s->median_ape_pct));
-	json_object_set_new(o, "coverage_pct", jnum(s->coverage_pct));
-	json_object_set_new(o, "bias_pct", jnum(s->bias_pct));
+	json_object_set_new(o, "mape_pct", json_num(s->mape_pct));
+	json_object_set_new(o, "median_ape_pct", json_num(s->median_ape_pct));
+	json_object_set_new(o, "coverage_pct", json_num(s->coverage_pct));
+	json_object_set_new(o, "bias_pct", json_num(s->bias_pct));
 	return o;
 }
 
@@ -931,12 +925,6 @@ group_json(const struct gpuproj_validation_group *g)
 						   (json_int_t)g->reasons[i].count));
 	json_object_set_new(o, "failures", f);
 	return o;
-}
-
-static json_t *
-dim3_json(struct gpuproj_dim3 d)
-{
-	return json_pack("[I,I,I]", (json_int_t)d.x, (json_int_t)d.y, (json_int_t)d.z);
 }
 
 int
@@ -988,19 +976,19 @@ gpuproj_validation_write_json(const char *path, const struct gpuproj_validation 
 			json_object_set_new(o, "target", json_string(c->target->name));
 			json_object_set_new(o, "kernel", json_string(k->name));
 			json_object_set_new(o, "tag", json_string(k->tag ? k->tag : ""));
-			json_object_set_new(o, "grid", dim3_json(k->grid));
-			json_object_set_new(o, "block", dim3_json(k->block));
-			json_object_set_new(o, "source_ns", jnum(c->source_ns));
-			json_object_set_new(o, "measured_ns", jnum(c->measured_ns));
+			json_object_set_new(o, "grid", json_dim3(k->grid));
+			json_object_set_new(o, "block", json_dim3(k->block));
+			json_object_set_new(o, "source_ns", json_num(c->source_ns));
+			json_object_set_new(o, "measured_ns", json_num(c->measured_ns));
 			json_object_set_new(o, "status",
 					    json_string(ok ? "ok" : gpuproj_strerror(c->status)));
-			json_object_set_new(o, "lo_ns", jnum(c->lo_ns));
-			json_object_set_new(o, "hi_ns", jnum(c->hi_ns));
-			json_object_set_new(o, "point_ns", jnum(c->point_ns));
+			json_object_set_new(o, "lo_ns", json_num(c->lo_ns));
+			json_object_set_new(o, "hi_ns", json_num(c->hi_ns));
+			json_object_set_new(o, "point_ns", json_num(c->point_ns));
 			json_object_set_new(o, "binding",
 					    ok ? json_string(gpuproj_bound_name(c->binding))
 					       : json_null());
-			json_object_set_new(o, "error_pct", jnum(c->error_pct));
+			json_object_set_new(o, "error_pct", json_num(c->error_pct));
 			json_object_set_new(o, "covered", json_boolean(ok && c->covered));
 			json_object_set_new(o, "why", c->why ? json_string(c->why) : json_null());
 			json_array_append_new(cs, o);

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The writers' shared escapers and JSON helpers (report-common.h).
+ * Thread safety: reentrant; no global state.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report-common.h"
+
+/* Append s with the characters `rep` maps to a non-NULL string replaced. */
+static void
+escape(struct strbuf *sb, const char *s, const char *(*rep)(unsigned char c))
+{
+	const char *run = s, *r;
+
+	if (!s)
+		return;
+	for (; *s; s++) {
+		r = rep((unsigned char)*s);
+		if (!r)
+			continue;
+		strbuf_appendn(sb, run, (size_t)(s - run));
+		strbuf_append(sb, r);
+		run = s + 1;
+	}
+	strbuf_append(sb, run);
+}
+
+static const char *
+html_rep(unsigned char c)
+{
+	switch (c) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	case '\'': return "&#39;";
+	default: return NULL;
+	}
+}
+
+void
+html_escape(struct strbuf *sb, const char *s)
+{
+	escape(sb, s, html_rep);
+}
+
+static const char *
+xml_rep(unsigned char c)
+{
+	switch (c) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	case '\'': return "&apos;";
+	case '\t': return "&#9;";
+	case '\n': return "&#10;";
+	case '\r': return "&#13;";
+	default: return c < 0x20 ? "?" : NULL;
+	}
+}
+
+void
+xml_escape(struct strbuf *sb, const char *s)
+{
+	escape(sb, s, xml_rep);
+}
+
+static const char *
+md_rep(unsigned char c)
+{
+	switch (c) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '|': return "\\|";
+	case '\\': return "\\\\";
+	case '`': return "\\`";
+	case '*': return "\\*";
+	case '_': return "\\_";
+	case '[': return "\\[";
+	case ']': return "\\]";
+	case '#': return "\\#";
+	case '~': return "\\~";
+	default: return c < 0x20 ? " " : NULL;
+	}
+}
+
+void
+md_text(struct strbuf *sb, const char *s)
+{
+	escape(sb, s, md_rep);
+}
+
+static const char *
+md_code_rep(unsigned char c)
+{
+	return c < 0x20 ? " " : NULL;
+}
+
+static const char *
+md_cell_code_rep(unsigned char c)
+{
+	return c == '|' ? "\\|" : md_code_rep(c);
+}
+
+void
+md_code(struct strbuf *sb, const char *s, bool in_table)
+{
+	size_t run = 0, longest = 0, len, i;
+	const char *p;
+	bool pad;
+
+	if (!s)
+		s = "";
+	for (p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	len = strlen(s);
+	pad = !len || s[0] == '`' || s[len - 1] == '`' ||
+	      (s[0] == ' ' && s[len - 1] == ' ' && strspn(s, " ") < len);
+	for (i = 0; i <= longest; i++)
+		strbuf_append(sb, "`");
+	if (pad && len)
+		strbuf_append(sb, " ");
+	escape(sb, s, in_table ? md_cell_code_rep : md_code_rep);
+	if (pad)
+		strbuf_append(sb, " ");
+	for (i = 0; i <= longest; i++)
+		strbuf_append(sb, "`");
+}
+
+json_t *
+json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *
+json_dim3(struct gpuproj_dim3 d)
+{
+	return json_pack("[III]", (json_int_t)d.x, (json_int_t)d.y, (json_int_t)d.z);
+}
+
+json_t *
+json_str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+char *
+json_text(json_t *root)
+{
+	/* Full double precision so a round trip is exact; one final newline. */
+	char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(17) | JSON_ENSURE_ASCII);
+	size_t len;
+	char *nl;
+
+	if (!text)
+		return NULL;
+	len = strlen(text);
+	nl = realloc(text, len + 2);
+	if (!nl) {
+		free(text);
+		return NULL;
+	}
+	nl[len] = '\n';
+	nl[len + 1] = '\0';
+	return nl;
+}
+
+int
+json_save_atomic(json_t *root, const char *path, struct gpuproj_error *reterr)
+{
+	char *text = json_text(root);
+	int r;
+
+	if (!text)
+		return error_set(reterr, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory encoding JSON");
+	r = file_write_atomic(path, text, strlen(text), reterr);
+	free(text);
+	return r;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every writer of the core shares (the report-*.c files, the profile
+ * JSON writer): the one set of escapers for HTML, XML and Markdown, and
+ * the JSON helpers (numbers, launch dimensions, text with full double
+ * precision, atomic files). Internal to the core library; jansson types
+ * never reach the public headers.
+ *
+ * Thread safety: every function is reentrant.
+ */
+#ifndef GPUPROJ_REPORT_COMMON_H
+#define GPUPROJ_REPORT_COMMON_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include <gpuproj/error.h>
+#include <gpuproj/profile.h>
+
+#include "util.h"
+
+/* ---- escapers: append `s` (NULL appends nothing) to `sb` ---- */
+
+/*
+ * HTML text, safe in element content and in quoted attribute values:
+ * & < > " ' become &amp; &lt; &gt; &quot; &#39;; everything else verbatim.
+ */
+void html_escape(struct strbuf *sb, const char *s);
+
+/*
+ * XML 1.0 text, safe in element content and in quoted attribute values
+ * (JUnit): & < > " ' become &amp; &lt; &gt; &quot; &apos;; tab, line
+ * feed and carriage return become character references (so attribute
+ * normalisation keeps them); other characters below 0x20, which XML 1.0
+ * forbids, become '?'.
+ */
+void xml_escape(struct strbuf *sb, const char *s);
+
+/*
+ * Markdown (CommonMark / GitHub-flavoured) plain text, safe in a paragraph
+ * and in a table cell: & < > become &amp; &lt; &gt; (no raw HTML, no
+ * entity), the punctuation Markdown gives meaning inline or in a table
+ * (| \ ` * _ [ ] # ~) is backslash-escaped (CommonMark §2.4: any ASCII
+ * punctuation may be), and control characters (line breaks included)
+ * become a space, so the text stays on its line.
+ */
+void md_text(struct strbuf *sb, const char *s);
+
+/*
+ * A Markdown code span showing `s` verbatim (CommonMark §6.1): the fence is
+ * one backtick longer than the longest run of backticks in `s`, and a
+ * space pads both sides when `s` starts or ends with a backtick, or both
+ * starts and ends with a space (a renderer strips one space from each side
+ * of such content). Backticks are kept, never replaced. Control characters
+ * become a space. In a table cell (`in_table`) a '|' is written "\|": GFM
+ * splits cells before inline parsing, including inside code spans (GFM
+ * spec 0.29 §4.10, "Tables (extension)"), and shows the '|'; outside a
+ * table the backslash would show, so '|' is written as is. "" gives "` `".
+ */
+void md_code(struct strbuf *sb, const char *s, bool in_table);
+
+/* ---- JSON (jansson) ---- */
+
+/* A real for a finite value, null for NaN and infinities (JSON has neither). */
+json_t *json_num(double v);
+/* [x, y, z] of launch dimensions. */
+json_t *json_dim3(struct gpuproj_dim3 d);
+/* A string, or null for NULL. */
+json_t *json_str_or_null(const char *s);
+/*
+ * `root` as text with full double precision (a round trip is exact),
+ * ASCII only, one final newline; malloc'd, NULL on ENOMEM.
+ */
+char *json_text(json_t *root);
+/* json_text() of `root` written atomically to `path` ("-" = standard output). */
+int json_save_atomic(json_t *root, const char *path, struct gpuproj_error *reterr);
+
+#endif

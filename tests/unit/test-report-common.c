@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The writers' one set of escapers and JSON helpers (src/report-common.h):
+ * HTML, XML (JUnit) and Markdown text and code spans, JSON numbers.
+ *
+ * The Markdown code-span rule follows CommonMark 0.31.2 §6.1 ("Code
+ * spans"): a code span begins and ends with backtick strings of equal
+ * length, so content holding a run of n backticks needs a fence of n + 1;
+ * backslash escapes do not work inside; when the content both begins and
+ * ends with a space (and is not all spaces) one space is stripped from each
+ * side, so content that begins or ends with a backtick, or with spaces on
+ * both sides, is padded with one space. In a GFM table a '|' inside a code
+ * span still splits the cell unless written "\|" (GFM spec 0.29, §4.10
+ * "Tables (extension)": the escape applies inside other inline spans), and
+ * GFM shows it as '|'.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report-common.h"
+
+static char *
+text_of(void (*fn)(struct strbuf *, const char *), const char *s)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	fn(&sb, s);
+	return strbuf_steal(&sb);
+}
+
+static char *
+code_of(const char *s, bool in_table)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	md_code(&sb, s, in_table);
+	return strbuf_steal(&sb);
+}
+
+#define CHECK_CODE(in, table, want)                                                               \
+	do {                                                                                      \
+		char *got_ = code_of(in, table);                                                  \
+		ck_assert_str_eq(got_, want);                                                     \
+		free(got_);                                                                       \
+	} while (0)
+
+#define CHECK_TEXT(fn, in, want)                                                                  \
+	do {                                                                                      \
+		char *got_ = text_of(fn, in);                                                     \
+		ck_assert_str_eq(got_, want);                                                     \
+		free(got_);                                                                       \
+	} while (0)
+
+/* Backticks are kept: the fence outgrows every run inside (the gate once wrote ' instead). */
+START_TEST(md_code_backticks)
+{
+	CHECK_CODE("plain", false, "`plain`");
+	CHECK_CODE("a`b", false, "``a`b``");
+	CHECK_CODE("a``b`c", false, "```a``b`c```");
+	/* Starting or ending with a backtick: padded, or the fence would absorb it. */
+	CHECK_CODE("`t`", false, "`` `t` ``");
+	CHECK_CODE("x`", false, "`` x` ``");
+	CHECK_CODE("``y", false, "``` ``y ```");
+}
+END_TEST
+
+/* Spaces a renderer would strip are kept by padding; all-space content is never stripped. */
+START_TEST(md_code_spaces)
+{
+	CHECK_CODE(" a ", false, "`  a  `");
+	CHECK_CODE(" a", false, "` a`");
+	CHECK_CODE("   ", false, "`   `");
+	CHECK_CODE("", false, "` `");
+	/* Line breaks and other control characters would end a table row or a list item. */
+	CHECK_CODE("a\nb\tc\rd\x01", false, "`a b c d `");
+}
+END_TEST
+
+/* '|' is escaped in table cells only: elsewhere the backslash would show. */
+START_TEST(md_code_pipes)
+{
+	CHECK_CODE("x|y", true, "`x\\|y`");
+	CHECK_CODE("x|y", false, "`x|y`");
+	CHECK_CODE("k<T&U>\"x\"|`y`", true, "`` k<T&U>\"x\"\\|`y` ``");
+}
+END_TEST
+
+START_TEST(md_text_escapes)
+{
+	CHECK_TEXT(md_text, "a*b_c`d|e\\f[g]#h~i", "a\\*b\\_c\\`d\\|e\\\\f\\[g\\]\\#h\\~i");
+	/* No raw HTML and no entity reaches the renderer. */
+	CHECK_TEXT(md_text, "<script>&copy;</script>", "&lt;script&gt;&amp;copy;&lt;/script&gt;");
+	CHECK_TEXT(md_text, "one\ntwo\r\tthree", "one two  three");
+	CHECK_TEXT(md_text, "plain (text) 1.5 -> 2", "plain (text) 1.5 -&gt; 2");
+	CHECK_TEXT(md_text, NULL, "");
+}
+END_TEST
+
+START_TEST(html_and_xml)
+{
+	CHECK_TEXT(html_escape, "<a href=\"x\">'&'</a>",
+		   "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+	CHECK_TEXT(html_escape, "naïve – ok", "naïve – ok");
+	/* XML 1.0 forbids most control characters; tab and line breaks survive attributes. */
+	CHECK_TEXT(xml_escape, "a<b&'\"\t\n\r\x01" "c", "a&lt;b&amp;&apos;&quot;&#9;&#10;&#13;?c");
+	CHECK_TEXT(xml_escape, NULL, "");
+}
+END_TEST
+
+START_TEST(json_numbers)
+{
+	json_t *o = json_object();
+	char *text;
+
+	json_object_set_new(o, "nan", json_num(NAN));
+	json_object_set_new(o, "inf", json_num(INFINITY));
+	json_object_set_new(o, "x", json_num(0.1));
+	json_object_set_new(o, "dim", json_dim3((struct gpuproj_dim3){ 4, 2, 1 }));
+	json_object_set_new(o, "s", json_str_or_null(NULL));
+	text = json_text(o);
+	/* Full double precision (a round trip is exact), nulls for what JSON cannot hold. */
+	ck_assert_str_eq(text, "{\n \"nan\": null,\n \"inf\": null,\n \"x\": 0.10000000000000001,\n"
+			 " \"dim\": [\n  4,\n  2,\n  1\n ],\n \"s\": null\n}\n");
+	free(text);
+	json_decref(o);
+}
+END_TEST
+
+static Suite *
+common_suite(void)
+{
+	Suite *s = suite_create("report-common");
+	TCase *tc = tcase_create("escapers");
+
+	tcase_add_test(tc, md_code_backticks);
+	tcase_add_test(tc, md_code_spaces);
+	tcase_add_test(tc, md_code_pipes);
+	tcase_add_test(tc, md_text_escapes);
+	tcase_add_test(tc, html_and_xml);
+	tcase_add_test(tc, json_numbers);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(common_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
