@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include <gpuproj/error.h>
 #include <gpuproj/target.h>
@@ -258,5 +259,47 @@ char *bench_entry_name(const char *device_name);
  */
 int bench_yaml_emit(const struct bench_raw *raw, const struct bench_summary *sum,
 		    const struct bench_yaml_info *info, char **ret, struct gpuproj_error *err);
+
+/* ---- outputs (src/report-bench.c) ---- */
+
+/* One comparison row: a measured ceiling next to the targets.yaml entry's. */
+struct bench_row {
+	const char *field;          /* e.g. "fp64_fma", "fp64_add", "bw_gbs.dram" */
+	const char *label;          /* as the table shows it */
+	const char *unit;           /* "GFLOP/s", "GB/s", "MHz", ... */
+	const struct bench_rate *r; /* its rate, or NULL (a plateau or sweep value) */
+	double measured;
+	double reference;           /* the entry's model value, NaN if none */
+	char ref_path[48];          /* its sources path ("" for a value computed here) */
+	double peak;                /* the entry's peak, NaN if none */
+};
+
+/*
+ * The comparison rows of a summary with the entry `t` (NULL: none matches),
+ * FP64 first, then FP32, FP16, integer, shared ld/st, GIPS, DRAM, L2, L1,
+ * shared, clock. Fills at most `max` rows; returns how many.
+ */
+size_t bench_rows(const struct bench_summary *s, const struct gpuproj_target *t,
+		  struct bench_row *rows, size_t max);
+/*
+ * Print the table of `gpuproj bench`: device and clock, the rows with
+ * spread, clock, % of peak, the entry's value with its basis letter and the
+ * ratio, then the DRAM kernels, the L2 sweep, L1 and shared memory.
+ * `origin` names where the targets came from.
+ */
+void bench_write_table(FILE *f, const struct bench_raw *raw, const struct bench_summary *s,
+		       const struct gpuproj_target *t, const char *origin,
+		       const struct bench_row *rows, size_t n);
+/*
+ * The raw measurements `raw_text` (gpuproj-bench-raw/1) with "mode" (when
+ * given and absent), "gpuproj_version" and a "summary" object (every
+ * ceiling, the sweeps and the comparison rows) added; 12 significant
+ * digits, key order kept, a final newline.
+ * @param[out] ret_text malloc'd (caller frees)
+ * @return GPUPROJ_OK; GPUPROJ_E_PARSE (raw_text is not JSON); GPUPROJ_E_NOMEM
+ */
+int bench_raw_with_summary(const char *raw_text, const char *mode, const struct bench_summary *s,
+			   const struct bench_row *rows, size_t n, const struct gpuproj_target *t,
+			   char **ret_text, struct gpuproj_error *err);
 
 #endif

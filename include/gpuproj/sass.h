@@ -95,6 +95,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <gpuproj/error.h>
 #include <gpuproj/model.h>
@@ -314,6 +315,37 @@ int gpuproj_sass_flop_ratio_measured(const struct gpuproj_sass *s, const char *k
 double gpuproj_sass_flop_ratio_cb(void *userdata, const struct gpuproj_kernel *k,
 				  const struct gpuproj_target *src,
 				  const struct gpuproj_target *tgt);
+
+/**
+ * Write an analysis as the `gpuproj sass` table (docs/sass.md): a header
+ * naming the source architecture, the weight and each architecture's
+ * status, then per kernel one row per architecture of FP instruction
+ * counts by kind for all code, the special-function blocks and their slow
+ * paths, the FLOP and the target/source FLOP ratio.
+ *
+ * @param out stream to write
+ * @param source the source architecture of the ratios ("sm_70")
+ * @param filter only kernels whose name contains this, or NULL for all
+ * @param slow_path_weight w of the ratio formula, 0..1
+ * @return GPUPROJ_OK or GPUPROJ_E_IO (the stream reports an error)
+ */
+int gpuproj_sass_write_table(FILE *out, const struct gpuproj_sass *s, const char *source,
+			     const char *filter, double slow_path_weight);
+
+/**
+ * The same as JSON, schema "gpuproj-sass/1": source_arch,
+ * slow_path_weight, formula, archs [{arch, status, note}], kernels [{name,
+ * archs: {ARCH: {origin, image_arch, file, all, special, slow (counts by
+ * op name, blocks, flop), special_functions, slow_paths, flop_ratio (null
+ * when there is none)}}}].
+ *
+ * @param source,filter,slow_path_weight as for gpuproj_sass_write_table()
+ * @param[out] ret_text malloc'd NUL-terminated text ending in a newline
+ *             (caller frees); NULL on failure
+ * @return GPUPROJ_OK or GPUPROJ_E_NOMEM
+ */
+int gpuproj_sass_json(const struct gpuproj_sass *s, const char *source, const char *filter,
+		      double slow_path_weight, char **ret_text);
 
 /**
  * Find nvdisasm as gpuproj_sass_analyze() does.

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A validation's results as a table, CSV and JSON
+ * (include/gpuproj/validate.h: gpuproj_validation_write_table(),
+ * gpuproj_validation_write_csv(), gpuproj_validation_write_json()); the
+ * validation itself is validate.c.
+ *
+ * Thread safety: reentrant; the result is only read.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include <gpuproj/validate.h>
+
+#include "report-common.h"
+#include "util.h"
+
+static const char *
+pct(double v, char *buf, size_t size)
+{
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.1f", v);
+	return buf;
+}
+
+static void
+table_stats(FILE *out, const struct gpuproj_validation_stats *s, bool with_failed)
+{
+	char a[32], b[32], c[32], d[32];
+
+	if (with_failed)
+		fprintf(out, " %6zu %5zu", s->n, s->n_failed);
+	else
+		fprintf(out, "  %6zu", s->n);
+	fprintf(out, " %7s %7s %6s %7s", pct(s->mape_pct, a, sizeof(a)),
+		pct(s->median_ape_pct, b, sizeof(b)), pct(s->coverage_pct, c, sizeof(c)),
+		pct(s->bias_pct, d, sizeof(d)));
+}
+
+int
+gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v)
+{
+	int wm = 5, ws = 6, wt = 6;
+	size_t i, j, n_failed = 0;
+	char thr[32];
+
+	for (i = 0; i < v->n_citations; i++)
+		fprintf(out, "Data: %s\n", v->citations[i]);
+	format_ns(v->threshold_ns, thr, sizeof(thr));
+	fprintf(out, "%sValidation of ", v->n_citations ? "\n" : "");
+	for (i = 0; i < v->n_models; i++)
+		fprintf(out, "%s%s", i ? ", " : "", gpuproj_model_name(v->models[i]));
+	for (i = 0; i < v->n_models; i++)
+		n_failed += v->overall[i].stats[GPUPROJ_VSUBSET_ALL].n_failed;
+	fprintf(out, ": %zu pair%s, %zu comparison%s (%zu not projected)%s%s\n", v->n_pairs,
+		v->n_pairs == 1 ? "" : "s", v->n_comparisons, v->n_comparisons == 1 ? "" : "s",
+		n_failed, v->targets_origin ? "; targets: " : "",
+		v->targets_origin ? v->targets_origin : "");
+	fprintf(out, "short = measured on the target < %s, long = >= %s\n\n", thr, thr);
+
+	for (i = 0; i < v->n_models; i++) {
+		int l = (int)strlen(gpuproj_model_name(v->models[i]));
+
+		wm = l > wm ? l : wm;
+	}
+	for (i = 0; i < v->n_pairs; i++) {
+		int ls = (int)strlen(v->pairs[i].source->name);
+		int lt = (int)strlen(v->pairs[i].target->name);
+
+		ws = ls > ws ? ls : ws;
+		wt = lt > wt ? lt : wt;
+	}
+	{
+		char sh[64], lo[64];
+
+		snprintf(sh, sizeof(sh), "short (< %s)", thr);
+		snprintf(lo, sizeof(lo), "long (>= %s)", thr);
+		/* Block widths: all 44, short and long 39 (see table_stats()). */
+		fprintf(out, "%-*s %-*s %-*s  %-42s   %-36s   %s\n", wm, "", ws, "", wt, "",
+			"all configurations", sh, lo);
+	}
+	fprintf(out, "%-*s %-*s %-*s %6s %5s %7s %7s %6s %7s  %6s %7s %7s %6s %7s  %6s %7s %7s %6s "
+		"%7s\n", wm, "model", ws, "source", wt, "target", "n", "fail", "MAPE", "medAPE",
+		"cover", "bias", "n", "MAPE", "medAPE", "cover", "bias", "n", "MAPE", "medAPE",
+		"cover", "bias");
+	for (i = 0; i < v->n_pairs + v->n_models; i++) {
+		const struct gpuproj_validation_group *g =
+			i < v->n_pairs ? &v->pairs[i] : &v->overall[i - v->n_pairs];
+
+		if (i == v->n_pairs)
+			fputc('\n', out);
+		fprintf(out, "%-*s %-*s %-*s", wm, gpuproj_model_name(g->model), ws,
+			g->source ? g->source->name : "(all)", wt,
+			g->target ? g->target->name : "(all)");
+		table_stats(out, &g->stats[GPUPROJ_VSUBSET_ALL], true);
+		table_stats(out, &g->stats[GPUPROJ_VSUBSET_SHORT], false);
+		table_stats(out, &g->stats[GPUPROJ_VSUBSET_LONG], false);
+		fputc('\n', out);
+	}
+	for (i = 0; i < v->n_models; i++) {
+		const struct gpuproj_validation_group *g = &v->overall[i];
+
+		if (!g->n_reasons)
+			continue;
+		fprintf(out, "\n%s: %zu projections failed (not in the statistics):\n",
+			gpuproj_model_name(g->model), g->stats[GPUPROJ_VSUBSET_ALL].n_failed);
+		for (j = 0; j < g->n_reasons && j < 10; j++)
+			fprintf(out, "  %6zu x %s\n", g->reasons[j].count, g->reasons[j].why);
+		if (g->n_reasons > 10)
+			fprintf(out, "  ... and %zu more reasons (--format json lists all)\n",
+				g->n_reasons - 10);
+	}
+	fprintf(out, "\nn = projected kernels with a measured time on the target; "
+		"fail = not projected.\n"
+		"MAPE = mean |projected - measured| / measured; medAPE = its median; "
+		"cover = measured\n"
+		"inside the projected [lo, hi]; bias = mean (projected - measured) / measured, "
+		"> 0 =\n"
+		"projections too slow. All in %%, per launch; (all) pools every pair of a "
+		"model.\n");
+	fflush(out);
+	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
+
+int
+gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v)
+{
+	size_t i;
+	int s;
+
+	for (i = 0; i < v->n_citations; i++) {
+		fputs("# Data: ", out);
+		fputs(v->citations[i], out);
+		fputc('\n', out);
+	}
+	fputs("model,source,target,subset,threshold_ns,n,n_failed,mape_pct,median_ape_pct,"
+	      "coverage_pct,bias_pct\n", out);
+	for (i = 0; i < v->n_pairs + v->n_models; i++) {
+		const struct gpuproj_validation_group *g =
+			i < v->n_pairs ? &v->pairs[i] : &v->overall[i - v->n_pairs];
+
+		for (s = 0; s < GPUPROJ_VSUBSET_COUNT; s++) {
+			const struct gpuproj_validation_stats *st = &g->stats[s];
+
+			csv_write_field(out, gpuproj_model_name(g->model));
+			fputc(',', out);
+			csv_write_field(out, g->source ? g->source->name : "(all)");
+			fputc(',', out);
+			csv_write_field(out, g->target ? g->target->name : "(all)");
+			fprintf(out, ",%s,", gpuproj_validation_subset_name(
+						     (enum gpuproj_validation_subset)s));
+			csv_write_num(out, v->threshold_ns);
+			fprintf(out, ",%zu,%zu,", st->n, st->n_failed);
+			csv_write_num(out, st->mape_pct);
+			fputc(',', out);
+			csv_write_num(out, st->median_ape_pct);
+			fputc(',', out);
+			csv_write_num(out, st->coverage_pct);
+			fputc(',', out);
+			csv_write_num(out, st->bias_pct);
+			fputc('\n', out);
+		}
+	}
+	fflush(out);
+	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
+
+static json_t *
+stats_json(const struct gpuproj_validation_stats *s)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	json_object_set_new(o, "n_failed", json_integer((json_int_t)s->n_failed));
+	json_object_set_new(o, "mape_pct", json_num(s->mape_pct));
+	json_object_set_new(o, "median_ape_pct", json_num(s->median_ape_pct));
+	json_object_set_new(o, "coverage_pct", json_num(s->coverage_pct));
+	json_object_set_new(o, "bias_pct", json_num(s->bias_pct));
+	return o;
+}
+
+static json_t *
+group_json(const struct gpuproj_validation_group *g)
+{
+	json_t *o = json_object(), *f = json_array();
+	size_t i;
+	int s;
+
+	if (!o || !f) {
+		json_decref(o);
+		json_decref(f);
+		return NULL;
+	}
+	json_object_set_new(o, "model", json_string(gpuproj_model_name(g->model)));
+	if (g->source)
+		json_object_set_new(o, "source", json_string(g->source->name));
+	if (g->target)
+		json_object_set_new(o, "target", json_string(g->target->name));
+	for (s = 0; s < GPUPROJ_VSUBSET_COUNT; s++) {
+		enum gpuproj_validation_subset sub = (enum gpuproj_validation_subset)s;
+
+		json_object_set_new(o, gpuproj_validation_subset_name(sub),
+				    stats_json(&g->stats[s]));
+	}
+	for (i = 0; i < g->n_reasons; i++)
+		json_array_append_new(f, json_pack("{s:s,s:I}", "why", g->reasons[i].why, "count",
+						   (json_int_t)g->reasons[i].count));
+	json_object_set_new(o, "failures", f);
+	return o;
+}
+
+int
+gpuproj_validation_write_json(const char *path, const struct gpuproj_validation *v, bool details,
+			      struct gpuproj_error *reterr)
+{
+	json_t *root = json_object(), *cit = json_array(), *models = json_array();
+	json_t *pairs = json_array(), *overall = json_array();
+	size_t i;
+	int st;
+
+	if (!root || !cit || !models || !pairs || !overall) {
+		json_decref(root);
+		json_decref(cit);
+		json_decref(models);
+		json_decref(pairs);
+		json_decref(overall);
+		return error_set(reterr, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
+	}
+	json_object_set_new(root, "schema", json_string(GPUPROJ_VALIDATION_SCHEMA));
+	for (i = 0; i < v->n_citations; i++)
+		json_array_append_new(cit, json_string(v->citations[i]));
+	json_object_set_new(root, "citations", cit);
+	json_object_set_new(root, "targets",
+			    v->targets_origin ? json_string(v->targets_origin) : json_null());
+	json_object_set_new(root, "threshold_ns", json_real(v->threshold_ns));
+	for (i = 0; i < v->n_models; i++)
+		json_array_append_new(models, json_string(gpuproj_model_name(v->models[i])));
+	json_object_set_new(root, "models", models);
+	for (i = 0; i < v->n_pairs; i++)
+		json_array_append_new(pairs, group_json(&v->pairs[i]));
+	json_object_set_new(root, "pairs", pairs);
+	for (i = 0; i < v->n_models; i++)
+		json_array_append_new(overall, group_json(&v->overall[i]));
+	json_object_set_new(root, "overall", overall);
+	if (details) {
+		json_t *cs = json_array();
+
+		for (i = 0; cs && i < v->n_comparisons; i++) {
+			const struct gpuproj_validation_comparison *c = &v->comparisons[i];
+			const struct gpuproj_kernel *k = c->kernel;
+			bool ok = c->status == GPUPROJ_OK;
+			json_t *o = json_object();
+
+			if (!o)
+				break;
+			json_object_set_new(o, "model", json_string(gpuproj_model_name(c->model)));
+			json_object_set_new(o, "source", json_string(c->source->name));
+			json_object_set_new(o, "target", json_string(c->target->name));
+			json_object_set_new(o, "kernel", json_string(k->name));
+			json_object_set_new(o, "tag", json_string(k->tag ? k->tag : ""));
+			json_object_set_new(o, "grid", json_dim3(k->grid));
+			json_object_set_new(o, "block", json_dim3(k->block));
+			json_object_set_new(o, "source_ns", json_num(c->source_ns));
+			json_object_set_new(o, "measured_ns", json_num(c->measured_ns));
+			json_object_set_new(o, "status",
+					    json_string(ok ? "ok" : gpuproj_strerror(c->status)));
+			json_object_set_new(o, "lo_ns", json_num(c->lo_ns));
+			json_object_set_new(o, "hi_ns", json_num(c->hi_ns));
+			json_object_set_new(o, "point_ns", json_num(c->point_ns));
+			json_object_set_new(o, "binding",
+					    ok ? json_string(gpuproj_bound_name(c->binding))
+					       : json_null());
+			json_object_set_new(o, "error_pct", json_num(c->error_pct));
+			json_object_set_new(o, "covered", json_boolean(ok && c->covered));
+			json_object_set_new(o, "why", c->why ? json_string(c->why) : json_null());
+			json_array_append_new(cs, o);
+		}
+		json_object_set_new(root, "comparisons", cs ? cs : json_null());
+	}
+	st = json_save_atomic(root, path, reterr);
+	json_decref(root);
+	return st;
+}
