@@ -833,50 +833,6 @@ import_summary_warn(struct gpuproj_import_summary *s, const char *fmt, ...)
 }
 
 int
-import_missing_inputs(const struct gpuproj_profile *p, char ***names, size_t *n,
-		      size_t *ret_kernels)
-{
-	const struct gpuproj_model *m = gpuproj_model_default();
-	size_t i, kernels = 0;
-	int r = GPUPROJ_OK;
-
-	for (i = 0; i < gpuproj_profile_count(p) && r == GPUPROJ_OK; i++) {
-		char buf[512];
-		const char *c, *start;
-
-		if (!gpuproj_model_missing_inputs(m, gpuproj_profile_at(p, i), buf, sizeof(buf)))
-			continue;
-		kernels++;
-		/* Split at ", " outside braces: "a, inst.fp{16,32,64}.{fma,add,mul}, b". */
-		for (start = c = buf; r == GPUPROJ_OK; c++) {
-			size_t j, len;
-			bool known = false;
-
-			if (*c == '{') {
-				const char *close = strchr(c, '}');
-
-				c = close ? close : c + strlen(c) - 1;
-				continue;
-			}
-			if (*c && !(c[0] == ',' && c[1] == ' '))
-				continue;
-			len = (size_t)(c - start);
-			for (j = 0; j < *n && !known; j++)
-				known = strlen((*names)[j]) == len && strncmp((*names)[j], start, len) == 0;
-			if (len && !known)
-				r = append_str(names, n, strndup(start, len));
-			if (!*c)
-				break;
-			start = c + 2;
-			c++;
-		}
-	}
-	if (ret_kernels)
-		*ret_kernels = kernels;
-	return r;
-}
-
-int
 import_summary_finish(struct gpuproj_import_summary *s, const struct gpuproj_profile *p)
 {
 	struct import_strmap names = { 0 };
@@ -903,7 +859,17 @@ import_summary_finish(struct gpuproj_import_summary *s, const struct gpuproj_pro
 	import_strmap_clear(&names);
 	if (r)
 		return r;
-	return import_missing_inputs(p, &s->missing, &s->n_missing, &s->kernels_missing);
+	/* The default model's structured list (model.h), copied into the summary. */
+	{
+		const char *missing[32];
+		size_t n = gpuproj_model_missing_in_profile(gpuproj_model_default(), p, missing,
+							     ARRAY_LENGTH(missing),
+							     &s->kernels_missing);
+
+		for (i = 0; i < n && i < ARRAY_LENGTH(missing) && r == GPUPROJ_OK; i++)
+			r = append_str(&s->missing, &s->n_missing, strdup(missing[i]));
+	}
+	return r;
 }
 
 void

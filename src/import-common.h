@@ -173,20 +173,10 @@ int import_summary_warn(struct gpuproj_import_summary *s, const char *fmt, ...)
 /*
  * Fill the fields that follow from the finished profile: kernels (distinct
  * signatures), kept_metrics (distinct extra-metric names over all kernels)
- * and missing: by name, each input of the default model (hroof: duration,
- * inst.fp{16,32,64}.{fma,add,mul}, warp_efficiency, bytes.l1, bytes.l2,
- * bytes.dram, shared.wavefronts) that no kernel has. rows and launches are
- * the importer's. GPUPROJ_OK or GPUPROJ_E_NOMEM.
+ * and missing: the inputs of the default model that some kernel lacks, as
+ * the model registry lists them (gpuproj_model_missing_in_profile()). rows
+ * and launches are the importer's. GPUPROJ_OK or GPUPROJ_E_NOMEM.
  */
 int import_summary_finish(struct gpuproj_import_summary *s, const struct gpuproj_profile *p);
-
-/*
- * Append to names[0..n) (malloc'd strings, each once) the inputs the
- * default model needs that some kernel of p lacks
- * (gpuproj_model_missing_inputs); *ret_kernels (optional) counts the kernels
- * lacking any. GPUPROJ_OK or GPUPROJ_E_NOMEM.
- */
-int import_missing_inputs(const struct gpuproj_profile *p, char ***names, size_t *n,
-			  size_t *ret_kernels);
 
 #endif

@@ -56,43 +56,47 @@
 /* Bytes one shared-memory wavefront moves: 32 banks × 4 B (eq. 5, N^max_shM_pc). */
 #define SHARED_BYTES_PER_WAVEFRONT 128.0
 
-int
-gpuproj_hroof_ceilings(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
-		       double flop_ratio, struct gpuproj_hroof *out, char *why, size_t whylen)
+/*
+ * What eqs. 2–10 read: the bytes per level and shared wavefronts, at least
+ * one FP instruction count, and warp_efficiency when the kernel does FLOP.
+ */
+void
+hroof_needs(const struct gpuproj_kernel *k, struct model_missing *out)
 {
 	static const enum gpuproj_metric bytes_metrics[] = {
 		GPUPROJ_M_BYTES_L1, GPUPROJ_M_BYTES_L2, GPUPROJ_M_BYTES_DRAM,
 		GPUPROJ_M_SHARED_WAVEFRONTS,
 	};
-	struct strbuf missing;
+	bool any_fp;
+	double flop;
+
+	model_missing_metrics(k, bytes_metrics, ARRAY_LENGTH(bytes_metrics), out);
+	flop = model_flop(k, &any_fp);
+	if (!any_fp)
+		model_missing_add(out, MODEL_FP_GROUP);
+	else if (flop > 0 && !gpuproj_kernel_has(k, GPUPROJ_M_WARP_EFFICIENCY))
+		model_missing_add(out, gpuproj_metric_name(GPUPROJ_M_WARP_EFFICIENCY));
+}
+
+int
+gpuproj_hroof_ceilings(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
+		       double flop_ratio, struct gpuproj_hroof *out, char *why, size_t whylen)
+{
+	struct model_missing missing = { 0 };
 	double mix = 0, b1, b2, bd, wf;
 	double flop = 0;
-	bool any_fp;
 	int r, i;
 
 	if (!k || !gpu || !out)
 		return GPUPROJ_E_INVAL;
 	memset(out, 0, sizeof(*out));
-	strbuf_init(&missing);
-	model_missing(k, bytes_metrics, ARRAY_LENGTH(bytes_metrics), &missing);
-
-	/* FLOP and the instruction mix (eq. 2). */
-	r = model_flop_mix(k, gpu, &flop, &mix, &missing, why, whylen);
-	if (r == GPUPROJ_E_INVAL) {
-		strbuf_free(&missing);
+	hroof_needs(k, &missing);
+	/* FLOP and the instruction mix (eq. 2); a negative count first. */
+	r = model_flop_mix(k, gpu, &flop, &mix, why, whylen);
+	if (r == GPUPROJ_E_INVAL)
 		return r;
-	}
-	any_fp = r == GPUPROJ_OK;
-	if (any_fp && flop > 0 && !gpuproj_kernel_has(k, GPUPROJ_M_WARP_EFFICIENCY))
-		strbuf_printf(&missing, "%s%s", missing.len ? ", " : "",
-			      gpuproj_metric_name(GPUPROJ_M_WARP_EFFICIENCY));
-	if (missing.len) {
-		if (why)
-			snprintf(why, whylen, "hroof needs %s", missing.buf);
-		strbuf_free(&missing);
-		return GPUPROJ_E_MISSING;
-	}
-	strbuf_free(&missing);
+	if (missing.n)
+		return model_missing_why(&missing, "hroof", why, whylen);
 
 	out->flop = flop * (flop_ratio > 0 ? flop_ratio : 1.0);
 	if (flop > 0) {

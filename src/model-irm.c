@@ -54,42 +54,51 @@
 #include "model-private.h"
 #include "util.h"
 
+/* Per level: the 32-byte transactions, or the bytes they are derived from. */
+static const enum gpuproj_metric irm_sectors[GPUPROJ_HL_COUNT] = {
+	GPUPROJ_M_SECTORS_L1, GPUPROJ_M_SECTORS_L2, GPUPROJ_M_SECTORS_DRAM,
+};
+static const enum gpuproj_metric irm_bytes[GPUPROJ_HL_COUNT] = {
+	GPUPROJ_M_BYTES_L1, GPUPROJ_M_BYTES_L2, GPUPROJ_M_BYTES_DRAM,
+};
+
+/* What eqs. 1–4 read: the warp instructions and, per level, sectors or bytes. */
+void
+irm_needs(const struct gpuproj_kernel *k, struct model_missing *out)
+{
+	/* "sectors.X (or bytes.X)": metric names of metrics.c, as static strings. */
+	static const char *const either[GPUPROJ_HL_COUNT] = {
+		"sectors.l1 (or bytes.l1)", "sectors.l2 (or bytes.l2)",
+		"sectors.dram (or bytes.dram)",
+	};
+	int i;
+
+	if (!gpuproj_kernel_has(k, GPUPROJ_M_INST_WARP))
+		model_missing_add(out, gpuproj_metric_name(GPUPROJ_M_INST_WARP));
+	for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
+		if (!gpuproj_kernel_has(k, irm_sectors[i]) && !gpuproj_kernel_has(k, irm_bytes[i]))
+			model_missing_add(out, either[i]);
+	}
+}
+
 int
 gpuproj_irm_compute(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
 		    int source_warp_size, double time_ns, struct gpuproj_irm *out, char *why,
 		    size_t whylen)
 {
-	static const enum gpuproj_metric sectors[GPUPROJ_HL_COUNT] = {
-		GPUPROJ_M_SECTORS_L1, GPUPROJ_M_SECTORS_L2, GPUPROJ_M_SECTORS_DRAM,
-	};
-	static const enum gpuproj_metric bytes[GPUPROJ_HL_COUNT] = {
-		GPUPROJ_M_BYTES_L1, GPUPROJ_M_BYTES_L2, GPUPROJ_M_BYTES_DRAM,
-	};
 	static const enum gpuproj_level lv[GPUPROJ_HL_COUNT] = {
 		GPUPROJ_LEVEL_L1, GPUPROJ_LEVEL_L2, GPUPROJ_LEVEL_DRAM,
 	};
-	struct strbuf missing;
+	struct model_missing missing = { 0 };
 	double ipc;
 	int i;
 
 	if (!k || !gpu || !out || source_warp_size < 1 || gpu->warp_size < 1)
 		return GPUPROJ_E_INVAL;
 	memset(out, 0, sizeof(*out));
-	strbuf_init(&missing);
-	if (!gpuproj_kernel_has(k, GPUPROJ_M_INST_WARP))
-		strbuf_printf(&missing, "%s", gpuproj_metric_name(GPUPROJ_M_INST_WARP));
-	for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
-		if (!gpuproj_kernel_has(k, sectors[i]) && !gpuproj_kernel_has(k, bytes[i]))
-			strbuf_printf(&missing, "%s%s (or %s)", missing.len ? ", " : "",
-				      gpuproj_metric_name(sectors[i]), gpuproj_metric_name(bytes[i]));
-	}
-	if (missing.len) {
-		if (why)
-			snprintf(why, whylen, "irm needs %s", missing.buf);
-		strbuf_free(&missing);
-		return GPUPROJ_E_MISSING;
-	}
-	strbuf_free(&missing);
+	irm_needs(k, &missing);
+	if (missing.n)
+		return model_missing_why(&missing, "irm", why, whylen);
 
 	out->inst = gpuproj_kernel_metric(k, GPUPROJ_M_INST_WARP) * source_warp_size /
 		    gpu->warp_size;                                              /* eqs. 1, 2 */
@@ -103,13 +112,14 @@ gpuproj_irm_compute(const struct gpuproj_kernel *k, const struct gpuproj_target 
 		return GPUPROJ_E_INVAL;
 	}
 	for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
-		double t = gpuproj_kernel_has(k, sectors[i]) ? gpuproj_kernel_metric(k, sectors[i])
-							     : gpuproj_kernel_metric(k, bytes[i]) / 32.0;
+		double t = gpuproj_kernel_has(k, irm_sectors[i])
+				   ? gpuproj_kernel_metric(k, irm_sectors[i])
+				   : gpuproj_kernel_metric(k, irm_bytes[i]) / 32.0;
 
 		if (t < 0) {
 			if (why)
 				snprintf(why, whylen, "metric %s is negative",
-					 gpuproj_metric_name(sectors[i]));
+					 gpuproj_metric_name(irm_sectors[i]));
 			return GPUPROJ_E_INVAL;
 		}
 		out->txn[i] = t;

@@ -139,6 +139,31 @@ model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu
 }
 
 /*
+ * What Algorithm 1 reads from the kernel: its DRAM bytes (unless given),
+ * at least one FP instruction count and its register count.
+ */
+static void
+occ_needs(const struct gpuproj_kernel *k, bool need_bytes, struct model_missing *out)
+{
+	static const enum gpuproj_metric need[] = { GPUPROJ_M_BYTES_DRAM };
+	bool any_fp;
+
+	if (need_bytes)
+		model_missing_metrics(k, need, ARRAY_LENGTH(need), out);
+	model_flop(k, &any_fp);
+	if (!any_fp)
+		model_missing_add(out, MODEL_FP_GROUP);
+	if (k->regs_per_thread == 0)
+		model_missing_add(out, "regs_per_thread (launch attribute)");
+}
+
+void
+occupancy_needs(const struct gpuproj_kernel *k, struct model_missing *out)
+{
+	occ_needs(k, true, out);
+}
+
+/*
  * gpuproj_occmodel_compute() with the DRAM bytes given (`bytes` ≥ 0) or
  * read from the kernel (NaN).
  */
@@ -147,29 +172,16 @@ occ_compute(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu, do
 	    enum gpuproj_waves waves, double bytes, struct gpuproj_occmodel *out, char *why,
 	    size_t whylen)
 {
-	static const enum gpuproj_metric need[] = { GPUPROJ_M_BYTES_DRAM };
-	struct strbuf missing;
+	struct model_missing missing = { 0 };
 	double flop = 0, mix = 0;
 	int r;
 
-	strbuf_init(&missing);
-	if (isnan(bytes))
-		model_missing(k, need, ARRAY_LENGTH(need), &missing);
-	r = model_flop_mix(k, gpu, &flop, &mix, &missing, why, whylen);
-	if (r == GPUPROJ_E_INVAL) {
-		strbuf_free(&missing);
+	occ_needs(k, isnan(bytes), &missing);
+	r = model_flop_mix(k, gpu, &flop, &mix, why, whylen);
+	if (r == GPUPROJ_E_INVAL)
 		return r;
-	}
-	if (k->regs_per_thread == 0)
-		strbuf_printf(&missing, "%sregs_per_thread (launch attribute)",
-			      missing.len ? ", " : "");
-	if (missing.len) {
-		if (why)
-			snprintf(why, whylen, "occupancy needs %s", missing.buf);
-		strbuf_free(&missing);
-		return GPUPROJ_E_MISSING;
-	}
-	strbuf_free(&missing);
+	if (missing.n)
+		return model_missing_why(&missing, "occupancy", why, whylen);
 	if (isnan(bytes))
 		bytes = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);
 	if (bytes < 0) {

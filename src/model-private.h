@@ -40,21 +40,41 @@ struct model_ctx {
 	double dram_equiv_tgt;
 };
 
+/*
+ * The kernel inputs a model lacks, by name, in the order the model checks
+ * them: metric names (gpuproj_metric_name()), the group
+ * "inst.fp{16,32,64}.{fma,add,mul}" (at least one is needed), and launch
+ * attributes ("regs_per_thread (launch attribute)"). Every name is a static
+ * string. A model's `needs` function fills it from the kernel alone; the
+ * same function decides the model's GPUPROJ_E_MISSING when it projects, so
+ * gpuproj_model_missing_names() and the "X needs …" message cannot differ.
+ */
+#define MODEL_MISSING_MAX 16
+struct model_missing {
+	const char *names[MODEL_MISSING_MAX];
+	size_t n;
+};
+
 typedef int (*model_project_fn)(const struct model_ctx *c, struct gpuproj_projection *out);
 typedef int (*model_details_fn)(const struct model_ctx *c, struct gpuproj_model_details *out);
+typedef void (*model_needs_fn)(const struct gpuproj_kernel *k, struct model_missing *out);
 
-/* seed 000, eqs. 1–10 (model-hroof.c) */
+/* seed 000, eqs. 1–10 (model-hroof.c); hroof-occ needs what hroof needs */
 int hroof_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int hroof_details(const struct model_ctx *c, struct gpuproj_model_details *out);
+void hroof_needs(const struct gpuproj_kernel *k, struct model_missing *out);
 /* seed 002, Algorithm 1, eqs. 4–12 + waves (model-occupancy.c) */
 int occupancy_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int occupancy_details(const struct model_ctx *c, struct gpuproj_model_details *out);
+void occupancy_needs(const struct gpuproj_kernel *k, struct model_missing *out);
 /* seed 003, formulas 2–19 (model-quant.c) */
 int quant_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int quant_details(const struct model_ctx *c, struct gpuproj_model_details *out);
+void quant_needs(const struct gpuproj_kernel *k, struct model_missing *out);
 /* seed 004, eqs. 1–4 + the hroof ratio method (model-irm.c) */
 int irm_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int irm_details(const struct model_ctx *c, struct gpuproj_model_details *out);
+void irm_needs(const struct gpuproj_kernel *k, struct model_missing *out);
 
 /* hroof × seed 002's occupancy ratio (model-hroof-occ.c) */
 int hroofocc_project(const struct model_ctx *c, struct gpuproj_projection *out);
@@ -77,21 +97,36 @@ int model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target 
 /* The nine inst.fp{16,32,64}.{fma,add,mul} metrics by [precision][fma, add, mul]. */
 extern const enum gpuproj_metric model_fp_metrics[GPUPROJ_PREC_COUNT][3];
 
+/* The name of the FP instruction group of which a model needs at least one. */
+#define MODEL_FP_GROUP "inst.fp{16,32,64}.{fma,add,mul}"
+
 /*
  * FLOP per launch (DESIGN §3) and Perf^mix (seed 000 eq. 2: the
  * instruction-count-weighted mean of the GPU's FLOP/s for each precision
- * and op kind present), FLOP/s; *ret_mix = 0 when FLOP = 0. Appends
- * "inst.fp{16,32,64}.{fma,add,mul}" to `missing` when none was collected.
- * Returns GPUPROJ_OK, GPUPROJ_E_MISSING or GPUPROJ_E_INVAL (negative count,
- * named in why).
+ * and op kind present), FLOP/s; *ret_mix = 0 when FLOP = 0. Returns
+ * GPUPROJ_OK, GPUPROJ_E_MISSING (no inst.fp* metric: the kernel lacks
+ * MODEL_FP_GROUP) or GPUPROJ_E_INVAL (negative count, named in why).
  */
 int model_flop_mix(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
-		   double *ret_flop, double *ret_mix, struct strbuf *missing, char *why,
-		   size_t whylen);
+		   double *ret_flop, double *ret_mix, char *why, size_t whylen);
 
-/* Append the names of missing metrics to `sb` (", "-separated); true when any. */
-bool model_missing(const struct gpuproj_kernel *k, const enum gpuproj_metric *ms, size_t n,
-		   struct strbuf *sb);
+/*
+ * FLOP per launch from the inst.fp* metrics present (DESIGN §3), without
+ * checking signs; *ret_any (optional) tells whether any was present.
+ */
+double model_flop(const struct gpuproj_kernel *k, bool *ret_any);
+
+/* Add one name (a static string) to `m`, once; ignored when full. */
+void model_missing_add(struct model_missing *m, const char *name);
+/* Add the names of the metrics of ms[0..n) that k lacks; true when any. */
+bool model_missing_metrics(const struct gpuproj_kernel *k, const enum gpuproj_metric *ms,
+			   size_t n, struct model_missing *m);
+/*
+ * The message of a kernel that lacks inputs: "<model> needs a, b, c" into
+ * why (optional). Returns GPUPROJ_E_MISSING.
+ */
+int model_missing_why(const struct model_missing *m, const char *model, char *why,
+		      size_t whylen);
 
 /* Append one item to `d` (ignored when full). */
 void model_detail(struct gpuproj_model_details *d, const char *name, double value,

@@ -103,51 +103,62 @@ gpuproj_quant_param_name(enum gpuproj_quant_param p)
 	return "?";
 }
 
+/* The instruction classes and DRAM bytes of formulas 2–10. */
+static const enum gpuproj_metric quant_metrics[] = {
+	GPUPROJ_M_INST_FP32, GPUPROJ_M_INST_FP64, GPUPROJ_M_INST_INT, GPUPROJ_M_INST_LDST,
+	GPUPROJ_M_INST_WARP, GPUPROJ_M_BYTES_DRAM,
+};
+
+/*
+ * What formulas 2–10 read: the instruction classes and DRAM bytes, and the
+ * FMA count of the kernel's type (K_type fp64 or fp32, decided by M_fp64
+ * and M_fp32: seed 003 §3.1).
+ */
+void
+quant_needs(const struct gpuproj_kernel *k, struct model_missing *out)
+{
+	static const enum gpuproj_metric fma64[] = { GPUPROJ_M_INST_FP64_FMA };
+	static const enum gpuproj_metric fma32[] = { GPUPROJ_M_INST_FP32_FMA };
+
+	model_missing_metrics(k, quant_metrics, ARRAY_LENGTH(quant_metrics), out);
+	if (gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP64) > 0)
+		model_missing_metrics(k, fma64, 1, out);
+	else if (gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP32) > 0)
+		model_missing_metrics(k, fma32, 1, out);
+}
+
 int
 gpuproj_quant_kernel_params(const struct gpuproj_kernel *k, int warp_size,
 			    struct gpuproj_quant_kernel *out, char *why, size_t whylen)
 {
-	static const enum gpuproj_metric need[] = {
-		GPUPROJ_M_INST_FP32, GPUPROJ_M_INST_FP64, GPUPROJ_M_INST_INT, GPUPROJ_M_INST_LDST,
-		GPUPROJ_M_INST_WARP, GPUPROJ_M_BYTES_DRAM,
-	};
 	double m_fp32, m_fp64, m_int, m_ldst, m_inst, fma = 0, m_fp = 0;
-	struct strbuf missing;
+	struct model_missing missing = { 0 };
 	size_t i;
 
 	if (!k || !out || warp_size < 1)
 		return GPUPROJ_E_INVAL;
 	memset(out, 0, sizeof(*out));
-	strbuf_init(&missing);
-	model_missing(k, need, ARRAY_LENGTH(need), &missing);
-	for (i = 0; i < ARRAY_LENGTH(need); i++) {
-		if (gpuproj_kernel_has(k, need[i]) && gpuproj_kernel_metric(k, need[i]) < 0) {
+	quant_needs(k, &missing);
+	for (i = 0; i < ARRAY_LENGTH(quant_metrics); i++) {
+		if (gpuproj_kernel_has(k, quant_metrics[i]) &&
+		    gpuproj_kernel_metric(k, quant_metrics[i]) < 0) {
 			if (why)
 				snprintf(why, whylen, "metric %s is negative",
-					 gpuproj_metric_name(need[i]));
-			strbuf_free(&missing);
+					 gpuproj_metric_name(quant_metrics[i]));
 			return GPUPROJ_E_INVAL;
 		}
 	}
 	m_fp32 = gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP32);
 	m_fp64 = gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP64);
 	/* K_type, by the seed's rule; needs M_fp64 and M_fp32 to decide. */
-	if (m_fp64 > 0) {
+	if (m_fp64 > 0)
 		out->type = GPUPROJ_KTYPE_FP64;
-		model_missing(k, &(enum gpuproj_metric){ GPUPROJ_M_INST_FP64_FMA }, 1, &missing);
-	} else if (m_fp32 > 0) {
+	else if (m_fp32 > 0)
 		out->type = GPUPROJ_KTYPE_FP32;
-		model_missing(k, &(enum gpuproj_metric){ GPUPROJ_M_INST_FP32_FMA }, 1, &missing);
-	} else {
+	else
 		out->type = GPUPROJ_KTYPE_INT;
-	}
-	if (missing.len) {
-		if (why)
-			snprintf(why, whylen, "quant needs %s", missing.buf);
-		strbuf_free(&missing);
-		return GPUPROJ_E_MISSING;
-	}
-	strbuf_free(&missing);
+	if (missing.n)
+		return model_missing_why(&missing, "quant", why, whylen);
 
 	m_int = gpuproj_kernel_metric(k, GPUPROJ_M_INST_INT);
 	m_ldst = gpuproj_kernel_metric(k, GPUPROJ_M_INST_LDST);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Model registry, whole-run projection and source-GPU resolution
- * (include/gpuproj/model.h). Thread safety: the registry is constant data.
+ * Model registry (each model's projection, details and the inputs it
+ * needs), the whole-run projection, and the helpers the model files share
+ * (include/gpuproj/model.h, model-private.h). Thread safety: the registry
+ * is constant data.
  */
 #include "config.h"
 
@@ -20,32 +22,33 @@ struct gpuproj_model {
 	const char *summary;
 	model_project_fn project;
 	model_details_fn details;
+	model_needs_fn needs;    /* the kernel inputs it lacks (model-private.h) */
 };
 
 static const struct gpuproj_model models[] = {
 	{ "hroof",
 	  "hierarchical roofline with kernel-specific ceilings: Van Lanker et al., Euro-Par 2024, "
 	  "eqs. 1-10 (interval over L1, L2, DRAM; point = midpoint)",
-	  hroof_project, hroof_details },
+	  hroof_project, hroof_details, hroof_needs },
 	{ "occupancy",
 	  "roofline ratio x occupancy ratio: seed 002 Algorithm 1, eqs. 4-12, with the CUDA "
 	  "occupancy rules per GPU and wave quantisation (point; interval to the plain roofline "
 	  "ratio)",
-	  occupancy_project, occupancy_details },
+	  occupancy_project, occupancy_details, occupancy_needs },
 	{ "quant",
 	  "quantitative roofline: Konstantinidis & Cotronis, JPDC 2017, formulas 2-19 (absolute "
 	  "time from instruction mix and target throughputs; interval = overlapped .. serial "
 	  "compute and memory)",
-	  quant_project, quant_details },
+	  quant_project, quant_details, quant_needs },
 	{ "irm",
 	  "instruction roofline: Ding & Williams 2019 / Leinhauser et al., TOPC 2022, eqs. 1-4, "
 	  "projected with the hroof ratio on warp instructions and 32-B transactions (interval "
 	  "over L1, L2, DRAM)",
-	  irm_project, irm_details },
+	  irm_project, irm_details, irm_needs },
 	{ "hroof-occ",
 	  "hroof x seed 002's occupancy ratio: Van Lanker et al. eqs. 1-10 with O's/O't of "
 	  "Srivastava et al. eq. 4 (CUDA occupancy rules, per-SM waves); the default",
-	  hroofocc_project, hroofocc_details },
+	  hroofocc_project, hroofocc_details, hroof_needs },
 };
 
 /* The default model, chosen on the gpuperfpredict validation (docs/validation.md). */
@@ -364,9 +367,22 @@ const enum gpuproj_metric model_fp_metrics[GPUPROJ_PREC_COUNT][3] = {
 	{ GPUPROJ_M_INST_FP64_FMA, GPUPROJ_M_INST_FP64_ADD, GPUPROJ_M_INST_FP64_MUL },
 };
 
+void
+model_missing_add(struct model_missing *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		if (strcmp(m->names[i], name) == 0)
+			return;
+	}
+	if (m->n < MODEL_MISSING_MAX)
+		m->names[m->n++] = name;
+}
+
 bool
-model_missing(const struct gpuproj_kernel *k, const enum gpuproj_metric *ms, size_t n,
-	      struct strbuf *sb)
+model_missing_metrics(const struct gpuproj_kernel *k, const enum gpuproj_metric *ms, size_t n,
+		      struct model_missing *m)
 {
 	bool missing = false;
 	size_t i;
@@ -374,15 +390,50 @@ model_missing(const struct gpuproj_kernel *k, const enum gpuproj_metric *ms, siz
 	for (i = 0; i < n; i++) {
 		if (gpuproj_kernel_has(k, ms[i]))
 			continue;
-		strbuf_printf(sb, "%s%s", sb->len ? ", " : "", gpuproj_metric_name(ms[i]));
+		model_missing_add(m, gpuproj_metric_name(ms[i]));
 		missing = true;
 	}
 	return missing;
 }
 
 int
+model_missing_why(const struct model_missing *m, const char *model, char *why, size_t whylen)
+{
+	size_t i, len;
+
+	if (why && whylen) {
+		snprintf(why, whylen, "%s needs ", model);
+		for (i = 0; i < m->n; i++) {
+			len = strlen(why);
+			snprintf(why + len, whylen - len, "%s%s", i ? ", " : "", m->names[i]);
+		}
+	}
+	return GPUPROJ_E_MISSING;
+}
+
+double
+model_flop(const struct gpuproj_kernel *k, bool *ret_any)
+{
+	double flop = 0;
+	bool any = false;
+	int p, j;
+
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		for (j = 0; j < 3; j++) {
+			if (!gpuproj_kernel_has(k, model_fp_metrics[p][j]))
+				continue;
+			any = true;
+			flop += (j == 0 ? 2.0 : 1.0) * gpuproj_kernel_metric(k, model_fp_metrics[p][j]);
+		}
+	}
+	if (ret_any)
+		*ret_any = any;
+	return flop;
+}
+
+int
 model_flop_mix(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
-	       double *ret_flop, double *ret_mix, struct strbuf *missing, char *why, size_t whylen)
+	       double *ret_flop, double *ret_mix, char *why, size_t whylen)
 {
 	double flop = 0, n_inst = 0, weighted = 0;
 	bool any = false;
@@ -409,10 +460,8 @@ model_flop_mix(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
 				    1e9;
 		}
 	}
-	if (!any) {
-		strbuf_printf(missing, "%sinst.fp{16,32,64}.{fma,add,mul}", missing->len ? ", " : "");
+	if (!any)
 		return GPUPROJ_E_MISSING;
-	}
 	*ret_flop = flop;
 	*ret_mix = n_inst > 0 ? weighted / n_inst : 0;
 	return GPUPROJ_OK;
@@ -557,86 +606,61 @@ gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj_tar
 			 "the profile does not name its GPU; pass --source NAME");
 }
 
-/*
- * A GPU with every number set to a neutral value, so that projecting onto it
- * exercises only a model's checks of its kernel inputs.
- */
-static const struct gpuproj_target *
-neutral_target(void)
+size_t
+gpuproj_model_missing_names(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
+			    const char **names, size_t max)
 {
-	static const char *const match[] = { "gpuproj neutral input check" };
-	static const struct gpuproj_target t = {
-		.name = "neutral",
-		.match = match,
-		.n_match = 1,
-		.vendor = GPUPROJ_VENDOR_NVIDIA,
-		.arch = "sm_80",
-		.cc_major = 8,
-		.chip = "neutral",
-		.sms = 100,
-		.warp_size = 32,
-		.clock_mhz = 1000,
-		.schedulers_per_sm = 4,
-		.ipc_per_scheduler = 1,
-		.limits = { .threads_per_sm = 2048, .threads_per_block = 1024,
-			    .blocks_per_sm = 32, .regs_per_sm = 65536, .regs_per_block = 65536,
-			    .regs_per_thread = 255, .reg_alloc_unit = 256,
-			    .smem_per_sm_kib = 228, .smem_per_block_kib = 227,
-			    .smem_alloc_unit_b = 128, .smem_reserved_per_block_b = 0,
-			    .l2_mib = 40 },
-		.peak_gflops = { { 1000, 500 }, { 1000, 500 }, { 1000, 500 } },
-		.max_gflops = { { NAN, NAN }, { NAN, NAN }, { NAN, NAN } },
-		.int32_add_giops = 1000,
-		.int32_mad_giops = 1000,
-		.ldst_shared_gops = 1000,
-		.peak_dram_gbs = 1000,
-		.bw_gbs = { 1000, 1000, 1000, 1000 },
-		.memory_gib = NAN,
-		.price_usd = NAN,
-		.tdp_w = NAN,
-	};
+	struct model_missing missing = { 0 };
+	size_t i;
 
-	return &t;
+	if (!m || !k)
+		return 0;
+	if (k->duration_ns.n == 0)
+		model_missing_add(&missing, "duration");
+	m->needs(k, &missing);
+	for (i = 0; names && i < missing.n && i < max; i++)
+		names[i] = missing.names[i];
+	return missing.n;
 }
 
 size_t
 gpuproj_model_missing_inputs(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
 			     char *buf, size_t size)
 {
-	struct gpuproj_kernel timed;
-	struct gpuproj_projection pr;
-	const struct gpuproj_target *t = neutral_target();
-	struct strbuf sb;
-	const char *list;
-	size_t n = 0;
+	const char *names[MODEL_MISSING_MAX];
+	size_t n = gpuproj_model_missing_names(m, k, names, MODEL_MISSING_MAX), i, len;
 
-	strbuf_init(&sb);
-	if (k->duration_ns.n == 0) {
-		strbuf_append(&sb, "duration");
-		n++;
-	}
-	/* A timed copy, so that the check reaches the metrics. */
-	timed = *k;
-	timed.duration_ns.n = 1;
-	timed.duration_ns.mean = timed.duration_ns.sum = 1e3;
-	gpuproj_model_project(m, &timed, t, t, NULL, &pr);
-	if (pr.status == GPUPROJ_E_MISSING && (list = strstr(pr.why, " needs ")) != NULL) {
-		const char *c;
-
-		list += strlen(" needs ");
-		strbuf_printf(&sb, "%s%s", sb.len ? ", " : "", list);
-		/* Names are separated by ", "; group names hold commas only inside braces. */
-		n++;
-		for (c = list; *c; c++) {
-			if (*c == '{')
-				c = strchr(c, '}') ? strchr(c, '}') : c + strlen(c) - 1;
-			else if (c[0] == ',' && c[1] == ' ')
-				n++;
+	if (size) {
+		buf[0] = '\0';
+		for (i = 0; i < n && i < MODEL_MISSING_MAX; i++) {
+			len = strlen(buf);
+			snprintf(buf + len, size - len, "%s%s", i ? ", " : "", names[i]);
 		}
 	}
-	if (size) {
-		snprintf(buf, size, "%s", sb.buf ? sb.buf : "");
-	}
-	strbuf_free(&sb);
 	return n;
+}
+
+size_t
+gpuproj_model_missing_in_profile(const struct gpuproj_model *m, const struct gpuproj_profile *p,
+				 const char **names, size_t max, size_t *ret_kernels)
+{
+	struct model_missing all = { 0 };
+	size_t i, j, kernels = 0;
+
+	for (i = 0; m && p && i < gpuproj_profile_count(p); i++) {
+		struct model_missing one = { 0 };
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+
+		if (k->duration_ns.n == 0)
+			model_missing_add(&one, "duration");
+		m->needs(k, &one);
+		kernels += one.n > 0;
+		for (j = 0; j < one.n; j++)
+			model_missing_add(&all, one.names[j]);
+	}
+	for (i = 0; names && i < all.n && i < max; i++)
+		names[i] = all.names[i];
+	if (ret_kernels)
+		*ret_kernels = kernels;
+	return all.n;
 }

@@ -502,21 +502,51 @@ int gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_ke
 			  const struct gpuproj_model_options *opt, struct gpuproj_model_details *out);
 
 /**
- * The kernel metrics model m needs that kernel k lacks, by the same rule the
- * model applies when it projects (hroof: bytes.l1, bytes.l2, bytes.dram,
- * shared.wavefronts, at least one of inst.fp{16,32,64}.{fma,add,mul} —
- * named as that group — and warp_efficiency when FLOP > 0), preceded by
- * "duration" when no launch of k was timed. Independent of any real GPU:
- * the check runs against a neutral internal description.
+ * The kernel inputs model m needs that kernel k lacks, as a list of names,
+ * by the rule the model applies when it projects (each model's `needs` in
+ * the registry decides its GPUPROJ_E_MISSING too, so the list and the
+ * "MODEL needs …" message of gpuproj_model_project() agree): "duration"
+ * first when no launch of k was timed, then the model's own, in the order
+ * it checks them. Names are metric names (gpuproj_metric_name()), the
+ * group "inst.fp{16,32,64}.{fma,add,mul}" (at least one of the nine is
+ * needed), "sectors.X (or bytes.X)" (irm: either per level) and
+ * "regs_per_thread (launch attribute)" (occupancy). hroof and hroof-occ:
+ * bytes.l1, bytes.l2, bytes.dram, shared.wavefronts, the FP group, and
+ * warp_efficiency when FLOP > 0. Independent of any GPU: nothing of the
+ * targets is read.
+ *
+ * @param[out] names receives up to `max` names: static strings, valid for
+ *             the life of the program; may be NULL when max is 0
+ * @param max capacity of `names` (16 holds every model's full list)
+ * @return the number of missing inputs (all of them, even beyond max); 0
+ *         means the model has what it needs from the kernel (it may still
+ *         fail for a GPU, e.g. a kernel that does not fit its limits)
+ */
+size_t gpuproj_model_missing_names(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
+				   const char **names, size_t max);
+
+/**
+ * gpuproj_model_missing_names() joined into one line: "a, b, c".
  *
  * @param buf receives the names, comma-separated ("" when none)
  * @param size size of buf, bytes
- * @return the number of missing inputs; 0 means the model has what it needs
- *         from the kernel (it may still fail for a GPU, e.g. a kernel that
- *         does not fit its limits)
+ * @return the number of missing inputs, as gpuproj_model_missing_names()
  */
 size_t gpuproj_model_missing_inputs(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
 				    char *buf, size_t size);
+
+/**
+ * The inputs model m needs that some kernel of profile p lacks
+ * (gpuproj_model_missing_names() of every kernel), each name once, in the
+ * order first met.
+ *
+ * @param[out] names receives up to `max` names (static strings), or NULL
+ * @param[out] ret_kernels optional: the number of kernels lacking any
+ * @return the number of distinct names (even beyond max)
+ */
+size_t gpuproj_model_missing_in_profile(const struct gpuproj_model *m,
+					const struct gpuproj_profile *p, const char **names,
+					size_t max, size_t *ret_kernels);
 
 /** A whole profile projected onto one target with one model. */
 struct gpuproj_run_projection {

@@ -19,7 +19,6 @@
 #include <gpuproj/target.h>
 
 #include "cli.h"
-#include "import-common.h"
 
 
 static void
@@ -270,8 +269,8 @@ import_gpp(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		const struct gpuproj_profile *p = profiles[i];
 		char *base = file_name_for(p, i), *path = NULL;
-		char **missing = NULL;
-		size_t n_missing = 0, n_kernels_missing = 0, k, launches = 0;
+		const char *missing[32];
+		size_t n_missing, n_kernels_missing = 0, k, launches = 0;
 
 		if (!base || asprintf(&path, "%s/%s.json", output, base) < 0) {
 			free(base);
@@ -286,19 +285,13 @@ import_gpp(int argc, char **argv)
 		}
 		for (k = 0; k < gpuproj_profile_count(p); k++)
 			launches += gpuproj_profile_at(p, k)->launches;
-		if (import_missing_inputs(p, &missing, &n_missing, &n_kernels_missing)) {
-			free(path);
-			ret = fail("out of memory");
-			goto out;
-		}
+		n_missing = gpuproj_model_missing_in_profile(gpuproj_model_default(), p, missing,
+							     32, &n_kernels_missing);
 		fprintf(stderr, "  %s: %zu kernel signature%s, %zu launch%s\n", path,
 			gpuproj_profile_count(p), gpuproj_profile_count(p) == 1 ? "" : "s",
 			launches, launches == 1 ? "" : "es");
-		print_missing((const char *const *)missing, n_missing, n_kernels_missing,
+		print_missing(missing, n_missing < 32 ? n_missing : 32, n_kernels_missing,
 			      gpuproj_profile_count(p));
-		for (k = 0; k < n_missing; k++)
-			free(missing[k]);
-		free(missing);
 		free(path);
 	}
 	ret = EXIT_OK;
