@@ -30,7 +30,7 @@ struct gpuproj_import_summary {
 	size_t kernels;         /**< distinct kernel signatures */
 	size_t kept_metrics;    /**< distinct tool metrics kept unmapped in extra_metrics */
 	char **missing;         /**< inputs the default model needs that some kernel lacks
-				     (gpuproj_model_missing_inputs(), one name each) */
+				     (gpuproj_model_missing_in_profile(), one name each) */
 	size_t n_missing;
 	size_t kernels_missing; /**< kernel signatures lacking at least one of them */
 	char **warnings;        /**< one line each: skipped rows, odd units, … */
