@@ -75,3 +75,15 @@ error_set(struct gpuproj_error *err, int status, const char *file, int line, int
 	va_end(ap);
 	return status;
 }
+
+int
+error_locate(struct gpuproj_error *err, int status, const char *file, int line, int column)
+{
+	if (!err)
+		return status;
+	err->status = status;
+	snprintf(err->file, sizeof(err->file), "%s", file ? file : "");
+	err->line = line;
+	err->column = column;
+	return status;
+}

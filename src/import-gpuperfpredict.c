@@ -327,6 +327,11 @@ format_size(double v, char *buf, size_t size)
 		snprintf(buf, size, "%.17g", v);
 }
 
+static const struct gpuproj_lookup_words gpu_words = {
+	.what = "GPU", .where = "of the data set",
+	.hint = "add its label to an entry's `match` list",
+};
+
 static int
 find_or_add_gpu(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_csv_row *r,
 		const char *label, struct gpp_gpu **ret)
@@ -342,22 +347,10 @@ find_or_add_gpu(struct gpp_ctx *ctx, const struct gpp_file *f, const struct impo
 			return GPUPROJ_OK;
 		}
 	}
-	t = gpuproj_targets_match(ctx->targets, label);
-	if (!t) {
-		const char *close[5];
-		size_t n = gpuproj_targets_suggest(ctx->targets, label, close, ARRAY_LENGTH(close));
-		struct strbuf sb;
-
-		strbuf_init(&sb);
-		for (i = 0; i < n; i++)
-			strbuf_printf(&sb, "%s%s", i ? ", " : "; close names: ", close[i]);
-		st = error_set(ctx->err, GPUPROJ_E_NOTFOUND, f->path, r->line,
-			       import_csv_column(r, (size_t)f->idx[C_GPU]),
-			       "GPU '%s' of the data set is not in targets.yaml%s (add its label "
-			       "to an entry's `match` list)", label, sb.buf ? sb.buf : "");
-		strbuf_free(&sb);
-		return st;
-	}
+	st = gpuproj_targets_lookup(ctx->targets, label, &gpu_words, &t, ctx->err);
+	if (st)
+		return error_locate(ctx->err, st, f->path, r->line,
+				    import_csv_column(r, (size_t)f->idx[C_GPU]));
 	/* One profile per targets.yaml entry: two labels of one GPU would collide. */
 	for (i = 0; i < ctx->n_gpus; i++) {
 		if (ctx->gpus[i].target == t)

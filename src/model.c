@@ -545,67 +545,6 @@ gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_model 
 	return GPUPROJ_OK;
 }
 
-static int
-not_found(const struct gpuproj_targets *targets, const char *name, const char *what,
-	  struct gpuproj_error *reterr)
-{
-	const char *close[5];
-	size_t n = gpuproj_targets_suggest(targets, name, close, ARRAY_LENGTH(close)), i;
-	struct strbuf sb;
-	int r;
-
-	strbuf_init(&sb);
-	for (i = 0; i < n; i++)
-		strbuf_printf(&sb, "%s%s", i ? ", " : "", close[i]);
-	if (n)
-		r = error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
-			      "%s '%s' is not in targets.yaml; close names: %s "
-			      "(`gpuproj targets list` shows all)", what, name,
-			      sb.buf ? sb.buf : "");
-	else
-		r = error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
-			      "%s '%s' is not in targets.yaml (`gpuproj targets list` shows all; "
-			      "add an entry or pass --source NAME)", what, name);
-	strbuf_free(&sb);
-	return r;
-}
-
-int
-gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj_targets *targets,
-		       const char *override, const struct gpuproj_target **ret,
-		       struct gpuproj_error *reterr)
-{
-	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
-	const struct gpuproj_target *t;
-
-	if (override) {
-		t = gpuproj_targets_match(targets, override);
-		if (!t)
-			return not_found(targets, override, "source GPU", reterr);
-		*ret = t;
-		return GPUPROJ_OK;
-	}
-	if (d->target) {
-		t = gpuproj_targets_find(targets, d->target);
-		if (t) {
-			*ret = t;
-			return GPUPROJ_OK;
-		}
-	}
-	if (d->name) {
-		t = gpuproj_targets_match(targets, d->name);
-		if (t) {
-			*ret = t;
-			return GPUPROJ_OK;
-		}
-		return not_found(targets, d->name, "the profile's GPU", reterr);
-	}
-	if (d->target)
-		return not_found(targets, d->target, "the profile's GPU", reterr);
-	return error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
-			 "the profile does not name its GPU; pass --source NAME");
-}
-
 size_t
 gpuproj_model_missing_names(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
 			    const char **names, size_t max)

@@ -789,24 +789,6 @@ resolve_date(struct gpuproj_report_doc *doc, struct gpuproj_error *reterr)
 	return GPUPROJ_OK;
 }
 
-static int
-unknown_target(const struct gpuproj_targets *set, const char *name, struct gpuproj_error *reterr)
-{
-	const char *close[5];
-	size_t n = gpuproj_targets_suggest(set, name, close, ARRAY_LENGTH(close)), i;
-	struct strbuf sb;
-	int r;
-
-	strbuf_init(&sb);
-	for (i = 0; i < n; i++)
-		strbuf_printf(&sb, "%s%s", i ? ", " : "; close names: ", close[i]);
-	r = error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
-		      "target GPU '%s' is not in targets.yaml%s (`gpuproj targets list` shows all)",
-		      name, sb.buf ? sb.buf : "");
-	strbuf_free(&sb);
-	return r;
-}
-
 static bool
 add_target(struct gpuproj_report_doc *doc, const struct gpuproj_target *t)
 {
@@ -871,13 +853,13 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 	/* The targets: the named ones (featured), or all; then the sources. */
 	if (doc->opt.n_target_names) {
 		for (i = 0; i < doc->opt.n_target_names; i++) {
-			const struct gpuproj_target *tg =
-				gpuproj_targets_match(targets, doc->opt.target_names[i]);
+			static const struct gpuproj_lookup_words words = { .what = "target GPU" };
+			const struct gpuproj_target *tg;
 
-			if (!tg) {
-				r = unknown_target(targets, doc->opt.target_names[i], reterr);
+			r = gpuproj_targets_lookup(targets, doc->opt.target_names[i], &words, &tg,
+						   reterr);
+			if (r)
 				goto fail;
-			}
 			if (add_target(doc, tg))
 				doc->featured[doc->n_featured++] = tg;
 		}

@@ -22,6 +22,7 @@
 
 #include <yaml.h>
 
+#include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 
 #include "util.h"
@@ -1284,4 +1285,87 @@ gpuproj_basis_name(enum gpuproj_basis b)
 	if ((size_t)b < ARRAY_LENGTH(basis_words))
 		return basis_words[b];
 	return "?";
+}
+
+/* ---- lookup by name, with the one "not in targets.yaml" message ---- */
+
+/* GPUPROJ_E_NOTFOUND with the message of gpuproj_targets_lookup() (target.h). */
+static int
+not_in_targets(const struct gpuproj_targets *targets, const char *name,
+	       const struct gpuproj_lookup_words *words, struct gpuproj_error *reterr)
+{
+	static const struct gpuproj_lookup_words plain = { 0 };
+	const char *close[5], *hint, *advice;
+	size_t n, i;
+	struct strbuf sb;
+	int r;
+
+	if (!words)
+		words = &plain;
+	hint = words->hint ? words->hint : "`gpuproj targets list` shows all";
+	n = gpuproj_targets_suggest(targets, name, close, ARRAY_LENGTH(close));
+	advice = !n && words->advice ? words->advice : "";
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s%s'%s'%s%s is not in targets.yaml", words->what ? words->what : "",
+		      words->what ? " " : "", name, words->where ? " " : "",
+		      words->where ? words->where : "");
+	for (i = 0; i < n; i++)
+		strbuf_printf(&sb, "%s%s", i ? ", " : "; close names: ", close[i]);
+	if (*hint || *advice)
+		strbuf_printf(&sb, " (%s%s%s)", hint, *hint && *advice ? "; " : "", advice);
+	r = error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0, "%s",
+		      sb.oom || !sb.buf ? "a GPU is not in targets.yaml" : sb.buf);
+	strbuf_free(&sb);
+	return r;
+}
+
+int
+gpuproj_targets_lookup(const struct gpuproj_targets *targets, const char *name,
+		       const struct gpuproj_lookup_words *words, const struct gpuproj_target **ret,
+		       struct gpuproj_error *reterr)
+{
+	const struct gpuproj_target *t;
+
+	if (!targets || !name || !ret)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	t = gpuproj_targets_match(targets, name);
+	if (!t)
+		return not_in_targets(targets, name, words, reterr);
+	*ret = t;
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj_targets *targets,
+		       const char *override, const struct gpuproj_target **ret,
+		       struct gpuproj_error *reterr)
+{
+	static const struct gpuproj_lookup_words source = {
+		.what = "source GPU", .advice = "add an entry or pass --source NAME",
+	};
+	static const struct gpuproj_lookup_words profile_gpu = {
+		.what = "the profile's GPU", .advice = "add an entry or pass --source NAME",
+	};
+	const struct gpuproj_device_info *d;
+	const struct gpuproj_target *t;
+
+	if (!p || !targets || !ret)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	d = gpuproj_profile_device(p);
+	if (override)
+		return gpuproj_targets_lookup(targets, override, &source, ret, reterr);
+	if (d->target) {
+		t = gpuproj_targets_find(targets, d->target);
+		if (t) {
+			*ret = t;
+			return GPUPROJ_OK;
+		}
+	}
+	if (d->name)
+		return gpuproj_targets_lookup(targets, d->name, &profile_gpu, ret, reterr);
+	/* A targets.yaml name recorded in the profile that the set lacks. */
+	if (d->target)
+		return not_in_targets(targets, d->target, &profile_gpu, reterr);
+	return error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
+			 "the profile does not name its GPU; pass --source NAME");
 }

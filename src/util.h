@@ -32,6 +32,11 @@ int error_set(struct gpuproj_error *err, int status, const char *file, int line,
 	      const char *fmt, ...) GPUPROJ_PRINTF(6, 7);
 int error_setv(struct gpuproj_error *err, int status, const char *file, int line, int column,
 	       const char *fmt, va_list ap) GPUPROJ_PRINTF(6, 0);
+/*
+ * Set where an error filled by another function happened (file, line,
+ * column), keeping its message. `err` may be NULL. Returns `status`.
+ */
+int error_locate(struct gpuproj_error *err, int status, const char *file, int line, int column);
 
 /* strdup that returns NULL for NULL. */
 char *xstrdup(const char *s);

@@ -420,29 +420,8 @@ collect_citations(struct gpuproj_validation *v, const struct gpuproj_profile *co
 	return GPUPROJ_OK;
 }
 
-/* Resolve a --source/--target name, with close names in the message. */
-static int
-resolve_name(const struct gpuproj_targets *targets, const char *name, const char *what,
-	     const struct gpuproj_target **ret, struct gpuproj_error *reterr)
-{
-	const char *close[5];
-	struct strbuf sb;
-	size_t n, i;
-	int st;
-
-	*ret = gpuproj_targets_match(targets, name);
-	if (*ret)
-		return GPUPROJ_OK;
-	n = gpuproj_targets_suggest(targets, name, close, ARRAY_LENGTH(close));
-	strbuf_init(&sb);
-	for (i = 0; i < n; i++)
-		strbuf_printf(&sb, "%s%s", i ? ", " : "; close names: ", close[i]);
-	st = error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
-		       "%s GPU '%s' is not in targets.yaml%s (`gpuproj targets list` shows all)",
-		       what, name, sb.buf ? sb.buf : "");
-	strbuf_free(&sb);
-	return st;
-}
+static const struct gpuproj_lookup_words source_words = { .what = "source GPU" };
+static const struct gpuproj_lookup_words target_words = { .what = "target GPU" };
 
 void
 gpuproj_validation_clear(struct gpuproj_validation *v)
@@ -535,7 +514,8 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 	for (i = 0; i < opt->n_sources; i++) {
 		bool any = false;
 
-		st = resolve_name(targets, opt->sources[i], "source", &srcsel[i], reterr);
+		st = gpuproj_targets_lookup(targets, opt->sources[i], &source_words, &srcsel[i],
+					    reterr);
 		if (st)
 			goto out;
 		for (pi = 0; pi < n_profiles; pi++) {
@@ -553,7 +533,8 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 	}
 	for (ti = 0; ti < n_t; ti++) {
 		if (opt->n_targets) {
-			st = resolve_name(targets, opt->targets[ti], "target", &tlist[ti], reterr);
+			st = gpuproj_targets_lookup(targets, opt->targets[ti], &target_words,
+						    &tlist[ti], reterr);
 			if (st)
 				goto out;
 		} else {

@@ -581,20 +581,6 @@ int gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_mo
 /** Free what gpuproj_project_run() allocated; accepts a zeroed struct. */
 void gpuproj_run_projection_clear(struct gpuproj_run_projection *r);
 
-/**
- * Find the source GPU of a profile: `override` if non-NULL (a targets.yaml
- * name or match string), else the profile's device.target name, else its
- * device.name through the `match` lists.
- *
- * @param[out] ret the GPU
- * @param[out] reterr optional; for an unknown GPU the message names it and
- *             lists close names
- * @return GPUPROJ_OK, GPUPROJ_E_NOTFOUND
- */
-int gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj_targets *targets,
-			   const char *override, const struct gpuproj_target **ret,
-			   struct gpuproj_error *reterr);
-
 #ifdef __cplusplus
 }
 #endif

@@ -230,6 +230,66 @@ size_t gpuproj_targets_suggest(const struct gpuproj_targets *targets, const char
 			       const char **out, size_t max);
 
 /**
+ * How gpuproj_targets_lookup() words its error. Zero-initialise; every
+ * field is optional.
+ */
+struct gpuproj_lookup_words {
+	/** Before the name: "target GPU", "source GPU"; NULL: nothing. */
+	const char *what;
+	/** After the name: "of the data set"; NULL: nothing. */
+	const char *where;
+	/**
+	 * The advice in brackets at the end; NULL: "`gpuproj targets list`
+	 * shows all"; "": none.
+	 */
+	const char *hint;
+	/** Added to the brackets when no close name was found; NULL: nothing. */
+	const char *advice;
+};
+
+/**
+ * Look a GPU up by its targets.yaml name or a match string
+ * (gpuproj_targets_match()); the one place that words a GPU that is not in
+ * the set:
+ *
+ *     [WHAT ]'NAME'[ WHERE] is not in targets.yaml[; close names: A, B, …]
+ *     [ (HINT[; ADVICE])]
+ *
+ * with the close names of gpuproj_targets_suggest() (at most 5) and ADVICE
+ * only when there is none.
+ *
+ * @param name what to look up (a name, a match string, a device name)
+ * @param words how to word the error, or NULL (plain: "'NAME' is not in
+ *        targets.yaml… (`gpuproj targets list` shows all)")
+ * @param[out] ret the GPU (owned by the set); untouched on failure
+ * @param[out] reterr optional; on failure the message above (no file)
+ * @return GPUPROJ_OK; GPUPROJ_E_NOTFOUND; GPUPROJ_E_INVAL (NULL targets,
+ *         name or ret)
+ */
+int gpuproj_targets_lookup(const struct gpuproj_targets *targets, const char *name,
+			   const struct gpuproj_lookup_words *words,
+			   const struct gpuproj_target **ret, struct gpuproj_error *reterr);
+
+/* A measured profile (profile.h). */
+struct gpuproj_profile;
+
+/**
+ * Find the source GPU of a profile: `override` if non-NULL (a targets.yaml
+ * name or match string), else the profile's device.target name, else its
+ * device.name through the `match` lists.
+ *
+ * @param[out] ret the GPU
+ * @param[out] reterr optional; for an unknown GPU the message of
+ *             gpuproj_targets_lookup() with "source GPU" (override) or
+ *             "the profile's GPU", listing close names, else advising to
+ *             add an entry or pass --source NAME
+ * @return GPUPROJ_OK, GPUPROJ_E_NOTFOUND, GPUPROJ_E_INVAL (NULL argument)
+ */
+int gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj_targets *targets,
+			   const char *override, const struct gpuproj_target **ret,
+			   struct gpuproj_error *reterr);
+
+/**
  * The citation behind a reference key of the `references:` map.
  * @return the citation or NULL when the key is not defined
  */

@@ -41,8 +41,9 @@ int cli_load_targets(const char *path, struct gpuproj_targets **ret, const char 
 
 /*
  * The GPU a --target NAME names (name or match string). When there is none,
- * prints "gpuproj: [CMD: ]target GPU 'NAME' is not in targets.yaml; close
- * names: … (`gpuproj targets list` shows all)" and returns NULL.
+ * prints "gpuproj: [CMD: ]" and gpuproj_targets_lookup()'s message ("target
+ * GPU 'NAME' is not in targets.yaml; close names: … (`gpuproj targets list`
+ * shows all)") and returns NULL.
  */
 const struct gpuproj_target *cli_target(const struct gpuproj_targets *targets, const char *cmd,
 					const char *name);

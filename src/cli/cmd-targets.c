@@ -96,22 +96,16 @@ show(const struct gpuproj_targets *ts, const char *name)
 		"regs_per_block", "regs_per_thread", "reg_alloc_unit", "smem_per_sm_kib",
 		"smem_per_block_kib", "smem_alloc_unit_b", "smem_reserved_per_block_b",
 	};
-	const struct gpuproj_target *t = gpuproj_targets_match(ts, name);
+	static const struct gpuproj_lookup_words words = { .hint = "" };
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_target *t;
 	const struct gpuproj_target_limits *L;
 	char path[64];
 	size_t i;
 	int p;
 
-	if (!t) {
-		const char *close[5];
-		size_t n = gpuproj_targets_suggest(ts, name, close, 5);
-
-		fprintf(stderr, "gpuproj: '%s' is not in targets.yaml", name);
-		for (i = 0; i < n; i++)
-			fprintf(stderr, "%s%s", i ? ", " : "; close names: ", close[i]);
-		fputc('\n', stderr);
-		return EXIT_FAIL;
-	}
+	if (gpuproj_targets_lookup(ts, name, &words, &t, &err))
+		return fail_error(&err);
 	L = &t->limits;
 	printf("%s%s%s%s\n", t->name, t->description ? " (" : "",
 	       t->description ? t->description : "", t->description ? ")" : "");

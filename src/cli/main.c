@@ -100,19 +100,15 @@ cli_load_targets(const char *path, struct gpuproj_targets **ret, const char **re
 const struct gpuproj_target *
 cli_target(const struct gpuproj_targets *targets, const char *cmd, const char *name)
 {
-	const struct gpuproj_target *t = gpuproj_targets_match(targets, name);
-	const char *close[5];
-	size_t n, j;
+	static const struct gpuproj_lookup_words words = { .what = "target GPU" };
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_target *t;
 
-	if (t)
-		return t;
-	n = gpuproj_targets_suggest(targets, name, close, 5);
-	fprintf(stderr, "gpuproj: %s%starget GPU '%s' is not in targets.yaml", cmd ? cmd : "",
-		cmd ? ": " : "", name);
-	for (j = 0; j < n; j++)
-		fprintf(stderr, "%s%s", j ? ", " : "; close names: ", close[j]);
-	fprintf(stderr, " (`gpuproj targets list` shows all)\n");
-	return NULL;
+	if (gpuproj_targets_lookup(targets, name, &words, &t, &err)) {
+		fail("%s%s%s", cmd ? cmd : "", cmd ? ": " : "", err.message);
+		return NULL;
+	}
+	return t;
 }
 
 int

@@ -424,6 +424,48 @@ START_TEST(suggest_close_names)
 }
 END_TEST
 
+/* The one "not in targets.yaml" message: close names, else the caller's advice. */
+START_TEST(lookup_words_the_error)
+{
+	static const struct gpuproj_lookup_words src = {
+		.what = "source GPU", .advice = "add an entry or pass --source NAME",
+	};
+	static const struct gpuproj_lookup_words data = {
+		.what = "GPU", .where = "of the data set",
+		.hint = "add its label to an entry's `match` list",
+	};
+	static const struct gpuproj_lookup_words bare = { .hint = "" };
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_target *t = NULL;
+
+	ck_assert_int_eq(gpuproj_targets_load(test_data("targets-test.yaml"), &ts, &err), 0);
+	/* By name and by match string. */
+	ck_assert_int_eq(gpuproj_targets_lookup(ts, "TgtGPU", NULL, &t, &err), GPUPROJ_OK);
+	ck_assert_str_eq(t->name, "TgtGPU");
+	ck_assert_int_eq(gpuproj_targets_lookup(ts, "Test Source GPU", &src, &t, &err), GPUPROJ_OK);
+	ck_assert_str_eq(t->name, "SrcGPU");
+	t = NULL;
+	ck_assert_int_eq(gpuproj_targets_lookup(ts, "TgtGPV", &src, &t, &err), GPUPROJ_E_NOTFOUND);
+	ck_assert_ptr_null(t);
+	ck_assert_str_eq(err.message, "source GPU 'TgtGPV' is not in targets.yaml; close names: "
+			 "TgtGPU (`gpuproj targets list` shows all)");
+	ck_assert_int_eq(gpuproj_targets_lookup(ts, "zzzzzzzzzzzz", &src, &t, &err),
+			 GPUPROJ_E_NOTFOUND);
+	ck_assert_str_eq(err.message, "source GPU 'zzzzzzzzzzzz' is not in targets.yaml "
+			 "(`gpuproj targets list` shows all; add an entry or pass --source NAME)");
+	ck_assert_int_eq(gpuproj_targets_lookup(ts, "zzzzzzzzzzzz", &data, &t, &err),
+			 GPUPROJ_E_NOTFOUND);
+	ck_assert_str_eq(err.message, "GPU 'zzzzzzzzzzzz' of the data set is not in targets.yaml "
+			 "(add its label to an entry's `match` list)");
+	ck_assert_int_eq(gpuproj_targets_lookup(ts, "zzzzzzzzzzzz", &bare, &t, &err),
+			 GPUPROJ_E_NOTFOUND);
+	ck_assert_str_eq(err.message, "'zzzzzzzzzzzz' is not in targets.yaml");
+	ck_assert_int_eq(gpuproj_targets_lookup(ts, NULL, NULL, &t, &err), GPUPROJ_E_INVAL);
+	gpuproj_targets_free(ts);
+}
+END_TEST
+
 static Suite *
 targets_suite(void)
 {
@@ -458,6 +500,7 @@ targets_suite(void)
 	tcase_add_test(tc, cli_check_reports_and_produces_nothing);
 	tcase_add_test(tc, repository_targets_valid);
 	tcase_add_test(tc, suggest_close_names);
+	tcase_add_test(tc, lookup_words_the_error);
 	suite_add_tcase(s, tc);
 	return s;
 }
