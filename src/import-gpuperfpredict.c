@@ -108,7 +108,6 @@
 #include <gpuproj/import.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
-#include <gpuproj/validate.h>
 
 #include "import-common.h"
 #include "util.h"

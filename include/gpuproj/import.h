@@ -7,6 +7,8 @@
  *   wide format), one launch per kernel row, aggregated by signature.
  * - The gpuperfpredict data set (Amaris et al., nvprof metrics of Rodinia
  *   kernels on 9 GPUs; CC BY 4.0), one profile per GPU.
+ * - Data sets for validation: profiles and gpuperfpredict files, told apart
+ *   by content.
  *
  * Thread safety: reentrant.
  */
@@ -22,6 +24,17 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/**
+ * The citation every report of results on the gpuperfpredict data set must
+ * carry (CC BY 4.0). The importer stores it in each profile's "citation"
+ * attribute (and "CC BY 4.0" in "license"); validation reports repeat the
+ * citations of their profiles.
+ */
+#define GPUPROJ_CITATION_GPUPERFPREDICT                                                           \
+	"Amaris, Camargo, Cordeiro, Goldman, Trystram, A comparison of GPU execution time "        \
+	"prediction using machine learning and analytical modeling (NCA 2016); data set "          \
+	"marcosamaris/gpuperfpredict"
 
 /** What an import found. Zero-initialise; release with gpuproj_import_summary_clear(). */
 struct gpuproj_import_summary {
@@ -98,6 +111,36 @@ int gpuproj_import_gpuperfpredict(const char *const *paths, size_t n_paths,
 				  const struct gpuproj_targets *targets,
 				  struct gpuproj_profile ***ret_profiles, size_t *ret_n,
 				  struct gpuproj_error *reterr);
+
+/**
+ * Load data sets (for validation, include/gpuproj/validate.h), detecting
+ * each file's kind by content: a gpuproj profile JSON starts with '{'
+ * (after blanks and a UTF-8 BOM); a gpuperfpredict CSV has a first line
+ * starting with `gpu,kernel,` (fields optionally quoted). All CSV files are
+ * imported together with gpuproj_import_gpuperfpredict() (one profile per
+ * GPU, with references between them); their profiles take the place of the
+ * first CSV in the order of `paths`. A profile JSON of origin
+ * "gpuperfpredict" without a "citation" attribute gets
+ * GPUPROJ_CITATION_GPUPERFPREDICT and license "CC BY 4.0".
+ *
+ * @param paths files (standard input is not accepted)
+ * @param n_paths number of files (≥ 1)
+ * @param targets GPU descriptions (for the CSV import)
+ * @param[out] ret_profiles new array of new profiles; the caller frees each
+ *             profile and the array; untouched on failure
+ * @param[out] ret_n number of profiles
+ * @param[out] reterr optional; names the file (and line) at fault
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (no paths, "-"); GPUPROJ_E_IO (a file
+ *         cannot be read); GPUPROJ_E_PARSE ("FILE: not a data set: …" for a
+ *         file of neither kind, and the syntax errors of the loaders);
+ *         GPUPROJ_E_SCHEMA, GPUPROJ_E_NOTFOUND (a data-set GPU label not in
+ *         targets), GPUPROJ_E_NOMEM as from gpuproj_profile_load() and
+ *         gpuproj_import_gpuperfpredict()
+ */
+int gpuproj_import_datasets(const char *const *paths, size_t n_paths,
+			    const struct gpuproj_targets *targets,
+			    struct gpuproj_profile ***ret_profiles, size_t *ret_n,
+			    struct gpuproj_error *reterr);
 
 #ifdef __cplusplus
 }

@@ -73,44 +73,6 @@ extern "C" {
 /** Default threshold between short and long configurations, ns (50 µs). */
 #define GPUPROJ_VALIDATE_DEFAULT_THRESHOLD_NS 50000.0
 
-/**
- * The citation every report of results on the gpuperfpredict data set must
- * carry (CC BY 4.0). The importer stores it in each profile's "citation"
- * attribute; validation reports repeat it.
- */
-#define GPUPROJ_CITATION_GPUPERFPREDICT                                                           \
-	"Amaris, Camargo, Cordeiro, Goldman, Trystram, A comparison of GPU execution time "        \
-	"prediction using machine learning and analytical modeling (NCA 2016); data set "          \
-	"marcosamaris/gpuperfpredict"
-
-/**
- * Load data sets for validation, detecting each file's kind by content:
- * a gpuproj profile JSON starts with '{' (after blanks and a UTF-8 BOM); a
- * gpuperfpredict CSV has a first line starting with `gpu,kernel,` (fields
- * optionally quoted). All CSV files are imported together with
- * gpuproj_import_gpuperfpredict() (one profile per GPU, with references
- * between them); their profiles take the place of the first CSV in the
- * order of `paths`.
- *
- * @param paths files (standard input is not accepted)
- * @param n_paths number of files (≥ 1)
- * @param targets GPU descriptions (for the CSV import)
- * @param[out] ret_profiles new array of new profiles; the caller frees each
- *             profile and the array; untouched on failure
- * @param[out] ret_n number of profiles
- * @param[out] reterr optional; names the file (and line) at fault
- * @return GPUPROJ_OK; GPUPROJ_E_INVAL (no paths, "-"); GPUPROJ_E_IO (a file
- *         cannot be read); GPUPROJ_E_PARSE ("FILE: not a data set: …" for a
- *         file of neither kind, and the syntax errors of the loaders);
- *         GPUPROJ_E_SCHEMA, GPUPROJ_E_NOTFOUND (a data-set GPU label not in
- *         targets), GPUPROJ_E_NOMEM as from gpuproj_profile_load() and
- *         gpuproj_import_gpuperfpredict()
- */
-int gpuproj_validate_load(const char *const *paths, size_t n_paths,
-			  const struct gpuproj_targets *targets,
-			  struct gpuproj_profile ***ret_profiles, size_t *ret_n,
-			  struct gpuproj_error *reterr);
-
 /** What to validate. Zero-initialise, then set what you need. */
 struct gpuproj_validate_options {
 	/** Models to run, in report order; n_models = 0: the default model. */
@@ -224,7 +186,7 @@ struct gpuproj_validation {
  * (device.target, else device.name through `match`). The result borrows
  * the profiles' kernels and the targets' GPUs: both must outlive it.
  *
- * @param profiles input profiles (e.g. from gpuproj_validate_load())
+ * @param profiles input profiles (e.g. from gpuproj_import_datasets(), import.h)
  * @param n_profiles number of profiles
  * @param targets GPU descriptions
  * @param opt options, or NULL for defaults

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gpuproj/import.h>
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/validate.h>
@@ -226,7 +227,7 @@ cmd_validate(int argc, char **argv)
 
 	if (cli_load_targets(targets_path, &targets, &origin))
 		goto out;
-	if (gpuproj_validate_load((const char *const *)argv + optind, (size_t)(argc - optind),
+	if (gpuproj_import_datasets((const char *const *)argv + optind, (size_t)(argc - optind),
 				  targets, &profiles, &n_profiles, &err)) {
 		fail_error(&err);
 		goto out;

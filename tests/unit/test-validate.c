@@ -324,7 +324,7 @@ START_TEST(join_profiles_by_signature)
 	write_pair_json(&a, &b);
 	paths[0] = a;
 	paths[1] = b;
-	ck_assert_int_eq(gpuproj_validate_load(paths, 2, targets, &ps, &n, &err), 0);
+	ck_assert_int_eq(gpuproj_import_datasets(paths, 2, targets, &ps, &n, &err), 0);
 	ck_assert_uint_eq(n, 2);
 
 	ck_assert_int_eq(gpuproj_validate((const struct gpuproj_profile *const *)ps, n, targets,
@@ -441,7 +441,7 @@ START_TEST(gpuperfpredict_mini_csv)
 	const struct gpuproj_reference *r;
 	size_t n = 0, i;
 
-	ck_assert_int_eq(gpuproj_validate_load(paths, 1, targets, &ps, &n, &err), 0);
+	ck_assert_int_eq(gpuproj_import_datasets(paths, 1, targets, &ps, &n, &err), 0);
 	ck_assert_uint_eq(n, 2);
 	ck_assert_str_eq(gpuproj_profile_device(ps[0])->name, "Test Source GPU");
 	ck_assert_str_eq(gpuproj_profile_device(ps[0])->target, "SrcGPU");
@@ -580,7 +580,7 @@ START_TEST(gpuperfpredict_citation_reported)
 	struct gpuproj_validation v = { 0 };
 	size_t n = 0, i;
 
-	ck_assert_int_eq(gpuproj_validate_load(paths, 1, targets, &ps, &n, NULL), 0);
+	ck_assert_int_eq(gpuproj_import_datasets(paths, 1, targets, &ps, &n, NULL), 0);
 	ck_assert_int_eq(gpuproj_validate((const struct gpuproj_profile *const *)ps, n, targets,
 					  &hroof_opt, &v, NULL), 0);
 	ck_assert_uint_eq(v.n_citations, 1);
@@ -608,10 +608,42 @@ load_one(const char *name, const char *text, struct gpuproj_error *err, char **r
 
 	*ret_path = test_write_file(tmp, name, text);
 	paths[0] = *ret_path;
-	st = gpuproj_validate_load(paths, 1, targets, &ps, &n, err);
+	st = gpuproj_import_datasets(paths, 1, targets, &ps, &n, err);
 	ck_assert_ptr_null(ps);
 	return st;
 }
+
+/* A gpuperfpredict profile saved without its citation gets it back on load. */
+START_TEST(gpuperfpredict_citation_restored)
+{
+	char *path = test_write_file(tmp, "mini.csv", gpp_csv), *json;
+	const char *paths[] = { NULL };
+	struct gpuproj_profile **ps = NULL, **back = NULL;
+	struct gpuproj_error err = { 0 };
+	size_t n = 0, nb = 0, i;
+
+	paths[0] = path;
+	ck_assert_int_eq(gpuproj_import_datasets(paths, 1, targets, &ps, &n, &err), 0);
+	ck_assert_int_eq(gpuproj_profile_set_attr(ps[0], "citation", NULL), 0);
+	ck_assert_int_eq(gpuproj_profile_set_attr(ps[0], "license", NULL), 0);
+	ck_assert_ptr_null(gpuproj_profile_attr(ps[0], "citation"));
+	if (asprintf(&json, "%s/uncited.json", tmp) < 0)
+		abort();
+	ck_assert_int_eq(gpuproj_profile_save(ps[0], json, &err), 0);
+	paths[0] = json;
+	ck_assert_int_eq(gpuproj_import_datasets(paths, 1, targets, &back, &nb, &err), 0);
+	ck_assert_uint_eq(nb, 1);
+	ck_assert_str_eq(gpuproj_profile_attr(back[0], "citation"), GPUPROJ_CITATION_GPUPERFPREDICT);
+	ck_assert_str_eq(gpuproj_profile_attr(back[0], "license"), "CC BY 4.0");
+	for (i = 0; i < n; i++)
+		gpuproj_profile_free(ps[i]);
+	free(ps);
+	gpuproj_profile_free(back[0]);
+	free(back);
+	free(json);
+	free(path);
+}
+END_TEST
 
 START_TEST(bad_unknown_gpu_label)
 {
@@ -692,7 +724,7 @@ START_TEST(bad_missing_file)
 	const char *paths[] = { "/nonexistent/dir/data.csv" };
 	size_t n = 0;
 
-	ck_assert_int_eq(gpuproj_validate_load(paths, 1, targets, &ps, &n, &err), GPUPROJ_E_IO);
+	ck_assert_int_eq(gpuproj_import_datasets(paths, 1, targets, &ps, &n, &err), GPUPROJ_E_IO);
 	ck_assert_str_eq(err.file, "/nonexistent/dir/data.csv");
 	ck_assert_str_eq(err.message, "cannot open: No such file or directory");
 }
@@ -926,6 +958,7 @@ validate_suite(void)
 	tcase_add_test(tio, gpuperfpredict_bom);
 	tcase_add_test(tio, gpuperfpredict_two_labels_one_gpu);
 	tcase_add_test(tio, gpuperfpredict_citation_reported);
+	tcase_add_test(tio, gpuperfpredict_citation_restored);
 	tcase_add_test(tio, bad_unknown_gpu_label);
 	tcase_add_test(tio, bad_missing_column);
 	tcase_add_test(tio, bad_not_a_number);
