@@ -66,7 +66,7 @@ static const enum gpuproj_metric irm_bytes[GPUPROJ_HL_COUNT] = {
 void
 irm_needs(const struct gpuproj_kernel *k, struct model_missing *out)
 {
-	/* "sectors.X (or bytes.X)": metric names of metrics.c, as static strings. */
+	/* "sectors.X (or bytes.X)": metric names of profile-metrics.c, as static strings. */
 	static const char *const either[GPUPROJ_HL_COUNT] = {
 		"sectors.l1 (or bytes.l1)", "sectors.l2 (or bytes.l2)",
 		"sectors.dram (or bytes.dram)",

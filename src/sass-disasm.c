@@ -11,7 +11,7 @@
  * (`nvdisasm -b SM90 -ndf stream.bin`). In that mode nvdisasm prints no
  * labels or symbols, only `/ *ADDR* /  [@P] OPCODE operands ;` lines with
  * branch targets as stream addresses; function names and boundaries come
- * from the cubin's symbols (fatbin.c) and blocks are found here:
+ * from the cubin's symbols (sass-fatbin.c) and blocks are found here:
  *
  * - leaders: the first instruction of each function, every target of a
  *   relative branch, call or BSSY (a reconvergence point), and every

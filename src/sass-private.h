@@ -13,7 +13,7 @@
 
 #include <gpuproj/sass.h>
 
-#include "fatbin.h"
+#include "sass-fatbin.h"
 
 /* ---- sass-tools.c ---- */
 

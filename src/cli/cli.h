@@ -30,11 +30,11 @@ int cmd_merge(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
 /* "gpuproj: <cmd>: message" on stderr; returns EXIT_USAGE. */
-int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "gpuproj: message" on stderr; returns EXIT_FAIL. */
-int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a library error as "gpuproj: file:line:col: message"; returns EXIT_FAIL. */
-int fail_error(const struct gpuproj_error *err);
+int cli_fail_error(const struct gpuproj_error *err);
 
 /* Load --targets FILE, $GPUPROJ_TARGETS or the built-in set; prints errors. */
 int cli_load_targets(const char *path, struct gpuproj_targets **ret, const char **ret_origin);

@@ -229,10 +229,10 @@ load_raw(const char *path, struct bench_raw *raw, char **ret_text)
 	size_t len = 0;
 
 	if (file_read_all(path, &text, &len, &err))
-		return fail_error(&err);
+		return cli_fail_error(&err);
 	if (bench_raw_parse(text, len, path, raw, &err)) {
 		free(text);
-		return fail_error(&err);
+		return cli_fail_error(&err);
 	}
 	*ret_text = text;
 	return EXIT_OK;
@@ -251,15 +251,15 @@ measure(const struct opts *o, struct bench_raw *raw, char **text, bool *partial)
 	int st, ret = EXIT_FAIL;
 
 	if (!probe_driver(o->device, why, sizeof(why)))
-		return fail("bench: no CUDA GPU found: %s", why);
+		return cli_fail("bench: no CUDA GPU found: %s", why);
 	strbuf_init(&looked);
 	kernels = find_kernels(o->kernels, &looked);
 	if (!kernels) {
-		ret = fail(
-			"bench: the CUDA benchmark program " KERNELS " was not found (looked at "
-			"%s): gpuproj was built without the CUDA toolkit (nvcc); rebuild with it, "
-			"or name the program with --kernels or GPUPROJ_BENCH_KERNELS",
-			looked.buf ? looked.buf : "");
+		ret = cli_fail(
+			       "bench: the CUDA benchmark program " KERNELS " was not found (looked at "
+			       "%s): gpuproj was built without the CUDA toolkit (nvcc); rebuild with it, "
+			       "or name the program with --kernels or GPUPROJ_BENCH_KERNELS",
+			       looked.buf ? looked.buf : "");
 		strbuf_free(&looked);
 		return ret;
 	}
@@ -269,7 +269,7 @@ measure(const struct opts *o, struct bench_raw *raw, char **text, bool *partial)
 	plan_path = temp_file("plan");
 	raw_path = temp_file("raw");
 	if (!query || !plan_path || !raw_path) {
-		fail("bench: cannot create a temporary file: %s", strerror(errno));
+		cli_fail("bench: cannot create a temporary file: %s", strerror(errno));
 		goto out;
 	}
 	{
@@ -278,7 +278,7 @@ measure(const struct opts *o, struct bench_raw *raw, char **text, bool *partial)
 		st = run_kernels(argv, true);
 	}
 	if (st < 0) {
-		fail("bench: cannot run %s: %s", kernels, strerror(errno));
+		cli_fail("bench: cannot run %s: %s", kernels, strerror(errno));
 		goto out;
 	}
 	if (load_raw(query, &q, &qtext))
@@ -288,28 +288,28 @@ measure(const struct opts *o, struct bench_raw *raw, char **text, bool *partial)
 
 		/* The driver saw the device: the runtime inside the program cannot use it. */
 		if (st == KERNELS_NOGPU)
-			fail("bench: " KERNELS " cannot use CUDA device %d: %s%s", o->device, e,
-			     strstr(e, "cudaErrorInsufficientDriver")
-				     ? " (the driver is older than the CUDA runtime the program "
-				       "was built "
-				       "with: update the driver, or build gpuproj with an older "
-				       "CUDA toolkit)"
-				     : "");
+			cli_fail("bench: " KERNELS " cannot use CUDA device %d: %s%s", o->device, e,
+				 strstr(e, "cudaErrorInsufficientDriver")
+				 ? " (the driver is older than the CUDA runtime the program "
+				 "was built "
+				 "with: update the driver, or build gpuproj with an older "
+				 "CUDA toolkit)"
+				 : "");
 		else
-			fail("bench: %s --query failed (status %d): %s", kernels, st, e);
+			cli_fail("bench: %s --query failed (status %d): %s", kernels, st, e);
 		goto out;
 	}
 	if (bench_plan_make(&q.dev, o->quick ? BENCH_MODE_QUICK : BENCH_MODE_DEFAULT, &plan,
 			    &err)) {
-		fail_error(&err);
+		cli_fail_error(&err);
 		goto out;
 	}
 	plan_text = bench_plan_format(&plan);
 	if (!plan_text || file_write_atomic(plan_path, plan_text, strlen(plan_text), &err)) {
 		if (plan_text)
-			fail_error(&err);
+			cli_fail_error(&err);
 		else
-			fail("bench: out of memory");
+			cli_fail("bench: out of memory");
 		goto out;
 	}
 	fprintf(stderr, "gpuproj bench: %s (sm_%d%d, %d SMs): %zu benchmarks, %s mode, "
@@ -323,22 +323,22 @@ measure(const struct opts *o, struct bench_raw *raw, char **text, bool *partial)
 		st = run_kernels(argv, false);
 	}
 	if (st < 0) {
-		fail("bench: cannot run %s: %s", kernels, strerror(errno));
+		cli_fail("bench: cannot run %s: %s", kernels, strerror(errno));
 		goto out;
 	}
 	if (load_raw(raw_path, raw, text))
 		goto out;
 	if (st == KERNELS_NOGPU) {
-		fail("bench: " KERNELS " cannot use CUDA device %d: %s", o->device,
-		     raw->error ? raw->error : "(no reason given)");
+		cli_fail("bench: " KERNELS " cannot use CUDA device %d: %s", o->device,
+			 raw->error ? raw->error : "(no reason given)");
 		goto out;
 	}
 	if (raw->n == 0 && raw->error && strstr(raw->error, "cudaErrorNoKernelImageForDevice")) {
 		/* E.g. a V100 with a program built by CUDA 13, which dropped sm_70 and sm_72. */
-		fail("bench: %s has no code for this GPU (sm_%d%d): %s; build it with a CUDA "
-		     "toolkit that supports sm_%d%d (CUDA 12 for sm_70/sm_72: docs/bench.md)",
-		     kernels, q.dev.cc_major, q.dev.cc_minor, raw->error, q.dev.cc_major,
-		     q.dev.cc_minor);
+		cli_fail("bench: %s has no code for this GPU (sm_%d%d): %s; build it with a CUDA "
+			 "toolkit that supports sm_%d%d (CUDA 12 for sm_70/sm_72: docs/bench.md)",
+			 kernels, q.dev.cc_major, q.dev.cc_minor, raw->error, q.dev.cc_major,
+			 q.dev.cc_minor);
 		goto out;
 	}
 	if (st != 0 || raw->error) {
@@ -382,10 +382,10 @@ write_raw(const char *path, const char *raw_text, const char *mode, const struct
 	int r = bench_raw_with_summary(raw_text, mode, s, rows, n, t, &out, &err);
 
 	if (r)
-		return fail("bench: %s", err.message);
+		return cli_fail("bench: %s", err.message);
 	r = file_write_atomic(path, out, strlen(out), &err);
 	free(out);
-	return r ? fail_error(&err) : EXIT_OK;
+	return r ? cli_fail_error(&err) : EXIT_OK;
 }
 
 /* FILE.yaml -> FILE.json; other names get .json appended. */
@@ -460,8 +460,8 @@ cmd_bench(int argc, char **argv)
 			else if (!cli_parse_size("bench", "--device", optarg, &v))
 				return EXIT_USAGE;
 			if (v > 1024)
-				return usage_error("bench", "--device %s is not a device index",
-						   optarg);
+				return cli_usage_error("bench", "--device %s is not a device index",
+						       optarg);
 			o.device = (int)v;
 			break;
 		}
@@ -470,16 +470,16 @@ cmd_bench(int argc, char **argv)
 		}
 	}
 	if (optind != argc)
-		return usage_error("bench", "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("bench", "unexpected argument '%s'", argv[optind]);
 	if (o.from_raw && o.quick)
-		return usage_error("bench", "--quick and --from-raw do not go together");
+		return cli_usage_error("bench", "--quick and --from-raw do not go together");
 
 	if (o.from_raw) {
 		if (load_raw(o.from_raw, &raw, &text))
 			return EXIT_FAIL;
 		if (!raw.dev.name)
-			return fail("bench: %s holds no device%s%s", o.from_raw,
-				    raw.error ? ": " : "", raw.error ? raw.error : "");
+			return cli_fail("bench: %s holds no device%s%s", o.from_raw,
+					raw.error ? ": " : "", raw.error ? raw.error : "");
 	} else if (measure(&o, &raw, &text, &partial)) {
 		return EXIT_FAIL;
 	}
@@ -499,14 +499,14 @@ cmd_bench(int argc, char **argv)
 	/* Names and the date and host of the measurement. */
 	name = o.name ? strdup(o.name) : bench_entry_name(raw.dev.name);
 	if (!name) {
-		fail("bench: out of memory");
+		cli_fail("bench: out of memory");
 		goto out;
 	}
 	out_path = o.output ? strdup(o.output) : xasprintf("%s.yaml", name);
 	raw_path = o.raw_out ? strdup(o.raw_out) :
 		   strcmp(out_path, "-") == 0 ? xasprintf("%s.json", name) : raw_name_for(out_path);
 	if (!out_path || !raw_path) {
-		fail("bench: out of memory");
+		cli_fail("bench: out of memory");
 		goto out;
 	}
 	if (raw.date_utc && strlen(raw.date_utc) >= 10) {
@@ -552,11 +552,11 @@ cmd_bench(int argc, char **argv)
 				goto out;
 		}
 		if (r) {
-			fail_error(&err);
+			cli_fail_error(&err);
 			goto out;
 		}
 		if (file_write_atomic(out_path, yaml, strlen(yaml), &err)) {
-			fail_error(&err);
+			cli_fail_error(&err);
 			goto out;
 		}
 	}
@@ -566,8 +566,8 @@ cmd_bench(int argc, char **argv)
 			"targets check %s`) and %s\n",
 			out_path, name, out_path, raw_path);
 	/* Files written, but an incomplete run is a failure (estimates stand in). */
-	ret = partial ? fail("bench: the run was incomplete: %s lacks or estimates what was not "
-			     "measured (its sources say which)", out_path) : EXIT_OK;
+	ret = partial ? cli_fail("bench: the run was incomplete: %s lacks or estimates what was "
+				 "not measured (its sources say which)", out_path) : EXIT_OK;
 out:
 	free(yaml);
 	free(name);

@@ -91,7 +91,7 @@ parse_pct(const char *s, double *ret)
 static int
 input_error(const struct gpuproj_error *err)
 {
-	fail_error(err);
+	cli_fail_error(err);
 	return EXIT_USAGE;
 }
 
@@ -138,7 +138,7 @@ cmd_gate(int argc, char **argv)
 	opterr = 0;
 	target_names = calloc((size_t)argc + 1, sizeof(*target_names));
 	if (!target_names) {
-		fail("out of memory");
+		cli_fail("out of memory");
 		goto out;
 	}
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -158,18 +158,18 @@ cmd_gate(int argc, char **argv)
 		case O_MAXREG:
 		case O_KMAXREG:
 			if (!parse_pct(optarg, &v)) {
-				ret = usage_error("gate", "%s needs a non-negative percentage such as "
-						  "'5' or '5%%', got '%s'", c == O_MAXREG ?
-						  "--max-regression" : "--kernel-max-regression",
-						  optarg);
+				ret = cli_usage_error("gate", "%s needs a non-negative percentage "
+						      "such as '5' or '5%%', got '%s'", c == O_MAXREG ?
+						      "--max-regression" : "--kernel-max-regression",
+						      optarg);
 				goto out;
 			}
 			*(c == O_MAXREG ? &opt.max_regression : &opt.kernel_max_regression) = v;
 			break;
 		case O_NOISE:
 			if (!parse_double(optarg, &v) || !isfinite(v) || v < 0) {
-				ret = usage_error("gate", "--noise-k needs a non-negative number, got "
-						  "'%s'", optarg);
+				ret = cli_usage_error("gate", "--noise-k needs a non-negative number, "
+						      "got '%s'", optarg);
 				goto out;
 			}
 			opt.noise_k = v;
@@ -185,8 +185,9 @@ cmd_gate(int argc, char **argv)
 				opt.min_time_ns = v;
 				break;
 			}
-			ret = usage_error("gate", "--min-time needs a duration such as '50us' or a "
-					  "share of the run such as '1%%', got '%s'", optarg);
+			ret = cli_usage_error("gate", "--min-time needs a duration such as '50us' "
+					      "or a share of the run such as '1%%', got '%s'",
+					      optarg);
 			goto out;
 		default: /* ':' missing value, '?' unknown option */
 			ret = cli_option_error("gate", c, argv);
@@ -194,19 +195,19 @@ cmd_gate(int argc, char **argv)
 		}
 	}
 	if (!baseline) {
-		ret = usage_error("gate", "missing --baseline BASE.json");
+		ret = cli_usage_error("gate", "missing --baseline BASE.json");
 		goto out;
 	}
 	if (optind != argc - 1) {
-		ret = optind == argc ? usage_error("gate", "missing CURRENT.json")
-				     : usage_error("gate", "expected one CURRENT.json, got %d files",
-						   argc - optind);
+		ret = optind == argc ? cli_usage_error("gate", "missing CURRENT.json")
+				     : cli_usage_error("gate", "expected one CURRENT.json, got %d files",
+						       argc - optind);
 		goto out;
 	}
 	opt.model = model_name ? gpuproj_model_find(model_name) : gpuproj_model_default();
 	if (!opt.model) {
-		ret = usage_error("gate", "unknown model '%s' (`gpuproj project --model list` "
-				  "lists them)", model_name);
+		ret = cli_usage_error("gate", "unknown model '%s' (`gpuproj project --model list` "
+				      "lists them)", model_name);
 		goto out;
 	}
 	opt.baseline_label = baseline;
@@ -217,7 +218,7 @@ cmd_gate(int argc, char **argv)
 	gate_targets = calloc((n_target_names ? n_target_names : gpuproj_targets_count(targets)) + 1,
 			      sizeof(*gate_targets));
 	if (!gate_targets) {
-		fail("out of memory");
+		cli_fail("out of memory");
 		goto out;
 	}
 	if (n_target_names) {
@@ -260,7 +261,7 @@ cmd_gate(int argc, char **argv)
 	/* Render everything first, so only I/O can fail once files are touched. */
 	if ((junit && gpuproj_gate_junit(&res, &junit_text)) ||
 	    (md && gpuproj_gate_markdown(&res, &md_text))) {
-		fail("out of memory");
+		cli_fail("out of memory");
 		goto out;
 	}
 	if (junit && gpuproj_gate_write(junit, junit_text, &err)) {
@@ -277,7 +278,7 @@ cmd_gate(int argc, char **argv)
 	summary = (junit && strcmp(junit, "-") == 0) || (md && strcmp(md, "-") == 0) ? stderr
 										      : stdout;
 	if (gpuproj_gate_print(summary, &res) || fflush(summary) != 0) {
-		fail("%s: write error", summary == stdout ? "<stdout>" : "<stderr>");
+		cli_fail("%s: write error", summary == stdout ? "<stdout>" : "<stderr>");
 		goto out;
 	}
 	ret = res.regression ? EXIT_REGRESSION : EXIT_OK;

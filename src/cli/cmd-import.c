@@ -149,29 +149,30 @@ import_ncu(int argc, char **argv)
 		}
 	}
 	if (optind == argc)
-		return usage_error("import ncu", "missing FILE.csv");
+		return cli_usage_error("import ncu", "missing FILE.csv");
 	if (optind != argc - 1)
-		return usage_error("import ncu", "expected one FILE.csv, got %d", argc - optind);
+		return cli_usage_error("import ncu", "expected one FILE.csv, got %d",
+				       argc - optind);
 	if (!output)
-		return usage_error("import ncu", "missing -o OUT.json (\"-o -\" writes standard "
-				   "output)");
+		return cli_usage_error("import ncu", "missing -o OUT.json (\"-o -\" writes "
+				       "standard output)");
 	if (device && !*device)
-		return usage_error("import ncu", "--device-name needs a non-empty NAME");
+		return cli_usage_error("import ncu", "--device-name needs a non-empty NAME");
 	file = argv[optind];
 
 	if (gpuproj_import_ncu(file, &p, &sum, &err))
-		return fail_error(&err);
+		return cli_fail_error(&err);
 	if (device) {
 		const struct gpuproj_device_info *d = gpuproj_profile_device(p);
 
 		if (gpuproj_profile_set_device(p, device, d->target, d->chip, d->cc_major,
 					       d->cc_minor, d->sms, d->clock_hz)) {
-			ret = fail("out of memory");
+			ret = cli_fail("out of memory");
 			goto out;
 		}
 	}
 	if (gpuproj_profile_save(p, output, &err)) {
-		ret = fail_error(&err);
+		ret = cli_fail_error(&err);
 		goto out;
 	}
 	fprintf(stderr, "gpuproj: imported %s: %zu row%s, %zu launch%s, %zu kernel signature%s, "
@@ -246,22 +247,22 @@ import_gpp(int argc, char **argv)
 		}
 	}
 	if (optind == argc)
-		return usage_error("import gpuperfpredict", "missing FILE.csv");
+		return cli_usage_error("import gpuperfpredict", "missing FILE.csv");
 	if (!output || !*output)
-		return usage_error("import gpuperfpredict", "missing -o DIR");
+		return cli_usage_error("import gpuperfpredict", "missing -o DIR");
 	if (cli_load_targets(targets_path, &ts, &origin))
 		return EXIT_FAIL;
 	if (gpuproj_import_gpuperfpredict((const char *const *)(argv + optind),
 					  (size_t)(argc - optind), ts, &profiles, &n, &err)) {
-		ret = fail_error(&err);
+		ret = cli_fail_error(&err);
 		goto out;
 	}
 	if (mkdir(output, 0777) != 0 && errno != EEXIST) {
-		ret = fail("%s: cannot create the directory: %s", output, strerror(errno));
+		ret = cli_fail("%s: cannot create the directory: %s", output, strerror(errno));
 		goto out;
 	}
 	if (stat(output, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		ret = fail("%s: not a directory", output);
+		ret = cli_fail("%s: not a directory", output);
 		goto out;
 	}
 	fprintf(stderr, "gpuproj: imported %d file%s of gpuperfpredict into %zu profile%s\n",
@@ -274,13 +275,13 @@ import_gpp(int argc, char **argv)
 
 		if (!base || asprintf(&path, "%s/%s.json", output, base) < 0) {
 			free(base);
-			ret = fail("out of memory");
+			ret = cli_fail("out of memory");
 			goto out;
 		}
 		free(base);
 		if (gpuproj_profile_save(p, path, &err)) {
 			free(path);
-			ret = fail_error(&err);
+			ret = cli_fail_error(&err);
 			goto out;
 		}
 		for (k = 0; k < gpuproj_profile_count(p); k++)
@@ -307,7 +308,7 @@ int
 cmd_import(int argc, char **argv)
 {
 	if (argc < 2)
-		return usage_error("import", "missing what to import: ncu or gpuperfpredict");
+		return cli_usage_error("import", "missing what to import: ncu or gpuperfpredict");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		help(stdout);
 		return EXIT_OK;
@@ -317,6 +318,6 @@ cmd_import(int argc, char **argv)
 	if (strcmp(argv[1], "gpuperfpredict") == 0)
 		return import_gpp(argc - 1, argv + 1);
 	if (argv[1][0] == '-')
-		return usage_error("import", "unknown option '%s'", argv[1]);
-	return usage_error("import", "unknown source '%s': ncu or gpuperfpredict", argv[1]);
+		return cli_usage_error("import", "unknown option '%s'", argv[1]);
+	return cli_usage_error("import", "unknown source '%s': ncu or gpuperfpredict", argv[1]);
 }

@@ -139,20 +139,21 @@ cmd_merge(int argc, char **argv)
 			if (!cli_parse_size("merge", "--jobs", optarg, &jobs))
 				return EXIT_USAGE;
 			if (jobs > 64)
-				return usage_error("merge", "--jobs must be at most 64, got '%s'", optarg);
+				return cli_usage_error("merge", "--jobs must be at most 64, got '%s'", optarg);
 			break;
 		default: /* ':' missing value, '?' unknown option */
 			return cli_option_error("merge", c, argv);
 		}
 	}
 	if (optind == argc)
-		return usage_error("merge", "no rank profiles given");
+		return cli_usage_error("merge", "no rank profiles given");
 	if (!output)
-		return usage_error("merge", "missing -o JOB.json (where to write the job profile)");
+		return cli_usage_error("merge", "missing -o JOB.json (where to write the job "
+				       "profile)");
 	model = model_name ? gpuproj_model_find(model_name) : gpuproj_model_default();
 	if (!model)
-		return usage_error("merge", "unknown model '%s' (`gpuproj project --model list` "
-				   "lists them)", model_name);
+		return cli_usage_error("merge", "unknown model '%s' (`gpuproj project --model "
+				       "list` lists them)", model_name);
 	if (!no_proj && cli_load_targets(targets_path, &targets, NULL))
 		return EXIT_FAIL;
 
@@ -167,34 +168,34 @@ cmd_merge(int argc, char **argv)
 				&job, &err)) {
 		if (prog.shown)
 			fputc('\n', stderr);
-		fail_error(&err);
+		cli_fail_error(&err);
 		goto out;
 	}
 
 	if (no_proj) {
 		if (gpuproj_profile_save(job, output, &err)) {
-			fail_error(&err);
+			cli_fail_error(&err);
 			goto out;
 		}
 	} else {
 		if (gpuproj_resolve_source(job, targets, source, &src, &err)) {
-			fail("%s (or pass --no-projections)", err.message);
+			cli_fail("%s (or pass --no-projections)", err.message);
 			goto out;
 		}
 		runs = calloc(gpuproj_targets_count(targets) + 1, sizeof(*runs));
 		if (!runs) {
-			fail("out of memory");
+			cli_fail("out of memory");
 			goto out;
 		}
 		for (i = 0; i < gpuproj_targets_count(targets); i++) {
 			if (gpuproj_project_run(job, model, src, gpuproj_targets_get(targets, i), NULL,
 						&runs[n_runs++])) {
-				fail("out of memory");
+				cli_fail("out of memory");
 				goto out;
 			}
 		}
 		if (gpuproj_report_json(output, job, src, runs, n_runs, &err)) {
-			fail_error(&err);
+			cli_fail_error(&err);
 			goto out;
 		}
 	}

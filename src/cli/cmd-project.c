@@ -122,7 +122,7 @@ project_sass(const char *const *paths, size_t n_paths, const struct gpuproj_targ
 	int r = EXIT_OK;
 
 	if (!archs)
-		return fail("out of memory");
+		return cli_fail("out of memory");
 	for (i = 0; i <= n_tgts; i++) {
 		const struct gpuproj_target *t = i == 0 ? src : tgts[i - 1];
 
@@ -138,7 +138,7 @@ project_sass(const char *const *paths, size_t n_paths, const struct gpuproj_targ
 	if (cli_stderr_is_tty())
 		opt.progress = sass_progress;
 	if (n && gpuproj_sass_analyze(paths, n_paths, &opt, ret, &err)) {
-		fail_error(&err);
+		cli_fail_error(&err);
 		r = EXIT_FAIL;
 	}
 	for (i = 0; r == EXIT_OK && i < gpuproj_sass_arch_count(*ret); i++) {
@@ -200,7 +200,7 @@ cmd_project(int argc, char **argv)
 	target_names = calloc((size_t)argc + 1, sizeof(*target_names));
 	cubins = calloc((size_t)argc + 1, sizeof(*cubins));
 	if (!target_names || !cubins) {
-		ret = fail("out of memory");
+		ret = cli_fail("out of memory");
 		goto out;
 	}
 	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
@@ -244,8 +244,8 @@ cmd_project(int argc, char **argv)
 			} else if (strcmp(optarg, "csv") == 0) {
 				fmt = FMT_CSV;
 			} else {
-				ret = usage_error("project", "--format must be table, json or csv, "
-						  "not '%s'", optarg);
+				ret = cli_usage_error("project", "--format must be table, json or "
+						      "csv, not '%s'", optarg);
 				goto out;
 			}
 			break;
@@ -260,17 +260,17 @@ cmd_project(int argc, char **argv)
 		goto out;
 	}
 	if (ropt.details && fmt != FMT_JSON) {
-		ret = usage_error("project", "--details needs --format json");
+		ret = cli_usage_error("project", "--details needs --format json");
 		goto out;
 	}
 	if (builtin && optind < argc) {
-		ret = usage_error("project", "give either PROFILE or --builtin, not both");
+		ret = cli_usage_error("project", "give either PROFILE or --builtin, not both");
 		goto out;
 	}
 	if (!builtin && optind != argc - 1) {
-		ret = optind == argc ? usage_error("project", "missing PROFILE (or --builtin)")
-				     : usage_error("project", "expected one PROFILE, got %d",
-						   argc - optind);
+		ret = optind == argc ? cli_usage_error("project", "missing PROFILE (or --builtin)")
+				     : cli_usage_error("project", "expected one PROFILE, got %d",
+						       argc - optind);
 		goto out;
 	}
 	if (model_name && strcmp(model_name, "all") == 0) {
@@ -280,8 +280,8 @@ cmd_project(int argc, char **argv)
 	}
 	model = model_name ? gpuproj_model_find(model_name) : gpuproj_model_default();
 	if (!model) {
-		ret = usage_error("project", "unknown model '%s' (`--model list` lists them)",
-				  model_name);
+		ret = cli_usage_error("project", "unknown model '%s' (`--model list` lists them)",
+				      model_name);
 		goto out;
 	}
 	if (cli_load_targets(targets_path, &targets, NULL))
@@ -290,12 +290,12 @@ cmd_project(int argc, char **argv)
 	profile_path = builtin ? "default-profile.json (built-in)" : argv[optind];
 	if (builtin ? gpuproj_profile_load_builtin(&profile, &err)
 		    : gpuproj_profile_load(argv[optind], &profile, &err)) {
-		fail_error(&err);
+		cli_fail_error(&err);
 		goto out;
 	}
 	ropt.profile_label = profile_path;
 	if (gpuproj_resolve_source(profile, targets, source, &src, &err)) {
-		fail_error(&err);
+		cli_fail_error(&err);
 		goto out;
 	}
 
@@ -304,7 +304,7 @@ cmd_project(int argc, char **argv)
 	runs = calloc(n_tgts * n_models, sizeof(*runs));
 	tgts = calloc(n_tgts + 1, sizeof(*tgts));
 	if (!runs || !tgts) {
-		fail("out of memory");
+		cli_fail("out of memory");
 		goto out;
 	}
 	if (n_target_names) {
@@ -327,7 +327,7 @@ cmd_project(int argc, char **argv)
 		for (m = 0; m < n_models; m++) {
 			if (gpuproj_project_run(profile, all_models ? gpuproj_model_at(m) : model, src,
 						tgts[i], &mopt, &runs[n_runs++])) {
-				fail("out of memory");
+				cli_fail("out of memory");
 				goto out;
 			}
 		}
@@ -336,7 +336,7 @@ cmd_project(int argc, char **argv)
 	if (fmt == FMT_JSON) {
 		if (gpuproj_report_json_ex(output ? output : "-", profile, src, runs, n_runs, &ropt,
 					   &err)) {
-			fail_error(&err);
+			cli_fail_error(&err);
 			goto out;
 		}
 	} else {

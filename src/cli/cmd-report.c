@@ -126,7 +126,7 @@ cmd_report(int argc, char **argv)
 	opterr = 0;
 	target_names = calloc((size_t)argc + 1, sizeof(*target_names));
 	if (!target_names)
-		return fail("out of memory");
+		return cli_fail("out of memory");
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -164,25 +164,25 @@ cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (!html && !md) {
-		ret = usage_error("report", "name an output: --html FILE and/or --md FILE");
+		ret = cli_usage_error("report", "name an output: --html FILE and/or --md FILE");
 		goto out;
 	}
 	if (html && md && strcmp(html, md) == 0 && strcmp(html, "-") != 0) {
-		ret = usage_error("report", "--html and --md name the same file '%s'", html);
+		ret = cli_usage_error("report", "--html and --md name the same file '%s'", html);
 		goto out;
 	}
 	if (!builtin && optind >= argc) {
-		ret = usage_error("report", "missing PROFILE (one or more, or --builtin)");
+		ret = cli_usage_error("report", "missing PROFILE (one or more, or --builtin)");
 		goto out;
 	}
 	if (ropt.date && !*ropt.date) {
-		ret = usage_error("report", "--date needs a non-empty value");
+		ret = cli_usage_error("report", "--date needs a non-empty value");
 		goto out;
 	}
 	ropt.model = model_name ? gpuproj_model_find(model_name) : NULL;
 	if (model_name && !ropt.model) {
-		ret = usage_error("report", "unknown model '%s' (`--model list` lists them)",
-				  model_name);
+		ret = cli_usage_error("report", "unknown model '%s' (`--model list` lists them)",
+				      model_name);
 		goto out;
 	}
 
@@ -190,7 +190,7 @@ cmd_report(int argc, char **argv)
 	inputs = calloc(n_inputs, sizeof(*inputs));
 	profiles = calloc(n_inputs, sizeof(*profiles));
 	if (!inputs || !profiles) {
-		fail("out of memory");
+		cli_fail("out of memory");
 		goto out;
 	}
 	if (cli_load_targets(targets_path, &targets, &targets_origin))
@@ -205,7 +205,7 @@ cmd_report(int argc, char **argv)
 		if (is_builtin ? gpuproj_profile_load_builtin(&profiles[i], &err)
 			       : gpuproj_profile_load(path, &profiles[i], &err)) {
 			end_progress(&prog);
-			fail_error(&err);
+			cli_fail_error(&err);
 			goto out;
 		}
 		inputs[i].profile = profiles[i];
@@ -221,12 +221,12 @@ cmd_report(int argc, char **argv)
 	ropt.progress_userdata = &prog;
 	if (gpuproj_report_doc_new(inputs, n_inputs, targets, &ropt, &doc, &err)) {
 		end_progress(&prog);
-		fail_error(&err);
+		cli_fail_error(&err);
 		goto out;
 	}
 	if (gpuproj_report_doc_write(doc, html, md, &err)) {
 		end_progress(&prog);
-		fail_error(&err);
+		cli_fail_error(&err);
 		if (err.status == GPUPROJ_E_BACKEND || err.status == GPUPROJ_E_UNSUPPORTED)
 			fprintf(stderr, "gpuproj: report: nothing was written; --no-charts writes "
 				"the report without charts\n");

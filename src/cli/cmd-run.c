@@ -118,15 +118,15 @@ cmd_run(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return usage_error("run", "missing APP to run");
+		return cli_usage_error("run", "missing APP to run");
 	if (output && !*output)
-		return usage_error("run", "--output needs a file name pattern");
+		return cli_usage_error("run", "--output needs a file name pattern");
 	if (live) {
 		errno = 0;
 		secs = strtod(live, &end);
 		if (errno || end == live || *end || !isfinite(secs) || secs <= 0 || secs > 86400)
-			return usage_error("run", "--live needs a positive number of seconds (at most "
-					   "86400), not '%s'", live);
+			return cli_usage_error("run", "--live needs a positive number of seconds (at most "
+					       "86400), not '%s'", live);
 	}
 	if (targets) {
 		/* Check it now (clear errors before the run), and pin it: APP may chdir. */
@@ -134,13 +134,13 @@ cmd_run(int argc, char **argv)
 			return EXIT_FAIL;
 		t = gpuproj_targets_free(t);
 		if (!realpath(targets, real))
-			return fail("%s: %s", targets, strerror(errno));
+			return cli_fail("%s: %s", targets, strerror(errno));
 		setenv("GPUPROJ_TARGETS", real, 1);
 	}
 	lib = find_libproj(looked, sizeof(looked));
 	if (!lib)
-		return fail("run: cannot find libproj.so (looked for %s); it is built when the CUDA "
-			    "toolkit is found (meson -Dcupti=enabled)", looked);
+		return cli_fail("run: cannot find libproj.so (looked for %s); it is built when the CUDA "
+				"toolkit is found (meson -Dcupti=enabled)", looked);
 	old = getenv("CUDA_INJECTION64_PATH");
 	if (old && *old && strcmp(old, lib) != 0)
 		fprintf(stderr, "gpuproj: run: CUDA_INJECTION64_PATH was '%s'; using %s instead\n",

@@ -116,7 +116,7 @@ cmd_sass(int argc, char **argv)
 	opterr = 0;
 	archs = calloc((size_t)argc + 2, sizeof(*archs));
 	if (!archs)
-		return fail("out of memory");
+		return cli_fail("out of memory");
 	while ((c = getopt_long(argc, argv, ":ho:q", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -139,8 +139,8 @@ cmd_sass(int argc, char **argv)
 			sopt.slow_path_weight = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !(sopt.slow_path_weight >= 0) ||
 			    sopt.slow_path_weight > 1) {
-				ret = usage_error("sass", "--slow-path-weight needs a number between "
-						  "0 and 1, got '%s'", optarg);
+				ret = cli_usage_error("sass", "--slow-path-weight needs a number between "
+						      "0 and 1, got '%s'", optarg);
 				goto out;
 			}
 			break;
@@ -150,8 +150,8 @@ cmd_sass(int argc, char **argv)
 			} else if (strcmp(optarg, "json") == 0) {
 				fmt = FMT_JSON;
 			} else {
-				ret = usage_error("sass", "--format must be table or json, not '%s'",
-						  optarg);
+				ret = cli_usage_error("sass", "--format must be table or json, not '%s'",
+						      optarg);
 				goto out;
 			}
 			break;
@@ -161,21 +161,21 @@ cmd_sass(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		ret = usage_error("sass", "missing FILE (an executable, fatbin, cubin or a "
-				  "directory of them)");
+		ret = cli_usage_error("sass", "missing FILE (an executable, fatbin, cubin or a "
+				      "directory of them)");
 		goto out;
 	}
 	for (a = 0; a < n_archs; a++) {
 		if (strncmp(archs[a], "sm_", 3) != 0 || archs[a][3] < '1' || archs[a][3] > '9') {
-			ret = usage_error("sass", "--arch needs sm_XY (e.g. sm_90), got '%s'",
-					  archs[a]);
+			ret = cli_usage_error("sass", "--arch needs sm_XY (e.g. sm_90), got '%s'",
+					      archs[a]);
 			goto out;
 		}
 	}
 	if (source) {
 		if (strncmp(source, "sm_", 3) != 0 || source[3] < '1' || source[3] > '9') {
-			ret = usage_error("sass", "--source-arch needs sm_XY (e.g. sm_70), got '%s'",
-					  source);
+			ret = cli_usage_error("sass", "--source-arch needs sm_XY (e.g. sm_70), got '%s'",
+					      source);
 			goto out;
 		}
 		/* The source is analysed too, first. */
@@ -194,7 +194,7 @@ cmd_sass(int argc, char **argv)
 		sopt.progress = progress;
 	if (gpuproj_sass_analyze((const char *const *)argv + optind, (size_t)(argc - optind),
 				 &sopt, &s, &err)) {
-		fail_error(&err);
+		cli_fail_error(&err);
 		goto out;
 	}
 	if (!source)

@@ -105,7 +105,7 @@ show(const struct gpuproj_targets *ts, const char *name)
 	int p;
 
 	if (gpuproj_targets_lookup(ts, name, &words, &t, &err))
-		return fail_error(&err);
+		return cli_fail_error(&err);
 	L = &t->limits;
 	printf("%s%s%s%s\n", t->name, t->description ? " (" : "",
 	       t->description ? t->description : "", t->description ? ")" : "");
@@ -202,15 +202,15 @@ cmd_targets(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return usage_error("targets", "missing verb: list, show NAME or check FILE");
+		return cli_usage_error("targets", "missing verb: list, show NAME or check FILE");
 	verb = argv[optind++];
 	if (strcmp(verb, "check") == 0) {
 		struct gpuproj_error err = { 0 };
 
 		if (optind != argc - 1)
-			return usage_error("targets", "check needs exactly one FILE");
+			return cli_usage_error("targets", "check needs exactly one FILE");
 		if (gpuproj_targets_load(argv[optind], &ts, &err))
-			return fail_error(&err);
+			return cli_fail_error(&err);
 		printf("%s: OK, %zu GPUs, schema %s\n", argv[optind], gpuproj_targets_count(ts),
 		       GPUPROJ_TARGETS_SCHEMA);
 		gpuproj_targets_free(ts);
@@ -218,13 +218,13 @@ cmd_targets(int argc, char **argv)
 	}
 	if (strcmp(verb, "list") == 0) {
 		if (optind != argc)
-			return usage_error("targets", "list takes no argument");
+			return cli_usage_error("targets", "list takes no argument");
 	} else if (strcmp(verb, "show") == 0) {
 		if (optind != argc - 1)
-			return usage_error("targets", "show needs exactly one NAME");
+			return cli_usage_error("targets", "show needs exactly one NAME");
 	} else {
-		return usage_error("targets", "unknown verb '%s': list, show NAME or check FILE",
-				   verb);
+		return cli_usage_error("targets", "unknown verb '%s': list, show NAME or check "
+				       "FILE", verb);
 	}
 	if (cli_load_targets(path, &ts, &origin))
 		return EXIT_FAIL;

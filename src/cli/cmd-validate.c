@@ -142,7 +142,7 @@ cmd_validate(int argc, char **argv)
 	tnames = calloc((size_t)argc + 1, sizeof(*tnames));
 	models = calloc((size_t)argc * gpuproj_model_count() + 1, sizeof(*models));
 	if (!sources || !tnames || !models) {
-		ret = fail("out of memory");
+		ret = cli_fail("out of memory");
 		goto out;
 	}
 	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
@@ -178,8 +178,8 @@ cmd_validate(int argc, char **argv)
 				const struct gpuproj_model *m = gpuproj_model_find(optarg);
 
 				if (!m) {
-					ret = usage_error("validate", "unknown model '%s' "
-							  "(`--model list` lists them)", optarg);
+					ret = cli_usage_error("validate", "unknown model '%s' "
+							      "(`--model list` lists them)", optarg);
 					goto out;
 				}
 				add_model(models, &n_models, m);
@@ -187,8 +187,8 @@ cmd_validate(int argc, char **argv)
 			break;
 		case O_THRESHOLD:
 			if (!parse_duration_ns(optarg, &threshold_ns) || !(threshold_ns > 0)) {
-				ret = usage_error("validate", "--threshold needs a positive "
-						  "duration such as 50us or 1ms, not '%s'", optarg);
+				ret = cli_usage_error("validate", "--threshold needs a positive "
+						      "duration such as 50us or 1ms, not '%s'", optarg);
 				goto out;
 			}
 			break;
@@ -200,8 +200,8 @@ cmd_validate(int argc, char **argv)
 			} else if (strcmp(optarg, "json") == 0) {
 				fmt = FMT_JSON;
 			} else {
-				ret = usage_error("validate", "--format must be table, csv or "
-						  "json, not '%s'", optarg);
+				ret = cli_usage_error("validate", "--format must be table, csv or "
+						      "json, not '%s'", optarg);
 				goto out;
 			}
 			break;
@@ -216,12 +216,12 @@ cmd_validate(int argc, char **argv)
 		goto out;
 	}
 	if (optind == argc) {
-		ret = usage_error("validate", "missing DATASET (a profile JSON or gpuperfpredict "
-				  "CSV)");
+		ret = cli_usage_error("validate", "missing DATASET (a profile JSON or "
+				      "gpuperfpredict CSV)");
 		goto out;
 	}
 	if (details && fmt != FMT_JSON) {
-		ret = usage_error("validate", "--details needs --format json");
+		ret = cli_usage_error("validate", "--details needs --format json");
 		goto out;
 	}
 
@@ -229,7 +229,7 @@ cmd_validate(int argc, char **argv)
 		goto out;
 	if (gpuproj_import_datasets((const char *const *)argv + optind, (size_t)(argc - optind),
 				  targets, &profiles, &n_profiles, &err)) {
-		fail_error(&err);
+		cli_fail_error(&err);
 		goto out;
 	}
 	vopt.models = models;
@@ -247,18 +247,18 @@ cmd_validate(int argc, char **argv)
 	}
 	if (gpuproj_validate((const struct gpuproj_profile *const *)profiles, n_profiles, targets,
 			     &vopt, &val, &err)) {
-		fail_error(&err);
+		cli_fail_error(&err);
 		goto out;
 	}
 	if (val.n_comparisons == 0) {
-		fail("nothing to validate: no kernel of the data sets has a time measured on "
-		     "another (selected) GPU");
+		cli_fail("nothing to validate: no kernel of the data sets has a time measured on "
+			 "another (selected) GPU");
 		goto out;
 	}
 
 	if (fmt == FMT_JSON) {
 		if (gpuproj_validation_write_json(output ? output : "-", &val, details, &err)) {
-			fail_error(&err);
+			cli_fail_error(&err);
 			goto out;
 		}
 	} else if (cli_write_output(output, fmt == FMT_CSV ? render_csv : render_table, &val)) {

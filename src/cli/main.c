@@ -54,7 +54,7 @@ usage(FILE *f)
 }
 
 int
-usage_error(const char *cmd, const char *fmt, ...)
+cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -67,7 +67,7 @@ usage_error(const char *cmd, const char *fmt, ...)
 }
 
 int
-fail(const char *fmt, ...)
+cli_fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -80,11 +80,11 @@ fail(const char *fmt, ...)
 }
 
 int
-fail_error(const struct gpuproj_error *err)
+cli_fail_error(const struct gpuproj_error *err)
 {
 	char buf[GPUPROJ_ERROR_MSG_SIZE + GPUPROJ_ERROR_FILE_SIZE + 64];
 
-	return fail("%s", gpuproj_error_format(err, buf, sizeof(buf)));
+	return cli_fail("%s", gpuproj_error_format(err, buf, sizeof(buf)));
 }
 
 int
@@ -93,7 +93,7 @@ cli_load_targets(const char *path, struct gpuproj_targets **ret, const char **re
 	struct gpuproj_error err = { 0 };
 
 	if (gpuproj_targets_load_default(path, ret, ret_origin, &err))
-		return fail_error(&err);
+		return cli_fail_error(&err);
 	return EXIT_OK;
 }
 
@@ -105,7 +105,7 @@ cli_target(const struct gpuproj_targets *targets, const char *cmd, const char *n
 	const struct gpuproj_target *t;
 
 	if (gpuproj_targets_lookup(targets, name, &words, &t, &err)) {
-		fail("%s%s%s", cmd ? cmd : "", cmd ? ": " : "", err.message);
+		cli_fail("%s%s%s", cmd ? cmd : "", cmd ? ": " : "", err.message);
 		return NULL;
 	}
 	return t;
@@ -121,8 +121,8 @@ cli_option_error(const char *cmd, int c, char *const *argv)
 	if (strncmp(word, "--", 2) != 0 && optopt > 0 && optopt < 128)
 		word = letter;
 	if (c == ':')
-		return usage_error(cmd, "option '%s' needs a value", word);
-	return usage_error(cmd, "unknown option '%s'", word);
+		return cli_usage_error(cmd, "option '%s' needs a value", word);
+	return cli_usage_error(cmd, "unknown option '%s'", word);
 }
 
 void
@@ -143,7 +143,7 @@ cli_parse_l2_capacity(const char *cmd, const char *value, enum gpuproj_l2_capaci
 	} else if (strcmp(value, "off") == 0) {
 		*ret = GPUPROJ_L2_CAPACITY_OFF;
 	} else {
-		usage_error(cmd, "--l2-capacity must be on or off, not '%s'", value);
+		cli_usage_error(cmd, "--l2-capacity must be on or off, not '%s'", value);
 		return false;
 	}
 	return true;
@@ -153,7 +153,7 @@ bool
 cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret)
 {
 	if (gpuproj_waves_from_name(value, ret)) {
-		usage_error(cmd, "--waves must be sm, resident or off, not '%s'", value);
+		cli_usage_error(cmd, "--waves must be sm, resident or off, not '%s'", value);
 		return false;
 	}
 	return true;
@@ -171,20 +171,20 @@ cli_write_output(const char *path, int (*render)(FILE *f, void *userdata), void 
 	if (!path || strcmp(path, "-") == 0) {
 		r = render(stdout, userdata);
 		if (fflush(stdout) != 0 || r)
-			return fail("<stdout>: write error: %s", strerror(errno));
+			return cli_fail("<stdout>: write error: %s", strerror(errno));
 		return EXIT_OK;
 	}
 	f = open_memstream(&buf, &len);
 	if (!f)
-		return fail("out of memory");
+		return cli_fail("out of memory");
 	r = render(f, userdata);
 	if (fclose(f) != 0 || r) {
 		free(buf);
-		return fail("%s: %s", path, r ? gpuproj_strerror(r) : "out of memory");
+		return cli_fail("%s: %s", path, r ? gpuproj_strerror(r) : "out of memory");
 	}
 	r = file_write_atomic(path, buf, len, &err);
 	free(buf);
-	return r ? fail_error(&err) : EXIT_OK;
+	return r ? cli_fail_error(&err) : EXIT_OK;
 }
 
 bool
@@ -195,13 +195,14 @@ cli_parse_size(const char *cmd, const char *opt, const char *value, size_t *ret)
 
 	/* Digits only: strtoull would accept blanks and a sign, and wrap "-5". */
 	if (!value || !isdigit((unsigned char)value[0])) {
-		usage_error(cmd, "%s needs a positive integer, got '%s'", opt, value ? value : "");
+		cli_usage_error(cmd, "%s needs a positive integer, got '%s'", opt,
+				value ? value : "");
 		return false;
 	}
 	errno = 0;
 	v = strtoull(value, &end, 10);
 	if (*end || v == 0 || errno == ERANGE || v > SIZE_MAX) {
-		usage_error(cmd, "%s needs a positive integer, got '%s'", opt, value);
+		cli_usage_error(cmd, "%s needs a positive integer, got '%s'", opt, value);
 		return false;
 	}
 	*ret = (size_t)v;
@@ -237,6 +238,6 @@ main(int argc, char **argv)
 			return commands[i].run(argc - 1, argv + 1);
 	}
 	if (argv[1][0] == '-')
-		return usage_error(NULL, "unknown option '%s'", argv[1]);
-	return usage_error(NULL, "unknown command '%s'", argv[1]);
+		return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
+	return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SASS analysis (include/gpuproj/sass.h, src/fatbin.c, src/sass*.c).
+ * SASS analysis (include/gpuproj/sass.h, src/sass*.c).
  *
  * Part 1, no CUDA tools needed: fatbin / host-ELF / cubin parsing of
  * synthetic inputs built here byte by byte, truncated and corrupted inputs
@@ -42,7 +42,7 @@
 #include <gpuproj/sass.h>
 
 #include "common.h"
-#include "fatbin.h"
+#include "sass-fatbin.h"
 #include "sass-private.h"
 #include "util.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * CUDA device-code containers, parsed from untrusted bytes (fatbin.h).
+ * CUDA device-code containers, parsed from untrusted bytes (sass-fatbin.h).
  *
  * Layouts we rely on (all little-endian). NVIDIA documents none of the
  * fatbin layout; it is described by the reverse-engineering write-ups of
@@ -71,7 +71,7 @@
 #include <lz4.h>
 #endif
 
-#include "fatbin.h"
+#include "sass-fatbin.h"
 #include "util.h"
 
 #define FATBIN_MAGIC 0xBA55ED50u

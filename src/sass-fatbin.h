@@ -4,7 +4,7 @@
  * NVIDIA tool: host ELF files (.nv_fatbin, __nv_relfatbin), fatbin
  * containers, compressed fatbin entries (LZ4, Zstandard) and cubins (ELF,
  * EM_CUDA). The byte layouts and where they come from are documented at
- * the top of fatbin.c.
+ * the top of sass-fatbin.c.
  *
  * Every length is checked against its buffer; malformed input returns
  * GPUPROJ_E_PARSE with the byte offset of the problem in the message.
@@ -12,8 +12,8 @@
  * Thread safety: every function is reentrant; results reference the
  * caller's input buffer, which must outlive them.
  */
-#ifndef GPUPROJ_FATBIN_H
-#define GPUPROJ_FATBIN_H
+#ifndef GPUPROJ_SASS_FATBIN_H
+#define GPUPROJ_SASS_FATBIN_H
 
 #include <stdbool.h>
 #include <stddef.h>
