@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,4 +214,46 @@ test_gpuproj(void)
 	const char *env = getenv("GPUPROJ_EXE");
 
 	return env && *env ? env : "gpuproj";
+}
+
+int
+test_cli_v(const char *dir, const char *env, char **out, char **err, const char *fmt, va_list ap)
+{
+	char *args, *cmd;
+	int rc;
+
+	if (vasprintf(&args, fmt, ap) < 0)
+		abort();
+	if (asprintf(&cmd, "%s%s%s%s%s'%s' %s", dir ? "cd '" : "", dir ? dir : "",
+		     dir ? "' && " : "", env ? env : "", env && *env ? " " : "", test_gpuproj(),
+		     args) < 0)
+		abort();
+	rc = test_run(cmd, out, err);
+	free(cmd);
+	free(args);
+	return rc;
+}
+
+int
+test_cli(char **out, char **err, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = test_cli_v(NULL, NULL, out, err, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int
+test_cli_at(const char *dir, const char *env, char **out, char **err, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = test_cli_v(dir, env, out, err, fmt, ap);
+	va_end(ap);
+	return rc;
 }

@@ -7,6 +7,7 @@
 #define GPUPROJ_TEST_COMMON_H
 
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 /* A fresh directory under $TMPDIR (mkdtemp); the caller frees the string. */
@@ -39,5 +40,22 @@ void test_skip(const char *why);
 int test_run(const char *cmdline, char **out, char **err);
 /* Path of the built gpuproj executable (GPUPROJ_EXE from meson). */
 const char *test_gpuproj(void);
+/*
+ * The one way the suites run the gpuproj command: `'GPUPROJ' ARGS` through
+ * /bin/sh (ARGS printf-formatted; the caller quotes words for the shell),
+ * stdout and stderr captured as by test_run(). Returns the exit status
+ * (0–255) or -1.
+ */
+int test_cli(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/*
+ * As test_cli(), run as `cd 'DIR' && ENV 'GPUPROJ' ARGS`: `dir` NULL runs
+ * in the current directory; `env` (shell words before the program, such as
+ * "VAR=x env -u Y") may be NULL or "".
+ */
+int test_cli_at(const char *dir, const char *env, char **out, char **err, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* test_cli_at() with a va_list. */
+int test_cli_v(const char *dir, const char *env, char **out, char **err, const char *fmt,
+	       va_list ap) __attribute__((format(printf, 5, 0)));
 
 #endif

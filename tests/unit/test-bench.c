@@ -700,15 +700,11 @@ cli_teardown(void)
 	dir = NULL;
 }
 
-/* Run `gpuproj bench ARGS` with ENV prefixed; returns the status. */
+/* Run `gpuproj bench ARGS` in the test's directory with ENV prefixed; returns the status. */
 static int
 bench(const char *env, const char *args, char **out, char **err)
 {
-	char cmd[4096];
-
-	snprintf(cmd, sizeof(cmd), "cd '%s' && %s '%s' bench %s", dir, env ? env : "",
-		 test_gpuproj(), args);
-	return test_run(cmd, out, err);
+	return test_cli_at(dir, env, out, err, "bench %s", args);
 }
 
 /* The test doubles of tests/bench-kernels/ (paths from meson). */

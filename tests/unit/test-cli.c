@@ -10,7 +10,6 @@
 #include "config.h"
 
 #include <check.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,28 +17,6 @@
 #include <gpuproj/profile.h>
 
 #include "common.h"
-
-static int
-run(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int
-run(char **out, char **err, const char *fmt, ...)
-{
-	char *args, *cmd;
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	if (vasprintf(&args, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	if (asprintf(&cmd, "'%s' %s", test_gpuproj(), args) < 0)
-		abort();
-	rc = test_run(cmd, out, err);
-	free(cmd);
-	free(args);
-	return rc;
-}
 
 #define TARGETS "--targets '%s'"
 
@@ -62,20 +39,20 @@ START_TEST(version_and_help)
 {
 	char *out, *err;
 
-	ck_assert_int_eq(run(&out, &err, "--version"), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "--version"), 0);
 	ck_assert_str_eq(out, "gpuproj " GPUPROJ_VERSION "\n");
 	free(out);
 	free(err);
-	ck_assert_int_eq(run(&out, &err, "--help"), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "--help"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "Usage: gpuproj <command>"));
 	ck_assert_ptr_nonnull(strstr(out, "project"));
 	free(out);
 	free(err);
-	ck_assert_int_eq(run(&out, &err, "project --help"), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "project --help"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "Usage: gpuproj project"));
 	free(out);
 	free(err);
-	ck_assert_int_eq(run(&out, &err, "targets --help"), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "targets --help"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "Usage: gpuproj targets"));
 	free(out);
 	free(err);
@@ -123,7 +100,7 @@ START_TEST(usage_errors_exit_2)
 	const struct usage_case *c = &usage_cases[_i];
 	char *out, *err, *nl;
 
-	ck_assert_int_eq(run(&out, &err, "%s", c->args), 2);
+	ck_assert_int_eq(test_cli(&out, &err, "%s", c->args), 2);
 	ck_assert_str_eq(out, "");
 	nl = strchr(err, '\n');
 	ck_assert_ptr_nonnull(nl);
@@ -138,7 +115,7 @@ START_TEST(project_table)
 {
 	char *out, *err;
 
-	ck_assert_int_eq(run(&out, &err, "project --model hroof " TARGETS " '%s'",
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof " TARGETS " '%s'",
 			     test_data("targets-test.yaml"), test_data("profile-test.json")), 0);
 	ck_assert_str_eq(err, "");
 	squeeze(out);
@@ -169,7 +146,7 @@ START_TEST(project_json_and_csv)
 	struct gpuproj_error e = { 0 };
 
 	ck_assert_int_gt(asprintf(&path, "%s/out.json", dir), 0);
-	ck_assert_int_eq(run(&out, &err, "project --model hroof --format json -o '%s' --target TgtGPU "
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --format json -o '%s' --target TgtGPU "
 			     TARGETS " '%s'", path, test_data("targets-test.yaml"),
 			     test_data("profile-test.json")), 0);
 	ck_assert_str_eq(out, "");
@@ -186,7 +163,7 @@ START_TEST(project_json_and_csv)
 	free(out);
 	free(err);
 
-	ck_assert_int_eq(run(&out, &err, "project --model hroof --format csv --target TgtGPU " TARGETS
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --format csv --target TgtGPU " TARGETS
 			     " '%s'", test_data("targets-test.yaml"), test_data("profile-test.json")),
 			 0);
 	ck_assert_ptr_nonnull(strstr(out, "kernel,tag,grid,block,launches,source_ns,target,model,"
@@ -210,7 +187,7 @@ START_TEST(project_unknown_source_lists_close_names)
 	text = test_read_file(test_data("profile-test.json"));
 	memcpy(strstr(text, "Test Source GPU"), "Test Sourze GPU", 15);
 	prof = test_write_file(dir, "p.json", text);
-	ck_assert_int_eq(run(&out, &err, "project " TARGETS " '%s'", test_data("targets-test.yaml"),
+	ck_assert_int_eq(test_cli(&out, &err, "project " TARGETS " '%s'", test_data("targets-test.yaml"),
 			     prof), 1);
 	ck_assert_str_eq(out, "");
 	ck_assert_str_eq(err, "gpuproj: the profile's GPU 'Test Sourze GPU' is not in targets.yaml; "
@@ -218,11 +195,11 @@ START_TEST(project_unknown_source_lists_close_names)
 	free(out);
 	free(err);
 	/* --source fixes it. */
-	ck_assert_int_eq(run(&out, &err, "project --source SrcGPU --target TgtGPU " TARGETS " '%s'",
+	ck_assert_int_eq(test_cli(&out, &err, "project --source SrcGPU --target TgtGPU " TARGETS " '%s'",
 			     test_data("targets-test.yaml"), prof), 0);
 	free(out);
 	free(err);
-	ck_assert_int_eq(run(&out, &err, "project --target TgtGPX " TARGETS " '%s'",
+	ck_assert_int_eq(test_cli(&out, &err, "project --target TgtGPX " TARGETS " '%s'",
 			     test_data("targets-test.yaml"), test_data("profile-test.json")), 1);
 	ck_assert_str_eq(err, "gpuproj: target GPU 'TgtGPX' is not in targets.yaml; close names: "
 			 "TgtGPU (`gpuproj targets list` shows all)\n");
@@ -240,24 +217,24 @@ START_TEST(project_bad_files)
 {
 	char *out, *err, *dir = test_tmpdir(), *bad;
 
-	ck_assert_int_eq(run(&out, &err, "project /nonexistent.json"), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "project /nonexistent.json"), 1);
 	ck_assert_str_eq(err, "gpuproj: /nonexistent.json: cannot open: No such file or directory\n");
 	free(out);
 	free(err);
 	bad = test_write_file(dir, "bad.json", "{\"schema\": \"gpuproj-profile/1\",\n\"kernels\": 3}");
-	ck_assert_int_eq(run(&out, &err, "project '%s'", bad), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "project '%s'", bad), 1);
 	ck_assert_msg(strstr(err, "bad.json: kernels: must be an array\n") != NULL, "%s", err);
 	free(out);
 	free(err);
 	/* A table into a missing directory fails the same way: rendered first, then written. */
-	ck_assert_int_eq(run(&out, &err, "project -o /nonexistent-dir/o.txt " TARGETS " '%s'",
+	ck_assert_int_eq(test_cli(&out, &err, "project -o /nonexistent-dir/o.txt " TARGETS " '%s'",
 			     test_data("targets-test.yaml"), test_data("profile-test.json")), 1);
 	ck_assert_str_eq(err, "gpuproj: /nonexistent-dir/o.txt: cannot create a temporary file "
 			 "beside it: No such file or directory\n");
 	free(out);
 	free(err);
 	/* A JSON output into a missing directory fails and writes nothing. */
-	ck_assert_int_eq(run(&out, &err, "project --format json -o /nonexistent-dir/o.json " TARGETS
+	ck_assert_int_eq(test_cli(&out, &err, "project --format json -o /nonexistent-dir/o.json " TARGETS
 			     " '%s'", test_data("targets-test.yaml"),
 			     test_data("profile-test.json")), 1);
 	ck_assert_str_eq(err, "gpuproj: /nonexistent-dir/o.json: cannot create a temporary file "
@@ -274,24 +251,24 @@ START_TEST(targets_verbs)
 {
 	char *out, *err;
 
-	ck_assert_int_eq(run(&out, &err, "targets " TARGETS " list", test_data("targets-test.yaml")),
+	ck_assert_int_eq(test_cli(&out, &err, "targets " TARGETS " list", test_data("targets-test.yaml")),
 			 0);
 	squeeze(out);
 	ck_assert_ptr_nonnull(strstr(out, "\nTgtGPU sm_90 20 1000 1600* 4000 400 800 2000 2560 50.0\n"));
 	free(out);
 	free(err);
-	ck_assert_int_eq(run(&out, &err, "targets " TARGETS " show tgtgpu",
+	ck_assert_int_eq(test_cli(&out, &err, "targets " TARGETS " show tgtgpu",
 			     test_data("targets-test.yaml")), 0);
 	ck_assert_ptr_nonnull(strstr(out, "max_gflops.fp64_fma"));
 	ck_assert_ptr_nonnull(strstr(out, "[TEST]     gpuproj test fixture"));
 	free(out);
 	free(err);
-	ck_assert_int_eq(run(&out, &err, "targets " TARGETS " show nope",
+	ck_assert_int_eq(test_cli(&out, &err, "targets " TARGETS " show nope",
 			     test_data("targets-test.yaml")), 1);
 	ck_assert_str_eq(err, "gpuproj: 'nope' is not in targets.yaml\n");
 	free(out);
 	free(err);
-	ck_assert_int_eq(run(&out, &err, "targets check '%s'", test_data("targets-test.yaml")), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "targets check '%s'", test_data("targets-test.yaml")), 0);
 	ck_assert_msg(strstr(out, "targets-test.yaml: OK, 2 GPUs, schema gpuproj-targets/1\n") != NULL,
 		      "%s", out);
 	free(out);
@@ -324,7 +301,7 @@ START_TEST(project_model_all)
 {
 	char *dir = test_tmpdir(), *out, *err, *json, *path;
 
-	ck_assert_int_eq(run(&out, &err, "project --model all --target ModelTgt " TARGETS " '%s'",
+	ck_assert_int_eq(test_cli(&out, &err, "project --model all --target ModelTgt " TARGETS " '%s'",
 			     test_data("targets-models.yaml"), test_data("profile-models.json")), 0);
 	squeeze(out);
 	ck_assert_ptr_nonnull(strstr(out, "5 models side by side (default: hroof-occ)"));
@@ -341,7 +318,7 @@ START_TEST(project_model_all)
 
 	/* JSON: five runs per target; --details adds the numbers and their sources. */
 	ck_assert_int_gt(asprintf(&path, "%s/all.json", dir), 0);
-	ck_assert_int_eq(run(&out, &err, "project --model all --details --format json -o '%s' "
+	ck_assert_int_eq(test_cli(&out, &err, "project --model all --details --format json -o '%s' "
 			     "--target ModelTgt " TARGETS " '%s'", path,
 			     test_data("targets-models.yaml"), test_data("profile-models.json")), 0);
 	json = test_read_file(path);
@@ -357,7 +334,7 @@ START_TEST(project_model_all)
 	free(out);
 	free(err);
 	/* Without --details: notes only. */
-	ck_assert_int_eq(run(&out, &err, "project --model quant --format json -o '%s' "
+	ck_assert_int_eq(test_cli(&out, &err, "project --model quant --format json -o '%s' "
 			     "--target ModelTgt " TARGETS " '%s'", path,
 			     test_data("targets-models.yaml"), test_data("profile-models.json")), 0);
 	json = test_read_file(path);
@@ -368,12 +345,12 @@ START_TEST(project_model_all)
 	free(err);
 
 	/* --l2-capacity and --waves reach the models (the default is named in --help). */
-	ck_assert_int_eq(run(&out, &err, "project --help"), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "project --help"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "(default: hroof-occ)"));
 	ck_assert_ptr_nonnull(strstr(out, "--l2-capacity on|off"));
 	free(out);
 	free(err);
-	ck_assert_int_eq(run(&out, &err, "project --model occupancy --waves resident --l2-capacity on "
+	ck_assert_int_eq(test_cli(&out, &err, "project --model occupancy --waves resident --l2-capacity on "
 			     "--target ModelTgt " TARGETS " '%s'", test_data("targets-models.yaml"),
 			     test_data("profile-models.json")), 0);
 	ck_assert_ptr_nonnull(strstr(out, "model occupancy"));
@@ -381,7 +358,7 @@ START_TEST(project_model_all)
 	free(out);
 	free(err);
 	/* The table names the quant device parameters' bases (the longest kernel, "slow"). */
-	ck_assert_int_eq(run(&out, &err, "project --model quant --target ModelTgt " TARGETS " '%s'",
+	ck_assert_int_eq(test_cli(&out, &err, "project --model quant --target ModelTgt " TARGETS " '%s'",
 			     test_data("targets-models.yaml"), test_data("profile-models.json")), 0);
 	squeeze(out);
 	ck_assert_msg(strstr(out, "notes of quant on the longest kernel (slow):\n ModelTgt K_type fp32; "
@@ -398,7 +375,7 @@ START_TEST(builtin_main_job)
 {
 	char *out, *err;
 
-	ck_assert_int_eq(run(&out, &err, "project --builtin"), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "project --builtin"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "profile: default-profile.json (built-in)"));
 	ck_assert_ptr_nonnull(strstr(out, "data: "));
 	free(out);

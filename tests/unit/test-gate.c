@@ -41,7 +41,6 @@
 
 #include <check.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -653,28 +652,10 @@ END_TEST
 
 /* ---- gpuproj gate ---- */
 
-static int
-run(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int
-run(char **out, char **err, const char *fmt, ...)
-{
-	char *args, *cmd;
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	if (vasprintf(&args, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	if (asprintf(&cmd, "cd '%s/tests/data' && '%s' gate --targets targets-test.yaml --model hroof %s",
-		     test_source_root(), test_gpuproj(), args) < 0)
-		abort();
-	rc = test_run(cmd, out, err);
-	free(cmd);
-	free(args);
-	return rc;
-}
+/* `gpuproj gate` in tests/data with the test targets and hroof; fmt a string literal. */
+#define run(out, err, ...)                                                                        \
+	test_cli_at(test_data(""), NULL, out, err,                                                \
+		    "gate --targets targets-test.yaml --model hroof " __VA_ARGS__)
 
 START_TEST(cli_pass)
 {

@@ -822,7 +822,7 @@ expect_error(const char *name, const char *text, int status, int line, int colum
 	struct gpuproj_profile *p = NULL;
 	struct gpuproj_import_summary sum = { 0 };
 	struct gpuproj_error err = { 0 };
-	char *path, *cmd, *out, *errout, *expect, buf[2048];
+	char *path, *out, *errout, *expect, buf[2048];
 	int rc;
 
 	path = text ? test_write_file(dir, name, text) : NULL;
@@ -837,16 +837,13 @@ expect_error(const char *name, const char *text, int status, int line, int colum
 	ck_assert_str_eq(err.message, message);
 	ck_assert_uint_eq(sum.n_warnings, 0); /* untouched on failure */
 
-	if (asprintf(&cmd, "'%s' import ncu '%s' -o '%s/out.json'", test_gpuproj(), path,
-		     dir) < 0 ||
-	    asprintf(&expect, "gpuproj: %s\n", gpuproj_error_format(&err, buf, sizeof(buf))) < 0)
+	if (asprintf(&expect, "gpuproj: %s\n", gpuproj_error_format(&err, buf, sizeof(buf))) < 0)
 		abort();
-	rc = test_run(cmd, &out, &errout);
+	rc = test_cli(&out, &errout, "import ncu '%s' -o '%s/out.json'", path, dir);
 	ck_assert_int_eq(rc, 1);
 	ck_assert_str_eq(errout, expect);
 	ck_assert_str_eq(out, "");
 	ck_assert_int_eq(test_count_dir(dir), text ? 1 : 0);
-	free(cmd);
 	free(expect);
 	free(out);
 	free(errout);
@@ -1056,18 +1053,6 @@ END_TEST
 
 /* ---- gpuproj import ---- */
 
-static char *
-run(const char *args, int *rc, char **err)
-{
-	char *cmd, *out;
-
-	if (asprintf(&cmd, "'%s' %s", test_gpuproj(), args) < 0)
-		abort();
-	*rc = test_run(cmd, &out, err);
-	free(cmd);
-	return out;
-}
-
 static const char *
 str_or(const char *s, const char *fallback)
 {
@@ -1132,7 +1117,7 @@ START_TEST(cli_import_round_trip)
 		if (asprintf(&json, "%s/out-%zu.json", dir, f) < 0 ||
 		    asprintf(&args, "import ncu '%s' -o '%s'", test_data(fixtures[f]), json) < 0)
 			abort();
-		out = run(args, &rc, &errout);
+		rc = test_cli(&out, &errout, "%s", args);
 		ck_assert_msg(rc == 0, "%s: %s", fixtures[f], errout);
 		ck_assert_str_eq(out, "");
 		ck_assert_msg(gpuproj_profile_load(json, &loaded, &err) == 0, "%s",
@@ -1165,7 +1150,7 @@ START_TEST(cli_summary_names_missing_metrics)
 		     "warp_efficiency\n"
 		     "  wrote %s\n", test_data("ncu-old.csv"), json) < 0)
 		abort();
-	out = run(args, &rc, &errout);
+	rc = test_cli(&out, &errout, "%s", args);
 	ck_assert_int_eq(rc, 0);
 	ck_assert_str_eq(errout, expect);
 	free(args);
@@ -1187,7 +1172,7 @@ START_TEST(cli_device_name_and_stdin)
 	    asprintf(&args, "import ncu --device-name 'NVIDIA GeForce RTX 3090' - -o '%s' < '%s'",
 		     json, test_data("ncu-sections.csv")) < 0)
 		abort();
-	out = run(args, &rc, &errout);
+	rc = test_cli(&out, &errout, "%s", args);
 	ck_assert_msg(rc == 0, "%s", errout);
 	ck_assert_ptr_nonnull(strstr(errout, "  device: NVIDIA GeForce RTX 3090, CC 8.6\n"));
 	ck_assert_int_eq(gpuproj_profile_load(json, &p, &err), 0);
@@ -1210,7 +1195,7 @@ START_TEST(cli_output_into_missing_directory)
 	if (asprintf(&args, "import ncu '%s' -o '%s/no/such/dir/out.json'",
 		     test_data("ncu-long.csv"), dir) < 0)
 		abort();
-	out = run(args, &rc, &errout);
+	rc = test_cli(&out, &errout, "%s", args);
 	ck_assert_int_eq(rc, 1);
 	ck_assert_ptr_nonnull(strstr(errout, "/no/such/dir/out.json: cannot create a temporary "
 				     "file beside it: No such file or directory\n"));
@@ -1239,7 +1224,7 @@ START_TEST(cli_gpuperfpredict_one_file_per_gpu)
 		     test_data("targets-gpuperfpredict.yaml"), data, dir) < 0 ||
 	    asprintf(&gpp, "%s/gpp", dir) < 0 || asprintf(&json, "%s/Tesla-K40.json", gpp) < 0)
 		abort();
-	out = run(args, &rc, &errout);
+	rc = test_cli(&out, &errout, "%s", args);
 	ck_assert_msg(rc == 0, "%s", errout);
 	/* One file per profile, named after the GPU's targets.yaml entry. */
 	ck_assert_int_eq(sscanf(errout, "gpuproj: imported 1 file of gpuperfpredict into %d "
@@ -1291,7 +1276,7 @@ START_TEST(cli_usage)
 	char *out, *errout;
 	int rc;
 
-	out = run(usage_cases[_i].args, &rc, &errout);
+	rc = test_cli(&out, &errout, "%s", usage_cases[_i].args);
 	ck_assert_msg(rc == usage_cases[_i].rc, "'%s': exit %d", usage_cases[_i].args, rc);
 	ck_assert_str_eq(errout, usage_cases[_i].stderr_text);
 	if (rc == 0)

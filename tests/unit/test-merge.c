@@ -28,7 +28,6 @@
 
 #include <check.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -505,28 +504,8 @@ END_TEST
 
 /* ---- gpuproj merge ---- */
 
-static int
-run(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int
-run(char **out, char **err, const char *fmt, ...)
-{
-	char *args, *cmd;
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	if (vasprintf(&args, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	if (asprintf(&cmd, "cd '%s/tests/data' && '%s' merge %s", test_source_root(),
-		     test_gpuproj(), args) < 0)
-		abort();
-	rc = test_run(cmd, out, err);
-	free(cmd);
-	free(args);
-	return rc;
-}
+/* `gpuproj merge` in tests/data; fmt a string literal. */
+#define run(out, err, ...) test_cli_at(test_data(""), NULL, out, err, "merge " __VA_ARGS__)
 
 #define RANKS "merge-rank0.json merge-rank1.json merge-rank2.json"
 

@@ -15,7 +15,6 @@
 
 #include <check.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,28 +122,6 @@ row_attr(const char *html, const char *table_id, const char *target, const char 
 	ck_assert_msg(at != NULL, "no %s", attr);
 	v = strtod(at + strlen(key), NULL);
 	return v;
-}
-
-static int
-run(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int
-run(char **out, char **err, const char *fmt, ...)
-{
-	char *args, *cmd;
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	if (vasprintf(&args, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	if (asprintf(&cmd, "'%s' %s", test_gpuproj(), args) < 0)
-		abort();
-	rc = test_run(cmd, out, err);
-	free(cmd);
-	free(args);
-	return rc;
 }
 
 START_TEST(sections_present)
@@ -606,7 +583,7 @@ START_TEST(cli_bad_usage_exits_2)
 		}
 	}
 	line[w] = '\0';
-	ck_assert_msg(run(NULL, &err, "report --targets '%s' %s", test_data("targets-test.yaml"),
+	ck_assert_msg(test_cli(NULL, &err, "report --targets '%s' %s", test_data("targets-test.yaml"),
 			  line) == 2,
 		      "'%s' did not exit 2", usage_cases[_i]);
 	ck_assert_ptr_nonnull(strstr(err, "gpuproj: report: "));
@@ -624,7 +601,7 @@ START_TEST(cli_unreadable_profile_writes_nothing)
 	char *dir = test_tmpdir(), *err = NULL;
 	int rc;
 
-	rc = run(NULL, &err, "report '%s' '%s/missing.json' --targets '%s' --html '%s/r.html' "
+	rc = test_cli(NULL, &err, "report '%s' '%s/missing.json' --targets '%s' --html '%s/r.html' "
 		 "--md '%s/r.md'", test_data("profile-test.json"), dir,
 		 test_data("targets-test.yaml"), dir, dir);
 	ck_assert_int_eq(rc, 1);
@@ -632,7 +609,7 @@ START_TEST(cli_unreadable_profile_writes_nothing)
 	ck_assert_int_eq(test_count_dir(dir), 0);
 	free(err);
 	/* A profile whose GPU is unknown: also 1, also nothing written. */
-	rc = run(NULL, &err, "report '%s' --source NoSuchGPU --targets '%s' --html '%s/r.html'",
+	rc = test_cli(NULL, &err, "report '%s' --source NoSuchGPU --targets '%s' --html '%s/r.html'",
 		 test_data("profile-test.json"), test_data("targets-test.yaml"), dir);
 	ck_assert_int_eq(rc, 1);
 	ck_assert_ptr_nonnull(strstr(err, "NoSuchGPU"));
@@ -648,7 +625,7 @@ START_TEST(cli_writes_both_reproducibly)
 	char *dir = test_tmpdir(), *out = NULL, *err = NULL, *h1, *h2, *m1, *path;
 	int rc;
 
-	rc = run(&out, &err, "report '%s' '%s' --html '%s/a.html' --md '%s/a.md' --date %s "
+	rc = test_cli(&out, &err, "report '%s' '%s' --html '%s/a.html' --md '%s/a.md' --date %s "
 		 "--no-charts --target H100-SXM5-80GB --target MI300X", test_data("report-rank0.json"),
 		 test_data("report-rank1.json"), dir, dir, DATE);
 	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
@@ -657,7 +634,7 @@ START_TEST(cli_writes_both_reproducibly)
 	ck_assert_str_eq(err, "");
 	free(out);
 	free(err);
-	rc = run(&out, &err, "report '%s' '%s' --html '%s/b.html' --date %s --no-charts "
+	rc = test_cli(&out, &err, "report '%s' '%s' --html '%s/b.html' --date %s --no-charts "
 		 "--target H100-SXM5-80GB --target MI300X", test_data("report-rank0.json"),
 		 test_data("report-rank1.json"), dir, DATE);
 	ck_assert_int_eq(rc, 0);

@@ -32,7 +32,6 @@
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -642,28 +641,7 @@ START_TEST(blocks_from_text)
 END_TEST
 
 /* Run gpuproj with arguments, after an environment prefix ("" or "VAR=x env -u Y …"). */
-static int
-run(char **out, char **err, const char *env, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int
-run(char **out, char **err, const char *env, const char *fmt, ...)
-{
-	char *args, *cmd;
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	if (vasprintf(&args, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	if (asprintf(&cmd, "%s '%s' %s", env, test_gpuproj(), args) < 0)
-		abort();
-	rc = test_run(cmd, out, err);
-	free(cmd);
-	free(args);
-	return rc;
-}
+#define run(out, err, env, ...) test_cli_at(NULL, env, out, err, __VA_ARGS__)
 
 /*
  * sass_tool_supports() caches the --help of the last 8 tool paths in a ring:

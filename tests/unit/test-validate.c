@@ -782,26 +782,23 @@ END_TEST
 
 /* ---- the CLI ---- */
 
+/* `gpuproj validate` with the test targets, and hroof unless the arguments name a model. */
 static int
 run(char **out, char **err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static int
 run(char **out, char **err, const char *fmt, ...)
 {
-	char *args, *cmd;
 	va_list ap;
+	char *args;
 	int rc;
 
 	va_start(ap, fmt);
 	if (vasprintf(&args, fmt, ap) < 0)
 		abort();
 	va_end(ap);
-	if (asprintf(&cmd, "'%s' validate --targets '%s' %s%s", test_gpuproj(),
-		     test_data("targets-test.yaml"), strstr(args, "--model") ? "" : "--model hroof ",
-		     args) < 0)
-		abort();
-	rc = test_run(cmd, out, err);
-	free(cmd);
+	rc = test_cli(out, err, "validate --targets '%s' %s%s", test_data("targets-test.yaml"),
+		      strstr(args, "--model") ? "" : "--model hroof ", args);
 	free(args);
 	return rc;
 }
