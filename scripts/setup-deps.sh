@@ -3,6 +3,7 @@
 # Idempotent: installs only what is missing. Needs root (or sudo) when
 # something is missing; otherwise prints the command to run.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 
 packages=(meson ninja-build pkg-config gcc g++ python3 python3-pip libyaml-dev libjansson-dev
 	libcsv-dev check valgrind libplplot-dev chromium libzstd-dev liblz4-dev)
@@ -58,8 +59,10 @@ fi
 # not installed (only bin/nvdisasm and bin/ptxas, 68 MB), into
 # LEGACY_CUDA_DIR, where gpuproj and the tests look without configuration
 # (docs/sass.md). Enables contrib/non-free for Debian if apt cannot see the
-# package. About 15 s the first time, then nothing. Failure prints one line
-# and continues: the sm_70 tests then skip saying what is missing.
+# package, on the archives the machine's apt sources already name
+# (scripts/apt-nonfree.py). About 15 s the first time, then nothing.
+# Failure prints one line and continues: the sm_70 tests then skip saying
+# what is missing.
 NVRTC12_WHEELS=("nvidia-cuda-nvrtc-cu12==12.9.86" "nvidia-cuda-runtime-cu12==12.9.79")
 LEGACY_CUDA_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/gpuproj/legacy-cuda"
 have_nvrtc12() {
@@ -82,8 +85,10 @@ fetch_legacy_cuda() (
 	"" | "(none)")
 		codename=$(. /etc/os-release && [ "${ID:-}" = debian ] && echo "${VERSION_CODENAME:-}")
 		[ -n "$codename" ] || { echo "apt has no nvidia-cuda-toolkit and this is not Debian"; return 1; }
-		printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: contrib non-free\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-			"$codename" > nonfree.sources
+		# contrib and non-free from the archives the machine's apt sources
+		# already use (any mirror or proxy), never a hard-coded host.
+		python3 "$here/apt-nonfree.py" "$codename" > nonfree.sources 2> why.txt ||
+			{ cat why.txt; return 1; }
 		as_root install -m 644 nonfree.sources /etc/apt/sources.list.d/gpuproj-nonfree.sources ||
 			return 1
 		as_root apt-get update -qq >/dev/null 2>&1 || { echo "apt-get update failed"; return 1; }
