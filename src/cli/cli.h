@@ -71,6 +71,14 @@ bool cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret
  */
 int cli_write_output(const char *path, int (*render)(FILE *f, void *userdata), void *userdata);
 
+/*
+ * --format NAME: *ret = the index of NAME in names[0..n) (list the names in
+ * the order of the command's format enum). Otherwise prints "gpuproj: CMD:
+ * --format must be A, B or C, not 'NAME'" and returns false.
+ */
+bool cli_parse_format(const char *cmd, const char *value, const char *const *names, size_t n,
+		      int *ret);
+
 /* Parse a positive integer option value; prints a usage error. */
 bool cli_parse_size(const char *cmd, const char *opt, const char *value, size_t *ret);
 

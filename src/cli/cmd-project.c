@@ -16,6 +16,7 @@
 #include <gpuproj/sass.h>
 
 #include "cli.h"
+#include "util.h"
 
 static void
 help(FILE *f)
@@ -64,6 +65,7 @@ help(FILE *f)
 }
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
+static const char *const format_names[] = { "table", "json", "csv" };
 
 /* What the table and CSV writers need (cli_write_output's render callback). */
 struct text_out {
@@ -178,7 +180,7 @@ cmd_project(int argc, char **argv)
 	const char **target_names = NULL, **cubins = NULL;
 	size_t n_target_names = 0, i, n_runs = 0, n_cubins = 0;
 	bool builtin = false;
-	enum format fmt = FMT_TABLE;
+	int fmt = FMT_TABLE;
 	struct gpuproj_report_options ropt = { 0 };
 	struct gpuproj_targets *targets = NULL;
 	struct gpuproj_profile *profile = NULL;
@@ -237,15 +239,9 @@ cmd_project(int argc, char **argv)
 			}
 			break;
 		case O_FORMAT:
-			if (strcmp(optarg, "table") == 0) {
-				fmt = FMT_TABLE;
-			} else if (strcmp(optarg, "json") == 0) {
-				fmt = FMT_JSON;
-			} else if (strcmp(optarg, "csv") == 0) {
-				fmt = FMT_CSV;
-			} else {
-				ret = cli_usage_error("project", "--format must be table, json or "
-						      "csv, not '%s'", optarg);
+			if (!cli_parse_format("project", optarg, format_names,
+					      ARRAY_LENGTH(format_names), &fmt)) {
+				ret = EXIT_USAGE;
 				goto out;
 			}
 			break;

@@ -14,6 +14,7 @@
 #include <gpuproj/sass.h>
 
 #include "cli.h"
+#include "util.h"
 
 static void
 help(FILE *f)
@@ -51,6 +52,7 @@ help(FILE *f)
 }
 
 enum format { FMT_TABLE, FMT_JSON };
+static const char *const format_names[] = { "table", "json" };
 
 static void
 progress(void *userdata, const char *phase, size_t done, size_t total, const char *what)
@@ -107,7 +109,7 @@ cmd_sass(int argc, char **argv)
 	struct gpuproj_error err = { 0 };
 	const char **archs = NULL, *source = NULL, *output = NULL, *filter = NULL;
 	size_t n_archs = 0, jobs = 0, a;
-	enum format fmt = FMT_TABLE;
+	int fmt = FMT_TABLE;
 	bool quiet = false, all_ok = true;
 	char *end;
 	int c, ret = EXIT_FAIL;
@@ -145,13 +147,9 @@ cmd_sass(int argc, char **argv)
 			}
 			break;
 		case O_FORMAT:
-			if (strcmp(optarg, "table") == 0) {
-				fmt = FMT_TABLE;
-			} else if (strcmp(optarg, "json") == 0) {
-				fmt = FMT_JSON;
-			} else {
-				ret = cli_usage_error("sass", "--format must be table or json, not '%s'",
-						      optarg);
+			if (!cli_parse_format("sass", optarg, format_names, ARRAY_LENGTH(format_names),
+					      &fmt)) {
+				ret = EXIT_USAGE;
 				goto out;
 			}
 			break;

@@ -61,6 +61,7 @@ help(FILE *f)
 }
 
 enum format { FMT_TABLE, FMT_CSV, FMT_JSON };
+static const char *const format_names[] = { "table", "csv", "json" };
 
 static void
 progress(void *userdata, size_t done, size_t total)
@@ -126,7 +127,7 @@ cmd_validate(int argc, char **argv)
 	const struct gpuproj_model **models = NULL;
 	size_t n_sources = 0, n_tnames = 0, n_models = 0, n_profiles = 0, i, last = 0;
 	bool details = false, list = false;
-	enum format fmt = FMT_TABLE;
+	int fmt = FMT_TABLE;
 	double threshold_ns = GPUPROJ_VALIDATE_DEFAULT_THRESHOLD_NS;
 	struct gpuproj_targets *targets = NULL;
 	struct gpuproj_profile **profiles = NULL;
@@ -193,15 +194,9 @@ cmd_validate(int argc, char **argv)
 			}
 			break;
 		case O_FORMAT:
-			if (strcmp(optarg, "table") == 0) {
-				fmt = FMT_TABLE;
-			} else if (strcmp(optarg, "csv") == 0) {
-				fmt = FMT_CSV;
-			} else if (strcmp(optarg, "json") == 0) {
-				fmt = FMT_JSON;
-			} else {
-				ret = cli_usage_error("validate", "--format must be table, csv or "
-						      "json, not '%s'", optarg);
+			if (!cli_parse_format("validate", optarg, format_names,
+					      ARRAY_LENGTH(format_names), &fmt)) {
+				ret = EXIT_USAGE;
 				goto out;
 			}
 			break;

@@ -188,6 +188,28 @@ cli_write_output(const char *path, int (*render)(FILE *f, void *userdata), void 
 }
 
 bool
+cli_parse_format(const char *cmd, const char *value, const char *const *names, size_t n,
+		 int *ret)
+{
+	char list[256] = "";
+	size_t i, len;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(value, names[i]) == 0) {
+			*ret = (int)i;
+			return true;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		len = strlen(list);
+		snprintf(list + len, sizeof(list) - len, "%s%s",
+			 i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+	}
+	cli_usage_error(cmd, "--format must be %s, not '%s'", list, value);
+	return false;
+}
+
+bool
 cli_parse_size(const char *cmd, const char *opt, const char *value, size_t *ret)
 {
 	char *end;
