@@ -617,6 +617,112 @@ START_TEST(repository_targets_valid)
 }
 END_TEST
 
+/*
+ * The repository's targets.yaml keeps one basis per level on every GPU
+ * (docs/targets-schema.md, "One basis per level"): every GPU has the
+ * sustained and the boost clock, its lanes, a STREAM triad equal to the
+ * DRAM bandwidth the models use, L2 and DRAM latencies, and sustained
+ * FMA rates for every precision; derived rates follow from lanes x SMs x
+ * clock, and the sustained clock from a measured FP32 FMA rate.
+ */
+START_TEST(repository_targets_one_basis)
+{
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	char buf[2048];
+	char path[4096];
+	size_t i;
+	int p;
+
+	snprintf(path, sizeof(path), "%s/targets.yaml", test_source_root());
+	ck_assert_msg(gpuproj_targets_load(path, &ts, &err) == GPUPROJ_OK, "%s",
+		      gpuproj_error_format(&err, buf, sizeof(buf)));
+	for (i = 0; i < gpuproj_targets_count(ts); i++) {
+		const struct gpuproj_target *t = gpuproj_targets_get(ts, i);
+		const struct gpuproj_source *triad = gpuproj_target_source(t, "stream_gbs.triad");
+		const struct gpuproj_source *dram = gpuproj_target_source(t, "bw_gbs.dram");
+		const struct gpuproj_source *clk = gpuproj_target_source(t, "clock_mhz");
+		/* The nine gpuperfpredict GPUs keep the clock their data set ran at. */
+		bool dataset_clock = clk && strstr(clk->text, "[GPP]") != NULL;
+
+		ck_assert_msg(!isnan(t->boost_clock_mhz), "%s: no boost_clock_mhz", t->name);
+		for (p = 0; p < GPUPROJ_LANE_COUNT; p++)
+			ck_assert_msg(!isnan(t->lanes_per_sm[p]), "%s: no lanes_per_sm", t->name);
+		ck_assert_msg(!isnan(t->stream_gbs[GPUPROJ_STREAM_TRIAD]), "%s: no stream_gbs.triad",
+			      t->name);
+		ck_assert_msg(t->bw_gbs[GPUPROJ_LEVEL_DRAM] == t->stream_gbs[GPUPROJ_STREAM_TRIAD],
+			      "%s: bw_gbs.dram %g != stream_gbs.triad %g", t->name,
+			      t->bw_gbs[GPUPROJ_LEVEL_DRAM], t->stream_gbs[GPUPROJ_STREAM_TRIAD]);
+		ck_assert_msg(triad && dram && triad->basis == dram->basis,
+			      "%s: bw_gbs.dram must carry the basis of stream_gbs.triad", t->name);
+		ck_assert_msg(!isnan(t->latency_ns[GPUPROJ_LEVEL_L2]) &&
+			      !isnan(t->latency_ns[GPUPROJ_LEVEL_DRAM]), "%s: no L2/DRAM latency",
+			      t->name);
+		for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+			/* enum gpuproj_prec and the first three lanes share their order. */
+			double lanes = t->lanes_per_sm[p];
+			double sustained = 2 * lanes * t->sms * t->clock_mhz / 1000;
+			double peak = 2 * lanes * t->sms * t->boost_clock_mhz / 1000;
+			char key[32];
+			const struct gpuproj_source *s;
+
+			snprintf(key, sizeof(key), "max_gflops.%s_fma", gpuproj_prec_name(p));
+			s = gpuproj_target_source(t, key);
+			ck_assert_msg(!isnan(t->max_gflops[p][GPUPROJ_OP_FMA]) && s, "%s: no %s",
+				      t->name, key);
+			if (s->basis != GPUPROJ_BASIS_MEASURED && strcmp(s->path, key) != 0)
+				ck_assert_msg(fabs(t->max_gflops[p][GPUPROJ_OP_FMA] - sustained) <=
+					      0.005 * sustained + 0.1,
+					      "%s: %s %g != 2 x lanes x sms x clock_mhz = %g", t->name,
+					      key, t->max_gflops[p][GPUPROJ_OP_FMA], sustained);
+			ck_assert_msg(fabs(t->peak_gflops[p][GPUPROJ_OP_FMA] - peak) <= 0.005 * peak + 0.1,
+				      "%s: peak_gflops.%s_fma %g != 2 x lanes x sms x boost = %g",
+				      t->name, gpuproj_prec_name(p), t->peak_gflops[p][GPUPROJ_OP_FMA],
+				      peak);
+		}
+		if (!dataset_clock) {
+			double implied = t->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] /
+					 (2 * t->lanes_per_sm[GPUPROJ_LANE_FP32] * t->sms) * 1000;
+
+			ck_assert_msg(fabs(implied - t->clock_mhz) <= 0.005 * t->clock_mhz,
+				      "%s: clock_mhz %g != max_gflops.fp32_fma / (2 x lanes x sms) = %g",
+				      t->name, t->clock_mhz, implied);
+		}
+	}
+	gpuproj_targets_free(ts);
+}
+END_TEST
+
+/*
+ * Every device name of ../shared/validation/neusight-train (its README's
+ * `Device` column) finds its entry.
+ */
+START_TEST(repository_targets_match_neusight_devices)
+{
+	static const char *const devices[][2] = {
+		{ "Tesla P100-PCIE-16GB", "Tesla-P100-PCIe-16GB" },
+		{ "Tesla P4", "Tesla-P4" },
+		{ "Tesla T4", "T4" },
+		{ "Tesla V100-PCIE-32GB", "V100-PCIe-16GB" },
+		{ "NVIDIA A100-PCIE-40GB", "A100-PCIe-40GB" },
+	};
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	char path[4096];
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/targets.yaml", test_source_root());
+	ck_assert_int_eq(gpuproj_targets_load(path, &ts, &err), GPUPROJ_OK);
+	for (i = 0; i < sizeof(devices) / sizeof(devices[0]); i++) {
+		const struct gpuproj_target *t = gpuproj_targets_match(ts, devices[i][0]);
+
+		ck_assert_msg(t != NULL, "'%s' matches no target", devices[i][0]);
+		ck_assert_str_eq(t->name, devices[i][1]);
+	}
+	gpuproj_targets_free(ts);
+}
+END_TEST
+
 START_TEST(suggest_close_names)
 {
 	struct gpuproj_targets *ts = NULL;
@@ -673,6 +779,8 @@ targets_suite(void)
 	tcase_add_test(tc, cli_check_reports_and_produces_nothing);
 	tcase_add_test(tc, cli_show_rates);
 	tcase_add_test(tc, repository_targets_valid);
+	tcase_add_test(tc, repository_targets_one_basis);
+	tcase_add_test(tc, repository_targets_match_neusight_devices);
 	tcase_add_test(tc, suggest_close_names);
 	suite_add_tcase(s, tc);
 	return s;
