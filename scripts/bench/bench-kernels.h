@@ -4,7 +4,8 @@
  * (docs/bench.md). One .cu file per family: compute.cu (FP64/FP32/FP16
  * FMA, ADD, MUL; integer add and multiply-add; warp-instruction rate),
  * dram.cu (STREAM-like), cache.cu (L2 footprint sweep, L1), shared.cu
- * (bank conflicts, load/store instruction rate); main.cu is the host
+ * (bank conflicts, load/store instruction rate), latency.cu (single-thread
+ * pointer chase: L1, L2 and DRAM latency); main.cu is the host
  * program that runs a plan and writes the raw JSON.
  *
  * The constants below fix how much work one loop iteration does; the host
@@ -61,10 +62,15 @@
 #define BENCH_LDST_PAIRS_PER_ITER 8
 /* Words of shared memory used by the shared-memory kernels (16 KiB). */
 #define BENCH_SHARED_WORDS 4096
+/* Dependent 64-bit loads per loop iteration of the pointer chase (latency.cu). */
+#define BENCH_CHASE_STEPS 16
+/* Bytes between two elements of the pointer chase: one per 128-byte cache line. */
+#define BENCH_CHASE_SPACING_B 128
 
 enum bench_prec { BENCH_FP16 = 0, BENCH_FP32 = 1, BENCH_FP64 = 2 };
 enum bench_fop { BENCH_FMA = 0, BENCH_ADD = 1, BENCH_MUL = 2 };
 enum bench_iop { BENCH_IADD = 0, BENCH_IMAD = 1 };
+enum bench_latency { BENCH_LAT_L1 = 0, BENCH_LAT_L2 = 1, BENCH_LAT_DRAM = 2 };
 enum bench_dram {
 	BENCH_INIT = 0,
 	BENCH_READ = 1,
@@ -95,6 +101,14 @@ cudaError_t bench_l2_launch(const struct bench_launch *l);
 cudaError_t bench_l1_launch(const struct bench_launch *l);
 cudaError_t bench_shared_launch(const struct bench_launch *l);
 cudaError_t bench_ldst_launch(const struct bench_launch *l);
+/*
+ * Pointer chase: write the chain into `buf` (n elements, a power of two, one
+ * per BENCH_CHASE_SPACING_B bytes) and point the device cell `cursor` at its
+ * first element; then every bench_latency_launch (l->c = cursor, l->iters
+ * trips of BENCH_CHASE_STEPS loads) goes on from where the last one stopped.
+ */
+cudaError_t bench_latency_prepare(void *buf, size_t n, void *cursor, cudaStream_t s);
+cudaError_t bench_latency_launch(const struct bench_launch *l);
 /* Keep the GPU busy (FP32 FMA) to bring clocks up before measuring. */
 cudaError_t bench_spin_launch(const struct bench_launch *l);
 

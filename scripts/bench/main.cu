@@ -17,8 +17,11 @@
  *
  * Timing: CUDA events around each launch; while the launch runs, NVML (if
  * libnvidia-ml.so.1 loads) samples the SM and memory clocks and the board
- * power. Compute, cache and shared kernels first scale their trip count so
- * that one launch takes about target_ms.
+ * power. Compute, cache, shared and latency kernels first scale their trip
+ * count so that one launch takes about target_ms. The latency benchmarks
+ * (latency_l1, latency_l2, latency_dram: one thread chasing pointers over
+ * a footprint of size= bytes, latency.cu) report loads per launch as their
+ * work; gpuproj turns time per load into nanoseconds.
  *
  * Exit status: 0 success; 1 a benchmark failed (the JSON holds what was
  * measured and the error); 2 bad usage or plan; 3 no usable CUDA GPU (the
@@ -340,7 +343,7 @@ device_json(FILE *f, const struct device *d)
 /* ---- the plan ---- */
 
 enum kind {
-	K_FP, K_INT, K_GIPS, K_DRAM, K_L2, K_L1, K_SHARED, K_LDST,
+	K_FP, K_INT, K_GIPS, K_DRAM, K_L2, K_L1, K_SHARED, K_LDST, K_LAT,
 };
 
 struct bench {
@@ -388,6 +391,9 @@ static const struct {
 	{ "l1_read", K_L1, 0, 0, "l1", "byte" },
 	{ "shared_read", K_SHARED, 0, 0, "shared", "byte" },
 	{ "shared_ldst", K_LDST, 0, 0, "shared", "inst" },
+	{ "latency_l1", K_LAT, BENCH_LAT_L1, 0, "latency", "load" },
+	{ "latency_l2", K_LAT, BENCH_LAT_L2, 0, "latency", "load" },
+	{ "latency_dram", K_LAT, BENCH_LAT_DRAM, 0, "latency", "load" },
 };
 
 static struct bench benches[MAX_BENCH];
@@ -483,8 +489,13 @@ plan_read(const char *path)
 				"%s:%d: blocks, threads (<= 1024), reps (1..%d) and iters must be "
 				"positive",
 				path, lineno, MAX_REPS);
-		if ((b->kind == K_DRAM || b->kind == K_L2 || b->kind == K_L1) && b->size < 4096)
+		if ((b->kind == K_DRAM || b->kind == K_L2 || b->kind == K_L1 || b->kind == K_LAT) &&
+		    b->size < 4096)
 			die_usage("%s:%d: %s needs size= (bytes)", path, lineno, b->name);
+		if (b->kind == K_LAT && ((b->size & (b->size - 1)) || b->blocks != 1 ||
+					 b->threads != 1))
+			die_usage("%s:%d: %s needs a power-of-two size, blocks=1 and threads=1", path,
+				  lineno, b->name);
 		if (b->kind == K_L1 && (b->size & (b->size - 1)))
 			die_usage("%s:%d: l1_read size must be a power of two", path, lineno);
 		if (b->kind == K_SHARED && (b->stride == 0 || b->stride > 32 ||
@@ -506,8 +517,10 @@ struct buffers {
 	size_t sink_bytes;
 	double *a, *b, *c;   /* DRAM arrays */
 	size_t dram_bytes;
-	void *cache;         /* L2 / L1 buffer */
+	void *cache;         /* L2 / L1 buffer, pointer chase */
 	size_t cache_bytes;
+	void *cursor;        /* pointer chase: where the next launch goes on */
+	size_t cursor_bytes;
 };
 
 static struct buffers bufs;
@@ -559,6 +572,15 @@ prepare(struct bench *b)
 		return ensure(&bufs.cache, &bufs.cache_bytes, b->size);
 	if (b->kind == K_L1)
 		return ensure(&bufs.cache, &bufs.cache_bytes, b->size * b->blocks);
+	if (b->kind == K_LAT) {
+		e = ensure(&bufs.cache, &bufs.cache_bytes, b->size);
+		if (e == cudaSuccess)
+			e = ensure(&bufs.cursor, &bufs.cursor_bytes, 64);
+		if (e == cudaSuccess)
+			e = bench_latency_prepare(bufs.cache, b->size / BENCH_CHASE_SPACING_B,
+						  bufs.cursor, 0);
+		return e;
+	}
 	return cudaSuccess;
 }
 
@@ -594,6 +616,9 @@ launch(const struct bench *b, cudaStream_t s)
 		return bench_l1_launch(&l);
 	case K_SHARED: return bench_shared_launch(&l);
 	case K_LDST: return bench_ldst_launch(&l);
+	case K_LAT:
+		l.c = bufs.cursor;
+		return bench_latency_launch(&l);
 	}
 	return cudaErrorInvalidValue;
 }
@@ -628,6 +653,7 @@ work_per_launch(const struct bench *b, const struct device *d)
 	case K_L1: return threads * it * BENCH_CACHE_LOADS_PER_ITER * 16;
 	case K_SHARED: return threads * it * BENCH_SHARED_LOADS_PER_ITER * 4;
 	case K_LDST: return threads * it * BENCH_LDST_PAIRS_PER_ITER * 2;
+	case K_LAT: return it * BENCH_CHASE_STEPS; /* dependent loads of the one thread */
 	}
 	return 0;
 }
@@ -674,6 +700,7 @@ resident_per_sm(const struct bench *b, int *ret)
 	case K_L1: return bench_cache_occupancy(true, b->threads, ret);
 	case K_SHARED: return bench_shared_occupancy(false, b->threads, ret);
 	case K_LDST: return bench_shared_occupancy(true, b->threads, ret);
+	case K_LAT: *ret = 1; return cudaSuccess; /* one thread */
 	}
 	return cudaErrorInvalidValue;
 }
@@ -695,6 +722,21 @@ run_one(struct bench *b, const struct device *d, cudaStream_t s, cudaEvent_t e0,
 		return cudaErrorInvalidConfiguration;
 	if (b->kind != K_L1 && b->blocks > (unsigned)(per_sm * d->sms))
 		b->blocks = (unsigned)(per_sm * d->sms);
+	/*
+	 * Pointer chase in L1 or L2: one pass over the whole chain first, so that
+	 * the first timed loads do not miss to the level below (in DRAM they
+	 * miss anyway, and a pass would take seconds).
+	 */
+	if (b->kind == K_LAT && b->sub1 != BENCH_LAT_DRAM) {
+		long long planned = b->iters;
+		size_t n = b->size / BENCH_CHASE_SPACING_B;
+
+		b->iters = (long long)((n + BENCH_CHASE_STEPS - 1) / BENCH_CHASE_STEPS);
+		e = timed(b, s, e0, e1, &ns, NULL, NULL, NULL, NULL);
+		b->iters = planned;
+		if (e != cudaSuccess)
+			return e;
+	}
 	/* Scale the trip count so one launch takes about target_ms (not DRAM: one pass). */
 	if (b->kind != K_DRAM) {
 		for (i = 0; i < 6; i++) {

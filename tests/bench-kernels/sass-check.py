@@ -22,12 +22,17 @@ the host code counts (scripts/bench/bench-kernels.h):
   l1_read   8 LDG.128.CONSTANT      shared_read 16 LDS.32, nothing else
   shared_ldst 8 LDS + 8 STS         dram_*  the loads, stores and FP ops of
             init/read/copy/scale/triad, four elements per trip
+  latency_chase 16 plain LDG.E.64 (no .CONSTANT, no .STRONG: ordinary
+            cached loads) and nothing else in memory, forming one dependent
+            chain: each load's address register is the destination of the
+            load before, and the first one's the last one's (the chain runs
+            on across trips), so no two loads can be in flight at once
 and that no kernel spills (LDL/STL). A folded chain, a changed opcode or a
 changed unroll fails here instead of silently measuring something else.
 
 --self-test compiles kernels that are wrong on purpose (a folded chain, an
-unfused FMA, a fully unrolled trip loop) and passes only if the check
-rejects every one of them.
+unfused FMA, a fully unrolled trip loop, a pointer chase whose loads are
+independent) and passes only if the check rejects every one of them.
 
 sm_70 (and any architecture this nvcc no longer lists: CUDA 13 dropped
 Volta): the device code is compiled with NVRTC 12 instead (tests/sass/
@@ -54,7 +59,7 @@ import sys
 import tempfile
 
 SKIP = 77
-FAMILIES = ["compute", "dram", "cache", "shared"]
+FAMILIES = ["compute", "dram", "cache", "shared", "latency"]
 
 # Constants of scripts/bench/bench-kernels.h the host code multiplies out.
 OPS_PER_ITER = 64
@@ -64,6 +69,7 @@ CACHE_LOADS = 8
 SHARED_LOADS = 16
 LDST_PAIRS = 8
 DRAM_UNROLL = 4
+CHASE_STEPS = 16
 
 INSN = re.compile(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 LABEL = re.compile(r"^(\.L_x_\d+):")
@@ -73,6 +79,10 @@ BRANCH = re.compile(r"\bBRA(\.\S+)?\s.*?\((\.L_x_\d+)\)")
 FP64 = {"DFMA", "DADD", "DMUL"}
 FP32 = {"FFMA", "FADD", "FMUL", "FFMA32I", "FADD32I", "FMUL32I", "FMNMX"}
 FP16 = {"HFMA2", "HADD2", "HMUL2", "HFMA2.MMA", "HADD2.F32", "HMNMX2"}
+# The chase's loads: plain (weak) 64-bit global loads; Turing and Volta print .SYS.
+CHASE_OPS = {"LDG.E.64", "LDG.E.64.SYS"}
+# "Rd, [Ra]" / "Rd, [Ra.64]" / "Rd, desc[URx][Ra.64]": destination and address registers.
+CHASE_LDG = re.compile(r"\s(R\d+),\s*(?:desc\[UR\d+\])?\[(R\d+)(?:\.64)?(\+0x[0-9a-f]+)?\]$")
 
 
 def find_nvdisasm():
@@ -365,6 +375,33 @@ class Check:
         self.report(kernel, ok, "%s; loop %d instructions" % (detail or "no memory access",
                                                                len(body)))
 
+    def chase(self, funcs):
+        """The pointer chase: CHASE_STEPS plain 64-bit loads, one dependent chain."""
+        kernel = "bench_latency_chase"
+        body = self.hot_loop(funcs, kernel)
+        if body is None:
+            return
+        mem = mem_ops(body)
+        loads = []    # (destination, address) registers, the address "R4+0x80" with an offset
+        for i in mem:
+            if opcode(i) in CHASE_OPS:
+                m = CHASE_LDG.search(i)
+                loads.append((m.group(1), m.group(2) + (m.group(3) or "")) if m else ("?", i))
+        other = [opcode(i) for i in mem if opcode(i) not in CHASE_OPS]
+        broken = [k for k in range(len(loads)) if loads[k][1] != loads[k - 1][0]]
+        ok = len(loads) == CHASE_STEPS and not other and not broken
+        what = "%d LDG.E.64 per trip (want %d)" % (len(loads), CHASE_STEPS)
+        if other:
+            what += ", plus %s" % ", ".join(sorted(set(other)))
+        if broken:
+            k = broken[0]
+            what += ("; load %d reads [%s], not the register load %d wrote (%s): not a "
+                     "dependent chain" % (k, loads[k][1], (k - 1) % len(loads),
+                                          loads[k - 1][0]))
+        elif loads:
+            what += ", one dependent chain"
+        self.report(kernel, ok, "%s; loop %d instructions" % (what, len(body)))
+
     def run(self, sass):
         funcs = {}
         for text in sass.values():
@@ -389,11 +426,14 @@ class Check:
         self.memory(funcs, "bench_shared_read", {r"LDS(\.U)?(\.32)?": SHARED_LOADS})
         self.memory(funcs, "bench_shared_ldst", {r"LDS(\.U)?(\.32)?": LDST_PAIRS,
                                                  r"STS(\.32)?": LDST_PAIRS})
+        self.chase(funcs)
 
 
 # Kernels the check must reject: a chain the compiler folds (x += c eight times
 # becomes x += 8c), an FMA written as multiply then add with contraction off,
-# and a trip loop with a compile-time count (fully unrolled: no loop left).
+# a trip loop with a compile-time count (fully unrolled: no loop left), and a
+# pointer chase whose 16 loads per trip are independent (all from one base:
+# 16 in flight at once, which measures a sixteenth of the latency).
 BROKEN = r"""
 extern "C" __global__ void bench_int32_add(unsigned c, int iters, unsigned s, unsigned *out)
 {
@@ -431,6 +471,21 @@ extern "C" __global__ void bench_fp32_add(float a, float b, int iters, float s, 
     for (int j = 0; j < 8; j++) v += x[j];
     if (v == s) out[threadIdx.x] = v;
 }
+extern "C" __global__ void bench_latency_chase(unsigned long long *cursor, int iters)
+{
+    unsigned long long p = *cursor, acc = 0;
+#pragma unroll 1
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int k = 0; k < 16; k++) {
+            unsigned long long v;
+            asm("ld.global.u64 %0, [%1];" : "=l"(v) : "l"(p + 128 * k));
+            acc += v;
+        }
+        p = acc;
+    }
+    *cursor = p;
+}
 """
 
 
@@ -455,15 +510,16 @@ def self_test(nvcc, nvdisasm, arch):
     check.int_add(funcs)
     check.fp(funcs, "fp64", "fma")
     check.fp(funcs, "fp32", "add")
+    check.chase(funcs)
     bad = 0
     for line in check.lines:
         caught = line.startswith("FAIL")
         print("%s (%s)" % (line, "rejected, as it must be" if caught else "NOT REJECTED"))
         bad += not caught
-    if bad or len(check.lines) != 3:
+    if bad or len(check.lines) != 4:
         print("self-test: %d broken kernel(s) passed the check" % bad)
         return 1
-    print("self-test: all 3 broken kernels rejected on %s" % arch)
+    print("self-test: all 4 broken kernels rejected on %s" % arch)
     return 0
 
 
