@@ -142,6 +142,86 @@ guess_iters(double work_per_iter, double rate_per_s, double target_ms)
 	return (long long)it;
 }
 
+/* Largest power of two <= x (x >= 1). */
+static double
+pow2_floor(double x)
+{
+	return exp2(floor(log2(x)));
+}
+
+static double
+pow2_ceil(double x)
+{
+	return exp2(ceil(log2(x)));
+}
+
+void
+bench_latency_footprints(const struct bench_device *d, enum bench_mode mode,
+			 double ret[BENCH_LAT_COUNT][2], size_t n[BENCH_LAT_COUNT])
+{
+	bool dflt = mode != BENCH_MODE_QUICK;
+	double l2 = d->l2_b, f, dram, cap;
+
+	/* L1: 16 KiB fits the L1 of every CC 7.0+ SM (32 KiB or more besides shared memory). */
+	n[BENCH_LAT_L1] = 0;
+	if (dflt)
+		ret[BENCH_LAT_L1][n[BENCH_LAT_L1]++] = 8 * 1024;
+	ret[BENCH_LAT_L1][n[BENCH_LAT_L1]++] = 16 * 1024;
+	/*
+	 * L2: L2/8, at least 2 MiB (8x the largest L1, 256 KiB on GH100 and GB100)
+	 * but at most L2/4, rounded down to a power of two: between the L1 size and
+	 * half the L2, in the near partition of a split L2 (GA100, GH100, GB100).
+	 */
+	f = pow2_floor(fmax(l2 / 8, fmin(2 * MIB, l2 / 4)));
+	n[BENCH_LAT_L2] = 0;
+	if (dflt && f / 2 >= MIB)
+		ret[BENCH_LAT_L2][n[BENCH_LAT_L2]++] = f / 2;
+	ret[BENCH_LAT_L2][n[BENCH_LAT_L2]++] = f;
+	/*
+	 * DRAM: 4x the L2 and at least 64 MiB, rounded up to a power of two, so a
+	 * pass through the chain evicts every line before it comes round again;
+	 * within a quarter of the free memory.
+	 */
+	dram = pow2_ceil(fmax(4 * l2, 64 * MIB));
+	cap = d->free_mem_b > 0 ? pow2_floor(fmax(d->free_mem_b / 4, 4096)) : dram;
+	n[BENCH_LAT_DRAM] = 0;
+	ret[BENCH_LAT_DRAM][n[BENCH_LAT_DRAM]++] = fmin(dram, cap);
+	if (dflt && 2 * dram <= cap)
+		ret[BENCH_LAT_DRAM][n[BENCH_LAT_DRAM]++] = 2 * dram;
+}
+
+/*
+ * Latency: one thread chasing pointers (scripts/bench/latency.cu) over
+ * footprints that sit in L1, in L2 and far beyond the L2. First trip counts
+ * from nominal latencies (40, 250, 700 ns per load).
+ */
+static int
+plan_latency(const struct bench_device *d, const struct mode_params *mp, struct bench_plan *plan,
+	     size_t *cap)
+{
+	static const char *const names[BENCH_LAT_COUNT] = {
+		"latency_l1", "latency_l2", "latency_dram",
+	};
+	static const double nominal_ns[BENCH_LAT_COUNT] = { 40, 250, 700 };
+	double fp[BENCH_LAT_COUNT][2];
+	size_t n[BENCH_LAT_COUNT], l, i;
+	int r = GPUPROJ_OK;
+
+	bench_latency_footprints(d, plan->mode, fp, n);
+	for (l = 0; l < BENCH_LAT_COUNT; l++) {
+		for (i = 0; i < n[l] && !r; i++) {
+			struct bench_spec s = {
+				names[l], 1, 1,
+				guess_iters(16.0, 1e9 / nominal_ns[l], mp->target_ms),
+				fp[l][i], 128, mp->reps, mp->warmup, mp->target_ms,
+			};
+
+			r = add(plan, cap, &s);
+		}
+	}
+	return r;
+}
+
 /* Resident blocks of `threads` per SM, limited by threads, blocks and shared memory. */
 static unsigned
 resident(const struct bench_device *d, unsigned threads, double smem_b)
@@ -312,6 +392,8 @@ bench_plan_make(const struct bench_device *d, enum bench_mode mode, struct bench
 			r = add(&plan, &cap, &s);
 		}
 	}
+	if (!r)
+		r = plan_latency(d, mp, &plan, &cap);
 	if (r) {
 		bench_plan_free(&plan);
 		return error_set(err, r, NULL, 0, 0, "out of memory");

@@ -40,6 +40,19 @@ enum bench_dram_kind {
 	BENCH_DRAM_COUNT = 5,
 };
 
+/* Pointer-chase levels, in the order of the raw names latency_<level>. */
+enum bench_lat_level {
+	BENCH_LAT_L1 = 0,
+	BENCH_LAT_L2 = 1,
+	BENCH_LAT_DRAM = 2,
+	BENCH_LAT_COUNT = 3,
+};
+
+/* Dependent loads per trip of the pointer chase (scripts/bench/bench-kernels.h). */
+#define BENCH_CHASE_STEPS 16
+/* Bytes between two elements of the chase: one per 128-byte line (bench-kernels.h). */
+#define BENCH_CHASE_SPACING_B 128
+
 /* Floating-point op kinds measured (the schema folds ADD and MUL together). */
 enum bench_fop {
 	BENCH_FOP_FMA = 0,
@@ -75,8 +88,8 @@ struct bench_spec {
 	const char *name;            /* static: "fp64_fma", "l2_read", ... */
 	unsigned blocks, threads;
 	long long iters;             /* initial trip count; the kernels program scales it */
-	double size_b;               /* DRAM: bytes per array; L2: footprint; L1: per block */
-	unsigned stride;             /* shared_read: word stride (bank conflicts) */
+	double size_b;               /* DRAM: bytes per array; L2, latency: footprint; L1: per block */
+	unsigned stride;             /* shared_read: word stride; latency: bytes between elements */
 	int reps, warmup;
 	double target_ms;            /* wanted duration of one launch */
 };
@@ -149,6 +162,31 @@ struct bench_shared_point {
 	double bytes_per_clk_sm;     /* r.value / (sms x clock) */
 };
 
+/* One pointer-chase footprint: statistics of the per-run time per load. */
+struct bench_lat_point {
+	enum bench_lat_level level;
+	double footprint_b;
+	bool ok;
+	struct bench_stats ns;       /* ns per dependent load, over the timed runs */
+	double clock_mhz;            /* median SM clock NVML logged during the runs, NaN */
+	double cycles;               /* ns.median x clock_mhz / 1000, NaN without a clock */
+	const struct bench_meas *m;  /* the raw entry */
+};
+
+/*
+ * Execution lanes per SM (targets.yaml `lanes_per_sm`) of the device's
+ * compute capability: those of the built-in targets.yaml entries with its
+ * arch (the same values and source text as the repository's file), else
+ * estimated from the measured rates.
+ */
+struct bench_lanes {
+	double v[GPUPROJ_LANE_COUNT]; /* results/clk/SM by enum gpuproj_lane; NaN: unknown */
+	enum gpuproj_basis basis;     /* datasheet or estimate; NONE when unknown */
+	bool builtin;                 /* taken from the built-in targets.yaml */
+	char entry[64];               /* builtin: the entry they were taken from */
+	char text[1024];              /* builtin: that entry's lanes_per_sm source text */
+};
+
 #define BENCH_MAX_POINTS 32
 
 /* Ceilings derived from a raw set (docs/bench.md, "From runs to ceilings"). */
@@ -159,8 +197,9 @@ struct bench_summary {
 	struct bench_rate gips;      /* G warp instructions/s */
 	double ipc_per_scheduler;    /* gips / (sms x 4 x clock), NaN if not measured */
 	struct bench_rate dram[BENCH_DRAM_COUNT];
-	double dram_gbs;             /* max of read/copy/scale/triad medians, NaN if none */
-	int dram_best;               /* enum bench_dram_kind of dram_gbs, -1 if none */
+	/* STREAM-like rates of targets.yaml `stream_gbs`: read, copy, triad medians, NaN */
+	double stream_gbs[GPUPROJ_STREAM_COUNT];
+	double dram_gbs;             /* bw_gbs.dram = stream_gbs.triad (one basis), NaN */
 	double dram_array_b;         /* bytes per array */
 	struct bench_l2_point l2[BENCH_MAX_POINTS];
 	size_t n_l2;
@@ -175,10 +214,34 @@ struct bench_summary {
 	struct bench_shared_point shared[BENCH_MAX_POINTS];
 	size_t n_shared;
 	double shared_gbs;           /* stride 1 */
-	double clock_mhz;            /* median SM clock over the compute runs, else max clock */
+	struct bench_lat_point lat[BENCH_MAX_POINTS];
+	size_t n_lat;
+	double lat_ns[BENCH_LAT_COUNT];     /* median of the level's point medians, NaN */
+	double lat_cycles[BENCH_LAT_COUNT]; /* the same in SM clocks (clock NVML logged), NaN */
+	size_t lat_points[BENCH_LAT_COUNT]; /* points behind lat_ns */
+	/*
+	 * SM clock NVML logged during the FMA runs (fp16/fp32/fp64_fma): median of
+	 * every sample (else of all compute runs; else the device's maximum clock,
+	 * clock_observed false).
+	 */
+	double clock_mhz;
 	bool clock_observed;
 	size_t clock_samples;
 	double clock_lo_mhz, clock_hi_mhz; /* range of the observed samples */
+	double boost_mhz;            /* the device's maximum SM clock (datasheet), NaN */
+	struct bench_lanes lanes;
+	/*
+	 * The SM clock sustained under full FMA load, as targets.yaml defines
+	 * clock_mhz: measured FP32 FMA rate / (2 x lanes.fp32 x SMs); NaN
+	 * without that rate or the lanes.
+	 */
+	double sustained_mhz;
+	/*
+	 * Measured FMA rate / (2 x lanes x SMs x the run's clock) per precision:
+	 * how much of the lanes the FMA loop kept busy (about 0.97-1 when the
+	 * lanes are right; far below on a product whose rate is capped), NaN.
+	 */
+	double lane_use[GPUPROJ_PREC_COUNT];
 	double peak_dram_gbs;        /* 2 x memory clock x bus width / 8, NaN if unknown */
 };
 
@@ -202,6 +265,15 @@ char *bench_plan_format(const struct bench_plan *plan);
 double bench_plan_estimate_s(const struct bench_plan *plan, const struct bench_device *dev);
 /* FMA results per clock per SM (CUDA Programming Guide) for a precision, 0 if unknown. */
 int bench_fma_lanes(int cc_major, int cc_minor, enum gpuproj_prec p);
+/*
+ * Pointer-chase footprints per level (bytes; docs/bench.md, "Latency"): L1
+ * 16 KiB (default mode also 8 KiB); L2 pow2_floor(max(L2/8, min(2 MiB,
+ * L2/4))) (default also half of it when >= 1 MiB); DRAM
+ * pow2_ceil(max(4 x L2, 64 MiB)) within a quarter of the free memory
+ * (default also twice that when it fits). n[level] points, at most 2.
+ */
+void bench_latency_footprints(const struct bench_device *dev, enum bench_mode mode,
+			      double ret[BENCH_LAT_COUNT][2], size_t n[BENCH_LAT_COUNT]);
 
 /* ---- raw measurements (src/bench-raw.c) ---- */
 
@@ -224,7 +296,15 @@ const struct bench_meas *bench_raw_find(const struct bench_raw *raw, const char 
 void bench_stats_compute(const double *x, size_t n, struct bench_stats *ret);
 /* Rate statistics of one raw entry: per-run work / time, scaled to G<unit>/s. */
 void bench_rate_compute(const struct bench_meas *m, struct bench_rate *ret);
-/* Compute every ceiling of a raw set. */
+/*
+ * The lanes of a compute capability from the built-in targets.yaml: the
+ * NVIDIA entries of arch sm_<major><minor> whose five lanes_per_sm keys share
+ * one source, datasheet ones before estimates (derived ones, a product's
+ * own cap such as the H20's FP64, are skipped); the first in file order.
+ * @return true when found (ret filled: values, basis, entry, source text)
+ */
+bool bench_lanes_builtin(int cc_major, int cc_minor, struct bench_lanes *ret);
+/* Compute every ceiling of a raw set (the lanes from bench_lanes_builtin()). */
 void bench_summarize(const struct bench_raw *raw, struct bench_summary *ret);
 
 /* ---- the targets.yaml entry (src/bench-yaml.c) ---- */

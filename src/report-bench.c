@@ -88,17 +88,32 @@ bench_rows(const struct bench_summary *s, const struct gpuproj_target *t, struct
 	ROW("gips", "warp instructions", "GIPS", &s->gips, s->gips.value,
 	    t ? t->sms * t->schedulers_per_sm * t->ipc_per_scheduler * t->clock_mhz / 1000 : NAN,
 	    "", NAN);
-	ROW("bw_gbs.dram", "DRAM", "GB/s", s->dram_best >= 0 ? &s->dram[s->dram_best] : NULL,
-	    s->dram_gbs, t ? t->bw_gbs[GPUPROJ_LEVEL_DRAM] : NAN, "bw_gbs.dram",
-	    t ? t->peak_dram_gbs : NAN);
+	ROW("bw_gbs.dram", "DRAM (triad)", "GB/s", &s->dram[BENCH_DRAM_TRIAD], s->dram_gbs,
+	    t ? t->bw_gbs[GPUPROJ_LEVEL_DRAM] : NAN, "bw_gbs.dram", t ? t->peak_dram_gbs : NAN);
+	ROW("stream_gbs.read", "DRAM read", "GB/s", &s->dram[BENCH_DRAM_READ],
+	    s->stream_gbs[GPUPROJ_STREAM_READ], t ? t->stream_gbs[GPUPROJ_STREAM_READ] : NAN,
+	    "stream_gbs.read", t ? t->peak_dram_gbs : NAN);
+	ROW("stream_gbs.copy", "DRAM copy", "GB/s", &s->dram[BENCH_DRAM_COPY],
+	    s->stream_gbs[GPUPROJ_STREAM_COPY], t ? t->stream_gbs[GPUPROJ_STREAM_COPY] : NAN,
+	    "stream_gbs.copy", t ? t->peak_dram_gbs : NAN);
 	ROW("bw_gbs.l2", "L2 (plateau)", "GB/s", NULL, s->l2_gbs,
 	    t ? t->bw_gbs[GPUPROJ_LEVEL_L2] : NAN, "bw_gbs.l2", NAN);
 	ROW("bw_gbs.l1", "L1", "GB/s", NULL, s->l1_gbs, t ? t->bw_gbs[GPUPROJ_LEVEL_L1] : NAN,
 	    "bw_gbs.l1", NAN);
 	ROW("bw_gbs.shared", "shared", "GB/s", NULL, s->shared_gbs,
 	    t ? t->bw_gbs[GPUPROJ_LEVEL_SHARED] : NAN, "bw_gbs.shared", NAN);
-	ROW("clock_mhz", "SM clock", "MHz", NULL, s->clock_mhz, t ? t->clock_mhz : NAN,
-	    "clock_mhz", NAN);
+	ROW("latency_ns.l1", "L1 latency", "ns", NULL, s->lat_ns[BENCH_LAT_L1],
+	    t ? t->latency_ns[GPUPROJ_LEVEL_L1] : NAN, "latency_ns.l1", NAN);
+	ROW("latency_ns.l2", "L2 latency", "ns", NULL, s->lat_ns[BENCH_LAT_L2],
+	    t ? t->latency_ns[GPUPROJ_LEVEL_L2] : NAN, "latency_ns.l2", NAN);
+	ROW("latency_ns.dram", "DRAM latency", "ns", NULL, s->lat_ns[BENCH_LAT_DRAM],
+	    t ? t->latency_ns[GPUPROJ_LEVEL_DRAM] : NAN, "latency_ns.dram", NAN);
+	/* targets.yaml's clock_mhz is the sustained one: FP32 FMA rate / (2 x lanes x SMs). */
+	ROW("clock_mhz", "SM clock (sustained)", "MHz", NULL,
+	    s->sustained_mhz > 0 ? s->sustained_mhz : s->clock_mhz, t ? t->clock_mhz : NAN,
+	    "clock_mhz", t ? t->boost_clock_mhz : NAN);
+	ROW("boost_clock_mhz", "SM clock (maximum)", "MHz", NULL, s->boost_mhz,
+	    t ? t->boost_clock_mhz : NAN, "boost_clock_mhz", NAN);
 #undef ROW
 	return n;
 }
@@ -149,12 +164,18 @@ bench_write_table(FILE *f, const struct bench_raw *raw, const struct bench_summa
 		d->driver_api_version / 1000, d->driver_api_version % 1000 / 10,
 		d->toolkit_version / 1000, d->toolkit_version % 1000 / 10);
 	if (s->clock_observed)
-		fprintf(f, "SM clock: %.0f MHz median of %zu NVML samples during the compute runs "
+		fprintf(f, "SM clock: %.0f MHz median of %zu NVML samples during the FMA runs "
 			"(%.0f-%.0f); maximum %.0f MHz\n", s->clock_mhz, s->clock_samples,
-			s->clock_lo_mhz, s->clock_hi_mhz, d->max_clock_mhz);
+			s->clock_lo_mhz, s->clock_hi_mhz, s->boost_mhz);
 	else
-		fprintf(f, "SM clock: %.0f MHz is the device's maximum clock, not observed (NVML: "
-			"%s)\n", s->clock_mhz, d->nvml_reason ? d->nvml_reason : "not available");
+		fprintf(f, "SM clock: not observed (NVML: %s); maximum %.0f MHz\n",
+			d->nvml_reason ? d->nvml_reason : "not available", s->boost_mhz);
+	if (s->sustained_mhz > 0)
+		fprintf(f, "Sustained clock (targets.yaml clock_mhz): %.1f MHz = FP32 FMA %.1f "
+			"GFLOP/s / (2 x %g lanes x %d SMs)%s%s\n", s->sustained_mhz,
+			s->fp[GPUPROJ_FP32][BENCH_FOP_FMA].value, s->lanes.v[GPUPROJ_LANE_FP32],
+			d->sms, s->lanes.builtin ? "; lanes of " : "; lanes estimated",
+			s->lanes.builtin ? s->lanes.entry : "");
 	if (t)
 		fprintf(f, "targets.yaml entry: %s (%s); basis m measured, s datasheet, d derived, "
 			"e estimate\n", t->name, origin);
@@ -203,7 +224,9 @@ bench_write_table(FILE *f, const struct bench_raw *raw, const struct bench_summa
 			if (r->ok)
 				fprintf(f, "  %-13s %9.1f  %5.1f%%%s\n", dn[i], r->value,
 					r->s.spread_pct,
-					(int)i == s->dram_best ? "  <- bw_gbs.dram" : "");
+					i == BENCH_DRAM_TRIAD ? "  <- stream_gbs.triad = bw_gbs.dram"
+					: i == BENCH_DRAM_READ ? "  <- stream_gbs.read"
+					: i == BENCH_DRAM_COPY ? "  <- stream_gbs.copy" : "");
 			else if (r->m)
 				fprintf(f, "  %-13s   failed: %s\n", dn[i],
 					r->m->error ? r->m->error : "");
@@ -253,6 +276,29 @@ bench_write_table(FILE *f, const struct bench_raw *raw, const struct bench_summa
 			else
 				fprintf(f, "%9.1f  %5.1f%%  %6.1f\n", r->value, r->s.spread_pct,
 					r->value * 1e3 / (d->sms * clk));
+		}
+	}
+	if (s->n_lat) {
+		static const char *const ln[BENCH_LAT_COUNT] = { "L1", "L2", "DRAM" };
+
+		fprintf(f, "\nLatency, single-thread pointer chase (ns per dependent load, spread, "
+			"SM clocks):\n");
+		for (i = 0; i < s->n_lat; i++) {
+			const struct bench_lat_point *p = &s->lat[i];
+
+			if (p->footprint_b < 1024.0 * 1024)
+				fprintf(f, "  %-5s %9.0f KiB ", ln[p->level], p->footprint_b / 1024);
+			else
+				fprintf(f, "  %-5s %9.1f MiB ", ln[p->level],
+					p->footprint_b / (1024.0 * 1024));
+			if (!p->ok)
+				fprintf(f, "  failed: %s\n", p->m && p->m->error ? p->m->error :
+							       "no timed run");
+			else if (p->cycles > 0)
+				fprintf(f, "%9.1f  %5.1f%%  %6.0f\n", p->ns.median, p->ns.spread_pct,
+					p->cycles);
+			else
+				fprintf(f, "%9.1f  %5.1f%%\n", p->ns.median, p->ns.spread_pct);
 		}
 	}
 	if (s->n_shared) {
@@ -324,6 +370,21 @@ summary_json(const struct bench_summary *s, const struct bench_row *rows, size_t
 						     "peak", json_num(rows[i].peak)));
 	json_object_set_new(j, "clock_mhz", json_num(s->clock_mhz));
 	json_object_set_new(j, "clock_observed", json_boolean(s->clock_observed));
+	json_object_set_new(j, "sustained_clock_mhz", json_num(s->sustained_mhz));
+	json_object_set_new(j, "boost_clock_mhz", json_num(s->boost_mhz));
+	{
+		json_t *ln = json_object(), *use = json_object();
+
+		for (p = 0; p < GPUPROJ_LANE_COUNT; p++)
+			json_object_set_new(ln, gpuproj_lane_name(p), json_num(s->lanes.v[p]));
+		json_object_set_new(ln, "basis", json_string(gpuproj_basis_name(s->lanes.basis)));
+		json_object_set_new(ln, "from", s->lanes.builtin ? json_string(s->lanes.entry) :
+						     json_null());
+		for (p = 0; p < GPUPROJ_PREC_COUNT; p++)
+			json_object_set_new(use, gpuproj_prec_name(p), json_num(s->lane_use[p]));
+		json_object_set_new(j, "lanes_per_sm", ln);
+		json_object_set_new(j, "fma_lane_use", use);
+	}
 	json_object_set_new(j, "fp_gflops", fp);
 	json_object_set_new(j, "int32_add_giops", rate_json(&s->int_add));
 	json_object_set_new(j, "int32_mad_giops", rate_json(&s->int_mad));
@@ -331,6 +392,13 @@ summary_json(const struct bench_summary *s, const struct bench_row *rows, size_t
 	json_object_set_new(j, "gips", rate_json(&s->gips));
 	json_object_set_new(j, "ipc_per_scheduler", json_num(s->ipc_per_scheduler));
 	json_object_set_new(j, "dram_gbs", dram);
+	{
+		json_t *st = json_object();
+
+		for (p = 0; p < GPUPROJ_STREAM_COUNT; p++)
+			json_object_set_new(st, gpuproj_stream_name(p), json_num(s->stream_gbs[p]));
+		json_object_set_new(j, "stream_gbs", st);
+	}
 	json_object_set_new(j, "bw_dram_gbs", json_num(s->dram_gbs));
 	json_object_set_new(j, "peak_dram_gbs", json_num(s->peak_dram_gbs));
 	json_object_set_new(j, "l2_sweep", l2);
@@ -340,6 +408,29 @@ summary_json(const struct bench_summary *s, const struct bench_row *rows, size_t
 	json_object_set_new(j, "bw_l1_gbs", json_num(s->l1_gbs));
 	json_object_set_new(j, "shared", sh);
 	json_object_set_new(j, "bw_shared_gbs", json_num(s->shared_gbs));
+	{
+		static const char *const ln[BENCH_LAT_COUNT] = { "l1", "l2", "dram" };
+		json_t *pts = json_array(), *ns = json_object(), *cyc = json_object();
+
+		for (i = 0; i < s->n_lat; i++) {
+			const struct bench_lat_point *pt = &s->lat[i];
+
+			json_array_append_new(
+				pts, json_pack("{s:s, s:f, s:o, s:o, s:o, s:o, s:I}", "level",
+					       ln[pt->level], "footprint_b", pt->footprint_b, "ns",
+					       json_num(pt->ns.median), "spread_pct",
+					       json_num(pt->ns.spread_pct), "sm_clock_mhz",
+					       json_num(pt->clock_mhz), "cycles", json_num(pt->cycles),
+					       "runs", (json_int_t)pt->ns.n));
+		}
+		for (p = 0; p < BENCH_LAT_COUNT; p++) {
+			json_object_set_new(ns, ln[p], json_num(s->lat_ns[p]));
+			json_object_set_new(cyc, ln[p], json_num(s->lat_cycles[p]));
+		}
+		json_object_set_new(j, "latency", pts);
+		json_object_set_new(j, "latency_ns", ns);
+		json_object_set_new(j, "latency_cycles", cyc);
+	}
 	json_object_set_new(j, "targets_entry", t ? json_string(t->name) : json_null());
 	json_object_set_new(j, "comparison", cmp);
 	return j;

@@ -369,6 +369,35 @@ double gpuproj_target_gflops(const struct gpuproj_target *t, enum gpuproj_prec p
 const struct gpuproj_source *gpuproj_target_source(const struct gpuproj_target *t,
 						   const char *path);
 
+/**
+ * Check one GPU against the "one basis per level" rules of
+ * docs/targets-schema.md, which the repository's targets.yaml follows for
+ * every GPU: a projection is a ratio of two GPUs' ceilings, so each must
+ * mean the same thing. The loader does not apply them (the fields they
+ * need are optional in the schema); `gpuproj targets check --one-basis`
+ * and `gpuproj bench` do. The rules, in the order checked:
+ *  - boost_clock_mhz, all of lanes_per_sm, stream_gbs.triad,
+ *    latency_ns.l2 and latency_ns.dram are present;
+ *  - bw_gbs.dram == stream_gbs.triad, with the same basis;
+ *  - for FP16, FP32 and FP64: max_gflops.<p>_fma is present, and unless
+ *    its source is `measured` or sourced on its own key it is
+ *    2 x lanes_per_sm.<p> x sms x clock_mhz / 1000; peak_gflops.<p>_fma is
+ *    2 x lanes_per_sm.<p> x sms x boost_clock_mhz / 1000 (both within
+ *    0.5 % + 0.1 GFLOP/s: values are rounded in the file);
+ *  - clock_mhz = max_gflops.fp32_fma / (2 x lanes_per_sm.fp32 x sms) x 1000
+ *    within 0.5 % (the sustained clock under FMA load), except where the
+ *    clock_mhz source cites [GPP] (a data set's own clock).
+ *
+ * @param t the GPU (from a loaded set)
+ * @param file file name for the error, or NULL; the error's line is t->line
+ * @param[out] reterr optional; the first rule broken, naming the GPU and
+ *             the values
+ * @return GPUPROJ_OK; GPUPROJ_E_SCHEMA (a rule is broken); GPUPROJ_E_INVAL
+ *         (t is NULL)
+ */
+int gpuproj_target_check_one_basis(const struct gpuproj_target *t, const char *file,
+				   struct gpuproj_error *reterr);
+
 /** @return the YAML key of a level ("l1", "l2", "dram", "shared") */
 const char *gpuproj_level_name(enum gpuproj_level level);
 /** @return the YAML prefix of a precision ("fp16", "fp32", "fp64") */

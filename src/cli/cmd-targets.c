@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gpuproj targets list|show NAME|check FILE
+ * gpuproj targets list|show NAME|check [--one-basis] FILE
  */
 #include "config.h"
 
@@ -18,7 +18,7 @@ help(FILE *f)
 	fprintf(f,
 		"Usage: gpuproj targets [--targets FILE] list\n"
 		"       gpuproj targets [--targets FILE] show NAME\n"
-		"       gpuproj targets check FILE\n\n"
+		"       gpuproj targets check [--one-basis] FILE\n\n"
 		"list   one line per GPU: name, arch, SMs, sustained clock, FP64/FP32 FMA GFLOP/s\n"
 		"       and DRAM, L2, L1, shared GB/s as the models use them ('*' = measured value)\n"
 		"show   every number of one GPU with its basis and source\n"
@@ -26,6 +26,10 @@ help(FILE *f)
 		"       problem as FILE:LINE:COLUMN: message and exits 1\n\n"
 		"Options:\n"
 		"  --targets FILE   GPU descriptions (default: $GPUPROJ_TARGETS, else built-in)\n"
+		"  --one-basis      check: also every GPU must follow the one-basis rules of\n"
+		"                   docs/targets-schema.md that the built-in file follows\n"
+		"                   (bw_gbs.dram = stream_gbs.triad, sustained clock, lanes,\n"
+		"                   peaks at the boost clock, L2 and DRAM latency)\n"
 		"  -h, --help       show this help\n");
 }
 
@@ -198,11 +202,13 @@ cmd_targets(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "targets", required_argument, NULL, 't' },
+		{ "one-basis", no_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *path = NULL, *origin = NULL, *verb;
 	struct gpuproj_targets *ts = NULL;
+	bool one_basis = false;
 	int c, ret;
 
 	optind = 1;
@@ -211,6 +217,7 @@ cmd_targets(int argc, char **argv)
 		switch (c) {
 		case 'h': help(stdout); return EXIT_OK;
 		case 't': path = optarg; break;
+		case 'b': one_basis = true; break;
 		default: return cli_option_error("targets", c, argv); /* ':' or '?' */
 		}
 	}
@@ -224,11 +231,20 @@ cmd_targets(int argc, char **argv)
 			return cli_usage_error("targets", "check needs exactly one FILE");
 		if (gpuproj_targets_load(argv[optind], &ts, &err))
 			return cli_fail_error(&err);
-		printf("%s: OK, %zu GPUs, schema %s\n", argv[optind], gpuproj_targets_count(ts),
-		       GPUPROJ_TARGETS_SCHEMA);
+		for (size_t i = 0; one_basis && i < gpuproj_targets_count(ts); i++) {
+			if (gpuproj_target_check_one_basis(gpuproj_targets_get(ts, i), argv[optind],
+							   &err)) {
+				gpuproj_targets_free(ts);
+				return cli_fail_error(&err);
+			}
+		}
+		printf("%s: OK, %zu GPUs, schema %s%s\n", argv[optind], gpuproj_targets_count(ts),
+		       GPUPROJ_TARGETS_SCHEMA, one_basis ? ", one basis" : "");
 		gpuproj_targets_free(ts);
 		return EXIT_OK;
 	}
+	if (one_basis)
+		return cli_usage_error("targets", "--one-basis goes with check only");
 	if (strcmp(verb, "list") == 0) {
 		if (optind != argc)
 			return cli_usage_error("targets", "list takes no argument");

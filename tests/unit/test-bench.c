@@ -161,6 +161,7 @@ START_TEST(plan_sizes_from_device)
 		struct bench_plan p;
 		struct gpuproj_error err = { 0 };
 		size_t i, n_l2 = 0, n_l1 = 0, n_shared = 0, n_dram = 0, n_fp = 0;
+		size_t n_lat[BENCH_LAT_COUNT] = { 0 };
 		double min_fp = INFINITY, max_fp = 0, est;
 
 		ck_assert_int_eq(bench_plan_make(&d, mode, &p, &err), GPUPROJ_OK);
@@ -196,8 +197,34 @@ START_TEST(plan_sizes_from_device)
 			} else if (strncmp(s->name, "shared_", 7) == 0) {
 				n_shared++;
 				ck_assert_uint_eq(s->blocks, c->shared_blocks);
+			} else if (strncmp(s->name, "latency_", 8) == 0) {
+				/* one thread; a power-of-two footprint of 128-byte lines */
+				ck_assert_uint_eq(s->blocks, 1);
+				ck_assert_uint_eq(s->threads, 1);
+				ck_assert_uint_eq(s->stride, 128);
+				ck_assert_double_eq(exp2(round(log2(s->size_b))), s->size_b);
+				if (strcmp(s->name, "latency_l1") == 0) {
+					n_lat[BENCH_LAT_L1]++;
+					ck_assert_double_le(s->size_b, 16384);
+				} else if (strcmp(s->name, "latency_l2") == 0) {
+					/* beyond every L1 (256 KiB at most), within the near half */
+					n_lat[BENCH_LAT_L2]++;
+					ck_assert_double_ge(s->size_b, 512 * 1024);
+					ck_assert_double_le(s->size_b, c->l2_b / 4);
+				} else {
+					ck_assert_str_eq(s->name, "latency_dram");
+					n_lat[BENCH_LAT_DRAM]++;
+					ck_assert_double_ge(s->size_b, 4 * c->l2_b);
+					ck_assert_double_ge(s->size_b, 64 * 1048576.0);
+					ck_assert_double_le(s->size_b, c->free_b / 4);
+				}
+			} else {
+				ck_abort_msg("unexpected benchmark %s", s->name);
 			}
 		}
+		ck_assert_uint_eq(n_lat[BENCH_LAT_L1], mode == BENCH_MODE_QUICK ? 1 : 2);
+		ck_assert_uint_ge(n_lat[BENCH_LAT_L2], 1);
+		ck_assert_uint_ge(n_lat[BENCH_LAT_DRAM], 1);
 		ck_assert_uint_eq(n_fp, 12);
 		ck_assert_uint_eq(n_dram, 5);
 		ck_assert_uint_eq(n_shared, 7);
@@ -235,6 +262,12 @@ START_TEST(plan_text_for_the_kernels_program)
 	ck_assert_ptr_nonnull(strstr(text, " stride=32 reps=5 warmup=1 target_ms=3\n"));
 	ck_assert_ptr_nonnull(strstr(text, "\nbench l2_read blocks=864 threads=256 "));
 	ck_assert_ptr_nonnull(strstr(text, "size=83886080 ")); /* 2 x 40 MiB */
+	/* pointer chase: 16 KiB, 4 MiB (L2/8 rounded down), 256 MiB (4 x L2 rounded up) */
+	ck_assert_ptr_nonnull(strstr(text, "\nbench latency_l1 blocks=1 threads=1 "));
+	ck_assert_ptr_nonnull(strstr(text, " size=16384 stride=128 "));
+	ck_assert_ptr_nonnull(strstr(text, " size=4194304 stride=128 "));
+	ck_assert_ptr_nonnull(strstr(text, "\nbench latency_dram blocks=1 threads=1 "));
+	ck_assert_ptr_nonnull(strstr(text, " size=268435456 stride=128 "));
 	free(text);
 	bench_plan_free(&p);
 }
@@ -250,6 +283,89 @@ START_TEST(plan_rejects_incomplete_device)
 	d.l2_b = 0;
 	ck_assert_int_eq(bench_plan_make(&d, BENCH_MODE_DEFAULT, &p, &err), GPUPROJ_E_INVAL);
 	ck_assert_ptr_nonnull(strstr(err.message, "L2"));
+}
+END_TEST
+
+/* The footprints of every level on the fixture's A100 and on small or full devices. */
+START_TEST(latency_footprints)
+{
+	struct bench_device d;
+	double fp[BENCH_LAT_COUNT][2];
+	size_t n[BENCH_LAT_COUNT];
+
+	make_dev(&devs[0], &d); /* A100: 40 MiB L2, 40 GB free */
+	bench_latency_footprints(&d, BENCH_MODE_DEFAULT, fp, n);
+	ck_assert_uint_eq(n[BENCH_LAT_L1], 2);
+	ck_assert_double_eq(fp[BENCH_LAT_L1][0], 8192);
+	ck_assert_double_eq(fp[BENCH_LAT_L1][1], 16384);
+	ck_assert_uint_eq(n[BENCH_LAT_L2], 2);
+	ck_assert_double_eq(fp[BENCH_LAT_L2][0], 2 * 1048576.0);
+	ck_assert_double_eq(fp[BENCH_LAT_L2][1], 4 * 1048576.0);
+	ck_assert_uint_eq(n[BENCH_LAT_DRAM], 2);
+	ck_assert_double_eq(fp[BENCH_LAT_DRAM][0], 256 * 1048576.0);
+	ck_assert_double_eq(fp[BENCH_LAT_DRAM][1], 512 * 1048576.0);
+	make_dev(&devs[2], &d); /* T4: 4 MiB L2 -> L2/4 = 1 MiB; DRAM at least 64 MiB */
+	bench_latency_footprints(&d, BENCH_MODE_QUICK, fp, n);
+	ck_assert_uint_eq(n[BENCH_LAT_L1], 1);
+	ck_assert_uint_eq(n[BENCH_LAT_L2], 1);
+	ck_assert_double_eq(fp[BENCH_LAT_L2][0], 1048576);
+	ck_assert_uint_eq(n[BENCH_LAT_DRAM], 1);
+	ck_assert_double_eq(fp[BENCH_LAT_DRAM][0], 64 * 1048576.0);
+	d.free_mem_b = 100e6; /* a quarter of the free memory caps the DRAM footprint */
+	bench_latency_footprints(&d, BENCH_MODE_DEFAULT, fp, n);
+	ck_assert_uint_eq(n[BENCH_LAT_DRAM], 1);
+	ck_assert_double_eq(fp[BENCH_LAT_DRAM][0], 16 * 1048576.0);
+}
+END_TEST
+
+/*
+ * The lanes bench takes from the built-in targets.yaml are those of every
+ * entry of the CC whose lanes are datasheet or estimate (a derived, product-
+ * specific cap such as the H20's FP64 is not the CC's), with the same text.
+ */
+START_TEST(lanes_from_builtin_targets)
+{
+	static const int ccs[][2] = { { 7, 0 }, { 7, 5 }, { 8, 0 }, { 8, 6 },  { 8, 9 },
+				      { 9, 0 }, { 10, 0 }, { 10, 3 }, { 12, 0 } };
+	struct gpuproj_targets *ts = NULL;
+	struct bench_lanes ln;
+	size_t c, i, agree;
+	int k;
+
+	ck_assert_int_eq(gpuproj_targets_load_builtin(&ts, NULL), GPUPROJ_OK);
+	for (c = 0; c < sizeof(ccs) / sizeof(ccs[0]); c++) {
+		char arch[16];
+
+		memset(&ln, 0, sizeof(ln));
+		ck_assert_msg(bench_lanes_builtin(ccs[c][0], ccs[c][1], &ln), "CC %d.%d", ccs[c][0],
+			      ccs[c][1]);
+		snprintf(arch, sizeof(arch), "sm_%d%d", ccs[c][0], ccs[c][1]);
+		for (i = agree = 0; i < gpuproj_targets_count(ts); i++) {
+			const struct gpuproj_target *t = gpuproj_targets_get(ts, i);
+			const struct gpuproj_source *src = gpuproj_target_source(t, "lanes_per_sm");
+
+			if (strcmp(t->arch, arch) != 0 || !src || src->basis != ln.basis)
+				continue;
+			for (k = 0; k < GPUPROJ_LANE_COUNT; k++)
+				ck_assert_msg(t->lanes_per_sm[k] == ln.v[k], "%s lanes %d: %g vs %g",
+					      t->name, k, t->lanes_per_sm[k], ln.v[k]);
+			ck_assert_str_eq(src->text, ln.text);
+			agree++;
+		}
+		ck_assert_uint_ge(agree, 1);
+	}
+	/* CC 9.0: the GH100 SM's 64 FP64 lanes, not the H20's capped 2.9 */
+	ck_assert(bench_lanes_builtin(9, 0, &ln));
+	ck_assert_double_eq(ln.v[GPUPROJ_LANE_FP64], 64);
+	ck_assert_int_eq(ln.basis, GPUPROJ_BASIS_DATASHEET);
+	/* CC 8.6: 64 of the 128 FP32 lanes also do INT32 */
+	ck_assert(bench_lanes_builtin(8, 6, &ln));
+	ck_assert_double_eq(ln.v[GPUPROJ_LANE_FP32_INT32_SHARED], 64);
+	ck_assert(bench_lanes_builtin(10, 0, &ln));
+	ck_assert_int_eq(ln.basis, GPUPROJ_BASIS_ESTIMATE);
+	ck_assert(!bench_lanes_builtin(12, 1, &ln));
+	ck_assert(!bench_lanes_builtin(7, 2, &ln));
+	gpuproj_targets_free(ts);
 }
 END_TEST
 
@@ -281,7 +397,7 @@ START_TEST(raw_fixture_parses)
 	ck_assert_str_eq(raw.dev.driver_version, "580.65.06");
 	ck_assert_str_eq(raw.host, "fixture-a100");
 	ck_assert_str_eq(raw.mode, "default");
-	ck_assert_uint_eq(raw.n, 39);
+	ck_assert_uint_eq(raw.n, 45);
 	ck_assert_str_eq(raw.meas[0].name, "fp64_fma");
 	ck_assert_uint_eq(raw.meas[0].n, 15);
 	ck_assert_uint_eq(raw.meas[0].n_clock, 15);
@@ -367,11 +483,25 @@ START_TEST(summary_of_fixture)
 
 	load_fixture(&raw);
 	bench_summarize(&raw, &s);
-	/* clock: 180 compute samples (12 benchmarks x 15), two at 1395 */
+	/* clock: the 45 samples of the three FMA runs (3 x 15), one at 1395 */
 	ck_assert(s.clock_observed);
-	ck_assert_uint_eq(s.clock_samples, 180);
+	ck_assert_uint_eq(s.clock_samples, 45);
 	ck_assert_double_eq(s.clock_mhz, 1410);
 	ck_assert_double_eq(s.clock_lo_mhz, 1395);
+	ck_assert_double_eq(s.boost_mhz, 1410);
+	/* lanes of CC 8.0 from the built-in targets.yaml; the sustained clock from FP32 FMA */
+	ck_assert(s.lanes.builtin);
+	ck_assert_int_eq(s.lanes.basis, GPUPROJ_BASIS_DATASHEET);
+	ck_assert_double_eq(s.lanes.v[GPUPROJ_LANE_FP16], 256);
+	ck_assert_double_eq(s.lanes.v[GPUPROJ_LANE_FP32], 64);
+	ck_assert_double_eq(s.lanes.v[GPUPROJ_LANE_FP64], 32);
+	ck_assert_double_eq(s.lanes.v[GPUPROJ_LANE_INT32], 64);
+	ck_assert_double_eq(s.lanes.v[GPUPROJ_LANE_FP32_INT32_SHARED], 0);
+	ck_assert_double_eq_tol(s.sustained_mhz,
+				s.fp[GPUPROJ_FP32][BENCH_FOP_FMA].value * 1000 / (2 * 64 * 108), 1e-9);
+	ck_assert_double_eq_tol(s.sustained_mhz, 1394.5, 0.5); /* 98.9% of the 1410 logged */
+	ck_assert_double_eq_tol(s.lane_use[GPUPROJ_FP32], s.sustained_mhz / 1410, 1e-9);
+	ck_assert_double_eq_tol(s.lane_use[GPUPROJ_FP64], 0.98, 0.01);
 	/* FP: within 1% of the rates the fixture was made with */
 	ck_assert_double_eq_tol(s.fp[GPUPROJ_FP64][BENCH_FOP_FMA].value, 9580, 96);
 	ck_assert_double_eq_tol(s.fp[GPUPROJ_FP32][BENCH_FOP_ADD].value, 9630, 96);
@@ -382,10 +512,31 @@ START_TEST(summary_of_fixture)
 	/* IPC = GIPS / (108 SMs x 4 x 1.41 GHz) */
 	ck_assert_double_eq_tol(s.ipc_per_scheduler, s.gips.value / (108 * 4 * 1.41), 1e-9);
 	ck_assert_double_eq_tol(s.ipc_per_scheduler, 0.97, 0.01);
-	/* DRAM: read is the best read-containing kernel; init is not used */
-	ck_assert_int_eq(s.dram_best, BENCH_DRAM_READ);
-	ck_assert_double_eq(s.dram_gbs, s.dram[BENCH_DRAM_READ].value);
+	/* DRAM: bw_gbs.dram is the triad (one basis), not the best kernel (read) */
+	ck_assert_double_eq(s.dram_gbs, s.dram[BENCH_DRAM_TRIAD].value);
+	ck_assert_double_eq(s.stream_gbs[GPUPROJ_STREAM_TRIAD], s.dram[BENCH_DRAM_TRIAD].value);
+	ck_assert_double_eq(s.stream_gbs[GPUPROJ_STREAM_READ], s.dram[BENCH_DRAM_READ].value);
+	ck_assert_double_eq(s.stream_gbs[GPUPROJ_STREAM_COPY], s.dram[BENCH_DRAM_COPY].value);
+	ck_assert_double_eq_tol(s.dram_gbs, 1375, 14);
+	ck_assert_double_gt(s.stream_gbs[GPUPROJ_STREAM_READ], s.dram_gbs);
 	ck_assert_double_gt(s.dram[BENCH_DRAM_INIT].value, s.dram_gbs);
+	/* latency: two footprints per level, ns per load, cycles at the 1410 MHz logged */
+	ck_assert_uint_eq(s.n_lat, 6);
+	ck_assert_int_eq(s.lat[0].level, BENCH_LAT_L1);
+	ck_assert_double_eq(s.lat[0].footprint_b, 8192);
+	ck_assert_int_eq(s.lat[5].level, BENCH_LAT_DRAM);
+	ck_assert_double_eq(s.lat[5].footprint_b, 512 * 1048576.0);
+	ck_assert_double_eq_tol(s.lat[0].ns.median,
+				s.lat[0].m->times_ns[0] / s.lat[0].m->work, 0.2);
+	for (i = 0; i < BENCH_LAT_COUNT; i++)
+		ck_assert_uint_eq(s.lat_points[i], 2);
+	ck_assert_double_eq_tol(s.lat_ns[BENCH_LAT_L1], 25.5, 0.1);
+	ck_assert_double_eq_tol(s.lat_ns[BENCH_LAT_L2], 151.0, 0.3);
+	ck_assert_double_eq_tol(s.lat_ns[BENCH_LAT_DRAM], 406.7, 1.5);
+	ck_assert_double_eq_tol(s.lat_ns[BENCH_LAT_L2],
+				(s.lat[2].ns.median + s.lat[3].ns.median) / 2, 1e-9);
+	ck_assert_double_eq_tol(s.lat_cycles[BENCH_LAT_L2], s.lat_ns[BENCH_LAT_L2] * 1.41, 1e-9);
+	ck_assert_double_eq_tol(s.lat_cycles[BENCH_LAT_L1], 36, 0.5);
 	ck_assert_double_eq(s.dram_array_b, 741 * 2 * 1048576.0); /* 1 ms at the peak */
 	ck_assert_double_eq_tol(s.peak_dram_gbs, 1555.2, 1e-9); /* 2 x 1215 MHz x 5120 bit / 8 */
 	/* L2: plateau = median of the 5 point medians from L2/8 to L2/2 */
@@ -414,6 +565,28 @@ START_TEST(summary_of_fixture)
 }
 END_TEST
 
+/* Text with every `from` replaced by `to` (malloc'd). */
+static char *
+replace_all(const char *text, const char *from, const char *to)
+{
+	size_t lf = strlen(from), lt = strlen(to), n = 0;
+	const char *p;
+	char *out, *o;
+
+	for (p = strstr(text, from); p; p = strstr(p + lf, from))
+		n++;
+	out = malloc(strlen(text) + n * lt + 1);
+	ck_assert_ptr_nonnull(out);
+	for (o = out; (p = strstr(text, from)) != NULL; text = p + lf) {
+		memcpy(o, text, (size_t)(p - text));
+		o += p - text;
+		memcpy(o, to, lt);
+		o += lt;
+	}
+	strcpy(o, text);
+	return out;
+}
+
 /* ---- the targets.yaml entry ---- */
 
 static const struct bench_yaml_info info = {
@@ -437,6 +610,9 @@ emit_and_load(struct bench_raw *raw, char **ret_yaml)
 	ck_assert_msg(r == GPUPROJ_OK, "%s:%d:%d: %s\n%s", err.file, err.line, err.column,
 		      err.message, yaml);
 	ck_assert_uint_eq(gpuproj_targets_count(ts), 1);
+	/* What the file itself says about the one basis, the check says too. */
+	ck_assert_int_eq(strstr(yaml, "# NOT ON ONE BASIS: ") != NULL,
+			 gpuproj_target_check_one_basis(gpuproj_targets_get(ts, 0), NULL, NULL) != 0);
 	if (ret_yaml)
 		*ret_yaml = yaml;
 	else
@@ -472,7 +648,10 @@ START_TEST(yaml_from_fixture_passes_the_schema)
 	ck_assert_str_eq(t->arch, "sm_80");
 	ck_assert_str_eq(t->chip, "GA100");
 	ck_assert_int_eq(t->sms, 108);
-	ck_assert_double_eq(t->clock_mhz, 1410);
+	/* the sustained clock: FP32 FMA / (2 x 64 x 108), below the 1410 MHz boost */
+	ck_assert_double_eq_tol(t->clock_mhz, s.sustained_mhz, 0.05);
+	ck_assert_double_eq(t->clock_mhz, 1394.4);
+	ck_assert_double_eq(t->boost_clock_mhz, 1410);
 	ck_assert_int_eq(t->schedulers_per_sm, 4);
 	ck_assert_double_eq_tol(t->ipc_per_scheduler, s.ipc_per_scheduler, 0.0005);
 	ck_assert_double_eq_tol(t->memory_gib, 39.4, 1e-9);
@@ -483,7 +662,7 @@ START_TEST(yaml_from_fixture_passes_the_schema)
 	ck_assert_int_eq(t->limits.smem_alloc_unit_b, 128);
 	ck_assert_int_eq(t->limits.smem_reserved_per_block_b, 1024);
 	ck_assert_double_eq(t->limits.l2_mib, 40);
-	/* derived peaks: 2 x lanes x 108 x 1410 MHz (the targets.yaml values) */
+	/* derived peaks: 2 x lanes x 108 x 1410 MHz boost (the targets.yaml values) */
 	ck_assert_double_eq_tol(t->peak_gflops[GPUPROJ_FP64][GPUPROJ_OP_FMA], 9745.9, 1e-9);
 	ck_assert_double_eq_tol(t->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 19491.8, 1e-9);
 	ck_assert_double_eq_tol(t->peak_gflops[GPUPROJ_FP16][GPUPROJ_OP_FMA], 77967.4, 1e-9);
@@ -498,14 +677,70 @@ START_TEST(yaml_from_fixture_passes_the_schema)
 	ck_assert_double_eq_tol(t->int32_mad_giops, s.int_mad.value, 0.05);
 	ck_assert_double_eq_tol(t->ldst_shared_gops, s.ldst.value, 0.05);
 	ck_assert_double_eq_tol(t->peak_dram_gbs, 1555.2, 1e-9);
-	ck_assert_double_eq_tol(t->bw_gbs[GPUPROJ_LEVEL_DRAM], s.dram_gbs, 0.05);
+	ck_assert_double_eq_tol(t->bw_gbs[GPUPROJ_LEVEL_DRAM], s.dram[BENCH_DRAM_TRIAD].value, 0.05);
+	ck_assert_double_eq(t->bw_gbs[GPUPROJ_LEVEL_DRAM], t->stream_gbs[GPUPROJ_STREAM_TRIAD]);
+	ck_assert_double_eq_tol(t->stream_gbs[GPUPROJ_STREAM_READ], s.dram[BENCH_DRAM_READ].value,
+				0.05);
+	ck_assert_double_eq_tol(t->stream_gbs[GPUPROJ_STREAM_COPY], s.dram[BENCH_DRAM_COPY].value,
+				0.05);
+	/* lanes: CC 8.0's, as targets.yaml writes them */
+	ck_assert_double_eq(t->lanes_per_sm[GPUPROJ_LANE_FP16], 256);
+	ck_assert_double_eq(t->lanes_per_sm[GPUPROJ_LANE_FP64], 32);
+	ck_assert_double_eq(t->lanes_per_sm[GPUPROJ_LANE_FP32_INT32_SHARED], 0);
+	/* latency from the pointer chase, ns */
+	ck_assert_double_eq_tol(t->latency_ns[GPUPROJ_LEVEL_L1], s.lat_ns[BENCH_LAT_L1], 0.05);
+	ck_assert_double_eq_tol(t->latency_ns[GPUPROJ_LEVEL_L2], s.lat_ns[BENCH_LAT_L2], 0.05);
+	ck_assert_double_eq_tol(t->latency_ns[GPUPROJ_LEVEL_DRAM], s.lat_ns[BENCH_LAT_DRAM], 0.05);
+	ck_assert(isnan(t->latency_ns[GPUPROJ_LEVEL_SHARED]));
 	ck_assert_double_eq_tol(t->bw_gbs[GPUPROJ_LEVEL_L2], s.l2_gbs, 0.05);
 	ck_assert_double_eq_tol(t->bw_gbs[GPUPROJ_LEVEL_L1], s.l1_gbs, 0.05);
 	ck_assert_double_eq_tol(t->bw_gbs[GPUPROJ_LEVEL_SHARED], s.shared_gbs, 0.05);
 	ck_assert(isnan(t->price_usd));
 	ck_assert_double_eq(t->tdp_w, 400);
 	/* bases */
-	ck_assert_int_eq(basis(t, "clock_mhz"), GPUPROJ_BASIS_MEASURED);
+	ck_assert_int_eq(basis(t, "clock_mhz"), GPUPROJ_BASIS_DERIVED);
+	ck_assert_ptr_nonnull(strstr(gpuproj_target_source(t, "clock_mhz")->text,
+				     "/ (2 x 64 FP32 lanes/SM x 108 SMs) x 1000: the SM clock "
+				     "sustained under full FMA load"));
+	ck_assert_ptr_nonnull(strstr(gpuproj_target_source(t, "clock_mhz")->text,
+				     "NVML logged a median SM clock of 1410 MHz during the FMA runs"));
+	ck_assert_int_eq(basis(t, "boost_clock_mhz"), GPUPROJ_BASIS_DATASHEET);
+	ck_assert_int_eq(basis(t, "lanes_per_sm.fp32"), GPUPROJ_BASIS_DATASHEET);
+	ck_assert_int_eq(basis(t, "stream_gbs.read"), GPUPROJ_BASIS_MEASURED);
+	ck_assert_int_eq(basis(t, "stream_gbs.triad"), GPUPROJ_BASIS_MEASURED);
+	ck_assert_int_eq(basis(t, "bw_gbs.dram"), GPUPROJ_BASIS_MEASURED);
+	ck_assert_int_eq(basis(t, "latency_ns.l1"), GPUPROJ_BASIS_MEASURED);
+	ck_assert_int_eq(basis(t, "latency_ns.dram"), GPUPROJ_BASIS_MEASURED);
+	ck_assert_ptr_nonnull(strstr(gpuproj_target_source(t, "latency_ns.l2")->text,
+				     "single-thread pointer chase (bench_latency_chase"));
+	ck_assert_ptr_nonnull(strstr(gpuproj_target_source(t, "latency_ns.l2")->text,
+				     "2.0 MiB: 150.7 ns"));
+	ck_assert_ptr_nonnull(strstr(gpuproj_target_source(t, "latency_ns.dram")->text,
+				     "512.0 MiB: "));
+	ck_assert_ptr_nonnull(strstr(gpuproj_target_source(t, "bw_gbs.dram")->text,
+				     "= stream_gbs.triad"));
+	/* on the one basis of the repository's file */
+	{
+		struct gpuproj_error berr = { 0 };
+
+		ck_assert_msg(gpuproj_target_check_one_basis(t, "bench.yaml", &berr) == 0, "%s",
+			      berr.message);
+	}
+	/* the lanes' source and every reference it cites are the built-in file's own */
+	{
+		struct gpuproj_targets *b = NULL;
+		const char *keys[] = { "PG", "OCC", "DS-A100" };
+		size_t k;
+
+		ck_assert_int_eq(gpuproj_targets_load_builtin(&b, NULL), GPUPROJ_OK);
+		ck_assert_str_eq(gpuproj_target_source(t, "lanes_per_sm")->text,
+				 gpuproj_target_source(gpuproj_targets_find(b, "A100-SXM4-40GB"),
+						       "lanes_per_sm")->text);
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			ck_assert_str_eq(gpuproj_targets_reference(ts, keys[k]),
+					 gpuproj_targets_reference(b, keys[k]));
+		gpuproj_targets_free(b);
+	}
 	ck_assert_int_eq(basis(t, "max_gflops.fp64_fma"), GPUPROJ_BASIS_MEASURED);
 	ck_assert_int_eq(basis(t, "bw_gbs.l2"), GPUPROJ_BASIS_MEASURED);
 	ck_assert_int_eq(basis(t, "peak_giops.int32_mad"), GPUPROJ_BASIS_MEASURED);
@@ -525,6 +760,8 @@ START_TEST(yaml_from_fixture_passes_the_schema)
 	ck_assert_ptr_nonnull(strstr(yaml, "# left for you: price_usd (unknown: null)"));
 	ck_assert_ptr_nonnull(strstr(yaml, "price_usd: null"));
 	ck_assert_ptr_null(strstr(yaml, "NOT MEASURED"));
+	ck_assert_ptr_null(strstr(yaml, "NOT ON ONE BASIS"));
+	ck_assert_ptr_null(strstr(yaml, "# CHECK:"));
 	free(yaml);
 	gpuproj_targets_free(ts);
 	bench_raw_free(&raw);
@@ -556,13 +793,21 @@ START_TEST(yaml_estimates_what_failed)
 	fail_bench(&raw, "fp16_mul");
 	fail_bench(&raw, "gips");
 	fail_bench(&raw, "dram_init");
+	fail_bench(&raw, "fp16_fma");
 	ts = emit_and_load(&raw, &yaml);
 	t = gpuproj_targets_get(ts, 0);
 	/* A failed write-only init is said so, not printed as "nan GB/s". */
 	ck_assert_ptr_nonnull(strstr(gpuproj_target_source(t, "bw_gbs.dram")->text,
-				     "write-only init (failed) not used"));
+				     "GB/s not used, write-only init (failed)"));
+	/* FP16 FMA failed: 2 x 256 lanes x 108 SMs x the sustained clock, derived */
+	ck_assert_double_eq_tol(t->max_gflops[GPUPROJ_FP16][GPUPROJ_OP_FMA],
+				2 * 256 * 108 * t->clock_mhz / 1000, 0.05);
+	ck_assert_int_eq(basis(t, "max_gflops.fp16_fma"), GPUPROJ_BASIS_DERIVED);
+	ck_assert_int_eq(basis(t, "max_gflops.fp32_fma"), GPUPROJ_BASIS_MEASURED);
+	ck_assert_ptr_nonnull(strstr(yaml, "# NOT MEASURED: max_gflops.fp16_fma"));
+	ck_assert_int_eq(gpuproj_target_check_one_basis(t, NULL, NULL), GPUPROJ_OK);
 	ck_assert_ptr_null(strstr(yaml, "nan"));
-	/* L2 = 2.5 x DRAM, L1 = 128 B/clk/SM x 108 x 1410 MHz, both estimates */
+	/* L2 = 2.5 x DRAM, L1 = 128 B/clk/SM x 108 x 1410 MHz (boost), both estimates */
 	ck_assert_double_eq_tol(t->bw_gbs[GPUPROJ_LEVEL_L2], 2.5 * t->bw_gbs[GPUPROJ_LEVEL_DRAM],
 				0.1);
 	ck_assert_double_eq_tol(t->bw_gbs[GPUPROJ_LEVEL_L1], 19491.8, 1e-9);
@@ -598,16 +843,253 @@ START_TEST(yaml_without_nvml)
 		raw.meas[i].n_clock = 0;
 	ts = emit_and_load(&raw, &yaml);
 	t = gpuproj_targets_get(ts, 0);
-	ck_assert_double_eq(t->clock_mhz, 1410);
-	ck_assert_int_eq(basis(t, "clock_mhz"), GPUPROJ_BASIS_DATASHEET);
+	/* the sustained clock needs no NVML: it is the FP32 FMA rate's */
+	ck_assert_double_eq(t->clock_mhz, 1394.4);
+	ck_assert_int_eq(basis(t, "clock_mhz"), GPUPROJ_BASIS_DERIVED);
 	ck_assert_ptr_nonnull(strstr(gpuproj_target_source(t, "clock_mhz")->text,
-				     "not observed under load"));
+				     "no clock was logged (NVML: libnvidia-ml.so.1"));
+	ck_assert_ptr_null(strstr(gpuproj_target_source(t, "latency_ns.l2")->text, "cycles"));
+	ck_assert_int_eq(gpuproj_target_check_one_basis(t, NULL, NULL), GPUPROJ_OK);
 	ck_assert(isnan(t->tdp_w));
 	ck_assert_ptr_nonnull(strstr(yaml, "tdp_w: null"));
 	ck_assert_ptr_nonnull(strstr(gpuproj_targets_reference(ts, "BENCH"),
 				     "clocks not observed (NVML: libnvidia-ml.so.1"));
 	free(yaml);
 	gpuproj_targets_free(ts);
+	/* Without the FP32 FMA rate either: the device's maximum, not observed. */
+	fail_bench(&raw, "fp32_fma");
+	ts = emit_and_load(&raw, &yaml);
+	t = gpuproj_targets_get(ts, 0);
+	ck_assert_double_eq(t->clock_mhz, 1410);
+	ck_assert_int_eq(basis(t, "clock_mhz"), GPUPROJ_BASIS_DATASHEET);
+	ck_assert_ptr_nonnull(strstr(gpuproj_target_source(t, "clock_mhz")->text,
+				     "not observed under load"));
+	/* max_gflops.fp32_fma derived at that clock keeps the entry on the one basis */
+	ck_assert_int_eq(basis(t, "max_gflops.fp32_fma"), GPUPROJ_BASIS_DERIVED);
+	ck_assert_double_eq_tol(t->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 19491.8, 0.05);
+	ck_assert_int_eq(gpuproj_target_check_one_basis(t, NULL, NULL), GPUPROJ_OK);
+	free(yaml);
+	gpuproj_targets_free(ts);
+	bench_raw_free(&raw);
+}
+END_TEST
+
+/* The triad failed: its estimate (the copy rate) is bw_gbs.dram too, with one basis. */
+START_TEST(yaml_triad_failed)
+{
+	struct bench_raw raw;
+	struct gpuproj_targets *ts;
+	const struct gpuproj_target *t;
+	char *yaml;
+
+	load_fixture(&raw);
+	fail_bench(&raw, "dram_triad");
+	ts = emit_and_load(&raw, &yaml);
+	t = gpuproj_targets_get(ts, 0);
+	ck_assert_double_eq(t->stream_gbs[GPUPROJ_STREAM_TRIAD],
+			    t->stream_gbs[GPUPROJ_STREAM_COPY]);
+	ck_assert_double_eq(t->bw_gbs[GPUPROJ_LEVEL_DRAM], t->stream_gbs[GPUPROJ_STREAM_TRIAD]);
+	ck_assert_int_eq(basis(t, "stream_gbs.triad"), GPUPROJ_BASIS_ESTIMATE);
+	ck_assert_int_eq(basis(t, "bw_gbs.dram"), GPUPROJ_BASIS_ESTIMATE);
+	ck_assert_int_eq(basis(t, "stream_gbs.copy"), GPUPROJ_BASIS_MEASURED);
+	ck_assert_ptr_nonnull(strstr(yaml, "# NOT MEASURED: bw_gbs.dram"));
+	ck_assert_int_eq(gpuproj_target_check_one_basis(t, NULL, NULL), GPUPROJ_OK);
+	free(yaml);
+	gpuproj_targets_free(ts);
+	/* and with copy failed as well: 0.9 x the derived peak */
+	fail_bench(&raw, "dram_copy");
+	ts = emit_and_load(&raw, &yaml);
+	t = gpuproj_targets_get(ts, 0);
+	ck_assert_double_eq_tol(t->bw_gbs[GPUPROJ_LEVEL_DRAM], 0.9 * 1555.2, 0.05);
+	ck_assert(isnan(t->stream_gbs[GPUPROJ_STREAM_COPY]));
+	ck_assert_ptr_nonnull(strstr(gpuproj_target_source(t, "stream_gbs.triad")->text,
+				     "0.9 x the derived peak"));
+	free(yaml);
+	gpuproj_targets_free(ts);
+	bench_raw_free(&raw);
+}
+END_TEST
+
+/* Latencies that failed or do not grow from L1 to DRAM are left out, and the file says so. */
+START_TEST(yaml_latency_gaps)
+{
+	struct bench_raw raw;
+	struct gpuproj_targets *ts;
+	const struct gpuproj_target *t;
+	struct gpuproj_error berr = { 0 };
+	char *yaml;
+	size_t i, k;
+
+	load_fixture(&raw);
+	fail_bench(&raw, "latency_dram");
+	ts = emit_and_load(&raw, &yaml);
+	t = gpuproj_targets_get(ts, 0);
+	ck_assert(isnan(t->latency_ns[GPUPROJ_LEVEL_DRAM]));
+	ck_assert(!isnan(t->latency_ns[GPUPROJ_LEVEL_L2]));
+	ck_assert_int_eq(gpuproj_target_check_one_basis(t, "x.yaml", &berr), GPUPROJ_E_SCHEMA);
+	ck_assert_ptr_nonnull(strstr(berr.message, "no latency_ns.dram"));
+	ck_assert_ptr_nonnull(strstr(yaml, "# NOT ON ONE BASIS: GPU 'A100-SXM4-40GB' is not on "
+				     "the one basis"));
+	free(yaml);
+	gpuproj_targets_free(ts);
+	bench_raw_free(&raw);
+	/* An L2 "latency" below the L1 one (a footprint that stayed in L1): not written. */
+	load_fixture(&raw);
+	for (i = 0; i < raw.n; i++) {
+		if (strcmp(raw.meas[i].name, "latency_l2") == 0) {
+			for (k = 0; k < raw.meas[i].n; k++)
+				raw.meas[i].times_ns[k] /= 10;
+		}
+	}
+	ts = emit_and_load(&raw, &yaml);
+	t = gpuproj_targets_get(ts, 0);
+	ck_assert(isnan(t->latency_ns[GPUPROJ_LEVEL_L2]));
+	ck_assert(!isnan(t->latency_ns[GPUPROJ_LEVEL_DRAM]));
+	ck_assert_ptr_nonnull(strstr(yaml, "# NOT WRITTEN: latency_ns: l2 15.1 ns is not longer "
+				     "than the level above"));
+	free(yaml);
+	gpuproj_targets_free(ts);
+	bench_raw_free(&raw);
+	/* A recording without the chase (older than it): schema-valid, not on one basis. */
+	load_fixture(&raw);
+	for (i = 0; i < raw.n; i++) {
+		if (strncmp(raw.meas[i].name, "latency_", 8) == 0)
+			raw.meas[i].name[0] = 'X';
+	}
+	ts = emit_and_load(&raw, &yaml);
+	t = gpuproj_targets_get(ts, 0);
+	ck_assert(isnan(t->latency_ns[GPUPROJ_LEVEL_L1]));
+	ck_assert_ptr_null(strstr(yaml, "latency_ns:"));
+	ck_assert_ptr_nonnull(strstr(yaml, "# NOT ON ONE BASIS: "));
+	free(yaml);
+	gpuproj_targets_free(ts);
+	bench_raw_free(&raw);
+}
+END_TEST
+
+/* A product whose FMA rate is far below its CC's lanes (an H20's FP64) is flagged. */
+START_TEST(yaml_flags_capped_lanes)
+{
+	struct bench_raw raw;
+	struct gpuproj_targets *ts;
+	char *yaml;
+	size_t i, k;
+
+	load_fixture(&raw);
+	for (i = 0; i < raw.n; i++) {
+		if (strcmp(raw.meas[i].name, "fp64_fma") == 0) {
+			for (k = 0; k < raw.meas[i].n; k++)
+				raw.meas[i].times_ns[k] *= 20;
+		}
+	}
+	ts = emit_and_load(&raw, &yaml);
+	ck_assert_ptr_nonnull(strstr(yaml, "# CHECK: the fp64 FMA loop ran at 4.9% of 2 x 32 "
+				     "lanes/SM x sms x its clock"));
+	/* the measured rate is what the models use; the entry stays on the one basis */
+	ck_assert_int_eq(gpuproj_target_check_one_basis(gpuproj_targets_get(ts, 0), NULL, NULL),
+			 GPUPROJ_OK);
+	free(yaml);
+	gpuproj_targets_free(ts);
+	bench_raw_free(&raw);
+}
+END_TEST
+
+/*
+ * gpuproj_target_check_one_basis(): every GPU of the repository's file passes
+ * (the rules of tests/unit/test-targets.c's repository_targets_one_basis), and
+ * an emitted entry with one rule broken fails, naming the GPU, line and rule.
+ */
+static const struct {
+	const char *from, *to; /* a change to the entry */
+	const char *drop;      /* and the source of this path removed, or NULL */
+	const char *message;   /* what the check says; NULL: it passes */
+} basis_breaks[] = {
+	{ "    boost_clock_mhz: 1410\n", "", "boost_clock_mhz", "no boost_clock_mhz" },
+	{ "    lanes_per_sm: {fp16: 256, fp32: 64, fp64: 32, int32: 64, fp32_int32_shared: 0}\n",
+	  "", "lanes_per_sm", "no lanes_per_sm" },
+	{ "triad: 1375.7}", "triad: 1375.6}", NULL, "bw_gbs.dram (1375.7 GB/s) must equal "
+	  "stream_gbs.triad (1375.6 GB/s)" },
+	{ "bw_gbs.dram: \"measured:", "bw_gbs.dram: \"derived:", NULL, "bw_gbs.dram is derived "
+	  "but stream_gbs.triad is measured" },
+	{ "latency_ns: {l1: 25.5, l2: 151.0, dram: 406.6}", "latency_ns: {l1: 25.5, dram: 406.6}",
+	  "latency_ns.l2", "no latency_ns.l2" },
+	{ "clock_mhz: 1394.4\n", "clock_mhz: 1410\n", NULL, "clock_mhz (1410 MHz) is not the "
+	  "clock of the sustained FP32 FMA rate" },
+	{ "fp64_fma: 9745.9}", "fp64_fma: 9476.0}", NULL, "peak_gflops.fp64_fma (9476 GFLOP/s) is "
+	  "not 2 x lanes_per_sm.fp64 x sms x boost_clock_mhz / 1000 = 9745.92" },
+	/* a rate under a group source must follow the formula ... */
+	{ "    sources:\n", "    sources:\n      max_gflops: \"derived: a group source\"\n",
+	  "max_gflops.fp16_fma", "max_gflops.fp16_fma (74077 GFLOP/s) is derived but not 2 x "
+	  "lanes_per_sm.fp16 x sms x clock_mhz / 1000 = 77104.7" },
+	/* ... one sourced on its own key need not (a product's own figure) */
+	{ "max_gflops.fp16_fma: \"measured:", "max_gflops.fp16_fma: \"derived:", NULL, NULL },
+};
+
+/* text without the line of the source of `path` (malloc'd). */
+static char *
+drop_source(const char *text, const char *path)
+{
+	char key[96], *out = strdup(text), *p, *eol;
+
+	ck_assert_ptr_nonnull(out);
+	snprintf(key, sizeof(key), "\n      %s: \"", path);
+	p = strstr(out, key);
+	ck_assert_msg(p != NULL, "no source for %s", path);
+	eol = strchr(p + 1, '\n');
+	memmove(p, eol, strlen(eol) + 1);
+	return out;
+}
+
+START_TEST(one_basis_check)
+{
+	struct bench_raw raw;
+	struct bench_summary s;
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	char *yaml = NULL, *bad, path[4096];
+	size_t i;
+
+	/* the repository's file, every GPU */
+	snprintf(path, sizeof(path), "%s/targets.yaml", test_source_root());
+	ck_assert_int_eq(gpuproj_targets_load(path, &ts, &err), GPUPROJ_OK);
+	for (i = 0; i < gpuproj_targets_count(ts); i++) {
+		const struct gpuproj_target *t = gpuproj_targets_get(ts, i);
+
+		ck_assert_msg(gpuproj_target_check_one_basis(t, path, &err) == GPUPROJ_OK, "%s",
+			      err.message);
+	}
+	gpuproj_targets_free(ts);
+	ck_assert_int_eq(gpuproj_target_check_one_basis(NULL, NULL, &err), GPUPROJ_E_INVAL);
+	/* an emitted entry with one rule broken at a time */
+	load_fixture(&raw);
+	bench_summarize(&raw, &s);
+	ck_assert_int_eq(bench_yaml_emit(&raw, &s, &info, &yaml, &err), GPUPROJ_OK);
+	bad = replace_all(yaml, basis_breaks[_i].from, basis_breaks[_i].to);
+	ck_assert_msg(strcmp(bad, yaml) != 0, "'%s' is not in the entry", basis_breaks[_i].from);
+	if (basis_breaks[_i].drop) {
+		char *d = drop_source(bad, basis_breaks[_i].drop);
+
+		free(bad);
+		bad = d;
+	}
+	ts = NULL;
+	ck_assert_msg(gpuproj_targets_load_buffer(bad, strlen(bad), "bad.yaml", &ts, &err) == 0,
+		      "%s", err.message);
+	if (basis_breaks[_i].message) {
+		ck_assert_int_eq(gpuproj_target_check_one_basis(gpuproj_targets_get(ts, 0),
+								"bad.yaml", &err), GPUPROJ_E_SCHEMA);
+		ck_assert_str_eq(err.file, "bad.yaml");
+		ck_assert_int_eq(err.line, gpuproj_targets_get(ts, 0)->line);
+		ck_assert_msg(strstr(err.message, "GPU 'A100-SXM4-40GB' is not on the one basis") &&
+			      strstr(err.message, basis_breaks[_i].message), "got '%s'", err.message);
+	} else {
+		/* measured under its own key only: a group source need not hold the formula */
+		ck_assert_int_eq(gpuproj_target_check_one_basis(gpuproj_targets_get(ts, 0),
+								"bad.yaml", &err), GPUPROJ_OK);
+	}
+	gpuproj_targets_free(ts);
+	free(bad);
+	free(yaml);
 	bench_raw_free(&raw);
 }
 END_TEST
@@ -630,10 +1112,31 @@ START_TEST(yaml_unknown_cc_and_odd_name)
 	ck_assert_str_eq(t->match[0], "NVIDIA \"Odd\" GPU \\ (test)");
 	ck_assert_str_eq(t->arch, "sm_121");
 	ck_assert_str_eq(t->chip, "SM121");
-	/* no lane table: the peak is the measured FMA rate, labelled an estimate */
+	/*
+	 * Not in the built-in targets.yaml: lanes estimated from the rates at the
+	 * 1410 MHz logged, rounded to powers of two (FP64 9568 / (2 x 108 x 1.41) =
+	 * 31.4 -> 32; FP16 243 -> 256; IADD3 63 -> 64), shared lanes assumed 0.
+	 */
+	ck_assert_int_eq(basis(t, "lanes_per_sm"), GPUPROJ_BASIS_ESTIMATE);
+	ck_assert_double_eq(t->lanes_per_sm[GPUPROJ_LANE_FP64], 32);
+	ck_assert_double_eq(t->lanes_per_sm[GPUPROJ_LANE_FP16], 256);
+	ck_assert_double_eq(t->lanes_per_sm[GPUPROJ_LANE_INT32], 64);
+	ck_assert_double_eq(t->lanes_per_sm[GPUPROJ_LANE_FP32_INT32_SHARED], 0);
+	ck_assert_ptr_nonnull(strstr(yaml, "# lanes_per_sm: ESTIMATED from the measured rates"));
+	ck_assert_double_eq_tol(t->peak_gflops[GPUPROJ_FP64][GPUPROJ_OP_FMA], 9745.9, 1e-9);
+	ck_assert_int_eq(gpuproj_target_check_one_basis(t, NULL, NULL), GPUPROJ_OK);
+	free(yaml);
+	gpuproj_targets_free(ts);
+	/* Without the IADD3 rate the lanes cannot be estimated: peaks are the measured rates. */
+	fail_bench(&raw, "int32_add");
+	ts = emit_and_load(&raw, &yaml);
+	t = gpuproj_targets_get(ts, 0);
+	ck_assert(isnan(t->lanes_per_sm[GPUPROJ_LANE_FP32]));
 	ck_assert_double_eq(t->peak_gflops[GPUPROJ_FP64][GPUPROJ_OP_FMA],
 			    t->max_gflops[GPUPROJ_FP64][GPUPROJ_OP_FMA]);
 	ck_assert_int_eq(basis(t, "peak_gflops.fp64_fma"), GPUPROJ_BASIS_ESTIMATE);
+	ck_assert_ptr_nonnull(strstr(yaml, "# NOT ON ONE BASIS: "));
+	ck_assert_ptr_nonnull(strstr(yaml, "no lanes_per_sm"));
 	free(yaml);
 	gpuproj_targets_free(ts);
 	bench_raw_free(&raw);
@@ -733,15 +1236,21 @@ START_TEST(cli_from_raw_writes_checked_files)
 	ck_assert_ptr_nonnull(strstr(out, "fp64 fma"));
 	ck_assert_ptr_nonnull(strstr(out, "segmented L2"));
 	ck_assert_ptr_nonnull(strstr(out, "s = 32"));
+	ck_assert_ptr_nonnull(strstr(out, "Latency, single-thread pointer chase"));
+	ck_assert_ptr_nonnull(strstr(out, "  DRAM      512.0 MiB     407.9 "));
+	ck_assert_ptr_nonnull(strstr(out, "Sustained clock (targets.yaml clock_mhz): 1394.4 MHz"));
+	ck_assert_ptr_nonnull(strstr(out, "triad            1375.7    0.7%  <- stream_gbs.triad = "
+				     "bw_gbs.dram"));
 	ck_assert_ptr_nonnull(strstr(err, "wrote a100.yaml"));
+	ck_assert_ptr_null(strstr(err, "warning"));
 	free(out);
 	free(err);
-	/* gpuproj targets check accepts the file as written */
-	snprintf(args, sizeof(args), "cd '%s' && '%s' targets check a100.yaml", dir,
+	/* gpuproj targets check accepts the file as written, on the one basis too */
+	snprintf(args, sizeof(args), "cd '%s' && '%s' targets check --one-basis a100.yaml", dir,
 		 test_gpuproj());
 	st = test_run(args, &out, &err);
 	ck_assert_msg(st == 0, "%s", err);
-	ck_assert_str_eq(out, "a100.yaml: OK, 1 GPUs, schema gpuproj-targets/1\n");
+	ck_assert_str_eq(out, "a100.yaml: OK, 1 GPUs, schema gpuproj-targets/1, one basis\n");
 	free(out);
 	free(err);
 	/* the raw JSON next to it: the measurements plus a summary, readable again */
@@ -751,7 +1260,7 @@ START_TEST(cli_from_raw_writes_checked_files)
 	ck_assert_ptr_nonnull(strstr(json, "\"summary\""));
 	ck_assert_ptr_nonnull(strstr(json, "\"comparison\""));
 	ck_assert_int_eq(bench_raw_parse(json, strlen(json), path, &raw, NULL), GPUPROJ_OK);
-	ck_assert_uint_eq(raw.n, 39);
+	ck_assert_uint_eq(raw.n, 45);
 	bench_raw_free(&raw);
 	free(json);
 	snprintf(path, sizeof(path), "%s/a100.yaml", dir);
@@ -765,28 +1274,6 @@ START_TEST(cli_from_raw_writes_checked_files)
 	ck_assert_int_eq(test_count_dir(dir), 4);
 }
 END_TEST
-
-/* Text with every `from` replaced by `to` (malloc'd). */
-static char *
-replace_all(const char *text, const char *from, const char *to)
-{
-	size_t lf = strlen(from), lt = strlen(to), n = 0;
-	const char *p;
-	char *out, *o;
-
-	for (p = strstr(text, from); p; p = strstr(p + lf, from))
-		n++;
-	out = malloc(strlen(text) + n * lt + 1);
-	ck_assert_ptr_nonnull(out);
-	for (o = out; (p = strstr(text, from)) != NULL; text = p + lf) {
-		memcpy(o, text, (size_t)(p - text));
-		o += p - text;
-		memcpy(o, to, lt);
-		o += lt;
-	}
-	strcpy(o, text);
-	return out;
-}
 
 /* Failed L1, L2 and shared points print "failed: ...", never "nan". */
 START_TEST(cli_from_raw_failed_sweeps)
@@ -813,6 +1300,48 @@ START_TEST(cli_from_raw_failed_sweeps)
 	free(a);
 	free(b);
 	free(c);
+}
+END_TEST
+
+/*
+ * A recording without the pointer chase (an older gpuproj bench): the entry
+ * is written and valid, and the command warns that it is not on the one basis.
+ */
+START_TEST(cli_from_raw_without_latency_warns)
+{
+	char *text = test_read_file(test_data(FIXTURE)), *old, *out = NULL, *err = NULL;
+	char cmd[2048];
+	int st;
+
+	ck_assert_ptr_nonnull(text);
+	old = replace_all(text, "\"name\": \"latency_", "\"name\": \"old_latency_");
+	free(test_write_file(dir, "old.json", old));
+	st = bench(NULL, "--from-raw old.json -o old.yaml", &out, &err);
+	ck_assert_msg(st == 0, "status %d: %s", st, err);
+	ck_assert_ptr_nonnull(strstr(err, "gpuproj: bench: warning: GPU 'A100-SXM4-40GB' is not "
+				     "on the one basis (docs/targets-schema.md, \"One basis per "
+				     "level\"): no latency_ns.l2"));
+	free(out);
+	free(err);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' targets check old.yaml", dir, test_gpuproj());
+	ck_assert_int_eq(test_run(cmd, NULL, NULL), 0);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' targets check --one-basis old.yaml", dir,
+		 test_gpuproj());
+	st = test_run(cmd, &out, &err);
+	ck_assert_int_eq(st, 1);
+	ck_assert_str_eq(out, "");
+	ck_assert_msg(strncmp(err, "gpuproj: old.yaml:", 18) == 0 &&
+		      strstr(err, ": GPU 'A100-SXM4-40GB' is not on the one basis"), "%s", err);
+	free(out);
+	free(err);
+	/* --one-basis is a check option only */
+	snprintf(cmd, sizeof(cmd), "'%s' targets --one-basis list", test_gpuproj());
+	st = test_run(cmd, NULL, &err);
+	ck_assert_int_eq(st, 2);
+	ck_assert_ptr_nonnull(strstr(err, "--one-basis goes with check only"));
+	free(err);
+	free(old);
+	free(text);
 }
 END_TEST
 
@@ -885,12 +1414,13 @@ START_TEST(cli_measure_with_fake_program)
 	st = bench(env, "--quick --no-progress -o m.yaml", &out, &err);
 	ck_assert_msg(st == 0, "status %d: %s", st, err);
 	ck_assert_ptr_nonnull(strstr(err, "gpuproj bench: NVIDIA A100-SXM4-40GB (sm_80, 108 SMs): "
-				     "32 benchmarks, quick mode, about "));
+				     "35 benchmarks, quick mode, about "));
 	ck_assert_ptr_nonnull(strstr(out, "L2 sweep"));
 	snprintf(path, sizeof(path), "%s/plan.txt", dir);
 	plan = test_read_file(path);
 	ck_assert_ptr_nonnull(plan);
-	ck_assert_ptr_nonnull(strstr(plan, "# quick mode, 32 benchmarks"));
+	ck_assert_ptr_nonnull(strstr(plan, "# quick mode, 35 benchmarks"));
+	ck_assert_ptr_nonnull(strstr(plan, "bench latency_dram blocks=1 threads=1 "));
 	ck_assert_ptr_nonnull(strstr(plan, "bench fp64_fma blocks=864 threads=256 "));
 	free(plan);
 	free(out);
@@ -1024,6 +1554,8 @@ bench_suite(void)
 	tcase_add_test(tc, plan_text_for_the_kernels_program);
 	tcase_add_test(tc, plan_rejects_incomplete_device);
 	tcase_add_test(tc, fma_lanes_table);
+	tcase_add_test(tc, latency_footprints);
+	tcase_add_test(tc, lanes_from_builtin_targets);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("raw");
 	tcase_add_test(tc, raw_fixture_parses);
@@ -1038,6 +1570,10 @@ bench_suite(void)
 	tcase_add_test(tc, yaml_estimates_what_failed);
 	tcase_add_test(tc, yaml_without_nvml);
 	tcase_add_test(tc, yaml_unknown_cc_and_odd_name);
+	tcase_add_test(tc, yaml_triad_failed);
+	tcase_add_test(tc, yaml_latency_gaps);
+	tcase_add_test(tc, yaml_flags_capped_lanes);
+	tcase_add_loop_test(tc, one_basis_check, 0, sizeof(basis_breaks) / sizeof(basis_breaks[0]));
 	tcase_add_test(tc, yaml_missing_everything_is_an_error);
 	tcase_add_loop_test(tc, entry_names, 0, sizeof(names) / sizeof(names[0]));
 	suite_add_tcase(s, tc);
@@ -1062,6 +1598,7 @@ bench_cli_suite(void)
 	tcase_add_loop_test(tc, cli_usage_errors, 0, sizeof(usage_cases) / sizeof(usage_cases[0]));
 	tcase_add_test(tc, cli_from_raw_bad_file);
 	tcase_add_test(tc, cli_from_raw_failed_sweeps);
+	tcase_add_test(tc, cli_from_raw_without_latency_warns);
 	tcase_add_test(tc, cli_help);
 	suite_add_tcase(s, tc);
 	return s;
