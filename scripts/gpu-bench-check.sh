@@ -2,19 +2,26 @@
 # SPDX-License-Identifier: MIT
 #
 # GPU acceptance for `gpuproj bench` (docs/bench.md): run `gpuproj bench
-# --quick` on this machine's GPU, check that `gpuproj targets check` accepts
-# the entry it writes, and compare every measured ceiling with the GPU's
-# entry in targets.yaml (matched by the device name; $GPUPROJ_TARGETS or the
-# built-in file), printing both and PASS/FAIL.
+# --quick` on this machine's GPU, check that `gpuproj targets check
+# --one-basis` accepts the entry it writes (the schema and the one-basis
+# rules of docs/targets-schema.md), and compare every measured ceiling with
+# the GPU's entry in targets.yaml (matched by the device name;
+# $GPUPROJ_TARGETS or the built-in file), printing both and PASS/FAIL.
 #
 # Tolerances (|measured / targets.yaml - 1|), chosen from how much the public
 # measurements behind targets.yaml differ between benchmarks (gpu-ceilings.md):
-#   FMA and ADD/MUL rates (fp16/fp32/fp64), SM clock           10%
-#   DRAM, L1 and shared-memory bandwidth, integer and ld/st
-#   rates, warp-instruction rate (GIPS)                         15%
-#   L2 bandwidth (footprint-dependent, segmented on GA100/GH100) 25%
+#   maximum (boost) SM clock: the driver's value vs the datasheet's   2%
+#   FMA and ADD/MUL rates (fp16/fp32/fp64), sustained SM clock       10%
+#   DRAM (triad = bw_gbs.dram, read, copy), L1 and shared-memory
+#   bandwidth, integer and ld/st rates, warp-instruction rate (GIPS)  15%
+#   L2 bandwidth (footprint-dependent, segmented on GA100/GH100)      25%
+#   L1, L2 and DRAM latency (pointer chase; gpu-benches and
+#   markdewing/AI_kernels differ by up to ~20% on the same GPU, and
+#   clocks are not locked)                                            25%
 # A targets.yaml value that is itself an estimate is compared and reported,
-# but its FAIL is shown as WARN (it does not fail the check).
+# but its FAIL is shown as WARN (it does not fail the check); for the
+# latencies, so is any value that is not measured (derived from a sibling's
+# cycles): only a GPU with a measured latency in targets.yaml can fail there.
 #
 # Usage: scripts/gpu-bench-check.sh [BUILD_DIR]   (default: build)
 #        GPUPROJ=/path/to/gpuproj scripts/gpu-bench-check.sh
@@ -55,8 +62,9 @@ cat "$work/table.txt"
 grep -v '^  \[' "$work/stderr.txt" >&2 || true
 
 echo
-if ! "$gpuproj" targets check "$work/bench.yaml"; then
-	echo "gpu-bench-check: FAIL: the entry gpuproj bench wrote does not pass the schema" >&2
+if ! "$gpuproj" targets check --one-basis "$work/bench.yaml"; then
+	echo "gpu-bench-check: FAIL: the entry gpuproj bench wrote does not pass the schema" \
+		"and the one-basis rules" >&2
 	exit 1
 fi
 
@@ -79,13 +87,17 @@ show = open(sys.argv[2]).read()
 entry = sys.argv[3]
 device = raw["device"]["name"]
 
-TOL = {"clock_mhz": 0.10}
+TOL = {"clock_mhz": 0.10, "boost_clock_mhz": 0.02}
 for p in ("fp16", "fp32", "fp64"):
     TOL[p + "_fma"] = TOL[p + "_add"] = TOL[p + "_mul"] = 0.10
-for f in ("bw_gbs.dram", "bw_gbs.l1", "bw_gbs.shared", "int32_add", "int32_mad",
-          "ldst_shared_gops", "gips"):
+for f in ("bw_gbs.dram", "stream_gbs.read", "stream_gbs.copy", "bw_gbs.l1", "bw_gbs.shared",
+          "int32_add", "int32_mad", "ldst_shared_gops", "gips"):
     TOL[f] = 0.15
 TOL["bw_gbs.l2"] = 0.25
+# Latency: only a measured targets.yaml value can fail (others WARN).
+LATENCY = ("latency_ns.l1", "latency_ns.l2", "latency_ns.dram")
+for f in LATENCY:
+    TOL[f] = 0.25
 
 def basis(field):
     """Basis word of the targets.yaml value, from `gpuproj targets show`."""
@@ -121,12 +133,14 @@ for row in raw["summary"]["comparison"]:
     b = basis(f)
     ratio = m / t
     ok = abs(ratio - 1) <= tol
-    result = "PASS" if ok else ("WARN" if b == "estimate" else "FAIL")
+    soft = b == "estimate" or (f in LATENCY and b != "measured")
+    result = "PASS" if ok else ("WARN" if soft else "FAIL")
     passes += ok
     warns += result == "WARN"
     fails += result == "FAIL"
     print("%-18s %12.1f %14.1f %-9s %7.3f %5.0f%%  %s" % (f, m, t, b, ratio, 100 * tol, result))
-print("gpu-bench-check: %d PASS, %d WARN (targets.yaml value is an estimate), %d FAIL"
+print("gpu-bench-check: %d PASS, %d WARN (targets.yaml value is an estimate, or a latency "
+      "not measured), %d FAIL"
       % (passes, warns, fails))
 sys.exit(1 if fails else 0)
 EOF
