@@ -401,7 +401,7 @@ summarize_lanes(const struct bench_raw *raw, struct bench_summary *s)
 
 	for (p = 0; p < GPUPROJ_LANE_COUNT; p++)
 		ln->v[p] = NAN;
-	if (!bench_lanes_builtin(raw->dev.cc_major, raw->dev.cc_minor, ln)) {
+	if (!bench_lanes_builtin(raw->dev.cc_major, raw->dev.cc_minor, raw->dev.name, ln)) {
 		bool ok = true;
 
 		for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
@@ -440,52 +440,68 @@ summarize_lanes(const struct bench_raw *raw, struct bench_summary *s)
 	}
 }
 
-bool
-bench_lanes_builtin(int cc_major, int cc_minor, struct bench_lanes *ret)
+/* The five lanes_per_sm keys of t share one source of basis `ok` (or any, ok NONE): it, else NULL. */
+static const struct gpuproj_source *
+lanes_source(const struct gpuproj_target *t, enum gpuproj_basis ok)
 {
+	const struct gpuproj_source *src = gpuproj_target_source(t, "lanes_per_sm");
+	int k;
+
+	if (!src || isnan(t->lanes_per_sm[0]) || (ok != GPUPROJ_BASIS_NONE && src->basis != ok))
+		return NULL;
+	for (k = 0; k < GPUPROJ_LANE_COUNT; k++) {
+		char path[48];
+
+		snprintf(path, sizeof(path), "lanes_per_sm.%s", gpuproj_lane_name(k));
+		if (gpuproj_target_source(t, path) != src)
+			return NULL;
+	}
+	return src;
+}
+
+bool
+bench_lanes_builtin(int cc_major, int cc_minor, const char *device_name,
+		    struct bench_lanes *ret)
+{
+	static const enum gpuproj_basis order[] = { GPUPROJ_BASIS_DATASHEET,
+						    GPUPROJ_BASIS_ESTIMATE };
 	struct gpuproj_targets *ts = NULL;
-	const struct gpuproj_target *found = NULL;
-	const struct gpuproj_source *found_src = NULL;
+	const struct gpuproj_target *found = NULL, *own;
+	const struct gpuproj_source *src = NULL;
+	bool by_name = false;
 	char arch[32];
-	size_t i;
+	size_t b, i;
 	int k;
 
 	snprintf(arch, sizeof(arch), "sm_%d%d", cc_major, cc_minor);
 	if (gpuproj_targets_load_builtin(&ts, NULL))
 		return false;
-	for (i = 0; i < gpuproj_targets_count(ts); i++) {
-		const struct gpuproj_target *t = gpuproj_targets_get(ts, i);
-		const struct gpuproj_source *src;
-		bool one = true;
+	/* The device's own entry, when it is one of this CC. */
+	own = device_name ? gpuproj_targets_match(ts, device_name) : NULL;
+	if (own && own->vendor == GPUPROJ_VENDOR_NVIDIA && strcmp(own->arch, arch) == 0 &&
+	    (src = lanes_source(own, GPUPROJ_BASIS_NONE)) != NULL) {
+		found = own;
+		by_name = true;
+	}
+	/* Else the CC's: datasheet before estimate, the first in file order. */
+	for (b = 0; !found && b < ARRAY_LENGTH(order); b++) {
+		for (i = 0; !found && i < gpuproj_targets_count(ts); i++) {
+			const struct gpuproj_target *t = gpuproj_targets_get(ts, i);
 
-		if (t->vendor != GPUPROJ_VENDOR_NVIDIA || strcmp(t->arch, arch) != 0 ||
-		    isnan(t->lanes_per_sm[0]))
-			continue;
-		src = gpuproj_target_source(t, "lanes_per_sm");
-		for (k = 0; k < GPUPROJ_LANE_COUNT; k++) {
-			char path[48];
-
-			snprintf(path, sizeof(path), "lanes_per_sm.%s", gpuproj_lane_name(k));
-			one = one && gpuproj_target_source(t, path) == src;
-		}
-		if (!one || !src || (src->basis != GPUPROJ_BASIS_DATASHEET &&
-				     src->basis != GPUPROJ_BASIS_ESTIMATE))
-			continue;
-		/* Datasheet before estimate; else the first in file order. */
-		if (!found || (found_src->basis != GPUPROJ_BASIS_DATASHEET &&
-			       src->basis == GPUPROJ_BASIS_DATASHEET)) {
-			found = t;
-			found_src = src;
+			if (t->vendor == GPUPROJ_VENDOR_NVIDIA && strcmp(t->arch, arch) == 0 &&
+			    (src = lanes_source(t, order[b])) != NULL)
+				found = t;
 		}
 	}
-	if (found && strlen(found_src->text) < sizeof(ret->text) &&
+	if (found && strlen(src->text) < sizeof(ret->text) &&
 	    strlen(found->name) < sizeof(ret->entry)) {
 		for (k = 0; k < GPUPROJ_LANE_COUNT; k++)
 			ret->v[k] = found->lanes_per_sm[k];
-		ret->basis = found_src->basis;
+		ret->basis = src->basis;
 		ret->builtin = true;
+		ret->by_name = by_name;
 		snprintf(ret->entry, sizeof(ret->entry), "%s", found->name);
-		snprintf(ret->text, sizeof(ret->text), "%s", found_src->text);
+		snprintf(ret->text, sizeof(ret->text), "%s", src->text);
 	} else {
 		found = NULL;
 	}

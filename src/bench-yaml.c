@@ -411,7 +411,11 @@ emit_header(struct strbuf *sb, struct emit *e, const struct bench_yaml_info *inf
 		      "boost_clock_mhz");
 	strbuf_append(sb, d->nvml && d->power_limit_w > 0 ? ", tdp_w (NVML default power limit)\n"
 							  : "\n");
-	if (s->lanes.builtin)
+	if (s->lanes.builtin && s->lanes.by_name)
+		strbuf_printf(sb, "# lanes_per_sm: this GPU's own built-in targets.yaml entry's (%s, "
+			      "%s), with its source and references\n", s->lanes.entry,
+			      gpuproj_basis_name(s->lanes.basis));
+	else if (s->lanes.builtin)
 		strbuf_printf(sb, "# lanes_per_sm: CC %d.%d's in the built-in targets.yaml (as %s, "
 			      "%s), with its source and references\n", d->cc_major, d->cc_minor,
 			      s->lanes.entry, gpuproj_basis_name(s->lanes.basis));

@@ -174,15 +174,16 @@ struct bench_lat_point {
 };
 
 /*
- * Execution lanes per SM (targets.yaml `lanes_per_sm`) of the device's
- * compute capability: those of the built-in targets.yaml entries with its
- * arch (the same values and source text as the repository's file), else
- * estimated from the measured rates.
+ * Execution lanes per SM (targets.yaml `lanes_per_sm`) of the device: those
+ * of its own built-in targets.yaml entry, else of the entries with its
+ * compute capability (the same values and source text as the repository's
+ * file), else estimated from the measured rates.
  */
 struct bench_lanes {
 	double v[GPUPROJ_LANE_COUNT]; /* results/clk/SM by enum gpuproj_lane; NaN: unknown */
 	enum gpuproj_basis basis;     /* datasheet or estimate; NONE when unknown */
 	bool builtin;                 /* taken from the built-in targets.yaml */
+	bool by_name;                 /* builtin: the device's own entry (else the CC's) */
 	char entry[64];               /* builtin: the entry they were taken from */
 	char text[1024];              /* builtin: that entry's lanes_per_sm source text */
 };
@@ -297,13 +298,17 @@ void bench_stats_compute(const double *x, size_t n, struct bench_stats *ret);
 /* Rate statistics of one raw entry: per-run work / time, scaled to G<unit>/s. */
 void bench_rate_compute(const struct bench_meas *m, struct bench_rate *ret);
 /*
- * The lanes of a compute capability from the built-in targets.yaml: the
- * NVIDIA entries of arch sm_<major><minor> whose five lanes_per_sm keys share
- * one source, datasheet ones before estimates (derived ones, a product's
- * own cap such as the H20's FP64, are skipped); the first in file order.
- * @return true when found (ret filled: values, basis, entry, source text)
+ * The lanes of a device from the built-in targets.yaml: those of the entry
+ * whose match list holds `device_name` (NULL: none) when its arch is
+ * sm_<major><minor> (the product's own, e.g. the H20's capped FP64); else
+ * the compute capability's: the NVIDIA entries of that arch whose five
+ * lanes_per_sm keys share one source, datasheet ones before estimates
+ * (derived ones, a product's own cap, are skipped), the first in file order.
+ * @return true when found (ret filled: values, basis, entry, source text,
+ *         by_name)
  */
-bool bench_lanes_builtin(int cc_major, int cc_minor, struct bench_lanes *ret);
+bool bench_lanes_builtin(int cc_major, int cc_minor, const char *device_name,
+			 struct bench_lanes *ret);
 /* Compute every ceiling of a raw set (the lanes from bench_lanes_builtin()). */
 void bench_summarize(const struct bench_raw *raw, struct bench_summary *ret);
 

@@ -337,7 +337,7 @@ START_TEST(lanes_from_builtin_targets)
 		char arch[16];
 
 		memset(&ln, 0, sizeof(ln));
-		ck_assert_msg(bench_lanes_builtin(ccs[c][0], ccs[c][1], &ln), "CC %d.%d", ccs[c][0],
+		ck_assert_msg(bench_lanes_builtin(ccs[c][0], ccs[c][1], NULL, &ln), "CC %d.%d", ccs[c][0],
 			      ccs[c][1]);
 		snprintf(arch, sizeof(arch), "sm_%d%d", ccs[c][0], ccs[c][1]);
 		for (i = agree = 0; i < gpuproj_targets_count(ts); i++) {
@@ -355,16 +355,31 @@ START_TEST(lanes_from_builtin_targets)
 		ck_assert_uint_ge(agree, 1);
 	}
 	/* CC 9.0: the GH100 SM's 64 FP64 lanes, not the H20's capped 2.9 */
-	ck_assert(bench_lanes_builtin(9, 0, &ln));
+	ck_assert(bench_lanes_builtin(9, 0, NULL, &ln));
 	ck_assert_double_eq(ln.v[GPUPROJ_LANE_FP64], 64);
 	ck_assert_int_eq(ln.basis, GPUPROJ_BASIS_DATASHEET);
 	/* CC 8.6: 64 of the 128 FP32 lanes also do INT32 */
-	ck_assert(bench_lanes_builtin(8, 6, &ln));
+	ck_assert(bench_lanes_builtin(8, 6, NULL, &ln));
 	ck_assert_double_eq(ln.v[GPUPROJ_LANE_FP32_INT32_SHARED], 64);
-	ck_assert(bench_lanes_builtin(10, 0, &ln));
+	ck_assert(bench_lanes_builtin(10, 0, NULL, &ln));
 	ck_assert_int_eq(ln.basis, GPUPROJ_BASIS_ESTIMATE);
-	ck_assert(!bench_lanes_builtin(12, 1, &ln));
-	ck_assert(!bench_lanes_builtin(7, 2, &ln));
+	ck_assert(!bench_lanes_builtin(12, 1, NULL, &ln));
+	ck_assert(!bench_lanes_builtin(7, 2, NULL, &ln));
+	/* A device with its own entry gets that entry's lanes: the H20's capped FP64 */
+	memset(&ln, 0, sizeof(ln));
+	ck_assert(bench_lanes_builtin(9, 0, "NVIDIA H20", &ln));
+	ck_assert(ln.by_name);
+	ck_assert_str_eq(ln.entry, gpuproj_targets_match(ts, "NVIDIA H20")->name);
+	ck_assert_double_eq_tol(ln.v[GPUPROJ_LANE_FP64], 2.9, 1e-9);
+	ck_assert_int_eq(ln.basis, GPUPROJ_BASIS_DERIVED);
+	/* ... but not another CC's entry, nor an unknown name */
+	memset(&ln, 0, sizeof(ln));
+	ck_assert(bench_lanes_builtin(8, 0, "NVIDIA H20", &ln));
+	ck_assert(!ln.by_name);
+	ck_assert_double_eq(ln.v[GPUPROJ_LANE_FP64], 32);
+	ck_assert(bench_lanes_builtin(9, 0, "NVIDIA H999", &ln));
+	ck_assert(!ln.by_name);
+	ck_assert_double_eq(ln.v[GPUPROJ_LANE_FP64], 64);
 	gpuproj_targets_free(ts);
 }
 END_TEST
@@ -490,7 +505,8 @@ START_TEST(summary_of_fixture)
 	ck_assert_double_eq(s.clock_lo_mhz, 1395);
 	ck_assert_double_eq(s.boost_mhz, 1410);
 	/* lanes of CC 8.0 from the built-in targets.yaml; the sustained clock from FP32 FMA */
-	ck_assert(s.lanes.builtin);
+	ck_assert(s.lanes.builtin && s.lanes.by_name);
+	ck_assert_str_eq(s.lanes.entry, "A100-SXM4-40GB");
 	ck_assert_int_eq(s.lanes.basis, GPUPROJ_BASIS_DATASHEET);
 	ck_assert_double_eq(s.lanes.v[GPUPROJ_LANE_FP16], 256);
 	ck_assert_double_eq(s.lanes.v[GPUPROJ_LANE_FP32], 64);
@@ -961,6 +977,36 @@ START_TEST(yaml_latency_gaps)
 	ck_assert(isnan(t->latency_ns[GPUPROJ_LEVEL_L1]));
 	ck_assert_ptr_null(strstr(yaml, "latency_ns:"));
 	ck_assert_ptr_nonnull(strstr(yaml, "# NOT ON ONE BASIS: "));
+	free(yaml);
+	gpuproj_targets_free(ts);
+	bench_raw_free(&raw);
+}
+END_TEST
+
+/*
+ * A device with its own built-in entry takes that entry's lanes and the
+ * references they cite (the H20's derived FP64 cap, [DS-H20]); here the A100
+ * rates run far above them, which the header flags.
+ */
+START_TEST(yaml_lanes_of_the_devices_own_entry)
+{
+	struct bench_raw raw;
+	struct gpuproj_targets *ts;
+	const struct gpuproj_target *t;
+	char *yaml;
+
+	load_fixture(&raw);
+	raw.dev.cc_major = 9;
+	free(raw.dev.name);
+	raw.dev.name = strdup("NVIDIA H20");
+	ts = emit_and_load(&raw, &yaml);
+	t = gpuproj_targets_get(ts, 0);
+	ck_assert_double_eq_tol(t->lanes_per_sm[GPUPROJ_LANE_FP64], 2.9, 1e-9);
+	ck_assert_int_eq(basis(t, "lanes_per_sm"), GPUPROJ_BASIS_DERIVED);
+	ck_assert_ptr_nonnull(gpuproj_targets_reference(ts, "DS-H20"));
+	ck_assert_ptr_nonnull(strstr(yaml, "# lanes_per_sm: this GPU's own built-in targets.yaml "
+				     "entry's (H20"));
+	ck_assert_ptr_nonnull(strstr(yaml, "# CHECK: the fp64 FMA loop ran at "));
 	free(yaml);
 	gpuproj_targets_free(ts);
 	bench_raw_free(&raw);
@@ -1573,6 +1619,7 @@ bench_suite(void)
 	tcase_add_test(tc, yaml_triad_failed);
 	tcase_add_test(tc, yaml_latency_gaps);
 	tcase_add_test(tc, yaml_flags_capped_lanes);
+	tcase_add_test(tc, yaml_lanes_of_the_devices_own_entry);
 	tcase_add_loop_test(tc, one_basis_check, 0, sizeof(basis_breaks) / sizeof(basis_breaks[0]));
 	tcase_add_test(tc, yaml_missing_everything_is_an_error);
 	tcase_add_loop_test(tc, entry_names, 0, sizeof(names) / sizeof(names[0]));
