@@ -15,6 +15,7 @@
 #ifndef GPUPROJ_IMPORT_H
 #define GPUPROJ_IMPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <gpuproj/error.h>
@@ -81,6 +82,62 @@ void gpuproj_import_summary_clear(struct gpuproj_import_summary *s);
  */
 int gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
 		       struct gpuproj_import_summary *summary, struct gpuproj_error *reterr);
+
+/**
+ * The Nsight Compute metrics whose export gives every input of the default
+ * model on a chip (gpuproj ncu-metrics prints the ncu command line): the
+ * duration, the nine FP instruction counts, warp efficiency, L1/L2/DRAM
+ * bytes (DRAM as read + write), shared-memory wavefronts, the launch
+ * geometry, registers and shared memory of the occupancy term, and
+ * device__attribute_display_name. The names are those libproj.so resolves
+ * on that chip (inject/metrics-nvpw.c); they differ on GB202 and GB203
+ * (dram__bytes_op_read.sum / _op_write.sum).
+ *
+ * @param chip "GH100", "GB202", … (case-insensitive); NULL or unknown: the
+ *        names of every other chip
+ * @param[out] names up to `max` static strings, or NULL
+ * @return the number of metrics (even beyond max)
+ */
+size_t gpuproj_ncu_metrics(const char *chip, const char **names, size_t max);
+
+/** @return true for a chip gpuproj_ncu_metrics() knows (GV100 … GB207) */
+bool gpuproj_ncu_chip_known(const char *chip);
+
+/**
+ * Import nvprof CSV exports (`nvprof --csv --metrics …`, `--events …`,
+ * `--print-gpu-trace`, the default summary, and the metric trace of
+ * `--print-gpu-trace --metrics …`), one or several files of the same run,
+ * joined by kernel name: launch configurations and per-launch durations
+ * from the GPU trace (else count, mean, min and max from the summary, the
+ * geometry unknown: GPUPROJ_TAG_NO_GEOMETRY), metrics (nvprof's averages
+ * over a kernel name's invocations) applied to each of the name's
+ * configurations. nvprof metric names map to logical metrics by the same
+ * table as the gpuperfpredict importer's (src/import-nvprof.h; README
+ * "nvprof import"); others are kept in extra_metrics.
+ *
+ * @param paths CSV files ("-" = standard input, at most once)
+ * @param n_paths number of files (≥ 1)
+ * @param targets optional: the GPU's entry (found from device_name, else the
+ *        export's "Device" column) gives warp size, compute capability (a
+ *        Kepler shared-memory transaction is 256 B) and SM count, and its
+ *        name is recorded as device.target; NULL: 32, CC unknown (128-B
+ *        transactions, said in a warning), SMs unknown
+ * @param device_name optional: the GPU measured on (replaces the export's)
+ * @param[out] ret new profile owned by the caller; untouched on failure
+ * @param[out] summary optional, zero-initialised; filled on success
+ * @param[out] reterr optional; file:line[:column] for malformed input
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (no paths, NULL ret); GPUPROJ_E_IO;
+ *         GPUPROJ_E_PARSE (empty, no nvprof header, nvprof's messages only —
+ *         ERR_NVGPUCTRPERM named with its fix —, a table without its units
+ *         row, a row shorter than its header or with extra fields, no kernel);
+ *         GPUPROJ_E_SCHEMA (a value that is not a number of its kind, negative,
+ *         outside its range, a duration outside (0, 10^15 ns], unreadable
+ *         launch dimensions or sizes); GPUPROJ_E_NOMEM
+ */
+int gpuproj_import_nvprof(const char *const *paths, size_t n_paths,
+			  const struct gpuproj_targets *targets, const char *device_name,
+			  struct gpuproj_profile **ret, struct gpuproj_import_summary *summary,
+			  struct gpuproj_error *reterr);
 
 /**
  * Import gpuperfpredict CSV files (one per kernel, rows for every GPU of the

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include <gpuproj/import.h>
+#include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 
 #include "common.h"
@@ -498,25 +499,36 @@ START_TEST(sections_labels_mapped)
 	assert_metric(k, GPUPROJ_M_CYCLES_SM_ACTIVE, 3621.45, 2);
 	ck_assert_uint_eq(k->regs_per_thread, 16);
 	ck_assert_uint_eq(k->block.x, 256);
-	/* One label, two sections, two meanings: kept apart. */
+	/*
+	 * One label, two sections, two meanings: the speed-of-light percentage
+	 * is kept; Memory Workload Analysis's byte rate × the duration is the
+	 * DRAM traffic (352.91 GB/s × 4.48 us and × 4.64 us).
+	 */
 	assert_extra(k, "GPU Speed Of Light Throughput: Memory Throughput", "%", 78.41, 2);
-	assert_extra(k, "Memory Workload Analysis: Memory Throughput", "byte/second", 352.91e9, 2);
+	ck_assert_ptr_null(extra(k, "Memory Workload Analysis: Memory Throughput"));
+	assert_metric(k, GPUPROJ_M_BYTES_DRAM, 352.91e9 * (4.48e-6 + 4.64e-6) / 2, 2);
+	/* The sol model's inputs under their metric names (model.h). */
+	assert_extra(k, GPUPROJ_SOL_DRAM_PCT, "%", 78.41, 2);
+	assert_extra(k, GPUPROJ_SOL_L2_PCT, "%", 30.19, 2);
+	assert_extra(k, GPUPROJ_SOL_L1_PCT, "%", 18.27, 2);
+	assert_extra(k, GPUPROJ_SOL_SM_PCT, "%", 10.82, 2);
 	assert_extra(k, "Launch Statistics: Driver Shared Memory Per Block", "byte", 1020, 2);
 	assert_extra(k, "GPU Speed Of Light Throughput: Elapsed Cycles", "cycle", 6218, 2);
 	/* Rule rows (no metric name) are rows, not metrics. */
 	ck_assert_uint_eq(sum.rows, 58);
-	ck_assert_uint_eq(sum.kept_metrics, 19);
+	ck_assert_uint_eq(sum.kept_metrics, 18);
+	/* A setting ("CachePreferNone"), not a measurement: one line, not a warning each. */
 	ck_assert_uint_eq(sum.n_warnings, 1);
-	snprintf(expect, sizeof(expect), "%s:18: kept no value for \"Launch Statistics: Function "
-		 "Cache Configuration\": 'CachePreferNone' is not a number",
+	snprintf(expect, sizeof(expect), "%s: 1 text value not kept (settings, not measurements; "
+		 "e.g. Launch Statistics: Function Cache Configuration = CachePreferNone)",
 		 test_data("ncu-sections.csv"));
 	ck_assert_str_eq(sum.warnings[0], expect);
 	/* "Device" holds the ordinal; no name in this file. */
 	ck_assert_ptr_null(d->name);
 	ck_assert_int_eq(d->cc_major, 8);
 	ck_assert_int_eq(d->cc_minor, 6);
-	/* bytes.l1, bytes.l2, bytes.dram, shared.wavefronts and the FP group. */
-	ck_assert_uint_eq(sum.n_missing, 5);
+	/* bytes.l1, bytes.l2, shared.wavefronts and the FP group. */
+	ck_assert_uint_eq(sum.n_missing, 4);
 	ck_assert_uint_eq(sum.kernels_missing, 1);
 	gpuproj_import_summary_clear(&sum);
 	gpuproj_profile_free(p);
@@ -796,11 +808,16 @@ START_TEST(no_launch_dimensions)
 	struct gpuproj_profile *p = import_ok(path, &sum);
 	char expect[4200];
 
-	kernel(p, "k", 1, 1, 1);
+	/* Placeholders, marked as such: no model reads them as a launch of one thread. */
+	ck_assert_str_eq(kernel(p, "k", 1, 1, 1)->tag, GPUPROJ_TAG_NO_GEOMETRY);
+	ck_assert(!gpuproj_kernel_geometry_known(kernel(p, "k", 1, 1, 1)));
 	ck_assert_uint_eq(sum.n_warnings, 1);
-	snprintf(expect, sizeof(expect), "%s: no launch dimensions for some launches (no \"Grid "
-		 "Size\"/\"Block Size\" columns, no launch__grid_size/launch__block_size): "
-		 "recorded as (1, 1, 1)", path);
+	snprintf(expect, sizeof(expect), "%s: 1 launch of 1 kernel without a launch geometry (no "
+		 "\"Grid Size\"/\"Block Size\" columns, no LaunchStats section, no "
+		 "launch__grid_size/launch__block_size or launch__grid_dim_*/launch__block_dim_*): "
+		 "each kernel's launches fold into one record tagged \"launch geometry unknown\", "
+		 "and the models that need the geometry (hroof-occ, occupancy) cannot project it; "
+		 "collect it with --section LaunchStats or `gpuproj ncu-metrics`", path);
 	ck_assert_str_eq(sum.warnings[0], expect);
 	gpuproj_import_summary_clear(&sum);
 	gpuproj_profile_free(p);
@@ -876,7 +893,7 @@ START_TEST(error_not_csv)
 {
 	expect_error("notes.txt", "Kernel timings for run 3\nall kernels: 12.5 ms, 3 launches\n",
 		     GPUPROJ_E_PARSE, 1, 0,
-		     "not an Nsight Compute CSV export: no line starts with the quoted header "
+		     "not an Nsight Compute CSV export: no line starts with the header "
 		     "ncu --csv writes (\"ID\",\"Process ID\",…)");
 }
 END_TEST
@@ -895,9 +912,9 @@ START_TEST(error_profiler_messages_only)
 {
 	expect_error("none.csv", "==PROF== Connected to process 5 (/bin/app)\n"
 		     "==WARNING== No kernels were profiled.\n"
-		     "==PROF== Disconnected from process 5\n", GPUPROJ_E_PARSE, 3, 0,
-		     "no CSV data, only Nsight Compute messages (==PROF== …): did ncu profile any "
-		     "kernel?");
+		     "==PROF== Disconnected from process 5\n", GPUPROJ_E_PARSE, 2, 0,
+		     "no kernel data, only Nsight Compute messages; ncu said: ==WARNING== No "
+		     "kernels were profiled.");
 }
 END_TEST
 
@@ -1138,18 +1155,35 @@ START_TEST(cli_summary_names_missing_metrics)
 	char *args, *out, *errout, *expect, *json;
 	int rc;
 
+	const char *names[64];
+	size_t n = gpuproj_ncu_metrics(NULL, names, 64), i;
+	char *list = NULL;
+
+	/* The summary ends with the command of `gpuproj ncu-metrics`. */
+	for (i = 0; i < n; i++) {
+		char *t;
+
+		if (asprintf(&t, "%s%s%s", list ? list : "", i ? "," : "", names[i]) < 0)
+			abort();
+		free(list);
+		list = t;
+	}
 	if (asprintf(&json, "%s/saxpy.json", dir) < 0 ||
 	    asprintf(&args, "import ncu '%s' -o '%s'", test_data("ncu-old.csv"), json) < 0 ||
 	    asprintf(&expect,
 		     "gpuproj: imported %s: 12 rows, 2 launches, 1 kernel signature, 0 other "
 		     "metrics kept\n"
-		     "  device: not named in the file; pass --device-name NAME so `gpuproj "
-		     "project` finds the source GPU\n"
+		     "  device: not named in the file; pass --device-name NAME here or --source "
+		     "NAME to `gpuproj project`\n"
 		     "  1 of 1 kernel signature cannot be projected by the default model "
 		     "(hroof-occ); missing: bytes.l1, bytes.l2, shared.wavefronts, "
 		     "warp_efficiency\n"
-		     "  wrote %s\n", test_data("ncu-old.csv"), json) < 0)
+		     "  1 of them cannot be projected at all\n"
+		     "  collect everything with (`gpuproj ncu-metrics` prints it):\n"
+		     "    ncu --csv --page raw --metrics %s --log-file run.csv ./app\n"
+		     "  wrote %s\n", test_data("ncu-old.csv"), list, json) < 0)
 		abort();
+	free(list);
 	rc = test_cli(&out, &errout, "%s", args);
 	ck_assert_int_eq(rc, 0);
 	ck_assert_str_eq(errout, expect);
@@ -1174,7 +1208,12 @@ START_TEST(cli_device_name_and_stdin)
 		abort();
 	rc = test_cli(&out, &errout, "%s", args);
 	ck_assert_msg(rc == 0, "%s", errout);
-	ck_assert_ptr_nonnull(strstr(errout, "  device: NVIDIA GeForce RTX 3090, CC 8.6\n"));
+	/* Not in targets.yaml: one line naming close entries and the two ways out. */
+	ck_assert_msg(strstr(errout, "  device: NVIDIA GeForce RTX 3090, CC 8.6; warning: the "
+			     "export's GPU 'NVIDIA GeForce RTX 3090' is not in targets.yaml; close "
+			     "names: ") != NULL, "%s", errout);
+	ck_assert_ptr_nonnull(strstr(errout, " (name it with --device-name NAME here, or --source "
+				     "NAME to `gpuproj project`)\n"));
 	ck_assert_int_eq(gpuproj_profile_load(json, &p, &err), 0);
 	ck_assert_str_eq(gpuproj_profile_device(p)->name, "NVIDIA GeForce RTX 3090");
 	ck_assert_int_eq(gpuproj_profile_device(p)->cc_minor, 6);
@@ -1259,15 +1298,18 @@ static const struct {
 	  "Try 'gpuproj import ncu --help'.\n" },
 	{ "import ncu a.csv -o", 2, "gpuproj: import ncu: option '-o' needs a value\n"
 	  "Try 'gpuproj import ncu --help'.\n" },
-	{ "import", 2, "gpuproj: import: missing what to import: ncu or gpuperfpredict\n"
+	{ "import", 2, "gpuproj: import: missing what to import: ncu, nvprof or gpuperfpredict\n"
 	  "Try 'gpuproj import --help'.\n" },
-	{ "import nvprof x.csv", 2,
-	  "gpuproj: import: unknown source 'nvprof': ncu or gpuperfpredict\n"
+	{ "import nsys x.csv", 2,
+	  "gpuproj: import: unknown source 'nsys': ncu, nvprof or gpuperfpredict\n"
 	  "Try 'gpuproj import --help'.\n" },
+	{ "import nvprof x.csv", 2, "gpuproj: import nvprof: missing -o OUT.json (\"-o -\" writes "
+	  "standard output)\nTry 'gpuproj import nvprof --help'.\n" },
 	{ "import gpuperfpredict -o out", 2, "gpuproj: import gpuperfpredict: missing FILE.csv\n"
 	  "Try 'gpuproj import gpuperfpredict --help'.\n" },
 	{ "import --help", 0, "" },
 	{ "import ncu --help", 0, "" },
+	{ "import nvprof --help", 0, "" },
 	{ "import gpuperfpredict --help", 0, "" },
 };
 
