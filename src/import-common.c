@@ -124,6 +124,26 @@ record_columns(const char *p, const char *end, unsigned char delim, int *cols, s
 		cols[f] = 0;
 }
 
+/* The column just after the record that starts at `p` (its line break excluded). */
+static int
+record_end_column(const char *p, const char *end)
+{
+	const char *line = p;
+	bool quoted = false;
+
+	for (; p < end; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == '\n' && !quoted)
+			break;
+		else if (*p == '\n')
+			line = p + 1;
+	}
+	if (p > line && p[-1] == '\r')
+		p--;
+	return (int)(p - line) + 1;
+}
+
 static void
 on_record(int c, void *data)
 {
@@ -155,6 +175,7 @@ on_record(int c, void *data)
 	}
 	if (st->n)
 		record_columns(st->rec_start, st->end, st->delim, r->columns, st->n);
+	r->end_column = st->rec_start ? record_end_column(st->rec_start, st->end) : 0;
 	r->fields = st->fields;
 	r->n = st->n;
 	r->line = st->rec_line;
@@ -324,10 +345,8 @@ import_csv_column(const struct import_csv_row *r, size_t i)
 		return 0;
 	if (i < r->n)
 		return r->columns[i];
-	/* A missing field: just after the last one. */
-	if (r->columns[r->n - 1] == 0)
-		return 0;
-	return r->columns[r->n - 1] + (int)strlen(r->fields[r->n - 1]) + 1;
+	/* A missing field: just after the record. */
+	return r->end_column;
 }
 
 /* Equal after trimming blanks around `field`. */

@@ -27,6 +27,7 @@ struct import_csv_row {
 	int *columns;    /* 1-based byte column where each field starts on its line */
 	size_t n;
 	int line;        /* 1-based line of the record's first character */
+	int end_column;  /* 1-based column just after the record's last byte, on its last line */
 };
 
 /* A whole CSV file. Zero-initialise; release with import_csv_clear(). */
@@ -88,7 +89,8 @@ void import_csv_clear(struct import_csv *t);
 const char *import_csv_field(const struct import_csv_row *r, size_t i);
 /*
  * 1-based column of field i, or (for a missing field) the column just after
- * the row's last field; 0 when unknown.
+ * the row's end (past a closing quote, before the line break); 0 when
+ * unknown.
  */
 int import_csv_column(const struct import_csv_row *r, size_t i);
 /*
