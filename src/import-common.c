@@ -241,6 +241,8 @@ import_csv_read_buffer(const char *text, size_t len, const char *name,
 		size_t done;
 
 		lineno++;
+		if (!nl)
+			t.last_line_open = lineno;
 		if (!in_quotes) {
 			size_t l = (size_t)((nl ? nl : end) - pos);
 

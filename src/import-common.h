@@ -42,6 +42,8 @@ struct import_csv {
 	 * final newline); 0 when the file ends with a line break.
 	 */
 	int unterminated_line;
+	/* The last line of the file when it has no line break (parsed or dropped), else 0. */
+	int last_line_open;
 };
 
 /* How to read. A NULL options pointer means all defaults. */

@@ -336,6 +336,7 @@ struct nv_kernel {
 	size_t n_extras;
 	struct nv_launch *launches;
 	size_t n_launches;
+	uint64_t n_mtrace;         /* rows of the metric trace (their values are averaged) */
 	/* the summary's durations */
 	bool have_summary;
 	uint64_t calls;
@@ -359,7 +360,8 @@ struct nvimp {
 	int ctrperm_line;
 	char *no_data_msg;
 	int no_data_line;
-	size_t n_msgs, n_junk;
+	size_t n_msgs, n_junk, n_junk_after;  /* dropped lines; after a header */
+	int first_junk_after, last_junk;
 	bool header_seen, header_quoted;
 	size_t header_commas;         /* separators in the last header line */
 	/* what the files held */
@@ -907,7 +909,9 @@ row_mtrace(struct nvimp *im, const struct nv_cols *c, const struct import_csv_ro
 	if ((st = nv_device(im, field(r, c->device), r->line)) ||
 	    (st = nv_kernel_of(im, kname, r->line, &k)))
 		return st;
-	k->invocations++;
+	k->n_mtrace++;
+	if (k->n_mtrace > k->invocations)
+		k->invocations = k->n_mtrace;
 	for (i = 0; i < c->header->n; i++) {
 		const char *h = c->header->fields[i];
 		int idx;
@@ -920,7 +924,7 @@ row_mtrace(struct nvimp *im, const struct nv_cols *c, const struct import_csv_ro
 		 * table's "Avg" is over all invocations.
 		 */
 		if (idx >= 0) {
-			double prev = k->v[idx], n = (double)k->invocations;
+			double prev = k->v[idx], n = (double)k->n_mtrace;
 
 			if ((st = nv_input(im, k, idx, import_csv_field(r, i), r, i)))
 				return st;
@@ -1009,6 +1013,9 @@ nv_skip_line(void *userdata, const char *line, size_t len, int lineno)
 	if (!im->header_quoted || line[0] == '"' || count_separators(line, len) >= im->header_commas)
 		return false;
 	im->n_junk++;
+	if (im->n_junk_after++ == 0)
+		im->first_junk_after = lineno;
+	im->last_junk = lineno;
 	return true;
 }
 
@@ -1023,7 +1030,8 @@ read_file(struct nvimp *im, const char *path)
 
 	im->path = path;
 	im->header_seen = im->header_quoted = false;
-	im->n_junk = 0;
+	im->n_junk = im->n_junk_after = 0;
+	im->last_junk = 0;
 	opt.skip_line = nv_skip_line;
 	opt.userdata = im;
 	if ((st = import_csv_read_file(path, &opt, &t, im->err)))
@@ -1041,18 +1049,25 @@ read_file(struct nvimp *im, const char *path)
 		else if (im->no_data_msg)
 			st = error_set(im->err, GPUPROJ_E_PARSE, path, im->no_data_line, 0,
 				       "no kernel data; nvprof said: %s", im->no_data_msg);
-		else if (im->n_msgs)
-			st = error_set(im->err, GPUPROJ_E_PARSE, path, t.n_lines, 0,
-				       "no CSV data, only nvprof's messages (==PID== …): was it "
-				       "run with --csv, and did it profile any kernel?");
 		else if (im->n_junk)
 			st = error_set(im->err, GPUPROJ_E_PARSE, path, 1, 0,
 				       "not an nvprof CSV export: no line starts with a header "
 				       "nvprof --csv writes (\"Device\",\"Kernel\",… or "
 				       "\"Start\",\"Duration\",… or \"Type\",\"Time(%%)\",…)");
+		else if (im->n_msgs)
+			st = error_set(im->err, GPUPROJ_E_PARSE, path, t.n_lines, 0,
+				       "no CSV data, only nvprof's messages (==PID== …): was it "
+				       "run with --csv, and did it profile any kernel?");
 		else
 			st = error_set(im->err, GPUPROJ_E_PARSE, path, 1, 0,
 				       "empty file: expected an nvprof CSV export (nvprof --csv)");
+		goto out;
+	}
+	/* A last line cut short looks like output that is not CSV: it is a truncated row. */
+	if (t.last_line_open && t.last_line_open == im->last_junk) {
+		st = error_set(im->err, GPUPROJ_E_PARSE, path, t.last_line_open, 0,
+			       "the file ends inside a row (fewer fields than its header, no "
+			       "final line break): it was cut while it was written");
 		goto out;
 	}
 	for (i = 0; i < t.n_rows; i++) {
@@ -1111,6 +1126,12 @@ read_file(struct nvimp *im, const char *path)
 	if (im->ctrperm_line &&
 	    import_summary_warn(&im->sum, "%s:%d: nvprof could not read the performance counters "
 				"of some kernels (ERR_NVGPUCTRPERM)", path, im->ctrperm_line))
+		st = nv_oom(im, 0);
+	if (!st && im->n_junk_after &&
+	    import_summary_warn(&im->sum, "%s:%d: skipped %zu line%s between the rows that %s not "
+				"CSV (application output?)", path, im->first_junk_after,
+				im->n_junk_after, im->n_junk_after == 1 ? "" : "s",
+				im->n_junk_after == 1 ? "is" : "are"))
 		st = nv_oom(im, 0);
 out:
 	free(c.metric);

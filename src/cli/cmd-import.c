@@ -540,7 +540,25 @@ import_one(int argc, char **argv, enum tool tool)
 			goto out;
 		}
 	}
-	ret = finish_import(p, &sum, file, output, ts, tool);
+	{
+		/* Every file of an nvprof run in the summary's first line. */
+		char *files = NULL;
+		int i;
+
+		for (i = optind; i < argc; i++) {
+			char *t = NULL;
+
+			if (asprintf(&t, "%s%s%s", files ? files : "", files ? ", " : "", argv[i]) < 0) {
+				free(files);
+				ret = cli_fail("out of memory");
+				goto out;
+			}
+			free(files);
+			files = t;
+		}
+		ret = finish_import(p, &sum, files, output, ts, tool);
+		free(files);
+	}
 out:
 	if (csv) {
 		unlink(csv);
