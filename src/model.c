@@ -554,6 +554,8 @@ project_fallback(const struct gpuproj_model *const *fb, size_t n_fb,
 		 struct gpuproj_projection *pr)
 {
 	struct gpuproj_projection alt;
+	const struct gpuproj_model *tried = NULL;
+	char why[sizeof(alt.why)] = "";
 	size_t i;
 
 	for (i = 0; i < n_fb; i++) {
@@ -568,13 +570,25 @@ project_fallback(const struct gpuproj_model *const *fb, size_t n_fb,
 				continue;
 		}
 		gpuproj_model_project(fb[i], k, src, tgt, opt, &alt);
-		if (alt.status != GPUPROJ_OK)
+		if (alt.status != GPUPROJ_OK) {
+			/* A fallback that had its inputs but still could not: worth saying. */
+			if (alt.status != GPUPROJ_E_MISSING) {
+				tried = fb[i];
+				memcpy(why, alt.why, sizeof(why));
+			}
 			continue;
+		}
 		alt.fallback = fb[i];
 		/* why: why the run's model could not (status OK: free for that). */
 		memcpy(alt.why, pr->why, sizeof(alt.why));
 		*pr = alt;
 		return;
+	}
+	if (tried) {
+		size_t len = strlen(pr->why);
+
+		snprintf(pr->why + len, sizeof(pr->why) - len, "; %s cannot either: %s",
+			 gpuproj_model_name(tried), why);
 	}
 }
 

@@ -237,7 +237,7 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 
 	fprintf(out, "Whole run: projected GPU kernel time per target (sum over kernels of point x "
 		"launches; interval from the L1/L2/DRAM projections)\n");
-	fprintf(out, "%-20s %11s %25s %9s %11s %8s  %-8s\n", "target", "projected", "interval",
+	fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s\n", "target", "projected", "interval",
 		"speedup", "measured", "error", "binding");
 	for (r = 0; r < n_runs; r++) {
 		const struct gpuproj_run_projection *run = &runs[r];
@@ -246,7 +246,7 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 
 		if (!run->n_projected) {
 			/* Never the carried source time dressed up as a projection. */
-			fprintf(out, "%-20s %11s %25s %9s %11s %8s  %-8s%s\n", run->target->name,
+			fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s%s\n", run->target->name,
 				"not projected", "-", "-",
 				isnan(meas) ? "-" : format_ns(meas, b, sizeof(b)), "-", "-",
 				run->target == src ? "  (source)" : "");
@@ -256,7 +256,7 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 			 format_ns(run->hi_ns, b, sizeof(b)));
 		fmt_speedup(run->source_ns, run->point_ns, c, sizeof(c));
 		fmt_error(run->point_ns, meas, d, sizeof(d));
-		fprintf(out, "%-20s %11s %25s %9s %11s %8s  %-8s%s\n", run->target->name,
+		fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s%s\n", run->target->name,
 			format_ns(run->point_ns, e, sizeof(e)), interval, c,
 			isnan(meas) ? "-" : format_ns(meas, b, sizeof(b)), d,
 			dominant_binding(p, run), run->target == src ? "  (source)" : "");
@@ -285,7 +285,11 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 				fprintf(out, "notes of %s on the longest kernel (%s):\n",
 					gpuproj_model_name(runs[0].model),
 					short_name(gpuproj_profile_at(p, top_k), a, sizeof(a)));
-			fprintf(out, "  %-20s %s\n", runs[r].target->name, pr->note);
+			/* A fallback's note says whose it is. */
+			fprintf(out, "  %-20s %s%s%s%s\n", runs[r].target->name,
+				pr->fallback ? "by " : "",
+				pr->fallback ? gpuproj_model_name(pr->fallback) : "",
+				pr->fallback ? ": " : "", pr->note);
 		}
 	}
 
