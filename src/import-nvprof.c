@@ -976,6 +976,7 @@ nv_skip_line(void *userdata, const char *line, size_t len, int lineno)
 			    (memmem(line, len, "No kernels were profiled", 24) ||
 			     memmem(line, len, "No profile data", 15) ||
 			     memmem(line, len, "No CUDA application was profiled", 32) ||
+			     memmem(line, len, "is not supported on devices", 27) ||
 			     memmem(line, len, "Error:", 6))) {
 				im->no_data_msg = strndup(line, len > 400 ? 400 : len);
 				im->no_data_line = lineno;
