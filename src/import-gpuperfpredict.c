@@ -30,6 +30,13 @@
  *
  * ## Mapping (this table is the README's "gpuperfpredict" section)
  *
+ * It is implemented once, for both nvprof importers, by nvp_inputs[] and
+ * nvp_logical_metrics() (import-nvprof.h): this file finds each metric's
+ * column by its gpuperfpredict name there, the nvprof importer by its
+ * nvprof name. Beyond the data set's columns, the shared mapping also reads
+ * dram_write_transactions, warp_execution_efficiency, flop_count_hp_* and
+ * inst_fp_16 where an nvprof export has them (see import-nvprof.c).
+ *
  * nvprof definitions are quoted from the nvprof metrics reference (CUDA
  * Profiler User's Guide, "Metrics Reference"). "thread-level" = counted per
  * non-predicated thread; "warp-level" = counted once per warp instruction.

@@ -143,15 +143,17 @@ check_device(struct gpuproj_profile *p, const struct gpuproj_targets *ts)
 	if (d->cc_major > 0)
 		snprintf(cc, sizeof(cc), "CC %d.%d", d->cc_major, d->cc_minor);
 	if (!d->name) {
+		char what[64] = "";
 		size_t i, n = 0;
 
-		fprintf(stderr, "  device: not named in the file%s%s%s%s", *cc || d->sms ? " (" : "",
-			cc, *cc && d->sms ? ", " : "", "");
-		if (d->sms)
-			fprintf(stderr, "%d SMs", d->sms);
-		fprintf(stderr, "%s", *cc || d->sms ? ")" : "");
+		/* What the export does say about its GPU. */
+		if (*cc && d->sms)
+			snprintf(what, sizeof(what), " (%s, %d SMs)", cc, d->sms);
+		else if (*cc || d->sms)
+			snprintf(what, sizeof(what), " (%s%.0d%s)", cc, d->sms, d->sms ? " SMs" : "");
+		fprintf(stderr, "  device: not named in the file%s", what);
 		/* Entries with the same compute capability: the likely candidates. */
-		for (i = 0; ts && d->cc_major > 0 && i < gpuproj_targets_count(ts); i++) {
+		for (i = 0; ts && d->cc_major > 0 && i < gpuproj_targets_count(ts) && n < 6; i++) {
 			const struct gpuproj_target *c = gpuproj_targets_get(ts, i);
 
 			if (c->vendor != GPUPROJ_VENDOR_NVIDIA || c->cc_major != d->cc_major ||
@@ -159,8 +161,6 @@ check_device(struct gpuproj_profile *p, const struct gpuproj_targets *ts)
 				continue;
 			fprintf(stderr, "%s%s (%d SMs)", n++ ? ", " : "; targets.yaml entries of "
 				"that CC: ", c->name, c->sms);
-			if (n == 6)
-				break;
 		}
 		fprintf(stderr, "; pass --device-name NAME here or --source NAME to `gpuproj "
 			"project`\n");

@@ -365,6 +365,52 @@ START_TEST(one_mapping_with_gpuperfpredict)
 }
 END_TEST
 
+/* The gpuperfpredict importer's ranges and columns (issue 12), on the same mapping. */
+START_TEST(gpuperfpredict_ranges_and_columns)
+{
+	static const char occ[] =
+		"gpu,kernel,launches,input.size.1,input.size.2,grid.x,grid.y,block.x,block.y,"
+		"registers.per.thread,static.smem,duration,achieved_occupancy\n"
+		"Tesla-K40,k,1,64,64,8,8,16,16,20,1024,5e-05,0.5\n"
+		"Tesla-K40,k,1,64,128,8,8,16,16,20,1024,5e-05,57\n";
+	static const char dup[] =
+		"gpu,kernel,launches,input.size.1,input.size.2,grid.x,grid.y,block.x,block.y,"
+		"registers.per.thread,static.smem,duration,achieved_occupancy,achieved_occupancy\n"
+		"Tesla-K40,k,1,64,64,8,8,16,16,20,1024,5e-05,0.5,0.6\n";
+	static const char dur[] =
+		"gpu,kernel,launches,input.size.1,input.size.2,grid.x,grid.y,block.x,block.y,"
+		"registers.per.thread,static.smem,duration\n"
+		"Tesla-K40,k,1,64,64,8,8,16,16,20,1024,2e6\n";
+	char *a = test_write_file(dir, "occ.csv", occ), *b = test_write_file(dir, "dup.csv", dup);
+	char *c = test_write_file(dir, "dur.csv", dur);
+	const char *pa[] = { a }, *pb[] = { b }, *pc[] = { c };
+	struct gpuproj_profile **ps = NULL;
+	struct gpuproj_error err = { 0 };
+	size_t n = 0;
+
+	/* An occupancy of 57 (range 0–1): refused at its line and column. */
+	ck_assert_int_eq(gpuproj_import_gpuperfpredict(pa, 1, targets, &ps, &n, &err),
+			 GPUPROJ_E_SCHEMA);
+	ck_assert_int_eq(err.line, 3);
+	ck_assert_int_eq(err.column, 46);
+	ck_assert_str_eq(err.message, "occupancy.achieved = 57 is outside its range (column "
+			 "'achieved_occupancy')");
+	/* A column twice: the first would win silently; refused. */
+	ck_assert_int_eq(gpuproj_import_gpuperfpredict(pb, 1, targets, &ps, &n, &err),
+			 GPUPROJ_E_PARSE);
+	ck_assert_int_eq(err.line, 1);
+	ck_assert_str_eq(err.message, "column 'achieved_occupancy' appears twice (fields 13 and 14)");
+	/* 2 × 10^6 s is not a kernel duration. */
+	ck_assert_int_eq(gpuproj_import_gpuperfpredict(pc, 1, targets, &ps, &n, &err),
+			 GPUPROJ_E_SCHEMA);
+	ck_assert_int_eq(err.line, 2);
+	ck_assert_ptr_nonnull(strstr(err.message, "is not a kernel duration in seconds"));
+	free(a);
+	free(b);
+	free(c);
+}
+END_TEST
+
 START_TEST(table_of_names)
 {
 	/* Every gpuperfpredict metric column maps back to its nvprof metric. */
@@ -527,6 +573,7 @@ main(void)
 	tcase_add_test(tc, events_and_metric_trace);
 	tcase_add_test(tc, one_mapping_with_gpuperfpredict);
 	tcase_add_test(tc, table_of_names);
+	tcase_add_test(tc, gpuperfpredict_ranges_and_columns);
 	tcase_add_test(tc, error_counter_permission);
 	tcase_add_test(tc, error_no_data);
 	tcase_add_test(tc, error_not_csv);
