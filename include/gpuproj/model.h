@@ -211,8 +211,9 @@ enum gpuproj_fallback {
 	/**
 	 * On for the default model (hroof-occ): first hroof, when only the launch
 	 * geometry is missing (hroof-occ is hroof times an occupancy term that
-	 * needs it), then "sol" (coarser). Off for every other model, so that a
-	 * model chosen by name is that model alone.
+	 * needs it), then "sol" (coarser). Off for every other model. (`gpuproj
+	 * project --model NAME` sets GPUPROJ_FALLBACK_OFF: a model named by the
+	 * user is that model alone.)
 	 */
 	GPUPROJ_FALLBACK_DEFAULT = 0,
 	GPUPROJ_FALLBACK_OFF = 1,    /**< never: each kernel by the run's model or not at all */

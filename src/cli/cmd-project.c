@@ -42,10 +42,11 @@ help(FILE *f)
 		"  --waves sm|resident|off  wave quantisation of the occupancy models (default:\n"
 		"                       %s): a wave of one block per SM, of the blocks resident\n"
 		"                       at once, or none\n"
-		"  --no-fallback        project every kernel with the model alone; by default\n"
-		"                       kernels the default model lacks inputs for are projected\n"
-		"                       by hroof (launch geometry unknown) or sol (coarser: from\n"
-		"                       Nsight Compute's throughput percentages), labelled\n"
+		"  --no-fallback        project every kernel with the model alone; without\n"
+		"                       --model, kernels the default model lacks inputs for are\n"
+		"                       projected by hroof (launch geometry unknown) or sol\n"
+		"                       (coarser: from Nsight Compute's throughput percentages),\n"
+		"                       labelled; a model named with --model is always alone\n"
 		"  --details            json: add every number behind each projection\n"
 		"  --format FMT         table (default), json or csv\n"
 		"  -o, --output FILE    write to FILE instead of standard output (JSON is\n"
@@ -333,6 +334,9 @@ cmd_project(int argc, char **argv)
 		mopt.fallback = GPUPROJ_FALLBACK_OFF;
 	}
 	model = model_name ? gpuproj_model_find(model_name) : gpuproj_model_default();
+	/* A model named on the command line is that model alone, the default one too. */
+	if (model_name)
+		mopt.fallback = GPUPROJ_FALLBACK_OFF;
 	if (!model) {
 		ret = cli_usage_error("project", "unknown model '%s' (`--model list` lists them)",
 				      model_name);
