@@ -38,9 +38,10 @@
  * kernel has metrics but no duration (the summary says what to add).
  *
  * Units: trace durations by the units row; sizes in the trace ("KB", "MB")
- * are binary (nvprof prints 1 KiB as "1.000000KB"); throughputs are decimal
- * GB/s (10^9 B/s, as the gpuperfpredict README states for the same
- * metrics).
+ * are binary (public traces show a memset as "1.003906" KB = 1,028 B and a
+ * copy as "0.125000" KB = 128 B: whole bytes only with 1 KB = 1024 B);
+ * throughputs are decimal GB/s (10^9 B/s, as the gpuperfpredict README
+ * states for the same metrics).
  *
  * Thread safety: reentrant.
  */
