@@ -294,6 +294,11 @@ kernel_cell(struct gpuproj_gate_cell *cell, const struct pair *pk, size_t col,
 	if (col > 0) {
 		bp = pk->b ? &brun->kernels[pk->bi] : NULL;
 		cp = pk->c ? &crun->kernels[pk->ci] : NULL;
+		/* Either side by the coarser model: labelled by the writers. */
+		cell->coarse = (bp && bp->status == GPUPROJ_OK &&
+				gpuproj_model_is_coarse(bp->fallback ? bp->fallback : brun->model)) ||
+			       (cp && cp->status == GPUPROJ_OK &&
+				gpuproj_model_is_coarse(cp->fallback ? cp->fallback : crun->model));
 	}
 	/* Values on each side that has one (also for new/vanished kernels). */
 	if (pk->b && pk->b->duration_ns.n && (!bp || bp->status == GPUPROJ_OK)) {
@@ -586,6 +591,7 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 				out->n_unprojected++;
 				out->columns[col].n_unprojected++;
 			}
+			out->columns[col].n_coarse += cell->coarse;
 		}
 	}
 	out->regression = out->n_regressed > 0;

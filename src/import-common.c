@@ -124,6 +124,26 @@ record_columns(const char *p, const char *end, unsigned char delim, int *cols, s
 		cols[f] = 0;
 }
 
+/* The column just after the record that starts at `p` (its line break excluded). */
+static int
+record_end_column(const char *p, const char *end)
+{
+	const char *line = p;
+	bool quoted = false;
+
+	for (; p < end; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == '\n' && !quoted)
+			break;
+		else if (*p == '\n')
+			line = p + 1;
+	}
+	if (p > line && p[-1] == '\r')
+		p--;
+	return (int)(p - line) + 1;
+}
+
 static void
 on_record(int c, void *data)
 {
@@ -155,6 +175,7 @@ on_record(int c, void *data)
 	}
 	if (st->n)
 		record_columns(st->rec_start, st->end, st->delim, r->columns, st->n);
+	r->end_column = st->rec_start ? record_end_column(st->rec_start, st->end) : 0;
 	r->fields = st->fields;
 	r->n = st->n;
 	r->line = st->rec_line;
@@ -191,6 +212,18 @@ import_csv_read_buffer(const char *text, size_t len, const char *name,
 	bool in_quotes = false;
 	int lineno = 0, status = GPUPROJ_OK;
 
+	/*
+	 * UTF-16 (Windows PowerShell's `>` and Out-File write it): every other
+	 * byte of ASCII text is NUL. Refuse it whole rather than at the first
+	 * NUL, with how to convert it.
+	 */
+	if ((len >= 2 && ((unsigned char)text[0] == 0xff && (unsigned char)text[1] == 0xfe)) ||
+	    (len >= 2 && ((unsigned char)text[0] == 0xfe && (unsigned char)text[1] == 0xff)) ||
+	    (len >= 2 && text[0] != '\0' && text[1] == '\0'))
+		return error_set(err, GPUPROJ_E_PARSE, name, 1, 1,
+				 "UTF-16 text, not a UTF-8 CSV file (PowerShell's '>' writes "
+				 "UTF-16): convert it with `iconv -f UTF-16 -t UTF-8` or let the "
+				 "tool write the file itself (ncu --log-file, nvprof --log-file)");
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
 		return error_set(err, GPUPROJ_E_NOMEM, name, 0, 0, "out of memory");
 	/* A UTF-8 byte order mark (Windows editors and shells add one). */
@@ -208,6 +241,8 @@ import_csv_read_buffer(const char *text, size_t len, const char *name,
 		size_t done;
 
 		lineno++;
+		if (!nl)
+			t.last_line_open = lineno;
 		if (!in_quotes) {
 			size_t l = (size_t)((nl ? nl : end) - pos);
 
@@ -226,10 +261,20 @@ import_csv_read_buffer(const char *text, size_t len, const char *name,
 			st.rec_start = pos;
 			st.rec_line = lineno;
 		}
+		/* A NUL would end the field early: refuse it, where it is. */
+		q = memchr(pos, '\0', (size_t)(next - pos));
+		if (q) {
+			status = error_set(err, GPUPROJ_E_PARSE, name, lineno, (int)(q - pos) + 1,
+					   "a NUL byte: not a text CSV file (binary data, or a "
+					   "file damaged on the way)");
+			goto out;
+		}
 		for (q = pos; q < next; q++) {
 			if (*q == '"')
 				in_quotes = !in_quotes;
 		}
+		if (!nl)
+			t.unterminated_line = st.rec_line;
 		done = csv_parse(&p, pos, (size_t)(next - pos), on_field, on_record, &st);
 		if (st.oom) {
 			status = error_set(err, GPUPROJ_E_NOMEM, name, lineno, 0, "out of memory");
@@ -302,10 +347,8 @@ import_csv_column(const struct import_csv_row *r, size_t i)
 		return 0;
 	if (i < r->n)
 		return r->columns[i];
-	/* A missing field: just after the last one. */
-	if (r->columns[r->n - 1] == 0)
-		return 0;
-	return r->columns[r->n - 1] + (int)strlen(r->fields[r->n - 1]) + 1;
+	/* A missing field: just after the record. */
+	return r->end_column;
 }
 
 /* Equal after trimming blanks around `field`. */
@@ -332,6 +375,50 @@ import_csv_find(const struct import_csv_row *header, const char *name)
 			return (long)i;
 	}
 	return -1;
+}
+
+bool
+import_csv_next_duplicate(const struct import_csv_row *header, size_t *i, size_t *j)
+{
+	struct import_strmap seen = { 0 };
+	size_t k, first;
+	char *name;
+	bool found = false;
+
+	if (!header)
+		return false;
+	/* Each call rebuilds the map up to the next duplicate: linear overall
+	 * for the usual case of none or a few. */
+	for (k = 0; k < header->n && !found; k++) {
+		const char *f = header->fields[k];
+		size_t l;
+
+		while (isspace((unsigned char)*f))
+			f++;
+		l = strlen(f);
+		while (l > 0 && isspace((unsigned char)f[l - 1]))
+			l--;
+		if (l == 0)
+			continue;
+		name = strndup(f, l);
+		if (!name)
+			break;
+		if (import_strmap_get(&seen, name, &first)) {
+			if (k >= *j) {
+				*i = first;
+				*j = k;
+				found = true;
+			}
+		} else if (import_strmap_put(&seen, name, k)) {
+			free(name);
+			break;
+		}
+		free(name);
+	}
+	import_strmap_clear(&seen);
+	if (found)
+		(*j)++;
+	return found;
 }
 
 /* ---- numbers ---- */
@@ -596,7 +683,7 @@ count_scale(const char *u, double *ret, const char **base)
 {
 	static const char *const names[] = {
 		"inst", "sector", "request", "warp", "wavefront", "cycle", "thread", "block",
-		"register", "transaction",
+		"register", "transaction", "SM", "cluster",
 	};
 	size_t i;
 
@@ -694,6 +781,47 @@ import_unit_family_name(enum import_unit_family f)
 	case IMPORT_UNIT_OTHER: return "unknown";
 	}
 	return "unknown";
+}
+
+/* ---- ranges ---- */
+
+void
+import_metric_range(enum gpuproj_metric m, double *lo, double *hi, bool *lo_open)
+{
+	*lo = 0;
+	*hi = INFINITY;
+	*lo_open = false;
+	if (m == GPUPROJ_M_WARP_EFFICIENCY || m == GPUPROJ_M_OCCUPANCY_ACHIEVED) {
+		*hi = 1;
+	} else if (m == GPUPROJ_M_CLOCK_SM) {
+		*hi = 1e10;
+		*lo_open = true;
+	}
+}
+
+enum import_range
+import_metric_check(enum gpuproj_metric m, double *v)
+{
+	double lo, hi, tol;
+	bool lo_open;
+
+	if (!isfinite(*v))
+		return IMPORT_RANGE_BAD;
+	import_metric_range(m, &lo, &hi, &lo_open);
+	if ((lo_open ? *v > lo : *v >= lo) && *v <= hi)
+		return IMPORT_RANGE_OK;
+	if (lo_open)
+		return IMPORT_RANGE_BAD; /* a zero or negative clock is no rounding */
+	tol = isfinite(hi) ? 0.01 * (hi - lo) : 0.0;
+	if (*v < lo && *v >= lo - tol) {
+		*v = lo;
+		return IMPORT_RANGE_CLAMPED;
+	}
+	if (*v > hi && *v <= hi + tol) {
+		*v = hi;
+		return IMPORT_RANGE_CLAMPED;
+	}
+	return IMPORT_RANGE_BAD;
 }
 
 /* ---- string map ---- */

@@ -27,6 +27,7 @@ struct import_csv_row {
 	int *columns;    /* 1-based byte column where each field starts on its line */
 	size_t n;
 	int line;        /* 1-based line of the record's first character */
+	int end_column;  /* 1-based column just after the record's last byte, on its last line */
 };
 
 /* A whole CSV file. Zero-initialise; release with import_csv_clear(). */
@@ -35,6 +36,14 @@ struct import_csv {
 	size_t n_rows;
 	int n_lines;             /* physical lines in the file */
 	size_t n_skipped;        /* lines the skip_line hook dropped */
+	/*
+	 * The line of the last record when the file ends inside it, without
+	 * a line break (a file cut while it was written, or saved without a
+	 * final newline); 0 when the file ends with a line break.
+	 */
+	int unterminated_line;
+	/* The last line of the file when it has no line break (parsed or dropped), else 0. */
+	int last_line_open;
 };
 
 /* How to read. A NULL options pointer means all defaults. */
@@ -53,14 +62,21 @@ struct import_csv_options {
 /*
  * Read a CSV file ("-" = standard input) in strict mode (RFC 4180 quoting:
  * a quote inside an unquoted field or text after a closing quote is an
- * error). Line endings LF or CRLF. Each record keeps its line and the
- * column of every field, for error messages.
+ * error). Line endings LF or CRLF; fields quoted or not. Each record keeps
+ * its line and the column of every field, for error messages.
+ *
+ * Text only: a NUL byte in a line that is parsed (not dropped by
+ * skip_line) is an error naming its line and column, so a field is never
+ * cut short silently; a UTF-16 file (a byte-order mark FF FE / FE FF, or a
+ * NUL as second byte: PowerShell's `>` writes UTF-16) is refused with how
+ * to convert it.
  *
  * @param[out] ret filled on success; untouched on failure
  * @return GPUPROJ_OK; GPUPROJ_E_IO (cannot open or read: the message names
  *         the errno text); GPUPROJ_E_PARSE (malformed quoting, with
  *         file:line:column; an unterminated quoted field, with the line where
- *         it starts); GPUPROJ_E_NOMEM
+ *         it starts; a NUL byte, with line and column; UTF-16 text);
+ *         GPUPROJ_E_NOMEM
  */
 int import_csv_read_file(const char *path, const struct import_csv_options *opt,
 			 struct import_csv *ret, struct gpuproj_error *err);
@@ -75,7 +91,8 @@ void import_csv_clear(struct import_csv *t);
 const char *import_csv_field(const struct import_csv_row *r, size_t i);
 /*
  * 1-based column of field i, or (for a missing field) the column just after
- * the row's last field; 0 when unknown.
+ * the row's end (past a closing quote, before the line break); 0 when
+ * unknown.
  */
 int import_csv_column(const struct import_csv_row *r, size_t i);
 /*
@@ -83,6 +100,13 @@ int import_csv_column(const struct import_csv_row *r, size_t i);
  * field ignored), or -1.
  */
 long import_csv_find(const struct import_csv_row *header, const char *name);
+/*
+ * Duplicated column names of a header (blanks around names ignored; empty
+ * names are not compared): on each call, the next field j whose name equals
+ * an earlier field i's. Start with *j = 0. Returns false when there is none
+ * left. Linear in the header's size over all calls (a string map).
+ */
+bool import_csv_next_duplicate(const struct import_csv_row *header, size_t *i, size_t *j);
 
 /* ---- numbers ---- */
 
@@ -145,6 +169,39 @@ struct import_unit {
 void import_unit_parse(const char *unit, struct import_unit *ret);
 /* "time", "size", "frequency", … for messages. */
 const char *import_unit_family_name(enum import_unit_family f);
+
+/* ---- ranges of logical metrics ---- */
+
+/*
+ * The documented range of a logical metric (README "Profile JSON", enum
+ * gpuproj_metric): counts, bytes and cycles ≥ 0; warp_efficiency and
+ * occupancy.achieved in [0, 1]; clock.sm in (0, 10 GHz]. Every value an
+ * importer puts into a profile goes through import_metric_check().
+ */
+void import_metric_range(enum gpuproj_metric m, double *lo, double *hi, bool *lo_open);
+
+/* What import_metric_check() decided. */
+enum import_range {
+	IMPORT_RANGE_OK = 0,     /* finite and inside the range */
+	IMPORT_RANGE_CLAMPED,    /* outside by at most 1 % of the range's width (or of the
+				    bound for one-sided ranges: rounding in the tool's
+				    output); *v set to the bound */
+	IMPORT_RANGE_BAD,        /* not finite, or further outside: refuse */
+};
+
+/*
+ * Check a value against the metric's range; clamp rounding overshoots
+ * (e.g. 100.004 % occupancy printed by a tool). *v is changed only when
+ * IMPORT_RANGE_CLAMPED is returned.
+ */
+enum import_range import_metric_check(enum gpuproj_metric m, double *v);
+
+/*
+ * Durations an importer accepts, ns: (0, IMPORT_MAX_DURATION_NS]. 10^15 ns
+ * is 11.6 days, beyond any kernel; the bound keeps sums over 2^64 launches
+ * (and the Welford m2 of their spread) finite.
+ */
+#define IMPORT_MAX_DURATION_NS 1e15
 
 /* ---- a string → index map ---- */
 

@@ -30,6 +30,13 @@
  *
  * ## Mapping (this table is the README's "gpuperfpredict" section)
  *
+ * It is implemented once, for both nvprof importers, by nvp_inputs[] and
+ * nvp_logical_metrics() (import-nvprof.h): this file finds each metric's
+ * column by its gpuperfpredict name there, the nvprof importer by its
+ * nvprof name. Beyond the data set's columns, the shared mapping also reads
+ * dram_write_transactions, warp_execution_efficiency, flop_count_hp_* and
+ * inst_fp_16 where an nvprof export has them (see import-nvprof.c).
+ *
  * nvprof definitions are quoted from the nvprof metrics reference (CUDA
  * Profiler User's Guide, "Metrics Reference"). "thread-level" = counted per
  * non-predicated thread; "warp-level" = counted once per warp instruction.
@@ -110,11 +117,17 @@
 #include <gpuproj/target.h>
 
 #include "import-common.h"
+#include "import-nvprof.h"
 #include "util.h"
 
 #define GPP_CITATION GPUPROJ_CITATION_GPUPERFPREDICT
 
-/* Columns the importer reads by name. The first block is required. */
+/*
+ * Columns the importer reads by name: the signature and timing columns
+ * (all required); the metric columns are nvprof's, found through the
+ * mapping both nvprof importers share (import-nvprof.h: nvp_inputs[].
+ * gpp_column).
+ */
 enum col {
 	C_GPU = 0,
 	C_KERNEL,
@@ -128,37 +141,6 @@ enum col {
 	C_REGS,
 	C_SMEM,
 	C_DURATION,
-	C_N_REQUIRED,
-	/* optional metric inputs */
-	C_SP_FMA = C_N_REQUIRED,
-	C_SP_ADD,
-	C_SP_MUL,
-	C_DP,
-	C_DP_FMA,
-	C_DP_ADD,
-	C_DP_MUL,
-	C_INST_FP32,
-	C_INST_FP64,
-	C_INST_INT,
-	C_INST_LDST,
-	C_INST_CONTROL,
-	C_INST_MISC,
-	C_INST_EXECUTED,
-	C_GLD_THROUGHPUT,
-	C_GST_THROUGHPUT,
-	C_L2_READ_TR,
-	C_L2_WRITE_TR,
-	C_L2_READ_THROUGHPUT,
-	C_DRAM_READ_TR,
-	C_DRAM_WRITE_THROUGHPUT,
-	C_SHARED_LOAD_TR,
-	C_SHARED_STORE_TR,
-	C_SHARED_LOAD_INST,
-	C_SHARED_STORE_INST,
-	C_SHARED_LOAD_THROUGHPUT,
-	C_SHARED_STORE_THROUGHPUT,
-	C_OCCUPANCY,
-	C_ACTIVE_CYCLES,
 	C_COUNT
 };
 
@@ -175,35 +157,6 @@ static const char *const col_names[C_COUNT] = {
 	[C_REGS] = "registers.per.thread",
 	[C_SMEM] = "static.smem",
 	[C_DURATION] = "duration",
-	[C_SP_FMA] = "floating_point_operations.single_precision_fma.",
-	[C_SP_ADD] = "floating_point_operations.single_precision_add.",
-	[C_SP_MUL] = "floating_point_operation.single_precision_mul.",
-	[C_DP] = "floating_point_operations.double_precision.",
-	[C_DP_FMA] = "floating_point_operations.double_precision_fma.",
-	[C_DP_ADD] = "floating_point_operations.double_precision_add.",
-	[C_DP_MUL] = "floating_point_operations.double_precision_mul.",
-	[C_INST_FP32] = "fp_instructions.single.",
-	[C_INST_FP64] = "fp_instructions.double.",
-	[C_INST_INT] = "integer_instructions",
-	[C_INST_LDST] = "load.store_instructions",
-	[C_INST_CONTROL] = "control.flow_instructions",
-	[C_INST_MISC] = "misc_instructions",
-	[C_INST_EXECUTED] = "inst_executed",
-	[C_GLD_THROUGHPUT] = "global_load_throughput",
-	[C_GST_THROUGHPUT] = "global_store_throughput",
-	[C_L2_READ_TR] = "l2_read_transactions",
-	[C_L2_WRITE_TR] = "l2_write_transactions",
-	[C_L2_READ_THROUGHPUT] = "l2_throughput_.reads.",
-	[C_DRAM_READ_TR] = "device_memory_read_transactions",
-	[C_DRAM_WRITE_THROUGHPUT] = "device_memory_write_throughput",
-	[C_SHARED_LOAD_TR] = "shared_load_transactions",
-	[C_SHARED_STORE_TR] = "shared_store_transactions",
-	[C_SHARED_LOAD_INST] = "shared_load",
-	[C_SHARED_STORE_INST] = "shared_store",
-	[C_SHARED_LOAD_THROUGHPUT] = "shared_memory_load_throughput",
-	[C_SHARED_STORE_THROUGHPUT] = "shared_memory_store_throughput",
-	[C_OCCUPANCY] = "achieved_occupancy",
-	[C_ACTIVE_CYCLES] = "active_cycles",
 };
 
 /* One GPU of the data set and the profile being filled for it. */
@@ -227,7 +180,8 @@ struct gpp_ctx {
 struct gpp_file {
 	const char *path;
 	struct import_csv csv;
-	long idx[C_COUNT];      /* field index of each known column, -1 if absent */
+	long idx[C_COUNT];      /* field index of each signature column, -1 if absent */
+	long nvp_idx[NVP_COUNT]; /* field index of each nvprof metric column, -1 if absent */
 	bool *is_sig;           /* per header field: a required (signature/timing) column */
 	size_t n_header;
 	const struct import_csv_row *header;
@@ -282,13 +236,10 @@ row_number(const struct gpp_ctx *ctx, const struct gpp_file *f, const struct imp
 	if (f->idx[c] < 0)
 		return GPUPROJ_OK;
 	s = import_csv_field(r, (size_t)f->idx[c]);
-	if (value_absent(s)) {
-		if (c < C_N_REQUIRED)
-			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
-					 import_csv_column(r, (size_t)f->idx[c]),
-					 "column '%s' has no value", col_names[c]);
-		return GPUPROJ_OK;
-	}
+	if (value_absent(s))
+		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+				 import_csv_column(r, (size_t)f->idx[c]),
+				 "column '%s' has no value", col_names[c]);
 	if (!parse_double(s, ret))
 		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
 				 import_csv_column(r, (size_t)f->idx[c]),
@@ -392,83 +343,6 @@ nomem:
 	return error_set(ctx->err, GPUPROJ_E_NOMEM, f->path, r->line, 0, "out of memory");
 }
 
-/*
- * The logical metrics of one row (per launch), NaN where the data set does
- * not allow a value. See the mapping table at the top of the file.
- */
-static void
-row_metrics(const double *v, const struct gpuproj_target *t, double dur_s,
-	    double m[GPUPROJ_M_COUNT])
-{
-	double thread, write_b, w, t_prof = dur_s;
-	int i;
-
-	/* The duration nvprof divided its throughputs by (see "t_prof" above). */
-	if (v[C_L2_READ_TR] > 0 && v[C_L2_READ_THROUGHPUT] > 0)
-		t_prof = 32.0 * v[C_L2_READ_TR] / (v[C_L2_READ_THROUGHPUT] * 1e9);
-
-	for (i = 0; i < GPUPROJ_M_COUNT; i++)
-		m[i] = NAN;
-
-	m[GPUPROJ_M_INST_FP32_FMA] = v[C_SP_FMA];
-	m[GPUPROJ_M_INST_FP32_ADD] = v[C_SP_ADD];
-	m[GPUPROJ_M_INST_FP32_MUL] = v[C_SP_MUL];
-	m[GPUPROJ_M_INST_FP64_ADD] = v[C_DP_ADD];
-	m[GPUPROJ_M_INST_FP64_MUL] = v[C_DP_MUL];
-	if (!isnan(v[C_DP_FMA])) {
-		m[GPUPROJ_M_INST_FP64_FMA] = v[C_DP_FMA];
-	} else {
-		/* flop_count_dp = add + mul + 2 × fma (nvprof's definition). */
-		double fma = (v[C_DP] - v[C_DP_ADD] - v[C_DP_MUL]) / 2;
-
-		if (fma >= -1.0) /* NaN compares false: no value */
-			m[GPUPROJ_M_INST_FP64_FMA] = fma > 0 ? fma : 0.0;
-	}
-
-	m[GPUPROJ_M_INST_FP32] = v[C_INST_FP32];
-	m[GPUPROJ_M_INST_FP64] = v[C_INST_FP64];
-	m[GPUPROJ_M_INST_INT] = v[C_INST_INT];
-	m[GPUPROJ_M_INST_LDST] = v[C_INST_LDST];
-	m[GPUPROJ_M_INST_OTHER] = v[C_INST_CONTROL] + v[C_INST_MISC];
-	m[GPUPROJ_M_INST_WARP] = v[C_INST_EXECUTED];
-	thread = v[C_INST_FP32] + v[C_INST_FP64] + v[C_INST_INT] + v[C_INST_LDST] +
-		 v[C_INST_CONTROL] + v[C_INST_MISC];
-	m[GPUPROJ_M_INST_THREAD] = thread;
-	if (v[C_INST_EXECUTED] > 0 && t->warp_size > 0) {
-		double we = thread / ((double)t->warp_size * v[C_INST_EXECUTED]);
-
-		if (we >= 0 && we <= 1.0)
-			m[GPUPROJ_M_WARP_EFFICIENCY] = we;
-	}
-
-	m[GPUPROJ_M_BYTES_L1] = (v[C_GLD_THROUGHPUT] + v[C_GST_THROUGHPUT]) * 1e9 * t_prof;
-	m[GPUPROJ_M_SECTORS_L1] = m[GPUPROJ_M_BYTES_L1] / 32.0;
-	m[GPUPROJ_M_SECTORS_L2] = v[C_L2_READ_TR] + v[C_L2_WRITE_TR];
-	m[GPUPROJ_M_BYTES_L2] = 32.0 * m[GPUPROJ_M_SECTORS_L2];
-	m[GPUPROJ_M_BYTES_DRAM_READ] = 32.0 * v[C_DRAM_READ_TR];
-	write_b = v[C_DRAM_WRITE_THROUGHPUT] * 1e9 * t_prof;
-	m[GPUPROJ_M_BYTES_DRAM_WRITE] = write_b;
-	m[GPUPROJ_M_BYTES_DRAM] = m[GPUPROJ_M_BYTES_DRAM_READ] + write_b;
-	m[GPUPROJ_M_SECTORS_DRAM] = v[C_DRAM_READ_TR] + write_b / 32.0;
-
-	/* 128-byte wavefront units: a CC 3.x transaction is a 256 B/clk pipe cycle. */
-	w = t->cc_major == 3 ? 256.0 : 128.0;
-	m[GPUPROJ_M_SHARED_WAVEFRONTS] = (v[C_SHARED_LOAD_TR] + v[C_SHARED_STORE_TR]) * w / 128.0;
-	m[GPUPROJ_M_SHARED_BYTES] = (v[C_SHARED_LOAD_THROUGHPUT] + v[C_SHARED_STORE_THROUGHPUT]) *
-				    1e9 * t_prof;
-	m[GPUPROJ_M_SHARED_BANK_CONFLICTS] =
-		fmax(v[C_SHARED_LOAD_TR] - v[C_SHARED_LOAD_INST], 0.0) +
-		fmax(v[C_SHARED_STORE_TR] - v[C_SHARED_STORE_INST], 0.0);
-	/* fmax() ignores a NaN operand: require all four inputs. */
-	if (isnan(v[C_SHARED_LOAD_TR] + v[C_SHARED_LOAD_INST] + v[C_SHARED_STORE_TR] +
-		  v[C_SHARED_STORE_INST]))
-		m[GPUPROJ_M_SHARED_BANK_CONFLICTS] = NAN;
-
-	m[GPUPROJ_M_OCCUPANCY_ACHIEVED] = v[C_OCCUPANCY];
-	if (t->sms > 0)
-		m[GPUPROJ_M_CYCLES_SM_ACTIVE] = v[C_ACTIVE_CYCLES] / t->sms;
-}
-
 /* Add `value` per launch over `launches` launches to an extra metric. */
 static int
 add_extra(struct gpuproj_kernel *k, const char *name, double value, uint64_t launches)
@@ -509,10 +383,52 @@ row_smem(const struct gpp_ctx *ctx, const struct gpp_file *f, const struct impor
 	return GPUPROJ_OK;
 }
 
+/*
+ * The nvprof metric columns of a row (NaN where absent): finite numbers,
+ * not negative (every one is a count, a throughput or a ratio).
+ */
+static int
+row_nvprof(const struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_csv_row *r,
+	   double v[NVP_COUNT])
+{
+	int i;
+
+	for (i = 0; i < NVP_COUNT; i++) {
+		const char *cell;
+
+		v[i] = NAN;
+		if (f->nvp_idx[i] < 0)
+			continue;
+		cell = import_csv_field(r, (size_t)f->nvp_idx[i]);
+		if (value_absent(cell))
+			continue;
+		if (!parse_double(cell, &v[i]))
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+					 import_csv_column(r, (size_t)f->nvp_idx[i]),
+					 "column '%s': '%s' is not a number",
+					 nvp_inputs[i].gpp_column, cell);
+		if (v[i] < 0)
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+					 import_csv_column(r, (size_t)f->nvp_idx[i]),
+					 "column '%s': negative value %s", nvp_inputs[i].gpp_column,
+					 cell);
+	}
+	return GPUPROJ_OK;
+}
+
+/* The column a logical metric comes from, for messages (-1: derived from several). */
+static long
+metric_column(const struct gpp_file *f, enum gpuproj_metric m)
+{
+	if (m == GPUPROJ_M_OCCUPANCY_ACHIEVED)
+		return f->nvp_idx[NVP_OCC];
+	return -1;
+}
+
 static int
 import_row(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_csv_row *r)
 {
-	double v[C_COUNT], m[GPUPROJ_M_COUNT], launches_d, dur_s;
+	double v[C_COUNT], vn[NVP_COUNT], m[GPUPROJ_M_COUNT], launches_d, dur_s;
 	const char *label, *kname;
 	char s1[64], s2[64], tag[160];
 	struct gpuproj_signature sig = { 0 };
@@ -544,6 +460,8 @@ import_row(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_cs
 		if (s)
 			return s;
 	}
+	if ((s = row_nvprof(ctx, f, r, vn)))
+		return s;
 	if ((s = row_dim(ctx, f, r, C_LAUNCHES, false, &launches32)) ||
 	    (s = row_dim(ctx, f, r, C_GX, false, &sig.grid.x)) ||
 	    (s = row_dim(ctx, f, r, C_GY, false, &sig.grid.y)) ||
@@ -557,18 +475,12 @@ import_row(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_cs
 	launches = launches32;
 	launches_d = (double)launches;
 	dur_s = v[C_DURATION];
-	if (!(dur_s > 0))
+	if (!(dur_s > 0 && dur_s * 1e9 <= IMPORT_MAX_DURATION_NS))
 		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
 				 import_csv_column(r, (size_t)f->idx[C_DURATION]),
-				 "column 'duration': %s is not a positive time in seconds",
-				 import_csv_field(r, (size_t)f->idx[C_DURATION]));
-	for (c = C_N_REQUIRED; c < C_COUNT; c++) {
-		if (v[c] < 0)
-			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
-					 import_csv_column(r, (size_t)f->idx[c]),
-					 "column '%s': negative value %s", col_names[c],
-					 import_csv_field(r, (size_t)f->idx[c]));
-	}
+				 "column 'duration': %s is not a kernel duration in seconds (> 0 "
+				 "and at most %.3g)", import_csv_field(r, (size_t)f->idx[C_DURATION]),
+				 IMPORT_MAX_DURATION_NS / 1e9);
 	sig.grid.z = sig.block.z = 1;
 
 	s = find_or_add_gpu(ctx, f, r, label, &g);
@@ -597,12 +509,32 @@ import_row(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_cs
 	k->launches += launches;
 	k->profiled += launches;
 
-	row_metrics(v, g->target, dur_s, m);
+	{
+		struct nvp_gpu gpu = { g->target->warp_size, g->target->cc_major, g->target->sms };
+
+		nvp_logical_metrics(vn, &gpu, dur_s, m);
+	}
 	for (i = 0; i < GPUPROJ_M_COUNT; i++) {
 		if (!isfinite(m[i]))
 			continue;
+		/* Documented ranges (achieved_occupancy 0..1, …): refused with the position. */
+		if (import_metric_check((enum gpuproj_metric)i, &m[i]) != IMPORT_RANGE_OK) {
+			long col = metric_column(f, (enum gpuproj_metric)i);
+
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+					 col >= 0 ? import_csv_column(r, (size_t)col) : 0,
+					 "%s = %.17g is outside its range%s%s%s",
+					 gpuproj_metric_name((enum gpuproj_metric)i), m[i],
+					 col >= 0 ? " (column '" : "",
+					 col >= 0 ? import_csv_field(f->header, (size_t)col) : "",
+					 col >= 0 ? "')" : "");
+		}
 		k->metric_sum[i] += m[i] * launches_d;
 		k->metric_n[i] += launches32;
+		if (!isfinite(k->metric_sum[i]))
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line, 0,
+					 "%s: the sum over the launches is not finite",
+					 gpuproj_metric_name((enum gpuproj_metric)i));
 	}
 
 	/* Every counter column as published, under its own name. */
@@ -641,6 +573,16 @@ read_file(struct gpp_ctx *ctx, struct gpp_file *f)
 				 "(gpu,kernel,...)");
 	f->header = &f->csv.rows[0];
 	f->n_header = f->header->n;
+	{
+		size_t a = 0, b = 0;
+
+		/* The data set never repeats a column: a second one would be ignored. */
+		if (import_csv_next_duplicate(f->header, &a, &b))
+			return error_set(ctx->err, GPUPROJ_E_PARSE, f->path, f->header->line,
+					 import_csv_column(f->header, b - 1),
+					 "column '%s' appears twice (fields %zu and %zu)",
+					 header_name(f, b - 1), a + 1, b);
+	}
 	for (c = 0; c < C_COUNT; c++) {
 		f->idx[c] = -1;
 		for (i = 0; i < f->n_header; i++) {
@@ -650,11 +592,20 @@ read_file(struct gpp_ctx *ctx, struct gpp_file *f)
 			}
 		}
 	}
+	for (c = 0; c < NVP_COUNT; c++) {
+		f->nvp_idx[c] = -1;
+		for (i = 0; nvp_inputs[c].gpp_column && i < f->n_header; i++) {
+			if (strcmp(header_name(f, i), nvp_inputs[c].gpp_column) == 0) {
+				f->nvp_idx[c] = (long)i;
+				break;
+			}
+		}
+	}
 	if (f->idx[C_GPU] < 0 || f->idx[C_KERNEL] < 0)
 		return error_set(ctx->err, GPUPROJ_E_PARSE, f->path, f->header->line, 0,
 				 "not a gpuperfpredict CSV: the header has no 'gpu' and 'kernel' "
 				 "columns");
-	for (c = 0; c < C_N_REQUIRED; c++) {
+	for (c = 0; c < C_COUNT; c++) {
 		if (f->idx[c] < 0)
 			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, f->header->line, 0,
 					 "required column '%s' is missing from the header",
@@ -663,7 +614,7 @@ read_file(struct gpp_ctx *ctx, struct gpp_file *f)
 	f->is_sig = calloc(f->n_header ? f->n_header : 1, sizeof(*f->is_sig));
 	if (!f->is_sig)
 		return error_set(ctx->err, GPUPROJ_E_NOMEM, f->path, 0, 0, "out of memory");
-	for (c = 0; c < C_N_REQUIRED; c++)
+	for (c = 0; c < C_COUNT; c++)
 		f->is_sig[f->idx[c]] = true;
 	return GPUPROJ_OK;
 }

@@ -27,8 +27,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <gpuproj/import.h>
+#include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 
 #include "import-common.h"
@@ -44,6 +46,7 @@ enum kind {
 	K_FREQ,   /* → Hz */
 	K_COUNT,  /* no unit or a count ("inst", "Kinst", "register/thread") */
 	K_PCT,    /* "%" (or no unit), kept in percent */
+	K_BW,     /* → bytes/second */
 };
 
 /* Every NVIDIA metric (or section label) the importer maps. */
@@ -65,12 +68,26 @@ enum src {
 	SRC_REGS, SRC_REGS_L, SRC_SMEM_DYN, SRC_SMEM_DYN_L, SRC_SMEM_ST, SRC_SMEM_ST_L,
 	SRC_GRID, SRC_GRID_L, SRC_GRID_X, SRC_GRID_Y, SRC_GRID_Z,
 	SRC_BLOCK, SRC_BLOCK_L, SRC_BLOCK_X, SRC_BLOCK_Y, SRC_BLOCK_Z,
-	SRC_SMS, SRC_CC_MAJOR, SRC_CC_MINOR,
+	SRC_SMS, SRC_SMS_L, SRC_CC_MAJOR, SRC_CC_MINOR,
+	/* Duration from elapsed cycles and their rate (the roofline recipes). */
+	SRC_CYC_SM, SRC_CYC_SMSP, SRC_CLOCK_SMSP,
+	/* Default-section quantities of the sol model (model.h, GPUPROJ_SOL_*). */
+	SRC_SOL_DRAM, SRC_SOL_DRAM_OLD, SRC_SOL_DRAM_L, SRC_SOL_DRAM_L20,
+	SRC_SOL_L2, SRC_SOL_L2_L, SRC_SOL_L2_L20,
+	SRC_SOL_L1, SRC_SOL_L1_L, SRC_SOL_L1_L20, SRC_SOL_L1_TEX20,
+	SRC_SOL_SM, SRC_SOL_SM_L, SRC_SOL_SM_L20,
+	SRC_DRAM_BPS, SRC_DRAM_BPS_L,
 	SRC_COUNT
 };
 
-#define SOL "GPU Speed Of Light Throughput|SpeedOfLight"
+/*
+ * Section names of the labels: ncu 2019.5–2020 call the speed-of-light
+ * section "GPU Speed Of Light", later versions "GPU Speed Of Light
+ * Throughput"; the identifier (`--section SpeedOfLight`) is the same.
+ */
+#define SOL "GPU Speed Of Light Throughput|GPU Speed Of Light|SpeedOfLight"
 #define LAUNCH "Launch Statistics|LaunchStats"
+#define MWA "Memory Workload Analysis|MemoryWorkloadAnalysis"
 #define SASS(x) "smsp__sass_thread_inst_executed_op_" x "_pred_on.sum"
 #define SASS_SM(x) "sm__sass_thread_inst_executed_op_" x "_pred_on.sum"
 
@@ -171,8 +188,35 @@ static const struct source {
 	[SRC_BLOCK_Y] = { "launch__block_dim_y", NULL, K_COUNT },
 	[SRC_BLOCK_Z] = { "launch__block_dim_z", NULL, K_COUNT },
 	[SRC_SMS] = { "device__attribute_multiprocessor_count", NULL, K_COUNT },
+	[SRC_SMS_L] = { "# SMs", LAUNCH, K_COUNT },
 	[SRC_CC_MAJOR] = { "device__attribute_compute_capability_major", NULL, K_COUNT },
 	[SRC_CC_MINOR] = { "device__attribute_compute_capability_minor", NULL, K_COUNT },
+	[SRC_CYC_SM] = { "sm__cycles_elapsed.avg", NULL, K_COUNT },
+	[SRC_CYC_SMSP] = { "smsp__cycles_elapsed.avg", NULL, K_COUNT },
+	[SRC_CLOCK_SMSP] = { "smsp__cycles_elapsed.avg.per_second", NULL, K_FREQ },
+	/*
+	 * The speed-of-light percentages, by metric name and by the labels of
+	 * the section's versions (2019.5–2020: "SOL FB", "SOL L2", "SOL L1/TEX
+	 * Cache" or "SOL TEX", "SM [%]"; 2021+: "DRAM Throughput", "L2 Cache
+	 * Throughput", "L1/TEX Cache Throughput", "Compute (SM) Throughput").
+	 */
+	[SRC_SOL_DRAM] = { GPUPROJ_SOL_DRAM_PCT, NULL, K_PCT },
+	[SRC_SOL_DRAM_OLD] = { "dram__throughput.avg.pct_of_peak_sustained_elapsed", NULL, K_PCT },
+	[SRC_SOL_DRAM_L] = { "DRAM Throughput", SOL, K_PCT },
+	[SRC_SOL_DRAM_L20] = { "SOL FB", SOL, K_PCT },
+	[SRC_SOL_L2] = { GPUPROJ_SOL_L2_PCT, NULL, K_PCT },
+	[SRC_SOL_L2_L] = { "L2 Cache Throughput", SOL, K_PCT },
+	[SRC_SOL_L2_L20] = { "SOL L2", SOL, K_PCT },
+	[SRC_SOL_L1] = { GPUPROJ_SOL_L1_PCT, NULL, K_PCT },
+	[SRC_SOL_L1_L] = { "L1/TEX Cache Throughput", SOL, K_PCT },
+	[SRC_SOL_L1_L20] = { "SOL L1/TEX Cache", SOL, K_PCT },
+	[SRC_SOL_L1_TEX20] = { "SOL TEX", SOL, K_PCT },
+	[SRC_SOL_SM] = { GPUPROJ_SOL_SM_PCT, NULL, K_PCT },
+	[SRC_SOL_SM_L] = { "Compute (SM) Throughput", SOL, K_PCT },
+	[SRC_SOL_SM_L20] = { "SM [%]", SOL, K_PCT },
+	/* Memory Workload Analysis "Memory Throughput" is the DRAM byte rate. */
+	[SRC_DRAM_BPS] = { "dram__bytes.sum.per_second", NULL, K_BW },
+	[SRC_DRAM_BPS_L] = { "Memory Throughput", MWA, K_BW },
 };
 
 #define DISPLAY_NAME "device__attribute_display_name"
@@ -215,6 +259,7 @@ struct launch {
 	double val[SRC_COUNT];
 	bool have[SRC_COUNT], used[SRC_COUNT];
 	size_t unit[SRC_COUNT];    /* interned unit of val[] (base unit) */
+	int vline[SRC_COUNT], vcol[SRC_COUNT]; /* where val[] was read, for messages */
 	struct extra *extras;
 	size_t n_extras, cap_extras;
 };
@@ -250,9 +295,21 @@ struct importer {
 	bool *warned;                      /* per interned name: a warning was given */
 	size_t cap_flags;
 	size_t seq;
+	struct import_strmap raw_ids;      /* raw layout: "pid\x1fid" → line of the row */
+	/* text-valued metrics ("CachePreferNone"): how many names, and the first */
+	struct import_strmap text_names;
+	size_t n_text;
+	char *first_text;
 	/* line filter */
 	size_t n_prof, n_junk;
 	int first_junk;
+	bool header_seen, header_quoted;   /* the first header line, and its quoting */
+	char *first_msg;                   /* the first ==ERROR== (else ==WARNING==) line */
+	int first_msg_line;
+	bool first_msg_error;
+	int ctrperm_line;                  /* a line naming ERR_NVGPUCTRPERM, or 0 */
+	int nvprof_line;                   /* a line of nvprof's ("==1234== NVPROF …"), or 0 */
+	int unterminated_line;             /* import_csv.unterminated_line */
 };
 
 /* ---- small helpers ---- */
@@ -403,6 +460,7 @@ kind_expect(enum kind k)
 		return "a frequency (hz, Mhz, Ghz, cycle/nsecond, cycle/usecond, cycle/second)";
 	case K_COUNT: return "a count (inst, sector, cycle, warp, … or none)";
 	case K_PCT: return "a percentage (%)";
+	case K_BW: return "a bandwidth (byte/second, Gbyte/second, …)";
 	}
 	return "";
 }
@@ -416,11 +474,68 @@ kind_accepts(enum kind k, enum import_unit_family f)
 	case K_FREQ: return f == IMPORT_UNIT_FREQUENCY;
 	case K_COUNT: return f == IMPORT_UNIT_NONE || f == IMPORT_UNIT_COUNT;
 	case K_PCT: return f == IMPORT_UNIT_PERCENT || f == IMPORT_UNIT_NONE;
+	case K_BW: return f == IMPORT_UNIT_BANDWIDTH;
 	}
 	return false;
 }
 
 /* ---- reading values ---- */
+
+/*
+ * A value that is a word, not a number: Nsight Compute prints settings as
+ * their enumerator ("cudaFuncCachePreferNone", "CachePreferNone",
+ * "PolicySpread") or as "all"; they have no digit at all.
+ */
+static bool
+is_text_label(const char *v)
+{
+	bool alpha = false;
+
+	for (; *v; v++) {
+		if (isdigit((unsigned char)*v))
+			return false;
+		if (isalpha((unsigned char)*v))
+			alpha = true;
+	}
+	return alpha;
+}
+
+static bool
+is_duration_source(size_t s)
+{
+	return s == SRC_DURATION || s == SRC_DURATION_L;
+}
+
+/*
+ * The range of a mapped value in its base unit: percentages 0–100 (a
+ * rounding overshoot of at most 1 point is clamped with a warning),
+ * everything else ≥ 0, and a duration in (0, IMPORT_MAX_DURATION_NS].
+ * Refused values are errors at the value's line and column.
+ */
+static int
+check_source_range(struct importer *im, size_t s, const char *name, const char *value,
+		   const char *unit, int line, int column, double *v)
+{
+	if (is_duration_source(s) && !(*v > 0 && *v <= IMPORT_MAX_DURATION_NS))
+		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, line, column,
+				 "%s: %s %s is not a kernel duration (> 0 and at most %.3g s)", name,
+				 value, unit, IMPORT_MAX_DURATION_NS / 1e9);
+	if (*v < 0)
+		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, line, column,
+				 "%s: negative value %s%s%s", name, value, *unit ? " " : "", unit);
+	if (sources[s].kind == K_PCT && *v > 100) {
+		if (*v > 101)
+			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, line, column,
+					 "%s: %s %% is not a percentage (0 to 100)", name, value);
+		*v = 100;
+		if (warn_once(im, name) &&
+		    import_summary_warn(&im->sum, "%s:%d:%d: %s = %s %% is above 100 %%: clamped "
+					"to 100 (rounding in the tool's output)", im->path, line,
+					column, name, value))
+			return oom(im, line);
+	}
+	return GPUPROJ_OK;
+}
 
 /* Where a value and its unit are in the file. */
 struct pos {
@@ -499,9 +614,18 @@ ingest(struct importer *im, struct launch *L, const char *name, const char *sect
 								       : "%s: unit '%s' is not %s",
 					 name, u.family == IMPORT_UNIT_NONE ? "" : unit,
 					 kind_expect(src->kind));
-		if (!import_parse_scaled(value, u.scale, &v))
+		if (!import_parse_scaled(value, u.scale, &v)) {
+			double raw;
+
+			if (import_parse_number(value, &raw))
+				return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, line, vcolumn,
+						 "%s: %s %s is out of range (not finite in %s)",
+						 name, value, unit, u.base);
 			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, line, vcolumn,
 					 "%s: '%s' is not a number", name, value);
+		}
+		if ((r = check_source_range(im, s, name, value, unit, line, vcolumn, &v)))
+			return r;
 		if (L->have[s]) {
 			if (v != L->val[s] && warn_once(im, name) &&
 			    import_summary_warn(&im->sum, "%s:%d: %s appears twice for launch %s "
@@ -514,6 +638,8 @@ ingest(struct importer *im, struct launch *L, const char *name, const char *sect
 			return oom(im, line);
 		L->have[s] = true;
 		L->val[s] = v;
+		L->vline[s] = line;
+		L->vcol[s] = vcolumn;
 		return GPUPROJ_OK;
 	}
 
@@ -530,10 +656,20 @@ ingest(struct importer *im, struct launch *L, const char *name, const char *sect
 		u.scale = 1.0;
 	}
 	if (!import_parse_scaled(value, u.scale, &v)) {
-		if (warn_once(im, name) &&
-		    import_summary_warn(&im->sum, "%s:%d: kept no value for \"%s\": '%s' is not a "
-					"number", im->path, line, name, value))
+		if (is_text_label(value)) {
+			/* A setting, not a measurement ("CachePreferNone", "all"): counted once. */
+			if (!import_strmap_get(&im->text_names, name, NULL)) {
+				if (import_strmap_put(&im->text_names, name, 0))
+					r = oom(im, line);
+				else if (im->n_text++ == 0 &&
+					 !(im->first_text = xasprintf("%s = %s", name, value)))
+					r = oom(im, line);
+			}
+		} else if (warn_once(im, name) &&
+			   import_summary_warn(&im->sum, "%s:%d: kept no value for \"%s\": '%s' is "
+					       "not a number", im->path, line, name, value)) {
 			r = oom(im, line);
+		}
 	} else if (add_extra(im, L, name, kept_unit, v)) {
 		r = oom(im, line);
 	}
@@ -701,16 +837,158 @@ dims_from_metrics(struct launch *L, enum src x, enum src y, enum src z, enum src
 	return true;
 }
 
+/* The position of the source a logical value came from (the launch's first row if none). */
+static void
+source_pos(const struct launch *L, int s, int *line, int *col)
+{
+	*line = s >= 0 && L->vline[s] ? L->vline[s] : L->line;
+	*col = s >= 0 && L->vline[s] ? L->vcol[s] : 0;
+}
+
+/* The first source of a list that the launch has, or -1. */
 static int
-commit_metrics(struct launch *L, struct gpuproj_kernel *k)
+first_have(const struct launch *L, const enum src *list)
+{
+	for (; *list != SRC_COUNT; list++) {
+		if (L->have[*list])
+			return (int)*list;
+	}
+	return -1;
+}
+
+/*
+ * Add one logical value: checked against the metric's documented range
+ * (import_metric_check(): a rounding overshoot clamped with a warning,
+ * anything else refused at the value's position) and the kernel's sum kept
+ * finite. `s` is the source it came from (-1: derived from several).
+ */
+static int
+add_metric(struct importer *im, const struct launch *L, struct gpuproj_kernel *k,
+	   enum gpuproj_metric m, double v, int s)
+{
+	double orig = v;
+	int line, col;
+
+	source_pos(L, s, &line, &col);
+	switch (import_metric_check(m, &v)) {
+	case IMPORT_RANGE_OK:
+		break;
+	case IMPORT_RANGE_CLAMPED:
+		if (warn_once(im, gpuproj_metric_name(m)) &&
+		    import_summary_warn(&im->sum, "%s:%d: %s = %.17g is outside its range; clamped "
+					"to %g (rounding in the tool's output)", im->path, line,
+					gpuproj_metric_name(m), orig, v))
+			return oom(im, line);
+		break;
+	case IMPORT_RANGE_BAD: {
+		double lo, hi;
+		bool open;
+
+		import_metric_range(m, &lo, &hi, &open);
+		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, line, col,
+				 "launch %s: %s = %.17g is outside its range (%s %g to %g%s)",
+				 L->id, gpuproj_metric_name(m), orig, open ? "above" : "from", lo,
+				 hi, m == GPUPROJ_M_CLOCK_SM ? " Hz" : "");
+	}
+	}
+	gpuproj_kernel_add_metric(k, m, v);
+	if (!isfinite(k->metric_sum[m]))
+		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, line, col,
+				 "launch %s: %s: the sum over the launches of '%s' is not finite "
+				 "(values too large)", L->id, gpuproj_metric_name(m), L->kernel);
+	return GPUPROJ_OK;
+}
+
+/* Take the first source of `list` that the launch has, and add it as `m` (scaled). */
+static int
+add_first(struct importer *im, struct launch *L, struct gpuproj_kernel *k,
+	  enum gpuproj_metric m, const enum src *list, double scale)
+{
+	int s = first_have(L, list);
+	double v = NAN;
+
+	if (s < 0)
+		return GPUPROJ_OK;
+	take(L, (enum src)s, &v);
+	return add_metric(im, L, k, m, v * scale, s);
+}
+
+/* A default-section percentage into extra_metrics under its metric name (model.h). */
+static int
+add_sol(struct importer *im, struct launch *L, const char *name, const enum src *list)
+{
+	int s = first_have(L, list);
+	double v = NAN;
+
+	if (s < 0)
+		return GPUPROJ_OK;
+	take(L, (enum src)s, &v);
+	return add_extra(im, L, name, "%", v) ? oom(im, L->line) : GPUPROJ_OK;
+}
+
+/*
+ * The launch's duration, ns, and where it came from: gpu__time_duration.sum
+ * (or the section's "Duration"), else elapsed SM cycles / their rate
+ * (`sm__cycles_elapsed.avg` with `sm__cycles_elapsed.avg.per_second`, or the
+ * `smsp__` pair, which the common roofline recipes collect instead).
+ */
+static int
+launch_duration(struct importer *im, struct launch *L, double *ns, bool *have)
 {
 	static const enum src dur[] = { SRC_DURATION, SRC_DURATION_L, SRC_COUNT };
+	static const enum src pairs[][2] = { { SRC_CYC_SM, SRC_CLOCK }, { SRC_CYC_SMSP, SRC_CLOCK_SMSP } };
+	size_t i;
+
+	*have = false;
+	if (take_first(L, dur, ns)) {
+		*have = true;
+		return GPUPROJ_OK;
+	}
+	for (i = 0; i < ARRAY_LENGTH(pairs); i++) {
+		enum src c = pairs[i][0], r = pairs[i][1];
+
+		if (!L->have[c] || !L->have[r])
+			continue;
+		L->used[c] = true;
+		if (!(L->val[r] > 0))
+			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->vline[r], L->vcol[r],
+					 "launch %s: %s is 0: no duration from %s", L->id,
+					 sources[r].name, sources[c].name);
+		*ns = L->val[c] / L->val[r] * 1e9;
+		if (!(*ns > 0 && *ns <= IMPORT_MAX_DURATION_NS))
+			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->vline[c], L->vcol[c],
+					 "launch %s: %s / %s = %g ns is not a kernel duration",
+					 L->id, sources[c].name, sources[r].name, *ns);
+		*have = true;
+		return GPUPROJ_OK;
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+commit_metrics(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
+{
 	static const enum src inst[] = { SRC_INST, SRC_INST_SM, SRC_INST_L, SRC_COUNT };
 	static const enum src tinst[] = { SRC_TINST, SRC_TINST_SM, SRC_COUNT };
 	static const enum src shb[] = { SRC_SH_BYTES, SRC_SH_BYTES_SMSP, SRC_COUNT };
 	static const enum src occ[] = { SRC_OCC, SRC_OCC_L, SRC_COUNT };
 	static const enum src act[] = { SRC_ACTIVE, SRC_ACTIVE_L, SRC_COUNT };
-	static const enum src clk[] = { SRC_CLOCK, SRC_CLOCK_L, SRC_COUNT };
+	static const enum src clk[] = { SRC_CLOCK, SRC_CLOCK_SMSP, SRC_CLOCK_L, SRC_COUNT };
+	static const enum src we_ratio[] = { SRC_WE_AVG, SRC_WE_RATIO, SRC_WE_L, SRC_COUNT };
+	static const enum src we_pct[] = { SRC_WE_PCT, SRC_COUNT };
+	static const enum src l1b[] = { SRC_L1_BYTES, SRC_COUNT };
+	static const enum src l2b[] = { SRC_L2_BYTES, SRC_COUNT };
+	static const enum src rd[] = { SRC_DRAM_RD, SRC_DRAM_OP_RD, SRC_COUNT };
+	static const enum src wr[] = { SRC_DRAM_WR, SRC_DRAM_OP_WR, SRC_COUNT };
+	static const enum src l1s[] = { SRC_L1_SECT, SRC_COUNT };
+	static const enum src l2s[] = { SRC_L2_SECT, SRC_COUNT };
+	static const enum src sol_dram[] = { SRC_SOL_DRAM, SRC_SOL_DRAM_OLD, SRC_SOL_DRAM_L,
+					     SRC_SOL_DRAM_L20, SRC_COUNT };
+	static const enum src sol_l2[] = { SRC_SOL_L2, SRC_SOL_L2_L, SRC_SOL_L2_L20, SRC_COUNT };
+	static const enum src sol_l1[] = { SRC_SOL_L1, SRC_SOL_L1_L, SRC_SOL_L1_L20,
+					   SRC_SOL_L1_TEX20, SRC_COUNT };
+	static const enum src sol_sm[] = { SRC_SOL_SM, SRC_SOL_SM_L, SRC_SOL_SM_L20, SRC_COUNT };
+	static const enum src bps[] = { SRC_DRAM_BPS, SRC_DRAM_BPS_L, SRC_COUNT };
 	static const struct {
 		enum src smsp, sm;
 		enum gpuproj_metric m;
@@ -721,66 +999,105 @@ commit_metrics(struct launch *L, struct gpuproj_kernel *k)
 		{ SRC_INT, SRC_INT_SM, GPUPROJ_M_INST_INT },
 		{ SRC_MEM, SRC_MEM_SM, GPUPROJ_M_INST_LDST },
 	};
-	double v, ni = NAN, nt = NAN;
+	double v = NAN, ni = NAN, nt = NAN, dur = NAN;
+	bool timed;
 	size_t i, j;
+	int r = GPUPROJ_OK, s;
 
-	if (take_first(L, dur, &v))
-		gpuproj_kernel_add_duration(k, v);
-	else
+	if ((r = launch_duration(im, L, &dur, &timed)))
+		return r;
+	if (timed) {
+		int line, col;
+
+		gpuproj_kernel_add_duration(k, dur);
+		source_pos(L, first_have(L, (const enum src[]){ SRC_DURATION, SRC_DURATION_L,
+								SRC_CYC_SM, SRC_CYC_SMSP, SRC_COUNT }),
+			   &line, &col);
+		if (!isfinite(k->duration_ns.sum) || !isfinite(k->duration_ns.m2))
+			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, line, col,
+					 "launch %s: the total duration of '%s' is not finite", L->id,
+					 L->kernel);
+	} else {
 		k->launches++;
+	}
 	k->profiled++;
 
 	for (i = 0; i < 3; i++) {
 		for (j = 0; j < 3; j++) {
-			if (take(L, fp_src[i][j], &v) || take(L, fp_src_sm[i][j], &v))
-				gpuproj_kernel_add_metric(k, fp_metric[i][j], v);
+			const enum src list[] = { fp_src[i][j], fp_src_sm[i][j], SRC_COUNT };
+
+			if ((r = add_first(im, L, k, fp_metric[i][j], list, 1.0)))
+				return r;
 		}
 	}
 	for (i = 0; i < ARRAY_LENGTH(mix); i++) {
-		if (take(L, mix[i].smsp, &v) || take(L, mix[i].sm, &v))
-			gpuproj_kernel_add_metric(k, mix[i].m, v);
-	}
-	if (take_first(L, inst, &ni))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_INST_WARP, ni);
-	if (take_first(L, tinst, &nt))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_INST_THREAD, nt);
-	/* Warp efficiency: active threads per warp instruction / 32. */
-	if (take(L, SRC_WE_AVG, &v) || take(L, SRC_WE_RATIO, &v) || take(L, SRC_WE_L, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_WARP_EFFICIENCY, v / WARP_SIZE);
-	else if (take(L, SRC_WE_PCT, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_WARP_EFFICIENCY, v / 100.0);
-	else if (isfinite(ni) && isfinite(nt) && ni > 0)
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_WARP_EFFICIENCY, nt / (WARP_SIZE * ni));
+		const enum src list[] = { mix[i].smsp, mix[i].sm, SRC_COUNT };
 
-	if (take(L, SRC_L1_BYTES, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_L1, v);
-	if (take(L, SRC_L2_BYTES, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_L2, v);
-	if (take(L, SRC_DRAM_RD, &v) || take(L, SRC_DRAM_OP_RD, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_DRAM_READ, v);
-	if (take(L, SRC_DRAM_WR, &v) || take(L, SRC_DRAM_OP_WR, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_DRAM_WRITE, v);
+		if ((r = add_first(im, L, k, mix[i].m, list, 1.0)))
+			return r;
+	}
+	if ((s = first_have(L, inst)) >= 0) {
+		take(L, (enum src)s, &ni);
+		if ((r = add_metric(im, L, k, GPUPROJ_M_INST_WARP, ni, s)))
+			return r;
+	}
+	if ((s = first_have(L, tinst)) >= 0) {
+		take(L, (enum src)s, &nt);
+		if ((r = add_metric(im, L, k, GPUPROJ_M_INST_THREAD, nt, s)))
+			return r;
+	}
+	/* Warp efficiency: active threads per warp instruction / 32. */
+	if (first_have(L, we_ratio) >= 0)
+		r = add_first(im, L, k, GPUPROJ_M_WARP_EFFICIENCY, we_ratio, 1.0 / WARP_SIZE);
+	else if (first_have(L, we_pct) >= 0)
+		r = add_first(im, L, k, GPUPROJ_M_WARP_EFFICIENCY, we_pct, 1.0 / 100.0);
+	else if (isfinite(ni) && isfinite(nt) && ni > 0)
+		r = add_metric(im, L, k, GPUPROJ_M_WARP_EFFICIENCY, nt / (WARP_SIZE * ni),
+			       first_have(L, tinst));
+	if (r)
+		return r;
+
+	if ((r = add_first(im, L, k, GPUPROJ_M_BYTES_L1, l1b, 1.0)) ||
+	    (r = add_first(im, L, k, GPUPROJ_M_BYTES_L2, l2b, 1.0)) ||
+	    (r = add_first(im, L, k, GPUPROJ_M_BYTES_DRAM_READ, rd, 1.0)) ||
+	    (r = add_first(im, L, k, GPUPROJ_M_BYTES_DRAM_WRITE, wr, 1.0)))
+		return r;
 	if (take(L, SRC_DRAM_BYTES, &v) || take2(L, SRC_DRAM_RD, SRC_DRAM_WR, &v) ||
-	    take2(L, SRC_DRAM_OP_RD, SRC_DRAM_OP_WR, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_DRAM, v);
+	    take2(L, SRC_DRAM_OP_RD, SRC_DRAM_OP_WR, &v)) {
+		r = add_metric(im, L, k, GPUPROJ_M_BYTES_DRAM, v,
+			       L->have[SRC_DRAM_BYTES] ? SRC_DRAM_BYTES : -1);
+	} else if ((s = first_have(L, bps)) >= 0 && timed) {
+		/* Memory Workload Analysis: DRAM bytes = their rate × the duration. */
+		take(L, (enum src)s, &v);
+		r = add_metric(im, L, k, GPUPROJ_M_BYTES_DRAM, v * dur * 1e-9, s);
+	}
+	if (r)
+		return r;
 	if (take(L, SRC_SH_WF, &v) || take2(L, SRC_SH_WF_LD, SRC_SH_WF_ST, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_SHARED_WAVEFRONTS, v);
-	if (take(L, SRC_SH_BC, &v) || take2(L, SRC_SH_BC_LD, SRC_SH_BC_ST, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_SHARED_BANK_CONFLICTS, v);
-	if (take_first(L, shb, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_SHARED_BYTES, v);
-	if (take(L, SRC_L1_SECT, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_SECTORS_L1, v);
-	if (take(L, SRC_L2_SECT, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_SECTORS_L2, v);
+		r = add_metric(im, L, k, GPUPROJ_M_SHARED_WAVEFRONTS, v,
+			       L->have[SRC_SH_WF] ? SRC_SH_WF : -1);
+	if (!r && (take(L, SRC_SH_BC, &v) || take2(L, SRC_SH_BC_LD, SRC_SH_BC_ST, &v)))
+		r = add_metric(im, L, k, GPUPROJ_M_SHARED_BANK_CONFLICTS, v,
+			       L->have[SRC_SH_BC] ? SRC_SH_BC : -1);
+	if (r)
+		return r;
+	if ((r = add_first(im, L, k, GPUPROJ_M_SHARED_BYTES, shb, 1.0)) ||
+	    (r = add_first(im, L, k, GPUPROJ_M_SECTORS_L1, l1s, 1.0)) ||
+	    (r = add_first(im, L, k, GPUPROJ_M_SECTORS_L2, l2s, 1.0)))
+		return r;
 	if (take(L, SRC_DRAM_SECT, &v) || take2(L, SRC_DRAM_SECT_RD, SRC_DRAM_SECT_WR, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_SECTORS_DRAM, v);
-	if (take_first(L, occ, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_OCCUPANCY_ACHIEVED, v / 100.0);
-	if (take_first(L, act, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_CYCLES_SM_ACTIVE, v);
-	if (take_first(L, clk, &v))
-		gpuproj_kernel_add_metric(k, GPUPROJ_M_CLOCK_SM, v);
+		r = add_metric(im, L, k, GPUPROJ_M_SECTORS_DRAM, v,
+			       L->have[SRC_DRAM_SECT] ? SRC_DRAM_SECT : -1);
+	if (r || (r = add_first(im, L, k, GPUPROJ_M_OCCUPANCY_ACHIEVED, occ, 0.01)) ||
+	    (r = add_first(im, L, k, GPUPROJ_M_CYCLES_SM_ACTIVE, act, 1.0)) ||
+	    (r = add_first(im, L, k, GPUPROJ_M_CLOCK_SM, clk, 1.0)))
+		return r;
+	/* The default sections' percentages, for the sol model. */
+	if ((r = add_sol(im, L, GPUPROJ_SOL_DRAM_PCT, sol_dram)) ||
+	    (r = add_sol(im, L, GPUPROJ_SOL_L2_PCT, sol_l2)) ||
+	    (r = add_sol(im, L, GPUPROJ_SOL_L1_PCT, sol_l1)) ||
+	    (r = add_sol(im, L, GPUPROJ_SOL_SM_PCT, sol_sm)))
+		return r;
 	return GPUPROJ_OK;
 }
 
@@ -892,6 +1209,10 @@ commit_extras(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 		}
 		if (add_extra_hinted(k, name, im->names.v[e->unit], e->value, &im->hint[e->name]))
 			return GPUPROJ_E_NOMEM;
+		if (!isfinite(k->extra[im->hint[e->name]].sum))
+			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->line, 0,
+					 "launch %s: %s: the sum over the launches of '%s' is not "
+					 "finite (values too large)", L->id, name, L->kernel);
 	}
 	return GPUPROJ_OK;
 }
@@ -913,11 +1234,14 @@ commit(struct importer *im, struct gpuproj_profile *p, struct launch *L, bool *n
 		L->have_block = dims_from_metrics(L, SRC_BLOCK_X, SRC_BLOCK_Y, SRC_BLOCK_Z,
 						  SRC_BLOCK, SRC_BLOCK_L, &L->block);
 	if (!L->have_grid || !L->have_block) {
+		/*
+		 * Placeholders, marked by the signature's tag so that no model
+		 * reads them as a launch of one thread (model.h: the occupancy
+		 * models report the geometry missing).
+		 */
 		*no_dims = true;
-		if (!L->have_grid)
-			L->grid = (struct gpuproj_dim3){ 1, 1, 1 };
-		if (!L->have_block)
-			L->block = (struct gpuproj_dim3){ 1, 1, 1 };
+		L->grid = (struct gpuproj_dim3){ 1, 1, 1 };
+		L->block = (struct gpuproj_dim3){ 1, 1, 1 };
 	}
 	if ((take(L, SRC_SMEM_DYN, &v) || take(L, SRC_SMEM_DYN_L, &v)) && !as_u32(v, &smem_dyn))
 		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->line, 0,
@@ -934,7 +1258,7 @@ commit(struct importer *im, struct gpuproj_profile *p, struct launch *L, bool *n
 				 L->id, v);
 
 	sig.name = L->kernel;
-	sig.tag = "";
+	sig.tag = L->have_grid && L->have_block ? "" : GPUPROJ_TAG_NO_GEOMETRY;
 	sig.grid = L->grid;
 	sig.block = L->block;
 	sig.smem_dynamic = smem_dyn;
@@ -950,8 +1274,9 @@ commit(struct importer *im, struct gpuproj_profile *p, struct launch *L, bool *n
 	if (regs)
 		k->regs_per_thread = regs;
 	/* Device attributes are not kernel metrics: mark them used. */
-	L->used[SRC_SMS] = L->used[SRC_CC_MAJOR] = L->used[SRC_CC_MINOR] = true;
-	if ((r = commit_metrics(L, k)) || (r = commit_extras(im, L, k)))
+	L->used[SRC_SMS] = L->used[SRC_SMS_L] = true;
+	L->used[SRC_CC_MAJOR] = L->used[SRC_CC_MINOR] = true;
+	if ((r = commit_metrics(im, L, k)) || (r = commit_extras(im, L, k)))
 		return r == GPUPROJ_E_NOMEM ? oom(im, L->line) : r;
 	return GPUPROJ_OK;
 }
@@ -990,8 +1315,10 @@ set_context(struct importer *im, struct gpuproj_profile *p)
 		    dev->val[SRC_CC_MINOR] < 100)
 			cc_minor = (int)dev->val[SRC_CC_MINOR];
 	}
-	if (dev->have[SRC_SMS] && dev->val[SRC_SMS] > 0 && dev->val[SRC_SMS] < 1e6)
+	if (dev->have[SRC_SMS] && dev->val[SRC_SMS] >= 1 && dev->val[SRC_SMS] <= 4096)
 		sms = (int)dev->val[SRC_SMS];
+	else if (dev->have[SRC_SMS_L] && dev->val[SRC_SMS_L] >= 1 && dev->val[SRC_SMS_L] <= 4096)
+		sms = (int)dev->val[SRC_SMS_L]; /* Launch Statistics "# SMs" */
 	if (gpuproj_profile_set_device(p, dev->device, NULL, NULL, cc_major, cc_minor, sms, NAN) ||
 	    gpuproj_profile_set_process(p, first->process, first->host, first->pid, -1, NULL))
 		return oom(im, 0);
@@ -1009,11 +1336,42 @@ set_context(struct importer *im, struct gpuproj_profile *p)
 
 /* ---- header and rows ---- */
 
+/* Does the line start with `word` followed by a field separator (quoted or not)? */
+static bool
+starts_with_field(const char *line, size_t len, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (len > n + 2 && line[0] == '"' && strncmp(line + 1, word, n) == 0 && line[n + 1] == '"')
+		return line[n + 2] == ',';
+	return len > n && strncmp(line, word, n) == 0 && line[n] == ',';
+}
+
+/* Keep a copy of a message line (at most 400 bytes). */
+static void
+keep_message(struct importer *im, const char *line, size_t len, int lineno, bool error)
+{
+	if (im->first_msg && (im->first_msg_error || !error))
+		return;
+	free(im->first_msg);
+	im->first_msg = strndup(line, len > 400 ? 400 : len);
+	im->first_msg_line = lineno;
+	im->first_msg_error = error;
+}
+
 /*
- * Drop ncu's own messages ("==PROF==", "==WARNING==", "==ERROR==") and any
- * other line that does not start with a quote: ncu quotes every field it
- * writes, so such lines are the application's output on the same stdout
- * (before the CSV, or between the results of several processes).
+ * The line filter (import_csv_options.skip_line). Dropped:
+ * - ncu's own messages ("==PROF==", "==WARNING==", "==ERROR==": the first
+ *   error or warning is kept for the message when no data follows, and
+ *   ERR_NVGPUCTRPERM is noted wherever it appears);
+ * - nvprof's ("==1234== …", "======== …"): noted, so that the error can
+ *   point to `gpuproj import nvprof`;
+ * - before the header, every line that is not the header (the
+ *   application's output on the same stdout);
+ * - after a quoted header, lines that do not start with a quote: ncu quotes
+ *   every field, so these are the application's output between the results
+ *   of several processes. A file saved again by another tool (a
+ *   spreadsheet, pandas) has an unquoted header; then every line is data.
  */
 static bool
 skip_line(void *userdata, const char *line, size_t len, int lineno)
@@ -1021,16 +1379,46 @@ skip_line(void *userdata, const char *line, size_t len, int lineno)
 	struct importer *im = userdata;
 	size_t i = 2;
 
-	if (len > 4 && line[0] == '=' && line[1] == '=') {
+	if (len >= 4 && line[0] == '=' && line[1] == '=') {
+		if (memmem(line, len, "ERR_NVGPUCTRPERM", 16) && !im->ctrperm_line)
+			im->ctrperm_line = lineno;
 		while (i < len && isupper((unsigned char)line[i]))
 			i++;
 		if (i > 2 && i + 1 < len && line[i] == '=' && line[i + 1] == '=') {
 			im->n_prof++;
+			if (strncmp(line, "==ERROR==", 9) == 0)
+				keep_message(im, line, len, lineno, true);
+			else if (strncmp(line, "==WARNING==", 11) == 0)
+				keep_message(im, line, len, lineno, false);
+			return true;
+		}
+		/* nvprof: "==<pid>== " or "======== ". */
+		for (i = 2; i < len && (isdigit((unsigned char)line[i]) || line[i] == '='); i++)
+			;
+		if (i > 2 && i < len && line[i] == ' ' && line[i - 1] == '=' && line[i - 2] == '=') {
+			if (!im->nvprof_line)
+				im->nvprof_line = lineno;
 			return true;
 		}
 	}
-	if (line[0] == '"')
+	if (!im->header_seen) {
+		if (starts_with_field(line, len, "ID")) {
+			im->header_seen = true;
+			im->header_quoted = line[0] == '"';
+			return false;
+		}
+		/* nvprof's CSV headers. */
+		if (starts_with_field(line, len, "Device") || starts_with_field(line, len, "Start") ||
+		    starts_with_field(line, len, "Type")) {
+			if (!im->nvprof_line)
+				im->nvprof_line = lineno;
+		}
+		/* Another header (--print-summary, another tool's): for its message. */
+		if (line[0] == '"')
+			return false;
+	} else if (line[0] == '"' || !im->header_quoted) {
 		return false;
+	}
 	if (im->n_junk++ == 0)
 		im->first_junk = lineno;
 	return true;
@@ -1077,6 +1465,52 @@ setup_header(struct importer *im, const struct import_csv_row *h)
 				 "Value\" column");
 	im->header = h;
 	im->units = NULL;
+	/* A column twice: the first is read; say so, the second may differ. */
+	{
+		size_t i = 0, j = 0;
+
+		while (import_csv_next_duplicate(h, &i, &j)) {
+			if (import_summary_warn(&im->sum, "%s:%d:%d: column \"%s\" appears twice "
+						"(fields %zu and %zu)%s", im->path, h->line,
+						import_csv_column(h, j - 1), h->fields[j - 1], i + 1,
+						j, im->raw && strstr(h->fields[i], "__")
+						? "; a launch whose two values differ is reported"
+						: "; the first is read"))
+				return oom(im, h->line);
+		}
+	}
+	return GPUPROJ_OK;
+}
+
+/*
+ * A row must reach the last column gpuproj reads: the header's last for the
+ * raw layout, "Metric Value" for the long one (ncu 2023+ writes the rule
+ * columns after it only on rule rows, and ends metric rows with an empty
+ * field). Fields beyond the header must be empty (a trailing comma).
+ */
+static int
+check_row_length(struct importer *im, const struct import_csv_row *row)
+{
+	const struct import_csv_row *h = im->header;
+	size_t need = im->raw ? h->n : (size_t)im->col.mvalue + 1, i;
+
+	if (row->n < need) {
+		if (row->line == im->unterminated_line)
+			return error_set(im->err, GPUPROJ_E_PARSE, im->path, row->line,
+					 import_csv_column(row, row->n), "the file ends inside this "
+					 "row (%zu of %zu fields): it was cut while it was written",
+					 row->n, need);
+		return error_set(im->err, GPUPROJ_E_PARSE, im->path, row->line,
+				 import_csv_column(row, row->n), "the row ends after %zu field%s, but "
+				 "the header (line %d) has %zu: a truncated or damaged row",
+				 row->n, row->n == 1 ? "" : "s", h->line, h->n);
+	}
+	for (i = h->n; i < row->n; i++) {
+		if (*row->fields[i])
+			return error_set(im->err, GPUPROJ_E_PARSE, im->path, row->line,
+					 import_csv_column(row, i), "%zu fields, but the header "
+					 "(line %d) has %zu", row->n, h->line, h->n);
+	}
 	return GPUPROJ_OK;
 }
 
@@ -1096,7 +1530,10 @@ long_row(struct importer *im, const struct import_csv_row *row)
 	struct pos at;
 	size_t idx;
 	const char *name;
+	int r;
 
+	if ((r = check_row_length(im, row)))
+		return r;
 	strbuf_init(&key);
 	strbuf_printf(&key, "%s\x1f%s\x1f%s", import_csv_field(row, (size_t)c->pid),
 		      import_csv_field(row, (size_t)c->id),
@@ -1108,7 +1545,7 @@ long_row(struct importer *im, const struct import_csv_row *row)
 	if (import_strmap_get(&im->launch_map, key.buf, &idx)) {
 		L = im->launches[idx];
 	} else {
-		int r = launch_new(im, row, &L);
+		r = launch_new(im, row, &L);
 
 		if (!r && import_strmap_put(&im->launch_map, key.buf, im->n_launches - 1))
 			r = oom(im, row->line);
@@ -1135,18 +1572,41 @@ raw_row(struct importer *im, const struct import_csv_row *row)
 {
 	const struct import_csv_row *h = im->header;
 	struct launch *L;
-	size_t i;
+	struct strbuf key;
+	size_t i, first;
 	int r;
 
-	if (row->n > h->n) {
-		for (i = h->n; i < row->n; i++) {
-			if (*row->fields[i])
-				return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, row->line,
-						 import_csv_column(row, i),
-						 "%zu fields, but the header has %zu", row->n,
-						 h->n);
-		}
+	if ((r = check_row_length(im, row)))
+		return r;
+	/*
+	 * One row per launch: a launch ID of a process seen before is the same
+	 * export appended twice (or a damaged file), not another launch.
+	 */
+	strbuf_init(&key);
+	strbuf_printf(&key, "%s\x1f%s",
+		      im->col.pid >= 0 ? import_csv_field(row, (size_t)im->col.pid) : "",
+		      import_csv_field(row, (size_t)im->col.id));
+	if (key.oom) {
+		strbuf_free(&key);
+		return oom(im, row->line);
 	}
+	if (import_strmap_get(&im->raw_ids, key.buf, &first)) {
+		strbuf_free(&key);
+		im->sum.rows--;
+		if (import_summary_warn(&im->sum, "%s:%d: launch ID %s%s%s is already on line %zu; "
+					"row skipped, not counted twice (the same export appended "
+					"twice?)", im->path, row->line,
+					import_csv_field(row, (size_t)im->col.id),
+					im->col.pid >= 0 ? " of process " : "",
+					im->col.pid >= 0 ? import_csv_field(row, (size_t)im->col.pid)
+							 : "", first))
+			return oom(im, row->line);
+		return GPUPROJ_OK;
+	}
+	r = import_strmap_put(&im->raw_ids, key.buf, (size_t)row->line);
+	strbuf_free(&key);
+	if (r)
+		return oom(im, row->line);
 	if ((r = launch_new(im, row, &L)))
 		return r;
 	for (i = 0; i < h->n; i++) {
@@ -1195,8 +1655,10 @@ read_rows(struct importer *im, const struct import_csv *t)
 	if (im->sum.rows == 0)
 		return error_set(im->err, GPUPROJ_E_PARSE, im->path,
 				 (im->units ? im->units : im->header)->line, 0,
-				 "no kernel launches: the file ends after the %s",
-				 im->raw ? "header and units rows" : "header");
+				 "no kernel launches: the file ends after the %s%s%s",
+				 im->raw ? "header and units rows" : "header",
+				 im->first_msg ? "; ncu said: " : "",
+				 im->first_msg ? im->first_msg : "");
 	return GPUPROJ_OK;
 }
 
@@ -1229,7 +1691,53 @@ importer_clear(struct importer *im)
 	free(im->first_unit);
 	free(im->hint);
 	free(im->warned);
+	import_strmap_clear(&im->raw_ids);
+	import_strmap_clear(&im->text_names);
+	free(im->first_text);
+	free(im->first_msg);
 	gpuproj_import_summary_clear(&im->sum);
+}
+
+/*
+ * Launches without a launch geometry fold by kernel name: say how many,
+ * what that means, and how to collect the geometry.
+ */
+static int
+warn_no_geometry(struct importer *im, const struct gpuproj_profile *p)
+{
+	const struct gpuproj_kernel *widest = NULL;
+	uint64_t launches = 0;
+	size_t i, kernels = 0;
+	char spread[320] = "";
+
+	for (i = 0; i < gpuproj_profile_count(p); i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+
+		if (gpuproj_kernel_geometry_known(k))
+			continue;
+		kernels++;
+		launches += k->launches;
+		if (k->duration_ns.n > 1 && k->duration_ns.min > 0 &&
+		    (!widest || k->duration_ns.max / k->duration_ns.min >
+				widest->duration_ns.max / widest->duration_ns.min))
+			widest = k;
+	}
+	/* Launches of very different lengths averaged together: show the widest. */
+	if (widest && widest->duration_ns.max > 1.5 * widest->duration_ns.min)
+		snprintf(spread, sizeof(spread), " (their times averaged: %.60s from %.4g us to "
+			 "%.4g us)", widest->name, widest->duration_ns.min / 1e3,
+			 widest->duration_ns.max / 1e3);
+	if (import_summary_warn(&im->sum, "%s: %" PRIu64 " launch%s of %zu kernel%s without a "
+				"launch geometry (no \"Grid Size\"/\"Block Size\" columns, no "
+				"LaunchStats section, no launch__grid_size/launch__block_size "
+				"or launch__grid_dim_*/launch__block_dim_*): each kernel's launches "
+				"fold into one record tagged \"%s\"%s, and the models that need "
+				"the geometry (hroof-occ, occupancy) cannot project it; collect it "
+				"with --section LaunchStats or `gpuproj ncu-metrics`", im->path,
+				launches, launches == 1 ? "" : "es", kernels, kernels == 1 ? "" : "s",
+				GPUPROJ_TAG_NO_GEOMETRY, spread))
+		return oom(im, 0);
+	return GPUPROJ_OK;
 }
 
 int
@@ -1254,15 +1762,36 @@ gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
 	opt.userdata = &im;
 	if ((r = import_csv_read_file(path, &opt, &t, reterr)))
 		goto out;
+	im.unterminated_line = t.unterminated_line;
+	if (im.ctrperm_line && t.n_rows <= 1) {
+		r = error_set(reterr, GPUPROJ_E_PARSE, path, im.ctrperm_line, 0,
+			      "ncu could not read the GPU's performance counters "
+			      "(ERR_NVGPUCTRPERM: profiling is restricted to administrators), so "
+			      "no kernel was measured: run ncu with sudo, or allow all users "
+			      "(`options nvidia NVreg_RestrictProfilingToAdminUsers=0` in a file "
+			      "under /etc/modprobe.d/, then reboot; "
+			      "https://developer.nvidia.com/ERR_NVGPUCTRPERM)");
+		goto out;
+	}
+	if (im.nvprof_line && !im.header_seen) {
+		r = error_set(reterr, GPUPROJ_E_PARSE, path, im.nvprof_line, 0,
+			      "an nvprof export, not Nsight Compute's: import it with `gpuproj "
+			      "import nvprof %s -o OUT.json`", path);
+		goto out;
+	}
 	if (t.n_rows == 0) {
-		if (im.n_prof > 0)
+		if (im.first_msg)
+			r = error_set(reterr, GPUPROJ_E_PARSE, path, im.first_msg_line, 0,
+				      "no kernel data, only Nsight Compute messages; ncu said: %s",
+				      im.first_msg);
+		else if (im.n_prof > 0)
 			r = error_set(reterr, GPUPROJ_E_PARSE, path, t.n_lines, 0,
 				      "no CSV data, only Nsight Compute messages (==PROF== …): "
 				      "did ncu profile any kernel?");
 		else if (im.n_junk > 0)
 			r = error_set(reterr, GPUPROJ_E_PARSE, path, 1, 0,
 				      "not an Nsight Compute CSV export: no line starts with the "
-				      "quoted header ncu --csv writes (\"ID\",\"Process ID\",…)");
+				      "header ncu --csv writes (\"ID\",\"Process ID\",…)");
 		else
 			r = error_set(reterr, GPUPROJ_E_PARSE, path, 1, 0, "empty file: expected "
 				      "an Nsight Compute CSV export (ncu --csv)");
@@ -1283,10 +1812,19 @@ gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
 	im.sum.launches = im.n_launches;
 	if ((r = set_context(&im, p)))
 		goto out;
-	if (no_dims && import_summary_warn(&im.sum, "%s: no launch dimensions for some "
-					   "launches (no \"Grid Size\"/\"Block Size\" columns, no "
-					   "launch__grid_size/launch__block_size): recorded as "
-					   "(1, 1, 1)", path)) {
+	if (no_dims && (r = warn_no_geometry(&im, p)))
+		goto out;
+	if (im.n_text > 0 &&
+	    import_summary_warn(&im.sum, "%s: %zu text value%s not kept (settings, not "
+				"measurements; e.g. %s)", path, im.n_text, im.n_text == 1 ? "" : "s",
+				im.first_text)) {
+		r = oom(&im, 0);
+		goto out;
+	}
+	if (im.ctrperm_line &&
+	    import_summary_warn(&im.sum, "%s:%d: ncu could not read the performance counters "
+				"of some launches (ERR_NVGPUCTRPERM): only what it printed is "
+				"imported", path, im.ctrperm_line)) {
 		r = oom(&im, 0);
 		goto out;
 	}
@@ -1318,4 +1856,82 @@ out:
 	import_csv_clear(&t);
 	importer_clear(&im);
 	return r;
+}
+
+/* ---- the collection command (gpuproj ncu-metrics) ---- */
+
+/*
+ * The metrics that give every input of the default model (model.h:
+ * hroof-occ needs bytes.l1, bytes.l2, bytes.dram, shared.wavefronts, the FP
+ * instruction counts and warp_efficiency; its occupancy term the launch
+ * geometry, registers and shared memory), plus the GPU's name. The names
+ * are those libproj.so resolves on each chip (inject/metrics-nvpw.c, the
+ * first valid candidate per logical metric; tests/inject/test-ncu-metrics.c
+ * checks every name with the real host API on GV100 … GB202). DRAM bytes
+ * are collected as read + write: the same counters as dram__bytes.sum,
+ * and the split feeds bytes.dram_read/_write; GB202 and GB203 spell them
+ * dram__bytes_op_read/_op_write.
+ */
+static const char *const ncu_common[] = {
+	"gpu__time_duration.sum",
+	SASS("hfma"), SASS("hadd"), SASS("hmul"),
+	SASS("ffma"), SASS("fadd"), SASS("fmul"),
+	SASS("dfma"), SASS("dadd"), SASS("dmul"),
+	"smsp__average_thread_inst_executed_per_inst_executed.ratio",
+	"l1tex__t_bytes.sum",
+	"lts__t_bytes.sum",
+	NULL, NULL, /* the DRAM pair, per chip */
+	"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
+	"launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z",
+	"launch__block_dim_x", "launch__block_dim_y", "launch__block_dim_z",
+	"launch__registers_per_thread",
+	"launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic",
+	"device__attribute_display_name",
+};
+
+/* Chips that name the DRAM directions _op_read/_op_write (inject/metrics-nvpw.c). */
+static bool
+dram_op_names(const char *chip)
+{
+	return chip && (strcasecmp(chip, "GB202") == 0 || strcasecmp(chip, "GB203") == 0);
+}
+
+size_t
+gpuproj_ncu_metrics(const char *chip, const char **names, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_LENGTH(ncu_common); i++) {
+		const char *m = ncu_common[i];
+
+		if (!m) {
+			bool op = dram_op_names(chip);
+
+			m = (i > 0 && !ncu_common[i - 1]) ? (op ? "dram__bytes_op_write.sum"
+								: "dram__bytes_write.sum")
+							  : (op ? "dram__bytes_op_read.sum"
+								: "dram__bytes_read.sum");
+		}
+		if (names && n < max)
+			names[n] = m;
+		n++;
+	}
+	return n;
+}
+
+bool
+gpuproj_ncu_chip_known(const char *chip)
+{
+	static const char *const chips[] = { "GV100", "TU102", "TU104", "TU106", "TU116",
+					     "TU117", "GA100", "GA102", "GA103", "GA104",
+					     "GA106", "GA107", "GH100", "GH200", "AD102", "AD103",
+					     "AD104", "AD106", "AD107", "GB100", "GB102", "GB110",
+					     "GB202", "GB203", "GB205", "GB206", "GB207" };
+	size_t i;
+
+	for (i = 0; chip && i < ARRAY_LENGTH(chips); i++) {
+		if (strcasecmp(chips[i], chip) == 0)
+			return true;
+	}
+	return false;
 }

@@ -85,6 +85,13 @@ model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu
 	int r;
 
 	memset(out, 0, sizeof(*out));
+	if (!gpuproj_kernel_geometry_known(k)) {
+		/* Placeholders, not a launch of one thread (profile.h). */
+		if (why)
+			snprintf(why, whylen, "needs %s: the launch geometry was not recorded",
+				 MODEL_GEOMETRY);
+		return GPUPROJ_E_MISSING;
+	}
 	threads = (double)k->block.x * k->block.y * k->block.z;
 	out->grid_blocks = (double)k->grid.x * k->grid.y * k->grid.z;
 	if (!(threads >= 1) || !(out->grid_blocks >= 1) || threads > 1 << 30) {
@@ -155,6 +162,8 @@ occ_needs(const struct gpuproj_kernel *k, bool need_bytes, struct model_missing 
 		model_missing_add(out, MODEL_FP_GROUP);
 	if (k->regs_per_thread == 0)
 		model_missing_add(out, "regs_per_thread (launch attribute)");
+	if (!gpuproj_kernel_geometry_known(k))
+		model_missing_add(out, MODEL_GEOMETRY);
 }
 
 void

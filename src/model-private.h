@@ -76,6 +76,17 @@ int irm_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int irm_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void irm_needs(const struct gpuproj_kernel *k, struct model_missing *out);
 
+/* the coarser hroof on throughput percentages (model-sol.c) */
+int sol_project(const struct model_ctx *c, struct gpuproj_projection *out);
+int sol_details(const struct model_ctx *c, struct gpuproj_model_details *out);
+void sol_needs(const struct gpuproj_kernel *k, struct model_missing *out);
+
+/*
+ * The name of a missing launch geometry (GPUPROJ_TAG_NO_GEOMETRY, profile.h)
+ * in the missing lists of the models that need it.
+ */
+#define MODEL_GEOMETRY "grid and block (launch attribute)"
+
 /* hroof × seed 002's occupancy ratio (model-hroof-occ.c) */
 int hroofocc_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int hroofocc_details(const struct model_ctx *c, struct gpuproj_model_details *out);

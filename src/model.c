@@ -23,32 +23,47 @@ struct gpuproj_model {
 	model_project_fn project;
 	model_details_fn details;
 	model_needs_fn needs;    /* the kernel inputs it lacks (model-private.h) */
+	bool coarse;             /* gpuproj_model_is_coarse() */
 };
+
+/* hroof-occ needs what hroof needs, and the launch geometry for its occupancy term. */
+static void
+hroofocc_needs(const struct gpuproj_kernel *k, struct model_missing *out)
+{
+	hroof_needs(k, out);
+	if (!gpuproj_kernel_geometry_known(k))
+		model_missing_add(out, MODEL_GEOMETRY);
+}
 
 static const struct gpuproj_model models[] = {
 	{ "hroof",
 	  "hierarchical roofline with kernel-specific ceilings: Van Lanker et al., Euro-Par 2024, "
 	  "eqs. 1-10 (interval over L1, L2, DRAM; point = midpoint)",
-	  hroof_project, hroof_details, hroof_needs },
+	  hroof_project, hroof_details, hroof_needs, false },
 	{ "occupancy",
 	  "roofline ratio x occupancy ratio: seed 002 Algorithm 1, eqs. 4-12, with the CUDA "
 	  "occupancy rules per GPU and wave quantisation (point; interval to the plain roofline "
 	  "ratio)",
-	  occupancy_project, occupancy_details, occupancy_needs },
+	  occupancy_project, occupancy_details, occupancy_needs, false },
 	{ "quant",
 	  "quantitative roofline: Konstantinidis & Cotronis, JPDC 2017, formulas 2-19 (absolute "
 	  "time from instruction mix and target throughputs; interval = overlapped .. serial "
 	  "compute and memory)",
-	  quant_project, quant_details, quant_needs },
+	  quant_project, quant_details, quant_needs, false },
 	{ "irm",
 	  "instruction roofline: Ding & Williams 2019 / Leinhauser et al., TOPC 2022, eqs. 1-4, "
 	  "projected with the hroof ratio on warp instructions and 32-B transactions (interval "
 	  "over L1, L2, DRAM)",
-	  irm_project, irm_details, irm_needs },
+	  irm_project, irm_details, irm_needs, false },
 	{ "hroof-occ",
 	  "hroof x seed 002's occupancy ratio: Van Lanker et al. eqs. 1-10 with O's/O't of "
 	  "Srivastava et al. eq. 4 (CUDA occupancy rules, per-SM waves); the default",
-	  hroofocc_project, hroofocc_details, hroof_needs },
+	  hroofocc_project, hroofocc_details, hroofocc_needs, false },
+	{ "sol",
+	  "coarser: hroof's ratio method (seed 000 eq. 9) on the busy time of each resource "
+	  "from Nsight Compute's speed-of-light percentages, plain ceilings, x hroof-occ's "
+	  "occupancy ratio; for default-section exports (no byte or FLOP counts)",
+	  sol_project, sol_details, sol_needs, true },
 };
 
 /* The default model, chosen on the gpuperfpredict validation (docs/validation.md). */
@@ -103,6 +118,27 @@ const char *
 gpuproj_model_summary(const struct gpuproj_model *m)
 {
 	return m ? m->summary : NULL;
+}
+
+bool
+gpuproj_model_is_coarse(const struct gpuproj_model *m)
+{
+	return m && m->coarse;
+}
+
+size_t
+gpuproj_model_fallbacks(const struct gpuproj_model *m, const struct gpuproj_model **out,
+			size_t max)
+{
+	const struct gpuproj_model *list[2] = { gpuproj_model_find("hroof"),
+						 gpuproj_model_find("sol") };
+	size_t i;
+
+	if (m != gpuproj_model_default())
+		return 0;
+	for (i = 0; out && i < max && i < ARRAY_LENGTH(list); i++)
+		out[i] = list[i];
+	return ARRAY_LENGTH(list);
 }
 
 const char *
@@ -504,13 +540,68 @@ gpuproj_run_projection_clear(struct gpuproj_run_projection *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/*
+ * A kernel the run's model lacks inputs for: the first fallback that can
+ * project it. hroof stands in for hroof-occ only when the launch geometry
+ * is all hroof-occ lacked (hroof-occ is hroof times an occupancy term that
+ * needs it); sol whenever it can. The projection keeps the run model's
+ * reason when no fallback succeeds.
+ */
+static void
+project_fallback(const struct gpuproj_model *const *fb, size_t n_fb,
+		 const struct gpuproj_kernel *k, const struct gpuproj_target *src,
+		 const struct gpuproj_target *tgt, const struct gpuproj_model_options *opt,
+		 struct gpuproj_projection *pr)
+{
+	struct gpuproj_projection alt;
+	const struct gpuproj_model *tried = NULL;
+	char why[sizeof(alt.why)] = "";
+	size_t i;
+
+	for (i = 0; i < n_fb; i++) {
+		if (!fb[i])
+			continue;
+		if (!gpuproj_model_is_coarse(fb[i])) {
+			const char *names[MODEL_MISSING_MAX];
+			size_t n = gpuproj_model_missing_names(gpuproj_model_default(), k, names,
+								MODEL_MISSING_MAX);
+
+			if (!(n == 1 && strcmp(names[0], MODEL_GEOMETRY) == 0))
+				continue;
+		}
+		gpuproj_model_project(fb[i], k, src, tgt, opt, &alt);
+		if (alt.status != GPUPROJ_OK) {
+			/* A fallback that had its inputs but still could not: worth saying. */
+			if (alt.status != GPUPROJ_E_MISSING) {
+				tried = fb[i];
+				memcpy(why, alt.why, sizeof(why));
+			}
+			continue;
+		}
+		alt.fallback = fb[i];
+		/* why: why the run's model could not (status OK: free for that). */
+		memcpy(alt.why, pr->why, sizeof(alt.why));
+		*pr = alt;
+		return;
+	}
+	if (tried) {
+		size_t len = strlen(pr->why);
+
+		snprintf(pr->why + len, sizeof(pr->why) - len, "; %s cannot either: %s",
+			 gpuproj_model_name(tried), why);
+	}
+}
+
 int
 gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_model *m,
 		    const struct gpuproj_target *src, const struct gpuproj_target *tgt,
 		    const struct gpuproj_model_options *opt, struct gpuproj_run_projection *out)
 {
-	size_t i, n = gpuproj_profile_count(p);
+	size_t i, n = gpuproj_profile_count(p), n_fb = 0;
+	const struct gpuproj_model *fb[2];
 
+	if (!opt || opt->fallback == GPUPROJ_FALLBACK_DEFAULT)
+		n_fb = gpuproj_model_fallbacks(m, fb, ARRAY_LENGTH(fb));
 	memset(out, 0, sizeof(*out));
 	out->model = m;
 	out->target = tgt;
@@ -527,15 +618,26 @@ gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_model 
 		double launches = (double)(k->launches ? k->launches : 1);
 
 		gpuproj_model_project(m, k, src, tgt, opt, pr);
+		if (pr->status == GPUPROJ_E_MISSING && n_fb)
+			project_fallback(fb, n_fb, k, src, tgt, opt, pr);
+		if (pr->status == GPUPROJ_OK) {
+			out->n_projected++;
+			if (pr->fallback) {
+				out->n_fallback++;
+				out->n_fallback_sol += gpuproj_model_is_coarse(pr->fallback);
+			}
+		} else {
+			/* Counted even when never timed: it is not projected either. */
+			out->n_unprojected++;
+		}
 		if (isnan(src_ns))
-			continue; /* never timed: nothing to carry either */
+			continue; /* never timed: no time to carry */
 		out->source_ns += src_ns;
 		if (pr->status == GPUPROJ_OK) {
 			out->lo_ns += pr->lo_ns * launches;
 			out->hi_ns += pr->hi_ns * launches;
 			out->point_ns += pr->point_ns * launches;
 		} else {
-			out->n_unprojected++;
 			out->unprojected_source_ns += src_ns;
 			out->lo_ns += src_ns;
 			out->hi_ns += src_ns;

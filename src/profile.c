@@ -95,6 +95,12 @@ gpuproj_kernel_mean_ns(const struct gpuproj_kernel *k)
 	return k->duration_ns.n ? k->duration_ns.mean : NAN;
 }
 
+bool
+gpuproj_kernel_geometry_known(const struct gpuproj_kernel *k)
+{
+	return !(k && k->tag && strcmp(k->tag, GPUPROJ_TAG_NO_GEOMETRY) == 0);
+}
+
 double
 gpuproj_kernel_total_ns(const struct gpuproj_kernel *k)
 {

@@ -35,6 +35,7 @@ struct doc_kproj {
 	double lo_ns, hi_ns, point_ns; /* per launch, ns (NaN when not projected) */
 	int status;                    /* GPUPROJ_OK or why not */
 	enum gpuproj_bound binding;
+	bool coarse;                   /* projected by the coarser "sol" model */
 };
 
 /* A kernel on which the models disagree on at least one target. */

@@ -409,6 +409,9 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 
 			kp->status = pr->status;
 			kp->binding = pr->binding;
+			kp->coarse = pr->status == GPUPROJ_OK &&
+				     gpuproj_model_is_coarse(pr->fallback ? pr->fallback
+									 : runs[0].model);
 			kp->lo_ns = pr->status == GPUPROJ_OK ? pr->lo_ns : NAN;
 			kp->hi_ns = pr->status == GPUPROJ_OK ? pr->hi_ns : NAN;
 			kp->point_ns = pr->status == GPUPROJ_OK ? pr->point_ns : NAN;
@@ -426,6 +429,9 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 		row->hi_ns = runs[0].hi_ns;
 		row->n_unprojected = runs[0].n_unprojected;
 		row->unprojected_source_ns = runs[0].unprojected_source_ns;
+		row->n_projected = runs[0].n_projected;
+		row->n_coarse = gpuproj_model_is_coarse(runs[0].model) ? runs[0].n_projected
+									: runs[0].n_fallback_sol;
 		row->is_source = tgt == dp->src;
 		fill_costs(row);
 
@@ -915,6 +921,8 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 			row->hi_ns += pt->hi_ns;
 			row->n_unprojected += pt->n_unprojected;
 			row->unprojected_source_ns += pt->unprojected_source_ns;
+			row->n_projected += pt->n_projected;
+			row->n_coarse += pt->n_coarse;
 			row->is_source |= pt->is_source;
 		}
 		fill_costs(row);

@@ -106,6 +106,9 @@ describe_kernel_cell(struct strbuf *sb, const struct gpuproj_gate_result *r,
 			      (unsigned long long)gk->cur->duration_ns.n);
 	else
 		strbuf_append(sb, "current: none (vanished kernel)");
+	if (c->coarse)
+		strbuf_append(sb, "; projected by sol, coarser (from throughput percentages: the "
+			      "model lacks this kernel's inputs)");
 	if (!isnan(c->change))
 		strbuf_printf(sb, "; change %s (threshold +%s, noise band %s, minimum time %s): %s",
 			      pct(c->change, d, sizeof(d)),
@@ -463,6 +466,30 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 			strbuf_append(&sb, "\n");
 		}
 	}
+	n = 0;
+	for (col = 0; col < r->n_columns; col++)
+		n += r->columns[col].n_coarse;
+	if (n) {
+		strbuf_printf(&sb, "### Projected by sol, coarser (%zu)\n\nThe model lacks these "
+			      "kernels' inputs (an export of Nsight Compute's default sections): "
+			      "they are projected from throughput percentages, coarser.\n\n"
+			      "| kernel | GPU |\n|:--|:--|\n", n);
+		for (i = 0; i < r->n_kernels; i++) {
+			for (col = 0; col < r->n_columns; col++) {
+				const struct gpuproj_gate_kernel *gk = &r->kernels[i];
+
+				if (!gk->cells[col].coarse)
+					continue;
+				strbuf_append(&sb, "| ");
+				md_code(&sb, gpuproj_gate_kernel_label(gk->base ? gk->base : gk->cur,
+								       label, sizeof(label)), true);
+				strbuf_append(&sb, " | ");
+				md_text(&sb, r->columns[col].label);
+				strbuf_append(&sb, " |\n");
+			}
+		}
+		strbuf_append(&sb, "\n");
+	}
 	if (r->n_unprojected) {
 		strbuf_printf(&sb, "### Not projected (%zu)\n\nThe model cannot project these "
 			      "kernels; the whole-run projections carry their measured time "
@@ -560,16 +587,22 @@ gpuproj_gate_print(FILE *out, const struct gpuproj_gate_result *r)
 						cell->why ? cell->why : "");
 				else
 					fprintf(out, "  %s on %s: %s -> %s per launch, %s (noise band "
-						"%s, kernel time %s)\n", label, r->columns[col].label,
+						"%s, kernel time %s)%s\n", label, r->columns[col].label,
 						fmt_t(cell->base_ns, a, sizeof(a)),
 						fmt_t(cell->cur_ns, b, sizeof(b)),
 						pct(cell->change, c, sizeof(c)),
 						fmt_t(cell->noise_ns, d, sizeof(d)),
 						fmt_t(fmax(cell->base_total_ns, cell->cur_total_ns),
-						      e, sizeof(e)));
+						      e, sizeof(e)),
+						cell->coarse ? " [sol, coarser]" : "");
 			}
 		}
 	}
+	for (col = n = 0; col < r->n_columns; col++)
+		n += r->columns[col].n_coarse;
+	if (n)
+		fprintf(out, "\nprojected by sol, coarser (%zu kernel x GPU): the model lacks their "
+			"inputs; projected from throughput percentages\n", n);
 	for (pass = 0; pass < 2; pass++) {
 		n = pass ? r->n_vanished : r->n_new;
 		if (!n)

@@ -152,6 +152,14 @@ html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, c
 		if (r->is_source)
 			out(h, " <span class=\"small\">(source)</span>");
 		out(h, "</th>");
+		if (!r->n_projected) {
+			/* Never the carried source time dressed up as a projection. */
+			outf(h, "<td class=\"num\">not projected</td><td class=\"num\">–</td>"
+			     "<td class=\"num\">–</td><td>–</td><td class=\"num\">–</td>"
+			     "<td class=\"num\">–</td><td class=\"num\">%zu (all)</td></tr>\n",
+			     r->n_unprojected);
+			continue;
+		}
 		td_ns(h, r->point_ns);
 		outf(h, "<td class=\"num\">%s – %s</td>", format_ns(r->lo_ns, a, sizeof(a)),
 		     format_ns(r->hi_ns, b, sizeof(b)));
@@ -162,11 +170,13 @@ html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, c
 		outf(h, "<td class=\"num\" data-j=\"%.17g\">%s</td>", r->energy_j,
 		     doc_fmt_energy(r->energy_j, c, sizeof(c)));
 		if (r->n_unprojected)
-			outf(h, "<td class=\"num\">%zu (%s)</td>", r->n_unprojected,
+			outf(h, "<td class=\"num\">%zu (%s)", r->n_unprojected,
 			     format_ns(r->unprojected_source_ns, a, sizeof(a)));
 		else
-			out(h, "<td class=\"num\">0</td>");
-		out(h, "</tr>\n");
+			out(h, "<td class=\"num\">0");
+		if (r->n_coarse)
+			outf(h, " <span class=\"small\">%zu by sol (coarser)</span>", r->n_coarse);
+		out(h, "</td></tr>\n");
 	}
 	out(h, "</tbody></table></div>\n");
 }
@@ -338,9 +348,9 @@ html_kernels(struct html *h, const struct doc_profile *dp, size_t pi)
 				out(h, "<td class=\"num\">–</td>");
 				continue;
 			}
-			outf(h, "<td class=\"num\" data-ns=\"%.17g\">%s<br><span class=\"small\">%s"
+			outf(h, "<td class=\"num\" data-ns=\"%.17g\">%s<br><span class=\"small\">%s%s"
 			     "</span></td>", kp->point_ns, format_ns(kp->point_ns, b, sizeof(b)),
-			     gpuproj_bound_name(kp->binding));
+			     gpuproj_bound_name(kp->binding), kp->coarse ? ", sol (coarser)" : "");
 		}
 		out(h, "</tr>\n");
 	}
@@ -381,9 +391,9 @@ html_matrix(struct html *h, const struct doc_profile *dp, size_t pi)
 				continue;
 			}
 			tot = kp->point_ns * (double)(kr->launches ? kr->launches : 1);
-			outf(h, "<td class=\"num\" data-ns=\"%.17g\">%s <span class=\"small\">%s"
+			outf(h, "<td class=\"num\" data-ns=\"%.17g\">%s <span class=\"small\">%s%s"
 			     "</span></td>", tot, format_ns(tot, a, sizeof(a)),
-			     gpuproj_bound_name(kp->binding));
+			     gpuproj_bound_name(kp->binding), kp->coarse ? ", sol (coarser)" : "");
 		}
 		td_ns(h, r->point_ns);
 		out(h, "</tr>\n");
@@ -648,11 +658,16 @@ html_disagreement(struct html *h)
 		out(h, "</th>");
 		for (m = 0; m < doc->n_models; m++) {
 			double sum = 0;
-			size_t unp = 0;
+			size_t unp = 0, all = 0;
 
 			for (p = 0; p < doc->n_profiles; p++) {
 				sum += doc->profiles[p].model_point_ns[m * doc->n_targets + t];
 				unp += doc->profiles[p].model_unprojected[m * doc->n_targets + t];
+				all += gpuproj_profile_count(doc->profiles[p].profile);
+			}
+			if (unp == all) {
+				out(h, "<td class=\"num\">not projected</td>");
+				continue;
 			}
 			outf(h, "<td class=\"num\" data-ns=\"%.17g\">%s", sum,
 			     format_ns(sum, a, sizeof(a)));

@@ -45,6 +45,12 @@ md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n)
 			strbuf_append(sb, "**");
 		md_text(sb, r->target->name);
 		strbuf_append(sb, r->is_source ? "** (source)" : "");
+		if (!r->n_projected) {
+			/* Never the carried source time dressed up as a projection. */
+			strbuf_printf(sb, " | not projected | – | – | – | – | – | %zu (all) |\n",
+				      r->n_unprojected);
+			continue;
+		}
 		strbuf_printf(sb, " | %s | ", format_ns(r->point_ns, a, sizeof(a)));
 		strbuf_printf(sb, "%s – ", format_ns(r->lo_ns, a, sizeof(a)));
 		strbuf_printf(sb, "%s | %s | %s | %s | %s | ", format_ns(r->hi_ns, b, sizeof(b)),
@@ -53,10 +59,13 @@ md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n)
 			      doc_fmt_cost(r->cost_usd_s, d, sizeof(d)),
 			      doc_fmt_energy(r->energy_j, e, sizeof(e)));
 		if (r->n_unprojected)
-			strbuf_printf(sb, "%zu (%s) |\n", r->n_unprojected,
+			strbuf_printf(sb, "%zu (%s)", r->n_unprojected,
 				      format_ns(r->unprojected_source_ns, a, sizeof(a)));
 		else
-			strbuf_append(sb, "0 |\n");
+			strbuf_append(sb, "0");
+		if (r->n_coarse)
+			strbuf_printf(sb, "; %zu by sol (coarser)", r->n_coarse);
+		strbuf_append(sb, " |\n");
 	}
 	strbuf_append(sb, "\n");
 }
@@ -171,8 +180,9 @@ md_kernel_row(struct strbuf *sb, const struct gpuproj_report_doc *doc,
 						    k);
 
 		if (kp->status == GPUPROJ_OK)
-			strbuf_printf(sb, " | %s (%s)", format_ns(kp->point_ns, a, sizeof(a)),
-				      gpuproj_bound_name(kp->binding));
+			strbuf_printf(sb, " | %s (%s%s)", format_ns(kp->point_ns, a, sizeof(a)),
+				      gpuproj_bound_name(kp->binding),
+				      kp->coarse ? ", sol: coarser" : "");
 		else
 			strbuf_append(sb, " | –");
 	}

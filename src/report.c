@@ -153,6 +153,64 @@ top_count(const struct gpuproj_report_options *opt, size_t n)
 	return top < n ? top : n;
 }
 
+/* Whether every run has the same coverage counts (one note line covers all). */
+static bool
+same_coverage(const struct gpuproj_run_projection *runs, size_t n_runs)
+{
+	size_t r;
+
+	for (r = 1; r < n_runs; r++) {
+		if (runs[r].n_unprojected != runs[0].n_unprojected ||
+		    runs[r].n_fallback != runs[0].n_fallback ||
+		    runs[r].n_fallback_sol != runs[0].n_fallback_sol ||
+		    runs[r].unprojected_source_ns != runs[0].unprojected_source_ns)
+			return false;
+	}
+	return true;
+}
+
+/* One run's coverage: kernels not projected, and those projected by a fallback. */
+static void
+coverage_note(FILE *out, const struct gpuproj_run_projection *run, const char *where, size_t n)
+{
+	char a[32];
+
+	if (run->n_unprojected && run->n_projected)
+		fprintf(out, "note: %s, %zu of %zu kernel(s) could not be projected; their source "
+			"time (%s) is carried unchanged in the totals (see the per-kernel table)\n",
+			where, run->n_unprojected, n,
+			format_ns(run->unprojected_source_ns, a, sizeof(a)));
+	else if (run->n_unprojected)
+		fprintf(out, "note: %s, none of the %zu kernel(s) could be projected (see the "
+			"per-kernel table for why)\n", where, n);
+	if (run->n_fallback_sol)
+		fprintf(out, "note: %s, %zu kernel(s) projected by sol, coarser (from Nsight "
+			"Compute's throughput percentages: %s lacks their inputs)\n", where,
+			run->n_fallback_sol, gpuproj_model_name(run->model));
+	if (run->n_fallback > run->n_fallback_sol)
+		fprintf(out, "note: %s, %zu kernel(s) projected by hroof without the occupancy term "
+			"(launch geometry unknown)\n", where, run->n_fallback - run->n_fallback_sol);
+}
+
+/* Every target's coverage note, or one line covering all when they are the same. */
+static void
+coverage_notes(FILE *out, const struct gpuproj_run_projection *runs, size_t n_runs, size_t n)
+{
+	char where[96];
+	size_t r;
+
+	if (!n_runs)
+		return;
+	if (n_runs > 1 && same_coverage(runs, n_runs)) {
+		coverage_note(out, &runs[0], "on every target", n);
+		return;
+	}
+	for (r = 0; r < n_runs; r++) {
+		snprintf(where, sizeof(where), "on %s", runs[r].target->name);
+		coverage_note(out, &runs[r], where, n);
+	}
+}
+
 int
 gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
 		     const struct gpuproj_run_projection *runs, size_t n_runs,
@@ -179,31 +237,31 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 
 	fprintf(out, "Whole run: projected GPU kernel time per target (sum over kernels of point x "
 		"launches; interval from the L1/L2/DRAM projections)\n");
-	fprintf(out, "%-20s %11s %25s %9s %11s %8s  %-8s\n", "target", "projected", "interval",
+	fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s\n", "target", "projected", "interval",
 		"speedup", "measured", "error", "binding");
 	for (r = 0; r < n_runs; r++) {
 		const struct gpuproj_run_projection *run = &runs[r];
 		double meas = gpuproj_report_measured_total_ns(p, run->target->name);
 		char interval[40];
 
+		if (!run->n_projected) {
+			/* Never the carried source time dressed up as a projection. */
+			fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s%s\n", run->target->name,
+				"not projected", "-", "-",
+				isnan(meas) ? "-" : format_ns(meas, b, sizeof(b)), "-", "-",
+				run->target == src ? "  (source)" : "");
+			continue;
+		}
 		snprintf(interval, sizeof(interval), "[%s, %s]", format_ns(run->lo_ns, a, sizeof(a)),
 			 format_ns(run->hi_ns, b, sizeof(b)));
 		fmt_speedup(run->source_ns, run->point_ns, c, sizeof(c));
 		fmt_error(run->point_ns, meas, d, sizeof(d));
-		fprintf(out, "%-20s %11s %25s %9s %11s %8s  %-8s%s\n", run->target->name,
+		fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s%s\n", run->target->name,
 			format_ns(run->point_ns, e, sizeof(e)), interval, c,
 			isnan(meas) ? "-" : format_ns(meas, b, sizeof(b)), d,
 			dominant_binding(p, run), run->target == src ? "  (source)" : "");
 	}
-	for (r = 0; r < n_runs; r++) {
-		if (runs[r].n_unprojected) {
-			fprintf(out, "note: on %s, %zu kernel(s) could not be projected; their source "
-				"time (%s) is carried unchanged (see the per-kernel table)\n",
-				runs[r].target->name, runs[r].n_unprojected,
-				format_ns(runs[r].unprojected_source_ns, a, sizeof(a)));
-			break;
-		}
-	}
+	coverage_notes(out, runs, n_runs, n);
 
 	/* The model's notes (gpuproj_model_options.notes) for the longest kernel, per target. */
 	{
@@ -227,7 +285,11 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 				fprintf(out, "notes of %s on the longest kernel (%s):\n",
 					gpuproj_model_name(runs[0].model),
 					short_name(gpuproj_profile_at(p, top_k), a, sizeof(a)));
-			fprintf(out, "  %-20s %s\n", runs[r].target->name, pr->note);
+			/* A fallback's note says whose it is. */
+			fprintf(out, "  %-20s %s%s%s%s\n", runs[r].target->name,
+				pr->fallback ? "by " : "",
+				pr->fallback ? gpuproj_model_name(pr->fallback) : "",
+				pr->fallback ? ": " : "", pr->note);
 		}
 	}
 
@@ -264,10 +326,15 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 				 format_ns(pr->lo_ns, a, sizeof(a)), format_ns(pr->hi_ns, b, sizeof(b)));
 			fmt_speedup(gpuproj_kernel_mean_ns(k), pr->point_ns, c, sizeof(c));
 			fmt_error(pr->point_ns, ref ? ref->mean_ns : NAN, d, sizeof(d));
-			fprintf(out, "   %-20s %11s %25s %9s %-8s %11s %8s\n", runs[r].target->name,
-				format_ns(pr->point_ns, e, sizeof(e)), interval, c,
-				gpuproj_bound_name(pr->binding),
-				ref ? format_ns(ref->mean_ns, b, sizeof(b)) : "-", d);
+			fprintf(out, "   %-20s %11s %25s %9s %-8s %11s %8s%s%s%s\n",
+				runs[r].target->name, format_ns(pr->point_ns, e, sizeof(e)), interval,
+				c, gpuproj_bound_name(pr->binding),
+				ref ? format_ns(ref->mean_ns, b, sizeof(b)) : "-", d,
+				pr->fallback ? "  [by " : "",
+				pr->fallback ? gpuproj_model_name(pr->fallback) : "",
+				pr->fallback ? (gpuproj_model_is_coarse(pr->fallback) ? ", coarser]"
+										       : "]")
+					     : "");
 		}
 	}
 	free(order);
@@ -320,7 +387,7 @@ gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
 	fprintf(out, "Whole run: projected GPU kernel time per target (sum over kernels of point x "
 		"launches)\n%-20s", "target");
 	for (m = 0; m < n_models; m++)
-		fprintf(out, " %11s", gpuproj_model_name(runs[m].model));
+		fprintf(out, " %13s", gpuproj_model_name(runs[m].model));
 	fprintf(out, " %11s %9s\n", "measured", "disagree");
 	for (t = 0; t < n_targets; t++) {
 		const struct gpuproj_run_projection *row = &runs[t * n_models];
@@ -335,12 +402,34 @@ gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
 		flagged_total += flagged;
 		fprintf(out, "%-20s", row->target->name);
 		for (m = 0; m < n_models; m++)
-			fprintf(out, " %11s", format_ns(row[m].point_ns, a, sizeof(a)));
+			fprintf(out, " %13s", row[m].n_projected
+				? format_ns(row[m].point_ns, a, sizeof(a)) : "not projected");
 		fprintf(out, " %11s %9zu%s\n", isnan(meas) ? "-" : format_ns(meas, b, sizeof(b)),
 			flagged, row->target == src ? "  (source)" : "");
 	}
 	fprintf(out, "disagree = kernels whose per-launch projections differ by more than %gx "
 		"between models (%zu kernel x target in all)\n", factor, flagged_total);
+	/* Per model, what its column covers (the same on every target, or per target). */
+	for (m = 0; m < n_models; m++) {
+		bool same = true;
+
+		for (t = 1; t < n_targets; t++)
+			same = same && runs[t * n_models + m].n_unprojected == runs[m].n_unprojected;
+		if (!runs[m].n_unprojected && same)
+			continue;
+		if (same)
+			fprintf(out, "%s: %zu of %zu kernel(s) not projected on every target%s%s\n",
+				gpuproj_model_name(runs[m].model), runs[m].n_unprojected, n,
+				runs[m].n_projected ? "; their source time is carried in its column"
+						    : "", gpuproj_model_is_coarse(runs[m].model)
+				? " (coarser model)" : "");
+		else
+			for (t = 0; t < n_targets; t++)
+				fprintf(out, "%s on %s: %zu of %zu kernel(s) not projected\n",
+					gpuproj_model_name(runs[m].model),
+					runs[t * n_models].target->name,
+					runs[t * n_models + m].n_unprojected, n);
+	}
 
 	top = top_count(opt, n);
 	fprintf(out, "\nPer kernel (top %zu of %zu by source time; per-launch points; '!' = models "
@@ -353,7 +442,7 @@ gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
 		fprintf(out, "\n   %" PRIu64 " launches, %s per launch on %s\n   %-20s", k->launches,
 			format_ns(gpuproj_kernel_mean_ns(k), a, sizeof(a)), src->name, "target");
 		for (m = 0; m < n_models; m++)
-			fprintf(out, " %11s", gpuproj_model_name(runs[m].model));
+			fprintf(out, " %13s", gpuproj_model_name(runs[m].model));
 		fprintf(out, " %11s\n", "measured");
 		for (t = 0; t < n_targets; t++) {
 			const struct gpuproj_run_projection *row = &runs[t * n_models];
@@ -364,7 +453,7 @@ gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
 				cell[m] = row[m].kernels[order[i]];
 			fprintf(out, "   %-20s", row->target->name);
 			for (m = 0; m < n_models; m++)
-				fprintf(out, " %11s", cell[m].status == GPUPROJ_OK
+				fprintf(out, " %13s", cell[m].status == GPUPROJ_OK
 					? format_ns(cell[m].point_ns, a, sizeof(a)) : "n/p");
 			fprintf(out, " %11s%s\n", ref ? format_ns(ref->mean_ns, b, sizeof(b)) : "-",
 				gpuproj_models_disagree(cell, n_models, factor) ? "  !" : "");
@@ -425,8 +514,12 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 			fputc(',', out);
 			csv_write_field(out, run->target->name);
 			fputc(',', out);
-			csv_write_field(out, gpuproj_model_name(run->model));
-			fprintf(out, ",%s,", ok ? "ok" : gpuproj_strerror(pr->status));
+			/* The model that projected the row: a fallback is named. */
+			csv_write_field(out, gpuproj_model_name(ok && pr->fallback ? pr->fallback
+										 : run->model));
+			fprintf(out, ",%s,", ok ? (pr->fallback && gpuproj_model_is_coarse(pr->fallback)
+						   ? "ok (coarser)" : "ok")
+						: gpuproj_strerror(pr->status));
 			csv_write_num(out, ok ? pr->lo_ns : NAN);
 			fputc(',', out);
 			csv_write_num(out, ok ? pr->hi_ns : NAN);
@@ -440,7 +533,8 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 			csv_write_num(out, ref && ok ? 100.0 * (pr->point_ns - ref->mean_ns) / ref->mean_ns
 					       : NAN);
 			fputc(',', out);
-			csv_write_field(out, ok ? "" : pr->why);
+			/* Failed: why; by a fallback: why the run's model could not. */
+			csv_write_field(out, !ok || pr->fallback ? pr->why : "");
 			fputc('\n', out);
 		}
 		fputs("(total),,,,", out);
@@ -456,19 +550,33 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 		csv_write_field(out, run->target->name);
 		fputc(',', out);
 		csv_write_field(out, gpuproj_model_name(run->model));
-		fputs(",ok,", out);
-		csv_write_num(out, run->lo_ns);
-		fputc(',', out);
-		csv_write_num(out, run->hi_ns);
-		fputc(',', out);
-		csv_write_num(out, run->point_ns);
-		fputc(',', out);
-		csv_write_num(out, run->point_ns > 0 ? run->source_ns / run->point_ns : NAN);
-		fputs(",,", out);
-		csv_write_num(out, meas);
-		fputc(',', out);
-		csv_write_num(out, isnan(meas) ? NAN : 100.0 * (run->point_ns - meas) / meas);
-		fputs(",\n", out);
+		{
+			bool any = run->n_projected > 0;
+			char why[96];
+
+			fputs(any ? ",ok," : ",not projected,", out);
+			csv_write_num(out, any ? run->lo_ns : NAN);
+			fputc(',', out);
+			csv_write_num(out, any ? run->hi_ns : NAN);
+			fputc(',', out);
+			csv_write_num(out, any ? run->point_ns : NAN);
+			fputc(',', out);
+			csv_write_num(out, any && run->point_ns > 0 ? run->source_ns / run->point_ns
+								   : NAN);
+			fputs(",,", out);
+			csv_write_num(out, meas);
+			fputc(',', out);
+			csv_write_num(out, isnan(meas) || !any ? NAN
+				      : 100.0 * (run->point_ns - meas) / meas);
+			fputc(',', out);
+			why[0] = '\0';
+			if (run->n_unprojected || run->n_fallback)
+				snprintf(why, sizeof(why), "%zu of %zu kernels not projected, %zu by "
+					 "a fallback (%zu coarser)", run->n_unprojected, run->n,
+					 run->n_fallback, run->n_fallback_sol);
+			csv_write_field(out, why);
+			fputc('\n', out);
+		}
 	}
 	fflush(out);
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
@@ -476,14 +584,14 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 
 /* "details": {name: value} and "inputs": {name: {"key", "basis"}} of one projection. */
 static void
-json_details(json_t *jk, const struct gpuproj_run_projection *run, const struct gpuproj_kernel *k,
-	     const struct gpuproj_target *src)
+json_details(json_t *jk, const struct gpuproj_run_projection *run, const struct gpuproj_model *m,
+	     const struct gpuproj_kernel *k, const struct gpuproj_target *src)
 {
 	struct gpuproj_model_details d;
 	json_t *jd, *ji = NULL;
 	size_t i;
 
-	if (!src || gpuproj_model_details(run->model, k, src, run->target, &run->options, &d) ||
+	if (!src || gpuproj_model_details(m, k, src, run->target, &run->options, &d) ||
 	    !d.n)
 		return;
 	jd = json_object();
@@ -556,17 +664,28 @@ gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_t
 		double meas = gpuproj_report_measured_total_ns(p, run->target->name);
 		json_t *jr = json_object(), *ks = json_array();
 
+		bool any = run->n_projected > 0;
+
 		json_object_set_new(jr, "model", json_string(gpuproj_model_name(run->model)));
+		if (gpuproj_model_is_coarse(run->model))
+			json_object_set_new(jr, "coarse", json_true());
 		json_object_set_new(jr, "target", json_string(run->target->name));
 		json_object_set_new(jr, "source_ns", json_num(run->source_ns));
-		json_object_set_new(jr, "lo_ns", json_num(run->lo_ns));
-		json_object_set_new(jr, "hi_ns", json_num(run->hi_ns));
-		json_object_set_new(jr, "point_ns", json_num(run->point_ns));
-		json_object_set_new(jr, "speedup", json_num(run->point_ns > 0 ?
+		/* Nothing projected: null, never the carried source time. */
+		json_object_set_new(jr, "lo_ns", json_num(any ? run->lo_ns : NAN));
+		json_object_set_new(jr, "hi_ns", json_num(any ? run->hi_ns : NAN));
+		json_object_set_new(jr, "point_ns", json_num(any ? run->point_ns : NAN));
+		json_object_set_new(jr, "speedup", json_num(any && run->point_ns > 0 ?
 							run->source_ns / run->point_ns : NAN));
 		json_object_set_new(jr, "measured_ns", json_num(meas));
+		json_object_set_new(jr, "projected_kernels", json_integer((json_int_t)run->n_projected));
 		json_object_set_new(jr, "unprojected_kernels", json_integer((json_int_t)run->n_unprojected));
 		json_object_set_new(jr, "unprojected_source_ns", json_num(run->unprojected_source_ns));
+		json_object_set_new(jr, "fallback_kernels", json_integer((json_int_t)run->n_fallback));
+		json_object_set_new(jr, "coarse_kernels",
+				    json_integer((json_int_t)(gpuproj_model_is_coarse(run->model)
+							      ? run->n_projected
+							      : run->n_fallback_sol)));
 		for (i = 0; i < run->n; i++) {
 			const struct gpuproj_projection *pr = &run->kernels[i];
 			json_t *jk = json_object();
@@ -589,8 +708,17 @@ gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_t
 				json_object_set_new(jk, "flop_ratio", json_num(pr->flop_ratio));
 				if (pr->note[0])
 					json_object_set_new(jk, "note", json_string(pr->note));
+				if (pr->fallback) {
+					/* Projected in place of the run's model, which could not. */
+					json_object_set_new(jk, "model", json_string(
+						gpuproj_model_name(pr->fallback)));
+					json_object_set_new(jk, "coarse", json_boolean(
+						gpuproj_model_is_coarse(pr->fallback)));
+					json_object_set_new(jk, "why_fallback", json_string(pr->why));
+				}
 				if (opt && opt->details)
-					json_details(jk, run, gpuproj_profile_at(p, i), src);
+					json_details(jk, run, pr->fallback ? pr->fallback : run->model,
+						     gpuproj_profile_at(p, i), src);
 			} else {
 				json_object_set_new(jk, "why", json_string(pr->why));
 			}

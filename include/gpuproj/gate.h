@@ -139,6 +139,12 @@ struct gpuproj_gate_cell {
 	double change;         /**< (cur − base) / base; NaN when not compared */
 	double noise_ns;       /**< noise band noise_k × σ on the cur − base difference, ns; NaN when not compared */
 	char *why;             /**< UNPROJECTED / NOT_COMPARABLE: the reason, owned by the result; else NULL */
+	/**
+	 * A target cell where either side was projected by the coarser "sol"
+	 * model (gpuproj_projection.fallback, or sol chosen as the model): the
+	 * writers label it "coarser".
+	 */
+	bool coarse;
 };
 
 /** One column: the source GPU (index 0) or a target GPU. */
@@ -149,6 +155,7 @@ struct gpuproj_gate_column {
 	double min_time_ns;    /**< the minimum kernel time used in this column, ns */
 	size_t n_regressed;    /**< kernel cells REGRESSED (the whole run not counted) */
 	size_t n_unprojected;  /**< kernel cells UNPROJECTED */
+	size_t n_coarse;       /**< kernel cells projected by the coarser "sol" model (coarse) */
 };
 
 /** One kernel signature of either profile. */

@@ -5,6 +5,9 @@
  *
  * - Nsight Compute CSV (`ncu --csv`, long format, and `ncu --csv --page raw`,
  *   wide format), one launch per kernel row, aggregated by signature.
+ * - nvprof CSV (`--metrics`, `--events`, `--print-gpu-trace`, the summary),
+ *   joined by kernel name.
+ * - gpuproj_ncu_metrics(): what to collect with ncu for the default model.
  * - The gpuperfpredict data set (Amaris et al., nvprof metrics of Rodinia
  *   kernels on 9 GPUs; CC BY 4.0), one profile per GPU.
  * - Data sets for validation: profiles and gpuperfpredict files, told apart
@@ -15,6 +18,7 @@
 #ifndef GPUPROJ_IMPORT_H
 #define GPUPROJ_IMPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <gpuproj/error.h>
@@ -58,12 +62,27 @@ void gpuproj_import_summary_clear(struct gpuproj_import_summary *s);
  *
  * Accepts the default long format (`ncu --csv`: one row per metric with
  * "ID","Kernel Name",…,"Section Name","Metric Name","Metric Unit",
- * "Metric Value") and the raw wide format (`ncu --csv --page raw`: one row
- * per launch, a units row under the header). Handles unit scaling
+ * "Metric Value"; ncu 2023+ metric rows may end after "Metric Value") and
+ * the raw wide format (`ncu --csv --page raw`: one row per launch, a units
+ * row under the header), quoted as ncu writes them or saved again by
+ * another tool (unquoted, CRLF). Handles unit scaling
  * (byte/Kbyte/Mbyte/Gbyte, nsecond/usecond/msecond/second, %, …),
- * thousands separators, "==PROF=="/"==WARNING==" lines and "n/a" values.
- * Known NVIDIA metric names map to logical metrics (README "ncu import");
- * every other metric is kept in extra_metrics, never dropped.
+ * thousands separators, "==PROF=="/"==WARNING=="/"==ERROR==" lines, the
+ * application's output and "n/a" values. Known NVIDIA metric names and the
+ * section labels of ncu 2019.5–2025 map to logical metrics (README "ncu
+ * import"; the duration also from elapsed cycles / their rate); the
+ * speed-of-light percentages go to extra_metrics under model.h's
+ * GPUPROJ_SOL_* names; every other number is kept in extra_metrics, never
+ * dropped. Launches without a launch geometry fold by name into a
+ * signature tagged GPUPROJ_TAG_NO_GEOMETRY (profile.h).
+ *
+ * Every stored value is finite and in its documented range: a percentage
+ * above 100 by at most 1 (rounding) and a logical ratio above 1 by at most
+ * 1 % are clamped with a warning naming file:line:column; anything else out
+ * of range is an error. Warnings (summary): a column that appears twice, a
+ * raw-layout launch ID of a process seen before (the row is skipped, not
+ * counted twice), lines that are not CSV, text-valued settings, launches
+ * without geometry, ERR_NVGPUCTRPERM beside data.
  *
  * @param path CSV file ("-" = standard input)
  * @param[out] ret new profile owned by the caller; untouched on failure
@@ -71,16 +90,79 @@ void gpuproj_import_summary_clear(struct gpuproj_import_summary *s);
  *             success (missing metrics named), untouched on failure
  * @param[out] reterr optional; file:line[:column] for malformed input
  * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL path or ret); GPUPROJ_E_IO;
- *         GPUPROJ_E_PARSE (empty, not CSV, malformed quoting, no header ncu
- *         writes, a raw export without its units row, no data rows);
- *         GPUPROJ_E_SCHEMA (a value that is not a number, an unknown unit
- *         or one of another kind on a mapped metric, an "ID" that is not a
+ *         GPUPROJ_E_PARSE (empty, not CSV, UTF-16, a NUL byte, malformed
+ *         quoting, no header ncu writes, an nvprof export, only ncu's
+ *         messages — ERR_NVGPUCTRPERM named with its fix, otherwise ncu's
+ *         first error quoted —, a raw export without its units row, a row
+ *         that ends before its last needed column or has non-empty fields
+ *         beyond the header, a file cut inside its last row, no data rows);
+ *         GPUPROJ_E_SCHEMA (a value that is not a number, not finite after
+ *         scaling, negative, a percentage above 101, a duration outside (0,
+ *         IMPORT_MAX_DURATION_NS = 10^15 ns], a logical value outside its
+ *         range, a sum over launches that is not finite, an unknown unit or
+ *         one of another kind on a mapped metric, an "ID" that is not a
  *         launch number, unreadable "Grid Size"/"Block Size"/"CC", a
  *         register count or shared-memory size that is not a whole number);
  *         GPUPROJ_E_NOMEM
  */
 int gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
 		       struct gpuproj_import_summary *summary, struct gpuproj_error *reterr);
+
+/**
+ * The Nsight Compute metrics whose export gives every input of the default
+ * model on a chip (gpuproj ncu-metrics prints the ncu command line): the
+ * duration, the nine FP instruction counts, warp efficiency, L1/L2/DRAM
+ * bytes (DRAM as read + write), shared-memory wavefronts, the launch
+ * geometry, registers and shared memory of the occupancy term, and
+ * device__attribute_display_name. The names are those libproj.so resolves
+ * on that chip (inject/metrics-nvpw.c); they differ on GB202 and GB203
+ * (dram__bytes_op_read.sum / _op_write.sum).
+ *
+ * @param chip "GH100", "GB202", … (case-insensitive); NULL or unknown: the
+ *        names of every other chip
+ * @param[out] names up to `max` static strings, or NULL
+ * @return the number of metrics (even beyond max)
+ */
+size_t gpuproj_ncu_metrics(const char *chip, const char **names, size_t max);
+
+/** @return true for a chip gpuproj_ncu_metrics() knows (GV100 … GB207) */
+bool gpuproj_ncu_chip_known(const char *chip);
+
+/**
+ * Import nvprof CSV exports (`nvprof --csv --metrics …`, `--events …`,
+ * `--print-gpu-trace`, the default summary, and the metric trace of
+ * `--print-gpu-trace --metrics …`), one or several files of the same run,
+ * joined by kernel name: launch configurations and per-launch durations
+ * from the GPU trace (else count, mean, min and max from the summary, the
+ * geometry unknown: GPUPROJ_TAG_NO_GEOMETRY), metrics (nvprof's averages
+ * over a kernel name's invocations) applied to each of the name's
+ * configurations. nvprof metric names map to logical metrics by the same
+ * table as the gpuperfpredict importer's (src/import-nvprof.h; README
+ * "nvprof import"); others are kept in extra_metrics.
+ *
+ * @param paths CSV files ("-" = standard input, at most once)
+ * @param n_paths number of files (≥ 1)
+ * @param targets optional: the GPU's entry (found from device_name, else the
+ *        export's "Device" column) gives warp size, compute capability (a
+ *        Kepler shared-memory transaction is 256 B) and SM count, and its
+ *        name is recorded as device.target; NULL: 32, CC unknown (128-B
+ *        transactions, said in a warning), SMs unknown
+ * @param device_name optional: the GPU measured on (replaces the export's)
+ * @param[out] ret new profile owned by the caller; untouched on failure
+ * @param[out] summary optional, zero-initialised; filled on success
+ * @param[out] reterr optional; file:line[:column] for malformed input
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (no paths, NULL ret); GPUPROJ_E_IO;
+ *         GPUPROJ_E_PARSE (empty, no nvprof header, nvprof's messages only —
+ *         ERR_NVGPUCTRPERM named with its fix —, a table without its units
+ *         row, a row shorter than its header or with extra fields, no kernel);
+ *         GPUPROJ_E_SCHEMA (a value that is not a number of its kind, negative,
+ *         outside its range, a duration outside (0, 10^15 ns], unreadable
+ *         launch dimensions or sizes); GPUPROJ_E_NOMEM
+ */
+int gpuproj_import_nvprof(const char *const *paths, size_t n_paths,
+			  const struct gpuproj_targets *targets, const char *device_name,
+			  struct gpuproj_profile **ret, struct gpuproj_import_summary *summary,
+			  struct gpuproj_error *reterr);
 
 /**
  * Import gpuperfpredict CSV files (one per kernel, rows for every GPU of the

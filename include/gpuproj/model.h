@@ -25,6 +25,13 @@
  * - "hroof-occ": hroof × seed 002's occupancy ratio O'_s/O'_t (eq. 4 with
  *   hroof's rooflines), src/model-hroof-occ.c. The default: the most
  *   accurate on the gpuperfpredict validation (docs/validation.md).
+ * - "sol": a coarser hroof for exports of Nsight Compute's default sections
+ *   (SpeedOfLight, LaunchStats, Occupancy), which carry no per-level byte
+ *   and no FP instruction counts: the time each resource was busy on the
+ *   source follows from its throughput percentage (GPUPROJ_SOL_*), and is
+ *   projected by hroof's ratio method against plain ceilings
+ *   (src/model-sol.c). gpuproj_project_run() uses it, labelled, for kernels
+ *   the default model cannot project (gpuproj_model_options.fallback).
  *
  * Optional cache-capacity adjustment (all models, option l2_capacity):
  * gpuproj_l2_capacity_dram().
@@ -91,7 +98,30 @@ struct gpuproj_projection {
 	 * gives every number.
 	 */
 	char note[160];
+	/**
+	 * Set by gpuproj_project_run() when the run's model could not project
+	 * this kernel and a fallback model did (gpuproj_model_options.fallback):
+	 * that model (hroof when only the launch geometry of hroof-occ was
+	 * missing, else "sol", coarser); NULL when the run's own model projected
+	 * it or nothing did. `why` then keeps why the run's model could not.
+	 */
+	const struct gpuproj_model *fallback;
 };
+
+/**
+ * Names under which the default-section quantities of the "sol" model are
+ * kept in a kernel's extra_metrics: Nsight Compute's own metric names, unit
+ * "%" (of the source GPU's peak, 0–100). The ncu importer maps the
+ * section labels of every ncu version onto them ("DRAM Throughput", "SOL
+ * FB", …; README "ncu import").
+ */
+#define GPUPROJ_SOL_DRAM_PCT "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"
+/** L2 (lts) throughput, % of peak (see GPUPROJ_SOL_DRAM_PCT). */
+#define GPUPROJ_SOL_L2_PCT "lts__throughput.avg.pct_of_peak_sustained_elapsed"
+/** L1/TEX throughput, % of peak over active cycles (see GPUPROJ_SOL_DRAM_PCT). */
+#define GPUPROJ_SOL_L1_PCT "l1tex__throughput.avg.pct_of_peak_sustained_active"
+/** SM (compute) throughput: the busiest SM pipe or issue, % of peak. */
+#define GPUPROJ_SOL_SM_PCT "sm__throughput.avg.pct_of_peak_sustained_elapsed"
 
 /**
  * Kernel-specific ceilings of the hierarchical roofline on one GPU
@@ -172,6 +202,23 @@ int gpuproj_waves_from_name(const char *name, enum gpuproj_waves *ret);
  */
 enum gpuproj_waves gpuproj_waves_default(void);
 
+/**
+ * Whether gpuproj_project_run() projects a kernel the run's model cannot
+ * project (GPUPROJ_E_MISSING) with another model, labelled in
+ * gpuproj_projection.fallback.
+ */
+enum gpuproj_fallback {
+	/**
+	 * On for the default model (hroof-occ): first hroof, when only the launch
+	 * geometry is missing (hroof-occ is hroof times an occupancy term that
+	 * needs it), then "sol" (coarser). Off for every other model. (`gpuproj
+	 * project --model NAME` sets GPUPROJ_FALLBACK_OFF: a model named by the
+	 * user is that model alone.)
+	 */
+	GPUPROJ_FALLBACK_DEFAULT = 0,
+	GPUPROJ_FALLBACK_OFF = 1,    /**< never: each kernel by the run's model or not at all */
+};
+
 /** Options common to all models. Zero-initialise, then set what you need. */
 struct gpuproj_model_options {
 	/**
@@ -191,6 +238,8 @@ struct gpuproj_model_options {
 	 * costs more than the projection itself (about 1 µs each).
 	 */
 	bool notes;
+	/** gpuproj_project_run() with the default model: fallback models (see enum). */
+	enum gpuproj_fallback fallback;
 };
 
 /**
@@ -465,6 +514,23 @@ const struct gpuproj_model *gpuproj_model_at(size_t i);
 const char *gpuproj_model_name(const struct gpuproj_model *m);
 /** @return a one-line summary with the paper and equations it implements */
 const char *gpuproj_model_summary(const struct gpuproj_model *m);
+/**
+ * @return true for a model coarser than the default by construction ("sol":
+ *         throughput percentages instead of counted bytes and FLOP); writers
+ *         label its projections "coarser"
+ */
+bool gpuproj_model_is_coarse(const struct gpuproj_model *m);
+/**
+ * The models gpuproj_project_run() falls back to for kernels model m cannot
+ * project (GPUPROJ_FALLBACK_DEFAULT): for the default model, hroof (only
+ * when the launch geometry is all that is missing) then "sol"; none for
+ * other models.
+ *
+ * @param[out] out up to `max` models, in the order tried
+ * @return the number of fallback models (≤ 2)
+ */
+size_t gpuproj_model_fallbacks(const struct gpuproj_model *m, const struct gpuproj_model **out,
+			       size_t max);
 
 /**
  * Project one kernel from `src` (the GPU it was measured on) to `tgt`.
@@ -558,8 +624,23 @@ struct gpuproj_run_projection {
 	double lo_ns;          /**< Σ lo × launches + unprojected source time, ns */
 	double hi_ns;          /**< Σ hi × launches + unprojected source time, ns */
 	double point_ns;       /**< Σ point × launches + unprojected source time, ns */
-	size_t n_unprojected;  /**< timed kernels the model could not project */
-	double unprojected_source_ns; /**< their source time, carried unchanged, ns */
+	/**
+	 * Kernels not projected (status ≠ GPUPROJ_OK), timed or not: a kernel
+	 * that was never timed cannot be projected and has no source time to
+	 * carry, but it is counted here all the same.
+	 */
+	size_t n_unprojected;
+	double unprojected_source_ns; /**< source time of the timed ones, carried unchanged, ns */
+	/**
+	 * Kernels projected (status GPUPROJ_OK), fallbacks included: n = n_projected
+	 * + n_unprojected. 0 means lo/hi/point are only carried source time (or
+	 * 0): writers print "not projected" then, never that time.
+	 */
+	size_t n_projected;
+	/** Of n_projected, kernels projected by a fallback model (gpuproj_projection.fallback). */
+	size_t n_fallback;
+	/** Of n_fallback, those projected by "sol" (coarser). */
+	size_t n_fallback_sol;
 	/**
 	 * The options used (a copy; zeroed for NULL), so writers can ask
 	 * gpuproj_model_details() for the same projection. flop_ratio_userdata

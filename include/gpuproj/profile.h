@@ -165,6 +165,22 @@ struct gpuproj_kernel {
 	struct gpuproj_rank_stats ranks;
 };
 
+/**
+ * The tag of a signature whose launch geometry the source did not record
+ * (an Nsight Compute export without "Grid Size"/"Block Size" columns,
+ * LaunchStats or launch__* metrics; an nvprof --metrics export without a
+ * trace). Its grid and block are placeholders (1, 1, 1), and every launch of
+ * one kernel name folds into it. Models that need the geometry (occupancy,
+ * hroof-occ) report it missing rather than read the placeholders.
+ */
+#define GPUPROJ_TAG_NO_GEOMETRY "launch geometry unknown"
+
+/**
+ * @return false when the kernel's signature is tagged GPUPROJ_TAG_NO_GEOMETRY
+ *         (grid and block are placeholders), else true
+ */
+bool gpuproj_kernel_geometry_known(const struct gpuproj_kernel *k);
+
 /** @return true when the kernel has a value for metric m */
 bool gpuproj_kernel_has(const struct gpuproj_kernel *k, enum gpuproj_metric m);
 /** @return the per-launch mean of metric m, or NaN when not collected */

@@ -134,6 +134,13 @@ struct gpuproj_report_rank {
 	double unprojected_source_ns;   /**< their source time, ns */
 	enum gpuproj_bound binding;     /**< resource bounding most of the projected time */
 	bool is_source;                 /**< the source GPU of (one of) the profiles */
+	/**
+	 * Kernels projected (Σ over profiles); 0: the times above are only the
+	 * carried source time, and writers print "not projected".
+	 */
+	size_t n_projected;
+	/** Of n_projected, those by the coarser "sol" model (fallback or chosen). */
+	size_t n_coarse;
 };
 
 /** Profile index of the combined ranking in gpuproj_report_doc_ranking(). */

@@ -21,6 +21,7 @@
 int cmd_project(int argc, char **argv);
 int cmd_targets(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_ncu_metrics(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_sass(int argc, char **argv);

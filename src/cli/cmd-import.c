@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gpuproj import ncu|gpuperfpredict: turn measurements made by other tools
- * into gpuproj-profile/1 JSON (include/gpuproj/import.h). A summary of what
- * was found, and of what the default model still lacks, goes to stderr.
+ * gpuproj import ncu|nvprof|gpuperfpredict: turn measurements made by
+ * other tools into gpuproj-profile/1 JSON (include/gpuproj/import.h). A
+ * summary of what was found goes to stderr: the GPU (checked against
+ * targets.yaml), warnings, and what the default model still lacks — with
+ * the kernels a fallback model will project and the command that collects
+ * everything.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <gpuproj/import.h>
 #include <gpuproj/model.h>
@@ -19,21 +25,25 @@
 #include <gpuproj/target.h>
 
 #include "cli.h"
-
+#include "util.h"
 
 static void
 help(FILE *f)
 {
 	fprintf(f,
-		"Usage: gpuproj import ncu [--device-name NAME] FILE.csv -o OUT.json\n"
+		"Usage: gpuproj import ncu [options] FILE.csv|FILE.ncu-rep -o OUT.json\n"
+		"       gpuproj import nvprof [options] FILE.csv... -o OUT.json\n"
 		"       gpuproj import gpuperfpredict [--targets FILE] FILE.csv... -o DIR\n\n"
 		"Convert measurements made by other tools into gpuproj profiles\n"
 		"(gpuproj-profile/1 JSON) for `gpuproj project`.\n\n"
-		"ncu             an Nsight Compute CSV export: `ncu --csv` (one row per metric)\n"
-		"                or `ncu --csv --page raw` (one row per launch)\n"
+		"ncu             an Nsight Compute export: `ncu --csv` (one row per metric),\n"
+		"                `ncu --csv --page raw` (one row per launch), or a .ncu-rep\n"
+		"                report (exported with ncu when ncu is on PATH)\n"
+		"nvprof          nvprof CSV exports: `--metrics`, `--events`, `--print-gpu-trace`,\n"
+		"                the summary; several files of one run are joined by kernel name\n"
 		"gpuperfpredict  CSV files of the gpuperfpredict data set: one profile per GPU\n\n"
-		"`gpuproj import ncu --help` and `gpuproj import gpuperfpredict --help`\n"
-		"tell more.\n"
+		"`gpuproj import ncu --help` (nvprof, gpuperfpredict) tells more; `gpuproj\n"
+		"ncu-metrics` prints the ncu command that collects what the default model needs.\n"
 		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
 }
 
@@ -41,30 +51,57 @@ static void
 help_ncu(FILE *f)
 {
 	fprintf(f,
-		"Usage: gpuproj import ncu [--device-name NAME] FILE.csv -o OUT.json\n\n"
-		"Read an Nsight Compute CSV export and write a gpuproj profile.\n"
+		"Usage: gpuproj import ncu [--device-name NAME] [--targets FILE]\n"
+		"                          FILE.csv|FILE.ncu-rep -o OUT.json\n\n"
+		"Read an Nsight Compute export and write a gpuproj profile.\n"
 		"FILE.csv is what `ncu --csv … > FILE.csv` or `ncu -i REPORT.ncu-rep --csv\n"
 		"[--page raw]` prints (\"-\" reads standard input); ==PROF== lines and output\n"
-		"of the application before the CSV header are skipped. Every row (launch) of\n"
-		"one kernel with the same grid, block and dynamic shared memory folds into one\n"
-		"record. Known NVIDIA metrics become gpuproj's logical metrics (README \"ncu\n"
-		"import\"); every other metric is kept under extra_metrics.\n\n"
-		"For the default model (hroof-occ, like hroof) collect at least:\n"
-		"  ncu --csv --metrics gpu__time_duration.sum,\\\n"
-		"    smsp__sass_thread_inst_executed_op_{h,f,d}{fma,add,mul}_pred_on.sum,\\\n"
-		"    smsp__average_thread_inst_executed_per_inst_executed.ratio,\\\n"
-		"    l1tex__t_bytes.sum,lts__t_bytes.sum,dram__bytes.sum,\\\n"
-		"    l1tex__data_pipe_lsu_wavefronts_mem_shared.sum  ./app\n"
-		"(expand the braces by hand: ncu takes a plain comma-separated list).\n\n"
+		"of the application are skipped; a file saved again by another tool (fields\n"
+		"unquoted, CRLF) is read too. A FILE.ncu-rep is exported with\n"
+		"`ncu --import FILE.ncu-rep --csv --page raw` when ncu is on PATH. Every launch\n"
+		"of one kernel with the same grid, block and dynamic shared memory folds into\n"
+		"one record. Known NVIDIA metrics and section labels become gpuproj's logical\n"
+		"metrics (README \"ncu import\"); every other number is kept under\n"
+		"extra_metrics.\n\n"
+		"Collect everything the default model needs with the command that\n"
+		"`gpuproj ncu-metrics [--chip NAME]` prints. An export of the default\n"
+		"sections only (SpeedOfLight, LaunchStats, Occupancy) is projected by the\n"
+		"coarser sol model; the summary says which kernels.\n\n"
 		"Options:\n"
 		"  --device-name NAME  the GPU the file was measured on, when the file does not\n"
 		"                      name it (no device__attribute_display_name metric)\n"
+		"  --targets FILE      GPU descriptions to check the GPU against (default:\n"
+		"                      $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output FILE   the profile to write (\"-\" = standard output); written\n"
 		"                      atomically, and not at all when the import fails\n"
 		"  -h, --help          show this help\n\n"
 		"A summary goes to standard error: rows, launches, kernel signatures, metrics\n"
-		"kept unmapped, warnings, and the logical metrics the default model needs that\n"
-		"no launch had.\n"
+		"kept unmapped, the GPU and whether targets.yaml knows it, warnings, the inputs\n"
+		"of the default model no launch had, and the kernels a fallback will project.\n"
+		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
+}
+
+static void
+help_nvprof(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpuproj import nvprof [--device-name NAME] [--targets FILE]\n"
+		"                             FILE.csv... -o OUT.json\n\n"
+		"Read nvprof CSV exports of one run and write a gpuproj profile:\n"
+		"  nvprof --csv --print-gpu-trace --log-file trace.csv ./app   launches, durations\n"
+		"  nvprof --csv --metrics LIST --log-file metrics.csv ./app    metrics per kernel\n"
+		"and also `--events`, the default summary (`nvprof --csv`) and per-launch metrics\n"
+		"(`--print-gpu-trace --metrics`). Files are joined by kernel name; a kernel's\n"
+		"metrics (nvprof's averages over its invocations) apply to each of its launch\n"
+		"configurations. nvprof metric names map to logical metrics by the table the\n"
+		"gpuperfpredict importer uses (README \"nvprof import\").\n\n"
+		"Options:\n"
+		"  --device-name NAME  the GPU measured on (default: the export's \"Device\")\n"
+		"  --targets FILE      GPU descriptions: the GPU's entry gives its compute\n"
+		"                      capability (Kepler shared-memory transactions are 256 B)\n"
+		"                      and SM count (default: $GPUPROJ_TARGETS, else built-in)\n"
+		"  -o, --output FILE   the profile to write (\"-\" = standard output)\n"
+		"  -h, --help          show this help\n\n"
 		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
 }
 
@@ -86,110 +123,450 @@ help_gpp(FILE *f)
 		"2 bad usage.\n");
 }
 
-static void
-print_device(const struct gpuproj_profile *p, const char *hint)
+/*
+ * The GPU of an imported profile against targets.yaml: set its entry, or
+ * say in one line which entries are close and how to name it; cross-check
+ * the export's compute capability and SM count. Prints the "device:" line.
+ */
+static int
+check_device(struct gpuproj_profile *p, const struct gpuproj_targets *ts)
 {
+	static const struct gpuproj_lookup_words words = {
+		.what = "the export's GPU",
+		.hint = "name it with --device-name NAME here, or --source NAME to `gpuproj project`",
+	};
 	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+	const struct gpuproj_target *t = NULL;
+	struct gpuproj_error err = { 0 };
+	char cc[16] = "";
 
+	if (d->cc_major > 0)
+		snprintf(cc, sizeof(cc), "CC %d.%d", d->cc_major, d->cc_minor);
 	if (!d->name) {
-		fprintf(stderr, "  device: not named in the file%s\n", hint);
-		return;
+		char what[64] = "";
+		size_t i, n = 0;
+
+		/* What the export does say about its GPU. */
+		if (*cc && d->sms)
+			snprintf(what, sizeof(what), " (%s, %d SMs)", cc, d->sms);
+		else if (*cc || d->sms)
+			snprintf(what, sizeof(what), " (%s%.0d%s)", cc, d->sms, d->sms ? " SMs" : "");
+		fprintf(stderr, "  device: not named in the file%s", what);
+		/* Entries with the same compute capability: the likely candidates. */
+		for (i = 0; ts && d->cc_major > 0 && i < gpuproj_targets_count(ts) && n < 6; i++) {
+			const struct gpuproj_target *c = gpuproj_targets_get(ts, i);
+
+			if (c->vendor != GPUPROJ_VENDOR_NVIDIA || c->cc_major != d->cc_major ||
+			    c->cc_minor != d->cc_minor)
+				continue;
+			fprintf(stderr, "%s%s (%d SMs)", n++ ? ", " : "; targets.yaml entries of "
+				"that CC: ", c->name, c->sms);
+		}
+		fprintf(stderr, "; pass --device-name NAME here or --source NAME to `gpuproj "
+			"project`\n");
+		return GPUPROJ_OK;
+	}
+	if (ts && gpuproj_targets_lookup(ts, d->name, &words, &t, &err) != GPUPROJ_OK) {
+		fprintf(stderr, "  device: %s%s%s; warning: %s\n", d->name, *cc ? ", " : "", cc,
+			err.message);
+		return GPUPROJ_OK;
 	}
 	fprintf(stderr, "  device: %s", d->name);
-	if (d->cc_major > 0)
-		fprintf(stderr, ", CC %d.%d", d->cc_major, d->cc_minor);
+	if (*cc)
+		fprintf(stderr, ", %s", cc);
 	if (d->sms > 0)
 		fprintf(stderr, ", %d SMs", d->sms);
+	if (t)
+		fprintf(stderr, " = targets.yaml %s", t->name);
 	fputc('\n', stderr);
+	if (!t)
+		return GPUPROJ_OK;
+	if ((d->cc_major > 0 && (d->cc_major != t->cc_major || d->cc_minor != t->cc_minor)) ||
+	    (d->sms > 0 && t->sms > 0 && d->sms != t->sms))
+		fprintf(stderr, "  warning: the export says %s%s%d SMs, targets.yaml's %s has CC "
+			"%d.%d and %d SMs: another GPU or a partition (MIG)? the projection uses "
+			"targets.yaml's; name the right entry with --device-name\n",
+			*cc ? cc : "", *cc ? " and " : "", d->sms, t->name, t->cc_major,
+			t->cc_minor, t->sms);
+	if (!d->target &&
+	    gpuproj_profile_set_device(p, d->name, t->name, t->chip, d->cc_major ? d->cc_major
+										 : t->cc_major,
+				       d->cc_major ? d->cc_minor : t->cc_minor, d->sms ? d->sms : t->sms,
+				       d->clock_hz))
+		return GPUPROJ_E_NOMEM;
+	return GPUPROJ_OK;
 }
 
-static void
-print_missing(const char *const *names, size_t n, size_t kernels, size_t total)
+/* The chip of the profile's GPU, for the collection command (NULL: unknown). */
+static const char *
+profile_chip(const struct gpuproj_profile *p, const struct gpuproj_targets *ts)
 {
-	const char *model = gpuproj_model_name(gpuproj_model_default());
-	size_t i;
+	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+	const struct gpuproj_target *t = NULL;
+
+	if (d->chip)
+		return d->chip;
+	if (ts && d->target)
+		t = gpuproj_targets_find(ts, d->target);
+	if (ts && !t && d->name)
+		t = gpuproj_targets_match(ts, d->name);
+	return t ? t->chip : NULL;
+}
+
+/* Kernel names, shortened, for lists in the summary. */
+static const char *
+short_name(const struct gpuproj_kernel *k, char *buf, size_t size)
+{
+	const char *n = k->demangled ? k->demangled : k->name;
+
+	if (strlen(n) < size)
+		return n;
+	snprintf(buf, size, "%.*s...", (int)(size - 4), n);
+	return buf;
+}
+
+enum tool { TOOL_NCU, TOOL_NVPROF, TOOL_GPP };
+
+/*
+ * What the default model lacks, which kernels a fallback model will
+ * project (sol: coarser), and how to collect everything.
+ */
+static void
+print_missing(const struct gpuproj_profile *p, const char *const *names, size_t n,
+	      size_t kernels, enum tool tool, const struct gpuproj_targets *ts)
+{
+	const struct gpuproj_model *def = gpuproj_model_default();
+	const struct gpuproj_model *hroof = gpuproj_model_find("hroof");
+	const struct gpuproj_model *sol = gpuproj_model_find("sol");
+	size_t total = gpuproj_profile_count(p), i, n_sol = 0, n_hroof = 0, listed = 0;
+	char buf[64];
 
 	if (n == 0) {
-		fprintf(stderr, "  every input of the default model (%s) is present\n", model);
+		fprintf(stderr, "  every input of the default model (%s) is present\n",
+			gpuproj_model_name(def));
 		return;
 	}
 	fprintf(stderr, "  %zu of %zu kernel signature%s cannot be projected by the default model "
-		"(%s); missing:", kernels, total, total == 1 ? "" : "s", model);
+		"(%s); missing:", kernels, total, total == 1 ? "" : "s", gpuproj_model_name(def));
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "%s %s", i ? "," : "", names[i]);
 	fputc('\n', stderr);
+	if (tool == TOOL_GPP)
+		return;
+	/* The fallbacks of gpuproj_project_run(), by the same rules. */
+	for (i = 0; i < total; i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+		const char *m[16];
+		size_t nm = gpuproj_model_missing_names(def, k, m, 16);
+
+		if (nm == 0)
+			continue;
+		if (nm == 1 && strstr(m[0], "grid and block") &&
+		    gpuproj_model_missing_names(hroof, k, NULL, 0) == 0)
+			n_hroof++;
+		else if (gpuproj_model_missing_names(sol, k, NULL, 0) == 0)
+			n_sol++;
+	}
+	if (n_hroof)
+		fprintf(stderr, "  %zu of them will be projected by hroof, without the occupancy "
+			"term (launch geometry unknown)\n", n_hroof);
+	if (n_sol) {
+		fprintf(stderr, "  %zu of them will be projected by sol, coarser (from the speed-of-"
+			"light throughput percentages): ", n_sol);
+		for (i = 0; i < total && listed < 3; i++) {
+			const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+
+			if (gpuproj_model_missing_names(def, k, NULL, 0) == 0 ||
+			    gpuproj_model_missing_names(sol, k, NULL, 0) != 0)
+				continue;
+			fprintf(stderr, "%s%s", listed++ ? ", " : "", short_name(k, buf, sizeof(buf)));
+		}
+		fprintf(stderr, "%s\n", n_sol > listed ? ", …" : "");
+	}
+	if (kernels > n_sol + n_hroof)
+		fprintf(stderr, "  %zu of them cannot be projected at all\n",
+			kernels - n_sol - n_hroof);
+	if (tool == TOOL_NCU) {
+		const char *chip = profile_chip(p, ts);
+		const char *m[64];
+		size_t nm = gpuproj_ncu_metrics(chip, m, 64);
+
+		fprintf(stderr, "  collect everything%s%s with (`gpuproj ncu-metrics%s%s` prints "
+			"it):\n    ncu --csv --page raw --metrics ", chip ? " on " : "",
+			chip ? chip : "", chip ? " --chip " : "", chip ? chip : "");
+		for (i = 0; i < nm && i < 64; i++)
+			fprintf(stderr, "%s%s", i ? "," : "", m[i]);
+		fprintf(stderr, " --log-file run.csv ./app\n");
+	} else {
+		fprintf(stderr, "  collect everything with:\n    nvprof --csv --print-gpu-trace "
+			"--log-file trace.csv ./app\n    nvprof --csv --metrics "
+			"flop_count_sp_fma,flop_count_sp_add,flop_count_sp_mul,flop_count_dp_fma,"
+			"flop_count_dp_add,flop_count_dp_mul,warp_execution_efficiency,"
+			"gld_throughput,gst_throughput,l2_read_transactions,l2_write_transactions,"
+			"l2_read_throughput,dram_read_transactions,dram_write_transactions,"
+			"shared_load_transactions,shared_store_transactions --log-file metrics.csv "
+			"./app\n    gpuproj import nvprof trace.csv metrics.csv -o run.json\n");
+	}
+}
+
+static void
+print_summary(const char *file, const struct gpuproj_import_summary *sum)
+{
+	fprintf(stderr, "gpuproj: imported %s: %zu row%s, %zu launch%s, %zu kernel signature%s, "
+		"%zu other metric%s kept\n", file, sum->rows, sum->rows == 1 ? "" : "s",
+		sum->launches, sum->launches == 1 ? "" : "es", sum->kernels,
+		sum->kernels == 1 ? "" : "s", sum->kept_metrics, sum->kept_metrics == 1 ? "" : "s");
+}
+
+/* Is `name` an executable file in a directory of $PATH? The path, malloc'd. */
+static char *
+find_on_path(const char *name)
+{
+	const char *path = getenv("PATH"), *p;
+
+	for (p = path; p && *p;) {
+		const char *colon = strchr(p, ':');
+		size_t l = colon ? (size_t)(colon - p) : strlen(p);
+		char *cand = NULL;
+
+		if (asprintf(&cand, "%.*s/%s", (int)l, l ? p : ".", name) >= 0) {
+			if (access(cand, X_OK) == 0)
+				return cand;
+			free(cand);
+		}
+		p += l + (colon ? 1 : 0);
+	}
+	return NULL;
+}
+
+/*
+ * Export a .ncu-rep report with `ncu --import REPORT --csv --page raw` into
+ * a temporary file; *ret_csv is its path (the caller unlinks and frees it).
+ * EXIT_OK or EXIT_FAIL (the reason printed in one line).
+ */
+static int
+export_report(const char *report, char **ret_csv)
+{
+	char *ncu = find_on_path("ncu"), *csv = NULL, *errf = NULL;
+	const char *tmp = getenv("TMPDIR");
+	int fd = -1, efd = -1, status, r = EXIT_FAIL;
+	pid_t pid;
+
+	*ret_csv = NULL;
+	if (!ncu)
+		return cli_fail("%s: a binary Nsight Compute report, and ncu is not on PATH to "
+				"export it: run `ncu --import %s --csv --page raw > report.csv` "
+				"where Nsight Compute is installed, then `gpuproj import ncu "
+				"report.csv -o OUT.json`", report, report);
+	if (access(report, R_OK) != 0) {
+		r = cli_fail("%s: %s", report, strerror(errno));
+		goto out;
+	}
+	if (asprintf(&csv, "%s/gpuproj-ncu-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0 ||
+	    asprintf(&errf, "%s/gpuproj-ncu-err-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0) {
+		r = cli_fail("out of memory");
+		goto out;
+	}
+	fd = mkstemp(csv);
+	efd = fd >= 0 ? mkstemp(errf) : -1;
+	if (fd < 0 || efd < 0) {
+		r = cli_fail("cannot create a temporary file for ncu's export: %s", strerror(errno));
+		goto out;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		r = cli_fail("cannot run %s: %s", ncu, strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		char *argv[] = { ncu, "--import", (char *)report, "--csv", "--page", "raw", NULL };
+
+		dup2(fd, STDOUT_FILENO);
+		dup2(efd, STDERR_FILENO);
+		execv(ncu, argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		char line[320] = "";
+		FILE *e = fdopen(efd, "r");
+
+		if (e) {
+			efd = -1;
+			rewind(e);
+			while (fgets(line, sizeof(line), e) && line[0] == '\n')
+				;
+			line[strcspn(line, "\n")] = '\0';
+			fclose(e);
+		}
+		r = cli_fail("%s: `%s --import %s --csv --page raw` failed (%s %d)%s%s", report, ncu,
+			     report, WIFEXITED(status) ? "exit status" : "signal",
+			     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			     *line ? ": " : "", line);
+		goto out;
+	}
+	*ret_csv = csv;
+	csv = NULL;
+	r = EXIT_OK;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (efd >= 0)
+		close(efd);
+	if (errf) {
+		unlink(errf);
+		free(errf);
+	}
+	if (csv) {
+		unlink(csv);
+		free(csv);
+	}
+	free(ncu);
+	return r;
+}
+
+static bool
+ends_with(const char *s, const char *suffix)
+{
+	size_t l = strlen(s), n = strlen(suffix);
+
+	return l >= n && strcmp(s + l - n, suffix) == 0;
+}
+
+/* After an import: GPU, warnings, missing inputs and fallbacks, then write. */
+static int
+finish_import(struct gpuproj_profile *p, struct gpuproj_import_summary *sum, const char *file,
+	      const char *output, const struct gpuproj_targets *ts, enum tool tool)
+{
+	struct gpuproj_error err = { 0 };
+	size_t i;
+
+	if (gpuproj_profile_save(p, output, &err))
+		return cli_fail_error(&err);
+	print_summary(file, sum);
+	if (check_device(p, ts))
+		return cli_fail("out of memory");
+	for (i = 0; i < sum->n_warnings; i++)
+		fprintf(stderr, "  warning: %s\n", sum->warnings[i]);
+	print_missing(p, (const char *const *)sum->missing, sum->n_missing, sum->kernels_missing,
+		      tool, ts);
+	if (strcmp(output, "-") != 0)
+		fprintf(stderr, "  wrote %s\n", output);
+	return EXIT_OK;
 }
 
 static int
-import_ncu(int argc, char **argv)
+import_one(int argc, char **argv, enum tool tool)
 {
-	enum { O_DEVICE = 256 };
+	enum { O_DEVICE = 256, O_TARGETS };
 	static const struct option opts[] = {
 		{ "device-name", required_argument, NULL, O_DEVICE },
+		{ "targets", required_argument, NULL, O_TARGETS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *device = NULL, *output = NULL, *file;
+	const char *cmd = tool == TOOL_NCU ? "import ncu" : "import nvprof";
+	const char *device = NULL, *output = NULL, *targets_path = NULL, *file;
 	struct gpuproj_import_summary sum = { 0 };
 	struct gpuproj_profile *p = NULL;
+	struct gpuproj_targets *ts = NULL;
 	struct gpuproj_error err = { 0 };
-	size_t i;
-	int c, ret = EXIT_FAIL;
+	char *csv = NULL;
+	int c, ret = EXIT_FAIL, r;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'h': help_ncu(stdout); return EXIT_OK;
+		case 'h':
+			(tool == TOOL_NCU ? help_ncu : help_nvprof)(stdout);
+			return EXIT_OK;
 		case O_DEVICE: device = optarg; break;
+		case O_TARGETS: targets_path = optarg; break;
 		case 'o': output = optarg; break;
 		default: /* ':' missing value, '?' unknown option */
-			return cli_option_error("import ncu", c, argv);
+			return cli_option_error(cmd, c, argv);
 		}
 	}
 	if (optind == argc)
-		return cli_usage_error("import ncu", "missing FILE.csv");
-	if (optind != argc - 1)
-		return cli_usage_error("import ncu", "expected one FILE.csv, got %d",
-				       argc - optind);
+		return cli_usage_error(cmd, "missing FILE.csv");
+	if (tool == TOOL_NCU && optind != argc - 1)
+		return cli_usage_error(cmd, "expected one FILE.csv, got %d", argc - optind);
 	if (!output)
-		return cli_usage_error("import ncu", "missing -o OUT.json (\"-o -\" writes "
-				       "standard output)");
+		return cli_usage_error(cmd, "missing -o OUT.json (\"-o -\" writes standard output)");
 	if (device && !*device)
-		return cli_usage_error("import ncu", "--device-name needs a non-empty NAME");
+		return cli_usage_error(cmd, "--device-name needs a non-empty NAME");
 	file = argv[optind];
+	if (cli_load_targets(targets_path, &ts, NULL))
+		return EXIT_FAIL;
 
-	if (gpuproj_import_ncu(file, &p, &sum, &err))
-		return cli_fail_error(&err);
-	if (device) {
+	if (tool == TOOL_NCU) {
+		const char *path = file;
+
+		if (ends_with(file, ".ncu-rep")) {
+			if (export_report(file, &csv))
+				goto out;
+			path = csv;
+		}
+		r = gpuproj_import_ncu(path, &p, &sum, &err);
+		if (r && csv && strcmp(err.file, csv) == 0)
+			/* Name the report, not the temporary export. */
+			snprintf(err.file, sizeof(err.file), "%s (ncu --import … --csv --page raw)",
+				 file);
+	} else {
+		r = gpuproj_import_nvprof((const char *const *)(argv + optind),
+					  (size_t)(argc - optind), ts, device, &p, &sum, &err);
+	}
+	if (r) {
+		ret = cli_fail_error(&err);
+		goto out;
+	}
+	/*
+	 * The GPU: --device-name over the export's, and its targets.yaml entry,
+	 * recorded before the profile is written.
+	 */
+	{
 		const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+		const char *name = device ? device : d->name;
+		const struct gpuproj_target *t = name ? gpuproj_targets_match(ts, name) : NULL;
 
-		if (gpuproj_profile_set_device(p, device, d->target, d->chip, d->cc_major,
-					       d->cc_minor, d->sms, d->clock_hz)) {
+		if ((t || device) &&
+		    gpuproj_profile_set_device(p, name, t ? t->name : NULL, t ? t->chip : NULL,
+					       d->cc_major, d->cc_minor, d->sms, d->clock_hz)) {
 			ret = cli_fail("out of memory");
 			goto out;
 		}
 	}
-	if (gpuproj_profile_save(p, output, &err)) {
-		ret = cli_fail_error(&err);
-		goto out;
+	{
+		/* Every file of an nvprof run in the summary's first line. */
+		char *files = NULL;
+		int i;
+
+		for (i = optind; i < argc; i++) {
+			char *t = NULL;
+
+			if (asprintf(&t, "%s%s%s", files ? files : "", files ? ", " : "", argv[i]) < 0) {
+				free(files);
+				ret = cli_fail("out of memory");
+				goto out;
+			}
+			free(files);
+			files = t;
+		}
+		ret = finish_import(p, &sum, files, output, ts, tool);
+		free(files);
 	}
-	fprintf(stderr, "gpuproj: imported %s: %zu row%s, %zu launch%s, %zu kernel signature%s, "
-		"%zu other metric%s kept\n", file, sum.rows, sum.rows == 1 ? "" : "s",
-		sum.launches, sum.launches == 1 ? "" : "es", sum.kernels,
-		sum.kernels == 1 ? "" : "s", sum.kept_metrics, sum.kept_metrics == 1 ? "" : "s");
-	print_device(p, "; pass --device-name NAME so `gpuproj project` finds the source GPU");
-	for (i = 0; i < sum.n_warnings; i++)
-		fprintf(stderr, "  warning: %s\n", sum.warnings[i]);
-	print_missing((const char *const *)sum.missing, sum.n_missing, sum.kernels_missing,
-		      sum.kernels);
-	if (strcmp(output, "-") != 0)
-		fprintf(stderr, "  wrote %s\n", output);
-	ret = EXIT_OK;
 out:
+	if (csv) {
+		unlink(csv);
+		free(csv);
+	}
 	gpuproj_import_summary_clear(&sum);
 	gpuproj_profile_free(p);
+	gpuproj_targets_free(ts);
 	return ret;
 }
 
@@ -291,8 +668,8 @@ import_gpp(int argc, char **argv)
 		fprintf(stderr, "  %s: %zu kernel signature%s, %zu launch%s\n", path,
 			gpuproj_profile_count(p), gpuproj_profile_count(p) == 1 ? "" : "s",
 			launches, launches == 1 ? "" : "es");
-		print_missing(missing, n_missing < 32 ? n_missing : 32, n_kernels_missing,
-			      gpuproj_profile_count(p));
+		print_missing(p, missing, n_missing < 32 ? n_missing : 32, n_kernels_missing,
+			      TOOL_GPP, ts);
 		free(path);
 	}
 	ret = EXIT_OK;
@@ -308,16 +685,20 @@ int
 cmd_import(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error("import", "missing what to import: ncu or gpuperfpredict");
+		return cli_usage_error("import", "missing what to import: ncu, nvprof or "
+				       "gpuperfpredict");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		help(stdout);
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "ncu") == 0)
-		return import_ncu(argc - 1, argv + 1);
+		return import_one(argc - 1, argv + 1, TOOL_NCU);
+	if (strcmp(argv[1], "nvprof") == 0)
+		return import_one(argc - 1, argv + 1, TOOL_NVPROF);
 	if (strcmp(argv[1], "gpuperfpredict") == 0)
 		return import_gpp(argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return cli_usage_error("import", "unknown option '%s'", argv[1]);
-	return cli_usage_error("import", "unknown source '%s': ncu or gpuperfpredict", argv[1]);
+	return cli_usage_error("import", "unknown source '%s': ncu, nvprof or gpuperfpredict",
+			       argv[1]);
 }

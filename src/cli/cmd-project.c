@@ -42,6 +42,11 @@ help(FILE *f)
 		"  --waves sm|resident|off  wave quantisation of the occupancy models (default:\n"
 		"                       %s): a wave of one block per SM, of the blocks resident\n"
 		"                       at once, or none\n"
+		"  --no-fallback        project every kernel with the model alone; without\n"
+		"                       --model, kernels the default model lacks inputs for are\n"
+		"                       projected by hroof (launch geometry unknown) or sol\n"
+		"                       (coarser: from Nsight Compute's throughput percentages),\n"
+		"                       labelled; a model named with --model is always alone\n"
 		"  --details            json: add every number behind each projection\n"
 		"  --format FMT         table (default), json or csv\n"
 		"  -o, --output FILE    write to FILE instead of standard output (JSON is\n"
@@ -58,7 +63,8 @@ help(FILE *f)
 		"interval, speedup and binding resource; whole-run totals per target. Where\n"
 		"the profile carries times measured on a target (reference_ns), the error\n"
 		"of the projection is shown too.\n\n"
-		"Exit status: 0 success, 1 failure (bad input, unknown GPU), 2 bad usage.\n",
+		"Exit status: 0 success, 1 failure (bad input, unknown GPU, no kernel projected\n"
+		"onto any target), 2 bad usage.\n",
 		gpuproj_model_name(gpuproj_model_default()), GPUPROJ_MODEL_DISAGREEMENT_FACTOR,
 		gpuproj_l2_capacity_default() ? "on" : "off",
 		gpuproj_waves_name(gpuproj_waves_default()));
@@ -154,11 +160,60 @@ project_sass(const char *const *paths, size_t n_paths, const struct gpuproj_targ
 	return r;
 }
 
+/*
+ * When no run projected any kernel, the table would only show carried
+ * source time: say so in one line, with the most frequent reason, and fail.
+ * Returns true when something was projected.
+ */
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool
+nothing_projected(const struct gpuproj_profile *p, const char *label,
+		  const struct gpuproj_run_projection *runs, size_t n_runs)
+{
+	const char *why = NULL, **w;
+	size_t r, i, best = 0, run = 0, n = gpuproj_profile_count(p);
+
+	for (r = 0; r < n_runs; r++) {
+		if (runs[r].n_projected)
+			return true;
+	}
+	if (n == 0 || n_runs == 0) {
+		cli_fail("%s: no kernel to project (the profile has none)", label);
+		return false;
+	}
+	/* The most frequent reason on the first target (sorted, counted in runs). */
+	w = calloc(n, sizeof(*w));
+	if (w) {
+		for (i = 0; i < n; i++)
+			w[i] = runs[0].kernels[i].why;
+		qsort(w, n, sizeof(*w), cmp_str);
+		for (i = 0; i < n; i++) {
+			run = i > 0 && strcmp(w[i], w[i - 1]) == 0 ? run + 1 : 1;
+			if (run > best) {
+				best = run;
+				why = w[i];
+			}
+		}
+	}
+	cli_fail("%s: no kernel could be projected onto any target (%zu kernel signature%s; "
+		 "%zu of them: %s)%s", label, n, n == 1 ? "" : "s", best,
+		 why && *why ? why : "no reason given",
+		 why && strstr(why, "needs ") ? "; `gpuproj ncu-metrics` prints the ncu command "
+						"that collects what is missing" : "");
+	free(w);
+	return false;
+}
+
 int
 cmd_project(int argc, char **argv)
 {
 	enum { O_BUILTIN = 256, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_FORMAT, O_TOP, O_ALL,
-	       O_CUBINS, O_L2, O_WAVES, O_DETAILS };
+	       O_CUBINS, O_L2, O_WAVES, O_DETAILS, O_NO_FALLBACK };
 	static const struct option opts[] = {
 		{ "builtin", no_argument, NULL, O_BUILTIN },
 		{ "targets", required_argument, NULL, O_TARGETS },
@@ -173,6 +228,7 @@ cmd_project(int argc, char **argv)
 		{ "l2-capacity", required_argument, NULL, O_L2 },
 		{ "waves", required_argument, NULL, O_WAVES },
 		{ "details", no_argument, NULL, O_DETAILS },
+		{ "no-fallback", no_argument, NULL, O_NO_FALLBACK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -220,6 +276,7 @@ cmd_project(int argc, char **argv)
 		case O_ALL: ropt.all_kernels = true; break;
 		case O_CUBINS: cubins[n_cubins++] = optarg; break;
 		case O_DETAILS: ropt.details = true; break;
+		case O_NO_FALLBACK: mopt.fallback = GPUPROJ_FALLBACK_OFF; break;
 		case O_L2:
 			if (!cli_parse_l2_capacity("project", optarg, &mopt.l2_capacity)) {
 				ret = EXIT_USAGE;
@@ -273,8 +330,13 @@ cmd_project(int argc, char **argv)
 		all_models = true;
 		n_models = gpuproj_model_count();
 		model_name = NULL;
+		/* Side by side, each column is its model alone (sol has its own). */
+		mopt.fallback = GPUPROJ_FALLBACK_OFF;
 	}
 	model = model_name ? gpuproj_model_find(model_name) : gpuproj_model_default();
+	/* A model named on the command line is that model alone, the default one too. */
+	if (model_name)
+		mopt.fallback = GPUPROJ_FALLBACK_OFF;
 	if (!model) {
 		ret = cli_usage_error("project", "unknown model '%s' (`--model list` lists them)",
 				      model_name);
@@ -329,6 +391,8 @@ cmd_project(int argc, char **argv)
 		}
 	}
 
+	if (!nothing_projected(profile, profile_path, runs, n_runs))
+		goto out;
 	if (fmt == FMT_JSON) {
 		if (gpuproj_report_json_ex(output ? output : "-", profile, src, runs, n_runs, &ropt,
 					   &err)) {

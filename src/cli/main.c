@@ -25,8 +25,10 @@ static const struct command {
 } commands[] = {
 	{ "project", "project a profile onto target GPUs (table, JSON or CSV)", cmd_project },
 	{ "targets", "list, show or check GPU descriptions (targets.yaml)", cmd_targets },
-	{ "import", "convert Nsight Compute CSV or the gpuperfpredict data set to profiles",
-	  cmd_import },
+	{ "import", "convert Nsight Compute or nvprof exports, or the gpuperfpredict data set, "
+	  "to profiles", cmd_import },
+	{ "ncu-metrics", "print the ncu command that collects what the default model needs",
+	  cmd_ncu_metrics },
 	{ "validate", "compare projections with times measured on other GPUs", cmd_validate },
 	{ "run", "run an application under libproj.so and project its kernels at exit", cmd_run },
 	{ "sass", "count FP instructions per kernel in SASS and derive target/source FLOP ratios",
@@ -48,7 +50,7 @@ usage(FILE *f)
 		"roofline models (Van Lanker et al., Euro-Par 2024, and others).\n\n"
 		"Commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n`gpuproj <command> --help` describes a command.\n"
 		"Exit status: 0 success, 1 failure, 2 bad usage.\n");
 }

@@ -15,7 +15,27 @@
  * - ncu-sections.csv: the default `ncu --csv` (section labels such as
  *   "Duration", rule rows, "Memory Throughput" in two sections);
  * - ncu-old.csv: ncu 2020 ("Kernel Time", no launch columns);
- * - ncu-raw.csv: `--page raw --print-kernel-base mangled`, CRLF.
+ * - ncu-raw.csv: `--page raw --print-kernel-base mangled`, CRLF;
+ * - ncu-2020-sol.csv: Nsight Compute 2020.1 (`nv-nsight-cu-cli --csv`,
+ *   default sections): the section named "GPU Speed Of Light", its labels
+ *   "SOL FB", "SOL L2", "SOL TEX", "SM [%]", "Memory [%]", units
+ *   "cycle/second" and "nsecond", a "Kernel Time" column, Launch
+ *   Statistics' "Block Size"/"Grid Size" as totals (the shape of exports
+ *   of that version in public repositories, e.g. Rodinia kernel logs);
+ * - ncu-roofline.csv: the roofline recipe's metric list (NERSC's
+ *   "Roofline on NVIDIA GPUs" collects sm__cycles_elapsed.avg and
+ *   .avg.per_second instead of gpu__time_duration.sum), no launch columns;
+ * - ncu-b200-sections.csv: ncu 2025 on a B200 (CC 10.0), default sections:
+ *   metric rows end after "Metric Value" with a trailing comma while rule
+ *   rows fill the five rule columns, "# SMs" in unit "SM", text-valued
+ *   labels (PolicySpread, CachePreferNone, all), 5 KB-class template
+ *   names, the application's output before the header;
+ * - ncu-metrics-gh100.csv, ncu-metrics-gb202.csv: `--page raw` exports of
+ *   exactly the list `gpuproj ncu-metrics --chip GH100` (GB202) prints, with
+ *   the units row and the alphabetical column order of the raw page.
+ * Inline inputs follow the Nsight Compute CLI manual's descriptions of
+ * `--csv`, `--page raw` and `--print-units`. Every number in them is made
+ * up; no file of another project is copied.
  */
 #include "config.h"
 
@@ -26,6 +46,7 @@
 #include <string.h>
 
 #include <gpuproj/import.h>
+#include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 
 #include "common.h"
@@ -498,25 +519,36 @@ START_TEST(sections_labels_mapped)
 	assert_metric(k, GPUPROJ_M_CYCLES_SM_ACTIVE, 3621.45, 2);
 	ck_assert_uint_eq(k->regs_per_thread, 16);
 	ck_assert_uint_eq(k->block.x, 256);
-	/* One label, two sections, two meanings: kept apart. */
+	/*
+	 * One label, two sections, two meanings: the speed-of-light percentage
+	 * is kept; Memory Workload Analysis's byte rate × the duration is the
+	 * DRAM traffic (352.91 GB/s × 4.48 us and × 4.64 us).
+	 */
 	assert_extra(k, "GPU Speed Of Light Throughput: Memory Throughput", "%", 78.41, 2);
-	assert_extra(k, "Memory Workload Analysis: Memory Throughput", "byte/second", 352.91e9, 2);
+	ck_assert_ptr_null(extra(k, "Memory Workload Analysis: Memory Throughput"));
+	assert_metric(k, GPUPROJ_M_BYTES_DRAM, 352.91e9 * (4.48e-6 + 4.64e-6) / 2, 2);
+	/* The sol model's inputs under their metric names (model.h). */
+	assert_extra(k, GPUPROJ_SOL_DRAM_PCT, "%", 78.41, 2);
+	assert_extra(k, GPUPROJ_SOL_L2_PCT, "%", 30.19, 2);
+	assert_extra(k, GPUPROJ_SOL_L1_PCT, "%", 18.27, 2);
+	assert_extra(k, GPUPROJ_SOL_SM_PCT, "%", 10.82, 2);
 	assert_extra(k, "Launch Statistics: Driver Shared Memory Per Block", "byte", 1020, 2);
 	assert_extra(k, "GPU Speed Of Light Throughput: Elapsed Cycles", "cycle", 6218, 2);
 	/* Rule rows (no metric name) are rows, not metrics. */
 	ck_assert_uint_eq(sum.rows, 58);
-	ck_assert_uint_eq(sum.kept_metrics, 19);
+	ck_assert_uint_eq(sum.kept_metrics, 18);
+	/* A setting ("CachePreferNone"), not a measurement: one line, not a warning each. */
 	ck_assert_uint_eq(sum.n_warnings, 1);
-	snprintf(expect, sizeof(expect), "%s:18: kept no value for \"Launch Statistics: Function "
-		 "Cache Configuration\": 'CachePreferNone' is not a number",
+	snprintf(expect, sizeof(expect), "%s: 1 text value not kept (settings, not measurements; "
+		 "e.g. Launch Statistics: Function Cache Configuration = CachePreferNone)",
 		 test_data("ncu-sections.csv"));
 	ck_assert_str_eq(sum.warnings[0], expect);
 	/* "Device" holds the ordinal; no name in this file. */
 	ck_assert_ptr_null(d->name);
 	ck_assert_int_eq(d->cc_major, 8);
 	ck_assert_int_eq(d->cc_minor, 6);
-	/* bytes.l1, bytes.l2, bytes.dram, shared.wavefronts and the FP group. */
-	ck_assert_uint_eq(sum.n_missing, 5);
+	/* bytes.l1, bytes.l2, shared.wavefronts and the FP group. */
+	ck_assert_uint_eq(sum.n_missing, 4);
 	ck_assert_uint_eq(sum.kernels_missing, 1);
 	gpuproj_import_summary_clear(&sum);
 	gpuproj_profile_free(p);
@@ -796,11 +828,16 @@ START_TEST(no_launch_dimensions)
 	struct gpuproj_profile *p = import_ok(path, &sum);
 	char expect[4200];
 
-	kernel(p, "k", 1, 1, 1);
+	/* Placeholders, marked as such: no model reads them as a launch of one thread. */
+	ck_assert_str_eq(kernel(p, "k", 1, 1, 1)->tag, GPUPROJ_TAG_NO_GEOMETRY);
+	ck_assert(!gpuproj_kernel_geometry_known(kernel(p, "k", 1, 1, 1)));
 	ck_assert_uint_eq(sum.n_warnings, 1);
-	snprintf(expect, sizeof(expect), "%s: no launch dimensions for some launches (no \"Grid "
-		 "Size\"/\"Block Size\" columns, no launch__grid_size/launch__block_size): "
-		 "recorded as (1, 1, 1)", path);
+	snprintf(expect, sizeof(expect), "%s: 1 launch of 1 kernel without a launch geometry (no "
+		 "\"Grid Size\"/\"Block Size\" columns, no LaunchStats section, no "
+		 "launch__grid_size/launch__block_size or launch__grid_dim_*/launch__block_dim_*): "
+		 "each kernel's launches fold into one record tagged \"launch geometry unknown\", "
+		 "and the models that need the geometry (hroof-occ, occupancy) cannot project it; "
+		 "collect it with --section LaunchStats or `gpuproj ncu-metrics`", path);
 	ck_assert_str_eq(sum.warnings[0], expect);
 	gpuproj_import_summary_clear(&sum);
 	gpuproj_profile_free(p);
@@ -850,6 +887,519 @@ expect_error(const char *name, const char *text, int status, int line, int colum
 	free(path);
 }
 
+/* ---- issue 11: what real exports look like ---- */
+
+/* Write `text`, import it; the profile (summary optional). */
+static struct gpuproj_profile *
+import_text(const char *name, const char *text, struct gpuproj_import_summary *sum)
+{
+	char *path = test_write_file(dir, name, text);
+	struct gpuproj_profile *p = import_ok(path, sum);
+
+	free(path);
+	return p;
+}
+
+/* Does any warning of the summary contain `needle`? */
+static bool
+warned(const struct gpuproj_import_summary *sum, const char *needle)
+{
+	size_t i;
+
+	for (i = 0; i < sum->n_warnings; i++) {
+		if (strstr(sum->warnings[i], needle))
+			return true;
+	}
+	return false;
+}
+
+START_TEST(ncu2020_speed_of_light_section)
+{
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_ok(test_data("ncu-2020-sol.csv"), &sum);
+	struct gpuproj_kernel *k = kernel(p, "cuda_compute_flux(int, int*, float*, float*, float*)",
+					  506, 1, 1);
+
+	/* "GPU Speed Of Light" (2020) is the speed-of-light section: Duration is the time. */
+	ck_assert_uint_eq(k->launches, 2);
+	ck_assert_uint_eq(k->duration_ns.n, 2);
+	assert_near(k->duration_ns.min, 38528);
+	assert_near(k->duration_ns.max, 39680);
+	assert_metric(k, GPUPROJ_M_CLOCK_SM, 1.245e9, 2);        /* "SM Frequency" cycle/second */
+	assert_metric(k, GPUPROJ_M_CYCLES_SM_ACTIVE, (37603.90 + 39758.10) / 2, 2);
+	assert_metric(k, GPUPROJ_M_OCCUPANCY_ACHIEVED, 0.3911, 2);
+	ck_assert_uint_eq(k->block.x, 192); /* Launch Statistics' totals */
+	ck_assert_uint_eq(k->regs_per_thread, 60);
+	/* 2020 labels of the sol inputs: "SOL FB", "SOL L2", "SOL TEX", "SM [%]". */
+	assert_extra(k, GPUPROJ_SOL_DRAM_PCT, "%", (34.41 + 33.09) / 2, 2);
+	assert_extra(k, GPUPROJ_SOL_L2_PCT, "%", (30.54 + 29.46) / 2, 2);
+	assert_extra(k, GPUPROJ_SOL_L1_PCT, "%", (28.81 + 27.44) / 2, 2);
+	assert_extra(k, GPUPROJ_SOL_SM_PCT, "%", (26.02 + 27.25) / 2, 2);
+	ck_assert_ptr_nonnull(extra(k, "GPU Speed Of Light: Memory [%]"));
+	ck_assert_ptr_null(extra(k, "GPU Speed Of Light: Duration"));
+	/* Not "missing duration": the default model lacks counts, sol has what it needs. */
+	ck_assert_uint_eq(gpuproj_model_missing_names(gpuproj_model_find("sol"), k, NULL, 0), 0);
+	ck_assert_uint_eq(sum.n_warnings, 0);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(duration_from_elapsed_cycles)
+{
+	static const char smsp[] =
+		"\"ID\",\"Process ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"Metric Name\","
+		"\"Metric Unit\",\"Metric Value\"\n"
+		"\"0\",\"3\",\"k\",\"(64, 1, 1)\",\"(8, 1, 1)\",\"smsp__cycles_elapsed.avg\",\"cycle\","
+		"\"20,000\"\n"
+		"\"0\",\"3\",\"k\",\"(64, 1, 1)\",\"(8, 1, 1)\",\"smsp__cycles_elapsed.avg.per_second\","
+		"\"Ghz\",\"1.60\"\n";
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_ok(test_data("ncu-roofline.csv"), &sum);
+	struct gpuproj_kernel *k = kernel(p, "triad_kernel(double *, const double *, const double "
+					  "*, double)", 1, 1, 1);
+
+	/* 154,032.5 cycles / 1.41 cycle/ns = 109,242.9 ns, and 1.41 GHz is the SM clock. */
+	ck_assert_uint_eq(k->duration_ns.n, 1);
+	assert_near(k->duration_ns.mean, 154032.5 / 1.41);
+	assert_metric(k, GPUPROJ_M_CLOCK_SM, 1.41e9, 1);
+	assert_metric(k, GPUPROJ_M_INST_FP64_FMA, 8388608, 1);   /* sm__sass_… form */
+	assert_metric(k, GPUPROJ_M_BYTES_DRAM, 201.33e6, 1);
+	ck_assert_ptr_null(extra(k, "sm__cycles_elapsed.avg"));
+	/* The summary names what is really missing, never "duration". */
+	ck_assert_uint_eq(gpuproj_model_missing_names(gpuproj_model_find("hroof"), k, NULL, 0), 2);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+
+	/* The smsp__ pair, in Ghz: 20,000 / 1.6 = 12,500 ns. */
+	p = import_text("smsp.csv", smsp, NULL);
+	k = kernel(p, "k", 8, 1, 1);
+	assert_near(k->duration_ns.mean, 12500);
+	assert_metric(k, GPUPROJ_M_CLOCK_SM, 1.6e9, 1);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(csv_saved_again_unquoted_crlf)
+{
+	/* What a spreadsheet or pandas writes back: no quotes, CRLF, a quoted field with a comma. */
+	static const char text[] =
+		"ID,Process ID,Process Name,Host Name,Kernel Name,Context,Stream,Block Size,"
+		"Grid Size,Section Name,Metric Name,Metric Unit,Metric Value\r\n"
+		"0,44,app,h,\"axpy(float, float*)\",1,7,\"(256, 1, 1)\",\"(80, 1, 1)\","
+		"GPU Speed Of Light Throughput,Duration,us,3.50\r\n"
+		"0,44,app,h,\"axpy(float, float*)\",1,7,\"(256, 1, 1)\",\"(80, 1, 1)\","
+		"Command line profiler metrics,dram__bytes.sum,Kbyte,\"1,024.00\"\r\n"
+		"1,44,app,h,\"axpy(float, float*)\",1,7,\"(256, 1, 1)\",\"(80, 1, 1)\","
+		"GPU Speed Of Light Throughput,Duration,us,3.70\r\n";
+	struct gpuproj_profile *p = import_text("resaved.csv", text, NULL);
+	struct gpuproj_kernel *k = kernel(p, "axpy(float, float*)", 80, 1, 1);
+
+	ck_assert_uint_eq(k->launches, 2);
+	assert_near(gpuproj_kernel_mean_ns(k), 3600);
+	assert_metric(k, GPUPROJ_M_BYTES_DRAM, 1024000, 1);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(b200_default_sections)
+{
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_ok(test_data("ncu-b200-sections.csv"), &sum);
+	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+	struct gpuproj_kernel *add = kernel(p, "void at::native::vectorized_elementwise_kernel<4, "
+					    "at::native::CUDAFunctor_add<float>, std::array<char "
+					    "*, 3>>(int, T2, T3)", 16384, 1, 1);
+	struct gpuproj_kernel *gemm = kernel(p, "cutlass3x_sm100_tensorop_gemm_f16_f16_f32_f16_f16_"
+					     "128x256x64_1x1x1_0_tnn_align8_1sm", 9, 32, 1);
+
+	ck_assert_uint_eq(gpuproj_profile_count(p), 2);
+	ck_assert_uint_eq(add->launches, 2);
+	assert_near(gpuproj_kernel_mean_ns(add), 41900);
+	ck_assert_uint_eq(gemm->smem_dynamic, 205696);
+	ck_assert_uint_eq(gemm->regs_per_thread, 168);
+	assert_extra(add, GPUPROJ_SOL_DRAM_PCT, "%", (88.10 + 87.35) / 2, 2);
+	assert_extra(gemm, GPUPROJ_SOL_SM_PCT, "%", 23.59, 1);
+	/* "# SMs" (unit "SM") is the device's SM count; CC from the "CC" column. */
+	ck_assert_int_eq(d->sms, 148);
+	ck_assert_int_eq(d->cc_major, 10);
+	ck_assert_ptr_null(d->name);
+	/* Settings are not numbers: one line, not a warning per label and launch. */
+	ck_assert(warned(&sum, "3 text values not kept (settings, not measurements; e.g. Launch "
+			 "Statistics: Cluster Scheduling Policy = PolicySpread)"));
+	ck_assert(!warned(&sum, "is not a number"));
+	ck_assert(warned(&sum, "ncu-b200-sections.csv:2: skipped 1 line that is not CSV"));
+	/* Both kernels: the default model cannot run, sol can. */
+	ck_assert_uint_eq(sum.kernels_missing, 2);
+	ck_assert_uint_eq(gpuproj_model_missing_names(gpuproj_model_find("sol"), add, NULL, 0), 0);
+	ck_assert_uint_eq(gpuproj_model_missing_names(gpuproj_model_find("sol"), gemm, NULL, 0), 0);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(no_geometry_folds_with_the_spread)
+{
+	static const char text[] =
+		"\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\","
+		"\"Metric Value\"\n"
+		"\"0\",\"5\",\"gemv\",\"gpu__time_duration.sum\",\"usecond\",\"5.00\"\n"
+		"\"1\",\"5\",\"gemv\",\"gpu__time_duration.sum\",\"usecond\",\"448.00\"\n";
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_text("fold.csv", text, &sum);
+	struct gpuproj_kernel *k = kernel(p, "gemv", 1, 1, 1);
+
+	ck_assert_uint_eq(k->launches, 2);
+	ck_assert(!gpuproj_kernel_geometry_known(k));
+	ck_assert(warned(&sum, ": 2 launches of 1 kernel without a launch geometry"));
+	ck_assert(warned(&sum, "(their times averaged: gemv from 5 us to 448 us)"));
+	/* hroof-occ and occupancy say so; they do not read (1, 1, 1) as a launch. */
+	{
+		const char *names[16];
+		size_t n = gpuproj_model_missing_names(gpuproj_model_default(), k, names, 16), i;
+		bool geometry = false;
+
+		for (i = 0; i < n; i++)
+			geometry = geometry || strcmp(names[i], "grid and block (launch attribute)") == 0;
+		ck_assert(geometry);
+	}
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+static bool
+skip_prof_line(void *ud, const char *line, size_t len, int lineno)
+{
+	(void)ud;
+	(void)lineno;
+	return len >= 2 && line[0] == '=' && line[1] == '=';
+}
+
+static const struct import_csv_options skip_prof = { 0, skip_prof_line, NULL };
+
+START_TEST(recorded_ncu_metrics_export_misses_nothing)
+{
+	static const struct {
+		const char *file, *chip, *dram_read;
+	} cases[] = {
+		{ "ncu-metrics-gh100.csv", "GH100", "dram__bytes_read.sum" },
+		{ "ncu-metrics-gb202.csv", "GB202", "dram__bytes_op_read.sum" },
+	};
+	size_t c;
+
+	for (c = 0; c < ARRAY_LENGTH(cases); c++) {
+		struct gpuproj_import_summary sum = { 0 };
+		struct import_csv t = { 0 };
+		struct gpuproj_error err = { 0 };
+		const char *names[64];
+		size_t n = gpuproj_ncu_metrics(cases[c].chip, names, 64), i, metric_cols = 0;
+		struct gpuproj_profile *p;
+		const struct import_csv_row *h = NULL;
+
+		/* The fixture's metric columns are exactly the list, no more, no fewer. */
+		ck_assert_msg(import_csv_read_file(test_data(cases[c].file), &skip_prof, &t, &err) == 0,
+			      "%s", err.message);
+		for (i = 0; i < t.n_rows && !h; i++) {
+			if (strcmp(import_csv_field(&t.rows[i], 0), "ID") == 0)
+				h = &t.rows[i];
+		}
+		ck_assert_ptr_nonnull(h);
+		for (i = 0; i < h->n; i++)
+			metric_cols += strstr(h->fields[i], "__") != NULL;
+		ck_assert_uint_eq(metric_cols, n);
+		for (i = 0; i < n; i++)
+			ck_assert_msg(import_csv_find(h, names[i]) >= 0, "%s: no column %s",
+				      cases[c].file, names[i]);
+		ck_assert(import_csv_find(h, cases[c].dram_read) >= 0);
+		import_csv_clear(&t);
+
+		p = import_ok(test_data(cases[c].file), &sum);
+		ck_assert_uint_eq(sum.n_missing, 0);
+		ck_assert_uint_eq(sum.kernels_missing, 0);
+		ck_assert_uint_eq(gpuproj_model_missing_names(gpuproj_model_default(),
+							      gpuproj_profile_at(p, 0), NULL, 0), 0);
+		ck_assert_uint_eq(gpuproj_profile_at(p, 0)->smem_dynamic, 4100);
+		gpuproj_import_summary_clear(&sum);
+		gpuproj_profile_free(p);
+	}
+}
+END_TEST
+
+START_TEST(error_nvprof_export)
+{
+	char *msg;
+
+	if (asprintf(&msg, "an nvprof export, not Nsight Compute's: import it with `gpuproj "
+		     "import nvprof %s/nvprof.csv -o OUT.json`", dir) < 0)
+		abort();
+	expect_error("nvprof.csv",
+		     "==20858== NVPROF is profiling process 20858, command: ./app\n"
+		     "==20858== Profiling application: ./app\n"
+		     "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric Description\","
+		     "\"Min\",\"Max\",\"Avg\"\n"
+		     "\"Tesla K40c (0)\",\"k(float*)\",1,\"flop_count_sp\",\"Floating Point "
+		     "Operations(Single Precision)\",8,8,8\n", GPUPROJ_E_PARSE, 1, 0, msg);
+	free(msg);
+}
+END_TEST
+
+START_TEST(error_counter_permission)
+{
+	expect_error("perm.csv",
+		     "==PROF== Connected to process 42 (/home/u/probe)\n"
+		     "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access "
+		     "NVIDIA GPU Performance Counters on the target device 0. For instructions "
+		     "on enabling permissions and to get more information see "
+		     "https://developer.nvidia.com/ERR_NVGPUCTRPERM\n"
+		     "==PROF== Disconnected from process 42\n", GPUPROJ_E_PARSE, 2, 0,
+		     "ncu could not read the GPU's performance counters (ERR_NVGPUCTRPERM: "
+		     "profiling is restricted to administrators), so no kernel was measured: run "
+		     "ncu with sudo, or allow all users (`options nvidia "
+		     "NVreg_RestrictProfilingToAdminUsers=0` in a file under /etc/modprobe.d/, then "
+		     "reboot; https://developer.nvidia.com/ERR_NVGPUCTRPERM)");
+}
+END_TEST
+
+/* ---- issue 12: nothing quietly wrong ---- */
+
+#define HDR_LONG "\"ID\",\"Process ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"Metric Name\"," \
+		 "\"Metric Unit\",\"Metric Value\"\n"
+#define ROW_LONG(id, metric, unit, value) \
+	"\"" id "\",\"9\",\"k\",\"(32, 1, 1)\",\"(4, 1, 1)\",\"" metric "\",\"" unit "\",\"" value "\"\n"
+#define HDR_RAW "\"ID\",\"Process ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\"," \
+		"\"gpu__time_duration.sum\",\"dram__bytes.sum\"\n" \
+		"\"\",\"\",\"\",\"\",\"\",\"nsecond\",\"byte\"\n"
+
+START_TEST(error_nul_byte)
+{
+	static const char text[] = HDR_LONG ROW_LONG("0", "gpu__time_duration.sum", "ns", "100")
+		"\"1\",\"9\",\"k\",\"(32, 1, 1)\",\"(4, 1, 1)\",\"gpu__time_\0duration.sum\","
+		"\"ns\",\"100\"\n";
+	char *path = NULL;
+	FILE *f;
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_error err = { 0 };
+
+	/* A NUL ends a C string: write the bytes, not a string. */
+	if (asprintf(&path, "%s/nul.csv", dir) < 0)
+		abort();
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, sizeof(text) - 1, f), sizeof(text) - 1);
+	fclose(f);
+	ck_assert_int_eq(gpuproj_import_ncu(path, &p, NULL, &err), GPUPROJ_E_PARSE);
+	ck_assert_int_eq(err.line, 3);
+	ck_assert_int_eq(err.column, 49); /* the 'g' of gpu__time_ is at 38, the NUL at 49 */
+	ck_assert_str_eq(err.message, "a NUL byte: not a text CSV file (binary data, or a file "
+			 "damaged on the way)");
+	free(path);
+}
+END_TEST
+
+START_TEST(error_utf16)
+{
+	static const char text[] = "\xff\xfe\"\0I\0D\0\"\0";
+	char *path = NULL;
+	FILE *f;
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_error err = { 0 };
+
+	if (asprintf(&path, "%s/utf16.csv", dir) < 0)
+		abort();
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	fwrite(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	ck_assert_int_eq(gpuproj_import_ncu(path, &p, NULL, &err), GPUPROJ_E_PARSE);
+	ck_assert_ptr_nonnull(strstr(err.message, "UTF-16 text, not a UTF-8 CSV file"));
+	free(path);
+}
+END_TEST
+
+START_TEST(error_raw_row_shorter_than_header)
+{
+	expect_error("short.csv", HDR_RAW "\"0\",\"9\",\"k\",\"(32, 1, 1)\",\"(4, 1, 1)\",\"100\"\n"
+		     "\"1\",\"9\",\"k\",\"(32, 1, 1)\",\"(4, 1, 1)\",\"100\",\"64\"\n",
+		     GPUPROJ_E_PARSE, 3, 43, "the row ends after 6 fields, but the header (line 1) "
+		     "has 7: a truncated or damaged row");
+}
+END_TEST
+
+START_TEST(error_long_row_before_metric_value)
+{
+	expect_error("shortlong.csv", HDR_LONG
+		     "\"0\",\"9\",\"k\",\"(32, 1, 1)\",\"(4, 1, 1)\",\"gpu__time_duration.sum\"\n",
+		     GPUPROJ_E_PARSE, 2, 62, "the row ends after 6 fields, but the header (line 1) "
+		     "has 8: a truncated or damaged row");
+}
+END_TEST
+
+START_TEST(error_row_longer_than_header)
+{
+	expect_error("long.csv", HDR_LONG
+		     "\"0\",\"9\",\"k\",\"(32, 1, 1)\",\"(4, 1, 1)\",\"gpu__time_duration.sum\","
+		     "\"ns\",\"100\",\"stray\"\n",
+		     GPUPROJ_E_PARSE, 2, 74, "9 fields, but the header (line 1) has 8");
+}
+END_TEST
+
+START_TEST(trailing_empty_field_is_accepted)
+{
+	/* ncu 2023+ ends metric rows with a comma (empty rule columns follow on rule rows). */
+	struct gpuproj_profile *p = import_text("trailing.csv", HDR_LONG
+		"\"0\",\"9\",\"k\",\"(32, 1, 1)\",\"(4, 1, 1)\",\"gpu__time_duration.sum\",\"ns\","
+		"\"100\",\n", NULL);
+
+	assert_near(gpuproj_kernel_mean_ns(kernel(p, "k", 4, 1, 1)), 100);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(error_truncated_last_row)
+{
+	/* Cut while it was written: the last row stops inside a field, no final newline. */
+	expect_error("cut.csv", "ID,Process ID,Kernel Name,Block Size,Grid Size,Metric Name,"
+		     "Metric Unit,Metric Value\n"
+		     "0,9,k,32,4,gpu__time_duration.sum,ns,100\n"
+		     "1,9,k,32,4,gpu__time_dur", GPUPROJ_E_PARSE, 3, 25,
+		     "the file ends inside this row (6 of 8 fields): it was cut while it was "
+		     "written");
+}
+END_TEST
+
+START_TEST(error_only_messages_and_no_kernels)
+{
+	expect_error("msgs.csv", "==PROF== Connected to process 7 (/bin/app)\n"
+		     "==ERROR== Failed to prepare kernel for profiling\n"
+		     "==PROF== Disconnected from process 7\n", GPUPROJ_E_PARSE, 2, 0,
+		     "no kernel data, only Nsight Compute messages; ncu said: ==ERROR== Failed to "
+		     "prepare kernel for profiling");
+}
+END_TEST
+
+START_TEST(duplicated_column_warns)
+{
+	static const char text[] =
+		"\"ID\",\"Process ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\","
+		"\"gpu__time_duration.sum\",\"dram__bytes.sum\",\"dram__bytes.sum\"\n"
+		"\"\",\"\",\"\",\"\",\"\",\"nsecond\",\"byte\",\"byte\"\n"
+		"\"0\",\"9\",\"k\",\"(32, 1, 1)\",\"(4, 1, 1)\",\"100\",\"64\",\"96\"\n";
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_text("dup.csv", text, &sum);
+	char expect[4200];
+
+	snprintf(expect, sizeof(expect), "%s/dup.csv:1:101: column \"dram__bytes.sum\" appears "
+		 "twice (fields 7 and 8); a launch whose two values differ is reported", dir);
+	ck_assert_str_eq(sum.warnings[0], expect);
+	/* And that launch is: the first value is kept, the second named. */
+	ck_assert(warned(&sum, "dram__bytes.sum appears twice for launch 0 with different values "
+			 "(64, 96); kept the first"));
+	assert_metric(kernel(p, "k", 4, 1, 1), GPUPROJ_M_BYTES_DRAM, 64, 1);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(repeated_raw_launch_id_counted_once)
+{
+	static const char text[] = HDR_RAW
+		"\"0\",\"9\",\"k\",\"(32, 1, 1)\",\"(4, 1, 1)\",\"100\",\"64\"\n"
+		"\"1\",\"9\",\"k\",\"(32, 1, 1)\",\"(4, 1, 1)\",\"120\",\"64\"\n"
+		"\"0\",\"9\",\"k\",\"(32, 1, 1)\",\"(4, 1, 1)\",\"100\",\"64\"\n";
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_text("rep.csv", text, &sum);
+	struct gpuproj_kernel *k = kernel(p, "k", 4, 1, 1);
+	char expect[4200];
+
+	ck_assert_uint_eq(k->launches, 2);
+	assert_near(gpuproj_kernel_mean_ns(k), 110);
+	ck_assert_uint_eq(sum.rows, 2);
+	snprintf(expect, sizeof(expect), "%s/rep.csv:5: launch ID 0 of process 9 is already on "
+		 "line 3; row skipped, not counted twice (the same export appended twice?)", dir);
+	ck_assert_str_eq(sum.warnings[0], expect);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(percentage_rounding_clamped_with_warning)
+{
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile *p = import_text("pct.csv", HDR_LONG
+		ROW_LONG("0", "gpu__time_duration.sum", "ns", "100")
+		ROW_LONG("0", "sm__warps_active.avg.pct_of_peak_sustained_active", "%", "100.40"),
+		&sum);
+	char expect[4200];
+
+	assert_metric(kernel(p, "k", 4, 1, 1), GPUPROJ_M_OCCUPANCY_ACHIEVED, 1.0, 1);
+	snprintf(expect, sizeof(expect), "%s/pct.csv:3:94: "
+		 "sm__warps_active.avg.pct_of_peak_sustained_active = 100.40 %% is above 100 %%: "
+		 "clamped to 100 (rounding in the tool's output)", dir);
+	ck_assert_str_eq(sum.warnings[0], expect);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
+START_TEST(error_occupancy_out_of_range)
+{
+	/* 57 % written as 5,700 (or an occupancy of 57 given as a percentage of 1). */
+	expect_error("occ.csv", HDR_LONG ROW_LONG("0", "gpu__time_duration.sum", "ns", "100")
+		     ROW_LONG("0", "sm__warps_active.avg.pct_of_peak_sustained_active", "%", "5,700"),
+		     GPUPROJ_E_SCHEMA, 3, 94, "sm__warps_active.avg.pct_of_peak_sustained_active: "
+		     "5,700 % is not a percentage (0 to 100)");
+}
+END_TEST
+
+START_TEST(error_negative_count)
+{
+	expect_error("neg.csv", HDR_LONG ROW_LONG("0", "gpu__time_duration.sum", "ns", "100")
+		     ROW_LONG("0", "lts__t_bytes.sum", "Kbyte", "-4.10"), GPUPROJ_E_SCHEMA, 3, 65,
+		     "lts__t_bytes.sum: negative value -4.10 Kbyte");
+}
+END_TEST
+
+START_TEST(error_warp_efficiency_above_one)
+{
+	/* 40 active threads per warp instruction: not a warp of 32. */
+	expect_error("we.csv", HDR_LONG ROW_LONG("0", "gpu__time_duration.sum", "ns", "100")
+		     ROW_LONG("0", "smsp__average_thread_inst_executed_per_inst_executed.ratio", "",
+			      "40"), GPUPROJ_E_SCHEMA, 3, 102, "launch 0: warp_efficiency = 1.25 is "
+		     "outside its range (from 0 to 1)");
+}
+END_TEST
+
+START_TEST(error_duration_not_finite)
+{
+	/* 1e300 s is not finite in ns; 10^16 ns (116 days) is no kernel's duration. */
+	expect_error("inf.csv", HDR_LONG ROW_LONG("0", "gpu__time_duration.sum", "second", "1e300"),
+		     GPUPROJ_E_SCHEMA, 2, 72, "gpu__time_duration.sum: 1e300 second is out of "
+		     "range (not finite in nsecond)");
+}
+END_TEST
+
+START_TEST(error_duration_too_long)
+{
+	expect_error("long-dur.csv", HDR_LONG ROW_LONG("0", "gpu__time_duration.sum", "ns",
+						       "1e16"),
+		     GPUPROJ_E_SCHEMA, 2, 68, "gpu__time_duration.sum: 1e16 ns is not a kernel "
+		     "duration (> 0 and at most 1e+06 s)");
+}
+END_TEST
+
+START_TEST(error_sum_not_finite)
+{
+	/* Each value is finite, their sum over the two launches is not. */
+	expect_error("sum.csv", HDR_LONG ROW_LONG("0", "gpu__time_duration.sum", "ns", "100")
+		     ROW_LONG("0", "lts__t_sectors_op_read.sum", "", "1.7e308")
+		     ROW_LONG("1", "gpu__time_duration.sum", "ns", "100")
+		     ROW_LONG("1", "lts__t_sectors_op_read.sum", "", "1.7e308"),
+		     GPUPROJ_E_SCHEMA, 4, 0, "launch 1: lts__t_sectors_op_read.sum: the sum over the "
+		     "launches of 'k' is not finite (values too large)");
+}
+END_TEST
+
 START_TEST(error_empty_file)
 {
 	expect_error("empty.csv", "", GPUPROJ_E_PARSE, 1, 0,
@@ -876,7 +1426,7 @@ START_TEST(error_not_csv)
 {
 	expect_error("notes.txt", "Kernel timings for run 3\nall kernels: 12.5 ms, 3 launches\n",
 		     GPUPROJ_E_PARSE, 1, 0,
-		     "not an Nsight Compute CSV export: no line starts with the quoted header "
+		     "not an Nsight Compute CSV export: no line starts with the header "
 		     "ncu --csv writes (\"ID\",\"Process ID\",…)");
 }
 END_TEST
@@ -895,9 +1445,9 @@ START_TEST(error_profiler_messages_only)
 {
 	expect_error("none.csv", "==PROF== Connected to process 5 (/bin/app)\n"
 		     "==WARNING== No kernels were profiled.\n"
-		     "==PROF== Disconnected from process 5\n", GPUPROJ_E_PARSE, 3, 0,
-		     "no CSV data, only Nsight Compute messages (==PROF== …): did ncu profile any "
-		     "kernel?");
+		     "==PROF== Disconnected from process 5\n", GPUPROJ_E_PARSE, 2, 0,
+		     "no kernel data, only Nsight Compute messages; ncu said: ==WARNING== No "
+		     "kernels were profiled.");
 }
 END_TEST
 
@@ -1138,18 +1688,35 @@ START_TEST(cli_summary_names_missing_metrics)
 	char *args, *out, *errout, *expect, *json;
 	int rc;
 
+	const char *names[64];
+	size_t n = gpuproj_ncu_metrics(NULL, names, 64), i;
+	char *list = NULL;
+
+	/* The summary ends with the command of `gpuproj ncu-metrics`. */
+	for (i = 0; i < n; i++) {
+		char *t;
+
+		if (asprintf(&t, "%s%s%s", list ? list : "", i ? "," : "", names[i]) < 0)
+			abort();
+		free(list);
+		list = t;
+	}
 	if (asprintf(&json, "%s/saxpy.json", dir) < 0 ||
 	    asprintf(&args, "import ncu '%s' -o '%s'", test_data("ncu-old.csv"), json) < 0 ||
 	    asprintf(&expect,
 		     "gpuproj: imported %s: 12 rows, 2 launches, 1 kernel signature, 0 other "
 		     "metrics kept\n"
-		     "  device: not named in the file; pass --device-name NAME so `gpuproj "
-		     "project` finds the source GPU\n"
+		     "  device: not named in the file; pass --device-name NAME here or --source "
+		     "NAME to `gpuproj project`\n"
 		     "  1 of 1 kernel signature cannot be projected by the default model "
 		     "(hroof-occ); missing: bytes.l1, bytes.l2, shared.wavefronts, "
 		     "warp_efficiency\n"
-		     "  wrote %s\n", test_data("ncu-old.csv"), json) < 0)
+		     "  1 of them cannot be projected at all\n"
+		     "  collect everything with (`gpuproj ncu-metrics` prints it):\n"
+		     "    ncu --csv --page raw --metrics %s --log-file run.csv ./app\n"
+		     "  wrote %s\n", test_data("ncu-old.csv"), list, json) < 0)
 		abort();
+	free(list);
 	rc = test_cli(&out, &errout, "%s", args);
 	ck_assert_int_eq(rc, 0);
 	ck_assert_str_eq(errout, expect);
@@ -1174,7 +1741,12 @@ START_TEST(cli_device_name_and_stdin)
 		abort();
 	rc = test_cli(&out, &errout, "%s", args);
 	ck_assert_msg(rc == 0, "%s", errout);
-	ck_assert_ptr_nonnull(strstr(errout, "  device: NVIDIA GeForce RTX 3090, CC 8.6\n"));
+	/* Not in targets.yaml: one line naming close entries and the two ways out. */
+	ck_assert_msg(strstr(errout, "  device: NVIDIA GeForce RTX 3090, CC 8.6; warning: the "
+			     "export's GPU 'NVIDIA GeForce RTX 3090' is not in targets.yaml; close "
+			     "names: ") != NULL, "%s", errout);
+	ck_assert_ptr_nonnull(strstr(errout, " (name it with --device-name NAME here, or --source "
+				     "NAME to `gpuproj project`)\n"));
 	ck_assert_int_eq(gpuproj_profile_load(json, &p, &err), 0);
 	ck_assert_str_eq(gpuproj_profile_device(p)->name, "NVIDIA GeForce RTX 3090");
 	ck_assert_int_eq(gpuproj_profile_device(p)->cc_minor, 6);
@@ -1259,15 +1831,18 @@ static const struct {
 	  "Try 'gpuproj import ncu --help'.\n" },
 	{ "import ncu a.csv -o", 2, "gpuproj: import ncu: option '-o' needs a value\n"
 	  "Try 'gpuproj import ncu --help'.\n" },
-	{ "import", 2, "gpuproj: import: missing what to import: ncu or gpuperfpredict\n"
+	{ "import", 2, "gpuproj: import: missing what to import: ncu, nvprof or gpuperfpredict\n"
 	  "Try 'gpuproj import --help'.\n" },
-	{ "import nvprof x.csv", 2,
-	  "gpuproj: import: unknown source 'nvprof': ncu or gpuperfpredict\n"
+	{ "import nsys x.csv", 2,
+	  "gpuproj: import: unknown source 'nsys': ncu, nvprof or gpuperfpredict\n"
 	  "Try 'gpuproj import --help'.\n" },
+	{ "import nvprof x.csv", 2, "gpuproj: import nvprof: missing -o OUT.json (\"-o -\" writes "
+	  "standard output)\nTry 'gpuproj import nvprof --help'.\n" },
 	{ "import gpuperfpredict -o out", 2, "gpuproj: import gpuperfpredict: missing FILE.csv\n"
 	  "Try 'gpuproj import gpuperfpredict --help'.\n" },
 	{ "import --help", 0, "" },
 	{ "import ncu --help", 0, "" },
+	{ "import nvprof --help", 0, "" },
 	{ "import gpuperfpredict --help", 0, "" },
 };
 
@@ -1321,6 +1896,16 @@ import_ncu_suite(void)
 	tcase_add_test(tl, duplicate_metric_in_a_launch);
 	tcase_add_test(tl, extra_metric_in_two_units);
 	tcase_add_test(tl, no_launch_dimensions);
+	tcase_add_test(tl, ncu2020_speed_of_light_section);
+	tcase_add_test(tl, duration_from_elapsed_cycles);
+	tcase_add_test(tl, csv_saved_again_unquoted_crlf);
+	tcase_add_test(tl, b200_default_sections);
+	tcase_add_test(tl, no_geometry_folds_with_the_spread);
+	tcase_add_test(tl, recorded_ncu_metrics_export_misses_nothing);
+	tcase_add_test(tl, trailing_empty_field_is_accepted);
+	tcase_add_test(tl, duplicated_column_warns);
+	tcase_add_test(tl, repeated_raw_launch_id_counted_once);
+	tcase_add_test(tl, percentage_rounding_clamped_with_warning);
 	suite_add_tcase(s, tl);
 
 	tcase_add_checked_fixture(te, setup, teardown);
@@ -1343,6 +1928,21 @@ import_ncu_suite(void)
 	tcase_add_test(te, error_bad_grid_size);
 	tcase_add_test(te, error_bad_cc);
 	tcase_add_test(te, error_missing_file);
+	tcase_add_test(te, error_nvprof_export);
+	tcase_add_test(te, error_counter_permission);
+	tcase_add_test(te, error_nul_byte);
+	tcase_add_test(te, error_utf16);
+	tcase_add_test(te, error_raw_row_shorter_than_header);
+	tcase_add_test(te, error_long_row_before_metric_value);
+	tcase_add_test(te, error_row_longer_than_header);
+	tcase_add_test(te, error_truncated_last_row);
+	tcase_add_test(te, error_only_messages_and_no_kernels);
+	tcase_add_test(te, error_occupancy_out_of_range);
+	tcase_add_test(te, error_negative_count);
+	tcase_add_test(te, error_warp_efficiency_above_one);
+	tcase_add_test(te, error_duration_not_finite);
+	tcase_add_test(te, error_duration_too_long);
+	tcase_add_test(te, error_sum_not_finite);
 	suite_add_tcase(s, te);
 
 	tcase_add_checked_fixture(tc, setup, teardown);

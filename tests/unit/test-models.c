@@ -129,18 +129,21 @@ project(const char *model, const struct gpuproj_kernel *k, const struct gpuproj_
 
 START_TEST(registry)
 {
-	static const char *const names[] = { "hroof", "occupancy", "quant", "irm", "hroof-occ" };
+	static const char *const names[] = { "hroof", "occupancy", "quant", "irm", "hroof-occ",
+					     "sol" };
 	enum gpuproj_waves w;
 	size_t i;
 
-	ck_assert_uint_eq(gpuproj_model_count(), 5);
-	for (i = 0; i < 5; i++) {
+	ck_assert_uint_eq(gpuproj_model_count(), 6);
+	for (i = 0; i < 6; i++) {
 		ck_assert_str_eq(gpuproj_model_name(gpuproj_model_at(i)), names[i]);
 		ck_assert_ptr_eq(gpuproj_model_find(names[i]), gpuproj_model_at(i));
 		ck_assert_ptr_nonnull(gpuproj_model_summary(gpuproj_model_at(i)));
 	}
 	ck_assert_str_eq(gpuproj_model_name(gpuproj_model_default()), "hroof-occ");
-	ck_assert_ptr_null(gpuproj_model_at(5));
+	ck_assert_ptr_null(gpuproj_model_at(6));
+	ck_assert(gpuproj_model_is_coarse(gpuproj_model_find("sol")));
+	ck_assert(!gpuproj_model_is_coarse(gpuproj_model_default()));
 	ck_assert(!gpuproj_l2_capacity_default());
 	ck_assert_int_eq(gpuproj_waves_default(), GPUPROJ_WAVES_SM);
 	ck_assert_int_eq(gpuproj_waves_from_name("Resident", &w), GPUPROJ_OK);
@@ -770,6 +773,9 @@ START_TEST(details)
 	set(k, GPUPROJ_M_BYTES_L1, 1e6);
 	set(k, GPUPROJ_M_BYTES_L2, 1e6);
 	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	/* sol's default-section percentages (model.h GPUPROJ_SOL_*). */
+	ck_assert_int_eq(gpuproj_kernel_add_extra(k, GPUPROJ_SOL_SM_PCT, "%", 20), 0);
+	ck_assert_int_eq(gpuproj_kernel_add_extra(k, GPUPROJ_SOL_DRAM_PCT, "%", 60), 0);
 	for (m = 0; m < gpuproj_model_count(); m++) {
 		const struct gpuproj_model *model = gpuproj_model_at(m);
 		struct gpuproj_projection p;

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gpuproj ncu-metrics: the ncu command line that collects everything the
+ * default model needs on a chip (gpuproj_ncu_metrics(), import.h).
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuproj/import.h>
+#include <gpuproj/model.h>
+#include <gpuproj/target.h>
+
+#include "cli.h"
+
+static void
+help(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpuproj ncu-metrics [--chip NAME] [--list] [--targets FILE]\n\n"
+		"Print the Nsight Compute command line that collects every input of the\n"
+		"default model (%s) on a chip, for `gpuproj import ncu`:\n"
+		"  ncu --csv --page raw --metrics LIST --log-file run.csv ./app\n"
+		"LIST: the duration, the nine FP instruction counts, warp efficiency, L1/L2/DRAM\n"
+		"bytes, shared-memory wavefronts, the launch geometry, registers and shared\n"
+		"memory (the occupancy term) and the GPU's name: the metric names libproj.so\n"
+		"resolves on that chip. They differ on GB202 and GB203 (dram__bytes_op_read/\n"
+		"_op_write). Run it as root or with profiling allowed for users\n"
+		"(ERR_NVGPUCTRPERM otherwise); add ncu's filters (-k, -c) as usual.\n\n"
+		"Options:\n"
+		"  --chip NAME     the chip (GV100, TU102, GA100, GA102, GH100, AD102, GB100,\n"
+		"                  GB202, …) or a targets.yaml GPU name (default: every chip\n"
+		"                  but GB202/GB203, which a line on standard error names)\n"
+		"  --list          print only the comma-separated metric list\n"
+		"  --targets FILE  GPU descriptions for --chip GPU-NAME (default:\n"
+		"                  $GPUPROJ_TARGETS, else built-in)\n"
+		"  -h, --help      show this help\n\n"
+		"Exit status: 0 success, 1 unknown chip, 2 bad usage.\n",
+		gpuproj_model_name(gpuproj_model_default()));
+}
+
+int
+cmd_ncu_metrics(int argc, char **argv)
+{
+	enum { O_CHIP = 256, O_LIST, O_TARGETS };
+	static const struct option opts[] = {
+		{ "chip", required_argument, NULL, O_CHIP },
+		{ "list", no_argument, NULL, O_LIST },
+		{ "targets", required_argument, NULL, O_TARGETS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *chip = NULL, *targets_path = NULL, *names[64];
+	struct gpuproj_targets *ts = NULL;
+	bool list = false;
+	size_t n, i;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h': help(stdout); return EXIT_OK;
+		case O_CHIP: chip = optarg; break;
+		case O_LIST: list = true; break;
+		case O_TARGETS: targets_path = optarg; break;
+		default: /* ':' missing value, '?' unknown option */
+			return cli_option_error("ncu-metrics", c, argv);
+		}
+	}
+	if (optind != argc)
+		return cli_usage_error("ncu-metrics", "unexpected argument '%s'", argv[optind]);
+	if (chip && !gpuproj_ncu_chip_known(chip)) {
+		/* A GPU name of targets.yaml: its chip. */
+		const struct gpuproj_target *t;
+
+		if (cli_load_targets(targets_path, &ts, NULL))
+			return EXIT_FAIL;
+		t = gpuproj_targets_match(ts, chip);
+		if (!t || t->vendor != GPUPROJ_VENDOR_NVIDIA || !t->chip ||
+		    !gpuproj_ncu_chip_known(t->chip)) {
+			cli_fail("ncu-metrics: '%s' is neither an NVIDIA chip gpuproj knows (GV100, "
+				 "TU102, GA100, GA102, GH100, AD102, GB100, GB202, …) nor an NVIDIA "
+				 "GPU of targets.yaml with one", chip);
+			gpuproj_targets_free(ts);
+			return EXIT_FAIL;
+		}
+		chip = t->chip;
+	}
+	n = gpuproj_ncu_metrics(chip, names, 64);
+	if (!list)
+		fputs("ncu --csv --page raw --metrics ", stdout);
+	for (i = 0; i < n && i < 64; i++)
+		printf("%s%s", i ? "," : "", names[i]);
+	if (!list)
+		fputs(" --log-file run.csv ./app", stdout);
+	putchar('\n');
+	if (!chip && !list)
+		fprintf(stderr, "gpuproj: on GB202 and GB203: gpuproj ncu-metrics --chip GB202\n");
+	gpuproj_targets_free(ts);
+	return ferror(stdout) ? EXIT_FAIL : EXIT_OK;
+}

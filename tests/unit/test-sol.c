@@ -1,0 +1,518 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The coarser "sol" model (src/model-sol.c) and the fallbacks of
+ * gpuproj_project_run() (model.h): the projection against hand-computed
+ * values on the fixture GPUs of tests/data/targets-models.yaml, what it
+ * needs, its occupancy term (hroof-occ's), and the run's coverage counts
+ * (projected, unprojected including never-timed kernels, by which
+ * fallback).
+ *
+ * With the argument "validation" (suite 'validation'): sol on the
+ * gpuperfpredict data set (../shared/validation), given only what an
+ * export of Nsight Compute's default sections would hold — the duration,
+ * the launch geometry and the four speed-of-light percentages, derived
+ * from the data set's counters against each source GPU's targets.yaml
+ * ceilings — beside hroof-occ on the full counters. The figures are the
+ * README's "Accuracy" lines; the test fails when they drift.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuproj/import.h>
+#include <gpuproj/model.h>
+#include <gpuproj/profile.h>
+#include <gpuproj/target.h>
+#include <gpuproj/validate.h>
+
+#include "common.h"
+
+#define ARRAY_LENGTH(a) (sizeof(a) / sizeof((a)[0]))
+#define ck_assert_rel(a, e)                                                                      \
+	do {                                                                                     \
+		double a_ = (a), e_ = (e);                                                       \
+		ck_assert_msg(fabs(a_ - e_) <= 1e-9 * fmax(1.0, fabs(e_)), "%s = %.17g, expected " \
+			      "%.17g", #a, a_, e_);                                              \
+	} while (0)
+
+static struct gpuproj_targets *targets;
+static const struct gpuproj_target *src, *tgt;
+static struct gpuproj_profile *prof;
+
+static void
+setup(void)
+{
+	struct gpuproj_error err = { 0 };
+
+	ck_assert_int_eq(gpuproj_targets_load(test_data("targets-models.yaml"), &targets, &err), 0);
+	src = gpuproj_targets_find(targets, "ModelSrc");
+	tgt = gpuproj_targets_find(targets, "ModelTgt");
+	prof = gpuproj_profile_new();
+	ck_assert_ptr_nonnull(prof);
+}
+
+static void
+teardown(void)
+{
+	gpuproj_profile_free(prof);
+	targets = gpuproj_targets_free(targets);
+}
+
+/* A kernel of `blocks` × 256 threads timed at `ns`, optionally without its geometry. */
+static struct gpuproj_kernel *
+kernel_g(const char *name, double ns, bool geometry, uint32_t blocks)
+{
+	struct gpuproj_signature sig = { 0 };
+	struct gpuproj_kernel *k;
+
+	sig.name = name;
+	sig.tag = geometry ? "" : GPUPROJ_TAG_NO_GEOMETRY;
+	sig.grid = geometry ? (struct gpuproj_dim3){ blocks, 1, 1 } : (struct gpuproj_dim3){ 1, 1, 1 };
+	sig.block = geometry ? (struct gpuproj_dim3){ 256, 1, 1 } : (struct gpuproj_dim3){ 1, 1, 1 };
+	ck_assert_int_eq(gpuproj_profile_kernel(prof, &sig, &k), 0);
+	if (!isnan(ns))
+		gpuproj_kernel_add_duration(k, ns);
+	else
+		k->launches++;
+	k->profiled = 1;
+	return k;
+}
+
+static struct gpuproj_kernel *
+kernel(const char *name, double ns, bool geometry)
+{
+	return kernel_g(name, ns, geometry, 1000);
+}
+
+/* The four speed-of-light percentages (SM, DRAM, L2, L1; NaN: absent). */
+static void
+sol_pcts(struct gpuproj_kernel *k, double sm, double dram, double l2, double l1)
+{
+	const char *names[4] = { GPUPROJ_SOL_SM_PCT, GPUPROJ_SOL_DRAM_PCT, GPUPROJ_SOL_L2_PCT,
+				 GPUPROJ_SOL_L1_PCT };
+	double v[4] = { sm, dram, l2, l1 };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (!isnan(v[i]))
+			ck_assert_int_eq(gpuproj_kernel_add_extra(k, names[i], "%", v[i]), 0);
+	}
+}
+
+static void
+set(struct gpuproj_kernel *k, enum gpuproj_metric m, double v)
+{
+	k->metric_sum[m] = v;
+	k->metric_n[m] = 1;
+}
+
+/* Everything hroof needs: 1e6 FFMA, warp efficiency 1, bytes per level. */
+static void
+hroof_inputs(struct gpuproj_kernel *k)
+{
+	int m;
+
+	for (m = GPUPROJ_M_INST_FP16_FMA; m <= GPUPROJ_M_INST_FP64_MUL; m++)
+		set(k, (enum gpuproj_metric)m, 0);
+	set(k, GPUPROJ_M_INST_FP32_FMA, 1e6);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1);
+	set(k, GPUPROJ_M_BYTES_L1, 4e6);
+	set(k, GPUPROJ_M_BYTES_L2, 2e6);
+	set(k, GPUPROJ_M_BYTES_DRAM, 1e6);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+}
+
+static double
+detail(const struct gpuproj_model *m, const struct gpuproj_kernel *k, const char *name)
+{
+	struct gpuproj_model_details d;
+	size_t i;
+
+	ck_assert_int_eq(gpuproj_model_details(m, k, src, tgt, NULL, &d), GPUPROJ_OK);
+	for (i = 0; i < d.n; i++) {
+		if (strcmp(d.items[i].name, name) == 0)
+			return d.items[i].value;
+	}
+	ck_abort_msg("no detail %s", name);
+	return NAN;
+}
+
+/*
+ * ModelSrc → ModelTgt: BW L1 1000 → 2000, L2 400 → 800, DRAM 100 → 400 GB/s;
+ * FP32 2000 (peak) → 3200 GFLOP/s (measured, preferred). T_s = 100 µs, SM
+ * 20 %, DRAM 60 %, L2 40 %, L1 30 %; compute term 0.2 · 2000/3200 = 0.125:
+ *   L1:   max(0.3 · 1000/2000, 0.125) / max(0.3, 0.2) = 0.15/0.3 → 50 µs
+ *   L2:   max(0.4 · 400/800, 0.125) / 0.4 = 0.2/0.4             → 50 µs
+ *   DRAM: max(0.6 · 100/400, 0.125) / 0.6 = 0.15/0.6            → 25 µs
+ * interval [25, 50] µs, point 37.5 µs; binding: L2 (0.2 is the largest).
+ */
+START_TEST(ratio_by_hand)
+{
+	const struct gpuproj_model *sol = gpuproj_model_find("sol");
+	struct gpuproj_kernel *k = kernel("k", 1e5, false);
+	struct gpuproj_projection p;
+
+	sol_pcts(k, 20, 60, 40, 30);
+	ck_assert_int_eq(gpuproj_model_project(sol, k, src, tgt, NULL, &p), GPUPROJ_OK);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_L1], 5e4);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_L2], 5e4);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_DRAM], 2.5e4);
+	ck_assert_rel(p.lo_ns, 2.5e4);
+	ck_assert_rel(p.hi_ns, 5e4);
+	ck_assert_rel(p.point_ns, 3.75e4);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_L2);
+	/* Without the launch geometry there is no occupancy term, and the details say so. */
+	ck_assert_rel(detail(sol, k, "occupancy_factor"), 1.0);
+	ck_assert_rel(detail(sol, k, "src.f_sm"), 0.2);
+	ck_assert_rel(detail(sol, k, "tgt.perf_fp32"), 3200);
+	/* On the source itself: the measured time, to the nanosecond. */
+	ck_assert_int_eq(gpuproj_model_project(sol, k, src, src, NULL, &p), GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 1e5);
+}
+END_TEST
+
+/* Compute-bound: SM 90 %, L1 10 %: max(0.05, 0.9 · 0.625) / 0.9 → 62.5 µs, binding compute. */
+START_TEST(compute_bound_and_missing_levels)
+{
+	const struct gpuproj_model *sol = gpuproj_model_find("sol");
+	struct gpuproj_kernel *k = kernel("k", 1e5, false);
+	struct gpuproj_projection p;
+
+	sol_pcts(k, 90, 0, NAN, 10);
+	ck_assert_int_eq(gpuproj_model_project(sol, k, src, tgt, NULL, &p), GPUPROJ_OK);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_L1], 6.25e4);
+	ck_assert(isnan(p.level_ns[GPUPROJ_HL_L2])); /* no L2 percentage: the level drops */
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_DRAM], 6.25e4); /* DRAM 0 %: bound by compute */
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_COMPUTE);
+}
+END_TEST
+
+/* bytes.dram (Memory Workload Analysis × duration) wins over the DRAM percentage. */
+START_TEST(dram_bytes_over_percentage)
+{
+	const struct gpuproj_model *sol = gpuproj_model_find("sol");
+	struct gpuproj_kernel *k = kernel("k", 1e5, false);
+	struct gpuproj_projection p;
+
+	/* 6e6 B in 100 µs at 100 GB/s: f = 0.6, whatever the 10 % says. */
+	sol_pcts(k, 20, 10, NAN, NAN);
+	set(k, GPUPROJ_M_BYTES_DRAM, 6e6);
+	ck_assert_int_eq(gpuproj_model_project(sol, k, src, tgt, NULL, &p), GPUPROJ_OK);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_DRAM], 2.5e4);
+	ck_assert_rel(detail(sol, k, "src.f_dram"), 0.6);
+}
+END_TEST
+
+START_TEST(needs)
+{
+	const struct gpuproj_model *sol = gpuproj_model_find("sol");
+	struct gpuproj_kernel *k = kernel("k", NAN, false);
+	struct gpuproj_projection p;
+	const char *names[16];
+
+	ck_assert_uint_eq(gpuproj_model_missing_names(sol, k, names, 16), 3);
+	ck_assert_str_eq(names[0], "duration");
+	ck_assert_str_eq(names[1], GPUPROJ_SOL_SM_PCT " (Compute (SM) Throughput)");
+	ck_assert_str_eq(names[2], GPUPROJ_SOL_DRAM_PCT " (DRAM Throughput) or bytes.dram");
+	gpuproj_kernel_add_duration(k, 1e5);
+	ck_assert_int_eq(gpuproj_model_project(sol, k, src, tgt, NULL, &p), GPUPROJ_E_MISSING);
+	ck_assert_str_eq(p.why, "sol needs " GPUPROJ_SOL_SM_PCT " (Compute (SM) Throughput), "
+			 GPUPROJ_SOL_DRAM_PCT " (DRAM Throughput) or bytes.dram");
+	sol_pcts(k, 10, 0, 0, 0);
+	ck_assert_int_eq(gpuproj_model_project(sol, k, src, tgt, NULL, &p), GPUPROJ_OK);
+	/* Nothing busy at all: nothing to scale by. */
+	k = kernel("idle", 1e5, false);
+	sol_pcts(k, 0, 0, 0, 0);
+	ck_assert_int_eq(gpuproj_model_project(sol, k, src, tgt, NULL, &p), GPUPROJ_E_UNSUPPORTED);
+}
+END_TEST
+
+/*
+ * With the launch geometry: hroof-occ's occupancy term, the same factor.
+ * 25 blocks: 3 waves on ModelSrc's 10 SMs (fill 25/30), 2 on ModelTgt's
+ * 20 (fill 25/40): factor (25/30)/(25/40) = 4/3 at equal occupancy.
+ */
+START_TEST(occupancy_term_as_hroof_occ)
+{
+	const struct gpuproj_model *sol = gpuproj_model_find("sol");
+	const struct gpuproj_model *hocc = gpuproj_model_find("hroof-occ");
+	struct gpuproj_kernel *k = kernel_g("k", 1e5, true, 25), *plain = kernel("k2", 1e5, false);
+	struct gpuproj_kernel *kh = kernel_g("kh", 1e5, true, 25);
+	struct gpuproj_projection p, q;
+	double f;
+
+	k->regs_per_thread = kh->regs_per_thread = 128;
+	sol_pcts(k, 20, 60, 40, 30);
+	sol_pcts(plain, 20, 60, 40, 30);
+	hroof_inputs(kh);
+	f = detail(hocc, kh, "occupancy_factor");
+	ck_assert_rel(f, 4.0 / 3.0);
+	ck_assert_rel(detail(sol, k, "occupancy_factor"), f);
+	ck_assert_int_eq(gpuproj_model_project(sol, k, src, tgt, NULL, &p), GPUPROJ_OK);
+	ck_assert_int_eq(gpuproj_model_project(sol, plain, src, tgt, NULL, &q), GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, q.point_ns * f);
+}
+END_TEST
+
+/*
+ * gpuproj_project_run() with the default model: kernel "full" by hroof-occ,
+ * "sections" by sol (fallback, coarse), "nogeom" by hroof (fallback: only
+ * the geometry missing), "bare" by nothing, "untimed" by nothing and
+ * without source time — yet counted.
+ */
+START_TEST(run_fallbacks_and_coverage)
+{
+	const struct gpuproj_model *def = gpuproj_model_default();
+	struct gpuproj_model_options opt = { 0 };
+	struct gpuproj_run_projection run;
+	struct gpuproj_kernel *full = kernel("full", 1e5, true);
+	struct gpuproj_kernel *sections = kernel("sections", 1e5, true);
+	struct gpuproj_kernel *nogeom = kernel("nogeom", 1e5, false);
+	struct gpuproj_kernel *untimed = kernel("untimed", NAN, true);
+	size_t i;
+
+	hroof_inputs(full);
+	sol_pcts(sections, 20, 60, 40, 30);
+	hroof_inputs(nogeom);
+	kernel("bare", 2e5, true);
+	hroof_inputs(untimed);
+
+	ck_assert_int_eq(gpuproj_project_run(prof, def, src, tgt, NULL, &run), 0);
+	ck_assert_uint_eq(run.n, 5);
+	ck_assert_uint_eq(run.n_projected, 3);
+	ck_assert_uint_eq(run.n_unprojected, 2);      /* "bare" and the never-timed one */
+	ck_assert_rel(run.unprojected_source_ns, 2e5); /* only "bare" has a time to carry */
+	ck_assert_uint_eq(run.n_fallback, 2);
+	ck_assert_uint_eq(run.n_fallback_sol, 1);
+	for (i = 0; i < run.n; i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(prof, i);
+		const struct gpuproj_projection *p = &run.kernels[i];
+
+		if (strcmp(k->name, "full") == 0) {
+			ck_assert_int_eq(p->status, GPUPROJ_OK);
+			ck_assert_ptr_null(p->fallback);
+		} else if (strcmp(k->name, "sections") == 0) {
+			ck_assert_int_eq(p->status, GPUPROJ_OK);
+			ck_assert_ptr_eq(p->fallback, gpuproj_model_find("sol"));
+			/* why: why hroof-occ could not */
+			ck_assert_ptr_nonnull(strstr(p->why, "hroof needs bytes.l1"));
+		} else if (strcmp(k->name, "nogeom") == 0) {
+			ck_assert_int_eq(p->status, GPUPROJ_OK);
+			ck_assert_ptr_eq(p->fallback, gpuproj_model_find("hroof"));
+		} else {
+			ck_assert_int_ne(p->status, GPUPROJ_OK);
+			ck_assert_ptr_null(p->fallback);
+		}
+	}
+	gpuproj_run_projection_clear(&run);
+
+	/* Off: each kernel by the model alone. */
+	opt.fallback = GPUPROJ_FALLBACK_OFF;
+	ck_assert_int_eq(gpuproj_project_run(prof, def, src, tgt, &opt, &run), 0);
+	ck_assert_uint_eq(run.n_projected, 1);
+	ck_assert_uint_eq(run.n_unprojected, 4);
+	ck_assert_uint_eq(run.n_fallback, 0);
+	gpuproj_run_projection_clear(&run);
+	/* A model chosen by name is that model alone. */
+	ck_assert_int_eq(gpuproj_project_run(prof, gpuproj_model_find("hroof"), src, tgt, NULL, &run),
+			 0);
+	ck_assert_uint_eq(run.n_projected, 2); /* full, nogeom */
+	ck_assert_uint_eq(run.n_fallback, 0);
+	gpuproj_run_projection_clear(&run);
+}
+END_TEST
+
+/* ---- validation on gpuperfpredict ---- */
+
+/*
+ * What ncu's speed-of-light section would have said about a kernel of the
+ * data set, from its counters and its source GPU's targets.yaml ceilings
+ * (each at most 100 %: ncu's percentages are of a peak):
+ *   DRAM % = bytes.dram / (BW_DRAM · T), L2 % = bytes.l2 / (BW_L2 · T),
+ *   L1 % = max(bytes.l1 / BW_L1, shared.wavefronts · 128 B / BW_shared) / T
+ *     (the L1/TEX unit carries shared memory too),
+ *   SM % = max(FP32 FLOP / P_FP32, FP64 FLOP / P_FP64,
+ *              inst.warp / (SMs · schedulers · IPC · clock)) / T
+ *     (ncu's SM throughput is its busiest pipe, or instruction issue).
+ * The new kernel keeps the signature, the durations, launches, registers,
+ * shared memory and the times measured on the other GPUs — and no counter.
+ */
+static double
+pct(double busy_ns, double t_ns)
+{
+	double v = 100.0 * busy_ns / t_ns;
+
+	return v > 100 ? 100 : v;
+}
+
+static struct gpuproj_profile *
+default_sections_of(const struct gpuproj_profile *p, const struct gpuproj_targets *ts)
+{
+	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+	const struct gpuproj_target *t = NULL;
+	struct gpuproj_profile *q = gpuproj_profile_new();
+	struct gpuproj_error err = { 0 };
+	size_t i, r;
+
+	ck_assert_ptr_nonnull(q);
+	ck_assert_int_eq(gpuproj_resolve_source(p, ts, NULL, &t, &err), 0);
+	ck_assert_int_eq(gpuproj_profile_set_device(q, d->name, d->target, d->chip, d->cc_major,
+						    d->cc_minor, d->sms, d->clock_hz), 0);
+	ck_assert_int_eq(gpuproj_profile_set_attr(q, "origin", "gpuperfpredict"), 0);
+	ck_assert_int_eq(gpuproj_profile_set_attr(q, "citation", GPUPROJ_CITATION_GPUPERFPREDICT),
+			 0);
+	for (i = 0; i < gpuproj_profile_count(p); i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+		struct gpuproj_signature sig = { .name = k->name, .tag = k->tag, .grid = k->grid,
+						 .block = k->block, .smem_dynamic = k->smem_dynamic,
+						 .device = k->device };
+		struct gpuproj_kernel *n;
+		double T = gpuproj_kernel_mean_ns(k), f32 = 0, f64 = 0, issue;
+
+		ck_assert_int_eq(gpuproj_profile_kernel(q, &sig, &n), 0);
+		n->duration_ns = k->duration_ns;
+		n->launches = k->launches;
+		n->profiled = k->profiled;
+		n->regs_per_thread = k->regs_per_thread;
+		n->smem_static = k->smem_static;
+		for (r = 0; r < k->n_refs; r++)
+			ck_assert_int_eq(gpuproj_kernel_set_reference(n, k->refs[r].gpu,
+								      k->refs[r].mean_ns,
+								      k->refs[r].launches), 0);
+		f32 = 2 * gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP32_FMA) +
+		      gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP32_ADD) +
+		      gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP32_MUL);
+		f64 = 2 * gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP64_FMA) +
+		      gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP64_ADD) +
+		      gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP64_MUL);
+		issue = gpuproj_kernel_metric(k, GPUPROJ_M_INST_WARP) /
+			(t->sms * t->schedulers_per_sm * t->ipc_per_scheduler * t->clock_mhz * 1e-3);
+		/* GB/s × ns = B, GFLOP/s × ns = FLOP: the busy times below are in ns. */
+		sol_pcts(n,
+			 pct(fmax(fmax(f32 / gpuproj_target_gflops(t, GPUPROJ_FP32, GPUPROJ_OP_FMA,
+								    NULL),
+				       f64 / gpuproj_target_gflops(t, GPUPROJ_FP64, GPUPROJ_OP_FMA,
+								    NULL)), issue), T),
+			 pct(gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM) /
+			     t->bw_gbs[GPUPROJ_LEVEL_DRAM], T),
+			 pct(gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L2) / t->bw_gbs[GPUPROJ_LEVEL_L2],
+			     T),
+			 pct(fmax(gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L1) /
+				  t->bw_gbs[GPUPROJ_LEVEL_L1],
+				  gpuproj_kernel_metric(k, GPUPROJ_M_SHARED_WAVEFRONTS) * 128.0 /
+				  t->bw_gbs[GPUPROJ_LEVEL_SHARED]), T));
+	}
+	return q;
+}
+
+/* The README's figures (overall, all configurations): MAPE, median APE, coverage. */
+static const struct {
+	const char *model;
+	bool default_sections;
+	double mape, median, coverage;
+} readme[] = {
+	{ "hroof-occ", false, 28.0, 18.4, 12.5 },
+	{ "sol", true, 30.4, 18.1, 24.7 },
+};
+
+START_TEST(gpuperfpredict)
+{
+	const char *vdir = test_validation_dir();
+	static const char *const files[] = { "heartwall.csv", "hotspot.csv",
+					     "backprop_layerforward.csv",
+					     "backprop_adjust_weights.csv" };
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_profile **full = NULL, **sections;
+	struct gpuproj_error err = { 0 };
+	char *paths[4];
+	size_t n = 0, i, c;
+
+	if (!vdir) {
+		test_skip("the gpuperfpredict data set (../shared/validation) is not here");
+		return;
+	}
+	for (i = 0; i < 4; i++)
+		ck_assert_int_gt(asprintf(&paths[i], "%s/%s", vdir, files[i]), 0);
+	ck_assert_int_eq(gpuproj_targets_load_builtin(&ts, &err), 0);
+	ck_assert_int_eq(gpuproj_import_datasets((const char *const *)paths, 4, ts, &full, &n, &err),
+			 0);
+	sections = calloc(n, sizeof(*sections));
+	for (i = 0; i < n; i++)
+		sections[i] = default_sections_of(full[i], ts);
+	for (c = 0; c < ARRAY_LENGTH(readme); c++) {
+		const struct gpuproj_model *m = gpuproj_model_find(readme[c].model);
+		struct gpuproj_validate_options vo = { 0 };
+		struct gpuproj_validation v = { 0 };
+		const struct gpuproj_validation_stats *st;
+
+		vo.models = &m;
+		vo.n_models = 1;
+		ck_assert_int_eq(gpuproj_validate((const struct gpuproj_profile *const *)(
+							  readme[c].default_sections ? sections : full),
+						  n, ts, &vo, &v, &err), 0);
+		st = &v.overall[0].stats[GPUPROJ_VSUBSET_ALL];
+		printf("%-10s %s: n %zu, failed %zu, MAPE %.1f %%, median APE %.1f %%, coverage "
+		       "%.1f %%, bias %+.1f %%; long: MAPE %.1f, median %.1f; short: MAPE %.1f, "
+		       "median %.1f\n", readme[c].model,
+		       readme[c].default_sections ? "(default sections)" : "(full counters)   ",
+		       st->n, st->n_failed, st->mape_pct, st->median_ape_pct, st->coverage_pct,
+		       st->bias_pct, v.overall[0].stats[GPUPROJ_VSUBSET_LONG].mape_pct,
+		       v.overall[0].stats[GPUPROJ_VSUBSET_LONG].median_ape_pct,
+		       v.overall[0].stats[GPUPROJ_VSUBSET_SHORT].mape_pct,
+		       v.overall[0].stats[GPUPROJ_VSUBSET_SHORT].median_ape_pct);
+		fflush(stdout);
+		/* Every comparison the full counters allow, none failed. */
+		ck_assert_uint_eq(st->n, 15768);
+		ck_assert_uint_eq(st->n_failed, 0);
+		if (readme[c].mape > 0) {
+			ck_assert_msg(fabs(st->mape_pct - readme[c].mape) < 0.05, "%s MAPE %.2f, "
+				      "README %.1f", readme[c].model, st->mape_pct, readme[c].mape);
+			ck_assert(fabs(st->median_ape_pct - readme[c].median) < 0.05);
+			ck_assert(fabs(st->coverage_pct - readme[c].coverage) < 0.05);
+		}
+		gpuproj_validation_clear(&v);
+	}
+	for (i = 0; i < n; i++) {
+		gpuproj_profile_free(full[i]);
+		gpuproj_profile_free(sections[i]);
+	}
+	free(full);
+	free(sections);
+	for (i = 0; i < 4; i++)
+		free(paths[i]);
+	gpuproj_targets_free(ts);
+}
+END_TEST
+
+int
+main(int argc, char **argv)
+{
+	bool validation = argc > 1 && strcmp(argv[1], "validation") == 0;
+	Suite *s = suite_create("sol");
+	TCase *tc = tcase_create(validation ? "validation" : "model");
+	SRunner *sr;
+	int failed;
+
+	if (validation) {
+		tcase_set_timeout(tc, 300);
+		tcase_add_test(tc, gpuperfpredict);
+	} else {
+		tcase_add_checked_fixture(tc, setup, teardown);
+		tcase_add_test(tc, ratio_by_hand);
+		tcase_add_test(tc, compute_bound_and_missing_levels);
+		tcase_add_test(tc, dram_bytes_over_percentage);
+		tcase_add_test(tc, needs);
+		tcase_add_test(tc, occupancy_term_as_hroof_occ);
+		tcase_add_test(tc, run_fallbacks_and_coverage);
+	}
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
