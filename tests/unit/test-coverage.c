@@ -446,7 +446,13 @@ START_TEST(ncu_metrics_command)
 	const char *names[64];
 	size_t n = gpuproj_ncu_metrics("GB202", names, 64);
 
-	ck_assert_int_eq(test_cli(&out, &err, "ncu-metrics --chip RTX-5090"), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "ncu-metrics --chip RTX-9090"), 1);
+	ck_assert_ptr_nonnull(strstr(err, "'RTX-9090' is neither an NVIDIA chip gpuproj knows"));
+	free(out);
+	free(err);
+	/* A targets.yaml GPU of chip GB202 (sm_120): GB202's DRAM metric names. */
+	ck_assert_int_eq(test_cli(&out, &err, "ncu-metrics --chip RTX-5090"), 0);
+	ck_assert_ptr_nonnull(strstr(out, ",dram__bytes_op_read.sum,dram__bytes_op_write.sum,"));
 	free(out);
 	free(err);
 	ck_assert_int_eq(test_cli(&out, &err, "ncu-metrics --chip GB202"), 0);
