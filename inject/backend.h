@@ -2,7 +2,7 @@
 /*
  * The boundary between the vendor layer and the rest of libproj.so.
  *
- * A backend (today only CUPTI, backend-cupti.c) sits behind a const ops
+ * A backend (today only CUPTI, backend-cupti*.c) sits behind a const ops
  * table and turns vendor callbacks and records into the neutral structs
  * below, which it hands to the collector (collector.h). Nothing outside
  * backend-cupti*.c sees a CUPTI type. The test double does not replace
@@ -10,7 +10,8 @@
  * backend code runs in every test.
  *
  * Thread safety: ops are called by entry.c only: init once, flush from the
- * worker thread, shutdown once at exit.
+ * worker thread, shutdown once at exit. entry.c checks `version` (and that
+ * every op is set) before it calls anything.
  */
 #ifndef INJ_BACKEND_H
 #define INJ_BACKEND_H

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gpuproj/merge.h>
 #include <gpuproj/profile.h>
 
 #include "collector.h"
@@ -727,6 +728,65 @@ inj_collector_totals(struct inj_collector *c, struct inj_totals *ret)
 	pthread_mutex_lock(&c->lock);
 	*ret = c->totals;
 	pthread_mutex_unlock(&c->lock);
+}
+
+/* Copy p into a new profile (public API only; see inj_collector_snapshot()). */
+static struct gpuproj_profile *
+profile_copy(const struct gpuproj_profile *p)
+{
+	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+	const struct gpuproj_process_info *pr = gpuproj_profile_process(p);
+	struct gpuproj_profile *q = gpuproj_profile_new();
+	const char *key, *value;
+	size_t i;
+
+	if (!q)
+		return NULL;
+	if (gpuproj_profile_set_device(q, d->name, d->target, d->chip, d->cc_major, d->cc_minor,
+				       d->sms, d->clock_hz) != GPUPROJ_OK ||
+	    ((pr->application || pr->host || pr->argv) &&
+	     gpuproj_profile_set_process(q, pr->application, pr->host, pr->pid, pr->rank,
+					 (const char *const *)pr->argv) != GPUPROJ_OK))
+		goto oom;
+	for (i = 0; (key = gpuproj_profile_attr_at(p, i, &value)) != NULL; i++) {
+		if (gpuproj_profile_set_attr(q, key, value) != GPUPROJ_OK)
+			goto oom;
+	}
+	*gpuproj_profile_run_info_mut(q) = *gpuproj_profile_run_info(p);
+	for (i = 0; i < gpuproj_profile_count(p); i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+		struct gpuproj_signature sig = {
+			.name = k->name,
+			.tag = k->tag,
+			.grid = k->grid,
+			.block = k->block,
+			.smem_dynamic = k->smem_dynamic,
+			.device = k->device,
+		};
+		struct gpuproj_kernel *n;
+
+		if (gpuproj_profile_kernel(q, &sig, &n) != GPUPROJ_OK ||
+		    gpuproj_kernel_merge(n, k) != GPUPROJ_OK)
+			goto oom;
+		n->smem_static = k->smem_static;
+		n->regs_per_thread = k->regs_per_thread;
+		n->ranks = k->ranks;
+	}
+	return q;
+oom:
+	gpuproj_profile_free(q);
+	return NULL;
+}
+
+struct gpuproj_profile *
+inj_collector_snapshot(struct inj_collector *c)
+{
+	struct gpuproj_profile *q;
+
+	pthread_mutex_lock(&c->lock);
+	q = profile_copy(c->profile);
+	pthread_mutex_unlock(&c->lock);
+	return q;
 }
 
 struct gpuproj_profile *

@@ -117,7 +117,15 @@ void inj_collector_dropped(struct inj_collector *c, uint64_t n);
 void inj_collector_totals(struct inj_collector *c, struct inj_totals *ret);
 
 /**
- * Lock the data and return the profile for reading (live snapshot, exit).
+ * A copy of the profile as it is now (device, process, attributes, run
+ * info, every kernel record), taken under the data lock: the caller can
+ * project and render it without holding the lock.
+ * @return a new profile (free with gpuproj_profile_free()), NULL on ENOMEM
+ */
+struct gpuproj_profile *inj_collector_snapshot(struct inj_collector *c);
+
+/**
+ * Lock the data and return the profile for reading (exit report).
  * Release with inj_collector_unlock().
  */
 struct gpuproj_profile *inj_collector_lock(struct inj_collector *c);

@@ -1,0 +1,545 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The callback API side of the CUPTI backend: launches in the driver and
+ * runtime domains (CUDA 13's `__cudaLaunchKernel`, Ex, cooperative,
+ * graph), nested runtime→driver callbacks counted once (thread-local
+ * depth), stream capture begin/end, cudaDeviceReset, contexts, modules,
+ * CUPTI fatal errors. Every launch is decided once, at its outermost
+ * level, where its dimensions are known (docs/injection.md "A launch").
+ *
+ * Thread safety: launch callbacks run concurrently on application threads;
+ * the per-thread state (struct cupti_tls) lives here and is passed down to
+ * the window functions. Nothing in a launch callback calls the driver.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend-cupti-private.h"
+#include "util.h"
+
+static _Thread_local struct cupti_tls tls;
+
+/* ---- launch callbacks ---- */
+
+enum kind {
+	K_NONE = 0,
+	K_LAUNCH,		/* a kernel launch with its parameters */
+	K_LAUNCH_NOPARAMS,	/* __cudaLaunchKernel: name and context only */
+	K_GRAPH,		/* graph launch: never profiled */
+	K_CAPTURE_BEGIN,
+	K_CAPTURE_END,
+	K_RESET,		/* cudaDeviceReset */
+};
+
+static enum kind
+runtime_kind(CUpti_CallbackId cbid)
+{
+	switch (cbid) {
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+		return K_LAUNCH;
+	case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
+	case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
+		return K_LAUNCH_NOPARAMS;
+	case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
+		return K_GRAPH;
+	case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_v12030:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_ptsz_v12030:
+		return K_CAPTURE_BEGIN;
+	case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000:
+		return K_CAPTURE_END;
+	case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020:
+		return K_RESET;
+	default:
+		return K_NONE;
+	}
+}
+
+static enum kind
+driver_kind(CUpti_CallbackId cbid)
+{
+	switch (cbid) {
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+		return K_LAUNCH;
+	case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+	case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
+		return K_GRAPH;
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz:
+		return K_CAPTURE_BEGIN;
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
+		return K_CAPTURE_END;
+	default:
+		return K_NONE;
+	}
+}
+
+static void
+set_dims(struct inj_launch_key *k, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+	 unsigned by, unsigned bz, size_t smem)
+{
+	k->grid.x = gx;
+	k->grid.y = gy;
+	k->grid.z = gz;
+	k->block.x = bx;
+	k->block.y = by;
+	k->block.z = bz;
+	k->smem_dynamic = (uint32_t)smem;
+	k->dims_known = true;
+}
+
+static void
+runtime_dims(CUpti_CallbackId cbid, const void *params, struct inj_launch_key *k)
+{
+	switch (cbid) {
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000: {
+		const cudaLaunchKernel_v7000_params *p = params;
+
+		set_dims(k, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x,
+			 p->blockDim.y, p->blockDim.z, p->sharedMem);
+		break;
+	}
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000: {
+		const cudaLaunchCooperativeKernel_v9000_params *p = params;
+
+		set_dims(k, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x,
+			 p->blockDim.y, p->blockDim.z, p->sharedMem);
+		break;
+	}
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060: {
+		const cudaLaunchKernelExC_v11060_params *p = params;
+
+		if (p->config)
+			set_dims(k, p->config->gridDim.x, p->config->gridDim.y,
+				 p->config->gridDim.z, p->config->blockDim.x,
+				 p->config->blockDim.y, p->config->blockDim.z,
+				 p->config->dynamicSmemBytes);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void
+driver_dims(CUpti_CallbackId cbid, const void *params, struct inj_launch_key *k)
+{
+	switch (cbid) {
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+		const cuLaunchKernel_params *p = params;
+
+		set_dims(k, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
+			 p->blockDimZ, p->sharedMemBytes);
+		break;
+	}
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+		const cuLaunchCooperativeKernel_params *p = params;
+
+		set_dims(k, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
+			 p->blockDimZ, p->sharedMemBytes);
+		break;
+	}
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+		const cuLaunchKernelEx_params *p = params;
+
+		if (p->config)
+			set_dims(k, p->config->gridDimX, p->config->gridDimY, p->config->gridDimZ,
+				 p->config->blockDimX, p->config->blockDimY, p->config->blockDimZ,
+				 p->config->sharedMemBytes);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/*
+ * Decide at a launch's ENTER whether it is profiled; open its window if so.
+ * Every launch comes through here once (at its outermost level).
+ */
+static void
+decide(const CUpti_CallbackData *cd, struct inj_launch_key *key, uint32_t corr2, int level)
+{
+	struct inj_gate *g;
+	struct ctxinfo *ci;
+
+	if (!atomic_load_explicit(&g_metrics, memory_order_relaxed))
+		return;
+	ci = cupti_ctx_find(&tls, cd->context);
+	if (!ci || !atomic_load(&ci->ready) || !cd->symbolName ||
+	    atomic_load(&g_captures) > 0) {
+		cupti_pause_for_window();
+		return;
+	}
+	key->name = cd->symbolName;
+	key->device = ci->device;
+	if (!inj_collector_gate_take(g_col, key, &g)) {
+		cupti_pause_for_window();
+		return;
+	}
+	pthread_rwlock_wrlock(&g_win_lock);
+	if (!cupti_window_open(&tls, ci, g, cd->correlationId, corr2, level, !key->dims_known))
+		pthread_rwlock_unlock(&g_win_lock);
+}
+
+static bool
+call_succeeded(CUpti_CallbackDomain dom, const CUpti_CallbackData *cd)
+{
+	if (!cd->functionReturnValue)
+		return false;
+	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API)
+		return *(const cudaError_t *)cd->functionReturnValue == cudaSuccess;
+	return *(const CUresult *)cd->functionReturnValue == CUDA_SUCCESS;
+}
+
+static void
+capture_changed(enum kind k, bool ok)
+{
+	if (k == K_CAPTURE_BEGIN && ok) {
+		atomic_fetch_add(&g_captures, 1);
+	} else if (k == K_CAPTURE_END) {
+		int c = atomic_load(&g_captures);
+
+		while (c > 0 && !atomic_compare_exchange_weak(&g_captures, &c, c - 1))
+			;
+	}
+}
+
+static void
+on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+{
+	enum kind k = runtime_kind(cbid);
+	struct inj_launch_key key = { 0 };
+
+	if (k == K_NONE)
+		return;
+	if (cd->callbackSite == CUPTI_API_ENTER) {
+		if (k == K_RESET) {
+			/* Deliver what is buffered before the contexts go ([S] helper_cupti_activity.h). */
+			CUPTI_TRY(cuptiActivityFlushAll, 0);
+			return;
+		}
+		tls.depth++;
+		switch (k) {
+		case K_LAUNCH:
+			if (tls.depth == 1) {
+				runtime_dims(cbid, cd->functionParams, &key);
+				decide(cd, &key, 0, LEVEL_RT);
+			}
+			break;
+		case K_LAUNCH_NOPARAMS:
+			if (tls.depth != 1)
+				break;
+			if (atomic_load_explicit(&g_nested_seen, memory_order_relaxed)) {
+				/*
+				 * The nested driver callback will know the dimensions
+				 * (and waits for another thread's window there).
+				 */
+				tls.pending = true;
+				tls.pending_corr = cd->correlationId;
+			} else {
+				decide(cd, &key, 0, LEVEL_RT);
+			}
+			break;
+		case K_GRAPH:
+			if (tls.depth == 1)
+				cupti_pause_for_window();
+			break;
+		case K_NONE:
+		case K_CAPTURE_BEGIN:
+		case K_CAPTURE_END:
+		case K_RESET:
+			break;
+		}
+		return;
+	}
+	/* EXIT */
+	if (k == K_RESET)
+		return;
+	if (tls.depth == 1) {
+		if (tls.win_level == LEVEL_RT)
+			cupti_window_close(&tls);
+		if (tls.pending) {
+			/*
+			 * No nested driver callback came: launches like this one are
+			 * decided at the runtime level again (by name) from now on.
+			 */
+			atomic_store(&g_nested_seen, false);
+			tls.pending = false;
+		}
+		if (k == K_CAPTURE_BEGIN || k == K_CAPTURE_END)
+			capture_changed(k, call_succeeded(CUPTI_CB_DOMAIN_RUNTIME_API, cd));
+	}
+	if (tls.depth > 0)
+		tls.depth--;
+}
+
+static void
+on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+{
+	enum kind k = driver_kind(cbid);
+	bool nested = tls.depth > 0;
+	struct inj_launch_key key = { 0 };
+
+	if (k == K_NONE)
+		return;
+	if (cd->callbackSite == CUPTI_API_ENTER) {
+		switch (k) {
+		case K_LAUNCH:
+			if (!nested) {
+				driver_dims(cbid, cd->functionParams, &key);
+				decide(cd, &key, 0, LEVEL_DRV);
+				break;
+			}
+			if (!atomic_load_explicit(&g_nested_seen, memory_order_relaxed))
+				atomic_store(&g_nested_seen, true);
+			if (tls.win_level == LEVEL_RT) {
+				/*
+				 * The runtime level profiles this launch; the record may carry
+				 * this call's correlation id instead of the runtime's [GPU?].
+				 */
+				if (tls.win_name_level) {
+					struct inj_gate *g;
+
+					driver_dims(cbid, cd->functionParams, &key);
+					key.name = cd->symbolName;
+					key.device = tls.win_ctx->device;
+					if (key.name && key.dims_known) {
+						g = inj_collector_gate_move(g_col, tls.win_gate,
+									    &key);
+						if (!g) {
+							/* That signature had its N: not this one. */
+							cupti_window_cancel(&tls);
+							break;
+						}
+						tls.win_gate = g;
+						inj_collector_prof_set_gate(g_col, tls.win_pl, g);
+						tls.win_name_level = false;
+					}
+				}
+				inj_collector_prof_add_corr(g_col, tls.win_pl, cd->correlationId);
+			} else if (tls.pending) {
+				tls.pending = false;
+				driver_dims(cbid, cd->functionParams, &key);
+				decide(cd, &key, tls.pending_corr, LEVEL_DRV);
+			}
+			break;
+		case K_GRAPH:
+			if (!nested)
+				cupti_pause_for_window();
+			break;
+		case K_NONE:
+		case K_LAUNCH_NOPARAMS:
+		case K_CAPTURE_BEGIN:
+		case K_CAPTURE_END:
+		case K_RESET:
+			break;
+		}
+		return;
+	}
+	/* EXIT */
+	if (k == K_LAUNCH && tls.win_level == LEVEL_DRV)
+		cupti_window_close(&tls);
+	if (!nested && (k == K_CAPTURE_BEGIN || k == K_CAPTURE_END))
+		capture_changed(k, call_succeeded(CUPTI_CB_DOMAIN_DRIVER_API, cd));
+}
+
+/* ---- resources ---- */
+
+/* GPUPROJ_KEEP_CUBINS: write each loaded module's cubin, named by its content hash. */
+static void
+keep_cubin(const CUpti_ModuleResourceData *m)
+{
+	char path[4096];
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i, off = 0;
+	int fd;
+
+	if (!m || !m->pCubin || !m->cubinSize || !g_cfg->keep_cubins || !g_cfg->keep_cubins[0])
+		return;
+	for (i = 0; i < m->cubinSize; i++) {
+		h ^= (unsigned char)m->pCubin[i];
+		h *= 0x100000001b3ULL;
+	}
+	(void)mkdir(g_cfg->keep_cubins, 0777);
+	snprintf(path, sizeof(path), "%s/module-%016llx.cubin", g_cfg->keep_cubins,
+		 (unsigned long long)h);
+	/* Copy now: after an unload the bytes behind pCubin change ([T]). */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		if (errno != EEXIST)
+			inj_warn("GPUPROJ_KEEP_CUBINS: cannot create %s: %s", path, strerror(errno));
+		return;
+	}
+	while (off < m->cubinSize) {
+		ssize_t w = write(fd, m->pCubin + off, m->cubinSize - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			inj_warn("GPUPROJ_KEEP_CUBINS: cannot write %s: %s", path, strerror(errno));
+			break;
+		}
+		off += (size_t)w;
+	}
+	close(fd);
+	if (off == m->cubinSize)
+		inj_debug("kept module %u (%zu bytes) as %s", m->moduleId, m->cubinSize, path);
+	else
+		unlink(path);
+}
+
+static void
+on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
+{
+	switch (cbid) {
+	case CUPTI_CBID_RESOURCE_CONTEXT_CREATED:
+		cupti_on_context_created(rd->context);
+		break;
+	case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
+		cupti_on_context_destroy(rd->context);
+		break;
+	case CUPTI_CBID_RESOURCE_MODULE_LOADED:
+		keep_cubin(rd->resourceDescriptor);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+on_state(CUpti_CallbackId cbid, const CUpti_StateData *sd)
+{
+	if (cbid != CUPTI_CBID_STATE_FATAL_ERROR)
+		return;
+	atomic_store(&g_metrics, false);
+	atomic_store(&g_state, ST_FATAL);
+	inj_warn("CUPTI reported a fatal error (%s: %s): collection stopped; what was collected "
+		 "so far is written at exit", cupti_result_name(sd->notification.result),
+		 sd->notification.message ? sd->notification.message : "no message");
+}
+
+void CUPTIAPI
+cupti_callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
+{
+	int st = atomic_load_explicit(&g_state, memory_order_relaxed);
+
+	/*
+	 * Only a running library acts; but a launch already inside its window
+	 * when exit began must still close it at its EXIT (shutdown waits
+	 * for that), so those callbacks pass while exiting.
+	 */
+	if (st != ST_RUNNING && !(st == ST_EXITING && tls.win_level &&
+				  cbid != 0 && (dom == CUPTI_CB_DOMAIN_RUNTIME_API ||
+						dom == CUPTI_CB_DOMAIN_DRIVER_API)))
+		return;
+	switch ((int)dom) {
+	case CUPTI_CB_DOMAIN_RUNTIME_API:
+		on_runtime(cbid, data);
+		break;
+	case CUPTI_CB_DOMAIN_DRIVER_API:
+		on_driver(cbid, data);
+		break;
+	case CUPTI_CB_DOMAIN_RESOURCE:
+		on_resource(cbid, data);
+		break;
+	case CUPTI_CB_DOMAIN_STATE:
+		on_state(cbid, data);
+		break;
+	default:
+		break;
+	}
+}
+
+
+/* Callbacks to enable; launches only when metrics may be collected. */
+static const CUpti_CallbackId runtime_cbids[] = {
+	CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+	CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_v12030,
+	CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_ptsz_v12030,
+	CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000,
+};
+static const CUpti_CallbackId driver_cbids[] = {
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+	CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
+};
+
+CUptiResult
+cupti_callbacks_enable(CUpti_SubscriberHandle sub, bool launches)
+{
+	struct cupti_err err = { 0 };
+	size_t i;
+
+	for (i = 0; launches && i < ARRAY_LENGTH(runtime_cbids); i++)
+		CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_cbids[i]);
+	for (i = 0; launches && i < ARRAY_LENGTH(driver_cbids); i++)
+		CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_DRIVER_API, driver_cbids[i]);
+	CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RUNTIME_API,
+		  CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
+	if (!CUPTI_CALL(&err, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+			CUPTI_CBID_RESOURCE_CONTEXT_CREATED) ||
+	    !CUPTI_CALL(&err, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+			CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING))
+		return err.r;
+	if (g_cfg->keep_cubins)
+		CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+			  CUPTI_CBID_RESOURCE_MODULE_LOADED);
+	CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
+	return CUPTI_SUCCESS;
+}
