@@ -3,8 +3,8 @@
  * Devices, chips and contexts of the CUPTI backend.
  *
  * A device is described and checked once, at the first context made on it
- * (driver calls are allowed in the context-created callback; never in a
- * launch callback): name, compute capability, SMs, clock, chip; profiler
+ * (driver calls, through functions taken from libcuda.so.1 itself, are
+ * allowed in the context-created callback; never in a launch callback): name, compute capability, SMs, clock, chip; profiler
  * support and counter permission; the chip's metric set and configuration
  * (once per chip, through the chip's profiler API: struct cupti_prof_ops).
  *
@@ -118,15 +118,31 @@ cupti_chips_release(void)
 
 /* ---- device set-up at context creation (driver calls allowed here) ---- */
 
+/*
+ * The driver's functions come from libcuda.so.1 itself: libcudart (shared
+ * and static) loads it with dlopen(RTLD_NOW), i.e. RTLD_LOCAL, so its
+ * symbols are in the global scope only when the application links -lcuda
+ * (cupti-notes §0). RTLD_NOLOAD: the driver is already mapped (CUDA called
+ * InitializeInjection from cuInit), never load another one.
+ */
 static void
 resolve_driver(void)
 {
+	static void *libcuda;
+
+	if (!libcuda)
+		libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+	if (!libcuda) {
+		inj_debug("libcuda.so.1 is not loaded (%s): device names and attributes unknown",
+			  dlerror());
+		return;
+	}
 	if (!g_drv.cuDeviceGet)
-		inj_dlsym(RTLD_DEFAULT, "cuDeviceGet", &g_drv.cuDeviceGet);
+		inj_dlsym(libcuda, "cuDeviceGet", &g_drv.cuDeviceGet);
 	if (!g_drv.cuDeviceGetName)
-		inj_dlsym(RTLD_DEFAULT, "cuDeviceGetName", &g_drv.cuDeviceGetName);
+		inj_dlsym(libcuda, "cuDeviceGetName", &g_drv.cuDeviceGetName);
 	if (!g_drv.cuDeviceGetAttribute)
-		inj_dlsym(RTLD_DEFAULT, "cuDeviceGetAttribute", &g_drv.cuDeviceGetAttribute);
+		inj_dlsym(libcuda, "cuDeviceGetAttribute", &g_drv.cuDeviceGetAttribute);
 }
 
 static void

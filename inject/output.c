@@ -197,9 +197,20 @@ demangle_all(struct gpuproj_profile *p)
 	size_t i;
 
 	{
-		void *sym = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+		/*
+		 * The process's C++ runtime may be out of the global scope
+		 * (loaded as a dependency of something dlopen()ed RTLD_LOCAL, a
+		 * Python extension module for one): ask libstdc++.so.6 itself
+		 * first, without loading it.
+		 */
+		void *cxx = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+		void *sym = cxx ? dlsym(cxx, "__cxa_demangle") : NULL;
 
+		if (!sym)
+			sym = dlsym(RTLD_DEFAULT, "__cxa_demangle");
 		memcpy(&fn, &sym, sizeof(sym));
+		if (cxx)
+			dlclose(cxx); /* drops the reference RTLD_NOLOAD took; the library stays */
 	}
 	if (!fn)
 		return;

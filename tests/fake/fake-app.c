@@ -3,13 +3,14 @@
  * fake-app: a scripted "CUDA application" for the injection tests.
  *
  * It plays the CUDA driver and runtime on top of the CUPTI test double:
- * `init` does what cuInit does with CUDA_INJECTION64_PATH (dlopen the
- * library, call InitializeInjection), launches emit the callbacks a real
- * launch emits (runtime __cudaLaunchKernel with a nested driver
- * cuLaunchKernel, driver only, Ex, cooperative, graphs), the "GPU" runs
- * the kernel (profiler ranges, activity records), and the driver functions
- * libproj.so looks up with dlsym(RTLD_DEFAULT) (cuDeviceGet, ...) are
- * exported from this executable. Each argument is one command:
+ * `init` makes the first runtime call: the fake libcudart loads the fake
+ * libcuda.so.1 RTLD_LOCAL (as the real runtime does) and its cuInit loads
+ * CUDA_INJECTION64_PATH and calls InitializeInjection; launches emit the
+ * callbacks a real launch emits (runtime __cudaLaunchKernel with a nested
+ * driver cuLaunchKernel, driver only, Ex, cooperative, graphs), the "GPU"
+ * runs the kernel (profiler ranges, activity records). This program links
+ * the fake libcudart and libcupti, never libcuda, and exports no driver
+ * symbol. Each argument is one command:
  *
  *   init                          cuInit (loads the injection library)
  *   device ORD NAME CHIP MAJ.MIN SMS CLOCK_KHZ
@@ -36,6 +37,10 @@
  *   fork                          child: one launch, exit 0; parent waits
  *   fork-signal TERM|INT          child: raise the signal, which must kill it
  *                                 (exit 5 when it survives); parent waits
+ *   load-cxx                      dlopen libstdc++.so.6 RTLD_LOCAL (as a Python
+ *                                 extension module's dependency is loaded): the
+ *                                 C++ runtime is in the process, not in its
+ *                                 global scope
  *   stdout TEXT                   print TEXT on standard output
  *   stderr-broken                 stderr becomes a pipe nobody reads (writes raise SIGPIPE)
  *   sleep MS | signal TERM|INT | exit CODE
@@ -67,62 +72,12 @@
 
 #include "fake.h"
 
-#define EXPORT __attribute__((visibility("default")))
 #define MAX_CTX 64
 
 static CUcontext ctxs[MAX_CTX + 1];
 static int n_ctx;
 
 static int run_command(const char *cmd);
-
-/* ---- the driver functions libproj.so looks up with dlsym(RTLD_DEFAULT) ---- */
-
-static void
-no_driver_in_launch(const char *func)
-{
-	if (fake_in_launch_callback())
-		fake_violation("%s called inside a launch callback (no driver calls there)", func);
-}
-
-EXPORT CUresult CUDAAPI
-cuDeviceGet(CUdevice *dev, int ordinal)
-{
-	no_driver_in_launch(__func__);
-	if (!fake_get_device(ordinal))
-		return CUDA_ERROR_INVALID_DEVICE;
-	*dev = ordinal;
-	return CUDA_SUCCESS;
-}
-
-EXPORT CUresult CUDAAPI
-cuDeviceGetName(char *name, int len, CUdevice dev)
-{
-	const struct fake_device *d = fake_get_device(dev);
-
-	no_driver_in_launch(__func__);
-	if (!d || len <= 0)
-		return CUDA_ERROR_INVALID_DEVICE;
-	snprintf(name, (size_t)len, "%s", d->name);
-	return CUDA_SUCCESS;
-}
-
-EXPORT CUresult CUDAAPI
-cuDeviceGetAttribute(int *v, CUdevice_attribute attr, CUdevice dev)
-{
-	const struct fake_device *d = fake_get_device(dev);
-
-	no_driver_in_launch(__func__);
-	if (!d)
-		return CUDA_ERROR_INVALID_DEVICE;
-	switch ((int)attr) {
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = d->cc_major; break;
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = d->cc_minor; break;
-	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = d->sms; break;
-	case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *v = d->clock_khz; break;
-	default: return CUDA_ERROR_INVALID_VALUE;
-	}
-	return CUDA_SUCCESS;
-}
 
 /* ---- helpers ---- */
 
@@ -145,36 +100,6 @@ static bool
 dims(const char *s, uint32_t d[3])
 {
 	return sscanf(s, "%u,%u,%u", &d[0], &d[1], &d[2]) == 3;
-}
-
-static void
-cu_init(void)
-{
-	const char *path = getenv("CUDA_INJECTION64_PATH");
-	static bool done;
-	int (*init)(void);
-	void *h, *sym;
-
-	if (done || !path || !*path) {
-		done = true;
-		return;
-	}
-	done = true;
-	h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-	if (!h) {
-		fprintf(stderr, "fake-app: cannot load %s: %s\n", path, dlerror());
-		return;
-	}
-	sym = dlsym(h, "InitializeInjection");
-	if (!sym) {
-		fprintf(stderr, "fake-app: %s has no InitializeInjection\n", path);
-		return;
-	}
-	memcpy(&init, &sym, sizeof(sym));
-	if (init() != 1 || init() != 1) {	/* the second call must be a no-op returning 1 */
-		fprintf(stderr, "fake-app: InitializeInjection did not return 1\n");
-		exit(4);
-	}
 }
 
 /* ---- launches ---- */
@@ -651,7 +576,7 @@ run_command(const char *cmd)
 		return usage(cmd);
 	rest = cmd + off;
 	if (strcmp(word, "init") == 0) {
-		cu_init();
+		cudaFree(NULL); /* the runtime loads the driver, whose cuInit loads the injection */
 	} else if (strcmp(word, "device") == 0) {
 		char name[256], chip[32];
 		int ord, maj, min, sms, clk;
@@ -769,6 +694,11 @@ run_command(const char *cmd)
 			exit(1);
 		close(fds[0]);
 		close(fds[1]);
+	} else if (strcmp(word, "load-cxx") == 0) {
+		if (!dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL)) {
+			fprintf(stderr, "fake-app: cannot load libstdc++.so.6: %s\n", dlerror());
+			exit(1);
+		}
 	} else if (strcmp(word, "stdout") == 0) {
 		printf("%s\n", rest);
 		fflush(stdout);

@@ -671,6 +671,26 @@ fake_ctx_create(int device)
 	return (CUcontext)c;
 }
 
+bool
+fake_ctx_alive(CUcontext ctx)
+{
+	struct fake_ctx *c;
+	bool alive;
+
+	pthread_mutex_lock(&L);
+	c = ctx_of(ctx);
+	alive = c && c->alive;
+	pthread_mutex_unlock(&L);
+	return alive;
+}
+
+void
+fake_ctx_sync(CUcontext ctx)
+{
+	/* Kernels run when launched: nothing is ever pending. */
+	(void)ctx;
+}
+
 void
 fake_ctx_destroy(CUcontext ctx)
 {

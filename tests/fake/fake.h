@@ -48,6 +48,10 @@ FAKE_EXPORT const struct fake_device *fake_get_device(int ordinal);
 /* ---- driver side ---- */
 /** Create a context on a device; emits CONTEXT_CREATED. */
 FAKE_EXPORT CUcontext fake_ctx_create(int device);
+/** Whether ctx is a context of the double that was not destroyed. */
+FAKE_EXPORT bool fake_ctx_alive(CUcontext ctx);
+/** Wait until every queued operation of ctx is done (cuCtxSynchronize). */
+FAKE_EXPORT void fake_ctx_sync(CUcontext ctx);
 /** Emit CONTEXT_DESTROY_STARTING, then mark the context destroyed. */
 FAKE_EXPORT void fake_ctx_destroy(CUcontext ctx);
 /** Emit MODULE_LOADED with a copy of `cubin`, then scribble over that copy. */

@@ -655,6 +655,26 @@ extra_double_misuse(struct run *r)
 						"cuptiRangeProfilerStop must come first"));
 }
 
+/*
+ * The driver and the C++ runtime are in the process but out of its global
+ * scope: the device is still named (projections), kernels demangled; and
+ * the application really exports no driver symbol.
+ */
+static void
+extra_local_scopes(struct run *r)
+{
+	char *cmd = fmt("nm -D --defined-only '%s' | grep -c ' cu[A-Z]'", inject_fake_app());
+	char *out = NULL;
+
+	ck_assert_str_eq(json_string_value(json_object_get(kernel_named(r, SAXPY, 0), "demangled")),
+			 "saxpy(int, float, float const*, float*)");
+	ck_assert_str_eq(json_string_value(json_object_get(r->json, "source_target")), "FakeA100");
+	test_run(cmd, &out, NULL);
+	ck_assert_str_eq(out, "0\n");
+	free(out);
+	free(cmd);
+}
+
 /* Two devices: kernels are kept apart by device, each profiled on its own. */
 static void
 extra_two_devices(struct run *r)
@@ -1081,6 +1101,21 @@ static const struct scenario scenarios[] = {
 		.calls = { CALLS("cuptiProfilerHostGetConfigImage", 1),
 			   CALLS("cuptiRangeProfilerStart", 2) },
 		.extra = extra_two_devices,
+	},
+	{
+		/*
+		 * Issue 10 #1: libcudart loads libcuda.so.1 RTLD_LOCAL, so the
+		 * driver's functions are not in the global scope; gpuproj takes
+		 * them from libcuda.so.1 itself (before: device name "", CC 0.0,
+		 * 0 SMs, no projection). Likewise the demangler, here from a
+		 * libstdc++ loaded RTLD_LOCAL.
+		 */
+		.name = "driver_and_cxx_runtime_out_of_global_scope",
+		.cmds = CMDS(METRICS, "load-cxx", "init", "ctx 0",
+			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
+		.kernels = { K(SAXPY, 1, 1, 1, 1000) },
+		.extra = extra_local_scopes,
 	},
 };
 
