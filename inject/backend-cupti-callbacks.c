@@ -34,7 +34,7 @@ enum kind {
 	K_GRAPH,		/* graph launch: never profiled */
 	K_CAPTURE_BEGIN,
 	K_CAPTURE_END,
-	K_RESET,		/* cudaDeviceReset */
+	K_RESET,		/* cudaDeviceReset, cuCtxDestroy, cuDevicePrimaryCtxReset */
 };
 
 static enum kind
@@ -93,6 +93,9 @@ driver_kind(CUpti_CallbackId cbid)
 	case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture:
 	case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz:
 		return K_CAPTURE_END;
+	case CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2:
+	case CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2:
+		return K_RESET;
 	default:
 		return K_NONE;
 	}
@@ -235,6 +238,22 @@ capture_changed(enum kind k, bool ok)
 	}
 }
 
+/*
+ * A context is about to be destroyed (cudaDeviceReset, cuCtxDestroy,
+ * cuDevicePrimaryCtxReset): its kernels finish and their records are
+ * delivered now, while the context exists — records CUPTI has not collected
+ * when it goes are lost, and flushing is not allowed in the resource
+ * callback that follows (cupti-notes §1; [S] helper_cupti_activity.h
+ * flushes at cudaDeviceReset; cupti_activity.h: the flush does not
+ * synchronise, the client must).
+ */
+static void
+before_context_goes(CUcontext ctx)
+{
+	cupti_ctx_sync(ctx);
+	CUPTI_TRY(cuptiActivityFlushAll, CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
 static void
 on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 {
@@ -245,8 +264,7 @@ on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		return;
 	if (cd->callbackSite == CUPTI_API_ENTER) {
 		if (k == K_RESET) {
-			/* Deliver what is buffered before the contexts go ([S] helper_cupti_activity.h). */
-			CUPTI_TRY(cuptiActivityFlushAll, 0);
+			before_context_goes(cd->context);
 			return;
 		}
 		tls.depth++;
@@ -315,6 +333,13 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		return;
 	if (cd->callbackSite == CUPTI_API_ENTER) {
 		switch (k) {
+		case K_RESET:
+			if (cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2 && cd->functionParams)
+				before_context_goes(((const cuCtxDestroy_v2_params *)
+						     cd->functionParams)->ctx);
+			else
+				before_context_goes(cd->context);
+			break;
 		case K_LAUNCH:
 			if (!nested) {
 				driver_dims(cbid, cd->functionParams, &key);
@@ -362,7 +387,6 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		case K_LAUNCH_NOPARAMS:
 		case K_CAPTURE_BEGIN:
 		case K_CAPTURE_END:
-		case K_RESET:
 			break;
 		}
 		return;
@@ -532,6 +556,10 @@ cupti_callbacks_enable(CUpti_SubscriberHandle sub, bool launches)
 		CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_DRIVER_API, driver_cbids[i]);
 	CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RUNTIME_API,
 		  CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
+	CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_DRIVER_API,
+		  CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2);
+	CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_DRIVER_API,
+		  CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2);
 	if (!CUPTI_CALL(&err, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RESOURCE,
 			CUPTI_CBID_RESOURCE_CONTEXT_CREATED) ||
 	    !CUPTI_CALL(&err, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RESOURCE,

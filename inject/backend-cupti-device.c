@@ -15,7 +15,9 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <math.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +145,11 @@ resolve_driver(void)
 		inj_dlsym(libcuda, "cuDeviceGetName", &g_drv.cuDeviceGetName);
 	if (!g_drv.cuDeviceGetAttribute)
 		inj_dlsym(libcuda, "cuDeviceGetAttribute", &g_drv.cuDeviceGetAttribute);
+	if (!g_drv.cuCtxSynchronize) {
+		inj_dlsym(libcuda, "cuCtxPushCurrent_v2", &g_drv.cuCtxPushCurrent_v2);
+		inj_dlsym(libcuda, "cuCtxPopCurrent_v2", &g_drv.cuCtxPopCurrent_v2);
+		inj_dlsym(libcuda, "cuCtxSynchronize", &g_drv.cuCtxSynchronize);
+	}
 }
 
 static void
@@ -416,4 +423,84 @@ cupti_contexts_release(bool call_cupti)
 		pthread_mutex_unlock(&ci->lock);
 	}
 	pthread_mutex_unlock(&g_ctx_lock);
+}
+
+bool
+cupti_ctx_sync(CUcontext ctx)
+{
+	CUcontext popped;
+
+	if (!ctx || !g_drv.cuCtxSynchronize || !g_drv.cuCtxPushCurrent_v2 ||
+	    !g_drv.cuCtxPopCurrent_v2)
+		return false;
+	if (g_drv.cuCtxPushCurrent_v2(ctx) != CUDA_SUCCESS)
+		return false;
+	if (g_drv.cuCtxSynchronize() != CUDA_SUCCESS)
+		inj_debug("cuCtxSynchronize failed on context %p", (void *)ctx);
+	g_drv.cuCtxPopCurrent_v2(&popped);
+	return true;
+}
+
+struct sync_job {
+	CUcontext *ctxs;
+	size_t n;
+	atomic_bool done;
+};
+
+static void *
+sync_main(void *arg)
+{
+	struct sync_job *j = arg;
+	size_t i;
+
+	for (i = 0; i < j->n; i++)
+		cupti_ctx_sync(j->ctxs[i]);
+	atomic_store(&j->done, true);
+	return NULL;
+}
+
+bool
+cupti_contexts_sync(double wait_s)
+{
+	struct sync_job *j = calloc(1, sizeof(*j));
+	struct timespec until;
+	pthread_t t;
+	size_t i;
+	int r;
+
+	if (!j)
+		return true;
+	pthread_mutex_lock(&g_ctx_lock);
+	j->ctxs = calloc(g_n_ctxs ? g_n_ctxs : 1, sizeof(*j->ctxs));
+	for (i = 0; j->ctxs && i < g_n_ctxs; i++) {
+		if (!g_ctxs[i]->dead)
+			j->ctxs[j->n++] = g_ctxs[i]->ctx;
+	}
+	pthread_mutex_unlock(&g_ctx_lock);
+	if (!j->ctxs || !j->n) {
+		free(j->ctxs);
+		free(j);
+		return true;
+	}
+	if (pthread_create(&t, NULL, sync_main, j) != 0) {
+		free(j->ctxs);
+		free(j);
+		return true;
+	}
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += (time_t)wait_s;
+	until.tv_nsec += (long)((wait_s - (double)(time_t)wait_s) * 1e9);
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	r = pthread_timedjoin_np(t, NULL, &until);
+	if (r == 0) {
+		free(j->ctxs);
+		free(j);
+		return true;
+	}
+	/* Still waiting for the GPU: leave the thread (and its job) behind; the process ends. */
+	pthread_detach(t);
+	return false;
 }

@@ -85,11 +85,14 @@ struct cupti_api {
 	CUPTI_FN(cuptiProfilerDisableProfiling);
 };
 
-/* Driver functions, resolved when the first context appears. */
+/* Driver functions, taken from libcuda.so.1 when the first context appears. */
 struct cupti_drv {
 	CUPTI_FN(cuDeviceGet);
 	CUPTI_FN(cuDeviceGetName);
 	CUPTI_FN(cuDeviceGetAttribute);
+	CUPTI_FN(cuCtxPushCurrent_v2);
+	CUPTI_FN(cuCtxPopCurrent_v2);
+	CUPTI_FN(cuCtxSynchronize);
 };
 
 extern struct cupti_api g_api;
@@ -256,6 +259,17 @@ void cupti_on_context_destroy(CUcontext ctx);
 void cupti_chips_release(void);
 /** Release every context's profiler objects and images at exit. */
 void cupti_contexts_release(bool call_cupti);
+/**
+ * Wait until ctx's work is done (cuCtxSynchronize with ctx pushed); not
+ * from a launch callback. @return false when the driver functions are missing
+ */
+bool cupti_ctx_sync(CUcontext ctx);
+/**
+ * At exit: wait for the work of every live context, at most `wait_s`
+ * seconds (a helper thread syncs; on time-out it is left behind and the
+ * report goes without the unfinished kernels). @return false on time-out
+ */
+bool cupti_contexts_sync(double wait_s);
 
 /* ---- backend-cupti-window.c ---- */
 

@@ -363,6 +363,14 @@ cupti_shutdown(void)
 		quiet = pthread_rwlock_timedwrlock(&g_win_lock, &until) == 0;
 	if (!quiet)
 		inj_debug("a profiled launch is still open on another thread at exit");
+	/*
+	 * Kernels still running lose their records unless the flush comes
+	 * after them: the flush does not synchronise (cupti_activity.h,
+	 * cuptiActivityFlushAll). Wait for every live context, bounded.
+	 */
+	if (g_activity && st == ST_RUNNING && !cupti_contexts_sync(g_cfg->wait_s))
+		inj_warn("the GPU had not finished %g s after exit began (GPUPROJ_WAIT): kernels "
+			 "still running are missing from the report", g_cfg->wait_s);
 	if (g_activity) {
 		if (st == ST_RUNNING) {
 			CUPTI_TRY(cuptiActivityFlushAll, CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);

@@ -26,7 +26,7 @@ extern char **environ;
 static const char *const known_vars[] = {
 	"GPUPROJ_TARGETS", "GPUPROJ_OUTPUT", "GPUPROJ_KERNEL_REGEX",
 	"GPUPROJ_PROFILE_LAUNCHES", "GPUPROJ_MODE", "GPUPROJ_LIVE", "GPUPROJ_LOG",
-	"GPUPROJ_KEEP_CUBINS", "GPUPROJ_SIGNALS", "GPUPROJ_PRELOAD",
+	"GPUPROJ_KEEP_CUBINS", "GPUPROJ_SIGNALS", "GPUPROJ_PRELOAD", "GPUPROJ_WAIT",
 };
 
 const char *
@@ -152,6 +152,23 @@ load_live(struct inj_config *cfg)
 		return;
 	}
 	cfg->live_s = s;
+}
+
+static void
+load_wait(struct inj_config *cfg)
+{
+	const char *v = get(cfg, "GPUPROJ_WAIT");
+	double s;
+
+	cfg->wait_s = INJ_DEFAULT_WAIT_S;
+	if (!v)
+		return;
+	if (!parse_double(v, &s) || !isfinite(s) || s <= 0 || s > 3600) {
+		inj_warn("GPUPROJ_WAIT='%s' is not a positive number of seconds (at most 3600); "
+			 "using %g", v, INJ_DEFAULT_WAIT_S);
+		return;
+	}
+	cfg->wait_s = s;
 }
 
 static int
@@ -294,6 +311,7 @@ inj_config_load(struct inj_config *cfg)
 	load_mode(cfg);
 	load_launches(cfg);
 	load_live(cfg);
+	load_wait(cfg);
 	r |= load_output(cfg);
 	r |= load_regex(cfg);
 	r |= load_targets(cfg);

@@ -23,6 +23,8 @@ enum inj_mode {
 
 /** Default output pattern (GPUPROJ_OUTPUT). */
 #define INJ_DEFAULT_OUTPUT "gpuproj-%p.json"
+/** Default of GPUPROJ_WAIT, seconds. */
+#define INJ_DEFAULT_WAIT_S 10.0
 /** Default number of profiled launches per signature (GPUPROJ_PROFILE_LAUNCHES). */
 #define INJ_DEFAULT_PROFILE_LAUNCHES 1
 
@@ -41,6 +43,7 @@ struct inj_config {
 	unsigned profile_launches; /* GPUPROJ_PROFILE_LAUNCHES (0 = timing only) */
 	enum inj_mode mode;	/* GPUPROJ_MODE */
 	double live_s;		/* GPUPROJ_LIVE seconds, 0 = off */
+	double wait_s;		/* GPUPROJ_WAIT: longest wait for a window or the GPU, seconds */
 	int log_level;		/* enum inj_log_level from GPUPROJ_LOG */
 	char *keep_cubins;	/* GPUPROJ_KEEP_CUBINS directory, "" = next to the output, NULL = off */
 	bool signals;		/* GPUPROJ_SIGNALS=1: report on SIGTERM/SIGINT */

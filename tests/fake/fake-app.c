@@ -15,11 +15,20 @@
  *   init                          cuInit (loads the injection library)
  *   device ORD NAME CHIP MAJ.MIN SMS CLOCK_KHZ
  *   ctx ORD                       create a context (numbered 1, 2, ...)
- *   destroy CTX                   destroy context CTX
+ *   destroy CTX                   cuCtxDestroy of context CTX (driver callbacks + destroy)
  *   reset CTX                     cudaDeviceReset: runtime callback + destroy
+ *   sync CTX                      cudaDeviceSynchronize (runtime + nested cuCtxSynchronize)
+ *   stream-sync CTX S             cudaStreamSynchronize of stream S
+ *   wait-value CTX S F            cuStreamWaitValue32: later work on stream S waits for flag F
+ *   host-write F                  the host sets flag F (mapped memory kernels poll)
  *   module CTX ID SIZE            load a module (cubin of SIZE pattern bytes)
  *   launch VIA CTX NAME GX,GY,GZ BX,BY,BZ SMEM DUR_NS [noexec] [ctxnull]
- *          [destroy-mid] [regs=N] [static=N]
+ *          [destroy-mid] [regs=N] [static=N] [stream=S] [waits=F] [sets=F]
+ *          [inflight] [cluster=X,Y,Z]
+ *       stream=S: stream S (0, the default, is the legacy default stream);
+ *       waits=F: the kernel spins until flag F is set; sets=F: it sets flag F
+ *       when it finishes; inflight: a long kernel, finished only when
+ *       something synchronises with it (see "the GPU" in fake-cupti.c)
  *       VIA: rt (__cudaLaunchKernel + nested cuLaunchKernel), rt-only (no
  *       nested driver callback), rt-legacy (cudaLaunchKernel + nested),
  *       rt-ex (cudaLaunchKernelExC + nested cuLaunchKernelEx), rt-coop,
@@ -111,14 +120,40 @@ struct launch {
 	uint32_t grid[3], block[3];
 	uint32_t smem, smem_static, regs;
 	uint64_t dur;
-	bool noexec, ctxnull, destroy_mid;
+	bool noexec, ctxnull, destroy_mid, inflight;
 	int ctx_id;
+	uint32_t stream;		/* 0 = legacy default stream */
+	uint32_t cluster[3];
+	int waits, sets;		/* flags */
 };
+
+/* The stream handle the application passes: NULL for the legacy default stream. */
+static CUstream
+stream_handle(uint32_t n)
+{
+	return n ? (CUstream)(uintptr_t)(0x5000 + 0x10 * n) : NULL;
+}
+
+/* cuCtxDestroy: the driver API call with its callbacks around the destruction. */
+static void
+destroy_ctx(CUcontext c)
+{
+	cuCtxDestroy_v2_params p = { .ctx = c };
+	uint32_t corr = fake_next_correlation();
+	CUresult ok = CUDA_SUCCESS;
+
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2,
+		 CUPTI_API_ENTER, "cuCtxDestroy_v2", &p, NULL, c, corr, NULL);
+	fake_ctx_destroy(c);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2,
+		 CUPTI_API_EXIT, "cuCtxDestroy_v2", &p, NULL, c, corr, &ok);
+}
 
 static void *
 destroy_thread(void *arg)
 {
-	fake_ctx_destroy((CUcontext)arg);
+	fake_app_thread();
+	destroy_ctx((CUcontext)arg);
 	return NULL;
 }
 
@@ -132,9 +167,14 @@ gpu_run(const struct launch *l, uint32_t corr)
 		.regs = l->regs,
 		.duration_ns = l->dur,
 		.correlation = corr,
+		.stream = l->stream,
+		.waits = l->waits,
+		.sets = l->sets,
+		.inflight = l->inflight,
 	};
 
 	memcpy(k.grid, l->grid, sizeof(k.grid));
+	memcpy(k.cluster, l->cluster, sizeof(k.cluster));
 	memcpy(k.block, l->block, sizeof(k.block));
 	if (l->noexec)
 		return;
@@ -154,17 +194,20 @@ driver_launch(const struct launch *l, CUpti_CallbackId cbid, const char *fn, uin
 	cuLaunchKernel_params kp = {
 		.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
 		.blockDimX = l->block[0], .blockDimY = l->block[1], .blockDimZ = l->block[2],
-		.sharedMemBytes = l->smem,
+		.sharedMemBytes = l->smem, .hStream = stream_handle(l->stream),
 	};
 	cuLaunchCooperativeKernel_params cp = {
 		.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
 		.blockDimX = l->block[0], .blockDimY = l->block[1], .blockDimZ = l->block[2],
-		.sharedMemBytes = l->smem,
+		.sharedMemBytes = l->smem, .hStream = stream_handle(l->stream),
 	};
+	CUlaunchAttribute attr = { .id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+				   .value.clusterDim = { l->cluster[0], l->cluster[1], l->cluster[2] } };
 	CUlaunchConfig cfg = {
 		.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
 		.blockDimX = l->block[0], .blockDimY = l->block[1], .blockDimZ = l->block[2],
-		.sharedMemBytes = l->smem,
+		.sharedMemBytes = l->smem, .hStream = stream_handle(l->stream),
+		.attrs = l->cluster[0] ? &attr : NULL, .numAttrs = l->cluster[0] ? 1 : 0,
 	};
 	cuLaunchKernelEx_params ep = { .config = &cfg };
 	const void *params = &kp;
@@ -203,11 +246,17 @@ runtime_launch(const struct launch *l, CUpti_CallbackId cbid, const char *fn, co
 			.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
 			.blockDimX = l->block[0], .blockDimY = l->block[1],
 			.blockDimZ = l->block[2], .sharedMemBytes = l->smem,
+			.hStream = stream_handle(l->stream),
 		};
+		CUlaunchAttribute attr = {
+			.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+			.value.clusterDim = { l->cluster[0], l->cluster[1], l->cluster[2] } };
 		CUlaunchConfig cfg = {
 			.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
 			.blockDimX = l->block[0], .blockDimY = l->block[1],
 			.blockDimZ = l->block[2], .sharedMemBytes = l->smem,
+			.hStream = stream_handle(l->stream),
+			.attrs = l->cluster[0] ? &attr : NULL, .numAttrs = l->cluster[0] ? 1 : 0,
 		};
 		cuLaunchKernelEx_params ep = { .config = &cfg };
 		uint32_t dcorr = fake_next_correlation();
@@ -233,17 +282,21 @@ do_launch(const struct launch *l)
 	cudaLaunchKernel_v7000_params rp = {
 		.gridDim = { l->grid[0], l->grid[1], l->grid[2] },
 		.blockDim = { l->block[0], l->block[1], l->block[2] },
-		.sharedMem = l->smem,
+		.sharedMem = l->smem, .stream = (cudaStream_t)stream_handle(l->stream),
 	};
 	cudaLaunchCooperativeKernel_v9000_params cp = {
 		.gridDim = { l->grid[0], l->grid[1], l->grid[2] },
 		.blockDim = { l->block[0], l->block[1], l->block[2] },
-		.sharedMem = l->smem,
+		.sharedMem = l->smem, .stream = (cudaStream_t)stream_handle(l->stream),
 	};
+	cudaLaunchAttribute rattr = {
+		.id = cudaLaunchAttributeClusterDimension,
+		.val.clusterDim = { l->cluster[0], l->cluster[1], l->cluster[2] } };
 	cudaLaunchConfig_t cfg = {
 		.gridDim = { l->grid[0], l->grid[1], l->grid[2] },
 		.blockDim = { l->block[0], l->block[1], l->block[2] },
-		.dynamicSmemBytes = l->smem,
+		.dynamicSmemBytes = l->smem, .stream = (cudaStream_t)stream_handle(l->stream),
+		.attrs = l->cluster[0] ? &rattr : NULL, .numAttrs = l->cluster[0] ? 1 : 0,
 	};
 	cudaLaunchKernelExC_v11060_params ep = { .config = &cfg };
 
@@ -311,6 +364,16 @@ parse_launch(const char *cmd, const char *rest, struct launch *l, char *buf, siz
 			l->ctxnull = true;
 		else if (strcmp(tok, "destroy-mid") == 0)
 			l->destroy_mid = true;
+		else if (strcmp(tok, "inflight") == 0)
+			l->inflight = true;
+		else if (strncmp(tok, "stream=", 7) == 0)
+			l->stream = (uint32_t)atoi(tok + 7);
+		else if (strncmp(tok, "waits=", 6) == 0)
+			l->waits = atoi(tok + 6);
+		else if (strncmp(tok, "sets=", 5) == 0)
+			l->sets = atoi(tok + 5);
+		else if (strncmp(tok, "cluster=", 8) == 0 && dims(tok + 8, l->cluster))
+			;
 		else if (strncmp(tok, "regs=", 5) == 0)
 			l->regs = (uint32_t)atoi(tok + 5);
 		else if (strncmp(tok, "static=", 7) == 0)
@@ -382,6 +445,52 @@ capture(bool begin)
 		 corr, &ok);
 }
 
+/* cudaDeviceSynchronize / cudaStreamSynchronize with their callbacks (driver call nested). */
+static void
+sync_cmd(CUcontext c, bool stream, uint32_t st)
+{
+	cudaStreamSynchronize_v3020_params sp = { .stream = (cudaStream_t)stream_handle(st) };
+	cuStreamSynchronize_params dsp = { .hStream = stream_handle(st) };
+	CUpti_CallbackId rc = stream ? CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020
+				     : CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020;
+	CUpti_CallbackId dc = stream ? CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize
+				     : CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize;
+	const char *rf = stream ? "cudaStreamSynchronize" : "cudaDeviceSynchronize";
+	const char *df = stream ? "cuStreamSynchronize" : "cuCtxSynchronize";
+	uint32_t corr = fake_next_correlation(), dcorr = fake_next_correlation();
+	cudaError_t ok = cudaSuccess;
+	CUresult dok = CUDA_SUCCESS;
+
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_ENTER, rf, stream ? &sp : NULL, NULL, c,
+		 corr, NULL);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, dc, CUPTI_API_ENTER, df, stream ? &dsp : NULL, NULL, c,
+		 dcorr, NULL);
+	if (stream)
+		fake_stream_sync(c, st);
+	else
+		fake_ctx_sync(c);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, dc, CUPTI_API_EXIT, df, stream ? &dsp : NULL, NULL, c,
+		 dcorr, &dok);
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_EXIT, rf, stream ? &sp : NULL, NULL, c,
+		 corr, &ok);
+}
+
+/* cuStreamWaitValue32(stream, flag address, 1, CU_STREAM_WAIT_VALUE_GEQ) with its callbacks. */
+static void
+wait_value(CUcontext c, uint32_t st, int flag)
+{
+	cuStreamWaitValue32_v2_params p = { .stream = stream_handle(st), .value = 1,
+					    .flags = CU_STREAM_WAIT_VALUE_GEQ };
+	uint32_t corr = fake_next_correlation();
+	CUresult ok = CUDA_SUCCESS;
+
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_v2,
+		 CUPTI_API_ENTER, "cuStreamWaitValue32_v2", &p, NULL, c, corr, NULL);
+	fake_stream_wait(c, st, flag);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_v2,
+		 CUPTI_API_EXIT, "cuStreamWaitValue32_v2", &p, NULL, c, corr, &ok);
+}
+
 static void
 device_reset(const char *cmd, int id)
 {
@@ -409,6 +518,7 @@ thread_main(void *arg)
 	struct thread_job *j = arg;
 	long i;
 
+	fake_app_thread();
 	for (i = 0; i < j->n; i++)
 		run_command(j->cmd);
 	return NULL;
@@ -594,7 +704,27 @@ run_command(const char *cmd)
 			return usage(cmd);
 		ctxs[++n_ctx] = fake_ctx_create(ord);
 	} else if (strcmp(word, "destroy") == 0) {
-		fake_ctx_destroy(ctx_arg(cmd, atoi(rest)));
+		destroy_ctx(ctx_arg(cmd, atoi(rest)));
+	} else if (strcmp(word, "sync") == 0) {
+		sync_cmd(ctx_arg(cmd, atoi(rest)), false, 0);
+	} else if (strcmp(word, "stream-sync") == 0) {
+		int c;
+		unsigned st;
+
+		if (sscanf(rest, "%d %u", &c, &st) != 2)
+			return usage(cmd);
+		sync_cmd(ctx_arg(cmd, c), true, st);
+	} else if (strcmp(word, "wait-value") == 0) {
+		int c, f;
+		unsigned st;
+
+		if (sscanf(rest, "%d %u %d", &c, &st, &f) != 3 || f < 1 || f > 63)
+			return usage(cmd);
+		wait_value(ctx_arg(cmd, c), st, f);
+	} else if (strcmp(word, "host-write") == 0) {
+		if (atoi(rest) < 1 || atoi(rest) > 63)
+			return usage(cmd);
+		fake_host_write(atoi(rest));
 	} else if (strcmp(word, "reset") == 0) {
 		device_reset(cmd, atoi(rest));
 	} else if (strcmp(word, "module") == 0) {
@@ -730,6 +860,7 @@ main(int argc, char **argv)
 {
 	int i;
 
+	fake_app_thread();
 	fake_set_device(0, "Fake A100", "GA100", 8, 0, 108, 1410000);
 	for (i = 1; i < argc; i++)
 		run_command(argv[i]);

@@ -510,6 +510,11 @@ struct fake_ctx {
 	uint32_t magic;
 	int id, device;
 	bool alive;
+	/* the GPU (see "the GPU" below) */
+	int syncing;			/* threads waiting for this context to drain */
+	bool replaying;			/* a kernel runs under kernel replay: nothing else runs */
+	CUpti_ActivityKernel10 *uncollected; /* finished kernels' records still on the device */
+	size_t n_uncollected, cap_uncollected;
 	struct rp *rp;			/* enabled range profiler object */
 	/* legacy profiler */
 	bool session, configured, enabled;
@@ -534,6 +539,20 @@ ctx_of(CUcontext c)
 	}
 	return NULL;
 }
+
+/* ---- stream capture ---- */
+
+/*
+ * A capture in cudaStreamCaptureModeGlobal makes "potentially unsafe API
+ * calls" an error for the whole process while it lasts, synchronisation in
+ * particular (cuda_runtime_api.h cudaStreamBeginCapture; driver_types.h
+ * cudaErrorStreamCaptureUnsupported / cudaErrorStreamCaptureImplicit):
+ * the capture is invalidated. The double records a violation when a
+ * context is synchronised (DecodeData, cuCtxSynchronize, kernel replay)
+ * during one.
+ */
+static bool capture_global;
+static struct fake_ctx *capture_ctx;
 
 /* ---- subscriber ---- */
 
@@ -684,34 +703,6 @@ fake_ctx_alive(CUcontext ctx)
 	return alive;
 }
 
-void
-fake_ctx_sync(CUcontext ctx)
-{
-	/* Kernels run when launched: nothing is ever pending. */
-	(void)ctx;
-}
-
-void
-fake_ctx_destroy(CUcontext ctx)
-{
-	CUpti_ResourceData rd = { .context = ctx };
-	struct fake_ctx *c;
-
-	in_resource_cb = true;
-	emit(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, &rd);
-	in_resource_cb = false;
-	pthread_mutex_lock(&L);
-	c = ctx_of(ctx);
-	if (c) {
-		c->alive = false;
-		if (c->rp)
-			fake_violation("context %d destroyed with a range profiler object still "
-				       "enabled (disable it at CONTEXT_DESTROY_STARTING)", c->id);
-		if (c->session)
-			fake_violation("context %d destroyed inside a legacy profiler session", c->id);
-	}
-	pthread_mutex_unlock(&L);
-}
 
 void
 fake_module_load(CUcontext ctx, uint32_t id, const void *cubin, size_t size)
@@ -749,6 +740,9 @@ struct buffer {
 static struct buffer *cur_buf;		/* being filled */
 static struct buffer *full_bufs;	/* waiting for delivery */
 static struct buffer *delivering;	/* handed to the client right now */
+
+static void collect_all(struct buffer **full);
+static void deliver_list(struct buffer *list);
 
 /* Interned kernel names (records point at them, like CUPTI's shared names). */
 static char *kernel_names[4096];
@@ -798,11 +792,6 @@ append_record(const CUpti_ActivityKernel10 *rec)
 {
 	struct buffer *full = NULL;
 
-	if (drop_next) {
-		drop_next--;
-		dropped_pending++;
-		return NULL;
-	}
 	if (!cur_buf) {
 		uint8_t *b = NULL;
 		size_t size = 0, max = 0;
@@ -834,7 +823,7 @@ append_record(const CUpti_ActivityKernel10 *rec)
 }
 
 static void
-deliver(struct buffer *list)
+deliver_list(struct buffer *list)
 {
 	while (list) {
 		struct buffer *b = list;
@@ -868,7 +857,7 @@ deliver(struct buffer *list)
 static struct buffer *
 take_all(void)
 {
-	struct buffer *list = full_bufs;
+	struct buffer *list = full_bufs;	/* newest first */
 
 	full_bufs = NULL;
 	if (cur_buf && cur_buf->valid) {
@@ -898,9 +887,14 @@ fake_flush(void)
 	struct buffer *list;
 
 	pthread_mutex_lock(&L);
-	list = buf_done ? take_all() : NULL;
+	list = NULL;
+	if (buf_done) {
+		/* Collect the records still on the device, then hand every buffer back. */
+		collect_all(&full_bufs);
+		list = take_all();
+	}
 	pthread_mutex_unlock(&L);
-	deliver(list);
+	deliver_list(list);
 }
 
 /* ---- range profiler objects ---- */
@@ -951,22 +945,178 @@ fake_set_dropped_ranges(int n)
 	pthread_mutex_unlock(&L);
 }
 
+/* ---- the GPU: per-stream queues, flags, completion ---- */
+
+/*
+ * Launches enter per-stream queues and complete later (CUDA Programming
+ * Guide, "Asynchronous Concurrent Execution": kernel launches return before
+ * the kernel completes; work on one stream runs in order, streams are
+ * unordered except for the legacy default stream, which waits for all
+ * earlier work of the context and is waited for by all later work —
+ * CUDA Runtime API, "Stream synchronization behavior"). A kernel may wait
+ * for a flag (a host-written value, or one set by another kernel when it
+ * completes), so it can depend on a launch made after it; one marked
+ * `inflight` finishes only when something synchronises with it (a long
+ * kernel still running).
+ *
+ * A kernel launched while a profiler window is open on its context runs
+ * under kernel replay: the context is drained first and the launch returns
+ * only after every pass, nothing else runs on the context meanwhile
+ * (cupti-notes §4a: auto range + kernel replay serialises and synchronises;
+ * the draining order is [GPU?]). If that can never finish — the kernel
+ * waits for work not yet launched, or pending work waits for it — the real
+ * application hangs; the double says so (violation "HANG: ...") and ends
+ * the process with status 124 after FAKE_HANG_MS (default 5000) of no
+ * progress on an application thread.
+ *
+ * Finished kernels' records stay "on the device" until CUPTI collects them
+ * (any cuptiActivityFlushAll, or 64 of them): a context destroyed before
+ * that loses them ([GPU?]; NVIDIA's samples flush at cudaDeviceReset for
+ * this reason, helper_cupti_activity.h), and kernels still queued at exit
+ * never produce one.
+ */
+#define MAX_FLAGS 64
+#define COLLECT_AT 64
+
+struct op {
+	struct op *next;
+	uint64_t seq;
+	struct fake_ctx *ctx;
+	struct fake_kernel k;		/* k.name interned */
+	bool is_wait;			/* a stream wait (cuStreamWaitValue32) for k.waits */
+};
+static struct op *ops;			/* pending, in launch order */
+static uint64_t op_seq;
+static bool gpu_flags[MAX_FLAGS];
+static pthread_cond_t gpu_cv = PTHREAD_COND_INITIALIZER;
+static _Thread_local bool app_thread;
+static uint64_t records_lost;		/* with destroyed contexts */
+
 void
-fake_kernel_run(CUcontext ctx, const struct fake_kernel *k)
+fake_app_thread(void)
 {
-	CUpti_ActivityKernel10 rec;
-	struct buffer *full = NULL, *f;
+	app_thread = true;
+}
+
+static void hang(const char *what, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static long
+hang_ms(void)
+{
+	const char *v = getenv("FAKE_HANG_MS");
+
+	return v && atol(v) > 0 ? atol(v) : 5000;
+}
+
+/* Whether op may start now (L held). */
+static bool
+runnable(const struct op *o)
+{
+	const struct op *e;
+
+	if (o->ctx->replaying)
+		return false;
+	if (o->k.waits && !gpu_flags[o->k.waits % MAX_FLAGS])
+		return false;
+	if (o->k.inflight && !o->ctx->syncing)
+		return false;
+	for (e = ops; e != o; e = e->next) {
+		if (e->ctx != o->ctx)
+			continue;
+		/* In order on a stream; the legacy default stream (0) orders everything. */
+		if (e->k.stream == o->k.stream || e->k.stream == 0 || o->k.stream == 0)
+			return false;
+	}
+	return true;
+}
+
+/* The activity record of one execution of k (L held). */
+static void
+make_record(CUpti_ActivityKernel10 *rec, const struct fake_ctx *c, const struct fake_kernel *k,
+	    uint64_t duration)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+	rec->registersPerThread = (uint16_t)k->regs;
+	rec->deviceId = (uint32_t)c->device;
+	rec->contextId = (uint32_t)c->id;
+	rec->streamId = k->stream;
+	rec->gridX = (int32_t)k->grid[0];
+	rec->gridY = (int32_t)k->grid[1];
+	rec->gridZ = (int32_t)k->grid[2];
+	rec->blockX = (int32_t)k->block[0];
+	rec->blockY = (int32_t)k->block[1];
+	rec->blockZ = (int32_t)k->block[2];
+	rec->staticSharedMemory = (int32_t)k->smem_static;
+	rec->dynamicSharedMemory = (int32_t)k->smem_dynamic;
+	rec->correlationId = k->correlation;
+	rec->name = k->name;
+	rec->graphId = k->graph_id;
+	rec->graphNodeId = k->graph_id ? 1 : 0;
+	rec->clusterX = k->cluster[0];
+	rec->clusterY = k->cluster[1];
+	rec->clusterZ = k->cluster[2];
+	rec->start = gpu_clock;
+	rec->end = gpu_clock + duration;
+	gpu_clock = rec->end + 1000;
+}
+
+static void
+uncollected_add(struct fake_ctx *c, const CUpti_ActivityKernel10 *rec)
+{
+	if (drop_next) {
+		/* CUPTI out of buffer space when the record is made: dropped and counted. */
+		drop_next--;
+		dropped_pending++;
+		return;
+	}
+	if (c->n_uncollected == c->cap_uncollected) {
+		c->cap_uncollected = c->cap_uncollected ? 2 * c->cap_uncollected : 16;
+		c->uncollected = realloc(c->uncollected, c->cap_uncollected * sizeof(*rec));
+		if (!c->uncollected)
+			abort();
+	}
+	c->uncollected[c->n_uncollected++] = *rec;
+}
+
+/* Move a context's finished records into the client's buffers (L held); full ones to *full. */
+static void
+collect_ctx(struct fake_ctx *c, struct buffer **full)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_uncollected; i++) {
+		struct buffer *f = append_record(&c->uncollected[i]);
+
+		if (f) {
+			f->next = *full;
+			*full = f;
+		}
+	}
+	c->n_uncollected = 0;
+}
+
+static void
+collect_all(struct buffer **full)
+{
 	struct fake_ctx *c;
+
+	for (c = ctxs; c; c = c->next)
+		collect_ctx(c, full);
+}
+
+/*
+ * Execute k on c: a range for an active profiler window, and the activity
+ * record(s) when kernel tracing is on (one per replay pass, each 3x the
+ * duration, for a profiled launch: what the join must survive). L held.
+ */
+static void
+execute(struct fake_ctx *c, const struct fake_kernel *k, struct buffer **full)
+{
 	size_t passes = 0, i, n_rec;
 	bool profiled = false;
+	CUpti_ActivityKernel10 rec;
 
-	pthread_mutex_lock(&L);
-	c = ctx_of(ctx);
-	if (!c || !c->alive) {
-		pthread_mutex_unlock(&L);
-		fprintf(stderr, "[fake-cupti] kernel launched on a dead context\n");
-		abort();
-	}
 	if (c->rp && c->rp->started) {
 		cd_record(c->rp->image, k);
 		profiled = true;
@@ -977,41 +1127,294 @@ fake_kernel_run(CUcontext ctx, const struct fake_kernel *k)
 		profiled = true;
 		passes = c->legacy_passes;
 	}
-	if (kernel_activity && buf_req) {
-		memset(&rec, 0, sizeof(rec));
-		rec.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
-		rec.registersPerThread = (uint16_t)k->regs;
-		rec.deviceId = (uint32_t)c->device;
-		rec.contextId = (uint32_t)c->id;
-		rec.streamId = 7;
-		rec.gridX = (int32_t)k->grid[0];
-		rec.gridY = (int32_t)k->grid[1];
-		rec.gridZ = (int32_t)k->grid[2];
-		rec.blockX = (int32_t)k->block[0];
-		rec.blockY = (int32_t)k->block[1];
-		rec.blockZ = (int32_t)k->block[2];
-		rec.staticSharedMemory = (int32_t)k->smem_static;
-		rec.dynamicSharedMemory = (int32_t)k->smem_dynamic;
-		rec.correlationId = k->correlation;
-		rec.name = intern(k->name);
-		rec.graphId = k->graph_id;
-		rec.graphNodeId = k->graph_id ? 1 : 0;
-		/* Under replay: one record per pass, each slowed down (what the join must survive). */
-		n_rec = profiled ? (replay_records ? (passes ? passes : 1) : 1) : 1;
-		for (i = 0; i < n_rec; i++) {
-			rec.start = gpu_clock;
-			rec.end = gpu_clock + k->duration_ns * (profiled ? 3 : 1);
-			gpu_clock = rec.end + 1000;
-			f = append_record(&rec);
-			if (f) {
-				f->next = full;
-				full = f;
-			}
+	if (k->sets)
+		gpu_flags[k->sets % MAX_FLAGS] = true;
+	if (!kernel_activity || !buf_req)
+		return;
+	n_rec = profiled ? (replay_records ? (passes ? passes : 1) : 1) : 1;
+	for (i = 0; i < n_rec; i++) {
+		make_record(&rec, c, k, k->duration_ns * (profiled ? 3 : 1));
+		uncollected_add(c, &rec);
+	}
+	if (c->n_uncollected >= COLLECT_AT)
+		collect_ctx(c, full);
+}
+
+/* Run every op that can run (L held); true if any did. */
+static bool
+progress(struct buffer **full)
+{
+	bool any = false;
+	struct op **pp;
+
+restart:
+	for (pp = &ops; *pp; pp = &(*pp)->next) {
+		struct op *o = *pp;
+
+		if (!runnable(o))
+			continue;
+		*pp = o->next;
+		if (!o->is_wait)
+			execute(o->ctx, &o->k, full);
+		free(o);
+		any = true;
+		goto restart;
+	}
+	if (any)
+		pthread_cond_broadcast(&gpu_cv);
+	return any;
+}
+
+static bool
+ctx_idle(const struct fake_ctx *c, uint32_t stream, bool any_stream)
+{
+	const struct op *o;
+
+	for (o = ops; o; o = o->next) {
+		if (o->ctx == c && (any_stream || o->k.stream == stream))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Wait (L held, released while waiting) until `done(c, arg)`; meanwhile
+ * the context's in-flight kernels may finish. An application thread that
+ * waits FAKE_HANG_MS without any progress is a hang.
+ */
+static void
+wait_until(struct fake_ctx *c, bool (*done)(struct fake_ctx *, const void *), const void *arg,
+	   const char *what, struct buffer **full)
+{
+	long idle_ms = 0;
+
+	c->syncing++;
+	for (;;) {
+		struct timespec ts;
+
+		if (progress(full))
+			idle_ms = 0;
+		if (done(c, arg))
+			break;
+		if (*full) {
+			/* Deliver without the lock: the client may call back into CUPTI. */
+			struct buffer *f = *full;
+
+			*full = NULL;
+			pthread_mutex_unlock(&L);
+			deliver_list(f);
+			pthread_mutex_lock(&L);
+			continue;
+		}
+		if (app_thread && idle_ms >= hang_ms()) {
+			pthread_mutex_unlock(&L);
+			hang("%s on context %d: queued work can never finish (a kernel waits for "
+			     "work that is not launched, or for a flag nobody sets)", what, c->id);
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 20 * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&gpu_cv, &L, &ts);
+		idle_ms += 20;
+	}
+	c->syncing--;
+}
+
+static bool
+done_ctx(struct fake_ctx *c, const void *arg)
+{
+	(void)arg;
+	return ctx_idle(c, 0, true);
+}
+
+static bool
+done_stream(struct fake_ctx *c, const void *arg)
+{
+	return ctx_idle(c, *(const uint32_t *)arg, false);
+}
+
+static bool
+done_flag(struct fake_ctx *c, const void *arg)
+{
+	(void)c;
+	return gpu_flags[*(const int *)arg % MAX_FLAGS];
+}
+
+static void
+enqueue(struct fake_ctx *c, const struct fake_kernel *k, bool is_wait)
+{
+	struct op *o = calloc(1, sizeof(*o)), **pp;
+
+	if (!o)
+		abort();
+	o->ctx = c;
+	o->k = *k;
+	o->k.name = k->name ? intern(k->name) : NULL;
+	o->is_wait = is_wait;
+	o->seq = ++op_seq;
+	for (pp = &ops; *pp; pp = &(*pp)->next)
+		;
+	*pp = o;
+}
+
+void
+fake_kernel_run(CUcontext ctx, const struct fake_kernel *k)
+{
+	struct buffer *full = NULL;
+	struct fake_ctx *c;
+	struct fake_kernel kk = *k;
+
+	pthread_mutex_lock(&L);
+	c = ctx_of(ctx);
+	if (!c || !c->alive) {
+		pthread_mutex_unlock(&L);
+		fprintf(stderr, "[fake-cupti] kernel launched on a dead context\n");
+		abort();
+	}
+	kk.name = intern(k->name);
+	if ((c->rp && c->rp->started) || (c->enabled && c->legacy_image)) {
+		if (capture_global && capture_ctx == c) {
+			pthread_mutex_unlock(&L);
+			fake_violation("kernel replay (a context synchronisation) during a global-mode "
+				       "stream capture on context %d: the capture is invalidated", c->id);
+			pthread_mutex_lock(&L);
+		}
+		/* Kernel replay: drain the context, wait for the kernel's inputs, run every pass. */
+		wait_until(c, done_ctx, NULL, "kernel replay of a profiled launch (draining)", &full);
+		if (kk.waits)
+			wait_until(c, done_flag, &kk.waits, "kernel replay of a profiled launch", &full);
+		c->replaying = true;
+		execute(c, &kk, &full);
+		c->replaying = false;
+	} else {
+		enqueue(c, &kk, false);
+	}
+	progress(&full);
+	pthread_cond_broadcast(&gpu_cv);
+	pthread_mutex_unlock(&L);
+	/* Full buffers go back at once, like CUPTI's own thread would send them. */
+	deliver_list(full);
+}
+
+void
+fake_stream_wait(CUcontext ctx, uint32_t stream, int flag)
+{
+	struct fake_kernel k = { .stream = stream, .waits = flag };
+	struct buffer *full = NULL;
+	struct fake_ctx *c;
+
+	pthread_mutex_lock(&L);
+	c = ctx_of(ctx);
+	if (c && c->alive) {
+		enqueue(c, &k, true);
+		progress(&full);
+	}
+	pthread_mutex_unlock(&L);
+	deliver_list(full);
+}
+
+void
+fake_host_write(int flag)
+{
+	struct buffer *full = NULL;
+
+	pthread_mutex_lock(&L);
+	gpu_flags[flag % MAX_FLAGS] = true;
+	progress(&full);
+	pthread_cond_broadcast(&gpu_cv);
+	pthread_mutex_unlock(&L);
+	deliver_list(full);
+}
+
+static void
+sync_ctx(CUcontext ctx, bool one_stream, uint32_t stream, const char *what)
+{
+	struct buffer *full = NULL;
+	struct fake_ctx *c;
+
+	pthread_mutex_lock(&L);
+	c = ctx_of(ctx);
+	if (c && c->alive) {
+		if (capture_global && capture_ctx == c) {
+			pthread_mutex_unlock(&L);
+			fake_violation("%s during a global-mode stream capture on context %d: the "
+				       "capture is invalidated (cudaErrorStreamCaptureUnsupported, "
+				       "driver_types.h)", what, c->id);
+			pthread_mutex_lock(&L);
+		}
+		if (one_stream)
+			wait_until(c, done_stream, &stream, what, &full);
+		else
+			wait_until(c, done_ctx, NULL, what, &full);
+	}
+	pthread_mutex_unlock(&L);
+	deliver_list(full);
+}
+
+void
+fake_ctx_sync(CUcontext ctx)
+{
+	sync_ctx(ctx, false, 0, "cuCtxSynchronize");
+}
+
+void
+fake_ctx_destroy(CUcontext ctx)
+{
+	CUpti_ResourceData rd = { .context = ctx };
+	struct buffer *full = NULL;
+	struct fake_ctx *c;
+	bool rp = false, session = false;
+	int id = 0;
+
+	in_resource_cb = true;
+	emit(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, &rd);
+	in_resource_cb = false;
+	pthread_mutex_lock(&L);
+	c = ctx_of(ctx);
+	if (c) {
+		/* The context's work finishes first ([GPU?]); records not yet collected are lost. */
+		wait_until(c, done_ctx, NULL, "context destruction", &full);
+		records_lost += c->n_uncollected;
+		c->n_uncollected = 0;
+		c->alive = false;
+		rp = c->rp != NULL;
+		session = c->session;
+		id = c->id;
+		if (capture_ctx == c) {
+			capture_ctx = NULL;
+			capture_global = false;
 		}
 	}
 	pthread_mutex_unlock(&L);
-	/* Full buffers go back at once, like CUPTI's own thread would send them. */
-	deliver(full);
+	deliver_list(full);
+	if (rp)
+		fake_violation("context %d destroyed with a range profiler object still enabled "
+			       "(disable it at CONTEXT_DESTROY_STARTING)", id);
+	if (session)
+		fake_violation("context %d destroyed inside a legacy profiler session", id);
+}
+
+void
+fake_capture(CUcontext ctx, bool begin, bool global)
+{
+	pthread_mutex_lock(&L);
+	if (begin) {
+		capture_ctx = ctx_of(ctx);
+		capture_global = global;
+	} else {
+		capture_ctx = NULL;
+		capture_global = false;
+	}
+	pthread_mutex_unlock(&L);
+}
+
+void
+fake_stream_sync(CUcontext ctx, uint32_t stream)
+{
+	sync_ctx(ctx, true, stream, "cuStreamSynchronize");
 }
 
 /*
@@ -1630,6 +2033,8 @@ cuptiRangeProfilerDecodeData(CUpti_RangeProfiler_DecodeData_Params *p)
 	RP_GET(p->pRangeProfilerObject, r);
 	if (!r->stopped)
 		return bad(__func__, "cuptiRangeProfilerStop must come first");
+	/* DecodeData synchronises the context (cupti-notes §4a step 7). */
+	sync_ctx((CUcontext)r->ctx, false, 0, "cuptiRangeProfilerDecodeData");
 	pthread_mutex_lock(&L);
 	h = cd_header(r->image);
 	if (h) {
@@ -2129,16 +2534,29 @@ fake_init(void)
 	pthread_atfork(before_fork, parent_after_fork, child_after_fork);
 }
 
+static void write_report(void);
+
+/* The application would never finish: say so, write the report, end like a timeout. */
+static void
+hang(const char *what, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, what);
+	vsnprintf(buf, sizeof(buf), what, ap);
+	va_end(ap);
+	fake_violation("HANG: %s", buf);
+	write_report();
+	fflush(NULL);
+	_exit(124);
+}
+
 __attribute__((destructor)) static void
 fake_report(void)
 {
-	const char *path = getenv("FAKE_REPORT");
-	char child_path[4096];
 	struct CUpti_Profiler_Host_Object *h;
 	struct fake_ctx *c;
-	FILE *f;
-	size_t i;
-	int v;
 
 	if (!in_child && !finalized) {
 		/* Everything the client set up must be torn down by now. */
@@ -2157,6 +2575,20 @@ fake_report(void)
 		if (prof_initialized)
 			fake_violation("profiler still initialised at exit");
 	}
+	write_report();
+}
+
+/* $FAKE_REPORT: violations, call counts, what the GPU left behind. */
+static void
+write_report(void)
+{
+	const char *path = getenv("FAKE_REPORT");
+	char child_path[4096];
+	const struct op *o;
+	size_t i, pending = 0;
+	FILE *f;
+	int v;
+
 	if (!path)
 		return;
 	if (in_child) {
@@ -2172,5 +2604,9 @@ fake_report(void)
 		fprintf(f, "violation: %s\n", violations[i]);
 	for (i = 0; i < n_calls; i++)
 		fprintf(f, "calls %s %lu\n", calls[i].name, calls[i].n);
+	for (o = ops; o; o = o->next)
+		pending++;
+	fprintf(f, "gpu pending_at_exit %zu records_lost_with_context %llu\n", pending,
+		(unsigned long long)records_lost);
 	fclose(f);
 }

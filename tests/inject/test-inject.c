@@ -675,6 +675,13 @@ extra_local_scopes(struct run *r)
 	free(cmd);
 }
 
+/* Nothing was left queued on the double's GPU and no record went with a context. */
+static void
+extra_gpu_drained(struct run *r)
+{
+	ck_assert_ptr_nonnull(strstr(r->report, "\ngpu pending_at_exit 0 records_lost_with_context 0\n"));
+}
+
 /* Two devices: kernels are kept apart by device, each profiled on its own. */
 static void
 extra_two_devices(struct run *r)
@@ -896,8 +903,9 @@ static const struct scenario scenarios[] = {
 	{
 		/*
 		 * GPUPROJ_MODE=timing: no launch callbacks, no profiler, every launch
-		 * timed. Only cudaDeviceReset, contexts and the fatal-error state
-		 * are subscribed: no launch callbacks.
+		 * timed. Only cudaDeviceReset, cuCtxDestroy, cuDevicePrimaryCtxReset
+		 * (records are delivered before a context goes), contexts and the
+		 * fatal-error state are subscribed: no launch callbacks.
 		 */
 		.name = "timing_mode",
 		.env = ENV("GPUPROJ_MODE=timing"),
@@ -906,7 +914,7 @@ static const struct scenario scenarios[] = {
 			       "kernel launch, no metrics (GPUPROJ_MODE=timing); report at exit: {out}",
 			       "@wrote:1|3|0"),
 		.kernels = { K(SAXPY, 3, 0, 3, 1000) },
-		.calls = { CALLS("cuptiProfilerInitialize", 0), CALLS("cuptiEnableCallback", 4) },
+		.calls = { CALLS("cuptiProfilerInitialize", 0), CALLS("cuptiEnableCallback", 6) },
 		.attrs = { { "mode", "timing" } },
 	},
 	{
@@ -1116,6 +1124,61 @@ static const struct scenario scenarios[] = {
 		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
 		.kernels = { K(SAXPY, 1, 1, 1, 1000) },
 		.extra = extra_local_scopes,
+	},
+	{
+		/*
+		 * The double runs kernels asynchronously: A (stream 1) spins until B,
+		 * launched after it on stream 2, sets a flag; the run finishes, both
+		 * are timed, A ends after B.
+		 */
+		.name = "kernel_waits_for_later_launch_timing",
+		.env = ENV("GPUPROJ_MODE=timing"),
+		.cmds = CMDS("init", "ctx 0",
+			     "launch drv 1 _Z8consumerPVi " K_DIMS " 0 1000 stream=1 waits=1",
+			     "launch drv 1 _Z8producerPVi " K_DIMS " 0 2000 stream=2 sets=1"),
+		.kernels = { K("_Z8consumerPVi", 1, 0, 1, 1000), K("_Z8producerPVi", 1, 0, 1, 2000) },
+		.extra = extra_gpu_drained,
+	},
+	{
+		/*
+		 * Issue 10 #5: kernels still running at exit keep their records:
+		 * gpuproj synchronises every live context before the final flush
+		 * (before: 1 launch, the profiled one).
+		 */
+		.name = "exit_with_kernels_in_flight",
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "repeat 3 launch drv 1 " SAXPY " " K_DIMS " 0 1000 inflight"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|3|1"),
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
+		.calls = { CALLS_GE("cuCtxSynchronize", 1) },
+		.extra = extra_gpu_drained,
+	},
+	{
+		/*
+		 * Issue 10 #5, LULESH's pattern: cudaDeviceReset() with kernels in
+		 * flight, then exit. gpuproj synchronises the context and flushes in
+		 * the reset's ENTER callback, while the context exists (before: the
+		 * unsynchronised flush missed them and they went with the context).
+		 */
+		.name = "reset_with_kernels_in_flight",
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "repeat 3 launch drv 1 " SAXPY " " K_DIMS " 0 1000 inflight", "reset 1"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|3|1"),
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
+		.extra = extra_gpu_drained,
+	},
+	{
+		/*
+		 * Issue 10 #5: cuCtxDestroy of a context whose finished kernels' records
+		 * CUPTI has not collected yet: gpuproj flushes in cuCtxDestroy's ENTER
+		 * callback (before: they were lost with the context).
+		 */
+		.name = "destroy_with_uncollected_records",
+		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 3 launch drv 1 " COPY " " K_DIMS " 0 2000",
+			     "destroy 1"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|3|1"),
+		.kernels = { K(COPY, 3, 1, 2, 2000) },
+		.extra = extra_gpu_drained,
 	},
 };
 
