@@ -35,6 +35,9 @@ enum kind {
 	K_CAPTURE_BEGIN,
 	K_CAPTURE_END,
 	K_RESET,		/* cudaDeviceReset, cuCtxDestroy, cuDevicePrimaryCtxReset */
+	K_SYNC_CTX,		/* cudaDeviceSynchronize, cuCtxSynchronize */
+	K_SYNC_STREAM,		/* cudaStreamSynchronize, cuStreamSynchronize */
+	K_STREAM_WAIT,		/* stream waits for an event or a memory value */
 };
 
 static enum kind
@@ -47,6 +50,7 @@ runtime_kind(CUpti_CallbackId cbid)
 	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
 	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
 	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000:
 		return K_LAUNCH;
 	case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
 	case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
@@ -64,6 +68,14 @@ runtime_kind(CUpti_CallbackId cbid)
 		return K_CAPTURE_END;
 	case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020:
 		return K_RESET;
+	case CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020:
+		return K_SYNC_CTX;
+	case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000:
+		return K_SYNC_STREAM;
+	case CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_ptsz_v7000:
+		return K_STREAM_WAIT;
 	default:
 		return K_NONE;
 	}
@@ -79,6 +91,7 @@ driver_kind(CUpti_CallbackId cbid)
 	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
 	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
 	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice:
 		return K_LAUNCH;
 	case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
 	case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
@@ -96,10 +109,83 @@ driver_kind(CUpti_CallbackId cbid)
 	case CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2:
 	case CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2:
 		return K_RESET;
+	case CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize:
+		return K_SYNC_CTX;
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz:
+		return K_SYNC_STREAM;
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_v2:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_v2_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64_v2:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64_v2_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_v2:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_v2_ptsz:
+		return K_STREAM_WAIT;
 	default:
 		return K_NONE;
 	}
 }
+
+/* The _ptsz variants: a NULL stream there is the per-thread default stream. */
+static bool
+is_ptsz(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
+{
+	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API)
+		return cbid == CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000 ||
+		       cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000 ||
+		       cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060 ||
+		       cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000 ||
+		       cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000 ||
+		       cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000 ||
+		       cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_ptsz_v7000;
+	return cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent_ptsz ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_ptsz ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64_ptsz ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_v2_ptsz ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64_v2_ptsz ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_ptsz ||
+	       cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_v2_ptsz;
+}
+
+/*
+ * A stream as the pending-work bookkeeping knows it: 0 for the legacy
+ * default stream (NULL, CU_STREAM_LEGACY), which is ordered with every
+ * other blocking stream of the context (CUDA Runtime API, "Stream
+ * synchronization behavior"); the handle otherwise (CU_STREAM_PER_THREAD,
+ * or NULL under a _ptsz call, is the per-thread stream, an ordinary one).
+ */
+static uintptr_t
+stream_id(CUstream s, bool ptsz)
+{
+	uintptr_t v = (uintptr_t)s;
+
+	if (v == (uintptr_t)CU_STREAM_LEGACY || (v == 0 && !ptsz))
+		return 0;
+	if (v == 0)
+		return (uintptr_t)CU_STREAM_PER_THREAD;
+	return v;
+}
+
+/* What the launch callbacks know about one launch. */
+struct launch {
+	struct inj_launch_key key;
+	uintptr_t stream;		/* stream_id() */
+	bool stream_known;
+	bool coop;			/* cooperative or multi-device: never profiled */
+};
 
 static void
 set_dims(struct inj_launch_key *k, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
@@ -116,34 +202,56 @@ set_dims(struct inj_launch_key *k, unsigned gx, unsigned gy, unsigned gz, unsign
 }
 
 static void
-runtime_dims(CUpti_CallbackId cbid, const void *params, struct inj_launch_key *k)
+set_stream(struct launch *l, CUstream s, bool ptsz)
 {
+	l->stream = stream_id(s, ptsz);
+	l->stream_known = true;
+}
+
+static void
+runtime_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
+{
+	bool ptsz = is_ptsz(CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
+	size_t i;
+
 	switch (cbid) {
 	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
 	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000: {
 		const cudaLaunchKernel_v7000_params *p = params;
 
-		set_dims(k, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x,
+		set_dims(&l->key, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x,
 			 p->blockDim.y, p->blockDim.z, p->sharedMem);
+		set_stream(l, (CUstream)p->stream, ptsz);
 		break;
 	}
 	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
 	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000: {
 		const cudaLaunchCooperativeKernel_v9000_params *p = params;
 
-		set_dims(k, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x,
+		set_dims(&l->key, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x,
 			 p->blockDim.y, p->blockDim.z, p->sharedMem);
+		set_stream(l, (CUstream)p->stream, ptsz);
+		l->coop = true;
 		break;
 	}
+	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000:
+		l->coop = true;
+		break;
 	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
 	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060: {
 		const cudaLaunchKernelExC_v11060_params *p = params;
 
-		if (p->config)
-			set_dims(k, p->config->gridDim.x, p->config->gridDim.y,
-				 p->config->gridDim.z, p->config->blockDim.x,
-				 p->config->blockDim.y, p->config->blockDim.z,
-				 p->config->dynamicSmemBytes);
+		if (!p->config)
+			break;
+		set_dims(&l->key, p->config->gridDim.x, p->config->gridDim.y, p->config->gridDim.z,
+			 p->config->blockDim.x, p->config->blockDim.y, p->config->blockDim.z,
+			 p->config->dynamicSmemBytes);
+		set_stream(l, (CUstream)p->config->stream, ptsz);
+		for (i = 0; p->config->attrs && i < p->config->numAttrs; i++) {
+			if (p->config->attrs[i].id == cudaLaunchAttributeCooperative &&
+			    p->config->attrs[i].val.cooperative)
+				l->coop = true;
+		}
 		break;
 	}
 	default:
@@ -152,33 +260,50 @@ runtime_dims(CUpti_CallbackId cbid, const void *params, struct inj_launch_key *k
 }
 
 static void
-driver_dims(CUpti_CallbackId cbid, const void *params, struct inj_launch_key *k)
+driver_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
 {
+	bool ptsz = is_ptsz(CUPTI_CB_DOMAIN_DRIVER_API, cbid);
+	size_t i;
+
 	switch (cbid) {
 	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
 	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
 		const cuLaunchKernel_params *p = params;
 
-		set_dims(k, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
-			 p->blockDimZ, p->sharedMemBytes);
+		set_dims(&l->key, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX,
+			 p->blockDimY, p->blockDimZ, p->sharedMemBytes);
+		set_stream(l, p->hStream, ptsz);
 		break;
 	}
 	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
 	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
 		const cuLaunchCooperativeKernel_params *p = params;
 
-		set_dims(k, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX, p->blockDimY,
-			 p->blockDimZ, p->sharedMemBytes);
+		set_dims(&l->key, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX,
+			 p->blockDimY, p->blockDimZ, p->sharedMemBytes);
+		set_stream(l, p->hStream, ptsz);
+		l->coop = true;
 		break;
 	}
+	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice:
+		l->coop = true;
+		break;
 	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
 	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
 		const cuLaunchKernelEx_params *p = params;
 
-		if (p->config)
-			set_dims(k, p->config->gridDimX, p->config->gridDimY, p->config->gridDimZ,
-				 p->config->blockDimX, p->config->blockDimY, p->config->blockDimZ,
-				 p->config->sharedMemBytes);
+		if (!p->config)
+			break;
+		set_dims(&l->key, p->config->gridDimX, p->config->gridDimY, p->config->gridDimZ,
+			 p->config->blockDimX, p->config->blockDimY, p->config->blockDimZ,
+			 p->config->sharedMemBytes);
+		set_stream(l, p->config->hStream, ptsz);
+		/* cuda.h CU_LAUNCH_ATTRIBUTE_COOPERATIVE: "non-zero ... launched as cooperative". */
+		for (i = 0; p->config->attrs && i < p->config->numAttrs; i++) {
+			if (p->config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE &&
+			    p->config->attrs[i].value.cooperative)
+				l->coop = true;
+		}
 		break;
 	}
 	default:
@@ -187,11 +312,73 @@ driver_dims(CUpti_CallbackId cbid, const void *params, struct inj_launch_key *k)
 }
 
 /*
+ * ---- Work that may not finish under kernel replay ----
+ *
+ * A profiled kernel is replayed with the context serialised: it must
+ * finish on its own. Whatever it (or work it is ordered after) waits for
+ * has to be done already. gpuproj cannot see a kernel's spin loop, so it
+ * keeps, per context, what could be such a dependency since the last
+ * synchronisation: the first non-legacy stream with launches, whether a
+ * second one had launches too, and whether a stream waits for an event or
+ * a memory value. A launch on a non-legacy stream while another
+ * non-legacy stream has pending work, or any launch while a stream wait
+ * is pending, is not profiled (docs/injection.md "Kernels never
+ * profiled"). Legacy-stream work is ordered with everything, so it is no
+ * hazard of its own.
+ */
+static bool
+pending_hazard(struct ctxinfo *ci, const struct launch *l)
+{
+	uintptr_t cur;
+
+	if (atomic_load_explicit(&ci->pend_wait, memory_order_relaxed))
+		return true;
+	cur = atomic_load_explicit(&ci->pend_stream, memory_order_relaxed);
+	if (!cur)
+		return false;
+	if (!l->stream_known)
+		return true;
+	if (l->stream == 0)
+		return false;
+	return cur != l->stream || atomic_load_explicit(&ci->pend_multi, memory_order_relaxed);
+}
+
+static void
+pending_add(struct ctxinfo *ci, const struct launch *l)
+{
+	uintptr_t cur = 0;
+
+	if (!l->stream_known || l->stream == 0)
+		return;
+	if (atomic_compare_exchange_strong(&ci->pend_stream, &cur, l->stream) || cur == l->stream)
+		return;
+	if (!atomic_load_explicit(&ci->pend_multi, memory_order_relaxed))
+		atomic_store(&ci->pend_multi, true);
+}
+
+static void
+pending_wait(struct ctxinfo *ci)
+{
+	if (!atomic_load_explicit(&ci->pend_wait, memory_order_relaxed))
+		atomic_store(&ci->pend_wait, true);
+}
+
+/* A launch that is not profiled: no window opens on its context while it is submitted. */
+static void
+not_profiled(struct ctxinfo *ci, const struct launch *l, int level, uint32_t corr)
+{
+	if (!ci)
+		return;
+	pending_add(ci, l);
+	cupti_window_launch(&tls, ci, level, corr);
+}
+
+/*
  * Decide at a launch's ENTER whether it is profiled; open its window if so.
  * Every launch comes through here once (at its outermost level).
  */
 static void
-decide(const CUpti_CallbackData *cd, struct inj_launch_key *key, uint32_t corr2, int level)
+decide(const CUpti_CallbackData *cd, struct launch *l, uint32_t corr2, int level)
 {
 	struct inj_gate *g;
 	struct ctxinfo *ci;
@@ -199,20 +386,26 @@ decide(const CUpti_CallbackData *cd, struct inj_launch_key *key, uint32_t corr2,
 	if (!atomic_load_explicit(&g_metrics, memory_order_relaxed))
 		return;
 	ci = cupti_ctx_find(&tls, cd->context);
-	if (!ci || !atomic_load(&ci->ready) || !cd->symbolName ||
-	    atomic_load(&g_captures) > 0) {
-		cupti_pause_for_window();
+	if (!ci || !atomic_load(&ci->ready) || !cd->symbolName || l->coop ||
+	    atomic_load(&g_captures) > 0 || pending_hazard(ci, l)) {
+		not_profiled(ci, l, level, cd->correlationId);
 		return;
 	}
-	key->name = cd->symbolName;
-	key->device = ci->device;
-	if (!inj_collector_gate_take(g_col, key, &g)) {
-		cupti_pause_for_window();
+	l->key.name = cd->symbolName;
+	l->key.device = ci->device;
+	if (!inj_collector_gate_take(g_col, &l->key, &g)) {
+		not_profiled(ci, l, level, cd->correlationId);
 		return;
 	}
-	pthread_rwlock_wrlock(&g_win_lock);
-	if (!cupti_window_open(&tls, ci, g, cd->correlationId, corr2, level, !key->dims_known))
-		pthread_rwlock_unlock(&g_win_lock);
+	pending_add(ci, l);
+	if (!cupti_window_wrlock(ci)) {
+		/* Waited too long for another window: this launch may run inside it. */
+		inj_collector_gate_give_back(g_col, g);
+		inj_collector_untimed_launch(g_col, cd->correlationId);
+		return;
+	}
+	if (!cupti_window_open(&tls, ci, g, cd->correlationId, corr2, level, !l->key.dims_known))
+		pthread_rwlock_unlock(&ci->win_lock);
 }
 
 static bool
@@ -254,14 +447,43 @@ before_context_goes(CUcontext ctx)
 	CUPTI_TRY(cuptiActivityFlushAll, CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 
+/* Synchronisation and stream waits: the pending-work bookkeeping (see pending_hazard()). */
+static void
+on_sync_or_wait(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, enum kind k,
+		const CUpti_CallbackData *cd)
+{
+	struct ctxinfo *ci = cupti_ctx_find(&tls, cd->context);
+	/* Every stream-wait and stream-sync params struct starts with the stream. */
+	CUstream s = cd->functionParams ? *(const CUstream *)cd->functionParams : NULL;
+	uintptr_t id = stream_id(s, is_ptsz(dom, cbid));
+
+	if (!ci)
+		return;
+	if (k == K_STREAM_WAIT && cd->callbackSite == CUPTI_API_ENTER) {
+		pending_wait(ci);
+	} else if (k == K_SYNC_CTX && cd->callbackSite == CUPTI_API_EXIT &&
+		   call_succeeded(dom, cd)) {
+		cupti_pending_clear(ci);
+	} else if (k == K_SYNC_STREAM && cd->callbackSite == CUPTI_API_EXIT &&
+		   call_succeeded(dom, cd) && id &&
+		   atomic_load(&ci->pend_stream) == id && !atomic_load(&ci->pend_multi) &&
+		   !atomic_load(&ci->pend_wait)) {
+		atomic_store(&ci->pend_stream, 0);
+	}
+}
+
 static void
 on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 {
 	enum kind k = runtime_kind(cbid);
-	struct inj_launch_key key = { 0 };
+	struct launch l = { 0 };
 
 	if (k == K_NONE)
 		return;
+	if (k == K_SYNC_CTX || k == K_SYNC_STREAM || k == K_STREAM_WAIT) {
+		on_sync_or_wait(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, k, cd);
+		return;
+	}
 	if (cd->callbackSite == CUPTI_API_ENTER) {
 		if (k == K_RESET) {
 			before_context_goes(cd->context);
@@ -271,8 +493,8 @@ on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		switch (k) {
 		case K_LAUNCH:
 			if (tls.depth == 1) {
-				runtime_dims(cbid, cd->functionParams, &key);
-				decide(cd, &key, 0, LEVEL_RT);
+				runtime_launch(cbid, cd->functionParams, &l);
+				decide(cd, &l, 0, LEVEL_RT);
 			}
 			break;
 		case K_LAUNCH_NOPARAMS:
@@ -281,22 +503,33 @@ on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 			if (atomic_load_explicit(&g_nested_seen, memory_order_relaxed)) {
 				/*
 				 * The nested driver callback will know the dimensions
-				 * (and waits for another thread's window there).
+				 * and the stream (and waits for another thread's window
+				 * there).
 				 */
 				tls.pending = true;
 				tls.pending_corr = cd->correlationId;
 			} else {
-				decide(cd, &key, 0, LEVEL_RT);
+				decide(cd, &l, 0, LEVEL_RT);
 			}
 			break;
 		case K_GRAPH:
-			if (tls.depth == 1)
-				cupti_pause_for_window();
+			if (tls.depth == 1) {
+				const cudaGraphLaunch_v10000_params *p = cd->functionParams;
+
+				if (p)
+					set_stream(&l, (CUstream)p->stream,
+						   is_ptsz(CUPTI_CB_DOMAIN_RUNTIME_API, cbid));
+				not_profiled(cupti_ctx_find(&tls, cd->context), &l, LEVEL_RT,
+					     cd->correlationId);
+			}
 			break;
 		case K_NONE:
 		case K_CAPTURE_BEGIN:
 		case K_CAPTURE_END:
 		case K_RESET:
+		case K_SYNC_CTX:
+		case K_SYNC_STREAM:
+		case K_STREAM_WAIT:
 			break;
 		}
 		return;
@@ -307,6 +540,7 @@ on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 	if (tls.depth == 1) {
 		if (tls.win_level == LEVEL_RT)
 			cupti_window_close(&tls);
+		cupti_window_launch_done(&tls, LEVEL_RT);
 		if (tls.pending) {
 			/*
 			 * No nested driver callback came: launches like this one are
@@ -327,10 +561,14 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 {
 	enum kind k = driver_kind(cbid);
 	bool nested = tls.depth > 0;
-	struct inj_launch_key key = { 0 };
+	struct launch l = { 0 };
 
 	if (k == K_NONE)
 		return;
+	if (k == K_SYNC_CTX || k == K_SYNC_STREAM || k == K_STREAM_WAIT) {
+		on_sync_or_wait(CUPTI_CB_DOMAIN_DRIVER_API, cbid, k, cd);
+		return;
+	}
 	if (cd->callbackSite == CUPTI_API_ENTER) {
 		switch (k) {
 		case K_RESET:
@@ -342,8 +580,8 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 			break;
 		case K_LAUNCH:
 			if (!nested) {
-				driver_dims(cbid, cd->functionParams, &key);
-				decide(cd, &key, 0, LEVEL_DRV);
+				driver_launch(cbid, cd->functionParams, &l);
+				decide(cd, &l, 0, LEVEL_DRV);
 				break;
 			}
 			if (!atomic_load_explicit(&g_nested_seen, memory_order_relaxed))
@@ -356,12 +594,12 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 				if (tls.win_name_level) {
 					struct inj_gate *g;
 
-					driver_dims(cbid, cd->functionParams, &key);
-					key.name = cd->symbolName;
-					key.device = tls.win_ctx->device;
-					if (key.name && key.dims_known) {
+					driver_launch(cbid, cd->functionParams, &l);
+					l.key.name = cd->symbolName;
+					l.key.device = tls.win_ctx->device;
+					if (l.key.name && l.key.dims_known) {
 						g = inj_collector_gate_move(g_col, tls.win_gate,
-									    &key);
+									    &l.key);
 						if (!g) {
 							/* That signature had its N: not this one. */
 							cupti_window_cancel(&tls);
@@ -375,18 +613,28 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 				inj_collector_prof_add_corr(g_col, tls.win_pl, cd->correlationId);
 			} else if (tls.pending) {
 				tls.pending = false;
-				driver_dims(cbid, cd->functionParams, &key);
-				decide(cd, &key, tls.pending_corr, LEVEL_DRV);
+				driver_launch(cbid, cd->functionParams, &l);
+				decide(cd, &l, tls.pending_corr, LEVEL_DRV);
 			}
 			break;
 		case K_GRAPH:
-			if (!nested)
-				cupti_pause_for_window();
+			if (!nested) {
+				const cuGraphLaunch_params *p = cd->functionParams;
+
+				if (p)
+					set_stream(&l, p->hStream,
+						   is_ptsz(CUPTI_CB_DOMAIN_DRIVER_API, cbid));
+				not_profiled(cupti_ctx_find(&tls, cd->context), &l, LEVEL_DRV,
+					     cd->correlationId);
+			}
 			break;
 		case K_NONE:
 		case K_LAUNCH_NOPARAMS:
 		case K_CAPTURE_BEGIN:
 		case K_CAPTURE_END:
+		case K_SYNC_CTX:
+		case K_SYNC_STREAM:
+		case K_STREAM_WAIT:
 			break;
 		}
 		return;
@@ -394,6 +642,8 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 	/* EXIT */
 	if (k == K_LAUNCH && tls.win_level == LEVEL_DRV)
 		cupti_window_close(&tls);
+	if (k == K_LAUNCH || k == K_GRAPH)
+		cupti_window_launch_done(&tls, LEVEL_DRV);
 	if (!nested && (k == K_CAPTURE_BEGIN || k == K_CAPTURE_END))
 		capture_changed(k, call_succeeded(CUPTI_CB_DOMAIN_DRIVER_API, cd));
 }
@@ -481,9 +731,10 @@ cupti_callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const 
 	/*
 	 * Only a running library acts; but a launch already inside its window
 	 * when exit began must still close it at its EXIT (shutdown waits
-	 * for that), so those callbacks pass while exiting.
+	 * for that), and one holding a window lock for reading must release
+	 * it, so those callbacks pass while exiting.
 	 */
-	if (st != ST_RUNNING && !(st == ST_EXITING && tls.win_level &&
+	if (st != ST_RUNNING && !(st == ST_EXITING && (tls.win_level || tls.rd_ctx) &&
 				  cbid != 0 && (dom == CUPTI_CB_DOMAIN_RUNTIME_API ||
 						dom == CUPTI_CB_DOMAIN_DRIVER_API)))
 		return;
@@ -524,6 +775,12 @@ static const CUpti_CallbackId runtime_cbids[] = {
 	CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_ptsz_v12030,
 	CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000,
 	CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernelMultiDevice_v9000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_ptsz_v7000,
 };
 static const CUpti_CallbackId driver_cbids[] = {
 	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
@@ -542,6 +799,24 @@ static const CUpti_CallbackId driver_cbids[] = {
 	CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
 	CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
 	CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
+	CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_v2,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_v2_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64_v2,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue64_v2_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_v2,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_v2_ptsz,
 };
 
 CUptiResult

@@ -333,6 +333,14 @@ cupti_on_context_created(CUcontext ctx)
 	ci->ctx = ctx;
 	ci->device = (int)ordinal;
 	pthread_mutex_init(&ci->lock, NULL);
+	{
+		pthread_rwlockattr_t a;
+
+		pthread_rwlockattr_init(&a);
+		pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+		pthread_rwlock_init(&ci->win_lock, &a);
+		pthread_rwlockattr_destroy(&a);
+	}
 
 	pthread_mutex_lock(&g_ctx_lock);
 	if (atomic_load(&g_state) != ST_RUNNING) {
@@ -343,6 +351,7 @@ cupti_on_context_created(CUcontext ctx)
 		 */
 		pthread_mutex_unlock(&g_ctx_lock);
 		pthread_mutex_destroy(&ci->lock);
+		pthread_rwlock_destroy(&ci->win_lock);
 		free(ci);
 		return;
 	}
@@ -361,6 +370,7 @@ cupti_on_context_created(CUcontext ctx)
 		if (!n) {
 			pthread_mutex_unlock(&g_ctx_lock);
 			pthread_mutex_destroy(&ci->lock);
+			pthread_rwlock_destroy(&ci->win_lock);
 			free(ci);
 			return;
 		}
@@ -405,6 +415,72 @@ cupti_on_context_destroy(CUcontext ctx)
 	cupti_window_teardown(ci);
 	ctx_free_images(ci);
 	pthread_mutex_unlock(&ci->lock);
+}
+
+void
+cupti_device_stop(int device)
+{
+	size_t i;
+
+	pthread_mutex_lock(&g_ctx_lock);
+	for (i = 0; i < g_n_ctxs; i++) {
+		if (g_ctxs[i]->device == device)
+			atomic_store(&g_ctxs[i]->ready, false);
+	}
+	pthread_mutex_unlock(&g_ctx_lock);
+}
+
+/* The contexts known now (ctxinfo is never freed); malloc'd, NULL when none. */
+static struct ctxinfo **
+contexts_copy(size_t *ret_n)
+{
+	struct ctxinfo **v;
+
+	pthread_mutex_lock(&g_ctx_lock);
+	*ret_n = g_n_ctxs;
+	v = g_n_ctxs ? malloc(g_n_ctxs * sizeof(*v)) : NULL;
+	if (v)
+		memcpy(v, g_ctxs, g_n_ctxs * sizeof(*v));
+	else
+		*ret_n = 0;
+	pthread_mutex_unlock(&g_ctx_lock);
+	return v;
+}
+
+bool
+cupti_windows_quiesce(double s)
+{
+	struct timespec until;
+	struct ctxinfo **v;
+	size_t n, i;
+	bool all = true;
+
+	v = contexts_copy(&n);
+	cupti_deadline(s, &until);
+	for (i = 0; i < n; i++) {
+		int r = s > 0 ? pthread_rwlock_timedwrlock(&v[i]->win_lock, &until)
+			      : pthread_rwlock_trywrlock(&v[i]->win_lock);
+
+		v[i]->exit_locked = r == 0;
+		all = all && r == 0;
+	}
+	free(v);
+	return all;
+}
+
+void
+cupti_windows_release(void)
+{
+	struct ctxinfo **v;
+	size_t n, i;
+
+	v = contexts_copy(&n);
+	for (i = 0; i < n; i++) {
+		if (v[i]->exit_locked)
+			pthread_rwlock_unlock(&v[i]->win_lock);
+		v[i]->exit_locked = false;
+	}
+	free(v);
 }
 
 void

@@ -17,7 +17,7 @@
  *
  * Lock order: g_ctx_lock → ci->lock → g_dev_lock (a leaf: device_off only).
  * A context's window lock (ci->win_lock) is taken before ci->lock and never
- * while g_ctx_lock is held. The collector lock comes after g_ctx_lock in
+ * while g_ctx_lock is held; every wait on it is bounded by GPUPROJ_WAIT. The collector lock comes after g_ctx_lock in
  * cupti_on_context_created() but before it in the exit report
  * (cupti_describe()): the two never overlap because context set-up stops
  * once exit began (see cupti_shutdown()).
@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <cupti.h>
 #include <cupti_profiler_target.h>
@@ -196,7 +197,18 @@ struct ctxinfo {
 	CUcontext ctx;
 	int device;
 	const struct cupti_prof_ops *prof; /* the device's profiler API, NULL = none */
+	/*
+	 * One window at a time on the context: held for writing by the thread
+	 * whose launch is profiled, from its ENTER to its EXIT; every other
+	 * launch ENTER on the context takes it for reading for an instant.
+	 * Every wait on it is bounded (GPUPROJ_WAIT).
+	 */
+	pthread_rwlock_t win_lock;
 	pthread_mutex_t lock;		/* profiler calls on this context */
+	/* work since the last synchronisation (backend-cupti-callbacks.c) */
+	_Atomic uintptr_t pend_stream;	/* first non-legacy stream with launches, 0 */
+	atomic_bool pend_multi;		/* a second one had launches too */
+	atomic_bool pend_wait;		/* a stream waits for an event or a value */
 	atomic_bool ready;		/* windows may open here */
 	bool dead;
 	/* range profiler */
@@ -210,6 +222,7 @@ struct ctxinfo {
 	bool win_open;
 	bool win_aborted;
 	bool legacy_session;
+	bool exit_locked;		/* win_lock taken by cupti_windows_quiesce() */
 };
 
 extern pthread_mutex_t g_ctx_lock;
@@ -232,6 +245,9 @@ struct cupti_tls {
 	struct inj_prof_launch *win_pl;
 	struct inj_gate *win_gate;
 	bool win_name_level;		/* credit taken on a key without dimensions */
+	/* a launch that is not profiled holds its context's window lock for reading */
+	struct ctxinfo *rd_ctx;
+	int rd_level;			/* LEVEL_RT or LEVEL_DRV: released at that EXIT */
 	/* cache of the last context looked up */
 	CUcontext last_ctx;
 	struct ctxinfo *last_ci;
@@ -255,8 +271,17 @@ void cupti_profiler_failed(struct ctxinfo *ci, const struct cupti_err *err);
 struct ctxinfo *cupti_ctx_find(struct cupti_tls *t, CUcontext ctx);
 void cupti_on_context_created(CUcontext ctx);
 void cupti_on_context_destroy(CUcontext ctx);
+/** No more windows on any context of the device (after cupti_device_off()). */
+void cupti_device_stop(int device);
 /** Release the chips' CUPTI/NVPW objects at exit (the metric sets stay). */
 void cupti_chips_release(void);
+/**
+ * At exit: take every context's window lock (no window open any more),
+ * waiting at most `s` seconds in all. @return whether all were taken
+ */
+bool cupti_windows_quiesce(double s);
+/** Release what cupti_windows_quiesce() took. */
+void cupti_windows_release(void);
 /** Release every context's profiler objects and images at exit. */
 void cupti_contexts_release(bool call_cupti);
 /**
@@ -275,18 +300,33 @@ bool cupti_contexts_sync(double wait_s);
 
 /** Stop whatever is open on ci (ci->lock held). */
 void cupti_window_teardown(struct ctxinfo *ci);
+/**
+ * Take ci->win_lock for writing, waiting at most GPUPROJ_WAIT; on time-out
+ * metrics stop on the device (one line) and false is returned.
+ */
+bool cupti_window_wrlock(struct ctxinfo *ci);
 /** Open a window for the launch about to happen on t's thread (win_lock held). */
 bool cupti_window_open(struct cupti_tls *t, struct ctxinfo *ci, struct inj_gate *g, uint32_t corr,
 		       uint32_t corr2, int level, bool name_level);
-/** Close t's window at its launch's EXIT; releases win_lock. */
+/** Close t's window at its launch's EXIT; releases win_lock (the context is synchronised). */
 void cupti_window_close(struct cupti_tls *t);
 /** Close t's window before the kernel ran, without decoding; releases win_lock. */
 void cupti_window_cancel(struct cupti_tls *t);
-/** Wait while another thread's window is open (no lock is kept). */
-void cupti_pause_for_window(void);
-/** The window lock (one window at a time; see backend-cupti-window.c). */
-extern pthread_rwlock_t g_win_lock;
-void cupti_window_lock_init(void);
+/**
+ * A launch that is not profiled: wait while another thread's window is
+ * open on ci, then hold ci->win_lock for reading until the launch's EXIT
+ * at `level` (cupti_window_launch_done()), so that no window opens while
+ * the launch is being submitted. The wait is bounded by GPUPROJ_WAIT; on
+ * time-out metrics stop on the device (one line) and the launch, which
+ * may now run inside the window, is counted but not timed (`corr`).
+ */
+void cupti_window_launch(struct cupti_tls *t, struct ctxinfo *ci, int level, uint32_t corr);
+/** The launch's EXIT at `level`: release what cupti_window_launch() took. */
+void cupti_window_launch_done(struct cupti_tls *t, int level);
+/** Forget the context's pending work (it was synchronised). */
+void cupti_pending_clear(struct ctxinfo *ci);
+/** The absolute CLOCK_REALTIME time `s` seconds from now. */
+void cupti_deadline(double s, struct timespec *ret);
 
 /* ---- backend-cupti-callbacks.c ---- */
 

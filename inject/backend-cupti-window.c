@@ -4,32 +4,69 @@
  * EXIT callback, on whatever profiler API the chip uses (struct
  * cupti_prof_ops, chosen once per chip).
  *
- * Thread safety: a writer-preferring rwlock (g_win_lock) is held for
- * writing by the one thread whose launch is profiled, from its ENTER to its
- * EXIT callback; every other launch ENTER takes it for reading for an
- * instant, so no launch starts inside a window (a launch that raced past
- * still shows up as a second range and the window is discarded). The
- * profiler calls on a context are serialised by its lock (ci->lock), so a
- * context destroyed on another thread can tear a window down safely.
+ * Thread safety: each context has a writer-preferring rwlock (ci->win_lock)
+ * held for writing by the one thread whose launch is profiled there, from
+ * its ENTER to its EXIT callback; every other launch ENTER on the context
+ * takes it for reading for an instant, so no launch starts inside a window
+ * (a launch that raced past still shows up as a second range and the
+ * window is discarded). Launches on other contexts and devices never wait
+ * (a kernel may wait for a peer GPU's). Every wait is bounded by
+ * GPUPROJ_WAIT: the profiled kernel may be waiting for the very launch that
+ * waits for its window; rather than hang, metrics stop on the device, with
+ * one line. The profiler calls on a context are serialised by its lock
+ * (ci->lock), so a context destroyed on another thread can tear a window
+ * down safely.
  */
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "backend-cupti-private.h"
 
-pthread_rwlock_t g_win_lock;
+void
+cupti_deadline(double s, struct timespec *ret)
+{
+	clock_gettime(CLOCK_REALTIME, ret);
+	ret->tv_sec += (time_t)s;
+	ret->tv_nsec += (long)((s - (double)(time_t)s) * 1e9);
+	if (ret->tv_nsec >= 1000000000L) {
+		ret->tv_sec++;
+		ret->tv_nsec -= 1000000000L;
+	}
+}
+
+/* A bounded wait for another thread's window ran out. */
+static void
+wait_expired(struct ctxinfo *ci)
+{
+	cupti_device_off(&g_devs[ci->device],
+			 "a launch waited %g s (GPUPROJ_WAIT) for another thread's profiled launch, "
+			 "which may be waiting for it", g_cfg->wait_s);
+	cupti_device_stop(ci->device);
+}
+
+bool
+cupti_window_wrlock(struct ctxinfo *ci)
+{
+	struct timespec until;
+
+	if (pthread_rwlock_trywrlock(&ci->win_lock) == 0)
+		return true;
+	cupti_deadline(g_cfg->wait_s, &until);
+	if (pthread_rwlock_timedwrlock(&ci->win_lock, &until) == 0)
+		return true;
+	wait_expired(ci);
+	return false;
+}
 
 void
-cupti_window_lock_init(void)
+cupti_pending_clear(struct ctxinfo *ci)
 {
-	pthread_rwlockattr_t a;
-
-	pthread_rwlockattr_init(&a);
-	pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-	pthread_rwlock_init(&g_win_lock, &a);
-	pthread_rwlockattr_destroy(&a);
+	atomic_store(&ci->pend_wait, false);
+	atomic_store(&ci->pend_multi, false);
+	atomic_store(&ci->pend_stream, 0);
 }
 
 void
@@ -145,7 +182,10 @@ cupti_window_close(struct cupti_tls *t)
 	}
 	free(raw);
 	tls_clear(t);
-	pthread_rwlock_unlock(&g_win_lock);
+	/* DecodeData (range) and FlushCounterData (legacy) synchronised the context. */
+	if (ranges >= 0)
+		cupti_pending_clear(ci);
+	pthread_rwlock_unlock(&ci->win_lock);
 }
 
 void
@@ -161,14 +201,34 @@ cupti_window_cancel(struct cupti_tls *t)
 	pthread_mutex_unlock(&ci->lock);
 	inj_collector_prof_cancel(g_col, t->win_pl);
 	tls_clear(t);
-	pthread_rwlock_unlock(&g_win_lock);
+	pthread_rwlock_unlock(&ci->win_lock);
 }
 
 void
-cupti_pause_for_window(void)
+cupti_window_launch(struct cupti_tls *t, struct ctxinfo *ci, int level, uint32_t corr)
 {
-	if (!atomic_load_explicit(&g_metrics, memory_order_relaxed))
+	struct timespec until;
+
+	if (!ci || t->rd_ctx || !atomic_load_explicit(&g_metrics, memory_order_relaxed))
 		return;
-	pthread_rwlock_rdlock(&g_win_lock);
-	pthread_rwlock_unlock(&g_win_lock);
+	if (pthread_rwlock_tryrdlock(&ci->win_lock) != 0) {
+		cupti_deadline(g_cfg->wait_s, &until);
+		if (pthread_rwlock_timedrdlock(&ci->win_lock, &until) != 0) {
+			wait_expired(ci);
+			inj_collector_untimed_launch(g_col, corr);
+			return;
+		}
+	}
+	t->rd_ctx = ci;
+	t->rd_level = level;
+}
+
+void
+cupti_window_launch_done(struct cupti_tls *t, int level)
+{
+	if (!t->rd_ctx || t->rd_level != level)
+		return;
+	pthread_rwlock_unlock(&t->rd_ctx->win_lock);
+	t->rd_ctx = NULL;
+	t->rd_level = 0;
 }

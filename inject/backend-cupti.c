@@ -257,7 +257,6 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 
 	g_cfg = cfg;
 	g_col = col;
-	cupti_window_lock_init();
 	if (load_api() != 0)
 		return -1;
 	if (!CUPTI_CALL(&err, cuptiGetVersion, &version)) {
@@ -338,7 +337,6 @@ cupti_shutdown(void)
 	CUpti_Profiler_DeInitialize_Params dp = {
 		.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE };
 	int st = atomic_load(&g_state);
-	struct timespec until;
 	bool quiet;
 
 	if (st == ST_CHILD || st == ST_OFF || st == ST_EXITING)
@@ -351,16 +349,13 @@ cupti_shutdown(void)
 	pthread_mutex_lock(&g_ctx_lock);
 	pthread_mutex_unlock(&g_ctx_lock);
 	/*
-	 * Wait (2 s at most) for a window another thread has open: its EXIT
-	 * callback still runs (see cupti_callback()). If it never comes, leave
-	 * the profiler objects alone rather than pull them from under it.
+	 * Wait (2 s at most) for windows other threads have open: their EXIT
+	 * callbacks still run (see cupti_callback()). If one never comes,
+	 * leave the profiler objects alone rather than pull them from under
+	 * it. After a fatal error callbacks stopped: an open window never
+	 * closes, so do not wait at all.
 	 */
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += 2;
-	if (st == ST_FATAL) /* callbacks stopped: an open window never closes */
-		quiet = pthread_rwlock_trywrlock(&g_win_lock) == 0;
-	else
-		quiet = pthread_rwlock_timedwrlock(&g_win_lock, &until) == 0;
+	quiet = cupti_windows_quiesce(st == ST_FATAL ? 0 : 2.0);
 	if (!quiet)
 		inj_debug("a profiled launch is still open on another thread at exit");
 	/*
@@ -383,8 +378,10 @@ cupti_shutdown(void)
 			CUPTI_TRY(cuptiUnsubscribe, g_sub);
 		g_subscribed = false;
 	}
-	if (!quiet)
+	if (!quiet) {
+		cupti_windows_release();
 		return;
+	}
 	/* Release profiler objects of contexts the application left alive. */
 	cupti_contexts_release(st == ST_RUNNING);
 	if (atomic_load(&g_profiler_initialized) && st == ST_RUNNING)
@@ -393,7 +390,7 @@ cupti_shutdown(void)
 	cupti_chips_release();
 	inj_nvpw_unload();
 	cupti_buffers_release();
-	pthread_rwlock_unlock(&g_win_lock);
+	cupti_windows_release();
 }
 
 static void

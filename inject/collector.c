@@ -117,6 +117,7 @@ struct inj_collector {
 	bool closed;
 	bool finished;
 	bool oom_logged;
+	atomic_bool nccl_said;
 };
 
 static void
@@ -350,6 +351,17 @@ gate_get(struct inj_collector *c, const struct inj_launch_key *k, uint64_t h)
 		g->smem_dynamic = k->smem_dynamic;
 	}
 	g->match = regex_match(c->cfg, k->name);
+	if (g->match) {
+		const char *why = NULL;
+
+		if (inj_never_profiled(c->cfg, k->name, &why)) {
+			g->match = false;
+			if (strcmp(why, "NCCL") == 0 && !atomic_exchange(&c->nccl_said, true))
+				inj_info("%s and NCCL's other kernels are never profiled (they wait for "
+					 "other GPUs and ranks, and would hang under kernel replay); "
+					 "they are timed", k->name);
+		}
+	}
 	g->all_next = c->all_gates;
 	c->all_gates = g;
 	c->n_gates++;
@@ -624,6 +636,33 @@ inj_collector_prof_failed(struct inj_collector *c, struct inj_prof_launch *pl, b
 	pl_apply(c, pl);
 	pthread_mutex_unlock(&c->lock);
 	credit_return_failed(g);
+}
+
+void
+inj_collector_untimed_launch(struct inj_collector *c, uint32_t corr)
+{
+	struct inj_prof_launch *pl;
+
+	if (!corr)
+		return;
+	pl = calloc(1, sizeof(*pl));
+	if (!pl) {
+		pthread_mutex_lock(&c->lock);
+		oom(c);
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	pl->state = PL_FAILED;
+	pl->executed = true;
+	pl->gpu_ns = NAN;
+	pthread_mutex_lock(&c->lock);
+	pl->next = c->launches;
+	c->launches = pl;
+	if (corr_put(c, corr, pl))
+		pl->corr[pl->n_corr++] = corr;
+	else
+		oom(c);
+	pthread_mutex_unlock(&c->lock);
 }
 
 /* ---- records ---- */

@@ -108,6 +108,13 @@ void inj_collector_prof_failed(struct inj_collector *c, struct inj_prof_launch *
  */
 void inj_collector_prof_cancel(struct inj_collector *c, struct inj_prof_launch *pl);
 
+/**
+ * A launch that may have run inside another launch's profiling window (it
+ * went ahead after a bounded wait ran out): its record counts as a launch,
+ * never as a timing (it may have been replayed), like a failed window's.
+ */
+void inj_collector_untimed_launch(struct inj_collector *c, uint32_t corr);
+
 /** Add activity records (any thread; usually CUPTI's buffer thread). */
 void inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *r, size_t n);
 /** Count records the vendor library dropped. */

@@ -37,7 +37,10 @@
  *   capture-begin | capture-end   stream capture (runtime + nested driver)
  *   repeat N COMMAND...           run COMMAND N times
  *   threads T N COMMAND...        T threads run COMMAND N times each, at once
- *                                 (%t in COMMAND becomes the thread index)
+ *                                 (%t in COMMAND becomes the thread index, %i
+ *                                 the iteration)
+ *   par A1 ; A2 | B1 ; B2 ...     one thread per |-separated branch, at once, each
+ *                                 running its ;-separated commands in order
  *   flush                         deliver buffered activity records
  *   metric NAME VALUE | fail FUNC CODE [COUNT] | ranges N | drop N
  *   dropped-ranges N              the next N windows' ranges are reported dropped
@@ -516,11 +519,26 @@ static void *
 thread_main(void *arg)
 {
 	struct thread_job *j = arg;
+	char cmd[1100];
 	long i;
 
 	fake_app_thread();
-	for (i = 0; i < j->n; i++)
-		run_command(j->cmd);
+	for (i = 0; i < j->n; i++) {
+		const char *p = j->cmd;
+		char *w = cmd;
+
+		/* %i → iteration */
+		while (*p && w < cmd + sizeof(cmd) - 24) {
+			if (p[0] == '%' && p[1] == 'i') {
+				w += sprintf(w, "%ld", i);
+				p += 2;
+			} else {
+				*w++ = *p++;
+			}
+		}
+		*w = '\0';
+		run_command(cmd);
+	}
 	return NULL;
 }
 
@@ -555,6 +573,42 @@ threads(const char *cmd, const char *rest)
 		pthread_create(&tid[t], NULL, thread_main, &jobs[t]);
 	for (t = 0; t < n_threads; t++)
 		pthread_join(tid[t], NULL);
+}
+
+/* One branch of `par`: its ;-separated commands in order. */
+static void *
+branch_main(void *arg)
+{
+	char *save = NULL, *c;
+
+	fake_app_thread();
+	for (c = strtok_r(arg, ";", &save); c; c = strtok_r(NULL, ";", &save)) {
+		while (*c == ' ')
+			c++;
+		if (*c)
+			run_command(c);
+	}
+	return NULL;
+}
+
+static void
+par(const char *cmd, const char *rest)
+{
+	char *copy = strdup(rest), *save = NULL, *b, *branches[8];
+	pthread_t tid[8];
+	int n = 0, i;
+
+	if (!copy)
+		exit(1);
+	for (b = strtok_r(copy, "|", &save); b && n < 8; b = strtok_r(NULL, "|", &save))
+		branches[n++] = b;
+	if (n < 1)
+		usage(cmd);
+	for (i = 0; i < n; i++)
+		pthread_create(&tid[i], NULL, branch_main, branches[i]);
+	for (i = 0; i < n; i++)
+		pthread_join(tid[i], NULL);
+	free(copy);
 }
 
 /* ---- benchmark ---- */
@@ -764,6 +818,8 @@ run_command(const char *cmd)
 			run_command(rest + o);
 	} else if (strcmp(word, "threads") == 0) {
 		threads(cmd, rest);
+	} else if (strcmp(word, "par") == 0) {
+		par(cmd, rest);
 	} else if (strcmp(word, "flush") == 0) {
 		fake_flush();
 	} else if (strcmp(word, "metric") == 0) {

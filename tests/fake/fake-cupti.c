@@ -1106,26 +1106,28 @@ collect_all(struct buffer **full)
 }
 
 /*
- * Execute k on c: a range for an active profiler window, and the activity
- * record(s) when kernel tracing is on (one per replay pass, each 3x the
- * duration, for a profiled launch: what the join must survive). L held.
+ * Execute k on c: a range in the active profiler window when it was
+ * launched inside it (`profiled`), and the activity record(s) when kernel
+ * tracing is on (one per replay pass, each 3x the duration, for a profiled
+ * launch: what the join must survive). A kernel launched before the
+ * window and run during it (queued behind other work) is not profiled:
+ * auto range covers launches made while profiling is started. L held.
  */
 static void
-execute(struct fake_ctx *c, const struct fake_kernel *k, struct buffer **full)
+execute(struct fake_ctx *c, const struct fake_kernel *k, bool profiled, struct buffer **full)
 {
 	size_t passes = 0, i, n_rec;
-	bool profiled = false;
 	CUpti_ActivityKernel10 rec;
 
-	if (c->rp && c->rp->started) {
+	/* Only a kernel launched while profiling was started is profiled (auto range). */
+	if (profiled && c->rp && c->rp->started) {
 		cd_record(c->rp->image, k);
-		profiled = true;
 		passes = c->rp->passes;
-	}
-	if (c->enabled && c->legacy_image) {
+	} else if (profiled && c->enabled && c->legacy_image) {
 		cd_record(c->legacy_image, k);
-		profiled = true;
 		passes = c->legacy_passes;
+	} else {
+		profiled = false;
 	}
 	if (k->sets)
 		gpu_flags[k->sets % MAX_FLAGS] = true;
@@ -1155,7 +1157,7 @@ restart:
 			continue;
 		*pp = o->next;
 		if (!o->is_wait)
-			execute(o->ctx, &o->k, full);
+			execute(o->ctx, &o->k, false, full);
 		free(o);
 		any = true;
 		goto restart;
@@ -1287,7 +1289,7 @@ fake_kernel_run(CUcontext ctx, const struct fake_kernel *k)
 		if (kk.waits)
 			wait_until(c, done_flag, &kk.waits, "kernel replay of a profiled launch", &full);
 		c->replaying = true;
-		execute(c, &kk, &full);
+		execute(c, &kk, true, &full);
 		c->replaying = false;
 	} else {
 		enqueue(c, &kk, false);

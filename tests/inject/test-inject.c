@@ -339,8 +339,9 @@ extra_first_n(struct run *r)
 	ck_assert_int_eq(jint(kernel_named(r, "_Z2exv", 0), "smem_dynamic_bytes"), 128);
 	check_kernel(r, "_Z3exdv", 2, 1, 1, 4000);
 	check_kernel(r, "_Z3legv", 2, 1, 1, 5000);
-	check_kernel(r, "_Z4coopv", 2, 1, 1, 6000);
-	check_kernel(r, "_Z5rcoopv", 2, 1, 1, 7000);
+	/* Cooperative launches are never profiled (issue 10 #2: they may wait for each other). */
+	check_kernel(r, "_Z4coopv", 2, 0, 2, 6000);
+	check_kernel(r, "_Z5rcoopv", 2, 0, 2, 7000);
 	check_kernel(r, "_Z4ptszv", 2, 1, 1, 8000);
 	check_kernel(r, "_Z6graphkv", 4, 0, 4, 500);
 	ck_assert_int_eq(kernel_count(r), 10);
@@ -362,9 +363,12 @@ extra_first_n(struct run *r)
 	assert_close(jreal(p, "point_ns"), src_ns, "source onto itself");
 	p = projection_for(r, "Double");
 	ck_assert_ptr_nonnull(p);
-	/* The graph kernel has no metrics: its 4 x 500 ns are carried unchanged. */
-	ck_assert_int_eq(jint(p, "unprojected_kernels"), 1);
-	assert_close(jreal(p, "unprojected_source_ns"), 2000, "unprojected");
+	/*
+	 * The graph and the two cooperative kernels have no metrics: their
+	 * 4 x 500 + 2 x 6000 + 2 x 7000 ns are carried unchanged.
+	 */
+	ck_assert_int_eq(jint(p, "unprojected_kernels"), 3);
+	assert_close(jreal(p, "unprojected_source_ns"), 28000, "unprojected");
 	/* And the numbers are the library's own for this profile and these targets. */
 	expect_same_projections(r);
 }
@@ -714,8 +718,8 @@ static const struct scenario scenarios[] = {
 		 * First-N profiling then timing only, every launch path: the first
 		 * launch of each signature is profiled (metrics, excluded from
 		 * timing: its three replay records are ignored), every other launch
-		 * is timed; graph kernels are timed, never profiled. Projections
-		 * onto Double halve every time.
+		 * is timed; graph kernels and cooperative launches are timed, never
+		 * profiled. Projections onto Double halve every time.
 		 */
 		.name = "first_n_then_timing",
 		.cmds = CMDS(METRICS, "init", "ctx 0", "stdout app output",
@@ -730,10 +734,10 @@ static const struct scenario scenarios[] = {
 			     "graph 1 _Z6graphkv " K_DIMS " 0 500 4",
 			     "flush", "launch rt 1 " SAXPY " 500,1,1 256,1,1 0 600"),
 		.out = "app output\n",
-		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:10|25|9"),
-		/* Profiled launches: 9 signatures, each Start/Stop/Decode once. */
-		.calls = { CALLS("cuptiRangeProfilerStart", 9),
-			   CALLS("cuptiRangeProfilerDecodeData", 9),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:10|25|7"),
+		/* Profiled launches: 7 signatures, each Start/Stop/Decode once. */
+		.calls = { CALLS("cuptiRangeProfilerStart", 7),
+			   CALLS("cuptiRangeProfilerDecodeData", 7),
 			   CALLS("cuptiUnsubscribe", 1) },
 		.extra = extra_first_n,
 	},
@@ -1179,6 +1183,132 @@ static const struct scenario scenarios[] = {
 		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|3|1"),
 		.kernels = { K(COPY, 3, 1, 2, 2000) },
 		.extra = extra_gpu_drained,
+	},
+	{
+		/*
+		 * Issue 10 #2: an ncclDevKernel_AllReduce_Sum_f32_RING_LL kernel (stream 1) spins until a kernel launched
+		 * after it on stream 2 sets a flag. NCCL's kernels are never profiled,
+		 * nor is a launch while another stream has pending work that could be
+		 * its producer; after a synchronisation the producer is profiled.
+		 * Before: the ncclDevKernel_AllReduce_Sum_f32_RING_LL kernel was profiled, kernel replay waited for the
+		 * flag forever (the double's HANG, exit 124).
+		 */
+		.name = "hang_nccl_waits_for_later_launch",
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "launch drv 1 ncclDevKernel_AllReduce_Sum_f32_RING_LL " K_DIMS " 0 5000 stream=1 waits=1",
+			     "launch drv 1 _Z8producerPVi " K_DIMS " 0 2000 stream=2 sets=1",
+			     "sync 1", "launch drv 1 _Z8producerPVi " K_DIMS " 0 2000 stream=2"),
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] ncclDevKernel_AllReduce_Sum_f32_RING_LL and NCCL's other kernels are never profiled (they "
+			       "wait for other GPUs and ranks, and would hang under kernel replay); "
+			       "they are timed",
+			       "@wrote:2|3|1"),
+		.kernels = { K("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 1, 0, 1, 5000), K("_Z8producerPVi", 2, 1, 1, 2000) },
+		.extra = extra_gpu_drained,
+	},
+	{
+		/* The same with a kernel of the application's, excluded by GPUPROJ_KERNEL_EXCLUDE. */
+		.name = "hang_excluded_by_name",
+		.env = ENV("GPUPROJ_KERNEL_EXCLUDE=consumer"),
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "launch drv 1 _Z8consumerPVi " K_DIMS " 0 5000 stream=1 waits=1",
+			     "launch drv 1 _Z8producerPVi " K_DIMS " 0 2000 stream=2 sets=1"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:2|2|0"),
+		.kernels = { K("_Z8consumerPVi", 1, 0, 1, 5000), K("_Z8producerPVi", 1, 0, 1, 2000) },
+		.extra = extra_gpu_drained,
+	},
+	{
+		/* A cooperative launch waiting for a later launch: never profiled. */
+		.name = "hang_cooperative",
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "launch coop 1 _Z4gridPVi " K_DIMS " 0 5000 stream=1 waits=2",
+			     "launch drv 1 _Z8producerPVi " K_DIMS " 0 2000 stream=2 sets=2"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:2|2|0"),
+		.kernels = { K("_Z4gridPVi", 1, 0, 1, 5000), K("_Z8producerPVi", 1, 0, 1, 2000) },
+		.extra = extra_gpu_drained,
+	},
+	{
+		/*
+		 * A stream waits for a value the host writes later
+		 * (cuStreamWaitValue32): a kernel launched behind it is not
+		 * profiled; after a synchronisation it is. Before: kernel replay
+		 * drained the context, i.e. waited for the host, which was waiting
+		 * for the launch to return (HANG).
+		 */
+		.name = "hang_stream_wait_value",
+		.cmds = CMDS(METRICS, "init", "ctx 0", "wait-value 1 1 5",
+			     "launch drv 1 " SAXPY " " K_DIMS " 0 1000 stream=1", "host-write 5",
+			     "sync 1", "launch drv 1 " SAXPY " " K_DIMS " 0 1000 stream=1"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|2|1"),
+		.kernels = { K(SAXPY, 2, 1, 1, 1000) },
+		.extra = extra_gpu_drained,
+	},
+	{
+		/*
+		 * A profiled kernel on device 0 waits for a kernel another thread
+		 * launches on device 1 (a peer GPU). Windows lock one context, not
+		 * the process: the other launch (profiled itself, on its own
+		 * context) is not held up. Before: one process-wide lock parked it
+		 * behind the window that waited for it (HANG).
+		 */
+		.name = "hang_peer_device_other_thread",
+		.cmds = CMDS("device 1 \"Fake A100\" GA100 8.0 108 1410000", METRICS, "init", "ctx 0",
+			     "ctx 1",
+			     "par launch drv 1 _Z4peerPVi " K_DIMS " 0 1000 waits=3 | sleep 200 ; "
+			     "launch drv 2 _Z6signalPVi " K_DIMS " 0 1000 sets=3"),
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] device 1: Fake A100 (GA100, CC 8.0, 108 SMs): 38 metrics in 3 "
+			       "passes; the first 1 launch of each kernel signature runs 3 times under "
+			       "kernel replay",
+			       "@wrote:2|2|2"),
+		.kernels = { K("_Z4peerPVi", 1, 1, 1, 1000), K("_Z6signalPVi", 1, 1, 1, 1000) },
+		.extra = extra_gpu_drained,
+	},
+	{
+		/*
+		 * A profiled kernel waits for a flag the host writes after another
+		 * thread's launch on the same context; that launch waits for the
+		 * window. The wait is bounded (GPUPROJ_WAIT): past it, metrics stop
+		 * on the device, one line, and the run finishes (the late launch ran
+		 * inside the window, which is discarded). Before: the launch waited
+		 * forever for the window, which waited forever for the host (HANG).
+		 */
+		.name = "hang_bounded_window_wait",
+		.env = ENV("GPUPROJ_WAIT=0.3"),
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "par launch drv 1 _Z4pollPVi " K_DIMS " 0 1000 waits=4 | sleep 200 ; "
+			     "launch drv 1 " COPY " " K_DIMS " 0 2000 ; host-write 4",
+			     "launch drv 1 _Z4pollPVi " K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] device 0 (Fake A100): a launch waited 0.3 s (GPUPROJ_WAIT) "
+			       "for another thread's profiled launch, which may be waiting for it: "
+			       "metrics off on this device, every launch is still timed",
+			       "@wrote:2|3|0"),
+		.kernels = { K("_Z4pollPVi", 2, 0, 1, 1000) },
+		.extra = extra_gpu_drained,
+	},
+	{
+		/* 8 threads x 200 signatures on one context: every signature profiled once, exactly. */
+		.name = "threads_8x200_signatures_one_context",
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "threads 8 200 launch rt 1 _Z3sigILi%t_%iEEvv " K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1600|1600|1600"),
+		.calls = { CALLS("cuptiRangeProfilerStart", 1600) },
+		.extra = extra_gpu_drained,
+	},
+	{
+		/* Bad GPUPROJ_WAIT and GPUPROJ_KERNEL_EXCLUDE: one line each, defaults kept. */
+		.name = "bad_wait_and_exclude",
+		.env = ENV("GPUPROJ_WAIT=0", "GPUPROJ_KERNEL_EXCLUDE=("),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] GPUPROJ_WAIT='0' is not a positive number of seconds (at most "
+			       "3600); using 10",
+			       "[gpuproj] GPUPROJ_KERNEL_EXCLUDE='(' is not a POSIX extended regular "
+			       "expression (Unmatched ( or \\(); no kernel is excluded by name (NCCL's "
+			       "still are)",
+			       LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
+		.kernels = { K(SAXPY, 1, 1, 1, 1000) },
+		.attrs = { { "env.GPUPROJ_WAIT", "0" } },
 	},
 };
 
