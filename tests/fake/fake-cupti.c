@@ -1253,8 +1253,7 @@ enqueue(struct fake_ctx *c, const struct fake_kernel *k, bool is_wait)
 	if (!o)
 		abort();
 	o->ctx = c;
-	o->k = *k;
-	o->k.name = k->name ? intern(k->name) : NULL;
+	o->k = *k;			/* the name is interned already (or NULL for a wait) */
 	o->is_wait = is_wait;
 	o->seq = ++op_seq;
 	for (pp = &ops; *pp; pp = &(*pp)->next)
