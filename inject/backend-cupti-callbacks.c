@@ -38,6 +38,7 @@ enum kind {
 	K_SYNC_CTX,		/* cudaDeviceSynchronize, cuCtxSynchronize */
 	K_SYNC_STREAM,		/* cudaStreamSynchronize, cuStreamSynchronize */
 	K_STREAM_WAIT,		/* stream waits for an event or a memory value */
+	K_STREAM_DESTROY,	/* cudaStreamDestroy, cuStreamDestroy */
 };
 
 static enum kind
@@ -76,6 +77,9 @@ runtime_kind(CUpti_CallbackId cbid)
 	case CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020:
 	case CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_ptsz_v7000:
 		return K_STREAM_WAIT;
+	case CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v3020:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050:
+		return K_STREAM_DESTROY;
 	default:
 		return K_NONE;
 	}
@@ -129,6 +133,9 @@ driver_kind(CUpti_CallbackId cbid)
 	case CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_v2:
 	case CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_v2_ptsz:
 		return K_STREAM_WAIT;
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy:
+	case CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2:
+		return K_STREAM_DESTROY;
 	default:
 		return K_NONE;
 	}
@@ -404,6 +411,12 @@ decide(const CUpti_CallbackData *cd, struct launch *l, uint32_t corr2, int level
 		inj_collector_untimed_launch(g_col, cd->correlationId);
 		return;
 	}
+	if (atomic_load(&g_captures) > 0) {
+		/* A capture began while this thread waited for the lock. */
+		pthread_rwlock_unlock(&ci->win_lock);
+		inj_collector_gate_give_back(g_col, g);
+		return;
+	}
 	if (!cupti_window_open(&tls, ci, g, cd->correlationId, corr2, level, !l->key.dims_known))
 		pthread_rwlock_unlock(&ci->win_lock);
 }
@@ -418,16 +431,98 @@ call_succeeded(CUpti_CallbackDomain dom, const CUpti_CallbackData *cd)
 	return *(const CUresult *)cd->functionReturnValue == CUDA_SUCCESS;
 }
 
-static void
-capture_changed(enum kind k, bool ok)
-{
-	if (k == K_CAPTURE_BEGIN && ok) {
-		atomic_fetch_add(&g_captures, 1);
-	} else if (k == K_CAPTURE_END) {
-		int c = atomic_load(&g_captures);
+/*
+ * ---- Stream capture ----
+ *
+ * A window synchronises its context (DecodeData); a synchronisation while
+ * a stream is captured in global mode invalidates the capture
+ * (cuda_runtime_api.h cudaStreamBeginCapture; driver_types.h
+ * cudaErrorStreamCaptureUnsupported), whatever thread makes it. So: no
+ * window opens while a capture is in progress or beginning anywhere in the
+ * process (g_captures; every mode is treated as global), and a capture
+ * begins only once no window is open (its ENTER callback waits, bounded).
+ * Captures are kept by stream, so one that is abandoned — its stream or
+ * its context destroyed without cudaStreamEndCapture — no longer keeps
+ * profiling off.
+ */
+#define MAX_CAPTURES 64
 
-		while (c > 0 && !atomic_compare_exchange_weak(&g_captures, &c, c - 1))
-			;
+static pthread_mutex_t g_cap_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	CUcontext ctx;
+	uintptr_t stream;
+} g_caps[MAX_CAPTURES];
+static size_t g_n_caps;
+
+/* The stream a capture or stream call names (the first member of every such params struct). */
+static uintptr_t
+params_stream(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+{
+	CUstream s = cd->functionParams ? *(const CUstream *)cd->functionParams : NULL;
+
+	return stream_id(s, is_ptsz(dom, cbid));
+}
+
+/* Remove matching captures (stream = UINTPTR_MAX: every one of ctx); how many. */
+static int
+captures_remove(CUcontext ctx, uintptr_t stream)
+{
+	size_t i;
+	int n = 0;
+
+	pthread_mutex_lock(&g_cap_lock);
+	for (i = 0; i < g_n_caps;) {
+		if (g_caps[i].ctx == ctx && (stream == UINTPTR_MAX || g_caps[i].stream == stream)) {
+			g_caps[i] = g_caps[--g_n_caps];
+			n++;
+		} else {
+			i++;
+		}
+	}
+	pthread_mutex_unlock(&g_cap_lock);
+	if (n)
+		atomic_fetch_sub(&g_captures, n);
+	return n;
+}
+
+void
+cupti_captures_forget(CUcontext ctx)
+{
+	if (captures_remove(ctx, UINTPTR_MAX))
+		inj_debug("a stream capture ended with its context; windows may open again");
+}
+
+static void
+on_capture(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, enum kind k,
+	   const CUpti_CallbackData *cd)
+{
+	uintptr_t s = params_stream(dom, cbid, cd);
+
+	if (k == K_CAPTURE_BEGIN && cd->callbackSite == CUPTI_API_ENTER) {
+		/* Counted before waiting: no window opens from now on. */
+		atomic_fetch_add(&g_captures, 1);
+		cupti_windows_wait_all();
+	} else if (k == K_CAPTURE_BEGIN) {
+		bool kept = false;
+
+		if (call_succeeded(dom, cd)) {
+			pthread_mutex_lock(&g_cap_lock);
+			if (g_n_caps < MAX_CAPTURES) {
+				g_caps[g_n_caps].ctx = cd->context;
+				g_caps[g_n_caps++].stream = s;
+				kept = true;
+			}
+			pthread_mutex_unlock(&g_cap_lock);
+		}
+		if (!kept)
+			atomic_fetch_sub(&g_captures, 1);
+	} else if (k == K_CAPTURE_END && cd->callbackSite == CUPTI_API_EXIT) {
+		/* Ended, successfully or not: the stream is not capturing any more. */
+		captures_remove(cd->context, s);
+	} else if (k == K_STREAM_DESTROY && cd->callbackSite == CUPTI_API_ENTER) {
+		if (captures_remove(cd->context, s))
+			inj_debug("a stream was destroyed while capturing (capture abandoned); windows "
+				  "may open again");
 	}
 }
 
@@ -484,7 +579,13 @@ on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		on_sync_or_wait(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, k, cd);
 		return;
 	}
+	if (k == K_STREAM_DESTROY) {
+		on_capture(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, k, cd);
+		return;
+	}
 	if (cd->callbackSite == CUPTI_API_ENTER) {
+		if (k == K_CAPTURE_BEGIN && tls.depth == 0)
+			on_capture(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, k, cd);
 		if (k == K_RESET) {
 			before_context_goes(cd->context);
 			return;
@@ -530,6 +631,7 @@ on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		case K_SYNC_CTX:
 		case K_SYNC_STREAM:
 		case K_STREAM_WAIT:
+		case K_STREAM_DESTROY:
 			break;
 		}
 		return;
@@ -550,7 +652,7 @@ on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 			tls.pending = false;
 		}
 		if (k == K_CAPTURE_BEGIN || k == K_CAPTURE_END)
-			capture_changed(k, call_succeeded(CUPTI_CB_DOMAIN_RUNTIME_API, cd));
+			on_capture(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, k, cd);
 	}
 	if (tls.depth > 0)
 		tls.depth--;
@@ -567,6 +669,11 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		return;
 	if (k == K_SYNC_CTX || k == K_SYNC_STREAM || k == K_STREAM_WAIT) {
 		on_sync_or_wait(CUPTI_CB_DOMAIN_DRIVER_API, cbid, k, cd);
+		return;
+	}
+	if (k == K_STREAM_DESTROY) {
+		if (!nested)
+			on_capture(CUPTI_CB_DOMAIN_DRIVER_API, cbid, k, cd);
 		return;
 	}
 	if (cd->callbackSite == CUPTI_API_ENTER) {
@@ -628,13 +735,17 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 					     cd->correlationId);
 			}
 			break;
+		case K_CAPTURE_BEGIN:
+			if (!nested)
+				on_capture(CUPTI_CB_DOMAIN_DRIVER_API, cbid, k, cd);
+			break;
 		case K_NONE:
 		case K_LAUNCH_NOPARAMS:
-		case K_CAPTURE_BEGIN:
 		case K_CAPTURE_END:
 		case K_SYNC_CTX:
 		case K_SYNC_STREAM:
 		case K_STREAM_WAIT:
+		case K_STREAM_DESTROY:
 			break;
 		}
 		return;
@@ -645,7 +756,7 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 	if (k == K_LAUNCH || k == K_GRAPH)
 		cupti_window_launch_done(&tls, LEVEL_DRV);
 	if (!nested && (k == K_CAPTURE_BEGIN || k == K_CAPTURE_END))
-		capture_changed(k, call_succeeded(CUPTI_CB_DOMAIN_DRIVER_API, cd));
+		on_capture(CUPTI_CB_DOMAIN_DRIVER_API, cbid, k, cd);
 }
 
 /* ---- resources ---- */
@@ -781,6 +892,8 @@ static const CUpti_CallbackId runtime_cbids[] = {
 	CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000,
 	CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020,
 	CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_ptsz_v7000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050,
 };
 static const CUpti_CallbackId driver_cbids[] = {
 	CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
@@ -817,6 +930,8 @@ static const CUpti_CallbackId driver_cbids[] = {
 	CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_ptsz,
 	CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_v2,
 	CUPTI_DRIVER_TRACE_CBID_cuStreamBatchMemOp_v2_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy,
+	CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2,
 };
 
 CUptiResult

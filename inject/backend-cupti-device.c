@@ -399,6 +399,7 @@ cupti_on_context_destroy(CUcontext ctx)
 {
 	struct ctxinfo *ci;
 
+	cupti_captures_forget(ctx);
 	pthread_mutex_lock(&g_ctx_lock);
 	ci = ctx_find_locked(ctx);
 	if (ci)
@@ -466,6 +467,28 @@ cupti_windows_quiesce(double s)
 	}
 	free(v);
 	return all;
+}
+
+void
+cupti_windows_wait_all(void)
+{
+	struct ctxinfo **v;
+	size_t n, i;
+
+	v = contexts_copy(&n);
+	for (i = 0; i < n; i++) {
+		struct timespec until;
+
+		if (v[i]->dead)
+			continue;
+		cupti_deadline(g_cfg->wait_s, &until);
+		if (pthread_rwlock_timedrdlock(&v[i]->win_lock, &until) == 0)
+			pthread_rwlock_unlock(&v[i]->win_lock);
+		else
+			inj_debug("a profiling window stayed open longer than GPUPROJ_WAIT while a "
+				  "stream capture began");
+	}
+	free(v);
 }
 
 void

@@ -132,7 +132,7 @@ extern struct inj_collector *g_col;
 /* Metrics on (mode full, N > 0, nothing degraded them globally). */
 extern atomic_bool g_metrics;
 extern char g_metrics_off[512];
-extern atomic_int g_captures;		/* stream captures in progress (process-wide) */
+extern atomic_int g_captures;		/* stream captures in progress or beginning (process-wide) */
 extern atomic_bool g_nested_seen;	/* driver launch callbacks fire under runtime ones */
 extern atomic_bool g_profiler_initialized;
 
@@ -280,6 +280,8 @@ void cupti_chips_release(void);
  * waiting at most `s` seconds in all. @return whether all were taken
  */
 bool cupti_windows_quiesce(double s);
+/** Wait (bounded) until no window is open on any context (a stream capture begins). */
+void cupti_windows_wait_all(void);
 /** Release what cupti_windows_quiesce() took. */
 void cupti_windows_release(void);
 /** Release every context's profiler objects and images at exit. */
@@ -330,6 +332,8 @@ void cupti_deadline(double s, struct timespec *ret);
 
 /* ---- backend-cupti-callbacks.c ---- */
 
+/** Forget the captures of a context that is destroyed (abandoned with it). */
+void cupti_captures_forget(CUcontext ctx);
 /** The subscriber callback. */
 void CUPTIAPI cupti_callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
 			     const void *data);

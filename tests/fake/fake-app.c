@@ -24,17 +24,20 @@
  *   module CTX ID SIZE            load a module (cubin of SIZE pattern bytes)
  *   launch VIA CTX NAME GX,GY,GZ BX,BY,BZ SMEM DUR_NS [noexec] [ctxnull]
  *          [destroy-mid] [regs=N] [static=N] [stream=S] [waits=F] [sets=F]
- *          [inflight] [cluster=X,Y,Z]
+ *          [inflight] [cluster=X,Y,Z] [hold=MS]
  *       stream=S: stream S (0, the default, is the legacy default stream);
  *       waits=F: the kernel spins until flag F is set; sets=F: it sets flag F
  *       when it finishes; inflight: a long kernel, finished only when
- *       something synchronises with it (see "the GPU" in fake-cupti.c)
+ *       something synchronises with it (see "the GPU" in fake-cupti.c);
+ *       hold=MS: the launch call returns MS ms after the kernel ran
  *       VIA: rt (__cudaLaunchKernel + nested cuLaunchKernel), rt-only (no
  *       nested driver callback), rt-legacy (cudaLaunchKernel + nested),
  *       rt-ex (cudaLaunchKernelExC + nested cuLaunchKernelEx), rt-coop,
  *       drv (cuLaunchKernel), drv-ptsz, ex (cuLaunchKernelEx), coop
  *   graph CTX NAME GX,GY,GZ BX,BY,BZ SMEM DUR_NS COUNT   cudaGraphLaunch of COUNT kernels
- *   capture-begin | capture-end   stream capture (runtime + nested driver)
+ *   capture-begin [S] | capture-end [S]  stream capture of stream S in global mode
+ *                                 (runtime + nested driver) on context 1
+ *   stream-destroy CTX S          cudaStreamDestroy (abandons a capture on S)
  *   repeat N COMMAND...           run COMMAND N times
  *   threads T N COMMAND...        T threads run COMMAND N times each, at once
  *                                 (%t in COMMAND becomes the thread index, %i
@@ -124,6 +127,7 @@ struct launch {
 	uint32_t smem, smem_static, regs;
 	uint64_t dur;
 	bool noexec, ctxnull, destroy_mid, inflight;
+	int hold_ms;			/* stay inside the launch call this long after the kernel */
 	int ctx_id;
 	uint32_t stream;		/* 0 = legacy default stream */
 	uint32_t cluster[3];
@@ -182,6 +186,13 @@ gpu_run(const struct launch *l, uint32_t corr)
 	if (l->noexec)
 		return;
 	fake_kernel_run(l->ctx, &k);
+	if (l->hold_ms) {
+		/* The launch call takes a while (e.g. kernel replay): others act meanwhile. */
+		struct timespec ts = { l->hold_ms / 1000, (long)(l->hold_ms % 1000) * 1000000 };
+
+		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+			;
+	}
 	if (l->destroy_mid) {
 		/* Another thread tears the context down while the launch is still open. */
 		pthread_t t;
@@ -369,6 +380,8 @@ parse_launch(const char *cmd, const char *rest, struct launch *l, char *buf, siz
 			l->destroy_mid = true;
 		else if (strcmp(tok, "inflight") == 0)
 			l->inflight = true;
+		else if (strncmp(tok, "hold=", 5) == 0)
+			l->hold_ms = atoi(tok + 5);
 		else if (strncmp(tok, "stream=", 7) == 0)
 			l->stream = (uint32_t)atoi(tok + 7);
 		else if (strncmp(tok, "waits=", 6) == 0)
@@ -426,26 +439,59 @@ graph_launch(const char *cmd, const char *rest)
 		 CUPTI_API_EXIT, "cudaGraphLaunch", &rp, NULL, c, corr, &ok);
 }
 
+/*
+ * cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal) or
+ * cudaStreamEndCapture, with the nested driver call's callbacks; the
+ * double's GPU knows a global-mode capture is in progress on the context.
+ */
 static void
-capture(bool begin)
+capture(bool begin, uint32_t st)
 {
 	uint32_t corr = fake_next_correlation(), dcorr = fake_next_correlation();
 	CUpti_CallbackId rc = begin ? CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000
 				    : CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000;
 	CUpti_CallbackId dc = begin ? CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2
 				    : CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture;
+	cudaStreamBeginCapture_v10000_params rp = { .stream = (cudaStream_t)stream_handle(st),
+						    .mode = cudaStreamCaptureModeGlobal };
+	cuStreamBeginCapture_v2_params dp = { .hStream = stream_handle(st),
+					      .mode = CU_STREAM_CAPTURE_MODE_GLOBAL };
 	cudaError_t ok = cudaSuccess;
 	CUresult dok = CUDA_SUCCESS;
 	CUcontext c = n_ctx ? ctxs[1] : NULL;
 
-	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_ENTER, "cudaStreamCapture", NULL, NULL,
+	/* Begin and end params both start with the stream. */
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_ENTER, "cudaStreamCapture", &rp, NULL,
 		 c, corr, NULL);
-	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, dc, CUPTI_API_ENTER, "cuStreamCapture", NULL, NULL, c,
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, dc, CUPTI_API_ENTER, "cuStreamCapture", &dp, NULL, c,
 		 dcorr, NULL);
-	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, dc, CUPTI_API_EXIT, "cuStreamCapture", NULL, NULL, c,
+	if (c)
+		fake_capture(c, begin, true);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, dc, CUPTI_API_EXIT, "cuStreamCapture", &dp, NULL, c,
 		 dcorr, &dok);
-	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_EXIT, "cudaStreamCapture", NULL, NULL, c,
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_EXIT, "cudaStreamCapture", &rp, NULL, c,
 		 corr, &ok);
+}
+
+/* cudaStreamDestroy with the nested cuStreamDestroy_v2 (a capture on it is abandoned). */
+static void
+stream_destroy(CUcontext c, uint32_t st)
+{
+	cudaStreamDestroy_v5050_params rp = { .stream = (cudaStream_t)stream_handle(st) };
+	cuStreamDestroy_v2_params dp = { .hStream = stream_handle(st) };
+	uint32_t corr = fake_next_correlation(), dcorr = fake_next_correlation();
+	cudaError_t ok = cudaSuccess;
+	CUresult dok = CUDA_SUCCESS;
+
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050,
+		 CUPTI_API_ENTER, "cudaStreamDestroy", &rp, NULL, c, corr, NULL);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2,
+		 CUPTI_API_ENTER, "cuStreamDestroy_v2", &dp, NULL, c, dcorr, NULL);
+	fake_capture(c, false, true);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2,
+		 CUPTI_API_EXIT, "cuStreamDestroy_v2", &dp, NULL, c, dcorr, &dok);
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050,
+		 CUPTI_API_EXIT, "cudaStreamDestroy", &rp, NULL, c, corr, &ok);
 }
 
 /* cudaDeviceSynchronize / cudaStreamSynchronize with their callbacks (driver call nested). */
@@ -805,9 +851,16 @@ run_command(const char *cmd)
 	} else if (strcmp(word, "graph") == 0) {
 		graph_launch(cmd, rest);
 	} else if (strcmp(word, "capture-begin") == 0) {
-		capture(true);
+		capture(true, (uint32_t)atoi(rest));
 	} else if (strcmp(word, "capture-end") == 0) {
-		capture(false);
+		capture(false, (uint32_t)atoi(rest));
+	} else if (strcmp(word, "stream-destroy") == 0) {
+		int c;
+		unsigned st;
+
+		if (sscanf(rest, "%d %u", &c, &st) != 2)
+			return usage(cmd);
+		stream_destroy(ctx_arg(cmd, c), st);
 	} else if (strcmp(word, "repeat") == 0) {
 		long n, i;
 		int o = 0;

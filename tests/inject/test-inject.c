@@ -1310,6 +1310,36 @@ static const struct scenario scenarios[] = {
 		.kernels = { K(SAXPY, 1, 1, 1, 1000) },
 		.attrs = { { "env.GPUPROJ_WAIT", "0" } },
 	},
+	{
+		/*
+		 * Issue 10 #6: another thread begins a global-mode stream capture while
+		 * a launch is profiled; the capture waits for the window, so the
+		 * window's DecodeData does not synchronise during it. Before: the
+		 * capture began inside the window and the synchronisation invalidated
+		 * it (the double's violation).
+		 */
+		.name = "capture_begins_during_window",
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "par launch drv 1 " SAXPY " " K_DIMS " 0 1000 hold=300 | sleep 100 ; "
+			     "capture-begin 3 ; launch drv 1 " COPY " " K_DIMS " 0 2000 stream=3 noexec ; "
+			     "capture-end 3",
+			     "repeat 2 launch drv 1 " COPY " " K_DIMS " 0 2000"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:2|3|2"),
+		.kernels = { K(SAXPY, 1, 1, 1, 1000), K(COPY, 2, 1, 1, 2000) },
+		.extra = extra_gpu_drained,
+	},
+	{
+		/*
+		 * Issue 10 #6: a capture abandoned without cudaStreamEndCapture (its
+		 * stream destroyed) no longer keeps profiling off. Before: nothing
+		 * was profiled for the rest of the run.
+		 */
+		.name = "capture_abandoned",
+		.cmds = CMDS(METRICS, "init", "ctx 0", "capture-begin 3", "stream-destroy 1 3",
+			     "repeat 2 launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|2|1"),
+		.kernels = { K(SAXPY, 2, 1, 1, 1000) },
+	},
 };
 
 START_TEST(scenario)
