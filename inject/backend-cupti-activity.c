@@ -77,6 +77,9 @@ translate(const CUpti_ActivityKernel10 *k, struct inj_kernel_record *r)
 	r->start_ns = k->start;
 	r->end_ns = k->end;
 	r->graph_id = k->graphId;
+	r->cluster.x = k->clusterX;
+	r->cluster.y = k->clusterY;
+	r->cluster.z = k->clusterZ;
 }
 
 void CUPTIAPI

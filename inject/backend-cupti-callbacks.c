@@ -209,6 +209,14 @@ set_dims(struct inj_launch_key *k, unsigned gx, unsigned gy, unsigned gz, unsign
 }
 
 static void
+set_cluster(struct launch *l, unsigned x, unsigned y, unsigned z)
+{
+	l->key.cluster.x = x;
+	l->key.cluster.y = y;
+	l->key.cluster.z = z;
+}
+
+static void
 set_stream(struct launch *l, CUstream s, bool ptsz)
 {
 	l->stream = stream_id(s, ptsz);
@@ -255,9 +263,13 @@ runtime_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
 			 p->config->dynamicSmemBytes);
 		set_stream(l, (CUstream)p->config->stream, ptsz);
 		for (i = 0; p->config->attrs && i < p->config->numAttrs; i++) {
-			if (p->config->attrs[i].id == cudaLaunchAttributeCooperative &&
-			    p->config->attrs[i].val.cooperative)
+			const cudaLaunchAttribute *a = &p->config->attrs[i];
+
+			if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative)
 				l->coop = true;
+			else if (a->id == cudaLaunchAttributeClusterDimension)
+				set_cluster(l, a->val.clusterDim.x, a->val.clusterDim.y,
+					    a->val.clusterDim.z);
 		}
 		break;
 	}
@@ -305,11 +317,19 @@ driver_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
 			 p->config->blockDimX, p->config->blockDimY, p->config->blockDimZ,
 			 p->config->sharedMemBytes);
 		set_stream(l, p->config->hStream, ptsz);
-		/* cuda.h CU_LAUNCH_ATTRIBUTE_COOPERATIVE: "non-zero ... launched as cooperative". */
+		/*
+		 * cuda.h CU_LAUNCH_ATTRIBUTE_COOPERATIVE ("nonzero indicates a
+		 * cooperative kernel") and CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+		 * (value.clusterDim), both in CUlaunchAttributeValue.
+		 */
 		for (i = 0; p->config->attrs && i < p->config->numAttrs; i++) {
-			if (p->config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE &&
-			    p->config->attrs[i].value.cooperative)
+			const CUlaunchAttribute *a = &p->config->attrs[i];
+
+			if (a->id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && a->value.cooperative)
 				l->coop = true;
+			else if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+				set_cluster(l, a->value.clusterDim.x, a->value.clusterDim.y,
+					    a->value.clusterDim.z);
 		}
 		break;
 	}

@@ -64,6 +64,7 @@ struct inj_device_info {
 struct inj_launch_key {
 	const char *name;	/* mangled kernel name (borrowed) */
 	struct gpuproj_dim3 grid, block;
+	struct gpuproj_dim3 cluster; /* thread block cluster, 0,0,0 = none (as 1,1,1) */
 	uint32_t smem_dynamic;	/* bytes */
 	int device;		/* ordinal */
 	bool dims_known;
@@ -73,6 +74,7 @@ struct inj_launch_key {
 struct inj_kernel_record {
 	const char *name;	/* mangled (borrowed for the call) */
 	struct gpuproj_dim3 grid, block;
+	struct gpuproj_dim3 cluster; /* 0,0,0 or 1,1,1 = no cluster */
 	uint32_t smem_dynamic, smem_static; /* bytes per block */
 	uint32_t regs_per_thread;
 	uint32_t local_bytes_per_thread;

@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ struct inj_gate {
 	struct inj_gate *all_next;	/* every gate, for freeing */
 	uint64_t hash;
 	char *name;
-	struct gpuproj_dim3 grid, block;
+	struct gpuproj_dim3 grid, block, cluster;
 	uint32_t smem_dynamic;
 	int device;
 	bool dims_known;
@@ -86,7 +87,7 @@ struct inj_prof_launch {
 
 struct kcache {
 	const char *name_ptr;
-	struct gpuproj_dim3 grid, block;
+	struct gpuproj_dim3 grid, block, cluster;
 	uint32_t smem_dynamic;
 	int device;
 	struct gpuproj_kernel *k;
@@ -129,6 +130,31 @@ oom(struct inj_collector *c)
 	}
 }
 
+/*
+ * A thread block cluster is part of a launch's signature (issue 10 #7:
+ * cuLaunchKernelEx's CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, cuda.h; the
+ * record's clusterX/Y/Z, cupti_activity.h CUpti_ActivityKernel10): 0,0,0
+ * (no cluster, or a record from before CC 9.0) and 1,1,1 are the same.
+ */
+static struct gpuproj_dim3
+cluster_norm(struct gpuproj_dim3 c)
+{
+	if (c.x <= 1 && c.y <= 1 && c.z <= 1)
+		c.x = c.y = c.z = 1;
+	return c;
+}
+
+/* The profile's signature tag for a cluster shape: "" or "cluster=2x1x1". */
+static void
+cluster_tag(struct gpuproj_dim3 c, char *buf, size_t size)
+{
+	c = cluster_norm(c);
+	if (c.x == 1 && c.y == 1 && c.z == 1)
+		buf[0] = '\0';
+	else
+		snprintf(buf, size, "cluster=%ux%ux%u", c.x, c.y, c.z);
+}
+
 static uint64_t
 mix(uint64_t h, uint64_t v)
 {
@@ -154,10 +180,13 @@ key_hash(const struct inj_launch_key *k)
 	h = mix(h, w);
 	h = mix(h, (uint64_t)(uint32_t)k->device << 1 | k->dims_known);
 	if (k->dims_known) {
+		struct gpuproj_dim3 c = cluster_norm(k->cluster);
+
 		h = mix(h, (uint64_t)k->grid.x << 32 | k->grid.y);
 		h = mix(h, (uint64_t)k->grid.z << 32 | k->block.x);
 		h = mix(h, (uint64_t)k->block.y << 32 | k->block.z);
 		h = mix(h, k->smem_dynamic);
+		h = mix(h, (uint64_t)c.x << 42 | (uint64_t)c.y << 21 | c.z);
 	}
 	return h;
 }
@@ -167,11 +196,15 @@ key_equal(const struct inj_gate *g, const struct inj_launch_key *k)
 {
 	if (g->dims_known != k->dims_known || g->device != k->device)
 		return false;
-	if (k->dims_known &&
-	    (g->grid.x != k->grid.x || g->grid.y != k->grid.y || g->grid.z != k->grid.z ||
-	     g->block.x != k->block.x || g->block.y != k->block.y || g->block.z != k->block.z ||
-	     g->smem_dynamic != k->smem_dynamic))
-		return false;
+	if (k->dims_known) {
+		struct gpuproj_dim3 c = cluster_norm(k->cluster);
+
+		if (g->grid.x != k->grid.x || g->grid.y != k->grid.y || g->grid.z != k->grid.z ||
+		    g->block.x != k->block.x || g->block.y != k->block.y ||
+		    g->block.z != k->block.z || g->smem_dynamic != k->smem_dynamic ||
+		    g->cluster.x != c.x || g->cluster.y != c.y || g->cluster.z != c.z)
+			return false;
+	}
 	return strcmp(g->name, k->name) == 0;
 }
 
@@ -348,6 +381,7 @@ gate_get(struct inj_collector *c, const struct inj_launch_key *k, uint64_t h)
 	if (k->dims_known) {
 		g->grid = k->grid;
 		g->block = k->block;
+		g->cluster = cluster_norm(k->cluster);
 		g->smem_dynamic = k->smem_dynamic;
 	}
 	g->match = regex_match(c->cfg, k->name);
@@ -670,8 +704,11 @@ inj_collector_untimed_launch(struct inj_collector *c, uint32_t corr)
 static struct gpuproj_kernel *
 kernel_for(struct inj_collector *c, const struct inj_kernel_record *r)
 {
+	struct gpuproj_dim3 cl = cluster_norm(r->cluster);
+	char tag[48];
 	struct gpuproj_signature sig = {
 		.name = r->name,
+		.tag = tag,
 		.grid = r->grid,
 		.block = r->block,
 		.smem_dynamic = r->smem_dynamic,
@@ -685,8 +722,10 @@ kernel_for(struct inj_collector *c, const struct inj_kernel_record *r)
 	if (e->name_ptr == r->name && e->k && e->grid.x == r->grid.x && e->grid.y == r->grid.y &&
 	    e->grid.z == r->grid.z && e->block.x == r->block.x && e->block.y == r->block.y &&
 	    e->block.z == r->block.z && e->smem_dynamic == r->smem_dynamic &&
+	    e->cluster.x == cl.x && e->cluster.y == cl.y && e->cluster.z == cl.z &&
 	    e->device == r->device && strcmp(e->k->name, r->name) == 0)
 		return e->k;
+	cluster_tag(cl, tag, sizeof(tag));
 	before = gpuproj_profile_count(c->profile);
 	if (gpuproj_profile_kernel(c->profile, &sig, &k) != GPUPROJ_OK) {
 		oom(c);
@@ -700,6 +739,7 @@ kernel_for(struct inj_collector *c, const struct inj_kernel_record *r)
 	e->name_ptr = r->name;
 	e->grid = r->grid;
 	e->block = r->block;
+	e->cluster = cl;
 	e->smem_dynamic = r->smem_dynamic;
 	e->device = r->device;
 	e->k = k;
@@ -870,6 +910,7 @@ inj_collector_finish(struct inj_collector *c)
 		r.name = pl->gate->name;
 		r.grid = pl->gate->grid;
 		r.block = pl->gate->block;
+		r.cluster = pl->gate->cluster;
 		r.smem_dynamic = pl->gate->smem_dynamic;
 		r.device = pl->gate->device;
 		pl->k = kernel_for(c, &r);

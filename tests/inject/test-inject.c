@@ -679,6 +679,30 @@ extra_local_scopes(struct run *r)
 	free(cmd);
 }
 
+/* Two signatures of one kernel, grid and block: with and without a 2x1x1 cluster. */
+static void
+extra_clusters(struct run *r)
+{
+	json_t *ks = json_object_get(r->json, "kernels"), *k;
+	size_t i, plain = 0, clustered = 0;
+
+	ck_assert_int_eq(kernel_count(r), 2);
+	json_array_foreach(ks, i, k) {
+		const char *tag = json_string_value(json_object_get(k, "tag"));
+
+		ck_assert_int_eq(jint(k, "launches"), 2);
+		ck_assert_int_eq(jint(k, "profiled_launches"), 1);
+		if (tag) {
+			ck_assert_str_eq(tag, "cluster=2x1x1");
+			clustered++;
+		} else {
+			plain++;
+		}
+	}
+	ck_assert_uint_eq(plain, 1);
+	ck_assert_uint_eq(clustered, 1);
+}
+
 /* Nothing was left queued on the double's GPU and no record went with a context. */
 static void
 extra_gpu_drained(struct run *r)
@@ -1339,6 +1363,21 @@ static const struct scenario scenarios[] = {
 			     "repeat 2 launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
 		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|2|1"),
 		.kernels = { K(SAXPY, 2, 1, 1, 1000) },
+	},
+	{
+		/*
+		 * Issue 10 #7: the thread block cluster is part of the signature
+		 * (cuLaunchKernelEx / cudaLaunchKernelExC attributes; the record's
+		 * cluster dimensions); the profile tags it. Before: one signature,
+		 * 4 launches, 1 profiled.
+		 */
+		.name = "cluster_shape_in_signature",
+		.cmds = CMDS("device 0 \"Fake H100\" GH100 9.0 132 1755000", METRICS, "init", "ctx 0",
+			     "repeat 2 launch ex 1 _Z7clusterPf " K_DIMS " 0 1000 cluster=2,1,1",
+			     "repeat 2 launch rt-ex 1 _Z7clusterPf " K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, "@device:Fake H100|GH100|9.0|132|38|3",
+			       LINE_NOT_IN_TARGETS("Fake H100"), "@wrote:2|4|2"),
+		.extra = extra_clusters,
 	},
 };
 
