@@ -5,8 +5,12 @@
  * the NVPW metrics evaluator (backend-nvpw.c), one session per profiled
  * launch: counter-data image (re)initialised → BeginSession (auto range,
  * kernel replay) → SetConfig → EnableProfiling at the launch's ENTER;
- * DisableProfiling → UnsetConfig → EndSession → NVPW evaluation at its
- * EXIT.
+ * DisableProfiling → FlushCounterData → UnsetConfig → EndSession → NVPW
+ * evaluation at its EXIT. FlushCounterData decodes the submitted passes
+ * into the image (cupti_profiler_target.h; NVIDIA's kernel-replay samples,
+ * e.g. autorange_profiling, call it after DisableProfiling): without it
+ * the image may hold no range (issue 10 #8, [GPU?] what EndSession alone
+ * keeps).
  *
  * Thread safety: called with the context's lock held (window functions) or
  * g_ctx_lock (chip set-up).
@@ -206,14 +210,22 @@ legacy_close(struct ctxinfo *ci, struct chipinfo *chip, double *raw, struct cupt
 {
 	CUpti_Profiler_DisableProfiling_Params dp = {
 		.structSize = CUpti_Profiler_DisableProfiling_Params_STRUCT_SIZE, .ctx = ci->ctx };
+	CUpti_Profiler_FlushCounterData_Params fp = {
+		.structSize = CUpti_Profiler_FlushCounterData_Params_STRUCT_SIZE, .ctx = ci->ctx };
 	CUpti_Profiler_UnsetConfig_Params up = {
 		.structSize = CUpti_Profiler_UnsetConfig_Params_STRUCT_SIZE, .ctx = ci->ctx };
 	CUpti_Profiler_EndSession_Params ep = {
 		.structSize = CUpti_Profiler_EndSession_Params_STRUCT_SIZE, .ctx = ci->ctx };
 	size_t n = 0;
 
-	if (!CUPTI_CALL(err, cuptiProfilerDisableProfiling, &dp) ||
+	if (!CUPTI_CALL(err, cuptiProfilerDisableProfiling, &dp)) {
+		CUPTI_TRY(cuptiProfilerEndSession, &ep);
+		ci->legacy_session = false;
+		return -1;
+	}
+	if (!CUPTI_CALL(err, cuptiProfilerFlushCounterData, &fp) ||
 	    !CUPTI_CALL(err, cuptiProfilerUnsetConfig, &up)) {
+		CUPTI_TRY(cuptiProfilerUnsetConfig, &up);
 		CUPTI_TRY(cuptiProfilerEndSession, &ep);
 		ci->legacy_session = false;
 		return -1;

@@ -84,6 +84,7 @@ struct cupti_api {
 	CUPTI_FN(cuptiProfilerUnsetConfig);
 	CUPTI_FN(cuptiProfilerEnableProfiling);
 	CUPTI_FN(cuptiProfilerDisableProfiling);
+	CUPTI_FN(cuptiProfilerFlushCounterData);
 };
 
 /* Driver functions, taken from libcuda.so.1 when the first context appears. */

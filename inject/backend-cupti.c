@@ -222,6 +222,7 @@ load_api(void)
 	R(cuptiProfilerUnsetConfig);
 	R(cuptiProfilerEnableProfiling);
 	R(cuptiProfilerDisableProfiling);
+	R(cuptiProfilerFlushCounterData);
 #undef R
 	if (missing) {
 		inj_warn("libcupti.so.13 lacks %s (a CUPTI older than 13.0?): gpuproj is off, the "

@@ -358,11 +358,11 @@ struct cd_header {
 	uint32_t magic;
 	uint32_t n;		/* metrics */
 	uint32_t max_ranges;
-	uint32_t ranges;	/* recorded */
+	uint32_t ranges;	/* recorded (and, for the legacy profiler, decoded) */
 	uint32_t dropped;
 	uint32_t decoded;
 	uint32_t names_len;
-	uint32_t pad;
+	uint32_t undecoded;	/* legacy profiler: ranges of passes not decoded yet */
 };
 
 size_t
@@ -438,26 +438,43 @@ fake_cd_value(const uint8_t *image, size_t r, const char *name, double *ret)
 	return true;
 }
 
-/* Record one range of kernel k into an image (L held). */
+/*
+ * Record one range of kernel k into an image (L held). The legacy
+ * profiler's passes are only decoded into the image by
+ * cuptiProfilerFlushCounterData ("Flush Counter data API to ensure every
+ * pass is decoded into the counterDataImage passed at beginSession",
+ * cupti_profiler_target.h, cuptiProfilerFlushCounterData; NVIDIA's
+ * kernel-replay samples call it after DisableProfiling): `undecoded`.
+ */
 static void
-cd_record(uint8_t *image, const struct fake_kernel *k)
+cd_record_as(uint8_t *image, const struct fake_kernel *k, bool undecoded)
 {
 	struct cd_header *h = cd_header(image);
 	const char *p;
-	uint32_t i;
+	uint32_t i, at;
 
 	if (!h)
 		return;
-	if (h->ranges >= h->max_ranges) {
+	at = h->ranges + h->undecoded;
+	if (at >= h->max_ranges) {
 		h->dropped++;
 		return;
 	}
 	p = (const char *)(image + sizeof(*h));
 	for (i = 0; i < h->n; i++) {
-		cd_values(image)[h->ranges * h->n + i] = metric_value_locked(p, k);
+		cd_values(image)[at * h->n + i] = metric_value_locked(p, k);
 		p += strlen(p) + 1;
 	}
-	h->ranges++;
+	if (undecoded)
+		h->undecoded++;
+	else
+		h->ranges++;
+}
+
+static void
+cd_record(uint8_t *image, const struct fake_kernel *k)
+{
+	cd_record_as(image, k, false);
 }
 
 /* Name-list blobs: config images and counter-data prefixes. */
@@ -1124,7 +1141,7 @@ execute(struct fake_ctx *c, const struct fake_kernel *k, bool profiled, struct b
 		cd_record(c->rp->image, k);
 		passes = c->rp->passes;
 	} else if (profiled && c->enabled && c->legacy_image) {
-		cd_record(c->legacy_image, k);
+		cd_record_as(c->legacy_image, k, true);
 		passes = c->legacy_passes;
 	} else {
 		profiled = false;
@@ -2291,6 +2308,32 @@ cuptiProfilerDisableProfiling(CUpti_Profiler_DisableProfiling_Params *p)
 }
 
 API
+cuptiProfilerFlushCounterData(CUpti_Profiler_FlushCounterData_Params *p)
+{
+	struct fake_ctx *c;
+	struct cd_header *h;
+
+	ENTER_PARAMS(p, CUpti_Profiler_FlushCounterData_Params);
+	c = live_ctx(p->ctx);
+	if (!c || !c->session)
+		return bad(__func__, "no session: cuptiProfilerBeginSession first");
+	if (c->enabled)
+		return bad(__func__, "profiling still enabled: cuptiProfilerDisableProfiling first");
+	/* "This will cause the CPU/GPU sync to collect all the undecoded pass." */
+	sync_ctx(p->ctx, false, 0, "cuptiProfilerFlushCounterData");
+	pthread_mutex_lock(&L);
+	h = cd_header(c->legacy_image);
+	if (h) {
+		h->ranges += h->undecoded;
+		h->undecoded = 0;
+	}
+	pthread_mutex_unlock(&L);
+	p->numRangesDropped = h ? h->dropped : 0;
+	p->numTraceBytesDropped = 0;
+	return CUPTI_SUCCESS;
+}
+
+API
 cuptiProfilerEndSession(CUpti_Profiler_EndSession_Params *p)
 {
 	struct fake_ctx *c;
@@ -2305,6 +2348,8 @@ cuptiProfilerEndSession(CUpti_Profiler_EndSession_Params *p)
 	pthread_mutex_lock(&L);
 	h = cd_header(c->legacy_image);
 	if (h) {
+		/* Passes never flushed are not in the image ([GPU?]: what the real one keeps). */
+		h->undecoded = 0;
 		if (forced_ranges >= 0) {
 			h->ranges = (uint32_t)forced_ranges < h->max_ranges ? (uint32_t)forced_ranges
 									    : h->max_ranges;
