@@ -263,6 +263,11 @@ device_setup(struct devinfo *d, CUcontext ctx)
 			d->metrics = false;
 			return;
 		}
+		if (r == CUPTI_ERROR_HARDWARE_BUSY) {
+			cupti_counters_busy("cuptiProfilerInitialize");
+			d->metrics = false;
+			return;
+		}
 		if (r != CUPTI_SUCCESS) {
 			cupti_metrics_off("cuptiProfilerInitialize failed (%s)", cupti_result_name(r));
 			d->metrics = false;
@@ -287,6 +292,11 @@ device_setup(struct devinfo *d, CUcontext ctx)
 	if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ||
 	    r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES) {
 		cupti_no_permission("cuptiProfilerGetCounterAvailability", r);
+		d->metrics = false;
+		goto out;
+	}
+	if (r == CUPTI_ERROR_HARDWARE_BUSY) {
+		cupti_counters_busy("cuptiProfilerGetCounterAvailability");
 		d->metrics = false;
 		goto out;
 	}

@@ -261,6 +261,8 @@ struct cupti_tls {
 void cupti_metrics_off(const char *fmt, ...) INJ_PRINTF(1, 2);
 /** No counter permission (from `call`). */
 void cupti_no_permission(const char *call, CUptiResult r);
+/** The counters are held by another profiler (DCGM...): metrics off, one line naming what to do. */
+void cupti_counters_busy(const char *call);
 /** Counters unusable on one device; one line per device. */
 void cupti_device_off(struct devinfo *d, const char *fmt, ...) INJ_PRINTF(2, 3);
 /** A profiler call failed on ci: decide what it means (ci->lock held). */

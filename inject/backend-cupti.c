@@ -114,6 +114,20 @@ cupti_no_permission(const char *call, CUptiResult r)
 			  "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)", cupti_result_name(r), call);
 }
 
+/*
+ * CUPTI_ERROR_HARDWARE_BUSY: "The performance monitoring hardware is in use
+ * by other client" (cupti_result.h). DCGM holds the counters with a
+ * system-wide lock (NVIDIA/DCGM issue 56) until paused.
+ */
+void
+cupti_counters_busy(const char *call)
+{
+	cupti_metrics_off("the GPU performance counters are busy (CUPTI_ERROR_HARDWARE_BUSY from "
+			  "%s): another profiler holds them, on cluster nodes usually DCGM or "
+			  "dcgm-exporter; pause it with 'dcgmi profile --pause' (and 'dcgmi profile "
+			  "--resume' afterwards) and run again", call);
+}
+
 void
 cupti_device_off(struct devinfo *d, const char *fmt, ...)
 {
@@ -145,6 +159,9 @@ cupti_profiler_failed(struct ctxinfo *ci, const struct cupti_err *err)
 	case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
 	case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
 		cupti_no_permission(call, err->r);
+		return;
+	case CUPTI_ERROR_HARDWARE_BUSY:
+		cupti_counters_busy(call);
 		return;
 	case CUPTI_ERROR_NOT_SUPPORTED:
 	case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:

@@ -47,6 +47,7 @@
  *   flush                         deliver buffered activity records
  *   metric NAME VALUE | fail FUNC CODE [COUNT] | ranges N | drop N
  *   dropped-ranges N              the next N windows' ranges are reported dropped
+ *   counters-busy                 another client (DCGM) holds the counters
  *   replay-records on|off         one record per replay pass (default on)
  *   fatal MESSAGE                 CUPTI fatal error
  *   fork                          child: one launch, exit 0; parent waits
@@ -889,6 +890,8 @@ run_command(const char *cmd)
 		fake_fail(arg1, code, count);
 	} else if (strcmp(word, "ranges") == 0) {
 		fake_set_ranges(atoi(rest));
+	} else if (strcmp(word, "counters-busy") == 0) {
+		fake_counters_busy(true);
 	} else if (strcmp(word, "dropped-ranges") == 0) {
 		fake_set_dropped_ranges(atoi(rest));
 	} else if (strcmp(word, "drop") == 0) {

@@ -933,6 +933,34 @@ struct rp {
 static struct rp *rps;
 static int forced_ranges = -1;
 static int dropped_windows;
+/*
+ * Another client (DCGM, dcgm-exporter) holds the counters: starting a
+ * profiling session fails with CUPTI_ERROR_HARDWARE_BUSY ("The performance
+ * monitoring hardware is in use by other client", cupti_result.h; DCGM and
+ * CUPTI "lock the same primitive in the driver ... a system-wide lock",
+ * NVIDIA/DCGM issue 56). Which call reports it first is [GPU?]; the double
+ * fails the start of a window (cuptiRangeProfilerStart, cuptiProfilerBeginSession).
+ */
+static bool counters_busy;
+
+void
+fake_counters_busy(bool busy)
+{
+	pthread_mutex_lock(&L);
+	counters_busy = busy;
+	pthread_mutex_unlock(&L);
+}
+
+static bool
+busy_now(void)
+{
+	bool b;
+
+	pthread_mutex_lock(&L);
+	b = counters_busy;
+	pthread_mutex_unlock(&L);
+	return b;
+}
 
 static struct rp *
 rp_of(CUpti_RangeProfiler_Object *o)
@@ -1499,6 +1527,7 @@ cuptiGetResultString(CUptiResult result, const char **str)
 		{ CUPTI_ERROR_INVALID_OPERATION, "CUPTI_ERROR_INVALID_OPERATION" },
 		{ CUPTI_ERROR_OUT_OF_MEMORY, "CUPTI_ERROR_OUT_OF_MEMORY" },
 		{ CUPTI_ERROR_HARDWARE, "CUPTI_ERROR_HARDWARE" },
+		{ CUPTI_ERROR_HARDWARE_BUSY, "CUPTI_ERROR_HARDWARE_BUSY" },
 		{ CUPTI_ERROR_MAX_LIMIT_REACHED, "CUPTI_ERROR_MAX_LIMIT_REACHED" },
 		{ CUPTI_ERROR_NOT_INITIALIZED, "CUPTI_ERROR_NOT_INITIALIZED" },
 		{ CUPTI_ERROR_INVALID_KIND, "CUPTI_ERROR_INVALID_KIND" },
@@ -2013,6 +2042,8 @@ cuptiRangeProfilerStart(CUpti_RangeProfiler_Start_Params *p)
 	RP_GET(p->pRangeProfilerObject, r);
 	if (!r->configured)
 		return bad(__func__, "cuptiRangeProfilerSetConfig must come first");
+	if (busy_now())
+		return CUPTI_ERROR_HARDWARE_BUSY;
 	if (r->started)
 		return bad(__func__, "already started");
 	pthread_mutex_lock(&L);
@@ -2218,6 +2249,8 @@ cuptiProfilerBeginSession(CUpti_Profiler_BeginSession_Params *p)
 
 	ENTER_PARAMS(p, CUpti_Profiler_BeginSession_Params);
 	NEED_INIT();
+	if (busy_now())
+		return CUPTI_ERROR_HARDWARE_BUSY;
 	c = live_ctx(p->ctx);
 	if (!c)
 		return bad(__func__, "unknown or destroyed context");

@@ -1381,6 +1381,27 @@ static const struct scenario scenarios[] = {
 			       LINE_NOT_IN_TARGETS("Fake H100"), "@wrote:2|4|2"),
 		.extra = extra_clusters,
 	},
+	{
+		/*
+		 * Issue 10 #4: DCGM holds the counters: the first window fails with
+		 * CUPTI_ERROR_HARDWARE_BUSY; one line says what holds them and how to
+		 * pause it; timing goes on. Before: an unknown failure, retried, then
+		 * "the profiler failed three times in a row".
+		 */
+		.name = "counters_busy",
+		.cmds = CMDS(METRICS, "counters-busy", "init", "ctx 0",
+			     "repeat 4 launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] the GPU performance counters are busy "
+			       "(CUPTI_ERROR_HARDWARE_BUSY from cuptiRangeProfilerStart): another "
+			       "profiler holds them, on cluster nodes usually DCGM or dcgm-exporter; "
+			       "pause it with 'dcgmi profile --pause' (and 'dcgmi profile --resume' "
+			       "afterwards) and run again: metrics off, every launch is still timed "
+			       "(the profile will have durations but no projections)",
+			       "@wrote:1|4|0"),
+		.kernels = { K(SAXPY, 4, 0, 4, 1000) },
+		.calls = { CALLS("cuptiRangeProfilerStart", 1) },
+	},
 };
 
 START_TEST(scenario)
