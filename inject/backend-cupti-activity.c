@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The activity API side of the CUPTI backend: CONCURRENT_KERNEL records →
- * struct inj_kernel_record (cupti-notes §3). Buffers: 1 MiB, 8-byte
+ * struct inj_kernel_record (cupti-notes §3), in the layout of the loaded
+ * libcupti's version. Buffers: 1 MiB, 8-byte
  * aligned (cupti_common.h ACTIVITY_RECORD_ALIGNMENT), a pool of 4.
  *
  * Thread safety: buffers complete on CUPTI's thread or on the thread that
@@ -9,6 +10,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "backend-cupti-private.h"
@@ -58,28 +60,114 @@ cupti_buffers_release(void)
 	pthread_mutex_unlock(&g_pool_lock);
 }
 
+/*
+ * ---- Kernel record layouts, by the libcupti that is loaded ----
+ *
+ * CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL records are CUpti_ActivityKernel10
+ * in CUPTI 13.0 (cupti_activity.h:2909-3212), CUpti_ActivityKernel11 from
+ * 13.1 ("Added a new parameter priority in the kernel record ... replaced
+ * by the new CUpti_ActivityKernel11", CUPTI release notes, Updates in CUDA
+ * 13.1), CUpti_ActivityKernel12 from 13.3 (adds the execution model;
+ * CUPTI Python 13.3.1 notes: ActivityKernel11 dropped in 13.3.0) and
+ * CUpti_ActivityKernel13 from 13.4 (sourceGraphId, sourceGraphNodeId;
+ * release notes, Updates in CUDA 13.4; the 13.5.0 API pages still
+ * document it). Each version appends fields after isDeviceLaunched: the
+ * members gpuproj reads keep their order and, in the packed 8-byte-aligned
+ * records, their offsets (the struct pages of docs.nvidia.com/cupti list
+ * the same members in the same order; the 13.1+ headers themselves are
+ * [GPU?] here, only 13.0's is installed). So one prefix serves them all,
+ * checked against the 13.0 header below, and a libcupti whose version is
+ * not in the table is refused: its records could be anything.
+ */
+struct kernel_prefix {
+	CUpti_ActivityKind kind;
+	uint8_t cache_config;
+	uint8_t shared_memory_config;
+	uint16_t registers_per_thread;
+	uint8_t partitioned_requested_executed[8];
+	uint64_t start, end, completed;
+	uint32_t device_id, context_id, stream_id;
+	int32_t grid_x, grid_y, grid_z, block_x, block_y, block_z;
+	int32_t static_shared_memory, dynamic_shared_memory;
+	uint32_t local_memory_per_thread, local_memory_total;
+	uint32_t correlation_id;
+	int64_t grid_id;
+	const char *name;
+	void *reserved0;
+	uint64_t queued, submitted;
+	uint8_t launch_type, carveout_requested, carveout, padding;
+	uint32_t shared_memory_executed;
+	uint64_t graph_node_id;
+	uint32_t shmem_limit_config;
+	uint32_t graph_id;
+	void *access_policy_window;
+	uint32_t channel_id;
+	uint32_t channel_type;
+	uint32_t cluster_x, cluster_y, cluster_z;
+} __attribute__((packed, aligned(8)));
+
+#define SAME_OFFSET(ours, theirs) \
+	_Static_assert(offsetof(struct kernel_prefix, ours) == \
+		       offsetof(CUpti_ActivityKernel10, theirs), #ours " moved")
+SAME_OFFSET(registers_per_thread, registersPerThread);
+SAME_OFFSET(start, start);
+SAME_OFFSET(end, end);
+SAME_OFFSET(device_id, deviceId);
+SAME_OFFSET(grid_x, gridX);
+SAME_OFFSET(block_z, blockZ);
+SAME_OFFSET(static_shared_memory, staticSharedMemory);
+SAME_OFFSET(dynamic_shared_memory, dynamicSharedMemory);
+SAME_OFFSET(local_memory_per_thread, localMemoryPerThread);
+SAME_OFFSET(correlation_id, correlationId);
+SAME_OFFSET(name, name);
+SAME_OFFSET(graph_id, graphId);
+SAME_OFFSET(cluster_x, clusterX);
+SAME_OFFSET(cluster_z, clusterZ);
+
+static const struct {
+	uint32_t api_min, api_max;	/* cuptiGetVersion() */
+	const char *record;
+} layouts[] = {
+	{ 130000, 130099, "CUpti_ActivityKernel10" },
+	{ 130100, 130299, "CUpti_ActivityKernel11" },
+	{ 130300, 130399, "CUpti_ActivityKernel12" },
+	{ 130400, 130599, "CUpti_ActivityKernel13" },
+};
+
+const char *
+cupti_record_layout(uint32_t api)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LENGTH(layouts); i++) {
+		if (api >= layouts[i].api_min && api <= layouts[i].api_max)
+			return layouts[i].record;
+	}
+	return NULL;
+}
+
 static void
-translate(const CUpti_ActivityKernel10 *k, struct inj_kernel_record *r)
+translate(const struct kernel_prefix *k, struct inj_kernel_record *r)
 {
 	r->name = k->name;
-	r->grid.x = (uint32_t)k->gridX;
-	r->grid.y = (uint32_t)k->gridY;
-	r->grid.z = (uint32_t)k->gridZ;
-	r->block.x = (uint32_t)k->blockX;
-	r->block.y = (uint32_t)k->blockY;
-	r->block.z = (uint32_t)k->blockZ;
-	r->smem_dynamic = (uint32_t)k->dynamicSharedMemory;
-	r->smem_static = (uint32_t)k->staticSharedMemory;
-	r->regs_per_thread = k->registersPerThread;
-	r->local_bytes_per_thread = k->localMemoryPerThread;
-	r->device = (int)k->deviceId;
-	r->correlation = k->correlationId;
+	r->grid.x = (uint32_t)k->grid_x;
+	r->grid.y = (uint32_t)k->grid_y;
+	r->grid.z = (uint32_t)k->grid_z;
+	r->block.x = (uint32_t)k->block_x;
+	r->block.y = (uint32_t)k->block_y;
+	r->block.z = (uint32_t)k->block_z;
+	r->smem_dynamic = (uint32_t)k->dynamic_shared_memory;
+	r->smem_static = (uint32_t)k->static_shared_memory;
+	r->regs_per_thread = k->registers_per_thread;
+	r->local_bytes_per_thread = k->local_memory_per_thread;
+	r->device = (int)k->device_id;
+	r->correlation = k->correlation_id;
 	r->start_ns = k->start;
 	r->end_ns = k->end;
-	r->graph_id = k->graphId;
-	r->cluster.x = k->clusterX;
-	r->cluster.y = k->clusterY;
-	r->cluster.z = k->clusterZ;
+	r->graph_id = k->graph_id;
+	r->cluster.x = k->cluster_x;
+	r->cluster.y = k->cluster_y;
+	r->cluster.z = k->cluster_z;
 }
 
 void CUPTIAPI
@@ -102,7 +190,7 @@ cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size
 		if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
 		    rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
 			continue;
-		translate((const CUpti_ActivityKernel10 *)rec, &batch[n++]);
+		translate((const struct kernel_prefix *)(const void *)rec, &batch[n++]);
 		if (n == ARRAY_LENGTH(batch)) {
 			inj_collector_records(g_col, batch, n);
 			n = 0;

@@ -60,6 +60,7 @@ struct cupti_api {
 	CUPTI_FN(cuptiActivityDisable);
 	CUPTI_FN(cuptiActivityGetNextRecord);
 	CUPTI_FN(cuptiActivityFlushAll);
+	CUPTI_FN(cuptiActivityFlushPeriod);
 	CUPTI_FN(cuptiActivityGetNumDroppedRecords);
 	CUPTI_FN(cuptiProfilerInitialize);
 	CUPTI_FN(cuptiProfilerDeInitialize);
@@ -136,6 +137,14 @@ extern char g_metrics_off[512];
 extern atomic_int g_captures;		/* stream captures in progress or beginning (process-wide) */
 extern atomic_bool g_nested_seen;	/* driver launch callbacks fire under runtime ones */
 extern atomic_bool g_profiler_initialized;
+/*
+ * libcupti 13.0 GA (API 130000): cuptiActivityDisable(CONCURRENT_KERNEL)
+ * can deadlock and cuptiActivityFlushAll can crash, both fixed in 13.0
+ * Update 1 (CUPTI release notes). gpuproj then never disables kernel
+ * tracing, lets CUPTI's worker flush (cuptiActivityFlushPeriod) and calls
+ * cuptiActivityFlushAll only before a context goes and at exit.
+ */
+extern bool g_cupti_ga;
 
 /* ---- devices, chips, contexts ---- */
 
@@ -348,6 +357,12 @@ CUptiResult cupti_callbacks_enable(CUpti_SubscriberHandle sub, bool launches);
 void CUPTIAPI cupti_buffer_requested(uint8_t **buf, size_t *size, size_t *max_records);
 void CUPTIAPI cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size,
 				     size_t valid);
+/**
+ * The kernel record type a libcupti of API version `api` (cuptiGetVersion)
+ * writes, e.g. "CUpti_ActivityKernel11"; NULL for a version gpuproj does
+ * not know (its records cannot be read).
+ */
+const char *cupti_record_layout(uint32_t api);
 /** Free the pooled buffers (exit). */
 void cupti_buffers_release(void);
 

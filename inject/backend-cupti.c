@@ -43,6 +43,7 @@ char g_metrics_off[512];
 atomic_int g_captures;
 atomic_bool g_nested_seen;
 atomic_bool g_profiler_initialized;
+bool g_cupti_ga;
 
 static void *libcupti;
 static CUpti_SubscriberHandle g_sub;
@@ -215,6 +216,7 @@ load_api(void)
 	R(cuptiActivityDisable);
 	R(cuptiActivityGetNextRecord);
 	R(cuptiActivityFlushAll);
+	R(cuptiActivityFlushPeriod);
 	R(cuptiActivityGetNumDroppedRecords);
 	R(cuptiProfilerInitialize);
 	R(cuptiProfilerDeInitialize);
@@ -284,9 +286,25 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 	}
 	snprintf(g_version, sizeof(g_version), "CUPTI %u.%u (API %u)", version / 10000,
 		 version / 100 % 100, version);
-	if (version < CUPTI_API_VERSION)
+	if (!cupti_record_layout(version)) {
+		inj_warn("libcupti.so.13 is API version %u, whose kernel records gpuproj cannot read "
+			 "(it knows CUPTI 13.0 to 13.5, API 130000-130599): gpuproj is off, the "
+			 "application runs unchanged; use a gpuproj that knows this CUPTI, or put a "
+			 "known one first in LD_LIBRARY_PATH", version);
+		return -1;
+	}
+	inj_debug("kernel records are %s (API %u)", cupti_record_layout(version), version);
+	if (version == 130000) {
+		g_cupti_ga = true;
+		inj_warn("libcupti.so.13 is CUDA 13.0 GA (API 130000), whose "
+			 "cuptiActivityDisable(CONCURRENT_KERNEL) can deadlock and "
+			 "cuptiActivityFlushAll can crash (fixed in 13.0 Update 1): gpuproj leaves "
+			 "kernel tracing on and flushes only before a context goes and at exit; "
+			 "install CUDA 13.0 Update 1 or later");
+	} else if (version < CUPTI_API_VERSION) {
 		inj_info("libcupti API version %u is older than the %u gpuproj was built with; "
 			 "continuing", version, (unsigned)CUPTI_API_VERSION);
+	}
 	{
 		const char *missing = NULL;
 
@@ -331,6 +349,9 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 		goto fail;
 	}
 	g_activity = true;
+	/* 13.0 GA: CUPTI's own worker delivers the buffers, not a FlushAll every 100 ms. */
+	if (g_cupti_ga)
+		CUPTI_TRY(cuptiActivityFlushPeriod, 100);
 	atomic_store(&g_state, ST_RUNNING);
 	return 0;
 fail:
@@ -344,7 +365,7 @@ cupti_flush(bool forced)
 {
 	int st = atomic_load(&g_state);
 
-	if (!g_activity || (st != ST_RUNNING && st != ST_FATAL))
+	if (!g_activity || (st != ST_RUNNING && st != ST_FATAL) || (g_cupti_ga && !forced))
 		return;
 	CUPTI_TRY(cuptiActivityFlushAll, forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
 }
@@ -387,7 +408,8 @@ cupti_shutdown(void)
 	if (g_activity) {
 		if (st == ST_RUNNING) {
 			CUPTI_TRY(cuptiActivityFlushAll, CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-			CUPTI_TRY(cuptiActivityDisable, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+			if (!g_cupti_ga)
+				CUPTI_TRY(cuptiActivityDisable, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
 		}
 		g_activity = false;
 	}

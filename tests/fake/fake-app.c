@@ -48,6 +48,7 @@
  *   metric NAME VALUE | fail FUNC CODE [COUNT] | ranges N | drop N
  *   dropped-ranges N              the next N windows' ranges are reported dropped
  *   counters-busy                 another client (DCGM) holds the counters
+ *   cupti-version N               cuptiGetVersion reports N; records in its layout
  *   replay-records on|off         one record per replay pass (default on)
  *   fatal MESSAGE                 CUPTI fatal error
  *   fork                          child: one launch, exit 0; parent waits
@@ -890,6 +891,8 @@ run_command(const char *cmd)
 		fake_fail(arg1, code, count);
 	} else if (strcmp(word, "ranges") == 0) {
 		fake_set_ranges(atoi(rest));
+	} else if (strcmp(word, "cupti-version") == 0) {
+		fake_set_version((uint32_t)strtoul(rest, NULL, 10));
 	} else if (strcmp(word, "counters-busy") == 0) {
 		fake_counters_busy(true);
 	} else if (strcmp(word, "dropped-ranges") == 0) {

@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -47,7 +48,29 @@
 #define MAX_DEVICES 8
 #define MAX_VIOLATIONS 64
 #define MAX_FUNCS 128
-#define REC_SIZE sizeof(CUpti_ActivityKernel10)
+/*
+ * The version the double reports (cuptiGetVersion) and the kernel record
+ * layout it writes for it: CUpti_ActivityKernel10 (13.0, cupti_activity.h:
+ * 2909-3212, 216 bytes), Kernel11 (13.1, 13.2: + priority), Kernel12
+ * (13.3: + executionModel), Kernel13 (13.4+: + sourceGraphId,
+ * sourceGraphNodeId) — members from the CUPTI release notes and struct
+ * pages; the sizes below (216, 224, 240) follow their order with 8-byte
+ * alignment and are [GPU?], their headers not being installed here.
+ * Every field up to isDeviceLaunched stays where Kernel10 has it.
+ */
+static uint32_t fake_version = CUPTI_API_VERSION;
+
+static size_t
+rec_size_for(uint32_t v)
+{
+	if (v >= 130400)
+		return 240;
+	if (v >= 130300)
+		return 224;
+	return 216;
+}
+
+#define REC_SIZE rec_size_for(fake_version)
 
 static pthread_mutex_t L = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local bool in_launch_cb, in_buffer_cb, in_resource_cb;
@@ -830,7 +853,25 @@ append_record(const CUpti_ActivityKernel10 *rec)
 		cur_buf->buf = b;
 		cur_buf->size = size;
 	}
-	memcpy(cur_buf->buf + cur_buf->valid, rec, REC_SIZE);
+	{
+		/* The loaded version's layout: Kernel10's bytes up to isDeviceLaunched, then its own. */
+		uint8_t *dst = cur_buf->buf + cur_buf->valid;
+		size_t keep = offsetof(CUpti_ActivityKernel10, isDeviceLaunched) + 1;
+		int32_t priority = 0;
+		uint32_t model = 1, src_graph = rec->graphId;
+		uint64_t src_node = rec->graphNodeId;
+
+		memset(dst, 0, REC_SIZE);
+		memcpy(dst, rec, keep);
+		if (fake_version >= 130100)
+			memcpy(dst + 212, &priority, 4);
+		if (fake_version >= 130300)
+			memcpy(dst + 216, &model, 4);
+		if (fake_version >= 130400) {
+			memcpy(dst + 224, &src_graph, 4);
+			memcpy(dst + 232, &src_node, 8);
+		}
+	}
 	cur_buf->valid += REC_SIZE;
 	if (cur_buf->valid + REC_SIZE > cur_buf->size) {
 		full = cur_buf;
@@ -1509,8 +1550,14 @@ cuptiGetVersion(uint32_t *version)
 	ENTER_PLAIN();
 	if (!version)
 		return bad(__func__, "NULL version");
-	*version = CUPTI_API_VERSION;
+	*version = fake_version;
 	return CUPTI_SUCCESS;
+}
+
+void
+fake_set_version(uint32_t v)
+{
+	fake_version = v;
 }
 
 API
@@ -1705,6 +1752,15 @@ API
 cuptiActivityDisable(CUpti_ActivityKind kind)
 {
 	ENTER_PLAIN();
+	/*
+	 * CUPTI 13.0 GA (API 130000): "Fixed a potential deadlock that could
+	 * occur while disabling the activity kind CUPTI_ACTIVITY_KIND_CONCURRENT_-
+	 * KERNEL using the API cuptiActivityDisable" (release notes, Updates in
+	 * CUDA 13.0 Update 1). The double cannot deadlock at random: calling it
+	 * at all on 13.0 GA is the violation.
+	 */
+	if (fake_version == 130000 && kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
+		return bad(__func__, "CONCURRENT_KERNEL on CUPTI 13.0 GA, which can deadlock there");
 	pthread_mutex_lock(&L);
 	if (!kernel_activity) {
 		pthread_mutex_unlock(&L);
@@ -1750,6 +1806,54 @@ cuptiActivityFlushAll(uint32_t flag)
 	if (in_resource_cb)
 		return bad(__func__, "called from a resource callback");
 	fake_flush();
+	return CUPTI_SUCCESS;
+}
+
+/*
+ * cuptiActivityFlushPeriod (cupti_activity.h: "Sets the flush period for
+ * the worker thread"): CUPTI's own worker delivers completed buffers every
+ * `time` ms, on its thread.
+ */
+static uint32_t flush_period_ms;
+static bool flush_thread_started;
+static volatile bool flush_thread_stop;
+
+static void *
+flush_thread(void *arg)
+{
+	(void)arg;
+	while (!flush_thread_stop) {
+		struct timespec ts;
+		uint32_t ms;
+
+		pthread_mutex_lock(&L);
+		ms = flush_period_ms;
+		pthread_mutex_unlock(&L);
+		if (!ms)
+			ms = 100;
+		ts.tv_sec = ms / 1000;
+		ts.tv_nsec = (long)(ms % 1000) * 1000000;
+		nanosleep(&ts, NULL);
+		if (!flush_thread_stop && !fake_finalized() && !in_child)
+			fake_flush();
+	}
+	return NULL;
+}
+
+API
+cuptiActivityFlushPeriod(uint32_t time)
+{
+	pthread_t t;
+
+	ENTER_PLAIN();
+	pthread_mutex_lock(&L);
+	flush_period_ms = time;
+	if (time && !flush_thread_started) {
+		flush_thread_started = true;
+		if (pthread_create(&t, NULL, flush_thread, NULL) == 0)
+			pthread_detach(t);
+	}
+	pthread_mutex_unlock(&L);
 	return CUPTI_SUCCESS;
 }
 
@@ -2637,6 +2741,7 @@ fake_report(void)
 	struct CUpti_Profiler_Host_Object *h;
 	struct fake_ctx *c;
 
+	flush_thread_stop = true;
 	if (!in_child && !finalized) {
 		/* Everything the client set up must be torn down by now. */
 		for (h = hosts; h; h = h->next)
@@ -2649,7 +2754,8 @@ fake_report(void)
 		}
 		if (subscribed)
 			fake_violation("still subscribed at exit (cuptiUnsubscribe missing)");
-		if (kernel_activity)
+		/* 13.0 GA: left on, since disabling it can deadlock (see cuptiActivityDisable). */
+		if (kernel_activity && fake_version != 130000)
 			fake_violation("kernel activity still enabled at exit");
 		if (prof_initialized)
 			fake_violation("profiler still initialised at exit");

@@ -114,6 +114,8 @@ FAKE_EXPORT void fake_fail(const char *func, int code, int count);
 FAKE_EXPORT void fake_set_ranges(int n);
 /** The next `n` decoded windows (range profiler) lose their ranges: reported as dropped. */
 FAKE_EXPORT void fake_set_dropped_ranges(int n);
+/** The version cuptiGetVersion reports (and the kernel record layout that goes with it). */
+FAKE_EXPORT void fake_set_version(uint32_t v);
 /** Another client holds the counters: windows fail with CUPTI_ERROR_HARDWARE_BUSY. */
 FAKE_EXPORT void fake_counters_busy(bool busy);
 /** Drop the next `n` activity records (reported by GetNumDroppedRecords). */

@@ -1402,6 +1402,89 @@ static const struct scenario scenarios[] = {
 		.kernels = { K(SAXPY, 4, 0, 4, 1000) },
 		.calls = { CALLS("cuptiRangeProfilerStart", 1) },
 	},
+	{
+		/* Issue 10 #3: CUPTI 13.1 writes CUpti_ActivityKernel11; read in its layout. */
+		.name = "records_kernel11",
+		.cmds = CMDS("cupti-version 130100", METRICS, "init", "ctx 0",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
+			     "launch ex 1 _Z7clusterPf " K_DIMS " 0 1000 cluster=2,1,1"),
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.1 (API 130100)): timing every kernel "
+			       "launch, profiling the first 1 launch of each kernel signature; report "
+			       "at exit: {out}",
+			       LINE_DEV, "@wrote:2|4|2"),
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
+		.extra = extra_gpu_drained,
+	},
+	{
+		/* Issue 10 #3: CUPTI 13.3 writes CUpti_ActivityKernel12; read in its layout. */
+		.name = "records_kernel12",
+		.cmds = CMDS("cupti-version 130300", METRICS, "init", "ctx 0",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
+			     "launch ex 1 _Z7clusterPf " K_DIMS " 0 1000 cluster=2,1,1"),
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.3 (API 130300)): timing every kernel "
+			       "launch, profiling the first 1 launch of each kernel signature; report "
+			       "at exit: {out}",
+			       LINE_DEV, "@wrote:2|4|2"),
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
+		.extra = extra_gpu_drained,
+	},
+	{
+		/* Issue 10 #3: CUPTI 13.4 writes CUpti_ActivityKernel13; read in its layout. */
+		.name = "records_kernel13",
+		.cmds = CMDS("cupti-version 130400", METRICS, "init", "ctx 0",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
+			     "launch ex 1 _Z7clusterPf " K_DIMS " 0 1000 cluster=2,1,1"),
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.4 (API 130400)): timing every kernel "
+			       "launch, profiling the first 1 launch of each kernel signature; report "
+			       "at exit: {out}",
+			       LINE_DEV, "@wrote:2|4|2"),
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
+		.extra = extra_gpu_drained,
+	},
+	{
+		/*
+		 * Issue 10 #3: a libcupti whose records gpuproj does not know is
+		 * refused with one line; the application runs unchanged. Before: its
+		 * records were read as CUpti_ActivityKernel10.
+		 */
+		.name = "records_unknown_version_refused",
+		.cmds = CMDS("cupti-version 140000", METRICS, "init", "ctx 0", "stdout unchanged",
+			     "repeat 2 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "exit 7"),
+		.status = 7,
+		.out = "unchanged\n",
+		.lines = LINES("[gpuproj] libcupti.so.13 is API version 140000, whose kernel records "
+			       "gpuproj cannot read (it knows CUPTI 13.0 to 13.5, API 130000-130599): "
+			       "gpuproj is off, the application runs unchanged; use a gpuproj that knows "
+			       "this CUPTI, or put a known one first in LD_LIBRARY_PATH"),
+		.calls = { CALLS("cuptiSubscribe", 0) },
+		.extra = extra_no_report,
+	},
+	{
+		/*
+		 * Issue 10 #3: CUPTI 13.0 GA (API 130000) can deadlock in
+		 * cuptiActivityDisable(CONCURRENT_KERNEL) and crash in
+		 * cuptiActivityFlushAll: one line; kernel tracing is never disabled;
+		 * CUPTI's worker delivers the buffers (cuptiActivityFlushPeriod)
+		 * instead of a FlushAll every 100 ms, which is called at exit only.
+		 * Before: no line, a flush every 100 ms, the disable at exit (the
+		 * double's violation).
+		 */
+		.name = "cupti_13_0_ga_bugs_avoided",
+		.cmds = CMDS("cupti-version 130000", METRICS, "init", "ctx 0",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "sleep 350"),
+		.lines = LINES("[gpuproj] libcupti.so.13 is CUDA 13.0 GA (API 130000), whose "
+			       "cuptiActivityDisable(CONCURRENT_KERNEL) can deadlock and "
+			       "cuptiActivityFlushAll can crash (fixed in 13.0 Update 1): gpuproj leaves "
+			       "kernel tracing on and flushes only before a context goes and at exit; "
+			       "install CUDA 13.0 Update 1 or later",
+			       "[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130000)): timing every kernel "
+			       "launch, profiling the first 1 launch of each kernel signature; report at "
+			       "exit: {out}",
+			       LINE_DEV, "@wrote:1|3|1"),
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
+		.calls = { CALLS("cuptiActivityDisable", 0), CALLS("cuptiActivityFlushAll", 1),
+			   CALLS("cuptiActivityFlushPeriod", 1) },
+	},
 };
 
 START_TEST(scenario)
