@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "backend-cupti-private.h"
 #include "util.h"
@@ -22,6 +23,70 @@
 static pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint8_t *g_pool[POOL_MAX];
 static size_t g_n_pool;
+
+/*
+ * ---- Another CUPTI client taking the activity API ----
+ *
+ * CUPTI 13.0 keeps one pair of buffer callbacks per process
+ * (cuptiActivityRegisterCallbacks; several activity clients need the _v2
+ * API of CUPTI 13.2+). A framework profiler in the process (PyTorch's
+ * Kineto) registers its own when it starts: kernel records go to it from
+ * then on. gpuproj yields: it notices (launches go on through its
+ * callbacks, none of its buffers comes back for 2 s), says so once, keeps
+ * what it has, and neither takes the callbacks back (that would steal the
+ * framework's records) nor disables kernel tracing at exit (it is the
+ * framework's now). Noticed with launch callbacks only, i.e. in full mode.
+ */
+#define TAKEOVER_S 2.0
+#define TAKEOVER_LAUNCHES 64
+
+static _Atomic uint64_t g_ours_ns;		/* our buffer callbacks last ran, CLOCK_MONOTONIC */
+static _Atomic uint64_t g_ours_launches;	/* cupti_launches_seen() then */
+static atomic_bool g_taken_over;
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void
+ours_ran(void)
+{
+	atomic_store_explicit(&g_ours_ns, now_ns(), memory_order_relaxed);
+	atomic_store_explicit(&g_ours_launches, cupti_launches_seen(), memory_order_relaxed);
+}
+
+void
+cupti_activity_watch(void)
+{
+	uint64_t launches = cupti_launches_seen(), t = now_ns();
+
+	if (atomic_load(&g_taken_over))
+		return;
+	if (!atomic_load_explicit(&g_ours_ns, memory_order_relaxed)) {
+		ours_ran(); /* the clock starts with the first tick */
+		return;
+	}
+	if (launches - atomic_load(&g_ours_launches) < TAKEOVER_LAUNCHES ||
+	    (double)(t - atomic_load(&g_ours_ns)) < TAKEOVER_S * 1e9)
+		return;
+	if (atomic_exchange(&g_taken_over, true))
+		return;
+	inj_warn("another CUPTI client in this process (a framework's profiler, PyTorch's for one) "
+		 "took over the kernel records: %llu launches since have none for gpuproj, which "
+		 "keeps what it has and leaves kernel tracing to that client",
+		 (unsigned long long)(launches - atomic_load(&g_ours_launches)));
+}
+
+bool
+cupti_activity_taken_over(void)
+{
+	return atomic_load(&g_taken_over);
+}
 
 void CUPTIAPI
 cupti_buffer_requested(uint8_t **buf, size_t *size, size_t *max_records)
@@ -34,6 +99,7 @@ cupti_buffer_requested(uint8_t **buf, size_t *size, size_t *max_records)
 	pthread_mutex_unlock(&g_pool_lock);
 	if (!b)
 		b = aligned_alloc(8, BUF_SIZE);
+	ours_ran();
 	*buf = b;
 	*size = b ? BUF_SIZE : 0; /* 0: CUPTI drops the records and counts them */
 	*max_records = 0;
@@ -184,6 +250,7 @@ cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size
 	(void)size;
 	if (!buf)
 		return;
+	ours_ran();
 	if (st == ST_CHILD || !g_col)
 		goto out;
 	while ((r = g_api.cuptiActivityGetNextRecord(buf, valid, &rec)) == CUPTI_SUCCESS) {

@@ -25,6 +25,37 @@
 
 static _Thread_local struct cupti_tls tls;
 
+/*
+ * Launches seen, for cupti_activity_watch(): one counter per cache line,
+ * a thread picks one at its first launch, so threads rarely share a line.
+ */
+#define STRIPES 64
+
+static struct {
+	_Alignas(64) _Atomic uint64_t n;
+} g_launches[STRIPES];
+static atomic_uint g_next_stripe;
+static _Thread_local unsigned tls_stripe = UINT32_MAX;
+
+static void
+count_launch(void)
+{
+	if (tls_stripe == UINT32_MAX)
+		tls_stripe = atomic_fetch_add(&g_next_stripe, 1) % STRIPES;
+	atomic_fetch_add_explicit(&g_launches[tls_stripe].n, 1, memory_order_relaxed);
+}
+
+uint64_t
+cupti_launches_seen(void)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < STRIPES; i++)
+		n += atomic_load_explicit(&g_launches[i].n, memory_order_relaxed);
+	return n;
+}
+
 /* ---- launch callbacks ---- */
 
 enum kind {
@@ -410,6 +441,7 @@ decide(const CUpti_CallbackData *cd, struct launch *l, uint32_t corr2, int level
 	struct inj_gate *g;
 	struct ctxinfo *ci;
 
+	count_launch();
 	if (!atomic_load_explicit(&g_metrics, memory_order_relaxed))
 		return;
 	ci = cupti_ctx_find(&tls, cd->context);

@@ -363,6 +363,12 @@ void CUPTIAPI cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *bu
  * not know (its records cannot be read).
  */
 const char *cupti_record_layout(uint32_t api);
+/** Launches seen by the launch callbacks so far (full mode), approximately. */
+uint64_t cupti_launches_seen(void);
+/** Worker tick: notice another CUPTI client that took the activity callbacks. */
+void cupti_activity_watch(void);
+/** Whether another CUPTI client took the activity callbacks (see backend-cupti-activity.c). */
+bool cupti_activity_taken_over(void);
 /** Free the pooled buffers (exit). */
 void cupti_buffers_release(void);
 

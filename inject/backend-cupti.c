@@ -365,9 +365,12 @@ cupti_flush(bool forced)
 {
 	int st = atomic_load(&g_state);
 
-	if (!g_activity || (st != ST_RUNNING && st != ST_FATAL) || (g_cupti_ga && !forced))
+	if (!g_activity || (st != ST_RUNNING && st != ST_FATAL))
 		return;
-	CUPTI_TRY(cuptiActivityFlushAll, forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+	if (!g_cupti_ga || forced)
+		CUPTI_TRY(cuptiActivityFlushAll, forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+	if (!forced && st == ST_RUNNING)
+		cupti_activity_watch();
 }
 
 static void
@@ -408,7 +411,8 @@ cupti_shutdown(void)
 	if (g_activity) {
 		if (st == ST_RUNNING) {
 			CUPTI_TRY(cuptiActivityFlushAll, CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-			if (!g_cupti_ga)
+			/* Not on 13.0 GA (can deadlock), nor when another client traces now. */
+			if (!g_cupti_ga && !cupti_activity_taken_over())
 				CUPTI_TRY(cuptiActivityDisable, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
 		}
 		g_activity = false;

@@ -49,6 +49,9 @@
  *   dropped-ranges N              the next N windows' ranges are reported dropped
  *   counters-busy                 another client (DCGM) holds the counters
  *   cupti-version N               cuptiGetVersion reports N; records in its layout
+ *   kineto-start | kineto-stop    a second CUPTI client (PyTorch's Kineto) registers
+ *                                 its own activity callbacks / flushes and disables
+ *                                 kernel tracing, printing "kineto records N"
  *   replay-records on|off         one record per replay pass (default on)
  *   fatal MESSAGE                 CUPTI fatal error
  *   fork                          child: one launch, exit 0; parent waits
@@ -659,6 +662,66 @@ par(const char *cmd, const char *rest)
 	free(copy);
 }
 
+/* ---- a second CUPTI client in the process (a framework profiler) ---- */
+
+/*
+ * What PyTorch's Kineto does when its profiler starts (CuptiActivityApi:
+ * enableCuptiActivities): subscribe for callbacks (refused while another
+ * subscriber exists, CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED,
+ * cupti_callbacks.h; Kineto goes on with the activity API only), register
+ * its own buffer callbacks (cuptiActivityRegisterCallbacks keeps one pair
+ * per process in CUPTI 13.0: the multi-subscriber _v2 API is 13.2+) and
+ * enable kernel tracing; when it stops: flush, disable kernel tracing.
+ */
+static unsigned long kineto_records;
+
+static void CUPTIAPI
+kineto_req(uint8_t **buf, size_t *size, size_t *max)
+{
+	*buf = aligned_alloc(8, 1u << 20);
+	*size = *buf ? 1u << 20 : 0;
+	*max = 0;
+}
+
+static void CUPTIAPI
+kineto_done(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size_t valid)
+{
+	CUpti_Activity *rec = NULL;
+
+	(void)ctx;
+	(void)stream;
+	(void)size;
+	while (cuptiActivityGetNextRecord(buf, valid, &rec) == CUPTI_SUCCESS)
+		__atomic_add_fetch(&kineto_records, 1, __ATOMIC_RELAXED);
+	free(buf);
+}
+
+static void CUPTIAPI
+kineto_cb(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
+{
+	(void)ud;
+	(void)dom;
+	(void)cbid;
+	(void)data;
+}
+
+static void
+kineto(bool start)
+{
+	static CUpti_SubscriberHandle sub;
+
+	if (start) {
+		(void)cuptiSubscribe(&sub, kineto_cb, NULL);
+		cuptiActivityRegisterCallbacks(kineto_req, kineto_done);
+		cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+	} else {
+		cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+		cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+		printf("kineto records %lu\n", __atomic_load_n(&kineto_records, __ATOMIC_RELAXED));
+		fflush(stdout);
+	}
+}
+
 /* ---- benchmark ---- */
 
 static double
@@ -891,6 +954,10 @@ run_command(const char *cmd)
 		fake_fail(arg1, code, count);
 	} else if (strcmp(word, "ranges") == 0) {
 		fake_set_ranges(atoi(rest));
+	} else if (strcmp(word, "kineto-start") == 0) {
+		kineto(true);
+	} else if (strcmp(word, "kineto-stop") == 0) {
+		kineto(false);
 	} else if (strcmp(word, "cupti-version") == 0) {
 		fake_set_version((uint32_t)strtoul(rest, NULL, 10));
 	} else if (strcmp(word, "counters-busy") == 0) {

@@ -1485,6 +1485,31 @@ static const struct scenario scenarios[] = {
 		.calls = { CALLS("cuptiActivityDisable", 0), CALLS("cuptiActivityFlushAll", 1),
 			   CALLS("cuptiActivityFlushPeriod", 1) },
 	},
+	{
+		/*
+		 * A second CUPTI client in the process (PyTorch's Kineto) registers
+		 * its own activity callbacks, traces 100 launches, then stops and
+		 * disables kernel tracing. gpuproj yields: one line, its report keeps
+		 * the 3 launches whose records it had, Kineto gets all 100 of its
+		 * own, gpuproj does not disable tracing again at exit. Before: no
+		 * line, and the disable at exit of a kind that was no longer
+		 * enabled (the double's violation).
+		 */
+		.name = "second_cupti_client_takes_over",
+		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
+			     "sleep 300", "kineto-start",
+			     "repeat 100 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "sleep 2600",
+			     "kineto-stop"),
+		.out = "kineto records 100\n",
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] another CUPTI client in this process (a framework's profiler, "
+			       "PyTorch's for one) took over the kernel records: 100 launches since have "
+			       "none for gpuproj, which keeps what it has and leaves kernel tracing to "
+			       "that client",
+			       "@wrote:1|3|1"),
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
+		.calls = { CALLS("cuptiActivityDisable", 1) },
+	},
 };
 
 START_TEST(scenario)
