@@ -65,6 +65,7 @@
  *   stderr-broken                 stderr becomes a pipe nobody reads (writes raise SIGPIPE)
  *   sleep MS | signal TERM|INT | exit CODE
  *   bench LAUNCHES SIGS           timing loop for tests/bench/bench-inject
+ *   soak THREADS LAUNCHES SIGS TERM_PCT [MIN_MS]   the soak (issue 12 part 6; see soak())
  *   selftest                      misuse the CUPTI API on purpose: every call must
  *                                 fail and count as a violation (exit 6 if one passes)
  *
@@ -78,6 +79,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -794,6 +797,105 @@ bench(const char *cmd, const char *rest)
 }
 
 /*
+ * The soak (issue 12 part 6): THREADS threads share LAUNCHES runtime
+ * launches (with nested driver callbacks) round-robin over SIGS signatures;
+ * RSS is printed before and at every 10 % of the launches, and at
+ * TERM_PCT % the process sends itself SIGTERM while the threads go on
+ * (TERM_PCT > 100: never). With MIN_MS, no launch after the first 10 %
+ * starts before MIN_MS after the first (each thread waits there), so that a
+ * periodic writer (the live snapshot) runs during the soak whatever the
+ * machine's speed. Lines: "soak rss_kb AT KB", "soak sigterm at N rss_kb
+ * KB", "soak done N".
+ */
+static atomic_long soak_next;
+static long soak_launches, soak_sigs;
+static int soak_term_pct;
+static long soak_min_ms;
+static struct timespec soak_start;
+static char (*soak_names)[48];
+static pthread_mutex_t soak_out = PTHREAD_MUTEX_INITIALIZER;
+
+static void soak_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+soak_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&soak_out);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	pthread_mutex_unlock(&soak_out);
+}
+
+static void *
+soak_thread(void *arg)
+{
+	struct launch l = { .via = "rt", .block = { 128, 1, 1 }, .dur = 1000, .regs = 32 };
+	long n;
+
+	l.ctx = arg;
+	fake_app_thread();
+	while ((n = atomic_fetch_add(&soak_next, 1)) < soak_launches) {
+		long sig = n % soak_sigs;
+
+		if (soak_launches >= 10 && n % (soak_launches / 10) == 0 && n > 0)
+			soak_say("soak rss_kb %ld%% %ld\n", n * 100 / soak_launches, rss_kb());
+		if (soak_min_ms > 0 && n >= soak_launches / 10) {
+			struct timespec until = soak_start;
+
+			until.tv_sec += soak_min_ms / 1000;
+			until.tv_nsec += (soak_min_ms % 1000) * 1000000;
+			if (until.tv_nsec >= 1000000000) {
+				until.tv_sec++;
+				until.tv_nsec -= 1000000000;
+			}
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
+				;
+		}
+		if (soak_term_pct <= 100 && n == soak_launches * soak_term_pct / 100) {
+			soak_say("soak sigterm at %ld rss_kb %ld\n", n, rss_kb());
+			kill(getpid(), SIGTERM);
+		}
+		l.name = soak_names[sig];
+		l.grid[0] = (uint32_t)(1 + sig % 7);
+		l.grid[1] = l.grid[2] = 1;
+		runtime_launch(&l, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+			       "__cudaLaunchKernel", NULL, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+			       "cuLaunchKernel");
+	}
+	return NULL;
+}
+
+static void
+soak(const char *cmd, const char *rest)
+{
+	pthread_t tid[64];
+	int threads, t;
+	long i;
+
+	int got = sscanf(rest, "%d %ld %ld %d %ld", &threads, &soak_launches, &soak_sigs,
+			 &soak_term_pct, &soak_min_ms);
+
+	if (got < 4 || threads < 1 || threads > 64 || soak_launches < 1 || soak_sigs < 1)
+		usage(cmd);
+	soak_names = calloc((size_t)soak_sigs, sizeof(*soak_names));
+	if (!soak_names)
+		exit(1);
+	for (i = 0; i < soak_sigs; i++)
+		snprintf(soak_names[i], sizeof(soak_names[i]), "_Z4soakILi%ldEEvPf", i);
+	soak_say("soak rss_kb start %ld\n", rss_kb());
+	clock_gettime(CLOCK_MONOTONIC, &soak_start);
+	for (t = 0; t < threads; t++)
+		pthread_create(&tid[t], NULL, soak_thread, ctx_arg(cmd, 1));
+	for (t = 0; t < threads; t++)
+		pthread_join(tid[t], NULL);
+	soak_say("soak done %ld\n", soak_launches);
+}
+
+/*
  * The test double must catch misuse: each call below breaks one rule of
  * the real API and must fail (and be recorded as a violation).
  */
@@ -1028,6 +1130,8 @@ run_command(const char *cmd)
 		exit(atoi(rest));
 	} else if (strcmp(word, "bench") == 0) {
 		bench(cmd, rest);
+	} else if (strcmp(word, "soak") == 0) {
+		soak(cmd, rest);
 	} else if (strcmp(word, "selftest") == 0) {
 		selftest();
 	} else {

@@ -703,6 +703,80 @@ extra_clusters(struct run *r)
 	ck_assert_uint_eq(clustered, 1);
 }
 
+/*
+ * The soak (issue 12 part 6): 16 threads, LAUNCHES launches over SIGS
+ * signatures, live snapshots every 0.1 s (no launch after the first 10 %
+ * starts before 0.3 s, so that snapshots are written on any machine),
+ * SIGTERM at TERM % with GPUPROJ_SIGNALS=1, the threads launching on: the
+ * report is written ("signal SIGTERM"), loads back and projects with
+ * `gpuproj project`, every signature was profiled once, the live snapshot
+ * loads, the application dies of SIGTERM as it does without gpuproj, and
+ * memory is flat: RSS at the signal at most RSS at 20 % of the launches
+ * (after the warm-up: threads started, every signature profiled, the
+ * activity buffers and the double's queues at their size) + 10 % + 4 MiB.
+ * Figures go to the test log.
+ */
+static void
+soak_check(struct run *r, long launches, long sigs, int term)
+{
+	const char *p;
+	char *cmd, *out = NULL, *err = NULL, *live, *soak;
+	long rss20 = -1, rss_term = -1, at = -1;
+	json_error_t jerr;
+	json_t *snap, *k;
+	struct run bare;
+	size_t i;
+	int rc;
+
+	ck_assert_ptr_nonnull(r->json);
+	ck_assert_str_eq(attr(r, "report"), "signal SIGTERM");
+	ck_assert_int_eq(kernel_count(r), sigs);
+	json_array_foreach(json_object_get(r->json, "kernels"), i, k)
+		ck_assert_int_eq(jint(k, "profiled_launches"), 1);
+	cmd = fmt("'%s' project --targets '%s' '%s'", test_gpuproj(), inject_targets(), r->output);
+	rc = test_run(cmd, &out, &err);
+	ck_assert_msg(rc == 0, "gpuproj project on the soak's report: exit %d: %s", rc, err);
+	free(cmd);
+	free(out);
+	free(err);
+	live = fmt("%s/out.live.json", r->dir);
+	snap = json_load_file(live, 0, &jerr);
+	ck_assert_msg(snap != NULL, "%s: %s", live, jerr.text);
+	json_decref(snap);
+	free(live);
+	if ((p = strstr(r->out, "soak rss_kb 20% ")))
+		rss20 = atol(p + 16);
+	if ((p = strstr(r->out, "soak sigterm at ")))
+		sscanf(p, "soak sigterm at %ld rss_kb %ld", &at, &rss_term);
+	ck_assert_int_eq(at, launches * term / 100);
+	fprintf(stderr, "soak figures: %ld launches, %ld signatures, SIGTERM at %ld; RSS %s",
+		launches, sigs, at, r->out);
+	/* ASan's quarantine keeps what is freed: RSS is not the application's there. */
+	if (!getenv("INJECT_ASAN_RUNTIME"))
+		ck_assert_msg(rss20 > 0 && rss_term > 0 && rss_term <= rss20 + rss20 / 10 + 4096,
+			      "RSS grew: %ld KiB at 20%% of the launches, %ld at the signal", rss20,
+			      rss_term);
+	/* Without gpuproj the application dies of the same signal. */
+	soak = fmt("soak 16 %ld %ld %d 300", launches, sigs, term);
+	run_app(&bare, ENV("-CUDA_INJECTION64_PATH"), CMDS("init", "ctx 0", soak));
+	ck_assert_int_eq(bare.signal, 15);
+	ck_assert_int_eq(r->signal, bare.signal);
+	run_free(&bare);
+	free(soak);
+}
+
+static void
+extra_soak_small(struct run *r)
+{
+	soak_check(r, 200000, 100, 90);
+}
+
+static void
+extra_soak_full(struct run *r)
+{
+	soak_check(r, 1000000, 1000, 75);
+}
+
 /* Nothing was left queued on the double's GPU and no record went with a context. */
 static void
 extra_gpu_drained(struct run *r)
@@ -1512,6 +1586,39 @@ static const struct scenario scenarios[] = {
 	},
 };
 
+/*
+ * Issue 12 part 6, the deterministic version in `integration`: 16 threads,
+ * 2 x 10^5 launches, 100 signatures (not under valgrind: too slow there).
+ */
+static const struct scenario soak_small = {
+	.name = "soak_small",
+	.env = ENV("GPUPROJ_SIGNALS=1", "GPUPROJ_LIVE=0.1"),
+	.cmds = CMDS(METRICS, "init", "ctx 0", "soak 16 200000 100 90 300"),
+	.signal = 15,
+	.extra = extra_soak_small,
+};
+
+/* The full soak (suite `slow`, INJECT_SOAK=1): 16 threads, 10^6 launches, 1,000 signatures. */
+static const struct scenario soak_full = {
+	.name = "soak_full",
+	.env = ENV("GPUPROJ_SIGNALS=1", "GPUPROJ_LIVE=0.1"),
+	.cmds = CMDS(METRICS, "init", "ctx 0", "soak 16 1000000 1000 75 300"),
+	.signal = 15,
+	.extra = extra_soak_full,
+};
+
+START_TEST(soak)
+{
+	run_scenario(&soak_full);
+}
+END_TEST
+
+START_TEST(soak_small_run)
+{
+	run_scenario(&soak_small);
+}
+END_TEST
+
 START_TEST(scenario)
 {
 	run_scenario(&scenarios[_i]);
@@ -1666,13 +1773,21 @@ inject_suite(void)
 	TCase *tc = tcase_create("scenarios");
 
 	tcase_set_timeout(tc, under_wrapper() ? 600 : 60);
+	if (getenv("INJECT_SOAK")) {
+		tcase_set_timeout(tc, 900);
+		tcase_add_test(tc, soak);
+		suite_add_tcase(s, tc);
+		return s;
+	}
 	tcase_add_loop_test(tc, scenario, 0, (int)ARRAY_SIZE(scenarios));
 	tcase_add_test(tc, ld_preload);
 	tcase_add_test(tc, mps_timing_only);
 	tcase_add_test(tc, gpuproj_run);
 	tcase_add_test(tc, gpuproj_run_usage);
-	if (!under_wrapper())
+	if (!under_wrapper()) {
 		tcase_add_test(tc, exported_symbols);
+		tcase_add_test(tc, soak_small_run);
+	}
 	suite_add_tcase(s, tc);
 	return s;
 }
