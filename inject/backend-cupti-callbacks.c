@@ -226,9 +226,11 @@ struct launch {
 };
 
 static void
-set_dims(struct inj_launch_key *k, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-	 unsigned by, unsigned bz, size_t smem)
+set_dims(struct launch *l, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+	 unsigned bz, size_t smem)
 {
+	struct inj_launch_key *k = &l->key;
+
 	k->grid.x = gx;
 	k->grid.y = gy;
 	k->grid.z = gz;
@@ -238,6 +240,15 @@ set_dims(struct inj_launch_key *k, unsigned gx, unsigned gy, unsigned gz, unsign
 	k->smem_dynamic = (uint32_t)smem;
 	k->dims_known = true;
 }
+
+/* The runtime's parameter structs: gridDim and blockDim as dim3. */
+#define RT_DIMS(l, p, smem)                                                                   \
+	set_dims(l, (p)->gridDim.x, (p)->gridDim.y, (p)->gridDim.z, (p)->blockDim.x,            \
+		 (p)->blockDim.y, (p)->blockDim.z, smem)
+/* The driver's (cuLaunchKernel_params, CUlaunchConfig): gridDimX ... blockDimZ. */
+#define DRV_DIMS(l, p, smem)                                                                  \
+	set_dims(l, (p)->gridDimX, (p)->gridDimY, (p)->gridDimZ, (p)->blockDimX,                \
+		 (p)->blockDimY, (p)->blockDimZ, smem)
 
 static void
 set_cluster(struct launch *l, unsigned x, unsigned y, unsigned z)
@@ -265,8 +276,7 @@ runtime_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
 	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000: {
 		const cudaLaunchKernel_v7000_params *p = params;
 
-		set_dims(&l->key, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x,
-			 p->blockDim.y, p->blockDim.z, p->sharedMem);
+		RT_DIMS(l, p, p->sharedMem);
 		set_stream(l, (CUstream)p->stream, ptsz);
 		break;
 	}
@@ -274,8 +284,7 @@ runtime_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
 	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000: {
 		const cudaLaunchCooperativeKernel_v9000_params *p = params;
 
-		set_dims(&l->key, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x,
-			 p->blockDim.y, p->blockDim.z, p->sharedMem);
+		RT_DIMS(l, p, p->sharedMem);
 		set_stream(l, (CUstream)p->stream, ptsz);
 		l->coop = true;
 		break;
@@ -289,9 +298,7 @@ runtime_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
 
 		if (!p->config)
 			break;
-		set_dims(&l->key, p->config->gridDim.x, p->config->gridDim.y, p->config->gridDim.z,
-			 p->config->blockDim.x, p->config->blockDim.y, p->config->blockDim.z,
-			 p->config->dynamicSmemBytes);
+		RT_DIMS(l, p->config, p->config->dynamicSmemBytes);
 		set_stream(l, (CUstream)p->config->stream, ptsz);
 		for (i = 0; p->config->attrs && i < p->config->numAttrs; i++) {
 			const cudaLaunchAttribute *a = &p->config->attrs[i];
@@ -320,8 +327,7 @@ driver_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
 	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
 		const cuLaunchKernel_params *p = params;
 
-		set_dims(&l->key, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX,
-			 p->blockDimY, p->blockDimZ, p->sharedMemBytes);
+		DRV_DIMS(l, p, p->sharedMemBytes);
 		set_stream(l, p->hStream, ptsz);
 		break;
 	}
@@ -329,8 +335,7 @@ driver_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
 	case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
 		const cuLaunchCooperativeKernel_params *p = params;
 
-		set_dims(&l->key, p->gridDimX, p->gridDimY, p->gridDimZ, p->blockDimX,
-			 p->blockDimY, p->blockDimZ, p->sharedMemBytes);
+		DRV_DIMS(l, p, p->sharedMemBytes);
 		set_stream(l, p->hStream, ptsz);
 		l->coop = true;
 		break;
@@ -344,9 +349,7 @@ driver_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
 
 		if (!p->config)
 			break;
-		set_dims(&l->key, p->config->gridDimX, p->config->gridDimY, p->config->gridDimZ,
-			 p->config->blockDimX, p->config->blockDimY, p->config->blockDimZ,
-			 p->config->sharedMemBytes);
+		DRV_DIMS(l, p->config, p->config->sharedMemBytes);
 		set_stream(l, p->config->hStream, ptsz);
 		/*
 		 * cuda.h CU_LAUNCH_ATTRIBUTE_COOPERATIVE ("nonzero indicates a

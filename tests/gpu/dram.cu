@@ -15,14 +15,7 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                        \
-	do {                                                                               \
-		cudaError_t e_ = (call);                                                   \
-		if (e_ != cudaSuccess) {                                                   \
-			fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));        \
-			exit(1);                                                           \
-		}                                                                          \
-	} while (0)
+#include "gpu-check.h"
 
 constexpr long SMALL_N = 1L << 20;	// 4 MiB per array: 8 MiB working set
 constexpr long LARGE_N = 1L << 27;	// 512 MiB per array: 1 GiB working set
@@ -43,15 +36,7 @@ main(int argc, char **argv)
 	FILE *f;
 	int i;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: dram EXPECTATIONS-FILE\n");
-		return 2;
-	}
-	f = fopen(argv[1], "w");
-	if (!f) {
-		perror(argv[1]);
-		return 1;
-	}
+	f = expectations(argc, argv, "dram");
 	CHECK(cudaMalloc(&in, LARGE_N * sizeof(float)));
 	CHECK(cudaMalloc(&out, LARGE_N * sizeof(float)));
 	CHECK(cudaMemset(in, 0, LARGE_N * sizeof(float)));

@@ -27,14 +27,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                        \
-	do {                                                                               \
-		cudaError_t e_ = (call);                                                   \
-		if (e_ != cudaSuccess) {                                                   \
-			fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));        \
-			exit(1);                                                           \
-		}                                                                          \
-	} while (0)
+#include "gpu-check.h"
 
 __device__ void
 spin_until(volatile int *flag)

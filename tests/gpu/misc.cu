@@ -17,14 +17,7 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                        \
-	do {                                                                               \
-		cudaError_t e_ = (call);                                                   \
-		if (e_ != cudaSuccess) {                                                   \
-			fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));        \
-			exit(1);                                                           \
-		}                                                                          \
-	} while (0)
+#include "gpu-check.h"
 
 __global__ void say_hello(int launch)
 {

@@ -810,6 +810,21 @@ extra_two_devices(struct run *r)
 #define CALLS(func, n) { func, n, false }
 #define CALLS_GE(func, n) { func, n, true }
 
+/* A row for CUPTI VERSION (shown as SHOWN): its record layout read, every figure as with 13.0. */
+#define RECORDS_ROW(NAME, VERSION, SHOWN)                                                          \
+	{                                                                                          \
+		.name = NAME,                                                                      \
+		.cmds = CMDS("cupti-version " VERSION, METRICS, "init", "ctx 0",                  \
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",                  \
+			     "launch ex 1 _Z7clusterPf " K_DIMS " 0 1000 cluster=2,1,1"),         \
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI " SHOWN " (API " VERSION       \
+			       ")): timing every kernel launch, profiling the first 1 launch of " \
+			       "each kernel signature; report at exit: {out}",                    \
+			       LINE_DEV, "@wrote:2|4|2"),                                         \
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },                                            \
+		.extra = extra_gpu_drained,                                                        \
+	}
+
 static const struct scenario scenarios[] = {
 	{
 		/*
@@ -1476,45 +1491,10 @@ static const struct scenario scenarios[] = {
 		.kernels = { K(SAXPY, 4, 0, 4, 1000) },
 		.calls = { CALLS("cuptiRangeProfilerStart", 1) },
 	},
-	{
-		/* Issue 10 #3: CUPTI 13.1 writes CUpti_ActivityKernel11; read in its layout. */
-		.name = "records_kernel11",
-		.cmds = CMDS("cupti-version 130100", METRICS, "init", "ctx 0",
-			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
-			     "launch ex 1 _Z7clusterPf " K_DIMS " 0 1000 cluster=2,1,1"),
-		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.1 (API 130100)): timing every kernel "
-			       "launch, profiling the first 1 launch of each kernel signature; report "
-			       "at exit: {out}",
-			       LINE_DEV, "@wrote:2|4|2"),
-		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
-		.extra = extra_gpu_drained,
-	},
-	{
-		/* Issue 10 #3: CUPTI 13.3 writes CUpti_ActivityKernel12; read in its layout. */
-		.name = "records_kernel12",
-		.cmds = CMDS("cupti-version 130300", METRICS, "init", "ctx 0",
-			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
-			     "launch ex 1 _Z7clusterPf " K_DIMS " 0 1000 cluster=2,1,1"),
-		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.3 (API 130300)): timing every kernel "
-			       "launch, profiling the first 1 launch of each kernel signature; report "
-			       "at exit: {out}",
-			       LINE_DEV, "@wrote:2|4|2"),
-		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
-		.extra = extra_gpu_drained,
-	},
-	{
-		/* Issue 10 #3: CUPTI 13.4 writes CUpti_ActivityKernel13; read in its layout. */
-		.name = "records_kernel13",
-		.cmds = CMDS("cupti-version 130400", METRICS, "init", "ctx 0",
-			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
-			     "launch ex 1 _Z7clusterPf " K_DIMS " 0 1000 cluster=2,1,1"),
-		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.4 (API 130400)): timing every kernel "
-			       "launch, profiling the first 1 launch of each kernel signature; report "
-			       "at exit: {out}",
-			       LINE_DEV, "@wrote:2|4|2"),
-		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
-		.extra = extra_gpu_drained,
-	},
+	/* Issue 10 #3: CUPTI 13.1, 13.3 and 13.4 write Kernel11, 12, 13; read in their layouts. */
+	RECORDS_ROW("records_kernel11", "130100", "13.1"),
+	RECORDS_ROW("records_kernel12", "130300", "13.3"),
+	RECORDS_ROW("records_kernel13", "130400", "13.4"),
 	{
 		/*
 		 * Issue 10 #3: a libcupti whose records gpuproj does not know is
