@@ -481,7 +481,11 @@ capture(bool begin, uint32_t st)
 		 corr, &ok);
 }
 
-/* cudaStreamDestroy with the nested cuStreamDestroy_v2 (a capture on it is abandoned). */
+/*
+ * cudaStreamDestroy (cuda_runtime_api.h:2190) with the nested
+ * cuStreamDestroy_v2 (cuda.h:15825); a capture on it is abandoned (what
+ * the real driver does with it is [GPU?]).
+ */
 static void
 stream_destroy(CUcontext c, uint32_t st)
 {
@@ -532,7 +536,10 @@ sync_cmd(CUcontext c, bool stream, uint32_t st)
 		 corr, &ok);
 }
 
-/* cuStreamWaitValue32(stream, flag address, 1, CU_STREAM_WAIT_VALUE_GEQ) with its callbacks. */
+/*
+ * cuStreamWaitValue32(stream, flag address, 1, CU_STREAM_WAIT_VALUE_GEQ)
+ * (cuda.h:16936) with its callbacks.
+ */
 static void
 wait_value(CUcontext c, uint32_t st, int flag)
 {
@@ -671,10 +678,12 @@ par(const char *cmd, const char *rest)
  * What PyTorch's Kineto does when its profiler starts (CuptiActivityApi:
  * enableCuptiActivities): subscribe for callbacks (refused while another
  * subscriber exists, CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED,
- * cupti_callbacks.h; Kineto goes on with the activity API only), register
- * its own buffer callbacks (cuptiActivityRegisterCallbacks keeps one pair
- * per process in CUPTI 13.0: the multi-subscriber _v2 API is 13.2+) and
- * enable kernel tracing; when it stops: flush, disable kernel tracing.
+ * cupti_result.h:282, cuptiSubscribe cupti_callbacks.h:722; Kineto goes on
+ * with the activity API only), register its own buffer callbacks
+ * (cuptiActivityRegisterCallbacks, cupti_activity.h:7668, keeps one pair
+ * per process in CUPTI 13.0: the multi-subscriber _v2 API is 13.2+, from
+ * its release notes) and enable kernel tracing (cupti_activity.h:7424);
+ * when it stops: flush, disable kernel tracing.
  */
 static unsigned long kineto_records;
 

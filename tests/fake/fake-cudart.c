@@ -5,7 +5,9 @@
  * RTLD_LOCAL, so the driver's symbols stay out of the global scope
  * (cupti-notes §0; issue 10: "libcudart, shared and static, loads
  * libcuda.so.1 with dlopen(..., RTLD_NOW)") — and initialises it with
- * cuInit on the first runtime call that needs the GPU. fake-app links this
+ * cuInit (cuda.h:5207) on the first runtime call that needs the GPU
+ * (cudaFree, cuda_runtime_api.h:4752; cudaFree(0) is the usual way to
+ * initialise the runtime). fake-app links this
  * library, never libcuda.
  *
  * Thread safety: initialisation once (pthread_once).

@@ -53,9 +53,14 @@
  * layout it writes for it: CUpti_ActivityKernel10 (13.0, cupti_activity.h:
  * 2909-3212, 216 bytes), Kernel11 (13.1, 13.2: + priority), Kernel12
  * (13.3: + executionModel), Kernel13 (13.4+: + sourceGraphId,
- * sourceGraphNodeId) — members from the CUPTI release notes and struct
- * pages; the sizes below (216, 224, 240) follow their order with 8-byte
- * alignment and are [GPU?], their headers not being installed here.
+ * sourceGraphNodeId) — members from the CUPTI release notes
+ * (docs.nvidia.com/cupti/release-notes/release-notes.html, "Updates in
+ * CUDA 13.1" / "13.3" / "13.4"; CUPTI Python 13.3.1 notes for which
+ * release dropped which) and struct pages (e.g.
+ * docs.nvidia.com/cuda/developer-preview/13.4/cupti/api/
+ * structCUpti__ActivityKernel12.html, "adds execution model"); the sizes
+ * below (216, 224, 240) follow their order with 8-byte alignment and are
+ * [GPU?], their headers not being installed here.
  * Every field up to isDeviceLaunched stays where Kernel10 has it.
  */
 static uint32_t fake_version = CUPTI_API_VERSION;
@@ -466,7 +471,7 @@ fake_cd_value(const uint8_t *image, size_t r, const char *name, double *ret)
  * profiler's passes are only decoded into the image by
  * cuptiProfilerFlushCounterData ("Flush Counter data API to ensure every
  * pass is decoded into the counterDataImage passed at beginSession",
- * cupti_profiler_target.h, cuptiProfilerFlushCounterData; NVIDIA's
+ * cupti_profiler_target.h:498-503, cuptiProfilerFlushCounterData; NVIDIA's
  * kernel-replay samples call it after DisableProfiling): `undecoded`.
  */
 static void
@@ -585,8 +590,9 @@ ctx_of(CUcontext c)
 /*
  * A capture in cudaStreamCaptureModeGlobal makes "potentially unsafe API
  * calls" an error for the whole process while it lasts, synchronisation in
- * particular (cuda_runtime_api.h cudaStreamBeginCapture; driver_types.h
- * cudaErrorStreamCaptureUnsupported / cudaErrorStreamCaptureImplicit):
+ * particular (cuda_runtime_api.h:2435-2468 cudaStreamBeginCapture;
+ * driver_types.h:1016 cudaErrorStreamCaptureUnsupported, :1052
+ * cudaErrorStreamCaptureImplicit):
  * the capture is invalidated. The double records a violation when a
  * context is synchronised (DecodeData, cuCtxSynchronize, kernel replay)
  * during one.
@@ -977,10 +983,12 @@ static int dropped_windows;
 /*
  * Another client (DCGM, dcgm-exporter) holds the counters: starting a
  * profiling session fails with CUPTI_ERROR_HARDWARE_BUSY ("The performance
- * monitoring hardware is in use by other client", cupti_result.h; DCGM and
+ * monitoring hardware is in use by other client", cupti_result.h:191-193; DCGM and
  * CUPTI "lock the same primitive in the driver ... a system-wide lock",
  * NVIDIA/DCGM issue 56). Which call reports it first is [GPU?]; the double
- * fails the start of a window (cuptiRangeProfilerStart, cuptiProfilerBeginSession).
+ * fails the start of a window (cuptiRangeProfilerStart,
+ * cupti_range_profiler.h:204; cuptiProfilerBeginSession,
+ * cupti_profiler_target.h:306).
  */
 static bool counters_busy;
 
@@ -1039,7 +1047,8 @@ fake_set_dropped_ranges(int n)
  * the kernel completes; work on one stream runs in order, streams are
  * unordered except for the legacy default stream, which waits for all
  * earlier work of the context and is waited for by all later work —
- * CUDA Runtime API, "Stream synchronization behavior"). A kernel may wait
+ * CUDA Runtime API, "Stream synchronization behavior"; the handles:
+ * cuda.h:440 CU_STREAM_LEGACY, :450 CU_STREAM_PER_THREAD). A kernel may wait
  * for a flag (a host-written value, or one set by another kernel when it
  * completes), so it can depend on a launch made after it; one marked
  * `inflight` finishes only when something synchronises with it (a long
@@ -1056,7 +1065,8 @@ fake_set_dropped_ranges(int n)
  * progress on an application thread.
  *
  * Finished kernels' records stay "on the device" until CUPTI collects them
- * (any cuptiActivityFlushAll, or 64 of them): a context destroyed before
+ * (any cuptiActivityFlushAll, cupti_activity.h:7747, or 64 of them; when
+ * the real one collects is [GPU?]): a context destroyed before
  * that loses them ([GPU?]; NVIDIA's samples flush at cudaDeviceReset for
  * this reason, helper_cupti_activity.h), and kernels still queued at exit
  * never produce one.
@@ -1810,8 +1820,8 @@ cuptiActivityFlushAll(uint32_t flag)
 }
 
 /*
- * cuptiActivityFlushPeriod (cupti_activity.h: "Sets the flush period for
- * the worker thread"): CUPTI's own worker delivers completed buffers every
+ * cuptiActivityFlushPeriod (cupti_activity.h:8058-8084: "Sets the flush
+ * period for the worker thread"): CUPTI's own worker delivers completed buffers every
  * `time` ms, on its thread.
  */
 static uint32_t flush_period_ms;

@@ -10,15 +10,16 @@
  *   symbols are NOT in the process's global scope, so
  *   dlsym(RTLD_DEFAULT, "cuDeviceGetName") finds nothing. The application
  *   (fake-app) neither links it nor exports driver symbols.
- * - cuInit loads the library named by CUDA_INJECTION64_PATH and calls its
- *   InitializeInjection, which must return 1, also the second time
- *   (NVIDIA's injection samples, profiling_injection/README.txt and
- *   cupti_trace_injection/README.txt: "at initialization").
+ * - cuInit (cuda.h:5207) loads the library named by
+ *   CUDA_INJECTION64_PATH and calls its InitializeInjection, which must
+ *   return 1, also the second time (NVIDIA's injection samples,
+ *   profiling_injection/README.txt and cupti_trace_injection/README.txt:
+ *   "at initialization").
  * - No driver call inside a launch callback (cupti-notes §1: CUDA calls in
  *   callbacks are "not supported unless stated"): a violation.
  * - Synchronisation drains the fake GPU's queues (fake_ctx_sync()); the
- *   current context is per thread, pushed and popped (cuda.h
- *   cuCtxPushCurrent / cuCtxPopCurrent).
+ *   current context is per thread, pushed and popped (cuda.h:6359
+ *   cuCtxPushCurrent, :6393 cuCtxPopCurrent).
  *
  * Thread safety: the current-context stack is per thread; the rest is the
  * CUPTI double's (fake-cupti.c), which serialises itself.
@@ -189,7 +190,7 @@ cuCtxPopCurrent_v2(CUcontext *ctx)
 	return CUDA_SUCCESS;
 }
 
-/* cuCtxSynchronize: waits until every queued operation of the current context is done. */
+/* cuCtxSynchronize (cuda.h:6621): until every queued operation of the current context is done. */
 CUresult CUDAAPI
 cuCtxSynchronize(void)
 {
