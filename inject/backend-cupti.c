@@ -294,6 +294,14 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 		return -1;
 	}
 	inj_debug("kernel records are %s (API %u)", cupti_record_layout(version), version);
+	/*
+	 * CUDA 13.0 Update 1's CUPTI notes, resolved issues: "Fixed a potential
+	 * deadlock that could occur while disabling the activity kind
+	 * CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL using the API
+	 * cuptiActivityDisable" and "Fixed a potential crash in the API
+	 * cuptiActivityFlushAll" (forums.developer.nvidia.com/t/341320, "CUPTI
+	 * 13.0 is now available"). What triggers them is not said: [GPU?].
+	 */
 	if (version == 130000) {
 		g_cupti_ga = true;
 		inj_warn("libcupti.so.13 is CUDA 13.0 GA (API 130000), whose "
