@@ -28,8 +28,12 @@ static size_t g_n_pool;
  * ---- Another CUPTI client taking the activity API ----
  *
  * CUPTI 13.0 keeps one pair of buffer callbacks per process
- * (cuptiActivityRegisterCallbacks; several activity clients need the _v2
- * API of CUPTI 13.2+). A framework profiler in the process (PyTorch's
+ * (cuptiActivityRegisterCallbacks, cupti_activity.h:7668; "Only a single
+ * subscriber can be registered at a time", cupti_callbacks.h:779 — a
+ * multi-subscriber mode with per-subscriber activity APIs came in later
+ * CUPTI releases: the 13.3 Update 1 notes fix a crash "in multi-subscriber
+ * mode", CUPTI Python 13.5 binds it; how it routes records is [GPU?]).
+ * A framework profiler in the process (PyTorch's
  * Kineto) registers its own when it starts: kernel records go to it from
  * then on. gpuproj yields: it notices (launches go on through its
  * callbacks, none of its buffers comes back for 2 s), says so once, keeps

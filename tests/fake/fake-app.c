@@ -681,8 +681,9 @@ par(const char *cmd, const char *rest)
  * cupti_result.h:282, cuptiSubscribe cupti_callbacks.h:722; Kineto goes on
  * with the activity API only), register its own buffer callbacks
  * (cuptiActivityRegisterCallbacks, cupti_activity.h:7668, keeps one pair
- * per process in CUPTI 13.0: the multi-subscriber _v2 API is 13.2+, from
- * its release notes) and enable kernel tracing (cupti_activity.h:7424);
+ * per process in CUPTI 13.0: "Only a single subscriber can be registered
+ * at a time", cupti_callbacks.h:779; the later multi-subscriber mode is
+ * not modelled) and enable kernel tracing (cupti_activity.h:7424);
  * when it stops: flush, disable kernel tracing.
  */
 static unsigned long kineto_records;
