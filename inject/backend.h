@@ -2,7 +2,7 @@
 /*
  * The boundary between the vendor layer and the rest of libproj.so.
  *
- * A backend (today only CUPTI, backend-cupti.c) sits behind a const ops
+ * A backend (today only CUPTI, backend-cupti*.c) sits behind a const ops
  * table and turns vendor callbacks and records into the neutral structs
  * below, which it hands to the collector (collector.h). Nothing outside
  * backend-cupti*.c sees a CUPTI type. The test double does not replace
@@ -10,7 +10,8 @@
  * backend code runs in every test.
  *
  * Thread safety: ops are called by entry.c only: init once, flush from the
- * worker thread, shutdown once at exit.
+ * worker thread, shutdown once at exit. entry.c checks `version` (and that
+ * every op is set) before it calls anything.
  */
 #ifndef INJ_BACKEND_H
 #define INJ_BACKEND_H
@@ -63,6 +64,7 @@ struct inj_device_info {
 struct inj_launch_key {
 	const char *name;	/* mangled kernel name (borrowed) */
 	struct gpuproj_dim3 grid, block;
+	struct gpuproj_dim3 cluster; /* thread block cluster, 0,0,0 = none (as 1,1,1) */
 	uint32_t smem_dynamic;	/* bytes */
 	int device;		/* ordinal */
 	bool dims_known;
@@ -72,6 +74,7 @@ struct inj_launch_key {
 struct inj_kernel_record {
 	const char *name;	/* mangled (borrowed for the call) */
 	struct gpuproj_dim3 grid, block;
+	struct gpuproj_dim3 cluster; /* 0,0,0 or 1,1,1 = no cluster */
 	uint32_t smem_dynamic, smem_static; /* bytes per block */
 	uint32_t regs_per_thread;
 	uint32_t local_bytes_per_thread;

@@ -14,10 +14,12 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <gpuproj/merge.h>
 #include <gpuproj/profile.h>
 
 #include "collector.h"
@@ -31,7 +33,7 @@ struct inj_gate {
 	struct inj_gate *all_next;	/* every gate, for freeing */
 	uint64_t hash;
 	char *name;
-	struct gpuproj_dim3 grid, block;
+	struct gpuproj_dim3 grid, block, cluster;
 	uint32_t smem_dynamic;
 	int device;
 	bool dims_known;
@@ -85,7 +87,7 @@ struct inj_prof_launch {
 
 struct kcache {
 	const char *name_ptr;
-	struct gpuproj_dim3 grid, block;
+	struct gpuproj_dim3 grid, block, cluster;
 	uint32_t smem_dynamic;
 	int device;
 	struct gpuproj_kernel *k;
@@ -116,6 +118,7 @@ struct inj_collector {
 	bool closed;
 	bool finished;
 	bool oom_logged;
+	atomic_bool nccl_said;
 };
 
 static void
@@ -125,6 +128,31 @@ oom(struct inj_collector *c)
 		c->oom_logged = true;
 		inj_error("out of memory: some launches are missing from the counts");
 	}
+}
+
+/*
+ * A thread block cluster is part of a launch's signature (issue 10 #7:
+ * cuLaunchKernelEx's CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, cuda.h; the
+ * record's clusterX/Y/Z, cupti_activity.h CUpti_ActivityKernel10): 0,0,0
+ * (no cluster, or a record from before CC 9.0) and 1,1,1 are the same.
+ */
+static struct gpuproj_dim3
+cluster_norm(struct gpuproj_dim3 c)
+{
+	if (c.x <= 1 && c.y <= 1 && c.z <= 1)
+		c.x = c.y = c.z = 1;
+	return c;
+}
+
+/* The profile's signature tag for a cluster shape: "" or "cluster=2x1x1". */
+static void
+cluster_tag(struct gpuproj_dim3 c, char *buf, size_t size)
+{
+	c = cluster_norm(c);
+	if (c.x == 1 && c.y == 1 && c.z == 1)
+		buf[0] = '\0';
+	else
+		snprintf(buf, size, "cluster=%ux%ux%u", c.x, c.y, c.z);
 }
 
 static uint64_t
@@ -152,10 +180,13 @@ key_hash(const struct inj_launch_key *k)
 	h = mix(h, w);
 	h = mix(h, (uint64_t)(uint32_t)k->device << 1 | k->dims_known);
 	if (k->dims_known) {
+		struct gpuproj_dim3 c = cluster_norm(k->cluster);
+
 		h = mix(h, (uint64_t)k->grid.x << 32 | k->grid.y);
 		h = mix(h, (uint64_t)k->grid.z << 32 | k->block.x);
 		h = mix(h, (uint64_t)k->block.y << 32 | k->block.z);
 		h = mix(h, k->smem_dynamic);
+		h = mix(h, (uint64_t)c.x << 42 | (uint64_t)c.y << 21 | c.z);
 	}
 	return h;
 }
@@ -165,11 +196,15 @@ key_equal(const struct inj_gate *g, const struct inj_launch_key *k)
 {
 	if (g->dims_known != k->dims_known || g->device != k->device)
 		return false;
-	if (k->dims_known &&
-	    (g->grid.x != k->grid.x || g->grid.y != k->grid.y || g->grid.z != k->grid.z ||
-	     g->block.x != k->block.x || g->block.y != k->block.y || g->block.z != k->block.z ||
-	     g->smem_dynamic != k->smem_dynamic))
-		return false;
+	if (k->dims_known) {
+		struct gpuproj_dim3 c = cluster_norm(k->cluster);
+
+		if (g->grid.x != k->grid.x || g->grid.y != k->grid.y || g->grid.z != k->grid.z ||
+		    g->block.x != k->block.x || g->block.y != k->block.y ||
+		    g->block.z != k->block.z || g->smem_dynamic != k->smem_dynamic ||
+		    g->cluster.x != c.x || g->cluster.y != c.y || g->cluster.z != c.z)
+			return false;
+	}
 	return strcmp(g->name, k->name) == 0;
 }
 
@@ -346,9 +381,21 @@ gate_get(struct inj_collector *c, const struct inj_launch_key *k, uint64_t h)
 	if (k->dims_known) {
 		g->grid = k->grid;
 		g->block = k->block;
+		g->cluster = cluster_norm(k->cluster);
 		g->smem_dynamic = k->smem_dynamic;
 	}
 	g->match = regex_match(c->cfg, k->name);
+	if (g->match) {
+		const char *why = NULL;
+
+		if (inj_never_profiled(c->cfg, k->name, &why)) {
+			g->match = false;
+			if (strcmp(why, "NCCL") == 0 && !atomic_exchange(&c->nccl_said, true))
+				inj_info("%s and NCCL's other kernels are never profiled (they wait for "
+					 "other GPUs and ranks, and would hang under kernel replay); "
+					 "they are timed", k->name);
+		}
+	}
 	g->all_next = c->all_gates;
 	c->all_gates = g;
 	c->n_gates++;
@@ -625,28 +672,78 @@ inj_collector_prof_failed(struct inj_collector *c, struct inj_prof_launch *pl, b
 	credit_return_failed(g);
 }
 
+void
+inj_collector_untimed_launch(struct inj_collector *c, uint32_t corr)
+{
+	struct inj_prof_launch *pl;
+
+	if (!corr)
+		return;
+	pl = calloc(1, sizeof(*pl));
+	if (!pl) {
+		pthread_mutex_lock(&c->lock);
+		oom(c);
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	pl->state = PL_FAILED;
+	pl->executed = true;
+	pl->gpu_ns = NAN;
+	pthread_mutex_lock(&c->lock);
+	pl->next = c->launches;
+	c->launches = pl;
+	if (corr_put(c, corr, pl))
+		pl->corr[pl->n_corr++] = corr;
+	else
+		oom(c);
+	pthread_mutex_unlock(&c->lock);
+}
+
 /* ---- records ---- */
 
 static struct gpuproj_kernel *
 kernel_for(struct inj_collector *c, const struct inj_kernel_record *r)
 {
+	struct gpuproj_dim3 cl = cluster_norm(r->cluster);
+	char tag[48];
 	struct gpuproj_signature sig = {
 		.name = r->name,
+		.tag = tag,
 		.grid = r->grid,
 		.block = r->block,
 		.smem_dynamic = r->smem_dynamic,
 		.device = r->device,
 	};
-	struct kcache *e = &c->kcache[(((uintptr_t)r->name >> 3) ^ r->grid.x * 31u ^
-				       r->block.x * 131u) % KCACHE];
+	/*
+	 * Two ways per set, the most recent first; the set from a mix of the
+	 * pointer and the dims (names are heap strings 16 or 32 bytes apart:
+	 * XORing pointer >> 3 with the dims, as before, collided for 40 % of
+	 * the records of the soak's 1,000 signatures).
+	 */
+	struct kcache *set = &c->kcache[mix(mix((uintptr_t)r->name, (uint64_t)r->grid.x << 32 |
+						r->block.x), r->grid.y) % (KCACHE / 2) * 2];
+	struct kcache *e;
 	struct gpuproj_kernel *k;
-	size_t before;
+	size_t before, w;
 
-	if (e->name_ptr == r->name && e->k && e->grid.x == r->grid.x && e->grid.y == r->grid.y &&
-	    e->grid.z == r->grid.z && e->block.x == r->block.x && e->block.y == r->block.y &&
-	    e->block.z == r->block.z && e->smem_dynamic == r->smem_dynamic &&
-	    e->device == r->device && strcmp(e->k->name, r->name) == 0)
-		return e->k;
+	for (w = 0; w < 2; w++) {
+		e = &set[w];
+		if (e->name_ptr == r->name && e->k && e->grid.x == r->grid.x &&
+		    e->grid.y == r->grid.y && e->grid.z == r->grid.z && e->block.x == r->block.x &&
+		    e->block.y == r->block.y && e->block.z == r->block.z &&
+		    e->smem_dynamic == r->smem_dynamic && e->cluster.x == cl.x &&
+		    e->cluster.y == cl.y && e->cluster.z == cl.z && e->device == r->device &&
+		    strcmp(e->k->name, r->name) == 0) {
+			if (w) {
+				struct kcache t = set[0];
+
+				set[0] = set[1];
+				set[1] = t;
+			}
+			return set[0].k;
+		}
+	}
+	cluster_tag(cl, tag, sizeof(tag));
 	before = gpuproj_profile_count(c->profile);
 	if (gpuproj_profile_kernel(c->profile, &sig, &k) != GPUPROJ_OK) {
 		oom(c);
@@ -657,9 +754,12 @@ kernel_for(struct inj_collector *c, const struct inj_kernel_record *r)
 		k->smem_static = r->smem_static;
 		k->regs_per_thread = r->regs_per_thread;
 	}
+	set[1] = set[0];
+	e = &set[0];
 	e->name_ptr = r->name;
 	e->grid = r->grid;
 	e->block = r->block;
+	e->cluster = cl;
 	e->smem_dynamic = r->smem_dynamic;
 	e->device = r->device;
 	e->k = k;
@@ -729,6 +829,65 @@ inj_collector_totals(struct inj_collector *c, struct inj_totals *ret)
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* Copy p into a new profile (public API only; see inj_collector_snapshot()). */
+static struct gpuproj_profile *
+profile_copy(const struct gpuproj_profile *p)
+{
+	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+	const struct gpuproj_process_info *pr = gpuproj_profile_process(p);
+	struct gpuproj_profile *q = gpuproj_profile_new();
+	const char *key, *value;
+	size_t i;
+
+	if (!q)
+		return NULL;
+	if (gpuproj_profile_set_device(q, d->name, d->target, d->chip, d->cc_major, d->cc_minor,
+				       d->sms, d->clock_hz) != GPUPROJ_OK ||
+	    ((pr->application || pr->host || pr->argv) &&
+	     gpuproj_profile_set_process(q, pr->application, pr->host, pr->pid, pr->rank,
+					 (const char *const *)pr->argv) != GPUPROJ_OK))
+		goto oom;
+	for (i = 0; (key = gpuproj_profile_attr_at(p, i, &value)) != NULL; i++) {
+		if (gpuproj_profile_set_attr(q, key, value) != GPUPROJ_OK)
+			goto oom;
+	}
+	*gpuproj_profile_run_info_mut(q) = *gpuproj_profile_run_info(p);
+	for (i = 0; i < gpuproj_profile_count(p); i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+		struct gpuproj_signature sig = {
+			.name = k->name,
+			.tag = k->tag,
+			.grid = k->grid,
+			.block = k->block,
+			.smem_dynamic = k->smem_dynamic,
+			.device = k->device,
+		};
+		struct gpuproj_kernel *n;
+
+		if (gpuproj_profile_kernel(q, &sig, &n) != GPUPROJ_OK ||
+		    gpuproj_kernel_merge(n, k) != GPUPROJ_OK)
+			goto oom;
+		n->smem_static = k->smem_static;
+		n->regs_per_thread = k->regs_per_thread;
+		n->ranks = k->ranks;
+	}
+	return q;
+oom:
+	gpuproj_profile_free(q);
+	return NULL;
+}
+
+struct gpuproj_profile *
+inj_collector_snapshot(struct inj_collector *c)
+{
+	struct gpuproj_profile *q;
+
+	pthread_mutex_lock(&c->lock);
+	q = profile_copy(c->profile);
+	pthread_mutex_unlock(&c->lock);
+	return q;
+}
+
 struct gpuproj_profile *
 inj_collector_lock(struct inj_collector *c)
 {
@@ -771,6 +930,7 @@ inj_collector_finish(struct inj_collector *c)
 		r.name = pl->gate->name;
 		r.grid = pl->gate->grid;
 		r.block = pl->gate->block;
+		r.cluster = pl->gate->cluster;
 		r.smem_dynamic = pl->gate->smem_dynamic;
 		r.device = pl->gate->device;
 		pl->k = kernel_for(c, &r);

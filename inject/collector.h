@@ -108,6 +108,13 @@ void inj_collector_prof_failed(struct inj_collector *c, struct inj_prof_launch *
  */
 void inj_collector_prof_cancel(struct inj_collector *c, struct inj_prof_launch *pl);
 
+/**
+ * A launch that may have run inside another launch's profiling window (it
+ * went ahead after a bounded wait ran out): its record counts as a launch,
+ * never as a timing (it may have been replayed), like a failed window's.
+ */
+void inj_collector_untimed_launch(struct inj_collector *c, uint32_t corr);
+
 /** Add activity records (any thread; usually CUPTI's buffer thread). */
 void inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *r, size_t n);
 /** Count records the vendor library dropped. */
@@ -117,7 +124,15 @@ void inj_collector_dropped(struct inj_collector *c, uint64_t n);
 void inj_collector_totals(struct inj_collector *c, struct inj_totals *ret);
 
 /**
- * Lock the data and return the profile for reading (live snapshot, exit).
+ * A copy of the profile as it is now (device, process, attributes, run
+ * info, every kernel record), taken under the data lock: the caller can
+ * project and render it without holding the lock.
+ * @return a new profile (free with gpuproj_profile_free()), NULL on ENOMEM
+ */
+struct gpuproj_profile *inj_collector_snapshot(struct inj_collector *c);
+
+/**
+ * Lock the data and return the profile for reading (exit report).
  * Release with inj_collector_unlock().
  */
 struct gpuproj_profile *inj_collector_lock(struct inj_collector *c);

@@ -251,6 +251,28 @@ cleanup_failed_start(void)
 	g_out = NULL;
 }
 
+/*
+ * The backend's ops table has the layout this library was built for, and
+ * every op is there (backend.h: all ops are mandatory).
+ */
+static bool
+backend_usable(const struct inj_backend_ops *b)
+{
+	if (b->version != INJ_BACKEND_VERSION) {
+		inj_error("backend '%s' has ops table version %u, this libproj.so expects %u: "
+			  "gpuproj is off, the application runs unchanged",
+			  b->name ? b->name : "?", b->version, INJ_BACKEND_VERSION);
+		return false;
+	}
+	if (!b->init || !b->flush || !b->shutdown || !b->version_string || !b->describe ||
+	    !b->child) {
+		inj_error("backend '%s' lacks a mandatory op: gpuproj is off, the application runs "
+			  "unchanged", b->name ? b->name : "?");
+		return false;
+	}
+	return true;
+}
+
 static void
 start(void)
 {
@@ -265,6 +287,8 @@ start(void)
 		inj_info("GPUPROJ_MODE=off: gpuproj does nothing in this process");
 		return;
 	}
+	if (!backend_usable(g_backend))
+		return;
 	g_out = inj_output_new(&g_cfg, g_backend, t0);
 	if (!g_out)
 		return;

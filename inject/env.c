@@ -26,7 +26,8 @@ extern char **environ;
 static const char *const known_vars[] = {
 	"GPUPROJ_TARGETS", "GPUPROJ_OUTPUT", "GPUPROJ_KERNEL_REGEX",
 	"GPUPROJ_PROFILE_LAUNCHES", "GPUPROJ_MODE", "GPUPROJ_LIVE", "GPUPROJ_LOG",
-	"GPUPROJ_KEEP_CUBINS", "GPUPROJ_SIGNALS", "GPUPROJ_PRELOAD",
+	"GPUPROJ_KEEP_CUBINS", "GPUPROJ_SIGNALS", "GPUPROJ_PRELOAD", "GPUPROJ_WAIT",
+	"GPUPROJ_KERNEL_EXCLUDE",
 };
 
 const char *
@@ -154,6 +155,23 @@ load_live(struct inj_config *cfg)
 	cfg->live_s = s;
 }
 
+static void
+load_wait(struct inj_config *cfg)
+{
+	const char *v = get(cfg, "GPUPROJ_WAIT");
+	double s;
+
+	cfg->wait_s = INJ_DEFAULT_WAIT_S;
+	if (!v)
+		return;
+	if (!parse_double(v, &s) || !isfinite(s) || s <= 0 || s > 3600) {
+		inj_warn("GPUPROJ_WAIT='%s' is not a positive number of seconds (at most 3600); "
+			 "using %g", v, INJ_DEFAULT_WAIT_S);
+		return;
+	}
+	cfg->wait_s = s;
+}
+
 static int
 load_output(struct inj_config *cfg)
 {
@@ -197,6 +215,50 @@ load_regex(struct inj_config *cfg)
 	cfg->has_regex = true;
 	cfg->kernel_regex = strdup(v);
 	return cfg->kernel_regex ? 0 : -1;
+}
+
+static int
+load_exclude(struct inj_config *cfg)
+{
+	const char *v = get(cfg, "GPUPROJ_KERNEL_EXCLUDE");
+	int r;
+
+	if (!v || !*v)
+		return 0;
+	r = regcomp(&cfg->exclude, v, REG_EXTENDED | REG_NOSUB);
+	if (r != 0) {
+		char msg[256];
+
+		regerror(r, &cfg->exclude, msg, sizeof(msg));
+		regfree(&cfg->exclude);
+		inj_warn("GPUPROJ_KERNEL_EXCLUDE='%s' is not a POSIX extended regular expression "
+			 "(%s); no kernel is excluded by name (NCCL's still are)", v, msg);
+		return 0;
+	}
+	cfg->has_exclude = true;
+	cfg->kernel_exclude = strdup(v);
+	return cfg->kernel_exclude ? 0 : -1;
+}
+
+bool
+inj_never_profiled(const struct inj_config *cfg, const char *name, const char **why)
+{
+	/*
+	 * NCCL's kernels: ncclKernel_* (NCCL < 2.19) and ncclDevKernel_* (the
+	 * generated declarations of NCCL 2.19+, e.g. ncclDevKernel_AllReduce_
+	 * Sum_f32_RING_LL), mangled or not.
+	 */
+	if (strstr(name, "ncclKernel") || strstr(name, "ncclDevKernel")) {
+		if (why)
+			*why = "NCCL";
+		return true;
+	}
+	if (cfg->has_exclude && regexec(&cfg->exclude, name, 0, NULL, 0) == 0) {
+		if (why)
+			*why = "GPUPROJ_KERNEL_EXCLUDE";
+		return true;
+	}
+	return false;
 }
 
 static void
@@ -294,8 +356,10 @@ inj_config_load(struct inj_config *cfg)
 	load_mode(cfg);
 	load_launches(cfg);
 	load_live(cfg);
+	load_wait(cfg);
 	r |= load_output(cfg);
 	r |= load_regex(cfg);
+	r |= load_exclude(cfg);
 	r |= load_targets(cfg);
 	r |= load_cubins(cfg);
 	load_bool(cfg, "GPUPROJ_SIGNALS", &cfg->signals);

@@ -23,6 +23,8 @@ enum inj_mode {
 
 /** Default output pattern (GPUPROJ_OUTPUT). */
 #define INJ_DEFAULT_OUTPUT "gpuproj-%p.json"
+/** Default of GPUPROJ_WAIT, seconds. */
+#define INJ_DEFAULT_WAIT_S 10.0
 /** Default number of profiled launches per signature (GPUPROJ_PROFILE_LAUNCHES). */
 #define INJ_DEFAULT_PROFILE_LAUNCHES 1
 
@@ -38,9 +40,13 @@ struct inj_config {
 	char *kernel_regex;	/* GPUPROJ_KERNEL_REGEX as given, NULL = every kernel */
 	regex_t regex;		/* compiled kernel_regex (valid when has_regex) */
 	bool has_regex;
+	char *kernel_exclude;	/* GPUPROJ_KERNEL_EXCLUDE as given, NULL = none */
+	regex_t exclude;	/* compiled kernel_exclude (valid when has_exclude) */
+	bool has_exclude;
 	unsigned profile_launches; /* GPUPROJ_PROFILE_LAUNCHES (0 = timing only) */
 	enum inj_mode mode;	/* GPUPROJ_MODE */
 	double live_s;		/* GPUPROJ_LIVE seconds, 0 = off */
+	double wait_s;		/* GPUPROJ_WAIT: longest wait for a window or the GPU, seconds */
 	int log_level;		/* enum inj_log_level from GPUPROJ_LOG */
 	char *keep_cubins;	/* GPUPROJ_KEEP_CUBINS directory, "" = next to the output, NULL = off */
 	bool signals;		/* GPUPROJ_SIGNALS=1: report on SIGTERM/SIGINT */
@@ -59,6 +65,14 @@ struct inj_config {
  */
 int inj_config_load(struct inj_config *cfg);
 
+
+/*
+ * Whether a kernel is never profiled, whatever GPUPROJ_KERNEL_REGEX says:
+ * GPUPROJ_KERNEL_EXCLUDE matches its mangled name, or it is one of NCCL's
+ * (their kernels wait for other GPUs and ranks: under kernel replay, which
+ * serialises the GPU, they would hang). `*why` (may be NULL) says which.
+ */
+bool inj_never_profiled(const struct inj_config *cfg, const char *name, const char **why);
 
 /* "full", "timing" or "off". */
 const char *inj_mode_name(enum inj_mode mode);

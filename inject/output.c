@@ -5,9 +5,11 @@
  * Everything goes to stderr or files; the application's stdout is never
  * touched.
  *
- * Thread safety: inj_output_live() on the worker thread, inj_output_final()
- * once; both hold the collector lock while they read the profile, so a
- * report is a consistent snapshot.
+ * Thread safety: inj_output_live() on the worker thread works on a copy of
+ * the profile taken under the collector lock (inj_collector_snapshot());
+ * inj_output_final() runs once, after collection stopped, and holds the
+ * lock while it reads the profile. Either way a report is a consistent
+ * snapshot.
  */
 #include "config.h"
 
@@ -195,9 +197,20 @@ demangle_all(struct gpuproj_profile *p)
 	size_t i;
 
 	{
-		void *sym = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+		/*
+		 * The process's C++ runtime may be out of the global scope
+		 * (loaded as a dependency of something dlopen()ed RTLD_LOCAL, a
+		 * Python extension module for one): ask libstdc++.so.6 itself
+		 * first, without loading it.
+		 */
+		void *cxx = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+		void *sym = cxx ? dlsym(cxx, "__cxa_demangle") : NULL;
 
+		if (!sym)
+			sym = dlsym(RTLD_DEFAULT, "__cxa_demangle");
 		memcpy(&fn, &sym, sizeof(sym));
+		if (cxx)
+			dlclose(cxx); /* drops the reference RTLD_NOLOAD took; the library stays */
 	}
 	if (!fn)
 		return;
@@ -425,18 +438,20 @@ inj_output_live(struct inj_output *o, struct inj_collector *c)
 
 	inj_collector_totals(c, &t);
 	/*
-	 * Project and render under the collector lock (launch callbacks and the
-	 * CUPTI buffer thread update the profile), write the file after it.
+	 * A copy of the profile is taken under the collector lock (launch
+	 * callbacks and the CUPTI buffer thread update it); projecting,
+	 * rendering and the fsync'ed write happen on the copy, unlocked.
 	 */
-	p = inj_collector_lock(c);
-	if (project(o, p, &src, &runs, &n_runs, &err) == GPUPROJ_OK) {
+	p = inj_collector_snapshot(c);
+	if (!p) {
+		inj_debug("live snapshot skipped: out of memory");
+	} else if (project(o, p, &src, &runs, &n_runs, &err) == GPUPROJ_OK) {
 		if (gpuproj_report_json_text(p, src, runs, n_runs, NULL, &text, &err))
 			inj_debug("live snapshot not rendered: %s", err.message);
 	} else if (gpuproj_profile_device(p)->name) {
 		if (gpuproj_report_json_text(p, NULL, NULL, 0, NULL, &text, &err))
 			inj_debug("live snapshot not rendered: %s", err.message);
 	}
-	inj_collector_unlock(c);
 	if (text && file_write_atomic(o->live_path, text, strlen(text), &err))
 		inj_debug("live snapshot not written: %s", err.message);
 	free(text);
@@ -472,6 +487,7 @@ inj_output_live(struct inj_output *o, struct inj_collector *c)
 		strbuf_append(&sb, " | no projection (source GPU not in targets.yaml)");
 	free(lt);
 	runs_free(runs, n_runs);
+	gpuproj_profile_free(p);
 	if (sb.oom || !inj_log_enabled(INJ_LOG_INFO)) {
 		strbuf_free(&sb);
 		return;

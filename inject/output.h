@@ -5,8 +5,9 @@
  * stderr and a snapshot JSON, both refreshed every GPUPROJ_LIVE seconds).
  *
  * Thread safety: inj_output_live() runs on the worker thread only;
- * inj_output_final() once, at exit or on a handled signal. Both lock the
- * collector while they read it.
+ * inj_output_final() once, at exit or on a handled signal. The live refresh
+ * works on a copy of the profile (inj_collector_snapshot()); the exit report
+ * locks the collector while it reads it.
  */
 #ifndef INJ_OUTPUT_H
 #define INJ_OUTPUT_H

@@ -3,43 +3,69 @@
  * fake-app: a scripted "CUDA application" for the injection tests.
  *
  * It plays the CUDA driver and runtime on top of the CUPTI test double:
- * `init` does what cuInit does with CUDA_INJECTION64_PATH (dlopen the
- * library, call InitializeInjection), launches emit the callbacks a real
- * launch emits (runtime __cudaLaunchKernel with a nested driver
- * cuLaunchKernel, driver only, Ex, cooperative, graphs), the "GPU" runs
- * the kernel (profiler ranges, activity records), and the driver functions
- * libproj.so looks up with dlsym(RTLD_DEFAULT) (cuDeviceGet, ...) are
- * exported from this executable. Each argument is one command:
+ * `init` makes the first runtime call: the fake libcudart loads the fake
+ * libcuda.so.1 RTLD_LOCAL (as the real runtime does) and its cuInit loads
+ * CUDA_INJECTION64_PATH and calls InitializeInjection; launches emit the
+ * callbacks a real launch emits (runtime __cudaLaunchKernel with a nested
+ * driver cuLaunchKernel, driver only, Ex, cooperative, graphs), the "GPU"
+ * runs the kernel (profiler ranges, activity records). This program links
+ * the fake libcudart and libcupti, never libcuda, and exports no driver
+ * symbol. Each argument is one command:
  *
  *   init                          cuInit (loads the injection library)
  *   device ORD NAME CHIP MAJ.MIN SMS CLOCK_KHZ
  *   ctx ORD                       create a context (numbered 1, 2, ...)
- *   destroy CTX                   destroy context CTX
+ *   destroy CTX                   cuCtxDestroy of context CTX (driver callbacks + destroy)
  *   reset CTX                     cudaDeviceReset: runtime callback + destroy
+ *   sync CTX                      cudaDeviceSynchronize (runtime + nested cuCtxSynchronize)
+ *   stream-sync CTX S             cudaStreamSynchronize of stream S
+ *   wait-value CTX S F            cuStreamWaitValue32: later work on stream S waits for flag F
+ *   host-write F                  the host sets flag F (mapped memory kernels poll)
  *   module CTX ID SIZE            load a module (cubin of SIZE pattern bytes)
  *   launch VIA CTX NAME GX,GY,GZ BX,BY,BZ SMEM DUR_NS [noexec] [ctxnull]
- *          [destroy-mid] [regs=N] [static=N]
+ *          [destroy-mid] [regs=N] [static=N] [stream=S] [waits=F] [sets=F]
+ *          [inflight] [cluster=X,Y,Z] [hold=MS]
+ *       stream=S: stream S (0, the default, is the legacy default stream);
+ *       waits=F: the kernel spins until flag F is set; sets=F: it sets flag F
+ *       when it finishes; inflight: a long kernel, finished only when
+ *       something synchronises with it (see "the GPU" in fake-cupti.c);
+ *       hold=MS: the launch call returns MS ms after the kernel ran
  *       VIA: rt (__cudaLaunchKernel + nested cuLaunchKernel), rt-only (no
  *       nested driver callback), rt-legacy (cudaLaunchKernel + nested),
  *       rt-ex (cudaLaunchKernelExC + nested cuLaunchKernelEx), rt-coop,
  *       drv (cuLaunchKernel), drv-ptsz, ex (cuLaunchKernelEx), coop
  *   graph CTX NAME GX,GY,GZ BX,BY,BZ SMEM DUR_NS COUNT   cudaGraphLaunch of COUNT kernels
- *   capture-begin | capture-end   stream capture (runtime + nested driver)
+ *   capture-begin [S] | capture-end [S]  stream capture of stream S in global mode
+ *                                 (runtime + nested driver) on context 1
+ *   stream-destroy CTX S          cudaStreamDestroy (abandons a capture on S)
  *   repeat N COMMAND...           run COMMAND N times
  *   threads T N COMMAND...        T threads run COMMAND N times each, at once
- *                                 (%t in COMMAND becomes the thread index)
+ *                                 (%t in COMMAND becomes the thread index, %i
+ *                                 the iteration)
+ *   par A1 ; A2 | B1 ; B2 ...     one thread per |-separated branch, at once, each
+ *                                 running its ;-separated commands in order
  *   flush                         deliver buffered activity records
  *   metric NAME VALUE | fail FUNC CODE [COUNT] | ranges N | drop N
  *   dropped-ranges N              the next N windows' ranges are reported dropped
+ *   counters-busy                 another client (DCGM) holds the counters
+ *   cupti-version N               cuptiGetVersion reports N; records in its layout
+ *   kineto-start | kineto-stop    a second CUPTI client (PyTorch's Kineto) registers
+ *                                 its own activity callbacks / flushes and disables
+ *                                 kernel tracing, printing "kineto records N"
  *   replay-records on|off         one record per replay pass (default on)
  *   fatal MESSAGE                 CUPTI fatal error
  *   fork                          child: one launch, exit 0; parent waits
  *   fork-signal TERM|INT          child: raise the signal, which must kill it
  *                                 (exit 5 when it survives); parent waits
+ *   load-cxx                      dlopen libstdc++.so.6 RTLD_LOCAL (as a Python
+ *                                 extension module's dependency is loaded): the
+ *                                 C++ runtime is in the process, not in its
+ *                                 global scope
  *   stdout TEXT                   print TEXT on standard output
  *   stderr-broken                 stderr becomes a pipe nobody reads (writes raise SIGPIPE)
  *   sleep MS | signal TERM|INT | exit CODE
  *   bench LAUNCHES SIGS           timing loop for tests/bench/bench-inject
+ *   soak THREADS LAUNCHES SIGS TERM_PCT [MIN_MS]   the soak (issue 12 part 6; see soak())
  *   selftest                      misuse the CUPTI API on purpose: every call must
  *                                 fail and count as a violation (exit 6 if one passes)
  *
@@ -53,6 +79,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,62 +95,12 @@
 
 #include "fake.h"
 
-#define EXPORT __attribute__((visibility("default")))
 #define MAX_CTX 64
 
 static CUcontext ctxs[MAX_CTX + 1];
 static int n_ctx;
 
 static int run_command(const char *cmd);
-
-/* ---- the driver functions libproj.so looks up with dlsym(RTLD_DEFAULT) ---- */
-
-static void
-no_driver_in_launch(const char *func)
-{
-	if (fake_in_launch_callback())
-		fake_violation("%s called inside a launch callback (no driver calls there)", func);
-}
-
-EXPORT CUresult CUDAAPI
-cuDeviceGet(CUdevice *dev, int ordinal)
-{
-	no_driver_in_launch(__func__);
-	if (!fake_get_device(ordinal))
-		return CUDA_ERROR_INVALID_DEVICE;
-	*dev = ordinal;
-	return CUDA_SUCCESS;
-}
-
-EXPORT CUresult CUDAAPI
-cuDeviceGetName(char *name, int len, CUdevice dev)
-{
-	const struct fake_device *d = fake_get_device(dev);
-
-	no_driver_in_launch(__func__);
-	if (!d || len <= 0)
-		return CUDA_ERROR_INVALID_DEVICE;
-	snprintf(name, (size_t)len, "%s", d->name);
-	return CUDA_SUCCESS;
-}
-
-EXPORT CUresult CUDAAPI
-cuDeviceGetAttribute(int *v, CUdevice_attribute attr, CUdevice dev)
-{
-	const struct fake_device *d = fake_get_device(dev);
-
-	no_driver_in_launch(__func__);
-	if (!d)
-		return CUDA_ERROR_INVALID_DEVICE;
-	switch ((int)attr) {
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = d->cc_major; break;
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = d->cc_minor; break;
-	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = d->sms; break;
-	case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *v = d->clock_khz; break;
-	default: return CUDA_ERROR_INVALID_VALUE;
-	}
-	return CUDA_SUCCESS;
-}
 
 /* ---- helpers ---- */
 
@@ -147,36 +125,6 @@ dims(const char *s, uint32_t d[3])
 	return sscanf(s, "%u,%u,%u", &d[0], &d[1], &d[2]) == 3;
 }
 
-static void
-cu_init(void)
-{
-	const char *path = getenv("CUDA_INJECTION64_PATH");
-	static bool done;
-	int (*init)(void);
-	void *h, *sym;
-
-	if (done || !path || !*path) {
-		done = true;
-		return;
-	}
-	done = true;
-	h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-	if (!h) {
-		fprintf(stderr, "fake-app: cannot load %s: %s\n", path, dlerror());
-		return;
-	}
-	sym = dlsym(h, "InitializeInjection");
-	if (!sym) {
-		fprintf(stderr, "fake-app: %s has no InitializeInjection\n", path);
-		return;
-	}
-	memcpy(&init, &sym, sizeof(sym));
-	if (init() != 1 || init() != 1) {	/* the second call must be a no-op returning 1 */
-		fprintf(stderr, "fake-app: InitializeInjection did not return 1\n");
-		exit(4);
-	}
-}
-
 /* ---- launches ---- */
 
 struct launch {
@@ -186,14 +134,41 @@ struct launch {
 	uint32_t grid[3], block[3];
 	uint32_t smem, smem_static, regs;
 	uint64_t dur;
-	bool noexec, ctxnull, destroy_mid;
+	bool noexec, ctxnull, destroy_mid, inflight;
+	int hold_ms;			/* stay inside the launch call this long after the kernel */
 	int ctx_id;
+	uint32_t stream;		/* 0 = legacy default stream */
+	uint32_t cluster[3];
+	int waits, sets;		/* flags */
 };
+
+/* The stream handle the application passes: NULL for the legacy default stream. */
+static CUstream
+stream_handle(uint32_t n)
+{
+	return n ? (CUstream)(uintptr_t)(0x5000 + 0x10 * n) : NULL;
+}
+
+/* cuCtxDestroy: the driver API call with its callbacks around the destruction. */
+static void
+destroy_ctx(CUcontext c)
+{
+	cuCtxDestroy_v2_params p = { .ctx = c };
+	uint32_t corr = fake_next_correlation();
+	CUresult ok = CUDA_SUCCESS;
+
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2,
+		 CUPTI_API_ENTER, "cuCtxDestroy_v2", &p, NULL, c, corr, NULL);
+	fake_ctx_destroy(c);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2,
+		 CUPTI_API_EXIT, "cuCtxDestroy_v2", &p, NULL, c, corr, &ok);
+}
 
 static void *
 destroy_thread(void *arg)
 {
-	fake_ctx_destroy((CUcontext)arg);
+	fake_app_thread();
+	destroy_ctx((CUcontext)arg);
 	return NULL;
 }
 
@@ -207,13 +182,25 @@ gpu_run(const struct launch *l, uint32_t corr)
 		.regs = l->regs,
 		.duration_ns = l->dur,
 		.correlation = corr,
+		.stream = l->stream,
+		.waits = l->waits,
+		.sets = l->sets,
+		.inflight = l->inflight,
 	};
 
 	memcpy(k.grid, l->grid, sizeof(k.grid));
+	memcpy(k.cluster, l->cluster, sizeof(k.cluster));
 	memcpy(k.block, l->block, sizeof(k.block));
 	if (l->noexec)
 		return;
 	fake_kernel_run(l->ctx, &k);
+	if (l->hold_ms) {
+		/* The launch call takes a while (e.g. kernel replay): others act meanwhile. */
+		struct timespec ts = { l->hold_ms / 1000, (long)(l->hold_ms % 1000) * 1000000 };
+
+		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+			;
+	}
 	if (l->destroy_mid) {
 		/* Another thread tears the context down while the launch is still open. */
 		pthread_t t;
@@ -229,17 +216,20 @@ driver_launch(const struct launch *l, CUpti_CallbackId cbid, const char *fn, uin
 	cuLaunchKernel_params kp = {
 		.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
 		.blockDimX = l->block[0], .blockDimY = l->block[1], .blockDimZ = l->block[2],
-		.sharedMemBytes = l->smem,
+		.sharedMemBytes = l->smem, .hStream = stream_handle(l->stream),
 	};
 	cuLaunchCooperativeKernel_params cp = {
 		.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
 		.blockDimX = l->block[0], .blockDimY = l->block[1], .blockDimZ = l->block[2],
-		.sharedMemBytes = l->smem,
+		.sharedMemBytes = l->smem, .hStream = stream_handle(l->stream),
 	};
+	CUlaunchAttribute attr = { .id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+				   .value.clusterDim = { l->cluster[0], l->cluster[1], l->cluster[2] } };
 	CUlaunchConfig cfg = {
 		.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
 		.blockDimX = l->block[0], .blockDimY = l->block[1], .blockDimZ = l->block[2],
-		.sharedMemBytes = l->smem,
+		.sharedMemBytes = l->smem, .hStream = stream_handle(l->stream),
+		.attrs = l->cluster[0] ? &attr : NULL, .numAttrs = l->cluster[0] ? 1 : 0,
 	};
 	cuLaunchKernelEx_params ep = { .config = &cfg };
 	const void *params = &kp;
@@ -278,11 +268,17 @@ runtime_launch(const struct launch *l, CUpti_CallbackId cbid, const char *fn, co
 			.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
 			.blockDimX = l->block[0], .blockDimY = l->block[1],
 			.blockDimZ = l->block[2], .sharedMemBytes = l->smem,
+			.hStream = stream_handle(l->stream),
 		};
+		CUlaunchAttribute attr = {
+			.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+			.value.clusterDim = { l->cluster[0], l->cluster[1], l->cluster[2] } };
 		CUlaunchConfig cfg = {
 			.gridDimX = l->grid[0], .gridDimY = l->grid[1], .gridDimZ = l->grid[2],
 			.blockDimX = l->block[0], .blockDimY = l->block[1],
 			.blockDimZ = l->block[2], .sharedMemBytes = l->smem,
+			.hStream = stream_handle(l->stream),
+			.attrs = l->cluster[0] ? &attr : NULL, .numAttrs = l->cluster[0] ? 1 : 0,
 		};
 		cuLaunchKernelEx_params ep = { .config = &cfg };
 		uint32_t dcorr = fake_next_correlation();
@@ -308,17 +304,21 @@ do_launch(const struct launch *l)
 	cudaLaunchKernel_v7000_params rp = {
 		.gridDim = { l->grid[0], l->grid[1], l->grid[2] },
 		.blockDim = { l->block[0], l->block[1], l->block[2] },
-		.sharedMem = l->smem,
+		.sharedMem = l->smem, .stream = (cudaStream_t)stream_handle(l->stream),
 	};
 	cudaLaunchCooperativeKernel_v9000_params cp = {
 		.gridDim = { l->grid[0], l->grid[1], l->grid[2] },
 		.blockDim = { l->block[0], l->block[1], l->block[2] },
-		.sharedMem = l->smem,
+		.sharedMem = l->smem, .stream = (cudaStream_t)stream_handle(l->stream),
 	};
+	cudaLaunchAttribute rattr = {
+		.id = cudaLaunchAttributeClusterDimension,
+		.val.clusterDim = { l->cluster[0], l->cluster[1], l->cluster[2] } };
 	cudaLaunchConfig_t cfg = {
 		.gridDim = { l->grid[0], l->grid[1], l->grid[2] },
 		.blockDim = { l->block[0], l->block[1], l->block[2] },
-		.dynamicSmemBytes = l->smem,
+		.dynamicSmemBytes = l->smem, .stream = (cudaStream_t)stream_handle(l->stream),
+		.attrs = l->cluster[0] ? &rattr : NULL, .numAttrs = l->cluster[0] ? 1 : 0,
 	};
 	cudaLaunchKernelExC_v11060_params ep = { .config = &cfg };
 
@@ -386,6 +386,18 @@ parse_launch(const char *cmd, const char *rest, struct launch *l, char *buf, siz
 			l->ctxnull = true;
 		else if (strcmp(tok, "destroy-mid") == 0)
 			l->destroy_mid = true;
+		else if (strcmp(tok, "inflight") == 0)
+			l->inflight = true;
+		else if (strncmp(tok, "hold=", 5) == 0)
+			l->hold_ms = atoi(tok + 5);
+		else if (strncmp(tok, "stream=", 7) == 0)
+			l->stream = (uint32_t)atoi(tok + 7);
+		else if (strncmp(tok, "waits=", 6) == 0)
+			l->waits = atoi(tok + 6);
+		else if (strncmp(tok, "sets=", 5) == 0)
+			l->sets = atoi(tok + 5);
+		else if (strncmp(tok, "cluster=", 8) == 0 && dims(tok + 8, l->cluster))
+			;
 		else if (strncmp(tok, "regs=", 5) == 0)
 			l->regs = (uint32_t)atoi(tok + 5);
 		else if (strncmp(tok, "static=", 7) == 0)
@@ -435,26 +447,112 @@ graph_launch(const char *cmd, const char *rest)
 		 CUPTI_API_EXIT, "cudaGraphLaunch", &rp, NULL, c, corr, &ok);
 }
 
+/*
+ * cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal) or
+ * cudaStreamEndCapture, with the nested driver call's callbacks; the
+ * double's GPU knows a global-mode capture is in progress on the context.
+ */
 static void
-capture(bool begin)
+capture(bool begin, uint32_t st)
 {
 	uint32_t corr = fake_next_correlation(), dcorr = fake_next_correlation();
 	CUpti_CallbackId rc = begin ? CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000
 				    : CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000;
 	CUpti_CallbackId dc = begin ? CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2
 				    : CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture;
+	cudaStreamBeginCapture_v10000_params rp = { .stream = (cudaStream_t)stream_handle(st),
+						    .mode = cudaStreamCaptureModeGlobal };
+	cuStreamBeginCapture_v2_params dp = { .hStream = stream_handle(st),
+					      .mode = CU_STREAM_CAPTURE_MODE_GLOBAL };
 	cudaError_t ok = cudaSuccess;
 	CUresult dok = CUDA_SUCCESS;
 	CUcontext c = n_ctx ? ctxs[1] : NULL;
 
-	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_ENTER, "cudaStreamCapture", NULL, NULL,
+	/* Begin and end params both start with the stream. */
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_ENTER, "cudaStreamCapture", &rp, NULL,
 		 c, corr, NULL);
-	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, dc, CUPTI_API_ENTER, "cuStreamCapture", NULL, NULL, c,
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, dc, CUPTI_API_ENTER, "cuStreamCapture", &dp, NULL, c,
 		 dcorr, NULL);
-	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, dc, CUPTI_API_EXIT, "cuStreamCapture", NULL, NULL, c,
+	if (c)
+		fake_capture(c, begin, true);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, dc, CUPTI_API_EXIT, "cuStreamCapture", &dp, NULL, c,
 		 dcorr, &dok);
-	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_EXIT, "cudaStreamCapture", NULL, NULL, c,
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_EXIT, "cudaStreamCapture", &rp, NULL, c,
 		 corr, &ok);
+}
+
+/*
+ * cudaStreamDestroy (cuda_runtime_api.h:2190) with the nested
+ * cuStreamDestroy_v2 (cuda.h:15825); a capture on it is abandoned (what
+ * the real driver does with it is [GPU?]).
+ */
+static void
+stream_destroy(CUcontext c, uint32_t st)
+{
+	cudaStreamDestroy_v5050_params rp = { .stream = (cudaStream_t)stream_handle(st) };
+	cuStreamDestroy_v2_params dp = { .hStream = stream_handle(st) };
+	uint32_t corr = fake_next_correlation(), dcorr = fake_next_correlation();
+	cudaError_t ok = cudaSuccess;
+	CUresult dok = CUDA_SUCCESS;
+
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050,
+		 CUPTI_API_ENTER, "cudaStreamDestroy", &rp, NULL, c, corr, NULL);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2,
+		 CUPTI_API_ENTER, "cuStreamDestroy_v2", &dp, NULL, c, dcorr, NULL);
+	fake_capture(c, false, true);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2,
+		 CUPTI_API_EXIT, "cuStreamDestroy_v2", &dp, NULL, c, dcorr, &dok);
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050,
+		 CUPTI_API_EXIT, "cudaStreamDestroy", &rp, NULL, c, corr, &ok);
+}
+
+/* cudaDeviceSynchronize / cudaStreamSynchronize with their callbacks (driver call nested). */
+static void
+sync_cmd(CUcontext c, bool stream, uint32_t st)
+{
+	cudaStreamSynchronize_v3020_params sp = { .stream = (cudaStream_t)stream_handle(st) };
+	cuStreamSynchronize_params dsp = { .hStream = stream_handle(st) };
+	CUpti_CallbackId rc = stream ? CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020
+				     : CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020;
+	CUpti_CallbackId dc = stream ? CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize
+				     : CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize;
+	const char *rf = stream ? "cudaStreamSynchronize" : "cudaDeviceSynchronize";
+	const char *df = stream ? "cuStreamSynchronize" : "cuCtxSynchronize";
+	uint32_t corr = fake_next_correlation(), dcorr = fake_next_correlation();
+	cudaError_t ok = cudaSuccess;
+	CUresult dok = CUDA_SUCCESS;
+
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_ENTER, rf, stream ? &sp : NULL, NULL, c,
+		 corr, NULL);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, dc, CUPTI_API_ENTER, df, stream ? &dsp : NULL, NULL, c,
+		 dcorr, NULL);
+	if (stream)
+		fake_stream_sync(c, st);
+	else
+		fake_ctx_sync(c);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, dc, CUPTI_API_EXIT, df, stream ? &dsp : NULL, NULL, c,
+		 dcorr, &dok);
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_EXIT, rf, stream ? &sp : NULL, NULL, c,
+		 corr, &ok);
+}
+
+/*
+ * cuStreamWaitValue32(stream, flag address, 1, CU_STREAM_WAIT_VALUE_GEQ)
+ * (cuda.h:16936) with its callbacks.
+ */
+static void
+wait_value(CUcontext c, uint32_t st, int flag)
+{
+	cuStreamWaitValue32_v2_params p = { .stream = stream_handle(st), .value = 1,
+					    .flags = CU_STREAM_WAIT_VALUE_GEQ };
+	uint32_t corr = fake_next_correlation();
+	CUresult ok = CUDA_SUCCESS;
+
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_v2,
+		 CUPTI_API_ENTER, "cuStreamWaitValue32_v2", &p, NULL, c, corr, NULL);
+	fake_stream_wait(c, st, flag);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_v2,
+		 CUPTI_API_EXIT, "cuStreamWaitValue32_v2", &p, NULL, c, corr, &ok);
 }
 
 static void
@@ -482,10 +580,26 @@ static void *
 thread_main(void *arg)
 {
 	struct thread_job *j = arg;
+	char cmd[1100];
 	long i;
 
-	for (i = 0; i < j->n; i++)
-		run_command(j->cmd);
+	fake_app_thread();
+	for (i = 0; i < j->n; i++) {
+		const char *p = j->cmd;
+		char *w = cmd;
+
+		/* %i → iteration */
+		while (*p && w < cmd + sizeof(cmd) - 24) {
+			if (p[0] == '%' && p[1] == 'i') {
+				w += sprintf(w, "%ld", i);
+				p += 2;
+			} else {
+				*w++ = *p++;
+			}
+		}
+		*w = '\0';
+		run_command(cmd);
+	}
 	return NULL;
 }
 
@@ -520,6 +634,105 @@ threads(const char *cmd, const char *rest)
 		pthread_create(&tid[t], NULL, thread_main, &jobs[t]);
 	for (t = 0; t < n_threads; t++)
 		pthread_join(tid[t], NULL);
+}
+
+/* One branch of `par`: its ;-separated commands in order. */
+static void *
+branch_main(void *arg)
+{
+	char *save = NULL, *c;
+
+	fake_app_thread();
+	for (c = strtok_r(arg, ";", &save); c; c = strtok_r(NULL, ";", &save)) {
+		while (*c == ' ')
+			c++;
+		if (*c)
+			run_command(c);
+	}
+	return NULL;
+}
+
+static void
+par(const char *cmd, const char *rest)
+{
+	char *copy = strdup(rest), *save = NULL, *b, *branches[8];
+	pthread_t tid[8];
+	int n = 0, i;
+
+	if (!copy)
+		exit(1);
+	for (b = strtok_r(copy, "|", &save); b && n < 8; b = strtok_r(NULL, "|", &save))
+		branches[n++] = b;
+	if (n < 1)
+		usage(cmd);
+	for (i = 0; i < n; i++)
+		pthread_create(&tid[i], NULL, branch_main, branches[i]);
+	for (i = 0; i < n; i++)
+		pthread_join(tid[i], NULL);
+	free(copy);
+}
+
+/* ---- a second CUPTI client in the process (a framework profiler) ---- */
+
+/*
+ * What PyTorch's Kineto does when its profiler starts (CuptiActivityApi:
+ * enableCuptiActivities): subscribe for callbacks (refused while another
+ * subscriber exists, CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED,
+ * cupti_result.h:282, cuptiSubscribe cupti_callbacks.h:722; Kineto goes on
+ * with the activity API only), register its own buffer callbacks
+ * (cuptiActivityRegisterCallbacks, cupti_activity.h:7668, keeps one pair
+ * per process in CUPTI 13.0: "Only a single subscriber can be registered
+ * at a time", cupti_callbacks.h:779; the later multi-subscriber mode is
+ * not modelled) and enable kernel tracing (cupti_activity.h:7424);
+ * when it stops: flush, disable kernel tracing.
+ */
+static unsigned long kineto_records;
+
+static void CUPTIAPI
+kineto_req(uint8_t **buf, size_t *size, size_t *max)
+{
+	*buf = aligned_alloc(8, 1u << 20);
+	*size = *buf ? 1u << 20 : 0;
+	*max = 0;
+}
+
+static void CUPTIAPI
+kineto_done(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size_t valid)
+{
+	CUpti_Activity *rec = NULL;
+
+	(void)ctx;
+	(void)stream;
+	(void)size;
+	while (cuptiActivityGetNextRecord(buf, valid, &rec) == CUPTI_SUCCESS)
+		__atomic_add_fetch(&kineto_records, 1, __ATOMIC_RELAXED);
+	free(buf);
+}
+
+static void CUPTIAPI
+kineto_cb(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
+{
+	(void)ud;
+	(void)dom;
+	(void)cbid;
+	(void)data;
+}
+
+static void
+kineto(bool start)
+{
+	static CUpti_SubscriberHandle sub;
+
+	if (start) {
+		(void)cuptiSubscribe(&sub, kineto_cb, NULL);
+		cuptiActivityRegisterCallbacks(kineto_req, kineto_done);
+		cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+	} else {
+		cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+		cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+		printf("kineto records %lu\n", __atomic_load_n(&kineto_records, __ATOMIC_RELAXED));
+		fflush(stdout);
+	}
 }
 
 /* ---- benchmark ---- */
@@ -594,6 +807,105 @@ bench(const char *cmd, const char *rest)
 }
 
 /*
+ * The soak (issue 12 part 6): THREADS threads share LAUNCHES runtime
+ * launches (with nested driver callbacks) round-robin over SIGS signatures;
+ * RSS is printed before and at every 10 % of the launches, and at
+ * TERM_PCT % the process sends itself SIGTERM while the threads go on
+ * (TERM_PCT > 100: never). With MIN_MS, no launch after the first 10 %
+ * starts before MIN_MS after the first (each thread waits there), so that a
+ * periodic writer (the live snapshot) runs during the soak whatever the
+ * machine's speed. Lines: "soak rss_kb AT KB", "soak sigterm at N rss_kb
+ * KB", "soak done N".
+ */
+static atomic_long soak_next;
+static long soak_launches, soak_sigs;
+static int soak_term_pct;
+static long soak_min_ms;
+static struct timespec soak_start;
+static char (*soak_names)[48];
+static pthread_mutex_t soak_out = PTHREAD_MUTEX_INITIALIZER;
+
+static void soak_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+soak_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&soak_out);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	pthread_mutex_unlock(&soak_out);
+}
+
+static void *
+soak_thread(void *arg)
+{
+	struct launch l = { .via = "rt", .block = { 128, 1, 1 }, .dur = 1000, .regs = 32 };
+	long n;
+
+	l.ctx = arg;
+	fake_app_thread();
+	while ((n = atomic_fetch_add(&soak_next, 1)) < soak_launches) {
+		long sig = n % soak_sigs;
+
+		if (soak_launches >= 10 && n % (soak_launches / 10) == 0 && n > 0)
+			soak_say("soak rss_kb %ld%% %ld\n", n * 100 / soak_launches, rss_kb());
+		if (soak_min_ms > 0 && n >= soak_launches / 10) {
+			struct timespec until = soak_start;
+
+			until.tv_sec += soak_min_ms / 1000;
+			until.tv_nsec += (soak_min_ms % 1000) * 1000000;
+			if (until.tv_nsec >= 1000000000) {
+				until.tv_sec++;
+				until.tv_nsec -= 1000000000;
+			}
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
+				;
+		}
+		if (soak_term_pct <= 100 && n == soak_launches * soak_term_pct / 100) {
+			soak_say("soak sigterm at %ld rss_kb %ld\n", n, rss_kb());
+			kill(getpid(), SIGTERM);
+		}
+		l.name = soak_names[sig];
+		l.grid[0] = (uint32_t)(1 + sig % 7);
+		l.grid[1] = l.grid[2] = 1;
+		runtime_launch(&l, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
+			       "__cudaLaunchKernel", NULL, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+			       "cuLaunchKernel");
+	}
+	return NULL;
+}
+
+static void
+soak(const char *cmd, const char *rest)
+{
+	pthread_t tid[64];
+	int threads, t;
+	long i;
+
+	int got = sscanf(rest, "%d %ld %ld %d %ld", &threads, &soak_launches, &soak_sigs,
+			 &soak_term_pct, &soak_min_ms);
+
+	if (got < 4 || threads < 1 || threads > 64 || soak_launches < 1 || soak_sigs < 1)
+		usage(cmd);
+	soak_names = calloc((size_t)soak_sigs, sizeof(*soak_names));
+	if (!soak_names)
+		exit(1);
+	for (i = 0; i < soak_sigs; i++)
+		snprintf(soak_names[i], sizeof(soak_names[i]), "_Z4soakILi%ldEEvPf", i);
+	soak_say("soak rss_kb start %ld\n", rss_kb());
+	clock_gettime(CLOCK_MONOTONIC, &soak_start);
+	for (t = 0; t < threads; t++)
+		pthread_create(&tid[t], NULL, soak_thread, ctx_arg(cmd, 1));
+	for (t = 0; t < threads; t++)
+		pthread_join(tid[t], NULL);
+	soak_say("soak done %ld\n", soak_launches);
+}
+
+/*
  * The test double must catch misuse: each call below breaks one rule of
  * the real API and must fail (and be recorded as a violation).
  */
@@ -651,7 +963,7 @@ run_command(const char *cmd)
 		return usage(cmd);
 	rest = cmd + off;
 	if (strcmp(word, "init") == 0) {
-		cu_init();
+		cudaFree(NULL); /* the runtime loads the driver, whose cuInit loads the injection */
 	} else if (strcmp(word, "device") == 0) {
 		char name[256], chip[32];
 		int ord, maj, min, sms, clk;
@@ -669,7 +981,27 @@ run_command(const char *cmd)
 			return usage(cmd);
 		ctxs[++n_ctx] = fake_ctx_create(ord);
 	} else if (strcmp(word, "destroy") == 0) {
-		fake_ctx_destroy(ctx_arg(cmd, atoi(rest)));
+		destroy_ctx(ctx_arg(cmd, atoi(rest)));
+	} else if (strcmp(word, "sync") == 0) {
+		sync_cmd(ctx_arg(cmd, atoi(rest)), false, 0);
+	} else if (strcmp(word, "stream-sync") == 0) {
+		int c;
+		unsigned st;
+
+		if (sscanf(rest, "%d %u", &c, &st) != 2)
+			return usage(cmd);
+		sync_cmd(ctx_arg(cmd, c), true, st);
+	} else if (strcmp(word, "wait-value") == 0) {
+		int c, f;
+		unsigned st;
+
+		if (sscanf(rest, "%d %u %d", &c, &st, &f) != 3 || f < 1 || f > 63)
+			return usage(cmd);
+		wait_value(ctx_arg(cmd, c), st, f);
+	} else if (strcmp(word, "host-write") == 0) {
+		if (atoi(rest) < 1 || atoi(rest) > 63)
+			return usage(cmd);
+		fake_host_write(atoi(rest));
 	} else if (strcmp(word, "reset") == 0) {
 		device_reset(cmd, atoi(rest));
 	} else if (strcmp(word, "module") == 0) {
@@ -696,9 +1028,16 @@ run_command(const char *cmd)
 	} else if (strcmp(word, "graph") == 0) {
 		graph_launch(cmd, rest);
 	} else if (strcmp(word, "capture-begin") == 0) {
-		capture(true);
+		capture(true, (uint32_t)atoi(rest));
 	} else if (strcmp(word, "capture-end") == 0) {
-		capture(false);
+		capture(false, (uint32_t)atoi(rest));
+	} else if (strcmp(word, "stream-destroy") == 0) {
+		int c;
+		unsigned st;
+
+		if (sscanf(rest, "%d %u", &c, &st) != 2)
+			return usage(cmd);
+		stream_destroy(ctx_arg(cmd, c), st);
 	} else if (strcmp(word, "repeat") == 0) {
 		long n, i;
 		int o = 0;
@@ -709,6 +1048,8 @@ run_command(const char *cmd)
 			run_command(rest + o);
 	} else if (strcmp(word, "threads") == 0) {
 		threads(cmd, rest);
+	} else if (strcmp(word, "par") == 0) {
+		par(cmd, rest);
 	} else if (strcmp(word, "flush") == 0) {
 		fake_flush();
 	} else if (strcmp(word, "metric") == 0) {
@@ -725,6 +1066,14 @@ run_command(const char *cmd)
 		fake_fail(arg1, code, count);
 	} else if (strcmp(word, "ranges") == 0) {
 		fake_set_ranges(atoi(rest));
+	} else if (strcmp(word, "kineto-start") == 0) {
+		kineto(true);
+	} else if (strcmp(word, "kineto-stop") == 0) {
+		kineto(false);
+	} else if (strcmp(word, "cupti-version") == 0) {
+		fake_set_version((uint32_t)strtoul(rest, NULL, 10));
+	} else if (strcmp(word, "counters-busy") == 0) {
+		fake_counters_busy(true);
 	} else if (strcmp(word, "dropped-ranges") == 0) {
 		fake_set_dropped_ranges(atoi(rest));
 	} else if (strcmp(word, "drop") == 0) {
@@ -769,6 +1118,11 @@ run_command(const char *cmd)
 			exit(1);
 		close(fds[0]);
 		close(fds[1]);
+	} else if (strcmp(word, "load-cxx") == 0) {
+		if (!dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL)) {
+			fprintf(stderr, "fake-app: cannot load libstdc++.so.6: %s\n", dlerror());
+			exit(1);
+		}
 	} else if (strcmp(word, "stdout") == 0) {
 		printf("%s\n", rest);
 		fflush(stdout);
@@ -786,6 +1140,8 @@ run_command(const char *cmd)
 		exit(atoi(rest));
 	} else if (strcmp(word, "bench") == 0) {
 		bench(cmd, rest);
+	} else if (strcmp(word, "soak") == 0) {
+		soak(cmd, rest);
 	} else if (strcmp(word, "selftest") == 0) {
 		selftest();
 	} else {
@@ -800,6 +1156,7 @@ main(int argc, char **argv)
 {
 	int i;
 
+	fake_app_thread();
 	fake_set_device(0, "Fake A100", "GA100", 8, 0, 108, 1410000);
 	for (i = 1; i < argc; i++)
 		run_command(argv[i]);

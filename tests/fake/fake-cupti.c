@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -47,7 +48,34 @@
 #define MAX_DEVICES 8
 #define MAX_VIOLATIONS 64
 #define MAX_FUNCS 128
-#define REC_SIZE sizeof(CUpti_ActivityKernel10)
+/*
+ * The version the double reports (cuptiGetVersion) and the kernel record
+ * layout it writes for it: CUpti_ActivityKernel10 (13.0, cupti_activity.h:
+ * 2909-3212, 216 bytes), Kernel11 (13.1, 13.2: + priority), Kernel12
+ * (13.3: + executionModel), Kernel13 (13.4+: + sourceGraphId,
+ * sourceGraphNodeId) — members from the CUPTI release notes
+ * (docs.nvidia.com/cupti/release-notes/release-notes.html, "Updates in
+ * CUDA 13.1" / "13.3" / "13.4"; CUPTI Python 13.3.1 notes for which
+ * release dropped which) and struct pages (e.g.
+ * docs.nvidia.com/cuda/developer-preview/13.4/cupti/api/
+ * structCUpti__ActivityKernel12.html, "adds execution model"); the sizes
+ * below (216, 224, 240) follow their order with 8-byte alignment and are
+ * [GPU?], their headers not being installed here.
+ * Every field up to isDeviceLaunched stays where Kernel10 has it.
+ */
+static uint32_t fake_version = CUPTI_API_VERSION;
+
+static size_t
+rec_size_for(uint32_t v)
+{
+	if (v >= 130400)
+		return 240;
+	if (v >= 130300)
+		return 224;
+	return 216;
+}
+
+#define REC_SIZE rec_size_for(fake_version)
 
 static pthread_mutex_t L = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local bool in_launch_cb, in_buffer_cb, in_resource_cb;
@@ -358,11 +386,11 @@ struct cd_header {
 	uint32_t magic;
 	uint32_t n;		/* metrics */
 	uint32_t max_ranges;
-	uint32_t ranges;	/* recorded */
+	uint32_t ranges;	/* recorded (and, for the legacy profiler, decoded) */
 	uint32_t dropped;
 	uint32_t decoded;
 	uint32_t names_len;
-	uint32_t pad;
+	uint32_t undecoded;	/* legacy profiler: ranges of passes not decoded yet */
 };
 
 size_t
@@ -438,26 +466,43 @@ fake_cd_value(const uint8_t *image, size_t r, const char *name, double *ret)
 	return true;
 }
 
-/* Record one range of kernel k into an image (L held). */
+/*
+ * Record one range of kernel k into an image (L held). The legacy
+ * profiler's passes are only decoded into the image by
+ * cuptiProfilerFlushCounterData ("Flush Counter data API to ensure every
+ * pass is decoded into the counterDataImage passed at beginSession",
+ * cupti_profiler_target.h:498-503, cuptiProfilerFlushCounterData; NVIDIA's
+ * kernel-replay samples call it after DisableProfiling): `undecoded`.
+ */
 static void
-cd_record(uint8_t *image, const struct fake_kernel *k)
+cd_record_as(uint8_t *image, const struct fake_kernel *k, bool undecoded)
 {
 	struct cd_header *h = cd_header(image);
 	const char *p;
-	uint32_t i;
+	uint32_t i, at;
 
 	if (!h)
 		return;
-	if (h->ranges >= h->max_ranges) {
+	at = h->ranges + h->undecoded;
+	if (at >= h->max_ranges) {
 		h->dropped++;
 		return;
 	}
 	p = (const char *)(image + sizeof(*h));
 	for (i = 0; i < h->n; i++) {
-		cd_values(image)[h->ranges * h->n + i] = metric_value_locked(p, k);
+		cd_values(image)[at * h->n + i] = metric_value_locked(p, k);
 		p += strlen(p) + 1;
 	}
-	h->ranges++;
+	if (undecoded)
+		h->undecoded++;
+	else
+		h->ranges++;
+}
+
+static void
+cd_record(uint8_t *image, const struct fake_kernel *k)
+{
+	cd_record_as(image, k, false);
 }
 
 /* Name-list blobs: config images and counter-data prefixes. */
@@ -510,6 +555,11 @@ struct fake_ctx {
 	uint32_t magic;
 	int id, device;
 	bool alive;
+	/* the GPU (see "the GPU" below) */
+	int syncing;			/* threads waiting for this context to drain */
+	bool replaying;			/* a kernel runs under kernel replay: nothing else runs */
+	CUpti_ActivityKernel10 *uncollected; /* finished kernels' records still on the device */
+	size_t n_uncollected, cap_uncollected;
 	struct rp *rp;			/* enabled range profiler object */
 	/* legacy profiler */
 	bool session, configured, enabled;
@@ -534,6 +584,21 @@ ctx_of(CUcontext c)
 	}
 	return NULL;
 }
+
+/* ---- stream capture ---- */
+
+/*
+ * A capture in cudaStreamCaptureModeGlobal makes "potentially unsafe API
+ * calls" an error for the whole process while it lasts, synchronisation in
+ * particular (cuda_runtime_api.h:2435-2468 cudaStreamBeginCapture;
+ * driver_types.h:1016 cudaErrorStreamCaptureUnsupported, :1052
+ * cudaErrorStreamCaptureImplicit):
+ * the capture is invalidated. The double records a violation when a
+ * context is synchronised (DecodeData, cuCtxSynchronize, kernel replay)
+ * during one.
+ */
+static bool capture_global;
+static struct fake_ctx *capture_ctx;
 
 /* ---- subscriber ---- */
 
@@ -671,27 +736,19 @@ fake_ctx_create(int device)
 	return (CUcontext)c;
 }
 
-void
-fake_ctx_destroy(CUcontext ctx)
+bool
+fake_ctx_alive(CUcontext ctx)
 {
-	CUpti_ResourceData rd = { .context = ctx };
 	struct fake_ctx *c;
+	bool alive;
 
-	in_resource_cb = true;
-	emit(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, &rd);
-	in_resource_cb = false;
 	pthread_mutex_lock(&L);
 	c = ctx_of(ctx);
-	if (c) {
-		c->alive = false;
-		if (c->rp)
-			fake_violation("context %d destroyed with a range profiler object still "
-				       "enabled (disable it at CONTEXT_DESTROY_STARTING)", c->id);
-		if (c->session)
-			fake_violation("context %d destroyed inside a legacy profiler session", c->id);
-	}
+	alive = c && c->alive;
 	pthread_mutex_unlock(&L);
+	return alive;
 }
+
 
 void
 fake_module_load(CUcontext ctx, uint32_t id, const void *cubin, size_t size)
@@ -729,6 +786,9 @@ struct buffer {
 static struct buffer *cur_buf;		/* being filled */
 static struct buffer *full_bufs;	/* waiting for delivery */
 static struct buffer *delivering;	/* handed to the client right now */
+
+static void collect_all(struct buffer **full);
+static void deliver_list(struct buffer *list);
 
 /* Interned kernel names (records point at them, like CUPTI's shared names). */
 static char *kernel_names[4096];
@@ -778,11 +838,6 @@ append_record(const CUpti_ActivityKernel10 *rec)
 {
 	struct buffer *full = NULL;
 
-	if (drop_next) {
-		drop_next--;
-		dropped_pending++;
-		return NULL;
-	}
 	if (!cur_buf) {
 		uint8_t *b = NULL;
 		size_t size = 0, max = 0;
@@ -804,7 +859,25 @@ append_record(const CUpti_ActivityKernel10 *rec)
 		cur_buf->buf = b;
 		cur_buf->size = size;
 	}
-	memcpy(cur_buf->buf + cur_buf->valid, rec, REC_SIZE);
+	{
+		/* The loaded version's layout: Kernel10's bytes up to isDeviceLaunched, then its own. */
+		uint8_t *dst = cur_buf->buf + cur_buf->valid;
+		size_t keep = offsetof(CUpti_ActivityKernel10, isDeviceLaunched) + 1;
+		int32_t priority = 0;
+		uint32_t model = 1, src_graph = rec->graphId;
+		uint64_t src_node = rec->graphNodeId;
+
+		memset(dst, 0, REC_SIZE);
+		memcpy(dst, rec, keep);
+		if (fake_version >= 130100)
+			memcpy(dst + 212, &priority, 4);
+		if (fake_version >= 130300)
+			memcpy(dst + 216, &model, 4);
+		if (fake_version >= 130400) {
+			memcpy(dst + 224, &src_graph, 4);
+			memcpy(dst + 232, &src_node, 8);
+		}
+	}
 	cur_buf->valid += REC_SIZE;
 	if (cur_buf->valid + REC_SIZE > cur_buf->size) {
 		full = cur_buf;
@@ -814,7 +887,7 @@ append_record(const CUpti_ActivityKernel10 *rec)
 }
 
 static void
-deliver(struct buffer *list)
+deliver_list(struct buffer *list)
 {
 	while (list) {
 		struct buffer *b = list;
@@ -848,7 +921,7 @@ deliver(struct buffer *list)
 static struct buffer *
 take_all(void)
 {
-	struct buffer *list = full_bufs;
+	struct buffer *list = full_bufs;	/* newest first */
 
 	full_bufs = NULL;
 	if (cur_buf && cur_buf->valid) {
@@ -878,9 +951,14 @@ fake_flush(void)
 	struct buffer *list;
 
 	pthread_mutex_lock(&L);
-	list = buf_done ? take_all() : NULL;
+	list = NULL;
+	if (buf_done) {
+		/* Collect the records still on the device, then hand every buffer back. */
+		collect_all(&full_bufs);
+		list = take_all();
+	}
 	pthread_mutex_unlock(&L);
-	deliver(list);
+	deliver_list(list);
 }
 
 /* ---- range profiler objects ---- */
@@ -902,6 +980,36 @@ struct rp {
 static struct rp *rps;
 static int forced_ranges = -1;
 static int dropped_windows;
+/*
+ * Another client (DCGM, dcgm-exporter) holds the counters: starting a
+ * profiling session fails with CUPTI_ERROR_HARDWARE_BUSY ("The performance
+ * monitoring hardware is in use by other client", cupti_result.h:191-193; DCGM and
+ * CUPTI "lock the same primitive in the driver ... a system-wide lock",
+ * NVIDIA/DCGM issue 56). Which call reports it first is [GPU?]; the double
+ * fails the start of a window (cuptiRangeProfilerStart,
+ * cupti_range_profiler.h:204; cuptiProfilerBeginSession,
+ * cupti_profiler_target.h:306).
+ */
+static bool counters_busy;
+
+void
+fake_counters_busy(bool busy)
+{
+	pthread_mutex_lock(&L);
+	counters_busy = busy;
+	pthread_mutex_unlock(&L);
+}
+
+static bool
+busy_now(void)
+{
+	bool b;
+
+	pthread_mutex_lock(&L);
+	b = counters_busy;
+	pthread_mutex_unlock(&L);
+	return b;
+}
 
 static struct rp *
 rp_of(CUpti_RangeProfiler_Object *o)
@@ -931,14 +1039,330 @@ fake_set_dropped_ranges(int n)
 	pthread_mutex_unlock(&L);
 }
 
+/* ---- the GPU: per-stream queues, flags, completion ---- */
+
+/*
+ * Launches enter per-stream queues and complete later (CUDA Programming
+ * Guide, "Asynchronous Concurrent Execution": kernel launches return before
+ * the kernel completes; work on one stream runs in order, streams are
+ * unordered except for the legacy default stream, which waits for all
+ * earlier work of the context and is waited for by all later work —
+ * CUDA Runtime API, "Stream synchronization behavior"; the handles:
+ * cuda.h:440 CU_STREAM_LEGACY, :450 CU_STREAM_PER_THREAD). A kernel may wait
+ * for a flag (a host-written value, or one set by another kernel when it
+ * completes), so it can depend on a launch made after it; one marked
+ * `inflight` finishes only when something synchronises with it (a long
+ * kernel still running).
+ *
+ * A kernel launched while a profiler window is open on its context runs
+ * under kernel replay: the context is drained first and the launch returns
+ * only after every pass, nothing else runs on the context meanwhile
+ * (cupti-notes §4a: auto range + kernel replay serialises and synchronises;
+ * the draining order is [GPU?]). If that can never finish — the kernel
+ * waits for work not yet launched, or pending work waits for it — the real
+ * application hangs; the double says so (violation "HANG: ...") and ends
+ * the process with status 124 after FAKE_HANG_MS (default 5000) of no
+ * progress on an application thread.
+ *
+ * Finished kernels' records stay "on the device" until CUPTI collects them
+ * (any cuptiActivityFlushAll, cupti_activity.h:7747, or 64 of them; when
+ * the real one collects is [GPU?]): a context destroyed before
+ * that loses them ([GPU?]; NVIDIA's samples flush at cudaDeviceReset for
+ * this reason, helper_cupti_activity.h), and kernels still queued at exit
+ * never produce one.
+ */
+#define MAX_FLAGS 64
+#define COLLECT_AT 64
+
+struct op {
+	struct op *next;
+	uint64_t seq;
+	struct fake_ctx *ctx;
+	struct fake_kernel k;		/* k.name interned */
+	bool is_wait;			/* a stream wait (cuStreamWaitValue32) for k.waits */
+};
+static struct op *ops;			/* pending, in launch order */
+static uint64_t op_seq;
+static bool gpu_flags[MAX_FLAGS];
+static pthread_cond_t gpu_cv = PTHREAD_COND_INITIALIZER;
+static _Thread_local bool app_thread;
+static uint64_t records_lost;		/* with destroyed contexts */
+
+void
+fake_app_thread(void)
+{
+	app_thread = true;
+}
+
+static void hang(const char *what, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static long
+hang_ms(void)
+{
+	const char *v = getenv("FAKE_HANG_MS");
+
+	return v && atol(v) > 0 ? atol(v) : 5000;
+}
+
+/* Whether op may start now (L held). */
+static bool
+runnable(const struct op *o)
+{
+	const struct op *e;
+
+	if (o->ctx->replaying)
+		return false;
+	if (o->k.waits && !gpu_flags[o->k.waits % MAX_FLAGS])
+		return false;
+	if (o->k.inflight && !o->ctx->syncing)
+		return false;
+	for (e = ops; e != o; e = e->next) {
+		if (e->ctx != o->ctx)
+			continue;
+		/* In order on a stream; the legacy default stream (0) orders everything. */
+		if (e->k.stream == o->k.stream || e->k.stream == 0 || o->k.stream == 0)
+			return false;
+	}
+	return true;
+}
+
+/* The activity record of one execution of k (L held). */
+static void
+make_record(CUpti_ActivityKernel10 *rec, const struct fake_ctx *c, const struct fake_kernel *k,
+	    uint64_t duration)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+	rec->registersPerThread = (uint16_t)k->regs;
+	rec->deviceId = (uint32_t)c->device;
+	rec->contextId = (uint32_t)c->id;
+	rec->streamId = k->stream;
+	rec->gridX = (int32_t)k->grid[0];
+	rec->gridY = (int32_t)k->grid[1];
+	rec->gridZ = (int32_t)k->grid[2];
+	rec->blockX = (int32_t)k->block[0];
+	rec->blockY = (int32_t)k->block[1];
+	rec->blockZ = (int32_t)k->block[2];
+	rec->staticSharedMemory = (int32_t)k->smem_static;
+	rec->dynamicSharedMemory = (int32_t)k->smem_dynamic;
+	rec->correlationId = k->correlation;
+	rec->name = k->name;
+	rec->graphId = k->graph_id;
+	rec->graphNodeId = k->graph_id ? 1 : 0;
+	rec->clusterX = k->cluster[0];
+	rec->clusterY = k->cluster[1];
+	rec->clusterZ = k->cluster[2];
+	rec->start = gpu_clock;
+	rec->end = gpu_clock + duration;
+	gpu_clock = rec->end + 1000;
+}
+
+static void
+uncollected_add(struct fake_ctx *c, const CUpti_ActivityKernel10 *rec)
+{
+	if (drop_next) {
+		/* CUPTI out of buffer space when the record is made: dropped and counted. */
+		drop_next--;
+		dropped_pending++;
+		return;
+	}
+	if (c->n_uncollected == c->cap_uncollected) {
+		c->cap_uncollected = c->cap_uncollected ? 2 * c->cap_uncollected : 16;
+		c->uncollected = realloc(c->uncollected, c->cap_uncollected * sizeof(*rec));
+		if (!c->uncollected)
+			abort();
+	}
+	c->uncollected[c->n_uncollected++] = *rec;
+}
+
+/* Move a context's finished records into the client's buffers (L held); full ones to *full. */
+static void
+collect_ctx(struct fake_ctx *c, struct buffer **full)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_uncollected; i++) {
+		struct buffer *f = append_record(&c->uncollected[i]);
+
+		if (f) {
+			f->next = *full;
+			*full = f;
+		}
+	}
+	c->n_uncollected = 0;
+}
+
+static void
+collect_all(struct buffer **full)
+{
+	struct fake_ctx *c;
+
+	for (c = ctxs; c; c = c->next)
+		collect_ctx(c, full);
+}
+
+/*
+ * Execute k on c: a range in the active profiler window when it was
+ * launched inside it (`profiled`), and the activity record(s) when kernel
+ * tracing is on (one per replay pass, each 3x the duration, for a profiled
+ * launch: what the join must survive). A kernel launched before the
+ * window and run during it (queued behind other work) is not profiled:
+ * auto range covers launches made while profiling is started. L held.
+ */
+static void
+execute(struct fake_ctx *c, const struct fake_kernel *k, bool profiled, struct buffer **full)
+{
+	size_t passes = 0, i, n_rec;
+	CUpti_ActivityKernel10 rec;
+
+	/* Only a kernel launched while profiling was started is profiled (auto range). */
+	if (profiled && c->rp && c->rp->started) {
+		cd_record(c->rp->image, k);
+		passes = c->rp->passes;
+	} else if (profiled && c->enabled && c->legacy_image) {
+		cd_record_as(c->legacy_image, k, true);
+		passes = c->legacy_passes;
+	} else {
+		profiled = false;
+	}
+	if (k->sets)
+		gpu_flags[k->sets % MAX_FLAGS] = true;
+	if (!kernel_activity || !buf_req)
+		return;
+	n_rec = profiled ? (replay_records ? (passes ? passes : 1) : 1) : 1;
+	for (i = 0; i < n_rec; i++) {
+		make_record(&rec, c, k, k->duration_ns * (profiled ? 3 : 1));
+		uncollected_add(c, &rec);
+	}
+	if (c->n_uncollected >= COLLECT_AT)
+		collect_ctx(c, full);
+}
+
+/* Run every op that can run (L held); true if any did. */
+static bool
+progress(struct buffer **full)
+{
+	bool any = false;
+	struct op **pp;
+
+restart:
+	for (pp = &ops; *pp; pp = &(*pp)->next) {
+		struct op *o = *pp;
+
+		if (!runnable(o))
+			continue;
+		*pp = o->next;
+		if (!o->is_wait)
+			execute(o->ctx, &o->k, false, full);
+		free(o);
+		any = true;
+		goto restart;
+	}
+	if (any)
+		pthread_cond_broadcast(&gpu_cv);
+	return any;
+}
+
+static bool
+ctx_idle(const struct fake_ctx *c, uint32_t stream, bool any_stream)
+{
+	const struct op *o;
+
+	for (o = ops; o; o = o->next) {
+		if (o->ctx == c && (any_stream || o->k.stream == stream))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Wait (L held, released while waiting) until `done(c, arg)`; meanwhile
+ * the context's in-flight kernels may finish. An application thread that
+ * waits FAKE_HANG_MS without any progress is a hang.
+ */
+static void
+wait_until(struct fake_ctx *c, bool (*done)(struct fake_ctx *, const void *), const void *arg,
+	   const char *what, struct buffer **full)
+{
+	long idle_ms = 0;
+
+	c->syncing++;
+	for (;;) {
+		struct timespec ts;
+
+		if (progress(full))
+			idle_ms = 0;
+		if (done(c, arg))
+			break;
+		if (*full) {
+			/* Deliver without the lock: the client may call back into CUPTI. */
+			struct buffer *f = *full;
+
+			*full = NULL;
+			pthread_mutex_unlock(&L);
+			deliver_list(f);
+			pthread_mutex_lock(&L);
+			continue;
+		}
+		if (app_thread && idle_ms >= hang_ms()) {
+			pthread_mutex_unlock(&L);
+			hang("%s on context %d: queued work can never finish (a kernel waits for "
+			     "work that is not launched, or for a flag nobody sets)", what, c->id);
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 20 * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&gpu_cv, &L, &ts);
+		idle_ms += 20;
+	}
+	c->syncing--;
+}
+
+static bool
+done_ctx(struct fake_ctx *c, const void *arg)
+{
+	(void)arg;
+	return ctx_idle(c, 0, true);
+}
+
+static bool
+done_stream(struct fake_ctx *c, const void *arg)
+{
+	return ctx_idle(c, *(const uint32_t *)arg, false);
+}
+
+static bool
+done_flag(struct fake_ctx *c, const void *arg)
+{
+	(void)c;
+	return gpu_flags[*(const int *)arg % MAX_FLAGS];
+}
+
+static void
+enqueue(struct fake_ctx *c, const struct fake_kernel *k, bool is_wait)
+{
+	struct op *o = calloc(1, sizeof(*o)), **pp;
+
+	if (!o)
+		abort();
+	o->ctx = c;
+	o->k = *k;			/* the name is interned already (or NULL for a wait) */
+	o->is_wait = is_wait;
+	o->seq = ++op_seq;
+	for (pp = &ops; *pp; pp = &(*pp)->next)
+		;
+	*pp = o;
+}
+
 void
 fake_kernel_run(CUcontext ctx, const struct fake_kernel *k)
 {
-	CUpti_ActivityKernel10 rec;
-	struct buffer *full = NULL, *f;
+	struct buffer *full = NULL;
 	struct fake_ctx *c;
-	size_t passes = 0, i, n_rec;
-	bool profiled = false;
+	struct fake_kernel kk = *k;
 
 	pthread_mutex_lock(&L);
 	c = ctx_of(ctx);
@@ -947,51 +1371,147 @@ fake_kernel_run(CUcontext ctx, const struct fake_kernel *k)
 		fprintf(stderr, "[fake-cupti] kernel launched on a dead context\n");
 		abort();
 	}
-	if (c->rp && c->rp->started) {
-		cd_record(c->rp->image, k);
-		profiled = true;
-		passes = c->rp->passes;
+	kk.name = intern(k->name);
+	if ((c->rp && c->rp->started) || (c->enabled && c->legacy_image)) {
+		if (capture_global && capture_ctx == c) {
+			pthread_mutex_unlock(&L);
+			fake_violation("kernel replay (a context synchronisation) during a global-mode "
+				       "stream capture on context %d: the capture is invalidated", c->id);
+			pthread_mutex_lock(&L);
+		}
+		/* Kernel replay: drain the context, wait for the kernel's inputs, run every pass. */
+		wait_until(c, done_ctx, NULL, "kernel replay of a profiled launch (draining)", &full);
+		if (kk.waits)
+			wait_until(c, done_flag, &kk.waits, "kernel replay of a profiled launch", &full);
+		c->replaying = true;
+		execute(c, &kk, true, &full);
+		c->replaying = false;
+	} else {
+		enqueue(c, &kk, false);
 	}
-	if (c->enabled && c->legacy_image) {
-		cd_record(c->legacy_image, k);
-		profiled = true;
-		passes = c->legacy_passes;
+	progress(&full);
+	pthread_cond_broadcast(&gpu_cv);
+	pthread_mutex_unlock(&L);
+	/* Full buffers go back at once, like CUPTI's own thread would send them. */
+	deliver_list(full);
+}
+
+void
+fake_stream_wait(CUcontext ctx, uint32_t stream, int flag)
+{
+	struct fake_kernel k = { .stream = stream, .waits = flag };
+	struct buffer *full = NULL;
+	struct fake_ctx *c;
+
+	pthread_mutex_lock(&L);
+	c = ctx_of(ctx);
+	if (c && c->alive) {
+		enqueue(c, &k, true);
+		progress(&full);
 	}
-	if (kernel_activity && buf_req) {
-		memset(&rec, 0, sizeof(rec));
-		rec.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
-		rec.registersPerThread = (uint16_t)k->regs;
-		rec.deviceId = (uint32_t)c->device;
-		rec.contextId = (uint32_t)c->id;
-		rec.streamId = 7;
-		rec.gridX = (int32_t)k->grid[0];
-		rec.gridY = (int32_t)k->grid[1];
-		rec.gridZ = (int32_t)k->grid[2];
-		rec.blockX = (int32_t)k->block[0];
-		rec.blockY = (int32_t)k->block[1];
-		rec.blockZ = (int32_t)k->block[2];
-		rec.staticSharedMemory = (int32_t)k->smem_static;
-		rec.dynamicSharedMemory = (int32_t)k->smem_dynamic;
-		rec.correlationId = k->correlation;
-		rec.name = intern(k->name);
-		rec.graphId = k->graph_id;
-		rec.graphNodeId = k->graph_id ? 1 : 0;
-		/* Under replay: one record per pass, each slowed down (what the join must survive). */
-		n_rec = profiled ? (replay_records ? (passes ? passes : 1) : 1) : 1;
-		for (i = 0; i < n_rec; i++) {
-			rec.start = gpu_clock;
-			rec.end = gpu_clock + k->duration_ns * (profiled ? 3 : 1);
-			gpu_clock = rec.end + 1000;
-			f = append_record(&rec);
-			if (f) {
-				f->next = full;
-				full = f;
-			}
+	pthread_mutex_unlock(&L);
+	deliver_list(full);
+}
+
+void
+fake_host_write(int flag)
+{
+	struct buffer *full = NULL;
+
+	pthread_mutex_lock(&L);
+	gpu_flags[flag % MAX_FLAGS] = true;
+	progress(&full);
+	pthread_cond_broadcast(&gpu_cv);
+	pthread_mutex_unlock(&L);
+	deliver_list(full);
+}
+
+static void
+sync_ctx(CUcontext ctx, bool one_stream, uint32_t stream, const char *what)
+{
+	struct buffer *full = NULL;
+	struct fake_ctx *c;
+
+	pthread_mutex_lock(&L);
+	c = ctx_of(ctx);
+	if (c && c->alive) {
+		if (capture_global && capture_ctx == c) {
+			pthread_mutex_unlock(&L);
+			fake_violation("%s during a global-mode stream capture on context %d: the "
+				       "capture is invalidated (cudaErrorStreamCaptureUnsupported, "
+				       "driver_types.h)", what, c->id);
+			pthread_mutex_lock(&L);
+		}
+		if (one_stream)
+			wait_until(c, done_stream, &stream, what, &full);
+		else
+			wait_until(c, done_ctx, NULL, what, &full);
+	}
+	pthread_mutex_unlock(&L);
+	deliver_list(full);
+}
+
+void
+fake_ctx_sync(CUcontext ctx)
+{
+	sync_ctx(ctx, false, 0, "cuCtxSynchronize");
+}
+
+void
+fake_ctx_destroy(CUcontext ctx)
+{
+	CUpti_ResourceData rd = { .context = ctx };
+	struct buffer *full = NULL;
+	struct fake_ctx *c;
+	bool rp = false, session = false;
+	int id = 0;
+
+	in_resource_cb = true;
+	emit(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, &rd);
+	in_resource_cb = false;
+	pthread_mutex_lock(&L);
+	c = ctx_of(ctx);
+	if (c) {
+		/* The context's work finishes first ([GPU?]); records not yet collected are lost. */
+		wait_until(c, done_ctx, NULL, "context destruction", &full);
+		records_lost += c->n_uncollected;
+		c->n_uncollected = 0;
+		c->alive = false;
+		rp = c->rp != NULL;
+		session = c->session;
+		id = c->id;
+		if (capture_ctx == c) {
+			capture_ctx = NULL;
+			capture_global = false;
 		}
 	}
 	pthread_mutex_unlock(&L);
-	/* Full buffers go back at once, like CUPTI's own thread would send them. */
-	deliver(full);
+	deliver_list(full);
+	if (rp)
+		fake_violation("context %d destroyed with a range profiler object still enabled "
+			       "(disable it at CONTEXT_DESTROY_STARTING)", id);
+	if (session)
+		fake_violation("context %d destroyed inside a legacy profiler session", id);
+}
+
+void
+fake_capture(CUcontext ctx, bool begin, bool global)
+{
+	pthread_mutex_lock(&L);
+	if (begin) {
+		capture_ctx = ctx_of(ctx);
+		capture_global = global;
+	} else {
+		capture_ctx = NULL;
+		capture_global = false;
+	}
+	pthread_mutex_unlock(&L);
+}
+
+void
+fake_stream_sync(CUcontext ctx, uint32_t stream)
+{
+	sync_ctx(ctx, true, stream, "cuStreamSynchronize");
 }
 
 /*
@@ -1040,8 +1560,14 @@ cuptiGetVersion(uint32_t *version)
 	ENTER_PLAIN();
 	if (!version)
 		return bad(__func__, "NULL version");
-	*version = CUPTI_API_VERSION;
+	*version = fake_version;
 	return CUPTI_SUCCESS;
+}
+
+void
+fake_set_version(uint32_t v)
+{
+	fake_version = v;
 }
 
 API
@@ -1058,6 +1584,7 @@ cuptiGetResultString(CUptiResult result, const char **str)
 		{ CUPTI_ERROR_INVALID_OPERATION, "CUPTI_ERROR_INVALID_OPERATION" },
 		{ CUPTI_ERROR_OUT_OF_MEMORY, "CUPTI_ERROR_OUT_OF_MEMORY" },
 		{ CUPTI_ERROR_HARDWARE, "CUPTI_ERROR_HARDWARE" },
+		{ CUPTI_ERROR_HARDWARE_BUSY, "CUPTI_ERROR_HARDWARE_BUSY" },
 		{ CUPTI_ERROR_MAX_LIMIT_REACHED, "CUPTI_ERROR_MAX_LIMIT_REACHED" },
 		{ CUPTI_ERROR_NOT_INITIALIZED, "CUPTI_ERROR_NOT_INITIALIZED" },
 		{ CUPTI_ERROR_INVALID_KIND, "CUPTI_ERROR_INVALID_KIND" },
@@ -1235,6 +1762,15 @@ API
 cuptiActivityDisable(CUpti_ActivityKind kind)
 {
 	ENTER_PLAIN();
+	/*
+	 * CUPTI 13.0 GA (API 130000): "Fixed a potential deadlock that could
+	 * occur while disabling the activity kind CUPTI_ACTIVITY_KIND_CONCURRENT_-
+	 * KERNEL using the API cuptiActivityDisable" (release notes, Updates in
+	 * CUDA 13.0 Update 1). The double cannot deadlock at random: calling it
+	 * at all on 13.0 GA is the violation.
+	 */
+	if (fake_version == 130000 && kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
+		return bad(__func__, "CONCURRENT_KERNEL on CUPTI 13.0 GA, which can deadlock there");
 	pthread_mutex_lock(&L);
 	if (!kernel_activity) {
 		pthread_mutex_unlock(&L);
@@ -1280,6 +1816,54 @@ cuptiActivityFlushAll(uint32_t flag)
 	if (in_resource_cb)
 		return bad(__func__, "called from a resource callback");
 	fake_flush();
+	return CUPTI_SUCCESS;
+}
+
+/*
+ * cuptiActivityFlushPeriod (cupti_activity.h:8058-8084: "Sets the flush
+ * period for the worker thread"): CUPTI's own worker delivers completed buffers every
+ * `time` ms, on its thread.
+ */
+static uint32_t flush_period_ms;
+static bool flush_thread_started;
+static volatile bool flush_thread_stop;
+
+static void *
+flush_thread(void *arg)
+{
+	(void)arg;
+	while (!flush_thread_stop) {
+		struct timespec ts;
+		uint32_t ms;
+
+		pthread_mutex_lock(&L);
+		ms = flush_period_ms;
+		pthread_mutex_unlock(&L);
+		if (!ms)
+			ms = 100;
+		ts.tv_sec = ms / 1000;
+		ts.tv_nsec = (long)(ms % 1000) * 1000000;
+		nanosleep(&ts, NULL);
+		if (!flush_thread_stop && !fake_finalized() && !in_child)
+			fake_flush();
+	}
+	return NULL;
+}
+
+API
+cuptiActivityFlushPeriod(uint32_t time)
+{
+	pthread_t t;
+
+	ENTER_PLAIN();
+	pthread_mutex_lock(&L);
+	flush_period_ms = time;
+	if (time && !flush_thread_started) {
+		flush_thread_started = true;
+		if (pthread_create(&t, NULL, flush_thread, NULL) == 0)
+			pthread_detach(t);
+	}
+	pthread_mutex_unlock(&L);
 	return CUPTI_SUCCESS;
 }
 
@@ -1572,6 +2156,8 @@ cuptiRangeProfilerStart(CUpti_RangeProfiler_Start_Params *p)
 	RP_GET(p->pRangeProfilerObject, r);
 	if (!r->configured)
 		return bad(__func__, "cuptiRangeProfilerSetConfig must come first");
+	if (busy_now())
+		return CUPTI_ERROR_HARDWARE_BUSY;
 	if (r->started)
 		return bad(__func__, "already started");
 	pthread_mutex_lock(&L);
@@ -1610,6 +2196,8 @@ cuptiRangeProfilerDecodeData(CUpti_RangeProfiler_DecodeData_Params *p)
 	RP_GET(p->pRangeProfilerObject, r);
 	if (!r->stopped)
 		return bad(__func__, "cuptiRangeProfilerStop must come first");
+	/* DecodeData synchronises the context (cupti-notes §4a step 7). */
+	sync_ctx((CUcontext)r->ctx, false, 0, "cuptiRangeProfilerDecodeData");
 	pthread_mutex_lock(&L);
 	h = cd_header(r->image);
 	if (h) {
@@ -1775,6 +2363,8 @@ cuptiProfilerBeginSession(CUpti_Profiler_BeginSession_Params *p)
 
 	ENTER_PARAMS(p, CUpti_Profiler_BeginSession_Params);
 	NEED_INIT();
+	if (busy_now())
+		return CUPTI_ERROR_HARDWARE_BUSY;
 	c = live_ctx(p->ctx);
 	if (!c)
 		return bad(__func__, "unknown or destroyed context");
@@ -1865,6 +2455,32 @@ cuptiProfilerDisableProfiling(CUpti_Profiler_DisableProfiling_Params *p)
 }
 
 API
+cuptiProfilerFlushCounterData(CUpti_Profiler_FlushCounterData_Params *p)
+{
+	struct fake_ctx *c;
+	struct cd_header *h;
+
+	ENTER_PARAMS(p, CUpti_Profiler_FlushCounterData_Params);
+	c = live_ctx(p->ctx);
+	if (!c || !c->session)
+		return bad(__func__, "no session: cuptiProfilerBeginSession first");
+	if (c->enabled)
+		return bad(__func__, "profiling still enabled: cuptiProfilerDisableProfiling first");
+	/* "This will cause the CPU/GPU sync to collect all the undecoded pass." */
+	sync_ctx(p->ctx, false, 0, "cuptiProfilerFlushCounterData");
+	pthread_mutex_lock(&L);
+	h = cd_header(c->legacy_image);
+	if (h) {
+		h->ranges += h->undecoded;
+		h->undecoded = 0;
+	}
+	pthread_mutex_unlock(&L);
+	p->numRangesDropped = h ? h->dropped : 0;
+	p->numTraceBytesDropped = 0;
+	return CUPTI_SUCCESS;
+}
+
+API
 cuptiProfilerEndSession(CUpti_Profiler_EndSession_Params *p)
 {
 	struct fake_ctx *c;
@@ -1879,6 +2495,8 @@ cuptiProfilerEndSession(CUpti_Profiler_EndSession_Params *p)
 	pthread_mutex_lock(&L);
 	h = cd_header(c->legacy_image);
 	if (h) {
+		/* Passes never flushed are not in the image ([GPU?]: what the real one keeps). */
+		h->undecoded = 0;
 		if (forced_ranges >= 0) {
 			h->ranges = (uint32_t)forced_ranges < h->max_ranges ? (uint32_t)forced_ranges
 									    : h->max_ranges;
@@ -2109,17 +2727,31 @@ fake_init(void)
 	pthread_atfork(before_fork, parent_after_fork, child_after_fork);
 }
 
+static void write_report(void);
+
+/* The application would never finish: say so, write the report, end like a timeout. */
+static void
+hang(const char *what, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, what);
+	vsnprintf(buf, sizeof(buf), what, ap);
+	va_end(ap);
+	fake_violation("HANG: %s", buf);
+	write_report();
+	fflush(NULL);
+	_exit(124);
+}
+
 __attribute__((destructor)) static void
 fake_report(void)
 {
-	const char *path = getenv("FAKE_REPORT");
-	char child_path[4096];
 	struct CUpti_Profiler_Host_Object *h;
 	struct fake_ctx *c;
-	FILE *f;
-	size_t i;
-	int v;
 
+	flush_thread_stop = true;
 	if (!in_child && !finalized) {
 		/* Everything the client set up must be torn down by now. */
 		for (h = hosts; h; h = h->next)
@@ -2132,11 +2764,26 @@ fake_report(void)
 		}
 		if (subscribed)
 			fake_violation("still subscribed at exit (cuptiUnsubscribe missing)");
-		if (kernel_activity)
+		/* 13.0 GA: left on, since disabling it can deadlock (see cuptiActivityDisable). */
+		if (kernel_activity && fake_version != 130000)
 			fake_violation("kernel activity still enabled at exit");
 		if (prof_initialized)
 			fake_violation("profiler still initialised at exit");
 	}
+	write_report();
+}
+
+/* $FAKE_REPORT: violations, call counts, what the GPU left behind. */
+static void
+write_report(void)
+{
+	const char *path = getenv("FAKE_REPORT");
+	char child_path[4096];
+	const struct op *o;
+	size_t i, pending = 0;
+	FILE *f;
+	int v;
+
 	if (!path)
 		return;
 	if (in_child) {
@@ -2152,5 +2799,9 @@ fake_report(void)
 		fprintf(f, "violation: %s\n", violations[i]);
 	for (i = 0; i < n_calls; i++)
 		fprintf(f, "calls %s %lu\n", calls[i].name, calls[i].n);
+	for (o = ops; o; o = o->next)
+		pending++;
+	fprintf(f, "gpu pending_at_exit %zu records_lost_with_context %llu\n", pending,
+		(unsigned long long)records_lost);
 	fclose(f);
 }

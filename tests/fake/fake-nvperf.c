@@ -113,16 +113,20 @@ struct names {
 	size_t n, cap;
 };
 
-struct NVPA_RawMetricsConfig {
+/* What configs and builders begin with (see obj_new()). */
+struct obj_head {
 	uint32_t magic;
 	char chip[32];
+};
+
+struct NVPA_RawMetricsConfig {
+	struct obj_head h;
 	int state;		/* 0 created, 1 pass group open, 2 closed, 3 generated */
 	struct names raw;
 };
 
 struct NVPA_CounterDataBuilder {
-	uint32_t magic;
-	char chip[32];
+	struct obj_head h;
 	struct names raw;
 };
 
@@ -344,34 +348,90 @@ NVPW_MetricsEvaluator_EvaluateToGpuValues(NVPW_MetricsEvaluator_EvaluateToGpuVal
 	return NVPA_STATUS_SUCCESS;
 }
 
+/* ---- raw metrics configs and counter-data builders: shared helpers ---- */
+
+/* A new object of `size` bytes that begins with its struct obj_head. */
+static void *
+obj_new(size_t size, uint32_t magic, const char *chip)
+{
+	struct obj_head *o = calloc(1, size);
+
+	if (!o)
+		abort();
+	o->magic = magic;
+	snprintf(o->chip, sizeof(o->chip), "%s", chip);
+	pthread_mutex_lock(&M);
+	live_objects++;
+	pthread_mutex_unlock(&M);
+	return o;
+}
+
+static void
+obj_free(void *obj, struct names *raw)
+{
+	((struct obj_head *)obj)->magic = 0;
+	names_free(raw);
+	free(obj);
+	pthread_mutex_lock(&M);
+	live_objects--;
+	pthread_mutex_unlock(&M);
+}
+
+/* Add raw requests to a name list (AddMetrics of both object kinds). */
+static NVPA_Status
+add_raw(const char *func, struct names *raw, const NVPA_RawMetricRequest *r, size_t n)
+{
+	size_t i;
+
+	if (!raw_ok(func, r, n))
+		return NVPA_STATUS_INVALID_ARGUMENT;
+	for (i = 0; i < n; i++)
+		names_add(raw, r[i].pMetricName);
+	return NVPA_STATUS_SUCCESS;
+}
+
+/*
+ * The NVPW size-query-then-copy convention (nvperf_host.h GetConfigImage /
+ * GetCounterDataPrefix): pBuffer NULL asks for the size in bytesCopied; a
+ * buffer smaller than that is a client mistake.
+ */
+static NVPA_Status
+copy_blob(const char *func, uint32_t magic, const char *chip, const struct names *raw,
+	  uint8_t *buf, size_t allocated, size_t *ret_copied)
+{
+	size_t size;
+	uint8_t *img = names_blob(magic, chip, raw, &size);
+
+	if (buf) {
+		if (allocated < size) {
+			free(img);
+			return nbad(func, "bytesAllocated smaller than the size query returned");
+		}
+		memcpy(buf, img, size);
+	}
+	*ret_copied = size;
+	free(img);
+	return NVPA_STATUS_SUCCESS;
+}
+
 /* ---- raw metrics config ---- */
 
 NV
 NVPW_CUDA_RawMetricsConfig_Create_V2(NVPW_CUDA_RawMetricsConfig_Create_V2_Params *p)
 {
-	struct NVPA_RawMetricsConfig *c;
-
 	ENTER(p, NVPW_CUDA_RawMetricsConfig_Create_V2_Params);
 	NEED_HOST();
 	if (p->activityKind != NVPA_ACTIVITY_KIND_PROFILER)
 		return nbad(__func__, "activityKind must be NVPA_ACTIVITY_KIND_PROFILER");
 	if (!fake_chip_known(p->pChipName))
 		return NVPA_STATUS_INVALID_ARGUMENT;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		abort();
-	c->magic = CFG_MAGIC;
-	snprintf(c->chip, sizeof(c->chip), "%s", p->pChipName);
-	p->pRawMetricsConfig = c;
-	pthread_mutex_lock(&M);
-	live_objects++;
-	pthread_mutex_unlock(&M);
+	p->pRawMetricsConfig = obj_new(sizeof(*p->pRawMetricsConfig), CFG_MAGIC, p->pChipName);
 	return NVPA_STATUS_SUCCESS;
 }
 
 #define CFG(c) \
 	do { \
-		if (!(c) || (c)->magic != CFG_MAGIC) \
+		if (!(c) || (c)->h.magic != CFG_MAGIC) \
 			return nbad(__func__, "not a live raw metrics config"); \
 	} while (0)
 
@@ -380,12 +440,17 @@ NVPW_RawMetricsConfig_Destroy(NVPW_RawMetricsConfig_Destroy_Params *p)
 {
 	ENTER(p, NVPW_RawMetricsConfig_Destroy_Params);
 	CFG(p->pRawMetricsConfig);
-	p->pRawMetricsConfig->magic = 0;
-	names_free(&p->pRawMetricsConfig->raw);
-	free(p->pRawMetricsConfig);
-	pthread_mutex_lock(&M);
-	live_objects--;
-	pthread_mutex_unlock(&M);
+	obj_free(p->pRawMetricsConfig, &p->pRawMetricsConfig->raw);
+	return NVPA_STATUS_SUCCESS;
+}
+
+/* Move a config from state `from` to `to` (0 created, 1 pass group open, 2 closed, 3 generated). */
+static NVPA_Status
+cfg_step(const char *func, NVPA_RawMetricsConfig *c, int from, int to, const char *why)
+{
+	if (c->state != from)
+		return nbad(func, why);
+	c->state = to;
 	return NVPA_STATUS_SUCCESS;
 }
 
@@ -394,26 +459,18 @@ NVPW_RawMetricsConfig_BeginPassGroup(NVPW_RawMetricsConfig_BeginPassGroup_Params
 {
 	ENTER(p, NVPW_RawMetricsConfig_BeginPassGroup_Params);
 	CFG(p->pRawMetricsConfig);
-	if (p->pRawMetricsConfig->state != 0)
-		return nbad(__func__, "pass group already begun");
-	p->pRawMetricsConfig->state = 1;
-	return NVPA_STATUS_SUCCESS;
+	return cfg_step(__func__, p->pRawMetricsConfig, 0, 1, "pass group already begun");
 }
 
 NV
 NVPW_RawMetricsConfig_AddMetrics(NVPW_RawMetricsConfig_AddMetrics_Params *p)
 {
-	size_t i;
-
 	ENTER(p, NVPW_RawMetricsConfig_AddMetrics_Params);
 	CFG(p->pRawMetricsConfig);
 	if (p->pRawMetricsConfig->state != 1)
 		return nbad(__func__, "NVPW_RawMetricsConfig_BeginPassGroup must come first");
-	if (!raw_ok(__func__, p->pRawMetricRequests, p->numMetricRequests))
-		return NVPA_STATUS_INVALID_ARGUMENT;
-	for (i = 0; i < p->numMetricRequests; i++)
-		names_add(&p->pRawMetricsConfig->raw, p->pRawMetricRequests[i].pMetricName);
-	return NVPA_STATUS_SUCCESS;
+	return add_raw(__func__, &p->pRawMetricsConfig->raw, p->pRawMetricRequests,
+		       p->numMetricRequests);
 }
 
 NV
@@ -421,10 +478,7 @@ NVPW_RawMetricsConfig_EndPassGroup(NVPW_RawMetricsConfig_EndPassGroup_Params *p)
 {
 	ENTER(p, NVPW_RawMetricsConfig_EndPassGroup_Params);
 	CFG(p->pRawMetricsConfig);
-	if (p->pRawMetricsConfig->state != 1)
-		return nbad(__func__, "no pass group open");
-	p->pRawMetricsConfig->state = 2;
-	return NVPA_STATUS_SUCCESS;
+	return cfg_step(__func__, p->pRawMetricsConfig, 1, 2, "no pass group open");
 }
 
 NV
@@ -432,34 +486,19 @@ NVPW_RawMetricsConfig_GenerateConfigImage(NVPW_RawMetricsConfig_GenerateConfigIm
 {
 	ENTER(p, NVPW_RawMetricsConfig_GenerateConfigImage_Params);
 	CFG(p->pRawMetricsConfig);
-	if (p->pRawMetricsConfig->state != 2)
-		return nbad(__func__, "NVPW_RawMetricsConfig_EndPassGroup must come first");
-	p->pRawMetricsConfig->state = 3;
-	return NVPA_STATUS_SUCCESS;
+	return cfg_step(__func__, p->pRawMetricsConfig, 2, 3,
+			"NVPW_RawMetricsConfig_EndPassGroup must come first");
 }
 
 NV
 NVPW_RawMetricsConfig_GetConfigImage(NVPW_RawMetricsConfig_GetConfigImage_Params *p)
 {
-	uint8_t *img;
-	size_t size;
-
 	ENTER(p, NVPW_RawMetricsConfig_GetConfigImage_Params);
 	CFG(p->pRawMetricsConfig);
 	if (p->pRawMetricsConfig->state != 3)
 		return nbad(__func__, "NVPW_RawMetricsConfig_GenerateConfigImage must come first");
-	img = names_blob(BLOB_NVCONFIG, p->pRawMetricsConfig->chip, &p->pRawMetricsConfig->raw,
-			 &size);
-	if (p->pBuffer) {
-		if (p->bytesAllocated < size) {
-			free(img);
-			return nbad(__func__, "bytesAllocated smaller than the size query returned");
-		}
-		memcpy(p->pBuffer, img, size);
-	}
-	p->bytesCopied = size;
-	free(img);
-	return NVPA_STATUS_SUCCESS;
+	return copy_blob(__func__, BLOB_NVCONFIG, p->pRawMetricsConfig->h.chip,
+			 &p->pRawMetricsConfig->raw, p->pBuffer, p->bytesAllocated, &p->bytesCopied);
 }
 
 NV
@@ -478,27 +517,17 @@ NVPW_RawMetricsConfig_GetNumPasses_V2(NVPW_RawMetricsConfig_GetNumPasses_V2_Para
 NV
 NVPW_CUDA_CounterDataBuilder_Create(NVPW_CUDA_CounterDataBuilder_Create_Params *p)
 {
-	struct NVPA_CounterDataBuilder *b;
-
 	ENTER(p, NVPW_CUDA_CounterDataBuilder_Create_Params);
 	NEED_HOST();
 	if (!fake_chip_known(p->pChipName))
 		return NVPA_STATUS_INVALID_ARGUMENT;
-	b = calloc(1, sizeof(*b));
-	if (!b)
-		abort();
-	b->magic = BLD_MAGIC;
-	snprintf(b->chip, sizeof(b->chip), "%s", p->pChipName);
-	p->pCounterDataBuilder = b;
-	pthread_mutex_lock(&M);
-	live_objects++;
-	pthread_mutex_unlock(&M);
+	p->pCounterDataBuilder = obj_new(sizeof(*p->pCounterDataBuilder), BLD_MAGIC, p->pChipName);
 	return NVPA_STATUS_SUCCESS;
 }
 
 #define BLD(b) \
 	do { \
-		if (!(b) || (b)->magic != BLD_MAGIC) \
+		if (!(b) || (b)->h.magic != BLD_MAGIC) \
 			return nbad(__func__, "not a live counter-data builder"); \
 	} while (0)
 
@@ -507,51 +536,29 @@ NVPW_CounterDataBuilder_Destroy(NVPW_CounterDataBuilder_Destroy_Params *p)
 {
 	ENTER(p, NVPW_CounterDataBuilder_Destroy_Params);
 	BLD(p->pCounterDataBuilder);
-	p->pCounterDataBuilder->magic = 0;
-	names_free(&p->pCounterDataBuilder->raw);
-	free(p->pCounterDataBuilder);
-	pthread_mutex_lock(&M);
-	live_objects--;
-	pthread_mutex_unlock(&M);
+	obj_free(p->pCounterDataBuilder, &p->pCounterDataBuilder->raw);
 	return NVPA_STATUS_SUCCESS;
 }
 
 NV
 NVPW_CounterDataBuilder_AddMetrics(NVPW_CounterDataBuilder_AddMetrics_Params *p)
 {
-	size_t i;
-
 	ENTER(p, NVPW_CounterDataBuilder_AddMetrics_Params);
 	BLD(p->pCounterDataBuilder);
-	if (!raw_ok(__func__, p->pRawMetricRequests, p->numMetricRequests))
-		return NVPA_STATUS_INVALID_ARGUMENT;
-	for (i = 0; i < p->numMetricRequests; i++)
-		names_add(&p->pCounterDataBuilder->raw, p->pRawMetricRequests[i].pMetricName);
-	return NVPA_STATUS_SUCCESS;
+	return add_raw(__func__, &p->pCounterDataBuilder->raw, p->pRawMetricRequests,
+		       p->numMetricRequests);
 }
 
 NV
 NVPW_CounterDataBuilder_GetCounterDataPrefix(NVPW_CounterDataBuilder_GetCounterDataPrefix_Params *p)
 {
-	uint8_t *img;
-	size_t size;
-
 	ENTER(p, NVPW_CounterDataBuilder_GetCounterDataPrefix_Params);
 	BLD(p->pCounterDataBuilder);
 	if (!p->pCounterDataBuilder->raw.n)
 		return nbad(__func__, "no metrics added");
-	img = names_blob(BLOB_PREFIX, p->pCounterDataBuilder->chip, &p->pCounterDataBuilder->raw,
-			 &size);
-	if (p->pBuffer) {
-		if (p->bytesAllocated < size) {
-			free(img);
-			return nbad(__func__, "bytesAllocated smaller than the size query returned");
-		}
-		memcpy(p->pBuffer, img, size);
-	}
-	p->bytesCopied = size;
-	free(img);
-	return NVPA_STATUS_SUCCESS;
+	return copy_blob(__func__, BLOB_PREFIX, p->pCounterDataBuilder->h.chip,
+			 &p->pCounterDataBuilder->raw, p->pBuffer, p->bytesAllocated,
+			 &p->bytesCopied);
 }
 
 /* ---- target ---- */

@@ -48,6 +48,10 @@ FAKE_EXPORT const struct fake_device *fake_get_device(int ordinal);
 /* ---- driver side ---- */
 /** Create a context on a device; emits CONTEXT_CREATED. */
 FAKE_EXPORT CUcontext fake_ctx_create(int device);
+/** Whether ctx is a context of the double that was not destroyed. */
+FAKE_EXPORT bool fake_ctx_alive(CUcontext ctx);
+/** Wait until every queued operation of ctx is done (cuCtxSynchronize). */
+FAKE_EXPORT void fake_ctx_sync(CUcontext ctx);
 /** Emit CONTEXT_DESTROY_STARTING, then mark the context destroyed. */
 FAKE_EXPORT void fake_ctx_destroy(CUcontext ctx);
 /** Emit MODULE_LOADED with a copy of `cubin`, then scribble over that copy. */
@@ -70,18 +74,32 @@ FAKE_EXPORT void fake_fatal_error(const char *message);
 struct fake_kernel {
 	const char *name;
 	uint32_t grid[3], block[3];
+	uint32_t cluster[3];		/* 0,0,0 = no cluster */
 	uint32_t smem_dynamic, smem_static, regs;
 	uint64_t duration_ns;
 	uint32_t correlation;
 	uint32_t graph_id;
+	uint32_t stream;		/* 0 = the legacy default stream */
+	int waits, sets;		/* flags 1..63: wait for one before starting, set one when done */
+	bool inflight;			/* finishes only when something synchronises with it */
 };
 /**
- * Run a kernel on a context: a range for every active profiler window on
- * it (values from fake_set_metric), and activity record(s) when kernel
- * tracing is on (one per replay pass, each 3x the duration, when the
- * launch ran under the profiler; that is what the join must survive).
+ * Launch a kernel on a context (see "the GPU" in fake-cupti.c): it enters
+ * its stream's queue and runs when it can; under an open profiler window
+ * it runs at once under kernel replay (a range per window, one record per
+ * replay pass, each 3x the duration: what the join must survive).
  */
 FAKE_EXPORT void fake_kernel_run(CUcontext ctx, const struct fake_kernel *k);
+/** cuStreamWaitValue32 on a stream: later work on it waits for `flag`. */
+FAKE_EXPORT void fake_stream_wait(CUcontext ctx, uint32_t stream, int flag);
+/** The host writes `flag` (mapped memory a kernel polls). */
+FAKE_EXPORT void fake_host_write(int flag);
+/** cuStreamSynchronize. */
+FAKE_EXPORT void fake_stream_sync(CUcontext ctx, uint32_t stream);
+/** Stream capture begins/ends on ctx (global mode: synchronising the context breaks it). */
+FAKE_EXPORT void fake_capture(CUcontext ctx, bool begin, bool global);
+/** The calling thread is the application's (a wait there can hang the application). */
+FAKE_EXPORT void fake_app_thread(void);
 
 /* ---- scripting ---- */
 /**
@@ -96,6 +114,10 @@ FAKE_EXPORT void fake_fail(const char *func, int code, int count);
 FAKE_EXPORT void fake_set_ranges(int n);
 /** The next `n` decoded windows (range profiler) lose their ranges: reported as dropped. */
 FAKE_EXPORT void fake_set_dropped_ranges(int n);
+/** The version cuptiGetVersion reports (and the kernel record layout that goes with it). */
+FAKE_EXPORT void fake_set_version(uint32_t v);
+/** Another client holds the counters: windows fail with CUPTI_ERROR_HARDWARE_BUSY. */
+FAKE_EXPORT void fake_counters_busy(bool busy);
 /** Drop the next `n` activity records (reported by GetNumDroppedRecords). */
 FAKE_EXPORT void fake_drop_records(uint64_t n);
 /** Deliver every buffered activity record now (as a flush would). */

@@ -16,14 +16,7 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define CHECK(call)                                                                        \
-	do {                                                                               \
-		cudaError_t e_ = (call);                                                   \
-		if (e_ != cudaSuccess) {                                                   \
-			fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));        \
-			exit(1);                                                           \
-		}                                                                          \
-	} while (0)
+#include "gpu-check.h"
 
 constexpr int BLOCKS = 1024, THREADS = 256, K = 1024, LAUNCHES = 3;
 constexpr int SHARED_ITERS = 256, ACTIVE_LANES = 8;
@@ -116,15 +109,7 @@ main(int argc, char **argv)
 	FILE *f;
 	int i;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: micro EXPECTATIONS-FILE\n");
-		return 2;
-	}
-	f = fopen(argv[1], "w");
-	if (!f) {
-		perror(argv[1]);
-		return 1;
-	}
+	f = expectations(argc, argv, "micro");
 	CHECK(cudaMalloc(&f32, threads * sizeof(float)));
 	CHECK(cudaMalloc(&f64, threads * sizeof(double)));
 	CHECK(cudaMalloc(&in, COPY_N * sizeof(float)));

@@ -1,0 +1,615 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Devices, chips and contexts of the CUPTI backend.
+ *
+ * A device is described and checked once, at the first context made on it
+ * (driver calls, through functions taken from libcuda.so.1 itself, are
+ * allowed in the context-created callback; never in a launch callback): name, compute capability, SMs, clock, chip; profiler
+ * support and counter permission; the chip's metric set and configuration
+ * (once per chip, through the chip's profiler API: struct cupti_prof_ops).
+ *
+ * Thread safety: g_ctx_lock guards the tables; each context's profiler
+ * calls are serialised by its own lock, so a context destroyed on another
+ * thread can tear a window down safely.
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <math.h>
+#include <time.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend-cupti-private.h"
+#include "util.h"
+
+pthread_mutex_t g_ctx_lock = PTHREAD_MUTEX_INITIALIZER;
+struct ctxinfo **g_ctxs;
+size_t g_n_ctxs;
+struct devinfo g_devs[INJ_MAX_DEVICES];
+struct chipinfo g_chips[MAX_CHIPS];
+size_t g_n_chips;
+
+static size_t g_cap_ctxs;
+static atomic_uint g_ctx_gen;
+
+/* ---- contexts ---- */
+
+static struct ctxinfo *
+ctx_find_locked(CUcontext ctx)
+{
+	size_t i;
+
+	for (i = g_n_ctxs; i-- > 0;) {
+		if (g_ctxs[i]->ctx == ctx && !g_ctxs[i]->dead)
+			return g_ctxs[i];
+	}
+	return NULL;
+}
+
+struct ctxinfo *
+cupti_ctx_find(struct cupti_tls *t, CUcontext ctx)
+{
+	struct ctxinfo *ci;
+	unsigned gen = atomic_load(&g_ctx_gen);
+
+	if (!ctx)
+		return NULL;
+	if (t->last_ctx == ctx && t->last_gen == gen)
+		return t->last_ci;
+	pthread_mutex_lock(&g_ctx_lock);
+	ci = ctx_find_locked(ctx);
+	pthread_mutex_unlock(&g_ctx_lock);
+	t->last_ctx = ctx;
+	t->last_ci = ci;
+	t->last_gen = gen;
+	return ci;
+}
+
+/* ---- chips: metric resolution and configuration (host side, no GPU) ---- */
+
+/* Find or set up the chip's metric set and configuration (g_ctx_lock held). */
+static struct chipinfo *
+chip_get(struct devinfo *d, const uint8_t *avail)
+{
+	struct chipinfo *c;
+	size_t i;
+
+	for (i = 0; i < g_n_chips; i++) {
+		if (strcmp(g_chips[i].chip, d->info.chip) != 0)
+			continue;
+		if (!g_chips[i].ok)
+			cupti_device_off(d, "the metric set-up for %s failed on an earlier device",
+					 d->info.chip);
+		return &g_chips[i];
+	}
+	if (g_n_chips == MAX_CHIPS)
+		return NULL;
+	c = &g_chips[g_n_chips++];
+	snprintf(c->chip, sizeof(c->chip), "%s", d->info.chip);
+	/* The one place that chooses the profiler API: CC 7.0 has the legacy one only. */
+	c->prof = d->info.cc_major == 7 && d->info.cc_minor == 0 ? &cupti_legacy_ops
+								  : &cupti_range_ops;
+	if (c->prof->chip_setup(c, d, avail) != 0)
+		return c;
+	c->ok = true;
+	if (c->set->n_unavailable) {
+		for (i = 0; i < GPUPROJ_M_COUNT; i++) {
+			if (!c->set->map[i].expr)
+				inj_info("%s: metric %s is not available on this chip (tried %zu "
+					 "candidate(s)); models that need it will say so", c->chip,
+					 gpuproj_metric_name((enum gpuproj_metric)i),
+					 inj_metrics_candidate_count((enum gpuproj_metric)i));
+		}
+	}
+	return c;
+}
+
+void
+cupti_chips_release(void)
+{
+	size_t i;
+
+	for (i = 0; i < g_n_chips; i++) {
+		if (g_chips[i].prof)
+			g_chips[i].prof->chip_release(&g_chips[i]);
+	}
+}
+
+/* ---- device set-up at context creation (driver calls allowed here) ---- */
+
+/*
+ * The driver's functions come from libcuda.so.1 itself: libcudart (shared
+ * and static) loads it with dlopen(RTLD_NOW), i.e. RTLD_LOCAL, so its
+ * symbols are in the global scope only when the application links -lcuda
+ * (cupti-notes §0). RTLD_NOLOAD: the driver is already mapped (CUDA called
+ * InitializeInjection from cuInit), never load another one.
+ */
+static void
+resolve_driver(void)
+{
+	static void *libcuda;
+
+	if (!libcuda)
+		libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+	if (!libcuda) {
+		inj_debug("libcuda.so.1 is not loaded (%s): device names and attributes unknown",
+			  dlerror());
+		return;
+	}
+	if (!g_drv.cuDeviceGet)
+		inj_dlsym(libcuda, "cuDeviceGet", &g_drv.cuDeviceGet);
+	if (!g_drv.cuDeviceGetName)
+		inj_dlsym(libcuda, "cuDeviceGetName", &g_drv.cuDeviceGetName);
+	if (!g_drv.cuDeviceGetAttribute)
+		inj_dlsym(libcuda, "cuDeviceGetAttribute", &g_drv.cuDeviceGetAttribute);
+	if (!g_drv.cuCtxSynchronize) {
+		inj_dlsym(libcuda, "cuCtxPushCurrent_v2", &g_drv.cuCtxPushCurrent_v2);
+		inj_dlsym(libcuda, "cuCtxPopCurrent_v2", &g_drv.cuCtxPopCurrent_v2);
+		inj_dlsym(libcuda, "cuCtxSynchronize", &g_drv.cuCtxSynchronize);
+	}
+}
+
+static void
+device_describe(struct devinfo *d, int ordinal)
+{
+	CUpti_Device_GetChipName_Params cp = {
+		.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE,
+		.deviceIndex = (size_t)ordinal,
+	};
+	CUdevice dev = ordinal;
+	int v;
+
+	d->info.ordinal = ordinal;
+	d->info.clock_hz = NAN;
+	resolve_driver();
+	if (g_drv.cuDeviceGet && g_drv.cuDeviceGet(&dev, ordinal) != CUDA_SUCCESS)
+		dev = ordinal;
+	if (g_drv.cuDeviceGetName &&
+	    g_drv.cuDeviceGetName(d->info.name, (int)sizeof(d->info.name), dev) != CUDA_SUCCESS)
+		d->info.name[0] = '\0';
+	if (g_drv.cuDeviceGetAttribute) {
+		if (g_drv.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+					       dev) == CUDA_SUCCESS)
+			d->info.cc_major = v;
+		if (g_drv.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+					       dev) == CUDA_SUCCESS)
+			d->info.cc_minor = v;
+		if (g_drv.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) ==
+		    CUDA_SUCCESS)
+			d->info.sms = v;
+		if (g_drv.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev) ==
+			    CUDA_SUCCESS && v > 0)
+			d->info.clock_hz = (double)v * 1e3;
+	}
+	if (CUPTI_TRY(cuptiDeviceGetChipName, &cp) == CUPTI_SUCCESS)
+		snprintf(d->info.chip, sizeof(d->info.chip), "%s", cp.pChipName ? cp.pChipName : "");
+}
+
+/* Why the profiler API says no, in words; NULL when supported. */
+static const char *
+unsupported_reason(const CUpti_Profiler_DeviceSupported_Params *p)
+{
+	if (p->isSupported == CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+		return NULL;
+	if (p->architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+		return "the GPU architecture has no profiler support (needs compute capability >= 7.0)";
+	if (p->vGpu == CUPTI_PROFILER_CONFIGURATION_DISABLED)
+		return "a vGPU with profiling disabled by the hypervisor";
+	if (p->vGpu != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+		return "an unsupported vGPU configuration";
+	if (p->sli != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+		return "SLI is enabled";
+	if (p->confidentialCompute != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+		return "confidential computing is enabled";
+	if (p->cmp != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+		return "a CMP (crypto mining) GPU";
+	if (p->wsl != CUPTI_PROFILER_CONFIGURATION_SUPPORTED)
+		return "WSL without profiler support";
+	return "the device or configuration is not supported";
+}
+
+/* CC 7.0 is supported by the legacy API only: the range API's "no" is only the architecture. */
+static bool
+legacy_only(const struct devinfo *d, const CUpti_Profiler_DeviceSupported_Params *sp)
+{
+	return d->info.cc_major == 7 && d->info.cc_minor == 0 &&
+	       sp->architecture != CUPTI_PROFILER_CONFIGURATION_SUPPORTED &&
+	       sp->vGpu == CUPTI_PROFILER_CONFIGURATION_SUPPORTED &&
+	       sp->sli == CUPTI_PROFILER_CONFIGURATION_SUPPORTED &&
+	       sp->confidentialCompute == CUPTI_PROFILER_CONFIGURATION_SUPPORTED &&
+	       sp->cmp == CUPTI_PROFILER_CONFIGURATION_SUPPORTED &&
+	       sp->wsl == CUPTI_PROFILER_CONFIGURATION_SUPPORTED;
+}
+
+/* Check the device once: support, permission, chip, metrics (g_ctx_lock held). */
+static void
+device_setup(struct devinfo *d, CUcontext ctx)
+{
+	CUpti_Profiler_Initialize_Params ip = { .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE };
+	CUpti_Profiler_DeviceSupported_Params sp = {
+		.structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE,
+		.cuDevice = d->info.ordinal,
+		.api = CUPTI_PROFILER_RANGE_PROFILING,
+	};
+	CUpti_Profiler_GetCounterAvailability_Params ap = {
+		.structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE,
+		.ctx = ctx,
+	};
+	uint8_t *avail = NULL;
+	const char *why;
+	CUptiResult r;
+
+	d->metrics = true;
+	if (!atomic_load(&g_metrics)) {
+		d->metrics = false;
+		return;
+	}
+	if (d->info.cc_major > 0 && d->info.cc_major < 7) {
+		cupti_device_off(d, "compute capability %d.%d has no CUPTI profiler (needs >= 7.0)",
+				 d->info.cc_major, d->info.cc_minor);
+		return;
+	}
+	if (!d->info.chip[0]) {
+		cupti_device_off(d, "cuptiDeviceGetChipName gave no chip name");
+		return;
+	}
+	if (!atomic_load(&g_profiler_initialized)) {
+		r = CUPTI_TRY(cuptiProfilerInitialize, &ip);
+		if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) {
+			cupti_no_permission("cuptiProfilerInitialize", r);
+			d->metrics = false;
+			return;
+		}
+		if (r == CUPTI_ERROR_HARDWARE_BUSY) {
+			cupti_counters_busy("cuptiProfilerInitialize");
+			d->metrics = false;
+			return;
+		}
+		if (r != CUPTI_SUCCESS) {
+			cupti_metrics_off("cuptiProfilerInitialize failed (%s)", cupti_result_name(r));
+			d->metrics = false;
+			return;
+		}
+		atomic_store(&g_profiler_initialized, true);
+	}
+	r = CUPTI_TRY(cuptiProfilerDeviceSupported, &sp);
+	if (r == CUPTI_SUCCESS && (why = unsupported_reason(&sp)) != NULL && !legacy_only(d, &sp)) {
+		cupti_device_off(d, "performance counters are not available: %s", why);
+		return;
+	}
+	/* Counter availability: where missing permission shows up ([T], cupti-notes §1). */
+	r = CUPTI_TRY(cuptiProfilerGetCounterAvailability, &ap);
+	if (r == CUPTI_SUCCESS && ap.counterAvailabilityImageSize > 0) {
+		avail = malloc(ap.counterAvailabilityImageSize);
+		if (avail) {
+			ap.pCounterAvailabilityImage = avail;
+			r = CUPTI_TRY(cuptiProfilerGetCounterAvailability, &ap);
+		}
+	}
+	if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ||
+	    r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES) {
+		cupti_no_permission("cuptiProfilerGetCounterAvailability", r);
+		d->metrics = false;
+		goto out;
+	}
+	if (r == CUPTI_ERROR_HARDWARE_BUSY) {
+		cupti_counters_busy("cuptiProfilerGetCounterAvailability");
+		d->metrics = false;
+		goto out;
+	}
+	if (r != CUPTI_SUCCESS) {
+		cupti_device_off(d, "cuptiProfilerGetCounterAvailability returned %s",
+				 cupti_result_name(r));
+		goto out;
+	}
+	d->chip = chip_get(d, avail);
+	if (!d->chip || !d->chip->ok) {
+		d->metrics = false;
+		goto out;
+	}
+	inj_info("device %d: %s (%s, CC %d.%d, %d SMs): %zu metrics in %zu pass%s; the first %u "
+		 "launch%s of each kernel signature run%s %zu time%s under kernel replay",
+		 d->info.ordinal, d->info.name, d->info.chip, d->info.cc_major, d->info.cc_minor,
+		 d->info.sms, d->chip->set->n_names, d->chip->passes,
+		 d->chip->passes == 1 ? "" : "es", g_cfg->profile_launches,
+		 g_cfg->profile_launches == 1 ? "" : "es", g_cfg->profile_launches == 1 ? "s" : "",
+		 d->chip->passes, d->chip->passes == 1 ? "" : "s");
+out:
+	free(avail);
+}
+
+void
+cupti_on_context_created(CUcontext ctx)
+{
+	struct ctxinfo *ci;
+	uint32_t ordinal = 0;
+	struct devinfo *d;
+
+	if (CUPTI_TRY(cuptiGetDeviceId, ctx, &ordinal) != CUPTI_SUCCESS) {
+		inj_debug("context %p: device unknown; its launches are timed only", (void *)ctx);
+		return;
+	}
+	if (ordinal >= INJ_MAX_DEVICES) {
+		inj_warn("device ordinal %u is beyond the %d gpuproj supports; its kernels are "
+			 "not profiled", ordinal, INJ_MAX_DEVICES);
+		return;
+	}
+	ci = calloc(1, sizeof(*ci));
+	if (!ci)
+		return;
+	ci->ctx = ctx;
+	ci->device = (int)ordinal;
+	pthread_mutex_init(&ci->lock, NULL);
+	{
+		pthread_rwlockattr_t a;
+
+		pthread_rwlockattr_init(&a);
+		pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+		pthread_rwlock_init(&ci->win_lock, &a);
+		pthread_rwlockattr_destroy(&a);
+	}
+
+	pthread_mutex_lock(&g_ctx_lock);
+	if (atomic_load(&g_state) != ST_RUNNING) {
+		/*
+		 * Exit began (cupti_shutdown() passed g_ctx_lock since): the
+		 * report holds the collector lock and then takes g_ctx_lock,
+		 * so this must not take the collector lock below.
+		 */
+		pthread_mutex_unlock(&g_ctx_lock);
+		pthread_mutex_destroy(&ci->lock);
+		pthread_rwlock_destroy(&ci->win_lock);
+		free(ci);
+		return;
+	}
+	d = &g_devs[ordinal];
+	if (!d->checked) {
+		device_describe(d, (int)ordinal);
+		inj_collector_device(g_col, &d->info);
+		if (atomic_load(&g_metrics))
+			device_setup(d, ctx);
+		d->checked = true;
+	}
+	if (g_n_ctxs == g_cap_ctxs) {
+		size_t cap = g_cap_ctxs ? 2 * g_cap_ctxs : 8;
+		struct ctxinfo **n = realloc(g_ctxs, cap * sizeof(*n));
+
+		if (!n) {
+			pthread_mutex_unlock(&g_ctx_lock);
+			pthread_mutex_destroy(&ci->lock);
+			pthread_rwlock_destroy(&ci->win_lock);
+			free(ci);
+			return;
+		}
+		g_ctxs = n;
+		g_cap_ctxs = cap;
+	}
+	g_ctxs[g_n_ctxs++] = ci;
+	ci->prof = d->chip && d->chip->ok ? d->chip->prof : NULL;
+	atomic_store(&ci->ready, d->metrics && ci->prof && atomic_load(&g_metrics));
+	atomic_fetch_add(&g_ctx_gen, 1);
+	pthread_mutex_unlock(&g_ctx_lock);
+}
+
+/* Release a context's images (ci->lock held). */
+static void
+ctx_free_images(struct ctxinfo *ci)
+{
+	free(ci->cd);
+	ci->cd = NULL;
+	free(ci->scratch);
+	ci->scratch = NULL;
+}
+
+void
+cupti_on_context_destroy(CUcontext ctx)
+{
+	struct ctxinfo *ci;
+
+	cupti_captures_forget(ctx);
+	pthread_mutex_lock(&g_ctx_lock);
+	ci = ctx_find_locked(ctx);
+	if (ci)
+		ci->dead = true;
+	atomic_fetch_add(&g_ctx_gen, 1);
+	pthread_mutex_unlock(&g_ctx_lock);
+	if (!ci)
+		return;
+	pthread_mutex_lock(&ci->lock);
+	atomic_store(&ci->ready, false);
+	/* A window open on another thread is torn down now; its EXIT discards it. */
+	if (ci->win_open)
+		ci->win_aborted = true;
+	cupti_window_teardown(ci);
+	ctx_free_images(ci);
+	pthread_mutex_unlock(&ci->lock);
+}
+
+void
+cupti_device_stop(int device)
+{
+	size_t i;
+
+	pthread_mutex_lock(&g_ctx_lock);
+	for (i = 0; i < g_n_ctxs; i++) {
+		if (g_ctxs[i]->device == device)
+			atomic_store(&g_ctxs[i]->ready, false);
+	}
+	pthread_mutex_unlock(&g_ctx_lock);
+}
+
+/* The contexts known now (ctxinfo is never freed); malloc'd, NULL when none. */
+static struct ctxinfo **
+contexts_copy(size_t *ret_n)
+{
+	struct ctxinfo **v;
+
+	pthread_mutex_lock(&g_ctx_lock);
+	*ret_n = g_n_ctxs;
+	v = g_n_ctxs ? malloc(g_n_ctxs * sizeof(*v)) : NULL;
+	if (v)
+		memcpy(v, g_ctxs, g_n_ctxs * sizeof(*v));
+	else
+		*ret_n = 0;
+	pthread_mutex_unlock(&g_ctx_lock);
+	return v;
+}
+
+bool
+cupti_windows_quiesce(double s)
+{
+	struct timespec until;
+	struct ctxinfo **v;
+	size_t n, i;
+	bool all = true;
+
+	v = contexts_copy(&n);
+	cupti_deadline(s, &until);
+	for (i = 0; i < n; i++) {
+		int r = s > 0 ? pthread_rwlock_timedwrlock(&v[i]->win_lock, &until)
+			      : pthread_rwlock_trywrlock(&v[i]->win_lock);
+
+		v[i]->exit_locked = r == 0;
+		all = all && r == 0;
+	}
+	free(v);
+	return all;
+}
+
+void
+cupti_windows_wait_all(void)
+{
+	struct ctxinfo **v;
+	size_t n, i;
+
+	v = contexts_copy(&n);
+	for (i = 0; i < n; i++) {
+		struct timespec until;
+
+		if (v[i]->dead)
+			continue;
+		cupti_deadline(g_cfg->wait_s, &until);
+		if (pthread_rwlock_timedrdlock(&v[i]->win_lock, &until) == 0)
+			pthread_rwlock_unlock(&v[i]->win_lock);
+		else
+			inj_debug("a profiling window stayed open longer than GPUPROJ_WAIT while a "
+				  "stream capture began");
+	}
+	free(v);
+}
+
+void
+cupti_windows_release(void)
+{
+	struct ctxinfo **v;
+	size_t n, i;
+
+	v = contexts_copy(&n);
+	for (i = 0; i < n; i++) {
+		if (v[i]->exit_locked)
+			pthread_rwlock_unlock(&v[i]->win_lock);
+		v[i]->exit_locked = false;
+	}
+	free(v);
+}
+
+void
+cupti_contexts_release(bool call_cupti)
+{
+	size_t i;
+
+	pthread_mutex_lock(&g_ctx_lock);
+	for (i = 0; i < g_n_ctxs; i++) {
+		struct ctxinfo *ci = g_ctxs[i];
+
+		pthread_mutex_lock(&ci->lock);
+		if (!ci->dead && call_cupti)
+			cupti_window_teardown(ci);
+		ctx_free_images(ci);
+		pthread_mutex_unlock(&ci->lock);
+	}
+	pthread_mutex_unlock(&g_ctx_lock);
+}
+
+bool
+cupti_ctx_sync(CUcontext ctx)
+{
+	CUcontext popped;
+
+	if (!ctx || !g_drv.cuCtxSynchronize || !g_drv.cuCtxPushCurrent_v2 ||
+	    !g_drv.cuCtxPopCurrent_v2)
+		return false;
+	if (g_drv.cuCtxPushCurrent_v2(ctx) != CUDA_SUCCESS)
+		return false;
+	if (g_drv.cuCtxSynchronize() != CUDA_SUCCESS)
+		inj_debug("cuCtxSynchronize failed on context %p", (void *)ctx);
+	g_drv.cuCtxPopCurrent_v2(&popped);
+	return true;
+}
+
+struct sync_job {
+	CUcontext *ctxs;
+	size_t n;
+	atomic_bool done;
+};
+
+static void *
+sync_main(void *arg)
+{
+	struct sync_job *j = arg;
+	size_t i;
+
+	for (i = 0; i < j->n; i++)
+		cupti_ctx_sync(j->ctxs[i]);
+	atomic_store(&j->done, true);
+	return NULL;
+}
+
+bool
+cupti_contexts_sync(double wait_s)
+{
+	struct sync_job *j = calloc(1, sizeof(*j));
+	struct timespec until;
+	pthread_t t;
+	size_t i;
+	int r;
+
+	if (!j)
+		return true;
+	pthread_mutex_lock(&g_ctx_lock);
+	j->ctxs = calloc(g_n_ctxs ? g_n_ctxs : 1, sizeof(*j->ctxs));
+	for (i = 0; j->ctxs && i < g_n_ctxs; i++) {
+		if (!g_ctxs[i]->dead)
+			j->ctxs[j->n++] = g_ctxs[i]->ctx;
+	}
+	pthread_mutex_unlock(&g_ctx_lock);
+	if (!j->ctxs || !j->n) {
+		free(j->ctxs);
+		free(j);
+		return true;
+	}
+	if (pthread_create(&t, NULL, sync_main, j) != 0) {
+		free(j->ctxs);
+		free(j);
+		return true;
+	}
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += (time_t)wait_s;
+	until.tv_nsec += (long)((wait_s - (double)(time_t)wait_s) * 1e9);
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	r = pthread_timedjoin_np(t, NULL, &until);
+	if (r == 0) {
+		free(j->ctxs);
+		free(j);
+		return true;
+	}
+	/* Still waiting for the GPU: leave the thread (and its job) behind; the process ends. */
+	pthread_detach(t);
+	return false;
+}
