@@ -8,7 +8,10 @@
  * nearest known key), duplicate keys, missing required fields, wrong types
  * (numbers must be plain scalars), non-positive rates and counts, duplicate
  * GPU names and match strings, and that every number has a source whose
- * BASIS is known and whose [KEY] citations exist in `references`.
+ * BASIS is known and whose [KEY] citations exist in `references`. Two
+ * consistency rules tie fields together: lanes_per_sm.fp32_int32_shared
+ * cannot exceed lanes_per_sm.fp32 or .int32, and the latencies must grow
+ * from L1 to L2 to DRAM.
  *
  * Thread safety: loading is reentrant; a loaded set is immutable.
  */
@@ -47,9 +50,9 @@ static const char *const top_keys[] = { "schema", "references", "gpus" };
 
 static const char *const gpu_keys[] = {
 	"name", "description", "match", "vendor", "arch", "chip", "sms", "warp_size",
-	"clock_mhz", "schedulers_per_sm", "ipc_per_scheduler", "memory_gib", "limits",
-	"peak_gflops", "max_gflops", "peak_giops", "ldst_shared_gops", "peak_bw_gbs", "bw_gbs",
-	"price_usd", "tdp_w", "sources",
+	"clock_mhz", "boost_clock_mhz", "schedulers_per_sm", "ipc_per_scheduler", "memory_gib",
+	"limits", "peak_gflops", "max_gflops", "peak_giops", "ldst_shared_gops", "peak_bw_gbs",
+	"bw_gbs", "lanes_per_sm", "stream_gbs", "latency_ns", "price_usd", "tdp_w", "sources",
 };
 
 static const char *const limit_keys[] = {
@@ -66,6 +69,9 @@ static const char *const gflops_keys[] = {
 static const char *const giops_keys[] = { "int32_add", "int32_mad" };
 static const char *const peak_bw_keys[] = { "dram" };
 static const char *const bw_keys[] = { "l1", "l2", "dram", "shared" }; /* enum gpuproj_level order */
+/* enum gpuproj_lane order */
+static const char *const lane_keys[] = { "fp16", "fp32", "fp64", "int32", "fp32_int32_shared" };
+static const char *const stream_keys[] = { "read", "copy", "triad" }; /* enum gpuproj_stream order */
 
 /* Groups whose members may be named in `sources` paths. */
 static const struct {
@@ -79,6 +85,9 @@ static const struct {
 	{ "peak_giops", giops_keys, ARRAY_LENGTH(giops_keys) },
 	{ "peak_bw_gbs", peak_bw_keys, ARRAY_LENGTH(peak_bw_keys) },
 	{ "bw_gbs", bw_keys, ARRAY_LENGTH(bw_keys) },
+	{ "lanes_per_sm", lane_keys, ARRAY_LENGTH(lane_keys) },
+	{ "stream_gbs", stream_keys, ARRAY_LENGTH(stream_keys) },
+	{ "latency_ns", bw_keys, ARRAY_LENGTH(bw_keys) },
 };
 
 static const char *const basis_words[] = { "none", "measured", "datasheet", "derived", "estimate" };
@@ -306,13 +315,15 @@ integer_node(struct loader *ld, yaml_node_t *n, const char *path, bool positive,
 /* ---- numeric-path bookkeeping for the sources check ---- */
 
 /*
- * Every number an entry can hold: the 9 scalar numbers (sms, warp_size,
- * clock_mhz, schedulers_per_sm, ipc_per_scheduler, memory_gib,
- * ldst_shared_gops, price_usd, tdp_w) and every group key. Sized from the
- * key tables, so no number can escape the "every number has a source" check.
+ * Every number an entry can hold: the 10 scalar numbers (sms, warp_size,
+ * clock_mhz, boost_clock_mhz, schedulers_per_sm, ipc_per_scheduler,
+ * memory_gib, ldst_shared_gops, price_usd, tdp_w) and every group key. Sized
+ * from the key tables, so no number can escape the "every number has a
+ * source" check.
  */
-#define PATHSET_MAX (9 + ARRAY_LENGTH(limit_keys) + 2 * ARRAY_LENGTH(gflops_keys) + \
-		     ARRAY_LENGTH(giops_keys) + ARRAY_LENGTH(peak_bw_keys) + ARRAY_LENGTH(bw_keys))
+#define PATHSET_MAX (10 + ARRAY_LENGTH(limit_keys) + 2 * ARRAY_LENGTH(gflops_keys) + \
+		     ARRAY_LENGTH(giops_keys) + ARRAY_LENGTH(peak_bw_keys) + \
+		     2 * ARRAY_LENGTH(bw_keys) + ARRAY_LENGTH(lane_keys) + ARRAY_LENGTH(stream_keys))
 
 struct pathset {
 	char paths[PATHSET_MAX][64];
@@ -329,10 +340,14 @@ pathset_add(struct pathset *ps, const char *path, const yaml_node_t *node)
 	ps->n++;
 }
 
-/* Read a map of optional positive numbers (group) into out[] (NaN = absent). */
+/*
+ * Read a map of optional positive numbers (group) into out[] (NaN = absent).
+ * A key named `zero_ok` (or NULL for none) may also be 0.
+ */
 static int
-number_group(struct loader *ld, yaml_node_t *gpu, const char *group, const char *const *keys,
-	     size_t n, bool required, double *out, struct pathset *ps, const char *where)
+number_group_z(struct loader *ld, yaml_node_t *gpu, const char *group, const char *const *keys,
+	       size_t n, bool required, const char *zero_ok, double *out, struct pathset *ps,
+	       const char *where)
 {
 	yaml_node_t *map;
 	size_t i;
@@ -356,10 +371,92 @@ number_group(struct loader *ld, yaml_node_t *gpu, const char *group, const char 
 		if (!v)
 			continue;
 		snprintf(path, sizeof(path), "%s.%s", group, keys[i]);
-		r = number_node(ld, v, path, false, true, &out[i]);
+		r = number_node(ld, v, path, false, !zero_ok || strcmp(keys[i], zero_ok) != 0,
+				&out[i]);
 		if (r)
 			return r;
 		pathset_add(ps, path, v);
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+number_group(struct loader *ld, yaml_node_t *gpu, const char *group, const char *const *keys,
+	     size_t n, bool required, double *out, struct pathset *ps, const char *where)
+{
+	return number_group_z(ld, gpu, group, keys, n, required, NULL, out, ps, where);
+}
+
+/* The value node of group.key, for positioned consistency errors. */
+static yaml_node_t *
+group_value(struct loader *ld, yaml_node_t *gpu, const char *group, const char *key)
+{
+	yaml_node_t *map = map_lookup(ld, gpu, group, NULL);
+
+	return map && map->type == YAML_MAPPING_NODE ? map_lookup(ld, map, key, NULL) : map;
+}
+
+/*
+ * lanes_per_sm (all five keys once the group is there), stream_gbs and
+ * latency_ns (any subset), and the rules that tie their values together.
+ */
+static int
+parse_rates(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, struct pathset *ps,
+	    const char *where)
+{
+	double *const lane = t->lanes_per_sm;
+	const double *lat = t->latency_ns;
+	size_t i;
+	int r;
+
+	r = number_group_z(ld, gpu, "lanes_per_sm", lane_keys, GPUPROJ_LANE_COUNT, false,
+			   "fp32_int32_shared", lane, ps, where);
+	if (r)
+		return r;
+	if (map_lookup(ld, gpu, "lanes_per_sm", NULL)) {
+		for (i = 0; i < GPUPROJ_LANE_COUNT; i++) {
+			if (isnan(lane[i]))
+				return fail(ld, GPUPROJ_E_SCHEMA,
+					    map_lookup(ld, gpu, "lanes_per_sm", NULL),
+					    "lanes_per_sm: missing required field '%s'",
+					    lane_keys[i]);
+		}
+		if (lane[GPUPROJ_LANE_FP32_INT32_SHARED] >
+		    fmin(lane[GPUPROJ_LANE_FP32], lane[GPUPROJ_LANE_INT32]))
+			return fail(ld, GPUPROJ_E_SCHEMA,
+				    group_value(ld, gpu, "lanes_per_sm", "fp32_int32_shared"),
+				    "'lanes_per_sm.fp32_int32_shared' (%g) cannot exceed "
+				    "'lanes_per_sm.fp32' (%g) or 'lanes_per_sm.int32' (%g)",
+				    lane[GPUPROJ_LANE_FP32_INT32_SHARED], lane[GPUPROJ_LANE_FP32],
+				    lane[GPUPROJ_LANE_INT32]);
+	}
+	r = number_group(ld, gpu, "stream_gbs", stream_keys, GPUPROJ_STREAM_COUNT, false,
+			 t->stream_gbs, ps, where);
+	if (r)
+		return r;
+	r = number_group(ld, gpu, "latency_ns", bw_keys, GPUPROJ_LEVEL_COUNT, false, t->latency_ns,
+			 ps, where);
+	if (r)
+		return r;
+	/* A level further from the SM cannot answer sooner: L1 < L2 < DRAM. */
+	{
+		static const enum gpuproj_level order[] = {
+			GPUPROJ_LEVEL_L1, GPUPROJ_LEVEL_L2, GPUPROJ_LEVEL_DRAM,
+		};
+		size_t a, b;
+
+		for (b = 1; b < ARRAY_LENGTH(order); b++) {
+			for (a = 0; a < b; a++) {
+				if (isnan(lat[order[a]]) || isnan(lat[order[b]]) ||
+				    lat[order[a]] < lat[order[b]])
+					continue;
+				return fail(ld, GPUPROJ_E_SCHEMA,
+					    group_value(ld, gpu, "latency_ns", bw_keys[order[b]]),
+					    "'latency_ns.%s' (%g ns) must be longer than "
+					    "'latency_ns.%s' (%g ns)", bw_keys[order[b]],
+					    lat[order[b]], bw_keys[order[a]], lat[order[a]]);
+			}
+		}
 	}
 	return GPUPROJ_OK;
 }
@@ -719,16 +816,19 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 			{ "sms", true, true },
 			{ "warp_size", true, true },
 			{ "clock_mhz", true, false },
+			{ "boost_clock_mhz", false, false },
 			{ "schedulers_per_sm", true, true },
 			{ "ipc_per_scheduler", false, false },
 			{ "memory_gib", false, false },
 			{ "ldst_shared_gops", false, false },
 		};
-		int *const iout[] = { &t->sms, &t->warp_size, NULL, &t->schedulers_per_sm };
-		double *const dout[] = { NULL, NULL, &t->clock_mhz, NULL, &t->ipc_per_scheduler,
-					 &t->memory_gib, &t->ldst_shared_gops };
+		int *const iout[] = { &t->sms, &t->warp_size, NULL, NULL, &t->schedulers_per_sm };
+		double *const dout[] = { NULL, NULL, &t->clock_mhz, &t->boost_clock_mhz, NULL,
+					 &t->ipc_per_scheduler, &t->memory_gib,
+					 &t->ldst_shared_gops };
 
 		t->ipc_per_scheduler = 1.0;
+		t->boost_clock_mhz = NAN;
 		t->memory_gib = NAN;
 		t->ldst_shared_gops = NAN;
 		for (i = 0; i < ARRAY_LENGTH(scalars); i++) {
@@ -795,6 +895,9 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 			t->bw_gbs[i] = bw[i];
 		}
 	}
+	r = parse_rates(ld, gpu, t, &ps, where);
+	if (r)
+		return r;
 
 	/* price and power: required keys, null allowed. */
 	{
@@ -1226,8 +1329,16 @@ gpuproj_target_gflops(const struct gpuproj_target *t, enum gpuproj_prec p, enum 
 {
 	double m = t->max_gflops[p][k];
 
-	if (ret_measured)
-		*ret_measured = !isnan(m);
+	if (ret_measured) {
+		char path[32];
+		const struct gpuproj_source *s;
+
+		/* An ADD/MUL value filled in as FMA / 2 rests on the FMA source. */
+		snprintf(path, sizeof(path), "max_gflops.%s_%s", gpuproj_prec_name(p),
+			 k == GPUPROJ_OP_FMA || !t->max_add_mul_given[p] ? "fma" : "add_mul");
+		s = isnan(m) ? NULL : gpuproj_target_source(t, path);
+		*ret_measured = s && s->basis == GPUPROJ_BASIS_MEASURED;
+	}
 	return isnan(m) ? t->peak_gflops[p][k] : m;
 }
 
@@ -1276,6 +1387,22 @@ gpuproj_prec_name(enum gpuproj_prec p)
 	case GPUPROJ_FP64: return "fp64";
 	case GPUPROJ_PREC_COUNT: break;
 	}
+	return "?";
+}
+
+const char *
+gpuproj_lane_name(enum gpuproj_lane lane)
+{
+	if ((size_t)lane < ARRAY_LENGTH(lane_keys))
+		return lane_keys[lane];
+	return "?";
+}
+
+const char *
+gpuproj_stream_name(enum gpuproj_stream k)
+{
+	if ((size_t)k < ARRAY_LENGTH(stream_keys))
+		return stream_keys[k];
 	return "?";
 }
 

@@ -56,6 +56,33 @@ enum gpuproj_level {
 	GPUPROJ_LEVEL_COUNT = 4,
 };
 
+/**
+ * Execution lanes of one SM (CU), `lanes_per_sm` in targets.yaml: results
+ * per clock per SM of one thread-level operation.
+ */
+enum gpuproj_lane {
+	GPUPROJ_LANE_FP16 = 0,              /**< FP16 FMA results (an HFMA2 counts 2) */
+	GPUPROJ_LANE_FP32 = 1,              /**< FP32 FMA results */
+	GPUPROJ_LANE_FP64 = 2,              /**< FP64 FMA results */
+	GPUPROJ_LANE_INT32 = 3,             /**< INT32 add/logic results (IADD3, LOP3) */
+	/**
+	 * Of the FP32 and INT32 lanes, how many are one datapath that executes
+	 * either an FP32 or an INT32 operation each clock (0: separate pipes, as
+	 * on GV100, TU10x, GA100, GH100; 64 on GA10x/AD10x, whose 128 FP32
+	 * lanes are 64 FP32-only + 64 FP32-or-INT32 lanes).
+	 */
+	GPUPROJ_LANE_FP32_INT32_SHARED = 4,
+	GPUPROJ_LANE_COUNT = 5,
+};
+
+/** STREAM-like DRAM kernels of `stream_gbs` (all bytes read and written counted). */
+enum gpuproj_stream {
+	GPUPROJ_STREAM_READ = 0,  /**< read-only: sum += a[i] */
+	GPUPROJ_STREAM_COPY = 1,  /**< one read, one write stream: b[i] = a[i] (or s * a[i]) */
+	GPUPROJ_STREAM_TRIAD = 2, /**< two or three read, one write stream: a[i] = b[i] + s * c[i] */
+	GPUPROJ_STREAM_COUNT = 3,
+};
+
 /** What a number in targets.yaml rests on (the BASIS of its source text). */
 enum gpuproj_basis {
 	GPUPROJ_BASIS_NONE = 0,      /**< no source (only for absent values) */
@@ -103,14 +130,19 @@ struct gpuproj_target {
 	const char *chip;           /**< "GH100" */
 	int sms;                    /**< SMs (NVIDIA) or CUs (AMD) */
 	int warp_size;              /**< threads per warp / wavefront */
-	double clock_mhz;           /**< sustained SM clock, MHz */
+	double clock_mhz;           /**< sustained SM clock under full FMA load, MHz (the clock of max_gflops) */
+	double boost_clock_mhz;     /**< datasheet maximum boost clock, MHz, or NaN */
 	int schedulers_per_sm;      /**< warp (wavefront) schedulers per SM (CU) */
 	double ipc_per_scheduler;   /**< warp instructions per scheduler per cycle (default 1) */
 	double memory_gib;          /**< device memory, GiB, or NaN */
 	struct gpuproj_target_limits limits;
 	/** Vendor peak FLOP/s, GFLOP/s, [precision][op kind]; ADD/MUL filled as FMA/2 when absent. */
 	double peak_gflops[GPUPROJ_PREC_COUNT][GPUPROJ_OPKIND_COUNT];
-	/** Measured FLOP/s, GFLOP/s, or NaN; ADD/MUL filled as FMA/2 when only FMA is given. */
+	/**
+	 * Sustained FLOP/s under full load (at clock_mhz), GFLOP/s, or NaN;
+	 * ADD/MUL filled as FMA/2 when only FMA is given. The models use it
+	 * where present (gpuproj_target_gflops()).
+	 */
 	double max_gflops[GPUPROJ_PREC_COUNT][GPUPROJ_OPKIND_COUNT];
 	/** True where `peak_gflops.*_add_mul` was written in the file (false: FMA/2). */
 	bool peak_add_mul_given[GPUPROJ_PREC_COUNT];
@@ -121,6 +153,18 @@ struct gpuproj_target {
 	double ldst_shared_gops;    /**< shared ld/st thread instructions per second / 1e9, or NaN */
 	double peak_dram_gbs;       /**< datasheet DRAM bandwidth, GB/s, or NaN */
 	double bw_gbs[GPUPROJ_LEVEL_COUNT]; /**< model bandwidth per level, GB/s (all > 0) */
+	/**
+	 * `lanes_per_sm`: results per clock per SM, indexed by enum
+	 * gpuproj_lane; all NaN when the group is absent, else all set.
+	 */
+	double lanes_per_sm[GPUPROJ_LANE_COUNT];
+	/** `stream_gbs`: STREAM-like DRAM bandwidth, GB/s, by enum gpuproj_stream; NaN = absent. */
+	double stream_gbs[GPUPROJ_STREAM_COUNT];
+	/**
+	 * `latency_ns`: load-to-use latency of one dependent load (pointer
+	 * chase) that hits the level, ns, by enum gpuproj_level; NaN = absent.
+	 */
+	double latency_ns[GPUPROJ_LEVEL_COUNT];
 	double price_usd;           /**< USD, or NaN when unknown */
 	double tdp_w;               /**< W, or NaN when unknown */
 	const struct gpuproj_source *sources; /**< every number's source */
@@ -306,10 +350,11 @@ const char *gpuproj_targets_reference_at(const struct gpuproj_targets *targets, 
 
 /**
  * The FLOP/s a model should use for one precision and op kind: the
- * measured `max_gflops` value where present, else the `peak_gflops` one.
+ * sustained `max_gflops` value where present, else the `peak_gflops` one.
  *
  * @param p precision, @param k op kind
- * @param[out] ret_measured optional: true when the measured value was used
+ * @param[out] ret_measured optional: true when the `max_gflops` value was
+ *             used and its source's basis is `measured`
  * @return GFLOP/s (> 0)
  */
 double gpuproj_target_gflops(const struct gpuproj_target *t, enum gpuproj_prec p,
@@ -328,6 +373,10 @@ const struct gpuproj_source *gpuproj_target_source(const struct gpuproj_target *
 const char *gpuproj_level_name(enum gpuproj_level level);
 /** @return the YAML prefix of a precision ("fp16", "fp32", "fp64") */
 const char *gpuproj_prec_name(enum gpuproj_prec p);
+/** @return the YAML key of a lane ("fp16", "fp32", "fp64", "int32", "fp32_int32_shared") */
+const char *gpuproj_lane_name(enum gpuproj_lane lane);
+/** @return the YAML key of a STREAM kernel ("read", "copy", "triad") */
+const char *gpuproj_stream_name(enum gpuproj_stream k);
 /** @return "measured", "datasheet", "derived", "estimate" or "none" */
 const char *gpuproj_basis_name(enum gpuproj_basis b);
 

@@ -19,8 +19,8 @@ help(FILE *f)
 		"Usage: gpuproj targets [--targets FILE] list\n"
 		"       gpuproj targets [--targets FILE] show NAME\n"
 		"       gpuproj targets check FILE\n\n"
-		"list   one line per GPU: name, arch, SMs, clock, FP64/FP32 FMA GFLOP/s and DRAM,\n"
-		"       L2, L1, shared GB/s as the models use them ('*' = measured value)\n"
+		"list   one line per GPU: name, arch, SMs, sustained clock, FP64/FP32 FMA GFLOP/s\n"
+		"       and DRAM, L2, L1, shared GB/s as the models use them ('*' = measured value)\n"
 		"show   every number of one GPU with its basis and source\n"
 		"check  validate a targets file (schema gpuproj-targets/1); prints the first\n"
 		"       problem as FILE:LINE:COLUMN: message and exits 1\n\n"
@@ -118,6 +118,7 @@ show(const struct gpuproj_targets *ts, const char *name)
 	show_num(t, "sms", t->sms, "");
 	show_num(t, "warp_size", t->warp_size, "threads");
 	show_num(t, "clock_mhz", t->clock_mhz, "MHz");
+	show_num(t, "boost_clock_mhz", t->boost_clock_mhz, "MHz");
 	show_num(t, "schedulers_per_sm", t->schedulers_per_sm, "");
 	if (gpuproj_target_source(t, "ipc_per_scheduler"))
 		show_num(t, "ipc_per_scheduler", t->ipc_per_scheduler, "");
@@ -149,10 +150,22 @@ show(const struct gpuproj_targets *ts, const char *name)
 	show_num(t, "peak_giops.int32_add", t->int32_add_giops, "GIOP/s");
 	show_num(t, "peak_giops.int32_mad", t->int32_mad_giops, "GIOP/s");
 	show_num(t, "ldst_shared_gops", t->ldst_shared_gops, "G/s");
+	for (p = 0; p < GPUPROJ_LANE_COUNT; p++) {
+		snprintf(path, sizeof(path), "lanes_per_sm.%s", gpuproj_lane_name(p));
+		show_num(t, path, t->lanes_per_sm[p], "/clk/SM");
+	}
 	show_num(t, "peak_bw_gbs.dram", t->peak_dram_gbs, "GB/s");
+	for (p = 0; p < GPUPROJ_STREAM_COUNT; p++) {
+		snprintf(path, sizeof(path), "stream_gbs.%s", gpuproj_stream_name(p));
+		show_num(t, path, t->stream_gbs[p], "GB/s");
+	}
 	for (p = 0; p < GPUPROJ_LEVEL_COUNT; p++) {
 		snprintf(path, sizeof(path), "bw_gbs.%s", gpuproj_level_name(p));
 		show_num(t, path, t->bw_gbs[p], "GB/s");
+	}
+	for (p = 0; p < GPUPROJ_LEVEL_COUNT; p++) {
+		snprintf(path, sizeof(path), "latency_ns.%s", gpuproj_level_name(p));
+		show_num(t, path, t->latency_ns[p], "ns");
 	}
 	if (isnan(t->price_usd))
 		printf("  %-30s %12s %-8s %s\n", "price_usd", "unknown", "USD", "");

@@ -54,19 +54,53 @@ static const char base_yaml[] =
 	"      bw_gbs.shared: \"derived: 128 B/clk/SM x sms x clock\"\n" /* 33 */
 	"      tdp_w: \"datasheet: [DS]\"\n";                            /* 34 */
 
+/*
+ * base_yaml plus the optional rate fields (boost clock, lanes, STREAM
+ * bandwidths, latencies): their sources follow tdp_w's (lines 35-38), their
+ * values close the entry (lines 39-42).
+ */
+static const char rates_tail[] =
+	"      boost_clock_mhz: \"datasheet: [DS]\"\n"                /* 35 */
+	"      lanes_per_sm: \"datasheet: [DS]\"\n"                   /* 36 */
+	"      stream_gbs: \"measured: gpu-stream [M]\"\n"            /* 37 */
+	"      latency_ns: \"measured: pointer chase [M]\"\n"         /* 38 */
+	"    boost_clock_mhz: 1410\n"                                 /* 39 */
+	"    lanes_per_sm: {fp16: 256, fp32: 64, fp64: 32, int32: 64, fp32_int32_shared: 0}\n" /* 40 */
+	"    stream_gbs: {read: 1490, copy: 1381, triad: 1375}\n"     /* 41 */
+	"    latency_ns: {l1: 20, l2: 150, dram: 300}\n";             /* 42 */
+
+/* `text` with the first occurrence of `from` replaced by `to` (malloc'd). */
+static char *
+replace_in(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	char *out;
+
+	ck_assert_msg(at != NULL, "fixture does not contain '%s'", from);
+	out = malloc(strlen(text) + strlen(to) + 1);
+	ck_assert_ptr_nonnull(out);
+	memcpy(out, text, (size_t)(at - text));
+	strcpy(out + (at - text), to);
+	strcat(out, at + strlen(from));
+	return out;
+}
+
 /* base_yaml with the first occurrence of `from` replaced by `to`. */
 static char *
 variant(const char *from, const char *to)
 {
-	const char *at = strstr(base_yaml, from);
-	char *out;
+	return replace_in(base_yaml, from, to);
+}
 
-	ck_assert_msg(at != NULL, "fixture does not contain '%s'", from);
-	out = malloc(sizeof(base_yaml) + strlen(to));
+/* base_yaml + rates_tail (malloc'd). */
+static char *
+rates_yaml(void)
+{
+	char *out = malloc(sizeof(base_yaml) + sizeof(rates_tail));
+
 	ck_assert_ptr_nonnull(out);
-	memcpy(out, base_yaml, (size_t)(at - base_yaml));
-	strcpy(out + (at - base_yaml), to);
-	strcat(out, at + strlen(from));
+	strcpy(out, base_yaml);
+	strcat(out, rates_tail);
 	return out;
 }
 
@@ -148,6 +182,146 @@ START_TEST(valid_file_loads)
 	ck_assert_ptr_eq(gpuproj_targets_match(ts, "g1"), t);
 	ck_assert_ptr_null(gpuproj_targets_match(ts, "Device Two"));
 	gpuproj_targets_free(ts);
+}
+END_TEST
+
+/* The rate fields load into their arrays, each with its source. */
+START_TEST(rates_load)
+{
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_target *t;
+	char *text = rates_yaml();
+	bool measured;
+
+	ck_assert_int_eq(gpuproj_targets_load_buffer(text, strlen(text), "t.yaml", &ts, &err),
+			 GPUPROJ_OK);
+	t = gpuproj_targets_get(ts, 0);
+	ck_assert_double_eq(t->boost_clock_mhz, 1410);
+	ck_assert_double_eq(t->lanes_per_sm[GPUPROJ_LANE_FP16], 256);
+	ck_assert_double_eq(t->lanes_per_sm[GPUPROJ_LANE_FP32], 64);
+	ck_assert_double_eq(t->lanes_per_sm[GPUPROJ_LANE_FP64], 32);
+	ck_assert_double_eq(t->lanes_per_sm[GPUPROJ_LANE_INT32], 64);
+	/* 0 is a valid count of shared FP32/INT32 lanes (separate pipes). */
+	ck_assert_double_eq(t->lanes_per_sm[GPUPROJ_LANE_FP32_INT32_SHARED], 0);
+	ck_assert_double_eq(t->stream_gbs[GPUPROJ_STREAM_READ], 1490);
+	ck_assert_double_eq(t->stream_gbs[GPUPROJ_STREAM_COPY], 1381);
+	ck_assert_double_eq(t->stream_gbs[GPUPROJ_STREAM_TRIAD], 1375);
+	ck_assert_double_eq(t->latency_ns[GPUPROJ_LEVEL_L1], 20);
+	ck_assert_double_eq(t->latency_ns[GPUPROJ_LEVEL_L2], 150);
+	ck_assert_double_eq(t->latency_ns[GPUPROJ_LEVEL_DRAM], 300);
+	ck_assert(isnan(t->latency_ns[GPUPROJ_LEVEL_SHARED]));
+	ck_assert_int_eq(gpuproj_target_source(t, "stream_gbs.triad")->basis,
+			 GPUPROJ_BASIS_MEASURED);
+	ck_assert_int_eq(gpuproj_target_source(t, "lanes_per_sm.fp32_int32_shared")->basis,
+			 GPUPROJ_BASIS_DATASHEET);
+	ck_assert_str_eq(gpuproj_lane_name(GPUPROJ_LANE_FP32_INT32_SHARED), "fp32_int32_shared");
+	ck_assert_str_eq(gpuproj_stream_name(GPUPROJ_STREAM_TRIAD), "triad");
+	/* 'measured' follows the source's basis, also for ADD/MUL filled as FMA / 2. */
+	gpuproj_target_gflops(t, GPUPROJ_FP64, GPUPROJ_OP_ADD_MUL, &measured);
+	ck_assert(measured);
+	gpuproj_targets_free(ts);
+	free(text);
+	/* Without the group, the lanes are NaN, and so are absent latencies. */
+	ck_assert_int_eq(gpuproj_targets_load_buffer(base_yaml, strlen(base_yaml), "t.yaml", &ts,
+						     &err), GPUPROJ_OK);
+	t = gpuproj_targets_get(ts, 0);
+	ck_assert(isnan(t->lanes_per_sm[GPUPROJ_LANE_FP32]));
+	ck_assert(isnan(t->boost_clock_mhz));
+	ck_assert(isnan(t->stream_gbs[GPUPROJ_STREAM_TRIAD]));
+	ck_assert(isnan(t->latency_ns[GPUPROJ_LEVEL_DRAM]));
+	gpuproj_targets_free(ts);
+}
+END_TEST
+
+/* rates_yaml() with `from` replaced by `to`: expect the error. */
+static void
+expect_rates_error(const char *from, const char *to, int line, int column, const char *message)
+{
+	char *base = rates_yaml();
+	char *text = replace_in(base, from, to);
+
+	expect_error(text, GPUPROJ_E_SCHEMA, line, column, message);
+	free(text);
+	free(base);
+}
+
+START_TEST(error_rates_unknown_key)
+{
+	expect_rates_error("{fp16: 256, fp32: 64,", "{fp16: 256, fp33: 64,", 40, 31,
+			   "unknown key 'fp33' in lanes_per_sm; did you mean 'fp32'?");
+	expect_rates_error("    stream_gbs: {", "    stream_gb: {", 41, 5,
+			   "unknown key 'stream_gb' in GPU 'G1'; did you mean 'stream_gbs'?");
+	expect_rates_error("{l1: 20, l2: 150, dram: 300}", "{l1: 20, l2: 150, hbm: 300}", 42,
+			   35, "unknown key 'hbm' in latency_ns");
+}
+END_TEST
+
+START_TEST(error_rates_unsourced)
+{
+	expect_rates_error("      stream_gbs: \"measured: gpu-stream [M]\"\n", "", 40, 24,
+			   "'stream_gbs.read' of 'G1' has no source: add 'stream_gbs.read' (or "
+			   "its group) to 'sources'");
+	expect_rates_error("      boost_clock_mhz: \"datasheet: [DS]\"\n", "", 38, 22,
+			   "'boost_clock_mhz' of 'G1' has no source: add 'boost_clock_mhz' (or "
+			   "its group) to 'sources'");
+	expect_rates_error("    latency_ns: {l1: 20, l2: 150, dram: 300}\n", "", 38, 7,
+			   "source given for 'latency_ns', but the entry has no such value");
+}
+END_TEST
+
+START_TEST(error_rates_non_positive)
+{
+	expect_rates_error("dram: 300}", "dram: 0}", 42, 41,
+			   "'latency_ns.dram' must be positive, got 0");
+	expect_rates_error("copy: 1381,", "copy: -1381,", 41, 36,
+			   "'stream_gbs.copy' must be positive, got -1381");
+	expect_rates_error("    boost_clock_mhz: 1410\n", "    boost_clock_mhz: 0\n", 39, 22,
+			   "'boost_clock_mhz' must be positive, got 0");
+	expect_rates_error("fp64: 32,", "fp64: 0,", 40, 47,
+			   "'lanes_per_sm.fp64' must be positive, got 0");
+	/* Only the shared-lane count may be 0, and it may not be negative. */
+	expect_rates_error("fp32_int32_shared: 0}", "fp32_int32_shared: -64}", 40, 81,
+			   "'lanes_per_sm.fp32_int32_shared' must not be negative, got -64");
+}
+END_TEST
+
+START_TEST(error_rates_wrong_type)
+{
+	expect_rates_error("    stream_gbs: {read: 1490, copy: 1381, triad: 1375}\n",
+			   "    stream_gbs: 1375\n", 41, 17,
+			   "'stream_gbs' must be a mapping, not a scalar");
+	expect_rates_error("triad: 1375}", "triad: \"1375\"}", 41, 49,
+			   "'stream_gbs.triad' must be a number, not '1375' (quoted)");
+	expect_rates_error("l2: 150,", "l2: fast,", 42, 30,
+			   "'latency_ns.l2' must be a number, not 'fast'");
+}
+END_TEST
+
+START_TEST(error_rates_missing_lane)
+{
+	expect_rates_error(" int32: 64,", "", 40, 19,
+			   "lanes_per_sm: missing required field 'int32'");
+}
+END_TEST
+
+/* More FP32-or-INT32 lanes than FP32 lanes cannot be. */
+START_TEST(error_rates_shared_lanes_exceed)
+{
+	expect_rates_error("fp32_int32_shared: 0}", "fp32_int32_shared: 128}", 40, 81,
+			   "'lanes_per_sm.fp32_int32_shared' (128) cannot exceed "
+			   "'lanes_per_sm.fp32' (64) or 'lanes_per_sm.int32' (64)");
+}
+END_TEST
+
+/* A level further from the SM cannot answer sooner. */
+START_TEST(error_rates_latency_order)
+{
+	expect_rates_error("l2: 150,", "l2: 400,", 42, 41,
+			   "'latency_ns.dram' (300 ns) must be longer than 'latency_ns.l2' "
+			   "(400 ns)");
+	expect_rates_error("{l1: 20,", "{l1: 200,", 42, 31,
+			   "'latency_ns.l2' (150 ns) must be longer than 'latency_ns.l1' (200 ns)");
 }
 END_TEST
 
@@ -387,6 +561,39 @@ START_TEST(cli_check_reports_and_produces_nothing)
 }
 END_TEST
 
+/* `gpuproj targets show` prints every rate field with its value, unit and source. */
+START_TEST(cli_show_rates)
+{
+	static const char *const expect[] = {
+		"  boost_clock_mhz                        1410 MHz      datasheet: [DS]\n",
+		"  lanes_per_sm.fp32                        64 /clk/SM  datasheet: [DS]\n",
+		"  lanes_per_sm.fp32_int32_shared            0 /clk/SM  datasheet: [DS]\n",
+		"  stream_gbs.triad                       1375 GB/s     measured: gpu-stream [M]\n",
+		"  latency_ns.l2                           150 ns       measured: pointer chase [M]\n",
+		"  latency_ns.dram                         300 ns       measured: pointer chase [M]\n",
+	};
+	char *dir = test_tmpdir();
+	char *text = rates_yaml();
+	char *path = test_write_file(dir, "rates.yaml", text);
+	char *cmd, *out, *err;
+	size_t i;
+
+	ck_assert_int_gt(asprintf(&cmd, "'%s' targets --targets '%s' show 'Device One'",
+				  test_gpuproj(), path), 0);
+	ck_assert_int_eq(test_run(cmd, &out, &err), 0);
+	ck_assert_str_eq(err, "");
+	for (i = 0; i < sizeof(expect) / sizeof(expect[0]); i++)
+		ck_assert_msg(strstr(out, expect[i]) != NULL, "missing '%s' in:\n%s", expect[i], out);
+	free(out);
+	free(err);
+	free(cmd);
+	free(path);
+	free(text);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* The repository's targets.yaml, and the copy built into the library, are valid. */
 START_TEST(repository_targets_valid)
 {
@@ -407,6 +614,112 @@ START_TEST(repository_targets_valid)
 				 gpuproj_targets_get(builtin, i)->name);
 	gpuproj_targets_free(file);
 	gpuproj_targets_free(builtin);
+}
+END_TEST
+
+/*
+ * The repository's targets.yaml keeps one basis per level on every GPU
+ * (docs/targets-schema.md, "One basis per level"): every GPU has the
+ * sustained and the boost clock, its lanes, a STREAM triad equal to the
+ * DRAM bandwidth the models use, L2 and DRAM latencies, and sustained
+ * FMA rates for every precision; derived rates follow from lanes x SMs x
+ * clock, and the sustained clock from a measured FP32 FMA rate.
+ */
+START_TEST(repository_targets_one_basis)
+{
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	char buf[2048];
+	char path[4096];
+	size_t i;
+	int p;
+
+	snprintf(path, sizeof(path), "%s/targets.yaml", test_source_root());
+	ck_assert_msg(gpuproj_targets_load(path, &ts, &err) == GPUPROJ_OK, "%s",
+		      gpuproj_error_format(&err, buf, sizeof(buf)));
+	for (i = 0; i < gpuproj_targets_count(ts); i++) {
+		const struct gpuproj_target *t = gpuproj_targets_get(ts, i);
+		const struct gpuproj_source *triad = gpuproj_target_source(t, "stream_gbs.triad");
+		const struct gpuproj_source *dram = gpuproj_target_source(t, "bw_gbs.dram");
+		const struct gpuproj_source *clk = gpuproj_target_source(t, "clock_mhz");
+		/* The nine gpuperfpredict GPUs keep the clock their data set ran at. */
+		bool dataset_clock = clk && strstr(clk->text, "[GPP]") != NULL;
+
+		ck_assert_msg(!isnan(t->boost_clock_mhz), "%s: no boost_clock_mhz", t->name);
+		for (p = 0; p < GPUPROJ_LANE_COUNT; p++)
+			ck_assert_msg(!isnan(t->lanes_per_sm[p]), "%s: no lanes_per_sm", t->name);
+		ck_assert_msg(!isnan(t->stream_gbs[GPUPROJ_STREAM_TRIAD]), "%s: no stream_gbs.triad",
+			      t->name);
+		ck_assert_msg(t->bw_gbs[GPUPROJ_LEVEL_DRAM] == t->stream_gbs[GPUPROJ_STREAM_TRIAD],
+			      "%s: bw_gbs.dram %g != stream_gbs.triad %g", t->name,
+			      t->bw_gbs[GPUPROJ_LEVEL_DRAM], t->stream_gbs[GPUPROJ_STREAM_TRIAD]);
+		ck_assert_msg(triad && dram && triad->basis == dram->basis,
+			      "%s: bw_gbs.dram must carry the basis of stream_gbs.triad", t->name);
+		ck_assert_msg(!isnan(t->latency_ns[GPUPROJ_LEVEL_L2]) &&
+			      !isnan(t->latency_ns[GPUPROJ_LEVEL_DRAM]), "%s: no L2/DRAM latency",
+			      t->name);
+		for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+			/* enum gpuproj_prec and the first three lanes share their order. */
+			double lanes = t->lanes_per_sm[p];
+			double sustained = 2 * lanes * t->sms * t->clock_mhz / 1000;
+			double peak = 2 * lanes * t->sms * t->boost_clock_mhz / 1000;
+			char key[32];
+			const struct gpuproj_source *s;
+
+			snprintf(key, sizeof(key), "max_gflops.%s_fma", gpuproj_prec_name(p));
+			s = gpuproj_target_source(t, key);
+			ck_assert_msg(!isnan(t->max_gflops[p][GPUPROJ_OP_FMA]) && s, "%s: no %s",
+				      t->name, key);
+			if (s->basis != GPUPROJ_BASIS_MEASURED && strcmp(s->path, key) != 0)
+				ck_assert_msg(fabs(t->max_gflops[p][GPUPROJ_OP_FMA] - sustained) <=
+					      0.005 * sustained + 0.1,
+					      "%s: %s %g != 2 x lanes x sms x clock_mhz = %g", t->name,
+					      key, t->max_gflops[p][GPUPROJ_OP_FMA], sustained);
+			ck_assert_msg(fabs(t->peak_gflops[p][GPUPROJ_OP_FMA] - peak) <= 0.005 * peak + 0.1,
+				      "%s: peak_gflops.%s_fma %g != 2 x lanes x sms x boost = %g",
+				      t->name, gpuproj_prec_name(p), t->peak_gflops[p][GPUPROJ_OP_FMA],
+				      peak);
+		}
+		if (!dataset_clock) {
+			double implied = t->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] /
+					 (2 * t->lanes_per_sm[GPUPROJ_LANE_FP32] * t->sms) * 1000;
+
+			ck_assert_msg(fabs(implied - t->clock_mhz) <= 0.005 * t->clock_mhz,
+				      "%s: clock_mhz %g != max_gflops.fp32_fma / (2 x lanes x sms) = %g",
+				      t->name, t->clock_mhz, implied);
+		}
+	}
+	gpuproj_targets_free(ts);
+}
+END_TEST
+
+/*
+ * Every device name of ../shared/validation/neusight-train (its README's
+ * `Device` column) finds its entry.
+ */
+START_TEST(repository_targets_match_neusight_devices)
+{
+	static const char *const devices[][2] = {
+		{ "Tesla P100-PCIE-16GB", "Tesla-P100-PCIe-16GB" },
+		{ "Tesla P4", "Tesla-P4" },
+		{ "Tesla T4", "T4" },
+		{ "Tesla V100-PCIE-32GB", "V100-PCIe-16GB" },
+		{ "NVIDIA A100-PCIE-40GB", "A100-PCIe-40GB" },
+	};
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	char path[4096];
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/targets.yaml", test_source_root());
+	ck_assert_int_eq(gpuproj_targets_load(path, &ts, &err), GPUPROJ_OK);
+	for (i = 0; i < sizeof(devices) / sizeof(devices[0]); i++) {
+		const struct gpuproj_target *t = gpuproj_targets_match(ts, devices[i][0]);
+
+		ck_assert_msg(t != NULL, "'%s' matches no target", devices[i][0]);
+		ck_assert_str_eq(t->name, devices[i][1]);
+	}
+	gpuproj_targets_free(ts);
 }
 END_TEST
 
@@ -473,6 +786,14 @@ targets_suite(void)
 	TCase *tc = tcase_create("loader");
 
 	tcase_add_test(tc, valid_file_loads);
+	tcase_add_test(tc, rates_load);
+	tcase_add_test(tc, error_rates_unknown_key);
+	tcase_add_test(tc, error_rates_unsourced);
+	tcase_add_test(tc, error_rates_non_positive);
+	tcase_add_test(tc, error_rates_wrong_type);
+	tcase_add_test(tc, error_rates_missing_lane);
+	tcase_add_test(tc, error_rates_shared_lanes_exceed);
+	tcase_add_test(tc, error_rates_latency_order);
 	tcase_add_test(tc, error_unknown_key_suggests);
 	tcase_add_test(tc, error_unknown_key_in_group);
 	tcase_add_test(tc, error_unknown_top_level_key);
@@ -498,7 +819,10 @@ targets_suite(void)
 	tcase_add_test(tc, error_empty_file);
 	tcase_add_test(tc, error_missing_file);
 	tcase_add_test(tc, cli_check_reports_and_produces_nothing);
+	tcase_add_test(tc, cli_show_rates);
 	tcase_add_test(tc, repository_targets_valid);
+	tcase_add_test(tc, repository_targets_one_basis);
+	tcase_add_test(tc, repository_targets_match_neusight_devices);
 	tcase_add_test(tc, suggest_close_names);
 	tcase_add_test(tc, lookup_words_the_error);
 	suite_add_tcase(s, tc);
