@@ -46,8 +46,9 @@ static const struct gpuproj_model models[] = {
 	  "over L1, L2, DRAM)",
 	  irm_project, irm_details, irm_needs },
 	{ "hroof-occ",
-	  "hroof x seed 002's occupancy ratio: Van Lanker et al. eqs. 1-10 with O's/O't of "
-	  "Srivastava et al. eq. 4 (CUDA occupancy rules, per-SM waves); the default",
+	  "hroof with occupancy as latency hiding: Van Lanker et al. eqs. 1-10, each level at "
+	  "least the time Little's law allows the target's resident warps (Volkov 2016; CUDA "
+	  "occupancy rules, latency_ns), per-SM waves; the default",
 	  hroofocc_project, hroofocc_details, hroof_needs },
 };
 
@@ -60,6 +61,7 @@ static const struct gpuproj_model models[] = {
  */
 static const bool l2_capacity_default_on = false;
 static const enum gpuproj_waves waves_default = GPUPROJ_WAVES_SM;
+static const enum gpuproj_occupancy_term occupancy_term_default = GPUPROJ_OCC_TERM_LITTLE;
 
 const struct gpuproj_model *
 gpuproj_model_find(const char *name)
@@ -157,6 +159,42 @@ gpuproj_waves_default(void)
 	return waves_default;
 }
 
+const char *
+gpuproj_occupancy_term_name(enum gpuproj_occupancy_term t)
+{
+	switch (t) {
+	case GPUPROJ_OCC_TERM_DEFAULT: return "default";
+	case GPUPROJ_OCC_TERM_LITTLE: return "little";
+	case GPUPROJ_OCC_TERM_LINEAR: return "linear";
+	case GPUPROJ_OCC_TERM_LITTLE_SOURCE: return "little-source";
+	}
+	return "?";
+}
+
+int
+gpuproj_occupancy_term_from_name(const char *name, enum gpuproj_occupancy_term *ret)
+{
+	static const enum gpuproj_occupancy_term all[] = {
+		GPUPROJ_OCC_TERM_DEFAULT, GPUPROJ_OCC_TERM_LITTLE, GPUPROJ_OCC_TERM_LINEAR,
+		GPUPROJ_OCC_TERM_LITTLE_SOURCE,
+	};
+	size_t i;
+
+	for (i = 0; name && ret && i < ARRAY_LENGTH(all); i++) {
+		if (strcasecmp(name, gpuproj_occupancy_term_name(all[i])) == 0) {
+			*ret = all[i];
+			return GPUPROJ_OK;
+		}
+	}
+	return GPUPROJ_E_INVAL;
+}
+
+enum gpuproj_occupancy_term
+gpuproj_occupancy_term_default(void)
+{
+	return occupancy_term_default;
+}
+
 bool
 gpuproj_l2_capacity_default(void)
 {
@@ -225,6 +263,11 @@ prepare(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
 	c->flop_ratio = 1.0;
 	c->waves = opt && opt->waves != GPUPROJ_WAVES_DEFAULT ? opt->waves : waves_default;
 	c->notes = opt && opt->notes;
+	c->occ_term = opt && (opt->occupancy_term == GPUPROJ_OCC_TERM_LITTLE ||
+			      opt->occupancy_term == GPUPROJ_OCC_TERM_LINEAR ||
+			      opt->occupancy_term == GPUPROJ_OCC_TERM_LITTLE_SOURCE)
+			      ? opt->occupancy_term
+			      : occupancy_term_default;
 	c->dram_src = c->dram_tgt = c->footprint = NAN;
 	c->dram_equiv_tgt = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);
 	if (opt && opt->flop_ratio) {

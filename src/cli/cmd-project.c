@@ -42,6 +42,9 @@ help(FILE *f)
 		"  --waves sm|resident|off  wave quantisation of the occupancy models (default:\n"
 		"                       %s): a wave of one block per SM, of the blocks resident\n"
 		"                       at once, or none\n"
+		"  --occupancy little|linear  hroof-occ's occupancy term (default: %s): Little's\n"
+		"                       law on the resident warps and the latencies of\n"
+		"                       targets.yaml, or seed 002's linear occupancy ratio\n"
 		"  --details            json: add every number behind each projection\n"
 		"  --format FMT         table (default), json or csv\n"
 		"  -o, --output FILE    write to FILE instead of standard output (JSON is\n"
@@ -61,7 +64,8 @@ help(FILE *f)
 		"Exit status: 0 success, 1 failure (bad input, unknown GPU), 2 bad usage.\n",
 		gpuproj_model_name(gpuproj_model_default()), GPUPROJ_MODEL_DISAGREEMENT_FACTOR,
 		gpuproj_l2_capacity_default() ? "on" : "off",
-		gpuproj_waves_name(gpuproj_waves_default()));
+		gpuproj_waves_name(gpuproj_waves_default()),
+		gpuproj_occupancy_term_name(gpuproj_occupancy_term_default()));
 }
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
@@ -158,7 +162,7 @@ int
 cmd_project(int argc, char **argv)
 {
 	enum { O_BUILTIN = 256, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_FORMAT, O_TOP, O_ALL,
-	       O_CUBINS, O_L2, O_WAVES, O_DETAILS };
+	       O_CUBINS, O_L2, O_WAVES, O_OCCTERM, O_DETAILS };
 	static const struct option opts[] = {
 		{ "builtin", no_argument, NULL, O_BUILTIN },
 		{ "targets", required_argument, NULL, O_TARGETS },
@@ -172,6 +176,7 @@ cmd_project(int argc, char **argv)
 		{ "cubins", required_argument, NULL, O_CUBINS },
 		{ "l2-capacity", required_argument, NULL, O_L2 },
 		{ "waves", required_argument, NULL, O_WAVES },
+		{ "occupancy", required_argument, NULL, O_OCCTERM },
 		{ "details", no_argument, NULL, O_DETAILS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -228,6 +233,12 @@ cmd_project(int argc, char **argv)
 			break;
 		case O_WAVES:
 			if (!cli_parse_waves("project", optarg, &mopt.waves)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_OCCTERM:
+			if (!cli_parse_occupancy_term("project", optarg, &mopt.occupancy_term)) {
 				ret = EXIT_USAGE;
 				goto out;
 			}

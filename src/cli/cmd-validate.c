@@ -44,6 +44,8 @@ help(FILE *f)
 		"                       `gpuproj project --help` explains)\n"
 		"  --waves sm|resident|off  wave quantisation of the occupancy model (default:\n"
 		"                       %s; `gpuproj project --help` explains)\n"
+		"  --occupancy little|linear  hroof-occ's occupancy term (default: %s;\n"
+		"                       `gpuproj project --help` explains)\n"
 		"  --format FMT         table (default), csv or json\n"
 		"  --details            json: add every comparison (kernel, projection, error)\n"
 		"  -o, --output FILE    write to FILE instead of standard output\n"
@@ -57,7 +59,8 @@ help(FILE *f)
 		"Exit status: 0 success (whatever the errors), 1 bad input, 2 bad usage.\n",
 		gpuproj_model_name(gpuproj_model_default()),
 		gpuproj_l2_capacity_default() ? "on" : "off",
-		gpuproj_waves_name(gpuproj_waves_default()));
+		gpuproj_waves_name(gpuproj_waves_default()),
+		gpuproj_occupancy_term_name(gpuproj_occupancy_term_default()));
 }
 
 enum format { FMT_TABLE, FMT_CSV, FMT_JSON };
@@ -107,7 +110,7 @@ int
 cmd_validate(int argc, char **argv)
 {
 	enum { O_TARGETS = 256, O_MODEL, O_THRESHOLD, O_SOURCE, O_TARGET, O_FORMAT, O_DETAILS,
-	       O_L2, O_WAVES };
+	       O_L2, O_WAVES, O_OCCTERM };
 	static const struct option opts[] = {
 		{ "targets", required_argument, NULL, O_TARGETS },
 		{ "model", required_argument, NULL, O_MODEL },
@@ -118,6 +121,7 @@ cmd_validate(int argc, char **argv)
 		{ "details", no_argument, NULL, O_DETAILS },
 		{ "l2-capacity", required_argument, NULL, O_L2 },
 		{ "waves", required_argument, NULL, O_WAVES },
+		{ "occupancy", required_argument, NULL, O_OCCTERM },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -164,6 +168,12 @@ cmd_validate(int argc, char **argv)
 			break;
 		case O_WAVES:
 			if (!cli_parse_waves("validate", optarg, &mopt.waves)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_OCCTERM:
+			if (!cli_parse_occupancy_term("validate", optarg, &mopt.occupancy_term)) {
 				ret = EXIT_USAGE;
 				goto out;
 			}

@@ -159,6 +159,16 @@ cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret)
 	return true;
 }
 
+bool
+cli_parse_occupancy_term(const char *cmd, const char *value, enum gpuproj_occupancy_term *ret)
+{
+	if (gpuproj_occupancy_term_from_name(value, ret)) {
+		cli_usage_error(cmd, "--occupancy must be little, little-source or linear, not '%s'", value);
+		return false;
+	}
+	return true;
+}
+
 int
 cli_write_output(const char *path, int (*render)(FILE *f, void *userdata), void *userdata)
 {
