@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gpuproj import ncu|gpuperfpredict: turn measurements made by other tools
+ * gpuproj import ncu|gpuperfpredict|neusight: turn measurements made by other tools
  * into gpuproj-profile/1 JSON (include/gpuproj/import.h). A summary of what
  * was found, and of what the default model still lacks, goes to stderr.
  */
@@ -26,14 +26,17 @@ help(FILE *f)
 {
 	fprintf(f,
 		"Usage: gpuproj import ncu [--device-name NAME] FILE.csv -o OUT.json\n"
-		"       gpuproj import gpuperfpredict [--targets FILE] FILE.csv... -o DIR\n\n"
+		"       gpuproj import gpuperfpredict [--targets FILE] FILE.csv... -o DIR\n"
+		"       gpuproj import neusight [--targets FILE] DIR|FILE.csv... -o DIR\n\n"
 		"Convert measurements made by other tools into gpuproj profiles\n"
 		"(gpuproj-profile/1 JSON) for `gpuproj project`.\n\n"
 		"ncu             an Nsight Compute CSV export: `ncu --csv` (one row per metric)\n"
 		"                or `ncu --csv --page raw` (one row per launch)\n"
-		"gpuperfpredict  CSV files of the gpuperfpredict data set: one profile per GPU\n\n"
-		"`gpuproj import ncu --help` and `gpuproj import gpuperfpredict --help`\n"
-		"tell more.\n"
+		"gpuperfpredict  CSV files of the gpuperfpredict data set: one profile per GPU\n"
+		"neusight        the NeuSight training set (FP32 linear and add latencies): one\n"
+		"                profile per GPU, metrics derived analytically from the shapes\n\n"
+		"`gpuproj import ncu --help`, `gpuproj import gpuperfpredict --help` and\n"
+		"`gpuproj import neusight --help` tell more.\n"
 		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
 }
 
@@ -80,6 +83,31 @@ help_gpp(FILE *f)
 		"Options:\n"
 		"  --targets FILE      GPU descriptions; every GPU of the data set must match an\n"
 		"                      entry (default: $GPUPROJ_TARGETS, else built-in)\n"
+		"  -o, --output DIR    directory for the profiles (created when missing)\n"
+		"  -h, --help          show this help\n\n"
+		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
+		"2 bad usage.\n");
+}
+
+static void
+help_neu(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpuproj import neusight [--targets FILE] DIR|FILE.csv... -o DIR\n\n"
+		"Read the NeuSight training set (Lee et al., ASPLOS 2025: PyTorch FP32\n"
+		"`linear` and `add` latencies on several GPUs; MIT) and write one profile per\n"
+		"GPU to DIR/<GPU name>.json. A directory argument reads its *.csv files and\n"
+		"those of its subdirectories (neusight-train/linear, neusight-train/add). The\n"
+		"data set has no hardware counters: FLOP, bytes per level, shared-memory\n"
+		"wavefronts, instruction counts and the launch resources are derived from the\n"
+		"operator shape and the cuBLAS kernel's tile (src/import-neusight.c says how),\n"
+		"and the profiles are labelled analytic (attribute metrics = analytic). A\n"
+		"kernel signature is the operator and its shape (cuBLAS picks another kernel\n"
+		"on each GPU); each profile carries the times the other GPUs measured, so\n"
+		"`gpuproj validate` can check projections against them.\n\n"
+		"Options:\n"
+		"  --targets FILE      GPU descriptions; every `Device` of the data set must\n"
+		"                      match an entry (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output DIR    directory for the profiles (created when missing)\n"
 		"  -h, --help          show this help\n\n"
 		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
@@ -217,8 +245,20 @@ file_name_for(const struct gpuproj_profile *p, size_t index)
 	return s;
 }
 
+/* One data set imported into one profile per GPU, written to a directory. */
+struct multi_importer {
+	const char *cmd;        /* "import gpuperfpredict" */
+	const char *what;       /* "gpuperfpredict" */
+	const char *operand;    /* "FILE.csv" */
+	const char *noun;       /* what an operand is, for the summary: "file" */
+	void (*help)(FILE *f);
+	int (*import)(const char *const *paths, size_t n_paths,
+		      const struct gpuproj_targets *targets, struct gpuproj_profile ***ret,
+		      size_t *ret_n, struct gpuproj_error *err);
+};
+
 static int
-import_gpp(int argc, char **argv)
+import_multi(const struct multi_importer *im, int argc, char **argv)
 {
 	enum { O_TARGETS = 256 };
 	static const struct option opts[] = {
@@ -239,21 +279,21 @@ import_gpp(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'h': help_gpp(stdout); return EXIT_OK;
+		case 'h': im->help(stdout); return EXIT_OK;
 		case O_TARGETS: targets_path = optarg; break;
 		case 'o': output = optarg; break;
 		default: /* ':' missing value, '?' unknown option */
-			return cli_option_error("import gpuperfpredict", c, argv);
+			return cli_option_error(im->cmd, c, argv);
 		}
 	}
 	if (optind == argc)
-		return cli_usage_error("import gpuperfpredict", "missing FILE.csv");
+		return cli_usage_error(im->cmd, "missing %s", im->operand);
 	if (!output || !*output)
-		return cli_usage_error("import gpuperfpredict", "missing -o DIR");
+		return cli_usage_error(im->cmd, "missing -o DIR");
 	if (cli_load_targets(targets_path, &ts, &origin))
 		return EXIT_FAIL;
-	if (gpuproj_import_gpuperfpredict((const char *const *)(argv + optind),
-					  (size_t)(argc - optind), ts, &profiles, &n, &err)) {
+	if (im->import((const char *const *)(argv + optind), (size_t)(argc - optind), ts, &profiles,
+		       &n, &err)) {
 		ret = cli_fail_error(&err);
 		goto out;
 	}
@@ -265,8 +305,8 @@ import_gpp(int argc, char **argv)
 		ret = cli_fail("%s: not a directory", output);
 		goto out;
 	}
-	fprintf(stderr, "gpuproj: imported %d file%s of gpuperfpredict into %zu profile%s\n",
-		argc - optind, argc - optind == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	fprintf(stderr, "gpuproj: imported %d %s%s of %s into %zu profile%s\n", argc - optind,
+		im->noun, argc - optind == 1 ? "" : "s", im->what, n, n == 1 ? "" : "s");
 	for (i = 0; i < n; i++) {
 		const struct gpuproj_profile *p = profiles[i];
 		char *base = file_name_for(p, i), *path = NULL;
@@ -308,16 +348,32 @@ int
 cmd_import(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error("import", "missing what to import: ncu or gpuperfpredict");
+		return cli_usage_error("import",
+				       "missing what to import: ncu, gpuperfpredict or neusight");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		help(stdout);
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "ncu") == 0)
 		return import_ncu(argc - 1, argv + 1);
-	if (strcmp(argv[1], "gpuperfpredict") == 0)
-		return import_gpp(argc - 1, argv + 1);
+	if (strcmp(argv[1], "gpuperfpredict") == 0) {
+		static const struct multi_importer gpp = {
+			"import gpuperfpredict", "gpuperfpredict", "FILE.csv", "file", help_gpp,
+			gpuproj_import_gpuperfpredict,
+		};
+
+		return import_multi(&gpp, argc - 1, argv + 1);
+	}
+	if (strcmp(argv[1], "neusight") == 0) {
+		static const struct multi_importer neu = {
+			"import neusight", "NeuSight", "DIR or FILE.csv", "path", help_neu,
+			gpuproj_import_neusight,
+		};
+
+		return import_multi(&neu, argc - 1, argv + 1);
+	}
 	if (argv[1][0] == '-')
 		return cli_usage_error("import", "unknown option '%s'", argv[1]);
-	return cli_usage_error("import", "unknown source '%s': ncu or gpuperfpredict", argv[1]);
+	return cli_usage_error("import", "unknown source '%s': ncu, gpuperfpredict or neusight",
+			       argv[1]);
 }
