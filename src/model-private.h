@@ -85,7 +85,12 @@ int irm_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int irm_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void irm_needs(const struct gpuproj_kernel *k, struct model_missing *out);
 
-/* hroof × seed 002's occupancy ratio (model-hroof-occ.c) */
+/* the datasheet-roofline baseline (model-naive.c) */
+int naive_project(const struct model_ctx *c, struct gpuproj_projection *out);
+int naive_details(const struct model_ctx *c, struct gpuproj_model_details *out);
+void naive_needs(const struct gpuproj_kernel *k, struct model_missing *out);
+
+/* hroof with Little's-law latency hiding (model-hroof-occ.c) */
 int hroofocc_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int hroofocc_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 
@@ -102,6 +107,17 @@ int model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target 
 		    size_t whylen);
 
 /* ---- helpers shared by the model files (model.c) ---- */
+
+/*
+ * Every model gpuproj knows, the registry's (gpuproj_model_at()) then the
+ * baselines found only by name (gpuproj_model_find()): a dense index for
+ * tables such as interval.c's.
+ */
+size_t model_index_count(void);
+/* The index of m (< model_index_count()), or model_index_count() when unknown. */
+size_t model_index(const struct gpuproj_model *m);
+/* The model of an index, or NULL. */
+const struct gpuproj_model *model_at_index(size_t i);
 
 /* The nine inst.fp{16,32,64}.{fma,add,mul} metrics by [precision][fma, add, mul]. */
 extern const enum gpuproj_metric model_fp_metrics[GPUPROJ_PREC_COUNT][3];

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <gpuproj/interval.h>
 #include <gpuproj/model.h>
 
 #include "model-private.h"
@@ -52,6 +53,14 @@ static const struct gpuproj_model models[] = {
 	  hroofocc_project, hroofocc_details, hroof_needs },
 };
 
+/* Baselines: found by name, not listed by gpuproj_model_at() ("--model all"). */
+static const struct gpuproj_model baselines[] = {
+	{ "naive",
+	  "baseline: the ratio of the datasheet rooflines of source and target (peak FP32 FMA "
+	  "and peak DRAM bandwidth only)",
+	  naive_project, naive_details, naive_needs },
+};
+
 /* The default model, chosen on the gpuperfpredict validation (docs/validation.md). */
 #define DEFAULT_MODEL 4
 
@@ -74,7 +83,36 @@ gpuproj_model_find(const char *name)
 		if (strcasecmp(models[i].name, name) == 0)
 			return &models[i];
 	}
+	for (i = 0; i < ARRAY_LENGTH(baselines); i++) {
+		if (strcasecmp(baselines[i].name, name) == 0)
+			return &baselines[i];
+	}
 	return NULL;
+}
+
+size_t
+model_index_count(void)
+{
+	return ARRAY_LENGTH(models) + ARRAY_LENGTH(baselines);
+}
+
+size_t
+model_index(const struct gpuproj_model *m)
+{
+	if (m >= models && m < models + ARRAY_LENGTH(models))
+		return (size_t)(m - models);
+	if (m >= baselines && m < baselines + ARRAY_LENGTH(baselines))
+		return ARRAY_LENGTH(models) + (size_t)(m - baselines);
+	return model_index_count();
+}
+
+const struct gpuproj_model *
+model_at_index(size_t i)
+{
+	if (i < ARRAY_LENGTH(models))
+		return &models[i];
+	i -= ARRAY_LENGTH(models);
+	return i < ARRAY_LENGTH(baselines) ? &baselines[i] : NULL;
 }
 
 const struct gpuproj_model *
@@ -327,6 +365,28 @@ clear_projection(struct gpuproj_projection *out)
 	for (i = 0; i < GPUPROJ_HL_COUNT; i++)
 		out->level_ns[i] = NAN;
 	out->flop_ratio = 1.0;
+	out->level_lo_ns = out->level_hi_ns = NAN;
+}
+
+/* Replace the model's own interval by the calibrated one (interval.h). */
+static void
+calibrate(const struct gpuproj_model *m, const struct gpuproj_model_options *opt,
+	  bool same_gpu, struct gpuproj_projection *out)
+{
+	const struct gpuproj_intervals *iv;
+	double lo, hi;
+
+	out->level_lo_ns = out->lo_ns;
+	out->level_hi_ns = out->hi_ns;
+	/* Onto its own GPU a kernel takes its measured time: nothing to calibrate. */
+	if ((opt && opt->level_interval) || same_gpu)
+		return;
+	iv = opt && opt->intervals ? opt->intervals : gpuproj_intervals_builtin();
+	if (!gpuproj_intervals_lookup(iv, m, out->binding, out->point_ns, &lo, &hi, NULL))
+		return;
+	out->lo_ns = out->point_ns * lo;
+	out->hi_ns = out->point_ns * hi;
+	out->calibrated = true;
 }
 
 int
@@ -347,6 +407,8 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 	}
 	prepare(k, src, tgt, opt, &c, &kt);
 	r = m->project(&c, out);
+	if (r == GPUPROJ_OK)
+		calibrate(m, opt, src == tgt, out);
 	if (r == GPUPROJ_OK && c.l2_applied && c.notes) {
 		size_t len = strlen(out->note);
 

@@ -27,6 +27,14 @@
  *   target (gpuproj_latency_hiding()), plus wave quantisation;
  *   src/model-hroof-occ.c. The default (README "Accuracy").
  *
+ * - "naive" (baseline, by name only): the ratio of the datasheet rooflines
+ *   (peak FP32 FMA, peak DRAM bandwidth) of source and target.
+ *
+ * Point and interval: every model returns its point and its own interval;
+ * gpuproj_model_project() then replaces lo_ns/hi_ns by the calibrated
+ * interval of interval.h (the model's validation residuals), keeping the
+ * model's own in level_lo_ns/level_hi_ns.
+ *
  * Optional cache-capacity adjustment (all models, option l2_capacity):
  * gpuproj_l2_capacity_dram().
  *
@@ -92,6 +100,20 @@ struct gpuproj_projection {
 	 * gives every number.
 	 */
 	char note[160];
+	/**
+	 * The model's own interval before calibration, ns (hroof: [min, max]
+	 * over the levels; NaN when not projected). lo_ns/hi_ns equal it when
+	 * `calibrated` is false.
+	 */
+	double level_lo_ns, level_hi_ns;
+	/**
+	 * lo_ns/hi_ns are the calibrated interval of interval.h (point × the
+	 * factors of the model's validation residuals for its binding and
+	 * class), which held the measured time in the table's coverage (80 %)
+	 * of the validation cases; false: no table entry, or the options asked
+	 * for the level interval.
+	 */
+	bool calibrated;
 };
 
 /**
@@ -247,6 +269,9 @@ struct gpuproj_latency_hiding {
  */
 int gpuproj_latency_hiding(struct gpuproj_latency_hiding *lh);
 
+/** A table of calibrated intervals (interval.h). */
+struct gpuproj_intervals;
+
 /** Options common to all models. Zero-initialise, then set what you need. */
 struct gpuproj_model_options {
 	/**
@@ -268,6 +293,10 @@ struct gpuproj_model_options {
 	bool notes;
 	/** hroof-occ's occupancy term; 0 (DEFAULT) = gpuproj_occupancy_term_default(). */
 	enum gpuproj_occupancy_term occupancy_term;
+	/** Calibrated intervals (interval.h) for lo_ns/hi_ns; NULL = the built-in table. */
+	const struct gpuproj_intervals *intervals;
+	/** true: lo_ns/hi_ns stay the model's own interval (no calibration). */
+	bool level_interval;
 };
 
 /**
@@ -530,7 +559,12 @@ struct gpuproj_model_details {
 	struct gpuproj_detail items[GPUPROJ_DETAILS_MAX];
 };
 
-/** @return the model named `name` ("hroof", …) or NULL */
+/**
+ * @return the model named `name` ("hroof", …), or the baseline "naive"
+ *         (src/model-naive.c: the ratio of datasheet rooflines, which
+ *         validation compares every model with; not in gpuproj_model_at()),
+ *         or NULL
+ */
 const struct gpuproj_model *gpuproj_model_find(const char *name);
 /** @return the default model (chosen from validation evidence, README) */
 const struct gpuproj_model *gpuproj_model_default(void);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gpuproj/interval.h>
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/report.h>
@@ -42,6 +43,10 @@ help(FILE *f)
 		"  --waves sm|resident|off  wave quantisation of the occupancy models (default:\n"
 		"                       %s): a wave of one block per SM, of the blocks resident\n"
 		"                       at once, or none\n"
+		"  --intervals FILE|builtin|levels  projection intervals: a calibrated table\n"
+		"                       (gpuproj-intervals/1), the built-in one (default: each\n"
+		"                       model's validation residuals; docs/validation.md), or\n"
+		"                       each model's own [min, max] over its levels\n"
 		"  --occupancy little|linear  hroof-occ's occupancy term (default: %s): Little's\n"
 		"                       law on the resident warps and the latencies of\n"
 		"                       targets.yaml, or seed 002's linear occupancy ratio\n"
@@ -162,7 +167,7 @@ int
 cmd_project(int argc, char **argv)
 {
 	enum { O_BUILTIN = 256, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_FORMAT, O_TOP, O_ALL,
-	       O_CUBINS, O_L2, O_WAVES, O_OCCTERM, O_DETAILS };
+	       O_CUBINS, O_L2, O_WAVES, O_OCCTERM, O_INTERVALS, O_DETAILS };
 	static const struct option opts[] = {
 		{ "builtin", no_argument, NULL, O_BUILTIN },
 		{ "targets", required_argument, NULL, O_TARGETS },
@@ -177,6 +182,7 @@ cmd_project(int argc, char **argv)
 		{ "l2-capacity", required_argument, NULL, O_L2 },
 		{ "waves", required_argument, NULL, O_WAVES },
 		{ "occupancy", required_argument, NULL, O_OCCTERM },
+		{ "intervals", required_argument, NULL, O_INTERVALS },
 		{ "details", no_argument, NULL, O_DETAILS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -197,6 +203,7 @@ cmd_project(int argc, char **argv)
 	size_t n_tgts = 0;
 	struct gpuproj_sass *sass = NULL;
 	struct gpuproj_model_options mopt = { .notes = true };
+	struct gpuproj_intervals *iv = NULL;
 	size_t n_models = 1, m;
 	bool all_models = false;
 	const char *profile_path;
@@ -241,6 +248,19 @@ cmd_project(int argc, char **argv)
 			if (!cli_parse_occupancy_term("project", optarg, &mopt.occupancy_term)) {
 				ret = EXIT_USAGE;
 				goto out;
+			}
+			break;
+		case O_INTERVALS:
+			if (strcmp(optarg, "levels") == 0) {
+				mopt.level_interval = true;
+			} else if (strcmp(optarg, "builtin") != 0) {
+				gpuproj_intervals_free(iv);
+				iv = NULL;
+				if (gpuproj_intervals_load(optarg, &iv, &err)) {
+					ret = cli_fail_error(&err);
+					goto out;
+				}
+				mopt.intervals = iv;
 			}
 			break;
 		case O_TOP:
@@ -368,5 +388,6 @@ out:
 	free(cubins);
 	gpuproj_profile_free(profile);
 	gpuproj_targets_free(targets);
+	gpuproj_intervals_free(iv);
 	return ret;
 }

@@ -8,11 +8,11 @@
  *               estimate); IADD 1000, IMAD 1000 GIOP/s; LDS/STS 500 G/s;
  *               DRAM 100 (measured), L2 400, L1 1000 GB/s; L2 1 MiB;
  *               CC 7.0 limits (96 KiB shared/SM, 256-B unit, no reserve);
- *               latency L2 200, DRAM 400 ns
+ *               latency L2 200, DRAM 400 ns; datasheet DRAM 120 GB/s
  *   ModelTgt:   20 SMs, 2 GHz; FP32 FMA measured 3200 GFLOP/s; IADD 2000,
  *               IMAD 4000; LDS/STS 1000; DRAM 400, L2 800, L1 2000 GB/s
  *               (measured); L2 4 MiB; CC 8.0 limits (164 KiB, 128 B, 1 KiB);
- *               latency L2 100, DRAM 500 ns
+ *               latency L2 100, DRAM 500 ns; datasheet DRAM 500 GB/s, FP32 4000
  *   ModelSrc2x: ModelSrc with 20 SMs and twice the FLOP/s and bandwidths;
  *               L2 2 MiB; latencies of ModelSrc
  *   ModelAMD:   10 CUs, 1 GHz, wavefront 64, 1 scheduler per CU; the
@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gpuproj/interval.h>
 #include <gpuproj/model.h>
 
 #include "common.h"
@@ -105,11 +106,16 @@ static struct gpuproj_projection
 project_opt(const char *model, const struct gpuproj_kernel *k, const struct gpuproj_target *from,
 	    const struct gpuproj_target *to, const struct gpuproj_model_options *opt)
 {
+	struct gpuproj_model_options o = { 0 };
 	struct gpuproj_projection p;
 	const struct gpuproj_model *m = gpuproj_model_find(model);
 
 	ck_assert_ptr_nonnull(m);
-	gpuproj_model_project(m, k, from, to, opt, &p);
+	/* The equations' own intervals; calibration has its own test (calibrated_intervals). */
+	if (opt)
+		o = *opt;
+	o.level_interval = true;
+	gpuproj_model_project(m, k, from, to, &o, &p);
 	return p;
 }
 
@@ -744,6 +750,146 @@ START_TEST(latency_hiding_fn)
 }
 END_TEST
 
+/*
+ * The naive baseline: datasheet FP32 FMA peak and DRAM bandwidth only. The
+ * "base" kernel (FLOP 2e6, DRAM 1e7 B, OI 0.2, 1e5 ns): Roof_s = min(2000e9,
+ * 0.2·120e9) = 24e9, Roof_t = min(4000e9 (peak, not the measured 3200),
+ * 0.2·500e9) = 1e11 → 1e5 · 24/100 = 2.4e4 ns, binding dram. ModelSrc2x has
+ * no datasheet bandwidth: named. Not in the registry's list.
+ */
+START_TEST(naive_baseline)
+{
+	struct gpuproj_kernel *k = occ_kernel("base", 1000, 0, 1e6);
+	struct gpuproj_projection p;
+	size_t i;
+
+	p = project("naive", k, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 2.4e4);
+	ck_assert_rel(p.lo_ns, 2.4e4);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_DRAM);
+	p = project("naive", k, src, x2);
+	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
+	ck_assert_str_eq(p.why, "naive needs peak_bw_gbs.dram and peak_gflops.fp32_fma of both GPUs");
+	for (i = 0; i < gpuproj_model_count(); i++)
+		ck_assert_str_ne(gpuproj_model_name(gpuproj_model_at(i)), "naive");
+}
+END_TEST
+
+/*
+ * Calibrated intervals (interval.h) replace lo/hi: a table with hroof's
+ * pooled factors [0.5, 2] and [0.8, 1.25] for dram-bound long launches. The
+ * hroof_occ test kernel, timed at 1e6 ns, projects with hroof to 2.5e5 ns
+ * (long), binding dram: [2e5, 3.125e5]; its level interval stays in
+ * level_lo/hi. At 2000 ns (point 500 ns, short) it takes the pooled pair.
+ * Onto its own GPU, or with level_interval, nothing is calibrated.
+ */
+START_TEST(calibrated_intervals)
+{
+	static const char table[] =
+		"{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": {},"
+		" \"groups\": ["
+		"  {\"model\": \"hroof\", \"binding\": \"*\", \"class\": \"*\", \"n\": 100,"
+		"   \"lo\": 0.5, \"hi\": 2},"
+		"  {\"model\": \"hroof\", \"binding\": \"dram\", \"class\": \"long\", \"n\": 40,"
+		"   \"lo\": 0.8, \"hi\": 1.25},"
+		"  {\"model\": \"no-such-model\", \"binding\": \"*\", \"class\": \"*\", \"n\": 1,"
+		"   \"lo\": 1, \"hi\": 1}]}";
+	struct gpuproj_intervals *iv = NULL;
+	struct gpuproj_error err = { 0 };
+	struct gpuproj_model_options o = { 0 };
+	struct gpuproj_kernel *k = occ_kernel("cal", 1000, 40000, 1e6);
+	struct gpuproj_projection p;
+	const struct gpuproj_model *hroof = gpuproj_model_find("hroof");
+
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1);
+	set(k, GPUPROJ_M_BYTES_L1, 1e7);
+	set(k, GPUPROJ_M_BYTES_L2, 1e7);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	ck_assert_int_eq(gpuproj_intervals_load_buffer(table, sizeof(table) - 1, "t", &iv, &err),
+			 0);
+	ck_assert_double_eq(gpuproj_intervals_coverage(iv), 0.8);
+	o.intervals = iv;
+	k->duration_ns.mean = k->duration_ns.sum = 1e6; /* point 2.5e5 ns: long */
+	gpuproj_model_project(hroof, k, src, tgt, &o, &p);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 2.5e5);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_DRAM);
+	ck_assert(p.calibrated);
+	ck_assert_rel(p.lo_ns, 2e5);
+	ck_assert_rel(p.hi_ns, 3.125e5);
+	ck_assert_rel(p.level_lo_ns, 2.5e5);
+	ck_assert_rel(p.level_hi_ns, 2.5e5);
+	k->duration_ns.mean = k->duration_ns.sum = 2000; /* point 500 ns: short */
+	gpuproj_model_project(hroof, k, src, tgt, &o, &p);
+	ck_assert_rel(p.point_ns, 500);
+	ck_assert_rel(p.lo_ns, 250);
+	ck_assert_rel(p.hi_ns, 1000);
+	gpuproj_model_project(hroof, k, src, src, &o, &p);
+	ck_assert(!p.calibrated);
+	ck_assert_rel(p.lo_ns, 2000);
+	o.level_interval = true;
+	gpuproj_model_project(hroof, k, src, tgt, &o, &p);
+	ck_assert(!p.calibrated);
+	ck_assert_rel(p.lo_ns, p.level_lo_ns);
+	/* irm has no group: its own interval stays. */
+	o.level_interval = false;
+	gpuproj_model_project(gpuproj_model_find("irm"), k, src, tgt, &o, &p);
+	ck_assert(!p.calibrated);
+	gpuproj_intervals_free(iv);
+
+	/* The built-in table loads and covers the default model and the baseline. */
+	ck_assert_ptr_nonnull(gpuproj_intervals_builtin());
+	ck_assert(gpuproj_intervals_lookup(gpuproj_intervals_builtin(), gpuproj_model_default(),
+					   GPUPROJ_BOUND_DRAM, 1e6, NULL, NULL, NULL));
+	ck_assert(gpuproj_intervals_lookup(gpuproj_intervals_builtin(), gpuproj_model_find("naive"),
+					   GPUPROJ_BOUND_COMPUTE, 1e6, NULL, NULL, NULL));
+	ck_assert_ptr_nonnull(strstr(gpuproj_intervals_origin(gpuproj_intervals_builtin()),
+				     "calibration half by shape"));
+}
+END_TEST
+
+/* Each class of bad table: the field named. */
+START_TEST(intervals_bad_tables)
+{
+	static const struct {
+		const char *text, *expect;
+	} cases[] = {
+		{ "[1]", "not a JSON object" },
+		{ "{\"schema\": \"x\"}", "'schema' must be \"gpuproj-intervals/1\"" },
+		{ "{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 1.5}",
+		  "'coverage' must be a number in (0, 1)" },
+		{ "{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": {}, "
+		  "\"groups\": [{\"model\": \"hroof\", \"binding\": \"disk\", \"class\": \"*\", "
+		  "\"n\": 1, \"lo\": 1, \"hi\": 1}]}",
+		  "'groups[0].binding' must be a binding resource or \"*\"" },
+		{ "{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": {}, "
+		  "\"groups\": [{\"model\": \"hroof\", \"binding\": \"*\", \"class\": \"*\", "
+		  "\"n\": 1, \"lo\": 2, \"hi\": 1}]}",
+		  "'groups[0].hi' must be a number at least 'lo'" },
+		{ "{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": {}, "
+		  "\"groups\": [{\"model\": \"hroof\", \"binding\": \"*\", \"class\": \"*\", "
+		  "\"n\": 0, \"lo\": 1, \"hi\": 1}]}",
+		  "'groups[0].n' must be a positive integer" },
+		{ "{\"schema\": ", "" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct gpuproj_intervals *iv = NULL;
+		struct gpuproj_error err = { 0 };
+		int r = gpuproj_intervals_load_buffer(cases[i].text, strlen(cases[i].text), "t.json",
+						      &iv, &err);
+
+		ck_assert_int_eq(r, i + 1 == sizeof(cases) / sizeof(cases[0]) ? GPUPROJ_E_PARSE
+									     : GPUPROJ_E_SCHEMA);
+		ck_assert_ptr_null(iv);
+		ck_assert_msg(strstr(err.message, cases[i].expect) != NULL, "%zu: %s", i,
+			      err.message);
+	}
+}
+END_TEST
+
 /* ------------------------------------------------- gpu-stream sweeps */
 
 /*
@@ -1119,6 +1265,9 @@ models_suite(void)
 	tcase_add_test(tc, hroof_occ);
 	tcase_add_test(tc, hroof_occ_latency_floor);
 	tcase_add_test(tc, latency_hiding_fn);
+	tcase_add_test(tc, naive_baseline);
+	tcase_add_test(tc, calibrated_intervals);
+	tcase_add_test(tc, intervals_bad_tables);
 	tcase_add_test(tc, l2_capacity_rule);
 	tcase_add_test(tc, l2_capacity_option);
 	tcase_add_test(tc, models_disagree);
