@@ -139,6 +139,16 @@ struct gpuproj_gate_cell {
 	double change;         /**< (cur − base) / base; NaN when not compared */
 	double noise_ns;       /**< noise band noise_k × σ on the cur − base difference, ns; NaN when not compared */
 	char *why;             /**< UNPROJECTED / NOT_COMPARABLE: the reason, owned by the result; else NULL */
+	/**
+	 * Target columns: the projection interval of the current value, ns
+	 * (per launch or whole run; the calibrated interval of interval.h, the
+	 * range the measured time fell in for 80 % of the validation cases);
+	 * NaN on the source column and where not projected. The gate compares
+	 * points: baseline and current share the model, so its error mostly
+	 * cancels in the change; the interval says how far the projected time
+	 * itself may be off.
+	 */
+	double cur_lo_ns, cur_hi_ns;
 };
 
 /** One column: the source GPU (index 0) or a target GPU. */
