@@ -134,6 +134,34 @@ gpuproj_latency_hiding(struct gpuproj_latency_hiding *lh)
 	return GPUPROJ_OK;
 }
 
+/*
+ * The ceilings a launch can reach when its grid fills a share u of the
+ * SMs' wave slots (u = wave fill, model-occupancy.c): the SM-local rates
+ * (FLOP/s, L1 and shared bandwidth) scale with u; L2 and DRAM are shared by
+ * the whole GPU and stay, up to what the busy SMs can request through
+ * their L1s (u · bw_gbs.l1). With u = 1 the GPU is unchanged.
+ */
+static void
+wave_ceilings(const struct gpuproj_target *g, double u, struct gpuproj_target *out)
+{
+	int p, k;
+
+	*out = *g;
+	if (!(u < 1) || !(u > 0))
+		return;
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		for (k = 0; k < GPUPROJ_OPKIND_COUNT; k++) {
+			out->peak_gflops[p][k] *= u;
+			out->max_gflops[p][k] *= u; /* NaN stays NaN */
+		}
+	}
+	out->bw_gbs[GPUPROJ_LEVEL_L1] *= u;
+	out->bw_gbs[GPUPROJ_LEVEL_SHARED] *= u;
+	out->bw_gbs[GPUPROJ_LEVEL_L2] = fmin(g->bw_gbs[GPUPROJ_LEVEL_L2], out->bw_gbs[GPUPROJ_LEVEL_L1]);
+	out->bw_gbs[GPUPROJ_LEVEL_DRAM] = fmin(g->bw_gbs[GPUPROJ_LEVEL_DRAM],
+					       out->bw_gbs[GPUPROJ_LEVEL_L1]);
+}
+
 /* Occupancy and waves on both GPUs; why names the problem. */
 static int
 factor(const struct model_ctx *c, struct gpuproj_occmodel *s, struct gpuproj_occmodel *t,
@@ -193,17 +221,39 @@ compute(const struct model_ctx *c, struct gpuproj_projection *out, struct hoc *h
 	int r, i;
 
 	memset(h, 0, sizeof(*h));
+	if (c->occ_term != GPUPROJ_OCC_TERM_LINEAR) {
+		struct gpuproj_target sw, tw;
+		struct model_ctx cw = *c;
+
+		r = factor(c, &h->os, &h->ot, out->why, sizeof(out->why));
+		if (r) {
+			/* The kernel's own inputs are named first, as hroof names them. */
+			int rh = hroof_project_ceil(c, out, &h->hs, &h->ht);
+
+			if (rh)
+				return rh;
+			factor(c, &h->os, &h->ot, out->why, sizeof(out->why));
+			goto unfit;
+		}
+		h->wave_ratio = h->os.wave_fill / h->ot.wave_fill;
+		h->linear_ratio = h->os.occupancy_eff / h->ot.occupancy_eff;
+		/* hroof on the ceilings the filled SMs reach (wave_ceilings()). */
+		wave_ceilings(c->src, h->os.wave_fill, &sw);
+		wave_ceilings(c->tgt, h->ot.wave_fill, &tw);
+		cw.src = &sw;
+		cw.tgt = &tw;
+		r = hroof_project_ceil(&cw, out, &h->hs, &h->ht);
+		if (r)
+			return r;
+		hb = out->binding;
+		goto little;
+	}
 	r = hroof_project_ceil(c, out, &h->hs, &h->ht);
 	if (r)
 		return r;
 	r = factor(c, &h->os, &h->ot, out->why, sizeof(out->why));
-	if (r) {
-		out->lo_ns = out->hi_ns = out->point_ns = NAN;
-		for (i = 0; i < GPUPROJ_HL_COUNT; i++)
-			out->level_ns[i] = NAN;
-		out->binding = GPUPROJ_BOUND_NONE;
-		return out->status = r;
-	}
+	if (r)
+		goto unfit;
 	h->wave_ratio = h->os.wave_fill / h->ot.wave_fill;
 	h->linear_ratio = h->os.occupancy_eff / h->ot.occupancy_eff;
 	hb = out->binding;
@@ -221,7 +271,14 @@ compute(const struct model_ctx *c, struct gpuproj_projection *out, struct hoc *h
 			out->binding = GPUPROJ_BOUND_OCCUPANCY;
 		return out->status = GPUPROJ_OK;
 	}
+unfit:
+	out->lo_ns = out->hi_ns = out->point_ns = NAN;
+	for (i = 0; i < GPUPROJ_HL_COUNT; i++)
+		out->level_ns[i] = NAN;
+	out->binding = GPUPROJ_BOUND_NONE;
+	return out->status = r;
 
+little:
 	h->lh.src_ns = ts;
 	h->lh.src_roof_ns = hroof_roof_s(&h->hs) * 1e9;
 	h->lh.from_source = c->occ_term == GPUPROJ_OCC_TERM_LITTLE_SOURCE;
@@ -236,13 +293,12 @@ compute(const struct model_ctx *c, struct gpuproj_projection *out, struct hoc *h
 		h->little = gpuproj_latency_hiding(&h->lh) == GPUPROJ_OK;
 	}
 
-	/* T_t(x) = max(T_hroof,t(x) · u_s/u_t, T_lat,t) */
+	/* T_t(x) = max(T_hroof',t(x), T_lat,t) */
 	for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
 		double x = out->level_ns[i];
 
 		if (isnan(x))
 			continue;
-		x *= h->wave_ratio;
 		tmax = fmax(tmax, x);
 		if (h->little)
 			x = fmax(x, h->lh.tgt_ns);
@@ -252,8 +308,8 @@ compute(const struct model_ctx *c, struct gpuproj_projection *out, struct hoc *h
 	}
 	if (!(lo <= hi)) {
 		/* No level carries traffic: hroof's compute-only projection. */
-		lo = out->lo_ns * h->wave_ratio;
-		hi = out->hi_ns * h->wave_ratio;
+		lo = out->lo_ns;
+		hi = out->hi_ns;
 		tmax = hi;
 	}
 	out->lo_ns = lo;
