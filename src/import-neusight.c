@@ -50,7 +50,7 @@
  * |---|---|---|
  * | inst.fp32.fma | P·N·K | one FFMA per multiply-add (2·P·N·K FLOP, README) |
  * | inst.fp32.add | P·K·Z | the bias (one FADD per output) and, when Z > 1, the Z−1 partial sums of the split-K reduction |
- * | inst.fp32.mul, inst.fp{16,64}.* | 0 | FP32 only, TF32 off |
+ * | inst.fp32.mul, inst.fp{16,64}.*, inst.fp16, inst.fp64 | 0 | FP32 only, TF32 off |
  * | inst.fp32 | fma + add | |
  * | warp_efficiency | 1 | the SGEMM main loop runs full warps; edge tiles predicate off whole rows, not counted by thread-level counters |
  * | bytes.dram | 4·(P·N + N·K + P·K + K) | compulsory traffic (README): X, W, bias read once, Y written once; bytes.dram_read = 4·(P·N + N·K + K), bytes.dram_write = 4·P·K |
@@ -67,7 +67,7 @@
  * | metric | value | why |
  * |---|---|---|
  * | inst.fp32.add, inst.fp32 | n | one FADD per element |
- * | inst.fp32.fma/mul, inst.fp{16,64}.* | 0 | |
+ * | inst.fp32.fma/mul, inst.fp{16,64}.*, inst.fp16, inst.fp64 | 0 | |
  * | warp_efficiency | 1 | vectorised path, full warps |
  * | bytes.dram = bytes.l2 = bytes.l1 | 12·n (read 8·n, write 4·n) | streaming, no reuse (README) |
  * | shared.wavefronts | 0 | no shared memory |
@@ -459,6 +459,8 @@ import_row(struct ns_ctx *ctx, const struct ns_file *f, const struct import_csv_
 	}
 	for (i = 0; i < ARRAY_LENGTH(fp_zero); i++)
 		put(k, fp_zero[i], 0);
+	put(k, GPUPROJ_M_INST_FP64, 0);
+	put(k, GPUPROJ_M_INST_FP16, 0);
 	gpuproj_kernel_add_duration(k, lat * 1e6);
 	k->profiled++;
 	if (gpuproj_kernel_add_extra(k, "Warps per SM", "", extra[0]) ||

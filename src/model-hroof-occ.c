@@ -238,10 +238,14 @@ compute(const struct model_ctx *c, struct gpuproj_projection *out, struct hoc *h
 		h->wave_ratio = h->os.wave_fill / h->ot.wave_fill;
 		h->linear_ratio = h->os.occupancy_eff / h->ot.occupancy_eff;
 		/* hroof on the ceilings the filled SMs reach (wave_ceilings()). */
-		wave_ceilings(c->src, h->os.wave_fill, &sw);
-		wave_ceilings(c->tgt, h->ot.wave_fill, &tw);
-		cw.src = &sw;
-		cw.tgt = &tw;
+		if (h->os.wave_fill < 1) {
+			wave_ceilings(c->src, h->os.wave_fill, &sw);
+			cw.src = &sw;
+		}
+		if (h->ot.wave_fill < 1) {
+			wave_ceilings(c->tgt, h->ot.wave_fill, &tw);
+			cw.tgt = &tw;
+		}
 		r = hroof_project_ceil(&cw, out, &h->hs, &h->ht);
 		if (r)
 			return r;

@@ -990,7 +990,7 @@ START_TEST(gpu_stream_sweeps)
 	struct gpuproj_targets *builtin = NULL;
 	struct gpuproj_error err = { 0 };
 	struct sweep_row rows[64];
-	char line[512], gpu[64], where[200], path[100], ver[8];
+	char line[512], gpu[64], where[200], path[100], ver[8], label[64];
 	double all_old = 0, all_new = 0;
 	size_t n = 0, n_nv = 0;
 	const struct gpuproj_target *g = NULL;
@@ -1012,9 +1012,10 @@ START_TEST(gpu_stream_sweeps)
 
 			for (k = 0; k < SWEEP_KERNELS; k++)
 				sweep_errors(g, rows, n, te, k, &o[k], &nw[k]);
-			printf("%-16s %-.*s@%-8.8s %3zu  %5.1f / %5.1f %5.1f / %5.1f %5.1f / %5.1f\n",
-			       g->name, (int)(strchr(where, '/') - where), where,
-			       strchr(where, '@') + 1, n - 1, o[0], nw[0], o[1], nw[1], o[2], nw[2]);
+			snprintf(label, sizeof(label), "%.*s@%.8s", (int)(strchr(where, '/') - where),
+				 where, strchr(where, '@') + 1);
+			printf("%-16s %-17s %3zu  %5.1f / %5.1f %5.1f / %5.1f %5.1f / %5.1f\n",
+			       g->name, label, n - 1, o[0], nw[0], o[1], nw[1], o[2], nw[2]);
 			if (g->vendor == GPUPROJ_VENDOR_NVIDIA) {
 				for (k = 1; k < SWEEP_KERNELS; k++)
 					ck_assert_msg(nw[k] < o[k], "%s %s: new %.1f >= old %.1f",
