@@ -124,10 +124,12 @@ gpuproj_latency_hiding(struct gpuproj_latency_hiding *lh)
 	lh->blend = lh->from_source ? fmin(fmax(lh->blend, 0.0), 1.0) : 1.0;
 	lh->mlp_lo = lh->src_lat_bytes / (lh->src_warps * lh->src_ns);
 	b_hi = fmax(lh->mlp_lo, lh->life_bytes);
-	if (lh->mlp_lo > 0)
-		lh->mlp = exp((1.0 - lh->blend) * log(lh->mlp_lo) + lh->blend * log(b_hi));
+	if (lh->blend >= 1 || !(lh->mlp_lo > 0))
+		lh->mlp = b_hi; /* (also: no traffic below L1 on the source, nothing to infer) */
+	else if (lh->blend <= 0)
+		lh->mlp = lh->mlp_lo;
 	else
-		lh->mlp = b_hi; /* no traffic below L1 on the source: nothing to infer */
+		lh->mlp = exp((1.0 - lh->blend) * log(lh->mlp_lo) + lh->blend * log(b_hi));
 	lh->tgt_ns = lh->tgt_lat_bytes > 0 && lh->mlp > 0
 			     ? lh->tgt_lat_bytes / (lh->tgt_warps * lh->mlp)
 			     : 0.0;

@@ -133,6 +133,8 @@ cli_print_models(void)
 	for (i = 0; i < gpuproj_model_count(); i++)
 		printf("%-10s %s\n", gpuproj_model_name(gpuproj_model_at(i)),
 		       gpuproj_model_summary(gpuproj_model_at(i)));
+	printf("%-10s %s (by name only, not in 'all')\n", "naive",
+	       gpuproj_model_summary(gpuproj_model_find("naive")));
 }
 
 bool
