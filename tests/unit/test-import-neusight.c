@@ -396,6 +396,21 @@ START_TEST(real_validate)
 }
 END_TEST
 
+/* The command, as README shows it: the CSV files recognised by content, the citation first. */
+START_TEST(real_validate_cli)
+{
+	char *out = NULL, *err = NULL;
+
+	ck_assert_int_eq(test_cli(&out, &err, "validate --format csv '%s/../neusight-train/add/'*.csv",
+				  test_validation_dir()), 0);
+	ck_assert_msg(strncmp(out, "# Data: Lee et al., Forecasting GPU Performance", 46) == 0, "%.200s",
+		      out);
+	ck_assert_ptr_nonnull(strstr(out, "\nhroof-occ,(all),(all),long,50000,15984,0,"));
+	free(out);
+	free(err);
+}
+END_TEST
+
 int
 main(int argc, char **argv)
 {
@@ -420,6 +435,7 @@ main(int argc, char **argv)
 		tcase_set_timeout(tc, 600);
 		tcase_add_test(tc, real_counts);
 		tcase_add_test(tc, real_validate);
+		tcase_add_test(tc, real_validate_cli);
 	} else {
 		tcase_add_checked_fixture(tc, setup, teardown);
 		tcase_add_test(tc, linear_and_add_by_hand);
