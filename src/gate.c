@@ -229,6 +229,7 @@ cell_init(struct gpuproj_gate_cell *c)
 	memset(c, 0, sizeof(*c));
 	c->base_ns = c->cur_ns = c->base_total_ns = c->cur_total_ns = NAN;
 	c->change = c->noise_ns = NAN;
+	c->cur_lo_ns = c->cur_hi_ns = NAN;
 }
 
 /* Describe the GPU of a profile: "TARGET" or "TARGET ('device name')". */
@@ -308,6 +309,10 @@ kernel_cell(struct gpuproj_gate_cell *cell, const struct pair *pk, size_t col,
 	if (pk->c && pk->c->duration_ns.n && (!cp || cp->status == GPUPROJ_OK)) {
 		cell->cur_ns = column_value(pk->c, cp, &rc);
 		cell->cur_total_ns = cell->cur_ns * launches_of(pk->c);
+		if (cp) {
+			cell->cur_lo_ns = cp->lo_ns;
+			cell->cur_hi_ns = cp->hi_ns;
+		}
 	}
 	if (!pk->b) {
 		cell->status = GPUPROJ_GATE_NEW;
@@ -385,6 +390,10 @@ run_cell(struct gpuproj_gate_cell *cell, size_t col, const struct gpuproj_gate_r
 	cell_init(cell);
 	cell->base_ns = cell->base_total_ns = run_value(res->base, col ? brun : NULL, &vb);
 	cell->cur_ns = cell->cur_total_ns = run_value(res->cur, col ? crun : NULL, &vc);
+	if (col) {
+		cell->cur_lo_ns = crun->lo_ns;
+		cell->cur_hi_ns = crun->hi_ns;
+	}
 	if (col == 0 && res->gpu_changed) {
 		cell->status = GPUPROJ_GATE_NOT_COMPARABLE;
 		return set_why(cell, "the source GPU changed (%s -> %s)", res->base_source->name,

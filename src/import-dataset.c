@@ -2,8 +2,9 @@
 /*
  * Loading data sets (gpuproj_import_datasets(), include/gpuproj/import.h):
  * each file's kind is told by its content, gpuproj profiles are loaded,
- * gpuperfpredict CSV files are imported together. The validation
- * (validate.c) gets the profiles and knows nothing of the importers.
+ * gpuperfpredict CSV files are imported together, NeuSight CSV files too.
+ * The validation (validate.c) gets the profiles and knows nothing of the
+ * importers.
  *
  * Thread safety: reentrant.
  */
@@ -20,7 +21,7 @@
 
 #include "util.h"
 
-enum dataset_kind { KIND_JSON, KIND_CSV };
+enum dataset_kind { KIND_JSON, KIND_CSV, KIND_NEUSIGHT };
 
 /*
  * A profile of the gpuperfpredict data set must carry its citation (CC BY
@@ -75,9 +76,14 @@ sniff(const char *path, enum dataset_kind *ret, struct gpuproj_error *err)
 		*ret = KIND_CSV;
 		return GPUPROJ_OK;
 	}
+	if (str_startswith(p, "OPName,Latency,Device,")) {
+		*ret = KIND_NEUSIGHT;
+		return GPUPROJ_OK;
+	}
 	return error_set(err, GPUPROJ_E_PARSE, path, 0, 0,
-			 "not a data set: expected a gpuproj profile JSON (starting with '{') or a "
-			 "gpuperfpredict CSV (first line 'gpu,kernel,...')");
+			 "not a data set: expected a gpuproj profile JSON (starting with '{'), a "
+			 "gpuperfpredict CSV (first line 'gpu,kernel,...') or a NeuSight CSV "
+			 "(first line 'OPName,Latency,Device,...')");
 }
 
 static int
@@ -96,6 +102,33 @@ push_profile(struct gpuproj_profile ***arr, size_t *n, size_t *cap, struct gpupr
 	return GPUPROJ_OK;
 }
 
+/* Import the CSV files of one kind together and append their profiles. */
+static int
+import_group(enum dataset_kind kind, const char **files, size_t n_files,
+	     const struct gpuproj_targets *targets, struct gpuproj_profile ***arr, size_t *n,
+	     size_t *cap, struct gpuproj_error *reterr)
+{
+	struct gpuproj_profile **ps = NULL;
+	size_t np = 0, j;
+	int st;
+
+	st = kind == KIND_CSV
+		     ? gpuproj_import_gpuperfpredict(files, n_files, targets, &ps, &np, reterr)
+		     : gpuproj_import_neusight(files, n_files, targets, &ps, &np, reterr);
+	if (st)
+		return st;
+	for (j = 0; j < np; j++) {
+		if (push_profile(arr, n, cap, ps[j])) {
+			for (; j < np; j++)
+				gpuproj_profile_free(ps[j]);
+			free(ps);
+			return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+		}
+	}
+	free(ps);
+	return GPUPROJ_OK;
+}
+
 int
 gpuproj_import_datasets(const char *const *paths, size_t n_paths,
 			const struct gpuproj_targets *targets,
@@ -103,17 +136,18 @@ gpuproj_import_datasets(const char *const *paths, size_t n_paths,
 			struct gpuproj_error *reterr)
 {
 	enum dataset_kind *kinds = NULL;
-	const char **csv = NULL;
+	const char **csv = NULL, **neu = NULL;
 	struct gpuproj_profile **arr = NULL;
-	size_t n = 0, cap = 0, n_csv = 0, i, j;
-	bool csv_done = false;
+	size_t n = 0, cap = 0, n_csv = 0, n_neu = 0, i;
+	bool csv_done = false, neu_done = false;
 	int st;
 
 	if (!paths || n_paths == 0 || !targets || !ret_profiles || !ret_n)
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "no data set given");
 	kinds = calloc(n_paths, sizeof(*kinds));
 	csv = calloc(n_paths, sizeof(*csv));
-	if (!kinds || !csv) {
+	neu = calloc(n_paths, sizeof(*neu));
+	if (!kinds || !csv || !neu) {
 		st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
 		goto out;
 	}
@@ -128,6 +162,8 @@ gpuproj_import_datasets(const char *const *paths, size_t n_paths,
 			goto out;
 		if (kinds[i] == KIND_CSV)
 			csv[n_csv++] = paths[i];
+		else if (kinds[i] == KIND_NEUSIGHT)
+			neu[n_neu++] = paths[i];
 	}
 	for (i = 0; i < n_paths; i++) {
 		if (kinds[i] == KIND_JSON) {
@@ -142,25 +178,17 @@ gpuproj_import_datasets(const char *const *paths, size_t n_paths,
 					       "out of memory");
 				goto out;
 			}
-		} else if (!csv_done) {
-			struct gpuproj_profile **ps = NULL;
-			size_t np = 0;
-
+		} else if (kinds[i] == KIND_CSV && !csv_done) {
 			csv_done = true;
-			st = gpuproj_import_gpuperfpredict(csv, n_csv, targets, &ps, &np, reterr);
+			st = import_group(KIND_CSV, csv, n_csv, targets, &arr, &n, &cap, reterr);
 			if (st)
 				goto out;
-			for (j = 0; j < np; j++) {
-				if (push_profile(&arr, &n, &cap, ps[j])) {
-					for (; j < np; j++)
-						gpuproj_profile_free(ps[j]);
-					free(ps);
-					st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0,
-						       "out of memory");
-					goto out;
-				}
-			}
-			free(ps);
+		} else if (kinds[i] == KIND_NEUSIGHT && !neu_done) {
+			neu_done = true;
+			st = import_group(KIND_NEUSIGHT, neu, n_neu, targets, &arr, &n, &cap,
+					  reterr);
+			if (st)
+				goto out;
 		}
 	}
 	*ret_profiles = arr;
@@ -174,5 +202,6 @@ out:
 	free(arr);
 	free(kinds);
 	free(csv);
+	free(neu);
 	return st;
 }

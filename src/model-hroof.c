@@ -184,6 +184,19 @@ binding(const struct gpuproj_hroof *h)
 	return b;
 }
 
+double
+hroof_roof_s(const struct gpuproj_hroof *h)
+{
+	double best = 0;
+	int i;
+
+	if (h->flop > 0 && h->perf_ceil > 0)
+		best = h->flop / h->perf_ceil;
+	for (i = 0; i < GPUPROJ_LEVEL_COUNT; i++)
+		best = fmax(best, h->t[i]);
+	return best;
+}
+
 /*
  * The target side uses c->kt: the kernel as expected on the target (its
  * DRAM bytes differ from the source's only with the L2-capacity option).
@@ -192,6 +205,14 @@ int
 hroof_project(const struct model_ctx *c, struct gpuproj_projection *out)
 {
 	struct gpuproj_hroof s, t;
+
+	return hroof_project_ceil(c, out, &s, &t);
+}
+
+int
+hroof_project_ceil(const struct model_ctx *c, struct gpuproj_projection *out,
+		   struct gpuproj_hroof *s, struct gpuproj_hroof *t)
+{
 	double flop_ratio = c->flop_ratio;
 	double ts = gpuproj_kernel_mean_ns(c->k);
 	double lo = INFINITY, hi = -INFINITY;
@@ -202,9 +223,9 @@ hroof_project(const struct model_ctx *c, struct gpuproj_projection *out)
 		snprintf(out->why, sizeof(out->why), "no timed launch (duration)");
 		return out->status = GPUPROJ_E_MISSING;
 	}
-	r = gpuproj_hroof_ceilings(c->k, c->src, 1.0, &s, out->why, sizeof(out->why));
+	r = gpuproj_hroof_ceilings(c->k, c->src, 1.0, s, out->why, sizeof(out->why));
 	if (r == GPUPROJ_OK)
-		r = gpuproj_hroof_ceilings(c->kt, c->tgt, flop_ratio, &t, out->why, sizeof(out->why));
+		r = gpuproj_hroof_ceilings(c->kt, c->tgt, flop_ratio, t, out->why, sizeof(out->why));
 	if (r)
 		return out->status = r;
 	out->flop_ratio = flop_ratio;
@@ -213,18 +234,18 @@ hroof_project(const struct model_ctx *c, struct gpuproj_projection *out)
 		double tt;
 
 		out->level_ns[i] = NAN;
-		if (!s.valid[i])
+		if (!s->valid[i])
 			continue;
-		if (s.flop > 0) {
-			tt = flop_ratio * ts * s.roofline[i] / t.roofline[i]; /* eq. 9 */
+		if (s->flop > 0) {
+			tt = flop_ratio * ts * s->roofline[i] / t->roofline[i]; /* eq. 9 */
 		} else {
 			/*
 			 * Time space: T_s · (N+_t/BW_t)/(N+_s/BW_s); N+_t = N+_s unless the
 			 * L2-capacity option changed the target's DRAM bytes.
 			 */
-			if (!t.valid[i])
+			if (!t->valid[i])
 				continue;
-			tt = ts * s.bw_ceil[i] / t.bw_ceil[i] * t.traversing[i] / s.traversing[i];
+			tt = ts * s->bw_ceil[i] / t->bw_ceil[i] * t->traversing[i] / s->traversing[i];
 		}
 		out->level_ns[i] = tt;
 		lo = fmin(lo, tt);
@@ -232,9 +253,9 @@ hroof_project(const struct model_ctx *c, struct gpuproj_projection *out)
 		any = true;
 	}
 	if (!any) {
-		if (s.flop > 0) {
+		if (s->flop > 0) {
 			/* No memory traffic at all: only the compute ceiling scales. */
-			lo = hi = flop_ratio * ts * s.perf_ceil / t.perf_ceil;
+			lo = hi = flop_ratio * ts * s->perf_ceil / t->perf_ceil;
 		} else {
 			snprintf(out->why, sizeof(out->why),
 				 "kernel has neither FLOP nor memory traffic to scale by");
@@ -244,7 +265,7 @@ hroof_project(const struct model_ctx *c, struct gpuproj_projection *out)
 	out->lo_ns = lo;
 	out->hi_ns = hi;
 	out->point_ns = (lo + hi) / 2;
-	out->binding = binding(&t);
+	out->binding = binding(t);
 	return out->status = GPUPROJ_OK;
 }
 

@@ -26,6 +26,7 @@ struct model_ctx {
 	const struct gpuproj_target *src, *tgt;
 	double flop_ratio;   /* target FLOP / source FLOP (> 0) */
 	enum gpuproj_waves waves; /* resolved (never DEFAULT) */
+	enum gpuproj_occupancy_term occ_term; /* resolved (never DEFAULT) */
 	bool notes;          /* fill out->note */
 	bool l2_applied;     /* kt's DRAM bytes differ from k's */
 	double dram_src;     /* D_s, B per launch (NaN when not computed) */
@@ -61,6 +62,14 @@ typedef void (*model_needs_fn)(const struct gpuproj_kernel *k, struct model_miss
 
 /* seed 000, eqs. 1–10 (model-hroof.c); hroof-occ needs what hroof needs */
 int hroof_project(const struct model_ctx *c, struct gpuproj_projection *out);
+/*
+ * The largest stand-alone time of a kernel on a GPU (s): FLOP/Perf^ceil
+ * (eq. 3) and t_L1, t_shM, t_L2, t_DRAM (eqs. 4–5); what binding() ranks.
+ */
+double hroof_roof_s(const struct gpuproj_hroof *h);
+/* hroof_project() that also hands back both GPUs' ceilings (valid when it returns OK) */
+int hroof_project_ceil(const struct model_ctx *c, struct gpuproj_projection *out,
+		       struct gpuproj_hroof *s, struct gpuproj_hroof *t);
 int hroof_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void hroof_needs(const struct gpuproj_kernel *k, struct model_missing *out);
 /* seed 002, Algorithm 1, eqs. 4–12 + waves (model-occupancy.c) */
@@ -87,7 +96,12 @@ void sol_needs(const struct gpuproj_kernel *k, struct model_missing *out);
  */
 #define MODEL_GEOMETRY "grid and block (launch attribute)"
 
-/* hroof × seed 002's occupancy ratio (model-hroof-occ.c) */
+/* the datasheet-roofline baseline (model-naive.c) */
+int naive_project(const struct model_ctx *c, struct gpuproj_projection *out);
+int naive_details(const struct model_ctx *c, struct gpuproj_model_details *out);
+void naive_needs(const struct gpuproj_kernel *k, struct model_missing *out);
+
+/* hroof with Little's-law latency hiding (model-hroof-occ.c) */
 int hroofocc_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int hroofocc_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 
@@ -104,6 +118,17 @@ int model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target 
 		    size_t whylen);
 
 /* ---- helpers shared by the model files (model.c) ---- */
+
+/*
+ * Every model gpuproj knows, the registry's (gpuproj_model_at()) then the
+ * baselines found only by name (gpuproj_model_find()): a dense index for
+ * tables such as interval.c's.
+ */
+size_t model_index_count(void);
+/* The index of m (< model_index_count()), or model_index_count() when unknown. */
+size_t model_index(const struct gpuproj_model *m);
+/* The model of an index, or NULL. */
+const struct gpuproj_model *model_at_index(size_t i);
 
 /* The nine inst.fp{16,32,64}.{fma,add,mul} metrics by [precision][fma, add, mul]. */
 extern const enum gpuproj_metric model_fp_metrics[GPUPROJ_PREC_COUNT][3];

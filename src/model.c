@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <gpuproj/interval.h>
 #include <gpuproj/model.h>
 
 #include "model-private.h"
@@ -56,14 +57,23 @@ static const struct gpuproj_model models[] = {
 	  "over L1, L2, DRAM)",
 	  irm_project, irm_details, irm_needs, false },
 	{ "hroof-occ",
-	  "hroof x seed 002's occupancy ratio: Van Lanker et al. eqs. 1-10 with O's/O't of "
-	  "Srivastava et al. eq. 4 (CUDA occupancy rules, per-SM waves); the default",
+	  "hroof with occupancy as latency hiding: Van Lanker et al. eqs. 1-10, each level at "
+	  "least the time Little's law allows the target's resident warps (Volkov 2016; CUDA "
+	  "occupancy rules, latency_ns), per-SM waves; the default",
 	  hroofocc_project, hroofocc_details, hroofocc_needs, false },
 	{ "sol",
 	  "coarser: hroof's ratio method (seed 000 eq. 9) on the busy time of each resource "
-	  "from Nsight Compute's speed-of-light percentages, plain ceilings, x hroof-occ's "
-	  "occupancy ratio; for default-section exports (no byte or FLOP counts)",
+	  "from Nsight Compute's speed-of-light percentages, plain ceilings, x seed 002's "
+	  "occupancy ratio (eq. 4); for default-section exports (no byte or FLOP counts)",
 	  sol_project, sol_details, sol_needs, true },
+};
+
+/* Baselines: found by name, not listed by gpuproj_model_at() ("--model all"). */
+static const struct gpuproj_model baselines[] = {
+	{ "naive",
+	  "baseline: the ratio of the datasheet rooflines of source and target (peak FP32 FMA "
+	  "and peak DRAM bandwidth only)",
+	  naive_project, naive_details, naive_needs, false },
 };
 
 /* The default model, chosen on the gpuperfpredict validation (docs/validation.md). */
@@ -75,6 +85,7 @@ static const struct gpuproj_model models[] = {
  */
 static const bool l2_capacity_default_on = false;
 static const enum gpuproj_waves waves_default = GPUPROJ_WAVES_SM;
+static const enum gpuproj_occupancy_term occupancy_term_default = GPUPROJ_OCC_TERM_LITTLE;
 
 const struct gpuproj_model *
 gpuproj_model_find(const char *name)
@@ -87,7 +98,36 @@ gpuproj_model_find(const char *name)
 		if (strcasecmp(models[i].name, name) == 0)
 			return &models[i];
 	}
+	for (i = 0; i < ARRAY_LENGTH(baselines); i++) {
+		if (strcasecmp(baselines[i].name, name) == 0)
+			return &baselines[i];
+	}
 	return NULL;
+}
+
+size_t
+model_index_count(void)
+{
+	return ARRAY_LENGTH(models) + ARRAY_LENGTH(baselines);
+}
+
+size_t
+model_index(const struct gpuproj_model *m)
+{
+	if (m >= models && m < models + ARRAY_LENGTH(models))
+		return (size_t)(m - models);
+	if (m >= baselines && m < baselines + ARRAY_LENGTH(baselines))
+		return ARRAY_LENGTH(models) + (size_t)(m - baselines);
+	return model_index_count();
+}
+
+const struct gpuproj_model *
+model_at_index(size_t i)
+{
+	if (i < ARRAY_LENGTH(models))
+		return &models[i];
+	i -= ARRAY_LENGTH(models);
+	return i < ARRAY_LENGTH(baselines) ? &baselines[i] : NULL;
 }
 
 const struct gpuproj_model *
@@ -193,6 +233,42 @@ gpuproj_waves_default(void)
 	return waves_default;
 }
 
+const char *
+gpuproj_occupancy_term_name(enum gpuproj_occupancy_term t)
+{
+	switch (t) {
+	case GPUPROJ_OCC_TERM_DEFAULT: return "default";
+	case GPUPROJ_OCC_TERM_LITTLE: return "little";
+	case GPUPROJ_OCC_TERM_LINEAR: return "linear";
+	case GPUPROJ_OCC_TERM_LITTLE_SOURCE: return "little-source";
+	}
+	return "?";
+}
+
+int
+gpuproj_occupancy_term_from_name(const char *name, enum gpuproj_occupancy_term *ret)
+{
+	static const enum gpuproj_occupancy_term all[] = {
+		GPUPROJ_OCC_TERM_DEFAULT, GPUPROJ_OCC_TERM_LITTLE, GPUPROJ_OCC_TERM_LINEAR,
+		GPUPROJ_OCC_TERM_LITTLE_SOURCE,
+	};
+	size_t i;
+
+	for (i = 0; name && ret && i < ARRAY_LENGTH(all); i++) {
+		if (strcasecmp(name, gpuproj_occupancy_term_name(all[i])) == 0) {
+			*ret = all[i];
+			return GPUPROJ_OK;
+		}
+	}
+	return GPUPROJ_E_INVAL;
+}
+
+enum gpuproj_occupancy_term
+gpuproj_occupancy_term_default(void)
+{
+	return occupancy_term_default;
+}
+
 bool
 gpuproj_l2_capacity_default(void)
 {
@@ -261,6 +337,11 @@ prepare(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
 	c->flop_ratio = 1.0;
 	c->waves = opt && opt->waves != GPUPROJ_WAVES_DEFAULT ? opt->waves : waves_default;
 	c->notes = opt && opt->notes;
+	c->occ_term = opt && (opt->occupancy_term == GPUPROJ_OCC_TERM_LITTLE ||
+			      opt->occupancy_term == GPUPROJ_OCC_TERM_LINEAR ||
+			      opt->occupancy_term == GPUPROJ_OCC_TERM_LITTLE_SOURCE)
+			      ? opt->occupancy_term
+			      : occupancy_term_default;
 	c->dram_src = c->dram_tgt = c->footprint = NAN;
 	c->dram_equiv_tgt = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);
 	if (opt && opt->flop_ratio) {
@@ -320,6 +401,28 @@ clear_projection(struct gpuproj_projection *out)
 	for (i = 0; i < GPUPROJ_HL_COUNT; i++)
 		out->level_ns[i] = NAN;
 	out->flop_ratio = 1.0;
+	out->level_lo_ns = out->level_hi_ns = NAN;
+}
+
+/* Replace the model's own interval by the calibrated one (interval.h). */
+static void
+calibrate(const struct gpuproj_model *m, const struct gpuproj_model_options *opt,
+	  bool same_gpu, struct gpuproj_projection *out)
+{
+	const struct gpuproj_intervals *iv;
+	double lo, hi;
+
+	out->level_lo_ns = out->lo_ns;
+	out->level_hi_ns = out->hi_ns;
+	/* Onto its own GPU a kernel takes its measured time: nothing to calibrate. */
+	if ((opt && opt->level_interval) || same_gpu)
+		return;
+	iv = opt && opt->intervals ? opt->intervals : gpuproj_intervals_builtin();
+	if (!gpuproj_intervals_lookup(iv, m, out->binding, out->point_ns, &lo, &hi, NULL))
+		return;
+	out->lo_ns = out->point_ns * lo;
+	out->hi_ns = out->point_ns * hi;
+	out->calibrated = true;
 }
 
 int
@@ -340,6 +443,8 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 	}
 	prepare(k, src, tgt, opt, &c, &kt);
 	r = m->project(&c, out);
+	if (r == GPUPROJ_OK)
+		calibrate(m, opt, src == tgt, out);
 	if (r == GPUPROJ_OK && c.l2_applied && c.notes) {
 		size_t len = strlen(out->note);
 

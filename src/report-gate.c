@@ -411,15 +411,21 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 	}
 
 	strbuf_append(&sb, "### Whole run\n\n"
-		      "| GPU | baseline | current | change | noise band | result |\n"
-		      "|:--|--:|--:|--:|--:|:--|\n");
+		      "| GPU | baseline | current | current interval | change | noise band | "
+		      "result |\n|:--|--:|--:|--:|--:|--:|:--|\n");
 	for (col = 0; col < r->n_columns; col++) {
 		const struct gpuproj_gate_cell *cell = &r->columns[col].run;
+		char iv[80], lo[32], hi[32];
 
+		if (isnan(cell->cur_lo_ns))
+			snprintf(iv, sizeof(iv), "-");
+		else
+			snprintf(iv, sizeof(iv), "%s – %s", fmt_t(cell->cur_lo_ns, lo, sizeof(lo)),
+				 fmt_t(cell->cur_hi_ns, hi, sizeof(hi)));
 		strbuf_append(&sb, "| ");
 		md_text(&sb, r->columns[col].label);
-		strbuf_printf(&sb, " | %s | %s | %s | %s | %s%s%s |\n",
-			      fmt_t(cell->base_ns, a, sizeof(a)), fmt_t(cell->cur_ns, b, sizeof(b)),
+		strbuf_printf(&sb, " | %s | %s | %s | %s | %s | %s%s%s |\n",
+			      fmt_t(cell->base_ns, a, sizeof(a)), fmt_t(cell->cur_ns, b, sizeof(b)), iv,
 			      pct(cell->change, c, sizeof(c)), fmt_t(cell->noise_ns, d, sizeof(d)),
 			      cell->status == GPUPROJ_GATE_REGRESSED ? "**" : "",
 			      gpuproj_gate_status_name(cell->status),

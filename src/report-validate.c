@@ -33,15 +33,15 @@ pct(double v, char *buf, size_t size)
 static void
 table_stats(FILE *out, const struct gpuproj_validation_stats *s, bool with_failed)
 {
-	char a[32], b[32], c[32], d[32];
+	char a[32], b[32], c[32], d[32], e[32];
 
 	if (with_failed)
 		fprintf(out, " %6zu %5zu", s->n, s->n_failed);
 	else
 		fprintf(out, "  %6zu", s->n);
-	fprintf(out, " %7s %7s %6s %7s", pct(s->mape_pct, a, sizeof(a)),
+	fprintf(out, " %7s %7s %6s %6s %7s", pct(s->mape_pct, a, sizeof(a)),
 		pct(s->median_ape_pct, b, sizeof(b)), pct(s->coverage_pct, c, sizeof(c)),
-		pct(s->bias_pct, d, sizeof(d)));
+		pct(s->width_pct, e, sizeof(e)), pct(s->bias_pct, d, sizeof(d)));
 }
 
 int
@@ -63,7 +63,14 @@ gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v)
 		v->n_pairs == 1 ? "" : "s", v->n_comparisons, v->n_comparisons == 1 ? "" : "s",
 		n_failed, v->targets_origin ? "; targets: " : "",
 		v->targets_origin ? v->targets_origin : "");
-	fprintf(out, "short = measured on the target < %s, long = >= %s\n\n", thr, thr);
+	fprintf(out, "short = measured on the target < %s, long = >= %s\n", thr, thr);
+	if (v->intervals_origin)
+		fprintf(out, "intervals: %s\n", v->intervals_origin);
+	if (v->holdout != GPUPROJ_HOLDOUT_NONE)
+		fprintf(out, "held out: statistics on the evaluation half by %s only (%zu "
+			"calibration comparison%s set aside)\n", gpuproj_holdout_name(v->holdout),
+			v->n_calibration, v->n_calibration == 1 ? "" : "s");
+	fputc('\n', out);
 
 	for (i = 0; i < v->n_models; i++) {
 		int l = (int)strlen(gpuproj_model_name(v->models[i]));
@@ -82,14 +89,14 @@ gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v)
 
 		snprintf(sh, sizeof(sh), "short (< %s)", thr);
 		snprintf(lo, sizeof(lo), "long (>= %s)", thr);
-		/* Block widths: all 44, short and long 39 (see table_stats()). */
-		fprintf(out, "%-*s %-*s %-*s  %-42s   %-36s   %s\n", wm, "", ws, "", wt, "",
+		/* Block widths: all 51, short and long 46 (see table_stats()). */
+		fprintf(out, "%-*s %-*s %-*s  %-49s   %-43s   %s\n", wm, "", ws, "", wt, "",
 			"all configurations", sh, lo);
 	}
-	fprintf(out, "%-*s %-*s %-*s %6s %5s %7s %7s %6s %7s  %6s %7s %7s %6s %7s  %6s %7s %7s %6s "
-		"%7s\n", wm, "model", ws, "source", wt, "target", "n", "fail", "MAPE", "medAPE",
-		"cover", "bias", "n", "MAPE", "medAPE", "cover", "bias", "n", "MAPE", "medAPE",
-		"cover", "bias");
+	fprintf(out, "%-*s %-*s %-*s %6s %5s %7s %7s %6s %6s %7s  %6s %7s %7s %6s %6s %7s  %6s %7s "
+		"%7s %6s %6s %7s\n", wm, "model", ws, "source", wt, "target", "n", "fail", "MAPE",
+		"medAPE", "cover", "width", "bias", "n", "MAPE", "medAPE", "cover", "width", "bias",
+		"n", "MAPE", "medAPE", "cover", "width", "bias");
 	for (i = 0; i < v->n_pairs + v->n_models; i++) {
 		const struct gpuproj_validation_group *g =
 			i < v->n_pairs ? &v->pairs[i] : &v->overall[i - v->n_pairs];
@@ -121,10 +128,9 @@ gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v)
 		"fail = not projected.\n"
 		"MAPE = mean |projected - measured| / measured; medAPE = its median; "
 		"cover = measured\n"
-		"inside the projected [lo, hi]; bias = mean (projected - measured) / measured, "
-		"> 0 =\n"
-		"projections too slow. All in %%, per launch; (all) pools every pair of a "
-		"model.\n");
+		"inside the projected [lo, hi]; width = mean (hi - lo) / projected; bias = mean\n"
+		"(projected - measured) / measured, > 0 = projections too slow. All in %%, per\n"
+		"launch; (all) pools every pair of a model.\n");
 	fflush(out);
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
 }
@@ -141,7 +147,7 @@ gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v)
 		fputc('\n', out);
 	}
 	fputs("model,source,target,subset,threshold_ns,n,n_failed,mape_pct,median_ape_pct,"
-	      "coverage_pct,bias_pct\n", out);
+	      "coverage_pct,bias_pct,width_pct\n", out);
 	for (i = 0; i < v->n_pairs + v->n_models; i++) {
 		const struct gpuproj_validation_group *g =
 			i < v->n_pairs ? &v->pairs[i] : &v->overall[i - v->n_pairs];
@@ -165,6 +171,8 @@ gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v)
 			csv_write_num(out, st->coverage_pct);
 			fputc(',', out);
 			csv_write_num(out, st->bias_pct);
+			fputc(',', out);
+			csv_write_num(out, st->width_pct);
 			fputc('\n', out);
 		}
 	}
@@ -185,6 +193,7 @@ stats_json(const struct gpuproj_validation_stats *s)
 	json_object_set_new(o, "median_ape_pct", json_num(s->median_ape_pct));
 	json_object_set_new(o, "coverage_pct", json_num(s->coverage_pct));
 	json_object_set_new(o, "bias_pct", json_num(s->bias_pct));
+	json_object_set_new(o, "width_pct", json_num(s->width_pct));
 	return o;
 }
 
@@ -242,6 +251,11 @@ gpuproj_validation_write_json(const char *path, const struct gpuproj_validation 
 	json_object_set_new(root, "targets",
 			    v->targets_origin ? json_string(v->targets_origin) : json_null());
 	json_object_set_new(root, "threshold_ns", json_real(v->threshold_ns));
+	json_object_set_new(root, "intervals", v->intervals_origin
+						       ? json_string(v->intervals_origin)
+						       : json_null());
+	json_object_set_new(root, "holdout", json_string(gpuproj_holdout_name(v->holdout)));
+	json_object_set_new(root, "n_calibration", json_integer((json_int_t)v->n_calibration));
 	for (i = 0; i < v->n_models; i++)
 		json_array_append_new(models, json_string(gpuproj_model_name(v->models[i])));
 	json_object_set_new(root, "models", models);
@@ -276,6 +290,9 @@ gpuproj_validation_write_json(const char *path, const struct gpuproj_validation 
 			json_object_set_new(o, "lo_ns", json_num(c->lo_ns));
 			json_object_set_new(o, "hi_ns", json_num(c->hi_ns));
 			json_object_set_new(o, "point_ns", json_num(c->point_ns));
+			json_object_set_new(o, "level_lo_ns", json_num(c->level_lo_ns));
+			json_object_set_new(o, "level_hi_ns", json_num(c->level_hi_ns));
+			json_object_set_new(o, "calibrated", json_boolean(ok && c->calibrated));
 			json_object_set_new(o, "binding",
 					    ok ? json_string(gpuproj_bound_name(c->binding))
 					       : json_null());

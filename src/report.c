@@ -236,7 +236,8 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 		"source\n\n", n, launches, format_ns(src_total, a, sizeof(a)));
 
 	fprintf(out, "Whole run: projected GPU kernel time per target (sum over kernels of point x "
-		"launches; interval from the L1/L2/DRAM projections)\n");
+		"launches; interval calibrated on each model's validation residuals, summed "
+		"over kernels: docs/validation.md)\n");
 	fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s\n", "target", "projected", "interval",
 		"speedup", "measured", "error", "binding");
 	for (r = 0; r < n_runs; r++) {
@@ -700,6 +701,11 @@ gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_t
 				json_object_set_new(jk, "lo_ns", json_num(pr->lo_ns));
 				json_object_set_new(jk, "hi_ns", json_num(pr->hi_ns));
 				json_object_set_new(jk, "point_ns", json_num(pr->point_ns));
+				json_object_set_new(jk, "level_lo_ns", json_num(pr->level_lo_ns));
+				json_object_set_new(jk, "level_hi_ns", json_num(pr->level_hi_ns));
+				json_object_set_new(jk, "interval", json_string(pr->calibrated
+										? "calibrated"
+										: "model"));
 				json_object_set_new(jk, "binding",
 						    json_string(gpuproj_bound_name(pr->binding)));
 				for (l = 0; l < GPUPROJ_HL_COUNT; l++)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <gpuproj/interval.h>
 #include <gpuproj/model.h>
 #include <gpuproj/validate.h>
 
@@ -29,6 +30,17 @@ gpuproj_validation_subset_name(enum gpuproj_validation_subset s)
 	case GPUPROJ_VSUBSET_SHORT: return "short";
 	case GPUPROJ_VSUBSET_LONG: return "long";
 	case GPUPROJ_VSUBSET_COUNT: break;
+	}
+	return "?";
+}
+
+const char *
+gpuproj_holdout_name(enum gpuproj_holdout h)
+{
+	switch (h) {
+	case GPUPROJ_HOLDOUT_NONE: return "none";
+	case GPUPROJ_HOLDOUT_SHAPE: return "shape";
+	case GPUPROJ_HOLDOUT_GPU: return "gpu";
 	}
 	return "?";
 }
@@ -121,7 +133,7 @@ static void
 compute_stats(struct gpuproj_validation_stats *s, const struct gpuproj_validation_comparison *c,
 	      const size_t *idx, size_t n_idx, double *scratch)
 {
-	double sum_ape = 0, sum_err = 0;
+	double sum_ape = 0, sum_err = 0, sum_width = 0;
 	size_t i, n = 0, covered = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -135,13 +147,15 @@ compute_stats(struct gpuproj_validation_stats *s, const struct gpuproj_validatio
 		scratch[n++] = fabs(x->error_pct);
 		sum_ape += fabs(x->error_pct);
 		sum_err += x->error_pct;
+		sum_width += (x->hi_ns - x->lo_ns) / x->point_ns * 100.0;
 		covered += x->covered;
 	}
 	s->n = n;
 	if (n == 0) {
-		s->mape_pct = s->median_ape_pct = s->coverage_pct = s->bias_pct = NAN;
+		s->mape_pct = s->median_ape_pct = s->coverage_pct = s->bias_pct = s->width_pct = NAN;
 		return;
 	}
+	s->width_pct = sum_width / (double)n;
 	qsort(scratch, n, sizeof(*scratch), cmp_double);
 	s->mape_pct = sum_ape / (double)n;
 	s->median_ape_pct = n % 2 ? scratch[n / 2] : (scratch[n / 2 - 1] + scratch[n / 2]) / 2;
@@ -302,7 +316,163 @@ gpuproj_validation_clear(struct gpuproj_validation *v)
 		free(v->citations[i]);
 	free(v->citations);
 	free(v->targets_origin);
+	gpuproj_intervals_free(v->fitted);
+	free(v->intervals_origin);
 	memset(v, 0, sizeof(*v));
+}
+
+/* FNV-1a of a kernel's name and tag: the shape of gpuproj_holdout SHAPE. */
+static uint64_t
+shape_hash(const struct gpuproj_kernel *k)
+{
+	uint64_t h = 1469598103934665603ULL;
+	const char *p;
+
+	for (p = k->name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	h = (h ^ 0) * 1099511628211ULL;
+	for (p = k->tag ? k->tag : ""; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h;
+}
+
+static int
+cmp_target_name(const void *a, const void *b)
+{
+	const struct gpuproj_target *x = *(const struct gpuproj_target *const *)a;
+	const struct gpuproj_target *y = *(const struct gpuproj_target *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+/* Is comparison c in the calibration half? (enum gpuproj_holdout) */
+static bool
+in_calibration(enum gpuproj_holdout h, const struct gpuproj_validation_comparison *c,
+	       const struct gpuproj_target *const *sorted, size_t n_sorted)
+{
+	size_t i;
+
+	if (h == GPUPROJ_HOLDOUT_SHAPE)
+		return shape_hash(c->kernel) % 2 == 0;
+	if (h == GPUPROJ_HOLDOUT_GPU) {
+		for (i = 0; i < n_sorted; i++) {
+			if (sorted[i] == c->target)
+				return i % 2 == 0;
+		}
+	}
+	return false;
+}
+
+/*
+ * Split (holdout), fit (fit_intervals), and give every projected comparison
+ * its interval: the fitted table's, else the options' (NULL: built-in),
+ * else (level_interval or no entry) the model's own. Calibration-half
+ * comparisons are dropped from comp/pend (their `why` freed).
+ */
+static int
+intervals(struct gpuproj_validation *v, const struct gpuproj_validate_options *opt,
+	  struct gpuproj_validation_comparison *comp, struct pending *pend, size_t *n_comp,
+	  const struct gpuproj_target *const *tlist, size_t n_t, struct gpuproj_error *reterr)
+{
+	const struct gpuproj_intervals *iv = NULL;
+	const struct gpuproj_target **sorted = NULL;
+	bool *calib = NULL;
+	size_t i, j, n = *n_comp, n_sorted = 0;
+	int st = GPUPROJ_OK;
+
+	calib = calloc(n ? n : 1, sizeof(*calib));
+	sorted = calloc(n_t ? n_t : 1, sizeof(*sorted));
+	if (!calib || !sorted)
+		goto nomem;
+	for (i = 0; i < n_t; i++) {
+		for (j = 0; j < n && comp[j].target != tlist[i]; j++)
+			;
+		if (j < n)
+			sorted[n_sorted++] = tlist[i];
+	}
+	qsort(sorted, n_sorted, sizeof(*sorted), cmp_target_name);
+	for (i = 0; i < n; i++)
+		calib[i] = in_calibration(opt->holdout, &comp[i], sorted, n_sorted);
+
+	if (opt->fit_intervals) {
+		struct gpuproj_interval_sample *smp = calloc(n ? n : 1, sizeof(*smp));
+		struct gpuproj_intervals_provenance prov = { 0 };
+		const char *split;
+		size_t m = 0;
+
+		if (!smp)
+			goto nomem;
+		for (i = 0; i < n; i++) {
+			if (comp[i].status != GPUPROJ_OK ||
+			    (opt->holdout != GPUPROJ_HOLDOUT_NONE && !calib[i]))
+				continue;
+			smp[m++] = (struct gpuproj_interval_sample){ comp[i].model, comp[i].binding,
+								     comp[i].point_ns,
+								     comp[i].measured_ns };
+		}
+		split = opt->holdout == GPUPROJ_HOLDOUT_SHAPE
+				? "the calibration half by shape (FNV-1a of kernel name and tag even)"
+			: opt->holdout == GPUPROJ_HOLDOUT_GPU
+				? "the calibration half by target GPU (even positions by name)"
+				: "all comparisons";
+		prov.corpora = (const char *const *)v->citations;
+		prov.n_corpora = v->n_citations;
+		prov.split = split;
+		prov.targets = v->targets_origin;
+		st = gpuproj_intervals_fit(smp, m, opt->fit_coverage, &prov, &v->fitted, reterr);
+		free(smp);
+		if (st)
+			goto out;
+		iv = v->fitted;
+		v->intervals_origin = xasprintf("fitted here: %s", gpuproj_intervals_origin(iv));
+	} else if (!(opt->model_options && opt->model_options->level_interval)) {
+		iv = opt->model_options && opt->model_options->intervals
+			     ? opt->model_options->intervals
+			     : gpuproj_intervals_builtin();
+		v->intervals_origin = xasprintf("%s: %s", opt->model_options &&
+							  opt->model_options->intervals
+							  ? "given" : "built-in",
+						gpuproj_intervals_origin(iv));
+	} else {
+		v->intervals_origin = xstrdup("the models' own (no calibration)");
+	}
+	if (!v->intervals_origin)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		struct gpuproj_validation_comparison *c = &comp[i];
+		double lo, hi;
+
+		if (c->status != GPUPROJ_OK)
+			continue;
+		if (iv && gpuproj_intervals_lookup(iv, c->model, c->binding, c->point_ns, &lo, &hi,
+						   NULL)) {
+			c->lo_ns = c->point_ns * lo;
+			c->hi_ns = c->point_ns * hi;
+			c->calibrated = true;
+		}
+		c->covered = c->lo_ns <= c->measured_ns && c->measured_ns <= c->hi_ns;
+	}
+	if (opt->holdout != GPUPROJ_HOLDOUT_NONE) {
+		for (i = j = 0; i < n; i++) {
+			if (calib[i]) {
+				free(pend[i].why);
+				v->n_calibration++;
+				continue;
+			}
+			comp[j] = comp[i];
+			pend[j] = pend[i];
+			pend[j].seq = j;
+			j++;
+		}
+		*n_comp = j;
+	}
+	goto out;
+nomem:
+	st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+out:
+	free(calib);
+	free(sorted);
+	return st;
 }
 
 int
@@ -318,6 +488,7 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 	struct pending *pend = NULL;
 	struct gpuproj_validation_comparison *comp = NULL;
 	struct gpuproj_validation v = { 0 };
+	struct gpuproj_model_options mopt = { 0 };
 	size_t n_t, n_comp = 0, cap_comp = 0, total = 0, done = 0;
 	size_t mi, pi, ti, ki, i, j;
 	int st;
@@ -327,6 +498,11 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 	memset(out, 0, sizeof(*out));
 	if (!opt)
 		opt = &defaults;
+	/* Project with the models' own intervals; calibration comes after (intervals()). */
+	if (opt->model_options)
+		mopt = *opt->model_options;
+	mopt.level_interval = true;
+	v.holdout = opt->holdout;
 
 	v.threshold_ns = opt->threshold_ns > 0 ? opt->threshold_ns
 					       : GPUPROJ_VALIDATE_DEFAULT_THRESHOLD_NS;
@@ -440,8 +616,8 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 						pend = a;
 						cap_comp = nc;
 					}
-					gpuproj_model_project(v.models[mi], k, gpu_of[pi], t,
-							      opt->model_options, &pr);
+					gpuproj_model_project(v.models[mi], k, gpu_of[pi], t, &mopt,
+							      &pr);
 					c = &comp[n_comp];
 					memset(c, 0, sizeof(*c));
 					c->model = v.models[mi];
@@ -454,9 +630,10 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 					c->lo_ns = c->hi_ns = c->point_ns = c->error_pct = NAN;
 					pend[n_comp] = (struct pending){ mi, rank[pi], ti,
 									 n_comp, NULL };
+					c->level_lo_ns = c->level_hi_ns = NAN;
 					if (pr.status == GPUPROJ_OK) {
-						c->lo_ns = pr.lo_ns;
-						c->hi_ns = pr.hi_ns;
+						c->lo_ns = c->level_lo_ns = pr.level_lo_ns;
+						c->hi_ns = c->level_hi_ns = pr.level_hi_ns;
 						c->point_ns = pr.point_ns;
 						c->binding = pr.binding;
 						c->error_pct = (pr.point_ns - meas) / meas * 100.0;
@@ -472,6 +649,11 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 			}
 		}
 	}
+
+	st = intervals(&v, opt, comp, pend, &n_comp, (const struct gpuproj_target *const *)tlist,
+		       n_t, reterr);
+	if (st)
+		goto out;
 
 	/* Order by (model, source, target), keeping kernel order; then groups. */
 	{

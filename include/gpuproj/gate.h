@@ -145,6 +145,17 @@ struct gpuproj_gate_cell {
 	 * writers label it "coarser".
 	 */
 	bool coarse;
+	/**
+	 * Target columns: the projection interval of the current value, ns
+	 * (per launch or whole run; the calibrated interval of interval.h, the
+	 * range the measured time fell in for the table's coverage, 85 % for the
+	 * built-in one, of the validation cases);
+	 * NaN on the source column and where not projected. The gate compares
+	 * points: baseline and current share the model, so its error mostly
+	 * cancels in the change; the interval says how far the projected time
+	 * itself may be off.
+	 */
+	double cur_lo_ns, cur_hi_ns;
 };
 
 /** One column: the source GPU (index 0) or a target GPU. */

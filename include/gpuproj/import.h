@@ -10,8 +10,10 @@
  * - gpuproj_ncu_metrics(): what to collect with ncu for the default model.
  * - The gpuperfpredict data set (Amaris et al., nvprof metrics of Rodinia
  *   kernels on 9 GPUs; CC BY 4.0), one profile per GPU.
- * - Data sets for validation: profiles and gpuperfpredict files, told apart
- *   by content.
+ * - The NeuSight training set (Lee et al.: PyTorch FP32 linear and add
+ *   latencies on five GPUs; MIT), one profile per GPU, analytic metrics.
+ * - Data sets for validation: profiles, gpuperfpredict and NeuSight files,
+ *   told apart by content.
  *
  * Thread safety: reentrant.
  */
@@ -39,6 +41,16 @@ extern "C" {
 	"Amaris, Camargo, Cordeiro, Goldman, Trystram, A comparison of GPU execution time "        \
 	"prediction using machine learning and analytical modeling (NCA 2016); data set "          \
 	"marcosamaris/gpuperfpredict"
+
+/**
+ * The citation every report of results on the NeuSight training set must
+ * carry (MIT licence). The importer stores it in each profile's "citation"
+ * attribute (and "MIT" in "license").
+ */
+#define GPUPROJ_CITATION_NEUSIGHT                                                                 \
+	"Lee et al., Forecasting GPU Performance for Deep Learning Training and Inference "        \
+	"(NeuSight, ASPLOS 2025); data set sitar-lab/NeuSight@6945927d, "                           \
+	"scripts/asplos/data/dataset/train/collect/{linear,add}"
 
 /** What an import found. Zero-initialise; release with gpuproj_import_summary_clear(). */
 struct gpuproj_import_summary {
@@ -195,13 +207,51 @@ int gpuproj_import_gpuperfpredict(const char *const *paths, size_t n_paths,
 				  struct gpuproj_error *reterr);
 
 /**
+ * Import the NeuSight training set (Lee et al., ASPLOS 2025: PyTorch FP32
+ * `linear` and `add` latencies on several GPUs; MIT licence) into one
+ * profile per GPU. No hardware counters exist in the data: every metric is
+ * derived analytically from the operator shape, the cuBLAS kernel's tile
+ * (from its name) and the launch columns, as documented at the top of
+ * src/import-neusight.c; the profiles carry attributes origin "neusight"
+ * and metrics "analytic". A signature is (operator, shape): name "linear"
+ * or "add", tag "B=…,M=…,N=…,K=…" or "B=…,H=…", with the GPU's own grid and
+ * block; every profile carries the times the other GPUs measured for the
+ * same (operator, shape) as reference_ns.
+ *
+ * @param paths CSV files, or directories holding them (a directory's *.csv
+ *        files and those of its subdirectories, one level deep, in name
+ *        order, e.g. neusight-train/ with linear/ and add/)
+ * @param n_paths number of paths
+ * @param targets GPU descriptions; every `Device` must match an entry
+ * @param[out] ret_profiles new array of new profiles, one per GPU in order
+ *        of first appearance; the caller frees each and the array;
+ *        untouched on failure
+ * @param[out] ret_n number of profiles; untouched on failure
+ * @param[out] reterr optional; file:line[:column] of the first bad row
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (no paths, NULL targets or outputs);
+ *         GPUPROJ_E_IO; GPUPROJ_E_PARSE (empty file, no OPName/Latency/Device
+ *         header, no data rows, a row with another number of fields);
+ *         GPUPROJ_E_SCHEMA (a required column missing or empty, a value that
+ *         is not a number or not a positive integer where one is needed, an
+ *         operator other than linear/add, a linear kernel name whose tile
+ *         cannot be read); GPUPROJ_E_NOTFOUND (a device not in targets, or
+ *         no CSV file under the paths); GPUPROJ_E_NOMEM
+ */
+int gpuproj_import_neusight(const char *const *paths, size_t n_paths,
+			    const struct gpuproj_targets *targets,
+			    struct gpuproj_profile ***ret_profiles, size_t *ret_n,
+			    struct gpuproj_error *reterr);
+
+/**
  * Load data sets (for validation, include/gpuproj/validate.h), detecting
  * each file's kind by content: a gpuproj profile JSON starts with '{'
  * (after blanks and a UTF-8 BOM); a gpuperfpredict CSV has a first line
- * starting with `gpu,kernel,` (fields optionally quoted). All CSV files are
- * imported together with gpuproj_import_gpuperfpredict() (one profile per
- * GPU, with references between them); their profiles take the place of the
- * first CSV in the order of `paths`. A profile JSON of origin
+ * starting with `gpu,kernel,` (fields optionally quoted); a NeuSight CSV
+ * has a first line starting with `OPName,Latency,Device,`. All CSV files of
+ * one kind are imported together with gpuproj_import_gpuperfpredict() or
+ * gpuproj_import_neusight() (one profile per GPU, with references between
+ * them); their profiles take the place of the first CSV of that kind in the
+ * order of `paths`. A profile JSON of origin
  * "gpuperfpredict" without a "citation" attribute gets
  * GPUPROJ_CITATION_GPUPERFPREDICT and license "CC BY 4.0".
  *

@@ -22,16 +22,25 @@
  * - "irm": instruction roofline, Ding & Williams / Leinhauser et al. (seed
  *   004, eqs. 1–4): the hroof ratio method on warp instructions and 32-B
  *   transactions (src/model-irm.c).
- * - "hroof-occ": hroof × seed 002's occupancy ratio O'_s/O'_t (eq. 4 with
- *   hroof's rooflines), src/model-hroof-occ.c. The default: the most
- *   accurate on the gpuperfpredict validation (docs/validation.md).
+ * - "hroof-occ": hroof with occupancy as latency hiding: each level's time
+ *   is at least the time Little's law allows with the warps resident on the
+ *   target (gpuproj_latency_hiding()), plus wave quantisation;
+ *   src/model-hroof-occ.c. The default (README "Accuracy").
  * - "sol": a coarser hroof for exports of Nsight Compute's default sections
  *   (SpeedOfLight, LaunchStats, Occupancy), which carry no per-level byte
  *   and no FP instruction counts: the time each resource was busy on the
  *   source follows from its throughput percentage (GPUPROJ_SOL_*), and is
- *   projected by hroof's ratio method against plain ceilings
- *   (src/model-sol.c). gpuproj_project_run() uses it, labelled, for kernels
- *   the default model cannot project (gpuproj_model_options.fallback).
+ *   projected by hroof's ratio method against plain ceilings, times seed
+ *   002's occupancy ratio (src/model-sol.c). gpuproj_project_run() uses
+ *   it, labelled, for kernels the default model cannot project
+ *   (gpuproj_model_options.fallback).
+ * - "naive" (baseline, by name only): the ratio of the datasheet rooflines
+ *   (peak FP32 FMA, peak DRAM bandwidth) of source and target.
+ *
+ * Point and interval: every model returns its point and its own interval;
+ * gpuproj_model_project() then replaces lo_ns/hi_ns by the calibrated
+ * interval of interval.h (the model's validation residuals), keeping the
+ * model's own in level_lo_ns/level_hi_ns.
  *
  * Optional cache-capacity adjustment (all models, option l2_capacity):
  * gpuproj_l2_capacity_dram().
@@ -106,6 +115,21 @@ struct gpuproj_projection {
 	 * it or nothing did. `why` then keeps why the run's model could not.
 	 */
 	const struct gpuproj_model *fallback;
+	/**
+	 * The model's own interval before calibration, ns (hroof: [min, max]
+	 * over the levels; NaN when not projected). lo_ns/hi_ns equal it when
+	 * `calibrated` is false.
+	 */
+	double level_lo_ns, level_hi_ns;
+	/**
+	 * lo_ns/hi_ns are the calibrated interval of interval.h (point × the
+	 * factors of the model's validation residuals for its binding and
+	 * class), which held the measured time in the table's coverage (85 % for
+	 * the built-in table)
+	 * of the validation cases; false: no table entry, or the options asked
+	 * for the level interval.
+	 */
+	bool calibrated;
 };
 
 /**
@@ -219,6 +243,83 @@ enum gpuproj_fallback {
 	GPUPROJ_FALLBACK_OFF = 1,    /**< never: each kernel by the run's model or not at all */
 };
 
+/**
+ * The occupancy term of hroof-occ (src/model-hroof-occ.c): how throughput
+ * follows the warps a kernel keeps resident.
+ */
+enum gpuproj_occupancy_term {
+	GPUPROJ_OCC_TERM_DEFAULT = 0, /**< gpuproj_occupancy_term_default() decides */
+	/**
+	 * Little's law (gpuproj_latency_hiding()): a level's bandwidth is
+	 * min(ceiling, bytes in flight / latency); unchanged as long as the
+	 * target's warps still cover the latency.
+	 */
+	GPUPROJ_OCC_TERM_LITTLE = 1,
+	/** Seed 002 eq. 4: throughput proportional to occupancy, T × O'_s / O'_t. */
+	GPUPROJ_OCC_TERM_LINEAR = 2,
+	/**
+	 * Little's law with the bytes in flight per warp inferred from the
+	 * source's achieved bandwidth where the source ran below its roofs
+	 * (gpuproj_latency_hiding.from_source).
+	 */
+	GPUPROJ_OCC_TERM_LITTLE_SOURCE = 3,
+};
+
+/** @return "little", "linear", "little-source" (or "default") */
+const char *gpuproj_occupancy_term_name(enum gpuproj_occupancy_term t);
+/**
+ * Parse "little", "linear", "little-source" or "default" (case-insensitive).
+ * @return GPUPROJ_OK or GPUPROJ_E_INVAL (*ret untouched)
+ */
+int gpuproj_occupancy_term_from_name(const char *name, enum gpuproj_occupancy_term *ret);
+/** @return the occupancy term used when the options leave it at DEFAULT (little) */
+enum gpuproj_occupancy_term gpuproj_occupancy_term_default(void);
+
+/**
+ * Little's-law latency hiding of a kernel's memory traffic below L1, from
+ * a source GPU s to a target t (hroof-occ; equations in
+ * src/model-hroof-occ.c, after Little, "A proof for the queuing formula
+ * L = λW", Operations Research 9(3), 1961, and Volkov, "Understanding
+ * Latency Hiding on GPUs", PhD thesis, UC Berkeley, 2016). Fill the inputs,
+ * call gpuproj_latency_hiding(); times in ns, bytes in B.
+ */
+struct gpuproj_latency_hiding {
+	/* inputs */
+	double src_ns;        /**< T_s: measured time per launch on the source, ns (> 0) */
+	/**
+	 * T_roof,s: the largest stand-alone resource time on the source (hroof
+	 * eqs. 3–5: FLOP/Perf^ceil, t_L1, t_shM, t_L2, t_DRAM), ns
+	 */
+	double src_roof_ns;
+	double src_warps;     /**< W_s: warps resident at once on the whole source GPU (> 0) */
+	double tgt_warps;     /**< W_t: the same on the target (> 0) */
+	double src_lat_bytes; /**< D_s = Σ_x N_x · L_x,s over L2 hits and DRAM bytes, B·ns (≥ 0) */
+	double tgt_lat_bytes; /**< D_t, with the target's latencies (and bytes), B·ns (≥ 0) */
+	double life_bytes;    /**< b_life: bytes below L1 per warp over its whole life, B (≥ 0) */
+	/**
+	 * false: b = max(b_lo, b_life) (σ = 1); true: b blends from b_lo (a
+	 * source far below its roofs, e_s ≤ 0.5) to max(b_lo, b_life) (e_s ≥ 0.9)
+	 */
+	bool from_source;
+	/* outputs */
+	double efficiency;    /**< e_s = min(T_roof,s / T_s, 1) */
+	double blend;         /**< σ(e_s), 0 (latency-bound source) .. 1 (throughput-bound) */
+	double mlp_lo;        /**< b_lo = D_s / (W_s · T_s): bytes in flight per warp on the source, B */
+	double mlp;           /**< b: the bytes in flight per warp assumed on the target, B */
+	double tgt_ns;        /**< T_lat,t = D_t / (W_t · b), ns (0 when D_t = 0) */
+};
+
+/**
+ * Compute the outputs of `lh` from its inputs (equations in
+ * src/model-hroof-occ.c).
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL, or an input out of its range
+ *         or not finite; outputs NaN)
+ */
+int gpuproj_latency_hiding(struct gpuproj_latency_hiding *lh);
+
+/** A table of calibrated intervals (interval.h). */
+struct gpuproj_intervals;
+
 /** Options common to all models. Zero-initialise, then set what you need. */
 struct gpuproj_model_options {
 	/**
@@ -240,6 +341,12 @@ struct gpuproj_model_options {
 	bool notes;
 	/** gpuproj_project_run() with the default model: fallback models (see enum). */
 	enum gpuproj_fallback fallback;
+	/** hroof-occ's occupancy term; 0 (DEFAULT) = gpuproj_occupancy_term_default(). */
+	enum gpuproj_occupancy_term occupancy_term;
+	/** Calibrated intervals (interval.h) for lo_ns/hi_ns; NULL = the built-in table. */
+	const struct gpuproj_intervals *intervals;
+	/** true: lo_ns/hi_ns stay the model's own interval (no calibration). */
+	bool level_interval;
 };
 
 /**
@@ -502,7 +609,12 @@ struct gpuproj_model_details {
 	struct gpuproj_detail items[GPUPROJ_DETAILS_MAX];
 };
 
-/** @return the model named `name` ("hroof", …) or NULL */
+/**
+ * @return the model named `name` ("hroof", …), or the baseline "naive"
+ *         (src/model-naive.c: the ratio of datasheet rooflines, which
+ *         validation compares every model with; not in gpuproj_model_at()),
+ *         or NULL
+ */
 const struct gpuproj_model *gpuproj_model_find(const char *name);
 /** @return the default model (chosen from validation evidence, README) */
 const struct gpuproj_model *gpuproj_model_default(void);

@@ -33,7 +33,20 @@
  *   values when n is even), %;
  * - coverage = 100 × #{i : lo_i ≤ m_i ≤ hi_i} / n, %;
  * - bias (mean signed error) = (1/n) Σ e_i, %: positive = projections too
- *   slow (longer than measured), negative = too fast.
+ *   slow (longer than measured), negative = too fast;
+ * - width = (1/n) Σ (hi_i − lo_i) / p_i × 100, %: how wide the intervals
+ *   behind the coverage are.
+ * [lo, hi] is the calibrated interval (interval.h; the built-in table, the
+ * options' one, or one fitted here) or, without a table entry or with
+ * level_interval, the model's own.
+ *
+ * ## Held-out halves (holdout)
+ *
+ * Anything fitted must be reported on data it was not fitted to: with
+ * holdout = shape or gpu the comparisons are split deterministically
+ * (enum gpuproj_holdout), intervals are fitted on the calibration half
+ * only (fit_intervals), and every statistic is computed on the evaluation
+ * half only; n_calibration says how many were set aside.
  * Each is NaN when n = 0. n_failed counts kernels with a measured time that
  * the model could not project (status ≠ GPUPROJ_OK); they are in no
  * statistic but listed with their reason — never dropped silently.
@@ -73,6 +86,27 @@ extern "C" {
 /** Default threshold between short and long configurations, ns (50 µs). */
 #define GPUPROJ_VALIDATE_DEFAULT_THRESHOLD_NS 50000.0
 
+/** How gpuproj_validate() splits comparisons into calibration and evaluation halves. */
+enum gpuproj_holdout {
+	GPUPROJ_HOLDOUT_NONE = 0,  /**< no split: every comparison is evaluated */
+	/**
+	 * By kernel shape: a comparison is calibration when the FNV-1a hash of
+	 * its kernel's name and tag (the operator shape or input size, the same
+	 * on every GPU) is even, else evaluation.
+	 */
+	GPUPROJ_HOLDOUT_SHAPE = 1,
+	/**
+	 * By target GPU: the targets that appear, sorted by name; those at even
+	 * positions are calibration, the others evaluation.
+	 */
+	GPUPROJ_HOLDOUT_GPU = 2,
+};
+
+/** @return "none", "shape", "gpu" */
+const char *gpuproj_holdout_name(enum gpuproj_holdout h);
+
+struct gpuproj_intervals;
+
 /** What to validate. Zero-initialise, then set what you need. */
 struct gpuproj_validate_options {
 	/** Models to run, in report order; n_models = 0: the default model. */
@@ -102,6 +136,21 @@ struct gpuproj_validate_options {
 	 */
 	void (*progress)(void *userdata, size_t done, size_t total);
 	void *progress_userdata;
+	/**
+	 * Split comparisons (enum gpuproj_holdout): statistics are then computed
+	 * on the evaluation half only, and a fitted table (fit_intervals) on the
+	 * calibration half only.
+	 */
+	enum gpuproj_holdout holdout;
+	/**
+	 * Fit calibrated intervals (interval.h) on the calibration comparisons
+	 * (all of them without holdout) and use them for the statistics; the
+	 * table is returned in gpuproj_validation.fitted. Otherwise the
+	 * intervals of model_options (NULL: built-in; level_interval: none).
+	 */
+	bool fit_intervals;
+	/** Coverage to fit for, in (0, 1); ≤ 0 or NaN: GPUPROJ_INTERVALS_DEFAULT_COVERAGE. */
+	double fit_coverage;
 };
 
 /** Statistics of one set of comparisons; percentages as defined in the file comment. */
@@ -112,6 +161,8 @@ struct gpuproj_validation_stats {
 	double median_ape_pct; /**< median absolute percentage error, %, NaN when n = 0 */
 	double coverage_pct;   /**< measured times inside [lo, hi], % of n, NaN when n = 0 */
 	double bias_pct;       /**< mean signed percentage error, %, NaN when n = 0 */
+	/** mean interval width (hi − lo) / point × 100, %, NaN when n = 0 */
+	double width_pct;
 };
 
 /** Subsets every group is reported for. */
@@ -159,6 +210,8 @@ struct gpuproj_validation_comparison {
 	bool covered;          /**< lo ≤ measured ≤ hi */
 	/** Reason when not projected (points into the pair group's reasons), else NULL. */
 	const char *why;
+	double level_lo_ns, level_hi_ns; /**< the model's own interval, ns; NaN when not projected */
+	bool calibrated;       /**< lo/hi are a calibrated interval (interval.h) */
 };
 
 /** A validation run. Zero-initialise; release with gpuproj_validation_clear(). */
@@ -177,6 +230,12 @@ struct gpuproj_validation {
 				    gpuperfpredict one for profiles of that origin); owned */
 	size_t n_citations;
 	char *targets_origin;  /**< copy of the option, or NULL; owned */
+	enum gpuproj_holdout holdout; /**< the split used */
+	size_t n_calibration;  /**< comparisons in the calibration half (not in the statistics) */
+	/** The table fitted with fit_intervals, else NULL; owned (gpuproj_intervals_free()). */
+	struct gpuproj_intervals *fitted;
+	/** Where the intervals of the statistics come from: "fitted: …", "built-in: …", "levels". */
+	char *intervals_origin;
 };
 
 /**
@@ -207,10 +266,11 @@ void gpuproj_validation_clear(struct gpuproj_validation *v);
 
 /**
  * The human table: citation lines ("Data: …"), a header naming the models,
- * threshold and targets, then one row per pair and one "(all)" row per
- * model with n, failed, MAPE, median APE, coverage and bias (%, "-" when
- * n = 0) for all, short and long configurations, then the reasons kernels
- * were not projected and a legend.
+ * threshold, targets, intervals and held-out split, then one row per pair
+ * and one "(all)" row per model with n, failed, MAPE, median APE,
+ * coverage, interval width and bias (%, "-" when n = 0) for all, short and
+ * long configurations, then the reasons kernels were not projected and a
+ * legend.
  *
  * @param out the stream (flushed, not closed)
  * @param v a run filled by gpuproj_validate()
@@ -221,7 +281,8 @@ int gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v
 /**
  * CSV (RFC 4180 quoting): first one comment line "# Data: CITATION" per
  * citation, then the header `model,source,target,subset,threshold_ns,n,
- * n_failed,mape_pct,median_ape_pct,coverage_pct,bias_pct` (one line) and
+ * n_failed,mape_pct,median_ape_pct,coverage_pct,bias_pct,width_pct` (one
+ * line) and
  * three rows (subset all, short, long) per pair, then per model three
  * rows with source and target "(all)". Empty fields = NaN (no comparison).
  *
@@ -236,7 +297,8 @@ int gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v);
  * @code
  * { "schema": "gpuproj-validation/1",
  *   "citations": ["…"], "targets": "targets.yaml" | null,
- *   "threshold_ns": 50000, "models": ["hroof"],
+ *   "threshold_ns": 50000, "intervals": "built-in: …" | null,
+ *   "holdout": "none" | "shape" | "gpu", "n_calibration": 0, "models": ["hroof"],
  *   "pairs": [ { "model": "hroof", "source": "GTX-680", "target": "GTX-970",
  *                "all": STATS, "short": STATS, "long": STATS,
  *                "failures": [ { "why": "…", "count": 3 } ] } ],
@@ -244,11 +306,12 @@ int gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v);
  *                  "failures": [ … ] } ],
  *   "comparisons": [ { "model", "source", "target", "kernel", "tag", "grid": [x,y,z],
  *                      "block": [x,y,z], "source_ns", "measured_ns", "status": "ok" | text,
- *                      "lo_ns", "hi_ns", "point_ns", "binding", "error_pct",
- *                      "covered", "why" } ] }      (only when details is true)
+ *                      "lo_ns", "hi_ns", "point_ns", "level_lo_ns", "level_hi_ns",
+ *                      "calibrated", "binding", "error_pct", "covered", "why" } ] }
+ *                                                  (only when details is true)
  * @endcode
  * STATS = { "n", "n_failed", "mape_pct", "median_ape_pct", "coverage_pct",
- * "bias_pct" }, null for NaN. Times in ns, percentages in %.
+ * "bias_pct", "width_pct" }, null for NaN. Times in ns, percentages in %.
  *
  * @param details include the per-kernel "comparisons" array
  * @return GPUPROJ_OK; GPUPROJ_E_IO (reterr names the file); GPUPROJ_E_NOMEM

@@ -63,6 +63,9 @@ void cli_print_models(void);
 bool cli_parse_l2_capacity(const char *cmd, const char *value, enum gpuproj_l2_capacity *ret);
 /* --waves sm|resident|off; prints the usage error and returns false otherwise. */
 bool cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret);
+/* --occupancy little|linear; prints the usage error and returns false otherwise. */
+bool cli_parse_occupancy_term(const char *cmd, const char *value,
+			      enum gpuproj_occupancy_term *ret);
 
 /*
  * Write what `render` prints to `path` (NULL or "-": standard output). A

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gpuproj import ncu|nvprof|gpuperfpredict: turn measurements made by
- * other tools into gpuproj-profile/1 JSON (include/gpuproj/import.h). A
+ * gpuproj import ncu|nvprof|gpuperfpredict|neusight: turn measurements
+ * made by other tools into gpuproj-profile/1 JSON (include/gpuproj/import.h). A
  * summary of what was found goes to stderr: the GPU (checked against
  * targets.yaml), warnings, and what the default model still lacks — with
  * the kernels a fallback model will project and the command that collects
@@ -33,7 +33,8 @@ help(FILE *f)
 	fprintf(f,
 		"Usage: gpuproj import ncu [options] FILE.csv|FILE.ncu-rep -o OUT.json\n"
 		"       gpuproj import nvprof [options] FILE.csv... -o OUT.json\n"
-		"       gpuproj import gpuperfpredict [--targets FILE] FILE.csv... -o DIR\n\n"
+		"       gpuproj import gpuperfpredict [--targets FILE] FILE.csv... -o DIR\n"
+		"       gpuproj import neusight [--targets FILE] DIR|FILE.csv... -o DIR\n\n"
 		"Convert measurements made by other tools into gpuproj profiles\n"
 		"(gpuproj-profile/1 JSON) for `gpuproj project`.\n\n"
 		"ncu             an Nsight Compute export: `ncu --csv` (one row per metric),\n"
@@ -41,8 +42,10 @@ help(FILE *f)
 		"                report (exported with ncu when ncu is on PATH)\n"
 		"nvprof          nvprof CSV exports: `--metrics`, `--events`, `--print-gpu-trace`,\n"
 		"                the summary; several files of one run are joined by kernel name\n"
-		"gpuperfpredict  CSV files of the gpuperfpredict data set: one profile per GPU\n\n"
-		"`gpuproj import ncu --help` (nvprof, gpuperfpredict) tells more; `gpuproj\n"
+		"gpuperfpredict  CSV files of the gpuperfpredict data set: one profile per GPU\n"
+		"neusight        the NeuSight training set (FP32 linear and add latencies): one\n"
+		"                profile per GPU, metrics derived analytically from the shapes\n\n"
+		"`gpuproj import ncu --help` (nvprof, gpuperfpredict, neusight) tells more; `gpuproj\n"
 		"ncu-metrics` prints the ncu command that collects what the default model needs.\n"
 		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
 }
@@ -117,6 +120,31 @@ help_gpp(FILE *f)
 		"Options:\n"
 		"  --targets FILE      GPU descriptions; every GPU of the data set must match an\n"
 		"                      entry (default: $GPUPROJ_TARGETS, else built-in)\n"
+		"  -o, --output DIR    directory for the profiles (created when missing)\n"
+		"  -h, --help          show this help\n\n"
+		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
+		"2 bad usage.\n");
+}
+
+static void
+help_neu(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpuproj import neusight [--targets FILE] DIR|FILE.csv... -o DIR\n\n"
+		"Read the NeuSight training set (Lee et al., ASPLOS 2025: PyTorch FP32\n"
+		"`linear` and `add` latencies on several GPUs; MIT) and write one profile per\n"
+		"GPU to DIR/<GPU name>.json. A directory argument reads its *.csv files and\n"
+		"those of its subdirectories (neusight-train/linear, neusight-train/add). The\n"
+		"data set has no hardware counters: FLOP, bytes per level, shared-memory\n"
+		"wavefronts, instruction counts and the launch resources are derived from the\n"
+		"operator shape and the cuBLAS kernel's tile (src/import-neusight.c says how),\n"
+		"and the profiles are labelled analytic (attribute metrics = analytic). A\n"
+		"kernel signature is the operator and its shape (cuBLAS picks another kernel\n"
+		"on each GPU); each profile carries the times the other GPUs measured, so\n"
+		"`gpuproj validate` can check projections against them.\n\n"
+		"Options:\n"
+		"  --targets FILE      GPU descriptions; every `Device` of the data set must\n"
+		"                      match an entry (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output DIR    directory for the profiles (created when missing)\n"
 		"  -h, --help          show this help\n\n"
 		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
@@ -225,7 +253,7 @@ short_name(const struct gpuproj_kernel *k, char *buf, size_t size)
 	return buf;
 }
 
-enum tool { TOOL_NCU, TOOL_NVPROF, TOOL_GPP };
+enum tool { TOOL_NCU, TOOL_NVPROF, TOOL_GPP, TOOL_NEUSIGHT };
 
 /*
  * What the default model lacks, which kernels a fallback model will
@@ -251,7 +279,7 @@ print_missing(const struct gpuproj_profile *p, const char *const *names, size_t 
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "%s %s", i ? "," : "", names[i]);
 	fputc('\n', stderr);
-	if (tool == TOOL_GPP)
+	if (tool == TOOL_GPP || tool == TOOL_NEUSIGHT)
 		return;
 	/* The fallbacks of gpuproj_project_run(), by the same rules. */
 	for (i = 0; i < total; i++) {
@@ -594,8 +622,21 @@ file_name_for(const struct gpuproj_profile *p, size_t index)
 	return s;
 }
 
+/* One data set imported into one profile per GPU, written to a directory. */
+struct multi_importer {
+	const char *cmd;        /* "import gpuperfpredict" */
+	const char *what;       /* "gpuperfpredict" */
+	const char *operand;    /* "FILE.csv" */
+	const char *noun;       /* what an operand is, for the summary: "file" */
+	enum tool tool;
+	void (*help)(FILE *f);
+	int (*import)(const char *const *paths, size_t n_paths,
+		      const struct gpuproj_targets *targets, struct gpuproj_profile ***ret,
+		      size_t *ret_n, struct gpuproj_error *err);
+};
+
 static int
-import_gpp(int argc, char **argv)
+import_multi(const struct multi_importer *im, int argc, char **argv)
 {
 	enum { O_TARGETS = 256 };
 	static const struct option opts[] = {
@@ -616,21 +657,21 @@ import_gpp(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'h': help_gpp(stdout); return EXIT_OK;
+		case 'h': im->help(stdout); return EXIT_OK;
 		case O_TARGETS: targets_path = optarg; break;
 		case 'o': output = optarg; break;
 		default: /* ':' missing value, '?' unknown option */
-			return cli_option_error("import gpuperfpredict", c, argv);
+			return cli_option_error(im->cmd, c, argv);
 		}
 	}
 	if (optind == argc)
-		return cli_usage_error("import gpuperfpredict", "missing FILE.csv");
+		return cli_usage_error(im->cmd, "missing %s", im->operand);
 	if (!output || !*output)
-		return cli_usage_error("import gpuperfpredict", "missing -o DIR");
+		return cli_usage_error(im->cmd, "missing -o DIR");
 	if (cli_load_targets(targets_path, &ts, &origin))
 		return EXIT_FAIL;
-	if (gpuproj_import_gpuperfpredict((const char *const *)(argv + optind),
-					  (size_t)(argc - optind), ts, &profiles, &n, &err)) {
+	if (im->import((const char *const *)(argv + optind), (size_t)(argc - optind), ts, &profiles,
+		       &n, &err)) {
 		ret = cli_fail_error(&err);
 		goto out;
 	}
@@ -642,8 +683,8 @@ import_gpp(int argc, char **argv)
 		ret = cli_fail("%s: not a directory", output);
 		goto out;
 	}
-	fprintf(stderr, "gpuproj: imported %d file%s of gpuperfpredict into %zu profile%s\n",
-		argc - optind, argc - optind == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	fprintf(stderr, "gpuproj: imported %d %s%s of %s into %zu profile%s\n", argc - optind,
+		im->noun, argc - optind == 1 ? "" : "s", im->what, n, n == 1 ? "" : "s");
 	for (i = 0; i < n; i++) {
 		const struct gpuproj_profile *p = profiles[i];
 		char *base = file_name_for(p, i), *path = NULL;
@@ -669,7 +710,7 @@ import_gpp(int argc, char **argv)
 			gpuproj_profile_count(p), gpuproj_profile_count(p) == 1 ? "" : "s",
 			launches, launches == 1 ? "" : "es");
 		print_missing(p, missing, n_missing < 32 ? n_missing : 32, n_kernels_missing,
-			      TOOL_GPP, ts);
+			      im->tool, ts);
 		free(path);
 	}
 	ret = EXIT_OK;
@@ -684,9 +725,18 @@ out:
 int
 cmd_import(int argc, char **argv)
 {
+	static const struct multi_importer gpp = {
+		"import gpuperfpredict", "gpuperfpredict", "FILE.csv", "file", TOOL_GPP, help_gpp,
+		gpuproj_import_gpuperfpredict,
+	};
+	static const struct multi_importer neu = {
+		"import neusight", "NeuSight", "DIR or FILE.csv", "path", TOOL_NEUSIGHT, help_neu,
+		gpuproj_import_neusight,
+	};
+
 	if (argc < 2)
-		return cli_usage_error("import", "missing what to import: ncu, nvprof or "
-				       "gpuperfpredict");
+		return cli_usage_error("import", "missing what to import: ncu, nvprof, "
+				       "gpuperfpredict or neusight");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		help(stdout);
 		return EXIT_OK;
@@ -696,9 +746,11 @@ cmd_import(int argc, char **argv)
 	if (strcmp(argv[1], "nvprof") == 0)
 		return import_one(argc - 1, argv + 1, TOOL_NVPROF);
 	if (strcmp(argv[1], "gpuperfpredict") == 0)
-		return import_gpp(argc - 1, argv + 1);
+		return import_multi(&gpp, argc - 1, argv + 1);
+	if (strcmp(argv[1], "neusight") == 0)
+		return import_multi(&neu, argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return cli_usage_error("import", "unknown option '%s'", argv[1]);
-	return cli_usage_error("import", "unknown source '%s': ncu, nvprof or gpuperfpredict",
-			       argv[1]);
+	return cli_usage_error("import", "unknown source '%s': ncu, nvprof, gpuperfpredict or "
+			       "neusight", argv[1]);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gpuproj/interval.h>
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/report.h>
@@ -47,6 +48,13 @@ help(FILE *f)
 		"                       projected by hroof (launch geometry unknown) or sol\n"
 		"                       (coarser: from Nsight Compute's throughput percentages),\n"
 		"                       labelled; a model named with --model is always alone\n"
+		"  --intervals FILE|builtin|levels  projection intervals: a calibrated table\n"
+		"                       (gpuproj-intervals/1), the built-in one (default: each\n"
+		"                       model's validation residuals; docs/validation.md), or\n"
+		"                       each model's own [min, max] over its levels\n"
+		"  --occupancy little|linear  hroof-occ's occupancy term (default: %s): Little's\n"
+		"                       law on the resident warps and the latencies of\n"
+		"                       targets.yaml, or seed 002's linear occupancy ratio\n"
 		"  --details            json: add every number behind each projection\n"
 		"  --format FMT         table (default), json or csv\n"
 		"  -o, --output FILE    write to FILE instead of standard output (JSON is\n"
@@ -67,7 +75,8 @@ help(FILE *f)
 		"onto any target), 2 bad usage.\n",
 		gpuproj_model_name(gpuproj_model_default()), GPUPROJ_MODEL_DISAGREEMENT_FACTOR,
 		gpuproj_l2_capacity_default() ? "on" : "off",
-		gpuproj_waves_name(gpuproj_waves_default()));
+		gpuproj_waves_name(gpuproj_waves_default()),
+		gpuproj_occupancy_term_name(gpuproj_occupancy_term_default()));
 }
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
@@ -213,7 +222,7 @@ int
 cmd_project(int argc, char **argv)
 {
 	enum { O_BUILTIN = 256, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_FORMAT, O_TOP, O_ALL,
-	       O_CUBINS, O_L2, O_WAVES, O_DETAILS, O_NO_FALLBACK };
+	       O_CUBINS, O_L2, O_WAVES, O_OCCTERM, O_INTERVALS, O_DETAILS, O_NO_FALLBACK };
 	static const struct option opts[] = {
 		{ "builtin", no_argument, NULL, O_BUILTIN },
 		{ "targets", required_argument, NULL, O_TARGETS },
@@ -227,6 +236,8 @@ cmd_project(int argc, char **argv)
 		{ "cubins", required_argument, NULL, O_CUBINS },
 		{ "l2-capacity", required_argument, NULL, O_L2 },
 		{ "waves", required_argument, NULL, O_WAVES },
+		{ "occupancy", required_argument, NULL, O_OCCTERM },
+		{ "intervals", required_argument, NULL, O_INTERVALS },
 		{ "details", no_argument, NULL, O_DETAILS },
 		{ "no-fallback", no_argument, NULL, O_NO_FALLBACK },
 		{ "help", no_argument, NULL, 'h' },
@@ -248,6 +259,7 @@ cmd_project(int argc, char **argv)
 	size_t n_tgts = 0;
 	struct gpuproj_sass *sass = NULL;
 	struct gpuproj_model_options mopt = { .notes = true };
+	struct gpuproj_intervals *iv = NULL;
 	size_t n_models = 1, m;
 	bool all_models = false;
 	const char *profile_path;
@@ -287,6 +299,25 @@ cmd_project(int argc, char **argv)
 			if (!cli_parse_waves("project", optarg, &mopt.waves)) {
 				ret = EXIT_USAGE;
 				goto out;
+			}
+			break;
+		case O_OCCTERM:
+			if (!cli_parse_occupancy_term("project", optarg, &mopt.occupancy_term)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_INTERVALS:
+			if (strcmp(optarg, "levels") == 0) {
+				mopt.level_interval = true;
+			} else if (strcmp(optarg, "builtin") != 0) {
+				gpuproj_intervals_free(iv);
+				iv = NULL;
+				if (gpuproj_intervals_load(optarg, &iv, &err)) {
+					ret = cli_fail_error(&err);
+					goto out;
+				}
+				mopt.intervals = iv;
 			}
 			break;
 		case O_TOP:
@@ -421,5 +452,6 @@ out:
 	free(cubins);
 	gpuproj_profile_free(profile);
 	gpuproj_targets_free(targets);
+	gpuproj_intervals_free(iv);
 	return ret;
 }

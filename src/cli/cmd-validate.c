@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <gpuproj/import.h>
+#include <gpuproj/interval.h>
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/validate.h>
@@ -26,8 +27,9 @@ help(FILE *f)
 		"Usage: gpuproj validate [options] DATASET...\n\n"
 		"Project every kernel measured on one GPU onto every other GPU that measured the\n"
 		"same kernel, and compare the projection with the measured time.\n\n"
-		"DATASET is a gpuproj profile JSON or a gpuperfpredict CSV (recognised by\n"
-		"content). All CSV files are imported together, one profile per GPU. Measured\n"
+		"DATASET is a gpuproj profile JSON, a gpuperfpredict CSV or a NeuSight CSV\n"
+		"(recognised by content). The CSV files of one data set are imported together,\n"
+		"one profile per GPU. Measured\n"
 		"times on a target come from a kernel's reference_ns or, for several profile\n"
 		"JSONs, from the profile measured on that target (same signature, any device\n"
 		"ordinal).\n\n"
@@ -35,7 +37,8 @@ help(FILE *f)
 		"  --targets FILE       GPU descriptions (default: $GPUPROJ_TARGETS, else the\n"
 		"                       built-in targets.yaml)\n"
 		"  --model NAME         model to validate (default: %s); repeat for several;\n"
-		"                       'all' = every model; `--model list` lists them\n"
+		"                       'all' = every model; `--model list` lists them;\n"
+		"                       'naive' = the datasheet-roofline baseline\n"
 		"  --threshold DUR      short/long split on the measured target time (default\n"
 		"                       50us; units ns, us, µs, ms, s; a bare number is ns)\n"
 		"  --source NAME        use only data measured on this GPU as the source; repeat\n"
@@ -44,6 +47,17 @@ help(FILE *f)
 		"                       `gpuproj project --help` explains)\n"
 		"  --waves sm|resident|off  wave quantisation of the occupancy model (default:\n"
 		"                       %s; `gpuproj project --help` explains)\n"
+		"  --occupancy little|linear  hroof-occ's occupancy term (default: %s;\n"
+		"                       `gpuproj project --help` explains)\n"
+		"  --intervals FILE|builtin|levels  the calibrated intervals behind coverage and\n"
+		"                       width: a table (gpuproj-intervals/1), the built-in one\n"
+		"                       (default), or each model's own interval\n"
+		"  --holdout shape|gpu  split the comparisons (by kernel shape, or by target GPU)\n"
+		"                       and report only the evaluation half: figures on data\n"
+		"                       that no fitted interval has seen\n"
+		"  --fit-intervals FILE fit intervals on the calibration half (all comparisons\n"
+		"                       without --holdout), use them, and write them to FILE\n"
+		"  --coverage P         coverage to fit for, 0 < P < 1 (default 0.8)\n"
 		"  --format FMT         table (default), csv or json\n"
 		"  --details            json: add every comparison (kernel, projection, error)\n"
 		"  -o, --output FILE    write to FILE instead of standard output\n"
@@ -57,7 +71,8 @@ help(FILE *f)
 		"Exit status: 0 success (whatever the errors), 1 bad input, 2 bad usage.\n",
 		gpuproj_model_name(gpuproj_model_default()),
 		gpuproj_l2_capacity_default() ? "on" : "off",
-		gpuproj_waves_name(gpuproj_waves_default()));
+		gpuproj_waves_name(gpuproj_waves_default()),
+		gpuproj_occupancy_term_name(gpuproj_occupancy_term_default()));
 }
 
 enum format { FMT_TABLE, FMT_CSV, FMT_JSON };
@@ -107,7 +122,7 @@ int
 cmd_validate(int argc, char **argv)
 {
 	enum { O_TARGETS = 256, O_MODEL, O_THRESHOLD, O_SOURCE, O_TARGET, O_FORMAT, O_DETAILS,
-	       O_L2, O_WAVES };
+	       O_L2, O_WAVES, O_OCCTERM, O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE };
 	static const struct option opts[] = {
 		{ "targets", required_argument, NULL, O_TARGETS },
 		{ "model", required_argument, NULL, O_MODEL },
@@ -118,11 +133,18 @@ cmd_validate(int argc, char **argv)
 		{ "details", no_argument, NULL, O_DETAILS },
 		{ "l2-capacity", required_argument, NULL, O_L2 },
 		{ "waves", required_argument, NULL, O_WAVES },
+		{ "occupancy", required_argument, NULL, O_OCCTERM },
+		{ "intervals", required_argument, NULL, O_INTERVALS },
+		{ "holdout", required_argument, NULL, O_HOLDOUT },
+		{ "fit-intervals", required_argument, NULL, O_FIT },
+		{ "coverage", required_argument, NULL, O_COVERAGE },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *targets_path = NULL, *output = NULL, *origin = NULL;
+	const char *intervals_arg = NULL, *fit_path = NULL;
+	struct gpuproj_intervals *iv = NULL;
 	const char **sources = NULL, **tnames = NULL;
 	const struct gpuproj_model **models = NULL;
 	size_t n_sources = 0, n_tnames = 0, n_models = 0, n_profiles = 0, i, last = 0;
@@ -165,6 +187,35 @@ cmd_validate(int argc, char **argv)
 		case O_WAVES:
 			if (!cli_parse_waves("validate", optarg, &mopt.waves)) {
 				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_OCCTERM:
+			if (!cli_parse_occupancy_term("validate", optarg, &mopt.occupancy_term)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_INTERVALS: intervals_arg = optarg; break;
+		case O_FIT: fit_path = optarg; break;
+		case O_HOLDOUT:
+			if (strcmp(optarg, "shape") == 0) {
+				vopt.holdout = GPUPROJ_HOLDOUT_SHAPE;
+			} else if (strcmp(optarg, "gpu") == 0) {
+				vopt.holdout = GPUPROJ_HOLDOUT_GPU;
+			} else if (strcmp(optarg, "none") == 0) {
+				vopt.holdout = GPUPROJ_HOLDOUT_NONE;
+			} else {
+				ret = cli_usage_error("validate", "--holdout must be shape, gpu or "
+						      "none, not '%s'", optarg);
+				goto out;
+			}
+			break;
+		case O_COVERAGE:
+			if (!parse_double(optarg, &vopt.fit_coverage) || !(vopt.fit_coverage > 0) ||
+			    !(vopt.fit_coverage < 1)) {
+				ret = cli_usage_error("validate", "--coverage needs a number between 0 "
+						      "and 1 (exclusive), not '%s'", optarg);
 				goto out;
 			}
 			break;
@@ -211,14 +262,30 @@ cmd_validate(int argc, char **argv)
 		goto out;
 	}
 	if (optind == argc) {
-		ret = cli_usage_error("validate", "missing DATASET (a profile JSON or "
-				      "gpuperfpredict CSV)");
+		ret = cli_usage_error("validate", "missing DATASET (a profile JSON, a "
+				      "gpuperfpredict or a NeuSight CSV)");
 		goto out;
 	}
 	if (details && fmt != FMT_JSON) {
 		ret = cli_usage_error("validate", "--details needs --format json");
 		goto out;
 	}
+
+	if (fit_path && intervals_arg) {
+		ret = cli_usage_error("validate", "--fit-intervals and --intervals exclude each "
+				      "other: the fitted intervals are the ones used");
+		goto out;
+	}
+	if (intervals_arg && strcmp(intervals_arg, "levels") == 0) {
+		mopt.level_interval = true;
+	} else if (intervals_arg && strcmp(intervals_arg, "builtin") != 0) {
+		if (gpuproj_intervals_load(intervals_arg, &iv, &err)) {
+			cli_fail_error(&err);
+			goto out;
+		}
+		mopt.intervals = iv;
+	}
+	vopt.fit_intervals = fit_path != NULL;
 
 	if (cli_load_targets(targets_path, &targets, &origin))
 		goto out;
@@ -251,6 +318,10 @@ cmd_validate(int argc, char **argv)
 		goto out;
 	}
 
+	if (fit_path && gpuproj_intervals_save(val.fitted, fit_path, &err)) {
+		cli_fail_error(&err);
+		goto out;
+	}
 	if (fmt == FMT_JSON) {
 		if (gpuproj_validation_write_json(output ? output : "-", &val, details, &err)) {
 			cli_fail_error(&err);
@@ -262,6 +333,7 @@ cmd_validate(int argc, char **argv)
 	ret = EXIT_OK;
 out:
 	gpuproj_validation_clear(&val);
+	gpuproj_intervals_free(iv);
 	for (i = 0; i < n_profiles; i++)
 		gpuproj_profile_free(profiles[i]);
 	free(profiles);

@@ -135,6 +135,8 @@ cli_print_models(void)
 	for (i = 0; i < gpuproj_model_count(); i++)
 		printf("%-10s %s\n", gpuproj_model_name(gpuproj_model_at(i)),
 		       gpuproj_model_summary(gpuproj_model_at(i)));
+	printf("%-10s %s (by name only, not in 'all')\n", "naive",
+	       gpuproj_model_summary(gpuproj_model_find("naive")));
 }
 
 bool
@@ -156,6 +158,16 @@ cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret)
 {
 	if (gpuproj_waves_from_name(value, ret)) {
 		cli_usage_error(cmd, "--waves must be sm, resident or off, not '%s'", value);
+		return false;
+	}
+	return true;
+}
+
+bool
+cli_parse_occupancy_term(const char *cmd, const char *value, enum gpuproj_occupancy_term *ret)
+{
+	if (gpuproj_occupancy_term_from_name(value, ret)) {
+		cli_usage_error(cmd, "--occupancy must be little, little-source or linear, not '%s'", value);
 		return false;
 	}
 	return true;

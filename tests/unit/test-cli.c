@@ -115,7 +115,7 @@ START_TEST(project_table)
 {
 	char *out, *err;
 
-	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof " TARGETS " '%s'",
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --intervals levels " TARGETS " '%s'",
 			     test_data("targets-test.yaml"), test_data("profile-test.json")), 0);
 	ck_assert_str_eq(err, "");
 	squeeze(out);
@@ -148,7 +148,8 @@ START_TEST(project_json_and_csv)
 	struct gpuproj_error e = { 0 };
 
 	ck_assert_int_gt(asprintf(&path, "%s/out.json", dir), 0);
-	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --format json -o '%s' --target TgtGPU "
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --intervals levels --format json -o "
+				  "'%s' --target TgtGPU "
 			     TARGETS " '%s'", path, test_data("targets-test.yaml"),
 			     test_data("profile-test.json")), 0);
 	ck_assert_str_eq(out, "");
@@ -165,7 +166,8 @@ START_TEST(project_json_and_csv)
 	free(out);
 	free(err);
 
-	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --format csv --target TgtGPU " TARGETS
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --intervals levels --format csv "
+				  "--target TgtGPU " TARGETS
 			     " '%s'", test_data("targets-test.yaml"), test_data("profile-test.json")),
 			 0);
 	ck_assert_ptr_nonnull(strstr(out, "kernel,tag,grid,block,launches,source_ns,target,model,"
@@ -174,6 +176,40 @@ START_TEST(project_json_and_csv)
 	ck_assert_msg(strstr(out, "stream,,1024x1x1,256x1x1,10,1.2e+06,TgtGPU,hroof,ok,300000,"
 			     "300000,300000,4,dram,200000,50,\n") != NULL, "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "(total),,,,11,1.2005e+07,TgtGPU,hroof,ok,3.005e+06,"));
+	free(out);
+	free(err);
+	free(path);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * By default the interval is the calibrated one (interval.h: the built-in
+ * table): it lies around the point and differs from hroof's level interval
+ * (300 µs at every level), which JSON keeps as level_lo_ns/level_hi_ns.
+ */
+START_TEST(project_calibrated_interval)
+{
+	char *dir = test_tmpdir(), *out, *err, *path, *json;
+
+	ck_assert_int_gt(asprintf(&path, "%s/out.json", dir), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --format json -o '%s' "
+				  "--target TgtGPU " TARGETS " '%s'", path,
+				  test_data("targets-test.yaml"), test_data("profile-test.json")), 0);
+	json = test_read_file(path);
+	ck_assert_ptr_nonnull(strstr(json, "\"point_ns\": 300000.0,\n"
+					   "     \"level_lo_ns\": 300000.0,\n"
+					   "     \"level_hi_ns\": 300000.0,\n"
+					   "     \"interval\": \"calibrated\""));
+	ck_assert_ptr_null(strstr(json, "\"lo_ns\": 300000.0"));
+	free(json);
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --intervals /nonexistent.json "
+				  TARGETS " '%s'", test_data("targets-test.yaml"),
+				  test_data("profile-test.json")), 1);
+	ck_assert_ptr_nonnull(strstr(err, "/nonexistent.json"));
 	free(out);
 	free(err);
 	free(path);
@@ -398,6 +434,7 @@ cli_suite(void)
 	tcase_add_loop_test(tc, usage_errors_exit_2, 0, sizeof(usage_cases) / sizeof(usage_cases[0]));
 	tcase_add_test(tc, project_table);
 	tcase_add_test(tc, project_json_and_csv);
+	tcase_add_test(tc, project_calibrated_interval);
 	tcase_add_test(tc, project_unknown_source_lists_close_names);
 	tcase_add_test(tc, project_bad_files);
 	tcase_add_test(tc, targets_verbs);

@@ -621,11 +621,16 @@ START_TEST(markdown_summary)
 	ck_assert_msg(starts_with(md, "## gpuproj gate: FAIL: 2 whole-run and 2 kernel regressions"
 				  "\n\nBaseline `base.json` (SrcGPU), current `cur.json` (SrcGPU); "
 				  "model hroof."), "%.300s", md);
-	ck_assert_ptr_nonnull(strstr(md, "### Whole run\n\n| GPU | baseline | current | change | "
-				     "noise band | result |\n|:--|--:|--:|--:|--:|:--|\n"
-				     "| SrcGPU (measured) | 10.7 ms | 11.3 ms | +5.6% | 265 us | "
-				     "**REGRESSED** |\n| TgtGPU | 2.75 ms | 2.90 ms | +5.4% | 66.2 us | "
-				     "**REGRESSED** |\n"));
+	ck_assert_ptr_nonnull(strstr(md, "### Whole run\n\n| GPU | baseline | current | "
+				     "current interval | change | noise band | result |\n"
+				     "|:--|--:|--:|--:|--:|--:|:--|\n"
+				     "| SrcGPU (measured) | 10.7 ms | 11.3 ms | - | +5.6% | 265 us | "
+				     "**REGRESSED** |\n| TgtGPU | 2.75 ms | 2.90 ms | "));
+	ck_assert_ptr_nonnull(strstr(md, " | +5.4% | 66.2 us | **REGRESSED** |\n"));
+	/* The projected column carries the current value's (calibrated) interval. */
+	ck_assert(isnan(r.columns[0].run.cur_lo_ns));
+	ck_assert(r.columns[1].run.cur_lo_ns > 0);
+	ck_assert(r.columns[1].run.cur_hi_ns >= r.columns[1].run.cur_lo_ns);
 	ck_assert_ptr_nonnull(strstr(md, "### Regressions (2)\n"));
 	ck_assert_ptr_nonnull(strstr(md, "| `stream (1024x1x1,256x1x1)` | TgtGPU | 25.0 us | "
 				     "28.0 us | +12.0% | 300 ns |\n"));

@@ -84,9 +84,11 @@ static struct gpuproj_projection
 project(const struct gpuproj_kernel *k, const struct gpuproj_target *from,
 	const struct gpuproj_target *to)
 {
+	/* The equations' own interval [min, max over levels], not the calibrated one. */
+	static const struct gpuproj_model_options levels = { .level_interval = true };
 	struct gpuproj_projection p;
 
-	gpuproj_model_project(gpuproj_model_find("hroof"), k, from, to, NULL, &p);
+	gpuproj_model_project(gpuproj_model_find("hroof"), k, from, to, &levels, &p);
 	return p;
 }
 
@@ -443,7 +445,8 @@ START_TEST(run_totals_carry_unprojected)
 	bytes(e, 0, 0, 0, 0);
 	for (i = 0; i < 4; i++)
 		gpuproj_kernel_add_duration(e, 2000);
-	ck_assert_int_eq(gpuproj_project_run(prof, gpuproj_model_find("hroof"), src, tgt, NULL,
+	ck_assert_int_eq(gpuproj_project_run(prof, gpuproj_model_find("hroof"), src, tgt,
+					     &(struct gpuproj_model_options){ .level_interval = true },
 					     &run), 0);
 	ck_assert_uint_eq(run.n, 2);
 	ck_assert_rel(run.source_ns, 1.201e7);

@@ -1831,19 +1831,25 @@ static const struct {
 	  "Try 'gpuproj import ncu --help'.\n" },
 	{ "import ncu a.csv -o", 2, "gpuproj: import ncu: option '-o' needs a value\n"
 	  "Try 'gpuproj import ncu --help'.\n" },
-	{ "import", 2, "gpuproj: import: missing what to import: ncu, nvprof or gpuperfpredict\n"
+	{ "import", 2,
+	  "gpuproj: import: missing what to import: ncu, nvprof, gpuperfpredict or neusight\n"
 	  "Try 'gpuproj import --help'.\n" },
 	{ "import nsys x.csv", 2,
-	  "gpuproj: import: unknown source 'nsys': ncu, nvprof or gpuperfpredict\n"
+	  "gpuproj: import: unknown source 'nsys': ncu, nvprof, gpuperfpredict or neusight\n"
 	  "Try 'gpuproj import --help'.\n" },
 	{ "import nvprof x.csv", 2, "gpuproj: import nvprof: missing -o OUT.json (\"-o -\" writes "
 	  "standard output)\nTry 'gpuproj import nvprof --help'.\n" },
+	{ "import neusight -o out", 2, "gpuproj: import neusight: missing DIR or FILE.csv\n"
+	  "Try 'gpuproj import neusight --help'.\n" },
+	{ "import neusight x.csv", 2, "gpuproj: import neusight: missing -o DIR\n"
+	  "Try 'gpuproj import neusight --help'.\n" },
 	{ "import gpuperfpredict -o out", 2, "gpuproj: import gpuperfpredict: missing FILE.csv\n"
 	  "Try 'gpuproj import gpuperfpredict --help'.\n" },
 	{ "import --help", 0, "" },
 	{ "import ncu --help", 0, "" },
 	{ "import nvprof --help", 0, "" },
 	{ "import gpuperfpredict --help", 0, "" },
+	{ "import neusight --help", 0, "" },
 };
 
 START_TEST(cli_usage)

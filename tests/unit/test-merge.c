@@ -523,8 +523,10 @@ START_TEST(cli_merge_projects_job)
 	ck_assert_str_eq(err, "");
 	text = test_read_file(path);
 	ck_assert_ptr_nonnull(strstr(text, "\"source_target\": \"SrcGPU\""));
+	/* The point; lo_ns and hi_ns are the calibrated interval around it (interval.h). */
 	ck_assert_ptr_nonnull(strstr(text, "\"target\": \"TgtGPU\",\n   \"source_ns\": 4250000.0,\n"
-				     "   \"lo_ns\": 1062500.0,"));
+				     "   \"lo_ns\": "));
+	ck_assert_ptr_nonnull(strstr(text, "   \"point_ns\": 1062500.0,\n   \"speedup\": 4.0,"));
 	ck_assert_ptr_nonnull(strstr(text, "\"merged_ranks\": \"3\""));
 	free(text);
 	ck_assert_int_eq(gpuproj_profile_load(path, &job, &e), 0);

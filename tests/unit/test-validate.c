@@ -29,6 +29,7 @@
  *          coverage 2/4 = 50 %, bias (15 + 0 − 8 + 0)/4 = 1.75
  *   short: a, d: n 2, failed 0; MAPE 7.5, median 7.5, coverage 50, bias +7.5
  *   long:  b, c (+ e failed): n 2, failed 1; MAPE 4, median 4, coverage 50, bias −4
+ *   width (hi − lo)/point = (3/11 − 1/4)/(23/88) = 2/23 = 8.6957 % for every kernel
  */
 #include "config.h"
 
@@ -40,6 +41,7 @@
 #include <string.h>
 
 #include <gpuproj/import.h>
+#include <gpuproj/interval.h>
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/validate.h>
@@ -47,6 +49,8 @@
 #include "common.h"
 
 #define EPS 1e-9
+/* 200/23 % (the width of every interval below) as the CSV writer prints it */
+#define W23 "8.69565"
 
 static struct gpuproj_targets *targets;
 
@@ -55,7 +59,10 @@ static struct gpuproj_targets *targets;
  * with whatever model is the default (hroof-occ since the models issue).
  */
 static const struct gpuproj_model *hroof_models[1];
-static const struct gpuproj_validate_options hroof_opt = { .models = hroof_models, .n_models = 1 };
+/* hroof's own intervals (no calibration), which the comment works out. */
+static const struct gpuproj_model_options levels = { .level_interval = true };
+static const struct gpuproj_validate_options hroof_opt = { .models = hroof_models, .n_models = 1,
+							   .model_options = &levels };
 static char *tmp;
 
 static void
@@ -144,6 +151,7 @@ check_stats(const struct gpuproj_validation_stats *s, size_t n, size_t failed, d
 	ck_assert_double_eq_tol(s->median_ape_pct, median, EPS);
 	ck_assert_double_eq_tol(s->coverage_pct, cover, EPS);
 	ck_assert_double_eq_tol(s->bias_pct, bias, EPS);
+	ck_assert_double_eq_tol(s->width_pct, 200.0 / 23.0, EPS);
 }
 
 START_TEST(stats_by_hand)
@@ -709,7 +717,8 @@ START_TEST(bad_not_a_dataset)
 
 	ck_assert_int_eq(load_one("x.txt", "kernel,time\nfoo,1\n", &err, &path), GPUPROJ_E_PARSE);
 	if (asprintf(&expect, "%s: not a data set: expected a gpuproj profile JSON (starting with "
-		     "'{') or a gpuperfpredict CSV (first line 'gpu,kernel,...')", path) < 0)
+		     "'{'), a gpuperfpredict CSV (first line 'gpu,kernel,...') or a NeuSight CSV "
+		     "(first line 'OPName,Latency,Device,...')", path) < 0)
 		abort();
 	ck_assert_str_eq(gpuproj_error_format(&err, buf, sizeof(buf)), expect);
 	free(expect);
@@ -752,13 +761,13 @@ START_TEST(csv_and_json_writers)
 	ck_assert_str_eq(text,
 			 "# Data: Someone, Some data (2020)\n"
 			 "model,source,target,subset,threshold_ns,n,n_failed,mape_pct,"
-			 "median_ape_pct,coverage_pct,bias_pct\n"
-			 "hroof,SrcGPU,TgtGPU,all,50000,4,1,5.75,4,50,1.75\n"
-			 "hroof,SrcGPU,TgtGPU,short,50000,2,0,7.5,7.5,50,7.5\n"
-			 "hroof,SrcGPU,TgtGPU,long,50000,2,1,4,4,50,-4\n"
-			 "hroof,(all),(all),all,50000,4,1,5.75,4,50,1.75\n"
-			 "hroof,(all),(all),short,50000,2,0,7.5,7.5,50,7.5\n"
-			 "hroof,(all),(all),long,50000,2,1,4,4,50,-4\n");
+			 "median_ape_pct,coverage_pct,bias_pct,width_pct\n"
+			 "hroof,SrcGPU,TgtGPU,all,50000,4,1,5.75,4,50,1.75," W23 "\n"
+			 "hroof,SrcGPU,TgtGPU,short,50000,2,0,7.5,7.5,50,7.5," W23 "\n"
+			 "hroof,SrcGPU,TgtGPU,long,50000,2,1,4,4,50,-4," W23 "\n"
+			 "hroof,(all),(all),all,50000,4,1,5.75,4,50,1.75," W23 "\n"
+			 "hroof,(all),(all),short,50000,2,0,7.5,7.5,50,7.5," W23 "\n"
+			 "hroof,(all),(all),long,50000,2,1,4,4,50,-4," W23 "\n");
 	free(text);
 
 	ck_assert_int_eq(gpuproj_validation_write_json(json_path, &v, true, NULL), 0);
@@ -780,6 +789,64 @@ START_TEST(csv_and_json_writers)
 }
 END_TEST
 
+/*
+ * Intervals fitted here (interval.h) on the four comparisons of the top
+ * comment, ratios measured/point: a 20/23, b 1, c 125/115 = 25/23, d 1.
+ * Four cases < 30: only hroof's pooled group is stored. Coverage 0.8:
+ * k = ⌈5·0.8⌉ = 4, the window of all four: lo = 20/23, hi = 25/23, every
+ * case inside, width (25 − 20)/23 = 21.739 %. Coverage 0.5: k = 3; windows
+ * [20/23, 1] (width 3/23) and [1, 25/23] (2/23): lo = 1, hi = 25/23: b, c
+ * and d inside, a outside: 75 %.
+ * With holdout the calibration half is left out of every statistic.
+ */
+START_TEST(fitted_intervals_and_holdout)
+{
+	struct gpuproj_profile *p = source_profile();
+	const struct gpuproj_profile *ps[] = { p };
+	struct gpuproj_validate_options opt = hroof_opt;
+	struct gpuproj_validation v = { 0 };
+	double lo, hi;
+	size_t n;
+
+	opt.fit_intervals = true;
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, &opt, &v, NULL), 0);
+	ck_assert_ptr_nonnull(v.fitted);
+	ck_assert(gpuproj_intervals_lookup(v.fitted, hroof_models[0], GPUPROJ_BOUND_DRAM, 1e6, &lo,
+					   &hi, &n));
+	ck_assert_uint_eq(n, 4);
+	ck_assert_double_eq_tol(lo, 20.0 / 23.0, EPS);
+	ck_assert_double_eq_tol(hi, 25.0 / 23.0, EPS);
+	ck_assert_double_eq_tol(v.overall[0].stats[GPUPROJ_VSUBSET_ALL].coverage_pct, 100, EPS);
+	ck_assert_double_eq_tol(v.overall[0].stats[GPUPROJ_VSUBSET_ALL].width_pct, 500.0 / 23.0,
+				EPS);
+	ck_assert(v.comparisons[0].calibrated);
+	ck_assert_double_eq_tol(v.comparisons[0].lo_ns, 20000, 1e-6);
+	ck_assert_double_eq_tol(v.comparisons[0].level_lo_ns, 22000, 1e-6);
+	ck_assert_ptr_nonnull(strstr(v.intervals_origin, "fitted here: 80 % intervals"));
+	gpuproj_validation_clear(&v);
+
+	opt.fit_coverage = 0.5;
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, &opt, &v, NULL), 0);
+	ck_assert(gpuproj_intervals_lookup(v.fitted, hroof_models[0], GPUPROJ_BOUND_DRAM, 1e3, &lo,
+					   &hi, NULL));
+	ck_assert_double_eq_tol(lo, 1, EPS);
+	ck_assert_double_eq_tol(hi, 25.0 / 23.0, EPS);
+	ck_assert_double_eq_tol(v.overall[0].stats[GPUPROJ_VSUBSET_ALL].coverage_pct, 75, EPS);
+	gpuproj_validation_clear(&v);
+
+	opt.holdout = GPUPROJ_HOLDOUT_SHAPE;
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, &opt, &v, NULL), 0);
+	ck_assert_uint_eq(v.n_calibration + v.n_comparisons, 5);
+	ck_assert_uint_gt(v.n_calibration, 0);
+	ck_assert_uint_eq(v.overall[0].stats[GPUPROJ_VSUBSET_ALL].n +
+				  v.overall[0].stats[GPUPROJ_VSUBSET_ALL].n_failed,
+			  v.n_comparisons);
+	ck_assert_int_eq(v.holdout, GPUPROJ_HOLDOUT_SHAPE);
+	gpuproj_validation_clear(&v);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
 /* ---- the CLI ---- */
 
 /* `gpuproj validate` with the test targets, and hroof unless the arguments name a model. */
@@ -797,8 +864,9 @@ run(char **out, char **err, const char *fmt, ...)
 	if (vasprintf(&args, fmt, ap) < 0)
 		abort();
 	va_end(ap);
-	rc = test_cli(out, err, "validate --targets '%s' %s%s", test_data("targets-test.yaml"),
-		      strstr(args, "--model") ? "" : "--model hroof ", args);
+	rc = test_cli(out, err, "validate --targets '%s' %s%s%s", test_data("targets-test.yaml"),
+		      strstr(args, "--model") ? "" : "--model hroof ",
+		      strstr(args, "intervals") ? "" : "--intervals levels ", args);
 	free(args);
 	return rc;
 }
@@ -809,7 +877,8 @@ START_TEST(cli_success_and_formats)
 
 	write_pair_json(&a, &b);
 	ck_assert_int_eq(run(&out, &err, "--source SrcGPU --format csv '%s' '%s'", a, b), 0);
-	ck_assert_ptr_nonnull(strstr(out, "hroof,SrcGPU,TgtGPU,all,50000,4,0,5.75,4,50,1.75\n"));
+	ck_assert_ptr_nonnull(strstr(out, "hroof,SrcGPU,TgtGPU,all,50000,4,0,5.75,4,50,1.75," W23
+				      "\n"));
 	ck_assert_str_eq(err, ""); /* no progress when stderr is not a terminal */
 	free(out);
 	free(err);
@@ -948,6 +1017,7 @@ validate_suite(void)
 	tcase_add_test(tc, join_profiles_by_signature);
 	tcase_add_test(tc, unknown_source_and_target_names);
 	tcase_add_test(tc, csv_and_json_writers);
+	tcase_add_test(tc, fitted_intervals_and_holdout);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(tio, setup, teardown);

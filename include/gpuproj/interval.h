@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file interval.h
+ * Calibrated projection intervals: how wrong each model usually is, from
+ * its validation residuals, as an interval around its point estimate that
+ * held the measured time in a chosen share (80 %) of the validation cases
+ * (docs/validation.md "Intervals").
+ *
+ * **Method** (split-conformal prediction with the shortest interval; Vovk,
+ * Gammerman, Shafer, *Algorithmic Learning in a Random World*, 2005;
+ * Lei, G'Sell, Rinaldo, Tibshirani, Wasserman, "Distribution-free
+ * predictive inference for regression", JASA 113, 2018, §2.2). For every
+ * comparison i of a calibration set (a kernel projected from one GPU onto
+ * another that measured it, gpuproj_validate()) the residual is the ratio
+ * ρ_i = measured_i / point_i. Comparisons are grouped by model, binding
+ * resource on the target (enum gpuproj_bound) and class ("short": point
+ * < 50 µs, else "long"). In a group of n residuals sorted ascending, with
+ * k = ⌈(n + 1)·c⌉ (c = the coverage, 0.8; k ≤ n), the interval is the
+ * window [ρ_j, ρ_(j+k−1)] of k consecutive residuals whose width
+ * ρ_(j+k−1) − ρ_j is smallest: the narrowest interval, in % of the point,
+ * that holds k of the n calibration cases. A projection's interval is then
+ * [point · lo, point · hi] with (lo, hi) the factors of its group. Under
+ * exchangeability of calibration and new cases the finite-sample guarantee
+ * is coverage ≥ c; across corpora, GPUs and kernels it is not guaranteed,
+ * which is why validate reports coverage on held-out halves.
+ *
+ * **Groups and fallback.** A group is stored when it has at least
+ * `min_group` residuals (30); a lookup uses (model, binding, class), else
+ * (model, "*", class), else (model, "*", "*"), else nothing: the model's
+ * own interval (hroof: [min, max over levels]) stays.
+ *
+ * **Data.** A table is JSON, schema "gpuproj-intervals/1", with its
+ * provenance (corpora, split, date, tool version, targets, n); the built-in
+ * one is src/data/intervals.json, compiled into the core, made by
+ * `gpuproj validate … --holdout shape --fit-intervals FILE`
+ * (docs/validation.md says how it was made and what it covers).
+ *
+ * Thread safety: a loaded table is immutable and may be shared between
+ * threads; gpuproj_intervals_builtin() is thread-safe.
+ */
+#ifndef GPUPROJ_INTERVAL_H
+#define GPUPROJ_INTERVAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <gpuproj/error.h>
+#include <gpuproj/model.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Schema string of a table. */
+#define GPUPROJ_INTERVALS_SCHEMA "gpuproj-intervals/1"
+/** Coverage the built-in table is fitted for (80 %). */
+#define GPUPROJ_INTERVALS_DEFAULT_COVERAGE 0.8
+/** Fewest residuals a stored group has. */
+#define GPUPROJ_INTERVALS_MIN_GROUP 30
+/** Short/long class boundary on the projected point, ns (50 µs). */
+#define GPUPROJ_INTERVALS_SHORT_NS 50000.0
+
+/** A table of calibrated intervals (opaque). */
+struct gpuproj_intervals;
+
+/** One calibration case: a projection and what the target measured. */
+struct gpuproj_interval_sample {
+	const struct gpuproj_model *model;
+	enum gpuproj_bound binding;  /**< the projection's binding resource */
+	double point_ns;             /**< projected point, ns (> 0) */
+	double measured_ns;          /**< measured on the target, ns (> 0) */
+};
+
+/** Where a fitted table comes from (copied into it). Strings may be NULL. */
+struct gpuproj_intervals_provenance {
+	const char *const *corpora;  /**< citations of the data sets */
+	size_t n_corpora;
+	const char *split;           /**< which comparisons were fitted, in words */
+	const char *targets;         /**< targets.yaml used ("built-in", a path) */
+	const char *created;         /**< UTC date and time, ISO 8601; NULL: now */
+};
+
+/**
+ * Fit a table from calibration cases (method in the file comment).
+ *
+ * @param s cases; those with a non-positive or non-finite time are skipped
+ * @param n number of cases
+ * @param coverage c in (0, 1); ≤ 0 or NaN: GPUPROJ_INTERVALS_DEFAULT_COVERAGE
+ * @param prov provenance to record (may be NULL)
+ * @param[out] ret new table; free with gpuproj_intervals_free()
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL ret, coverage ≥ 1);
+ *         GPUPROJ_E_UNSUPPORTED (no usable case); GPUPROJ_E_NOMEM
+ */
+int gpuproj_intervals_fit(const struct gpuproj_interval_sample *s, size_t n, double coverage,
+			  const struct gpuproj_intervals_provenance *prov,
+			  struct gpuproj_intervals **ret, struct gpuproj_error *reterr);
+
+/**
+ * Load a table from a file.
+ * @return GPUPROJ_OK; GPUPROJ_E_IO; GPUPROJ_E_PARSE (not JSON, with line
+ *         and column); GPUPROJ_E_SCHEMA (another schema, a missing or
+ *         mistyped field, a factor ≤ 0 or lo > hi, an unknown binding or
+ *         class, coverage outside (0, 1); the message names the field);
+ *         GPUPROJ_E_NOMEM. Groups of models gpuproj does not know are kept
+ *         and ignored by lookups.
+ */
+int gpuproj_intervals_load(const char *path, struct gpuproj_intervals **ret,
+			   struct gpuproj_error *reterr);
+/** As gpuproj_intervals_load() from memory; `name` is used in messages. */
+int gpuproj_intervals_load_buffer(const char *text, size_t len, const char *name,
+				  struct gpuproj_intervals **ret, struct gpuproj_error *reterr);
+/**
+ * The built-in table (src/data/intervals.json), parsed once.
+ * @return the table, never to be freed; NULL only if the compiled-in data
+ *         were broken (a test guards that)
+ */
+const struct gpuproj_intervals *gpuproj_intervals_builtin(void);
+/** Write a table as JSON, atomically ("-" = standard output). */
+int gpuproj_intervals_save(const struct gpuproj_intervals *iv, const char *path,
+			   struct gpuproj_error *reterr);
+/** Free a table (not the built-in one); NULL is allowed. Returns NULL. */
+struct gpuproj_intervals *gpuproj_intervals_free(struct gpuproj_intervals *iv);
+
+/**
+ * The interval factors for one projection (fallback in the file comment).
+ *
+ * @param point_ns the projected point, ns (sets the class)
+ * @param[out] ret_lo, ret_hi factors: interval = [point·lo, point·hi]
+ * @param[out] ret_n optional: calibration cases behind them
+ * @return true when the table has a group for the model
+ */
+bool gpuproj_intervals_lookup(const struct gpuproj_intervals *iv, const struct gpuproj_model *m,
+			      enum gpuproj_bound binding, double point_ns, double *ret_lo,
+			      double *ret_hi, size_t *ret_n);
+
+/** The coverage the table was fitted for, 0..1. */
+double gpuproj_intervals_coverage(const struct gpuproj_intervals *iv);
+/**
+ * A one-line description of where the table comes from ("fitted 2026-…
+ * on …, n = …"), for reports; owned by the table.
+ */
+const char *gpuproj_intervals_origin(const struct gpuproj_intervals *iv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUPROJ_INTERVAL_H */

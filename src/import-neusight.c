@@ -1,0 +1,689 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Importer of the NeuSight training set (include/gpuproj/import.h): Lee et
+ * al., "Forecasting GPU Performance for Deep Learning Training and
+ * Inference" (NeuSight, ASPLOS 2025); repository sitar-lab/NeuSight, files
+ * scripts/asplos/data/dataset/train/collect/{linear,add}/p2.1.0/<GPU>.csv,
+ * MIT licence. Every profile made here carries that citation in its
+ * "citation" attribute.
+ *
+ * Input: CSV files with the header
+ *   OPName,Latency,Device,Torch Version,CUDNN Version,Kernel Name,
+ *   Warps per SM,Blocks per SM,Grid x,Grid y,Grid z,Block x,Block y,Block z,
+ *   CUDA Version[,Kernels],<shape columns>
+ * one row per (operator, shape) measured on one GPU: `linear` (shape B, M,
+ * N, K: torch.nn.Linear(N, K, bias=True) on a (B, M, N) FP32 input; cuBLAS
+ * FP32 SIMT SGEMM, TF32 off) and `add` (shape B, H: torch.add of two FP32
+ * (B, H) tensors; PyTorch's vectorized_elementwise_kernel<4>). `Latency` is
+ * in milliseconds: the mean of the 5 fastest of 25 timed calls of the whole
+ * operator (CUDA events around the call), so it includes every kernel the
+ * operator launched and the gaps between them (data-set README).
+ *
+ * The data set has no hardware counters: every metric below is ANALYTIC,
+ * derived from the shape, the kernel name and the launch columns. Each
+ * profile has attributes origin = "neusight", metrics = "analytic",
+ * citation, license = "MIT", import.files.
+ *
+ * Output: one profile per `Device` (matched to targets.yaml through its
+ * `match` lists), in order of first appearance. One row = one kernel
+ * signature: name = OPName ("linear", "add"), tag = the operator shape
+ * ("B=1,M=58,N=13,K=141" or "B=127,H=168") — the shape is the signature
+ * across GPUs, because cuBLAS picks another kernel (tile, grid) on each
+ * GPU; grid and block = the GPU's own launch of the operator's main kernel
+ * (columns Grid/Block x/y/z); demangled = the kernels that ran (`Kernels`
+ * without its leading ';', else `Kernel Name`). Rows with the same
+ * signature (a shape listed twice) are merged, their latencies averaged.
+ * Each signature carries, for every other GPU that measured the same
+ * (operator, shape), a reference time (targets.yaml name, mean ns).
+ *
+ * Time: duration_ns = Latency × 10^6 (one launch: n = 1, the published
+ * mean). Short rows (< 50 µs) are dominated by launch overhead.
+ *
+ * ## linear: Y = X·Wᵀ + b, X (P×N), W (K×N), Y (P×K), P = B·M
+ * cuBLAS computes it column-major as C (m×n) = op(A)·op(B) with m = K,
+ * n = P, k = N. The kernel name <arch>_sgemm_<TM>x<TN>[_sliced1x<S>]_<ab>
+ * gives the block tile: TM along m (K), TN along n (P); every row of the
+ * data set has grid.x = ⌈K/TM⌉, grid.y = ⌈P/TN⌉, grid.z = the split-K
+ * factor Z (Z > 1 launches a splitkreduce_kernel too). A name that does not
+ * parse is an error naming the row.
+ * | metric | value | why |
+ * |---|---|---|
+ * | inst.fp32.fma | P·N·K | one FFMA per multiply-add (2·P·N·K FLOP, README) |
+ * | inst.fp32.add | P·K·Z | the bias (one FADD per output) and, when Z > 1, the Z−1 partial sums of the split-K reduction |
+ * | inst.fp32.mul, inst.fp{16,64}.*, inst.fp16, inst.fp64 | 0 | FP32 only, TF32 off |
+ * | inst.fp32 | fma + add | |
+ * | warp_efficiency | 1 | the SGEMM main loop runs full warps; edge tiles predicate off whole rows, not counted by thread-level counters |
+ * | bytes.dram | 4·(P·N + N·K + P·K + K) | compulsory traffic (README): X, W, bias read once, Y written once; bytes.dram_read = 4·(P·N + N·K + K), bytes.dram_write = 4·P·K |
+ * | bytes.l2 | 4·N·(P·grid.x + K·grid.y) + 4·K·grid.y + 4·P·K·(Z > 1 ? 2Z + 1 : 1) | each block reads a TM×N panel of W and an N×TN panel of X from L2 (so X is read once per tile column, W once per tile row), plus the bias per tile row; writes Y once, or Z partial tiles that the reduction reads back and sums into Y |
+ * | bytes.l1 | bytes.l2 | global loads pass L1/TEX once and are reused from shared memory, not from L1: no L1 hits |
+ * | shared.wavefronts | (S_st + S_ld) / 128 B | S_st = the tile bytes staged into shared memory = the global read bytes above; S_ld = S_st · √(w/s): every staged element is read back by the warps of one row or column of a √(w/s)×√(w/s) warp grid (w warps per block, s = S for sliced kernels, whose warp groups split k, else 1); conflict-free 128-B wavefronts |
+ * | inst.ldst | (global read B)/16 + S_st/16 + S_ld/16 + P·K·Z | 16-B vector loads (LDG.128, STS.128, LDS.128) per thread, one 4-B store per output (and partial) |
+ * | inst.warp | (inst.fp32 + inst.ldst) / 32 | a LOWER bound: integer and control instructions are not counted |
+ * | regs_per_thread | min(255, a + 58), a = TM·TN·s / T accumulators per thread (T threads per block) | ESTIMATE: fitted to the one public register count found, ampere_sgemm_128x64_tn on CC 8.6, 122 registers for a = 64 (an Nsight Systems kernel summary; full-text index id 14117394902, repository not reported) |
+ * | smem_static | 2·(TM + TN)·BK·4 B + 512 B, BK = 8·s | ESTIMATE: two stages of a BK-deep tile of A and B; the same source gives 12,800 B for 128x64 (= 12,288 + 512) |
+ * inst.int is not set (unknown), so models that need it (quant) say so.
+ *
+ * ## add: C = A + B, n = B·H FP32 elements
+ * | metric | value | why |
+ * |---|---|---|
+ * | inst.fp32.add, inst.fp32 | n | one FADD per element |
+ * | inst.fp32.fma/mul, inst.fp{16,64}.*, inst.fp16, inst.fp64 | 0 | |
+ * | warp_efficiency | 1 | vectorised path, full warps |
+ * | bytes.dram = bytes.l2 = bytes.l1 | 12·n (read 8·n, write 4·n) | streaming, no reuse (README) |
+ * | shared.wavefronts | 0 | no shared memory |
+ * | inst.ldst | 3·n / 4 | float4 loads of A and B and a float4 store per 4 elements |
+ * | inst.warp | (inst.fp32 + inst.ldst) / 32 | lower bound, as above |
+ * | regs_per_thread | 0 (unknown) | no register limit is applied; a 128-thread block of this kernel fits the thread and block limits of every GPU of the set |
+ *
+ * "Warps per SM" and "Blocks per SM" (the grid's warps and blocks divided
+ * by SMs, not residency) are not used; they are kept in extra_metrics.
+ *
+ * Thread safety: reentrant.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <gpuproj/import.h>
+#include <gpuproj/profile.h>
+#include <gpuproj/target.h>
+
+#include "import-common.h"
+#include "profile-private.h"
+#include "util.h"
+
+enum col {
+	C_OP = 0,
+	C_LATENCY,
+	C_DEVICE,
+	C_KERNEL,
+	C_GX,
+	C_GY,
+	C_GZ,
+	C_BX,
+	C_BY,
+	C_BZ,
+	C_WARPS,
+	C_BLOCKS,
+	C_KERNELS, /* optional (linear only) */
+	C_B,
+	C_M,
+	C_N,
+	C_K,
+	C_H,
+	C_COUNT
+};
+
+static const char *const col_names[C_COUNT] = {
+	[C_OP] = "OPName", [C_LATENCY] = "Latency", [C_DEVICE] = "Device",
+	[C_KERNEL] = "Kernel Name", [C_GX] = "Grid x", [C_GY] = "Grid y", [C_GZ] = "Grid z",
+	[C_BX] = "Block x", [C_BY] = "Block y", [C_BZ] = "Block z",
+	[C_WARPS] = "Warps per SM", [C_BLOCKS] = "Blocks per SM", [C_KERNELS] = "Kernels",
+	[C_B] = "B", [C_M] = "M", [C_N] = "N", [C_K] = "K", [C_H] = "H",
+};
+
+struct ns_gpu {
+	char *label;
+	const struct gpuproj_target *target;
+	struct gpuproj_profile *profile;
+	struct import_strmap by_shape; /* "op\037tag" → kernel index */
+};
+
+struct ns_ctx {
+	const struct gpuproj_targets *targets;
+	struct ns_gpu *gpus;
+	size_t n_gpus, cap;
+	char *files;
+	struct gpuproj_error *err;
+};
+
+struct ns_file {
+	const char *path;
+	struct import_csv csv;
+	long idx[C_COUNT];
+};
+
+static const struct gpuproj_lookup_words gpu_words = {
+	.what = "GPU", .where = "of the NeuSight data set",
+	.hint = "add its name to an entry's `match` list",
+};
+
+static int
+find_or_add_gpu(struct ns_ctx *ctx, const struct ns_file *f, const struct import_csv_row *r,
+		const char *label, struct ns_gpu **ret)
+{
+	const struct gpuproj_target *t;
+	struct ns_gpu *g;
+	size_t i;
+	int st;
+
+	for (i = 0; i < ctx->n_gpus; i++) {
+		if (strcmp(ctx->gpus[i].label, label) == 0) {
+			*ret = &ctx->gpus[i];
+			return GPUPROJ_OK;
+		}
+	}
+	st = gpuproj_targets_lookup(ctx->targets, label, &gpu_words, &t, ctx->err);
+	if (st)
+		return error_locate(ctx->err, st, f->path, r->line,
+				    import_csv_column(r, (size_t)f->idx[C_DEVICE]));
+	for (i = 0; i < ctx->n_gpus; i++) {
+		if (ctx->gpus[i].target == t)
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+					 import_csv_column(r, (size_t)f->idx[C_DEVICE]),
+					 "devices '%s' and '%s' both match targets.yaml entry '%s'; "
+					 "give each its own entry", ctx->gpus[i].label, label,
+					 t->name);
+	}
+	if (ctx->n_gpus == ctx->cap) {
+		size_t cap = ctx->cap ? ctx->cap * 2 : 8;
+		struct ns_gpu *ng = realloc(ctx->gpus, cap * sizeof(*ng));
+
+		if (!ng)
+			goto nomem;
+		ctx->gpus = ng;
+		ctx->cap = cap;
+	}
+	g = &ctx->gpus[ctx->n_gpus];
+	memset(g, 0, sizeof(*g));
+	g->label = strdup(label);
+	g->target = t;
+	g->profile = gpuproj_profile_new();
+	if (!g->label || !g->profile) {
+		free(g->label);
+		gpuproj_profile_free(g->profile);
+		goto nomem;
+	}
+	ctx->n_gpus++;
+	if (gpuproj_profile_set_device(g->profile, label, t->name, t->chip, t->cc_major,
+				       t->cc_minor, t->sms, t->clock_mhz * 1e6) ||
+	    gpuproj_profile_set_attr(g->profile, "origin", "neusight") ||
+	    gpuproj_profile_set_attr(g->profile, "metrics", "analytic") ||
+	    gpuproj_profile_set_attr(g->profile, "citation", GPUPROJ_CITATION_NEUSIGHT) ||
+	    gpuproj_profile_set_attr(g->profile, "license", "MIT") ||
+	    gpuproj_profile_set_attr(g->profile, "import.files", ctx->files))
+		goto nomem;
+	*ret = g;
+	return GPUPROJ_OK;
+nomem:
+	return error_set(ctx->err, GPUPROJ_E_NOMEM, f->path, r->line, 0, "out of memory");
+}
+
+/* A required non-negative number of column c. */
+static int
+row_number(const struct ns_ctx *ctx, const struct ns_file *f, const struct import_csv_row *r,
+	   enum col c, double *ret)
+{
+	const char *s = import_csv_field(r, (size_t)f->idx[c]);
+
+	if (import_value_absent(s))
+		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+				 import_csv_column(r, (size_t)f->idx[c]), "column '%s' has no value",
+				 col_names[c]);
+	if (!parse_double(s, ret) || !isfinite(*ret) || *ret < 0)
+		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+				 import_csv_column(r, (size_t)f->idx[c]),
+				 "column '%s': '%s' is not a non-negative number", col_names[c], s);
+	return GPUPROJ_OK;
+}
+
+/* A positive integer of column c that fits in uint32 (dimensions, shapes). */
+static int
+row_count(const struct ns_ctx *ctx, const struct ns_file *f, const struct import_csv_row *r,
+	  enum col c, double *ret)
+{
+	int st = row_number(ctx, f, r, c, ret);
+
+	if (st)
+		return st;
+	if (!(*ret >= 1) || *ret != floor(*ret) || *ret > 4294967295.0)
+		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+				 import_csv_column(r, (size_t)f->idx[c]),
+				 "column '%s': '%s' is not a positive integer", col_names[c],
+				 import_csv_field(r, (size_t)f->idx[c]));
+	return GPUPROJ_OK;
+}
+
+/*
+ * The block tile of a cuBLAS SGEMM kernel name: "<arch>_sgemm_<TM>x<TN>
+ * [_sliced1x<S>]_<ab>" (e.g. ampere_sgemm_128x32_sliced1x4_tn). false when
+ * it does not parse.
+ */
+static bool
+sgemm_tile(const char *name, unsigned *tm, unsigned *tn, unsigned *sliced)
+{
+	const char *p = strstr(name, "sgemm_");
+	char *end;
+	unsigned long a, b, s = 1;
+
+	if (!p)
+		return false;
+	p += 6;
+	a = strtoul(p, &end, 10);
+	if (end == p || *end != 'x')
+		return false;
+	p = end + 1;
+	b = strtoul(p, &end, 10);
+	if (end == p || *end != '_')
+		return false;
+	p = end;
+	if (str_startswith(p, "_sliced1x")) {
+		p += 9;
+		s = strtoul(p, &end, 10);
+		if (end == p || *end != '_')
+			return false;
+		p = end;
+	}
+	if (!(p[0] == '_' && (p[1] == 't' || p[1] == 'n') && (p[2] == 't' || p[2] == 'n')))
+		return false;
+	if (a < 1 || a > 1024 || b < 1 || b > 1024 || s < 1 || s > 32)
+		return false;
+	*tm = (unsigned)a;
+	*tn = (unsigned)b;
+	*sliced = (unsigned)s;
+	return true;
+}
+
+/* Set a per-launch metric (one profiled launch). */
+static void
+put(struct gpuproj_kernel *k, enum gpuproj_metric m, double v)
+{
+	k->metric_sum[m] += v;
+	k->metric_n[m] += 1;
+}
+
+/* The analytic metrics of a linear row (file comment). */
+static int
+linear_metrics(const struct ns_ctx *ctx, const struct ns_file *f, const struct import_csv_row *r,
+	       const double *shape, const struct gpuproj_signature *sig, struct gpuproj_kernel *k,
+	       bool first)
+{
+	double P = shape[0] * shape[1], N = shape[2], K = shape[3];
+	double gx = sig->grid.x, gy = sig->grid.y, Z = sig->grid.z;
+	double T = (double)sig->block.x * sig->block.y * sig->block.z, w = ceil(T / 32.0);
+	double l2_read, l2, st, ld, acc, s_fac;
+	unsigned tm, tn, sl;
+	const char *kname = import_csv_field(r, (size_t)f->idx[C_KERNEL]);
+
+	if (!sgemm_tile(kname, &tm, &tn, &sl))
+		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+				 import_csv_column(r, (size_t)f->idx[C_KERNEL]),
+				 "kernel '%s' is not a cuBLAS SGEMM name "
+				 "(<arch>_sgemm_<TM>x<TN>[_sliced1x<S>]_<ab>): its tile is unknown",
+				 kname);
+	put(k, GPUPROJ_M_INST_FP32_FMA, P * N * K);
+	put(k, GPUPROJ_M_INST_FP32_ADD, P * K * Z);
+	put(k, GPUPROJ_M_INST_FP32_MUL, 0);
+	put(k, GPUPROJ_M_INST_FP32, P * N * K + P * K * Z);
+	put(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	put(k, GPUPROJ_M_BYTES_DRAM_READ, 4.0 * (P * N + N * K + K));
+	put(k, GPUPROJ_M_BYTES_DRAM_WRITE, 4.0 * P * K);
+	put(k, GPUPROJ_M_BYTES_DRAM, 4.0 * (P * N + N * K + P * K + K));
+	l2_read = 4.0 * N * (P * gx + K * gy) + 4.0 * K * gy;
+	l2 = l2_read + 4.0 * P * K * (Z > 1 ? 2 * Z + 1 : 1);
+	put(k, GPUPROJ_M_BYTES_L2, l2);
+	put(k, GPUPROJ_M_BYTES_L1, l2);
+	st = 4.0 * N * (P * gx + K * gy);
+	s_fac = sqrt(fmax(w / sl, 1.0));
+	ld = st * s_fac;
+	put(k, GPUPROJ_M_SHARED_WAVEFRONTS, (st + ld) / 128.0);
+	put(k, GPUPROJ_M_INST_LDST, l2_read / 16.0 + st / 16.0 + ld / 16.0 + P * K * Z);
+	put(k, GPUPROJ_M_INST_WARP,
+	    (P * N * K + P * K * Z + l2_read / 16.0 + st / 16.0 + ld / 16.0 + P * K * Z) / 32.0);
+	if (first) {
+		acc = (double)tm * tn * sl / T;
+		k->regs_per_thread = (uint32_t)fmin(255.0, ceil(acc) + 58.0);
+		k->smem_static = 2u * (tm + tn) * 8u * sl * 4u + 512u;
+	}
+	return GPUPROJ_OK;
+}
+
+/* The analytic metrics of an add row (file comment). */
+static void
+add_metrics(const double *shape, struct gpuproj_kernel *k)
+{
+	double n = shape[0] * shape[1];
+
+	put(k, GPUPROJ_M_INST_FP32_FMA, 0);
+	put(k, GPUPROJ_M_INST_FP32_ADD, n);
+	put(k, GPUPROJ_M_INST_FP32_MUL, 0);
+	put(k, GPUPROJ_M_INST_FP32, n);
+	put(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	put(k, GPUPROJ_M_BYTES_DRAM_READ, 8.0 * n);
+	put(k, GPUPROJ_M_BYTES_DRAM_WRITE, 4.0 * n);
+	put(k, GPUPROJ_M_BYTES_DRAM, 12.0 * n);
+	put(k, GPUPROJ_M_BYTES_L2, 12.0 * n);
+	put(k, GPUPROJ_M_BYTES_L1, 12.0 * n);
+	put(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	put(k, GPUPROJ_M_INST_LDST, 0.75 * n);
+	put(k, GPUPROJ_M_INST_WARP, 1.75 * n / 32.0);
+}
+
+static int
+import_row(struct ns_ctx *ctx, const struct ns_file *f, const struct import_csv_row *r)
+{
+	static const enum gpuproj_metric fp_zero[] = {
+		GPUPROJ_M_INST_FP16_FMA, GPUPROJ_M_INST_FP16_ADD, GPUPROJ_M_INST_FP16_MUL,
+		GPUPROJ_M_INST_FP64_FMA, GPUPROJ_M_INST_FP64_ADD, GPUPROJ_M_INST_FP64_MUL,
+	};
+	const char *op, *device, *kernels;
+	double lat, dims[6], shape[4], extra[2];
+	bool linear, first;
+	char tag[160], key[200];
+	struct gpuproj_signature sig = { 0 };
+	struct gpuproj_kernel *k;
+	struct ns_gpu *g = NULL;
+	size_t i, before;
+	int st;
+
+	if (r->n != f->csv.rows[0].n)
+		return error_set(ctx->err, GPUPROJ_E_PARSE, f->path, r->line, 0,
+				 "the row has %zu fields, the header %zu", r->n, f->csv.rows[0].n);
+	op = import_csv_field(r, (size_t)f->idx[C_OP]);
+	device = import_csv_field(r, (size_t)f->idx[C_DEVICE]);
+	linear = strcmp(op, "linear") == 0;
+	if (!linear && strcmp(op, "add") != 0)
+		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+				 import_csv_column(r, (size_t)f->idx[C_OP]),
+				 "operator '%s' is not one this importer derives metrics for "
+				 "(linear, add)", op);
+	if (linear && (f->idx[C_M] < 0 || f->idx[C_N] < 0 || f->idx[C_K] < 0))
+		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line, 0,
+				 "a linear row needs the shape columns B, M, N, K");
+	if (!linear && f->idx[C_H] < 0)
+		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line, 0,
+				 "an add row needs the shape columns B, H");
+	if (import_value_absent(device))
+		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+				 import_csv_column(r, (size_t)f->idx[C_DEVICE]),
+				 "column 'Device' is empty");
+	if ((st = row_number(ctx, f, r, C_LATENCY, &lat)))
+		return st;
+	if (!(lat > 0))
+		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+				 import_csv_column(r, (size_t)f->idx[C_LATENCY]),
+				 "column 'Latency': %s is not a positive time in milliseconds",
+				 import_csv_field(r, (size_t)f->idx[C_LATENCY]));
+	for (i = 0; i < 6; i++) {
+		if ((st = row_count(ctx, f, r, (enum col)(C_GX + i), &dims[i])))
+			return st;
+	}
+	for (i = 0; i < 2; i++) {
+		if ((st = row_number(ctx, f, r, (enum col)(C_WARPS + i), &extra[i])))
+			return st;
+	}
+	if ((st = row_count(ctx, f, r, C_B, &shape[0])))
+		return st;
+	if (linear) {
+		if ((st = row_count(ctx, f, r, C_M, &shape[1])) ||
+		    (st = row_count(ctx, f, r, C_N, &shape[2])) ||
+		    (st = row_count(ctx, f, r, C_K, &shape[3])))
+			return st;
+		snprintf(tag, sizeof(tag), "B=%.0f,M=%.0f,N=%.0f,K=%.0f", shape[0], shape[1],
+			 shape[2], shape[3]);
+	} else {
+		if ((st = row_count(ctx, f, r, C_H, &shape[1])))
+			return st;
+		snprintf(tag, sizeof(tag), "B=%.0f,H=%.0f", shape[0], shape[1]);
+	}
+	if ((st = find_or_add_gpu(ctx, f, r, device, &g)))
+		return st;
+
+	sig.name = op;
+	sig.tag = tag;
+	sig.grid = (struct gpuproj_dim3){ (uint32_t)dims[0], (uint32_t)dims[1], (uint32_t)dims[2] };
+	sig.block = (struct gpuproj_dim3){ (uint32_t)dims[3], (uint32_t)dims[4], (uint32_t)dims[5] };
+	before = gpuproj_profile_count(g->profile);
+	if (gpuproj_profile_kernel(g->profile, &sig, &k))
+		goto nomem;
+	first = k->launches == 0;
+	if (first) {
+		kernels = f->idx[C_KERNELS] >= 0 ? import_csv_field(r, (size_t)f->idx[C_KERNELS])
+						 : "";
+		while (*kernels == ';')
+			kernels++;
+		if (!*kernels)
+			kernels = import_csv_field(r, (size_t)f->idx[C_KERNEL]);
+		if (profile_kernel_set_demangled(k, kernels))
+			goto nomem;
+	}
+	if (linear) {
+		if ((st = linear_metrics(ctx, f, r, shape, &sig, k, first)))
+			return st;
+	} else {
+		add_metrics(shape, k);
+	}
+	for (i = 0; i < ARRAY_LENGTH(fp_zero); i++)
+		put(k, fp_zero[i], 0);
+	put(k, GPUPROJ_M_INST_FP64, 0);
+	put(k, GPUPROJ_M_INST_FP16, 0);
+	gpuproj_kernel_add_duration(k, lat * 1e6);
+	k->profiled++;
+	if (gpuproj_kernel_add_extra(k, "Warps per SM", "", extra[0]) ||
+	    gpuproj_kernel_add_extra(k, "Blocks per SM", "", extra[1]))
+		goto nomem;
+	if (gpuproj_profile_count(g->profile) != before) {
+		snprintf(key, sizeof(key), "%s\037%s", op, tag);
+		if (import_strmap_put(&g->by_shape, key, before))
+			goto nomem;
+	}
+	return GPUPROJ_OK;
+nomem:
+	return error_set(ctx->err, GPUPROJ_E_NOMEM, f->path, r->line, 0, "out of memory");
+}
+
+static int
+read_file(struct ns_ctx *ctx, struct ns_file *f)
+{
+	const struct import_csv_row *h;
+	int c, st;
+
+	st = import_csv_read_file(f->path, NULL, &f->csv, ctx->err);
+	if (st)
+		return st;
+	if (f->csv.n_rows == 0)
+		return error_set(ctx->err, GPUPROJ_E_PARSE, f->path, 0, 0,
+				 "empty file: expected a NeuSight CSV header (OPName,Latency,"
+				 "Device,...)");
+	h = &f->csv.rows[0];
+	for (c = 0; c < C_COUNT; c++)
+		f->idx[c] = import_csv_find(h, col_names[c]);
+	if (f->idx[C_OP] < 0 || f->idx[C_LATENCY] < 0 || f->idx[C_DEVICE] < 0)
+		return error_set(ctx->err, GPUPROJ_E_PARSE, f->path, h->line, 0,
+				 "not a NeuSight CSV: the header has no 'OPName', 'Latency' and "
+				 "'Device' columns");
+	for (c = 0; c < C_COUNT; c++) {
+		if (c == C_KERNELS || c >= C_M)
+			continue; /* optional, or needed by one operator only */
+		if (f->idx[c] < 0)
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, h->line, 0,
+					 "required column '%s' is missing from the header",
+					 col_names[c]);
+	}
+	if (f->csv.n_rows == 1)
+		return error_set(ctx->err, GPUPROJ_E_PARSE, f->path, 0, 0,
+				 "no data rows: nothing to import");
+	return GPUPROJ_OK;
+}
+
+static int
+set_references(struct ns_ctx *ctx)
+{
+	size_t a, b, i, j;
+
+	for (a = 0; a < ctx->n_gpus; a++) {
+		struct gpuproj_profile *p = ctx->gpus[a].profile;
+
+		for (i = 0; i < gpuproj_profile_count(p); i++) {
+			struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+			char key[200];
+
+			snprintf(key, sizeof(key), "%s\037%s", k->name, k->tag ? k->tag : "");
+			for (b = 0; b < ctx->n_gpus; b++) {
+				const struct gpuproj_kernel *o;
+
+				if (b == a || !import_strmap_get(&ctx->gpus[b].by_shape, key, &j))
+					continue;
+				o = gpuproj_profile_at(ctx->gpus[b].profile, j);
+				if (!o->duration_ns.n)
+					continue;
+				if (gpuproj_kernel_set_reference(k, ctx->gpus[b].target->name,
+								 gpuproj_kernel_mean_ns(o),
+								 o->launches))
+					return error_set(ctx->err, GPUPROJ_E_NOMEM, NULL, 0, 0,
+							 "out of memory");
+			}
+		}
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+push_path(char ***list, size_t *n, size_t *cap, char *path, struct gpuproj_error *err)
+{
+	if (!path)
+		return error_set(err, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		char **nl = realloc(*list, c * sizeof(*nl));
+
+		if (!nl) {
+			free(path);
+			return error_set(err, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+		}
+		*list = nl;
+		*cap = c;
+	}
+	(*list)[(*n)++] = path;
+	return GPUPROJ_OK;
+}
+
+/*
+ * The CSV files of `path`: the path itself when it is not a directory (as
+ * given, depth 0); for a directory, its *.csv files and those of its
+ * subdirectories (one level: <op>/<GPU>.csv), in name order.
+ */
+static int
+expand_path(const char *path, int depth, char ***list, size_t *n, size_t *cap,
+	    struct gpuproj_error *err)
+{
+	struct dirent **ents = NULL;
+	struct stat st;
+	int k, m, r = GPUPROJ_OK;
+
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		size_t len = strlen(path);
+
+		if (depth > 0 && !(len > 4 && strcmp(path + len - 4, ".csv") == 0))
+			return GPUPROJ_OK;
+		return push_path(list, n, cap, strdup(path), err);
+	}
+	if (depth > 1)
+		return GPUPROJ_OK;
+	m = scandir(path, &ents, NULL, alphasort);
+	if (m < 0)
+		return error_set(err, GPUPROJ_E_IO, path, 0, 0, "cannot read the directory");
+	for (k = 0; k < m; k++) {
+		if (r == GPUPROJ_OK && ents[k]->d_name[0] != '.') {
+			char *full = xasprintf("%s/%s", path, ents[k]->d_name);
+
+			r = full ? expand_path(full, depth + 1, list, n, cap, err)
+				 : error_set(err, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+			free(full);
+		}
+		free(ents[k]);
+	}
+	free(ents);
+	return r;
+}
+
+int
+gpuproj_import_neusight(const char *const *paths, size_t n_paths,
+			const struct gpuproj_targets *targets,
+			struct gpuproj_profile ***ret_profiles, size_t *ret_n,
+			struct gpuproj_error *reterr)
+{
+	struct ns_ctx ctx = { 0 };
+	struct gpuproj_profile **out = NULL;
+	struct ns_file *files = NULL;
+	char **list = NULL;
+	size_t n_list = 0, cap = 0, i, j;
+	struct strbuf names;
+	int st;
+
+	if (!paths || n_paths == 0 || !targets || !ret_profiles || !ret_n)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
+				 "NeuSight import: no files or no targets given");
+	ctx.targets = targets;
+	ctx.err = reterr;
+	for (i = 0; i < n_paths; i++) {
+		st = expand_path(paths[i], 0, &list, &n_list, &cap, reterr);
+		if (st)
+			goto out;
+	}
+	if (n_list == 0) {
+		st = error_set(reterr, GPUPROJ_E_NOTFOUND, paths[0], 0, 0,
+			       "no *.csv file found");
+		goto out;
+	}
+	strbuf_init(&names);
+	for (i = 0; i < n_list; i++)
+		strbuf_printf(&names, "%s%s", i ? ", " : "", list[i]);
+	if (names.oom) {
+		strbuf_free(&names);
+		st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+		goto out;
+	}
+	ctx.files = strbuf_steal(&names);
+	files = calloc(n_list, sizeof(*files));
+	if (!files) {
+		st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n_list; i++) {
+		files[i].path = list[i];
+		st = read_file(&ctx, &files[i]);
+		if (st)
+			goto out;
+		for (j = 1; j < files[i].csv.n_rows; j++) {
+			st = import_row(&ctx, &files[i], &files[i].csv.rows[j]);
+			if (st)
+				goto out;
+		}
+		import_csv_clear(&files[i].csv);
+	}
+	st = set_references(&ctx);
+	if (st)
+		goto out;
+	out = calloc(ctx.n_gpus, sizeof(*out));
+	if (!out) {
+		st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < ctx.n_gpus; i++) {
+		out[i] = ctx.gpus[i].profile;
+		ctx.gpus[i].profile = NULL;
+	}
+	*ret_profiles = out;
+	*ret_n = ctx.n_gpus;
+	st = GPUPROJ_OK;
+out:
+	for (i = 0; i < ctx.n_gpus; i++) {
+		free(ctx.gpus[i].label);
+		gpuproj_profile_free(ctx.gpus[i].profile);
+		import_strmap_clear(&ctx.gpus[i].by_shape);
+	}
+	free(ctx.gpus);
+	free(ctx.files);
+	for (i = 0; files && i < n_list; i++)
+		import_csv_clear(&files[i].csv);
+	free(files);
+	for (i = 0; i < n_list; i++)
+		free(list[i]);
+	free(list);
+	return st;
+}

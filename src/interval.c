@@ -1,0 +1,597 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Calibrated projection intervals (include/gpuproj/interval.h): fitting by
+ * split-conformal shortest windows of measured/projected ratios, the
+ * gpuproj-intervals/1 JSON, the built-in table and lookups. The method and
+ * its sources are in the header.
+ *
+ * A loaded table resolves every (model, binding, class) of the models
+ * gpuproj knows to its factors once, with the fallback of the header, so a
+ * lookup is an array access (gpuproj_model_project() does one per
+ * projection).
+ *
+ * Thread safety: tables are immutable after loading; the built-in one is
+ * parsed under pthread_once.
+ */
+#include "config.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gpuproj/interval.h>
+
+#include "model-private.h"
+#include "report-common.h"
+#include "util.h"
+
+#define N_BOUND (GPUPROJ_BOUND_LATENCY + 1)
+#define ANY (-1)
+
+/* One stored group: binding and class, or ANY for pooled. */
+struct ivgroup {
+	char *model;
+	int binding;   /* enum gpuproj_bound or ANY */
+	int cls;       /* 0 short, 1 long, ANY */
+	size_t n;
+	double lo, hi;
+};
+
+/* A resolved lookup. */
+struct ivfactor {
+	bool has;
+	size_t n;
+	double lo, hi;
+};
+
+struct gpuproj_intervals {
+	double coverage;
+	size_t min_group;
+	double short_ns;
+	json_t *provenance;      /* object, owned */
+	char *origin;
+	struct ivgroup *groups;
+	size_t n_groups;
+	/* [model_index][binding][class] */
+	struct ivfactor (*resolved)[N_BOUND][2];
+	size_t n_models;
+};
+
+/* The built-in table once parsed (gpuproj_intervals_builtin()). */
+static struct gpuproj_intervals *builtin;
+
+static const char *
+class_name(int c)
+{
+	return c == 0 ? "short" : c == 1 ? "long" : "*";
+}
+
+struct gpuproj_intervals *
+gpuproj_intervals_free(struct gpuproj_intervals *iv)
+{
+	size_t i;
+
+	if (!iv || iv == builtin)
+		return NULL;
+	for (i = 0; i < iv->n_groups; i++)
+		free(iv->groups[i].model);
+	free(iv->groups);
+	free(iv->resolved);
+	free(iv->origin);
+	json_decref(iv->provenance);
+	free(iv);
+	return NULL;
+}
+
+static const struct ivgroup *
+find_group(const struct gpuproj_intervals *iv, const char *model, int binding, int cls)
+{
+	size_t i;
+
+	for (i = 0; i < iv->n_groups; i++) {
+		const struct ivgroup *g = &iv->groups[i];
+
+		if (g->binding == binding && g->cls == cls && strcmp(g->model, model) == 0)
+			return g;
+	}
+	return NULL;
+}
+
+/* Resolve every known model's lookups and the origin line. */
+static int
+finish(struct gpuproj_intervals *iv)
+{
+	size_t m, b, c, n = model_index_count(), total = 0;
+	const char *created = NULL, *split = NULL;
+	json_t *corpora;
+
+	iv->n_models = n;
+	iv->resolved = calloc(n ? n : 1, sizeof(*iv->resolved));
+	if (!iv->resolved)
+		return GPUPROJ_E_NOMEM;
+	for (m = 0; m < n; m++) {
+		const char *name = gpuproj_model_name(model_at_index(m));
+
+		for (b = 0; b < N_BOUND; b++) {
+			for (c = 0; c < 2; c++) {
+				const struct ivgroup *g = find_group(iv, name, (int)b, (int)c);
+
+				if (!g)
+					g = find_group(iv, name, ANY, (int)c);
+				if (!g)
+					g = find_group(iv, name, ANY, ANY);
+				if (!g)
+					continue;
+				iv->resolved[m][b][c] = (struct ivfactor){ true, g->n, g->lo, g->hi };
+			}
+		}
+	}
+	for (m = 0; m < iv->n_groups; m++) {
+		if (iv->groups[m].binding == ANY && iv->groups[m].cls == ANY)
+			total += iv->groups[m].n;
+	}
+	if (iv->provenance) {
+		created = json_string_value(json_object_get(iv->provenance, "created"));
+		split = json_string_value(json_object_get(iv->provenance, "split"));
+	}
+	corpora = iv->provenance ? json_object_get(iv->provenance, "corpora") : NULL;
+	iv->origin = xasprintf("%.0f %% intervals fitted %s on %s%s (%zu data set%s), %zu cases",
+			       iv->coverage * 100, created ? created : "(no date)",
+			       split ? split : "(no split given)", "",
+			       json_is_array(corpora) ? json_array_size(corpora) : 0,
+			       json_is_array(corpora) && json_array_size(corpora) == 1 ? "" : "s",
+			       total);
+	return iv->origin ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
+}
+
+bool
+gpuproj_intervals_lookup(const struct gpuproj_intervals *iv, const struct gpuproj_model *m,
+			 enum gpuproj_bound binding, double point_ns, double *ret_lo,
+			 double *ret_hi, size_t *ret_n)
+{
+	const struct ivfactor *f;
+	size_t mi;
+
+	if (!iv || !m || (unsigned)binding >= N_BOUND)
+		return false;
+	mi = model_index(m);
+	if (mi >= iv->n_models)
+		return false;
+	f = &iv->resolved[mi][binding][point_ns < iv->short_ns ? 0 : 1];
+	if (!f->has)
+		return false;
+	if (ret_lo)
+		*ret_lo = f->lo;
+	if (ret_hi)
+		*ret_hi = f->hi;
+	if (ret_n)
+		*ret_n = f->n;
+	return true;
+}
+
+double
+gpuproj_intervals_coverage(const struct gpuproj_intervals *iv)
+{
+	return iv ? iv->coverage : NAN;
+}
+
+const char *
+gpuproj_intervals_origin(const struct gpuproj_intervals *iv)
+{
+	return iv ? iv->origin : NULL;
+}
+
+/* ---- fitting ---- */
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* The shortest window of k = ⌈(n+1)c⌉ sorted ratios. */
+static void
+shortest_window(double *r, size_t n, double c, double *lo, double *hi)
+{
+	size_t k, j, best = 0;
+	double w = INFINITY;
+
+	qsort(r, n, sizeof(*r), cmp_double);
+	k = (size_t)ceil((double)(n + 1) * c - 1e-9);
+	if (k > n)
+		k = n;
+	if (k < 1)
+		k = 1;
+	for (j = 0; j + k <= n; j++) {
+		if (r[j + k - 1] - r[j] < w) {
+			w = r[j + k - 1] - r[j];
+			best = j;
+		}
+	}
+	*lo = r[best];
+	*hi = r[best + k - 1];
+}
+
+static int
+add_group(struct gpuproj_intervals *iv, const char *model, int binding, int cls, double *r,
+	  size_t n)
+{
+	struct ivgroup *g;
+	void *a;
+
+	if (n == 0)
+		return GPUPROJ_OK;
+	a = realloc(iv->groups, (iv->n_groups + 1) * sizeof(*iv->groups));
+	if (!a)
+		return GPUPROJ_E_NOMEM;
+	iv->groups = a;
+	g = &iv->groups[iv->n_groups];
+	g->model = xstrdup(model);
+	if (!g->model)
+		return GPUPROJ_E_NOMEM;
+	g->binding = binding;
+	g->cls = cls;
+	g->n = n;
+	shortest_window(r, n, iv->coverage, &g->lo, &g->hi);
+	iv->n_groups++;
+	return GPUPROJ_OK;
+}
+
+static void
+now_utc(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int
+gpuproj_intervals_fit(const struct gpuproj_interval_sample *s, size_t n, double coverage,
+		      const struct gpuproj_intervals_provenance *prov,
+		      struct gpuproj_intervals **ret, struct gpuproj_error *reterr)
+{
+	struct gpuproj_intervals *iv = NULL;
+	double *r = NULL;
+	size_t nm = model_index_count(), m, i, cnt, used = 0;
+	int b, c, st = GPUPROJ_E_NOMEM;
+	char when[32];
+
+	if (!ret || coverage >= 1 || (n && !s))
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	if (!(coverage > 0))
+		coverage = GPUPROJ_INTERVALS_DEFAULT_COVERAGE;
+	iv = calloc(1, sizeof(*iv));
+	r = calloc(n ? n : 1, sizeof(*r));
+	if (!iv || !r)
+		goto fail;
+	iv->coverage = coverage;
+	iv->min_group = GPUPROJ_INTERVALS_MIN_GROUP;
+	iv->short_ns = GPUPROJ_INTERVALS_SHORT_NS;
+	for (m = 0; m < nm; m++) {
+		const struct gpuproj_model *model = model_at_index(m);
+
+		/* Per binding and class, then pooled over bindings, then over all. */
+		for (b = ANY; b < N_BOUND; b++) {
+			for (c = ANY; c < 2; c++) {
+				if (b != ANY && c == ANY)
+					continue;
+				for (i = 0, cnt = 0; i < n; i++) {
+					const struct gpuproj_interval_sample *x = &s[i];
+
+					if (x->model != model || !(x->point_ns > 0) ||
+					    !(x->measured_ns > 0) || !isfinite(x->point_ns) ||
+					    !isfinite(x->measured_ns))
+						continue;
+					if (b != ANY && (int)x->binding != b)
+						continue;
+					if (c != ANY &&
+					    (x->point_ns < iv->short_ns ? 0 : 1) != c)
+						continue;
+					r[cnt++] = x->measured_ns / x->point_ns;
+				}
+				if (b == ANY && c == ANY)
+					used += cnt;
+				if (cnt < iv->min_group && !(b == ANY && c == ANY))
+					continue;
+				if (add_group(iv, gpuproj_model_name(model), b, c, r, cnt))
+					goto fail;
+			}
+		}
+	}
+	if (used == 0) {
+		st = error_set(reterr, GPUPROJ_E_UNSUPPORTED, NULL, 0, 0,
+			       "no comparison to fit intervals on");
+		goto fail_set;
+	}
+	iv->provenance = json_object();
+	if (!iv->provenance)
+		goto fail;
+	if (prov && prov->created)
+		snprintf(when, sizeof(when), "%s", prov->created);
+	else
+		now_utc(when, sizeof(when));
+	{
+		json_t *corp = json_array();
+
+		for (i = 0; prov && i < prov->n_corpora; i++)
+			json_array_append_new(corp, json_string(prov->corpora[i]));
+		json_object_set_new(iv->provenance, "corpora", corp);
+		json_object_set_new(iv->provenance, "split",
+				    json_string(prov && prov->split ? prov->split : "all comparisons"));
+		json_object_set_new(iv->provenance, "targets",
+				    prov && prov->targets ? json_string(prov->targets) : json_null());
+		json_object_set_new(iv->provenance, "created", json_string(when));
+		json_object_set_new(iv->provenance, "tool", json_string("gpuproj " GPUPROJ_VERSION));
+		json_object_set_new(iv->provenance, "n", json_integer((json_int_t)used));
+	}
+	if (finish(iv))
+		goto fail;
+	free(r);
+	*ret = iv;
+	return GPUPROJ_OK;
+fail:
+	st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+fail_set:
+	free(r);
+	gpuproj_intervals_free(iv);
+	return st;
+}
+
+/* ---- JSON ---- */
+
+static const char *const bound_names[N_BOUND] = {
+	[GPUPROJ_BOUND_NONE] = "none", [GPUPROJ_BOUND_L1] = "l1", [GPUPROJ_BOUND_L2] = "l2",
+	[GPUPROJ_BOUND_DRAM] = "dram", [GPUPROJ_BOUND_COMPUTE] = "compute",
+	[GPUPROJ_BOUND_SHARED] = "shared", [GPUPROJ_BOUND_INSTRUCTION] = "instruction",
+	[GPUPROJ_BOUND_OCCUPANCY] = "occupancy", [GPUPROJ_BOUND_LATENCY] = "latency",
+};
+
+static json_t *
+to_json(const struct gpuproj_intervals *iv)
+{
+	json_t *root = json_object(), *groups = json_array();
+	size_t i;
+
+	if (!root || !groups) {
+		json_decref(root);
+		json_decref(groups);
+		return NULL;
+	}
+	json_object_set_new(root, "schema", json_string(GPUPROJ_INTERVALS_SCHEMA));
+	json_object_set_new(root, "method",
+			    json_string("split-conformal: per model, binding resource and class "
+					"(projected point < short_ns: short), the shortest window of "
+					"k = ceil((n+1)*coverage) sorted ratios measured/projected; "
+					"interval = [point*lo, point*hi]; groups with fewer than "
+					"min_group cases fall back to the model's pooled ones "
+					"(binding '*', then class '*')"));
+	json_object_set_new(root, "coverage", json_real(iv->coverage));
+	json_object_set_new(root, "min_group", json_integer((json_int_t)iv->min_group));
+	json_object_set_new(root, "short_ns", json_real(iv->short_ns));
+	json_object_set_new(root, "provenance",
+			    iv->provenance ? json_deep_copy(iv->provenance) : json_object());
+	for (i = 0; i < iv->n_groups; i++) {
+		const struct ivgroup *g = &iv->groups[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "model", json_string(g->model));
+		json_object_set_new(o, "binding",
+				    json_string(g->binding == ANY ? "*" : bound_names[g->binding]));
+		json_object_set_new(o, "class", json_string(class_name(g->cls)));
+		json_object_set_new(o, "n", json_integer((json_int_t)g->n));
+		json_object_set_new(o, "lo", json_real(g->lo));
+		json_object_set_new(o, "hi", json_real(g->hi));
+		json_array_append_new(groups, o);
+	}
+	json_object_set_new(root, "groups", groups);
+	return root;
+}
+
+int
+gpuproj_intervals_save(const struct gpuproj_intervals *iv, const char *path,
+		       struct gpuproj_error *reterr)
+{
+	json_t *root;
+	int st;
+
+	if (!iv || !path)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	root = to_json(iv);
+	if (!root)
+		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+	st = json_save_atomic(root, path, reterr);
+	json_decref(root);
+	return st;
+}
+
+/* "'FIELD' WHAT" naming the field: "coverage" or "groups[3].lo" (index ≥ 0). */
+static int
+schema_error(struct gpuproj_error *err, const char *name, const char *what, const char *field,
+	     long index)
+{
+	char where[96];
+
+	if (index < 0)
+		snprintf(where, sizeof(where), "%s", field);
+	else
+		snprintf(where, sizeof(where), "groups[%ld]%s%s", index, *field ? "." : "", field);
+	return error_set(err, GPUPROJ_E_SCHEMA, name, 0, 0, "'%s' %s", where, what);
+}
+
+static int
+parse(json_t *root, const char *name, struct gpuproj_intervals **ret, struct gpuproj_error *err)
+{
+	struct gpuproj_intervals *iv;
+	json_t *v, *groups;
+	size_t i;
+	int st;
+
+	if (!json_is_object(root))
+		return error_set(err, GPUPROJ_E_SCHEMA, name, 0, 0, "not a JSON object");
+	v = json_object_get(root, "schema");
+	if (!json_is_string(v) || strcmp(json_string_value(v), GPUPROJ_INTERVALS_SCHEMA) != 0)
+		return error_set(err, GPUPROJ_E_SCHEMA, name, 0, 0,
+				 "'schema' must be \"%s\"", GPUPROJ_INTERVALS_SCHEMA);
+	iv = calloc(1, sizeof(*iv));
+	if (!iv)
+		return error_set(err, GPUPROJ_E_NOMEM, name, 0, 0, "out of memory");
+	iv->coverage = json_number_value(json_object_get(root, "coverage"));
+	if (!json_is_number(json_object_get(root, "coverage")) || !(iv->coverage > 0) ||
+	    !(iv->coverage < 1)) {
+		st = schema_error(err, name, "must be a number in (0, 1)", "coverage", -1);
+		goto fail;
+	}
+	v = json_object_get(root, "min_group");
+	iv->min_group = json_is_integer(v) && json_integer_value(v) > 0
+				? (size_t)json_integer_value(v)
+				: GPUPROJ_INTERVALS_MIN_GROUP;
+	v = json_object_get(root, "short_ns");
+	iv->short_ns = json_is_number(v) && json_number_value(v) > 0 ? json_number_value(v)
+								      : GPUPROJ_INTERVALS_SHORT_NS;
+	v = json_object_get(root, "provenance");
+	if (!json_is_object(v)) {
+		st = schema_error(err, name, "must be an object", "provenance", -1);
+		goto fail;
+	}
+	iv->provenance = json_deep_copy(v);
+	groups = json_object_get(root, "groups");
+	if (!json_is_array(groups)) {
+		st = schema_error(err, name, "must be an array", "groups", -1);
+		goto fail;
+	}
+	iv->groups = calloc(json_array_size(groups) + 1, sizeof(*iv->groups));
+	if (!iv->groups || !iv->provenance)
+		goto nomem;
+	for (i = 0; i < json_array_size(groups); i++) {
+		json_t *o = json_array_get(groups, i);
+		struct ivgroup *g = &iv->groups[i];
+		const char *s;
+		int b;
+
+		if (!json_is_object(o)) {
+			st = schema_error(err, name, "must be an object", "", (long)i);
+			goto fail;
+		}
+		s = json_string_value(json_object_get(o, "model"));
+		if (!s || !*s) {
+			st = schema_error(err, name, "must be a model name", "model", (long)i);
+			goto fail;
+		}
+		g->model = xstrdup(s);
+		if (!g->model)
+			goto nomem;
+		iv->n_groups++;
+		s = json_string_value(json_object_get(o, "binding"));
+		g->binding = -2;
+		if (s && strcmp(s, "*") == 0)
+			g->binding = ANY;
+		for (b = 0; s && b < N_BOUND; b++) {
+			if (strcmp(s, bound_names[b]) == 0)
+				g->binding = b;
+		}
+		if (g->binding == -2) {
+			st = schema_error(err, name, "must be a binding resource or \"*\"",
+					  "binding", (long)i);
+			goto fail;
+		}
+		s = json_string_value(json_object_get(o, "class"));
+		g->cls = !s ? -2 : strcmp(s, "short") == 0 ? 0 : strcmp(s, "long") == 0 ? 1
+						      : strcmp(s, "*") == 0 ? ANY : -2;
+		if (g->cls == -2) {
+			st = schema_error(err, name, "must be \"short\", \"long\" or \"*\"",
+					  "class", (long)i);
+			goto fail;
+		}
+		v = json_object_get(o, "n");
+		if (!json_is_integer(v) || json_integer_value(v) < 1) {
+			st = schema_error(err, name, "must be a positive integer", "n", (long)i);
+			goto fail;
+		}
+		g->n = (size_t)json_integer_value(v);
+		g->lo = json_number_value(json_object_get(o, "lo"));
+		g->hi = json_number_value(json_object_get(o, "hi"));
+		if (!json_is_number(json_object_get(o, "lo")) || !(g->lo > 0) || !isfinite(g->lo)) {
+			st = schema_error(err, name, "must be a positive number", "lo", (long)i);
+			goto fail;
+		}
+		if (!json_is_number(json_object_get(o, "hi")) || !(g->hi >= g->lo) ||
+		    !isfinite(g->hi)) {
+			st = schema_error(err, name, "must be a number at least 'lo'", "hi", (long)i);
+			goto fail;
+		}
+	}
+	if (finish(iv))
+		goto nomem;
+	*ret = iv;
+	return GPUPROJ_OK;
+nomem:
+	st = error_set(err, GPUPROJ_E_NOMEM, name, 0, 0, "out of memory");
+fail:
+	gpuproj_intervals_free(iv);
+	return st;
+}
+
+int
+gpuproj_intervals_load_buffer(const char *text, size_t len, const char *name,
+			      struct gpuproj_intervals **ret, struct gpuproj_error *reterr)
+{
+	json_error_t je;
+	json_t *root;
+	int st;
+
+	if (!text || !ret)
+		return error_set(reterr, GPUPROJ_E_INVAL, name, 0, 0, "invalid argument");
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!root)
+		return error_set(reterr, GPUPROJ_E_PARSE, name, je.line, je.column, "%s", je.text);
+	st = parse(root, name, ret, reterr);
+	json_decref(root);
+	return st;
+}
+
+int
+gpuproj_intervals_load(const char *path, struct gpuproj_intervals **ret,
+		       struct gpuproj_error *reterr)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int st;
+
+	if (!path || !ret)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	st = file_read_all(path, &text, &len, reterr);
+	if (st)
+		return st;
+	st = gpuproj_intervals_load_buffer(text, len, path, ret, reterr);
+	free(text);
+	return st;
+}
+
+/* ---- built-in ---- */
+
+extern const char gpuproj_builtin_intervals[];
+extern const size_t gpuproj_builtin_intervals_len;
+
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+
+static void
+load_builtin(void)
+{
+	if (gpuproj_intervals_load_buffer(gpuproj_builtin_intervals, gpuproj_builtin_intervals_len,
+					  "built-in intervals", &builtin, NULL))
+		builtin = NULL;
+}
+
+const struct gpuproj_intervals *
+gpuproj_intervals_builtin(void)
+{
+	pthread_once(&builtin_once, load_builtin);
+	return builtin;
+}
