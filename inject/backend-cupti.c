@@ -29,6 +29,7 @@
 
 #include "backend-cupti-private.h"
 #include "backend-nvpw.h"
+#include "cupti-records.h"
 #include "cupti-host.h"
 #include "util.h"
 
@@ -287,10 +288,14 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 	snprintf(g_version, sizeof(g_version), "CUPTI %u.%u (API %u)", version / 10000,
 		 version / 100 % 100, version);
 	if (!cupti_record_layout(version)) {
+		uint32_t lo, hi;
+
+		cupti_record_known(&lo, &hi);
 		inj_warn("libcupti.so.13 is API version %u, whose kernel records gpuproj cannot read "
-			 "(it knows CUPTI 13.0 to 13.5, API 130000-130599): gpuproj is off, the "
+			 "(it knows CUPTI %u.%u to %u.%u, API %u-%u): gpuproj is off, the "
 			 "application runs unchanged; use a gpuproj that knows this CUPTI, or put a "
-			 "known one first in LD_LIBRARY_PATH", version);
+			 "known one first in LD_LIBRARY_PATH", version, lo / 10000, lo / 100 % 100,
+			 hi / 10000, hi / 100 % 100, lo, hi);
 		return -1;
 	}
 	inj_debug("kernel records are %s (API %u)", cupti_record_layout(version), version);
@@ -302,7 +307,7 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 	 * cuptiActivityFlushAll" (forums.developer.nvidia.com/t/341320, "CUPTI
 	 * 13.0 is now available"). What triggers them is not said: [GPU?].
 	 */
-	if (version == 130000) {
+	if (cupti_is_13_0_ga(version)) {
 		g_cupti_ga = true;
 		inj_warn("libcupti.so.13 is CUDA 13.0 GA (API 130000), whose "
 			 "cuptiActivityDisable(CONCURRENT_KERNEL) can deadlock and "

@@ -1491,10 +1491,16 @@ static const struct scenario scenarios[] = {
 		.kernels = { K(SAXPY, 4, 0, 4, 1000) },
 		.calls = { CALLS("cuptiRangeProfilerStart", 1) },
 	},
-	/* Issue 10 #3: CUPTI 13.1, 13.3 and 13.4 write Kernel11, 12, 13; read in their layouts. */
+	/*
+	 * Issue 10 #3: CUPTI 13.1-13.2, 13.3 and 13.4-13.5 write Kernel11, 12, 13
+	 * (224, 232, 248 bytes; tests/fake/fake-records.h); read in their
+	 * layouts. The API versions of the released wheels (13.2.86, 13.5.25).
+	 */
 	RECORDS_ROW("records_kernel11", "130100", "13.1"),
+	RECORDS_ROW("records_kernel11_13_2", "130202", "13.2"),
 	RECORDS_ROW("records_kernel12", "130300", "13.3"),
 	RECORDS_ROW("records_kernel13", "130400", "13.4"),
+	RECORDS_ROW("records_kernel13_13_5", "130500", "13.5"),
 	{
 		/*
 		 * Issue 10 #3: a libcupti whose records gpuproj does not know is
