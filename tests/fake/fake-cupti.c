@@ -26,6 +26,7 @@
  */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
 #include <inttypes.h>
@@ -1560,12 +1561,56 @@ finalize_self(void)
 
 /* ---- version, errors ---- */
 
+static bool version_set;
+
+/* $FAKE_CUPTI_VERSION: the version from the start (before the app's `cupti-version`). */
+static void
+version_from_env(void)
+{
+	const char *v = getenv("FAKE_CUPTI_VERSION");
+
+	if (!version_set && v && *v)
+		fake_version = (uint32_t)strtoul(v, NULL, 10);
+	version_set = true;
+}
+
+/*
+ * CUPTI 13.2 and later load the driver inside their first call,
+ * cuptiGetVersion included (dlopen of libcuda.so.1, then dlsym of
+ * cuDeviceGet, cuGetExportTable, cuDriverGetVersion, cuDeviceGetPCIBusId,
+ * cuDeviceGetAttribute and a call of cuGetExportTable). Where it cannot be
+ * loaded, 13.3.35-13.5.25 return CUPTI_ERROR_UNKNOWN and 13.2.23/13.2.86
+ * recurse (cuptiGetVersion → cuptiGetResultString → ...) until the stack
+ * overflows; 13.0 and 13.1 answer without it. Observed on this machine
+ * (no driver) with the wheels' libcupti.so.13 (strace, gdb); not a
+ * documented behaviour. What the real ones do with a driver that loads but
+ * fails (no GPU, a driver too old) is [GPU?].
+ */
+static bool
+driver_loadable(void)
+{
+	static void *libcuda;
+
+	if (!libcuda)
+		libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+	if (!libcuda)
+		libcuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+	return libcuda != NULL;
+}
+
 API
 cuptiGetVersion(uint32_t *version)
 {
 	ENTER_PLAIN();
 	if (!version)
 		return bad(__func__, "NULL version");
+	version_from_env();
+	if (fake_version >= 130200 && !driver_loadable()) {
+		if (fake_version < 130300)
+			fake_violation("cuptiGetVersion: no libcuda.so.1 can be loaded: CUPTI 13.2 "
+				       "overflows its stack here (the process crashes)");
+		return CUPTI_ERROR_UNKNOWN;
+	}
 	*version = fake_version;
 	return CUPTI_SUCCESS;
 }
@@ -1574,6 +1619,7 @@ void
 fake_set_version(uint32_t v)
 {
 	fake_version = v;
+	version_set = true;
 }
 
 API
