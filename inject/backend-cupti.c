@@ -29,8 +29,8 @@
 
 #include "backend-cupti-private.h"
 #include "backend-nvpw.h"
-#include "cupti-records.h"
 #include "cupti-host.h"
+#include "cupti-records.h"
 #include "util.h"
 
 struct cupti_api g_api;
