@@ -1580,8 +1580,10 @@ version_from_env(void)
  * cuDeviceGet, cuGetExportTable, cuDriverGetVersion, cuDeviceGetPCIBusId,
  * cuDeviceGetAttribute and a call of cuGetExportTable). Where it cannot be
  * loaded, 13.3.35-13.5.25 return CUPTI_ERROR_UNKNOWN and 13.2.23/13.2.86
- * recurse (cuptiGetVersion → cuptiGetResultString → ...) until the stack
- * overflows; 13.0 and 13.1 answer without it. Observed on this machine
+ * recurse inside libcupti (gdb: over 116,000 frames under cuptiGetVersion,
+ * retrying the driver load) until the stack overflows, SIGSEGV; a
+ * libcuda.so.1 whose cuGetExportTable fails loops the same way; 13.0 and
+ * 13.1 answer without it. Observed on this machine
  * (no driver) with the wheels' libcupti.so.13 (strace, gdb); not a
  * documented behaviour. What the real ones do with a driver that loads but
  * fails (no GPU, a driver too old) is [GPU?].
