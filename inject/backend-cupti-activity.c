@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "backend-cupti-private.h"
+#include "cupti-records.h"
 #include "util.h"
 
 #define BUF_SIZE (1u << 20)
@@ -133,87 +134,38 @@ cupti_buffers_release(void)
 /*
  * ---- Kernel record layouts, by the libcupti that is loaded ----
  *
- * CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL records are CUpti_ActivityKernel10
- * in CUPTI 13.0 (cupti_activity.h:2909-3212), CUpti_ActivityKernel11 from
- * 13.1 ("Added a new parameter priority in the kernel record ... replaced
- * by the new CUpti_ActivityKernel11", CUPTI release notes, Updates in CUDA
- * 13.1), CUpti_ActivityKernel12 from 13.3 (adds the execution model;
- * CUPTI Python 13.3.1 notes: ActivityKernel11 dropped in 13.3.0) and
- * CUpti_ActivityKernel13 from 13.4 (sourceGraphId, sourceGraphNodeId;
- * release notes, Updates in CUDA 13.4; the 13.5.0 API pages still
- * document it). Each version appends fields after isDeviceLaunched: the
- * members gpuproj reads keep their order and, in the packed 8-byte-aligned
- * records, their offsets (the struct pages of docs.nvidia.com/cupti list
- * the same members in the same order; the 13.1+ headers themselves are
- * [GPU?] here, only 13.0's is installed). So one prefix serves them all,
- * checked against the 13.0 header below, and a libcupti whose version is
- * not in the table is refused: its records could be anything.
+ * cupti-records.h: which record each CUPTI 13.x writes (Kernel10 in 13.0,
+ * Kernel11 in 13.1-13.2, Kernel12 in 13.3, Kernel13 in 13.4-13.5, read
+ * from NVIDIA's released headers) and the prefix common to all of them.
+ * Here it is held to the installed header at build time; the other
+ * releases' headers are checked by tests/inject/check-cupti-records.py.
  */
-struct kernel_prefix {
-	CUpti_ActivityKind kind;
-	uint8_t cache_config;
-	uint8_t shared_memory_config;
-	uint16_t registers_per_thread;
-	uint8_t partitioned_requested_executed[8];
-	uint64_t start, end, completed;
-	uint32_t device_id, context_id, stream_id;
-	int32_t grid_x, grid_y, grid_z, block_x, block_y, block_z;
-	int32_t static_shared_memory, dynamic_shared_memory;
-	uint32_t local_memory_per_thread, local_memory_total;
-	uint32_t correlation_id;
-	int64_t grid_id;
-	const char *name;
-	void *reserved0;
-	uint64_t queued, submitted;
-	uint8_t launch_type, carveout_requested, carveout, padding;
-	uint32_t shared_memory_executed;
-	uint64_t graph_node_id;
-	uint32_t shmem_limit_config;
-	uint32_t graph_id;
-	void *access_policy_window;
-	uint32_t channel_id;
-	uint32_t channel_type;
-	uint32_t cluster_x, cluster_y, cluster_z;
-} __attribute__((packed, aligned(8)));
-
-#define SAME_OFFSET(ours, theirs) \
-	_Static_assert(offsetof(struct kernel_prefix, ours) == \
-		       offsetof(CUpti_ActivityKernel10, theirs), #ours " moved")
-SAME_OFFSET(registers_per_thread, registersPerThread);
-SAME_OFFSET(start, start);
-SAME_OFFSET(end, end);
-SAME_OFFSET(device_id, deviceId);
-SAME_OFFSET(grid_x, gridX);
-SAME_OFFSET(block_z, blockZ);
-SAME_OFFSET(static_shared_memory, staticSharedMemory);
-SAME_OFFSET(dynamic_shared_memory, dynamicSharedMemory);
-SAME_OFFSET(local_memory_per_thread, localMemoryPerThread);
-SAME_OFFSET(correlation_id, correlationId);
-SAME_OFFSET(name, name);
-SAME_OFFSET(graph_id, graphId);
-SAME_OFFSET(cluster_x, clusterX);
-SAME_OFFSET(cluster_z, clusterZ);
-
-static const struct {
-	uint32_t api_min, api_max;	/* cuptiGetVersion() */
-	const char *record;
-} layouts[] = {
-	{ 130000, 130099, "CUpti_ActivityKernel10" },
-	{ 130100, 130299, "CUpti_ActivityKernel11" },
-	{ 130300, 130399, "CUpti_ActivityKernel12" },
-	{ 130400, 130599, "CUpti_ActivityKernel13" },
-};
+#define SAME_OFFSET(ours, theirs)                                                                  \
+	_Static_assert(offsetof(struct kernel_prefix, ours) ==                                     \
+			       offsetof(CUpti_ActivityKernel10, theirs) &&                         \
+		       sizeof(((struct kernel_prefix *)0)->ours) ==                                \
+			       sizeof(((CUpti_ActivityKernel10 *)0)->theirs),                      \
+		       #ours " is not where CUpti_ActivityKernel10 has " #theirs);
+#define SAME_PLACE(ours, theirs)                                                                   \
+	_Static_assert(offsetof(struct kernel_prefix, ours) ==                                     \
+			       offsetof(CUpti_ActivityKernel10, theirs),                           \
+		       #ours " is not where CUpti_ActivityKernel10 has " #theirs);
+KERNEL_PREFIX_READ(SAME_OFFSET)
+KERNEL_PREFIX_UNREAD(SAME_PLACE)
+_Static_assert(KERNEL_PREFIX_END == offsetof(CUpti_ActivityKernel10, KERNEL_PREFIX_NEXT),
+	       "struct kernel_prefix does not end where CUpti_ActivityKernel10's clusterZ does");
 
 const char *
 cupti_record_layout(uint32_t api)
 {
-	size_t i;
+	return cupti_record_for(api);
+}
 
-	for (i = 0; i < ARRAY_LENGTH(layouts); i++) {
-		if (api >= layouts[i].api_min && api <= layouts[i].api_max)
-			return layouts[i].record;
-	}
-	return NULL;
+void
+cupti_record_known(uint32_t *api_min, uint32_t *api_max)
+{
+	*api_min = cupti_record_versions[0].api_min;
+	*api_max = cupti_record_versions[CUPTI_RECORD_VERSIONS - 1].api_max;
 }
 
 static void

@@ -138,9 +138,10 @@ extern atomic_int g_captures;		/* stream captures in progress or beginning (proc
 extern atomic_bool g_nested_seen;	/* driver launch callbacks fire under runtime ones */
 extern atomic_bool g_profiler_initialized;
 /*
- * libcupti 13.0 GA (API 130000): cuptiActivityDisable(CONCURRENT_KERNEL)
- * can deadlock and cuptiActivityFlushAll can crash, both fixed in 13.0
- * Update 1 (CUPTI release notes). gpuproj then never disables kernel
+ * libcupti 13.0 GA (API 130000; cupti_is_13_0_ga(), cupti-records.h):
+ * cuptiActivityDisable(CONCURRENT_KERNEL) can deadlock and
+ * cuptiActivityFlushAll can crash, both fixed in 13.0 Update 1 (CUPTI
+ * release notes). gpuproj then never disables kernel
  * tracing, lets CUPTI's worker flush (cuptiActivityFlushPeriod) and calls
  * cuptiActivityFlushAll only before a context goes and at exit.
  */
@@ -363,6 +364,8 @@ void CUPTIAPI cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *bu
  * not know (its records cannot be read).
  */
 const char *cupti_record_layout(uint32_t api);
+/** The API versions cupti_record_layout() knows: *api_min to *api_max (cuptiGetVersion). */
+void cupti_record_known(uint32_t *api_min, uint32_t *api_max);
 /** Launches seen by the launch callbacks so far (full mode), approximately. */
 uint64_t cupti_launches_seen(void);
 /** Worker tick: notice another CUPTI client that took the activity callbacks. */

@@ -30,6 +30,7 @@
 #include "backend-cupti-private.h"
 #include "backend-nvpw.h"
 #include "cupti-host.h"
+#include "cupti-records.h"
 #include "util.h"
 
 struct cupti_api g_api;
@@ -266,6 +267,35 @@ mps_active(char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * Whether the CUDA driver can be loaded in this process. CUPTI 13.2 and
+ * later load it (libcuda.so.1) inside their first call, cuptiGetVersion
+ * included; where it cannot be loaded 13.3-13.5 fail that call with
+ * CUPTI_ERROR_UNKNOWN and 13.2 recurses until the stack overflows, i.e.
+ * crashes the application (observed with the libcupti.so.13 of NVIDIA's
+ * 13.2.23 and 13.2.86 wheels on a machine without a driver; 13.0 and 13.1
+ * answer without one). Under CUDA_INJECTION64_PATH the driver is the one
+ * calling InitializeInjection, so it is loaded; under GPUPROJ_PRELOAD=1
+ * (initialised from the constructor, in every process) it may not be.
+ * The handle is kept: the driver is never unloaded under CUDA.
+ */
+static bool
+driver_loadable(char *why, size_t size)
+{
+	static void *libcuda;
+	const char *e;
+
+	if (!libcuda)
+		libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+	if (!libcuda)
+		libcuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+	if (libcuda)
+		return true;
+	e = dlerror();
+	snprintf(why, size, "%s", e ? e : "libcuda.so.1 not found");
+	return false;
+}
+
 static int
 cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 {
@@ -273,12 +303,22 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 	uint32_t version = 0;
 	bool launches;
 	CUptiResult r;
-	char mps[4200];
+	char mps[4200], why[512];
 
 	g_cfg = cfg;
 	g_col = col;
 	if (load_api() != 0)
 		return -1;
+	if (!driver_loadable(why, sizeof(why))) {
+		inj_warn("no CUDA driver can be loaded in this process (%s): gpuproj is off, the "
+			 "application runs unchanged", why);
+		return -1;
+	}
+	/*
+	 * With a driver, a failure here is CUPTI's own (which ones it returns
+	 * when the driver loads but cannot serve it, no GPU or a driver older
+	 * than this CUPTI, is [GPU?]).
+	 */
 	if (!CUPTI_CALL(&err, cuptiGetVersion, &version)) {
 		inj_warn("cuptiGetVersion failed (%s): gpuproj is off, the application runs "
 			 "unchanged", cupti_result_name(err.r));
@@ -287,10 +327,14 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 	snprintf(g_version, sizeof(g_version), "CUPTI %u.%u (API %u)", version / 10000,
 		 version / 100 % 100, version);
 	if (!cupti_record_layout(version)) {
+		uint32_t lo, hi;
+
+		cupti_record_known(&lo, &hi);
 		inj_warn("libcupti.so.13 is API version %u, whose kernel records gpuproj cannot read "
-			 "(it knows CUPTI 13.0 to 13.5, API 130000-130599): gpuproj is off, the "
+			 "(it knows CUPTI %u.%u to %u.%u, API %u-%u): gpuproj is off, the "
 			 "application runs unchanged; use a gpuproj that knows this CUPTI, or put a "
-			 "known one first in LD_LIBRARY_PATH", version);
+			 "known one first in LD_LIBRARY_PATH", version, lo / 10000, lo / 100 % 100,
+			 hi / 10000, hi / 100 % 100, lo, hi);
 		return -1;
 	}
 	inj_debug("kernel records are %s (API %u)", cupti_record_layout(version), version);
@@ -302,7 +346,7 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 	 * cuptiActivityFlushAll" (forums.developer.nvidia.com/t/341320, "CUPTI
 	 * 13.0 is now available"). What triggers them is not said: [GPU?].
 	 */
-	if (version == 130000) {
+	if (cupti_is_13_0_ga(version)) {
 		g_cupti_ga = true;
 		inj_warn("libcupti.so.13 is CUDA 13.0 GA (API 130000), whose "
 			 "cuptiActivityDisable(CONCURRENT_KERNEL) can deadlock and "

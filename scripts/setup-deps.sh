@@ -119,3 +119,54 @@ if [ "${GPUPROJ_LEGACY_CUDA:-1}" != 0 ]; then
 			echo "setup-deps: no nvdisasm for sm_70 in $LEGACY_CUDA_DIR (${why:-failed}); the sm_70 SASS tests will skip" >&2
 	fi
 fi
+
+# ---- CUPTI headers of each CUDA 13 release (optional; GPUPROJ_CUPTI_HEADERS=0 skips it) ----
+# tests/inject/check-cupti-records.py holds gpuproj's kernel record layouts,
+# and the test double's, to the cupti_activity.h and cupti_version.h of each
+# CUPTI release: one per record layout (Kernel10 to Kernel13, 13.2 and 13.5
+# too) and 13.0 GA (the toolkit here is 13.0 Update 1). From NVIDIA's
+# nvidia-cuda-cupti wheels (pip download, ~12 MB each), of which only
+# include/ is kept (1.4 MB each), in CUPTI_HEADERS_DIR/<version>/include.
+# About 70 MB the first time, then nothing. Failure prints one line and
+# continues: that test then skips saying what is missing.
+CUPTI_HEADER_VERSIONS=(13.0.48 13.1.115 13.2.86 13.3.75 13.4.92 13.5.25)
+CUPTI_HEADERS_DIR="${GPUPROJ_CUPTI_HEADERS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/gpuproj/cupti-headers}"
+# Prints why on failure.
+fetch_cupti_headers() (
+	v=$1
+	tmp=$(mktemp -d) || return 1
+	trap 'rm -rf "$tmp"' EXIT
+	python3 -m pip download -q --no-deps --only-binary=:all: -d "$tmp" "nvidia-cuda-cupti==$v" \
+		>/dev/null 2>&1 || { echo "pip download nvidia-cuda-cupti==$v failed"; return 1; }
+	rm -rf "$CUPTI_HEADERS_DIR/$v.new" && mkdir -p "$CUPTI_HEADERS_DIR/$v.new" ||
+		{ echo "cannot write $CUPTI_HEADERS_DIR"; return 1; }
+	python3 - "$tmp" "$CUPTI_HEADERS_DIR/$v.new/include" <<'PY' ||
+import glob, os, sys, zipfile
+wheels = glob.glob(os.path.join(sys.argv[1], "nvidia_cuda_cupti-*.whl"))
+if len(wheels) != 1:
+    sys.exit("no nvidia-cuda-cupti wheel downloaded")
+prefix, dest = "nvidia/cu13/include/", sys.argv[2]
+with zipfile.ZipFile(wheels[0]) as z:
+    for m in z.infolist():
+        rel = m.filename[len(prefix):]
+        if not m.filename.startswith(prefix) or m.is_dir() or ".." in rel.split("/"):
+            continue
+        os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
+        with z.open(m) as src, open(os.path.join(dest, rel), "wb") as out:
+            out.write(src.read())
+if not all(os.path.exists(os.path.join(dest, h)) for h in ("cupti_activity.h", "cupti_version.h")):
+    sys.exit("the wheel has no " + prefix + "cupti_activity.h")
+PY
+		{ rm -rf "$CUPTI_HEADERS_DIR/$v.new"; return 1; }
+	rm -rf "${CUPTI_HEADERS_DIR:?}/$v" && mv "$CUPTI_HEADERS_DIR/$v.new" "$CUPTI_HEADERS_DIR/$v" ||
+		{ echo "cannot write $CUPTI_HEADERS_DIR/$v"; return 1; }
+)
+if [ "${GPUPROJ_CUPTI_HEADERS:-1}" != 0 ]; then
+	for v in "${CUPTI_HEADER_VERSIONS[@]}"; do
+		[ -f "$CUPTI_HEADERS_DIR/$v/include/cupti_activity.h" ] && continue
+		echo "setup-deps: fetching the CUPTI $v headers (nvidia-cuda-cupti wheel, ~12 MB; include/ kept)" >&2
+		why=$(fetch_cupti_headers "$v" 2>&1 | tail -n 1) &&
+			[ -f "$CUPTI_HEADERS_DIR/$v/include/cupti_activity.h" ] ||
+			echo "setup-deps: no CUPTI $v headers in $CUPTI_HEADERS_DIR (${why:-failed}); check-cupti-records checks the others or skips" >&2
+	done
+fi

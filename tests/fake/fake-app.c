@@ -49,6 +49,8 @@
  *   dropped-ranges N              the next N windows' ranges are reported dropped
  *   counters-busy                 another client (DCGM) holds the counters
  *   cupti-version N               cuptiGetVersion reports N; records in its layout
+ *                                 ($FAKE_CUPTI_VERSION: N from the start, for
+ *                                 GPUPROJ_PRELOAD=1, which calls it before main)
  *   kineto-start | kineto-stop    a second CUPTI client (PyTorch's Kineto) registers
  *                                 its own activity callbacks / flushes and disables
  *                                 kernel tracing, printing "kineto records N"

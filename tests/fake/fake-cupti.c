@@ -26,6 +26,7 @@
  */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
 #include <inttypes.h>
@@ -43,6 +44,7 @@
 #include <cupti_target.h>
 
 #include "fake.h"
+#include "fake-records.h"
 
 #define API FAKE_EXPORT CUptiResult CUPTIAPI
 #define MAX_DEVICES 8
@@ -50,32 +52,28 @@
 #define MAX_FUNCS 128
 /*
  * The version the double reports (cuptiGetVersion) and the kernel record
- * layout it writes for it: CUpti_ActivityKernel10 (13.0, cupti_activity.h:
- * 2909-3212, 216 bytes), Kernel11 (13.1, 13.2: + priority), Kernel12
- * (13.3: + executionModel), Kernel13 (13.4+: + sourceGraphId,
- * sourceGraphNodeId) — members from the CUPTI release notes
- * (docs.nvidia.com/cupti/release-notes/release-notes.html, "Updates in
- * CUDA 13.1" / "13.3" / "13.4"; CUPTI Python 13.3.1 notes for which
- * release dropped which) and struct pages (e.g.
- * docs.nvidia.com/cuda/developer-preview/13.4/cupti/api/
- * structCUpti__ActivityKernel12.html, "adds execution model"); the sizes
- * below (216, 224, 240) follow their order with 8-byte alignment and are
- * [GPU?], their headers not being installed here.
- * Every field up to isDeviceLaunched stays where Kernel10 has it.
+ * it writes for it: that release's CUpti_ActivityKernelN, size and member
+ * offsets from NVIDIA's headers (fake-records.h, which cites them).
  */
 static uint32_t fake_version = CUPTI_API_VERSION;
 
-static size_t
-rec_size_for(uint32_t v)
+_Static_assert(FAKE_KERNEL10_SHARED == offsetof(CUpti_ActivityKernel10, isDeviceLaunched) + 1,
+	       "fake-records.h: Kernel10's shared bytes");
+_Static_assert(sizeof(CUpti_ActivityKernel10) == 216, "fake-records.h: Kernel10's size");
+
+static const struct fake_kernel_record *
+rec_layout(void)
 {
-	if (v >= 130400)
-		return 240;
-	if (v >= 130300)
-		return 224;
-	return 216;
+	const struct fake_kernel_record *l = fake_kernel_record_for(fake_version);
+	size_t n = sizeof(fake_kernel_records) / sizeof(fake_kernel_records[0]);
+
+	if (l)
+		return l;
+	return fake_version < fake_kernel_records[0].api_min ? &fake_kernel_records[0]
+							    : &fake_kernel_records[n - 1];
 }
 
-#define REC_SIZE rec_size_for(fake_version)
+#define REC_SIZE (rec_layout()->size)
 
 static pthread_mutex_t L = PTHREAD_MUTEX_INITIALIZER;
 static _Thread_local bool in_launch_cb, in_buffer_cb, in_resource_cb;
@@ -860,23 +858,32 @@ append_record(const CUpti_ActivityKernel10 *rec)
 		cur_buf->size = size;
 	}
 	{
-		/* The loaded version's layout: Kernel10's bytes up to isDeviceLaunched, then its own. */
+		/*
+		 * The loaded version's record: Kernel10's bytes through
+		 * isDeviceLaunched, zero padding, then what the release appends
+		 * (fake-records.h). priority 0: the default stream priority
+		 * (cudaDeviceGetStreamPriorityRange); executionModel
+		 * CUPTI_FUNC_EXECUTION_MODEL_SIMT (1; 13.4.92 cupti_activity.h:3665),
+		 * what a CUDA C++ kernel is; sourceGraphId/NodeId: the graph's own
+		 * (no graph was updated or cloned), 0 outside graphs (13.4.92
+		 * cupti_activity.h:4000-4015).
+		 */
+		const struct fake_kernel_record *l = rec_layout();
 		uint8_t *dst = cur_buf->buf + cur_buf->valid;
-		size_t keep = offsetof(CUpti_ActivityKernel10, isDeviceLaunched) + 1;
 		int32_t priority = 0;
 		uint32_t model = 1, src_graph = rec->graphId;
 		uint64_t src_node = rec->graphNodeId;
 
-		memset(dst, 0, REC_SIZE);
-		memcpy(dst, rec, keep);
-		if (fake_version >= 130100)
-			memcpy(dst + 212, &priority, 4);
-		if (fake_version >= 130300)
-			memcpy(dst + 216, &model, 4);
-		if (fake_version >= 130400) {
-			memcpy(dst + 224, &src_graph, 4);
-			memcpy(dst + 232, &src_node, 8);
-		}
+		memset(dst, 0, l->size);
+		memcpy(dst, rec, FAKE_KERNEL10_SHARED);
+		if (l->priority >= 0)
+			memcpy(dst + l->priority, &priority, sizeof(priority));
+		if (l->execution_model >= 0)
+			memcpy(dst + l->execution_model, &model, sizeof(model));
+		if (l->source_graph_id >= 0)
+			memcpy(dst + l->source_graph_id, &src_graph, sizeof(src_graph));
+		if (l->source_graph_node_id >= 0)
+			memcpy(dst + l->source_graph_node_id, &src_node, sizeof(src_node));
 	}
 	cur_buf->valid += REC_SIZE;
 	if (cur_buf->valid + REC_SIZE > cur_buf->size) {
@@ -1554,12 +1561,58 @@ finalize_self(void)
 
 /* ---- version, errors ---- */
 
+static bool version_set;
+
+/* $FAKE_CUPTI_VERSION: the version from the start (before the app's `cupti-version`). */
+static void
+version_from_env(void)
+{
+	const char *v = getenv("FAKE_CUPTI_VERSION");
+
+	if (!version_set && v && *v)
+		fake_version = (uint32_t)strtoul(v, NULL, 10);
+	version_set = true;
+}
+
+/*
+ * CUPTI 13.2 and later load the driver inside their first call,
+ * cuptiGetVersion included (dlopen of libcuda.so.1, then dlsym of
+ * cuDeviceGet, cuGetExportTable, cuDriverGetVersion, cuDeviceGetPCIBusId,
+ * cuDeviceGetAttribute and a call of cuGetExportTable). Where it cannot be
+ * loaded, 13.3.35-13.5.25 return CUPTI_ERROR_UNKNOWN and 13.2.23/13.2.86
+ * recurse inside libcupti (gdb: over 116,000 frames under cuptiGetVersion,
+ * retrying the driver load) until the stack overflows, SIGSEGV; a
+ * libcuda.so.1 whose cuGetExportTable fails loops the same way; 13.0 and
+ * 13.1 answer without it. Observed on this machine
+ * (no driver) with the wheels' libcupti.so.13 (strace, gdb); not a
+ * documented behaviour. What the real ones do with a driver that loads but
+ * fails (no GPU, a driver too old) is [GPU?].
+ */
+static bool
+driver_loadable(void)
+{
+	static void *libcuda;
+
+	if (!libcuda)
+		libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+	if (!libcuda)
+		libcuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+	return libcuda != NULL;
+}
+
 API
 cuptiGetVersion(uint32_t *version)
 {
 	ENTER_PLAIN();
 	if (!version)
 		return bad(__func__, "NULL version");
+	version_from_env();
+	if (fake_version >= 130200 && !driver_loadable()) {
+		if (fake_version < 130300)
+			fake_violation("cuptiGetVersion: no libcuda.so.1 can be loaded: CUPTI 13.2 "
+				       "overflows its stack here (the process crashes)");
+		return CUPTI_ERROR_UNKNOWN;
+	}
 	*version = fake_version;
 	return CUPTI_SUCCESS;
 }
@@ -1568,6 +1621,7 @@ void
 fake_set_version(uint32_t v)
 {
 	fake_version = v;
+	version_set = true;
 }
 
 API
@@ -1766,7 +1820,8 @@ cuptiActivityDisable(CUpti_ActivityKind kind)
 	 * CUPTI 13.0 GA (API 130000): "Fixed a potential deadlock that could
 	 * occur while disabling the activity kind CUPTI_ACTIVITY_KIND_CONCURRENT_-
 	 * KERNEL using the API cuptiActivityDisable" (release notes, Updates in
-	 * CUDA 13.0 Update 1). The double cannot deadlock at random: calling it
+	 * CUDA 13.0 Update 1; GA is CUPTI_API_VERSION 130000 in the 13.0.48
+	 * wheel's cupti_version.h:125, Update 1 130001 in 13.0.85's :126). The double cannot deadlock at random: calling it
 	 * at all on 13.0 GA is the violation.
 	 */
 	if (fake_version == 130000 && kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)

@@ -1491,10 +1491,16 @@ static const struct scenario scenarios[] = {
 		.kernels = { K(SAXPY, 4, 0, 4, 1000) },
 		.calls = { CALLS("cuptiRangeProfilerStart", 1) },
 	},
-	/* Issue 10 #3: CUPTI 13.1, 13.3 and 13.4 write Kernel11, 12, 13; read in their layouts. */
+	/*
+	 * Issue 10 #3: CUPTI 13.1-13.2, 13.3 and 13.4-13.5 write Kernel11, 12, 13
+	 * (224, 232, 248 bytes; tests/fake/fake-records.h); read in their
+	 * layouts. The API versions of the released wheels (13.2.86, 13.5.25).
+	 */
 	RECORDS_ROW("records_kernel11", "130100", "13.1"),
+	RECORDS_ROW("records_kernel11_13_2", "130202", "13.2"),
 	RECORDS_ROW("records_kernel12", "130300", "13.3"),
 	RECORDS_ROW("records_kernel13", "130400", "13.4"),
+	RECORDS_ROW("records_kernel13_13_5", "130500", "13.5"),
 	{
 		/*
 		 * Issue 10 #3: a libcupti whose records gpuproj does not know is
@@ -1622,6 +1628,46 @@ START_TEST(ld_preload)
 	};
 
 	run_scenario(&s);
+	free(pre);
+}
+END_TEST
+
+/*
+ * GPUPROJ_PRELOAD=1 on a machine without a driver: CUPTI 13.2 would
+ * overflow its stack in cuptiGetVersion, 13.3+ fail it (the double's
+ * cuptiGetVersion says why). gpuproj looks for libcuda.so.1 first and
+ * stays off with one line; the application runs unchanged. The fake
+ * application finds its libraries by its RUNPATH; LD_LIBRARY_PATH holds
+ * no libcuda.so.1 and libproj.so's RUNPATH (the toolkit's) neither.
+ * Before: cuptiGetVersion called, the double's violation.
+ */
+START_TEST(preload_without_driver)
+{
+	const char *asan = getenv("INJECT_ASAN_RUNTIME");
+	char *pre = asan && *asan ? fmt("LD_PRELOAD=%s %s", asan, inject_libproj())
+				  : fmt("LD_PRELOAD=%s", inject_libproj());
+	char *dir = test_tmpdir(), *ld = fmt("LD_LIBRARY_PATH=%s", dir);
+	const struct scenario s = {
+		.name = "preload_without_driver",
+		.env = ENV("-CUDA_INJECTION64_PATH", pre, "GPUPROJ_PRELOAD=1",
+			   "FAKE_CUPTI_VERSION=130202", ld),
+		.cmds = CMDS("stdout unchanged", "exit 7"),
+		.status = 7,
+		.out = "unchanged\n",
+		/* Under valgrind its launcher processes say it too (GPUPROJ_PRELOAD=1 is inherited). */
+		.lines = under_wrapper() ? NULL
+					 : LINES("[gpuproj] no CUDA driver can be loaded in this process "
+						 "(libcuda.so.1: cannot open shared object file: No "
+						 "such file or directory): gpuproj is off, the "
+						 "application runs unchanged"),
+		.calls = { CALLS("cuptiGetVersion", 0), CALLS("cuptiSubscribe", 0) },
+		.extra = extra_no_report,
+	};
+
+	run_scenario(&s);
+	test_rmtree(dir);
+	free(dir);
+	free(ld);
 	free(pre);
 }
 END_TEST
@@ -1761,6 +1807,7 @@ inject_suite(void)
 	}
 	tcase_add_loop_test(tc, scenario, 0, (int)ARRAY_SIZE(scenarios));
 	tcase_add_test(tc, ld_preload);
+	tcase_add_test(tc, preload_without_driver);
 	tcase_add_test(tc, mps_timing_only);
 	tcase_add_test(tc, gpuproj_run);
 	tcase_add_test(tc, gpuproj_run_usage);

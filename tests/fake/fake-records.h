@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel activity record the double writes for the CUPTI version it
+ * reports (cuptiGetVersion): CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL's
+ * record of that release, byte for byte in size and in where its members
+ * are. Read from the headers of NVIDIA's nvidia-cuda-cupti wheels
+ * (nvidia/cu13/include/cupti_activity.h of the wheel named), independent
+ * of gpuproj's own table (inject/cupti-records.h) so that the two can be
+ * held against each other and against the headers:
+ * tests/inject/check-cupti-records.py compiles this file against every
+ * release's header it has and fails if a size or an offset differs.
+ *
+ * Every record starts with CUpti_ActivityKernel10's members through
+ * isDeviceLaunched and padding3[7] (216 bytes, 13.0.48 :2909-3212); the
+ * double copies those from a Kernel10 and appends:
+ *
+ *   Kernel11 (13.1, 13.2): int32_t priority; uint32_t padding4;
+ *     13.1.115 :3243-3244, 13.2.86 :3904-3905            → 224 bytes
+ *   Kernel12 (13.3): + uint32_t executionModel; uint32_t padding5;
+ *     13.3.75 :3920 (priority), :3927-3928                → 232 bytes
+ *   Kernel13 (13.4, 13.5): + uint32_t sourceGraphId; uint32_t padding6;
+ *     uint64_t sourceGraphNodeId;
+ *     13.4.92 :3990, :3997, :4004, :4009, :4015;
+ *     13.5.25 :3998, :4005, :4012, :4017, :4023           → 248 bytes
+ *
+ * (PACKED_ALIGNMENT: 8-byte aligned, cupti_activity.h START_PACKED_ALIGNMENT;
+ * every member above falls on its natural alignment, so no hidden padding.)
+ */
+#ifndef FAKE_RECORDS_H
+#define FAKE_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bytes every record shares with CUpti_ActivityKernel10: kind through isDeviceLaunched. */
+#define FAKE_KERNEL10_SHARED 209
+
+struct fake_kernel_record {
+	uint32_t api_min, api_max; /* cuptiGetVersion */
+	const char *record;
+	size_t size;
+	/* Offsets of the members appended after Kernel10's padding3; -1: not in this record. */
+	int priority, execution_model, source_graph_id, source_graph_node_id;
+};
+
+static const struct fake_kernel_record fake_kernel_records[] = {
+	/* 13.0.48, 13.0.85: cupti_activity.h:2909-3212 */
+	{ 130000, 130099, "CUpti_ActivityKernel10", 216, -1, -1, -1, -1 },
+	/* 13.1.115 :2936-3245, 13.2.86 :3596-3906 */
+	{ 130100, 130299, "CUpti_ActivityKernel11", 224, 216, -1, -1, -1 },
+	/* 13.3.75 :3612-3930 */
+	{ 130300, 130399, "CUpti_ActivityKernel12", 232, 216, 224, -1, -1 },
+	/* 13.4.92 :3682-4017, 13.5.25 :3689-4025 */
+	{ 130400, 130599, "CUpti_ActivityKernel13", 248, 216, 224, 232, 240 },
+};
+
+/*
+ * The row for version v, or NULL. The double reports versions outside the
+ * table too (a future CUPTI, for gpuproj to refuse); it writes those the
+ * newest record it knows — a guess, and gpuproj must not read it.
+ */
+static inline const struct fake_kernel_record *
+fake_kernel_record_for(uint32_t v)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(fake_kernel_records) / sizeof(fake_kernel_records[0]); i++) {
+		if (v >= fake_kernel_records[i].api_min && v <= fake_kernel_records[i].api_max)
+			return &fake_kernel_records[i];
+	}
+	return NULL;
+}
+
+#endif
