@@ -12,7 +12,8 @@
  * export of Nsight Compute's default sections would hold — the duration,
  * the launch geometry and the four speed-of-light percentages, derived
  * from the data set's counters against each source GPU's targets.yaml
- * ceilings — beside hroof-occ on the full counters. The figures are the
+ * ceilings by gpuproj_profile_default_sections() (model.h) — beside
+ * hroof-occ on the full counters. The figures are the
  * README's "Accuracy" lines; the test fails when they drift.
  */
 #include "config.h"
@@ -267,6 +268,146 @@ START_TEST(occupancy_term_as_hroof_occ)
 }
 END_TEST
 
+static double
+extra_of(const struct gpuproj_kernel *k, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < k->n_extra; i++) {
+		if (strcmp(k->extra[i].name, name) == 0)
+			return k->extra[i].sum / (double)k->extra[i].n;
+	}
+	return NAN;
+}
+
+static const struct gpuproj_kernel *
+find_named(const struct gpuproj_profile *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < gpuproj_profile_count(p); i++) {
+		if (strcmp(gpuproj_profile_at(p, i)->name, name) == 0)
+			return gpuproj_profile_at(p, i);
+	}
+	ck_abort_msg("no kernel %s", name);
+	return NULL;
+}
+
+/*
+ * gpuproj_profile_default_sections() on ModelSrc (10 SMs × 4 schedulers ×
+ * IPC 1 at 1 GHz: 40 warp instructions per ns; FP32 2000, FP64 1000
+ * GFLOP/s; BW DRAM 100, L2 400, L1 1000, shared 1000 GB/s), T = 100 µs:
+ * "sol": FP32 FLOP 4e7 → 20 µs (20 %), 4e5 warp instructions → 10 µs:
+ *        SM 20 %; DRAM 6e6 B → 60 µs (60 %); L2 1.6e7 B → 40 %; L1
+ *        max(3e7 B / 1000, 1e5 wavefronts × 128 B / 1000) = 30 µs → 30 %:
+ *        the percentages of ratio_by_hand, and so its projection;
+ * "capped": FP64 FMA 4e7 → 8e7 FLOP → 80 µs beats FP32 ADD 1e6 (0.5 µs):
+ *        SM 80 %; DRAM 2e7 B → 200 µs: capped at 100 %; no bytes.l2, L1
+ *        nor wavefronts: no L2 or L1 percentage;
+ * "measured": ncu's own SM percentage (55 %) stays, DRAM is derived (10 %);
+ * "untimed": no duration, no percentage, but its reference survives.
+ */
+START_TEST(default_sections_by_hand)
+{
+	const struct gpuproj_model *sol = gpuproj_model_find("sol");
+	struct gpuproj_kernel *k = kernel("sol", 1e5, false), *c = kernel("capped", 1e5, true);
+	struct gpuproj_kernel *m = kernel("measured", 1e5, true), *u = kernel("untimed", NAN, true);
+	struct gpuproj_profile *q = NULL;
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_kernel *n;
+	struct gpuproj_projection p;
+	const char *value;
+	int i;
+
+	ck_assert_int_eq(gpuproj_profile_set_device(prof, "Model Source GPU", NULL, "GV100", 7, 0,
+						    10, 1e9), 0);
+	ck_assert_int_eq(gpuproj_profile_set_attr(prof, "citation", "a data set"), 0);
+	for (i = GPUPROJ_M_INST_FP16_FMA; i <= GPUPROJ_M_INST_FP64_MUL; i++)
+		set(k, (enum gpuproj_metric)i, 0);
+	set(k, GPUPROJ_M_INST_FP32_FMA, 2e7);
+	set(k, GPUPROJ_M_INST_WARP, 4e5);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 0.5);
+	set(k, GPUPROJ_M_BYTES_DRAM, 6e6);
+	set(k, GPUPROJ_M_BYTES_L2, 1.6e7);
+	set(k, GPUPROJ_M_BYTES_L1, 3e7);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 1e5);
+	set(k, GPUPROJ_M_OCCUPANCY_ACHIEVED, 0.75);
+	k->regs_per_thread = 40;
+	k->smem_static = 1024;
+	ck_assert_int_eq(gpuproj_kernel_add_extra(k, "Warps per SM", "", 8), 0);
+	ck_assert_int_eq(gpuproj_kernel_set_reference(k, "ModelTgt", 4e4, 1), 0);
+	set(c, GPUPROJ_M_INST_FP64_FMA, 4e7);
+	set(c, GPUPROJ_M_INST_FP32_ADD, 1e6);
+	set(c, GPUPROJ_M_BYTES_DRAM, 2e7);
+	set(m, GPUPROJ_M_BYTES_DRAM, 1e6);
+	sol_pcts(m, 55, NAN, NAN, NAN);
+	set(u, GPUPROJ_M_BYTES_DRAM, 1e6);
+	ck_assert_int_eq(gpuproj_kernel_set_reference(u, "ModelTgt", 1e3, 1), 0);
+
+	ck_assert_int_eq(gpuproj_profile_default_sections(prof, targets, NULL, &q, &err), 0);
+	ck_assert_uint_eq(gpuproj_profile_count(q), 4);
+	ck_assert_str_eq(gpuproj_profile_device(q)->name, "Model Source GPU");
+	ck_assert_str_eq(gpuproj_profile_attr(q, "citation"), "a data set");
+	value = gpuproj_profile_attr(q, "sections");
+	ck_assert_ptr_nonnull(value);
+	ck_assert_ptr_nonnull(strstr(value, "ModelSrc"));
+
+	n = find_named(q, "sol");
+	ck_assert_rel(extra_of(n, GPUPROJ_SOL_SM_PCT), 20);
+	ck_assert_rel(extra_of(n, GPUPROJ_SOL_DRAM_PCT), 60);
+	ck_assert_rel(extra_of(n, GPUPROJ_SOL_L2_PCT), 40);
+	ck_assert_rel(extra_of(n, GPUPROJ_SOL_L1_PCT), 30);
+	ck_assert_uint_eq(n->n_extra, 4);           /* "Warps per SM" is not in the sections */
+	ck_assert_rel(gpuproj_kernel_mean_ns(n), 1e5);
+	ck_assert_uint_eq(n->launches, 1);
+	ck_assert_uint_eq(n->regs_per_thread, 40);
+	ck_assert_uint_eq(n->smem_static, 1024);
+	ck_assert_rel(gpuproj_kernel_metric(n, GPUPROJ_M_OCCUPANCY_ACHIEVED), 0.75);
+	for (i = 0; i < GPUPROJ_M_COUNT; i++) {
+		if (i != GPUPROJ_M_OCCUPANCY_ACHIEVED)
+			ck_assert_msg(!gpuproj_kernel_has(n, (enum gpuproj_metric)i), "%s survived",
+				      gpuproj_metric_name((enum gpuproj_metric)i));
+	}
+	ck_assert_ptr_nonnull(gpuproj_kernel_reference(n, "ModelTgt"));
+	/* sol reads them as it reads ratio_by_hand's: 37.5 µs on ModelTgt. */
+	ck_assert_int_eq(gpuproj_model_project(sol, n, src, tgt, NULL, &p), GPUPROJ_OK);
+	ck_assert_rel(p.level_lo_ns, 2.5e4);
+	ck_assert_rel(p.level_hi_ns, 5e4);
+	ck_assert_rel(p.point_ns, 3.75e4);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_L2);
+
+	n = find_named(q, "capped");
+	ck_assert_rel(extra_of(n, GPUPROJ_SOL_SM_PCT), 80);
+	ck_assert_rel(extra_of(n, GPUPROJ_SOL_DRAM_PCT), 100);
+	ck_assert(isnan(extra_of(n, GPUPROJ_SOL_L2_PCT)));
+	ck_assert(isnan(extra_of(n, GPUPROJ_SOL_L1_PCT)));
+	ck_assert(gpuproj_kernel_geometry_known(n));
+	ck_assert_uint_eq(n->grid.x, 1000);
+
+	n = find_named(q, "measured");
+	ck_assert_rel(extra_of(n, GPUPROJ_SOL_SM_PCT), 55);
+	ck_assert_rel(extra_of(n, GPUPROJ_SOL_DRAM_PCT), 10);
+	ck_assert_uint_eq(n->n_extra, 2);
+
+	n = find_named(q, "untimed");
+	ck_assert_uint_eq(n->n_extra, 0);
+	ck_assert_ptr_nonnull(gpuproj_kernel_reference(n, "ModelTgt"));
+	gpuproj_profile_free(q);
+
+	/* The source GPU named, or not found. */
+	ck_assert_int_eq(gpuproj_profile_default_sections(prof, targets, "ModelTgt", &q, &err), 0);
+	/* On ModelTgt's ceilings (DRAM 400 GB/s): 6e6 B in 100 µs is 15 %. */
+	ck_assert_rel(extra_of(find_named(q, "sol"), GPUPROJ_SOL_DRAM_PCT), 15);
+	gpuproj_profile_free(q);
+	q = NULL;
+	ck_assert_int_eq(gpuproj_profile_default_sections(prof, targets, "NoSuchGPU", &q, &err),
+			 GPUPROJ_E_NOTFOUND);
+	ck_assert_ptr_null(q);
+	ck_assert_int_eq(gpuproj_profile_default_sections(NULL, targets, NULL, &q, &err),
+			 GPUPROJ_E_INVAL);
+}
+END_TEST
+
 /*
  * gpuproj_project_run() with the default model: kernel "full" by hroof-occ,
  * "sections" by sol (fallback, coarse), "nogeom" by hroof (fallback: only
@@ -337,87 +478,6 @@ END_TEST
 
 /* ---- validation on gpuperfpredict ---- */
 
-/*
- * What ncu's speed-of-light section would have said about a kernel of the
- * data set, from its counters and its source GPU's targets.yaml ceilings
- * (each at most 100 %: ncu's percentages are of a peak):
- *   DRAM % = bytes.dram / (BW_DRAM · T), L2 % = bytes.l2 / (BW_L2 · T),
- *   L1 % = max(bytes.l1 / BW_L1, shared.wavefronts · 128 B / BW_shared) / T
- *     (the L1/TEX unit carries shared memory too),
- *   SM % = max(FP32 FLOP / P_FP32, FP64 FLOP / P_FP64,
- *              inst.warp / (SMs · schedulers · IPC · clock)) / T
- *     (ncu's SM throughput is its busiest pipe, or instruction issue).
- * The new kernel keeps the signature, the durations, launches, registers,
- * shared memory and the times measured on the other GPUs — and no counter.
- */
-static double
-pct(double busy_ns, double t_ns)
-{
-	double v = 100.0 * busy_ns / t_ns;
-
-	return v > 100 ? 100 : v;
-}
-
-static struct gpuproj_profile *
-default_sections_of(const struct gpuproj_profile *p, const struct gpuproj_targets *ts)
-{
-	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
-	const struct gpuproj_target *t = NULL;
-	struct gpuproj_profile *q = gpuproj_profile_new();
-	struct gpuproj_error err = { 0 };
-	size_t i, r;
-
-	ck_assert_ptr_nonnull(q);
-	ck_assert_int_eq(gpuproj_resolve_source(p, ts, NULL, &t, &err), 0);
-	ck_assert_int_eq(gpuproj_profile_set_device(q, d->name, d->target, d->chip, d->cc_major,
-						    d->cc_minor, d->sms, d->clock_hz), 0);
-	ck_assert_int_eq(gpuproj_profile_set_attr(q, "origin", "gpuperfpredict"), 0);
-	ck_assert_int_eq(gpuproj_profile_set_attr(q, "citation", GPUPROJ_CITATION_GPUPERFPREDICT),
-			 0);
-	for (i = 0; i < gpuproj_profile_count(p); i++) {
-		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
-		struct gpuproj_signature sig = { .name = k->name, .tag = k->tag, .grid = k->grid,
-						 .block = k->block, .smem_dynamic = k->smem_dynamic,
-						 .device = k->device };
-		struct gpuproj_kernel *n;
-		double T = gpuproj_kernel_mean_ns(k), f32 = 0, f64 = 0, issue;
-
-		ck_assert_int_eq(gpuproj_profile_kernel(q, &sig, &n), 0);
-		n->duration_ns = k->duration_ns;
-		n->launches = k->launches;
-		n->profiled = k->profiled;
-		n->regs_per_thread = k->regs_per_thread;
-		n->smem_static = k->smem_static;
-		for (r = 0; r < k->n_refs; r++)
-			ck_assert_int_eq(gpuproj_kernel_set_reference(n, k->refs[r].gpu,
-								      k->refs[r].mean_ns,
-								      k->refs[r].launches), 0);
-		f32 = 2 * gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP32_FMA) +
-		      gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP32_ADD) +
-		      gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP32_MUL);
-		f64 = 2 * gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP64_FMA) +
-		      gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP64_ADD) +
-		      gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP64_MUL);
-		issue = gpuproj_kernel_metric(k, GPUPROJ_M_INST_WARP) /
-			(t->sms * t->schedulers_per_sm * t->ipc_per_scheduler * t->clock_mhz * 1e-3);
-		/* GB/s × ns = B, GFLOP/s × ns = FLOP: the busy times below are in ns. */
-		sol_pcts(n,
-			 pct(fmax(fmax(f32 / gpuproj_target_gflops(t, GPUPROJ_FP32, GPUPROJ_OP_FMA,
-								    NULL),
-				       f64 / gpuproj_target_gflops(t, GPUPROJ_FP64, GPUPROJ_OP_FMA,
-								    NULL)), issue), T),
-			 pct(gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM) /
-			     t->bw_gbs[GPUPROJ_LEVEL_DRAM], T),
-			 pct(gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L2) / t->bw_gbs[GPUPROJ_LEVEL_L2],
-			     T),
-			 pct(fmax(gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L1) /
-				  t->bw_gbs[GPUPROJ_LEVEL_L1],
-				  gpuproj_kernel_metric(k, GPUPROJ_M_SHARED_WAVEFRONTS) * 128.0 /
-				  t->bw_gbs[GPUPROJ_LEVEL_SHARED]), T));
-	}
-	return q;
-}
-
 /* The README's figures (overall, all configurations): MAPE, median APE, coverage. */
 static const struct {
 	const char *model;
@@ -450,8 +510,10 @@ START_TEST(gpuperfpredict)
 	ck_assert_int_eq(gpuproj_import_datasets((const char *const *)paths, 4, ts, &full, &n, &err),
 			 0);
 	sections = calloc(n, sizeof(*sections));
+	/* What an export of ncu's default sections would hold (model.h). */
 	for (i = 0; i < n; i++)
-		sections[i] = default_sections_of(full[i], ts);
+		ck_assert_int_eq(gpuproj_profile_default_sections(full[i], ts, NULL, &sections[i],
+								  &err), 0);
 	for (c = 0; c < ARRAY_LENGTH(readme); c++) {
 		const struct gpuproj_model *m = gpuproj_model_find(readme[c].model);
 		struct gpuproj_validate_options vo = { 0 };
@@ -516,6 +578,7 @@ main(int argc, char **argv)
 		tcase_add_test(tc, dram_bytes_over_percentage);
 		tcase_add_test(tc, needs);
 		tcase_add_test(tc, occupancy_term_as_hroof_occ);
+		tcase_add_test(tc, default_sections_by_hand);
 		tcase_add_test(tc, run_fallbacks_and_coverage);
 	}
 	suite_add_tcase(s, tc);
