@@ -1078,6 +1078,19 @@ START_TEST(cli_default_sections_and_merge)
 	free(out);
 	free(err);
 
+	/* Into the built-in table (fitted at 85 %): its models stay, sol's groups are these. */
+	ck_assert_int_eq(run(&out, &err, "--default-sections --model sol --coverage 0.85 "
+			     "--fit-intervals '%s' --merge-intervals builtin '%s' '%s'", merged, a, b),
+			 0);
+	free(out);
+	free(err);
+	free(tm2);
+	tm2 = test_read_file(merged);
+	ck_assert_int_gt(count_of(tm2, "\"model\": \"hroof-occ\""), 0);
+	ck_assert_int_gt(count_of(tm2, "\"model\": \"naive\""), 0);
+	ck_assert_int_eq(count_of(tm2, "\"model\": \"sol\""), 1);   /* 4 cases: pooled only */
+	ck_assert_int_eq(count_of(tm2, "\"models\""), 1);
+
 	/* Errors: no --fit-intervals; another coverage; a bad base. */
 	ck_assert_int_eq(run(&out, &err, "--model sol --merge-intervals '%s' '%s' '%s'", base, a, b),
 			 2);
