@@ -18,6 +18,11 @@ prints Markdown:
      corpus's target GPUs, coverage and width on the other half (GPUs the
      intervals never saw).
 Long = measured on the target >= 50 us, short = below.
+
+A model written NAME:TERM runs with --occupancy TERM; NAME@sections runs
+with --default-sections (every profile reduced to what an export of
+Nsight Compute's default sections would hold: the input of `sol`).
+The default list ends with sol on the default sections.
 """
 import json
 import subprocess
@@ -32,7 +37,8 @@ CORPORA = [
     ("NeuSight linear", ["neusight-train/linear"]),
     ("NeuSight add", ["neusight-train/add"]),
 ]
-MODELS = ["hroof-occ", "hroof-occ:linear", "hroof", "occupancy", "irm", "quant", "naive"]
+MODELS = ["hroof-occ", "hroof-occ:linear", "hroof", "occupancy", "irm", "quant", "naive",
+          "sol@sections"]
 
 
 def files(vdir, parts):
@@ -47,11 +53,14 @@ def files(vdir, parts):
 
 
 def run(exe, model, args, paths):
+    model, _, inputs = model.partition("@")
     name, _, term = model.partition(":")
     with tempfile.NamedTemporaryFile(suffix=".json") as tmp:
         cmd = [exe, "validate", "--model", name, "--format", "json", "-o", tmp.name] + args
         if term:
             cmd += ["--occupancy", term]
+        if inputs == "sections":
+            cmd += ["--default-sections"]
         subprocess.run(cmd + paths, check=True, stdout=subprocess.DEVNULL)
         with open(tmp.name) as f:
             return json.load(f)["overall"][0]
@@ -82,13 +91,15 @@ def main():
                 a = None
             if a is None or not a["all"]["n"]:
                 why = a["failures"][0]["why"] if a and a["failures"] else "nothing projected"
-                print(f"| {corpus} | {m} | not projected: {why} |" + " |" * 11)
+                label = m.replace("@sections", " (default sections)")
+                print(f"| {corpus} | {label} | not projected: {why} |" + " |" * 11)
                 continue
             s = run(exe, m, ["--holdout", "shape"], paths)
             with tempfile.NamedTemporaryFile(suffix=".json") as fit:
                 g = run(exe, m, ["--holdout", "gpu", "--coverage", "0.85",
                                  "--fit-intervals", fit.name], paths)
-            row = [corpus, m.replace(":", " --occupancy ")]
+            row = [corpus, m.replace(":", " --occupancy ").replace("@sections",
+                                                                  " (default sections)")]
             for sub in ("long", "short"):
                 x, y, z = a[sub], s[sub], g[sub]
                 if not x["n"]:

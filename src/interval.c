@@ -100,6 +100,42 @@ find_group(const struct gpuproj_intervals *iv, const char *model, int binding, i
 	return NULL;
 }
 
+/*
+ * Append the merged parts of the provenance to the origin line:
+ * "; sol merged from a fit of DATE on INPUTS".
+ */
+static int
+origin_merged(struct gpuproj_intervals *iv)
+{
+	json_t *merged = iv->provenance ? json_object_get(iv->provenance, "merged") : NULL;
+	size_t i, j;
+
+	for (i = 0; json_is_array(merged) && i < json_array_size(merged); i++) {
+		json_t *e = json_array_get(merged, i), *models = json_object_get(e, "models");
+		const char *created = json_string_value(json_object_get(e, "created"));
+		const char *inputs = json_string_value(json_object_get(e, "inputs"));
+		char *names = xstrdup(""), *next;
+
+		for (j = 0; names && json_is_array(models) && j < json_array_size(models); j++) {
+			const char *m = json_string_value(json_array_get(models, j));
+
+			next = xasprintf("%s%s%s", names, j ? ", " : "", m ? m : "?");
+			free(names);
+			names = next;
+		}
+		next = names ? xasprintf("%s; %s merged from a fit of %s%s%s", iv->origin, names,
+					 created ? created : "(no date)", inputs ? " on " : "",
+					 inputs ? inputs : "")
+			     : NULL;
+		free(names);
+		if (!next)
+			return GPUPROJ_E_NOMEM;
+		free(iv->origin);
+		iv->origin = next;
+	}
+	return GPUPROJ_OK;
+}
+
 /* Resolve every known model's lookups and the origin line. */
 static int
 finish(struct gpuproj_intervals *iv)
@@ -144,7 +180,7 @@ finish(struct gpuproj_intervals *iv)
 			       json_is_array(corpora) ? json_array_size(corpora) : 0,
 			       json_is_array(corpora) && json_array_size(corpora) == 1 ? "" : "s",
 			       total);
-	return iv->origin ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
+	return iv->origin ? origin_merged(iv) : GPUPROJ_E_NOMEM;
 }
 
 bool
@@ -325,11 +361,15 @@ gpuproj_intervals_fit(const struct gpuproj_interval_sample *s, size_t n, double 
 		json_object_set_new(iv->provenance, "corpora", corp);
 		json_object_set_new(iv->provenance, "split",
 				    json_string(prov && prov->split ? prov->split : "all comparisons"));
+		if (prov && prov->inputs)
+			json_object_set_new(iv->provenance, "inputs", json_string(prov->inputs));
 		json_object_set_new(iv->provenance, "targets",
 				    prov && prov->targets ? json_string(prov->targets) : json_null());
 		json_object_set_new(iv->provenance, "created", json_string(when));
 		json_object_set_new(iv->provenance, "tool", json_string("gpuproj " GPUPROJ_VERSION));
 		json_object_set_new(iv->provenance, "n", json_integer((json_int_t)used));
+		if (prov && prov->command)
+			json_object_set_new(iv->provenance, "command", json_string(prov->command));
 	}
 	if (finish(iv))
 		goto fail;
@@ -342,6 +382,140 @@ fail_set:
 	free(r);
 	gpuproj_intervals_free(iv);
 	return st;
+}
+
+/* ---- merging ---- */
+
+static bool
+has_model(const struct gpuproj_intervals *iv, const char *model)
+{
+	size_t i;
+
+	for (i = 0; i < iv->n_groups; i++) {
+		if (strcmp(iv->groups[i].model, model) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int
+copy_group(struct gpuproj_intervals *iv, const struct ivgroup *g)
+{
+	struct ivgroup *d = &iv->groups[iv->n_groups];
+
+	*d = *g;
+	d->model = xstrdup(g->model);
+	if (!d->model)
+		return GPUPROJ_E_NOMEM;
+	iv->n_groups++;
+	return GPUPROJ_OK;
+}
+
+/* The provenance of a merge (interval.h): base's, its "merged" less add's models, then add's. */
+static json_t *
+merged_provenance(const struct gpuproj_intervals *base, const struct gpuproj_intervals *add)
+{
+	json_t *prov = base->provenance ? json_deep_copy(base->provenance) : json_object();
+	json_t *old, *merged = json_array(), *entry = json_object(), *models = json_array();
+	const char *key;
+	json_t *value;
+	size_t i, j;
+
+	if (!prov || !merged || !entry || !models)
+		goto fail;
+	old = json_object_get(prov, "merged");
+	for (i = 0; json_is_array(old) && i < json_array_size(old); i++) {
+		json_t *e = json_deep_copy(json_array_get(old, i));
+		json_t *ms = json_object_get(e, "models");
+
+		if (!e)
+			goto fail;
+		for (j = json_is_array(ms) ? json_array_size(ms) : 0; j-- > 0;) {
+			const char *m = json_string_value(json_array_get(ms, j));
+
+			if (m && has_model(add, m))
+				json_array_remove(ms, j);
+		}
+		if (json_is_array(ms) && json_array_size(ms) == 0)
+			json_decref(e);
+		else
+			json_array_append_new(merged, e);
+	}
+	for (i = 0; i < add->n_groups; i++) {
+		const char *m = add->groups[i].model;
+
+		for (j = 0; j < i && strcmp(add->groups[j].model, m) != 0; j++)
+			;
+		if (j == i)
+			json_array_append_new(models, json_string(m));
+	}
+	json_object_set_new(entry, "models", models);
+	models = NULL;
+	if (add->provenance) {
+		json_object_foreach(add->provenance, key, value)
+		{
+			if (strcmp(key, "models") != 0 && strcmp(key, "merged") != 0)
+				json_object_set(entry, key, value);
+		}
+	}
+	json_array_append_new(merged, entry);
+	entry = NULL;
+	json_object_set_new(prov, "merged", merged);
+	return prov;
+fail:
+	json_decref(prov);
+	json_decref(merged);
+	json_decref(entry);
+	json_decref(models);
+	return NULL;
+}
+
+int
+gpuproj_intervals_merge(const struct gpuproj_intervals *base, const struct gpuproj_intervals *add,
+			struct gpuproj_intervals **ret, struct gpuproj_error *reterr)
+{
+	struct gpuproj_intervals *iv;
+	size_t i;
+
+	if (!base || !add || !ret)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	if (base->coverage != add->coverage)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
+				 "cannot merge intervals fitted for %g coverage into a table "
+				 "fitted for %g", add->coverage, base->coverage);
+	if (base->min_group != add->min_group || base->short_ns != add->short_ns)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
+				 "cannot merge: the tables differ in %s (%g and %g)",
+				 base->min_group != add->min_group ? "min_group" : "short_ns",
+				 base->min_group != add->min_group ? (double)base->min_group
+								   : base->short_ns,
+				 base->min_group != add->min_group ? (double)add->min_group
+								   : add->short_ns);
+	iv = calloc(1, sizeof(*iv));
+	if (!iv)
+		goto nomem;
+	iv->coverage = base->coverage;
+	iv->min_group = base->min_group;
+	iv->short_ns = base->short_ns;
+	iv->groups = calloc(base->n_groups + add->n_groups + 1, sizeof(*iv->groups));
+	if (!iv->groups)
+		goto nomem;
+	for (i = 0; i < base->n_groups; i++) {
+		if (!has_model(add, base->groups[i].model) && copy_group(iv, &base->groups[i]))
+			goto nomem;
+	}
+	for (i = 0; i < add->n_groups; i++) {
+		if (copy_group(iv, &add->groups[i]))
+			goto nomem;
+	}
+	iv->provenance = merged_provenance(base, add);
+	if (!iv->provenance || finish(iv))
+		goto nomem;
+	*ret = iv;
+	return GPUPROJ_OK;
+nomem:
+	gpuproj_intervals_free(iv);
+	return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
 }
 
 /* ---- JSON ---- */

@@ -40,8 +40,11 @@
  * lower): on the source the two agree only up to that ratio, which then
  * enters every projection; the compute side knows no precision mix (an
  * FP64-bound kernel is scaled by the FP32 rate) and no warp efficiency.
- * Validation on gpuperfpredict with the quantities such an export would
- * have: README "Accuracy", docs/validation.md.
+ * Validation on gpuperfpredict and NeuSight with the quantities such an
+ * export would have (gpuproj_profile_default_sections(), model.h; `gpuproj
+ * validate --default-sections`): README "sol on exports of the default
+ * sections", docs/validation.md. Its calibrated interval (interval.h) is
+ * fitted on those reduced profiles.
  *
  * Thread safety: stateless and reentrant.
  */

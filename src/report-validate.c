@@ -20,6 +20,11 @@
 #include "report-common.h"
 #include "util.h"
 
+/* What --default-sections did to the inputs, for the table and the CSV. */
+#define SECTIONS_TEXT                                                                      \
+	"Nsight Compute default sections only (duration, launch, speed-of-light "           \
+	"percentages derived from the counters; --default-sections)"
+
 static const char *
 pct(double v, char *buf, size_t size)
 {
@@ -66,6 +71,8 @@ gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v)
 	fprintf(out, "short = measured on the target < %s, long = >= %s\n", thr, thr);
 	if (v->intervals_origin)
 		fprintf(out, "intervals: %s\n", v->intervals_origin);
+	if (v->default_sections)
+		fprintf(out, "inputs: %s\n", SECTIONS_TEXT);
 	if (v->holdout != GPUPROJ_HOLDOUT_NONE)
 		fprintf(out, "held out: statistics on the evaluation half by %s only (%zu "
 			"calibration comparison%s set aside)\n", gpuproj_holdout_name(v->holdout),
@@ -146,6 +153,8 @@ gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v)
 		fputs(v->citations[i], out);
 		fputc('\n', out);
 	}
+	if (v->default_sections)
+		fputs("# Inputs: " SECTIONS_TEXT "\n", out);
 	fputs("model,source,target,subset,threshold_ns,n,n_failed,mape_pct,median_ape_pct,"
 	      "coverage_pct,bias_pct,width_pct\n", out);
 	for (i = 0; i < v->n_pairs + v->n_models; i++) {
@@ -256,6 +265,8 @@ gpuproj_validation_write_json(const char *path, const struct gpuproj_validation 
 						       : json_null());
 	json_object_set_new(root, "holdout", json_string(gpuproj_holdout_name(v->holdout)));
 	json_object_set_new(root, "n_calibration", json_integer((json_int_t)v->n_calibration));
+	json_object_set_new(root, "inputs",
+			    json_string(v->default_sections ? "default-sections" : "profiles"));
 	for (i = 0; i < v->n_models; i++)
 		json_array_append_new(models, json_string(gpuproj_model_name(v->models[i])));
 	json_object_set_new(root, "models", models);

@@ -318,6 +318,9 @@ gpuproj_validation_clear(struct gpuproj_validation *v)
 	free(v->targets_origin);
 	gpuproj_intervals_free(v->fitted);
 	free(v->intervals_origin);
+	for (i = 0; i < v->n_derived; i++)
+		gpuproj_profile_free(v->derived[i]);
+	free(v->derived);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -362,6 +365,13 @@ in_calibration(enum gpuproj_holdout h, const struct gpuproj_validation_compariso
 	}
 	return false;
 }
+
+/* What the projections were made from (a fitted table's provenance "inputs"). */
+#define INPUTS_PROFILES "the data sets' metrics as imported"
+#define INPUTS_SECTIONS                                                                    \
+	"Nsight Compute default sections (duration, launch, speed-of-light percentages) "   \
+	"derived from the data sets' counters against each source GPU's targets.yaml "     \
+	"ceilings (gpuproj_profile_default_sections(), `gpuproj validate --default-sections`)"
 
 /*
  * Split (holdout), fit (fit_intervals), and give every projected comparison
@@ -419,6 +429,8 @@ intervals(struct gpuproj_validation *v, const struct gpuproj_validate_options *o
 		prov.n_corpora = v->n_citations;
 		prov.split = split;
 		prov.targets = v->targets_origin;
+		prov.inputs = v->default_sections ? INPUTS_SECTIONS : INPUTS_PROFILES;
+		prov.command = opt->fit_command;
 		st = gpuproj_intervals_fit(smp, m, opt->fit_coverage, &prov, &v->fitted, reterr);
 		free(smp);
 		if (st)
@@ -573,6 +585,22 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 	}
 	if ((st = collect_citations(&v, profiles, n_profiles)))
 		goto nomem;
+	/* Reduce the inputs to the default sections: from here on they are the profiles. */
+	if (opt->default_sections) {
+		v.default_sections = true;
+		v.derived = calloc(n_profiles ? n_profiles : 1, sizeof(*v.derived));
+		if (!v.derived)
+			goto nomem;
+		for (pi = 0; pi < n_profiles; pi++) {
+			st = gpuproj_profile_default_sections(profiles[pi], targets,
+							      gpu_of[pi]->name, &v.derived[pi],
+							      reterr);
+			if (st)
+				goto out;
+			v.n_derived++;
+		}
+		profiles = (const struct gpuproj_profile *const *)v.derived;
+	}
 
 	for (pi = 0; pi < n_profiles; pi++) {
 		if (is_source[pi])

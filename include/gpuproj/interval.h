@@ -30,10 +30,13 @@
  * own interval (hroof: [min, max over levels]) stays.
  *
  * **Data.** A table is JSON, schema "gpuproj-intervals/1", with its
- * provenance (corpora, split, date, tool version, targets, n); the built-in
- * one is src/data/intervals.json, compiled into the core, made by
- * `gpuproj validate … --holdout shape --fit-intervals FILE`
- * (docs/validation.md says how it was made and what it covers).
+ * provenance (corpora, split, date, tool version, targets, n, and where
+ * recorded the inputs and the command); the built-in one is
+ * src/data/intervals.json, compiled into the core, made by
+ * `gpuproj validate … --holdout shape --fit-intervals FILE` on the
+ * corpora's counters, with sol's groups merged in from a run on the
+ * default sections derived from them (gpuproj_intervals_merge();
+ * README "Intervals" gives both commands, the provenance records them).
  *
  * Thread safety: a loaded table is immutable and may be shared between
  * threads; gpuproj_intervals_builtin() is thread-safe.
@@ -78,6 +81,14 @@ struct gpuproj_intervals_provenance {
 	const char *split;           /**< which comparisons were fitted, in words */
 	const char *targets;         /**< targets.yaml used ("built-in", a path) */
 	const char *created;         /**< UTC date and time, ISO 8601; NULL: now */
+	/**
+	 * What the projections were made from, in words (e.g. the data sets'
+	 * own metrics, or the default sections derived from them); NULL: not
+	 * recorded.
+	 */
+	const char *inputs;
+	/** The command that fitted the table, as run; NULL: not recorded. */
+	const char *command;
 };
 
 /**
@@ -115,6 +126,32 @@ int gpuproj_intervals_load_buffer(const char *text, size_t len, const char *name
  *         were broken (a test guards that)
  */
 const struct gpuproj_intervals *gpuproj_intervals_builtin(void);
+/**
+ * Merge the groups of two tables fitted for the same coverage: the result
+ * holds, in order, every group of `base` except those of the models that
+ * `add` has groups for, then every group of `add` — each copied unchanged,
+ * so a saved result repeats base's remaining groups byte for byte. Used to
+ * add a model fitted on other inputs (sol on the default sections) to a
+ * table fitted on full counters (`gpuproj validate --merge-intervals`).
+ *
+ * Provenance: base's, with a "merged" array: base's own "merged" entries
+ * (less the models `add` replaces; an entry left without models is
+ * dropped), then one entry for `add`: {"models": [names], …add's
+ * provenance}. The top-level provenance then describes the groups of every
+ * model not named in an entry. gpuproj_intervals_origin() names the
+ * merged models.
+ *
+ * @param base the table to merge into (may be the built-in one)
+ * @param add the groups to add or replace (a model's groups replace all of
+ *        that model's groups in base)
+ * @param[out] ret new table; free with gpuproj_intervals_free()
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (a NULL argument; the tables differ in
+ *         coverage, min_group or short_ns: the message says which, as
+ *         their groups would not mean the same); GPUPROJ_E_NOMEM
+ */
+int gpuproj_intervals_merge(const struct gpuproj_intervals *base,
+			    const struct gpuproj_intervals *add, struct gpuproj_intervals **ret,
+			    struct gpuproj_error *reterr);
 /** Write a table as JSON, atomically ("-" = standard output). */
 int gpuproj_intervals_save(const struct gpuproj_intervals *iv, const char *path,
 			   struct gpuproj_error *reterr);

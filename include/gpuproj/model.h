@@ -148,6 +148,90 @@ struct gpuproj_projection {
 #define GPUPROJ_SOL_SM_PCT "sm__throughput.avg.pct_of_peak_sustained_elapsed"
 
 /**
+ * The profile that an Nsight Compute export of only the default sections
+ * (SpeedOfLight, LaunchStats, Occupancy) of the same run would give, made
+ * from a profile with full counters (src/default-sections.c). It is what
+ * the "sol" model is validated and calibrated on (`gpuproj validate
+ * --default-sections`; README "sol on exports of the default sections").
+ *
+ * **What survives.** Per profile: the device, process and run information
+ * and every attribute, plus the attribute "sections" saying how the profile
+ * was made. Per kernel: the signature (name, tag, grid, block, dynamic
+ * shared memory, device ordinal) and demangled name; the duration
+ * statistics, launches and profiled launches (SpeedOfLight "Duration");
+ * registers per thread and static shared memory (LaunchStats);
+ * occupancy.achieved (Occupancy), cycles.sm_active and clock.sm
+ * (SpeedOfLight), where the input has them; the per-rank statistics of a
+ * merged profile; and the reference times measured on other GPUs (not part
+ * of an export: they are the measured times a validation compares with).
+ * **Dropped:** every other metric — the FP instruction counts, bytes per
+ * level, shared-memory wavefronts, sectors, warp and thread instruction
+ * counts, warp efficiency — and every extra metric except the four below.
+ * **Added:** the four speed-of-light percentages (extra metrics
+ * GPUPROJ_SOL_DRAM_PCT, _L2_PCT, _L1_PCT, _SM_PCT, unit "%"). A kernel that
+ * already carries one (an ncu export with more sections) keeps it as
+ * measured; only absent ones are derived.
+ *
+ * **Derivation**, per launch, with T the mean duration (ns) and the source
+ * GPU's targets.yaml ceilings (bw_gbs in GB/s, so GB/s × ns = B; P_p =
+ * gpuproj_target_gflops(p, FMA), GFLOP/s; issue rate I = SMs × schedulers
+ * per SM × IPC per scheduler × clock_mhz / 1000, warp instructions per ns):
+ *   - DRAM = bytes.dram / (BW_DRAM · T)
+ *   - L2   = bytes.l2 / (BW_L2 · T)
+ *   - L1   = max(bytes.l1 / BW_L1, shared.wavefronts · 128 B / BW_shared) / T
+ *     (the L1/TEX unit also serves shared memory)
+ *   - SM   = max(FLOP_16 / P_16, FLOP_32 / P_32, FLOP_64 / P_64,
+ *     inst.warp / I) / T, FLOP_p = 2·fma_p + add_p + mul_p over the counts
+ *     collected for precision p
+ *
+ * each × 100 and at most 100 %. A term whose metric or ceiling is missing
+ * drops out; a percentage without any term is not set (sol then names what
+ * it lacks); a kernel without a timed launch gets none.
+ *
+ * **How ncu defines them** (NVIDIA Nsight Compute, Kernel Profiling Guide,
+ * "Metrics Structure", throughputs, and section "GPU Speed Of Light
+ * Throughput"): a `*__throughput.avg.pct_of_peak_sustained_elapsed`
+ * metric is the achieved rate of a unit over the kernel's elapsed cycles as
+ * a percentage of the unit's peak sustained rate, and it is the *maximum*
+ * over the unit's constituent sub-metrics (`ncu --metrics breakdown:NAME`
+ * lists them): for DRAM the DRAM cycles and bytes; for L2 (lts) the
+ * sectors, tag lookups and data-stage cycles of the busiest slice; for
+ * L1/TEX (`pct_of_peak_sustained_active`: over the SM's active cycles) the
+ * data and tag stages, shared memory included; for the SM the busiest
+ * pipe (FMA, ALU, FP64, FP16, tensor, …) or instruction issue. The peaks
+ * are the hardware's, at the clocks of the run.
+ *
+ * **Why it is optimistic** for real exports: (1) the same targets.yaml
+ * ceilings are used here and by sol to turn a percentage back into traffic
+ * (sol: bytes_x = f_x · BW_x · T), so sol recovers the counted bytes and
+ * FLOP exactly, whereas a real percentage is of NVIDIA's peak, and the ratio
+ * between that peak and targets.yaml's (often measured, lower) ceiling is
+ * an error a real export carries into every projection; (2) here a
+ * percentage is counted bytes or FLOP over one ceiling, while ncu's is the
+ * busiest sub-unit (an unbalanced slice, tag rather than byte throughput, a
+ * pipe other than FP or issue), which need not be proportional to the
+ * bytes and FLOP that carry over to another GPU. The cap at 100 % is
+ * ncu's too; here it binds only where the counters exceed a targets.yaml
+ * ceiling (a ceiling below what the kernel reached), and sol then sees less
+ * traffic than was counted. The durations are the data set's, not ncu's
+ * `gpu__time_duration` (NeuSight's include the operator's launch
+ * overhead).
+ *
+ * @param p a profile with counters (FP counts, bytes per level, …)
+ * @param targets GPU descriptions: the source GPU's ceilings
+ * @param source the source GPU (targets.yaml name or match string), or
+ *        NULL: from the profile (gpuproj_resolve_source())
+ * @param[out] ret new profile, owned by the caller (gpuproj_profile_free())
+ * @param[out] reterr optional
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL p, targets or ret);
+ *         GPUPROJ_E_NOTFOUND (the source GPU is not in targets, as
+ *         gpuproj_resolve_source() says); GPUPROJ_E_NOMEM
+ */
+int gpuproj_profile_default_sections(const struct gpuproj_profile *p,
+				     const struct gpuproj_targets *targets, const char *source,
+				     struct gpuproj_profile **ret, struct gpuproj_error *reterr);
+
+/**
  * Kernel-specific ceilings of the hierarchical roofline on one GPU
  * (seed 000 §2). Bytes are per launch; rates in base units.
  */

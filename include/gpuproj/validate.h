@@ -151,6 +151,17 @@ struct gpuproj_validate_options {
 	bool fit_intervals;
 	/** Coverage to fit for, in (0, 1); ≤ 0 or NaN: GPUPROJ_INTERVALS_DEFAULT_COVERAGE. */
 	double fit_coverage;
+	/**
+	 * Validate on what an export of Nsight Compute's default sections would
+	 * hold: every input profile is first reduced by
+	 * gpuproj_profile_default_sections() (model.h) against its source GPU's
+	 * ceilings, and the comparisons, statistics and any fit are made on the
+	 * reduced profiles (owned by the result). Only "sol" projects them; the
+	 * other models fail, naming what they lack.
+	 */
+	bool default_sections;
+	/** Recorded as "command" in a fitted table's provenance; may be NULL. */
+	const char *fit_command;
 };
 
 /** Statistics of one set of comparisons; percentages as defined in the file comment. */
@@ -236,6 +247,14 @@ struct gpuproj_validation {
 	struct gpuproj_intervals *fitted;
 	/** Where the intervals of the statistics come from: "fitted: …", "built-in: …", "levels". */
 	char *intervals_origin;
+	/** The inputs were reduced to the default sections (option default_sections). */
+	bool default_sections;
+	/**
+	 * With default_sections: the reduced profiles, parallel to the inputs;
+	 * the comparisons' kernels point into them. Owned.
+	 */
+	struct gpuproj_profile **derived;
+	size_t n_derived;
 };
 
 /**
@@ -243,7 +262,8 @@ struct gpuproj_validation {
  *
  * The source GPU of each profile is found with gpuproj_resolve_source()
  * (device.target, else device.name through `match`). The result borrows
- * the profiles' kernels and the targets' GPUs: both must outlive it.
+ * the profiles' kernels (with default_sections: its own reduced copies) and
+ * the targets' GPUs: both must outlive it.
  *
  * @param profiles input profiles (e.g. from gpuproj_import_datasets(), import.h)
  * @param n_profiles number of profiles
@@ -266,7 +286,8 @@ void gpuproj_validation_clear(struct gpuproj_validation *v);
 
 /**
  * The human table: citation lines ("Data: …"), a header naming the models,
- * threshold, targets, intervals and held-out split, then one row per pair
+ * threshold, targets, intervals, held-out split and (with default_sections)
+ * the inputs, then one row per pair
  * and one "(all)" row per model with n, failed, MAPE, median APE,
  * coverage, interval width and bias (%, "-" when n = 0) for all, short and
  * long configurations, then the reasons kernels were not projected and a
@@ -280,7 +301,8 @@ int gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v
 
 /**
  * CSV (RFC 4180 quoting): first one comment line "# Data: CITATION" per
- * citation, then the header `model,source,target,subset,threshold_ns,n,
+ * citation (and, with default_sections, one "# Inputs: …" line), then the
+ * header `model,source,target,subset,threshold_ns,n,
  * n_failed,mape_pct,median_ape_pct,coverage_pct,bias_pct,width_pct` (one
  * line) and
  * three rows (subset all, short, long) per pair, then per model three
@@ -298,7 +320,8 @@ int gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v);
  * { "schema": "gpuproj-validation/1",
  *   "citations": ["…"], "targets": "targets.yaml" | null,
  *   "threshold_ns": 50000, "intervals": "built-in: …" | null,
- *   "holdout": "none" | "shape" | "gpu", "n_calibration": 0, "models": ["hroof"],
+ *   "holdout": "none" | "shape" | "gpu", "n_calibration": 0,
+ *   "inputs": "profiles" | "default-sections", "models": ["hroof"],
  *   "pairs": [ { "model": "hroof", "source": "GTX-680", "target": "GTX-970",
  *                "all": STATS, "short": STATS, "long": STATS,
  *                "failures": [ { "why": "…", "count": 3 } ] } ],

@@ -56,7 +56,17 @@ help(FILE *f)
 		"                       and report only the evaluation half: figures on data\n"
 		"                       that no fitted interval has seen\n"
 		"  --fit-intervals FILE fit intervals on the calibration half (all comparisons\n"
-		"                       without --holdout), use them, and write them to FILE\n"
+		"                       without --holdout), use them, and write them to FILE;\n"
+		"                       the table records this command in its provenance\n"
+		"  --merge-intervals BASE  with --fit-intervals FILE: write to FILE the table\n"
+		"                       BASE (a file, or 'builtin') with the groups of the models\n"
+		"                       fitted here added or replaced, every other group kept\n"
+		"                       as it is (FILE may be BASE)\n"
+		"  --default-sections   validate on what an export of Nsight Compute's default\n"
+		"                       sections would hold: each profile reduced to durations,\n"
+		"                       launch and the four speed-of-light percentages, derived\n"
+		"                       from its counters against the source GPU's ceilings (the\n"
+		"                       input of the coarser model 'sol'; README \"sol\")\n"
 		"  --coverage P         coverage to fit for, 0 < P < 1 (default 0.8)\n"
 		"  --format FMT         table (default), csv or json\n"
 		"  --details            json: add every comparison (kernel, projection, error)\n"
@@ -73,6 +83,52 @@ help(FILE *f)
 		gpuproj_l2_capacity_default() ? "on" : "off",
 		gpuproj_waves_name(gpuproj_waves_default()),
 		gpuproj_occupancy_term_name(gpuproj_occupancy_term_default()));
+}
+
+/* A word as a POSIX shell reads it back: bare when safe, else in single quotes. */
+static char *
+shell_word(const char *w)
+{
+	size_t n = 3, i;
+	char *q, *p;
+
+	if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+			    "_-+=./:,@%") == strlen(w))
+		return xstrdup(w);
+	for (i = 0; w[i]; i++)
+		n += w[i] == '\'' ? 4 : 1;
+	q = p = malloc(n);
+	if (!q)
+		return NULL;
+	*p++ = '\'';
+	for (i = 0; w[i]; i++) {
+		if (w[i] == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = w[i];
+		}
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return q;
+}
+
+/* "gpuproj validate ARGS…" as given (argv[0] is "validate"); NULL on ENOMEM. */
+static char *
+command_line(int argc, char **argv)
+{
+	char *line = xstrdup("gpuproj"), *next, *w;
+	int i;
+
+	for (i = 0; line && i < argc; i++) {
+		w = shell_word(argv[i]);
+		next = w ? xasprintf("%s %s", line, w) : NULL;
+		free(w);
+		free(line);
+		line = next;
+	}
+	return line;
 }
 
 enum format { FMT_TABLE, FMT_CSV, FMT_JSON };
@@ -122,7 +178,8 @@ int
 cmd_validate(int argc, char **argv)
 {
 	enum { O_TARGETS = 256, O_MODEL, O_THRESHOLD, O_SOURCE, O_TARGET, O_FORMAT, O_DETAILS,
-	       O_L2, O_WAVES, O_OCCTERM, O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE };
+	       O_L2, O_WAVES, O_OCCTERM, O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE,
+	       O_SECTIONS };
 	static const struct option opts[] = {
 		{ "targets", required_argument, NULL, O_TARGETS },
 		{ "model", required_argument, NULL, O_MODEL },
@@ -138,13 +195,17 @@ cmd_validate(int argc, char **argv)
 		{ "holdout", required_argument, NULL, O_HOLDOUT },
 		{ "fit-intervals", required_argument, NULL, O_FIT },
 		{ "coverage", required_argument, NULL, O_COVERAGE },
+		{ "merge-intervals", required_argument, NULL, O_MERGE },
+		{ "default-sections", no_argument, NULL, O_SECTIONS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *targets_path = NULL, *output = NULL, *origin = NULL;
-	const char *intervals_arg = NULL, *fit_path = NULL;
-	struct gpuproj_intervals *iv = NULL;
+	const char *intervals_arg = NULL, *fit_path = NULL, *merge_arg = NULL;
+	struct gpuproj_intervals *iv = NULL, *base = NULL, *merged = NULL;
+	const struct gpuproj_intervals *base_table = NULL;
+	char *command = NULL;
 	const char **sources = NULL, **tnames = NULL;
 	const struct gpuproj_model **models = NULL;
 	size_t n_sources = 0, n_tnames = 0, n_models = 0, n_profiles = 0, i, last = 0;
@@ -159,12 +220,14 @@ cmd_validate(int argc, char **argv)
 	struct gpuproj_error err = { 0 };
 	int c, ret = EXIT_FAIL;
 
+	/* The command as given, for a fitted table's provenance (before getopt permutes argv). */
+	command = command_line(argc, argv);
 	optind = 1;
 	opterr = 0;
 	sources = calloc((size_t)argc + 1, sizeof(*sources));
 	tnames = calloc((size_t)argc + 1, sizeof(*tnames));
 	models = calloc((size_t)argc * gpuproj_model_count() + 1, sizeof(*models));
-	if (!sources || !tnames || !models) {
+	if (!sources || !tnames || !models || !command) {
 		ret = cli_fail("out of memory");
 		goto out;
 	}
@@ -198,6 +261,8 @@ cmd_validate(int argc, char **argv)
 			break;
 		case O_INTERVALS: intervals_arg = optarg; break;
 		case O_FIT: fit_path = optarg; break;
+		case O_MERGE: merge_arg = optarg; break;
+		case O_SECTIONS: vopt.default_sections = true; break;
 		case O_HOLDOUT:
 			if (strcmp(optarg, "shape") == 0) {
 				vopt.holdout = GPUPROJ_HOLDOUT_SHAPE;
@@ -276,6 +341,20 @@ cmd_validate(int argc, char **argv)
 				      "other: the fitted intervals are the ones used");
 		goto out;
 	}
+	if (merge_arg && !fit_path) {
+		ret = cli_usage_error("validate", "--merge-intervals needs --fit-intervals FILE "
+				      "(where the merged table is written)");
+		goto out;
+	}
+	if (merge_arg && strcmp(merge_arg, "builtin") == 0) {
+		base_table = gpuproj_intervals_builtin();
+	} else if (merge_arg) {
+		if (gpuproj_intervals_load(merge_arg, &base, &err)) {
+			cli_fail_error(&err);
+			goto out;
+		}
+		base_table = base;
+	}
 	if (intervals_arg && strcmp(intervals_arg, "levels") == 0) {
 		mopt.level_interval = true;
 	} else if (intervals_arg && strcmp(intervals_arg, "builtin") != 0) {
@@ -286,6 +365,7 @@ cmd_validate(int argc, char **argv)
 		mopt.intervals = iv;
 	}
 	vopt.fit_intervals = fit_path != NULL;
+	vopt.fit_command = command;
 
 	if (cli_load_targets(targets_path, &targets, &origin))
 		goto out;
@@ -318,7 +398,11 @@ cmd_validate(int argc, char **argv)
 		goto out;
 	}
 
-	if (fit_path && gpuproj_intervals_save(val.fitted, fit_path, &err)) {
+	if (base_table && gpuproj_intervals_merge(base_table, val.fitted, &merged, &err)) {
+		cli_fail_error(&err);
+		goto out;
+	}
+	if (fit_path && gpuproj_intervals_save(merged ? merged : val.fitted, fit_path, &err)) {
 		cli_fail_error(&err);
 		goto out;
 	}
@@ -334,6 +418,9 @@ cmd_validate(int argc, char **argv)
 out:
 	gpuproj_validation_clear(&val);
 	gpuproj_intervals_free(iv);
+	gpuproj_intervals_free(base);
+	gpuproj_intervals_free(merged);
+	free(command);
 	for (i = 0; i < n_profiles; i++)
 		gpuproj_profile_free(profiles[i]);
 	free(profiles);

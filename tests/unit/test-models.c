@@ -852,6 +852,96 @@ START_TEST(calibrated_intervals)
 }
 END_TEST
 
+/*
+ * gpuproj_intervals_merge(): base has hroof [0.5, 2], sol [0.1, 10] and a
+ * "merged" entry for sol and irm; add has sol [0.8, 1.25]. The result:
+ * hroof's group, irm's, then add's sol; the old entry keeps only irm, the
+ * new one names sol; lookups give add's factors for sol. Tables of other
+ * coverage or class boundary are refused.
+ */
+START_TEST(intervals_merge)
+{
+	static const char base_text[] =
+		"{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": "
+		" {\"created\": \"base-date\", \"merged\": [{\"models\": [\"sol\", \"irm\"],"
+		"  \"created\": \"old-date\"}]},"
+		" \"groups\": ["
+		"  {\"model\": \"hroof\", \"binding\": \"*\", \"class\": \"*\", \"n\": 100,"
+		"   \"lo\": 0.5, \"hi\": 2},"
+		"  {\"model\": \"sol\", \"binding\": \"*\", \"class\": \"*\", \"n\": 50,"
+		"   \"lo\": 0.1, \"hi\": 10},"
+		"  {\"model\": \"irm\", \"binding\": \"*\", \"class\": \"*\", \"n\": 60,"
+		"   \"lo\": 0.2, \"hi\": 3}]}";
+	static const char add_text[] =
+		"{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": "
+		" {\"created\": \"add-date\", \"inputs\": \"default sections\"},"
+		" \"groups\": ["
+		"  {\"model\": \"sol\", \"binding\": \"*\", \"class\": \"*\", \"n\": 40,"
+		"   \"lo\": 0.8, \"hi\": 1.25}]}";
+	static const char other_text[] =
+		"{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.9, \"provenance\": {},"
+		" \"groups\": [{\"model\": \"sol\", \"binding\": \"*\", \"class\": \"*\","
+		" \"n\": 40, \"lo\": 0.8, \"hi\": 1.25}]}";
+	struct gpuproj_intervals *base = NULL, *add = NULL, *other = NULL, *m = NULL, *back = NULL;
+	struct gpuproj_error err = { 0 };
+	char *tmp = test_tmpdir(), *path = NULL, *text;
+	const char *origin;
+	double lo, hi;
+	size_t n;
+
+	ck_assert_int_eq(gpuproj_intervals_load_buffer(base_text, sizeof(base_text) - 1, "b", &base,
+						       &err), 0);
+	ck_assert_int_eq(gpuproj_intervals_load_buffer(add_text, sizeof(add_text) - 1, "a", &add,
+						       &err), 0);
+	ck_assert_int_eq(gpuproj_intervals_load_buffer(other_text, sizeof(other_text) - 1, "o",
+						       &other, &err), 0);
+	ck_assert_int_eq(gpuproj_intervals_merge(base, add, &m, &err), 0);
+	ck_assert(gpuproj_intervals_lookup(m, gpuproj_model_find("sol"), GPUPROJ_BOUND_DRAM, 1e6,
+					   &lo, &hi, &n));
+	ck_assert_double_eq(lo, 0.8);
+	ck_assert_double_eq(hi, 1.25);
+	ck_assert_uint_eq(n, 40);
+	ck_assert(gpuproj_intervals_lookup(m, gpuproj_model_find("hroof"), GPUPROJ_BOUND_DRAM, 1e6,
+					   &lo, &hi, NULL));
+	ck_assert_double_eq(lo, 0.5);
+	ck_assert(gpuproj_intervals_lookup(m, gpuproj_model_find("irm"), GPUPROJ_BOUND_L2, 10, &lo,
+					   &hi, NULL));
+	ck_assert_double_eq(hi, 3);
+	origin = gpuproj_intervals_origin(m);
+	ck_assert_msg(strstr(origin, "fitted base-date") &&
+		      strstr(origin, "; irm merged from a fit of old-date") &&
+		      strstr(origin, "; sol merged from a fit of add-date on default sections"),
+		      "%s", origin);
+	/* Saved: groups hroof, irm, sol in that order; the entries as above. */
+	ck_assert_int_gt(asprintf(&path, "%s/m.json", tmp), 0);
+	ck_assert_int_eq(gpuproj_intervals_save(m, path, &err), 0);
+	text = test_read_file(path);
+	ck_assert(strstr(text, "\"model\": \"hroof\"") < strstr(text, "\"model\": \"irm\""));
+	ck_assert(strstr(text, "\"model\": \"irm\"") < strstr(text, "\"model\": \"sol\""));
+	ck_assert_ptr_null(strstr(text, "0.10000000000000001"));    /* base's sol group is gone */
+	ck_assert_ptr_nonnull(strstr(text, "\"models\": [\n     \"irm\"\n    ]"));
+	ck_assert_ptr_nonnull(strstr(text, "\"models\": [\n     \"sol\"\n    ],\n    \"created\": "
+				     "\"add-date\",\n    \"inputs\": \"default sections\""));
+	free(text);
+	/* It reads back as it was written. */
+	ck_assert_int_eq(gpuproj_intervals_load(path, &back, &err), 0);
+	ck_assert_str_eq(gpuproj_intervals_origin(back), origin);
+
+	ck_assert_int_eq(gpuproj_intervals_merge(base, other, &back, &err), GPUPROJ_E_INVAL);
+	ck_assert_str_eq(err.message, "cannot merge intervals fitted for 0.9 coverage into a table "
+			 "fitted for 0.8");
+	ck_assert_int_eq(gpuproj_intervals_merge(base, NULL, &back, &err), GPUPROJ_E_INVAL);
+	gpuproj_intervals_free(back);
+	gpuproj_intervals_free(m);
+	gpuproj_intervals_free(base);
+	gpuproj_intervals_free(add);
+	gpuproj_intervals_free(other);
+	test_rmtree(tmp);
+	free(tmp);
+	free(path);
+}
+END_TEST
+
 /* Each class of bad table: the field named. */
 START_TEST(intervals_bad_tables)
 {
@@ -1275,6 +1365,7 @@ models_suite(void)
 	tcase_add_test(tc, naive_baseline);
 	tcase_add_test(tc, calibrated_intervals);
 	tcase_add_test(tc, intervals_bad_tables);
+	tcase_add_test(tc, intervals_merge);
 	tcase_add_test(tc, l2_capacity_rule);
 	tcase_add_test(tc, l2_capacity_option);
 	tcase_add_test(tc, models_disagree);

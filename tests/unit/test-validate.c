@@ -847,6 +847,71 @@ START_TEST(fitted_intervals_and_holdout)
 }
 END_TEST
 
+/*
+ * default_sections: the profile reduced by gpuproj_profile_default_sections()
+ * (model.h) on SrcGPU (DRAM 100, L2 400, L1 1000 GB/s): per kernel DRAM
+ * 1e6 B → 10 µs, L2 2.5 µs, L1 2e6 B → 2 µs of T_s, SM 0 % (no FLOP, no
+ * warp instructions); "e" has no L1 percentage. sol on TgtGPU (DRAM 400, L2
+ * 800, L1 2000): L1 and L2 levels T_s/2, DRAM T_s/4, point 3/8 T_s, times
+ * its occupancy factor F (64 blocks: 7 waves on 10 SMs, 4 on 20). hroof
+ * finds nothing it needs. The result is what validating the reduced
+ * profile itself gives, and its kernels are the reduced ones.
+ */
+START_TEST(default_sections_option)
+{
+	struct gpuproj_profile *p = source_profile(), *q = NULL;
+	const struct gpuproj_profile *ps[] = { p }, *qs[1];
+	const struct gpuproj_model *models[2] = { gpuproj_model_find("sol"), hroof_models[0] };
+	struct gpuproj_validate_options opt = { .models = models, .n_models = 2,
+						.model_options = &levels, .default_sections = true };
+	struct gpuproj_validation v = { 0 }, w = { 0 };
+	struct gpuproj_model_details d;
+	double f = NAN;
+	size_t i;
+
+	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, &opt, &v, NULL), 0);
+	ck_assert(v.default_sections);
+	ck_assert_uint_eq(v.n_derived, 1);
+	ck_assert_uint_eq(v.overall[0].stats[GPUPROJ_VSUBSET_ALL].n, 5);
+	ck_assert_uint_eq(v.overall[0].stats[GPUPROJ_VSUBSET_ALL].n_failed, 0);
+	ck_assert_uint_eq(v.overall[1].stats[GPUPROJ_VSUBSET_ALL].n, 0);
+	ck_assert_uint_eq(v.overall[1].stats[GPUPROJ_VSUBSET_ALL].n_failed, 5);
+	ck_assert_ptr_nonnull(strstr(v.overall[1].reasons[0].why, "hroof needs bytes.l1"));
+	/* Kernel "b", T_s = 880 µs. */
+	ck_assert_str_eq(v.comparisons[1].kernel->tag, "b");
+	ck_assert(!gpuproj_kernel_has(v.comparisons[1].kernel, GPUPROJ_M_BYTES_DRAM));
+	ck_assert_int_eq(gpuproj_model_details(models[0], v.comparisons[1].kernel,
+					       v.comparisons[1].source, v.comparisons[1].target,
+					       &levels, &d), 0);
+	for (i = 0; i < d.n; i++) {
+		if (strcmp(d.items[i].name, "occupancy_factor") == 0)
+			f = d.items[i].value;
+	}
+	ck_assert_double_eq_tol(f, 8.0 / 7.0, EPS);
+	ck_assert_double_eq_tol(v.comparisons[1].level_lo_ns, 220000 * f, 1e-6);
+	ck_assert_double_eq_tol(v.comparisons[1].level_hi_ns, 440000 * f, 1e-6);
+	ck_assert_double_eq_tol(v.comparisons[1].point_ns, 330000 * f, 1e-6);
+
+	/* The same as validating the reduced profile. */
+	ck_assert_int_eq(gpuproj_profile_default_sections(p, targets, NULL, &q, NULL), 0);
+	qs[0] = q;
+	opt.default_sections = false;
+	ck_assert_int_eq(gpuproj_validate(qs, 1, targets, &opt, &w, NULL), 0);
+	ck_assert(!w.default_sections);
+	ck_assert_uint_eq(w.n_comparisons, v.n_comparisons);
+	for (i = 0; i < v.n_comparisons; i++) {
+		ck_assert_int_eq(w.comparisons[i].status, v.comparisons[i].status);
+		if (v.comparisons[i].status == GPUPROJ_OK)
+			ck_assert(w.comparisons[i].point_ns == v.comparisons[i].point_ns);
+	}
+	gpuproj_validation_clear(&w);
+	gpuproj_validation_clear(&v);
+	ck_assert_ptr_null(v.derived);
+	gpuproj_profile_free(q);
+	gpuproj_profile_free(p);
+}
+END_TEST
+
 /* ---- the CLI ---- */
 
 /* `gpuproj validate` with the test targets, and hroof unless the arguments name a model. */
@@ -907,6 +972,150 @@ START_TEST(cli_success_and_formats)
 		free(text);
 		free(p);
 	}
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* Occurrences of `needle` in `hay`. */
+static int
+count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
+/* The text of groups[] of a gpuproj-intervals/1 file: from "groups" to the end. */
+static const char *
+groups_text(const char *table)
+{
+	const char *g = strstr(table, "\"groups\"");
+
+	ck_assert_ptr_nonnull(g);
+	return g;
+}
+
+/*
+ * --default-sections and --merge-intervals: fit hroof on the counters into
+ * base.json, then sol on the default sections merged into it. The merged
+ * table keeps base's hroof group byte for byte, adds sol's, records both
+ * commands and what sol was fitted on; merging sol again replaces it.
+ */
+START_TEST(cli_default_sections_and_merge)
+{
+	char *a, *b, *out, *err, *base, *merged, *tb, *tm, *tm2, *hroof_group;
+	const char *end;
+
+	write_pair_json(&a, &b);
+	if (asprintf(&base, "%s/base.json", tmp) < 0 || asprintf(&merged, "%s/merged.json", tmp) < 0)
+		abort();
+	ck_assert_int_eq(run(&out, &err, "--default-sections --model sol --format json '%s' '%s'",
+			     a, b), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"inputs\": \"default-sections\""));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(&out, &err, "--default-sections --model sol --model hroof '%s' '%s'",
+			     a, b), 0);
+	ck_assert_ptr_nonnull(strstr(out, "inputs: Nsight Compute default sections only"));
+	ck_assert_msg(strstr(out, "8 x hroof needs bytes.l1"), "%s", out);
+	free(out);
+	free(err);
+
+	ck_assert_int_eq(run(&out, &err, "--model hroof --fit-intervals '%s' '%s' '%s'", base, a, b),
+			 0);
+	free(out);
+	free(err);
+	tb = test_read_file(base);
+	ck_assert_ptr_nonnull(strstr(tb, "\"command\": \"gpuproj validate --targets "));
+	ck_assert_ptr_nonnull(strstr(tb, "--model hroof --fit-intervals "));
+	ck_assert_ptr_nonnull(strstr(tb, "\"inputs\": \"the data sets' metrics as imported\""));
+	ck_assert_int_eq(count_of(tb, "\"model\": \"sol\""), 0);
+
+	ck_assert_int_eq(run(&out, &err, "--default-sections --model sol --fit-intervals '%s' "
+			     "--merge-intervals '%s' '%s' '%s'", merged, base, a, b), 0);
+	free(out);
+	free(err);
+	tm = test_read_file(merged);
+	/* base's groups (all hroof's) come first, unchanged; then sol's. */
+	hroof_group = strdup(groups_text(tb));
+	end = strrchr(hroof_group, '}');                 /* the file's last brace */
+	hroof_group[end - hroof_group] = '\0';
+	end = strrchr(hroof_group, ']');                 /* the end of groups[] */
+	hroof_group[end - hroof_group] = '\0';
+	end = strrchr(hroof_group, '}');                 /* base's last group ends here */
+	hroof_group[end - hroof_group + 1] = '\0';
+	ck_assert_msg(strncmp(groups_text(tm), hroof_group, strlen(hroof_group)) == 0,
+		      "base's groups changed:\n%s\n---\n%s", hroof_group, groups_text(tm));
+	ck_assert_int_eq(count_of(tm, "\"model\": \"sol\""), 1);
+	ck_assert_int_eq(count_of(tm, "\"model\": \"hroof\""),
+			 count_of(tb, "\"model\": \"hroof\""));
+	ck_assert_ptr_nonnull(strstr(tm, "\"merged\": ["));
+	end = strstr(tm, "\"models\": [");                 /* merged[0].models = ["sol"] */
+	ck_assert_ptr_nonnull(end);
+	ck_assert_ptr_nonnull(strstr(end, "\"sol\""));
+	ck_assert(strstr(end, "\"sol\"") < strchr(end, ']'));
+	ck_assert_ptr_nonnull(strstr(tm, "--default-sections --model sol --fit-intervals"));
+	ck_assert_ptr_nonnull(strstr(tm, "\"inputs\": \"Nsight Compute default sections"));
+	ck_assert_int_eq(count_of(tm, "\"command\""), 2);
+
+	/* Merging sol again into the merged table replaces it: one sol group, one entry. */
+	ck_assert_int_eq(run(&out, &err, "--default-sections --model sol --fit-intervals '%s' "
+			     "--merge-intervals '%s' '%s' '%s'", merged, merged, a, b), 0);
+	free(out);
+	free(err);
+	tm2 = test_read_file(merged);
+	ck_assert_int_eq(count_of(tm2, "\"model\": \"sol\""), 1);
+	ck_assert_int_eq(count_of(tm2, "\"models\""), 1);
+	/* And the table loads, with sol's factors and its origin. */
+	ck_assert_int_eq(run(&out, &err, "--default-sections --model sol --intervals '%s' '%s' '%s'",
+			     merged, a, b), 0);
+	ck_assert_ptr_nonnull(strstr(out, "sol merged from a fit of "));
+	free(out);
+	free(err);
+
+	/* Into the built-in table (fitted at 85 %): its models stay, sol's groups are these. */
+	ck_assert_int_eq(run(&out, &err, "--default-sections --model sol --coverage 0.85 "
+			     "--fit-intervals '%s' --merge-intervals builtin '%s' '%s'", merged, a, b),
+			 0);
+	free(out);
+	free(err);
+	free(tm2);
+	tm2 = test_read_file(merged);
+	ck_assert_int_gt(count_of(tm2, "\"model\": \"hroof-occ\""), 0);
+	ck_assert_int_gt(count_of(tm2, "\"model\": \"naive\""), 0);
+	ck_assert_int_eq(count_of(tm2, "\"model\": \"sol\""), 1);   /* 4 cases: pooled only */
+	ck_assert_int_eq(count_of(tm2, "\"models\""), 1);
+
+	/* Errors: no --fit-intervals; another coverage; a bad base. */
+	ck_assert_int_eq(run(&out, &err, "--model sol --merge-intervals '%s' '%s' '%s'", base, a, b),
+			 2);
+	ck_assert_ptr_nonnull(strstr(err, "--merge-intervals needs --fit-intervals FILE"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(&out, &err, "--default-sections --model sol --coverage 0.5 "
+			     "--fit-intervals '%s/x.json' --merge-intervals '%s' '%s' '%s'", tmp,
+			     base, a, b), 1);
+	ck_assert_ptr_nonnull(strstr(err, "cannot merge intervals fitted for 0.5 coverage into a "
+				     "table fitted for 0.8"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run(&out, &err, "--model sol --fit-intervals '%s/x.json' "
+			     "--merge-intervals '%s' '%s' '%s'", tmp, a, a, b), 1);
+	ck_assert_ptr_nonnull(strstr(err, "'schema' must be"));
+	free(out);
+	free(err);
+
+	free(tb);
+	free(tm);
+	free(tm2);
+	free(hroof_group);
+	free(base);
+	free(merged);
 	free(a);
 	free(b);
 }
@@ -1018,6 +1227,7 @@ validate_suite(void)
 	tcase_add_test(tc, unknown_source_and_target_names);
 	tcase_add_test(tc, csv_and_json_writers);
 	tcase_add_test(tc, fitted_intervals_and_holdout);
+	tcase_add_test(tc, default_sections_option);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(tio, setup, teardown);
@@ -1035,6 +1245,7 @@ validate_suite(void)
 
 	tcase_add_checked_fixture(tcli, setup, teardown);
 	tcase_add_test(tcli, cli_success_and_formats);
+	tcase_add_test(tcli, cli_default_sections_and_merge);
 	tcase_add_test(tcli, cli_citation_first);
 	tcase_add_test(tcli, cli_exit_statuses);
 	tcase_add_test(tcli, cli_bad_input_is_1);
