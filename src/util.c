@@ -363,6 +363,15 @@ out:
 	pthread_mutex_unlock(&inputs_lock);
 }
 
+bool
+file_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
 void
 file_note_input(const char *path)
 {

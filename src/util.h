@@ -124,6 +124,8 @@ void file_note_input(const char *path);
  * before writing the first.
  */
 int file_check_output(const char *path, struct gpuproj_error *err);
+/* Whether two paths name one existing file (device and inode, links followed). */
+bool file_same(const char *a, const char *b);
 /* Forget every remembered input (tests; a long-lived process between jobs). */
 void file_forget_inputs(void);
 
