@@ -366,8 +366,9 @@ parse_cc(const char *s, int *major, int *minor)
 		return false;
 	memcpy(buf, s, (size_t)(dot - s));
 	buf[dot - s] = '\0';
-	if (!parse_int64(buf, &a) || !parse_int64(dot + 1, &b) || a < 0 || a > 99 || b < 0 ||
-	    b > 99)
+	/* The profile's range (gpuproj_profile_validate()): 1.0 to 99.9. */
+	if (!parse_int64(buf, &a) || !parse_int64(dot + 1, &b) || a < 1 || a > 99 || b < 0 ||
+	    b > 9)
 		return false;
 	*major = (int)a;
 	*minor = (int)b;
@@ -987,11 +988,16 @@ set_context(struct importer *im, struct gpuproj_profile *p)
 	    dev->val[SRC_CC_MAJOR] < 100) {
 		cc_major = (int)dev->val[SRC_CC_MAJOR];
 		if (dev->have[SRC_CC_MINOR] && dev->val[SRC_CC_MINOR] >= 0 &&
-		    dev->val[SRC_CC_MINOR] < 100)
+		    dev->val[SRC_CC_MINOR] < 10)
 			cc_minor = (int)dev->val[SRC_CC_MINOR];
 	}
-	if (dev->have[SRC_SMS] && dev->val[SRC_SMS] > 0 && dev->val[SRC_SMS] < 1e6)
+	/* A count no GPU has (a shifted column) is left unknown, and said so. */
+	if (dev->have[SRC_SMS] && dev->val[SRC_SMS] >= 1 && dev->val[SRC_SMS] <= GPUPROJ_MAX_SMS)
 		sms = (int)dev->val[SRC_SMS];
+	else if (dev->have[SRC_SMS] &&
+		 import_summary_warn(&im->sum, "%s: SM count %.17g is not a GPU's (1 to %d); "
+				     "left unknown", im->path, dev->val[SRC_SMS], GPUPROJ_MAX_SMS))
+		return oom(im, 0);
 	if (gpuproj_profile_set_device(p, dev->device, NULL, NULL, cc_major, cc_minor, sms, NAN) ||
 	    gpuproj_profile_set_process(p, first->process, first->host, first->pid, -1, NULL))
 		return oom(im, 0);
