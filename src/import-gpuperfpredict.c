@@ -557,11 +557,12 @@ import_row(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_cs
 	launches = launches32;
 	launches_d = (double)launches;
 	dur_s = v[C_DURATION];
-	if (!(dur_s > 0))
+	/* At most the profile's largest duration (README "Profile JSON"): 1e9 s. */
+	if (!(dur_s > 0 && dur_s * 1e9 <= GPUPROJ_MAX_NS))
 		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
 				 import_csv_column(r, (size_t)f->idx[C_DURATION]),
-				 "column 'duration': %s is not a positive time in seconds",
-				 import_csv_field(r, (size_t)f->idx[C_DURATION]));
+				 "column 'duration': %s is not a positive time in seconds (at most "
+				 "1e9)", import_csv_field(r, (size_t)f->idx[C_DURATION]));
 	for (c = C_N_REQUIRED; c < C_COUNT; c++) {
 		if (v[c] < 0)
 			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
@@ -599,8 +600,21 @@ import_row(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_cs
 
 	row_metrics(v, g->target, dur_s, m);
 	for (i = 0; i < GPUPROJ_M_COUNT; i++) {
+		double lo, hi;
+
 		if (!isfinite(m[i]))
 			continue;
+		/* A metric outside its range (README "Profile JSON") is refused, not stored. */
+		gpuproj_metric_range((enum gpuproj_metric)i, &lo, &hi);
+		if (m[i] < lo || m[i] > hi)
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line, 0,
+					 "the row's counters give %s = %g, outside [%g, %g]",
+					 gpuproj_metric_name((enum gpuproj_metric)i), m[i], lo, hi);
+		/* metric_n is 32 bits: more launches would wrap it and change the mean. */
+		if (k->metric_n[i] > UINT32_MAX - launches32)
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+					 import_csv_column(r, (size_t)f->idx[C_LAUNCHES]),
+					 "more than 4294967295 launches of one signature");
 		k->metric_sum[i] += m[i] * launches_d;
 		k->metric_n[i] += launches32;
 	}
@@ -617,6 +631,10 @@ import_row(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_cs
 					 import_csv_column(r, i),
 					 "column '%s': '%s' is not a number", header_name(f, i),
 					 cell);
+		if (fabs(x) > GPUPROJ_MAX_EXTRA)
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+					 import_csv_column(r, i), "column '%s': %s is beyond ±%g",
+					 header_name(f, i), cell, GPUPROJ_MAX_EXTRA);
 		if (add_extra(k, header_name(f, i), x, launches))
 			goto nomem;
 	}

@@ -535,6 +535,12 @@ ingest(struct importer *im, struct launch *L, const char *name, const char *sect
 		    import_summary_warn(&im->sum, "%s:%d: kept no value for \"%s\": '%s' is not a "
 					"number", im->path, line, name, value))
 			r = oom(im, line);
+	} else if (fabs(v) > GPUPROJ_MAX_EXTRA) {
+		/* The profile's range for a kept metric (README "Profile JSON"). */
+		if (warn_once(im, name) &&
+		    import_summary_warn(&im->sum, "%s:%d: kept no value for \"%s\": '%s' is beyond "
+					"±%g", im->path, line, name, value, GPUPROJ_MAX_EXTRA))
+			r = oom(im, line);
 	} else if (add_extra(im, L, name, kept_unit, v)) {
 		r = oom(im, line);
 	}

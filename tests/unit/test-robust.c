@@ -395,36 +395,52 @@ START_TEST(compute_capability_accepted)
 END_TEST
 
 /*
- * Found by fuzz-ncu: an SM count no GPU has (a shifted column: 8450) was
- * imported, and the profile then could not be written; a two-digit CC
- * minor ("7.15") was stored. Reproducers in tests/fuzz/regressions/ncu.
+ * Importers meet the profile's ranges with the input's position. Found by
+ * fuzz-ncu: an SM count no GPU has (a shifted column: 8450) was imported,
+ * and the profile then could not be written; a two-digit CC minor ("7.15")
+ * was stored; an unmapped metric of 1e300 made the profile unwritable.
+ * gpuperfpredict: "a duration of 1e300 s times 1e9" and a counter of 1e300
+ * (× launches: infinite), an achieved occupancy of 57. Reproducers in
+ * tests/fuzz/regressions/IMPORTER, replayed by every fuzz run.
  */
 static const struct {
-	const char *file, *args;
+	const char *importer, *file;
 	int status;
 	const char *stderr_has;
-} ncu_regressions[] = {
-	{ "sms-out-of-range.csv", "", 0,
+} import_regressions[] = {
+	{ "ncu", "sms-out-of-range.csv", 0,
 	  "warning: sms-out-of-range.csv: SM count 8450 is not a GPU's (1 to 4096); left unknown" },
-	{ "cc-minor-two-digits.csv", "", 1,
+	{ "ncu", "cc-minor-two-digits.csv", 1,
 	  "cc-minor-two-digits.csv:3:38: \"CC\" '7.15' is not a compute capability such as \"9.0\"" },
+	{ "ncu", "extra-metric-1e300.csv", 0,
+	  "extra-metric-1e300.csv:3: kept no value for \"tool__huge.sum\": '1e300' is beyond "
+	  "±1e+200" },
+	{ "gpuperfpredict", "duration-1e300.csv", 1,
+	  "duration-1e300.csv:2:48: column 'duration': 1e300 is not a positive time in seconds "
+	  "(at most 1e9)" },
+	{ "gpuperfpredict", "counter-1e300.csv", 1,
+	  "counter-1e300.csv:2: the row's counters give inst.other = 1e+300, outside [0, 1e+18]" },
+	{ "gpuperfpredict", "occupancy-57.csv", 1,
+	  "occupancy-57.csv:2: the row's counters give occupancy.achieved = 57, outside [0, 1]" },
 };
 
-START_TEST(ncu_import_regressions)
+START_TEST(importer_regressions)
 {
 	char *dir = test_tmpdir(), *out, *err, *src;
 
-	ck_assert_int_gt(asprintf(&src, "%s/tests/fuzz/regressions/ncu", test_source_root()), 0);
-	ck_assert_int_eq(test_cli_at(src, NULL, &out, &err, "import ncu %s -o '%s/p.json'",
-				     ncu_regressions[_i].file, dir), ncu_regressions[_i].status);
-	ck_assert_msg(strstr(err, ncu_regressions[_i].stderr_has) != NULL, "%s", err);
+	ck_assert_int_gt(asprintf(&src, "%s/tests/fuzz/regressions/%s", test_source_root(),
+				  import_regressions[_i].importer), 0);
+	ck_assert_int_eq(test_cli_at(src, NULL, &out, &err, "import %s %s -o '%s/out'",
+				     import_regressions[_i].importer, import_regressions[_i].file,
+				     dir), import_regressions[_i].status);
+	ck_assert_msg(strstr(err, import_regressions[_i].stderr_has) != NULL, "%s", err);
 	free(out);
 	free(err);
-	if (ncu_regressions[_i].status == 0) {
+	if (import_regressions[_i].status == 0) {
 		struct gpuproj_profile *p = NULL;
 		char *path;
 
-		ck_assert_int_gt(asprintf(&path, "%s/p.json", dir), 0);
+		ck_assert_int_gt(asprintf(&path, "%s/out", dir), 0);
 		ck_assert_int_eq(gpuproj_profile_load(path, &p, NULL), 0);
 		ck_assert_int_eq(gpuproj_profile_device(p)->sms, 0);
 		gpuproj_profile_free(p);
@@ -1050,8 +1066,8 @@ robust_suite(void)
 	tcase_add_loop_test(t, load_refuses_out_of_range, 0,
 			    sizeof(bad_numbers) / sizeof(bad_numbers[0]));
 	tcase_add_test(t, compute_capability_accepted);
-	tcase_add_loop_test(t, ncu_import_regressions, 0,
-			    sizeof(ncu_regressions) / sizeof(ncu_regressions[0]));
+	tcase_add_loop_test(t, importer_regressions, 0,
+			    sizeof(import_regressions) / sizeof(import_regressions[0]));
 	suite_add_tcase(s, t);
 
 	t = tcase_create("targets");
