@@ -636,10 +636,10 @@ START_TEST(targets_many_references)
 	strbuf_append(&sb, at);
 	text = strbuf_steal(&sb);
 	{
-		const char *p;
+		const char *p, *again = strstr(text, "R17: \"again\"");
 
 		line = 1;
-		for (p = text; p < strstr(text, "R17: \"again\""); p++)
+		for (p = text; p < again; p++)
 			line += *p == '\n';
 	}
 	ck_assert_int_eq(gpuproj_targets_load_buffer(text, strlen(text), "t.yaml", &t, &err),
@@ -969,8 +969,8 @@ END_TEST
 /* A library caller (protection off, the default) may still load and save one file. */
 START_TEST(library_may_rewrite_its_file)
 {
-	char *dir = test_tmpdir(), *in = test_write_file(dir, "p.json",
-							  test_read_file(test_data("profile-test.json")));
+	char *dir = test_tmpdir(), *text = test_read_file(test_data("profile-test.json"));
+	char *in = test_write_file(dir, "p.json", text);
 	struct gpuproj_profile *p = NULL;
 	struct gpuproj_error err = { 0 };
 
@@ -986,6 +986,7 @@ START_TEST(library_may_rewrite_its_file)
 	gpuproj_profile_free(p);
 	file_forget_inputs();
 	file_protect_inputs(false);
+	free(text);
 	free(in);
 	test_rmtree(dir);
 	free(dir);
