@@ -330,6 +330,11 @@ static const struct {
 	{ "bw_gbs", 1e7, "GB/s (10 PB/s)" },
 	{ "price_usd", 1e9, "USD" },
 	{ "tdp_w", 1e6, "W" },
+	/* Fields of the one-basis schema (boost clock, lanes, STREAM, latencies). */
+	{ "boost_clock_mhz", 10000, "MHz (10 GHz)" },
+	{ "lanes_per_sm", 4096, "" },
+	{ "stream_gbs", 1e7, "GB/s (10 PB/s)" },
+	{ "latency_ns", 1e6, "ns (1 ms)" },
 };
 #define DEFAULT_MAX 1e12
 
