@@ -3,7 +3,8 @@
 
 Seeds (files, or directories of files) are copied into WORK/seeds; the
 growing corpus is WORK/corpus, crash reproducers WORK/crash-*. The time is
-$GPUPROJ_FUZZ_SECONDS, else --seconds (default 20). Prints the figures
+$GPUPROJ_FUZZ_SECONDS, else --seconds (default 20); $GPUPROJ_FUZZ_ARGS
+adds libFuzzer options. Prints the figures
 libFuzzer reports (executions, coverage, features, corpus) and exits 1 on
 a crash, a leak, a sanitizer report, an oracle failure or a timeout of one
 input, naming the reproducer and how to replay it.
@@ -66,6 +67,8 @@ def main():
            "-artifact_prefix=" + a.work + "/"]
     if a.dict:
         cmd.append("-dict=" + a.dict)
+    # More libFuzzer options, e.g. GPUPROJ_FUZZ_ARGS="-use_value_profile=1 -jobs=2".
+    cmd += os.environ.get("GPUPROJ_FUZZ_ARGS", "").split()
     cmd += [corpus, seeds]
     env = dict(os.environ)
     env.setdefault("ASAN_OPTIONS", "detect_leaks=1:allocator_may_return_null=1")
