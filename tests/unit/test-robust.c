@@ -400,7 +400,8 @@ END_TEST
  * and the profile then could not be written; a two-digit CC minor ("7.15")
  * was stored; an unmapped metric of 1e300 made the profile unwritable.
  * gpuperfpredict: "a duration of 1e300 s times 1e9" and a counter of 1e300
- * (× launches: infinite), an achieved occupancy of 57. Reproducers in
+ * (× launches: infinite), an achieved occupancy of 57, more launches of one
+ * signature than the metric counts hold. Reproducers in
  * tests/fuzz/regressions/IMPORTER, replayed by every fuzz run.
  */
 static const struct {
@@ -422,6 +423,9 @@ static const struct {
 	  "counter-1e300.csv:2: the row's counters give inst.other = 1e+300, outside [0, 1e+18]" },
 	{ "gpuperfpredict", "occupancy-57.csv", 1,
 	  "occupancy-57.csv:2: the row's counters give occupancy.achieved = 57, outside [0, 1]" },
+	/* Two rows of 3e9 launches: the 32-bit metric counts wrapped (a wrong mean). */
+	{ "gpuperfpredict", "launches-over-2e32.csv", 1,
+	  "launches-over-2e32.csv:3:23: more than 4294967295 launches of one signature" },
 };
 
 START_TEST(importer_regressions)
