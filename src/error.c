@@ -26,6 +26,7 @@ gpuproj_strerror(int status)
 	case GPUPROJ_E_UNSUPPORTED: return "not supported";
 	case GPUPROJ_E_BACKEND: return "CUPTI/driver failure";
 	case GPUPROJ_E_MISMATCH: return "inputs do not match";
+	case GPUPROJ_E_LIMIT: return "input exceeds a limit";
 	}
 	return "unknown status";
 }

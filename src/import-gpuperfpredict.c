@@ -529,6 +529,11 @@ import_row(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_cs
 					 col >= 0 ? import_csv_field(f->header, (size_t)col) : "",
 					 col >= 0 ? "')" : "");
 		}
+		/* metric_n is 32 bits: more launches would wrap it and change the mean. */
+		if (k->metric_n[i] > UINT32_MAX - launches32)
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+					 import_csv_column(r, (size_t)f->idx[C_LAUNCHES]),
+					 "more than 4294967295 launches of one signature");
 		k->metric_sum[i] += m[i] * launches_d;
 		k->metric_n[i] += launches32;
 		if (!isfinite(k->metric_sum[i]))
@@ -549,6 +554,10 @@ import_row(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_cs
 					 import_csv_column(r, i),
 					 "column '%s': '%s' is not a number", header_name(f, i),
 					 cell);
+		if (fabs(x) > GPUPROJ_MAX_EXTRA)
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+					 import_csv_column(r, i), "column '%s': %s is beyond ±%g",
+					 header_name(f, i), cell, GPUPROJ_MAX_EXTRA);
 		if (add_extra(k, header_name(f, i), x, launches))
 			goto nomem;
 	}

@@ -423,8 +423,9 @@ parse_cc(const char *s, int *major, int *minor)
 		return false;
 	memcpy(buf, s, (size_t)(dot - s));
 	buf[dot - s] = '\0';
-	if (!parse_int64(buf, &a) || !parse_int64(dot + 1, &b) || a < 0 || a > 99 || b < 0 ||
-	    b > 99)
+	/* The profile's range (gpuproj_profile_validate()): 1.0 to 99.9. */
+	if (!parse_int64(buf, &a) || !parse_int64(dot + 1, &b) || a < 1 || a > 99 || b < 0 ||
+	    b > 9)
 		return false;
 	*major = (int)a;
 	*minor = (int)b;
@@ -670,6 +671,12 @@ ingest(struct importer *im, struct launch *L, const char *name, const char *sect
 					       "not a number", im->path, line, name, value)) {
 			r = oom(im, line);
 		}
+	} else if (fabs(v) > GPUPROJ_MAX_EXTRA) {
+		/* The profile's range for a kept metric (README "Profile JSON"). */
+		if (warn_once(im, name) &&
+		    import_summary_warn(&im->sum, "%s:%d: kept no value for \"%s\": '%s' is beyond "
+					"±%g", im->path, line, name, value, GPUPROJ_MAX_EXTRA))
+			r = oom(im, line);
 	} else if (add_extra(im, L, name, kept_unit, v)) {
 		r = oom(im, line);
 	}
@@ -1312,13 +1319,21 @@ set_context(struct importer *im, struct gpuproj_profile *p)
 	    dev->val[SRC_CC_MAJOR] < 100) {
 		cc_major = (int)dev->val[SRC_CC_MAJOR];
 		if (dev->have[SRC_CC_MINOR] && dev->val[SRC_CC_MINOR] >= 0 &&
-		    dev->val[SRC_CC_MINOR] < 100)
+		    dev->val[SRC_CC_MINOR] < 10)
 			cc_minor = (int)dev->val[SRC_CC_MINOR];
 	}
-	if (dev->have[SRC_SMS] && dev->val[SRC_SMS] >= 1 && dev->val[SRC_SMS] <= 4096)
+	/* A count no GPU has (a shifted column) is left unknown, and said so. */
+	if (dev->have[SRC_SMS] && dev->val[SRC_SMS] >= 1 && dev->val[SRC_SMS] <= GPUPROJ_MAX_SMS)
 		sms = (int)dev->val[SRC_SMS];
-	else if (dev->have[SRC_SMS_L] && dev->val[SRC_SMS_L] >= 1 && dev->val[SRC_SMS_L] <= 4096)
+	else if (dev->have[SRC_SMS_L] && dev->val[SRC_SMS_L] >= 1 &&
+		 dev->val[SRC_SMS_L] <= GPUPROJ_MAX_SMS)
 		sms = (int)dev->val[SRC_SMS_L]; /* Launch Statistics "# SMs" */
+	else if ((dev->have[SRC_SMS] || dev->have[SRC_SMS_L]) &&
+		 import_summary_warn(&im->sum, "%s: SM count %.17g is not a GPU's (1 to %d); "
+				     "left unknown", im->path,
+				     dev->have[SRC_SMS] ? dev->val[SRC_SMS] : dev->val[SRC_SMS_L],
+				     GPUPROJ_MAX_SMS))
+		return oom(im, 0);
 	if (gpuproj_profile_set_device(p, dev->device, NULL, NULL, cc_major, cc_minor, sms, NAN) ||
 	    gpuproj_profile_set_process(p, first->process, first->host, first->pid, -1, NULL))
 		return oom(im, 0);

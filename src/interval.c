@@ -355,21 +355,29 @@ gpuproj_intervals_fit(const struct gpuproj_interval_sample *s, size_t n, double 
 		now_utc(when, sizeof(when));
 	{
 		json_t *corp = json_array();
+		int bad = !corp;
 
 		for (i = 0; prov && i < prov->n_corpora; i++)
-			json_array_append_new(corp, json_string(prov->corpora[i]));
-		json_object_set_new(iv->provenance, "corpora", corp);
-		json_object_set_new(iv->provenance, "split",
-				    json_string(prov && prov->split ? prov->split : "all comparisons"));
+			bad |= json_array_append_new(corp, json_string_lossy(prov->corpora[i]));
+		bad |= json_object_set_new(iv->provenance, "corpora", corp);
+		bad |= json_object_set_new(iv->provenance, "split",
+					   json_string_lossy(prov && prov->split ? prov->split
+										 : "all comparisons"));
 		if (prov && prov->inputs)
-			json_object_set_new(iv->provenance, "inputs", json_string(prov->inputs));
-		json_object_set_new(iv->provenance, "targets",
-				    prov && prov->targets ? json_string(prov->targets) : json_null());
-		json_object_set_new(iv->provenance, "created", json_string(when));
-		json_object_set_new(iv->provenance, "tool", json_string("gpuproj " GPUPROJ_VERSION));
-		json_object_set_new(iv->provenance, "n", json_integer((json_int_t)used));
+			bad |= json_object_set_new(iv->provenance, "inputs",
+						   json_string_lossy(prov->inputs));
+		bad |= json_object_set_new(iv->provenance, "targets",
+					   prov && prov->targets ? json_string_lossy(prov->targets)
+								 : json_null());
+		bad |= json_object_set_new(iv->provenance, "created", json_string_lossy(when));
+		bad |= json_object_set_new(iv->provenance, "tool",
+					   json_string("gpuproj " GPUPROJ_VERSION));
+		bad |= json_object_set_new(iv->provenance, "n", json_integer((json_int_t)used));
 		if (prov && prov->command)
-			json_object_set_new(iv->provenance, "command", json_string(prov->command));
+			bad |= json_object_set_new(iv->provenance, "command",
+						   json_string_lossy(prov->command));
+		if (bad)
+			goto fail;
 	}
 	if (finish(iv))
 		goto fail;
@@ -438,29 +446,32 @@ merged_provenance(const struct gpuproj_intervals *base, const struct gpuproj_int
 		}
 		if (json_is_array(ms) && json_array_size(ms) == 0)
 			json_decref(e);
-		else
-			json_array_append_new(merged, e);
+		else if (json_array_append_new(merged, e))
+			goto fail;
 	}
 	for (i = 0; i < add->n_groups; i++) {
 		const char *m = add->groups[i].model;
 
 		for (j = 0; j < i && strcmp(add->groups[j].model, m) != 0; j++)
 			;
-		if (j == i)
-			json_array_append_new(models, json_string(m));
+		if (j == i && json_array_append_new(models, json_string_lossy(m)))
+			goto fail;
 	}
-	json_object_set_new(entry, "models", models);
-	models = NULL;
+	if (json_object_set(entry, "models", models))
+		goto fail;
 	if (add->provenance) {
 		json_object_foreach(add->provenance, key, value)
 		{
 			if (strcmp(key, "models") != 0 && strcmp(key, "merged") != 0)
-				json_object_set(entry, key, value);
+				if (json_object_set(entry, key, value))
+					goto fail;
 		}
 	}
-	json_array_append_new(merged, entry);
-	entry = NULL;
-	json_object_set_new(prov, "merged", merged);
+	if (json_array_append(merged, entry) || json_object_set(prov, "merged", merged))
+		goto fail;
+	json_decref(entry);
+	json_decref(models);
+	json_decref(merged);
 	return prov;
 fail:
 	json_decref(prov);
@@ -532,39 +543,50 @@ to_json(const struct gpuproj_intervals *iv)
 {
 	json_t *root = json_object(), *groups = json_array();
 	size_t i;
+	int bad = 0;
 
 	if (!root || !groups) {
 		json_decref(root);
 		json_decref(groups);
 		return NULL;
 	}
-	json_object_set_new(root, "schema", json_string(GPUPROJ_INTERVALS_SCHEMA));
-	json_object_set_new(root, "method",
-			    json_string("split-conformal: per model, binding resource and class "
-					"(projected point < short_ns: short), the shortest window of "
-					"k = ceil((n+1)*coverage) sorted ratios measured/projected; "
-					"interval = [point*lo, point*hi]; groups with fewer than "
-					"min_group cases fall back to the model's pooled ones "
-					"(binding '*', then class '*')"));
-	json_object_set_new(root, "coverage", json_real(iv->coverage));
-	json_object_set_new(root, "min_group", json_integer((json_int_t)iv->min_group));
-	json_object_set_new(root, "short_ns", json_real(iv->short_ns));
-	json_object_set_new(root, "provenance",
-			    iv->provenance ? json_deep_copy(iv->provenance) : json_object());
+	bad |= json_object_set_new(root, "schema", json_string(GPUPROJ_INTERVALS_SCHEMA));
+	bad |= json_object_set_new(
+		root, "method",
+		json_string("split-conformal: per model, binding resource and class "
+			    "(projected point < short_ns: short), the shortest window of "
+			    "k = ceil((n+1)*coverage) sorted ratios measured/projected; "
+			    "interval = [point*lo, point*hi]; groups with fewer than "
+			    "min_group cases fall back to the model's pooled ones "
+			    "(binding '*', then class '*')"));
+	bad |= json_object_set_new(root, "coverage", json_real(iv->coverage));
+	bad |= json_object_set_new(root, "min_group", json_integer((json_int_t)iv->min_group));
+	bad |= json_object_set_new(root, "short_ns", json_real(iv->short_ns));
+	bad |= json_object_set_new(root, "provenance",
+				   iv->provenance ? json_deep_copy(iv->provenance) : json_object());
 	for (i = 0; i < iv->n_groups; i++) {
 		const struct ivgroup *g = &iv->groups[i];
 		json_t *o = json_object();
 
-		json_object_set_new(o, "model", json_string(g->model));
-		json_object_set_new(o, "binding",
-				    json_string(g->binding == ANY ? "*" : bound_names[g->binding]));
-		json_object_set_new(o, "class", json_string(class_name(g->cls)));
-		json_object_set_new(o, "n", json_integer((json_int_t)g->n));
-		json_object_set_new(o, "lo", json_real(g->lo));
-		json_object_set_new(o, "hi", json_real(g->hi));
-		json_array_append_new(groups, o);
+		bad |= !o;
+		bad |= json_object_set_new(o, "model", json_string_lossy(g->model));
+		bad |= json_object_set_new(o, "binding",
+					   json_string(g->binding == ANY ? "*" : bound_names[g->binding]));
+		bad |= json_object_set_new(o, "class", json_string(class_name(g->cls)));
+		bad |= json_object_set_new(o, "n", json_integer((json_int_t)g->n));
+		bad |= json_object_set_new(o, "lo", json_real(g->lo));
+		bad |= json_object_set_new(o, "hi", json_real(g->hi));
+		bad |= json_array_append_new(groups, o);
 	}
-	json_object_set_new(root, "groups", groups);
+	if (bad) {
+		json_decref(root);
+		json_decref(groups);
+		return NULL;
+	}
+	if (json_object_set_new(root, "groups", groups)) {
+		json_decref(root);
+		return NULL;
+	}
 	return root;
 }
 

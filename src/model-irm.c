@@ -103,7 +103,9 @@ gpuproj_irm_compute(const struct gpuproj_kernel *k, const struct gpuproj_target 
 	out->inst = gpuproj_kernel_metric(k, GPUPROJ_M_INST_WARP) * source_warp_size /
 		    gpu->warp_size;                                              /* eqs. 1, 2 */
 	ipc = gpu->ipc_per_scheduler > 0 ? gpu->ipc_per_scheduler : 1.0;
-	out->gips_peak = gpu->sms * (gpu->schedulers_per_sm > 0 ? gpu->schedulers_per_sm : 1) *
+	/* In 64 bits: an int product overflowed for counts targets.yaml once accepted. */
+	out->gips_peak = (double)((int64_t)gpu->sms *
+				  (gpu->schedulers_per_sm > 0 ? gpu->schedulers_per_sm : 1)) *
 			 ipc * gpu->clock_mhz / 1000.0;                          /* eq. 3 */
 	out->gips_achieved = time_ns > 0 ? out->inst / time_ns : NAN;           /* eq. 4 */
 	if (out->inst < 0) {

@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -28,6 +29,14 @@
 /* ---- writing ---- */
 
 /*
+ * Every json_object_set_new() / json_array_append_new() result is checked:
+ * `bad` collects failures (ENOMEM; jansson also refuses strings that are
+ * not UTF-8, which json_set_text() and json_set_named() never hand it), and
+ * a builder that saw one returns NULL instead of a profile with a field
+ * silently missing.
+ */
+
+/*
  * Per-rank statistics of a merged profile: {"n", "present", KEY: {sum, min,
  * max, mean, stddev, m2}, "imbalance"}; imbalance = max / mean - 1, null
  * when the mean is 0.
@@ -37,157 +46,219 @@ ranks_to_json(const struct gpuproj_rank_stats *r, const char *key)
 {
 	const struct gpuproj_stats *s = &r->time_ns;
 	json_t *o = json_object(), *t = json_object();
+	int bad = 0;
 
-	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
-	json_object_set_new(o, "present", json_integer((json_int_t)r->present));
-	json_object_set_new(t, "sum", json_real(s->sum));
-	json_object_set_new(t, "min", json_real(s->min));
-	json_object_set_new(t, "max", json_real(s->max));
-	json_object_set_new(t, "mean", json_real(s->mean));
-	json_object_set_new(t, "stddev", json_real(gpuproj_stats_stddev(s)));
-	json_object_set_new(t, "m2", json_real(s->m2));
-	json_object_set_new(o, key, t);
-	json_object_set_new(o, "imbalance", s->mean > 0 ? json_real(s->max / s->mean - 1.0)
-							: json_null());
+	bad |= json_object_set_new(t, "sum", json_num(s->sum));
+	bad |= json_object_set_new(t, "min", json_num(s->min));
+	bad |= json_object_set_new(t, "max", json_num(s->max));
+	bad |= json_object_set_new(t, "mean", json_num(s->mean));
+	bad |= json_object_set_new(t, "stddev", json_num(gpuproj_stats_stddev(s)));
+	bad |= json_object_set_new(t, "m2", json_num(s->m2));
+	bad |= json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	bad |= json_object_set_new(o, "present", json_integer((json_int_t)r->present));
+	bad |= json_object_set_new(o, key, t);
+	bad |= json_object_set_new(o, "imbalance", s->mean > 0 ? json_num(s->max / s->mean - 1.0)
+							       : json_null());
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 
 static json_t *
 kernel_to_json(const struct gpuproj_kernel *k)
 {
-	json_t *o = json_object(), *metrics = json_object(), *dur;
+	json_t *o = json_object(), *metrics = json_object(), *dur = json_object();
 	size_t i;
+	int bad = 0;
 
-	json_object_set_new(o, "name", json_string(k->name));
+	bad |= json_set_text(o, "name", k->name);
 	if (k->demangled)
-		json_object_set_new(o, "demangled", json_string(k->demangled));
+		bad |= json_set_text(o, "demangled", k->demangled);
 	if (k->tag && *k->tag)
-		json_object_set_new(o, "tag", json_string(k->tag));
-	json_object_set_new(o, "grid", json_dim3(k->grid));
-	json_object_set_new(o, "block", json_dim3(k->block));
-	json_object_set_new(o, "smem_dynamic_bytes", json_integer(k->smem_dynamic));
-	json_object_set_new(o, "smem_static_bytes", json_integer(k->smem_static));
-	json_object_set_new(o, "regs_per_thread", json_integer(k->regs_per_thread));
-	json_object_set_new(o, "device", json_integer(k->device));
-	json_object_set_new(o, "launches", json_integer((json_int_t)k->launches));
-	json_object_set_new(o, "profiled_launches", json_integer((json_int_t)k->profiled));
-	dur = json_object();
-	json_object_set_new(dur, "n", json_integer((json_int_t)k->duration_ns.n));
+		bad |= json_set_text(o, "tag", k->tag);
+	bad |= json_object_set_new(o, "grid", json_dim3(k->grid));
+	bad |= json_object_set_new(o, "block", json_dim3(k->block));
+	bad |= json_object_set_new(o, "smem_dynamic_bytes", json_integer(k->smem_dynamic));
+	bad |= json_object_set_new(o, "smem_static_bytes", json_integer(k->smem_static));
+	bad |= json_object_set_new(o, "regs_per_thread", json_integer(k->regs_per_thread));
+	bad |= json_object_set_new(o, "device", json_integer(k->device));
+	bad |= json_object_set_new(o, "launches", json_integer((json_int_t)k->launches));
+	bad |= json_object_set_new(o, "profiled_launches", json_integer((json_int_t)k->profiled));
+	bad |= json_object_set_new(dur, "n", json_integer((json_int_t)k->duration_ns.n));
 	if (k->duration_ns.n) {
-		json_object_set_new(dur, "sum", json_real(k->duration_ns.sum));
-		json_object_set_new(dur, "min", json_real(k->duration_ns.min));
-		json_object_set_new(dur, "max", json_real(k->duration_ns.max));
-		json_object_set_new(dur, "mean", json_real(k->duration_ns.mean));
-		json_object_set_new(dur, "stddev", json_real(gpuproj_stats_stddev(&k->duration_ns)));
-		json_object_set_new(dur, "m2", json_real(k->duration_ns.m2));
+		bad |= json_object_set_new(dur, "sum", json_real(k->duration_ns.sum));
+		bad |= json_object_set_new(dur, "min", json_real(k->duration_ns.min));
+		bad |= json_object_set_new(dur, "max", json_real(k->duration_ns.max));
+		bad |= json_object_set_new(dur, "mean", json_real(k->duration_ns.mean));
+		bad |= json_object_set_new(dur, "stddev",
+					   json_real(gpuproj_stats_stddev(&k->duration_ns)));
+		bad |= json_object_set_new(dur, "m2", json_real(k->duration_ns.m2));
 	}
-	json_object_set_new(o, "duration_ns", dur);
+	bad |= json_object_set_new(o, "duration_ns", dur);
 	for (i = 0; i < GPUPROJ_M_COUNT; i++) {
+		const char *name = gpuproj_metric_name((enum gpuproj_metric)i);
 		double v;
 
 		if (!k->metric_n[i])
 			continue;
 		v = gpuproj_kernel_metric(k, (enum gpuproj_metric)i);
 		if (k->metric_n[i] == (k->profiled ? k->profiled : 1))
-			json_object_set_new(metrics, gpuproj_metric_name((enum gpuproj_metric)i),
-					    json_real(v));
+			bad |= json_object_set_new(metrics, name, json_real(v));
 		else
-			json_object_set_new(metrics, gpuproj_metric_name((enum gpuproj_metric)i),
-					    json_pack("{s:f,s:I}", "value", v, "launches",
-						      (json_int_t)k->metric_n[i]));
+			bad |= json_object_set_new(metrics, name,
+						   json_pack("{s:f,s:I}", "value", v, "launches",
+							     (json_int_t)k->metric_n[i]));
 	}
-	json_object_set_new(o, "metrics", metrics);
+	bad |= json_object_set_new(o, "metrics", metrics);
 	if (k->n_extra) {
 		json_t *ex = json_object();
 
-		for (i = 0; i < k->n_extra; i++)
-			json_object_set_new(ex, k->extra[i].name,
-					    json_pack("{s:f,s:s,s:I}", "value",
-						      k->extra[i].sum / (double)k->extra[i].n,
-						      "unit", k->extra[i].unit, "launches",
-						      (json_int_t)k->extra[i].n));
-		json_object_set_new(o, "extra_metrics", ex);
+		for (i = 0; i < k->n_extra; i++) {
+			json_t *e = json_pack("{s:f,s:I}", "value",
+					      k->extra[i].sum / (double)k->extra[i].n, "launches",
+					      (json_int_t)k->extra[i].n);
+
+			if (!e || json_set_text(e, "unit", k->extra[i].unit)) {
+				json_decref(e);
+				bad = -1;
+				continue;
+			}
+			bad |= json_set_named(ex, k->extra[i].name, e, "name_hex");
+		}
+		bad |= json_object_set_new(o, "extra_metrics", ex);
 	}
 	if (k->n_refs) {
 		json_t *refs = json_object();
 
 		for (i = 0; i < k->n_refs; i++)
-			json_object_set_new(refs, k->refs[i].gpu,
-					    json_pack("{s:f,s:I}", "mean", k->refs[i].mean_ns,
-						      "launches", (json_int_t)k->refs[i].launches));
-		json_object_set_new(o, "reference_ns", refs);
+			bad |= json_set_named(refs, k->refs[i].gpu,
+					      json_pack("{s:f,s:I}", "mean", k->refs[i].mean_ns,
+							"launches", (json_int_t)k->refs[i].launches),
+					      "gpu_hex");
+		bad |= json_object_set_new(o, "reference_ns", refs);
 	}
 	if (k->ranks.time_ns.n)
-		json_object_set_new(o, "ranks", ranks_to_json(&k->ranks, "total_ns"));
+		bad |= json_object_set_new(o, "ranks", ranks_to_json(&k->ranks, "total_ns"));
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 
 json_t *
-profile_to_json(const struct gpuproj_profile *p)
+profile_to_json(const struct gpuproj_profile *p, struct gpuproj_error *reterr)
 {
 	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
 	const struct gpuproj_process_info *pr = gpuproj_profile_process(p);
 	const struct gpuproj_run_info *run = gpuproj_profile_run_info(p);
-	json_t *root = json_object(), *attrs = json_object(), *kernels = json_array();
-	json_t *dev, *proc, *jrun;
+	json_t *root, *attrs, *attrs_hex, *kernels, *tool, *dev, *proc, *jrun;
 	const char *key, *value;
 	size_t i;
+	int bad = 0;
 
-	json_object_set_new(root, "schema", json_string(GPUPROJ_PROFILE_SCHEMA));
+	/* A value out of range would be written as a file no gpuproj reads back. */
+	if (gpuproj_profile_validate(p, NULL, reterr))
+		return NULL;
+	root = json_object();
+	attrs = json_object();
+	attrs_hex = json_object();
+	kernels = json_array();
+	tool = json_object();
+	bad |= json_object_set_new(root, "schema", json_string(GPUPROJ_PROFILE_SCHEMA));
 	/* The version of the tool that measured the data ("tool_version"), else ours. */
 	value = gpuproj_profile_attr(p, "tool_version");
-	json_object_set_new(root, "tool", json_pack("{s:s,s:s}", "name", "gpuproj", "version",
-						    value ? value : GPUPROJ_VERSION));
+	bad |= json_object_set_new(tool, "name", json_string("gpuproj"));
+	bad |= json_set_text(tool, "version", value ? value : GPUPROJ_VERSION);
+	bad |= json_object_set_new(root, "tool", tool);
 	for (i = 0; (key = gpuproj_profile_attr_at(p, i, &value)) != NULL; i++) {
-		if (strcmp(key, "tool_version") != 0)
-			json_object_set_new(attrs, key, json_string(value));
+		if (strcmp(key, "tool_version") == 0)
+			continue;
+		bad |= json_object_set_new(attrs, key, json_string_lossy(value));
+		if (!utf8_valid(value)) {
+			char *hex = hex_encode(value);
+
+			bad |= json_object_set_new(attrs_hex, key, hex ? json_string(hex) : NULL);
+			free(hex);
+		}
 	}
-	json_object_set_new(root, "attributes", attrs);
+	bad |= json_object_set_new(root, "attributes", attrs);
+	if (json_object_size(attrs_hex))
+		bad |= json_object_set_new(root, "attributes_hex", attrs_hex);
+	else
+		json_decref(attrs_hex);
 
 	dev = json_object();
-	json_object_set_new(dev, "name", json_str_or_null(d->name));
-	json_object_set_new(dev, "target", json_str_or_null(d->target));
-	json_object_set_new(dev, "chip", json_str_or_null(d->chip));
+	bad |= json_set_text(dev, "name", d->name);
+	bad |= json_set_text(dev, "target", d->target);
+	bad |= json_set_text(dev, "chip", d->chip);
 	if (d->cc_major > 0) {
 		char cc[16];
 
 		snprintf(cc, sizeof(cc), "%d.%d", d->cc_major, d->cc_minor);
-		json_object_set_new(dev, "cc", json_string(cc));
+		bad |= json_object_set_new(dev, "cc", json_string(cc));
 	} else {
-		json_object_set_new(dev, "cc", json_null());
+		bad |= json_object_set_new(dev, "cc", json_null());
 	}
-	json_object_set_new(dev, "sms", d->sms > 0 ? json_integer(d->sms) : json_null());
-	json_object_set_new(dev, "clock_hz", json_num(d->clock_hz));
-	json_object_set_new(root, "device", dev);
+	bad |= json_object_set_new(dev, "sms", d->sms > 0 ? json_integer(d->sms) : json_null());
+	bad |= json_object_set_new(dev, "clock_hz", json_num(d->clock_hz));
+	bad |= json_object_set_new(root, "device", dev);
 
 	proc = json_object();
-	json_object_set_new(proc, "application", json_str_or_null(pr->application));
-	json_object_set_new(proc, "host", json_str_or_null(pr->host));
-	json_object_set_new(proc, "pid", pr->pid >= 0 ? json_integer(pr->pid) : json_null());
-	json_object_set_new(proc, "rank", pr->rank >= 0 ? json_integer(pr->rank) : json_null());
+	bad |= json_set_text(proc, "application", pr->application);
+	bad |= json_set_text(proc, "host", pr->host);
+	bad |= json_object_set_new(proc, "pid", pr->pid >= 0 ? json_integer(pr->pid) : json_null());
+	bad |= json_object_set_new(proc, "rank",
+				   pr->rank >= 0 ? json_integer(pr->rank) : json_null());
 	if (pr->argv) {
-		json_t *argv = json_array();
+		json_t *argv = json_array(), *argv_hex = NULL;
 
-		for (i = 0; pr->argv[i]; i++)
-			json_array_append_new(argv, json_string(pr->argv[i]));
-		json_object_set_new(proc, "argv", argv);
+		for (i = 0; pr->argv[i]; i++) {
+			bad |= json_array_append_new(argv, json_string_lossy(pr->argv[i]));
+			if (!utf8_valid(pr->argv[i]) && !argv_hex) {
+				size_t j;
+
+				/* One entry per argument: null where the text is exact. */
+				argv_hex = json_array();
+				for (j = 0; j < i; j++)
+					bad |= json_array_append_new(argv_hex, json_null());
+			}
+			if (argv_hex) {
+				char *hex = utf8_valid(pr->argv[i]) ? NULL : hex_encode(pr->argv[i]);
+
+				bad |= json_array_append_new(argv_hex, utf8_valid(pr->argv[i]) ?
+							     json_null() : hex ? json_string(hex) : NULL);
+				free(hex);
+			}
+		}
+		bad |= json_object_set_new(proc, "argv", argv);
+		if (argv_hex)
+			bad |= json_object_set_new(proc, "argv_hex", argv_hex);
 	} else {
-		json_object_set_new(proc, "argv", json_null());
+		bad |= json_object_set_new(proc, "argv", json_null());
 	}
-	json_object_set_new(root, "process", proc);
+	bad |= json_object_set_new(root, "process", proc);
 
 	jrun = json_object();
-	json_object_set_new(jrun, "wall_ns", json_num(run->wall_ns));
-	json_object_set_new(jrun, "gpu_ns", json_num(run->gpu_ns));
-	json_object_set_new(jrun, "kernel_ns", json_real(gpuproj_profile_kernel_time_ns(p)));
-	json_object_set_new(jrun, "dropped_records", json_integer((json_int_t)run->dropped_records));
+	bad |= json_object_set_new(jrun, "wall_ns", json_num(run->wall_ns));
+	bad |= json_object_set_new(jrun, "gpu_ns", json_num(run->gpu_ns));
+	bad |= json_object_set_new(jrun, "kernel_ns", json_num(gpuproj_profile_kernel_time_ns(p)));
+	bad |= json_object_set_new(jrun, "dropped_records",
+				   json_integer((json_int_t)run->dropped_records));
 	if (run->ranks.time_ns.n)
-		json_object_set_new(jrun, "ranks", ranks_to_json(&run->ranks, "kernel_ns"));
-	json_object_set_new(root, "run", jrun);
+		bad |= json_object_set_new(jrun, "ranks", ranks_to_json(&run->ranks, "kernel_ns"));
+	bad |= json_object_set_new(root, "run", jrun);
 
 	for (i = 0; i < gpuproj_profile_count(p); i++)
-		json_array_append_new(kernels, kernel_to_json(gpuproj_profile_at(p, i)));
-	json_object_set_new(root, "kernels", kernels);
+		bad |= json_array_append_new(kernels, kernel_to_json(gpuproj_profile_at(p, i)));
+	bad |= json_object_set_new(root, "kernels", kernels);
+	if (bad) {
+		json_decref(root);
+		error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory encoding the profile");
+		return NULL;
+	}
 	return root;
 }
 
@@ -195,14 +266,20 @@ int
 gpuproj_profile_save(const struct gpuproj_profile *p, const char *path,
 		     struct gpuproj_error *reterr)
 {
+	struct gpuproj_error local = { 0 };
 	json_t *root;
 	int r;
 
 	if (!p || !path)
 		return error_set(reterr, GPUPROJ_E_INVAL, path, 0, 0, "invalid argument");
-	root = profile_to_json(p);
-	if (!root)
-		return error_set(reterr, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
+	root = profile_to_json(p, reterr ? reterr : &local);
+	if (!root) {
+		r = reterr ? reterr->status : local.status;
+		/* Name the file the profile was not written to. */
+		if (reterr && !reterr->file[0])
+			snprintf(reterr->file, sizeof(reterr->file), "%s", path);
+		return r;
+	}
 	r = json_save_atomic(root, path, reterr);
 	json_decref(root);
 	return r;
@@ -213,7 +290,27 @@ gpuproj_profile_save(const struct gpuproj_profile *p, const char *path,
 struct reader {
 	const char *file;
 	struct gpuproj_error *err;
+	char **scratch;		/* strings decoded from *_hex members, freed after the load */
+	size_t n_scratch, cap_scratch;
 };
+
+static void
+reader_clear(struct reader *rd)
+{
+	size_t i;
+
+	for (i = 0; i < rd->n_scratch; i++)
+		free(rd->scratch[i]);
+	free(rd->scratch);
+	rd->scratch = NULL;
+	rd->n_scratch = rd->cap_scratch = 0;
+}
+
+static int
+nomem(struct reader *rd)
+{
+	return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0, "out of memory");
+}
 
 static int
 bad(struct reader *rd, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3, 4);
@@ -230,18 +327,79 @@ bad(struct reader *rd, const char *path, const char *fmt, ...)
 	return error_set(rd->err, GPUPROJ_E_SCHEMA, rd->file, 0, 0, "%s: %s", path, msg);
 }
 
-/* Optional string member: absent/null → *out unchanged (NULL). */
+/*
+ * The exact bytes a *_hex member holds (README "Profile JSON", "Text that
+ * is not UTF-8"), owned by the reader. `text`, when not NULL, is the text
+ * member it belongs to, which must be the same bytes with U+FFFD for each
+ * invalid byte: a file edited in one place only is refused, not guessed at.
+ */
+static int
+decode_hex(struct reader *rd, json_t *hexv, const char *text, const char *path, const char *what,
+	   const char **out)
+{
+	char *bytes = NULL, *lossy;
+	int r;
+
+	if (!json_is_string(hexv))
+		return bad(rd, path, "'%s' must be a string of hex digits", what);
+	r = hex_decode(json_string_value(hexv), &bytes);
+	if (r == GPUPROJ_E_NOMEM)
+		return nomem(rd);
+	if (r)
+		return bad(rd, path, "'%s' must be pairs of hex digits without 00", what);
+	if (text) {
+		lossy = utf8_lossy(bytes);
+		if (!lossy) {
+			free(bytes);
+			return nomem(rd);
+		}
+		r = strcmp(lossy, text) != 0;
+		free(lossy);
+		if (r) {
+			free(bytes);
+			return bad(rd, path, "'%s' and the text it belongs to disagree (the text "
+				   "must be its bytes with U+FFFD for each that is not UTF-8)", what);
+		}
+	}
+	if (rd->n_scratch == rd->cap_scratch) {
+		size_t cap = rd->cap_scratch ? rd->cap_scratch * 2 : 8;
+		char **v = realloc(rd->scratch, cap * sizeof(*v));
+
+		if (!v) {
+			free(bytes);
+			return nomem(rd);
+		}
+		rd->scratch = v;
+		rd->cap_scratch = cap;
+	}
+	rd->scratch[rd->n_scratch++] = bytes;
+	*out = bytes;
+	return GPUPROJ_OK;
+}
+
+/*
+ * Optional string member with its `<key>_hex` companion: absent/null →
+ * *out NULL.
+ */
 static int
 opt_string(struct reader *rd, json_t *obj, const char *key, const char *path, const char **out)
 {
-	json_t *v = json_object_get(obj, key);
+	json_t *v = json_object_get(obj, key), *h;
+	char hkey[64];
 
 	*out = NULL;
-	if (!v || json_is_null(v))
+	snprintf(hkey, sizeof(hkey), "%s_hex", key);
+	h = json_object_get(obj, hkey);
+	if (!v || json_is_null(v)) {
+		if (h && !json_is_null(h))
+			return bad(rd, path, "'%s' without '%s'", hkey, key);
 		return GPUPROJ_OK;
+	}
 	if (!json_is_string(v))
 		return bad(rd, path, "'%s' must be a string", key);
 	*out = json_string_value(v);
+	if (h && !json_is_null(h))
+		return decode_hex(rd, h, *out, path, hkey, out);
 	return GPUPROJ_OK;
 }
 
@@ -274,6 +432,44 @@ opt_number_range(struct reader *rd, json_t *obj, const char *key, const char *pa
 	if (r == GPUPROJ_OK && !isnan(*out) && !(*out >= lo && *out < hi))
 		return bad(rd, path, "'%s' is out of range: %.17g", key, *out);
 	return r;
+}
+
+/*
+ * Optional integer-valued member (a JSON integer, or a real with no
+ * fraction as older writers produced): absent or null → NaN; otherwise in
+ * [lo, hi].
+ */
+static int
+opt_integer(struct reader *rd, json_t *obj, const char *key, const char *path, double lo,
+	    double hi, double *out)
+{
+	int r = opt_number(rd, obj, key, path, out);
+	char top[32];
+
+	if (r || isnan(*out) || (*out >= lo && *out <= hi && *out == floor(*out)))
+		return r;
+	if (hi == 0x1p62)
+		snprintf(top, sizeof(top), "2^62");
+	else
+		snprintf(top, sizeof(top), "%.0f", hi);
+	return bad(rd, path, "'%s' must be an integer from %.0f to %s (or null), got %.17g", key, lo,
+		   top, *out);
+}
+
+/* "9.0", "12.1": major 1–99, minor 0–9, digits only. */
+static bool
+parse_cc(const char *s, int *major, int *minor)
+{
+	size_t i = 0;
+	int maj = 0;
+
+	while (isdigit((unsigned char)s[i]) && i < 2)
+		maj = maj * 10 + (s[i++] - '0');
+	if (i == 0 || maj == 0 || s[i] != '.' || !isdigit((unsigned char)s[i + 1]) || s[i + 2])
+		return false;
+	*major = maj;
+	*minor = s[i + 1] - '0';
+	return true;
 }
 
 static int
@@ -392,8 +588,8 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 	v = json_object_get(jk, "name");
 	if (!json_is_string(v) || !*json_string_value(v))
 		return bad(rd, path, "'name' must be a non-empty string");
-	sig.name = json_string_value(v);
-	if ((r = opt_string(rd, jk, "tag", path, &sig.tag)) ||
+	if ((r = opt_string(rd, jk, "name", path, &sig.name)) ||
+	    (r = opt_string(rd, jk, "tag", path, &sig.tag)) ||
 	    (r = opt_string(rd, jk, "demangled", path, &demangled)) ||
 	    (r = read_dim3(rd, jk, "grid", path, &sig.grid)) ||
 	    (r = read_dim3(rd, jk, "block", path, &sig.block)))
@@ -408,9 +604,9 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 		return bad(rd, path, "duplicate kernel signature '%s' (grid, block, shared memory, "
 			   "device and tag equal to an earlier entry)", sig.name);
 	if (gpuproj_profile_kernel(p, &sig, &k))
-		return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0, "out of memory");
+		return nomem(rd);
 	if (demangled && profile_kernel_set_demangled(k, demangled))
-		return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0, "out of memory");
+		return nomem(rd);
 	if ((r = req_uint(rd, jk, "smem_static_bytes", path, false, UINT32_MAX, &u)))
 		return r;
 	k->smem_static = (uint32_t)u;
@@ -520,7 +716,8 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 			return bad(rd, path, "'extra_metrics' must be an object");
 		json_object_foreach(v, name, mv) {
 			json_t *jv = json_object_get(mv, "value");
-			json_t *ju = json_object_get(mv, "unit");
+			json_t *hv = json_object_get(mv, "name_hex");
+			const char *unit = NULL, *exact = name;
 			uint64_t n;
 			char mpath[192];
 
@@ -528,15 +725,25 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 				return bad(rd, path, "extra_metrics.%s must be {\"value\": number, "
 					   "\"unit\": string, \"launches\": integer}", name);
 			snprintf(mpath, sizeof(mpath), "%s.extra_metrics.%s", path, name);
-			if ((r = req_uint(rd, mv, "launches", mpath, false, UINT32_MAX, &n)))
+			if ((r = req_uint(rd, mv, "launches", mpath, false, UINT32_MAX, &n)) ||
+			    (r = opt_string(rd, mv, "unit", mpath, &unit)))
+				return r;
+			/* The key is a label when the name is not UTF-8: name_hex is the name. */
+			if (hv && (r = decode_hex(rd, hv, NULL, mpath, "name_hex", &exact)))
 				return r;
 			if (n == 0)
 				n = 1;
-			if (gpuproj_kernel_add_extra(k, name, json_is_string(ju) ?
-						     json_string_value(ju) : "",
+			if (!isfinite(json_number_value(jv)) ||
+			    fabs(json_number_value(jv)) > GPUPROJ_MAX_EXTRA)
+				return bad(rd, mpath, "'value' %.17g is outside [-%g, %g]",
+					   json_number_value(jv), GPUPROJ_MAX_EXTRA, GPUPROJ_MAX_EXTRA);
+			for (size_t e = 0; e < k->n_extra; e++) {
+				if (strcmp(k->extra[e].name, exact) == 0)
+					return bad(rd, mpath, "a second extra metric of the same name");
+			}
+			if (gpuproj_kernel_add_extra(k, exact, unit ? unit : "",
 						     json_number_value(jv) * (double)n))
-				return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0,
-						 "out of memory");
+				return nomem(rd);
 			k->extra[k->n_extra - 1].n = n;
 		}
 	}
@@ -550,6 +757,7 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 			return bad(rd, path, "'reference_ns' must be an object");
 		json_object_foreach(v, gpu, rv) {
 			json_t *jm = json_object_get(rv, "mean");
+			const char *exact = gpu;
 			uint64_t n;
 			char rpath[128];
 
@@ -559,9 +767,15 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 			snprintf(rpath, sizeof(rpath), "%s.reference_ns.%s", path, gpu);
 			if ((r = req_uint(rd, rv, "launches", rpath, false, UINT64_MAX >> 1, &n)))
 				return r;
-			if (gpuproj_kernel_set_reference(k, gpu, json_number_value(jm), n))
-				return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0,
-						 "out of memory");
+			if (json_object_get(rv, "gpu_hex") &&
+			    (r = decode_hex(rd, json_object_get(rv, "gpu_hex"), NULL, rpath, "gpu_hex",
+					    &exact)))
+				return r;
+			/* set_reference() replaces a name equal but for case: two would be one. */
+			if (gpuproj_kernel_reference(k, exact))
+				return bad(rd, rpath, "a second reference time for the same GPU");
+			if (gpuproj_kernel_set_reference(k, exact, json_number_value(jm), n))
+				return nomem(rd);
 		}
 	}
 	return read_ranks(rd, jk, "total_ns", path, &k->ranks);
@@ -570,7 +784,7 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 static int
 read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 {
-	json_t *v, *dev, *proc, *run, *kernels, *attrs;
+	json_t *v, *dev, *proc, *run, *kernels, *attrs, *attrs_hex;
 	size_t i;
 	int r;
 
@@ -584,6 +798,9 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 			   json_string_value(v), GPUPROJ_PROFILE_SCHEMA);
 
 	attrs = json_object_get(root, "attributes");
+	attrs_hex = json_object_get(root, "attributes_hex");
+	if (attrs_hex && !json_is_object(attrs_hex))
+		return bad(rd, "attributes_hex", "must be an object of hex strings");
 	if (attrs) {
 		const char *key;
 		json_t *av;
@@ -591,19 +808,41 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 		if (!json_is_object(attrs))
 			return bad(rd, "attributes", "must be an object of strings");
 		json_object_foreach(attrs, key, av) {
+			const char *value;
+
 			if (!json_is_string(av))
 				return bad(rd, "attributes", "'%s' must be a string", key);
-			if (gpuproj_profile_set_attr(p, key, json_string_value(av)))
-				return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0,
-						 "out of memory");
+			if (!*key)
+				return bad(rd, "attributes", "a key is empty");
+			value = json_string_value(av);
+			if (attrs_hex && json_object_get(attrs_hex, key) &&
+			    (r = decode_hex(rd, json_object_get(attrs_hex, key), value,
+					    "attributes_hex", key, &value)))
+				return r;
+			if (strcmp(key, "tool_version") == 0)
+				continue; /* the writer keeps it in tool.version */
+			if (gpuproj_profile_set_attr(p, key, value))
+				return nomem(rd);
+		}
+	}
+	if (attrs_hex) {
+		const char *key;
+		json_t *av;
+
+		json_object_foreach(attrs_hex, key, av) {
+			if (!attrs || !json_object_get(attrs, key))
+				return bad(rd, "attributes_hex", "'%s' is not in 'attributes'", key);
 		}
 	}
 	v = json_object_get(root, "tool");
-	if (json_is_object(v) && json_is_string(json_object_get(v, "version")) &&
-	    !gpuproj_profile_attr(p, "tool_version") &&
-	    gpuproj_profile_set_attr(p, "tool_version",
-				     json_string_value(json_object_get(v, "version"))))
-		return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0, "out of memory");
+	if (json_is_object(v)) {
+		const char *version;
+
+		if ((r = opt_string(rd, v, "version", "tool", &version)))
+			return r;
+		if (version && gpuproj_profile_set_attr(p, "tool_version", version))
+			return nomem(rd);
+	}
 
 	dev = json_object_get(root, "device");
 	if (dev) {
@@ -618,13 +857,17 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 		    (r = opt_string(rd, dev, "chip", "device", &chip)) ||
 		    (r = opt_string(rd, dev, "cc", "device", &cc)) ||
 		    (r = opt_number(rd, dev, "clock_hz", "device", &clock)) ||
-		    (r = opt_number_range(rd, dev, "sms", "device", INT_MIN, INT_MAX + 1.0, &sms)))
+		    (r = opt_integer(rd, dev, "sms", "device", 0, GPUPROJ_MAX_SMS, &sms)))
 			return r;
-		if (cc && sscanf(cc, "%d.%d", &major, &minor) != 2)
-			return bad(rd, "device", "'cc' must look like \"9.0\", got '%s'", cc);
+		if (cc && !parse_cc(cc, &major, &minor))
+			return bad(rd, "device", "'cc' must be a compute capability such as \"9.0\" "
+				   "(major 1 to 99, minor 0 to 9), got '%s'", cc);
+		if (!isnan(clock) && !(clock > 0 && clock <= GPUPROJ_MAX_CLOCK_HZ))
+			return bad(rd, "device", "'clock_hz' %.17g is outside (0, %g] Hz", clock,
+				   GPUPROJ_MAX_CLOCK_HZ);
 		if (gpuproj_profile_set_device(p, name, target, chip, major, minor,
 					       isnan(sms) ? 0 : (int)sms, clock))
-			return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0, "out of memory");
+			return nomem(rd);
 	}
 
 	proc = json_object_get(root, "process");
@@ -632,35 +875,46 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 		const char *app, *host;
 		double pid, rank;
 		json_t *argv = json_object_get(proc, "argv");
+		json_t *argv_hex = json_object_get(proc, "argv_hex");
 		const char **av = NULL;
 
 		if (!json_is_object(proc))
 			return bad(rd, "process", "must be an object");
 		if ((r = opt_string(rd, proc, "application", "process", &app)) ||
 		    (r = opt_string(rd, proc, "host", "process", &host)) ||
-		    (r = opt_number_range(rd, proc, "pid", "process", -0x1p63, 0x1p63, &pid)) ||
-		    (r = opt_number_range(rd, proc, "rank", "process", -0x1p63, 0x1p63, &rank)))
+		    (r = opt_integer(rd, proc, "pid", "process", 0, 0x1p62, &pid)) ||
+		    (r = opt_integer(rd, proc, "rank", "process", 0, 0x1p62, &rank)))
 			return r;
+		if (argv_hex && !json_is_null(argv_hex) &&
+		    (!json_is_array(argv_hex) || !json_is_array(argv) ||
+		     json_array_size(argv_hex) != json_array_size(argv)))
+			return bad(rd, "process", "'argv_hex' must be an array as long as 'argv'");
 		if (argv && !json_is_null(argv)) {
 			if (!json_is_array(argv))
 				return bad(rd, "process", "'argv' must be an array of strings");
 			av = calloc(json_array_size(argv) + 1, sizeof(*av));
 			if (!av)
-				return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0,
-						 "out of memory");
+				return nomem(rd);
 			for (i = 0; i < json_array_size(argv); i++) {
+				json_t *h = json_is_array(argv_hex) ? json_array_get(argv_hex, i) : NULL;
+
 				if (!json_is_string(json_array_get(argv, i))) {
 					free(av);
 					return bad(rd, "process", "'argv' must be an array of strings");
 				}
 				av[i] = json_string_value(json_array_get(argv, i));
+				if (h && !json_is_null(h) &&
+				    (r = decode_hex(rd, h, av[i], "process", "argv_hex", &av[i]))) {
+					free(av);
+					return r;
+				}
 			}
 		}
 		r = gpuproj_profile_set_process(p, app, host, isnan(pid) ? -1 : (int64_t)pid,
 						isnan(rank) ? -1 : (int64_t)rank, av);
 		free(av);
 		if (r)
-			return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0, "out of memory");
+			return nomem(rd);
 	}
 
 	run = json_object_get(root, "run");
@@ -670,8 +924,10 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 
 		if (!json_is_object(run))
 			return bad(rd, "run", "must be an object");
-		if ((r = opt_number(rd, run, "wall_ns", "run", &ri->wall_ns)) ||
-		    (r = opt_number(rd, run, "gpu_ns", "run", &ri->gpu_ns)) ||
+		if ((r = opt_number_range(rd, run, "wall_ns", "run", 0, GPUPROJ_MAX_TOTAL_NS,
+					  &ri->wall_ns)) ||
+		    (r = opt_number_range(rd, run, "gpu_ns", "run", 0, GPUPROJ_MAX_TOTAL_NS,
+					  &ri->gpu_ns)) ||
 		    (r = req_uint(rd, run, "dropped_records", "run", false, UINT64_MAX >> 1,
 				  &dropped)) ||
 		    (r = read_ranks(rd, run, "kernel_ns", "run", &ri->ranks)))
@@ -715,7 +971,11 @@ gpuproj_profile_load_buffer(const char *text, size_t len, const char *name,
 		return error_set(reterr, GPUPROJ_E_NOMEM, rd.file, 0, 0, "out of memory");
 	}
 	r = read_root(&rd, root, p);
+	reader_clear(&rd);
 	json_decref(root);
+	/* The same ranges the writer enforces (one rule for both directions). */
+	if (!r)
+		r = gpuproj_profile_validate(p, rd.file, reterr);
 	if (r) {
 		gpuproj_profile_free(p);
 		return r;

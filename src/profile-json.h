@@ -11,7 +11,11 @@
 
 #include <gpuproj/profile.h>
 
-/* The profile as a new JSON object (caller decrefs); NULL on ENOMEM. */
-json_t *profile_to_json(const struct gpuproj_profile *p);
+/*
+ * The profile as a new JSON object (caller decrefs). NULL, with reterr
+ * filled, when a value is out of range (gpuproj_profile_validate()) or on
+ * ENOMEM.
+ */
+json_t *profile_to_json(const struct gpuproj_profile *p, struct gpuproj_error *reterr);
 
 #endif

@@ -65,6 +65,23 @@ gpuproj_metric_unit(enum gpuproj_metric m)
 	return (unsigned)m < GPUPROJ_M_COUNT ? table[m].unit : NULL;
 }
 
+int
+gpuproj_metric_range(enum gpuproj_metric m, double *ret_lo, double *ret_hi)
+{
+	const char *unit = gpuproj_metric_unit(m);
+
+	if (!unit)
+		return GPUPROJ_E_INVAL;
+	*ret_lo = 0;
+	if (strcmp(unit, "ratio") == 0)
+		*ret_hi = 1;
+	else if (strcmp(unit, "Hz") == 0)
+		*ret_hi = GPUPROJ_MAX_CLOCK_HZ;
+	else
+		*ret_hi = GPUPROJ_MAX_METRIC;
+	return GPUPROJ_OK;
+}
+
 const char *
 gpuproj_metric_description(enum gpuproj_metric m)
 {

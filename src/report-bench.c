@@ -324,10 +324,11 @@ rate_json(const struct bench_rate *r)
 {
 	if (!r || !r->ok)
 		return json_null();
-	return json_pack("{s:f, s:f, s:f, s:f, s:I, s:o}", "value", r->value, "spread_pct",
-			 r->s.spread_pct, "min", r->s.min, "max", r->s.max, "runs",
-			 (json_int_t)r->s.n, "sm_clock_mhz",
-			 r->clock_mhz > 0 ? json_real(r->clock_mhz) : json_null());
+	/* json_num(): NaN and infinities as null (json_real() would give NULL). */
+	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:o}", "value", json_num(r->value),
+			 "spread_pct", json_num(r->s.spread_pct), "min", json_num(r->s.min),
+			 "max", json_num(r->s.max), "runs", (json_int_t)r->s.n, "sm_clock_mhz",
+			 r->clock_mhz > 0 ? json_num(r->clock_mhz) : json_null());
 }
 
 static json_t *
@@ -340,74 +341,80 @@ summary_json(const struct bench_summary *s, const struct bench_row *rows, size_t
 	       *l1 = json_array(), *sh = json_array(), *cmp = json_array();
 	char key[32];
 	size_t i;
-	int p, k;
+	int p, k, bad = 0;
 
 	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
 		for (k = 0; k < BENCH_FOP_COUNT; k++) {
 			snprintf(key, sizeof(key), "%s_%s", gpuproj_prec_name(p), fop[k]);
-			json_object_set_new(fp, key, rate_json(&s->fp[p][k]));
+			bad |= json_object_set_new(fp, key, rate_json(&s->fp[p][k]));
 		}
 	}
 	for (i = 0; i < BENCH_DRAM_COUNT; i++)
-		json_object_set_new(dram, dn[i], rate_json(&s->dram[i]));
+		bad |= json_object_set_new(dram, dn[i], rate_json(&s->dram[i]));
 	for (i = 0; i < s->n_l2; i++)
-		json_array_append_new(l2,
-				      json_pack("{s:f, s:o}", "footprint_b", s->l2[i].footprint_b,
-						"rate", rate_json(&s->l2[i].r)));
+		bad |= json_array_append_new(l2, json_pack("{s:o, s:o}", "footprint_b",
+							   json_num(s->l2[i].footprint_b), "rate",
+							   rate_json(&s->l2[i].r)));
 	for (i = 0; i < s->n_l1; i++)
-		json_array_append_new(l1, json_pack("{s:f, s:o}", "size_b", s->l1[i].size_b, "rate",
-						    rate_json(&s->l1[i].r)));
+		bad |= json_array_append_new(l1, json_pack("{s:o, s:o}", "size_b",
+							   json_num(s->l1[i].size_b), "rate",
+							   rate_json(&s->l1[i].r)));
 	for (i = 0; i < s->n_shared; i++)
-		json_array_append_new(sh, json_pack("{s:i, s:o, s:o}", "stride",
+		bad |= json_array_append_new(sh, json_pack("{s:i, s:o, s:o}", "stride",
 						    (int)s->shared[i].stride, "rate",
 						    rate_json(&s->shared[i].r), "bytes_per_clk_sm",
 						    json_num(s->shared[i].bytes_per_clk_sm)));
 	for (i = 0; i < n; i++)
-		json_array_append_new(cmp, json_pack("{s:s, s:s, s:o, s:o, s:o}", "field",
+		bad |= json_array_append_new(cmp, json_pack("{s:s, s:s, s:o, s:o, s:o}", "field",
 						     rows[i].field, "unit", rows[i].unit,
 						     "measured", json_num(rows[i].measured),
 						     "targets_yaml", json_num(rows[i].reference),
 						     "peak", json_num(rows[i].peak)));
-	json_object_set_new(j, "clock_mhz", json_num(s->clock_mhz));
-	json_object_set_new(j, "clock_observed", json_boolean(s->clock_observed));
-	json_object_set_new(j, "sustained_clock_mhz", json_num(s->sustained_mhz));
-	json_object_set_new(j, "boost_clock_mhz", json_num(s->boost_mhz));
+	bad |= json_object_set_new(j, "clock_mhz", json_num(s->clock_mhz));
+	bad |= json_object_set_new(j, "clock_observed", json_boolean(s->clock_observed));
+	bad |= json_object_set_new(j, "sustained_clock_mhz", json_num(s->sustained_mhz));
+	bad |= json_object_set_new(j, "boost_clock_mhz", json_num(s->boost_mhz));
 	{
 		json_t *ln = json_object(), *use = json_object();
 
 		for (p = 0; p < GPUPROJ_LANE_COUNT; p++)
-			json_object_set_new(ln, gpuproj_lane_name(p), json_num(s->lanes.v[p]));
-		json_object_set_new(ln, "basis", json_string(gpuproj_basis_name(s->lanes.basis)));
-		json_object_set_new(ln, "from", s->lanes.builtin ? json_string(s->lanes.entry) :
-						     json_null());
+			bad |= json_object_set_new(ln, gpuproj_lane_name(p),
+						   json_num(s->lanes.v[p]));
+		bad |= json_object_set_new(ln, "basis",
+					   json_string(gpuproj_basis_name(s->lanes.basis)));
+		bad |= json_object_set_new(ln, "from", s->lanes.builtin ?
+							       json_string(s->lanes.entry) :
+							       json_null());
 		for (p = 0; p < GPUPROJ_PREC_COUNT; p++)
-			json_object_set_new(use, gpuproj_prec_name(p), json_num(s->lane_use[p]));
-		json_object_set_new(j, "lanes_per_sm", ln);
-		json_object_set_new(j, "fma_lane_use", use);
+			bad |= json_object_set_new(use, gpuproj_prec_name(p),
+						   json_num(s->lane_use[p]));
+		bad |= json_object_set_new(j, "lanes_per_sm", ln);
+		bad |= json_object_set_new(j, "fma_lane_use", use);
 	}
-	json_object_set_new(j, "fp_gflops", fp);
-	json_object_set_new(j, "int32_add_giops", rate_json(&s->int_add));
-	json_object_set_new(j, "int32_mad_giops", rate_json(&s->int_mad));
-	json_object_set_new(j, "ldst_shared_gops", rate_json(&s->ldst));
-	json_object_set_new(j, "gips", rate_json(&s->gips));
-	json_object_set_new(j, "ipc_per_scheduler", json_num(s->ipc_per_scheduler));
-	json_object_set_new(j, "dram_gbs", dram);
+	bad |= json_object_set_new(j, "fp_gflops", fp);
+	bad |= json_object_set_new(j, "int32_add_giops", rate_json(&s->int_add));
+	bad |= json_object_set_new(j, "int32_mad_giops", rate_json(&s->int_mad));
+	bad |= json_object_set_new(j, "ldst_shared_gops", rate_json(&s->ldst));
+	bad |= json_object_set_new(j, "gips", rate_json(&s->gips));
+	bad |= json_object_set_new(j, "ipc_per_scheduler", json_num(s->ipc_per_scheduler));
+	bad |= json_object_set_new(j, "dram_gbs", dram);
 	{
 		json_t *st = json_object();
 
 		for (p = 0; p < GPUPROJ_STREAM_COUNT; p++)
-			json_object_set_new(st, gpuproj_stream_name(p), json_num(s->stream_gbs[p]));
-		json_object_set_new(j, "stream_gbs", st);
+			bad |= json_object_set_new(st, gpuproj_stream_name(p),
+						   json_num(s->stream_gbs[p]));
+		bad |= json_object_set_new(j, "stream_gbs", st);
 	}
-	json_object_set_new(j, "bw_dram_gbs", json_num(s->dram_gbs));
-	json_object_set_new(j, "peak_dram_gbs", json_num(s->peak_dram_gbs));
-	json_object_set_new(j, "l2_sweep", l2);
-	json_object_set_new(j, "bw_l2_gbs", json_num(s->l2_gbs));
-	json_object_set_new(j, "l2_drop_pct", json_num(s->l2_drop_pct));
-	json_object_set_new(j, "l1", l1);
-	json_object_set_new(j, "bw_l1_gbs", json_num(s->l1_gbs));
-	json_object_set_new(j, "shared", sh);
-	json_object_set_new(j, "bw_shared_gbs", json_num(s->shared_gbs));
+	bad |= json_object_set_new(j, "bw_dram_gbs", json_num(s->dram_gbs));
+	bad |= json_object_set_new(j, "peak_dram_gbs", json_num(s->peak_dram_gbs));
+	bad |= json_object_set_new(j, "l2_sweep", l2);
+	bad |= json_object_set_new(j, "bw_l2_gbs", json_num(s->l2_gbs));
+	bad |= json_object_set_new(j, "l2_drop_pct", json_num(s->l2_drop_pct));
+	bad |= json_object_set_new(j, "l1", l1);
+	bad |= json_object_set_new(j, "bw_l1_gbs", json_num(s->l1_gbs));
+	bad |= json_object_set_new(j, "shared", sh);
+	bad |= json_object_set_new(j, "bw_shared_gbs", json_num(s->shared_gbs));
 	{
 		static const char *const ln[BENCH_LAT_COUNT] = { "l1", "l2", "dram" };
 		json_t *pts = json_array(), *ns = json_object(), *cyc = json_object();
@@ -415,7 +422,7 @@ summary_json(const struct bench_summary *s, const struct bench_row *rows, size_t
 		for (i = 0; i < s->n_lat; i++) {
 			const struct bench_lat_point *pt = &s->lat[i];
 
-			json_array_append_new(
+			bad |= json_array_append_new(
 				pts, json_pack("{s:s, s:f, s:o, s:o, s:o, s:o, s:I}", "level",
 					       ln[pt->level], "footprint_b", pt->footprint_b, "ns",
 					       json_num(pt->ns.median), "spread_pct",
@@ -424,15 +431,19 @@ summary_json(const struct bench_summary *s, const struct bench_row *rows, size_t
 					       "runs", (json_int_t)pt->ns.n));
 		}
 		for (p = 0; p < BENCH_LAT_COUNT; p++) {
-			json_object_set_new(ns, ln[p], json_num(s->lat_ns[p]));
-			json_object_set_new(cyc, ln[p], json_num(s->lat_cycles[p]));
+			bad |= json_object_set_new(ns, ln[p], json_num(s->lat_ns[p]));
+			bad |= json_object_set_new(cyc, ln[p], json_num(s->lat_cycles[p]));
 		}
-		json_object_set_new(j, "latency", pts);
-		json_object_set_new(j, "latency_ns", ns);
-		json_object_set_new(j, "latency_cycles", cyc);
+		bad |= json_object_set_new(j, "latency", pts);
+		bad |= json_object_set_new(j, "latency_ns", ns);
+		bad |= json_object_set_new(j, "latency_cycles", cyc);
 	}
-	json_object_set_new(j, "targets_entry", t ? json_string(t->name) : json_null());
-	json_object_set_new(j, "comparison", cmp);
+	bad |= json_object_set_new(j, "targets_entry", t ? json_string(t->name) : json_null());
+	bad |= json_object_set_new(j, "comparison", cmp);
+	if (bad) {
+		json_decref(j);
+		return NULL;
+	}
 	return j;
 }
 
@@ -444,15 +455,17 @@ bench_raw_with_summary(const char *raw_text, const char *mode, const struct benc
 	json_error_t jerr;
 	json_t *root = json_loads(raw_text, 0, &jerr);
 	char *out;
+	int bad = 0;
 
 	if (!root)
 		return error_set(err, GPUPROJ_E_PARSE, NULL, 0, 0,
 				 "cannot re-read the raw measurements: %s", jerr.text);
 	if (mode && !json_object_get(root, "mode"))
-		json_object_set_new(root, "mode", json_string(mode));
-	json_object_set_new(root, "gpuproj_version", json_string(GPUPROJ_VERSION));
-	json_object_set_new(root, "summary", summary_json(s, rows, n, t));
-	out = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+		bad |= json_object_set_new(root, "mode", json_string_lossy(mode));
+	bad |= json_object_set_new(root, "gpuproj_version", json_string(GPUPROJ_VERSION));
+	bad |= json_object_set_new(root, "summary", summary_json(s, rows, n, t));
+	out = bad ? NULL : json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
+						  JSON_REAL_PRECISION(12));
 	json_decref(root);
 	*ret_text = out ? xasprintf("%s\n", out) : NULL;
 	free(out);

@@ -11,14 +11,28 @@
 
 #include "report-common.h"
 
-/* Append s with the characters `rep` maps to a non-NULL string replaced. */
+/*
+ * Append s with the characters `rep` maps to a non-NULL string replaced.
+ * Bytes that are not valid UTF-8 become U+FFFD first: every file the
+ * writers produce is valid UTF-8 (XML parsers refuse anything else).
+ */
 static void
 escape(struct strbuf *sb, const char *s, const char *(*rep)(unsigned char c))
 {
-	const char *run = s, *r;
+	const char *run, *r;
+	char *fixed = NULL;
 
 	if (!s)
 		return;
+	if (!utf8_valid(s)) {
+		fixed = utf8_lossy(s);
+		if (!fixed) {
+			sb->oom = true;
+			return;
+		}
+		s = fixed;
+	}
+	run = s;
 	for (; *s; s++) {
 		r = rep((unsigned char)*s);
 		if (!r)
@@ -28,6 +42,7 @@ escape(struct strbuf *sb, const char *s, const char *(*rep)(unsigned char c))
 		run = s + 1;
 	}
 	strbuf_append(sb, run);
+	free(fixed);
 }
 
 static const char *
@@ -114,10 +129,19 @@ md_code(struct strbuf *sb, const char *s, bool in_table)
 {
 	size_t run = 0, longest = 0, len, i;
 	const char *p;
+	char *fixed = NULL;
 	bool pad;
 
 	if (!s)
 		s = "";
+	if (!utf8_valid(s)) {
+		fixed = utf8_lossy(s);
+		if (!fixed) {
+			sb->oom = true;
+			return;
+		}
+		s = fixed;
+	}
 	for (p = s; *p; p++) {
 		run = *p == '`' ? run + 1 : 0;
 		if (run > longest)
@@ -135,6 +159,7 @@ md_code(struct strbuf *sb, const char *s, bool in_table)
 		strbuf_append(sb, " ");
 	for (i = 0; i <= longest; i++)
 		strbuf_append(sb, "`");
+	free(fixed);
 }
 
 json_t *
@@ -150,9 +175,72 @@ json_dim3(struct gpuproj_dim3 d)
 }
 
 json_t *
+json_string_lossy(const char *s)
+{
+	char *fixed;
+	json_t *j;
+
+	if (!s)
+		return NULL;
+	if (utf8_valid(s))
+		return json_string(s);
+	fixed = utf8_lossy(s);
+	j = fixed ? json_string(fixed) : NULL;
+	free(fixed);
+	return j;
+}
+
+json_t *
 json_str_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return s ? json_string_lossy(s) : json_null();
+}
+
+int
+json_set_text(json_t *obj, const char *key, const char *s)
+{
+	char hkey[128], *hex;
+	int r;
+
+	if (!s || utf8_valid(s))
+		return json_object_set_new(obj, key, json_str_or_null(s));
+	snprintf(hkey, sizeof(hkey), "%s_hex", key);
+	hex = hex_encode(s);
+	r = json_object_set_new(obj, key, json_string_lossy(s));
+	r |= json_object_set_new(obj, hkey, hex ? json_string(hex) : NULL);
+	free(hex);
+	return r ? -1 : 0;
+}
+
+int
+json_set_named(json_t *map, const char *name, json_t *value, const char *hex_member)
+{
+	char *key = NULL, *hex = NULL;
+	size_t n;
+	int r = -1;
+
+	if (!value)
+		return -1;
+	if (utf8_valid(name) && !json_object_get(map, name))
+		return json_object_set_new(map, name, value);
+	/* Not UTF-8, or its text is taken by an earlier name: a unique label. */
+	key = utf8_lossy(name);
+	for (n = 2; key && json_object_get(map, key); n++) {
+		char *base = utf8_lossy(name);
+
+		free(key);
+		key = base ? xasprintf("%s #%zu", base, n) : NULL;
+		free(base);
+	}
+	hex = hex_encode(name);
+	if (key && hex && json_object_set_new(value, hex_member, json_string(hex)) == 0) {
+		r = json_object_set_new(map, key, value);
+		value = NULL;
+	}
+	json_decref(value);
+	free(key);
+	free(hex);
+	return r;
 }
 
 char *

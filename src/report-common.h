@@ -66,8 +66,29 @@ void md_code(struct strbuf *sb, const char *s, bool in_table);
 json_t *json_num(double v);
 /* [x, y, z] of launch dimensions. */
 json_t *json_dim3(struct gpuproj_dim3 d);
-/* A string, or null for NULL. */
+/* A string, or null for NULL; bytes that are not UTF-8 become U+FFFD. */
 json_t *json_str_or_null(const char *s);
+/*
+ * `s` as a JSON string, each byte that is not part of valid UTF-8 replaced
+ * by U+FFFD (jansson refuses such strings); NULL for NULL or on ENOMEM.
+ * For writers whose output gpuproj does not read back.
+ */
+json_t *json_string_lossy(const char *s);
+/*
+ * Lossless text (README "Profile JSON", "Text that is not UTF-8"): set
+ * `key` to `s` (null for NULL); when `s` is not valid UTF-8, `key` holds
+ * it with U+FFFD for each bad byte and `<key>_hex` its exact bytes in
+ * lowercase hex. `key` is at most 120 bytes. 0, or -1 on ENOMEM.
+ */
+int json_set_text(json_t *obj, const char *key, const char *s);
+/*
+ * Add `value` (an object; the reference is stolen, also on failure) to
+ * `map`, whose keys are names: under `name` itself when it is valid UTF-8
+ * and not yet a key; otherwise under its U+FFFD text, made unique with
+ * " #2", " #3"…, and then `value` gets `hex_member` with the name's exact
+ * bytes in hex. 0, or -1 on ENOMEM.
+ */
+int json_set_named(json_t *map, const char *name, json_t *value, const char *hex_member);
 /*
  * `root` as text with full double precision (a round trip is exact),
  * ASCII only, one final newline; malloc'd, NULL on ENOMEM.

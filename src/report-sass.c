@@ -16,6 +16,7 @@
 
 #include <gpuproj/sass.h>
 
+#include "report-common.h"
 #include "util.h"
 
 /* Column sums of a counts record. */
@@ -155,14 +156,19 @@ static json_t *
 counts_json(const struct gpuproj_sass_counts *c)
 {
 	json_t *o = json_object();
-	int op;
+	int op, bad = 0;
 
 	for (op = 0; op < GPUPROJ_SASS_OP_COUNT; op++) {
 		if (c->n[op])
-			json_object_set_new(o, gpuproj_sass_op_name(op), json_integer(c->n[op]));
+			bad |= json_object_set_new(o, gpuproj_sass_op_name(op),
+						   json_integer(c->n[op]));
 	}
-	json_object_set_new(o, "blocks", json_integer(c->blocks));
-	json_object_set_new(o, "flop", json_real(c->flop));
+	bad |= json_object_set_new(o, "blocks", json_integer(c->blocks));
+	bad |= json_object_set_new(o, "flop", json_num(c->flop));
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -175,23 +181,26 @@ gpuproj_sass_json(const struct gpuproj_sass *s, const char *source, const char *
 	const char *prev = NULL;
 	char *text;
 	size_t i, a;
+	int bad = 0;
 
-	json_object_set_new(root, "schema", json_string("gpuproj-sass/1"));
-	json_object_set_new(root, "source_arch", json_string(source));
-	json_object_set_new(root, "slow_path_weight", json_real(w));
-	json_object_set_new(root, "formula", json_string("ratio = (F_s - S_s + S_t) / F_s, "
-				"F = all.flop + w*slow.flop, S = special.flop + w*slow.flop"));
+	bad |= json_object_set_new(root, "schema", json_string("gpuproj-sass/1"));
+	bad |= json_object_set_new(root, "source_arch", json_string_lossy(source));
+	bad |= json_object_set_new(root, "slow_path_weight", json_num(w));
+	bad |= json_object_set_new(root, "formula",
+				   json_string("ratio = (F_s - S_s + S_t) / F_s, F = all.flop + "
+					       "w*slow.flop, S = special.flop + w*slow.flop"));
 	for (a = 0; a < gpuproj_sass_arch_count(s); a++) {
 		json_t *ja = json_object();
 		const char *note;
 		int st = gpuproj_sass_arch_status(s, a, &note);
 
-		json_object_set_new(ja, "arch", json_string(gpuproj_sass_arch_at(s, a)));
-		json_object_set_new(ja, "status", json_string(st ? gpuproj_strerror(st) : "ok"));
-		json_object_set_new(ja, "note", json_string(note));
-		json_array_append_new(archs, ja);
+		bad |= json_object_set_new(ja, "arch", json_string(gpuproj_sass_arch_at(s, a)));
+		bad |= json_object_set_new(ja, "status",
+					   json_string(st ? gpuproj_strerror(st) : "ok"));
+		bad |= json_object_set_new(ja, "note", json_string_lossy(note));
+		bad |= json_array_append_new(archs, ja);
 	}
-	json_object_set_new(root, "archs", archs);
+	bad |= json_object_set_new(root, "archs", archs);
 	for (i = 0; i < gpuproj_sass_count(s); i++) {
 		const struct gpuproj_sass_kernel *k = gpuproj_sass_at(s, i);
 		json_t *e = json_object(), *ops = json_array(), *slow = json_array();
@@ -208,35 +217,37 @@ gpuproj_sass_json(const struct gpuproj_sass *s, const char *source, const char *
 		if (!prev || strcmp(prev, k->name) != 0) {
 			jk = json_object();
 			jarchs = json_object();
-			json_object_set_new(jk, "name", json_string(k->name));
-			json_object_set_new(jk, "archs", jarchs);
-			json_array_append_new(kernels, jk);
+			bad |= json_object_set_new(jk, "name", json_string_lossy(k->name));
+			bad |= json_object_set_new(jk, "archs", jarchs);
+			bad |= json_array_append_new(kernels, jk);
 		}
 		prev = k->name;
-		json_object_set_new(e, "origin", json_string(
+		bad |= json_object_set_new(e, "origin", json_string_lossy(
 			k->origin == GPUPROJ_SASS_FROM_SASS ? "sass" :
 			k->origin == GPUPROJ_SASS_FROM_COMPATIBLE ? "compatible-sass" : "ptx"));
-		json_object_set_new(e, "image_arch", json_integer(k->image_arch));
-		json_object_set_new(e, "file", json_string(k->file));
-		json_object_set_new(e, "all", counts_json(&k->all));
-		json_object_set_new(e, "special", counts_json(&k->special));
-		json_object_set_new(e, "slow", counts_json(&k->slow));
+		bad |= json_object_set_new(e, "image_arch", json_integer(k->image_arch));
+		bad |= json_object_set_new(e, "file", json_string_lossy(k->file));
+		bad |= json_object_set_new(e, "all", counts_json(&k->all));
+		bad |= json_object_set_new(e, "special", counts_json(&k->special));
+		bad |= json_object_set_new(e, "slow", counts_json(&k->slow));
 		for (op = 0; op < GPUPROJ_SASS_OP_COUNT; op++) {
 			if (k->special_ops & (1u << op))
-				json_array_append_new(ops, json_string(gpuproj_sass_op_name(op)));
+				bad |= json_array_append_new(ops,
+							     json_string(gpuproj_sass_op_name(op)));
 		}
 		for (j = 0; j < k->n_slow_paths; j++)
-			json_array_append_new(slow, json_string(k->slow_paths[j]));
-		json_object_set_new(e, "special_functions", ops);
-		json_object_set_new(e, "slow_paths", slow);
+			bad |= json_array_append_new(slow, json_string_lossy(k->slow_paths[j]));
+		bad |= json_object_set_new(e, "special_functions", ops);
+		bad |= json_object_set_new(e, "slow_paths", slow);
 		if (gpuproj_sass_flop_ratio(s, k->name, source, k->arch, &r) == GPUPROJ_OK)
-			json_object_set_new(e, "flop_ratio", json_real(r));
+			bad |= json_object_set_new(e, "flop_ratio", json_num(r));
 		else
-			json_object_set_new(e, "flop_ratio", json_null());
-		json_object_set_new(jarchs, k->arch, e);
+			bad |= json_object_set_new(e, "flop_ratio", json_null());
+		bad |= json_object_set_new(jarchs, k->arch, e);
 	}
-	json_object_set_new(root, "kernels", kernels);
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	bad |= json_object_set_new(root, "kernels", kernels);
+	/* Every member is checked: a failure is ENOMEM, never a silently missing field. */
+	text = bad ? NULL : json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	*ret_text = text ? xasprintf("%s\n", text) : NULL;
 	free(text);

@@ -193,16 +193,21 @@ static json_t *
 stats_json(const struct gpuproj_validation_stats *s)
 {
 	json_t *o = json_object();
+	int bad = 0;
 
 	if (!o)
 		return NULL;
-	json_object_set_new(o, "n", json_integer((json_int_t)s->n));
-	json_object_set_new(o, "n_failed", json_integer((json_int_t)s->n_failed));
-	json_object_set_new(o, "mape_pct", json_num(s->mape_pct));
-	json_object_set_new(o, "median_ape_pct", json_num(s->median_ape_pct));
-	json_object_set_new(o, "coverage_pct", json_num(s->coverage_pct));
-	json_object_set_new(o, "bias_pct", json_num(s->bias_pct));
-	json_object_set_new(o, "width_pct", json_num(s->width_pct));
+	bad |= json_object_set_new(o, "n", json_integer((json_int_t)s->n));
+	bad |= json_object_set_new(o, "n_failed", json_integer((json_int_t)s->n_failed));
+	bad |= json_object_set_new(o, "mape_pct", json_num(s->mape_pct));
+	bad |= json_object_set_new(o, "median_ape_pct", json_num(s->median_ape_pct));
+	bad |= json_object_set_new(o, "coverage_pct", json_num(s->coverage_pct));
+	bad |= json_object_set_new(o, "bias_pct", json_num(s->bias_pct));
+	bad |= json_object_set_new(o, "width_pct", json_num(s->width_pct));
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -211,28 +216,33 @@ group_json(const struct gpuproj_validation_group *g)
 {
 	json_t *o = json_object(), *f = json_array();
 	size_t i;
-	int s;
+	int s, bad = 0;
 
 	if (!o || !f) {
 		json_decref(o);
 		json_decref(f);
 		return NULL;
 	}
-	json_object_set_new(o, "model", json_string(gpuproj_model_name(g->model)));
+	bad |= json_object_set_new(o, "model", json_string(gpuproj_model_name(g->model)));
 	if (g->source)
-		json_object_set_new(o, "source", json_string(g->source->name));
+		bad |= json_object_set_new(o, "source", json_string(g->source->name));
 	if (g->target)
-		json_object_set_new(o, "target", json_string(g->target->name));
+		bad |= json_object_set_new(o, "target", json_string(g->target->name));
 	for (s = 0; s < GPUPROJ_VSUBSET_COUNT; s++) {
 		enum gpuproj_validation_subset sub = (enum gpuproj_validation_subset)s;
 
-		json_object_set_new(o, gpuproj_validation_subset_name(sub),
+		bad |= json_object_set_new(o, gpuproj_validation_subset_name(sub),
 				    stats_json(&g->stats[s]));
 	}
 	for (i = 0; i < g->n_reasons; i++)
-		json_array_append_new(f, json_pack("{s:s,s:I}", "why", g->reasons[i].why, "count",
-						   (json_int_t)g->reasons[i].count));
-	json_object_set_new(o, "failures", f);
+		bad |= json_array_append_new(f, json_pack("{s:o,s:I}", "why",
+							  json_string_lossy(g->reasons[i].why),
+							  "count", (json_int_t)g->reasons[i].count));
+	bad |= json_object_set_new(o, "failures", f);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -243,7 +253,7 @@ gpuproj_validation_write_json(const char *path, const struct gpuproj_validation 
 	json_t *root = json_object(), *cit = json_array(), *models = json_array();
 	json_t *pairs = json_array(), *overall = json_array();
 	size_t i;
-	int st;
+	int st, bad = 0;
 
 	if (!root || !cit || !models || !pairs || !overall) {
 		json_decref(root);
@@ -253,29 +263,29 @@ gpuproj_validation_write_json(const char *path, const struct gpuproj_validation 
 		json_decref(overall);
 		return error_set(reterr, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
 	}
-	json_object_set_new(root, "schema", json_string(GPUPROJ_VALIDATION_SCHEMA));
+	bad |= json_object_set_new(root, "schema", json_string(GPUPROJ_VALIDATION_SCHEMA));
 	for (i = 0; i < v->n_citations; i++)
-		json_array_append_new(cit, json_string(v->citations[i]));
-	json_object_set_new(root, "citations", cit);
-	json_object_set_new(root, "targets",
-			    v->targets_origin ? json_string(v->targets_origin) : json_null());
-	json_object_set_new(root, "threshold_ns", json_real(v->threshold_ns));
-	json_object_set_new(root, "intervals", v->intervals_origin
-						       ? json_string(v->intervals_origin)
+		bad |= json_array_append_new(cit, json_string_lossy(v->citations[i]));
+	bad |= json_object_set_new(root, "citations", cit);
+	bad |= json_object_set_new(root, "targets",
+			    v->targets_origin ? json_string_lossy(v->targets_origin) : json_null());
+	bad |= json_object_set_new(root, "threshold_ns", json_num(v->threshold_ns));
+	bad |= json_object_set_new(root, "intervals", v->intervals_origin
+						       ? json_string_lossy(v->intervals_origin)
 						       : json_null());
-	json_object_set_new(root, "holdout", json_string(gpuproj_holdout_name(v->holdout)));
-	json_object_set_new(root, "n_calibration", json_integer((json_int_t)v->n_calibration));
-	json_object_set_new(root, "inputs",
+	bad |= json_object_set_new(root, "holdout", json_string(gpuproj_holdout_name(v->holdout)));
+	bad |= json_object_set_new(root, "n_calibration", json_integer((json_int_t)v->n_calibration));
+	bad |= json_object_set_new(root, "inputs",
 			    json_string(v->default_sections ? "default-sections" : "profiles"));
 	for (i = 0; i < v->n_models; i++)
-		json_array_append_new(models, json_string(gpuproj_model_name(v->models[i])));
-	json_object_set_new(root, "models", models);
+		bad |= json_array_append_new(models, json_string(gpuproj_model_name(v->models[i])));
+	bad |= json_object_set_new(root, "models", models);
 	for (i = 0; i < v->n_pairs; i++)
-		json_array_append_new(pairs, group_json(&v->pairs[i]));
-	json_object_set_new(root, "pairs", pairs);
+		bad |= json_array_append_new(pairs, group_json(&v->pairs[i]));
+	bad |= json_object_set_new(root, "pairs", pairs);
 	for (i = 0; i < v->n_models; i++)
-		json_array_append_new(overall, group_json(&v->overall[i]));
-	json_object_set_new(root, "overall", overall);
+		bad |= json_array_append_new(overall, group_json(&v->overall[i]));
+	bad |= json_object_set_new(root, "overall", overall);
 	if (details) {
 		json_t *cs = json_array();
 
@@ -285,36 +295,41 @@ gpuproj_validation_write_json(const char *path, const struct gpuproj_validation 
 			bool ok = c->status == GPUPROJ_OK;
 			json_t *o = json_object();
 
-			if (!o)
+			if (!o) {
+				bad = -1;
 				break;
-			json_object_set_new(o, "model", json_string(gpuproj_model_name(c->model)));
-			json_object_set_new(o, "source", json_string(c->source->name));
-			json_object_set_new(o, "target", json_string(c->target->name));
-			json_object_set_new(o, "kernel", json_string(k->name));
-			json_object_set_new(o, "tag", json_string(k->tag ? k->tag : ""));
-			json_object_set_new(o, "grid", json_dim3(k->grid));
-			json_object_set_new(o, "block", json_dim3(k->block));
-			json_object_set_new(o, "source_ns", json_num(c->source_ns));
-			json_object_set_new(o, "measured_ns", json_num(c->measured_ns));
-			json_object_set_new(o, "status",
+			}
+			bad |= json_object_set_new(o, "model", json_string(gpuproj_model_name(c->model)));
+			bad |= json_object_set_new(o, "source", json_string(c->source->name));
+			bad |= json_object_set_new(o, "target", json_string(c->target->name));
+			bad |= json_object_set_new(o, "kernel", json_string_lossy(k->name));
+			bad |= json_object_set_new(o, "tag", json_string_lossy(k->tag ? k->tag : ""));
+			bad |= json_object_set_new(o, "grid", json_dim3(k->grid));
+			bad |= json_object_set_new(o, "block", json_dim3(k->block));
+			bad |= json_object_set_new(o, "source_ns", json_num(c->source_ns));
+			bad |= json_object_set_new(o, "measured_ns", json_num(c->measured_ns));
+			bad |= json_object_set_new(o, "status",
 					    json_string(ok ? "ok" : gpuproj_strerror(c->status)));
-			json_object_set_new(o, "lo_ns", json_num(c->lo_ns));
-			json_object_set_new(o, "hi_ns", json_num(c->hi_ns));
-			json_object_set_new(o, "point_ns", json_num(c->point_ns));
-			json_object_set_new(o, "level_lo_ns", json_num(c->level_lo_ns));
-			json_object_set_new(o, "level_hi_ns", json_num(c->level_hi_ns));
-			json_object_set_new(o, "calibrated", json_boolean(ok && c->calibrated));
-			json_object_set_new(o, "binding",
+			bad |= json_object_set_new(o, "lo_ns", json_num(c->lo_ns));
+			bad |= json_object_set_new(o, "hi_ns", json_num(c->hi_ns));
+			bad |= json_object_set_new(o, "point_ns", json_num(c->point_ns));
+			bad |= json_object_set_new(o, "level_lo_ns", json_num(c->level_lo_ns));
+			bad |= json_object_set_new(o, "level_hi_ns", json_num(c->level_hi_ns));
+			bad |= json_object_set_new(o, "calibrated", json_boolean(ok && c->calibrated));
+			bad |= json_object_set_new(o, "binding",
 					    ok ? json_string(gpuproj_bound_name(c->binding))
 					       : json_null());
-			json_object_set_new(o, "error_pct", json_num(c->error_pct));
-			json_object_set_new(o, "covered", json_boolean(ok && c->covered));
-			json_object_set_new(o, "why", c->why ? json_string(c->why) : json_null());
-			json_array_append_new(cs, o);
+			bad |= json_object_set_new(o, "error_pct", json_num(c->error_pct));
+			bad |= json_object_set_new(o, "covered", json_boolean(ok && c->covered));
+			bad |= json_object_set_new(o, "why",
+						   c->why ? json_string_lossy(c->why) : json_null());
+			bad |= json_array_append_new(cs, o);
 		}
-		json_object_set_new(root, "comparisons", cs ? cs : json_null());
+		bad |= json_object_set_new(root, "comparisons", cs ? cs : json_null());
 	}
-	st = json_save_atomic(root, path, reterr);
+	/* Every member is checked: a failure is ENOMEM, never a silently missing field. */
+	st = bad ? error_set(reterr, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory")
+		 : json_save_atomic(root, path, reterr);
 	json_decref(root);
 	return st;
 }

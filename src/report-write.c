@@ -29,6 +29,10 @@ gpuproj_report_doc_write(const struct gpuproj_report_doc *doc, const char *html_
 	if (!doc || (!html_path && !md_path))
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
 				 "no output file named (HTML or Markdown)");
+	/* Neither file is written when the other would replace an input. */
+	if ((html_path && (r = file_check_output(html_path, reterr))) ||
+	    (md_path && (r = file_check_output(md_path, reterr))))
+		return r;
 	if (html_path && (r = gpuproj_report_doc_html(doc, &html, &html_len, reterr)))
 		goto out;
 	if (md_path && (r = gpuproj_report_doc_markdown(doc, &md, &md_len, reterr)))

@@ -584,32 +584,35 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 }
 
 /* "details": {name: value} and "inputs": {name: {"key", "basis"}} of one projection. */
-static void
+/* The model's intermediate values of one kernel ("details", "inputs"); 0 or -1 on ENOMEM. */
+static int
 json_details(json_t *jk, const struct gpuproj_run_projection *run, const struct gpuproj_model *m,
 	     const struct gpuproj_kernel *k, const struct gpuproj_target *src)
 {
 	struct gpuproj_model_details d;
 	json_t *jd, *ji = NULL;
 	size_t i;
+	int bad = 0;
 
 	if (!src || gpuproj_model_details(m, k, src, run->target, &run->options, &d) ||
 	    !d.n)
-		return;
+		return 0;
 	jd = json_object();
 	for (i = 0; i < d.n; i++) {
-		json_object_set_new(jd, d.items[i].name, json_num(d.items[i].value));
+		bad |= json_object_set_new(jd, d.items[i].name, json_num(d.items[i].value));
 		if (!d.items[i].key)
 			continue;
 		if (!ji)
 			ji = json_object();
-		json_object_set_new(ji, d.items[i].name,
-				    json_pack("{s:s,s:s,s:s}", "key", d.items[i].key, "unit",
-					      d.items[i].unit, "basis",
-					      gpuproj_basis_name(d.items[i].basis)));
+		bad |= json_object_set_new(ji, d.items[i].name,
+					   json_pack("{s:s,s:s,s:s}", "key", d.items[i].key, "unit",
+						     d.items[i].unit, "basis",
+						     gpuproj_basis_name(d.items[i].basis)));
 	}
-	json_object_set_new(jk, "details", jd);
+	bad |= json_object_set_new(jk, "details", jd);
 	if (ji)
-		json_object_set_new(jk, "inputs", ji);
+		bad |= json_object_set_new(jk, "inputs", ji);
+	return bad;
 }
 
 int
@@ -646,20 +649,20 @@ gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_t
 			 struct gpuproj_error *reterr)
 {
 	static const char *const lv[GPUPROJ_HL_COUNT] = { "l1", "l2", "dram" };
+	struct gpuproj_error local = { 0 };
 	json_t *root, *projs;
 	size_t r, i;
+	int bad = 0;
 
 	if (!p || !runs_match(p, runs, n_runs))
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument: a "
 				 "projection does not cover the profile's kernels");
-	root = profile_to_json(p);
+	root = profile_to_json(p, reterr ? reterr : &local);
+	if (!root)
+		return reterr ? reterr->status : local.status;
 	projs = json_array();
-	if (!root || !projs) {
-		json_decref(root);
-		json_decref(projs);
-		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
-	}
-	json_object_set_new(root, "source_target", src ? json_string(src->name) : json_null());
+	bad |= json_object_set_new(root, "source_target",
+				   src ? json_string(src->name) : json_null());
 	for (r = 0; r < n_runs; r++) {
 		const struct gpuproj_run_projection *run = &runs[r];
 		double meas = gpuproj_report_measured_total_ns(p, run->target->name);
@@ -667,23 +670,26 @@ gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_t
 
 		bool any = run->n_projected > 0;
 
-		json_object_set_new(jr, "model", json_string(gpuproj_model_name(run->model)));
+		bad |= json_object_set_new(jr, "model", json_string(gpuproj_model_name(run->model)));
 		if (gpuproj_model_is_coarse(run->model))
-			json_object_set_new(jr, "coarse", json_true());
-		json_object_set_new(jr, "target", json_string(run->target->name));
-		json_object_set_new(jr, "source_ns", json_num(run->source_ns));
+			bad |= json_object_set_new(jr, "coarse", json_true());
+		bad |= json_object_set_new(jr, "target", json_string(run->target->name));
+		bad |= json_object_set_new(jr, "source_ns", json_num(run->source_ns));
 		/* Nothing projected: null, never the carried source time. */
-		json_object_set_new(jr, "lo_ns", json_num(any ? run->lo_ns : NAN));
-		json_object_set_new(jr, "hi_ns", json_num(any ? run->hi_ns : NAN));
-		json_object_set_new(jr, "point_ns", json_num(any ? run->point_ns : NAN));
-		json_object_set_new(jr, "speedup", json_num(any && run->point_ns > 0 ?
+		bad |= json_object_set_new(jr, "lo_ns", json_num(any ? run->lo_ns : NAN));
+		bad |= json_object_set_new(jr, "hi_ns", json_num(any ? run->hi_ns : NAN));
+		bad |= json_object_set_new(jr, "point_ns", json_num(any ? run->point_ns : NAN));
+		bad |= json_object_set_new(jr, "speedup", json_num(any && run->point_ns > 0 ?
 							run->source_ns / run->point_ns : NAN));
-		json_object_set_new(jr, "measured_ns", json_num(meas));
-		json_object_set_new(jr, "projected_kernels", json_integer((json_int_t)run->n_projected));
-		json_object_set_new(jr, "unprojected_kernels", json_integer((json_int_t)run->n_unprojected));
-		json_object_set_new(jr, "unprojected_source_ns", json_num(run->unprojected_source_ns));
-		json_object_set_new(jr, "fallback_kernels", json_integer((json_int_t)run->n_fallback));
-		json_object_set_new(jr, "coarse_kernels",
+		bad |= json_object_set_new(jr, "measured_ns", json_num(meas));
+		bad |= json_object_set_new(jr, "projected_kernels",
+					   json_integer((json_int_t)run->n_projected));
+		bad |= json_object_set_new(jr, "unprojected_kernels",
+					   json_integer((json_int_t)run->n_unprojected));
+		bad |= json_object_set_new(jr, "unprojected_source_ns", json_num(run->unprojected_source_ns));
+		bad |= json_object_set_new(jr, "fallback_kernels",
+					   json_integer((json_int_t)run->n_fallback));
+		bad |= json_object_set_new(jr, "coarse_kernels",
 				    json_integer((json_int_t)(gpuproj_model_is_coarse(run->model)
 							      ? run->n_projected
 							      : run->n_fallback_sol)));
@@ -691,50 +697,53 @@ gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_t
 			const struct gpuproj_projection *pr = &run->kernels[i];
 			json_t *jk = json_object();
 
-			json_object_set_new(jk, "kernel", json_integer((json_int_t)i));
-			json_object_set_new(jk, "status", json_string(pr->status == GPUPROJ_OK ? "ok" :
-								     gpuproj_strerror(pr->status)));
+			bad |= json_object_set_new(jk, "kernel", json_integer((json_int_t)i));
+			bad |= json_object_set_new(jk, "status",
+						   json_string(pr->status == GPUPROJ_OK ? "ok" :
+							       gpuproj_strerror(pr->status)));
 			if (pr->status == GPUPROJ_OK) {
 				json_t *lvl = json_object();
 				int l;
 
-				json_object_set_new(jk, "lo_ns", json_num(pr->lo_ns));
-				json_object_set_new(jk, "hi_ns", json_num(pr->hi_ns));
-				json_object_set_new(jk, "point_ns", json_num(pr->point_ns));
-				json_object_set_new(jk, "level_lo_ns", json_num(pr->level_lo_ns));
-				json_object_set_new(jk, "level_hi_ns", json_num(pr->level_hi_ns));
-				json_object_set_new(jk, "interval", json_string(pr->calibrated
+				bad |= json_object_set_new(jk, "lo_ns", json_num(pr->lo_ns));
+				bad |= json_object_set_new(jk, "hi_ns", json_num(pr->hi_ns));
+				bad |= json_object_set_new(jk, "point_ns", json_num(pr->point_ns));
+				bad |= json_object_set_new(jk, "level_lo_ns", json_num(pr->level_lo_ns));
+				bad |= json_object_set_new(jk, "level_hi_ns", json_num(pr->level_hi_ns));
+				bad |= json_object_set_new(jk, "interval", json_string(pr->calibrated
 										? "calibrated"
 										: "model"));
-				json_object_set_new(jk, "binding",
+				bad |= json_object_set_new(jk, "binding",
 						    json_string(gpuproj_bound_name(pr->binding)));
 				for (l = 0; l < GPUPROJ_HL_COUNT; l++)
-					json_object_set_new(lvl, lv[l], json_num(pr->level_ns[l]));
-				json_object_set_new(jk, "level_ns", lvl);
-				json_object_set_new(jk, "flop_ratio", json_num(pr->flop_ratio));
+					bad |= json_object_set_new(lvl, lv[l],
+								   json_num(pr->level_ns[l]));
+				bad |= json_object_set_new(jk, "level_ns", lvl);
+				bad |= json_object_set_new(jk, "flop_ratio",
+							   json_num(pr->flop_ratio));
 				if (pr->note[0])
-					json_object_set_new(jk, "note", json_string(pr->note));
+					bad |= json_object_set_new(jk, "note", json_string_lossy(pr->note));
 				if (pr->fallback) {
 					/* Projected in place of the run's model, which could not. */
-					json_object_set_new(jk, "model", json_string(
+					bad |= json_object_set_new(jk, "model", json_string(
 						gpuproj_model_name(pr->fallback)));
-					json_object_set_new(jk, "coarse", json_boolean(
+					bad |= json_object_set_new(jk, "coarse", json_boolean(
 						gpuproj_model_is_coarse(pr->fallback)));
-					json_object_set_new(jk, "why_fallback", json_string(pr->why));
+					bad |= json_object_set_new(jk, "why_fallback", json_string_lossy(pr->why));
 				}
 				if (opt && opt->details)
-					json_details(jk, run, pr->fallback ? pr->fallback : run->model,
+					bad |= json_details(jk, run, pr->fallback ? pr->fallback : run->model,
 						     gpuproj_profile_at(p, i), src);
 			} else {
-				json_object_set_new(jk, "why", json_string(pr->why));
+				bad |= json_object_set_new(jk, "why", json_string_lossy(pr->why));
 			}
-			json_array_append_new(ks, jk);
+			bad |= json_array_append_new(ks, jk);
 		}
-		json_object_set_new(jr, "kernels", ks);
-		json_array_append_new(projs, jr);
+		bad |= json_object_set_new(jr, "kernels", ks);
+		bad |= json_array_append_new(projs, jr);
 	}
-	json_object_set_new(root, "projections", projs);
-	*ret_text = json_text(root);
+	bad |= json_object_set_new(root, "projections", projs);
+	*ret_text = bad ? NULL : json_text(root);
 	json_decref(root);
 	if (!*ret_text)
 		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory encoding JSON");

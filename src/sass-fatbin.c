@@ -80,6 +80,11 @@
 #define FATBIN_FLAG_ZSTD 0x8000u
 /* Largest image we agree to decompress (a corrupt header must not make us allocate GiBs). */
 #define FATBIN_MAX_RAW ((uint64_t)512 << 20)
+/*
+ * Largest ratio of all decompressed sizes to the input's size (nvcc's
+ * cubins compress 3–5×, PTX about 10×).
+ */
+#define FATBIN_MAX_INFLATE 64u
 
 #define EM_CUDA 190
 #define ELF_SHDR_SIZE 64u
@@ -155,6 +160,12 @@ fatbin_codec_name(enum fatbin_codec codec)
 struct image_vec {
 	struct fatbin_image *v;
 	size_t n, cap;
+	/*
+	 * Bytes the compressed images claim once decompressed, and the most a
+	 * file of this size may claim (FATBIN_MAX_INFLATE × its size, at least
+	 * FATBIN_MAX_RAW): a small file cannot make gpuproj decompress TiBs.
+	 */
+	uint64_t inflated, inflate_budget;
 };
 
 static int
@@ -226,6 +237,11 @@ scan_entries(const unsigned char *buf, size_t start, size_t end, size_t containe
 							   "size in fatbin entry");
 				im.size = csz;
 				im.raw_size = usz;
+				iv->inflated += usz;
+				if (iv->inflated > iv->inflate_budget)
+					return parse_error(err, name, q + 56, "the compressed fatbin "
+							   "entries claim more than 64 times the "
+							   "file's size once decompressed");
 			} else {
 				im.codec = FATBIN_RAW;
 				im.size = (size_t)psz;
@@ -402,18 +418,73 @@ elf_open(struct elf *e, const unsigned char *buf, size_t len, const char *name,
 	return GPUPROJ_OK;
 }
 
+/*
+ * Byte ranges of sections, some of which may overlap in a malformed (or
+ * hostile) file: real ELF files never have two sections with the same
+ * bytes, but a 590 KB file whose 9,000 section headers all name one range
+ * made the scan build 16.7 million images. Only ranges that overlap no
+ * range kept before them (by offset, then by the caller's order) are kept,
+ * so every byte is scanned at most once: work and memory stay linear in
+ * the file size.
+ */
+struct sec_range {
+	uint64_t start, end;	/* [start, end) */
+	size_t order;		/* the caller's order (priority) */
+	size_t section;		/* ELF section index */
+	const char *where;	/* the section's name (static) */
+	bool keep;
+};
+
+static int
+cmp_range_start(const void *a, const void *b)
+{
+	const struct sec_range *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int
+cmp_range_order(const void *a, const void *b)
+{
+	const struct sec_range *x = a, *y = b;
+
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Mark keep on r[0..n) and leave it in the caller's order. */
+static void
+keep_disjoint(struct sec_range *r, size_t n)
+{
+	uint64_t end = 0;
+	size_t i;
+
+	qsort(r, n, sizeof(*r), cmp_range_start);
+	for (i = 0; i < n; i++) {
+		r[i].keep = r[i].start >= end;
+		if (r[i].keep && r[i].end > end)
+			end = r[i].end;
+	}
+	qsort(r, n, sizeof(*r), cmp_range_order);
+}
+
 static int
 scan_host_elf(const unsigned char *buf, size_t len, const char *name, size_t *container,
 	      struct image_vec *iv, struct gpuproj_error *err)
 {
 	static const char *const wanted[] = { ".nv_fatbin", "__nv_relfatbin" };
+	struct sec_range *ranges;
+	size_t n = 0, w, i;
 	struct elf e;
-	size_t w, i;
 	int r;
 
 	r = elf_open(&e, buf, len, name, err);
 	if (r)
 		return r;
+	ranges = malloc((e.shnum ? e.shnum : 1) * sizeof(*ranges));
+	if (!ranges)
+		return error_set(err, GPUPROJ_E_NOMEM, name, 0, 0, "out of memory");
 	/* .nv_fatbin first: where a kernel is in both, the linked code wins. */
 	for (w = 0; w < ARRAY_LENGTH(wanted); w++) {
 		for (i = 0; i < e.shnum; i++) {
@@ -422,17 +493,30 @@ scan_host_elf(const unsigned char *buf, size_t len, const char *name, size_t *co
 
 			r = elf_section(&e, i, &sh, err);
 			if (r)
-				return r;
+				goto out;
 			sname = elf_str(e.shstr, e.shstr_len, sh.name);
-			if (!sname || strcmp(sname, wanted[w]) != 0 || sh.type == SHT_NOBITS)
+			if (!sname || strcmp(sname, wanted[w]) != 0 || sh.type == SHT_NOBITS ||
+			    sh.size == 0)
 				continue;
-			r = scan_containers(buf, (size_t)sh.offset, (size_t)(sh.offset + sh.size),
-					    container, wanted[w], name, iv, err);
-			if (r)
-				return r;
+			ranges[n] = (struct sec_range){ sh.offset, sh.offset + sh.size, n, i,
+							wanted[w], false };
+			n++;
 		}
 	}
-	return GPUPROJ_OK;
+	/* Duplicate and overlapping ranges are scanned once (above). */
+	keep_disjoint(ranges, n);
+	for (i = 0; i < n; i++) {
+		if (!ranges[i].keep)
+			continue;
+		r = scan_containers(buf, (size_t)ranges[i].start, (size_t)ranges[i].end, container,
+				    ranges[i].where, name, iv, err);
+		if (r)
+			goto out;
+	}
+	r = GPUPROJ_OK;
+out:
+	free(ranges);
+	return r;
 }
 
 static int
@@ -454,6 +538,8 @@ fatbin_scan(const unsigned char *buf, size_t len, const char *name, size_t first
 	size_t container = first_container;
 	int r;
 
+	iv.inflate_budget = len > FATBIN_MAX_RAW / FATBIN_MAX_INFLATE ?
+			    (uint64_t)len * FATBIN_MAX_INFLATE : FATBIN_MAX_RAW;
 	*ret = NULL;
 	*ret_n = 0;
 	*ret_containers = first_container;
@@ -594,8 +680,9 @@ cubin_relocs(const struct elf *e, struct cubin *ret, const size_t *text_of, size
 	     const struct shdr *st, struct gpuproj_error *err)
 {
 	const unsigned char *buf = e->buf;
-	size_t i, j, cap = 0, nsyms = (size_t)(st->size / ELF_SYM_SIZE);
+	size_t i, j, k, cap = 0, nsyms = (size_t)(st->size / ELF_SYM_SIZE), n_ranges = 0;
 	size_t *sym_func = calloc(nsyms + 1, sizeof(*sym_func));
+	struct sec_range *ranges = NULL;
 	int r = GPUPROJ_OK;
 
 	if (!sym_func)
@@ -606,9 +693,14 @@ cubin_relocs(const struct elf *e, struct cubin *ret, const size_t *text_of, size
 		if (ret->funcs[j].sym < nsyms)
 			sym_func[ret->funcs[j].sym] = j;
 	}
+	ranges = malloc((e->shnum ? e->shnum : 1) * sizeof(*ranges));
+	if (!ranges) {
+		r = error_set(err, GPUPROJ_E_NOMEM, e->name, 0, 0, "out of memory");
+		goto out;
+	}
 	for (i = 0; i < e->shnum; i++) {
 		struct shdr rs;
-		size_t ent, target, n;
+		size_t ent, target;
 
 		shdr_read(e, i, &rs);
 		if ((rs.type != SHT_REL && rs.type != SHT_RELA) || rs.link != symtab)
@@ -625,6 +717,22 @@ cubin_relocs(const struct elf *e, struct cubin *ret, const size_t *text_of, size
 		target = rd32(e->buf + e->shoff + i * ELF_SHDR_SIZE + 44);
 		if (target >= e->shnum || text_of[target] == SIZE_MAX)
 			continue;
+		ranges[n_ranges] = (struct sec_range){ rs.offset, rs.offset + rs.size, n_ranges, i,
+						       NULL, false };
+		n_ranges++;
+	}
+	/* Relocation sections sharing bytes with an earlier one are left out: linear work. */
+	keep_disjoint(ranges, n_ranges);
+	for (k = 0; k < n_ranges; k++) {
+		struct shdr rs;
+		size_t ent, target, n;
+
+		if (!ranges[k].keep)
+			continue;
+		i = ranges[k].section;
+		shdr_read(e, i, &rs);
+		ent = rs.type == SHT_REL ? 16 : 24;
+		target = rd32(e->buf + e->shoff + i * ELF_SHDR_SIZE + 44);
 		n = (size_t)(rs.size / ent);
 		for (j = 0; j < n; j++) {
 			const unsigned char *p = buf + rs.offset + j * ent;
@@ -652,6 +760,7 @@ cubin_relocs(const struct elf *e, struct cubin *ret, const size_t *text_of, size
 	if (ret->n_relocs > 1)
 		qsort(ret->relocs, ret->n_relocs, sizeof(*ret->relocs), reloc_cmp);
 out:
+	free(ranges);
 	free(sym_func);
 	return r;
 }
@@ -661,7 +770,8 @@ cubin_parse(const unsigned char *buf, size_t len, const char *name, struct cubin
 	    struct gpuproj_error *err)
 {
 	struct elf e;
-	size_t *text_of = NULL, i, symtab = SIZE_MAX;
+	size_t *text_of = NULL, i, symtab = SIZE_MAX, n_ranges = 0;
+	struct sec_range *ranges = NULL;
 	struct shdr sh, st, ss;
 	int r;
 
@@ -681,6 +791,11 @@ cubin_parse(const unsigned char *buf, size_t len, const char *name, struct cubin
 		r = error_set(err, GPUPROJ_E_NOMEM, name, 0, 0, "out of memory");
 		goto out;
 	}
+	ranges = malloc(e.shnum * sizeof(*ranges));
+	if (!ranges) {
+		r = error_set(err, GPUPROJ_E_NOMEM, name, 0, 0, "out of memory");
+		goto out;
+	}
 	for (i = 0; i < e.shnum; i++) {
 		const char *sname;
 
@@ -694,10 +809,19 @@ cubin_parse(const unsigned char *buf, size_t len, const char *name, struct cubin
 		if (sh.type != SHT_PROGBITS || !(sh.flags & SHF_EXECINSTR) || !sname ||
 		    !str_startswith(sname, ".text."))
 			continue;
-		text_of[i] = ret->n_texts;
-		ret->texts[ret->n_texts].name = sname;
-		ret->texts[ret->n_texts].data = buf + sh.offset;
-		ret->texts[ret->n_texts].size = sh.size;
+		ranges[n_ranges] = (struct sec_range){ sh.offset, sh.offset + sh.size, n_ranges, i,
+						       sname, false };
+		n_ranges++;
+	}
+	/* Code sections sharing bytes with an earlier one are left out (keep_disjoint()). */
+	keep_disjoint(ranges, n_ranges);
+	for (i = 0; i < n_ranges; i++) {
+		if (!ranges[i].keep)
+			continue;
+		text_of[ranges[i].section] = ret->n_texts;
+		ret->texts[ret->n_texts].name = ranges[i].where;
+		ret->texts[ret->n_texts].data = buf + ranges[i].start;
+		ret->texts[ret->n_texts].size = ranges[i].end - ranges[i].start;
 		ret->n_texts++;
 	}
 	if (symtab == SIZE_MAX || ret->n_texts == 0) {
@@ -759,6 +883,7 @@ cubin_parse(const unsigned char *buf, size_t len, const char *name, struct cubin
 		qsort(ret->funcs, ret->n_funcs, sizeof(*ret->funcs), func_cmp);
 	r = cubin_relocs(&e, ret, text_of, symtab, &st, err);
 out:
+	free(ranges);
 	free(text_of);
 	return r;
 }

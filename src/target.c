@@ -19,6 +19,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -44,7 +45,41 @@ struct loader {
 	const char *file;
 	struct gpuproj_error *err;
 	struct gpuproj_targets *set;
+	const char **refs_sorted;	/* set->ref_keys sorted, for citation lookups */
 };
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A reference key and its position in the file. */
+struct ref_at {
+	const char *key;
+	size_t index;
+};
+
+static int
+cmp_ref_at(const void *a, const void *b)
+{
+	const struct ref_at *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c)
+		return c;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Is `key` in `references`? O(log n): a file may cite many times. */
+static bool
+has_reference(const struct loader *ld, const char *key)
+{
+	if (!ld->refs_sorted)
+		return gpuproj_targets_reference(ld->set, key) != NULL;
+	return bsearch(&key, ld->refs_sorted, ld->set->n_refs, sizeof(*ld->refs_sorted),
+		       cmp_str) != NULL;
+}
 
 static const char *const top_keys[] = { "schema", "references", "gpus" };
 
@@ -266,8 +301,73 @@ get_string(struct loader *ld, yaml_node_t *map, const char *key, bool required, 
 }
 
 /*
+ * Upper limits that no real GPU approaches (docs/targets-schema.md
+ * "Limits"): they keep every count an int, every product a model forms
+ * (SMs × schedulers × IPC × clock, …) finite, and a typo such as
+ * `clock_mhz: 1e308` from becoming an infinite peak. A group name covers
+ * its members. Paths not listed get DEFAULT_MAX; a new schema field adds
+ * its own line.
+ */
+static const struct {
+	const char *path;
+	double max;
+	const char *unit;
+} number_limits[] = {
+	{ "sms", 4096, "" }, /* GPUPROJ_MAX_SMS */
+	{ "warp_size", 128, "" },
+	{ "clock_mhz", 10000, "MHz (10 GHz)" },
+	{ "schedulers_per_sm", 64, "" },
+	{ "ipc_per_scheduler", 64, "" },
+	{ "memory_gib", 65536, "GiB" },
+	{ "ldst_shared_gops", 1e9, "" },
+	{ "limits.threads_per_sm", 65536, "" },
+	{ "limits.threads_per_block", 65536, "" },
+	{ "limits.blocks_per_sm", 4096, "" },
+	{ "limits.regs_per_sm", 16777216, "" },
+	{ "limits.regs_per_block", 16777216, "" },
+	{ "limits.regs_per_thread", 65536, "" },
+	{ "limits.reg_alloc_unit", 65536, "" },
+	{ "limits.smem_per_sm_kib", 1048576, "KiB (1 GiB)" },
+	{ "limits.smem_per_block_kib", 1048576, "KiB (1 GiB)" },
+	{ "limits.smem_alloc_unit_b", 1073741824, "B (1 GiB)" },
+	{ "limits.smem_reserved_per_block_b", 1073741824, "B (1 GiB)" },
+	{ "limits.l2_mib", 1048576, "MiB (1 TiB)" },
+	{ "peak_gflops", 1e9, "GFLOP/s (1 EFLOP/s)" },
+	{ "max_gflops", 1e9, "GFLOP/s (1 EFLOP/s)" },
+	{ "peak_giops", 1e9, "GIOP/s" },
+	{ "peak_bw_gbs", 1e7, "GB/s (10 PB/s)" },
+	{ "bw_gbs", 1e7, "GB/s (10 PB/s)" },
+	{ "price_usd", 1e9, "USD" },
+	{ "tdp_w", 1e6, "W" },
+	/* Fields of the one-basis schema (boost clock, lanes, STREAM, latencies). */
+	{ "boost_clock_mhz", 10000, "MHz (10 GHz)" },
+	{ "lanes_per_sm", 4096, "" },
+	{ "stream_gbs", 1e7, "GB/s (10 PB/s)" },
+	{ "latency_ns", 1e6, "ns (1 ms)" },
+};
+#define DEFAULT_MAX 1e12
+
+static double
+number_limit(const char *path, const char **unit)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LENGTH(number_limits); i++) {
+		size_t n = strlen(number_limits[i].path);
+
+		if (strncmp(path, number_limits[i].path, n) == 0 && (!path[n] || path[n] == '.')) {
+			*unit = number_limits[i].unit;
+			return number_limits[i].max;
+		}
+	}
+	*unit = "";
+	return DEFAULT_MAX;
+}
+
+/*
  * A number: a plain scalar that parses completely. `allow_null` accepts
  * null (→ NaN). `positive` false means ≥ 0 is required, true means > 0.
+ * At most number_limit(path).
  */
 static int
 number_node(struct loader *ld, yaml_node_t *n, const char *path, bool allow_null, bool positive,
@@ -293,6 +393,15 @@ number_node(struct loader *ld, yaml_node_t *n, const char *path, bool allow_null
 	if (!positive && v < 0)
 		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must not be negative, got %s", path,
 			    scalar(n));
+	{
+		const char *unit;
+		double max = number_limit(path, &unit);
+
+		if (v > max)
+			return fail(ld, GPUPROJ_E_LIMIT, n, "'%s' is %s, above the limit of %.15g%s%s "
+				    "(no real GPU comes near it; docs/targets-schema.md)", path,
+				    scalar(n), max, *unit ? " " : "", unit);
+	}
 	*out = v;
 	return GPUPROJ_OK;
 }
@@ -308,6 +417,7 @@ integer_node(struct loader *ld, yaml_node_t *n, const char *path, bool positive,
 	if (v != floor(v) || v > 1e9)
 		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must be an integer, got %s", path,
 			    scalar(n));
+	/* number_node() checked the limit: every int product of two limits fits in 64 bits. */
 	*out = (int)v;
 	return GPUPROJ_OK;
 }
@@ -499,7 +609,7 @@ check_source_text(struct loader *ld, yaml_node_t *n, const char *path, enum gpup
 			continue; /* not a citation, e.g. "[1/2]" */
 		memcpy(key, p + 1, (size_t)(q - p - 1));
 		key[q - p - 1] = '\0';
-		if (!gpuproj_targets_reference(ld->set, key)) {
+		if (!has_reference(ld, key)) {
 			const char *guess = NULL;
 
 			guess = nearest(key, (const char *const *)ld->set->ref_keys, ld->set->n_refs);
@@ -942,7 +1052,6 @@ parse_references(struct loader *ld, yaml_node_t *root)
 		yaml_node_t *k = yaml_document_get_node(ld->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(ld->doc, p->value);
 		const char *s;
-		size_t j;
 
 		if (!k || k->type != YAML_SCALAR_NODE || !*scalar(k))
 			return fail(ld, GPUPROJ_E_SCHEMA, k ? k : map, "reference keys must be strings");
@@ -951,11 +1060,6 @@ parse_references(struct loader *ld, yaml_node_t *root)
 				return fail(ld, GPUPROJ_E_SCHEMA, k,
 					    "reference key '%s' may only hold letters, digits, '-' "
 					    "and '_'", scalar(k));
-		}
-		for (j = 0; j < i; j++) {
-			if (strcmp(ld->set->ref_keys[j], scalar(k)) == 0)
-				return fail(ld, GPUPROJ_E_SCHEMA, k, "duplicate reference key '%s'",
-					    scalar(k));
 		}
 		if (!v || v->type != YAML_SCALAR_NODE || is_null(v) || !*scalar(v))
 			return fail(ld, GPUPROJ_E_SCHEMA, v ? v : k,
@@ -966,38 +1070,159 @@ parse_references(struct loader *ld, yaml_node_t *root)
 		if (!ld->set->ref_keys[i] || !ld->set->ref_texts[i])
 			return fail(ld, GPUPROJ_E_NOMEM, v, "out of memory");
 	}
+	/*
+	 * Duplicates, found by sorting (a file may hold many references): the
+	 * one reported is the first repeated key in file order, as before.
+	 */
+	{
+		struct ref_at *order = malloc((n ? n : 1) * sizeof(*order));
+		size_t dup = SIZE_MAX;
+
+		ld->refs_sorted = malloc((n ? n : 1) * sizeof(*ld->refs_sorted));
+		if (!order || !ld->refs_sorted) {
+			free(order);
+			return fail(ld, GPUPROJ_E_NOMEM, map, "out of memory");
+		}
+		for (i = 0; i < n; i++) {
+			order[i].key = ld->set->ref_keys[i];
+			order[i].index = i;
+		}
+		qsort(order, n, sizeof(*order), cmp_ref_at);
+		for (i = 0; i < n; i++) {
+			ld->refs_sorted[i] = order[i].key;
+			/* Within a key, by position: [i] is a later occurrence of [i - 1]'s key. */
+			if (i && strcmp(order[i - 1].key, order[i].key) == 0 && order[i].index < dup &&
+			    (i < 2 || strcmp(order[i - 2].key, order[i].key) != 0))
+				dup = order[i].index;
+		}
+		free(order);
+		if (dup != SIZE_MAX) {
+			p = map->data.mapping.pairs.start + dup;
+			return fail(ld, GPUPROJ_E_SCHEMA, yaml_document_get_node(ld->doc, p->key),
+				    "duplicate reference key '%s'", ld->set->ref_keys[dup]);
+		}
+	}
 	return GPUPROJ_OK;
 }
 
+/* A GPU name (kind 0) or match string (kind 1), normalised for comparison. */
+struct uniq_entry {
+	int kind;
+	char *norm;	/* lowercase; a match string also trimmed */
+	size_t gpu, item;
+};
+
+static int
+cmp_uniq(const void *a, const void *b)
+{
+	const struct uniq_entry *x = a, *y = b;
+	int c;
+
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	if ((c = strcmp(x->norm, y->norm)) != 0)
+		return c;
+	if (x->gpu != y->gpu)
+		return x->gpu < y->gpu ? -1 : 1;
+	return x->item < y->item ? -1 : x->item > y->item;
+}
+
+static char *
+normalise(const char *s, bool trim)
+{
+	size_t len, i;
+	char *out;
+
+	if (trim) {
+		while (isspace((unsigned char)*s))
+			s++;
+	}
+	len = strlen(s);
+	while (trim && len && isspace((unsigned char)s[len - 1]))
+		len--;
+	out = malloc(len + 1);
+	if (!out)
+		return NULL;
+	for (i = 0; i < len; i++)
+		out[i] = (char)tolower((unsigned char)s[i]);
+	out[len] = '\0';
+	return out;
+}
+
+/*
+ * No two GPUs share a name (case-insensitive) or a match string (also
+ * ignoring surrounding blanks). By sorting, so a file with many GPUs and
+ * match strings is checked in O(n log n); the problem reported is the one
+ * a pairwise scan in file order finds first: the earliest GPU that repeats
+ * an earlier one's name or match string, against the earliest such GPU,
+ * its name before its match strings.
+ */
 static int
 check_unique(struct loader *ld, yaml_node_t *seq)
 {
 	struct gpuproj_targets *s = ld->set;
-	size_t i, j, a, b;
+	struct uniq_entry *e, best = { .gpu = SIZE_MAX };
+	size_t n = s->n, i, a, g, best_b = 0;
+	int r = GPUPROJ_OK;
 
-	for (i = 0; i < s->n; i++) {
-		for (j = 0; j < i; j++) {
-			yaml_node_t *node = yaml_document_get_node(ld->doc,
-								   seq->data.sequence.items.start[i]);
-
-			if (strcasecmp(s->gpus[i].name, s->gpus[j].name) == 0)
-				return fail(ld, GPUPROJ_E_SCHEMA, map_lookup(ld, node, "name", NULL),
-					    "duplicate GPU name '%s' (first defined at line %d)",
-					    s->gpus[i].name, s->gpus[j].line);
-			for (a = 0; a < s->gpus[i].n_match; a++) {
-				for (b = 0; b < s->gpus[j].n_match; b++) {
-					if (str_eq_nocase_trim(s->gpus[i].match[a], s->gpus[j].match[b]))
-						return fail(ld, GPUPROJ_E_SCHEMA,
-							    map_lookup(ld, node, "match", NULL),
-							    "match string '%s' of '%s' is already used by "
-							    "'%s' (line %d)", s->gpus[i].match[a],
-							    s->gpus[i].name, s->gpus[j].name,
-							    s->gpus[j].line);
-				}
-			}
+	for (i = 0; i < s->n; i++)
+		n += s->gpus[i].n_match;
+	e = calloc(n ? n : 1, sizeof(*e));
+	if (!e)
+		return fail(ld, GPUPROJ_E_NOMEM, seq, "out of memory");
+	for (i = 0, n = 0; i < s->n; i++) {
+		e[n++] = (struct uniq_entry){ 0, normalise(s->gpus[i].name, false), i, 0 };
+		for (a = 0; a < s->gpus[i].n_match; a++)
+			e[n++] = (struct uniq_entry){ 1, normalise(s->gpus[i].match[a], true), i, a };
+	}
+	for (i = 0; i < n; i++) {
+		if (!e[i].norm) {
+			r = fail(ld, GPUPROJ_E_NOMEM, seq, "out of memory");
+			goto out;
 		}
 	}
-	return GPUPROJ_OK;
+	qsort(e, n, sizeof(*e), cmp_uniq);
+	for (i = 0; i < n; i = g) {
+		size_t first = i, second = SIZE_MAX;
+
+		for (g = i + 1; g < n && e[g].kind == e[i].kind && strcmp(e[g].norm, e[i].norm) == 0;
+		     g++) {
+			if (second == SIZE_MAX && e[g].gpu != e[first].gpu)
+				second = g;
+		}
+		if (second == SIZE_MAX)
+			continue;
+		/* Candidate: GPU e[second].gpu repeats GPU e[first].gpu. */
+		if (e[second].gpu < best.gpu ||
+		    (e[second].gpu == best.gpu &&
+		     (e[first].gpu < best_b ||
+		      (e[first].gpu == best_b &&
+		       (e[second].kind < best.kind ||
+			(e[second].kind == best.kind && e[second].item < best.item)))))) {
+			best = e[second];
+			best.norm = NULL;
+			best_b = e[first].gpu;
+		}
+	}
+	if (best.gpu != SIZE_MAX) {
+		const struct gpuproj_target *ti = &s->gpus[best.gpu], *tj = &s->gpus[best_b];
+		yaml_node_t *node = yaml_document_get_node(ld->doc,
+							   seq->data.sequence.items.start[best.gpu]);
+
+		if (best.kind == 0)
+			r = fail(ld, GPUPROJ_E_SCHEMA, map_lookup(ld, node, "name", NULL),
+				 "duplicate GPU name '%s' (first defined at line %d)", ti->name,
+				 tj->line);
+		else
+			r = fail(ld, GPUPROJ_E_SCHEMA, map_lookup(ld, node, "match", NULL),
+				 "match string '%s' of '%s' is already used by '%s' (line %d)",
+				 ti->match[best.item], ti->name, tj->name, tj->line);
+	}
+out:
+	for (i = 0; i < n; i++)
+		free(e[i].norm);
+	free(e);
+	return r;
 }
 
 static int
@@ -1088,6 +1313,71 @@ gpuproj_targets_free(struct gpuproj_targets *s)
 	return NULL;
 }
 
+/*
+ * The guard before libyaml builds a document (issue 12): the text is at
+ * most TARGETS_MAX_BYTES (unless the input limit was raised explicitly)
+ * and nests flow collections ([ ], { }) at most TARGETS_MAX_DEPTH deep.
+ * libyaml's scanner checks every open flow level for stale simple keys on
+ * every token, so 200,000 nested '[' took 96 s; its token scanner is cheap
+ * while the depth stays small, so the depth is measured with it, stopping
+ * at the first token beyond the limit (quotes, comments and block scalars
+ * are the scanner's business, not a second lexer's). Block nesting needs
+ * indentation and is bounded by the size. docs/targets-schema.md "Limits".
+ */
+#define TARGETS_MAX_BYTES ((uint64_t)8 << 20)
+#define TARGETS_MAX_DEPTH 64
+
+static int
+yaml_guard(const char *text, size_t len, const char *file, struct gpuproj_error *err)
+{
+	yaml_parser_t parser;
+	yaml_token_t token;
+	uint64_t max;
+	bool raised;
+	int depth = 0, r = GPUPROJ_OK;
+
+	r = file_input_limit(&max, &raised, err);
+	if (r)
+		return r;
+	if (!raised && max > TARGETS_MAX_BYTES)
+		max = TARGETS_MAX_BYTES;
+	if (len > max) {
+		char a[32], b[32];
+
+		return error_set(err, GPUPROJ_E_LIMIT, file, 0, 0, "is %s, larger than the limit "
+				 "of %s for a targets file (raise it with --max-input-size or "
+				 "GPUPROJ_MAX_INPUT_SIZE)", format_bytes(len, a, sizeof(a)),
+				 format_bytes(max, b, sizeof(b)));
+	}
+	if (!yaml_parser_initialize(&parser))
+		return error_set(err, GPUPROJ_E_NOMEM, file, 0, 0, "out of memory");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	for (;;) {
+		if (!yaml_parser_scan(&parser, &token))
+			break; /* the loader reports the syntax error with its position */
+		if (token.type == YAML_FLOW_SEQUENCE_START_TOKEN ||
+		    token.type == YAML_FLOW_MAPPING_START_TOKEN) {
+			if (++depth > TARGETS_MAX_DEPTH)
+				r = error_set(err, GPUPROJ_E_LIMIT, file,
+					      (int)token.start_mark.line + 1,
+					      (int)token.start_mark.column + 1,
+					      "YAML nested more than %d levels deep ([ and { "
+					      "inside each other)", TARGETS_MAX_DEPTH);
+		} else if (token.type == YAML_FLOW_SEQUENCE_END_TOKEN ||
+			   token.type == YAML_FLOW_MAPPING_END_TOKEN) {
+			if (depth > 0)
+				depth--;
+		}
+		if (token.type == YAML_STREAM_END_TOKEN || r) {
+			yaml_token_delete(&token);
+			break;
+		}
+		yaml_token_delete(&token);
+	}
+	yaml_parser_delete(&parser);
+	return r;
+}
+
 int
 gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
 			    struct gpuproj_targets **ret, struct gpuproj_error *reterr)
@@ -1099,6 +1389,9 @@ gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
 
 	if (!text || !ret)
 		return error_set(reterr, GPUPROJ_E_INVAL, ld.file, 0, 0, "invalid argument");
+	r = yaml_guard(text, len, ld.file, reterr);
+	if (r)
+		return r;
 	if (!yaml_parser_initialize(&parser))
 		return error_set(reterr, GPUPROJ_E_NOMEM, ld.file, 0, 0, "out of memory");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -1132,6 +1425,7 @@ gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
 	}
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
+	free(ld.refs_sorted);
 	if (r) {
 		gpuproj_targets_free(ld.set);
 		return r;
@@ -1149,7 +1443,15 @@ gpuproj_targets_load(const char *path, struct gpuproj_targets **ret, struct gpup
 
 	if (!path || !ret)
 		return error_set(reterr, GPUPROJ_E_INVAL, path, 0, 0, "invalid argument");
-	r = file_read_all(path, &text, &len, reterr);
+	{
+		uint64_t max;
+		bool raised;
+
+		r = file_input_limit(&max, &raised, reterr);
+		if (!r)
+			r = file_read_limited(path, raised ? 0 : TARGETS_MAX_BYTES, "a targets file",
+					      &text, &len, reterr);
+	}
 	if (r)
 		return r;
 	r = gpuproj_targets_load_buffer(text, len, path, ret, reterr);

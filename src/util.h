@@ -66,18 +66,113 @@ void strbuf_printf(struct strbuf *sb, const char *fmt, ...) GPUPROJ_PRINTF(2, 3)
 char *strbuf_steal(struct strbuf *sb);
 
 /*
+ * The size limit on every input file gpuproj reads (README "Limits of
+ * inputs"): 1 GiB unless raised with `gpuproj --max-input-size SIZE`
+ * (file_set_input_limit()) or the environment variable
+ * GPUPROJ_MAX_INPUT_SIZE (bytes, optionally with K, M, G or T: binary
+ * multiples). The option wins over the variable.
+ */
+#define GPUPROJ_INPUT_LIMIT_DEFAULT ((uint64_t)1 << 30)
+/* Set the limit for this process (0: back to the variable or the default). */
+void file_set_input_limit(uint64_t bytes);
+/*
+ * The limit in force; *ret_explicit (may be NULL) tells whether the option
+ * or the variable set it. GPUPROJ_E_INVAL, naming the variable, when
+ * GPUPROJ_MAX_INPUT_SIZE is not a size.
+ */
+int file_input_limit(uint64_t *ret, bool *ret_explicit, struct gpuproj_error *err);
+/* "512", "64K", "512M", "2G", "1T" (also "MiB"…: binary multiples) → bytes, > 0. */
+bool parse_byte_size(const char *s, uint64_t *ret);
+/* "1.5 GiB", "12 bytes" into buf. */
+char *format_bytes(uint64_t n, char *buf, size_t size);
+
+/*
  * Read a whole file ("-" = stdin) into a NUL-terminated malloc'd buffer.
- * Errors: GPUPROJ_E_IO naming the file and errno text, GPUPROJ_E_NOMEM.
+ * A regular file larger than the input limit is refused before anything
+ * is read; a pipe or device is read up to the limit and refused beyond it.
+ * Every regular file read is remembered (file_protect_inputs()), so
+ * file_write_atomic() never replaces it. Errors: GPUPROJ_E_IO naming the file and errno text,
+ * GPUPROJ_E_LIMIT (too large, with the limit and how to raise it),
+ * GPUPROJ_E_NOMEM (a clean failure: nothing is retried), GPUPROJ_E_INVAL
+ * (GPUPROJ_MAX_INPUT_SIZE is not a size).
  */
 int file_read_all(const char *path, char **ret, size_t *ret_len, struct gpuproj_error *err);
+/*
+ * As file_read_all() with a tighter limit for one kind of input (`limit`
+ * bytes, 0 = only the input limit; the smaller applies) named `what` in
+ * the message ("a targets file").
+ */
+int file_read_limited(const char *path, uint64_t limit, const char *what, char **ret,
+		      size_t *ret_len, struct gpuproj_error *err);
+
+/*
+ * Never overwrite an input (issue 12): with protection on (the gpuproj
+ * command turns it on; off by default, so a library caller may load and
+ * save one file), every regular file read is remembered and
+ * file_write_atomic() refuses to replace one.
+ */
+void file_protect_inputs(bool on);
+/*
+ * Remember `path` as an input of this process (readers that do not use
+ * file_read_all()). Regular files only; "-" is ignored.
+ */
+void file_note_input(const char *path);
+/*
+ * GPUPROJ_E_INVAL when `path` names a regular file this process has read
+ * (the same device and inode: through a symbolic or hard link too),
+ * naming the input. Commands with several outputs call it for all of them
+ * before writing the first.
+ */
+int file_check_output(const char *path, struct gpuproj_error *err);
+/* Whether two paths name one existing file (device and inode, links followed). */
+bool file_same(const char *a, const char *b);
+/*
+ * Forget one remembered input: a file read whole that the command updates
+ * in place on purpose (validate --merge-intervals FILE --fit-intervals FILE).
+ */
+void file_forget_input(const char *path);
+/* Forget every remembered input (tests; a long-lived process between jobs). */
+void file_forget_inputs(void);
 
 /*
  * Atomically replace `path` with `len` bytes of `data`: write
- * `<dir>/.<base>.XXXXXX`, fsync, rename. "-" writes stdout. On failure the
- * temporary file is removed and `path` is untouched. A `path` that exists
- * and is not a regular file (/dev/null, a FIFO) is written in place.
+ * `<dir>/.<base>.<pid>.<n>.<ns>`, fsync, rename. "-" writes stdout. On
+ * failure the temporary file is removed and `path` is untouched. A `path`
+ * that exists and is not a regular file (/dev/null, a FIFO) is written in
+ * place. Refuses (GPUPROJ_E_INVAL) a `path` that is an input of this
+ * process (file_check_output()).
  */
 int file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj_error *err);
+/*
+ * Remove the temporary files of writes in progress. Async-signal-safe: for
+ * signal handlers (the injection's GPUPROJ_SIGNALS handler may call it).
+ */
+void file_remove_temporaries(void);
+/*
+ * Install handlers for SIGINT, SIGTERM and SIGHUP (those not ignored) that
+ * remove the temporary files of writes in progress, then die of the same
+ * signal. For the gpuproj command only: a library inside an application
+ * must not take its signals. 0, or -1 with errno.
+ */
+int file_remove_temporaries_on_signals(void);
+/* Tests: called after each chunk (1 MiB) a write puts into its temporary file. */
+void file_write_set_test_hook(void (*hook)(const char *tmp_path, size_t written, size_t total));
+
+/*
+ * UTF-8 (RFC 3629; the rules jansson applies to JSON strings): whether `s`
+ * is valid; `s` with every byte that is not part of a valid sequence
+ * replaced by U+FFFD (malloc'd, NULL on ENOMEM).
+ */
+bool utf8_valid(const char *s);
+char *utf8_lossy(const char *s);
+/* Bytes of `s` as lowercase hex (malloc'd, NULL on ENOMEM). */
+char *hex_encode(const char *s);
+/*
+ * Hex (either case) back to bytes, NUL-terminated, malloc'd in *ret.
+ * GPUPROJ_E_INVAL for an odd length, a non-hex digit or a NUL byte;
+ * GPUPROJ_E_NOMEM.
+ */
+int hex_decode(const char *hex, char **ret);
 
 /*
  * Strict number parsing: the whole string must be consumed (surrounding

@@ -33,6 +33,7 @@ enum gpuproj_status {
 	GPUPROJ_E_UNSUPPORTED = 8,  /**< the operation does not apply (e.g. nothing to project from) */
 	GPUPROJ_E_BACKEND = 9,      /**< the CUPTI or driver layer failed */
 	GPUPROJ_E_MISMATCH = 10,    /**< inputs that must agree do not (GPUs, applications, versions) */
+	GPUPROJ_E_LIMIT = 11,       /**< an input exceeds a documented limit (size, nesting depth, count) */
 };
 
 /** Size of struct gpuproj_error's message buffer, bytes. */

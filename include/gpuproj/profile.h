@@ -74,6 +74,34 @@ enum gpuproj_metric {
 	GPUPROJ_M_COUNT
 };
 
+/**
+ * Ranges of the numbers a profile holds (README "Profile JSON", "Ranges"):
+ * chosen so that no real measurement approaches them and every product the
+ * tools form (per-launch value × launches, Σ over kernels, squared spreads)
+ * stays finite. gpuproj_profile_validate() enforces them; values outside
+ * never enter a profile through the gpuproj_kernel_add_*() functions.
+ */
+/** Largest per-launch duration, and reference time, ns (about 31.7 years). */
+#define GPUPROJ_MAX_NS 1e18
+/** Largest run-level time (wall_ns, gpu_ns, per-rank totals), ns: ≥ GPUPROJ_MAX_NS × INT64_MAX. */
+#define GPUPROJ_MAX_TOTAL_NS 1e37
+/** Largest per-launch value of a count, byte or cycle metric. */
+#define GPUPROJ_MAX_METRIC 1e18
+/** Largest SM clock (device clock_hz, metric clock.sm), Hz: 10 GHz. */
+#define GPUPROJ_MAX_CLOCK_HZ 1e10
+/** Largest magnitude of an extra (tool-specific) metric's per-launch value. */
+#define GPUPROJ_MAX_EXTRA 1e200
+/** Largest SM (CU) count of a device: the targets.yaml limit too. */
+#define GPUPROJ_MAX_SMS 4096
+
+/**
+ * The range [lo, hi] a metric's per-launch value must lie in: [0, 1] for
+ * ratios (warp_efficiency, occupancy.achieved), [0, GPUPROJ_MAX_CLOCK_HZ]
+ * for clock.sm, [0, GPUPROJ_MAX_METRIC] for counts, bytes and cycles.
+ * @return GPUPROJ_OK, or GPUPROJ_E_INVAL when `m` is out of the enum
+ */
+int gpuproj_metric_range(enum gpuproj_metric m, double *ret_lo, double *ret_hi);
+
 /** @return the JSON name of a metric ("inst.fp32.fma"), or NULL if out of range */
 const char *gpuproj_metric_name(enum gpuproj_metric m);
 /** @return the unit of a metric ("count", "B", "ratio", "cycles", "Hz") */
@@ -205,16 +233,20 @@ double gpuproj_kernel_total_ns(const struct gpuproj_kernel *k);
  */
 int gpuproj_kernel_flop(const struct gpuproj_kernel *k, double *ret_flop);
 /**
- * Add one timed launch of `ns` nanoseconds (also counts the launch). The
- * value is not checked: a NaN poisons the statistics.
+ * Add one timed launch of `ns` nanoseconds (also counts the launch). A
+ * duration that is not a number in [0, GPUPROJ_MAX_NS] counts the launch
+ * but is left out of the statistics.
+ * @return GPUPROJ_OK, or GPUPROJ_E_INVAL when the duration was left out
  */
-void gpuproj_kernel_add_duration(struct gpuproj_kernel *k, double ns);
+int gpuproj_kernel_add_duration(struct gpuproj_kernel *k, double ns);
 /**
  * Add one metric value of a profiled launch, in the metric's unit
- * (gpuproj_metric_unit()). Non-finite values and `m` out of range are
- * ignored (the metric stays as it was).
+ * (gpuproj_metric_unit()). A value outside gpuproj_metric_range() (NaN and
+ * infinities included) or `m` out of the enum is refused: the metric stays
+ * as it was, and the caller says so (with the input's position).
+ * @return GPUPROJ_OK, or GPUPROJ_E_INVAL when the value was refused
  */
-void gpuproj_kernel_add_metric(struct gpuproj_kernel *k, enum gpuproj_metric m, double value);
+int gpuproj_kernel_add_metric(struct gpuproj_kernel *k, enum gpuproj_metric m, double value);
 /**
  * Add a value of a metric kept by name (`name` and `unit` are copied; a
  * NULL unit is stored as ""). Values of one name are summed; the JSON
@@ -314,8 +346,11 @@ int gpuproj_profile_set_process(struct gpuproj_profile *p, const char *applicati
  * Free-form string attributes: "origin" (injection, ncu-import,
  * gpuperfpredict), "citation" (where published measurements came from),
  * "created" (ISO 8601 UTC), "tool_version", and the GPUPROJ_* environment
- * echoed as "env.GPUPROJ_…". Values are copied; NULL removes.
- * @return GPUPROJ_OK or GPUPROJ_E_NOMEM
+ * echoed as "env.GPUPROJ_…". Values are copied; NULL removes. Keys must
+ * be non-empty valid UTF-8 (they are JSON keys); values may be any bytes
+ * (the JSON keeps the exact bytes, README "Profile JSON").
+ * @return GPUPROJ_OK, GPUPROJ_E_INVAL (a key that is empty or not UTF-8),
+ *         GPUPROJ_E_NOMEM
  */
 int gpuproj_profile_set_attr(struct gpuproj_profile *p, const char *key, const char *value);
 /** @return an attribute value or NULL */
@@ -354,6 +389,21 @@ void gpuproj_profile_sort_by_time(struct gpuproj_profile *p);
 
 
 /**
+ * Check every number of a profile against its documented range (the
+ * GPUPROJ_MAX_* limits above, gpuproj_metric_range(), compute capability
+ * 1.0–99.9 or unknown, pid and rank -1 or ≥ 0, min ≤ max, counts that fit
+ * the JSON) and that every kernel has a name. gpuproj_profile_save() and
+ * the loaders call it, so every profile gpuproj writes loads back.
+ *
+ * @param name file name for the error (NULL: none)
+ * @param[out] reterr optional; the JSON path of the first value out of
+ *             range ("kernels[3].duration_ns.mean"), the value and the range
+ * @return GPUPROJ_OK or GPUPROJ_E_SCHEMA
+ */
+int gpuproj_profile_validate(const struct gpuproj_profile *p, const char *name,
+			     struct gpuproj_error *reterr);
+
+/**
  * Read a `gpuproj-profile/1` JSON file. Stored projections are ignored
  * (they are recomputed from the kernels and the targets in use); unknown
  * keys are ignored so later minor additions stay readable.
@@ -362,9 +412,10 @@ void gpuproj_profile_sort_by_time(struct gpuproj_profile *p);
  * @param[out] ret new profile owned by the caller, untouched on failure
  * @param[out] reterr optional; file:line:column for syntax errors, the
  *             JSON path (e.g. "kernels[3].grid") for schema errors
- * @return GPUPROJ_OK; GPUPROJ_E_IO, GPUPROJ_E_PARSE (not JSON),
- *         GPUPROJ_E_SCHEMA (missing/ill-typed field, unknown schema version),
- *         GPUPROJ_E_NOMEM
+ * @return GPUPROJ_OK; GPUPROJ_E_IO, GPUPROJ_E_LIMIT (larger than the input
+ *         size limit), GPUPROJ_E_PARSE (not JSON), GPUPROJ_E_SCHEMA
+ *         (missing/ill-typed field, a value out of its range, unknown schema
+ *         version), GPUPROJ_E_NOMEM
  */
 int gpuproj_profile_load(const char *path, struct gpuproj_profile **ret,
 			 struct gpuproj_error *reterr);
@@ -390,9 +441,14 @@ int gpuproj_profile_load_builtin(struct gpuproj_profile **ret, struct gpuproj_er
  * temporary name in the same directory and renamed over `path`, so readers
  * never see a half-written file and a failure leaves `path` untouched.
  *
+ * Strings that are not valid UTF-8 are kept exactly (README "Profile
+ * JSON"); a profile that fails gpuproj_profile_validate() is not written.
+ *
  * @param path destination ("-" writes standard output)
  * @return GPUPROJ_OK, GPUPROJ_E_IO (reterr names the file and errno text),
- *         GPUPROJ_E_NOMEM
+ *         GPUPROJ_E_SCHEMA (a value out of range, named as by
+ *         gpuproj_profile_validate()), GPUPROJ_E_INVAL (`path` is a file this
+ *         process read), GPUPROJ_E_NOMEM
  */
 int gpuproj_profile_save(const struct gpuproj_profile *p, const char *path,
 			 struct gpuproj_error *reterr);

@@ -180,16 +180,22 @@ struct gpuproj_targets;
  *
  * Validation covers the whole schema of docs/targets-schema.md: schema
  * version, unknown keys (with the nearest known key suggested), missing
- * required fields, wrong types, non-positive rates and counts, duplicate
- * names and duplicate match strings, numbers without a source, unknown
- * BASIS words and citations of undefined references.
+ * required fields, wrong types, non-positive rates and counts, numbers
+ * beyond the schema's limits ("Limits": SMs ≤ 4,096, clock ≤ 10 GHz, …),
+ * duplicate names and duplicate match strings, numbers without a source,
+ * unknown BASIS words and citations of undefined references. Before libyaml
+ * builds a document the text must be at most 8 MiB (unless the input limit
+ * was raised explicitly: util.h) and nest flow collections at most 64 deep.
  *
  * @param path file to read
  * @param[out] ret on success the new set, owned by the caller (free with
  *             gpuproj_targets_free()); untouched on failure
  * @param[out] reterr optional; on failure file:line:column and message
  * @return GPUPROJ_OK; GPUPROJ_E_IO (cannot read), GPUPROJ_E_PARSE (not YAML),
- *         GPUPROJ_E_SCHEMA (any schema violation), GPUPROJ_E_NOMEM
+ *         GPUPROJ_E_SCHEMA (any schema violation), GPUPROJ_E_LIMIT (a file
+ *         over the size limit, flow nesting over 64, a number over its
+ *         limit), GPUPROJ_E_INVAL (GPUPROJ_MAX_INPUT_SIZE is not a size),
+ *         GPUPROJ_E_NOMEM
  */
 int gpuproj_targets_load(const char *path, struct gpuproj_targets **ret,
 			 struct gpuproj_error *reterr);

@@ -554,7 +554,8 @@ cmd_bench(int argc, char **argv)
 			gpuproj_targets_free(check);
 		}
 		/* Keep the measurements even when the entry cannot be written. */
-		if (!o.from_raw || strcmp(raw_path, o.from_raw) != 0) {
+		if (!o.from_raw || (strcmp(raw_path, o.from_raw) != 0 &&
+				    !file_same(raw_path, o.from_raw))) {
 			if (write_raw(raw_path, text, o.from_raw ? NULL : info.mode, &sum, rows,
 				      nrows, t))
 				goto out;

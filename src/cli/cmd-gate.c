@@ -264,6 +264,11 @@ cmd_gate(int argc, char **argv)
 		cli_fail("out of memory");
 		goto out;
 	}
+	/* Neither report is written when one would replace an input (util.h). */
+	if ((junit && file_check_output(junit, &err)) || (md && file_check_output(md, &err))) {
+		input_error(&err);
+		goto out;
+	}
 	if (junit && gpuproj_gate_write(junit, junit_text, &err)) {
 		input_error(&err);
 		goto out;

@@ -353,6 +353,9 @@ cmd_validate(int argc, char **argv)
 			cli_fail_error(&err);
 			goto out;
 		}
+		/* Read whole; the merged table may replace it (atomically) in place. */
+		if (file_same(merge_arg, fit_path))
+			file_forget_input(merge_arg);
 		base_table = base;
 	}
 	if (intervals_arg && strcmp(intervals_arg, "levels") == 0) {

@@ -44,14 +44,19 @@ usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "Usage: gpuproj <command> [options] [arguments]\n"
+	fprintf(f, "Usage: gpuproj [--max-input-size SIZE] <command> [options] [arguments]\n"
 		"       gpuproj --help | --version\n\n"
 		"Project the measured kernels of a CUDA application onto other GPUs with\n"
 		"roofline models (Van Lanker et al., Euro-Par 2024, and others).\n\n"
 		"Commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n`gpuproj <command> --help` describes a command.\n"
+	fprintf(f, "\n`gpuproj <command> --help` describes a command.\n\n"
+		"Option of every command:\n"
+		"  --max-input-size SIZE  refuse input files larger than SIZE bytes (K, M, G, T:\n"
+		"                         binary multiples; default 1G, or $GPUPROJ_MAX_INPUT_SIZE)\n\n"
+		"No command overwrites one of its input files, and an interrupted command\n"
+		"(SIGINT, SIGTERM, SIGHUP) leaves no temporary file behind.\n"
 		"Exit status: 0 success, 1 failure, 2 bad usage.\n");
 }
 
@@ -254,8 +259,33 @@ cli_stderr_is_tty(void)
 int
 main(int argc, char **argv)
 {
+	struct gpuproj_error err = { 0 };
+	uint64_t limit;
 	size_t i;
 
+	/* No command overwrites a file it read (util.h)… */
+	file_protect_inputs(true);
+	/* …and an interrupted write leaves no hidden temporary file. */
+	if (file_remove_temporaries_on_signals() != 0)
+		return cli_fail("cannot install signal handlers: %s", strerror(errno));
+	/* The one option before the command: the input size limit. */
+	while (argc >= 2 && (strcmp(argv[1], "--max-input-size") == 0 ||
+			     strncmp(argv[1], "--max-input-size=", 17) == 0)) {
+		const char *v = argv[1][16] == '=' ? argv[1] + 17 : argc >= 3 ? argv[2] : NULL;
+
+		if (!v || !parse_byte_size(v, &limit))
+			return cli_usage_error(NULL, "--max-input-size needs a size in bytes (a "
+					       "positive integer, optionally with K, M, G or T), "
+					       "got '%s'", v ? v : "");
+		file_set_input_limit(limit);
+		i = argv[1][16] == '=' ? 1 : 2;
+		argv[i] = argv[0];
+		argv += i;
+		argc -= (int)i;
+	}
+	/* A bad GPUPROJ_MAX_INPUT_SIZE is a usage error before any work. */
+	if (file_input_limit(&limit, NULL, &err))
+		return cli_usage_error(NULL, "%s", err.message);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

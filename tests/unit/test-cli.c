@@ -44,7 +44,7 @@ START_TEST(version_and_help)
 	free(out);
 	free(err);
 	ck_assert_int_eq(test_cli(&out, &err, "--help"), 0);
-	ck_assert_ptr_nonnull(strstr(out, "Usage: gpuproj <command>"));
+	ck_assert_ptr_nonnull(strstr(out, "Usage: gpuproj [--max-input-size SIZE] <command>"));
 	ck_assert_ptr_nonnull(strstr(out, "project"));
 	free(out);
 	free(err);
@@ -62,7 +62,7 @@ END_TEST
 static const struct usage_case {
 	const char *args, *stderr_first_line;
 } usage_cases[] = {
-	{ "", "Usage: gpuproj <command> [options] [arguments]" },
+	{ "", "Usage: gpuproj [--max-input-size SIZE] <command> [options] [arguments]" },
 	{ "bogus", "gpuproj: unknown command 'bogus'" },
 	{ "--bogus", "gpuproj: unknown option '--bogus'" },
 	{ "project", "gpuproj: project: missing PROFILE (or --builtin)" },

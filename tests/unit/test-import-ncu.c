@@ -1390,13 +1390,32 @@ END_TEST
 
 START_TEST(error_sum_not_finite)
 {
-	/* Each value is finite, their sum over the two launches is not. */
-	expect_error("sum.csv", HDR_LONG ROW_LONG("0", "gpu__time_duration.sum", "ns", "100")
-		     ROW_LONG("0", "lts__t_sectors_op_read.sum", "", "1.7e308")
-		     ROW_LONG("1", "gpu__time_duration.sum", "ns", "100")
-		     ROW_LONG("1", "lts__t_sectors_op_read.sum", "", "1.7e308"),
-		     GPUPROJ_E_SCHEMA, 4, 0, "launch 1: lts__t_sectors_op_read.sum: the sum over the "
-		     "launches of 'k' is not finite (values too large)");
+	/*
+	 * Each value is finite, their sum over the two launches would not be:
+	 * a kept metric beyond the profile's ±1e200 (README "Profile JSON") is
+	 * dropped with one positioned warning, and the rest imports.
+	 */
+	static const char text[] = HDR_LONG ROW_LONG("0", "gpu__time_duration.sum", "ns", "100")
+		ROW_LONG("0", "lts__t_sectors_op_read.sum", "", "1.7e308")
+		ROW_LONG("1", "gpu__time_duration.sum", "ns", "100")
+		ROW_LONG("1", "lts__t_sectors_op_read.sum", "", "1.7e308");
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_error err = { 0 };
+	char *path = test_write_file(dir, "sum.csv", text);
+	size_t i, hits = 0;
+
+	ck_assert_int_eq(gpuproj_import_ncu(path, &p, &sum, &err), GPUPROJ_OK);
+	ck_assert_uint_eq(gpuproj_profile_count(p), 1);
+	ck_assert_uint_eq(gpuproj_profile_at(p, 0)->launches, 2);
+	ck_assert_uint_eq(gpuproj_profile_at(p, 0)->n_extra, 0);
+	for (i = 0; i < sum.n_warnings; i++)
+		hits += strstr(sum.warnings[i], "sum.csv:3: kept no value for "
+				"\"lts__t_sectors_op_read.sum\": '1.7e308' is beyond ±1e+200") != NULL;
+	ck_assert_uint_eq(hits, 1);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+	free(path);
 }
 END_TEST
 

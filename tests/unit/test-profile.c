@@ -352,12 +352,14 @@ static const struct bad_json {
 	  "9223372036854775807" },
 	/* Numbers converted to int / int64_t must fit (the conversion is undefined otherwise). */
 	{ "sms-range", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"sms\": 1e20}, "
-	  "\"kernels\": []}", GPUPROJ_E_SCHEMA, 0, 0, "device: 'sms' is out of range: 1e+20" },
+	  "\"kernels\": []}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "device: 'sms' must be an integer from 0 to 4096 (or null), got 1e+20" },
 	{ "pid-range", "{\"schema\": \"gpuproj-profile/1\", \"process\": {\"pid\": -1e19}, "
-	  "\"kernels\": []}", GPUPROJ_E_SCHEMA, 0, 0, "process: 'pid' is out of range: -1e+19" },
+	  "\"kernels\": []}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "process: 'pid' must be an integer from 0 to 2^62 (or null), got -1e+19" },
 	{ "rank-range", "{\"schema\": \"gpuproj-profile/1\", \"process\": {\"rank\": "
 	  "9.3e18}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 0, 0,
-	  "process: 'rank' is out of range: 9.3e+18" },
+	  "process: 'rank' must be an integer from 0 to 2^62 (or null), got 9.3e+18" },
 };
 
 START_TEST(json_bad_input)

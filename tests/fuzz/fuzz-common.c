@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared parts of the libFuzzer harnesses (fuzz-common.h).
+ */
+#include "config.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include <gpuproj/profile.h>
+
+#include "fuzz-common.h"
+#include "profile-json.h"
+#include "report-common.h"
+
+void
+fuzz_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fuzz oracle: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+const char *
+fuzz_file(const uint8_t *data, size_t size)
+{
+	static int fd = -1;
+	static char path[64];
+
+	if (fd < 0) {
+		fd = memfd_create("gpuproj-fuzz", MFD_CLOEXEC);
+		if (fd < 0) {
+			perror("memfd_create");
+			abort();
+		}
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	}
+	if (ftruncate(fd, 0) != 0 || (size && pwrite(fd, data, size, 0) != (ssize_t)size)) {
+		perror("fuzz_file");
+		abort();
+	}
+	return path;
+}
+
+/* ---- the profile oracle ---- */
+
+static bool
+same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static bool
+same_num(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || a == b;
+}
+
+/* Means kept as sums: value × n / n may differ from value in the last place. */
+static bool
+close_num(double a, double b)
+{
+	return same_num(a, b) || fabs(a - b) <= 4 * DBL_EPSILON * fmax(fabs(a), fabs(b));
+}
+
+static bool
+same_stats(const struct gpuproj_stats *a, const struct gpuproj_stats *b)
+{
+	if (a->n != b->n)
+		return false;
+	return !a->n || (same_num(a->sum, b->sum) && same_num(a->min, b->min) &&
+			 same_num(a->max, b->max) && same_num(a->mean, b->mean) &&
+			 same_num(a->m2, b->m2));
+}
+
+static bool
+same_ranks(const struct gpuproj_rank_stats *a, const struct gpuproj_rank_stats *b)
+{
+	return same_stats(&a->time_ns, &b->time_ns) && (!a->time_ns.n || a->present == b->present);
+}
+
+static void
+compare_kernel(const struct gpuproj_kernel *a, const struct gpuproj_kernel *b, size_t i,
+	       const char *what)
+{
+	size_t j;
+
+#define KFAIL(field) fuzz_fail("%s: kernels[%zu].%s differs after a round trip", what, i, field)
+	if (!same_str(a->name, b->name))
+		KFAIL("name");
+	if (!same_str(a->demangled, b->demangled))
+		KFAIL("demangled");
+	if (!same_str(a->tag, b->tag))
+		KFAIL("tag");
+	if (memcmp(&a->grid, &b->grid, sizeof(a->grid)) || memcmp(&a->block, &b->block, sizeof(a->block)))
+		KFAIL("grid/block");
+	if (a->smem_dynamic != b->smem_dynamic || a->smem_static != b->smem_static ||
+	    a->regs_per_thread != b->regs_per_thread || a->device != b->device)
+		KFAIL("launch configuration");
+	if (a->launches != b->launches || a->profiled != b->profiled)
+		KFAIL("launches");
+	if (!same_stats(&a->duration_ns, &b->duration_ns))
+		KFAIL("duration_ns");
+	for (j = 0; j < GPUPROJ_M_COUNT; j++) {
+		if (a->metric_n[j] != b->metric_n[j] ||
+		    (a->metric_n[j] &&
+		     !close_num(gpuproj_kernel_metric(a, (enum gpuproj_metric)j),
+				gpuproj_kernel_metric(b, (enum gpuproj_metric)j))))
+			KFAIL(gpuproj_metric_name((enum gpuproj_metric)j));
+	}
+	if (a->n_extra != b->n_extra)
+		KFAIL("extra_metrics (count)");
+	for (j = 0; j < a->n_extra; j++) {
+		const struct gpuproj_extra_metric *x = &a->extra[j], *y = &b->extra[j];
+
+		if (!same_str(x->name, y->name) || !same_str(x->unit, y->unit) || x->n != y->n ||
+		    !close_num(x->sum / (double)x->n, y->sum / (double)y->n))
+			KFAIL("extra_metrics");
+	}
+	if (a->n_refs != b->n_refs)
+		KFAIL("reference_ns (count)");
+	for (j = 0; j < a->n_refs; j++) {
+		if (!same_str(a->refs[j].gpu, b->refs[j].gpu) ||
+		    !same_num(a->refs[j].mean_ns, b->refs[j].mean_ns) ||
+		    a->refs[j].launches != b->refs[j].launches)
+			KFAIL("reference_ns");
+	}
+	if (!same_ranks(&a->ranks, &b->ranks))
+		KFAIL("ranks");
+#undef KFAIL
+}
+
+static void
+compare(const struct gpuproj_profile *a, const struct gpuproj_profile *b, const char *what)
+{
+	const struct gpuproj_device_info *da = gpuproj_profile_device(a), *db = gpuproj_profile_device(b);
+	const struct gpuproj_process_info *pa = gpuproj_profile_process(a);
+	const struct gpuproj_process_info *pb = gpuproj_profile_process(b);
+	const struct gpuproj_run_info *ra = gpuproj_profile_run_info(a), *rb = gpuproj_profile_run_info(b);
+	const char *key, *value, *tv;
+	size_t i, na = 0, nb = 0;
+
+	if (!same_str(da->name, db->name) || !same_str(da->target, db->target) ||
+	    !same_str(da->chip, db->chip) || da->cc_major != db->cc_major ||
+	    da->cc_minor != db->cc_minor || da->sms != db->sms || !same_num(da->clock_hz, db->clock_hz))
+		fuzz_fail("%s: device differs after a round trip", what);
+	if (!same_str(pa->application, pb->application) || !same_str(pa->host, pb->host) ||
+	    pa->pid != pb->pid || pa->rank != pb->rank || !pa->argv != !pb->argv)
+		fuzz_fail("%s: process differs after a round trip", what);
+	for (i = 0; pa->argv && (pa->argv[i] || pb->argv[i]); i++) {
+		if (!same_str(pa->argv[i], pb->argv[i]))
+			fuzz_fail("%s: process.argv[%zu] differs after a round trip", what, i);
+	}
+	if (!same_num(ra->wall_ns, rb->wall_ns) || !same_num(ra->gpu_ns, rb->gpu_ns) ||
+	    ra->dropped_records != rb->dropped_records || !same_ranks(&ra->ranks, &rb->ranks))
+		fuzz_fail("%s: run differs after a round trip", what);
+	/* Attributes: the same set; tool_version is written as tool.version (ours by default). */
+	for (i = 0; (key = gpuproj_profile_attr_at(a, i, &value)) != NULL; i++) {
+		if (strcmp(key, "tool_version") == 0)
+			continue;
+		na++;
+		if (!same_str(value, gpuproj_profile_attr(b, key)))
+			fuzz_fail("%s: attribute '%s' differs after a round trip", what, key);
+	}
+	for (i = 0; (key = gpuproj_profile_attr_at(b, i, &value)) != NULL; i++)
+		nb += strcmp(key, "tool_version") != 0;
+	if (na != nb)
+		fuzz_fail("%s: %zu attributes became %zu", what, na, nb);
+	tv = gpuproj_profile_attr(a, "tool_version");
+	if (!same_str(tv ? tv : GPUPROJ_VERSION, gpuproj_profile_attr(b, "tool_version")))
+		fuzz_fail("%s: tool version differs after a round trip", what);
+	if (gpuproj_profile_count(a) != gpuproj_profile_count(b))
+		fuzz_fail("%s: %zu kernels became %zu", what, gpuproj_profile_count(a),
+			  gpuproj_profile_count(b));
+	for (i = 0; i < gpuproj_profile_count(a); i++)
+		compare_kernel(gpuproj_profile_at(a, i), gpuproj_profile_at(b, i), i, what);
+}
+
+/* JSON text of p; NULL only on ENOMEM, anything else fails the oracle. */
+static char *
+to_text(const struct gpuproj_profile *p, const char *what, const char *stage)
+{
+	struct gpuproj_error err = { 0 };
+	json_t *j = profile_to_json(p, &err);
+	char *t;
+
+	if (!j) {
+		if (err.status == GPUPROJ_E_NOMEM)
+			return NULL;
+		fuzz_fail("%s: %s profile cannot be written: %s", what, stage, err.message);
+	}
+	t = json_text(j);
+	json_decref(j);
+	return t;
+}
+
+static struct gpuproj_profile *
+from_text(const char *text, const char *what, const char *stage)
+{
+	struct gpuproj_error err = { 0 };
+	struct gpuproj_profile *p = NULL;
+	int r = gpuproj_profile_load_buffer(text, strlen(text), "written.json", &p, &err);
+
+	if (r == GPUPROJ_E_NOMEM)
+		return NULL;
+	if (r)
+		fuzz_fail("%s: the %s profile gpuproj wrote does not load back: %s\n%s", what, stage,
+			  err.message, text);
+	return p;
+}
+
+void
+fuzz_check_profile(const struct gpuproj_profile *p, const char *what)
+{
+	struct gpuproj_profile *p2 = NULL, *p3 = NULL;
+	char *t1 = NULL, *t2 = NULL, *t3 = NULL;
+
+	t1 = to_text(p, what, "accepted");
+	if (!t1 || !(p2 = from_text(t1, what, "accepted")))
+		goto out;
+	compare(p, p2, what);
+	t2 = to_text(p2, what, "reloaded");
+	if (!t2 || !(p3 = from_text(t2, what, "reloaded")))
+		goto out;
+	compare(p2, p3, what);
+	t3 = to_text(p3, what, "reloaded twice");
+	if (t3 && strcmp(t2, t3) != 0)
+		fuzz_fail("%s: writing a reloaded profile is not stable:\n%s\n----\n%s", what, t2, t3);
+out:
+	free(t1);
+	free(t2);
+	free(t3);
+	gpuproj_profile_free(p2);
+	gpuproj_profile_free(p3);
+}

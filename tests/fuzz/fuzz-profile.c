@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer harness: the gpuproj-profile/1 JSON loader
+ * (gpuproj_profile_load_buffer(), src/profile-json.c).
+ *
+ * Oracle: a profile the loader accepts is written, loads back and means the
+ * same (fuzz_check_profile()); and every model projects each of its first
+ * kernels between two GPUs of the built-in targets.yaml either with an
+ * error or with a finite, non-negative interval around its point.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include <gpuproj/model.h>
+#include <gpuproj/profile.h>
+#include <gpuproj/target.h>
+
+#include "fuzz-common.h"
+
+static struct gpuproj_targets *targets;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (gpuproj_targets_load_builtin(&targets, NULL))
+		fuzz_fail("the built-in targets.yaml does not load");
+	return 0;
+}
+
+/* Model inputs come only from loaded profiles: what they give the models must stay finite. */
+static void
+check_models(const struct gpuproj_profile *p)
+{
+	size_t n = gpuproj_targets_count(targets), i, m;
+	const struct gpuproj_target *src = gpuproj_targets_get(targets, 0);
+	const struct gpuproj_target *tgt = gpuproj_targets_get(targets, n - 1);
+
+	for (i = 0; i < gpuproj_profile_count(p) && i < 4; i++) {
+		for (m = 0; m < gpuproj_model_count(); m++) {
+			struct gpuproj_projection pr;
+
+			if (gpuproj_model_project(gpuproj_model_at(m), gpuproj_profile_at(p, i), src,
+						  tgt, NULL, &pr) != GPUPROJ_OK)
+				continue;
+			if (!isfinite(pr.lo_ns) || !isfinite(pr.hi_ns) || !isfinite(pr.point_ns) ||
+			    pr.lo_ns < 0 || pr.lo_ns > pr.point_ns || pr.point_ns > pr.hi_ns)
+				fuzz_fail("model %s, kernels[%zu]: projection [%g, %g] point %g is not "
+					  "a finite interval around its point",
+					  gpuproj_model_name(gpuproj_model_at(m)), i, pr.lo_ns, pr.hi_ns,
+					  pr.point_ns);
+		}
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct gpuproj_profile *p = NULL;
+
+	if (gpuproj_profile_load_buffer((const char *)data, size, "fuzz.json", &p, NULL))
+		return 0;
+	fuzz_check_profile(p, "profile JSON");
+	check_models(p);
+	gpuproj_profile_free(p);
+	return 0;
+}
