@@ -16,6 +16,7 @@
 #define GPUPROJ_TARGET_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 
 #include <gpuproj/error.h>
@@ -403,6 +404,38 @@ const struct gpuproj_source *gpuproj_target_source(const struct gpuproj_target *
  */
 int gpuproj_target_check_one_basis(const struct gpuproj_target *t, const char *file,
 				   struct gpuproj_error *reterr);
+
+/**
+ * Write the `gpuproj targets list` table: a comment line naming the count
+ * and `origin`, a header, then one row per GPU in file order: name, arch,
+ * SMs, clock_mhz (MHz), FP64 and FP32 FMA rates as the models use them
+ * (gpuproj_target_gflops(), GFLOP/s), bw_gbs of DRAM, L2, L1 and shared
+ * (GB/s) and limits.l2_mib (MiB); a '*' follows each number whose
+ * source's basis is `measured`.
+ *
+ * @param out stream to write
+ * @param origin where the set came from, for the comment ("built-in", a path)
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (an argument is NULL); GPUPROJ_E_IO
+ *         (the stream reports an error)
+ */
+int gpuproj_targets_write_list(FILE *out, const struct gpuproj_targets *targets,
+			       const char *origin);
+
+/**
+ * Write the `gpuproj targets show NAME` text: the GPU's name, description,
+ * vendor, arch, chip and match strings, then one row per number present
+ * (field path as in targets.yaml, value, unit, its `sources` text; ADD/MUL
+ * rates not in the file are shown as FMA / 2, derived; unknown price and
+ * TDP as "unknown"), then the references its sources cite.
+ *
+ * @param out stream to write
+ * @param targets the set `t` belongs to (for the references)
+ * @param t the GPU (gpuproj_targets_lookup())
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (an argument is NULL); GPUPROJ_E_IO
+ *         (the stream reports an error)
+ */
+int gpuproj_target_write_show(FILE *out, const struct gpuproj_targets *targets,
+			      const struct gpuproj_target *t);
 
 /** @return the YAML key of a level ("l1", "l2", "dram", "shared") */
 const char *gpuproj_level_name(enum gpuproj_level level);

@@ -779,6 +779,50 @@ START_TEST(lookup_words_the_error)
 }
 END_TEST
 
+/* The `targets list` / `targets show` writers (src/report-targets.c). */
+START_TEST(writers_list_and_show)
+{
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_target *t = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ck_assert_int_eq(gpuproj_targets_load(test_data("targets-test.yaml"), &ts, &err), 0);
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(gpuproj_targets_write_list(f, ts, "here"), GPUPROJ_OK);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_msg(strncmp(buf, "# 2 GPUs from here; ", 20) == 0, "%s", buf);
+	ck_assert_ptr_nonnull(strstr(buf, "\nSrcGPU "));
+	ck_assert_ptr_nonnull(strstr(buf, "\nTgtGPU "));
+	free(buf);
+
+	ck_assert_int_eq(gpuproj_targets_lookup(ts, "TgtGPU", NULL, &t, &err), GPUPROJ_OK);
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(gpuproj_target_write_show(f, ts, t), GPUPROJ_OK);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_msg(strncmp(buf, "TgtGPU", 6) == 0, "%s", buf);
+	ck_assert_ptr_nonnull(strstr(buf, "  bw_gbs.dram "));
+	ck_assert_ptr_nonnull(strstr(buf, "\n  references:\n"));
+	free(buf);
+
+	ck_assert_int_eq(gpuproj_targets_write_list(NULL, ts, "here"), GPUPROJ_E_INVAL);
+	ck_assert_int_eq(gpuproj_target_write_show(stdout, ts, NULL), GPUPROJ_E_INVAL);
+	/* A stream that cannot be written: the error, not success. */
+	f = fopen("/dev/full", "w");
+	if (f) {
+		setvbuf(f, NULL, _IONBF, 0);
+		ck_assert_int_eq(gpuproj_targets_write_list(f, ts, "here"), GPUPROJ_E_IO);
+		ck_assert_int_eq(gpuproj_target_write_show(f, ts, t), GPUPROJ_E_IO);
+		fclose(f);
+	}
+	gpuproj_targets_free(ts);
+}
+END_TEST
+
 static Suite *
 targets_suite(void)
 {
@@ -825,6 +869,7 @@ targets_suite(void)
 	tcase_add_test(tc, repository_targets_match_neusight_devices);
 	tcase_add_test(tc, suggest_close_names);
 	tcase_add_test(tc, lookup_words_the_error);
+	tcase_add_test(tc, writers_list_and_show);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The GPU descriptions as `gpuproj targets list` and `gpuproj targets show`
+ * print them (include/gpuproj/target.h: gpuproj_targets_write_list(),
+ * gpuproj_target_write_show()); loading and checking is target.c.
+ *
+ * Thread safety: reentrant; the descriptions are only read.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <gpuproj/target.h>
+
+/* "*" after a number whose source's basis is `measured`, else " ". */
+static const char *
+mark(const struct gpuproj_target *t, const char *path)
+{
+	const struct gpuproj_source *s = gpuproj_target_source(t, path);
+
+	return s && s->basis == GPUPROJ_BASIS_MEASURED ? "*" : " ";
+}
+
+int
+gpuproj_targets_write_list(FILE *out, const struct gpuproj_targets *ts, const char *origin)
+{
+	size_t i;
+
+	if (!out || !ts || !origin)
+		return GPUPROJ_E_INVAL;
+	fprintf(out, "# %zu GPUs from %s; GFLOP/s FMA, GB/s; * = measured, otherwise datasheet, "
+		     "derived or estimate (`gpuproj targets show NAME`)\n", gpuproj_targets_count(ts),
+		     origin);
+	fprintf(out, "%-20s %-7s %5s %6s %9s %9s %8s %8s %8s %8s %6s\n", "name", "arch", "SMs", "MHz",
+		     "FP64", "FP32", "DRAM", "L2", "L1", "shared", "L2MiB");
+	for (i = 0; i < gpuproj_targets_count(ts); i++) {
+		const struct gpuproj_target *t = gpuproj_targets_get(ts, i);
+		bool m64, m32;
+		double f64 = gpuproj_target_gflops(t, GPUPROJ_FP64, GPUPROJ_OP_FMA, &m64);
+		double f32 = gpuproj_target_gflops(t, GPUPROJ_FP32, GPUPROJ_OP_FMA, &m32);
+
+		fprintf(out, "%-20s %-7s %5d %6.0f %8.0f%s %8.0f%s %7.0f%s %7.0f%s %7.0f%s %7.0f%s %6.1f\n",
+			     t->name, t->arch, t->sms, t->clock_mhz, f64, m64 ? "*" : " ", f32,
+			     m32 ? "*" : " ", t->bw_gbs[GPUPROJ_LEVEL_DRAM], mark(t, "bw_gbs.dram"),
+			     t->bw_gbs[GPUPROJ_LEVEL_L2], mark(t, "bw_gbs.l2"),
+			     t->bw_gbs[GPUPROJ_LEVEL_L1], mark(t, "bw_gbs.l1"),
+			     t->bw_gbs[GPUPROJ_LEVEL_SHARED], mark(t, "bw_gbs.shared"), t->limits.l2_mib);
+	}
+	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
+
+static void
+show_num(FILE *out, const struct gpuproj_target *t, const char *path, double v,
+	 const char *unit)
+{
+	const struct gpuproj_source *s;
+
+	if (isnan(v))
+		return;
+	s = gpuproj_target_source(t, path);
+	fprintf(out, "  %-30s %12.6g %-8s %s\n", path, v, unit, s ? s->text : "");
+}
+
+/* An ADD/MUL value gpuproj filled in as FMA / 2 (not written in the file). */
+static void
+show_add_mul(FILE *out, const struct gpuproj_target *t, const char *group, int p, double v,
+	     bool given)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "%s.%s_add_mul", group, gpuproj_prec_name(p));
+	if (given)
+		show_num(out, t, path, v, "GFLOP/s");
+	else if (!isnan(v))
+		fprintf(out, "  %-30s %12.6g %-8s derived: FMA / 2 (FADD, FMUL and FFMA issue at the same "
+			     "rate; CUDA C++ Programming Guide)\n", path, v, "GFLOP/s");
+}
+
+int
+gpuproj_target_write_show(FILE *out, const struct gpuproj_targets *ts,
+			  const struct gpuproj_target *t)
+{
+	static const char *const lim[] = {
+		"threads_per_sm", "threads_per_block", "blocks_per_sm", "regs_per_sm",
+		"regs_per_block", "regs_per_thread", "reg_alloc_unit", "smem_per_sm_kib",
+		"smem_per_block_kib", "smem_alloc_unit_b", "smem_reserved_per_block_b",
+	};
+	const struct gpuproj_target_limits *L;
+	char path[64];
+	size_t i;
+	int p;
+
+	if (!out || !ts || !t)
+		return GPUPROJ_E_INVAL;
+	L = &t->limits;
+	fprintf(out, "%s%s%s%s\n", t->name, t->description ? " (" : "",
+		     t->description ? t->description : "", t->description ? ")" : "");
+	fprintf(out, "  vendor %s, arch %s, chip %s\n",
+		t->vendor == GPUPROJ_VENDOR_NVIDIA ? "nvidia" : "amd", t->arch, t->chip);
+	fprintf(out, "  match:");
+	for (i = 0; i < t->n_match; i++)
+		fprintf(out, " \"%s\"", t->match[i]);
+	fprintf(out, "\n\n  %-30s %12s %-8s %s\n", "field", "value", "unit", "source");
+	show_num(out, t, "sms", t->sms, "");
+	show_num(out, t, "warp_size", t->warp_size, "threads");
+	show_num(out, t, "clock_mhz", t->clock_mhz, "MHz");
+	show_num(out, t, "boost_clock_mhz", t->boost_clock_mhz, "MHz");
+	show_num(out, t, "schedulers_per_sm", t->schedulers_per_sm, "");
+	if (gpuproj_target_source(t, "ipc_per_scheduler"))
+		show_num(out, t, "ipc_per_scheduler", t->ipc_per_scheduler, "");
+	show_num(out, t, "memory_gib", t->memory_gib, "GiB");
+	{
+		const int v[] = { L->threads_per_sm, L->threads_per_block, L->blocks_per_sm,
+				  L->regs_per_sm, L->regs_per_block, L->regs_per_thread,
+				  L->reg_alloc_unit, L->smem_per_sm_kib, L->smem_per_block_kib,
+				  L->smem_alloc_unit_b, L->smem_reserved_per_block_b };
+
+		for (i = 0; i < sizeof(lim) / sizeof(lim[0]); i++) {
+			snprintf(path, sizeof(path), "limits.%s", lim[i]);
+			show_num(out, t, path, v[i], "");
+		}
+		show_num(out, t, "limits.l2_mib", L->l2_mib, "MiB");
+	}
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		snprintf(path, sizeof(path), "peak_gflops.%s_fma", gpuproj_prec_name(p));
+		show_num(out, t, path, t->peak_gflops[p][GPUPROJ_OP_FMA], "GFLOP/s");
+		show_add_mul(out, t, "peak_gflops", p, t->peak_gflops[p][GPUPROJ_OP_ADD_MUL],
+			     t->peak_add_mul_given[p]);
+	}
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		snprintf(path, sizeof(path), "max_gflops.%s_fma", gpuproj_prec_name(p));
+		show_num(out, t, path, t->max_gflops[p][GPUPROJ_OP_FMA], "GFLOP/s");
+		show_add_mul(out, t, "max_gflops", p, t->max_gflops[p][GPUPROJ_OP_ADD_MUL],
+			     t->max_add_mul_given[p]);
+	}
+	show_num(out, t, "peak_giops.int32_add", t->int32_add_giops, "GIOP/s");
+	show_num(out, t, "peak_giops.int32_mad", t->int32_mad_giops, "GIOP/s");
+	show_num(out, t, "ldst_shared_gops", t->ldst_shared_gops, "G/s");
+	for (p = 0; p < GPUPROJ_LANE_COUNT; p++) {
+		snprintf(path, sizeof(path), "lanes_per_sm.%s", gpuproj_lane_name(p));
+		show_num(out, t, path, t->lanes_per_sm[p], "/clk/SM");
+	}
+	show_num(out, t, "peak_bw_gbs.dram", t->peak_dram_gbs, "GB/s");
+	for (p = 0; p < GPUPROJ_STREAM_COUNT; p++) {
+		snprintf(path, sizeof(path), "stream_gbs.%s", gpuproj_stream_name(p));
+		show_num(out, t, path, t->stream_gbs[p], "GB/s");
+	}
+	for (p = 0; p < GPUPROJ_LEVEL_COUNT; p++) {
+		snprintf(path, sizeof(path), "bw_gbs.%s", gpuproj_level_name(p));
+		show_num(out, t, path, t->bw_gbs[p], "GB/s");
+	}
+	for (p = 0; p < GPUPROJ_LEVEL_COUNT; p++) {
+		snprintf(path, sizeof(path), "latency_ns.%s", gpuproj_level_name(p));
+		show_num(out, t, path, t->latency_ns[p], "ns");
+	}
+	if (isnan(t->price_usd))
+		fprintf(out, "  %-30s %12s %-8s %s\n", "price_usd", "unknown", "USD", "");
+	show_num(out, t, "price_usd", t->price_usd, "USD");
+	if (isnan(t->tdp_w))
+		fprintf(out, "  %-30s %12s %-8s %s\n", "tdp_w", "unknown", "W", "");
+	show_num(out, t, "tdp_w", t->tdp_w, "W");
+
+	/* The references this entry cites. */
+	fprintf(out, "\n  references:\n");
+	for (i = 0;; i++) {
+		const char *text, *key = gpuproj_targets_reference_at(ts, i, &text);
+		char cite[80];
+		size_t s;
+		bool used = false;
+
+		if (!key)
+			break;
+		snprintf(cite, sizeof(cite), "[%s]", key);
+		for (s = 0; s < t->n_sources && !used; s++)
+			used = strstr(t->sources[s].text, cite) != NULL;
+		if (used)
+			fprintf(out, "  %-10s %s\n", cite, text);
+	}
+	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
