@@ -91,6 +91,42 @@ gflops(struct strbuf *sb, const char *group, const double v[GPUPROJ_PREC_COUNT][
 	}
 }
 
+static const char *
+lane_key(int i)
+{
+	return gpuproj_lane_name((enum gpuproj_lane)i);
+}
+
+static const char *
+stream_key(int i)
+{
+	return gpuproj_stream_name((enum gpuproj_stream)i);
+}
+
+static const char *
+level_key(int i)
+{
+	return gpuproj_level_name((enum gpuproj_level)i);
+}
+
+/* A group of optional numbers keyed by `key_of(index)`, written when any is present. */
+static void
+group(struct strbuf *sb, const char *name, const double *v, int n, const char *(*key_of)(int))
+{
+	bool any = false;
+	int i;
+
+	for (i = 0; i < n; i++)
+		any |= !isnan(v[i]);
+	if (!any)
+		return;
+	strbuf_printf(sb, "    %s:\n", name);
+	for (i = 0; i < n; i++) {
+		if (!isnan(v[i]))
+			num(sb, "      ", key_of(i), v[i]);
+	}
+}
+
 static char *
 emit(const struct gpuproj_targets *s)
 {
@@ -140,6 +176,8 @@ emit(const struct gpuproj_targets *s)
 		num(&sb, "    ", "sms", t->sms);
 		num(&sb, "    ", "warp_size", t->warp_size);
 		num(&sb, "    ", "clock_mhz", t->clock_mhz);
+		if (!isnan(t->boost_clock_mhz))
+			num(&sb, "    ", "boost_clock_mhz", t->boost_clock_mhz);
 		num(&sb, "    ", "schedulers_per_sm", t->schedulers_per_sm);
 		/* Optional numbers are present exactly when they have a source. */
 		if (gpuproj_target_source(t, "ipc_per_scheduler"))
@@ -168,6 +206,10 @@ emit(const struct gpuproj_targets *s)
 		strbuf_append(&sb, "    bw_gbs:\n");
 		for (j = 0; j < GPUPROJ_LEVEL_COUNT; j++)
 			num(&sb, "      ", bw_keys[j], t->bw_gbs[j]);
+		/* The one-basis groups (docs/targets-schema.md): each key only when present. */
+		group(&sb, "lanes_per_sm", t->lanes_per_sm, GPUPROJ_LANE_COUNT, lane_key);
+		group(&sb, "stream_gbs", t->stream_gbs, GPUPROJ_STREAM_COUNT, stream_key);
+		group(&sb, "latency_ns", t->latency_ns, GPUPROJ_LEVEL_COUNT, level_key);
 		num(&sb, "    ", "price_usd", t->price_usd);
 		num(&sb, "    ", "tdp_w", t->tdp_w);
 		strbuf_append(&sb, "    sources:\n");
@@ -224,6 +266,7 @@ compare(const struct gpuproj_targets *a, const struct gpuproj_targets *b, const 
 			  x->cc_minor == y->cc_minor && same_str(x->chip, y->chip) &&
 			  x->sms == y->sms && x->warp_size == y->warp_size &&
 			  same_num(x->clock_mhz, y->clock_mhz) &&
+			  same_num(x->boost_clock_mhz, y->boost_clock_mhz) &&
 			  x->schedulers_per_sm == y->schedulers_per_sm &&
 			  same_num(x->ipc_per_scheduler, y->ipc_per_scheduler) &&
 			  same_num(x->memory_gib, y->memory_gib) &&
@@ -247,7 +290,12 @@ compare(const struct gpuproj_targets *a, const struct gpuproj_targets *b, const 
 			     x->peak_add_mul_given[j] == y->peak_add_mul_given[j] &&
 			     x->max_add_mul_given[j] == y->max_add_mul_given[j];
 		for (j = 0; ok && j < GPUPROJ_LEVEL_COUNT; j++)
-			ok = same_num(x->bw_gbs[j], y->bw_gbs[j]);
+			ok = same_num(x->bw_gbs[j], y->bw_gbs[j]) &&
+			     same_num(x->latency_ns[j], y->latency_ns[j]);
+		for (j = 0; ok && j < GPUPROJ_LANE_COUNT; j++)
+			ok = same_num(x->lanes_per_sm[j], y->lanes_per_sm[j]);
+		for (j = 0; ok && j < GPUPROJ_STREAM_COUNT; j++)
+			ok = same_num(x->stream_gbs[j], y->stream_gbs[j]);
 		for (j = 0; ok && j < x->n_sources; j++)
 			ok = same_str(x->sources[j].path, y->sources[j].path) &&
 			     same_str(x->sources[j].text, y->sources[j].text) &&
