@@ -438,6 +438,20 @@ import_value_absent(const char *s)
 	return l == 0 || (l == 3 && strncasecmp(s, "n/a", 3) == 0);
 }
 
+bool
+import_is_text_label(const char *v)
+{
+	bool alpha = false;
+
+	for (; *v; v++) {
+		if (isdigit((unsigned char)*v))
+			return false;
+		if (isalpha((unsigned char)*v))
+			alpha = true;
+	}
+	return alpha;
+}
+
 /*
  * Copy a number as tools print it into buf without its thousands
  * separators, checking their grouping. False on any error.

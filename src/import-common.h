@@ -126,6 +126,12 @@ bool import_parse_scaled(const char *s, double scale, double *ret);
 /* True for values that mean "not measured": "" (after trimming) and "n/a" (any case). */
 bool import_value_absent(const char *s);
 /*
+ * True for a value that is a word, not a number: a setting printed as its
+ * enumerator (Nsight Compute: "cudaFuncCachePreferNone", "CachePreferNone",
+ * "PolicySpread") or as "all". It has a letter and no digit at all.
+ */
+bool import_is_text_label(const char *v);
+/*
  * Parse launch dimensions: "(256, 1, 1)", "(256,1,1)", "256, 1, 1" or a
  * single "256" (y = z = 1). Every component must be an integer in
  * 1..UINT32_MAX. Returns false on any error.

@@ -482,25 +482,6 @@ kind_accepts(enum kind k, enum import_unit_family f)
 
 /* ---- reading values ---- */
 
-/*
- * A value that is a word, not a number: Nsight Compute prints settings as
- * their enumerator ("cudaFuncCachePreferNone", "CachePreferNone",
- * "PolicySpread") or as "all"; they have no digit at all.
- */
-static bool
-is_text_label(const char *v)
-{
-	bool alpha = false;
-
-	for (; *v; v++) {
-		if (isdigit((unsigned char)*v))
-			return false;
-		if (isalpha((unsigned char)*v))
-			alpha = true;
-	}
-	return alpha;
-}
-
 static bool
 is_duration_source(size_t s)
 {
@@ -657,7 +638,7 @@ ingest(struct importer *im, struct launch *L, const char *name, const char *sect
 		u.scale = 1.0;
 	}
 	if (!import_parse_scaled(value, u.scale, &v)) {
-		if (is_text_label(value)) {
+		if (import_is_text_label(value)) {
 			/* A setting, not a measurement ("CachePreferNone", "all"): counted once. */
 			if (!import_strmap_get(&im->text_names, name, NULL)) {
 				if (import_strmap_put(&im->text_names, name, 0))

@@ -472,20 +472,6 @@ strip_correlation(char *name)
 	open[-1] = '\0';
 }
 
-static bool
-nv_is_text(const char *v)
-{
-	bool alpha = false;
-
-	for (; *v; v++) {
-		if (isdigit((unsigned char)*v))
-			return false;
-		if (isalpha((unsigned char)*v))
-			alpha = true;
-	}
-	return alpha;
-}
-
 /* Keep an unmapped value (the last of one name wins: nvprof prints each once). */
 static int
 nv_extra(struct nvimp *im, struct nv_kernel *k, const char *name, const char *value, int line)
@@ -501,7 +487,7 @@ nv_extra(struct nvimp *im, struct nv_kernel *k, const char *name, const char *va
 	} else if (nvp_parse_value(value, NVP_K_GBS, &v)) {
 		unit = "GB/s";
 	} else {
-		if (nv_is_text(value)) {
+		if (import_is_text_label(value)) {
 			if (im->n_text++ == 0 && !(im->first_text = xasprintf("%s = %s", name, value)))
 				return nv_oom(im, line);
 			return GPUPROJ_OK;
