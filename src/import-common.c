@@ -23,6 +23,7 @@
 
 #include <gpuproj/import.h>
 #include <gpuproj/profile.h>
+#include <gpuproj/target.h>
 
 #include <gpuproj/model.h>
 
@@ -933,6 +934,101 @@ import_strmap_clear(struct import_strmap *m)
 	free(m->keys);
 	free(m->values);
 	memset(m, 0, sizeof(*m));
+}
+
+/* ---- GPUs of a data set ---- */
+
+int
+import_gpus_find_or_add(struct import_gpus *gpus, const struct gpuproj_targets *targets,
+			const struct import_gpu_source *src, const char *label,
+			const char *files, const char *path, int line, int column,
+			struct import_gpu **ret, struct gpuproj_error *err)
+{
+	const struct gpuproj_target *t;
+	struct import_gpu *g;
+	size_t i;
+	int st;
+
+	for (i = 0; i < gpus->n; i++) {
+		if (strcmp(gpus->v[i].label, label) == 0) {
+			*ret = &gpus->v[i];
+			return GPUPROJ_OK;
+		}
+	}
+	st = gpuproj_targets_lookup(targets, label, &src->lookup, &t, err);
+	if (st)
+		return error_locate(err, st, path, line, column);
+	/* One profile per targets.yaml entry: two labels of one GPU would collide. */
+	for (i = 0; i < gpus->n; i++) {
+		if (gpus->v[i].target == t)
+			return error_set(err, GPUPROJ_E_SCHEMA, path, line, column,
+					 "%s '%s' and '%s'%s both match targets.yaml entry '%s'; "
+					 "give each its own entry", src->labels,
+					 gpus->v[i].label, label, src->where, t->name);
+	}
+	if (gpus->n == gpus->cap) {
+		size_t cap = gpus->cap ? gpus->cap * 2 : 8;
+		struct import_gpu *nv = realloc(gpus->v, cap * sizeof(*nv));
+
+		if (!nv)
+			goto nomem;
+		gpus->v = nv;
+		gpus->cap = cap;
+	}
+	g = &gpus->v[gpus->n];
+	memset(g, 0, sizeof(*g));
+	g->label = strdup(label);
+	g->target = t;
+	g->profile = gpuproj_profile_new();
+	if (!g->label || !g->profile) {
+		free(g->label);
+		gpuproj_profile_free(g->profile);
+		goto nomem;
+	}
+	gpus->n++;
+	if (gpuproj_profile_set_device(g->profile, label, t->name, t->chip, t->cc_major,
+				       t->cc_minor, t->sms, t->clock_mhz * 1e6))
+		goto nomem;
+	for (i = 0; src->attrs[i]; i += 2) {
+		if (gpuproj_profile_set_attr(g->profile, src->attrs[i], src->attrs[i + 1]))
+			goto nomem;
+	}
+	if (gpuproj_profile_set_attr(g->profile, "import.files", files))
+		goto nomem;
+	*ret = g;
+	return GPUPROJ_OK;
+nomem:
+	return error_set(err, GPUPROJ_E_NOMEM, path, line, 0, "out of memory");
+}
+
+int
+import_gpus_take(struct import_gpus *gpus, struct gpuproj_profile ***ret)
+{
+	struct gpuproj_profile **out = calloc(gpus->n, sizeof(*out));
+	size_t i;
+
+	if (!out)
+		return GPUPROJ_E_NOMEM;
+	for (i = 0; i < gpus->n; i++) {
+		out[i] = gpus->v[i].profile;
+		gpus->v[i].profile = NULL; /* moved to the caller */
+	}
+	*ret = out;
+	return GPUPROJ_OK;
+}
+
+void
+import_gpus_clear(struct import_gpus *gpus)
+{
+	size_t i;
+
+	for (i = 0; i < gpus->n; i++) {
+		free(gpus->v[i].label);
+		gpuproj_profile_free(gpus->v[i].profile);
+		import_strmap_clear(&gpus->v[i].by_key);
+	}
+	free(gpus->v);
+	memset(gpus, 0, sizeof(*gpus));
 }
 
 /* ---- summary ---- */

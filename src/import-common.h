@@ -3,7 +3,8 @@
  * Helpers shared by the importers (import-ncu.c, import-gpuperfpredict.c):
  * reading a CSV file into rows of fields with their line and column, number
  * parsing with thousands separators, unit scaling, launch dimensions, a
- * string-to-index map and the import summary. Not installed.
+ * string-to-index map, the GPUs of a cross-GPU data set and the import
+ * summary. Not installed.
  *
  * Thread safety: every function is reentrant; no global state.
  */
@@ -16,6 +17,7 @@
 #include <gpuproj/error.h>
 #include <gpuproj/import.h>
 #include <gpuproj/profile.h>
+#include <gpuproj/target.h>
 
 #include "util.h"
 
@@ -223,6 +225,69 @@ bool import_strmap_get(const struct import_strmap *m, const char *key, size_t *r
 /* Insert or replace. GPUPROJ_OK or GPUPROJ_E_NOMEM. */
 int import_strmap_put(struct import_strmap *m, const char *key, size_t value);
 void import_strmap_clear(struct import_strmap *m);
+
+/* ---- the GPUs of a cross-GPU data set ---- */
+
+/* One GPU of a data set (NeuSight, gpuperfpredict) and the profile built for it. */
+struct import_gpu {
+	char *label;                         /* the data set's name for it; owned */
+	const struct gpuproj_target *target; /* its targets.yaml entry; borrowed */
+	struct gpuproj_profile *profile;     /* owned; NULL once import_gpus_take() moved it */
+	/*
+	 * Optional index the importer fills: a key → the index of a kernel of
+	 * `profile` (NeuSight: the operator shape, whose signature differs
+	 * between GPUs). Empty unless used; cleared by import_gpus_clear().
+	 */
+	struct import_strmap by_key;
+};
+
+/* The GPUs, in order of first appearance. Zero-initialise; release with import_gpus_clear(). */
+struct import_gpus {
+	struct import_gpu *v;
+	size_t n, cap;
+};
+
+/* A data set as its importer describes it: its GPUs' names in errors, its profiles' attributes. */
+struct import_gpu_source {
+	struct gpuproj_lookup_words lookup; /* an unknown label (gpuproj_targets_lookup()) */
+	/*
+	 * Two labels of one targets.yaml entry: "<labels> 'a' and 'b'<where>
+	 * both match targets.yaml entry 'e'; give each its own entry", e.g.
+	 * labels = "devices", where = "" (never NULL).
+	 */
+	const char *labels;
+	const char *where;
+	const char *const *attrs; /* every profile's attributes: key, value, …, NULL */
+};
+
+/*
+ * The GPU of a data-set label: the one added before with that label, else
+ * a new one appended to `gpus`, its targets.yaml entry found by
+ * gpuproj_targets_lookup() (`match` lists), with a new profile whose device
+ * is that entry (gpuproj_profile_set_device(): name = label, clock in Hz),
+ * with the attributes src->attrs, then import.files = `files`.
+ *
+ * @param files the files read ("a.csv, b.csv")
+ * @param path, line, column where the label was read, for errors
+ * @param[out] ret the GPU, valid until the next call (the array may move)
+ * @return GPUPROJ_OK; the lookup's status for an unknown label (its
+ *         message, located at path:line:column); GPUPROJ_E_SCHEMA when
+ *         another label already has the same entry (one profile per entry);
+ *         GPUPROJ_E_NOMEM (at path:line, column 0). On an error after the
+ *         GPU was appended it stays in `gpus`, to be released with it.
+ */
+int import_gpus_find_or_add(struct import_gpus *gpus, const struct gpuproj_targets *targets,
+			    const struct import_gpu_source *src, const char *label,
+			    const char *files, const char *path, int line, int column,
+			    struct import_gpu **ret, struct gpuproj_error *err);
+/*
+ * Move the profiles out: *ret = a new array of gpus->n profiles (the
+ * caller frees it and them), each GPU's profile set to NULL. GPUPROJ_OK, or
+ * GPUPROJ_E_NOMEM with nothing moved.
+ */
+int import_gpus_take(struct import_gpus *gpus, struct gpuproj_profile ***ret);
+/* Free labels, profiles, indexes and the array, and zero `gpus`; accepts a zeroed one. */
+void import_gpus_clear(struct import_gpus *gpus);
 
 /* ---- the import summary ---- */
 

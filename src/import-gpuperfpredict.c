@@ -159,17 +159,9 @@ static const char *const col_names[C_COUNT] = {
 	[C_DURATION] = "duration",
 };
 
-/* One GPU of the data set and the profile being filled for it. */
-struct gpp_gpu {
-	char *label;
-	const struct gpuproj_target *target;
-	struct gpuproj_profile *profile;
-};
-
 struct gpp_ctx {
 	const struct gpuproj_targets *targets;
-	struct gpp_gpu *gpus;
-	size_t n_gpus, cap;
+	struct import_gpus gpus;
 	char *files;            /* "a.csv, b.csv" */
 	char **smem_kib;        /* labels whose static.smem column is in KiB */
 	size_t n_smem_kib;
@@ -277,71 +269,13 @@ format_size(double v, char *buf, size_t size)
 		snprintf(buf, size, "%.17g", v);
 }
 
-static const struct gpuproj_lookup_words gpu_words = {
-	.what = "GPU", .where = "of the data set",
-	.hint = "add its label to an entry's `match` list",
+static const struct import_gpu_source gpu_source = {
+	.lookup = { .what = "GPU", .where = "of the data set",
+		    .hint = "add its label to an entry's `match` list" },
+	.labels = "GPU labels", .where = " of the data set",
+	.attrs = (const char *const[]){ "origin", "gpuperfpredict", "citation", GPP_CITATION,
+					"license", "CC BY 4.0", NULL },
 };
-
-static int
-find_or_add_gpu(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_csv_row *r,
-		const char *label, struct gpp_gpu **ret)
-{
-	const struct gpuproj_target *t;
-	struct gpp_gpu *g = NULL;
-	size_t i;
-	int st;
-
-	for (i = 0; i < ctx->n_gpus; i++) {
-		if (strcmp(ctx->gpus[i].label, label) == 0) {
-			*ret = &ctx->gpus[i];
-			return GPUPROJ_OK;
-		}
-	}
-	st = gpuproj_targets_lookup(ctx->targets, label, &gpu_words, &t, ctx->err);
-	if (st)
-		return error_locate(ctx->err, st, f->path, r->line,
-				    import_csv_column(r, (size_t)f->idx[C_GPU]));
-	/* One profile per targets.yaml entry: two labels of one GPU would collide. */
-	for (i = 0; i < ctx->n_gpus; i++) {
-		if (ctx->gpus[i].target == t)
-			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
-					 import_csv_column(r, (size_t)f->idx[C_GPU]),
-					 "GPU labels '%s' and '%s' of the data set both match "
-					 "targets.yaml entry '%s'; give each its own entry",
-					 ctx->gpus[i].label, label, t->name);
-	}
-	if (ctx->n_gpus == ctx->cap) {
-		size_t cap = ctx->cap ? ctx->cap * 2 : 16;
-		struct gpp_gpu *ng = realloc(ctx->gpus, cap * sizeof(*ng));
-
-		if (!ng)
-			goto nomem;
-		ctx->gpus = ng;
-		ctx->cap = cap;
-	}
-	g = &ctx->gpus[ctx->n_gpus];
-	memset(g, 0, sizeof(*g));
-	g->label = strdup(label);
-	g->target = t;
-	g->profile = gpuproj_profile_new();
-	if (!g->label || !g->profile) {
-		free(g->label);
-		gpuproj_profile_free(g->profile);
-		goto nomem;
-	}
-	ctx->n_gpus++;
-	if (gpuproj_profile_set_device(g->profile, label, t->name, t->chip, t->cc_major,
-				       t->cc_minor, t->sms, t->clock_mhz * 1e6) ||
-	    gpuproj_profile_set_attr(g->profile, "origin", "gpuperfpredict") ||
-	    gpuproj_profile_set_attr(g->profile, "citation", GPP_CITATION) ||
-	    gpuproj_profile_set_attr(g->profile, "license", "CC BY 4.0") ||
-	    gpuproj_profile_set_attr(g->profile, "import.files", ctx->files))
-		goto nomem;
-	*ret = g;
-	return GPUPROJ_OK;
-nomem:
-	return error_set(ctx->err, GPUPROJ_E_NOMEM, f->path, r->line, 0, "out of memory");
-}
 
 /* Add `value` per launch over `launches` launches to an extra metric. */
 static int
@@ -434,7 +368,7 @@ import_row(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_cs
 	struct gpuproj_signature sig = { 0 };
 	struct gpuproj_stats st = { 0 };
 	struct gpuproj_kernel *k;
-	struct gpp_gpu *g = NULL;
+	struct import_gpu *g = NULL;
 	uint32_t regs = 0, smem = 0, launches32 = 0;
 	uint64_t launches;
 	size_t i;
@@ -483,7 +417,9 @@ import_row(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_cs
 				 IMPORT_MAX_DURATION_NS / 1e9);
 	sig.grid.z = sig.block.z = 1;
 
-	s = find_or_add_gpu(ctx, f, r, label, &g);
+	s = import_gpus_find_or_add(&ctx->gpus, ctx->targets, &gpu_source, label, ctx->files,
+				    f->path, r->line, import_csv_column(r, (size_t)f->idx[C_GPU]),
+				    &g, ctx->err);
 	if (s)
 		return s;
 	format_size(v[C_IN1], s1, sizeof(s1));
@@ -717,8 +653,8 @@ set_references(struct gpp_ctx *ctx)
 {
 	size_t a, b, i;
 
-	for (a = 0; a < ctx->n_gpus; a++) {
-		struct gpuproj_profile *p = ctx->gpus[a].profile;
+	for (a = 0; a < ctx->gpus.n; a++) {
+		struct gpuproj_profile *p = ctx->gpus.v[a].profile;
 
 		for (i = 0; i < gpuproj_profile_count(p); i++) {
 			struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
@@ -727,15 +663,15 @@ set_references(struct gpp_ctx *ctx)
 				.smem_dynamic = k->smem_dynamic, .device = k->device,
 			};
 
-			for (b = 0; b < ctx->n_gpus; b++) {
+			for (b = 0; b < ctx->gpus.n; b++) {
 				const struct gpuproj_kernel *o;
 
 				if (b == a)
 					continue;
-				o = gpuproj_profile_find(ctx->gpus[b].profile, &sig);
+				o = gpuproj_profile_find(ctx->gpus.v[b].profile, &sig);
 				if (!o || !o->duration_ns.n)
 					continue;
-				if (gpuproj_kernel_set_reference(k, ctx->gpus[b].target->name,
+				if (gpuproj_kernel_set_reference(k, ctx->gpus.v[b].target->name,
 								 gpuproj_kernel_mean_ns(o),
 								 o->launches))
 					return error_set(ctx->err, GPUPROJ_E_NOMEM, NULL, 0, 0,
@@ -796,7 +732,7 @@ gpuproj_import_gpuperfpredict(const char *const *paths, size_t n_paths,
 				goto out;
 		}
 	}
-	if (ctx.n_gpus == 0) {
+	if (ctx.gpus.n == 0) {
 		st = error_set(reterr, GPUPROJ_E_PARSE, paths[0], 0, 0,
 			       "no data rows: nothing to import");
 		goto out;
@@ -804,24 +740,15 @@ gpuproj_import_gpuperfpredict(const char *const *paths, size_t n_paths,
 	st = set_references(&ctx);
 	if (st)
 		goto out;
-	out = calloc(ctx.n_gpus, sizeof(*out));
-	if (!out) {
+	if (import_gpus_take(&ctx.gpus, &out)) {
 		st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < ctx.n_gpus; i++) {
-		out[i] = ctx.gpus[i].profile;
-		ctx.gpus[i].profile = NULL; /* moved to the caller */
-	}
 	*ret_profiles = out;
-	*ret_n = ctx.n_gpus;
+	*ret_n = ctx.gpus.n;
 	st = GPUPROJ_OK;
 out:
-	for (i = 0; i < ctx.n_gpus; i++) {
-		free(ctx.gpus[i].label);
-		gpuproj_profile_free(ctx.gpus[i].profile);
-	}
-	free(ctx.gpus);
+	import_gpus_clear(&ctx.gpus);
 	free(ctx.files);
 	for (i = 0; i < ctx.n_smem_kib; i++)
 		free(ctx.smem_kib[i]);

@@ -126,17 +126,9 @@ static const char *const col_names[C_COUNT] = {
 	[C_B] = "B", [C_M] = "M", [C_N] = "N", [C_K] = "K", [C_H] = "H",
 };
 
-struct ns_gpu {
-	char *label;
-	const struct gpuproj_target *target;
-	struct gpuproj_profile *profile;
-	struct import_strmap by_shape; /* "op\037tag" → kernel index */
-};
-
 struct ns_ctx {
 	const struct gpuproj_targets *targets;
-	struct ns_gpu *gpus;
-	size_t n_gpus, cap;
+	struct import_gpus gpus; /* by_key: "op\037tag" → kernel index */
 	char *files;
 	struct gpuproj_error *err;
 };
@@ -147,71 +139,13 @@ struct ns_file {
 	long idx[C_COUNT];
 };
 
-static const struct gpuproj_lookup_words gpu_words = {
-	.what = "GPU", .where = "of the NeuSight data set",
-	.hint = "add its name to an entry's `match` list",
+static const struct import_gpu_source gpu_source = {
+	.lookup = { .what = "GPU", .where = "of the NeuSight data set",
+		    .hint = "add its name to an entry's `match` list" },
+	.labels = "devices", .where = "",
+	.attrs = (const char *const[]){ "origin", "neusight", "metrics", "analytic", "citation",
+					GPUPROJ_CITATION_NEUSIGHT, "license", "MIT", NULL },
 };
-
-static int
-find_or_add_gpu(struct ns_ctx *ctx, const struct ns_file *f, const struct import_csv_row *r,
-		const char *label, struct ns_gpu **ret)
-{
-	const struct gpuproj_target *t;
-	struct ns_gpu *g;
-	size_t i;
-	int st;
-
-	for (i = 0; i < ctx->n_gpus; i++) {
-		if (strcmp(ctx->gpus[i].label, label) == 0) {
-			*ret = &ctx->gpus[i];
-			return GPUPROJ_OK;
-		}
-	}
-	st = gpuproj_targets_lookup(ctx->targets, label, &gpu_words, &t, ctx->err);
-	if (st)
-		return error_locate(ctx->err, st, f->path, r->line,
-				    import_csv_column(r, (size_t)f->idx[C_DEVICE]));
-	for (i = 0; i < ctx->n_gpus; i++) {
-		if (ctx->gpus[i].target == t)
-			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
-					 import_csv_column(r, (size_t)f->idx[C_DEVICE]),
-					 "devices '%s' and '%s' both match targets.yaml entry '%s'; "
-					 "give each its own entry", ctx->gpus[i].label, label,
-					 t->name);
-	}
-	if (ctx->n_gpus == ctx->cap) {
-		size_t cap = ctx->cap ? ctx->cap * 2 : 8;
-		struct ns_gpu *ng = realloc(ctx->gpus, cap * sizeof(*ng));
-
-		if (!ng)
-			goto nomem;
-		ctx->gpus = ng;
-		ctx->cap = cap;
-	}
-	g = &ctx->gpus[ctx->n_gpus];
-	memset(g, 0, sizeof(*g));
-	g->label = strdup(label);
-	g->target = t;
-	g->profile = gpuproj_profile_new();
-	if (!g->label || !g->profile) {
-		free(g->label);
-		gpuproj_profile_free(g->profile);
-		goto nomem;
-	}
-	ctx->n_gpus++;
-	if (gpuproj_profile_set_device(g->profile, label, t->name, t->chip, t->cc_major,
-				       t->cc_minor, t->sms, t->clock_mhz * 1e6) ||
-	    gpuproj_profile_set_attr(g->profile, "origin", "neusight") ||
-	    gpuproj_profile_set_attr(g->profile, "metrics", "analytic") ||
-	    gpuproj_profile_set_attr(g->profile, "citation", GPUPROJ_CITATION_NEUSIGHT) ||
-	    gpuproj_profile_set_attr(g->profile, "license", "MIT") ||
-	    gpuproj_profile_set_attr(g->profile, "import.files", ctx->files))
-		goto nomem;
-	*ret = g;
-	return GPUPROJ_OK;
-nomem:
-	return error_set(ctx->err, GPUPROJ_E_NOMEM, f->path, r->line, 0, "out of memory");
-}
 
 /* A required non-negative number of column c. */
 static int
@@ -376,7 +310,7 @@ import_row(struct ns_ctx *ctx, const struct ns_file *f, const struct import_csv_
 	char tag[160], key[200];
 	struct gpuproj_signature sig = { 0 };
 	struct gpuproj_kernel *k;
-	struct ns_gpu *g = NULL;
+	struct import_gpu *g = NULL;
 	size_t i, before;
 	int st;
 
@@ -430,7 +364,10 @@ import_row(struct ns_ctx *ctx, const struct ns_file *f, const struct import_csv_
 			return st;
 		snprintf(tag, sizeof(tag), "B=%.0f,H=%.0f", shape[0], shape[1]);
 	}
-	if ((st = find_or_add_gpu(ctx, f, r, device, &g)))
+	st = import_gpus_find_or_add(&ctx->gpus, ctx->targets, &gpu_source, device, ctx->files,
+				     f->path, r->line,
+				     import_csv_column(r, (size_t)f->idx[C_DEVICE]), &g, ctx->err);
+	if (st)
 		return st;
 
 	sig.name = op;
@@ -468,7 +405,7 @@ import_row(struct ns_ctx *ctx, const struct ns_file *f, const struct import_csv_
 		goto nomem;
 	if (gpuproj_profile_count(g->profile) != before) {
 		snprintf(key, sizeof(key), "%s\037%s", op, tag);
-		if (import_strmap_put(&g->by_shape, key, before))
+		if (import_strmap_put(&g->by_key, key, before))
 			goto nomem;
 	}
 	return GPUPROJ_OK;
@@ -515,23 +452,23 @@ set_references(struct ns_ctx *ctx)
 {
 	size_t a, b, i, j;
 
-	for (a = 0; a < ctx->n_gpus; a++) {
-		struct gpuproj_profile *p = ctx->gpus[a].profile;
+	for (a = 0; a < ctx->gpus.n; a++) {
+		struct gpuproj_profile *p = ctx->gpus.v[a].profile;
 
 		for (i = 0; i < gpuproj_profile_count(p); i++) {
 			struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
 			char key[200];
 
 			snprintf(key, sizeof(key), "%s\037%s", k->name, k->tag ? k->tag : "");
-			for (b = 0; b < ctx->n_gpus; b++) {
+			for (b = 0; b < ctx->gpus.n; b++) {
 				const struct gpuproj_kernel *o;
 
-				if (b == a || !import_strmap_get(&ctx->gpus[b].by_shape, key, &j))
+				if (b == a || !import_strmap_get(&ctx->gpus.v[b].by_key, key, &j))
 					continue;
-				o = gpuproj_profile_at(ctx->gpus[b].profile, j);
+				o = gpuproj_profile_at(ctx->gpus.v[b].profile, j);
 				if (!o->duration_ns.n)
 					continue;
-				if (gpuproj_kernel_set_reference(k, ctx->gpus[b].target->name,
+				if (gpuproj_kernel_set_reference(k, ctx->gpus.v[b].target->name,
 								 gpuproj_kernel_mean_ns(o),
 								 o->launches))
 					return error_set(ctx->err, GPUPROJ_E_NOMEM, NULL, 0, 0,
@@ -659,25 +596,15 @@ gpuproj_import_neusight(const char *const *paths, size_t n_paths,
 	st = set_references(&ctx);
 	if (st)
 		goto out;
-	out = calloc(ctx.n_gpus, sizeof(*out));
-	if (!out) {
+	if (import_gpus_take(&ctx.gpus, &out)) {
 		st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < ctx.n_gpus; i++) {
-		out[i] = ctx.gpus[i].profile;
-		ctx.gpus[i].profile = NULL;
-	}
 	*ret_profiles = out;
-	*ret_n = ctx.n_gpus;
+	*ret_n = ctx.gpus.n;
 	st = GPUPROJ_OK;
 out:
-	for (i = 0; i < ctx.n_gpus; i++) {
-		free(ctx.gpus[i].label);
-		gpuproj_profile_free(ctx.gpus[i].profile);
-		import_strmap_clear(&ctx.gpus[i].by_shape);
-	}
-	free(ctx.gpus);
+	import_gpus_clear(&ctx.gpus);
 	free(ctx.files);
 	for (i = 0; files && i < n_list; i++)
 		import_csv_clear(&files[i].csv);
