@@ -265,11 +265,43 @@ set_stream(struct launch *l, CUstream s, bool ptsz)
 	l->stream_known = true;
 }
 
+/*
+ * One launch attribute: `coop`, a nonzero cooperative attribute, marks the
+ * launch cooperative; `cluster`, a cluster dimension, sets its cluster. cuda.h
+ * CU_LAUNCH_ATTRIBUTE_COOPERATIVE ("nonzero indicates a cooperative
+ * kernel") and CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION (value.clusterDim),
+ * both in CUlaunchAttributeValue; the runtime's cudaLaunchAttribute has
+ * the same two (val.cooperative, val.clusterDim).
+ */
+static void
+set_attr(struct launch *l, bool coop, bool cluster, unsigned x, unsigned y, unsigned z)
+{
+	if (coop)
+		l->coop = true;
+	else if (cluster)
+		set_cluster(l, x, y, z);
+}
+
+/*
+ * Every attribute of a launch configuration: cudaLaunchConfig_t (union
+ * member `val`, ids cudaLaunchAttribute*) or CUlaunchConfig (`value`,
+ * CU_LAUNCH_ATTRIBUTE_*).
+ */
+#define SET_ATTRS(l, cfg, val, coop_id, cluster_id)                                           \
+	do {                                                                                  \
+		for (size_t i_ = 0; (cfg)->attrs && i_ < (cfg)->numAttrs; i_++)               \
+			set_attr(l, (cfg)->attrs[i_].id == (coop_id) &&                       \
+					    (cfg)->attrs[i_].val.cooperative,                 \
+				 (cfg)->attrs[i_].id == (cluster_id),                         \
+				 (cfg)->attrs[i_].val.clusterDim.x,                           \
+				 (cfg)->attrs[i_].val.clusterDim.y,                           \
+				 (cfg)->attrs[i_].val.clusterDim.z);                          \
+	} while (0)
+
 static void
 runtime_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
 {
 	bool ptsz = is_ptsz(CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
-	size_t i;
 
 	switch (cbid) {
 	case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
@@ -300,15 +332,8 @@ runtime_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
 			break;
 		RT_DIMS(l, p->config, p->config->dynamicSmemBytes);
 		set_stream(l, (CUstream)p->config->stream, ptsz);
-		for (i = 0; p->config->attrs && i < p->config->numAttrs; i++) {
-			const cudaLaunchAttribute *a = &p->config->attrs[i];
-
-			if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative)
-				l->coop = true;
-			else if (a->id == cudaLaunchAttributeClusterDimension)
-				set_cluster(l, a->val.clusterDim.x, a->val.clusterDim.y,
-					    a->val.clusterDim.z);
-		}
+		SET_ATTRS(l, p->config, val, cudaLaunchAttributeCooperative,
+			  cudaLaunchAttributeClusterDimension);
 		break;
 	}
 	default:
@@ -320,7 +345,6 @@ static void
 driver_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
 {
 	bool ptsz = is_ptsz(CUPTI_CB_DOMAIN_DRIVER_API, cbid);
-	size_t i;
 
 	switch (cbid) {
 	case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
@@ -351,20 +375,8 @@ driver_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
 			break;
 		DRV_DIMS(l, p->config, p->config->sharedMemBytes);
 		set_stream(l, p->config->hStream, ptsz);
-		/*
-		 * cuda.h CU_LAUNCH_ATTRIBUTE_COOPERATIVE ("nonzero indicates a
-		 * cooperative kernel") and CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-		 * (value.clusterDim), both in CUlaunchAttributeValue.
-		 */
-		for (i = 0; p->config->attrs && i < p->config->numAttrs; i++) {
-			const CUlaunchAttribute *a = &p->config->attrs[i];
-
-			if (a->id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && a->value.cooperative)
-				l->coop = true;
-			else if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
-				set_cluster(l, a->value.clusterDim.x, a->value.clusterDim.y,
-					    a->value.clusterDim.z);
-		}
+		SET_ATTRS(l, p->config, value, CU_LAUNCH_ATTRIBUTE_COOPERATIVE,
+			  CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION);
 		break;
 	}
 	default:
