@@ -616,8 +616,7 @@ on_sync_or_wait(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, enum kind k,
 {
 	struct ctxinfo *ci = cupti_ctx_find(&tls, cd->context);
 	/* Every stream-wait and stream-sync params struct starts with the stream. */
-	CUstream s = cd->functionParams ? *(const CUstream *)cd->functionParams : NULL;
-	uintptr_t id = stream_id(s, is_ptsz(dom, cbid));
+	uintptr_t id = params_stream(dom, cbid, cd);
 
 	if (!ci)
 		return;
