@@ -419,11 +419,16 @@ pending_hazard(struct ctxinfo *ci, const struct launch *l)
 static void
 pending_add(struct ctxinfo *ci, const struct launch *l)
 {
-	uintptr_t cur = 0;
+	uintptr_t cur;
 
 	if (!l->stream_known || l->stream == 0)
 		return;
-	if (atomic_compare_exchange_strong(&ci->pend_stream, &cur, l->stream) || cur == l->stream)
+	/* Read first: the common case (the same stream again) writes nothing. */
+	cur = atomic_load_explicit(&ci->pend_stream, memory_order_relaxed);
+	if (cur == l->stream)
+		return;
+	if (!cur && (atomic_compare_exchange_strong(&ci->pend_stream, &cur, l->stream) ||
+		     cur == l->stream))
 		return;
 	if (!atomic_load_explicit(&ci->pend_multi, memory_order_relaxed))
 		atomic_store(&ci->pend_multi, true);
