@@ -434,7 +434,7 @@ inj_output_live(struct inj_output *o, struct inj_collector *c)
 	struct inj_totals t;
 	struct strbuf sb;
 	size_t n_runs = 0, i, shown = 0, width;
-	char a[32], b[32], *text = NULL;
+	char a[32], b[32];
 
 	inj_collector_totals(c, &t);
 	/*
@@ -446,15 +446,12 @@ inj_output_live(struct inj_output *o, struct inj_collector *c)
 	if (!p) {
 		inj_debug("live snapshot skipped: out of memory");
 	} else if (project(o, p, &src, &runs, &n_runs, &err) == GPUPROJ_OK) {
-		if (gpuproj_report_json_text(p, src, runs, n_runs, NULL, &text, &err))
-			inj_debug("live snapshot not rendered: %s", err.message);
+		if (gpuproj_report_json(o->live_path, p, src, runs, n_runs, &err) != GPUPROJ_OK)
+			inj_debug("live snapshot not written: %s", err.message);
 	} else if (gpuproj_profile_device(p)->name) {
-		if (gpuproj_report_json_text(p, NULL, NULL, 0, NULL, &text, &err))
-			inj_debug("live snapshot not rendered: %s", err.message);
+		if (gpuproj_report_json(o->live_path, p, NULL, NULL, 0, &err) != GPUPROJ_OK)
+			inj_debug("live snapshot not written: %s", err.message);
 	}
-	if (text && file_write_atomic(o->live_path, text, strlen(text), &err))
-		inj_debug("live snapshot not written: %s", err.message);
-	free(text);
 
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "[gpuproj] live %.1f s: %" PRIu64 " launch%s, %" PRIu64 " kernel%s, "
