@@ -222,14 +222,6 @@ gpuproj_intervals_origin(const struct gpuproj_intervals *iv)
 
 /* ---- fitting ---- */
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y ? 1 : 0;
-}
-
 /* The shortest window of k = ⌈(n+1)c⌉ sorted ratios. */
 static void
 shortest_window(double *r, size_t n, double c, double *lo, double *hi)
