@@ -308,16 +308,9 @@ cmd_project(int argc, char **argv)
 			}
 			break;
 		case O_INTERVALS:
-			if (strcmp(optarg, "levels") == 0) {
-				mopt.level_interval = true;
-			} else if (strcmp(optarg, "builtin") != 0) {
-				gpuproj_intervals_free(iv);
-				iv = NULL;
-				if (gpuproj_intervals_load(optarg, &iv, &err)) {
-					ret = cli_fail_error(&err);
-					goto out;
-				}
-				mopt.intervals = iv;
+			if (cli_apply_intervals(optarg, &mopt, &iv)) {
+				ret = EXIT_FAIL;
+				goto out;
 			}
 			break;
 		case O_TOP:
