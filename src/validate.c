@@ -657,7 +657,6 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 						c->point_ns = pr.point_ns;
 						c->binding = pr.binding;
 						c->error_pct = (pr.point_ns - meas) / meas * 100.0;
-						c->covered = pr.lo_ns <= meas && meas <= pr.hi_ns;
 					} else {
 						pend[n_comp].why = strdup(pr.why[0] ? pr.why
 								   : gpuproj_strerror(pr.status));
