@@ -35,14 +35,6 @@
 #include "bench.h"
 #include "util.h"
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Quantile of sorted x[0..n), linear interpolation between order statistics. */
 static double
 quantile(const double *x, size_t n, double q)

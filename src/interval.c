@@ -222,14 +222,6 @@ gpuproj_intervals_origin(const struct gpuproj_intervals *iv)
 
 /* ---- fitting ---- */
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y ? 1 : 0;
-}
-
 /* The shortest window of k = ⌈(n+1)c⌉ sorted ratios. */
 static void
 shortest_window(double *r, size_t n, double c, double *lo, double *hi)
@@ -367,8 +359,7 @@ gpuproj_intervals_fit(const struct gpuproj_interval_sample *s, size_t n, double 
 			bad |= json_object_set_new(iv->provenance, "inputs",
 						   json_string_lossy(prov->inputs));
 		bad |= json_object_set_new(iv->provenance, "targets",
-					   prov && prov->targets ? json_string_lossy(prov->targets)
-								 : json_null());
+					   json_str_or_null(prov ? prov->targets : NULL));
 		bad |= json_object_set_new(iv->provenance, "created", json_string_lossy(when));
 		bad |= json_object_set_new(iv->provenance, "tool",
 					   json_string("gpuproj " GPUPROJ_VERSION));

@@ -267,12 +267,9 @@ gpuproj_validation_write_json(const char *path, const struct gpuproj_validation 
 	for (i = 0; i < v->n_citations; i++)
 		bad |= json_array_append_new(cit, json_string_lossy(v->citations[i]));
 	bad |= json_object_set_new(root, "citations", cit);
-	bad |= json_object_set_new(root, "targets",
-			    v->targets_origin ? json_string_lossy(v->targets_origin) : json_null());
+	bad |= json_object_set_new(root, "targets", json_str_or_null(v->targets_origin));
 	bad |= json_object_set_new(root, "threshold_ns", json_num(v->threshold_ns));
-	bad |= json_object_set_new(root, "intervals", v->intervals_origin
-						       ? json_string_lossy(v->intervals_origin)
-						       : json_null());
+	bad |= json_object_set_new(root, "intervals", json_str_or_null(v->intervals_origin));
 	bad |= json_object_set_new(root, "holdout", json_string(gpuproj_holdout_name(v->holdout)));
 	bad |= json_object_set_new(root, "n_calibration", json_integer((json_int_t)v->n_calibration));
 	bad |= json_object_set_new(root, "inputs",
@@ -321,8 +318,7 @@ gpuproj_validation_write_json(const char *path, const struct gpuproj_validation 
 					       : json_null());
 			bad |= json_object_set_new(o, "error_pct", json_num(c->error_pct));
 			bad |= json_object_set_new(o, "covered", json_boolean(ok && c->covered));
-			bad |= json_object_set_new(o, "why",
-						   c->why ? json_string_lossy(c->why) : json_null());
+			bad |= json_object_set_new(o, "why", json_str_or_null(c->why));
 			bad |= json_array_append_new(cs, o);
 		}
 		bad |= json_object_set_new(root, "comparisons", cs ? cs : json_null());

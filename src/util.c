@@ -930,6 +930,14 @@ hex_decode(const char *hex, char **ret)
 	return GPUPROJ_OK;
 }
 
+int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 bool
 parse_double(const char *s, double *ret)
 {

@@ -187,6 +187,9 @@ bool parse_int64(const char *s, int64_t *ret);
  */
 bool parse_duration_ns(const char *s, double *ret_ns);
 
+/* qsort() comparator: ascending doubles (NaN compares equal to everything). */
+int cmp_double(const void *a, const void *b);
+
 /* CSV (RFC 4180): a field, quoted when it holds a comma, quote or line break. */
 void csv_write_field(FILE *out, const char *s);
 /* CSV: a number as %.6g, nothing for NaN (an empty field). */

@@ -120,14 +120,6 @@ measured_on(const struct gpuproj_kernel *k, const struct gpuproj_target *t,
 	return false;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y ? 1 : 0;
-}
-
 /* Statistics of the comparisons c[idx[0..n)], as defined in validate.h. */
 static void
 compute_stats(struct gpuproj_validation_stats *s, const struct gpuproj_validation_comparison *c,
@@ -665,7 +657,6 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 						c->point_ns = pr.point_ns;
 						c->binding = pr.binding;
 						c->error_pct = (pr.point_ns - meas) / meas * 100.0;
-						c->covered = pr.lo_ns <= meas && meas <= pr.hi_ns;
 					} else {
 						pend[n_comp].why = strdup(pr.why[0] ? pr.why
 								   : gpuproj_strerror(pr.status));

@@ -66,6 +66,14 @@ bool cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret
 /* --occupancy little|linear; prints the usage error and returns false otherwise. */
 bool cli_parse_occupancy_term(const char *cmd, const char *value,
 			      enum gpuproj_occupancy_term *ret);
+/*
+ * --intervals FILE|builtin|levels: "levels" sets mopt->level_interval,
+ * "builtin" keeps the built-in table, FILE is loaded into *iv (an earlier
+ * one freed; the caller frees the last) and made mopt->intervals. Prints
+ * the error; returns EXIT_OK or EXIT_FAIL.
+ */
+int cli_apply_intervals(const char *value, struct gpuproj_model_options *mopt,
+			struct gpuproj_intervals **iv);
 
 /*
  * Write what `render` prints to `path` (NULL or "-": standard output). A

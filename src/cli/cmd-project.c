@@ -169,17 +169,17 @@ project_sass(const char *const *paths, size_t n_paths, const struct gpuproj_targ
 	return r;
 }
 
-/*
- * When no run projected any kernel, the table would only show carried
- * source time: say so in one line, with the most frequent reason, and fail.
- * Returns true when something was projected.
- */
 static int
 cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/*
+ * When no run projected any kernel, the table would only show carried
+ * source time: say so in one line, with the most frequent reason, and fail.
+ * Returns true when something was projected.
+ */
 static bool
 nothing_projected(const struct gpuproj_profile *p, const char *label,
 		  const struct gpuproj_run_projection *runs, size_t n_runs)
@@ -308,16 +308,9 @@ cmd_project(int argc, char **argv)
 			}
 			break;
 		case O_INTERVALS:
-			if (strcmp(optarg, "levels") == 0) {
-				mopt.level_interval = true;
-			} else if (strcmp(optarg, "builtin") != 0) {
-				gpuproj_intervals_free(iv);
-				iv = NULL;
-				if (gpuproj_intervals_load(optarg, &iv, &err)) {
-					ret = cli_fail_error(&err);
-					goto out;
-				}
-				mopt.intervals = iv;
+			if (cli_apply_intervals(optarg, &mopt, &iv)) {
+				ret = EXIT_FAIL;
+				goto out;
 			}
 			break;
 		case O_TOP:

@@ -358,15 +358,8 @@ cmd_validate(int argc, char **argv)
 			file_forget_input(merge_arg);
 		base_table = base;
 	}
-	if (intervals_arg && strcmp(intervals_arg, "levels") == 0) {
-		mopt.level_interval = true;
-	} else if (intervals_arg && strcmp(intervals_arg, "builtin") != 0) {
-		if (gpuproj_intervals_load(intervals_arg, &iv, &err)) {
-			cli_fail_error(&err);
-			goto out;
-		}
-		mopt.intervals = iv;
-	}
+	if (intervals_arg && cli_apply_intervals(intervals_arg, &mopt, &iv))
+		goto out;
 	vopt.fit_intervals = fit_path != NULL;
 	vopt.fit_command = command;
 

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gpuproj/interval.h>
+
 #include "cli.h"
 #include "util.h"
 
@@ -176,6 +178,24 @@ cli_parse_occupancy_term(const char *cmd, const char *value, enum gpuproj_occupa
 		return false;
 	}
 	return true;
+}
+
+int
+cli_apply_intervals(const char *value, struct gpuproj_model_options *mopt,
+		    struct gpuproj_intervals **iv)
+{
+	struct gpuproj_error err = { 0 };
+
+	if (strcmp(value, "levels") == 0) {
+		mopt->level_interval = true;
+	} else if (strcmp(value, "builtin") != 0) {
+		gpuproj_intervals_free(*iv);
+		*iv = NULL;
+		if (gpuproj_intervals_load(value, iv, &err))
+			return cli_fail_error(&err);
+		mopt->intervals = *iv;
+	}
+	return EXIT_OK;
 }
 
 int
