@@ -9,7 +9,8 @@
  *   cuInit in CUDA processes only (nothing happens in processes that never
  *   use CUDA). GPUPROJ_PRELOAD=1 initialises from the constructor instead.
  * - One start-up behind pthread_once; atexit writes the report; a forked
- *   child stops acting and writes nothing; a worker thread flushes
+ *   child stops acting and writes nothing (fork waits for the worker to be
+ *   between flushes); a worker thread flushes
  *   activity buffers every 100 ms and refreshes the live projection;
  *   GPUPROJ_SIGNALS=1 writes the report on SIGTERM/SIGINT and then dies
  *   of the signal as it would have.
@@ -32,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend.h"
@@ -59,6 +61,22 @@ static bool g_worker_started;
 static int g_wake[2] = { -1, -1 };	/* self-pipe: exit and signals wake the worker */
 static atomic_bool g_stop;
 static atomic_int g_signal;		/* a handled signal waiting for the report */
+/*
+ * Held by the worker while it flushes and writes the live snapshot, and by
+ * fork() (pthread_atfork prepare to parent/child): a child is never forked
+ * while the worker is inside CUPTI or the allocator, so it inherits no lock
+ * or half-built buffer of that thread. glibc's malloc is fork-safe by
+ * itself; sanitizer allocators without fork handlers (GCC 12's libasan) are
+ * not, and a child that exits there deadlocked in the leak check. A fork
+ * waits for at most one flush. For the same reason start() returns only
+ * once the worker runs: the thread library's (and a sanitizer's) start-up
+ * of that thread is over before the application can fork.
+ */
+static pthread_mutex_t g_work_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool g_fork_locked;
+/* The worker has started (under g_work_lock): start() waits for it, see wait_worker_ready(). */
+static pthread_cond_t g_worker_ready_cond = PTHREAD_COND_INITIALIZER;
+static bool g_worker_ready;
 
 int InitializeInjection(void) EXPORT;
 
@@ -110,6 +128,11 @@ worker_main(void *arg)
 	/* Signals are for the application's threads. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	/* Running (the thread library's own start-up done): start() may return. */
+	pthread_mutex_lock(&g_work_lock);
+	g_worker_ready = true;
+	pthread_cond_signal(&g_worker_ready_cond);
+	pthread_mutex_unlock(&g_work_lock);
 	if (g_cfg.live_s > 0)
 		next_live = inj_now_ns() + g_cfg.live_s * 1e9;
 	while (!atomic_load(&g_stop)) {
@@ -128,9 +151,11 @@ worker_main(void *arg)
 			break;
 		if (atomic_load(&g_stop))
 			break;
+		pthread_mutex_lock(&g_work_lock);
 		sig = atomic_exchange(&g_signal, 0);
 		if (sig) {
-			handle_signal(sig);
+			handle_signal(sig); /* the report, then death by the signal */
+			pthread_mutex_unlock(&g_work_lock);
 			break;
 		}
 		g_backend->flush(false);
@@ -139,6 +164,7 @@ worker_main(void *arg)
 			inj_output_live(g_out, g_col);
 			next_live = now + g_cfg.live_s * 1e9;
 		}
+		pthread_mutex_unlock(&g_work_lock);
 	}
 	return NULL;
 }
@@ -226,10 +252,33 @@ at_exit(void)
 	atomic_store(&g_active, false);
 }
 
+/* Before fork(): wait until the worker is between flushes (see g_work_lock). */
+static void
+at_fork_prepare(void)
+{
+	g_fork_locked = g_worker_started && getpid() == g_pid;
+	if (g_fork_locked)
+		pthread_mutex_lock(&g_work_lock);
+}
+
+static void
+at_fork_parent(void)
+{
+	if (g_fork_locked)
+		pthread_mutex_unlock(&g_work_lock);
+	g_fork_locked = false;
+}
+
 static void
 at_fork_child(void)
 {
-	/* Nothing here may lock: another thread may have held any lock at fork. */
+	/*
+	 * Nothing here may lock: another thread may have held any lock at fork.
+	 * g_work_lock is this thread's own (at_fork_prepare): released.
+	 */
+	if (g_fork_locked)
+		pthread_mutex_unlock(&g_work_lock);
+	g_fork_locked = false;
 	atomic_store(&g_active, false);
 	g_worker_started = false;
 	/* The wake pipe is the parent's worker's: close the child's copies. */
@@ -240,6 +289,22 @@ at_fork_child(void)
 	g_wake[0] = g_wake[1] = -1;
 	g_backend->child();
 	inj_log_set_level(INJ_LOG_NONE);
+}
+
+/* Wait (at most 2 s: never hang the application) until the worker runs. */
+static void
+wait_worker_ready(void)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 2;
+	pthread_mutex_lock(&g_work_lock);
+	while (!g_worker_ready) {
+		if (pthread_cond_timedwait(&g_worker_ready_cond, &g_work_lock, &until) == ETIMEDOUT)
+			break;
+	}
+	pthread_mutex_unlock(&g_work_lock);
 }
 
 static void
@@ -317,7 +382,7 @@ start(void)
 		return;
 	}
 	atomic_store(&g_active, true);
-	pthread_atfork(NULL, NULL, at_fork_child);
+	pthread_atfork(at_fork_prepare, at_fork_parent, at_fork_child);
 	atexit(at_exit);
 	if (pipe2(g_wake, O_CLOEXEC | O_NONBLOCK) == 0) {
 		/* The worker must not take the application's signals. */
@@ -326,6 +391,8 @@ start(void)
 		r = pthread_create(&g_worker, NULL, worker_main, NULL);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		g_worker_started = r == 0;
+		if (r == 0)
+			wait_worker_ready();
 		if (r != 0)
 			inj_warn("cannot start the flush thread (%s): records arrive when CUPTI's "
 				 "buffers fill, and at exit", strerror(r));

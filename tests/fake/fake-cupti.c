@@ -32,9 +32,11 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cupti.h>
@@ -1836,6 +1838,37 @@ cuptiActivityDisable(CUpti_ActivityKind kind)
 	return CUPTI_SUCCESS;
 }
 
+/*
+ * A client's flush in progress, and forks that came during one. POSIX
+ * (fork(): "a replica of the calling thread ... possibly including the
+ * states of mutexes") gives the child whatever another thread held inside
+ * CUPTI at that instant; the inject tests expect the client to fork only
+ * between its flushes. FAKE_FLUSH_DELAY_MS widens the window (tests only).
+ */
+static atomic_int flushes_in_progress;
+static unsigned long forks_during_flush;
+
+static void
+flush_delay(void)
+{
+	static atomic_int ms = -1;
+	int v = atomic_load(&ms);
+
+	if (v < 0) {
+		const char *e = getenv("FAKE_FLUSH_DELAY_MS");
+
+		v = e ? atoi(e) : 0;
+		if (v < 0 || v > 10000)
+			v = 0;
+		atomic_store(&ms, v);
+	}
+	if (v > 0) {
+		struct timespec ts = { v / 1000, (long)(v % 1000) * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
 API
 cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, CUpti_Activity **record)
 {
@@ -1870,7 +1903,10 @@ cuptiActivityFlushAll(uint32_t flag)
 		return bad(__func__, "called from a buffer-completed callback");
 	if (in_resource_cb)
 		return bad(__func__, "called from a resource callback");
+	atomic_fetch_add(&flushes_in_progress, 1);
+	flush_delay();
 	fake_flush();
+	atomic_fetch_sub(&flushes_in_progress, 1);
 	return CUPTI_SUCCESS;
 }
 
@@ -2760,6 +2796,8 @@ static void
 before_fork(void)
 {
 	pthread_mutex_lock(&L);
+	if (atomic_load(&flushes_in_progress) > 0)
+		forks_during_flush++;
 }
 
 static void
@@ -2858,5 +2896,6 @@ write_report(void)
 		pending++;
 	fprintf(f, "gpu pending_at_exit %zu records_lost_with_context %llu\n", pending,
 		(unsigned long long)records_lost);
+	fprintf(f, "forks_during_flush %lu\n", forks_during_flush);
 	fclose(f);
 }
