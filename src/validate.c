@@ -423,6 +423,7 @@ intervals(struct gpuproj_validation *v, const struct gpuproj_validate_options *o
 		prov.targets = v->targets_origin;
 		prov.inputs = v->default_sections ? INPUTS_SECTIONS : INPUTS_PROFILES;
 		prov.command = opt->fit_command;
+		prov.created = opt->fit_created;
 		st = gpuproj_intervals_fit(smp, m, opt->fit_coverage, &prov, &v->fitted, reterr);
 		free(smp);
 		if (st)

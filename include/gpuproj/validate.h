@@ -162,6 +162,11 @@ struct gpuproj_validate_options {
 	bool default_sections;
 	/** Recorded as "command" in a fitted table's provenance; may be NULL. */
 	const char *fit_command;
+	/**
+	 * Recorded as "created" in a fitted table's provenance (UTC, ISO 8601,
+	 * e.g. "2026-11-25T00:00:00Z"); NULL: the time of the fit.
+	 */
+	const char *fit_created;
 };
 
 /** Statistics of one set of comparisons; percentages as defined in the file comment. */

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <gpuproj/import.h>
 #include <gpuproj/interval.h>
@@ -57,7 +58,9 @@ help(FILE *f)
 		"                       that no fitted interval has seen\n"
 		"  --fit-intervals FILE fit intervals on the calibration half (all comparisons\n"
 		"                       without --holdout), use them, and write them to FILE;\n"
-		"                       the table records this command in its provenance\n"
+		"                       the table records this command in its provenance, and\n"
+		"                       as its date $SOURCE_DATE_EPOCH (seconds since 1970,\n"
+		"                       UTC) when set, else now\n"
 		"  --merge-intervals BASE  with --fit-intervals FILE: write to FILE the table\n"
 		"                       BASE (a file, or 'builtin') with the groups of the models\n"
 		"                       fitted here added or replaced, every other group kept\n"
@@ -174,6 +177,33 @@ render_table(FILE *f, void *userdata)
 	return gpuproj_validation_write_table(f, userdata);
 }
 
+/*
+ * The date a fitted table records: $SOURCE_DATE_EPOCH (reproducible-builds.org
+ * specification: seconds since 1970-01-01 00:00:00 UTC) when set, so that
+ * a refit of the built-in table is byte-identical; *ret NULL (now) when not.
+ */
+static int
+fit_date(char *buf, size_t size, const char **ret)
+{
+	const char *env = getenv("SOURCE_DATE_EPOCH");
+	int64_t v;
+	time_t t;
+	struct tm tm;
+
+	*ret = NULL;
+	if (!env || !*env)
+		return 0;
+	if (!parse_int64(env, &v) || v < 0 || (int64_t)(time_t)v != v)
+		return cli_usage_error("validate", "SOURCE_DATE_EPOCH must be a non-negative "
+				       "integer (seconds since 1970-01-01 UTC), not '%s'", env);
+	t = (time_t)v;
+	if (!gmtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return cli_usage_error("validate", "SOURCE_DATE_EPOCH='%s' is not a date that can "
+				       "be written (year beyond 9999?)", env);
+	*ret = buf;
+	return 0;
+}
+
 int
 cmd_validate(int argc, char **argv)
 {
@@ -205,7 +235,7 @@ cmd_validate(int argc, char **argv)
 	const char *intervals_arg = NULL, *fit_path = NULL, *merge_arg = NULL;
 	struct gpuproj_intervals *iv = NULL, *base = NULL, *merged = NULL;
 	const struct gpuproj_intervals *base_table = NULL;
-	char *command = NULL;
+	char *command = NULL, created[32];
 	const char **sources = NULL, **tnames = NULL;
 	const struct gpuproj_model **models = NULL;
 	size_t n_sources = 0, n_tnames = 0, n_models = 0, n_profiles = 0, i, last = 0;
@@ -362,6 +392,14 @@ cmd_validate(int argc, char **argv)
 		goto out;
 	vopt.fit_intervals = fit_path != NULL;
 	vopt.fit_command = command;
+	if (fit_path) {
+		int r = fit_date(created, sizeof(created), &vopt.fit_created);
+
+		if (r) {
+			ret = r;
+			goto out;
+		}
+	}
 
 	if (cli_load_targets(targets_path, &targets, &origin))
 		goto out;

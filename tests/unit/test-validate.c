@@ -1000,6 +1000,44 @@ groups_text(const char *table)
 	return g;
 }
 
+/* A fitted table's date is $SOURCE_DATE_EPOCH when set (reproducible refits); a bad one is refused. */
+START_TEST(cli_fit_date_from_source_date_epoch)
+{
+	char *a, *b, *out, *err, *path, *t;
+
+	write_pair_json(&a, &b);
+	if (asprintf(&path, "%s/dated.json", tmp) < 0)
+		abort();
+	setenv("SOURCE_DATE_EPOCH", "86400", 1);
+	ck_assert_int_eq(run(&out, &err, "--model hroof --fit-intervals '%s' '%s' '%s'", path, a, b),
+			 0);
+	free(out);
+	free(err);
+	t = test_read_file(path);
+	ck_assert_msg(strstr(t, "\"created\": \"1970-01-02T00:00:00Z\"") != NULL, "%s", t);
+	free(t);
+	setenv("SOURCE_DATE_EPOCH", "yesterday", 1);
+	ck_assert_int_eq(run(&out, &err, "--model hroof --fit-intervals '%s' '%s' '%s'", path, a, b),
+			 2);
+	ck_assert_ptr_nonnull(strstr(err, "SOURCE_DATE_EPOCH must be a non-negative integer "
+					  "(seconds since 1970-01-01 UTC), not 'yesterday'"));
+	free(out);
+	free(err);
+	unsetenv("SOURCE_DATE_EPOCH");
+	/* Unset: the time of the fit, not 1970. */
+	ck_assert_int_eq(run(&out, &err, "--model hroof --fit-intervals '%s' '%s' '%s'", path, a, b),
+			 0);
+	free(out);
+	free(err);
+	t = test_read_file(path);
+	ck_assert_ptr_nonnull(strstr(t, "\"created\": \"20"));
+	free(t);
+	free(path);
+	free(a);
+	free(b);
+}
+END_TEST
+
 /*
  * --default-sections and --merge-intervals: fit hroof on the counters into
  * base.json, then sol on the default sections merged into it. The merged
@@ -1246,6 +1284,7 @@ validate_suite(void)
 	tcase_add_checked_fixture(tcli, setup, teardown);
 	tcase_add_test(tcli, cli_success_and_formats);
 	tcase_add_test(tcli, cli_default_sections_and_merge);
+	tcase_add_test(tcli, cli_fit_date_from_source_date_epoch);
 	tcase_add_test(tcli, cli_citation_first);
 	tcase_add_test(tcli, cli_exit_statuses);
 	tcase_add_test(tcli, cli_bad_input_is_1);
