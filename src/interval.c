@@ -740,6 +740,21 @@ gpuproj_intervals_load_buffer(const char *text, size_t len, const char *name,
 		return error_set(reterr, GPUPROJ_E_PARSE, name, je.line, je.column, "%s", je.text);
 	st = parse(root, name, ret, reterr);
 	json_decref(root);
+	/* "'groups[3].lo' must be ...": the line and column of that value, when it is there. */
+	if (st == GPUPROJ_E_SCHEMA && reterr && !reterr->line && reterr->message[0] == '\'') {
+		const char *end = strchr(reterr->message + 1, '\'');
+		char path[128];
+		int line, col;
+
+		if (end && (size_t)(end - reterr->message - 1) < sizeof(path)) {
+			snprintf(path, sizeof(path), "%.*s", (int)(end - reterr->message - 1),
+				 reterr->message + 1);
+			if (json_locate(text, len, path, NULL, &line, &col)) {
+				reterr->line = line;
+				reterr->column = col;
+			}
+		}
+	}
 	return st;
 }
 

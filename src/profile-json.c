@@ -2,8 +2,9 @@
 /*
  * The gpuproj-profile/1 JSON format (README "Profile JSON"), on jansson.
  *
- * Reading validates types and reports the JSON path of the first problem
- * (jansson gives line:column for syntax errors only). Writing goes through
+ * Reading validates types and reports the JSON path of the first problem,
+ * with its line and column (jansson gives them for syntax errors only;
+ * json_locate() finds the value again in the text). Writing goes through
  * file_write_atomic(), so a profile on disk is always complete.
  *
  * Thread safety: reentrant.
@@ -289,6 +290,8 @@ gpuproj_profile_save(const struct gpuproj_profile *p, const char *path,
 
 struct reader {
 	const char *file;
+	const char *text;	/* the JSON text, for the position of a schema error */
+	size_t len;
 	struct gpuproj_error *err;
 	char **scratch;		/* strings decoded from *_hex members, freed after the load */
 	size_t n_scratch, cap_scratch;
@@ -315,16 +318,30 @@ nomem(struct reader *rd)
 static int
 bad(struct reader *rd, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3, 4);
 
+/*
+ * A schema error at PATH, with the line and column of what it is about
+ * (json_locate): the value at PATH, or, when the message begins with a
+ * quoted member name ("'cc' must be ..."), that member's value.
+ */
 static int
 bad(struct reader *rd, const char *path, const char *fmt, ...)
 {
-	char msg[GPUPROJ_ERROR_MSG_SIZE];
+	char msg[GPUPROJ_ERROR_MSG_SIZE], member[128] = "";
+	int line = 0, col = 0;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return error_set(rd->err, GPUPROJ_E_SCHEMA, rd->file, 0, 0, "%s: %s", path, msg);
+	if (rd->text) {
+		const char *end = msg[0] == '\'' ? strchr(msg + 1, '\'') : NULL;
+
+		if (end && (size_t)(end - msg - 1) < sizeof(member))
+			snprintf(member, sizeof(member), "%.*s", (int)(end - msg - 1), msg + 1);
+		json_locate(rd->text, rd->len, strcmp(path, "(top level)") == 0 ? "" : path,
+			    member[0] ? member : NULL, &line, &col);
+	}
+	return error_set(rd->err, GPUPROJ_E_SCHEMA, rd->file, line, col, "%s: %s", path, msg);
 }
 
 /*
@@ -948,11 +965,35 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 	return GPUPROJ_OK;
 }
 
+/*
+ * gpuproj_profile_validate() names a value by its path, then a space
+ * ("kernels[3].duration_ns.mean 1e+19 is outside ..."): the line and
+ * column of that value, when the text holds it under that path (a mean
+ * the file gave as a sum, for one, is not there: no position then).
+ */
+static void
+locate_validate_error(const char *text, size_t len, struct gpuproj_error *err)
+{
+	char path[GPUPROJ_ERROR_MSG_SIZE];
+	const char *sp;
+	int line, col;
+
+	if (!err || err->line || !(sp = strchr(err->message, ' ')) ||
+	    (size_t)(sp - err->message) >= sizeof(path) || sp == err->message)
+		return;
+	snprintf(path, sizeof(path), "%.*s", (int)(sp - err->message), err->message);
+	if (json_locate(text, len, path, NULL, &line, &col)) {
+		err->line = line;
+		err->column = col;
+	}
+}
+
 int
 gpuproj_profile_load_buffer(const char *text, size_t len, const char *name,
 			    struct gpuproj_profile **ret, struct gpuproj_error *reterr)
 {
-	struct reader rd = { .file = name ? name : "<buffer>", .err = reterr };
+	struct reader rd = { .file = name ? name : "<buffer>", .text = text, .len = len,
+			     .err = reterr };
 	struct gpuproj_profile *p;
 	json_error_t jerr;
 	json_t *root;
@@ -974,8 +1015,11 @@ gpuproj_profile_load_buffer(const char *text, size_t len, const char *name,
 	reader_clear(&rd);
 	json_decref(root);
 	/* The same ranges the writer enforces (one rule for both directions). */
-	if (!r)
+	if (!r) {
 		r = gpuproj_profile_validate(p, rd.file, reterr);
+		if (r == GPUPROJ_E_SCHEMA)
+			locate_validate_error(text, len, reterr);
+	}
 	if (r) {
 		gpuproj_profile_free(p);
 		return r;

@@ -187,6 +187,21 @@ bool parse_int64(const char *s, int64_t *ret);
  */
 bool parse_duration_ns(const char *s, double *ret_ns);
 
+/*
+ * json-locate.c: the position of a value in JSON text that jansson has
+ * parsed. PATH names it as gpuproj's schema errors do: members joined by
+ * '.', array indices as [N] ("kernels[3].metrics.bytes.dram"; a member
+ * name may hold dots: the longest matching name wins); "" or NULL is the
+ * top-level value. MEMBER, when not NULL, names a member of that value
+ * (an object) to point at instead, when it is there. *line and *col are
+ * 1-based (columns count characters). Returns true when the whole path
+ * was found, false when it stopped early: the position is then the deepest
+ * value it reached (the top level at worst). false with nothing set for a
+ * NULL text, line or col.
+ */
+bool json_locate(const char *text, size_t len, const char *path, const char *member, int *line,
+		 int *col);
+
 /* qsort() comparator: ascending doubles (NaN compares equal to everything). */
 int cmp_double(const void *a, const void *b);
 

@@ -111,7 +111,8 @@ int gpuproj_intervals_fit(const struct gpuproj_interval_sample *s, size_t n, dou
  * @return GPUPROJ_OK; GPUPROJ_E_IO; GPUPROJ_E_PARSE (not JSON, with line
  *         and column); GPUPROJ_E_SCHEMA (another schema, a missing or
  *         mistyped field, a factor ≤ 0 or lo > hi, an unknown binding or
- *         class, coverage outside (0, 1); the message names the field);
+ *         class, coverage outside (0, 1); the message names the field,
+ *         and line and column point at it when the table holds it);
  *         GPUPROJ_E_NOMEM. Groups of models gpuproj does not know are kept
  *         and ignored by lookups.
  */

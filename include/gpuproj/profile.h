@@ -411,7 +411,10 @@ int gpuproj_profile_validate(const struct gpuproj_profile *p, const char *name,
  * @param path file to read ("-" reads standard input)
  * @param[out] ret new profile owned by the caller, untouched on failure
  * @param[out] reterr optional; file:line:column for syntax errors, the
- *             JSON path (e.g. "kernels[3].grid") for schema errors
+ *             JSON path (e.g. "kernels[3].grid") for schema errors, with
+ *             the line and column of that value when the file holds it
+ *             under that path (a value derived on reading, such as a
+ *             variance from a standard deviation, has none)
  * @return GPUPROJ_OK; GPUPROJ_E_IO, GPUPROJ_E_LIMIT (larger than the input
  *         size limit), GPUPROJ_E_PARSE (not JSON), GPUPROJ_E_SCHEMA
  *         (missing/ill-typed field, a value out of its range, unknown schema

@@ -261,7 +261,7 @@ START_TEST(project_bad_files)
 	free(err);
 	bad = test_write_file(dir, "bad.json", "{\"schema\": \"gpuproj-profile/1\",\n\"kernels\": 3}");
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s'", bad), 1);
-	ck_assert_msg(strstr(err, "bad.json: kernels: must be an array\n") != NULL, "%s", err);
+	ck_assert_msg(strstr(err, "bad.json:2:12: kernels: must be an array\n") != NULL, "%s", err);
 	free(out);
 	free(err);
 	/* A table into a missing directory fails the same way: rendered first, then written. */

@@ -942,29 +942,30 @@ START_TEST(intervals_merge)
 }
 END_TEST
 
-/* Each class of bad table: the field named. */
+/* Each class of bad table: the field named, and where it is (line 1, column; 0 when absent). */
 START_TEST(intervals_bad_tables)
 {
 	static const struct {
 		const char *text, *expect;
+		int column;
 	} cases[] = {
-		{ "[1]", "not a JSON object" },
-		{ "{\"schema\": \"x\"}", "'schema' must be \"gpuproj-intervals/1\"" },
+		{ "[1]", "not a JSON object", 0 },
+		{ "{\"schema\": \"x\"}", "'schema' must be \"gpuproj-intervals/1\"", 12 },
 		{ "{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 1.5}",
-		  "'coverage' must be a number in (0, 1)" },
+		  "'coverage' must be a number in (0, 1)", 47 },
 		{ "{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": {}, "
 		  "\"groups\": [{\"model\": \"hroof\", \"binding\": \"disk\", \"class\": \"*\", "
 		  "\"n\": 1, \"lo\": 1, \"hi\": 1}]}",
-		  "'groups[0].binding' must be a binding resource or \"*\"" },
+		  "'groups[0].binding' must be a binding resource or \"*\"", 111 },
 		{ "{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": {}, "
 		  "\"groups\": [{\"model\": \"hroof\", \"binding\": \"*\", \"class\": \"*\", "
 		  "\"n\": 1, \"lo\": 2, \"hi\": 1}]}",
-		  "'groups[0].hi' must be a number at least 'lo'" },
+		  "'groups[0].hi' must be a number at least 'lo'", 153 },
 		{ "{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": {}, "
 		  "\"groups\": [{\"model\": \"hroof\", \"binding\": \"*\", \"class\": \"*\", "
 		  "\"n\": 0, \"lo\": 1, \"hi\": 1}]}",
-		  "'groups[0].n' must be a positive integer" },
-		{ "{\"schema\": ", "" },
+		  "'groups[0].n' must be a positive integer", 135 },
+		{ "{\"schema\": ", "", 11 },
 	};
 	size_t i;
 
@@ -979,6 +980,9 @@ START_TEST(intervals_bad_tables)
 		ck_assert_ptr_null(iv);
 		ck_assert_msg(strstr(err.message, cases[i].expect) != NULL, "%zu: %s", i,
 			      err.message);
+		ck_assert_msg(err.line == (cases[i].column ? 1 : 0) && err.column == cases[i].column,
+			      "%zu: %d:%d, want column %d", i, err.line, err.column,
+			      cases[i].column);
 	}
 }
 END_TEST

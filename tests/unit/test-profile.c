@@ -296,7 +296,10 @@ START_TEST(save_into_missing_directory)
 }
 END_TEST
 
-/* Bad JSON: status, location or JSON path, exact message; output untouched. */
+/*
+ * Bad JSON: status, line and column (of the syntax error, or of the value a
+ * schema error is about: json_locate), exact message; output untouched.
+ */
 static const struct bad_json {
 	const char *name, *text;
 	int status, line, column;
@@ -304,61 +307,66 @@ static const struct bad_json {
 } bad_cases[] = {
 	{ "syntax", "{\"schema\": \"gpuproj-profile/1\",\n \"kernels\": [,]}", GPUPROJ_E_PARSE, 2,
 	  14, "JSON syntax error: unexpected token near ','" },
-	{ "not-object", "[1, 2]", GPUPROJ_E_SCHEMA, 0, 0, "(top level): must be an object" },
-	{ "no-schema", "{\"kernels\": []}", GPUPROJ_E_SCHEMA, 0, 0,
+	{ "not-object", "[1, 2]", GPUPROJ_E_SCHEMA, 1, 1, "(top level): must be an object" },
+	{ "no-schema", "{\"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 1,
 	  "schema: missing: expected \"gpuproj-profile/1\"" },
 	{ "schema-version", "{\"schema\": \"gpuproj-profile/9\", \"kernels\": []}", GPUPROJ_E_SCHEMA,
-	  0, 0, "schema: unknown schema version 'gpuproj-profile/9': this gpuproj reads "
+	  1, 12, "schema: unknown schema version 'gpuproj-profile/9': this gpuproj reads "
 	  "'gpuproj-profile/1'" },
-	{ "no-kernels", "{\"schema\": \"gpuproj-profile/1\"}", GPUPROJ_E_SCHEMA, 0, 0,
+	{ "no-kernels", "{\"schema\": \"gpuproj-profile/1\"}", GPUPROJ_E_SCHEMA, 1, 1,
 	  "kernels: missing required field" },
 	{ "bad-grid", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": \"k\", "
-	  "\"grid\": [1, 0, 1], \"block\": [1, 1, 1], \"launches\": 1}]}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "\"grid\": [1, 0, 1], \"block\": [1, 1, 1], \"launches\": 1}]}", GPUPROJ_E_SCHEMA, 1, 67,
 	  "kernels[0]: 'grid'[1] must be a positive integer" },
 	{ "unknown-metric", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": \"k\", "
 	  "\"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 1, \"metrics\": "
-	  "{\"bytes.l3\": 5}}]}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "{\"bytes.l3\": 5}}]}", GPUPROJ_E_SCHEMA, 1, 45,
 	  "kernels[0]: unknown metric 'bytes.l3' in 'metrics' (tool-specific metrics belong in "
 	  "'extra_metrics')" },
 	{ "duplicate-signature", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": ["
 	  "{\"name\": \"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 1},"
 	  "{\"name\": \"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 2}]}",
-	  GPUPROJ_E_SCHEMA, 0, 0, "kernels[1]: duplicate kernel signature 'k' (grid, block, shared "
+	  GPUPROJ_E_SCHEMA, 1, 113, "kernels[1]: duplicate kernel signature 'k' (grid, block, shared "
 	  "memory, device and tag equal to an earlier entry)" },
 	{ "launches-below-timed", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": "
 	  "\"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 1, \"duration_ns\": "
-	  "{\"n\": 3, \"mean\": 5}}]}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "{\"n\": 3, \"mean\": 5}}]}", GPUPROJ_E_SCHEMA, 1, 110,
 	  "kernels[0]: 'launches' (1) is smaller than duration_ns.n (3)" },
 	{ "negative-m2", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": "
 	  "\"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 2, \"duration_ns\": "
-	  "{\"n\": 2, \"mean\": 5, \"m2\": -1}}]}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "{\"n\": 2, \"mean\": 5, \"m2\": -1}}]}", GPUPROJ_E_SCHEMA, 1, 154,
 	  "kernels[0].duration_ns: 'm2' and 'stddev' must not be negative" },
 	{ "duplicate-key", "{\"schema\": \"gpuproj-profile/1\", \"schema\": \"x\", \"kernels\": []}",
 	  GPUPROJ_E_PARSE, 1, 40, "JSON syntax error: duplicate object key near '\"schema\"'" },
 	/* A nested "launches" is named by its full path, not the kernel's. */
 	{ "metric-launches", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": \"k\", "
 	  "\"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 1, \"metrics\": "
-	  "{\"bytes.dram\": {\"value\": 1, \"launches\": -1}}}]}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "{\"bytes.dram\": {\"value\": 1, \"launches\": -1}}}]}", GPUPROJ_E_SCHEMA, 1, 164,
 	  "kernels[0].metrics.bytes.dram: 'launches' must be an integer between 0 and 4294967295" },
 	{ "extra-launches", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": \"k\", "
 	  "\"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 1, \"extra_metrics\": "
-	  "{\"x__y.sum\": {\"value\": 1, \"launches\": 1.5}}}]}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "{\"x__y.sum\": {\"value\": 1, \"launches\": 1.5}}}]}", GPUPROJ_E_SCHEMA, 1, 168,
 	  "kernels[0].extra_metrics.x__y.sum: 'launches' must be an integer between 0 and "
 	  "4294967295" },
 	{ "reference-launches", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": "
 	  "\"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 1, \"reference_ns\": "
-	  "{\"P100\": {\"mean\": 5, \"launches\": \"3\"}}}]}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "{\"P100\": {\"mean\": 5, \"launches\": \"3\"}}}]}", GPUPROJ_E_SCHEMA, 1, 162,
 	  "kernels[0].reference_ns.P100: 'launches' must be an integer between 0 and "
 	  "9223372036854775807" },
 	/* Numbers converted to int / int64_t must fit (the conversion is undefined otherwise). */
 	{ "sms-range", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"sms\": 1e20}, "
-	  "\"kernels\": []}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "\"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 51,
 	  "device: 'sms' must be an integer from 0 to 4096 (or null), got 1e+20" },
 	{ "pid-range", "{\"schema\": \"gpuproj-profile/1\", \"process\": {\"pid\": -1e19}, "
-	  "\"kernels\": []}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "\"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 52,
 	  "process: 'pid' must be an integer from 0 to 2^62 (or null), got -1e+19" },
+	/* Pretty-printed: the line and column of the value, on line 5. */
+	{ "multi-line", "{\n  \"schema\": \"gpuproj-profile/1\",\n  \"kernels\": [\n    {\"name\": "
+	  "\"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 1,\n     \"metrics\": "
+	  "{\"bytes.dram\": {\"value\": 1, \"launches\": -1}}}\n  ]\n}\n", GPUPROJ_E_SCHEMA, 5, 57,
+	  "kernels[0].metrics.bytes.dram: 'launches' must be an integer between 0 and 4294967295" },
 	{ "rank-range", "{\"schema\": \"gpuproj-profile/1\", \"process\": {\"rank\": "
-	  "9.3e18}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 0, 0,
+	  "9.3e18}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 53,
 	  "process: 'rank' must be an integer from 0 to 2^62 (or null), got 9.3e+18" },
 };
 

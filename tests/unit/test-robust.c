@@ -92,6 +92,42 @@ odd_text_profile(void)
  * said "wrote" and `project` refused the file. Now every string keeps its
  * exact bytes (<key>_hex) and the file loads back as the same profile.
  */
+/*
+ * json_locate (util.h) on the shapes gpuproj's paths take: nested arrays,
+ * member names with dots (the longest wins over a shorter one that is a
+ * prefix), escaped keys, a member looked up in the value, characters (not
+ * bytes) as columns, and a path that is not there (the deepest value
+ * reached, and false).
+ */
+static const struct locate_case {
+	const char *text, *path, *member;
+	bool found;
+	int line, col;
+} locate_cases[] = {
+	{ "  [1, [2, 3]]", "", NULL, true, 1, 3 },
+	{ "[1, [2, 3]]", "[1][1]", NULL, true, 1, 9 },
+	{ "{\"a\": {\"b.c\": 1, \"b\": {\"c\": 2}}}", "a.b.c", NULL, true, 1, 15 },
+	{ "{\"a\": {\"b\": {\"c\": 2}, \"b.c\": 1}}", "a.b.c", NULL, true, 1, 30 },
+	{ "{\"k\\\"q\": {\"x\": 7}}", "k\"q", "x", true, 1, 16 },
+	{ "{\"k\": {\"x\": 7}}", "k", "y", true, 1, 7 },
+	{ "{\"s\": 1, \"t\":\n\t[true]}", "t", NULL, true, 2, 2 },
+	{ "{\"s\": \"\xc3\xa9\xc3\xa9\", \"t\": 1}", "t", NULL, true, 1, 18 },
+	{ "{\"a\": [{\"b\": 1}]}", "a[3].b", NULL, false, 1, 7 },
+	{ "{\"a\": 1}", "z", NULL, false, 1, 1 },
+};
+
+START_TEST(json_locate_paths)
+{
+	const struct locate_case *c = &locate_cases[_i];
+	int line = 0, col = 0;
+
+	ck_assert_int_eq(json_locate(c->text, strlen(c->text), c->path, c->member, &line, &col),
+			 c->found);
+	ck_assert_msg(line == c->line && col == c->col, "%s at '%s': %d:%d, want %d:%d", c->text,
+		      c->path, line, col, c->line, c->col);
+}
+END_TEST
+
 START_TEST(text_not_utf8_round_trip)
 {
 	struct gpuproj_profile *p = odd_text_profile(), *q = NULL;
@@ -358,9 +394,6 @@ static const struct {
 	{ K("\"reference_ns\": {\"A\": {\"mean\": 1e19}}"),
 	  "kernels[0].reference_ns.mean 1e+19 is outside [0, 1e+18] ns" },
 };
-#undef K
-#undef P
-
 START_TEST(load_refuses_out_of_range)
 {
 	struct gpuproj_profile *p = NULL;
@@ -372,8 +405,49 @@ START_TEST(load_refuses_out_of_range)
 	ck_assert_msg(strcmp(err.message, bad_numbers[_i].message) == 0, "got '%s'", err.message);
 	ck_assert_str_eq(err.file, "p.json");
 	ck_assert_ptr_null(p);
+	/* A position, when given, is that of a value: one line, so the column indexes the text. */
+	ck_assert_int_le(err.line, 1);
+	if (err.line)
+		ck_assert_msg(strchr("-0123456789\"{[", bad_numbers[_i].json[err.column - 1]),
+			      "column %d of %s", err.column, bad_numbers[_i].json);
 }
 END_TEST
+
+/*
+ * Range errors found after parsing point at the value (json_locate): the
+ * mean as written, the metric as written; a value the file does not hold
+ * under that path (m2, computed from a stddev) has no position.
+ */
+START_TEST(load_range_error_position)
+{
+	static const struct {
+		const char *json, *at;
+	} cases[] = {
+		{ K("\"duration_ns\": {\"n\": 2, \"mean\": 1e19}"), "1e19" },
+		{ K("\"metrics\": {\"warp_efficiency\": 1.5}"), "1.5" },
+		{ K("\"metrics\": {\"bytes.dram\": -1}"), "-1" },
+		{ P("\"device\": {\"clock_hz\": -1.4e9}, \"kernels\": []"), "-1.4e9" },
+		{ K("\"duration_ns\": {\"n\": 2, \"mean\": 5, \"stddev\": 1e300}"), NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct gpuproj_profile *p = NULL;
+		struct gpuproj_error err = { 0 };
+		const char *at = cases[i].at ? strstr(cases[i].json, cases[i].at) : NULL;
+
+		ck_assert_int_eq(gpuproj_profile_load_buffer(cases[i].json, strlen(cases[i].json),
+							     "p.json", &p, &err),
+				 GPUPROJ_E_SCHEMA);
+		ck_assert_int_eq(err.line, at ? 1 : 0);
+		ck_assert_msg(err.column == (at ? (int)(at - cases[i].json) + 1 : 0),
+			      "%s: column %d (%s)", cases[i].json, err.column, err.message);
+	}
+}
+END_TEST
+
+#undef K
+#undef P
 
 START_TEST(compute_capability_accepted)
 {
@@ -1061,6 +1135,7 @@ robust_suite(void)
 	TCase *t;
 
 	t = tcase_create("text");
+	tcase_add_loop_test(t, json_locate_paths, 0, sizeof(locate_cases) / sizeof(locate_cases[0]));
 	tcase_add_test(t, text_not_utf8_round_trip);
 	tcase_add_test(t, text_not_utf8_cli);
 	tcase_add_loop_test(t, text_hex_refused, 0, sizeof(bad_hex) / sizeof(bad_hex[0]));
@@ -1071,6 +1146,7 @@ robust_suite(void)
 	tcase_add_test(t, save_refuses_out_of_range);
 	tcase_add_test(t, largest_values_round_trip);
 	tcase_add_test(t, add_refuses_out_of_range);
+	tcase_add_test(t, load_range_error_position);
 	tcase_add_loop_test(t, load_refuses_out_of_range, 0,
 			    sizeof(bad_numbers) / sizeof(bad_numbers[0]));
 	tcase_add_test(t, compute_capability_accepted);
