@@ -73,7 +73,6 @@ static atomic_int g_signal;		/* a handled signal waiting for the report */
  * of that thread is over before the application can fork.
  */
 static pthread_mutex_t g_work_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool g_fork_locked;
 /* The worker has started (under g_work_lock): start() waits for it, see wait_worker_ready(). */
 static pthread_cond_t g_worker_ready_cond = PTHREAD_COND_INITIALIZER;
 static bool g_worker_ready;
@@ -252,21 +251,24 @@ at_exit(void)
 	atomic_store(&g_active, false);
 }
 
-/* Before fork(): wait until the worker is between flushes (see g_work_lock). */
+/*
+ * Before fork(): wait until the worker is between flushes (see
+ * g_work_lock). Taken on every fork, worker or not, and released by the
+ * same fork's parent and child handlers: nothing to remember between them,
+ * so two threads forking at once each release what they took (no flag
+ * shared by the threads, and no thread-local one: a first access to a
+ * dlopen'ed library's TLS allocates, here inside fork).
+ */
 static void
 at_fork_prepare(void)
 {
-	g_fork_locked = g_worker_started && getpid() == g_pid;
-	if (g_fork_locked)
-		pthread_mutex_lock(&g_work_lock);
+	pthread_mutex_lock(&g_work_lock);
 }
 
 static void
 at_fork_parent(void)
 {
-	if (g_fork_locked)
-		pthread_mutex_unlock(&g_work_lock);
-	g_fork_locked = false;
+	pthread_mutex_unlock(&g_work_lock);
 }
 
 static void
@@ -276,9 +278,7 @@ at_fork_child(void)
 	 * Nothing here may lock: another thread may have held any lock at fork.
 	 * g_work_lock is this thread's own (at_fork_prepare): released.
 	 */
-	if (g_fork_locked)
-		pthread_mutex_unlock(&g_work_lock);
-	g_fork_locked = false;
+	pthread_mutex_unlock(&g_work_lock);
 	atomic_store(&g_active, false);
 	g_worker_started = false;
 	/* The wake pipe is the parent's worker's: close the child's copies. */

@@ -57,6 +57,9 @@
  *   replay-records on|off         one record per replay pass (default on)
  *   fatal MESSAGE                 CUPTI fatal error
  *   fork                          child: one launch, exit 0; parent waits
+ *   fork-exit                     child: _exit(0) at once (touches no lock, so
+ *                                 other threads may fork at the same time
+ *                                 under sanitizers); parent waits
  *   fork-signal TERM|INT          child: raise the signal, which must kill it
  *                                 (exit 5 when it survives); parent waits
  *   load-cxx                      dlopen libstdc++.so.6 RTLD_LOCAL (as a Python
@@ -1096,6 +1099,17 @@ run_command(const char *cmd)
 				run_command("launch rt 1 _Z10child_kernPf 1,1,1 32,1,1 0 100");
 			exit(0);
 		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) != 0)
+			exit(5);
+	} else if (strcmp(word, "fork-exit") == 0) {
+		pid_t pid;
+		int status;
+
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0)
+			_exit(0);
 		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 		    WEXITSTATUS(status) != 0)
 			exit(5);

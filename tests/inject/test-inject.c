@@ -991,6 +991,25 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
+		 * Two threads fork at once, 300 times each, while flushes take 50 ms:
+		 * each fork releases only the worker lock its own thread took (the
+		 * children _exit at once: under GCC 12's ASan a child that exits
+		 * normally can inherit the other forking thread's allocator lock).
+		 * Before (one flag for the process): the second forker's parent
+		 * handler saw the first one's cleared flag, the lock stayed held,
+		 * the worker blocked on it and exit waited for the worker forever
+		 * (HANG, the test's timeout).
+		 */
+		.name = "fork_two_threads_at_once",
+		.env = ENV("FAKE_FLUSH_DELAY_MS=50"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "launch rt 1 " SAXPY " " K_DIMS " 0 1000",
+			     "par repeat 300 fork-exit | repeat 300 fork-exit",
+			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|2|1"),
+		.kernels = { K(SAXPY, 2, 1, 1, 1000) },
+	},
+	{
+		/*
 		 * Threads launching concurrently: exact counts, one profiled launch
 		 * per signature. `launch rt` is CUDA 13's __cudaLaunchKernel (no
 		 * parameters): until the first nested driver callback has been
