@@ -467,7 +467,7 @@ cupti_windows_quiesce(double s)
 	bool all = true;
 
 	v = contexts_copy(&n);
-	cupti_deadline(s, &until);
+	deadline_after(s, &until);
 	for (i = 0; i < n; i++) {
 		int r = s > 0 ? pthread_rwlock_timedwrlock(&v[i]->win_lock, &until)
 			      : pthread_rwlock_trywrlock(&v[i]->win_lock);
@@ -491,7 +491,7 @@ cupti_windows_wait_all(void)
 
 		if (v[i]->dead)
 			continue;
-		cupti_deadline(g_cfg->wait_s, &until);
+		deadline_after(g_cfg->wait_s, &until);
 		if (pthread_rwlock_timedrdlock(&v[i]->win_lock, &until) == 0)
 			pthread_rwlock_unlock(&v[i]->win_lock);
 		else
@@ -596,13 +596,7 @@ cupti_contexts_sync(double wait_s)
 		free(j);
 		return true;
 	}
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += (time_t)wait_s;
-	until.tv_nsec += (long)((wait_s - (double)(time_t)wait_s) * 1e9);
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	deadline_after(wait_s, &until);
 	r = pthread_timedjoin_np(t, NULL, &until);
 	if (r == 0) {
 		free(j->ctxs);

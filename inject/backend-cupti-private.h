@@ -340,8 +340,6 @@ void cupti_window_launch(struct cupti_tls *t, struct ctxinfo *ci, int level, uin
 void cupti_window_launch_done(struct cupti_tls *t, int level);
 /** Forget the context's pending work (it was synchronised). */
 void cupti_pending_clear(struct ctxinfo *ci);
-/** The absolute CLOCK_REALTIME time `s` seconds from now. */
-void cupti_deadline(double s, struct timespec *ret);
 
 /* ---- backend-cupti-callbacks.c ---- */
 

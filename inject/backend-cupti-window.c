@@ -24,18 +24,7 @@
 #include <time.h>
 
 #include "backend-cupti-private.h"
-
-void
-cupti_deadline(double s, struct timespec *ret)
-{
-	clock_gettime(CLOCK_REALTIME, ret);
-	ret->tv_sec += (time_t)s;
-	ret->tv_nsec += (long)((s - (double)(time_t)s) * 1e9);
-	if (ret->tv_nsec >= 1000000000L) {
-		ret->tv_sec++;
-		ret->tv_nsec -= 1000000000L;
-	}
-}
+#include "util.h"
 
 /* A bounded wait for another thread's window ran out. */
 static void
@@ -54,7 +43,7 @@ cupti_window_wrlock(struct ctxinfo *ci)
 
 	if (pthread_rwlock_trywrlock(&ci->win_lock) == 0)
 		return true;
-	cupti_deadline(g_cfg->wait_s, &until);
+	deadline_after(g_cfg->wait_s, &until);
 	if (pthread_rwlock_timedwrlock(&ci->win_lock, &until) == 0)
 		return true;
 	wait_expired(ci);
@@ -212,7 +201,7 @@ cupti_window_launch(struct cupti_tls *t, struct ctxinfo *ci, int level, uint32_t
 	if (!ci || t->rd_ctx || !atomic_load_explicit(&g_metrics, memory_order_relaxed))
 		return;
 	if (pthread_rwlock_tryrdlock(&ci->win_lock) != 0) {
-		cupti_deadline(g_cfg->wait_s, &until);
+		deadline_after(g_cfg->wait_s, &until);
 		if (pthread_rwlock_timedrdlock(&ci->win_lock, &until) != 0) {
 			wait_expired(ci);
 			inj_collector_untimed_launch(g_col, corr);

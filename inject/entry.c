@@ -297,8 +297,7 @@ wait_worker_ready(void)
 {
 	struct timespec until;
 
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += 2;
+	deadline_after(2, &until);
 	pthread_mutex_lock(&g_work_lock);
 	while (!g_worker_ready) {
 		if (pthread_cond_timedwait(&g_worker_ready_cond, &g_work_lock, &until) == ETIMEDOUT)

@@ -930,6 +930,18 @@ hex_decode(const char *hex, char **ret)
 	return GPUPROJ_OK;
 }
 
+void
+deadline_after(double s, struct timespec *ret)
+{
+	clock_gettime(CLOCK_REALTIME, ret);
+	ret->tv_sec += (time_t)s;
+	ret->tv_nsec += (long)((s - (double)(time_t)s) * 1e9);
+	if (ret->tv_nsec >= 1000000000L) {
+		ret->tv_sec++;
+		ret->tv_nsec -= 1000000000L;
+	}
+}
+
 int
 cmp_double(const void *a, const void *b)
 {

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include <gpuproj/error.h>
 
@@ -201,6 +202,12 @@ bool parse_duration_ns(const char *s, double *ret_ns);
  */
 bool json_locate(const char *text, size_t len, const char *path, const char *member, int *line,
 		 int *col);
+
+/*
+ * The absolute CLOCK_REALTIME time `s` seconds (≥ 0, may be fractional)
+ * from now, for pthread's timed waits.
+ */
+void deadline_after(double s, struct timespec *ret);
 
 /* qsort() comparator: ascending doubles (NaN compares equal to everything). */
 int cmp_double(const void *a, const void *b);
