@@ -774,25 +774,19 @@ charts_free(struct doc_charts *c)
 static int
 resolve_date(struct gpuproj_report_doc *doc, struct gpuproj_error *reterr)
 {
-	const char *env = getenv("SOURCE_DATE_EPOCH");
 	time_t when;
 	struct tm tm;
+	bool set;
+	int r;
 
 	if (doc->opt.date) {
 		snprintf(doc->date, sizeof(doc->date), "%s", doc->opt.date);
 		return GPUPROJ_OK;
 	}
-	if (env && *env) {
-		int64_t v;
-
-		if (!parse_int64(env, &v) || v < 0)
-			return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
-					 "SOURCE_DATE_EPOCH must be a non-negative integer (seconds "
-					 "since 1970-01-01 UTC), not '%s'", env);
-		when = (time_t)v;
-	} else {
+	if ((r = source_date_epoch(&set, &when, reterr)))
+		return r;
+	if (!set)
 		when = time(NULL);
-	}
 	if (!gmtime_r(&when, &tm) ||
 	    !strftime(doc->date, sizeof(doc->date), "%Y-%m-%d %H:%M UTC", &tm))
 		snprintf(doc->date, sizeof(doc->date), "%lld s since 1970", (long long)when);

@@ -930,6 +930,24 @@ hex_decode(const char *hex, char **ret)
 	return GPUPROJ_OK;
 }
 
+int
+source_date_epoch(bool *set, time_t *ret, struct gpuproj_error *reterr)
+{
+	const char *env = getenv("SOURCE_DATE_EPOCH");
+	int64_t v;
+
+	*set = false;
+	if (!env || !*env)
+		return GPUPROJ_OK;
+	if (!parse_int64(env, &v) || v < 0 || (int64_t)(time_t)v != v)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
+				 "SOURCE_DATE_EPOCH must be a non-negative integer (seconds since "
+				 "1970-01-01 UTC), not '%s'", env);
+	*set = true;
+	*ret = (time_t)v;
+	return GPUPROJ_OK;
+}
+
 void
 deadline_after(double s, struct timespec *ret)
 {

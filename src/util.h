@@ -204,6 +204,14 @@ bool json_locate(const char *text, size_t len, const char *path, const char *mem
 		 int *col);
 
 /*
+ * $SOURCE_DATE_EPOCH (reproducible-builds.org: seconds since 1970-01-01
+ * 00:00:00 UTC): *set false when it is unset or empty; else *set true and
+ * *ret the time. GPUPROJ_E_INVAL, the variable and its value named, when
+ * it is not a non-negative integer that fits a time_t.
+ */
+int source_date_epoch(bool *set, time_t *ret, struct gpuproj_error *reterr);
+
+/*
  * The absolute CLOCK_REALTIME time `s` seconds (≥ 0, may be fractional)
  * from now, for pthread's timed waits.
  */

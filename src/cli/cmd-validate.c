@@ -185,21 +185,19 @@ render_table(FILE *f, void *userdata)
 static int
 fit_date(char *buf, size_t size, const char **ret)
 {
-	const char *env = getenv("SOURCE_DATE_EPOCH");
-	int64_t v;
-	time_t t;
+	struct gpuproj_error err = { 0 };
 	struct tm tm;
+	bool set;
+	time_t t;
 
 	*ret = NULL;
-	if (!env || !*env)
+	if (source_date_epoch(&set, &t, &err))
+		return cli_usage_error("validate", "%s", err.message);
+	if (!set)
 		return 0;
-	if (!parse_int64(env, &v) || v < 0 || (int64_t)(time_t)v != v)
-		return cli_usage_error("validate", "SOURCE_DATE_EPOCH must be a non-negative "
-				       "integer (seconds since 1970-01-01 UTC), not '%s'", env);
-	t = (time_t)v;
 	if (!gmtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return cli_usage_error("validate", "SOURCE_DATE_EPOCH='%s' is not a date that can "
-				       "be written (year beyond 9999?)", env);
+		return cli_usage_error("validate", "SOURCE_DATE_EPOCH=%lld is not a date that can "
+				       "be written (year beyond 9999?)", (long long)t);
 	*ret = buf;
 	return 0;
 }
