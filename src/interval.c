@@ -741,19 +741,12 @@ gpuproj_intervals_load_buffer(const char *text, size_t len, const char *name,
 	st = parse(root, name, ret, reterr);
 	json_decref(root);
 	/* "'groups[3].lo' must be ...": the line and column of that value, when it is there. */
-	if (st == GPUPROJ_E_SCHEMA && reterr && !reterr->line && reterr->message[0] == '\'') {
+	if (st == GPUPROJ_E_SCHEMA && reterr && reterr->message[0] == '\'') {
 		const char *end = strchr(reterr->message + 1, '\'');
-		char path[128];
-		int line, col;
 
-		if (end && (size_t)(end - reterr->message - 1) < sizeof(path)) {
-			snprintf(path, sizeof(path), "%.*s", (int)(end - reterr->message - 1),
-				 reterr->message + 1);
-			if (json_locate(text, len, path, NULL, &line, &col)) {
-				reterr->line = line;
-				reterr->column = col;
-			}
-		}
+		if (end)
+			json_locate_error(text, len, reterr->message + 1,
+					  (size_t)(end - reterr->message - 1), reterr);
 	}
 	return st;
 }

@@ -205,3 +205,20 @@ json_locate(const char *text, size_t len, const char *path, const char *member, 
 	line_col(text, at < len ? at : len, line, col);
 	return found;
 }
+
+void
+json_locate_error(const char *text, size_t len, const char *path, size_t pathlen,
+		  struct gpuproj_error *err)
+{
+	char buf[GPUPROJ_ERROR_MSG_SIZE];
+	int line, col;
+
+	if (!err || err->line || !path || pathlen == 0 || pathlen >= sizeof(buf))
+		return;
+	memcpy(buf, path, pathlen);
+	buf[pathlen] = '\0';
+	if (json_locate(text, len, buf, NULL, &line, &col)) {
+		err->line = line;
+		err->column = col;
+	}
+}

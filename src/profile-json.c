@@ -974,18 +974,10 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 static void
 locate_validate_error(const char *text, size_t len, struct gpuproj_error *err)
 {
-	char path[GPUPROJ_ERROR_MSG_SIZE];
-	const char *sp;
-	int line, col;
+	const char *sp = err ? strchr(err->message, ' ') : NULL;
 
-	if (!err || err->line || !(sp = strchr(err->message, ' ')) ||
-	    (size_t)(sp - err->message) >= sizeof(path) || sp == err->message)
-		return;
-	snprintf(path, sizeof(path), "%.*s", (int)(sp - err->message), err->message);
-	if (json_locate(text, len, path, NULL, &line, &col)) {
-		err->line = line;
-		err->column = col;
-	}
+	if (sp)
+		json_locate_error(text, len, err->message, (size_t)(sp - err->message), err);
 }
 
 int

@@ -202,6 +202,14 @@ bool parse_duration_ns(const char *s, double *ret_ns);
  */
 bool json_locate(const char *text, size_t len, const char *path, const char *member, int *line,
 		 int *col);
+/*
+ * An error found after parsing that names its value by a path (the PATHLEN
+ * bytes at PATH, not NUL-terminated, e.g. taken from the message): *err's
+ * line and column become that value's, when err has none yet and the text
+ * holds the whole path (json_locate() true); otherwise err is unchanged.
+ */
+void json_locate_error(const char *text, size_t len, const char *path, size_t pathlen,
+		       struct gpuproj_error *err);
 
 /*
  * $SOURCE_DATE_EPOCH (reproducible-builds.org: seconds since 1970-01-01
