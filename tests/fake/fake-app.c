@@ -1087,29 +1087,21 @@ run_command(const char *cmd)
 		fake_set_replay_records(strcmp(rest, "on") == 0);
 	} else if (strcmp(word, "fatal") == 0) {
 		fake_fatal_error(rest);
-	} else if (strcmp(word, "fork") == 0) {
+	} else if (strcmp(word, "fork") == 0 || strcmp(word, "fork-exit") == 0) {
+		bool bare = strcmp(word, "fork-exit") == 0;
 		pid_t pid;
 		int status;
 
 		fflush(stdout);
 		pid = fork();
 		if (pid == 0) {
-			/* The child launches once (nothing may happen) and exits normally. */
+			/* fork-exit: nothing at all; fork: one launch (nothing may happen), exit 0. */
+			if (bare)
+				_exit(0);
 			if (n_ctx)
 				run_command("launch rt 1 _Z10child_kernPf 1,1,1 32,1,1 0 100");
 			exit(0);
 		}
-		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-		    WEXITSTATUS(status) != 0)
-			exit(5);
-	} else if (strcmp(word, "fork-exit") == 0) {
-		pid_t pid;
-		int status;
-
-		fflush(stdout);
-		pid = fork();
-		if (pid == 0)
-			_exit(0);
 		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 		    WEXITSTATUS(status) != 0)
 			exit(5);
