@@ -57,14 +57,14 @@ fuzz_file(const uint8_t *data, size_t size)
 
 /* ---- the profile oracle ---- */
 
-static bool
-same_str(const char *a, const char *b)
+bool
+fuzz_same_str(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-static bool
-same_num(double a, double b)
+bool
+fuzz_same_num(double a, double b)
 {
 	return (isnan(a) && isnan(b)) || a == b;
 }
@@ -73,7 +73,7 @@ same_num(double a, double b)
 static bool
 close_num(double a, double b)
 {
-	return same_num(a, b) || fabs(a - b) <= 4 * DBL_EPSILON * fmax(fabs(a), fabs(b));
+	return fuzz_same_num(a, b) || fabs(a - b) <= 4 * DBL_EPSILON * fmax(fabs(a), fabs(b));
 }
 
 static bool
@@ -81,9 +81,9 @@ same_stats(const struct gpuproj_stats *a, const struct gpuproj_stats *b)
 {
 	if (a->n != b->n)
 		return false;
-	return !a->n || (same_num(a->sum, b->sum) && same_num(a->min, b->min) &&
-			 same_num(a->max, b->max) && same_num(a->mean, b->mean) &&
-			 same_num(a->m2, b->m2));
+	return !a->n || (fuzz_same_num(a->sum, b->sum) && fuzz_same_num(a->min, b->min) &&
+			 fuzz_same_num(a->max, b->max) && fuzz_same_num(a->mean, b->mean) &&
+			 fuzz_same_num(a->m2, b->m2));
 }
 
 static bool
@@ -99,11 +99,11 @@ compare_kernel(const struct gpuproj_kernel *a, const struct gpuproj_kernel *b, s
 	size_t j;
 
 #define KFAIL(field) fuzz_fail("%s: kernels[%zu].%s differs after a round trip", what, i, field)
-	if (!same_str(a->name, b->name))
+	if (!fuzz_same_str(a->name, b->name))
 		KFAIL("name");
-	if (!same_str(a->demangled, b->demangled))
+	if (!fuzz_same_str(a->demangled, b->demangled))
 		KFAIL("demangled");
-	if (!same_str(a->tag, b->tag))
+	if (!fuzz_same_str(a->tag, b->tag))
 		KFAIL("tag");
 	if (memcmp(&a->grid, &b->grid, sizeof(a->grid)) || memcmp(&a->block, &b->block, sizeof(a->block)))
 		KFAIL("grid/block");
@@ -126,15 +126,15 @@ compare_kernel(const struct gpuproj_kernel *a, const struct gpuproj_kernel *b, s
 	for (j = 0; j < a->n_extra; j++) {
 		const struct gpuproj_extra_metric *x = &a->extra[j], *y = &b->extra[j];
 
-		if (!same_str(x->name, y->name) || !same_str(x->unit, y->unit) || x->n != y->n ||
+		if (!fuzz_same_str(x->name, y->name) || !fuzz_same_str(x->unit, y->unit) || x->n != y->n ||
 		    !close_num(x->sum / (double)x->n, y->sum / (double)y->n))
 			KFAIL("extra_metrics");
 	}
 	if (a->n_refs != b->n_refs)
 		KFAIL("reference_ns (count)");
 	for (j = 0; j < a->n_refs; j++) {
-		if (!same_str(a->refs[j].gpu, b->refs[j].gpu) ||
-		    !same_num(a->refs[j].mean_ns, b->refs[j].mean_ns) ||
+		if (!fuzz_same_str(a->refs[j].gpu, b->refs[j].gpu) ||
+		    !fuzz_same_num(a->refs[j].mean_ns, b->refs[j].mean_ns) ||
 		    a->refs[j].launches != b->refs[j].launches)
 			KFAIL("reference_ns");
 	}
@@ -153,18 +153,18 @@ compare(const struct gpuproj_profile *a, const struct gpuproj_profile *b, const 
 	const char *key, *value, *tv;
 	size_t i, na = 0, nb = 0;
 
-	if (!same_str(da->name, db->name) || !same_str(da->target, db->target) ||
-	    !same_str(da->chip, db->chip) || da->cc_major != db->cc_major ||
-	    da->cc_minor != db->cc_minor || da->sms != db->sms || !same_num(da->clock_hz, db->clock_hz))
+	if (!fuzz_same_str(da->name, db->name) || !fuzz_same_str(da->target, db->target) ||
+	    !fuzz_same_str(da->chip, db->chip) || da->cc_major != db->cc_major ||
+	    da->cc_minor != db->cc_minor || da->sms != db->sms || !fuzz_same_num(da->clock_hz, db->clock_hz))
 		fuzz_fail("%s: device differs after a round trip", what);
-	if (!same_str(pa->application, pb->application) || !same_str(pa->host, pb->host) ||
+	if (!fuzz_same_str(pa->application, pb->application) || !fuzz_same_str(pa->host, pb->host) ||
 	    pa->pid != pb->pid || pa->rank != pb->rank || !pa->argv != !pb->argv)
 		fuzz_fail("%s: process differs after a round trip", what);
 	for (i = 0; pa->argv && (pa->argv[i] || pb->argv[i]); i++) {
-		if (!same_str(pa->argv[i], pb->argv[i]))
+		if (!fuzz_same_str(pa->argv[i], pb->argv[i]))
 			fuzz_fail("%s: process.argv[%zu] differs after a round trip", what, i);
 	}
-	if (!same_num(ra->wall_ns, rb->wall_ns) || !same_num(ra->gpu_ns, rb->gpu_ns) ||
+	if (!fuzz_same_num(ra->wall_ns, rb->wall_ns) || !fuzz_same_num(ra->gpu_ns, rb->gpu_ns) ||
 	    ra->dropped_records != rb->dropped_records || !same_ranks(&ra->ranks, &rb->ranks))
 		fuzz_fail("%s: run differs after a round trip", what);
 	/* Attributes: the same set; tool_version is written as tool.version (ours by default). */
@@ -172,7 +172,7 @@ compare(const struct gpuproj_profile *a, const struct gpuproj_profile *b, const 
 		if (strcmp(key, "tool_version") == 0)
 			continue;
 		na++;
-		if (!same_str(value, gpuproj_profile_attr(b, key)))
+		if (!fuzz_same_str(value, gpuproj_profile_attr(b, key)))
 			fuzz_fail("%s: attribute '%s' differs after a round trip", what, key);
 	}
 	for (i = 0; (key = gpuproj_profile_attr_at(b, i, &value)) != NULL; i++)
@@ -180,7 +180,7 @@ compare(const struct gpuproj_profile *a, const struct gpuproj_profile *b, const 
 	if (na != nb)
 		fuzz_fail("%s: %zu attributes became %zu", what, na, nb);
 	tv = gpuproj_profile_attr(a, "tool_version");
-	if (!same_str(tv ? tv : GPUPROJ_VERSION, gpuproj_profile_attr(b, "tool_version")))
+	if (!fuzz_same_str(tv ? tv : GPUPROJ_VERSION, gpuproj_profile_attr(b, "tool_version")))
 		fuzz_fail("%s: tool version differs after a round trip", what);
 	if (gpuproj_profile_count(a) != gpuproj_profile_count(b))
 		fuzz_fail("%s: %zu kernels became %zu", what, gpuproj_profile_count(a),

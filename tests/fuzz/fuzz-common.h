@@ -11,6 +11,7 @@
 #ifndef GPUPROJ_FUZZ_COMMON_H
 #define GPUPROJ_FUZZ_COMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,10 @@
 
 /* Print "fuzz oracle: " and the message to stderr, then abort(). */
 void fuzz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* Equal strings, both NULL included; equal numbers, both NaN included. */
+bool fuzz_same_str(const char *a, const char *b);
+bool fuzz_same_num(double a, double b);
 
 /*
  * A path that reads back `data` (a memfd, /proc/self/fd/N, rewritten on

@@ -164,20 +164,15 @@ export_canonical(const struct inj_config *c)
 	setenv("GPUPROJ_PRELOAD", c->preload ? "1" : "0", 1);
 }
 
-static bool
-same_str(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
 
 static void
 compare(const struct inj_config *a, const struct inj_config *b)
 {
-	if (!same_str(a->targets, b->targets) || !same_str(a->output, b->output) ||
-	    !same_str(a->kernel_regex, b->kernel_regex) || a->has_regex != b->has_regex ||
+	if (!fuzz_same_str(a->targets, b->targets) || !fuzz_same_str(a->output, b->output) ||
+	    !fuzz_same_str(a->kernel_regex, b->kernel_regex) || a->has_regex != b->has_regex ||
 	    a->profile_launches != b->profile_launches || a->mode != b->mode ||
 	    a->live_s != b->live_s || a->log_level != b->log_level ||
-	    !same_str(a->keep_cubins, b->keep_cubins) || a->signals != b->signals ||
+	    !fuzz_same_str(a->keep_cubins, b->keep_cubins) || a->signals != b->signals ||
 	    a->preload != b->preload)
 		fuzz_fail("the configuration, written back as variables, loads differently");
 }

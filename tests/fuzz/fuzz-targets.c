@@ -230,17 +230,6 @@ emit(const struct gpuproj_targets *s)
 
 /* ---- comparison and invariants ---- */
 
-static bool
-same_str(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
-
-static bool
-same_num(double a, double b)
-{
-	return (isnan(a) && isnan(b)) || a == b;
-}
 
 static void
 compare(const struct gpuproj_targets *a, const struct gpuproj_targets *b, const char *yaml)
@@ -250,7 +239,7 @@ compare(const struct gpuproj_targets *a, const struct gpuproj_targets *b, const 
 
 	for (i = 0; (ka = gpuproj_targets_reference_at(a, i, &ta)) != NULL; i++) {
 		kb = gpuproj_targets_reference_at(b, i, &tb);
-		if (!same_str(ka, kb) || !same_str(ta, tb))
+		if (!fuzz_same_str(ka, kb) || !fuzz_same_str(ta, tb))
 			fuzz_fail("references[%zu] differ after a round trip:\n%s", i, yaml);
 	}
 	if (gpuproj_targets_reference_at(b, i, &tb) ||
@@ -260,45 +249,45 @@ compare(const struct gpuproj_targets *a, const struct gpuproj_targets *b, const 
 		const struct gpuproj_target *x = gpuproj_targets_get(a, i);
 		const struct gpuproj_target *y = gpuproj_targets_get(b, i);
 		const int *lx = &x->limits.threads_per_sm, *ly = &y->limits.threads_per_sm;
-		bool ok = same_str(x->name, y->name) && same_str(x->description, y->description) &&
+		bool ok = fuzz_same_str(x->name, y->name) && fuzz_same_str(x->description, y->description) &&
 			  x->n_match == y->n_match && x->vendor == y->vendor &&
-			  same_str(x->arch, y->arch) && x->cc_major == y->cc_major &&
-			  x->cc_minor == y->cc_minor && same_str(x->chip, y->chip) &&
+			  fuzz_same_str(x->arch, y->arch) && x->cc_major == y->cc_major &&
+			  x->cc_minor == y->cc_minor && fuzz_same_str(x->chip, y->chip) &&
 			  x->sms == y->sms && x->warp_size == y->warp_size &&
-			  same_num(x->clock_mhz, y->clock_mhz) &&
-			  same_num(x->boost_clock_mhz, y->boost_clock_mhz) &&
+			  fuzz_same_num(x->clock_mhz, y->clock_mhz) &&
+			  fuzz_same_num(x->boost_clock_mhz, y->boost_clock_mhz) &&
 			  x->schedulers_per_sm == y->schedulers_per_sm &&
-			  same_num(x->ipc_per_scheduler, y->ipc_per_scheduler) &&
-			  same_num(x->memory_gib, y->memory_gib) &&
-			  same_num(x->limits.l2_mib, y->limits.l2_mib) &&
-			  same_num(x->int32_add_giops, y->int32_add_giops) &&
-			  same_num(x->int32_mad_giops, y->int32_mad_giops) &&
-			  same_num(x->ldst_shared_gops, y->ldst_shared_gops) &&
-			  same_num(x->peak_dram_gbs, y->peak_dram_gbs) &&
-			  same_num(x->price_usd, y->price_usd) && same_num(x->tdp_w, y->tdp_w) &&
+			  fuzz_same_num(x->ipc_per_scheduler, y->ipc_per_scheduler) &&
+			  fuzz_same_num(x->memory_gib, y->memory_gib) &&
+			  fuzz_same_num(x->limits.l2_mib, y->limits.l2_mib) &&
+			  fuzz_same_num(x->int32_add_giops, y->int32_add_giops) &&
+			  fuzz_same_num(x->int32_mad_giops, y->int32_mad_giops) &&
+			  fuzz_same_num(x->ldst_shared_gops, y->ldst_shared_gops) &&
+			  fuzz_same_num(x->peak_dram_gbs, y->peak_dram_gbs) &&
+			  fuzz_same_num(x->price_usd, y->price_usd) && fuzz_same_num(x->tdp_w, y->tdp_w) &&
 			  x->n_sources == y->n_sources;
 
 		for (j = 0; ok && j < 11; j++)
 			ok = lx[j] == ly[j];
 		for (j = 0; ok && j < x->n_match; j++)
-			ok = same_str(x->match[j], y->match[j]);
+			ok = fuzz_same_str(x->match[j], y->match[j]);
 		for (j = 0; ok && j < GPUPROJ_PREC_COUNT; j++)
-			ok = same_num(x->peak_gflops[j][0], y->peak_gflops[j][0]) &&
-			     same_num(x->peak_gflops[j][1], y->peak_gflops[j][1]) &&
-			     same_num(x->max_gflops[j][0], y->max_gflops[j][0]) &&
-			     same_num(x->max_gflops[j][1], y->max_gflops[j][1]) &&
+			ok = fuzz_same_num(x->peak_gflops[j][0], y->peak_gflops[j][0]) &&
+			     fuzz_same_num(x->peak_gflops[j][1], y->peak_gflops[j][1]) &&
+			     fuzz_same_num(x->max_gflops[j][0], y->max_gflops[j][0]) &&
+			     fuzz_same_num(x->max_gflops[j][1], y->max_gflops[j][1]) &&
 			     x->peak_add_mul_given[j] == y->peak_add_mul_given[j] &&
 			     x->max_add_mul_given[j] == y->max_add_mul_given[j];
 		for (j = 0; ok && j < GPUPROJ_LEVEL_COUNT; j++)
-			ok = same_num(x->bw_gbs[j], y->bw_gbs[j]) &&
-			     same_num(x->latency_ns[j], y->latency_ns[j]);
+			ok = fuzz_same_num(x->bw_gbs[j], y->bw_gbs[j]) &&
+			     fuzz_same_num(x->latency_ns[j], y->latency_ns[j]);
 		for (j = 0; ok && j < GPUPROJ_LANE_COUNT; j++)
-			ok = same_num(x->lanes_per_sm[j], y->lanes_per_sm[j]);
+			ok = fuzz_same_num(x->lanes_per_sm[j], y->lanes_per_sm[j]);
 		for (j = 0; ok && j < GPUPROJ_STREAM_COUNT; j++)
-			ok = same_num(x->stream_gbs[j], y->stream_gbs[j]);
+			ok = fuzz_same_num(x->stream_gbs[j], y->stream_gbs[j]);
 		for (j = 0; ok && j < x->n_sources; j++)
-			ok = same_str(x->sources[j].path, y->sources[j].path) &&
-			     same_str(x->sources[j].text, y->sources[j].text) &&
+			ok = fuzz_same_str(x->sources[j].path, y->sources[j].path) &&
+			     fuzz_same_str(x->sources[j].text, y->sources[j].text) &&
 			     x->sources[j].basis == y->sources[j].basis;
 		if (!ok)
 			fuzz_fail("GPU '%s' differs after a round trip:\n%s", x->name, yaml);
