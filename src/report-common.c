@@ -12,6 +12,23 @@
 #include "report-common.h"
 
 /*
+ * s, or a copy with U+FFFD for each byte that is not valid UTF-8 (owned
+ * by the caller through *fixed); NULL, with sb->oom set, when the copy
+ * cannot be made.
+ */
+static const char *
+valid_text(struct strbuf *sb, const char *s, char **fixed)
+{
+	*fixed = NULL;
+	if (utf8_valid(s))
+		return s;
+	*fixed = utf8_lossy(s);
+	if (!*fixed)
+		sb->oom = true;
+	return *fixed;
+}
+
+/*
  * Append s with the characters `rep` maps to a non-NULL string replaced.
  * Bytes that are not valid UTF-8 become U+FFFD first: every file the
  * writers produce is valid UTF-8 (XML parsers refuse anything else).
@@ -24,14 +41,8 @@ escape(struct strbuf *sb, const char *s, const char *(*rep)(unsigned char c))
 
 	if (!s)
 		return;
-	if (!utf8_valid(s)) {
-		fixed = utf8_lossy(s);
-		if (!fixed) {
-			sb->oom = true;
-			return;
-		}
-		s = fixed;
-	}
+	if (!(s = valid_text(sb, s, &fixed)))
+		return;
 	run = s;
 	for (; *s; s++) {
 		r = rep((unsigned char)*s);
@@ -134,14 +145,8 @@ md_code(struct strbuf *sb, const char *s, bool in_table)
 
 	if (!s)
 		s = "";
-	if (!utf8_valid(s)) {
-		fixed = utf8_lossy(s);
-		if (!fixed) {
-			sb->oom = true;
-			return;
-		}
-		s = fixed;
-	}
+	if (!(s = valid_text(sb, s, &fixed)))
+		return;
 	for (p = s; *p; p++) {
 		run = *p == '`' ? run + 1 : 0;
 		if (run > longest)
