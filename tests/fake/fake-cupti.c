@@ -1851,19 +1851,11 @@ static unsigned long forks_during_flush;
 static void
 flush_delay(void)
 {
-	static atomic_int ms = -1;
-	int v = atomic_load(&ms);
+	const char *e = getenv("FAKE_FLUSH_DELAY_MS");
+	long v = e ? atol(e) : 0;
 
-	if (v < 0) {
-		const char *e = getenv("FAKE_FLUSH_DELAY_MS");
-
-		v = e ? atoi(e) : 0;
-		if (v < 0 || v > 10000)
-			v = 0;
-		atomic_store(&ms, v);
-	}
-	if (v > 0) {
-		struct timespec ts = { v / 1000, (long)(v % 1000) * 1000000L };
+	if (v > 0 && v <= 10000) {
+		struct timespec ts = { v / 1000, (v % 1000) * 1000000L };
 
 		nanosleep(&ts, NULL);
 	}
