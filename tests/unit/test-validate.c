@@ -1023,6 +1023,10 @@ START_TEST(cli_fit_date_from_source_date_epoch)
 					  "(seconds since 1970-01-01 UTC), not 'yesterday'"));
 	free(out);
 	free(err);
+	/* Refused before any work: the table written before is as it was. */
+	t = test_read_file(path);
+	ck_assert_ptr_nonnull(strstr(t, "\"created\": \"1970-01-02T00:00:00Z\""));
+	free(t);
 	unsetenv("SOURCE_DATE_EPOCH");
 	/* Unset: the time of the fit, not 1970. */
 	ck_assert_int_eq(run(&out, &err, "--model hroof --fit-intervals '%s' '%s' '%s'", path, a, b),
