@@ -11,7 +11,8 @@ NeuSight `linear`, NeuSight `add`) it runs `gpuproj validate` three ways and
 prints Markdown:
   1. every comparison, built-in intervals: MAPE, median APE and bias (no
      model parameter is fitted to these data; the T4 and P4 FP32 clocks of
-     targets.yaml are, see README);
+     targets.yaml are, and the NeuSight importer's per-call overhead is
+     fitted on the calibration half of the shapes, see README);
   2. --holdout shape with the built-in intervals: coverage and width on the
      half of the kernel shapes the built-in intervals were not fitted to;
   3. --holdout gpu --fit-intervals: intervals refitted on half of the

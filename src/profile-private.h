@@ -19,4 +19,13 @@ size_t *profile_order_by_time(const struct gpuproj_profile *p);
 /* Set (copy) the demangled name of a record. GPUPROJ_E_NOMEM on failure. */
 int profile_kernel_set_demangled(struct gpuproj_kernel *k, const char *demangled);
 
+/*
+ * FNV-1a (64 bit) of a kernel's name, a NUL, and its tag: the "shape" of a
+ * signature across GPUs. Even = the calibration half of `validate
+ * --holdout shape` (validate.c), which anything fitted to a corpus by shape
+ * (the NeuSight importer's per-call overhead) also uses, so that the
+ * evaluation half stays out of the fit.
+ */
+uint64_t profile_shape_hash(const struct gpuproj_kernel *k);
+
 #endif

@@ -906,3 +906,17 @@ gpuproj_profile_validate(const struct gpuproj_profile *p, const char *name,
 	}
 	return GPUPROJ_OK;
 }
+
+uint64_t
+profile_shape_hash(const struct gpuproj_kernel *k)
+{
+	uint64_t h = 1469598103934665603ULL;
+	const char *p;
+
+	for (p = k->name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	h = (h ^ 0) * 1099511628211ULL;
+	for (p = k->tag ? k->tag : ""; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h;
+}

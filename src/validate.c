@@ -20,6 +20,7 @@
 #include <gpuproj/model.h>
 #include <gpuproj/validate.h>
 
+#include "profile-private.h"
 #include "util.h"
 
 const char *
@@ -316,21 +317,6 @@ gpuproj_validation_clear(struct gpuproj_validation *v)
 	memset(v, 0, sizeof(*v));
 }
 
-/* FNV-1a of a kernel's name and tag: the shape of gpuproj_holdout SHAPE. */
-static uint64_t
-shape_hash(const struct gpuproj_kernel *k)
-{
-	uint64_t h = 1469598103934665603ULL;
-	const char *p;
-
-	for (p = k->name; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	h = (h ^ 0) * 1099511628211ULL;
-	for (p = k->tag ? k->tag : ""; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return h;
-}
-
 static int
 cmp_target_name(const void *a, const void *b)
 {
@@ -348,7 +334,7 @@ in_calibration(enum gpuproj_holdout h, const struct gpuproj_validation_compariso
 	size_t i;
 
 	if (h == GPUPROJ_HOLDOUT_SHAPE)
-		return shape_hash(c->kernel) % 2 == 0;
+		return profile_shape_hash(c->kernel) % 2 == 0;
 	if (h == GPUPROJ_HOLDOUT_GPU) {
 		for (i = 0; i < n_sorted; i++) {
 			if (sorted[i] == c->target)

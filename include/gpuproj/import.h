@@ -218,6 +218,17 @@ int gpuproj_import_gpuperfpredict(const char *const *paths, size_t n_paths,
  * block; every profile carries the times the other GPUs measured for the
  * same (operator, shape) as reference_ns.
  *
+ * Durations and reference times are kernel-time estimates, ns: the
+ * published call latency minus the GPU's per-call host overhead O_g (CUDA
+ * events around a whole PyTorch call), estimated from the GPU's `add` rows
+ * as the intercept of a least-squares line of latency on bytes over the
+ * larger half of its add shapes in the calibration half of
+ * `validate --holdout shape`; for a linear-only import the add rows come
+ * from the sibling file <dir>/add/<name>.csv when it exists (read only
+ * for this). Derivation and figures: src/import-neusight.c, "Time".
+ * Attributes call_overhead_ns (O_g, "0" when not estimated) and
+ * call_overhead_basis say what was subtracted and from which data.
+ *
  * @param paths CSV files, or directories holding them (a directory's *.csv
  *        files and those of its subdirectories, one level deep, in name
  *        order, e.g. neusight-train/ with linear/ and add/)
@@ -235,7 +246,8 @@ int gpuproj_import_gpuperfpredict(const char *const *paths, size_t n_paths,
  *         is not a number or not a positive integer where one is needed, an
  *         operator other than linear/add, a linear kernel name whose tile
  *         cannot be read); GPUPROJ_E_NOTFOUND (a device not in targets, or
- *         no CSV file under the paths); GPUPROJ_E_NOMEM
+ *         no CSV file under the paths); GPUPROJ_E_NOMEM. A sibling add/
+ *         file read for the overhead fails with the same errors, naming it.
  */
 int gpuproj_import_neusight(const char *const *paths, size_t n_paths,
 			    const struct gpuproj_targets *targets,

@@ -345,8 +345,11 @@ int gpuproj_profile_set_process(struct gpuproj_profile *p, const char *applicati
 /**
  * Free-form string attributes: "origin" (injection, ncu-import,
  * gpuperfpredict), "citation" (where published measurements came from),
- * "created" (ISO 8601 UTC), "tool_version", and the GPUPROJ_* environment
- * echoed as "env.GPUPROJ_…". Values are copied; NULL removes. Keys must
+ * "created" (ISO 8601 UTC), "tool_version", the GPUPROJ_* environment
+ * echoed as "env.GPUPROJ_…", and from the NeuSight importer
+ * "call_overhead_ns" (ns, decimal), "call_overhead_basis" and "durations"
+ * (what the durations are; gpuproj_import_neusight()). Values are copied;
+ * NULL removes. Keys must
  * be non-empty valid UTF-8 (they are JSON keys); values may be any bytes
  * (the JSON keeps the exact bytes, README "Profile JSON").
  * @return GPUPROJ_OK, GPUPROJ_E_INVAL (a key that is empty or not UTF-8),

@@ -141,7 +141,11 @@ help_neu(FILE *f)
 		"and the profiles are labelled analytic (attribute metrics = analytic). A\n"
 		"kernel signature is the operator and its shape (cuBLAS picks another kernel\n"
 		"on each GPU); each profile carries the times the other GPUs measured, so\n"
-		"`gpuproj validate` can check projections against them.\n\n"
+		"`gpuproj validate` can check projections against them. Durations are kernel\n"
+		"times: each call latency minus the GPU's per-call host overhead, estimated\n"
+		"from its `add` rows (with a linear-only import, from the sibling\n"
+		"add/<name>.csv); the summary and the attributes call_overhead_ns and\n"
+		"call_overhead_basis say how much and from what.\n\n"
 		"Options:\n"
 		"  --targets FILE      GPU descriptions; every `Device` of the data set must\n"
 		"                      match an entry (default: $GPUPROJ_TARGETS, else built-in)\n"
@@ -709,6 +713,12 @@ import_multi(const struct multi_importer *im, int argc, char **argv)
 		fprintf(stderr, "  %s: %zu kernel signature%s, %zu launch%s\n", path,
 			gpuproj_profile_count(p), gpuproj_profile_count(p) == 1 ? "" : "s",
 			launches, launches == 1 ? "" : "es");
+		if (gpuproj_profile_attr(p, "call_overhead_ns"))
+			fprintf(stderr, "  per-call overhead subtracted: %s ns (%s)\n",
+				gpuproj_profile_attr(p, "call_overhead_ns"),
+				gpuproj_profile_attr(p, "call_overhead_basis")
+					? gpuproj_profile_attr(p, "call_overhead_basis")
+					: "basis not recorded");
 		print_missing(p, missing, n_missing < 32 ? n_missing : 32, n_kernels_missing,
 			      im->tool, ts);
 		free(path);

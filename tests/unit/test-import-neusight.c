@@ -396,6 +396,41 @@ START_TEST(real_validate)
 }
 END_TEST
 
+/*
+ * The per-call overhead on the published files (src/import-neusight.c,
+ * "Time"): every GPU's between 10 and 30 µs and below its shortest call;
+ * a linear-only import finds the same value through the sibling add/
+ * files as the import of the whole set.
+ */
+START_TEST(real_overhead)
+{
+	char path[4096], buf[2048];
+	const char *paths[] = { path };
+	struct gpuproj_profile **lin = NULL;
+	struct gpuproj_error err = { 0 };
+	size_t n = 0, i, j;
+
+	snprintf(path, sizeof(path), "%s/../neusight-train/linear", test_validation_dir());
+	ck_assert_msg(import(paths, 1, &lin, &n, &err) == 0, "%s",
+		      gpuproj_error_format(&err, buf, sizeof(buf)));
+	ck_assert_uint_eq(n, n_real);
+	for (i = 0; i < n_real; i++) {
+		const char *oh = gpuproj_profile_attr(real[i], "call_overhead_ns");
+		double v = oh ? atof(oh) : NAN;
+
+		ck_assert_msg(v >= 10000 && v <= 30000, "%s: %s",
+			      gpuproj_profile_device(real[i])->target, oh);
+		for (j = 0; j < n; j++) {
+			if (strcmp(gpuproj_profile_device(lin[j])->target,
+				   gpuproj_profile_device(real[i])->target) == 0)
+				ck_assert_str_eq(gpuproj_profile_attr(lin[j], "call_overhead_ns"),
+						 oh);
+		}
+	}
+	free_all(lin, n);
+}
+END_TEST
+
 /* The command, as README shows it: the CSV files recognised by content, the citation first. */
 START_TEST(real_validate_cli)
 {
@@ -405,9 +440,166 @@ START_TEST(real_validate_cli)
 				  test_validation_dir()), 0);
 	ck_assert_msg(strncmp(out, "# Data: Lee et al., Forecasting GPU Performance", 46) == 0, "%.200s",
 		      out);
-	ck_assert_ptr_nonnull(strstr(out, "\nhroof-occ,(all),(all),long,50000,15984,0,"));
+	ck_assert_ptr_nonnull(strstr(out, "\nhroof-occ,(all),(all),long,50000,13528,0,"));
 	free(out);
 	free(err);
+}
+END_TEST
+
+/*
+ * An add file of `n` shapes (B = 1, H = 102400·i) whose latency is exactly
+ * overhead_us + bytes / 200 GB/s, on the T4; malloc'd CSV text.
+ */
+static char *
+add_rows(const char *header_device, int n, double overhead_us)
+{
+	char *text = NULL, *next;
+	int i;
+
+	if (asprintf(&text, "%s", HEADER_ADD) < 0)
+		abort();
+	for (i = 1; i <= n; i++) {
+		double bytes = 12.0 * 102400 * i, ms = (overhead_us * 1e3 + bytes / 200.0) * 1e-6;
+
+		if (asprintf(&next, "%sadd,%.17g,%s,p2.1.0,8902," ADD_KERNEL
+			     ",4.2,1.05,42,1,1,128,1,1,cu121,1,%d\n", text, ms, header_device,
+			     102400 * i) < 0)
+			abort();
+		free(text);
+		text = next;
+	}
+	return text;
+}
+
+/*
+ * The per-call overhead (src/import-neusight.c, "Time"): on add shapes
+ * lying on latency = 20 µs + bytes / 200 GB/s the least-squares intercept
+ * is 20 µs whichever half it is fitted on; it is subtracted from every
+ * duration, recorded in the attributes, and found for a linear-only import
+ * through the sibling add/ file of the data set's layout, references
+ * included. The linear call of 60 µs on the T4 becomes 40 µs.
+ */
+START_TEST(call_overhead_estimated)
+{
+	char *dir, *sub, *text = add_rows("Tesla T4", 80, 20.0);
+	char *add, *lin, *lin_a100, buf[1024];
+	const char *paths[1];
+	struct gpuproj_profile **ps = NULL;
+	struct gpuproj_error err = { 0 };
+	struct gpuproj_kernel *k;
+	const char *basis;
+	size_t n = 0;
+
+	ck_assert_int_gt(asprintf(&sub, "%s/linear", tmpdir), 0);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	free(sub);
+	ck_assert_int_gt(asprintf(&sub, "%s/add", tmpdir), 0);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	add = test_write_file(sub, "Tesla T4.csv", text);
+	free(sub);
+	ck_assert_int_gt(asprintf(&dir, "%s/linear", tmpdir), 0);
+	lin = test_write_file(dir, "Tesla T4.csv",
+			      HEADER_LINEAR "linear,0.06,Tesla T4,p2.1.0,8902,"
+					    "volta_sgemm_32x128_tn,1.0,0.125,5,1,1,256,1,1,cu121,"
+					    ";volta_sgemm_32x128_tn,1,58,13,141\n");
+	/* The A100 has no add file: nothing is subtracted, and it says so. */
+	lin_a100 = test_write_file(dir, "NVIDIA A100-PCIE-40GB.csv",
+				   HEADER_LINEAR
+				   "linear,0.05,NVIDIA A100-PCIE-40GB,p2.1.0,8902,"
+				   "ampere_sgemm_32x128_tn,0.37037036,0.046296295,5,1,1,256,1,1,"
+				   "cu121,;ampere_sgemm_32x128_tn,1,58,13,141\n");
+
+	/* The add file alone. */
+	paths[0] = add;
+	ck_assert_msg(import(paths, 1, &ps, &n, &err) == 0, "%s",
+		      gpuproj_error_format(&err, buf, sizeof(buf)));
+	ck_assert_str_eq(gpuproj_profile_attr(ps[0], "call_overhead_ns"), "20000");
+	ck_assert_str_eq(gpuproj_profile_attr(ps[0], "durations"),
+			 "kernel time estimate: call latency minus call_overhead_ns");
+	basis = gpuproj_profile_attr(ps[0], "call_overhead_basis");
+	ck_assert_ptr_nonnull(strstr(basis, "least-squares"));
+	ck_assert_ptr_nonnull(strstr(basis, add));
+	k = find(ps[0], "add", "B=1,H=4096000");
+	ck_assert_double_eq_tol(gpuproj_kernel_mean_ns(k), 12.0 * 4096000 / 200.0, 1e-3);
+	ck_assert_double_eq_tol(k->duration_ns.min, 12.0 * 4096000 / 200.0, 1e-3);
+	ck_assert_double_eq_tol(k->duration_ns.sum, 12.0 * 4096000 / 200.0, 1e-3);
+	free_all(ps, n);
+
+	/* The linear directory alone: the T4's overhead from its sibling add file. */
+	paths[0] = dir;
+	ck_assert_msg(import(paths, 1, &ps, &n, &err) == 0, "%s",
+		      gpuproj_error_format(&err, buf, sizeof(buf)));
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(gpuproj_profile_device(ps[0])->target, "A100-PCIe-40GB");
+	ck_assert_str_eq(gpuproj_profile_attr(ps[0], "call_overhead_ns"), "0");
+	ck_assert_ptr_nonnull(strstr(gpuproj_profile_attr(ps[0], "call_overhead_basis"),
+				     "not estimated: 0 add shapes"));
+	ck_assert_ptr_null(gpuproj_profile_attr(ps[0], "durations"));
+	ck_assert_str_eq(gpuproj_profile_attr(ps[1], "call_overhead_ns"), "20000");
+	ck_assert_ptr_nonnull(strstr(gpuproj_profile_attr(ps[1], "call_overhead_basis"), add));
+	ck_assert_uint_eq(gpuproj_profile_count(ps[1]), 1); /* the add rows are not imported */
+	k = find(ps[1], "linear", "B=1,M=58,N=13,K=141");
+	ck_assert_double_eq_tol(gpuproj_kernel_mean_ns(k), 40000, 1e-6);
+	/* The A100's reference to the T4 is the T4's kernel-time estimate. */
+	k = find(ps[0], "linear", "B=1,M=58,N=13,K=141");
+	ck_assert_double_eq_tol(gpuproj_kernel_mean_ns(k), 50000, 1e-6);
+	ck_assert_double_eq_tol(gpuproj_kernel_reference(k, "T4")->mean_ns, 40000, 1e-6);
+	free_all(ps, n);
+	free(text);
+	free(add);
+	free(lin);
+	free(lin_a100);
+	free(dir);
+}
+END_TEST
+
+/*
+ * An intercept above 0.9 × the GPU's shortest call is capped there (every
+ * duration stays positive); under 20 add shapes in the calibration half,
+ * nothing is estimated or subtracted.
+ */
+START_TEST(call_overhead_capped_or_absent)
+{
+	char *text = add_rows("Tesla T4", 80, 20.0);
+	char *few = add_rows("Tesla T4", 10, 20.0);
+	char *a, *l, *f, buf[1024];
+	const char *paths[2];
+	struct gpuproj_profile **ps = NULL;
+	struct gpuproj_error err = { 0 };
+	size_t n = 0;
+
+	a = test_write_temp("add-t4.csv", text);
+	/* A 15 µs call: the cap is 13.5 µs. */
+	l = test_write_temp("linear-t4.csv", HEADER_LINEAR
+			    "linear,0.015,Tesla T4,p2.1.0,8902,"
+			    "volta_sgemm_32x128_tn,1.0,0.125,5,1,1,256,1,1,cu121,"
+			    ";volta_sgemm_32x128_tn,1,58,13,141\n");
+	paths[0] = a;
+	paths[1] = l;
+	ck_assert_msg(import(paths, 2, &ps, &n, &err) == 0, "%s",
+		      gpuproj_error_format(&err, buf, sizeof(buf)));
+	ck_assert_str_eq(gpuproj_profile_attr(ps[0], "call_overhead_ns"), "13500");
+	ck_assert_ptr_nonnull(strstr(gpuproj_profile_attr(ps[0], "call_overhead_basis"),
+				     "capped at 0.9 x the shortest call"));
+	ck_assert_double_eq_tol(gpuproj_kernel_mean_ns(find(ps[0], "linear",
+							    "B=1,M=58,N=13,K=141")),
+				1500, 1e-6);
+	free_all(ps, n);
+
+	f = test_write_temp("add-few.csv", few);
+	paths[0] = f;
+	ck_assert_int_eq(import(paths, 1, &ps, &n, &err), 0);
+	ck_assert_str_eq(gpuproj_profile_attr(ps[0], "call_overhead_ns"), "0");
+	ck_assert_ptr_nonnull(strstr(gpuproj_profile_attr(ps[0], "call_overhead_basis"),
+				     "(20 needed)"));
+	ck_assert_double_eq_tol(gpuproj_kernel_mean_ns(find(ps[0], "add", "B=1,H=102400")),
+				20000 + 12.0 * 102400 / 200.0, 1e-3);
+	free_all(ps, n);
+	free(text);
+	free(few);
+	free(a);
+	free(l);
+	free(f);
 }
 END_TEST
 
@@ -436,11 +628,14 @@ main(int argc, char **argv)
 		tcase_add_test(tc, real_counts);
 		tcase_add_test(tc, real_validate);
 		tcase_add_test(tc, real_validate_cli);
+		tcase_add_test(tc, real_overhead);
 	} else {
 		tcase_add_checked_fixture(tc, setup, teardown);
 		tcase_add_test(tc, linear_and_add_by_hand);
 		tcase_add_test(tc, split_k_sliced_and_duplicates);
 		tcase_add_test(tc, bad_input);
+		tcase_add_test(tc, call_overhead_estimated);
+		tcase_add_test(tc, call_overhead_capped_or_absent);
 	}
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
