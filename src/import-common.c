@@ -1031,6 +1031,22 @@ import_gpus_clear(struct import_gpus *gpus)
 	memset(gpus, 0, sizeof(*gpus));
 }
 
+char *
+import_join_paths(const char *const *paths, size_t n)
+{
+	struct strbuf sb;
+	size_t i;
+
+	strbuf_init(&sb);
+	for (i = 0; i < n; i++)
+		strbuf_printf(&sb, "%s%s", i ? ", " : "", paths[i]);
+	if (sb.oom) {
+		strbuf_free(&sb);
+		return NULL;
+	}
+	return strbuf_steal(&sb);
+}
+
 /* ---- summary ---- */
 
 #define MAX_WARNINGS 100

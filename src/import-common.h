@@ -289,6 +289,12 @@ int import_gpus_take(struct import_gpus *gpus, struct gpuproj_profile ***ret);
 /* Free labels, profiles, indexes and the array, and zero `gpus`; accepts a zeroed one. */
 void import_gpus_clear(struct import_gpus *gpus);
 
+/*
+ * The files an import read, as errors and the import.files attribute name
+ * them: "a.csv, b.csv" (n = 0: ""). malloc'd; NULL on ENOMEM.
+ */
+char *import_join_paths(const char *const *paths, size_t n);
+
 /* ---- the import summary ---- */
 
 /*

@@ -691,7 +691,6 @@ gpuproj_import_gpuperfpredict(const char *const *paths, size_t n_paths,
 	struct gpp_ctx ctx = { 0 };
 	struct gpuproj_profile **out = NULL;
 	struct gpp_file *files = NULL;
-	struct strbuf names;
 	size_t i;
 	int st;
 
@@ -700,14 +699,9 @@ gpuproj_import_gpuperfpredict(const char *const *paths, size_t n_paths,
 				 "gpuperfpredict import: no files or no targets given");
 	ctx.targets = targets;
 	ctx.err = reterr;
-	strbuf_init(&names);
-	for (i = 0; i < n_paths; i++)
-		strbuf_printf(&names, "%s%s", i ? ", " : "", paths[i]);
-	if (names.oom) {
-		strbuf_free(&names);
+	ctx.files = import_join_paths(paths, n_paths);
+	if (!ctx.files)
 		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
-	}
-	ctx.files = strbuf_steal(&names);
 
 	files = calloc(n_paths, sizeof(*files));
 	if (!files) {

@@ -635,15 +635,14 @@ sibling_add(const char *path, char *const *list, size_t n_list)
 
 /*
  * The `add` rows of the GPUs' sibling files (sibling_add()) imported into
- * `scratch` (its own GPU set, same targets): where a linear-only import
- * finds its GPUs' per-call overhead. *ret_files = their names, or NULL.
+ * `scratch` (its own GPU set, same targets; scratch->files = their names):
+ * where a linear-only import finds its GPUs' per-call overhead.
  */
 static int
 import_siblings(struct ns_ctx *ctx, char *const *list, size_t n_list, struct ns_ctx *scratch)
 {
 	char **sib = calloc(n_list + 1, sizeof(*sib));
 	size_t n = 0, i, j;
-	struct strbuf names;
 	int st;
 
 	if (!sib)
@@ -660,13 +659,9 @@ import_siblings(struct ns_ctx *ctx, char *const *list, size_t n_list, struct ns_
 		if (s)
 			sib[n++] = s;
 	}
-	strbuf_init(&names);
-	for (i = 0; i < n; i++)
-		strbuf_printf(&names, "%s%s", i ? ", " : "", sib[i]);
 	scratch->targets = ctx->targets;
 	scratch->err = ctx->err;
-	scratch->files = names.oom ? NULL : strbuf_steal(&names);
-	strbuf_free(&names);
+	scratch->files = import_join_paths((const char *const *)sib, n);
 	st = n == 0 ? GPUPROJ_OK
 	     : !scratch->files ? error_set(ctx->err, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory")
 			       : import_files(scratch, sib, n);
@@ -691,7 +686,6 @@ subtract_overheads(struct ns_ctx *ctx, char *const *list, size_t n_list)
 
 	for (a = 0; a < ctx->gpus.n && st == GPUPROJ_OK; a++) {
 		struct gpuproj_profile *p = ctx->gpus.v[a].profile;
-		const struct gpuproj_profile *from = p;
 		const char *files = a < ctx->n_add_path ? ctx->add_path[a] : NULL;
 		double oh = 0, floor_ns = INFINITY, cap;
 		char num[64], *basis = NULL;
@@ -707,9 +701,9 @@ subtract_overheads(struct ns_ctx *ctx, char *const *list, size_t n_list)
 			}
 			for (i = 0; i < scratch.gpus.n; i++) {
 				if (scratch.gpus.v[i].target == ctx->gpus.v[a].target) {
-					from = scratch.gpus.v[i].profile;
 					files = i < scratch.n_add_path ? scratch.add_path[i] : NULL;
-					e = add_intercept(from, &oh, &n_add);
+					e = add_intercept(scratch.gpus.v[i].profile, &oh, &n_add);
+					break;
 				}
 			}
 		}
@@ -876,7 +870,6 @@ gpuproj_import_neusight(const char *const *paths, size_t n_paths,
 	struct gpuproj_profile **out = NULL;
 	char **list = NULL;
 	size_t n_list = 0, cap = 0, i;
-	struct strbuf names;
 	int st;
 
 	if (!paths || n_paths == 0 || !targets || !ret_profiles || !ret_n)
@@ -894,15 +887,11 @@ gpuproj_import_neusight(const char *const *paths, size_t n_paths,
 			       "no *.csv file found");
 		goto out;
 	}
-	strbuf_init(&names);
-	for (i = 0; i < n_list; i++)
-		strbuf_printf(&names, "%s%s", i ? ", " : "", list[i]);
-	if (names.oom) {
-		strbuf_free(&names);
+	ctx.files = import_join_paths((const char *const *)list, n_list);
+	if (!ctx.files) {
 		st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
 		goto out;
 	}
-	ctx.files = strbuf_steal(&names);
 	st = import_files(&ctx, list, n_list);
 	if (st)
 		goto out;

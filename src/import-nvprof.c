@@ -1340,7 +1340,7 @@ gpuproj_import_nvprof(const char *const *paths, size_t n_paths,
 	struct gpuproj_profile *p = NULL;
 	const struct gpuproj_target *t = NULL;
 	struct nvp_gpu gpu = { 32, 0, 0 };
-	struct strbuf files;
+	char *files = NULL;
 	bool no_geometry = false;
 	size_t i;
 	int st = GPUPROJ_OK;
@@ -1419,19 +1419,17 @@ gpuproj_import_nvprof(const char *const *paths, size_t n_paths,
 		st = nv_oom(&im, 0);
 		goto out;
 	}
-	strbuf_init(&files);
-	for (i = 0; i < n_paths; i++)
-		strbuf_printf(&files, "%s%s", i ? ", " : "", paths[i]);
-	if (files.oom || gpuproj_profile_set_attr(p, "origin", "nvprof-import") ||
-	    gpuproj_profile_set_attr(p, "import.file", files.buf) ||
+	files = import_join_paths(paths, n_paths);
+	if (!files || gpuproj_profile_set_attr(p, "origin", "nvprof-import") ||
+	    gpuproj_profile_set_attr(p, "import.file", files) ||
 	    gpuproj_profile_set_attr(p, "import.format", "nvprof --csv") ||
 	    gpuproj_profile_set_attr(p, "tool_version", GPUPROJ_VERSION) ||
 	    import_summary_finish(&im.sum, p)) {
-		strbuf_free(&files);
+		free(files);
 		st = nv_oom(&im, 0);
 		goto out;
 	}
-	strbuf_free(&files);
+	free(files);
 	if (summary) {
 		*summary = im.sum;
 		memset(&im.sum, 0, sizeof(im.sum));

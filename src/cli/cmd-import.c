@@ -692,7 +692,7 @@ import_multi(const struct multi_importer *im, int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		const struct gpuproj_profile *p = profiles[i];
 		char *base = file_name_for(p, i), *path = NULL;
-		const char *missing[32];
+		const char *missing[32], *overhead, *basis;
 		size_t n_missing, n_kernels_missing = 0, k, launches = 0;
 
 		if (!base || asprintf(&path, "%s/%s.json", output, base) < 0) {
@@ -713,12 +713,11 @@ import_multi(const struct multi_importer *im, int argc, char **argv)
 		fprintf(stderr, "  %s: %zu kernel signature%s, %zu launch%s\n", path,
 			gpuproj_profile_count(p), gpuproj_profile_count(p) == 1 ? "" : "s",
 			launches, launches == 1 ? "" : "es");
-		if (gpuproj_profile_attr(p, "call_overhead_ns"))
-			fprintf(stderr, "  per-call overhead subtracted: %s ns (%s)\n",
-				gpuproj_profile_attr(p, "call_overhead_ns"),
-				gpuproj_profile_attr(p, "call_overhead_basis")
-					? gpuproj_profile_attr(p, "call_overhead_basis")
-					: "basis not recorded");
+		overhead = gpuproj_profile_attr(p, "call_overhead_ns");
+		basis = gpuproj_profile_attr(p, "call_overhead_basis");
+		if (overhead)
+			fprintf(stderr, "  per-call overhead subtracted: %s ns (%s)\n", overhead,
+				basis ? basis : "basis not recorded");
 		print_missing(p, missing, n_missing < 32 ? n_missing : 32, n_kernels_missing,
 			      im->tool, ts);
 		free(path);
