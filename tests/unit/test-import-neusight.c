@@ -554,6 +554,40 @@ START_TEST(call_overhead_estimated)
 END_TEST
 
 /*
+ * A broken sibling add/ file read for the overhead fails the import with
+ * that file's own error (import.h), and the outputs stay untouched.
+ */
+START_TEST(call_overhead_bad_sibling)
+{
+	char *dir, *sub, *add, *lin, buf[1024], want[4200];
+	const char *paths[1];
+	struct gpuproj_profile **ps = NULL;
+	struct gpuproj_error err = { 0 };
+	size_t n = 12345;
+
+	ck_assert_int_gt(asprintf(&dir, "%s/linear", tmpdir), 0);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	ck_assert_int_gt(asprintf(&sub, "%s/add", tmpdir), 0);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	add = test_write_file(sub, "Tesla T4.csv", HEADER_ADD);
+	lin = test_write_file(dir, "Tesla T4.csv",
+			      HEADER_LINEAR "linear,0.06,Tesla T4,p2.1.0,8902,"
+					    "volta_sgemm_32x128_tn,1.0,0.125,5,1,1,256,1,1,cu121,"
+					    ";volta_sgemm_32x128_tn,1,58,13,141\n");
+	paths[0] = dir;
+	ck_assert_int_eq(import(paths, 1, &ps, &n, &err), GPUPROJ_E_PARSE);
+	snprintf(want, sizeof(want), "%s: no data rows: nothing to import", add);
+	ck_assert_str_eq(gpuproj_error_format(&err, buf, sizeof(buf)), want);
+	ck_assert_ptr_null(ps);
+	ck_assert_uint_eq(n, 12345);
+	free(add);
+	free(lin);
+	free(sub);
+	free(dir);
+}
+END_TEST
+
+/*
  * An intercept above 0.9 × the GPU's shortest call is capped there (every
  * duration stays positive); under 20 add shapes in the calibration half,
  * nothing is estimated or subtracted.
@@ -636,6 +670,7 @@ main(int argc, char **argv)
 		tcase_add_test(tc, bad_input);
 		tcase_add_test(tc, call_overhead_estimated);
 		tcase_add_test(tc, call_overhead_capped_or_absent);
+		tcase_add_test(tc, call_overhead_bad_sibling);
 	}
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
