@@ -86,6 +86,14 @@ static const struct gpuproj_model baselines[] = {
 static const bool l2_capacity_default_on = false;
 static const enum gpuproj_waves waves_default = GPUPROJ_WAVES_SM;
 static const enum gpuproj_occupancy_term occupancy_term_default = GPUPROJ_OCC_TERM_LITTLE;
+/*
+ * Sustained by default: targets.yaml's max_gflops is the rate of an
+ * application's steady state; burst is for data timed in short bursts from
+ * idle (model.h, enum gpuproj_clock).
+ */
+static const enum gpuproj_clock clock_default = GPUPROJ_CLOCK_SUSTAINED;
+/* Fixed-point iterations of the target's burst ceilings (converges in a few). */
+#define BURST_MAX_ITER 64
 
 const struct gpuproj_model *
 gpuproj_model_find(const char *name)
@@ -269,6 +277,67 @@ gpuproj_occupancy_term_default(void)
 	return occupancy_term_default;
 }
 
+const char *
+gpuproj_clock_name(enum gpuproj_clock c)
+{
+	switch (c) {
+	case GPUPROJ_CLOCK_DEFAULT: return "default";
+	case GPUPROJ_CLOCK_SUSTAINED: return "sustained";
+	case GPUPROJ_CLOCK_BURST: return "burst";
+	}
+	return "?";
+}
+
+int
+gpuproj_clock_from_name(const char *name, enum gpuproj_clock *ret)
+{
+	static const enum gpuproj_clock all[] = {
+		GPUPROJ_CLOCK_DEFAULT, GPUPROJ_CLOCK_SUSTAINED, GPUPROJ_CLOCK_BURST,
+	};
+	size_t i;
+
+	for (i = 0; name && ret && i < ARRAY_LENGTH(all); i++) {
+		if (strcasecmp(name, gpuproj_clock_name(all[i])) == 0) {
+			*ret = all[i];
+			return GPUPROJ_OK;
+		}
+	}
+	return GPUPROJ_E_INVAL;
+}
+
+enum gpuproj_clock
+gpuproj_clock_default(void)
+{
+	return clock_default;
+}
+
+double
+gpuproj_target_burst(const struct gpuproj_target *g, double duration_ns, struct gpuproj_target *out)
+{
+	double share, f = 1.0, tau;
+	int p, k;
+
+	if (!g || !out)
+		return 1.0;
+	*out = *g;
+	tau = g->boost_hold_us * 1e3;
+	if (!(tau > 0) || !isfinite(tau) || !(duration_ns > 0) || !isfinite(duration_ns))
+		return 1.0;
+	share = fmin(1.0, tau / duration_ns);
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		for (k = 0; k < GPUPROJ_OPKIND_COUNT; k++) {
+			double m = g->max_gflops[p][k], pk = g->peak_gflops[p][k];
+
+			if (!(pk > m))  /* also NaN: no sustained rate, the peak is used */
+				continue;
+			out->max_gflops[p][k] = m + (pk - m) * share;
+			if (p == GPUPROJ_FP32 && k == GPUPROJ_OP_FMA)
+				f = out->max_gflops[p][k] / m;
+		}
+	}
+	return f;
+}
+
 bool
 gpuproj_l2_capacity_default(void)
 {
@@ -425,13 +494,58 @@ calibrate(const struct gpuproj_model *m, const struct gpuproj_model_options *opt
 	out->calibrated = true;
 }
 
+/*
+ * m->project() in the clock regime of the options (model.h, enum
+ * gpuproj_clock). Burst: the source's FP ceilings for its measured mean
+ * duration, the target's for the projected point, iterated from the
+ * sustained projection until the point moves by less than 1e-9 of itself
+ * (the point falls and the ceiling rises monotonically with each step,
+ * bounded by the projection at peak_gflops, so it converges). c->src and
+ * c->tgt then point at `sb`/`tb` where a side changed; *fs, *ft = the
+ * FP32 FMA ceiling factors (1 = unchanged).
+ */
+static int
+burst_project(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
+	      const struct gpuproj_model_options *opt, struct model_ctx *c,
+	      struct gpuproj_projection *out, struct gpuproj_target *sb, struct gpuproj_target *tb,
+	      double *fs, double *ft)
+{
+	enum gpuproj_clock clk = opt && opt->clock != GPUPROJ_CLOCK_DEFAULT ? opt->clock : clock_default;
+	const struct gpuproj_target *tgt = c->tgt;
+	int r, i;
+
+	*fs = *ft = 1.0;
+	if (clk != GPUPROJ_CLOCK_BURST)
+		return m->project(c, out);
+	*fs = gpuproj_target_burst(c->src, gpuproj_kernel_mean_ns(k), sb);
+	if (*fs != 1)
+		c->src = sb;
+	r = m->project(c, out);
+	if (r != GPUPROJ_OK || !(tgt->boost_hold_us > 0))
+		return r;
+	for (i = 0; i < BURST_MAX_ITER; i++) {
+		double prev = out->point_ns, f = gpuproj_target_burst(tgt, prev, tb);
+
+		if (f == *ft)
+			break;
+		*ft = f;
+		c->tgt = f != 1 ? tb : tgt;
+		r = m->project(c, out);
+		if (r != GPUPROJ_OK || !(fabs(out->point_ns - prev) > 1e-9 * prev))
+			break;
+	}
+	return r;
+}
+
 int
 gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
 		      const struct gpuproj_target *src, const struct gpuproj_target *tgt,
 		      const struct gpuproj_model_options *opt, struct gpuproj_projection *out)
 {
+	struct gpuproj_target sb, tb;
 	struct gpuproj_kernel kt;
 	struct model_ctx c;
+	double fs, ft;
 	int r;
 
 	if (!out)
@@ -442,9 +556,16 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 		return out->status = GPUPROJ_E_INVAL;
 	}
 	prepare(k, src, tgt, opt, &c, &kt);
-	r = m->project(&c, out);
+	r = burst_project(m, k, opt, &c, out, &sb, &tb, &fs, &ft);
 	if (r == GPUPROJ_OK)
 		calibrate(m, opt, src == tgt, out);
+	if (r == GPUPROJ_OK && c.notes && (fs != 1 || ft != 1)) {
+		size_t len = strlen(out->note);
+
+		snprintf(out->note + len, sizeof(out->note) - len,
+			 "%sburst clock: FP32 ceiling x%.3g on the source, x%.3g on the target",
+			 len ? "; " : "", fs, ft);
+	}
 	if (r == GPUPROJ_OK && c.l2_applied && c.notes) {
 		size_t len = strlen(out->note);
 
@@ -459,6 +580,7 @@ gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_kernel
 		      const struct gpuproj_target *src, const struct gpuproj_target *tgt,
 		      const struct gpuproj_model_options *opt, struct gpuproj_model_details *out)
 {
+	struct gpuproj_target sb, tb;
 	struct gpuproj_kernel kt;
 	struct model_ctx c;
 	int r;
@@ -469,7 +591,23 @@ gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_kernel
 	if (!m || !k || !src || !tgt)
 		return GPUPROJ_E_INVAL;
 	prepare(k, src, tgt, opt, &c, &kt);
-	r = m->details(&c, out);
+	if (opt && (opt->clock == GPUPROJ_CLOCK_BURST ||
+		    (opt->clock == GPUPROJ_CLOCK_DEFAULT && clock_default == GPUPROJ_CLOCK_BURST))) {
+		/* The ceilings the projection ended on (burst_project()). */
+		struct gpuproj_projection p;
+		double fs, ft;
+
+		clear_projection(&p);
+		r = burst_project(m, k, opt, &c, &p, &sb, &tb, &fs, &ft);
+		if (r != GPUPROJ_OK)
+			return r;
+		r = m->details(&c, out);
+		if (r == GPUPROJ_OK) {
+			model_detail(out, "src.burst_fp32", fs, "");
+			model_detail(out, "tgt.burst_fp32", ft, "");
+		}
+	} else
+		r = m->details(&c, out);
 	if (r != GPUPROJ_OK)
 		out->n = 0;
 	else if (c.l2_applied) {

@@ -107,6 +107,8 @@ gpuproj_target_write_show(FILE *out, const struct gpuproj_targets *ts,
 	show_num(out, t, "warp_size", t->warp_size, "threads");
 	show_num(out, t, "clock_mhz", t->clock_mhz, "MHz");
 	show_num(out, t, "boost_clock_mhz", t->boost_clock_mhz, "MHz");
+	if (!isnan(t->boost_hold_us))
+		show_num(out, t, "boost_hold_us", t->boost_hold_us, "us");
 	show_num(out, t, "schedulers_per_sm", t->schedulers_per_sm, "");
 	if (gpuproj_target_source(t, "ipc_per_scheduler"))
 		show_num(out, t, "ipc_per_scheduler", t->ipc_per_scheduler, "");

@@ -85,8 +85,8 @@ static const char *const top_keys[] = { "schema", "references", "gpus" };
 
 static const char *const gpu_keys[] = {
 	"name", "description", "match", "vendor", "arch", "chip", "sms", "warp_size",
-	"clock_mhz", "boost_clock_mhz", "schedulers_per_sm", "ipc_per_scheduler", "memory_gib",
-	"limits", "peak_gflops", "max_gflops", "peak_giops", "ldst_shared_gops", "peak_bw_gbs",
+	"clock_mhz", "boost_clock_mhz", "boost_hold_us", "schedulers_per_sm", "ipc_per_scheduler",
+	"memory_gib", "limits", "peak_gflops", "max_gflops", "peak_giops", "ldst_shared_gops", "peak_bw_gbs",
 	"bw_gbs", "lanes_per_sm", "stream_gbs", "latency_ns", "price_usd", "tdp_w", "sources",
 };
 
@@ -341,6 +341,7 @@ static const struct {
 	{ "tdp_w", 1e6, "W" },
 	/* Fields of the one-basis schema (boost clock, lanes, STREAM, latencies). */
 	{ "boost_clock_mhz", 10000, "MHz (10 GHz)" },
+	{ "boost_hold_us", 1e9, "us (1000 s)" },
 	{ "lanes_per_sm", 4096, "" },
 	{ "stream_gbs", 1e7, "GB/s (10 PB/s)" },
 	{ "latency_ns", 1e6, "ns (1 ms)" },
@@ -927,18 +928,20 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 			{ "warp_size", true, true },
 			{ "clock_mhz", true, false },
 			{ "boost_clock_mhz", false, false },
+			{ "boost_hold_us", false, false },
 			{ "schedulers_per_sm", true, true },
 			{ "ipc_per_scheduler", false, false },
 			{ "memory_gib", false, false },
 			{ "ldst_shared_gops", false, false },
 		};
-		int *const iout[] = { &t->sms, &t->warp_size, NULL, NULL, &t->schedulers_per_sm };
-		double *const dout[] = { NULL, NULL, &t->clock_mhz, &t->boost_clock_mhz, NULL,
-					 &t->ipc_per_scheduler, &t->memory_gib,
-					 &t->ldst_shared_gops };
+		int *const iout[] = { &t->sms, &t->warp_size, NULL, NULL, NULL, &t->schedulers_per_sm };
+		double *const dout[] = { NULL, NULL, &t->clock_mhz, &t->boost_clock_mhz,
+					 &t->boost_hold_us, NULL, &t->ipc_per_scheduler,
+					 &t->memory_gib, &t->ldst_shared_gops };
 
 		t->ipc_per_scheduler = 1.0;
 		t->boost_clock_mhz = NAN;
+		t->boost_hold_us = NAN;
 		t->memory_gib = NAN;
 		t->ldst_shared_gops = NAN;
 		for (i = 0; i < ARRAY_LENGTH(scalars); i++) {

@@ -360,6 +360,54 @@ int gpuproj_occupancy_term_from_name(const char *name, enum gpuproj_occupancy_te
 enum gpuproj_occupancy_term gpuproj_occupancy_term_default(void);
 
 /**
+ * Which clock the FP ceilings of a GPU stand for (gpuproj_target.max_gflops
+ * vs .peak_gflops). targets.yaml's max_gflops is the rate under sustained
+ * full FMA load (the power- or thermal-limited clock_mhz); a GPU whose
+ * clock_mhz is below its boost clock holds the boost clock for a while
+ * after it was idle, so a kernel timed in a short burst from idle (a
+ * benchmark harness: NeuSight's "5 fastest of 25 runs") runs faster than
+ * the sustained rate says.
+ */
+enum gpuproj_clock {
+	GPUPROJ_CLOCK_DEFAULT = 0,   /**< gpuproj_clock_default() decides (sustained) */
+	/** Every kernel at the sustained rate (max_gflops): an application's steady state. */
+	GPUPROJ_CLOCK_SUSTAINED = 1,
+	/**
+	 * A kernel of duration T on a GPU with boost_hold_us = τ runs its
+	 * first min(T, τ) at the boost rate (peak_gflops) and the rest at the
+	 * sustained rate: FP ceiling = max + (peak − max) · min(1, τ/T), the
+	 * time average of that rate. The source side uses the kernel's measured
+	 * mean duration; the target side the projected point, iterated to a
+	 * fixed point. GPUs without boost_hold_us are unchanged.
+	 */
+	GPUPROJ_CLOCK_BURST = 2,
+};
+
+/** @return "sustained", "burst" (or "default") */
+const char *gpuproj_clock_name(enum gpuproj_clock c);
+/**
+ * Parse "sustained", "burst" or "default" (case-insensitive).
+ * @return GPUPROJ_OK or GPUPROJ_E_INVAL (*ret untouched)
+ */
+int gpuproj_clock_from_name(const char *name, enum gpuproj_clock *ret);
+/** @return the clock regime used when the options leave it at DEFAULT (sustained) */
+enum gpuproj_clock gpuproj_clock_default(void);
+/**
+ * The GPU's FP ceilings for a kernel of duration `duration_ns` in the
+ * burst regime (GPUPROJ_CLOCK_BURST above): `*out` = `*g` with every
+ * max_gflops[p][k] that is below peak_gflops[p][k] raised to
+ * max + (peak − max) · min(1, τ/T), τ = g->boost_hold_us · 1000 ns.
+ * @param g the GPU (targets.yaml entry)
+ * @param duration_ns T, ns
+ * @param[out] out the adjusted copy (pointers shared with `g`)
+ * @return the factor by which the FP32 FMA ceiling rose (1 when nothing
+ *         changed: no boost_hold_us, T not > 0 or not finite, no
+ *         sustained rate below the peak)
+ */
+double gpuproj_target_burst(const struct gpuproj_target *g, double duration_ns,
+			    struct gpuproj_target *out);
+
+/**
  * Little's-law latency hiding of a kernel's memory traffic below L1, from
  * a source GPU s to a target t (hroof-occ; equations in
  * src/model-hroof-occ.c, after Little, "A proof for the queuing formula
@@ -427,6 +475,8 @@ struct gpuproj_model_options {
 	enum gpuproj_fallback fallback;
 	/** hroof-occ's occupancy term; 0 (DEFAULT) = gpuproj_occupancy_term_default(). */
 	enum gpuproj_occupancy_term occupancy_term;
+	/** Clock regime of the FP ceilings; 0 (DEFAULT) = gpuproj_clock_default(). */
+	enum gpuproj_clock clock;
 	/** Calibrated intervals (interval.h) for lo_ns/hi_ns; NULL = the built-in table. */
 	const struct gpuproj_intervals *intervals;
 	/** true: lo_ns/hi_ns stay the model's own interval (no calibration). */

@@ -133,6 +133,13 @@ struct gpuproj_target {
 	int warp_size;              /**< threads per warp / wavefront */
 	double clock_mhz;           /**< sustained SM clock under full FMA load, MHz (the clock of max_gflops) */
 	double boost_clock_mhz;     /**< datasheet maximum boost clock, MHz, or NaN */
+	/**
+	 * `boost_hold_us`: how long, from idle, the GPU keeps its FP rate at
+	 * peak_gflops (boost clock) under full load before its power limit
+	 * brings it to max_gflops (clock_mhz), µs, or NaN (unknown: the burst
+	 * regime leaves it unchanged; gpuproj_target_burst()).
+	 */
+	double boost_hold_us;
 	int schedulers_per_sm;      /**< warp (wavefront) schedulers per SM (CU) */
 	double ipc_per_scheduler;   /**< warp instructions per scheduler per cycle (default 1) */
 	double memory_gib;          /**< device memory, GiB, or NaN */

@@ -66,6 +66,8 @@ bool cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret
 /* --occupancy little|linear; prints the usage error and returns false otherwise. */
 bool cli_parse_occupancy_term(const char *cmd, const char *value,
 			      enum gpuproj_occupancy_term *ret);
+/* --clock sustained|burst; prints the usage error and returns false otherwise. */
+bool cli_parse_clock(const char *cmd, const char *value, enum gpuproj_clock *ret);
 /*
  * --intervals FILE|builtin|levels: "levels" sets mopt->level_interval,
  * "builtin" keeps the built-in table, FILE is loaded into *iv (an earlier

@@ -55,6 +55,11 @@ help(FILE *f)
 		"  --occupancy little|linear  hroof-occ's occupancy term (default: %s): Little's\n"
 		"                       law on the resident warps and the latencies of\n"
 		"                       targets.yaml, or seed 002's linear occupancy ratio\n"
+		"  --clock sustained|burst  the FP rate of GPUs whose sustained clock is below\n"
+		"                       their boost clock (default: %s): sustained under full\n"
+		"                       load (an application's steady state), or burst: a\n"
+		"                       kernel timed in a short burst from idle runs its first\n"
+		"                       boost_hold_us at the boost rate (targets.yaml)\n"
 		"  --details            json: add every number behind each projection\n"
 		"  --format FMT         table (default), json or csv\n"
 		"  -o, --output FILE    write to FILE instead of standard output (JSON is\n"
@@ -76,7 +81,8 @@ help(FILE *f)
 		gpuproj_model_name(gpuproj_model_default()), GPUPROJ_MODEL_DISAGREEMENT_FACTOR,
 		gpuproj_l2_capacity_default() ? "on" : "off",
 		gpuproj_waves_name(gpuproj_waves_default()),
-		gpuproj_occupancy_term_name(gpuproj_occupancy_term_default()));
+		gpuproj_occupancy_term_name(gpuproj_occupancy_term_default()),
+		gpuproj_clock_name(gpuproj_clock_default()));
 }
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
@@ -222,7 +228,7 @@ int
 cmd_project(int argc, char **argv)
 {
 	enum { O_BUILTIN = 256, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_FORMAT, O_TOP, O_ALL,
-	       O_CUBINS, O_L2, O_WAVES, O_OCCTERM, O_INTERVALS, O_DETAILS, O_NO_FALLBACK };
+	       O_CUBINS, O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_INTERVALS, O_DETAILS, O_NO_FALLBACK };
 	static const struct option opts[] = {
 		{ "builtin", no_argument, NULL, O_BUILTIN },
 		{ "targets", required_argument, NULL, O_TARGETS },
@@ -237,6 +243,7 @@ cmd_project(int argc, char **argv)
 		{ "l2-capacity", required_argument, NULL, O_L2 },
 		{ "waves", required_argument, NULL, O_WAVES },
 		{ "occupancy", required_argument, NULL, O_OCCTERM },
+		{ "clock", required_argument, NULL, O_CLOCK },
 		{ "intervals", required_argument, NULL, O_INTERVALS },
 		{ "details", no_argument, NULL, O_DETAILS },
 		{ "no-fallback", no_argument, NULL, O_NO_FALLBACK },
@@ -303,6 +310,12 @@ cmd_project(int argc, char **argv)
 			break;
 		case O_OCCTERM:
 			if (!cli_parse_occupancy_term("project", optarg, &mopt.occupancy_term)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_CLOCK:
+			if (!cli_parse_clock("project", optarg, &mopt.clock)) {
 				ret = EXIT_USAGE;
 				goto out;
 			}

@@ -50,6 +50,9 @@ help(FILE *f)
 		"                       %s; `gpuproj project --help` explains)\n"
 		"  --occupancy little|linear  hroof-occ's occupancy term (default: %s;\n"
 		"                       `gpuproj project --help` explains)\n"
+		"  --clock sustained|burst  FP rate of power-limited GPUs (default: %s;\n"
+		"                       `gpuproj project --help` explains; burst for data\n"
+		"                       timed in short bursts, as NeuSight's)\n"
 		"  --intervals FILE|builtin|levels  the calibrated intervals behind coverage and\n"
 		"                       width: a table (gpuproj-intervals/1), the built-in one\n"
 		"                       (default), or each model's own interval\n"
@@ -85,7 +88,8 @@ help(FILE *f)
 		gpuproj_model_name(gpuproj_model_default()),
 		gpuproj_l2_capacity_default() ? "on" : "off",
 		gpuproj_waves_name(gpuproj_waves_default()),
-		gpuproj_occupancy_term_name(gpuproj_occupancy_term_default()));
+		gpuproj_occupancy_term_name(gpuproj_occupancy_term_default()),
+		gpuproj_clock_name(gpuproj_clock_default()));
 }
 
 /* A word as a POSIX shell reads it back: bare when safe, else in single quotes. */
@@ -206,7 +210,7 @@ int
 cmd_validate(int argc, char **argv)
 {
 	enum { O_TARGETS = 256, O_MODEL, O_THRESHOLD, O_SOURCE, O_TARGET, O_FORMAT, O_DETAILS,
-	       O_L2, O_WAVES, O_OCCTERM, O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE,
+	       O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE,
 	       O_SECTIONS };
 	static const struct option opts[] = {
 		{ "targets", required_argument, NULL, O_TARGETS },
@@ -219,6 +223,7 @@ cmd_validate(int argc, char **argv)
 		{ "l2-capacity", required_argument, NULL, O_L2 },
 		{ "waves", required_argument, NULL, O_WAVES },
 		{ "occupancy", required_argument, NULL, O_OCCTERM },
+		{ "clock", required_argument, NULL, O_CLOCK },
 		{ "intervals", required_argument, NULL, O_INTERVALS },
 		{ "holdout", required_argument, NULL, O_HOLDOUT },
 		{ "fit-intervals", required_argument, NULL, O_FIT },
@@ -283,6 +288,12 @@ cmd_validate(int argc, char **argv)
 			break;
 		case O_OCCTERM:
 			if (!cli_parse_occupancy_term("validate", optarg, &mopt.occupancy_term)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_CLOCK:
+			if (!cli_parse_clock("validate", optarg, &mopt.clock)) {
 				ret = EXIT_USAGE;
 				goto out;
 			}

@@ -180,6 +180,16 @@ cli_parse_occupancy_term(const char *cmd, const char *value, enum gpuproj_occupa
 	return true;
 }
 
+bool
+cli_parse_clock(const char *cmd, const char *value, enum gpuproj_clock *ret)
+{
+	if (gpuproj_clock_from_name(value, ret)) {
+		cli_usage_error(cmd, "--clock must be sustained or burst, not '%s'", value);
+		return false;
+	}
+	return true;
+}
+
 int
 cli_apply_intervals(const char *value, struct gpuproj_model_options *mopt,
 		    struct gpuproj_intervals **iv)

@@ -86,6 +86,10 @@ static const struct usage_case {
 	  "not '1'" },
 	{ "validate --waves 2 a.csv", "gpuproj: validate: --waves must be sm, resident or off, "
 	  "not '2'" },
+	{ "project --clock boost a.json", "gpuproj: project: --clock must be sustained or burst, "
+	  "not 'boost'" },
+	{ "validate --clock 1 a.csv", "gpuproj: validate: --clock must be sustained or burst, "
+	  "not '1'" },
 	{ "targets", "gpuproj: targets: missing verb: list, show NAME or check FILE" },
 	{ "targets frobnicate", "gpuproj: targets: unknown verb 'frobnicate': list, show NAME or "
 	  "check FILE" },
@@ -396,6 +400,13 @@ START_TEST(project_model_all)
 			     test_data("profile-models.json")), 0);
 	ck_assert_ptr_nonnull(strstr(out, "model occupancy"));
 	ck_assert_ptr_nonnull(strstr(out, "resident waves"));
+	free(out);
+	free(err);
+	/* --clock burst reaches the models: ModelTgt has boost_hold_us (test-models.c burst_clock). */
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --clock burst --all-kernels "
+			     "--target ModelTgt " TARGETS " '%s'", test_data("targets-models.yaml"),
+			     test_data("profile-models.json")), 0);
+	ck_assert_msg(strstr(out, "burst clock: FP32 ceiling x1 on the source, x") != NULL, "%s", out);
 	free(out);
 	free(err);
 	/* The table names the quant device parameters' bases (the longest kernel, "slow"). */

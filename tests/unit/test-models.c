@@ -760,6 +760,87 @@ END_TEST
  * 0.2·500e9) = 1e11 → 1e5 · 24/100 = 2.4e4 ns, binding dram. ModelSrc2x has
  * no datasheet bandwidth: named. Not in the registry's list.
  */
+/*
+ * The burst clock regime (model.h, enum gpuproj_clock). ModelTgt: FP32 FMA
+ * 3200 GFLOP/s sustained, 4000 peak, boost_hold_us 100 (τ = 1e5 ns);
+ * FP64 has no sustained rate (peak used, unchanged).
+ *   gpuproj_target_burst(): T = 2e5 ns → share τ/T = 0.5 → 3200 + 800·0.5 =
+ *   3600 (×1.125); T = 5e4 ≤ τ → 4000 (×1.25); T ≤ 0, or a GPU without
+ *   boost_hold_us (ModelSrc) → unchanged (×1).
+ * A compute-bound kernel (1e12 FFMA, 1e3 B per level) from ModelSrc (2000,
+ * no boost_hold_us) onto ModelTgt, hroof: sustained T_t = T_s·2000/3200.
+ *   T_s = 1.6e6 → 1e6 ns sustained. Burst: W = 1e6·3200 = T·3200 + 800·τ
+ *   (the first τ at 4000) → T = 1e6 − 0.25·1e5 = 9.75e5 ns (≥ τ: consistent).
+ *   T_s = 8e4 → 5e4 sustained; burst: all of it at the peak, T = 8e4·2000/4000
+ *   = 4e4 ns (≤ τ).
+ */
+START_TEST(burst_clock)
+{
+	struct gpuproj_model_options burst = { .notes = true, .clock = GPUPROJ_CLOCK_BURST };
+	struct gpuproj_target g;
+	struct gpuproj_kernel *k[2];
+	struct gpuproj_projection p;
+	struct gpuproj_model_details d;
+	enum gpuproj_clock c = GPUPROJ_CLOCK_DEFAULT;
+	const double ts[2] = { 1.6e6, 8e4 }, sus[2] = { 1e6, 5e4 }, bur[2] = { 9.75e5, 4e4 };
+	size_t i;
+
+	ck_assert_rel(gpuproj_target_burst(tgt, 2e5, &g), 1.125);
+	ck_assert_rel(g.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 3600);
+	ck_assert(isnan(g.max_gflops[GPUPROJ_FP64][GPUPROJ_OP_FMA]));
+	ck_assert_rel(g.peak_gflops[GPUPROJ_FP64][GPUPROJ_OP_FMA], 2000);
+	ck_assert_rel(tgt->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 3200);
+	ck_assert_rel(gpuproj_target_burst(tgt, 5e4, &g), 1.25);
+	ck_assert_rel(g.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 4000);
+	ck_assert_rel(gpuproj_target_burst(tgt, 0, &g), 1.0);
+	ck_assert_rel(g.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 3200);
+	ck_assert_rel(gpuproj_target_burst(src, 5e4, &g), 1.0);
+	ck_assert_rel(tgt->boost_hold_us, 100);
+	ck_assert(isnan(src->boost_hold_us));
+
+	ck_assert_int_eq(gpuproj_clock_default(), GPUPROJ_CLOCK_SUSTAINED);
+	ck_assert_int_eq(gpuproj_clock_from_name("BURST", &c), GPUPROJ_OK);
+	ck_assert_int_eq(c, GPUPROJ_CLOCK_BURST);
+	ck_assert_int_eq(gpuproj_clock_from_name("boost", &c), GPUPROJ_E_INVAL);
+	ck_assert_int_eq(c, GPUPROJ_CLOCK_BURST);
+	ck_assert_str_eq(gpuproj_clock_name(GPUPROJ_CLOCK_SUSTAINED), "sustained");
+
+	for (i = 0; i < 2; i++) {
+		k[i] = kernel(i ? "burst-short" : "burst-long", ts[i], 1000, 256, 32, 0);
+		fp(k[i], 1e12);
+		set(k[i], GPUPROJ_M_WARP_EFFICIENCY, 1);
+		set(k[i], GPUPROJ_M_BYTES_L1, 1e3);
+		set(k[i], GPUPROJ_M_BYTES_L2, 1e3);
+		set(k[i], GPUPROJ_M_BYTES_DRAM, 1e3);
+		set(k[i], GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+		p = project("hroof", k[i], src, tgt);
+		ck_assert_ok(p);
+		ck_assert_rel(p.point_ns, sus[i]);
+		p = project_opt("hroof", k[i], src, tgt, &burst);
+		ck_assert_ok(p);
+		ck_assert_rel(p.point_ns, bur[i]);
+		ck_assert_msg(strstr(p.note, "burst clock: FP32 ceiling x1 on the source"), "%s",
+			      p.note);
+		/* Nothing on the target side changes the other way round (ModelSrc has no hold). */
+		p = project_opt("hroof", k[i], tgt, src, &burst);
+		ck_assert_ok(p);
+	}
+	/* Source side: ModelTgt measured 1e5 ns in a burst ran at 4000 (τ = T), not 3200. */
+	p = project_opt("hroof", k[1], tgt, src, NULL);
+	ck_assert_rel(p.point_ns, 8e4 * 3200 / 2000);
+	p = project_opt("hroof", k[1], tgt, src, &burst);
+	ck_assert_rel(p.point_ns, 8e4 * 4000 / 2000);
+	ck_assert_ptr_nonnull(strstr(p.note, "burst clock: FP32 ceiling x1.25 on the source, x1 on the target"));
+	/* details: the factors the projection ended on */
+	ck_assert_int_eq(gpuproj_model_details(gpuproj_model_find("hroof"), k[0], src, tgt, &burst,
+					       &d), GPUPROJ_OK);
+	for (i = 0; i < d.n && strcmp(d.items[i].name, "tgt.burst_fp32") != 0; i++)
+		;
+	ck_assert_uint_lt(i, d.n);
+	ck_assert_rel(d.items[i].value, 1 + 0.25 * 1e5 / 9.75e5);
+}
+END_TEST
+
 START_TEST(naive_baseline)
 {
 	struct gpuproj_kernel *k = occ_kernel("base", 1000, 0, 1e6);
@@ -1354,6 +1435,7 @@ models_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, registry);
+	tcase_add_test(tc, burst_clock);
 	tcase_add_test(tc, quant_memory_bound);
 	tcase_add_test(tc, quant_compute_bound_and_types);
 	tcase_add_test(tc, quant_missing_inputs);

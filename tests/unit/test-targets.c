@@ -246,6 +246,69 @@ expect_rates_error(const char *from, const char *to, int line, int column, const
 	free(base);
 }
 
+/*
+ * boost_hold_us (how long the GPU holds its boost clock, model.h enum
+ * gpuproj_clock): optional, positive, sourced like every number. rates_yaml()
+ * with its source after boost_clock_mhz's (line 36) and its value after
+ * boost_clock_mhz's (line 41).
+ */
+static char *
+hold_yaml(const char *source, const char *value)
+{
+	char *base = rates_yaml(), *a, *b;
+
+	a = replace_in(base, "      boost_clock_mhz: \"datasheet: [DS]\"\n", source);
+	b = replace_in(a, "    boost_clock_mhz: 1410\n", value);
+	free(base);
+	free(a);
+	return b;
+}
+
+START_TEST(boost_hold)
+{
+	static const char src_line[] = "      boost_clock_mhz: \"datasheet: [DS]\"\n"
+				       "      boost_hold_us: \"derived: fitted [M]\"\n";
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_target *t;
+	char *text = hold_yaml(src_line, "    boost_clock_mhz: 1410\n    boost_hold_us: 400\n");
+
+	ck_assert_int_eq(gpuproj_targets_load_buffer(text, strlen(text), "t.yaml", &ts, &err),
+			 GPUPROJ_OK);
+	t = gpuproj_targets_get(ts, 0);
+	ck_assert_double_eq(t->boost_hold_us, 400);
+	ck_assert_int_eq(gpuproj_target_source(t, "boost_hold_us")->basis, GPUPROJ_BASIS_DERIVED);
+	gpuproj_targets_free(ts);
+	free(text);
+	/* Absent: NaN (rates_yaml() has none). */
+	text = rates_yaml();
+	ck_assert_int_eq(gpuproj_targets_load_buffer(text, strlen(text), "t.yaml", &ts, &err),
+			 GPUPROJ_OK);
+	ck_assert(isnan(gpuproj_targets_get(ts, 0)->boost_hold_us));
+	gpuproj_targets_free(ts);
+	free(text);
+
+	text = hold_yaml(src_line, "    boost_clock_mhz: 1410\n    boost_hold_us: 0\n");
+	expect_error(text, GPUPROJ_E_SCHEMA, 41, 20, "'boost_hold_us' must be positive, got 0");
+	free(text);
+	text = hold_yaml(src_line, "    boost_clock_mhz: 1410\n    boost_hold_us: 1e12\n");
+	expect_error(text, GPUPROJ_E_LIMIT, 41, 20,
+		     "'boost_hold_us' is 1e12, above the limit of 1000000000 us (1000 s) (no real GPU "
+		     "comes near it; docs/targets-schema.md)");
+	free(text);
+	text = hold_yaml("      boost_clock_mhz: \"datasheet: [DS]\"\n",
+			 "    boost_clock_mhz: 1410\n    boost_hold_us: 400\n");
+	expect_error(text, GPUPROJ_E_SCHEMA, 40, 20,
+		     "'boost_hold_us' of 'G1' has no source: add 'boost_hold_us' (or its group) "
+		     "to 'sources'");
+	free(text);
+	text = hold_yaml(src_line, "    boost_clock_mhz: 1410\n    boost_hold_ms: 400\n");
+	expect_error(text, GPUPROJ_E_SCHEMA, 41, 5,
+		     "unknown key 'boost_hold_ms' in GPU 'G1'; did you mean 'boost_hold_us'?");
+	free(text);
+}
+END_TEST
+
 START_TEST(error_rates_unknown_key)
 {
 	expect_rates_error("{fp16: 256, fp32: 64,", "{fp16: 256, fp33: 64,", 40, 31,
@@ -831,6 +894,7 @@ targets_suite(void)
 
 	tcase_add_test(tc, valid_file_loads);
 	tcase_add_test(tc, rates_load);
+	tcase_add_test(tc, boost_hold);
 	tcase_add_test(tc, error_rates_unknown_key);
 	tcase_add_test(tc, error_rates_unsourced);
 	tcase_add_test(tc, error_rates_non_positive);
