@@ -20,7 +20,9 @@ prints Markdown:
      intervals never saw).
 Long = measured on the target >= 50 us, short = below.
 
-A model written NAME:TERM runs with --occupancy TERM; NAME@sections runs
+A model written NAME:TERM runs with --occupancy TERM; NAME+burst runs with
+--clock burst (the FP ceilings of GPUs with boost_hold_us in the burst
+regime: include/gpuproj/model.h, enum gpuproj_clock); NAME@sections runs
 with --default-sections (every profile reduced to what an export of
 Nsight Compute's default sections would hold: the input of `sol`).
 The default list ends with sol on the default sections.
@@ -38,7 +40,7 @@ CORPORA = [
     ("NeuSight linear", ["neusight-train/linear"]),
     ("NeuSight add", ["neusight-train/add"]),
 ]
-MODELS = ["hroof-occ", "hroof-occ:linear", "hroof", "occupancy", "irm", "quant", "naive",
+MODELS = ["hroof-occ", "hroof-occ+burst", "hroof-occ:linear", "hroof", "occupancy", "irm", "quant", "naive",
           "sol@sections"]
 
 
@@ -55,11 +57,14 @@ def files(vdir, parts):
 
 def run(exe, model, args, paths):
     model, _, inputs = model.partition("@")
+    model, _, clock = model.partition("+")
     name, _, term = model.partition(":")
     with tempfile.NamedTemporaryFile(suffix=".json") as tmp:
         cmd = [exe, "validate", "--model", name, "--format", "json", "-o", tmp.name] + args
         if term:
             cmd += ["--occupancy", term]
+        if clock:
+            cmd += ["--clock", clock]
         if inputs == "sections":
             cmd += ["--default-sections"]
         subprocess.run(cmd + paths, check=True, stdout=subprocess.DEVNULL)
@@ -99,8 +104,8 @@ def main():
             with tempfile.NamedTemporaryFile(suffix=".json") as fit:
                 g = run(exe, m, ["--holdout", "gpu", "--coverage", "0.85",
                                  "--fit-intervals", fit.name], paths)
-            row = [corpus, m.replace(":", " --occupancy ").replace("@sections",
-                                                                  " (default sections)")]
+            row = [corpus, m.replace(":", " --occupancy ").replace("+", " --clock ")
+                   .replace("@sections", " (default sections)")]
             for sub in ("long", "short"):
                 x, y, z = a[sub], s[sub], g[sub]
                 if not x["n"]:
