@@ -178,6 +178,8 @@ emit(const struct gpuproj_targets *s)
 		num(&sb, "    ", "clock_mhz", t->clock_mhz);
 		if (!isnan(t->boost_clock_mhz))
 			num(&sb, "    ", "boost_clock_mhz", t->boost_clock_mhz);
+		if (!isnan(t->boost_hold_us))
+			num(&sb, "    ", "boost_hold_us", t->boost_hold_us);
 		num(&sb, "    ", "schedulers_per_sm", t->schedulers_per_sm);
 		/* Optional numbers are present exactly when they have a source. */
 		if (gpuproj_target_source(t, "ipc_per_scheduler"))
@@ -256,6 +258,7 @@ compare(const struct gpuproj_targets *a, const struct gpuproj_targets *b, const 
 			  x->sms == y->sms && x->warp_size == y->warp_size &&
 			  fuzz_same_num(x->clock_mhz, y->clock_mhz) &&
 			  fuzz_same_num(x->boost_clock_mhz, y->boost_clock_mhz) &&
+			  fuzz_same_num(x->boost_hold_us, y->boost_hold_us) &&
 			  x->schedulers_per_sm == y->schedulers_per_sm &&
 			  fuzz_same_num(x->ipc_per_scheduler, y->ipc_per_scheduler) &&
 			  fuzz_same_num(x->memory_gib, y->memory_gib) &&
@@ -312,6 +315,9 @@ check_limits(const struct gpuproj_targets *s)
 		    t->limits.threads_per_sm > 65536 || t->limits.regs_per_sm > 16777216 ||
 		    t->limits.smem_per_sm_kib > 1048576)
 			fuzz_fail("GPU '%s' has a count or clock beyond the schema's limits", t->name);
+		if (!isnan(t->boost_hold_us) && !(t->boost_hold_us > 0 && t->boost_hold_us <= 1e9))
+			fuzz_fail("GPU '%s': boost_hold_us %g is outside (0, 1e9]", t->name,
+				  t->boost_hold_us);
 		for (j = 0; j < ARRAY_LENGTH(rates); j++) {
 			if (!isfinite(rates[j]) || rates[j] <= 0 || rates[j] > 1e9)
 				fuzz_fail("GPU '%s': rate %zu is %g", t->name, j, rates[j]);
