@@ -417,6 +417,17 @@ cmd_validate(int argc, char **argv)
 		cli_fail_error(&err);
 		goto out;
 	}
+	/* NeuSight's harness times bursts from idle: say which regime compares like with like. */
+	for (size_t p = 0; mopt.clock == GPUPROJ_CLOCK_DEFAULT && p < n_profiles; p++) {
+		const char *o = gpuproj_profile_attr(profiles[p], "origin");
+
+		if (o && strcmp(o, "neusight") == 0) {
+			fprintf(stderr, "gpuproj validate: note: NeuSight's times are the fastest of "
+				"25 runs from idle, in which power-limited GPUs (T4, P4) hold their "
+				"boost clock; --clock burst models that (README \"Clock regime\")\n");
+			break;
+		}
+	}
 	vopt.models = models;
 	vopt.n_models = n_models;
 	vopt.threshold_ns = threshold_ns;

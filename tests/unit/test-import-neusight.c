@@ -441,6 +441,9 @@ START_TEST(real_validate_cli)
 	ck_assert_msg(strncmp(out, "# Data: Lee et al., Forecasting GPU Performance", 46) == 0, "%.200s",
 		      out);
 	ck_assert_ptr_nonnull(strstr(out, "\nhroof-occ,(all),(all),long,50000,13528,0,"));
+	/* The regime of the data is named (stderr), since --clock was left at its default. */
+	ck_assert_msg(strstr(err, "note: NeuSight's times are the fastest of 25 runs from idle") &&
+			      strstr(err, "--clock burst models that"), "%s", err);
 	free(out);
 	free(err);
 }
@@ -464,6 +467,9 @@ long_mape(const char *args)
 	line = strstr(out, "\nhroof-occ,(all),(all),long,50000,");
 	ck_assert_ptr_nonnull(line);
 	ck_assert_int_eq(sscanf(line, "\nhroof-occ,(all),(all),long,50000,%*u,0,%lf", &mape), 1);
+	/* The note on the regime only where --clock was not given. */
+	ck_assert_msg((strstr(err, "--clock burst models that") != NULL) == (*args == '\0'), "%s",
+		      err);
 	free(out);
 	free(err);
 	return mape;
