@@ -17,6 +17,7 @@
  */
 #include "config.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>
@@ -426,13 +427,15 @@ integer_node(struct loader *ld, yaml_node_t *n, const char *path, bool positive,
 /* ---- numeric-path bookkeeping for the sources check ---- */
 
 /*
- * Every number an entry can hold: the 10 scalar numbers (sms, warp_size,
- * clock_mhz, boost_clock_mhz, schedulers_per_sm, ipc_per_scheduler,
- * memory_gib, ldst_shared_gops, price_usd, tdp_w) and every group key. Sized
- * from the key tables, so no number can escape the "every number has a
- * source" check.
+ * Every number an entry can hold: the 11 scalar numbers (sms, warp_size,
+ * clock_mhz, boost_clock_mhz, boost_hold_us, schedulers_per_sm,
+ * ipc_per_scheduler, memory_gib, ldst_shared_gops, price_usd, tdp_w) and
+ * every group key. Sized from the key tables, so no number can escape the
+ * "every number has a source" check; a new scalar field adds itself to the
+ * count here (pathset_add() refuses to write past the end all the same).
  */
-#define PATHSET_MAX (10 + ARRAY_LENGTH(limit_keys) + 2 * ARRAY_LENGTH(gflops_keys) + \
+#define PATHSET_SCALARS 11
+#define PATHSET_MAX (PATHSET_SCALARS + ARRAY_LENGTH(limit_keys) + 2 * ARRAY_LENGTH(gflops_keys) + \
 		     ARRAY_LENGTH(giops_keys) + ARRAY_LENGTH(peak_bw_keys) + \
 		     2 * ARRAY_LENGTH(bw_keys) + ARRAY_LENGTH(lane_keys) + ARRAY_LENGTH(stream_keys))
 
@@ -446,6 +449,9 @@ static void
 pathset_add(struct pathset *ps, const char *path, const yaml_node_t *node)
 {
 	/* Each path is added once per entry: PATHSET_MAX bounds the count. */
+	assert(ps->n < PATHSET_MAX);
+	if (ps->n >= PATHSET_MAX)
+		return;
 	snprintf(ps->paths[ps->n], sizeof(ps->paths[0]), "%s", path);
 	ps->nodes[ps->n] = node;
 	ps->n++;

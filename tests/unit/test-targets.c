@@ -309,6 +309,88 @@ START_TEST(boost_hold)
 }
 END_TEST
 
+/*
+ * An entry with every number the schema has (11 scalars and every group
+ * key: 54 paths) loads, and without the source of 'sms' fails cleanly on it:
+ * the bookkeeping of the sources check holds every path (it once had room
+ * for one scalar less than the schema has, and such an entry wrote past it).
+ */
+static const char full_yaml[] =
+	"schema: gpuproj-targets/1\n"
+	"references:\n"
+	"  DS: \"datasheet\"\n"
+	"gpus:\n"
+	"  - name: G1\n"
+	"    match: [\"G1\"]\n"
+	"    vendor: nvidia\n"
+	"    arch: sm_80\n"
+	"    chip: GA100\n"
+	"    sms: 108\n"
+	"    warp_size: 32\n"
+	"    clock_mhz: 1410\n"
+	"    boost_clock_mhz: 1410\n"
+	"    boost_hold_us: 400\n"
+	"    schedulers_per_sm: 4\n"
+	"    ipc_per_scheduler: 1\n"
+	"    memory_gib: 40\n"
+	"    ldst_shared_gops: 4000\n"
+	"    limits: {threads_per_sm: 2048, threads_per_block: 1024, blocks_per_sm: 32,\n"
+	"             regs_per_sm: 65536, regs_per_block: 65536, regs_per_thread: 255,\n"
+	"             reg_alloc_unit: 256, smem_per_sm_kib: 164, smem_per_block_kib: 163,\n"
+	"             smem_alloc_unit_b: 128, smem_reserved_per_block_b: 1024, l2_mib: 40}\n"
+	"    peak_gflops: {fp16_fma: 78000, fp16_add_mul: 39000, fp32_fma: 19500,\n"
+	"                  fp32_add_mul: 9750, fp64_fma: 9700, fp64_add_mul: 4850}\n"
+	"    max_gflops: {fp16_fma: 70000, fp16_add_mul: 35000, fp32_fma: 18000,\n"
+	"                 fp32_add_mul: 9000, fp64_fma: 9476, fp64_add_mul: 4738}\n"
+	"    peak_giops: {int32_add: 9750, int32_mad: 19500}\n"
+	"    peak_bw_gbs: {dram: 1555}\n"
+	"    bw_gbs: {dram: 1375, l2: 4710, l1: 19492, shared: 19492}\n"
+	"    lanes_per_sm: {fp16: 256, fp32: 64, fp64: 32, int32: 64, fp32_int32_shared: 0}\n"
+	"    stream_gbs: {read: 1490, copy: 1381, triad: 1375}\n"
+	"    latency_ns: {l1: 20, l2: 150, dram: 300, shared: 20}\n"
+	"    price_usd: 10000\n"
+	"    tdp_w: 400\n"
+	"    sources:\n"
+	"      sms: \"datasheet: [DS]\"\n"
+	"      warp_size: \"datasheet: [DS]\"\n"
+	"      clock_mhz: \"datasheet: [DS]\"\n"
+	"      boost_clock_mhz: \"datasheet: [DS]\"\n"
+	"      boost_hold_us: \"estimate: [DS]\"\n"
+	"      schedulers_per_sm: \"datasheet: [DS]\"\n"
+	"      ipc_per_scheduler: \"datasheet: [DS]\"\n"
+	"      memory_gib: \"datasheet: [DS]\"\n"
+	"      ldst_shared_gops: \"derived: [DS]\"\n"
+	"      limits: \"datasheet: [DS]\"\n"
+	"      peak_gflops: \"datasheet: [DS]\"\n"
+	"      max_gflops: \"estimate: [DS]\"\n"
+	"      peak_giops: \"datasheet: [DS]\"\n"
+	"      peak_bw_gbs: \"datasheet: [DS]\"\n"
+	"      bw_gbs: \"estimate: [DS]\"\n"
+	"      lanes_per_sm: \"datasheet: [DS]\"\n"
+	"      stream_gbs: \"estimate: [DS]\"\n"
+	"      latency_ns: \"estimate: [DS]\"\n"
+	"      price_usd: \"estimate: [DS]\"\n"
+	"      tdp_w: \"datasheet: [DS]\"\n";
+
+START_TEST(full_entry)
+{
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	char *text;
+
+	ck_assert_msg(gpuproj_targets_load_buffer(full_yaml, strlen(full_yaml), "t.yaml", &ts,
+						  &err) == GPUPROJ_OK, "%d:%d: %s", err.line,
+		      err.column, err.message);
+	ck_assert_double_eq(gpuproj_targets_get(ts, 0)->boost_hold_us, 400);
+	ck_assert_double_eq(gpuproj_targets_get(ts, 0)->latency_ns[GPUPROJ_LEVEL_SHARED], 20);
+	gpuproj_targets_free(ts);
+	text = replace_in(full_yaml, "      sms: \"datasheet: [DS]\"\n", "");
+	expect_error(text, GPUPROJ_E_SCHEMA, 10, 10,
+		     "'sms' of 'G1' has no source: add 'sms' (or its group) to 'sources'");
+	free(text);
+}
+END_TEST
+
 START_TEST(error_rates_unknown_key)
 {
 	expect_rates_error("{fp16: 256, fp32: 64,", "{fp16: 256, fp33: 64,", 40, 31,
@@ -895,6 +977,7 @@ targets_suite(void)
 	tcase_add_test(tc, valid_file_loads);
 	tcase_add_test(tc, rates_load);
 	tcase_add_test(tc, boost_hold);
+	tcase_add_test(tc, full_entry);
 	tcase_add_test(tc, error_rates_unknown_key);
 	tcase_add_test(tc, error_rates_unsourced);
 	tcase_add_test(tc, error_rates_non_positive);
