@@ -87,7 +87,8 @@ static const char *const top_keys[] = { "schema", "references", "gpus" };
 static const char *const gpu_keys[] = {
 	"name", "description", "match", "vendor", "arch", "chip", "sms", "warp_size",
 	"clock_mhz", "boost_clock_mhz", "boost_hold_us", "schedulers_per_sm", "ipc_per_scheduler",
-	"memory_gib", "limits", "peak_gflops", "max_gflops", "peak_giops", "ldst_shared_gops", "peak_bw_gbs",
+	"memory_gib", "limits", "peak_gflops", "max_gflops", "peak_giops", "ldst_shared_gops",
+	"peak_bw_gbs",
 	"bw_gbs", "lanes_per_sm", "stream_gbs", "latency_ns", "price_usd", "tdp_w", "sources",
 };
 
@@ -940,7 +941,8 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 			{ "memory_gib", false, false },
 			{ "ldst_shared_gops", false, false },
 		};
-		int *const iout[] = { &t->sms, &t->warp_size, NULL, NULL, NULL, &t->schedulers_per_sm };
+		int *const iout[] = { &t->sms, &t->warp_size, NULL, NULL, NULL,
+				      &t->schedulers_per_sm };
 		double *const dout[] = { NULL, NULL, &t->clock_mhz, &t->boost_clock_mhz,
 					 &t->boost_hold_us, NULL, &t->ipc_per_scheduler,
 					 &t->memory_gib, &t->ldst_shared_gops };
@@ -1648,7 +1650,8 @@ gpuproj_target_gflops(const struct gpuproj_target *t, enum gpuproj_prec p, enum 
 		snprintf(path, sizeof(path), "max_gflops.%s_%s", gpuproj_prec_name(p),
 			 k == GPUPROJ_OP_FMA || !t->max_add_mul_given[p] ? "fma" : "add_mul");
 		s = isnan(m) ? NULL : gpuproj_target_source(t, path);
-		*ret_measured = s && s->basis == GPUPROJ_BASIS_MEASURED;
+		/* A burst blend of the sustained and peak rates is derived, not measured. */
+		*ret_measured = s && s->basis == GPUPROJ_BASIS_MEASURED && !(t->burst_share > 0);
 	}
 	return isnan(m) ? t->peak_gflops[p][k] : m;
 }

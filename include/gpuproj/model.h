@@ -378,7 +378,11 @@ enum gpuproj_clock {
 	 * sustained rate: FP ceiling = max + (peak − max) · min(1, τ/T), the
 	 * time average of that rate. The source side uses the kernel's measured
 	 * mean duration; the target side the projected point, iterated to a
-	 * fixed point. GPUs without boost_hold_us are unchanged.
+	 * fixed point (onto the source's own GPU, the source's copy: the
+	 * kernel keeps its measured time). GPUs without boost_hold_us are
+	 * unchanged, and so are the rates that are not FP ceilings (irm's
+	 * issue rate, quant's integer and shared-memory rates stay at
+	 * clock_mhz).
 	 */
 	GPUPROJ_CLOCK_BURST = 2,
 };
@@ -397,12 +401,16 @@ enum gpuproj_clock gpuproj_clock_default(void);
  * burst regime (GPUPROJ_CLOCK_BURST above): `*out` = `*g` with every
  * max_gflops[p][k] that is below peak_gflops[p][k] raised to
  * max + (peak − max) · min(1, τ/T), τ = g->boost_hold_us · 1000 ns.
+ * out->burst_share = min(1, τ/T) (0 when nothing applies), so that the
+ * blended rates are reported as derived. Declared here, beside the
+ * regime it serves, though it works on a target.
  * @param g the GPU (targets.yaml entry)
  * @param duration_ns T, ns
  * @param[out] out the adjusted copy (pointers shared with `g`)
- * @return the factor by which the FP32 FMA ceiling rose (1 when nothing
- *         changed: no boost_hold_us, T not > 0 or not finite, no
- *         sustained rate below the peak)
+ * @return the factor by which the FP32 FMA ceiling rose, for notes (1 when
+ *         it did not: no boost_hold_us, T not > 0 or not finite, no FP32
+ *         sustained rate below the peak — other precisions may still have
+ *         changed)
  */
 double gpuproj_target_burst(const struct gpuproj_target *g, double duration_ns,
 			    struct gpuproj_target *out);

@@ -140,6 +140,13 @@ struct gpuproj_target {
 	 * regime leaves it unchanged; gpuproj_target_burst()).
 	 */
 	double boost_hold_us;
+	/**
+	 * 0, except in a copy made by gpuproj_target_burst() (model.h): the
+	 * share of the kernel's time at peak_gflops that its max_gflops blend
+	 * (0..1); such rates are reported with basis "derived", not their
+	 * file's basis (gpuproj_target_gflops(), --details).
+	 */
+	double burst_share;
 	int schedulers_per_sm;      /**< warp (wavefront) schedulers per SM (CU) */
 	double ipc_per_scheduler;   /**< warp instructions per scheduler per cycle (default 1) */
 	double memory_gib;          /**< device memory, GiB, or NaN */

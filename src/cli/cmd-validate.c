@@ -418,13 +418,15 @@ cmd_validate(int argc, char **argv)
 		goto out;
 	}
 	/* NeuSight's harness times bursts from idle: say which regime compares like with like. */
-	for (size_t p = 0; mopt.clock == GPUPROJ_CLOCK_DEFAULT && p < n_profiles; p++) {
-		const char *o = gpuproj_profile_attr(profiles[p], "origin");
+	for (i = 0; mopt.clock == GPUPROJ_CLOCK_DEFAULT && i < n_profiles; i++) {
+		const char *o = gpuproj_profile_attr(profiles[i], "origin");
 
 		if (o && strcmp(o, "neusight") == 0) {
-			fprintf(stderr, "gpuproj validate: note: NeuSight's times are the fastest of "
-				"25 runs from idle, in which power-limited GPUs (T4, P4) hold their "
-				"boost clock; --clock burst models that (README \"Clock regime\")\n");
+			fprintf(stderr,
+				"gpuproj: validate: note: NeuSight's times are the mean of the 5 "
+				"fastest of 25 calls from idle, in which power-limited GPUs (T4, "
+				"P4) hold their boost clock; --clock burst models that (README "
+				"\"Clock regime\")\n");
 			break;
 		}
 	}

@@ -194,6 +194,26 @@ START_TEST(linear_and_add_by_hand)
 	/* Every input of hroof and hroof-occ is there. */
 	ck_assert_uint_eq(gpuproj_model_missing_names(gpuproj_model_default(), k, NULL, 0), 0);
 	free_all(ps, n);
+	/*
+	 * `validate` names the harness's clock regime on stderr when --clock is left
+	 * at its default, and only then.
+	 */
+	{
+		char *out = NULL, *errs = NULL;
+
+		ck_assert_int_eq(test_cli(&out, &errs, "validate --format csv '%s' '%s'", a, t), 0);
+		ck_assert_msg(strstr(errs, "gpuproj: validate: note: NeuSight's times are the "
+					   "mean of the 5 fastest of 25 calls from idle") != NULL,
+			      "%s", errs);
+		free(out);
+		free(errs);
+		ck_assert_int_eq(test_cli(&out, &errs,
+					  "validate --clock sustained --format csv '%s' '%s'", a, t),
+				 0);
+		ck_assert_msg(strstr(errs, "note:") == NULL, "%s", errs);
+		free(out);
+		free(errs);
+	}
 	free(a);
 	free(t);
 	free(d);
@@ -442,7 +462,8 @@ START_TEST(real_validate_cli)
 		      out);
 	ck_assert_ptr_nonnull(strstr(out, "\nhroof-occ,(all),(all),long,50000,13528,0,"));
 	/* The regime of the data is named (stderr), since --clock was left at its default. */
-	ck_assert_msg(strstr(err, "note: NeuSight's times are the fastest of 25 runs from idle") &&
+	ck_assert_msg(strstr(err, "gpuproj: validate: note: NeuSight's times are the mean of the 5 "
+			      "fastest of 25 calls from idle") &&
 			      strstr(err, "--clock burst models that"), "%s", err);
 	free(out);
 	free(err);
@@ -462,7 +483,8 @@ long_mape(const char *args)
 	char *out = NULL, *err = NULL, *line;
 	double mape = NAN;
 
-	ck_assert_int_eq(test_cli(&out, &err, "validate --format csv %s '%s/../neusight-train/linear/'*.csv",
+	ck_assert_int_eq(test_cli(&out, &err,
+				  "validate --format csv %s '%s/../neusight-train/linear/'*.csv",
 				  args, test_validation_dir()), 0);
 	line = strstr(out, "\nhroof-occ,(all),(all),long,50000,");
 	ck_assert_ptr_nonnull(line);

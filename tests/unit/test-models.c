@@ -754,13 +754,6 @@ START_TEST(latency_hiding_fn)
 END_TEST
 
 /*
- * The naive baseline: datasheet FP32 FMA peak and DRAM bandwidth only. The
- * "base" kernel (FLOP 2e6, DRAM 1e7 B, OI 0.2, 1e5 ns): Roof_s = min(2000e9,
- * 0.2·120e9) = 24e9, Roof_t = min(4000e9 (peak, not the measured 3200),
- * 0.2·500e9) = 1e11 → 1e5 · 24/100 = 2.4e4 ns, binding dram. ModelSrc2x has
- * no datasheet bandwidth: named. Not in the registry's list.
- */
-/*
  * The burst clock regime (model.h, enum gpuproj_clock). ModelTgt: FP32 FMA
  * 3200 GFLOP/s sustained, 4000 peak, boost_hold_us 100 (τ = 1e5 ns);
  * FP64 has no sustained rate (peak used, unchanged).
@@ -773,20 +766,33 @@ END_TEST
  *   (the first τ at 4000) → T = 1e6 − 0.25·1e5 = 9.75e5 ns (≥ τ: consistent).
  *   T_s = 8e4 → 5e4 sustained; burst: all of it at the peak, T = 8e4·2000/4000
  *   = 4e4 ns (≤ τ).
+ * The other way, ModelTgt → ModelSrc: the source's measured time sets its
+ *   ceiling. T_s = 1.6e6: share 1e5/1.6e6 = 1/16 → 3250 → 1.6e6·3250/2000 =
+ *   2.6e6 ns (sustained 2.56e6); T_s = 8e4 ≤ τ: 4000 → 1.6e5 ns (sustained
+ *   1.28e5).
+ * Onto its own GPU the kernel keeps its measured time in either regime.
+ * Only FP64 with a sustained rate (a copy of ModelTgt: FP32 max removed,
+ *   FP64 max 1000 of peak 2000): an FP64 kernel of 1e6 ns from ModelSrc (FP64
+ *   1000) projects to 1e6 sustained, 1e6 − (1000/1000)·1e5 = 9e5 ns in burst:
+ *   the FP64 blend counts though the FP32 factor stays 1.
  */
 START_TEST(burst_clock)
 {
 	struct gpuproj_model_options burst = { .notes = true, .clock = GPUPROJ_CLOCK_BURST };
-	struct gpuproj_target g;
-	struct gpuproj_kernel *k[2];
+	struct gpuproj_target g, g64;
+	struct gpuproj_kernel *k[2], *k64;
 	struct gpuproj_projection p;
 	struct gpuproj_model_details d;
+	struct gpuproj_quant_device qd;
 	enum gpuproj_clock c = GPUPROJ_CLOCK_DEFAULT;
 	const double ts[2] = { 1.6e6, 8e4 }, sus[2] = { 1e6, 5e4 }, bur[2] = { 9.75e5, 4e4 };
+	const double back_sus[2] = { 2.56e6, 1.28e5 }, back_bur[2] = { 2.6e6, 1.6e5 };
 	size_t i;
+	int m;
 
 	ck_assert_rel(gpuproj_target_burst(tgt, 2e5, &g), 1.125);
 	ck_assert_rel(g.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 3600);
+	ck_assert_rel(g.burst_share, 0.5);
 	ck_assert(isnan(g.max_gflops[GPUPROJ_FP64][GPUPROJ_OP_FMA]));
 	ck_assert_rel(g.peak_gflops[GPUPROJ_FP64][GPUPROJ_OP_FMA], 2000);
 	ck_assert_rel(tgt->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 3200);
@@ -794,6 +800,9 @@ START_TEST(burst_clock)
 	ck_assert_rel(g.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 4000);
 	ck_assert_rel(gpuproj_target_burst(tgt, 0, &g), 1.0);
 	ck_assert_rel(g.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 3200);
+	ck_assert_rel(gpuproj_target_burst(tgt, NAN, &g), 1.0);
+	ck_assert_rel(gpuproj_target_burst(tgt, INFINITY, &g), 1.0);
+	ck_assert(g.burst_share == 0);
 	ck_assert_rel(gpuproj_target_burst(src, 5e4, &g), 1.0);
 	ck_assert_rel(tgt->boost_hold_us, 100);
 	ck_assert(isnan(src->boost_hold_us));
@@ -819,28 +828,65 @@ START_TEST(burst_clock)
 		p = project_opt("hroof", k[i], src, tgt, &burst);
 		ck_assert_ok(p);
 		ck_assert_rel(p.point_ns, bur[i]);
-		ck_assert_msg(strstr(p.note, "burst clock: FP32 ceiling x1 on the source"), "%s",
-			      p.note);
-		/* Nothing on the target side changes the other way round (ModelSrc has no hold). */
+		ck_assert_msg(strstr(p.note, "burst: FP32 x1 src, x"), "%s", p.note);
+		p = project_opt("hroof", k[i], tgt, src, NULL);
+		ck_assert_rel(p.point_ns, back_sus[i]);
 		p = project_opt("hroof", k[i], tgt, src, &burst);
-		ck_assert_ok(p);
+		ck_assert_rel(p.point_ns, back_bur[i]);
+		/* Onto its own GPU: the measured time, in either regime. */
+		p = project_opt("hroof", k[i], tgt, tgt, &burst);
+		ck_assert_rel(p.point_ns, ts[i]);
 	}
-	/* Source side: ModelTgt measured 1e5 ns in a burst ran at 4000 (τ = T), not 3200. */
-	p = project_opt("hroof", k[1], tgt, src, NULL);
-	ck_assert_rel(p.point_ns, 8e4 * 3200 / 2000);
 	p = project_opt("hroof", k[1], tgt, src, &burst);
-	ck_assert_rel(p.point_ns, 8e4 * 4000 / 2000);
-	ck_assert_ptr_nonnull(strstr(p.note, "burst clock: FP32 ceiling x1.25 on the source, x1 on the target"));
-	/* details: the factors the projection ended on */
+	ck_assert_ptr_nonnull(strstr(p.note, "burst: FP32 x1.25 src, x1 tgt"));
+	/* The default model's note has room for it (gpuproj_projection.note). */
+	p = project_opt("hroof-occ", k[0], src, tgt, &burst);
+	ck_assert_ok(p);
+	ck_assert_msg(strstr(p.note, "Little:") && strstr(p.note, "; burst: FP32 x1 src, x") &&
+			      strstr(p.note, " tgt"), "%s", p.note);
+	/* details: the factors the projection ended on; the blended rate is derived. */
 	ck_assert_int_eq(gpuproj_model_details(gpuproj_model_find("hroof"), k[0], src, tgt, &burst,
 					       &d), GPUPROJ_OK);
 	for (i = 0; i < d.n && strcmp(d.items[i].name, "tgt.burst_fp32") != 0; i++)
 		;
 	ck_assert_uint_lt(i, d.n);
 	ck_assert_rel(d.items[i].value, 1 + 0.25 * 1e5 / 9.75e5);
+	gpuproj_quant_device_params(tgt, &qd);
+	ck_assert_int_eq(qd.p[GPUPROJ_QP_T_SP].basis, GPUPROJ_BASIS_MEASURED);
+	gpuproj_target_burst(tgt, 2e5, &g);
+	gpuproj_quant_device_params(&g, &qd);
+	ck_assert_rel(qd.p[GPUPROJ_QP_T_SP].value, 3600);
+	ck_assert_int_eq(qd.p[GPUPROJ_QP_T_SP].basis, GPUPROJ_BASIS_DERIVED);
+
+	/* A GPU whose only sustained rate below the peak is FP64's. */
+	g64 = *tgt;
+	for (m = 0; m < GPUPROJ_OPKIND_COUNT; m++)
+		g64.max_gflops[GPUPROJ_FP32][m] = NAN;
+	g64.max_gflops[GPUPROJ_FP64][GPUPROJ_OP_FMA] = 1000;
+	k64 = kernel("burst-fp64", 1e6, 1000, 256, 32, 0);
+	fp(k64, 0);
+	set(k64, GPUPROJ_M_INST_FP64_FMA, 1e12);
+	set(k64, GPUPROJ_M_WARP_EFFICIENCY, 1);
+	set(k64, GPUPROJ_M_BYTES_L1, 1e3);
+	set(k64, GPUPROJ_M_BYTES_L2, 1e3);
+	set(k64, GPUPROJ_M_BYTES_DRAM, 1e3);
+	set(k64, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	p = project_opt("hroof", k64, src, &g64, NULL);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1e6);
+	p = project_opt("hroof", k64, src, &g64, &burst);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 9e5);
 }
 END_TEST
 
+/*
+ * The naive baseline: datasheet FP32 FMA peak and DRAM bandwidth only. The
+ * "base" kernel (FLOP 2e6, DRAM 1e7 B, OI 0.2, 1e5 ns): Roof_s = min(2000e9,
+ * 0.2·120e9) = 24e9, Roof_t = min(4000e9 (peak, not the measured 3200),
+ * 0.2·500e9) = 1e11 → 1e5 · 24/100 = 2.4e4 ns, binding dram. ModelSrc2x has
+ * no datasheet bandwidth: named. Not in the registry's list.
+ */
 START_TEST(naive_baseline)
 {
 	struct gpuproj_kernel *k = occ_kernel("base", 1000, 0, 1e6);

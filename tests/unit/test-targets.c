@@ -293,8 +293,8 @@ START_TEST(boost_hold)
 	free(text);
 	text = hold_yaml(src_line, "    boost_clock_mhz: 1410\n    boost_hold_us: 1e12\n");
 	expect_error(text, GPUPROJ_E_LIMIT, 41, 20,
-		     "'boost_hold_us' is 1e12, above the limit of 1000000000 us (1000 s) (no real GPU "
-		     "comes near it; docs/targets-schema.md)");
+		     "'boost_hold_us' is 1e12, above the limit of 1000000000 us (1000 s) (no real "
+		     "GPU comes near it; docs/targets-schema.md)");
 	free(text);
 	text = hold_yaml("      boost_clock_mhz: \"datasheet: [DS]\"\n",
 			 "    boost_clock_mhz: 1410\n    boost_hold_us: 400\n");
