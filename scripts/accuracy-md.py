@@ -63,8 +63,9 @@ def run(exe, model, args, paths):
         cmd = [exe, "validate", "--model", name, "--format", "json", "-o", tmp.name] + args
         if term:
             cmd += ["--occupancy", term]
-        if clock:
-            cmd += ["--clock", clock]
+        # Always explicit: the default (sustained) would also print validate's
+        # note on NeuSight's burst timing once per run.
+        cmd += ["--clock", clock or "sustained"]
         if inputs == "sections":
             cmd += ["--default-sections"]
         subprocess.run(cmd + paths, check=True, stdout=subprocess.DEVNULL)
