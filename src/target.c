@@ -88,9 +88,27 @@ static const char *const gpu_keys[] = {
 	"name", "description", "match", "vendor", "arch", "chip", "sms", "warp_size",
 	"clock_mhz", "boost_clock_mhz", "boost_hold_us", "schedulers_per_sm", "ipc_per_scheduler",
 	"memory_gib", "limits", "peak_gflops", "max_gflops", "peak_giops", "ldst_shared_gops",
-	"peak_bw_gbs",
-	"bw_gbs", "lanes_per_sm", "stream_gbs", "latency_ns", "price_usd", "tdp_w", "sources",
+	"peak_bw_gbs", "bw_gbs", "lanes_per_sm", "stream_gbs", "latency_ns", "price_usd", "tdp_w",
+	"sources",
 };
+
+/* The scalar numbers of an entry, in the order parse_gpu() stores them. */
+static const struct {
+	const char *key;
+	bool required, integer;
+} scalar_fields[] = {
+	{ "sms", true, true },
+	{ "warp_size", true, true },
+	{ "clock_mhz", true, false },
+	{ "boost_clock_mhz", false, false },
+	{ "boost_hold_us", false, false },
+	{ "schedulers_per_sm", true, true },
+	{ "ipc_per_scheduler", false, false },
+	{ "memory_gib", false, false },
+	{ "ldst_shared_gops", false, false },
+};
+/* Required scalar numbers that may be null (unknown). */
+static const char *const nullable_keys[] = { "price_usd", "tdp_w" };
 
 static const char *const limit_keys[] = {
 	"threads_per_sm", "threads_per_block", "blocks_per_sm", "regs_per_sm", "regs_per_block",
@@ -428,15 +446,13 @@ integer_node(struct loader *ld, yaml_node_t *n, const char *path, bool positive,
 /* ---- numeric-path bookkeeping for the sources check ---- */
 
 /*
- * Every number an entry can hold: the 11 scalar numbers (sms, warp_size,
- * clock_mhz, boost_clock_mhz, boost_hold_us, schedulers_per_sm,
- * ipc_per_scheduler, memory_gib, ldst_shared_gops, price_usd, tdp_w) and
- * every group key. Sized from the key tables, so no number can escape the
- * "every number has a source" check; a new scalar field adds itself to the
- * count here (pathset_add() refuses to write past the end all the same).
+ * Every number an entry can hold: the scalar numbers (scalar_fields,
+ * nullable_keys) and every group key. Sized from the key tables, so no
+ * number can escape the "every number has a source" check and a new field
+ * counts itself (pathset_add() refuses to write past the end all the same).
  */
-#define PATHSET_SCALARS 11
-#define PATHSET_MAX (PATHSET_SCALARS + ARRAY_LENGTH(limit_keys) + 2 * ARRAY_LENGTH(gflops_keys) + \
+#define PATHSET_MAX (ARRAY_LENGTH(scalar_fields) + ARRAY_LENGTH(nullable_keys) + \
+		     ARRAY_LENGTH(limit_keys) + 2 * ARRAY_LENGTH(gflops_keys) + \
 		     ARRAY_LENGTH(giops_keys) + ARRAY_LENGTH(peak_bw_keys) + \
 		     2 * ARRAY_LENGTH(bw_keys) + ARRAY_LENGTH(lane_keys) + ARRAY_LENGTH(stream_keys))
 
@@ -927,44 +943,33 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 		return r;
 
 	{
-		static const struct {
-			const char *key;
-			bool required, integer;
-		} scalars[] = {
-			{ "sms", true, true },
-			{ "warp_size", true, true },
-			{ "clock_mhz", true, false },
-			{ "boost_clock_mhz", false, false },
-			{ "boost_hold_us", false, false },
-			{ "schedulers_per_sm", true, true },
-			{ "ipc_per_scheduler", false, false },
-			{ "memory_gib", false, false },
-			{ "ldst_shared_gops", false, false },
-		};
+		/* Where each of scalar_fields goes. */
 		int *const iout[] = { &t->sms, &t->warp_size, NULL, NULL, NULL,
 				      &t->schedulers_per_sm };
 		double *const dout[] = { NULL, NULL, &t->clock_mhz, &t->boost_clock_mhz,
 					 &t->boost_hold_us, NULL, &t->ipc_per_scheduler,
 					 &t->memory_gib, &t->ldst_shared_gops };
 
+		_Static_assert(ARRAY_LENGTH(dout) == ARRAY_LENGTH(scalar_fields),
+			       "one output per scalar field");
 		t->ipc_per_scheduler = 1.0;
 		t->boost_clock_mhz = NAN;
 		t->boost_hold_us = NAN;
 		t->memory_gib = NAN;
 		t->ldst_shared_gops = NAN;
-		for (i = 0; i < ARRAY_LENGTH(scalars); i++) {
-			r = field(ld, gpu, scalars[i].key, scalars[i].required, where, &n);
+		for (i = 0; i < ARRAY_LENGTH(scalar_fields); i++) {
+			r = field(ld, gpu, scalar_fields[i].key, scalar_fields[i].required, where, &n);
 			if (r)
 				return r;
 			if (!n)
 				continue;
-			if (scalars[i].integer)
-				r = integer_node(ld, n, scalars[i].key, true, iout[i]);
+			if (scalar_fields[i].integer)
+				r = integer_node(ld, n, scalar_fields[i].key, true, iout[i]);
 			else
-				r = number_node(ld, n, scalars[i].key, false, true, dout[i]);
+				r = number_node(ld, n, scalar_fields[i].key, false, true, dout[i]);
 			if (r)
 				return r;
-			pathset_add(&ps, scalars[i].key, n);
+			pathset_add(&ps, scalar_fields[i].key, n);
 		}
 	}
 
@@ -1022,18 +1027,20 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 
 	/* price and power: required keys, null allowed. */
 	{
-		static const char *const keys[] = { "price_usd", "tdp_w" };
-		double *const out[] = { &t->price_usd, &t->tdp_w };
+		double *const out[] = { &t->price_usd, &t->tdp_w }; /* nullable_keys' order */
 
-		for (i = 0; i < 2; i++) {
-			r = field(ld, gpu, keys[i], true, where, &n);
+		_Static_assert(ARRAY_LENGTH(out) == ARRAY_LENGTH(nullable_keys),
+			       "one output per nullable key");
+
+		for (i = 0; i < ARRAY_LENGTH(nullable_keys); i++) {
+			r = field(ld, gpu, nullable_keys[i], true, where, &n);
 			if (r)
 				return r;
-			r = number_node(ld, n, keys[i], true, true, out[i]);
+			r = number_node(ld, n, nullable_keys[i], true, true, out[i]);
 			if (r)
 				return r;
 			if (!isnan(*out[i]))
-				pathset_add(&ps, keys[i], n);
+				pathset_add(&ps, nullable_keys[i], n);
 		}
 	}
 	return parse_sources(ld, gpu, t, &ps, where);
