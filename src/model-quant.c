@@ -213,14 +213,9 @@ static void
 param(const struct gpuproj_target *gpu, struct gpuproj_quant_value *v, double value,
       const char *key, bool basis)
 {
-	const struct gpuproj_source *s = basis ? gpuproj_target_source(gpu, key) : NULL;
-
 	v->value = value;
 	v->key = key;
-	v->basis = s ? s->basis : GPUPROJ_BASIS_NONE;
-	/* Burst regime: max_gflops is a blend with the peak (gpuproj_target_burst()). */
-	if (s && gpu->burst_share > 0 && strncmp(key, "max_gflops", 10) == 0)
-		v->basis = GPUPROJ_BASIS_DERIVED;
+	v->basis = basis ? gpuproj_target_basis(gpu, key) : GPUPROJ_BASIS_NONE;
 }
 
 /* gpuproj_quant_device_params(), the source lookups only when asked. */

@@ -781,15 +781,11 @@ void
 model_detail_key(struct gpuproj_model_details *d, const struct gpuproj_target *gpu,
 		 const char *name, double value, const char *unit, const char *key)
 {
-	const struct gpuproj_source *s = key ? gpuproj_target_source(gpu, key) : NULL;
-
 	model_detail(d, name, value, unit);
 	if (d->n && d->items[d->n - 1].name == name) {
 		d->items[d->n - 1].key = key;
-		d->items[d->n - 1].basis = s ? s->basis : GPUPROJ_BASIS_NONE;
-		/* Burst regime: max_gflops is a blend with the peak (gpuproj_target_burst()). */
-		if (s && gpu->burst_share > 0 && strncmp(key, "max_gflops", 10) == 0)
-			d->items[d->n - 1].basis = GPUPROJ_BASIS_DERIVED;
+		d->items[d->n - 1].basis = key ? gpuproj_target_basis(gpu, key)
+					       : GPUPROJ_BASIS_NONE;
 	}
 }
 

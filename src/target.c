@@ -1651,14 +1651,11 @@ gpuproj_target_gflops(const struct gpuproj_target *t, enum gpuproj_prec p, enum 
 
 	if (ret_measured) {
 		char path[32];
-		const struct gpuproj_source *s;
 
 		/* An ADD/MUL value filled in as FMA / 2 rests on the FMA source. */
 		snprintf(path, sizeof(path), "max_gflops.%s_%s", gpuproj_prec_name(p),
 			 k == GPUPROJ_OP_FMA || !t->max_add_mul_given[p] ? "fma" : "add_mul");
-		s = isnan(m) ? NULL : gpuproj_target_source(t, path);
-		/* A burst blend of the sustained and peak rates is derived, not measured. */
-		*ret_measured = s && s->basis == GPUPROJ_BASIS_MEASURED && !(t->burst_share > 0);
+		*ret_measured = !isnan(m) && gpuproj_target_basis(t, path) == GPUPROJ_BASIS_MEASURED;
 	}
 	return isnan(m) ? t->peak_gflops[p][k] : m;
 }
@@ -1684,6 +1681,19 @@ gpuproj_target_source(const struct gpuproj_target *t, const char *path)
 			return NULL;
 		*dot = '\0';
 	}
+}
+
+enum gpuproj_basis
+gpuproj_target_basis(const struct gpuproj_target *t, const char *path)
+{
+	const struct gpuproj_source *s = gpuproj_target_source(t, path);
+
+	if (!s)
+		return GPUPROJ_BASIS_NONE;
+	/* A burst blend of the sustained and peak rates is derived, whatever the file says. */
+	if (t->burst_share > 0 && strncmp(path, "max_gflops", 10) == 0)
+		return GPUPROJ_BASIS_DERIVED;
+	return s->basis;
 }
 
 const char *

@@ -391,6 +391,16 @@ const struct gpuproj_source *gpuproj_target_source(const struct gpuproj_target *
 						   const char *path);
 
 /**
+ * The basis of a number as `t` holds it: its source's basis
+ * (gpuproj_target_source()), except GPUPROJ_BASIS_DERIVED for `max_gflops`
+ * keys of a copy from gpuproj_target_burst() (burst_share > 0: the rate
+ * there blends the sustained and peak rates).
+ * @param path a dotted key path as in targets.yaml
+ * @return the basis; GPUPROJ_BASIS_NONE when no source covers the path
+ */
+enum gpuproj_basis gpuproj_target_basis(const struct gpuproj_target *t, const char *path);
+
+/**
  * Check one GPU against the "one basis per level" rules of
  * docs/targets-schema.md, which the repository's targets.yaml follows for
  * every GPU: a projection is a ratio of two GPUs' ceilings, so each must

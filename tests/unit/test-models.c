@@ -857,6 +857,12 @@ START_TEST(burst_clock)
 	gpuproj_quant_device_params(&g, &qd);
 	ck_assert_rel(qd.p[GPUPROJ_QP_T_SP].value, 3600);
 	ck_assert_int_eq(qd.p[GPUPROJ_QP_T_SP].basis, GPUPROJ_BASIS_DERIVED);
+	/* gpuproj_target_basis(): only max_gflops of the copy turns derived. */
+	ck_assert_int_eq(gpuproj_target_basis(tgt, "max_gflops.fp32_fma"), GPUPROJ_BASIS_MEASURED);
+	ck_assert_int_eq(gpuproj_target_basis(&g, "max_gflops.fp32_fma"), GPUPROJ_BASIS_DERIVED);
+	ck_assert_int_eq(gpuproj_target_basis(&g, "bw_gbs.dram"), GPUPROJ_BASIS_MEASURED);
+	ck_assert_int_eq(gpuproj_target_basis(&g, "peak_gflops.fp32_fma"), GPUPROJ_BASIS_ESTIMATE);
+	ck_assert_int_eq(gpuproj_target_basis(&g, "price_usd"), GPUPROJ_BASIS_NONE);
 
 	/* A GPU whose only sustained rate below the peak is FP64's. */
 	g64 = *tgt;
