@@ -707,10 +707,8 @@ subtract_overheads(struct ns_ctx *ctx, char *const *list, size_t n_list)
 				}
 			}
 		}
-		if (e == GPUPROJ_E_NOMEM) {
-			st = error_set(ctx->err, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
-			break;
-		}
+		if (e == GPUPROJ_E_NOMEM)
+			goto nomem;
 		for (i = 0; i < gpuproj_profile_count(p); i++) {
 			const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
 
@@ -737,21 +735,17 @@ subtract_overheads(struct ns_ctx *ctx, char *const *list, size_t n_list)
 					  n_add, OVERHEAD_MIN_SHAPES, ctx->files);
 		}
 		snprintf(num, sizeof(num), "%.0f", oh);
-		if (!basis || gpuproj_profile_set_attr(p, "call_overhead_ns", num) ||
-		    gpuproj_profile_set_attr(p, "call_overhead_basis", basis)) {
-			free(basis);
-			st = error_set(ctx->err, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
-			break;
-		}
+		e = !basis || gpuproj_profile_set_attr(p, "call_overhead_ns", num) ||
+		    gpuproj_profile_set_attr(p, "call_overhead_basis", basis);
 		free(basis);
+		if (e)
+			goto nomem;
 		if (!(oh > 0))
 			continue;
 		if (gpuproj_profile_set_attr(p, "durations",
 					     "kernel time estimate: call latency minus "
-					     "call_overhead_ns")) {
-			st = error_set(ctx->err, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
-			break;
-		}
+					     "call_overhead_ns"))
+			goto nomem;
 		for (i = 0; i < gpuproj_profile_count(p); i++) {
 			struct gpuproj_stats *d = &gpuproj_profile_at(p, i)->duration_ns;
 
@@ -763,10 +757,14 @@ subtract_overheads(struct ns_ctx *ctx, char *const *list, size_t n_list)
 			d->max -= oh;
 		}
 	}
+out:
 	import_gpus_clear(&scratch.gpus);
 	clear_add_paths(&scratch);
 	free(scratch.files);
 	return st;
+nomem:
+	st = error_set(ctx->err, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+	goto out;
 }
 
 static int
