@@ -220,6 +220,47 @@ gpuproj_intervals_origin(const struct gpuproj_intervals *iv)
 	return iv ? iv->origin : NULL;
 }
 
+/* The provenance object describing a model's groups: its "merged" entry, else the top level. */
+static json_t *
+provenance_of(const struct gpuproj_intervals *iv, const char *model)
+{
+	json_t *merged = json_object_get(iv->provenance, "merged");
+	size_t i, j;
+
+	for (i = 0; json_is_array(merged) && i < json_array_size(merged); i++) {
+		json_t *e = json_array_get(merged, i), *models = json_object_get(e, "models");
+
+		for (j = 0; json_is_array(models) && j < json_array_size(models); j++) {
+			const char *name = json_string_value(json_array_get(models, j));
+
+			if (name && strcmp(name, model) == 0)
+				return e;
+		}
+	}
+	return iv->provenance;
+}
+
+int
+gpuproj_intervals_gpu_fitted(const struct gpuproj_intervals *iv, const struct gpuproj_model *m,
+			     const char *gpu)
+{
+	json_t *gpus;
+	size_t i;
+
+	if (!iv || !m || !gpu || !iv->provenance)
+		return -1;
+	gpus = json_object_get(provenance_of(iv, gpuproj_model_name(m)), "gpus");
+	if (!json_is_array(gpus))
+		return -1;
+	for (i = 0; i < json_array_size(gpus); i++) {
+		const char *name = json_string_value(json_array_get(gpus, i));
+
+		if (name && strcmp(name, gpu) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* ---- fitting ---- */
 
 /* The shortest window of k = ⌈(n+1)c⌉ sorted ratios. */
@@ -268,6 +309,47 @@ add_group(struct gpuproj_intervals *iv, const char *model, int binding, int cls,
 	shortest_window(r, n, iv->coverage, &g->lo, &g->hi);
 	iv->n_groups++;
 	return GPUPROJ_OK;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The sorted, distinct source and target GPU names of the cases with a
+ * usable time (as the fit uses them), as a JSON array; NULL: out of memory.
+ */
+static json_t *
+fitted_gpus(const struct gpuproj_interval_sample *s, size_t n)
+{
+	const char **names = calloc(2 * n + 1, sizeof(*names));
+	json_t *arr = json_array();
+	size_t i, k = 0;
+	int bad = !names || !arr;
+
+	for (i = 0; !bad && i < n; i++) {
+		if (!(s[i].point_ns > 0) || !(s[i].measured_ns > 0) || !isfinite(s[i].point_ns) ||
+		    !isfinite(s[i].measured_ns))
+			continue;
+		if (s[i].source_gpu)
+			names[k++] = s[i].source_gpu;
+		if (s[i].target_gpu)
+			names[k++] = s[i].target_gpu;
+	}
+	if (!bad)
+		qsort(names, k, sizeof(*names), cmp_str);
+	for (i = 0; !bad && i < k; i++) {
+		if (i == 0 || strcmp(names[i], names[i - 1]) != 0)
+			bad |= json_array_append_new(arr, json_string_lossy(names[i]));
+	}
+	free(names);
+	if (bad) {
+		json_decref(arr);
+		return NULL;
+	}
+	return arr;
 }
 
 static void
@@ -364,6 +446,7 @@ gpuproj_intervals_fit(const struct gpuproj_interval_sample *s, size_t n, double 
 		bad |= json_object_set_new(iv->provenance, "tool",
 					   json_string("gpuproj " GPUPROJ_VERSION));
 		bad |= json_object_set_new(iv->provenance, "n", json_integer((json_int_t)used));
+		bad |= json_object_set_new(iv->provenance, "gpus", fitted_gpus(s, n));
 		if (prov && prov->command)
 			bad |= json_object_set_new(iv->provenance, "command",
 						   json_string_lossy(prov->command));
@@ -612,6 +695,24 @@ schema_error(struct gpuproj_error *err, const char *name, const char *what, cons
 	return error_set(err, GPUPROJ_E_SCHEMA, name, 0, 0, "'%s' %s", where, what);
 }
 
+/* A provenance object's optional "gpus": an array of strings. */
+static int
+check_gpus(json_t *prov, const char *name, const char *field, struct gpuproj_error *err)
+{
+	json_t *gpus = json_object_get(prov, "gpus");
+	size_t i;
+
+	if (!gpus)
+		return GPUPROJ_OK;
+	for (i = 0; json_is_array(gpus) && i < json_array_size(gpus); i++) {
+		if (!json_is_string(json_array_get(gpus, i)))
+			break;
+	}
+	if (!json_is_array(gpus) || i < json_array_size(gpus))
+		return schema_error(err, name, "must be an array of GPU names (strings)", field, -1);
+	return GPUPROJ_OK;
+}
+
 static int
 parse(json_t *root, const char *name, struct gpuproj_intervals **ret, struct gpuproj_error *err)
 {
@@ -646,6 +747,18 @@ parse(json_t *root, const char *name, struct gpuproj_intervals **ret, struct gpu
 	if (!json_is_object(v)) {
 		st = schema_error(err, name, "must be an object", "provenance", -1);
 		goto fail;
+	}
+	if ((st = check_gpus(v, name, "provenance.gpus", err)))
+		goto fail;
+	{
+		json_t *merged = json_object_get(v, "merged");
+		char field[64];
+
+		for (i = 0; json_is_array(merged) && i < json_array_size(merged); i++) {
+			snprintf(field, sizeof(field), "provenance.merged[%zu].gpus", i);
+			if ((st = check_gpus(json_array_get(merged, i), name, field, err)))
+				goto fail;
+		}
 	}
 	iv->provenance = json_deep_copy(v);
 	groups = json_object_get(root, "groups");

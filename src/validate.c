@@ -394,9 +394,11 @@ intervals(struct gpuproj_validation *v, const struct gpuproj_validate_options *o
 			if (comp[i].status != GPUPROJ_OK ||
 			    (opt->holdout != GPUPROJ_HOLDOUT_NONE && !calib[i]))
 				continue;
-			smp[m++] = (struct gpuproj_interval_sample){ comp[i].model, comp[i].binding,
-								     comp[i].point_ns,
-								     comp[i].measured_ns };
+			smp[m++] = (struct gpuproj_interval_sample){
+				comp[i].model, comp[i].binding, comp[i].point_ns, comp[i].measured_ns,
+				comp[i].source ? comp[i].source->name : NULL,
+				comp[i].target ? comp[i].target->name : NULL
+			};
 		}
 		split = opt->holdout == GPUPROJ_HOLDOUT_SHAPE
 				? "the calibration half by shape (FNV-1a of kernel name and tag even)"

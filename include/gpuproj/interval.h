@@ -38,6 +38,16 @@
  * default sections derived from them (gpuproj_intervals_merge();
  * README "Intervals" gives both commands, the provenance records them).
  *
+ * **GPUs.** A fit records in its provenance, as "gpus", the sorted
+ * targets.yaml names of every GPU its calibration cases were measured on
+ * or projected onto. The guarantee above is for new kernels on those GPUs:
+ * refitted on half of each corpus's target GPUs, the built-in method held
+ * the measured time in 38–79 % of the long launches on the other half, not
+ * 85 % (README "Accuracy"), since a model's error depends mostly on how
+ * well targets.yaml describes the pair. gpuproj_intervals_gpu_fitted() says
+ * whether a GPU is among them, so that project, report and gate can say
+ * when an interval is used outside the GPUs it was fitted on.
+ *
  * Thread safety: a loaded table is immutable and may be shared between
  * threads; gpuproj_intervals_builtin() is thread-safe.
  */
@@ -72,6 +82,12 @@ struct gpuproj_interval_sample {
 	enum gpuproj_bound binding;  /**< the projection's binding resource */
 	double point_ns;             /**< projected point, ns (> 0) */
 	double measured_ns;          /**< measured on the target, ns (> 0) */
+	/**
+	 * targets.yaml names of the GPUs the kernel was measured on (source)
+	 * and projected onto (target); NULL: not known. The fit records every
+	 * name it met in the provenance's "gpus" (gpuproj_intervals_gpu_fitted()).
+	 */
+	const char *source_gpu, *target_gpu;
 };
 
 /** Where a fitted table comes from (copied into it). Strings may be NULL. */
@@ -170,6 +186,21 @@ struct gpuproj_intervals *gpuproj_intervals_free(struct gpuproj_intervals *iv);
 bool gpuproj_intervals_lookup(const struct gpuproj_intervals *iv, const struct gpuproj_model *m,
 			      enum gpuproj_bound binding, double point_ns, double *ret_lo,
 			      double *ret_hi, size_t *ret_n);
+
+/**
+ * Whether a GPU took part in the fit of model m's groups: it is in the
+ * "gpus" list of the provenance that describes them (the "merged" entry
+ * naming m, else the top level; see "GPUs" above). Names compare exactly
+ * (targets.yaml names).
+ *
+ * @param iv table (NULL: -1)
+ * @param m model (NULL: -1)
+ * @param gpu targets.yaml name of the GPU (NULL: -1)
+ * @return 1: fitted on it; 0: not; -1: the table does not say (no "gpus"
+ *         list: tables fitted before it was recorded, or written by hand)
+ */
+int gpuproj_intervals_gpu_fitted(const struct gpuproj_intervals *iv,
+				 const struct gpuproj_model *m, const char *gpu);
 
 /** The coverage the table was fitted for, 0..1. */
 double gpuproj_intervals_coverage(const struct gpuproj_intervals *iv);
