@@ -312,6 +312,8 @@ kernel_cell(struct gpuproj_gate_cell *cell, const struct pair *pk, size_t col,
 		if (cp) {
 			cell->cur_lo_ns = cp->lo_ns;
 			cell->cur_hi_ns = cp->hi_ns;
+			cell->cur_interval_unseen =
+				cp->interval_gpus == GPUPROJ_INTERVAL_GPUS_UNSEEN;
 		}
 	}
 	if (!pk->b) {
@@ -393,6 +395,7 @@ run_cell(struct gpuproj_gate_cell *cell, size_t col, const struct gpuproj_gate_r
 	if (col) {
 		cell->cur_lo_ns = crun->lo_ns;
 		cell->cur_hi_ns = crun->hi_ns;
+		cell->cur_interval_unseen = crun->n_interval_unseen > 0;
 	}
 	if (col == 0 && res->gpu_changed) {
 		cell->status = GPUPROJ_GATE_NOT_COMPARABLE;

@@ -483,15 +483,17 @@ clear_projection(struct gpuproj_projection *out)
 /* Replace the model's own interval by the calibrated one (interval.h). */
 static void
 calibrate(const struct gpuproj_model *m, const struct gpuproj_model_options *opt,
-	  bool same_gpu, struct gpuproj_projection *out)
+	  const struct gpuproj_target *src, const struct gpuproj_target *tgt,
+	  struct gpuproj_projection *out)
 {
 	const struct gpuproj_intervals *iv;
 	double lo, hi;
+	int fs, ft;
 
 	out->level_lo_ns = out->lo_ns;
 	out->level_hi_ns = out->hi_ns;
 	/* Onto its own GPU a kernel takes its measured time: nothing to calibrate. */
-	if ((opt && opt->level_interval) || same_gpu)
+	if ((opt && opt->level_interval) || src == tgt)
 		return;
 	iv = opt && opt->intervals ? opt->intervals : gpuproj_intervals_builtin();
 	if (!gpuproj_intervals_lookup(iv, m, out->binding, out->point_ns, &lo, &hi, NULL))
@@ -499,6 +501,22 @@ calibrate(const struct gpuproj_model *m, const struct gpuproj_model_options *opt
 	out->lo_ns = out->point_ns * lo;
 	out->hi_ns = out->point_ns * hi;
 	out->calibrated = true;
+	fs = gpuproj_intervals_gpu_fitted(iv, m, src->name);
+	ft = gpuproj_intervals_gpu_fitted(iv, m, tgt->name);
+	out->interval_gpus = fs == 0 || ft == 0 ? GPUPROJ_INTERVAL_GPUS_UNSEEN
+			     : fs == 1 && ft == 1 ? GPUPROJ_INTERVAL_GPUS_FITTED
+						  : GPUPROJ_INTERVAL_GPUS_UNKNOWN;
+}
+
+const char *
+gpuproj_interval_gpus_name(enum gpuproj_interval_gpus g)
+{
+	switch (g) {
+	case GPUPROJ_INTERVAL_GPUS_FITTED: return "fitted";
+	case GPUPROJ_INTERVAL_GPUS_UNSEEN: return "unseen";
+	case GPUPROJ_INTERVAL_GPUS_UNKNOWN: break;
+	}
+	return "unknown";
 }
 
 /* The clock regime the options ask for (DEFAULT resolved). */
@@ -577,7 +595,7 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 	prepare(k, src, tgt, opt, &c, &kt);
 	r = burst_project(m, k, opt, &c, out, &sb, &tb, &fs, &ft);
 	if (r == GPUPROJ_OK)
-		calibrate(m, opt, src == tgt, out);
+		calibrate(m, opt, src, tgt, out);
 	if (r == GPUPROJ_OK && c.notes && (fs != 1 || ft != 1)) {
 		size_t len = strlen(out->note);
 
@@ -880,6 +898,7 @@ gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_model 
 			project_fallback(fb, n_fb, k, src, tgt, opt, pr);
 		if (pr->status == GPUPROJ_OK) {
 			out->n_projected++;
+			out->n_interval_unseen += pr->interval_gpus == GPUPROJ_INTERVAL_GPUS_UNSEEN;
 			if (pr->fallback) {
 				out->n_fallback++;
 				out->n_fallback_sol += gpuproj_model_is_coarse(pr->fallback);

@@ -97,4 +97,13 @@ char *json_text(json_t *root);
 /* json_text() of `root` written atomically to `path` ("-" = standard output). */
 int json_save_atomic(json_t *root, const char *path, struct gpuproj_error *reterr);
 
+/*
+ * The footnote of an interval marked "*": fitted without the source or the
+ * target GPU (gpuproj_report_rank.n_interval_unseen; interval.h "GPUs").
+ */
+#define REPORT_UNSEEN_NOTE                                                                 \
+	"The interval was fitted on validation data without this target or the source GPU: " \
+	"its coverage there is unmeasured, and on GPUs held out of a fit it fell below the "  \
+	"fitted coverage (README \"Intervals\")."
+
 #endif

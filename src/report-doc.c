@@ -435,6 +435,7 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 		row->n_projected = runs[0].n_projected;
 		row->n_coarse = gpuproj_model_is_coarse(runs[0].model) ? runs[0].n_projected
 									: runs[0].n_fallback_sol;
+		row->n_interval_unseen = runs[0].n_interval_unseen;
 		row->is_source = tgt == dp->src;
 		fill_costs(row);
 
@@ -921,6 +922,7 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 			row->unprojected_source_ns += pt->unprojected_source_ns;
 			row->n_projected += pt->n_projected;
 			row->n_coarse += pt->n_coarse;
+			row->n_interval_unseen += pt->n_interval_unseen;
 			row->is_source |= pt->is_source;
 		}
 		fill_costs(row);

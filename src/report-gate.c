@@ -385,7 +385,7 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 {
 	const struct gpuproj_gate_options *o;
 	struct strbuf sb;
-	size_t i, col, n;
+	size_t i, col, n, unseen = 0;
 	char a[80], b[32], c[32], d[32], mt[80], label[1024];
 
 	if (!r || !ret || !r->columns)
@@ -420,8 +420,10 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 		if (isnan(cell->cur_lo_ns))
 			snprintf(iv, sizeof(iv), "-");
 		else
-			snprintf(iv, sizeof(iv), "%s – %s", fmt_t(cell->cur_lo_ns, lo, sizeof(lo)),
-				 fmt_t(cell->cur_hi_ns, hi, sizeof(hi)));
+			snprintf(iv, sizeof(iv), "%s – %s%s", fmt_t(cell->cur_lo_ns, lo, sizeof(lo)),
+				 fmt_t(cell->cur_hi_ns, hi, sizeof(hi)),
+				 cell->cur_interval_unseen ? " \\*" : "");
+		unseen += cell->cur_interval_unseen;
 		strbuf_append(&sb, "| ");
 		md_text(&sb, r->columns[col].label);
 		strbuf_printf(&sb, " | %s | %s | %s | %s | %s | %s%s%s |\n",
@@ -431,6 +433,8 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 			      gpuproj_gate_status_name(cell->status),
 			      cell->status == GPUPROJ_GATE_REGRESSED ? "**" : "");
 	}
+	if (unseen)
+		strbuf_append(&sb, "\n\\* " REPORT_UNSEEN_NOTE "\n");
 	strbuf_append(&sb, "\n");
 
 	n = count_status(r, GPUPROJ_GATE_REGRESSED);

@@ -130,7 +130,7 @@ static void
 html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, const char *id,
 	     const char *caption)
 {
-	size_t i;
+	size_t i, unseen = 0;
 	char a[32], b[32], c[48];
 
 	outf(h, "<div class=\"table-wrap\"><table class=\"ranking\" id=\"%s\">\n<caption>", id);
@@ -161,8 +161,9 @@ html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, c
 			continue;
 		}
 		td_ns(h, r->point_ns);
-		outf(h, "<td class=\"num\">%s – %s</td>", format_ns(r->lo_ns, a, sizeof(a)),
-		     format_ns(r->hi_ns, b, sizeof(b)));
+		outf(h, "<td class=\"num\">%s – %s%s</td>", format_ns(r->lo_ns, a, sizeof(a)),
+		     format_ns(r->hi_ns, b, sizeof(b)), r->n_interval_unseen ? " *" : "");
+		unseen += r->n_interval_unseen > 0;
 		outf(h, "<td class=\"num\">%s</td>", doc_fmt_speedup(r->speedup, c, sizeof(c)));
 		outf(h, "<td>%s</td>", gpuproj_bound_name(r->binding));
 		outf(h, "<td class=\"num\" data-usd-s=\"%.17g\">%s</td>", r->cost_usd_s,
@@ -179,6 +180,8 @@ html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, c
 		out(h, "</td></tr>\n");
 	}
 	out(h, "</tbody></table></div>\n");
+	if (unseen)
+		out(h, "<p class=\"small\">* " REPORT_UNSEEN_NOTE "</p>\n");
 }
 
 static void

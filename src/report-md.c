@@ -31,7 +31,7 @@
 static void
 md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n)
 {
-	size_t i;
+	size_t i, unseen = 0;
 	char a[32], b[32], c[48], d[48], e[48];
 
 	strbuf_append(sb, "| # | Target GPU | Projected GPU time | Interval | Speedup vs. source | "
@@ -53,7 +53,8 @@ md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n)
 		}
 		strbuf_printf(sb, " | %s | ", format_ns(r->point_ns, a, sizeof(a)));
 		strbuf_printf(sb, "%s – ", format_ns(r->lo_ns, a, sizeof(a)));
-		strbuf_printf(sb, "%s | %s | %s | %s | %s | ", format_ns(r->hi_ns, b, sizeof(b)),
+		strbuf_printf(sb, "%s%s | %s | %s | %s | %s | ", format_ns(r->hi_ns, b, sizeof(b)),
+			      r->n_interval_unseen ? " \\*" : "",
 			      doc_fmt_speedup(r->speedup, c, sizeof(c)),
 			      gpuproj_bound_name(r->binding),
 			      doc_fmt_cost(r->cost_usd_s, d, sizeof(d)),
@@ -66,7 +67,10 @@ md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n)
 		if (r->n_coarse)
 			strbuf_printf(sb, "; %zu by sol (coarser)", r->n_coarse);
 		strbuf_append(sb, " |\n");
+		unseen += r->n_interval_unseen > 0;
 	}
+	if (unseen)
+		strbuf_append(sb, "\n\\* " REPORT_UNSEEN_NOTE "\n");
 	strbuf_append(sb, "\n");
 }
 

@@ -220,7 +220,7 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 	uint64_t launches = 0;
 	double src_total = gpuproj_profile_kernel_time_ns(p);
 	char a[32], b[32], c[32], d[32], e[32];
-	size_t *order;
+	size_t *order, unseen = 0;
 
 	if (!n_runs)
 		return GPUPROJ_OK;
@@ -253,8 +253,10 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 				run->target == src ? "  (source)" : "");
 			continue;
 		}
-		snprintf(interval, sizeof(interval), "[%s, %s]", format_ns(run->lo_ns, a, sizeof(a)),
-			 format_ns(run->hi_ns, b, sizeof(b)));
+		snprintf(interval, sizeof(interval), "[%s, %s]%s",
+			 format_ns(run->lo_ns, a, sizeof(a)), format_ns(run->hi_ns, b, sizeof(b)),
+			 run->n_interval_unseen ? "*" : "");
+		unseen += run->n_interval_unseen > 0;
 		fmt_speedup(run->source_ns, run->point_ns, c, sizeof(c));
 		fmt_error(run->point_ns, meas, d, sizeof(d));
 		fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s%s\n", run->target->name,
@@ -263,6 +265,11 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 			dominant_binding(p, run), run->target == src ? "  (source)" : "");
 	}
 	coverage_notes(out, runs, n_runs, n);
+	if (unseen)
+		fprintf(out, "note: * = interval fitted on validation data without this target or "
+			"the source GPU (%s): its coverage there is unmeasured, and on GPUs held "
+			"out of a fit it fell below the table's (README \"Intervals\")\n",
+			src->name);
 
 	/* The model's notes (gpuproj_model_options.notes) for the longest kernel, per target. */
 	{
@@ -323,8 +330,10 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 					pr->why);
 				continue;
 			}
-			snprintf(interval, sizeof(interval), "[%s, %s]",
-				 format_ns(pr->lo_ns, a, sizeof(a)), format_ns(pr->hi_ns, b, sizeof(b)));
+			snprintf(interval, sizeof(interval), "[%s, %s]%s",
+				 format_ns(pr->lo_ns, a, sizeof(a)),
+				 format_ns(pr->hi_ns, b, sizeof(b)),
+				 pr->interval_gpus == GPUPROJ_INTERVAL_GPUS_UNSEEN ? "*" : "");
 			fmt_speedup(gpuproj_kernel_mean_ns(k), pr->point_ns, c, sizeof(c));
 			fmt_error(pr->point_ns, ref ? ref->mean_ns : NAN, d, sizeof(d));
 			fprintf(out, "   %-20s %11s %25s %9s %-8s %11s %8s%s%s%s\n",
@@ -491,7 +500,7 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 	if (!runs_match(p, runs, n_runs))
 		return GPUPROJ_E_INVAL;
 	fputs("kernel,tag,grid,block,launches,source_ns,target,model,status,lo_ns,hi_ns,point_ns,"
-	      "speedup,binding,measured_ns,error_pct,why\n", out);
+	      "speedup,binding,measured_ns,error_pct,why,interval_gpus\n", out);
 	for (r = 0; r < n_runs; r++) {
 		const struct gpuproj_run_projection *run = &runs[r];
 		double meas = gpuproj_report_measured_total_ns(p, run->target->name);
@@ -536,7 +545,9 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 			fputc(',', out);
 			/* Failed: why; by a fallback: why the run's model could not. */
 			csv_write_field(out, !ok || pr->fallback ? pr->why : "");
-			fputc('\n', out);
+			fprintf(out, ",%s\n", ok && pr->calibrated
+						     ? gpuproj_interval_gpus_name(pr->interval_gpus)
+						     : "");
 		}
 		fputs("(total),,,,", out);
 		{
@@ -576,7 +587,8 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 					 "a fallback (%zu coarser)", run->n_unprojected, run->n,
 					 run->n_fallback, run->n_fallback_sol);
 			csv_write_field(out, why);
-			fputc('\n', out);
+			/* The total: "unseen" when any kernel's interval was. */
+			fprintf(out, ",%s\n", run->n_interval_unseen ? "unseen" : "");
 		}
 	}
 	fflush(out);
@@ -687,6 +699,8 @@ gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_t
 		bad |= json_object_set_new(jr, "unprojected_kernels",
 					   json_integer((json_int_t)run->n_unprojected));
 		bad |= json_object_set_new(jr, "unprojected_source_ns", json_num(run->unprojected_source_ns));
+		bad |= json_object_set_new(jr, "interval_unseen_kernels",
+					   json_integer((json_int_t)run->n_interval_unseen));
 		bad |= json_object_set_new(jr, "fallback_kernels",
 					   json_integer((json_int_t)run->n_fallback));
 		bad |= json_object_set_new(jr, "coarse_kernels",
@@ -713,6 +727,9 @@ gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_t
 				bad |= json_object_set_new(jk, "interval", json_string(pr->calibrated
 										? "calibrated"
 										: "model"));
+				if (pr->calibrated)
+					bad |= json_object_set_new(jk, "interval_gpus", json_string(
+						gpuproj_interval_gpus_name(pr->interval_gpus)));
 				bad |= json_object_set_new(jk, "binding",
 						    json_string(gpuproj_bound_name(pr->binding)));
 				for (l = 0; l < GPUPROJ_HL_COUNT; l++)

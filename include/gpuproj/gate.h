@@ -156,6 +156,12 @@ struct gpuproj_gate_cell {
 	 * itself may be off.
 	 */
 	double cur_lo_ns, cur_hi_ns;
+	/**
+	 * Target columns: that interval was fitted without the source or this
+	 * target GPU (gpuproj_projection.interval_gpus UNSEEN; for the whole
+	 * run, any kernel's): its coverage there is unmeasured. Writers mark it.
+	 */
+	bool cur_interval_unseen;
 };
 
 /** One column: the source GPU (index 0) or a target GPU. */

@@ -87,6 +87,16 @@ enum gpuproj_hlevel {
 	GPUPROJ_HL_COUNT = 3,
 };
 
+/** Were the GPUs of a projection among those its calibrated interval was fitted on? */
+enum gpuproj_interval_gpus {
+	GPUPROJ_INTERVAL_GPUS_UNKNOWN = 0, /**< not calibrated, or the table does not say */
+	GPUPROJ_INTERVAL_GPUS_FITTED,      /**< both the source and the target */
+	GPUPROJ_INTERVAL_GPUS_UNSEEN,      /**< the source, the target or both were not */
+};
+
+/** @return "fitted", "unseen" or "unknown" */
+const char *gpuproj_interval_gpus_name(enum gpuproj_interval_gpus g);
+
 /** One kernel projected onto one target. */
 struct gpuproj_projection {
 	int status;          /**< GPUPROJ_OK, else why it was not projected (see why) */
@@ -130,6 +140,14 @@ struct gpuproj_projection {
 	 * for the level interval.
 	 */
 	bool calibrated;
+	/**
+	 * When `calibrated`: whether the table was fitted on both GPUs of the
+	 * pair (gpuproj_intervals_gpu_fitted() of the source and the target,
+	 * by targets.yaml name). UNSEEN: its coverage there is unmeasured, and
+	 * lower than fitted on GPUs held out of a fit (README "Intervals").
+	 * UNKNOWN when not calibrated or when the table does not say.
+	 */
+	enum gpuproj_interval_gpus interval_gpus;
 };
 
 /**
@@ -895,6 +913,12 @@ struct gpuproj_run_projection {
 	size_t n_fallback;
 	/** Of n_fallback, those projected by "sol" (coarser). */
 	size_t n_fallback_sol;
+	/**
+	 * Of n_projected, kernels whose calibrated interval was fitted without
+	 * the source or the target GPU (gpuproj_projection.interval_gpus
+	 * UNSEEN): writers mark their intervals.
+	 */
+	size_t n_interval_unseen;
 	/**
 	 * The options used (a copy; zeroed for NULL), so writers can ask
 	 * gpuproj_model_details() for the same projection. flop_ratio_userdata

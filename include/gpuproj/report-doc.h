@@ -141,6 +141,12 @@ struct gpuproj_report_rank {
 	size_t n_projected;
 	/** Of n_projected, those by the coarser "sol" model (fallback or chosen). */
 	size_t n_coarse;
+	/**
+	 * Of n_projected, those whose calibrated interval was fitted without
+	 * the source or this target GPU (gpuproj_run_projection.n_interval_unseen):
+	 * writers mark the interval and say why.
+	 */
+	size_t n_interval_unseen;
 };
 
 /** Profile index of the combined ranking in gpuproj_report_doc_ranking(). */

@@ -176,9 +176,10 @@ START_TEST(project_json_and_csv)
 			 0);
 	ck_assert_ptr_nonnull(strstr(out, "kernel,tag,grid,block,launches,source_ns,target,model,"
 				     "status,lo_ns,hi_ns,point_ns,speedup,binding,measured_ns,"
-				     "error_pct,why\n"));
+				     "error_pct,why,interval_gpus\n"));
+	/* --intervals levels: not calibrated, so interval_gpus is empty. */
 	ck_assert_msg(strstr(out, "stream,,1024x1x1,256x1x1,10,1.2e+06,TgtGPU,hroof,ok,300000,"
-			     "300000,300000,4,dram,200000,50,\n") != NULL, "%s", out);
+			     "300000,300000,4,dram,200000,50,,\n") != NULL, "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "(total),,,,11,1.2005e+07,TgtGPU,hroof,ok,3.005e+06,"));
 	free(out);
 	free(err);
@@ -219,6 +220,88 @@ START_TEST(project_calibrated_interval)
 	free(path);
 	test_rmtree(dir);
 	free(dir);
+}
+END_TEST
+
+/* The line of `text` that starts with `start` (a copy; NULL when none). */
+static char *
+line_starting(const char *text, const char *start)
+{
+	const char *p = text, *end;
+
+	while (p && strncmp(p, start, strlen(start)) != 0) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p)
+		return NULL;
+	end = strchr(p, '\n');
+	return strndup(p, end ? (size_t)(end - p) : strlen(p));
+}
+
+/*
+ * The built-in intervals were fitted on the validation corpora's GPUs
+ * (interval.h "GPUs"): from the P100 onto the V100 (both there) the
+ * interval is unmarked, onto the H200 (not there) it is marked "*" with a
+ * note, in JSON "interval_gpus" and "interval_unseen_kernels", in CSV the
+ * last column. The level interval (--intervals levels) is never marked.
+ */
+START_TEST(project_interval_unseen_gpus)
+{
+	char *out, *err, *line;
+
+	ck_assert_int_eq(test_cli(&out, &err, "project --source Tesla-P100-PCIe-16GB "
+				  "--target V100-PCIe-16GB --target H200-SXM-141GB '%s'",
+				  test_data("profile-test.json")), 0);
+	line = line_starting(out, "H200-SXM-141GB ");
+	ck_assert_msg(line && strstr(line, "]* "), "%s", out);
+	free(line);
+	line = line_starting(out, "V100-PCIe-16GB ");
+	ck_assert_msg(line && strstr(line, "] ") && !strchr(line, '*'), "%s", out);
+	free(line);
+	line = line_starting(out, "   H200-SXM-141GB ");
+	ck_assert_msg(line && strstr(line, "]* "), "%s", out);
+	free(line);
+	ck_assert_ptr_nonnull(strstr(out, "\nnote: * = interval fitted on validation data without "
+				     "this target or the source GPU (Tesla-P100-PCIe-16GB): its "
+				     "coverage there is unmeasured"));
+	free(out);
+	free(err);
+
+	ck_assert_int_eq(test_cli(&out, &err, "project --source Tesla-P100-PCIe-16GB "
+				  "--target V100-PCIe-16GB --target H200-SXM-141GB --format json "
+				  "'%s'", test_data("profile-test.json")), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"interval_gpus\": \"fitted\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"interval_gpus\": \"unseen\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"interval_unseen_kernels\": 0"));
+	ck_assert_ptr_nonnull(strstr(out, "\"interval_unseen_kernels\": 1"));
+	free(out);
+	free(err);
+
+	ck_assert_int_eq(test_cli(&out, &err, "project --source Tesla-P100-PCIe-16GB "
+				  "--target V100-PCIe-16GB --target H200-SXM-141GB --format csv "
+				  "'%s'", test_data("profile-test.json")), 0);
+	line = line_starting(out, "stream,,1024x1x1,256x1x1,10,1.2e+06,H200-SXM-141GB,");
+	ck_assert_msg(line && strlen(line) > 7 && strcmp(line + strlen(line) - 7, ",unseen") == 0,
+		      "%s", out);
+	free(line);
+	line = line_starting(out, "stream,,1024x1x1,256x1x1,10,1.2e+06,V100-PCIe-16GB,");
+	ck_assert_msg(line && strlen(line) > 7 && strcmp(line + strlen(line) - 7, ",fitted") == 0,
+		      "%s", out);
+	free(line);
+	line = line_starting(out, "(total),,,,11,1.2005e+07,H200-SXM-141GB,");
+	ck_assert_msg(line && strcmp(line + strlen(line) - 7, ",unseen") == 0, "%s", out);
+	free(line);
+	free(out);
+	free(err);
+
+	ck_assert_int_eq(test_cli(&out, &err, "project --source Tesla-P100-PCIe-16GB "
+				  "--target H200-SXM-141GB --intervals levels '%s'",
+				  test_data("profile-test.json")), 0);
+	ck_assert_ptr_null(strstr(out, "note: *"));
+	ck_assert_ptr_null(strstr(out, "]*"));
+	free(out);
+	free(err);
 }
 END_TEST
 
@@ -446,6 +529,7 @@ cli_suite(void)
 	tcase_add_test(tc, project_table);
 	tcase_add_test(tc, project_json_and_csv);
 	tcase_add_test(tc, project_calibrated_interval);
+	tcase_add_test(tc, project_interval_unseen_gpus);
 	tcase_add_test(tc, project_unknown_source_lists_close_names);
 	tcase_add_test(tc, project_bad_files);
 	tcase_add_test(tc, targets_verbs);

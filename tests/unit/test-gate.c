@@ -631,6 +631,15 @@ START_TEST(markdown_summary)
 	ck_assert(isnan(r.columns[0].run.cur_lo_ns));
 	ck_assert(r.columns[1].run.cur_lo_ns > 0);
 	ck_assert(r.columns[1].run.cur_hi_ns >= r.columns[1].run.cur_lo_ns);
+	/*
+	 * The built-in intervals were not fitted on the test GPUs: the
+	 * interval is marked, with the footnote under the table.
+	 */
+	ck_assert(r.columns[1].run.cur_interval_unseen);
+	ck_assert(!r.columns[0].run.cur_interval_unseen);
+	ck_assert_ptr_nonnull(strstr(md, " \\* | +5.4% | 66.2 us | **REGRESSED** |\n"));
+	ck_assert_ptr_nonnull(strstr(md, "|\n\n\\* The interval was fitted on validation data "
+				     "without this target or the source GPU"));
 	ck_assert_ptr_nonnull(strstr(md, "### Regressions (2)\n"));
 	ck_assert_ptr_nonnull(strstr(md, "| `stream (1024x1x1,256x1x1)` | TgtGPU | 25.0 us | "
 				     "28.0 us | +12.0% | 300 ns |\n"));

@@ -954,6 +954,8 @@ START_TEST(calibrated_intervals)
 	ck_assert(p.calibrated);
 	ck_assert_rel(p.lo_ns, 2e5);
 	ck_assert_rel(p.hi_ns, 3.125e5);
+	/* No "gpus" in its provenance: the table does not say. */
+	ck_assert_int_eq(p.interval_gpus, GPUPROJ_INTERVAL_GPUS_UNKNOWN);
 	ck_assert_rel(p.level_lo_ns, 2.5e5);
 	ck_assert_rel(p.level_hi_ns, 2.5e5);
 	k->duration_ns.mean = k->duration_ns.sum = 2000; /* point 500 ns: short */
@@ -1075,6 +1077,82 @@ START_TEST(intervals_merge)
 }
 END_TEST
 
+/*
+ * The GPUs a table was fitted on (interval.h "GPUs"): the top-level "gpus"
+ * lists ModelSrc and ModelTgt, the "merged" entry for irm only ModelSrc.
+ * hroof ModelSrc → ModelTgt is fitted, irm's is unseen (its entry lacks the
+ * target), and so is hroof onto X2; the level interval says nothing.
+ */
+START_TEST(intervals_gpus)
+{
+	static const char table[] =
+		"{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": "
+		" {\"gpus\": [\"ModelSrc\", \"ModelTgt\"], \"merged\": [{\"models\": [\"irm\"],"
+		"  \"gpus\": [\"ModelSrc\"]}]},"
+		" \"groups\": ["
+		"  {\"model\": \"hroof\", \"binding\": \"*\", \"class\": \"*\", \"n\": 100,"
+		"   \"lo\": 0.5, \"hi\": 2},"
+		"  {\"model\": \"irm\", \"binding\": \"*\", \"class\": \"*\", \"n\": 100,"
+		"   \"lo\": 0.5, \"hi\": 2}]}";
+	struct gpuproj_intervals *iv = NULL;
+	struct gpuproj_error err = { 0 };
+	struct gpuproj_model_options o = { 0 };
+	struct gpuproj_kernel *k = occ_kernel("gpus", 1000, 40000, 1e6);
+	const struct gpuproj_model *hroof = gpuproj_model_find("hroof");
+	const struct gpuproj_model *irm = gpuproj_model_find("irm");
+	struct gpuproj_projection p;
+
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1);
+	set(k, GPUPROJ_M_INST_WARP, 1e5);
+	set(k, GPUPROJ_M_BYTES_L1, 1e7);
+	set(k, GPUPROJ_M_BYTES_L2, 1e7);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	ck_assert_int_eq(gpuproj_intervals_load_buffer(table, sizeof(table) - 1, "t", &iv, &err),
+			 0);
+	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(iv, hroof, "ModelSrc"), 1);
+	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(iv, hroof, "ModelTgt"), 1);
+	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(iv, hroof, "modeltgt"), 0); /* exact names */
+	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(iv, irm, "ModelTgt"), 0);
+	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(iv, irm, "ModelSrc"), 1);
+	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(iv, hroof, NULL), -1);
+	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(NULL, hroof, "ModelSrc"), -1);
+	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(iv, NULL, "ModelSrc"), -1);
+	o.intervals = iv;
+	gpuproj_model_project(hroof, k, src, tgt, &o, &p);
+	ck_assert_ok(p);
+	ck_assert(p.calibrated);
+	ck_assert_int_eq(p.interval_gpus, GPUPROJ_INTERVAL_GPUS_FITTED);
+	gpuproj_model_project(irm, k, src, tgt, &o, &p);
+	ck_assert_ok(p);
+	ck_assert(p.calibrated);
+	ck_assert_int_eq(p.interval_gpus, GPUPROJ_INTERVAL_GPUS_UNSEEN);
+	gpuproj_model_project(hroof, k, src, x2, &o, &p);
+	ck_assert_ok(p);
+	ck_assert_int_eq(p.interval_gpus, GPUPROJ_INTERVAL_GPUS_UNSEEN);
+	gpuproj_model_project(hroof, k, x2, tgt, &o, &p);
+	ck_assert_ok(p);
+	ck_assert_int_eq(p.interval_gpus, GPUPROJ_INTERVAL_GPUS_UNSEEN);
+	o.level_interval = true;
+	gpuproj_model_project(hroof, k, src, x2, &o, &p);
+	ck_assert(!p.calibrated);
+	ck_assert_int_eq(p.interval_gpus, GPUPROJ_INTERVAL_GPUS_UNKNOWN);
+	ck_assert_str_eq(gpuproj_interval_gpus_name(GPUPROJ_INTERVAL_GPUS_FITTED), "fitted");
+	ck_assert_str_eq(gpuproj_interval_gpus_name(GPUPROJ_INTERVAL_GPUS_UNSEEN), "unseen");
+	ck_assert_str_eq(gpuproj_interval_gpus_name(GPUPROJ_INTERVAL_GPUS_UNKNOWN), "unknown");
+	gpuproj_intervals_free(iv);
+
+	/* The built-in table lists the validation corpora's GPUs, not others. */
+	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(gpuproj_intervals_builtin(),
+						      gpuproj_model_default(), "T4"), 1);
+	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(gpuproj_intervals_builtin(),
+						      gpuproj_model_default(), "GTX-980"), 1);
+	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(gpuproj_intervals_builtin(),
+						      gpuproj_model_find("sol"), "Tesla-P4"), 1);
+	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(gpuproj_intervals_builtin(),
+						      gpuproj_model_default(), "H200-SXM-141GB"), 0);
+}
+END_TEST
+
 /* Each class of bad table: the field named, and where it is (line 1, column; 0 when absent). */
 START_TEST(intervals_bad_tables)
 {
@@ -1098,6 +1176,12 @@ START_TEST(intervals_bad_tables)
 		  "\"groups\": [{\"model\": \"hroof\", \"binding\": \"*\", \"class\": \"*\", "
 		  "\"n\": 0, \"lo\": 1, \"hi\": 1}]}",
 		  "'groups[0].n' must be a positive integer", 135 },
+		{ "{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": "
+		  "{\"gpus\": \"T4\"}, \"groups\": []}",
+		  "'provenance.gpus' must be an array of GPU names (strings)", 75 },
+		{ "{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": "
+		  "{\"merged\": [{\"models\": [\"sol\"], \"gpus\": [\"T4\", 4]}]}, \"groups\": []}",
+		  "'provenance.merged[0].gpus' must be an array of GPU names (strings)", 106 },
 		{ "{\"schema\": ", "", 11 },
 	};
 	size_t i;
@@ -1503,6 +1587,7 @@ models_suite(void)
 	tcase_add_test(tc, naive_baseline);
 	tcase_add_test(tc, calibrated_intervals);
 	tcase_add_test(tc, intervals_bad_tables);
+	tcase_add_test(tc, intervals_gpus);
 	tcase_add_test(tc, intervals_merge);
 	tcase_add_test(tc, l2_capacity_rule);
 	tcase_add_test(tc, l2_capacity_option);

@@ -664,6 +664,24 @@ START_TEST(cli_writes_both_reproducibly)
 	ck_assert_ptr_nonnull(strstr(h1, "data-target=\"V100-PCIe-16GB\""));
 	ck_assert_ptr_null(strstr(h1, "data-target=\"A100-SXM4-40GB\""));
 	ck_assert_ptr_nonnull(strstr(m1, "## Profile 2: "));
+	/*
+	 * The built-in intervals were fitted with the source (V100-PCIe-16GB)
+	 * but not the H100 or the MI300X: their intervals are marked, with
+	 * the footnote; the source's own row is not calibrated, so not marked.
+	 */
+	{
+		const char *h100 = strstr(m1, "| H100-SXM5-80GB | "), *v100 =
+			strstr(m1, "| **V100-PCIe-16GB** (source) | ");
+
+		ck_assert_ptr_nonnull(h100);
+		ck_assert_ptr_nonnull(v100);
+		ck_assert(strstr(h100, " \\* | ") < strchr(h100, '\n'));
+		ck_assert(!strstr(v100, "\\*") || strstr(v100, "\\*") > strchr(v100, '\n'));
+	}
+	ck_assert_ptr_nonnull(strstr(m1, "\n\\* The interval was fitted on validation data without "
+				     "this target or the source GPU"));
+	ck_assert_ptr_nonnull(strstr(h1, "<p class=\"small\">* The interval was fitted on "
+				     "validation data"));
 	ck_assert_int_eq(test_count_dir(dir), 3);
 	free(h1);
 	free(h2);
