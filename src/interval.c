@@ -40,6 +40,17 @@ struct ivgroup {
 	double lo, hi;
 };
 
+/*
+ * A model's fitted GPUs, resolved once (finish()): the names of its
+ * provenance's "gpus", sorted for bsearch(), borrowed from the provenance;
+ * has = false when there is no such list.
+ */
+struct ivgpus {
+	bool has;
+	size_t n;
+	const char **names;
+};
+
 /* A resolved lookup. */
 struct ivfactor {
 	bool has;
@@ -57,6 +68,8 @@ struct gpuproj_intervals {
 	size_t n_groups;
 	/* [model_index][binding][class] */
 	struct ivfactor (*resolved)[N_BOUND][2];
+	/* [model_index]: the "gpus" of the provenance describing its groups */
+	struct ivgpus *gpus;
 	size_t n_models;
 };
 
@@ -79,6 +92,9 @@ gpuproj_intervals_free(struct gpuproj_intervals *iv)
 	for (i = 0; i < iv->n_groups; i++)
 		free(iv->groups[i].model);
 	free(iv->groups);
+	for (i = 0; iv->gpus && i < iv->n_models; i++)
+		free(iv->gpus[i].names);
+	free(iv->gpus);
 	free(iv->resolved);
 	free(iv->origin);
 	json_decref(iv->provenance);
@@ -136,6 +152,57 @@ origin_merged(struct gpuproj_intervals *iv)
 	return GPUPROJ_OK;
 }
 
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The provenance object describing a model's groups: its "merged" entry, else the top level. */
+static json_t *
+provenance_of(const struct gpuproj_intervals *iv, const char *model)
+{
+	json_t *merged = json_object_get(iv->provenance, "merged");
+	size_t i, j;
+
+	for (i = 0; json_is_array(merged) && i < json_array_size(merged); i++) {
+		json_t *e = json_array_get(merged, i), *models = json_object_get(e, "models");
+
+		for (j = 0; json_is_array(models) && j < json_array_size(models); j++) {
+			const char *name = json_string_value(json_array_get(models, j));
+
+			if (name && strcmp(name, model) == 0)
+				return e;
+		}
+	}
+	return iv->provenance;
+}
+
+/* Resolve a model's fitted GPUs (struct ivgpus); GPUPROJ_E_NOMEM or OK. */
+static int
+resolve_gpus(const struct gpuproj_intervals *iv, const char *model, struct ivgpus *out)
+{
+	json_t *gpus = iv->provenance
+			       ? json_object_get(provenance_of(iv, model), "gpus")
+			       : NULL;
+	size_t i;
+
+	if (!json_is_array(gpus))
+		return GPUPROJ_OK;
+	out->names = calloc(json_array_size(gpus) + 1, sizeof(*out->names));
+	if (!out->names)
+		return GPUPROJ_E_NOMEM;
+	for (i = 0; i < json_array_size(gpus); i++) {
+		const char *name = json_string_value(json_array_get(gpus, i));
+
+		if (name) /* parse() refuses other entries; a fit writes only names */
+			out->names[out->n++] = name;
+	}
+	qsort(out->names, out->n, sizeof(*out->names), cmp_str);
+	out->has = true;
+	return GPUPROJ_OK;
+}
+
 /* Resolve every known model's lookups and the origin line. */
 static int
 finish(struct gpuproj_intervals *iv)
@@ -146,10 +213,14 @@ finish(struct gpuproj_intervals *iv)
 
 	iv->n_models = n;
 	iv->resolved = calloc(n ? n : 1, sizeof(*iv->resolved));
-	if (!iv->resolved)
+	iv->gpus = calloc(n ? n : 1, sizeof(*iv->gpus));
+	if (!iv->resolved || !iv->gpus)
 		return GPUPROJ_E_NOMEM;
 	for (m = 0; m < n; m++) {
 		const char *name = gpuproj_model_name(model_at_index(m));
+
+		if (resolve_gpus(iv, name, &iv->gpus[m]))
+			return GPUPROJ_E_NOMEM;
 
 		for (b = 0; b < N_BOUND; b++) {
 			for (c = 0; c < 2; c++) {
@@ -220,45 +291,20 @@ gpuproj_intervals_origin(const struct gpuproj_intervals *iv)
 	return iv ? iv->origin : NULL;
 }
 
-/* The provenance object describing a model's groups: its "merged" entry, else the top level. */
-static json_t *
-provenance_of(const struct gpuproj_intervals *iv, const char *model)
-{
-	json_t *merged = json_object_get(iv->provenance, "merged");
-	size_t i, j;
-
-	for (i = 0; json_is_array(merged) && i < json_array_size(merged); i++) {
-		json_t *e = json_array_get(merged, i), *models = json_object_get(e, "models");
-
-		for (j = 0; json_is_array(models) && j < json_array_size(models); j++) {
-			const char *name = json_string_value(json_array_get(models, j));
-
-			if (name && strcmp(name, model) == 0)
-				return e;
-		}
-	}
-	return iv->provenance;
-}
-
 int
 gpuproj_intervals_gpu_fitted(const struct gpuproj_intervals *iv, const struct gpuproj_model *m,
 			     const char *gpu)
 {
-	json_t *gpus;
-	size_t i;
+	const struct ivgpus *g;
+	size_t mi;
 
-	if (!iv || !m || !gpu || !iv->provenance)
+	if (!iv || !m || !gpu)
 		return -1;
-	gpus = json_object_get(provenance_of(iv, gpuproj_model_name(m)), "gpus");
-	if (!json_is_array(gpus))
+	mi = model_index(m);
+	if (mi >= iv->n_models || !iv->gpus[mi].has)
 		return -1;
-	for (i = 0; i < json_array_size(gpus); i++) {
-		const char *name = json_string_value(json_array_get(gpus, i));
-
-		if (name && strcmp(name, gpu) == 0)
-			return 1;
-	}
-	return 0;
+	g = &iv->gpus[mi];
+	return bsearch(&gpu, g->names, g->n, sizeof(*g->names), cmp_str) ? 1 : 0;
 }
 
 /* ---- fitting ---- */
@@ -309,12 +355,6 @@ add_group(struct gpuproj_intervals *iv, const char *model, int binding, int cls,
 	shortest_window(r, n, iv->coverage, &g->lo, &g->hi);
 	iv->n_groups++;
 	return GPUPROJ_OK;
-}
-
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /*
