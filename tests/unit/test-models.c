@@ -913,6 +913,24 @@ START_TEST(naive_baseline)
 END_TEST
 
 /*
+ * The kernel the interval tests project: occ_kernel()'s launch, FFMA and
+ * 1e7 DRAM bytes, 1e7 B at L1 and L2 too, no shared memory, and warp
+ * instructions so that irm projects it as well.
+ */
+static struct gpuproj_kernel *
+interval_kernel(const char *name)
+{
+	struct gpuproj_kernel *k = occ_kernel(name, 1000, 40000, 1e6);
+
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1);
+	set(k, GPUPROJ_M_INST_WARP, 1e5);
+	set(k, GPUPROJ_M_BYTES_L1, 1e7);
+	set(k, GPUPROJ_M_BYTES_L2, 1e7);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	return k;
+}
+
+/*
  * Calibrated intervals (interval.h) replace lo/hi: a table with hroof's
  * pooled factors [0.5, 2] and [0.8, 1.25] for dram-bound long launches. The
  * hroof_occ test kernel, timed at 1e6 ns, projects with hroof to 2.5e5 ns
@@ -934,14 +952,10 @@ START_TEST(calibrated_intervals)
 	struct gpuproj_intervals *iv = NULL;
 	struct gpuproj_error err = { 0 };
 	struct gpuproj_model_options o = { 0 };
-	struct gpuproj_kernel *k = occ_kernel("cal", 1000, 40000, 1e6);
+	struct gpuproj_kernel *k = interval_kernel("cal");
 	struct gpuproj_projection p;
 	const struct gpuproj_model *hroof = gpuproj_model_find("hroof");
 
-	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1);
-	set(k, GPUPROJ_M_BYTES_L1, 1e7);
-	set(k, GPUPROJ_M_BYTES_L2, 1e7);
-	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
 	ck_assert_int_eq(gpuproj_intervals_load_buffer(table, sizeof(table) - 1, "t", &iv, &err),
 			 0);
 	ck_assert_double_eq(gpuproj_intervals_coverage(iv), 0.8);
@@ -970,9 +984,10 @@ START_TEST(calibrated_intervals)
 	gpuproj_model_project(hroof, k, src, tgt, &o, &p);
 	ck_assert(!p.calibrated);
 	ck_assert_rel(p.lo_ns, p.level_lo_ns);
-	/* irm has no group: its own interval stays. */
+	/* irm projects it but has no group: its own interval stays. */
 	o.level_interval = false;
 	gpuproj_model_project(gpuproj_model_find("irm"), k, src, tgt, &o, &p);
+	ck_assert_ok(p);
 	ck_assert(!p.calibrated);
 	gpuproj_intervals_free(iv);
 
@@ -1097,16 +1112,11 @@ START_TEST(intervals_gpus)
 	struct gpuproj_intervals *iv = NULL;
 	struct gpuproj_error err = { 0 };
 	struct gpuproj_model_options o = { 0 };
-	struct gpuproj_kernel *k = occ_kernel("gpus", 1000, 40000, 1e6);
+	struct gpuproj_kernel *k = interval_kernel("gpus");
 	const struct gpuproj_model *hroof = gpuproj_model_find("hroof");
 	const struct gpuproj_model *irm = gpuproj_model_find("irm");
 	struct gpuproj_projection p;
 
-	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1);
-	set(k, GPUPROJ_M_INST_WARP, 1e5);
-	set(k, GPUPROJ_M_BYTES_L1, 1e7);
-	set(k, GPUPROJ_M_BYTES_L2, 1e7);
-	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
 	ck_assert_int_eq(gpuproj_intervals_load_buffer(table, sizeof(table) - 1, "t", &iv, &err),
 			 0);
 	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(iv, hroof, "ModelSrc"), 1);
