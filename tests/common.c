@@ -257,3 +257,33 @@ test_cli_at(const char *dir, const char *env, char **out, char **err, const char
 	va_end(ap);
 	return rc;
 }
+
+static char *comma_locale_dir;
+static pid_t comma_locale_owner;
+
+/* Forked Check children exit through atexit too: only the process that made it removes it. */
+static void
+comma_locale_cleanup(void)
+{
+	if (comma_locale_dir && comma_locale_owner == getpid())
+		test_rmtree(comma_locale_dir);
+}
+
+const char *
+test_comma_locale(void)
+{
+	static int state; /* 0 not tried, 1 built, -1 unavailable */
+	char *dir, *cmd;
+
+	if (state == 0) {
+		comma_locale_owner = getpid();
+		comma_locale_dir = dir = test_tmpdir();
+		atexit(comma_locale_cleanup);
+		if (asprintf(&cmd, "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1; "
+			     "test -d '%s/de_DE.UTF-8'", dir, dir) < 0)
+			abort();
+		state = test_run(cmd, NULL, NULL) == 0 ? 1 : -1;
+		free(cmd);
+	}
+	return state == 1 ? comma_locale_dir : NULL;
+}

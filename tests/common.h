@@ -33,6 +33,13 @@ const char *test_validation_dir(void);
 /* Print "SKIP: <why>" to stderr (shown in the meson test log). */
 void test_skip(const char *why);
 /*
+ * A directory holding the comma-decimal locale de_DE.UTF-8, built with
+ * glibc's localedef on first use (for LOCPATH), or NULL when it cannot be
+ * built (no locale sources): the caller then skips with test_skip().
+ * The directory stays for the life of the test process.
+ */
+const char *test_comma_locale(void);
+/*
  * Run a command line with /bin/sh, capturing stdout and stderr into
  * malloc'd strings (either may be NULL if not wanted). Returns the exit
  * status (0–255) or -1 when it did not exit normally.
