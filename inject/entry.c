@@ -26,6 +26,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -92,15 +93,41 @@ wake_worker(void)
 	}
 }
 
+/*
+ * libproj.so parses and prints numbers in the C locale, whatever the
+ * application set: an application that called setlocale(LC_ALL, "") in a
+ * comma-decimal locale (de_DE, fr_FR) would otherwise make targets.yaml
+ * unreadable and the JSON and the table print "1,5". uselocale() is per
+ * thread: the application's threads keep their locale outside our code.
+ */
+static locale_t
+c_locale_enter(void)
+{
+	locale_t c = c_locale();
+
+	return c ? uselocale(c) : (locale_t)0;
+}
+
+static void
+c_locale_leave(locale_t old)
+{
+	if (old)
+		uselocale(old);
+}
+
 /* Write the report once (exit or a handled signal). */
 static void
 report(const char *why)
 {
+	locale_t old;
+
 	if (atomic_exchange(&g_reported, true))
 		return;
+	old = c_locale_enter();
 	g_backend->shutdown();
 	inj_collector_close(g_col);
 	inj_output_final(g_out, g_col, why);
+	c_locale_leave(old);
 }
 
 static void
@@ -127,6 +154,8 @@ worker_main(void *arg)
 	/* Signals are for the application's threads. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	/* Our own thread: the C locale for good (c_locale_enter()). */
+	(void)c_locale_enter();
 	/* Running (the thread library's own start-up done): start() may return. */
 	pthread_mutex_lock(&g_work_lock);
 	g_worker_ready = true;
@@ -416,7 +445,10 @@ start(void)
 EXPORT int
 InitializeInjection(void)
 {
+	locale_t old = c_locale_enter();
+
 	pthread_once(&g_once, start);
+	c_locale_leave(old);
 	return 1;
 }
 

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "util.h"
 
 #define PREFIX "[gpuproj] "
 #define LINE_MAX_BYTES 2048
@@ -77,12 +79,19 @@ inj_logv(enum inj_log_level level, const char *fmt, va_list ap)
 	char buf[LINE_MAX_BYTES];
 	size_t n = sizeof(PREFIX) - 1;
 	int saved = errno;
+	locale_t c, old = (locale_t)0;
 	int r;
 
 	if (!inj_log_enabled(level))
 		return;
 	memcpy(buf, PREFIX, n);
+	/* Numbers in the C locale, whatever the application set (util.h c_locale()). */
+	c = c_locale();
+	if (c)
+		old = uselocale(c);
 	r = vsnprintf(buf + n, sizeof(buf) - n - 1, fmt, ap);
+	if (c)
+		uselocale(old);
 	if (r < 0)
 		r = 0;
 	if ((size_t)r > sizeof(buf) - n - 2) {

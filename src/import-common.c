@@ -513,7 +513,7 @@ import_parse_scaled(const char *s, double scale, double *ret)
 	if (!clean_number(s, buf, sizeof(buf)))
 		return false;
 	errno = 0;
-	v = strtold(buf, &end);
+	v = strtold_c(buf, &end);
 	if (end == buf || errno == ERANGE)
 		return false;
 	while (isspace((unsigned char)*end))

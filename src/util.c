@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <locale.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -981,7 +982,7 @@ parse_double(const char *s, double *ret)
 	if (!*s)
 		return false;
 	errno = 0;
-	v = strtod(s, &end);
+	v = strtod_c(s, &end);
 	if (end == s || errno == ERANGE)
 		return false;
 	while (isspace((unsigned char)*end))
@@ -1007,7 +1008,7 @@ parse_int64(const char *s, int64_t *ret)
 	if (!*s)
 		return false;
 	errno = 0;
-	v = strtoll(s, &end, 10);
+	v = c_locale() ? strtoll_l(s, &end, 10, c_locale()) : strtoll(s, &end, 10);
 	if (end == s || errno == ERANGE)
 		return false;
 	while (isspace((unsigned char)*end))
@@ -1016,6 +1017,61 @@ parse_int64(const char *s, int64_t *ret)
 		return false;
 	*ret = v;
 	return true;
+}
+
+/* ---- numbers in the C locale ---- */
+
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static locale_t c_locale_obj;
+
+static void
+c_locale_make(void)
+{
+	c_locale_obj = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+locale_t
+c_locale(void)
+{
+	pthread_once(&c_locale_once, c_locale_make);
+	return c_locale_obj;
+}
+
+/* Whether s (blanks skipped by the caller or not) starts a decimal number strtod_c() reads. */
+static bool
+decimal_start(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '+' || *s == '-')
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return false;
+	return isdigit((unsigned char)s[0]) || (s[0] == '.' && isdigit((unsigned char)s[1]));
+}
+
+double
+strtod_c(const char *s, char **end)
+{
+	locale_t c = c_locale();
+
+	if (!decimal_start(s)) {
+		*end = (char *)s;
+		return 0;
+	}
+	return c ? strtod_l(s, end, c) : strtod(s, end);
+}
+
+long double
+strtold_c(const char *s, char **end)
+{
+	locale_t c = c_locale();
+
+	if (!decimal_start(s)) {
+		*end = (char *)s;
+		return 0;
+	}
+	return c ? strtold_l(s, end, c) : strtold(s, end);
 }
 
 bool
@@ -1038,7 +1094,7 @@ parse_duration_ns(const char *s, double *ret_ns)
 	if (!*s)
 		return false;
 	errno = 0;
-	v = strtod(s, &end);
+	v = strtod_c(s, &end);
 	if (end == s || errno == ERANGE || !isfinite(v) || v < 0)
 		return false;
 	while (isspace((unsigned char)*end))

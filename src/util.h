@@ -8,6 +8,7 @@
 #ifndef GPUPROJ_UTIL_H
 #define GPUPROJ_UTIL_H
 
+#include <locale.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -176,8 +177,29 @@ char *hex_encode(const char *s);
 int hex_decode(const char *hex, char **ret);
 
 /*
+ * The "C" locale as a locale object (newlocale(), made once; never freed).
+ * Numbers gpuproj reads and writes (YAML, JSON, CSV, the environment) mean
+ * the same whatever locale the process runs in: an application under
+ * libproj.so may have called setlocale(LC_ALL, "") in a comma-decimal
+ * locale (de_DE, fr_FR) before cuInit. Parsers use it with strtod_l();
+ * libproj.so makes it the thread's locale (uselocale()) while it formats.
+ * (locale_t)0 only when newlocale() failed (then the process locale is used).
+ */
+locale_t c_locale(void);
+/*
+ * strtod() in the C locale that reads decimal numbers only: after blanks and
+ * a sign, a digit or a '.' followed by a digit must come, and no "0x" (a
+ * hexadecimal float: "0x10" would read as 16), "inf" or "nan". *end as
+ * strtod() sets it (== s when nothing was read); errno ERANGE on overflow.
+ */
+double strtod_c(const char *s, char **end);
+/* strtold() in the C locale (the same rules as strtod_c()). */
+long double strtold_c(const char *s, char **end);
+
+/*
  * Strict number parsing: the whole string must be consumed (surrounding
- * blanks allowed). Return false on any garbage, overflow or empty input.
+ * blanks allowed), decimal notation only (strtod_c()), in the C locale.
+ * Return false on any garbage, overflow or empty input.
  */
 bool parse_double(const char *s, double *ret);
 bool parse_int64(const char *s, int64_t *ret);

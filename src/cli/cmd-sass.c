@@ -138,7 +138,7 @@ cmd_sass(int argc, char **argv)
 			break;
 		case O_WEIGHT:
 			errno = 0;
-			sopt.slow_path_weight = strtod(optarg, &end);
+			sopt.slow_path_weight = strtod_c(optarg, &end);
 			if (errno || end == optarg || *end || !(sopt.slow_path_weight >= 0) ||
 			    sopt.slow_path_weight > 1) {
 				ret = cli_usage_error("sass", "--slow-path-weight needs a number between "

@@ -293,6 +293,13 @@ main(int argc, char **argv)
 	uint64_t limit;
 	size_t i;
 
+	/*
+	 * Numbers are read and printed in the C locale (util.h c_locale()): the
+	 * command never calls setlocale(), and says so here for the code it
+	 * shares with libproj.so, which runs in applications that do.
+	 */
+	if (c_locale())
+		uselocale(c_locale());
 	/* No command overwrites a file it read (util.h)… */
 	file_protect_inputs(true);
 	/* …and an interrupted write leaves no hidden temporary file. */

@@ -812,6 +812,27 @@ extra_two_devices(struct run *r)
 	ck_assert_uint_eq(seen, 3);
 }
 
+/* ---- issue 25 ---- */
+
+/*
+ * setlocale(LC_ALL, "de_DE.UTF-8") before cuInit: targets.yaml still loads,
+ * the JSON and the table are in the C locale. The application's own
+ * printf is in its locale ("1,5"), as without gpuproj.
+ */
+static void
+extra_locale(struct run *r)
+{
+	const char *table = strstr(r->err, "FakeA100");
+
+	ck_assert_ptr_nonnull(r->json);
+	ck_assert_str_eq(json_string_value(json_object_get(r->json, "source_target")), "FakeA100");
+	ck_assert_uint_gt(r->table_lines, 5);
+	ck_assert_ptr_nonnull(table);
+	ck_assert_ptr_nonnull(strstr(r->err, "1.00x"));
+	ck_assert_ptr_null(strstr(r->err, "1,00x"));
+	expect_same_projections(r);
+}
+
 /* ---- the scenarios ---- */
 
 #define K(name, launches, profiled, timed, mean) { name, launches, profiled, timed, mean }
@@ -1754,6 +1775,38 @@ START_TEST(mps_timing_only)
 }
 END_TEST
 
+/*
+ * Issue 25 #7: an application that calls setlocale(LC_ALL, "de_DE.UTF-8")
+ * before its first CUDA call (the locale is built here with localedef, in
+ * a scratch LOCPATH). Before: "GPUPROJ_TARGETS: …: not a number", no
+ * projections, the built-in copy refused too.
+ */
+START_TEST(locale_comma_decimal)
+{
+	const char *dir = test_comma_locale();
+	char *locpath;
+	struct scenario s = {
+		.name = "locale_comma_decimal",
+		.cmds = CMDS(METRICS, "setlocale de_DE.UTF-8", "init", "ctx 0",
+			     "repeat 2 launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
+		.out = "locale de_DE.UTF-8: 1,5\n",
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|2|1"),
+		.kernels = { K(SAXPY, 2, 1, 1, 1000) },
+		.extra = extra_locale,
+	};
+
+	if (!dir) {
+		test_skip("locale_comma_decimal: localedef cannot build de_DE.UTF-8 (glibc's locale "
+			  "sources are not installed)");
+		return;
+	}
+	locpath = fmt("LOCPATH=%s", dir);
+	s.env = ENV(locpath, "LC_ALL=de_DE.UTF-8");
+	run_scenario(&s);
+	free(locpath);
+}
+END_TEST
+
 /* gpuproj run sets the variables and execs the application. */
 START_TEST(gpuproj_run)
 {
@@ -1865,6 +1918,7 @@ inject_suite(void)
 	tcase_add_test(tc, ld_preload);
 	tcase_add_test(tc, preload_without_driver);
 	tcase_add_test(tc, mps_timing_only);
+	tcase_add_test(tc, locale_comma_decimal);
 	tcase_add_test(tc, gpuproj_run);
 	tcase_add_test(tc, gpuproj_run_usage);
 	if (!under_wrapper()) {

@@ -780,6 +780,10 @@ static const struct bad_case {
 	{ "--baseline gate-base.json --kernel-max-regression ten gate-pass.json",
 	  "gpuproj: gate: --kernel-max-regression needs a non-negative percentage such as '5' or "
 	  "'5%', got 'ten'" },
+	/* Issue 25 #10: decimal only; before, strtod() read "0x10" as 16 (%). */
+	{ "--baseline gate-base.json --kernel-max-regression 0x10 gate-pass.json",
+	  "gpuproj: gate: --kernel-max-regression needs a non-negative percentage such as '5' or "
+	  "'5%', got '0x10'" },
 	{ "--baseline gate-base.json --min-time fast gate-pass.json",
 	  "gpuproj: gate: --min-time needs a duration such as '50us' or a share of the run such "
 	  "as '1%', got 'fast'" },

@@ -13,6 +13,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1128,6 +1129,65 @@ START_TEST(signal_mid_write_leaves_nothing)
 }
 END_TEST
 
+/* ---- issue 25: hostile input and faults, second round ---- */
+
+/*
+ * Issue 25 #7: in a comma-decimal locale (an application under libproj.so
+ * called setlocale(LC_ALL, "") in de_DE) numbers still read and print in
+ * the C locale: YAML (the built-in targets.yaml), the environment, import
+ * values. Before: the built-in targets.yaml was refused ("1.5" read as 1
+ * and a stray ".5"), GPUPROJ_LIVE=0.5 was not a number.
+ */
+START_TEST(numbers_in_comma_locale)
+{
+	const char *dir = test_comma_locale();
+	struct gpuproj_targets *t = NULL;
+	struct gpuproj_error err = { 0 };
+	double v = 0;
+	long double lv;
+	char *end;
+
+	if (!dir) {
+		test_skip("numbers_in_comma_locale: localedef cannot build de_DE.UTF-8");
+		return;
+	}
+	setenv("LOCPATH", dir, 1);
+	ck_assert_ptr_nonnull(setlocale(LC_ALL, "de_DE.UTF-8"));
+	ck_assert_str_eq(localeconv()->decimal_point, ",");
+	ck_assert(parse_double("1.5", &v));
+	ck_assert(v == 1.5);
+	ck_assert(!parse_double("1,5", &v));
+	ck_assert(parse_duration_ns("2.5us", &v));
+	ck_assert(v == 2500);
+	lv = strtold_c("4.19", &end);
+	ck_assert(*end == '\0' && lv > 4.18L && lv < 4.2L);
+	ck_assert_msg(gpuproj_targets_load_builtin(&t, &err) == GPUPROJ_OK, "%s", err.message);
+	gpuproj_targets_free(t);
+	setlocale(LC_ALL, "C");
+}
+END_TEST
+
+/*
+ * Issue 25 #10: numbers are decimal. Before: strtod() read "0x10" as 16
+ * (`--kernel-max-regression 0x10` meant 16 %), and "infinity" and "nan"
+ * passed as far as the range checks.
+ */
+START_TEST(numbers_decimal_only)
+{
+	static const char *const bad[] = { "0x10", "0X1p4", "-0x1", "inf", "nan", "infinity",
+					   ".", "+", "1e", "" };
+	double v;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(!parse_double(bad[i], &v), "'%s' was read as %g", bad[i], v);
+	ck_assert(!parse_duration_ns("0x10us", &v));
+	ck_assert(parse_double(" -1.5e3 ", &v) && v == -1500);
+	ck_assert(parse_double(".5", &v) && v == 0.5);
+	ck_assert(parse_double("007", &v) && v == 7);
+}
+END_TEST
+
 static Suite *
 robust_suite(void)
 {
@@ -1176,6 +1236,11 @@ robust_suite(void)
 	tcase_add_test(t, report_second_output_is_input);
 	tcase_add_test(t, library_may_rewrite_its_file);
 	tcase_add_loop_test(t, signal_mid_write_leaves_nothing, 0, 3);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("issue25");
+	tcase_add_test(t, numbers_in_comma_locale);
+	tcase_add_test(t, numbers_decimal_only);
 	suite_add_tcase(s, t);
 	return s;
 }
