@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "backend-cupti-private.h"
+#include "output.h"
 #include "util.h"
 
 static _Thread_local struct cupti_tls tls;
@@ -836,10 +837,9 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 static void
 keep_cubin(const CUpti_ModuleResourceData *m)
 {
-	char path[4096];
+	char name[64];
 	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i, off = 0;
-	int fd;
+	size_t i;
 
 	if (!m || !m->pCubin || !m->cubinSize || !g_cfg->keep_cubins || !g_cfg->keep_cubins[0])
 		return;
@@ -847,32 +847,11 @@ keep_cubin(const CUpti_ModuleResourceData *m)
 		h ^= (unsigned char)m->pCubin[i];
 		h *= 0x100000001b3ULL;
 	}
-	(void)mkdir(g_cfg->keep_cubins, 0777);
-	snprintf(path, sizeof(path), "%s/module-%016llx.cubin", g_cfg->keep_cubins,
-		 (unsigned long long)h);
+	snprintf(name, sizeof(name), "module-%016llx.cubin", (unsigned long long)h);
 	/* Copy now: after an unload the bytes behind pCubin change ([T]). */
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		if (errno != EEXIST)
-			inj_warn("GPUPROJ_KEEP_CUBINS: cannot create %s: %s", path, strerror(errno));
-		return;
-	}
-	while (off < m->cubinSize) {
-		ssize_t w = write(fd, m->pCubin + off, m->cubinSize - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			inj_warn("GPUPROJ_KEEP_CUBINS: cannot write %s: %s", path, strerror(errno));
-			break;
-		}
-		off += (size_t)w;
-	}
-	close(fd);
-	if (off == m->cubinSize)
-		inj_debug("kept module %u (%zu bytes) as %s", m->moduleId, m->cubinSize, path);
-	else
-		unlink(path);
+	if (inj_keep_file(g_cfg->keep_cubins, name, m->pCubin, m->cubinSize))
+		inj_debug("kept module %u (%zu bytes) as %s/%s", m->moduleId, m->cubinSize,
+			  g_cfg->keep_cubins, name);
 }
 
 static void

@@ -374,6 +374,8 @@ start(void)
 	int r;
 
 	g_pid = getpid();
+	/* Inside someone else's process: read regular files only (util.h). */
+	file_inputs_regular_only(true);
 	if (inj_config_load(&g_cfg) != 0)
 		inj_warn("out of memory reading GPUPROJ_* variables; defaults are used");
 	if (g_cfg.mode == INJ_MODE_OFF) {
@@ -395,6 +397,14 @@ start(void)
 			len -= 5;
 		dir = xasprintf("%.*s.cubins", (int)len, path);
 		if (dir) {
+			free(g_cfg.keep_cubins);
+			g_cfg.keep_cubins = dir;
+		}
+	} else if (g_cfg.keep_cubins && g_cfg.keep_cubins[0] != '/') {
+		/* Relative: in the working directory of start-up, as the report. */
+		char cwd[4096], *dir;
+
+		if (getcwd(cwd, sizeof(cwd)) && (dir = xasprintf("%s/%s", cwd, g_cfg.keep_cubins))) {
 			free(g_cfg.keep_cubins);
 			g_cfg.keep_cubins = dir;
 		}
@@ -433,13 +443,13 @@ start(void)
 			 GPUPROJ_VERSION, g_backend->version_string(), g_cfg.profile_launches,
 			 g_cfg.profile_launches == 1 ? "" : "es",
 			 g_cfg.kernel_regex ? " matching " : "",
-			 g_cfg.kernel_regex ? g_cfg.kernel_regex : "", inj_output_path(g_out));
+			 g_cfg.kernel_regex ? g_cfg.kernel_regex : "", inj_output_name(g_out));
 	else
 		inj_info("gpuproj %s (%s): timing every kernel launch, no metrics (%s); report at "
 			 "exit: %s", GPUPROJ_VERSION, g_backend->version_string(),
 			 g_cfg.mode == INJ_MODE_TIMING ? "GPUPROJ_MODE=timing"
 						       : "GPUPROJ_PROFILE_LAUNCHES=0",
-			 inj_output_path(g_out));
+			 inj_output_name(g_out));
 }
 
 EXPORT int

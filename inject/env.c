@@ -486,8 +486,15 @@ inj_path_infix(const char *path, const char *infix)
 long
 inj_mpi_rank(void)
 {
+	/*
+	 * The launchers' own variables first (Open MPI, MPICH/Intel MPI's PMI,
+	 * PMIx, MVAPICH2, Cray PALS and ALPS), then torchrun's RANK (one process
+	 * per GPU under a launcher that may itself be srun), then Slurm's task
+	 * number, and torchrun's LOCAL_RANK last (unique on one node only).
+	 */
 	static const char *const vars[] = {
-		"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
+		"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "MV2_COMM_WORLD_RANK",
+		"PALS_RANKID", "ALPS_APP_PE", "RANK", "SLURM_PROCID", "LOCAL_RANK",
 	};
 	size_t i;
 

@@ -102,7 +102,13 @@ char *inj_path_infix(const char *path, const char *infix);
 /* GPUPROJ_* booleans: 1 for 1/yes/true/on, 0 for 0/no/false/off/"", -1 otherwise. */
 int inj_parse_bool(const char *s);
 
-/* The MPI rank from OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK or SLURM_PROCID; -1 if none. */
+/*
+ * The rank of this process in its job, from the first of
+ * OMPI_COMM_WORLD_RANK (Open MPI), PMI_RANK (MPICH, Intel MPI), PMIX_RANK,
+ * MV2_COMM_WORLD_RANK (MVAPICH2), PALS_RANKID (Cray PALS), ALPS_APP_PE (Cray
+ * ALPS), RANK (torchrun), SLURM_PROCID, LOCAL_RANK (torchrun, one node)
+ * that holds a non-negative integer; -1 if none.
+ */
 long inj_mpi_rank(void);
 
 #endif

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -445,6 +446,22 @@ file_forget_inputs(void)
 
 /* ---- reading ---- */
 
+static bool inputs_regular_only;
+
+void
+file_inputs_regular_only(bool on)
+{
+	__atomic_store_n(&inputs_regular_only, on, __ATOMIC_RELAXED);
+}
+
+static bool
+regular_only(void)
+{
+	return __atomic_load_n(&inputs_regular_only, __ATOMIC_RELAXED);
+}
+
+static const char *file_kind(mode_t m);
+
 int
 file_read_limited(const char *path, uint64_t limit, const char *what, char **ret,
 		  size_t *ret_len, struct gpuproj_error *err)
@@ -466,11 +483,18 @@ file_read_limited(const char *path, uint64_t limit, const char *what, char **ret
 		max = SIZE_MAX - 2;
 	if (!what)
 		what = "an input file";
-	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	/* Regular files only: O_NONBLOCK, so a FIFO there cannot block the open. */
+	fd = is_stdin ? STDIN_FILENO
+		      : open(path, O_RDONLY | O_CLOEXEC | (regular_only() ? O_NONBLOCK : 0));
 	if (fd < 0)
 		return error_set(err, GPUPROJ_E_IO, name, 0, 0, "cannot open: %s", strerror(errno));
 	if (fstat(fd, &st) != 0) {
 		r = error_set(err, GPUPROJ_E_IO, name, 0, 0, "cannot stat: %s", strerror(errno));
+		goto fail;
+	}
+	if (regular_only() && !is_stdin && !S_ISREG(st.st_mode)) {
+		r = error_set(err, GPUPROJ_E_IO, name, 0, 0, "is %s, not a regular file; only regular "
+			      "files are read here", file_kind(st.st_mode));
 		goto fail;
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -671,59 +695,146 @@ write_all(int fd, const char *data, size_t len, const char *tmp_path)
 	return 0;
 }
 
-int
-file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj_error *err)
+/* What lstat() says a path is, for messages. */
+static const char *
+file_kind(mode_t m)
 {
-	char *dup1 = NULL, *dup2 = NULL, *tmp = NULL;
-	int fd = -1, status = GPUPROJ_OK, e, slot = -1;
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISDIR(m))
+		return "a directory";
+	return "not a regular file";
+}
 
+int
+file_check_regular(const char *path, struct gpuproj_error *err)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return GPUPROJ_OK;
+	return error_set(err, GPUPROJ_E_IO, path, 0, 0,
+			 "is %s, not a regular file; only a regular file is created or replaced "
+			 "there", file_kind(st.st_mode));
+}
+
+/*
+ * rename() that never replaces `path` (RENAME_NOREPLACE, Linux 3.15; on a
+ * file system without it, link() + unlink(), which fails on an existing
+ * name as well). -1 with errno EEXIST when `path` exists.
+ */
+static int
+rename_noreplace(const char *tmp, const char *path)
+{
+	struct stat st;
+
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+		return -1;
+	if (link(tmp, path) == 0) {
+		unlink(tmp);
+		return 0;
+	}
+	if (errno == EEXIST)
+		return -1;
+	/* No hard links either (some FUSE and network file systems): check, then rename. */
+	if (lstat(path, &st) == 0) {
+		errno = EEXIST;
+		return -1;
+	}
+	return rename(tmp, path);
+}
+
+void
+file_tmp_abort(struct file_tmp *t)
+{
+	if (t->f)
+		fclose(t->f);
+	else if (t->fd >= 0)
+		close(t->fd);
+	if (t->tmp) {
+		unlink(t->tmp);
+		tmp_unregister(t->slot);
+		free(t->tmp);
+	}
+	free(t->path);
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	t->slot = -1;
+}
+
+int
+file_tmp_open(struct file_tmp *t, const char *path, unsigned flags, struct gpuproj_error *err)
+{
+	char *dup1 = NULL, *dup2 = NULL;
+	int status;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	t->slot = -1;
+	t->flags = flags;
 	if (strcmp(path, "-") == 0) {
-		if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
-			return error_set(err, GPUPROJ_E_IO, "<stdout>", 0, 0, "write error: %s",
-					 strerror(errno));
+		t->f = NULL;
+		t->to_stdout = true;
 		return GPUPROJ_OK;
 	}
 	/* Never replace a file this process read (the same inode, through any name). */
 	status = file_check_output(path, err);
 	if (status)
 		return status;
-	/*
-	 * A target that exists and is not a regular file (/dev/null, a FIFO, a
-	 * terminal) cannot be replaced by rename: write to it in place.
-	 */
-	{
+	if (flags & FILE_WRITE_REGULAR) {
+		/* lstat(): a planted symbolic link is refused too, whatever it points at. */
+		status = file_check_regular(path, err);
+		if (status)
+			return status;
+	} else {
+		/*
+		 * A target that exists and is not a regular file (/dev/null, a FIFO,
+		 * a terminal) cannot be replaced by rename: the command writes to it
+		 * in place (a path its user named).
+		 */
 		struct stat st;
 
 		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 			if (S_ISDIR(st.st_mode))
 				return error_set(err, GPUPROJ_E_IO, path, 0, 0, "is a directory");
-			fd = open(path, O_WRONLY | O_CLOEXEC);
-			if (fd < 0)
+			t->fd = open(path, O_WRONLY | O_CLOEXEC);
+			if (t->fd < 0)
 				return error_set(err, GPUPROJ_E_IO, path, 0, 0,
 						 "cannot open for writing: %s", strerror(errno));
-			e = write_all(fd, data, len, NULL);
-			if (e) {
-				close(fd);
-				return error_set(err, GPUPROJ_E_IO, path, 0, 0, "write error: %s",
-						 strerror(e));
+			t->in_place = true;
+			t->path = strdup(path);
+			if (!t->path) {
+				file_tmp_abort(t);
+				return error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
 			}
-			return close(fd) == 0 ? GPUPROJ_OK
-					      : error_set(err, GPUPROJ_E_IO, path, 0, 0,
-							  "close failed: %s", strerror(errno));
+			return GPUPROJ_OK;
 		}
 	}
+	t->path = strdup(path);
 	dup1 = strdup(path);
 	dup2 = strdup(path);
-	if (!dup1 || !dup2) {
+	if (!t->path || !dup1 || !dup2) {
 		status = error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
-		goto out;
+		goto fail;
 	}
 	/*
 	 * open(O_CREAT | O_EXCL, 0666) under a fresh name, so the kernel applies
 	 * the process umask (mkstemp creates 0600, and reading the umask back
 	 * would mean changing it, racing other threads of an application we run
-	 * inside). The name is registered before the file exists, so a signal
-	 * at any point after creation finds it (file_remove_temporaries()).
+	 * inside). O_EXCL never follows a symbolic link; O_NOFOLLOW and
+	 * O_NONBLOCK say so twice (nothing planted there can make us block).
+	 * The name is registered before the file exists, so a signal at any
+	 * point after creation finds it (file_remove_temporaries()).
 	 */
 	{
 		static unsigned counter;
@@ -733,67 +844,157 @@ file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj
 			struct timespec ts;
 
 			clock_gettime(CLOCK_REALTIME, &ts);
-			tmp_unregister(slot);
-			free(tmp);
-			tmp = xasprintf("%s/.%s.%ld.%u.%lx", dirname(dup1), basename(dup2),
-					(long)getpid(),
-					__atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED),
-					(unsigned long)ts.tv_nsec);
-			if (!tmp) {
-				slot = -1;
+			tmp_unregister(t->slot);
+			free(t->tmp);
+			t->tmp = xasprintf("%s/.%s.%ld.%u.%lx", dirname(dup1), basename(dup2),
+					   (long)getpid(),
+					   __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED),
+					   (unsigned long)ts.tv_nsec);
+			if (!t->tmp) {
+				t->slot = -1;
 				status = error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
-				goto out;
+				goto fail;
 			}
-			slot = tmp_register(tmp);
-			fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-			if (fd >= 0 || errno != EEXIST)
+			t->slot = tmp_register(t->tmp);
+			t->fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW |
+					     O_NONBLOCK, 0666);
+			if (t->fd >= 0 || errno != EEXIST)
 				break;
 		}
 	}
-	if (fd < 0) {
+	if (t->fd < 0) {
 		status = error_set(err, GPUPROJ_E_IO, path, 0, 0,
 				   "cannot create a temporary file beside it: %s", strerror(errno));
-		tmp_unregister(slot);
-		slot = -1;
-		free(tmp);
-		tmp = NULL;
-		goto out;
-	}
-	e = write_all(fd, data, len, tmp);
-	if (e) {
-		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "write error: %s", strerror(e));
-		goto out;
-	}
-	if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
-		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "fsync failed: %s", strerror(errno));
-		goto out;
-	}
-	if (close(fd) != 0) {
-		fd = -1;
-		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "close failed: %s", strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0) {
-		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "cannot rename %s over it: %s", tmp,
-				   strerror(errno));
-		goto out;
-	}
-	tmp_unregister(slot);
-	slot = -1;
-	free(tmp);
-	tmp = NULL;
-out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp) {
-		unlink(tmp);
-		tmp_unregister(slot);
-		free(tmp);
+		goto fail;
 	}
 	free(dup1);
 	free(dup2);
+	return GPUPROJ_OK;
+fail:
+	free(dup1);
+	free(dup2);
+	file_tmp_abort(t);
 	return status;
+}
+
+FILE *
+file_tmp_stream(struct file_tmp *t)
+{
+	if (t->to_stdout)
+		return stdout;
+	if (!t->f && t->fd >= 0)
+		t->f = fdopen(t->fd, "w");
+	return t->f;
+}
+
+int
+file_tmp_write(struct file_tmp *t, const char *data, size_t len)
+{
+	if (t->to_stdout)
+		return fwrite(data, 1, len, stdout) == len ? 0 : errno ? errno : EIO;
+	if (t->f)
+		return fwrite(data, 1, len, t->f) == len ? 0 : errno ? errno : EIO;
+	return write_all(t->fd, data, len, t->in_place ? NULL : t->tmp);
+}
+
+int
+file_tmp_commit(struct file_tmp *t, bool *ret_exists, struct gpuproj_error *err)
+{
+	const char *path = t->path ? t->path : "<stdout>";
+	int status = GPUPROJ_OK;
+
+	if (ret_exists)
+		*ret_exists = false;
+	if (t->to_stdout) {
+		if (fflush(stdout) != 0 || ferror(stdout))
+			status = error_set(err, GPUPROJ_E_IO, "<stdout>", 0, 0, "write error: %s",
+					   strerror(errno ? errno : EIO));
+		memset(t, 0, sizeof(*t));
+		t->fd = t->slot = -1;
+		return status;
+	}
+	if (t->f) {
+		if (fflush(t->f) != 0 || ferror(t->f)) {
+			status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "write error: %s",
+					   strerror(errno ? errno : EIO));
+			goto out;
+		}
+	}
+	if (t->in_place) {
+		int r = t->f ? fclose(t->f) : close(t->fd);
+
+		t->f = NULL;
+		t->fd = -1;
+		if (r != 0)
+			status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "close failed: %s",
+					   strerror(errno));
+		goto out;
+	}
+	if (fsync(t->f ? fileno(t->f) : t->fd) != 0 && errno != EINVAL && errno != EROFS) {
+		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "fsync failed: %s",
+				   strerror(errno));
+		goto out;
+	}
+	{
+		int r = t->f ? fclose(t->f) : close(t->fd);
+
+		t->f = NULL;
+		t->fd = -1;
+		if (r != 0) {
+			status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "close failed: %s",
+					   strerror(errno));
+			goto out;
+		}
+	}
+	if (t->flags & FILE_WRITE_REGULAR) {
+		/* Something planted while we wrote: still never replace it. */
+		status = file_check_regular(path, err);
+		if (status)
+			goto out;
+	}
+	if ((t->flags & FILE_WRITE_NOREPLACE) ? rename_noreplace(t->tmp, path) != 0
+					      : rename(t->tmp, path) != 0) {
+		if (errno == EEXIST && ret_exists)
+			*ret_exists = true;
+		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "cannot rename %s over it: %s",
+				   t->tmp, strerror(errno));
+		goto out;
+	}
+	tmp_unregister(t->slot);
+	t->slot = -1;
+	free(t->tmp);
+	t->tmp = NULL;
+out:
+	file_tmp_abort(t);
+	return status;
+}
+
+int
+file_write_atomic_ex(const char *path, const char *data, size_t len, unsigned flags,
+		     bool *ret_exists, struct gpuproj_error *err)
+{
+	struct file_tmp t;
+	int status, e;
+
+	if (ret_exists)
+		*ret_exists = false;
+	status = file_tmp_open(&t, path, flags, err);
+	if (status)
+		return status;
+	e = file_tmp_write(&t, data, len);
+	if (e) {
+		status = error_set(err, GPUPROJ_E_IO, t.to_stdout ? "<stdout>" : path, 0, 0,
+				   "write error: %s", strerror(e));
+		file_tmp_abort(&t);
+		return status;
+	}
+	return file_tmp_commit(&t, ret_exists, err);
+}
+
+int
+file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj_error *err)
+{
+	return file_write_atomic_ex(path, data, len, 0, NULL, err);
 }
 
 /* ---- UTF-8 ---- */

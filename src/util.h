@@ -108,6 +108,15 @@ int file_read_limited(const char *path, uint64_t limit, const char *what, char *
 		      size_t *ret_len, struct gpuproj_error *err);
 
 /*
+ * Read regular files only (libproj.so turns it on: a FIFO named by
+ * GPUPROJ_TARGETS must not hang the application at start-up): files are
+ * opened O_NONBLOCK, and anything but a regular file is refused
+ * (GPUPROJ_E_IO, "is a FIFO, not a regular file; …"). Off by default: the
+ * command reads pipes and devices it is given.
+ */
+void file_inputs_regular_only(bool on);
+
+/*
  * Never overwrite an input (issue 12): with protection on (the gpuproj
  * command turns it on; off by default, so a library caller may load and
  * save one file), every regular file read is remembered and
@@ -145,6 +154,62 @@ void file_forget_inputs(void);
  * process (file_check_output()).
  */
 int file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj_error *err);
+/* file_write_atomic_ex() and file_tmp_open() flags. */
+enum {
+	/*
+	 * Only ever create or replace a regular file (libproj.so inside other
+	 * people's processes): a `path` that exists and is anything else —
+	 * lstat(): a symbolic link whatever it points at, a FIFO, a device — is
+	 * refused (GPUPROJ_E_IO, "is a FIFO, not a regular file; …") and never
+	 * opened, checked again before the rename.
+	 */
+	FILE_WRITE_REGULAR = 1u << 0,
+	/*
+	 * Never replace an existing `path` (renameat2(RENAME_NOREPLACE); link()
+	 * where the file system lacks it): GPUPROJ_E_IO with *ret_exists set
+	 * when one is there, and nothing is left behind.
+	 */
+	FILE_WRITE_NOREPLACE = 1u << 1,
+};
+/*
+ * file_write_atomic() with `flags`. *ret_exists (may be NULL) is set when
+ * FILE_WRITE_NOREPLACE found `path` taken.
+ */
+int file_write_atomic_ex(const char *path, const char *data, size_t len, unsigned flags,
+			 bool *ret_exists, struct gpuproj_error *err);
+/*
+ * GPUPROJ_E_IO, naming what it is, when `path` exists and is not a regular
+ * file (lstat(): a symbolic link counts as not regular).
+ */
+int file_check_regular(const char *path, struct gpuproj_error *err);
+
+/*
+ * An atomic write in steps, for writers that stream (a large CSV or JSON
+ * is never held in memory whole): file_tmp_open() creates the hidden
+ * temporary file beside `path` (or, without FILE_WRITE_REGULAR, opens an
+ * existing non-regular `path` such as /dev/null to write in place; "-" is
+ * standard output), the writer writes through file_tmp_stream() or
+ * file_tmp_write(), file_tmp_commit() flushes, fsyncs and renames (every
+ * error named with the file), file_tmp_abort() removes the temporary file
+ * (commit does it itself on failure). The checks of file_write_atomic()
+ * and the flags above apply.
+ */
+struct file_tmp {
+	char *path, *tmp;	/* the destination, the temporary file (NULL in place) */
+	int fd, slot;
+	FILE *f;		/* after file_tmp_stream() */
+	unsigned flags;
+	bool in_place, to_stdout;
+};
+int file_tmp_open(struct file_tmp *t, const char *path, unsigned flags,
+		  struct gpuproj_error *err);
+/* A stdio stream on the file (NULL on ENOMEM); owned by `t`. */
+FILE *file_tmp_stream(struct file_tmp *t);
+/* Write bytes (no stream); 0 or the errno of the failure. */
+int file_tmp_write(struct file_tmp *t, const char *data, size_t len);
+int file_tmp_commit(struct file_tmp *t, bool *ret_exists, struct gpuproj_error *err);
+void file_tmp_abort(struct file_tmp *t);
+
 /*
  * Remove the temporary files of writes in progress. Async-signal-safe: for
  * signal handlers (the injection's GPUPROJ_SIGNALS handler may call it).

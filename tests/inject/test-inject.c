@@ -145,12 +145,12 @@ line_wrote(const struct run *r, int kernels, int launches, int profiled)
 static char *
 subst(const struct run *r, const char *t)
 {
-	static const char *const keys[] = { "{out}", "{targets}", "{version}" };
-	const char *vals[] = { r->output, inject_targets(), GPUPROJ_VERSION };
+	static const char *const keys[] = { "{out}", "{targets}", "{version}", "{dir}" };
+	const char *vals[] = { r->output, inject_targets(), GPUPROJ_VERSION, r->dir };
 	char *s = strdup(t);
 	size_t i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		char *p;
 
 		while ((p = strstr(s, keys[i])) != NULL) {
@@ -812,7 +812,122 @@ extra_two_devices(struct run *r)
 	ck_assert_uint_eq(seen, 3);
 }
 
-/* ---- issue 25 ---- */
+/* ---- issue 25: hostile outputs, names, environment ---- */
+
+/* What lstat() says `name` (in the run's directory) is: 'f' file, 'l' link, 'p' FIFO, 'd' dir, 0 none. */
+static char
+entry_kind(const struct run *r, const char *name)
+{
+	char *p = fmt("%s/%s", r->dir, name);
+	struct stat st;
+	char k = 0;
+
+	if (lstat(p, &st) == 0)
+		k = S_ISREG(st.st_mode) ? 'f' : S_ISLNK(st.st_mode) ? 'l' : S_ISFIFO(st.st_mode) ? 'p'
+		    : S_ISDIR(st.st_mode) ? 'd' : '?';
+	free(p);
+	return k;
+}
+
+/*
+ * A FIFO planted as the report (directly, or behind a symbolic link): one
+ * line, nothing opened or written, the FIFO and the link left as they were,
+ * no temporary file left behind (stdout, stderr, fake.txt and what was
+ * planted).
+ */
+static void
+extra_output_fifo(struct run *r)
+{
+	ck_assert_ptr_null(r->json);
+	ck_assert_int_eq(entry_kind(r, "out.json"), 'p');
+	ck_assert_int_eq(test_count_dir(r->dir), 4);
+}
+
+static void
+extra_output_symlink(struct run *r)
+{
+	ck_assert_ptr_null(r->json);
+	ck_assert_int_eq(entry_kind(r, "out.json"), 'l');
+	ck_assert_int_eq(entry_kind(r, "victim"), 'p');
+	ck_assert_int_eq(test_count_dir(r->dir), 5);
+}
+
+/* A relative GPUPROJ_OUTPUT is resolved at start-up, not in the directory of exit. */
+static void
+extra_output_after_chdir(struct run *r)
+{
+	char *want = fmt("[gpuproj] wrote %s/rel.json (1 kernel signature, 1 launch, 1 profiled)",
+			 r->dir);
+
+	ck_assert_int_eq(entry_kind(r, "rel.json"), 'f');
+	ck_assert_int_eq(entry_kind(r, "sub/rel.json"), 0);
+	ck_assert_str_eq(r->lines[r->n_lines - 1], want);
+	reload(r, "rel.json");
+	check_kernel(r, SAXPY, 1, 1, 1, 1000);
+	free(want);
+}
+
+/* A symbolic link planted as the cubin directory: not followed, one line, nothing written there. */
+static void
+extra_cubins_symlink(struct run *r)
+{
+	char *elsewhere = fmt("%s/elsewhere", r->dir);
+
+	ck_assert_int_eq(entry_kind(r, "out.cubins"), 'l');
+	ck_assert_int_eq(test_count_dir(elsewhere), 0);
+	ck_assert_ptr_nonnull(r->json);
+	free(elsewhere);
+}
+
+/*
+ * Another process wrote the report's name during the run: its file is kept,
+ * this report goes to out.<pid>.json, and the line says so.
+ */
+static void
+extra_two_writers(struct run *r)
+{
+	char *theirs = fmt("%s/out.json", r->dir), *text = test_read_file(theirs), *want;
+	const char *last = r->lines[r->n_lines - 1], *name;
+	long pid;
+
+	ck_assert_str_eq(text, "another process's profile\n");
+	ck_assert_ptr_null(r->json);
+	name = strstr(last, "/out.");
+	ck_assert_ptr_nonnull(name);
+	pid = strtol(name + 5, NULL, 10);
+	ck_assert_int_gt(pid, 0);
+	want = fmt("[gpuproj] wrote %s/out.%ld.json (1 kernel signature, 1 launch, 1 profiled): "
+		   "%s was written by another process during this run (give each process its "
+		   "own GPUPROJ_OUTPUT, with %%p or %%r)", r->dir, pid, theirs);
+	ck_assert_str_eq(last, want);
+	free(want);
+	want = fmt("out.%ld.json", pid);
+	reload(r, want);
+	ck_assert_int_eq(jint(json_object_get(r->json, "process"), "pid"), pid);
+	free(want);
+	free(text);
+	free(theirs);
+}
+
+/* A profile of an earlier run, there before start-up, is replaced as before. */
+static void
+extra_stale_replaced(struct run *r)
+{
+	ck_assert_ptr_nonnull(r->json);
+	check_kernel(r, SAXPY, 1, 1, 1, 1000);
+}
+
+static void
+extra_rank_from(struct run *r, const char *file, long rank)
+{
+	reload(r, file);
+	ck_assert_int_eq(jint(json_object_get(r->json, "process"), "rank"), rank);
+}
+
+static void extra_rank_mv2(struct run *r) { extra_rank_from(r, "out.5.json", 5); }
+static void extra_rank_pals(struct run *r) { extra_rank_from(r, "out.6.json", 6); }
+static void extra_rank_alps(struct run *r) { extra_rank_from(r, "out.7.json", 7); }
+static void extra_rank_torchrun(struct run *r) { extra_rank_from(r, "out.3.json", 3); }
 
 /*
  * setlocale(LC_ALL, "de_DE.UTF-8") before cuInit: targets.yaml still loads,
@@ -1646,6 +1761,104 @@ static const struct scenario scenarios[] = {
 			       "@wrote:1|3|1"),
 		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
 		.calls = { CALLS("cuptiActivityDisable", 1) },
+	},
+	/*
+	 * Issue 25 #1: a FIFO planted as the report. Before: the report was
+	 * written into it in place, and with nobody reading, the application
+	 * hung at exit forever (past GPUPROJ_WAIT).
+	 */
+	{
+		.name = "output_fifo_refused",
+		.cmds = CMDS("mkfifo out.json", "init", "ctx 0", "stdout hello",
+			     "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "exit 7"),
+		.status = 7,
+		.out = "hello\n",
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] cannot write the report: {out}: is a FIFO, not a regular file; "
+			       "only a regular file is created or replaced there"),
+		.extra = extra_output_fifo,
+	},
+	{
+		/* ... and behind a symbolic link someone planted (before: followed, hung). */
+		.name = "output_symlink_refused",
+		.cmds = CMDS("mkfifo victim", "symlink victim out.json", "init", "ctx 0",
+			     "stdout hello", "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "exit 7"),
+		.status = 7,
+		.out = "hello\n",
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] cannot write the report: {out}: is a symbolic link, not a "
+			       "regular file; only a regular file is created or replaced there"),
+		.extra = extra_output_symlink,
+	},
+	{
+		/*
+		 * Issue 25 #1: a relative GPUPROJ_OUTPUT names the directory of
+		 * start-up. Before: the report went to sub/, where the application
+		 * had chdir()ed.
+		 */
+		.name = "output_relative_after_chdir",
+		.env = ENV("GPUPROJ_OUTPUT=rel.json"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "mkdir sub",
+			     "chdir sub"),
+		.extra = extra_output_after_chdir,
+	},
+	{
+		/*
+		 * Issue 25 #1: the cubin directory beside the report is a planted
+		 * symbolic link. Before: followed, the cubins written where it pointed.
+		 */
+		.name = "keep_cubins_symlink_refused",
+		.env = ENV("GPUPROJ_KEEP_CUBINS=1"),
+		.cmds = CMDS("mkdir elsewhere", "symlink elsewhere out.cubins", "init", "ctx 0",
+			     "module 1 7 1000", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] GPUPROJ_KEEP_CUBINS: cannot keep cubins in {dir}/out.cubins: is a "
+			       "symbolic link, not a directory",
+			       "@wrote:1|1|1"),
+		.extra = extra_cubins_symlink,
+	},
+	{
+		/*
+		 * Issue 25 #6: another process writes the same GPUPROJ_OUTPUT during
+		 * the run. Before: both said "wrote", one profile was lost.
+		 */
+		.name = "output_written_by_another_process",
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000",
+			     "write out.json another process's profile\n"),
+		.extra = extra_two_writers,
+	},
+	{
+		/* ... while a profile of an earlier run, there at start-up, is replaced. */
+		.name = "output_stale_replaced",
+		.cmds = CMDS("write out.json an earlier run's profile\n", "init", "ctx 0",
+			     "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
+		.extra = extra_stale_replaced,
+	},
+	/* Issue 25 #6: the rank variables of MVAPICH2, Cray PALS and ALPS, torchrun. */
+	{
+		.name = "rank_mvapich",
+		.env = ENV("MV2_COMM_WORLD_RANK=5"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.extra = extra_rank_mv2,
+	},
+	{
+		.name = "rank_cray_pals",
+		.env = ENV("PALS_RANKID=6"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.extra = extra_rank_pals,
+	},
+	{
+		.name = "rank_cray_alps",
+		.env = ENV("ALPS_APP_PE=7"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.extra = extra_rank_alps,
+	},
+	{
+		.name = "rank_torchrun",
+		.env = ENV("RANK=3", "LOCAL_RANK=1"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.extra = extra_rank_torchrun,
 	},
 };
 
