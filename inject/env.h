@@ -74,6 +74,13 @@ int inj_config_load(struct inj_config *cfg);
  */
 bool inj_never_profiled(const struct inj_config *cfg, const char *name, const char **why);
 
+/*
+ * Whether `name` matches a pattern compiled from GPUPROJ_KERNEL_REGEX or
+ * GPUPROJ_KERNEL_EXCLUDE, in the C locale (whatever locale the application
+ * set, the pattern means what it meant when it was compiled).
+ */
+bool inj_regex_match(const regex_t *re, const char *name);
+
 /* "full", "timing" or "off". */
 const char *inj_mode_name(enum inj_mode mode);
 

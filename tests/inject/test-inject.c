@@ -1860,6 +1860,26 @@ static const struct scenario scenarios[] = {
 		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
 		.extra = extra_rank_torchrun,
 	},
+	{
+		/*
+		 * Issue 25 #8: a back-reference (a glibc extension; exponential
+		 * matching) and repetition counts that multiply are refused with one
+		 * line each. Before: accepted, silently.
+		 */
+		.name = "kernel_regex_bounded",
+		.env = ENV("GPUPROJ_KERNEL_REGEX=(sax)\\1py", "GPUPROJ_KERNEL_EXCLUDE=((a{100}){100})"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 2 launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] GPUPROJ_KERNEL_REGEX='(sax)\\1py' is refused: it has a "
+			       "back-reference (\\1), which POSIX extended expressions do not have "
+			       "and whose matching can take time exponential in the name; profiling "
+			       "every kernel",
+			       "[gpuproj] GPUPROJ_KERNEL_EXCLUDE='((a{100}){100})' is refused: it has "
+			       "more than 4096 elements once its repetitions are expanded (counts "
+			       "multiply: (x{100}){100} is x 10000 times), too large to compile and "
+			       "to match quickly; no kernel is excluded by name (NCCL's still are)",
+			       LINE_INIT, LINE_DEV, "@wrote:1|2|1"),
+		.kernels = { K(SAXPY, 2, 1, 1, 1000) },
+	},
 };
 
 /*
