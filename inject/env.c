@@ -27,7 +27,7 @@ static const char *const known_vars[] = {
 	"GPUPROJ_TARGETS", "GPUPROJ_OUTPUT", "GPUPROJ_KERNEL_REGEX",
 	"GPUPROJ_PROFILE_LAUNCHES", "GPUPROJ_MODE", "GPUPROJ_LIVE", "GPUPROJ_LOG",
 	"GPUPROJ_KEEP_CUBINS", "GPUPROJ_SIGNALS", "GPUPROJ_PRELOAD", "GPUPROJ_WAIT",
-	"GPUPROJ_KERNEL_EXCLUDE",
+	"GPUPROJ_KERNEL_EXCLUDE", "GPUPROJ_MAX_INPUT_SIZE",
 };
 
 const char *
@@ -147,9 +147,14 @@ load_live(struct inj_config *cfg)
 	cfg->live_s = 0;
 	if (!v || !*v)
 		return;
-	if (!parse_double(v, &s) || !isfinite(s) || s <= 0 || s > 86400) {
-		inj_warn("GPUPROJ_LIVE='%s' is not a positive number of seconds (at most 86400); "
-			 "live projection off", v);
+	/*
+	 * At least 0.1 s: each refresh projects the profile and writes an
+	 * fsync'ed snapshot; an interval of nanoseconds asked for hundreds of
+	 * them a second.
+	 */
+	if (!parse_double(v, &s) || !isfinite(s) || s < INJ_MIN_LIVE_S || s > 86400) {
+		inj_warn("GPUPROJ_LIVE='%s' is not a number of seconds from %g to 86400; "
+			 "live projection off", v, INJ_MIN_LIVE_S);
 		return;
 	}
 	cfg->live_s = s;
@@ -170,6 +175,31 @@ load_wait(struct inj_config *cfg)
 		return;
 	}
 	cfg->wait_s = s;
+}
+
+/*
+ * GPUPROJ_MAX_INPUT_SIZE bounds the files libproj.so reads (GPUPROJ_TARGETS),
+ * as it bounds the command's; the built-in targets.yaml is not a file and
+ * never bounded. A bad value is one line, and the default is kept (util.c
+ * would otherwise refuse every file read, the application's environment
+ * deciding what gpuproj can do).
+ */
+static void
+load_max_input(struct inj_config *cfg)
+{
+	const char *v = get(cfg, "GPUPROJ_MAX_INPUT_SIZE");
+	uint64_t n;
+	char buf[32];
+
+	if (!v || !*v)
+		return;
+	if (!parse_byte_size(v, &n)) {
+		inj_warn("GPUPROJ_MAX_INPUT_SIZE='%s' is not a size in bytes (a positive integer, "
+			 "optionally with K, M, G or T); using %s", v,
+			 format_bytes(GPUPROJ_INPUT_LIMIT_DEFAULT, buf, sizeof(buf)));
+		n = GPUPROJ_INPUT_LIMIT_DEFAULT;
+	}
+	file_set_input_limit(n);
 }
 
 static int
@@ -528,6 +558,7 @@ inj_config_load(struct inj_config *cfg)
 	load_launches(cfg);
 	load_live(cfg);
 	load_wait(cfg);
+	load_max_input(cfg);
 	r |= load_output(cfg);
 	r |= load_regex(cfg);
 	r |= load_exclude(cfg);

@@ -25,6 +25,8 @@ enum inj_mode {
 #define INJ_DEFAULT_OUTPUT "gpuproj-%p.json"
 /** Default of GPUPROJ_WAIT, seconds. */
 #define INJ_DEFAULT_WAIT_S 10.0
+/** Shortest interval of GPUPROJ_LIVE, seconds. */
+#define INJ_MIN_LIVE_S 0.1
 /** Default number of profiled launches per signature (GPUPROJ_PROFILE_LAUNCHES). */
 #define INJ_DEFAULT_PROFILE_LAUNCHES 1
 

@@ -460,8 +460,8 @@ extra_bad_environment(struct run *r)
 		"[gpuproj] GPUPROJ_MODE='fast' is not one of full, timing, off; using full",
 		"[gpuproj] GPUPROJ_PROFILE_LAUNCHES='abc' is not a non-negative integer (at most "
 		"1000000); using 1",
-		"[gpuproj] GPUPROJ_LIVE='-1' is not a positive number of seconds (at most 86400); "
-		"live projection off",
+		"[gpuproj] GPUPROJ_LIVE='-1' is not a number of seconds from 0.1 to 86400; live "
+		"projection off",
 		"[gpuproj] GPUPROJ_OUTPUT='prof-%z.json' has an unknown or incomplete pattern '%z' "
 		"(known: %p %h %r %q{VAR} %%); using gpuproj-%p.json",
 		"[gpuproj] GPUPROJ_KERNEL_REGEX='(' is not a POSIX extended regular expression "
@@ -948,6 +948,31 @@ extra_locale(struct run *r)
 	expect_same_projections(r);
 }
 
+/* A tiny GPUPROJ_MAX_INPUT_SIZE refuses GPUPROJ_TARGETS, never the built-in copy. */
+static void
+extra_tiny_input_limit(struct run *r)
+{
+	char *head = fmt("[gpuproj] GPUPROJ_TARGETS: %s: is ", inject_targets());
+	const char *tail = ", larger than the limit of 1 bytes for a targets file (raise it with "
+			   "--max-input-size or GPUPROJ_MAX_INPUT_SIZE); using the built-in "
+			   "targets.yaml";
+	size_t i;
+
+	ck_assert_uint_ge(r->n_lines, 1);
+	ck_assert_int_eq(strncmp(r->lines[0], head, strlen(head)), 0);
+	ck_assert_str_eq(r->lines[0] + strlen(r->lines[0]) - strlen(tail), tail);
+	for (i = 0; i < r->n_lines; i++)
+		ck_assert_ptr_null(strstr(r->lines[i], "does not load"));
+	ck_assert_str_eq(attr(r, "targets"), "built-in");
+	free(head);
+}
+
+static void
+extra_projected(struct run *r)
+{
+	expect_same_projections(r);
+}
+
 /* ---- the scenarios ---- */
 
 #define K(name, launches, profiled, timed, mean) { name, launches, profiled, timed, mean }
@@ -1304,9 +1329,9 @@ static const struct scenario scenarios[] = {
 	{
 		/* Live projection: a status line per period and a snapshot JSON. */
 		.name = "live_projection",
-		.env = ENV("GPUPROJ_LIVE=0.05"),
+		.env = ENV("GPUPROJ_LIVE=0.1"),
 		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
-			     "flush", "sleep 400"),
+			     "flush", "sleep 500"),
 		.extra = extra_live,
 	},
 	{
@@ -1880,6 +1905,27 @@ static const struct scenario scenarios[] = {
 			       LINE_INIT, LINE_DEV, "@wrote:1|2|1"),
 		.kernels = { K(SAXPY, 2, 1, 1, 1000) },
 	},
+	{
+		/*
+		 * Issue 25 #10: a tiny GPUPROJ_MAX_INPUT_SIZE in the application's
+		 * environment. Before: the built-in targets.yaml was refused as well
+		 * ("the built-in targets.yaml does not load"): no projections at all.
+		 */
+		.name = "max_input_size_tiny",
+		.env = ENV("GPUPROJ_MAX_INPUT_SIZE=1"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.extra = extra_tiny_input_limit,
+	},
+	{
+		/* ... and a bad one: one line, the default kept (before: every file refused). */
+		.name = "max_input_size_bad",
+		.env = ENV("GPUPROJ_MAX_INPUT_SIZE=lots"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] GPUPROJ_MAX_INPUT_SIZE='lots' is not a size in bytes (a "
+			       "positive integer, optionally with K, M, G or T); using 1 GiB",
+			       LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
+		.extra = extra_projected,
+	},
 };
 
 /*
@@ -2088,8 +2134,8 @@ START_TEST(gpuproj_run_usage)
 	} cases[] = {
 		{ "run --help", 0, "" },
 		{ "run", 2, "gpuproj: run: missing APP to run\nTry 'gpuproj run --help'.\n" },
-		{ "run --live 0 -- true", 2, "gpuproj: run: --live needs a positive number of "
-		  "seconds (at most 86400), not '0'\nTry 'gpuproj run --help'.\n" },
+		{ "run --live 0 -- true", 2, "gpuproj: run: --live needs a number of seconds from "
+		  "0.1 to 86400, not '0'\nTry 'gpuproj run --help'.\n" },
 		{ "run --bogus -- true", 2, "gpuproj: run: unknown option '--bogus'\n"
 		  "Try 'gpuproj run --help'.\n" },
 		{ "run -- /nonexistent/app", 127, "gpuproj: run: cannot run '/nonexistent/app': No "

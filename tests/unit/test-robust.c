@@ -1188,6 +1188,30 @@ START_TEST(numbers_decimal_only)
 }
 END_TEST
 
+/*
+ * Issue 25 #10: the built-in targets.yaml is compiled in, not an input: a
+ * tiny or bad GPUPROJ_MAX_INPUT_SIZE (from an application's environment,
+ * under libproj.so) must not take it away. Before: "targets.yaml (built-in)
+ * is 60 KiB, larger than the limit of 1 KiB" and, for a bad value, "not a
+ * size".
+ */
+START_TEST(builtin_targets_not_an_input)
+{
+	static const char *const limits[] = { "1K", "lots" };
+	struct gpuproj_targets *t = NULL;
+	struct gpuproj_error err = { 0 };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		setenv("GPUPROJ_MAX_INPUT_SIZE", limits[i], 1);
+		ck_assert_msg(gpuproj_targets_load_builtin(&t, &err) == GPUPROJ_OK, "%s: %s",
+			      limits[i], err.message);
+		t = gpuproj_targets_free(t);
+	}
+	unsetenv("GPUPROJ_MAX_INPUT_SIZE");
+}
+END_TEST
+
 static Suite *
 robust_suite(void)
 {
@@ -1241,6 +1265,7 @@ robust_suite(void)
 	t = tcase_create("issue25");
 	tcase_add_test(t, numbers_in_comma_locale);
 	tcase_add_test(t, numbers_decimal_only);
+	tcase_add_test(t, builtin_targets_not_an_input);
 	suite_add_tcase(s, t);
 	return s;
 }
