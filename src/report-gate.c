@@ -544,16 +544,23 @@ gpuproj_gate_print(FILE *out, const struct gpuproj_gate_result *r)
 {
 	const struct gpuproj_gate_options *o;
 	size_t i, col, n;
-	char a[32], b[32], c[32], d[32], e[32], f[32], mt[80], label[1024];
+	char a[32], b[32], c[32], d[32], e[32], f[32], mt[80], label[1024], shown[1024];
+	char bl[512], cl[512];
 	int pass;
 
 	if (!out || !r || !r->columns)
 		return GPUPROJ_E_INVAL;
 	o = &r->options;
 	verdict(r, mt, sizeof(mt));
+	/*
+	 * Text for a terminal or a CI log: names and file names are escaped
+	 * (util.h term_text()); a kernel named "\rgpuproj gate: PASS" cannot
+	 * overwrite the verdict line.
+	 */
 	fprintf(out, "gpuproj gate: %s (baseline %s, current %s, model %s)\n", mt,
-		o->baseline_label ? o->baseline_label : "baseline",
-		o->current_label ? o->current_label : "current", gpuproj_model_name(o->model));
+		term_text_buf(o->baseline_label ? o->baseline_label : "baseline", bl, sizeof(bl)),
+		term_text_buf(o->current_label ? o->current_label : "current", cl, sizeof(cl)),
+		gpuproj_model_name(o->model));
 	fprintf(out, "thresholds: whole run +%s, kernel +%s, beyond a noise band of %g standard "
 		"errors; kernels under %s cannot fail\n\n", thr(o->max_regression, a, sizeof(a)),
 		thr(o->kernel_max_regression, b, sizeof(b)), o->noise_k,
@@ -592,12 +599,13 @@ gpuproj_gate_print(FILE *out, const struct gpuproj_gate_result *r)
 				gpuproj_gate_kernel_label(r->kernels[i].base ? r->kernels[i].base
 									     : r->kernels[i].cur,
 							  label, sizeof(label));
+				term_text_buf(label, shown, sizeof(shown));
 				if (which[pass] == GPUPROJ_GATE_UNPROJECTED)
-					fprintf(out, "  %s on %s: %s\n", label, r->columns[col].label,
+					fprintf(out, "  %s on %s: %s\n", shown, r->columns[col].label,
 						cell->why ? cell->why : "");
 				else
 					fprintf(out, "  %s on %s: %s -> %s per launch, %s (noise band "
-						"%s, kernel time %s)%s\n", label, r->columns[col].label,
+						"%s, kernel time %s)%s\n", shown, r->columns[col].label,
 						fmt_t(cell->base_ns, a, sizeof(a)),
 						fmt_t(cell->cur_ns, b, sizeof(b)),
 						pct(cell->change, c, sizeof(c)),
@@ -625,7 +633,8 @@ gpuproj_gate_print(FILE *out, const struct gpuproj_gate_result *r)
 			if ((pass ? r->kernels[i].cur : r->kernels[i].base) || !k)
 				continue;
 			fprintf(out, "  %s: %llu launches, %s per launch, %s in total (measured)\n",
-				gpuproj_gate_kernel_label(k, label, sizeof(label)),
+				term_text_buf(gpuproj_gate_kernel_label(k, label, sizeof(label)), shown,
+					      sizeof(shown)),
 				(unsigned long long)k->launches,
 				fmt_t(gpuproj_kernel_mean_ns(k), a, sizeof(a)),
 				fmt_t(gpuproj_kernel_total_ns(k), f, sizeof(f)));

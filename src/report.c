@@ -41,25 +41,22 @@ gpuproj_report_measured_total_ns(const struct gpuproj_profile *p, const char *gp
 	return any ? total : NAN;
 }
 
+/*
+ * A kernel's name for a terminal: escaped (util.h term_text(): a name is
+ * whatever the profiled program or an imported file says, ESC and all),
+ * the start kept (the function name) and the cut marked "...", never
+ * inside an escape or a UTF-8 sequence.
+ */
 static const char *
 short_name(const struct gpuproj_kernel *k, char *buf, size_t size)
 {
-	const char *n = k->demangled ? k->demangled : k->name;
-	size_t len = strlen(n);
-
-	if (len < size) {
-		snprintf(buf, size, "%s", n);
-	} else {
-		/* Keep the start (the function name) and mark the cut. */
-		snprintf(buf, size, "%.*s...", (int)(size - 4), n);
-	}
-	return buf;
+	return term_text_buf(k->demangled ? k->demangled : k->name, buf, size);
 }
 
 static void
 signature_line(FILE *out, const struct gpuproj_kernel *k)
 {
-	char name[72];
+	char name[72], tag[160];
 
 	fprintf(out, "%s  grid(%" PRIu32 ",%" PRIu32 ",%" PRIu32 ") block(%" PRIu32 ",%" PRIu32
 		",%" PRIu32 ")", short_name(k, name, sizeof(name)), k->grid.x, k->grid.y, k->grid.z,
@@ -67,7 +64,7 @@ signature_line(FILE *out, const struct gpuproj_kernel *k)
 	if (k->smem_dynamic)
 		fprintf(out, " smem %" PRIu32 " B", k->smem_dynamic);
 	if (k->tag && *k->tag)
-		fprintf(out, " [%s]", k->tag);
+		fprintf(out, " [%s]", term_text_buf(k->tag, tag, sizeof(tag)));
 }
 
 static void
@@ -131,17 +128,23 @@ profile_header(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_
 	       const struct gpuproj_report_options *opt)
 {
 	const struct gpuproj_device_info *dev = gpuproj_profile_device(p);
-	const char *origin = gpuproj_profile_attr(p, "origin");
-	const char *citation = gpuproj_profile_attr(p, "citation");
+	/* What the profile says is the profile's to say: escaped for the terminal. */
+	char *origin = term_strdup(gpuproj_profile_attr(p, "origin"));
+	char *citation = term_strdup(gpuproj_profile_attr(p, "citation"));
+	char *label = term_strdup(opt ? opt->profile_label : NULL);
+	char *dname = term_strdup(dev->name);
 
-	if (opt && opt->profile_label)
-		fprintf(out, "profile: %s%s%s%s\n", opt->profile_label, origin ? " (origin: " : "",
+	if (label)
+		fprintf(out, "profile: %s%s%s%s\n", label, origin ? " (origin: " : "",
 			origin ? origin : "", origin ? ")" : "");
 	if (citation)
 		fprintf(out, "data: %s\n", citation);
 	fprintf(out, "source GPU: %s (%s, %s, %d SMs at %.0f MHz)\n", src->name,
-		dev->name ? dev->name : "device name not recorded", src->arch, src->sms,
-		src->clock_mhz);
+		dname ? dname : "device name not recorded", src->arch, src->sms, src->clock_mhz);
+	free(origin);
+	free(citation);
+	free(label);
+	free(dname);
 }
 
 /* Kernels detailed in the per-kernel part of a table (of n). */

@@ -1352,16 +1352,26 @@ format_ns(double ns, char *buf, size_t size)
 	return buf;
 }
 
+bool
+csv_is_formula(const char *s)
+{
+	return s && *s && strchr("=+-@\t\r", *s);
+}
+
 void
 csv_write_field(FILE *out, const char *s)
 {
+	bool formula = csv_is_formula(s);
 	const char *c;
 
-	if (!strpbrk(s, ",\"\r\n")) {
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	/* OWASP "CSV Injection": a leading quote makes the cell text, not a formula. */
+	if (formula)
+		fputc('\'', out);
 	for (c = s; *c; c++) {
 		if (*c == '"')
 			fputc('"', out);
@@ -1375,4 +1385,179 @@ csv_write_num(FILE *out, double v)
 {
 	if (!isnan(v))
 		fprintf(out, "%.6g", v);
+}
+
+/* ---- text for terminals and logs ---- */
+
+size_t
+text_bidi_len(const char *s, uint32_t *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t c;
+
+	if (u[0] == 0xd8 && u[1] == 0x9c) {
+		c = 0x061c; /* ARABIC LETTER MARK */
+		if (cp)
+			*cp = c;
+		return 2;
+	}
+	if (u[0] != 0xe2 || (u[1] != 0x80 && u[1] != 0x81) || (u[2] & 0xc0) != 0x80)
+		return 0;
+	c = 0x2000u | (uint32_t)(u[1] & 0x3f) << 6 | (u[2] & 0x3f);
+	if (c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+	    (c >= 0x2066 && c <= 0x2069)) {
+		if (cp)
+			*cp = c;
+		return 3;
+	}
+	return 0;
+}
+
+/*
+ * The unit of `s` term_text() writes next: its escape in `esc` (NUL when
+ * the bytes are shown as they are); returns the bytes of `s` it covers.
+ */
+static size_t
+term_unit(const char *s, char esc[8])
+{
+	static const char named[] = "abtnvfr";
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t cp;
+	size_t n;
+
+	esc[0] = '\0';
+	if (u[0] < 0x20 || u[0] == 0x7f) {
+		if (u[0] >= 7 && u[0] <= 13)
+			snprintf(esc, 8, "\\%c", named[u[0] - 7]);
+		else if (u[0] == 0x1b)
+			snprintf(esc, 8, "\\e");
+		else
+			snprintf(esc, 8, "\\x%02x", u[0]);
+		return 1;
+	}
+	if (u[0] < 0x80)
+		return 1;
+	if ((n = text_bidi_len(s, &cp)) != 0) {
+		snprintf(esc, 8, "\\u%04x", (unsigned)cp);
+		return n;
+	}
+	n = utf8_seq(u, strnlen(s, 4));
+	if (n == 0) {
+		snprintf(esc, 8, "\\x%02x", u[0]);
+		return 1;
+	}
+	if (n == 2 && u[0] == 0xc2 && u[1] < 0xa0) /* C1: U+0080 to U+009F */
+		snprintf(esc, 8, "\\u%04x", (unsigned)u[1]);
+	return n;
+}
+
+bool
+term_text_needs_escape(const char *s)
+{
+	char esc[8];
+
+	while (s && *s) {
+		s += term_unit(s, esc);
+		if (esc[0])
+			return true;
+	}
+	return false;
+}
+
+/* Bytes term_text() writes for all of `s`, counting no further than `limit`. */
+static size_t
+term_width(const char *s, size_t limit)
+{
+	size_t w = 0;
+	char esc[8];
+
+	while (*s && w <= limit) {
+		size_t n = term_unit(s, esc);
+
+		w += esc[0] ? strlen(esc) : n;
+		s += n;
+	}
+	return w;
+}
+
+/* Where term_escape() puts its output. */
+struct term_out {
+	struct strbuf *sb;	/* a growable buffer, or */
+	char *buf;		/* a fixed one of `size` bytes (NUL included) */
+	size_t size, len;
+};
+
+static void
+term_put(struct term_out *o, const char *s, size_t n)
+{
+	if (o->sb) {
+		strbuf_appendn(o->sb, s, n);
+		return;
+	}
+	if (o->len + n < o->size) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		o->buf[o->len] = '\0';
+	}
+}
+
+static void
+term_escape(struct term_out *o, const char *s, size_t max)
+{
+	size_t used = 0;
+	char esc[8];
+
+	/* The whole text fits: no cut, no "...". */
+	if (max != SIZE_MAX && term_width(s, max) <= max)
+		max = SIZE_MAX;
+	while (*s) {
+		size_t n = term_unit(s, esc), w = esc[0] ? strlen(esc) : n;
+
+		/* Cut before a unit that leaves no room for the "...". */
+		if (max != SIZE_MAX && used + w + 3 > max) {
+			term_put(o, "...", 3);
+			return;
+		}
+		term_put(o, esc[0] ? esc : s, w);
+		used += w;
+		s += n;
+	}
+}
+
+void
+term_text(struct strbuf *sb, const char *s, size_t max)
+{
+	struct term_out o = { .sb = sb };
+
+	if (s)
+		term_escape(&o, s, max);
+}
+
+char *
+term_text_buf(const char *s, char *buf, size_t size)
+{
+	struct term_out o = { .buf = buf, .size = size };
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	if (s)
+		term_escape(&o, s, size - 1);
+	return buf;
+}
+
+char *
+term_strdup(const char *s)
+{
+	struct strbuf sb;
+
+	if (!s)
+		return NULL;
+	strbuf_init(&sb);
+	term_text(&sb, s, SIZE_MAX);
+	if (sb.oom) {
+		strbuf_free(&sb);
+		return NULL;
+	}
+	return strbuf_steal(&sb);
 }

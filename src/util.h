@@ -315,8 +315,51 @@ void deadline_after(double s, struct timespec *ret);
 /* qsort() comparator: ascending doubles (NaN compares equal to everything). */
 int cmp_double(const void *a, const void *b);
 
-/* CSV (RFC 4180): a field, quoted when it holds a comma, quote or line break. */
+/*
+ * CSV (RFC 4180): a field, quoted when it holds a comma, quote or line
+ * break. A field that begins with '=', '+', '-', '@', a tab or a carriage
+ * return (a formula to a spreadsheet: kernel names come from the profiled
+ * program or an imported file) is neutralised as OWASP recommends ("CSV
+ * Injection"): a single quote is put before it and the field is quoted, so
+ * a spreadsheet shows the text instead of running it.
+ */
 void csv_write_field(FILE *out, const char *s);
+/* Whether csv_write_field() neutralises `s` (it begins like a formula). */
+bool csv_is_formula(const char *s);
+
+/*
+ * Text for a terminal or a log (issue 25): what a terminal would act on
+ * instead of showing is escaped, as git and journalctl do, so a kernel
+ * name cannot set a window title, write the clipboard (OSC 52), make a
+ * hyperlink, or return the carriage to overwrite a line: C0 controls and
+ * DEL become \a \b \t \n \v \f \r \e or \xNN; C1 controls (U+0080 to
+ * U+009F) and the bidirectional controls (U+061C, U+200E, U+200F, U+202A
+ * to U+202E, U+2066 to U+2069; they reorder what follows on screen) become
+ * \uNNNN; bytes that are not UTF-8 become \xNN. Backslashes are kept as
+ * they are, so escaping twice changes nothing (libproj.so escapes every
+ * line it logs, tables included).
+ *
+ * Appends to `sb` at most `max` bytes (SIZE_MAX: all of it); text that does
+ * not fit is cut before an escape or a UTF-8 sequence, never inside one,
+ * and ends in "..." (counted in `max`, which must then be at least 3).
+ */
+void term_text(struct strbuf *sb, const char *s, size_t max);
+/*
+ * term_text() into `buf` (size bytes, NUL included; size >= 4): the whole
+ * text when it fits, else cut as above. Uses no heap (libproj.so's log
+ * sink calls it on any thread). Returns buf.
+ */
+char *term_text_buf(const char *s, char *buf, size_t size);
+/* term_text() of all of `s`, malloc'd; NULL for NULL or on ENOMEM. */
+char *term_strdup(const char *s);
+/* Whether `s` holds anything term_text() escapes. */
+bool term_text_needs_escape(const char *s);
+/*
+ * Length of the bidirectional control (U+061C, U+200E, U+200F, U+202A to
+ * U+202E, U+2066 to U+2069) at `s` in bytes (2 or 3), or 0 when there is
+ * none; its code point in *cp (may be NULL).
+ */
+size_t text_bidi_len(const char *s, uint32_t *cp);
 /* CSV: a number as %.6g, nothing for NaN (an empty field). */
 void csv_write_num(FILE *out, double v);
 

@@ -256,7 +256,7 @@ cmd_gate(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < res.n_warnings; i++)
-		fprintf(stderr, "gpuproj: warning: %s\n", res.warnings[i]);
+		cli_warn("%s", res.warnings[i]);
 
 	/* Render everything first, so only I/O can fail once files are touched. */
 	if ((junit && gpuproj_gate_junit(&res, &junit_text)) ||

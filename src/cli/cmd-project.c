@@ -124,8 +124,8 @@ static void
 sass_progress(void *userdata, const char *phase, size_t done, size_t total, const char *what)
 {
 	(void)userdata;
-	fprintf(stderr, "\rgpuproj: SASS %s %zu/%zu %s...\033[K%s", phase, done, total, what,
-		done == total ? "\r\033[K" : "");
+	fprintf(stderr, "\rgpuproj: SASS %s %zu/%zu %s...\033[K%s", phase, done, total,
+		cli_shown(what), done == total ? "\r\033[K" : "");
 	fflush(stderr);
 }
 
@@ -168,8 +168,8 @@ project_sass(const char *const *paths, size_t n_paths, const struct gpuproj_targ
 		const char *note;
 
 		if (gpuproj_sass_arch_status(*ret, i, &note) != GPUPROJ_OK)
-			fprintf(stderr, "gpuproj: warning: SASS for %s: %s; FLOP ratio 1 there\n",
-				gpuproj_sass_arch_at(*ret, i), note);
+			cli_warn("SASS for %s: %s; FLOP ratio 1 there", gpuproj_sass_arch_at(*ret, i),
+				 note);
 	}
 	free(archs);
 	return r;

@@ -62,16 +62,47 @@ usage(FILE *f)
 		"Exit status: 0 success, 1 failure, 2 bad usage.\n");
 }
 
+/*
+ * One message line on stderr after `prefix`, escaped for a terminal or a CI
+ * log (util.h term_text()): messages quote file names, options and what
+ * inputs say, any of which may hold ESC, BEL or a carriage return.
+ */
+static void
+message_v(const char *prefix, const char *fmt, va_list ap)
+{
+	char *text = NULL, *shown;
+
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	shown = term_strdup(text ? text : "out of memory");
+	fprintf(stderr, "%s%s\n", prefix, shown ? shown : "out of memory");
+	free(shown);
+	free(text);
+}
+
+const char *
+cli_shown(const char *s)
+{
+	static char *ring[16];
+	static unsigned next;
+	char **slot = &ring[next++ % 16];
+
+	free(*slot);
+	*slot = term_strdup(s ? s : "");
+	return *slot ? *slot : "";
+}
+
 int
 cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+	char prefix[96];
 	va_list ap;
 
-	fprintf(stderr, "gpuproj: %s%s", cmd ? cmd : "", cmd ? ": " : "");
+	snprintf(prefix, sizeof(prefix), "gpuproj: %s%s", cmd ? cmd : "", cmd ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message_v(prefix, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'gpuproj %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	fprintf(stderr, "Try 'gpuproj %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;
 }
 
@@ -80,12 +111,20 @@ cli_fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "gpuproj: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message_v("gpuproj: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_FAIL;
+}
+
+void
+cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	message_v("gpuproj: warning: ", fmt, ap);
+	va_end(ap);
 }
 
 int

@@ -973,6 +973,20 @@ extra_projected(struct run *r)
 	expect_same_projections(r);
 }
 
+/*
+ * Kernel names from the application reach stderr escaped: the exit table
+ * and every [gpuproj] line (a window title and a right-to-left override
+ * in an NCCL-named kernel).
+ */
+static void
+extra_names_escaped(struct run *r)
+{
+	test_assert_terminal_safe(r->err);
+	ck_assert_ptr_nonnull(strstr(r->err, "\n[gpuproj] #1 ncclKernel\\e]0;owned\\a\\u202e"
+				     "evil  grid(1000,1,1) block(256,1,1)\n"));
+	ck_assert_ptr_nonnull(kernel_named(r, "ncclKernel\x1b]0;owned\a\xe2\x80\xae" "evil", 0));
+}
+
 /* ---- the scenarios ---- */
 
 #define K(name, launches, profiled, timed, mean) { name, launches, profiled, timed, mean }
@@ -1925,6 +1939,23 @@ static const struct scenario scenarios[] = {
 			       "positive integer, optionally with K, M, G or T); using 1 GiB",
 			       LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
 		.extra = extra_projected,
+	},
+	{
+		/*
+		 * Issue 25 #3: a kernel name with a window title (OSC 0) and a
+		 * right-to-left override, in the NCCL line and the exit table.
+		 * Before: both reached the terminal raw.
+		 */
+		.name = "kernel_names_escaped_on_stderr",
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "repeat 2 launch drv 1 ncclKernel\x1b]0;owned\a\xe2\x80\xae" "evil "
+			     K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] ncclKernel\\e]0;owned\\a\\u202eevil and NCCL's other "
+			       "kernels are never profiled (they wait for other GPUs and ranks, and "
+			       "would hang under kernel replay); they are timed",
+			       "@wrote:1|2|0"),
+		.extra = extra_names_escaped,
 	},
 };
 

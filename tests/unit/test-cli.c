@@ -518,6 +518,51 @@ START_TEST(builtin_main_job)
 }
 END_TEST
 
+/*
+ * Issue 25 #2 and #3: kernel names as a hostile profile may carry them.
+ * JSON string contents: a window title and a clipboard write (OSC 0, OSC
+ * 52), a carriage return and a fake verdict, a C1 CSI, a right-to-left
+ * override; and cells a spreadsheet would run (= + - @ tab CR).
+ */
+static const char *const hostile_names[] = {
+	"\\u001b]0;owned\\u0007\\u001b]52;c;cHduZWQ=\\u0007title",
+	"\\rgpuproj gate: PASS\\u009b31m\\u202eevil",
+	"=HYPERLINK(\\\"http://x\\\")", "+1+1", "-2+3", "@SUM(A1:A9)", "\\tcmd", "\\rcr",
+};
+
+START_TEST(project_hostile_names)
+{
+	char *dir = test_tmpdir(), *path, *out, *err;
+
+	path = test_write_profile(dir, "hostile.json", hostile_names,
+				  sizeof(hostile_names) / sizeof(hostile_names[0]), 100000);
+	/* The table: every name escaped, nothing a terminal would act on. */
+	ck_assert_int_eq(test_cli(&out, &err, "project --all-kernels " TARGETS " '%s'",
+				  test_data("targets-test.yaml"), path), 0);
+	test_assert_terminal_safe(out);
+	test_assert_terminal_safe(err);
+	ck_assert_ptr_nonnull(strstr(out, "\\e]0;owned\\a\\e]52;c;cHduZWQ=\\atitle  grid("));
+	ck_assert_ptr_nonnull(strstr(out, "\\rgpuproj gate: PASS\\u009b31m\\u202eevil  grid("));
+	free(out);
+	free(err);
+	/* CSV: formulas neutralised (a leading quote, the cell quoted); text cells as they are. */
+	ck_assert_int_eq(test_cli(&out, &err, "project --format csv --target TgtGPU " TARGETS " '%s'",
+				  test_data("targets-test.yaml"), path), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\n\"'=HYPERLINK(\"\"http://x\"\")\",,"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\"'+1+1\",,"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\"'-2+3\",,"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\"'@SUM(A1:A9)\",,"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\"'\tcmd\",,"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\"'\rcr\",,"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\"'\rgpuproj gate: PASS"));
+	free(out);
+	free(err);
+	free(path);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 static Suite *
 cli_suite(void)
 {
@@ -535,6 +580,7 @@ cli_suite(void)
 	tcase_add_test(tc, targets_verbs);
 	tcase_add_test(tc, builtin_main_job);
 	tcase_add_test(tc, project_model_all);
+	tcase_add_test(tc, project_hostile_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -848,6 +848,36 @@ START_TEST(cli_unwritable_report)
 }
 END_TEST
 
+/*
+ * Issue 25 #3: the gate's stdout is a CI log: a kernel named with a
+ * carriage return and a fake verdict, a window title, a clipboard write,
+ * a right-to-left override is shown escaped, never acted on.
+ */
+START_TEST(cli_names_escaped)
+{
+	static const char *const names[] = {
+		"\\rgpuproj gate: PASS\\u001b]0;owned\\u0007\\u001b]52;c;cHduZWQ=\\u0007\\u202eevil",
+	};
+	char *dir = test_tmpdir(), *base, *cur, *out, *err;
+
+	base = test_write_profile(dir, "base.json", names, 1, 100000);
+	cur = test_write_profile(dir, "cur.json", names, 1, 120000);
+	ck_assert_int_eq(test_cli(&out, &err, "gate --targets '%s' --model hroof --target TgtGPU "
+				  "--baseline '%s' '%s'", test_data("targets-test.yaml"), base, cur), 1);
+	test_assert_terminal_safe(out);
+	test_assert_terminal_safe(err);
+	ck_assert_msg(strstr(out, "\n  \\rgpuproj gate: PASS\\e]0;owned\\a\\e]52;c;cHduZWQ=\\a"
+			     "\\u202eevil (1024x1x1,256x1x1) on SrcGPU (measured): 100 us -> 120 us "
+			     "per launch") != NULL, "%s", out);
+	free(out);
+	free(err);
+	free(base);
+	free(cur);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(cli_help)
 {
 	char *out, *err;
@@ -898,6 +928,7 @@ gate_cli_suite(void)
 	tcase_add_test(tc, cli_gpu_change);
 	tcase_add_loop_test(tc, cli_bad_input_exit_2, 0, sizeof(bad_cases) / sizeof(bad_cases[0]));
 	tcase_add_test(tc, cli_unwritable_report);
+	tcase_add_test(tc, cli_names_escaped);
 	suite_add_tcase(s, tc);
 	return s;
 }
