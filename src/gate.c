@@ -493,6 +493,16 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 			 "gpuproj %s", bv, cv);
 	}
 
+	/* A job profile merged with --force carries what was forced (merge.h): say it. */
+	for (i = 0; i < 2; i++) {
+		const char *forced = gpuproj_profile_attr(i ? cur : base, "merge_forced");
+
+		if (forced && out->n_warnings < ARRAY_LENGTH(out->warnings))
+			snprintf(out->warnings[out->n_warnings++], sizeof(out->warnings[0]),
+				 "the %s (%s) was merged with --force: %s", i ? "current profile"
+				 : "baseline", i ? cl : bl, forced);
+	}
+
 	if (fold_devices(base, &out->base) || fold_devices(cur, &out->cur))
 		goto nomem;
 

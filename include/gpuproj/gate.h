@@ -194,7 +194,8 @@ struct gpuproj_gate_result {
 	size_t n_unprojected;   /**< UNPROJECTED kernel cells over all columns */
 	bool gpu_changed;       /**< the source GPUs differ (allow_gpu_change was set) */
 	bool version_changed;   /**< the tool versions differ */
-	char warnings[4][GPUPROJ_ERROR_MSG_SIZE]; /**< one line each (GPU change, tool version) */
+	/** One line each: GPU change, tool version, a profile merged with --force (merge.h). */
+	char warnings[4][GPUPROJ_ERROR_MSG_SIZE];
 	size_t n_warnings;
 	struct gpuproj_gate_options options;  /**< the options used (labels point into the caller's strings) */
 	const struct gpuproj_target *base_source; /**< the baseline's source GPU */
