@@ -380,6 +380,70 @@ md_cell_table(struct strbuf *sb, const struct gpuproj_gate_result *r,
 	strbuf_append(sb, "\n");
 }
 
+/*
+ * Keep the Markdown under GPUPROJ_GATE_MD_MAX: a GitHub Actions job summary
+ * holds 1 MiB ($GITHUB_STEP_SUMMARY; a larger one is refused and the step
+ * shows an error), a GitLab merge-request note 1,000,000 characters. Table
+ * rows past the budget are left out (headings, paragraphs, table headers and
+ * <details> stay, so the counts in the headings still tell what there is),
+ * and a note says how many and where every kernel is. The note goes before
+ * the first table, where a reader sees it.
+ */
+static bool
+md_cap(struct strbuf *sb, size_t max)
+{
+	const size_t reserve = 2048;
+	struct strbuf out;
+	const char *p = sb->buf, *first;
+	size_t dropped = 0;
+	char note[512];
+
+	if (!sb->buf || sb->len <= max)
+		return true;
+	strbuf_init(&out);
+	first = strstr(p, "\n### ");
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl + 1 - p) : strlen(p);
+		const char *next = p + len;
+		/* A table row: not a header (followed by its |:-- separator) nor the separator. */
+		bool row = p[0] == '|' && p[1] != ':' && p[1] != '-' &&
+			   !(next[0] == '|' && (next[1] == ':' || next[1] == '-'));
+
+		if (p == first + 1) {
+			/* The note's place: filled in below, once the count is known. */
+			strbuf_append(&out, "\x01");
+		}
+		if (row && out.len + len > max - reserve)
+			dropped++;
+		else
+			strbuf_appendn(&out, p, len);
+		p = next;
+	}
+	snprintf(note, sizeof(note), "> **Cut:** %zu table row%s left out to keep this summary "
+		 "under %zu KiB (a GitHub Actions job summary holds 1 MiB, a GitLab "
+		 "merge-request note 1,000,000 characters); the JUnit report and the command's "
+		 "output list every kernel.\n\n", dropped, dropped == 1 ? " was" : "s were",
+		 max / 1024);
+	strbuf_free(sb);
+	strbuf_init(sb);
+	if (out.oom) {
+		strbuf_free(&out);
+		sb->oom = true;
+		return false;
+	}
+	for (p = out.buf; *p; p++) {
+		if (*p == '\x01')
+			strbuf_append(sb, note);
+		else
+			strbuf_appendn(sb, p, 1);
+	}
+	if (!first)
+		strbuf_append(sb, note);
+	strbuf_free(&out);
+	return !sb->oom;
+}
+
 int
 gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 {
@@ -536,6 +600,7 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 		md_cell_table(&sb, r, GPUPROJ_GATE_SMALL, false);
 		strbuf_append(&sb, "</details>\n\n");
 	}
+	md_cap(&sb, GPUPROJ_GATE_MD_MAX);
 	return finish(&sb, ret) ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
 }
 

@@ -198,6 +198,11 @@ cmd_gate(int argc, char **argv)
 		ret = cli_usage_error("gate", "missing --baseline BASE.json");
 		goto out;
 	}
+	/* One file for two reports: the second would replace the first (as report refuses). */
+	if (junit && md && (strcmp(junit, md) == 0 || file_same(junit, md))) {
+		ret = cli_usage_error("gate", "--junit and --md name the same file '%s'", md);
+		goto out;
+	}
 	if (optind != argc - 1) {
 		ret = optind == argc ? cli_usage_error("gate", "missing CURRENT.json")
 				     : cli_usage_error("gate", "expected one CURRENT.json, got %d files",

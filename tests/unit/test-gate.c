@@ -44,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gpuproj/gate.h>
 #include <gpuproj/merge.h>
@@ -607,6 +608,102 @@ START_TEST(reports_escape_names)
 }
 END_TEST
 
+/* n kernels of one long name each, every one taking mean_us per launch (10 launches). */
+static struct gpuproj_profile *
+many_kernels(size_t n, double mean_us)
+{
+	struct gpuproj_profile *p = gpuproj_profile_new();
+	char name[256];
+	size_t i;
+
+	ck_assert_int_eq(gpuproj_profile_set_device(p, "Test Source GPU", NULL, NULL, 0, 0, 0, NAN),
+			 0);
+	for (i = 0; i < n; i++) {
+		struct gpuproj_signature sig = { .name = name, .grid = { 8, 1, 1 },
+						 .block = { 64, 1, 1 } };
+		struct gpuproj_kernel *k;
+
+		snprintf(name, sizeof(name), "_ZN9namespace6detail%zu_long_kernel_name_of_a_"
+			 "template_library_with_many_parameters_expanded_for_every_typeEv", i);
+		ck_assert_int_eq(gpuproj_profile_kernel(p, &sig, &k), 0);
+		k->launches = 10;
+		k->duration_ns.n = 10;
+		k->duration_ns.mean = mean_us * US;
+		k->duration_ns.sum = mean_us * US * 10;
+		k->duration_ns.min = k->duration_ns.max = mean_us * US;
+	}
+	return p;
+}
+
+/*
+ * Issue 25 #5: the Markdown stays under the 1 MiB a GitHub job summary
+ * holds (and GitLab's 1,000,000-character note), saying what is cut.
+ * Before: 12,000 regressions made a 2.5 MB summary, which CI refuses.
+ */
+START_TEST(markdown_capped)
+{
+	struct gpuproj_profile *b = many_kernels(12000, 100), *c = many_kernels(12000, 200);
+	struct gpuproj_gate_options o;
+	struct gpuproj_gate_result r;
+	struct gpuproj_error e = { 0 };
+	char *md, *note;
+
+	gpuproj_gate_options_init(&o);
+	o.min_time_ns = 0; /* every kernel may fail */
+	ck_assert_int_eq(gpuproj_gate_compare(b, c, targets, NULL, 0, &o, &r, &e), 0);
+	ck_assert_uint_eq(r.n_regressed, 12001);
+	ck_assert_int_eq(gpuproj_gate_markdown(&r, &md), 0);
+	ck_assert_uint_le(strlen(md), GPUPROJ_GATE_MD_MAX);
+	ck_assert(starts_with(md, "## gpuproj gate: FAIL: 1 whole-run and 12000 kernel "
+			      "regressions\n"));
+	/* The note comes before the first table; the headings keep their counts. */
+	note = strstr(md, "> **Cut:** ");
+	ck_assert_ptr_nonnull(note);
+	ck_assert(note < strstr(md, "### Whole run"));
+	ck_assert_ptr_nonnull(strstr(note, " table rows were left out to keep this summary under "
+				     "976 KiB (a GitHub Actions job summary holds 1 MiB, a GitLab "
+				     "merge-request note 1,000,000 characters); the JUnit report and "
+				     "the command's output list every kernel.\n"));
+	ck_assert_ptr_nonnull(strstr(md, "### Regressions (12000)\n"));
+	ck_assert_ptr_nonnull(strstr(md, "### Whole run\n"));
+	free(md);
+	gpuproj_gate_result_clear(&r);
+	gpuproj_profile_free(b);
+	gpuproj_profile_free(c);
+}
+END_TEST
+
+/*
+ * Issue 25 #5: a current profile without a timed kernel (another CUPTI
+ * client took the records) gives no verdict. Before: PASS, "improved
+ * -100 %".
+ */
+START_TEST(gate_nothing_timed)
+{
+	struct gpuproj_profile *b = one_kernel(10, 100, 0, 0), *c = one_kernel(10, 100, 0, 0);
+	struct gpuproj_gate_result r;
+	struct gpuproj_error e = { 0 };
+	struct gpuproj_kernel *k = gpuproj_profile_at(c, 0);
+
+	memset(&k->duration_ns, 0, sizeof(k->duration_ns));
+	ck_assert_int_eq(gpuproj_gate_compare(b, c, targets, NULL, 0, NULL, &r, &e),
+			 GPUPROJ_E_UNSUPPORTED);
+	ck_assert_str_eq(e.file, "current");
+	ck_assert_str_eq(e.message, "the current profile has no timed kernel (1 kernel signature, "
+			 "10 launches, none timed): nothing to compare, no verdict; a profile "
+			 "libproj.so wrote while another CUPTI client (a framework's profiler, "
+			 "PyTorch's Kineto) took the kernel records has none, and libproj.so said "
+			 "so on stderr");
+	gpuproj_gate_result_clear(&r);
+	ck_assert_int_eq(gpuproj_gate_compare(c, b, targets, NULL, 0, NULL, &r, &e),
+			 GPUPROJ_E_UNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(e.message, "the baseline has no timed kernel"));
+	gpuproj_gate_result_clear(&r);
+	gpuproj_profile_free(b);
+	gpuproj_profile_free(c);
+}
+END_TEST
+
 START_TEST(markdown_summary)
 {
 	struct gpuproj_gate_result r;
@@ -878,6 +975,65 @@ START_TEST(cli_names_escaped)
 }
 END_TEST
 
+/* Issue 25 #5: a profile with no timed kernel: exit 2, one line, no report. */
+START_TEST(cli_nothing_timed)
+{
+	char *dir = test_tmpdir(), *out, *err, *cur, *text, *p;
+
+	/* gate-pass.json with every duration gone: kernels launched, none timed. */
+	text = test_read_file(test_data("gate-pass.json"));
+	while ((p = strstr(text, "\"duration_ns\": {")) != NULL) {
+		char *end = strchr(p, '}');
+
+		memmove(p, "\"x\": 0", 6);
+		memmove(p + 6, end + 1, strlen(end + 1) + 1);
+	}
+	cur = test_write_file(dir, "cur.json", text);
+	ck_assert_int_eq(run(&out, &err, "--baseline gate-base.json '%s' --junit '%s/j.xml' "
+			     "--md '%s/s.md'", cur, dir, dir), 2);
+	ck_assert_str_eq(out, "");
+	ck_assert_msg(strstr(err, "cur.json: the current profile has no timed kernel (6 kernel "
+			     "signatures, 184 launches, none timed)") != NULL, "%s", err);
+	ck_assert_ptr_nonnull(strstr(err, "nothing to compare, no verdict"));
+	ck_assert_int_eq(test_count_dir(dir), 1);
+	free(text);
+	free(cur);
+	free(out);
+	free(err);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Issue 25 #5: --junit and --md naming one file (by name or through a
+ * link) is refused, as report refuses it. Before: the Markdown replaced
+ * the JUnit file, and CI read a report that was not XML.
+ */
+START_TEST(cli_one_file_two_reports)
+{
+	char *dir = test_tmpdir(), *out, *err, *link;
+
+	ck_assert_int_eq(run(&out, &err, "--baseline gate-base.json gate-fail.json --junit '%s/r' "
+			     "--md '%s/r'", dir, dir), 2);
+	ck_assert_ptr_nonnull(strstr(err, "gpuproj: gate: --junit and --md name the same file '"));
+	ck_assert_int_eq(test_count_dir(dir), 0);
+	free(out);
+	free(err);
+	test_write_file(dir, "r.xml", "");
+	ck_assert_int_gt(asprintf(&link, "%s/r.md", dir), 0);
+	ck_assert_int_eq(symlink("r.xml", link), 0);
+	ck_assert_int_eq(run(&out, &err, "--baseline gate-base.json gate-fail.json --junit "
+			     "'%s/r.xml' --md '%s'", dir, link), 2);
+	ck_assert_ptr_nonnull(strstr(err, "--junit and --md name the same file"));
+	free(link);
+	free(out);
+	free(err);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(cli_help)
 {
 	char *out, *err;
@@ -912,6 +1068,8 @@ gate_suite(void)
 	tcase_add_test(tr, junit_xml);
 	tcase_add_test(tr, reports_escape_names);
 	tcase_add_test(tr, markdown_summary);
+	tcase_add_test(tr, markdown_capped);
+	tcase_add_test(tr, gate_nothing_timed);
 	suite_add_tcase(s, tr);
 	return s;
 }
@@ -929,6 +1087,8 @@ gate_cli_suite(void)
 	tcase_add_loop_test(tc, cli_bad_input_exit_2, 0, sizeof(bad_cases) / sizeof(bad_cases[0]));
 	tcase_add_test(tc, cli_unwritable_report);
 	tcase_add_test(tc, cli_names_escaped);
+	tcase_add_test(tc, cli_nothing_timed);
+	tcase_add_test(tc, cli_one_file_two_reports);
 	suite_add_tcase(s, tc);
 	return s;
 }
