@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,27 +34,68 @@ valid_text(struct strbuf *sb, const char *s, char **fixed)
  * Bytes that are not valid UTF-8 become U+FFFD first: every file the
  * writers produce is valid UTF-8 (XML parsers refuse anything else).
  */
+/*
+ * Sequences every writer replaces before `rep` sees a byte (issue 25): a
+ * bidirectional control (it would reorder what a person reads: a name
+ * that shows as another) becomes the visible text "\u202e"; for XML also
+ * the non-characters U+FFFE and U+FFFF, which XML 1.0 forbids (Char,
+ * section 2.2), become U+FFFD. Returns the bytes of `s` replaced (0: none)
+ * with the replacement in `out`.
+ */
+static size_t
+special_seq(const char *s, bool xml, char out[8])
+{
+	uint32_t cp;
+	size_t n = text_bidi_len(s, &cp);
+
+	if (n) {
+		snprintf(out, 8, "\\u%04x", (unsigned)cp);
+		return n;
+	}
+	if (xml && (unsigned char)s[0] == 0xef && (unsigned char)s[1] == 0xbf &&
+	    ((unsigned char)s[2] == 0xbe || (unsigned char)s[2] == 0xbf)) {
+		snprintf(out, 8, "\xef\xbf\xbd"); /* U+FFFD REPLACEMENT CHARACTER */
+		return 3;
+	}
+	return 0;
+}
+
 static void
-escape(struct strbuf *sb, const char *s, const char *(*rep)(unsigned char c))
+escape_ex(struct strbuf *sb, const char *s, const char *(*rep)(unsigned char c), bool xml)
 {
 	const char *run, *r;
-	char *fixed = NULL;
+	char *fixed = NULL, seq[8];
+	size_t n;
 
 	if (!s)
 		return;
 	if (!(s = valid_text(sb, s, &fixed)))
 		return;
 	run = s;
-	for (; *s; s++) {
-		r = rep((unsigned char)*s);
-		if (!r)
+	while (*s) {
+		if ((unsigned char)*s >= 0xd8 && (n = special_seq(s, xml, seq)) != 0) {
+			strbuf_appendn(sb, run, (size_t)(s - run));
+			strbuf_append(sb, seq);
+			s += n;
+			run = s;
 			continue;
-		strbuf_appendn(sb, run, (size_t)(s - run));
-		strbuf_append(sb, r);
-		run = s + 1;
+		}
+		r = rep((unsigned char)*s);
+		if (r) {
+			strbuf_appendn(sb, run, (size_t)(s - run));
+			strbuf_append(sb, r);
+			run = s + 1;
+		}
+		s++;
 	}
 	strbuf_append(sb, run);
 	free(fixed);
+}
+
+static void
+escape(struct strbuf *sb, const char *s, const char *(*rep)(unsigned char c))
+{
+	escape_ex(sb, s, rep, false);
 }
 
 static const char *
@@ -87,14 +129,15 @@ xml_rep(unsigned char c)
 	case '\t': return "&#9;";
 	case '\n': return "&#10;";
 	case '\r': return "&#13;";
-	default: return c < 0x20 ? "?" : NULL;
+	/* XML 1.0 forbids the other controls (Char, section 2.2): U+FFFD. */
+	default: return c < 0x20 ? "\xef\xbf\xbd" : NULL;
 	}
 }
 
 void
 xml_escape(struct strbuf *sb, const char *s)
 {
-	escape(sb, s, xml_rep);
+	escape_ex(sb, s, xml_rep, true);
 }
 
 static const char *

@@ -20,7 +20,13 @@
 
 #include "util.h"
 
-/* ---- escapers: append `s` (NULL appends nothing) to `sb` ---- */
+/*
+ * ---- escapers: append `s` (NULL appends nothing) to `sb` ----
+ *
+ * All of them show a bidirectional control (U+061C, U+200E, U+200F,
+ * U+202A to U+202E, U+2066 to U+2069) as the visible text "\u202e": a
+ * name with one would show people something other than what it is.
+ */
 
 /*
  * HTML text, safe in element content and in quoted attribute values:
@@ -32,8 +38,9 @@ void html_escape(struct strbuf *sb, const char *s);
  * XML 1.0 text, safe in element content and in quoted attribute values
  * (JUnit): & < > " ' become &amp; &lt; &gt; &quot; &apos;; tab, line
  * feed and carriage return become character references (so attribute
- * normalisation keeps them); other characters below 0x20, which XML 1.0
- * forbids, become '?'.
+ * normalisation keeps them); what XML 1.0 forbids (the other characters
+ * below 0x20, and the non-characters U+FFFE and U+FFFF) becomes U+FFFD, so
+ * every parser accepts the file.
  */
 void xml_escape(struct strbuf *sb, const char *s);
 

@@ -259,7 +259,8 @@ char *gpuproj_gate_kernel_label(const struct gpuproj_kernel *k, char *buf, size_
  * is a `<failure type="regression" message="…">` whose text holds the
  * case's numbers; new, vanished, not projected and not comparable cells are
  * `<skipped message="…"/>`; every other case has a `<system-out>` with its
- * numbers. Text is XML-escaped; characters XML 1.0 forbids become '?'.
+ * numbers. Text is XML-escaped; characters XML 1.0 forbids (controls other
+ * than tab and line breaks, U+FFFE, U+FFFF) become U+FFFD.
  *
  * @param r a result filled by a successful gpuproj_gate_compare()
  * @param[out] ret NUL-terminated UTF-8 text, malloc'd, owned by the caller;

@@ -590,8 +590,9 @@ START_TEST(reports_escape_names)
 		k->demangled = strdup("void f<a&b, \"q\" 'p'>(x|y) `t`\x01");
 	}
 	ck_assert_int_eq(gpuproj_gate_junit(&r, &x), 0);
+	/* What XML 1.0 forbids becomes U+FFFD (issue 25; before: '?'). */
 	ck_assert_msg(strstr(x, "name=\"void f&lt;a&amp;b, &quot;q&quot; &apos;p&apos;&gt;(x|y) "
-			     "`t`? (8x1x1,64x1x1)\"") != NULL, "%.3000s", x);
+			     "`t`\xef\xbf\xbd (8x1x1,64x1x1)\"") != NULL, "%.3000s", x);
 	ck_assert_int_eq(gpuproj_gate_markdown(&r, &md), 0);
 	/*
 	 * A code span keeps the backticks of the name (CommonMark §6.1: a fence
@@ -1034,6 +1035,41 @@ START_TEST(cli_one_file_two_reports)
 }
 END_TEST
 
+/*
+ * Issue 25 #10: names with U+FFFE, U+FFFF and a control character give a
+ * JUnit file an XML parser reads (python3's expat, where present).
+ */
+START_TEST(cli_junit_parses)
+{
+	static const char *const names[] = { "k\\ufffe\\uffff\\u0001x" };
+	char *dir = test_tmpdir(), *base, *cur, *out, *err, *cmd;
+	int rc;
+
+	base = test_write_profile(dir, "base.json", names, 1, 100000);
+	cur = test_write_profile(dir, "cur.json", names, 1, 120000);
+	ck_assert_int_eq(test_cli(&out, &err, "gate --targets '%s' --model hroof --target TgtGPU "
+				  "--baseline '%s' '%s' --junit '%s/j.xml'", test_data("targets-test.yaml"),
+				  base, cur, dir), 1);
+	free(out);
+	free(err);
+	ck_assert_int_gt(asprintf(&cmd, "command -v python3 >/dev/null || exit 77; python3 -c "
+				  "\"import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])\" "
+				  "'%s/j.xml'", dir), 0);
+	rc = test_run(cmd, &out, &err);
+	if (rc == 77)
+		test_skip("python3 not found: the JUnit file was not parsed");
+	else
+		ck_assert_msg(rc == 0, "the JUnit file does not parse: %s", err);
+	free(cmd);
+	free(out);
+	free(err);
+	free(base);
+	free(cur);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(cli_help)
 {
 	char *out, *err;
@@ -1089,6 +1125,7 @@ gate_cli_suite(void)
 	tcase_add_test(tc, cli_names_escaped);
 	tcase_add_test(tc, cli_nothing_timed);
 	tcase_add_test(tc, cli_one_file_two_reports);
+	tcase_add_test(tc, cli_junit_parses);
 	suite_add_tcase(s, tc);
 	return s;
 }

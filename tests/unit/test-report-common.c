@@ -108,9 +108,29 @@ START_TEST(html_and_xml)
 	CHECK_TEXT(html_escape, "<a href=\"x\">'&'</a>",
 		   "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
 	CHECK_TEXT(html_escape, "naïve – ok", "naïve – ok");
-	/* XML 1.0 forbids most control characters; tab and line breaks survive attributes. */
-	CHECK_TEXT(xml_escape, "a<b&'\"\t\n\r\x01" "c", "a&lt;b&amp;&apos;&quot;&#9;&#10;&#13;?c");
+	/*
+	 * XML 1.0 forbids most control characters and U+FFFE, U+FFFF (Char,
+	 * section 2.2): U+FFFD. Tab and line breaks survive attributes.
+	 */
+	CHECK_TEXT(xml_escape, "a<b&'\"\t\n\r\x01" "c",
+		   "a&lt;b&amp;&apos;&quot;&#9;&#10;&#13;\xef\xbf\xbd" "c");
 	CHECK_TEXT(xml_escape, NULL, "");
+}
+END_TEST
+
+/*
+ * Issue 25 #10: the non-characters U+FFFE and U+FFFF made JUnit XML no
+ * parser accepts; bidirectional overrides were kept silently in names
+ * shown to people (they reorder what is read). Before: both as they were.
+ */
+START_TEST(noncharacters_and_bidi)
+{
+	CHECK_TEXT(xml_escape, "k\xef\xbf\xbe" "x\xef\xbf\xbf", "k\xef\xbf\xbd" "x\xef\xbf\xbd");
+	CHECK_TEXT(xml_escape, "\xef\xbf\xbc ok", "\xef\xbf\xbc ok");
+	CHECK_TEXT(xml_escape, "a\xe2\x80\xae" "b", "a\\u202eb");
+	CHECK_TEXT(html_escape, "a\xe2\x80\xae" "b\xe2\x81\xa6", "a\\u202eb\\u2066");
+	CHECK_TEXT(md_text, "a\xe2\x80\xae" "b_", "a\\u202eb\\_");
+	CHECK_CODE("a\xe2\x80\x8f" "b", false, "`a\\u200fb`");
 }
 END_TEST
 
@@ -254,6 +274,7 @@ common_suite(void)
 	tcase_add_test(tc, term_text_escapes);
 	tcase_add_test(tc, term_text_cut);
 	tcase_add_test(tc, csv_formula_neutralised);
+	tcase_add_test(tc, noncharacters_and_bidi);
 	suite_add_tcase(s, tc);
 	return s;
 }
