@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,10 +161,69 @@ md_rep(unsigned char c)
 	}
 }
 
+static const char *md_code_rep(unsigned char c);
+
+/*
+ * A bare URL at s (http:// or https:// at the start of a word): its length,
+ * up to white space or a character Markdown or a table gives meaning to
+ * there (< > " ` |), trailing punctuation left out (a sentence's full stop,
+ * a closing parenthesis it was written in); 0 when there is none.
+ */
+static size_t
+bare_url(const char *start, const char *s)
+{
+	size_t n;
+
+	if (s > start && !isspace((unsigned char)s[-1]) && s[-1] != '(' && s[-1] != '[')
+		return 0;
+	if (strncmp(s, "https://", 8) != 0 && strncmp(s, "http://", 7) != 0)
+		return 0;
+	for (n = 0; s[n] && !isspace((unsigned char)s[n]) && (unsigned char)s[n] >= 0x20 &&
+		    !strchr("<>\"`|", s[n]); n++)
+		;
+	while (n && strchr(".,;:!?)]'*_~", s[n - 1]))
+		n--;
+	return n > 8 ? n : 0;
+}
+
 void
 md_text(struct strbuf *sb, const char *s)
 {
-	escape(sb, s, md_rep);
+	const char *start = s, *run;
+	char *part;
+	size_t n;
+
+	if (!s)
+		return;
+	/*
+	 * A bare URL is written as a CommonMark autolink, <https://…> (6.5):
+	 * escaped, its '_' and '~' would be part of the link GFM makes of it,
+	 * and the link would break.
+	 */
+	for (run = s; *s; s++) {
+		if (*s != 'h' || !(n = bare_url(start, s)))
+			continue;
+		part = xstrndup(run, (size_t)(s - run));
+		if (!part) {
+			sb->oom = true;
+			return;
+		}
+		escape(sb, part, md_rep);
+		free(part);
+		part = xstrndup(s, n);
+		if (!part) {
+			sb->oom = true;
+			return;
+		}
+		strbuf_append(sb, "<");
+		/* Only what a URL may hold reaches here; bytes that are not UTF-8 become U+FFFD. */
+		escape(sb, part, md_code_rep);
+		strbuf_append(sb, ">");
+		free(part);
+		s += n - 1;
+		run = s + 1;
+	}
+	escape(sb, run, md_rep);
 }
 
 static const char *

@@ -134,6 +134,21 @@ START_TEST(noncharacters_and_bidi)
 }
 END_TEST
 
+/*
+ * Issue 25 #10: a bare URL in Markdown text is an autolink, <…>: escaped,
+ * its '_' became "\_" and the link GFM makes of it broke. Trailing
+ * punctuation stays outside; a word that only contains "http://" is text.
+ */
+START_TEST(md_text_bare_urls)
+{
+	CHECK_TEXT(md_text, "see https://x.org/a_b_c. and (https://y.org/p~q?r=1_2), done",
+		   "see <https://x.org/a_b_c>. and (<https://y.org/p~q?r=1_2>), done");
+	CHECK_TEXT(md_text, "http://h/x|y z", "<http://h/x>\\|y z");
+	CHECK_TEXT(md_text, "xhttps://a_b", "xhttps://a\\_b");
+	CHECK_TEXT(md_text, "https:// alone_", "https:// alone\\_");
+}
+END_TEST
+
 START_TEST(json_numbers)
 {
 	json_t *o = json_object();
@@ -275,6 +290,7 @@ common_suite(void)
 	tcase_add_test(tc, term_text_cut);
 	tcase_add_test(tc, csv_formula_neutralised);
 	tcase_add_test(tc, noncharacters_and_bidi);
+	tcase_add_test(tc, md_text_bare_urls);
 	suite_add_tcase(s, tc);
 	return s;
 }
