@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -287,9 +288,17 @@ cmd_gate(int argc, char **argv)
 	/* The human summary goes to stdout unless a report does. */
 	summary = (junit && strcmp(junit, "-") == 0) || (md && strcmp(md, "-") == 0) ? stderr
 										      : stdout;
-	if (gpuproj_gate_print(summary, &res) || fflush(summary) != 0) {
-		cli_fail("%s: write error", summary == stdout ? "<stdout>" : "<stderr>");
-		goto out;
+	{
+		int pr = gpuproj_gate_print(summary, &res), fl, e;
+
+		errno = 0;
+		fl = fflush(summary);
+		e = errno;
+		if (pr || fl != 0) {
+			cli_fail("%s: write error%s%s", summary == stdout ? "<stdout>" : "<stderr>",
+				 e ? ": " : "", e ? strerror(e) : "");
+			goto out;
+		}
 	}
 	ret = res.regression ? EXIT_REGRESSION : EXIT_OK;
 out:

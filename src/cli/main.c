@@ -325,6 +325,32 @@ cli_stderr_is_tty(void)
 	return isatty(STDERR_FILENO) == 1;
 }
 
+/*
+ * What every command's status must also say: standard output could not be
+ * written (`> /dev/full`, a closed pipe's EPIPE with SIGPIPE ignored, a
+ * full disk). stdio keeps the error until the flush, and exit() would
+ * swallow it: flush here, and fail (1; gate's 2, "no verdict") with one
+ * line when the output was lost.
+ */
+static int
+stdout_checked(int ret, const char *cmd)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return ret;
+	/* A command that failed has said why (cli_write_output() names stdout itself). */
+	if (ret != EXIT_OK)
+		return ret;
+	e = errno;
+	if (e)
+		cli_fail("<stdout>: write error: %s", strerror(e));
+	else /* an earlier write failed; its errno is gone */
+		cli_fail("<stdout>: write error");
+	return cmd && strcmp(cmd, "gate") == 0 ? EXIT_USAGE : EXIT_FAIL;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -369,15 +395,16 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage(stdout);
-		return EXIT_OK;
+		return stdout_checked(EXIT_OK, NULL);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		printf("gpuproj %s\n", GPUPROJ_VERSION);
-		return EXIT_OK;
+		return stdout_checked(EXIT_OK, NULL);
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+			return stdout_checked(commands[i].run(argc - 1, argv + 1),
+					      commands[i].name);
 	}
 	if (argv[1][0] == '-')
 		return cli_usage_error(NULL, "unknown option '%s'", argv[1]);

@@ -563,6 +563,36 @@ START_TEST(project_hostile_names)
 }
 END_TEST
 
+/*
+ * Issue 25 #10: a command whose standard output cannot be written
+ * (`> /dev/full`) fails with one line, gate with "no verdict". Before:
+ * exit 0, and nothing said.
+ */
+START_TEST(stdout_unwritable)
+{
+	static const struct { const char *args; int status; } cases[] = {
+		{ "--version", 1 }, { "--help", 1 }, { "targets list", 1 },
+		{ "project --builtin", 1 }, { "project --builtin --format csv", 1 },
+		{ "ncu-metrics --chip GA100", 1 },
+		{ "gate --targets targets-test.yaml --baseline gate-base.json gate-pass.json", 2 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *cmd, *out, *err;
+
+		ck_assert_int_gt(asprintf(&cmd, "cd '%s' && ( '%s' %s > /dev/full )", test_data(""),
+					  test_gpuproj(), cases[i].args), 0);
+		ck_assert_msg(test_run(cmd, &out, &err) == cases[i].status, "%s", cases[i].args);
+		ck_assert_msg(strstr(err, "gpuproj: <stdout>: write error: No space left on "
+				     "device\n") != NULL, "%s: %s", cases[i].args, err);
+		free(cmd);
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
 static Suite *
 cli_suite(void)
 {
@@ -581,6 +611,7 @@ cli_suite(void)
 	tcase_add_test(tc, builtin_main_job);
 	tcase_add_test(tc, project_model_all);
 	tcase_add_test(tc, project_hostile_names);
+	tcase_add_test(tc, stdout_unwritable);
 	suite_add_tcase(s, tc);
 	return s;
 }
