@@ -1252,10 +1252,12 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * GPUPROJ_MODE=timing: no launch callbacks, no profiler, every launch
-		 * timed. Only cudaDeviceReset, cuCtxDestroy, cuDevicePrimaryCtxReset
-		 * (records are delivered before a context goes), contexts and the
-		 * fatal-error state are subscribed: no launch callbacks.
+		 * GPUPROJ_MODE=timing: no profiler, every launch timed. Subscribed:
+		 * cudaDeviceReset, cuCtxDestroy, cuDevicePrimaryCtxReset (records
+		 * are delivered before a context goes), contexts, the fatal-error
+		 * state, and the 20 launch callbacks of the runtime and the driver,
+		 * which only count launches (issue 25: a second CUPTI client taking
+		 * the records is noticed from them).
 		 */
 		.name = "timing_mode",
 		.env = ENV("GPUPROJ_MODE=timing"),
@@ -1264,7 +1266,7 @@ static const struct scenario scenarios[] = {
 			       "kernel launch, no metrics (GPUPROJ_MODE=timing); report at exit: {out}",
 			       "@wrote:1|3|0"),
 		.kernels = { K(SAXPY, 3, 0, 3, 1000) },
-		.calls = { CALLS("cuptiProfilerInitialize", 0), CALLS("cuptiEnableCallback", 6) },
+		.calls = { CALLS("cuptiProfilerInitialize", 0), CALLS("cuptiEnableCallback", 26) },
 		.attrs = { { "mode", "timing" } },
 	},
 	{
@@ -1956,6 +1958,49 @@ static const struct scenario scenarios[] = {
 			       "would hang under kernel replay); they are timed",
 			       "@wrote:1|2|0"),
 		.extra = extra_names_escaped,
+	},
+	{
+		/*
+		 * Issue 25 #5: the second client takes the records in
+		 * GPUPROJ_MODE=timing, and stops before exit (no 2 s for the
+		 * worker's rule): noticed all the same, from the launches counted
+		 * by the launch callbacks (which, without metrics, only count),
+		 * and tracing is not disabled again. Before: no line in timing
+		 * mode (no launch callbacks), and the disable at exit of a kind
+		 * no longer enabled (the double's violation).
+		 */
+		.name = "second_cupti_client_in_timing_mode",
+		.env = ENV("GPUPROJ_MODE=timing"),
+		.cmds = CMDS("init", "ctx 0", "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
+			     "sleep 300", "kineto-start",
+			     "repeat 100 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "kineto-stop"),
+		.out = "kineto records 100\n",
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
+			       "kernel launch, no metrics (GPUPROJ_MODE=timing); report at exit: {out}",
+			       "[gpuproj] another CUPTI client in this process (a framework's profiler, "
+			       "PyTorch's for one) took over the kernel records: 100 launches since have "
+			       "none for gpuproj, which keeps what it has and leaves kernel tracing to "
+			       "that client",
+			       "@wrote:1|3|0"),
+		.kernels = { K(SAXPY, 3, 0, 3, 1000) },
+		.calls = { CALLS("cuptiActivityDisable", 1) },
+	},
+	{
+		/* ... and in full mode with fewer than 64 launches (before: not noticed). */
+		.name = "second_cupti_client_few_launches",
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "sleep 300",
+			     "kineto-start", "repeat 10 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
+			     "kineto-stop"),
+		.out = "kineto records 10\n",
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] another CUPTI client in this process (a framework's profiler, "
+			       "PyTorch's for one) took over the kernel records: 10 launches since have "
+			       "none for gpuproj, which keeps what it has and leaves kernel tracing to "
+			       "that client",
+			       "@wrote:1|3|1"),
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
+		.calls = { CALLS("cuptiActivityDisable", 1) },
 	},
 };
 
