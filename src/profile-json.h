@@ -17,5 +17,20 @@
  * ENOMEM.
  */
 json_t *profile_to_json(const struct gpuproj_profile *p, struct gpuproj_error *reterr);
+/*
+ * As profile_to_json(), with json_stream_placeholder() (report-common.h)
+ * for "kernels": the kernels are written one at a time with
+ * profile_kernel_json() (a new reference: kernel i as JSON).
+ */
+json_t *profile_to_json_head(const struct gpuproj_profile *p, struct gpuproj_error *reterr);
+json_t *profile_kernel_json(const struct gpuproj_profile *p, size_t i);
+/* A json_stream_array writer of the kernels of the profile `userdata`. */
+int profile_kernel_write(FILE *f, void *userdata, size_t i, size_t indent);
+/*
+ * Write `root` (from profile_to_json_head(), maybe extended) with p's
+ * kernels streamed in, atomically to `path` ("-" = standard output).
+ */
+int profile_stream_save(json_t *root, const struct gpuproj_profile *p, const char *path,
+			struct gpuproj_error *reterr);
 
 #endif

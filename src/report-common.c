@@ -372,6 +372,108 @@ json_text(json_t *root)
 	return nl;
 }
 
+/* The placeholder of stream array k: a string no writer produces (U+0001 is escaped). */
+#define STREAM_MARK_FMT "\x01gpuproj-stream-%u\x01"
+#define STREAM_MARK_JSON_FMT "\"\\u0001gpuproj-stream-%u\\u0001\""
+
+json_t *
+json_stream_placeholder(unsigned k)
+{
+	char mark[48];
+
+	snprintf(mark, sizeof(mark), STREAM_MARK_FMT, k);
+	return json_string(mark);
+}
+
+/* Write `text` with `indent` spaces before each line but the first. */
+static int
+put_indented(FILE *f, const char *text, size_t len, size_t indent)
+{
+	const char *p = text, *end = text + len, *nl;
+
+	while (p < end) {
+		size_t l;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		l = nl ? (size_t)(nl + 1 - p) : (size_t)(end - p);
+		if (p != text && fprintf(f, "%*s", (int)indent, "") < 0)
+			return -1;
+		if (fwrite(p, 1, l, f) != l)
+			return -1;
+		p += l;
+	}
+	return 0;
+}
+
+int
+json_stream_value(FILE *f, json_t *v, size_t indent)
+{
+	char *e = json_dumps(v, JSON_INDENT(1) | JSON_REAL_PRECISION(17) | JSON_ENSURE_ASCII |
+				JSON_ENCODE_ANY);
+	int r;
+
+	if (!e)
+		return GPUPROJ_E_NOMEM;
+	r = put_indented(f, e, strlen(e), indent) ? GPUPROJ_E_IO : GPUPROJ_OK;
+	free(e);
+	return r;
+}
+
+int
+json_stream(FILE *f, json_t *root, size_t indent, const struct json_stream_array *arrays,
+	    size_t n_arrays)
+{
+	char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(17) |
+					      JSON_ENSURE_ASCII | JSON_ENCODE_ANY);
+	const char *pos;
+	size_t k;
+	int r = GPUPROJ_E_NOMEM;
+
+	if (!text)
+		return GPUPROJ_E_NOMEM;
+	pos = text;
+	for (k = 0; k < n_arrays; k++) {
+		const struct json_stream_array *a = &arrays[k];
+		char mark[48];
+		const char *m, *line;
+		size_t at, i;
+
+		snprintf(mark, sizeof(mark), STREAM_MARK_JSON_FMT, (unsigned)k);
+		m = strstr(pos, mark);
+		if (!m) {
+			r = GPUPROJ_E_INVAL;
+			goto out;
+		}
+		/* The placeholder's line: the array's own indentation (plus ours). */
+		for (line = m; line > text && line[-1] != '\n'; line--)
+			;
+		at = indent + strspn(line, " ");
+		r = GPUPROJ_E_IO;
+		if (put_indented(f, pos, (size_t)(m - pos), indent))
+			goto out;
+		if (a->n == 0 && fputs("[]", f) < 0)
+			goto out;
+		for (i = 0; i < a->n; i++) {
+			/* As json_dumps() nests it: one level deeper than the array's key. */
+			if (fputs(i ? ",\n" : "[\n", f) < 0 ||
+			    fprintf(f, "%*s", (int)(at + 1), "") < 0)
+				goto out;
+			if ((r = a->write_elem(f, a->userdata, i, at + 1)))
+				goto out;
+			r = GPUPROJ_E_IO;
+		}
+		if (a->n && fprintf(f, "\n%*s]", (int)at, "") < 0)
+			goto out;
+		pos = m + strlen(mark);
+	}
+	if (put_indented(f, pos, strlen(pos), indent))
+		goto out;
+	r = ferror(f) ? GPUPROJ_E_IO : GPUPROJ_OK;
+out:
+	free(text);
+	return r;
+}
+
 int
 json_save_atomic(json_t *root, const char *path, struct gpuproj_error *reterr)
 {

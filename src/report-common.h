@@ -103,6 +103,28 @@ int json_set_named(json_t *map, const char *name, json_t *value, const char *hex
 char *json_text(json_t *root);
 /* json_text() of `root` written atomically to `path` ("-" = standard output). */
 int json_save_atomic(json_t *root, const char *path, struct gpuproj_error *reterr);
+/*
+ * Streaming JSON (issue 25: memory stays that of one element, not of the
+ * whole tree). `root` holds json_stream_placeholder(k) where array k goes
+ * (k = 0, 1, … in the order they appear in the text). json_stream() writes
+ * what json_text() would write for `root` with the arrays in place, byte
+ * for byte but the final newline, every line after the first indented by
+ * `indent` more spaces (for a value nested in another stream): element i
+ * of array k is written by arrays[k].write_elem(f, userdata, i, indent),
+ * positioned at its first character, with `indent` the spaces its other
+ * lines need (json_stream_value() of one value does that).
+ * Each returns GPUPROJ_OK, GPUPROJ_E_NOMEM, GPUPROJ_E_IO (the stream's
+ * error) or GPUPROJ_E_INVAL (a placeholder missing).
+ */
+struct json_stream_array {
+	size_t n;
+	int (*write_elem)(FILE *f, void *userdata, size_t i, size_t indent);
+	void *userdata;
+};
+json_t *json_stream_placeholder(unsigned k);
+int json_stream(FILE *f, json_t *root, size_t indent, const struct json_stream_array *arrays,
+		size_t n_arrays);
+int json_stream_value(FILE *f, json_t *v, size_t indent);
 
 /*
  * The footnote of an interval marked "*": fitted without the source or the

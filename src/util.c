@@ -569,6 +569,89 @@ fail:
 }
 
 int
+file_reader_open(struct file_reader *r, const char *path, uint64_t limit, const char *what,
+		 struct gpuproj_error *err)
+{
+	int st;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->is_stdin = strcmp(path, "-") == 0;
+	r->path = path;
+	r->name = r->is_stdin ? "<stdin>" : path;
+	r->what = what ? what : "an input file";
+	st = file_input_limit(&r->max, NULL, err);
+	if (st)
+		return st;
+	if (limit && limit < r->max)
+		r->max = limit;
+	r->fd = r->is_stdin ? STDIN_FILENO
+			    : open(path, O_RDONLY | O_CLOEXEC | (regular_only() ? O_NONBLOCK : 0));
+	if (r->fd < 0)
+		return error_set(err, GPUPROJ_E_IO, r->name, 0, 0, "cannot open: %s",
+				 strerror(errno));
+	if (fstat(r->fd, &r->st) != 0) {
+		st = error_set(err, GPUPROJ_E_IO, r->name, 0, 0, "cannot stat: %s", strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(r->st.st_mode)) {
+		st = error_set(err, GPUPROJ_E_IO, r->name, 0, 0, "is a directory");
+		goto fail;
+	}
+	if (regular_only() && !r->is_stdin && !S_ISREG(r->st.st_mode)) {
+		st = error_set(err, GPUPROJ_E_IO, r->name, 0, 0, "is %s, not a regular file; only "
+			       "regular files are read here", file_kind(r->st.st_mode));
+		goto fail;
+	}
+	/* A regular file's size is known before reading: refuse without reading. */
+	if (S_ISREG(r->st.st_mode) && (uint64_t)r->st.st_size > r->max) {
+		st = too_big(err, r->name, (uint64_t)r->st.st_size, true, r->max, r->what);
+		goto fail;
+	}
+	return GPUPROJ_OK;
+fail:
+	if (!r->is_stdin)
+		close(r->fd);
+	r->fd = -1;
+	return st;
+}
+
+ssize_t
+file_reader_read(struct file_reader *r, char *buf, size_t size, struct gpuproj_error *err)
+{
+	for (;;) {
+		ssize_t n = read(r->fd, buf, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error_set(err, GPUPROJ_E_IO, r->name, 0, 0, "read error: %s", strerror(errno));
+			return -1;
+		}
+		r->total += (uint64_t)n;
+		/* Pipes, devices and growing files: refused once past the limit. */
+		if (r->total > r->max) {
+			too_big(err, r->name, 0, false, r->max, r->what);
+			return -1;
+		}
+		return n;
+	}
+}
+
+void
+file_reader_close(struct file_reader *r, bool ok)
+{
+	if (r->fd < 0)
+		return;
+	if (!r->is_stdin) {
+		if (ok)
+			note_input(&r->st, r->path);
+		close(r->fd);
+	}
+	r->fd = -1;
+}
+
+int
 file_read_all(const char *path, char **ret, size_t *ret_len, struct gpuproj_error *err)
 {
 	return file_read_limited(path, 0, NULL, ret, ret_len, err);

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include <gpuproj/error.h>
@@ -106,6 +108,26 @@ int file_read_all(const char *path, char **ret, size_t *ret_len, struct gpuproj_
  */
 int file_read_limited(const char *path, uint64_t limit, const char *what, char **ret,
 		      size_t *ret_len, struct gpuproj_error *err);
+
+/*
+ * An input read in pieces (a streaming parser): the checks and the limit
+ * of file_read_limited() (`limit` and `what` as there); file_reader_read()
+ * returns the bytes read, 0 at the end, or -1 with err filled (a read
+ * error, or more than the limit from a pipe or a growing file). Close with
+ * file_reader_close(), `ok` true when the whole file was read as an input
+ * (it is then remembered: file_protect_inputs()).
+ */
+struct file_reader {
+	int fd;
+	bool is_stdin;
+	const char *path, *name, *what;
+	uint64_t max, total;
+	struct stat st;
+};
+int file_reader_open(struct file_reader *r, const char *path, uint64_t limit, const char *what,
+		     struct gpuproj_error *err);
+ssize_t file_reader_read(struct file_reader *r, char *buf, size_t size, struct gpuproj_error *err);
+void file_reader_close(struct file_reader *r, bool ok);
 
 /*
  * Read regular files only (libproj.so turns it on: a FIFO named by

@@ -251,10 +251,10 @@ int
 cli_write_output(const char *path, int (*render)(FILE *f, void *userdata), void *userdata)
 {
 	struct gpuproj_error err = { 0 };
-	char *buf = NULL;
-	size_t len = 0;
+	struct file_tmp t;
 	FILE *f;
-	int r;
+	int r, e;
+	bool bad;
 
 	if (!path || strcmp(path, "-") == 0) {
 		r = render(stdout, userdata);
@@ -262,17 +262,28 @@ cli_write_output(const char *path, int (*render)(FILE *f, void *userdata), void 
 			return cli_fail("<stdout>: write error: %s", strerror(errno));
 		return EXIT_OK;
 	}
-	f = open_memstream(&buf, &len);
-	if (!f)
+	/*
+	 * Rendered straight into the hidden temporary file, then renamed: a large
+	 * CSV is never held in memory (issue 25), and a failure still leaves no
+	 * half-written output.
+	 */
+	if (file_tmp_open(&t, path, 0, &err))
+		return cli_fail_error(&err);
+	f = file_tmp_stream(&t);
+	if (!f) {
+		file_tmp_abort(&t);
 		return cli_fail("out of memory");
-	r = render(f, userdata);
-	if (fclose(f) != 0 || r) {
-		free(buf);
-		return cli_fail("%s: %s", path, r ? gpuproj_strerror(r) : "out of memory");
 	}
-	r = file_write_atomic(path, buf, len, &err);
-	free(buf);
-	return r ? cli_fail_error(&err) : EXIT_OK;
+	r = render(f, userdata);
+	e = errno;
+	bad = ferror(f) != 0;
+	if (r || bad) {
+		file_tmp_abort(&t);
+		if (r == GPUPROJ_E_IO || (!r && bad))
+			return cli_fail("%s: write error: %s", path, strerror(e));
+		return cli_fail("%s: %s", path, gpuproj_strerror(r));
+	}
+	return file_tmp_commit(&t, NULL, &err) ? cli_fail_error(&err) : EXIT_OK;
 }
 
 bool

@@ -1212,6 +1212,61 @@ START_TEST(builtin_targets_not_an_input)
 }
 END_TEST
 
+/*
+ * Issue 25 #9: memory grows with the profile, not the input's parse tree.
+ * A 12 MB `--page raw` export of 60,000 kernels and its 49 MB profile,
+ * under a 300 MB address-space limit (ulimit -v; not under
+ * AddressSanitizer): before, the import peaked at about 34 times its input
+ * (jansson's tree of the whole profile, every row and launch held) and the
+ * projection at 7 times its input just to load it, and both ran out of
+ * memory here; now the import streams rows and writes kernel by kernel,
+ * the projection loads kernel by kernel and writes run by run.
+ * `meson compile -C build bench-import` measures the peaks.
+ */
+START_TEST(import_and_project_in_bounded_memory)
+{
+#ifdef UNDER_ASAN
+	test_skip("ulimit -v and AddressSanitizer do not mix");
+#else
+	char *dir = test_tmpdir(), *csv, *json, *out, *err;
+	FILE *f;
+	size_t k;
+
+	ck_assert_int_gt(asprintf(&csv, "%s/raw.csv", dir), 0);
+	ck_assert_int_gt(asprintf(&json, "%s/p.json", dir), 0);
+	f = fopen(csv, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","
+	      "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"gpu__time_duration.sum\","
+	      "\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\",\"l1tex__t_bytes.sum\","
+	      "\"lts__t_bytes.sum\",\"dram__bytes_read.sum\",\"dram__bytes_write.sum\","
+	      "\"smsp__average_thread_inst_executed_per_inst_executed.ratio\","
+	      "\"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum\",\"launch__registers_per_thread\"\n"
+	      "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"usecond\",\"inst\",\"Mbyte\","
+	      "\"Mbyte\",\"Mbyte\",\"Mbyte\",\"\",\"\",\"register/thread\"\n", f);
+	for (k = 0; k < 60000; k++)
+		fprintf(f, "\"%zu\",\"42\",\"app\",\"h\",\"void stencil_kernel_%zu<float, 256>(float*, "
+			"float const*, int)\",\"1\",\"7\",\"(256, 1, 1)\",\"(4096, 1, 1)\",\"0\","
+			"\"9.0\",\"41.90\",\"2100000\",\"50.33\",\"33.55\",\"16.78\",\"8.39\",\"29.5\","
+			"\"0\",\"40\"\n", k, k);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_msg(test_cli_at(NULL, "ulimit -v 300000;", &out, &err, "import ncu '%s' -o '%s' "
+				  "--device-name 'NVIDIA H100 PCIe'", csv, json) == 0, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_msg(test_cli_at(NULL, "ulimit -v 300000;", &out, &err, "project '%s' --target "
+				  "H100-PCIe-80GB --target B200-180GB --format csv -o '%s/p.csv'", json,
+				  dir) == 0, "%s", err);
+	free(out);
+	free(err);
+	free(csv);
+	free(json);
+	test_rmtree(dir);
+	free(dir);
+#endif
+}
+END_TEST
+
 static Suite *
 robust_suite(void)
 {
@@ -1266,6 +1321,7 @@ robust_suite(void)
 	tcase_add_test(t, numbers_in_comma_locale);
 	tcase_add_test(t, numbers_decimal_only);
 	tcase_add_test(t, builtin_targets_not_an_input);
+	tcase_add_test(t, import_and_project_in_bounded_memory);
 	suite_add_tcase(s, t);
 	return s;
 }
