@@ -1197,10 +1197,11 @@ sk_value(const char *t, size_t n, size_t i, int depth, struct split *sp, int col
 		}
 	}
 	/* A number or a literal: its extent here; jansson checks its spelling. */
-	if (strchr("-0123456789", t[i])) {
+	/* (strchr() finds the terminating NUL too: a NUL byte is not a digit.) */
+	if (t[i] && strchr("-0123456789", t[i])) {
 		size_t j = i;
 
-		while (j < n && strchr("+-0123456789.eE", t[j]))
+		while (j < n && t[j] && strchr("+-0123456789.eE", t[j]))
 			j++;
 		return j > i ? j : 0;
 	}
@@ -1273,10 +1274,15 @@ load_split(struct reader *rd, const char *text, size_t len, struct gpuproj_profi
 		goto out;
 	if (!(root = json_loadb(head, head_len, JSON_REJECT_DUPLICATES, &jerr)))
 		goto out;
-	/* Each stored projection, parsed and dropped: it is checked, not read. */
-	for (i = 0; i < sp.n_pelems; i++) {
-		json_t *v = json_loadb(text + sp.pelems[i].start,
-				       sp.pelems[i].end - sp.pelems[i].start,
+	/*
+	 * Every piece is parsed once, and dropped, before anything is read: a
+	 * syntax error anywhere is the error, as when the text is parsed whole
+	 * (a schema error in kernel 0 must not hide one in kernel 1's bytes).
+	 * The stored projections are only checked, never read.
+	 */
+	for (i = 0; i < sp.n_pelems + sp.n_elems; i++) {
+		const struct span *e = i < sp.n_pelems ? &sp.pelems[i] : &sp.elems[i - sp.n_pelems];
+		json_t *v = json_loadb(text + e->start, e->end - e->start,
 				       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 
 		if (!v)
@@ -1297,10 +1303,8 @@ load_split(struct reader *rd, const char *text, size_t len, struct gpuproj_profi
 		int kr;
 
 		if (!k) {
-			/* Only the whole text gives jansson's position: start over that way. */
-			gpuproj_profile_free(p);
-			p = NULL;
-			reader_clear(rd);
+			/* Parsed above; only memory can fail here. */
+			r = nomem(rd);
 			goto out;
 		}
 		kr = read_kernel(rd, p, k, i);
@@ -1322,9 +1326,26 @@ out:
 	return r;
 }
 
+static int load_buffer(const char *text, size_t len, const char *name, bool split,
+		       struct gpuproj_profile **ret, struct gpuproj_error *reterr);
+
 int
 gpuproj_profile_load_buffer(const char *text, size_t len, const char *name,
 			    struct gpuproj_profile **ret, struct gpuproj_error *reterr)
+{
+	return load_buffer(text, len, name, true, ret, reterr);
+}
+
+int
+profile_load_buffer_whole(const char *text, size_t len, const char *name,
+			  struct gpuproj_profile **ret, struct gpuproj_error *reterr)
+{
+	return load_buffer(text, len, name, false, ret, reterr);
+}
+
+static int
+load_buffer(const char *text, size_t len, const char *name, bool split,
+	    struct gpuproj_profile **ret, struct gpuproj_error *reterr)
 {
 	struct reader rd = { .file = name ? name : "<buffer>", .text = text, .len = len,
 			     .err = reterr };
@@ -1335,7 +1356,7 @@ gpuproj_profile_load_buffer(const char *text, size_t len, const char *name,
 
 	if (!text || !ret)
 		return error_set(reterr, GPUPROJ_E_INVAL, rd.file, 0, 0, "invalid argument");
-	r = load_split(&rd, text, len, &p);
+	r = split ? load_split(&rd, text, len, &p) : 1;
 	if (r == 1) {
 		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 		if (!root)

@@ -27,6 +27,13 @@ json_t *profile_kernel_json(const struct gpuproj_profile *p, size_t i);
 /* A json_stream_array writer of the kernels of the profile `userdata`. */
 int profile_kernel_write(FILE *f, void *userdata, size_t i, size_t indent);
 /*
+ * gpuproj_profile_load_buffer() parsing the text whole (one jansson tree),
+ * as it did before it loaded large profiles in pieces: the fuzzer's
+ * reference for the piecewise loader (same result, same error).
+ */
+int profile_load_buffer_whole(const char *text, size_t len, const char *name,
+			      struct gpuproj_profile **ret, struct gpuproj_error *reterr);
+/*
  * Write `root` (from profile_to_json_head(), maybe extended) with p's
  * kernels streamed in, atomically to `path` ("-" = standard output).
  */

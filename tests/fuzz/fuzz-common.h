@@ -43,6 +43,14 @@ void fuzz_check_terminal(const char *text, size_t len, const char *what);
 void fuzz_check_csv(const char *text, size_t len, size_t n_text_columns, const char *what);
 
 /*
+ * Fail unless two profiles are the same (the equality of
+ * fuzz_check_profile()); `round_trip`: b is a written and reloaded, which
+ * gets gpuproj's tool version where a had none.
+ */
+void fuzz_compare_profiles(const struct gpuproj_profile *a, const struct gpuproj_profile *b,
+			   bool round_trip, const char *what);
+
+/*
  * The profile oracle: `p` (accepted by a parser) passes
  * gpuproj_profile_validate(), is written as JSON, loads back, and the
  * loaded profile equals `p` (every string byte for byte, every count and

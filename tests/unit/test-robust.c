@@ -28,6 +28,7 @@
 #include <gpuproj/target.h>
 
 #include "common.h"
+#include "profile-json.h"
 #include "profile-private.h"
 #include "report-common.h"
 #include "sass-fatbin.h"
@@ -1267,6 +1268,50 @@ START_TEST(import_and_project_in_bounded_memory)
 }
 END_TEST
 
+/*
+ * Issue 25 #9, found by fuzz-profile's new oracle: a profile is loaded in
+ * pieces (the top level, then each kernel), and must fail exactly as one
+ * parse of the whole text does. Reproducers in
+ * tests/fuzz/regressions/profile/pieces-*.json; these are minimal. Before
+ * the fix: the schema error of the top level (a NUL byte taken for part of
+ * a number), and kernel 0's, were reported instead of the syntax error
+ * further on.
+ */
+static const struct {
+	const char *text;
+	size_t len;
+	const char *message;
+	int line, column;
+} pieces_cases[] = {
+#define TEXT(s) s, sizeof(s) - 1
+	{ TEXT("{\"schema\": \"gpuproj-profile/0\", \"kernels\": [{\"name\": \"k\", \"n\": 1\0\0}]}"),
+	  "JSON syntax error: '}' expected near end of file", 1, 65 },
+	{ TEXT("{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": \"a\"},\n{\"name\": \"\xe4x\"}]}"),
+	  "JSON syntax error: unable to decode byte 0xe4 near '\"'", 2, 10 },
+#undef TEXT
+};
+
+START_TEST(profile_loaded_in_pieces_same_errors)
+{
+	struct gpuproj_profile *p = NULL, *w = NULL;
+	struct gpuproj_error e = { 0 }, we = { 0 };
+	int r, wr;
+
+	r = gpuproj_profile_load_buffer(pieces_cases[_i].text, pieces_cases[_i].len, "p.json", &p,
+					&e);
+	wr = profile_load_buffer_whole(pieces_cases[_i].text, pieces_cases[_i].len, "p.json", &w,
+				       &we);
+	ck_assert_int_eq(r, GPUPROJ_E_PARSE);
+	ck_assert_int_eq(wr, GPUPROJ_E_PARSE);
+	ck_assert_str_eq(e.message, we.message);
+	ck_assert_str_eq(e.message, pieces_cases[_i].message);
+	ck_assert_int_eq(e.line, pieces_cases[_i].line);
+	ck_assert_int_eq(e.column, pieces_cases[_i].column);
+	ck_assert_int_eq(e.line, we.line);
+	ck_assert_int_eq(e.column, we.column);
+}
+END_TEST
+
 static Suite *
 robust_suite(void)
 {
@@ -1322,6 +1367,8 @@ robust_suite(void)
 	tcase_add_test(t, numbers_decimal_only);
 	tcase_add_test(t, builtin_targets_not_an_input);
 	tcase_add_test(t, import_and_project_in_bounded_memory);
+	tcase_add_loop_test(t, profile_loaded_in_pieces_same_errors, 0,
+			    sizeof(pieces_cases) / sizeof(pieces_cases[0]));
 	suite_add_tcase(s, t);
 	return s;
 }
