@@ -268,24 +268,25 @@ regex_refusal(const char *p, char *why, size_t size)
 		switch (p[i]) {
 		case '\\':
 			if (p[i + 1] >= '1' && p[i + 1] <= '9') {
-				snprintf(why, size, "it has a back-reference (\\%c), which POSIX extended "
-					 "expressions do not have and whose matching can take time "
-					 "exponential in the name", p[i + 1]);
+				snprintf(why, size, "it has a back-reference (\\%c), which POSIX "
+					 "extended expressions do not have and whose matching can "
+					 "take time exponential in the name", p[i + 1]);
 				return why;
 			}
 			if (p[i + 1])
 				i++;
 			break;
 		case '[':
-			/* A bracket expression is one atom: ']' first is literal, [: :] [. .] [= =] nest. */
+			/* A bracket expression is one atom ("]" first is literal; [: :] nest). */
 			i++;
 			if (p[i] == '^')
 				i++;
 			if (p[i] == ']')
 				i++;
 			while (p[i] && p[i] != ']') {
-				if (p[i] == '[' && (p[i + 1] == ':' || p[i + 1] == '.' || p[i + 1] == '=')) {
-					char close = p[i + 1];
+				char close = p[i + 1];
+
+				if (p[i] == '[' && (close == ':' || close == '.' || close == '=')) {
 
 					i += 2;
 					while (p[i] && !(p[i] == close && p[i + 1] == ']'))
@@ -368,9 +369,9 @@ regex_refusal(const char *p, char *why, size_t size)
 	if (st[0].total <= REGEX_MAX_SIZE)
 		return NULL;
 too_big:
-	snprintf(why, size, "it has more than %d elements once its repetitions are expanded (counts "
-		 "multiply: (x{100}){100} is x 10000 times), too large to compile and to match "
-		 "quickly", REGEX_MAX_SIZE);
+	snprintf(why, size, "it has more than %d elements once its repetitions are expanded "
+		 "(counts multiply: (x{100}){100} is x 10000 times), too large to compile and to "
+		 "match quickly", REGEX_MAX_SIZE);
 	return why;
 }
 

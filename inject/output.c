@@ -42,7 +42,7 @@ struct inj_output {
 	double start_ns;
 	long pid, rank;
 	char host[256];
-	char *path;			/* expanded GPUPROJ_OUTPUT, absolute (resolved at start-up) */
+	char *path;			/* expanded GPUPROJ_OUTPUT, absolute (at start-up) */
 	char *display;			/* the expanded pattern as given, for messages */
 	char *cwd;			/* the working directory at start-up, or NULL */
 	char *live_path;		/* <path without .json>.live.json */
@@ -117,8 +117,9 @@ resolve_path(struct inj_output *o)
 		char *abs;
 
 		if (!o->cwd) {
-			inj_warn("cannot read the working directory (%s): the report goes to %s in the "
-				 "directory the application is in at exit", strerror(errno), o->path);
+			inj_warn("cannot read the working directory (%s): the report goes to %s in "
+				 "the directory the application is in at exit", strerror(errno),
+				 o->path);
 			return 0;
 		}
 		abs = xasprintf("%s/%s", o->cwd, o->path);
@@ -482,7 +483,8 @@ write_report(struct inj_output *o, const struct gpuproj_profile *p,
 	}
 	free(text);
 	if (r != GPUPROJ_OK) {
-		inj_error("cannot write the report: %s", gpuproj_error_format(&err, msg, sizeof(msg)));
+		inj_error("cannot write the report: %s",
+			  gpuproj_error_format(&err, msg, sizeof(msg)));
 	} else if (alt) {
 		/* Named as the report is shown: the pattern's name, or the absolute path. */
 		char *shown = inj_path_infix(wrote, infix);
@@ -660,7 +662,8 @@ write_live(struct inj_output *o, struct gpuproj_profile *p, const struct gpuproj
 	free(text);
 	if (r != GPUPROJ_OK && !o->live_failed) {
 		o->live_failed = true;
-		inj_warn("live snapshot not written: %s", gpuproj_error_format(&err, msg, sizeof(msg)));
+		inj_warn("live snapshot not written: %s",
+			 gpuproj_error_format(&err, msg, sizeof(msg)));
 	}
 }
 

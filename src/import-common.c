@@ -371,7 +371,7 @@ feed_line(struct csv_feed *f, const char *pos, const char *next, bool nl, const 
 	if (!nl)
 		f->t.unterminated_line = f->st.rec_line;
 	if (f->copy_records) {
-		/* The record's lines are kept until it ends: its columns are scanned from them. */
+		/* The record's lines are kept until it ends: its columns come from them. */
 		strbuf_appendn(&f->rec, pos, (size_t)(next - pos));
 		if (f->rec.oom)
 			return error_set(err, GPUPROJ_E_NOMEM, f->name, f->lineno, 0, "out of memory");
