@@ -48,9 +48,7 @@ struct inj_output {
 	char *live_path;		/* <path without .json>.live.json */
 	/* The file at `path` at start-up (a profile of an earlier run), if any. */
 	bool existed;
-	dev_t dev;
-	ino_t ino;
-	struct timespec mtime;
+	struct stat at_start;
 	struct gpuproj_targets *targets;
 	char *targets_origin;
 	/* live */
@@ -130,22 +128,9 @@ resolve_path(struct inj_output *o)
 	}
 	if (lstat(o->path, &st) == 0 && S_ISREG(st.st_mode)) {
 		o->existed = true;
-		o->dev = st.st_dev;
-		o->ino = st.st_ino;
-		o->mtime = st.st_mtim;
+		o->at_start = st;
 	}
 	return 0;
-}
-
-/* Whether the file now at `path` is the one that was there at start-up. */
-static bool
-same_as_at_start(const struct inj_output *o)
-{
-	struct stat st;
-
-	return o->existed && lstat(o->path, &st) == 0 && S_ISREG(st.st_mode) &&
-	       st.st_dev == o->dev && st.st_ino == o->ino &&
-	       st.st_mtim.tv_sec == o->mtime.tv_sec && st.st_mtim.tv_nsec == o->mtime.tv_nsec;
 }
 
 struct inj_output *
@@ -455,7 +440,6 @@ write_report(struct inj_output *o, const struct gpuproj_profile *p,
 	char *text = NULL, *alt = NULL, infix[48];
 	const char *wrote = shown_path(o);
 	bool exists = false;
-	unsigned flags = FILE_WRITE_REGULAR;
 	size_t n = gpuproj_profile_count(p);
 	int r, k;
 
@@ -464,9 +448,14 @@ write_report(struct inj_output *o, const struct gpuproj_profile *p,
 			  gpuproj_error_format(&err, msg, sizeof(msg)));
 		return;
 	}
-	if (!same_as_at_start(o))
-		flags |= FILE_WRITE_NOREPLACE;
-	r = file_write_atomic_ex(o->path, text, strlen(text), flags, &exists, &err);
+	/*
+	 * Replace only the file there at start-up, if it is still there
+	 * unchanged; checked in the rename itself (util.h), so two processes
+	 * that both found an earlier run's profile never both replace it.
+	 */
+	r = file_write_atomic_ex(o->path, text, strlen(text),
+				 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE,
+				 o->existed ? &o->at_start : NULL, &exists, &err);
 	for (k = 1; r != GPUPROJ_OK && exists && k <= 100; k++) {
 		/* Another process wrote the name during this run: keep its profile. */
 		if (k == 1)
@@ -479,7 +468,7 @@ write_report(struct inj_output *o, const struct gpuproj_profile *p,
 			break;
 		memset(&err, 0, sizeof(err));
 		r = file_write_atomic_ex(alt, text, strlen(text),
-					 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE, &exists, &err);
+					 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE, NULL, &exists, &err);
 	}
 	free(text);
 	if (r != GPUPROJ_OK) {
@@ -658,7 +647,7 @@ write_live(struct inj_output *o, struct gpuproj_profile *p, const struct gpuproj
 	r = gpuproj_report_json_text(p, src, runs, n_runs, NULL, &text, &err);
 	if (r == GPUPROJ_OK)
 		r = file_write_atomic_ex(o->live_path, text, strlen(text), FILE_WRITE_REGULAR, NULL,
-					 &err);
+					 NULL, &err);
 	free(text);
 	if (r != GPUPROJ_OK && !o->live_failed) {
 		o->live_failed = true;

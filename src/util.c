@@ -837,6 +837,52 @@ rename_noreplace(const char *tmp, const char *path)
 	return rename(tmp, path);
 }
 
+/* Whether `st` (lstat()) is the regular file `old` described: device, inode, mtime. */
+static bool
+same_file(const struct stat *st, const struct stat *old)
+{
+	return S_ISREG(st->st_mode) && st->st_dev == old->st_dev && st->st_ino == old->st_ino &&
+	       st->st_mtim.tv_sec == old->st_mtim.tv_sec &&
+	       st->st_mtim.tv_nsec == old->st_mtim.tv_nsec;
+}
+
+/*
+ * After rename_noreplace() found `path` taken: replace it only if it is
+ * still the file `old` described. renameat2(RENAME_EXCHANGE) swaps the two
+ * names in one step, so what is checked is what was replaced: the file now
+ * at `tmp` is removed if it is `old`, else (another process's profile, put
+ * there since) the names are swapped back. Without the exchange (NFS and
+ * other file systems without it), lstat() then rename(). -1 with errno
+ * EEXIST when `path` is another file.
+ */
+static int
+rename_over_same(const char *tmp, const char *path, const struct stat *old)
+{
+	struct stat st;
+
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
+		if (lstat(tmp, &st) == 0 && same_file(&st, old)) {
+			unlink(tmp);
+			return 0;
+		}
+		/*
+		 * Put theirs back. Should `path` have gone meanwhile, theirs still
+		 * gets the name, and ours, now at `path`, is replaced by it: the
+		 * caller writes its report under another name.
+		 */
+		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) != 0)
+			rename(tmp, path);
+		errno = EEXIST;
+		return -1;
+	}
+	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+		return -1;
+	if (lstat(path, &st) == 0 && same_file(&st, old))
+		return rename(tmp, path);
+	errno = EEXIST;
+	return -1;
+}
+
 void
 file_tmp_abort(struct file_tmp *t)
 {
@@ -984,7 +1030,7 @@ int
 file_tmp_commit(struct file_tmp *t, bool *ret_exists, struct gpuproj_error *err)
 {
 	const char *path = t->path ? t->path : "<stdout>";
-	int status = GPUPROJ_OK;
+	int status = GPUPROJ_OK, renamed;
 
 	if (ret_exists)
 		*ret_exists = false;
@@ -1035,8 +1081,14 @@ file_tmp_commit(struct file_tmp *t, bool *ret_exists, struct gpuproj_error *err)
 		if (status)
 			goto out;
 	}
-	if ((t->flags & FILE_WRITE_NOREPLACE) ? rename_noreplace(t->tmp, path) != 0
-					      : rename(t->tmp, path) != 0) {
+	if (t->flags & FILE_WRITE_NOREPLACE) {
+		renamed = rename_noreplace(t->tmp, path);
+		if (renamed != 0 && errno == EEXIST && t->have_replaceable)
+			renamed = rename_over_same(t->tmp, path, &t->replaceable);
+	} else {
+		renamed = rename(t->tmp, path);
+	}
+	if (renamed != 0) {
 		if (errno == EEXIST && ret_exists)
 			*ret_exists = true;
 		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "cannot rename %s over it: %s",
@@ -1054,7 +1106,7 @@ out:
 
 int
 file_write_atomic_ex(const char *path, const char *data, size_t len, unsigned flags,
-		     bool *ret_exists, struct gpuproj_error *err)
+		     const struct stat *replaceable, bool *ret_exists, struct gpuproj_error *err)
 {
 	struct file_tmp t;
 	int status, e;
@@ -1064,6 +1116,10 @@ file_write_atomic_ex(const char *path, const char *data, size_t len, unsigned fl
 	status = file_tmp_open(&t, path, flags, err);
 	if (status)
 		return status;
+	if (replaceable) {
+		t.have_replaceable = true;
+		t.replaceable = *replaceable;
+	}
 	e = file_tmp_write(&t, data, len);
 	if (e) {
 		status = error_set(err, GPUPROJ_E_IO, t.to_stdout ? "<stdout>" : path, 0, 0,
@@ -1077,7 +1133,7 @@ file_write_atomic_ex(const char *path, const char *data, size_t len, unsigned fl
 int
 file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj_error *err)
 {
-	return file_write_atomic_ex(path, data, len, 0, NULL, err);
+	return file_write_atomic_ex(path, data, len, 0, NULL, NULL, err);
 }
 
 /* ---- UTF-8 ---- */

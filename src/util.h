@@ -195,10 +195,19 @@ enum {
 };
 /*
  * file_write_atomic() with `flags`. *ret_exists (may be NULL) is set when
- * FILE_WRITE_NOREPLACE found `path` taken.
+ * FILE_WRITE_NOREPLACE found `path` taken. With FILE_WRITE_NOREPLACE,
+ * `replaceable` (may be NULL) is the one file that may still be replaced:
+ * the regular file lstat() described then (device, inode, modification
+ * time: a profile of an earlier run). Whether `path` is still that file is
+ * checked in the same step as the rename where the file system exchanges
+ * two names (renameat2(RENAME_EXCHANGE), then the old file is looked at and
+ * the names exchanged back if it is another), else by lstat() just before
+ * rename(); so two processes that found the same earlier file never both
+ * replace it, whenever they write.
  */
 int file_write_atomic_ex(const char *path, const char *data, size_t len, unsigned flags,
-			 bool *ret_exists, struct gpuproj_error *err);
+			 const struct stat *replaceable, bool *ret_exists,
+			 struct gpuproj_error *err);
 /*
  * GPUPROJ_E_IO, naming what it is, when `path` exists and is not a regular
  * file (lstat(): a symbolic link counts as not regular).
@@ -222,6 +231,9 @@ struct file_tmp {
 	FILE *f;		/* after file_tmp_stream() */
 	unsigned flags;
 	bool in_place, to_stdout;
+	/* FILE_WRITE_NOREPLACE: the file that may still be replaced (set by the caller). */
+	bool have_replaceable;
+	struct stat replaceable;
 };
 int file_tmp_open(struct file_tmp *t, const char *path, unsigned flags,
 		  struct gpuproj_error *err);

@@ -1132,6 +1132,71 @@ END_TEST
 
 /* ---- issue 25: hostile input and faults, second round ---- */
 
+/* The path another process replaces while this one writes (file_write_set_test_hook()). */
+static const char *other_writer_dir, *other_writer_dest;
+
+static void
+other_writer_mid_write(const char *tmp_path, size_t written, size_t total)
+{
+	char *theirs;
+
+	(void)tmp_path;
+	(void)written;
+	(void)total;
+	if (!other_writer_dest)
+		return;
+	theirs = test_write_file(other_writer_dir, "theirs.json", "theirs\n");
+	ck_assert_int_eq(rename(theirs, other_writer_dest), 0);
+	free(theirs);
+	other_writer_dest = NULL;
+}
+
+/*
+ * Issue 25 #6: two processes with one GPUPROJ_OUTPUT both found an earlier
+ * run's profile there at start-up, and one replaced it while the other was
+ * still writing its own. Before, libproj.so checked that the file was
+ * still the earlier one before it wrote, then renamed over whatever was
+ * there by then: the first profile was lost. The check is now part of the
+ * rename (FILE_WRITE_NOREPLACE with the file that may be replaced): the
+ * other's profile stays, the name is reported taken, nothing is left
+ * behind; the earlier file, unchanged, is still replaced.
+ */
+START_TEST(noreplace_only_the_file_found)
+{
+	char *dir = test_tmpdir(), *dest = test_write_file(dir, "out.json", "earlier\n"), *now;
+	struct gpuproj_error err = { 0 };
+	bool exists = true;
+	struct stat st;
+
+	ck_assert_int_eq(lstat(dest, &st), 0);
+	ck_assert_int_eq(file_write_atomic_ex(dest, "mine\n", 5,
+					      FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE, &st,
+					      &exists, &err), GPUPROJ_OK);
+	ck_assert(!exists);
+	now = test_read_file(dest);
+	ck_assert_str_eq(now, "mine\n");
+	free(now);
+	/* Found at start-up, replaced by another process during the write. */
+	ck_assert_int_eq(lstat(dest, &st), 0);
+	other_writer_dir = dir;
+	other_writer_dest = dest;
+	file_write_set_test_hook(other_writer_mid_write);
+	ck_assert_int_eq(file_write_atomic_ex(dest, "second\n", 7,
+					      FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE, &st,
+					      &exists, &err), GPUPROJ_E_IO);
+	file_write_set_test_hook(NULL);
+	ck_assert_ptr_null(other_writer_dest);
+	ck_assert(exists);
+	now = test_read_file(dest);
+	ck_assert_str_eq(now, "theirs\n");
+	free(now);
+	ck_assert_int_eq(test_count_dir(dir), 1);
+	free(dest);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /*
  * Issue 25 #7: in a comma-decimal locale (an application under libproj.so
  * called setlocale(LC_ALL, "") in de_DE) numbers still read and print in
@@ -1363,6 +1428,7 @@ robust_suite(void)
 	suite_add_tcase(s, t);
 
 	t = tcase_create("issue25");
+	tcase_add_test(t, noreplace_only_the_file_found);
 	tcase_add_test(t, numbers_in_comma_locale);
 	tcase_add_test(t, numbers_decimal_only);
 	tcase_add_test(t, builtin_targets_not_an_input);
