@@ -879,6 +879,31 @@ extra_cubins_symlink(struct run *r)
 	free(elsewhere);
 }
 
+/* The FNV-1a 64 name of the cubin "module 1 7 1000" loads (bytes i * 7 + 7). */
+#define KEPT_CUBIN "module-8dda2f77ba0d04e5.cubin"
+
+/* A FIFO planted as a cubin's name: left as it was, the report still written. */
+static void
+extra_cubins_fifo(struct run *r)
+{
+	char *dir = fmt("%s/kept", r->dir);
+
+	ck_assert_int_eq(entry_kind(r, "kept/" KEPT_CUBIN), 'p');
+	ck_assert_int_eq(test_count_dir(dir), 1);
+	reload(r, "out.json");
+	check_kernel(r, SAXPY, 1, 1, 1, 1000);
+	free(dir);
+}
+
+/* A relative GPUPROJ_KEEP_CUBINS names the directory of start-up, not the one of the load. */
+static void
+extra_cubins_after_chdir(struct run *r)
+{
+	ck_assert_int_eq(entry_kind(r, "kept/" KEPT_CUBIN), 'f');
+	ck_assert_int_eq(entry_kind(r, "sub/kept"), 0);
+	ck_assert_int_eq(test_count_dir(r->dir), 6);
+}
+
 /*
  * Another process wrote the report's name during the run: its file is kept,
  * this report goes to out.<pid>.json, and the line says so.
@@ -1857,6 +1882,36 @@ static const struct scenario scenarios[] = {
 			       "symbolic link, not a directory",
 			       "@wrote:1|1|1"),
 		.extra = extra_cubins_symlink,
+	},
+	{
+		/*
+		 * Issue 25 #1: a FIFO planted where a cubin goes. Before: opened for
+		 * writing, and with nobody reading, the application hung at the
+		 * module load, forever.
+		 */
+		.name = "keep_cubins_fifo_refused",
+		.env = ENV("GPUPROJ_KEEP_CUBINS=kept"),
+		.cmds = CMDS("mkdir kept", "mkfifo kept/" KEPT_CUBIN, "init", "ctx 0", "stdout hello",
+			     "module 1 7 1000", "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "exit 7"),
+		.status = 7,
+		.out = "hello\n",
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] GPUPROJ_KEEP_CUBINS: {dir}/kept/" KEPT_CUBIN " is a FIFO, "
+			       "not a regular file; left as it is",
+			       "@wrote:1|1|1"),
+		.extra = extra_cubins_fifo,
+	},
+	{
+		/*
+		 * Issue 25 #1: a relative GPUPROJ_KEEP_CUBINS is resolved at
+		 * start-up. Before: the cubins went to sub/kept, where the
+		 * application had chdir()ed by the time it loaded the module.
+		 */
+		.name = "keep_cubins_relative_after_chdir",
+		.env = ENV("GPUPROJ_KEEP_CUBINS=kept"),
+		.cmds = CMDS("init", "ctx 0", "mkdir sub", "chdir sub", "module 1 7 1000",
+			     "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.extra = extra_cubins_after_chdir,
 	},
 	{
 		/*
