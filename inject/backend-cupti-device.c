@@ -89,6 +89,7 @@ chip_get(struct devinfo *d, const uint8_t *avail)
 		return NULL;
 	c = &g_chips[g_n_chips++];
 	snprintf(c->chip, sizeof(c->chip), "%s", d->info.chip);
+	pthread_mutex_init(&c->eval_lock, NULL);
 	/* The one place that chooses the profiler API: CC 7.0 has the legacy one only. */
 	c->prof = d->info.cc_major == 7 && d->info.cc_minor == 0 ? &cupti_legacy_ops
 								  : &cupti_range_ops;

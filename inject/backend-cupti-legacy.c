@@ -237,9 +237,18 @@ legacy_close(struct ctxinfo *ci, struct chipinfo *chip, double *raw, struct cupt
 		cupti_failed(err, CUPTI_ERROR_UNKNOWN, "NVPW_CounterData_GetNumRanges");
 		return -1;
 	}
-	if (n == 1 && inj_nvpw_evaluate(chip->nvpw, ci->cd, ci->cd_size, 0, raw) != 0) {
-		cupti_failed(err, CUPTI_ERROR_UNKNOWN, "NVPW_MetricsEvaluator_EvaluateToGpuValues");
-		return -1;
+	if (n == 1) {
+		int r;
+
+		/* One evaluator per chip, shared by its contexts: one evaluation at a time. */
+		pthread_mutex_lock(&chip->eval_lock);
+		r = inj_nvpw_evaluate(chip->nvpw, ci->cd, ci->cd_size, 0, raw);
+		pthread_mutex_unlock(&chip->eval_lock);
+		if (r != 0) {
+			cupti_failed(err, CUPTI_ERROR_UNKNOWN,
+				     "NVPW_MetricsEvaluator_EvaluateToGpuValues");
+			return -1;
+		}
 	}
 	return (long)n;
 }

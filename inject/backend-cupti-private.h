@@ -15,7 +15,8 @@
  * The two profiler APIs sit behind struct cupti_prof_ops, chosen once per
  * chip (struct chipinfo.prof); nothing else asks which API a chip uses.
  *
- * Lock order: g_ctx_lock → ci->lock → g_dev_lock (a leaf: device_off only).
+ * Lock order: g_ctx_lock → ci->lock → g_dev_lock (a leaf: device_off only);
+ * chipinfo.eval_lock is a leaf taken under ci->lock (one evaluation).
  * A context's window lock (ci->win_lock) is taken before ci->lock and never
  * while g_ctx_lock is held; every wait on it is bounded by GPUPROJ_WAIT. The collector lock comes after g_ctx_lock in
  * cupti_on_context_created() but before it in the exit report
@@ -188,6 +189,14 @@ struct chipinfo {
 	const struct cupti_prof_ops *prof;
 	bool ok;
 	struct inj_metric_set *set;
+	/*
+	 * The chip's evaluation object is shared by every context of the chip
+	 * (8 GPUs of one kind, one thread each), but one object is used by one
+	 * thread at a time (cupti-host.h, backend-nvpw.h: callers serialise):
+	 * eval_lock is held around each evaluation. A leaf lock, taken under
+	 * ci->lock.
+	 */
+	pthread_mutex_t eval_lock;
 	struct inj_host *host;		/* range profiler: evaluation */
 	struct inj_nvpw *nvpw;		/* legacy */
 	uint8_t *config;		/* range profiler config image */

@@ -193,12 +193,17 @@ range_close(struct ctxinfo *ci, struct chipinfo *chip, double *raw, struct cupti
 		if (ranges < 2)
 			ranges = 2;
 	}
-	if (ranges == 1 &&
-	    cupti_failed(err, (CUptiResult)inj_host_evaluate(chip->host, ci->cd, ci->cd_size, 0,
-							     chip->set->names, chip->set->n_names,
-							     raw),
-			 "cuptiProfilerHostEvaluateToGpuValues"))
-		ranges = -1;
+	if (ranges == 1) {
+		int r;
+
+		/* One host object per chip, shared by its contexts: one evaluation at a time. */
+		pthread_mutex_lock(&chip->eval_lock);
+		r = inj_host_evaluate(chip->host, ci->cd, ci->cd_size, 0, chip->set->names,
+				      chip->set->n_names, raw);
+		pthread_mutex_unlock(&chip->eval_lock);
+		if (cupti_failed(err, (CUptiResult)r, "cuptiProfilerHostEvaluateToGpuValues"))
+			ranges = -1;
+	}
 out:
 	if (ci->rp) {
 		(void)CUPTI_CALL(err, cuptiRangeProfilerDisable, &dis);

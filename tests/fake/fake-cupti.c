@@ -2602,6 +2602,7 @@ struct CUpti_Profiler_Host_Object {
 	char chip[32];
 	char **names;
 	size_t n, cap;
+	atomic_int evaluating;	/* threads inside EvaluateToGpuValues on this object */
 	struct CUpti_Profiler_Host_Object *next;
 };
 static struct CUpti_Profiler_Host_Object *hosts;
@@ -2755,6 +2756,20 @@ cuptiProfilerHostGetNumOfPasses(CUpti_Profiler_Host_GetNumOfPasses_Params *p)
 	return CUPTI_SUCCESS;
 }
 
+/* $FAKE_EVAL_HOLD_MS: how long an evaluation takes (0 to 10 s; default 0). */
+static void
+eval_hold(void)
+{
+	const char *e = getenv("FAKE_EVAL_HOLD_MS");
+	long v = e ? atol(e) : 0;
+
+	if (v > 0 && v <= 10000) {
+		struct timespec ts = { v / 1000, (v % 1000) * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
 API
 cuptiProfilerHostEvaluateToGpuValues(CUpti_Profiler_Host_EvaluateToGpuValues_Params *p)
 {
@@ -2773,11 +2788,28 @@ cuptiProfilerHostEvaluateToGpuValues(CUpti_Profiler_Host_EvaluateToGpuValues_Par
 		return bad(__func__, "rangeIndex beyond numTotalRanges");
 	if (!p->pMetricValues || !p->ppMetricNames)
 		return bad(__func__, "NULL arrays");
+	/*
+	 * A host object keeps evaluation state (the NVPW evaluator behind it):
+	 * NVIDIA's samples use one per thread, and nothing in
+	 * cupti_profiler_host.h makes it safe to share, so a second thread
+	 * inside this call on the same object is misuse. $FAKE_EVAL_HOLD_MS
+	 * keeps each evaluation in here that long, so that two unserialised
+	 * evaluations overlap and are caught.
+	 */
+	if (atomic_fetch_add(&ho->evaluating, 1) != 0) {
+		atomic_fetch_sub(&ho->evaluating, 1);
+		return bad(__func__, "a host object evaluated by two threads at once (callers "
+			   "serialise)");
+	}
+	eval_hold();
 	for (i = 0; i < p->numMetrics; i++) {
 		if (!fake_cd_value(p->pCounterDataImage, p->rangeIndex, p->ppMetricNames[i],
-				   &p->pMetricValues[i]))
+				   &p->pMetricValues[i])) {
+			atomic_fetch_sub(&ho->evaluating, 1);
 			return bad(__func__, "a metric that is not in the config");
+		}
 	}
+	atomic_fetch_sub(&ho->evaluating, 1);
 	return CUPTI_SUCCESS;
 }
 

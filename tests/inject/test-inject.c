@@ -1287,6 +1287,31 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
+		 * Two devices of one chip, one thread each (8 GPUs of a node, one
+		 * thread per GPU): both contexts' windows close at once and
+		 * evaluate on the chip's one host object, which callers must
+		 * serialise (cupti-host.h). The double keeps each evaluation
+		 * 30 ms and counts a second thread inside as a violation. Before
+		 * the per-chip lock: "a host object evaluated by two threads at
+		 * once".
+		 */
+		.name = "two_devices_one_chip_two_threads",
+		.env = ENV("FAKE_EVAL_HOLD_MS=30"),
+		.cmds = CMDS("device 1 \"Fake A100\" GA100 8.0 108 1410000", METRICS, "init", "ctx 0",
+			     "ctx 1",
+			     "par launch drv 1 _Z2k1v " K_DIMS " 0 1000 ; launch drv 1 _Z2k2v " K_DIMS
+			     " 0 1000 ; launch drv 1 _Z2k3v " K_DIMS " 0 1000 | launch drv 2 _Z2k1v "
+			     K_DIMS " 0 1000 ; launch drv 2 _Z2k2v " K_DIMS " 0 1000 ; launch drv 2 "
+			     "_Z2k3v " K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] device 1: Fake A100 (GA100, CC 8.0, 108 SMs): 38 metrics in 3 "
+			       "passes; the first 1 launch of each kernel signature runs 3 times under "
+			       "kernel replay",
+			       "@wrote:6|6|6"),
+		.calls = { CALLS("cuptiProfilerHostEvaluateToGpuValues", 6) },
+	},
+	{
+		/*
 		 * Issue 10 #1: libcudart loads libcuda.so.1 RTLD_LOCAL, so the
 		 * driver's functions are not in the global scope; gpuproj takes
 		 * them from libcuda.so.1 itself (before: device name "", CC 0.0,
