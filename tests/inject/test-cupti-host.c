@@ -29,14 +29,14 @@ static const struct {
 	size_t names;		/* NVPW names collected (incl. gpu__time_duration.sum) */
 	size_t passes;		/* range profiler host API */
 } chips[] = {
-	{ "GV100", 37, 3 },
-	{ "TU102", 38, 3 },
-	{ "GA100", 38, 3 },
-	{ "GA102", 38, 3 },
-	{ "GH100", 38, 3 },
-	{ "AD102", 38, 3 },
-	{ "GB100", 38, 3 },
-	{ "GB202", 38, 3 },
+	{ "GV100", 36, 3 },
+	{ "TU102", 37, 3 },
+	{ "GA100", 37, 3 },
+	{ "GA102", 37, 3 },
+	{ "GH100", 37, 3 },
+	{ "AD102", 37, 3 },
+	{ "GB100", 37, 3 },
+	{ "GB202", 37, 3 },
 };
 /* Legacy NVPW scheduler (libnvperf_host 13.0) for the same set on GV100. */
 #define GV100_LEGACY_PASSES 3
