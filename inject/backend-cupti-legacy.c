@@ -34,6 +34,13 @@ legacy_chip_setup(struct chipinfo *c, struct devinfo *d, const uint8_t *avail)
 	const char *why = NULL;
 	int r;
 
+	if (cupti_legacy_missing()) {
+		cupti_device_off(d, "this libcupti.so.13 lacks %s of the legacy profiler API, which CC "
+				 "%d.%d needs (deprecated since CUDA 13.0; a CUDA 13.0-13.5 CUPTI "
+				 "has it)", cupti_legacy_missing(), d->info.cc_major,
+				 d->info.cc_minor);
+		return -1;
+	}
 	if (inj_nvpw_load(&why) != 0) {
 		cupti_device_off(d, "%s", why);
 		return -1;

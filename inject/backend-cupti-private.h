@@ -284,6 +284,11 @@ void cupti_no_permission(const char *call, CUptiResult r);
 void cupti_counters_busy(const char *call);
 /** Counters unusable on one device; one line per device. */
 void cupti_device_off(struct devinfo *d, const char *fmt, ...) INJ_PRINTF(2, 3);
+/**
+ * The first symbol of the deprecated legacy profiler API (CC 7.0 only) the
+ * loaded libcupti lacks, NULL when it has them all.
+ */
+const char *cupti_legacy_missing(void);
 /** A profiler call failed on ci: decide what it means (ci->lock held). */
 void cupti_profiler_failed(struct ctxinfo *ci, const struct cupti_err *err);
 

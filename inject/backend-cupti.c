@@ -47,6 +47,8 @@ atomic_bool g_profiler_initialized;
 bool g_cupti_ga;
 
 static void *libcupti;
+/* The first legacy profiler symbol libcupti lacks, NULL when it has them all. */
+static const char *g_legacy_missing;
 static CUpti_SubscriberHandle g_sub;
 static bool g_subscribed, g_activity;
 static char g_version[64] = "CUPTI (not loaded)";
@@ -232,24 +234,44 @@ load_api(void)
 	R(cuptiRangeProfilerStop);
 	R(cuptiRangeProfilerDecodeData);
 	R(cuptiRangeProfilerGetCounterDataInfo);
-	R(cuptiProfilerCounterDataImageCalculateSize);
-	R(cuptiProfilerCounterDataImageInitialize);
-	R(cuptiProfilerCounterDataImageCalculateScratchBufferSize);
-	R(cuptiProfilerCounterDataImageInitializeScratchBuffer);
-	R(cuptiProfilerBeginSession);
-	R(cuptiProfilerEndSession);
-	R(cuptiProfilerSetConfig);
-	R(cuptiProfilerUnsetConfig);
-	R(cuptiProfilerEnableProfiling);
-	R(cuptiProfilerDisableProfiling);
-	R(cuptiProfilerFlushCounterData);
 #undef R
 	if (missing) {
 		inj_warn("libcupti.so.13 lacks %s (a CUPTI older than 13.0?): gpuproj is off, the "
 			 "application runs unchanged", missing);
 		return -1;
 	}
+	/*
+	 * The legacy profiler API, which only CC 7.0 needs (the range profiler
+	 * does not run there): "deprecated as of CUDA 13.0 and will be removed
+	 * in the future" (cupti_profiler_target.h). Optional, so that a CUPTI
+	 * without it leaves gpuproj on; a CC 7.0 device then gets timing only
+	 * (legacy_chip_setup(), cupti_legacy_missing()).
+	 */
+#define O(name) \
+	if (!inj_dlsym(libcupti, #name, &g_api.name) && !g_legacy_missing) \
+		g_legacy_missing = #name
+	O(cuptiProfilerCounterDataImageCalculateSize);
+	O(cuptiProfilerCounterDataImageInitialize);
+	O(cuptiProfilerCounterDataImageCalculateScratchBufferSize);
+	O(cuptiProfilerCounterDataImageInitializeScratchBuffer);
+	O(cuptiProfilerBeginSession);
+	O(cuptiProfilerEndSession);
+	O(cuptiProfilerSetConfig);
+	O(cuptiProfilerUnsetConfig);
+	O(cuptiProfilerEnableProfiling);
+	O(cuptiProfilerDisableProfiling);
+	O(cuptiProfilerFlushCounterData);
+#undef O
+	if (g_legacy_missing)
+		inj_debug("libcupti.so.13 lacks the legacy profiler's %s: no metrics on CC 7.0",
+			  g_legacy_missing);
 	return 0;
+}
+
+const char *
+cupti_legacy_missing(void)
+{
+	return g_legacy_missing;
 }
 
 /* CUDA MPS: counters cannot be read by MPS clients (CUPTI docs §2.14) [GPU?]. */

@@ -2365,7 +2365,7 @@ fake_blob_parse(const uint8_t *buf, size_t size, uint32_t magic, const char **na
 	return blob_parse(buf, size, magic, names_, n, names_len);
 }
 
-static struct fake_ctx *
+static __attribute__((unused)) struct fake_ctx *
 live_ctx(CUcontext ctx)
 {
 	struct fake_ctx *c;
@@ -2376,6 +2376,13 @@ live_ctx(CUcontext ctx)
 	return c && c->alive ? c : NULL;
 }
 
+/*
+ * The legacy profiler API (cupti_profiler_target.h): "deprecated as of CUDA
+ * 13.0 and will be removed in the future". -DFAKE_NO_LEGACY_PROFILER builds
+ * a libcupti.so.13 without these symbols (tests/fake/no-legacy/), as a
+ * future CUPTI that removed them.
+ */
+#ifndef FAKE_NO_LEGACY_PROFILER
 API
 cuptiProfilerCounterDataImageCalculateSize(CUpti_Profiler_CounterDataImage_CalculateSize_Params *p)
 {
@@ -2592,6 +2599,7 @@ cuptiProfilerEndSession(CUpti_Profiler_EndSession_Params *p)
 	pthread_mutex_unlock(&L);
 	return CUPTI_SUCCESS;
 }
+#endif /* FAKE_NO_LEGACY_PROFILER */
 
 /* ---- profiler host API ---- */
 

@@ -1077,6 +1077,36 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
+		 * A CUPTI without the legacy profiler API (deprecated in CUDA 13.0
+		 * "and will be removed"): nothing changes on CC >= 7.5, which uses
+		 * the range profiler. Before: "libcupti.so.13 lacks
+		 * cuptiProfilerCounterDataImageCalculateSize": gpuproj off, not even
+		 * timing.
+		 */
+		.name = "no_legacy_profiler_cc80",
+		.env = ENV(INJECT_NO_LEGACY_PROFILER),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|3|1"),
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
+		.calls = { CALLS("cuptiRangeProfilerEnable", 1) },
+	},
+	{
+		/* ... and on CC 7.0, which needs it: timing only there, one line saying why. */
+		.name = "no_legacy_profiler_gv100",
+		.env = ENV(INJECT_NO_LEGACY_PROFILER),
+		.cmds = CMDS("device 0 \"Fake V100\" GV100 7.0 80 1380000", METRICS, "init", "ctx 0",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT,
+			       "[gpuproj] device 0 (Fake V100): this libcupti.so.13 lacks "
+			       "cuptiProfilerCounterDataImageCalculateSize of the legacy profiler API, "
+			       "which CC 7.0 needs (deprecated since CUDA 13.0; a CUDA 13.0-13.5 CUPTI "
+			       "has it): metrics off on this device, every launch is still timed",
+			       "@wrote:1|3|0"),
+		.kernels = { K(SAXPY, 3, 0, 3, 1000) },
+		.calls = { CALLS("cuptiRangeProfilerEnable", 0) },
+	},
+	{
+		/*
 		 * GPUPROJ_MODE=timing: no launch callbacks, no profiler, every launch
 		 * timed. Only cudaDeviceReset, cuCtxDestroy, cuDevicePrimaryCtxReset
 		 * (records are delivered before a context goes), contexts and the
