@@ -182,6 +182,12 @@ struct cupti_prof_ops {
 };
 
 extern const struct cupti_prof_ops cupti_range_ops;	/* backend-cupti-range.c */
+/**
+ * The range profiler's cache control under the loaded libcupti, for the
+ * profile's `cache_control` attribute: "all (...)" on CUPTI >= 13.4, where
+ * gpuproj resets the L2 before every replay pass, else "none (...)".
+ */
+const char *cupti_cache_control(void);
 extern const struct cupti_prof_ops cupti_legacy_ops;	/* backend-cupti-legacy.c */
 
 struct chipinfo {
@@ -289,6 +295,8 @@ void cupti_device_off(struct devinfo *d, const char *fmt, ...) INJ_PRINTF(2, 3);
  * loaded libcupti lacks, NULL when it has them all.
  */
 const char *cupti_legacy_missing(void);
+/** The loaded libcupti's API version (cuptiGetVersion), 0 before it is known. */
+uint32_t cupti_api_version(void);
 /** A profiler call failed on ci: decide what it means (ci->lock held). */
 void cupti_profiler_failed(struct ctxinfo *ci, const struct cupti_err *err);
 

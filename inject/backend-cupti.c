@@ -49,6 +49,8 @@ bool g_cupti_ga;
 static void *libcupti;
 /* The first legacy profiler symbol libcupti lacks, NULL when it has them all. */
 static const char *g_legacy_missing;
+/* cuptiGetVersion of the loaded libcupti, 0 until known. */
+static uint32_t g_api_version;
 static CUpti_SubscriberHandle g_sub;
 static bool g_subscribed, g_activity;
 static char g_version[64] = "CUPTI (not loaded)";
@@ -274,6 +276,12 @@ cupti_legacy_missing(void)
 	return g_legacy_missing;
 }
 
+uint32_t
+cupti_api_version(void)
+{
+	return g_api_version;
+}
+
 /* CUDA MPS: counters cannot be read by MPS clients (CUPTI docs §2.14) [GPU?]. */
 static const char *
 mps_active(char *buf, size_t size)
@@ -348,6 +356,7 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 	}
 	snprintf(g_version, sizeof(g_version), "CUPTI %u.%u (API %u)", version / 10000,
 		 version / 100 % 100, version);
+	g_api_version = version;
 	if (!cupti_record_layout(version)) {
 		uint32_t lo, hi;
 
@@ -577,6 +586,13 @@ cupti_describe(struct gpuproj_profile *p)
 		gpuproj_profile_set_attr(p, key, c->prof->api);
 		snprintf(key, sizeof(key), "metrics.%.32s.passes", c->chip);
 		attr(p, key, "%zu", c->passes);
+		/* What the L2 held when each pass ran: what DRAM and L2 bytes mean (injection.md). */
+		snprintf(key, sizeof(key), "metrics.%.32s.cache_control", c->chip);
+		gpuproj_profile_set_attr(p, key, c->prof == &cupti_range_ops
+							 ? cupti_cache_control()
+							 : "none (the legacy profiler has no cache "
+							   "control: replay passes see the L2 earlier "
+							   "passes left)");
 		for (m = 0; m < GPUPROJ_M_COUNT; m++) {
 			const struct inj_metric_map *map = &c->set->map[m];
 

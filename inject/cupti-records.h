@@ -39,6 +39,13 @@
 #ifndef INJ_CUPTI_RECORDS_H
 #define INJ_CUPTI_RECORDS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cupti_activity.h>
+#include <cupti_range_profiler.h>
+
 /* CUpti_ActivityKernel10..13, from kind through clusterZ (the members before clusterSchedulingPolicy). */
 struct kernel_prefix {
 	CUpti_ActivityKind kind;
@@ -167,5 +174,31 @@ cupti_is_13_0_ga(uint32_t api)
 {
 	return api == 130000;
 }
+
+/*
+ * CUpti_RangeProfiler_Enable_Params of CUPTI 13.4 and later
+ * (cupti_range_profiler.h of the 13.4.92 and 13.5.25 wheels, lines
+ * 159-173): 13.0's members and, after them, cacheControlMode, "Defaults to
+ * CUPTI_CACHE_CONTROL_MODE_NONE for zero-initialized structs", with
+ * CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE grown to include it. gpuproj
+ * builds against older headers, so it declares the 13.4 layout itself and
+ * passes it only to a libcupti whose cuptiGetVersion is at least
+ * RP_ENABLE_CACHE_API (checked against the headers by the cupti-records
+ * test). Modes (CUpti_CacheControl_Mode, lines 138-154): NONE 0 ("Replay
+ * passes may observe cache state from earlier passes"), ALL 1 ("Reset all
+ * cache state supported ... before each pass", currently the L2), L2 2.
+ */
+struct rp_enable_134 {
+	size_t structSize;
+	void *pPriv;
+	CUcontext ctx;
+	CUpti_RangeProfiler_Object *pRangeProfilerObject;
+	int32_t cacheControlMode;
+};
+#define RP_ENABLE_134_STRUCT_SIZE                                                                  \
+	(offsetof(struct rp_enable_134, cacheControlMode) + sizeof(int32_t))
+#define RP_ENABLE_CACHE_API 130400u
+#define RP_CACHE_CONTROL_NONE 0
+#define RP_CACHE_CONTROL_ALL 1
 
 #endif

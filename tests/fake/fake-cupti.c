@@ -2055,8 +2055,39 @@ cuptiRangeProfilerEnable(CUpti_RangeProfiler_Enable_Params *p)
 {
 	struct fake_ctx *c;
 	struct rp *r;
+	char what[96];
+	int32_t mode;
+	int f;
 
-	ENTER_PARAMS(p, CUpti_RangeProfiler_Enable_Params);
+	/*
+	 * From 13.4 the struct has cacheControlMode after pRangeProfilerObject
+	 * and its STRUCT_SIZE grew (tests/fake/fake-records.h, read from
+	 * the 13.4 header): the double, built against 13.0's header, takes the
+	 * 13.4 size when it plays 13.4 or later, and the older size anywhere
+	 * (CUPTI's structSize versioning); a 13.4 size to an older CUPTI is
+	 * misuse. The mode is counted as a call, "cacheControlMode=N".
+	 */
+	fake_count(__func__);
+	if (fake_finalized())
+		return CUPTI_ERROR_NOT_INITIALIZED;
+	if (!p)
+		return bad(__func__, "NULL params");
+	if (p->structSize != CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE &&
+	    !(fake_version >= FAKE_CACHE_CONTROL_API &&
+	      p->structSize == FAKE_RP_ENABLE_134_STRUCT_SIZE))
+		return bad(__func__, fake_version >= FAKE_CACHE_CONTROL_API
+					     ? "structSize is neither 13.0's nor 13.4's STRUCT_SIZE"
+					     : "structSize is not CUpti_RangeProfiler_Enable_Params_"
+					       "STRUCT_SIZE (cacheControlMode needs CUPTI 13.4)");
+	if (p->pPriv)
+		return bad(__func__, "pPriv is not NULL");
+	if ((f = fake_scripted_failure(__func__)) != 0)
+		return (CUptiResult)f;
+	mode = 0;
+	if (p->structSize == FAKE_RP_ENABLE_134_STRUCT_SIZE)
+		memcpy(&mode, (const char *)p + FAKE_RP_ENABLE_CACHE_MODE_OFFSET, sizeof(mode));
+	snprintf(what, sizeof(what), "cacheControlMode=%d", (int)mode);
+	fake_count(what);
 	NEED_INIT();
 	pthread_mutex_lock(&L);
 	c = ctx_of(p->ctx);

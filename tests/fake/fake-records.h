@@ -71,4 +71,15 @@ fake_kernel_record_for(uint32_t v)
 	return NULL;
 }
 
+/*
+ * CUpti_RangeProfiler_Enable_Params from CUPTI 13.4 (cupti_range_profiler.h
+ * of 13.4.92 and 13.5.25, :159-173): structSize, pPriv, ctx,
+ * pRangeProfilerObject, then the new int-sized enum cacheControlMode;
+ * _STRUCT_SIZE = offsetof(cacheControlMode) + 4 = 36 on LP64 (13.0-13.3:
+ * 32, ending at pRangeProfilerObject). Modes: NONE 0, ALL 1, L2 2 (:138-154).
+ */
+#define FAKE_CACHE_CONTROL_API 130400u
+#define FAKE_RP_ENABLE_134_STRUCT_SIZE 36u
+#define FAKE_RP_ENABLE_CACHE_MODE_OFFSET 32u
+
 #endif

@@ -112,6 +112,7 @@ CHECKER = r"""
 #include <stdio.h>
 #include <string.h>
 #include <cupti_activity.h>
+#include <cupti_range_profiler.h>
 #include <cupti_version.h>
 #include "cupti-records.h"
 #include "fake-records.h"
@@ -165,6 +166,38 @@ main(void)
 		      FAKE_KERNEL10_SHARED, offsetof(K, isDeviceLaunched) + 1);
 		FAKE_CHECKS
 	}
+	/* (e) the range profiler's Enable struct: cacheControlMode from 13.4 on */
+#define EP CUpti_RangeProfiler_Enable_Params
+	CHECK(offsetof(struct rp_enable_134, pRangeProfilerObject) == offsetof(EP, pRangeProfilerObject),
+	      "rp_enable_134.pRangeProfilerObject at %zu, the header's at %zu",
+	      offsetof(struct rp_enable_134, pRangeProfilerObject), offsetof(EP, pRangeProfilerObject));
+#ifdef HAS_CACHE_CONTROL
+	CHECK(offsetof(struct rp_enable_134, cacheControlMode) == offsetof(EP, cacheControlMode) &&
+	      FAKE_RP_ENABLE_CACHE_MODE_OFFSET == offsetof(EP, cacheControlMode),
+	      "cacheControlMode at %zu (gpuproj) and %u (double), the header's at %zu",
+	      offsetof(struct rp_enable_134, cacheControlMode), FAKE_RP_ENABLE_CACHE_MODE_OFFSET,
+	      offsetof(EP, cacheControlMode));
+	CHECK(RP_ENABLE_134_STRUCT_SIZE == CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE &&
+	      FAKE_RP_ENABLE_134_STRUCT_SIZE == CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
+	      "Enable struct size %zu (gpuproj), %u (double), the header's %zu",
+	      (size_t)RP_ENABLE_134_STRUCT_SIZE, FAKE_RP_ENABLE_134_STRUCT_SIZE,
+	      (size_t)CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+	CHECK(sizeof(((EP *)0)->cacheControlMode) == sizeof(int32_t) &&
+	      CUPTI_CACHE_CONTROL_MODE_NONE == RP_CACHE_CONTROL_NONE &&
+	      CUPTI_CACHE_CONTROL_MODE_ALL == RP_CACHE_CONTROL_ALL,
+	      "CUpti_CacheControl_Mode differs from gpuproj's (4 bytes, NONE 0, ALL 1)");
+	CHECK(api >= RP_ENABLE_CACHE_API && api >= FAKE_CACHE_CONTROL_API,
+	      "API %u has cacheControlMode, gpuproj sends it from %u, the double takes it from %u",
+	      api, RP_ENABLE_CACHE_API, FAKE_CACHE_CONTROL_API);
+#else
+	CHECK(offsetof(struct rp_enable_134, cacheControlMode) ==
+	      CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
+	      "13.4's cacheControlMode would not follow this release's struct (size %zu)",
+	      (size_t)CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+	CHECK(api < RP_ENABLE_CACHE_API && api < FAKE_CACHE_CONTROL_API,
+	      "API %u has no cacheControlMode, but gpuproj would send it from %u",
+	      api, RP_ENABLE_CACHE_API);
+#endif
 	/* (d) */
 #ifdef EXPECT_GA
 	CHECK((api == 130000) == EXPECT_GA, "CUPTI_API_VERSION %u %s 13.0 GA's 130000", api,
@@ -250,6 +283,9 @@ def main():
             with open(src, "w") as f:
                 f.write(CHECKER.replace("FAKE_CHECKS", checks))
             flags = [f"-DKREC={name}", f'-DKREC_NAME="{name}"']
+            with open(os.path.join(inc, "cupti_range_profiler.h"), errors="replace") as rh:
+                if "cacheControlMode" in rh.read():
+                    flags.append("-DHAS_CACHE_CONTROL")
             ga_known = not installed or label != "installed"
             if label.startswith("13.0.") and ga_known:
                 flags.append(f"-DEXPECT_GA={1 if label == GA_WHEEL else 0}")

@@ -818,8 +818,18 @@ extra_two_devices(struct run *r)
 #define CALLS(func, n) { func, n, false }
 #define CALLS_GE(func, n) { func, n, true }
 
-/* A row for CUPTI VERSION (shown as SHOWN): its record layout read, every figure as with 13.0. */
-#define RECORDS_ROW(NAME, VERSION, SHOWN)                                                          \
+/* The profile's metrics.<CHIP>.cache_control under CUPTI >= 13.4 and before. */
+#define CACHE_ALL "all (the L2 reset before every replay pass: CUPTI >= 13.4)"
+#define CACHE_NONE \
+	"none (CUPTI < 13.4 has no cache control: replay passes see the L2 earlier passes left)"
+
+/*
+ * A row for CUPTI VERSION (shown as SHOWN): its record layout read, every
+ * figure as with 13.0; from 13.4 the range profiler resets the L2 before
+ * every pass (cacheControlMode ALL = 1 in the 13.4 Enable struct), before
+ * it sends 13.0's struct (mode 0 as the double counts it).
+ */
+#define RECORDS_ROW(NAME, VERSION, SHOWN, MODE, OTHER, CACHE)                                             \
 	{                                                                                          \
 		.name = NAME,                                                                      \
 		.cmds = CMDS("cupti-version " VERSION, METRICS, "init", "ctx 0",                  \
@@ -830,6 +840,9 @@ extra_two_devices(struct run *r)
 			       "each kernel signature; report at exit: {out}",                    \
 			       LINE_DEV, "@wrote:2|4|2"),                                         \
 		.kernels = { K(SAXPY, 3, 1, 2, 1000) },                                            \
+		.calls = { CALLS("cacheControlMode=" MODE, 2),                                     \
+			   CALLS("cacheControlMode=" OTHER, 0) },                                  \
+		.attrs = { { "metrics.GA100.cache_control", CACHE } },                             \
 		.extra = extra_gpu_drained,                                                        \
 	}
 
@@ -1607,11 +1620,11 @@ static const struct scenario scenarios[] = {
 	 * (224, 232, 248 bytes; tests/fake/fake-records.h); read in their
 	 * layouts. The API versions of the released wheels (13.2.86, 13.5.25).
 	 */
-	RECORDS_ROW("records_kernel11", "130100", "13.1"),
-	RECORDS_ROW("records_kernel11_13_2", "130202", "13.2"),
-	RECORDS_ROW("records_kernel12", "130300", "13.3"),
-	RECORDS_ROW("records_kernel13", "130400", "13.4"),
-	RECORDS_ROW("records_kernel13_13_5", "130500", "13.5"),
+	RECORDS_ROW("records_kernel11", "130100", "13.1", "0", "1", CACHE_NONE),
+	RECORDS_ROW("records_kernel11_13_2", "130202", "13.2", "0", "1", CACHE_NONE),
+	RECORDS_ROW("records_kernel12", "130300", "13.3", "0", "1", CACHE_NONE),
+	RECORDS_ROW("records_kernel13", "130400", "13.4", "1", "0", CACHE_ALL),
+	RECORDS_ROW("records_kernel13_13_5", "130500", "13.5", "1", "0", CACHE_ALL),
 	{
 		/*
 		 * Issue 10 #3: a libcupti whose records gpuproj does not know is
