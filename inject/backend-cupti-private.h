@@ -94,6 +94,8 @@ struct cupti_drv {
 	CUPTI_FN(cuDeviceGet);
 	CUPTI_FN(cuDeviceGetName);
 	CUPTI_FN(cuDeviceGetAttribute);
+	CUPTI_FN(cuDeviceTotalMem_v2);
+	CUPTI_FN(cuDeviceGetPCIBusId);
 	CUPTI_FN(cuCtxPushCurrent_v2);
 	CUPTI_FN(cuCtxPopCurrent_v2);
 	CUPTI_FN(cuCtxSynchronize);

@@ -54,6 +54,8 @@ struct inj_device_info {
 	int cc_major, cc_minor;	/* compute capability, 0.0 when unknown */
 	int sms;		/* multiprocessors, 0 when unknown */
 	double clock_hz;	/* SM clock, Hz, NaN when unknown */
+	/* by enum gpuproj_driver_attr (profile.h), in its units; NaN when not reported */
+	double driver[GPUPROJ_DRV_COUNT];
 };
 
 /**

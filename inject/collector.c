@@ -293,10 +293,16 @@ inj_collector_device(struct inj_collector *c, const struct inj_device_info *d)
 	if (c->first_device < 0) {
 		/* The profile's source GPU is the first device a context was made on. */
 		c->first_device = d->ordinal;
+		size_t i;
+
 		if (gpuproj_profile_set_device(c->profile, d->name[0] ? d->name : NULL, NULL,
 					       d->chip[0] ? d->chip : NULL, d->cc_major,
 					       d->cc_minor, d->sms, d->clock_hz) != GPUPROJ_OK)
 			oom(c);
+		/* A value the driver gave out of range (never seen) is dropped, not written. */
+		for (i = 0; i < GPUPROJ_DRV_COUNT; i++)
+			(void)gpuproj_profile_set_driver_attr(c->profile, (enum gpuproj_driver_attr)i,
+							      d->driver[i]);
 	} else if (d->ordinal != c->first_device &&
 		   strcmp(d->name, c->devices[c->first_device].name) != 0) {
 		inj_warn("device %d (%s) differs from device %d (%s): the profile names device %d "
@@ -841,8 +847,7 @@ profile_copy(const struct gpuproj_profile *p)
 
 	if (!q)
 		return NULL;
-	if (gpuproj_profile_set_device(q, d->name, d->target, d->chip, d->cc_major, d->cc_minor,
-				       d->sms, d->clock_hz) != GPUPROJ_OK ||
+	if (gpuproj_profile_set_device_info(q, d) != GPUPROJ_OK ||
 	    ((pr->application || pr->host || pr->argv) &&
 	     gpuproj_profile_set_process(q, pr->application, pr->host, pr->pid, pr->rank,
 					 (const char *const *)pr->argv) != GPUPROJ_OK))

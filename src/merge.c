@@ -460,8 +460,7 @@ take_identity(struct gpuproj_merge *m, const struct gpuproj_profile *rank, const
 		const char *key, *value;
 		size_t i;
 
-		if (gpuproj_profile_set_device(m->out, d->name, d->target, d->chip, d->cc_major,
-					       d->cc_minor, d->sms, d->clock_hz) ||
+		if (gpuproj_profile_set_device_info(m->out, d) ||
 		    gpuproj_profile_set_process(m->out, pr->application, NULL, -1, -1,
 						(const char *const *)pr->argv))
 			return GPUPROJ_E_NOMEM;

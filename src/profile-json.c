@@ -205,6 +205,23 @@ profile_to_json(const struct gpuproj_profile *p, struct gpuproj_error *reterr)
 	}
 	bad |= json_object_set_new(dev, "sms", d->sms > 0 ? json_integer(d->sms) : json_null());
 	bad |= json_object_set_new(dev, "clock_hz", json_num(d->clock_hz));
+	{
+		json_t *drv = json_object();
+
+		for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
+			if (isnan(d->driver[i]))
+				continue;
+			/* Integers as integers (all but the power limit; validated above). */
+			bad |= json_object_set_new(drv, gpuproj_driver_attr_name(i),
+						   d->driver[i] == floor(d->driver[i])
+							   ? json_integer((json_int_t)d->driver[i])
+							   : json_num(d->driver[i]));
+		}
+		if (json_object_size(drv))
+			bad |= json_object_set_new(dev, "driver", drv);
+		else
+			json_decref(drv);
+	}
 	bad |= json_object_set_new(root, "device", dev);
 
 	proc = json_object();
@@ -440,6 +457,38 @@ opt_number(struct reader *rd, json_t *obj, const char *key, const char *path, do
  * or null → NaN; otherwise it must lie in [lo, hi), the range the
  * conversion is defined for.
  */
+/* device.driver: every member a known attribute, each a number in (0, max]. */
+static int
+read_driver(struct reader *rd, struct gpuproj_profile *p, json_t *drv)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (!drv || json_is_null(drv))
+		return GPUPROJ_OK;
+	if (!json_is_object(drv))
+		return bad(rd, "device.driver", "must be an object");
+	json_object_foreach(drv, key, v) {
+		for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
+			if (strcmp(key, gpuproj_driver_attr_name(i)) == 0)
+				break;
+		}
+		if (i == GPUPROJ_DRV_COUNT)
+			return bad(rd, "device.driver", "'%s' is not a driver attribute gpuproj knows",
+				   key);
+		if (json_is_null(v))
+			continue;
+		if (!json_is_number(v))
+			return bad(rd, "device.driver", "'%s' must be a number", key);
+		if (gpuproj_profile_set_driver_attr(p, i, json_number_value(v)) != GPUPROJ_OK)
+			return bad(rd, "device.driver", "'%s' %.17g is outside (0, %g]%s", key,
+				   json_number_value(v), gpuproj_driver_attr_max(i),
+				   i == GPUPROJ_DRV_POWER_LIMIT_W ? "" : " or not an integer");
+	}
+	return GPUPROJ_OK;
+}
+
 static int
 opt_number_range(struct reader *rd, json_t *obj, const char *key, const char *path, double lo,
 		 double hi, double *out)
@@ -885,6 +934,8 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 		if (gpuproj_profile_set_device(p, name, target, chip, major, minor,
 					       isnan(sms) ? 0 : (int)sms, clock))
 			return nomem(rd);
+		if ((r = read_driver(rd, p, json_object_get(dev, "driver"))))
+			return r;
 	}
 
 	proc = json_object_get(root, "process");

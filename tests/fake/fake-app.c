@@ -13,7 +13,9 @@
  * symbol. Each argument is one command:
  *
  *   init                          cuInit (loads the injection library)
- *   device ORD NAME CHIP MAJ.MIN SMS CLOCK_KHZ
+ *   device ORD NAME CHIP MAJ.MIN SMS CLOCK_KHZ [KEY=VALUE...]
+ *                                 driver attributes (fake.h: mem_khz, bus, l2,
+ *                                 mem_mib, ..., power_w; -1 = not answered)
  *   ctx ORD                       create a context (numbered 1, 2, ...)
  *   destroy CTX                   cuCtxDestroy of context CTX (driver callbacks + destroy)
  *   reset CTX                     cudaDeviceReset: runtime callback + destroy
@@ -973,12 +975,30 @@ run_command(const char *cmd)
 		char name[256], chip[32];
 		int ord, maj, min, sms, clk;
 
-		if (sscanf(rest, "%d \"%255[^\"]\" %31s %d.%d %d %d", &ord, name, chip, &maj, &min,
-			   &sms, &clk) != 7 &&
-		    sscanf(rest, "%d %255s %31s %d.%d %d %d", &ord, name, chip, &maj, &min, &sms,
-			   &clk) != 7)
+		int used = 0;
+		const char *p;
+
+		if (sscanf(rest, "%d \"%255[^\"]\" %31s %d.%d %d %d%n", &ord, name, chip, &maj, &min,
+			   &sms, &clk, &used) != 7 &&
+		    sscanf(rest, "%d %255s %31s %d.%d %d %d%n", &ord, name, chip, &maj, &min, &sms,
+			   &clk, &used) != 7)
 			return usage(cmd);
 		fake_set_device(ord, name, chip, maj, min, sms, clk);
+		/* KEY=VALUE driver attributes after the seven fields (fake.h). */
+		for (p = rest + used; *p;) {
+			char key[32];
+			long long v;
+			int n = 0;
+
+			while (*p == ' ')
+				p++;
+			if (!*p)
+				break;
+			if (sscanf(p, "%31[^=]=%lld%n", key, &v, &n) != 2 ||
+			    !fake_set_device_attr(ord, key, v))
+				return usage(cmd);
+			p += n;
+		}
 	} else if (strcmp(word, "ctx") == 0) {
 		int ord = atoi(rest);
 

@@ -260,6 +260,49 @@ fake_set_device(int ordinal, const char *name, const char *chip, int cc_major, i
 	d->sms = sms;
 	d->clock_khz = clock_khz;
 	d->defined = true;
+	{
+		int cc = cc_major * 10 + cc_minor;
+		/* CUDA Programming Guide, Technical Specifications per Compute Capability. */
+		long long threads_sm = cc == 75 ? 1024 : (cc == 86 || cc == 89 || cc >= 120) ? 1536 : 2048;
+		long long blocks_sm = (cc == 75 || cc == 86 || cc >= 120) ? 16 : cc == 89 ? 24 : 32;
+		long long smem_kib = cc == 75 ? 64 : cc == 80 || cc == 87 ? 164 : cc >= 90 && cc < 120
+			? 228 : cc == 70 ? 96 : 100;
+
+		d->attr[FAKE_DEV_MEM_KHZ] = 1215000;
+		d->attr[FAKE_DEV_BUS_BITS] = 5120;
+		d->attr[FAKE_DEV_L2_BYTES] = 40LL << 20;
+		d->attr[FAKE_DEV_MEM_MIB] = 40LL << 10;
+		d->attr[FAKE_DEV_THREADS_SM] = threads_sm;
+		d->attr[FAKE_DEV_THREADS_BLOCK] = 1024;
+		d->attr[FAKE_DEV_BLOCKS_SM] = blocks_sm;
+		d->attr[FAKE_DEV_REGS_SM] = 65536;
+		d->attr[FAKE_DEV_REGS_BLOCK] = 65536;
+		d->attr[FAKE_DEV_SMEM_SM] = smem_kib << 10;
+		d->attr[FAKE_DEV_SMEM_OPTIN] = (smem_kib - (cc >= 80 ? 1 : 0)) << 10;
+		d->attr[FAKE_DEV_SMEM_RESERVED] = cc >= 80 ? 1024 : 0;
+		d->attr[FAKE_DEV_WARP] = 32;
+		d->attr[FAKE_DEV_POWER_W] = 400;
+	}
+}
+
+bool
+fake_set_device_attr(int ordinal, const char *key, long long value)
+{
+	static const char *const keys[FAKE_DEV_ATTR_COUNT] = {
+		"mem_khz", "bus", "l2", "mem_mib", "threads_sm", "threads_block", "blocks_sm",
+		"regs_sm", "regs_block", "smem_sm", "optin", "reserved", "warp", "power_w",
+	};
+	size_t i;
+
+	if (ordinal < 0 || ordinal >= MAX_DEVICES || !devices[ordinal].defined)
+		return false;
+	for (i = 0; i < FAKE_DEV_ATTR_COUNT; i++) {
+		if (strcmp(key, keys[i]) == 0) {
+			devices[ordinal].attr[i] = value;
+			return true;
+		}
+	}
+	return false;
 }
 
 const struct fake_device *

@@ -31,12 +31,28 @@
 #define FAKE_EXPORT __attribute__((visibility("default")))
 
 /** A fake GPU. */
+/*
+ * The driver attributes the double answers besides CC, SMs and clock
+ * (fake-libcuda.c): set by `device ... key=value` (fake-app), else the
+ * defaults of fake_set_device(): the per-SM and per-block limits of the
+ * device's CC from the CUDA Programming Guide's "Technical Specifications
+ * per Compute Capability" table, and the memory, L2 and power of an
+ * A100-SXM4-40GB (1215 MHz x 5120-bit HBM2, 40 MiB L2, 40 GiB, 400 W).
+ */
+enum fake_dev_attr {
+	FAKE_DEV_MEM_KHZ, FAKE_DEV_BUS_BITS, FAKE_DEV_L2_BYTES, FAKE_DEV_MEM_MIB,
+	FAKE_DEV_THREADS_SM, FAKE_DEV_THREADS_BLOCK, FAKE_DEV_BLOCKS_SM, FAKE_DEV_REGS_SM,
+	FAKE_DEV_REGS_BLOCK, FAKE_DEV_SMEM_SM, FAKE_DEV_SMEM_OPTIN, FAKE_DEV_SMEM_RESERVED,
+	FAKE_DEV_WARP, FAKE_DEV_POWER_W, FAKE_DEV_ATTR_COUNT
+};
+
 struct fake_device {
 	char name[128];
 	char chip[32];
 	int cc_major, cc_minor;
 	int sms;
 	int clock_khz;
+	long long attr[FAKE_DEV_ATTR_COUNT]; /* enum fake_dev_attr; -1: not answered */
 	bool defined;
 };
 
@@ -44,6 +60,14 @@ struct fake_device {
 FAKE_EXPORT void fake_set_device(int ordinal, const char *name, const char *chip, int cc_major,
 				 int cc_minor, int sms, int clock_khz);
 FAKE_EXPORT const struct fake_device *fake_get_device(int ordinal);
+/**
+ * Set one driver attribute of a defined device by its fake-app key
+ * ("mem_khz", "bus", "l2", "mem_mib", "threads_sm", "threads_block",
+ * "blocks_sm", "regs_sm", "regs_block", "smem_sm", "optin", "reserved",
+ * "warp", "power_w"); -1: the driver does not answer it.
+ * @return false for an unknown key or device
+ */
+FAKE_EXPORT bool fake_set_device_attr(int ordinal, const char *key, long long value);
 
 /* ---- driver side ---- */
 /** Create a context on a device; emits CONTEXT_CREATED. */
