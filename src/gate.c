@@ -78,6 +78,8 @@ gpuproj_gate_result_clear(struct gpuproj_gate_result *r)
 	free(r->columns);
 	gpuproj_profile_free(r->base);
 	gpuproj_profile_free(r->cur);
+	gpuproj_targets_free(r->derived[0]);
+	gpuproj_targets_free(r->derived[1]);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -460,10 +462,18 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 	out->options = opt;
 
 	/* Source GPUs. */
-	if (gpuproj_resolve_source(base, targets, opt.source, &out->base_source, &e))
+	if (gpuproj_resolve_source_or_derive(base, targets, opt.source, &out->base_source,
+					     &out->derived[0], &e))
 		return error_set(reterr, e.status, bl, 0, 0, "baseline: %s", e.message);
-	if (gpuproj_resolve_source(cur, targets, opt.source, &out->cur_source, &e))
+	if (out->derived[0] && gpuproj_profile_device(cur)->name &&
+	    str_eq_nocase_trim(gpuproj_profile_device(cur)->name,
+			       gpuproj_profile_device(base)->name)) {
+		/* The same unlisted GPU: one provisional entry for both (same source). */
+		out->cur_source = out->base_source;
+	} else if (gpuproj_resolve_source_or_derive(cur, targets, opt.source, &out->cur_source,
+						    &out->derived[1], &e)) {
 		return error_set(reterr, e.status, cl, 0, 0, "current profile: %s", e.message);
+	}
 	gpu_desc(base, out->base_source, bdesc, sizeof(bdesc));
 	gpu_desc(cur, out->cur_source, cdesc, sizeof(cdesc));
 	{

@@ -96,6 +96,7 @@ struct doc_profile {
 	const struct gpuproj_profile *profile;
 	char *label;
 	const struct gpuproj_target *src;
+	struct gpuproj_targets *derived; /* src's set when provisional (gpuproj_targets_derive()) */
 	size_t src_index;              /* index of src in doc->targets */
 	size_t n_kernels;
 	struct doc_kproj *kp;          /* [n_targets × n_kernels], target-major */

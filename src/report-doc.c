@@ -883,7 +883,8 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 		if (!dp->label)
 			goto nomem;
 		doc->n_profiles++;
-		r = gpuproj_resolve_source(dp->profile, targets, inputs[i].source, &dp->src, &e);
+		r = gpuproj_resolve_source_or_derive(dp->profile, targets, inputs[i].source, &dp->src,
+						     &dp->derived, &e);
 		if (r) {
 			error_set(reterr, r, e.file, e.line, e.column, "%s: %s", dp->label,
 				  e.message);
@@ -977,6 +978,7 @@ gpuproj_report_doc_free(struct gpuproj_report_doc *doc)
 			free(dp->dis[k].point_ns);
 		free(dp->dis);
 		charts_free(dp->charts);
+		gpuproj_targets_free(dp->derived);
 	}
 	free(doc->profiles);
 	free(doc->models);

@@ -409,6 +409,14 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 		md_text(&sb, r->warnings[i]);
 		strbuf_append(&sb, "\n\n");
 	}
+	if (r->cur_source->provisional) {
+		strbuf_printf(&sb, "> **Note:** the source GPU %s is not in targets.yaml: its "
+			      "projections use a provisional entry (basis %s) derived from the "
+			      "driver's device attributes and the per-SM figures of ",
+			      r->cur_source->name, r->cur_source->provisional);
+		md_text(&sb, r->cur_source->derived_from);
+		strbuf_append(&sb, " (`gpuproj targets derive` prints it).\n\n");
+	}
 
 	strbuf_append(&sb, "### Whole run\n\n"
 		      "| GPU | baseline | current | current interval | change | noise band | "

@@ -254,6 +254,13 @@ html_run_details(struct html *h, const struct doc_profile *dp)
 	out(h, "; ");
 	oute(h, dp->src->arch);
 	outf(h, ", %d SMs at %.0f MHz)</td></tr>\n", dp->src->sms, dp->src->clock_mhz);
+	if (dp->src->provisional) {
+		outf(h, "<tr><th scope=\"row\">Source GPU basis</th><td>%s: not in targets.yaml; "
+		     "a provisional entry derived from the driver's device attributes and the "
+		     "per-SM figures of ", dp->src->provisional);
+		oute(h, dp->src->derived_from);
+		out(h, " (<code>gpuproj targets derive</code> prints it)</td></tr>\n");
+	}
 	if ((v = gpuproj_profile_attr(p, "created"))) {
 		out(h, "<tr><th scope=\"row\">Measured</th><td>");
 		oute(h, v);

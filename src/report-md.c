@@ -119,6 +119,13 @@ md_run_details(struct strbuf *sb, const struct doc_profile *dp)
 	strbuf_append(sb, "; ");
 	md_text(sb, dp->src->arch);
 	strbuf_printf(sb, ", %d SMs at %.0f MHz)\n", dp->src->sms, dp->src->clock_mhz);
+	if (dp->src->provisional) {
+		strbuf_printf(sb, "- **Source GPU basis:** %s — not in targets.yaml; a provisional "
+			      "entry derived from the driver's device attributes and the per-SM "
+			      "figures of ", dp->src->provisional);
+		md_text(sb, dp->src->derived_from);
+		strbuf_append(sb, " (`gpuproj targets derive` prints it)\n");
+	}
 	if ((v = gpuproj_profile_attr(p, "created"))) {
 		strbuf_append(sb, "- **Measured:** ");
 		md_text(sb, v);

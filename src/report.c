@@ -142,6 +142,10 @@ profile_header(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_
 	fprintf(out, "source GPU: %s (%s, %s, %d SMs at %.0f MHz)\n", src->name,
 		dev->name ? dev->name : "device name not recorded", src->arch, src->sms,
 		src->clock_mhz);
+	if (src->provisional)
+		fprintf(out, "  provisional (basis %s): not in targets.yaml; derived from the "
+			"driver's device attributes and the per-SM figures of %s (`gpuproj targets "
+			"derive` prints the entry)\n", src->provisional, src->derived_from);
 }
 
 /* Kernels detailed in the per-kernel part of a table (of n). */
@@ -493,14 +497,15 @@ int
 gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
 		   const struct gpuproj_run_projection *runs, size_t n_runs)
 {
+	/* Where the source GPU's figures come from: its file, or its device (provisional). */
+	const char *basis = src && src->provisional ? src->provisional : "targets.yaml";
 	size_t r, i;
 	char buf[64];
 
-	(void)src;
 	if (!runs_match(p, runs, n_runs))
 		return GPUPROJ_E_INVAL;
 	fputs("kernel,tag,grid,block,launches,source_ns,target,model,status,lo_ns,hi_ns,point_ns,"
-	      "speedup,binding,measured_ns,error_pct,why,interval_gpus\n", out);
+	      "speedup,binding,measured_ns,error_pct,why,interval_gpus,source_basis\n", out);
 	for (r = 0; r < n_runs; r++) {
 		const struct gpuproj_run_projection *run = &runs[r];
 		double meas = gpuproj_report_measured_total_ns(p, run->target->name);
@@ -545,9 +550,9 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 			fputc(',', out);
 			/* Failed: why; by a fallback: why the run's model could not. */
 			csv_write_field(out, !ok || pr->fallback ? pr->why : "");
-			fprintf(out, ",%s\n", ok && pr->calibrated
-						     ? gpuproj_interval_gpus_name(pr->interval_gpus)
-						     : "");
+			fprintf(out, ",%s,%s\n", ok && pr->calibrated
+							? gpuproj_interval_gpus_name(pr->interval_gpus)
+							: "", basis);
 		}
 		fputs("(total),,,,", out);
 		{
@@ -588,7 +593,7 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 					 run->n_fallback, run->n_fallback_sol);
 			csv_write_field(out, why);
 			/* The total: "unseen" when any kernel's interval was. */
-			fprintf(out, ",%s\n", run->n_interval_unseen ? "unseen" : "");
+			fprintf(out, ",%s,%s\n", run->n_interval_unseen ? "unseen" : "", basis);
 		}
 	}
 	fflush(out);
@@ -675,6 +680,11 @@ gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_t
 	projs = json_array();
 	bad |= json_object_set_new(root, "source_target",
 				   src ? json_string(src->name) : json_null());
+	/* A provisional source (gpuproj_targets_derive()): say so, and from which sibling. */
+	if (src && src->provisional) {
+		bad |= json_object_set_new(root, "source_basis", json_string(src->provisional));
+		bad |= json_object_set_new(root, "source_derived_from", json_string(src->derived_from));
+	}
 	for (r = 0; r < n_runs; r++) {
 		const struct gpuproj_run_projection *run = &runs[r];
 		double meas = gpuproj_report_measured_total_ns(p, run->target->name);

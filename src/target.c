@@ -30,6 +30,7 @@
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 
+#include "target-private.h"
 #include "util.h"
 
 struct gpuproj_targets {
@@ -1309,6 +1310,21 @@ target_free_fields(struct gpuproj_target *t)
 		free((char *)t->sources[i].text);
 	}
 	free((void *)t->sources);
+	free((char *)t->derived_from);
+}
+
+int
+target_mark_provisional(struct gpuproj_targets *s, const char *derived_from)
+{
+	char *copy = strdup(derived_from);
+
+	if (!copy || s->n != 1) {
+		free(copy);
+		return GPUPROJ_E_NOMEM;
+	}
+	s->gpus[0].provisional = GPUPROJ_BASIS_DEVICE;
+	s->gpus[0].derived_from = copy;
+	return GPUPROJ_OK;
 }
 
 struct gpuproj_targets *

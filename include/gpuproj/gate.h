@@ -199,6 +199,11 @@ struct gpuproj_gate_result {
 	struct gpuproj_gate_options options;  /**< the options used (labels point into the caller's strings) */
 	const struct gpuproj_target *base_source; /**< the baseline's source GPU */
 	const struct gpuproj_target *cur_source;  /**< the current profile's source GPU */
+	/**
+	 * Owned provisional sources (gpuproj_targets_derive()) for a GPU not
+	 * in `targets`, else NULL; one set serves both profiles of one GPU.
+	 */
+	struct gpuproj_targets *derived[2];
 	struct gpuproj_profile *base, *cur;   /**< the folded profiles; owned */
 };
 
@@ -207,7 +212,8 @@ struct gpuproj_gate_result {
  *
  * @param base the baseline profile (read only)
  * @param cur the current profile (read only)
- * @param targets the GPU descriptions; both source GPUs must be in it
+ * @param targets the GPU descriptions; a source GPU not in it is projected
+ *        from a provisional entry (gpuproj_resolve_source_or_derive())
  * @param gate_targets the target GPUs of columns 1…, in order (entries of
  *        `targets`); NULL with n_gate_targets == 0 = the source column only
  * @param n_gate_targets number of target columns
@@ -218,7 +224,8 @@ struct gpuproj_gate_result {
  * @return GPUPROJ_OK (whatever the verdict: see out->regression);
  *         GPUPROJ_E_INVAL (NULL profiles/targets/out, negative or
  *         non-finite thresholds);
- *         GPUPROJ_E_NOTFOUND (a profile's GPU is not in targets.yaml; the
+ *         GPUPROJ_E_NOTFOUND (a profile's GPU is not in targets.yaml and no
+ *         provisional entry could be derived for it; the
  *         message names the profile and the GPU);
  *         GPUPROJ_E_MISMATCH (the source GPUs differ and allow_gpu_change
  *         is not set; the message names both);

@@ -64,9 +64,11 @@ int gpuproj_report_table(FILE *out, const struct gpuproj_profile *p,
  * CSV, one row per (kernel, target) and one "(total)" row per target.
  * Columns: kernel, tag, grid, block, launches, source_ns, target, model,
  * status, lo_ns, hi_ns, point_ns, speedup, binding, measured_ns, error_pct,
- * why. Times per launch for kernels, whole-run for totals. RFC 4180 quoting.
- * `src` is unused (kept for symmetry with the other writers); `runs` as for
- * gpuproj_report_table().
+ * why, interval_gpus, source_basis. Times per launch for kernels, whole-run
+ * for totals. RFC 4180 quoting. source_basis: "targets.yaml", or
+ * "device-attributes" when `src` is a provisional entry
+ * (gpuproj_targets_derive()); `src` may be NULL (then "targets.yaml");
+ * `runs` as for gpuproj_report_table().
  *
  * @return GPUPROJ_OK, GPUPROJ_E_INVAL (a run that does not cover the
  *         profile's kernels) or GPUPROJ_E_IO

@@ -185,7 +185,18 @@ struct gpuproj_target {
 	const struct gpuproj_source *sources; /**< every number's source */
 	size_t n_sources;
 	int line;                   /**< line of the entry in its file (1-based) */
+	/**
+	 * NULL for an entry read from a targets file; GPUPROJ_BASIS_DEVICE for
+	 * a provisional entry that gpuproj_targets_derive() made from a
+	 * profile's device attributes (writers mark it wherever it is shown).
+	 */
+	const char *provisional;
+	/** The targets.yaml GPU a provisional entry took its per-SM figures from, or NULL. */
+	const char *derived_from;
 };
+
+/** gpuproj_target.provisional of an entry derived from a profile's device attributes. */
+#define GPUPROJ_BASIS_DEVICE "device-attributes"
 
 /** An immutable, loaded set of targets (opaque). */
 struct gpuproj_targets;
@@ -335,8 +346,9 @@ int gpuproj_targets_lookup(const struct gpuproj_targets *targets, const char *na
 			   const struct gpuproj_lookup_words *words,
 			   const struct gpuproj_target **ret, struct gpuproj_error *reterr);
 
-/* A measured profile (profile.h). */
+/* A measured profile and its device (profile.h). */
 struct gpuproj_profile;
+struct gpuproj_device_info;
 
 /**
  * Find the source GPU of a profile: `override` if non-NULL (a targets.yaml
@@ -353,6 +365,65 @@ struct gpuproj_profile;
 int gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj_targets *targets,
 			   const char *override, const struct gpuproj_target **ret,
 			   struct gpuproj_error *reterr);
+
+/**
+ * A provisional targets.yaml entry (schema gpuproj-targets/1, one GPU, as
+ * YAML text) for a device that `targets` does not list: the driver's
+ * report of the device (name, CC, SMs, clock; device.driver's memory clock
+ * and bus width, memory and L2 size, per-SM and per-block limits, power
+ * limit) and the per-SM figures of its sibling in `targets` — an NVIDIA GPU
+ * of the same compute capability with lanes_per_sm, stream_gbs.triad and
+ * peak_bw_gbs.dram, the same chip first, measured values next, then the
+ * closest SM count. Peak DRAM bandwidth = 2 x memory clock x bus width / 8
+ * (NVIDIA's deviceQuery and bandwidthTest samples), the DRAM ceiling that
+ * times the sibling's triad efficiency; clock_mhz = the boost clock times
+ * the sibling's sustained fraction; every other rate the sibling's per
+ * SM-clock figure times SMs x clock (src/target-derive.c lists each). Every
+ * number is sourced; the entry passes gpuproj_target_check_one_basis().
+ *
+ * @param d the device (a profile's, gpuproj_profile_device())
+ * @param targets where the sibling comes from
+ * @param[out] ret_yaml malloc'd NUL-terminated text, owned by the caller;
+ *             NULL on failure
+ * @param[out] reterr optional; why no entry could be derived
+ * @return GPUPROJ_OK; GPUPROJ_E_NOTFOUND (the device's name, CC, SMs,
+ *         clock, memory clock or bus width is not recorded, or no sibling
+ *         of its CC); GPUPROJ_E_INVAL (NULL argument); GPUPROJ_E_NOMEM
+ */
+int gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
+			       const struct gpuproj_targets *targets, char **ret_yaml,
+			       struct gpuproj_error *reterr);
+
+/**
+ * The entry of gpuproj_target_derive_yaml(), loaded: a set of one GPU
+ * whose `provisional` is GPUPROJ_BASIS_DEVICE and `derived_from` the
+ * sibling's name.
+ *
+ * @param[out] ret the set, owned by the caller (gpuproj_targets_free())
+ * @return as gpuproj_target_derive_yaml(); the loader's errors should the
+ *         text not load (a defect)
+ */
+int gpuproj_targets_derive(const struct gpuproj_device_info *d,
+			   const struct gpuproj_targets *targets, struct gpuproj_targets **ret,
+			   struct gpuproj_error *reterr);
+
+/**
+ * gpuproj_resolve_source(); when the profile's GPU is not in `targets` and
+ * no `override` is given, the provisional entry of gpuproj_targets_derive()
+ * instead (writers mark it: gpuproj_target.provisional).
+ *
+ * @param[out] ret the source GPU; owned by `targets` or by *ret_derived
+ * @param[out] ret_derived the derived set to free after using *ret (with
+ *             gpuproj_targets_free()), NULL when the GPU is in `targets`
+ * @param[out] reterr optional; when neither works, gpuproj_resolve_source()'s
+ *             message followed by "; no provisional entry either: WHY"
+ * @return GPUPROJ_OK, GPUPROJ_E_NOTFOUND, GPUPROJ_E_INVAL, GPUPROJ_E_NOMEM
+ */
+int gpuproj_resolve_source_or_derive(const struct gpuproj_profile *p,
+				     const struct gpuproj_targets *targets, const char *override,
+				     const struct gpuproj_target **ret,
+				     struct gpuproj_targets **ret_derived,
+				     struct gpuproj_error *reterr);
 
 /**
  * The citation behind a reference key of the `references:` map.

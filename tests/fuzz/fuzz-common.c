@@ -157,6 +157,11 @@ compare(const struct gpuproj_profile *a, const struct gpuproj_profile *b, const 
 	    !fuzz_same_str(da->chip, db->chip) || da->cc_major != db->cc_major ||
 	    da->cc_minor != db->cc_minor || da->sms != db->sms || !fuzz_same_num(da->clock_hz, db->clock_hz))
 		fuzz_fail("%s: device differs after a round trip", what);
+	for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
+		if (!fuzz_same_num(da->driver[i], db->driver[i]))
+			fuzz_fail("%s: device.driver.%s differs after a round trip", what,
+				  gpuproj_driver_attr_name(i));
+	}
 	if (!fuzz_same_str(pa->application, pb->application) || !fuzz_same_str(pa->host, pb->host) ||
 	    pa->pid != pb->pid || pa->rank != pb->rank || !pa->argv != !pb->argv)
 		fuzz_fail("%s: process differs after a round trip", what);

@@ -53,10 +53,13 @@
 
 #define LINE_INIT "@init"
 #define LINE_DEV "@device"
-#define LINE_NOT_IN_TARGETS(gpu) \
-	"[gpuproj] the source GPU '" gpu "' is not in targets.yaml ({targets}): the profile " \
-	"is written without projections; add a targets.yaml entry (`gpuproj bench` writes " \
-	"one) or project later with `gpuproj project --source NAME {out}`"
+#define LINE_NOT_IN_TARGETS(gpu, cc) \
+	"[gpuproj] the source GPU '" gpu "' is not in targets.yaml ({targets}) and no " \
+	"provisional entry could be derived (targets.yaml has no GPU of compute capability " cc \
+	" with lanes_per_sm, stream_gbs.triad and peak_bw_gbs.dram to take per-SM figures " \
+	"from): the profile is written without projections; add a targets.yaml entry " \
+	"(`gpuproj bench` writes one) or project later with `gpuproj project --source NAME " \
+	"{out}`"
 #define LINES(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define ENV(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define CMDS(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -500,6 +503,43 @@ extra_not_in_targets(struct run *r)
 {
 	ck_assert_uint_eq(r->table_lines, 0);
 	ck_assert_int_eq(json_array_size(json_object_get(r->json, "projections")), 0);
+}
+
+/*
+ * A GPU the built-in targets.yaml does not list (an RTX A5000: GA102, 64
+ * SMs, 1695 MHz, 8001 MHz x 384-bit GDDR6): projected from a provisional
+ * entry derived from the driver's attributes and a GA102 sibling's per-SM
+ * figures, said in one line and marked in the JSON.
+ */
+static void
+extra_derived_source(struct run *r)
+{
+	static const char head[] = "[gpuproj] the source GPU 'NVIDIA RTX A5000' is not in "
+				   "targets.yaml (built-in): projecting from a provisional entry "
+				   "derived from its device attributes and the per-SM figures of ";
+	json_t *drv = json_object_get(json_object_get(r->json, "device"), "driver");
+	json_t *projs = json_object_get(r->json, "projections"), *pj;
+	const char *sib = json_string_value(json_object_get(r->json, "source_derived_from"));
+	size_t i, n = 0;
+
+	ck_assert_uint_eq(r->n_lines, 4);
+	ck_assert_msg(strncmp(r->lines[2], head, strlen(head)) == 0, "%s", r->lines[2]);
+	ck_assert_ptr_nonnull(strstr(r->lines[2], " (basis device-attributes; `gpuproj targets "
+					      "derive "));
+	ck_assert_str_eq(json_string_value(json_object_get(r->json, "source_target")), "RTX-A5000");
+	ck_assert_str_eq(json_string_value(json_object_get(r->json, "source_basis")),
+			 "device-attributes");
+	ck_assert_ptr_nonnull(sib);
+	ck_assert_ptr_nonnull(strstr(r->lines[2], sib));
+	ck_assert_int_eq(jint(drv, "memory_clock_khz"), 8001000);
+	ck_assert_int_eq(jint(drv, "memory_bus_bits"), 384);
+	ck_assert_int_eq(jint(drv, "threads_per_sm"), 1536);
+	assert_close(jreal(drv, "power_limit_w"), 230, "power limit (NVML)");
+	ck_assert_uint_gt(json_array_size(projs), 40);
+	json_array_foreach(projs, i, pj)
+		n += jint(pj, "projected_kernels") == 1;
+	ck_assert_uint_eq(n, json_array_size(projs));
+	ck_assert_uint_gt(r->table_lines, 0);
 }
 
 static void
@@ -1157,9 +1197,19 @@ static const struct scenario scenarios[] = {
 		.cmds = CMDS("device 0 \"Mystery GPU\" GA100 8.0 108 1410000", METRICS, "init", "ctx 0",
 			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
 		.lines = LINES(LINE_INIT, "@device:Mystery GPU|GA100|8.0|108|37|3",
-			       LINE_NOT_IN_TARGETS("Mystery GPU"), "@wrote:1|1|1"),
+			       LINE_NOT_IN_TARGETS("Mystery GPU", "8.0"), "@wrote:1|1|1"),
 		.kernels = { K(SAXPY, 1, 1, 1, 1000) }, /* timed by the profiler */
 		.extra = extra_not_in_targets,
+	},
+	{
+		/* A source GPU missing from the built-in targets.yaml: a provisional entry. */
+		.name = "source_derived_from_device_attributes",
+		.env = ENV("-GPUPROJ_TARGETS"),
+		.cmds = CMDS("device 0 \"NVIDIA RTX A5000\" GA102 8.6 64 1695000 mem_khz=8001000 "
+			     "bus=384 l2=6291456 mem_mib=24564 power_w=230", METRICS, "init", "ctx 0",
+			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
+		.kernels = { K(SAXPY, 1, 1, 1, 1000) },
+		.extra = extra_derived_source,
 	},
 	{
 		/* GPUPROJ_SIGNALS=1: SIGTERM writes the report, then the process dies of SIGTERM. */
@@ -1265,7 +1315,7 @@ static const struct scenario scenarios[] = {
 			       "[gpuproj] device 0 (Fake P100): compute capability 6.0 has no CUPTI "
 			       "profiler (needs >= 7.0): metrics off on this device, every launch is "
 			       "still timed",
-			       LINE_NOT_IN_TARGETS("Fake P100"), "@wrote:1|2|0"),
+			       LINE_NOT_IN_TARGETS("Fake P100", "6.0"), "@wrote:1|2|0"),
 		.kernels = { K(SAXPY, 2, 0, 2, 1000) },
 		.extra = extra_unsupported_device,
 	},
@@ -1591,7 +1641,7 @@ static const struct scenario scenarios[] = {
 			     "repeat 2 launch ex 1 _Z7clusterPf " K_DIMS " 0 1000 cluster=2,1,1",
 			     "repeat 2 launch rt-ex 1 _Z7clusterPf " K_DIMS " 0 1000"),
 		.lines = LINES(LINE_INIT, "@device:Fake H100|GH100|9.0|132|37|3",
-			       LINE_NOT_IN_TARGETS("Fake H100"), "@wrote:2|4|2"),
+			       LINE_NOT_IN_TARGETS("Fake H100", "9.0"), "@wrote:2|4|2"),
 		.extra = extra_clusters,
 	},
 	{
