@@ -1788,19 +1788,19 @@ START_TEST(cli_device_name_and_stdin)
 	int rc;
 
 	if (asprintf(&json, "%s/vec.json", dir) < 0 ||
-	    asprintf(&args, "import ncu --device-name 'NVIDIA GeForce RTX 3090' - -o '%s' < '%s'",
+	    asprintf(&args, "import ncu --device-name 'NVIDIA GeForce RTX 3070' - -o '%s' < '%s'",
 		     json, test_data("ncu-sections.csv")) < 0)
 		abort();
 	rc = test_cli(&out, &errout, "%s", args);
 	ck_assert_msg(rc == 0, "%s", errout);
 	/* Not in targets.yaml: one line naming close entries and the two ways out. */
-	ck_assert_msg(strstr(errout, "  device: NVIDIA GeForce RTX 3090, CC 8.6; warning: the "
-			     "export's GPU 'NVIDIA GeForce RTX 3090' is not in targets.yaml; close "
+	ck_assert_msg(strstr(errout, "  device: NVIDIA GeForce RTX 3070, CC 8.6; warning: the "
+			     "export's GPU 'NVIDIA GeForce RTX 3070' is not in targets.yaml; close "
 			     "names: ") != NULL, "%s", errout);
 	ck_assert_ptr_nonnull(strstr(errout, " (name it with --device-name NAME here, or --source "
 				     "NAME to `gpuproj project`)\n"));
 	ck_assert_int_eq(gpuproj_profile_load(json, &p, &err), 0);
-	ck_assert_str_eq(gpuproj_profile_device(p)->name, "NVIDIA GeForce RTX 3090");
+	ck_assert_str_eq(gpuproj_profile_device(p)->name, "NVIDIA GeForce RTX 3070");
 	ck_assert_int_eq(gpuproj_profile_device(p)->cc_minor, 6);
 	ck_assert_str_eq(gpuproj_profile_attr(p, "import.file"), "-");
 	gpuproj_profile_free(p);
