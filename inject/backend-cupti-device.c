@@ -98,7 +98,9 @@ chip_get(struct devinfo *d, const uint8_t *avail)
 	c->ok = true;
 	if (c->set->n_unavailable) {
 		for (i = 0; i < GPUPROJ_M_COUNT; i++) {
-			if (!c->set->map[i].expr)
+			/* A metric without candidates is not collected by libproj.so at all. */
+			if (!c->set->map[i].expr &&
+			    inj_metrics_candidate_count((enum gpuproj_metric)i) > 0)
 				inj_info("%s: metric %s is not available on this chip (tried %zu "
 					 "candidate(s)); models that need it will say so", c->chip,
 					 gpuproj_metric_name((enum gpuproj_metric)i),

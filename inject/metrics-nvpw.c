@@ -240,7 +240,7 @@ inj_metrics_resolve(const char *chip, inj_metric_valid_fn valid, void *ud,
 			if (try_candidate(&rv, &table[m][i], &rv.set->map[m]))
 				break;
 		}
-		if (!rv.set->map[m].expr)
+		if (!rv.set->map[m].expr && table[m][0].expr)
 			rv.set->n_unavailable++;
 	}
 	if (!rv.oom && ask(&rv, INJ_DURATION_METRIC)) {

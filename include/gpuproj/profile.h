@@ -71,6 +71,23 @@ enum gpuproj_metric {
 	GPUPROJ_M_OCCUPANCY_ACHIEVED, /**< "occupancy.achieved": achieved warps / max warps, 0..1 */
 	GPUPROJ_M_CYCLES_SM_ACTIVE,  /**< "cycles.sm_active": mean SM active cycles, cycles */
 	GPUPROJ_M_CLOCK_SM,          /**< "clock.sm": SM clock during the launch, Hz */
+	/*
+	 * Tensor cores (docs/formats/profile.md "Tensor work"): FLOP (2 per
+	 * multiply-add; integer: operations) per input precision, from the
+	 * `sm__ops_path_tensor_src_*` counters, or from tensor instruction
+	 * counts times an instruction shape (imports; marked assumed). Dense
+	 * work: structured-sparse MMAs count the work the pipe executed.
+	 */
+	GPUPROJ_M_FLOP_TENSOR_FP16,  /**< "flop.tensor.fp16": FP16 inputs, FP32 accumulate (or unsplit), FLOP */
+	GPUPROJ_M_FLOP_TENSOR_FP16_ACC16, /**< "flop.tensor.fp16_acc16": FP16 inputs, FP16 accumulate, FLOP */
+	GPUPROJ_M_FLOP_TENSOR_BF16,  /**< "flop.tensor.bf16": BF16 inputs, FLOP */
+	GPUPROJ_M_FLOP_TENSOR_TF32,  /**< "flop.tensor.tf32": TF32 inputs, FLOP */
+	GPUPROJ_M_FLOP_TENSOR_FP8,   /**< "flop.tensor.fp8": FP8 inputs (E4M3/E5M2), FLOP */
+	GPUPROJ_M_FLOP_TENSOR_FP4,   /**< "flop.tensor.fp4": FP4 and FP6 inputs (the counters do not split them), FLOP */
+	GPUPROJ_M_FLOP_TENSOR_INT8,  /**< "flop.tensor.int8": INT8 inputs, integer operations */
+	GPUPROJ_M_FLOP_TENSOR_FP64,  /**< "flop.tensor.fp64": FP64 inputs (DMMA), FLOP */
+	GPUPROJ_M_INST_TENSOR,       /**< "inst.tensor": warp instructions of the tensor pipe, count */
+	GPUPROJ_M_TENSOR_UTILIZATION, /**< "tensor.utilization": tensor-pipe active cycles / SM active cycles, 0..1 */
 	GPUPROJ_M_COUNT
 };
 

@@ -84,6 +84,23 @@ enum gpuproj_stream {
 	GPUPROJ_STREAM_COUNT = 3,
 };
 
+/**
+ * Input precisions of the tensor cores (AMD: matrix cores, MFMA), in the
+ * order of targets.yaml's `peak_tensor`/`max_tensor` keys and of the
+ * profile's `flop.tensor.*` metrics (profile.h).
+ */
+enum gpuproj_tensor_prec {
+	GPUPROJ_TPREC_FP16 = 0,   /**< FP16 inputs, FP32 accumulate: `fp16_gflops` */
+	GPUPROJ_TPREC_FP16_ACC16, /**< FP16 inputs, FP16 accumulate: `fp16_acc16_gflops` */
+	GPUPROJ_TPREC_BF16,       /**< `bf16_gflops` */
+	GPUPROJ_TPREC_TF32,       /**< `tf32_gflops` (AMD: XF32) */
+	GPUPROJ_TPREC_FP8,        /**< `fp8_gflops` */
+	GPUPROJ_TPREC_FP4,        /**< FP4 (and FP6): `fp4_gflops` */
+	GPUPROJ_TPREC_INT8,       /**< `int8_gops`: integer operations */
+	GPUPROJ_TPREC_FP64,       /**< `fp64_gflops` (DMMA, AMD FP64 MFMA) */
+	GPUPROJ_TPREC_COUNT,
+};
+
 /** What a number in targets.yaml rests on (the BASIS of its source text). */
 enum gpuproj_basis {
 	GPUPROJ_BASIS_NONE = 0,      /**< no source (only for absent values) */
@@ -173,6 +190,20 @@ struct gpuproj_target {
 	 * gpuproj_lane; all NaN when the group is absent, else all set.
 	 */
 	double lanes_per_sm[GPUPROJ_LANE_COUNT];
+	/**
+	 * `peak_tensor`: the vendor's dense (no sparsity) tensor-core peak per
+	 * input precision, GFLOP/s (INT8: GOP/s), by enum gpuproj_tensor_prec;
+	 * NaN = not given (unknown); 0 = null in the file: the GPU has no such
+	 * tensor path (a library runs that work elsewhere:
+	 * gpuproj_tensor_fallback(), model.h).
+	 */
+	double peak_tensor[GPUPROJ_TPREC_COUNT];
+	/**
+	 * `max_tensor`: the dense rate a large GEMM sustains, measured (the way
+	 * max_gflops is the sustained FMA rate), by precision; NaN = absent.
+	 * The models use it where present (gpuproj_target_tensor_gflops()).
+	 */
+	double max_tensor[GPUPROJ_TPREC_COUNT];
 	/** `stream_gbs`: STREAM-like DRAM bandwidth, GB/s, by enum gpuproj_stream; NaN = absent. */
 	double stream_gbs[GPUPROJ_STREAM_COUNT];
 	/**
@@ -531,6 +562,31 @@ int gpuproj_targets_write_list(FILE *out, const struct gpuproj_targets *targets,
  */
 int gpuproj_target_write_show(FILE *out, const struct gpuproj_targets *targets,
 			      const struct gpuproj_target *t);
+
+/**
+ * The tensor-core rate a model should use for one input precision: the
+ * measured `max_tensor` value where present, else `peak_tensor`.
+ *
+ * @param p precision (enum gpuproj_tensor_prec)
+ * @param[out] ret_measured optional: true when `max_tensor` was used and its
+ *             source's basis is `measured`
+ * @return GFLOP/s (INT8: GOP/s) > 0; 0 when the GPU has no such path (null
+ *         in the file); NaN when the file does not say (unknown), or `p` is
+ *         out of the enum
+ */
+double gpuproj_target_tensor_gflops(const struct gpuproj_target *t, enum gpuproj_tensor_prec p,
+				    bool *ret_measured);
+
+/**
+ * @return the precision's name ("fp16", "fp16_acc16", "bf16", "tf32",
+ *         "fp8", "fp4", "int8", "fp64"), or NULL when out of the enum
+ */
+const char *gpuproj_tensor_prec_name(enum gpuproj_tensor_prec p);
+/**
+ * @return its targets.yaml key in `peak_tensor`/`max_tensor`
+ *         ("fp16_gflops", ..., "int8_gops"), or NULL when out of the enum
+ */
+const char *gpuproj_tensor_prec_key(enum gpuproj_tensor_prec p);
 
 /** @return the YAML key of a level ("l1", "l2", "dram", "shared") */
 const char *gpuproj_level_name(enum gpuproj_level level);

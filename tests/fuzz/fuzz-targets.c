@@ -104,6 +104,12 @@ stream_key(int i)
 }
 
 static const char *
+tensor_key(int i)
+{
+	return gpuproj_tensor_prec_key((enum gpuproj_tensor_prec)i);
+}
+
+static const char *
 level_key(int i)
 {
 	return gpuproj_level_name((enum gpuproj_level)i);
@@ -212,6 +218,22 @@ emit(const struct gpuproj_targets *s)
 		group(&sb, "lanes_per_sm", t->lanes_per_sm, GPUPROJ_LANE_COUNT, lane_key);
 		group(&sb, "stream_gbs", t->stream_gbs, GPUPROJ_STREAM_COUNT, stream_key);
 		group(&sb, "latency_ns", t->latency_ns, GPUPROJ_LEVEL_COUNT, level_key);
+		/* peak_tensor: 0 is a null in the file (no such tensor path). */
+		{
+			bool any = false;
+
+			for (j = 0; j < GPUPROJ_TPREC_COUNT; j++)
+				any |= !isnan(t->peak_tensor[j]);
+			if (any)
+				strbuf_append(&sb, "    peak_tensor:\n");
+			for (j = 0; j < GPUPROJ_TPREC_COUNT; j++) {
+				if (t->peak_tensor[j] == 0)
+					strbuf_printf(&sb, "      %s: null\n", tensor_key((int)j));
+				else if (!isnan(t->peak_tensor[j]))
+					num(&sb, "      ", tensor_key((int)j), t->peak_tensor[j]);
+			}
+		}
+		group(&sb, "max_tensor", t->max_tensor, GPUPROJ_TPREC_COUNT, tensor_key);
 		num(&sb, "    ", "price_usd", t->price_usd);
 		num(&sb, "    ", "tdp_w", t->tdp_w);
 		strbuf_append(&sb, "    sources:\n");
@@ -288,6 +310,9 @@ compare(const struct gpuproj_targets *a, const struct gpuproj_targets *b, const 
 			ok = fuzz_same_num(x->lanes_per_sm[j], y->lanes_per_sm[j]);
 		for (j = 0; ok && j < GPUPROJ_STREAM_COUNT; j++)
 			ok = fuzz_same_num(x->stream_gbs[j], y->stream_gbs[j]);
+		for (j = 0; ok && j < GPUPROJ_TPREC_COUNT; j++)
+			ok = fuzz_same_num(x->peak_tensor[j], y->peak_tensor[j]) &&
+			     fuzz_same_num(x->max_tensor[j], y->max_tensor[j]);
 		for (j = 0; ok && j < x->n_sources; j++)
 			ok = fuzz_same_str(x->sources[j].path, y->sources[j].path) &&
 			     fuzz_same_str(x->sources[j].text, y->sources[j].text) &&
@@ -315,6 +340,14 @@ check_limits(const struct gpuproj_targets *s)
 		    t->limits.threads_per_sm > 65536 || t->limits.regs_per_sm > 16777216 ||
 		    t->limits.smem_per_sm_kib > 1048576)
 			fuzz_fail("GPU '%s' has a count or clock beyond the schema's limits", t->name);
+		for (j = 0; j < GPUPROJ_TPREC_COUNT; j++) {
+			if ((!isnan(t->peak_tensor[j]) &&
+			     !(t->peak_tensor[j] >= 0 && t->peak_tensor[j] <= 1e9)) ||
+			    (!isnan(t->max_tensor[j]) &&
+			     !(t->max_tensor[j] > 0 && t->max_tensor[j] <= 1e9)))
+				fuzz_fail("GPU '%s': tensor rate %zu outside the schema's limits",
+					  t->name, j);
+		}
 		if (!isnan(t->boost_hold_us) && !(t->boost_hold_us > 0 && t->boost_hold_us <= 1e9))
 			fuzz_fail("GPU '%s': boost_hold_us %g is outside (0, 1e9]", t->name,
 				  t->boost_hold_us);

@@ -235,6 +235,107 @@ START_TEST(rates_load)
 }
 END_TEST
 
+/*
+ * Tensor cores: peak_tensor (numbers, or null for a path the GPU lacks,
+ * sourced either way) and max_tensor (measured dense GEMM rates). Sources
+ * after tdp_w's (lines 35-37), values close the entry (lines 38-39).
+ */
+static const char tensor_tail[] =
+	"      peak_tensor: \"datasheet: dense, 1410 MHz [DS]\"\n"          /* 35 */
+	"      peak_tensor.fp8_gflops: \"datasheet: no FP8 tensor path [DS]\"\n" /* 36 */
+	"      max_tensor: \"measured: cuBLAS GEMM 8192^3 [M]\"\n"          /* 37 */
+	"    peak_tensor: {fp16_gflops: 312000, bf16_gflops: 312000, tf32_gflops: 156000,\n" /* 38 */
+	"                  fp8_gflops: null, int8_gops: 624000, fp64_gflops: 19500}\n"     /* 39 */
+	"    max_tensor: {bf16_gflops: 280000}\n";                          /* 40 */
+
+static char *
+tensor_yaml(void)
+{
+	char *out = malloc(sizeof(base_yaml) + sizeof(tensor_tail));
+
+	ck_assert_ptr_nonnull(out);
+	strcpy(out, base_yaml);
+	strcat(out, tensor_tail);
+	return out;
+}
+
+static void
+expect_tensor_error(const char *from, const char *to, int line, int column, const char *message)
+{
+	char *base = tensor_yaml();
+	char *text = replace_in(base, from, to);
+
+	expect_error(text, GPUPROJ_E_SCHEMA, line, column, message);
+	free(text);
+	free(base);
+}
+
+START_TEST(tensor_rates)
+{
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_target *t;
+	char *text = tensor_yaml();
+	bool measured = false;
+
+	ck_assert_msg(gpuproj_targets_load_buffer(text, strlen(text), "t.yaml", &ts, &err) ==
+		      GPUPROJ_OK, "%s", err.message);
+	t = gpuproj_targets_get(ts, 0);
+	ck_assert_double_eq(t->peak_tensor[GPUPROJ_TPREC_FP16], 312000);
+	ck_assert_double_eq(t->peak_tensor[GPUPROJ_TPREC_FP64], 19500);
+	/* null: the GPU has no such path (0); absent: unknown (NaN). */
+	ck_assert_double_eq(t->peak_tensor[GPUPROJ_TPREC_FP8], 0);
+	ck_assert(isnan(t->peak_tensor[GPUPROJ_TPREC_FP4]));
+	ck_assert(isnan(t->max_tensor[GPUPROJ_TPREC_FP16]));
+	/* The models' rate: measured where given, else the peak, 0 or NaN passed on. */
+	ck_assert_double_eq(gpuproj_target_tensor_gflops(t, GPUPROJ_TPREC_BF16, &measured), 280000);
+	ck_assert(measured);
+	ck_assert_double_eq(gpuproj_target_tensor_gflops(t, GPUPROJ_TPREC_FP16, &measured), 312000);
+	ck_assert(!measured);
+	ck_assert_double_eq(gpuproj_target_tensor_gflops(t, GPUPROJ_TPREC_FP8, NULL), 0);
+	ck_assert(isnan(gpuproj_target_tensor_gflops(t, GPUPROJ_TPREC_FP4, NULL)));
+	ck_assert(isnan(gpuproj_target_tensor_gflops(t, GPUPROJ_TPREC_COUNT, NULL)));
+	ck_assert_int_eq(gpuproj_target_basis(t, "peak_tensor.fp8_gflops"), GPUPROJ_BASIS_DATASHEET);
+	ck_assert_str_eq(gpuproj_tensor_prec_name(GPUPROJ_TPREC_FP16_ACC16), "fp16_acc16");
+	ck_assert_str_eq(gpuproj_tensor_prec_key(GPUPROJ_TPREC_INT8), "int8_gops");
+	gpuproj_targets_free(ts);
+	free(text);
+	/* Without them: all unknown. */
+	ck_assert_int_eq(gpuproj_targets_load_buffer(base_yaml, strlen(base_yaml), "t.yaml", &ts,
+						     &err), GPUPROJ_OK);
+	ck_assert(isnan(gpuproj_targets_get(ts, 0)->peak_tensor[GPUPROJ_TPREC_FP16]));
+	gpuproj_targets_free(ts);
+
+	expect_tensor_error("fp16_gflops: 312000", "fp16_gflop: 312000", 38, 19,
+			    "unknown key 'fp16_gflop' in peak_tensor; did you mean 'fp16_gflops'?");
+	expect_tensor_error("{bf16_gflops: 280000}", "{bf16_gflops: 330000}", 40, 31,
+			    "'max_tensor.bf16_gflops' (330000) is above 'peak_tensor.bf16_gflops' "
+			    "(312000): a measured dense rate cannot exceed the dense peak");
+	expect_tensor_error("{bf16_gflops: 280000}", "{fp8_gflops: 280000}", 40, 30,
+			    "'max_tensor.fp8_gflops' is given, but 'peak_tensor.fp8_gflops' is null "
+			    "(no such tensor path)");
+	expect_tensor_error("int8_gops: 624000", "int8_gops: -1", 39, 48,
+			    "'peak_tensor.int8_gops' must be positive, got -1");
+	/* A null is a claim: without a source it is refused like a number. */
+	{
+		char *base = tensor_yaml(), *a, *b, *c;
+
+		a = replace_in(base, "      peak_tensor: \"datasheet: dense, 1410 MHz [DS]\"\n", "");
+		b = replace_in(a, "      peak_tensor.fp8_gflops: \"datasheet: no FP8 tensor path [DS]\"\n",
+			       "");
+		c = replace_in(b, "{fp16_gflops: 312000, bf16_gflops: 312000, tf32_gflops: 156000,\n"
+			       "                  fp8_gflops: null, int8_gops: 624000, fp64_gflops: 19500}",
+			       "{fp8_gflops: null}");
+		expect_error(c, GPUPROJ_E_SCHEMA, 36, 31, "'peak_tensor.fp8_gflops' of 'G1' has no "
+			     "source: add 'peak_tensor.fp8_gflops' (or its group) to 'sources'");
+		free(a);
+		free(b);
+		free(c);
+		free(base);
+	}
+}
+END_TEST
+
 /* rates_yaml() with `from` replaced by `to`: expect the error. */
 static void
 expect_rates_error(const char *from, const char *to, int line, int column, const char *message)
@@ -1125,6 +1226,7 @@ targets_suite(void)
 
 	tcase_add_test(tc, valid_file_loads);
 	tcase_add_test(tc, rates_load);
+	tcase_add_test(tc, tensor_rates);
 	tcase_add_test(tc, boost_hold);
 	tcase_add_test(tc, full_entry);
 	tcase_add_test(tc, error_rates_unknown_key);
