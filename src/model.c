@@ -574,6 +574,33 @@ burst_project(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
 	return r;
 }
 
+/*
+ * Append where the kernel's tensor work of a precision the target lacks
+ * runs there (gpuproj_tensor_path()): "tensor fp8 -> bf16 (fp8 no path)",
+ * "tensor tf32 -> CUDA-core fp32 (tf32 unknown)".
+ */
+static void
+tensor_note(const struct gpuproj_kernel *k, const struct gpuproj_target *tgt, char *note,
+	    size_t size)
+{
+	int p;
+
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
+		struct gpuproj_tensor_path path;
+		size_t len = strlen(note);
+
+		if (!(gpuproj_kernel_metric(k, gpuproj_tensor_metric(p)) > 0) ||
+		    gpuproj_tensor_path(tgt, p, &path) || !path.fallback || len + 1 >= size)
+			continue;
+		snprintf(note + len, size - len, "%stensor %s -> %s%s (%s %s)", len ? "; " : "",
+			 gpuproj_tensor_prec_name(p),
+			 path.tensor == GPUPROJ_TPREC_COUNT ? "CUDA-core " : "",
+			 path.tensor == GPUPROJ_TPREC_COUNT ? gpuproj_prec_name(path.cuda)
+							    : gpuproj_tensor_prec_name(path.tensor),
+			 gpuproj_tensor_prec_name(p), path.unknown ? "unknown" : "no path");
+	}
+}
+
 int
 gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
 		      const struct gpuproj_target *src, const struct gpuproj_target *tgt,
@@ -608,6 +635,8 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 		snprintf(out->note + len, sizeof(out->note) - len, "%sL2 capacity: DRAM x%.3g",
 			 len ? "; " : "", c.dram_src > 0 ? c.dram_tgt / c.dram_src : INFINITY);
 	}
+	if (r == GPUPROJ_OK && c.notes)
+		tensor_note(k, tgt, out->note, sizeof(out->note));
 	return r;
 }
 
@@ -778,6 +807,68 @@ model_flop_mix(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
 	*ret_flop = flop;
 	*ret_mix = n_inst > 0 ? weighted / n_inst : 0;
 	return GPUPROJ_OK;
+}
+
+/* flop.tensor.* by enum gpuproj_tensor_prec. */
+static const enum gpuproj_metric tensor_metrics[GPUPROJ_TPREC_COUNT] = {
+	GPUPROJ_M_FLOP_TENSOR_FP16, GPUPROJ_M_FLOP_TENSOR_FP16_ACC16, GPUPROJ_M_FLOP_TENSOR_BF16,
+	GPUPROJ_M_FLOP_TENSOR_TF32, GPUPROJ_M_FLOP_TENSOR_FP8, GPUPROJ_M_FLOP_TENSOR_FP4,
+	GPUPROJ_M_FLOP_TENSOR_INT8, GPUPROJ_M_FLOP_TENSOR_FP64,
+};
+
+enum gpuproj_metric
+gpuproj_tensor_metric(enum gpuproj_tensor_prec p)
+{
+	return (unsigned)p < GPUPROJ_TPREC_COUNT ? tensor_metrics[p] : GPUPROJ_M_COUNT;
+}
+
+int
+gpuproj_tensor_path(const struct gpuproj_target *t, enum gpuproj_tensor_prec p,
+		    struct gpuproj_tensor_path *out)
+{
+	/* Where a precision goes without its own path: a tensor precision, or CUDA cores. */
+	static const struct {
+		enum gpuproj_tensor_prec next; /* GPUPROJ_TPREC_COUNT: CUDA cores */
+		enum gpuproj_prec cuda;
+		double factor;                 /* operations per CUDA-core FLOP */
+	} fallback[GPUPROJ_TPREC_COUNT] = {
+		[GPUPROJ_TPREC_FP16] = { GPUPROJ_TPREC_COUNT, GPUPROJ_FP32, 1 },
+		[GPUPROJ_TPREC_FP16_ACC16] = { GPUPROJ_TPREC_FP16, GPUPROJ_FP32, 1 },
+		[GPUPROJ_TPREC_BF16] = { GPUPROJ_TPREC_COUNT, GPUPROJ_FP32, 1 },
+		[GPUPROJ_TPREC_TF32] = { GPUPROJ_TPREC_COUNT, GPUPROJ_FP32, 1 },
+		[GPUPROJ_TPREC_FP8] = { GPUPROJ_TPREC_BF16, GPUPROJ_FP32, 1 },
+		[GPUPROJ_TPREC_FP4] = { GPUPROJ_TPREC_FP8, GPUPROJ_FP32, 1 },
+		[GPUPROJ_TPREC_INT8] = { GPUPROJ_TPREC_COUNT, GPUPROJ_FP32, 4 },
+		[GPUPROJ_TPREC_FP64] = { GPUPROJ_TPREC_COUNT, GPUPROJ_FP64, 1 },
+	};
+	enum gpuproj_tensor_prec q = p;
+	int hops;
+
+	if (!t || !out || (unsigned)p >= GPUPROJ_TPREC_COUNT)
+		return GPUPROJ_E_INVAL;
+	memset(out, 0, sizeof(*out));
+	out->unknown = isnan(gpuproj_target_tensor_gflops(t, p, NULL));
+	/* The table has no cycle: at most GPUPROJ_TPREC_COUNT hops. */
+	for (hops = 0; hops <= GPUPROJ_TPREC_COUNT; hops++) {
+		double r = gpuproj_target_tensor_gflops(t, q, NULL);
+
+		if (r > 0) {
+			out->tensor = q;
+			out->gflops = r;
+			out->fallback = q != p;
+			return GPUPROJ_OK;
+		}
+		if (fallback[q].next == GPUPROJ_TPREC_COUNT) {
+			out->tensor = GPUPROJ_TPREC_COUNT;
+			out->cuda = fallback[q].cuda;
+			out->gflops = fallback[q].factor *
+				      gpuproj_target_gflops(t, fallback[q].cuda, GPUPROJ_OP_FMA, NULL);
+			out->fallback = true;
+			return GPUPROJ_OK;
+		}
+		q = fallback[q].next;
+	}
+	return GPUPROJ_E_INVAL;
 }
 
 void
