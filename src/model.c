@@ -822,6 +822,88 @@ gpuproj_tensor_metric(enum gpuproj_tensor_prec p)
 	return (unsigned)p < GPUPROJ_TPREC_COUNT ? tensor_metrics[p] : GPUPROJ_M_COUNT;
 }
 
+bool
+gpuproj_kernel_flop_mix(const struct gpuproj_kernel *k, double *ret_cuda,
+			double ret_tensor[GPUPROJ_TPREC_COUNT])
+{
+	bool any = false;
+	int p;
+
+	*ret_cuda = model_flop(k, NULL);
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
+		double v = gpuproj_kernel_metric(k, tensor_metrics[p]);
+
+		ret_tensor[p] = gpuproj_kernel_has(k, tensor_metrics[p]) && v > 0 ? v : 0;
+		any |= ret_tensor[p] > 0;
+	}
+	return any;
+}
+
+bool
+gpuproj_profile_flop_mix(const struct gpuproj_profile *prof, double *ret_cuda,
+			 double ret_tensor[GPUPROJ_TPREC_COUNT])
+{
+	bool any = false;
+	size_t i;
+	int p;
+
+	*ret_cuda = 0;
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+		ret_tensor[p] = 0;
+	for (i = 0; i < gpuproj_profile_count(prof); i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(prof, i);
+		double c, t[GPUPROJ_TPREC_COUNT];
+
+		any |= gpuproj_kernel_flop_mix(k, &c, t);
+		*ret_cuda += c * (double)k->launches;
+		for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+			ret_tensor[p] += t[p] * (double)k->launches;
+	}
+	return any;
+}
+
+char *
+gpuproj_flop_mix_text(double cuda, const double tensor[GPUPROJ_TPREC_COUNT], char *buf,
+		      size_t size)
+{
+	double share[GPUPROJ_TPREC_COUNT + 1], total = cuda;
+	bool done[GPUPROJ_TPREC_COUNT + 1] = { false };
+	size_t len = 0;
+	int p, n;
+
+	if (size == 0)
+		return buf;
+	buf[0] = '\0';
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+		total += tensor[p];
+	if (!(total > 0))
+		return buf;
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+		share[p] = tensor[p] / total;
+	share[GPUPROJ_TPREC_COUNT] = cuda / total;
+	for (n = 0; n <= GPUPROJ_TPREC_COUNT; n++) {
+		int best = -1;
+
+		for (p = 0; p <= GPUPROJ_TPREC_COUNT; p++) {
+			if (!done[p] && (best < 0 || share[p] > share[best]))
+				best = p;
+		}
+		done[best] = true;
+		if (share[best] < 0.0005 || len + 1 >= size)
+			break;
+		if (best == GPUPROJ_TPREC_COUNT)
+			len += (size_t)snprintf(buf + len, size - len, "%sCUDA cores %.1f%%",
+						len ? ", " : "", 100 * share[best]);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%stensor %s %.1f%%",
+						len ? ", " : "", gpuproj_tensor_prec_name(best),
+						100 * share[best]);
+		if (len >= size)
+			len = size - 1;
+	}
+	return buf;
+}
+
 int
 gpuproj_tensor_path(const struct gpuproj_target *t, enum gpuproj_tensor_prec p,
 		    struct gpuproj_tensor_path *out)

@@ -409,6 +409,16 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 		md_text(&sb, r->warnings[i]);
 		strbuf_append(&sb, "\n\n");
 	}
+	{
+		double cuda, tensor[GPUPROJ_TPREC_COUNT];
+		char mix[256];
+
+		if (gpuproj_profile_flop_mix(r->cur, &cuda, tensor)) {
+			strbuf_append(&sb, "FLOP mix of the current run: ");
+			md_text(&sb, gpuproj_flop_mix_text(cuda, tensor, mix, sizeof(mix)));
+			strbuf_append(&sb, ".\n\n");
+		}
+	}
 	if (r->cur_source->provisional) {
 		strbuf_printf(&sb, "> **Note:** the source GPU %s is not in targets.yaml: its "
 			      "projections use a provisional entry (basis %s) derived from the "

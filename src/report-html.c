@@ -254,6 +254,16 @@ html_run_details(struct html *h, const struct doc_profile *dp)
 	out(h, "; ");
 	oute(h, dp->src->arch);
 	outf(h, ", %d SMs at %.0f MHz)</td></tr>\n", dp->src->sms, dp->src->clock_mhz);
+	{
+		double cuda, tensor[GPUPROJ_TPREC_COUNT];
+		char mix[256];
+
+		if (gpuproj_profile_flop_mix(p, &cuda, tensor)) {
+			out(h, "<tr><th scope=\"row\">FLOP mix</th><td>");
+			oute(h, gpuproj_flop_mix_text(cuda, tensor, mix, sizeof(mix)));
+			out(h, " (tensor work runs on each GPU's tensor ceilings)</td></tr>\n");
+		}
+	}
 	if (dp->src->provisional) {
 		outf(h, "<tr><th scope=\"row\">Source GPU basis</th><td>%s: not in targets.yaml; "
 		     "a provisional entry derived from the driver's device attributes and the "

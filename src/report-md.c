@@ -119,6 +119,17 @@ md_run_details(struct strbuf *sb, const struct doc_profile *dp)
 	strbuf_append(sb, "; ");
 	md_text(sb, dp->src->arch);
 	strbuf_printf(sb, ", %d SMs at %.0f MHz)\n", dp->src->sms, dp->src->clock_mhz);
+	{
+		double cuda, tensor[GPUPROJ_TPREC_COUNT];
+		char mix[256];
+
+		if (gpuproj_profile_flop_mix(p, &cuda, tensor)) {
+			strbuf_append(sb, "- **FLOP mix:** ");
+			md_text(sb, gpuproj_flop_mix_text(cuda, tensor, mix, sizeof(mix)));
+			strbuf_append(sb, " (tensor work runs on each GPU's tensor ceilings: "
+				      "`peak_tensor`/`max_tensor` of targets.yaml)\n");
+		}
+	}
 	if (dp->src->provisional) {
 		strbuf_printf(sb, "- **Source GPU basis:** %s — not in targets.yaml; a provisional "
 			      "entry derived from the driver's device attributes and the per-SM "

@@ -237,7 +237,16 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 		gpuproj_model_name(runs[0].model), gpuproj_model_summary(runs[0].model));
 	profile_header(out, p, src, opt);
 	fprintf(out, "kernels: %zu signatures, %" PRIu64 " launches, %s of kernel time on the "
-		"source\n\n", n, launches, format_ns(src_total, a, sizeof(a)));
+		"source\n", n, launches, format_ns(src_total, a, sizeof(a)));
+	{
+		double cuda, tensor[GPUPROJ_TPREC_COUNT];
+		char mix[256];
+
+		if (gpuproj_profile_flop_mix(p, &cuda, tensor))
+			fprintf(out, "FLOP mix of the run: %s\n",
+				gpuproj_flop_mix_text(cuda, tensor, mix, sizeof(mix)));
+	}
+	fputc('\n', out);
 
 	fprintf(out, "Whole run: projected GPU kernel time per target (sum over kernels of point x "
 		"launches; interval calibrated on each model's validation residuals, summed "
@@ -321,6 +330,14 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 			"%.1f%% of source kernel time\n", k->launches, k->profiled,
 			format_ns(gpuproj_kernel_mean_ns(k), a, sizeof(a)), src->name,
 			src_total > 0 && !isnan(tot) ? 100.0 * tot / src_total : 0.0);
+		{
+			double cuda, tensor[GPUPROJ_TPREC_COUNT];
+			char mix[256];
+
+			if (gpuproj_kernel_flop_mix(k, &cuda, tensor))
+				fprintf(out, "   FLOP mix: %s\n",
+					gpuproj_flop_mix_text(cuda, tensor, mix, sizeof(mix)));
+		}
 		fprintf(out, "   %-20s %11s %25s %9s %-8s %11s %8s\n", "target", "projected",
 			"interval", "speedup", "binding", "measured", "error");
 		for (r = 0; r < n_runs; r++) {
@@ -680,6 +697,24 @@ gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_t
 	projs = json_array();
 	bad |= json_object_set_new(root, "source_target",
 				   src ? json_string(src->name) : json_null());
+	/* Tensor work: the run's FLOP by where it runs (absent without tensor work). */
+	{
+		double cuda, tensor[GPUPROJ_TPREC_COUNT];
+
+		if (gpuproj_profile_flop_mix(p, &cuda, tensor)) {
+			json_t *mix = json_object(), *jt = json_object();
+			int tp;
+
+			bad |= json_object_set_new(mix, "cuda_flop", json_num(cuda));
+			for (tp = 0; tp < GPUPROJ_TPREC_COUNT; tp++) {
+				if (tensor[tp] > 0)
+					bad |= json_object_set_new(jt, gpuproj_tensor_prec_name(tp),
+								   json_num(tensor[tp]));
+			}
+			bad |= json_object_set_new(mix, "tensor_flop", jt);
+			bad |= json_object_set_new(root, "flop_mix", mix);
+		}
+	}
 	/* A provisional source (gpuproj_targets_derive()): say so, and from which sibling. */
 	if (src && src->provisional) {
 		bad |= json_object_set_new(root, "source_basis", json_string(src->provisional));

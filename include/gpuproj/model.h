@@ -296,6 +296,36 @@ int gpuproj_tensor_path(const struct gpuproj_target *t, enum gpuproj_tensor_prec
 /** The profile metric of a tensor precision's FLOP (flop.tensor.*), or GPUPROJ_M_COUNT. */
 enum gpuproj_metric gpuproj_tensor_metric(enum gpuproj_tensor_prec p);
 
+/**
+ * A kernel's FLOP mix, per launch: CUDA-core FLOP (Σ_p 2·FMA + ADD + MUL of
+ * inst.fp*) and tensor FLOP per input precision (flop.tensor.*; INT8 in
+ * operations); metrics the kernel lacks count 0.
+ *
+ * @param[out] ret_cuda CUDA-core FLOP
+ * @param[out] ret_tensor GPUPROJ_TPREC_COUNT values
+ * @return whether the kernel has any tensor work (> 0)
+ */
+bool gpuproj_kernel_flop_mix(const struct gpuproj_kernel *k, double *ret_cuda,
+			     double ret_tensor[GPUPROJ_TPREC_COUNT]);
+
+/**
+ * The same over a profile: Σ over kernels of per-launch FLOP × launches.
+ * @return whether any kernel has tensor work
+ */
+bool gpuproj_profile_flop_mix(const struct gpuproj_profile *p, double *ret_cuda,
+			      double ret_tensor[GPUPROJ_TPREC_COUNT]);
+
+/**
+ * The mix as text, largest share first, shares of the total in percent:
+ * "tensor bf16 78.2%, CUDA cores 20.1%, tensor fp16 1.7%" (shares under
+ * 0.05 % left out).
+ *
+ * @param buf output, always NUL-terminated when size > 0
+ * @return buf ("" when there is no FLOP at all)
+ */
+char *gpuproj_flop_mix_text(double cuda, const double tensor[GPUPROJ_TPREC_COUNT], char *buf,
+			    size_t size);
+
 struct gpuproj_hroof {
 	double flop;                 /**< FLOP per launch (CUDA-core FLOP × flop_ratio + tensor FLOP) */
 	double perf_mix;             /**< eq. 2, FLOP/s (weighted over precisions and op kinds) */

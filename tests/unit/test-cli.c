@@ -439,6 +439,60 @@ START_TEST(project_provisional_source)
 }
 END_TEST
 
+/*
+ * Tensor work (tests/data/profile-tensor.json: 2e10 FP16 tensor FLOP and
+ * 2e9 CUDA-core FLOP; test-hroof tensor_and_cuda_pipes works the numbers:
+ * 2 ms -> 1 ms on TgtGPU): the FLOP mix per run and per kernel in the
+ * table, the JSON's flop_mix, the report's and the gate's Markdown.
+ */
+START_TEST(project_tensor_flop_mix)
+{
+	char *dir = test_tmpdir(), *out, *err, *md, *text;
+
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --intervals levels --target "
+				  "TgtGPU " TARGETS " '%s'", test_data("targets-test.yaml"),
+				  test_data("profile-tensor.json")), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\nFLOP mix of the run: tensor fp16 90.9%, CUDA cores "
+				     "9.1%\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\n   FLOP mix: tensor fp16 90.9%, CUDA cores 9.1%\n"));
+	ck_assert_ptr_nonnull(strstr(out, "TgtGPU                     1.00 ms"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --target TgtGPU --format json "
+				  TARGETS " '%s'", test_data("targets-test.yaml"),
+				  test_data("profile-tensor.json")), 0);
+	ck_assert_msg(strstr(out, "\"flop_mix\": {\n  \"cuda_flop\": 2000000000.0,\n  "
+			     "\"tensor_flop\": {\n   \"fp16\": 20000000000.0\n  }\n }") != NULL, "%s",
+		      out);
+	free(out);
+	free(err);
+	ck_assert_int_gt(asprintf(&md, "%s/gate.md", dir), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "gate " TARGETS " --baseline '%s' '%s' --target TgtGPU "
+				  "--md '%s'", test_data("targets-test.yaml"),
+				  test_data("profile-tensor.json"), test_data("profile-tensor.json"),
+				  md), 0);
+	text = test_read_file(md);
+	ck_assert_ptr_nonnull(strstr(text, "FLOP mix of the current run: tensor fp16 90.9%, CUDA "
+				     "cores 9.1%.\n"));
+	free(text);
+	free(out);
+	free(err);
+	free(md);
+	ck_assert_int_gt(asprintf(&md, "%s/report.md", dir), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "report " TARGETS " '%s' --md '%s' --html '%s/r.html'",
+				  test_data("targets-test.yaml"), test_data("profile-tensor.json"), md,
+				  dir), 0);
+	text = test_read_file(md);
+	ck_assert_ptr_nonnull(strstr(text, "- **FLOP mix:** tensor fp16 90.9%, CUDA cores 9.1%"));
+	free(text);
+	free(out);
+	free(err);
+	free(md);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(project_bad_files)
 {
 	char *out, *err, *dir = test_tmpdir(), *bad;
@@ -634,6 +688,7 @@ cli_suite(void)
 	tcase_add_test(tc, project_unknown_source_lists_close_names);
 	tcase_add_test(tc, project_bad_files);
 	tcase_add_test(tc, project_provisional_source);
+	tcase_add_test(tc, project_tensor_flop_mix);
 	tcase_add_test(tc, targets_verbs);
 	tcase_add_test(tc, builtin_main_job);
 	tcase_add_test(tc, project_model_all);
