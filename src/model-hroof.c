@@ -102,35 +102,17 @@ static int
 tensor_roof(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
 	    struct gpuproj_hroof *out, char *why, size_t whylen)
 {
-	double t_tensor = 0, t_extra = 0, ft = 0, t_cuda, t_cuda_peak, t_comp, t_peak;
-	int p;
+	struct model_tensor tw;
+	double t_tensor, t_extra, ft, t_cuda, t_cuda_peak, t_comp, t_peak;
+	int r = model_tensor_work(k, gpu, &tw, why, whylen);
 
-	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
-		enum gpuproj_metric m = gpuproj_tensor_metric((enum gpuproj_tensor_prec)p);
-		struct gpuproj_tensor_path path;
-		double f;
-
-		if (!gpuproj_kernel_has(k, m))
-			continue;
-		f = gpuproj_kernel_metric(k, m);
-		if (f < 0) {
-			if (why)
-				snprintf(why, whylen, "metric %s is negative", gpuproj_metric_name(m));
-			return GPUPROJ_E_INVAL;
-		}
-		if (f == 0 || gpuproj_tensor_path(gpu, (enum gpuproj_tensor_prec)p, &path) ||
-		    !(path.gflops > 0))
-			continue;
-		ft += f;
-		if (path.tensor == GPUPROJ_TPREC_COUNT)
-			t_extra += f / (path.gflops * 1e9);
-		else
-			t_tensor += f / (path.gflops * 1e9);
-		if (path.fallback)
-			out->tensor_fallback |= 1u << p;
-		if (path.unknown)
-			out->tensor_unknown |= 1u << p;
-	}
+	if (r)
+		return r;
+	ft = tw.flop;
+	t_tensor = tw.t_tensor;
+	t_extra = tw.t_cuda;
+	out->tensor_fallback = tw.fallback;
+	out->tensor_unknown = tw.unknown;
 	out->flop_tensor = ft;
 	out->t_tensor = t_tensor;
 	if (ft <= 0)

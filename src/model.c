@@ -822,6 +822,42 @@ gpuproj_tensor_metric(enum gpuproj_tensor_prec p)
 	return (unsigned)p < GPUPROJ_TPREC_COUNT ? tensor_metrics[p] : GPUPROJ_M_COUNT;
 }
 
+int
+model_tensor_work(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
+		  struct model_tensor *out, char *why, size_t whylen)
+{
+	int p;
+
+	memset(out, 0, sizeof(*out));
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
+		enum gpuproj_metric m = tensor_metrics[p];
+		struct gpuproj_tensor_path path;
+		double f;
+
+		if (!gpuproj_kernel_has(k, m))
+			continue;
+		f = gpuproj_kernel_metric(k, m);
+		if (f < 0) {
+			if (why)
+				snprintf(why, whylen, "metric %s is negative", gpuproj_metric_name(m));
+			return GPUPROJ_E_INVAL;
+		}
+		if (f == 0 || gpuproj_tensor_path(gpu, (enum gpuproj_tensor_prec)p, &path) ||
+		    !(path.gflops > 0))
+			continue;
+		out->flop += f;
+		if (path.tensor == GPUPROJ_TPREC_COUNT)
+			out->t_cuda += f / (path.gflops * 1e9);
+		else
+			out->t_tensor += f / (path.gflops * 1e9);
+		if (path.fallback)
+			out->fallback |= 1u << p;
+		if (path.unknown)
+			out->unknown |= 1u << p;
+	}
+	return GPUPROJ_OK;
+}
+
 bool
 gpuproj_kernel_flop_mix(const struct gpuproj_kernel *k, double *ret_cuda,
 			double ret_tensor[GPUPROJ_TPREC_COUNT])

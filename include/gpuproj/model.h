@@ -802,6 +802,13 @@ struct gpuproj_irm {
 	double roofline[GPUPROJ_HL_COUNT];  /**< min(gtxn_peak·ii, gips_peak), G inst/s */
 	bool valid[GPUPROJ_HL_COUNT];       /**< level carries traffic */
 	double gips_achieved; /**< eq. 4: inst / 1e9 / time, G inst/s; NaN when no time was given */
+	/**
+	 * Tensor work (flop.tensor.*) on its own pipe: the time its MMAs need
+	 * there, s (model_tensor_work(): tensor paths and CUDA-core fallbacks);
+	 * the instruction ceiling of `roofline` is inst / max(inst / gips_peak,
+	 * t_tensor) — issue, or the tensor pipe behind it. 0 without tensor work.
+	 */
+	double t_tensor;
 };
 
 /**
