@@ -207,11 +207,15 @@ gpuproj_timeline_bound_ns(const struct gpuproj_timeline *tl)
 
 /* ---- the replay's state: streams, events, the legacy default stream ---- */
 
+#define RSTATE_SMALL 256
+
 struct rstate {
 	double *ready;		/* [n_streams] */
 	double *ev;		/* [n_events] */
 	size_t n_streams, n_events;
 	double legacy;		/* end of the last op on the legacy default stream */
+	/* up to RSTATE_SMALL streams and events without an allocation */
+	double small_ready[RSTATE_SMALL], small_ev[RSTATE_SMALL];
 };
 
 static int
@@ -230,11 +234,13 @@ rstate_init(struct rstate *st, const uint16_t *streams, const uint16_t *events, 
 		if (e != GPUPROJ_TL_NONE && (size_t)e + 1 > ne)
 			ne = (size_t)e + 1;
 	}
-	st->ready = calloc(ns ? ns : 1, sizeof(double));
-	st->ev = calloc(ne ? ne : 1, sizeof(double));
+	st->ready = ns <= RSTATE_SMALL ? st->small_ready : calloc(ns, sizeof(double));
+	st->ev = ne <= RSTATE_SMALL ? st->small_ev : calloc(ne, sizeof(double));
 	if (!st->ready || !st->ev) {
-		free(st->ready);
-		free(st->ev);
+		if (st->ready != st->small_ready)
+			free(st->ready);
+		if (st->ev != st->small_ev)
+			free(st->ev);
 		return GPUPROJ_E_NOMEM;
 	}
 	st->n_streams = ns;
@@ -245,8 +251,10 @@ rstate_init(struct rstate *st, const uint16_t *streams, const uint16_t *events, 
 static void
 rstate_free(struct rstate *st)
 {
-	free(st->ready);
-	free(st->ev);
+	if (st->ready != st->small_ready)
+		free(st->ready);
+	if (st->ev != st->small_ev)
+		free(st->ev);
 }
 
 /* What work on stream s waits for (see the rules at the top). */
@@ -295,9 +303,10 @@ one(struct gpuproj_stats *s, double x)
 	gpuproj_stats_add(s, x);
 }
 
-int
-gpuproj_tl_epoch_fold(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start, uint64_t end,
-		      struct gpuproj_tl_pattern *out)
+/* Both folds; `nodes` NULL: allocate (and copy graph arrays), else use it and borrow them. */
+static int
+fold(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start, uint64_t end,
+     struct gpuproj_tl_node *nodes, struct gpuproj_tl_pattern *out)
 {
 	struct rstate st;
 	double prev;
@@ -308,11 +317,13 @@ gpuproj_tl_epoch_fold(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start
 	memset(out, 0, sizeof(*out));
 	if (rstate_init(&st, &raw[0].stream, &raw[0].event, n, sizeof(raw[0])))
 		return GPUPROJ_E_NOMEM;
-	out->nodes = calloc(n, sizeof(*out->nodes));
+	out->nodes = nodes ? nodes : calloc(n, sizeof(*out->nodes));
 	if (!out->nodes) {
 		rstate_free(&st);
 		return GPUPROJ_E_NOMEM;
 	}
+	if (nodes)
+		memset(nodes, 0, n * sizeof(*nodes));
 	out->n_nodes = n;
 	prev = 0;
 	for (i = 0; i < n; i++) {
@@ -338,7 +349,10 @@ gpuproj_tl_epoch_fold(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start
 		d->pinned = r->pinned;
 		d->bytes = r->bytes;
 		d->kernel = r->kernel;
-		if (r->n_graph) {
+		if (r->n_graph && nodes) {
+			d->graph = (struct gpuproj_tl_graph_kernel *)r->graph;
+			d->n_graph = r->n_graph;
+		} else if (r->n_graph) {
 			d->graph = malloc(r->n_graph * sizeof(*d->graph));
 			if (!d->graph) {
 				rstate_free(&st);
@@ -393,6 +407,23 @@ gpuproj_tl_epoch_fold(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start
 	rstate_free(&st);
 	one(&out->wall_ns, (double)(end - start));
 	return GPUPROJ_OK;
+}
+
+int
+gpuproj_tl_epoch_fold(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start, uint64_t end,
+		      struct gpuproj_tl_pattern *out)
+{
+	return fold(raw, n, start, end, NULL, out);
+}
+
+int
+gpuproj_tl_epoch_fold_into(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start,
+			   uint64_t end, struct gpuproj_tl_node *nodes,
+			   struct gpuproj_tl_pattern *out)
+{
+	if (!nodes)
+		return GPUPROJ_E_INVAL;
+	return fold(raw, n, start, end, nodes, out);
 }
 
 /* ---- structure: equality and hash ---- */
@@ -516,17 +547,25 @@ gpuproj_timeline_add(struct gpuproj_timeline *tl, const struct gpuproj_tl_patter
 			*ret_folded = true;
 		return GPUPROJ_OK;
 	}
-	/* New: make room by evicting a pattern seen once, else count this one out. */
+	/*
+	 * New and no room: a structure refused before (it recurs) evicts a
+	 * pattern seen once; a first refusal is remembered and counted out.
+	 */
 	while (tl->n_patterns >= max_patterns || total_nodes(tl) + pat->n_nodes > max_nodes) {
 		size_t victim = SIZE_MAX;
+		bool again = false;
 
-		for (i = 0; i < tl->n_patterns; i++) {
+		for (i = 0; i < tl->n_ghost && i < GPUPROJ_TL_GHOSTS; i++)
+			again |= tl->ghost[i] == key;
+		for (i = 0; again && i < tl->n_patterns; i++) {
 			if (tl->patterns[i].wall_ns.n <= 1) {
 				victim = i;
 				break;
 			}
 		}
 		if (victim == SIZE_MAX || pat->n_nodes > max_nodes) {
+			if (!again)
+				tl->ghost[tl->n_ghost++ % GPUPROJ_TL_GHOSTS] = key;
 			unexplain(tl, GPUPROJ_TL_WHY_OVERFLOW, pat);
 			return GPUPROJ_OK;
 		}

@@ -88,8 +88,8 @@ struct gpuproj_run_projection;
 #define GPUPROJ_TL_MAX_MERGED 4096
 /** Calls (nodes) of one epoch; a longer epoch is cut. */
 #define GPUPROJ_TL_MAX_NODES 512
-/** Nodes of all patterns of a recording together (memory bound: about 4 MiB). */
-#define GPUPROJ_TL_MAX_TOTAL_NODES 16384
+/** Nodes of all patterns of a recording together (memory bound: about 1 MiB). */
+#define GPUPROJ_TL_MAX_TOTAL_NODES 4096
 /** Application threads a recording follows; epochs of later threads are unexplained. */
 #define GPUPROJ_TL_MAX_THREADS 64
 /** Distinct kernels kept per graph launch node; the rest is kept unscaled. */
@@ -231,7 +231,17 @@ struct gpuproj_timeline {
 	struct gpuproj_tl_unexplained unexplained[GPUPROJ_TL_WHY_COUNT];
 	struct gpuproj_tl_pattern *patterns; /**< [n_patterns], owned */
 	size_t n_patterns;
+	/**
+	 * Bookkeeping of gpuproj_timeline_add() (not written): the structures of
+	 * the last GPUPROJ_TL_GHOSTS epochs refused for lack of room, so that a
+	 * recurring one is admitted and a one-off is not (no churn).
+	 */
+	uint64_t ghost[64];
+	unsigned n_ghost;
 };
+
+/** Refused structures remembered (struct gpuproj_timeline.ghost). */
+#define GPUPROJ_TL_GHOSTS 64
 
 /** @return the JSON name of an op ("kernel"), or NULL when out of range */
 const char *gpuproj_tl_op_name(enum gpuproj_tl_op op);
@@ -302,6 +312,17 @@ int gpuproj_tl_epoch_fold(const struct gpuproj_tl_raw *raw, size_t n, uint64_t s
 			  uint64_t end, struct gpuproj_tl_pattern *out);
 
 /**
+ * gpuproj_tl_epoch_fold() without allocating (for a recorder that folds
+ * many epochs): the pattern's nodes are `nodes` ([n], the caller's) and
+ * its graph arrays are raw's. Such a pattern is only read (e.g. passed to
+ * gpuproj_timeline_add(), which copies it), never cleared.
+ * @return as gpuproj_tl_epoch_fold(); GPUPROJ_E_INVAL also for NULL `nodes`
+ */
+int gpuproj_tl_epoch_fold_into(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start,
+			       uint64_t end, struct gpuproj_tl_node *nodes,
+			       struct gpuproj_tl_pattern *out);
+
+/**
  * Whether two patterns have the same structure (thread, cut, and every
  * node's op, slots, flags, copy kind, bytes, kernel signature, graph
  * kernels and launches): the condition for folding them.
@@ -317,11 +338,13 @@ uint64_t gpuproj_tl_pattern_hash(const struct gpuproj_tl_pattern *pat);
 
 /**
  * Fold a pattern into the timeline: into the pattern of the same structure
- * (its statistics merged, parallel Welford), or as a new one. When the
- * timeline holds `max_patterns` patterns or the nodes would exceed
- * `max_nodes`, a pattern seen once is evicted to make room (its time
- * becomes unexplained, GPUPROJ_TL_WHY_OVERFLOW); when none was seen only
- * once, `pat` itself is counted there instead.
+ * (its statistics merged, parallel Welford), or as a new one while there is
+ * room (`max_patterns` patterns, `max_nodes` nodes). When there is none, a
+ * structure seen before among the last GPUPROJ_TL_GHOSTS refused (one that
+ * recurs) evicts a pattern seen once (whose time becomes unexplained,
+ * GPUPROJ_TL_WHY_OVERFLOW); otherwise `pat` itself is counted there and
+ * its structure remembered. So a run whose epochs never repeat does not
+ * churn the table, and one whose steady state starts late still gets in.
  *
  * @param pat the pattern; its kernel pointers must be records of the
  *        timeline's profile; copied (the caller keeps it)
