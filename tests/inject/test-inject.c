@@ -1716,7 +1716,8 @@ static const struct scenario scenarios[] = {
 			       "exit: {out}",
 			       LINE_DEV, "@wrote:1|3|1"),
 		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
-		.calls = { CALLS("cuptiActivityDisable", 0), CALLS("cuptiActivityFlushAll", 1),
+		/* Disabled at exit: the whole-run timeline's seven kinds, never kernel tracing. */
+		.calls = { CALLS("cuptiActivityDisable", 7), CALLS("cuptiActivityFlushAll", 1),
 			   CALLS("cuptiActivityFlushPeriod", 1) },
 	},
 	{
