@@ -82,7 +82,9 @@
  *   stdout TEXT                   print TEXT on standard output
  *   stderr-broken                 stderr becomes a pipe nobody reads (writes raise SIGPIPE)
  *   sleep MS | signal TERM|INT | exit CODE
- *   bench LAUNCHES SIGS           timing loop for tests/bench/bench-inject
+ *   bench LAUNCHES SIGS [SYNC_EVERY]  timing loop for tests/bench/bench-inject (with
+ *                                 SYNC_EVERY: a cudaDeviceSynchronize after every
+ *                                 SYNC_EVERY launches, so the run repeats one epoch)
  *   soak THREADS LAUNCHES SIGS TERM_PCT [MIN_MS]   the soak (issue 12 part 6; see soak())
  *   selftest                      misuse the CUPTI API on purpose: every call must
  *                                 fail and count as a violation (exit 6 if one passes)
@@ -1030,13 +1032,14 @@ rss_kb(void)
 static void
 bench(const char *cmd, const char *rest)
 {
-	long launches, sigs, i;
+	long launches, sigs, i, sync_every = 0;
 	char (*names)[48];
 	struct launch l = { .via = "rt", .block = { 256, 1, 1 }, .dur = 1000, .regs = 32 };
 	double t0, t1;
 	long rss_early = 0;
 
-	if (sscanf(rest, "%ld %ld", &launches, &sigs) != 2 || sigs < 1 || launches < 1)
+	if (sscanf(rest, "%ld %ld %ld", &launches, &sigs, &sync_every) < 2 || sigs < 1 ||
+	    launches < 1 || sync_every < 0)
 		usage(cmd);
 	l.ctx = ctx_arg(cmd, 1);
 	names = calloc((size_t)sigs, sizeof(*names));
@@ -1052,6 +1055,8 @@ bench(const char *cmd, const char *rest)
 		runtime_launch(&l, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
 			       "__cudaLaunchKernel", NULL, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
 			       "cuLaunchKernel");
+		if (sync_every && (i + 1) % sync_every == 0)
+			sync_cmd(l.ctx, false, 0);
 		if ((i & 65535) == 65535)
 			fake_flush();
 		if (i == launches / 10)
