@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gpuproj/gate.h>
 #include <gpuproj/merge.h>
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
@@ -388,6 +389,26 @@ profile_with_timeline(void)
 	return p;
 }
 
+/* profile_with_timeline() with `host` ns more host time in each serial epoch. */
+static struct gpuproj_profile *
+slower_host(double host)
+{
+	struct gpuproj_profile *p = profile_with_timeline();
+	struct gpuproj_timeline *tl = gpuproj_profile_timeline_mut(p);
+	struct gpuproj_tl_pattern *pat = &tl->patterns[0];
+
+	ck_assert_uint_eq(pat->n_nodes, 3);
+	pat->nodes[0].gap_ns.mean += host;
+	pat->nodes[0].gap_ns.sum += host * (double)pat->wall_ns.n;
+	pat->wall_ns.mean += host;
+	pat->wall_ns.sum += host * (double)pat->wall_ns.n;
+	pat->wall_ns.min += host;
+	pat->wall_ns.max += host;
+	tl->wall_ns += host * (double)pat->wall_ns.n;
+	tl->span_ns += host * (double)pat->wall_ns.n;
+	return p;
+}
+
 /* A run that projects k0 and k1 at half their time (interval ×0.4 … ×0.8). */
 static void
 half_run(const struct gpuproj_profile *p, const struct gpuproj_target *t,
@@ -686,6 +707,79 @@ START_TEST(merge_ranks)
 }
 END_TEST
 
+/*
+ * gpuproj gate --metric wall: 10000 ns more host time per serial epoch
+ * (+30000 on 200000, +15 %) fails the wall test on the source and on Tgt
+ * (+30000 on 160000), while the kernel time, the default, did not change.
+ */
+START_TEST(gate_wall)
+{
+	struct gpuproj_targets *t = load_targets();
+	const struct gpuproj_target *g = gpuproj_targets_find(t, "Tgt");
+	struct gpuproj_profile *base = profile_with_timeline(), *cur = slower_host(10000);
+	struct gpuproj_gate_options opt;
+	struct gpuproj_gate_result res;
+	struct gpuproj_error err = { 0 };
+	char *dir = test_tmpdir(), *bp = NULL, *cp = NULL, *tp, *out = NULL, *errs = NULL;
+	int rc;
+
+	gpuproj_gate_options_init(&opt);
+	ck_assert_int_eq(gpuproj_gate_compare(base, cur, t, &g, 1, &opt, &res, &err), GPUPROJ_OK);
+	ck_assert(!res.regression);
+	gpuproj_gate_result_clear(&res);
+	opt.metric = GPUPROJ_GATE_METRIC_WALL;
+	ck_assert_int_eq(gpuproj_gate_compare(base, cur, t, &g, 1, &opt, &res, &err), GPUPROJ_OK);
+	ck_assert(res.regression);
+	near(res.columns[0].run.base_ns, 200000, "measured base wall");
+	near(res.columns[0].run.cur_ns, 230000, "measured current wall");
+	ck_assert_int_eq(res.columns[0].run.status, GPUPROJ_GATE_REGRESSED);
+	/* The default model cannot project k0, k1 (no metrics): kept; the copies are projected. */
+	near(res.columns[1].run.base_ns, 3 * 31500 + 2 * 22000 + 21500, "projected base wall");
+	near(res.columns[1].run.cur_ns, 3 * 41500 + 2 * 22000 + 21500, "projected current wall");
+	ck_assert_int_eq(res.columns[1].run.status, GPUPROJ_GATE_REGRESSED);
+	gpuproj_gate_result_clear(&res);
+	/* Without a timeline on one side: not comparable, no verdict from that cell. */
+	gpuproj_profile_set_timeline(cur, NULL);
+	ck_assert_int_eq(gpuproj_gate_compare(base, cur, t, &g, 1, &opt, &res, &err), GPUPROJ_OK);
+	ck_assert_int_eq(res.columns[0].run.status, GPUPROJ_GATE_NOT_COMPARABLE);
+	ck_assert_ptr_nonnull(strstr(res.columns[0].run.why, "no whole-run timeline"));
+	gpuproj_gate_result_clear(&res);
+	gpuproj_profile_free(cur);
+
+	/* The command: exit 1 with --metric wall, 0 without. */
+	cur = slower_host(10000);
+	if (asprintf(&bp, "%s/b.json", dir) < 0 || asprintf(&cp, "%s/c.json", dir) < 0)
+		ck_abort();
+	tp = test_write_file(dir, "t.yaml", targets_yaml);
+	ck_assert_int_eq(gpuproj_profile_save(base, bp, NULL), GPUPROJ_OK);
+	ck_assert_int_eq(gpuproj_profile_save(cur, cp, NULL), GPUPROJ_OK);
+	rc = test_cli(&out, &errs, "gate --targets '%s' --target Tgt --baseline '%s' '%s'", tp, bp,
+		      cp);
+	ck_assert_msg(rc == 0, "exit %d: %s%s", rc, out, errs);
+	free(out);
+	free(errs);
+	rc = test_cli(&out, &errs, "gate --targets '%s' --target Tgt --metric wall --baseline '%s' "
+		      "'%s'", tp, bp, cp);
+	ck_assert_msg(rc == 1, "exit %d: %s%s", rc, out, errs);
+	ck_assert_ptr_nonnull(strstr(out, "whole run (wall time)"));
+	free(out);
+	free(errs);
+	rc = test_cli(&out, &errs, "gate --targets '%s' --metric cpu --baseline '%s' '%s'", tp, bp,
+		      cp);
+	ck_assert_int_eq(rc, 2);
+	free(out);
+	free(errs);
+	gpuproj_profile_free(cur);
+	gpuproj_profile_free(base);
+	gpuproj_targets_free(t);
+	test_rmtree(dir);
+	free(dir);
+	free(bp);
+	free(cp);
+	free(tp);
+}
+END_TEST
+
 static Suite *
 timeline_suite(void)
 {
@@ -707,6 +801,7 @@ timeline_suite(void)
 	tcase_add_test(tc, json_errors);
 	tcase_add_test(tc, host_link_errors);
 	tcase_add_test(tc, merge_ranks);
+	tcase_add_test(tc, gate_wall);
 	suite_add_tcase(s, tc);
 	return s;
 }
