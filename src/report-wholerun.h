@@ -28,4 +28,22 @@ json_t *whole_run_json(const struct gpuproj_whole_run *w);
  */
 void whole_run_csv(FILE *out, const struct gpuproj_run_projection *run, const char *basis);
 
+struct strbuf;
+struct gpuproj_report_rank;
+
+/*
+ * Sum b into a (the combined ranking of several profiles): times add,
+ * shares and the identity error are weighted by the measured wall; valid
+ * only when both are (`first`: a is empty, copy b).
+ */
+void whole_run_add(struct gpuproj_whole_run *a, const struct gpuproj_whole_run *b, bool first);
+/*
+ * The report's "Whole run" section (HTML; Markdown): per ranked target the
+ * projected wall time, interval, speedup, its parts and a stacked bar
+ * (kernel / copy / host / carried), the measured wall, the explained share
+ * and the identity check. Nothing when no row is valid.
+ */
+void whole_run_html(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n);
+void whole_run_md(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n);
+
 #endif

@@ -21,6 +21,7 @@
 #include <gpuproj/merge.h>
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
+#include <gpuproj/report-doc.h>
 #include <gpuproj/target.h>
 #include <gpuproj/timeline.h>
 
@@ -780,6 +781,59 @@ START_TEST(gate_wall)
 }
 END_TEST
 
+/*
+ * gpuproj report: with a timeline the rankings go by whole-run time. The
+ * default model cannot project k0, k1 (no metrics), so every target has the
+ * same kernel time and the kernel ranking would be by name (NoLink, Src,
+ * Tgt); the whole run puts Tgt (faster host link: copies 22000 instead of
+ * 42000) first. Both writers show the "Whole run" section with its bar.
+ */
+START_TEST(report_whole_run)
+{
+	struct gpuproj_targets *t = load_targets();
+	struct gpuproj_profile *p = profile_with_timeline();
+	struct gpuproj_report_input in = { .profile = p, .label = "p.json" };
+	struct gpuproj_report_doc_options opt = { .no_charts = true, .date = "today" };
+	struct gpuproj_report_doc *doc = NULL;
+	const struct gpuproj_report_rank *rank;
+	struct gpuproj_error err = { 0 };
+	char *text = NULL;
+	size_t len = 0, n = 0;
+
+	ck_assert_int_eq(gpuproj_report_doc_new(&in, 1, t, &opt, &doc, &err), GPUPROJ_OK);
+	rank = gpuproj_report_doc_ranking(doc, GPUPROJ_REPORT_COMBINED, &n);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_str_eq(rank[0].target->name, "Tgt");
+	ck_assert(rank[0].whole.valid);
+	near(rank[0].whole.wall_ns, 3 * 31500 + 2 * 22000 + 21500, "Tgt whole run");
+	near(rank[0].whole.copy_ns, 2 * 22000, "Tgt copies");
+	ck_assert(rank[1].whole.wall_ns <= rank[2].whole.wall_ns);
+	ck_assert_int_eq(gpuproj_report_doc_markdown(doc, &text, &len, &err), GPUPROJ_OK);
+	ck_assert_ptr_nonnull(strstr(text, "## Whole run"));
+	ck_assert_ptr_nonnull(strstr(text, "| 1 | Tgt | 160 us | 160 us – 160 us | 1.25x | 90.0 us | 44.0 us "));
+	ck_assert_ptr_nonnull(strstr(text, "explains 89.2 %"));
+	free(text);
+	text = NULL;
+	ck_assert_int_eq(gpuproj_report_doc_html(doc, &text, &len, &err), GPUPROJ_OK);
+	ck_assert_ptr_nonnull(strstr(text, "<section id=\"whole-run\">"));
+	ck_assert_ptr_nonnull(strstr(text, "aria-label=\"kernel "));
+	free(text);
+	gpuproj_report_doc_free(doc);
+
+	/* Without a timeline: no section, the kernel ranking. */
+	gpuproj_profile_set_timeline(p, NULL);
+	ck_assert_int_eq(gpuproj_report_doc_new(&in, 1, t, &opt, &doc, &err), GPUPROJ_OK);
+	rank = gpuproj_report_doc_ranking(doc, GPUPROJ_REPORT_COMBINED, &n);
+	ck_assert_str_eq(rank[0].target->name, "NoLink");
+	ck_assert_int_eq(gpuproj_report_doc_markdown(doc, &text, &len, &err), GPUPROJ_OK);
+	ck_assert_ptr_null(strstr(text, "## Whole run"));
+	free(text);
+	gpuproj_report_doc_free(doc);
+	gpuproj_profile_free(p);
+	gpuproj_targets_free(t);
+}
+END_TEST
+
 static Suite *
 timeline_suite(void)
 {
@@ -802,6 +856,7 @@ timeline_suite(void)
 	tcase_add_test(tc, host_link_errors);
 	tcase_add_test(tc, merge_ranks);
 	tcase_add_test(tc, gate_wall);
+	tcase_add_test(tc, report_whole_run);
 	suite_add_tcase(s, tc);
 	return s;
 }
