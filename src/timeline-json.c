@@ -376,6 +376,14 @@ read_node(struct profile_reader *rd, json_t *jn, const char *path, uint64_t coun
 	    (r = read_bool(rd, jn, "blocking", path, &n->blocking)) ||
 	    (r = read_bool(rd, jn, "pinned", path, &n->pinned)))
 		return r;
+	/* Fields of other ops: refused, not dropped (what is read is what gets written). */
+	if (json_object_get(jn, "kind") && n->op != GPUPROJ_TL_COPY)
+		return BAD(path, "'kind' belongs to a copy, not a %s", ops[op]);
+	if (json_object_get(jn, "bytes") && n->op != GPUPROJ_TL_COPY && n->op != GPUPROJ_TL_MEMSET)
+		return BAD(path, "'bytes' belongs to a copy or memset, not a %s", ops[op]);
+	if (json_object_get(jn, "kernel") && n->op != GPUPROJ_TL_KERNEL)
+		return BAD(path, "'kernel' belongs to a kernel launch, not a %s (a graph lists "
+			   "'kernels')", ops[op]);
 	if (n->op == GPUPROJ_TL_COPY) {
 		int k;
 
@@ -386,6 +394,10 @@ read_node(struct profile_reader *rd, json_t *jn, const char *path, uint64_t coun
 			return BAD(path, "'kind' must be one of h2d, d2h, d2d, p2p, h2h");
 		n->copy = (enum gpuproj_copy_kind)k;
 	}
+	if (json_object_get(jn, "pinned") &&
+	    !(n->op == GPUPROJ_TL_COPY && (n->copy == GPUPROJ_COPY_H2D || n->copy == GPUPROJ_COPY_D2H)))
+		return BAD(path, "'pinned' belongs to a copy between host and device (kind h2d or "
+			   "d2h)");
 	if (n->op == GPUPROJ_TL_COPY || n->op == GPUPROJ_TL_MEMSET) {
 		if ((r = read_uint(rd, jn, "bytes", path, true, (uint64_t)1 << 62, &n->bytes)))
 			return r;

@@ -345,10 +345,12 @@ fold(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start, uint64_t end,
 		d->event = r->event;
 		d->legacy = r->legacy;
 		d->blocking = r->blocking;
-		d->copy = r->copy;
-		d->pinned = r->pinned;
-		d->bytes = r->bytes;
-		d->kernel = r->kernel;
+		/* Only what applies to the op (what the JSON can hold; validate checks it). */
+		d->copy = r->op == GPUPROJ_TL_COPY ? r->copy : GPUPROJ_COPY_H2D;
+		d->pinned = r->op == GPUPROJ_TL_COPY && r->pinned &&
+			    (r->copy == GPUPROJ_COPY_H2D || r->copy == GPUPROJ_COPY_D2H);
+		d->bytes = r->op == GPUPROJ_TL_COPY || r->op == GPUPROJ_TL_MEMSET ? r->bytes : 0;
+		d->kernel = r->op == GPUPROJ_TL_KERNEL ? r->kernel : NULL;
 		if (r->n_graph && nodes) {
 			d->graph = (struct gpuproj_tl_graph_kernel *)r->graph;
 			d->n_graph = r->n_graph;
@@ -776,6 +778,14 @@ check_node(const struct gpuproj_tl_node *n, const struct gpuproj_profile *p, uin
 	if ((double)n->bytes > GPUPROJ_TL_MAX_BYTES)
 		return bad(file, err, "%s.bytes %" PRIu64 " is above %g", w, n->bytes,
 			   GPUPROJ_TL_MAX_BYTES);
+	/* What the JSON has no place for must be empty (the writer would drop it). */
+	if (n->op != GPUPROJ_TL_COPY && n->copy)
+		return bad(file, err, "%s has a copy kind but is no copy", w);
+	if (n->pinned && !(n->op == GPUPROJ_TL_COPY &&
+			   (n->copy == GPUPROJ_COPY_H2D || n->copy == GPUPROJ_COPY_D2H)))
+		return bad(file, err, "%s is pinned but no host-to-device or device-to-host copy", w);
+	if (n->bytes && n->op != GPUPROJ_TL_COPY && n->op != GPUPROJ_TL_MEMSET)
+		return bad(file, err, "%s has bytes but is no copy or set", w);
 	for (g = 0; g < n->n_graph; g++) {
 		char gw[192];
 

@@ -643,6 +643,26 @@ START_TEST(json_errors)
 	ck_assert_int_eq(load_edited("\"bytes\": 1000000", "\"bytes\": \"big\"", &err),
 			 GPUPROJ_E_SCHEMA);
 	ck_assert_msg(err.line > 0, "%s", err.message);
+	/*
+	 * Fields of another op are refused, not dropped: a call that says it
+	 * is pinned would be written without it (the fuzzer's first find).
+	 */
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(load_edited("\"op\": \"sync_device\"",
+				     "\"op\": \"sync_device\", \"pinned\": true", &err),
+			 GPUPROJ_E_SCHEMA);
+	ck_assert_msg(strstr(err.message, "'pinned' belongs to a copy") && err.line > 0, "%s",
+		      err.message);
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(load_edited("\"op\": \"sync_device\"",
+				     "\"op\": \"sync_device\", \"bytes\": 8", &err),
+			 GPUPROJ_E_SCHEMA);
+	ck_assert_msg(strstr(err.message, "'bytes' belongs to a copy or memset"), "%s", err.message);
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(load_edited("\"op\": \"sync_device\"",
+				     "\"op\": \"sync_device\", \"kernel\": 0", &err),
+			 GPUPROJ_E_SCHEMA);
+	ck_assert_msg(strstr(err.message, "'kernel' belongs to a kernel launch"), "%s", err.message);
 }
 END_TEST
 
