@@ -854,6 +854,49 @@ START_TEST(report_whole_run)
 }
 END_TEST
 
+/*
+ * The repository's targets.yaml: every GPU has a host_link (an entry added
+ * without one fails here), within what its interface can carry per
+ * direction (x16: Gen2 8, Gen3 15.75, Gen4 31.5, Gen5 63, Gen6 121 GB/s;
+ * NVLink-C2C 450 GB/s), pageable not above pinned, and sourced.
+ */
+START_TEST(repository_host_links)
+{
+	static const struct {
+		const char *interface;
+		double max_gbs;
+	} links[] = { { "pcie2-x16", 8 },   { "pcie3-x16", 15.75 }, { "pcie4-x16", 31.5 },
+		      { "pcie5-x16", 63 },  { "pcie6-x16", 121 },   { "nvlink-c2c", 450 } };
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	char path[4096];
+	size_t i, j;
+
+	snprintf(path, sizeof(path), "%s/targets.yaml", test_source_root());
+	ck_assert_int_eq(gpuproj_targets_load(path, &ts, &err), GPUPROJ_OK);
+	for (i = 0; i < gpuproj_targets_count(ts); i++) {
+		const struct gpuproj_target *t = gpuproj_targets_get(ts, i);
+		const struct gpuproj_host_link *l = &t->host_link;
+		double max = 0;
+
+		ck_assert_msg(l->interface != NULL, "%s: no host_link", t->name);
+		for (j = 0; j < sizeof(links) / sizeof(links[0]); j++) {
+			if (strcmp(links[j].interface, l->interface) == 0)
+				max = links[j].max_gbs;
+		}
+		ck_assert_msg(l->h2d_pinned_gbs <= max && l->d2h_pinned_gbs <= max,
+			      "%s: %g / %g GB/s over %s (at most %g)", t->name, l->h2d_pinned_gbs,
+			      l->d2h_pinned_gbs, l->interface, max);
+		ck_assert(l->h2d_pageable_gbs <= l->h2d_pinned_gbs &&
+			  l->d2h_pageable_gbs <= l->d2h_pinned_gbs);
+		ck_assert_msg(gpuproj_target_source(t, "host_link.latency_us") &&
+			      gpuproj_target_source(t, "host_link.h2d_pinned_gbs"),
+			      "%s: host_link unsourced", t->name);
+	}
+	gpuproj_targets_free(ts);
+}
+END_TEST
+
 static Suite *
 timeline_suite(void)
 {
@@ -877,6 +920,7 @@ timeline_suite(void)
 	tcase_add_test(tc, merge_ranks);
 	tcase_add_test(tc, gate_wall);
 	tcase_add_test(tc, report_whole_run);
+	tcase_add_test(tc, repository_host_links);
 	suite_add_tcase(s, tc);
 	return s;
 }
