@@ -1130,6 +1130,8 @@ gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_model 
 			out->point_ns += src_ns;
 		}
 	}
+	/* The whole run: a NOMEM here leaves it invalid, the kernels stand. */
+	(void)gpuproj_timeline_project(p, out, src, tgt, &out->whole);
 	return GPUPROJ_OK;
 }
 

@@ -21,6 +21,7 @@
 #include <jansson.h>
 
 #include <gpuproj/profile.h>
+#include <gpuproj/timeline.h>
 
 #include "profile-json.h"
 #include "profile-private.h"
@@ -272,6 +273,8 @@ profile_to_json(const struct gpuproj_profile *p, struct gpuproj_error *reterr)
 	for (i = 0; i < gpuproj_profile_count(p); i++)
 		bad |= json_array_append_new(kernels, kernel_to_json(gpuproj_profile_at(p, i)));
 	bad |= json_object_set_new(root, "kernels", kernels);
+	if (gpuproj_profile_timeline(p))
+		bad |= json_object_set_new(root, "timeline", timeline_to_json(p));
 	if (bad) {
 		json_decref(root);
 		error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory encoding the profile");
@@ -305,7 +308,7 @@ gpuproj_profile_save(const struct gpuproj_profile *p, const char *path,
 
 /* ---- reading ---- */
 
-struct reader {
+struct profile_reader {
 	const char *file;
 	const char *text;	/* the JSON text, for the position of a schema error */
 	size_t len;
@@ -315,7 +318,7 @@ struct reader {
 };
 
 static void
-reader_clear(struct reader *rd)
+reader_clear(struct profile_reader *rd)
 {
 	size_t i;
 
@@ -327,13 +330,15 @@ reader_clear(struct reader *rd)
 }
 
 static int
-nomem(struct reader *rd)
+nomem(struct profile_reader *rd)
 {
 	return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0, "out of memory");
 }
 
 static int
-bad(struct reader *rd, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3, 4);
+bad(struct profile_reader *rd, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3, 4);
+static int badv(struct profile_reader *rd, const char *path, const char *fmt, va_list ap)
+	GPUPROJ_PRINTF(3, 0);
 
 /*
  * A schema error at PATH, with the line and column of what it is about
@@ -341,15 +346,42 @@ bad(struct reader *rd, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3,
  * quoted member name ("'cc' must be ..."), that member's value.
  */
 static int
-bad(struct reader *rd, const char *path, const char *fmt, ...)
+bad(struct profile_reader *rd, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = badv(rd, path, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int
+profile_reader_bad(struct profile_reader *rd, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = badv(rd, path, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int
+profile_reader_nomem(struct profile_reader *rd)
+{
+	return nomem(rd);
+}
+
+static int
+badv(struct profile_reader *rd, const char *path, const char *fmt, va_list ap)
 {
 	char msg[GPUPROJ_ERROR_MSG_SIZE], member[128] = "";
 	int line = 0, col = 0;
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (rd->text) {
 		const char *end = msg[0] == '\'' ? strchr(msg + 1, '\'') : NULL;
 
@@ -368,7 +400,7 @@ bad(struct reader *rd, const char *path, const char *fmt, ...)
  * invalid byte: a file edited in one place only is refused, not guessed at.
  */
 static int
-decode_hex(struct reader *rd, json_t *hexv, const char *text, const char *path, const char *what,
+decode_hex(struct profile_reader *rd, json_t *hexv, const char *text, const char *path, const char *what,
 	   const char **out)
 {
 	char *bytes = NULL, *lossy;
@@ -416,7 +448,7 @@ decode_hex(struct reader *rd, json_t *hexv, const char *text, const char *path, 
  * *out NULL.
  */
 static int
-opt_string(struct reader *rd, json_t *obj, const char *key, const char *path, const char **out)
+opt_string(struct profile_reader *rd, json_t *obj, const char *key, const char *path, const char **out)
 {
 	json_t *v = json_object_get(obj, key), *h;
 	char hkey[64];
@@ -439,7 +471,7 @@ opt_string(struct reader *rd, json_t *obj, const char *key, const char *path, co
 
 /* Optional number member: absent/null → NaN. */
 static int
-opt_number(struct reader *rd, json_t *obj, const char *key, const char *path, double *out)
+opt_number(struct profile_reader *rd, json_t *obj, const char *key, const char *path, double *out)
 {
 	json_t *v = json_object_get(obj, key);
 
@@ -459,7 +491,7 @@ opt_number(struct reader *rd, json_t *obj, const char *key, const char *path, do
  */
 /* device.driver: every member a known attribute, each a number in (0, max]. */
 static int
-read_driver(struct reader *rd, struct gpuproj_profile *p, json_t *drv)
+read_driver(struct profile_reader *rd, struct gpuproj_profile *p, json_t *drv)
 {
 	const char *key;
 	json_t *v;
@@ -490,7 +522,7 @@ read_driver(struct reader *rd, struct gpuproj_profile *p, json_t *drv)
 }
 
 static int
-opt_number_range(struct reader *rd, json_t *obj, const char *key, const char *path, double lo,
+opt_number_range(struct profile_reader *rd, json_t *obj, const char *key, const char *path, double lo,
 		 double hi, double *out)
 {
 	int r = opt_number(rd, obj, key, path, out);
@@ -506,7 +538,7 @@ opt_number_range(struct reader *rd, json_t *obj, const char *key, const char *pa
  * [lo, hi].
  */
 static int
-opt_integer(struct reader *rd, json_t *obj, const char *key, const char *path, double lo,
+opt_integer(struct profile_reader *rd, json_t *obj, const char *key, const char *path, double lo,
 	    double hi, double *out)
 {
 	int r = opt_number(rd, obj, key, path, out);
@@ -539,7 +571,7 @@ parse_cc(const char *s, int *major, int *minor)
 }
 
 static int
-req_uint(struct reader *rd, json_t *obj, const char *key, const char *path, bool required,
+req_uint(struct profile_reader *rd, json_t *obj, const char *key, const char *path, bool required,
 	 uint64_t max, uint64_t *out)
 {
 	json_t *v = json_object_get(obj, key);
@@ -558,7 +590,7 @@ req_uint(struct reader *rd, json_t *obj, const char *key, const char *path, bool
 }
 
 static int
-read_dim3(struct reader *rd, json_t *obj, const char *key, const char *path,
+read_dim3(struct profile_reader *rd, json_t *obj, const char *key, const char *path,
 	  struct gpuproj_dim3 *out)
 {
 	json_t *v = json_object_get(obj, key);
@@ -588,7 +620,7 @@ read_dim3(struct reader *rd, json_t *obj, const char *key, const char *path,
  * or null leaves *out zeroed.
  */
 static int
-read_ranks(struct reader *rd, json_t *obj, const char *key, const char *path,
+read_ranks(struct profile_reader *rd, json_t *obj, const char *key, const char *path,
 	   struct gpuproj_rank_stats *out)
 {
 	json_t *v = json_object_get(obj, "ranks"), *t;
@@ -638,7 +670,7 @@ read_ranks(struct reader *rd, json_t *obj, const char *key, const char *path,
 }
 
 static int
-read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx)
+read_kernel(struct profile_reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx)
 {
 	char path[64];
 	struct gpuproj_signature sig = { 0 };
@@ -848,7 +880,7 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 }
 
 static int
-read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
+read_root(struct profile_reader *rd, json_t *root, struct gpuproj_profile *p)
 {
 	json_t *v, *dev, *proc, *run, *kernels, *attrs, *attrs_hex;
 	size_t i;
@@ -1013,6 +1045,9 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 		if (r)
 			return r;
 	}
+	v = json_object_get(root, "timeline");
+	if (v && !json_is_null(v))
+		return timeline_from_json(rd, v, p);
 	return GPUPROJ_OK;
 }
 
@@ -1035,7 +1070,7 @@ int
 gpuproj_profile_load_buffer(const char *text, size_t len, const char *name,
 			    struct gpuproj_profile **ret, struct gpuproj_error *reterr)
 {
-	struct reader rd = { .file = name ? name : "<buffer>", .text = text, .len = len,
+	struct profile_reader rd = { .file = name ? name : "<buffer>", .text = text, .len = len,
 			     .err = reterr };
 	struct gpuproj_profile *p;
 	json_error_t jerr;

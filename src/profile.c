@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include <gpuproj/profile.h>
+#include <gpuproj/timeline.h>
 
 #include "profile-private.h"
 #include "util.h"
@@ -270,6 +271,7 @@ struct gpuproj_profile {
 	struct gpuproj_run_info run;
 	struct attr *attrs;
 	size_t n_attrs;
+	struct gpuproj_timeline *timeline; /* the whole run (timeline.h), or NULL */
 };
 
 static uint64_t
@@ -391,8 +393,33 @@ gpuproj_profile_free(struct gpuproj_profile *p)
 		free(p->attrs[i].value);
 	}
 	free(p->attrs);
+	gpuproj_timeline_free(p->timeline);
 	free(p);
 	return NULL;
+}
+
+const struct gpuproj_timeline *
+gpuproj_profile_timeline(const struct gpuproj_profile *p)
+{
+	return p ? p->timeline : NULL;
+}
+
+struct gpuproj_timeline *
+gpuproj_profile_timeline_mut(struct gpuproj_profile *p)
+{
+	return p ? p->timeline : NULL;
+}
+
+void
+gpuproj_profile_set_timeline(struct gpuproj_profile *p, struct gpuproj_timeline *tl)
+{
+	if (!p) {
+		gpuproj_timeline_free(tl);
+		return;
+	}
+	if (p->timeline != tl)
+		gpuproj_timeline_free(p->timeline);
+	p->timeline = tl;
 }
 
 struct gpuproj_kernel *
@@ -986,7 +1013,7 @@ gpuproj_profile_validate(const struct gpuproj_profile *p, const char *name,
 		if ((r = check_kernel(name, reterr, p->kernels[i], i)))
 			return r;
 	}
-	return GPUPROJ_OK;
+	return gpuproj_timeline_validate(p->timeline, p, name, reterr);
 }
 
 /*

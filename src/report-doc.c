@@ -24,6 +24,7 @@
 
 #include "profile-private.h"
 #include "report-doc-private.h"
+#include "report-wholerun.h"
 #include "util.h"
 
 #define DEFAULT_TOP_KERNELS 3
@@ -261,16 +262,24 @@ doc_fmt_pct(double frac, char *buf, size_t size)
 /* Projections, rankings, disagreements                               */
 /* ------------------------------------------------------------------ */
 
+/* What a row is ranked by: the whole run's wall time when it has one, else the kernel time. */
+static double
+rank_key(const struct gpuproj_report_rank *r)
+{
+	return r->whole.valid ? r->whole.wall_ns : r->point_ns;
+}
+
 static int
 rank_cmp(const void *a, const void *b)
 {
 	const struct gpuproj_report_rank *x = a, *y = b;
-	bool xn = isnan(x->point_ns), yn = isnan(y->point_ns);
+	double kx = rank_key(x), ky = rank_key(y);
+	bool xn = isnan(kx), yn = isnan(ky);
 
 	if (xn != yn)
 		return xn ? 1 : -1;
-	if (!xn && x->point_ns != y->point_ns)
-		return x->point_ns < y->point_ns ? -1 : 1;
+	if (!xn && kx != ky)
+		return kx < ky ? -1 : 1;
 	return strcmp(x->target->name, y->target->name);
 }
 
@@ -437,6 +446,7 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 									: runs[0].n_fallback_sol;
 		row->n_interval_unseen = runs[0].n_interval_unseen;
 		row->is_source = tgt == dp->src;
+		row->whole = runs[0].whole;
 		fill_costs(row);
 
 		/* Where the models disagree on a kernel (model.h's flag and factor). */
@@ -925,6 +935,7 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 			row->n_coarse += pt->n_coarse;
 			row->n_interval_unseen += pt->n_interval_unseen;
 			row->is_source |= pt->is_source;
+			whole_run_add(&row->whole, &pt->whole, i == 0);
 		}
 		fill_costs(row);
 		row->binding = dominant_binding(doc, 0, doc->n_profiles, t);

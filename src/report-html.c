@@ -22,6 +22,7 @@
 #include "report-charts.h"
 #include "report-common.h"
 #include "report-doc-private.h"
+#include "report-wholerun.h"
 #include "util.h"
 
 /* Kernels with a column in the "every target" matrix. */
@@ -975,6 +976,7 @@ gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_text, s
 		out(&h, ".</p>\n");
 	}
 	out(&h, "</section>\n");
+	whole_run_html(&h.sb, doc->combined, doc->n_targets);
 
 	for (i = 0; i < doc->n_profiles; i++)
 		html_profile(&h, i);

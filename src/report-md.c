@@ -23,6 +23,7 @@
 
 #include "report-common.h"
 #include "report-doc-private.h"
+#include "report-wholerun.h"
 #include "util.h"
 
 /* Kernels listed before the rest go into a collapsed <details> block. */
@@ -419,6 +420,7 @@ gpuproj_report_doc_markdown(const struct gpuproj_report_doc *doc, char **ret_tex
 		      "Energy = projected time × TDP (an upper bound: board power at full load); "
 		      "time × price in USD·s; \"unknown\" where targets.yaml has no TDP or price.\n\n");
 	md_ranking(&sb, doc->combined, doc->n_targets);
+	whole_run_md(&sb, doc->combined, doc->n_targets);
 
 	for (i = 0; i < doc->n_profiles; i++) {
 		const struct doc_profile *dp = &doc->profiles[i];

@@ -17,6 +17,7 @@
 #include "profile-json.h"
 #include "profile-private.h"
 #include "report-common.h"
+#include "report-wholerun.h"
 #include "util.h"
 
 double
@@ -251,8 +252,9 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 	fprintf(out, "Whole run: projected GPU kernel time per target (sum over kernels of point x "
 		"launches; interval calibrated on each model's validation residuals, summed "
 		"over kernels: docs/validation.md)\n");
-	fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s\n", "target", "projected", "interval",
-		"speedup", "measured", "error", "binding");
+	fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s%s\n", "target", "projected", "interval",
+		"speedup", "measured", "error", "binding",
+		whole_run_any(runs, n_runs) ? "   whole run" : "");
 	for (r = 0; r < n_runs; r++) {
 		const struct gpuproj_run_projection *run = &runs[r];
 		double meas = gpuproj_report_measured_total_ns(p, run->target->name);
@@ -272,12 +274,15 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 		unseen += run->n_interval_unseen > 0;
 		fmt_speedup(run->source_ns, run->point_ns, c, sizeof(c));
 		fmt_error(run->point_ns, meas, d, sizeof(d));
-		fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s%s\n", run->target->name,
+		fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s%s%s%s\n", run->target->name,
 			format_ns(run->point_ns, e, sizeof(e)), interval, c,
 			isnan(meas) ? "-" : format_ns(meas, b, sizeof(b)), d,
-			dominant_binding(p, run), run->target == src ? "  (source)" : "");
+			dominant_binding(p, run), whole_run_any(runs, n_runs) ? " " : "",
+			whole_run_any(runs, n_runs) ? whole_run_cell(run, a, sizeof(a)) : "",
+			run->target == src ? "  (source)" : "");
 	}
 	coverage_notes(out, runs, n_runs, n);
+	gpuproj_report_whole_run_table(out, p, runs, n_runs);
 	if (unseen)
 		fprintf(out, "note: * = interval fitted on validation data without this target or "
 			"the source GPU (%s): its coverage there is unmeasured, and on GPUs held "
@@ -612,6 +617,7 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 			/* The total: "unseen" when any kernel's interval was. */
 			fprintf(out, ",%s,%s\n", run->n_interval_unseen ? "unseen" : "", basis);
 		}
+		whole_run_csv(out, run, basis);
 	}
 	fflush(out);
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
@@ -802,6 +808,8 @@ gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_t
 			bad |= json_array_append_new(ks, jk);
 		}
 		bad |= json_object_set_new(jr, "kernels", ks);
+		if (run->whole.valid)
+			bad |= json_object_set_new(jr, "whole_run", whole_run_json(&run->whole));
 		bad |= json_array_append_new(projs, jr);
 	}
 	bad |= json_object_set_new(root, "projections", projs);

@@ -90,6 +90,21 @@ extern "C" {
 /** Default minimum kernel time, fraction of the column's baseline whole run (1 %). */
 #define GPUPROJ_GATE_DEFAULT_MIN_TIME_FRACTION 0.01
 
+/**
+ * What the whole-run cell compares (struct gpuproj_gate_options.metric).
+ * KERNEL: the kernel time (Σ over kernels, measured or projected; the
+ * default). WALL: the whole run's wall time (timeline.h: measured on the
+ * source, gpuproj_whole_run.wall_ns on a target), with a noise band from
+ * the spread of the epochs' wall times (σ² = Σ over patterns of count ×
+ * s², scaled by projected / measured on a target); a profile without a
+ * timeline makes the cell GPUPROJ_GATE_NOT_COMPARABLE (why). Kernel cells
+ * are gated the same in both.
+ */
+enum gpuproj_gate_metric {
+	GPUPROJ_GATE_METRIC_KERNEL = 0,
+	GPUPROJ_GATE_METRIC_WALL = 1,
+};
+
 /** Options of the gate. Fill with gpuproj_gate_options_init(), then adjust. */
 struct gpuproj_gate_options {
 	double max_regression;        /**< whole-run threshold, fraction ≥ 0 (0.05 = +5 %) */
@@ -106,6 +121,7 @@ struct gpuproj_gate_options {
 	const char *source;           /**< override of both profiles' source GPU (device names are then not compared), or NULL */
 	const struct gpuproj_model *model;           /**< NULL = gpuproj_model_default() */
 	const struct gpuproj_model_options *model_options; /**< NULL = defaults */
+	enum gpuproj_gate_metric metric; /**< what the whole-run cell compares (default KERNEL) */
 	const char *baseline_label;   /**< how reports name the baseline (file name), or NULL */
 	const char *current_label;    /**< how reports name the current profile, or NULL */
 };

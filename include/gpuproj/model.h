@@ -58,6 +58,7 @@
 #include <gpuproj/occupancy.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
+#include <gpuproj/timeline.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -1031,10 +1032,17 @@ struct gpuproj_run_projection {
 	 * is borrowed: it must outlive the run for that.
 	 */
 	struct gpuproj_model_options options;
+	/**
+	 * The whole run (kernels, copies, host time and their overlap) replayed
+	 * onto the target when the profile has a timeline (timeline.h,
+	 * gpuproj_timeline_project()); valid = false otherwise.
+	 */
+	struct gpuproj_whole_run whole;
 };
 
 /**
- * Project every kernel of a profile.
+ * Project every kernel of a profile, and, when it has a timeline, the whole
+ * run (out->whole, gpuproj_timeline_project()).
  * @param[out] out filled; release with gpuproj_run_projection_clear()
  * @return GPUPROJ_OK or GPUPROJ_E_NOMEM (per-kernel failures are recorded
  *         in out->kernels[i].status, not returned)

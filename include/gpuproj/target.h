@@ -110,6 +110,28 @@ enum gpuproj_basis {
 	GPUPROJ_BASIS_ESTIMATE = 4,  /**< no measurement found: an assumption */
 };
 
+/**
+ * How the GPU reaches its host's memory (`host_link` in targets.yaml,
+ * docs/targets-schema.md): what the whole-run replay uses for host copies
+ * (timeline.h, gpuproj_copy_project_ns()). Rates are sustained copy
+ * rates, GB/s (10^9 B/s), of large (≥ 32 MB) cudaMemcpy(Async) copies
+ * measured the way NVIDIA's bandwidthTest and nvbandwidth measure them;
+ * absent numbers are NaN and an absent group has interface NULL.
+ */
+struct gpuproj_host_link {
+	/**
+	 * The link, one of "pcie2-x16", "pcie3-x16", "pcie4-x8", "pcie4-x16", "pcie5-x16",
+	 * "pcie6-x16", "nvlink-c2c" (a static string), or NULL when the entry
+	 * has no `host_link`.
+	 */
+	const char *interface;
+	double h2d_pinned_gbs;    /**< host to device from pinned (page-locked) memory */
+	double d2h_pinned_gbs;    /**< device to host into pinned memory */
+	double h2d_pageable_gbs;  /**< host to device from pageable (malloc'd) memory */
+	double d2h_pageable_gbs;  /**< device to host into pageable memory */
+	double latency_us;        /**< fixed cost of one copy, µs */
+};
+
 /** Occupancy limits of one SM (CU); see docs/targets-schema.md. */
 struct gpuproj_target_limits {
 	int threads_per_sm;            /**< max resident threads per SM */
@@ -224,6 +246,8 @@ struct gpuproj_target {
 	const char *provisional;
 	/** The targets.yaml GPU a provisional entry took its per-SM figures from, or NULL. */
 	const char *derived_from;
+	/** `host_link`: the link to the host's memory (interface NULL when absent). */
+	struct gpuproj_host_link host_link;
 };
 
 /** gpuproj_target.provisional of an entry derived from a profile's device attributes. */

@@ -854,6 +854,136 @@ extra_two_devices(struct run *r)
 
 /* ---- the scenarios ---- */
 
+/*
+ * ---- The whole run (issue 23) ----
+ *
+ * Each scenario profiles its kernels once first (a warm-up epoch ended by
+ * a synchronisation: a profiled launch runs under kernel replay, so that
+ * epoch is unexplained and carried), then repeats one epoch TL_N times on
+ * the double's virtual clock (fake.h "Time": host work and kernel
+ * durations as scripted, API calls and launch latency 0). The expected
+ * figures per epoch are in each scenario's comment: measured on FakeA100,
+ * projected onto Double, where every kernel takes half its time and a
+ * pinned 1 MB copy 2000 + 10^6 / 50 = 22000 ns instead of
+ * 2000 + 10^6 / 25 = 42000 (targets-inject.yaml).
+ */
+#define TL_N 10
+#define K1 "_Z2k1v"
+#define K2 "_Z2k2v"
+#define WARMUP "launch rt 1 " K1 " " K_DIMS " 0 10000", "launch rt 1 " K2 " " K_DIMS " 0 20000", \
+	"sync 1"
+
+/* Per-epoch figures of one whole-run check: measured, and projected onto Double. */
+struct whole_want {
+	double measured;			/* epoch wall on FakeA100 */
+	double wall, kernel, copy, host, overlap; /* epoch on Double */
+};
+
+/*
+ * The run's whole-run projections: onto FakeA100 the identity (the
+ * replay reproduces the measured time: error 0, whole = measured wall);
+ * onto Double the hand figures × TL_N, plus what is carried unchanged
+ * (the warm-up epoch and the time outside epochs: measured wall − TL_N ×
+ * epoch). Also the timeline itself: one pattern of TL_N epochs.
+ */
+static void
+check_whole(struct run *r, const struct whole_want *w)
+{
+	json_t *tl = json_object_get(r->json, "timeline"), *pats, *pat, *src, *dbl, *bar;
+	double wall, explained = TL_N * w->measured, carried;
+
+	ck_assert_msg(tl != NULL, "no timeline in the profile");
+	pats = json_object_get(tl, "patterns");
+	ck_assert_int_eq((int)json_array_size(pats), 1);
+	pat = json_array_get(pats, 0);
+	ck_assert_int_eq(jint(json_object_get(pat, "wall_ns"), "n"), TL_N);
+	assert_close(jreal(json_object_get(pat, "wall_ns"), "mean"), w->measured, "epoch wall");
+	ck_assert_int_eq(jint(json_object_get(json_object_get(tl, "unexplained"), "profiled"),
+			      "epochs"), 1);
+	wall = jreal(tl, "wall_ns");
+	carried = wall - explained;
+	ck_assert(carried > 0);
+
+	src = json_object_get(projection_for(r, "FakeA100"), "whole_run");
+	ck_assert_ptr_nonnull(src);
+	assert_close(jreal(src, "identity_error"), 0, "identity error");
+	assert_close(jreal(src, "wall_ns"), wall, "identity: the measured wall");
+	assert_close(jreal(src, "explained"), explained / wall, "explained share");
+
+	dbl = json_object_get(projection_for(r, "Double"), "whole_run");
+	ck_assert_ptr_nonnull(dbl);
+	assert_close(jreal(dbl, "source_ns"), wall, "measured wall");
+	assert_close(jreal(dbl, "replayed_ns"), TL_N * w->wall, "replayed");
+	assert_close(jreal(dbl, "carried_ns"), carried, "carried");
+	assert_close(jreal(dbl, "wall_ns"), TL_N * w->wall + carried, "whole run");
+	assert_close(jreal(dbl, "kernel_ns"), TL_N * w->kernel, "kernel part");
+	assert_close(jreal(dbl, "copy_ns"), TL_N * w->copy, "copy part");
+	assert_close(jreal(dbl, "host_ns"), TL_N * w->host, "host part");
+	assert_close(jreal(dbl, "overlap_ns"), TL_N * w->overlap, "overlap part");
+	assert_close(jreal(dbl, "identity_error"), 0, "identity error (Double)");
+	bar = json_object_get(dbl, "bar");
+	assert_close(jreal(bar, "kernel_ns") + jreal(bar, "copy_ns") + jreal(bar, "host_ns") +
+			     jreal(bar, "carried_ns"), jreal(dbl, "wall_ns"), "the bar sums to it");
+	ck_assert_int_eq(jint(dbl, "copies_kept"), 0);
+	ck_assert_int_eq(jint(dbl, "kernels_kept"), 0);
+}
+
+/* Serial: host 5000, K1 10000, K2 20000, sync: 35000; Double 5000 + 5000 + 10000. */
+static void
+extra_tl_serial(struct run *r)
+{
+	check_whole(r, &(struct whole_want){ 35000, 20000, 15000, 0, 5000, 0 });
+}
+
+/* Two streams at once: K1 on 1, K2 on 2, sync: 20000; Double max(5000, 10000), overlap 5000. */
+static void
+extra_tl_streams(struct run *r)
+{
+	check_whole(r, &(struct whole_want){ 20000, 10000, 15000, 0, 0, 5000 });
+}
+
+/*
+ * Host-bound: host 50000, K1 1000, host 50000, K2 2000, sync: K1 runs under
+ * the second host segment, K2 [100000, 102000]: 102000; Double 101000.
+ */
+static void
+extra_tl_host(struct run *r)
+{
+	check_whole(r, &(struct whole_want){ 102000, 101000, 1500, 0, 100000, 500 });
+}
+
+/*
+ * Copy-bound: an asynchronous H2D of 1 MB (42000), K1 10000 after it, a
+ * blocking D2H of 1 MB (42000): 94000; Double 22000 + 5000 + 22000.
+ */
+static void
+extra_tl_copy(struct run *r)
+{
+	check_whole(r, &(struct whole_want){ 94000, 49000, 5000, 44000, 0, 0 });
+}
+
+/*
+ * An event across streams: K1 on 1, event recorded after it, stream 2 waits
+ * for it, K2 on 2, sync: K2 [10000, 30000]: 30000; Double 5000 + 10000.
+ */
+static void
+extra_tl_event(struct run *r)
+{
+	check_whole(r, &(struct whole_want){ 30000, 15000, 15000, 0, 0, 0 });
+}
+
+/* A graph of 4 launches of K1 (5000 each): host 1000, graph 20000, sync: 21000; Double 1000 + 10000. */
+static void
+extra_tl_graph(struct run *r)
+{
+	json_t *node = json_array_get(json_object_get(json_array_get(json_object_get(
+		json_object_get(r->json, "timeline"), "patterns"), 0), "nodes"), 0);
+
+	check_whole(r, &(struct whole_want){ 21000, 11000, 10000, 0, 1000, 0 });
+	ck_assert_str_eq(json_string_value(json_object_get(node, "op")), "graph");
+	ck_assert_int_eq(jint(json_array_get(json_object_get(node, "kernels"), 0), "launches"), 4);
+}
+
 #define K(name, launches, profiled, timed, mean) { name, launches, profiled, timed, mean }
 #define CALLS(func, n) { func, n, false }
 #define CALLS_GE(func, n) { func, n, true }
@@ -1716,7 +1846,8 @@ static const struct scenario scenarios[] = {
 			       "exit: {out}",
 			       LINE_DEV, "@wrote:1|3|1"),
 		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
-		.calls = { CALLS("cuptiActivityDisable", 0), CALLS("cuptiActivityFlushAll", 1),
+		/* Disabled at exit: the whole-run timeline's seven kinds, never kernel tracing. */
+		.calls = { CALLS("cuptiActivityDisable", 7), CALLS("cuptiActivityFlushAll", 1),
 			   CALLS("cuptiActivityFlushPeriod", 1) },
 	},
 	{
@@ -1743,6 +1874,54 @@ static const struct scenario scenarios[] = {
 			       "@wrote:1|3|1"),
 		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
 		.calls = { CALLS("cuptiActivityDisable", 1) },
+	},
+	/*
+	 * Issue 23, the whole run: each epoch's measured and projected figures
+	 * by hand (the comments of extra_tl_*).
+	 */
+	{
+		.name = "whole_run_serial",
+		.cmds = CMDS(METRICS, "init", "ctx 0", WARMUP,
+			     "repeat 10 do host 5000 ; launch rt 1 " K1 " " K_DIMS " 0 10000 ; "
+			     "launch rt 1 " K2 " " K_DIMS " 0 20000 ; sync 1"),
+		.extra = extra_tl_serial,
+	},
+	{
+		.name = "whole_run_two_streams",
+		.cmds = CMDS(METRICS, "init", "ctx 0", WARMUP,
+			     "repeat 10 do launch rt 1 " K1 " " K_DIMS " 0 10000 stream=1 ; "
+			     "launch rt 1 " K2 " " K_DIMS " 0 20000 stream=2 ; sync 1"),
+		.extra = extra_tl_streams,
+	},
+	{
+		.name = "whole_run_host_bound",
+		.cmds = CMDS(METRICS, "init", "ctx 0", WARMUP,
+			     "repeat 10 do host 50000 ; launch rt 1 " K1 " " K_DIMS " 0 1000 ; "
+			     "host 50000 ; launch rt 1 " K2 " " K_DIMS " 0 2000 ; sync 1"),
+		.extra = extra_tl_host,
+	},
+	{
+		.name = "whole_run_copy_bound",
+		.cmds = CMDS(METRICS, "init", "ctx 0", WARMUP,
+			     "repeat 10 do memcpy 1 h2d 1000000 42000 async ; "
+			     "launch rt 1 " K1 " " K_DIMS " 0 10000 ; memcpy 1 d2h 1000000 42000"),
+		.extra = extra_tl_copy,
+	},
+	{
+		.name = "whole_run_event_wait",
+		.cmds = CMDS(METRICS, "init", "ctx 0", WARMUP,
+			     "repeat 10 do launch rt 1 " K1 " " K_DIMS " 0 10000 stream=1 ; "
+			     "event-record 1 1 1 ; wait-event 1 2 1 ; "
+			     "launch rt 1 " K2 " " K_DIMS " 0 20000 stream=2 ; sync 1"),
+		.extra = extra_tl_event,
+	},
+	{
+		/* The graph's kernel is profiled outside it first (graphs are never profiled). */
+		.name = "whole_run_graph",
+		.cmds = CMDS(METRICS, "init", "ctx 0", "launch rt 1 " K1 " " K_DIMS " 0 5000",
+			     "sync 1", "repeat 10 do host 1000 ; graph 1 " K1 " " K_DIMS " 0 5000 4 ; "
+			     "sync 1"),
+		.extra = extra_tl_graph,
 	},
 };
 
@@ -1782,6 +1961,60 @@ END_TEST
 START_TEST(scenario)
 {
 	run_scenario(&scenarios[_i]);
+}
+END_TEST
+
+/*
+ * Issue 23: the whole-run timeline stays bounded. fake-app's bench loop,
+ * `launches` launches round-robin over 10 signatures with a device
+ * synchronise after every 10: one repeating epoch. Returns the profile's
+ * size (bytes) and the RSS the loop printed at 10 % and at the end.
+ */
+static void
+flat_run(long launches, long *ret_size, long *ret_rss10, long *ret_rss_end)
+{
+	struct run r;
+	char *bench = fmt("bench %ld 10 10", launches);
+	const char *p;
+	json_t *tl, *pat;
+	struct stat st;
+
+	run_app(&r, NULL, CMDS(METRICS, "init", "ctx 0", bench));
+	ck_assert_int_eq(r.status, 0);
+	expect_no_violations(&r);
+	ck_assert_ptr_nonnull(r.json);
+	ck_assert_int_eq(stat(r.output, &st), 0);
+	*ret_size = (long)st.st_size;
+	p = strstr(r.out, "rss_kb_10pct=");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(sscanf(p, "rss_kb_10pct=%ld rss_kb_end=%ld", ret_rss10, ret_rss_end), 2);
+	/* One pattern: every epoch but the first (profiled, carried) folded into it. */
+	tl = json_object_get(r.json, "timeline");
+	ck_assert_int_eq((int)json_array_size(json_object_get(tl, "patterns")), 1);
+	pat = json_array_get(json_object_get(tl, "patterns"), 0);
+	ck_assert_int_eq(jint(json_object_get(pat, "wall_ns"), "n"), launches / 10 - 1);
+	assert_close(jreal(json_object_get(projection_for(&r, "FakeA100"), "whole_run"),
+			   "identity_error"), 0, "identity");
+	fprintf(stderr, "whole-run timeline: %ld launches: profile %ld bytes, RSS %ld KiB at 10%%, "
+		"%ld KiB at the end\n", launches, *ret_size, *ret_rss10, *ret_rss_end);
+	free(bench);
+	run_free(&r);
+}
+
+START_TEST(timeline_flat)
+{
+	long size_small, size_big, rss10, rss_end, a, b;
+
+	flat_run(100000, &size_small, &a, &b);
+	flat_run(1000000, &size_big, &rss10, &rss_end);
+	/* Ten times the launches: the same profile but for the digits of the counts. */
+	ck_assert_msg(size_big <= size_small + size_small / 100 + 64,
+		      "profile grew: %ld bytes after 10^5 launches, %ld after 10^6", size_small,
+		      size_big);
+	/* RSS: the soak's rule (ASan's quarantine keeps what is freed: not there). */
+	if (!getenv("INJECT_ASAN_RUNTIME"))
+		ck_assert_msg(rss_end <= rss10 + rss10 / 10 + 4096, "RSS grew: %ld KiB at 10%% of "
+			      "10^6 launches, %ld at the end", rss10, rss_end);
 }
 END_TEST
 
@@ -1988,6 +2221,7 @@ inject_suite(void)
 	if (!under_wrapper()) {
 		tcase_add_test(tc, exported_symbols);
 		tcase_add_test(tc, soak_small_run);
+		tcase_add_test(tc, timeline_flat);
 	}
 	suite_add_tcase(s, tc);
 	return s;
