@@ -215,9 +215,21 @@ translate(const struct kernel_prefix *k, struct inj_kernel_record *r)
 	r->start_ns = k->start;
 	r->end_ns = k->end;
 	r->graph_id = k->graph_id;
+	r->context_id = k->context_id;
+	r->stream_id = k->stream_id;
 	r->cluster.x = k->cluster_x;
 	r->cluster.y = k->cluster_y;
 	r->cluster.z = k->cluster_z;
+}
+
+/* Kernel records to the collector, then (with what it made of them) to the timeline. */
+static void
+kernels_done(const struct inj_kernel_record *batch, size_t n)
+{
+	struct inj_record_use use[128];
+
+	inj_collector_records_used(g_col, batch, n, use);
+	cupti_timeline_kernels(batch, use, n);
 }
 
 void CUPTIAPI
@@ -227,6 +239,7 @@ cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size
 	CUpti_Activity *rec = NULL;
 	size_t n = 0, dropped = 0;
 	int st = atomic_load(&g_state);
+	bool begun;
 	CUptiResult r;
 
 	(void)ctx;
@@ -237,20 +250,24 @@ cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size
 	ours_ran();
 	if (st == ST_CHILD || !g_col)
 		goto out;
+	begun = cupti_timeline_batch_begin();
 	while ((r = g_api.cuptiActivityGetNextRecord(buf, valid, &rec)) == CUPTI_SUCCESS) {
 		if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
-		    rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
+		    rec->kind != CUPTI_ACTIVITY_KIND_KERNEL) {
+			cupti_timeline_record(rec);
 			continue;
+		}
 		translate((const struct kernel_prefix *)(const void *)rec, &batch[n++]);
 		if (n == ARRAY_LENGTH(batch)) {
-			inj_collector_records(g_col, batch, n);
+			kernels_done(batch, n);
 			n = 0;
 		}
 	}
 	if (r != CUPTI_ERROR_MAX_LIMIT_REACHED)
 		cupti_logged(r, "cuptiActivityGetNextRecord");
 	if (n)
-		inj_collector_records(g_col, batch, n);
+		kernels_done(batch, n);
+	cupti_timeline_batch_done(begun);
 	if (CUPTI_TRY(cuptiActivityGetNumDroppedRecords, NULL, 0, &dropped) == CUPTI_SUCCESS &&
 	    dropped)
 		inj_collector_dropped(g_col, dropped);

@@ -89,6 +89,7 @@ chip_get(struct devinfo *d, const uint8_t *avail)
 		return NULL;
 	c = &g_chips[g_n_chips++];
 	snprintf(c->chip, sizeof(c->chip), "%s", d->info.chip);
+	pthread_mutex_init(&c->eval_lock, NULL);
 	/* The one place that chooses the profiler API: CC 7.0 has the legacy one only. */
 	c->prof = d->info.cc_major == 7 && d->info.cc_minor == 0 ? &cupti_legacy_ops
 								  : &cupti_range_ops;
@@ -97,7 +98,9 @@ chip_get(struct devinfo *d, const uint8_t *avail)
 	c->ok = true;
 	if (c->set->n_unavailable) {
 		for (i = 0; i < GPUPROJ_M_COUNT; i++) {
-			if (!c->set->map[i].expr)
+			/* A metric without candidates is not collected by libproj.so at all. */
+			if (!c->set->map[i].expr &&
+			    inj_metrics_candidate_count((enum gpuproj_metric)i) > 0)
 				inj_info("%s: metric %s is not available on this chip (tried %zu "
 					 "candidate(s)); models that need it will say so", c->chip,
 					 gpuproj_metric_name((enum gpuproj_metric)i),
@@ -145,11 +148,98 @@ resolve_driver(void)
 		inj_dlsym(libcuda, "cuDeviceGetName", &g_drv.cuDeviceGetName);
 	if (!g_drv.cuDeviceGetAttribute)
 		inj_dlsym(libcuda, "cuDeviceGetAttribute", &g_drv.cuDeviceGetAttribute);
+	if (!g_drv.cuDeviceTotalMem_v2)
+		inj_dlsym(libcuda, "cuDeviceTotalMem_v2", &g_drv.cuDeviceTotalMem_v2);
+	if (!g_drv.cuDeviceGetPCIBusId)
+		inj_dlsym(libcuda, "cuDeviceGetPCIBusId", &g_drv.cuDeviceGetPCIBusId);
 	if (!g_drv.cuCtxSynchronize) {
 		inj_dlsym(libcuda, "cuCtxPushCurrent_v2", &g_drv.cuCtxPushCurrent_v2);
 		inj_dlsym(libcuda, "cuCtxPopCurrent_v2", &g_drv.cuCtxPopCurrent_v2);
 		inj_dlsym(libcuda, "cuCtxSynchronize", &g_drv.cuCtxSynchronize);
 	}
+}
+
+/*
+ * NVML, for the board's power limit: dlopen()ed, never linked (a machine
+ * without it just has no power figure). The few declarations gpuproj needs,
+ * from the NVML API reference (nvml.h is not in the CUDA toolkit): every
+ * call returns nvmlReturn_t, 0 = NVML_SUCCESS; nvmlDevice_t is an opaque
+ * pointer; nvmlDeviceGetEnforcedPowerLimit() gives milliwatts. The device
+ * is found by its PCI bus id (cuDeviceGetPCIBusId), since NVML's indices
+ * need not follow CUDA's ordinals (CUDA_VISIBLE_DEVICES,
+ * CUDA_DEVICE_ORDER).
+ */
+typedef struct nvml_device *nvml_device_t;
+
+static double
+nvml_power_limit_w(const char *pci_bus_id)
+{
+	static void *nvml;
+	static bool tried, initialised;
+	int (*get_handle)(const char *, nvml_device_t *);
+	int (*get_limit)(nvml_device_t, unsigned int *);
+	nvml_device_t dev;
+	unsigned int mw = 0;
+
+	if (!tried) {
+		int (*init)(void);
+
+		tried = true;
+		nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+		if (nvml && inj_dlsym(nvml, "nvmlInit_v2", &init))
+			initialised = init() == 0;
+		if (!initialised)
+			inj_debug("NVML not available: the power limit stays unknown");
+	}
+	if (!initialised || !inj_dlsym(nvml, "nvmlDeviceGetHandleByPciBusId_v2", &get_handle) ||
+	    !inj_dlsym(nvml, "nvmlDeviceGetEnforcedPowerLimit", &get_limit) ||
+	    get_handle(pci_bus_id, &dev) != 0 || get_limit(dev, &mw) != 0 || mw == 0)
+		return NAN;
+	return mw / 1000.0;
+}
+
+/* The driver's attributes behind a GPU that targets.yaml does not list (profile.h). */
+static void
+device_driver_attrs(struct devinfo *d, CUdevice dev)
+{
+	static const struct {
+		enum gpuproj_driver_attr a;
+		CUdevice_attribute cu;
+		double scale;
+	} attrs[] = {
+		{ GPUPROJ_DRV_MEMORY_CLOCK_KHZ, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, 1 },
+		{ GPUPROJ_DRV_MEMORY_BUS_BITS, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, 1 },
+		{ GPUPROJ_DRV_L2_BYTES, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 1 },
+		{ GPUPROJ_DRV_THREADS_PER_SM, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 1 },
+		{ GPUPROJ_DRV_THREADS_PER_BLOCK, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1 },
+		{ GPUPROJ_DRV_BLOCKS_PER_SM, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, 1 },
+		{ GPUPROJ_DRV_REGS_PER_SM, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, 1 },
+		{ GPUPROJ_DRV_REGS_PER_BLOCK, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 1 },
+		{ GPUPROJ_DRV_SMEM_PER_SM_BYTES, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+		  1 },
+		{ GPUPROJ_DRV_SMEM_PER_BLOCK_OPTIN_BYTES,
+		  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 1 },
+		{ GPUPROJ_DRV_SMEM_RESERVED_PER_BLOCK_BYTES,
+		  CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, 1 },
+		{ GPUPROJ_DRV_WARP_SIZE, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 1 },
+	};
+	char bus[32];
+	size_t i, bytes;
+	int v;
+
+	for (i = 0; i < GPUPROJ_DRV_COUNT; i++)
+		d->info.driver[i] = NAN;
+	for (i = 0; g_drv.cuDeviceGetAttribute && i < ARRAY_LENGTH(attrs); i++) {
+		/* 0 is "none" for the reserved shared memory of CC < 8.0: not a limit to keep. */
+		if (g_drv.cuDeviceGetAttribute(&v, attrs[i].cu, dev) == CUDA_SUCCESS && v > 0)
+			d->info.driver[attrs[i].a] = v * attrs[i].scale;
+	}
+	if (g_drv.cuDeviceTotalMem_v2 && g_drv.cuDeviceTotalMem_v2(&bytes, dev) == CUDA_SUCCESS &&
+	    bytes > 0)
+		d->info.driver[GPUPROJ_DRV_MEMORY_BYTES] = (double)bytes;
+	if (g_drv.cuDeviceGetPCIBusId &&
+	    g_drv.cuDeviceGetPCIBusId(bus, (int)sizeof(bus), dev) == CUDA_SUCCESS)
+		d->info.driver[GPUPROJ_DRV_POWER_LIMIT_W] = nvml_power_limit_w(bus);
 }
 
 static void
@@ -184,6 +274,7 @@ device_describe(struct devinfo *d, int ordinal)
 			    CUDA_SUCCESS && v > 0)
 			d->info.clock_hz = (double)v * 1e3;
 	}
+	device_driver_attrs(d, dev);
 	if (CUPTI_TRY(cuptiDeviceGetChipName, &cp) == CUPTI_SUCCESS)
 		snprintf(d->info.chip, sizeof(d->info.chip), "%s", cp.pChipName ? cp.pChipName : "");
 }

@@ -34,6 +34,13 @@ legacy_chip_setup(struct chipinfo *c, struct devinfo *d, const uint8_t *avail)
 	const char *why = NULL;
 	int r;
 
+	if (cupti_legacy_missing()) {
+		cupti_device_off(d, "this libcupti.so.13 lacks %s of the legacy profiler API, which CC "
+				 "%d.%d needs (deprecated since CUDA 13.0; a CUDA 13.0-13.5 CUPTI "
+				 "has it)", cupti_legacy_missing(), d->info.cc_major,
+				 d->info.cc_minor);
+		return -1;
+	}
 	if (inj_nvpw_load(&why) != 0) {
 		cupti_device_off(d, "%s", why);
 		return -1;
@@ -237,9 +244,18 @@ legacy_close(struct ctxinfo *ci, struct chipinfo *chip, double *raw, struct cupt
 		cupti_failed(err, CUPTI_ERROR_UNKNOWN, "NVPW_CounterData_GetNumRanges");
 		return -1;
 	}
-	if (n == 1 && inj_nvpw_evaluate(chip->nvpw, ci->cd, ci->cd_size, 0, raw) != 0) {
-		cupti_failed(err, CUPTI_ERROR_UNKNOWN, "NVPW_MetricsEvaluator_EvaluateToGpuValues");
-		return -1;
+	if (n == 1) {
+		int r;
+
+		/* One evaluator per chip, shared by its contexts: one evaluation at a time. */
+		pthread_mutex_lock(&chip->eval_lock);
+		r = inj_nvpw_evaluate(chip->nvpw, ci->cd, ci->cd_size, 0, raw);
+		pthread_mutex_unlock(&chip->eval_lock);
+		if (r != 0) {
+			cupti_failed(err, CUPTI_ERROR_UNKNOWN,
+				     "NVPW_MetricsEvaluator_EvaluateToGpuValues");
+			return -1;
+		}
 	}
 	return (long)n;
 }

@@ -15,7 +15,8 @@
  * The two profiler APIs sit behind struct cupti_prof_ops, chosen once per
  * chip (struct chipinfo.prof); nothing else asks which API a chip uses.
  *
- * Lock order: g_ctx_lock → ci->lock → g_dev_lock (a leaf: device_off only).
+ * Lock order: g_ctx_lock → ci->lock → g_dev_lock (a leaf: device_off only);
+ * chipinfo.eval_lock is a leaf taken under ci->lock (one evaluation).
  * A context's window lock (ci->win_lock) is taken before ci->lock and never
  * while g_ctx_lock is held; every wait on it is bounded by GPUPROJ_WAIT. The collector lock comes after g_ctx_lock in
  * cupti_on_context_created() but before it in the exit report
@@ -93,6 +94,8 @@ struct cupti_drv {
 	CUPTI_FN(cuDeviceGet);
 	CUPTI_FN(cuDeviceGetName);
 	CUPTI_FN(cuDeviceGetAttribute);
+	CUPTI_FN(cuDeviceTotalMem_v2);
+	CUPTI_FN(cuDeviceGetPCIBusId);
 	CUPTI_FN(cuCtxPushCurrent_v2);
 	CUPTI_FN(cuCtxPopCurrent_v2);
 	CUPTI_FN(cuCtxSynchronize);
@@ -181,6 +184,12 @@ struct cupti_prof_ops {
 };
 
 extern const struct cupti_prof_ops cupti_range_ops;	/* backend-cupti-range.c */
+/**
+ * The range profiler's cache control under the loaded libcupti, for the
+ * profile's `cache_control` attribute: "all (...)" on CUPTI >= 13.4, where
+ * gpuproj resets the L2 before every replay pass, else "none (...)".
+ */
+const char *cupti_cache_control(void);
 extern const struct cupti_prof_ops cupti_legacy_ops;	/* backend-cupti-legacy.c */
 
 struct chipinfo {
@@ -188,6 +197,14 @@ struct chipinfo {
 	const struct cupti_prof_ops *prof;
 	bool ok;
 	struct inj_metric_set *set;
+	/*
+	 * The chip's evaluation object is shared by every context of the chip
+	 * (8 GPUs of one kind, one thread each), but one object is used by one
+	 * thread at a time (cupti-host.h, backend-nvpw.h: callers serialise):
+	 * eval_lock is held around each evaluation. A leaf lock, taken under
+	 * ci->lock.
+	 */
+	pthread_mutex_t eval_lock;
 	struct inj_host *host;		/* range profiler: evaluation */
 	struct inj_nvpw *nvpw;		/* legacy */
 	uint8_t *config;		/* range profiler config image */
@@ -275,6 +292,13 @@ void cupti_no_permission(const char *call, CUptiResult r);
 void cupti_counters_busy(const char *call);
 /** Counters unusable on one device; one line per device. */
 void cupti_device_off(struct devinfo *d, const char *fmt, ...) INJ_PRINTF(2, 3);
+/**
+ * The first symbol of the deprecated legacy profiler API (CC 7.0 only) the
+ * loaded libcupti lacks, NULL when it has them all.
+ */
+const char *cupti_legacy_missing(void);
+/** The loaded libcupti's API version (cuptiGetVersion), 0 before it is known. */
+uint32_t cupti_api_version(void);
 /** A profiler call failed on ci: decide what it means (ci->lock held). */
 void cupti_profiler_failed(struct ctxinfo *ci, const struct cupti_err *err);
 
@@ -374,5 +398,30 @@ void cupti_activity_watch_final(void);
 bool cupti_activity_taken_over(void);
 /** Free the pooled buffers (exit). */
 void cupti_buffers_release(void);
+
+/* ---- backend-cupti-timeline.c: the whole run (issue 23) ---- */
+
+/**
+ * Enable the activity kinds of the whole-run timeline (API calls, copies,
+ * sets, synchronisations, events, streams) and start its clock; on any
+ * failure the timeline stays off (one debug line), the rest goes on.
+ */
+void cupti_timeline_init(void *lib);
+/** A record of one of those kinds, from a completed buffer. */
+void cupti_timeline_record(const CUpti_Activity *rec);
+/** Kernel records with what the collector made of them. */
+void cupti_timeline_kernels(const struct inj_kernel_record *r, const struct inj_record_use *use,
+			    size_t n);
+/**
+ * Around the walk of one buffer (the recorder's lock, taken before the
+ * collector's): done gets what begin returned.
+ */
+bool cupti_timeline_batch_begin(void);
+void cupti_timeline_batch_done(bool begun);
+/** Worker tick (every 100 ms). */
+void cupti_timeline_tick(void);
+/** At exit, before the last flush: the traced run ends; afterwards the kinds are disabled. */
+void cupti_timeline_mark_end(void);
+void cupti_timeline_disable(void);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "backend-cupti-private.h"
 #include "cupti-host.h"
+#include "cupti-records.h"
 
 struct validator {
 	const char *chip;
@@ -93,8 +94,21 @@ range_teardown(struct ctxinfo *ci)
 static bool
 range_open(struct ctxinfo *ci, struct chipinfo *chip, struct cupti_err *err)
 {
-	CUpti_RangeProfiler_Enable_Params ep = {
-		.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE, .ctx = ci->ctx };
+	/*
+	 * CUPTI 13.4+ resets the L2 before every replay pass when asked
+	 * (cacheControlMode ALL, what ncu does by default): every pass then
+	 * starts from the same cold cache, so metrics collected in different
+	 * passes describe the same execution. Older CUPTIs have no cache
+	 * control: passes see what earlier passes left in the L2
+	 * (cupti_cache_control() names the mode for the profile).
+	 */
+	struct rp_enable_134 ep = {
+		.structSize = cupti_api_version() >= RP_ENABLE_CACHE_API
+				      ? RP_ENABLE_134_STRUCT_SIZE
+				      : CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
+		.ctx = ci->ctx,
+		.cacheControlMode = RP_CACHE_CONTROL_ALL,
+	};
 	CUpti_RangeProfiler_GetCounterDataSize_Params gp = {
 		.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
 		.pMetricNames = chip->set->names,
@@ -119,7 +133,7 @@ range_open(struct ctxinfo *ci, struct chipinfo *chip, struct cupti_err *err)
 	CUpti_RangeProfiler_Start_Params stp = {
 		.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
 
-	if (!CUPTI_CALL(err, cuptiRangeProfilerEnable, &ep))
+	if (!CUPTI_CALL(err, cuptiRangeProfilerEnable, (CUpti_RangeProfiler_Enable_Params *)&ep))
 		goto fail;
 	ci->rp = ep.pRangeProfilerObject;
 	/* Per object: the image belongs to the metrics the object was told about. */
@@ -193,18 +207,32 @@ range_close(struct ctxinfo *ci, struct chipinfo *chip, double *raw, struct cupti
 		if (ranges < 2)
 			ranges = 2;
 	}
-	if (ranges == 1 &&
-	    cupti_failed(err, (CUptiResult)inj_host_evaluate(chip->host, ci->cd, ci->cd_size, 0,
-							     chip->set->names, chip->set->n_names,
-							     raw),
-			 "cuptiProfilerHostEvaluateToGpuValues"))
-		ranges = -1;
+	if (ranges == 1) {
+		int r;
+
+		/* One host object per chip, shared by its contexts: one evaluation at a time. */
+		pthread_mutex_lock(&chip->eval_lock);
+		r = inj_host_evaluate(chip->host, ci->cd, ci->cd_size, 0, chip->set->names,
+				      chip->set->n_names, raw);
+		pthread_mutex_unlock(&chip->eval_lock);
+		if (cupti_failed(err, (CUptiResult)r, "cuptiProfilerHostEvaluateToGpuValues"))
+			ranges = -1;
+	}
 out:
 	if (ci->rp) {
 		(void)CUPTI_CALL(err, cuptiRangeProfilerDisable, &dis);
 		ci->rp = NULL;
 	}
 	return ranges;
+}
+
+const char *
+cupti_cache_control(void)
+{
+	return cupti_api_version() >= RP_ENABLE_CACHE_API
+		       ? "all (the L2 reset before every replay pass: CUPTI >= 13.4)"
+		       : "none (CUPTI < 13.4 has no cache control: replay passes see the L2 earlier "
+			 "passes left)";
 }
 
 const struct cupti_prof_ops cupti_range_ops = {

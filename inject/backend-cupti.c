@@ -47,6 +47,10 @@ atomic_bool g_profiler_initialized;
 bool g_cupti_ga;
 
 static void *libcupti;
+/* The first legacy profiler symbol libcupti lacks, NULL when it has them all. */
+static const char *g_legacy_missing;
+/* cuptiGetVersion of the loaded libcupti, 0 until known. */
+static uint32_t g_api_version;
 static CUpti_SubscriberHandle g_sub;
 static bool g_subscribed, g_activity;
 static char g_version[64] = "CUPTI (not loaded)";
@@ -232,24 +236,50 @@ load_api(void)
 	R(cuptiRangeProfilerStop);
 	R(cuptiRangeProfilerDecodeData);
 	R(cuptiRangeProfilerGetCounterDataInfo);
-	R(cuptiProfilerCounterDataImageCalculateSize);
-	R(cuptiProfilerCounterDataImageInitialize);
-	R(cuptiProfilerCounterDataImageCalculateScratchBufferSize);
-	R(cuptiProfilerCounterDataImageInitializeScratchBuffer);
-	R(cuptiProfilerBeginSession);
-	R(cuptiProfilerEndSession);
-	R(cuptiProfilerSetConfig);
-	R(cuptiProfilerUnsetConfig);
-	R(cuptiProfilerEnableProfiling);
-	R(cuptiProfilerDisableProfiling);
-	R(cuptiProfilerFlushCounterData);
 #undef R
 	if (missing) {
 		inj_warn("libcupti.so.13 lacks %s (a CUPTI older than 13.0?): gpuproj is off, the "
 			 "application runs unchanged", missing);
 		return -1;
 	}
+	/*
+	 * The legacy profiler API, which only CC 7.0 needs (the range profiler
+	 * does not run there): "deprecated as of CUDA 13.0 and will be removed
+	 * in the future" (cupti_profiler_target.h). Optional, so that a CUPTI
+	 * without it leaves gpuproj on; a CC 7.0 device then gets timing only
+	 * (legacy_chip_setup(), cupti_legacy_missing()).
+	 */
+#define O(name) \
+	if (!inj_dlsym(libcupti, #name, &g_api.name) && !g_legacy_missing) \
+		g_legacy_missing = #name
+	O(cuptiProfilerCounterDataImageCalculateSize);
+	O(cuptiProfilerCounterDataImageInitialize);
+	O(cuptiProfilerCounterDataImageCalculateScratchBufferSize);
+	O(cuptiProfilerCounterDataImageInitializeScratchBuffer);
+	O(cuptiProfilerBeginSession);
+	O(cuptiProfilerEndSession);
+	O(cuptiProfilerSetConfig);
+	O(cuptiProfilerUnsetConfig);
+	O(cuptiProfilerEnableProfiling);
+	O(cuptiProfilerDisableProfiling);
+	O(cuptiProfilerFlushCounterData);
+#undef O
+	if (g_legacy_missing)
+		inj_debug("libcupti.so.13 lacks the legacy profiler's %s: no metrics on CC 7.0",
+			  g_legacy_missing);
 	return 0;
+}
+
+const char *
+cupti_legacy_missing(void)
+{
+	return g_legacy_missing;
+}
+
+uint32_t
+cupti_api_version(void)
+{
+	return g_api_version;
 }
 
 /* CUDA MPS: counters cannot be read by MPS clients (CUPTI docs §2.14) [GPU?]. */
@@ -326,6 +356,7 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 	}
 	snprintf(g_version, sizeof(g_version), "CUPTI %u.%u (API %u)", version / 10000,
 		 version / 100 % 100, version);
+	g_api_version = version;
 	if (!cupti_record_layout(version)) {
 		uint32_t lo, hi;
 
@@ -401,6 +432,8 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 		goto fail;
 	}
 	g_activity = true;
+	/* The whole run (issue 23): API calls, copies, syncs, events; off on any failure. */
+	cupti_timeline_init(libcupti);
 	/* 13.0 GA: CUPTI's own worker delivers the buffers, not a FlushAll every 100 ms. */
 	if (g_cupti_ga)
 		CUPTI_TRY(cuptiActivityFlushPeriod, 100);
@@ -421,8 +454,10 @@ cupti_flush(bool forced)
 		return;
 	if (!g_cupti_ga || forced)
 		CUPTI_TRY(cuptiActivityFlushAll, forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
-	if (!forced && st == ST_RUNNING)
+	if (!forced && st == ST_RUNNING) {
 		cupti_activity_watch();
+		cupti_timeline_tick();
+	}
 }
 
 static void
@@ -461,12 +496,16 @@ cupti_shutdown(void)
 		inj_warn("the GPU had not finished %g s after exit began (GPUPROJ_WAIT): kernels "
 			 "still running are missing from the report", g_cfg->wait_s);
 	if (g_activity) {
+		cupti_timeline_mark_end();
 		if (st == ST_RUNNING) {
 			CUPTI_TRY(cuptiActivityFlushAll, CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 			cupti_activity_watch_final();
 			/* Not on 13.0 GA (can deadlock), nor when another client traces now. */
 			if (!g_cupti_ga && !cupti_activity_taken_over())
 				CUPTI_TRY(cuptiActivityDisable, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+			/* The timeline's kinds: the same rule (they belong to that client then). */
+			if (!cupti_activity_taken_over())
+				cupti_timeline_disable();
 		}
 		g_activity = false;
 	}
@@ -556,6 +595,13 @@ cupti_describe(struct gpuproj_profile *p)
 		gpuproj_profile_set_attr(p, key, c->prof->api);
 		snprintf(key, sizeof(key), "metrics.%.32s.passes", c->chip);
 		attr(p, key, "%zu", c->passes);
+		/* What the L2 held when each pass ran: what DRAM and L2 bytes mean (injection.md). */
+		snprintf(key, sizeof(key), "metrics.%.32s.cache_control", c->chip);
+		gpuproj_profile_set_attr(p, key, c->prof == &cupti_range_ops
+							 ? cupti_cache_control()
+							 : "none (the legacy profiler has no cache "
+							   "control: replay passes see the L2 earlier "
+							   "passes left)");
 		for (m = 0; m < GPUPROJ_M_COUNT; m++) {
 			const struct inj_metric_map *map = &c->set->map[m];
 

@@ -56,7 +56,17 @@ static const struct candidate table[GPUPROJ_M_COUNT][4] = {
 		{ "smsp__thread_inst_executed_per_inst_executed.ratio", 1.0 / 32 },
 	},
 	[GPUPROJ_M_BYTES_L1] = { { "l1tex__t_bytes.sum", 1 } },
-	[GPUPROJ_M_BYTES_L2] = { { "lts__t_bytes.sum", 1 } },
+	/*
+	 * SM <-> L2 traffic: the lookups whose source unit is the SMs' L1TEX.
+	 * lts__t_bytes.sum counts lookups from every source, including the
+	 * fabric between the two L2 partitions of GA100/GH100/GB100
+	 * (lts__t_sectors_srcunit_ltcfabric), so on those chips it can exceed
+	 * the SMs' traffic [GPU?: scripts/gpu-acceptance.sh compares both with a
+	 * copy kernel's 8·N bytes]. The srcunit_tex form has no _bytes rollup:
+	 * sectors × 32 B. Valid on GV100 ... GB202 (host API, CUDA 13.0).
+	 */
+	[GPUPROJ_M_BYTES_L2] = { { "lts__t_sectors_srcunit_tex.sum", 32 },
+				 { "lts__t_bytes.sum", 1 } },
 	[GPUPROJ_M_BYTES_DRAM] = { { "dram__bytes.sum", 1 } },
 	/* GB202/GB203 spell the DRAM directions _op_read/_op_write. */
 	[GPUPROJ_M_BYTES_DRAM_READ] = { { "dram__bytes_read.sum", 1 },
@@ -71,7 +81,8 @@ static const struct candidate table[GPUPROJ_M_COUNT][4] = {
 		  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", 1 },
 	},
 	[GPUPROJ_M_SECTORS_L1] = { { "l1tex__t_sectors.sum", 1 } },
-	[GPUPROJ_M_SECTORS_L2] = { { "lts__t_sectors.sum", 1 },
+	[GPUPROJ_M_SECTORS_L2] = { { "lts__t_sectors_srcunit_tex.sum", 1 },
+				   { "lts__t_sectors.sum", 1 },
 				   { "lts__t_sectors_op_read.sum+lts__t_sectors_op_write.sum", 1 } },
 	[GPUPROJ_M_SECTORS_DRAM] = { { "dram__sectors.sum", 1 },
 				     { "dram__sectors_read.sum+dram__sectors_write.sum", 1 },
@@ -229,7 +240,7 @@ inj_metrics_resolve(const char *chip, inj_metric_valid_fn valid, void *ud,
 			if (try_candidate(&rv, &table[m][i], &rv.set->map[m]))
 				break;
 		}
-		if (!rv.set->map[m].expr)
+		if (!rv.set->map[m].expr && table[m][0].expr)
 			rv.set->n_unavailable++;
 	}
 	if (!rv.oom && ask(&rv, INJ_DURATION_METRIC)) {

@@ -340,10 +340,16 @@ describe(struct inj_output *o, struct gpuproj_profile *p, const char *why)
 
 /* ---- projection ---- */
 
-/* Project every target; *ret_runs is NULL when there is no source. */
+/*
+ * Project every target; *ret_runs is NULL when there is no source. A GPU
+ * targets.yaml does not list is projected from a provisional entry derived
+ * from its device attributes (*ret_derived, freed by the caller after the
+ * runs).
+ */
 static int
 project(struct inj_output *o, struct gpuproj_profile *p, const struct gpuproj_target **ret_src,
-	struct gpuproj_run_projection **ret_runs, size_t *ret_n, struct gpuproj_error *err)
+	struct gpuproj_targets **ret_derived, struct gpuproj_run_projection **ret_runs,
+	size_t *ret_n, struct gpuproj_error *err)
 {
 	const struct gpuproj_model *m = gpuproj_model_default();
 	struct gpuproj_run_projection *runs;
@@ -355,7 +361,7 @@ project(struct inj_output *o, struct gpuproj_profile *p, const struct gpuproj_ta
 	*ret_src = NULL;
 	if (!o->targets)
 		return GPUPROJ_E_NOTFOUND;
-	r = gpuproj_resolve_source(p, o->targets, NULL, ret_src, err);
+	r = gpuproj_resolve_source_or_derive(p, o->targets, NULL, ret_src, ret_derived, err);
 	if (r != GPUPROJ_OK)
 		return r;
 	n = gpuproj_targets_count(o->targets);
@@ -375,6 +381,16 @@ project(struct inj_output *o, struct gpuproj_profile *p, const struct gpuproj_ta
 	*ret_runs = runs;
 	*ret_n = n;
 	return GPUPROJ_OK;
+}
+
+/* What follows "no provisional entry either: " in a derivation's error, else the error. */
+static const char *
+provisional_why(const struct gpuproj_error *err)
+{
+	static const char tag[] = "no provisional entry either: ";
+	const char *w = strstr(err->message, tag);
+
+	return w ? w + strlen(tag) : err->message;
 }
 
 static void
@@ -497,6 +513,7 @@ inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 {
 	struct gpuproj_run_projection *runs = NULL;
 	const struct gpuproj_target *src = NULL;
+	struct gpuproj_targets *derived = NULL;
 	struct gpuproj_error err = { 0 };
 	struct gpuproj_profile *p;
 	struct inj_totals t;
@@ -515,22 +532,32 @@ inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 	describe(o, p, why);
 	gpuproj_profile_sort_by_time(p);
 
-	r = project(o, p, &src, &runs, &n_runs, &err);
+	r = project(o, p, &src, &derived, &runs, &n_runs, &err);
 	if (r == GPUPROJ_E_NOMEM) {
 		inj_error("out of memory projecting: the profile is written without projections");
 	} else if (r != GPUPROJ_OK && o->targets) {
 		const char *name = gpuproj_profile_device(p)->name;
 
-		inj_warn("the source GPU '%s' is not in targets.yaml (%s): the profile is written "
-			 "without projections; add a targets.yaml entry (`gpuproj bench` writes one) "
-			 "or project later with `gpuproj project --source NAME %s`",
-			 name ? name : "?", o->targets_origin ? o->targets_origin : "built-in", o->path);
+		inj_warn("the source GPU '%s' is not in targets.yaml (%s) and no provisional entry "
+			 "could be derived (%s): the profile is written without projections; add a "
+			 "targets.yaml entry (`gpuproj bench` writes one) or project later with "
+			 "`gpuproj project --source NAME %s`", name ? name : "?",
+			 o->targets_origin ? o->targets_origin : "built-in", provisional_why(&err),
+			 o->path);
+	} else if (r == GPUPROJ_OK && src->provisional) {
+		inj_warn("the source GPU '%s' is not in targets.yaml (%s): projecting from a "
+			 "provisional entry derived from its device attributes and the per-SM "
+			 "figures of %s (basis %s; `gpuproj targets derive %s` prints it to refine)",
+			 gpuproj_profile_device(p)->name, o->targets_origin ? o->targets_origin
+									   : "built-in",
+			 src->derived_from, src->provisional, o->path);
 	}
 	if (r == GPUPROJ_OK)
 		print_table(p, src, runs, n_runs, shown_path(o));
 	memset(&err, 0, sizeof(err));
 	write_report(o, p, src, runs, n_runs, &t);
 	inj_collector_unlock(c);
+	gpuproj_targets_free(derived);
 	if (t.dropped)
 		inj_warn("CUPTI dropped %" PRIu64 " activity record%s (buffers full): those launches "
 			 "are missing from the counts and times", t.dropped, t.dropped == 1 ? "" : "s");
@@ -664,6 +691,7 @@ inj_output_live(struct inj_output *o, struct inj_collector *c)
 	struct gpuproj_error err = { 0 };
 	struct live_target *lt = NULL;
 	struct gpuproj_profile *p;
+	struct gpuproj_targets *derived = NULL;
 	struct inj_totals t;
 	struct strbuf sb;
 	size_t n_runs = 0, i, shown = 0, width;
@@ -678,7 +706,7 @@ inj_output_live(struct inj_output *o, struct inj_collector *c)
 	p = inj_collector_snapshot(c);
 	if (!p) {
 		inj_debug("live snapshot skipped: out of memory");
-	} else if (project(o, p, &src, &runs, &n_runs, &err) == GPUPROJ_OK) {
+	} else if (project(o, p, &src, &derived, &runs, &n_runs, &err) == GPUPROJ_OK) {
 		write_live(o, p, src, runs, n_runs);
 	} else if (gpuproj_profile_device(p)->name) {
 		write_live(o, p, NULL, NULL, 0);
@@ -715,6 +743,7 @@ inj_output_live(struct inj_output *o, struct inj_collector *c)
 		strbuf_append(&sb, " | no projection (source GPU not in targets.yaml)");
 	free(lt);
 	runs_free(runs, n_runs);
+	gpuproj_targets_free(derived);
 	gpuproj_profile_free(p);
 	if (sb.oom || !inj_log_enabled(INJ_LOG_INFO)) {
 		strbuf_free(&sb);

@@ -190,8 +190,7 @@ gpuproj_profile_default_sections(const struct gpuproj_profile *p,
 		goto nomem;
 	d = gpuproj_profile_device(p);
 	pi = gpuproj_profile_process(p);
-	if (gpuproj_profile_set_device(q, d->name, d->target, d->chip, d->cc_major, d->cc_minor,
-				       d->sms, d->clock_hz) ||
+	if (gpuproj_profile_set_device_info(q, d) ||
 	    gpuproj_profile_set_process(q, pi->application, pi->host, pi->pid, pi->rank,
 					(const char *const *)pi->argv))
 		goto nomem;

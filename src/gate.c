@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include <gpuproj/gate.h>
+#include <gpuproj/timeline.h>
 #include <gpuproj/merge.h>
 
 #include "util.h"
@@ -79,6 +80,8 @@ gpuproj_gate_result_clear(struct gpuproj_gate_result *r)
 	free(r->columns);
 	gpuproj_profile_free(r->base);
 	gpuproj_profile_free(r->cur);
+	gpuproj_targets_free(r->derived[0]);
+	gpuproj_targets_free(r->derived[1]);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -103,6 +106,12 @@ fold_devices(const struct gpuproj_profile *p, struct gpuproj_profile **ret)
 			gpuproj_profile_free(f);
 			return GPUPROJ_E_NOMEM;
 		}
+	}
+	/* The whole run's timeline comes along (its kernels mapped onto the folded records). */
+	gpuproj_profile_run_info_mut(f)->wall_ns = gpuproj_profile_run_info(p)->wall_ns;
+	if (gpuproj_timeline_merge(f, p, true)) {
+		gpuproj_profile_free(f);
+		return GPUPROJ_E_NOMEM;
 	}
 	*ret = f;
 	return GPUPROJ_OK;
@@ -383,6 +392,78 @@ run_value(const struct gpuproj_profile *p, const struct gpuproj_run_projection *
 	return run ? run->point_ns : gpuproj_profile_kernel_time_ns(p);
 }
 
+/*
+ * --metric wall: a profile's whole-run wall time in a column (measured on
+ * the source, projected on a target) and the variance of its total from
+ * the epochs' spread, scaled like the time (gpuproj_gate_metric).
+ */
+static bool
+wall_value(const struct gpuproj_profile *p, const struct gpuproj_run_projection *run,
+	   const struct gpuproj_target *src, double *ret_ns, double *ret_var)
+{
+	const struct gpuproj_timeline *tl = gpuproj_profile_timeline(p);
+	struct gpuproj_whole_run w;
+	double var = 0, r;
+	size_t i;
+
+	if (!tl)
+		return false;
+	if (run) {
+		w = run->whole;
+	} else if (gpuproj_timeline_project(p, NULL, src, src, &w) != GPUPROJ_OK) {
+		return false;
+	}
+	if (!w.valid)
+		return false;
+	for (i = 0; i < tl->n_patterns; i++) {
+		const struct gpuproj_stats *s = &tl->patterns[i].wall_ns;
+		double sd = gpuproj_stats_stddev(s);
+
+		var += (double)s->n * sd * sd;
+	}
+	r = w.source_ns > 0 ? w.wall_ns / w.source_ns : 1;
+	*ret_ns = w.wall_ns;
+	*ret_var = var * r * r;
+	return true;
+}
+
+static int
+wall_cell(struct gpuproj_gate_cell *cell, size_t col, const struct gpuproj_gate_result *res,
+	  const struct gpuproj_run_projection *brun, const struct gpuproj_run_projection *crun,
+	  const struct gpuproj_gate_options *opt)
+{
+	double vb = 0, vc = 0;
+	bool hb = wall_value(res->base, col ? brun : NULL, res->base_source, &cell->base_ns, &vb);
+	bool hc = wall_value(res->cur, col ? crun : NULL, res->cur_source, &cell->cur_ns, &vc);
+
+	cell->base_total_ns = cell->base_ns;
+	cell->cur_total_ns = cell->cur_ns;
+	if (col && crun->whole.valid) {
+		cell->cur_lo_ns = crun->whole.lo_ns;
+		cell->cur_hi_ns = crun->whole.hi_ns;
+		cell->cur_interval_unseen = crun->n_interval_unseen > 0;
+	}
+	if (col == 0 && res->gpu_changed) {
+		cell->status = GPUPROJ_GATE_NOT_COMPARABLE;
+		return set_why(cell, "the source GPU changed (%s -> %s)", res->base_source->name,
+			       res->cur_source->name) ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
+	}
+	if (!hb || !hc) {
+		cell->status = GPUPROJ_GATE_NOT_COMPARABLE;
+		return set_why(cell, "--metric wall: the %s has no whole-run timeline (a profile "
+			       "from a libproj.so before it, or an import)", !hb ? "baseline"
+			       : "current profile") ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
+	}
+	if (!(cell->base_ns > 0)) {
+		cell->status = GPUPROJ_GATE_NOT_COMPARABLE;
+		return set_why(cell, "the baseline's whole run has no time") ? GPUPROJ_OK
+									      : GPUPROJ_E_NOMEM;
+	}
+	cell->noise_ns = opt->noise_k * sqrt(vb + vc);
+	judge(cell, opt->max_regression, true);
+	return GPUPROJ_OK;
+}
+
 static int
 run_cell(struct gpuproj_gate_cell *cell, size_t col, const struct gpuproj_gate_result *res,
 	 const struct gpuproj_run_projection *brun, const struct gpuproj_run_projection *crun,
@@ -391,6 +472,8 @@ run_cell(struct gpuproj_gate_cell *cell, size_t col, const struct gpuproj_gate_r
 	double vb, vc;
 
 	cell_init(cell);
+	if (opt->metric == GPUPROJ_GATE_METRIC_WALL)
+		return wall_cell(cell, col, res, brun, crun, opt);
 	cell->base_ns = cell->base_total_ns = run_value(res->base, col ? brun : NULL, &vb);
 	cell->cur_ns = cell->cur_total_ns = run_value(res->cur, col ? crun : NULL, &vc);
 	if (col) {
@@ -487,10 +570,18 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 	}
 
 	/* Source GPUs. */
-	if (gpuproj_resolve_source(base, targets, opt.source, &out->base_source, &e))
+	if (gpuproj_resolve_source_or_derive(base, targets, opt.source, &out->base_source,
+					     &out->derived[0], &e))
 		return error_set(reterr, e.status, bl, 0, 0, "baseline: %s", e.message);
-	if (gpuproj_resolve_source(cur, targets, opt.source, &out->cur_source, &e))
+	if (out->derived[0] && gpuproj_profile_device(cur)->name &&
+	    str_eq_nocase_trim(gpuproj_profile_device(cur)->name,
+			       gpuproj_profile_device(base)->name)) {
+		/* The same unlisted GPU: one provisional entry for both (same source). */
+		out->cur_source = out->base_source;
+	} else if (gpuproj_resolve_source_or_derive(cur, targets, opt.source, &out->cur_source,
+						    &out->derived[1], &e)) {
 		return error_set(reterr, e.status, cl, 0, 0, "current profile: %s", e.message);
+	}
 	gpu_desc(base, out->base_source, bdesc, sizeof(bdesc));
 	gpu_desc(cur, out->cur_source, cdesc, sizeof(cdesc));
 	{

@@ -63,7 +63,7 @@ enum src {
 	SRC_DRAM_OP_RD, SRC_DRAM_OP_WR,
 	SRC_SH_WF, SRC_SH_WF_LD, SRC_SH_WF_ST, SRC_SH_BC, SRC_SH_BC_LD, SRC_SH_BC_ST,
 	SRC_SH_BYTES, SRC_SH_BYTES_SMSP,
-	SRC_L1_SECT, SRC_L2_SECT, SRC_DRAM_SECT, SRC_DRAM_SECT_RD, SRC_DRAM_SECT_WR,
+	SRC_L1_SECT, SRC_L2_SECT, SRC_L2_SECT_TEX, SRC_DRAM_SECT, SRC_DRAM_SECT_RD, SRC_DRAM_SECT_WR,
 	SRC_OCC, SRC_OCC_L, SRC_ACTIVE, SRC_ACTIVE_L, SRC_CLOCK, SRC_CLOCK_L,
 	SRC_REGS, SRC_REGS_L, SRC_SMEM_DYN, SRC_SMEM_DYN_L, SRC_SMEM_ST, SRC_SMEM_ST_L,
 	SRC_GRID, SRC_GRID_L, SRC_GRID_X, SRC_GRID_Y, SRC_GRID_Z,
@@ -145,6 +145,8 @@ static const struct source {
 	[SRC_WE_L] = { "Avg. Active Threads Per Warp", "*", K_COUNT },
 	[SRC_L1_BYTES] = { "l1tex__t_bytes.sum", NULL, K_BYTES },
 	[SRC_L2_BYTES] = { "lts__t_bytes.sum", NULL, K_BYTES },
+	/* SM <-> L2 only (what libproj.so collects; inject/metrics-nvpw.c says why). */
+	[SRC_L2_SECT_TEX] = { "lts__t_sectors_srcunit_tex.sum", NULL, K_COUNT },
 	[SRC_DRAM_BYTES] = { "dram__bytes.sum", NULL, K_BYTES },
 	[SRC_DRAM_RD] = { "dram__bytes_read.sum", NULL, K_BYTES },
 	[SRC_DRAM_WR] = { "dram__bytes_write.sum", NULL, K_BYTES },
@@ -981,10 +983,11 @@ commit_metrics(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 	static const enum src we_pct[] = { SRC_WE_PCT, SRC_COUNT };
 	static const enum src l1b[] = { SRC_L1_BYTES, SRC_COUNT };
 	static const enum src l2b[] = { SRC_L2_BYTES, SRC_COUNT };
+	static const enum src l2tex[] = { SRC_L2_SECT_TEX, SRC_COUNT };
 	static const enum src rd[] = { SRC_DRAM_RD, SRC_DRAM_OP_RD, SRC_COUNT };
 	static const enum src wr[] = { SRC_DRAM_WR, SRC_DRAM_OP_WR, SRC_COUNT };
 	static const enum src l1s[] = { SRC_L1_SECT, SRC_COUNT };
-	static const enum src l2s[] = { SRC_L2_SECT, SRC_COUNT };
+	static const enum src l2s[] = { SRC_L2_SECT_TEX, SRC_L2_SECT, SRC_COUNT };
 	static const enum src sol_dram[] = { SRC_SOL_DRAM, SRC_SOL_DRAM_OLD, SRC_SOL_DRAM_L,
 					     SRC_SOL_DRAM_L20, SRC_COUNT };
 	static const enum src sol_l2[] = { SRC_SOL_L2, SRC_SOL_L2_L, SRC_SOL_L2_L20, SRC_COUNT };
@@ -1060,8 +1063,10 @@ commit_metrics(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 	if (r)
 		return r;
 
+	/* L2 bytes: the SMs' sectors x 32 B where exported (libproj.so's choice), else all. */
 	if ((r = add_first(im, L, k, GPUPROJ_M_BYTES_L1, l1b, 1.0)) ||
-	    (r = add_first(im, L, k, GPUPROJ_M_BYTES_L2, l2b, 1.0)) ||
+	    (r = first_have(L, l2tex) >= 0 ? add_first(im, L, k, GPUPROJ_M_BYTES_L2, l2tex, 32.0)
+					   : add_first(im, L, k, GPUPROJ_M_BYTES_L2, l2b, 1.0)) ||
 	    (r = add_first(im, L, k, GPUPROJ_M_BYTES_DRAM_READ, rd, 1.0)) ||
 	    (r = add_first(im, L, k, GPUPROJ_M_BYTES_DRAM_WRITE, wr, 1.0)))
 		return r;
@@ -1975,7 +1980,7 @@ static const char *const ncu_common[] = {
 	SASS("dfma"), SASS("dadd"), SASS("dmul"),
 	"smsp__average_thread_inst_executed_per_inst_executed.ratio",
 	"l1tex__t_bytes.sum",
-	"lts__t_bytes.sum",
+	"lts__t_sectors_srcunit_tex.sum",
 	NULL, NULL, /* the DRAM pair, per chip */
 	"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
 	"launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z",

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <gpuproj/merge.h>
+#include <gpuproj/timeline.h>
 
 #include "profile-private.h"
 #include "util.h"
@@ -159,6 +160,9 @@ struct gpuproj_merge {
 	double gpu_sum;
 	bool gpu_unknown;
 	uint64_t dropped;
+	/* Ranks without a timeline (timeline.h): their wall time, counted unexplained at the end. */
+	uint64_t tl_missing;
+	double tl_missing_ns;
 	bool broken;         /* ENOMEM in the middle of a fold */
 	bool finished;
 };
@@ -719,8 +723,7 @@ take_identity(struct gpuproj_merge *m, const struct gpuproj_profile *rank, const
 		const char *key, *value;
 		size_t i;
 
-		if (gpuproj_profile_set_device(m->out, d->name, d->target, d->chip, d->cc_major,
-					       d->cc_minor, d->sms, d->clock_hz) ||
+		if (gpuproj_profile_set_device_info(m->out, d) ||
 		    gpuproj_profile_set_process(m->out, pr->application, NULL, -1, -1,
 						(const char *const *)pr->argv))
 			return GPUPROJ_E_NOMEM;
@@ -761,6 +764,38 @@ input_ranks(const struct gpuproj_profile *rank, const char *label, uint64_t *ret
 	}
 	*ret = r ? r : 1;
 	return GPUPROJ_OK;
+}
+
+/*
+ * The rank's whole-run timeline (timeline.h) folds into the job's; a rank
+ * without one (an older libproj.so, an import) adds its wall time to the
+ * job's timeline as unexplained at gpuproj_merge_finish(), so that the
+ * job's whole-run projection carries it unchanged rather than lose it.
+ */
+static int
+merge_timeline(struct gpuproj_merge *m, const struct gpuproj_profile *rank)
+{
+	double w = gpuproj_profile_run_info(rank)->wall_ns;
+
+	if (!gpuproj_profile_timeline(rank)) {
+		m->tl_missing++;
+		m->tl_missing_ns += w > 0 ? w : 0;
+		return GPUPROJ_OK;
+	}
+	return gpuproj_timeline_merge(m->out, rank, false);
+}
+
+static void
+finish_timeline(struct gpuproj_merge *m)
+{
+	struct gpuproj_timeline *tl = gpuproj_profile_timeline_mut(m->out);
+
+	if (!tl || !m->tl_missing)
+		return;
+	tl->ranks += (uint32_t)m->tl_missing;
+	tl->wall_ns += m->tl_missing_ns;
+	tl->span_ns += m->tl_missing_ns;
+	tl->unexplained[GPUPROJ_TL_WHY_INCOMPLETE].ns += m->tl_missing_ns;
 }
 
 int
@@ -833,6 +868,8 @@ gpuproj_merge_add(struct gpuproj_merge *m, const struct gpuproj_profile *rank, c
 		rc->covered++;
 	}
 
+	if (merge_timeline(m, rank))
+		goto nomem;
 	out_run = gpuproj_profile_run_info_mut(m->out);
 	if (merged_input) {
 		gpuproj_stats_merge(&out_run->ranks.time_ns, &run->ranks.time_ns);
@@ -935,6 +972,7 @@ gpuproj_merge_finish(struct gpuproj_merge *m, struct gpuproj_profile **ret,
 		zeros.n = m->ranks - rc->covered;
 		gpuproj_stats_merge(&rc->k->ranks.time_ns, &zeros);
 	}
+	finish_timeline(m);
 	run = gpuproj_profile_run_info_mut(m->out);
 	run->wall_ns = m->wall_max;
 	run->gpu_ns = m->gpu_unknown ? NAN : m->gpu_sum;

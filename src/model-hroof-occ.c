@@ -139,7 +139,7 @@ gpuproj_latency_hiding(struct gpuproj_latency_hiding *lh)
 /*
  * The ceilings a launch can reach when its grid fills a share u of the
  * SMs' wave slots (u = wave fill, model-occupancy.c): the SM-local rates
- * (FLOP/s, L1 and shared bandwidth) scale with u; L2 and DRAM are shared by
+ * (FLOP/s, tensor-core rates, L1 and shared bandwidth) scale with u; L2 and DRAM are shared by
  * the whole GPU and stay, up to what the busy SMs can request through
  * their L1s (u · bw_gbs.l1). With u = 1 the GPU is unchanged.
  */
@@ -156,6 +156,11 @@ wave_ceilings(const struct gpuproj_target *g, double u, struct gpuproj_target *o
 			out->peak_gflops[p][k] *= u;
 			out->max_gflops[p][k] *= u; /* NaN stays NaN */
 		}
+	}
+	/* The tensor cores are SM-local too (0, "no such path", stays 0). */
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
+		out->peak_tensor[p] *= u;
+		out->max_tensor[p] *= u;
 	}
 	out->bw_gbs[GPUPROJ_LEVEL_L1] *= u;
 	out->bw_gbs[GPUPROJ_LEVEL_SHARED] *= u;

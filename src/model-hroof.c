@@ -56,9 +56,23 @@
 /* Bytes one shared-memory wavefront moves: 32 banks × 4 B (eq. 5, N^max_shM_pc). */
 #define SHARED_BYTES_PER_WAVEFRONT 128.0
 
+/* Whether the kernel reports any tensor work (a flop.tensor.* metric). */
+static bool
+has_tensor(const struct gpuproj_kernel *k)
+{
+	int p;
+
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
+		if (gpuproj_kernel_has(k, gpuproj_tensor_metric((enum gpuproj_tensor_prec)p)))
+			return true;
+	}
+	return false;
+}
+
 /*
  * What eqs. 2–10 read: the bytes per level and shared wavefronts, at least
- * one FP instruction count, and warp_efficiency when the kernel does FLOP.
+ * one FP instruction count (or tensor FLOP), and warp_efficiency when the
+ * kernel does CUDA-core FLOP.
  */
 void
 hroof_needs(const struct gpuproj_kernel *k, struct model_missing *out)
@@ -72,10 +86,46 @@ hroof_needs(const struct gpuproj_kernel *k, struct model_missing *out)
 
 	model_missing_metrics(k, bytes_metrics, ARRAY_LENGTH(bytes_metrics), out);
 	flop = model_flop(k, &any_fp);
-	if (!any_fp)
+	if (!any_fp && !has_tensor(k))
 		model_missing_add(out, MODEL_FP_GROUP);
 	else if (flop > 0 && !gpuproj_kernel_has(k, GPUPROJ_M_WARP_EFFICIENCY))
 		model_missing_add(out, gpuproj_metric_name(GPUPROJ_M_WARP_EFFICIENCY));
+}
+
+/*
+ * Tensor work onto the compute roof (gpuproj_hroof_ceilings()'s comment in
+ * model.h): out->flop, perf_mix and perf_ceil hold the CUDA-core values on
+ * entry and the combined ones on return. GPUPROJ_E_INVAL for a negative
+ * FLOP count (named in why).
+ */
+static int
+tensor_roof(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
+	    struct gpuproj_hroof *out, char *why, size_t whylen)
+{
+	struct model_tensor tw;
+	double t_tensor, t_extra, ft, t_cuda, t_cuda_peak, t_comp, t_peak;
+	int r = model_tensor_work(k, gpu, &tw, why, whylen);
+
+	if (r)
+		return r;
+	ft = tw.flop;
+	t_tensor = tw.t_tensor;
+	t_extra = tw.t_cuda;
+	out->tensor_fallback = tw.fallback;
+	out->tensor_unknown = tw.unknown;
+	out->flop_tensor = ft;
+	out->t_tensor = t_tensor;
+	if (ft <= 0)
+		return GPUPROJ_OK;
+	t_cuda = (out->flop > 0 && out->perf_ceil > 0 ? out->flop / out->perf_ceil : 0) + t_extra;
+	t_cuda_peak = (out->flop > 0 && out->perf_mix > 0 ? out->flop / out->perf_mix : 0) + t_extra;
+	out->t_cuda = t_cuda;
+	t_comp = fmax(t_cuda, t_tensor);
+	t_peak = fmax(t_cuda_peak, t_tensor);
+	out->flop += ft;
+	out->perf_ceil = out->flop / t_comp;
+	out->perf_mix = out->flop / t_peak;
+	return GPUPROJ_OK;
 }
 
 int
@@ -97,6 +147,8 @@ gpuproj_hroof_ceilings(const struct gpuproj_kernel *k, const struct gpuproj_targ
 		return r;
 	if (missing.n)
 		return model_missing_why(&missing, "hroof", why, whylen);
+	if (r == GPUPROJ_E_MISSING)
+		flop = mix = 0; /* tensor work only */
 
 	out->flop = flop * (flop_ratio > 0 ? flop_ratio : 1.0);
 	if (flop > 0) {
@@ -110,6 +162,10 @@ gpuproj_hroof_ceilings(const struct gpuproj_kernel *k, const struct gpuproj_targ
 		out->perf_mix = mix;                                /* eq. 2 */
 		out->perf_ceil = (we > 1.0 ? 1.0 : we) * out->perf_mix; /* eq. 3 */
 	}
+	out->t_cuda = out->flop > 0 ? out->flop / out->perf_ceil : 0;
+	r = tensor_roof(k, gpu, out, why, whylen);
+	if (r)
+		return r;
 
 	b1 = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L1);
 	b2 = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L2);

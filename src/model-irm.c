@@ -35,6 +35,11 @@
  * largest stand-alone time, inst_t / GIPS_t ("instruction") or
  * txn_t,l / GTXN_t,l ("l1", "l2", "dram").
  *
+ * Tensor work (flop.tensor.*; beyond the seed) runs on its own pipe: its
+ * MMAs issue as warp instructions but take t_tc = Σ FLOP_p / R_p there
+ * (hroof's tensor paths, model.h gpuproj_tensor_path()), so the
+ * instruction ceiling becomes GIPS' = inst / max(inst / GIPS, t_tc).
+ *
  * Assumptions: the same instructions execute on both GPUs (no SASS
  * comparison: the FLOP ratio option does not apply); transactions per
  * level are the same (unless the L2-capacity option changes DRAM's); the
@@ -112,6 +117,16 @@ gpuproj_irm_compute(const struct gpuproj_kernel *k, const struct gpuproj_target 
 		if (why)
 			snprintf(why, whylen, "metric inst.warp is negative");
 		return GPUPROJ_E_INVAL;
+	}
+	{
+		struct model_tensor tw;
+		int r = model_tensor_work(k, gpu, &tw, why, whylen);
+
+		if (r)
+			return r;
+		out->t_tensor = tw.t_tensor + tw.t_cuda;
+		if (out->inst > 0 && out->t_tensor > out->inst / (out->gips_peak * 1e9))
+			out->gips_peak = out->inst / out->t_tensor / 1e9;
 	}
 	for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
 		double t = gpuproj_kernel_has(k, irm_sectors[i])

@@ -137,6 +137,20 @@ extern const enum gpuproj_metric model_fp_metrics[GPUPROJ_PREC_COUNT][3];
 #define MODEL_FP_GROUP "inst.fp{16,32,64}.{fma,add,mul}"
 
 /*
+ * A kernel's tensor work (flop.tensor.*) on `gpu` (gpuproj_tensor_path()):
+ * its FLOP, the time of the part on tensor paths and of the part that runs
+ * on CUDA cores there, s, and which precisions fell back or were unknown
+ * (bit per enum gpuproj_tensor_prec). GPUPROJ_E_INVAL for a negative value
+ * (named in why).
+ */
+struct model_tensor {
+	double flop, t_tensor, t_cuda;
+	unsigned fallback, unknown;
+};
+int model_tensor_work(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
+		      struct model_tensor *out, char *why, size_t whylen);
+
+/*
  * FLOP per launch (DESIGN §3) and Perf^mix (seed 000 eq. 2: the
  * instruction-count-weighted mean of the GPU's FLOP/s for each precision
  * and op kind present), FLOP/s; *ret_mix = 0 when FLOP = 0. Returns

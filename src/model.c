@@ -25,6 +25,12 @@ struct gpuproj_model {
 	model_details_fn details;
 	model_needs_fn needs;    /* the kernel inputs it lacks (model-private.h) */
 	bool coarse;             /* gpuproj_model_is_coarse() */
+	/*
+	 * NULL: the model puts tensor work on the tensor pipes (issue 21);
+	 * else what it does with it instead, appended to the note of a kernel
+	 * with tensor work ("tensor work 91% of FLOP not modelled: ...").
+	 */
+	const char *tensor_unmodelled;
 };
 
 /* hroof-occ needs what hroof needs, and the launch geometry for its occupancy term. */
@@ -40,32 +46,35 @@ static const struct gpuproj_model models[] = {
 	{ "hroof",
 	  "hierarchical roofline with kernel-specific ceilings: Van Lanker et al., Euro-Par 2024, "
 	  "eqs. 1-10 (interval over L1, L2, DRAM; point = midpoint)",
-	  hroof_project, hroof_details, hroof_needs, false },
+	  hroof_project, hroof_details, hroof_needs, false, NULL },
 	{ "occupancy",
 	  "roofline ratio x occupancy ratio: seed 002 Algorithm 1, eqs. 4-12, with the CUDA "
 	  "occupancy rules per GPU and wave quantisation (point; interval to the plain roofline "
 	  "ratio)",
-	  occupancy_project, occupancy_details, occupancy_needs, false },
+	  occupancy_project, occupancy_details, occupancy_needs, false,
+	  "its roofline ratio has CUDA-core FLOP only" },
 	{ "quant",
 	  "quantitative roofline: Konstantinidis & Cotronis, JPDC 2017, formulas 2-19 (absolute "
 	  "time from instruction mix and target throughputs; interval = overlapped .. serial "
 	  "compute and memory)",
-	  quant_project, quant_details, quant_needs, false },
+	  quant_project, quant_details, quant_needs, false,
+	  "quant's instruction mix has CUDA-core FLOP only" },
 	{ "irm",
 	  "instruction roofline: Ding & Williams 2019 / Leinhauser et al., TOPC 2022, eqs. 1-4, "
 	  "projected with the hroof ratio on warp instructions and 32-B transactions (interval "
 	  "over L1, L2, DRAM)",
-	  irm_project, irm_details, irm_needs, false },
+	  irm_project, irm_details, irm_needs, false, NULL },
 	{ "hroof-occ",
 	  "hroof with occupancy as latency hiding: Van Lanker et al. eqs. 1-10, each level at "
 	  "least the time Little's law allows the target's resident warps (Volkov 2016; CUDA "
 	  "occupancy rules, latency_ns), per-SM waves; the default",
-	  hroofocc_project, hroofocc_details, hroofocc_needs, false },
+	  hroofocc_project, hroofocc_details, hroofocc_needs, false, NULL },
 	{ "sol",
 	  "coarser: hroof's ratio method (seed 000 eq. 9) on the busy time of each resource "
 	  "from Nsight Compute's speed-of-light percentages, plain ceilings, x seed 002's "
 	  "occupancy ratio (eq. 4); for default-section exports (no byte or FLOP counts)",
-	  sol_project, sol_details, sol_needs, true },
+	  sol_project, sol_details, sol_needs, true,
+	  "sol scales ncu's SM busy % (tensor pipe included) by FP32 ceilings" },
 };
 
 /* Baselines: found by name, not listed by gpuproj_model_at() ("--model all"). */
@@ -73,7 +82,8 @@ static const struct gpuproj_model baselines[] = {
 	{ "naive",
 	  "baseline: the ratio of the datasheet rooflines of source and target (peak FP32 FMA "
 	  "and peak DRAM bandwidth only)",
-	  naive_project, naive_details, naive_needs, false },
+	  naive_project, naive_details, naive_needs, false,
+	  "the datasheet FP32 and DRAM ratio by definition" },
 };
 
 /* The default model, chosen on the gpuperfpredict validation (docs/validation.md). */
@@ -574,6 +584,55 @@ burst_project(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
 	return r;
 }
 
+/*
+ * Append where the kernel's tensor work of a precision the target lacks
+ * runs there (gpuproj_tensor_path()): "tensor fp8 -> bf16 (fp8 no path)",
+ * "tensor tf32 -> CUDA-core fp32 (tf32 unknown)".
+ */
+static void
+tensor_note(const struct gpuproj_kernel *k, const struct gpuproj_target *tgt, char *note,
+	    size_t size)
+{
+	int p;
+
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
+		struct gpuproj_tensor_path path;
+		size_t len = strlen(note);
+
+		if (!(gpuproj_kernel_metric(k, gpuproj_tensor_metric(p)) > 0) ||
+		    gpuproj_tensor_path(tgt, p, &path) || !path.fallback || len + 1 >= size)
+			continue;
+		snprintf(note + len, size - len, "%stensor %s -> %s%s (%s %s)", len ? "; " : "",
+			 gpuproj_tensor_prec_name(p),
+			 path.tensor == GPUPROJ_TPREC_COUNT ? "CUDA-core " : "",
+			 path.tensor == GPUPROJ_TPREC_COUNT ? gpuproj_prec_name(path.cuda)
+							    : gpuproj_tensor_prec_name(path.tensor),
+			 gpuproj_tensor_prec_name(p), path.unknown ? "unknown" : "no path");
+	}
+}
+
+/*
+ * For a model that does not put tensor work on the tensor pipes: the share
+ * of the kernel's FLOP it leaves out and what it does instead,
+ * "tensor work 90.9% of FLOP not modelled: quant's instruction mix has
+ * CUDA-core FLOP only".
+ */
+static void
+tensor_unmodelled_note(const struct gpuproj_model *m, const struct gpuproj_kernel *k, char *note,
+		       size_t size)
+{
+	double cuda, tensor[GPUPROJ_TPREC_COUNT], sum = 0;
+	size_t len = strlen(note);
+	int p;
+
+	if (!gpuproj_kernel_flop_mix(k, &cuda, tensor) || len + 1 >= size)
+		return;
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+		sum += tensor[p];
+	snprintf(note + len, size - len, "%stensor work %.3g%% of FLOP not modelled: %s",
+		 len ? "; " : "", 100.0 * sum / (sum + cuda), m->tensor_unmodelled);
+}
+
 int
 gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
 		      const struct gpuproj_target *src, const struct gpuproj_target *tgt,
@@ -608,6 +667,10 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 		snprintf(out->note + len, sizeof(out->note) - len, "%sL2 capacity: DRAM x%.3g",
 			 len ? "; " : "", c.dram_src > 0 ? c.dram_tgt / c.dram_src : INFINITY);
 	}
+	if (r == GPUPROJ_OK && c.notes && !m->tensor_unmodelled)
+		tensor_note(k, tgt, out->note, sizeof(out->note));
+	else if (r == GPUPROJ_OK && c.notes)
+		tensor_unmodelled_note(m, k, out->note, sizeof(out->note));
 	return r;
 }
 
@@ -780,6 +843,186 @@ model_flop_mix(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
 	return GPUPROJ_OK;
 }
 
+/* flop.tensor.* by enum gpuproj_tensor_prec. */
+static const enum gpuproj_metric tensor_metrics[GPUPROJ_TPREC_COUNT] = {
+	GPUPROJ_M_FLOP_TENSOR_FP16, GPUPROJ_M_FLOP_TENSOR_FP16_ACC16, GPUPROJ_M_FLOP_TENSOR_BF16,
+	GPUPROJ_M_FLOP_TENSOR_TF32, GPUPROJ_M_FLOP_TENSOR_FP8, GPUPROJ_M_FLOP_TENSOR_FP4,
+	GPUPROJ_M_FLOP_TENSOR_INT8, GPUPROJ_M_FLOP_TENSOR_FP64,
+};
+
+enum gpuproj_metric
+gpuproj_tensor_metric(enum gpuproj_tensor_prec p)
+{
+	return (unsigned)p < GPUPROJ_TPREC_COUNT ? tensor_metrics[p] : GPUPROJ_M_COUNT;
+}
+
+int
+model_tensor_work(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
+		  struct model_tensor *out, char *why, size_t whylen)
+{
+	int p;
+
+	memset(out, 0, sizeof(*out));
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
+		enum gpuproj_metric m = tensor_metrics[p];
+		struct gpuproj_tensor_path path;
+		double f;
+
+		if (!gpuproj_kernel_has(k, m))
+			continue;
+		f = gpuproj_kernel_metric(k, m);
+		if (f < 0) {
+			if (why)
+				snprintf(why, whylen, "metric %s is negative", gpuproj_metric_name(m));
+			return GPUPROJ_E_INVAL;
+		}
+		if (f == 0 || gpuproj_tensor_path(gpu, (enum gpuproj_tensor_prec)p, &path) ||
+		    !(path.gflops > 0))
+			continue;
+		out->flop += f;
+		if (path.tensor == GPUPROJ_TPREC_COUNT)
+			out->t_cuda += f / (path.gflops * 1e9);
+		else
+			out->t_tensor += f / (path.gflops * 1e9);
+		if (path.fallback)
+			out->fallback |= 1u << p;
+		if (path.unknown)
+			out->unknown |= 1u << p;
+	}
+	return GPUPROJ_OK;
+}
+
+bool
+gpuproj_kernel_flop_mix(const struct gpuproj_kernel *k, double *ret_cuda,
+			double ret_tensor[GPUPROJ_TPREC_COUNT])
+{
+	bool any = false;
+	int p;
+
+	*ret_cuda = model_flop(k, NULL);
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
+		double v = gpuproj_kernel_metric(k, tensor_metrics[p]);
+
+		ret_tensor[p] = gpuproj_kernel_has(k, tensor_metrics[p]) && v > 0 ? v : 0;
+		any |= ret_tensor[p] > 0;
+	}
+	return any;
+}
+
+bool
+gpuproj_profile_flop_mix(const struct gpuproj_profile *prof, double *ret_cuda,
+			 double ret_tensor[GPUPROJ_TPREC_COUNT])
+{
+	bool any = false;
+	size_t i;
+	int p;
+
+	*ret_cuda = 0;
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+		ret_tensor[p] = 0;
+	for (i = 0; i < gpuproj_profile_count(prof); i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(prof, i);
+		double c, t[GPUPROJ_TPREC_COUNT];
+
+		any |= gpuproj_kernel_flop_mix(k, &c, t);
+		*ret_cuda += c * (double)k->launches;
+		for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+			ret_tensor[p] += t[p] * (double)k->launches;
+	}
+	return any;
+}
+
+char *
+gpuproj_flop_mix_text(double cuda, const double tensor[GPUPROJ_TPREC_COUNT], char *buf,
+		      size_t size)
+{
+	double share[GPUPROJ_TPREC_COUNT + 1], total = cuda;
+	bool done[GPUPROJ_TPREC_COUNT + 1] = { false };
+	size_t len = 0;
+	int p, n;
+
+	if (size == 0)
+		return buf;
+	buf[0] = '\0';
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+		total += tensor[p];
+	if (!(total > 0))
+		return buf;
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+		share[p] = tensor[p] / total;
+	share[GPUPROJ_TPREC_COUNT] = cuda / total;
+	for (n = 0; n <= GPUPROJ_TPREC_COUNT; n++) {
+		int best = -1;
+
+		for (p = 0; p <= GPUPROJ_TPREC_COUNT; p++) {
+			if (!done[p] && (best < 0 || share[p] > share[best]))
+				best = p;
+		}
+		done[best] = true;
+		if (share[best] < 0.0005 || len + 1 >= size)
+			break;
+		if (best == GPUPROJ_TPREC_COUNT)
+			len += (size_t)snprintf(buf + len, size - len, "%sCUDA cores %.1f%%",
+						len ? ", " : "", 100 * share[best]);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%stensor %s %.1f%%",
+						len ? ", " : "", gpuproj_tensor_prec_name(best),
+						100 * share[best]);
+		if (len >= size)
+			len = size - 1;
+	}
+	return buf;
+}
+
+int
+gpuproj_tensor_path(const struct gpuproj_target *t, enum gpuproj_tensor_prec p,
+		    struct gpuproj_tensor_path *out)
+{
+	/* Where a precision goes without its own path: a tensor precision, or CUDA cores. */
+	static const struct {
+		enum gpuproj_tensor_prec next; /* GPUPROJ_TPREC_COUNT: CUDA cores */
+		enum gpuproj_prec cuda;
+		double factor;                 /* operations per CUDA-core FLOP */
+	} fallback[GPUPROJ_TPREC_COUNT] = {
+		[GPUPROJ_TPREC_FP16] = { GPUPROJ_TPREC_COUNT, GPUPROJ_FP32, 1 },
+		[GPUPROJ_TPREC_FP16_ACC16] = { GPUPROJ_TPREC_FP16, GPUPROJ_FP32, 1 },
+		[GPUPROJ_TPREC_BF16] = { GPUPROJ_TPREC_COUNT, GPUPROJ_FP32, 1 },
+		[GPUPROJ_TPREC_TF32] = { GPUPROJ_TPREC_COUNT, GPUPROJ_FP32, 1 },
+		[GPUPROJ_TPREC_FP8] = { GPUPROJ_TPREC_BF16, GPUPROJ_FP32, 1 },
+		[GPUPROJ_TPREC_FP4] = { GPUPROJ_TPREC_FP8, GPUPROJ_FP32, 1 },
+		[GPUPROJ_TPREC_INT8] = { GPUPROJ_TPREC_COUNT, GPUPROJ_FP32, 4 },
+		[GPUPROJ_TPREC_FP64] = { GPUPROJ_TPREC_COUNT, GPUPROJ_FP64, 1 },
+	};
+	enum gpuproj_tensor_prec q = p;
+	int hops;
+
+	if (!t || !out || (unsigned)p >= GPUPROJ_TPREC_COUNT)
+		return GPUPROJ_E_INVAL;
+	memset(out, 0, sizeof(*out));
+	out->unknown = isnan(gpuproj_target_tensor_gflops(t, p, NULL));
+	/* The table has no cycle: at most GPUPROJ_TPREC_COUNT hops. */
+	for (hops = 0; hops <= GPUPROJ_TPREC_COUNT; hops++) {
+		double r = gpuproj_target_tensor_gflops(t, q, NULL);
+
+		if (r > 0) {
+			out->tensor = q;
+			out->gflops = r;
+			out->fallback = q != p;
+			return GPUPROJ_OK;
+		}
+		if (fallback[q].next == GPUPROJ_TPREC_COUNT) {
+			out->tensor = GPUPROJ_TPREC_COUNT;
+			out->cuda = fallback[q].cuda;
+			out->gflops = fallback[q].factor *
+				      gpuproj_target_gflops(t, fallback[q].cuda, GPUPROJ_OP_FMA, NULL);
+			out->fallback = true;
+			return GPUPROJ_OK;
+		}
+		q = fallback[q].next;
+	}
+	return GPUPROJ_E_INVAL;
+}
+
 void
 model_detail(struct gpuproj_model_details *d, const char *name, double value, const char *unit)
 {
@@ -921,6 +1164,8 @@ gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_model 
 			out->point_ns += src_ns;
 		}
 	}
+	/* The whole run: a NOMEM here leaves it invalid, the kernels stand. */
+	(void)gpuproj_timeline_project(p, out, src, tgt, &out->whole);
 	return GPUPROJ_OK;
 }
 

@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include <gpuproj/profile.h>
+#include <gpuproj/timeline.h>
 
 #include "profile-json.h"
 #include "profile-private.h"
@@ -228,6 +229,23 @@ profile_to_json_ex(const struct gpuproj_profile *p, bool with_kernels,
 	}
 	bad |= json_object_set_new(dev, "sms", d->sms > 0 ? json_integer(d->sms) : json_null());
 	bad |= json_object_set_new(dev, "clock_hz", json_num(d->clock_hz));
+	{
+		json_t *drv = json_object();
+
+		for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
+			if (isnan(d->driver[i]))
+				continue;
+			/* Integers as integers (all but the power limit; validated above). */
+			bad |= json_object_set_new(drv, gpuproj_driver_attr_name(i),
+						   d->driver[i] == floor(d->driver[i])
+							   ? json_integer((json_int_t)d->driver[i])
+							   : json_num(d->driver[i]));
+		}
+		if (json_object_size(drv))
+			bad |= json_object_set_new(dev, "driver", drv);
+		else
+			json_decref(drv);
+	}
 	bad |= json_object_set_new(root, "device", dev);
 
 	proc = json_object();
@@ -285,6 +303,8 @@ profile_to_json_ex(const struct gpuproj_profile *p, bool with_kernels,
 		json_decref(kernels);
 		bad |= json_object_set_new(root, "kernels", json_stream_placeholder(0));
 	}
+	if (gpuproj_profile_timeline(p))
+		bad |= json_object_set_new(root, "timeline", timeline_to_json(p));
 	if (bad) {
 		json_decref(root);
 		error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory encoding the profile");
@@ -370,7 +390,7 @@ profile_stream_save(json_t *root, const struct gpuproj_profile *p, const char *p
 
 /* ---- reading ---- */
 
-struct reader {
+struct profile_reader {
 	const char *file;
 	const char *text;	/* the JSON text, for the position of a schema error */
 	size_t len;
@@ -380,7 +400,7 @@ struct reader {
 };
 
 static void
-reader_clear(struct reader *rd)
+reader_clear(struct profile_reader *rd)
 {
 	size_t i;
 
@@ -392,13 +412,15 @@ reader_clear(struct reader *rd)
 }
 
 static int
-nomem(struct reader *rd)
+nomem(struct profile_reader *rd)
 {
 	return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0, "out of memory");
 }
 
 static int
-bad(struct reader *rd, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3, 4);
+bad(struct profile_reader *rd, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3, 4);
+static int badv(struct profile_reader *rd, const char *path, const char *fmt, va_list ap)
+	GPUPROJ_PRINTF(3, 0);
 
 /*
  * A schema error at PATH, with the line and column of what it is about
@@ -406,15 +428,42 @@ bad(struct reader *rd, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3,
  * quoted member name ("'cc' must be ..."), that member's value.
  */
 static int
-bad(struct reader *rd, const char *path, const char *fmt, ...)
+bad(struct profile_reader *rd, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = badv(rd, path, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int
+profile_reader_bad(struct profile_reader *rd, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = badv(rd, path, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int
+profile_reader_nomem(struct profile_reader *rd)
+{
+	return nomem(rd);
+}
+
+static int
+badv(struct profile_reader *rd, const char *path, const char *fmt, va_list ap)
 {
 	char msg[GPUPROJ_ERROR_MSG_SIZE], member[128] = "";
 	int line = 0, col = 0;
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (rd->text) {
 		const char *end = msg[0] == '\'' ? strchr(msg + 1, '\'') : NULL;
 
@@ -433,7 +482,7 @@ bad(struct reader *rd, const char *path, const char *fmt, ...)
  * invalid byte: a file edited in one place only is refused, not guessed at.
  */
 static int
-decode_hex(struct reader *rd, json_t *hexv, const char *text, const char *path, const char *what,
+decode_hex(struct profile_reader *rd, json_t *hexv, const char *text, const char *path, const char *what,
 	   const char **out)
 {
 	char *bytes = NULL, *lossy;
@@ -481,7 +530,7 @@ decode_hex(struct reader *rd, json_t *hexv, const char *text, const char *path, 
  * *out NULL.
  */
 static int
-opt_string(struct reader *rd, json_t *obj, const char *key, const char *path, const char **out)
+opt_string(struct profile_reader *rd, json_t *obj, const char *key, const char *path, const char **out)
 {
 	json_t *v = json_object_get(obj, key), *h;
 	char hkey[64];
@@ -504,7 +553,7 @@ opt_string(struct reader *rd, json_t *obj, const char *key, const char *path, co
 
 /* Optional number member: absent/null → NaN. */
 static int
-opt_number(struct reader *rd, json_t *obj, const char *key, const char *path, double *out)
+opt_number(struct profile_reader *rd, json_t *obj, const char *key, const char *path, double *out)
 {
 	json_t *v = json_object_get(obj, key);
 
@@ -522,8 +571,40 @@ opt_number(struct reader *rd, json_t *obj, const char *key, const char *path, do
  * or null → NaN; otherwise it must lie in [lo, hi), the range the
  * conversion is defined for.
  */
+/* device.driver: every member a known attribute, each a number in (0, max]. */
 static int
-opt_number_range(struct reader *rd, json_t *obj, const char *key, const char *path, double lo,
+read_driver(struct profile_reader *rd, struct gpuproj_profile *p, json_t *drv)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+
+	if (!drv || json_is_null(drv))
+		return GPUPROJ_OK;
+	if (!json_is_object(drv))
+		return bad(rd, "device.driver", "must be an object");
+	json_object_foreach(drv, key, v) {
+		for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
+			if (strcmp(key, gpuproj_driver_attr_name(i)) == 0)
+				break;
+		}
+		if (i == GPUPROJ_DRV_COUNT)
+			return bad(rd, "device.driver", "'%s' is not a driver attribute gpuproj knows",
+				   key);
+		if (json_is_null(v))
+			continue;
+		if (!json_is_number(v))
+			return bad(rd, "device.driver", "'%s' must be a number", key);
+		if (gpuproj_profile_set_driver_attr(p, i, json_number_value(v)) != GPUPROJ_OK)
+			return bad(rd, "device.driver", "'%s' %.17g is outside (0, %g]%s", key,
+				   json_number_value(v), gpuproj_driver_attr_max(i),
+				   i == GPUPROJ_DRV_POWER_LIMIT_W ? "" : " or not an integer");
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+opt_number_range(struct profile_reader *rd, json_t *obj, const char *key, const char *path, double lo,
 		 double hi, double *out)
 {
 	int r = opt_number(rd, obj, key, path, out);
@@ -539,7 +620,7 @@ opt_number_range(struct reader *rd, json_t *obj, const char *key, const char *pa
  * [lo, hi].
  */
 static int
-opt_integer(struct reader *rd, json_t *obj, const char *key, const char *path, double lo,
+opt_integer(struct profile_reader *rd, json_t *obj, const char *key, const char *path, double lo,
 	    double hi, double *out)
 {
 	int r = opt_number(rd, obj, key, path, out);
@@ -572,7 +653,7 @@ parse_cc(const char *s, int *major, int *minor)
 }
 
 static int
-req_uint(struct reader *rd, json_t *obj, const char *key, const char *path, bool required,
+req_uint(struct profile_reader *rd, json_t *obj, const char *key, const char *path, bool required,
 	 uint64_t max, uint64_t *out)
 {
 	json_t *v = json_object_get(obj, key);
@@ -591,7 +672,7 @@ req_uint(struct reader *rd, json_t *obj, const char *key, const char *path, bool
 }
 
 static int
-read_dim3(struct reader *rd, json_t *obj, const char *key, const char *path,
+read_dim3(struct profile_reader *rd, json_t *obj, const char *key, const char *path,
 	  struct gpuproj_dim3 *out)
 {
 	json_t *v = json_object_get(obj, key);
@@ -621,7 +702,7 @@ read_dim3(struct reader *rd, json_t *obj, const char *key, const char *path,
  * or null leaves *out zeroed.
  */
 static int
-read_ranks(struct reader *rd, json_t *obj, const char *key, const char *path,
+read_ranks(struct profile_reader *rd, json_t *obj, const char *key, const char *path,
 	   struct gpuproj_rank_stats *out)
 {
 	json_t *v = json_object_get(obj, "ranks"), *t;
@@ -671,7 +752,7 @@ read_ranks(struct reader *rd, json_t *obj, const char *key, const char *path,
 }
 
 static int
-read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx)
+read_kernel(struct profile_reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx)
 {
 	char path[64];
 	struct gpuproj_signature sig = { 0 };
@@ -881,7 +962,7 @@ read_kernel(struct reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx
 }
 
 static int
-read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
+read_root(struct profile_reader *rd, json_t *root, struct gpuproj_profile *p)
 {
 	json_t *v, *dev, *proc, *run, *kernels, *attrs, *attrs_hex;
 	size_t i;
@@ -967,6 +1048,8 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 		if (gpuproj_profile_set_device(p, name, target, chip, major, minor,
 					       isnan(sms) ? 0 : (int)sms, clock))
 			return nomem(rd);
+		if ((r = read_driver(rd, p, json_object_get(dev, "driver"))))
+			return r;
 	}
 
 	proc = json_object_get(root, "process");
@@ -1044,6 +1127,9 @@ read_root(struct reader *rd, json_t *root, struct gpuproj_profile *p)
 		if (r)
 			return r;
 	}
+	v = json_object_get(root, "timeline");
+	if (v && !json_is_null(v))
+		return timeline_from_json(rd, v, p);
 	return GPUPROJ_OK;
 }
 
@@ -1256,12 +1342,12 @@ split_head(const char *text, size_t len, const struct split *sp, size_t *ret_len
  * (the caller parses it whole), else the load's status with *ret set.
  */
 static int
-load_split(struct reader *rd, const char *text, size_t len, struct gpuproj_profile **ret)
+load_split(struct profile_reader *rd, const char *text, size_t len, struct gpuproj_profile **ret)
 {
 	struct split sp = { 0 };
 	struct gpuproj_profile *p = NULL;
 	json_error_t jerr;
-	json_t *root = NULL;
+	json_t *root = NULL, *timeline = NULL;
 	char *head = NULL;
 	size_t end, head_len = 0, i;
 	int r = 1;
@@ -1294,6 +1380,15 @@ load_split(struct reader *rd, const char *text, size_t len, struct gpuproj_profi
 		r = nomem(rd);
 		goto out;
 	}
+	/*
+	 * The timeline names kernels by their index in "kernels": read after
+	 * them, as read_root() reads it after the kernels of a whole parse.
+	 */
+	timeline = json_incref(json_object_get(root, "timeline"));
+	if (timeline && json_object_del(root, "timeline")) {
+		r = nomem(rd);
+		goto out;
+	}
 	if ((r = read_root(rd, root, p)))
 		goto out;
 	r = 1;
@@ -1314,11 +1409,14 @@ load_split(struct reader *rd, const char *text, size_t len, struct gpuproj_profi
 			goto out;
 		}
 	}
+	if (timeline && !json_is_null(timeline) && (r = timeline_from_json(rd, timeline, p)))
+		goto out;
 	*ret = p;
 	p = NULL;
 	r = GPUPROJ_OK;
 out:
 	gpuproj_profile_free(p);
+	json_decref(timeline);
 	json_decref(root);
 	free(head);
 	free(sp.elems);
@@ -1347,7 +1445,7 @@ static int
 load_buffer(const char *text, size_t len, const char *name, bool split,
 	    struct gpuproj_profile **ret, struct gpuproj_error *reterr)
 {
-	struct reader rd = { .file = name ? name : "<buffer>", .text = text, .len = len,
+	struct profile_reader rd = { .file = name ? name : "<buffer>", .text = text, .len = len,
 			     .err = reterr };
 	struct gpuproj_profile *p = NULL;
 	json_error_t jerr;

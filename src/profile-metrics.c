@@ -51,6 +51,22 @@ static const struct {
 					   "achieved active warps / maximum warps per SM" },
 	[GPUPROJ_M_CYCLES_SM_ACTIVE] = { "cycles.sm_active", "cycles", "mean SM active cycles" },
 	[GPUPROJ_M_CLOCK_SM] = { "clock.sm", "Hz", "SM clock during the launch" },
+	[GPUPROJ_M_FLOP_TENSOR_FP16] = { "flop.tensor.fp16", "FLOP",
+					 "tensor-core FLOP, FP16 inputs, FP32 accumulate (or unsplit)" },
+	[GPUPROJ_M_FLOP_TENSOR_FP16_ACC16] = { "flop.tensor.fp16_acc16", "FLOP",
+					       "tensor-core FLOP, FP16 inputs, FP16 accumulate" },
+	[GPUPROJ_M_FLOP_TENSOR_BF16] = { "flop.tensor.bf16", "FLOP", "tensor-core FLOP, BF16 inputs" },
+	[GPUPROJ_M_FLOP_TENSOR_TF32] = { "flop.tensor.tf32", "FLOP", "tensor-core FLOP, TF32 inputs" },
+	[GPUPROJ_M_FLOP_TENSOR_FP8] = { "flop.tensor.fp8", "FLOP", "tensor-core FLOP, FP8 inputs" },
+	[GPUPROJ_M_FLOP_TENSOR_FP4] = { "flop.tensor.fp4", "FLOP",
+					"tensor-core FLOP, FP4 and FP6 inputs" },
+	[GPUPROJ_M_FLOP_TENSOR_INT8] = { "flop.tensor.int8", "OP",
+					 "tensor-core integer operations, INT8 inputs" },
+	[GPUPROJ_M_FLOP_TENSOR_FP64] = { "flop.tensor.fp64", "FLOP",
+					 "tensor-core FLOP, FP64 inputs (DMMA)" },
+	[GPUPROJ_M_INST_TENSOR] = { "inst.tensor", "count", "warp instructions of the tensor pipe" },
+	[GPUPROJ_M_TENSOR_UTILIZATION] = { "tensor.utilization", "ratio",
+					   "tensor-pipe active cycles / SM active cycles" },
 };
 
 const char *

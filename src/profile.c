@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include <gpuproj/profile.h>
+#include <gpuproj/timeline.h>
 
 #include "profile-private.h"
 #include "util.h"
@@ -270,6 +271,7 @@ struct gpuproj_profile {
 	struct gpuproj_run_info run;
 	struct attr *attrs;
 	size_t n_attrs;
+	struct gpuproj_timeline *timeline; /* the whole run (timeline.h), or NULL */
 };
 
 static uint64_t
@@ -339,10 +341,13 @@ struct gpuproj_profile *
 gpuproj_profile_new(void)
 {
 	struct gpuproj_profile *p = calloc(1, sizeof(*p));
+	size_t i;
 
 	if (!p)
 		return NULL;
 	p->device.clock_hz = NAN;
+	for (i = 0; i < GPUPROJ_DRV_COUNT; i++)
+		p->device.driver[i] = NAN;
 	p->process.pid = -1;
 	p->process.rank = -1;
 	p->run.wall_ns = NAN;
@@ -388,8 +393,33 @@ gpuproj_profile_free(struct gpuproj_profile *p)
 		free(p->attrs[i].value);
 	}
 	free(p->attrs);
+	gpuproj_timeline_free(p->timeline);
 	free(p);
 	return NULL;
+}
+
+const struct gpuproj_timeline *
+gpuproj_profile_timeline(const struct gpuproj_profile *p)
+{
+	return p ? p->timeline : NULL;
+}
+
+struct gpuproj_timeline *
+gpuproj_profile_timeline_mut(struct gpuproj_profile *p)
+{
+	return p ? p->timeline : NULL;
+}
+
+void
+gpuproj_profile_set_timeline(struct gpuproj_profile *p, struct gpuproj_timeline *tl)
+{
+	if (!p) {
+		gpuproj_timeline_free(tl);
+		return;
+	}
+	if (p->timeline != tl)
+		gpuproj_timeline_free(p->timeline);
+	p->timeline = tl;
 }
 
 struct gpuproj_kernel *
@@ -509,6 +539,78 @@ gpuproj_profile_set_device(struct gpuproj_profile *p, const char *name, const ch
 	p->device.cc_minor = cc_minor;
 	p->device.sms = sms;
 	p->device.clock_hz = clock_hz;
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_profile_set_device_info(struct gpuproj_profile *p, const struct gpuproj_device_info *d)
+{
+	int r;
+
+	if (!p || !d)
+		return GPUPROJ_E_INVAL;
+	r = gpuproj_profile_set_device(p, d->name, d->target, d->chip, d->cc_major, d->cc_minor,
+				       d->sms, d->clock_hz);
+	if (r == GPUPROJ_OK)
+		memcpy(p->device.driver, d->driver, sizeof(p->device.driver));
+	return r;
+}
+
+/*
+ * The driver attributes: JSON key and largest value. The limits are far
+ * beyond any GPU (a 64-bit bus of 1 MHz ... 16 TiB of memory, 100 kW), so
+ * that a value past them is a broken file, not a future GPU.
+ */
+static const struct {
+	const char *key;
+	double max;
+	bool integer;
+} driver_attrs[GPUPROJ_DRV_COUNT] = {
+	[GPUPROJ_DRV_MEMORY_CLOCK_KHZ] = { "memory_clock_khz", 1e8, true },
+	[GPUPROJ_DRV_MEMORY_BUS_BITS] = { "memory_bus_bits", 65536, true },
+	[GPUPROJ_DRV_MEMORY_BYTES] = { "memory_bytes", 17592186044416.0, true },
+	[GPUPROJ_DRV_L2_BYTES] = { "l2_bytes", 17179869184.0, true },
+	[GPUPROJ_DRV_THREADS_PER_SM] = { "threads_per_sm", 65536, true },
+	[GPUPROJ_DRV_THREADS_PER_BLOCK] = { "threads_per_block", 65536, true },
+	[GPUPROJ_DRV_BLOCKS_PER_SM] = { "blocks_per_sm", 65536, true },
+	[GPUPROJ_DRV_REGS_PER_SM] = { "regs_per_sm", 16777216, true },
+	[GPUPROJ_DRV_REGS_PER_BLOCK] = { "regs_per_block", 16777216, true },
+	[GPUPROJ_DRV_SMEM_PER_SM_BYTES] = { "smem_per_sm_bytes", 1073741824.0, true },
+	[GPUPROJ_DRV_SMEM_PER_BLOCK_OPTIN_BYTES] = { "smem_per_block_optin_bytes", 1073741824.0,
+						     true },
+	[GPUPROJ_DRV_SMEM_RESERVED_PER_BLOCK_BYTES] = { "smem_reserved_per_block_bytes",
+							1073741824.0, true },
+	[GPUPROJ_DRV_WARP_SIZE] = { "warp_size", 1024, true },
+	[GPUPROJ_DRV_POWER_LIMIT_W] = { "power_limit_w", 1e5, false },
+};
+
+const char *
+gpuproj_driver_attr_name(enum gpuproj_driver_attr a)
+{
+	return (unsigned)a < GPUPROJ_DRV_COUNT ? driver_attrs[a].key : NULL;
+}
+
+double
+gpuproj_driver_attr_max(enum gpuproj_driver_attr a)
+{
+	return (unsigned)a < GPUPROJ_DRV_COUNT ? driver_attrs[a].max : NAN;
+}
+
+/* Whether v is a valid value of attribute a (NaN: not reported). */
+static bool
+driver_attr_ok(enum gpuproj_driver_attr a, double v)
+{
+	if (isnan(v))
+		return true;
+	return v > 0 && v <= driver_attrs[a].max && (!driver_attrs[a].integer || v == floor(v));
+}
+
+int
+gpuproj_profile_set_driver_attr(struct gpuproj_profile *p, enum gpuproj_driver_attr a, double v)
+{
+	if (!p || (unsigned)a >= GPUPROJ_DRV_COUNT || !driver_attr_ok(a, v))
+		return GPUPROJ_E_INVAL;
+	p->device.driver[a] = v;
 	return GPUPROJ_OK;
 }
 
@@ -882,6 +984,13 @@ gpuproj_profile_validate(const struct gpuproj_profile *p, const char *name,
 	if (!isnan(d->clock_hz) && !(d->clock_hz > 0 && d->clock_hz <= GPUPROJ_MAX_CLOCK_HZ))
 		return out_of_range(name, reterr, "device", "clock_hz", d->clock_hz, 0,
 				    GPUPROJ_MAX_CLOCK_HZ, "Hz (and above 0)");
+	for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
+		if (!driver_attr_ok((enum gpuproj_driver_attr)i, d->driver[i]))
+			return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0, "device.driver.%s "
+					 "%.17g is outside (0, %g]%s", driver_attrs[i].key,
+					 d->driver[i], driver_attrs[i].max,
+					 driver_attrs[i].integer ? " or not an integer" : "");
+	}
 	if (p->process.pid < -1 || p->process.rank < -1)
 		return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0, "process: pid and rank must "
 				 "be -1 (unknown) or at least 0");
@@ -904,7 +1013,7 @@ gpuproj_profile_validate(const struct gpuproj_profile *p, const char *name,
 		if ((r = check_kernel(name, reterr, p->kernels[i], i)))
 			return r;
 	}
-	return GPUPROJ_OK;
+	return gpuproj_timeline_validate(p->timeline, p, name, reterr);
 }
 
 /*

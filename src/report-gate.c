@@ -126,7 +126,9 @@ describe_run_cell(struct strbuf *sb, const struct gpuproj_gate_result *r, size_t
 	const struct gpuproj_gate_cell *c = &r->columns[col].run;
 	char a[32], b[32], d[32], e[32], f[32];
 
-	strbuf_printf(sb, "whole run %s: baseline %s, current %s", col ? "projected" : "measured",
+	strbuf_printf(sb, "whole run%s %s: baseline %s, current %s",
+		      r->options.metric == GPUPROJ_GATE_METRIC_WALL ? " wall time" : "",
+		      col ? "projected" : "measured",
 		      fmt_t(c->base_ns, a, sizeof(a)), fmt_t(c->cur_ns, b, sizeof(b)));
 	if (!isnan(c->change))
 		strbuf_printf(sb, "; change %s (threshold +%s, noise band %s): %s",
@@ -468,10 +470,31 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 		      r->cur_source->name, gpuproj_model_name(o->model),
 		      thr(o->kernel_max_regression, a, sizeof(a)), thr(o->max_regression, b, sizeof(b)),
 		      o->noise_k, min_time_desc(o, mt, sizeof(mt)));
+	if (o->metric == GPUPROJ_GATE_METRIC_WALL)
+		strbuf_append(&sb, "The whole run is its wall time (`--metric wall`: kernels, copies "
+			      "and host time, the profiles' timelines replayed).\n\n");
 	for (i = 0; i < r->n_warnings; i++) {
 		strbuf_append(&sb, "> **Warning:** ");
 		md_text(&sb, r->warnings[i]);
 		strbuf_append(&sb, "\n\n");
+	}
+	{
+		double cuda, tensor[GPUPROJ_TPREC_COUNT];
+		char mix[256];
+
+		if (gpuproj_profile_flop_mix(r->cur, &cuda, tensor)) {
+			strbuf_append(&sb, "FLOP mix of the current run: ");
+			md_text(&sb, gpuproj_flop_mix_text(cuda, tensor, mix, sizeof(mix)));
+			strbuf_append(&sb, ".\n\n");
+		}
+	}
+	if (r->cur_source->provisional) {
+		strbuf_printf(&sb, "> **Note:** the source GPU %s is not in targets.yaml: its "
+			      "projections use a provisional entry (basis %s) derived from the "
+			      "driver's device attributes and the per-SM figures of ",
+			      r->cur_source->name, r->cur_source->provisional);
+		md_text(&sb, r->cur_source->derived_from);
+		strbuf_append(&sb, " (`gpuproj targets derive` prints it).\n\n");
 	}
 
 	strbuf_append(&sb, "### Whole run\n\n"
@@ -630,8 +653,9 @@ gpuproj_gate_print(FILE *out, const struct gpuproj_gate_result *r)
 		"errors; kernels under %s cannot fail\n\n", thr(o->max_regression, a, sizeof(a)),
 		thr(o->kernel_max_regression, b, sizeof(b)), o->noise_k,
 		min_time_desc(o, mt, sizeof(mt)));
-	fprintf(out, "%-28s %12s %12s %9s %11s  %s\n", "whole run", "baseline", "current", "change",
-		"noise band", "result");
+	fprintf(out, "%-28s %12s %12s %9s %11s  %s\n",
+		o->metric == GPUPROJ_GATE_METRIC_WALL ? "whole run (wall time)" : "whole run",
+		"baseline", "current", "change", "noise band", "result");
 	for (col = 0; col < r->n_columns; col++) {
 		const struct gpuproj_gate_cell *cell = &r->columns[col].run;
 

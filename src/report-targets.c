@@ -157,6 +157,23 @@ gpuproj_target_write_show(FILE *out, const struct gpuproj_targets *ts,
 		snprintf(path, sizeof(path), "latency_ns.%s", gpuproj_level_name(p));
 		show_num(out, t, path, t->latency_ns[p], "ns");
 	}
+	/* Tensor cores: a null peak is shown as "none" (the GPU has no such path). */
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
+		const struct gpuproj_source *s;
+		const char *unit = p == GPUPROJ_TPREC_INT8 ? "GOP/s" : "GFLOP/s";
+
+		snprintf(path, sizeof(path), "peak_tensor.%s", gpuproj_tensor_prec_key(p));
+		if (t->peak_tensor[p] == 0) {
+			s = gpuproj_target_source(t, path);
+			fprintf(out, "  %-30s %12s %-8s %s\n", path, "none", unit, s ? s->text : "");
+		} else {
+			show_num(out, t, path, t->peak_tensor[p], unit);
+		}
+	}
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
+		snprintf(path, sizeof(path), "max_tensor.%s", gpuproj_tensor_prec_key(p));
+		show_num(out, t, path, t->max_tensor[p], p == GPUPROJ_TPREC_INT8 ? "GOP/s" : "GFLOP/s");
+	}
 	if (isnan(t->price_usd))
 		fprintf(out, "  %-30s %12s %-8s %s\n", "price_usd", "unknown", "USD", "");
 	show_num(out, t, "price_usd", t->price_usd, "USD");

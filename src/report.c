@@ -18,6 +18,7 @@
 #include "profile-json.h"
 #include "profile-private.h"
 #include "report-common.h"
+#include "report-wholerun.h"
 #include "util.h"
 
 double
@@ -142,6 +143,10 @@ profile_header(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_
 		fprintf(out, "data: %s\n", citation);
 	fprintf(out, "source GPU: %s (%s, %s, %d SMs at %.0f MHz)\n", src->name,
 		dname ? dname : "device name not recorded", src->arch, src->sms, src->clock_mhz);
+	if (src->provisional)
+		fprintf(out, "  provisional (basis %s): not in targets.yaml; derived from the "
+			"driver's device attributes and the per-SM figures of %s (`gpuproj targets "
+			"derive` prints the entry)\n", src->provisional, src->derived_from);
 	free(origin);
 	free(citation);
 	free(label);
@@ -296,7 +301,15 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 	char a[32], b[32], c[32], d[32], e[32];
 	size_t unseen = 0;
 	struct gpuproj_run_projection *cov;
+	bool whole;
 
+	/* The runs' totals (their kernels left out): coverage notes, the whole run. */
+	cov = calloc(n_runs, sizeof(*cov));
+	if (!cov)
+		return GPUPROJ_E_NOMEM;
+	for (r = 0; r < n_runs; r++)
+		cov[r] = tr[r].s;
+	whole = whole_run_any(cov, n_runs);
 	for (i = 0; i < n; i++)
 		launches += gpuproj_profile_at(p, i)->launches;
 
@@ -304,13 +317,22 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 		gpuproj_model_name(tr[0].s.model), gpuproj_model_summary(tr[0].s.model));
 	profile_header(out, p, src, opt);
 	fprintf(out, "kernels: %zu signatures, %" PRIu64 " launches, %s of kernel time on the "
-		"source\n\n", n, launches, format_ns(src_total, a, sizeof(a)));
+		"source\n", n, launches, format_ns(src_total, a, sizeof(a)));
+	{
+		double cuda, tensor[GPUPROJ_TPREC_COUNT];
+		char mix[256];
+
+		if (gpuproj_profile_flop_mix(p, &cuda, tensor))
+			fprintf(out, "FLOP mix of the run: %s\n",
+				gpuproj_flop_mix_text(cuda, tensor, mix, sizeof(mix)));
+	}
+	fputc('\n', out);
 
 	fprintf(out, "Whole run: projected GPU kernel time per target (sum over kernels of point x "
 		"launches; interval calibrated on each model's validation residuals, summed "
 		"over kernels: docs/validation.md)\n");
-	fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s\n", "target", "projected", "interval",
-		"speedup", "measured", "error", "binding");
+	fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s%s\n", "target", "projected", "interval",
+		"speedup", "measured", "error", "binding", whole ? "   whole run" : "");
 	for (r = 0; r < n_runs; r++) {
 		const struct gpuproj_run_projection *run = &tr[r].s;
 		double meas = gpuproj_report_measured_total_ns(p, run->target->name);
@@ -330,19 +352,14 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 		unseen += run->n_interval_unseen > 0;
 		fmt_speedup(run->source_ns, run->point_ns, c, sizeof(c));
 		fmt_error(run->point_ns, meas, d, sizeof(d));
-		fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s%s\n", run->target->name,
+		fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s%s%s%s\n", run->target->name,
 			format_ns(run->point_ns, e, sizeof(e)), interval, c,
 			isnan(meas) ? "-" : format_ns(meas, b, sizeof(b)), d,
-			tr[r].dominant, run->target == src ? "  (source)" : "");
+			tr[r].dominant, whole ? " " : "", whole ? whole_run_cell(run, a, sizeof(a)) : "",
+			run->target == src ? "  (source)" : "");
 	}
-	/* coverage_notes() reads the runs' totals only. */
-	cov = calloc(n_runs, sizeof(*cov));
-	if (!cov)
-		return GPUPROJ_E_NOMEM;
-	for (r = 0; r < n_runs; r++)
-		cov[r] = tr[r].s;
 	coverage_notes(out, cov, n_runs, n);
-	free(cov);
+	gpuproj_report_whole_run_table(out, p, cov, n_runs);
 	if (unseen)
 		fprintf(out, "note: * = interval fitted on validation data without this target or "
 			"the source GPU (%s): its coverage there is unmeasured, and on GPUs held "
@@ -382,6 +399,14 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 			"%.1f%% of source kernel time\n", k->launches, k->profiled,
 			format_ns(gpuproj_kernel_mean_ns(k), a, sizeof(a)), src->name,
 			src_total > 0 && !isnan(tot) ? 100.0 * tot / src_total : 0.0);
+		{
+			double cuda, tensor[GPUPROJ_TPREC_COUNT];
+			char mix[256];
+
+			if (gpuproj_kernel_flop_mix(k, &cuda, tensor))
+				fprintf(out, "   FLOP mix: %s\n",
+					gpuproj_flop_mix_text(cuda, tensor, mix, sizeof(mix)));
+		}
 		fprintf(out, "   %-20s %11s %25s %9s %-8s %11s %8s\n", "target", "projected",
 			"interval", "speedup", "binding", "measured", "error");
 		for (r = 0; r < n_runs; r++) {
@@ -411,6 +436,7 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 					     : "");
 		}
 	}
+	free(cov);
 	fflush(out);
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
 }
@@ -631,23 +657,25 @@ gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpup
 {
 	struct run_array ra = { runs };
 
-	(void)src;
 	if (!runs_match(p, runs, n_runs))
 		return GPUPROJ_E_INVAL;
-	return gpuproj_report_csv_stream(out, p, n_runs, run_array_get, &ra);
+	return gpuproj_report_csv_stream(out, p, src, n_runs, run_array_get, &ra);
 }
 
 int
-gpuproj_report_csv_stream(FILE *out, const struct gpuproj_profile *p, size_t n_runs,
+gpuproj_report_csv_stream(FILE *out, const struct gpuproj_profile *p,
+			  const struct gpuproj_target *src, size_t n_runs,
 			  gpuproj_report_run_fn get, void *userdata)
 {
+	/* Where the source GPU's figures come from: its file, or its device (provisional). */
+	const char *basis = src && src->provisional ? src->provisional : "targets.yaml";
 	size_t r, i;
 	char buf[64];
 
 	if (!p || (n_runs && !get))
 		return GPUPROJ_E_INVAL;
 	fputs("kernel,tag,grid,block,launches,source_ns,target,model,status,lo_ns,hi_ns,point_ns,"
-	      "speedup,binding,measured_ns,error_pct,why,interval_gpus\n", out);
+	      "speedup,binding,measured_ns,error_pct,why,interval_gpus,source_basis\n", out);
 	for (r = 0; r < n_runs; r++) {
 		int st = GPUPROJ_OK;
 		const struct gpuproj_run_projection *run = get(userdata, r, &st);
@@ -699,9 +727,9 @@ gpuproj_report_csv_stream(FILE *out, const struct gpuproj_profile *p, size_t n_r
 			fputc(',', out);
 			/* Failed: why; by a fallback: why the run's model could not. */
 			csv_write_field(out, !ok || pr->fallback ? pr->why : "");
-			fprintf(out, ",%s\n", ok && pr->calibrated
-						     ? gpuproj_interval_gpus_name(pr->interval_gpus)
-						     : "");
+			fprintf(out, ",%s,%s\n", ok && pr->calibrated
+							? gpuproj_interval_gpus_name(pr->interval_gpus)
+							: "", basis);
 		}
 		fputs("(total),,,,", out);
 		{
@@ -742,8 +770,9 @@ gpuproj_report_csv_stream(FILE *out, const struct gpuproj_profile *p, size_t n_r
 					 run->n_fallback, run->n_fallback_sol);
 			csv_write_field(out, why);
 			/* The total: "unseen" when any kernel's interval was. */
-			fprintf(out, ",%s\n", run->n_interval_unseen ? "unseen" : "");
+			fprintf(out, ",%s,%s\n", run->n_interval_unseen ? "unseen" : "", basis);
 		}
+		whole_run_csv(out, run, basis);
 	}
 	fflush(out);
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
@@ -826,6 +855,8 @@ run_head_json(const struct gpuproj_profile *p, const struct gpuproj_run_projecti
 						      ? run->n_projected
 						      : run->n_fallback_sol)));
 	bad |= json_object_set_new(jr, "kernels", json_stream_placeholder(0));
+	if (run->whole.valid)
+		bad |= json_object_set_new(jr, "whole_run", whole_run_json(&run->whole));
 	if (bad) {
 		json_decref(jr);
 		return NULL;
@@ -961,6 +992,30 @@ json_report_write(FILE *f, const struct gpuproj_profile *p, const struct gpuproj
 		return reterr ? reterr->status : local.status;
 	bad |= json_object_set_new(root, "source_target",
 				   src ? json_string(src->name) : json_null());
+	/* Tensor work: the run's FLOP by where it runs (absent without tensor work). */
+	{
+		double cuda, tensor[GPUPROJ_TPREC_COUNT];
+
+		if (gpuproj_profile_flop_mix(p, &cuda, tensor)) {
+			json_t *mix = json_object(), *jt = json_object();
+			int tp;
+
+			bad |= json_object_set_new(mix, "cuda_flop", json_num(cuda));
+			for (tp = 0; tp < GPUPROJ_TPREC_COUNT; tp++) {
+				if (tensor[tp] > 0)
+					bad |= json_object_set_new(jt, gpuproj_tensor_prec_name(tp),
+								   json_num(tensor[tp]));
+			}
+			bad |= json_object_set_new(mix, "tensor_flop", jt);
+			bad |= json_object_set_new(root, "flop_mix", mix);
+		}
+	}
+	/* A provisional source (gpuproj_targets_derive()): say so, and from which sibling. */
+	if (src && src->provisional) {
+		bad |= json_object_set_new(root, "source_basis", json_string(src->provisional));
+		bad |= json_object_set_new(root, "source_derived_from",
+					   json_string(src->derived_from));
+	}
 	bad |= json_object_set_new(root, "projections", json_stream_placeholder(1));
 	if (bad) {
 		json_decref(root);

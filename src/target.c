@@ -30,6 +30,7 @@
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 
+#include "target-private.h"
 #include "util.h"
 
 struct gpuproj_targets {
@@ -88,8 +89,8 @@ static const char *const gpu_keys[] = {
 	"name", "description", "match", "vendor", "arch", "chip", "sms", "warp_size",
 	"clock_mhz", "boost_clock_mhz", "boost_hold_us", "schedulers_per_sm", "ipc_per_scheduler",
 	"memory_gib", "limits", "peak_gflops", "max_gflops", "peak_giops", "ldst_shared_gops",
-	"peak_bw_gbs", "bw_gbs", "lanes_per_sm", "stream_gbs", "latency_ns", "price_usd", "tdp_w",
-	"sources",
+	"peak_bw_gbs", "bw_gbs", "lanes_per_sm", "stream_gbs", "latency_ns", "peak_tensor",
+	"max_tensor", "price_usd", "tdp_w", "sources", "host_link",
 };
 
 /* The scalar numbers of an entry, in the order parse_gpu() stores them. */
@@ -127,6 +128,22 @@ static const char *const bw_keys[] = { "l1", "l2", "dram", "shared" }; /* enum g
 /* enum gpuproj_lane order */
 static const char *const lane_keys[] = { "fp16", "fp32", "fp64", "int32", "fp32_int32_shared" };
 static const char *const stream_keys[] = { "read", "copy", "triad" }; /* enum gpuproj_stream order */
+/* enum gpuproj_tensor_prec order */
+static const char *const tensor_keys[] = {
+	"fp16_gflops", "fp16_acc16_gflops", "bf16_gflops", "tf32_gflops", "fp8_gflops", "fp4_gflops",
+	"int8_gops", "fp64_gflops",
+};
+_Static_assert(ARRAY_LENGTH(tensor_keys) == GPUPROJ_TPREC_COUNT, "one key per tensor precision");
+/* host_link: the interface word, then its numbers (struct gpuproj_host_link order). */
+static const char *const host_link_keys[] = {
+	"interface", "h2d_pinned_gbs", "d2h_pinned_gbs", "h2d_pageable_gbs", "d2h_pageable_gbs",
+	"latency_us",
+};
+static const char *const *const host_link_num_keys = host_link_keys + 1;
+#define HOST_LINK_NUMS (ARRAY_LENGTH(host_link_keys) - 1)
+static const char *const link_interfaces[] = {
+	"pcie2-x16", "pcie3-x16", "pcie4-x8", "pcie4-x16", "pcie5-x16", "pcie6-x16", "nvlink-c2c",
+};
 
 /* Groups whose members may be named in `sources` paths. */
 static const struct {
@@ -143,6 +160,9 @@ static const struct {
 	{ "lanes_per_sm", lane_keys, ARRAY_LENGTH(lane_keys) },
 	{ "stream_gbs", stream_keys, ARRAY_LENGTH(stream_keys) },
 	{ "latency_ns", bw_keys, ARRAY_LENGTH(bw_keys) },
+	{ "peak_tensor", tensor_keys, ARRAY_LENGTH(tensor_keys) },
+	{ "max_tensor", tensor_keys, ARRAY_LENGTH(tensor_keys) },
+	{ "host_link", host_link_keys + 1, ARRAY_LENGTH(host_link_keys) - 1 },
 };
 
 static const char *const basis_words[] = { "none", "measured", "datasheet", "derived", "estimate" };
@@ -365,6 +385,11 @@ static const struct {
 	{ "lanes_per_sm", 4096, "" },
 	{ "stream_gbs", 1e7, "GB/s (10 PB/s)" },
 	{ "latency_ns", 1e6, "ns (1 ms)" },
+	{ "peak_tensor", 1e9, "GFLOP/s (1 EFLOP/s)" },
+	{ "max_tensor", 1e9, "GFLOP/s (1 EFLOP/s)" },
+	/* The whole-run replay's host link (issue 23). */
+	{ "host_link.latency_us", 1e6, "us (1 s)" },
+	{ "host_link", 1e7, "GB/s (10 PB/s)" },
 };
 #define DEFAULT_MAX 1e12
 
@@ -454,7 +479,8 @@ integer_node(struct loader *ld, yaml_node_t *n, const char *path, bool positive,
 #define PATHSET_MAX (ARRAY_LENGTH(scalar_fields) + ARRAY_LENGTH(nullable_keys) + \
 		     ARRAY_LENGTH(limit_keys) + 2 * ARRAY_LENGTH(gflops_keys) + \
 		     ARRAY_LENGTH(giops_keys) + ARRAY_LENGTH(peak_bw_keys) + \
-		     2 * ARRAY_LENGTH(bw_keys) + ARRAY_LENGTH(lane_keys) + ARRAY_LENGTH(stream_keys))
+		     2 * ARRAY_LENGTH(bw_keys) + ARRAY_LENGTH(lane_keys) + ARRAY_LENGTH(stream_keys) + \
+		     2 * ARRAY_LENGTH(tensor_keys) + HOST_LINK_NUMS)
 
 struct pathset {
 	char paths[PATHSET_MAX][64];
@@ -591,6 +617,139 @@ parse_rates(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, struc
 					    lat[order[b]], bw_keys[order[a]], lat[order[a]]);
 			}
 		}
+	}
+	return GPUPROJ_OK;
+}
+
+/*
+ * peak_tensor (numbers, or null: the GPU has no such path; a null is a
+ * claim and needs a source like a number) and max_tensor (numbers), any
+ * subset of keys; a measured rate never above its peak, nor given where the
+ * peak is null.
+ */
+static int
+parse_tensor(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, struct pathset *ps,
+	     const char *where)
+{
+	yaml_node_t *map;
+	size_t i;
+	int r;
+
+	for (i = 0; i < GPUPROJ_TPREC_COUNT; i++)
+		t->peak_tensor[i] = NAN;
+	r = field(ld, gpu, "peak_tensor", false, where, &map);
+	if (r)
+		return r;
+	if (map) {
+		r = require_kind(ld, map, YAML_MAPPING_NODE, "peak_tensor", "a mapping");
+		if (!r)
+			r = check_keys(ld, map, tensor_keys, GPUPROJ_TPREC_COUNT, "peak_tensor");
+		if (r)
+			return r;
+		for (i = 0; i < GPUPROJ_TPREC_COUNT; i++) {
+			yaml_node_t *v = map_lookup(ld, map, tensor_keys[i], NULL);
+			char path[64];
+
+			if (!v)
+				continue;
+			snprintf(path, sizeof(path), "peak_tensor.%s", tensor_keys[i]);
+			r = number_node(ld, v, path, true, true, &t->peak_tensor[i]);
+			if (r)
+				return r;
+			if (isnan(t->peak_tensor[i]))
+				t->peak_tensor[i] = 0; /* null: no such tensor path */
+			pathset_add(ps, path, v);
+		}
+	}
+	r = number_group(ld, gpu, "max_tensor", tensor_keys, GPUPROJ_TPREC_COUNT, false,
+			 t->max_tensor, ps, where);
+	if (r)
+		return r;
+	for (i = 0; i < GPUPROJ_TPREC_COUNT; i++) {
+		if (isnan(t->max_tensor[i]) || isnan(t->peak_tensor[i]))
+			continue;
+		if (t->peak_tensor[i] == 0)
+			return fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "max_tensor",
+								      tensor_keys[i]),
+				    "'max_tensor.%s' is given, but 'peak_tensor.%s' is null (no such "
+				    "tensor path)", tensor_keys[i], tensor_keys[i]);
+		if (t->max_tensor[i] > t->peak_tensor[i] * 1.005)
+			return fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "max_tensor",
+								      tensor_keys[i]),
+				    "'max_tensor.%s' (%g) is above 'peak_tensor.%s' (%g): a measured "
+				    "dense rate cannot exceed the dense peak", tensor_keys[i],
+				    t->max_tensor[i], tensor_keys[i], t->peak_tensor[i]);
+	}
+	return GPUPROJ_OK;
+}
+
+/*
+ * host_link: the interface (a word of link_interfaces) and all five numbers
+ * once the group is there; pageable rates cannot exceed pinned ones (a
+ * pageable copy is staged through a pinned buffer).
+ */
+static int
+parse_host_link(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, struct pathset *ps,
+		const char *where)
+{
+	struct gpuproj_host_link *l = &t->host_link;
+	double v[HOST_LINK_NUMS];
+	yaml_node_t *map, *n;
+	size_t i;
+	int r;
+
+	memset(l, 0, sizeof(*l));
+	l->h2d_pinned_gbs = l->d2h_pinned_gbs = l->h2d_pageable_gbs = l->d2h_pageable_gbs = NAN;
+	l->latency_us = NAN;
+	map = map_lookup(ld, gpu, "host_link", NULL);
+	if (!map)
+		return GPUPROJ_OK;
+	r = require_kind(ld, map, YAML_MAPPING_NODE, "host_link", "a mapping");
+	if (r)
+		return r;
+	r = check_keys(ld, map, host_link_keys, ARRAY_LENGTH(host_link_keys), "host_link");
+	if (r)
+		return r;
+	n = map_lookup(ld, map, "interface", NULL);
+	if (!n)
+		return fail(ld, GPUPROJ_E_SCHEMA, map, "host_link: missing required field 'interface'");
+	if (n->type != YAML_SCALAR_NODE)
+		return fail(ld, GPUPROJ_E_SCHEMA, n, "'host_link.interface' must be a word, not %s",
+			    node_kind(n));
+	for (i = 0; i < ARRAY_LENGTH(link_interfaces); i++) {
+		if (strcmp(scalar(n), link_interfaces[i]) == 0)
+			l->interface = link_interfaces[i];
+	}
+	if (!l->interface)
+		return fail(ld, GPUPROJ_E_SCHEMA, n, "'host_link.interface' must be one of pcie2-x16, "
+			    "pcie3-x16, pcie4-x8, pcie4-x16, pcie5-x16, pcie6-x16, nvlink-c2c, got '%s'",
+			    scalar(n));
+	(void)where;
+	for (i = 0; i < HOST_LINK_NUMS; i++) {
+		char path[64];
+
+		n = map_lookup(ld, map, host_link_num_keys[i], NULL);
+		if (!n)
+			return fail(ld, GPUPROJ_E_SCHEMA, map, "host_link: missing required field '%s'",
+				    host_link_num_keys[i]);
+		snprintf(path, sizeof(path), "host_link.%s", host_link_num_keys[i]);
+		r = number_node(ld, n, path, false, true, &v[i]);
+		if (r)
+			return r;
+		pathset_add(ps, path, n);
+	}
+	l->h2d_pinned_gbs = v[0];
+	l->d2h_pinned_gbs = v[1];
+	l->h2d_pageable_gbs = v[2];
+	l->d2h_pageable_gbs = v[3];
+	l->latency_us = v[4];
+	for (i = 0; i < 2; i++) {
+		if (v[2 + i] > v[i])
+			return fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "host_link",
+								     host_link_num_keys[2 + i]),
+				    "'host_link.%s' (%g GB/s) cannot exceed 'host_link.%s' (%g GB/s): "
+				    "a pageable copy is staged through pinned memory",
+				    host_link_num_keys[2 + i], v[2 + i], host_link_num_keys[i], v[i]);
 	}
 	return GPUPROJ_OK;
 }
@@ -1024,6 +1183,12 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 	r = parse_rates(ld, gpu, t, &ps, where);
 	if (r)
 		return r;
+	r = parse_tensor(ld, gpu, t, &ps, where);
+	if (r)
+		return r;
+	r = parse_host_link(ld, gpu, t, &ps, where);
+	if (r)
+		return r;
 
 	/* price and power: required keys, null allowed. */
 	{
@@ -1309,6 +1474,21 @@ target_free_fields(struct gpuproj_target *t)
 		free((char *)t->sources[i].text);
 	}
 	free((void *)t->sources);
+	free((char *)t->derived_from);
+}
+
+int
+target_mark_provisional(struct gpuproj_targets *s, const char *derived_from)
+{
+	char *copy = strdup(derived_from);
+
+	if (!copy || s->n != 1) {
+		free(copy);
+		return GPUPROJ_E_NOMEM;
+	}
+	s->gpus[0].provisional = GPUPROJ_BASIS_DEVICE;
+	s->gpus[0].derived_from = copy;
+	return GPUPROJ_OK;
 }
 
 struct gpuproj_targets *
@@ -1673,6 +1853,45 @@ gpuproj_target_gflops(const struct gpuproj_target *t, enum gpuproj_prec p, enum 
 		*ret_measured = !isnan(m) && gpuproj_target_basis(t, path) == GPUPROJ_BASIS_MEASURED;
 	}
 	return isnan(m) ? t->peak_gflops[p][k] : m;
+}
+
+double
+gpuproj_target_tensor_gflops(const struct gpuproj_target *t, enum gpuproj_tensor_prec p,
+			     bool *ret_measured)
+{
+	double m;
+
+	if (ret_measured)
+		*ret_measured = false;
+	if (!t || (unsigned)p >= GPUPROJ_TPREC_COUNT)
+		return NAN;
+	m = t->max_tensor[p];
+	if (!isnan(m) && t->peak_tensor[p] != 0) {
+		if (ret_measured) {
+			char path[48];
+
+			snprintf(path, sizeof(path), "max_tensor.%s", tensor_keys[p]);
+			*ret_measured = gpuproj_target_basis(t, path) == GPUPROJ_BASIS_MEASURED;
+		}
+		return m;
+	}
+	return t->peak_tensor[p];
+}
+
+const char *
+gpuproj_tensor_prec_key(enum gpuproj_tensor_prec p)
+{
+	return (unsigned)p < GPUPROJ_TPREC_COUNT ? tensor_keys[p] : NULL;
+}
+
+const char *
+gpuproj_tensor_prec_name(enum gpuproj_tensor_prec p)
+{
+	static const char *const names[GPUPROJ_TPREC_COUNT] = {
+		"fp16", "fp16_acc16", "bf16", "tf32", "fp8", "fp4", "int8", "fp64",
+	};
+
+	return (unsigned)p < GPUPROJ_TPREC_COUNT ? names[p] : NULL;
 }
 
 const struct gpuproj_source *

@@ -90,6 +90,21 @@ extern "C" {
 /** Default minimum kernel time, fraction of the column's baseline whole run (1 %). */
 #define GPUPROJ_GATE_DEFAULT_MIN_TIME_FRACTION 0.01
 
+/**
+ * What the whole-run cell compares (struct gpuproj_gate_options.metric).
+ * KERNEL: the kernel time (Σ over kernels, measured or projected; the
+ * default). WALL: the whole run's wall time (timeline.h: measured on the
+ * source, gpuproj_whole_run.wall_ns on a target), with a noise band from
+ * the spread of the epochs' wall times (σ² = Σ over patterns of count ×
+ * s², scaled by projected / measured on a target); a profile without a
+ * timeline makes the cell GPUPROJ_GATE_NOT_COMPARABLE (why). Kernel cells
+ * are gated the same in both.
+ */
+enum gpuproj_gate_metric {
+	GPUPROJ_GATE_METRIC_KERNEL = 0,
+	GPUPROJ_GATE_METRIC_WALL = 1,
+};
+
 /** Options of the gate. Fill with gpuproj_gate_options_init(), then adjust. */
 struct gpuproj_gate_options {
 	double max_regression;        /**< whole-run threshold, fraction ≥ 0 (0.05 = +5 %) */
@@ -106,6 +121,7 @@ struct gpuproj_gate_options {
 	const char *source;           /**< override of both profiles' source GPU (device names are then not compared), or NULL */
 	const struct gpuproj_model *model;           /**< NULL = gpuproj_model_default() */
 	const struct gpuproj_model_options *model_options; /**< NULL = defaults */
+	enum gpuproj_gate_metric metric; /**< what the whole-run cell compares (default KERNEL) */
 	const char *baseline_label;   /**< how reports name the baseline (file name), or NULL */
 	const char *current_label;    /**< how reports name the current profile, or NULL */
 };
@@ -200,6 +216,11 @@ struct gpuproj_gate_result {
 	struct gpuproj_gate_options options;  /**< the options used (labels point into the caller's strings) */
 	const struct gpuproj_target *base_source; /**< the baseline's source GPU */
 	const struct gpuproj_target *cur_source;  /**< the current profile's source GPU */
+	/**
+	 * Owned provisional sources (gpuproj_targets_derive()) for a GPU not
+	 * in `targets`, else NULL; one set serves both profiles of one GPU.
+	 */
+	struct gpuproj_targets *derived[2];
 	struct gpuproj_profile *base, *cur;   /**< the folded profiles; owned */
 };
 
@@ -208,7 +229,8 @@ struct gpuproj_gate_result {
  *
  * @param base the baseline profile (read only)
  * @param cur the current profile (read only)
- * @param targets the GPU descriptions; both source GPUs must be in it
+ * @param targets the GPU descriptions; a source GPU not in it is projected
+ *        from a provisional entry (gpuproj_resolve_source_or_derive())
  * @param gate_targets the target GPUs of columns 1…, in order (entries of
  *        `targets`); NULL with n_gate_targets == 0 = the source column only
  * @param n_gate_targets number of target columns
@@ -222,7 +244,8 @@ struct gpuproj_gate_result {
  *         GPUPROJ_E_UNSUPPORTED (a profile has no kernel with a timed
  *         launch: nothing to compare, no verdict; the message names the
  *         profile and says why that happens);
- *         GPUPROJ_E_NOTFOUND (a profile's GPU is not in targets.yaml; the
+ *         GPUPROJ_E_NOTFOUND (a profile's GPU is not in targets.yaml and no
+ *         provisional entry could be derived for it; the
  *         message names the profile and the GPU);
  *         GPUPROJ_E_MISMATCH (the source GPUs differ and allow_gpu_change
  *         is not set; the message names both);

@@ -58,6 +58,7 @@
 #include <gpuproj/occupancy.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
+#include <gpuproj/timeline.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -113,10 +114,12 @@ struct gpuproj_projection {
 	 * model-specific note, else "" (quant: K_type and which device
 	 * parameters were measured or derived; occupancy, hroof-occ: occupancy
 	 * and waves on source → target; irm: achieved and peak GIPS; any model:
-	 * the L2-capacity DRAM factor when applied). gpuproj_model_details()
-	 * gives every number.
+	 * the L2-capacity DRAM factor when applied, and where tensor work of a
+	 * precision the target lacks runs there, e.g. "tensor fp8 -> bf16 (fp8
+	 * no path)", gpuproj_tensor_path()). gpuproj_model_details() gives
+	 * every number.
 	 */
-	char note[160];
+	char note[320];
 	/**
 	 * Set by gpuproj_project_run() when the run's model could not project
 	 * this kernel and a fallback model did (gpuproj_model_options.fallback):
@@ -253,10 +256,95 @@ int gpuproj_profile_default_sections(const struct gpuproj_profile *p,
  * Kernel-specific ceilings of the hierarchical roofline on one GPU
  * (seed 000 §2). Bytes are per launch; rates in base units.
  */
+/**
+ * Where work of one tensor-core input precision runs on a GPU: its own
+ * tensor path, or — where the GPU has none (`peak_tensor` null) or the file
+ * does not say (absent) — the path a library takes there
+ * (gpuproj_tensor_path()).
+ */
+struct gpuproj_tensor_path {
+	/** The tensor precision whose rate is used; GPUPROJ_TPREC_COUNT: CUDA cores. */
+	enum gpuproj_tensor_prec tensor;
+	enum gpuproj_prec cuda;   /**< the CUDA-core precision, when `tensor` is COUNT */
+	double gflops;            /**< the rate, GFLOP/s (INT8: GOP/s), > 0 */
+	bool fallback;            /**< not the precision's own tensor path */
+	bool unknown;             /**< the precision's own rate is absent from targets.yaml */
+};
+
+/**
+ * The path of tensor work of precision `p` on `t`: its own tensor rate
+ * (gpuproj_target_tensor_gflops()) where the GPU has one, else the next of
+ * this table, followed until a path exists — what cuBLAS, cuDNN and
+ * Transformer Engine do on a GPU without the precision:
+ *
+ *   fp16_acc16 -> fp16 (FP32 accumulate)   fp8  -> bf16 (Transformer Engine's
+ *   fp16, bf16, tf32 -> CUDA-core FP32          higher-precision path)
+ *     (GEMMs of these types run as SGEMM     fp4  -> fp8
+ *     on GPUs without the tensor type)       fp64 -> CUDA-core FP64 (DGEMM)
+ *   int8 -> CUDA-core DP4A: 4 × the FP32 FMA rate in operations (Pascal
+ *     GP102 whitepaper: Tesla P40 47 INT8 TOPS = 4 × 11.8 FP32 TFLOPS)
+ *
+ * CUDA-core rates are gpuproj_target_gflops() of the FMA (FLOP/s: a
+ * library GEMM issues FMAs).
+ *
+ * @param p precision (enum gpuproj_tensor_prec)
+ * @param[out] out the path
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL argument, p out of the enum)
+ */
+int gpuproj_tensor_path(const struct gpuproj_target *t, enum gpuproj_tensor_prec p,
+			struct gpuproj_tensor_path *out);
+
+/** The profile metric of a tensor precision's FLOP (flop.tensor.*), or GPUPROJ_M_COUNT. */
+enum gpuproj_metric gpuproj_tensor_metric(enum gpuproj_tensor_prec p);
+
+/**
+ * A kernel's FLOP mix, per launch: CUDA-core FLOP (Σ_p 2·FMA + ADD + MUL of
+ * inst.fp*) and tensor FLOP per input precision (flop.tensor.*; INT8 in
+ * operations); metrics the kernel lacks count 0.
+ *
+ * @param[out] ret_cuda CUDA-core FLOP
+ * @param[out] ret_tensor GPUPROJ_TPREC_COUNT values
+ * @return whether the kernel has any tensor work (> 0)
+ */
+bool gpuproj_kernel_flop_mix(const struct gpuproj_kernel *k, double *ret_cuda,
+			     double ret_tensor[GPUPROJ_TPREC_COUNT]);
+
+/**
+ * The same over a profile: Σ over kernels of per-launch FLOP × launches.
+ * @return whether any kernel has tensor work
+ */
+bool gpuproj_profile_flop_mix(const struct gpuproj_profile *p, double *ret_cuda,
+			      double ret_tensor[GPUPROJ_TPREC_COUNT]);
+
+/**
+ * The mix as text, largest share first, shares of the total in percent:
+ * "tensor bf16 78.2%, CUDA cores 20.1%, tensor fp16 1.7%" (shares under
+ * 0.05 % left out).
+ *
+ * @param buf output, always NUL-terminated when size > 0
+ * @return buf ("" when there is no FLOP at all)
+ */
+char *gpuproj_flop_mix_text(double cuda, const double tensor[GPUPROJ_TPREC_COUNT], char *buf,
+			    size_t size);
+
 struct gpuproj_hroof {
-	double flop;                 /**< FLOP per launch (× flop_ratio) */
+	double flop;                 /**< FLOP per launch (CUDA-core FLOP × flop_ratio + tensor FLOP) */
 	double perf_mix;             /**< eq. 2, FLOP/s (weighted over precisions and op kinds) */
 	double perf_ceil;            /**< eq. 3, FLOP/s = warp efficiency × perf_mix */
+	/*
+	 * Tensor work (docs/models.md "Tensor cores"): FLOP of flop.tensor.*,
+	 * the time the tensor pipe needs for the work on its tensor paths,
+	 * and the CUDA-core time of all the rest (the kernel's own FP
+	 * instructions at perf_ceil, plus tensor work whose precision runs on
+	 * CUDA cores). The compute time is max(t_cuda, t_tensor) and perf_mix
+	 * and perf_ceil are then the FLOP over it; without tensor work every
+	 * value is the seed's.
+	 */
+	double flop_tensor;          /**< tensor FLOP per launch (all precisions) */
+	double t_tensor;             /**< s: Σ FLOP_p / rate of p's tensor path */
+	double t_cuda;               /**< s: CUDA-core FLOP / perf_ceil + tensor work on CUDA cores */
+	unsigned tensor_fallback;    /**< bit p: precision p ran on another path (gpuproj_tensor_path()) */
+	unsigned tensor_unknown;     /**< bit p: p's own rate is absent from targets.yaml */
 	double hits[GPUPROJ_LEVEL_COUNT]; /**< N_x of eq. 4–5, bytes: L1, L2, DRAM, shared */
 	double t[GPUPROJ_LEVEL_COUNT];    /**< t_x of eqs. 4–5, s */
 	double traversing[GPUPROJ_HL_COUNT]; /**< N+_x of eq. 10: bytes traversing x, B */
@@ -276,8 +364,20 @@ struct gpuproj_hroof {
  * (eq. 5: N_shM = wavefronts × 128 B). Inputs from the GPU: the FLOP/s of
  * gpuproj_target_gflops() and bw_gbs.
  *
- * @param flop_ratio multiplier on the kernel's FLOP (1 on the source; the
- *        SASS target/source ratio on a target, seed 000 §4.2)
+ * Tensor work (flop.tensor.*, any precision present) extends eqs. 2–3 with
+ * one compute roof per pipe: the tensor pipe needs
+ * t_tensor = Σ_p FLOP_p / R_p over the precisions on a tensor path, the
+ * CUDA cores t_cuda = FLOP_cuda / Perf^ceil_cuda + Σ FLOP_q / R_q over the
+ * precisions that fall back to them (gpuproj_tensor_path(): R is that
+ * path's rate); the pipes run concurrently, so compute takes
+ * max(t_cuda, t_tensor) and Perf^ceil = (FLOP_cuda + Σ FLOP_p) / that time
+ * (Perf^mix likewise with warp efficiency 1). Eqs. 1 and 4–10 are unchanged
+ * with FLOP the total. A kernel with tensor work needs no CUDA-core FP
+ * count, nor warp_efficiency unless it has CUDA-core FLOP.
+ *
+ * @param flop_ratio multiplier on the kernel's CUDA-core FLOP (1 on the
+ *        source; the SASS target/source ratio on a target, seed 000 §4.2);
+ *        tensor FLOP is the same on both (the same MMAs)
  * @param[out] out the ceilings
  * @param[out] why optional buffer for the reason on failure
  * @param whylen size of why
@@ -703,6 +803,13 @@ struct gpuproj_irm {
 	double roofline[GPUPROJ_HL_COUNT];  /**< min(gtxn_peak·ii, gips_peak), G inst/s */
 	bool valid[GPUPROJ_HL_COUNT];       /**< level carries traffic */
 	double gips_achieved; /**< eq. 4: inst / 1e9 / time, G inst/s; NaN when no time was given */
+	/**
+	 * Tensor work (flop.tensor.*) on its own pipe: the time its MMAs need
+	 * there, s (model_tensor_work(): tensor paths and CUDA-core fallbacks);
+	 * the instruction ceiling of `roofline` is inst / max(inst / gips_peak,
+	 * t_tensor) — issue, or the tensor pipe behind it. 0 without tensor work.
+	 */
+	double t_tensor;
 };
 
 /**
@@ -925,10 +1032,17 @@ struct gpuproj_run_projection {
 	 * is borrowed: it must outlive the run for that.
 	 */
 	struct gpuproj_model_options options;
+	/**
+	 * The whole run (kernels, copies, host time and their overlap) replayed
+	 * onto the target when the profile has a timeline (timeline.h,
+	 * gpuproj_timeline_project()); valid = false otherwise.
+	 */
+	struct gpuproj_whole_run whole;
 };
 
 /**
- * Project every kernel of a profile.
+ * Project every kernel of a profile, and, when it has a timeline, the whole
+ * run (out->whole, gpuproj_timeline_project()).
  * @param[out] out filled; release with gpuproj_run_projection_clear()
  * @return GPUPROJ_OK or GPUPROJ_E_NOMEM (per-kernel failures are recorded
  *         in out->kernels[i].status, not returned)

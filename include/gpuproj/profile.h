@@ -71,6 +71,23 @@ enum gpuproj_metric {
 	GPUPROJ_M_OCCUPANCY_ACHIEVED, /**< "occupancy.achieved": achieved warps / max warps, 0..1 */
 	GPUPROJ_M_CYCLES_SM_ACTIVE,  /**< "cycles.sm_active": mean SM active cycles, cycles */
 	GPUPROJ_M_CLOCK_SM,          /**< "clock.sm": SM clock during the launch, Hz */
+	/*
+	 * Tensor cores (docs/formats/profile.md "Tensor work"): FLOP (2 per
+	 * multiply-add; integer: operations) per input precision, from the
+	 * `sm__ops_path_tensor_src_*` counters, or from tensor instruction
+	 * counts times an instruction shape (imports; marked assumed). Dense
+	 * work: structured-sparse MMAs count the work the pipe executed.
+	 */
+	GPUPROJ_M_FLOP_TENSOR_FP16,  /**< "flop.tensor.fp16": FP16 inputs, FP32 accumulate (or unsplit), FLOP */
+	GPUPROJ_M_FLOP_TENSOR_FP16_ACC16, /**< "flop.tensor.fp16_acc16": FP16 inputs, FP16 accumulate, FLOP */
+	GPUPROJ_M_FLOP_TENSOR_BF16,  /**< "flop.tensor.bf16": BF16 inputs, FLOP */
+	GPUPROJ_M_FLOP_TENSOR_TF32,  /**< "flop.tensor.tf32": TF32 inputs, FLOP */
+	GPUPROJ_M_FLOP_TENSOR_FP8,   /**< "flop.tensor.fp8": FP8 inputs (E4M3/E5M2), FLOP */
+	GPUPROJ_M_FLOP_TENSOR_FP4,   /**< "flop.tensor.fp4": FP4 and FP6 inputs (the counters do not split them), FLOP */
+	GPUPROJ_M_FLOP_TENSOR_INT8,  /**< "flop.tensor.int8": INT8 inputs, integer operations */
+	GPUPROJ_M_FLOP_TENSOR_FP64,  /**< "flop.tensor.fp64": FP64 inputs (DMMA), FLOP */
+	GPUPROJ_M_INST_TENSOR,       /**< "inst.tensor": warp instructions of the tensor pipe, count */
+	GPUPROJ_M_TENSOR_UTILIZATION, /**< "tensor.utilization": tensor-pipe active cycles / SM active cycles, 0..1 */
 	GPUPROJ_M_COUNT
 };
 
@@ -266,6 +283,44 @@ const struct gpuproj_reference *gpuproj_kernel_reference(const struct gpuproj_ke
 							 const char *gpu);
 
 /** What a profile was taken on. Strings owned by the profile. */
+/**
+ * What the CUDA driver (and NVML) report about the source device, beyond
+ * name, CC, SMs and clock: JSON `device.driver` (README "Profile JSON").
+ * libproj.so reads them when a context is created (cuDeviceGetAttribute,
+ * cuDeviceTotalMem, NVML's enforced power limit); a GPU that targets.yaml
+ * does not list is projected from an entry derived from them
+ * (gpuproj_targets_derive(), target.h).
+ */
+enum gpuproj_driver_attr {
+	GPUPROJ_DRV_MEMORY_CLOCK_KHZ = 0,   /**< CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, kHz */
+	GPUPROJ_DRV_MEMORY_BUS_BITS,        /**< CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, bits */
+	GPUPROJ_DRV_MEMORY_BYTES,           /**< cuDeviceTotalMem, bytes */
+	GPUPROJ_DRV_L2_BYTES,               /**< CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, bytes */
+	GPUPROJ_DRV_THREADS_PER_SM,         /**< ..._MAX_THREADS_PER_MULTIPROCESSOR */
+	GPUPROJ_DRV_THREADS_PER_BLOCK,      /**< ..._MAX_THREADS_PER_BLOCK */
+	GPUPROJ_DRV_BLOCKS_PER_SM,          /**< ..._MAX_BLOCKS_PER_MULTIPROCESSOR */
+	GPUPROJ_DRV_REGS_PER_SM,            /**< ..._MAX_REGISTERS_PER_MULTIPROCESSOR, 32-bit */
+	GPUPROJ_DRV_REGS_PER_BLOCK,         /**< ..._MAX_REGISTERS_PER_BLOCK, 32-bit */
+	GPUPROJ_DRV_SMEM_PER_SM_BYTES,      /**< ..._MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, bytes */
+	GPUPROJ_DRV_SMEM_PER_BLOCK_OPTIN_BYTES, /**< ..._MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, bytes */
+	GPUPROJ_DRV_SMEM_RESERVED_PER_BLOCK_BYTES, /**< ..._RESERVED_SHARED_MEMORY_PER_BLOCK, bytes */
+	GPUPROJ_DRV_WARP_SIZE,              /**< CU_DEVICE_ATTRIBUTE_WARP_SIZE, threads */
+	GPUPROJ_DRV_POWER_LIMIT_W,          /**< nvmlDeviceGetEnforcedPowerLimit, W */
+	GPUPROJ_DRV_COUNT
+};
+
+/**
+ * @return the JSON key of a driver attribute ("memory_clock_khz"), or NULL
+ *         when `a` is out of the enum
+ */
+const char *gpuproj_driver_attr_name(enum gpuproj_driver_attr a);
+/**
+ * The largest value a driver attribute may take (values lie in (0, max];
+ * integers for every attribute but the power limit).
+ * @return the limit, or NaN when `a` is out of the enum
+ */
+double gpuproj_driver_attr_max(enum gpuproj_driver_attr a);
+
 struct gpuproj_device_info {
 	char *name;          /**< device name as reported ("NVIDIA H100 PCIe"), or NULL */
 	char *target;        /**< targets.yaml name, when the producer knew it, or NULL */
@@ -273,6 +328,8 @@ struct gpuproj_device_info {
 	int cc_major, cc_minor; /**< compute capability, 0.0 when unknown */
 	int sms;             /**< 0 when unknown */
 	double clock_hz;     /**< SM clock, Hz, NaN when unknown */
+	/** Driver attributes by enum gpuproj_driver_attr, in its units; NaN = not reported. */
+	double driver[GPUPROJ_DRV_COUNT];
 };
 
 /** The process a profile describes. Strings owned by the profile. */
@@ -334,6 +391,22 @@ const struct gpuproj_process_info *gpuproj_profile_process(const struct gpuproj_
 int gpuproj_profile_set_device(struct gpuproj_profile *p, const char *name, const char *target,
 			       const char *chip, int cc_major, int cc_minor, int sms,
 			       double clock_hz);
+/**
+ * Copy a whole device description (another profile's), driver attributes
+ * included. Strings are copied.
+ * @return GPUPROJ_OK, GPUPROJ_E_NOMEM, GPUPROJ_E_INVAL (NULL argument)
+ */
+int gpuproj_profile_set_device_info(struct gpuproj_profile *p, const struct gpuproj_device_info *d);
+
+/**
+ * Set one driver attribute of the source device (NaN: not reported).
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (`a` out of the enum, or a value that
+ *         is not NaN and outside (0, gpuproj_driver_attr_max(a)] or not an
+ *         integer where the attribute is one)
+ */
+int gpuproj_profile_set_driver_attr(struct gpuproj_profile *p, enum gpuproj_driver_attr a,
+				    double v);
+
 /**
  * Set the process description; argv may be NULL. Values are copied.
  * @return GPUPROJ_OK or GPUPROJ_E_NOMEM

@@ -85,12 +85,32 @@ int gpuproj_report_table_stream(FILE *out, const struct gpuproj_profile *p,
 				const struct gpuproj_report_options *opt);
 
 /**
+ * The whole run per target (issue 23; timeline.h), printed by
+ * gpuproj_report_table() after the kernel totals when the profile has a
+ * timeline: projected wall time with its interval and speedup, its parts
+ * (kernel, copy, host, overlap, carried), the measured wall, the share the
+ * replay explains and the identity check. Nothing when no run has a
+ * whole-run projection.
+ *
+ * @param runs as for gpuproj_report_table()
+ * @return GPUPROJ_OK or GPUPROJ_E_IO (stream error)
+ */
+int gpuproj_report_whole_run_table(FILE *out, const struct gpuproj_profile *p,
+				   const struct gpuproj_run_projection *runs, size_t n_runs);
+
+/**
  * CSV, one row per (kernel, target) and one "(total)" row per target.
  * Columns: kernel, tag, grid, block, launches, source_ns, target, model,
  * status, lo_ns, hi_ns, point_ns, speedup, binding, measured_ns, error_pct,
- * why. Times per launch for kernels, whole-run for totals. RFC 4180 quoting.
- * `src` is unused (kept for symmetry with the other writers); `runs` as for
- * gpuproj_report_table().
+ * why, interval_gpus, source_basis. Times per launch for kernels, whole-run
+ * for totals. With a timeline, each target's "(total)" row is followed by
+ * its whole-run rows: "(whole run)" (projected wall time, interval, measured
+ * wall in source_ns, explained share and identity error in why) and one
+ * row per part, "(whole run: kernel)", copy, host, overlap, carried (value
+ * in point_ns). RFC 4180 quoting. source_basis: "targets.yaml", or
+ * "device-attributes" when `src` is a provisional entry
+ * (gpuproj_targets_derive()); `src` may be NULL (then "targets.yaml");
+ * `runs` as for gpuproj_report_table().
  *
  * @return GPUPROJ_OK, GPUPROJ_E_INVAL (a run that does not cover the
  *         profile's kernels) or GPUPROJ_E_IO
@@ -103,9 +123,11 @@ int gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p,
  * gpuproj_report_csv() with the runs from a provider (see
  * gpuproj_report_table_stream()): each run's rows are written as it comes.
  *
+ * @param src the source GPU (its basis fills the source_basis column), or NULL
  * @return as gpuproj_report_csv(); a provider's failure status
  */
-int gpuproj_report_csv_stream(FILE *out, const struct gpuproj_profile *p, size_t n_runs,
+int gpuproj_report_csv_stream(FILE *out, const struct gpuproj_profile *p,
+			      const struct gpuproj_target *src, size_t n_runs,
 			      gpuproj_report_run_fn get, void *userdata);
 
 /**

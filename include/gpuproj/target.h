@@ -84,6 +84,23 @@ enum gpuproj_stream {
 	GPUPROJ_STREAM_COUNT = 3,
 };
 
+/**
+ * Input precisions of the tensor cores (AMD: matrix cores, MFMA), in the
+ * order of targets.yaml's `peak_tensor`/`max_tensor` keys and of the
+ * profile's `flop.tensor.*` metrics (profile.h).
+ */
+enum gpuproj_tensor_prec {
+	GPUPROJ_TPREC_FP16 = 0,   /**< FP16 inputs, FP32 accumulate: `fp16_gflops` */
+	GPUPROJ_TPREC_FP16_ACC16, /**< FP16 inputs, FP16 accumulate: `fp16_acc16_gflops` */
+	GPUPROJ_TPREC_BF16,       /**< `bf16_gflops` */
+	GPUPROJ_TPREC_TF32,       /**< `tf32_gflops` (AMD: XF32) */
+	GPUPROJ_TPREC_FP8,        /**< `fp8_gflops` */
+	GPUPROJ_TPREC_FP4,        /**< FP4 (and FP6): `fp4_gflops` */
+	GPUPROJ_TPREC_INT8,       /**< `int8_gops`: integer operations */
+	GPUPROJ_TPREC_FP64,       /**< `fp64_gflops` (DMMA, AMD FP64 MFMA) */
+	GPUPROJ_TPREC_COUNT,
+};
+
 /** What a number in targets.yaml rests on (the BASIS of its source text). */
 enum gpuproj_basis {
 	GPUPROJ_BASIS_NONE = 0,      /**< no source (only for absent values) */
@@ -91,6 +108,28 @@ enum gpuproj_basis {
 	GPUPROJ_BASIS_DATASHEET = 2, /**< a vendor datasheet / whitepaper / guide value */
 	GPUPROJ_BASIS_DERIVED = 3,   /**< computed from other cited numbers */
 	GPUPROJ_BASIS_ESTIMATE = 4,  /**< no measurement found: an assumption */
+};
+
+/**
+ * How the GPU reaches its host's memory (`host_link` in targets.yaml,
+ * docs/targets-schema.md): what the whole-run replay uses for host copies
+ * (timeline.h, gpuproj_copy_project_ns()). Rates are sustained copy
+ * rates, GB/s (10^9 B/s), of large (≥ 32 MB) cudaMemcpy(Async) copies
+ * measured the way NVIDIA's bandwidthTest and nvbandwidth measure them;
+ * absent numbers are NaN and an absent group has interface NULL.
+ */
+struct gpuproj_host_link {
+	/**
+	 * The link, one of "pcie2-x16", "pcie3-x16", "pcie4-x8", "pcie4-x16", "pcie5-x16",
+	 * "pcie6-x16", "nvlink-c2c" (a static string), or NULL when the entry
+	 * has no `host_link`.
+	 */
+	const char *interface;
+	double h2d_pinned_gbs;    /**< host to device from pinned (page-locked) memory */
+	double d2h_pinned_gbs;    /**< device to host into pinned memory */
+	double h2d_pageable_gbs;  /**< host to device from pageable (malloc'd) memory */
+	double d2h_pageable_gbs;  /**< device to host into pageable memory */
+	double latency_us;        /**< fixed cost of one copy, µs */
 };
 
 /** Occupancy limits of one SM (CU); see docs/targets-schema.md. */
@@ -173,6 +212,20 @@ struct gpuproj_target {
 	 * gpuproj_lane; all NaN when the group is absent, else all set.
 	 */
 	double lanes_per_sm[GPUPROJ_LANE_COUNT];
+	/**
+	 * `peak_tensor`: the vendor's dense (no sparsity) tensor-core peak per
+	 * input precision, GFLOP/s (INT8: GOP/s), by enum gpuproj_tensor_prec;
+	 * NaN = not given (unknown); 0 = null in the file: the GPU has no such
+	 * tensor path (a library runs that work elsewhere:
+	 * gpuproj_tensor_fallback(), model.h).
+	 */
+	double peak_tensor[GPUPROJ_TPREC_COUNT];
+	/**
+	 * `max_tensor`: the dense rate a large GEMM sustains, measured (the way
+	 * max_gflops is the sustained FMA rate), by precision; NaN = absent.
+	 * The models use it where present (gpuproj_target_tensor_gflops()).
+	 */
+	double max_tensor[GPUPROJ_TPREC_COUNT];
 	/** `stream_gbs`: STREAM-like DRAM bandwidth, GB/s, by enum gpuproj_stream; NaN = absent. */
 	double stream_gbs[GPUPROJ_STREAM_COUNT];
 	/**
@@ -185,7 +238,20 @@ struct gpuproj_target {
 	const struct gpuproj_source *sources; /**< every number's source */
 	size_t n_sources;
 	int line;                   /**< line of the entry in its file (1-based) */
+	/**
+	 * NULL for an entry read from a targets file; GPUPROJ_BASIS_DEVICE for
+	 * a provisional entry that gpuproj_targets_derive() made from a
+	 * profile's device attributes (writers mark it wherever it is shown).
+	 */
+	const char *provisional;
+	/** The targets.yaml GPU a provisional entry took its per-SM figures from, or NULL. */
+	const char *derived_from;
+	/** `host_link`: the link to the host's memory (interface NULL when absent). */
+	struct gpuproj_host_link host_link;
 };
+
+/** gpuproj_target.provisional of an entry derived from a profile's device attributes. */
+#define GPUPROJ_BASIS_DEVICE "device-attributes"
 
 /** An immutable, loaded set of targets (opaque). */
 struct gpuproj_targets;
@@ -337,8 +403,9 @@ int gpuproj_targets_lookup(const struct gpuproj_targets *targets, const char *na
 			   const struct gpuproj_lookup_words *words,
 			   const struct gpuproj_target **ret, struct gpuproj_error *reterr);
 
-/* A measured profile (profile.h). */
+/* A measured profile and its device (profile.h). */
 struct gpuproj_profile;
+struct gpuproj_device_info;
 
 /**
  * Find the source GPU of a profile: `override` if non-NULL (a targets.yaml
@@ -355,6 +422,65 @@ struct gpuproj_profile;
 int gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj_targets *targets,
 			   const char *override, const struct gpuproj_target **ret,
 			   struct gpuproj_error *reterr);
+
+/**
+ * A provisional targets.yaml entry (schema gpuproj-targets/1, one GPU, as
+ * YAML text) for a device that `targets` does not list: the driver's
+ * report of the device (name, CC, SMs, clock; device.driver's memory clock
+ * and bus width, memory and L2 size, per-SM and per-block limits, power
+ * limit) and the per-SM figures of its sibling in `targets` — an NVIDIA GPU
+ * of the same compute capability with lanes_per_sm, stream_gbs.triad and
+ * peak_bw_gbs.dram, the same chip first, measured values next, then the
+ * closest SM count. Peak DRAM bandwidth = 2 x memory clock x bus width / 8
+ * (NVIDIA's deviceQuery and bandwidthTest samples), the DRAM ceiling that
+ * times the sibling's triad efficiency; clock_mhz = the boost clock times
+ * the sibling's sustained fraction; every other rate the sibling's per
+ * SM-clock figure times SMs x clock (src/target-derive.c lists each). Every
+ * number is sourced; the entry passes gpuproj_target_check_one_basis().
+ *
+ * @param d the device (a profile's, gpuproj_profile_device())
+ * @param targets where the sibling comes from
+ * @param[out] ret_yaml malloc'd NUL-terminated text, owned by the caller;
+ *             NULL on failure
+ * @param[out] reterr optional; why no entry could be derived
+ * @return GPUPROJ_OK; GPUPROJ_E_NOTFOUND (the device's name, CC, SMs,
+ *         clock, memory clock or bus width is not recorded, or no sibling
+ *         of its CC); GPUPROJ_E_INVAL (NULL argument); GPUPROJ_E_NOMEM
+ */
+int gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
+			       const struct gpuproj_targets *targets, char **ret_yaml,
+			       struct gpuproj_error *reterr);
+
+/**
+ * The entry of gpuproj_target_derive_yaml(), loaded: a set of one GPU
+ * whose `provisional` is GPUPROJ_BASIS_DEVICE and `derived_from` the
+ * sibling's name.
+ *
+ * @param[out] ret the set, owned by the caller (gpuproj_targets_free())
+ * @return as gpuproj_target_derive_yaml(); the loader's errors should the
+ *         text not load (a defect)
+ */
+int gpuproj_targets_derive(const struct gpuproj_device_info *d,
+			   const struct gpuproj_targets *targets, struct gpuproj_targets **ret,
+			   struct gpuproj_error *reterr);
+
+/**
+ * gpuproj_resolve_source(); when the profile's GPU is not in `targets` and
+ * no `override` is given, the provisional entry of gpuproj_targets_derive()
+ * instead (writers mark it: gpuproj_target.provisional).
+ *
+ * @param[out] ret the source GPU; owned by `targets` or by *ret_derived
+ * @param[out] ret_derived the derived set to free after using *ret (with
+ *             gpuproj_targets_free()), NULL when the GPU is in `targets`
+ * @param[out] reterr optional; when neither works, gpuproj_resolve_source()'s
+ *             message followed by "; no provisional entry either: WHY"
+ * @return GPUPROJ_OK, GPUPROJ_E_NOTFOUND, GPUPROJ_E_INVAL, GPUPROJ_E_NOMEM
+ */
+int gpuproj_resolve_source_or_derive(const struct gpuproj_profile *p,
+				     const struct gpuproj_targets *targets, const char *override,
+				     const struct gpuproj_target **ret,
+				     struct gpuproj_targets **ret_derived,
+				     struct gpuproj_error *reterr);
 
 /**
  * The citation behind a reference key of the `references:` map.
@@ -462,6 +588,31 @@ int gpuproj_targets_write_list(FILE *out, const struct gpuproj_targets *targets,
  */
 int gpuproj_target_write_show(FILE *out, const struct gpuproj_targets *targets,
 			      const struct gpuproj_target *t);
+
+/**
+ * The tensor-core rate a model should use for one input precision: the
+ * measured `max_tensor` value where present, else `peak_tensor`.
+ *
+ * @param p precision (enum gpuproj_tensor_prec)
+ * @param[out] ret_measured optional: true when `max_tensor` was used and its
+ *             source's basis is `measured`
+ * @return GFLOP/s (INT8: GOP/s) > 0; 0 when the GPU has no such path (null
+ *         in the file); NaN when the file does not say (unknown), or `p` is
+ *         out of the enum
+ */
+double gpuproj_target_tensor_gflops(const struct gpuproj_target *t, enum gpuproj_tensor_prec p,
+				    bool *ret_measured);
+
+/**
+ * @return the precision's name ("fp16", "fp16_acc16", "bf16", "tf32",
+ *         "fp8", "fp4", "int8", "fp64"), or NULL when out of the enum
+ */
+const char *gpuproj_tensor_prec_name(enum gpuproj_tensor_prec p);
+/**
+ * @return its targets.yaml key in `peak_tensor`/`max_tensor`
+ *         ("fp16_gflops", ..., "int8_gops"), or NULL when out of the enum
+ */
+const char *gpuproj_tensor_prec_key(enum gpuproj_tensor_prec p);
 
 /** @return the YAML key of a level ("l1", "l2", "dram", "shared") */
 const char *gpuproj_level_name(enum gpuproj_level level);

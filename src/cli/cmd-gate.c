@@ -45,6 +45,9 @@ help(FILE *f)
 		"  --min-time DUR|PCT%%          kernels whose time is below this on both sides\n"
 		"                               cannot fail: a duration (\"50us\") or a share of\n"
 		"                               the baseline run (\"2%%\"; default %g%%)\n"
+		"  --metric kernel|wall         what the whole-run test compares: the kernel\n"
+		"                               time (default) or the run's wall time (kernels,\n"
+		"                               copies, host time: the profiles' timelines)\n"
 		"  --allow-gpu-change           profiles from different source GPUs: gate on\n"
 		"                               projections only (default: error, exit 2)\n"
 		"  --junit FILE                 write JUnit XML (one test case per kernel x GPU)\n"
@@ -101,7 +104,7 @@ cmd_gate(int argc, char **argv)
 {
 	enum {
 		O_BASELINE = 256, O_TARGET, O_MAXREG, O_KMAXREG, O_NOISE, O_MINTIME, O_ALLOW,
-		O_JUNIT, O_MD, O_TARGETS, O_SOURCE, O_MODEL,
+		O_JUNIT, O_MD, O_TARGETS, O_SOURCE, O_MODEL, O_METRIC,
 	};
 	static const struct option opts[] = {
 		{ "baseline", required_argument, NULL, O_BASELINE },
@@ -116,6 +119,7 @@ cmd_gate(int argc, char **argv)
 		{ "targets", required_argument, NULL, O_TARGETS },
 		{ "source", required_argument, NULL, O_SOURCE },
 		{ "model", required_argument, NULL, O_MODEL },
+		{ "metric", required_argument, NULL, O_METRIC },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -156,6 +160,15 @@ cmd_gate(int argc, char **argv)
 		case O_TARGETS: targets_path = optarg; break;
 		case O_SOURCE: opt.source = optarg; break;
 		case O_MODEL: model_name = optarg; break;
+		case O_METRIC:
+			if (strcmp(optarg, "kernel") && strcmp(optarg, "wall")) {
+				ret = cli_usage_error("gate", "--metric needs 'kernel' or 'wall', got "
+						      "'%s'", optarg);
+				goto out;
+			}
+			opt.metric = strcmp(optarg, "wall") == 0 ? GPUPROJ_GATE_METRIC_WALL
+								 : GPUPROJ_GATE_METRIC_KERNEL;
+			break;
 		case O_MAXREG:
 		case O_KMAXREG:
 			if (!parse_pct(optarg, &v)) {

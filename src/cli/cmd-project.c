@@ -147,8 +147,8 @@ render_text(FILE *f, void *userdata)
 	const struct text_out *t = userdata;
 
 	if (t->csv)
-		return t->provider ? gpuproj_report_csv_stream(f, t->profile, t->n_runs, provide_run,
-							       t->provider)
+		return t->provider ? gpuproj_report_csv_stream(f, t->profile, t->src, t->n_runs,
+							       provide_run, t->provider)
 				   : gpuproj_report_csv(f, t->profile, t->src, t->runs, t->n_runs);
 	if (t->sass)
 		fprintf(f, "FLOP ratio per kernel and target from the SASS of %zu "
@@ -302,7 +302,7 @@ cmd_project(int argc, char **argv)
 	bool builtin = false;
 	int fmt = FMT_TABLE;
 	struct gpuproj_report_options ropt = { 0 };
-	struct gpuproj_targets *targets = NULL;
+	struct gpuproj_targets *targets = NULL, *derived = NULL;
 	struct gpuproj_profile *profile = NULL;
 	const struct gpuproj_model *model;
 	const struct gpuproj_target *src = NULL;
@@ -436,10 +436,17 @@ cmd_project(int argc, char **argv)
 		goto out;
 	}
 	ropt.profile_label = profile_path;
-	if (gpuproj_resolve_source(profile, targets, source, &src, &err)) {
+	/* A GPU targets.yaml does not list: a provisional entry from its device attributes. */
+	if (gpuproj_resolve_source_or_derive(profile, targets, source, &src, &derived, &err)) {
 		cli_fail_error(&err);
 		goto out;
 	}
+	if (src->provisional)
+		fprintf(stderr, "gpuproj: project: note: the profile's GPU '%s' is not in "
+			"targets.yaml: projecting from a provisional entry derived from its device "
+			"attributes and the per-SM figures of %s (basis %s; `gpuproj targets derive "
+			"%s` prints it)\n", gpuproj_profile_device(profile)->name, src->derived_from,
+			src->provisional, profile_path);
 
 	/* The targets to project onto, in targets.yaml order or as given. */
 	n_tgts = n_target_names ? n_target_names : gpuproj_targets_count(targets);
@@ -539,6 +546,7 @@ out:
 	free(target_names);
 	free(cubins);
 	gpuproj_profile_free(profile);
+	gpuproj_targets_free(derived);
 	gpuproj_targets_free(targets);
 	gpuproj_intervals_free(iv);
 	return ret;

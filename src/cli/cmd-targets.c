@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gpuproj targets list|show NAME|check [--one-basis] FILE
+ * gpuproj targets list|show NAME|check [--one-basis] FILE|derive PROFILE
  */
 #include "config.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 
 #include "cli.h"
@@ -17,12 +19,18 @@ help(FILE *f)
 	fprintf(f,
 		"Usage: gpuproj targets [--targets FILE] list\n"
 		"       gpuproj targets [--targets FILE] show NAME\n"
-		"       gpuproj targets check [--one-basis] FILE\n\n"
+		"       gpuproj targets check [--one-basis] FILE\n"
+		"       gpuproj targets [--targets FILE] derive PROFILE\n\n"
 		"list   one line per GPU: name, arch, SMs, sustained clock, FP64/FP32 FMA GFLOP/s\n"
 		"       and DRAM, L2, L1, shared GB/s as the models use them ('*' = measured value)\n"
 		"show   every number of one GPU with its basis and source\n"
 		"check  validate a targets file (schema gpuproj-targets/1); prints the first\n"
-		"       problem as FILE:LINE:COLUMN: message and exits 1\n\n"
+		"       problem as FILE:LINE:COLUMN: message and exits 1\n"
+		"derive print a provisional entry (YAML) for the GPU a profile was taken on,\n"
+		"       from the driver's device attributes libproj.so recorded and the per-SM\n"
+		"       figures of a GPU of the same architecture in the targets file: what\n"
+		"       gpuproj projects from when the GPU is not listed; refine it with\n"
+		"       measurements (`gpuproj bench`) and add it to your targets file\n\n"
 		"Options:\n"
 		"  --targets FILE   GPU descriptions (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  --one-basis      check: also every GPU must follow the one-basis rules of\n"
@@ -44,6 +52,45 @@ render_list(FILE *f, void *userdata)
 	const struct render_args *a = userdata;
 
 	return gpuproj_targets_write_list(f, a->ts, a->origin);
+}
+
+static int
+render_text(FILE *f, void *userdata)
+{
+	return fputs(userdata, f) < 0 ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
+
+/* `derive PROFILE`: the provisional entry as YAML on standard output. */
+static int
+derive(const char *targets_path, const char *profile_path)
+{
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_target *known;
+	const char *origin = NULL, *name;
+	char *yaml = NULL;
+	int ret;
+
+	if (cli_load_targets(targets_path, &ts, &origin))
+		return EXIT_FAIL;
+	if (gpuproj_profile_load(profile_path, &p, &err)) {
+		gpuproj_targets_free(ts);
+		return cli_fail_error(&err);
+	}
+	name = gpuproj_profile_device(p)->name;
+	known = name ? gpuproj_targets_match(ts, name) : NULL;
+	if (known)
+		fprintf(stderr, "gpuproj targets: note: '%s' is already in targets.yaml as %s; "
+			"this is what gpuproj would derive without it\n", name, known->name);
+	if (gpuproj_target_derive_yaml(gpuproj_profile_device(p), ts, &yaml, &err))
+		ret = cli_fail("targets: no entry for %s: %s", profile_path, err.message);
+	else
+		ret = cli_write_output(NULL, render_text, yaml);
+	free(yaml);
+	gpuproj_profile_free(p);
+	gpuproj_targets_free(ts);
+	return ret;
 }
 
 static int
@@ -79,7 +126,8 @@ cmd_targets(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return cli_usage_error("targets", "missing verb: list, show NAME or check FILE");
+		return cli_usage_error("targets", "missing verb: list, show NAME, check FILE or "
+				       "derive PROFILE");
 	verb = argv[optind++];
 	if (strcmp(verb, "check") == 0) {
 		struct gpuproj_error err = { 0 };
@@ -102,6 +150,11 @@ cmd_targets(int argc, char **argv)
 	}
 	if (one_basis)
 		return cli_usage_error("targets", "--one-basis goes with check only");
+	if (strcmp(verb, "derive") == 0) {
+		if (optind != argc - 1)
+			return cli_usage_error("targets", "derive needs exactly one PROFILE");
+		return derive(path, argv[optind]);
+	}
 	if (strcmp(verb, "list") == 0) {
 		if (optind != argc)
 			return cli_usage_error("targets", "list takes no argument");
@@ -109,8 +162,8 @@ cmd_targets(int argc, char **argv)
 		if (optind != argc - 1)
 			return cli_usage_error("targets", "show needs exactly one NAME");
 	} else {
-		return cli_usage_error("targets", "unknown verb '%s': list, show NAME or check "
-				       "FILE", verb);
+		return cli_usage_error("targets", "unknown verb '%s': list, show NAME, check FILE "
+				       "or derive PROFILE", verb);
 	}
 	if (cli_load_targets(path, &ts, &origin))
 		return EXIT_FAIL;

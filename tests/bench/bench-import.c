@@ -360,9 +360,12 @@ do_project(void *arg)
 		r = gpuproj_report_json_stream("/dev/null", p, pv.src, n, provide, &pv, &opt, &err);
 	} else {
 		f = fopen("/dev/null", "w");
-		r = !f ? 1 : strcmp(j->format, "csv") == 0 ? gpuproj_report_csv_stream(f, p, n, provide,
-											 &pv)
-			  : gpuproj_report_table_stream(f, p, pv.src, n, provide, &pv, &opt);
+		if (!f)
+			r = 1;
+		else if (strcmp(j->format, "csv") == 0)
+			r = gpuproj_report_csv_stream(f, p, pv.src, n, provide, &pv);
+		else
+			r = gpuproj_report_table_stream(f, p, pv.src, n, provide, &pv, &opt);
 		if (f)
 			fclose(f);
 	}

@@ -46,6 +46,8 @@ EXPORT CUresult CUDAAPI cuDeviceGet(CUdevice *dev, int ordinal);
 EXPORT CUresult CUDAAPI cuDeviceGetCount(int *count);
 EXPORT CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev);
 EXPORT CUresult CUDAAPI cuDeviceGetAttribute(int *v, CUdevice_attribute attr, CUdevice dev);
+EXPORT CUresult CUDAAPI cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev);
+EXPORT CUresult CUDAAPI cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);
 EXPORT CUresult CUDAAPI cuCtxGetCurrent(CUcontext *ctx);
 EXPORT CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);
 EXPORT CUresult CUDAAPI cuCtxPushCurrent_v2(CUcontext ctx);
@@ -129,6 +131,16 @@ cuDeviceGetName(char *name, int len, CUdevice dev)
 	return CUDA_SUCCESS;
 }
 
+/* An attribute of the device, or CUDA_ERROR_INVALID_VALUE where it is set to -1. */
+static CUresult
+attr_of(const struct fake_device *d, enum fake_dev_attr a, int *v)
+{
+	if (d->attr[a] < 0 || d->attr[a] > INT32_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	*v = (int)d->attr[a];
+	return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI
 cuDeviceGetAttribute(int *v, CUdevice_attribute attr, CUdevice dev)
 {
@@ -142,8 +154,58 @@ cuDeviceGetAttribute(int *v, CUdevice_attribute attr, CUdevice dev)
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = d->cc_minor; break;
 	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = d->sms; break;
 	case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *v = d->clock_khz; break;
+	case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: return attr_of(d, FAKE_DEV_MEM_KHZ, v);
+	case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: return attr_of(d, FAKE_DEV_BUS_BITS, v);
+	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: return attr_of(d, FAKE_DEV_L2_BYTES, v);
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
+		return attr_of(d, FAKE_DEV_THREADS_SM, v);
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return attr_of(d, FAKE_DEV_THREADS_BLOCK, v);
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return attr_of(d, FAKE_DEV_BLOCKS_SM, v);
+	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR:
+		return attr_of(d, FAKE_DEV_REGS_SM, v);
+	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: return attr_of(d, FAKE_DEV_REGS_BLOCK, v);
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:
+		return attr_of(d, FAKE_DEV_SMEM_SM, v);
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+		return attr_of(d, FAKE_DEV_SMEM_OPTIN, v);
+	case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK:
+		return attr_of(d, FAKE_DEV_SMEM_RESERVED, v);
+	case CU_DEVICE_ATTRIBUTE_WARP_SIZE: return attr_of(d, FAKE_DEV_WARP, v);
 	default: return CUDA_ERROR_INVALID_VALUE;
 	}
+	return CUDA_SUCCESS;
+}
+
+/*
+ * cuDeviceTotalMem (cuda.h maps it to _v2 since CUDA 3.2): the device's
+ * memory in bytes.
+ */
+CUresult CUDAAPI
+cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev)
+{
+	const struct fake_device *d = fake_get_device(dev);
+
+	no_driver_in_launch(__func__);
+	if (!d)
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (!bytes)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (d->attr[FAKE_DEV_MEM_MIB] < 0)
+		return CUDA_ERROR_NOT_SUPPORTED;
+	*bytes = (size_t)d->attr[FAKE_DEV_MEM_MIB] << 20;
+	return CUDA_SUCCESS;
+}
+
+/* "domain:bus:device.function" (cuda.h: "[domain]:[bus]:[device].[function]"); bus = ordinal + 1. */
+CUresult CUDAAPI
+cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
+{
+	no_driver_in_launch(__func__);
+	if (!fake_get_device(dev))
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (!pciBusId || len < 13)
+		return CUDA_ERROR_INVALID_VALUE;
+	snprintf(pciBusId, (size_t)len, "0000:%02x:00.0", dev + 1);
 	return CUDA_SUCCESS;
 }
 

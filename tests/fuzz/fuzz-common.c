@@ -19,6 +19,7 @@
 #include <gpuproj/profile.h>
 #include <gpuproj/report.h>
 #include <gpuproj/target.h>
+#include <gpuproj/timeline.h>
 
 #include "fuzz-common.h"
 #include "profile-json.h"
@@ -146,6 +147,81 @@ compare_kernel(const struct gpuproj_kernel *a, const struct gpuproj_kernel *b, s
 #undef KFAIL
 }
 
+/*
+ * Timeline statistics are written as n, mean, stddev (and min, max for an
+ * epoch's wall): n, mean, min and max come back exactly, the deviation
+ * (kept as m2) to within a few units in the last place.
+ */
+static bool
+same_tl_stats(const struct gpuproj_stats *a, const struct gpuproj_stats *b)
+{
+	return a->n == b->n &&
+	       (!a->n || (fuzz_same_num(a->mean, b->mean) && fuzz_same_num(a->min, b->min) &&
+			  fuzz_same_num(a->max, b->max) &&
+			  close_num(gpuproj_stats_stddev(a), gpuproj_stats_stddev(b))));
+}
+
+/* The same kernel record of two profiles (their index in "kernels"). */
+static bool
+same_kernel(const struct gpuproj_kernel *a, const struct gpuproj_kernel *b)
+{
+	return (!a && !b) || (a && b && fuzz_same_str(a->name, b->name) &&
+			      fuzz_same_str(a->tag, b->tag) && !memcmp(&a->grid, &b->grid, sizeof(a->grid)) &&
+			      !memcmp(&a->block, &b->block, sizeof(a->block)) &&
+			      a->smem_dynamic == b->smem_dynamic && a->device == b->device);
+}
+
+/* The whole-run timeline (issue 23): every field written, node by node. */
+static void
+compare_timeline(const struct gpuproj_profile *pa, const struct gpuproj_profile *pb,
+		 const char *what)
+{
+	const struct gpuproj_timeline *a = gpuproj_profile_timeline(pa);
+	const struct gpuproj_timeline *b = gpuproj_profile_timeline(pb);
+	size_t i, j, k;
+
+	if (!a != !b)
+		fuzz_fail("%s: the timeline %s after a round trip", what, a ? "was lost" : "appeared");
+	if (!a)
+		return;
+	if (a->ranks != b->ranks || a->threads != b->threads || !fuzz_same_num(a->wall_ns, b->wall_ns) ||
+	    !fuzz_same_num(a->span_ns, b->span_ns) || !fuzz_same_num(a->spill_ns, b->spill_ns) ||
+	    a->n_patterns != b->n_patterns)
+		fuzz_fail("%s: timeline differs after a round trip", what);
+	for (i = 0; i < GPUPROJ_TL_WHY_COUNT; i++) {
+		if (a->unexplained[i].epochs != b->unexplained[i].epochs ||
+		    !fuzz_same_num(a->unexplained[i].ns, b->unexplained[i].ns))
+			fuzz_fail("%s: timeline.unexplained.%s differs after a round trip", what,
+				  gpuproj_tl_why_name((enum gpuproj_tl_why)i));
+	}
+	for (i = 0; i < a->n_patterns; i++) {
+		const struct gpuproj_tl_pattern *x = &a->patterns[i], *y = &b->patterns[i];
+
+		if (x->thread != y->thread || x->cut != y->cut || x->n_nodes != y->n_nodes ||
+		    !same_tl_stats(&x->wall_ns, &y->wall_ns))
+			fuzz_fail("%s: timeline.patterns[%zu] differs after a round trip", what, i);
+		for (j = 0; j < x->n_nodes; j++) {
+			const struct gpuproj_tl_node *u = &x->nodes[j], *v = &y->nodes[j];
+			bool ok = u->op == v->op && u->stream == v->stream && u->event == v->event &&
+				  u->legacy == v->legacy && u->blocking == v->blocking &&
+				  u->copy == v->copy && u->pinned == v->pinned && u->bytes == v->bytes &&
+				  same_kernel(u->kernel, v->kernel) && u->n_graph == v->n_graph &&
+				  same_tl_stats(&u->gap_ns, &v->gap_ns) &&
+				  same_tl_stats(&u->call_ns, &v->call_ns) &&
+				  same_tl_stats(&u->lat_ns, &v->lat_ns) &&
+				  same_tl_stats(&u->dur_ns, &v->dur_ns);
+
+			for (k = 0; ok && k < u->n_graph; k++)
+				ok = same_kernel(u->graph[k].kernel, v->graph[k].kernel) &&
+				     u->graph[k].launches == v->graph[k].launches &&
+				     same_tl_stats(&u->graph[k].ns, &v->graph[k].ns);
+			if (!ok)
+				fuzz_fail("%s: timeline.patterns[%zu].nodes[%zu] differs after a round "
+					  "trip", what, i, j);
+		}
+	}
+}
+
 void
 fuzz_compare_profiles(const struct gpuproj_profile *a, const struct gpuproj_profile *b,
 		      bool round_trip, const char *what)
@@ -161,6 +237,11 @@ fuzz_compare_profiles(const struct gpuproj_profile *a, const struct gpuproj_prof
 	    !fuzz_same_str(da->chip, db->chip) || da->cc_major != db->cc_major ||
 	    da->cc_minor != db->cc_minor || da->sms != db->sms || !fuzz_same_num(da->clock_hz, db->clock_hz))
 		fuzz_fail("%s: device differs after a round trip", what);
+	for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
+		if (!fuzz_same_num(da->driver[i], db->driver[i]))
+			fuzz_fail("%s: device.driver.%s differs after a round trip", what,
+				  gpuproj_driver_attr_name(i));
+	}
 	if (!fuzz_same_str(pa->application, pb->application) || !fuzz_same_str(pa->host, pb->host) ||
 	    pa->pid != pb->pid || pa->rank != pb->rank || !pa->argv != !pb->argv)
 		fuzz_fail("%s: process differs after a round trip", what);
@@ -193,6 +274,7 @@ fuzz_compare_profiles(const struct gpuproj_profile *a, const struct gpuproj_prof
 			  gpuproj_profile_count(b));
 	for (i = 0; i < gpuproj_profile_count(a); i++)
 		compare_kernel(gpuproj_profile_at(a, i), gpuproj_profile_at(b, i), i, what);
+	compare_timeline(a, b, what);
 }
 
 /* JSON text of p; NULL only on ENOMEM, anything else fails the oracle. */

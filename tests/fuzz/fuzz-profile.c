@@ -8,7 +8,11 @@
  * and position, the same profile); a profile it accepts is written, loads
  * back and means the same (fuzz_check_profile()); and every model projects each of its first
  * kernels between two GPUs of the built-in targets.yaml either with an
- * error or with a finite, non-negative interval around its point.
+ * error or with a finite, non-negative interval around its point; and a
+ * whole-run timeline replays onto the source GPU and onto another into
+ * finite, non-negative parts whose bar adds up to the wall time, with a
+ * finite identity error and an explained share in [0, 1] (the identity
+ * tolerance itself is not asserted: the input's times are arbitrary).
  */
 #include "config.h"
 
@@ -19,6 +23,7 @@
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
+#include <gpuproj/timeline.h>
 
 #include "fuzz-common.h"
 #include "profile-json.h"
@@ -93,6 +98,45 @@ check_pieces(const uint8_t *data, size_t size, int status, const struct gpuproj_
 	gpuproj_profile_free(w);
 }
 
+/* The replay of a timeline: finite, non-negative parts whose bar is the wall time. */
+static void
+check_whole(const struct gpuproj_profile *p)
+{
+	size_t n = gpuproj_targets_count(targets), i;
+	const struct gpuproj_target *src = gpuproj_targets_get(targets, 0);
+	const struct gpuproj_target *tgts[2] = { src, gpuproj_targets_get(targets, n - 1) };
+
+	if (!gpuproj_profile_timeline(p))
+		return;
+	for (i = 0; i < 2; i++) {
+		struct gpuproj_run_projection run;
+		const struct gpuproj_whole_run *w = &run.whole;
+		const double *parts[] = { &w->wall_ns, &w->lo_ns, &w->hi_ns, &w->replayed_ns,
+					  &w->carried_ns, &w->kernel_ns, &w->copy_ns, &w->host_ns,
+					  &w->idle_ns, &w->bar_kernel_ns, &w->bar_copy_ns,
+					  &w->bar_host_ns };
+		size_t j;
+
+		if (gpuproj_project_run(p, gpuproj_model_default(), src, tgts[i], NULL, &run) !=
+		    GPUPROJ_OK)
+			continue;
+		for (j = 0; w->valid && j < sizeof(parts) / sizeof(parts[0]); j++) {
+			if (!isfinite(*parts[j]) || *parts[j] < 0)
+				fuzz_fail("whole run onto %s: part %zu is %g", tgts[i]->name, j,
+					  *parts[j]);
+		}
+		if (w->valid && (fabs(w->bar_kernel_ns + w->bar_copy_ns + w->bar_host_ns +
+				      w->carried_ns - w->wall_ns) > 1e-6 * w->wall_ns + 1e-3 ||
+				 !isfinite(w->identity_error) || !(w->explained >= 0) ||
+				 w->explained > 1 + 1e-9))
+			fuzz_fail("whole run onto %s: bar %g + %g + %g + %g for a wall of %g, "
+				  "identity error %g, explained %g", tgts[i]->name, w->bar_kernel_ns,
+				  w->bar_copy_ns, w->bar_host_ns, w->carried_ns, w->wall_ns,
+				  w->identity_error, w->explained);
+		gpuproj_run_projection_clear(&run);
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -105,6 +149,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fuzz_check_profile(p, "profile JSON");
 	check_models(p);
+	check_whole(p);
 	gpuproj_profile_free(p);
 	return 0;
 }

@@ -194,9 +194,14 @@ run_prog(struct run *r, const char *const *env, const char *const *argv)
 	}
 	{
 		const char *old = getenv("LD_LIBRARY_PATH");
-		char *kv = fmt("LD_LIBRARY_PATH=%s%s%s", need_env("INJECT_FAKE_LIBDIR"),
-			       old && *old ? ":" : "", old && *old ? old : "");
+		bool nolegacy = false;
+		char *kv;
 
+		for (i = 0; env && env[i]; i++)
+			nolegacy |= strcmp(env[i], INJECT_NO_LEGACY_PROFILER) == 0;
+		kv = fmt("LD_LIBRARY_PATH=%s%s%s%s%s",
+			 nolegacy ? need_env("INJECT_FAKE_NOLEGACY_LIBDIR") : "", nolegacy ? ":" : "",
+			 need_env("INJECT_FAKE_LIBDIR"), old && *old ? ":" : "", old && *old ? old : "");
 		env_set(&e, kv);
 		free(kv);
 	}
@@ -211,8 +216,10 @@ run_prog(struct run *r, const char *const *env, const char *const *argv)
 	SET("GPUPROJ_TARGETS=%s", inject_targets());
 	SET("FAKE_REPORT=%s/fake.txt", r->dir);
 #undef SET
-	for (i = 0; env && env[i]; i++)
-		env_set(&e, env[i]);
+	for (i = 0; env && env[i]; i++) {
+		if (strcmp(env[i], INJECT_NO_LEGACY_PROFILER) != 0)
+			env_set(&e, env[i]);
+	}
 
 	/* argv: wrapper words, then the program. */
 	if (w && *w) {

@@ -27,8 +27,16 @@ struct run {
 };
 
 /*
+ * An `env` entry that is no variable: the test double's libcupti.so.13
+ * comes without the legacy profiler API (tests/fake/no-legacy/), as a CUPTI
+ * that removed what CUDA 13.0 deprecated.
+ */
+#define INJECT_NO_LEGACY_PROFILER "@no-legacy-profiler"
+
+/*
  * Run fake-app with `cmds` (NULL-terminated). `env` (NULL-terminated)
- * adds or overrides variables ("NAME=value"), or removes one ("-NAME").
+ * adds or overrides variables ("NAME=value"), or removes one ("-NAME");
+ * INJECT_NO_LEGACY_PROFILER swaps in the double without the legacy API.
  * The base environment: the test double first in LD_LIBRARY_PATH,
  * CUDA_INJECTION64_PATH=libproj.so, GPUPROJ_OUTPUT=dir/out.json,
  * GPUPROJ_TARGETS=the fixture, FAKE_REPORT=dir/fake.txt, no other

@@ -90,9 +90,9 @@ static const struct usage_case {
 	  "not 'boost'" },
 	{ "validate --clock 1 a.csv", "gpuproj: validate: --clock must be sustained or burst, "
 	  "not '1'" },
-	{ "targets", "gpuproj: targets: missing verb: list, show NAME or check FILE" },
-	{ "targets frobnicate", "gpuproj: targets: unknown verb 'frobnicate': list, show NAME or "
-	  "check FILE" },
+	{ "targets", "gpuproj: targets: missing verb: list, show NAME, check FILE or derive PROFILE" },
+	{ "targets frobnicate", "gpuproj: targets: unknown verb 'frobnicate': list, show NAME, "
+	  "check FILE or derive PROFILE" },
 	{ "targets check", "gpuproj: targets: check needs exactly one FILE" },
 	/* A short option inside a cluster is named by its letter. */
 	{ "sass -qx a.cubin", "gpuproj: sass: unknown option '-x'" },
@@ -176,10 +176,10 @@ START_TEST(project_json_and_csv)
 			 0);
 	ck_assert_ptr_nonnull(strstr(out, "kernel,tag,grid,block,launches,source_ns,target,model,"
 				     "status,lo_ns,hi_ns,point_ns,speedup,binding,measured_ns,"
-				     "error_pct,why,interval_gpus\n"));
+				     "error_pct,why,interval_gpus,source_basis\n"));
 	/* --intervals levels: not calibrated, so interval_gpus is empty. */
 	ck_assert_msg(strstr(out, "stream,,1024x1x1,256x1x1,10,1.2e+06,TgtGPU,hroof,ok,300000,"
-			     "300000,300000,4,dram,200000,50,,\n") != NULL, "%s", out);
+			     "300000,300000,4,dram,200000,50,,,targets.yaml\n") != NULL, "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "(total),,,,11,1.2005e+07,TgtGPU,hroof,ok,3.005e+06,"));
 	free(out);
 	free(err);
@@ -282,15 +282,16 @@ START_TEST(project_interval_unseen_gpus)
 				  "--target V100-PCIe-16GB --target H200-SXM-141GB --format csv "
 				  "'%s'", test_data("profile-test.json")), 0);
 	line = line_starting(out, "stream,,1024x1x1,256x1x1,10,1.2e+06,H200-SXM-141GB,");
-	ck_assert_msg(line && strlen(line) > 7 && strcmp(line + strlen(line) - 7, ",unseen") == 0,
-		      "%s", out);
+	ck_assert_msg(line && strlen(line) > 20 &&
+		      strcmp(line + strlen(line) - 20, ",unseen,targets.yaml") == 0, "%s", out);
 	free(line);
 	line = line_starting(out, "stream,,1024x1x1,256x1x1,10,1.2e+06,V100-PCIe-16GB,");
-	ck_assert_msg(line && strlen(line) > 7 && strcmp(line + strlen(line) - 7, ",fitted") == 0,
-		      "%s", out);
+	ck_assert_msg(line && strlen(line) > 20 &&
+		      strcmp(line + strlen(line) - 20, ",fitted,targets.yaml") == 0, "%s", out);
 	free(line);
 	line = line_starting(out, "(total),,,,11,1.2005e+07,H200-SXM-141GB,");
-	ck_assert_msg(line && strcmp(line + strlen(line) - 7, ",unseen") == 0, "%s", out);
+	ck_assert_msg(line && strcmp(line + strlen(line) - 20, ",unseen,targets.yaml") == 0, "%s",
+		      out);
 	free(line);
 	free(out);
 	free(err);
@@ -316,7 +317,10 @@ START_TEST(project_unknown_source_lists_close_names)
 			     prof), 1);
 	ck_assert_str_eq(out, "");
 	ck_assert_str_eq(err, "gpuproj: the profile's GPU 'Test Sourze GPU' is not in targets.yaml; "
-			 "close names: SrcGPU (`gpuproj targets list` shows all)\n");
+			 "close names: SrcGPU (`gpuproj targets list` shows all); no provisional "
+			 "entry either: the profile does not record the GPU's name, compute "
+			 "capability, SM count and clock, which a provisional entry is derived "
+			 "from\n");
 	free(out);
 	free(err);
 	/* --source fixes it. */
@@ -333,6 +337,157 @@ START_TEST(project_unknown_source_lists_close_names)
 	ck_assert_int_eq(test_count_dir(dir), 1);
 	free(prof);
 	free(text);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * A profile libproj.so wrote on a GPU the built-in targets.yaml does not
+ * list (the test double playing an RTX A5000, tests/data/profile-rtx-a5000.json):
+ * `targets derive` prints a provisional entry that loads and follows the one
+ * basis; `project` projects from it, says so once on stderr and marks it in
+ * the table, JSON and CSV.
+ */
+START_TEST(project_provisional_source)
+{
+	char *dir = test_tmpdir(), *out, *err, *yaml, *line;
+
+	ck_assert_int_eq(test_cli(&out, &err, "targets derive '%s'",
+				  test_data("profile-rtx-a5000.json")), 0);
+	ck_assert_str_eq(err, "");
+	ck_assert_ptr_nonnull(strstr(out, "  - name: RTX-A5000\n"));
+	ck_assert_ptr_nonnull(strstr(out, "    match: [\"NVIDIA RTX A5000\"]\n"));
+	ck_assert_ptr_nonnull(strstr(out, "    peak_bw_gbs: {dram: 768.1}\n"));
+	yaml = test_write_file(dir, "a5000.yaml", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "targets check --one-basis '%s'", yaml), 0);
+	ck_assert_ptr_nonnull(strstr(out, "OK, 1 GPUs, schema gpuproj-targets/1, one basis"));
+	free(out);
+	free(err);
+
+	ck_assert_int_eq(test_cli(&out, &err, "project --target H100-SXM5-80GB '%s'",
+				  test_data("profile-rtx-a5000.json")), 0);
+	ck_assert_msg(strncmp(err, "gpuproj: project: note: the profile's GPU 'NVIDIA RTX A5000' "
+			      "is not in targets.yaml: projecting from a provisional entry derived "
+			      "from its device attributes and the per-SM figures of ", 150) == 0,
+		      "%s", err);
+	ck_assert_ptr_nonnull(strstr(out, "source GPU: RTX-A5000 (NVIDIA RTX A5000, sm_86, 64 SMs"));
+	ck_assert_ptr_nonnull(strstr(out, "  provisional (basis device-attributes): not in "
+				     "targets.yaml; derived from"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "project --target H100-SXM5-80GB --format json '%s'",
+				  test_data("profile-rtx-a5000.json")), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"source_target\": \"RTX-A5000\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"source_basis\": \"device-attributes\""));
+	ck_assert_ptr_nonnull(strstr(out, "\"source_derived_from\": \""));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "project --target H100-SXM5-80GB --format csv '%s'",
+				  test_data("profile-rtx-a5000.json")), 0);
+	line = line_starting(out, "(total),,,,2,");
+	ck_assert_msg(line && strcmp(line + strlen(line) - 18, ",device-attributes") == 0, "%s",
+		      out);
+	free(line);
+	free(out);
+	free(err);
+	/* The gate and the procurement report say so too. */
+	{
+		char *md = NULL, *html = NULL, *text;
+
+		ck_assert_int_gt(asprintf(&md, "%s/gate.md", dir), 0);
+		ck_assert_int_eq(test_cli(&out, &err, "gate --baseline '%s' '%s' --target "
+					  "H100-SXM5-80GB --md '%s'",
+					  test_data("profile-rtx-a5000.json"),
+					  test_data("profile-rtx-a5000.json"), md), 0);
+		text = test_read_file(md);
+		ck_assert_ptr_nonnull(strstr(text, "> **Note:** the source GPU RTX-A5000 is not in "
+					     "targets.yaml: its projections use a provisional entry "
+					     "(basis device-attributes)"));
+		free(text);
+		free(out);
+		free(err);
+		free(md);
+		ck_assert_int_gt(asprintf(&md, "%s/report.md", dir), 0);
+		ck_assert_int_gt(asprintf(&html, "%s/report.html", dir), 0);
+		ck_assert_int_eq(test_cli(&out, &err, "report '%s' --md '%s' --html '%s'",
+					  test_data("profile-rtx-a5000.json"), md, html), 0);
+		text = test_read_file(md);
+		ck_assert_ptr_nonnull(strstr(text, "- **Source GPU basis:** device-attributes — not "
+					     "in targets.yaml"));
+		free(text);
+		text = test_read_file(html);
+		ck_assert_ptr_nonnull(strstr(text, "<th scope=\"row\">Source GPU basis</th><td>"
+					     "device-attributes: not in targets.yaml"));
+		free(text);
+		free(out);
+		free(err);
+		free(md);
+		free(html);
+	}
+	/* --source names a listed GPU: no derivation, and an unlisted name is an error. */
+	ck_assert_int_eq(test_cli(&out, &err, "project --source 'NVIDIA RTX A5000' --target "
+				  "H100-SXM5-80GB '%s'", test_data("profile-rtx-a5000.json")), 1);
+	ck_assert_ptr_nonnull(strstr(err, "source GPU 'NVIDIA RTX A5000' is not in targets.yaml"));
+	free(out);
+	free(err);
+	free(yaml);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Tensor work (tests/data/profile-tensor.json: 2e10 FP16 tensor FLOP and
+ * 2e9 CUDA-core FLOP; test-hroof tensor_and_cuda_pipes works the numbers:
+ * 2 ms -> 1 ms on TgtGPU): the FLOP mix per run and per kernel in the
+ * table, the JSON's flop_mix, the report's and the gate's Markdown.
+ */
+START_TEST(project_tensor_flop_mix)
+{
+	char *dir = test_tmpdir(), *out, *err, *md, *text;
+
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --intervals levels --target "
+				  "TgtGPU " TARGETS " '%s'", test_data("targets-test.yaml"),
+				  test_data("profile-tensor.json")), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\nFLOP mix of the run: tensor fp16 90.9%, CUDA cores "
+				     "9.1%\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\n   FLOP mix: tensor fp16 90.9%, CUDA cores 9.1%\n"));
+	ck_assert_ptr_nonnull(strstr(out, "TgtGPU                     1.00 ms"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --target TgtGPU --format json "
+				  TARGETS " '%s'", test_data("targets-test.yaml"),
+				  test_data("profile-tensor.json")), 0);
+	ck_assert_msg(strstr(out, "\"flop_mix\": {\n  \"cuda_flop\": 2000000000.0,\n  "
+			     "\"tensor_flop\": {\n   \"fp16\": 20000000000.0\n  }\n }") != NULL, "%s",
+		      out);
+	free(out);
+	free(err);
+	ck_assert_int_gt(asprintf(&md, "%s/gate.md", dir), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "gate " TARGETS " --baseline '%s' '%s' --target TgtGPU "
+				  "--md '%s'", test_data("targets-test.yaml"),
+				  test_data("profile-tensor.json"), test_data("profile-tensor.json"),
+				  md), 0);
+	text = test_read_file(md);
+	ck_assert_ptr_nonnull(strstr(text, "FLOP mix of the current run: tensor fp16 90.9%, CUDA "
+				     "cores 9.1%.\n"));
+	free(text);
+	free(out);
+	free(err);
+	free(md);
+	ck_assert_int_gt(asprintf(&md, "%s/report.md", dir), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "report " TARGETS " '%s' --md '%s' --html '%s/r.html'",
+				  test_data("targets-test.yaml"), test_data("profile-tensor.json"), md,
+				  dir), 0);
+	text = test_read_file(md);
+	ck_assert_ptr_nonnull(strstr(text, "- **FLOP mix:** tensor fp16 90.9%, CUDA cores 9.1%"));
+	free(text);
+	free(out);
+	free(err);
+	free(md);
 	test_rmtree(dir);
 	free(dir);
 }
@@ -607,6 +762,8 @@ cli_suite(void)
 	tcase_add_test(tc, project_interval_unseen_gpus);
 	tcase_add_test(tc, project_unknown_source_lists_close_names);
 	tcase_add_test(tc, project_bad_files);
+	tcase_add_test(tc, project_provisional_source);
+	tcase_add_test(tc, project_tensor_flop_mix);
 	tcase_add_test(tc, targets_verbs);
 	tcase_add_test(tc, builtin_main_job);
 	tcase_add_test(tc, project_model_all);

@@ -212,7 +212,7 @@ START_TEST(notes_per_target_when_coverage_differs)
 				  "--target V100-SXM2-16GB", path), 0);
 	ck_assert_ptr_nonnull(strstr(out, "\n(total),,,,1,100000,V100-SXM2-16GB,hroof-occ,not "
 				     "projected,,,,,,,,\"1 of 1 kernels not projected, 0 by a "
-				     "fallback (0 coarser)\",\n"));
+				     "fallback (0 coarser)\",,targets.yaml\n"));
 	free(out);
 	free(err);
 	free(path);

@@ -7,6 +7,10 @@
  *           DRAM 100, L2 400, L1 1000, shared 1280 GB/s
  *   TgtGPU: FP32 FMA 4000, FP64 FMA peak 2000 but measured 1600 (used);
  *           DRAM 400, L2 800, L1 2000, shared 2560 GB/s
+ *   Tensor (GFLOP/s): SrcGPU FP16 20000 (FP16 accumulate too), every other
+ *   precision null; TgtGPU FP16 peak 80000, measured 60000 (used), BF16
+ *   80000, TF32 40000, FP8 160000, FP64 4000, FP4 null, INT8 and
+ *   FP16-accumulate absent (unknown).
  *
  * Notation below: t in seconds, rates in FLOP/s or B/s, times in ns.
  */
@@ -170,6 +174,186 @@ END_TEST
  * Conflicts count: the same kernel without them (2.5e5 wavefronts) has a
  *   4× shorter t_shM (2.5e-5 s on the source).
  */
+/* A kernel with tensor work only: no CUDA-core FP counter at all. */
+static struct gpuproj_kernel *
+tensor_kernel(const char *name, double duration_ns)
+{
+	struct gpuproj_signature sig = { .name = name, .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+	struct gpuproj_kernel *k;
+
+	ck_assert_int_eq(gpuproj_profile_kernel(prof, &sig, &k), 0);
+	gpuproj_kernel_add_duration(k, duration_ns);
+	k->profiled = 1;
+	return k;
+}
+
+/*
+ * Where each precision runs (gpuproj_tensor_path()): its own path, the
+ * table's next precision, or CUDA cores; measured rates first.
+ */
+START_TEST(tensor_paths)
+{
+	struct gpuproj_tensor_path t;
+
+	ck_assert_int_eq(gpuproj_tensor_path(tgt, GPUPROJ_TPREC_FP16, &t), 0);
+	ck_assert(t.tensor == GPUPROJ_TPREC_FP16 && !t.fallback && !t.unknown);
+	ck_assert_rel(t.gflops, 60000.0); /* max_tensor wins over the 80000 peak */
+	/* FP16 accumulate absent: unknown, the FP32-accumulate rate instead. */
+	ck_assert_int_eq(gpuproj_tensor_path(tgt, GPUPROJ_TPREC_FP16_ACC16, &t), 0);
+	ck_assert(t.tensor == GPUPROJ_TPREC_FP16 && t.fallback && t.unknown);
+	/* FP4 null -> FP8. */
+	ck_assert_int_eq(gpuproj_tensor_path(tgt, GPUPROJ_TPREC_FP4, &t), 0);
+	ck_assert(t.tensor == GPUPROJ_TPREC_FP8 && t.fallback && !t.unknown);
+	ck_assert_rel(t.gflops, 160000.0);
+	/* INT8 unknown -> DP4A on CUDA cores: 4 x the FP32 FMA rate. */
+	ck_assert_int_eq(gpuproj_tensor_path(tgt, GPUPROJ_TPREC_INT8, &t), 0);
+	ck_assert(t.tensor == GPUPROJ_TPREC_COUNT && t.cuda == GPUPROJ_FP32 && t.unknown);
+	ck_assert_rel(t.gflops, 16000.0);
+	/* SrcGPU: FP8 null -> BF16 null -> CUDA-core FP32; FP64 -> CUDA-core FP64. */
+	ck_assert_int_eq(gpuproj_tensor_path(src, GPUPROJ_TPREC_FP8, &t), 0);
+	ck_assert(t.tensor == GPUPROJ_TPREC_COUNT && t.cuda == GPUPROJ_FP32 && t.fallback);
+	ck_assert_rel(t.gflops, 2000.0);
+	ck_assert_int_eq(gpuproj_tensor_path(src, GPUPROJ_TPREC_FP64, &t), 0);
+	ck_assert(t.tensor == GPUPROJ_TPREC_COUNT && t.cuda == GPUPROJ_FP64);
+	ck_assert_rel(t.gflops, 1000.0);
+	ck_assert_int_eq(gpuproj_tensor_path(src, GPUPROJ_TPREC_COUNT, &t), GPUPROJ_E_INVAL);
+}
+END_TEST
+
+/*
+ * A tensor-bound GEMM: 2e9 FP16 tensor FLOP, 1e6 B per level, 200 µs.
+ * Source: t_tensor = 2e9 / 2e13 = 1e-4 s, no CUDA-core work: Perf^ceil =
+ *   2e9 / 1e-4 = 2e13; BW·OI at DRAM = 1e11 · 2e9/1e6 = 2e14 > 2e13, so every
+ *   roofline is 2e13. Target: FP16 measured 6e13 -> rooflines 6e13.
+ *   T_t = 2e5 · 2e13 / 6e13 = 66666.67 ns; binding compute.
+ */
+START_TEST(tensor_bound)
+{
+	struct gpuproj_kernel *k = tensor_kernel("hgemm", 2e5);
+	struct gpuproj_projection p;
+	struct gpuproj_hroof h;
+
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP16, 2e9);
+	bytes(k, 1e6, 1e6, 1e6, 0);
+	ck_assert_int_eq(gpuproj_hroof_ceilings(k, src, 1.0, &h, NULL, 0), 0);
+	ck_assert_rel(h.flop, 2e9);
+	ck_assert_rel(h.flop_tensor, 2e9);
+	ck_assert_rel(h.t_tensor, 1e-4);
+	ck_assert_rel(h.perf_ceil, 2e13);
+	ck_assert_uint_eq(h.tensor_fallback, 0);
+	p = project(k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_OK);
+	ck_assert_rel(p.lo_ns, 2e5 * 2e13 / 6e13);
+	ck_assert_rel(p.hi_ns, 2e5 * 2e13 / 6e13);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_COMPUTE);
+}
+END_TEST
+
+/*
+ * BF16 work on a source without BF16 tensor cores (SrcGPU: null -> SGEMM on
+ * CUDA cores, 2e12 FLOP/s): 2e9 FLOP take t_cuda = 1e-3 s; 1.1 ms measured.
+ * Target BF16 8e13: T_t = 1.1e6 · 2e12 / 8e13 = 27500 ns.
+ */
+START_TEST(tensor_fallback_to_cuda_cores)
+{
+	struct gpuproj_kernel *k = tensor_kernel("bf16gemm", 1.1e6);
+	struct gpuproj_projection p;
+	struct gpuproj_hroof h;
+
+	set(k, GPUPROJ_M_FLOP_TENSOR_BF16, 2e9);
+	bytes(k, 1e6, 1e6, 1e6, 0);
+	ck_assert_int_eq(gpuproj_hroof_ceilings(k, src, 1.0, &h, NULL, 0), 0);
+	ck_assert_rel(h.t_cuda, 1e-3);
+	ck_assert_rel(h.t_tensor, 0.0);
+	ck_assert_rel(h.perf_ceil, 2e12);
+	ck_assert_uint_eq(h.tensor_fallback, 1u << GPUPROJ_TPREC_BF16);
+	p = project(k, src, tgt);
+	ck_assert_rel(p.point_ns, 27500.0);
+	/* The note says where the work runs on a target without the path. */
+	{
+		static const struct gpuproj_model_options notes = { .level_interval = true,
+								   .notes = true };
+
+		gpuproj_model_project(gpuproj_model_find("hroof"), k, tgt, src, &notes, &p);
+		ck_assert_int_eq(p.status, GPUPROJ_OK);
+		ck_assert_str_eq(p.note, "tensor bf16 -> CUDA-core fp32 (bf16 no path)");
+	}
+}
+END_TEST
+
+/*
+ * Both pipes at once: 1e9 FFMA (2e9 CUDA-core FLOP, warp efficiency 1) and
+ * 2e10 FP16 tensor FLOP, 2 ms measured.
+ * Source: t_cuda = 2e9/2e12 = 1e-3, t_tensor = 2e10/2e13 = 1e-3; compute
+ *   1e-3 s, Perf^ceil = 2.2e10 / 1e-3 = 2.2e13.
+ * Target: t_cuda = 2e9/4e12 = 5e-4, t_tensor = 2e10/6e13 = 3.33e-4; compute
+ *   5e-4 s (the CUDA cores now bind), Perf^ceil = 4.4e13. T_t = 2e6/2 = 1e6.
+ */
+START_TEST(tensor_and_cuda_pipes)
+{
+	struct gpuproj_kernel *k = kernel("fused", 2e6);
+	struct gpuproj_projection p;
+	struct gpuproj_hroof h;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 1e9);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP16, 2e10);
+	bytes(k, 1e6, 1e6, 1e6, 0);
+	ck_assert_int_eq(gpuproj_hroof_ceilings(k, tgt, 1.0, &h, NULL, 0), 0);
+	ck_assert_rel(h.t_cuda, 5e-4);
+	ck_assert_rel(h.perf_ceil, 4.4e13);
+	p = project(k, src, tgt);
+	ck_assert_rel(p.point_ns, 1e6);
+	/* Without the tensor metric the kernel needs its CUDA-core counters only. */
+	k->metric_n[GPUPROJ_M_FLOP_TENSOR_FP16] = 0;
+	ck_assert_int_eq(gpuproj_hroof_ceilings(k, src, 1.0, &h, NULL, 0), 0);
+	ck_assert_rel(h.flop_tensor, 0.0);
+	ck_assert_rel(h.perf_ceil, 2e12);
+}
+END_TEST
+
+/*
+ * Issue 21, "quant and sol: say what they do with tensor work": a model
+ * that leaves tensor work off the tensor pipes says so in its note, with
+ * the share of FLOP it leaves out (2e10 of 2.2e10 = 90.9 %); the models
+ * that model it (hroof, hroof-occ, irm) never do.
+ */
+START_TEST(tensor_unmodelled_note)
+{
+	static const struct gpuproj_model_options notes = { .level_interval = true,
+							   .notes = true };
+	struct gpuproj_kernel *k = kernel("fused", 2e6);
+	struct gpuproj_targets *builtin = NULL;
+	const struct gpuproj_target *a100, *h100;
+	struct gpuproj_error err = { 0 };
+	struct gpuproj_projection p;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 1e9);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP16, 2e10);
+	bytes(k, 1e6, 1e6, 1e6, 0);
+	/* naive needs peak_bw_gbs, which the test GPUs lack: the built-in A100 and H100. */
+	ck_assert_int_eq(gpuproj_targets_load_builtin(&builtin, &err), GPUPROJ_OK);
+	a100 = gpuproj_targets_find(builtin, "A100-SXM4-40GB");
+	h100 = gpuproj_targets_find(builtin, "H100-SXM5-80GB");
+	gpuproj_model_project(gpuproj_model_find("naive"), k, a100, h100, &notes, &p);
+	ck_assert_msg(p.status == GPUPROJ_OK, "%s", p.why);
+	ck_assert_msg(strstr(p.note, "; tensor work 90.9% of FLOP not modelled: the datasheet "
+				     "FP32 and DRAM ratio by definition"), "%s", p.note);
+	for (const char *const *m = (const char *const[]){ "hroof", "hroof-occ", "irm", NULL }; *m;
+	     m++) {
+		gpuproj_model_project(gpuproj_model_find(*m), k, src, tgt, &notes, &p);
+		ck_assert_msg(!strstr(p.note, "not modelled"), "%s: %s", *m, p.note);
+	}
+	/* Without tensor work: no such note. */
+	k->metric_n[GPUPROJ_M_FLOP_TENSOR_FP16] = 0;
+	gpuproj_model_project(gpuproj_model_find("naive"), k, a100, h100, &notes, &p);
+	ck_assert_int_eq(p.status, GPUPROJ_OK);
+	ck_assert_ptr_null(strstr(p.note, "tensor"));
+	gpuproj_targets_free(builtin);
+}
+END_TEST
+
 START_TEST(shared_with_bank_conflicts)
 {
 	struct gpuproj_kernel *k = kernel("smem", 2e5);
@@ -490,6 +674,11 @@ hroof_suite(void)
 	tcase_add_test(tc, dram_bound);
 	tcase_add_test(tc, compute_bound_uses_measured_peak);
 	tcase_add_test(tc, shared_with_bank_conflicts);
+	tcase_add_test(tc, tensor_paths);
+	tcase_add_test(tc, tensor_bound);
+	tcase_add_test(tc, tensor_fallback_to_cuda_cores);
+	tcase_add_test(tc, tensor_unmodelled_note);
+	tcase_add_test(tc, tensor_and_cuda_pipes);
 	tcase_add_test(tc, flop_free_copy);
 	tcase_add_test(tc, mixed_fp32_fp64);
 	tcase_add_test(tc, warp_efficiency_quarter);

@@ -792,6 +792,39 @@ START_TEST(duplicate_metric_in_a_launch)
 }
 END_TEST
 
+/*
+ * L2 bytes: the SMs' sectors (lts__t_sectors_srcunit_tex.sum x 32 B, what
+ * libproj.so collects) win over lts__t_bytes.sum, which on split-L2 chips
+ * also counts the traffic between the two partitions; the other is kept by
+ * name. Without the srcunit_tex form, lts__t_bytes.sum is used.
+ */
+START_TEST(l2_bytes_prefer_sm_sectors)
+{
+	static const char both[] = LONG_HEADER "\n"
+		ROW("0") "\"lts__t_bytes.sum\",\"byte\",\"4,000\"\n"
+		ROW("0") "\"lts__t_sectors_srcunit_tex.sum\",\"sector\",\"100\"\n";
+	static const char only_bytes[] = LONG_HEADER "\n"
+		ROW("0") "\"lts__t_bytes.sum\",\"byte\",\"4,000\"\n";
+	char *path = test_write_file(dir, "l2-both.csv", both);
+	struct gpuproj_profile *p = import_ok(path, NULL);
+	struct gpuproj_kernel *k = kernel(p, "k(int)", 4, 1, 1);
+	size_t i, kept = 0;
+
+	assert_metric(k, GPUPROJ_M_BYTES_L2, 3200, 1);
+	assert_metric(k, GPUPROJ_M_SECTORS_L2, 100, 1);
+	for (i = 0; i < k->n_extra; i++)
+		kept += strcmp(k->extra[i].name, "lts__t_bytes.sum") == 0 && k->extra[i].sum == 4000;
+	ck_assert_uint_eq(kept, 1);
+	gpuproj_profile_free(p);
+	free(path);
+	path = test_write_file(dir, "l2-bytes.csv", only_bytes);
+	p = import_ok(path, NULL);
+	assert_metric(kernel(p, "k(int)", 4, 1, 1), GPUPROJ_M_BYTES_L2, 4000, 1);
+	gpuproj_profile_free(p);
+	free(path);
+}
+END_TEST
+
 START_TEST(extra_metric_in_two_units)
 {
 	static const char text[] = LONG_HEADER "\n"
@@ -1755,19 +1788,19 @@ START_TEST(cli_device_name_and_stdin)
 	int rc;
 
 	if (asprintf(&json, "%s/vec.json", dir) < 0 ||
-	    asprintf(&args, "import ncu --device-name 'NVIDIA GeForce RTX 3090' - -o '%s' < '%s'",
+	    asprintf(&args, "import ncu --device-name 'NVIDIA GeForce RTX 3070' - -o '%s' < '%s'",
 		     json, test_data("ncu-sections.csv")) < 0)
 		abort();
 	rc = test_cli(&out, &errout, "%s", args);
 	ck_assert_msg(rc == 0, "%s", errout);
 	/* Not in targets.yaml: one line naming close entries and the two ways out. */
-	ck_assert_msg(strstr(errout, "  device: NVIDIA GeForce RTX 3090, CC 8.6; warning: the "
-			     "export's GPU 'NVIDIA GeForce RTX 3090' is not in targets.yaml; close "
+	ck_assert_msg(strstr(errout, "  device: NVIDIA GeForce RTX 3070, CC 8.6; warning: the "
+			     "export's GPU 'NVIDIA GeForce RTX 3070' is not in targets.yaml; close "
 			     "names: ") != NULL, "%s", errout);
 	ck_assert_ptr_nonnull(strstr(errout, " (name it with --device-name NAME here, or --source "
 				     "NAME to `gpuproj project`)\n"));
 	ck_assert_int_eq(gpuproj_profile_load(json, &p, &err), 0);
-	ck_assert_str_eq(gpuproj_profile_device(p)->name, "NVIDIA GeForce RTX 3090");
+	ck_assert_str_eq(gpuproj_profile_device(p)->name, "NVIDIA GeForce RTX 3070");
 	ck_assert_int_eq(gpuproj_profile_device(p)->cc_minor, 6);
 	ck_assert_str_eq(gpuproj_profile_attr(p, "import.file"), "-");
 	gpuproj_profile_free(p);
@@ -1919,6 +1952,7 @@ import_ncu_suite(void)
 	tcase_add_test(tl, application_output_between_results);
 	tcase_add_test(tl, bom_and_crlf);
 	tcase_add_test(tl, duplicate_metric_in_a_launch);
+	tcase_add_test(tl, l2_bytes_prefer_sm_sectors);
 	tcase_add_test(tl, extra_metric_in_two_units);
 	tcase_add_test(tl, no_launch_dimensions);
 	tcase_add_test(tl, ncu2020_speed_of_light_section);

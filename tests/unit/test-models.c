@@ -426,6 +426,26 @@ START_TEST(irm_instruction_bound)
 	ck_assert_ok(p);
 	ck_assert_rel(p.point_ns, 2e6);
 	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_INSTRUCTION);
+
+	/*
+	 * With 2e10 FP16 tensor FLOP behind those instructions: targets-models.yaml
+	 * gives no tensor rates (unknown), so the work runs at the FP32 FMA rate
+	 * (gpuproj_tensor_path()): t_tc = 2e10/2e12 = 1e-2 s on ModelSrc,
+	 * 2e10/3.2e12 = 6.25e-3 s on ModelTgt (its measured FP32 rate), far above
+	 * issue (2.5e-5 s): the instruction ceilings become 1e6/1e-2 = 0.1 and
+	 * 0.16 G inst/s, T_t = 1e6 · 0.1/0.16 = 6.25e5 ns.
+	 */
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP16, 2e10);
+	{
+		struct gpuproj_irm s;
+
+		ck_assert_int_eq(gpuproj_irm_compute(k, src, 32, 1e6, &s, NULL, 0), GPUPROJ_OK);
+		ck_assert_rel(s.t_tensor, 1e-2);
+		ck_assert_rel(s.gips_peak, 0.1);
+	}
+	p = project("irm", k, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 6.25e5);
 }
 END_TEST
 

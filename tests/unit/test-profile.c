@@ -136,6 +136,16 @@ sample_profile(void)
 
 	ck_assert_int_eq(gpuproj_profile_set_device(p, "NVIDIA H100 PCIe", "H100-PCIe-80GB", "GH100",
 						    9, 0, 114, 1.755e9), 0);
+	/* What libproj.so reads from the driver; integers, except the power limit. */
+	ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_MEMORY_CLOCK_KHZ, 1593000), 0);
+	ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_MEMORY_BUS_BITS, 5120), 0);
+	ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_L2_BYTES, 52428800), 0);
+	ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_POWER_LIMIT_W, 349.5), 0);
+	ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_WARP_SIZE, 32.5),
+			 GPUPROJ_E_INVAL);
+	ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_REGS_PER_SM, 0),
+			 GPUPROJ_E_INVAL);
+	ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_COUNT, 1), GPUPROJ_E_INVAL);
 	ck_assert_int_eq(gpuproj_profile_set_process(p, "lulesh", "node01", 4242, 3, argv), 0);
 	ck_assert_int_eq(gpuproj_profile_set_attr(p, "origin", "injection"), 0);
 	ck_assert_int_eq(gpuproj_profile_set_attr(p, "env.GPUPROJ_MODE", "full"), 0);
@@ -176,6 +186,15 @@ assert_same_profile(const struct gpuproj_profile *a, const struct gpuproj_profil
 	ck_assert_int_eq(gpuproj_profile_device(b)->cc_major, 9);
 	ck_assert_int_eq(gpuproj_profile_device(b)->sms, 114);
 	ck_assert_double_eq(gpuproj_profile_device(b)->clock_hz, 1.755e9);
+	for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
+		double va = gpuproj_profile_device(a)->driver[i];
+		double vb = gpuproj_profile_device(b)->driver[i];
+
+		ck_assert_msg((isnan(va) && isnan(vb)) || va == vb, "driver.%s: %g, %g",
+			      gpuproj_driver_attr_name(i), va, vb);
+	}
+	ck_assert_double_eq(gpuproj_profile_device(b)->driver[GPUPROJ_DRV_POWER_LIMIT_W], 349.5);
+	ck_assert(isnan(gpuproj_profile_device(b)->driver[GPUPROJ_DRV_WARP_SIZE]));
 	ck_assert_str_eq(gpuproj_profile_process(b)->argv[2], "80");
 	ck_assert_ptr_null(gpuproj_profile_process(b)->argv[3]);
 	ck_assert_int_eq(gpuproj_profile_process(b)->rank, 3);
@@ -368,6 +387,15 @@ static const struct bad_json {
 	{ "rank-range", "{\"schema\": \"gpuproj-profile/1\", \"process\": {\"rank\": "
 	  "9.3e18}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 53,
 	  "process: 'rank' must be an integer from 0 to 2^62 (or null), got 9.3e+18" },
+	/* device.driver: known attributes only, each in (0, max], integers but the power. */
+	{ "driver-unknown", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"driver\": "
+	  "{\"l3_bytes\": 5}}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 67,
+	  "device.driver: 'l3_bytes' is not a driver attribute gpuproj knows" },
+	{ "driver-range", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"driver\": "
+	  "{\"memory_bus_bits\": 38.5}}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 74,
+	  "device.driver: 'memory_bus_bits' 38.5 is outside (0, 65536] or not an integer" },
+	{ "driver-type", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"driver\": "
+	  "[1]}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 54, "device.driver: must be an object" },
 };
 
 START_TEST(json_bad_input)

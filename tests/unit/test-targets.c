@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 
 #include "common.h"
@@ -92,16 +93,23 @@ variant(const char *from, const char *to)
 	return replace_in(base_yaml, from, to);
 }
 
+/* base_yaml + tail (malloc'd). */
+static char *
+base_plus(const char *tail)
+{
+	char *out = malloc(sizeof(base_yaml) + strlen(tail));
+
+	ck_assert_ptr_nonnull(out);
+	strcpy(out, base_yaml);
+	strcat(out, tail);
+	return out;
+}
+
 /* base_yaml + rates_tail (malloc'd). */
 static char *
 rates_yaml(void)
 {
-	char *out = malloc(sizeof(base_yaml) + sizeof(rates_tail));
-
-	ck_assert_ptr_nonnull(out);
-	strcpy(out, base_yaml);
-	strcat(out, rates_tail);
-	return out;
+	return base_plus(rates_tail);
 }
 
 /* Load `text`; expect failure with status, line, column and message. */
@@ -234,16 +242,115 @@ START_TEST(rates_load)
 }
 END_TEST
 
-/* rates_yaml() with `from` replaced by `to`: expect the error. */
-static void
-expect_rates_error(const char *from, const char *to, int line, int column, const char *message)
+/*
+ * Tensor cores: peak_tensor (numbers, or null for a path the GPU lacks,
+ * sourced either way) and max_tensor (measured dense GEMM rates). Sources
+ * after tdp_w's (lines 35-37), values close the entry (lines 38-39).
+ */
+static const char tensor_tail[] =
+	"      peak_tensor: \"datasheet: dense, 1410 MHz [DS]\"\n"          /* 35 */
+	"      peak_tensor.fp8_gflops: \"datasheet: no FP8 tensor path [DS]\"\n" /* 36 */
+	"      max_tensor: \"measured: cuBLAS GEMM 8192^3 [M]\"\n"          /* 37 */
+	"    peak_tensor: {fp16_gflops: 312000, bf16_gflops: 312000, tf32_gflops: 156000,\n" /* 38 */
+	"                  fp8_gflops: null, int8_gops: 624000, fp64_gflops: 19500}\n"     /* 39 */
+	"    max_tensor: {bf16_gflops: 280000}\n";                          /* 40 */
+
+static char *
+tensor_yaml(void)
 {
-	char *base = rates_yaml();
+	return base_plus(tensor_tail);
+}
+
+/* tail_yaml() with `from` replaced by `to`: expect the schema error. */
+static void
+expect_tail_error(char *(*tail_yaml)(void), const char *from, const char *to, int line,
+		  int column, const char *message)
+{
+	char *base = tail_yaml();
 	char *text = replace_in(base, from, to);
 
 	expect_error(text, GPUPROJ_E_SCHEMA, line, column, message);
 	free(text);
 	free(base);
+}
+
+static void
+expect_tensor_error(const char *from, const char *to, int line, int column, const char *message)
+{
+	expect_tail_error(tensor_yaml, from, to, line, column, message);
+}
+
+START_TEST(tensor_rates)
+{
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_target *t;
+	char *text = tensor_yaml();
+	bool measured = false;
+
+	ck_assert_msg(gpuproj_targets_load_buffer(text, strlen(text), "t.yaml", &ts, &err) ==
+		      GPUPROJ_OK, "%s", err.message);
+	t = gpuproj_targets_get(ts, 0);
+	ck_assert_double_eq(t->peak_tensor[GPUPROJ_TPREC_FP16], 312000);
+	ck_assert_double_eq(t->peak_tensor[GPUPROJ_TPREC_FP64], 19500);
+	/* null: the GPU has no such path (0); absent: unknown (NaN). */
+	ck_assert_double_eq(t->peak_tensor[GPUPROJ_TPREC_FP8], 0);
+	ck_assert(isnan(t->peak_tensor[GPUPROJ_TPREC_FP4]));
+	ck_assert(isnan(t->max_tensor[GPUPROJ_TPREC_FP16]));
+	/* The models' rate: measured where given, else the peak, 0 or NaN passed on. */
+	ck_assert_double_eq(gpuproj_target_tensor_gflops(t, GPUPROJ_TPREC_BF16, &measured), 280000);
+	ck_assert(measured);
+	ck_assert_double_eq(gpuproj_target_tensor_gflops(t, GPUPROJ_TPREC_FP16, &measured), 312000);
+	ck_assert(!measured);
+	ck_assert_double_eq(gpuproj_target_tensor_gflops(t, GPUPROJ_TPREC_FP8, NULL), 0);
+	ck_assert(isnan(gpuproj_target_tensor_gflops(t, GPUPROJ_TPREC_FP4, NULL)));
+	ck_assert(isnan(gpuproj_target_tensor_gflops(t, GPUPROJ_TPREC_COUNT, NULL)));
+	ck_assert_int_eq(gpuproj_target_basis(t, "peak_tensor.fp8_gflops"), GPUPROJ_BASIS_DATASHEET);
+	ck_assert_str_eq(gpuproj_tensor_prec_name(GPUPROJ_TPREC_FP16_ACC16), "fp16_acc16");
+	ck_assert_str_eq(gpuproj_tensor_prec_key(GPUPROJ_TPREC_INT8), "int8_gops");
+	gpuproj_targets_free(ts);
+	free(text);
+	/* Without them: all unknown. */
+	ck_assert_int_eq(gpuproj_targets_load_buffer(base_yaml, strlen(base_yaml), "t.yaml", &ts,
+						     &err), GPUPROJ_OK);
+	ck_assert(isnan(gpuproj_targets_get(ts, 0)->peak_tensor[GPUPROJ_TPREC_FP16]));
+	gpuproj_targets_free(ts);
+
+	expect_tensor_error("fp16_gflops: 312000", "fp16_gflop: 312000", 38, 19,
+			    "unknown key 'fp16_gflop' in peak_tensor; did you mean 'fp16_gflops'?");
+	expect_tensor_error("{bf16_gflops: 280000}", "{bf16_gflops: 330000}", 40, 31,
+			    "'max_tensor.bf16_gflops' (330000) is above 'peak_tensor.bf16_gflops' "
+			    "(312000): a measured dense rate cannot exceed the dense peak");
+	expect_tensor_error("{bf16_gflops: 280000}", "{fp8_gflops: 280000}", 40, 30,
+			    "'max_tensor.fp8_gflops' is given, but 'peak_tensor.fp8_gflops' is null "
+			    "(no such tensor path)");
+	expect_tensor_error("int8_gops: 624000", "int8_gops: -1", 39, 48,
+			    "'peak_tensor.int8_gops' must be positive, got -1");
+	/* A null is a claim: without a source it is refused like a number. */
+	{
+		char *base = tensor_yaml(), *a, *b, *c;
+
+		a = replace_in(base, "      peak_tensor: \"datasheet: dense, 1410 MHz [DS]\"\n", "");
+		b = replace_in(a, "      peak_tensor.fp8_gflops: \"datasheet: no FP8 tensor path [DS]\"\n",
+			       "");
+		c = replace_in(b, "{fp16_gflops: 312000, bf16_gflops: 312000, tf32_gflops: 156000,\n"
+			       "                  fp8_gflops: null, int8_gops: 624000, fp64_gflops: 19500}",
+			       "{fp8_gflops: null}");
+		expect_error(c, GPUPROJ_E_SCHEMA, 36, 31, "'peak_tensor.fp8_gflops' of 'G1' has no "
+			     "source: add 'peak_tensor.fp8_gflops' (or its group) to 'sources'");
+		free(a);
+		free(b);
+		free(c);
+		free(base);
+	}
+}
+END_TEST
+
+/* rates_yaml() with `from` replaced by `to`: expect the error. */
+static void
+expect_rates_error(const char *from, const char *to, int line, int column, const char *message)
+{
+	expect_tail_error(rates_yaml, from, to, line, column, message);
 }
 
 /*
@@ -868,6 +975,154 @@ START_TEST(repository_targets_match_neusight_devices)
 }
 END_TEST
 
+/* The repository's targets.yaml. */
+static struct gpuproj_targets *
+load_repo(void)
+{
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/targets.yaml", test_source_root());
+	ck_assert_msg(gpuproj_targets_load(path, &ts, &err) == GPUPROJ_OK, "%s", err.message);
+	return ts;
+}
+
+/* An RTX A5000 as libproj.so records it (GA102, 64 SMs; driver attributes). */
+static struct gpuproj_profile *
+a5000_profile(bool with_memory)
+{
+	struct gpuproj_profile *p = gpuproj_profile_new();
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(gpuproj_profile_set_device(p, "NVIDIA RTX A5000", NULL, "GA102", 8, 6, 64,
+						    1.695e9), 0);
+	if (with_memory) {
+		ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_MEMORY_CLOCK_KHZ,
+								 8001000), 0);
+		ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_MEMORY_BUS_BITS, 384),
+				 0);
+	}
+	ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_L2_BYTES, 6291456), 0);
+	ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_THREADS_PER_SM, 1536), 0);
+	ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_SMEM_PER_SM_BYTES, 102400),
+			 0);
+	ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_MEMORY_BYTES,
+							 25757220864.0), 0);
+	ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_POWER_LIMIT_W, 230), 0);
+	return p;
+}
+
+/*
+ * A GPU the repository's targets.yaml does not list: a provisional entry
+ * from its driver attributes and a GA102 sibling, every number as
+ * src/target-derive.c documents it, loadable and one-basis clean.
+ */
+START_TEST(derive_provisional_entry)
+{
+	struct gpuproj_targets *ts = load_repo(), *set = NULL;
+	struct gpuproj_profile *p = a5000_profile(true);
+	const struct gpuproj_target *t, *s, *src = NULL;
+	struct gpuproj_error err = { 0 };
+	char *yaml = NULL;
+	double peak = 2 * 8001000e3 * 384 / 8 / 1e9; /* 768.096 GB/s */
+
+	ck_assert_msg(gpuproj_target_derive_yaml(gpuproj_profile_device(p), ts, &yaml, &err) == 0,
+		      "%s", err.message);
+	ck_assert_ptr_nonnull(strstr(yaml, "schema: gpuproj-targets/1\n"));
+	ck_assert_int_eq(gpuproj_targets_derive(gpuproj_profile_device(p), ts, &set, &err), 0);
+	ck_assert_uint_eq(gpuproj_targets_count(set), 1);
+	t = gpuproj_targets_get(set, 0);
+	s = gpuproj_targets_find(ts, t->derived_from);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(t->provisional, GPUPROJ_BASIS_DEVICE);
+	ck_assert_str_eq(t->name, "RTX-A5000");
+	ck_assert_str_eq(s->chip, "GA102");
+	ck_assert_str_eq(t->arch, "sm_86");
+	ck_assert_ptr_nonnull(gpuproj_targets_match(set, "NVIDIA RTX A5000"));
+	ck_assert_int_eq(t->sms, 64);
+	ck_assert_double_eq_tol(t->boost_clock_mhz, 1695, 1e-9);
+	ck_assert_double_eq_tol(t->clock_mhz, 1695 * s->clock_mhz / s->boost_clock_mhz, 0.06);
+	ck_assert_double_eq_tol(t->peak_dram_gbs, peak, 0.06);
+	ck_assert_double_eq_tol(t->bw_gbs[GPUPROJ_LEVEL_DRAM],
+				peak * s->stream_gbs[GPUPROJ_STREAM_TRIAD] / s->peak_dram_gbs, 0.06);
+	ck_assert_double_eq(t->bw_gbs[GPUPROJ_LEVEL_DRAM], t->stream_gbs[GPUPROJ_STREAM_TRIAD]);
+	ck_assert_double_eq_tol(t->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 2 * 128 * 64 * 1.695,
+				0.06);
+	ck_assert_double_eq_tol(t->bw_gbs[GPUPROJ_LEVEL_L2], s->bw_gbs[GPUPROJ_LEVEL_L2] * 64 *
+				1695 / (s->sms * s->boost_clock_mhz), 0.06);
+	ck_assert_double_eq(t->lanes_per_sm[GPUPROJ_LANE_FP32_INT32_SHARED], 64);
+	/* Limits: the driver's where given, the sibling's where not. */
+	ck_assert_int_eq(t->limits.threads_per_sm, 1536);
+	ck_assert_int_eq(t->limits.smem_per_sm_kib, 100);
+	ck_assert_double_eq(t->limits.l2_mib, 6);
+	ck_assert_int_eq(t->limits.regs_per_thread, s->limits.regs_per_thread);
+	ck_assert_double_eq_tol(t->memory_gib, 24, 0.05);
+	ck_assert_double_eq(t->tdp_w, 230);
+	ck_assert_int_eq(gpuproj_target_basis(t, "peak_bw_gbs.dram"), GPUPROJ_BASIS_DERIVED);
+	ck_assert_int_eq(gpuproj_target_basis(t, "sms"), GPUPROJ_BASIS_DATASHEET);
+	ck_assert_msg(gpuproj_target_check_one_basis(t, "derived", &err) == 0, "%s", err.message);
+
+	/* Through the profile: derived when the GPU is not listed ... */
+	set = gpuproj_targets_free(set);
+	ck_assert_int_eq(gpuproj_resolve_source_or_derive(p, ts, NULL, &src, &set, &err), 0);
+	ck_assert_ptr_nonnull(set);
+	ck_assert_ptr_eq(src, gpuproj_targets_get(set, 0));
+	ck_assert_str_eq(src->name, "RTX-A5000");
+	set = gpuproj_targets_free(set);
+	/* ... never with an explicit --source, which must name a listed GPU ... */
+	ck_assert_int_eq(gpuproj_resolve_source_or_derive(p, ts, "NVIDIA RTX A5000", &src, &set,
+							  &err), GPUPROJ_E_NOTFOUND);
+	ck_assert_ptr_null(set);
+	/* ... and a listed GPU is the file's entry. */
+	ck_assert_int_eq(gpuproj_profile_set_device(p, "NVIDIA A40", NULL, "GA102", 8, 6, 84, 1.74e9),
+			 0);
+	ck_assert_int_eq(gpuproj_resolve_source_or_derive(p, ts, NULL, &src, &set, &err), 0);
+	ck_assert_ptr_null(set);
+	ck_assert_str_eq(src->name, "A40");
+	ck_assert_ptr_null(src->provisional);
+	free(yaml);
+	gpuproj_profile_free(p);
+	gpuproj_targets_free(ts);
+}
+END_TEST
+
+/* What a provisional entry cannot be derived from, said. */
+START_TEST(derive_refused)
+{
+	struct gpuproj_targets *ts = load_repo(), *set = (struct gpuproj_targets *)0x1;
+	struct gpuproj_profile *p = a5000_profile(false);
+	const struct gpuproj_target *src = NULL;
+	struct gpuproj_error err = { 0 };
+	char *yaml = (char *)0x1;
+
+	ck_assert_int_eq(gpuproj_target_derive_yaml(gpuproj_profile_device(p), ts, &yaml, &err),
+			 GPUPROJ_E_NOTFOUND);
+	ck_assert_ptr_null(yaml);
+	ck_assert_str_eq(err.message, "the profile does not record the GPU's memory clock and bus "
+			 "width (device.driver, written by libproj.so since gpuproj " GPUPROJ_VERSION
+			 ")");
+	ck_assert_int_eq(gpuproj_resolve_source_or_derive(p, ts, NULL, &src, &set, &err),
+			 GPUPROJ_E_NOTFOUND);
+	ck_assert_ptr_null(set);
+	ck_assert_ptr_nonnull(strstr(err.message, "'NVIDIA RTX A5000' is not in targets.yaml"));
+	ck_assert_ptr_nonnull(strstr(err.message, "; no provisional entry either: the profile "
+					       "does not record the GPU's memory clock"));
+	gpuproj_profile_free(p);
+	/* An architecture the file has no GPU of. */
+	p = a5000_profile(true);
+	ck_assert_int_eq(gpuproj_profile_set_device(p, "Future GPU", NULL, "GX999", 99, 0, 200,
+						    3e9), 0);
+	ck_assert_int_eq(gpuproj_target_derive_yaml(gpuproj_profile_device(p), ts, &yaml, &err),
+			 GPUPROJ_E_NOTFOUND);
+	ck_assert_str_eq(err.message, "targets.yaml has no GPU of compute capability 99.0 with "
+			 "lanes_per_sm, stream_gbs.triad and peak_bw_gbs.dram to take per-SM "
+			 "figures from");
+	gpuproj_profile_free(p);
+	gpuproj_targets_free(ts);
+}
+END_TEST
+
 START_TEST(suggest_close_names)
 {
 	struct gpuproj_targets *ts = NULL;
@@ -976,6 +1231,7 @@ targets_suite(void)
 
 	tcase_add_test(tc, valid_file_loads);
 	tcase_add_test(tc, rates_load);
+	tcase_add_test(tc, tensor_rates);
 	tcase_add_test(tc, boost_hold);
 	tcase_add_test(tc, full_entry);
 	tcase_add_test(tc, error_rates_unknown_key);
@@ -1013,6 +1269,8 @@ targets_suite(void)
 	tcase_add_test(tc, cli_show_rates);
 	tcase_add_test(tc, repository_targets_valid);
 	tcase_add_test(tc, repository_targets_one_basis);
+	tcase_add_test(tc, derive_provisional_entry);
+	tcase_add_test(tc, derive_refused);
 	tcase_add_test(tc, repository_targets_match_neusight_devices);
 	tcase_add_test(tc, suggest_close_names);
 	tcase_add_test(tc, lookup_words_the_error);
