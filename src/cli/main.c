@@ -67,7 +67,7 @@ usage(FILE *f)
  * log (util.h term_text()): messages quote file names, options and what
  * inputs say, any of which may hold ESC, BEL or a carriage return.
  */
-static void
+static void __attribute__((format(printf, 2, 0)))
 message_v(const char *prefix, const char *fmt, va_list ap)
 {
 	char *text = NULL, *shown;
