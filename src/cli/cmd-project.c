@@ -445,8 +445,8 @@ cmd_project(int argc, char **argv)
 		fprintf(stderr, "gpuproj: project: note: the profile's GPU '%s' is not in "
 			"targets.yaml: projecting from a provisional entry derived from its device "
 			"attributes and the per-SM figures of %s (basis %s; `gpuproj targets derive "
-			"%s` prints it)\n", gpuproj_profile_device(profile)->name, src->derived_from,
-			src->provisional, profile_path);
+			"%s` prints it)\n", cli_shown(gpuproj_profile_device(profile)->name),
+			src->derived_from, src->provisional, cli_shown(profile_path));
 
 	/* The targets to project onto, in targets.yaml order or as given. */
 	n_tgts = n_target_names ? n_target_names : gpuproj_targets_count(targets);
