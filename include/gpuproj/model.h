@@ -2,7 +2,7 @@
 /**
  * @file model.h
  * Projection models: from a kernel measured on a source GPU to its time on
- * a target GPU (DESIGN.md §5).
+ * a target GPU (docs/internals/DESIGN.md §5).
  *
  * Every model works per kernel signature and returns, per target, an
  * interval [lo, hi] of per-launch times (ns), a point estimate and the

@@ -2,7 +2,7 @@
 /**
  * @file profile.h
  * Kernel records aggregated per signature, and the `gpuproj-profile/1`
- * JSON format (DESIGN.md §3, README "Profile JSON").
+ * JSON format (docs/internals/DESIGN.md §3, README "Profile JSON").
  *
  * A kernel signature is (mangled name, grid, block, dynamic shared bytes,
  * device ordinal, tag). Every launch of one signature folds into one
@@ -32,7 +32,7 @@ extern "C" {
 #define GPUPROJ_PROFILE_SCHEMA "gpuproj-profile/1"
 
 /**
- * Logical metrics (DESIGN.md §3). Each is a per-launch value; the JSON
+ * Logical metrics (docs/internals/DESIGN.md §3). Each is a per-launch value; the JSON
  * name is given by gpuproj_metric_name(). Only ever append.
  *
  * "thread-level" = executed by non-predicated threads (NVIDIA
@@ -242,7 +242,7 @@ double gpuproj_kernel_mean_ns(const struct gpuproj_kernel *k);
  */
 double gpuproj_kernel_total_ns(const struct gpuproj_kernel *k);
 /**
- * FLOP per launch, seed 000 eq. 2 numerator / DESIGN.md §3:
+ * FLOP per launch, seed 000 eq. 2 numerator / docs/internals/DESIGN.md §3:
  * Σ_p (2·fma_p + add_p + mul_p) over the precisions collected.
  * @param[out] ret_flop FLOP per launch
  * @return GPUPROJ_OK; GPUPROJ_E_MISSING when none of the nine

@@ -16,7 +16,7 @@
  * measured operation's time replaced by its projection onto the target,
  * everything else kept). Unlike both it records any CUDA application, not
  * one DNN training step, and aggregates the run into patterns so that
- * memory stays bounded (docs/DESIGN.md §8).
+ * memory stays bounded (docs/internals/DESIGN.md §8).
  *
  * **Epochs.** One application thread's CUDA calls are cut into epochs at
  * the points where the host waited for the GPU and nothing it had issued

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the libFuzzer harnesses of tests/fuzz share (docs/fuzzing.md):
+ * What the libFuzzer harnesses of tests/fuzz share (docs/internals/fuzzing.md):
  * feeding bytes to parsers that take a path, and the oracle of everything
  * that builds a profile: whatever a parser accepts must be a profile that
  * gpuproj writes, that loads back, and that means the same thing.
