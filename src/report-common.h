@@ -104,6 +104,6 @@ int json_save_atomic(json_t *root, const char *path, struct gpuproj_error *reter
 #define REPORT_UNSEEN_NOTE                                                                 \
 	"The interval was fitted on validation data without this target or the source GPU: " \
 	"its coverage there is unmeasured, and on GPUs held out of a fit it fell below the "  \
-	"fitted coverage (README \"Intervals\")."
+	"fitted coverage (docs/models.md \"Intervals\")."
 
 #endif

@@ -36,7 +36,7 @@
  * `gpuproj validate … --holdout shape --fit-intervals FILE` on the
  * corpora's counters, with sol's groups merged in from a run on the
  * default sections derived from them (gpuproj_intervals_merge();
- * README "Intervals" gives both commands, the provenance records them).
+ * docs/models.md "Intervals" gives both commands, the provenance records them).
  *
  * **GPUs.** A fit records in its provenance, as "gpus", the sorted
  * targets.yaml names of every GPU its calibration cases were measured on

@@ -147,7 +147,7 @@ struct gpuproj_projection {
 	 * When `calibrated`: whether the table was fitted on both GPUs of the
 	 * pair (gpuproj_intervals_gpu_fitted() of the source and the target,
 	 * by targets.yaml name). UNSEEN: its coverage there is unmeasured, and
-	 * lower than fitted on GPUs held out of a fit (README "Intervals").
+	 * lower than fitted on GPUs held out of a fit (docs/models.md "Intervals").
 	 * UNKNOWN when not calibrated or when the table does not say.
 	 */
 	enum gpuproj_interval_gpus interval_gpus;

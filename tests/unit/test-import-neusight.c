@@ -471,7 +471,7 @@ START_TEST(real_validate_cli)
 END_TEST
 
 /*
- * The clock regime of the harness (README "Clock regime", docs/validation.md
+ * The clock regime of the harness (docs/models.md "Clock regime", docs/validation.md
  * "The burst clock"): hroof-occ on `linear`, long launches, MAPE 43.0 %
  * sustained (default), 35.4 % with --clock burst over every comparison and
  * 35.4 % on the half of the shapes the T4's and P4's boost_hold_us was not
