@@ -655,7 +655,7 @@ ingest(struct importer *im, struct launch *L, const char *name, const char *sect
 			r = oom(im, line);
 		}
 	} else if (fabs(v) > GPUPROJ_MAX_EXTRA) {
-		/* The profile's range for a kept metric (README "Profile JSON"). */
+		/* The profile's range for a kept metric (docs/formats/profile.md). */
 		if (warn_once(im, name) &&
 		    import_summary_warn(&im->sum, "%s:%d: kept no value for \"%s\": '%s' is beyond "
 					"±%g", im->path, line, name, value, GPUPROJ_MAX_EXTRA))
