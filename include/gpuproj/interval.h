@@ -43,7 +43,7 @@
  * or projected onto. The guarantee above is for new kernels on those GPUs:
  * refitted on half of each corpus's target GPUs, the built-in method held
  * the measured time in 38–79 % of the long launches on the other half, not
- * 85 % (README "Accuracy"), since a model's error depends mostly on how
+ * 85 % (docs/validation.md "Intervals"), since a model's error depends mostly on how
  * well targets.yaml describes the pair. gpuproj_intervals_gpu_fitted() says
  * whether a GPU is among them, so that project, report and gate can say
  * when an interval is used outside the GPUs it was fitted on.

@@ -25,7 +25,8 @@
  * - "hroof-occ": hroof with occupancy as latency hiding: each level's time
  *   is at least the time Little's law allows with the warps resident on the
  *   target (gpuproj_latency_hiding()), plus wave quantisation;
- *   src/model-hroof-occ.c. The default (README "Accuracy").
+ *   src/model-hroof-occ.c. The default (docs/validation.md "The default
+ *   model, and why").
  * - "sol": a coarser hroof for exports of Nsight Compute's default sections
  *   (SpeedOfLight, LaunchStats, Occupancy), which carry no per-level byte
  *   and no FP instruction counts: the time each resource was busy on the
@@ -173,7 +174,8 @@ struct gpuproj_projection {
  * (SpeedOfLight, LaunchStats, Occupancy) of the same run would give, made
  * from a profile with full counters (src/default-sections.c). It is what
  * the "sol" model is validated and calibrated on (`gpuproj validate
- * --default-sections`; README "sol on exports of the default sections").
+ * --default-sections`; docs/validation.md "sol on exports of the default
+ * sections").
  *
  * **What survives.** Per profile: the device, process and run information
  * and every attribute, plus the attribute "sections" saying how the profile
@@ -883,7 +885,7 @@ struct gpuproj_model_details {
  *         or NULL
  */
 const struct gpuproj_model *gpuproj_model_find(const char *name);
-/** @return the default model (chosen from validation evidence, README) */
+/** @return the default model (chosen from validation evidence, docs/validation.md) */
 const struct gpuproj_model *gpuproj_model_default(void);
 /** @return the number of models */
 size_t gpuproj_model_count(void);

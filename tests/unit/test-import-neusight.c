@@ -475,7 +475,7 @@ END_TEST
  * "The burst clock"): hroof-occ on `linear`, long launches, MAPE 43.0 %
  * sustained (default), 35.4 % with --clock burst over every comparison and
  * 35.4 % on the half of the shapes the T4's and P4's boost_hold_us was not
- * fitted to (--holdout shape) — the README's figures.
+ * fitted to (--holdout shape) — docs/validation.md's figures.
  */
 static double
 long_mape(const char *args)
