@@ -12,7 +12,7 @@
  *   column headers (a metric column's name contains "__") and a second
  *   header row with the units.
  * Metric names map to logical metrics through `sources` and resolve();
- * the README table "ncu import" is this mapping. Every other numeric
+ * the table of docs/cli/gpuproj-import.md "gpuproj import ncu" is this mapping. Every other numeric
  * metric is kept in extra_metrics, in the base unit of its family where the
  * unit is known (so launches that ncu printed in different auto-scaled units
  * average correctly), else verbatim.

@@ -159,7 +159,7 @@ struct gpuproj_projection {
  * kept in a kernel's extra_metrics: Nsight Compute's own metric names, unit
  * "%" (of the source GPU's peak, 0–100). The ncu importer maps the
  * section labels of every ncu version onto them ("DRAM Throughput", "SOL
- * FB", …; README "ncu import").
+ * FB", …; docs/cli/gpuproj-import.md "gpuproj import ncu").
  */
 #define GPUPROJ_SOL_DRAM_PCT "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"
 /** L2 (lts) throughput, % of peak (see GPUPROJ_SOL_DRAM_PCT). */

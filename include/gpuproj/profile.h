@@ -520,8 +520,8 @@ int gpuproj_profile_load_builtin(struct gpuproj_profile **ret, struct gpuproj_er
  * temporary name in the same directory and renamed over `path`, so readers
  * never see a half-written file and a failure leaves `path` untouched.
  *
- * Strings that are not valid UTF-8 are kept exactly (README "Profile
- * JSON"); a profile that fails gpuproj_profile_validate() is not written.
+ * Strings that are not valid UTF-8 are kept exactly (docs/formats/profile.md
+ * "Text that is not UTF-8"); a profile that fails gpuproj_profile_validate() is not written.
  *
  * @param path destination ("-" writes standard output)
  * @return GPUPROJ_OK, GPUPROJ_E_IO (reterr names the file and errno text),

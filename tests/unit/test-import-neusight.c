@@ -451,7 +451,10 @@ START_TEST(real_overhead)
 }
 END_TEST
 
-/* The command, as README shows it: the CSV files recognised by content, the citation first. */
+/*
+ * The command, as docs/cli/gpuproj-import.md shows it: the CSV files recognised by
+ * content, the citation first.
+ */
 START_TEST(real_validate_cli)
 {
 	char *out = NULL, *err = NULL;
