@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the libFuzzer harnesses of tests/fuzz share (docs/fuzzing.md):
+ * What the libFuzzer harnesses of tests/fuzz share (docs/internals/fuzzing.md):
  * feeding bytes to parsers that take a path, and the oracle of everything
  * that builds a profile: whatever a parser accepts must be a profile that
  * gpuproj writes, that loads back, and that means the same thing.
@@ -55,7 +55,7 @@ void fuzz_compare_profiles(const struct gpuproj_profile *a, const struct gpuproj
  * gpuproj_profile_validate(), is written as JSON, loads back, and the
  * loaded profile equals `p` (every string byte for byte, every count and
  * duration exactly, metric and extra-metric means to within 4 units in the
- * last place: they are kept as sums, README "Profile JSON"); writing the
+ * last place: they are kept as sums, docs/formats/profile.md); writing the
  * loaded profile and loading that again gives identical text. And, projected
  * between two built-in GPUs, its table passes fuzz_check_terminal() and its
  * CSV's kernel and tag cells fuzz_check_csv().
