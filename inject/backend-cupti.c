@@ -499,6 +499,7 @@ cupti_shutdown(void)
 		cupti_timeline_mark_end();
 		if (st == ST_RUNNING) {
 			CUPTI_TRY(cuptiActivityFlushAll, CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+			cupti_activity_watch_final();
 			/* Not on 13.0 GA (can deadlock), nor when another client traces now. */
 			if (!g_cupti_ga && !cupti_activity_taken_over())
 				CUPTI_TRY(cuptiActivityDisable, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);

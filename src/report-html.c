@@ -303,6 +303,12 @@ html_run_details(struct html *h, const struct doc_profile *dp)
 		oute(h, v);
 		out(h, "</td></tr>\n");
 	}
+	/* What `gpuproj merge --force` let through (merge.h): the counts may be off. */
+	if ((v = gpuproj_profile_attr(p, "merge_forced"))) {
+		out(h, "<tr><th scope=\"row\">Merged with --force</th><td><strong>Warning:</strong> ");
+		oute(h, v);
+		out(h, "</td></tr>\n");
+	}
 	outf(h, "<tr><th scope=\"row\">Times</th><td>GPU kernel time %s",
 	     format_ns(dp->kernel_ns, a, sizeof(a)));
 	if (!isnan(run->wall_ns))

@@ -165,6 +165,12 @@ md_run_details(struct strbuf *sb, const struct doc_profile *dp)
 		md_text(sb, v);
 		strbuf_append(sb, "\n");
 	}
+	/* What `gpuproj merge --force` let through (merge.h): the counts may be off. */
+	if ((v = gpuproj_profile_attr(p, "merge_forced"))) {
+		strbuf_append(sb, "- **Warning: merged with --force:** ");
+		md_text(sb, v);
+		strbuf_append(sb, "\n");
+	}
 	strbuf_printf(sb, "- **Times:** GPU kernel time %s", format_ns(dp->kernel_ns, a, sizeof(a)));
 	if (!isnan(run->wall_ns))
 		strbuf_printf(sb, "; wall time %s", format_ns(run->wall_ns, a, sizeof(a)));

@@ -189,7 +189,7 @@ struct gpuproj_reference {
  */
 struct gpuproj_kernel {
 	char *name;                 /**< mangled name */
-	char *demangled;            /**< demangled name or NULL */
+	char *demangled;            /**< demangled name or NULL; may be `name` itself */
 	char *tag;                  /**< extra signature part (importers: input size), "" when none */
 	struct gpuproj_dim3 grid;   /**< grid dimensions, blocks */
 	struct gpuproj_dim3 block;  /**< block dimensions, threads */
