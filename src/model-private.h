@@ -122,7 +122,7 @@ int model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target 
 /*
  * Every model gpuproj knows, the registry's (gpuproj_model_at()) then the
  * baselines found only by name (gpuproj_model_find()): a dense index for
- * tables such as interval.c's.
+ * tables such as model-interval.c's.
  */
 size_t model_index_count(void);
 /* The index of m (< model_index_count()), or model_index_count() when unknown. */

@@ -26,7 +26,7 @@
 
 #include "profile-json.h"
 #include "profile-private.h"
-#include "report-common.h"
+#include "util-escape.h"
 #include "util.h"
 
 /* ---- writing ---- */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The profile as jansson JSON, for the writers that extend it (report.c's
- * projections). The JSON helpers are in report-common.h. Not installed;
+ * The profile as jansson JSON, for the writers that extend it (project-write.c's
+ * projections). The JSON helpers are in util-escape.h. Not installed;
  * the public API never exposes jansson types.
  */
 #ifndef GPUPROJ_PROFILE_JSON_H
@@ -18,7 +18,7 @@
  */
 json_t *profile_to_json(const struct gpuproj_profile *p, struct gpuproj_error *reterr);
 /*
- * As profile_to_json(), with json_stream_placeholder() (report-common.h)
+ * As profile_to_json(), with json_stream_placeholder() (util-escape.h)
  * for "kernels": the kernels are written one at a time with
  * profile_kernel_json() (a new reference: kernel i as JSON).
  */

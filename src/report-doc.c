@@ -24,7 +24,7 @@
 
 #include "profile-private.h"
 #include "report-doc-private.h"
-#include "report-wholerun.h"
+#include "project-wholerun.h"
 #include "util.h"
 
 #define DEFAULT_TOP_KERNELS 3

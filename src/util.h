@@ -310,7 +310,7 @@ bool parse_int64(const char *s, int64_t *ret);
 bool parse_duration_ns(const char *s, double *ret_ns);
 
 /*
- * json-locate.c: the position of a value in JSON text that jansson has
+ * util-json-locate.c: the position of a value in JSON text that jansson has
  * parsed. PATH names it as gpuproj's schema errors do: members joined by
  * '.', array indices as [N] ("kernels[3].metrics.bytes.dram"; a member
  * name may hold dots: the longest matching name wins); "" or NULL is the

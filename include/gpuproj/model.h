@@ -172,7 +172,7 @@ struct gpuproj_projection {
 /**
  * The profile that an Nsight Compute export of only the default sections
  * (SpeedOfLight, LaunchStats, Occupancy) of the same run would give, made
- * from a profile with full counters (src/default-sections.c). It is what
+ * from a profile with full counters (src/model-default-sections.c). It is what
  * the "sol" model is validated and calibrated on (`gpuproj validate
  * --default-sections`; docs/validation.md "sol on exports of the default
  * sections").

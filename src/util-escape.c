@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The writers' shared escapers and JSON helpers (report-common.h).
+ * The writers' shared escapers and JSON helpers (util-escape.h).
  * Thread safety: reentrant; no global state.
  */
 #include "config.h"
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report-common.h"
+#include "util-escape.h"
 
 /*
  * s, or a copy with U+FFFD for each byte that is not valid UTF-8 (owned

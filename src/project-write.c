@@ -17,8 +17,8 @@
 
 #include "profile-json.h"
 #include "profile-private.h"
-#include "report-common.h"
-#include "report-wholerun.h"
+#include "util-escape.h"
+#include "project-wholerun.h"
 #include "util.h"
 
 double

@@ -3,7 +3,7 @@
  * The CI gate's result as JUnit XML, Markdown and plain text
  * (include/gpuproj/gate.h: gpuproj_gate_junit(), gpuproj_gate_markdown(),
  * gpuproj_gate_print(), gpuproj_gate_write()); the comparison itself is
- * gate.c. Escaping is report-common.c's.
+ * gate.c. Escaping is util-escape.c's.
  *
  * Thread safety: reentrant; the result is only read.
  */
@@ -16,7 +16,7 @@
 
 #include <gpuproj/gate.h>
 
-#include "report-common.h"
+#include "util-escape.h"
 #include "util.h"
 
 char *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The writers' one set of escapers and JSON helpers (src/report-common.h):
+ * The writers' one set of escapers and JSON helpers (src/util-escape.h):
  * HTML, XML (JUnit) and Markdown text and code spans, JSON numbers.
  *
  * The Markdown code-span rule follows CommonMark 0.31.2 §6.1 ("Code
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report-common.h"
+#include "util-escape.h"
 
 static char *
 text_of(void (*fn)(struct strbuf *, const char *), const char *s)
@@ -277,7 +277,7 @@ END_TEST
 static Suite *
 common_suite(void)
 {
-	Suite *s = suite_create("report-common");
+	Suite *s = suite_create("util-escape");
 	TCase *tc = tcase_create("escapers");
 
 	tcase_add_test(tc, md_code_backticks);

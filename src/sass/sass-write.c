@@ -16,7 +16,7 @@
 
 #include <gpuproj/sass.h>
 
-#include "report-common.h"
+#include "util-escape.h"
 #include "util.h"
 
 /* Column sums of a counts record. */
