@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The activity API side of the CUPTI backend: CONCURRENT_KERNEL records →
- * struct inj_kernel_record (cupti-notes §3), in the layout of the loaded
+ * struct inj_kernel_record ([CUPTI-ACT]), in the layout of the loaded
  * libcupti's version. Buffers: 1 MiB, 8-byte
  * aligned (cupti_common.h ACTIVITY_RECORD_ALIGNMENT), a pool of 4.
  *

@@ -604,7 +604,7 @@ on_capture(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, enum kind k,
  * cuDevicePrimaryCtxReset): its kernels finish and their records are
  * delivered now, while the context exists — records CUPTI has not collected
  * when it goes are lost, and flushing is not allowed in the resource
- * callback that follows (cupti-notes §1; [S] helper_cupti_activity.h
+ * callback that follows ([CUPTI-INJ]; [S] helper_cupti_activity.h
  * flushes at cudaDeviceReset; cupti_activity.h: the flush does not
  * synchronise, the client must).
  */

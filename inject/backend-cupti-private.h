@@ -399,7 +399,7 @@ bool cupti_activity_taken_over(void);
 /** Free the pooled buffers (exit). */
 void cupti_buffers_release(void);
 
-/* ---- backend-cupti-timeline.c: the whole run (issue 23) ---- */
+/* ---- backend-cupti-timeline.c: the whole run ---- */
 
 /**
  * Enable the activity kinds of the whole-run timeline (API calls, copies,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CUPTI backend of libproj.so (cupti-notes §§1–4 for every call
- * sequence): this file loads libcupti, starts and stops collection and
+ * The CUPTI backend of libproj.so ([CUPTI-INJ], [CUPTI-CB], [CUPTI-ACT],
+ * [CUPTI-RP] and [CUPTI-LEG] for every call sequence): this file loads libcupti, starts and stops collection and
  * describes it (the inj_backend_ops table), and decides what a failure
  * means (degrading). The rest of the backend is split by API, see
  * backend-cupti-private.h.
@@ -432,7 +432,7 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 		goto fail;
 	}
 	g_activity = true;
-	/* The whole run (issue 23): API calls, copies, syncs, events; off on any failure. */
+	/* The whole run: API calls, copies, syncs, events; off on any failure. */
 	cupti_timeline_init(libcupti);
 	/* 13.0 GA: CUPTI's own worker delivers the buffers, not a FlushAll every 100 ms. */
 	if (g_cupti_ga)

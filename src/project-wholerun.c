@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The whole run in the projection writers (issue 23): the table's block,
+ * The whole run in the projection writers: the table's block,
  * the JSON member and the CSV rows of gpuproj_run_projection.whole
  * (include/gpuproj/timeline.h). project-write.c calls these; the numbers are
  * gpuproj_timeline_project()'s, never recomputed here.

@@ -387,7 +387,7 @@ static const struct {
 	{ "latency_ns", 1e6, "ns (1 ms)" },
 	{ "peak_tensor", 1e9, "GFLOP/s (1 EFLOP/s)" },
 	{ "max_tensor", 1e9, "GFLOP/s (1 EFLOP/s)" },
-	/* The whole-run replay's host link (issue 23). */
+	/* The whole-run replay's host link. */
 	{ "host_link.latency_us", 1e6, "us (1 s)" },
 	{ "host_link", 1e7, "GB/s (10 PB/s)" },
 };
@@ -1512,7 +1512,7 @@ gpuproj_targets_free(struct gpuproj_targets *s)
 }
 
 /*
- * The guard before libyaml builds a document (issue 12): the text is at
+ * The guard before libyaml builds a document: the text is at
  * most TARGETS_MAX_BYTES (unless the input limit was raised explicitly)
  * and nests flow collections ([ ], { }) at most TARGETS_MAX_DEPTH deep.
  * libyaml's scanner checks every open flow level for stale simple keys on

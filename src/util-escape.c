@@ -36,7 +36,7 @@ valid_text(struct strbuf *sb, const char *s, char **fixed)
  * writers produce is valid UTF-8 (XML parsers refuse anything else).
  */
 /*
- * Sequences every writer replaces before `rep` sees a byte (issue 25): a
+ * Sequences every writer replaces before `rep` sees a byte: a
  * bidirectional control (it would reorder what a person reads: a name
  * that shows as another) becomes the visible text "\u202e"; for XML also
  * the non-characters U+FFFE and U+FFFF, which XML 1.0 forbids (Char,

@@ -104,7 +104,7 @@ char *json_text(json_t *root);
 /* json_text() of `root` written atomically to `path` ("-" = standard output). */
 int json_save_atomic(json_t *root, const char *path, struct gpuproj_error *reterr);
 /*
- * Streaming JSON (issue 25: memory stays that of one element, not of the
+ * Streaming JSON (memory stays that of one element, not of the
  * whole tree). `root` holds json_stream_placeholder(k) where array k goes
  * (k = 0, 1, … in the order they appear in the text). json_stream() writes
  * what json_text() would write for `root` with the arrays in place, byte

@@ -41,7 +41,7 @@ enum gpuproj_prec {
 	GPUPROJ_PREC_COUNT = 3,
 };
 
-/** Floating-point operation kinds (seed 000 eq. 2: FMA vs. ADD/MUL). */
+/** Floating-point operation kinds ([VanLanker2024] eq. 2: FMA vs. ADD/MUL). */
 enum gpuproj_opkind {
 	GPUPROJ_OP_FMA = 0,     /**< fused multiply-add, 2 FLOP per thread instruction */
 	GPUPROJ_OP_ADD_MUL = 1, /**< add or multiply, 1 FLOP per thread instruction */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SASS comparison of special functions (include/gpuproj/sass.h, seed 000
+ * SASS comparison of special functions (include/gpuproj/sass.h, [VanLanker2024]
  * §4.2): choose the code of each architecture per module, compile PTX
  * where needed, disassemble in parallel, collect per-kernel counts, and
  * derive target/source FLOP ratios.
