@@ -162,8 +162,8 @@ find_kernels(const char *opt, struct strbuf *looked)
 				return p;
 			strbuf_printf(looked, "%s, ", p ? p : "?");
 			free(p);
-			/* build tree: build/src/cli/gpuproj -> build/scripts/bench/ */
-			p = xasprintf("%s/../../scripts/bench/" KERNELS, self);
+			/* build tree: build/src/cli/gpuproj -> build/src/bench/kernels/ */
+			p = xasprintf("%s/../../src/bench/kernels/" KERNELS, self);
 			if (p && executable_at(p))
 				return p;
 			strbuf_printf(looked, "%s, ", p ? p : "?");

@@ -529,7 +529,7 @@ def main():
     ap.add_argument("--self-test", action="store_true",
                     help="check that folded, unfused and unrolled kernels are rejected")
     ap.add_argument("--src", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                  "..", "..", "scripts", "bench"))
+                                                  "..", "..", "src", "bench", "kernels"))
     ap.add_argument("--nvcc")
     ap.add_argument("--keep", help="keep the cubins and SASS in this directory")
     ap.add_argument("--verbose", action="store_true", help="print every check, not only failures")
