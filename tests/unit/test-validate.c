@@ -767,7 +767,11 @@ START_TEST(csv_and_json_writers)
 			 "hroof,SrcGPU,TgtGPU,long,50000,2,1,4,4,50,-4," W23 "\n"
 			 "hroof,(all),(all),all,50000,4,1,5.75,4,50,1.75," W23 "\n"
 			 "hroof,(all),(all),short,50000,2,0,7.5,7.5,50,7.5," W23 "\n"
-			 "hroof,(all),(all),long,50000,2,1,4,4,50,-4," W23 "\n");
+			 "hroof,(all),(all),long,50000,2,1,4,4,50,-4," W23 "\n"
+			 /* SrcGPU sm_70 (Volta), TgtGPU sm_90 (Hopper): one cross-generation pair. */
+			 "hroof,(cross gen),(all),all,50000,4,1,5.75,4,50,1.75," W23 "\n"
+			 "hroof,(cross gen),(all),short,50000,2,0,7.5,7.5,50,7.5," W23 "\n"
+			 "hroof,(cross gen),(all),long,50000,2,1,4,4,50,-4," W23 "\n");
 	free(text);
 
 	ck_assert_int_eq(gpuproj_validation_write_json(json_path, &v, true, NULL), 0);
@@ -776,6 +780,8 @@ START_TEST(csv_and_json_writers)
 	ck_assert_ptr_nonnull(strstr(text, "\"citations\": [\n  \"Someone, Some data (2020)\""));
 	ck_assert_ptr_nonnull(strstr(text, "\"why\": \"hroof needs bytes.l1\""));
 	ck_assert_ptr_nonnull(strstr(text, "\"comparisons\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"generation\": \"same\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"generation\": \"cross\""));
 	/* The schema comes first, the citations right after. */
 	ck_assert_ptr_nonnull(strstr(text, "\"schema\""));
 	ck_assert(strstr(text, "\"schema\"") < strstr(text, "\"citations\""));
