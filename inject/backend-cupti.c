@@ -499,6 +499,7 @@ cupti_shutdown(void)
 		cupti_timeline_mark_end();
 		if (st == ST_RUNNING) {
 			CUPTI_TRY(cuptiActivityFlushAll, CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+			cupti_activity_watch_final();
 			/* Not on 13.0 GA (can deadlock), nor when another client traces now. */
 			if (!g_cupti_ga && !cupti_activity_taken_over())
 				CUPTI_TRY(cuptiActivityDisable, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
@@ -575,7 +576,7 @@ cupti_describe(struct gpuproj_profile *p)
 	else
 		attr(p, "metrics", "first %u launch(es) per signature, kernel replay, auto range",
 		     g_cfg->profile_launches);
-	/* For the first-GPU-run checklist (docs/injection.md): what this CUDA did. */
+	/* For the first-GPU-run checklist (docs/internals/injection.md): what this CUDA did. */
 	gpuproj_profile_set_attr(p, "nested_driver_callbacks",
 				 atomic_load(&g_nested_seen) ? "yes" : "no");
 	pthread_mutex_lock(&g_ctx_lock);
@@ -594,7 +595,10 @@ cupti_describe(struct gpuproj_profile *p)
 		gpuproj_profile_set_attr(p, key, c->prof->api);
 		snprintf(key, sizeof(key), "metrics.%.32s.passes", c->chip);
 		attr(p, key, "%zu", c->passes);
-		/* What the L2 held when each pass ran: what DRAM and L2 bytes mean (injection.md). */
+		/*
+		 * What the L2 held when each pass ran: what DRAM and L2 bytes mean
+		 * (docs/internals/injection.md).
+		 */
 		snprintf(key, sizeof(key), "metrics.%.32s.cache_control", c->chip);
 		gpuproj_profile_set_attr(p, key, c->prof == &cupti_range_ops
 							 ? cupti_cache_control()

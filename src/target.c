@@ -1526,19 +1526,27 @@ gpuproj_targets_free(struct gpuproj_targets *s)
 #define TARGETS_MAX_DEPTH 64
 
 static int
-yaml_guard(const char *text, size_t len, const char *file, struct gpuproj_error *err)
+yaml_guard(const char *text, size_t len, const char *file, bool builtin,
+	   struct gpuproj_error *err)
 {
 	yaml_parser_t parser;
 	yaml_token_t token;
-	uint64_t max;
+	uint64_t max = UINT64_MAX;
 	bool raised;
 	int depth = 0, r = GPUPROJ_OK;
 
-	r = file_input_limit(&max, &raised, err);
-	if (r)
-		return r;
-	if (!raised && max > TARGETS_MAX_BYTES)
-		max = TARGETS_MAX_BYTES;
+	/*
+	 * The built-in copy is compiled in, not an input: no size limit (a bad
+	 * or tiny GPUPROJ_MAX_INPUT_SIZE in an application's environment must
+	 * not take the built-in targets from libproj.so).
+	 */
+	if (!builtin) {
+		r = file_input_limit(&max, &raised, err);
+		if (r)
+			return r;
+		if (!raised && max > TARGETS_MAX_BYTES)
+			max = TARGETS_MAX_BYTES;
+	}
 	if (len > max) {
 		char a[32], b[32];
 
@@ -1576,9 +1584,9 @@ yaml_guard(const char *text, size_t len, const char *file, struct gpuproj_error 
 	return r;
 }
 
-int
-gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
-			    struct gpuproj_targets **ret, struct gpuproj_error *reterr)
+static int
+load_buffer(const char *text, size_t len, const char *name, bool builtin,
+	    struct gpuproj_targets **ret, struct gpuproj_error *reterr)
 {
 	yaml_parser_t parser;
 	yaml_document_t doc;
@@ -1587,7 +1595,7 @@ gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
 
 	if (!text || !ret)
 		return error_set(reterr, GPUPROJ_E_INVAL, ld.file, 0, 0, "invalid argument");
-	r = yaml_guard(text, len, ld.file, reterr);
+	r = yaml_guard(text, len, ld.file, builtin, reterr);
 	if (r)
 		return r;
 	if (!yaml_parser_initialize(&parser))
@@ -1633,6 +1641,13 @@ gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
 }
 
 int
+gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
+			    struct gpuproj_targets **ret, struct gpuproj_error *reterr)
+{
+	return load_buffer(text, len, name, false, ret, reterr);
+}
+
+int
 gpuproj_targets_load(const char *path, struct gpuproj_targets **ret, struct gpuproj_error *reterr)
 {
 	char *text;
@@ -1664,8 +1679,8 @@ extern const size_t gpuproj_builtin_targets_len;
 int
 gpuproj_targets_load_builtin(struct gpuproj_targets **ret, struct gpuproj_error *reterr)
 {
-	return gpuproj_targets_load_buffer(gpuproj_builtin_targets, gpuproj_builtin_targets_len,
-					   "targets.yaml (built-in)", ret, reterr);
+	return load_buffer(gpuproj_builtin_targets, gpuproj_builtin_targets_len,
+			   "targets.yaml (built-in)", true, ret, reterr);
 }
 
 int

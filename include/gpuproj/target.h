@@ -2,7 +2,7 @@
 /**
  * @file target.h
  * GPU descriptions loaded from targets.yaml (schema `gpuproj-targets/1`,
- * docs/targets-schema.md and the README).
+ * docs/targets-schema.md).
  *
  * A set of targets is an opaque, immutable handle; the GPUs in it are plain
  * read-only structs owned by the set. All rates are stored in the units of
@@ -297,10 +297,12 @@ int gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
 /**
  * The targets.yaml compiled into the library (the repository's file at
  * build time). Used when no file is named; errors name it
- * "targets.yaml (built-in)".
+ * "targets.yaml (built-in)". It is not an input file: the input size limit
+ * (GPUPROJ_MAX_INPUT_SIZE, `--max-input-size`) does not apply to it.
  *
  * @param[out] ret,reterr as for gpuproj_targets_load()
- * @return as for gpuproj_targets_load_buffer()
+ * @return as for gpuproj_targets_load_buffer(), without GPUPROJ_E_INVAL for
+ *         GPUPROJ_MAX_INPUT_SIZE and without the size limit
  */
 int gpuproj_targets_load_builtin(struct gpuproj_targets **ret, struct gpuproj_error *reterr);
 
