@@ -314,9 +314,16 @@ END_TEST
 
 /*
  * Issue 21, "quant and sol: say what they do with tensor work": a model
- * that leaves tensor work off the tensor pipes says so in its note, with
- * the share of FLOP it leaves out (2e10 of 2.2e10 = 90.9 %); the models
- * that model it (hroof, hroof-occ, irm) never do.
+ * that leaves tensor work off the tensor pipes (here occupancy) says so in
+ * its note, with the share of FLOP it leaves out (2e10 of 2.2e10 = 90.9 %);
+ * the models that model it (hroof, hroof-occ, irm, naive) never do.
+ * naive puts each pipe at its datasheet peak, one after the other
+ * (model-naive.c), A100-SXM4-40GB -> H100-SXM5-80GB, GFLOP/s:
+ *   t_s = 2e9 / 19491.8 + 2e10 / 312000 (FP32 FMA, FP16 tensor peaks)
+ *   t_t = 2e9 / 66908.2 + 2e10 / 989400
+ *   compute-bound on both (OI = 2.2e10 / 1e6 B), T_t = 2e6 ns · t_t / t_s
+ *   = 601,116 ns. The same work in FP8: the A100 has no FP8 path and runs
+ *   it as BF16 (peak 312000), the H100 at its FP8 peak 1978900.
  */
 START_TEST(tensor_unmodelled_note)
 {
@@ -336,10 +343,26 @@ START_TEST(tensor_unmodelled_note)
 	ck_assert_int_eq(gpuproj_targets_load_builtin(&builtin, &err), GPUPROJ_OK);
 	a100 = gpuproj_targets_find(builtin, "A100-SXM4-40GB");
 	h100 = gpuproj_targets_find(builtin, "H100-SXM5-80GB");
+	k->regs_per_thread = 32;
+	gpuproj_model_project(gpuproj_model_find("occupancy"), k, a100, h100, &notes, &p);
+	ck_assert_msg(p.status == GPUPROJ_OK, "%s", p.why);
+	ck_assert_msg(strstr(p.note, "; tensor work 90.9% of FLOP not modelled: its roofline "
+				     "ratio has CUDA-core FLOP only"), "%s", p.note);
 	gpuproj_model_project(gpuproj_model_find("naive"), k, a100, h100, &notes, &p);
 	ck_assert_msg(p.status == GPUPROJ_OK, "%s", p.why);
-	ck_assert_msg(strstr(p.note, "; tensor work 90.9% of FLOP not modelled: the datasheet "
-				     "FP32 and DRAM ratio by definition"), "%s", p.note);
+	ck_assert_rel(p.point_ns, 2e6 * (2e9 / 66908.2 + 2e10 / 989400.0) /
+					  (2e9 / 19491.8 + 2e10 / 312000.0));
+	ck_assert_msg(!strstr(p.note, "not modelled"), "%s", p.note);
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP16, 0);
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP8, 2e10);
+	gpuproj_model_project(gpuproj_model_find("naive"), k, a100, h100, &notes, &p);
+	ck_assert_msg(p.status == GPUPROJ_OK, "%s", p.why);
+	ck_assert_rel(p.point_ns, 2e6 * (2e9 / 66908.2 + 2e10 / 1978900.0) /
+					  (2e9 / 19491.8 + 2e10 / 312000.0));
+	gpuproj_model_project(gpuproj_model_find("naive"), k, h100, a100, &notes, &p);
+	ck_assert_msg(strstr(p.note, "tensor fp8 -> bf16 (fp8 no path)"), "%s", p.note);
+	k->metric_n[GPUPROJ_M_FLOP_TENSOR_FP8] = 0;
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP16, 2e10);
 	for (const char *const *m = (const char *const[]){ "hroof", "hroof-occ", "irm", NULL }; *m;
 	     m++) {
 		gpuproj_model_project(gpuproj_model_find(*m), k, src, tgt, &notes, &p);
