@@ -28,9 +28,9 @@ help(FILE *f)
 		"Usage: gpuproj validate [options] DATASET...\n\n"
 		"Project every kernel measured on one GPU onto every other GPU that measured the\n"
 		"same kernel, and compare the projection with the measured time.\n\n"
-		"DATASET is a gpuproj profile JSON, a gpuperfpredict CSV or a NeuSight CSV\n"
-		"(recognised by content). The CSV files of one data set are imported together,\n"
-		"one profile per GPU. Measured\n"
+		"DATASET is a gpuproj profile JSON, a gpuperfpredict CSV, a NeuSight CSV or an\n"
+		"XLA matmul-table CSV (recognised by content). The CSV files of one data set are\n"
+		"imported together, one profile per GPU. Measured\n"
 		"times on a target come from a kernel's reference_ns or, for several profile\n"
 		"JSONs, from the profile measured on that target (same signature, any device\n"
 		"ordinal).\n\n"
@@ -369,7 +369,7 @@ cmd_validate(int argc, char **argv)
 	}
 	if (optind == argc) {
 		ret = cli_usage_error("validate", "missing DATASET (a profile JSON, a "
-				      "gpuperfpredict or a NeuSight CSV)");
+				      "gpuperfpredict, NeuSight or XLA matmul CSV)");
 		goto out;
 	}
 	if (details && fmt != FMT_JSON) {
