@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "backend-cupti-private.h"
+#include "cupti-private.h"
 #include "util.h"
 
 /* A bounded wait for another thread's window ran out. */

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend-cupti-private.h"
+#include "cupti-private.h"
 #include "util.h"
 
 pthread_mutex_t g_ctx_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "backend-cupti-private.h"
+#include "cupti-private.h"
 #include "output.h"
 #include "util.h"
 
@@ -888,7 +888,7 @@ on_state(CUpti_CallbackId cbid, const CUpti_StateData *sd)
  * Without metrics from the start (GPUPROJ_MODE=timing, PROFILE_LAUNCHES=0)
  * launch callbacks only count launches, once each (the outermost level):
  * a second CUPTI client taking the kernel records is noticed from the
- * launches that have none (backend-cupti-activity.c). Nothing else is
+ * launches that have none (cupti-activity.c). Nothing else is
  * done in them.
  */
 static atomic_bool g_count_only;

@@ -2,7 +2,7 @@
 /*
  * The legacy profiler (cupti_profiler_target.h + NVPW, [CUPTI-LEG]),
  * the only one CC 7.0 (GV100) has: metrics resolved and configured with
- * the NVPW metrics evaluator (backend-nvpw.c), one session per profiled
+ * the NVPW metrics evaluator (nvpw.c), one session per profiled
  * launch: counter-data image (re)initialised → BeginSession (auto range,
  * kernel replay) → SetConfig → EnableProfiling at the launch's ENTER;
  * DisableProfiling → FlushCounterData → UnsetConfig → EndSession → NVPW
@@ -19,8 +19,8 @@
 
 #include <stdlib.h>
 
-#include "backend-cupti-private.h"
-#include "backend-nvpw.h"
+#include "cupti-private.h"
+#include "nvpw.h"
 
 static bool
 valid_nvpw(void *ud, const char *name)

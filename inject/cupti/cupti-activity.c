@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "backend-cupti-private.h"
+#include "cupti-private.h"
 #include "cupti-records.h"
 #include "util.h"
 

@@ -33,7 +33,7 @@
 
 #include <gpuproj/timeline.h>
 
-#include "backend-cupti-private.h"
+#include "cupti-private.h"
 #include "cupti-records.h"
 #include "timeline-rec.h"
 #include "util.h"

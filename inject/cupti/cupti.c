@@ -4,14 +4,14 @@
  * [CUPTI-RP] and [CUPTI-LEG] for every call sequence): this file loads libcupti, starts and stops collection and
  * describes it (the inj_backend_ops table), and decides what a failure
  * means (degrading). The rest of the backend is split by API, see
- * backend-cupti-private.h.
+ * cupti-private.h.
  *
  * - libcupti.so.13 is dlopen()ed at init and every function used is
  *   resolved into one table (g_api); a missing library or symbol leaves
  *   gpuproj off with one line, never a failed application start. Tests put
  *   the test double (tests/fake/) first in LD_LIBRARY_PATH.
  * - Metrics: the first N launches of each signature run inside a
- *   "window" (backend-cupti-window.c) on the chip's profiler API.
+ *   "window" (cupti-window.c) on the chip's profiler API.
  *
  * Thread safety: init/shutdown once (entry.c); flush from the worker
  * thread; the degrade functions from any thread.
@@ -27,8 +27,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "backend-cupti-private.h"
-#include "backend-nvpw.h"
+#include "cupti-private.h"
+#include "nvpw.h"
 #include "cupti-host.h"
 #include "cupti-records.h"
 #include "util.h"

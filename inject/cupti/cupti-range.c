@@ -14,7 +14,7 @@
 
 #include <stdlib.h>
 
-#include "backend-cupti-private.h"
+#include "cupti-private.h"
 #include "cupti-host.h"
 #include "cupti-records.h"
 

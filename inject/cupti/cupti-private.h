@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared state of the CUPTI backend (backend-cupti*.c); private to it.
+ * Shared state of the CUPTI backend (cupti*.c); private to it.
  * Only these files include <cupti*.h> (see backend.h).
  *
- *   backend-cupti.c           libcupti loading, init/flush/shutdown/describe
+ *   cupti.c           libcupti loading, init/flush/shutdown/describe
  *                             (the inj_backend_ops table), degrading
- *   backend-cupti-device.c    devices, chips (metric resolution), contexts
- *   backend-cupti-window.c    profiling windows, whatever the profiler API
- *   backend-cupti-range.c     range profiler + host API (CC >= 7.5)
- *   backend-cupti-legacy.c    legacy profiler + NVPW (CC 7.0)
- *   backend-cupti-callbacks.c callback API: launches, capture, resources
- *   backend-cupti-activity.c  activity buffers and record translation
+ *   cupti-device.c    devices, chips (metric resolution), contexts
+ *   cupti-window.c    profiling windows, whatever the profiler API
+ *   cupti-range.c     range profiler + host API (CC >= 7.5)
+ *   cupti-legacy.c    legacy profiler + NVPW (CC 7.0)
+ *   cupti-callbacks.c callback API: launches, capture, resources
+ *   cupti-activity.c  activity buffers and record translation
  *
  * The two profiler APIs sit behind struct cupti_prof_ops, chosen once per
  * chip (struct chipinfo.prof); nothing else asks which API a chip uses.
@@ -23,8 +23,8 @@
  * (cupti_describe()): the two never overlap because context set-up stops
  * once exit began (see cupti_shutdown()).
  */
-#ifndef INJ_BACKEND_CUPTI_PRIVATE_H
-#define INJ_BACKEND_CUPTI_PRIVATE_H
+#ifndef INJ_CUPTI_PRIVATE_H
+#define INJ_CUPTI_PRIVATE_H
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -183,14 +183,14 @@ struct cupti_prof_ops {
 	void (*teardown)(struct ctxinfo *ci);
 };
 
-extern const struct cupti_prof_ops cupti_range_ops;	/* backend-cupti-range.c */
+extern const struct cupti_prof_ops cupti_range_ops;	/* cupti-range.c */
 /**
  * The range profiler's cache control under the loaded libcupti, for the
  * profile's `cache_control` attribute: "all (...)" on CUPTI >= 13.4, where
  * gpuproj resets the L2 before every replay pass, else "none (...)".
  */
 const char *cupti_cache_control(void);
-extern const struct cupti_prof_ops cupti_legacy_ops;	/* backend-cupti-legacy.c */
+extern const struct cupti_prof_ops cupti_legacy_ops;	/* cupti-legacy.c */
 
 struct chipinfo {
 	char chip[32];
@@ -200,7 +200,7 @@ struct chipinfo {
 	/*
 	 * The chip's evaluation object is shared by every context of the chip
 	 * (8 GPUs of one kind, one thread each), but one object is used by one
-	 * thread at a time (cupti-host.h, backend-nvpw.h: callers serialise):
+	 * thread at a time (cupti-host.h, nvpw.h: callers serialise):
 	 * eval_lock is held around each evaluation. A leaf lock, taken under
 	 * ci->lock.
 	 */
@@ -233,7 +233,7 @@ struct ctxinfo {
 	 */
 	pthread_rwlock_t win_lock;
 	pthread_mutex_t lock;		/* profiler calls on this context */
-	/* work since the last synchronisation (backend-cupti-callbacks.c) */
+	/* work since the last synchronisation (cupti-callbacks.c) */
 	_Atomic uintptr_t pend_stream;	/* first non-legacy stream with launches, 0 */
 	atomic_bool pend_multi;		/* a second one had launches too */
 	atomic_bool pend_wait;		/* a stream waits for an event or a value */
@@ -260,7 +260,7 @@ extern struct devinfo g_devs[INJ_MAX_DEVICES];
 extern struct chipinfo g_chips[MAX_CHIPS];
 extern size_t g_n_chips;
 
-/* Per-thread launch state (owned by backend-cupti-callbacks.c, passed down). */
+/* Per-thread launch state (owned by cupti-callbacks.c, passed down). */
 #define LEVEL_RT 1
 #define LEVEL_DRV 2
 
@@ -282,7 +282,7 @@ struct cupti_tls {
 	unsigned last_gen;
 };
 
-/* ---- backend-cupti.c: degrading ---- */
+/* ---- cupti.c: degrading ---- */
 
 /** Metrics off for the whole process; one line, once. */
 void cupti_metrics_off(const char *fmt, ...) INJ_PRINTF(1, 2);
@@ -302,7 +302,7 @@ uint32_t cupti_api_version(void);
 /** A profiler call failed on ci: decide what it means (ci->lock held). */
 void cupti_profiler_failed(struct ctxinfo *ci, const struct cupti_err *err);
 
-/* ---- backend-cupti-device.c ---- */
+/* ---- cupti-device.c ---- */
 
 /** The context's entry (cached per thread in t), NULL when unknown or dead. */
 struct ctxinfo *cupti_ctx_find(struct cupti_tls *t, CUcontext ctx);
@@ -335,7 +335,7 @@ bool cupti_ctx_sync(CUcontext ctx);
  */
 bool cupti_contexts_sync(double wait_s);
 
-/* ---- backend-cupti-window.c ---- */
+/* ---- cupti-window.c ---- */
 
 /** Stop whatever is open on ci (ci->lock held). */
 void cupti_window_teardown(struct ctxinfo *ci);
@@ -365,7 +365,7 @@ void cupti_window_launch_done(struct cupti_tls *t, int level);
 /** Forget the context's pending work (it was synchronised). */
 void cupti_pending_clear(struct ctxinfo *ci);
 
-/* ---- backend-cupti-callbacks.c ---- */
+/* ---- cupti-callbacks.c ---- */
 
 /** Forget the captures of a context that is destroyed (abandoned with it). */
 void cupti_captures_forget(CUcontext ctx);
@@ -375,7 +375,7 @@ void CUPTIAPI cupti_callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackI
 /** Enable the callbacks gpuproj needs (launches only when `launches`); 0 or the failure. */
 CUptiResult cupti_callbacks_enable(CUpti_SubscriberHandle sub, bool launches);
 
-/* ---- backend-cupti-activity.c ---- */
+/* ---- cupti-activity.c ---- */
 
 void CUPTIAPI cupti_buffer_requested(uint8_t **buf, size_t *size, size_t *max_records);
 void CUPTIAPI cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size,
@@ -394,12 +394,12 @@ uint64_t cupti_launches_seen(void);
 void cupti_activity_watch(void);
 /** The same at exit, after the final forced flush (no 2 s wait). */
 void cupti_activity_watch_final(void);
-/** Whether another CUPTI client took the activity callbacks (see backend-cupti-activity.c). */
+/** Whether another CUPTI client took the activity callbacks (see cupti-activity.c). */
 bool cupti_activity_taken_over(void);
 /** Free the pooled buffers (exit). */
 void cupti_buffers_release(void);
 
-/* ---- backend-cupti-timeline.c: the whole run ---- */
+/* ---- cupti-timeline.c: the whole run ---- */
 
 /**
  * Enable the activity kinds of the whole-run timeline (API calls, copies,
