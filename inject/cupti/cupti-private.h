@@ -1,24 +1,39 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared state of the CUPTI backend (cupti*.c); private to it.
- * Only these files include <cupti*.h> (see backend.h).
+ * The CUPTI backend's module header (inject/cupti/); private to it. Only
+ * these files include <cupti*.h> (see backend.h).
  *
- *   cupti.c           libcupti loading, init/flush/shutdown/describe
- *                             (the inj_backend_ops table), degrading
- *   cupti-device.c    devices, chips (metric resolution), contexts
- *   cupti-window.c    profiling windows, whatever the profiler API
- *   cupti-range.c     range profiler + host API (CC >= 7.5)
- *   cupti-legacy.c    legacy profiler + NVPW (CC 7.0)
- *   cupti-callbacks.c callback API: launches, capture, resources
- *   cupti-activity.c  activity buffers and record translation
+ *   cupti.c             the inj_backend_ops table: libcupti loading,
+ *                       init/flush/shutdown/describe, degrading; holds the
+ *                       one struct cupti_state
+ *   cupti-device.c      devices, chips (metric resolution), contexts
+ *   cupti-window.c      profiling windows, whatever the profiler API
+ *   cupti-range.c       range profiler + host API (CC >= 7.5)
+ *   cupti-legacy.c      legacy profiler + NVPW (CC 7.0)
+ *   cupti-callbacks.c   callback API: launches, capture, resources
+ *   cupti-activity.c    activity buffers and record translation
+ *   cupti-timeline.c    the whole-run timeline's activity kinds
+ *   cupti-host.cpp      the profiler host API (C++), nvpw.c NVPW
+ *   cupti-records.h     kernel record layouts by CUPTI version
+ *
+ * State: everything the backend keeps is in one struct cupti_state, whose
+ * one instance lives in cupti.c (the ops table has no argument to carry
+ * it). Every internal function takes it as its first argument, `st`;
+ * CUPTI hands it back to the subscriber callback as cuptiSubscribe's
+ * userdata. The activity API's buffer callbacks get no userdata: the file
+ * that registers them (cupti-activity.c) keeps one static pointer to it,
+ * as Kineto does. Per-thread launch state is thread-local in
+ * cupti-callbacks.c (struct cupti_tls, passed down). No file shares a
+ * global with another.
  *
  * The two profiler APIs sit behind struct cupti_prof_ops, chosen once per
  * chip (struct chipinfo.prof); nothing else asks which API a chip uses.
  *
- * Lock order: g_ctx_lock → ci->lock → g_dev_lock (a leaf: device_off only);
- * chipinfo.eval_lock is a leaf taken under ci->lock (one evaluation).
- * A context's window lock (ci->win_lock) is taken before ci->lock and never
- * while g_ctx_lock is held; every wait on it is bounded by GPUPROJ_WAIT. The collector lock comes after g_ctx_lock in
+ * Lock order: st->ctx_lock → ci->lock → st->dev_lock (a leaf: device_off
+ * only); chipinfo.eval_lock is a leaf taken under ci->lock (one
+ * evaluation). A context's window lock (ci->win_lock) is taken before
+ * ci->lock and never while st->ctx_lock is held; every wait on it is
+ * bounded by GPUPROJ_WAIT. The collector lock comes after st->ctx_lock in
  * cupti_on_context_created() but before it in the exit report
  * (cupti_describe()): the two never overlap because context set-up stops
  * once exit began (see cupti_shutdown()).
@@ -87,10 +102,14 @@ struct cupti_api {
 	CUPTI_FN(cuptiProfilerEnableProfiling);
 	CUPTI_FN(cuptiProfilerDisableProfiling);
 	CUPTI_FN(cuptiProfilerFlushCounterData);
+	/* the whole-run timeline's (cupti-timeline.c, optional) */
+	CUPTI_FN(cuptiGetCallbackName);
+	CUPTI_FN(cuptiGetTimestamp);
 };
 
 /* Driver functions, taken from libcuda.so.1 when the first context appears. */
 struct cupti_drv {
+	void *lib;			/* libcuda.so.1, when it was loaded already */
 	CUPTI_FN(cuDeviceGet);
 	CUPTI_FN(cuDeviceGetName);
 	CUPTI_FN(cuDeviceGetAttribute);
@@ -101,61 +120,14 @@ struct cupti_drv {
 	CUPTI_FN(cuCtxSynchronize);
 };
 
-extern struct cupti_api g_api;
-extern struct cupti_drv g_drv;
-
-/* ---- calling CUPTI ---- */
-
-/** The first failed call of a sequence: its name and result. */
-struct cupti_err {
-	const char *call;	/* "cuptiRangeProfilerStart", NULL while all succeeded */
-	CUptiResult r;
-};
-
-/** "CUPTI_ERROR_..." for a result (cuptiGetResultString). */
-const char *cupti_result_name(CUptiResult r);
-/** Log a failed call (debug level: callers print the user-facing line); returns r. */
-CUptiResult cupti_logged(CUptiResult r, const char *call);
-/** Record a failed call in `e` (the first one wins) and log it; true when r failed. */
-bool cupti_failed(struct cupti_err *e, CUptiResult r, const char *call);
-
-/*
- * CUPTI_CALL(&err, fn, args...): call g_api.fn(args...); true on success,
- * else the failure (with the call's name) is recorded in err.
- */
-#define CUPTI_CALL(e, fn, ...) (!cupti_failed((e), g_api.fn(__VA_ARGS__), #fn))
-/* CUPTI_TRY(fn, args...): call g_api.fn(args...), log a failure; the result. */
-#define CUPTI_TRY(fn, ...) cupti_logged(g_api.fn(__VA_ARGS__), #fn)
-
-/* ---- global state ---- */
-
-enum cupti_state { ST_OFF = 0, ST_RUNNING, ST_EXITING, ST_CHILD, ST_FATAL };
-
-extern atomic_int g_state;
-extern const struct inj_config *g_cfg;
-extern struct inj_collector *g_col;
-/* Metrics on (mode full, N > 0, nothing degraded them globally). */
-extern atomic_bool g_metrics;
-extern char g_metrics_off[512];
-extern atomic_int g_captures;		/* stream captures in progress or beginning (process-wide) */
-extern atomic_bool g_nested_seen;	/* driver launch callbacks fire under runtime ones */
-extern atomic_bool g_profiler_initialized;
-/*
- * libcupti 13.0 GA (API 130000; cupti_is_13_0_ga(), cupti-records.h):
- * cuptiActivityDisable(CONCURRENT_KERNEL) can deadlock and
- * cuptiActivityFlushAll can crash, both fixed in 13.0 Update 1 (CUPTI
- * release notes). gpuproj then never disables kernel
- * tracing, lets CUPTI's worker flush (cuptiActivityFlushPeriod) and calls
- * cuptiActivityFlushAll only before a context goes and at exit.
- */
-extern bool g_cupti_ga;
-
 /* ---- devices, chips, contexts ---- */
 
 #define MAX_CHIPS 16
 
 struct chipinfo;
 struct ctxinfo;
+struct cupti_err;
+struct cupti_state;
 struct devinfo;
 
 /*
@@ -169,28 +141,28 @@ struct cupti_prof_ops {
 	 * no GPU). On failure says why through cupti_device_off() and
 	 * returns -1.
 	 */
-	int (*chip_setup)(struct chipinfo *c, struct devinfo *d, const uint8_t *avail);
+	int (*chip_setup)(struct cupti_state *st, struct chipinfo *c, struct devinfo *d,
+			  const uint8_t *avail);
 	/* Release the chip's CUPTI/NVPW objects (the metric set stays). */
-	void (*chip_release)(struct chipinfo *c);
+	void (*chip_release)(struct cupti_state *st, struct chipinfo *c);
 	/* Open a window on ci for one launch (ci->lock held). */
-	bool (*open)(struct ctxinfo *ci, struct chipinfo *c, struct cupti_err *err);
+	bool (*open)(struct cupti_state *st, struct ctxinfo *ci, struct chipinfo *c,
+		     struct cupti_err *err);
 	/*
 	 * Close it after the launch: raw values (c->set->n_names) of the
 	 * single range into `raw`. @return ranges seen, -1 on error (err set)
 	 */
-	long (*close)(struct ctxinfo *ci, struct chipinfo *c, double *raw, struct cupti_err *err);
+	long (*close)(struct cupti_state *st, struct ctxinfo *ci, struct chipinfo *c, double *raw,
+		      struct cupti_err *err);
 	/* Stop and release whatever is open on ci (ci->lock held). */
-	void (*teardown)(struct ctxinfo *ci);
+	void (*teardown)(struct cupti_state *st, struct ctxinfo *ci);
+	/*
+	 * What the L2 holds when each replay pass runs, for the profile's
+	 * `cache_control` attribute: "all (...)" where gpuproj resets the L2
+	 * before every pass, else "none (...)".
+	 */
+	const char *(*cache_control)(const struct cupti_state *st);
 };
-
-extern const struct cupti_prof_ops cupti_range_ops;	/* cupti-range.c */
-/**
- * The range profiler's cache control under the loaded libcupti, for the
- * profile's `cache_control` attribute: "all (...)" on CUPTI >= 13.4, where
- * gpuproj resets the L2 before every replay pass, else "none (...)".
- */
-const char *cupti_cache_control(void);
-extern const struct cupti_prof_ops cupti_legacy_ops;	/* cupti-legacy.c */
 
 struct chipinfo {
 	char chip[32];
@@ -253,13 +225,6 @@ struct ctxinfo {
 	bool exit_locked;		/* win_lock taken by cupti_windows_quiesce() */
 };
 
-extern pthread_mutex_t g_ctx_lock;
-extern struct ctxinfo **g_ctxs;
-extern size_t g_n_ctxs;
-extern struct devinfo g_devs[INJ_MAX_DEVICES];
-extern struct chipinfo g_chips[MAX_CHIPS];
-extern size_t g_n_chips;
-
 /* Per-thread launch state (owned by cupti-callbacks.c, passed down). */
 #define LEVEL_RT 1
 #define LEVEL_DRV 2
@@ -282,75 +247,191 @@ struct cupti_tls {
 	unsigned last_gen;
 };
 
+/* ---- the backend's state ---- */
+
+/* What the library is doing (cupti_state.run). */
+enum cupti_run { ST_OFF = 0, ST_RUNNING, ST_EXITING, ST_CHILD, ST_FATAL };
+
+#define MAX_CAPTURES 64		/* stream captures kept by stream (cupti-callbacks.c) */
+#define LAUNCH_STRIPES 64	/* launch counters, one per cache line */
+#define POOL_MAX 4		/* activity buffers kept for reuse */
+#define TIMELINE_KINDS 7	/* activity kinds of the whole-run timeline */
+
+/*
+ * Everything the CUPTI backend keeps, in one place (one instance, in
+ * cupti.c). Each group says which file writes it; any file may read.
+ */
+struct cupti_state {
+	/* ---- cupti.c: set at init ---- */
+	const struct inj_config *cfg;
+	struct inj_collector *col;
+	atomic_int run;			/* enum cupti_run */
+	void *libcupti;
+	struct cupti_api api;
+	/* The first legacy profiler symbol libcupti lacks, NULL when it has them all. */
+	const char *legacy_missing;
+	uint32_t api_version;		/* cuptiGetVersion, 0 until known */
+	/*
+	 * libcupti 13.0 GA (API 130000; cupti_is_13_0_ga(), cupti-records.h):
+	 * cuptiActivityDisable(CONCURRENT_KERNEL) can deadlock and
+	 * cuptiActivityFlushAll can crash, both fixed in 13.0 Update 1 (CUPTI
+	 * release notes). gpuproj then never disables kernel
+	 * tracing, lets CUPTI's worker flush (cuptiActivityFlushPeriod) and calls
+	 * cuptiActivityFlushAll only before a context goes and at exit.
+	 */
+	bool ga;
+	char version[64];		/* "CUPTI 13.0 (API 130001)" */
+	void *libcuda;			/* the driver, kept loaded (driver_loadable()) */
+	CUpti_SubscriberHandle sub;
+	bool subscribed, activity;
+
+	/* ---- cupti.c: degrading ---- */
+	/* Metrics on (mode full, N > 0, nothing degraded them globally). */
+	atomic_bool metrics;
+	char metrics_off[512];		/* why they went off, "" */
+	pthread_mutex_t degrade_lock;	/* metrics_off */
+	pthread_mutex_t dev_lock;	/* devinfo.why, .metrics in cupti_device_off() */
+
+	/* ---- cupti-device.c: devices, chips, contexts ---- */
+	pthread_mutex_t ctx_lock;	/* the tables below */
+	struct ctxinfo **ctxs;		/* never freed: a context is marked dead */
+	size_t n_ctxs, cap_ctxs;
+	atomic_uint ctx_gen;		/* bumped when the table changes (cupti_tls cache) */
+	struct devinfo devs[INJ_MAX_DEVICES];
+	struct chipinfo chips[MAX_CHIPS];
+	size_t n_chips;
+	atomic_bool profiler_initialized;
+	struct cupti_drv drv;
+	struct {
+		void *lib;		/* libnvidia-ml.so.1 */
+		bool tried, initialised;
+	} nvml;
+
+	/* ---- cupti-callbacks.c ---- */
+	/* Without metrics from the start: launch callbacks only count (count_only()). */
+	atomic_bool count_only;
+	atomic_bool nested_seen;	/* driver launch callbacks fire under runtime ones */
+	atomic_int captures;		/* stream captures in progress or beginning (process) */
+	pthread_mutex_t cap_lock;	/* caps */
+	struct {
+		CUcontext ctx;
+		uintptr_t stream;
+	} caps[MAX_CAPTURES];
+	size_t n_caps;
+	/* Launches seen (cupti_launches_seen()): a thread picks a stripe at its first launch. */
+	struct {
+		_Alignas(64) _Atomic uint64_t n;
+	} launches[LAUNCH_STRIPES];
+	atomic_uint next_stripe;
+
+	/* ---- cupti-activity.c ---- */
+	pthread_mutex_t pool_lock;	/* pool */
+	uint8_t *pool[POOL_MAX];
+	size_t n_pool;
+	_Atomic uint64_t ours_ns;	/* our buffer callbacks last ran, CLOCK_MONOTONIC */
+	_Atomic uint64_t ours_launches;	/* cupti_launches_seen() then */
+	atomic_bool taken_over;		/* another CUPTI client took the activity callbacks */
+
+	/* ---- cupti-timeline.c ---- */
+	struct {
+		bool on[TIMELINE_KINDS];	/* each kind enabled */
+		bool all;		/* the timeline records (every kind enabled) */
+		struct inj_timeline *rec;
+		/* What each runtime and driver call produces (INJ_EXPECT_*), by callback id. */
+		uint8_t expect_rt[CUPTI_RUNTIME_TRACE_CBID_SIZE];
+		uint8_t expect_drv[CUPTI_DRIVER_TRACE_CBID_SIZE];
+	} tl;
+};
+
+/* ---- calling CUPTI ---- */
+
+/** The first failed call of a sequence: its name and result. */
+struct cupti_err {
+	const char *call;	/* "cuptiRangeProfilerStart", NULL while all succeeded */
+	CUptiResult r;
+};
+
+/** "CUPTI_ERROR_..." for a result (cuptiGetResultString). */
+const char *cupti_result_name(const struct cupti_state *st, CUptiResult r);
+/** Log a failed call (debug level: callers print the user-facing line); returns r. */
+CUptiResult cupti_logged(const struct cupti_state *st, CUptiResult r, const char *call);
+/** Record a failed call in `e` (the first one wins) and log it; true when r failed. */
+bool cupti_failed(const struct cupti_state *st, struct cupti_err *e, CUptiResult r,
+		  const char *call);
+
+/*
+ * CUPTI_CALL(st, &err, fn, args...): call st->api.fn(args...); true on
+ * success, else the failure (with the call's name) is recorded in err.
+ */
+#define CUPTI_CALL(st, e, fn, ...) (!cupti_failed((st), (e), (st)->api.fn(__VA_ARGS__), #fn))
+/* CUPTI_TRY(st, fn, args...): call st->api.fn(args...), log a failure; the result. */
+#define CUPTI_TRY(st, fn, ...) cupti_logged((st), (st)->api.fn(__VA_ARGS__), #fn)
+
 /* ---- cupti.c: degrading ---- */
 
 /** Metrics off for the whole process; one line, once. */
-void cupti_metrics_off(const char *fmt, ...) INJ_PRINTF(1, 2);
+void cupti_metrics_off(struct cupti_state *st, const char *fmt, ...) INJ_PRINTF(2, 3);
 /** No counter permission (from `call`). */
-void cupti_no_permission(const char *call, CUptiResult r);
+void cupti_no_permission(struct cupti_state *st, const char *call, CUptiResult r);
 /** The counters are held by another profiler (DCGM...): metrics off, one line naming what to do. */
-void cupti_counters_busy(const char *call);
+void cupti_counters_busy(struct cupti_state *st, const char *call);
 /** Counters unusable on one device; one line per device. */
-void cupti_device_off(struct devinfo *d, const char *fmt, ...) INJ_PRINTF(2, 3);
-/**
- * The first symbol of the deprecated legacy profiler API (CC 7.0 only) the
- * loaded libcupti lacks, NULL when it has them all.
- */
-const char *cupti_legacy_missing(void);
-/** The loaded libcupti's API version (cuptiGetVersion), 0 before it is known. */
-uint32_t cupti_api_version(void);
+void cupti_device_off(struct cupti_state *st, struct devinfo *d, const char *fmt, ...)
+	INJ_PRINTF(3, 4);
 /** A profiler call failed on ci: decide what it means (ci->lock held). */
-void cupti_profiler_failed(struct ctxinfo *ci, const struct cupti_err *err);
+void cupti_profiler_failed(struct cupti_state *st, struct ctxinfo *ci,
+			   const struct cupti_err *err);
 
 /* ---- cupti-device.c ---- */
 
 /** The context's entry (cached per thread in t), NULL when unknown or dead. */
-struct ctxinfo *cupti_ctx_find(struct cupti_tls *t, CUcontext ctx);
-void cupti_on_context_created(CUcontext ctx);
-void cupti_on_context_destroy(CUcontext ctx);
+struct ctxinfo *cupti_ctx_find(struct cupti_state *st, struct cupti_tls *t, CUcontext ctx);
+void cupti_on_context_created(struct cupti_state *st, CUcontext ctx);
+void cupti_on_context_destroy(struct cupti_state *st, CUcontext ctx);
 /** No more windows on any context of the device (after cupti_device_off()). */
-void cupti_device_stop(int device);
+void cupti_device_stop(struct cupti_state *st, int device);
 /** Release the chips' CUPTI/NVPW objects at exit (the metric sets stay). */
-void cupti_chips_release(void);
+void cupti_chips_release(struct cupti_state *st);
 /**
  * At exit: take every context's window lock (no window open any more),
  * waiting at most `s` seconds in all. @return whether all were taken
  */
-bool cupti_windows_quiesce(double s);
+bool cupti_windows_quiesce(struct cupti_state *st, double s);
 /** Wait (bounded) until no window is open on any context (a stream capture begins). */
-void cupti_windows_wait_all(void);
+void cupti_windows_wait_all(struct cupti_state *st);
 /** Release what cupti_windows_quiesce() took. */
-void cupti_windows_release(void);
+void cupti_windows_release(struct cupti_state *st);
 /** Release every context's profiler objects and images at exit. */
-void cupti_contexts_release(bool call_cupti);
+void cupti_contexts_release(struct cupti_state *st, bool call_cupti);
 /**
  * Wait until ctx's work is done (cuCtxSynchronize with ctx pushed); not
  * from a launch callback. @return false when the driver functions are missing
  */
-bool cupti_ctx_sync(CUcontext ctx);
+bool cupti_ctx_sync(struct cupti_state *st, CUcontext ctx);
 /**
  * At exit: wait for the work of every live context, at most `wait_s`
  * seconds (a helper thread syncs; on time-out it is left behind and the
  * report goes without the unfinished kernels). @return false on time-out
  */
-bool cupti_contexts_sync(double wait_s);
+bool cupti_contexts_sync(struct cupti_state *st, double wait_s);
 
 /* ---- cupti-window.c ---- */
 
 /** Stop whatever is open on ci (ci->lock held). */
-void cupti_window_teardown(struct ctxinfo *ci);
+void cupti_window_teardown(struct cupti_state *st, struct ctxinfo *ci);
 /**
  * Take ci->win_lock for writing, waiting at most GPUPROJ_WAIT; on time-out
  * metrics stop on the device (one line) and false is returned.
  */
-bool cupti_window_wrlock(struct ctxinfo *ci);
+bool cupti_window_wrlock(struct cupti_state *st, struct ctxinfo *ci);
 /** Open a window for the launch about to happen on t's thread (win_lock held). */
-bool cupti_window_open(struct cupti_tls *t, struct ctxinfo *ci, struct inj_gate *g, uint32_t corr,
-		       uint32_t corr2, int level, bool name_level);
+bool cupti_window_open(struct cupti_state *st, struct cupti_tls *t, struct ctxinfo *ci,
+		       struct inj_gate *g, uint32_t corr, uint32_t corr2, int level,
+		       bool name_level);
 /** Close t's window at its launch's EXIT; releases win_lock (the context is synchronised). */
-void cupti_window_close(struct cupti_tls *t);
+void cupti_window_close(struct cupti_state *st, struct cupti_tls *t);
 /** Close t's window before the kernel ran, without decoding; releases win_lock. */
-void cupti_window_cancel(struct cupti_tls *t);
+void cupti_window_cancel(struct cupti_state *st, struct cupti_tls *t);
 /**
  * A launch that is not profiled: wait while another thread's window is
  * open on ci, then hold ci->win_lock for reading until the launch's EXIT
@@ -359,27 +440,43 @@ void cupti_window_cancel(struct cupti_tls *t);
  * time-out metrics stop on the device (one line) and the launch, which
  * may now run inside the window, is counted but not timed (`corr`).
  */
-void cupti_window_launch(struct cupti_tls *t, struct ctxinfo *ci, int level, uint32_t corr);
+void cupti_window_launch(struct cupti_state *st, struct cupti_tls *t, struct ctxinfo *ci,
+			 int level, uint32_t corr);
 /** The launch's EXIT at `level`: release what cupti_window_launch() took. */
 void cupti_window_launch_done(struct cupti_tls *t, int level);
 /** Forget the context's pending work (it was synchronised). */
 void cupti_pending_clear(struct ctxinfo *ci);
 
+/* ---- cupti-range.c, cupti-legacy.c: the profiler APIs ---- */
+
+/** The range profiler + host API (CC >= 7.5; cache control on CUPTI >= 13.4). */
+const struct cupti_prof_ops *cupti_range_profiler(void);
+/** The legacy profiler + NVPW (CC 7.0 only). */
+const struct cupti_prof_ops *cupti_legacy_profiler(void);
+
 /* ---- cupti-callbacks.c ---- */
 
 /** Forget the captures of a context that is destroyed (abandoned with it). */
-void cupti_captures_forget(CUcontext ctx);
-/** The subscriber callback. */
+void cupti_captures_forget(struct cupti_state *st, CUcontext ctx);
+/** The subscriber callback; `ud` is the struct cupti_state given to cuptiSubscribe. */
 void CUPTIAPI cupti_callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
 			     const void *data);
-/** Enable the callbacks gpuproj needs (launches only when `launches`); 0 or the failure. */
-CUptiResult cupti_callbacks_enable(CUpti_SubscriberHandle sub, bool launches);
+/**
+ * Enable the callbacks gpuproj needs on st->sub (launches only when
+ * `launches`). @return CUPTI_SUCCESS or the failure
+ */
+CUptiResult cupti_callbacks_enable(struct cupti_state *st, bool launches);
+/** Launches seen by the launch callbacks so far (every mode), approximately. */
+uint64_t cupti_launches_seen(struct cupti_state *st);
 
 /* ---- cupti-activity.c ---- */
 
-void CUPTIAPI cupti_buffer_requested(uint8_t **buf, size_t *size, size_t *max_records);
-void CUPTIAPI cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size,
-				     size_t valid);
+/**
+ * Register the buffer callbacks (they reach `st` through the file's one
+ * static pointer: CUPTI gives them no userdata) and enable kernel records.
+ * @return false with the failure in err
+ */
+bool cupti_activity_start(struct cupti_state *st, struct cupti_err *err);
 /**
  * The kernel record type a libcupti of API version `api` (cuptiGetVersion)
  * writes, e.g. "CUpti_ActivityKernel11"; NULL for a version gpuproj does
@@ -388,16 +485,14 @@ void CUPTIAPI cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *bu
 const char *cupti_record_layout(uint32_t api);
 /** The API versions cupti_record_layout() knows: *api_min to *api_max (cuptiGetVersion). */
 void cupti_record_known(uint32_t *api_min, uint32_t *api_max);
-/** Launches seen by the launch callbacks so far (every mode), approximately. */
-uint64_t cupti_launches_seen(void);
 /** Worker tick: notice another CUPTI client that took the activity callbacks. */
-void cupti_activity_watch(void);
+void cupti_activity_watch(struct cupti_state *st);
 /** The same at exit, after the final forced flush (no 2 s wait). */
-void cupti_activity_watch_final(void);
+void cupti_activity_watch_final(struct cupti_state *st);
 /** Whether another CUPTI client took the activity callbacks (see cupti-activity.c). */
-bool cupti_activity_taken_over(void);
+bool cupti_activity_taken_over(struct cupti_state *st);
 /** Free the pooled buffers (exit). */
-void cupti_buffers_release(void);
+void cupti_buffers_release(struct cupti_state *st);
 
 /* ---- cupti-timeline.c: the whole run ---- */
 
@@ -406,22 +501,22 @@ void cupti_buffers_release(void);
  * sets, synchronisations, events, streams) and start its clock; on any
  * failure the timeline stays off (one debug line), the rest goes on.
  */
-void cupti_timeline_init(void *lib);
+void cupti_timeline_init(struct cupti_state *st);
 /** A record of one of those kinds, from a completed buffer. */
-void cupti_timeline_record(const CUpti_Activity *rec);
+void cupti_timeline_record(struct cupti_state *st, const CUpti_Activity *rec);
 /** Kernel records with what the collector made of them. */
-void cupti_timeline_kernels(const struct inj_kernel_record *r, const struct inj_record_use *use,
-			    size_t n);
+void cupti_timeline_kernels(struct cupti_state *st, const struct inj_kernel_record *r,
+			    const struct inj_record_use *use, size_t n);
 /**
  * Around the walk of one buffer (the recorder's lock, taken before the
  * collector's): done gets what begin returned.
  */
-bool cupti_timeline_batch_begin(void);
-void cupti_timeline_batch_done(bool begun);
+bool cupti_timeline_batch_begin(struct cupti_state *st);
+void cupti_timeline_batch_done(struct cupti_state *st, bool begun);
 /** Worker tick (every 100 ms). */
-void cupti_timeline_tick(void);
+void cupti_timeline_tick(struct cupti_state *st);
 /** At exit, before the last flush: the traced run ends; afterwards the kinds are disabled. */
-void cupti_timeline_mark_end(void);
-void cupti_timeline_disable(void);
+void cupti_timeline_mark_end(struct cupti_state *st);
+void cupti_timeline_disable(struct cupti_state *st);
 
 #endif

@@ -7,7 +7,7 @@
  * cupti-private.h.
  *
  * - libcupti.so.13 is dlopen()ed at init and every function used is
- *   resolved into one table (g_api); a missing library or symbol leaves
+ *   resolved into one table (struct cupti_api in the state); a missing library or symbol leaves
  *   gpuproj off with one line, never a failed application start. Tests put
  *   the test double (tests/fake/) first in LD_LIBRARY_PATH.
  * - Metrics: the first N launches of each signature run inside a
@@ -33,56 +33,46 @@
 #include "cupti-records.h"
 #include "util.h"
 
-struct cupti_api g_api;
-struct cupti_drv g_drv;
-
-atomic_int g_state = ST_OFF;
-const struct inj_config *g_cfg;
-struct inj_collector *g_col;
-atomic_bool g_metrics;
-char g_metrics_off[512];
-atomic_int g_captures;
-atomic_bool g_nested_seen;
-atomic_bool g_profiler_initialized;
-bool g_cupti_ga;
-
-static void *libcupti;
-/* The first legacy profiler symbol libcupti lacks, NULL when it has them all. */
-static const char *g_legacy_missing;
-/* cuptiGetVersion of the loaded libcupti, 0 until known. */
-static uint32_t g_api_version;
-static CUpti_SubscriberHandle g_sub;
-static bool g_subscribed, g_activity;
-static char g_version[64] = "CUPTI (not loaded)";
-static pthread_mutex_t g_degrade_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t g_dev_lock = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * The backend's one state (cupti-private.h). The ops table carries no
+ * argument, so it lives here and every function below passes it down.
+ */
+static struct cupti_state g_cupti = {
+	.version = "CUPTI (not loaded)",
+	.degrade_lock = PTHREAD_MUTEX_INITIALIZER,
+	.dev_lock = PTHREAD_MUTEX_INITIALIZER,
+	.ctx_lock = PTHREAD_MUTEX_INITIALIZER,
+	.cap_lock = PTHREAD_MUTEX_INITIALIZER,
+	.pool_lock = PTHREAD_MUTEX_INITIALIZER,
+};
 
 /* ---- calling CUPTI ---- */
 
 const char *
-cupti_result_name(CUptiResult r)
+cupti_result_name(const struct cupti_state *st, CUptiResult r)
 {
 	const char *s = NULL;
 
-	if (g_api.cuptiGetResultString && g_api.cuptiGetResultString(r, &s) == CUPTI_SUCCESS && s)
+	if (st->api.cuptiGetResultString && st->api.cuptiGetResultString(r, &s) == CUPTI_SUCCESS &&
+	    s)
 		return s;
 	return "CUPTI_ERROR_(unknown)";
 }
 
 CUptiResult
-cupti_logged(CUptiResult r, const char *call)
+cupti_logged(const struct cupti_state *st, CUptiResult r, const char *call)
 {
 	if (r != CUPTI_SUCCESS)
-		inj_debug("%s failed: %s (%d)", call, cupti_result_name(r), (int)r);
+		inj_debug("%s failed: %s (%d)", call, cupti_result_name(st, r), (int)r);
 	return r;
 }
 
 bool
-cupti_failed(struct cupti_err *e, CUptiResult r, const char *call)
+cupti_failed(const struct cupti_state *st, struct cupti_err *e, CUptiResult r, const char *call)
 {
 	if (r == CUPTI_SUCCESS)
 		return false;
-	cupti_logged(r, call);
+	cupti_logged(st, r, call);
 	if (e && !e->call) {
 		e->call = call;
 		e->r = r;
@@ -93,31 +83,32 @@ cupti_failed(struct cupti_err *e, CUptiResult r, const char *call)
 /* ---- degrading ---- */
 
 void
-cupti_metrics_off(const char *fmt, ...)
+cupti_metrics_off(struct cupti_state *st, const char *fmt, ...)
 {
 	va_list ap;
 	bool first;
 
-	pthread_mutex_lock(&g_degrade_lock);
-	first = atomic_exchange(&g_metrics, false) && !g_metrics_off[0];
+	pthread_mutex_lock(&st->degrade_lock);
+	first = atomic_exchange(&st->metrics, false) && !st->metrics_off[0];
 	if (first) {
 		va_start(ap, fmt);
-		vsnprintf(g_metrics_off, sizeof(g_metrics_off), fmt, ap);
+		vsnprintf(st->metrics_off, sizeof(st->metrics_off), fmt, ap);
 		va_end(ap);
 	}
-	pthread_mutex_unlock(&g_degrade_lock);
+	pthread_mutex_unlock(&st->degrade_lock);
 	if (first)
 		inj_warn("%s: metrics off, every launch is still timed (the profile will have "
-			 "durations but no projections)", g_metrics_off);
+			 "durations but no projections)", st->metrics_off);
 }
 
 void
-cupti_no_permission(const char *call, CUptiResult r)
+cupti_no_permission(struct cupti_state *st, const char *call, CUptiResult r)
 {
-	cupti_metrics_off("no permission to read GPU performance counters (%s from %s); "
+	cupti_metrics_off(st, "no permission to read GPU performance counters (%s from %s); "
 			  "profiling needs root or the nvidia driver option "
 			  "NVreg_RestrictProfilingToAdminUsers=0 "
-			  "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)", cupti_result_name(r), call);
+			  "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)", cupti_result_name(st, r),
+			  call);
 }
 
 /*
@@ -126,23 +117,24 @@ cupti_no_permission(const char *call, CUptiResult r)
  * system-wide lock (NVIDIA/DCGM issue 56) until paused.
  */
 void
-cupti_counters_busy(const char *call)
+cupti_counters_busy(struct cupti_state *st, const char *call)
 {
-	cupti_metrics_off("the GPU performance counters are busy (CUPTI_ERROR_HARDWARE_BUSY from "
+	cupti_metrics_off(st,
+			  "the GPU performance counters are busy (CUPTI_ERROR_HARDWARE_BUSY from "
 			  "%s): another profiler holds them, on cluster nodes usually DCGM or "
 			  "dcgm-exporter; pause it with 'dcgmi profile --pause' (and 'dcgmi profile "
 			  "--resume' afterwards) and run again", call);
 }
 
 void
-cupti_device_off(struct devinfo *d, const char *fmt, ...)
+cupti_device_off(struct cupti_state *st, struct devinfo *d, const char *fmt, ...)
 {
 	char why[384];
 	va_list ap;
 
-	pthread_mutex_lock(&g_dev_lock);
+	pthread_mutex_lock(&st->dev_lock);
 	if (!d->metrics && d->checked) {
-		pthread_mutex_unlock(&g_dev_lock);
+		pthread_mutex_unlock(&st->dev_lock);
 		return;
 	}
 	d->metrics = false;
@@ -150,24 +142,24 @@ cupti_device_off(struct devinfo *d, const char *fmt, ...)
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	snprintf(d->why, sizeof(d->why), "%s", why);
-	pthread_mutex_unlock(&g_dev_lock);
+	pthread_mutex_unlock(&st->dev_lock);
 	inj_warn("device %d (%s): %s: metrics off on this device, every launch is still timed",
 		 d->info.ordinal, d->info.name[0] ? d->info.name : "?", why);
 }
 
 void
-cupti_profiler_failed(struct ctxinfo *ci, const struct cupti_err *err)
+cupti_profiler_failed(struct cupti_state *st, struct ctxinfo *ci, const struct cupti_err *err)
 {
-	struct devinfo *d = &g_devs[ci->device];
+	struct devinfo *d = &st->devs[ci->device];
 	const char *call = err->call ? err->call : "?";
 
 	switch ((int)err->r) {
 	case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
 	case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-		cupti_no_permission(call, err->r);
+		cupti_no_permission(st, call, err->r);
 		return;
 	case CUPTI_ERROR_HARDWARE_BUSY:
-		cupti_counters_busy(call);
+		cupti_counters_busy(st, call);
 		return;
 	case CUPTI_ERROR_NOT_SUPPORTED:
 	case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
@@ -178,7 +170,7 @@ cupti_profiler_failed(struct ctxinfo *ci, const struct cupti_err *err)
 	case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
 	case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
 	case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-		cupti_device_off(d, "%s returned %s", call, cupti_result_name(err->r));
+		cupti_device_off(st, d, "%s returned %s", call, cupti_result_name(st, err->r));
 		atomic_store(&ci->ready, false);
 		return;
 	default:
@@ -186,8 +178,9 @@ cupti_profiler_failed(struct ctxinfo *ci, const struct cupti_err *err)
 	}
 	/* Unknown failures: retry later launches, give up after three in a row. */
 	if (++d->fails >= 3) {
-		cupti_device_off(d, "the profiler failed three times in a row (last: %s returned %s)",
-				 call, cupti_result_name(err->r));
+		cupti_device_off(st, d,
+				 "the profiler failed three times in a row (last: %s returned %s)",
+				 call, cupti_result_name(st, err->r));
 		atomic_store(&ci->ready, false);
 	}
 }
@@ -195,19 +188,19 @@ cupti_profiler_failed(struct ctxinfo *ci, const struct cupti_err *err)
 /* ---- ops ---- */
 
 static int
-load_api(void)
+load_api(struct cupti_state *st)
 {
 	const char *missing = NULL;
 
-	libcupti = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
-	if (!libcupti) {
+	st->libcupti = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
+	if (!st->libcupti) {
 		inj_warn("cannot load libcupti.so.13 (%s): gpuproj is off, the application runs "
 			 "unchanged; add the CUDA toolkit's lib64 (or extras/CUPTI/lib64) to "
 			 "LD_LIBRARY_PATH", dlerror());
 		return -1;
 	}
 #define R(name) \
-	if (!missing && !inj_dlsym(libcupti, #name, &g_api.name)) \
+	if (!missing && !inj_dlsym(st->libcupti, #name, &st->api.name)) \
 		missing = #name
 	R(cuptiGetVersion);
 	R(cuptiGetResultString);
@@ -250,8 +243,8 @@ load_api(void)
 	 * (legacy_chip_setup(), cupti_legacy_missing()).
 	 */
 #define O(name) \
-	if (!inj_dlsym(libcupti, #name, &g_api.name) && !g_legacy_missing) \
-		g_legacy_missing = #name
+	if (!inj_dlsym(st->libcupti, #name, &st->api.name) && !st->legacy_missing) \
+		st->legacy_missing = #name
 	O(cuptiProfilerCounterDataImageCalculateSize);
 	O(cuptiProfilerCounterDataImageInitialize);
 	O(cuptiProfilerCounterDataImageCalculateScratchBufferSize);
@@ -264,22 +257,10 @@ load_api(void)
 	O(cuptiProfilerDisableProfiling);
 	O(cuptiProfilerFlushCounterData);
 #undef O
-	if (g_legacy_missing)
+	if (st->legacy_missing)
 		inj_debug("libcupti.so.13 lacks the legacy profiler's %s: no metrics on CC 7.0",
-			  g_legacy_missing);
+			  st->legacy_missing);
 	return 0;
-}
-
-const char *
-cupti_legacy_missing(void)
-{
-	return g_legacy_missing;
-}
-
-uint32_t
-cupti_api_version(void)
-{
-	return g_api_version;
 }
 
 /* CUDA MPS: counters cannot be read by MPS clients (CUPTI docs §2.14) [GPU?]. */
@@ -310,16 +291,15 @@ mps_active(char *buf, size_t size)
  * The handle is kept: the driver is never unloaded under CUDA.
  */
 static bool
-driver_loadable(char *why, size_t size)
+driver_loadable(struct cupti_state *st, char *why, size_t size)
 {
-	static void *libcuda;
 	const char *e;
 
-	if (!libcuda)
-		libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-	if (!libcuda)
-		libcuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-	if (libcuda)
+	if (!st->libcuda)
+		st->libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+	if (!st->libcuda)
+		st->libcuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+	if (st->libcuda)
 		return true;
 	e = dlerror();
 	snprintf(why, size, "%s", e ? e : "libcuda.so.1 not found");
@@ -329,17 +309,18 @@ driver_loadable(char *why, size_t size)
 static int
 cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 {
+	struct cupti_state *st = &g_cupti;
 	struct cupti_err err = { 0 };
 	uint32_t version = 0;
 	bool launches;
 	CUptiResult r;
 	char mps[4200], why[512];
 
-	g_cfg = cfg;
-	g_col = col;
-	if (load_api() != 0)
+	st->cfg = cfg;
+	st->col = col;
+	if (load_api(st) != 0)
 		return -1;
-	if (!driver_loadable(why, sizeof(why))) {
+	if (!driver_loadable(st, why, sizeof(why))) {
 		inj_warn("no CUDA driver can be loaded in this process (%s): gpuproj is off, the "
 			 "application runs unchanged", why);
 		return -1;
@@ -349,14 +330,14 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 	 * when the driver loads but cannot serve it, no GPU or a driver older
 	 * than this CUPTI, is [GPU?]).
 	 */
-	if (!CUPTI_CALL(&err, cuptiGetVersion, &version)) {
+	if (!CUPTI_CALL(st, &err, cuptiGetVersion, &version)) {
 		inj_warn("cuptiGetVersion failed (%s): gpuproj is off, the application runs "
-			 "unchanged", cupti_result_name(err.r));
+			 "unchanged", cupti_result_name(st, err.r));
 		return -1;
 	}
-	snprintf(g_version, sizeof(g_version), "CUPTI %u.%u (API %u)", version / 10000,
+	snprintf(st->version, sizeof(st->version), "CUPTI %u.%u (API %u)", version / 10000,
 		 version / 100 % 100, version);
-	g_api_version = version;
+	st->api_version = version;
 	if (!cupti_record_layout(version)) {
 		uint32_t lo, hi;
 
@@ -378,7 +359,7 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 	 * 13.0 is now available"). What triggers them is not said: [GPU?].
 	 */
 	if (cupti_is_13_0_ga(version)) {
-		g_cupti_ga = true;
+		st->ga = true;
 		inj_warn("libcupti.so.13 is CUDA 13.0 GA (API 130000), whose "
 			 "cuptiActivityDisable(CONCURRENT_KERNEL) can deadlock and "
 			 "cuptiActivityFlushAll can crash (fixed in 13.0 Update 1): gpuproj leaves "
@@ -391,12 +372,13 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 	{
 		const char *missing = NULL;
 
-		if (inj_host_load(libcupti, &missing) != 0)
+		if (inj_host_load(st->libcupti, &missing) != 0)
 			inj_debug("host API incomplete (%s)", missing ? missing : "?");
 	}
 
-	atomic_store(&g_metrics, cfg->mode == INJ_MODE_FULL && cfg->profile_launches > 0);
-	r = CUPTI_TRY(cuptiSubscribe, &g_sub, cupti_callback, NULL);
+	atomic_store(&st->metrics, cfg->mode == INJ_MODE_FULL && cfg->profile_launches > 0);
+	/* The callback gets the state back as its userdata. */
+	r = CUPTI_TRY(st, cuptiSubscribe, &st->sub, cupti_callback, st);
 	if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
 		inj_warn("another CUPTI client is attached to this process (Nsight Systems or "
 			 "Compute, compute-sanitizer, cuda-gdb, or a framework's profiler; "
@@ -406,57 +388,57 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 	}
 	if (r != CUPTI_SUCCESS) {
 		inj_warn("cuptiSubscribe failed (%s): gpuproj is off, the application runs "
-			 "unchanged", cupti_result_name(r));
+			 "unchanged", cupti_result_name(st, r));
 		return -1;
 	}
-	g_subscribed = true;
-	launches = atomic_load(&g_metrics);
+	st->subscribed = true;
+	launches = atomic_load(&st->metrics);
 	if (!launches && cfg->mode == INJ_MODE_FULL)
 		inj_debug("GPUPROJ_PROFILE_LAUNCHES=0: timing only");
 	if (!inj_host_loaded() && launches)
-		cupti_metrics_off("the CUPTI profiler host API is missing from libcupti.so.13");
+		cupti_metrics_off(st, "the CUPTI profiler host API is missing from libcupti.so.13");
 	if (launches && mps_active(mps, sizeof(mps)))
-		cupti_metrics_off("CUDA MPS is active (%s): MPS clients cannot read performance "
+		cupti_metrics_off(st,
+				  "CUDA MPS is active (%s): MPS clients cannot read performance "
 				  "counters", mps);
-	r = cupti_callbacks_enable(g_sub, atomic_load(&g_metrics));
+	r = cupti_callbacks_enable(st, atomic_load(&st->metrics));
 	if (r != CUPTI_SUCCESS) {
 		inj_warn("cannot enable CUPTI callbacks (%s): gpuproj is off, the application runs "
-			 "unchanged", cupti_result_name(r));
+			 "unchanged", cupti_result_name(st, r));
 		goto fail;
 	}
-	if (!CUPTI_CALL(&err, cuptiActivityRegisterCallbacks, cupti_buffer_requested,
-			cupti_buffer_completed) ||
-	    !CUPTI_CALL(&err, cuptiActivityEnable, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) {
+	if (!cupti_activity_start(st, &err)) {
 		inj_warn("cannot trace kernels with the CUPTI activity API (%s): gpuproj is off, the "
-			 "application runs unchanged", cupti_result_name(err.r));
+			 "application runs unchanged", cupti_result_name(st, err.r));
 		goto fail;
 	}
-	g_activity = true;
+	st->activity = true;
 	/* The whole run: API calls, copies, syncs, events; off on any failure. */
-	cupti_timeline_init(libcupti);
+	cupti_timeline_init(st);
 	/* 13.0 GA: CUPTI's own worker delivers the buffers, not a FlushAll every 100 ms. */
-	if (g_cupti_ga)
-		CUPTI_TRY(cuptiActivityFlushPeriod, 100);
-	atomic_store(&g_state, ST_RUNNING);
+	if (st->ga)
+		CUPTI_TRY(st, cuptiActivityFlushPeriod, 100);
+	atomic_store(&st->run, ST_RUNNING);
 	return 0;
 fail:
-	CUPTI_TRY(cuptiUnsubscribe, g_sub);
-	g_subscribed = false;
+	CUPTI_TRY(st, cuptiUnsubscribe, st->sub);
+	st->subscribed = false;
 	return -1;
 }
 
 static void
 cupti_flush(bool forced)
 {
-	int st = atomic_load(&g_state);
+	struct cupti_state *st = &g_cupti;
+	int run = atomic_load(&st->run);
 
-	if (!g_activity || (st != ST_RUNNING && st != ST_FATAL))
+	if (!st->activity || (run != ST_RUNNING && run != ST_FATAL))
 		return;
-	if (!g_cupti_ga || forced)
-		CUPTI_TRY(cuptiActivityFlushAll, forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
-	if (!forced && st == ST_RUNNING) {
-		cupti_activity_watch();
-		cupti_timeline_tick();
+	if (!st->ga || forced)
+		CUPTI_TRY(st, cuptiActivityFlushAll, forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
+	if (!forced && run == ST_RUNNING) {
+		cupti_activity_watch(st);
+		cupti_timeline_tick(st);
 	}
 }
 
@@ -465,18 +447,19 @@ cupti_shutdown(void)
 {
 	CUpti_Profiler_DeInitialize_Params dp = {
 		.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE };
-	int st = atomic_load(&g_state);
+	struct cupti_state *st = &g_cupti;
+	int run = atomic_load(&st->run);
 	bool quiet;
 
-	if (st == ST_CHILD || st == ST_OFF || st == ST_EXITING)
+	if (run == ST_CHILD || run == ST_OFF || run == ST_EXITING)
 		return;
-	atomic_store(&g_state, ST_EXITING);
+	atomic_store(&st->run, ST_EXITING);
 	/*
 	 * Let a context creation in progress finish; later ones see
-	 * ST_EXITING under g_ctx_lock and stop (cupti_on_context_created()).
+	 * ST_EXITING under st->ctx_lock and stop (cupti_on_context_created()).
 	 */
-	pthread_mutex_lock(&g_ctx_lock);
-	pthread_mutex_unlock(&g_ctx_lock);
+	pthread_mutex_lock(&st->ctx_lock);
+	pthread_mutex_unlock(&st->ctx_lock);
 	/*
 	 * Wait (2 s at most) for windows other threads have open: their EXIT
 	 * callbacks still run (see cupti_callback()). If one never comes,
@@ -484,7 +467,7 @@ cupti_shutdown(void)
 	 * it. After a fatal error callbacks stopped: an open window never
 	 * closes, so do not wait at all.
 	 */
-	quiet = cupti_windows_quiesce(st == ST_FATAL ? 0 : 2.0);
+	quiet = cupti_windows_quiesce(st, run == ST_FATAL ? 0 : 2.0);
 	if (!quiet)
 		inj_debug("a profiled launch is still open on another thread at exit");
 	/*
@@ -492,54 +475,57 @@ cupti_shutdown(void)
 	 * after them: the flush does not synchronise (cupti_activity.h,
 	 * cuptiActivityFlushAll). Wait for every live context, bounded.
 	 */
-	if (g_activity && st == ST_RUNNING && !cupti_contexts_sync(g_cfg->wait_s))
+	if (st->activity && run == ST_RUNNING && !cupti_contexts_sync(st, st->cfg->wait_s))
 		inj_warn("the GPU had not finished %g s after exit began (GPUPROJ_WAIT): kernels "
-			 "still running are missing from the report", g_cfg->wait_s);
-	if (g_activity) {
-		cupti_timeline_mark_end();
-		if (st == ST_RUNNING) {
-			CUPTI_TRY(cuptiActivityFlushAll, CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-			cupti_activity_watch_final();
+			 "still running are missing from the report", st->cfg->wait_s);
+	if (st->activity) {
+		cupti_timeline_mark_end(st);
+		if (run == ST_RUNNING) {
+			CUPTI_TRY(st, cuptiActivityFlushAll, CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+			cupti_activity_watch_final(st);
 			/* Not on 13.0 GA (can deadlock), nor when another client traces now. */
-			if (!g_cupti_ga && !cupti_activity_taken_over())
-				CUPTI_TRY(cuptiActivityDisable, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+			if (!st->ga && !cupti_activity_taken_over(st))
+				CUPTI_TRY(st, cuptiActivityDisable,
+					  CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
 			/* The timeline's kinds: the same rule (they belong to that client then). */
-			if (!cupti_activity_taken_over())
-				cupti_timeline_disable();
+			if (!cupti_activity_taken_over(st))
+				cupti_timeline_disable(st);
 		}
-		g_activity = false;
+		st->activity = false;
 	}
-	if (g_subscribed) {
-		if (st == ST_RUNNING)
-			CUPTI_TRY(cuptiUnsubscribe, g_sub);
-		g_subscribed = false;
+	if (st->subscribed) {
+		if (run == ST_RUNNING)
+			CUPTI_TRY(st, cuptiUnsubscribe, st->sub);
+		st->subscribed = false;
 	}
 	if (!quiet) {
-		cupti_windows_release();
+		cupti_windows_release(st);
 		return;
 	}
 	/* Release profiler objects of contexts the application left alive. */
-	cupti_contexts_release(st == ST_RUNNING);
-	if (atomic_load(&g_profiler_initialized) && st == ST_RUNNING)
-		CUPTI_TRY(cuptiProfilerDeInitialize, &dp);
-	atomic_store(&g_profiler_initialized, false);
-	cupti_chips_release();
+	cupti_contexts_release(st, run == ST_RUNNING);
+	if (atomic_load(&st->profiler_initialized) && run == ST_RUNNING)
+		CUPTI_TRY(st, cuptiProfilerDeInitialize, &dp);
+	atomic_store(&st->profiler_initialized, false);
+	cupti_chips_release(st);
 	inj_nvpw_unload();
-	cupti_buffers_release();
-	cupti_windows_release();
+	cupti_buffers_release(st);
+	cupti_windows_release(st);
 }
 
 static void
 cupti_child(void)
 {
-	atomic_store(&g_state, ST_CHILD);
-	atomic_store(&g_metrics, false);
+	struct cupti_state *st = &g_cupti;
+
+	atomic_store(&st->run, ST_CHILD);
+	atomic_store(&st->metrics, false);
 }
 
 static const char *
 cupti_version_string(void)
 {
-	return g_version;
+	return g_cupti.version;
 }
 
 /* Set an attribute from a printf format (dropped when out of memory). */
@@ -564,30 +550,31 @@ attr(struct gpuproj_profile *p, const char *key, const char *fmt, ...)
 static void
 cupti_describe(struct gpuproj_profile *p)
 {
+	struct cupti_state *st = &g_cupti;
 	char key[160];
 	size_t i, m;
 
-	gpuproj_profile_set_attr(p, "cupti", g_version);
-	if (g_metrics_off[0])
-		attr(p, "metrics", "off: %s", g_metrics_off);
-	else if (g_cfg->mode != INJ_MODE_FULL || g_cfg->profile_launches == 0)
+	gpuproj_profile_set_attr(p, "cupti", st->version);
+	if (st->metrics_off[0])
+		attr(p, "metrics", "off: %s", st->metrics_off);
+	else if (st->cfg->mode != INJ_MODE_FULL || st->cfg->profile_launches == 0)
 		attr(p, "metrics", "off: timing only (GPUPROJ_MODE=%s, GPUPROJ_PROFILE_LAUNCHES=%u)",
-		     inj_mode_name(g_cfg->mode), g_cfg->profile_launches);
+		     inj_mode_name(st->cfg->mode), st->cfg->profile_launches);
 	else
 		attr(p, "metrics", "first %u launch(es) per signature, kernel replay, auto range",
-		     g_cfg->profile_launches);
+		     st->cfg->profile_launches);
 	/* For the first-GPU-run checklist (docs/internals/injection.md): what this CUDA did. */
 	gpuproj_profile_set_attr(p, "nested_driver_callbacks",
-				 atomic_load(&g_nested_seen) ? "yes" : "no");
-	pthread_mutex_lock(&g_ctx_lock);
+				 atomic_load(&st->nested_seen) ? "yes" : "no");
+	pthread_mutex_lock(&st->ctx_lock);
 	for (i = 0; i < INJ_MAX_DEVICES; i++) {
-		if (!g_devs[i].checked || !g_devs[i].why[0])
+		if (!st->devs[i].checked || !st->devs[i].why[0])
 			continue;
 		snprintf(key, sizeof(key), "device.%zu.metrics", i);
-		attr(p, key, "off: %s", g_devs[i].why);
+		attr(p, key, "off: %s", st->devs[i].why);
 	}
-	for (i = 0; i < g_n_chips; i++) {
-		const struct chipinfo *c = &g_chips[i];
+	for (i = 0; i < st->n_chips; i++) {
+		const struct chipinfo *c = &st->chips[i];
 
 		if (!c->ok)
 			continue;
@@ -600,11 +587,7 @@ cupti_describe(struct gpuproj_profile *p)
 		 * (docs/internals/injection.md).
 		 */
 		snprintf(key, sizeof(key), "metrics.%.32s.cache_control", c->chip);
-		gpuproj_profile_set_attr(p, key, c->prof == &cupti_range_ops
-							 ? cupti_cache_control()
-							 : "none (the legacy profiler has no cache "
-							   "control: replay passes see the L2 earlier "
-							   "passes left)");
+		gpuproj_profile_set_attr(p, key, c->prof->cache_control(st));
 		for (m = 0; m < GPUPROJ_M_COUNT; m++) {
 			const struct inj_metric_map *map = &c->set->map[m];
 
@@ -618,7 +601,7 @@ cupti_describe(struct gpuproj_profile *p)
 				gpuproj_profile_set_attr(p, key, map->expr);
 		}
 	}
-	pthread_mutex_unlock(&g_ctx_lock);
+	pthread_mutex_unlock(&st->ctx_lock);
 }
 
 const struct inj_backend_ops inj_backend_cupti = {
