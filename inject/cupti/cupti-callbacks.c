@@ -41,17 +41,6 @@ count_launch(struct cupti_state *st)
 	atomic_fetch_add_explicit(&st->launches[tls_stripe].n, 1, memory_order_relaxed);
 }
 
-uint64_t
-cupti_launches_seen(struct cupti_state *st)
-{
-	uint64_t n = 0;
-	size_t i;
-
-	for (i = 0; i < LAUNCH_STRIPES; i++)
-		n += atomic_load_explicit(&st->launches[i].n, memory_order_relaxed);
-	return n;
-}
-
 /* ---- launch callbacks ---- */
 
 enum kind {
@@ -549,8 +538,9 @@ captures_remove(struct cupti_state *st, CUcontext ctx, uintptr_t stream)
 	return n;
 }
 
-void
-cupti_captures_forget(struct cupti_state *st, CUcontext ctx)
+/* Forget the captures of a context that is destroyed (abandoned with it). */
+static void
+captures_forget(struct cupti_state *st, CUcontext ctx)
 {
 	if (captures_remove(st, ctx, UINTPTR_MAX))
 		inj_debug("a stream capture ended with its context; windows may open again");
@@ -853,6 +843,7 @@ on_resource(struct cupti_state *st, CUpti_CallbackId cbid, const CUpti_ResourceD
 		cupti_on_context_created(st, rd->context);
 		break;
 	case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
+		captures_forget(st, rd->context);
 		cupti_on_context_destroy(st, rd->context);
 		break;
 	case CUPTI_CBID_RESOURCE_MODULE_LOADED:
@@ -866,13 +857,8 @@ on_resource(struct cupti_state *st, CUpti_CallbackId cbid, const CUpti_ResourceD
 static void
 on_state(struct cupti_state *st, CUpti_CallbackId cbid, const CUpti_StateData *sd)
 {
-	if (cbid != CUPTI_CBID_STATE_FATAL_ERROR)
-		return;
-	atomic_store(&st->metrics, false);
-	atomic_store(&st->run, ST_FATAL);
-	inj_warn("CUPTI reported a fatal error (%s: %s): collection stopped; what was collected "
-		 "so far is written at exit", cupti_result_name(st, sd->notification.result),
-		 sd->notification.message ? sd->notification.message : "no message");
+	if (cbid == CUPTI_CBID_STATE_FATAL_ERROR)
+		cupti_fatal(st, sd->notification.result, sd->notification.message);
 }
 
 /*

@@ -493,7 +493,6 @@ cupti_on_context_destroy(struct cupti_state *st, CUcontext ctx)
 {
 	struct ctxinfo *ci;
 
-	cupti_captures_forget(st, ctx);
 	pthread_mutex_lock(&st->ctx_lock);
 	ci = ctx_find_locked(st, ctx);
 	if (ci)
@@ -510,19 +509,6 @@ cupti_on_context_destroy(struct cupti_state *st, CUcontext ctx)
 	cupti_window_teardown(st, ci);
 	ctx_free_images(ci);
 	pthread_mutex_unlock(&ci->lock);
-}
-
-void
-cupti_device_stop(struct cupti_state *st, int device)
-{
-	size_t i;
-
-	pthread_mutex_lock(&st->ctx_lock);
-	for (i = 0; i < st->n_ctxs; i++) {
-		if (st->ctxs[i]->device == device)
-			atomic_store(&st->ctxs[i]->ready, false);
-	}
-	pthread_mutex_unlock(&st->ctx_lock);
 }
 
 /* The contexts known now (ctxinfo is never freed); malloc'd, NULL when none. */

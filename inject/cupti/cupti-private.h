@@ -3,9 +3,11 @@
  * The CUPTI backend's module header (inject/cupti/); private to it. Only
  * these files include <cupti*.h> (see backend.h).
  *
- *   cupti.c             the inj_backend_ops table: libcupti loading,
- *                       init/flush/shutdown/describe, degrading; holds the
- *                       one struct cupti_state
+ *   cupti.c             the inj_backend_ops table: init/flush/shutdown/
+ *                       describe; holds the one struct cupti_state
+ *   cupti-api.c         libcupti loading (st->api), CUPTI_CALL's helpers
+ *   cupti-degrade.c     what a failure means: metrics off, a device off,
+ *                       CUPTI's fatal error
  *   cupti-device.c      devices, chips (metric resolution), contexts
  *   cupti-window.c      profiling windows, whatever the profiler API
  *   cupti-range.c       range profiler + host API (CC >= 7.5)
@@ -262,7 +264,7 @@ enum cupti_run { ST_OFF = 0, ST_RUNNING, ST_EXITING, ST_CHILD, ST_FATAL };
  * cupti.c). Each group says which file writes it; any file may read.
  */
 struct cupti_state {
-	/* ---- cupti.c: set at init ---- */
+	/* ---- cupti.c (cupti-api.c: libcupti, api, legacy_missing): set at init ---- */
 	const struct inj_config *cfg;
 	struct inj_collector *col;
 	atomic_int run;			/* enum cupti_run */
@@ -285,7 +287,7 @@ struct cupti_state {
 	CUpti_SubscriberHandle sub;
 	bool subscribed, activity;
 
-	/* ---- cupti.c: degrading ---- */
+	/* ---- cupti-degrade.c ---- */
 	/* Metrics on (mode full, N > 0, nothing degraded them globally). */
 	atomic_bool metrics;
 	char metrics_off[512];		/* why they went off, "" */
@@ -343,7 +345,16 @@ struct cupti_state {
 	} tl;
 };
 
-/* ---- calling CUPTI ---- */
+/*
+ * ---- The functions, bottom up ----
+ *
+ * Every file calls only the sections above its own: cupti-api.c calls
+ * nothing of the backend, cupti-degrade.c only cupti-api.c, and so on up
+ * to cupti.c (the ops table), which calls them all. Nothing calls back up
+ * (scripts/house-metrics.py finds no cycle).
+ */
+
+/* ---- cupti-api.c: libcupti and calling it ---- */
 
 /** The first failed call of a sequence: its name and result. */
 struct cupti_err {
@@ -351,6 +362,12 @@ struct cupti_err {
 	CUptiResult r;
 };
 
+/**
+ * dlopen() libcupti.so.13 into st->libcupti and resolve st->api (the legacy
+ * profiler's symbols optional: st->legacy_missing names the first absent
+ * one). @return 0, or -1 after one line saying why gpuproj is off
+ */
+int cupti_api_load(struct cupti_state *st);
 /** "CUPTI_ERROR_..." for a result (cuptiGetResultString). */
 const char *cupti_result_name(const struct cupti_state *st, CUptiResult r);
 /** Log a failed call (debug level: callers print the user-facing line); returns r. */
@@ -367,7 +384,19 @@ bool cupti_failed(const struct cupti_state *st, struct cupti_err *e, CUptiResult
 /* CUPTI_TRY(st, fn, args...): call st->api.fn(args...), log a failure; the result. */
 #define CUPTI_TRY(st, fn, ...) cupti_logged((st), (st)->api.fn(__VA_ARGS__), #fn)
 
-/* ---- cupti.c: degrading ---- */
+/** Launches seen by the launch callbacks so far (every mode), approximately. */
+static inline uint64_t
+cupti_launches_seen(struct cupti_state *st)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < LAUNCH_STRIPES; i++)
+		n += atomic_load_explicit(&st->launches[i].n, memory_order_relaxed);
+	return n;
+}
+
+/* ---- cupti-degrade.c: what a failure means ---- */
 
 /** Metrics off for the whole process; one line, once. */
 void cupti_metrics_off(struct cupti_state *st, const char *fmt, ...) INJ_PRINTF(2, 3);
@@ -378,42 +407,74 @@ void cupti_counters_busy(struct cupti_state *st, const char *call);
 /** Counters unusable on one device; one line per device. */
 void cupti_device_off(struct cupti_state *st, struct devinfo *d, const char *fmt, ...)
 	INJ_PRINTF(3, 4);
+/** No more windows on any context of the device (after cupti_device_off()). */
+void cupti_device_stop(struct cupti_state *st, int device);
 /** A profiler call failed on ci: decide what it means (ci->lock held). */
 void cupti_profiler_failed(struct cupti_state *st, struct ctxinfo *ci,
 			   const struct cupti_err *err);
+/**
+ * CUPTI reported a fatal error (CUPTI_CBID_STATE_FATAL_ERROR, `message`
+ * may be NULL): metrics off, callbacks stop acting, one line; what was
+ * collected is still written at exit.
+ */
+void cupti_fatal(struct cupti_state *st, CUptiResult r, const char *message);
 
-/* ---- cupti-device.c ---- */
+/* ---- cupti-range.c, cupti-legacy.c: the profiler APIs ---- */
 
-/** The context's entry (cached per thread in t), NULL when unknown or dead. */
-struct ctxinfo *cupti_ctx_find(struct cupti_state *st, struct cupti_tls *t, CUcontext ctx);
-void cupti_on_context_created(struct cupti_state *st, CUcontext ctx);
-void cupti_on_context_destroy(struct cupti_state *st, CUcontext ctx);
-/** No more windows on any context of the device (after cupti_device_off()). */
-void cupti_device_stop(struct cupti_state *st, int device);
-/** Release the chips' CUPTI/NVPW objects at exit (the metric sets stay). */
-void cupti_chips_release(struct cupti_state *st);
+/** The range profiler + host API (CC >= 7.5; cache control on CUPTI >= 13.4). */
+const struct cupti_prof_ops *cupti_range_profiler(void);
+/** The legacy profiler + NVPW (CC 7.0 only). */
+const struct cupti_prof_ops *cupti_legacy_profiler(void);
+
+/* ---- cupti-timeline.c: the whole run ---- */
+
 /**
- * At exit: take every context's window lock (no window open any more),
- * waiting at most `s` seconds in all. @return whether all were taken
+ * Enable the activity kinds of the whole-run timeline (API calls, copies,
+ * sets, synchronisations, events, streams) and start its clock; on any
+ * failure the timeline stays off (one debug line), the rest goes on.
  */
-bool cupti_windows_quiesce(struct cupti_state *st, double s);
-/** Wait (bounded) until no window is open on any context (a stream capture begins). */
-void cupti_windows_wait_all(struct cupti_state *st);
-/** Release what cupti_windows_quiesce() took. */
-void cupti_windows_release(struct cupti_state *st);
-/** Release every context's profiler objects and images at exit. */
-void cupti_contexts_release(struct cupti_state *st, bool call_cupti);
+void cupti_timeline_init(struct cupti_state *st);
+/** A record of one of those kinds, from a completed buffer. */
+void cupti_timeline_record(struct cupti_state *st, const CUpti_Activity *rec);
+/** Kernel records with what the collector made of them. */
+void cupti_timeline_kernels(struct cupti_state *st, const struct inj_kernel_record *r,
+			    const struct inj_record_use *use, size_t n);
 /**
- * Wait until ctx's work is done (cuCtxSynchronize with ctx pushed); not
- * from a launch callback. @return false when the driver functions are missing
+ * Around the walk of one buffer (the recorder's lock, taken before the
+ * collector's): done gets what begin returned.
  */
-bool cupti_ctx_sync(struct cupti_state *st, CUcontext ctx);
+bool cupti_timeline_batch_begin(struct cupti_state *st);
+void cupti_timeline_batch_done(struct cupti_state *st, bool begun);
+/** Worker tick (every 100 ms). */
+void cupti_timeline_tick(struct cupti_state *st);
+/** At exit, before the last flush: the traced run ends; afterwards the kinds are disabled. */
+void cupti_timeline_mark_end(struct cupti_state *st);
+void cupti_timeline_disable(struct cupti_state *st);
+
+/* ---- cupti-activity.c ---- */
+
 /**
- * At exit: wait for the work of every live context, at most `wait_s`
- * seconds (a helper thread syncs; on time-out it is left behind and the
- * report goes without the unfinished kernels). @return false on time-out
+ * Register the buffer callbacks (they reach `st` through the file's one
+ * static pointer: CUPTI gives them no userdata) and enable kernel records.
+ * @return false with the failure in err
  */
-bool cupti_contexts_sync(struct cupti_state *st, double wait_s);
+bool cupti_activity_start(struct cupti_state *st, struct cupti_err *err);
+/**
+ * The kernel record type a libcupti of API version `api` (cuptiGetVersion)
+ * writes, e.g. "CUpti_ActivityKernel11"; NULL for a version gpuproj does
+ * not know (its records cannot be read).
+ */
+const char *cupti_record_layout(uint32_t api);
+/** The API versions cupti_record_layout() knows: *api_min to *api_max (cuptiGetVersion). */
+void cupti_record_known(uint32_t *api_min, uint32_t *api_max);
+/** Worker tick: notice another CUPTI client that took the activity callbacks. */
+void cupti_activity_watch(struct cupti_state *st);
+/** The same at exit, after the final forced flush (no 2 s wait). */
+void cupti_activity_watch_final(struct cupti_state *st);
+/** Whether another CUPTI client took the activity callbacks (see cupti-activity.c). */
+bool cupti_activity_taken_over(struct cupti_state *st);
+/** Free the pooled buffers (exit). */
+void cupti_buffers_release(struct cupti_state *st);
 
 /* ---- cupti-window.c ---- */
 
@@ -447,17 +508,39 @@ void cupti_window_launch_done(struct cupti_tls *t, int level);
 /** Forget the context's pending work (it was synchronised). */
 void cupti_pending_clear(struct ctxinfo *ci);
 
-/* ---- cupti-range.c, cupti-legacy.c: the profiler APIs ---- */
+/* ---- cupti-device.c ---- */
 
-/** The range profiler + host API (CC >= 7.5; cache control on CUPTI >= 13.4). */
-const struct cupti_prof_ops *cupti_range_profiler(void);
-/** The legacy profiler + NVPW (CC 7.0 only). */
-const struct cupti_prof_ops *cupti_legacy_profiler(void);
+/** The context's entry (cached per thread in t), NULL when unknown or dead. */
+struct ctxinfo *cupti_ctx_find(struct cupti_state *st, struct cupti_tls *t, CUcontext ctx);
+void cupti_on_context_created(struct cupti_state *st, CUcontext ctx);
+void cupti_on_context_destroy(struct cupti_state *st, CUcontext ctx);
+/** Release the chips' CUPTI/NVPW objects at exit (the metric sets stay). */
+void cupti_chips_release(struct cupti_state *st);
+/**
+ * At exit: take every context's window lock (no window open any more),
+ * waiting at most `s` seconds in all. @return whether all were taken
+ */
+bool cupti_windows_quiesce(struct cupti_state *st, double s);
+/** Wait (bounded) until no window is open on any context (a stream capture begins). */
+void cupti_windows_wait_all(struct cupti_state *st);
+/** Release what cupti_windows_quiesce() took. */
+void cupti_windows_release(struct cupti_state *st);
+/** Release every context's profiler objects and images at exit. */
+void cupti_contexts_release(struct cupti_state *st, bool call_cupti);
+/**
+ * Wait until ctx's work is done (cuCtxSynchronize with ctx pushed); not
+ * from a launch callback. @return false when the driver functions are missing
+ */
+bool cupti_ctx_sync(struct cupti_state *st, CUcontext ctx);
+/**
+ * At exit: wait for the work of every live context, at most `wait_s`
+ * seconds (a helper thread syncs; on time-out it is left behind and the
+ * report goes without the unfinished kernels). @return false on time-out
+ */
+bool cupti_contexts_sync(struct cupti_state *st, double wait_s);
 
 /* ---- cupti-callbacks.c ---- */
 
-/** Forget the captures of a context that is destroyed (abandoned with it). */
-void cupti_captures_forget(struct cupti_state *st, CUcontext ctx);
 /** The subscriber callback; `ud` is the struct cupti_state given to cuptiSubscribe. */
 void CUPTIAPI cupti_callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
 			     const void *data);
@@ -466,57 +549,5 @@ void CUPTIAPI cupti_callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackI
  * `launches`). @return CUPTI_SUCCESS or the failure
  */
 CUptiResult cupti_callbacks_enable(struct cupti_state *st, bool launches);
-/** Launches seen by the launch callbacks so far (every mode), approximately. */
-uint64_t cupti_launches_seen(struct cupti_state *st);
-
-/* ---- cupti-activity.c ---- */
-
-/**
- * Register the buffer callbacks (they reach `st` through the file's one
- * static pointer: CUPTI gives them no userdata) and enable kernel records.
- * @return false with the failure in err
- */
-bool cupti_activity_start(struct cupti_state *st, struct cupti_err *err);
-/**
- * The kernel record type a libcupti of API version `api` (cuptiGetVersion)
- * writes, e.g. "CUpti_ActivityKernel11"; NULL for a version gpuproj does
- * not know (its records cannot be read).
- */
-const char *cupti_record_layout(uint32_t api);
-/** The API versions cupti_record_layout() knows: *api_min to *api_max (cuptiGetVersion). */
-void cupti_record_known(uint32_t *api_min, uint32_t *api_max);
-/** Worker tick: notice another CUPTI client that took the activity callbacks. */
-void cupti_activity_watch(struct cupti_state *st);
-/** The same at exit, after the final forced flush (no 2 s wait). */
-void cupti_activity_watch_final(struct cupti_state *st);
-/** Whether another CUPTI client took the activity callbacks (see cupti-activity.c). */
-bool cupti_activity_taken_over(struct cupti_state *st);
-/** Free the pooled buffers (exit). */
-void cupti_buffers_release(struct cupti_state *st);
-
-/* ---- cupti-timeline.c: the whole run ---- */
-
-/**
- * Enable the activity kinds of the whole-run timeline (API calls, copies,
- * sets, synchronisations, events, streams) and start its clock; on any
- * failure the timeline stays off (one debug line), the rest goes on.
- */
-void cupti_timeline_init(struct cupti_state *st);
-/** A record of one of those kinds, from a completed buffer. */
-void cupti_timeline_record(struct cupti_state *st, const CUpti_Activity *rec);
-/** Kernel records with what the collector made of them. */
-void cupti_timeline_kernels(struct cupti_state *st, const struct inj_kernel_record *r,
-			    const struct inj_record_use *use, size_t n);
-/**
- * Around the walk of one buffer (the recorder's lock, taken before the
- * collector's): done gets what begin returned.
- */
-bool cupti_timeline_batch_begin(struct cupti_state *st);
-void cupti_timeline_batch_done(struct cupti_state *st, bool begun);
-/** Worker tick (every 100 ms). */
-void cupti_timeline_tick(struct cupti_state *st);
-/** At exit, before the last flush: the traced run ends; afterwards the kinds are disabled. */
-void cupti_timeline_mark_end(struct cupti_state *st);
-void cupti_timeline_disable(struct cupti_state *st);
 
 #endif

@@ -1,20 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CUPTI backend of libproj.so ([CUPTI-INJ], [CUPTI-CB], [CUPTI-ACT],
- * [CUPTI-RP] and [CUPTI-LEG] for every call sequence): this file loads libcupti, starts and stops collection and
- * describes it (the inj_backend_ops table), and decides what a failure
- * means (degrading). The rest of the backend is split by API, see
- * cupti-private.h.
+ * [CUPTI-RP] and [CUPTI-LEG] for every call sequence): this file starts
+ * and stops collection and describes it (the inj_backend_ops table) and
+ * holds the backend's one state. The rest of the backend sits below it,
+ * split by API (cupti-private.h); what a failure means is decided in
+ * cupti-degrade.c.
  *
  * - libcupti.so.13 is dlopen()ed at init and every function used is
- *   resolved into one table (struct cupti_api in the state); a missing library or symbol leaves
- *   gpuproj off with one line, never a failed application start. Tests put
- *   the test double (tests/fake/) first in LD_LIBRARY_PATH.
+ *   resolved into one table (st->api, cupti-api.c); a missing library or
+ *   symbol leaves gpuproj off with one line, never a failed application
+ *   start. Tests put the test double (tests/fake/) first in
+ *   LD_LIBRARY_PATH.
  * - Metrics: the first N launches of each signature run inside a
  *   "window" (cupti-window.c) on the chip's profiler API.
  *
  * Thread safety: init/shutdown once (entry.c); flush from the worker
- * thread; the degrade functions from any thread.
+ * thread.
  */
 #include "config.h"
 
@@ -46,222 +48,7 @@ static struct cupti_state g_cupti = {
 	.pool_lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
-/* ---- calling CUPTI ---- */
-
-const char *
-cupti_result_name(const struct cupti_state *st, CUptiResult r)
-{
-	const char *s = NULL;
-
-	if (st->api.cuptiGetResultString && st->api.cuptiGetResultString(r, &s) == CUPTI_SUCCESS &&
-	    s)
-		return s;
-	return "CUPTI_ERROR_(unknown)";
-}
-
-CUptiResult
-cupti_logged(const struct cupti_state *st, CUptiResult r, const char *call)
-{
-	if (r != CUPTI_SUCCESS)
-		inj_debug("%s failed: %s (%d)", call, cupti_result_name(st, r), (int)r);
-	return r;
-}
-
-bool
-cupti_failed(const struct cupti_state *st, struct cupti_err *e, CUptiResult r, const char *call)
-{
-	if (r == CUPTI_SUCCESS)
-		return false;
-	cupti_logged(st, r, call);
-	if (e && !e->call) {
-		e->call = call;
-		e->r = r;
-	}
-	return true;
-}
-
-/* ---- degrading ---- */
-
-void
-cupti_metrics_off(struct cupti_state *st, const char *fmt, ...)
-{
-	va_list ap;
-	bool first;
-
-	pthread_mutex_lock(&st->degrade_lock);
-	first = atomic_exchange(&st->metrics, false) && !st->metrics_off[0];
-	if (first) {
-		va_start(ap, fmt);
-		vsnprintf(st->metrics_off, sizeof(st->metrics_off), fmt, ap);
-		va_end(ap);
-	}
-	pthread_mutex_unlock(&st->degrade_lock);
-	if (first)
-		inj_warn("%s: metrics off, every launch is still timed (the profile will have "
-			 "durations but no projections)", st->metrics_off);
-}
-
-void
-cupti_no_permission(struct cupti_state *st, const char *call, CUptiResult r)
-{
-	cupti_metrics_off(st, "no permission to read GPU performance counters (%s from %s); "
-			  "profiling needs root or the nvidia driver option "
-			  "NVreg_RestrictProfilingToAdminUsers=0 "
-			  "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)", cupti_result_name(st, r),
-			  call);
-}
-
-/*
- * CUPTI_ERROR_HARDWARE_BUSY: "The performance monitoring hardware is in use
- * by other client" (cupti_result.h). DCGM holds the counters with a
- * system-wide lock (NVIDIA/DCGM issue 56) until paused.
- */
-void
-cupti_counters_busy(struct cupti_state *st, const char *call)
-{
-	cupti_metrics_off(st,
-			  "the GPU performance counters are busy (CUPTI_ERROR_HARDWARE_BUSY from "
-			  "%s): another profiler holds them, on cluster nodes usually DCGM or "
-			  "dcgm-exporter; pause it with 'dcgmi profile --pause' (and 'dcgmi profile "
-			  "--resume' afterwards) and run again", call);
-}
-
-void
-cupti_device_off(struct cupti_state *st, struct devinfo *d, const char *fmt, ...)
-{
-	char why[384];
-	va_list ap;
-
-	pthread_mutex_lock(&st->dev_lock);
-	if (!d->metrics && d->checked) {
-		pthread_mutex_unlock(&st->dev_lock);
-		return;
-	}
-	d->metrics = false;
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	snprintf(d->why, sizeof(d->why), "%s", why);
-	pthread_mutex_unlock(&st->dev_lock);
-	inj_warn("device %d (%s): %s: metrics off on this device, every launch is still timed",
-		 d->info.ordinal, d->info.name[0] ? d->info.name : "?", why);
-}
-
-void
-cupti_profiler_failed(struct cupti_state *st, struct ctxinfo *ci, const struct cupti_err *err)
-{
-	struct devinfo *d = &st->devs[ci->device];
-	const char *call = err->call ? err->call : "?";
-
-	switch ((int)err->r) {
-	case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-	case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-		cupti_no_permission(st, call, err->r);
-		return;
-	case CUPTI_ERROR_HARDWARE_BUSY:
-		cupti_counters_busy(st, call);
-		return;
-	case CUPTI_ERROR_NOT_SUPPORTED:
-	case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-	case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-	case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-	case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-	case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-	case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-	case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
-	case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-		cupti_device_off(st, d, "%s returned %s", call, cupti_result_name(st, err->r));
-		atomic_store(&ci->ready, false);
-		return;
-	default:
-		break;
-	}
-	/* Unknown failures: retry later launches, give up after three in a row. */
-	if (++d->fails >= 3) {
-		cupti_device_off(st, d,
-				 "the profiler failed three times in a row (last: %s returned %s)",
-				 call, cupti_result_name(st, err->r));
-		atomic_store(&ci->ready, false);
-	}
-}
-
 /* ---- ops ---- */
-
-static int
-load_api(struct cupti_state *st)
-{
-	const char *missing = NULL;
-
-	st->libcupti = dlopen("libcupti.so.13", RTLD_NOW | RTLD_LOCAL);
-	if (!st->libcupti) {
-		inj_warn("cannot load libcupti.so.13 (%s): gpuproj is off, the application runs "
-			 "unchanged; add the CUDA toolkit's lib64 (or extras/CUPTI/lib64) to "
-			 "LD_LIBRARY_PATH", dlerror());
-		return -1;
-	}
-#define R(name) \
-	if (!missing && !inj_dlsym(st->libcupti, #name, &st->api.name)) \
-		missing = #name
-	R(cuptiGetVersion);
-	R(cuptiGetResultString);
-	R(cuptiSubscribe);
-	R(cuptiUnsubscribe);
-	R(cuptiEnableCallback);
-	R(cuptiGetDeviceId);
-	R(cuptiDeviceGetChipName);
-	R(cuptiActivityRegisterCallbacks);
-	R(cuptiActivityEnable);
-	R(cuptiActivityDisable);
-	R(cuptiActivityGetNextRecord);
-	R(cuptiActivityFlushAll);
-	R(cuptiActivityFlushPeriod);
-	R(cuptiActivityGetNumDroppedRecords);
-	R(cuptiProfilerInitialize);
-	R(cuptiProfilerDeInitialize);
-	R(cuptiProfilerDeviceSupported);
-	R(cuptiProfilerGetCounterAvailability);
-	R(cuptiRangeProfilerEnable);
-	R(cuptiRangeProfilerDisable);
-	R(cuptiRangeProfilerGetCounterDataSize);
-	R(cuptiRangeProfilerCounterDataImageInitialize);
-	R(cuptiRangeProfilerSetConfig);
-	R(cuptiRangeProfilerStart);
-	R(cuptiRangeProfilerStop);
-	R(cuptiRangeProfilerDecodeData);
-	R(cuptiRangeProfilerGetCounterDataInfo);
-#undef R
-	if (missing) {
-		inj_warn("libcupti.so.13 lacks %s (a CUPTI older than 13.0?): gpuproj is off, the "
-			 "application runs unchanged", missing);
-		return -1;
-	}
-	/*
-	 * The legacy profiler API, which only CC 7.0 needs (the range profiler
-	 * does not run there): "deprecated as of CUDA 13.0 and will be removed
-	 * in the future" (cupti_profiler_target.h). Optional, so that a CUPTI
-	 * without it leaves gpuproj on; a CC 7.0 device then gets timing only
-	 * (legacy_chip_setup(), cupti_legacy_missing()).
-	 */
-#define O(name) \
-	if (!inj_dlsym(st->libcupti, #name, &st->api.name) && !st->legacy_missing) \
-		st->legacy_missing = #name
-	O(cuptiProfilerCounterDataImageCalculateSize);
-	O(cuptiProfilerCounterDataImageInitialize);
-	O(cuptiProfilerCounterDataImageCalculateScratchBufferSize);
-	O(cuptiProfilerCounterDataImageInitializeScratchBuffer);
-	O(cuptiProfilerBeginSession);
-	O(cuptiProfilerEndSession);
-	O(cuptiProfilerSetConfig);
-	O(cuptiProfilerUnsetConfig);
-	O(cuptiProfilerEnableProfiling);
-	O(cuptiProfilerDisableProfiling);
-	O(cuptiProfilerFlushCounterData);
-#undef O
-	if (st->legacy_missing)
-		inj_debug("libcupti.so.13 lacks the legacy profiler's %s: no metrics on CC 7.0",
-			  st->legacy_missing);
-	return 0;
-}
 
 /* CUDA MPS: counters cannot be read by MPS clients (CUPTI docs §2.14) [GPU?]. */
 static const char *
@@ -318,7 +105,7 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 
 	st->cfg = cfg;
 	st->col = col;
-	if (load_api(st) != 0)
+	if (cupti_api_load(st) != 0)
 		return -1;
 	if (!driver_loadable(st, why, sizeof(why))) {
 		inj_warn("no CUDA driver can be loaded in this process (%s): gpuproj is off, the "
