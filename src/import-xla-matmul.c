@@ -270,34 +270,16 @@ read_file(struct xm_ctx *ctx, struct xm_file *f)
 	return GPUPROJ_OK;
 }
 
-/* Every GPU's kernels get the other GPUs' times of the same signature tag. */
-static int
-set_references(struct xm_ctx *ctx)
+/* Reference times (import_gpus_set_references()): the same GEMM shape (the tag). */
+static const struct gpuproj_kernel *
+counterpart(const struct import_gpu *other, const struct gpuproj_kernel *k, void *userdata)
 {
-	size_t a, b, i, j;
+	size_t j;
 
-	for (a = 0; a < ctx->gpus.n; a++) {
-		struct gpuproj_profile *p = ctx->gpus.v[a].profile;
-
-		for (i = 0; i < gpuproj_profile_count(p); i++) {
-			struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
-
-			for (b = 0; b < ctx->gpus.n; b++) {
-				const struct gpuproj_kernel *o;
-
-				if (b == a || !import_strmap_get(&ctx->gpus.v[b].by_key,
-								 k->tag ? k->tag : "", &j))
-					continue;
-				o = gpuproj_profile_at(ctx->gpus.v[b].profile, j);
-				if (gpuproj_kernel_set_reference(k, ctx->gpus.v[b].target->name,
-								 gpuproj_kernel_mean_ns(o),
-								 o->launches))
-					return error_set(ctx->err, GPUPROJ_E_NOMEM, NULL, 0, 0,
-							 "out of memory");
-			}
-		}
-	}
-	return GPUPROJ_OK;
+	(void)userdata;
+	return import_strmap_get(&other->by_key, k->tag ? k->tag : "", &j)
+		       ? gpuproj_profile_at(other->profile, j)
+		       : NULL;
 }
 
 int
@@ -329,7 +311,7 @@ gpuproj_import_xla_matmul(const char *const *paths, size_t n_paths,
 		import_csv_clear(&f.csv);
 	}
 	if (st == GPUPROJ_OK)
-		st = set_references(&ctx);
+		st = import_gpus_set_references(&ctx.gpus, counterpart, NULL, ctx.err);
 	if (st == GPUPROJ_OK && import_gpus_take(&ctx.gpus, &out))
 		st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
 	if (st == GPUPROJ_OK) {
