@@ -8,6 +8,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -92,6 +94,11 @@ static const enum gpuproj_occupancy_term occupancy_term_default = GPUPROJ_OCC_TE
  * idle (model.h, enum gpuproj_clock).
  */
 static const enum gpuproj_clock clock_default = GPUPROJ_CLOCK_SUSTAINED;
+/*
+ * The paper's FP roof until the issue roof wins on GPUs held out of every
+ * fit on every corpus (README "Accuracy").
+ */
+static const enum gpuproj_compute compute_default = GPUPROJ_COMPUTE_FP;
 /*
  * Fixed-point iterations of the target's burst ceilings: the iteration
  * contracts by at most 1 − max/peak per step (0.56 on the T4, 0.53 on the
@@ -345,6 +352,59 @@ gpuproj_target_burst(const struct gpuproj_target *g, double duration_ns, struct 
 	return f;
 }
 
+const char *
+gpuproj_compute_name(enum gpuproj_compute c)
+{
+	switch (c) {
+	case GPUPROJ_COMPUTE_FP: return "fp";
+	case GPUPROJ_COMPUTE_ISSUE: return "issue";
+	case GPUPROJ_COMPUTE_DEFAULT: break;
+	}
+	return "default";
+}
+
+int
+gpuproj_compute_from_name(const char *name, enum gpuproj_compute *ret)
+{
+	static const enum gpuproj_compute all[] = {
+		GPUPROJ_COMPUTE_DEFAULT, GPUPROJ_COMPUTE_FP, GPUPROJ_COMPUTE_ISSUE,
+	};
+	size_t i;
+
+	if (!name || !ret)
+		return GPUPROJ_E_INVAL;
+	for (i = 0; i < ARRAY_LENGTH(all); i++) {
+		if (strcasecmp(name, gpuproj_compute_name(all[i])) == 0) {
+			*ret = all[i];
+			return GPUPROJ_OK;
+		}
+	}
+	return GPUPROJ_E_INVAL;
+}
+
+enum gpuproj_compute
+gpuproj_compute_default(void)
+{
+	return compute_default;
+}
+
+void
+model_note_append(struct gpuproj_projection *out, const char *fmt, ...)
+{
+	size_t len = strlen(out->note);
+	va_list ap;
+
+	if (len + 3 >= sizeof(out->note))
+		return;
+	if (len) {
+		memcpy(out->note + len, "; ", 3);
+		len += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(out->note + len, sizeof(out->note) - len, fmt, ap);
+	va_end(ap);
+}
+
 bool
 gpuproj_l2_capacity_default(void)
 {
@@ -418,6 +478,10 @@ prepare(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
 			      opt->occupancy_term == GPUPROJ_OCC_TERM_LITTLE_SOURCE)
 			      ? opt->occupancy_term
 			      : occupancy_term_default;
+	c->compute = opt && (opt->compute == GPUPROJ_COMPUTE_FP ||
+			     opt->compute == GPUPROJ_COMPUTE_ISSUE)
+			     ? opt->compute
+			     : compute_default;
 	c->dram_src = c->dram_tgt = c->footprint = NAN;
 	c->dram_equiv_tgt = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);
 	if (opt && opt->flop_ratio) {
