@@ -40,7 +40,11 @@ static size_t g_n_pool;
  * callbacks, none of its buffers comes back for 2 s), says so once, keeps
  * what it has, and neither takes the callbacks back (that would steal the
  * framework's records) nor disables kernel tracing at exit (it is the
- * framework's now). Noticed with launch callbacks only, i.e. in full mode.
+ * framework's now). Launches are counted in every mode (without metrics
+ * the launch callbacks do nothing else), and the rule is checked on the
+ * worker's ticks and once more at exit, after the last forced flush:
+ * nothing is in flight then, so the 2 s need not have passed
+ * (cupti_activity_watch_final()).
  */
 #define TAKEOVER_S 2.0
 #define TAKEOVER_LAUNCHES 64
@@ -78,6 +82,30 @@ cupti_activity_watch(void)
 	}
 	if (launches - atomic_load(&g_ours_launches) < TAKEOVER_LAUNCHES ||
 	    (double)(t - atomic_load(&g_ours_ns)) < TAKEOVER_S * 1e9)
+		return;
+	if (atomic_exchange(&g_taken_over, true))
+		return;
+	inj_warn("another CUPTI client in this process (a framework's profiler, PyTorch's for one) "
+		 "took over the kernel records: %llu launches since have none for gpuproj, which "
+		 "keeps what it has and leaves kernel tracing to that client",
+		 (unsigned long long)(launches - atomic_load(&g_ours_launches)));
+}
+
+/*
+ * At exit, once the contexts are synchronised and the final forced flush
+ * has delivered every buffer of ours: launches since our buffers last came
+ * back had none for us. At least TAKEOVER_EXIT_LAUNCHES of them: the last
+ * launches of a run can fail without a record, and that is no takeover.
+ */
+#define TAKEOVER_EXIT_LAUNCHES 8
+
+void
+cupti_activity_watch_final(void)
+{
+	uint64_t launches = cupti_launches_seen();
+
+	if (atomic_load(&g_taken_over) || !atomic_load(&g_ours_ns) ||
+	    launches - atomic_load(&g_ours_launches) < TAKEOVER_EXIT_LAUNCHES)
 		return;
 	if (atomic_exchange(&g_taken_over, true))
 		return;
@@ -187,9 +215,21 @@ translate(const struct kernel_prefix *k, struct inj_kernel_record *r)
 	r->start_ns = k->start;
 	r->end_ns = k->end;
 	r->graph_id = k->graph_id;
+	r->context_id = k->context_id;
+	r->stream_id = k->stream_id;
 	r->cluster.x = k->cluster_x;
 	r->cluster.y = k->cluster_y;
 	r->cluster.z = k->cluster_z;
+}
+
+/* Kernel records to the collector, then (with what it made of them) to the timeline. */
+static void
+kernels_done(const struct inj_kernel_record *batch, size_t n)
+{
+	struct inj_record_use use[128];
+
+	inj_collector_records_used(g_col, batch, n, use);
+	cupti_timeline_kernels(batch, use, n);
 }
 
 void CUPTIAPI
@@ -199,6 +239,7 @@ cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size
 	CUpti_Activity *rec = NULL;
 	size_t n = 0, dropped = 0;
 	int st = atomic_load(&g_state);
+	bool begun;
 	CUptiResult r;
 
 	(void)ctx;
@@ -209,20 +250,24 @@ cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size
 	ours_ran();
 	if (st == ST_CHILD || !g_col)
 		goto out;
+	begun = cupti_timeline_batch_begin();
 	while ((r = g_api.cuptiActivityGetNextRecord(buf, valid, &rec)) == CUPTI_SUCCESS) {
 		if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
-		    rec->kind != CUPTI_ACTIVITY_KIND_KERNEL)
+		    rec->kind != CUPTI_ACTIVITY_KIND_KERNEL) {
+			cupti_timeline_record(rec);
 			continue;
+		}
 		translate((const struct kernel_prefix *)(const void *)rec, &batch[n++]);
 		if (n == ARRAY_LENGTH(batch)) {
-			inj_collector_records(g_col, batch, n);
+			kernels_done(batch, n);
 			n = 0;
 		}
 	}
 	if (r != CUPTI_ERROR_MAX_LIMIT_REACHED)
 		cupti_logged(r, "cuptiActivityGetNextRecord");
 	if (n)
-		inj_collector_records(g_col, batch, n);
+		kernels_done(batch, n);
+	cupti_timeline_batch_done(begun);
 	if (CUPTI_TRY(cuptiActivityGetNumDroppedRecords, NULL, 0, &dropped) == CUPTI_SUCCESS &&
 	    dropped)
 		inj_collector_dropped(g_col, dropped);

@@ -388,13 +388,40 @@ void CUPTIAPI cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *bu
 const char *cupti_record_layout(uint32_t api);
 /** The API versions cupti_record_layout() knows: *api_min to *api_max (cuptiGetVersion). */
 void cupti_record_known(uint32_t *api_min, uint32_t *api_max);
-/** Launches seen by the launch callbacks so far (full mode), approximately. */
+/** Launches seen by the launch callbacks so far (every mode), approximately. */
 uint64_t cupti_launches_seen(void);
 /** Worker tick: notice another CUPTI client that took the activity callbacks. */
 void cupti_activity_watch(void);
+/** The same at exit, after the final forced flush (no 2 s wait). */
+void cupti_activity_watch_final(void);
 /** Whether another CUPTI client took the activity callbacks (see backend-cupti-activity.c). */
 bool cupti_activity_taken_over(void);
 /** Free the pooled buffers (exit). */
 void cupti_buffers_release(void);
+
+/* ---- backend-cupti-timeline.c: the whole run (issue 23) ---- */
+
+/**
+ * Enable the activity kinds of the whole-run timeline (API calls, copies,
+ * sets, synchronisations, events, streams) and start its clock; on any
+ * failure the timeline stays off (one debug line), the rest goes on.
+ */
+void cupti_timeline_init(void *lib);
+/** A record of one of those kinds, from a completed buffer. */
+void cupti_timeline_record(const CUpti_Activity *rec);
+/** Kernel records with what the collector made of them. */
+void cupti_timeline_kernels(const struct inj_kernel_record *r, const struct inj_record_use *use,
+			    size_t n);
+/**
+ * Around the walk of one buffer (the recorder's lock, taken before the
+ * collector's): done gets what begin returned.
+ */
+bool cupti_timeline_batch_begin(void);
+void cupti_timeline_batch_done(bool begun);
+/** Worker tick (every 100 ms). */
+void cupti_timeline_tick(void);
+/** At exit, before the last flush: the traced run ends; afterwards the kinds are disabled. */
+void cupti_timeline_mark_end(void);
+void cupti_timeline_disable(void);
 
 #endif

@@ -432,6 +432,8 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 		goto fail;
 	}
 	g_activity = true;
+	/* The whole run (issue 23): API calls, copies, syncs, events; off on any failure. */
+	cupti_timeline_init(libcupti);
 	/* 13.0 GA: CUPTI's own worker delivers the buffers, not a FlushAll every 100 ms. */
 	if (g_cupti_ga)
 		CUPTI_TRY(cuptiActivityFlushPeriod, 100);
@@ -452,8 +454,10 @@ cupti_flush(bool forced)
 		return;
 	if (!g_cupti_ga || forced)
 		CUPTI_TRY(cuptiActivityFlushAll, forced ? CUPTI_ACTIVITY_FLAG_FLUSH_FORCED : 0);
-	if (!forced && st == ST_RUNNING)
+	if (!forced && st == ST_RUNNING) {
 		cupti_activity_watch();
+		cupti_timeline_tick();
+	}
 }
 
 static void
@@ -492,11 +496,16 @@ cupti_shutdown(void)
 		inj_warn("the GPU had not finished %g s after exit began (GPUPROJ_WAIT): kernels "
 			 "still running are missing from the report", g_cfg->wait_s);
 	if (g_activity) {
+		cupti_timeline_mark_end();
 		if (st == ST_RUNNING) {
 			CUPTI_TRY(cuptiActivityFlushAll, CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+			cupti_activity_watch_final();
 			/* Not on 13.0 GA (can deadlock), nor when another client traces now. */
 			if (!g_cupti_ga && !cupti_activity_taken_over())
 				CUPTI_TRY(cuptiActivityDisable, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+			/* The timeline's kinds: the same rule (they belong to that client then). */
+			if (!cupti_activity_taken_over())
+				cupti_timeline_disable();
 		}
 		g_activity = false;
 	}
@@ -567,7 +576,7 @@ cupti_describe(struct gpuproj_profile *p)
 	else
 		attr(p, "metrics", "first %u launch(es) per signature, kernel replay, auto range",
 		     g_cfg->profile_launches);
-	/* For the first-GPU-run checklist (docs/injection.md): what this CUDA did. */
+	/* For the first-GPU-run checklist (docs/internals/injection.md): what this CUDA did. */
 	gpuproj_profile_set_attr(p, "nested_driver_callbacks",
 				 atomic_load(&g_nested_seen) ? "yes" : "no");
 	pthread_mutex_lock(&g_ctx_lock);
@@ -586,7 +595,10 @@ cupti_describe(struct gpuproj_profile *p)
 		gpuproj_profile_set_attr(p, key, c->prof->api);
 		snprintf(key, sizeof(key), "metrics.%.32s.passes", c->chip);
 		attr(p, key, "%zu", c->passes);
-		/* What the L2 held when each pass ran: what DRAM and L2 bytes mean (injection.md). */
+		/*
+		 * What the L2 held when each pass ran: what DRAM and L2 bytes mean
+		 * (docs/internals/injection.md).
+		 */
 		snprintf(key, sizeof(key), "metrics.%.32s.cache_control", c->chip);
 		gpuproj_profile_set_attr(p, key, c->prof == &cupti_range_ops
 							 ? cupti_cache_control()

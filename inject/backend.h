@@ -84,6 +84,62 @@ struct inj_kernel_record {
 	uint32_t correlation;	/* = the launching API call's correlation id */
 	uint64_t start_ns, end_ns; /* both 0 when the record carries no timing */
 	uint32_t graph_id;	/* != 0 for kernels of a graph launch */
+	uint32_t context_id, stream_id; /* the vendor's ids (the whole-run timeline) */
+};
+
+/*
+ * ---- The whole run (issue 23; inject/timeline-rec.h) ----
+ *
+ * What the backend hands the timeline recorder besides kernel records:
+ * the application's API calls (with what they will produce), copies and
+ * sets, synchronisations, event records and streams. Times are the
+ * vendor's clock (CUPTI's: one clock for host and device records).
+ */
+
+/* What an API call produces, so the recorder waits for it (inj_api_record.expect). */
+#define INJ_EXPECT_OP 1u	/* a GPU operation: kernel, copy, set, graph */
+#define INJ_EXPECT_SYNC 2u	/* a synchronisation record */
+
+/** One host API call (runtime or driver), from its activity record. */
+struct inj_api_record {
+	uint64_t start, end;	/* the call on the host */
+	uint32_t tid;		/* the thread that made it */
+	uint32_t corr;		/* its correlation id */
+	uint8_t expect;		/* INJ_EXPECT_* */
+	bool runtime;		/* runtime API (else driver) */
+};
+
+enum inj_op_kind { INJ_OP_KERNEL = 0, INJ_OP_COPY, INJ_OP_MEMSET };
+
+/** One GPU operation: a kernel (with its record of the profile), a copy or a set. */
+struct inj_op_record {
+	enum inj_op_kind kind;
+	uint32_t corr;		/* the launching call's correlation id (driver or runtime) */
+	uint32_t rt_corr;	/* copies: the runtime call's id (0: none) */
+	uint32_t ctx, stream;	/* context and stream ids (the vendor's) */
+	uint64_t start, end;
+	uint64_t bytes;		/* copies, sets */
+	int copy_kind;		/* copies: enum gpuproj_copy_kind */
+	bool pinned;		/* copies: the host side is pinned */
+	bool async;		/* copies, sets: asynchronous call */
+	uint32_t graph_id;	/* != 0 inside a graph launch */
+	const struct gpuproj_kernel *k; /* kernels: the profile's record */
+	bool perturbed;		/* a profiled (replayed) or untimed launch */
+};
+
+enum inj_sync_kind { INJ_SYNC_DEVICE = 0, INJ_SYNC_STREAM, INJ_SYNC_EVENT, INJ_SYNC_WAIT_EVENT };
+
+/** A synchronisation or a stream's wait for an event, from its record. */
+struct inj_sync_record {
+	enum inj_sync_kind kind;
+	uint32_t corr, ctx, stream;
+	uint64_t event;		/* the event record's unique id (cudaEventSyncId), 0 unknown */
+};
+
+/** An event recorded on a stream. */
+struct inj_event_record {
+	uint32_t corr, ctx, stream;
+	uint64_t event;		/* unique id of this record (cudaEventSyncId) */
 };
 
 /** Why the backend degraded (for the one stderr line and the profile). */

@@ -26,6 +26,7 @@
 #include "env.h"
 #include "log.h"
 #include "metrics-nvpw.h"
+#include "timeline-rec.h"
 #include "util.h"
 
 
@@ -118,6 +119,7 @@ struct inj_collector {
 	bool closed;
 	bool finished;
 	bool oom_logged;
+	struct inj_timeline *tl;	/* the whole run (timeline-rec.h), NULL when out of memory */
 	atomic_bool nccl_said;
 };
 
@@ -225,6 +227,7 @@ inj_collector_new(const struct inj_config *cfg)
 		atomic_store(&c->gates, t);
 	}
 	c->profile = gpuproj_profile_new();
+	c->tl = inj_timeline_new(NULL);
 	if (!atomic_load(&c->gates) || !c->profile) {
 		free(atomic_load(&c->gates));
 		gpuproj_profile_free(c->profile);
@@ -266,6 +269,7 @@ inj_collector_free(struct inj_collector *c)
 	}
 	free(c->corr_keys);
 	free(c->corr_vals);
+	inj_timeline_free(c->tl);
 	gpuproj_profile_free(c->profile);
 	pthread_mutex_destroy(&c->gate_lock);
 	pthread_mutex_destroy(&c->lock);
@@ -318,7 +322,7 @@ inj_collector_device(struct inj_collector *c, const struct inj_device_info *d)
 static bool
 regex_match(const struct inj_config *cfg, const char *name)
 {
-	return !cfg->has_regex || regexec(&cfg->regex, name, 0, NULL, 0) == 0;
+	return !cfg->has_regex || inj_regex_match(&cfg->regex, name);
 }
 
 /* Lock-free lookup; NULL when absent (or added after the table the reader saw). */
@@ -772,11 +776,26 @@ kernel_for(struct inj_collector *c, const struct inj_kernel_record *r)
 	return k;
 }
 
+struct inj_timeline *
+inj_collector_timeline(struct inj_collector *c)
+{
+	return c ? c->tl : NULL;
+}
+
 void
 inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *recs, size_t n)
 {
+	inj_collector_records_used(c, recs, n, NULL);
+}
+
+void
+inj_collector_records_used(struct inj_collector *c, const struct inj_kernel_record *recs,
+			   size_t n, struct inj_record_use *out)
+{
 	size_t i;
 
+	if (out)
+		memset(out, 0, n * sizeof(*out));
 	pthread_mutex_lock(&c->lock);
 	if (c->closed) {
 		c->ignored += n;
@@ -793,17 +812,23 @@ inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *r
 			pl = NULL; /* the window closed before the kernel ran: a plain launch */
 		if (pl) {
 			/* A profiled launch: counted once, never timed (it ran under replay). */
+			if (out) {
+				out[i].perturbed = true;
+				out[i].k = pl->k ? pl->k : kernel_for(c, r);
+			}
 			if (pl->k) {
 				c->extra_records++;
 				continue;
 			}
-			pl->k = kernel_for(c, r);
+			pl->k = out ? (struct gpuproj_kernel *)out[i].k : kernel_for(c, r);
 			pl_apply(c, pl);
 			continue;
 		}
 		k = kernel_for(c, r);
 		if (!k)
 			continue;
+		if (out)
+			out[i].k = k;
 		if (r->end_ns > r->start_ns) {
 			double ns = (double)(r->end_ns - r->start_ns);
 
@@ -989,4 +1014,11 @@ inj_collector_finish(struct inj_collector *c)
 	run->dropped_records = c->totals.dropped;
 out:
 	pthread_mutex_unlock(&c->lock);
+	/*
+	 * The whole run: its records all came (the backend flushed at shutdown).
+	 * Without the data lock: the recorder's lock comes first (the buffer
+	 * thread holds it while it gives the collector kernel records), and
+	 * nothing else reads the profile's timeline now (the collector is closed).
+	 */
+	inj_timeline_finish(c->tl, c->profile);
 }

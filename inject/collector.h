@@ -117,6 +117,21 @@ void inj_collector_untimed_launch(struct inj_collector *c, uint32_t corr);
 
 /** Add activity records (any thread; usually CUPTI's buffer thread). */
 void inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *r, size_t n);
+/**
+ * As inj_collector_records(), also telling for each record (out[i], n of
+ * them) the kernel record it counted in (NULL when none) and whether it
+ * belongs to a launch that ran profiled or may have (perturbed): what the
+ * timeline recorder needs (inject/timeline-rec.h).
+ */
+struct inj_record_use {
+	const struct gpuproj_kernel *k;
+	bool perturbed;
+};
+void inj_collector_records_used(struct inj_collector *c, const struct inj_kernel_record *r,
+				size_t n, struct inj_record_use *out);
+
+/** The collector's timeline recorder (inject/timeline-rec.h), NULL when it has none. */
+struct inj_timeline *inj_collector_timeline(struct inj_collector *c);
 /** Count records the vendor library dropped. */
 void inj_collector_dropped(struct inj_collector *c, uint64_t n);
 
@@ -144,7 +159,8 @@ void inj_collector_unlock(struct inj_collector *c);
  * when it is complete; signatures with profiled launches only get the
  * profiler's durations as samples (listed in the profile attribute
  * "duration_from_profiler"). Sets run info (gpu_ns, dropped records) and
- * the device of the profile. Idempotent.
+ * the device of the profile, and gives the profile the recorder's
+ * timeline (inj_timeline_finish()). Idempotent.
  */
 void inj_collector_finish(struct inj_collector *c);
 

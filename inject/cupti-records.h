@@ -95,6 +95,8 @@ struct kernel_prefix {
 	X(dynamic_shared_memory, dynamicSharedMemory)                                              \
 	X(local_memory_per_thread, localMemoryPerThread)                                           \
 	X(correlation_id, correlationId)                                                           \
+	X(context_id, contextId)                                                                   \
+	X(stream_id, streamId)                                                                     \
 	X(name, name)                                                                              \
 	X(graph_id, graphId)                                                                       \
 	X(cluster_x, clusterX)                                                                     \
@@ -105,8 +107,6 @@ struct kernel_prefix {
 	X(shared_memory_config, sharedMemoryConfig)                                                \
 	X(partitioned_requested_executed, partitionedGlobalCacheRequested)                         \
 	X(completed, completed)                                                                    \
-	X(context_id, contextId)                                                                   \
-	X(stream_id, streamId)                                                                     \
 	X(local_memory_total, localMemoryTotal)                                                    \
 	X(grid_id, gridId)                                                                         \
 	X(reserved0, reserved0)                                                                    \
@@ -126,6 +126,81 @@ struct kernel_prefix {
 #define KERNEL_PREFIX_END                                                                          \
 	(offsetof(struct kernel_prefix, cluster_z) + sizeof(((struct kernel_prefix *)0)->cluster_z))
 #define KERNEL_PREFIX_NEXT clusterSchedulingPolicy
+
+/*
+ * ---- The whole run's records (issue 23) ----
+ *
+ * Read through the installed 13.0 header's structs, whose members every
+ * later release keeps at the same offsets and only appends to (per
+ * CUpti_ActivityKind's comments, the record each kind writes):
+ *
+ *   kind            13.0-13.3                 13.4             13.5
+ *   MEMCPY          CUpti_ActivityMemcpy6     Memcpy7          Memcpy7
+ *   MEMSET          CUpti_ActivityMemset4     Memset5          Memset5
+ *   CUDA_EVENT      CUpti_ActivityCudaEvent2  CudaEvent2       CudaEvent3
+ *   RUNTIME/DRIVER  CUpti_ActivityAPI (all)
+ *   SYNCHRONIZATION CUpti_ActivitySynchronization2 (all)
+ *   STREAM          CUpti_ActivityStream (all)
+ *
+ * (13.0.48 cupti_activity.h:2135-2266, :2409-2514, :4980-5045, :3463-3515,
+ * :5092-5173, :5054-5083; 13.4.92 :2215-2363 Memcpy7, :2793-2915 Memset5;
+ * 13.5.25 :6967-7059 CudaEvent3.) X(record, member): what gpuproj reads;
+ * tests/inject/check-cupti-records.py checks each against the record of
+ * each release it has.
+ */
+#define TIMELINE_MEMCPY_READ(X)                                                                    \
+	X(CUpti_ActivityMemcpy6, kind)                                                             \
+	X(CUpti_ActivityMemcpy6, copyKind)                                                         \
+	X(CUpti_ActivityMemcpy6, srcKind)                                                          \
+	X(CUpti_ActivityMemcpy6, dstKind)                                                          \
+	X(CUpti_ActivityMemcpy6, flags)                                                            \
+	X(CUpti_ActivityMemcpy6, bytes)                                                            \
+	X(CUpti_ActivityMemcpy6, start)                                                            \
+	X(CUpti_ActivityMemcpy6, end)                                                              \
+	X(CUpti_ActivityMemcpy6, contextId)                                                        \
+	X(CUpti_ActivityMemcpy6, streamId)                                                         \
+	X(CUpti_ActivityMemcpy6, correlationId)                                                    \
+	X(CUpti_ActivityMemcpy6, runtimeCorrelationId)                                             \
+	X(CUpti_ActivityMemcpy6, graphId)
+#define TIMELINE_MEMSET_READ(X)                                                                    \
+	X(CUpti_ActivityMemset4, kind)                                                             \
+	X(CUpti_ActivityMemset4, bytes)                                                            \
+	X(CUpti_ActivityMemset4, start)                                                            \
+	X(CUpti_ActivityMemset4, end)                                                              \
+	X(CUpti_ActivityMemset4, contextId)                                                        \
+	X(CUpti_ActivityMemset4, streamId)                                                         \
+	X(CUpti_ActivityMemset4, correlationId)                                                    \
+	X(CUpti_ActivityMemset4, flags)                                                            \
+	X(CUpti_ActivityMemset4, graphId)
+#define TIMELINE_EVENT_READ(X)                                                                     \
+	X(CUpti_ActivityCudaEvent2, kind)                                                          \
+	X(CUpti_ActivityCudaEvent2, correlationId)                                                 \
+	X(CUpti_ActivityCudaEvent2, contextId)                                                     \
+	X(CUpti_ActivityCudaEvent2, streamId)                                                      \
+	X(CUpti_ActivityCudaEvent2, cudaEventSyncId)
+#define TIMELINE_API_READ(X)                                                                       \
+	X(CUpti_ActivityAPI, kind)                                                                 \
+	X(CUpti_ActivityAPI, cbid)                                                                 \
+	X(CUpti_ActivityAPI, start)                                                                \
+	X(CUpti_ActivityAPI, end)                                                                  \
+	X(CUpti_ActivityAPI, threadId)                                                             \
+	X(CUpti_ActivityAPI, correlationId)                                                        \
+	X(CUpti_ActivityAPI, returnValue)
+#define TIMELINE_SYNC_READ(X)                                                                      \
+	X(CUpti_ActivitySynchronization2, kind)                                                    \
+	X(CUpti_ActivitySynchronization2, type)                                                    \
+	X(CUpti_ActivitySynchronization2, correlationId)                                           \
+	X(CUpti_ActivitySynchronization2, contextId)                                               \
+	X(CUpti_ActivitySynchronization2, streamId)                                                \
+	X(CUpti_ActivitySynchronization2, cudaEventSyncId)
+#define TIMELINE_STREAM_READ(X)                                                                    \
+	X(CUpti_ActivityStream, kind)                                                              \
+	X(CUpti_ActivityStream, contextId)                                                         \
+	X(CUpti_ActivityStream, streamId)                                                          \
+	X(CUpti_ActivityStream, flag)
+#define TIMELINE_READ(X)                                                                           \
+	TIMELINE_MEMCPY_READ(X) TIMELINE_MEMSET_READ(X) TIMELINE_EVENT_READ(X) TIMELINE_API_READ(X) \
+	TIMELINE_SYNC_READ(X) TIMELINE_STREAM_READ(X)
 
 /*
  * Which record a libcupti of API version api_min..api_max (cuptiGetVersion)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU acceptance of libproj.so (docs/injection.md §6). One command, under
+# GPU acceptance of libproj.so (docs/internals/injection.md §3). One command, under
 # 9 minutes on one GPU: every step runs under its own time-out, and a step
 # that no longer fits the budget (ACCEPT_BUDGET, 530 s) is skipped and
 # named. PASS/FAIL per check with its figures, NOTE for figures without a
@@ -40,7 +40,11 @@
 #      in timing mode, and the wall-time ratios (goals: timing <= 1.05x,
 #      full <= 1.5x of bare; figures, not pass marks);
 #   8. `gpuproj bench --quick` against this GPU's targets.yaml entry
-#      (scripts/gpu-bench-check.sh; SKIP_BENCH=1 leaves it out).
+#      (scripts/gpu-bench-check.sh; SKIP_BENCH=1 leaves it out);
+#   9. the whole run (issue 23), from LULESH's timing-mode profile: its
+#      timeline replayed onto this GPU against the traced wall time (the
+#      identity check, within its 2 % tolerance), the share of the run the
+#      record explains, and the whole-run speedups onto other targets.
 #
 # Environment: GPUPROJ_BUILDDIR (default build), NVCC, NCU, LULESH_SRC
 # (default ../shared/apps/lulesh-cuda; ../shared does not travel to a lent
@@ -243,6 +247,7 @@ if [ "$lulesh_state" = built ]; then
 	var lulesh_bare_s "$(secs "$tb0" "$tb1")"
 	var lulesh_timing_s "$(secs "$tb1" "$tb2")"
 	var lulesh_full_s "$(secs "$tb2" "$tb3")"
+	# 9: the whole run is checked from lulesh-timing.json (gpu_acceptance.py whole_run).
 fi
 
 # ---- 4: hang scenarios, each under its time-out ----

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The checks of scripts/gpu-acceptance.sh (docs/injection.md §6), apart
+"""The checks of scripts/gpu-acceptance.sh (docs/internals/injection.md §3), apart
 from the shell that runs the programs, so that the host tests
 (tests/integration/test-gpu-acceptance.py) can hold them to fixtures.
 
@@ -137,6 +137,62 @@ class Report:
         self.line("gpu-acceptance: %d PASS, %d FAIL" % (self.passed, self.failed))
         if self.out:
             self.out.close()
+
+
+def whole_run(rep, label, prof, process_s=None):
+    """Step 9 (issue 23): the profile's whole-run timeline replayed onto its own GPU.
+
+    The identity projection (JSON projections[].whole_run of the source
+    target) against the traced wall time: within its stated tolerance is
+    the check, as it tells how far the replay reproduces what was measured.
+    The share of the run the record explains, the carried time and the
+    traced part of the process's wall time are figures (NOTE), and so are
+    the whole-run speedups onto the three fastest other targets next to
+    their kernel-only speedups.
+    """
+    tl = (prof or {}).get("timeline")
+    rep.check(tl is not None, "[GPU?] %s: the profile has a whole-run timeline" % label,
+              "" if tl else "no 'timeline' member")
+    if not tl:
+        return
+    src = prof.get("source_target")
+    runs = [p for p in prof.get("projections", []) if p.get("whole_run")]
+    own = [p for p in runs if p.get("target") == src]
+    if not own:
+        rep.check(False, "%s: the whole run projected onto its own GPU" % label, "source %s" % src)
+        return
+    w = own[0]["whole_run"]
+    tol = w.get("identity_tolerance", 0.02)
+    err = w.get("identity_error", float("nan"))
+    rep.check(abs(err) <= tol,
+              "[GPU?] %s: the replay onto %s itself reproduces the measured wall time of the "
+              "recorded part within %.0f%% (identity check)" % (label, src, 100 * tol),
+              "identity error %+.2f%%; projected whole run %.4g ms, measured %.4g ms" % (
+                  100 * err, w["wall_ns"] / 1e6, w["source_ns"] / 1e6))
+    share = "%s: the record explains %.1f%% of the traced wall time (%.4g ms); carried " \
+            "unchanged %.4g ms (epochs not replayed: profiled %d, incomplete %d, overflow %d; " \
+            "time outside epochs); error bound %.2f%%" % (
+                label, 100 * w.get("explained", 0), w["source_ns"] / 1e6,
+                w.get("carried_ns", 0) / 1e6,
+                tl.get("unexplained", {}).get("profiled", {}).get("epochs", 0),
+                tl.get("unexplained", {}).get("incomplete", {}).get("epochs", 0),
+                tl.get("unexplained", {}).get("overflow", {}).get("epochs", 0),
+                100 * w.get("bound", 0))
+    if process_s and process_s > 0:  # NaN: not measured
+        share += "; the traced wall is %.1f%% of the process's %.2f s (start-up, CUDA " \
+                 "initialisation and teardown are outside it)" % (
+                     100 * w["source_ns"] / 1e9 / process_s, process_s)
+    rep.note(share)
+    others = sorted((p for p in runs if p.get("target") != src),
+                    key=lambda p: p["whole_run"]["wall_ns"])[:3]
+    for p in others:
+        ww = p["whole_run"]
+        rep.note("%s onto %s: whole run %.4g ms (%.2fx; kernel %.4g, copy %.4g, host %.4g ms) "
+                 "against a kernel-only speedup of %s" % (
+                     label, p["target"], ww["wall_ns"] / 1e6, ww.get("speedup") or 0,
+                     ww.get("kernel_ns", 0) / 1e6, ww.get("copy_ns", 0) / 1e6,
+                     ww.get("host_ns", 0) / 1e6,
+                     "%.2fx" % p["speedup"] if p.get("speedup") else "n/a"))
 
 
 def metric(k, name):
@@ -505,6 +561,9 @@ def run_report(work, summary=None):
                               "measured in timing mode" % src, "%.4g ms projected, %.4g ms "
                               "measured, %+.1f%%" % (sp["point_ns"] / 1e6, measured / 1e6,
                                                      100 * (ratio - 1)))
+        # ---- 9: the whole run (issue 23), from the timing-mode profile: nothing profiled ----
+        if timing:
+            whole_run(rep, "LULESH (timing mode)", timing, fnum("lulesh_timing_s"))
         try:
             bare_s, tim_s, full_s = fnum("lulesh_bare_s"), fnum("lulesh_timing_s"), fnum("lulesh_full_s")
             rep.note("overhead: LULESH wall time bare %.2f s, timing %.2f s (%.3fx, goal <= 1.05x), "

@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include <gpuproj/gate.h>
+#include <gpuproj/timeline.h>
 #include <gpuproj/merge.h>
 
 #include "util.h"
@@ -104,6 +106,12 @@ fold_devices(const struct gpuproj_profile *p, struct gpuproj_profile **ret)
 			gpuproj_profile_free(f);
 			return GPUPROJ_E_NOMEM;
 		}
+	}
+	/* The whole run's timeline comes along (its kernels mapped onto the folded records). */
+	gpuproj_profile_run_info_mut(f)->wall_ns = gpuproj_profile_run_info(p)->wall_ns;
+	if (gpuproj_timeline_merge(f, p, true)) {
+		gpuproj_profile_free(f);
+		return GPUPROJ_E_NOMEM;
 	}
 	*ret = f;
 	return GPUPROJ_OK;
@@ -384,6 +392,78 @@ run_value(const struct gpuproj_profile *p, const struct gpuproj_run_projection *
 	return run ? run->point_ns : gpuproj_profile_kernel_time_ns(p);
 }
 
+/*
+ * --metric wall: a profile's whole-run wall time in a column (measured on
+ * the source, projected on a target) and the variance of its total from
+ * the epochs' spread, scaled like the time (gpuproj_gate_metric).
+ */
+static bool
+wall_value(const struct gpuproj_profile *p, const struct gpuproj_run_projection *run,
+	   const struct gpuproj_target *src, double *ret_ns, double *ret_var)
+{
+	const struct gpuproj_timeline *tl = gpuproj_profile_timeline(p);
+	struct gpuproj_whole_run w;
+	double var = 0, r;
+	size_t i;
+
+	if (!tl)
+		return false;
+	if (run) {
+		w = run->whole;
+	} else if (gpuproj_timeline_project(p, NULL, src, src, &w) != GPUPROJ_OK) {
+		return false;
+	}
+	if (!w.valid)
+		return false;
+	for (i = 0; i < tl->n_patterns; i++) {
+		const struct gpuproj_stats *s = &tl->patterns[i].wall_ns;
+		double sd = gpuproj_stats_stddev(s);
+
+		var += (double)s->n * sd * sd;
+	}
+	r = w.source_ns > 0 ? w.wall_ns / w.source_ns : 1;
+	*ret_ns = w.wall_ns;
+	*ret_var = var * r * r;
+	return true;
+}
+
+static int
+wall_cell(struct gpuproj_gate_cell *cell, size_t col, const struct gpuproj_gate_result *res,
+	  const struct gpuproj_run_projection *brun, const struct gpuproj_run_projection *crun,
+	  const struct gpuproj_gate_options *opt)
+{
+	double vb = 0, vc = 0;
+	bool hb = wall_value(res->base, col ? brun : NULL, res->base_source, &cell->base_ns, &vb);
+	bool hc = wall_value(res->cur, col ? crun : NULL, res->cur_source, &cell->cur_ns, &vc);
+
+	cell->base_total_ns = cell->base_ns;
+	cell->cur_total_ns = cell->cur_ns;
+	if (col && crun->whole.valid) {
+		cell->cur_lo_ns = crun->whole.lo_ns;
+		cell->cur_hi_ns = crun->whole.hi_ns;
+		cell->cur_interval_unseen = crun->n_interval_unseen > 0;
+	}
+	if (col == 0 && res->gpu_changed) {
+		cell->status = GPUPROJ_GATE_NOT_COMPARABLE;
+		return set_why(cell, "the source GPU changed (%s -> %s)", res->base_source->name,
+			       res->cur_source->name) ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
+	}
+	if (!hb || !hc) {
+		cell->status = GPUPROJ_GATE_NOT_COMPARABLE;
+		return set_why(cell, "--metric wall: the %s has no whole-run timeline (a profile "
+			       "from a libproj.so before it, or an import)", !hb ? "baseline"
+			       : "current profile") ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
+	}
+	if (!(cell->base_ns > 0)) {
+		cell->status = GPUPROJ_GATE_NOT_COMPARABLE;
+		return set_why(cell, "the baseline's whole run has no time") ? GPUPROJ_OK
+									      : GPUPROJ_E_NOMEM;
+	}
+	cell->noise_ns = opt->noise_k * sqrt(vb + vc);
+	judge(cell, opt->max_regression, true);
+	return GPUPROJ_OK;
+}
+
 static int
 run_cell(struct gpuproj_gate_cell *cell, size_t col, const struct gpuproj_gate_result *res,
 	 const struct gpuproj_run_projection *brun, const struct gpuproj_run_projection *crun,
@@ -392,6 +472,8 @@ run_cell(struct gpuproj_gate_cell *cell, size_t col, const struct gpuproj_gate_r
 	double vb, vc;
 
 	cell_init(cell);
+	if (opt->metric == GPUPROJ_GATE_METRIC_WALL)
+		return wall_cell(cell, col, res, brun, crun, opt);
 	cell->base_ns = cell->base_total_ns = run_value(res->base, col ? brun : NULL, &vb);
 	cell->cur_ns = cell->cur_total_ns = run_value(res->cur, col ? crun : NULL, &vc);
 	if (col) {
@@ -461,6 +543,32 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 	cl = opt.current_label ? opt.current_label : "current";
 	out->options = opt;
 
+	/*
+	 * Nothing timed on a side: no verdict. Before, a current profile without
+	 * a timed kernel (another CUPTI client took the kernel records) passed
+	 * as "improved -100 %".
+	 */
+	for (i = 0; i < 2; i++) {
+		const struct gpuproj_profile *p = i ? cur : base;
+		size_t k, n = gpuproj_profile_count(p);
+		uint64_t launches = 0;
+
+		for (k = 0; k < n; k++) {
+			if (gpuproj_profile_at(p, k)->duration_ns.n)
+				break;
+			launches += gpuproj_profile_at(p, k)->launches;
+		}
+		if (k < n)
+			continue;
+		return error_set(reterr, GPUPROJ_E_UNSUPPORTED, i ? cl : bl, 0, 0,
+				 "the %s has no timed kernel (%zu kernel signature%s, %" PRIu64
+				 " launch%s, none timed): nothing to compare, no verdict; a profile "
+				 "libproj.so wrote while another CUPTI client (a framework's "
+				 "profiler, PyTorch's Kineto) took the kernel records has none, and "
+				 "libproj.so said so on stderr", i ? "current profile" : "baseline",
+				 n, n == 1 ? "" : "s", launches, launches == 1 ? "" : "es");
+	}
+
 	/* Source GPUs. */
 	if (gpuproj_resolve_source_or_derive(base, targets, opt.source, &out->base_source,
 					     &out->derived[0], &e))
@@ -501,6 +609,16 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 		snprintf(out->warnings[out->n_warnings++], sizeof(out->warnings[0]),
 			 "tool version differs: baseline measured with gpuproj %s, current with "
 			 "gpuproj %s", bv, cv);
+	}
+
+	/* A job profile merged with --force carries what was forced (merge.h): say it. */
+	for (i = 0; i < 2; i++) {
+		const char *forced = gpuproj_profile_attr(i ? cur : base, "merge_forced");
+
+		if (forced && out->n_warnings < ARRAY_LENGTH(out->warnings))
+			snprintf(out->warnings[out->n_warnings++], sizeof(out->warnings[0]),
+				 "the %s (%s) was merged with --force: %s", i ? "current profile"
+				 : "baseline", i ? cl : bl, forced);
 	}
 
 	if (fold_devices(base, &out->base) || fold_devices(cur, &out->cur))

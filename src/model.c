@@ -27,6 +27,12 @@ struct gpuproj_model {
 	model_details_fn details;
 	model_needs_fn needs;    /* the kernel inputs it lacks (model-private.h) */
 	bool coarse;             /* gpuproj_model_is_coarse() */
+	/*
+	 * NULL: the model puts tensor work on the tensor pipes (issue 21);
+	 * else what it does with it instead, appended to the note of a kernel
+	 * with tensor work ("tensor work 91% of FLOP not modelled: ...").
+	 */
+	const char *tensor_unmodelled;
 };
 
 /* hroof-occ needs what hroof needs, and the launch geometry for its occupancy term. */
@@ -42,32 +48,35 @@ static const struct gpuproj_model models[] = {
 	{ "hroof",
 	  "hierarchical roofline with kernel-specific ceilings: Van Lanker et al., Euro-Par 2024, "
 	  "eqs. 1-10 (interval over L1, L2, DRAM; point = midpoint)",
-	  hroof_project, hroof_details, hroof_needs, false },
+	  hroof_project, hroof_details, hroof_needs, false, NULL },
 	{ "occupancy",
 	  "roofline ratio x occupancy ratio: seed 002 Algorithm 1, eqs. 4-12, with the CUDA "
 	  "occupancy rules per GPU and wave quantisation (point; interval to the plain roofline "
 	  "ratio)",
-	  occupancy_project, occupancy_details, occupancy_needs, false },
+	  occupancy_project, occupancy_details, occupancy_needs, false,
+	  "its roofline ratio has CUDA-core FLOP only" },
 	{ "quant",
 	  "quantitative roofline: Konstantinidis & Cotronis, JPDC 2017, formulas 2-19 (absolute "
 	  "time from instruction mix and target throughputs; interval = overlapped .. serial "
 	  "compute and memory)",
-	  quant_project, quant_details, quant_needs, false },
+	  quant_project, quant_details, quant_needs, false,
+	  "quant's instruction mix has CUDA-core FLOP only" },
 	{ "irm",
 	  "instruction roofline: Ding & Williams 2019 / Leinhauser et al., TOPC 2022, eqs. 1-4, "
 	  "projected with the hroof ratio on warp instructions and 32-B transactions (interval "
 	  "over L1, L2, DRAM)",
-	  irm_project, irm_details, irm_needs, false },
+	  irm_project, irm_details, irm_needs, false, NULL },
 	{ "hroof-occ",
 	  "hroof with occupancy as latency hiding: Van Lanker et al. eqs. 1-10, each level at "
 	  "least the time Little's law allows the target's resident warps (Volkov 2016; CUDA "
 	  "occupancy rules, latency_ns), per-SM waves; the default",
-	  hroofocc_project, hroofocc_details, hroofocc_needs, false },
+	  hroofocc_project, hroofocc_details, hroofocc_needs, false, NULL },
 	{ "sol",
 	  "coarser: hroof's ratio method (seed 000 eq. 9) on the busy time of each resource "
 	  "from Nsight Compute's speed-of-light percentages, plain ceilings, x seed 002's "
 	  "occupancy ratio (eq. 4); for default-section exports (no byte or FLOP counts)",
-	  sol_project, sol_details, sol_needs, true },
+	  sol_project, sol_details, sol_needs, true,
+	  "sol scales ncu's SM busy % (tensor pipe included) by FP32 ceilings" },
 };
 
 /* Baselines: found by name, not listed by gpuproj_model_at() ("--model all"). */
@@ -75,7 +84,8 @@ static const struct gpuproj_model baselines[] = {
 	{ "naive",
 	  "baseline: the ratio of the datasheet rooflines of source and target (peak FP32 FMA "
 	  "and peak DRAM bandwidth only)",
-	  naive_project, naive_details, naive_needs, false },
+	  naive_project, naive_details, naive_needs, false,
+	  "the datasheet FP32 and DRAM ratio by definition" },
 };
 
 /* The default model, chosen on the gpuperfpredict validation (docs/validation.md). */
@@ -665,6 +675,28 @@ tensor_note(const struct gpuproj_kernel *k, const struct gpuproj_target *tgt, ch
 	}
 }
 
+/*
+ * For a model that does not put tensor work on the tensor pipes: the share
+ * of the kernel's FLOP it leaves out and what it does instead,
+ * "tensor work 90.9% of FLOP not modelled: quant's instruction mix has
+ * CUDA-core FLOP only".
+ */
+static void
+tensor_unmodelled_note(const struct gpuproj_model *m, const struct gpuproj_kernel *k, char *note,
+		       size_t size)
+{
+	double cuda, tensor[GPUPROJ_TPREC_COUNT], sum = 0;
+	size_t len = strlen(note);
+	int p;
+
+	if (!gpuproj_kernel_flop_mix(k, &cuda, tensor) || len + 1 >= size)
+		return;
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+		sum += tensor[p];
+	snprintf(note + len, size - len, "%stensor work %.3g%% of FLOP not modelled: %s",
+		 len ? "; " : "", 100.0 * sum / (sum + cuda), m->tensor_unmodelled);
+}
+
 int
 gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
 		      const struct gpuproj_target *src, const struct gpuproj_target *tgt,
@@ -699,8 +731,10 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 		snprintf(out->note + len, sizeof(out->note) - len, "%sL2 capacity: DRAM x%.3g",
 			 len ? "; " : "", c.dram_src > 0 ? c.dram_tgt / c.dram_src : INFINITY);
 	}
-	if (r == GPUPROJ_OK && c.notes)
+	if (r == GPUPROJ_OK && c.notes && !m->tensor_unmodelled)
 		tensor_note(k, tgt, out->note, sizeof(out->note));
+	else if (r == GPUPROJ_OK && c.notes)
+		tensor_unmodelled_note(m, k, out->note, sizeof(out->note));
 	return r;
 }
 
@@ -1194,6 +1228,8 @@ gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_model 
 			out->point_ns += src_ns;
 		}
 	}
+	/* The whole run: a NOMEM here leaves it invalid, the kernels stand. */
+	(void)gpuproj_timeline_project(p, out, src, tgt, &out->whole);
 	return GPUPROJ_OK;
 }
 

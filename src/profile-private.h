@@ -16,7 +16,11 @@
  */
 size_t *profile_order_by_time(const struct gpuproj_profile *p);
 
-/* Set (copy) the demangled name of a record. GPUPROJ_E_NOMEM on failure. */
+/*
+ * Set (copy) the demangled name of a record; one equal to the record's name
+ * shares it (k->demangled == k->name: free the name only). GPUPROJ_E_NOMEM
+ * on failure.
+ */
 int profile_kernel_set_demangled(struct gpuproj_kernel *k, const char *demangled);
 
 /*

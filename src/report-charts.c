@@ -204,7 +204,7 @@ summarise_messages(const char *msg, char *out, size_t outlen)
 
 enum color {
 	C_BG = 0, C_FG, C_PEAK, C_L1, C_L2, C_DRAM, C_CEIL, C_BAND, C_GRID, C_DIM, C_LABEL,
-	C_FEATURED,
+	C_FEATURED, C_TENSOR,
 	C_KERNEL0,
 };
 #define N_KERNEL_COLORS 8
@@ -225,6 +225,7 @@ static const struct {
 	[C_DIM] = { 150, 150, 150, 1 },
 	[C_LABEL] = { 90, 90, 90, 1 },
 	[C_FEATURED] = { 0, 90, 160, 1 },
+	[C_TENSOR] = { 204, 121, 167, 1 },/* Okabe–Ito reddish purple: tensor-pipe roofs */
 	/* kernels (tab10) */
 	[C_KERNEL0 + 0] = { 31, 119, 180, 1 },
 	[C_KERNEL0 + 1] = { 255, 127, 14, 1 },
@@ -516,6 +517,7 @@ legend_draw(struct legend *lg, PLINT ncol, double x0, double x1, double y0, doub
 static void
 roofline_panel(const struct chart_roofline_panel *p, const struct axes *a)
 {
+	size_t i;
 	int l;
 
 	draw_frame(a, "Operational intensity (FLOP/byte)", "Performance (GFLOP/s)", p->title);
@@ -563,6 +565,26 @@ roofline_panel(const struct chart_roofline_panel *p, const struct axes *a)
 		slope(a, p->bw_ceil_gbs[l], positive(p->perf_ceil_gflops) ? p->perf_ceil_gflops
 									 : 1e300);
 	}
+	/* Tensor-pipe roofs: one horizontal line per path, labelled at the right. */
+	for (i = 0; i < p->n_tensor && i < CHART_TENSOR_ROOFS; i++) {
+		char buf[160];
+		double y;
+
+		if (!positive(p->tensor_gflops[i]))
+			continue;
+		y = log10(p->tensor_gflops[i]);
+		if (y < a->ylo || y > a->yhi)
+			continue;
+		style(C_TENSOR, 2, 1.5);
+		line2(a->xlo, y, a->xhi, y);
+		if (p->tensor_label[i]) {
+			plcol0(C_TENSOR);
+			plschr(0, LEGEND_TEXT_SCALE);
+			plptex(a->xhi - 0.05 * (a->xhi - a->xlo), y + 0.03 * (a->yhi - a->ylo), 1, 0,
+			       1.0, pl_text(buf, sizeof(buf), p->tensor_label[i]));
+			plschr(0, TEXT_SCALE);
+		}
+	}
 	if (positive(p->perf_ceil_gflops)) {
 		style(C_CEIL, 1, 2.5);
 		line2(a->xlo, log10(p->perf_ceil_gflops), a->xhi, log10(p->perf_ceil_gflops));
@@ -586,7 +608,7 @@ draw_roofline(const void *arg)
 	struct legend lg = { 0 };
 	size_t i;
 	int l;
-	bool any_interval = false;
+	bool any_interval = false, any_tensor = false;
 
 	for (i = 0; i < c->n_panels; i++) {
 		const struct chart_roofline_panel *p = &c->panel[i];
@@ -609,6 +631,12 @@ draw_roofline(const void *arg)
 		}
 		if (positive(p->peak_gflops))
 			ymax = fmax(ymax, p->peak_gflops);
+		for (size_t k = 0; k < p->n_tensor && k < CHART_TENSOR_ROOFS; k++) {
+			if (positive(p->tensor_gflops[k])) {
+				ymax = fmax(ymax, p->tensor_gflops[k]);
+				any_tensor = true;
+			}
+		}
 		if (positive(p->perf_ceil_gflops)) {
 			ymax = fmax(ymax, p->perf_ceil_gflops);
 			ymin = fmin(ymin, p->perf_ceil_gflops);
@@ -646,6 +674,9 @@ draw_roofline(const void *arg)
 	if (any_interval)
 		legend_add(&lg, LG_BOX, false, "projection interval", C_BAND, 1, 1,
 			   NULL);
+	if (any_tensor)
+		legend_add(&lg, LG_LINE, false, "tensor-pipe ceilings of the kernel's precisions",
+			   C_TENSOR, 2, 1.5, NULL);
 	legend_draw(&lg, 3, 0.035, 0.965, 0.01, 0.235, 0.05);
 }
 

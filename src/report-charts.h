@@ -32,6 +32,8 @@
 #define CHART_LEVELS 3
 
 /* One GPU's hierarchical roofline for one kernel (seed 000, Fig. 2). */
+#define CHART_TENSOR_ROOFS 4
+
 struct chart_roofline_panel {
 	const char *title;                  /* e.g. "Source: V100-PCIe-16GB (measured)" */
 	double peak_gflops;                 /* GPU FLOP/s for the kernel's mix (Perf^mix), GFLOP/s */
@@ -40,6 +42,14 @@ struct chart_roofline_panel {
 	double bw_ceil_gbs[CHART_LEVELS];   /* BW^ceil per level, GB/s (NaN: no traffic) */
 	double oi[CHART_LEVELS];            /* operational intensity per level, FLOP/B (NaN) */
 	double perf_gflops[CHART_LEVELS];   /* kernel at each OI, measured or projected, GFLOP/s */
+	/*
+	 * Tensor-pipe roofs (issue 21): the rate of the path each tensor
+	 * precision of the kernel runs on here (gpuproj_tensor_path()), drawn
+	 * as horizontal lines with their label; n_tensor 0: none.
+	 */
+	size_t n_tensor;
+	double tensor_gflops[CHART_TENSOR_ROOFS]; /* GFLOP/s (INT8: GOP/s) */
+	const char *tensor_label[CHART_TENSOR_ROOFS]; /* e.g. "tensor bf16" */
 	bool has_interval;                  /* draw the projection interval band */
 	double interval_lo_gflops;          /* lower end of the projected performance, GFLOP/s */
 	double interval_hi_gflops;          /* upper end, GFLOP/s */

@@ -58,6 +58,7 @@ struct doc_roofline {
 	char note_buf[512];
 	struct chart_roofline chart;   /* panel titles point into title[] */
 	char title[2][200];
+	char tensor_label[2][CHART_TENSOR_ROOFS][64]; /* the panels' tensor roof labels */
 	double mean_ns;                /* measured time per launch on the source, ns */
 	/* With a second panel (chart.n_panels == 2): hroof's projection there. */
 	const struct gpuproj_target *tgt;
@@ -172,6 +173,23 @@ void doc_progress(const struct gpuproj_report_doc *doc, const char *stage, size_
 /* Numbers as the reports print them. */
 char *doc_fmt_speedup(double speedup, char *buf, size_t size);
 char *doc_fmt_energy(double joules, char *buf, size_t size);
+
+/*
+ * The tensor FLOP per input precision (gpuproj_profile_flop_mix()) of one
+ * profile, or with dp NULL summed over every profile of the report.
+ * Returns whether there is any tensor work.
+ */
+bool doc_tensor_mix(const struct gpuproj_report_doc *doc, const struct doc_profile *dp,
+		    double mix[GPUPROJ_TPREC_COUNT]);
+
+/*
+ * Where the tensor work of `mix` runs on `t` (gpuproj_tensor_path()), for
+ * the ranking: "own tensor paths" when every precision has its own, else
+ * the fallbacks, "fp8 on tensor bf16; tf32 on CUDA-core fp32", and
+ * "(rate unknown)" after a precision whose own rate targets.yaml lacks.
+ */
+char *doc_tensor_paths(const double mix[GPUPROJ_TPREC_COUNT], const struct gpuproj_target *t,
+		       char *buf, size_t size);
 char *doc_fmt_cost(double usd_s, char *buf, size_t size);
 char *doc_fmt_pct(double frac, char *buf, size_t size);
 

@@ -24,6 +24,7 @@
 
 #include "profile-private.h"
 #include "report-doc-private.h"
+#include "report-wholerun.h"
 #include "util.h"
 
 #define DEFAULT_TOP_KERNELS 3
@@ -218,6 +219,64 @@ doc_fmt_energy(double j, char *buf, size_t size)
 	return buf;
 }
 
+bool
+doc_tensor_mix(const struct gpuproj_report_doc *doc, const struct doc_profile *dp,
+	       double mix[GPUPROJ_TPREC_COUNT])
+{
+	double cuda, one[GPUPROJ_TPREC_COUNT];
+	bool any = false;
+	size_t i;
+	int p;
+
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+		mix[p] = 0;
+	for (i = 0; i < doc->n_profiles; i++) {
+		if (dp && dp != &doc->profiles[i])
+			continue;
+		if (!gpuproj_profile_flop_mix(doc->profiles[i].profile, &cuda, one))
+			continue;
+		any = true;
+		for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+			mix[p] += one[p];
+	}
+	return any;
+}
+
+char *
+doc_tensor_paths(const double mix[GPUPROJ_TPREC_COUNT], const struct gpuproj_target *t, char *buf,
+		 size_t size)
+{
+	size_t len = 0;
+	int p;
+
+	if (size == 0)
+		return buf;
+	buf[0] = '\0';
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
+		struct gpuproj_tensor_path path;
+		const char *name = gpuproj_tensor_prec_name(p);
+		int n;
+
+		if (!(mix[p] > 0) || gpuproj_tensor_path(t, p, &path) != GPUPROJ_OK ||
+		    !path.fallback)
+			continue;
+		if (path.tensor == GPUPROJ_TPREC_COUNT)
+			n = snprintf(buf + len, size - len, "%s%s on CUDA-core %s%s", len ? "; " : "",
+				     name, gpuproj_prec_name(path.cuda),
+				     path.unknown ? " (rate unknown)" : "");
+		else
+			n = snprintf(buf + len, size - len, "%s%s on tensor %s%s", len ? "; " : "",
+				     name, gpuproj_tensor_prec_name(path.tensor),
+				     path.unknown ? " (rate unknown)" : "");
+		if (n < 0 || (size_t)n >= size - len)
+			break;
+		len += (size_t)n;
+	}
+	if (len == 0)
+		snprintf(buf, size, "own tensor paths");
+	return buf;
+}
+
 char *
 doc_fmt_cost(double usd_s, char *buf, size_t size)
 {
@@ -261,16 +320,24 @@ doc_fmt_pct(double frac, char *buf, size_t size)
 /* Projections, rankings, disagreements                               */
 /* ------------------------------------------------------------------ */
 
+/* What a row is ranked by: the whole run's wall time when it has one, else the kernel time. */
+static double
+rank_key(const struct gpuproj_report_rank *r)
+{
+	return r->whole.valid ? r->whole.wall_ns : r->point_ns;
+}
+
 static int
 rank_cmp(const void *a, const void *b)
 {
 	const struct gpuproj_report_rank *x = a, *y = b;
-	bool xn = isnan(x->point_ns), yn = isnan(y->point_ns);
+	double kx = rank_key(x), ky = rank_key(y);
+	bool xn = isnan(kx), yn = isnan(ky);
 
 	if (xn != yn)
 		return xn ? 1 : -1;
-	if (!xn && x->point_ns != y->point_ns)
-		return x->point_ns < y->point_ns ? -1 : 1;
+	if (!xn && kx != ky)
+		return kx < ky ? -1 : 1;
 	return strcmp(x->target->name, y->target->name);
 }
 
@@ -437,6 +504,7 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 									: runs[0].n_fallback_sol;
 		row->n_interval_unseen = runs[0].n_interval_unseen;
 		row->is_source = tgt == dp->src;
+		row->whole = runs[0].whole;
 		fill_costs(row);
 
 		/* Where the models disagree on a kernel (model.h's flag and factor). */
@@ -534,6 +602,50 @@ gflops_of(const struct gpuproj_hroof *x, int l)
 	return x->valid[l] ? x->bw_ceil[l] / 1e9 : NAN;
 }
 
+/*
+ * The tensor-pipe roofs of a panel (issue 21): for each tensor precision the
+ * kernel uses, the rate of the path it runs on on `t` (gpuproj_tensor_path():
+ * its own tensor path, or the fallback a library takes), one line per
+ * distinct path, labelled "tensor bf16" or "fp8 on tensor bf16" or "tf32 on
+ * CUDA-core fp32".
+ */
+static void
+tensor_roofs(const struct gpuproj_kernel *kr, const struct gpuproj_target *t,
+	     struct chart_roofline_panel *q, char labels[][64])
+{
+	double cuda, tensor[GPUPROJ_TPREC_COUNT];
+	int p;
+
+	q->n_tensor = 0;
+	if (!gpuproj_kernel_flop_mix(kr, &cuda, tensor))
+		return;
+	for (p = 0; p < GPUPROJ_TPREC_COUNT && q->n_tensor < CHART_TENSOR_ROOFS; p++) {
+		struct gpuproj_tensor_path path;
+		size_t i;
+		char *lb = labels[q->n_tensor];
+
+		if (!(tensor[p] > 0) || gpuproj_tensor_path(t, p, &path) != GPUPROJ_OK)
+			continue;
+		for (i = 0; i < q->n_tensor; i++) {
+			if (q->tensor_gflops[i] == path.gflops)
+				break;
+		}
+		if (i < q->n_tensor)
+			continue;
+		if (!path.fallback)
+			snprintf(lb, 64, "tensor %s", gpuproj_tensor_prec_name(p));
+		else if (path.tensor == GPUPROJ_TPREC_COUNT)
+			snprintf(lb, 64, "%s on CUDA-core %s", gpuproj_tensor_prec_name(p),
+				 gpuproj_prec_name(path.cuda));
+		else
+			snprintf(lb, 64, "%s on tensor %s", gpuproj_tensor_prec_name(p),
+				 gpuproj_tensor_prec_name(path.tensor));
+		q->tensor_gflops[q->n_tensor] = path.gflops;
+		q->tensor_label[q->n_tensor] = lb;
+		q->n_tensor++;
+	}
+}
+
 /* Seed 000 Fig. 2: source and target hierarchical rooflines of one kernel. */
 static void
 roofline_data(const struct doc_profile *dp, size_t rank, const struct gpuproj_target *tgt,
@@ -572,6 +684,7 @@ roofline_data(const struct doc_profile *dp, size_t rank, const struct gpuproj_ta
 	}
 	c->panel[0].peak_gflops = hs.perf_mix / 1e9;
 	c->panel[0].perf_ceil_gflops = hs.perf_ceil / 1e9;
+	tensor_roofs(kr, dp->src, &c->panel[0], d->tensor_label[0]);
 	snprintf(d->title[0], sizeof(d->title[0]), "Source: %s (measured)", dp->src->name);
 	c->panel[0].title = d->title[0];
 	pr.status = GPUPROJ_E_INVAL;
@@ -591,6 +704,7 @@ roofline_data(const struct doc_profile *dp, size_t rank, const struct gpuproj_ta
 		}
 		q->peak_gflops = ht.perf_mix / 1e9;
 		q->perf_ceil_gflops = ht.perf_ceil / 1e9;
+		tensor_roofs(kr, tgt, q, d->tensor_label[1]);
 		/* Seed 000 Fig. 2 draws hroof's own band: the levels' projections. */
 		q->has_interval = pr.level_lo_ns > 0 && pr.level_hi_ns > 0;
 		q->interval_lo_gflops = ht.flop / pr.level_hi_ns;
@@ -925,6 +1039,7 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 			row->n_coarse += pt->n_coarse;
 			row->n_interval_unseen += pt->n_interval_unseen;
 			row->is_source |= pt->is_source;
+			whole_run_add(&row->whole, &pt->whole, i == 0);
 		}
 		fill_costs(row);
 		row->binding = dominant_binding(doc, 0, doc->n_profiles, t);

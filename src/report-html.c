@@ -22,6 +22,7 @@
 #include "report-charts.h"
 #include "report-common.h"
 #include "report-doc-private.h"
+#include "report-wholerun.h"
 #include "util.h"
 
 /* Kernels with a column in the "every target" matrix. */
@@ -128,18 +129,19 @@ static const char css[] =
 
 static void
 html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, const char *id,
-	     const char *caption)
+	     const char *caption, const double *tensor_mix)
 {
 	size_t i, unseen = 0;
-	char a[32], b[32], c[48];
+	char a[32], b[32], c[48], paths[256];
 
 	outf(h, "<div class=\"table-wrap\"><table class=\"ranking\" id=\"%s\">\n<caption>", id);
 	oute(h, caption);
-	out(h, "</caption>\n<thead><tr><th class=\"num\">#</th><th>Target GPU</th>"
+	outf(h, "</caption>\n<thead><tr><th class=\"num\">#</th><th>Target GPU</th>"
 	    "<th class=\"num\">Projected</th><th class=\"num\">Interval</th>"
 	    "<th class=\"num\">Speedup</th><th>Bound by</th>"
 	    "<th class=\"num\">Time × price</th><th class=\"num\">Energy (upper bound)</th>"
-	    "<th class=\"num\">Carried</th></tr></thead>\n<tbody>\n");
+	    "<th class=\"num\">Carried</th>%s</tr></thead>\n<tbody>\n",
+	    tensor_mix ? "<th>Tensor work runs on</th>" : "");
 	for (i = 0; i < n; i++) {
 		const struct gpuproj_report_rank *r = &rows[i];
 
@@ -156,8 +158,8 @@ html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, c
 			/* Never the carried source time dressed up as a projection. */
 			outf(h, "<td class=\"num\">not projected</td><td class=\"num\">–</td>"
 			     "<td class=\"num\">–</td><td>–</td><td class=\"num\">–</td>"
-			     "<td class=\"num\">–</td><td class=\"num\">%zu (all)</td></tr>\n",
-			     r->n_unprojected);
+			     "<td class=\"num\">–</td><td class=\"num\">%zu (all)</td>%s</tr>\n",
+			     r->n_unprojected, tensor_mix ? "<td>–</td>" : "");
 			continue;
 		}
 		td_ns(h, r->point_ns);
@@ -177,7 +179,13 @@ html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, c
 			out(h, "<td class=\"num\">0");
 		if (r->n_coarse)
 			outf(h, " <span class=\"small\">%zu by sol (coarser)</span>", r->n_coarse);
-		out(h, "</td></tr>\n");
+		out(h, "</td>");
+		if (tensor_mix) {
+			out(h, "<td>");
+			oute(h, doc_tensor_paths(tensor_mix, r->target, paths, sizeof(paths)));
+			out(h, "</td>");
+		}
+		out(h, "</tr>\n");
 	}
 	out(h, "</tbody></table></div>\n");
 	if (unseen)
@@ -292,6 +300,12 @@ html_run_details(struct html *h, const struct doc_profile *dp)
 	}
 	if ((v = gpuproj_profile_attr(p, "merged_ranks"))) {
 		out(h, "<tr><th scope=\"row\">Merged ranks</th><td>");
+		oute(h, v);
+		out(h, "</td></tr>\n");
+	}
+	/* What `gpuproj merge --force` let through (merge.h): the counts may be off. */
+	if ((v = gpuproj_profile_attr(p, "merge_forced"))) {
+		out(h, "<tr><th scope=\"row\">Merged with --force</th><td><strong>Warning:</strong> ");
 		oute(h, v);
 		out(h, "</td></tr>\n");
 	}
@@ -495,7 +509,27 @@ html_roofline(struct html *h, const struct doc_profile *dp, size_t pi,
 			      doc_fmt_speedup(d->mean_ns / d->point_ns, sp, sizeof(sp)));
 	}
 	strbuf_append(&cap, ". Dashed grey: the GPUs' rooflines at peak FLOP/s (for this kernel's "
-		      "instruction mix) and bandwidths. Both axes logarithmic.");
+		      "instruction mix) and bandwidths.");
+	for (size_t pn = 0; pn < d->chart.n_panels; pn++) {
+		const struct chart_roofline_panel *q = &d->chart.panel[pn];
+
+		for (size_t i = 0; i < q->n_tensor; i++) {
+			strbuf_append(&cap, i == 0 ? (pn == 0 ? " Purple: the tensor-pipe ceilings "
+							     "of the kernel's tensor work (max_tensor, "
+							     "else peak_tensor), on "
+							   : "; on ")
+						   : ", ");
+			if (i == 0) {
+				html_escape(&cap, pn == 0 ? dp->src->name : d->tgt->name);
+				strbuf_append(&cap, " ");
+			}
+			html_escape(&cap, q->tensor_label[i]);
+			strbuf_printf(&cap, " %.4g TFLOP/s", q->tensor_gflops[i] / 1e3);
+		}
+		if (pn + 1 == d->chart.n_panels && (q->n_tensor || d->chart.panel[0].n_tensor))
+			strbuf_append(&cap, ".");
+	}
+	strbuf_append(&cap, " Both axes logarithmic.");
 	if (doc->model != gpuproj_model_find("hroof"))
 		strbuf_append(&cap, " (The report's model is not hroof; this chart shows hroof's "
 			      "view of the kernel.)");
@@ -805,7 +839,10 @@ html_profile(struct html *h, size_t pi)
 
 		snprintf(id, sizeof(id), "ranking-p%zu", pi + 1);
 		out(h, "<h3>Ranking for this profile</h3>\n");
-		html_ranking(h, dp->ranking, doc->n_targets, id, cap ? cap : "");
+		double mix[GPUPROJ_TPREC_COUNT];
+
+		html_ranking(h, dp->ranking, doc->n_targets, id, cap ? cap : "",
+			     doc_tensor_mix(doc, dp, mix) ? mix : NULL);
 		free(cap);
 	}
 	if (!dp->n_kernels) {
@@ -864,6 +901,7 @@ gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_text, s
 	struct html h = { 0 };
 	char app[256];
 	size_t i;
+	double tensor_mix[GPUPROJ_TPREC_COUNT];
 	char a[32];
 
 	if (!doc || !ret_text)
@@ -964,7 +1002,8 @@ gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_text, s
 	html_summed(&h);
 	html_ranking(&h, doc->combined, doc->n_targets, "ranking-combined",
 		     doc->n_profiles > 1 ? "All profiles: projected whole-run GPU time, summed"
-					 : "Projected whole-run GPU time");
+					 : "Projected whole-run GPU time",
+		     doc_tensor_mix(doc, NULL, tensor_mix) ? tensor_mix : NULL);
 	if (doc->combined[0].point_ns > 0) {
 		outf(&h, "<p class=\"note\">Fastest: <strong>");
 		oute(&h, doc->combined[0].target->name);
@@ -975,6 +1014,7 @@ gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_text, s
 		out(&h, ".</p>\n");
 	}
 	out(&h, "</section>\n");
+	whole_run_html(&h.sb, doc->combined, doc->n_targets);
 
 	for (i = 0; i < doc->n_profiles; i++)
 		html_profile(&h, i);

@@ -23,20 +23,23 @@
 
 #include "report-common.h"
 #include "report-doc-private.h"
+#include "report-wholerun.h"
 #include "util.h"
 
 /* Kernels listed before the rest go into a collapsed <details> block. */
 #define MD_KERNELS_SHOWN 15
 
 static void
-md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n)
+md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n,
+	   const double *tensor_mix)
 {
 	size_t i, unseen = 0;
-	char a[32], b[32], c[48], d[48], e[48];
+	char a[32], b[32], c[48], d[48], e[48], paths[256];
 
-	strbuf_append(sb, "| # | Target GPU | Projected GPU time | Interval | Speedup vs. source | "
-		      "Binding | Time × price | Energy (upper bound) | Carried unprojected |\n"
-		      "|--:|---|--:|--:|--:|---|--:|--:|--:|\n");
+	strbuf_printf(sb, "| # | Target GPU | Projected GPU time | Interval | Speedup vs. source | "
+		      "Binding | Time × price | Energy (upper bound) | Carried unprojected |%s\n"
+		      "|--:|---|--:|--:|--:|---|--:|--:|--:|%s\n",
+		      tensor_mix ? " Tensor work runs on |" : "", tensor_mix ? "---|" : "");
 	for (i = 0; i < n; i++) {
 		const struct gpuproj_report_rank *r = &rows[i];
 
@@ -47,8 +50,8 @@ md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n)
 		strbuf_append(sb, r->is_source ? "** (source)" : "");
 		if (!r->n_projected) {
 			/* Never the carried source time dressed up as a projection. */
-			strbuf_printf(sb, " | not projected | – | – | – | – | – | %zu (all) |\n",
-				      r->n_unprojected);
+			strbuf_printf(sb, " | not projected | – | – | – | – | – | %zu (all) |%s\n",
+				      r->n_unprojected, tensor_mix ? " – |" : "");
 			continue;
 		}
 		strbuf_printf(sb, " | %s | ", format_ns(r->point_ns, a, sizeof(a)));
@@ -66,7 +69,13 @@ md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n)
 			strbuf_append(sb, "0");
 		if (r->n_coarse)
 			strbuf_printf(sb, "; %zu by sol (coarser)", r->n_coarse);
-		strbuf_append(sb, " |\n");
+		strbuf_append(sb, " |");
+		if (tensor_mix) {
+			strbuf_append(sb, " ");
+			md_text(sb, doc_tensor_paths(tensor_mix, r->target, paths, sizeof(paths)));
+			strbuf_append(sb, " |");
+		}
+		strbuf_append(sb, "\n");
 		unseen += r->n_interval_unseen > 0;
 	}
 	if (unseen)
@@ -153,6 +162,12 @@ md_run_details(struct strbuf *sb, const struct doc_profile *dp)
 	strbuf_append(sb, "\n");
 	if ((v = gpuproj_profile_attr(p, "citation"))) {
 		strbuf_append(sb, "- **Data:** ");
+		md_text(sb, v);
+		strbuf_append(sb, "\n");
+	}
+	/* What `gpuproj merge --force` let through (merge.h): the counts may be off. */
+	if ((v = gpuproj_profile_attr(p, "merge_forced"))) {
+		strbuf_append(sb, "- **Warning: merged with --force:** ");
 		md_text(sb, v);
 		strbuf_append(sb, "\n");
 	}
@@ -352,6 +367,7 @@ gpuproj_report_doc_markdown(const struct gpuproj_report_doc *doc, char **ret_tex
 	struct strbuf sb;
 	size_t i;
 	char a[32], apps[256];
+	double tensor_mix[GPUPROJ_TPREC_COUNT];
 
 	if (!doc || !ret_text)
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
@@ -418,7 +434,9 @@ gpuproj_report_doc_markdown(const struct gpuproj_report_doc *doc, char **ret_tex
 		      "projected (carried). Speedup = measured source time ÷ projected time. "
 		      "Energy = projected time × TDP (an upper bound: board power at full load); "
 		      "time × price in USD·s; \"unknown\" where targets.yaml has no TDP or price.\n\n");
-	md_ranking(&sb, doc->combined, doc->n_targets);
+	md_ranking(&sb, doc->combined, doc->n_targets,
+		   doc_tensor_mix(doc, NULL, tensor_mix) ? tensor_mix : NULL);
+	whole_run_md(&sb, doc->combined, doc->n_targets);
 
 	for (i = 0; i < doc->n_profiles; i++) {
 		const struct doc_profile *dp = &doc->profiles[i];
@@ -429,7 +447,8 @@ gpuproj_report_doc_markdown(const struct gpuproj_report_doc *doc, char **ret_tex
 			strbuf_append(&sb, "\n\n");
 			md_run_details(&sb, dp);
 			strbuf_append(&sb, "<details><summary>Ranking for this profile</summary>\n\n");
-			md_ranking(&sb, dp->ranking, doc->n_targets);
+			md_ranking(&sb, dp->ranking, doc->n_targets,
+				   doc_tensor_mix(doc, dp, tensor_mix) ? tensor_mix : NULL);
 			strbuf_append(&sb, "</details>\n\n### Per kernel\n\n");
 		} else {
 			strbuf_append(&sb, "## Kernels of ");

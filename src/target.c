@@ -90,7 +90,7 @@ static const char *const gpu_keys[] = {
 	"clock_mhz", "boost_clock_mhz", "boost_hold_us", "schedulers_per_sm", "ipc_per_scheduler",
 	"memory_gib", "limits", "peak_gflops", "max_gflops", "peak_giops", "ldst_shared_gops",
 	"peak_bw_gbs", "bw_gbs", "lanes_per_sm", "stream_gbs", "latency_ns", "peak_tensor",
-	"max_tensor", "price_usd", "tdp_w", "sources",
+	"max_tensor", "price_usd", "tdp_w", "sources", "host_link",
 };
 
 /* The scalar numbers of an entry, in the order parse_gpu() stores them. */
@@ -134,6 +134,16 @@ static const char *const tensor_keys[] = {
 	"int8_gops", "fp64_gflops",
 };
 _Static_assert(ARRAY_LENGTH(tensor_keys) == GPUPROJ_TPREC_COUNT, "one key per tensor precision");
+/* host_link: the interface word, then its numbers (struct gpuproj_host_link order). */
+static const char *const host_link_keys[] = {
+	"interface", "h2d_pinned_gbs", "d2h_pinned_gbs", "h2d_pageable_gbs", "d2h_pageable_gbs",
+	"latency_us",
+};
+static const char *const *const host_link_num_keys = host_link_keys + 1;
+#define HOST_LINK_NUMS (ARRAY_LENGTH(host_link_keys) - 1)
+static const char *const link_interfaces[] = {
+	"pcie2-x16", "pcie3-x16", "pcie4-x8", "pcie4-x16", "pcie5-x16", "pcie6-x16", "nvlink-c2c",
+};
 
 /* Groups whose members may be named in `sources` paths. */
 static const struct {
@@ -152,6 +162,7 @@ static const struct {
 	{ "latency_ns", bw_keys, ARRAY_LENGTH(bw_keys) },
 	{ "peak_tensor", tensor_keys, ARRAY_LENGTH(tensor_keys) },
 	{ "max_tensor", tensor_keys, ARRAY_LENGTH(tensor_keys) },
+	{ "host_link", host_link_keys + 1, ARRAY_LENGTH(host_link_keys) - 1 },
 };
 
 static const char *const basis_words[] = { "none", "measured", "datasheet", "derived", "estimate" };
@@ -376,6 +387,9 @@ static const struct {
 	{ "latency_ns", 1e6, "ns (1 ms)" },
 	{ "peak_tensor", 1e9, "GFLOP/s (1 EFLOP/s)" },
 	{ "max_tensor", 1e9, "GFLOP/s (1 EFLOP/s)" },
+	/* The whole-run replay's host link (issue 23). */
+	{ "host_link.latency_us", 1e6, "us (1 s)" },
+	{ "host_link", 1e7, "GB/s (10 PB/s)" },
 };
 #define DEFAULT_MAX 1e12
 
@@ -466,7 +480,7 @@ integer_node(struct loader *ld, yaml_node_t *n, const char *path, bool positive,
 		     ARRAY_LENGTH(limit_keys) + 2 * ARRAY_LENGTH(gflops_keys) + \
 		     ARRAY_LENGTH(giops_keys) + ARRAY_LENGTH(peak_bw_keys) + \
 		     2 * ARRAY_LENGTH(bw_keys) + ARRAY_LENGTH(lane_keys) + ARRAY_LENGTH(stream_keys) + \
-		     2 * ARRAY_LENGTH(tensor_keys))
+		     2 * ARRAY_LENGTH(tensor_keys) + HOST_LINK_NUMS)
 
 struct pathset {
 	char paths[PATHSET_MAX][64];
@@ -665,6 +679,77 @@ parse_tensor(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, stru
 				    "'max_tensor.%s' (%g) is above 'peak_tensor.%s' (%g): a measured "
 				    "dense rate cannot exceed the dense peak", tensor_keys[i],
 				    t->max_tensor[i], tensor_keys[i], t->peak_tensor[i]);
+	}
+	return GPUPROJ_OK;
+}
+
+/*
+ * host_link: the interface (a word of link_interfaces) and all five numbers
+ * once the group is there; pageable rates cannot exceed pinned ones (a
+ * pageable copy is staged through a pinned buffer).
+ */
+static int
+parse_host_link(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, struct pathset *ps,
+		const char *where)
+{
+	struct gpuproj_host_link *l = &t->host_link;
+	double v[HOST_LINK_NUMS];
+	yaml_node_t *map, *n;
+	size_t i;
+	int r;
+
+	memset(l, 0, sizeof(*l));
+	l->h2d_pinned_gbs = l->d2h_pinned_gbs = l->h2d_pageable_gbs = l->d2h_pageable_gbs = NAN;
+	l->latency_us = NAN;
+	map = map_lookup(ld, gpu, "host_link", NULL);
+	if (!map)
+		return GPUPROJ_OK;
+	r = require_kind(ld, map, YAML_MAPPING_NODE, "host_link", "a mapping");
+	if (r)
+		return r;
+	r = check_keys(ld, map, host_link_keys, ARRAY_LENGTH(host_link_keys), "host_link");
+	if (r)
+		return r;
+	n = map_lookup(ld, map, "interface", NULL);
+	if (!n)
+		return fail(ld, GPUPROJ_E_SCHEMA, map, "host_link: missing required field 'interface'");
+	if (n->type != YAML_SCALAR_NODE)
+		return fail(ld, GPUPROJ_E_SCHEMA, n, "'host_link.interface' must be a word, not %s",
+			    node_kind(n));
+	for (i = 0; i < ARRAY_LENGTH(link_interfaces); i++) {
+		if (strcmp(scalar(n), link_interfaces[i]) == 0)
+			l->interface = link_interfaces[i];
+	}
+	if (!l->interface)
+		return fail(ld, GPUPROJ_E_SCHEMA, n, "'host_link.interface' must be one of pcie2-x16, "
+			    "pcie3-x16, pcie4-x8, pcie4-x16, pcie5-x16, pcie6-x16, nvlink-c2c, got '%s'",
+			    scalar(n));
+	(void)where;
+	for (i = 0; i < HOST_LINK_NUMS; i++) {
+		char path[64];
+
+		n = map_lookup(ld, map, host_link_num_keys[i], NULL);
+		if (!n)
+			return fail(ld, GPUPROJ_E_SCHEMA, map, "host_link: missing required field '%s'",
+				    host_link_num_keys[i]);
+		snprintf(path, sizeof(path), "host_link.%s", host_link_num_keys[i]);
+		r = number_node(ld, n, path, false, true, &v[i]);
+		if (r)
+			return r;
+		pathset_add(ps, path, n);
+	}
+	l->h2d_pinned_gbs = v[0];
+	l->d2h_pinned_gbs = v[1];
+	l->h2d_pageable_gbs = v[2];
+	l->d2h_pageable_gbs = v[3];
+	l->latency_us = v[4];
+	for (i = 0; i < 2; i++) {
+		if (v[2 + i] > v[i])
+			return fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "host_link",
+								     host_link_num_keys[2 + i]),
+				    "'host_link.%s' (%g GB/s) cannot exceed 'host_link.%s' (%g GB/s): "
+				    "a pageable copy is staged through pinned memory",
+				    host_link_num_keys[2 + i], v[2 + i], host_link_num_keys[i], v[i]);
 	}
 	return GPUPROJ_OK;
 }
@@ -1101,6 +1186,9 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 	r = parse_tensor(ld, gpu, t, &ps, where);
 	if (r)
 		return r;
+	r = parse_host_link(ld, gpu, t, &ps, where);
+	if (r)
+		return r;
 
 	/* price and power: required keys, null allowed. */
 	{
@@ -1438,19 +1526,27 @@ gpuproj_targets_free(struct gpuproj_targets *s)
 #define TARGETS_MAX_DEPTH 64
 
 static int
-yaml_guard(const char *text, size_t len, const char *file, struct gpuproj_error *err)
+yaml_guard(const char *text, size_t len, const char *file, bool builtin,
+	   struct gpuproj_error *err)
 {
 	yaml_parser_t parser;
 	yaml_token_t token;
-	uint64_t max;
+	uint64_t max = UINT64_MAX;
 	bool raised;
 	int depth = 0, r = GPUPROJ_OK;
 
-	r = file_input_limit(&max, &raised, err);
-	if (r)
-		return r;
-	if (!raised && max > TARGETS_MAX_BYTES)
-		max = TARGETS_MAX_BYTES;
+	/*
+	 * The built-in copy is compiled in, not an input: no size limit (a bad
+	 * or tiny GPUPROJ_MAX_INPUT_SIZE in an application's environment must
+	 * not take the built-in targets from libproj.so).
+	 */
+	if (!builtin) {
+		r = file_input_limit(&max, &raised, err);
+		if (r)
+			return r;
+		if (!raised && max > TARGETS_MAX_BYTES)
+			max = TARGETS_MAX_BYTES;
+	}
 	if (len > max) {
 		char a[32], b[32];
 
@@ -1488,9 +1584,9 @@ yaml_guard(const char *text, size_t len, const char *file, struct gpuproj_error 
 	return r;
 }
 
-int
-gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
-			    struct gpuproj_targets **ret, struct gpuproj_error *reterr)
+static int
+load_buffer(const char *text, size_t len, const char *name, bool builtin,
+	    struct gpuproj_targets **ret, struct gpuproj_error *reterr)
 {
 	yaml_parser_t parser;
 	yaml_document_t doc;
@@ -1499,7 +1595,7 @@ gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
 
 	if (!text || !ret)
 		return error_set(reterr, GPUPROJ_E_INVAL, ld.file, 0, 0, "invalid argument");
-	r = yaml_guard(text, len, ld.file, reterr);
+	r = yaml_guard(text, len, ld.file, builtin, reterr);
 	if (r)
 		return r;
 	if (!yaml_parser_initialize(&parser))
@@ -1545,6 +1641,13 @@ gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
 }
 
 int
+gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
+			    struct gpuproj_targets **ret, struct gpuproj_error *reterr)
+{
+	return load_buffer(text, len, name, false, ret, reterr);
+}
+
+int
 gpuproj_targets_load(const char *path, struct gpuproj_targets **ret, struct gpuproj_error *reterr)
 {
 	char *text;
@@ -1576,8 +1679,8 @@ extern const size_t gpuproj_builtin_targets_len;
 int
 gpuproj_targets_load_builtin(struct gpuproj_targets **ret, struct gpuproj_error *reterr)
 {
-	return gpuproj_targets_load_buffer(gpuproj_builtin_targets, gpuproj_builtin_targets_len,
-					   "targets.yaml (built-in)", ret, reterr);
+	return load_buffer(gpuproj_builtin_targets, gpuproj_builtin_targets_len,
+			   "targets.yaml (built-in)", true, ret, reterr);
 }
 
 int

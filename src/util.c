@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <locale.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -444,6 +446,22 @@ file_forget_inputs(void)
 
 /* ---- reading ---- */
 
+static bool inputs_regular_only;
+
+void
+file_inputs_regular_only(bool on)
+{
+	__atomic_store_n(&inputs_regular_only, on, __ATOMIC_RELAXED);
+}
+
+static bool
+regular_only(void)
+{
+	return __atomic_load_n(&inputs_regular_only, __ATOMIC_RELAXED);
+}
+
+static const char *file_kind(mode_t m);
+
 int
 file_read_limited(const char *path, uint64_t limit, const char *what, char **ret,
 		  size_t *ret_len, struct gpuproj_error *err)
@@ -465,11 +483,18 @@ file_read_limited(const char *path, uint64_t limit, const char *what, char **ret
 		max = SIZE_MAX - 2;
 	if (!what)
 		what = "an input file";
-	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	/* Regular files only: O_NONBLOCK, so a FIFO there cannot block the open. */
+	fd = is_stdin ? STDIN_FILENO
+		      : open(path, O_RDONLY | O_CLOEXEC | (regular_only() ? O_NONBLOCK : 0));
 	if (fd < 0)
 		return error_set(err, GPUPROJ_E_IO, name, 0, 0, "cannot open: %s", strerror(errno));
 	if (fstat(fd, &st) != 0) {
 		r = error_set(err, GPUPROJ_E_IO, name, 0, 0, "cannot stat: %s", strerror(errno));
+		goto fail;
+	}
+	if (regular_only() && !is_stdin && !S_ISREG(st.st_mode)) {
+		r = error_set(err, GPUPROJ_E_IO, name, 0, 0, "is %s, not a regular file; only regular "
+			      "files are read here", file_kind(st.st_mode));
 		goto fail;
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -541,6 +566,89 @@ fail:
 	if (!is_stdin)
 		close(fd);
 	return r;
+}
+
+int
+file_reader_open(struct file_reader *r, const char *path, uint64_t limit, const char *what,
+		 struct gpuproj_error *err)
+{
+	int st;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->is_stdin = strcmp(path, "-") == 0;
+	r->path = path;
+	r->name = r->is_stdin ? "<stdin>" : path;
+	r->what = what ? what : "an input file";
+	st = file_input_limit(&r->max, NULL, err);
+	if (st)
+		return st;
+	if (limit && limit < r->max)
+		r->max = limit;
+	r->fd = r->is_stdin ? STDIN_FILENO
+			    : open(path, O_RDONLY | O_CLOEXEC | (regular_only() ? O_NONBLOCK : 0));
+	if (r->fd < 0)
+		return error_set(err, GPUPROJ_E_IO, r->name, 0, 0, "cannot open: %s",
+				 strerror(errno));
+	if (fstat(r->fd, &r->st) != 0) {
+		st = error_set(err, GPUPROJ_E_IO, r->name, 0, 0, "cannot stat: %s", strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(r->st.st_mode)) {
+		st = error_set(err, GPUPROJ_E_IO, r->name, 0, 0, "is a directory");
+		goto fail;
+	}
+	if (regular_only() && !r->is_stdin && !S_ISREG(r->st.st_mode)) {
+		st = error_set(err, GPUPROJ_E_IO, r->name, 0, 0, "is %s, not a regular file; only "
+			       "regular files are read here", file_kind(r->st.st_mode));
+		goto fail;
+	}
+	/* A regular file's size is known before reading: refuse without reading. */
+	if (S_ISREG(r->st.st_mode) && (uint64_t)r->st.st_size > r->max) {
+		st = too_big(err, r->name, (uint64_t)r->st.st_size, true, r->max, r->what);
+		goto fail;
+	}
+	return GPUPROJ_OK;
+fail:
+	if (!r->is_stdin)
+		close(r->fd);
+	r->fd = -1;
+	return st;
+}
+
+ssize_t
+file_reader_read(struct file_reader *r, char *buf, size_t size, struct gpuproj_error *err)
+{
+	for (;;) {
+		ssize_t n = read(r->fd, buf, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error_set(err, GPUPROJ_E_IO, r->name, 0, 0, "read error: %s", strerror(errno));
+			return -1;
+		}
+		r->total += (uint64_t)n;
+		/* Pipes, devices and growing files: refused once past the limit. */
+		if (r->total > r->max) {
+			too_big(err, r->name, 0, false, r->max, r->what);
+			return -1;
+		}
+		return n;
+	}
+}
+
+void
+file_reader_close(struct file_reader *r, bool ok)
+{
+	if (r->fd < 0)
+		return;
+	if (!r->is_stdin) {
+		if (ok)
+			note_input(&r->st, r->path);
+		close(r->fd);
+	}
+	r->fd = -1;
 }
 
 int
@@ -670,59 +778,192 @@ write_all(int fd, const char *data, size_t len, const char *tmp_path)
 	return 0;
 }
 
-int
-file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj_error *err)
+/* What lstat() says a path is, for messages. */
+static const char *
+file_kind(mode_t m)
 {
-	char *dup1 = NULL, *dup2 = NULL, *tmp = NULL;
-	int fd = -1, status = GPUPROJ_OK, e, slot = -1;
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISDIR(m))
+		return "a directory";
+	return "not a regular file";
+}
 
+int
+file_check_regular(const char *path, struct gpuproj_error *err)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return GPUPROJ_OK;
+	return error_set(err, GPUPROJ_E_IO, path, 0, 0,
+			 "is %s, not a regular file; only a regular file is created or replaced "
+			 "there", file_kind(st.st_mode));
+}
+
+/*
+ * rename() that never replaces `path` (RENAME_NOREPLACE, Linux 3.15; on a
+ * file system without it, link() + unlink(), which fails on an existing
+ * name as well). -1 with errno EEXIST when `path` exists.
+ */
+static int
+rename_noreplace(const char *tmp, const char *path)
+{
+	struct stat st;
+
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+		return -1;
+	if (link(tmp, path) == 0) {
+		unlink(tmp);
+		return 0;
+	}
+	if (errno == EEXIST)
+		return -1;
+	/* No hard links either (some FUSE and network file systems): check, then rename. */
+	if (lstat(path, &st) == 0) {
+		errno = EEXIST;
+		return -1;
+	}
+	return rename(tmp, path);
+}
+
+/* Whether `st` (lstat()) is the regular file `old` described: device, inode, mtime. */
+static bool
+same_file(const struct stat *st, const struct stat *old)
+{
+	return S_ISREG(st->st_mode) && st->st_dev == old->st_dev && st->st_ino == old->st_ino &&
+	       st->st_mtim.tv_sec == old->st_mtim.tv_sec &&
+	       st->st_mtim.tv_nsec == old->st_mtim.tv_nsec;
+}
+
+/*
+ * After rename_noreplace() found `path` taken: replace it only if it is
+ * still the file `old` described. renameat2(RENAME_EXCHANGE) swaps the two
+ * names in one step, so what is checked is what was replaced: the file now
+ * at `tmp` is removed if it is `old`, else (another process's profile, put
+ * there since) the names are swapped back. Without the exchange (NFS and
+ * other file systems without it), lstat() then rename(). -1 with errno
+ * EEXIST when `path` is another file.
+ */
+static int
+rename_over_same(const char *tmp, const char *path, const struct stat *old)
+{
+	struct stat st;
+
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
+		if (lstat(tmp, &st) == 0 && same_file(&st, old)) {
+			unlink(tmp);
+			return 0;
+		}
+		/*
+		 * Put theirs back. Should `path` have gone meanwhile, theirs still
+		 * gets the name, and ours, now at `path`, is replaced by it: the
+		 * caller writes its report under another name.
+		 */
+		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) != 0)
+			rename(tmp, path);
+		errno = EEXIST;
+		return -1;
+	}
+	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+		return -1;
+	if (lstat(path, &st) == 0 && same_file(&st, old))
+		return rename(tmp, path);
+	errno = EEXIST;
+	return -1;
+}
+
+void
+file_tmp_abort(struct file_tmp *t)
+{
+	if (t->f)
+		fclose(t->f);
+	else if (t->fd >= 0)
+		close(t->fd);
+	if (t->tmp) {
+		unlink(t->tmp);
+		tmp_unregister(t->slot);
+		free(t->tmp);
+	}
+	free(t->path);
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	t->slot = -1;
+}
+
+int
+file_tmp_open(struct file_tmp *t, const char *path, unsigned flags, struct gpuproj_error *err)
+{
+	char *dup1 = NULL, *dup2 = NULL;
+	int status;
+
+	memset(t, 0, sizeof(*t));
+	t->fd = -1;
+	t->slot = -1;
+	t->flags = flags;
 	if (strcmp(path, "-") == 0) {
-		if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
-			return error_set(err, GPUPROJ_E_IO, "<stdout>", 0, 0, "write error: %s",
-					 strerror(errno));
+		t->f = NULL;
+		t->to_stdout = true;
 		return GPUPROJ_OK;
 	}
 	/* Never replace a file this process read (the same inode, through any name). */
 	status = file_check_output(path, err);
 	if (status)
 		return status;
-	/*
-	 * A target that exists and is not a regular file (/dev/null, a FIFO, a
-	 * terminal) cannot be replaced by rename: write to it in place.
-	 */
-	{
+	if (flags & FILE_WRITE_REGULAR) {
+		/* lstat(): a planted symbolic link is refused too, whatever it points at. */
+		status = file_check_regular(path, err);
+		if (status)
+			return status;
+	} else {
+		/*
+		 * A target that exists and is not a regular file (/dev/null, a FIFO,
+		 * a terminal) cannot be replaced by rename: the command writes to it
+		 * in place (a path its user named).
+		 */
 		struct stat st;
 
 		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 			if (S_ISDIR(st.st_mode))
 				return error_set(err, GPUPROJ_E_IO, path, 0, 0, "is a directory");
-			fd = open(path, O_WRONLY | O_CLOEXEC);
-			if (fd < 0)
+			t->fd = open(path, O_WRONLY | O_CLOEXEC);
+			if (t->fd < 0)
 				return error_set(err, GPUPROJ_E_IO, path, 0, 0,
 						 "cannot open for writing: %s", strerror(errno));
-			e = write_all(fd, data, len, NULL);
-			if (e) {
-				close(fd);
-				return error_set(err, GPUPROJ_E_IO, path, 0, 0, "write error: %s",
-						 strerror(e));
+			t->in_place = true;
+			t->path = strdup(path);
+			if (!t->path) {
+				file_tmp_abort(t);
+				return error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
 			}
-			return close(fd) == 0 ? GPUPROJ_OK
-					      : error_set(err, GPUPROJ_E_IO, path, 0, 0,
-							  "close failed: %s", strerror(errno));
+			return GPUPROJ_OK;
 		}
 	}
+	t->path = strdup(path);
 	dup1 = strdup(path);
 	dup2 = strdup(path);
-	if (!dup1 || !dup2) {
+	if (!t->path || !dup1 || !dup2) {
 		status = error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
-		goto out;
+		goto fail;
 	}
 	/*
 	 * open(O_CREAT | O_EXCL, 0666) under a fresh name, so the kernel applies
 	 * the process umask (mkstemp creates 0600, and reading the umask back
 	 * would mean changing it, racing other threads of an application we run
-	 * inside). The name is registered before the file exists, so a signal
-	 * at any point after creation finds it (file_remove_temporaries()).
+	 * inside). O_EXCL never follows a symbolic link; O_NOFOLLOW and
+	 * O_NONBLOCK say so twice (nothing planted there can make us block).
+	 * The name is registered before the file exists, so a signal at any
+	 * point after creation finds it (file_remove_temporaries()).
 	 */
 	{
 		static unsigned counter;
@@ -732,67 +973,167 @@ file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj
 			struct timespec ts;
 
 			clock_gettime(CLOCK_REALTIME, &ts);
-			tmp_unregister(slot);
-			free(tmp);
-			tmp = xasprintf("%s/.%s.%ld.%u.%lx", dirname(dup1), basename(dup2),
-					(long)getpid(),
-					__atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED),
-					(unsigned long)ts.tv_nsec);
-			if (!tmp) {
-				slot = -1;
+			tmp_unregister(t->slot);
+			free(t->tmp);
+			t->tmp = xasprintf("%s/.%s.%ld.%u.%lx", dirname(dup1), basename(dup2),
+					   (long)getpid(),
+					   __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED),
+					   (unsigned long)ts.tv_nsec);
+			if (!t->tmp) {
+				t->slot = -1;
 				status = error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
-				goto out;
+				goto fail;
 			}
-			slot = tmp_register(tmp);
-			fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-			if (fd >= 0 || errno != EEXIST)
+			t->slot = tmp_register(t->tmp);
+			t->fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW |
+					     O_NONBLOCK, 0666);
+			if (t->fd >= 0 || errno != EEXIST)
 				break;
 		}
 	}
-	if (fd < 0) {
+	if (t->fd < 0) {
 		status = error_set(err, GPUPROJ_E_IO, path, 0, 0,
 				   "cannot create a temporary file beside it: %s", strerror(errno));
-		tmp_unregister(slot);
-		slot = -1;
-		free(tmp);
-		tmp = NULL;
-		goto out;
-	}
-	e = write_all(fd, data, len, tmp);
-	if (e) {
-		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "write error: %s", strerror(e));
-		goto out;
-	}
-	if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
-		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "fsync failed: %s", strerror(errno));
-		goto out;
-	}
-	if (close(fd) != 0) {
-		fd = -1;
-		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "close failed: %s", strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0) {
-		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "cannot rename %s over it: %s", tmp,
-				   strerror(errno));
-		goto out;
-	}
-	tmp_unregister(slot);
-	slot = -1;
-	free(tmp);
-	tmp = NULL;
-out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp) {
-		unlink(tmp);
-		tmp_unregister(slot);
-		free(tmp);
+		goto fail;
 	}
 	free(dup1);
 	free(dup2);
+	return GPUPROJ_OK;
+fail:
+	free(dup1);
+	free(dup2);
+	file_tmp_abort(t);
 	return status;
+}
+
+FILE *
+file_tmp_stream(struct file_tmp *t)
+{
+	if (t->to_stdout)
+		return stdout;
+	if (!t->f && t->fd >= 0)
+		t->f = fdopen(t->fd, "w");
+	return t->f;
+}
+
+int
+file_tmp_write(struct file_tmp *t, const char *data, size_t len)
+{
+	if (t->to_stdout)
+		return fwrite(data, 1, len, stdout) == len ? 0 : errno ? errno : EIO;
+	if (t->f)
+		return fwrite(data, 1, len, t->f) == len ? 0 : errno ? errno : EIO;
+	return write_all(t->fd, data, len, t->in_place ? NULL : t->tmp);
+}
+
+int
+file_tmp_commit(struct file_tmp *t, bool *ret_exists, struct gpuproj_error *err)
+{
+	const char *path = t->path ? t->path : "<stdout>";
+	int status = GPUPROJ_OK, renamed;
+
+	if (ret_exists)
+		*ret_exists = false;
+	if (t->to_stdout) {
+		if (fflush(stdout) != 0 || ferror(stdout))
+			status = error_set(err, GPUPROJ_E_IO, "<stdout>", 0, 0, "write error: %s",
+					   strerror(errno ? errno : EIO));
+		memset(t, 0, sizeof(*t));
+		t->fd = t->slot = -1;
+		return status;
+	}
+	if (t->f) {
+		if (fflush(t->f) != 0 || ferror(t->f)) {
+			status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "write error: %s",
+					   strerror(errno ? errno : EIO));
+			goto out;
+		}
+	}
+	if (t->in_place) {
+		int r = t->f ? fclose(t->f) : close(t->fd);
+
+		t->f = NULL;
+		t->fd = -1;
+		if (r != 0)
+			status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "close failed: %s",
+					   strerror(errno));
+		goto out;
+	}
+	if (fsync(t->f ? fileno(t->f) : t->fd) != 0 && errno != EINVAL && errno != EROFS) {
+		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "fsync failed: %s",
+				   strerror(errno));
+		goto out;
+	}
+	{
+		int r = t->f ? fclose(t->f) : close(t->fd);
+
+		t->f = NULL;
+		t->fd = -1;
+		if (r != 0) {
+			status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "close failed: %s",
+					   strerror(errno));
+			goto out;
+		}
+	}
+	if (t->flags & FILE_WRITE_REGULAR) {
+		/* Something planted while we wrote: still never replace it. */
+		status = file_check_regular(path, err);
+		if (status)
+			goto out;
+	}
+	if (t->flags & FILE_WRITE_NOREPLACE) {
+		renamed = rename_noreplace(t->tmp, path);
+		if (renamed != 0 && errno == EEXIST && t->have_replaceable)
+			renamed = rename_over_same(t->tmp, path, &t->replaceable);
+	} else {
+		renamed = rename(t->tmp, path);
+	}
+	if (renamed != 0) {
+		if (errno == EEXIST && ret_exists)
+			*ret_exists = true;
+		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "cannot rename %s over it: %s",
+				   t->tmp, strerror(errno));
+		goto out;
+	}
+	tmp_unregister(t->slot);
+	t->slot = -1;
+	free(t->tmp);
+	t->tmp = NULL;
+out:
+	file_tmp_abort(t);
+	return status;
+}
+
+int
+file_write_atomic_ex(const char *path, const char *data, size_t len, unsigned flags,
+		     const struct stat *replaceable, bool *ret_exists, struct gpuproj_error *err)
+{
+	struct file_tmp t;
+	int status, e;
+
+	if (ret_exists)
+		*ret_exists = false;
+	status = file_tmp_open(&t, path, flags, err);
+	if (status)
+		return status;
+	if (replaceable) {
+		t.have_replaceable = true;
+		t.replaceable = *replaceable;
+	}
+	e = file_tmp_write(&t, data, len);
+	if (e) {
+		status = error_set(err, GPUPROJ_E_IO, t.to_stdout ? "<stdout>" : path, 0, 0,
+				   "write error: %s", strerror(e));
+		file_tmp_abort(&t);
+		return status;
+	}
+	return file_tmp_commit(&t, ret_exists, err);
+}
+
+int
+file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj_error *err)
+{
+	return file_write_atomic_ex(path, data, len, 0, NULL, NULL, err);
 }
 
 /* ---- UTF-8 ---- */
@@ -981,7 +1322,7 @@ parse_double(const char *s, double *ret)
 	if (!*s)
 		return false;
 	errno = 0;
-	v = strtod(s, &end);
+	v = strtod_c(s, &end);
 	if (end == s || errno == ERANGE)
 		return false;
 	while (isspace((unsigned char)*end))
@@ -1007,7 +1348,7 @@ parse_int64(const char *s, int64_t *ret)
 	if (!*s)
 		return false;
 	errno = 0;
-	v = strtoll(s, &end, 10);
+	v = c_locale() ? strtoll_l(s, &end, 10, c_locale()) : strtoll(s, &end, 10);
 	if (end == s || errno == ERANGE)
 		return false;
 	while (isspace((unsigned char)*end))
@@ -1016,6 +1357,61 @@ parse_int64(const char *s, int64_t *ret)
 		return false;
 	*ret = v;
 	return true;
+}
+
+/* ---- numbers in the C locale ---- */
+
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static locale_t c_locale_obj;
+
+static void
+c_locale_make(void)
+{
+	c_locale_obj = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+locale_t
+c_locale(void)
+{
+	pthread_once(&c_locale_once, c_locale_make);
+	return c_locale_obj;
+}
+
+/* Whether s (blanks skipped by the caller or not) starts a decimal number strtod_c() reads. */
+static bool
+decimal_start(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '+' || *s == '-')
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return false;
+	return isdigit((unsigned char)s[0]) || (s[0] == '.' && isdigit((unsigned char)s[1]));
+}
+
+double
+strtod_c(const char *s, char **end)
+{
+	locale_t c = c_locale();
+
+	if (!decimal_start(s)) {
+		*end = (char *)s;
+		return 0;
+	}
+	return c ? strtod_l(s, end, c) : strtod(s, end);
+}
+
+long double
+strtold_c(const char *s, char **end)
+{
+	locale_t c = c_locale();
+
+	if (!decimal_start(s)) {
+		*end = (char *)s;
+		return 0;
+	}
+	return c ? strtold_l(s, end, c) : strtold(s, end);
 }
 
 bool
@@ -1038,7 +1434,7 @@ parse_duration_ns(const char *s, double *ret_ns)
 	if (!*s)
 		return false;
 	errno = 0;
-	v = strtod(s, &end);
+	v = strtod_c(s, &end);
 	if (end == s || errno == ERANGE || !isfinite(v) || v < 0)
 		return false;
 	while (isspace((unsigned char)*end))
@@ -1095,16 +1491,26 @@ format_ns(double ns, char *buf, size_t size)
 	return buf;
 }
 
+bool
+csv_is_formula(const char *s)
+{
+	return s && *s && strchr("=+-@\t\r", *s);
+}
+
 void
 csv_write_field(FILE *out, const char *s)
 {
+	bool formula = csv_is_formula(s);
 	const char *c;
 
-	if (!strpbrk(s, ",\"\r\n")) {
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	/* OWASP "CSV Injection": a leading quote makes the cell text, not a formula. */
+	if (formula)
+		fputc('\'', out);
 	for (c = s; *c; c++) {
 		if (*c == '"')
 			fputc('"', out);
@@ -1118,4 +1524,179 @@ csv_write_num(FILE *out, double v)
 {
 	if (!isnan(v))
 		fprintf(out, "%.6g", v);
+}
+
+/* ---- text for terminals and logs ---- */
+
+size_t
+text_bidi_len(const char *s, uint32_t *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t c;
+
+	if (u[0] == 0xd8 && u[1] == 0x9c) {
+		c = 0x061c; /* ARABIC LETTER MARK */
+		if (cp)
+			*cp = c;
+		return 2;
+	}
+	if (u[0] != 0xe2 || (u[1] != 0x80 && u[1] != 0x81) || (u[2] & 0xc0) != 0x80)
+		return 0;
+	c = 0x2000u | (uint32_t)(u[1] & 0x3f) << 6 | (u[2] & 0x3f);
+	if (c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+	    (c >= 0x2066 && c <= 0x2069)) {
+		if (cp)
+			*cp = c;
+		return 3;
+	}
+	return 0;
+}
+
+/*
+ * The unit of `s` term_text() writes next: its escape in `esc` (NUL when
+ * the bytes are shown as they are); returns the bytes of `s` it covers.
+ */
+static size_t
+term_unit(const char *s, char esc[8])
+{
+	static const char named[] = "abtnvfr";
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t cp;
+	size_t n;
+
+	esc[0] = '\0';
+	if (u[0] < 0x20 || u[0] == 0x7f) {
+		if (u[0] >= 7 && u[0] <= 13)
+			snprintf(esc, 8, "\\%c", named[u[0] - 7]);
+		else if (u[0] == 0x1b)
+			snprintf(esc, 8, "\\e");
+		else
+			snprintf(esc, 8, "\\x%02x", u[0]);
+		return 1;
+	}
+	if (u[0] < 0x80)
+		return 1;
+	if ((n = text_bidi_len(s, &cp)) != 0) {
+		snprintf(esc, 8, "\\u%04x", (unsigned)cp);
+		return n;
+	}
+	n = utf8_seq(u, strnlen(s, 4));
+	if (n == 0) {
+		snprintf(esc, 8, "\\x%02x", u[0]);
+		return 1;
+	}
+	if (n == 2 && u[0] == 0xc2 && u[1] < 0xa0) /* C1: U+0080 to U+009F */
+		snprintf(esc, 8, "\\u%04x", (unsigned)u[1]);
+	return n;
+}
+
+bool
+term_text_needs_escape(const char *s)
+{
+	char esc[8];
+
+	while (s && *s) {
+		s += term_unit(s, esc);
+		if (esc[0])
+			return true;
+	}
+	return false;
+}
+
+/* Bytes term_text() writes for all of `s`, counting no further than `limit`. */
+static size_t
+term_width(const char *s, size_t limit)
+{
+	size_t w = 0;
+	char esc[8];
+
+	while (*s && w <= limit) {
+		size_t n = term_unit(s, esc);
+
+		w += esc[0] ? strlen(esc) : n;
+		s += n;
+	}
+	return w;
+}
+
+/* Where term_escape() puts its output. */
+struct term_out {
+	struct strbuf *sb;	/* a growable buffer, or */
+	char *buf;		/* a fixed one of `size` bytes (NUL included) */
+	size_t size, len;
+};
+
+static void
+term_put(struct term_out *o, const char *s, size_t n)
+{
+	if (o->sb) {
+		strbuf_appendn(o->sb, s, n);
+		return;
+	}
+	if (o->len + n < o->size) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		o->buf[o->len] = '\0';
+	}
+}
+
+static void
+term_escape(struct term_out *o, const char *s, size_t max)
+{
+	size_t used = 0;
+	char esc[8];
+
+	/* The whole text fits: no cut, no "...". */
+	if (max != SIZE_MAX && term_width(s, max) <= max)
+		max = SIZE_MAX;
+	while (*s) {
+		size_t n = term_unit(s, esc), w = esc[0] ? strlen(esc) : n;
+
+		/* Cut before a unit that leaves no room for the "...". */
+		if (max != SIZE_MAX && used + w + 3 > max) {
+			term_put(o, "...", 3);
+			return;
+		}
+		term_put(o, esc[0] ? esc : s, w);
+		used += w;
+		s += n;
+	}
+}
+
+void
+term_text(struct strbuf *sb, const char *s, size_t max)
+{
+	struct term_out o = { .sb = sb };
+
+	if (s)
+		term_escape(&o, s, max);
+}
+
+char *
+term_text_buf(const char *s, char *buf, size_t size)
+{
+	struct term_out o = { .buf = buf, .size = size };
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	if (s)
+		term_escape(&o, s, size - 1);
+	return buf;
+}
+
+char *
+term_strdup(const char *s)
+{
+	struct strbuf sb;
+
+	if (!s)
+		return NULL;
+	strbuf_init(&sb);
+	term_text(&sb, s, SIZE_MAX);
+	if (sb.oom) {
+		strbuf_free(&sb);
+		return NULL;
+	}
+	return strbuf_steal(&sb);
 }

@@ -90,6 +90,21 @@ extern "C" {
 /** Default minimum kernel time, fraction of the column's baseline whole run (1 %). */
 #define GPUPROJ_GATE_DEFAULT_MIN_TIME_FRACTION 0.01
 
+/**
+ * What the whole-run cell compares (struct gpuproj_gate_options.metric).
+ * KERNEL: the kernel time (Σ over kernels, measured or projected; the
+ * default). WALL: the whole run's wall time (timeline.h: measured on the
+ * source, gpuproj_whole_run.wall_ns on a target), with a noise band from
+ * the spread of the epochs' wall times (σ² = Σ over patterns of count ×
+ * s², scaled by projected / measured on a target); a profile without a
+ * timeline makes the cell GPUPROJ_GATE_NOT_COMPARABLE (why). Kernel cells
+ * are gated the same in both.
+ */
+enum gpuproj_gate_metric {
+	GPUPROJ_GATE_METRIC_KERNEL = 0,
+	GPUPROJ_GATE_METRIC_WALL = 1,
+};
+
 /** Options of the gate. Fill with gpuproj_gate_options_init(), then adjust. */
 struct gpuproj_gate_options {
 	double max_regression;        /**< whole-run threshold, fraction ≥ 0 (0.05 = +5 %) */
@@ -106,6 +121,7 @@ struct gpuproj_gate_options {
 	const char *source;           /**< override of both profiles' source GPU (device names are then not compared), or NULL */
 	const struct gpuproj_model *model;           /**< NULL = gpuproj_model_default() */
 	const struct gpuproj_model_options *model_options; /**< NULL = defaults */
+	enum gpuproj_gate_metric metric; /**< what the whole-run cell compares (default KERNEL) */
 	const char *baseline_label;   /**< how reports name the baseline (file name), or NULL */
 	const char *current_label;    /**< how reports name the current profile, or NULL */
 };
@@ -194,7 +210,8 @@ struct gpuproj_gate_result {
 	size_t n_unprojected;   /**< UNPROJECTED kernel cells over all columns */
 	bool gpu_changed;       /**< the source GPUs differ (allow_gpu_change was set) */
 	bool version_changed;   /**< the tool versions differ */
-	char warnings[4][GPUPROJ_ERROR_MSG_SIZE]; /**< one line each (GPU change, tool version) */
+	/** One line each: GPU change, tool version, a profile merged with --force (merge.h). */
+	char warnings[4][GPUPROJ_ERROR_MSG_SIZE];
 	size_t n_warnings;
 	struct gpuproj_gate_options options;  /**< the options used (labels point into the caller's strings) */
 	const struct gpuproj_target *base_source; /**< the baseline's source GPU */
@@ -224,6 +241,9 @@ struct gpuproj_gate_result {
  * @return GPUPROJ_OK (whatever the verdict: see out->regression);
  *         GPUPROJ_E_INVAL (NULL profiles/targets/out, negative or
  *         non-finite thresholds);
+ *         GPUPROJ_E_UNSUPPORTED (a profile has no kernel with a timed
+ *         launch: nothing to compare, no verdict; the message names the
+ *         profile and says why that happens);
  *         GPUPROJ_E_NOTFOUND (a profile's GPU is not in targets.yaml and no
  *         provisional entry could be derived for it; the
  *         message names the profile and the GPU);
@@ -262,7 +282,8 @@ char *gpuproj_gate_kernel_label(const struct gpuproj_kernel *k, char *buf, size_
  * is a `<failure type="regression" message="…">` whose text holds the
  * case's numbers; new, vanished, not projected and not comparable cells are
  * `<skipped message="…"/>`; every other case has a `<system-out>` with its
- * numbers. Text is XML-escaped; characters XML 1.0 forbids become '?'.
+ * numbers. Text is XML-escaped; characters XML 1.0 forbids (controls other
+ * than tab and line breaks, U+FFFE, U+FFFF) become U+FFFD.
  *
  * @param r a result filled by a successful gpuproj_gate_compare()
  * @param[out] ret NUL-terminated UTF-8 text, malloc'd, owned by the caller;
@@ -273,10 +294,20 @@ char *gpuproj_gate_kernel_label(const struct gpuproj_kernel *k, char *buf, size_
 int gpuproj_gate_junit(const struct gpuproj_gate_result *r, char **ret);
 
 /**
+ * Largest Markdown gpuproj_gate_markdown() writes, bytes: a GitHub Actions
+ * job summary holds 1 MiB, a GitLab merge-request note 1,000,000
+ * characters.
+ */
+#define GPUPROJ_GATE_MD_MAX ((size_t)1000000)
+
+/**
  * Render the result as GitHub/GitLab Markdown (for a merge-request
  * comment or $GITHUB_STEP_SUMMARY): verdict heading, warnings, whole-run
  * table per column, regressions table, new and vanished kernels, kernels
- * not projected, kernels within noise or below the minimum time.
+ * not projected, kernels within noise or below the minimum time. At most
+ * GPUPROJ_GATE_MD_MAX bytes: beyond that, table rows are left out (the
+ * headings with their counts stay) and a note before the first table says
+ * how many and that the JUnit report and the text output have them all.
  *
  * @param r a result filled by a successful gpuproj_gate_compare()
  * @param[out] ret NUL-terminated UTF-8 text, malloc'd, owned by the caller;

@@ -21,7 +21,11 @@
  *   by projected whole-run GPU kernel time (Σ point × launches, plus the
  *   source time of kernels the model cannot project, carried unchanged),
  *   with interval, speedup over the source, time × price and energy where
- *   targets.yaml has price_usd and tdp_w;
+ *   targets.yaml has price_usd and tdp_w; when every profile has a
+ *   whole-run timeline (timeline.h), the ranking is by the projected
+ *   whole-run wall time instead, and both writers add a "Whole run"
+ *   section: per target the wall time, its parts (kernel, copy, host,
+ *   carried) as a stacked bar, the explained share and the identity check;
  * - every registered model's projection, and the kernels on which the
  *   models disagree (gpuproj_models_disagree() of model.h, factor
  *   GPUPROJ_MODEL_DISAGREEMENT_FACTOR);
@@ -147,6 +151,12 @@ struct gpuproj_report_rank {
 	 * writers mark the interval and say why.
 	 */
 	size_t n_interval_unseen;
+	/**
+	 * The whole run (timeline.h; summed over profiles), valid when every
+	 * profile has a timeline: then the rankings order by whole.wall_ns
+	 * (a procurement question is how long the job runs), else by point_ns.
+	 */
+	struct gpuproj_whole_run whole;
 };
 
 /** Profile index of the combined ranking in gpuproj_report_doc_ranking(). */
@@ -191,7 +201,8 @@ struct gpuproj_report_doc *gpuproj_report_doc_free(struct gpuproj_report_doc *do
 size_t gpuproj_report_doc_profile_count(const struct gpuproj_report_doc *doc);
 
 /**
- * A ranking, fastest projected target first (ties by name).
+ * A ranking, fastest projected target first (by whole-run wall time when
+ * the profiles have timelines, else by kernel time; ties by name).
  *
  * @param profile index of a profile (input order), or
  *        GPUPROJ_REPORT_COMBINED for the sum over all profiles

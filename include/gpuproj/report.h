@@ -61,11 +61,53 @@ int gpuproj_report_table(FILE *out, const struct gpuproj_profile *p,
 			 const struct gpuproj_report_options *opt);
 
 /**
+ * A run provider for the streaming writers: run `i` (0, 1, … in order, each
+ * once) of a profile's projections, valid until the next call; the
+ * provider may compute it on demand and release it at the next call, so a
+ * writer holds one run at a time (100,000 kernels onto 44 GPUs: 2.3 GB of
+ * projections at once, about 50 MB one by one). NULL on failure, with
+ * *ret_status the reason (GPUPROJ_E_NOMEM, …).
+ */
+typedef const struct gpuproj_run_projection *(*gpuproj_report_run_fn)(void *userdata, size_t i,
+								  int *ret_status);
+
+/**
+ * gpuproj_report_table() with the runs from a provider: the table keeps of
+ * each run only its totals and the projections of the kernels it details.
+ *
+ * @param n_runs runs the provider gives (0 prints nothing)
+ * @param get,userdata the provider
+ * @return as gpuproj_report_table(); a provider's failure status
+ */
+int gpuproj_report_table_stream(FILE *out, const struct gpuproj_profile *p,
+				const struct gpuproj_target *src, size_t n_runs,
+				gpuproj_report_run_fn get, void *userdata,
+				const struct gpuproj_report_options *opt);
+
+/**
+ * The whole run per target (issue 23; timeline.h), printed by
+ * gpuproj_report_table() after the kernel totals when the profile has a
+ * timeline: projected wall time with its interval and speedup, its parts
+ * (kernel, copy, host, overlap, carried), the measured wall, the share the
+ * replay explains and the identity check. Nothing when no run has a
+ * whole-run projection.
+ *
+ * @param runs as for gpuproj_report_table()
+ * @return GPUPROJ_OK or GPUPROJ_E_IO (stream error)
+ */
+int gpuproj_report_whole_run_table(FILE *out, const struct gpuproj_profile *p,
+				   const struct gpuproj_run_projection *runs, size_t n_runs);
+
+/**
  * CSV, one row per (kernel, target) and one "(total)" row per target.
  * Columns: kernel, tag, grid, block, launches, source_ns, target, model,
  * status, lo_ns, hi_ns, point_ns, speedup, binding, measured_ns, error_pct,
  * why, interval_gpus, source_basis. Times per launch for kernels, whole-run
- * for totals. RFC 4180 quoting. source_basis: "targets.yaml", or
+ * for totals. With a timeline, each target's "(total)" row is followed by
+ * its whole-run rows: "(whole run)" (projected wall time, interval, measured
+ * wall in source_ns, explained share and identity error in why) and one
+ * row per part, "(whole run: kernel)", copy, host, overlap, carried (value
+ * in point_ns). RFC 4180 quoting. source_basis: "targets.yaml", or
  * "device-attributes" when `src` is a provisional entry
  * (gpuproj_targets_derive()); `src` may be NULL (then "targets.yaml");
  * `runs` as for gpuproj_report_table().
@@ -78,8 +120,19 @@ int gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p,
 		       const struct gpuproj_run_projection *runs, size_t n_runs);
 
 /**
+ * gpuproj_report_csv() with the runs from a provider (see
+ * gpuproj_report_table_stream()): each run's rows are written as it comes.
+ *
+ * @param src the source GPU (its basis fills the source_basis column), or NULL
+ * @return as gpuproj_report_csv(); a provider's failure status
+ */
+int gpuproj_report_csv_stream(FILE *out, const struct gpuproj_profile *p,
+			      const struct gpuproj_target *src, size_t n_runs,
+			      gpuproj_report_run_fn get, void *userdata);
+
+/**
  * Write the profile plus a "projections" array (schema gpuproj-profile/1,
- * README "Profile JSON") atomically to `path` ("-" = standard output).
+ * docs/formats/profile.md) atomically to `path` ("-" = standard output).
  *
  * @param src the source GPU (its name is written as "source_target"), or NULL
  * @param runs as for gpuproj_report_table()
@@ -103,6 +156,20 @@ int gpuproj_report_json_ex(const char *path, const struct gpuproj_profile *p,
 			   const struct gpuproj_target *src,
 			   const struct gpuproj_run_projection *runs, size_t n_runs,
 			   const struct gpuproj_report_options *opt, struct gpuproj_error *reterr);
+
+/**
+ * gpuproj_report_json_ex() with the runs from a provider (see
+ * gpuproj_report_table_stream()): written one kernel and one run at a time
+ * straight into the temporary file beside `path` ("-": standard output),
+ * so memory is the profile's and one run's, whatever the output's size.
+ *
+ * @return as gpuproj_report_json_ex(); a provider's failure status
+ */
+int gpuproj_report_json_stream(const char *path, const struct gpuproj_profile *p,
+			       const struct gpuproj_target *src, size_t n_runs,
+			       gpuproj_report_run_fn get, void *userdata,
+			       const struct gpuproj_report_options *opt,
+			       struct gpuproj_error *reterr);
 
 /**
  * The JSON of gpuproj_report_json_ex() as text instead of a file, so a

@@ -2,7 +2,7 @@
 /**
  * @file target.h
  * GPU descriptions loaded from targets.yaml (schema `gpuproj-targets/1`,
- * docs/targets-schema.md and the README).
+ * docs/targets-schema.md).
  *
  * A set of targets is an opaque, immutable handle; the GPUs in it are plain
  * read-only structs owned by the set. All rates are stored in the units of
@@ -108,6 +108,28 @@ enum gpuproj_basis {
 	GPUPROJ_BASIS_DATASHEET = 2, /**< a vendor datasheet / whitepaper / guide value */
 	GPUPROJ_BASIS_DERIVED = 3,   /**< computed from other cited numbers */
 	GPUPROJ_BASIS_ESTIMATE = 4,  /**< no measurement found: an assumption */
+};
+
+/**
+ * How the GPU reaches its host's memory (`host_link` in targets.yaml,
+ * docs/targets-schema.md): what the whole-run replay uses for host copies
+ * (timeline.h, gpuproj_copy_project_ns()). Rates are sustained copy
+ * rates, GB/s (10^9 B/s), of large (≥ 32 MB) cudaMemcpy(Async) copies
+ * measured the way NVIDIA's bandwidthTest and nvbandwidth measure them;
+ * absent numbers are NaN and an absent group has interface NULL.
+ */
+struct gpuproj_host_link {
+	/**
+	 * The link, one of "pcie2-x16", "pcie3-x16", "pcie4-x8", "pcie4-x16", "pcie5-x16",
+	 * "pcie6-x16", "nvlink-c2c" (a static string), or NULL when the entry
+	 * has no `host_link`.
+	 */
+	const char *interface;
+	double h2d_pinned_gbs;    /**< host to device from pinned (page-locked) memory */
+	double d2h_pinned_gbs;    /**< device to host into pinned memory */
+	double h2d_pageable_gbs;  /**< host to device from pageable (malloc'd) memory */
+	double d2h_pageable_gbs;  /**< device to host into pageable memory */
+	double latency_us;        /**< fixed cost of one copy, µs */
 };
 
 /** Occupancy limits of one SM (CU); see docs/targets-schema.md. */
@@ -224,6 +246,8 @@ struct gpuproj_target {
 	const char *provisional;
 	/** The targets.yaml GPU a provisional entry took its per-SM figures from, or NULL. */
 	const char *derived_from;
+	/** `host_link`: the link to the host's memory (interface NULL when absent). */
+	struct gpuproj_host_link host_link;
 };
 
 /** gpuproj_target.provisional of an entry derived from a profile's device attributes. */
@@ -273,10 +297,12 @@ int gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
 /**
  * The targets.yaml compiled into the library (the repository's file at
  * build time). Used when no file is named; errors name it
- * "targets.yaml (built-in)".
+ * "targets.yaml (built-in)". It is not an input file: the input size limit
+ * (GPUPROJ_MAX_INPUT_SIZE, `--max-input-size`) does not apply to it.
  *
  * @param[out] ret,reterr as for gpuproj_targets_load()
- * @return as for gpuproj_targets_load_buffer()
+ * @return as for gpuproj_targets_load_buffer(), without GPUPROJ_E_INVAL for
+ *         GPUPROJ_MAX_INPUT_SIZE and without the size limit
  */
 int gpuproj_targets_load_builtin(struct gpuproj_targets **ret, struct gpuproj_error *reterr);
 

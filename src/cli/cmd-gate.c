@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -44,6 +45,9 @@ help(FILE *f)
 		"  --min-time DUR|PCT%%          kernels whose time is below this on both sides\n"
 		"                               cannot fail: a duration (\"50us\") or a share of\n"
 		"                               the baseline run (\"2%%\"; default %g%%)\n"
+		"  --metric kernel|wall         what the whole-run test compares: the kernel\n"
+		"                               time (default) or the run's wall time (kernels,\n"
+		"                               copies, host time: the profiles' timelines)\n"
 		"  --allow-gpu-change           profiles from different source GPUs: gate on\n"
 		"                               projections only (default: error, exit 2)\n"
 		"  --junit FILE                 write JUnit XML (one test case per kernel x GPU)\n"
@@ -100,7 +104,7 @@ cmd_gate(int argc, char **argv)
 {
 	enum {
 		O_BASELINE = 256, O_TARGET, O_MAXREG, O_KMAXREG, O_NOISE, O_MINTIME, O_ALLOW,
-		O_JUNIT, O_MD, O_TARGETS, O_SOURCE, O_MODEL,
+		O_JUNIT, O_MD, O_TARGETS, O_SOURCE, O_MODEL, O_METRIC,
 	};
 	static const struct option opts[] = {
 		{ "baseline", required_argument, NULL, O_BASELINE },
@@ -115,6 +119,7 @@ cmd_gate(int argc, char **argv)
 		{ "targets", required_argument, NULL, O_TARGETS },
 		{ "source", required_argument, NULL, O_SOURCE },
 		{ "model", required_argument, NULL, O_MODEL },
+		{ "metric", required_argument, NULL, O_METRIC },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -155,6 +160,15 @@ cmd_gate(int argc, char **argv)
 		case O_TARGETS: targets_path = optarg; break;
 		case O_SOURCE: opt.source = optarg; break;
 		case O_MODEL: model_name = optarg; break;
+		case O_METRIC:
+			if (strcmp(optarg, "kernel") && strcmp(optarg, "wall")) {
+				ret = cli_usage_error("gate", "--metric needs 'kernel' or 'wall', got "
+						      "'%s'", optarg);
+				goto out;
+			}
+			opt.metric = strcmp(optarg, "wall") == 0 ? GPUPROJ_GATE_METRIC_WALL
+								 : GPUPROJ_GATE_METRIC_KERNEL;
+			break;
 		case O_MAXREG:
 		case O_KMAXREG:
 			if (!parse_pct(optarg, &v)) {
@@ -196,6 +210,11 @@ cmd_gate(int argc, char **argv)
 	}
 	if (!baseline) {
 		ret = cli_usage_error("gate", "missing --baseline BASE.json");
+		goto out;
+	}
+	/* One file for two reports: the second would replace the first (as report refuses). */
+	if (junit && md && (strcmp(junit, md) == 0 || file_same(junit, md))) {
+		ret = cli_usage_error("gate", "--junit and --md name the same file '%s'", md);
 		goto out;
 	}
 	if (optind != argc - 1) {
@@ -256,7 +275,7 @@ cmd_gate(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < res.n_warnings; i++)
-		fprintf(stderr, "gpuproj: warning: %s\n", res.warnings[i]);
+		cli_warn("%s", res.warnings[i]);
 
 	/* Render everything first, so only I/O can fail once files are touched. */
 	if ((junit && gpuproj_gate_junit(&res, &junit_text)) ||
@@ -282,9 +301,17 @@ cmd_gate(int argc, char **argv)
 	/* The human summary goes to stdout unless a report does. */
 	summary = (junit && strcmp(junit, "-") == 0) || (md && strcmp(md, "-") == 0) ? stderr
 										      : stdout;
-	if (gpuproj_gate_print(summary, &res) || fflush(summary) != 0) {
-		cli_fail("%s: write error", summary == stdout ? "<stdout>" : "<stderr>");
-		goto out;
+	{
+		int pr = gpuproj_gate_print(summary, &res), fl, e;
+
+		errno = 0;
+		fl = fflush(summary);
+		e = errno;
+		if (pr || fl != 0) {
+			cli_fail("%s: write error%s%s", summary == stdout ? "<stdout>" : "<stderr>",
+				 e ? ": " : "", e ? strerror(e) : "");
+			goto out;
+		}
 	}
 	ret = res.regression ? EXIT_REGRESSION : EXIT_OK;
 out:

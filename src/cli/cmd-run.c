@@ -19,6 +19,7 @@
 #include <gpuproj/target.h>
 
 #include "cli.h"
+#include "util.h"
 
 static void
 help(FILE *f)
@@ -39,7 +40,7 @@ help(FILE *f)
 		"                     while APP runs (GPUPROJ_LIVE)\n"
 		"  -h, --help         show this help\n\n"
 		"Other GPUPROJ_* variables (GPUPROJ_PROFILE_LAUNCHES, GPUPROJ_KERNEL_REGEX,\n"
-		"GPUPROJ_MODE, GPUPROJ_LOG, ...) pass through; docs/injection.md lists them.\n"
+		"GPUPROJ_MODE, GPUPROJ_LOG, ...) pass through; docs/libproj.md lists them.\n"
 		"The same works without this command:\n"
 		"  CUDA_INJECTION64_PATH=/path/to/libproj.so APP ARGS...\n\n"
 		"Exit status: APP's; 2 bad usage; 1 when libproj.so or the targets file is\n"
@@ -123,10 +124,10 @@ cmd_run(int argc, char **argv)
 		return cli_usage_error("run", "--output needs a file name pattern");
 	if (live) {
 		errno = 0;
-		secs = strtod(live, &end);
-		if (errno || end == live || *end || !isfinite(secs) || secs <= 0 || secs > 86400)
-			return cli_usage_error("run", "--live needs a positive number of seconds (at most "
-					       "86400), not '%s'", live);
+		secs = strtod_c(live, &end);
+		if (errno || end == live || *end || !isfinite(secs) || secs < 0.1 || secs > 86400)
+			return cli_usage_error("run", "--live needs a number of seconds from 0.1 to "
+					       "86400, not '%s'", live);
 	}
 	if (targets) {
 		/* Check it now (clear errors before the run), and pin it: APP may chdir. */

@@ -62,16 +62,47 @@ usage(FILE *f)
 		"Exit status: 0 success, 1 failure, 2 bad usage.\n");
 }
 
+/*
+ * One message line on stderr after `prefix`, escaped for a terminal or a CI
+ * log (util.h term_text()): messages quote file names, options and what
+ * inputs say, any of which may hold ESC, BEL or a carriage return.
+ */
+static void __attribute__((format(printf, 2, 0)))
+message_v(const char *prefix, const char *fmt, va_list ap)
+{
+	char *text = NULL, *shown;
+
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	shown = term_strdup(text ? text : "out of memory");
+	fprintf(stderr, "%s%s\n", prefix, shown ? shown : "out of memory");
+	free(shown);
+	free(text);
+}
+
+const char *
+cli_shown(const char *s)
+{
+	static char *ring[16];
+	static unsigned next;
+	char **slot = &ring[next++ % 16];
+
+	free(*slot);
+	*slot = term_strdup(s ? s : "");
+	return *slot ? *slot : "";
+}
+
 int
 cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+	char prefix[96];
 	va_list ap;
 
-	fprintf(stderr, "gpuproj: %s%s", cmd ? cmd : "", cmd ? ": " : "");
+	snprintf(prefix, sizeof(prefix), "gpuproj: %s%s", cmd ? cmd : "", cmd ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message_v(prefix, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'gpuproj %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	fprintf(stderr, "Try 'gpuproj %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;
 }
 
@@ -80,12 +111,20 @@ cli_fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "gpuproj: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message_v("gpuproj: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_FAIL;
+}
+
+void
+cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	message_v("gpuproj: warning: ", fmt, ap);
+	va_end(ap);
 }
 
 int
@@ -222,10 +261,10 @@ int
 cli_write_output(const char *path, int (*render)(FILE *f, void *userdata), void *userdata)
 {
 	struct gpuproj_error err = { 0 };
-	char *buf = NULL;
-	size_t len = 0;
+	struct file_tmp t;
 	FILE *f;
-	int r;
+	int r, e;
+	bool bad;
 
 	if (!path || strcmp(path, "-") == 0) {
 		r = render(stdout, userdata);
@@ -233,17 +272,28 @@ cli_write_output(const char *path, int (*render)(FILE *f, void *userdata), void 
 			return cli_fail("<stdout>: write error: %s", strerror(errno));
 		return EXIT_OK;
 	}
-	f = open_memstream(&buf, &len);
-	if (!f)
+	/*
+	 * Rendered straight into the hidden temporary file, then renamed: a large
+	 * CSV is never held in memory (issue 25), and a failure still leaves no
+	 * half-written output.
+	 */
+	if (file_tmp_open(&t, path, 0, &err))
+		return cli_fail_error(&err);
+	f = file_tmp_stream(&t);
+	if (!f) {
+		file_tmp_abort(&t);
 		return cli_fail("out of memory");
-	r = render(f, userdata);
-	if (fclose(f) != 0 || r) {
-		free(buf);
-		return cli_fail("%s: %s", path, r ? gpuproj_strerror(r) : "out of memory");
 	}
-	r = file_write_atomic(path, buf, len, &err);
-	free(buf);
-	return r ? cli_fail_error(&err) : EXIT_OK;
+	r = render(f, userdata);
+	e = errno;
+	bad = ferror(f) != 0;
+	if (r || bad) {
+		file_tmp_abort(&t);
+		if (r == GPUPROJ_E_IO || (!r && bad))
+			return cli_fail("%s: write error: %s", path, strerror(e));
+		return cli_fail("%s: %s", path, gpuproj_strerror(r));
+	}
+	return file_tmp_commit(&t, NULL, &err) ? cli_fail_error(&err) : EXIT_OK;
 }
 
 bool
@@ -296,6 +346,32 @@ cli_stderr_is_tty(void)
 	return isatty(STDERR_FILENO) == 1;
 }
 
+/*
+ * What every command's status must also say: standard output could not be
+ * written (`> /dev/full`, a closed pipe's EPIPE with SIGPIPE ignored, a
+ * full disk). stdio keeps the error until the flush, and exit() would
+ * swallow it: flush here, and fail (1; gate's 2, "no verdict") with one
+ * line when the output was lost.
+ */
+static int
+stdout_checked(int ret, const char *cmd)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return ret;
+	/* A command that failed has said why (cli_write_output() names stdout itself). */
+	if (ret != EXIT_OK)
+		return ret;
+	e = errno;
+	if (e)
+		cli_fail("<stdout>: write error: %s", strerror(e));
+	else /* an earlier write failed; its errno is gone */
+		cli_fail("<stdout>: write error");
+	return cmd && strcmp(cmd, "gate") == 0 ? EXIT_USAGE : EXIT_FAIL;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -303,6 +379,13 @@ main(int argc, char **argv)
 	uint64_t limit;
 	size_t i;
 
+	/*
+	 * Numbers are read and printed in the C locale (util.h c_locale()): the
+	 * command never calls setlocale(), and says so here for the code it
+	 * shares with libproj.so, which runs in applications that do.
+	 */
+	if (c_locale())
+		uselocale(c_locale());
 	/* No command overwrites a file it read (util.h)… */
 	file_protect_inputs(true);
 	/* …and an interrupted write leaves no hidden temporary file. */
@@ -333,15 +416,16 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage(stdout);
-		return EXIT_OK;
+		return stdout_checked(EXIT_OK, NULL);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		printf("gpuproj %s\n", GPUPROJ_VERSION);
-		return EXIT_OK;
+		return stdout_checked(EXIT_OK, NULL);
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+			return stdout_checked(commands[i].run(argc - 1, argv + 1),
+					      commands[i].name);
 	}
 	if (argv[1][0] == '-')
 		return cli_usage_error(NULL, "unknown option '%s'", argv[1]);

@@ -40,6 +40,17 @@
  *   capture-begin [S] | capture-end [S]  stream capture of stream S in global mode
  *                                 (runtime + nested driver) on context 1
  *   stream-destroy CTX S          cudaStreamDestroy (abandons a capture on S)
+ *   host NS                       the host works NS ns (the double's virtual clock, fake.h "Time")
+ *   api-ns NS                     every CUDA call takes NS ns of host time from now on
+ *   memcpy CTX h2d|d2h|d2d BYTES DUR_NS [stream=S] [async] [pageable]
+ *                                 cudaMemcpy (or cudaMemcpyAsync with async) + the nested
+ *                                 driver copy; pinned host memory unless pageable; without
+ *                                 async the call returns when the copy ran
+ *   memset CTX BYTES DUR_NS [stream=S] [async]   cudaMemset(Async) + cuMemsetD8(Async)
+ *   event-record CTX E S          cudaEventRecord of event E (1..63) on stream S
+ *   wait-event CTX S E            cudaStreamWaitEvent: stream S waits for event E
+ *   event-sync CTX E              cudaEventSynchronize of event E
+ *   do A ; B ; ...                the commands in order (for repeat)
  *   repeat N COMMAND...           run COMMAND N times
  *   threads T N COMMAND...        T threads run COMMAND N times each, at once
  *                                 (%t in COMMAND becomes the thread index, %i
@@ -68,10 +79,19 @@
  *                                 extension module's dependency is loaded): the
  *                                 C++ runtime is in the process, not in its
  *                                 global scope
+ *   setlocale NAME                setlocale(LC_ALL, NAME), as applications do before
+ *                                 CUDA (exit 3 when the locale is missing); prints
+ *                                 "locale NAME: 1.5" formatted in it
+ *   chdir DIR | mkdir DIR | mkfifo PATH | symlink TARGET PATH | write PATH TEXT
+ *                                 the application changes its directory or
+ *                                 creates things (as someone else would plant
+ *                                 them, or another process write them)
  *   stdout TEXT                   print TEXT on standard output
  *   stderr-broken                 stderr becomes a pipe nobody reads (writes raise SIGPIPE)
  *   sleep MS | signal TERM|INT | exit CODE
- *   bench LAUNCHES SIGS           timing loop for tests/bench/bench-inject
+ *   bench LAUNCHES SIGS [SYNC_EVERY]  timing loop for tests/bench/bench-inject (with
+ *                                 SYNC_EVERY: a cudaDeviceSynchronize after every
+ *                                 SYNC_EVERY launches, so the run repeats one epoch)
  *   soak THREADS LAUNCHES SIGS TERM_PCT [MIN_MS]   the soak (issue 12 part 6; see soak())
  *   selftest                      misuse the CUPTI API on purpose: every call must
  *                                 fail and count as a violation (exit 6 if one passes)
@@ -91,7 +111,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <locale.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -528,6 +550,7 @@ sync_cmd(CUcontext c, bool stream, uint32_t st)
 	uint32_t corr = fake_next_correlation(), dcorr = fake_next_correlation();
 	cudaError_t ok = cudaSuccess;
 	CUresult dok = CUDA_SUCCESS;
+	uint64_t t0 = fake_now();
 
 	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_ENTER, rf, stream ? &sp : NULL, NULL, c,
 		 corr, NULL);
@@ -541,6 +564,10 @@ sync_cmd(CUcontext c, bool stream, uint32_t st)
 		 dcorr, &dok);
 	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, rc, CUPTI_API_EXIT, rf, stream ? &sp : NULL, NULL, c,
 		 corr, &ok);
+	/* Its SYNCHRONIZATION record carries the runtime call's id ([GPU?] which one). */
+	fake_sync_record(c, stream ? CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE
+				   : CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE,
+			 st, 0, corr, t0, fake_now());
 }
 
 /*
@@ -560,6 +587,239 @@ wait_value(CUcontext c, uint32_t st, int flag)
 	fake_stream_wait(c, st, flag);
 	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamWaitValue32_v2,
 		 CUPTI_API_EXIT, "cuStreamWaitValue32_v2", &p, NULL, c, corr, &ok);
+}
+
+/* ---- the whole run: copies, sets, events (issue 23) ---- */
+
+/*
+ * One runtime call with its nested driver call around `inner` (both with
+ * NULL parameters unless given): the shape of every call below.
+ */
+struct call2 {
+	CUpti_CallbackId rt, drv;
+	const char *rt_name, *drv_name;
+	const void *rt_params, *drv_params;
+	uint32_t corr, dcorr;
+	uint64_t t0;
+};
+
+static void
+call2_enter(CUcontext c, struct call2 *k)
+{
+	cudaError_t ok = cudaSuccess;
+
+	(void)ok;
+	k->corr = fake_next_correlation();
+	k->dcorr = fake_next_correlation();
+	k->t0 = fake_now();
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, k->rt, CUPTI_API_ENTER, k->rt_name, k->rt_params, NULL,
+		 c, k->corr, NULL);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, k->drv, CUPTI_API_ENTER, k->drv_name, k->drv_params,
+		 NULL, c, k->dcorr, NULL);
+}
+
+static void
+call2_exit(CUcontext c, struct call2 *k)
+{
+	cudaError_t ok = cudaSuccess;
+	CUresult dok = CUDA_SUCCESS;
+
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, k->drv, CUPTI_API_EXIT, k->drv_name, k->drv_params,
+		 NULL, c, k->dcorr, &dok);
+	fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, k->rt, CUPTI_API_EXIT, k->rt_name, k->rt_params, NULL,
+		 c, k->corr, &ok);
+}
+
+/* Options of memcpy and memset: stream=S, async, pageable. */
+static void
+copy_opts(const char *cmd, char *opts, struct fake_kernel *op, bool *pageable)
+{
+	char *tok, *save;
+
+	*pageable = false;
+	for (tok = strtok_r(opts, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		if (strncmp(tok, "stream=", 7) == 0)
+			op->stream = (uint32_t)atoi(tok + 7);
+		else if (strcmp(tok, "async") == 0)
+			op->async = true;
+		else if (strcmp(tok, "pageable") == 0)
+			*pageable = true;
+		else
+			usage(cmd);
+	}
+}
+
+/*
+ * memcpy CTX KIND BYTES DUR [opts]: cudaMemcpy(Async) (cuda_runtime_api.h)
+ * with the nested cuMemcpy{HtoD,DtoH,DtoD}(Async)_v2 (cuda.h); the record's
+ * correlationId is the driver call's, runtimeCorrelationId the runtime
+ * call's (cupti_activity.h CUpti_ActivityMemcpy6).
+ */
+static void
+memcpy_cmd(const char *cmd, const char *rest)
+{
+	char kind[8], opts[256] = "";
+	unsigned long long bytes, dur;
+	struct fake_kernel op = { .op = FAKE_OP_COPY };
+	struct call2 k = { 0 };
+	bool pageable;
+	int ctx;
+	CUcontext c;
+	uint8_t host_kind;
+
+	if (sscanf(rest, "%d %7s %llu %llu %255[^\n]", &ctx, kind, &bytes, &dur, opts) < 4)
+		usage(cmd);
+	c = ctx_arg(cmd, ctx);
+	copy_opts(cmd, opts, &op, &pageable);
+	host_kind = pageable ? CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE : CUPTI_ACTIVITY_MEMORY_KIND_PINNED;
+	op.bytes = bytes;
+	op.duration_ns = dur;
+	k.rt = op.async ? CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020
+			: CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020;
+	k.rt_name = op.async ? "cudaMemcpyAsync" : "cudaMemcpy";
+	if (strcmp(kind, "h2d") == 0) {
+		op.copy_kind = CUPTI_ACTIVITY_MEMCPY_KIND_HTOD;
+		op.src_kind = host_kind;
+		op.dst_kind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+		k.drv = op.async ? CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2
+				 : CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2;
+	} else if (strcmp(kind, "d2h") == 0) {
+		op.copy_kind = CUPTI_ACTIVITY_MEMCPY_KIND_DTOH;
+		op.src_kind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+		op.dst_kind = host_kind;
+		k.drv = op.async ? CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2
+				 : CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2;
+	} else if (strcmp(kind, "d2d") == 0) {
+		op.copy_kind = CUPTI_ACTIVITY_MEMCPY_KIND_DTOD;
+		op.src_kind = op.dst_kind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+		k.drv = op.async ? CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2
+				 : CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2;
+	} else {
+		usage(cmd);
+	}
+	k.drv_name = "cuMemcpy";
+	call2_enter(c, &k);
+	op.correlation = k.dcorr;
+	op.rt_correlation = k.corr;
+	fake_op_run(c, &op);
+	call2_exit(c, &k);
+}
+
+/* memset CTX BYTES DUR [opts]: cudaMemset(Async) + cuMemsetD8(Async)_v2 (record: driver id). */
+static void
+memset_cmd(const char *cmd, const char *rest)
+{
+	char opts[256] = "";
+	unsigned long long bytes, dur;
+	struct fake_kernel op = { .op = FAKE_OP_MEMSET };
+	struct call2 k = { 0 };
+	bool pageable;
+	int ctx;
+	CUcontext c;
+
+	if (sscanf(rest, "%d %llu %llu %255[^\n]", &ctx, &bytes, &dur, opts) < 3)
+		usage(cmd);
+	c = ctx_arg(cmd, ctx);
+	copy_opts(cmd, opts, &op, &pageable);
+	op.bytes = bytes;
+	op.duration_ns = dur;
+	k.rt = op.async ? CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020
+			: CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020;
+	k.drv = op.async ? CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async
+			 : CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2;
+	k.rt_name = "cudaMemset";
+	k.drv_name = "cuMemsetD8";
+	call2_enter(c, &k);
+	op.correlation = k.dcorr;
+	fake_op_run(c, &op);
+	call2_exit(c, &k);
+}
+
+/*
+ * event-record CTX E S, wait-event CTX S E, event-sync CTX E: cudaEventRecord,
+ * cudaStreamWaitEvent, cudaEventSynchronize (cuda_runtime_api.h) with their
+ * nested cuEventRecord, cuStreamWaitEvent, cuEventSynchronize (cuda.h). The
+ * CUDA_EVENT and SYNCHRONIZATION records carry the runtime call's id
+ * ([GPU?] which of the two the real CUPTI puts there).
+ */
+static void
+event_cmd(const char *cmd, const char *word, const char *rest)
+{
+	int ctx, e;
+	unsigned st = 0;
+	CUcontext c;
+	struct fake_kernel op = { 0 };
+	struct call2 k = { 0 };
+	cudaStreamWaitEvent_v3020_params wp = { 0 };
+	cuStreamWaitEvent_params dwp = { 0 };
+
+	if (strcmp(word, "event-record") == 0) {
+		if (sscanf(rest, "%d %d %u", &ctx, &e, &st) != 3)
+			usage(cmd);
+		k.rt = CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020;
+		k.drv = CUPTI_DRIVER_TRACE_CBID_cuEventRecord;
+		k.rt_name = "cudaEventRecord";
+		k.drv_name = "cuEventRecord";
+	} else if (strcmp(word, "wait-event") == 0) {
+		if (sscanf(rest, "%d %u %d", &ctx, &st, &e) != 3)
+			usage(cmd);
+		k.rt = CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020;
+		k.drv = CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent;
+		k.rt_name = "cudaStreamWaitEvent";
+		k.drv_name = "cuStreamWaitEvent";
+		/* gpuproj reads the stream, the first member of both (see its callbacks). */
+		wp.stream = (cudaStream_t)stream_handle(st);
+		dwp.hStream = stream_handle(st);
+		k.rt_params = &wp;
+		k.drv_params = &dwp;
+	} else {
+		if (sscanf(rest, "%d %d", &ctx, &e) != 2)
+			usage(cmd);
+		k.rt = CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020;
+		k.drv = CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize;
+		k.rt_name = "cudaEventSynchronize";
+		k.drv_name = "cuEventSynchronize";
+	}
+	if (e < 1 || e > 63)
+		usage(cmd);
+	c = ctx_arg(cmd, ctx);
+	call2_enter(c, &k);
+	op.stream = st;
+	op.event = e;
+	op.correlation = k.corr;
+	if (strcmp(word, "event-record") == 0) {
+		op.op = FAKE_OP_EVENT_RECORD;
+		fake_op_run(c, &op);
+	} else if (strcmp(word, "wait-event") == 0) {
+		op.op = FAKE_OP_EVENT_WAIT;
+		fake_op_run(c, &op);
+	} else {
+		fake_event_sync(c, e);
+	}
+	call2_exit(c, &k);
+	if (strcmp(word, "wait-event") == 0)
+		fake_sync_record(c, CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT, st, e,
+				 k.corr, k.t0, fake_now());
+	else if (strcmp(word, "event-sync") == 0)
+		fake_sync_record(c, CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE, 0, e,
+				 k.corr, k.t0, fake_now());
+}
+
+/* do A ; B ; C: each command in order. */
+static void
+do_cmd(const char *rest)
+{
+	char *copy = strdup(rest), *save = NULL, *c;
+
+	if (!copy)
+		exit(1);
+	for (c = strtok_r(copy, ";", &save); c; c = strtok_r(NULL, ";", &save)) {
+		while (*c == ' ')
+			c++;
+		if (*c)
+			run_command(c);
+	}
+	free(copy);
 }
 
 static void
@@ -711,8 +971,11 @@ kineto_done(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size_t va
 	(void)ctx;
 	(void)stream;
 	(void)size;
-	while (cuptiActivityGetNextRecord(buf, valid, &rec) == CUPTI_SUCCESS)
-		__atomic_add_fetch(&kineto_records, 1, __ATOMIC_RELAXED);
+	/* Its own kind only: the kinds gpuproj enabled come to whoever holds the buffers. */
+	while (cuptiActivityGetNextRecord(buf, valid, &rec) == CUPTI_SUCCESS) {
+		if (rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
+			__atomic_add_fetch(&kineto_records, 1, __ATOMIC_RELAXED);
+	}
 	free(buf);
 }
 
@@ -778,13 +1041,14 @@ rss_kb(void)
 static void
 bench(const char *cmd, const char *rest)
 {
-	long launches, sigs, i;
+	long launches, sigs, i, sync_every = 0;
 	char (*names)[48];
 	struct launch l = { .via = "rt", .block = { 256, 1, 1 }, .dur = 1000, .regs = 32 };
 	double t0, t1;
 	long rss_early = 0;
 
-	if (sscanf(rest, "%ld %ld", &launches, &sigs) != 2 || sigs < 1 || launches < 1)
+	if (sscanf(rest, "%ld %ld %ld", &launches, &sigs, &sync_every) < 2 || sigs < 1 ||
+	    launches < 1 || sync_every < 0)
 		usage(cmd);
 	l.ctx = ctx_arg(cmd, 1);
 	names = calloc((size_t)sigs, sizeof(*names));
@@ -800,6 +1064,8 @@ bench(const char *cmd, const char *rest)
 		runtime_launch(&l, CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
 			       "__cudaLaunchKernel", NULL, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
 			       "cuLaunchKernel");
+		if (sync_every && (i + 1) % sync_every == 0)
+			sync_cmd(l.ctx, false, 0);
 		if ((i & 65535) == 65535)
 			fake_flush();
 		if (i == launches / 10)
@@ -1063,6 +1329,19 @@ run_command(const char *cmd)
 		if (sscanf(rest, "%d %u", &c, &st) != 2)
 			return usage(cmd);
 		stream_destroy(ctx_arg(cmd, c), st);
+	} else if (strcmp(word, "host") == 0) {
+		fake_host_work(strtoull(rest, NULL, 10));
+	} else if (strcmp(word, "api-ns") == 0) {
+		fake_set_api_ns(strtoull(rest, NULL, 10));
+	} else if (strcmp(word, "memcpy") == 0) {
+		memcpy_cmd(cmd, rest);
+	} else if (strcmp(word, "memset") == 0) {
+		memset_cmd(cmd, rest);
+	} else if (strcmp(word, "event-record") == 0 || strcmp(word, "wait-event") == 0 ||
+		   strcmp(word, "event-sync") == 0) {
+		event_cmd(cmd, word, rest);
+	} else if (strcmp(word, "do") == 0) {
+		do_cmd(rest);
 	} else if (strcmp(word, "repeat") == 0) {
 		long n, i;
 		int o = 0;
@@ -1151,6 +1430,31 @@ run_command(const char *cmd)
 			fprintf(stderr, "fake-app: cannot load libstdc++.so.6: %s\n", dlerror());
 			exit(1);
 		}
+	} else if (strcmp(word, "setlocale") == 0) {
+		/* As applications do before their first CUDA call: the process locale. */
+		if (!setlocale(LC_ALL, rest)) {
+			fprintf(stderr, "fake-app: setlocale(LC_ALL, \"%s\") failed\n", rest);
+			exit(3);
+		}
+		printf("locale %s: %.1f\n", rest, 1.5);
+		fflush(stdout);
+	} else if (strcmp(word, "chdir") == 0) {
+		if (chdir(rest) != 0)
+			exit(1);
+	} else if (strcmp(word, "mkdir") == 0) {
+		if (mkdir(rest, 0777) != 0)
+			exit(1);
+	} else if (strcmp(word, "mkfifo") == 0) {
+		if (mkfifo(rest, 0666) != 0)
+			exit(1);
+	} else if (sscanf(cmd, "write %511s %n", arg1, &off) == 1 && off > 0) {
+		FILE *f = fopen(arg1, "w");
+
+		if (!f || fputs(cmd + off, f) < 0 || fclose(f) != 0)
+			exit(1);
+	} else if (sscanf(cmd, "symlink %511s %511s", arg1, arg2) == 2) {
+		if (symlink(arg1, arg2) != 0)
+			exit(1);
 	} else if (strcmp(word, "stdout") == 0) {
 		printf("%s\n", rest);
 		fflush(stdout);

@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -601,7 +602,7 @@ struct fake_ctx {
 	/* the GPU (see "the GPU" below) */
 	int syncing;			/* threads waiting for this context to drain */
 	bool replaying;			/* a kernel runs under kernel replay: nothing else runs */
-	CUpti_ActivityKernel10 *uncollected; /* finished kernels' records still on the device */
+	struct devrec *uncollected;	/* finished operations' records still on the device */
 	size_t n_uncollected, cap_uncollected;
 	struct rp *rp;			/* enabled range profiler object */
 	/* legacy profiler */
@@ -609,6 +610,11 @@ struct fake_ctx {
 	uint8_t *legacy_image;
 	char *legacy_names;		/* from the NVPW config image */
 	size_t legacy_n, legacy_names_len, legacy_passes;
+	/* virtual time (fake.h "Time"): when each stream's last op ended, streams mod 64 */
+	uint64_t stream_end[64];
+	uint64_t all_end;		/* the last op of any stream */
+	uint64_t legacy_end;		/* the last op of the legacy default stream */
+	bool stream_seen[64];		/* its STREAM record was written */
 	struct fake_ctx *next;
 };
 #define CTX_MAGIC 0x58544346u
@@ -642,6 +648,38 @@ ctx_of(CUcontext c)
  */
 static bool capture_global;
 static struct fake_ctx *capture_ctx;
+
+/* ---- activity state (used by the API records of fake_api() too) ---- */
+
+static CUpti_BuffersCallbackRequestFunc buf_req;
+static CUpti_BuffersCallbackCompleteFunc buf_done;
+static bool kernel_activity;
+static bool replay_records = true;
+static uint64_t drop_next, dropped_pending;
+/*
+ * The other activity kinds the double writes (fake-records.h), enabled by
+ * the client whose buffer callbacks were registered then (`kind_owner`).
+ */
+#define KIND_MAX 64
+static bool kind_on[KIND_MAX];
+static CUpti_BuffersCallbackCompleteFunc kind_owner[KIND_MAX];
+/* The virtual clock (fake.h "Time"), ns; the per-call host cost of API calls. */
+static uint64_t vclock = 1000000;
+static uint64_t api_ns;
+
+/* A finished GPU operation's record, still "on the device" (struct fake_ctx.uncollected). */
+struct devrec {
+	uint32_t kind;	/* CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, _MEMCPY or _MEMSET */
+	union {
+		CUpti_ActivityKernel10 k;
+		CUpti_ActivityMemcpy6 m;
+		CUpti_ActivityMemset4 s;
+	} u;
+};
+
+struct buffer;
+static void deliver_list(struct buffer *list);
+static struct buffer *append_other(uint32_t kind, const void *prefix, size_t prefix_size);
 
 /* ---- subscriber ---- */
 
@@ -703,6 +741,37 @@ is_launch(CUpti_CallbackDomain dom, CUpti_CallbackId cbid)
 	       cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch;
 }
 
+/*
+ * API calls on this thread still open (their ENTER seen): when each began,
+ * for the RUNTIME and DRIVER activity records written at its EXIT.
+ */
+#define API_DEPTH 16
+static _Thread_local uint64_t api_start[API_DEPTH];
+static _Thread_local int api_depth;
+
+/* The API record of one call (CUpti_ActivityAPI), written at its EXIT (L held). */
+static struct buffer *
+api_record(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, uint32_t corr, uint64_t start,
+	   uint64_t end, uint32_t ret)
+{
+	CUpti_ActivityKind kind = dom == CUPTI_CB_DOMAIN_RUNTIME_API ? CUPTI_ACTIVITY_KIND_RUNTIME
+								    : CUPTI_ACTIVITY_KIND_DRIVER;
+	CUpti_ActivityAPI r;
+
+	if (!kind_on[kind] || !buf_req)
+		return NULL;
+	memset(&r, 0, sizeof(r));
+	r.kind = kind;
+	r.cbid = cbid;
+	r.start = start;
+	r.end = end;
+	r.processId = (uint32_t)getpid();
+	r.threadId = (uint32_t)syscall(SYS_gettid);
+	r.correlationId = corr;
+	r.returnValue = ret;
+	return append_other(kind, &r, sizeof(r));
+}
+
 void
 fake_api(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, CUpti_ApiCallbackSite site,
 	 const char *func, const void *params, const char *symbol, CUcontext ctx, uint32_t corr,
@@ -721,18 +790,33 @@ fake_api(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, CUpti_ApiCallbackSite 
 		.correlationId = corr,
 	};
 	bool launch = is_launch(dom, cbid), outer = !in_launch_cb;
+	struct buffer *full = NULL;
 	struct fake_ctx *c;
 
 	pthread_mutex_lock(&L);
 	c = ctx ? ctx_of(ctx) : NULL;
 	if (c)
 		cd.contextUid = (uint32_t)c->id;
+	if (site == CUPTI_API_ENTER && api_depth++ < API_DEPTH)
+		api_start[api_depth - 1] = vclock;
 	pthread_mutex_unlock(&L);
 	if (launch)
 		in_launch_cb = true;
 	emit(dom, cbid, &cd);
 	if (launch && outer)
 		in_launch_cb = false;
+	if (site == CUPTI_API_EXIT && api_depth > 0) {
+		uint64_t start;
+
+		pthread_mutex_lock(&L);
+		start = --api_depth < API_DEPTH ? api_start[api_depth] : vclock;
+		/* The outermost call's own host time (fake.h "Time"). */
+		if (api_depth == 0)
+			vclock += api_ns;
+		full = api_record(dom, cbid, corr, start, vclock, ret ? *(const uint32_t *)ret : 0);
+		pthread_mutex_unlock(&L);
+		deliver_list(full);
+	}
 }
 
 bool
@@ -813,12 +897,6 @@ fake_module_load(CUcontext ctx, uint32_t id, const void *cubin, size_t size)
 
 /* ---- activity ---- */
 
-static CUpti_BuffersCallbackRequestFunc buf_req;
-static CUpti_BuffersCallbackCompleteFunc buf_done;
-static bool kernel_activity;
-static bool replay_records = true;
-static uint64_t drop_next, dropped_pending;
-static uint64_t gpu_clock = 1000000;
 
 struct buffer {
 	uint8_t *buf;
@@ -875,67 +953,118 @@ fake_drop_records(uint64_t n)
 	pthread_mutex_unlock(&L);
 }
 
-/* Append one record (L held). Returns a full buffer to deliver, or NULL. */
+/*
+ * Append one record's bytes (L held): a buffer that cannot hold it is full
+ * (returned, to be delivered) and the next one is requested. Returns a full
+ * buffer to deliver, or NULL.
+ */
 static struct buffer *
-append_record(const CUpti_ActivityKernel10 *rec)
+append_raw(const void *bytes, size_t size)
 {
 	struct buffer *full = NULL;
 
+	if (cur_buf && cur_buf->valid + size > cur_buf->size) {
+		full = cur_buf;
+		cur_buf = NULL;
+	}
 	if (!cur_buf) {
 		uint8_t *b = NULL;
-		size_t size = 0, max = 0;
+		size_t bsize = 0, max = 0;
 
-		buf_req(&b, &size, &max);
-		if (!b || size < REC_SIZE) {
+		buf_req(&b, &bsize, &max);
+		if (!b || bsize < size) {
 			dropped_pending++;
-			return NULL;
+			return full;
 		}
 		if ((uintptr_t)b % 8 != 0) {
 			fake_violation("bufferRequested returned a buffer not aligned to 8 bytes");
 			free(b);
 			dropped_pending++;
-			return NULL;
+			return full;
 		}
 		cur_buf = calloc(1, sizeof(*cur_buf));
 		if (!cur_buf)
 			abort();
 		cur_buf->buf = b;
-		cur_buf->size = size;
+		cur_buf->size = bsize;
 	}
-	{
-		/*
-		 * The loaded version's record: Kernel10's bytes through
-		 * isDeviceLaunched, zero padding, then what the release appends
-		 * (fake-records.h). priority 0: the default stream priority
-		 * (cudaDeviceGetStreamPriorityRange); executionModel
-		 * CUPTI_FUNC_EXECUTION_MODEL_SIMT (1; 13.4.92 cupti_activity.h:3665),
-		 * what a CUDA C++ kernel is; sourceGraphId/NodeId: the graph's own
-		 * (no graph was updated or cloned), 0 outside graphs (13.4.92
-		 * cupti_activity.h:4000-4015).
-		 */
-		const struct fake_kernel_record *l = rec_layout();
-		uint8_t *dst = cur_buf->buf + cur_buf->valid;
-		int32_t priority = 0;
-		uint32_t model = 1, src_graph = rec->graphId;
-		uint64_t src_node = rec->graphNodeId;
-
-		memset(dst, 0, l->size);
-		memcpy(dst, rec, FAKE_KERNEL10_SHARED);
-		if (l->priority >= 0)
-			memcpy(dst + l->priority, &priority, sizeof(priority));
-		if (l->execution_model >= 0)
-			memcpy(dst + l->execution_model, &model, sizeof(model));
-		if (l->source_graph_id >= 0)
-			memcpy(dst + l->source_graph_id, &src_graph, sizeof(src_graph));
-		if (l->source_graph_node_id >= 0)
-			memcpy(dst + l->source_graph_node_id, &src_node, sizeof(src_node));
-	}
-	cur_buf->valid += REC_SIZE;
-	if (cur_buf->valid + REC_SIZE > cur_buf->size) {
-		full = cur_buf;
-		cur_buf = NULL;
-	}
+	memcpy(cur_buf->buf + cur_buf->valid, bytes, size);
+	cur_buf->valid += size;
 	return full;
+}
+
+/* A kernel record in the loaded version's layout (L held). */
+static struct buffer *
+append_record(const CUpti_ActivityKernel10 *rec)
+{
+	/*
+	 * The loaded version's record: Kernel10's bytes through
+	 * isDeviceLaunched, zero padding, then what the release appends
+	 * (fake-records.h). priority 0: the default stream priority
+	 * (cudaDeviceGetStreamPriorityRange); executionModel
+	 * CUPTI_FUNC_EXECUTION_MODEL_SIMT (1; 13.4.92 cupti_activity.h:3665),
+	 * what a CUDA C++ kernel is; sourceGraphId/NodeId: the graph's own
+	 * (no graph was updated or cloned), 0 outside graphs (13.4.92
+	 * cupti_activity.h:4000-4015).
+	 */
+	const struct fake_kernel_record *l = rec_layout();
+	uint8_t dst[512];
+	int32_t priority = 0;
+	uint32_t model = 1, src_graph = rec->graphId;
+	uint64_t src_node = rec->graphNodeId;
+
+	memset(dst, 0, l->size);
+	memcpy(dst, rec, FAKE_KERNEL10_SHARED);
+	if (l->priority >= 0)
+		memcpy(dst + l->priority, &priority, sizeof(priority));
+	if (l->execution_model >= 0)
+		memcpy(dst + l->execution_model, &model, sizeof(model));
+	if (l->source_graph_id >= 0)
+		memcpy(dst + l->source_graph_id, &src_graph, sizeof(src_graph));
+	if (l->source_graph_node_id >= 0)
+		memcpy(dst + l->source_graph_node_id, &src_node, sizeof(src_node));
+	return append_raw(dst, l->size);
+}
+
+/*
+ * Another kind's record (fake-records.h): `prefix` is the oldest record's
+ * bytes, the version's record appends zeros (L held).
+ */
+static struct buffer *
+append_other(uint32_t kind, const void *prefix, size_t prefix_size)
+{
+	const struct fake_other_record *o = fake_other_record_for(kind, fake_version);
+	uint8_t dst[256];
+
+	if (!o || o->size > sizeof(dst) || prefix_size > o->size)
+		abort();
+	memset(dst, 0, o->size);
+	memcpy(dst, prefix, prefix_size);
+	return append_raw(dst, o->size);
+}
+
+/* The size of the record at p, by its kind and the version (fake-records.h). */
+static size_t
+record_size_at(const uint8_t *p)
+{
+	uint32_t kind;
+	const struct fake_other_record *o;
+
+	memcpy(&kind, p, sizeof(kind));
+	if (kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || kind == CUPTI_ACTIVITY_KIND_KERNEL)
+		return REC_SIZE;
+	o = fake_other_record_for(kind, fake_version);
+	return o ? o->size : REC_SIZE;
+}
+
+/* Queue a full buffer returned by an append for delivery (L held). */
+static void
+keep_full(struct buffer *f, struct buffer **full)
+{
+	if (f) {
+		f->next = *full;
+		*full = f;
+	}
 }
 
 static void
@@ -1136,6 +1265,20 @@ struct op {
 static struct op *ops;			/* pending, in launch order */
 static uint64_t op_seq;
 static bool gpu_flags[MAX_FLAGS];
+/* Virtual time of flags and events (fake.h "Time"). */
+static uint64_t flag_time[MAX_FLAGS];
+#define MAX_EVENTS 64
+static struct {
+	uint64_t time;		/* when its latest executed record ran */
+	uint64_t rec_seq;	/* the op of its latest record enqueued */
+	uint64_t done_seq;	/* the op of its latest record executed */
+	uint64_t sync_id;	/* cudaEventSyncId of its latest record */
+} events[MAX_EVENTS];
+static uint64_t next_sync_id;
+/* The end of recently executed blocking copies, by op seq (their callers wait for it). */
+static struct {
+	uint64_t seq, end;
+} blocking_end[64];
 static pthread_cond_t gpu_cv = PTHREAD_COND_INITIALIZER;
 static _Thread_local bool app_thread;
 static uint64_t records_lost;		/* with destroyed contexts */
@@ -1166,6 +1309,8 @@ runnable(const struct op *o)
 		return false;
 	if (o->k.waits && !gpu_flags[o->k.waits % MAX_FLAGS])
 		return false;
+	if (o->k.op == FAKE_OP_EVENT_WAIT && events[o->k.event % MAX_EVENTS].done_seq < o->k.ev_seq)
+		return false;
 	if (o->k.inflight && !o->ctx->syncing)
 		return false;
 	for (e = ops; e != o; e = e->next) {
@@ -1181,7 +1326,7 @@ runnable(const struct op *o)
 /* The activity record of one execution of k (L held). */
 static void
 make_record(CUpti_ActivityKernel10 *rec, const struct fake_ctx *c, const struct fake_kernel *k,
-	    uint64_t duration)
+	    uint64_t start, uint64_t duration)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
@@ -1204,13 +1349,12 @@ make_record(CUpti_ActivityKernel10 *rec, const struct fake_ctx *c, const struct 
 	rec->clusterX = k->cluster[0];
 	rec->clusterY = k->cluster[1];
 	rec->clusterZ = k->cluster[2];
-	rec->start = gpu_clock;
-	rec->end = gpu_clock + duration;
-	gpu_clock = rec->end + 1000;
+	rec->start = start;
+	rec->end = start + duration;
 }
 
 static void
-uncollected_add(struct fake_ctx *c, const CUpti_ActivityKernel10 *rec)
+uncollected_add(struct fake_ctx *c, const struct devrec *rec)
 {
 	if (drop_next) {
 		/* CUPTI out of buffer space when the record is made: dropped and counted. */
@@ -1234,12 +1378,14 @@ collect_ctx(struct fake_ctx *c, struct buffer **full)
 	size_t i;
 
 	for (i = 0; i < c->n_uncollected; i++) {
-		struct buffer *f = append_record(&c->uncollected[i]);
+		const struct devrec *d = &c->uncollected[i];
 
-		if (f) {
-			f->next = *full;
-			*full = f;
-		}
+		if (d->kind == CUPTI_ACTIVITY_KIND_MEMCPY)
+			keep_full(append_other(d->kind, &d->u.m, sizeof(d->u.m)), full);
+		else if (d->kind == CUPTI_ACTIVITY_KIND_MEMSET)
+			keep_full(append_other(d->kind, &d->u.s, sizeof(d->u.s)), full);
+		else
+			keep_full(append_record(&d->u.k), full);
 	}
 	c->n_uncollected = 0;
 }
@@ -1261,12 +1407,129 @@ collect_all(struct buffer **full)
  * window and run during it (queued behind other work) is not profiled:
  * auto range covers launches made while profiling is started. L held.
  */
+/*
+ * When op k can start on c (L held; fake.h "Time"): not before its launch
+ * call began, after its stream's last op (the legacy default stream: after
+ * every stream's; any other stream: after the legacy stream's too), after
+ * the flag or the event it waits for.
+ */
+static uint64_t
+op_start(const struct fake_ctx *c, const struct fake_kernel *k)
+{
+	uint64_t t = k->issue_ns;
+	unsigned st = k->stream % 64;
+
+	if (k->stream == 0)
+		t = t > c->all_end ? t : c->all_end;
+	else {
+		uint64_t p = c->stream_end[st] > c->legacy_end ? c->stream_end[st] : c->legacy_end;
+
+		t = t > p ? t : p;
+	}
+	if (k->waits && flag_time[k->waits % MAX_FLAGS] > t)
+		t = flag_time[k->waits % MAX_FLAGS];
+	if (k->op == FAKE_OP_EVENT_WAIT && events[k->event % MAX_EVENTS].time > t)
+		t = events[k->event % MAX_EVENTS].time;
+	return t;
+}
+
+/* Op k ran on c until `end` (L held). */
 static void
-execute(struct fake_ctx *c, const struct fake_kernel *k, bool profiled, struct buffer **full)
+op_done(struct fake_ctx *c, const struct fake_kernel *k, uint64_t seq, uint64_t end)
+{
+	unsigned st = k->stream % 64;
+
+	if (end > c->stream_end[st])
+		c->stream_end[st] = end;
+	if (end > c->all_end)
+		c->all_end = end;
+	if (k->stream == 0 && end > c->legacy_end)
+		c->legacy_end = end;
+	if (k->sets) {
+		gpu_flags[k->sets % MAX_FLAGS] = true;
+		flag_time[k->sets % MAX_FLAGS] = end;
+	}
+	if (k->op == FAKE_OP_EVENT_RECORD) {
+		events[k->event % MAX_EVENTS].time = end;
+		events[k->event % MAX_EVENTS].done_seq = k->ev_seq;
+	}
+	if ((k->op == FAKE_OP_COPY || k->op == FAKE_OP_MEMSET) && !k->async) {
+		blocking_end[seq % 64].seq = seq;
+		blocking_end[seq % 64].end = end;
+	}
+}
+
+/* The record of a copy or a set that ran [start, end] (L held). */
+static void
+copy_record(struct fake_ctx *c, const struct fake_kernel *k, uint64_t start, uint64_t end)
+{
+	struct devrec d;
+
+	memset(&d, 0, sizeof(d));
+	if (k->op == FAKE_OP_COPY) {
+		CUpti_ActivityMemcpy6 *m = &d.u.m;
+
+		d.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+		m->kind = CUPTI_ACTIVITY_KIND_MEMCPY;
+		m->copyKind = k->copy_kind;
+		m->srcKind = k->src_kind;
+		m->dstKind = k->dst_kind;
+		/* cupti_activity.h CUpti_ActivityFlag: CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC. */
+		m->flags = k->async ? CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC : 0;
+		m->bytes = k->bytes;
+		m->start = start;
+		m->end = end;
+		m->deviceId = (uint32_t)c->device;
+		m->contextId = (uint32_t)c->id;
+		m->streamId = k->stream;
+		m->correlationId = k->correlation;
+		m->runtimeCorrelationId = k->rt_correlation;
+		m->copyCount = 1; /* not a batch (CUpti_ActivityMemcpy6.copyCount) */
+	} else {
+		CUpti_ActivityMemset4 *m = &d.u.s;
+
+		d.kind = CUPTI_ACTIVITY_KIND_MEMSET;
+		m->kind = CUPTI_ACTIVITY_KIND_MEMSET;
+		m->bytes = k->bytes;
+		m->start = start;
+		m->end = end;
+		m->deviceId = (uint32_t)c->device;
+		m->contextId = (uint32_t)c->id;
+		m->streamId = k->stream;
+		m->correlationId = k->correlation;
+		m->flags = k->async ? CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC : 0;
+		m->memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+	}
+	uncollected_add(c, &d);
+}
+
+/*
+ * Execute op k on c: a kernel's range in the active profiler window when it
+ * was launched inside it (`profiled`), and the activity record(s) when
+ * tracing is on (one per replay pass, each 3x the duration, for a profiled
+ * launch: what the join must survive). A kernel launched before the
+ * window and run during it (queued behind other work) is not profiled:
+ * auto range covers launches made while profiling is started. Returns the
+ * virtual time the op ended. L held.
+ */
+static uint64_t
+execute(struct fake_ctx *c, const struct fake_kernel *k, uint64_t seq, bool profiled,
+	struct buffer **full)
 {
 	size_t passes = 0, i, n_rec;
 	CUpti_ActivityKernel10 rec;
+	uint64_t start = op_start(c, k), dur, end;
 
+	if (k->op != FAKE_OP_KERNEL) {
+		end = start + (k->op == FAKE_OP_COPY || k->op == FAKE_OP_MEMSET ? k->duration_ns : 0);
+		op_done(c, k, seq, end);
+		if ((k->op == FAKE_OP_COPY && kind_on[CUPTI_ACTIVITY_KIND_MEMCPY]) ||
+		    (k->op == FAKE_OP_MEMSET && kind_on[CUPTI_ACTIVITY_KIND_MEMSET]))
+			copy_record(c, k, start, end);
+		if (c->n_uncollected >= COLLECT_AT)
+			collect_ctx(c, full);
+		return end;
+	}
 	/* Only a kernel launched while profiling was started is profiled (auto range). */
 	if (profiled && c->rp && c->rp->started) {
 		cd_record(c->rp->image, k);
@@ -1277,17 +1540,24 @@ execute(struct fake_ctx *c, const struct fake_kernel *k, bool profiled, struct b
 	} else {
 		profiled = false;
 	}
-	if (k->sets)
-		gpu_flags[k->sets % MAX_FLAGS] = true;
+	dur = k->duration_ns * (profiled ? 3 : 1);
+	/* Under replay the GPU runs the kernel once per pass. */
+	end = start + dur * (profiled && passes ? passes : 1);
+	op_done(c, k, seq, end);
 	if (!kernel_activity || !buf_req)
-		return;
+		return end;
 	n_rec = profiled ? (replay_records ? (passes ? passes : 1) : 1) : 1;
 	for (i = 0; i < n_rec; i++) {
-		make_record(&rec, c, k, k->duration_ns * (profiled ? 3 : 1));
-		uncollected_add(c, &rec);
+		struct devrec d;
+
+		make_record(&rec, c, k, start + i * dur, dur);
+		d.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+		d.u.k = rec;
+		uncollected_add(c, &d);
 	}
 	if (c->n_uncollected >= COLLECT_AT)
 		collect_ctx(c, full);
+	return end;
 }
 
 /* Run every op that can run (L held); true if any did. */
@@ -1305,7 +1575,9 @@ restart:
 			continue;
 		*pp = o->next;
 		if (!o->is_wait)
-			execute(o->ctx, &o->k, false, full);
+			execute(o->ctx, &o->k, o->seq, false, full);
+		else
+			op_done(o->ctx, &o->k, o->seq, op_start(o->ctx, &o->k));
 		free(o);
 		any = true;
 		goto restart;
@@ -1393,7 +1665,32 @@ done_flag(struct fake_ctx *c, const void *arg)
 	return gpu_flags[*(const int *)arg % MAX_FLAGS];
 }
 
+/*
+ * The first op on a stream of c: its STREAM record (CUpti_ActivityStream,
+ * flag NULL for the legacy default stream, DEFAULT otherwise; when the
+ * real CUPTI writes the NULL stream's is [GPU?]). L held.
+ */
 static void
+stream_first_use(struct fake_ctx *c, uint32_t stream, struct buffer **full)
+{
+	CUpti_ActivityStream r;
+
+	if (c->stream_seen[stream % 64])
+		return;
+	c->stream_seen[stream % 64] = true;
+	if (!kind_on[CUPTI_ACTIVITY_KIND_STREAM] || !buf_req)
+		return;
+	memset(&r, 0, sizeof(r));
+	r.kind = CUPTI_ACTIVITY_KIND_STREAM;
+	r.contextId = (uint32_t)c->id;
+	r.streamId = stream;
+	r.flag = stream == 0 ? CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL
+			     : CUPTI_ACTIVITY_STREAM_CREATE_FLAG_DEFAULT;
+	keep_full(append_other(CUPTI_ACTIVITY_KIND_STREAM, &r, sizeof(r)), full);
+}
+
+/* Queue an op (L held); returns its sequence number. */
+static uint64_t
 enqueue(struct fake_ctx *c, const struct fake_kernel *k, bool is_wait)
 {
 	struct op *o = calloc(1, sizeof(*o)), **pp;
@@ -1402,11 +1699,19 @@ enqueue(struct fake_ctx *c, const struct fake_kernel *k, bool is_wait)
 		abort();
 	o->ctx = c;
 	o->k = *k;			/* the name is interned already (or NULL for a wait) */
+	o->k.issue_ns = vclock;
 	o->is_wait = is_wait;
 	o->seq = ++op_seq;
+	if (k->op == FAKE_OP_EVENT_RECORD) {
+		o->k.ev_seq = o->seq;
+		events[k->event % MAX_EVENTS].rec_seq = o->seq;
+	} else if (k->op == FAKE_OP_EVENT_WAIT) {
+		o->k.ev_seq = events[k->event % MAX_EVENTS].rec_seq;
+	}
 	for (pp = &ops; *pp; pp = &(*pp)->next)
 		;
 	*pp = o;
+	return o->seq;
 }
 
 void
@@ -1424,6 +1729,8 @@ fake_kernel_run(CUcontext ctx, const struct fake_kernel *k)
 		abort();
 	}
 	kk.name = intern(k->name);
+	kk.issue_ns = vclock;
+	stream_first_use(c, kk.stream, &full);
 	if ((c->rp && c->rp->started) || (c->enabled && c->legacy_image)) {
 		if (capture_global && capture_ctx == c) {
 			pthread_mutex_unlock(&L);
@@ -1436,7 +1743,13 @@ fake_kernel_run(CUcontext ctx, const struct fake_kernel *k)
 		if (kk.waits)
 			wait_until(c, done_flag, &kk.waits, "kernel replay of a profiled launch", &full);
 		c->replaying = true;
-		execute(c, &kk, true, &full);
+		{
+			/* The launch returns after every replay pass: the host waits. */
+			uint64_t end = execute(c, &kk, 0, true, &full);
+
+			if (end > vclock)
+				vclock = end;
+		}
 		c->replaying = false;
 	} else {
 		enqueue(c, &kk, false);
@@ -1498,6 +1811,13 @@ sync_ctx(CUcontext ctx, bool one_stream, uint32_t stream, const char *what)
 			wait_until(c, done_stream, &stream, what, &full);
 		else
 			wait_until(c, done_ctx, NULL, what, &full);
+		/* The call returns when what it waited for ended (fake.h "Time"). */
+		{
+			uint64_t end = one_stream ? c->stream_end[stream % 64] : c->all_end;
+
+			if (end > vclock)
+				vclock = end;
+		}
 	}
 	pthread_mutex_unlock(&L);
 	deliver_list(full);
@@ -1566,6 +1886,155 @@ fake_stream_sync(CUcontext ctx, uint32_t stream)
 	sync_ctx(ctx, true, stream, "cuStreamSynchronize");
 }
 
+/* ---- time and the whole run's operations (fake.h, issue 23) ---- */
+
+uint64_t
+fake_now(void)
+{
+	uint64_t t;
+
+	pthread_mutex_lock(&L);
+	t = vclock;
+	pthread_mutex_unlock(&L);
+	return t;
+}
+
+void
+fake_host_work(uint64_t ns)
+{
+	pthread_mutex_lock(&L);
+	vclock += ns;
+	pthread_mutex_unlock(&L);
+}
+
+void
+fake_set_api_ns(uint64_t ns)
+{
+	pthread_mutex_lock(&L);
+	api_ns = ns;
+	pthread_mutex_unlock(&L);
+}
+
+static bool
+done_seq(struct fake_ctx *c, const void *arg)
+{
+	uint64_t seq = *(const uint64_t *)arg;
+	const struct op *o;
+
+	(void)c;
+	for (o = ops; o; o = o->next) {
+		if (o->seq == seq)
+			return false;
+	}
+	return true;
+}
+
+void
+fake_op_run(CUcontext ctx, const struct fake_kernel *op)
+{
+	struct buffer *full = NULL;
+	struct fake_ctx *c;
+	uint64_t seq;
+
+	pthread_mutex_lock(&L);
+	c = ctx_of(ctx);
+	if (!c || !c->alive) {
+		pthread_mutex_unlock(&L);
+		fprintf(stderr, "[fake-cupti] operation on a dead context\n");
+		abort();
+	}
+	stream_first_use(c, op->stream, &full);
+	if (op->op == FAKE_OP_EVENT_RECORD && kind_on[CUPTI_ACTIVITY_KIND_CUDA_EVENT] && buf_req) {
+		/* The record of the call, written now (host side; [GPU?] when the real one is). */
+		CUpti_ActivityCudaEvent2 r;
+
+		memset(&r, 0, sizeof(r));
+		r.kind = CUPTI_ACTIVITY_KIND_CUDA_EVENT;
+		r.correlationId = op->correlation;
+		r.contextId = (uint32_t)c->id;
+		r.streamId = op->stream;
+		r.eventId = (uint32_t)op->event;
+		r.deviceId = (uint32_t)c->device;
+		r.cudaEventSyncId = ++next_sync_id;
+		events[op->event % MAX_EVENTS].sync_id = r.cudaEventSyncId;
+		keep_full(append_other(CUPTI_ACTIVITY_KIND_CUDA_EVENT, &r, sizeof(r)), &full);
+	}
+	seq = enqueue(c, op, false);
+	progress(&full);
+	pthread_cond_broadcast(&gpu_cv);
+	if ((op->op == FAKE_OP_COPY || op->op == FAKE_OP_MEMSET) && !op->async) {
+		/* A synchronous copy or set returns when it ran. */
+		wait_until(c, done_seq, &seq, op->op == FAKE_OP_COPY ? "cudaMemcpy" : "cudaMemset",
+			   &full);
+		if (blocking_end[seq % 64].seq == seq && blocking_end[seq % 64].end > vclock)
+			vclock = blocking_end[seq % 64].end;
+	}
+	pthread_mutex_unlock(&L);
+	deliver_list(full);
+}
+
+static bool
+done_event(struct fake_ctx *c, const void *arg)
+{
+	int e = *(const int *)arg % MAX_EVENTS;
+
+	(void)c;
+	return events[e].done_seq >= events[e].rec_seq;
+}
+
+void
+fake_event_sync(CUcontext ctx, int event)
+{
+	struct buffer *full = NULL;
+	struct fake_ctx *c;
+
+	pthread_mutex_lock(&L);
+	c = ctx_of(ctx);
+	if (c && c->alive) {
+		wait_until(c, done_event, &event, "cuEventSynchronize", &full);
+		if (events[event % MAX_EVENTS].time > vclock)
+			vclock = events[event % MAX_EVENTS].time;
+	}
+	pthread_mutex_unlock(&L);
+	deliver_list(full);
+}
+
+void
+fake_sync_record(CUcontext ctx, int type, uint32_t stream, int event, uint32_t corr,
+		 uint64_t start, uint64_t end)
+{
+	struct buffer *full = NULL;
+	CUpti_ActivitySynchronization2 r;
+	struct fake_ctx *c;
+
+	pthread_mutex_lock(&L);
+	c = ctx_of(ctx);
+	if (c && kind_on[CUPTI_ACTIVITY_KIND_SYNCHRONIZATION] && buf_req) {
+		memset(&r, 0, sizeof(r));
+		r.kind = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
+		r.type = (CUpti_ActivitySynchronizationType)type;
+		r.start = start;
+		r.end = end;
+		r.correlationId = corr;
+		r.contextId = (uint32_t)c->id;
+		/* cupti_activity.h CUpti_ActivitySynchronization2: INVALID_VALUE where not applicable. */
+		r.streamId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+		r.cudaEventId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+		r.cudaEventSyncId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
+		if (type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE ||
+		    type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT)
+			r.streamId = stream;
+		if (type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE ||
+		    type == CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT) {
+			r.cudaEventId = (uint32_t)event;
+			r.cudaEventSyncId = events[event % MAX_EVENTS].sync_id;
+		}
+		keep_full(append_other(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION, &r, sizeof(r)), &full);
+	}
+	pthread_mutex_unlock(&L);
+	deliver_list(full);
+}
+
 /*
  * CUPTI after a fatal error: no subscriber, no tracing, no profiler; later
  * calls fail with CUPTI_ERROR_NOT_INITIALIZED (not a client mistake).
@@ -1593,6 +2062,7 @@ finalize_self(void)
 	subscribed = false;
 	sub_fn = NULL;
 	kernel_activity = false;
+	memset(kind_on, 0, sizeof(kind_on));
 	while (rps) {
 		r = rps->next;
 		if (rps->ctx->rp == rps)
@@ -1723,7 +2193,9 @@ API
 cuptiGetTimestamp(uint64_t *timestamp)
 {
 	ENTER_PLAIN();
-	*timestamp = gpu_clock;
+	pthread_mutex_lock(&L);
+	*timestamp = vclock;
+	pthread_mutex_unlock(&L);
 	return CUPTI_SUCCESS;
 }
 
@@ -1825,6 +2297,61 @@ cuptiDeviceGetChipName(CUpti_Device_GetChipName_Params *p)
 	return CUPTI_SUCCESS;
 }
 
+/*
+ * cuptiGetCallbackName (cupti_callbacks.h:930-945): the names of the
+ * runtime and driver functions fake-app calls (and a few more), as their
+ * CUPTI_*_TRACE_CBID_ constant spells them ("cudaMemcpy_v3020"); whether
+ * the real one appends the version suffix is [GPU?] (libproj.so matches
+ * by substring either way). Another valid ID gets
+ * CUPTI_ERROR_INVALID_PARAMETER here, where the real one names it.
+ */
+#define RT(id) { CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_##id, #id }
+#define DRV(id) { CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_##id, #id }
+static const struct {
+	CUpti_CallbackDomain dom;
+	CUpti_CallbackId cbid;
+	const char *name;
+} cb_names[] = {
+	RT(__cudaLaunchKernel_v13000), RT(__cudaLaunchKernel_ptsz_v13000),
+	RT(cudaLaunchKernel_v7000), RT(cudaLaunchKernel_ptsz_v7000), RT(cudaLaunchKernelExC_v11060),
+	RT(cudaLaunchCooperativeKernel_v9000), RT(cudaGraphLaunch_v10000),
+	RT(cudaDeviceSynchronize_v3020), RT(cudaStreamSynchronize_v3020),
+	RT(cudaEventSynchronize_v3020), RT(cudaEventRecord_v3020), RT(cudaStreamWaitEvent_v3020),
+	RT(cudaMemcpy_v3020), RT(cudaMemcpyAsync_v3020), RT(cudaMemset_v3020),
+	RT(cudaMemsetAsync_v3020), RT(cudaStreamBeginCapture_v10000),
+	RT(cudaStreamEndCapture_v10000), RT(cudaStreamDestroy_v5050), RT(cudaDeviceReset_v3020),
+	RT(cudaFree_v3020), RT(cudaMalloc_v3020), RT(cudaLaunchHostFunc_v10000),
+	RT(cudaGraphAddMemcpyNode_v10000),
+	DRV(cuLaunchKernel), DRV(cuLaunchKernel_ptsz), DRV(cuLaunchKernelEx),
+	DRV(cuLaunchCooperativeKernel), DRV(cuGraphLaunch), DRV(cuCtxSynchronize),
+	DRV(cuStreamSynchronize), DRV(cuEventSynchronize), DRV(cuEventRecord),
+	DRV(cuStreamWaitEvent), DRV(cuStreamWaitValue32_v2), DRV(cuMemcpyHtoD_v2),
+	DRV(cuMemcpyDtoH_v2), DRV(cuMemcpyDtoD_v2), DRV(cuMemcpyHtoDAsync_v2),
+	DRV(cuMemcpyDtoHAsync_v2), DRV(cuMemcpyDtoDAsync_v2), DRV(cuMemsetD8_v2),
+	DRV(cuMemsetD8Async), DRV(cuCtxDestroy_v2), DRV(cuDevicePrimaryCtxReset_v2),
+	DRV(cuStreamBeginCapture_v2), DRV(cuStreamEndCapture), DRV(cuStreamDestroy_v2),
+};
+#undef RT
+#undef DRV
+
+API
+cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t cbid, const char **name)
+{
+	size_t i;
+
+	ENTER_PLAIN();
+	if (!name)
+		return bad(__func__, "NULL name");
+	*name = NULL;
+	for (i = 0; i < sizeof(cb_names) / sizeof(cb_names[0]); i++) {
+		if (cb_names[i].dom == domain && cb_names[i].cbid == cbid) {
+			*name = cb_names[i].name;
+			return CUPTI_SUCCESS;
+		}
+	}
+	return CUPTI_ERROR_INVALID_PARAMETER;
+}
+
 /* ---- activity API ---- */
 
 API
@@ -1845,12 +2372,20 @@ API
 cuptiActivityEnable(CUpti_ActivityKind kind)
 {
 	ENTER_PLAIN();
-	if (kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && kind != CUPTI_ACTIVITY_KIND_KERNEL)
-		return CUPTI_ERROR_NOT_SUPPORTED; /* the fake models kernels only */
+	/* The kinds the double writes (fake-records.h); others are not modelled. */
+	if (kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && kind != CUPTI_ACTIVITY_KIND_KERNEL &&
+	    !fake_other_record_for((uint32_t)kind, fake_version))
+		return CUPTI_ERROR_NOT_SUPPORTED;
 	pthread_mutex_lock(&L);
 	if (!buf_req) {
 		pthread_mutex_unlock(&L);
 		return bad(__func__, "cuptiActivityRegisterCallbacks must come first");
+	}
+	if (kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && kind != CUPTI_ACTIVITY_KIND_KERNEL) {
+		kind_on[kind] = true;
+		kind_owner[kind] = buf_done;
+		pthread_mutex_unlock(&L);
+		return CUPTI_SUCCESS;
 	}
 	kernel_activity = true;
 	pthread_mutex_unlock(&L);
@@ -1872,6 +2407,15 @@ cuptiActivityDisable(CUpti_ActivityKind kind)
 	if (fake_version == 130000 && kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)
 		return bad(__func__, "CONCURRENT_KERNEL on CUPTI 13.0 GA, which can deadlock there");
 	pthread_mutex_lock(&L);
+	if (kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && kind != CUPTI_ACTIVITY_KIND_KERNEL) {
+		if ((unsigned)kind >= KIND_MAX || !kind_on[kind]) {
+			pthread_mutex_unlock(&L);
+			return bad(__func__, "kind was not enabled");
+		}
+		kind_on[kind] = false;
+		pthread_mutex_unlock(&L);
+		return CUPTI_SUCCESS;
+	}
 	if (!kernel_activity) {
 		pthread_mutex_unlock(&L);
 		return bad(__func__, "kind was not enabled");
@@ -1923,8 +2467,9 @@ cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, CUpti_Activity **recor
 		return bad(__func__, "buffer is not one being completed right now");
 	if (valid > b->valid)
 		return bad(__func__, "validSize larger than what CUPTI wrote");
-	next = *record ? (uint8_t *)*record + REC_SIZE : buffer;
-	if (next < buffer || next + REC_SIZE > buffer + valid)
+	next = *record ? (uint8_t *)*record + record_size_at((const uint8_t *)*record) : buffer;
+	if (next < buffer || next + sizeof(uint32_t) > buffer + valid ||
+	    next + record_size_at(next) > buffer + valid)
 		return CUPTI_ERROR_MAX_LIMIT_REACHED;
 	*record = (CUpti_Activity *)(void *)next;
 	return CUPTI_SUCCESS;
@@ -2966,6 +3511,11 @@ fake_report(void)
 		/* 13.0 GA: left on, since disabling it can deadlock (see cuptiActivityDisable). */
 		if (kernel_activity && fake_version != 130000)
 			fake_violation("kernel activity still enabled at exit");
+		/* Kinds left on by the client that still holds the activity API. */
+		for (int k = 0; k < KIND_MAX; k++) {
+			if (kind_on[k] && kind_owner[k] == buf_done)
+				fake_violation("activity kind %d still enabled at exit", k);
+		}
 		if (prof_initialized)
 			fake_violation("profiler still initialised at exit");
 	}

@@ -72,6 +72,66 @@ fake_kernel_record_for(uint32_t v)
 }
 
 /*
+ * The other records the double writes (issue 23: the whole-run timeline),
+ * by activity kind and release, from the same headers. Each later record
+ * keeps its predecessor's members and appends (the double writes the
+ * predecessor's bytes from the installed 13.0 header's struct and zeros
+ * for the appended members: 0 = not in a graph, and for CudaEvent3 no
+ * graph node):
+ *
+ *   kind               13.0-13.3 record (bytes)       13.4 record          13.5 record
+ *   MEMCPY (1)         Memcpy6 (96)  13.0.48 :2135-2266  Memcpy7 (112)      Memcpy7 (112)
+ *                      13.4.92 :2215-2363, 13.5.25 :2218-2367 (+ sourceGraphId, pad3,
+ *                      sourceGraphNodeId at 96, 100, 104)
+ *   MEMSET (2)         Memset4 (88)  13.0.48 :2409-2514  Memset5 (104)      Memset5 (104)
+ *                      13.4.92 :2793-2915, 13.5.25 :2798-2921 (+ sourceGraphId, pad3,
+ *                      sourceGraphNodeId at 88, 92, 96)
+ *   CUDA_EVENT (36)    CudaEvent2 (56) 13.0.48 :4980-5045  CudaEvent2 (56)  CudaEvent3 (80)
+ *                      13.5.25 :6967-7059 (+ graphNodeId, graphId, sourceGraphId,
+ *                      sourceGraphNodeId at 56, 64, 68, 72)
+ *   RUNTIME (5), DRIVER (4)  CUpti_ActivityAPI (40): 13.0.48 :3463-3515, 13.5.25 :4607-4659
+ *   SYNCHRONIZATION (38)     CUpti_ActivitySynchronization2 (56): :5092-5173, :7259-7340
+ *   STREAM (37)              CUpti_ActivityStream (24): :5054-5083, :7172-7201
+ *
+ * The kind → record names are the comments on CUpti_ActivityKind in each
+ * header ("The corresponding activity record structure is ...").
+ */
+struct fake_other_record {
+	uint32_t kind;            /* CUpti_ActivityKind value */
+	uint32_t api_min;         /* from this cuptiGetVersion on */
+	const char *record;
+	size_t size;
+};
+
+static const struct fake_other_record fake_other_records[] = {
+	{ 1, 130000, "CUpti_ActivityMemcpy6", 96 },
+	{ 1, 130400, "CUpti_ActivityMemcpy7", 112 },
+	{ 2, 130000, "CUpti_ActivityMemset4", 88 },
+	{ 2, 130400, "CUpti_ActivityMemset5", 104 },
+	{ 36, 130000, "CUpti_ActivityCudaEvent2", 56 },
+	{ 36, 130500, "CUpti_ActivityCudaEvent3", 80 },
+	{ 4, 130000, "CUpti_ActivityAPI", 40 },
+	{ 5, 130000, "CUpti_ActivityAPI", 40 },
+	{ 38, 130000, "CUpti_ActivitySynchronization2", 56 },
+	{ 37, 130000, "CUpti_ActivityStream", 24 },
+};
+
+/* The record of `kind` that version v writes, or NULL for a kind not in the table. */
+static inline const struct fake_other_record *
+fake_other_record_for(uint32_t kind, uint32_t v)
+{
+	const struct fake_other_record *best = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(fake_other_records) / sizeof(fake_other_records[0]); i++) {
+		if (fake_other_records[i].kind == kind &&
+		    (v >= fake_other_records[i].api_min || !best))
+			best = &fake_other_records[i];
+	}
+	return best;
+}
+
+/*
  * CUpti_RangeProfiler_Enable_Params from CUPTI 13.4 (cupti_range_profiler.h
  * of 13.4.92 and 13.5.25, :159-173): structSize, pPriv, ctx,
  * pRangeProfilerObject, then the new int-sized enum cacheControlMode;

@@ -95,6 +95,15 @@ FAKE_EXPORT bool fake_in_launch_callback(void);
 FAKE_EXPORT void fake_fatal_error(const char *message);
 
 /* ---- the GPU ---- */
+/* What an operation on a stream is (struct fake_kernel.op). */
+enum fake_op {
+	FAKE_OP_KERNEL = 0,	/* a kernel (the default) */
+	FAKE_OP_COPY,		/* a memory copy: copy_kind, src_kind, dst_kind, bytes */
+	FAKE_OP_MEMSET,		/* a memory set: bytes */
+	FAKE_OP_EVENT_RECORD,	/* an event recorded on the stream: event */
+	FAKE_OP_EVENT_WAIT,	/* the stream waits for the event's latest record: event */
+};
+
 struct fake_kernel {
 	const char *name;
 	uint32_t grid[3], block[3];
@@ -106,6 +115,16 @@ struct fake_kernel {
 	uint32_t stream;		/* 0 = the legacy default stream */
 	int waits, sets;		/* flags 1..63: wait for one before starting, set one when done */
 	bool inflight;			/* finishes only when something synchronises with it */
+	/* Issue 23 (the whole run): other operations on a stream. */
+	int op;				/* enum fake_op */
+	uint8_t copy_kind, src_kind, dst_kind; /* CUpti_ActivityMemcpyKind, CUpti_ActivityMemoryKind */
+	bool async;			/* COPY, MEMSET: the call returns before it ran */
+	uint64_t bytes;			/* COPY, MEMSET */
+	uint32_t rt_correlation;	/* COPY: the runtime call's correlation id (0: none) */
+	int event;			/* EVENT_*: event 1..63 */
+	/* Set by the double: */
+	uint64_t issue_ns;		/* the virtual clock when it was launched */
+	uint64_t ev_seq;		/* EVENT_WAIT: the record it waits for */
 };
 /**
  * Launch a kernel on a context (see "the GPU" in fake-cupti.c): it enters
@@ -120,6 +139,41 @@ FAKE_EXPORT void fake_stream_wait(CUcontext ctx, uint32_t stream, int flag);
 FAKE_EXPORT void fake_host_write(int flag);
 /** cuStreamSynchronize. */
 FAKE_EXPORT void fake_stream_sync(CUcontext ctx, uint32_t stream);
+/*
+ * ---- Time (issue 23) ----
+ *
+ * The double keeps one virtual clock, ns, the timebase of every record and
+ * of cuptiGetTimestamp (CUPTI's timestamps are one clock, host and device
+ * records alike: cupti_activity.h, cuptiGetTimestamp "normalized to
+ * correspond with activity timestamps"). It advances only by the script:
+ * host work, the per-call cost of API calls (at the outermost call's
+ * EXIT), and waits for the GPU (a synchronisation returns when what it
+ * waits for ended). A GPU operation starts when its stream (and the
+ * legacy default stream's order, a flag, an event) lets it, no earlier
+ * than its launch call began; streams run concurrently without limit.
+ */
+/** The virtual clock, ns. */
+FAKE_EXPORT uint64_t fake_now(void);
+/** The host works `ns` ns (the clock advances). */
+FAKE_EXPORT void fake_host_work(uint64_t ns);
+/** Every API call (outermost) takes `ns` ns of host time from now on (default 0). */
+FAKE_EXPORT void fake_set_api_ns(uint64_t ns);
+/**
+ * A copy, set, event record or event wait on a stream (op->op): queued like
+ * a kernel; a copy or set that is not async returns only when it ran (the
+ * clock then at least its end). An event record also writes its
+ * CUDA_EVENT record (op->correlation), now.
+ */
+FAKE_EXPORT void fake_op_run(CUcontext ctx, const struct fake_kernel *op);
+/** cuEventSynchronize: wait until the event's latest record ran. */
+FAKE_EXPORT void fake_event_sync(CUcontext ctx, int event);
+/**
+ * The SYNCHRONIZATION record of one call (CUpti_ActivitySynchronizationType
+ * `type`; stream and event where they apply, else ignored), written now
+ * with the call's start and end.
+ */
+FAKE_EXPORT void fake_sync_record(CUcontext ctx, int type, uint32_t stream, int event,
+				  uint32_t corr, uint64_t start, uint64_t end);
 /** Stream capture begins/ends on ctx (global mode: synchronising the context breaks it). */
 FAKE_EXPORT void fake_capture(CUcontext ctx, bool begin, bool global);
 /** The calling thread is the application's (a wait there can hang the application). */

@@ -15,7 +15,11 @@
 
 #include <jansson.h>
 
+#include <gpuproj/model.h>
 #include <gpuproj/profile.h>
+#include <gpuproj/report.h>
+#include <gpuproj/target.h>
+#include <gpuproj/timeline.h>
 
 #include "fuzz-common.h"
 #include "profile-json.h"
@@ -143,8 +147,84 @@ compare_kernel(const struct gpuproj_kernel *a, const struct gpuproj_kernel *b, s
 #undef KFAIL
 }
 
+/*
+ * Timeline statistics are written as n, mean, stddev (and min, max for an
+ * epoch's wall): n, mean, min and max come back exactly, the deviation
+ * (kept as m2) to within a few units in the last place.
+ */
+static bool
+same_tl_stats(const struct gpuproj_stats *a, const struct gpuproj_stats *b)
+{
+	return a->n == b->n &&
+	       (!a->n || (fuzz_same_num(a->mean, b->mean) && fuzz_same_num(a->min, b->min) &&
+			  fuzz_same_num(a->max, b->max) &&
+			  close_num(gpuproj_stats_stddev(a), gpuproj_stats_stddev(b))));
+}
+
+/* The same kernel record of two profiles (their index in "kernels"). */
+static bool
+same_kernel(const struct gpuproj_kernel *a, const struct gpuproj_kernel *b)
+{
+	return (!a && !b) || (a && b && fuzz_same_str(a->name, b->name) &&
+			      fuzz_same_str(a->tag, b->tag) && !memcmp(&a->grid, &b->grid, sizeof(a->grid)) &&
+			      !memcmp(&a->block, &b->block, sizeof(a->block)) &&
+			      a->smem_dynamic == b->smem_dynamic && a->device == b->device);
+}
+
+/* The whole-run timeline (issue 23): every field written, node by node. */
 static void
-compare(const struct gpuproj_profile *a, const struct gpuproj_profile *b, const char *what)
+compare_timeline(const struct gpuproj_profile *pa, const struct gpuproj_profile *pb,
+		 const char *what)
+{
+	const struct gpuproj_timeline *a = gpuproj_profile_timeline(pa);
+	const struct gpuproj_timeline *b = gpuproj_profile_timeline(pb);
+	size_t i, j, k;
+
+	if (!a != !b)
+		fuzz_fail("%s: the timeline %s after a round trip", what, a ? "was lost" : "appeared");
+	if (!a)
+		return;
+	if (a->ranks != b->ranks || a->threads != b->threads || !fuzz_same_num(a->wall_ns, b->wall_ns) ||
+	    !fuzz_same_num(a->span_ns, b->span_ns) || !fuzz_same_num(a->spill_ns, b->spill_ns) ||
+	    a->n_patterns != b->n_patterns)
+		fuzz_fail("%s: timeline differs after a round trip", what);
+	for (i = 0; i < GPUPROJ_TL_WHY_COUNT; i++) {
+		if (a->unexplained[i].epochs != b->unexplained[i].epochs ||
+		    !fuzz_same_num(a->unexplained[i].ns, b->unexplained[i].ns))
+			fuzz_fail("%s: timeline.unexplained.%s differs after a round trip", what,
+				  gpuproj_tl_why_name((enum gpuproj_tl_why)i));
+	}
+	for (i = 0; i < a->n_patterns; i++) {
+		const struct gpuproj_tl_pattern *x = &a->patterns[i], *y = &b->patterns[i];
+
+		if (x->thread != y->thread || x->cut != y->cut || x->n_nodes != y->n_nodes ||
+		    !same_tl_stats(&x->wall_ns, &y->wall_ns))
+			fuzz_fail("%s: timeline.patterns[%zu] differs after a round trip", what, i);
+		for (j = 0; j < x->n_nodes; j++) {
+			const struct gpuproj_tl_node *u = &x->nodes[j], *v = &y->nodes[j];
+			bool ok = u->op == v->op && u->stream == v->stream && u->event == v->event &&
+				  u->legacy == v->legacy && u->blocking == v->blocking &&
+				  u->copy == v->copy && u->pinned == v->pinned && u->bytes == v->bytes &&
+				  same_kernel(u->kernel, v->kernel) && u->n_graph == v->n_graph &&
+				  same_tl_stats(&u->gap_ns, &v->gap_ns) &&
+				  same_tl_stats(&u->call_ns, &v->call_ns) &&
+				  same_tl_stats(&u->lat_ns, &v->lat_ns) &&
+				  same_tl_stats(&u->dur_ns, &v->dur_ns);
+
+			for (k = 0; ok && k < u->n_graph; k++)
+				ok = same_kernel(u->graph[k].kernel, v->graph[k].kernel) &&
+				     u->graph[k].launches == v->graph[k].launches &&
+				     same_tl_stats(&u->graph[k].ns, &v->graph[k].ns);
+			if (!ok)
+				fuzz_fail("%s: timeline.patterns[%zu].nodes[%zu] differs after a round "
+					  "trip", what, i, j);
+		}
+	}
+}
+
+void
+fuzz_compare_profiles(const struct gpuproj_profile *a, const struct gpuproj_profile *b,
+		      bool round_trip, const char *what)
 {
 	const struct gpuproj_device_info *da = gpuproj_profile_device(a), *db = gpuproj_profile_device(b);
 	const struct gpuproj_process_info *pa = gpuproj_profile_process(a);
@@ -185,13 +265,16 @@ compare(const struct gpuproj_profile *a, const struct gpuproj_profile *b, const 
 	if (na != nb)
 		fuzz_fail("%s: %zu attributes became %zu", what, na, nb);
 	tv = gpuproj_profile_attr(a, "tool_version");
-	if (!fuzz_same_str(tv ? tv : GPUPROJ_VERSION, gpuproj_profile_attr(b, "tool_version")))
+	/* Written, a profile without one gets ours; two loads of one text agree exactly. */
+	if (!fuzz_same_str(tv ? tv : round_trip ? GPUPROJ_VERSION : NULL,
+			   gpuproj_profile_attr(b, "tool_version")))
 		fuzz_fail("%s: tool version differs after a round trip", what);
 	if (gpuproj_profile_count(a) != gpuproj_profile_count(b))
 		fuzz_fail("%s: %zu kernels became %zu", what, gpuproj_profile_count(a),
 			  gpuproj_profile_count(b));
 	for (i = 0; i < gpuproj_profile_count(a); i++)
 		compare_kernel(gpuproj_profile_at(a, i), gpuproj_profile_at(b, i), i, what);
+	compare_timeline(a, b, what);
 }
 
 /* JSON text of p; NULL only on ENOMEM, anything else fails the oracle. */
@@ -227,20 +310,119 @@ from_text(const char *text, const char *what, const char *stage)
 	return p;
 }
 
+/* ---- what gpuproj shows people and spreadsheets (issue 25) ---- */
+
+void
+fuzz_check_terminal(const char *text, size_t len, const char *what)
+{
+	const unsigned char *u = (const unsigned char *)text;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if ((u[i] < 0x20 && u[i] != '\n') || u[i] == 0x7f)
+			fuzz_fail("%s: control byte 0x%02x at %zu reaches the terminal", what, u[i], i);
+		if (i + 1 < len && u[i] == 0xc2 && u[i + 1] >= 0x80 && u[i + 1] < 0xa0)
+			fuzz_fail("%s: C1 control U+00%02X at %zu reaches the terminal", what,
+				  u[i + 1], i);
+		if (i + 2 < len && text_bidi_len(text + i, NULL))
+			fuzz_fail("%s: a bidirectional control at %zu reaches the terminal", what, i);
+	}
+}
+
+void
+fuzz_check_csv(const char *text, size_t len, size_t n_text_columns, const char *what)
+{
+	size_t i = 0, col = 0, line = 1;
+
+	while (i < len) {
+		/* One field: its first character as a spreadsheet reads it (after the quote). */
+		char first;
+
+		if (text[i] == '"') {
+			first = i + 1 < len ? text[i + 1] : '\0';
+			for (i++; i < len; i++) {
+				if (text[i] == '"' && i + 1 < len && text[i + 1] == '"')
+					i++;
+				else if (text[i] == '"')
+					break;
+			}
+			i++;
+		} else {
+			first = text[i] == ',' || text[i] == '\n' ? '\0' : text[i];
+			while (i < len && text[i] != ',' && text[i] != '\n')
+				i++;
+		}
+		if (col < n_text_columns && first && strchr("=+-@\t\r", first))
+			fuzz_fail("%s: line %zu, column %zu begins with '%c': a spreadsheet runs it as "
+				  "a formula", what, line, col + 1, first);
+		if (i < len && text[i] == ',') {
+			col++;
+		} else {
+			col = 0;
+			line++;
+		}
+		i++;
+	}
+}
+
+/*
+ * The table and the CSV of a profile projected from the first GPU of the
+ * built-in targets.yaml onto the last: the table is safe on a terminal,
+ * and no kernel or tag cell of the CSV is a formula.
+ */
+static void
+check_writers(const struct gpuproj_profile *p, const char *what)
+{
+	static struct gpuproj_targets *targets;
+	struct gpuproj_run_projection run;
+	const struct gpuproj_target *src, *tgt;
+	char *text = NULL;
+	size_t len = 0, n;
+	FILE *f;
+
+	if (!targets && gpuproj_targets_load_builtin(&targets, NULL))
+		fuzz_fail("the built-in targets.yaml does not load");
+	n = gpuproj_targets_count(targets);
+	src = gpuproj_targets_get(targets, 0);
+	tgt = gpuproj_targets_get(targets, n - 1);
+	if (gpuproj_project_run(p, gpuproj_model_default(), src, tgt, NULL, &run) != GPUPROJ_OK)
+		return;
+	if ((f = open_memstream(&text, &len))) {
+		struct gpuproj_report_options opt = { .all_kernels = true, .profile_label = what };
+
+		if (gpuproj_report_table(f, p, src, &run, 1, &opt) == GPUPROJ_OK && !fclose(f))
+			fuzz_check_terminal(text, len, "the projection table");
+		else
+			fclose(f);
+		free(text);
+	}
+	text = NULL;
+	if ((f = open_memstream(&text, &len))) {
+		if (gpuproj_report_csv(f, p, src, &run, 1) == GPUPROJ_OK && !fclose(f))
+			fuzz_check_csv(text, len, 2, "the projection CSV");
+		else
+			fclose(f);
+		free(text);
+	}
+	gpuproj_run_projection_clear(&run);
+}
+
 void
 fuzz_check_profile(const struct gpuproj_profile *p, const char *what)
 {
 	struct gpuproj_profile *p2 = NULL, *p3 = NULL;
 	char *t1 = NULL, *t2 = NULL, *t3 = NULL;
 
+	check_writers(p, what);
+
 	t1 = to_text(p, what, "accepted");
 	if (!t1 || !(p2 = from_text(t1, what, "accepted")))
 		goto out;
-	compare(p, p2, what);
+	fuzz_compare_profiles(p, p2, true, what);
 	t2 = to_text(p2, what, "reloaded");
 	if (!t2 || !(p3 = from_text(t2, what, "reloaded")))
 		goto out;
-	compare(p2, p3, what);
+	fuzz_compare_profiles(p2, p3, true, what);
 	t3 = to_text(p3, what, "reloaded twice");
 	if (t3 && strcmp(t2, t3) != 0)
 		fuzz_fail("%s: writing a reloaded profile is not stable:\n%s\n----\n%s", what, t2, t3);

@@ -3,21 +3,30 @@
  * libFuzzer harness: the gpuproj-profile/1 JSON loader
  * (gpuproj_profile_load_buffer(), src/profile-json.c).
  *
- * Oracle: a profile the loader accepts is written, loads back and means the
- * same (fuzz_check_profile()); and every model projects each of its first
+ * Oracle: the loader, which parses large profiles in pieces, accepts and
+ * refuses exactly what one parse of the whole text does (the same message
+ * and position, the same profile); a profile it accepts is written, loads
+ * back and means the same (fuzz_check_profile()); and every model projects each of its first
  * kernels between two GPUs of the built-in targets.yaml either with an
- * error or with a finite, non-negative interval around its point.
+ * error or with a finite, non-negative interval around its point; and a
+ * whole-run timeline replays onto the source GPU and onto another into
+ * finite, non-negative parts whose bar adds up to the wall time, with a
+ * finite identity error and an explained share in [0, 1] (the identity
+ * tolerance itself is not asserted: the input's times are arbitrary).
  */
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
+#include <gpuproj/timeline.h>
 
 #include "fuzz-common.h"
+#include "profile-json.h"
 
 static struct gpuproj_targets *targets;
 
@@ -66,15 +75,81 @@ check_models(const struct gpuproj_profile *p)
 	}
 }
 
+/*
+ * Issue 25: the loader parses in pieces (the top level, then each kernel);
+ * it must accept and refuse exactly what one parse of the whole text does,
+ * with the same message and the same profile.
+ */
+static void
+check_pieces(const uint8_t *data, size_t size, int status, const struct gpuproj_error *err,
+	     const struct gpuproj_profile *p)
+{
+	struct gpuproj_profile *w = NULL;
+	struct gpuproj_error we = { 0 };
+	int ws = profile_load_buffer_whole((const char *)data, size, "fuzz.json", &w, &we);
+
+	if (ws != status || (status && (strcmp(we.message, err->message) != 0 ||
+					we.line != err->line || we.column != err->column)))
+		fuzz_fail("loaded in pieces: status %d, %d:%d %s; whole: status %d, %d:%d %s",
+			  status, err->line, err->column, err->message, ws, we.line, we.column,
+			  we.message);
+	if (!status)
+		fuzz_compare_profiles(p, w, false, "loaded in pieces against whole");
+	gpuproj_profile_free(w);
+}
+
+/* The replay of a timeline: finite, non-negative parts whose bar is the wall time. */
+static void
+check_whole(const struct gpuproj_profile *p)
+{
+	size_t n = gpuproj_targets_count(targets), i;
+	const struct gpuproj_target *src = gpuproj_targets_get(targets, 0);
+	const struct gpuproj_target *tgts[2] = { src, gpuproj_targets_get(targets, n - 1) };
+
+	if (!gpuproj_profile_timeline(p))
+		return;
+	for (i = 0; i < 2; i++) {
+		struct gpuproj_run_projection run;
+		const struct gpuproj_whole_run *w = &run.whole;
+		const double *parts[] = { &w->wall_ns, &w->lo_ns, &w->hi_ns, &w->replayed_ns,
+					  &w->carried_ns, &w->kernel_ns, &w->copy_ns, &w->host_ns,
+					  &w->idle_ns, &w->bar_kernel_ns, &w->bar_copy_ns,
+					  &w->bar_host_ns };
+		size_t j;
+
+		if (gpuproj_project_run(p, gpuproj_model_default(), src, tgts[i], NULL, &run) !=
+		    GPUPROJ_OK)
+			continue;
+		for (j = 0; w->valid && j < sizeof(parts) / sizeof(parts[0]); j++) {
+			if (!isfinite(*parts[j]) || *parts[j] < 0)
+				fuzz_fail("whole run onto %s: part %zu is %g", tgts[i]->name, j,
+					  *parts[j]);
+		}
+		if (w->valid && (fabs(w->bar_kernel_ns + w->bar_copy_ns + w->bar_host_ns +
+				      w->carried_ns - w->wall_ns) > 1e-6 * w->wall_ns + 1e-3 ||
+				 !isfinite(w->identity_error) || !(w->explained >= 0) ||
+				 w->explained > 1 + 1e-9))
+			fuzz_fail("whole run onto %s: bar %g + %g + %g + %g for a wall of %g, "
+				  "identity error %g, explained %g", tgts[i]->name, w->bar_kernel_ns,
+				  w->bar_copy_ns, w->bar_host_ns, w->carried_ns, w->wall_ns,
+				  w->identity_error, w->explained);
+		gpuproj_run_projection_clear(&run);
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct gpuproj_profile *p = NULL;
+	struct gpuproj_error err = { 0 };
+	int status = gpuproj_profile_load_buffer((const char *)data, size, "fuzz.json", &p, &err);
 
-	if (gpuproj_profile_load_buffer((const char *)data, size, "fuzz.json", &p, NULL))
+	check_pieces(data, size, status, &err, p);
+	if (status)
 		return 0;
 	fuzz_check_profile(p, "profile JSON");
 	check_models(p);
+	check_whole(p);
 	gpuproj_profile_free(p);
 	return 0;
 }

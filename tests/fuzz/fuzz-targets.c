@@ -7,8 +7,9 @@
  * emitter below (every value it holds, strings double-quoted with escapes,
  * numbers with 17 significant digits), that text loads, and the two sets
  * are equal field by field; every number lies within the schema's limits
- * (docs/targets-schema.md "Limits"); every GPU is found by its name and by
- * each of its match strings.
+ * (docs/targets-schema.md "Limits"), a host_link has all five numbers and
+ * its pageable rates do not exceed its pinned ones; every GPU is found by
+ * its name and by each of its match strings.
  */
 #include "config.h"
 
@@ -234,6 +235,16 @@ emit(const struct gpuproj_targets *s)
 			}
 		}
 		group(&sb, "max_tensor", t->max_tensor, GPUPROJ_TPREC_COUNT, tensor_key);
+		if (t->host_link.interface) {
+			const struct gpuproj_host_link *l = &t->host_link;
+
+			strbuf_printf(&sb, "    host_link:\n      interface: %s\n", l->interface);
+			num(&sb, "      ", "h2d_pinned_gbs", l->h2d_pinned_gbs);
+			num(&sb, "      ", "d2h_pinned_gbs", l->d2h_pinned_gbs);
+			num(&sb, "      ", "h2d_pageable_gbs", l->h2d_pageable_gbs);
+			num(&sb, "      ", "d2h_pageable_gbs", l->d2h_pageable_gbs);
+			num(&sb, "      ", "latency_us", l->latency_us);
+		}
 		num(&sb, "    ", "price_usd", t->price_usd);
 		num(&sb, "    ", "tdp_w", t->tdp_w);
 		strbuf_append(&sb, "    sources:\n");
@@ -290,7 +301,13 @@ compare(const struct gpuproj_targets *a, const struct gpuproj_targets *b, const 
 			  fuzz_same_num(x->ldst_shared_gops, y->ldst_shared_gops) &&
 			  fuzz_same_num(x->peak_dram_gbs, y->peak_dram_gbs) &&
 			  fuzz_same_num(x->price_usd, y->price_usd) && fuzz_same_num(x->tdp_w, y->tdp_w) &&
-			  x->n_sources == y->n_sources;
+			  x->n_sources == y->n_sources &&
+			  fuzz_same_str(x->host_link.interface, y->host_link.interface) &&
+			  fuzz_same_num(x->host_link.h2d_pinned_gbs, y->host_link.h2d_pinned_gbs) &&
+			  fuzz_same_num(x->host_link.d2h_pinned_gbs, y->host_link.d2h_pinned_gbs) &&
+			  fuzz_same_num(x->host_link.h2d_pageable_gbs, y->host_link.h2d_pageable_gbs) &&
+			  fuzz_same_num(x->host_link.d2h_pageable_gbs, y->host_link.d2h_pageable_gbs) &&
+			  fuzz_same_num(x->host_link.latency_us, y->host_link.latency_us);
 
 		for (j = 0; ok && j < 11; j++)
 			ok = lx[j] == ly[j];
@@ -354,6 +371,22 @@ check_limits(const struct gpuproj_targets *s)
 		for (j = 0; j < ARRAY_LENGTH(rates); j++) {
 			if (!isfinite(rates[j]) || rates[j] <= 0 || rates[j] > 1e9)
 				fuzz_fail("GPU '%s': rate %zu is %g", t->name, j, rates[j]);
+		}
+		if (t->host_link.interface) {
+			const struct gpuproj_host_link *l = &t->host_link;
+			double link[] = { l->h2d_pinned_gbs, l->d2h_pinned_gbs, l->h2d_pageable_gbs,
+					  l->d2h_pageable_gbs };
+
+			for (j = 0; j < ARRAY_LENGTH(link); j++) {
+				if (!isfinite(link[j]) || link[j] <= 0 || link[j] > 1e7)
+					fuzz_fail("GPU '%s': host_link rate %zu is %g", t->name, j,
+						  link[j]);
+			}
+			if (!(l->latency_us > 0 && l->latency_us <= 1e6) || link[2] > link[0] ||
+			    link[3] > link[1])
+				fuzz_fail("GPU '%s': host_link latency %g us, pageable %g/%g over "
+					  "pinned %g/%g", t->name, l->latency_us, link[2], link[3],
+					  link[0], link[1]);
 		}
 		if (gpuproj_targets_find(s, t->name) != t)
 			fuzz_fail("GPU '%s' is not found by its name", t->name);

@@ -16,7 +16,14 @@ compile a small checker against that header and run it. It asserts
       is sizeof(CUpti_ActivityKernelN), its appended members are where the
       header has them, and it knows every member the header appends;
   (d) cupti_is_13_0_ga() holds for the 13.0 GA release (wheel 13.0.48,
-      API 130000) and for no other 13.0 release (13.0.85 is 130001).
+      API 130000) and for no other 13.0 release (13.0.85 is 130001);
+  (f) for the whole run's kinds (MEMCPY, MEMSET, DRIVER, RUNTIME,
+      CUDA_EVENT, STREAM, SYNCHRONIZATION; issue 23): the kind's value is
+      gpuproj's, every member TIMELINE_READ (inject/cupti-records.h) reads
+      through the 13.0 struct is at the same offset and of the same size in
+      the record that header's comment names for the kind, and the double
+      (fake_other_record_for(), tests/fake/fake-records.h) writes that
+      record, with its size.
 The script itself checks that each header's members up to isDeviceLaunched
 are those of the installed CUpti_ActivityKernel10, in its order.
 
@@ -32,6 +39,11 @@ import subprocess
 import sys
 import tempfile
 
+# The whole run's kinds: CUpti_ActivityKind name, its value, what gpuproj reads of it.
+TIMELINE_KINDS = [("MEMCPY", 1, "TIMELINE_MEMCPY_READ"), ("MEMSET", 2, "TIMELINE_MEMSET_READ"),
+                  ("DRIVER", 4, "TIMELINE_API_READ"), ("RUNTIME", 5, "TIMELINE_API_READ"),
+                  ("CUDA_EVENT", 36, "TIMELINE_EVENT_READ"), ("STREAM", 37, "TIMELINE_STREAM_READ"),
+                  ("SYNCHRONIZATION", 38, "TIMELINE_SYNC_READ")]
 GA_WHEEL = "13.0.48"  # CUDA 13.0.0's CUPTI; 13.0.85 is 13.0 Update 1
 APPENDED = ["priority", "padding4", "executionModel", "padding5", "sourceGraphId", "padding6",
             "sourceGraphNodeId"]
@@ -55,6 +67,42 @@ def kernel_record_name(activity_h):
     newest = max((int(n) for n in re.findall(r"}\s*CUpti_ActivityKernel(\d+)\s*;", text)),
                  default=None)
     return (m.group(1) if m else None), newest, text
+
+
+def kind_record_name(text, kind):
+    """The record CUPTI_ACTIVITY_KIND_<kind> writes, per the header's comment on it."""
+    m = re.search(r"corresponding activity record structure\s+(?:\*\s+)?is\s+\\ref\s+"
+                  r"(?:\*\s+)?(CUpti_Activity\w+?)\.?\s*\*/\s*CUPTI_ACTIVITY_KIND_" + kind +
+                  r"\s*=", text)
+    if not m:  # DRIVER and RUNTIME: "... \\ref CUpti_ActivityAPI." then more text
+        block = re.search(r"/\*\*((?:(?!\*/).)*)\*/\s*CUPTI_ACTIVITY_KIND_" + kind + r"\s*=", text,
+                          flags=re.S)
+        m = block and re.search(r"\\ref\s+(?:\*\s+)?(CUpti_Activity\w+)", block.group(1))
+    return m.group(1) if m else None
+
+
+def timeline_checks(text):
+    """The C of check (f) for this header, or (None, problem)."""
+    out = ["#define TL_CHECK(rec, member) CHECK(offsetof(rec, member) == offsetof(TLR, member) "
+           "&& sizeof(((rec *)0)->member) == sizeof(((TLR *)0)->member), "
+           "#rec \".\" #member \" at %zu (%zu bytes), \" STR(TLR) \" has it at %zu (%zu bytes)\", "
+           "offsetof(rec, member), sizeof(((rec *)0)->member), offsetof(TLR, member), "
+           "sizeof(((TLR *)0)->member));"]
+    names = []
+    for kind, value, reads in TIMELINE_KINDS:
+        rec = kind_record_name(text, kind)
+        if not rec:
+            return None, f"no record named for CUPTI_ACTIVITY_KIND_{kind}"
+        names.append(f"{kind} {rec}")
+        out += [f"#undef TLR", f"#define TLR {rec}",
+                f"CHECK(CUPTI_ACTIVITY_KIND_{kind} == {value}, \"CUPTI_ACTIVITY_KIND_{kind} is "
+                f"%d, gpuproj's {value}\", (int)CUPTI_ACTIVITY_KIND_{kind});",
+                f"{reads}(TL_CHECK)",
+                f"o = fake_other_record_for({value}, api);",
+                f"CHECK(o && strcmp(o->record, \"{rec}\") == 0 && o->size == sizeof({rec}), "
+                f"\"the double writes %s (%zu bytes) for {kind}, the header {rec} (%zu)\", "
+                f"o ? o->record : \"nothing\", o ? o->size : 0, sizeof({rec}));"]
+    return "\n\t".join(out), ", ".join(names)
 
 
 def struct_members(text, name):
@@ -198,6 +246,12 @@ main(void)
 	      "API %u has no cacheControlMode, but gpuproj would send it from %u",
 	      api, RP_ENABLE_CACHE_API);
 #endif
+	/* (f) */
+	{
+		const struct fake_other_record *o;
+
+		TIMELINE_CHECKS
+	}
 	/* (d) */
 #ifdef EXPECT_GA
 	CHECK((api == 130000) == EXPECT_GA, "CUPTI_API_VERSION %u %s 13.0 GA's 130000", api,
@@ -280,8 +334,15 @@ def main():
             checks = " ".join(
                 (f"FAKE_AT({field}, {member})" if member in members else
                  f"FAKE_NONE({field}, {member})") for member, field in FAKE_MEMBERS.items())
+            tl_checks, tl_names = timeline_checks(text)
+            if tl_checks is None:
+                print(f"  FAIL: {tl_names}")
+                failed += 1
+                continue
+            print(f"  whole-run records: {tl_names}")
             with open(src, "w") as f:
-                f.write(CHECKER.replace("FAKE_CHECKS", checks))
+                f.write(CHECKER.replace("FAKE_CHECKS", checks).replace("TIMELINE_CHECKS",
+                                                                       tl_checks))
             flags = [f"-DKREC={name}", f'-DKREC_NAME="{name}"']
             with open(os.path.join(inc, "cupti_range_profiler.h"), errors="replace") as rh:
                 if "cacheControlMode" in rh.read():

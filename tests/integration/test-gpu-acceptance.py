@@ -70,6 +70,25 @@ def double_profile(tmp, root, libproj, fake_app, fake_libdir, targets):
         return json.load(f)
 
 
+def double_timing_profile(tmp, libproj, fake_app, fake_libdir, targets):
+    """A GPUPROJ_MODE=timing profile of the double with a whole-run timeline:
+    10 epochs of host work, an H2D copy, a kernel, a D2H copy (blocking)."""
+    out = os.path.join(tmp, "timing.json")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GPUPROJ_")}
+    env.update(LD_LIBRARY_PATH=fake_libdir, CUDA_INJECTION64_PATH=libproj, GPUPROJ_OUTPUT=out,
+               GPUPROJ_TARGETS=targets, GPUPROJ_MODE="timing",
+               FAKE_REPORT=os.path.join(tmp, "fake-timing.txt"))
+    cmds = ["init", "ctx 0",
+            "repeat 10 do host 5000 ; memcpy 1 h2d 1000000 42000 async ; "
+            "launch rt 1 %s 1024,1,1 256,1,1 0 10000 ; memcpy 1 d2h 1000000 42000" % COPY]
+    r = subprocess.run([fake_app] + cmds, env=env, cwd=tmp, capture_output=True, text=True)
+    if r.returncode != 0 or not os.path.exists(out):
+        print(r.stderr)
+        raise SystemExit("FAIL: fake-app in timing mode wrote no profile")
+    with open(out) as f:
+        return json.load(f)
+
+
 NCU_HEAD = ('"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream",'
             '"Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit",'
             '"Metric Value"\n')
@@ -213,7 +232,33 @@ def main():
         expect(len(lr) == 1 and lr[0].startswith("FAIL"),
                "long_running profiled (its launch returned after the replay): FAIL")
 
-        # 6. The shell script: syntax, and it hands its checks to this module.
+        # 6. The whole run (step 9): the identity check passes on the double, and fails
+        #    when the replay onto the source no longer gives the measured wall back.
+        tprof = double_timing_profile(tmp, libproj, fake_app, fake_libdir, targets)
+        rep5 = ga.Report()
+        buf = io.StringIO()
+        with redirect_stdout(buf):
+            ga.whole_run(rep5, "double", tprof, 0.5)
+        text = buf.getvalue()
+        expect(rep5.failed == 0 and rep5.passed == 2 and "identity error +0.00%" in text,
+               "whole run: timeline present and the identity check passes on the double")
+        expect("the record explains" in text and "of the process's 0.50 s" in text,
+               "whole run: the explained share and the traced part of the process reported")
+        bad = json.loads(json.dumps(tprof))
+        for p in bad["projections"]:
+            if p.get("target") == bad.get("source_target"):
+                p["whole_run"]["identity_error"] = 0.05
+        rep6 = ga.Report()
+        with redirect_stdout(io.StringIO()):
+            ga.whole_run(rep6, "double", bad)
+        expect(rep6.failed == 1, "whole run: a 5 % identity error fails")
+        del bad["timeline"]
+        rep7 = ga.Report()
+        with redirect_stdout(io.StringIO()):
+            ga.whole_run(rep7, "double", bad)
+        expect(rep7.failed == 1, "whole run: a profile without a timeline fails")
+
+        # 7. The shell script: syntax, and it hands its checks to this module.
         sh = os.path.join(root, "scripts", "gpu-acceptance.sh")
         r = subprocess.run(["bash", "-n", sh], capture_output=True, text=True)
         expect(r.returncode == 0, "gpu-acceptance.sh parses (bash -n)")

@@ -312,6 +312,48 @@ START_TEST(tensor_and_cuda_pipes)
 }
 END_TEST
 
+/*
+ * Issue 21, "quant and sol: say what they do with tensor work": a model
+ * that leaves tensor work off the tensor pipes says so in its note, with
+ * the share of FLOP it leaves out (2e10 of 2.2e10 = 90.9 %); the models
+ * that model it (hroof, hroof-occ, irm) never do.
+ */
+START_TEST(tensor_unmodelled_note)
+{
+	static const struct gpuproj_model_options notes = { .level_interval = true,
+							   .notes = true };
+	struct gpuproj_kernel *k = kernel("fused", 2e6);
+	struct gpuproj_targets *builtin = NULL;
+	const struct gpuproj_target *a100, *h100;
+	struct gpuproj_error err = { 0 };
+	struct gpuproj_projection p;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 1e9);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP16, 2e10);
+	bytes(k, 1e6, 1e6, 1e6, 0);
+	/* naive needs peak_bw_gbs, which the test GPUs lack: the built-in A100 and H100. */
+	ck_assert_int_eq(gpuproj_targets_load_builtin(&builtin, &err), GPUPROJ_OK);
+	a100 = gpuproj_targets_find(builtin, "A100-SXM4-40GB");
+	h100 = gpuproj_targets_find(builtin, "H100-SXM5-80GB");
+	gpuproj_model_project(gpuproj_model_find("naive"), k, a100, h100, &notes, &p);
+	ck_assert_msg(p.status == GPUPROJ_OK, "%s", p.why);
+	ck_assert_msg(strstr(p.note, "; tensor work 90.9% of FLOP not modelled: the datasheet "
+				     "FP32 and DRAM ratio by definition"), "%s", p.note);
+	for (const char *const *m = (const char *const[]){ "hroof", "hroof-occ", "irm", NULL }; *m;
+	     m++) {
+		gpuproj_model_project(gpuproj_model_find(*m), k, src, tgt, &notes, &p);
+		ck_assert_msg(!strstr(p.note, "not modelled"), "%s: %s", *m, p.note);
+	}
+	/* Without tensor work: no such note. */
+	k->metric_n[GPUPROJ_M_FLOP_TENSOR_FP16] = 0;
+	gpuproj_model_project(gpuproj_model_find("naive"), k, a100, h100, &notes, &p);
+	ck_assert_int_eq(p.status, GPUPROJ_OK);
+	ck_assert_ptr_null(strstr(p.note, "tensor"));
+	gpuproj_targets_free(builtin);
+}
+END_TEST
+
 START_TEST(shared_with_bank_conflicts)
 {
 	struct gpuproj_kernel *k = kernel("smem", 2e5);
@@ -819,6 +861,7 @@ hroof_suite(void)
 	tcase_add_test(tc, tensor_paths);
 	tcase_add_test(tc, tensor_bound);
 	tcase_add_test(tc, tensor_fallback_to_cuda_cores);
+	tcase_add_test(tc, tensor_unmodelled_note);
 	tcase_add_test(tc, tensor_and_cuda_pipes);
 	tcase_add_test(tc, flop_free_copy);
 	tcase_add_test(tc, mixed_fp32_fp64);

@@ -18,6 +18,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,9 +108,44 @@ START_TEST(html_and_xml)
 	CHECK_TEXT(html_escape, "<a href=\"x\">'&'</a>",
 		   "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
 	CHECK_TEXT(html_escape, "naïve – ok", "naïve – ok");
-	/* XML 1.0 forbids most control characters; tab and line breaks survive attributes. */
-	CHECK_TEXT(xml_escape, "a<b&'\"\t\n\r\x01" "c", "a&lt;b&amp;&apos;&quot;&#9;&#10;&#13;?c");
+	/*
+	 * XML 1.0 forbids most control characters and U+FFFE, U+FFFF (Char,
+	 * section 2.2): U+FFFD. Tab and line breaks survive attributes.
+	 */
+	CHECK_TEXT(xml_escape, "a<b&'\"\t\n\r\x01" "c",
+		   "a&lt;b&amp;&apos;&quot;&#9;&#10;&#13;\xef\xbf\xbd" "c");
 	CHECK_TEXT(xml_escape, NULL, "");
+}
+END_TEST
+
+/*
+ * Issue 25 #10: the non-characters U+FFFE and U+FFFF made JUnit XML no
+ * parser accepts; bidirectional overrides were kept silently in names
+ * shown to people (they reorder what is read). Before: both as they were.
+ */
+START_TEST(noncharacters_and_bidi)
+{
+	CHECK_TEXT(xml_escape, "k\xef\xbf\xbe" "x\xef\xbf\xbf", "k\xef\xbf\xbd" "x\xef\xbf\xbd");
+	CHECK_TEXT(xml_escape, "\xef\xbf\xbc ok", "\xef\xbf\xbc ok");
+	CHECK_TEXT(xml_escape, "a\xe2\x80\xae" "b", "a\\u202eb");
+	CHECK_TEXT(html_escape, "a\xe2\x80\xae" "b\xe2\x81\xa6", "a\\u202eb\\u2066");
+	CHECK_TEXT(md_text, "a\xe2\x80\xae" "b_", "a\\u202eb\\_");
+	CHECK_CODE("a\xe2\x80\x8f" "b", false, "`a\\u200fb`");
+}
+END_TEST
+
+/*
+ * Issue 25 #10: a bare URL in Markdown text is an autolink, <…>: escaped,
+ * its '_' became "\_" and the link GFM makes of it broke. Trailing
+ * punctuation stays outside; a word that only contains "http://" is text.
+ */
+START_TEST(md_text_bare_urls)
+{
+	CHECK_TEXT(md_text, "see https://x.org/a_b_c. and (https://y.org/p~q?r=1_2), done",
+		   "see <https://x.org/a_b_c>. and (<https://y.org/p~q?r=1_2>), done");
+	CHECK_TEXT(md_text, "http://h/x|y z", "<http://h/x>\\|y z");
+	CHECK_TEXT(md_text, "xhttps://a_b", "xhttps://a\\_b");
+	CHECK_TEXT(md_text, "https:// alone_", "https:// alone\\_");
 }
 END_TEST
 
@@ -132,6 +168,112 @@ START_TEST(json_numbers)
 }
 END_TEST
 
+/* ---- issue 25: text for terminals and logs, CSV formulas ---- */
+
+static char *
+term_of(const char *s)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	term_text(&sb, s, SIZE_MAX);
+	return strbuf_steal(&sb);
+}
+
+/*
+ * Issue 25 #3: what a terminal acts on is shown as an escape, as git and
+ * journalctl do: a window title (OSC 0), the clipboard (OSC 52), a
+ * carriage return that would overwrite the line with a fake PASS, a C1
+ * CSI, bytes that are not UTF-8, and a right-to-left override.
+ */
+START_TEST(term_text_escapes)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{ "plain name(int, float*)", "plain name(int, float*)" },
+		{ "\x1b]0;owned\a", "\\e]0;owned\\a" },
+		{ "\x1b]52;c;cHduZWQ=\x07", "\\e]52;c;cHduZWQ=\\a" },
+		{ "k\rgpuproj gate: PASS", "k\\rgpuproj gate: PASS" },
+		{ "tab\tnl\nbs\bvt\vff\fnul\x01" "del\x7f", "tab\\tnl\\nbs\\bvt\\vff\\fnul\\x01del\\x7f" },
+		{ "csi\xc2\x9b" "31m", "csi\\u009b31m" },
+		{ "rlo\xe2\x80\xae" "txt.exe", "rlo\\u202etxt.exe" },
+		{ "lri\xe2\x81\xa6" "x\xe2\x81\xa9", "lri\\u2066x\\u2069" },
+		{ "bad\xff\xfe", "bad\\xff\\xfe" },
+		{ "na\xc3\xafve \xe2\x80\x93 ok", "na\xc3\xafve \xe2\x80\x93 ok" },
+		/* Escaping twice changes nothing: libproj.so's log escapes the table's lines. */
+		{ "\\e]0;x\\a", "\\e]0;x\\a" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = term_of(cases[i].in);
+
+		ck_assert_str_eq(got, cases[i].want);
+		ck_assert(term_text_needs_escape(cases[i].in) == (strcmp(cases[i].in, got) != 0));
+		free(got);
+	}
+}
+END_TEST
+
+/* A truncated name never cuts an escape or a UTF-8 sequence in half, and says "...". */
+START_TEST(term_text_cut)
+{
+	char buf[16];
+
+	/* "abc" + "\e" (2) + "[31mdef": 7 bytes of room cut before the escape. */
+	ck_assert_str_eq(term_text_buf("abc\x1b[31mdefghij", buf, 8), "abc...");
+	ck_assert_str_eq(term_text_buf("abc\x1b[31mdefghij", buf, 9), "abc\\e...");
+	/* A four-byte escape is never split: "ab\x01" would be cut to "ab\x" by bytes. */
+	ck_assert_str_eq(term_text_buf("ab\x01zzzzzzz", buf, 9), "ab...");
+	ck_assert_str_eq(term_text_buf("ab\x01zzzzzzz", buf, 10), "ab\\x01...");
+	/* UTF-8: the cut comes before "é", never between its two bytes. */
+	ck_assert_str_eq(term_text_buf("abcd\xc3\xa9" "fghijkl", buf, 9), "abcd...");
+	/* What fits is shown whole, without "...". */
+	ck_assert_str_eq(term_text_buf("ab\x1b", buf, 5), "ab\\e");
+	ck_assert_str_eq(term_text_buf("exactly-15-byte", buf, 16), "exactly-15-byte");
+}
+END_TEST
+
+static char *
+csv_of(const char *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	csv_write_field(f, s);
+	fclose(f);
+	return text;
+}
+
+/*
+ * Issue 25 #2: a cell that begins like a formula (= + - @ tab CR) is
+ * neutralised as OWASP recommends: a leading single quote, and quoted.
+ */
+START_TEST(csv_formula_neutralised)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{ "=HYPERLINK(\"http://x\")", "\"'=HYPERLINK(\"\"http://x\"\")\"" },
+		{ "+1+1", "\"'+1+1\"" },
+		{ "-2+3", "\"'-2+3\"" },
+		{ "@SUM(A1:A9)", "\"'@SUM(A1:A9)\"" },
+		{ "\tcmd", "\"'\tcmd\"" },
+		{ "\rcmd", "\"'\rcmd\"" },
+		{ "saxpy", "saxpy" },
+		{ "a=b", "a=b" },
+		{ "a,b", "\"a,b\"" },
+		{ "", "" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = csv_of(cases[i].in);
+
+		ck_assert_str_eq(got, cases[i].want);
+		free(got);
+	}
+}
+END_TEST
+
 static Suite *
 common_suite(void)
 {
@@ -144,6 +286,11 @@ common_suite(void)
 	tcase_add_test(tc, md_text_escapes);
 	tcase_add_test(tc, html_and_xml);
 	tcase_add_test(tc, json_numbers);
+	tcase_add_test(tc, term_text_escapes);
+	tcase_add_test(tc, term_text_cut);
+	tcase_add_test(tc, csv_formula_neutralised);
+	tcase_add_test(tc, noncharacters_and_bidi);
+	tcase_add_test(tc, md_text_bare_urls);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -476,6 +476,133 @@ out:
 }
 END_TEST
 
+/*
+ * Issue 21: the hierarchical rooflines of a kernel with tensor work draw its
+ * tensor-pipe ceilings (Okabe–Ito purple, #CC79A7, nowhere else in a report
+ * of a profile without tensor work) and the caption names them with their
+ * rates: targets-test.yaml's SrcGPU peak_tensor.fp16 20 TFLOP/s, TgtGPU
+ * max_tensor.fp16 60 (the measured rate goes before its peak, 80).
+ */
+START_TEST(roofline_tensor_roofs)
+{
+	struct gpuproj_targets *t = load_targets("targets-test.yaml");
+	struct gpuproj_profile *p = load_profile("profile-tensor.json");
+	struct gpuproj_profile *q = load_profile("report-rank0.json");
+	struct gpuproj_report_input in = { p, "tensor.json", NULL };
+	struct gpuproj_report_doc_options opt = { 0 };
+	struct gpuproj_report_doc *doc = NULL;
+	struct gpuproj_error err = { 0 };
+	const char *target = "TgtGPU";
+	char *html = NULL, *end;
+	const char *svg;
+	int r;
+
+	opt.date = DATE;
+	opt.model = gpuproj_model_find("hroof");
+	opt.target_names = &target;
+	opt.n_target_names = 1;
+	ck_assert_msg(gpuproj_report_doc_new(&in, 1, t, &opt, &doc, &err) == GPUPROJ_OK, "%s",
+		      err.message);
+	r = gpuproj_report_doc_html(doc, &html, NULL, &err);
+	if (r == GPUPROJ_E_UNSUPPORTED) {
+		test_skip(err.message);
+		goto out;
+	}
+	ck_assert_msg(r == GPUPROJ_OK, "%s", err.message);
+	svg = strstr(html, "<svg id=\"p1-roofline-1\"");
+	ck_assert_ptr_nonnull(svg);
+	end = strstr(svg, "</svg>");
+	ck_assert_ptr_nonnull(end);
+	*end = '\0';
+	ck_assert_ptr_nonnull(strstr(svg, "#CC79A7"));
+	*end = '<';
+	ck_assert_ptr_nonnull(strstr(html, "Purple: the tensor-pipe ceilings of the kernel's tensor "
+					   "work (max_tensor, else peak_tensor), on SrcGPU tensor "
+					   "fp16 20 TFLOP/s; on TgtGPU tensor fp16 60 TFLOP/s."));
+	free(html);
+	html = NULL;
+	gpuproj_report_doc_free(doc);
+	doc = NULL;
+
+	/* Without tensor work: no purple anywhere, no such sentence. */
+	in.profile = q;
+	opt.target_names = NULL;
+	opt.n_target_names = 0;
+	gpuproj_targets_free(t);
+	t = load_targets(NULL);
+	ck_assert_int_eq(gpuproj_report_doc_new(&in, 1, t, &opt, &doc, &err), GPUPROJ_OK);
+	ck_assert_int_eq(gpuproj_report_doc_html(doc, &html, NULL, &err), GPUPROJ_OK);
+	ck_assert_ptr_null(strstr(html, "#CC79A7"));
+	ck_assert_ptr_null(strstr(html, "tensor-pipe ceilings"));
+out:
+	free(html);
+	gpuproj_report_doc_free(doc);
+	gpuproj_profile_free(p);
+	gpuproj_profile_free(q);
+	gpuproj_targets_free(t);
+}
+END_TEST
+
+/*
+ * Issue 21: with tensor work, the rankings (Markdown and HTML) say where it
+ * runs on each target: a Pascal GPU has no tensor path, so FP16 tensor work
+ * runs there on CUDA-core FP32 (gpuproj_tensor_path()); an H100 runs it on
+ * its own. A profile without tensor work gets no such column.
+ */
+START_TEST(ranking_tensor_paths)
+{
+	struct gpuproj_targets *t = load_targets(NULL);
+	struct gpuproj_profile *p = load_profile("profile-tensor.json");
+	struct gpuproj_profile *q = load_profile("report-rank0.json");
+	struct gpuproj_report_input in = { p, "tensor.json", "A100-SXM4-40GB" };
+	const char *names[] = { "H100-SXM5-80GB", "Tesla-P100-PCIe-16GB" };
+	struct gpuproj_report_doc_options opt = { 0 };
+	struct gpuproj_report_doc *doc = NULL;
+	struct gpuproj_error err = { 0 };
+	char *md, *html, *line;
+
+	opt.date = DATE;
+	opt.no_charts = true;
+	opt.target_names = names;
+	opt.n_target_names = 2;
+	ck_assert_msg(gpuproj_report_doc_new(&in, 1, t, &opt, &doc, &err) == GPUPROJ_OK, "%s",
+		      err.message);
+	md = md_of(doc);
+	ck_assert_ptr_nonnull(strstr(md, "| Carried unprojected | Tensor work runs on |\n"));
+	line = strstr(md, "| Tesla-P100-PCIe-16GB |");
+	ck_assert_ptr_nonnull(line);
+	ck_assert(strstr(line, "| fp16 on CUDA-core fp32 |\n") &&
+		  strstr(line, "| fp16 on CUDA-core fp32 |\n") < strchr(line, '\n'));
+	line = strstr(md, "| H100-SXM5-80GB |");
+	ck_assert_ptr_nonnull(line);
+	ck_assert(strstr(line, "| own tensor paths |\n") &&
+		  strstr(line, "| own tensor paths |\n") < strchr(line, '\n'));
+	html = html_of(doc);
+	ck_assert_ptr_nonnull(strstr(html, "<th>Tensor work runs on</th>"));
+	ck_assert_ptr_nonnull(strstr(html, "<td>fp16 on CUDA-core fp32</td></tr>"));
+	free(md);
+	free(html);
+	gpuproj_report_doc_free(doc);
+	doc = NULL;
+
+	in.profile = q;
+	in.source = NULL;
+	opt.target_names = NULL;
+	opt.n_target_names = 0;
+	ck_assert_int_eq(gpuproj_report_doc_new(&in, 1, t, &opt, &doc, &err), GPUPROJ_OK);
+	md = md_of(doc);
+	html = html_of(doc);
+	ck_assert_ptr_null(strstr(md, "Tensor work runs on"));
+	ck_assert_ptr_null(strstr(html, "Tensor work runs on"));
+	free(md);
+	free(html);
+	gpuproj_report_doc_free(doc);
+	gpuproj_profile_free(p);
+	gpuproj_profile_free(q);
+	gpuproj_targets_free(t);
+}
+END_TEST
+
 START_TEST(date_is_reproducible)
 {
 	struct gpuproj_targets *t = load_targets("targets-test.yaml");
@@ -665,6 +792,12 @@ START_TEST(cli_writes_both_reproducibly)
 	ck_assert_ptr_null(strstr(h1, "data-target=\"A100-SXM4-40GB\""));
 	ck_assert_ptr_nonnull(strstr(m1, "## Profile 2: "));
 	/*
+	 * Issue 25 #10: a bare URL of a source is an autolink, its '_' intact.
+	 * Before: ".../CUDA\_C\_Programming\_Guide.pdf", a broken link.
+	 */
+	ck_assert_ptr_nonnull(strstr(m1, "<https://docs.nvidia.com/cuda/archive/9.1/pdf/"
+				     "CUDA_C_Programming_Guide.pdf>;"));
+	/*
 	 * The built-in intervals were fitted with the source (V100-PCIe-16GB)
 	 * but not the H100 or the MI300X: their intervals are marked, with
 	 * the footnote; the source's own row is not calibrated, so not marked.
@@ -705,6 +838,8 @@ report_html_suite(void)
 	tcase_add_test(lib, two_profiles_combined);
 	tcase_add_test(lib, models_disagree_section);
 	tcase_add_test(lib, html_with_charts);
+	tcase_add_test(lib, roofline_tensor_roofs);
+	tcase_add_test(lib, ranking_tensor_paths);
 	tcase_add_test(lib, date_is_reproducible);
 	tcase_add_test(lib, bad_inputs);
 	tcase_set_timeout(lib, 120);

@@ -93,16 +93,23 @@ variant(const char *from, const char *to)
 	return replace_in(base_yaml, from, to);
 }
 
+/* base_yaml + tail (malloc'd). */
+static char *
+base_plus(const char *tail)
+{
+	char *out = malloc(sizeof(base_yaml) + strlen(tail));
+
+	ck_assert_ptr_nonnull(out);
+	strcpy(out, base_yaml);
+	strcat(out, tail);
+	return out;
+}
+
 /* base_yaml + rates_tail (malloc'd). */
 static char *
 rates_yaml(void)
 {
-	char *out = malloc(sizeof(base_yaml) + sizeof(rates_tail));
-
-	ck_assert_ptr_nonnull(out);
-	strcpy(out, base_yaml);
-	strcat(out, rates_tail);
-	return out;
+	return base_plus(rates_tail);
 }
 
 /* Load `text`; expect failure with status, line, column and message. */
@@ -251,23 +258,26 @@ static const char tensor_tail[] =
 static char *
 tensor_yaml(void)
 {
-	char *out = malloc(sizeof(base_yaml) + sizeof(tensor_tail));
-
-	ck_assert_ptr_nonnull(out);
-	strcpy(out, base_yaml);
-	strcat(out, tensor_tail);
-	return out;
+	return base_plus(tensor_tail);
 }
 
+/* tail_yaml() with `from` replaced by `to`: expect the schema error. */
 static void
-expect_tensor_error(const char *from, const char *to, int line, int column, const char *message)
+expect_tail_error(char *(*tail_yaml)(void), const char *from, const char *to, int line,
+		  int column, const char *message)
 {
-	char *base = tensor_yaml();
+	char *base = tail_yaml();
 	char *text = replace_in(base, from, to);
 
 	expect_error(text, GPUPROJ_E_SCHEMA, line, column, message);
 	free(text);
 	free(base);
+}
+
+static void
+expect_tensor_error(const char *from, const char *to, int line, int column, const char *message)
+{
+	expect_tail_error(tensor_yaml, from, to, line, column, message);
 }
 
 START_TEST(tensor_rates)
@@ -340,12 +350,7 @@ END_TEST
 static void
 expect_rates_error(const char *from, const char *to, int line, int column, const char *message)
 {
-	char *base = rates_yaml();
-	char *text = replace_in(base, from, to);
-
-	expect_error(text, GPUPROJ_E_SCHEMA, line, column, message);
-	free(text);
-	free(base);
+	expect_tail_error(rates_yaml, from, to, line, column, message);
 }
 
 /*

@@ -1,0 +1,1061 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timeline recorder (timeline-rec.h): API calls and GPU records →
+ * epochs → the profile's timeline (include/gpuproj/timeline.h). What is
+ * recorded, how it is bounded and the replay's error bound are in
+ * timeline.h and docs/internals/DESIGN.md §8; the rules of taking a call are in
+ * timeline-rec.h.
+ *
+ * Thread safety: one mutex around everything; the core's timeline is only
+ * touched under it.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gpuproj/timeline.h>
+
+#include "log.h"
+#include "timeline-rec.h"
+
+/* ---- queued records ---- */
+
+enum { DEV_OP = 0, DEV_SYNC, DEV_EVENT };
+
+/* A GPU, sync or event record waiting for its call (pool entry). */
+struct dev {
+	uint8_t type;		/* DEV_* */
+	uint32_t next;		/* next record of the same call, index + 1 (0: none) */
+	uint32_t tick;		/* when it arrived */
+	union {
+		struct inj_op_record op;
+		struct inj_sync_record sync;
+		struct inj_event_record event;
+	} u;
+};
+
+/* An API call waiting to be taken. */
+struct call {
+	uint64_t start, end;
+	uint32_t corr;
+	uint32_t arrived_ms;	/* when it arrived (the recorder's clock, ms) */
+	uint8_t expect;
+	bool runtime;
+};
+
+#define STREAM_SLOTS 256
+#define EVENT_SLOTS 256
+#define GRAPH_POOL 1024
+
+/* One application thread: its queued calls and the epoch being built. */
+struct thr {
+	uint32_t tid;
+	uint32_t index;		/* thread number in the profile */
+	struct call *q;		/* queued calls [qh, qn), sorted by start */
+	size_t qh, qn, qcap;
+	uint32_t waited;	/* ticks the head call has waited */
+	/* the epoch */
+	struct gpuproj_tl_raw *raw;	/* [GPUPROJ_TL_MAX_NODES] */
+	struct gpuproj_tl_node *nodes;	/* [GPUPROJ_TL_MAX_NODES]: its fold, reused */
+	size_t n_raw;
+	bool open, perturbed, incomplete;
+	uint64_t start, outstanding;
+	struct { uint32_t ctx, stream; } streams[STREAM_SLOTS];
+	size_t n_streams;
+	uint64_t events[EVENT_SLOTS];
+	size_t n_events;
+	struct gpuproj_tl_graph_kernel *gpool;	/* [GRAPH_POOL], graph nodes' kernels */
+	size_t n_gpool;
+	/* the thread's traced span: its first call's start, its last epoch's end */
+	bool seen;
+	uint64_t first, last;
+};
+
+/* A context's legacy default stream (from the stream records). */
+struct legacy {
+	uint32_t ctx, stream;
+};
+
+struct inj_timeline {
+	pthread_mutex_t lock;
+	uint64_t (*now)(void);
+	uint64_t t_start, t_end;
+	bool finished;
+	struct gpuproj_timeline *tl;
+	struct thr *thr[GPUPROJ_TL_MAX_THREADS];
+	size_t n_thr;
+	struct thr *last_thr;
+	uint64_t extra_calls;	/* calls of threads beyond GPUPROJ_TL_MAX_THREADS */
+	double extra_ns;
+	/* records by correlation id: open addressing, key 0 = empty */
+	uint32_t *keys, *heads;	/* head: pool index + 1 */
+	size_t mask, n_keys;
+	struct dev *pool;
+	uint32_t *free_list;
+	size_t n_pool, cap_pool, n_free;
+	size_t n_dev;		/* records queued */
+	uint32_t tick;
+	uint32_t last_purge;
+	size_t n_calls;		/* calls queued, every thread */
+	uint32_t batch_ms;	/* CLOCK_MONOTONIC, ms, when the current batch began */
+	struct legacy *legacy;
+	size_t n_legacy;
+	uint64_t dropped_orphans;
+	bool oom;
+};
+
+static void
+oom(struct inj_timeline *t)
+{
+	if (!t->oom) {
+		t->oom = true;
+		inj_warn("out of memory recording the whole-run timeline: it stops here (the whole "
+			 "run will be projected from what was recorded so far)");
+	}
+}
+
+struct inj_timeline *
+inj_timeline_new(uint64_t (*now)(void))
+{
+	struct inj_timeline *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->tl = gpuproj_timeline_new();
+	t->mask = 4095;
+	t->keys = calloc(t->mask + 1, sizeof(*t->keys));
+	t->heads = calloc(t->mask + 1, sizeof(*t->heads));
+	if (!t->tl || !t->keys || !t->heads) {
+		gpuproj_timeline_free(t->tl);
+		free(t->keys);
+		free(t->heads);
+		free(t);
+		return NULL;
+	}
+	pthread_mutex_init(&t->lock, NULL);
+	t->now = now;
+	if (now)
+		t->t_start = now();
+	return t;
+}
+
+void
+inj_timeline_start(struct inj_timeline *t, uint64_t (*now)(void))
+{
+	if (!t)
+		return;
+	pthread_mutex_lock(&t->lock);
+	t->now = now;
+	t->t_start = now ? now() : 0;
+	pthread_mutex_unlock(&t->lock);
+}
+
+static void
+thr_free(struct thr *h)
+{
+	if (!h)
+		return;
+	free(h->q);
+	free(h->raw);
+	free(h->nodes);
+	free(h->gpool);
+	free(h);
+}
+
+void
+inj_timeline_free(struct inj_timeline *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->n_thr; i++)
+		thr_free(t->thr[i]);
+	gpuproj_timeline_free(t->tl);
+	free(t->keys);
+	free(t->heads);
+	free(t->pool);
+	free(t->free_list);
+	free(t->legacy);
+	pthread_mutex_destroy(&t->lock);
+	free(t);
+}
+
+/* ---- the correlation map ---- */
+
+static size_t
+slot_of(uint32_t key, size_t mask)
+{
+	return (size_t)(key * 2654435761u) & mask;
+}
+
+static bool
+map_grow(struct inj_timeline *t)
+{
+	size_t cap = 2 * (t->mask + 1), i;
+	uint32_t *keys = calloc(cap, sizeof(*keys)), *heads = calloc(cap, sizeof(*heads));
+
+	if (!keys || !heads) {
+		free(keys);
+		free(heads);
+		return false;
+	}
+	for (i = 0; i <= t->mask; i++) {
+		size_t j;
+
+		if (!t->keys[i])
+			continue;
+		for (j = slot_of(t->keys[i], cap - 1); keys[j]; j = (j + 1) & (cap - 1))
+			;
+		keys[j] = t->keys[i];
+		heads[j] = t->heads[i];
+	}
+	free(t->keys);
+	free(t->heads);
+	t->keys = keys;
+	t->heads = heads;
+	t->mask = cap - 1;
+	return true;
+}
+
+static size_t
+map_find(const struct inj_timeline *t, uint32_t key)
+{
+	size_t j;
+
+	for (j = slot_of(key, t->mask); t->keys[j]; j = (j + 1) & t->mask) {
+		if (t->keys[j] == key)
+			return j;
+	}
+	return SIZE_MAX;
+}
+
+/* Remove slot j (backward shift, so lookups need no tombstones). */
+static void
+map_remove(struct inj_timeline *t, size_t j)
+{
+	size_t i = j, k;
+
+	t->keys[i] = 0;
+	t->heads[i] = 0;
+	t->n_keys--;
+	for (k = (i + 1) & t->mask; t->keys[k]; k = (k + 1) & t->mask) {
+		size_t home = slot_of(t->keys[k], t->mask);
+
+		/* Move k to i when its home is not in (i, k]. */
+		if ((k > i && (home <= i || home > k)) || (k < i && home <= i && home > k)) {
+			t->keys[i] = t->keys[k];
+			t->heads[i] = t->heads[k];
+			t->keys[k] = 0;
+			t->heads[k] = 0;
+			i = k;
+		}
+	}
+}
+
+static struct dev *
+dev_new(struct inj_timeline *t, uint32_t key)
+{
+	uint32_t idx;
+	size_t j;
+	struct dev *d;
+
+	if (!key)
+		return NULL;
+	if (t->n_free) {
+		idx = t->free_list[--t->n_free];
+	} else {
+		if (t->n_pool == t->cap_pool) {
+			size_t cap = t->cap_pool ? 2 * t->cap_pool : 1024;
+			struct dev *p = realloc(t->pool, cap * sizeof(*p));
+			uint32_t *f;
+
+			if (!p)
+				return NULL;
+			t->pool = p;
+			f = realloc(t->free_list, cap * sizeof(*f));
+			if (!f)
+				return NULL;
+			t->free_list = f;
+			t->cap_pool = cap;
+		}
+		idx = (uint32_t)t->n_pool++;
+	}
+	if ((t->n_keys + 1) * 2 > t->mask + 1 && !map_grow(t)) {
+		t->free_list[t->n_free++] = idx;
+		return NULL;
+	}
+	d = &t->pool[idx];
+	memset(d, 0, sizeof(*d));
+	d->tick = t->tick;
+	j = map_find(t, key);
+	if (j == SIZE_MAX) {
+		for (j = slot_of(key, t->mask); t->keys[j]; j = (j + 1) & t->mask)
+			;
+		t->keys[j] = key;
+		t->n_keys++;
+	} else {
+		d->next = t->heads[j];
+	}
+	t->heads[j] = idx + 1;
+	t->n_dev++;
+	return d;
+}
+
+static void
+dev_free_chain(struct inj_timeline *t, uint32_t head)
+{
+	while (head) {
+		uint32_t idx = head - 1;
+
+		head = t->pool[idx].next;
+		t->free_list[t->n_free++] = idx;
+		t->n_dev--;
+	}
+}
+
+/*
+ * Records no call took (its API record was dropped, or it belongs to a
+ * thread not followed): dropped after INJ_TL_ORPHAN_TICKS, so the map stays
+ * bounded. A rebuild of the map, every 10 ticks.
+ */
+static void
+purge_orphans(struct inj_timeline *t)
+{
+	size_t i;
+	bool again = true;
+
+	if (t->tick - t->last_purge < 10)
+		return;
+	t->last_purge = t->tick;
+	while (again) {
+		again = false;
+		for (i = 0; i <= t->mask; i++) {
+			if (!t->keys[i] || t->tick - t->pool[t->heads[i] - 1].tick < INJ_TL_ORPHAN_TICKS)
+				continue;
+			dev_free_chain(t, t->heads[i]);
+			t->dropped_orphans++;
+			map_remove(t, i);
+			again = true; /* the shift may have moved an old one to a visited slot */
+		}
+	}
+}
+
+/* ---- threads ---- */
+
+static struct thr *
+thread_of(struct inj_timeline *t, uint32_t tid)
+{
+	struct thr *h;
+	size_t i;
+
+	if (t->last_thr && t->last_thr->tid == tid)
+		return t->last_thr;
+	for (i = 0; i < t->n_thr; i++) {
+		if (t->thr[i]->tid == tid)
+			return t->last_thr = t->thr[i];
+	}
+	if (t->n_thr == GPUPROJ_TL_MAX_THREADS)
+		return NULL;
+	h = calloc(1, sizeof(*h));
+	if (!h || !(h->raw = calloc(GPUPROJ_TL_MAX_NODES, sizeof(*h->raw))) ||
+	    !(h->nodes = calloc(GPUPROJ_TL_MAX_NODES, sizeof(*h->nodes))) ||
+	    !(h->gpool = calloc(GRAPH_POOL, sizeof(*h->gpool)))) {
+		thr_free(h);
+		oom(t);
+		return NULL;
+	}
+	h->tid = tid;
+	h->index = (uint32_t)t->n_thr;
+	t->thr[t->n_thr++] = h;
+	return t->last_thr = h;
+}
+
+/*
+ * Before b in the queue: earlier start; at the same start the earlier
+ * correlation id (ids follow the order calls began on a thread, so a call
+ * comes before the driver calls nested in it, even when a clock gives
+ * them all the same instant [GPU?]).
+ */
+static bool
+call_before(const struct call *a, const struct call *b)
+{
+	if (a->start != b->start)
+		return a->start < b->start;
+	return a->corr < b->corr;
+}
+
+static bool
+enqueue_call(struct thr *h, const struct call *c)
+{
+	size_t i;
+
+	/* Full: compact when any is taken, else grow (so capacity follows the calls queued). */
+	if (h->qn == h->qcap && h->qh > 0) {
+		memmove(h->q, h->q + h->qh, (h->qn - h->qh) * sizeof(*h->q));
+		h->qn -= h->qh;
+		h->qh = 0;
+	}
+	if (h->qn == h->qcap) {
+		size_t cap = h->qcap ? 2 * h->qcap : 256;
+		struct call *q = realloc(h->q, cap * sizeof(*q));
+
+		if (!q)
+			return false;
+		h->q = q;
+		h->qcap = cap;
+	}
+	/* Calls arrive nearly in order: the tail's neighbourhood first, else a binary search. */
+	i = h->qn;
+	if (i > h->qh && call_before(c, &h->q[i - 1])) {
+		i--;
+		if (i > h->qh && call_before(c, &h->q[i - 1])) {
+			size_t lo = h->qh, hi = i - 1;
+
+			/* The first position whose call is not before c, in [lo, hi]. */
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (call_before(&h->q[mid], c))
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			i = lo;
+		}
+	}
+	memmove(h->q + i + 1, h->q + i, (h->qn - i) * sizeof(*h->q));
+	h->q[i] = *c;
+	h->qn++;
+	return true;
+}
+
+/* ---- records in ---- */
+
+enum take_mode { TAKE_TICK, TAKE_PRESSURE, TAKE_ALL };
+static void process_thread(struct inj_timeline *t, struct thr *h, enum take_mode mode,
+			   size_t limit);
+
+void
+inj_timeline_api(struct inj_timeline *t, const struct inj_api_record *r)
+{
+	struct call c = { r->start, r->end < r->start ? r->start : r->end, r->corr, 0, r->expect,
+			  r->runtime };
+	struct thr *h;
+
+	if (!t || t->finished || t->oom)
+		return;
+	c.arrived_ms = t->batch_ms;
+	h = thread_of(t, r->tid);
+	if (!h) {
+		if (!t->oom) {
+			t->extra_calls++;
+			t->extra_ns += (double)(c.end - c.start);
+		}
+	} else if (!enqueue_call(h, &c)) {
+		oom(t);
+	} else {
+		t->n_calls++;
+		/* The hard bound on one thread's queue (its memory): its oldest half, now. */
+		if (h->qn - h->qh > INJ_TL_MAX_CALLS / 2)
+			process_thread(t, h, TAKE_ALL, INJ_TL_MAX_CALLS / 4);
+	}
+}
+
+static void
+dev_add(struct inj_timeline *t, uint32_t key, int type, const void *rec, size_t size)
+{
+	struct dev *d;
+
+	if (!t || t->finished || t->oom)
+		return;
+	d = dev_new(t, key);
+	if (d) {
+		d->type = (uint8_t)type;
+		memcpy(&d->u, rec, size);
+	} else if (key) {
+		oom(t);
+	}
+}
+
+void
+inj_timeline_op(struct inj_timeline *t, const struct inj_op_record *r)
+{
+	/* A copy is found by its runtime call when it has one (the driver call is nested in it). */
+	dev_add(t, r->rt_corr ? r->rt_corr : r->corr, DEV_OP, r, sizeof(*r));
+}
+
+void
+inj_timeline_sync(struct inj_timeline *t, const struct inj_sync_record *r)
+{
+	dev_add(t, r->corr, DEV_SYNC, r, sizeof(*r));
+}
+
+void
+inj_timeline_event(struct inj_timeline *t, const struct inj_event_record *r)
+{
+	dev_add(t, r->corr, DEV_EVENT, r, sizeof(*r));
+}
+
+void
+inj_timeline_stream(struct inj_timeline *t, uint32_t ctx, uint32_t stream, bool legacy)
+{
+	struct legacy *v;
+	size_t i;
+
+	if (!t || !legacy || t->finished)
+		return;
+	for (i = 0; i < t->n_legacy; i++) {
+		if (t->legacy[i].ctx == ctx)
+			break;
+	}
+	if (i == t->n_legacy) {
+		v = realloc(t->legacy, (t->n_legacy + 1) * sizeof(*v));
+		if (v) {
+			t->legacy = v;
+			t->n_legacy++;
+		}
+	}
+	if (i < t->n_legacy) {
+		t->legacy[i].ctx = ctx;
+		t->legacy[i].stream = stream;
+	}
+}
+
+static bool
+is_legacy(const struct inj_timeline *t, uint32_t ctx, uint32_t stream)
+{
+	size_t i;
+
+	for (i = 0; i < t->n_legacy; i++) {
+		if (t->legacy[i].ctx == ctx)
+			return t->legacy[i].stream == stream;
+	}
+	return false;
+}
+
+/* ---- epochs ---- */
+
+static uint16_t
+stream_slot(struct thr *h, uint32_t ctx, uint32_t stream)
+{
+	size_t i;
+
+	for (i = 0; i < h->n_streams; i++) {
+		if (h->streams[i].ctx == ctx && h->streams[i].stream == stream)
+			return (uint16_t)i;
+	}
+	if (h->n_streams == STREAM_SLOTS)
+		return STREAM_SLOTS - 1; /* beyond: folded into the last slot (more order, not less) */
+	h->streams[h->n_streams].ctx = ctx;
+	h->streams[h->n_streams].stream = stream;
+	return (uint16_t)h->n_streams++;
+}
+
+static uint16_t
+event_slot(struct thr *h, uint64_t id, bool add)
+{
+	size_t i;
+
+	if (!id)
+		return GPUPROJ_TL_NONE;
+	for (i = 0; i < h->n_events; i++) {
+		if (h->events[i] == id)
+			return (uint16_t)i;
+	}
+	if (!add || h->n_events == EVENT_SLOTS)
+		return GPUPROJ_TL_NONE;
+	h->events[h->n_events] = id;
+	return (uint16_t)h->n_events++;
+}
+
+/* Close the thread's epoch at `end`; `cut` when it did not end at a wait. */
+static void
+close_epoch(struct inj_timeline *t, struct thr *h, uint64_t end, bool cut)
+{
+	double wall;
+
+	if (!h->open)
+		return;
+	if (end < h->start)
+		end = h->start;
+	wall = (double)(end - h->start);
+	if (cut && h->outstanding > end)
+		t->tl->spill_ns += (double)(h->outstanding - end);
+	if (h->perturbed) {
+		t->tl->unexplained[GPUPROJ_TL_WHY_PROFILED].epochs++;
+		t->tl->unexplained[GPUPROJ_TL_WHY_PROFILED].ns += wall;
+	} else if (h->incomplete || !h->n_raw) {
+		t->tl->unexplained[GPUPROJ_TL_WHY_INCOMPLETE].epochs++;
+		t->tl->unexplained[GPUPROJ_TL_WHY_INCOMPLETE].ns += wall;
+	} else {
+		struct gpuproj_tl_pattern pat;
+
+		/* Folded into the thread's own nodes: no allocation unless the pattern is new. */
+		if (gpuproj_tl_epoch_fold_into(h->raw, h->n_raw, h->start, end, h->nodes, &pat) !=
+		    GPUPROJ_OK) {
+			oom(t);
+		} else {
+			pat.thread = h->index;
+			pat.cut = cut;
+			if (gpuproj_timeline_add(t->tl, &pat, GPUPROJ_TL_MAX_PATTERNS,
+						 GPUPROJ_TL_MAX_TOTAL_NODES, NULL) != GPUPROJ_OK)
+				oom(t);
+		}
+	}
+	h->open = false;
+	h->perturbed = h->incomplete = false;
+	h->n_raw = 0;
+	h->n_streams = 0;
+	h->n_events = 0;
+	h->n_gpool = 0;
+	h->outstanding = 0;
+	h->start = end;
+	h->last = end;
+}
+
+/* What one call's records say it did. */
+struct took {
+	size_t n_ops, n_kernels, n_copies, n_memsets;
+	const struct inj_op_record *first;
+	uint64_t op_start, op_end, bytes;
+	bool graph, perturbed;
+	const struct inj_sync_record *sync;
+	const struct inj_event_record *event;
+	struct gpuproj_tl_graph_kernel *gk;	/* in the thread's pool */
+	size_t n_gk;
+};
+
+static void
+took_dev(struct thr *h, struct took *w, const struct dev *d)
+{
+	const struct inj_op_record *o = &d->u.op;
+	size_t i;
+
+	if (d->type == DEV_SYNC) {
+		if (!w->sync)
+			w->sync = &d->u.sync;
+		return;
+	}
+	if (d->type == DEV_EVENT) {
+		if (!w->event)
+			w->event = &d->u.event;
+		return;
+	}
+	if (!w->n_ops++) {
+		w->first = o;
+		w->op_start = o->start;
+		w->op_end = o->end;
+		if (!w->gk)
+			w->gk = h->gpool + h->n_gpool;
+	}
+	if (o->start < w->op_start)
+		w->op_start = o->start;
+	if (o->end > w->op_end)
+		w->op_end = o->end;
+	w->perturbed |= o->perturbed;
+	w->graph |= o->graph_id != 0;
+	w->bytes += o->bytes;
+	if (o->kind == INJ_OP_COPY)
+		w->n_copies++;
+	else if (o->kind == INJ_OP_MEMSET)
+		w->n_memsets++;
+	if (o->kind != INJ_OP_KERNEL || !o->k)
+		return;
+	w->n_kernels++;
+	/* A graph's (or a call's several) kernels, by record, for scaling. */
+	for (i = 0; i < w->n_gk; i++) {
+		if (w->gk[i].kernel == o->k)
+			break;
+	}
+	if (i == w->n_gk) {
+		if (w->n_gk == GPUPROJ_TL_MAX_GRAPH_KERNELS || h->n_gpool + 1 > GRAPH_POOL)
+			return; /* kept unscaled, inside the span */
+		memset(&w->gk[i], 0, sizeof(w->gk[i]));
+		w->gk[i].kernel = o->k;
+		w->n_gk++;
+		h->n_gpool++;
+	}
+	w->gk[i].launches++;
+	if (!w->gk[i].ns.n)
+		w->gk[i].ns.n = 1;
+	w->gk[i].ns.sum += (double)(o->end - o->start);
+	w->gk[i].ns.mean = w->gk[i].ns.min = w->gk[i].ns.max = w->gk[i].ns.sum;
+}
+
+/*
+ * Take the group of calls q[qh, qh + n) (the first and those nested in it):
+ * one node of the thread's epoch.
+ */
+static void
+take(struct inj_timeline *t, struct thr *h, size_t n)
+{
+	const struct call *c = &h->q[h->qh];
+	struct gpuproj_tl_raw *r;
+	struct took w = { 0 };
+	uint8_t expect = 0;
+	uint32_t heads[64];
+	size_t i, nh = 0;
+	bool blocking = false;
+
+	/* Gather the group's records (and remember the chains to free them after). */
+	for (i = 0; i < n; i++) {
+		size_t j = map_find(t, h->q[h->qh + i].corr);
+
+		expect |= h->q[h->qh + i].expect;
+		if (j == SIZE_MAX)
+			continue;
+		if (nh < 64) {
+			uint32_t d;
+
+			heads[nh++] = t->heads[j];
+			for (d = t->heads[j]; d; d = t->pool[d - 1].next)
+				took_dev(h, &w, &t->pool[d - 1]);
+		} else {
+			dev_free_chain(t, t->heads[j]);
+		}
+		map_remove(t, j);
+	}
+	if (!h->seen) {
+		h->seen = true;
+		h->first = c->start;
+		h->start = c->start;
+	}
+	if (!h->open) {
+		h->open = true;
+		h->perturbed = h->incomplete = false;
+	}
+	if (((expect & INJ_EXPECT_OP) && !w.n_ops) || ((expect & INJ_EXPECT_SYNC) && !w.sync))
+		h->incomplete = true;
+	h->perturbed |= w.perturbed;
+	r = &h->raw[h->n_raw];
+	memset(r, 0, sizeof(*r));
+	r->stream = r->event = GPUPROJ_TL_NONE;
+	r->call_start = c->start;
+	r->call_end = c->end;
+	if (w.n_ops) {
+		const struct inj_op_record *o = w.first;
+
+		r->stream = stream_slot(h, o->ctx, o->stream);
+		r->legacy = is_legacy(t, o->ctx, o->stream);
+		r->op_start = w.op_start;
+		r->op_end = w.op_end;
+		if (w.graph || (w.n_ops > 1 && !w.perturbed && w.n_kernels)) {
+			r->op = GPUPROJ_TL_GRAPH;
+			r->graph = w.gk;
+			r->n_graph = w.n_gk;
+		} else if (w.n_kernels) {
+			r->op = GPUPROJ_TL_KERNEL;
+			r->kernel = o->k;
+		} else if (w.n_copies && o->kind == INJ_OP_COPY) {
+			r->op = GPUPROJ_TL_COPY;
+			r->copy = (enum gpuproj_copy_kind)o->copy_kind;
+			r->pinned = o->pinned;
+			r->bytes = w.bytes;
+			r->blocking = blocking = !o->async;
+		} else if (w.n_memsets) {
+			r->op = GPUPROJ_TL_MEMSET;
+			r->bytes = w.bytes;
+			r->blocking = blocking = !o->async;
+		} else {
+			/* A kernel record without a profile record (out of memory there): a call. */
+			r->op = GPUPROJ_TL_CALL;
+			r->stream = GPUPROJ_TL_NONE;
+		}
+		if (r->op != GPUPROJ_TL_CALL && w.op_end > h->outstanding)
+			h->outstanding = w.op_end;
+	} else if (w.sync) {
+		const struct inj_sync_record *s = w.sync;
+
+		blocking = s->kind != INJ_SYNC_WAIT_EVENT;
+		switch (s->kind) {
+		case INJ_SYNC_DEVICE:
+			r->op = GPUPROJ_TL_SYNC_DEVICE;
+			break;
+		case INJ_SYNC_STREAM:
+			r->op = GPUPROJ_TL_SYNC_STREAM;
+			r->stream = stream_slot(h, s->ctx, s->stream);
+			r->legacy = is_legacy(t, s->ctx, s->stream);
+			break;
+		case INJ_SYNC_EVENT:
+			r->op = GPUPROJ_TL_SYNC_EVENT;
+			r->event = event_slot(h, s->event, false);
+			break;
+		case INJ_SYNC_WAIT_EVENT:
+		default:
+			r->op = GPUPROJ_TL_EVENT_WAIT;
+			r->stream = stream_slot(h, s->ctx, s->stream);
+			r->legacy = is_legacy(t, s->ctx, s->stream);
+			r->event = event_slot(h, s->event, false);
+			break;
+		}
+	} else if (w.event) {
+		r->op = GPUPROJ_TL_EVENT_RECORD;
+		r->stream = stream_slot(h, w.event->ctx, w.event->stream);
+		r->legacy = is_legacy(t, w.event->ctx, w.event->stream);
+		r->event = event_slot(h, w.event->event, true);
+	} else {
+		r->op = GPUPROJ_TL_CALL;
+	}
+	h->n_raw++;
+	for (i = 0; i < nh; i++)
+		dev_free_chain(t, heads[i]);
+	h->qh += n;
+	t->n_calls -= n;
+	h->waited = 0;
+	/* The host waited and nothing of the epoch runs any more: the epoch ends here. */
+	if (blocking && h->outstanding <= c->end)
+		close_epoch(t, h, c->end, false);
+	else if (h->n_raw == GPUPROJ_TL_MAX_NODES)
+		close_epoch(t, h, c->end, true);
+}
+
+/* Whether the group's records have arrived. */
+static bool
+group_ready(const struct inj_timeline *t, const struct thr *h, size_t n)
+{
+	uint8_t expect = 0, have = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		size_t j = map_find(t, h->q[h->qh + i].corr);
+		uint32_t d;
+
+		expect |= h->q[h->qh + i].expect;
+		if (j == SIZE_MAX)
+			continue;
+		for (d = t->heads[j]; d; d = t->pool[d - 1].next)
+			have |= t->pool[d - 1].type == DEV_OP ? INJ_EXPECT_OP
+				: t->pool[d - 1].type == DEV_SYNC ? INJ_EXPECT_SYNC : 0;
+	}
+	return (expect & have) == expect;
+}
+
+static uint32_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint32_t)((uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u);
+}
+
+/*
+ * How a thread's calls are taken (timeline-rec.h):
+ *   TAKE_TICK     on the worker's tick, calls that arrived INJ_TL_SETTLE_MS
+ *                 ago or more (buffers of one thread may be delivered out of
+ *                 order by different threads: the call a driver call is
+ *                 nested in can come after it), when ready;
+ *   TAKE_PRESSURE the queues past their bounds: ready calls INJ_TL_PRESSURE_MS old;
+ *   TAKE_ALL      at exit, or still past the bounds: every call, ready or not
+ *                 (a missing record makes its epoch incomplete).
+ */
+static void
+process_thread(struct inj_timeline *t, struct thr *h, enum take_mode mode, size_t limit)
+{
+	size_t taken = 0;
+
+	while (h->qh < h->qn && taken < limit) {
+		const struct call *c = &h->q[h->qh];
+		size_t n = 1;
+
+		/* A runtime call and the driver calls nested in it are one call. */
+		while (c->runtime && h->qh + n < h->qn && !h->q[h->qh + n].runtime &&
+		       h->q[h->qh + n].start >= c->start && h->q[h->qh + n].end <= c->end)
+			n++;
+		if (mode != TAKE_ALL) {
+			/* A later call began after this one ended: anything enclosing it is here too. */
+			if (h->qh + n >= h->qn)
+				break;
+			if (now_ms() - c->arrived_ms <
+			    (mode == TAKE_TICK ? INJ_TL_SETTLE_MS : INJ_TL_PRESSURE_MS))
+				break;
+			if (!group_ready(t, h, n)) {
+				if (mode == TAKE_TICK)
+					h->waited++;
+				if (h->waited < INJ_TL_WAIT_TICKS)
+					break;
+			}
+		}
+		take(t, h, n);
+		taken += n;
+	}
+}
+
+static bool
+over_bounds(const struct inj_timeline *t, bool half)
+{
+	size_t d = half ? 2 : 1;
+
+	return t->n_calls > INJ_TL_MAX_CALLS / d || t->n_dev > INJ_TL_MAX_RECORDS / d;
+}
+
+static void
+process_locked(struct inj_timeline *t, bool tick, bool final)
+{
+	size_t i;
+
+	if (tick)
+		t->tick++;
+	for (i = 0; (tick || final) && i < t->n_thr; i++)
+		process_thread(t, t->thr[i], final ? TAKE_ALL : TAKE_TICK, SIZE_MAX);
+	/* One thread's queue past its share: its ready calls now. */
+	for (i = 0; !final && i < t->n_thr; i++) {
+		struct thr *h = t->thr[i];
+
+		if (h->qn - h->qh > INJ_TL_MAX_CALLS / 4)
+			process_thread(t, h, TAKE_PRESSURE, h->qn - h->qh - INJ_TL_MAX_CALLS / 8);
+	}
+	/* Past the bounds: ready calls first, then the oldest whatever arrived. */
+	if (!final && over_bounds(t, false)) {
+		for (i = 0; i < t->n_thr && over_bounds(t, true); i++)
+			process_thread(t, t->thr[i], TAKE_PRESSURE, SIZE_MAX);
+		while (over_bounds(t, true)) {
+			size_t before = t->n_calls;
+
+			for (i = 0; i < t->n_thr; i++)
+				process_thread(t, t->thr[i], TAKE_ALL, 64);
+			if (t->n_calls == before)
+				break; /* records without calls: the purge drops them */
+		}
+	}
+	if (tick)
+		purge_orphans(t);
+}
+
+void
+inj_timeline_batch_begin(struct inj_timeline *t)
+{
+	if (!t)
+		return;
+	pthread_mutex_lock(&t->lock);
+	t->batch_ms = now_ms();
+}
+
+void
+inj_timeline_batch_end(struct inj_timeline *t)
+{
+	if (!t)
+		return;
+	if (!t->finished && !t->oom)
+		process_locked(t, false, false);
+	pthread_mutex_unlock(&t->lock);
+}
+
+void
+inj_timeline_process(struct inj_timeline *t, bool tick)
+{
+	if (!t)
+		return;
+	pthread_mutex_lock(&t->lock);
+	if (!t->finished && !t->oom)
+		process_locked(t, tick, false);
+	pthread_mutex_unlock(&t->lock);
+}
+
+void
+inj_timeline_mark_end(struct inj_timeline *t)
+{
+	if (!t || !t->now)
+		return;
+	pthread_mutex_lock(&t->lock);
+	if (!t->t_end)
+		t->t_end = t->now();
+	pthread_mutex_unlock(&t->lock);
+}
+
+static int
+cmp_span(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+void
+inj_timeline_finish(struct inj_timeline *t, struct gpuproj_profile *p)
+{
+	uint64_t (*spans)[2], lo = UINT64_MAX, hi = 0, end;
+	double span = 0, cur_lo = 0, cur_hi = 0;
+	size_t i, n = 0;
+
+	if (!t)
+		return;
+	pthread_mutex_lock(&t->lock);
+	if (t->finished) {
+		pthread_mutex_unlock(&t->lock);
+		return;
+	}
+	t->finished = true;
+	if (t->oom) {
+		pthread_mutex_unlock(&t->lock);
+		return;
+	}
+	process_locked(t, false, true);
+	spans = calloc(t->n_thr ? t->n_thr : 1, sizeof(*spans));
+	for (i = 0; i < t->n_thr; i++) {
+		struct thr *h = t->thr[i];
+
+		if (!h->seen)
+			continue;
+		/* The thread's last calls, after its last wait: an epoch ending with them. */
+		if (h->open && h->n_raw)
+			close_epoch(t, h, h->raw[h->n_raw - 1].call_end, false);
+		if (spans) {
+			spans[n][0] = h->first;
+			spans[n][1] = h->last;
+			n++;
+		}
+		if (h->first < lo)
+			lo = h->first;
+		if (h->last > hi)
+			hi = h->last;
+	}
+	if (spans) {
+		qsort(spans, n, sizeof(*spans), cmp_span);
+		for (i = 0; i < n; i++) {
+			if (i == 0 || (double)spans[i][0] > cur_hi) {
+				span += cur_hi - cur_lo;
+				cur_lo = (double)spans[i][0];
+				cur_hi = (double)spans[i][1];
+			} else if ((double)spans[i][1] > cur_hi) {
+				cur_hi = (double)spans[i][1];
+			}
+		}
+		span += cur_hi - cur_lo;
+		free(spans);
+	}
+	t->tl->threads = (uint32_t)t->n_thr;
+	t->tl->span_ns = span;
+	t->tl->unexplained[GPUPROJ_TL_WHY_THREADS].epochs = t->extra_calls;
+	t->tl->unexplained[GPUPROJ_TL_WHY_THREADS].ns = t->extra_ns;
+	end = t->t_end ? t->t_end : hi;
+	if (n && t->t_start && t->t_start < lo)
+		lo = t->t_start;
+	if (end < hi)
+		end = hi;
+	t->tl->wall_ns = n ? (double)(end - lo) : 0;
+	if (t->tl->wall_ns < span)
+		t->tl->wall_ns = span;
+	if (t->dropped_orphans)
+		inj_debug("timeline: %llu GPU records had no API call and were dropped",
+			  (unsigned long long)t->dropped_orphans);
+	{
+		size_t qcap = 0;
+
+		for (i = 0; i < t->n_thr; i++)
+			qcap = t->thr[i]->qcap > qcap ? t->thr[i]->qcap : qcap;
+		inj_debug("timeline: %zu patterns, %zu threads, record pool %zu, map %zu slots, "
+			  "largest call queue %zu", t->tl->n_patterns, t->n_thr, t->cap_pool,
+			  t->mask + 1, qcap);
+	}
+	if (n || t->tl->n_patterns) {
+		gpuproj_profile_set_timeline(p, t->tl);
+		t->tl = NULL;
+	}
+	pthread_mutex_unlock(&t->lock);
+}

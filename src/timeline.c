@@ -1,0 +1,1274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The whole-run timeline (include/gpuproj/timeline.h): patterns of epochs,
+ * their folding and bounds, and the replay onto a target.
+ *
+ * The replay follows Zhu, Pekhimenko et al., "Daydream: Accurately
+ * Estimating the Efficacy of Optimizations for DNN Training", USENIX ATC
+ * 2020 (a graph of host and device tasks with their dependencies, replayed
+ * in order with each task's duration replaced), and Yu, Gao, Golikov,
+ * Pekhimenko, "Habitat: A Runtime-Based Computational Performance
+ * Predictor for Deep Neural Network Training", USENIX ATC 2021 (each
+ * measured GPU operation scaled by its projection onto the target, the rest
+ * kept). What differs, and why: both replay one DNN training iteration
+ * given to them; here any CUDA application is recorded, so its epochs are
+ * found at the host's waits, folded into patterns with statistics (memory
+ * bounded by distinct patterns, not by run length) and replayed at their
+ * mean times, with the error bound of timeline.h.
+ *
+ * The rules of one replay (timeline.h, "Replay"), in the same words as
+ * gpuproj_tl_epoch_fold() derives each node's times from a measurement, so
+ * that the replay with the source's times gives the measured wall time
+ * back:
+ *
+ *   host:     h += gap                        (the call starts at h)
+ *   GPU op:   start = max(h, pre(s)) + lat;   end = start + dur;   ready[s] = end
+ *             blocking: h = max(h, end) + call,  else h += call
+ *   record:   ev[e] = pre(s);                 h += call
+ *   wait:     ready[s] = max(ready[s], ev[e]); h += call
+ *   sync:     h = max(h, done) + call         (done: pre(s), every stream, ev[e])
+ *   pre(s) = max(ready[s], legacy)  for a blocking stream,
+ *            max(every ready, legacy) for the legacy default stream,
+ *   where legacy is the end of the last op on the legacy default stream
+ *   (CUDA Runtime API, "Stream synchronization behavior").
+ *
+ * Thread safety: reentrant; a timeline belongs to one profile.
+ */
+#include "config.h"
+
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gpuproj/model.h>
+#include <gpuproj/target.h>
+#include <gpuproj/timeline.h>
+
+#include "util.h"
+
+static const char *const op_names[GPUPROJ_TL_OP_COUNT] = {
+	"call", "kernel", "copy", "memset", "graph", "event_record", "event_wait", "sync_device",
+	"sync_stream", "sync_event",
+};
+static const char *const copy_names[GPUPROJ_COPY_KIND_COUNT] = { "h2d", "d2h", "d2d", "p2p",
+								   "h2h" };
+static const char *const why_names[GPUPROJ_TL_WHY_COUNT] = { "profiled", "incomplete",
+							       "overflow", "threads" };
+
+const char *
+gpuproj_tl_op_name(enum gpuproj_tl_op op)
+{
+	return (unsigned)op < GPUPROJ_TL_OP_COUNT ? op_names[op] : NULL;
+}
+
+const char *
+gpuproj_copy_kind_name(enum gpuproj_copy_kind k)
+{
+	return (unsigned)k < GPUPROJ_COPY_KIND_COUNT ? copy_names[k] : NULL;
+}
+
+const char *
+gpuproj_tl_why_name(enum gpuproj_tl_why w)
+{
+	return (unsigned)w < GPUPROJ_TL_WHY_COUNT ? why_names[w] : NULL;
+}
+
+bool
+gpuproj_tl_op_gpu(enum gpuproj_tl_op op)
+{
+	return op == GPUPROJ_TL_KERNEL || op == GPUPROJ_TL_COPY || op == GPUPROJ_TL_MEMSET ||
+	       op == GPUPROJ_TL_GRAPH;
+}
+
+/* ---- life cycle ---- */
+
+struct gpuproj_timeline *
+gpuproj_timeline_new(void)
+{
+	struct gpuproj_timeline *tl = calloc(1, sizeof(*tl));
+
+	if (!tl)
+		return NULL;
+	tl->ranks = 1;
+	tl->wall_ns = NAN;
+	return tl;
+}
+
+void
+gpuproj_tl_pattern_clear(struct gpuproj_tl_pattern *pat)
+{
+	size_t i;
+
+	if (!pat)
+		return;
+	for (i = 0; i < pat->n_nodes; i++)
+		free(pat->nodes[i].graph);
+	free(pat->nodes);
+	memset(pat, 0, sizeof(*pat));
+}
+
+struct gpuproj_timeline *
+gpuproj_timeline_free(struct gpuproj_timeline *tl)
+{
+	size_t i;
+
+	if (!tl)
+		return NULL;
+	for (i = 0; i < tl->n_patterns; i++)
+		gpuproj_tl_pattern_clear(&tl->patterns[i]);
+	free(tl->patterns);
+	free(tl);
+	return NULL;
+}
+
+/* A deep copy of a pattern (nodes and graph kernels). */
+static int
+pattern_copy(struct gpuproj_tl_pattern *dst, const struct gpuproj_tl_pattern *src)
+{
+	size_t i;
+
+	*dst = *src;
+	dst->nodes = NULL;
+	dst->n_nodes = 0;
+	if (!src->n_nodes)
+		return GPUPROJ_OK;
+	dst->nodes = calloc(src->n_nodes, sizeof(*dst->nodes));
+	if (!dst->nodes)
+		return GPUPROJ_E_NOMEM;
+	dst->n_nodes = src->n_nodes;
+	for (i = 0; i < src->n_nodes; i++) {
+		struct gpuproj_tl_node *d = &dst->nodes[i];
+
+		*d = src->nodes[i];
+		d->graph = NULL;
+		d->n_graph = 0;
+		if (!src->nodes[i].n_graph)
+			continue;
+		d->graph = malloc(src->nodes[i].n_graph * sizeof(*d->graph));
+		if (!d->graph) {
+			gpuproj_tl_pattern_clear(dst);
+			return GPUPROJ_E_NOMEM;
+		}
+		memcpy(d->graph, src->nodes[i].graph, src->nodes[i].n_graph * sizeof(*d->graph));
+		d->n_graph = src->nodes[i].n_graph;
+	}
+	return GPUPROJ_OK;
+}
+
+/* ---- sums and bounds ---- */
+
+double
+gpuproj_timeline_explained_ns(const struct gpuproj_timeline *tl)
+{
+	double s = 0;
+	size_t i;
+
+	for (i = 0; tl && i < tl->n_patterns; i++)
+		s += tl->patterns[i].wall_ns.sum;
+	return s;
+}
+
+double
+gpuproj_timeline_unexplained_ns(const struct gpuproj_timeline *tl)
+{
+	double s = 0;
+	size_t i;
+
+	for (i = 0; tl && i < GPUPROJ_TL_WHY_COUNT; i++)
+		s += tl->unexplained[i].ns;
+	return s;
+}
+
+double
+gpuproj_timeline_bound_ns(const struct gpuproj_timeline *tl)
+{
+	double s = 0;
+	size_t i, j;
+
+	if (!tl)
+		return 0;
+	for (i = 0; i < tl->n_patterns; i++) {
+		const struct gpuproj_tl_pattern *p = &tl->patterns[i];
+		double per = 0;
+
+		for (j = 0; j < p->n_nodes; j++) {
+			const struct gpuproj_tl_node *n = &p->nodes[j];
+
+			per += gpuproj_stats_stddev(&n->gap_ns) + gpuproj_stats_stddev(&n->call_ns) +
+			       gpuproj_stats_stddev(&n->lat_ns) + gpuproj_stats_stddev(&n->dur_ns);
+		}
+		s += per * (double)p->wall_ns.n;
+	}
+	return s + (isfinite(tl->spill_ns) ? tl->spill_ns : 0);
+}
+
+/* ---- the replay's state: streams, events, the legacy default stream ---- */
+
+#define RSTATE_SMALL 256
+
+struct rstate {
+	double *ready;		/* [n_streams] */
+	double *ev;		/* [n_events] */
+	size_t n_streams, n_events;
+	double legacy;		/* end of the last op on the legacy default stream */
+	/* up to RSTATE_SMALL streams and events without an allocation */
+	double small_ready[RSTATE_SMALL], small_ev[RSTATE_SMALL];
+};
+
+static int
+rstate_init(struct rstate *st, const uint16_t *streams, const uint16_t *events, size_t n,
+	    size_t stride)
+{
+	size_t i, ns = 0, ne = 0;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < n; i++) {
+		uint16_t s = *(const uint16_t *)(const void *)((const char *)streams + i * stride);
+		uint16_t e = *(const uint16_t *)(const void *)((const char *)events + i * stride);
+
+		if (s != GPUPROJ_TL_NONE && (size_t)s + 1 > ns)
+			ns = (size_t)s + 1;
+		if (e != GPUPROJ_TL_NONE && (size_t)e + 1 > ne)
+			ne = (size_t)e + 1;
+	}
+	st->ready = ns <= RSTATE_SMALL ? st->small_ready : calloc(ns, sizeof(double));
+	st->ev = ne <= RSTATE_SMALL ? st->small_ev : calloc(ne, sizeof(double));
+	if (!st->ready || !st->ev) {
+		if (st->ready != st->small_ready)
+			free(st->ready);
+		if (st->ev != st->small_ev)
+			free(st->ev);
+		return GPUPROJ_E_NOMEM;
+	}
+	st->n_streams = ns;
+	st->n_events = ne;
+	return GPUPROJ_OK;
+}
+
+static void
+rstate_free(struct rstate *st)
+{
+	if (st->ready != st->small_ready)
+		free(st->ready);
+	if (st->ev != st->small_ev)
+		free(st->ev);
+}
+
+/* What work on stream s waits for (see the rules at the top). */
+static double
+pre_of(const struct rstate *st, uint16_t s, bool legacy)
+{
+	double m = st->legacy;
+	size_t i;
+
+	if (legacy || s == GPUPROJ_TL_NONE) {
+		for (i = 0; i < st->n_streams; i++)
+			m = fmax(m, st->ready[i]);
+		return m;
+	}
+	return fmax(m, st->ready[s]);
+}
+
+static double
+all_done(const struct rstate *st)
+{
+	return pre_of(st, GPUPROJ_TL_NONE, true);
+}
+
+/* An op on stream s ended at `end`. */
+static void
+op_ended(struct rstate *st, uint16_t s, bool legacy, double end)
+{
+	if (s != GPUPROJ_TL_NONE)
+		st->ready[s] = fmax(st->ready[s], end);
+	if (legacy)
+		st->legacy = fmax(st->legacy, end);
+}
+
+static double
+nonneg(double x)
+{
+	return x > 0 ? x : 0;
+}
+
+/* ---- one measured epoch → a pattern of count 1 ---- */
+
+static void
+one(struct gpuproj_stats *s, double x)
+{
+	memset(s, 0, sizeof(*s));
+	gpuproj_stats_add(s, x);
+}
+
+/* Both folds; `nodes` NULL: allocate (and copy graph arrays), else use it and borrow them. */
+static int
+fold(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start, uint64_t end,
+     struct gpuproj_tl_node *nodes, struct gpuproj_tl_pattern *out)
+{
+	struct rstate st;
+	double prev;
+	size_t i;
+
+	if (!raw || !out || n == 0 || n > GPUPROJ_TL_MAX_NODES || end < start)
+		return GPUPROJ_E_INVAL;
+	memset(out, 0, sizeof(*out));
+	if (rstate_init(&st, &raw[0].stream, &raw[0].event, n, sizeof(raw[0])))
+		return GPUPROJ_E_NOMEM;
+	out->nodes = nodes ? nodes : calloc(n, sizeof(*out->nodes));
+	if (!out->nodes) {
+		rstate_free(&st);
+		return GPUPROJ_E_NOMEM;
+	}
+	if (nodes)
+		memset(nodes, 0, n * sizeof(*nodes));
+	out->n_nodes = n;
+	prev = 0;
+	for (i = 0; i < n; i++) {
+		const struct gpuproj_tl_raw *r = &raw[i];
+		struct gpuproj_tl_node *d = &out->nodes[i];
+		/* Relative to the epoch's start; a call before it (clocks) starts with it. */
+		double cs = r->call_start > start ? (double)(r->call_start - start) : 0;
+		double ce = r->call_end > start ? (double)(r->call_end - start) : 0;
+		double os = r->op_start > start ? (double)(r->op_start - start) : 0;
+		double oe = r->op_end > start ? (double)(r->op_end - start) : 0;
+		double done;
+
+		if (ce < cs)
+			ce = cs;
+		if (oe < os)
+			oe = os;
+		d->op = r->op;
+		d->stream = r->stream;
+		d->event = r->event;
+		d->legacy = r->legacy;
+		d->blocking = r->blocking;
+		/* Only what applies to the op (what the JSON can hold; validate checks it). */
+		d->copy = r->op == GPUPROJ_TL_COPY ? r->copy : GPUPROJ_COPY_H2D;
+		d->pinned = r->op == GPUPROJ_TL_COPY && r->pinned &&
+			    (r->copy == GPUPROJ_COPY_H2D || r->copy == GPUPROJ_COPY_D2H);
+		d->bytes = r->op == GPUPROJ_TL_COPY || r->op == GPUPROJ_TL_MEMSET ? r->bytes : 0;
+		d->kernel = r->op == GPUPROJ_TL_KERNEL ? r->kernel : NULL;
+		if (r->n_graph && nodes) {
+			d->graph = (struct gpuproj_tl_graph_kernel *)r->graph;
+			d->n_graph = r->n_graph;
+		} else if (r->n_graph) {
+			d->graph = malloc(r->n_graph * sizeof(*d->graph));
+			if (!d->graph) {
+				rstate_free(&st);
+				gpuproj_tl_pattern_clear(out);
+				return GPUPROJ_E_NOMEM;
+			}
+			memcpy(d->graph, r->graph, r->n_graph * sizeof(*d->graph));
+			d->n_graph = r->n_graph;
+		}
+		one(&d->gap_ns, nonneg(cs - prev));
+		prev = ce;
+		switch (r->op) {
+		case GPUPROJ_TL_KERNEL:
+		case GPUPROJ_TL_COPY:
+		case GPUPROJ_TL_MEMSET:
+		case GPUPROJ_TL_GRAPH:
+			done = pre_of(&st, r->stream, r->legacy);
+			one(&d->lat_ns, nonneg(os - fmax(cs, done)));
+			one(&d->dur_ns, oe - os);
+			op_ended(&st, r->stream, r->legacy, oe);
+			one(&d->call_ns, r->blocking ? nonneg(ce - fmax(cs, oe)) : ce - cs);
+			break;
+		case GPUPROJ_TL_EVENT_RECORD:
+			if (r->event != GPUPROJ_TL_NONE)
+				st.ev[r->event] = r->stream == GPUPROJ_TL_NONE ? 0
+					: pre_of(&st, r->stream, r->legacy);
+			one(&d->call_ns, ce - cs);
+			break;
+		case GPUPROJ_TL_EVENT_WAIT:
+			if (r->event != GPUPROJ_TL_NONE && r->stream != GPUPROJ_TL_NONE)
+				st.ready[r->stream] = fmax(st.ready[r->stream], st.ev[r->event]);
+			one(&d->call_ns, ce - cs);
+			break;
+		case GPUPROJ_TL_SYNC_STREAM:
+			done = pre_of(&st, r->stream, r->legacy);
+			one(&d->call_ns, nonneg(ce - fmax(cs, done)));
+			break;
+		case GPUPROJ_TL_SYNC_DEVICE:
+			one(&d->call_ns, nonneg(ce - fmax(cs, all_done(&st))));
+			break;
+		case GPUPROJ_TL_SYNC_EVENT:
+			done = r->event != GPUPROJ_TL_NONE ? st.ev[r->event] : 0;
+			one(&d->call_ns, nonneg(ce - fmax(cs, done)));
+			break;
+		case GPUPROJ_TL_CALL:
+		case GPUPROJ_TL_OP_COUNT:
+		default:
+			one(&d->call_ns, ce - cs);
+			break;
+		}
+	}
+	rstate_free(&st);
+	one(&out->wall_ns, (double)(end - start));
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_tl_epoch_fold(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start, uint64_t end,
+		      struct gpuproj_tl_pattern *out)
+{
+	return fold(raw, n, start, end, NULL, out);
+}
+
+int
+gpuproj_tl_epoch_fold_into(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start,
+			   uint64_t end, struct gpuproj_tl_node *nodes,
+			   struct gpuproj_tl_pattern *out)
+{
+	if (!nodes)
+		return GPUPROJ_E_INVAL;
+	return fold(raw, n, start, end, nodes, out);
+}
+
+/* ---- structure: equality and hash ---- */
+
+static bool
+node_same(const struct gpuproj_tl_node *a, const struct gpuproj_tl_node *b)
+{
+	size_t i;
+
+	if (a->op != b->op || a->stream != b->stream || a->event != b->event ||
+	    a->legacy != b->legacy || a->blocking != b->blocking || a->copy != b->copy ||
+	    a->pinned != b->pinned || a->bytes != b->bytes || a->kernel != b->kernel ||
+	    a->n_graph != b->n_graph)
+		return false;
+	for (i = 0; i < a->n_graph; i++) {
+		if (a->graph[i].kernel != b->graph[i].kernel ||
+		    a->graph[i].launches != b->graph[i].launches)
+			return false;
+	}
+	return true;
+}
+
+bool
+gpuproj_tl_pattern_same(const struct gpuproj_tl_pattern *a, const struct gpuproj_tl_pattern *b)
+{
+	size_t i;
+
+	if (a->thread != b->thread || a->cut != b->cut || a->n_nodes != b->n_nodes)
+		return false;
+	for (i = 0; i < a->n_nodes; i++) {
+		if (!node_same(&a->nodes[i], &b->nodes[i]))
+			return false;
+	}
+	return true;
+}
+
+static uint64_t
+mix(uint64_t h, uint64_t v)
+{
+	h ^= v;
+	h *= 0x9E3779B97F4A7C15ULL;
+	return h ^ (h >> 29);
+}
+
+uint64_t
+gpuproj_tl_pattern_hash(const struct gpuproj_tl_pattern *pat)
+{
+	uint64_t h = mix(0x243F6A8885A308D3ULL, (uint64_t)pat->thread << 1 | pat->cut);
+	size_t i, j;
+
+	h = mix(h, pat->n_nodes);
+	for (i = 0; i < pat->n_nodes; i++) {
+		const struct gpuproj_tl_node *n = &pat->nodes[i];
+
+		h = mix(h, (uint64_t)n->op | (uint64_t)n->stream << 8 | (uint64_t)n->event << 24 |
+			      (uint64_t)n->legacy << 40 | (uint64_t)n->blocking << 41 |
+			      (uint64_t)n->pinned << 42 | (uint64_t)n->copy << 43);
+		h = mix(h, n->bytes);
+		h = mix(h, (uint64_t)(uintptr_t)n->kernel);
+		for (j = 0; j < n->n_graph; j++)
+			h = mix(h, (uint64_t)(uintptr_t)n->graph[j].kernel ^
+				       (uint64_t)n->graph[j].launches << 48);
+	}
+	return h ? h : 1;
+}
+
+/* ---- folding into a timeline ---- */
+
+static void
+node_merge(struct gpuproj_tl_node *a, const struct gpuproj_tl_node *b)
+{
+	size_t i;
+
+	gpuproj_stats_merge(&a->gap_ns, &b->gap_ns);
+	gpuproj_stats_merge(&a->call_ns, &b->call_ns);
+	gpuproj_stats_merge(&a->lat_ns, &b->lat_ns);
+	gpuproj_stats_merge(&a->dur_ns, &b->dur_ns);
+	for (i = 0; i < a->n_graph && i < b->n_graph; i++)
+		gpuproj_stats_merge(&a->graph[i].ns, &b->graph[i].ns);
+}
+
+static size_t
+total_nodes(const struct gpuproj_timeline *tl)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < tl->n_patterns; i++)
+		n += tl->patterns[i].n_nodes;
+	return n;
+}
+
+static void
+unexplain(struct gpuproj_timeline *tl, enum gpuproj_tl_why why, const struct gpuproj_tl_pattern *p)
+{
+	tl->unexplained[why].epochs += p->wall_ns.n;
+	tl->unexplained[why].ns += p->wall_ns.sum;
+}
+
+int
+gpuproj_timeline_add(struct gpuproj_timeline *tl, const struct gpuproj_tl_pattern *pat,
+		     size_t max_patterns, size_t max_nodes, bool *ret_folded)
+{
+	uint64_t key;
+	size_t i;
+
+	if (ret_folded)
+		*ret_folded = false;
+	if (!tl || !pat)
+		return GPUPROJ_E_INVAL;
+	key = gpuproj_tl_pattern_hash(pat);
+	for (i = 0; i < tl->n_patterns; i++) {
+		struct gpuproj_tl_pattern *p = &tl->patterns[i];
+		size_t j;
+
+		if (p->key != key || !gpuproj_tl_pattern_same(p, pat))
+			continue;
+		gpuproj_stats_merge(&p->wall_ns, &pat->wall_ns);
+		for (j = 0; j < p->n_nodes; j++)
+			node_merge(&p->nodes[j], &pat->nodes[j]);
+		if (ret_folded)
+			*ret_folded = true;
+		return GPUPROJ_OK;
+	}
+	/*
+	 * New and no room: a structure refused before (it recurs) evicts a
+	 * pattern seen once; a first refusal is remembered and counted out.
+	 */
+	while (tl->n_patterns >= max_patterns || total_nodes(tl) + pat->n_nodes > max_nodes) {
+		size_t victim = SIZE_MAX;
+		bool again = false;
+
+		for (i = 0; i < tl->n_ghost && i < GPUPROJ_TL_GHOSTS; i++)
+			again |= tl->ghost[i] == key;
+		for (i = 0; again && i < tl->n_patterns; i++) {
+			if (tl->patterns[i].wall_ns.n <= 1) {
+				victim = i;
+				break;
+			}
+		}
+		if (victim == SIZE_MAX || pat->n_nodes > max_nodes) {
+			if (!again)
+				tl->ghost[tl->n_ghost++ % GPUPROJ_TL_GHOSTS] = key;
+			unexplain(tl, GPUPROJ_TL_WHY_OVERFLOW, pat);
+			return GPUPROJ_OK;
+		}
+		unexplain(tl, GPUPROJ_TL_WHY_OVERFLOW, &tl->patterns[victim]);
+		gpuproj_tl_pattern_clear(&tl->patterns[victim]);
+		memmove(&tl->patterns[victim], &tl->patterns[victim + 1],
+			(tl->n_patterns - victim - 1) * sizeof(tl->patterns[0]));
+		tl->n_patterns--;
+	}
+	{
+		struct gpuproj_tl_pattern *v = realloc(tl->patterns,
+						       (tl->n_patterns + 1) * sizeof(*v));
+
+		if (!v)
+			return GPUPROJ_E_NOMEM;
+		tl->patterns = v;
+		if (pattern_copy(&v[tl->n_patterns], pat))
+			return GPUPROJ_E_NOMEM;
+		v[tl->n_patterns].key = key;
+		tl->n_patterns++;
+	}
+	if (ret_folded)
+		*ret_folded = true;
+	return GPUPROJ_OK;
+}
+
+/* ---- merge and copy ---- */
+
+static const struct gpuproj_kernel *
+map_kernel(struct gpuproj_profile *dst, const struct gpuproj_kernel *k)
+{
+	struct gpuproj_signature sig = {
+		.name = k->name,
+		.tag = k->tag,
+		.grid = k->grid,
+		.block = k->block,
+		.smem_dynamic = k->smem_dynamic,
+		.device = k->device,
+	};
+
+	const struct gpuproj_kernel *f = gpuproj_profile_find(dst, &sig);
+
+	/* `gpuproj merge` folds every device's kernels into device 0's signature. */
+	if (!f && k->device != 0) {
+		sig.device = 0;
+		f = gpuproj_profile_find(dst, &sig);
+	}
+	return f;
+}
+
+int
+gpuproj_timeline_merge(struct gpuproj_profile *dst, const struct gpuproj_profile *src,
+		       bool same_process)
+{
+	const struct gpuproj_timeline *s = gpuproj_profile_timeline(src);
+	struct gpuproj_timeline *d;
+	uint32_t thread_base;
+	size_t i, j, g;
+	bool created = false;
+	int r = GPUPROJ_OK;
+
+	if (!dst || !src)
+		return GPUPROJ_E_INVAL;
+	if (!s)
+		return GPUPROJ_OK;
+	d = gpuproj_profile_timeline_mut(dst);
+	if (!d) {
+		d = gpuproj_timeline_new();
+		if (!d)
+			return GPUPROJ_E_NOMEM;
+		d->ranks = 0;
+		d->wall_ns = 0;
+		created = true;
+	}
+	thread_base = same_process ? 0 : d->threads;
+	for (i = 0; i < s->n_patterns && !r; i++) {
+		struct gpuproj_tl_pattern p;
+
+		if (pattern_copy(&p, &s->patterns[i])) {
+			r = GPUPROJ_E_NOMEM;
+			break;
+		}
+		p.thread += thread_base;
+		for (j = 0; j < p.n_nodes && !r; j++) {
+			struct gpuproj_tl_node *n = &p.nodes[j];
+
+			if (n->kernel && !(n->kernel = map_kernel(dst, n->kernel)))
+				r = GPUPROJ_E_NOTFOUND;
+			for (g = 0; g < n->n_graph && !r; g++) {
+				if (!(n->graph[g].kernel = map_kernel(dst, n->graph[g].kernel)))
+					r = GPUPROJ_E_NOTFOUND;
+			}
+		}
+		if (!r)
+			r = gpuproj_timeline_add(d, &p, GPUPROJ_TL_MAX_MERGED, SIZE_MAX, NULL);
+		gpuproj_tl_pattern_clear(&p);
+	}
+	if (r) {
+		if (created)
+			gpuproj_timeline_free(d);
+		return r;
+	}
+	if (same_process) {
+		d->ranks = s->ranks;
+		d->threads = s->threads;
+		d->wall_ns = s->wall_ns;
+		d->span_ns = s->span_ns;
+		d->spill_ns = s->spill_ns;
+	} else {
+		double w = isnan(s->wall_ns) ? gpuproj_profile_run_info(src)->wall_ns : s->wall_ns;
+
+		d->ranks += s->ranks;
+		d->threads += s->threads;
+		/* A wall nobody knows makes the job's unknown (its run's wall is used then). */
+		d->wall_ns += w;
+		d->span_ns += s->span_ns;
+		d->spill_ns += s->spill_ns;
+	}
+	for (i = 0; i < GPUPROJ_TL_WHY_COUNT; i++) {
+		d->unexplained[i].epochs += s->unexplained[i].epochs;
+		d->unexplained[i].ns += s->unexplained[i].ns;
+	}
+	if (created)
+		gpuproj_profile_set_timeline(dst, d);
+	return GPUPROJ_OK;
+}
+
+/* ---- ranges ---- */
+
+static int
+bad(const char *file, struct gpuproj_error *err, const char *fmt, ...) GPUPROJ_PRINTF(3, 4);
+
+static int
+bad(const char *file, struct gpuproj_error *err, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = error_setv(err, GPUPROJ_E_SCHEMA, file, 0, 0, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* Counts are written as JSON integers (int64) and read back below 2^63. */
+#define MAX_N ((uint64_t)INT64_MAX)
+
+static int
+check_stat(const char *file, struct gpuproj_error *err, const char *where, const char *what,
+	   const struct gpuproj_stats *s, uint64_t want_n, bool applies)
+{
+	if (!applies) {
+		if (s->n)
+			return bad(file, err, "%s.%s is not a time of this op", where, what);
+		return GPUPROJ_OK;
+	}
+	if (s->n != want_n)
+		return bad(file, err, "%s.%s has %" PRIu64 " samples, the pattern %" PRIu64, where,
+			   what, s->n, want_n);
+	if (!(s->mean >= 0 && s->mean <= GPUPROJ_MAX_NS))
+		return bad(file, err, "%s.%s %.17g is outside [0, %g] ns", where, what, s->mean,
+			   GPUPROJ_MAX_NS);
+	if (!(s->m2 >= 0 && s->m2 <= DBL_MAX) || !(s->min >= 0 && s->min <= s->max) ||
+	    !(s->max <= GPUPROJ_MAX_NS))
+		return bad(file, err, "%s.%s has a spread or extremes out of range", where, what);
+	return GPUPROJ_OK;
+}
+
+static bool
+is_kernel_of(const struct gpuproj_profile *p, const struct gpuproj_kernel *k)
+{
+	struct gpuproj_signature sig;
+
+	if (!k || !k->name)
+		return false;
+	sig = (struct gpuproj_signature){ .name = k->name, .tag = k->tag, .grid = k->grid,
+					  .block = k->block, .smem_dynamic = k->smem_dynamic,
+					  .device = k->device };
+	return gpuproj_profile_find(p, &sig) == k;
+}
+
+static int
+check_node(const struct gpuproj_tl_node *n, const struct gpuproj_profile *p, uint64_t count,
+	   const char *file, struct gpuproj_error *err, const char *w)
+{
+	bool gpu = gpuproj_tl_op_gpu(n->op);
+	size_t g;
+	int r;
+
+	if ((unsigned)n->op >= GPUPROJ_TL_OP_COUNT)
+		return bad(file, err, "%s.op %d is not an op", w, (int)n->op);
+	if ((unsigned)n->copy >= GPUPROJ_COPY_KIND_COUNT)
+		return bad(file, err, "%s.kind %d is not a copy kind", w, (int)n->copy);
+	if (gpu || n->op == GPUPROJ_TL_EVENT_RECORD || n->op == GPUPROJ_TL_EVENT_WAIT ||
+	    n->op == GPUPROJ_TL_SYNC_STREAM) {
+		if (n->stream == GPUPROJ_TL_NONE)
+			return bad(file, err, "%s is a %s without a stream", w, op_names[n->op]);
+	}
+	if ((n->op == GPUPROJ_TL_KERNEL) != (n->kernel != NULL))
+		return bad(file, err, "%s names a kernel but is no kernel, or the reverse", w);
+	if (n->kernel && !is_kernel_of(p, n->kernel))
+		return bad(file, err, "%s.kernel is not a kernel of the profile", w);
+	if ((n->op == GPUPROJ_TL_GRAPH) != (n->n_graph > 0) && n->n_graph)
+		return bad(file, err, "%s lists kernels but is no graph", w);
+	if (n->n_graph > GPUPROJ_TL_MAX_GRAPH_KERNELS)
+		return bad(file, err, "%s has more than %d graph kernels", w,
+			   GPUPROJ_TL_MAX_GRAPH_KERNELS);
+	if ((double)n->bytes > GPUPROJ_TL_MAX_BYTES)
+		return bad(file, err, "%s.bytes %" PRIu64 " is above %g", w, n->bytes,
+			   GPUPROJ_TL_MAX_BYTES);
+	/* What the JSON has no place for must be empty (the writer would drop it). */
+	if (n->op != GPUPROJ_TL_COPY && n->copy)
+		return bad(file, err, "%s has a copy kind but is no copy", w);
+	if (n->pinned && !(n->op == GPUPROJ_TL_COPY &&
+			   (n->copy == GPUPROJ_COPY_H2D || n->copy == GPUPROJ_COPY_D2H)))
+		return bad(file, err, "%s is pinned but no host-to-device or device-to-host copy", w);
+	if (n->bytes && n->op != GPUPROJ_TL_COPY && n->op != GPUPROJ_TL_MEMSET)
+		return bad(file, err, "%s has bytes but is no copy or set", w);
+	for (g = 0; g < n->n_graph; g++) {
+		char gw[192];
+
+		snprintf(gw, sizeof(gw), "%s.kernels[%zu]", w, g);
+		if (!is_kernel_of(p, n->graph[g].kernel))
+			return bad(file, err, "%s.kernel is not a kernel of the profile", gw);
+		if (!n->graph[g].launches)
+			return bad(file, err, "%s.launches must be at least 1", gw);
+		if ((r = check_stat(file, err, gw, "ns", &n->graph[g].ns, count, true)))
+			return r;
+	}
+	if ((r = check_stat(file, err, w, "gap_ns", &n->gap_ns, count, true)) ||
+	    (r = check_stat(file, err, w, "call_ns", &n->call_ns, count, true)) ||
+	    (r = check_stat(file, err, w, "lat_ns", &n->lat_ns, count, gpu)) ||
+	    (r = check_stat(file, err, w, "dur_ns", &n->dur_ns, count, gpu)))
+		return r;
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpuproj_profile *p,
+			  const char *file, struct gpuproj_error *err)
+{
+	size_t i, j;
+	int r;
+
+	if (!tl)
+		return GPUPROJ_OK;
+	if (tl->ranks < 1)
+		return bad(file, err, "timeline.ranks %u must be at least 1", tl->ranks);
+	if (!(isnan(tl->wall_ns) || (tl->wall_ns >= 0 && tl->wall_ns <= GPUPROJ_MAX_TOTAL_NS)))
+		return bad(file, err, "timeline.wall_ns %.17g is outside [0, %g] ns", tl->wall_ns,
+			   GPUPROJ_MAX_TOTAL_NS);
+	if (!(tl->span_ns >= 0 && tl->span_ns <= GPUPROJ_MAX_TOTAL_NS))
+		return bad(file, err, "timeline.span_ns %.17g is outside [0, %g] ns", tl->span_ns,
+			   GPUPROJ_MAX_TOTAL_NS);
+	if (!(tl->spill_ns >= 0 && tl->spill_ns <= GPUPROJ_MAX_TOTAL_NS))
+		return bad(file, err, "timeline.spill_ns %.17g is outside [0, %g] ns", tl->spill_ns,
+			   GPUPROJ_MAX_TOTAL_NS);
+	for (i = 0; i < GPUPROJ_TL_WHY_COUNT; i++) {
+		if (tl->unexplained[i].epochs > MAX_N ||
+		    !(tl->unexplained[i].ns >= 0 && tl->unexplained[i].ns <= GPUPROJ_MAX_TOTAL_NS))
+			return bad(file, err, "timeline.unexplained.%s is out of range", why_names[i]);
+	}
+	if (tl->n_patterns > GPUPROJ_TL_MAX_MERGED)
+		return bad(file, err, "timeline.patterns holds %zu patterns, at most %d",
+			   tl->n_patterns,
+			   GPUPROJ_TL_MAX_MERGED);
+	for (i = 0; i < tl->n_patterns; i++) {
+		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
+		char w[96];
+
+		snprintf(w, sizeof(w), "timeline.patterns[%zu]", i);
+		if (pat->n_nodes < 1 || pat->n_nodes > 65536)
+			return bad(file, err, "%s has %zu nodes, not 1 to 65536", w, pat->n_nodes);
+		if (pat->wall_ns.n < 1 || pat->wall_ns.n > MAX_N)
+			return bad(file, err, "%s.wall_ns.n must be 1 to 2^63", w);
+		if (!(pat->wall_ns.mean >= 0 && pat->wall_ns.mean <= GPUPROJ_MAX_NS) ||
+		    !(pat->wall_ns.sum >= 0 && pat->wall_ns.sum <= GPUPROJ_MAX_TOTAL_NS) ||
+		    !(pat->wall_ns.m2 >= 0 && pat->wall_ns.m2 <= DBL_MAX) ||
+		    !(pat->wall_ns.min >= 0 && pat->wall_ns.min <= pat->wall_ns.max &&
+		      pat->wall_ns.max <= GPUPROJ_MAX_NS))
+			return bad(file, err, "%s.wall_ns holds a time out of range", w);
+		for (j = 0; j < pat->n_nodes; j++) {
+			char nw[128];
+
+			snprintf(nw, sizeof(nw), "%s.nodes[%zu]", w, j);
+			if ((r = check_node(&pat->nodes[j], p, pat->wall_ns.n, file, err, nw)))
+				return r;
+		}
+	}
+	return GPUPROJ_OK;
+}
+
+/* ---- replay ---- */
+
+enum { CAT_HOST, CAT_KERNEL, CAT_COPY, CAT_COUNT };
+
+struct mark {
+	double t;
+	int cat;
+	int d; /* +1 begins, -1 ends */
+};
+
+static int
+cmp_mark(const void *a, const void *b)
+{
+	const struct mark *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->d - y->d; /* ends before begins at the same instant */
+}
+
+static void
+mark_add(struct mark *m, size_t *n, double a, double b, int cat)
+{
+	if (!(b > a))
+		return;
+	m[(*n)++] = (struct mark){ a, cat, +1 };
+	m[(*n)++] = (struct mark){ b, cat, -1 };
+}
+
+int
+gpuproj_timeline_replay(const struct gpuproj_tl_pattern *pat, const double *dur,
+			struct gpuproj_tl_parts *out)
+{
+	struct rstate st;
+	struct mark *m;
+	size_t i, nm = 0;
+	double h = 0;
+
+	if (!pat || !out)
+		return GPUPROJ_E_INVAL;
+	memset(out, 0, sizeof(*out));
+	if (!pat->n_nodes)
+		return GPUPROJ_OK;
+	if (rstate_init(&st, &pat->nodes[0].stream, &pat->nodes[0].event, pat->n_nodes,
+			sizeof(pat->nodes[0])))
+		return GPUPROJ_E_NOMEM;
+	m = malloc(6 * pat->n_nodes * sizeof(*m));
+	if (!m) {
+		rstate_free(&st);
+		return GPUPROJ_E_NOMEM;
+	}
+	for (i = 0; i < pat->n_nodes; i++) {
+		const struct gpuproj_tl_node *n = &pat->nodes[i];
+		double gap = n->gap_ns.mean, call = n->call_ns.mean, cs, done, start, end, d;
+
+		mark_add(m, &nm, h, h + gap, CAT_HOST);
+		h += gap;
+		cs = h;
+		out->host_ns += gap + call;
+		switch (n->op) {
+		case GPUPROJ_TL_KERNEL:
+		case GPUPROJ_TL_COPY:
+		case GPUPROJ_TL_MEMSET:
+		case GPUPROJ_TL_GRAPH:
+			d = dur && isfinite(dur[i]) ? fmax(dur[i], 0) : n->dur_ns.mean;
+			done = pre_of(&st, n->stream, n->legacy);
+			start = fmax(cs, done) + n->lat_ns.mean;
+			end = start + d;
+			op_ended(&st, n->stream, n->legacy, end);
+			if (n->op == GPUPROJ_TL_KERNEL || n->op == GPUPROJ_TL_GRAPH) {
+				out->kernel_ns += d;
+				mark_add(m, &nm, start, end, CAT_KERNEL);
+			} else {
+				out->copy_ns += d;
+				mark_add(m, &nm, start, end, CAT_COPY);
+			}
+			if (n->blocking)
+				h = fmax(cs, end);
+			break;
+		case GPUPROJ_TL_EVENT_RECORD:
+			if (n->event != GPUPROJ_TL_NONE)
+				st.ev[n->event] = pre_of(&st, n->stream, n->legacy);
+			break;
+		case GPUPROJ_TL_EVENT_WAIT:
+			if (n->event != GPUPROJ_TL_NONE && n->stream != GPUPROJ_TL_NONE)
+				st.ready[n->stream] = fmax(st.ready[n->stream], st.ev[n->event]);
+			break;
+		case GPUPROJ_TL_SYNC_STREAM:
+			h = fmax(cs, pre_of(&st, n->stream, n->legacy));
+			break;
+		case GPUPROJ_TL_SYNC_DEVICE:
+			h = fmax(cs, all_done(&st));
+			break;
+		case GPUPROJ_TL_SYNC_EVENT:
+			h = fmax(cs, n->event != GPUPROJ_TL_NONE ? st.ev[n->event] : 0);
+			break;
+		case GPUPROJ_TL_CALL:
+		case GPUPROJ_TL_OP_COUNT:
+		default:
+			break;
+		}
+		mark_add(m, &nm, h, h + call, CAT_HOST);
+		h += call;
+	}
+	rstate_free(&st);
+	out->wall_ns = h;
+	/* Exclusive shares and idle time: one sweep over [0, wall]. */
+	qsort(m, nm, sizeof(*m), cmp_mark);
+	{
+		int busy[CAT_COUNT] = { 0 };
+		double t = 0;
+
+		for (i = 0; i <= nm; i++) {
+			double next = i < nm ? fmin(m[i].t, h) : h;
+
+			if (next > t) {
+				double len = next - t;
+
+				if (busy[CAT_KERNEL] > 0)
+					out->excl_kernel_ns += len;
+				else if (busy[CAT_COPY] > 0)
+					out->excl_copy_ns += len;
+				if (!busy[CAT_HOST] && !busy[CAT_KERNEL] && !busy[CAT_COPY])
+					out->idle_ns += len;
+				t = next;
+			}
+			if (i < nm)
+				busy[m[i].cat] += m[i].d;
+		}
+	}
+	free(m);
+	out->excl_host_ns = nonneg(h - out->excl_kernel_ns - out->excl_copy_ns);
+	out->overlap_ns = out->kernel_ns + out->copy_ns + out->host_ns + out->idle_ns - h;
+	return GPUPROJ_OK;
+}
+
+/* ---- copies onto a target ---- */
+
+/* latency + bytes / bandwidth on a GPU's host link (ns); NaN when it has none. */
+static double
+link_ns(const struct gpuproj_target *t, enum gpuproj_copy_kind kind, bool pinned, uint64_t bytes)
+{
+	const struct gpuproj_host_link *l = &t->host_link;
+	double bw;
+
+	if (!l->interface)
+		return NAN;
+	if (kind == GPUPROJ_COPY_H2D)
+		bw = pinned ? l->h2d_pinned_gbs : l->h2d_pageable_gbs;
+	else
+		bw = pinned ? l->d2h_pinned_gbs : l->d2h_pageable_gbs;
+	if (!(bw > 0) || !isfinite(l->latency_us))
+		return NAN;
+	return l->latency_us * 1e3 + (double)bytes / bw; /* B / (GB/s) = ns */
+}
+
+double
+gpuproj_copy_project_ns(double source_ns, enum gpuproj_copy_kind kind, bool pinned,
+			uint64_t bytes, const struct gpuproj_target *src,
+			const struct gpuproj_target *tgt, bool *ret_kept)
+{
+	double a, b;
+
+	if (ret_kept)
+		*ret_kept = false;
+	if (!src || !tgt || src == tgt || (src->name && tgt->name && !strcmp(src->name, tgt->name)))
+		return source_ns;
+	switch (kind) {
+	case GPUPROJ_COPY_H2D:
+	case GPUPROJ_COPY_D2H:
+		b = link_ns(tgt, kind, pinned, bytes);
+		if (isnan(b))
+			break;
+		a = link_ns(src, kind, pinned, bytes);
+		return isnan(a) || !(a > 0) ? b : source_ns * b / a;
+	case GPUPROJ_COPY_D2D: {
+		double bs = src->bw_gbs[GPUPROJ_LEVEL_DRAM], bt = tgt->bw_gbs[GPUPROJ_LEVEL_DRAM];
+
+		if (bs > 0 && bt > 0)
+			return source_ns * bs / bt;
+		break;
+	}
+	case GPUPROJ_COPY_P2P:
+	case GPUPROJ_COPY_H2H:
+	case GPUPROJ_COPY_KIND_COUNT:
+	default:
+		break;
+	}
+	if (ret_kept)
+		*ret_kept = true;
+	return source_ns;
+}
+
+/* ---- the whole run onto a target ---- */
+
+/* Kernel record → index in the profile: an open-addressing map of pointers. */
+struct kmap {
+	const struct gpuproj_kernel **keys;
+	size_t *vals;
+	size_t mask;
+};
+
+static int
+kmap_build(struct kmap *km, const struct gpuproj_profile *p)
+{
+	size_t n = gpuproj_profile_count(p), cap = 16, i;
+
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	km->keys = calloc(cap, sizeof(*km->keys));
+	km->vals = calloc(cap, sizeof(*km->vals));
+	if (!km->keys || !km->vals) {
+		free(km->keys);
+		free(km->vals);
+		return GPUPROJ_E_NOMEM;
+	}
+	km->mask = cap - 1;
+	for (i = 0; i < n; i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+		size_t h = (size_t)mix(0, (uintptr_t)k) & km->mask;
+
+		while (km->keys[h])
+			h = (h + 1) & km->mask;
+		km->keys[h] = k;
+		km->vals[h] = i;
+	}
+	return GPUPROJ_OK;
+}
+
+static size_t
+kmap_get(const struct kmap *km, const struct gpuproj_kernel *k)
+{
+	size_t h = (size_t)mix(0, (uintptr_t)k) & km->mask;
+
+	while (km->keys[h]) {
+		if (km->keys[h] == k)
+			return km->vals[h];
+		h = (h + 1) & km->mask;
+	}
+	return SIZE_MAX;
+}
+
+/* Per kernel: the target's time over the source's (point, lo, hi); 1 where not projected. */
+struct kratio {
+	double r[3];
+	bool kept;
+};
+
+static struct kratio
+ratio_of(const struct kmap *km, const struct gpuproj_run_projection *run,
+	 const struct gpuproj_kernel *k)
+{
+	struct kratio kr = { { 1, 1, 1 }, true };
+	size_t i = kmap_get(km, k);
+	const struct gpuproj_projection *pr;
+	double mean;
+
+	if (i == SIZE_MAX || !run || i >= run->n)
+		return kr;
+	pr = &run->kernels[i];
+	mean = gpuproj_kernel_mean_ns(k);
+	if (pr->status != GPUPROJ_OK || !(mean > 0) || !isfinite(pr->point_ns))
+		return kr;
+	kr.r[0] = pr->point_ns / mean;
+	kr.r[1] = isfinite(pr->lo_ns) ? pr->lo_ns / mean : kr.r[0];
+	kr.r[2] = isfinite(pr->hi_ns) ? pr->hi_ns / mean : kr.r[0];
+	kr.kept = false;
+	return kr;
+}
+
+int
+gpuproj_timeline_project(const struct gpuproj_profile *p, const struct gpuproj_run_projection *run,
+			 const struct gpuproj_target *src, const struct gpuproj_target *tgt,
+			 struct gpuproj_whole_run *out)
+{
+	const struct gpuproj_timeline *tl;
+	struct kmap km = { 0 };
+	double e = 0, u, rsrc = 0, rt[3] = { 0, 0, 0 }, w, span, f, c, scale, replayed;
+	struct gpuproj_tl_parts sum = { 0 };
+	bool identity;
+	size_t i, j, g;
+	double *dur = NULL;
+	int r = GPUPROJ_OK;
+
+	if (!p || !out)
+		return GPUPROJ_E_INVAL;
+	memset(out, 0, sizeof(*out));
+	tl = gpuproj_profile_timeline(p);
+	if (!tl || !tl->n_patterns)
+		return GPUPROJ_OK;
+	if (run && run->n != gpuproj_profile_count(p))
+		return GPUPROJ_E_INVAL;
+	identity = !src || !tgt || src == tgt ||
+		   (src->name && tgt->name && strcmp(src->name, tgt->name) == 0);
+	if (kmap_build(&km, p))
+		return GPUPROJ_E_NOMEM;
+	for (i = 0; i < tl->n_patterns && !r; i++) {
+		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
+		double cnt = (double)pat->wall_ns.n;
+		struct gpuproj_tl_parts parts;
+		int v;
+
+		free(dur);
+		dur = malloc(3 * pat->n_nodes * sizeof(*dur));
+		if (!dur) {
+			r = GPUPROJ_E_NOMEM;
+			break;
+		}
+		for (j = 0; j < pat->n_nodes; j++) {
+			const struct gpuproj_tl_node *n = &pat->nodes[j];
+			double d = n->dur_ns.mean;
+			bool kept = false;
+
+			for (v = 0; v < 3; v++)
+				dur[v * pat->n_nodes + j] = d;
+			if (identity)
+				continue;
+			if (n->op == GPUPROJ_TL_KERNEL) {
+				struct kratio kr = ratio_of(&km, run, n->kernel);
+
+				for (v = 0; v < 3; v++)
+					dur[v * pat->n_nodes + j] = d * kr.r[v];
+				out->kernels_kept += kr.kept;
+			} else if (n->op == GPUPROJ_TL_GRAPH) {
+				double base = d, add[3] = { 0, 0, 0 };
+
+				for (g = 0; g < n->n_graph; g++) {
+					struct kratio kr = ratio_of(&km, run, n->graph[g].kernel);
+
+					base -= n->graph[g].ns.mean;
+					for (v = 0; v < 3; v++)
+						add[v] += n->graph[g].ns.mean * kr.r[v];
+					out->kernels_kept += kr.kept;
+				}
+				for (v = 0; v < 3; v++)
+					dur[v * pat->n_nodes + j] = nonneg(base) + add[v];
+			} else if (n->op == GPUPROJ_TL_COPY || n->op == GPUPROJ_TL_MEMSET) {
+				double t = gpuproj_copy_project_ns(d, n->op == GPUPROJ_TL_MEMSET
+								       ? GPUPROJ_COPY_D2D : n->copy,
+								   n->pinned, n->bytes, src, tgt, &kept);
+
+				for (v = 0; v < 3; v++)
+					dur[v * pat->n_nodes + j] = t;
+				out->copies_kept += kept;
+			}
+		}
+		for (v = 0; v < 3 && !r; v++) {
+			r = gpuproj_timeline_replay(pat, &dur[v * pat->n_nodes], &parts);
+			rt[v] += cnt * parts.wall_ns;
+			if (v == 0 && !r) {
+				sum.kernel_ns += cnt * parts.kernel_ns;
+				sum.copy_ns += cnt * parts.copy_ns;
+				sum.host_ns += cnt * parts.host_ns;
+				sum.idle_ns += cnt * parts.idle_ns;
+				sum.overlap_ns += cnt * parts.overlap_ns;
+				sum.excl_kernel_ns += cnt * parts.excl_kernel_ns;
+				sum.excl_copy_ns += cnt * parts.excl_copy_ns;
+				sum.excl_host_ns += cnt * parts.excl_host_ns;
+			}
+		}
+		if (!r && !(r = gpuproj_timeline_replay(pat, NULL, &parts)))
+			rsrc += cnt * parts.wall_ns;
+		e += pat->wall_ns.sum;
+	}
+	free(dur);
+	free(km.keys);
+	free(km.vals);
+	if (r)
+		return r;
+	/*
+	 * Threads that overlapped: their epochs add up to more than the span
+	 * they covered; f scales the replayed and unexplained parts back to it.
+	 */
+	u = gpuproj_timeline_unexplained_ns(tl);
+	w = tl->wall_ns;
+	if (!(w >= 0))
+		w = gpuproj_profile_run_info(p)->wall_ns;
+	span = tl->span_ns > 0 ? tl->span_ns : e + u;
+	if (!(w >= span))
+		w = span;
+	f = e + u > 0 ? fmin(1.0, span / (e + u)) : 1.0;
+	c = w - span;
+	/* A merged job: its slowest rank's measured wall, scaled by the job's ratio. */
+	scale = 1.0;
+	out->source_ns = w;
+	if (tl->ranks > 1) {
+		double rw = gpuproj_profile_run_info(p)->wall_ns;
+
+		out->source_ns = rw > 0 ? rw : w / tl->ranks;
+		scale = w > 0 ? out->source_ns / w : 1.0;
+	}
+	replayed = f * rt[0];
+	out->valid = true;
+	out->replayed_ns = scale * replayed;
+	out->carried_ns = scale * (f * u + c);
+	out->wall_ns = out->replayed_ns + out->carried_ns;
+	out->lo_ns = scale * (f * rt[1] + f * u + c);
+	out->hi_ns = scale * (f * rt[2] + f * u + c);
+	out->speedup = out->wall_ns > 0 ? out->source_ns / out->wall_ns : NAN;
+	out->kernel_ns = scale * f * sum.kernel_ns;
+	out->copy_ns = scale * f * sum.copy_ns;
+	out->host_ns = scale * f * sum.host_ns;
+	out->idle_ns = scale * f * sum.idle_ns;
+	out->overlap_ns = scale * f * sum.overlap_ns;
+	out->bar_kernel_ns = scale * f * sum.excl_kernel_ns;
+	out->bar_copy_ns = scale * f * sum.excl_copy_ns;
+	out->bar_host_ns = scale * f * sum.excl_host_ns;
+	out->explained = w > 0 ? f * e / w : 0;
+	out->identity_error = e > 0 ? (rsrc - e) / e : 0;
+	out->bound = e > 0 ? gpuproj_timeline_bound_ns(tl) / e : 0;
+	return GPUPROJ_OK;
+}
