@@ -105,8 +105,9 @@ static const enum gpuproj_occupancy_term occupancy_term_default = GPUPROJ_OCC_TE
  */
 static const enum gpuproj_clock clock_default = GPUPROJ_CLOCK_SUSTAINED;
 /*
- * The paper's FP roof until the issue roof wins on GPUs held out of every
- * fit on every corpus (README "Accuracy").
+ * The paper's FP roof: the issue roof did not win on the pairs the choice
+ * was made on (docs/validation.md "Compute roofs: choosing and held-out
+ * pairs").
  */
 static const enum gpuproj_compute compute_default = GPUPROJ_COMPUTE_FP;
 /*
