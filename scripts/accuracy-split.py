@@ -5,12 +5,15 @@ held-out pairs: the table "Compute roofs: choosing and held-out pairs" of
 docs/validation.md.
 
 Usage:
-  scripts/accuracy-split.py GPUPROJ VALIDATION_DIR [KERNELTUNER_DIR]
+  scripts/accuracy-split.py GPUPROJ VALIDATION_DIR [KERNELTUNER_DIR] [--set compute|rates]
 
 VALIDATION_DIR holds gpuperfpredict/*.csv and neusight-train/{linear,add}/*.csv
 (../shared/validation beside the checkout); KERNELTUNER_DIR the profiles of
 `gpuproj import kerneltuner` (docs/validation.md says which files). The
-runs: naive, hroof-occ --compute fp and --compute issue.
+set of runs: compute (default; naive, hroof-occ --compute fp and --compute
+issue: the table "Compute roofs: choosing and held-out pairs") or rates
+(naive, hroof-occ --rates sustained and --rates datasheet: "Sustained
+against datasheet rates").
 
 For each corpus, the GPUs are split as `gpuproj validate --holdout gpu`
 splits targets: sorted by targets.yaml name, even positions are the
@@ -42,6 +45,11 @@ CONFIGS = {
         ("naive", "naive", []),
         ("hroof-occ --compute fp", "hroof-occ", ["--compute", "fp"]),
         ("hroof-occ --compute issue", "hroof-occ", ["--compute", "issue"]),
+    ],
+    "rates": [
+        ("naive", "naive", []),
+        ("hroof-occ --rates sustained", "hroof-occ", ["--rates", "sustained"]),
+        ("hroof-occ --rates datasheet", "hroof-occ", ["--rates", "datasheet"]),
     ],
 }
 ADA = {"L4", "L40S", "L40", "RTX-4090", "RTX-4080", "RTX-6000-Ada"}
@@ -79,6 +87,13 @@ def stats(errs):
 def main():
     argv = sys.argv[1:]
     which = "compute"
+    if "--set" in argv:
+        i = argv.index("--set")
+        which = argv[i + 1]
+        del argv[i:i + 2]
+    if which not in CONFIGS:
+        print("accuracy-split.py: --set must be compute or rates", file=sys.stderr)
+        return 2
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2

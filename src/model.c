@@ -110,6 +110,8 @@ static const enum gpuproj_clock clock_default = GPUPROJ_CLOCK_SUSTAINED;
  * pairs").
  */
 static const enum gpuproj_compute compute_default = GPUPROJ_COMPUTE_FP;
+/* The one-basis sustained rates (issue 22: docs/validation.md "Sustained rates"). */
+static const enum gpuproj_rates rates_default = GPUPROJ_RATES_SUSTAINED;
 /*
  * Fixed-point iterations of the target's burst ceilings: the iteration
  * contracts by at most 1 − max/peak per step (0.56 on the T4, 0.53 on the
@@ -332,6 +334,58 @@ enum gpuproj_clock
 gpuproj_clock_default(void)
 {
 	return clock_default;
+}
+
+const char *
+gpuproj_rates_name(enum gpuproj_rates r)
+{
+	switch (r) {
+	case GPUPROJ_RATES_DEFAULT: return "default";
+	case GPUPROJ_RATES_SUSTAINED: return "sustained";
+	case GPUPROJ_RATES_DATASHEET: return "datasheet";
+	}
+	return "?";
+}
+
+int
+gpuproj_rates_from_name(const char *name, enum gpuproj_rates *ret)
+{
+	static const enum gpuproj_rates all[] = {
+		GPUPROJ_RATES_DEFAULT, GPUPROJ_RATES_SUSTAINED, GPUPROJ_RATES_DATASHEET,
+	};
+	size_t i;
+
+	for (i = 0; name && ret && i < ARRAY_LENGTH(all); i++) {
+		if (strcasecmp(name, gpuproj_rates_name(all[i])) == 0) {
+			*ret = all[i];
+			return GPUPROJ_OK;
+		}
+	}
+	return GPUPROJ_E_INVAL;
+}
+
+enum gpuproj_rates
+gpuproj_rates_default(void)
+{
+	return rates_default;
+}
+
+void
+gpuproj_target_datasheet(const struct gpuproj_target *g, struct gpuproj_target *out)
+{
+	int p, k;
+
+	if (!g || !out)
+		return;
+	*out = *g;
+	if (g->peak_dram_gbs > 0)
+		out->bw_gbs[GPUPROJ_LEVEL_DRAM] = g->peak_dram_gbs;
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		for (k = 0; k < GPUPROJ_OPKIND_COUNT; k++)
+			out->max_gflops[p][k] = NAN;
+	}
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+		out->max_tensor[p] = NAN;
 }
 
 double
@@ -698,12 +752,38 @@ tensor_unmodelled_note(const struct gpuproj_model *m, const struct gpuproj_kerne
 		 len ? "; " : "", 100.0 * sum / (sum + cuda), m->tensor_unmodelled);
 }
 
+/*
+ * The ceilings of the options' rates (model.h, enum gpuproj_rates): with
+ * datasheet rates, *src and *tgt point at copies in ds and dt (one copy
+ * when they are the same GPU, so that a kernel keeps its measured time
+ * there). naive takes the peaks itself; the copies change nothing for it.
+ */
+static void
+rates_targets(const struct gpuproj_model_options *opt, const struct gpuproj_target **src,
+	      const struct gpuproj_target **tgt, struct gpuproj_target *ds,
+	      struct gpuproj_target *dt)
+{
+	enum gpuproj_rates r = opt && opt->rates != GPUPROJ_RATES_DEFAULT ? opt->rates
+									 : rates_default;
+
+	if (r != GPUPROJ_RATES_DATASHEET)
+		return;
+	gpuproj_target_datasheet(*src, ds);
+	if (*tgt == *src) {
+		*src = *tgt = ds;
+		return;
+	}
+	gpuproj_target_datasheet(*tgt, dt);
+	*src = ds;
+	*tgt = dt;
+}
+
 int
 gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
 		      const struct gpuproj_target *src, const struct gpuproj_target *tgt,
 		      const struct gpuproj_model_options *opt, struct gpuproj_projection *out)
 {
-	struct gpuproj_target sb, tb;
+	struct gpuproj_target sb, tb, ds, dt;
 	struct gpuproj_kernel kt;
 	struct model_ctx c;
 	double fs, ft;
@@ -716,6 +796,7 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 		snprintf(out->why, sizeof(out->why), "invalid argument");
 		return out->status = GPUPROJ_E_INVAL;
 	}
+	rates_targets(opt, &src, &tgt, &ds, &dt);
 	prepare(k, src, tgt, opt, &c, &kt);
 	r = burst_project(m, k, opt, &c, out, &sb, &tb, &fs, &ft);
 	if (r == GPUPROJ_OK)
@@ -744,7 +825,7 @@ gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_kernel
 		      const struct gpuproj_target *src, const struct gpuproj_target *tgt,
 		      const struct gpuproj_model_options *opt, struct gpuproj_model_details *out)
 {
-	struct gpuproj_target sb, tb;
+	struct gpuproj_target sb, tb, ds, dt;
 	struct gpuproj_kernel kt;
 	struct model_ctx c;
 	int r;
@@ -754,6 +835,7 @@ gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_kernel
 	out->n = 0;
 	if (!m || !k || !src || !tgt)
 		return GPUPROJ_E_INVAL;
+	rates_targets(opt, &src, &tgt, &ds, &dt);
 	prepare(k, src, tgt, opt, &c, &kt);
 	if (effective_clock(opt) == GPUPROJ_CLOCK_BURST) {
 		/* The ceilings the projection ended on (burst_project()). */

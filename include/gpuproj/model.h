@@ -615,6 +615,49 @@ double gpuproj_target_burst(const struct gpuproj_target *g, double duration_ns,
 			    struct gpuproj_target *out);
 
 /**
+ * The ceilings the models take from targets.yaml (gpuproj_model_options.rates;
+ * issue 22: "the ceilings are datasheet promises").
+ */
+enum gpuproj_rates {
+	GPUPROJ_RATES_DEFAULT = 0, /**< gpuproj_rates_default() decides (sustained) */
+	/**
+	 * The rates measured under sustained load, one basis for every GPU
+	 * (docs/targets-schema.md "One basis per level"): DRAM = bw_gbs.dram
+	 * (the STREAM triad rate), FP = max_gflops (FMA at the clock held
+	 * under full load), tensor = max_tensor where measured.
+	 */
+	GPUPROJ_RATES_SUSTAINED = 1,
+	/**
+	 * The vendor's promises where targets.yaml has them: DRAM =
+	 * peak_bw_gbs.dram, FP = peak_gflops (boost clock), tensor =
+	 * peak_tensor. L2, L1, shared memory, issue and integer rates have no
+	 * datasheet value and stay as they are. For measuring what the
+	 * sustained rates are worth (docs/validation.md), not for use.
+	 */
+	GPUPROJ_RATES_DATASHEET = 2,
+};
+
+/** @return "sustained", "datasheet" (or "default") */
+const char *gpuproj_rates_name(enum gpuproj_rates r);
+/**
+ * Parse "sustained", "datasheet" or "default" (case-insensitive).
+ * @return GPUPROJ_OK or GPUPROJ_E_INVAL (*ret untouched)
+ */
+int gpuproj_rates_from_name(const char *name, enum gpuproj_rates *ret);
+/** @return the rates used when the options leave them at DEFAULT (sustained) */
+enum gpuproj_rates gpuproj_rates_default(void);
+/**
+ * A GPU with its datasheet ceilings (GPUPROJ_RATES_DATASHEET): `*out` =
+ * `*g` with bw_gbs.dram = peak_bw_gbs.dram where that is given (> 0), and
+ * every max_gflops and max_tensor rate cleared (NaN), so that
+ * gpuproj_target_gflops() and gpuproj_target_tensor_gflops() fall back to
+ * the peaks; with no sustained rate left, the burst regime changes nothing.
+ * @param g the GPU (targets.yaml entry)
+ * @param[out] out the copy (pointers shared with `g`)
+ */
+void gpuproj_target_datasheet(const struct gpuproj_target *g, struct gpuproj_target *out);
+
+/**
  * Little's-law latency hiding of a kernel's memory traffic below L1, from
  * a source GPU s to a target t (hroof-occ; equations in
  * src/model-hroof-occ.c, after Little, "A proof for the queuing formula
@@ -690,6 +733,11 @@ struct gpuproj_model_options {
 	bool level_interval;
 	/** hroof's and hroof-occ's compute roof; 0 (DEFAULT) = gpuproj_compute_default(). */
 	enum gpuproj_compute compute;
+	/**
+	 * The ceilings of every model but naive (which always takes the
+	 * datasheet's); 0 (DEFAULT) = gpuproj_rates_default().
+	 */
+	enum gpuproj_rates rates;
 };
 
 /**

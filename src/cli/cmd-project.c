@@ -72,6 +72,10 @@ help(FILE *f)
 		"                       sm_86/sm_89/sm_120) and one warp instruction per\n"
 		"                       scheduler per clock for every instruction\n"
 		"                       (docs/models.md \"Compute roof\")\n"
+		"  --rates sustained|datasheet  the ceilings of every model but naive (default:\n"
+		"                       %s): the rates measured under sustained load\n"
+		"                       (STREAM triad DRAM, FMA at the held clock), or the\n"
+		"                       datasheet's (docs/models.md \"Rates\")\n"
 		"  --details            json: add every number behind each projection\n"
 		"  --format FMT         table (default), json or csv\n"
 		"  -o, --output FILE    write to FILE instead of standard output (JSON is\n"
@@ -90,7 +94,8 @@ help(FILE *f)
 		"of the projection is shown too.\n\n"
 		"Exit status: 0 success, 1 failure (bad input, unknown GPU, no kernel projected\n"
 		"onto any target), 2 bad usage.\n",
-		gpuproj_compute_name(gpuproj_compute_default()));
+		gpuproj_compute_name(gpuproj_compute_default()),
+		gpuproj_rates_name(gpuproj_rates_default()));
 }
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
@@ -282,7 +287,7 @@ int
 cmd_project(int argc, char **argv)
 {
 	enum { O_BUILTIN = 256, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_FORMAT, O_TOP, O_ALL,
-	       O_CUBINS, O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_INTERVALS, O_DETAILS, O_NO_FALLBACK };
+	       O_CUBINS, O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_RATES, O_INTERVALS, O_DETAILS, O_NO_FALLBACK };
 	static const struct option opts[] = {
 		{ "builtin", no_argument, NULL, O_BUILTIN },
 		{ "targets", required_argument, NULL, O_TARGETS },
@@ -299,6 +304,7 @@ cmd_project(int argc, char **argv)
 		{ "occupancy", required_argument, NULL, O_OCCTERM },
 		{ "clock", required_argument, NULL, O_CLOCK },
 		{ "compute", required_argument, NULL, O_COMPUTE },
+		{ "rates", required_argument, NULL, O_RATES },
 		{ "intervals", required_argument, NULL, O_INTERVALS },
 		{ "details", no_argument, NULL, O_DETAILS },
 		{ "no-fallback", no_argument, NULL, O_NO_FALLBACK },
@@ -378,6 +384,12 @@ cmd_project(int argc, char **argv)
 			break;
 		case O_COMPUTE:
 			if (!cli_parse_compute("project", optarg, &mopt.compute)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_RATES:
+			if (!cli_parse_rates("project", optarg, &mopt.rates)) {
 				ret = EXIT_USAGE;
 				goto out;
 			}

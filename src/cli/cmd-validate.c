@@ -62,6 +62,8 @@ help(FILE *f)
 		"  --compute fp|issue   hroof's and hroof-occ's compute roof (default: %s):\n"
 		"                       the FP peaks (seed 000 eqs. 2-3), or every pipe and\n"
 		"                       instruction issue (`gpuproj project --help` explains)\n"
+		"  --rates sustained|datasheet  the ceilings of every model but naive (default:\n"
+		"                       %s; `gpuproj project --help` explains)\n"
 		"  --intervals FILE|builtin|levels  the calibrated intervals behind coverage and\n"
 		"                       width: a table (gpuproj-intervals/1), the built-in one\n"
 		"                       (default), or each model's own interval\n"
@@ -94,7 +96,8 @@ help(FILE *f)
 		"below / at or above the threshold. Results on the gpuperfpredict data set are\n"
 		"printed with its citation (CC BY 4.0).\n\n"
 		"Exit status: 0 success (whatever the errors), 1 bad input, 2 bad usage.\n",
-		gpuproj_compute_name(gpuproj_compute_default()));
+		gpuproj_compute_name(gpuproj_compute_default()),
+		gpuproj_rates_name(gpuproj_rates_default()));
 }
 
 /* A word as a POSIX shell reads it back: bare when safe, else in single quotes. */
@@ -215,7 +218,7 @@ int
 cmd_validate(int argc, char **argv)
 {
 	enum { O_TARGETS = 256, O_MODEL, O_THRESHOLD, O_SOURCE, O_TARGET, O_FORMAT, O_DETAILS,
-	       O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE,
+	       O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_RATES, O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE,
 	       O_SECTIONS };
 	static const struct option opts[] = {
 		{ "targets", required_argument, NULL, O_TARGETS },
@@ -230,6 +233,7 @@ cmd_validate(int argc, char **argv)
 		{ "occupancy", required_argument, NULL, O_OCCTERM },
 		{ "clock", required_argument, NULL, O_CLOCK },
 		{ "compute", required_argument, NULL, O_COMPUTE },
+		{ "rates", required_argument, NULL, O_RATES },
 		{ "intervals", required_argument, NULL, O_INTERVALS },
 		{ "holdout", required_argument, NULL, O_HOLDOUT },
 		{ "fit-intervals", required_argument, NULL, O_FIT },
@@ -306,6 +310,12 @@ cmd_validate(int argc, char **argv)
 			break;
 		case O_COMPUTE:
 			if (!cli_parse_compute("validate", optarg, &mopt.compute)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_RATES:
+			if (!cli_parse_rates("validate", optarg, &mopt.rates)) {
 				ret = EXIT_USAGE;
 				goto out;
 			}

@@ -239,6 +239,16 @@ cli_parse_compute(const char *cmd, const char *value, enum gpuproj_compute *ret)
 	return true;
 }
 
+bool
+cli_parse_rates(const char *cmd, const char *value, enum gpuproj_rates *ret)
+{
+	if (gpuproj_rates_from_name(value, ret)) {
+		cli_usage_error(cmd, "--rates must be sustained or datasheet, not '%s'", value);
+		return false;
+	}
+	return true;
+}
+
 int
 cli_apply_intervals(const char *value, struct gpuproj_model_options *mopt,
 		    struct gpuproj_intervals **iv)
