@@ -226,7 +226,7 @@ load_output(struct inj_config *cfg)
 
 /*
  * What glibc's regcomp() and regexec() would make of a pattern before they
- * see it (issue 25): back-references (a glibc extension in extended
+ * see it: back-references (a glibc extension in extended
  * expressions) make matching exponential in the name, and repetition
  * counts multiply ((x{1000}){1000} is a million copies of x: gigabytes at
  * start-up). An estimate of the compiled size: every atom counts 1, x{m,n}

@@ -2,7 +2,7 @@
 /*
  * Logical metrics (docs/internals/DESIGN.md §3, enum gpuproj_metric) → NVPW metric names.
  *
- * Every logical metric has an ordered list of candidates (cupti-notes §5);
+ * Every logical metric has an ordered list of candidates ([CUPTI-MET]);
  * a candidate is one NVPW name or a sum "a+b+c" of several, with a scale
  * factor (e.g. 1/32 for warp efficiency from a per-warp ratio). At start-up
  * the list is resolved for the chip at hand by asking a validator (the host

@@ -32,7 +32,7 @@ L2_FORMS = ("lts__t_bytes.sum", "lts__t_sectors_srcunit_tex.sum")
 # ---- the profile's metric expressions ----
 
 def parse_expr(expr):
-    """'a+b+c * 0.03125' (backend-cupti.c writes "%s * %g") -> ([a, b, c], 0.03125).
+    """'a+b+c * 0.03125' (inject/cupti/cupti.c writes "%s * %g") -> ([a, b, c], 0.03125).
 
     Terms are joined by a bare '+' (inject/metrics-nvpw.c); spaces around a
     term are not part of its name.

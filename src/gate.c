@@ -4,7 +4,7 @@
  * profile on the source GPU (measured) and on target GPUs (projected),
  * whole run and per kernel, with a noise band from the launch spreads.
  * The JUnit XML, Markdown and plain-text renderings of the result are in
- * report-gate.c.
+ * gate-write.c.
  *
  * Both profiles are first folded over device ordinals (gpuproj_kernel_merge)
  * so kernels match on name, tag, grid, block and dynamic shared memory.

@@ -313,7 +313,7 @@ struct importer {
 	int nvprof_line;                   /* a line of nvprof's ("==1234== NVPROF …"), or 0 */
 	int unterminated_line;             /* import_csv.unterminated_line */
 	/*
-	 * Streaming (issue 25): rows come one at a time (import_csv_stream_file());
+	 * Streaming: rows come one at a time (import_csv_stream_file());
 	 * the header and units rows are copies; raw-layout launches, one per row,
 	 * are committed to the profile at once and freed, so memory is the
 	 * profile's, not the file's. What set_context() needs of them is kept:
@@ -1861,7 +1861,7 @@ gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
 	}
 	opt.skip_line = skip_line;
 	opt.userdata = &im;
-	/* Row by row: memory is the profile's, not the file's (issue 25 #9). */
+	/* Row by row: memory is the profile's, not the file's. */
 	r = import_csv_stream_file(path, &opt, on_row, &im, &t, reterr);
 	/* What the file as a whole says (counters not readable, nvprof's) comes first. */
 	if (r && !(im.ctrperm_line && im.n_rows_seen <= 1) && !(im.nvprof_line && !im.header_seen))

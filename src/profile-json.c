@@ -26,7 +26,7 @@
 
 #include "profile-json.h"
 #include "profile-private.h"
-#include "report-common.h"
+#include "util-escape.h"
 #include "util.h"
 
 /* ---- writing ---- */
@@ -358,7 +358,7 @@ profile_stream_save(json_t *root, const struct gpuproj_profile *p, const char *p
 	int r;
 
 	/*
-	 * Kernel by kernel into the temporary file (issue 25): the JSON of a
+	 * Kernel by kernel into the temporary file: the JSON of a
 	 * profile of 100,000 kernels is never a tree, nor a text, in memory.
 	 */
 	if ((r = file_tmp_open(&t, path, 0, reterr)))
@@ -390,14 +390,6 @@ profile_stream_save(json_t *root, const struct gpuproj_profile *p, const char *p
 
 /* ---- reading ---- */
 
-struct profile_reader {
-	const char *file;
-	const char *text;	/* the JSON text, for the position of a schema error */
-	size_t len;
-	struct gpuproj_error *err;
-	char **scratch;		/* strings decoded from *_hex members, freed after the load */
-	size_t n_scratch, cap_scratch;
-};
 
 static void
 reader_clear(struct profile_reader *rd)
@@ -411,22 +403,16 @@ reader_clear(struct profile_reader *rd)
 	rd->n_scratch = rd->cap_scratch = 0;
 }
 
+/* The reader's errors (profile-json-reader.c), by their short names. */
 static int
 nomem(struct profile_reader *rd)
 {
-	return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0, "out of memory");
+	return profile_reader_nomem(rd);
 }
 
 static int
 bad(struct profile_reader *rd, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3, 4);
-static int badv(struct profile_reader *rd, const char *path, const char *fmt, va_list ap)
-	GPUPROJ_PRINTF(3, 0);
 
-/*
- * A schema error at PATH, with the line and column of what it is about
- * (json_locate): the value at PATH, or, when the message begins with a
- * quoted member name ("'cc' must be ..."), that member's value.
- */
 static int
 bad(struct profile_reader *rd, const char *path, const char *fmt, ...)
 {
@@ -434,45 +420,9 @@ bad(struct profile_reader *rd, const char *path, const char *fmt, ...)
 	int r;
 
 	va_start(ap, fmt);
-	r = badv(rd, path, fmt, ap);
+	r = profile_reader_badv(rd, path, fmt, ap);
 	va_end(ap);
 	return r;
-}
-
-int
-profile_reader_bad(struct profile_reader *rd, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = badv(rd, path, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-int
-profile_reader_nomem(struct profile_reader *rd)
-{
-	return nomem(rd);
-}
-
-static int
-badv(struct profile_reader *rd, const char *path, const char *fmt, va_list ap)
-{
-	char msg[GPUPROJ_ERROR_MSG_SIZE], member[128] = "";
-	int line = 0, col = 0;
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (rd->text) {
-		const char *end = msg[0] == '\'' ? strchr(msg + 1, '\'') : NULL;
-
-		if (end && (size_t)(end - msg - 1) < sizeof(member))
-			snprintf(member, sizeof(member), "%.*s", (int)(end - msg - 1), msg + 1);
-		json_locate(rd->text, rd->len, strcmp(path, "(top level)") == 0 ? "" : path,
-			    member[0] ? member : NULL, &line, &col);
-	}
-	return error_set(rd->err, GPUPROJ_E_SCHEMA, rd->file, line, col, "%s: %s", path, msg);
 }
 
 /*
@@ -1148,7 +1098,7 @@ locate_validate_error(const char *text, size_t len, struct gpuproj_error *err)
 		json_locate_error(text, len, err->message, (size_t)(sp - err->message), err);
 }
 
-/* ---- reading a large profile one kernel at a time (issue 25) ---- */
+/* ---- reading a large profile one kernel at a time ---- */
 
 /*
  * A profile's JSON as a tree in jansson takes about 7 times its text (a

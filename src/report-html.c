@@ -20,9 +20,9 @@
 #include <gpuproj/report-doc.h>
 
 #include "report-charts.h"
-#include "report-common.h"
+#include "util-escape.h"
 #include "report-doc-private.h"
-#include "report-wholerun.h"
+#include "project-wholerun.h"
 #include "util.h"
 
 /* Kernels with a column in the "every target" matrix. */

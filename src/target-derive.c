@@ -127,7 +127,7 @@ entry_name(const char *device, const struct gpuproj_targets *targets, char *out,
 
 /*
  * A YAML double-quoted scalar (YAML 1.2 §5.7, escaped characters): '"' and
- * '\' escaped, and what a terminal acts on (issue 25; the entry is printed
+ * '\' escaped, and what a terminal acts on (the entry is printed
  * on standard output) as YAML escapes that load back to the same text: C0
  * controls and DEL as \xNN, C1 controls (U+0080 to U+009F) as \xNN, the
  * bidirectional controls as \uNNNN.

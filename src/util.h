@@ -139,7 +139,7 @@ void file_reader_close(struct file_reader *r, bool ok);
 void file_inputs_regular_only(bool on);
 
 /*
- * Never overwrite an input (issue 12): with protection on (the gpuproj
+ * Never overwrite an input: with protection on (the gpuproj
  * command turns it on; off by default, so a library caller may load and
  * save one file), every regular file read is remembered and
  * file_write_atomic() refuses to replace one.
@@ -310,7 +310,7 @@ bool parse_int64(const char *s, int64_t *ret);
 bool parse_duration_ns(const char *s, double *ret_ns);
 
 /*
- * json-locate.c: the position of a value in JSON text that jansson has
+ * util-json-locate.c: the position of a value in JSON text that jansson has
  * parsed. PATH names it as gpuproj's schema errors do: members joined by
  * '.', array indices as [N] ("kernels[3].metrics.bytes.dram"; a member
  * name may hold dots: the longest matching name wins); "" or NULL is the
@@ -362,7 +362,7 @@ void csv_write_field(FILE *out, const char *s);
 bool csv_is_formula(const char *s);
 
 /*
- * Text for a terminal or a log (issue 25): what a terminal would act on
+ * Text for a terminal or a log: what a terminal would act on
  * instead of showing is escaped, as git and journalctl do, so a kernel
  * name cannot set a window title, write the clipboard (OSC 52), make a
  * hyperlink, or return the carriage to overwrite a line: C0 controls and

@@ -85,7 +85,7 @@ int gpuproj_report_table_stream(FILE *out, const struct gpuproj_profile *p,
 				const struct gpuproj_report_options *opt);
 
 /**
- * The whole run per target (issue 23; timeline.h), printed by
+ * The whole run per target (timeline.h), printed by
  * gpuproj_report_table() after the kernel totals when the profile has a
  * timeline: projected wall time with its interval and speedup, its parts
  * (kernel, copy, host, overlap, carried), the measured wall, the share the

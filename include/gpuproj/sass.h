@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file sass.h
- * SASS comparison of special functions across architectures (seed 000
+ * SASS comparison of special functions across architectures ([VanLanker2024]
  * §4.2): the target/source FLOP ratio of each kernel that hroof uses for
  * the target's operational intensity.
  *

@@ -103,7 +103,7 @@ static const char *const format_names[] = { "table", "json", "csv" };
 
 /* What the table and CSV writers need (cli_write_output's render callback). */
 /*
- * Runs computed one at a time, as a writer asks for them (issue 25: 100,000
+ * Runs computed one at a time, as a writer asks for them (100,000
  * kernels projected onto 44 GPUs held 2.3 GB of projections at once, the
  * CSV 3.4 GB): the previous run is released when the next is asked for.
  * Run i is target i with the one model.
@@ -190,7 +190,7 @@ sass_progress(void *userdata, const char *phase, size_t done, size_t total, cons
 
 /*
  * SASS analysis of the application's device code for the source and the
- * NVIDIA targets (seed 000 §4.2). Architectures that cannot be analysed
+ * NVIDIA targets ([VanLanker2024] §4.2). Architectures that cannot be analysed
  * keep ratio 1, with a warning; no usable input at all is an error.
  */
 static int

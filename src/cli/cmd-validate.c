@@ -28,9 +28,9 @@ help(FILE *f)
 		"Usage: gpuproj validate [options] DATASET...\n\n"
 		"Project every kernel measured on one GPU onto every other GPU that measured the\n"
 		"same kernel, and compare the projection with the measured time.\n\n"
-		"DATASET is a gpuproj profile JSON, a gpuperfpredict CSV or a NeuSight CSV\n"
-		"(recognised by content). The CSV files of one data set are imported together,\n"
-		"one profile per GPU. Measured\n"
+		"DATASET is a gpuproj profile JSON, a gpuperfpredict CSV, a NeuSight CSV or an\n"
+		"XLA matmul-table CSV (recognised by content). The CSV files of one data set are\n"
+		"imported together, one profile per GPU. Measured\n"
 		"times on a target come from a kernel's reference_ns or, for several profile\n"
 		"JSONs, from the profile measured on that target (same signature, any device\n"
 		"ordinal).\n\n"
@@ -88,16 +88,18 @@ help(FILE *f)
 		"  --format FMT         table (default), csv or json\n"
 		"  --details            json: add every comparison (kernel, projection, error)\n"
 		"  -o, --output FILE    write to FILE instead of standard output\n"
-		"  -h, --help           show this help\n\n"
-		"Per model and (source, target) pair, and pooled per model: n, failed (not\n"
-		"projected, with the reason), MAPE = mean |projected - measured| / measured,\n"
-		"median APE, coverage (measured inside the projected [lo, hi]) and bias (mean\n"
-		"signed error), for all configurations and separately for those measured\n"
-		"below / at or above the threshold. Results on the gpuperfpredict data set are\n"
-		"printed with its citation (CC BY 4.0).\n\n"
-		"Exit status: 0 success (whatever the errors), 1 bad input, 2 bad usage.\n",
+		"  -h, --help           show this help\n\n",
 		gpuproj_compute_name(gpuproj_compute_default()),
 		gpuproj_rates_name(gpuproj_rates_default()));
+	fputs("Per model and (source, target) pair, pooled per model, and pooled per model\n"
+	      "over pairs of GPUs of the same and of different architecture generations\n"
+	      "(Ampere, Hopper, CDNA3, ...; rows '(same gen)', '(cross gen)'): n, failed (not\n"
+	      "projected, with the reason), MAPE = mean |projected - measured| / measured,\n"
+	      "median APE, coverage (measured inside the projected [lo, hi]) and bias (mean\n"
+	      "signed error), for all configurations and separately for those measured\n"
+	      "below / at or above the threshold. Results on the gpuperfpredict data set are\n"
+	      "printed with its citation (CC BY 4.0).\n\n"
+	      "Exit status: 0 success (whatever the errors), 1 bad input, 2 bad usage.\n", f);
 }
 
 /* A word as a POSIX shell reads it back: bare when safe, else in single quotes. */
@@ -389,7 +391,7 @@ cmd_validate(int argc, char **argv)
 	}
 	if (optind == argc) {
 		ret = cli_usage_error("validate", "missing DATASET (a profile JSON, a "
-				      "gpuperfpredict or a NeuSight CSV)");
+				      "gpuperfpredict, NeuSight or XLA matmul CSV)");
 		goto out;
 	}
 	if (details && fmt != FMT_JSON) {

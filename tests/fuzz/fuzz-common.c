@@ -23,7 +23,7 @@
 
 #include "fuzz-common.h"
 #include "profile-json.h"
-#include "report-common.h"
+#include "util-escape.h"
 
 void
 fuzz_fail(const char *fmt, ...)

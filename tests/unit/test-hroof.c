@@ -314,9 +314,16 @@ END_TEST
 
 /*
  * Issue 21, "quant and sol: say what they do with tensor work": a model
- * that leaves tensor work off the tensor pipes says so in its note, with
- * the share of FLOP it leaves out (2e10 of 2.2e10 = 90.9 %); the models
- * that model it (hroof, hroof-occ, irm) never do.
+ * that leaves tensor work off the tensor pipes (here occupancy) says so in
+ * its note, with the share of FLOP it leaves out (2e10 of 2.2e10 = 90.9 %);
+ * the models that model it (hroof, hroof-occ, irm, naive) never do.
+ * naive puts each pipe at its datasheet peak, one after the other
+ * (model-naive.c), A100-SXM4-40GB -> H100-SXM5-80GB, GFLOP/s:
+ *   t_s = 2e9 / 19491.8 + 2e10 / 312000 (FP32 FMA, FP16 tensor peaks)
+ *   t_t = 2e9 / 66908.2 + 2e10 / 989400
+ *   compute-bound on both (OI = 2.2e10 / 1e6 B), T_t = 2e6 ns · t_t / t_s
+ *   = 601,116 ns. The same work in FP8: the A100 has no FP8 path and runs
+ *   it as BF16 (peak 312000), the H100 at its FP8 peak 1978900.
  */
 START_TEST(tensor_unmodelled_note)
 {
@@ -336,10 +343,26 @@ START_TEST(tensor_unmodelled_note)
 	ck_assert_int_eq(gpuproj_targets_load_builtin(&builtin, &err), GPUPROJ_OK);
 	a100 = gpuproj_targets_find(builtin, "A100-SXM4-40GB");
 	h100 = gpuproj_targets_find(builtin, "H100-SXM5-80GB");
+	k->regs_per_thread = 32;
+	gpuproj_model_project(gpuproj_model_find("occupancy"), k, a100, h100, &notes, &p);
+	ck_assert_msg(p.status == GPUPROJ_OK, "%s", p.why);
+	ck_assert_msg(strstr(p.note, "; tensor work 90.9% of FLOP not modelled: its roofline "
+				     "ratio has CUDA-core FLOP only"), "%s", p.note);
 	gpuproj_model_project(gpuproj_model_find("naive"), k, a100, h100, &notes, &p);
 	ck_assert_msg(p.status == GPUPROJ_OK, "%s", p.why);
-	ck_assert_msg(strstr(p.note, "; tensor work 90.9% of FLOP not modelled: the datasheet "
-				     "FP32 and DRAM ratio by definition"), "%s", p.note);
+	ck_assert_rel(p.point_ns, 2e6 * (2e9 / 66908.2 + 2e10 / 989400.0) /
+					  (2e9 / 19491.8 + 2e10 / 312000.0));
+	ck_assert_msg(!strstr(p.note, "not modelled"), "%s", p.note);
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP16, 0);
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP8, 2e10);
+	gpuproj_model_project(gpuproj_model_find("naive"), k, a100, h100, &notes, &p);
+	ck_assert_msg(p.status == GPUPROJ_OK, "%s", p.why);
+	ck_assert_rel(p.point_ns, 2e6 * (2e9 / 66908.2 + 2e10 / 1978900.0) /
+					  (2e9 / 19491.8 + 2e10 / 312000.0));
+	gpuproj_model_project(gpuproj_model_find("naive"), k, h100, a100, &notes, &p);
+	ck_assert_msg(strstr(p.note, "tensor fp8 -> bf16 (fp8 no path)"), "%s", p.note);
+	k->metric_n[GPUPROJ_M_FLOP_TENSOR_FP8] = 0;
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP16, 2e10);
 	for (const char *const *m = (const char *const[]){ "hroof", "hroof-occ", "irm", NULL }; *m;
 	     m++) {
 		gpuproj_model_project(gpuproj_model_find(*m), k, src, tgt, &notes, &p);
@@ -848,6 +871,64 @@ START_TEST(compute_option_names)
 }
 END_TEST
 
+/*
+ * Issue 21: a DGEMM-heavy (FP64 tensor, DMMA) profile measured on an H100
+ * SXM, projected onto a B200 and a B300 (Blackwell Ultra) with the
+ * built-in targets.yaml. N = 8192: 2·N³ = 1.099511627776e12 FP64 tensor
+ * FLOP, A, B, C of 8·N² = 536870912 B each: 3 · 536870912 = 1610612736 B at
+ * every level; measured 20 ms (55 TFLOP/s). 4884 blocks of 256 threads
+ * (4884 = lcm(132, 148): whole waves on both SM counts).
+ * Rates (peak_tensor.fp64_gflops; none of the three has a max_tensor for
+ * FP64): H100 66900, B200 37000, B300 1250 GFLOP/s.
+ * Source: t_tensor = 1.0995e12 / 6.69e13 = 16.4 ms ≫ DRAM 1.61e9 / 3.167e12
+ *   = 0.51 ms: compute-bound at every level, Perf^ceil = 6.69e13.
+ * B200: compute-bound, T = 20 ms · 66900 / 37000 = 36.162162... ms.
+ * B300: T = 20 ms · 66900 / 1250 = 1070.4 ms, 29.6 times the B200's
+ *   (37000 / 1250): its FP64 tensor rate, not its bandwidth (which equals
+ *   the B200's), decides. The default model (hroof-occ) gives the same
+ *   points: full waves on 132 and 148 SMs, equal limits, compute-bound.
+ */
+START_TEST(dgemm_h100_to_b200_b300)
+{
+	static const struct gpuproj_model_options levels = { .level_interval = true };
+	struct gpuproj_targets *bt = NULL;
+	const struct gpuproj_target *h100, *b200, *b300;
+	const struct gpuproj_model *models[2];
+	struct gpuproj_signature sig = { .name = "dgemm_tn", .grid = { 4884, 1, 1 },
+					 .block = { 256, 1, 1 } };
+	struct gpuproj_kernel *k;
+	struct gpuproj_projection p200, p300;
+	size_t i;
+
+	ck_assert_int_eq(gpuproj_targets_load_builtin(&bt, NULL), 0);
+	h100 = gpuproj_targets_find(bt, "H100-SXM5-80GB");
+	b200 = gpuproj_targets_find(bt, "B200-180GB");
+	b300 = gpuproj_targets_find(bt, "B300");
+	ck_assert(h100 && b200 && b300);
+	ck_assert_int_eq(gpuproj_profile_kernel(prof, &sig, &k), 0);
+	gpuproj_kernel_add_duration(k, 2e7);
+	k->profiled = 1;
+	k->regs_per_thread = 128;
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP64, 2.0 * 8192.0 * 8192.0 * 8192.0);
+	bytes(k, 1610612736.0, 1610612736.0, 1610612736.0, 0);
+	models[0] = gpuproj_model_find("hroof");
+	models[1] = gpuproj_model_default();
+	ck_assert_str_eq(gpuproj_model_name(models[1]), "hroof-occ");
+	for (i = 0; i < 2; i++) {
+		gpuproj_model_project(models[i], k, h100, b200, &levels, &p200);
+		gpuproj_model_project(models[i], k, h100, b300, &levels, &p300);
+		ck_assert_int_eq(p200.status, GPUPROJ_OK);
+		ck_assert_int_eq(p300.status, GPUPROJ_OK);
+		ck_assert_rel(p200.point_ns, 2e7 * 66900.0 / 37000.0);
+		ck_assert_rel(p300.point_ns, 2e7 * 66900.0 / 1250.0);
+		ck_assert_rel(p300.point_ns / p200.point_ns, 29.6);
+		ck_assert_int_eq(p200.binding, GPUPROJ_BOUND_COMPUTE);
+		ck_assert_int_eq(p300.binding, GPUPROJ_BOUND_COMPUTE);
+	}
+	gpuproj_targets_free(bt);
+}
+END_TEST
+
 static Suite *
 hroof_suite(void)
 {
@@ -863,6 +944,7 @@ hroof_suite(void)
 	tcase_add_test(tc, tensor_fallback_to_cuda_cores);
 	tcase_add_test(tc, tensor_unmodelled_note);
 	tcase_add_test(tc, tensor_and_cuda_pipes);
+	tcase_add_test(tc, dgemm_h100_to_b200_b300);
 	tcase_add_test(tc, flop_free_copy);
 	tcase_add_test(tc, mixed_fp32_fp64);
 	tcase_add_test(tc, warp_efficiency_quarter);

@@ -30,8 +30,8 @@
 #include "common.h"
 #include "profile-json.h"
 #include "profile-private.h"
-#include "report-common.h"
-#include "sass-fatbin.h"
+#include "util-escape.h"
+#include "sass/sass-fatbin.h"
 #include "util.h"
 
 #if defined(__SANITIZE_ADDRESS__)

@@ -41,8 +41,8 @@
 #include <gpuproj/sass.h>
 
 #include "common.h"
-#include "sass-fatbin.h"
-#include "sass-private.h"
+#include "sass/sass-fatbin.h"
+#include "sass/sass-private.h"
 #include "util.h"
 
 #define HOWTO "install the CUDA toolkit's nvdisasm or `pip install nvidia-cuda-nvdisasm`"

@@ -1,0 +1,1098 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gpuproj bench: write the measured GPU as a complete targets file (schema
+ * gpuproj-targets/1, docs/targets-schema.md) with one entry.
+ *
+ * The entry is on the one basis of the repository's targets.yaml
+ * (docs/targets-schema.md, "One basis per level"; checked with
+ * gpuproj_target_check_one_basis()): clock_mhz is the SM clock sustained
+ * under full FMA load, derived from the measured FP32 FMA rate and the FP32
+ * lanes; boost_clock_mhz is the driver's maximum clock (datasheet) and the
+ * peaks are computed at it; lanes_per_sm are those of the built-in
+ * targets.yaml for the CC, with the same source text and references;
+ * bw_gbs.dram is the measured STREAM triad, stream_gbs read/copy/triad the
+ * STREAM-like runs, latency_ns the pointer chase.
+ *
+ * Bases: every number the micro-benchmarks produce is "measured: ...
+ * [BENCH]" (BENCH = this run: tool, date, host, device, driver); numbers
+ * the driver reports (SMs, limits, memory, maximum clock, NVML's default
+ * power limit) are "datasheet: device-reported ... [BENCH]"; constants no
+ * API reports come from the CUDA Programming Guide [PG] or the occupancy
+ * calculator [OCC], cited with the built-in targets.yaml's own reference
+ * texts; the vendor peaks and the sustained clock are "derived:". What
+ * cannot be measured (price, other spellings of the name, the exact chip)
+ * is null or guessed and named in the header comment.
+ *
+ * Thread safety: reentrant.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "util.h"
+
+/* Fallback citations, for a built-in targets.yaml without these keys. */
+static const char ref_pg[] =
+	"NVIDIA CUDA C++ Programming Guide, https://docs.nvidia.com/cuda/cuda-c-programming-guide/ "
+	": "
+	"'Arithmetic Instructions' (FMA results per clock per SM: FP32 64 on CC 7.0-8.0 and 128 on "
+	"CC 8.6-10.0; FP64 32 on 7.0/8.0, 64 on 9.0/10.0, 2 on 7.5/8.6/8.9; FP16 non-tensor 128 on "
+	"7.x/8.6/8.9, 256 on 8.0/9.0/10.0), 'Features and Technical Specifications' (255 registers "
+	"per thread)";
+static const char ref_occ[] =
+	"NVIDIA CUDA Toolkit header include/cuda_occupancy.h (the occupancy calculator): "
+	"cudaOccSubPartitionsPerMultiprocessor = 4 (warp schedulers per SM, CC 7 to 10), "
+	"cudaOccRegAllocationGranularity = 256 registers per warp, "
+	"cudaOccSMemAllocationGranularity = 256 B (CC 7.x) and 128 B (CC 8.0 and later)";
+
+char *
+bench_entry_name(const char *device_name)
+{
+	const char *s = device_name ? device_name : "";
+	char *out, *o;
+
+	while (*s == ' ')
+		s++;
+	if (strncmp(s, "NVIDIA ", 7) == 0 && s[7])
+		s += 7;
+	out = malloc(strlen(s) + 2);
+	if (!out)
+		return NULL;
+	for (o = out; *s; s++) {
+		bool ok = isalnum((unsigned char)*s) || strchr("._+-", *s);
+
+		if (ok)
+			*o++ = *s;
+		else if (o > out && o[-1] != '-')
+			*o++ = '-';
+	}
+	while (o > out && o[-1] == '-')
+		o--;
+	*o = '\0';
+	if (o == out) {
+		free(out);
+		return strdup("GPU");
+	}
+	return out;
+}
+
+/* L1 bytes per clock per SM where not measured: 128 on GV100/GA100/GH100/GB100, else 64. */
+static int
+l1_bytes_per_clk(const struct bench_device *d)
+{
+	return d->cc_minor == 0 && d->cc_major >= 7 && d->cc_major <= 10 ? 128 : 64;
+}
+
+/* The die family for a compute capability; exact=false where several dies share it. */
+static const char *
+chip_for(int major, int minor, bool *exact)
+{
+	static const struct {
+		int major, minor;
+		const char *chip;
+		bool exact;
+	} table[] = {
+		{ 7, 0, "GV100", true },  { 7, 5, "TU10X", false }, { 8, 0, "GA100", true },
+		{ 8, 6, "GA10X", false }, { 8, 9, "AD10X", false }, { 9, 0, "GH100", true },
+		{ 10, 0, "GB100", true }, { 12, 0, "GB20X", false },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_LENGTH(table); i++) {
+		if (table[i].major == major && table[i].minor == minor) {
+			*exact = table[i].exact;
+			return table[i].chip;
+		}
+	}
+	*exact = false;
+	return NULL;
+}
+
+/* YAML double-quoted string body (quotes and backslashes escaped). */
+static void
+quoted(struct strbuf *sb, const char *s)
+{
+	strbuf_append(sb, "\"");
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\') {
+			char e[3] = { '\\', *s, 0 };
+
+			strbuf_append(sb, e);
+		} else if ((unsigned char)*s < 0x20) {
+			strbuf_append(sb, " ");
+		} else {
+			strbuf_appendn(sb, s, 1);
+		}
+	}
+	strbuf_append(sb, "\"");
+}
+
+/* A source line: `      path: "text"`. */
+static void
+source(struct strbuf *sb, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3, 4);
+
+static void
+source(struct strbuf *sb, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	char *text = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	if (!text) {
+		sb->oom = true;
+		return;
+	}
+	strbuf_printf(sb, "      %s: ", path);
+	quoted(sb, text);
+	strbuf_append(sb, "\n");
+	free(text);
+}
+
+/* "median of 15 runs, IQR 0.4%, SM clock 1410 MHz" (the memory clock for DRAM) */
+static void
+rate_note(char *buf, size_t size, const struct bench_rate *r)
+{
+	int n = snprintf(buf, size, "median of %zu runs, IQR %.1f%%", r->s.n, r->s.spread_pct);
+	const struct bench_meas *m = r->m;
+
+	if (n <= 0 || (size_t)n >= size)
+		return;
+	if (m && m->family && strcmp(m->family, "dram") == 0) {
+		struct bench_stats mem;
+
+		bench_stats_compute(m->mem_mhz, m->mem_mhz ? m->n : 0, &mem);
+		if (mem.n)
+			snprintf(buf + n, size - (size_t)n, ", memory clock %.0f MHz", mem.median);
+	} else if (r->clock_mhz > 0) {
+		snprintf(buf + n, size - (size_t)n, ", SM clock %.0f MHz", r->clock_mhz);
+	}
+}
+
+static const char *
+mib(double bytes, char *buf, size_t size)
+{
+	if (bytes >= 1024.0 * 1024 * 1024)
+		snprintf(buf, size, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+	else if (bytes >= 1024.0 * 1024)
+		snprintf(buf, size, "%.1f MiB", bytes / (1024.0 * 1024));
+	else
+		snprintf(buf, size, "%.0f KiB", bytes / 1024.0);
+	return buf;
+}
+
+/* Round to one decimal, the way the values are printed (so sources can repeat them). */
+static double
+r1(double v)
+{
+	return round(v * 10) / 10;
+}
+
+struct emit {
+	const struct bench_raw *raw;
+	const struct bench_device *d;
+	const struct bench_summary *s;
+	const struct gpuproj_targets *builtin; /* reference texts, or NULL */
+	double clock;                   /* clock_mhz as written */
+	enum gpuproj_basis clock_basis;
+	double boost;                   /* boost_clock_mhz as written, NaN: none */
+	double peak_clock;              /* the clock the peaks and estimates use */
+	bool lanes;                     /* lanes_per_sm written */
+	double bw[GPUPROJ_LEVEL_COUNT]; /* bw_gbs as written */
+	bool bw_measured[GPUPROJ_LEVEL_COUNT];
+	double triad;                   /* stream_gbs.triad as written (= bw_gbs.dram) */
+	const char *dram_estimate;      /* how an unmeasured triad was estimated, or NULL */
+	double peak[GPUPROJ_PREC_COUNT];
+	bool peak_derived;
+	double max_fma[GPUPROJ_PREC_COUNT]; /* max_gflops.<p>_fma as written, NaN: none */
+	bool max_derived;               /* some max_gflops.<p>_fma is derived from the lanes */
+	double add_mul[GPUPROJ_PREC_COUNT];
+	double lat[GPUPROJ_LEVEL_COUNT]; /* latency_ns as written, NaN: none */
+	char lat_dropped[160];           /* latencies measured but not written, and why */
+};
+
+/* clock_mhz: the sustained clock of the FP32 FMA rate, else what NVML logged, else the maximum. */
+static int
+choose_clock(struct emit *e, struct gpuproj_error *err)
+{
+	const struct bench_summary *s = e->s;
+
+	if (s->sustained_mhz > 0) {
+		e->clock = r1(s->sustained_mhz);
+		e->clock_basis = GPUPROJ_BASIS_DERIVED;
+	} else if (s->clock_observed) {
+		e->clock = r1(s->clock_mhz);
+		e->clock_basis = GPUPROJ_BASIS_MEASURED;
+	} else {
+		e->clock = r1(s->clock_mhz);
+		e->clock_basis = GPUPROJ_BASIS_DATASHEET;
+	}
+	if (!(e->clock > 0))
+		return error_set(err, GPUPROJ_E_MISSING, NULL, 0, 0,
+				 "no SM clock: neither observed nor reported by the device");
+	e->boost = s->boost_mhz > 0 ? s->boost_mhz : NAN;
+	e->peak_clock = e->boost > 0 ? e->boost : e->clock;
+	e->lanes = s->lanes.basis != GPUPROJ_BASIS_NONE;
+	return GPUPROJ_OK;
+}
+
+/* Required bandwidths; a level that was not measured gets a labelled estimate. */
+static int
+choose_bandwidths(struct emit *e, struct gpuproj_error *err)
+{
+	const struct bench_summary *s = e->s;
+	const struct bench_device *d = e->d;
+	int l;
+
+	e->bw[GPUPROJ_LEVEL_DRAM] = s->dram_gbs;
+	e->bw[GPUPROJ_LEVEL_L2] = s->l2_gbs;
+	e->bw[GPUPROJ_LEVEL_L1] = s->l1_gbs;
+	e->bw[GPUPROJ_LEVEL_SHARED] = s->shared_gbs;
+	for (l = 0; l < GPUPROJ_LEVEL_COUNT; l++)
+		e->bw_measured[l] = e->bw[l] > 0;
+	if (!e->bw_measured[GPUPROJ_LEVEL_DRAM]) {
+		/* The triad failed: its estimate stands for both (one basis, one value). */
+		if (s->stream_gbs[GPUPROJ_STREAM_COPY] > 0) {
+			e->bw[GPUPROJ_LEVEL_DRAM] = s->stream_gbs[GPUPROJ_STREAM_COPY];
+			e->dram_estimate = "taken equal to the measured copy rate (stream_gbs.copy; "
+					   "one write stream each, they differ by about 1% where both "
+					   "were measured, e.g. A100 [BENCH])";
+		} else if (s->peak_dram_gbs > 0) {
+			e->bw[GPUPROJ_LEVEL_DRAM] = 0.9 * s->peak_dram_gbs;
+			e->dram_estimate = "0.9 x the derived peak (peak_bw_gbs.dram)";
+		} else {
+			return error_set(err, GPUPROJ_E_MISSING, NULL, 0, 0,
+					 "no DRAM bandwidth was measured and the device reports "
+					 "no memory clock to estimate it from: cannot write a "
+					 "complete targets.yaml entry");
+		}
+	}
+	/* Estimates are computed from the numbers as written. */
+	e->bw[GPUPROJ_LEVEL_DRAM] = r1(e->bw[GPUPROJ_LEVEL_DRAM]);
+	e->triad = e->bw[GPUPROJ_LEVEL_DRAM];
+	if (!e->bw_measured[GPUPROJ_LEVEL_L2])
+		e->bw[GPUPROJ_LEVEL_L2] = 2.5 * e->bw[GPUPROJ_LEVEL_DRAM];
+	if (!e->bw_measured[GPUPROJ_LEVEL_L1])
+		e->bw[GPUPROJ_LEVEL_L1] = l1_bytes_per_clk(d) * d->sms * e->peak_clock / 1000;
+	if (!e->bw_measured[GPUPROJ_LEVEL_SHARED])
+		e->bw[GPUPROJ_LEVEL_SHARED] = 128.0 * d->sms * e->peak_clock / 1000;
+	for (l = 0; l < GPUPROJ_LEVEL_COUNT; l++)
+		e->bw[l] = r1(e->bw[l]);
+	return GPUPROJ_OK;
+}
+
+/*
+ * peak_gflops: 2 x lanes x SMs x boost clock where the lanes are known, else
+ * the measured FMA rate; max_gflops.<p>_fma: the measured rate, else
+ * 2 x lanes x SMs x clock_mhz.
+ */
+static int
+choose_peaks(struct emit *e, struct gpuproj_error *err)
+{
+	const struct bench_lanes *ln = &e->s->lanes;
+	int p;
+
+	e->peak_derived = e->lanes;
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		const struct bench_rate *f = &e->s->fp[p][BENCH_FOP_FMA];
+
+		e->max_fma[p] = f->ok ? f->value : NAN;
+		if (!f->ok && e->lanes) {
+			e->max_fma[p] = r1(2.0 * ln->v[p] * e->d->sms * e->clock / 1000);
+			e->max_derived = true;
+		}
+		if (e->peak_derived) {
+			e->peak[p] = r1(2.0 * ln->v[p] * e->d->sms * e->peak_clock / 1000);
+		} else if (f->ok) {
+			e->peak[p] = r1(f->value);
+		} else {
+			return error_set(
+				err, GPUPROJ_E_MISSING, NULL, 0, 0,
+				"CC %d.%d is not in the built-in targets.yaml, its FMA lanes per SM "
+				"could not be estimated and %s FMA was not measured: cannot fill "
+				"peak_gflops.%s_fma",
+				e->d->cc_major, e->d->cc_minor, gpuproj_prec_name(p),
+				gpuproj_prec_name(p));
+		}
+	}
+	return GPUPROJ_OK;
+}
+
+/* latency_ns: the measured levels, kept only while they grow from L1 to L2 to DRAM. */
+static void
+choose_latencies(struct emit *e)
+{
+	static const enum bench_lat_level from[] = { BENCH_LAT_L1, BENCH_LAT_L2, BENCH_LAT_DRAM };
+	static const enum gpuproj_level to[] = { GPUPROJ_LEVEL_L1, GPUPROJ_LEVEL_L2,
+						 GPUPROJ_LEVEL_DRAM };
+	double prev = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < GPUPROJ_LEVEL_COUNT; i++)
+		e->lat[i] = NAN;
+	for (i = 0; i < ARRAY_LENGTH(from); i++) {
+		double v = e->s->lat_ns[from[i]];
+
+		if (!(v > 0))
+			continue;
+		v = r1(v);
+		if (v <= prev) {
+			/* A footprint that did not reach its level (or a disturbed run). */
+			n += (size_t)snprintf(e->lat_dropped + n, sizeof(e->lat_dropped) - n,
+					      "%s%s %.1f ns is not longer than the level above",
+					      n ? "; " : "", gpuproj_level_name(to[i]), v);
+			if (n >= sizeof(e->lat_dropped))
+				n = sizeof(e->lat_dropped) - 1;
+			continue;
+		}
+		e->lat[to[i]] = v;
+		prev = v;
+	}
+}
+
+/* Every [KEY] cited in text, in order of first appearance, without duplicates. */
+static size_t
+cited_keys(const char *text, char keys[][32], size_t max)
+{
+	size_t n = 0, i, len;
+	const char *p, *q;
+
+	for (p = strchr(text, '['); p; p = strchr(p + 1, '[')) {
+		for (q = p + 1; *q && (isalnum((unsigned char)*q) || *q == '-' || *q == '_'); q++)
+			;
+		len = (size_t)(q - p - 1);
+		if (*q != ']' || len == 0 || len >= sizeof(keys[0]))
+			continue;
+		for (i = 0; i < n; i++) {
+			if (strncmp(keys[i], p + 1, len) == 0 && keys[i][len] == '\0')
+				break;
+		}
+		if (i == n && n < max) {
+			memcpy(keys[n], p + 1, len);
+			keys[n++][len] = '\0';
+		}
+	}
+	return n;
+}
+
+static void
+emit_header(struct strbuf *sb, struct emit *e, const struct bench_yaml_info *info,
+	    const char *chip, bool chip_exact)
+{
+	const struct bench_device *d = e->d;
+	const struct bench_summary *s = e->s;
+	int l, p;
+
+	strbuf_printf(sb, "# targets.yaml entry written by gpuproj bench %s on %s, %s "
+		      "(%s mode; method: docs/bench.md).\n", info->version, info->host, info->date,
+		      info->mode);
+	strbuf_append(
+		sb, "# Check: gpuproj targets check --one-basis FILE. To use it, merge the entry "
+		    "and the references it\n# cites into your targets.yaml (or pass --targets "
+		    "FILE).\n#\n");
+	strbuf_append(sb,
+		      "# measured [BENCH]: ipc_per_scheduler, max_gflops, peak_giops, "
+		      "ldst_shared_gops, stream_gbs, bw_gbs,\n#   latency_ns\n");
+	strbuf_printf(sb, "# derived: clock_mhz (%s), peak_gflops (%s)%s\n",
+		      e->clock_basis == GPUPROJ_BASIS_DERIVED
+			      ? "the FP32 FMA rate / (2 x FP32 lanes x sms): the sustained clock"
+		      : e->clock_basis == GPUPROJ_BASIS_MEASURED ? "not derived: NVML's clock"
+							       : "not derived: the maximum clock",
+		      e->peak_derived ? "2 x lanes_per_sm x sms x boost_clock_mhz"
+				      : "the measured FMA rate: no lanes for this CC",
+		      s->peak_dram_gbs > 0 ? ", peak_bw_gbs.dram (memory clock x bus width)" : "");
+	strbuf_append(sb, "# device-reported [BENCH]: sms, warp_size, memory_gib, limits, "
+		      "boost_clock_mhz");
+	strbuf_append(sb, d->nvml && d->power_limit_w > 0 ? ", tdp_w (NVML default power limit)\n"
+							  : "\n");
+	if (s->lanes.builtin && s->lanes.by_name)
+		strbuf_printf(sb, "# lanes_per_sm: this GPU's own built-in targets.yaml entry's (%s, "
+			      "%s), with its source and references\n", s->lanes.entry,
+			      gpuproj_basis_name(s->lanes.basis));
+	else if (s->lanes.builtin)
+		strbuf_printf(sb, "# lanes_per_sm: CC %d.%d's in the built-in targets.yaml (as %s, "
+			      "%s), with its source and references\n", d->cc_major, d->cc_minor,
+			      s->lanes.entry, gpuproj_basis_name(s->lanes.basis));
+	else if (e->lanes)
+		strbuf_printf(sb, "# lanes_per_sm: ESTIMATED from the measured rates (CC %d.%d is "
+			      "not in the built-in targets.yaml): check them\n", d->cc_major,
+			      d->cc_minor);
+	else
+		strbuf_printf(sb, "# lanes_per_sm: unknown (CC %d.%d is not in the built-in "
+			      "targets.yaml and the FMA/IADD3 runs failed)\n", d->cc_major,
+			      d->cc_minor);
+	strbuf_append(
+		sb,
+		"# programming guide / occupancy calculator [PG] [OCC]: schedulers_per_sm, "
+		"limits.regs_per_thread,\n#   limits.reg_alloc_unit, limits.smem_alloc_unit_b\n");
+	strbuf_append(sb, "# left for you: price_usd (unknown: null)");
+	if (!(d->nvml && d->power_limit_w > 0))
+		strbuf_append(sb, ", tdp_w (NVML not available: null)");
+	strbuf_append(sb, ";\n#   match: add the other spellings of the device name (nvidia-smi, "
+		      "ncu) where they differ;\n");
+	if (!chip)
+		strbuf_printf(sb, "#   chip: unknown for CC %d.%d, written as SM%d%d: set the die "
+			      "(e.g. GB100)\n", d->cc_major, d->cc_minor, d->cc_major, d->cc_minor);
+	else if (!chip_exact)
+		strbuf_printf(sb, "#   chip: %s is the family of CC %d.%d: set the exact die\n",
+			      chip, d->cc_major, d->cc_minor);
+	else
+		strbuf_printf(sb, "#   chip: %s from CC %d.%d\n", chip, d->cc_major, d->cc_minor);
+	for (p = GPUPROJ_PREC_COUNT - 1; p >= 0; p--) {
+		double u = s->lane_use[p];
+
+		if (e->lanes && (u < 0.75 || u > 1.05))
+			strbuf_printf(sb, "# CHECK: the %s FMA loop ran at %.1f%% of 2 x %g lanes/SM x "
+				      "sms x its clock: this product may not have its CC's %s lanes "
+				      "(a capped part, as the H20's FP64); peak_gflops.%s_fma and "
+				      "lanes_per_sm.%s would overstate it\n",
+				      gpuproj_prec_name(p), 100 * u, s->lanes.v[p], gpuproj_prec_name(p),
+				      gpuproj_prec_name(p), gpuproj_prec_name(p));
+	}
+	for (l = 0; l < GPUPROJ_LEVEL_COUNT; l++) {
+		if (!e->bw_measured[l])
+			strbuf_printf(sb,
+				      "# NOT MEASURED: bw_gbs.%s is an estimate (see its source); "
+				      "run gpuproj bench again\n",
+				      gpuproj_level_name(l));
+	}
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		if (!e->s->fp[p][BENCH_FOP_FMA].ok && !isnan(e->max_fma[p]))
+			strbuf_printf(sb, "# NOT MEASURED: max_gflops.%s_fma is derived from the lanes "
+				      "and clock_mhz; run gpuproj bench again\n",
+				      gpuproj_prec_name(p));
+	}
+	if (e->lat_dropped[0])
+		strbuf_printf(sb, "# NOT WRITTEN: latency_ns: %s\n", e->lat_dropped);
+}
+
+/* references: BENCH, then every key the entry cites, with the built-in file's citation. */
+static void
+emit_references(struct strbuf *sb, struct emit *e, const struct bench_yaml_info *info,
+		const char *cited_text)
+{
+	const struct bench_device *d = e->d;
+	char keys[32][32];
+	struct strbuf t;
+	char *text;
+	size_t i, n;
+
+	strbuf_init(&t);
+	strbuf_printf(&t, "gpuproj bench %s, %s, host %s: %s (PCI %s, CC %d.%d, %d SMs), ",
+		      info->version, info->date, info->host, d->name,
+		      d->pci_bus_id ? d->pci_bus_id : "?", d->cc_major, d->cc_minor, d->sms);
+	if (d->driver_version)
+		strbuf_printf(&t, "driver %s ", d->driver_version);
+	strbuf_printf(&t, "(CUDA driver API %d.%d), kernels built with CUDA %d.%d, ECC %s; ",
+		      d->driver_api_version / 1000, d->driver_api_version % 1000 / 10,
+		      d->toolkit_version / 1000, d->toolkit_version % 1000 / 10,
+		      d->ecc ? "on" : "off");
+	strbuf_printf(&t, "%s mode: CUDA-event timing, warm-up then timed runs, median reported; ",
+		      info->mode);
+	if (d->nvml)
+		strbuf_append(&t, "SM clock sampled by NVML during every run; ");
+	else
+		strbuf_printf(&t, "clocks not observed (NVML: %s); ",
+			      d->nvml_reason ? d->nvml_reason : "not available");
+	strbuf_printf(&t, "raw measurements in %s (gpuproj-bench-raw/1); device properties as "
+		      "the CUDA runtime reported them", info->raw_file ? info->raw_file : "(none)");
+	text = t.oom ? NULL : strbuf_steal(&t);
+	strbuf_free(&t);
+	if (!text) {
+		sb->oom = true;
+		return;
+	}
+	strbuf_append(sb, "references:\n  BENCH: ");
+	quoted(sb, text);
+	strbuf_append(sb, "\n");
+	free(text);
+	n = cited_keys(cited_text, keys, ARRAY_LENGTH(keys));
+	for (i = 0; i < n; i++) {
+		const char *c = e->builtin ? gpuproj_targets_reference(e->builtin, keys[i]) : NULL;
+
+		if (strcmp(keys[i], "BENCH") == 0)
+			continue;
+		if (!c && strcmp(keys[i], "PG") == 0)
+			c = ref_pg;
+		if (!c && strcmp(keys[i], "OCC") == 0)
+			c = ref_occ;
+		if (!c)
+			continue; /* the loader names the undefined key */
+		strbuf_printf(sb, "  %s: ", keys[i]);
+		quoted(sb, c);
+		strbuf_append(sb, "\n");
+	}
+}
+
+static void
+emit_numbers(struct strbuf *sb, struct emit *e, const char *name, const char *chip)
+{
+	const struct bench_device *d = e->d;
+	const struct bench_summary *s = e->s;
+	static const char *const keys[GPUPROJ_PREC_COUNT] = { "fp16", "fp32", "fp64" };
+	bool first;
+	int p;
+
+	strbuf_printf(sb, "gpus:\n  - name: %s\n    description: ", name);
+	{
+		char *desc = xasprintf("%s, measured by gpuproj bench", d->name);
+
+		quoted(sb, desc ? desc : "");
+		free(desc);
+	}
+	strbuf_append(sb, "\n    match: [");
+	quoted(sb, d->name);
+	strbuf_printf(sb, "]\n    vendor: nvidia\n    arch: sm_%d%d\n", d->cc_major, d->cc_minor);
+	if (chip)
+		strbuf_printf(sb, "    chip: %s\n", chip);
+	else
+		strbuf_printf(sb, "    chip: SM%d%d\n", d->cc_major, d->cc_minor);
+	strbuf_printf(sb, "    sms: %d\n    warp_size: %d\n    clock_mhz: %.1f\n", d->sms,
+		      d->warp_size, e->clock);
+	if (e->boost > 0)
+		strbuf_printf(sb, "    boost_clock_mhz: %.6g\n", e->boost);
+	strbuf_append(sb, "    schedulers_per_sm: 4\n");
+	if (s->ipc_per_scheduler > 0)
+		strbuf_printf(sb, "    ipc_per_scheduler: %.3f\n", s->ipc_per_scheduler);
+	if (d->total_mem_b > 0)
+		strbuf_printf(sb, "    memory_gib: %.1f\n",
+			      d->total_mem_b / (1024.0 * 1024 * 1024));
+	strbuf_printf(
+		sb,
+		"    limits: {threads_per_sm: %d, threads_per_block: %d, blocks_per_sm: %d, "
+		"regs_per_sm: %d,\n             regs_per_block: %d, regs_per_thread: 255, "
+		"reg_alloc_unit: 256, smem_per_sm_kib: %d,\n             smem_per_block_kib: %d, "
+		"smem_alloc_unit_b: %d, smem_reserved_per_block_b: %d, l2_mib: %.6g}\n",
+		d->threads_per_sm, d->threads_per_block, d->blocks_per_sm, d->regs_per_sm,
+		d->regs_per_block, d->smem_per_sm_b / 1024, d->smem_per_block_optin_b / 1024,
+		d->cc_major >= 8 ? 128 : 256,
+		d->smem_reserved_per_block_b > 0 ? d->smem_reserved_per_block_b : 0,
+		d->l2_b / (1024.0 * 1024));
+	strbuf_printf(sb, "    peak_gflops: {fp16_fma: %.1f, fp32_fma: %.1f, fp64_fma: %.1f}\n",
+		      e->peak[GPUPROJ_FP16], e->peak[GPUPROJ_FP32], e->peak[GPUPROJ_FP64]);
+	first = true;
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		const struct bench_rate *add = &s->fp[p][BENCH_FOP_ADD],
+					*mul = &s->fp[p][BENCH_FOP_MUL];
+
+		e->add_mul[p] = add->ok && mul->ok ? (add->value + mul->value) / 2 :
+				add->ok ? add->value : mul->ok ? mul->value : NAN;
+		if (isnan(e->max_fma[p]) && isnan(e->add_mul[p]))
+			continue;
+		/* One precision per line. */
+		strbuf_append(sb, first ? "    max_gflops: {" : ",\n                 ");
+		first = false;
+		if (!isnan(e->max_fma[p]))
+			strbuf_printf(sb, "%s_fma: %.1f%s", keys[p], e->max_fma[p],
+				      isnan(e->add_mul[p]) ? "" : ", ");
+		if (!isnan(e->add_mul[p]))
+			strbuf_printf(sb, "%s_add_mul: %.1f", keys[p], e->add_mul[p]);
+	}
+	if (!first)
+		strbuf_append(sb, "}\n");
+	if (s->int_add.ok || s->int_mad.ok) {
+		strbuf_append(sb, "    peak_giops: {");
+		if (s->int_add.ok)
+			strbuf_printf(sb, "int32_add: %.1f%s", s->int_add.value,
+				      s->int_mad.ok ? ", " : "");
+		if (s->int_mad.ok)
+			strbuf_printf(sb, "int32_mad: %.1f", s->int_mad.value);
+		strbuf_append(sb, "}\n");
+	}
+	if (s->ldst.ok)
+		strbuf_printf(sb, "    ldst_shared_gops: %.1f\n", s->ldst.value);
+	if (s->peak_dram_gbs > 0)
+		strbuf_printf(sb, "    peak_bw_gbs: {dram: %.1f}\n", s->peak_dram_gbs);
+	strbuf_printf(sb, "    bw_gbs: {dram: %.1f, l2: %.1f, l1: %.1f, shared: %.1f}\n",
+		      e->bw[GPUPROJ_LEVEL_DRAM], e->bw[GPUPROJ_LEVEL_L2], e->bw[GPUPROJ_LEVEL_L1],
+		      e->bw[GPUPROJ_LEVEL_SHARED]);
+	if (e->lanes)
+		strbuf_printf(sb, "    lanes_per_sm: {fp16: %g, fp32: %g, fp64: %g, int32: %g, "
+			      "fp32_int32_shared: %g}\n", s->lanes.v[GPUPROJ_LANE_FP16],
+			      s->lanes.v[GPUPROJ_LANE_FP32], s->lanes.v[GPUPROJ_LANE_FP64],
+			      s->lanes.v[GPUPROJ_LANE_INT32],
+			      s->lanes.v[GPUPROJ_LANE_FP32_INT32_SHARED]);
+	/* stream_gbs: the measured kernels; a triad that failed is the DRAM estimate. */
+	strbuf_append(sb, "    stream_gbs: {");
+	if (s->stream_gbs[GPUPROJ_STREAM_READ] > 0)
+		strbuf_printf(sb, "read: %.1f, ", s->stream_gbs[GPUPROJ_STREAM_READ]);
+	if (s->stream_gbs[GPUPROJ_STREAM_COPY] > 0)
+		strbuf_printf(sb, "copy: %.1f, ", s->stream_gbs[GPUPROJ_STREAM_COPY]);
+	strbuf_printf(sb, "triad: %.1f}\n", e->triad);
+	if (e->lat[GPUPROJ_LEVEL_L2] > 0 || e->lat[GPUPROJ_LEVEL_DRAM] > 0 ||
+	    e->lat[GPUPROJ_LEVEL_L1] > 0) {
+		const char *sep = "";
+		int l;
+
+		strbuf_append(sb, "    latency_ns: {");
+		for (l = 0; l < GPUPROJ_LEVEL_COUNT; l++) {
+			if (e->lat[l] > 0) {
+				strbuf_printf(sb, "%s%s: %.1f", sep, gpuproj_level_name(l),
+					      e->lat[l]);
+				sep = ", ";
+			}
+		}
+		strbuf_append(sb, "}\n");
+	}
+	strbuf_append(sb, "    price_usd: null    # unknown: a benchmark cannot measure it\n");
+	if (d->nvml && d->power_limit_w > 0)
+		strbuf_printf(sb, "    tdp_w: %.0f\n", d->power_limit_w);
+	else
+		strbuf_append(sb,
+			      "    tdp_w: null    # unknown: NVML was not available to report the "
+			      "power limit\n");
+}
+
+static void
+source_clock(struct strbuf *sb, struct emit *e)
+{
+	const struct bench_device *d = e->d;
+	const struct bench_summary *s = e->s;
+	const struct bench_rate *f32 = &s->fp[GPUPROJ_FP32][BENCH_FOP_FMA];
+	char seen[320];
+
+	if (s->clock_observed)
+		snprintf(seen, sizeof(seen), "NVML logged a median SM clock of %.0f MHz during "
+			 "the FMA runs (%zu samples, %.0f to %.0f MHz)", s->clock_mhz,
+			 s->clock_samples, s->clock_lo_mhz, s->clock_hi_mhz);
+	else
+		snprintf(seen, sizeof(seen), "no clock was logged (NVML: %s)",
+			 d->nvml_reason ? d->nvml_reason : "not available");
+	if (e->clock_basis == GPUPROJ_BASIS_DERIVED) {
+		char use[96] = "";
+
+		if (f32->clock_mhz > 0)
+			snprintf(use, sizeof(use), "; the FFMA loop kept %.1f%% of the FP32 lanes busy "
+				 "at the %.0f MHz of its own runs", 100 * s->lane_use[GPUPROJ_FP32],
+				 f32->clock_mhz);
+		source(sb, "clock_mhz",
+		       "derived: the measured FP32 FMA rate %.1f GFLOP/s (max_gflops.fp32_fma) / "
+		       "(2 x %g FP32 lanes/SM x %d SMs) x 1000: the SM clock sustained under "
+		       "full FMA load, the clock of max_gflops; %s%s [BENCH]",
+		       f32->value, s->lanes.v[GPUPROJ_LANE_FP32], d->sms, seen, use);
+	} else if (e->clock_basis == GPUPROJ_BASIS_MEASURED) {
+		source(sb, "clock_mhz",
+		       "measured: %s; not derived from the FP32 FMA rate (%s) [BENCH]", seen,
+		       f32->ok ? "no FP32 lanes for this CC" : "the FP32 FMA benchmark failed");
+	} else {
+		source(sb, "clock_mhz", "datasheet: device-reported maximum SM clock "
+		       "(cudaDevAttrClockRate), not observed under load: %s, and the FP32 FMA "
+		       "rate could not give the sustained clock [BENCH]", seen);
+	}
+	if (e->boost > 0) {
+		char nv[64] = "";
+
+		if (d->nvml_max_sm_clock_mhz > 0 && d->max_clock_mhz > 0)
+			snprintf(nv, sizeof(nv), "; NVML's maximum SM clock %.0f MHz",
+				 d->nvml_max_sm_clock_mhz);
+		if (d->max_clock_mhz > 0)
+			source(sb, "boost_clock_mhz", "datasheet: device-reported maximum SM clock "
+			       "(cudaDevAttrClockRate, the driver's value)%s [BENCH]", nv);
+		else
+			source(sb, "boost_clock_mhz", "datasheet: NVML's maximum SM clock "
+			       "(nvmlDeviceGetMaxClockInfo, the driver's value; the CUDA runtime "
+			       "reported none) [BENCH]");
+	}
+}
+
+static void
+source_lanes(struct strbuf *sb, struct emit *e)
+{
+	const struct bench_summary *s = e->s;
+	const struct bench_lanes *ln = &s->lanes;
+
+	if (!e->lanes)
+		return;
+	if (ln->builtin) {
+		source(sb, "lanes_per_sm", "%s", ln->text);
+		return;
+	}
+	source(sb, "lanes_per_sm",
+	       "estimate: CC %d.%d is not in the built-in targets.yaml: FP16 %g, FP32 %g, FP64 "
+	       "%g results/clk/SM = each measured FMA rate / (2 x sms x the SM clock of its runs), "
+	       "INT32 %g = the IADD3 rate / (sms x clock), rounded to powers of two; "
+	       "fp32_int32_shared 0 assumed (separate FP32 and INT32 pipes, as on CC 7.0 to 9.0): "
+	       "look the real split up [BENCH]",
+	       e->d->cc_major, e->d->cc_minor, ln->v[GPUPROJ_LANE_FP16], ln->v[GPUPROJ_LANE_FP32],
+	       ln->v[GPUPROJ_LANE_FP64], ln->v[GPUPROJ_LANE_INT32]);
+}
+
+static void
+source_dram(struct strbuf *sb, struct emit *e)
+{
+	static const char *const dn[] = { "init", "read", "copy", "scale", "triad" };
+	static const char *const kernel[] = {
+		"", "sum += a, read only", "c = a, 1 read + 1 write", "",
+		"a = b + s x c, 2 reads + 1 write",
+	};
+	static const struct {
+		const char *path;
+		enum bench_dram_kind k;
+	} streams[] = {
+		{ "stream_gbs.read", BENCH_DRAM_READ },
+		{ "stream_gbs.copy", BENCH_DRAM_COPY },
+		{ "stream_gbs.triad", BENCH_DRAM_TRIAD },
+	};
+	const struct bench_device *d = e->d;
+	const struct bench_summary *s = e->s;
+	char note[160], sz[32], other[200];
+	size_t i;
+
+	snprintf(other, sizeof(other), "scale %s, write-only init %s not used",
+		 s->dram[BENCH_DRAM_SCALE].ok ? "" : "(failed)",
+		 s->dram[BENCH_DRAM_INIT].ok ? "" : "(failed)");
+	if (s->dram[BENCH_DRAM_SCALE].ok && s->dram[BENCH_DRAM_INIT].ok)
+		snprintf(other, sizeof(other), "scale %.1f and write-only init %.1f GB/s not used",
+			 s->dram[BENCH_DRAM_SCALE].value, s->dram[BENCH_DRAM_INIT].value);
+	else if (s->dram[BENCH_DRAM_SCALE].ok)
+		snprintf(other, sizeof(other), "scale %.1f GB/s not used, write-only init (failed)",
+			 s->dram[BENCH_DRAM_SCALE].value);
+	else if (s->dram[BENCH_DRAM_INIT].ok)
+		snprintf(other, sizeof(other), "scale (failed), write-only init %.1f GB/s not used",
+			 s->dram[BENCH_DRAM_INIT].value);
+	else
+		snprintf(other, sizeof(other), "scale and write-only init (failed) not used");
+	for (i = 0; i < ARRAY_LENGTH(streams); i++) {
+		const struct bench_rate *r = &s->dram[streams[i].k];
+
+		if (!r->ok)
+			continue;
+		rate_note(note, sizeof(note), r);
+		source(sb, streams[i].path,
+		       "measured: dram_%s (%s; STREAM-like, double, arrays of %s = %.1f x L2), "
+		       "%s [BENCH]", dn[streams[i].k], kernel[streams[i].k],
+		       mib(s->dram_array_b, sz, sizeof(sz)), s->dram_array_b / d->l2_b, note);
+	}
+	if (e->bw_measured[GPUPROJ_LEVEL_DRAM]) {
+		rate_note(note, sizeof(note), &s->dram[BENCH_DRAM_TRIAD]);
+		source(sb, "bw_gbs.dram",
+		       "measured: = stream_gbs.triad, the one DRAM basis of targets.yaml (dram_triad, "
+		       "%s; %s) [BENCH]", note, other);
+	} else {
+		source(sb, "stream_gbs.triad", "estimate: NOT MEASURED (dram_triad failed): %s",
+		       e->dram_estimate);
+		source(sb, "bw_gbs.dram", "estimate: NOT MEASURED: = stream_gbs.triad, %s",
+		       e->dram_estimate);
+	}
+}
+
+static void
+source_latency(struct strbuf *sb, struct emit *e)
+{
+	static const enum bench_lat_level from[GPUPROJ_LEVEL_COUNT] = {
+		[GPUPROJ_LEVEL_L1] = BENCH_LAT_L1, [GPUPROJ_LEVEL_L2] = BENCH_LAT_L2,
+		[GPUPROJ_LEVEL_DRAM] = BENCH_LAT_DRAM, [GPUPROJ_LEVEL_SHARED] = BENCH_LAT_COUNT,
+	};
+	static const char *const where[BENCH_LAT_COUNT] = {
+		"in L1", "in L2 (below half the L2: the near partition of a split L2)",
+		"far beyond the L2 (DRAM; the scattered lines span more pages than a TLB "
+		"level may cover, so a TLB miss can add to a load, as in gpu-benches' DRAM "
+		"plateau)",
+	};
+	const struct bench_summary *s = e->s;
+	int l;
+
+	for (l = 0; l < GPUPROJ_LEVEL_COUNT; l++) {
+		enum bench_lat_level lv = from[l];
+		struct strbuf pts;
+		char path[32], sz[32], cyc[64] = "";
+		size_t i;
+
+		if (!(e->lat[l] > 0))
+			continue;
+		strbuf_init(&pts);
+		for (i = 0; i < s->n_lat; i++) {
+			const struct bench_lat_point *p = &s->lat[i];
+
+			if (p->level != lv || !p->ok)
+				continue;
+			strbuf_printf(&pts, "%s%s: %.1f ns, median of %zu runs, IQR %.1f%%",
+				      pts.len ? "; " : "", mib(p->footprint_b, sz, sizeof(sz)),
+				      p->ns.median, p->ns.n, p->ns.spread_pct);
+		}
+		if (s->lat_cycles[lv] > 0)
+			snprintf(cyc, sizeof(cyc), " = %.0f cycles at the SM clock NVML logged",
+				 s->lat_cycles[lv]);
+		snprintf(path, sizeof(path), "latency_ns.%s", gpuproj_level_name(l));
+		source(sb, path,
+		       "measured: single-thread pointer chase (bench_latency_chase, "
+		       "src/bench/kernels/latency.cu: %d dependent 64-bit loads per trip, one pointer "
+		       "per %d-byte line in a scattered cyclic order) over footprints %s: %.1f ns%s, "
+		       "the median over %zu footprint%s (%s) [BENCH]",
+		       BENCH_CHASE_STEPS, BENCH_CHASE_SPACING_B, where[lv], e->lat[l], cyc,
+		       s->lat_points[lv], s->lat_points[lv] == 1 ? "" : "s",
+		       pts.buf ? pts.buf : "");
+		if (pts.oom)
+			sb->oom = true;
+		strbuf_free(&pts);
+	}
+}
+
+static void
+emit_sources(struct strbuf *sb, struct emit *e)
+{
+	const struct bench_device *d = e->d;
+	const struct bench_summary *s = e->s;
+	static const char *const fop[BENCH_FOP_COUNT] = { "FMA", "ADD", "MUL" };
+	static const char *const fp_ins[GPUPROJ_PREC_COUNT][BENCH_FOP_COUNT] = {
+		{ "HFMA2", "HADD2", "HMUL2" },
+		{ "FFMA", "FADD", "FMUL" },
+		{ "DFMA", "DADD", "DMUL" },
+	};
+	char note[160], note2[160], sz[32];
+	size_t i;
+	int p;
+
+	strbuf_append(sb, "    sources:\n");
+	source(sb, "sms", "datasheet: device-reported, cudaDevAttrMultiProcessorCount [BENCH]");
+	source(sb, "warp_size", "datasheet: device-reported, cudaDevAttrWarpSize [BENCH]");
+	source_clock(sb, e);
+	source(sb, "schedulers_per_sm", "datasheet: 4 warp schedulers (SM sub-partitions) per SM "
+	       "on CC %d.%d [OCC]", d->cc_major, d->cc_minor);
+	if (s->ipc_per_scheduler > 0) {
+		rate_note(note, sizeof(note), &s->gips);
+		source(sb, "ipc_per_scheduler",
+		       "measured: %.1f G warp instructions/s from a loop "
+		       "of independent IMAD and LOP3 (67 per trip, %s) / (sms x 4 x %.0f MHz) "
+		       "[BENCH]",
+		       s->gips.value, note,
+		       s->gips.clock_mhz > 0 ? s->gips.clock_mhz : s->clock_mhz);
+	}
+	if (d->total_mem_b > 0)
+		source(sb, "memory_gib",
+		       "datasheet: device-reported total memory, %.0f bytes "
+		       "(cudaDeviceProp.totalGlobalMem: what the driver makes usable, a little "
+		       "below "
+		       "the marketed size) [BENCH]",
+		       d->total_mem_b);
+	source(sb, "limits",
+	       "datasheet: device-reported by cudaDeviceGetAttribute "
+	       "(MaxThreadsPerMultiProcessor, MaxThreadsPerBlock, MaxBlocksPerMultiprocessor, "
+	       "MaxRegistersPerMultiprocessor, MaxRegistersPerBlock, "
+	       "MaxSharedMemoryPerMultiprocessor, "
+	       "MaxSharedMemoryPerBlockOptin, ReservedSharedMemoryPerBlock, L2CacheSize) [BENCH]");
+	source(sb, "limits.regs_per_thread", "datasheet: 255 registers per thread [PG]");
+	source(sb, "limits.reg_alloc_unit", "datasheet: 256 registers per warp [OCC]");
+	source(sb, "limits.smem_alloc_unit_b", "datasheet: %d B on CC %d.%d [OCC]",
+	       d->cc_major >= 8 ? 128 : 256, d->cc_major, d->cc_minor);
+	if (e->peak_derived)
+		source(sb, "peak_gflops",
+		       "derived: 2 x lanes_per_sm (FMA results/clk/SM) x sms x %s / 1000: the "
+		       "vendor peak at the boost clock",
+		       e->boost > 0 ? "boost_clock_mhz" : "clock_mhz (no maximum clock reported)");
+	else
+		source(sb, "peak_gflops", "estimate: the measured FMA rates (max_gflops); the FMA "
+		       "lanes per SM of CC %d.%d are unknown", d->cc_major, d->cc_minor);
+	if (e->max_derived)
+		source(sb, "max_gflops", "derived: 2 x lanes_per_sm x sms x clock_mhz / 1000, the "
+		       "FMA rate at the sustained clock (that precision's FMA benchmark failed)");
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		const struct bench_rate *f = &s->fp[p][BENCH_FOP_FMA];
+		const char *pn = gpuproj_prec_name(p);
+		char path[48];
+
+		if (f->ok) {
+			rate_note(note, sizeof(note), f);
+			snprintf(path, sizeof(path), "max_gflops.%s_fma", pn);
+			source(sb, path,
+			       "measured: %s loop, 8 independent chains x 8 per trip, %s%s "
+			       "[BENCH]",
+			       fp_ins[p][0], note,
+			       p == GPUPROJ_FP16 ? "; half2, 4 FLOP per instruction and lane" : "");
+		}
+		if (!isnan(e->add_mul[p])) {
+			const struct bench_rate *a = &s->fp[p][BENCH_FOP_ADD];
+			const struct bench_rate *m = &s->fp[p][BENCH_FOP_MUL];
+
+			snprintf(path, sizeof(path), "max_gflops.%s_add_mul", pn);
+			if (a->ok && m->ok) {
+				rate_note(note, sizeof(note), a);
+				rate_note(note2, sizeof(note2), m);
+				source(sb, path,
+				       "measured: mean of the %s loop, %.1f GFLOP/s (%s), and "
+				       "the %s loop, %.1f GFLOP/s (%s) [BENCH]",
+				       fp_ins[p][1], a->value, note, fp_ins[p][2], m->value, note2);
+			} else {
+				const struct bench_rate *one = a->ok ? a : m;
+
+				rate_note(note, sizeof(note), one);
+				source(sb, path,
+				       "measured: the %s loop only (%s; the %s loop failed) "
+				       "[BENCH]",
+				       fp_ins[p][a->ok ? 1 : 2], note, fop[a->ok ? 2 : 1]);
+			}
+		}
+	}
+	if (s->int_add.ok) {
+		rate_note(note, sizeof(note), &s->int_add);
+		source(sb, "peak_giops.int32_add", "measured: IADD3 loop, one op per IADD3, %s "
+		       "[BENCH]", note);
+	}
+	if (s->int_mad.ok) {
+		rate_note(note, sizeof(note), &s->int_mad);
+		source(sb, "peak_giops.int32_mad", "measured: IMAD loop, two ops per IMAD, %s "
+		       "[BENCH]", note);
+	}
+	if (s->ldst.ok) {
+		rate_note(note, sizeof(note), &s->ldst);
+		source(sb, "ldst_shared_gops", "measured: conflict-free 32-bit LDS and STS loop, "
+		       "thread instructions per second, %s [BENCH]", note);
+	}
+	if (s->peak_dram_gbs > 0)
+		source(sb, "peak_bw_gbs",
+		       "derived: 2 x memory clock %.0f MHz x bus width %d bits / 8 "
+		       "(both device-reported; double data rate) [BENCH]",
+		       d->mem_clock_mhz, d->mem_bus_bits);
+	source_dram(sb, e);
+	if (e->bw_measured[GPUPROJ_LEVEL_L2]) {
+		char seg[200] = "";
+
+		if (s->l2_drop_pct > 15)
+			snprintf(seg, sizeof(seg),
+				 "; segmented L2: %.0f%% lower at %s (between L2/2 "
+				 "and the L2 size)",
+				 s->l2_drop_pct, mib(s->l2_drop_footprint_b, sz, sizeof(sz)));
+		source(sb, "bw_gbs.l2", "measured: plateau = median of the L2 read sweep medians "
+		       "over footprints L2/8 to L2/2 (%zu points, 16-byte ld.global.cg loads, "
+		       "L1 bypassed)%s [BENCH]", s->l2_plateau_points, seg);
+	} else {
+		source(sb, "bw_gbs.l2", "estimate: NOT MEASURED; 2.5 x bw_gbs.dram (the middle of "
+		       "the measured L2/DRAM ratios of GV100, GA100 and GH100)");
+	}
+	if (e->bw_measured[GPUPROJ_LEVEL_L1]) {
+		const struct bench_rate *best = &s->l1[0].r;
+
+		for (i = 0; i < s->n_l1; i++) {
+			if (s->l1[i].size_b == s->l1_size_b)
+				best = &s->l1[i].r;
+		}
+		rate_note(note, sizeof(note), best);
+		source(sb, "bw_gbs.l1", "measured: one block per SM re-reading its own buffer, "
+		       "16-byte ld.global.nc loads, best of %zu sizes: %s, %s [BENCH]", s->n_l1,
+		       mib(s->l1_size_b, sz, sizeof(sz)), note);
+	} else {
+		source(sb, "bw_gbs.l1",
+		       "estimate: NOT MEASURED; %d B/clk/SM x sms x %s / 1000 "
+		       "(128 on GV100, GA100, GH100 and GB100 class SMs, 64 on the others, as "
+		       "public gpu-cache measurements show)",
+		       l1_bytes_per_clk(d), e->boost > 0 ? "boost_clock_mhz" : "clock_mhz");
+	}
+	if (e->bw_measured[GPUPROJ_LEVEL_SHARED]) {
+		const struct bench_shared_point *one = &s->shared[0];
+
+		for (i = 0; i < s->n_shared; i++) {
+			if (s->shared[i].stride == 1)
+				one = &s->shared[i];
+		}
+		rate_note(note, sizeof(note), &one->r);
+		source(sb, "bw_gbs.shared",
+		       "measured: conflict-free 32-bit LDS loop, %.1f B/clk/SM, "
+		       "%s [BENCH]",
+		       one->bytes_per_clk_sm, note);
+	} else {
+		source(sb, "bw_gbs.shared", "estimate: NOT MEASURED; 128 B/clk/SM (32 banks x 4 B) "
+		       "x sms x %s / 1000", e->boost > 0 ? "boost_clock_mhz" : "clock_mhz");
+	}
+	source_lanes(sb, e);
+	source_latency(sb, e);
+	if (d->nvml && d->power_limit_w > 0)
+		source(sb, "tdp_w", "datasheet: device-reported default power limit "
+		       "(NVML nvmlDeviceGetPowerManagementDefaultLimit) [BENCH]");
+}
+
+int
+bench_yaml_emit(const struct bench_raw *raw, const struct bench_summary *sum,
+		const struct bench_yaml_info *info, char **ret, struct gpuproj_error *err)
+{
+	struct emit e = { .raw = raw, .d = &raw->dev, .s = sum };
+	struct gpuproj_targets *builtin = NULL;
+	struct strbuf body, sb;
+	char *name = NULL;
+	const char *chip, *p;
+	bool chip_exact;
+	int r;
+
+	if (!raw->dev.name || raw->dev.sms <= 0)
+		return error_set(err, GPUPROJ_E_MISSING, NULL, 0, 0,
+				 "the raw measurements hold no device");
+	if (raw->dev.threads_per_sm <= 0 || raw->dev.threads_per_block <= 0 ||
+	    raw->dev.blocks_per_sm <= 0 || raw->dev.regs_per_sm <= 0 ||
+	    raw->dev.regs_per_block <= 0 || raw->dev.smem_per_sm_b < 1024 ||
+	    raw->dev.smem_per_block_optin_b < 1024 || !(raw->dev.l2_b > 0) ||
+	    raw->dev.warp_size <= 0)
+		return error_set(err, GPUPROJ_E_MISSING, NULL, 0, 0,
+				 "the device did not report all occupancy limits (threads, blocks, "
+				 "registers, shared memory per SM and block, L2 size)");
+	r = choose_clock(&e, err);
+	if (!r)
+		r = choose_bandwidths(&e, err);
+	if (!r)
+		r = choose_peaks(&e, err);
+	if (r)
+		return r;
+	choose_latencies(&e);
+	name = info->name ? strdup(info->name) : bench_entry_name(raw->dev.name);
+	if (!name)
+		return error_set(err, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+	for (p = name; *p; p++) {
+		if (!isalnum((unsigned char)*p) && !strchr("._+-", *p)) {
+			r = error_set(
+				err, GPUPROJ_E_INVAL, NULL, 0, 0,
+				"entry name '%s' may only hold letters, digits, '.', '_', '+' "
+				"and '-'",
+				name);
+			free(name);
+			return r;
+		}
+	}
+	chip = chip_for(raw->dev.cc_major, raw->dev.cc_minor, &chip_exact);
+	/* The citations of the repository's own file (none: the fallback texts). */
+	if (gpuproj_targets_load_builtin(&builtin, NULL))
+		builtin = NULL;
+	e.builtin = builtin;
+
+	/* The GPU first: the references list what its sources cite. */
+	strbuf_init(&body);
+	emit_numbers(&body, &e, name, chip);
+	emit_sources(&body, &e);
+	free(name);
+	strbuf_init(&sb);
+	emit_header(&sb, &e, info, chip, chip_exact);
+	strbuf_append(&sb, "schema: gpuproj-targets/1\n");
+	if (!body.oom)
+		emit_references(&sb, &e, info, body.buf);
+	strbuf_append(&sb, body.buf ? body.buf : "");
+	if (body.oom)
+		sb.oom = true;
+	strbuf_free(&body);
+	gpuproj_targets_free(builtin);
+	if (sb.oom) {
+		strbuf_free(&sb);
+		return error_set(err, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+	}
+	/* Say in the file itself when the entry cannot stand on the one basis. */
+	{
+		struct gpuproj_targets *ts = NULL;
+		struct gpuproj_error berr = { 0 };
+		char *text = strbuf_steal(&sb);
+
+		if (gpuproj_targets_load_buffer(text, strlen(text), "(entry)", &ts, NULL) == 0 &&
+		    gpuproj_target_check_one_basis(gpuproj_targets_get(ts, 0), NULL, &berr)) {
+			char *with = xasprintf("# NOT ON ONE BASIS: %s\n%s", berr.message, text);
+
+			free(text);
+			text = with;
+		}
+		gpuproj_targets_free(ts);
+		if (!text)
+			return error_set(err, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+		*ret = text;
+	}
+	return GPUPROJ_OK;
+}
