@@ -265,6 +265,45 @@ int gpuproj_import_neusight(const char *const *paths, size_t n_paths,
 			    struct gpuproj_error *reterr);
 
 /**
+ * The citation of every profile made from Kernel Tuner cache files of the
+ * FAIR Benchmark Hub (gpuproj_import_kerneltuner()).
+ */
+#define GPUPROJ_CITATION_KERNELTUNER \
+	"AutoTuningAssociation/benchmark_hub (FAIR Benchmark Hub for Auto-Tuning, MIT): Kernel " \
+	"Tuner brute-force cache files, every configuration of a kernel's search space timed " \
+	"on one GPU"
+
+/**
+ * Import Kernel Tuner brute-force cache files (the decompressed JSON of
+ * AutoTuningAssociation/benchmark_hub's cachefiles: every configuration of
+ * a tunable kernel timed on one GPU; MIT licence) into one profile per
+ * GPU. The files hold times only: every metric is derived analytically
+ * from the problem size, the configuration and the kernel's source, for
+ * CLBlast's Xgemm and the 2D convolution_kernel (src/import-kerneltuner.c
+ * documents each metric); the profiles carry attributes origin
+ * "kerneltuner" and metrics "analytic". A signature is (kernel,
+ * configuration): name = kernel_name, tag = "P1=v1,…" over the tune
+ * parameters; every profile carries the times the other GPUs measured for
+ * the same configuration as reference_ns. Configurations without a time
+ * (failed to compile or run) are skipped.
+ *
+ * @param paths JSON files (one GPU and kernel each)
+ * @param[out] ret_profiles new array of new profiles, one per GPU in order
+ *        of first appearance; untouched on failure
+ * @param[out] ret_n number of profiles
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (no paths, NULL targets or outputs);
+ *         GPUPROJ_E_PARSE (not JSON, not a cache file, no timed
+ *         configuration); GPUPROJ_E_SCHEMA (another kernel, a bad
+ *         problem_size or parameter, a configuration the kernel's model
+ *         does not describe, an Xgemm file whose K cannot be recovered);
+ *         GPUPROJ_E_NOTFOUND (a device not in targets); GPUPROJ_E_NOMEM
+ */
+int gpuproj_import_kerneltuner(const char *const *paths, size_t n_paths,
+			       const struct gpuproj_targets *targets,
+			       struct gpuproj_profile ***ret_profiles, size_t *ret_n,
+			       struct gpuproj_error *reterr);
+
+/**
  * Import XLA's matmul performance table, converted to CSV by
  * scripts/xla-matmul-csv.py (header `xla_table,gpu,dtype,b,m,n,k,flop_per_s`:
  * tensor-core GEMMs of one shape grid, BF16 and FP8, timed by XLA on

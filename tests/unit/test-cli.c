@@ -702,10 +702,19 @@ END_TEST
 START_TEST(builtin_main_job)
 {
 	char *out, *err;
+	const char *sm;
+	int cc = 0;
 
 	ck_assert_int_eq(test_cli(&out, &err, "project --builtin"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "profile: default-profile.json (built-in)"));
 	ck_assert_ptr_nonnull(strstr(out, "data: "));
+	/* Issue 22 #5: the main job's source is a current GPU (Volta or later). */
+	sm = strstr(out, "source GPU: ");
+	ck_assert_ptr_nonnull(sm);
+	sm = strstr(sm, ", sm_");
+	ck_assert_ptr_nonnull(sm);
+	ck_assert_int_eq(sscanf(sm, ", sm_%d", &cc), 1);
+	ck_assert_int_ge(cc, 70);
 	free(out);
 	free(err);
 }

@@ -687,6 +687,190 @@ START_TEST(run_totals_carry_unprojected)
 }
 END_TEST
 
+/* ---- the issue roof (GPUPROJ_COMPUTE_ISSUE), tests/data/targets-issue.yaml ---- */
+
+static struct gpuproj_targets *itargets;
+static const struct gpuproj_target *ded, *shr;
+
+static void
+setup_issue(void)
+{
+	struct gpuproj_error err = { 0 };
+
+	setup();
+	ck_assert_int_eq(gpuproj_targets_load(test_data("targets-issue.yaml"), &itargets, &err),
+			 0);
+	ded = gpuproj_targets_find(itargets, "DedicatedGPU");
+	shr = gpuproj_targets_find(itargets, "SharedGPU");
+	ck_assert_ptr_nonnull(ded);
+	ck_assert_ptr_nonnull(shr);
+}
+
+static void
+teardown_issue(void)
+{
+	itargets = gpuproj_targets_free(itargets);
+	teardown();
+}
+
+static struct gpuproj_projection
+project_compute(const struct gpuproj_kernel *k, const struct gpuproj_target *from,
+		const struct gpuproj_target *to, enum gpuproj_compute compute)
+{
+	struct gpuproj_model_options o = { .level_interval = true, .compute = compute };
+	struct gpuproj_projection p;
+
+	gpuproj_model_project(gpuproj_model_find("hroof"), k, from, to, &o, &p);
+	return p;
+}
+
+/*
+ * An FFMA kernel with integer and load/store work, no memory traffic:
+ * f = 6.4e8 FFMA (1.28e9 FLOP), i = 3.2e8 INT32, 6.4e7 LD/ST thread
+ * instructions, inst.warp W = 1.024e9 / 32 = 3.2e7, warp efficiency 1;
+ * 2 ms on DedicatedGPU. u = 1e10 lane-clocks/s on both GPUs.
+ * DedicatedGPU (D_f = 64, D_i = 64, S = 0):
+ *   t_fp    = 1.28e9 / 1.28e12                          = 1e-3 s
+ *   t_alu   = max(6.4e8/64, 3.2e8/64, 9.6e8/128) / 1e10 = 1e-3 s
+ *   t_issue = 3.2e7 / (1e10 · 4 · 1)                    = 8e-4 s
+ *   compute 1e-3 s (the FP roof), Perf^ceil = 1.28e12 FLOP/s, binding compute.
+ * SharedGPU (D_f = 64, D_i = 0, S = 64):
+ *   t_fp    = 1.28e9 / 2.56e12                          = 5e-4 s
+ *   t_alu   = max(6.4e8/128, 3.2e8/64, 9.6e8/128) / 1e10 = 7.5e-4 s
+ *   t_issue = 3.2e7 / 4e10                              = 8e-4 s
+ *   compute 8e-4 s, Perf^ceil = 1.28e9 / 8e-4 = 1.6e12, binding instruction.
+ * Projected (no traffic: T_t = T_s · Perf^ceil_s / Perf^ceil_t):
+ *   issue roof 2e6 · 1.28e12 / 1.6e12 = 1.6e6 ns; FP roof 2e6 · 1.28/2.56 = 1e6 ns.
+ * Back from SharedGPU (1.6e6 ns there) onto DedicatedGPU: 2e6 ns again.
+ */
+START_TEST(issue_roof_shared_datapath)
+{
+	struct gpuproj_kernel *k = kernel("ffma_int", 2e6);
+	struct gpuproj_projection p;
+	struct gpuproj_hroof h;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 6.4e8);
+	set(k, GPUPROJ_M_INST_INT, 3.2e8);
+	set(k, GPUPROJ_M_INST_LDST, 6.4e7);
+	set(k, GPUPROJ_M_INST_WARP, 3.2e7);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	bytes(k, 0, 0, 0, 0);
+
+	ck_assert_int_eq(gpuproj_hroof_ceilings_compute(k, ded, 1.0, GPUPROJ_COMPUTE_ISSUE, &h,
+							NULL, 0), 0);
+	ck_assert_rel(h.t_fp, 1e-3);
+	ck_assert_rel(h.t_alu, 1e-3);
+	ck_assert_rel(h.t_issue, 8e-4);
+	ck_assert_rel(h.perf_ceil, 1.28e12);
+	ck_assert_uint_eq(h.issue_mix, 0);
+	ck_assert_int_eq(gpuproj_hroof_ceilings_compute(k, shr, 1.0, GPUPROJ_COMPUTE_ISSUE, &h,
+							NULL, 0), 0);
+	ck_assert_rel(h.t_fp, 5e-4);
+	ck_assert_rel(h.t_alu, 7.5e-4);
+	ck_assert_rel(h.t_issue, 8e-4);
+	ck_assert_rel(h.perf_ceil, 1.6e12);
+	/* The FP roof (the paper, and gpuproj_hroof_ceilings()) leaves the terms at 0. */
+	ck_assert_int_eq(gpuproj_hroof_ceilings(k, shr, 1.0, &h, NULL, 0), 0);
+	ck_assert_rel(h.perf_ceil, 2.56e12);
+	ck_assert(h.t_issue == 0 && h.t_alu == 0 && h.t_fp == 0);
+
+	p = project_compute(k, ded, shr, GPUPROJ_COMPUTE_ISSUE);
+	ck_assert_int_eq(p.status, GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 1.6e6);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_INSTRUCTION);
+	p = project_compute(k, ded, shr, GPUPROJ_COMPUTE_FP);
+	ck_assert_rel(p.point_ns, 1e6);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_COMPUTE);
+	/* The default is the FP roof. */
+	p = project_compute(k, ded, shr, GPUPROJ_COMPUTE_DEFAULT);
+	ck_assert_rel(p.point_ns, 1e6);
+
+	gpuproj_kernel_add_duration(k, 1.2e6); /* mean (2 + 1.2) / 2 = 1.6 ms */
+	p = project_compute(k, shr, ded, GPUPROJ_COMPUTE_ISSUE);
+	ck_assert_rel(p.point_ns, 2e6);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_COMPUTE);
+}
+END_TEST
+
+/*
+ * Only FFMAs (f = 6.4e8, inst.warp = 2e7): the issue roof is the paper's on
+ * both GPUs. DedicatedGPU: t_fp = t_alu = 1e-3 s, t_issue = 2e7/4e10 =
+ * 5e-4 s; SharedGPU: t_fp = t_alu = t_issue = 5e-4 s (issue exactly full,
+ * not above the pipes: binding compute). Projected 2e6 · 1.28/2.56 = 1e6 ns.
+ */
+START_TEST(issue_roof_pure_ffma_is_the_paper)
+{
+	struct gpuproj_kernel *k = kernel("ffma", 2e6);
+	struct gpuproj_projection p;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 6.4e8);
+	set(k, GPUPROJ_M_INST_INT, 0);
+	set(k, GPUPROJ_M_INST_WARP, 2e7);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	bytes(k, 0, 0, 0, 0);
+	p = project_compute(k, ded, shr, GPUPROJ_COMPUTE_ISSUE);
+	ck_assert_rel(p.point_ns, 1e6);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_COMPUTE);
+}
+END_TEST
+
+/*
+ * A profile without inst.int and inst.warp (an analytic corpus): 0 integer
+ * instructions and W = (f + LD/ST) / (32 · we) are assumed and marked.
+ * f = 6.4e8, LD/ST 6.4e8, we = 0.5: W = 1.28e9 / 16 = 8e7.
+ * SharedGPU: t_fp = 1.28e9 / (0.5 · 2.56e12) = 1e-3 s; t_alu = 6.4e8/128/1e10
+ * / 0.5 = 1e-3 s; t_issue = 8e7 / 4e10 = 2e-3 s: Perf^ceil = 6.4e11 FLOP/s.
+ * A GPU without lanes_per_sm keeps the FP roof (TgtGPU of targets-test.yaml:
+ * 4000 GFLOP/s · 0.5).
+ */
+START_TEST(issue_roof_default_mix)
+{
+	struct gpuproj_kernel *k = kernel("analytic", 1e6);
+	struct gpuproj_projection p;
+	struct gpuproj_hroof h;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 6.4e8);
+	set(k, GPUPROJ_M_INST_LDST, 6.4e8);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 0.5);
+	bytes(k, 0, 0, 0, 0);
+	ck_assert_int_eq(gpuproj_hroof_ceilings_compute(k, shr, 1.0, GPUPROJ_COMPUTE_ISSUE, &h,
+							NULL, 0), 0);
+	ck_assert_uint_eq(h.issue_mix, GPUPROJ_MIX_INT_ASSUMED | GPUPROJ_MIX_WARP_ASSUMED);
+	ck_assert_rel(h.t_fp, 1e-3);
+	ck_assert_rel(h.t_alu, 1e-3);
+	ck_assert_rel(h.t_issue, 2e-3);
+	ck_assert_rel(h.perf_ceil, 6.4e11);
+	ck_assert_int_eq(gpuproj_hroof_ceilings_compute(k, tgt, 1.0, GPUPROJ_COMPUTE_ISSUE, &h,
+							NULL, 0), 0);
+	ck_assert_uint_eq(h.issue_mix & GPUPROJ_MIX_NO_LANES, GPUPROJ_MIX_NO_LANES);
+	ck_assert_rel(h.perf_ceil, 2e12);
+	/* The note says what was assumed. */
+	{
+		struct gpuproj_model_options o = { .compute = GPUPROJ_COMPUTE_ISSUE, .notes = true };
+
+		gpuproj_model_project(gpuproj_model_find("hroof"), k, shr, ded, &o, &p);
+		ck_assert_int_eq(p.status, GPUPROJ_OK);
+		ck_assert_msg(strstr(p.note, "inst.int unknown, 0 assumed") &&
+				      strstr(p.note, "inst.warp unknown"),
+			      "note: %s", p.note);
+	}
+}
+END_TEST
+
+START_TEST(compute_option_names)
+{
+	enum gpuproj_compute c = GPUPROJ_COMPUTE_DEFAULT;
+
+	ck_assert_int_eq(gpuproj_compute_from_name("ISSUE", &c), GPUPROJ_OK);
+	ck_assert_int_eq(c, GPUPROJ_COMPUTE_ISSUE);
+	ck_assert_int_eq(gpuproj_compute_from_name("fp", &c), GPUPROJ_OK);
+	ck_assert_int_eq(c, GPUPROJ_COMPUTE_FP);
+	ck_assert_int_eq(gpuproj_compute_from_name("pipes", &c), GPUPROJ_E_INVAL);
+	ck_assert_str_eq(gpuproj_compute_name(GPUPROJ_COMPUTE_ISSUE), "issue");
+	ck_assert_int_eq(gpuproj_compute_default(), GPUPROJ_COMPUTE_FP);
+}
+END_TEST
+
 /*
  * Issue 21: a DGEMM-heavy (FP64 tensor, DMMA) profile measured on an H100
  * SXM, projected onto a B200 and a B300 (Blackwell Ultra) with the
@@ -773,6 +957,13 @@ hroof_suite(void)
 	tcase_add_test(tc, nothing_to_scale);
 	tcase_add_test(tc, bad_warp_efficiency);
 	tcase_add_test(tc, run_totals_carry_unprojected);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("issue");
+	tcase_add_checked_fixture(tc, setup_issue, teardown_issue);
+	tcase_add_test(tc, issue_roof_shared_datapath);
+	tcase_add_test(tc, issue_roof_pure_ffma_is_the_paper);
+	tcase_add_test(tc, issue_roof_default_mix);
+	tcase_add_test(tc, compute_option_names);
 	suite_add_tcase(s, tc);
 	return s;
 }
