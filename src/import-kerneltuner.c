@@ -492,34 +492,17 @@ nomem:
 	goto out;
 }
 
-static int
-set_references(struct kt_ctx *ctx)
+/* Reference times (import_gpus_set_references()): the same configuration (the key). */
+static const struct gpuproj_kernel *
+counterpart(const struct import_gpu *other, const struct gpuproj_kernel *k, void *userdata)
 {
-	size_t a, b, i, j;
+	char key[600];
+	size_t j;
 
-	for (a = 0; a < ctx->gpus.n; a++) {
-		struct gpuproj_profile *p = ctx->gpus.v[a].profile;
-
-		for (i = 0; i < gpuproj_profile_count(p); i++) {
-			struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
-			char key[600];
-
-			snprintf(key, sizeof(key), "%s\037%s", k->name, k->tag ? k->tag : "");
-			for (b = 0; b < ctx->gpus.n; b++) {
-				const struct gpuproj_kernel *o;
-
-				if (b == a || !import_strmap_get(&ctx->gpus.v[b].by_key, key, &j))
-					continue;
-				o = gpuproj_profile_at(ctx->gpus.v[b].profile, j);
-				if (gpuproj_kernel_set_reference(k, ctx->gpus.v[b].target->name,
-								 gpuproj_kernel_mean_ns(o),
-								 o->launches))
-					return error_set(ctx->err, GPUPROJ_E_NOMEM, NULL, 0, 0,
-							 "out of memory");
-			}
-		}
-	}
-	return GPUPROJ_OK;
+	(void)userdata;
+	snprintf(key, sizeof(key), "%s\037%s", k->name, k->tag ? k->tag : "");
+	return import_strmap_get(&other->by_key, key, &j) ? gpuproj_profile_at(other->profile, j)
+							    : NULL;
 }
 
 int
@@ -544,7 +527,7 @@ gpuproj_import_kerneltuner(const char *const *paths, size_t n_paths,
 	for (i = 0; i < n_paths && st == GPUPROJ_OK; i++)
 		st = import_file(&ctx, paths[i]);
 	if (st == GPUPROJ_OK)
-		st = set_references(&ctx);
+		st = import_gpus_set_references(&ctx.gpus, counterpart, NULL, ctx.err);
 	if (st == GPUPROJ_OK && import_gpus_take(&ctx.gpus, &out))
 		st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
 	if (st == GPUPROJ_OK) {

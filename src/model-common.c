@@ -40,7 +40,7 @@ static const enum gpuproj_clock clock_default = GPUPROJ_CLOCK_SUSTAINED;
  * pairs").
  */
 static const enum gpuproj_compute compute_default = GPUPROJ_COMPUTE_FP;
-/* The one-basis sustained rates (issue 22: docs/validation.md "Sustained rates"). */
+/* The one-basis sustained rates (docs/validation.md "Sustained rates"). */
 static const enum gpuproj_rates rates_default = GPUPROJ_RATES_SUSTAINED;
 
 const char *

@@ -340,7 +340,7 @@ enum gpuproj_compute {
 	 */
 	GPUPROJ_COMPUTE_FP = 1,
 	/**
-	 * Every pipe the kernel uses and instruction issue (issue 22): the
+	 * Every pipe the kernel uses and instruction issue: the
 	 * CUDA-core time is the largest of (a) eqs. 2–3 as above; (b) the
 	 * FP32/INT32 datapath: with D_f FP32-only, D_i INT32-only and S shared
 	 * lanes per SM (targets.yaml lanes_per_sm), f FP32 and i INT32 thread
