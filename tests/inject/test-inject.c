@@ -2409,6 +2409,7 @@ flat_run(long launches, long *ret_size, long *ret_rss10, long *ret_rss_end)
 	const char *p;
 	json_t *tl, *pat;
 	struct stat st;
+	long long folded, incomplete;
 
 	run_app(&r, NULL, CMDS(METRICS, "init", "ctx 0", bench));
 	ck_assert_int_eq(r.status, 0);
@@ -2419,11 +2420,22 @@ flat_run(long launches, long *ret_size, long *ret_rss10, long *ret_rss_end)
 	p = strstr(r.out, "rss_kb_10pct=");
 	ck_assert_ptr_nonnull(p);
 	ck_assert_int_eq(sscanf(p, "rss_kb_10pct=%ld rss_kb_end=%ld", ret_rss10, ret_rss_end), 2);
-	/* One pattern: every epoch but the first (profiled, carried) folded into it. */
+	/*
+	 * One pattern: every epoch but the first (profiled, carried) folded
+	 * into it. On a loaded machine the worker may take a few calls before
+	 * their records came (TAKE_PRESSURE, timeline-rec.c): such an epoch is
+	 * counted incomplete, never lost. Seen: 6 of 99,999 at a load of 10 on
+	 * two cores; at most one in a thousand is allowed.
+	 */
 	tl = json_object_get(r.json, "timeline");
 	ck_assert_int_eq((int)json_array_size(json_object_get(tl, "patterns")), 1);
 	pat = json_array_get(json_object_get(tl, "patterns"), 0);
-	ck_assert_int_eq(jint(json_object_get(pat, "wall_ns"), "n"), launches / 10 - 1);
+	folded = jint(json_object_get(pat, "wall_ns"), "n");
+	incomplete = jint(json_object_get(json_object_get(tl, "unexplained"), "incomplete"),
+			  "epochs");
+	ck_assert_int_eq(folded + incomplete, launches / 10 - 1);
+	ck_assert_msg(incomplete <= launches / 10 / 1000, "%ld of %ld epochs incomplete",
+		      (long)incomplete, launches / 10 - 1);
 	assert_close(jreal(json_object_get(projection_for(&r, "FakeA100"), "whole_run"),
 			   "identity_error"), 0, "identity");
 	fprintf(stderr, "whole-run timeline: %ld launches: profile %ld bytes, RSS %ld KiB at 10%%, "
