@@ -1021,7 +1021,7 @@ START_TEST(cli_one_file_two_reports)
 	ck_assert_int_eq(test_count_dir(dir), 0);
 	free(out);
 	free(err);
-	test_write_file(dir, "r.xml", "");
+	free(test_write_file(dir, "r.xml", ""));
 	ck_assert_int_gt(asprintf(&link, "%s/r.md", dir), 0);
 	ck_assert_int_eq(symlink("r.xml", link), 0);
 	ck_assert_int_eq(run(&out, &err, "--baseline gate-base.json gate-fail.json --junit "
