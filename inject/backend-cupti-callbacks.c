@@ -5,7 +5,7 @@
  * graph), nested runtime→driver callbacks counted once (thread-local
  * depth), stream capture begin/end, cudaDeviceReset, contexts, modules,
  * CUPTI fatal errors. Every launch is decided once, at its outermost
- * level, where its dimensions are known (docs/injection.md "A launch").
+ * level, where its dimensions are known (docs/internals/injection.md "A launch").
  *
  * Thread safety: launch callbacks run concurrently on application threads;
  * the per-thread state (struct cupti_tls) lives here and is passed down to
@@ -395,7 +395,7 @@ driver_launch(CUpti_CallbackId cbid, const void *params, struct launch *l)
  * second one had launches too, and whether a stream waits for an event or
  * a memory value. A launch on a non-legacy stream while another
  * non-legacy stream has pending work, or any launch while a stream wait
- * is pending, is not profiled (docs/injection.md "Kernels never
+ * is pending, is not profiled (docs/internals/injection.md "Kernels never
  * profiled"). Legacy-stream work is ordered with everything, so it is no
  * hazard of its own.
  */

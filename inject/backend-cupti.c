@@ -575,7 +575,7 @@ cupti_describe(struct gpuproj_profile *p)
 	else
 		attr(p, "metrics", "first %u launch(es) per signature, kernel replay, auto range",
 		     g_cfg->profile_launches);
-	/* For the first-GPU-run checklist (docs/injection.md): what this CUDA did. */
+	/* For the first-GPU-run checklist (docs/internals/injection.md): what this CUDA did. */
 	gpuproj_profile_set_attr(p, "nested_driver_callbacks",
 				 atomic_load(&g_nested_seen) ? "yes" : "no");
 	pthread_mutex_lock(&g_ctx_lock);
@@ -594,7 +594,10 @@ cupti_describe(struct gpuproj_profile *p)
 		gpuproj_profile_set_attr(p, key, c->prof->api);
 		snprintf(key, sizeof(key), "metrics.%.32s.passes", c->chip);
 		attr(p, key, "%zu", c->passes);
-		/* What the L2 held when each pass ran: what DRAM and L2 bytes mean (injection.md). */
+		/*
+		 * What the L2 held when each pass ran: what DRAM and L2 bytes mean
+		 * (docs/internals/injection.md).
+		 */
 		snprintf(key, sizeof(key), "metrics.%.32s.cache_control", c->chip);
 		gpuproj_profile_set_attr(p, key, c->prof == &cupti_range_ops
 							 ? cupti_cache_control()

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Configuration of libproj.so from GPUPROJ_* environment variables
- * (docs/injection.md "Environment"). A bad value never stops anything: it
+ * (docs/libproj.md "Environment"). A bad value never stops anything: it
  * prints one line naming the variable and the default that is kept.
  *
  * Thread safety: inj_config_load() runs once (under pthread_once); the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Logical metrics (DESIGN.md §3, enum gpuproj_metric) → NVPW metric names.
+ * Logical metrics (docs/internals/DESIGN.md §3, enum gpuproj_metric) → NVPW metric names.
  *
  * Every logical metric has an ordered list of candidates (cupti-notes §5);
  * a candidate is one NVPW name or a sum "a+b+c" of several, with a scale

@@ -3,7 +3,7 @@
  * The timeline recorder (timeline-rec.h): API calls and GPU records →
  * epochs → the profile's timeline (include/gpuproj/timeline.h). What is
  * recorded, how it is bounded and the replay's error bound are in
- * timeline.h and docs/DESIGN.md §8; the rules of taking a call are in
+ * timeline.h and docs/internals/DESIGN.md §8; the rules of taking a call are in
  * timeline-rec.h.
  *
  * Thread safety: one mutex around everything; the core's timeline is only

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The README's accuracy table: every model on both validation corpora.
+"""The accuracy table of docs/validation.md ("Summary: both corpora, every
+model"; the README summarises it): every model on both validation corpora.
 
 Usage:
   scripts/accuracy-md.py GPUPROJ VALIDATION_DIR [--models M,M,...]
@@ -12,7 +13,7 @@ prints Markdown:
   1. every comparison, built-in intervals: MAPE, median APE and bias (no
      model parameter is fitted to these data; the T4 and P4 FP32 clocks of
      targets.yaml are, and the NeuSight importer's per-call overhead is
-     fitted on the calibration half of the shapes, see README);
+     fitted on the calibration half of the shapes, see docs/validation.md);
   2. --holdout shape with the built-in intervals: coverage and width on the
      half of the kernel shapes the built-in intervals were not fitted to;
   3. --holdout gpu --fit-intervals: intervals refitted on half of the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run the libFuzzer harnesses of tests/fuzz longer than CI does
-# (docs/fuzzing.md): configure build-fuzz with clang, AddressSanitizer and
+# (docs/internals/fuzzing.md): configure build-fuzz with clang, AddressSanitizer and
 # UndefinedBehaviorSanitizer (once), build, then run each harness in turn
 # for SECONDS (default 600), one at a time. Work corpora persist in
 # build-fuzz/tests/fuzz/fuzz-work/NAME between runs; a crash stops that

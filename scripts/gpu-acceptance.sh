@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU acceptance of libproj.so (docs/injection.md §6). One command, under
+# GPU acceptance of libproj.so (docs/internals/injection.md §3). One command, under
 # 9 minutes on one GPU: every step runs under its own time-out, and a step
 # that no longer fits the budget (ACCEPT_BUDGET, 530 s) is skipped and
 # named. PASS/FAIL per check with its figures, NOTE for figures without a

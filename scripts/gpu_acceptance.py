@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The checks of scripts/gpu-acceptance.sh (docs/injection.md §6), apart
+"""The checks of scripts/gpu-acceptance.sh (docs/internals/injection.md §3), apart
 from the shell that runs the programs, so that the host tests
 (tests/integration/test-gpu-acceptance.py) can hold them to fixtures.
 

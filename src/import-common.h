@@ -181,7 +181,7 @@ const char *import_unit_family_name(enum import_unit_family f);
 /* ---- ranges of logical metrics ---- */
 
 /*
- * The documented range of a logical metric (README "Profile JSON", enum
+ * The documented range of a logical metric (docs/formats/profile.md, enum
  * gpuproj_metric): counts, bytes and cycles ≥ 0; warp_efficiency and
  * occupancy.achieved in [0, 1]; clock.sm in (0, 10 GHz]. Every value an
  * importer puts into a profile goes through import_metric_check().

@@ -28,7 +28,7 @@
  * for the same kernel divided by 1024 (detect_smem_units()). Two rows with
  * the same signature (the same file given twice) are merged launch-weighted.
  *
- * ## Mapping (this table is the README's "gpuperfpredict" section)
+ * ## Mapping (docs/cli/gpuproj-import.md "gpuproj import gpuperfpredict" points here)
  *
  * It is implemented once, for both nvprof importers, by nvp_inputs[] and
  * nvp_logical_metrics() (import-nvprof.h): this file finds each metric's

@@ -12,7 +12,7 @@
  *   column headers (a metric column's name contains "__") and a second
  *   header row with the units.
  * Metric names map to logical metrics through `sources` and resolve();
- * the README table "ncu import" is this mapping. Every other numeric
+ * the table of docs/cli/gpuproj-import.md "gpuproj import ncu" is this mapping. Every other numeric
  * metric is kept in extra_metrics, in the base unit of its family where the
  * unit is known (so launches that ncu printed in different auto-scaled units
  * average correctly), else verbatim.
@@ -655,7 +655,7 @@ ingest(struct importer *im, struct launch *L, const char *name, const char *sect
 			r = oom(im, line);
 		}
 	} else if (fabs(v) > GPUPROJ_MAX_EXTRA) {
-		/* The profile's range for a kept metric (README "Profile JSON"). */
+		/* The profile's range for a kept metric (docs/formats/profile.md). */
 		if (warn_once(im, name) &&
 		    import_summary_warn(&im->sum, "%s:%d: kept no value for \"%s\": '%s' is beyond "
 					"±%g", im->path, line, name, value, GPUPROJ_MAX_EXTRA))

@@ -11,7 +11,7 @@
  * Description" ("Floating Point Operations(Single Precision FMA)"), and the
  * gpuperfpredict column ("floating_point_operations.single_precision_fma.",
  * NULL when the data set has none). Definitions and caveats: the table in
- * src/import-gpuperfpredict.c (README "gpuperfpredict"), which this mapping
+ * src/import-gpuperfpredict.c (docs/cli/gpuproj-import.md), which this mapping
  * implements.
  *
  * Thread safety: constant data and pure functions.

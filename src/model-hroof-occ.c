@@ -85,7 +85,8 @@
  * limit; the note says so.
  *
  * Validation: the gpu-benches gpu-stream sweeps (tests/data/gpu-stream-
- * sweeps.txt, test-models.c) and README "Accuracy".
+ * sweeps.txt, test-models.c) and docs/validation.md "The default model, and
+ * why".
  *
  * Thread safety: stateless and reentrant.
  */

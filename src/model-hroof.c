@@ -3,7 +3,7 @@
  * hroof — hierarchical roofline with kernel-specific ceilings and its
  * projection: Van Lanker, Taboada, Brunet, Trahay, "Predicting GPU kernel's
  * performance on upcoming architectures", Euro-Par 2024 (seed 000), §§2–3,
- * equations 1–10, as DESIGN.md §5 spells them out.
+ * equations 1–10, as docs/internals/DESIGN.md §5 spells them out.
  *
  * Per GPU (source s or target t), per kernel k, per launch:
  *   FLOP       = Σ_p (2·N_FMA,p + N_ADD,p + N_MUL,p)                 (DESIGN §3)

@@ -42,8 +42,8 @@
  * FP64-bound kernel is scaled by the FP32 rate) and no warp efficiency.
  * Validation on gpuperfpredict and NeuSight with the quantities such an
  * export would have (gpuproj_profile_default_sections(), model.h; `gpuproj
- * validate --default-sections`): README "sol on exports of the default
- * sections", docs/validation.md. Its calibrated interval (interval.h) is
+ * validate --default-sections`): docs/validation.md "sol on exports of the
+ * default sections". Its calibrated interval (interval.h) is
  * fitted on those reduced profiles.
  *
  * Thread safety: stateless and reentrant.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The gpuproj-profile/1 JSON format (README "Profile JSON"), on jansson.
+ * The gpuproj-profile/1 JSON format (docs/formats/profile.md), on jansson.
  *
  * Reading validates types and reports the JSON path of the first problem,
  * with its line and column (jansson gives them for syntax errors only;
@@ -394,7 +394,7 @@ badv(struct profile_reader *rd, const char *path, const char *fmt, va_list ap)
 }
 
 /*
- * The exact bytes a *_hex member holds (README "Profile JSON", "Text that
+ * The exact bytes a *_hex member holds (docs/formats/profile.md, "Text that
  * is not UTF-8"), owned by the reader. `text`, when not NULL, is the text
  * member it belongs to, which must be the same bytes with U+FFFD for each
  * invalid byte: a file edited in one place only is refused, not guessed at.

@@ -30,7 +30,7 @@ int profile_reader_bad(struct profile_reader *rd, const char *path, const char *
 	__attribute__((format(printf, 3, 4)));
 int profile_reader_nomem(struct profile_reader *rd);
 
-/* timeline-json.c: the "timeline" member (README "Profile JSON"); NULL on ENOMEM. */
+/* timeline-json.c: the "timeline" member (docs/formats/profile.md); NULL on ENOMEM. */
 json_t *timeline_to_json(const struct gpuproj_profile *p);
 /* Read the "timeline" member `v` into p (its kernels already read). */
 int timeline_from_json(struct profile_reader *rd, json_t *v, struct gpuproj_profile *p);

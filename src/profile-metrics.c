@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The logical-metric table (DESIGN.md §3): JSON name, unit, meaning.
+ * The logical-metric table (docs/internals/DESIGN.md §3): JSON name, unit, meaning.
  * Per-chip NVPW candidate names live in inject/; importers map tool names
  * onto these. Thread safety: constant data only.
  */

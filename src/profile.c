@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Kernel records aggregated per signature (DESIGN.md §3).
+ * Kernel records aggregated per signature (docs/internals/DESIGN.md §3).
  *
  * Records live in separately allocated structs so pointers stay valid while
  * the table grows; lookup is an open-addressing hash over every signature

@@ -75,7 +75,7 @@ json_t *json_str_or_null(const char *s);
  */
 json_t *json_string_lossy(const char *s);
 /*
- * Lossless text (README "Profile JSON", "Text that is not UTF-8"): set
+ * Lossless text (docs/formats/profile.md "Text that is not UTF-8"): set
  * `key` to `s` (null for NULL); when `s` is not valid UTF-8, `key` holds
  * it with U+FFFD for each bad byte and `<key>_hex` its exact bytes in
  * lowercase hex. `key` is at most 120 bytes. 0, or -1 on ENOMEM.
@@ -104,6 +104,6 @@ int json_save_atomic(json_t *root, const char *path, struct gpuproj_error *reter
 #define REPORT_UNSEEN_NOTE                                                                 \
 	"The interval was fitted on validation data without this target or the source GPU: " \
 	"its coverage there is unmeasured, and on GPUs held out of a fit it fell below the "  \
-	"fitted coverage (README \"Intervals\")."
+	"fitted coverage (docs/models.md \"Intervals\")."
 
 #endif

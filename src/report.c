@@ -286,7 +286,7 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 	if (unseen)
 		fprintf(out, "note: * = interval fitted on validation data without this target or "
 			"the source GPU (%s): its coverage there is unmeasured, and on GPUs held "
-			"out of a fit it fell below the table's (README \"Intervals\")\n",
+			"out of a fit it fell below the table's (docs/models.md \"Intervals\")\n",
 			src->name);
 
 	/* The model's notes (gpuproj_model_options.notes) for the longest kernel, per target. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The "timeline" member of gpuproj-profile/1 (README "Profile JSON",
+ * The "timeline" member of gpuproj-profile/1 (docs/formats/profile.md,
  * include/gpuproj/timeline.h), version GPUPROJ_TIMELINE_VERSION:
  *
  *   "timeline": {"version": 1, "ranks": 1, "threads": 1, "wall_ns": 1.2e9, "span_ns": 1.1e9,

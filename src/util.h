@@ -67,8 +67,8 @@ void strbuf_printf(struct strbuf *sb, const char *fmt, ...) GPUPROJ_PRINTF(2, 3)
 char *strbuf_steal(struct strbuf *sb);
 
 /*
- * The size limit on every input file gpuproj reads (README "Limits of
- * inputs"): 1 GiB unless raised with `gpuproj --max-input-size SIZE`
+ * The size limit on every input file gpuproj reads (docs/cli/gpuproj.md
+ * "Bounded inputs"): 1 GiB unless raised with `gpuproj --max-input-size SIZE`
  * (file_set_input_limit()) or the environment variable
  * GPUPROJ_MAX_INPUT_SIZE (bytes, optionally with K, M, G or T: binary
  * multiples). The option wins over the variable.

@@ -81,11 +81,11 @@ void gpuproj_import_summary_clear(struct gpuproj_import_summary *s);
  * (byte/Kbyte/Mbyte/Gbyte, nsecond/usecond/msecond/second, %, …),
  * thousands separators, "==PROF=="/"==WARNING=="/"==ERROR==" lines, the
  * application's output and "n/a" values. Known NVIDIA metric names and the
- * section labels of ncu 2019.5–2025 map to logical metrics (README "ncu
- * import"; the duration also from elapsed cycles / their rate); the
- * speed-of-light percentages go to extra_metrics under model.h's
- * GPUPROJ_SOL_* names; every other number is kept in extra_metrics, never
- * dropped. Launches without a launch geometry fold by name into a
+ * section labels of ncu 2019.5–2025 map to logical metrics
+ * (docs/cli/gpuproj-import.md "gpuproj import ncu"; the duration also
+ * from elapsed cycles / their rate); the speed-of-light percentages go to
+ * extra_metrics under model.h's GPUPROJ_SOL_* names; every other number is
+ * kept in extra_metrics, never dropped. Launches without a launch geometry fold by name into a
  * signature tagged GPUPROJ_TAG_NO_GEOMETRY (profile.h).
  *
  * Every stored value is finite and in its documented range: a percentage
@@ -149,8 +149,8 @@ bool gpuproj_ncu_chip_known(const char *chip);
  * geometry unknown: GPUPROJ_TAG_NO_GEOMETRY), metrics (nvprof's averages
  * over a kernel name's invocations) applied to each of the name's
  * configurations. nvprof metric names map to logical metrics by the same
- * table as the gpuperfpredict importer's (src/import-nvprof.h; README
- * "nvprof import"); others are kept in extra_metrics.
+ * table as the gpuperfpredict importer's (src/import-nvprof.h;
+ * docs/cli/gpuproj-import.md "gpuproj import nvprof"); others are kept in extra_metrics.
  *
  * @param paths CSV files ("-" = standard input, at most once)
  * @param n_paths number of files (≥ 1)
@@ -182,7 +182,8 @@ int gpuproj_import_nvprof(const char *const *paths, size_t n_paths,
  * configuration) becomes a signature whose tag holds the input size; every
  * profile also carries, per signature, the times measured on the other GPUs
  * (reference_ns), so projections can be checked against them. The metric
- * mapping and its caveats are documented in the README ("gpuperfpredict").
+ * mapping and its caveats are documented at the top of
+ * src/import-gpuperfpredict.c (docs/cli/gpuproj-import.md points there).
  *
  * @param paths CSV files
  * @param n_paths number of files

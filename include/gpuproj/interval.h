@@ -36,14 +36,14 @@
  * `gpuproj validate … --holdout shape --fit-intervals FILE` on the
  * corpora's counters, with sol's groups merged in from a run on the
  * default sections derived from them (gpuproj_intervals_merge();
- * README "Intervals" gives both commands, the provenance records them).
+ * docs/models.md "Intervals" gives both commands, the provenance records them).
  *
  * **GPUs.** A fit records in its provenance, as "gpus", the sorted
  * targets.yaml names of every GPU its calibration cases were measured on
  * or projected onto. The guarantee above is for new kernels on those GPUs:
  * refitted on half of each corpus's target GPUs, the built-in method held
  * the measured time in 38–79 % of the long launches on the other half, not
- * 85 % (README "Accuracy"), since a model's error depends mostly on how
+ * 85 % (docs/validation.md "Intervals"), since a model's error depends mostly on how
  * well targets.yaml describes the pair. gpuproj_intervals_gpu_fitted() says
  * whether a GPU is among them, so that project, report and gate can say
  * when an interval is used outside the GPUs it was fitted on.

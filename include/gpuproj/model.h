@@ -2,7 +2,7 @@
 /**
  * @file model.h
  * Projection models: from a kernel measured on a source GPU to its time on
- * a target GPU (DESIGN.md §5).
+ * a target GPU (docs/internals/DESIGN.md §5).
  *
  * Every model works per kernel signature and returns, per target, an
  * interval [lo, hi] of per-launch times (ns), a point estimate and the
@@ -25,7 +25,8 @@
  * - "hroof-occ": hroof with occupancy as latency hiding: each level's time
  *   is at least the time Little's law allows with the warps resident on the
  *   target (gpuproj_latency_hiding()), plus wave quantisation;
- *   src/model-hroof-occ.c. The default (README "Accuracy").
+ *   src/model-hroof-occ.c. The default (docs/validation.md "The default
+ *   model, and why").
  * - "sol": a coarser hroof for exports of Nsight Compute's default sections
  *   (SpeedOfLight, LaunchStats, Occupancy), which carry no per-level byte
  *   and no FP instruction counts: the time each resource was busy on the
@@ -147,7 +148,7 @@ struct gpuproj_projection {
 	 * When `calibrated`: whether the table was fitted on both GPUs of the
 	 * pair (gpuproj_intervals_gpu_fitted() of the source and the target,
 	 * by targets.yaml name). UNSEEN: its coverage there is unmeasured, and
-	 * lower than fitted on GPUs held out of a fit (README "Intervals").
+	 * lower than fitted on GPUs held out of a fit (docs/models.md "Intervals").
 	 * UNKNOWN when not calibrated or when the table does not say.
 	 */
 	enum gpuproj_interval_gpus interval_gpus;
@@ -158,7 +159,7 @@ struct gpuproj_projection {
  * kept in a kernel's extra_metrics: Nsight Compute's own metric names, unit
  * "%" (of the source GPU's peak, 0–100). The ncu importer maps the
  * section labels of every ncu version onto them ("DRAM Throughput", "SOL
- * FB", …; README "ncu import").
+ * FB", …; docs/cli/gpuproj-import.md "gpuproj import ncu").
  */
 #define GPUPROJ_SOL_DRAM_PCT "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"
 /** L2 (lts) throughput, % of peak (see GPUPROJ_SOL_DRAM_PCT). */
@@ -173,7 +174,8 @@ struct gpuproj_projection {
  * (SpeedOfLight, LaunchStats, Occupancy) of the same run would give, made
  * from a profile with full counters (src/default-sections.c). It is what
  * the "sol" model is validated and calibrated on (`gpuproj validate
- * --default-sections`; README "sol on exports of the default sections").
+ * --default-sections`; docs/validation.md "sol on exports of the default
+ * sections").
  *
  * **What survives.** Per profile: the device, process and run information
  * and every attribute, plus the attribute "sections" saying how the profile
@@ -883,7 +885,7 @@ struct gpuproj_model_details {
  *         or NULL
  */
 const struct gpuproj_model *gpuproj_model_find(const char *name);
-/** @return the default model (chosen from validation evidence, README) */
+/** @return the default model (chosen from validation evidence, docs/validation.md) */
 const struct gpuproj_model *gpuproj_model_default(void);
 /** @return the number of models */
 size_t gpuproj_model_count(void);

@@ -2,7 +2,7 @@
 /**
  * @file profile.h
  * Kernel records aggregated per signature, and the `gpuproj-profile/1`
- * JSON format (DESIGN.md §3, README "Profile JSON").
+ * JSON format (docs/internals/DESIGN.md §3, docs/formats/profile.md).
  *
  * A kernel signature is (mangled name, grid, block, dynamic shared bytes,
  * device ordinal, tag). Every launch of one signature folds into one
@@ -32,7 +32,7 @@ extern "C" {
 #define GPUPROJ_PROFILE_SCHEMA "gpuproj-profile/1"
 
 /**
- * Logical metrics (DESIGN.md §3). Each is a per-launch value; the JSON
+ * Logical metrics (docs/internals/DESIGN.md §3). Each is a per-launch value; the JSON
  * name is given by gpuproj_metric_name(). Only ever append.
  *
  * "thread-level" = executed by non-predicated threads (NVIDIA
@@ -92,7 +92,7 @@ enum gpuproj_metric {
 };
 
 /**
- * Ranges of the numbers a profile holds (README "Profile JSON", "Ranges"):
+ * Ranges of the numbers a profile holds (docs/formats/profile.md "Ranges"):
  * chosen so that no real measurement approaches them and every product the
  * tools form (per-launch value × launches, Σ over kernels, squared spreads)
  * stays finite. gpuproj_profile_validate() enforces them; values outside
@@ -242,7 +242,7 @@ double gpuproj_kernel_mean_ns(const struct gpuproj_kernel *k);
  */
 double gpuproj_kernel_total_ns(const struct gpuproj_kernel *k);
 /**
- * FLOP per launch, seed 000 eq. 2 numerator / DESIGN.md §3:
+ * FLOP per launch, seed 000 eq. 2 numerator / docs/internals/DESIGN.md §3:
  * Σ_p (2·fma_p + add_p + mul_p) over the precisions collected.
  * @param[out] ret_flop FLOP per launch
  * @return GPUPROJ_OK; GPUPROJ_E_MISSING when none of the nine
@@ -285,7 +285,7 @@ const struct gpuproj_reference *gpuproj_kernel_reference(const struct gpuproj_ke
 /** What a profile was taken on. Strings owned by the profile. */
 /**
  * What the CUDA driver (and NVML) report about the source device, beyond
- * name, CC, SMs and clock: JSON `device.driver` (README "Profile JSON").
+ * name, CC, SMs and clock: JSON `device.driver` (docs/formats/profile.md).
  * libproj.so reads them when a context is created (cuDeviceGetAttribute,
  * cuDeviceTotalMem, NVML's enforced power limit); a GPU that targets.yaml
  * does not list is projected from an entry derived from them
@@ -424,7 +424,7 @@ int gpuproj_profile_set_process(struct gpuproj_profile *p, const char *applicati
  * (what the durations are; gpuproj_import_neusight()). Values are copied;
  * NULL removes. Keys must
  * be non-empty valid UTF-8 (they are JSON keys); values may be any bytes
- * (the JSON keeps the exact bytes, README "Profile JSON").
+ * (the JSON keeps the exact bytes, docs/formats/profile.md).
  * @return GPUPROJ_OK, GPUPROJ_E_INVAL (a key that is empty or not UTF-8),
  *         GPUPROJ_E_NOMEM
  */
@@ -520,8 +520,8 @@ int gpuproj_profile_load_builtin(struct gpuproj_profile **ret, struct gpuproj_er
  * temporary name in the same directory and renamed over `path`, so readers
  * never see a half-written file and a failure leaves `path` untouched.
  *
- * Strings that are not valid UTF-8 are kept exactly (README "Profile
- * JSON"); a profile that fails gpuproj_profile_validate() is not written.
+ * Strings that are not valid UTF-8 are kept exactly (docs/formats/profile.md
+ * "Text that is not UTF-8"); a profile that fails gpuproj_profile_validate() is not written.
  *
  * @param path destination ("-" writes standard output)
  * @return GPUPROJ_OK, GPUPROJ_E_IO (reterr names the file and errno text),

@@ -97,7 +97,7 @@ int gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p,
 
 /**
  * Write the profile plus a "projections" array (schema gpuproj-profile/1,
- * README "Profile JSON") atomically to `path` ("-" = standard output).
+ * docs/formats/profile.md) atomically to `path` ("-" = standard output).
  *
  * @param src the source GPU (its name is written as "source_target"), or NULL
  * @param runs as for gpuproj_report_table()

@@ -2,7 +2,7 @@
 /**
  * @file target.h
  * GPU descriptions loaded from targets.yaml (schema `gpuproj-targets/1`,
- * docs/targets-schema.md and the README).
+ * docs/targets-schema.md).
  *
  * A set of targets is an opaque, immutable handle; the GPUs in it are plain
  * read-only structs owned by the set. All rates are stored in the units of

@@ -16,7 +16,7 @@
  * measured operation's time replaced by its projection onto the target,
  * everything else kept). Unlike both it records any CUDA application, not
  * one DNN training step, and aggregates the run into patterns so that
- * memory stays bounded (docs/DESIGN.md §8).
+ * memory stays bounded (docs/internals/DESIGN.md §8).
  *
  * **Epochs.** One application thread's CUDA calls are cut into epochs at
  * the points where the host waited for the GPU and nothing it had issued
@@ -376,7 +376,7 @@ int gpuproj_timeline_merge(struct gpuproj_profile *dst, const struct gpuproj_pro
 			   bool same_process);
 
 /**
- * Check a timeline against its ranges (README "Profile JSON", "timeline"):
+ * Check a timeline against its ranges (docs/formats/profile.md "timeline"):
  * times 0 to GPUPROJ_MAX_NS per sample and GPUPROJ_MAX_TOTAL_NS in total,
  * counts below 2^63, slots up to GPUPROJ_TL_MAX_SLOT, bytes up to
  * GPUPROJ_TL_MAX_BYTES, ops and kinds in their enums, every kernel a record

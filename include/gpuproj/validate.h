@@ -2,7 +2,7 @@
 /**
  * @file validate.h
  * Validation of projection models against times measured on other GPUs
- * (`gpuproj validate`, DESIGN.md §7).
+ * (`gpuproj validate`, docs/internals/DESIGN.md §7).
  *
  * Inputs are data sets: gpuproj profiles (JSON, from the injection library
  * or `gpuproj import`) and gpuperfpredict CSV files. For every model, every

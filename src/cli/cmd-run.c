@@ -39,7 +39,7 @@ help(FILE *f)
 		"                     while APP runs (GPUPROJ_LIVE)\n"
 		"  -h, --help         show this help\n\n"
 		"Other GPUPROJ_* variables (GPUPROJ_PROFILE_LAUNCHES, GPUPROJ_KERNEL_REGEX,\n"
-		"GPUPROJ_MODE, GPUPROJ_LOG, ...) pass through; docs/injection.md lists them.\n"
+		"GPUPROJ_MODE, GPUPROJ_LOG, ...) pass through; docs/libproj.md lists them.\n"
 		"The same works without this command:\n"
 		"  CUDA_INJECTION64_PATH=/path/to/libproj.so APP ARGS...\n\n"
 		"Exit status: APP's; 2 bad usage; 1 when libproj.so or the targets file is\n"

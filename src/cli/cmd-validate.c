@@ -72,7 +72,7 @@ help(FILE *f)
 		"                       sections would hold: each profile reduced to durations,\n"
 		"                       launch and the four speed-of-light percentages, derived\n"
 		"                       from its counters against the source GPU's ceilings (the\n"
-		"                       input of the coarser model 'sol'; README \"sol\")\n"
+		"                       input of the coarser model 'sol'; docs/models.md \"sol\")\n"
 		"  --coverage P         coverage to fit for, 0 < P < 1 (default 0.8)\n"
 		"  --format FMT         table (default), csv or json\n"
 		"  --details            json: add every comparison (kernel, projection, error)\n"
@@ -425,8 +425,8 @@ cmd_validate(int argc, char **argv)
 			fprintf(stderr,
 				"gpuproj: validate: note: NeuSight's times are the mean of the 5 "
 				"fastest of 25 calls from idle, in which power-limited GPUs (T4, "
-				"P4) hold their boost clock; --clock burst models that (README "
-				"\"Clock regime\")\n");
+				"P4) hold their boost clock; --clock burst models that "
+				"(docs/models.md \"Clock regime\")\n");
 			break;
 		}
 	}

@@ -6,7 +6,7 @@
  * How the real one is reached, and what the double insists on:
  * - It is loaded by libcudart (tests/fake/fake-cudart.c) with
  *   dlopen("libcuda.so.1", RTLD_NOW), i.e. RTLD_LOCAL, as libcudart
- *   (shared and static) does (cupti-notes §0; docs/injection.md §1): its
+ *   (shared and static) does (cupti-notes §0; docs/internals/injection.md §1): its
  *   symbols are NOT in the process's global scope, so
  *   dlsym(RTLD_DEFAULT, "cuDeviceGetName") finds nothing. The application
  *   (fake-app) neither links it nor exports driver symbols.

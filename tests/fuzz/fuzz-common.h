@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the libFuzzer harnesses of tests/fuzz share (docs/fuzzing.md):
+ * What the libFuzzer harnesses of tests/fuzz share (docs/internals/fuzzing.md):
  * feeding bytes to parsers that take a path, and the oracle of everything
  * that builds a profile: whatever a parser accepts must be a profile that
  * gpuproj writes, that loads back, and that means the same thing.
@@ -36,7 +36,7 @@ const char *fuzz_file(const uint8_t *data, size_t size);
  * gpuproj_profile_validate(), is written as JSON, loads back, and the
  * loaded profile equals `p` (every string byte for byte, every count and
  * duration exactly, metric and extra-metric means to within 4 units in the
- * last place: they are kept as sums, README "Profile JSON"); writing the
+ * last place: they are kept as sums, docs/formats/profile.md); writing the
  * loaded profile and loading that again gives identical text.
  */
 void fuzz_check_profile(const struct gpuproj_profile *p, const char *what);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seeds of the fatbin and env harnesses (tests/fuzz, docs/fuzzing.md).
+"""Seeds of the fatbin and env harnesses (tests/fuzz, docs/internals/fuzzing.md).
 
 fatbin: a small cubin (ELF64, EM_CUDA, sm_80: a kernel and a helper in
 .text sections, symbols, a relocation), PTX, fatbin containers holding

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Run one libFuzzer harness of tests/fuzz for a fixed time (docs/fuzzing.md).
+"""Run one libFuzzer harness of tests/fuzz for a fixed time (docs/internals/fuzzing.md).
 
 Seeds (files, or directories of files) are copied into WORK/seeds; the
 growing corpus is WORK/corpus, crash reproducers WORK/crash-*. The time is

@@ -5,7 +5,7 @@
 The gpuproj command is installed, and libproj.so and gpuproj-bench-kernels
 in <libdir>/gpuproj when they are built. Nothing of the core library is: no
 header under include/, no libgpuproj-core archive, no pkg-config file. The
-core's API (include/gpuproj/) is the project's own; docs/DESIGN.md §2 says
+core's API (include/gpuproj/) is the project's own; docs/internals/DESIGN.md §2 says
 why it is not offered for linking.
 
 Usage: test-install.py MESON BUILD_ROOT

@@ -1425,7 +1425,7 @@ START_TEST(error_sum_not_finite)
 {
 	/*
 	 * Each value is finite, their sum over the two launches would not be:
-	 * a kept metric beyond the profile's ±1e200 (README "Profile JSON") is
+	 * a kept metric beyond the profile's ±1e200 (docs/formats/profile.md) is
 	 * dropped with one positioned warning, and the rest imports.
 	 */
 	static const char text[] = HDR_LONG ROW_LONG("0", "gpu__time_duration.sum", "ns", "100")

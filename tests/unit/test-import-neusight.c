@@ -451,7 +451,10 @@ START_TEST(real_overhead)
 }
 END_TEST
 
-/* The command, as README shows it: the CSV files recognised by content, the citation first. */
+/*
+ * The command, as docs/cli/gpuproj-import.md shows it: the CSV files recognised by
+ * content, the citation first.
+ */
 START_TEST(real_validate_cli)
 {
 	char *out = NULL, *err = NULL;
@@ -471,11 +474,11 @@ START_TEST(real_validate_cli)
 END_TEST
 
 /*
- * The clock regime of the harness (README "Clock regime", docs/validation.md
+ * The clock regime of the harness (docs/models.md "Clock regime", docs/validation.md
  * "The burst clock"): hroof-occ on `linear`, long launches, MAPE 43.0 %
  * sustained (default), 35.4 % with --clock burst over every comparison and
  * 35.4 % on the half of the shapes the T4's and P4's boost_hold_us was not
- * fitted to (--holdout shape) — the README's figures.
+ * fitted to (--holdout shape) — docs/validation.md's figures.
  */
 static double
 long_mape(const char *args)

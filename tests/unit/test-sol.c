@@ -16,8 +16,9 @@
  * hroof-occ on the full counters, including the coverage and width of the
  * built-in intervals (sol's fitted on such profiles) on the shape-held-out
  * half; and sol on NeuSight's analytic profiles reduced the same way. The
- * figures are the README's ("sol on exports of the default sections" and
- * the sol rows of "Accuracy"); the test fails when they drift.
+ * figures are docs/validation.md's ("sol on exports of the default
+ * sections" and the sol rows of its summary table); the test fails when
+ * they drift.
  */
 #include "config.h"
 
@@ -491,8 +492,8 @@ END_TEST
 /* ---- validation on gpuperfpredict ---- */
 
 /*
- * The README's figures ("sol on exports of the default sections"; overall,
- * all configurations): MAPE, median APE and coverage over every comparison
+ * docs/validation.md's figures ("sol on exports of the default sections";
+ * overall, all configurations): MAPE, median APE and coverage over every comparison
  * with the built-in intervals (half of them the calibration half), then
  * coverage and width on the shape-held-out half alone, and coverage on the
  * GPUs held out of a refit (intervals fitted at 85 % on half of the target
@@ -584,8 +585,9 @@ START_TEST(gpuperfpredict)
 		ck_assert_uint_eq(st->n, 15768);
 		ck_assert_uint_eq(st->n_failed, 0);
 		ck_assert_uint_eq(hs->n + h.n_calibration, 15768);
-		ck_assert_msg(fabs(st->mape_pct - readme[c].mape) < 0.05, "%s MAPE %.2f, README %.1f",
-			      readme[c].model, st->mape_pct, readme[c].mape);
+		ck_assert_msg(fabs(st->mape_pct - readme[c].mape) < 0.05,
+			      "%s MAPE %.2f, documented %.1f", readme[c].model, st->mape_pct,
+			      readme[c].mape);
 		ck_assert(fabs(st->median_ape_pct - readme[c].median) < 0.05);
 		ck_assert(fabs(st->coverage_pct - readme[c].coverage) < 0.05);
 		ck_assert(fabs(hs->coverage_pct - readme[c].held_coverage) < 0.05);
@@ -608,8 +610,8 @@ START_TEST(gpuperfpredict)
 END_TEST
 
 /*
- * sol on NeuSight's analytic profiles reduced the same way (README
- * "Accuracy", the "sol (default sections)" rows): long-launch MAPE over
+ * sol on NeuSight's analytic profiles reduced the same way
+ * (docs/validation.md, summary table, the "sol (default sections)" rows): long-launch MAPE over
  * every comparison, and coverage and width of the built-in intervals on
  * the shape-held-out half.
  */
