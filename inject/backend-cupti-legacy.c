@@ -51,7 +51,7 @@ legacy_chip_setup(struct chipinfo *c, struct devinfo *d, const uint8_t *avail)
 				 inj_nvpw_status_name(r));
 		return -1;
 	}
-	if (inj_metrics_resolve(c->chip, valid_nvpw, c->nvpw, &c->set) != 0) {
+	if (inj_metrics_resolve(c->chip, g_cfg->tensor, valid_nvpw, c->nvpw, &c->set) != 0) {
 		cupti_device_off(d, "out of memory resolving metrics");
 		return -1;
 	}

@@ -43,7 +43,7 @@ range_chip_setup(struct chipinfo *c, struct devinfo *d, const uint8_t *avail)
 				 cupti_result_name((CUptiResult)r));
 		return -1;
 	}
-	if (inj_metrics_resolve(c->chip, valid_host, &v, &c->set) != 0) {
+	if (inj_metrics_resolve(c->chip, g_cfg->tensor, valid_host, &v, &c->set) != 0) {
 		cupti_device_off(d, "out of memory resolving metrics");
 		return -1;
 	}

@@ -31,6 +31,7 @@
 
 #include <gpuproj/import.h>
 #include <gpuproj/model.h>
+#include <gpuproj/tensor.h>
 #include <gpuproj/profile.h>
 
 #include "import-common.h"
@@ -1918,6 +1919,19 @@ gpuproj_ncu_metrics(const char *chip, const char **names, size_t max)
 		n++;
 	}
 	return n;
+}
+
+size_t
+gpuproj_ncu_metrics_tensor(const char *chip, enum gpuproj_tensor_mode mode, const char **names,
+			   size_t max)
+{
+	size_t n = gpuproj_ncu_metrics(chip, names, max);
+	const char *scratch[64];
+
+	/* The tensor names: into the caller's room after the common ones, or counted. */
+	if (names && n < max)
+		return n + gpuproj_tensor_metric_names(chip, mode, names + n, max - n);
+	return n + gpuproj_tensor_metric_names(chip, mode, scratch, ARRAY_LENGTH(scratch));
 }
 
 bool

@@ -93,9 +93,14 @@ static const char *const ctr_name[C_COUNT] = {
 #define S_AMPERE (B(C_FP16_FP32) | B(C_FP16_FP16) | B(C_BF16_FP32) | B(C_TF32_FP32) | B(C_INT8))
 #define S_GB202 (B(C_FP8_FP16) | B(C_FP8_FP32) | B(C_FP46_FP16) | B(C_FP46_FP32) | B(C_FP4_FP32))
 
+/* `_realtime` twins of instruction and cycle counters. */
+#define RT_GB20X (B(C_HMMA_SUB) | B(C_IMMA_SUB) | B(C_CYCLES))
+
 /*
  * A set of chips with the same tensor counters. `realtime`: every
- * operation counter but FP64 has a `_realtime` twin. From the host API's
+ * operation counter but FP64 has a `_realtime` twin; `rt_more`: other
+ * counters with one (GB20x: the per-subpipe instructions and the pipe's
+ * active cycles). From the host API's
  * enumeration (out-<CHIP>.txt); GV11B is listed by the host API but
  * refused by cuptiProfilerHostInitialize (CUPTI_ERROR_NOT_SUPPORTED).
  */
@@ -105,30 +110,32 @@ static const struct family {
 	unsigned has;         /* bits of enum ctr */
 	unsigned sparse;      /* operation counters with a `_sparsity_on` twin */
 	bool realtime;
+	unsigned rt_more;     /* instruction and cycle counters with a `_realtime` twin */
 } families[] = {
-	{ { "GV100" }, 7, 0, I_VOLTA | B(C_FP16_FP32) | B(C_FP16_FP16), 0, false },
-	{ { "GV11B" }, 7, 2, 0, 0, false },
+	{ { "GV100" }, 7, 0, I_VOLTA | B(C_FP16_FP32) | B(C_FP16_FP16), 0, false, 0 },
+	{ { "GV11B" }, 7, 2, 0, 0, false, 0 },
 	{ { "TU102", "TU104", "TU106" }, 7, 5,
-	  I_TURING | B(C_FP16_BF16_TF32_FP32) | B(C_FP16_FP16) | B(C_INT8), 0, false },
+	  I_TURING | B(C_FP16_BF16_TF32_FP32) | B(C_FP16_FP16) | B(C_INT8), 0, false, 0 },
 	/* GTX 16xx: no tensor cores, but the pipe's counters exist. */
-	{ { "TU116", "TU117" }, 7, 5, I_TURING, 0, false },
-	{ { "GA100" }, 8, 0, I_GA100 | O_AMPERE, S_AMPERE, false },
+	{ { "TU116", "TU117" }, 7, 5, I_TURING, 0, false, 0 },
+	{ { "GA100" }, 8, 0, I_GA100 | O_AMPERE, S_AMPERE, false, 0 },
 	{ { "GA102", "GA103", "GA104", "GA106", "GA107" }, 8, 6, I_GA10X | O_AMPERE, S_AMPERE,
-	  false },
-	{ { "GA10B" }, 8, 7, I_GA10X | B(C_HFMA2) | O_AMPERE, S_AMPERE, false },
+	  false, 0 },
+	{ { "GA10B" }, 8, 7, I_GA10X | B(C_HFMA2) | O_AMPERE, S_AMPERE, false, 0 },
 	{ { "AD102", "AD103", "AD104", "AD106", "AD107" }, 8, 9, I_GA10X | O_AMPERE | B(C_FP8),
-	  S_AMPERE | B(C_FP8), false },
+	  S_AMPERE | B(C_FP8), false, 0 },
 	/* Hopper: FP16 not split by accumulator; no INT4. */
 	{ { "GH100" }, 9, 0,
 	  I_GH100 | B(C_FP16) | B(C_BF16_FP32) | B(C_TF32_FP32) | B(C_FP8) | B(C_INT8) |
 		  B(C_FP64),
-	  B(C_FP8), false },
-	{ { "GB100", "GB102" }, 10, 0, I_GB | B(C_DMMA_SUB) | O_GB100, 0, true },
-	{ { "GB110" }, 10, 3, I_GB | B(C_DMMA_FP64) | O_GB202, 0, true },
-	{ { "GB10B" }, 11, 0, I_GB | B(C_DMMA_FP64) | O_GB100, 0, true },
+	  B(C_FP8), false, 0 },
+	{ { "GB100", "GB102" }, 10, 0, I_GB | B(C_DMMA_SUB) | O_GB100, 0, true, 0 },
+	{ { "GB110" }, 10, 3, I_GB | B(C_DMMA_FP64) | O_GB202, 0, true, 0 },
+	{ { "GB10B" }, 11, 0, I_GB | B(C_DMMA_FP64) | O_GB100, 0, true, 0 },
 	{ { "GB202", "GB203", "GB205", "GB206", "GB207" }, 12, 0,
-	  (I_GB & ~B(C_TC)) | B(C_DMMA_FP64) | O_GB202, S_GB202, true },
-	{ { "GB20B" }, 12, 1, (I_GB & ~B(C_TC)) | B(C_DMMA_FP64) | O_GB202, S_GB202, true },
+	  (I_GB & ~B(C_TC)) | B(C_DMMA_FP64) | O_GB202, S_GB202, true, RT_GB20X },
+	{ { "GB20B" }, 12, 1, (I_GB & ~B(C_TC)) | B(C_DMMA_FP64) | O_GB202, S_GB202, true,
+	  RT_GB20X },
 };
 
 static const struct family *
@@ -179,7 +186,8 @@ family_has_base(const struct family *f, const char *base, size_t len)
 			continue;
 		if (len == n)
 			return true;
-		if (c < C_OPS_END && c != C_FP64 && f->realtime && len == n + sizeof(rt) - 1 &&
+		if (((c < C_OPS_END && c != C_FP64 && f->realtime) || (f->rt_more & B(c))) &&
+		    len == n + sizeof(rt) - 1 &&
 		    strncmp(base + n, rt, sizeof(rt) - 1) == 0)
 			return true;
 		if ((f->sparse & B(c)) && len == n + sizeof(sp) - 1 &&
@@ -218,10 +226,30 @@ gpuproj_tensor_counter_names(const char **names, size_t max)
 #define DENSE(x) OPS x ".sum+-0.5*" OPS x "_sparsity_on.sum"
 #define OPC(e) { e, GPUPROJ_TOP_NONE, 1.0 }
 
+/*
+ * Instruction counts (GPUPROJ_TENSOR=inst, and the last resort of ops on a
+ * chip without the operation counter, such as TU116/TU117) × the chip's
+ * default FLOP per instruction. HFMA2.MMA (a register move that ptxas
+ * issues on the tensor pipe) is inside op_hmma on GA100/GH100 and
+ * subtracted where counted.
+ */
+#define I_HMMA \
+	{ "sm__inst_executed_pipe_tensor_op_hmma.sum+-1*" \
+	  "sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum", GPUPROJ_TOP_HMMA, 1 }, \
+	{ "sm__inst_executed_pipe_tensor_op_hmma.sum", GPUPROJ_TOP_HMMA, 1 }, \
+	{ "sm__inst_executed_pipe_tensor_subpipe_hmma.sum", GPUPROJ_TOP_HMMA, 1 }
+#define I_IMMA \
+	{ "sm__inst_executed_pipe_tensor_op_imma.sum", GPUPROJ_TOP_IMMA, 1 }, \
+	{ "sm__inst_executed_pipe_tensor_subpipe_imma.sum", GPUPROJ_TOP_IMMA, 1 }
+#define I_DMMA \
+	{ "sm__inst_executed_pipe_tensor_op_dmma.sum", GPUPROJ_TOP_DMMA, 1 }, \
+	{ "sm__inst_executed_pipe_tensor_subpipe_dmma.sum", GPUPROJ_TOP_DMMA, 1 }, \
+	{ "sm__inst_executed_pipe_fp64_op_dmma.sum", GPUPROJ_TOP_DMMA, 1 }
+
 static const struct gpuproj_tensor_candidate c_fp16[] = {
 	OPC(RT("fp16_dst_fp32")), OPC(DENSE("fp16_dst_fp32")), OPC(SUM("fp16_dst_fp32")),
 	/* GH100: FP16 not split by accumulator; Turing: FP16 the only one of the three. */
-	OPC(SUM("fp16")), OPC(SUM("fp16_bf16_tf32_dst_fp32")),
+	OPC(SUM("fp16")), OPC(SUM("fp16_bf16_tf32_dst_fp32")), I_HMMA,
 };
 static const struct gpuproj_tensor_candidate c_fp16_acc16[] = {
 	OPC(RT("fp16_dst_fp16")), OPC(DENSE("fp16_dst_fp16")), OPC(SUM("fp16_dst_fp16")),
@@ -251,9 +279,9 @@ static const struct gpuproj_tensor_candidate c_fp4[] = {
 	OPC(RT("fp4_dst_fp32")), OPC(SUM("fp4_dst_fp32")),
 };
 static const struct gpuproj_tensor_candidate c_int8[] = {
-	OPC(RT("int8")), OPC(DENSE("int8")), OPC(SUM("int8")),
+	OPC(RT("int8")), OPC(DENSE("int8")), OPC(SUM("int8")), I_IMMA,
 };
-static const struct gpuproj_tensor_candidate c_fp64[] = { OPC(SUM("fp64")) };
+static const struct gpuproj_tensor_candidate c_fp64[] = { OPC(SUM("fp64")), I_DMMA };
 static const struct gpuproj_tensor_candidate c_inst[] = {
 	OPC("sm__inst_executed_pipe_tensor.sum"),
 };
@@ -262,26 +290,9 @@ static const struct gpuproj_tensor_candidate c_util[] = {
 	{ "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", GPUPROJ_TOP_NONE,
 	  0.01 },
 };
-/*
- * Instruction counts (GPUPROJ_TENSOR=inst) × the chip's default FLOP per
- * instruction. HFMA2.MMA (a register move that ptxas issues on the tensor
- * pipe) is inside op_hmma on GA100/GH100 and subtracted where counted.
- */
-static const struct gpuproj_tensor_candidate i_fp16[] = {
-	{ "sm__inst_executed_pipe_tensor_op_hmma.sum+-1*"
-	  "sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum", GPUPROJ_TOP_HMMA, 1 },
-	{ "sm__inst_executed_pipe_tensor_op_hmma.sum", GPUPROJ_TOP_HMMA, 1 },
-	{ "sm__inst_executed_pipe_tensor_subpipe_hmma.sum", GPUPROJ_TOP_HMMA, 1 },
-};
-static const struct gpuproj_tensor_candidate i_int8[] = {
-	{ "sm__inst_executed_pipe_tensor_op_imma.sum", GPUPROJ_TOP_IMMA, 1 },
-	{ "sm__inst_executed_pipe_tensor_subpipe_imma.sum", GPUPROJ_TOP_IMMA, 1 },
-};
-static const struct gpuproj_tensor_candidate i_fp64[] = {
-	{ "sm__inst_executed_pipe_tensor_op_dmma.sum", GPUPROJ_TOP_DMMA, 1 },
-	{ "sm__inst_executed_pipe_tensor_subpipe_dmma.sum", GPUPROJ_TOP_DMMA, 1 },
-	{ "sm__inst_executed_pipe_fp64_op_dmma.sum", GPUPROJ_TOP_DMMA, 1 },
-};
+static const struct gpuproj_tensor_candidate i_fp16[] = { I_HMMA };
+static const struct gpuproj_tensor_candidate i_int8[] = { I_IMMA };
+static const struct gpuproj_tensor_candidate i_fp64[] = { I_DMMA };
 
 #define CANDS(a) { a, N_OF(a) }
 static const struct {
@@ -398,6 +409,15 @@ gpuproj_tensor_metric_names(const char *chip, enum gpuproj_tensor_mode mode, con
 			const char *p;
 			bool all = true;
 
+			/* As libproj.so: an instruction without a static shape gives no FLOP. */
+			if (c[i].op != GPUPROJ_TOP_NONE) {
+				struct gpuproj_tensor_shape sh;
+
+				gpuproj_tensor_shape_default(f->cc_major, f->cc_minor, c[i].op,
+							     &sh);
+				if (!(sh.flop_per_inst > 0))
+					continue;
+			}
 			for (t = 0; all && (p = term_at(c[i].expr, t, &len)); t++) {
 				const char *name = term_static(p, len);
 

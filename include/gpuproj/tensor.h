@@ -12,15 +12,15 @@
  * GA103 GA104 GA106 GA107 GA10B GH100 AD102 AD103 AD104 AD106 AD107 GB100
  * GB102 GB110 GB10B GB202 GB203 GB205 GB206 GB207 GB20B) and is checked
  * against the real host API by tests/inject/test-cupti-host.c
- * (tensor_table_matches_host). docs/injection.md "Tensor cores" has the
- * table per chip.
+ * (tensor_table_matches_host). docs/internals/injection.md "Tensor cores"
+ * has the replay passes per chip and mode.
  *
  * - `sm__ops_path_tensor_src_<in>[_dst_<acc>]`: "# of math ops executed in
  *   Tensor path with source X and destination Y" (dimension `math_op`),
  *   GV100 and later; one FLOP per math op is assumed (FLOP = 2 per
- *   multiply-add, so an op is one multiply or one add) **[GPU?]**: the GPU
- *   acceptance check `tensor_flop` (scripts/gpu_acceptance.py) compares
- *   flop.tensor.fp16 of an mma micro-kernel with its known FLOP. Hopper's
+ *   multiply-add, so an op is one multiply or one add) **[GPU?]**: not
+ *   yet checked on a GPU; the check to add to scripts/gpu_acceptance.py
+ *   compares flop.tensor.fp16 of an mma micro-kernel with its known FLOP. Hopper's
  *   warpgroup MMA (HGMMA/QGMMA/IGMMA) and Blackwell's tcgen05 path
  *   (UTCHMMA/UTCQMMA/UTCIMMA/UTCOMMA) are inside these counters (the host
  *   API's per-op split `sm__ops_path_tensor_op_{hgmma,utchmma,…}_…` sums to
@@ -40,7 +40,7 @@
  * **[GPU?]**; the `_sparsity_on` twin tells the two apart: where a chip has
  * one for the chosen counter at no extra replay pass (GA100, GA10x, AD10x;
  * GH100 FP8) the candidate is `X − ½ X_sparsity_on`; elsewhere sparse
- * MMAs stay as the counter counts them (docs/injection.md says where).
+ * MMAs stay as the counter counts them (docs/internals/injection.md says where).
  *
  * **Instruction shapes.** One SASS MMA instruction does 2·M·N·K FLOP (its
  * shape is in the opcode: HMMA.16816 = 16×8×16 = 4,096 FLOP), except
@@ -72,7 +72,7 @@
 extern "C" {
 #endif
 
-/** What libproj.so collects of tensor work (GPUPROJ_TENSOR, docs/injection.md). */
+/** What libproj.so collects of tensor work (GPUPROJ_TENSOR, docs/internals/injection.md). */
 enum gpuproj_tensor_mode {
 	/** Operation counters per precision (FLOP measured), instructions, pipe utilisation */
 	GPUPROJ_TENSOR_OPS = 0,
@@ -117,7 +117,9 @@ struct gpuproj_tensor_candidate {
  * The candidates of a logical metric in a mode, best first (tried in
  * order; the first whose every term the chip has wins). Tensor metrics are
  * flop.tensor.*, inst.tensor and tensor.utilization; any other metric has
- * none.
+ * none. In GPUPROJ_TENSOR_OPS the FLOP lists end with the instruction
+ * counts of GPUPROJ_TENSOR_INST (`op` set), for chips without the
+ * operation counter (TU116/TU117; GV100 has no INT8 one).
  * @param[out] ret the array (static), NULL when there are none
  * @return the number of candidates
  */

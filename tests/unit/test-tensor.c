@@ -222,6 +222,10 @@ START_TEST(defaults)
 END_TEST
 
 /* Spot checks of the counter table against the host API's lists (out-<CHIP>.txt). */
+#define HMMA_RT "sm__inst_executed_pipe_tensor_subpipe_hmma_realtime.sum"
+#define CYC_RT "sm__pipe_tensor_cycles_active_realtime.sum"
+#define INST_RT "sm__inst_executed_pipe_tensor_realtime.sum"
+
 START_TEST(counters)
 {
 	/* GH100 does not split FP16 by accumulator */
@@ -257,6 +261,11 @@ START_TEST(counters)
 	ck_assert(!gpuproj_tensor_counter_exists("GA100", "dram__bytes.sum"));
 	ck_assert(!gpuproj_tensor_counter_exists("GV11B", "sm__inst_executed_pipe_tensor.sum"));
 	ck_assert(!gpuproj_tensor_counter_exists(NULL, "sm__inst_executed_pipe_tensor.sum"));
+	/* GB20x's instruction and cycle counters have _realtime twins; GB100's do not. */
+	ck_assert(gpuproj_tensor_counter_exists("GB202", HMMA_RT));
+	ck_assert(gpuproj_tensor_counter_exists("GB20B", CYC_RT));
+	ck_assert(!gpuproj_tensor_counter_exists("GB100", HMMA_RT));
+	ck_assert(!gpuproj_tensor_counter_exists("GB202", INST_RT));
 }
 END_TEST
 
@@ -333,7 +342,13 @@ static const struct {
 	  "sm__inst_executed_pipe_fp64_op_dmma.sum,sm__inst_executed_pipe_tensor.sum,"
 	  "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active" },
 	{ "GA100", GPUPROJ_TENSOR_OFF, "" },
+	/* tcgen05: no static shape for HMMA and IMMA, so only DMMA's count gives FLOP. */
+	{ "GB100", GPUPROJ_TENSOR_INST,
+	  "sm__inst_executed_pipe_tensor_subpipe_dmma.sum,sm__inst_executed_pipe_tensor.sum,"
+	  "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active" },
+	/* No operation counters: instruction counts × the CC 7.5 shapes. */
 	{ "TU116", GPUPROJ_TENSOR_OPS,
+	  "sm__inst_executed_pipe_tensor_op_hmma.sum,sm__inst_executed_pipe_tensor_op_imma.sum,"
 	  "sm__inst_executed_pipe_tensor.sum,"
 	  "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active" },
 	{ "GV11B", GPUPROJ_TENSOR_OPS, "" },
