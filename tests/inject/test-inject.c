@@ -497,6 +497,96 @@ extra_bad_environment(struct run *r)
 	ck_assert_str_eq(attr(r, "tensor"), "ops");
 }
 
+/*
+ * Tensor kernels (issue 21): the double answers the tensor counters per chip
+ * as the host API lists them (src/tensor.c), so each chip resolves its own
+ * names. Values are per thread × THREADS (fake_set_metric: ".sum" scales).
+ */
+#define TENSOR_KERNEL "_Z4mmaPK6__halfPf"
+#define TENSOR_LAUNCHES "repeat 2 launch rt 1 " TENSOR_KERNEL " " K_DIMS " 0 1000"
+
+/* GA100: FP16 with FP32 accumulate X − ½ X_sparsity_on, BF16, INT8, FP64; no FP8. */
+static void
+extra_tensor_ga100(struct run *r)
+{
+	json_t *k = check_kernel(r, TENSOR_KERNEL, 2, 1, 1, 1000);
+
+	/* (4096 − 1024 / 2) FLOP per thread */
+	assert_close(kmetric(k, "flop.tensor.fp16"), 3584 * THREADS, "fp16");
+	assert_close(kmetric(k, "flop.tensor.bf16"), 2048 * THREADS, "bf16");
+	assert_close(kmetric(k, "flop.tensor.int8"), 512 * THREADS, "int8");
+	assert_close(kmetric(k, "flop.tensor.fp64"), 64 * THREADS, "fp64");
+	assert_close(kmetric(k, "flop.tensor.fp16_acc16"), 0, "fp16 acc16 (counted, none)");
+	assert_close(kmetric(k, "inst.tensor"), 1 * THREADS, "inst");
+	assert_close(kmetric(k, "tensor.utilization"), 0.4, "utilization");
+	ck_assert(isnan(kmetric(k, "flop.tensor.fp8")));
+	ck_assert_str_eq(attr(r, "metrics.GA100.tensor"),
+			 "ops: FLOP measured (operation counters)");
+	ck_assert_str_eq(attr(r, "metrics.GA100.flop.tensor.bf16"),
+			 "sm__ops_path_tensor_src_bf16_dst_fp32.sum+"
+			 "-0.5*sm__ops_path_tensor_src_bf16_dst_fp32_sparsity_on.sum");
+	ck_assert_str_eq(attr(r, "metrics.GA100.flop.tensor.fp64"),
+			 "sm__ops_path_tensor_src_fp64.sum");
+	ck_assert_str_eq(attr(r, "metrics.GA100.tensor.utilization"),
+			 "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active * 0.01");
+}
+
+/* GH100: FP16 not split by accumulator; FP8 with its _sparsity_on twin. */
+static void
+extra_tensor_gh100(struct run *r)
+{
+	json_t *k = check_kernel(r, TENSOR_KERNEL, 2, 1, 1, 1000);
+
+	assert_close(kmetric(k, "flop.tensor.fp16"), 8192 * THREADS, "fp16");
+	/* 100 − 50 / 2 */
+	assert_close(kmetric(k, "flop.tensor.fp8"), 75 * THREADS, "fp8");
+	ck_assert(isnan(kmetric(k, "flop.tensor.fp16_acc16")));
+	ck_assert_str_eq(attr(r, "metrics.GH100.flop.tensor.fp16"),
+			 "sm__ops_path_tensor_src_fp16.sum");
+	ck_assert_str_eq(attr(r, "metrics.GH100.flop.tensor.fp16_acc16"), "unavailable");
+}
+
+/* TU116 (no operation counters): instruction counts × HMMA.1688, marked assumed. */
+static void
+extra_tensor_tu116(struct run *r)
+{
+	json_t *k = check_kernel(r, TENSOR_KERNEL, 2, 1, 1, 1000);
+
+	/* 3 HMMA.1688 per thread × 2,048 FLOP */
+	assert_close(kmetric(k, "flop.tensor.fp16"), 3 * 2048 * THREADS, "fp16");
+	/* 1 IMMA.8816 × 2,048 */
+	assert_close(kmetric(k, "flop.tensor.int8"), 2048 * THREADS, "int8");
+	ck_assert_str_eq(attr(r, "metrics.TU116.flop.tensor.fp16"),
+			 "sm__inst_executed_pipe_tensor_op_hmma.sum * 2048 (assumed: FLOP per "
+			 "instruction of HMMA.1688)");
+	ck_assert_str_eq(attr(r, "metrics.TU116.tensor"),
+			 "ops: FLOP assumed (instruction counts x shape)");
+}
+
+/* GB100, GPUPROJ_TENSOR=inst: tcgen05 has no static shape; DMMA.8x8x4 does. */
+static void
+extra_tensor_gb100_inst(struct run *r)
+{
+	json_t *k = check_kernel(r, TENSOR_KERNEL, 2, 1, 1, 1000);
+
+	ck_assert(isnan(kmetric(k, "flop.tensor.fp16")));
+	ck_assert(isnan(kmetric(k, "flop.tensor.int8")));
+	ck_assert(isnan(kmetric(k, "flop.tensor.bf16")));
+	/* 2 DMMA per thread × 512 */
+	assert_close(kmetric(k, "flop.tensor.fp64"), 1024 * THREADS, "fp64");
+	assert_close(kmetric(k, "inst.tensor"), 7 * THREADS, "inst");
+	ck_assert_str_eq(attr(r, "tensor"), "inst");
+	ck_assert_str_eq(attr(r, "metrics.GB100.tensor"),
+			 "inst: FLOP assumed (instruction counts x shape)");
+	ck_assert_str_eq(attr(r, "metrics.GB100.flop.tensor.fp16"),
+			 "unavailable (UTCHMMA: tcgen05 MMAs carry their shape in a runtime "
+			 "descriptor)");
+	ck_assert_str_eq(attr(r, "metrics.GB100.flop.tensor.bf16"), "unavailable");
+	ck_assert_str_eq(attr(r, "metrics.GB100.flop.tensor.fp64"),
+			 "sm__inst_executed_pipe_tensor_subpipe_dmma.sum * 512 (assumed: FLOP per "
+			 "instruction of DMMA.8x8x4)");
+}
+
 static void
 extra_legacy(struct run *r)
 {
@@ -1255,6 +1345,50 @@ static const struct scenario scenarios[] = {
 			   "GPUPROJ_LOG=loud", "GPUPROJ_TENSOR=flops"),
 		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 2 launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
 		.extra = extra_bad_environment,
+	},
+	{
+		/* A tensor kernel on GA100: the operation counters (issue 21). */
+		.name = "tensor_ga100",
+		.cmds = CMDS(METRICS, "metric sm__ops_path_tensor_src_fp16_dst_fp32.sum 4096",
+			     "metric sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_on.sum 1024",
+			     "metric sm__ops_path_tensor_src_bf16_dst_fp32.sum 2048",
+			     "metric sm__ops_path_tensor_src_int8.sum 512",
+			     "metric sm__ops_path_tensor_src_fp64.sum 64",
+			     "metric sm__ops_path_tensor_src_fp8.sum 999",
+			     "metric sm__inst_executed_pipe_tensor.sum 1",
+			     "metric sm__pipe_tensor_cycles_active.avg."
+			     "pct_of_peak_sustained_active 40",
+			     "init", "ctx 0", TENSOR_LAUNCHES),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|2|1"),
+		.extra = extra_tensor_ga100,
+	},
+	{
+		.name = "tensor_gh100",
+		.cmds = CMDS("device 0 \"Fake H100\" GH100 9.0 132 1755000", METRICS,
+			     "metric sm__ops_path_tensor_src_fp16.sum 8192",
+			     "metric sm__ops_path_tensor_src_fp16_dst_fp16.sum 999",
+			     "metric sm__ops_path_tensor_src_fp8.sum 100",
+			     "metric sm__ops_path_tensor_src_fp8_sparsity_on.sum 50",
+			     "init", "ctx 0", TENSOR_LAUNCHES),
+		.extra = extra_tensor_gh100,
+	},
+	{
+		.name = "tensor_tu116_falls_back_to_inst",
+		.cmds = CMDS("device 0 \"Fake GTX 1660\" TU116 7.5 22 1785000", METRICS,
+			     "metric sm__inst_executed_pipe_tensor_op_hmma.sum 3",
+			     "metric sm__inst_executed_pipe_tensor_op_imma.sum 1",
+			     "init", "ctx 0", TENSOR_LAUNCHES),
+		.extra = extra_tensor_tu116,
+	},
+	{
+		.name = "tensor_gb100_inst",
+		.env = ENV("GPUPROJ_TENSOR=inst"),
+		.cmds = CMDS("device 0 \"Fake B200\" GB100 10.0 148 1965000", METRICS,
+			     "metric sm__inst_executed_pipe_tensor_subpipe_hmma.sum 5",
+			     "metric sm__inst_executed_pipe_tensor_subpipe_dmma.sum 2",
+			     "metric sm__inst_executed_pipe_tensor.sum 7",
+			     "init", "ctx 0", TENSOR_LAUNCHES),
+		.extra = extra_tensor_gb100_inst,
 	},
 	{
 		/*
