@@ -237,7 +237,15 @@ gpuproj_tensor_counter_names(const char **names, size_t max)
 	{ "sm__inst_executed_pipe_tensor_op_hmma.sum+-1*" \
 	  "sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum", GPUPROJ_TOP_HMMA, 1 }, \
 	{ "sm__inst_executed_pipe_tensor_op_hmma.sum", GPUPROJ_TOP_HMMA, 1 }, \
-	{ "sm__inst_executed_pipe_tensor_subpipe_hmma.sum", GPUPROJ_TOP_HMMA, 1 }
+	{ "sm__inst_executed_pipe_tensor_subpipe_hmma.sum", GPUPROJ_TOP_HMMA, 1 }, \
+	I_NERSC
+/*
+ * Every tensor-pipe instruction taken as the default HMMA: the NERSC
+ * hierarchical-roofline recipe (Yang, Kurth, Williams, CCPE 2020) collects
+ * only this counter. Every chip has the per-type counters above, so
+ * libproj.so never gets here; `gpuproj import ncu` does on such exports.
+ */
+#define I_NERSC { "sm__inst_executed_pipe_tensor.sum", GPUPROJ_TOP_HMMA, 1 }
 #define I_IMMA \
 	{ "sm__inst_executed_pipe_tensor_op_imma.sum", GPUPROJ_TOP_IMMA, 1 }, \
 	{ "sm__inst_executed_pipe_tensor_subpipe_imma.sum", GPUPROJ_TOP_IMMA, 1 }

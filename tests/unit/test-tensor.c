@@ -388,8 +388,10 @@ START_TEST(modes_and_candidates)
 	ck_assert_uint_eq(gpuproj_tensor_candidates(GPUPROJ_TENSOR_INST,
 						    GPUPROJ_M_FLOP_TENSOR_BF16, &c), 0);
 	ck_assert_uint_eq(gpuproj_tensor_candidates(GPUPROJ_TENSOR_INST,
-						    GPUPROJ_M_FLOP_TENSOR_FP16, &c), 3);
+						    GPUPROJ_M_FLOP_TENSOR_FP16, &c), 4);
 	ck_assert_int_eq(c[0].op, GPUPROJ_TOP_HMMA);
+	/* the NERSC recipe's lone counter last (only an import can lack the others) */
+	ck_assert_str_eq(c[3].expr, "sm__inst_executed_pipe_tensor.sum");
 	ck_assert_uint_eq(gpuproj_tensor_candidates(GPUPROJ_TENSOR_OPS,
 						    GPUPROJ_M_TENSOR_UTILIZATION, &c), 1);
 	ck_assert_double_eq(c[0].scale, 0.01);
