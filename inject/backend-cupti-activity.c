@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The activity API side of the CUPTI backend: CONCURRENT_KERNEL records →
- * struct inj_kernel_record (cupti-notes §3), in the layout of the loaded
+ * struct inj_kernel_record ([CUPTI-ACT]), in the layout of the loaded
  * libcupti's version. Buffers: 1 MiB, 8-byte
  * aligned (cupti_common.h ACTIVITY_RECORD_ALIGNMENT), a pool of 4.
  *
@@ -40,7 +40,11 @@ static size_t g_n_pool;
  * callbacks, none of its buffers comes back for 2 s), says so once, keeps
  * what it has, and neither takes the callbacks back (that would steal the
  * framework's records) nor disables kernel tracing at exit (it is the
- * framework's now). Noticed with launch callbacks only, i.e. in full mode.
+ * framework's now). Launches are counted in every mode (without metrics
+ * the launch callbacks do nothing else), and the rule is checked on the
+ * worker's ticks and once more at exit, after the last forced flush:
+ * nothing is in flight then, so the 2 s need not have passed
+ * (cupti_activity_watch_final()).
  */
 #define TAKEOVER_S 2.0
 #define TAKEOVER_LAUNCHES 64
@@ -78,6 +82,30 @@ cupti_activity_watch(void)
 	}
 	if (launches - atomic_load(&g_ours_launches) < TAKEOVER_LAUNCHES ||
 	    (double)(t - atomic_load(&g_ours_ns)) < TAKEOVER_S * 1e9)
+		return;
+	if (atomic_exchange(&g_taken_over, true))
+		return;
+	inj_warn("another CUPTI client in this process (a framework's profiler, PyTorch's for one) "
+		 "took over the kernel records: %llu launches since have none for gpuproj, which "
+		 "keeps what it has and leaves kernel tracing to that client",
+		 (unsigned long long)(launches - atomic_load(&g_ours_launches)));
+}
+
+/*
+ * At exit, once the contexts are synchronised and the final forced flush
+ * has delivered every buffer of ours: launches since our buffers last came
+ * back had none for us. At least TAKEOVER_EXIT_LAUNCHES of them: the last
+ * launches of a run can fail without a record, and that is no takeover.
+ */
+#define TAKEOVER_EXIT_LAUNCHES 8
+
+void
+cupti_activity_watch_final(void)
+{
+	uint64_t launches = cupti_launches_seen();
+
+	if (atomic_load(&g_taken_over) || !atomic_load(&g_ours_ns) ||
+	    launches - atomic_load(&g_ours_launches) < TAKEOVER_EXIT_LAUNCHES)
 		return;
 	if (atomic_exchange(&g_taken_over, true))
 		return;

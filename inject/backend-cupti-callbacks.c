@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "backend-cupti-private.h"
+#include "output.h"
 #include "util.h"
 
 static _Thread_local struct cupti_tls tls;
@@ -603,7 +604,7 @@ on_capture(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, enum kind k,
  * cuDevicePrimaryCtxReset): its kernels finish and their records are
  * delivered now, while the context exists — records CUPTI has not collected
  * when it goes are lost, and flushing is not allowed in the resource
- * callback that follows (cupti-notes §1; [S] helper_cupti_activity.h
+ * callback that follows ([CUPTI-INJ]; [S] helper_cupti_activity.h
  * flushes at cudaDeviceReset; cupti_activity.h: the flush does not
  * synchronise, the client must).
  */
@@ -836,10 +837,9 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 static void
 keep_cubin(const CUpti_ModuleResourceData *m)
 {
-	char path[4096];
+	char name[64];
 	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i, off = 0;
-	int fd;
+	size_t i;
 
 	if (!m || !m->pCubin || !m->cubinSize || !g_cfg->keep_cubins || !g_cfg->keep_cubins[0])
 		return;
@@ -847,32 +847,11 @@ keep_cubin(const CUpti_ModuleResourceData *m)
 		h ^= (unsigned char)m->pCubin[i];
 		h *= 0x100000001b3ULL;
 	}
-	(void)mkdir(g_cfg->keep_cubins, 0777);
-	snprintf(path, sizeof(path), "%s/module-%016llx.cubin", g_cfg->keep_cubins,
-		 (unsigned long long)h);
+	snprintf(name, sizeof(name), "module-%016llx.cubin", (unsigned long long)h);
 	/* Copy now: after an unload the bytes behind pCubin change ([T]). */
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		if (errno != EEXIST)
-			inj_warn("GPUPROJ_KEEP_CUBINS: cannot create %s: %s", path, strerror(errno));
-		return;
-	}
-	while (off < m->cubinSize) {
-		ssize_t w = write(fd, m->pCubin + off, m->cubinSize - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			inj_warn("GPUPROJ_KEEP_CUBINS: cannot write %s: %s", path, strerror(errno));
-			break;
-		}
-		off += (size_t)w;
-	}
-	close(fd);
-	if (off == m->cubinSize)
-		inj_debug("kept module %u (%zu bytes) as %s", m->moduleId, m->cubinSize, path);
-	else
-		unlink(path);
+	if (inj_keep_file(g_cfg->keep_cubins, name, m->pCubin, m->cubinSize))
+		inj_debug("kept module %u (%zu bytes) as %s/%s", m->moduleId, m->cubinSize,
+			  g_cfg->keep_cubins, name);
 }
 
 static void
@@ -905,10 +884,50 @@ on_state(CUpti_CallbackId cbid, const CUpti_StateData *sd)
 		 sd->notification.message ? sd->notification.message : "no message");
 }
 
+/*
+ * Without metrics from the start (GPUPROJ_MODE=timing, PROFILE_LAUNCHES=0)
+ * launch callbacks only count launches, once each (the outermost level):
+ * a second CUPTI client taking the kernel records is noticed from the
+ * launches that have none (backend-cupti-activity.c). Nothing else is
+ * done in them.
+ */
+static atomic_bool g_count_only;
+
+static bool
+count_only(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+{
+	enum kind k;
+
+	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API) {
+		k = runtime_kind(cbid);
+		if (k != K_LAUNCH && k != K_LAUNCH_NOPARAMS && k != K_GRAPH)
+			return false;
+		if (cd->callbackSite == CUPTI_API_ENTER) {
+			if (tls.depth++ == 0)
+				count_launch();
+		} else if (tls.depth > 0) {
+			tls.depth--;
+		}
+		return true;
+	}
+	if (dom != CUPTI_CB_DOMAIN_DRIVER_API)
+		return false;
+	k = driver_kind(cbid);
+	if (k != K_LAUNCH && k != K_GRAPH)
+		return false;
+	if (cd->callbackSite == CUPTI_API_ENTER && tls.depth == 0)
+		count_launch();
+	return true;
+}
+
 void CUPTIAPI
 cupti_callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
 {
 	int st = atomic_load_explicit(&g_state, memory_order_relaxed);
+
+	if (atomic_load_explicit(&g_count_only, memory_order_relaxed) && st == ST_RUNNING &&
+	    count_only(dom, cbid, data))
+		return;
 
 	/*
 	 * Only a running library acts; but a launch already inside its window
@@ -939,7 +958,7 @@ cupti_callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const 
 }
 
 
-/* Callbacks to enable; launches only when metrics may be collected. */
+/* Callbacks to enable; all of these when metrics may be collected, else the launches. */
 static const CUpti_CallbackId runtime_cbids[] = {
 	CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000,
 	CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000,
@@ -1011,10 +1030,22 @@ cupti_callbacks_enable(CUpti_SubscriberHandle sub, bool launches)
 	struct cupti_err err = { 0 };
 	size_t i;
 
-	for (i = 0; launches && i < ARRAY_LENGTH(runtime_cbids); i++)
-		CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_cbids[i]);
-	for (i = 0; launches && i < ARRAY_LENGTH(driver_cbids); i++)
-		CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_DRIVER_API, driver_cbids[i]);
+	/* Without metrics: the launch callbacks only, to count launches (count_only()). */
+	atomic_store(&g_count_only, !launches);
+	for (i = 0; i < ARRAY_LENGTH(runtime_cbids); i++) {
+		enum kind k = runtime_kind(runtime_cbids[i]);
+
+		if (launches || k == K_LAUNCH || k == K_LAUNCH_NOPARAMS || k == K_GRAPH)
+			CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RUNTIME_API,
+				  runtime_cbids[i]);
+	}
+	for (i = 0; i < ARRAY_LENGTH(driver_cbids); i++) {
+		enum kind k = driver_kind(driver_cbids[i]);
+
+		if (launches || k == K_LAUNCH || k == K_GRAPH)
+			CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_DRIVER_API,
+				  driver_cbids[i]);
+	}
 	CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RUNTIME_API,
 		  CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
 	CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_DRIVER_API,

@@ -144,7 +144,7 @@ cupti_chips_release(void)
  * The driver's functions come from libcuda.so.1 itself: libcudart (shared
  * and static) loads it with dlopen(RTLD_NOW), i.e. RTLD_LOCAL, so its
  * symbols are in the global scope only when the application links -lcuda
- * (cupti-notes §0). RTLD_NOLOAD: the driver is already mapped (CUDA called
+ * ([CUPTI-BUILD]). RTLD_NOLOAD: the driver is already mapped (CUDA called
  * InitializeInjection from cuInit), never load another one.
  */
 static void
@@ -388,7 +388,7 @@ device_setup(struct devinfo *d, CUcontext ctx)
 		cupti_device_off(d, "performance counters are not available: %s", why);
 		return;
 	}
-	/* Counter availability: where missing permission shows up ([T], cupti-notes §1). */
+	/* Counter availability: where missing permission shows up ([T], [CUPTI-INJ]). */
 	r = CUPTI_TRY(cuptiProfilerGetCounterAvailability, &ap);
 	if (r == CUPTI_SUCCESS && ap.counterAvailabilityImageSize > 0) {
 		avail = malloc(ap.counterAvailabilityImageSize);

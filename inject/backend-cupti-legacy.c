@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The legacy profiler (cupti_profiler_target.h + NVPW, cupti-notes §4b),
+ * The legacy profiler (cupti_profiler_target.h + NVPW, [CUPTI-LEG]),
  * the only one CC 7.0 (GV100) has: metrics resolved and configured with
  * the NVPW metrics evaluator (backend-nvpw.c), one session per profiled
  * launch: counter-data image (re)initialised → BeginSession (auto range,
@@ -9,7 +9,7 @@
  * evaluation at its EXIT. FlushCounterData decodes the submitted passes
  * into the image (cupti_profiler_target.h; NVIDIA's kernel-replay samples,
  * e.g. autorange_profiling, call it after DisableProfiling): without it
- * the image may hold no range (issue 10 #8, [GPU?] what EndSession alone
+ * the image may hold no range ([GPU?] what EndSession alone
  * keeps).
  *
  * Thread safety: called with the context's lock held (window functions) or
@@ -137,7 +137,7 @@ legacy_images(struct ctxinfo *ci, const CUpti_Profiler_CounterDataImageOptions *
 	return true;
 }
 
-/* ENTER side (cupti-notes §4b). */
+/* ENTER side ([CUPTI-LEG]). */
 static bool
 legacy_open(struct ctxinfo *ci, struct chipinfo *chip, struct cupti_err *err)
 {

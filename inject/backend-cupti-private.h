@@ -388,16 +388,18 @@ void CUPTIAPI cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *bu
 const char *cupti_record_layout(uint32_t api);
 /** The API versions cupti_record_layout() knows: *api_min to *api_max (cuptiGetVersion). */
 void cupti_record_known(uint32_t *api_min, uint32_t *api_max);
-/** Launches seen by the launch callbacks so far (full mode), approximately. */
+/** Launches seen by the launch callbacks so far (every mode), approximately. */
 uint64_t cupti_launches_seen(void);
 /** Worker tick: notice another CUPTI client that took the activity callbacks. */
 void cupti_activity_watch(void);
+/** The same at exit, after the final forced flush (no 2 s wait). */
+void cupti_activity_watch_final(void);
 /** Whether another CUPTI client took the activity callbacks (see backend-cupti-activity.c). */
 bool cupti_activity_taken_over(void);
 /** Free the pooled buffers (exit). */
 void cupti_buffers_release(void);
 
-/* ---- backend-cupti-timeline.c: the whole run (issue 23) ---- */
+/* ---- backend-cupti-timeline.c: the whole run ---- */
 
 /**
  * Enable the activity kinds of the whole-run timeline (API calls, copies,

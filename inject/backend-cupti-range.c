@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The range profiler (CUDA 12.6u2+, CC >= 7.5; cupti-notes §4a): metrics
+ * The range profiler (CUDA 12.6u2+, CC >= 7.5; [CUPTI-RP]): metrics
  * resolved and configured with the Profiler Host API (cupti-host.cpp), one
  * window per profiled launch: Enable → GetCounterDataSize →
  * CounterDataImageInitialize → SetConfig (auto range, kernel replay, one
@@ -87,7 +87,7 @@ range_teardown(struct ctxinfo *ci)
 }
 
 /*
- * ENTER side (cupti-notes §4a steps 3–6). [GPU?] Enable per window mirrors
+ * ENTER side ([CUPTI-RP] steps 3–6). [GPU?] Enable per window mirrors
  * NVIDIA's samples; once confirmed on a GPU, Enable + SetConfig could stay
  * per context with only Start/Stop per launch.
  */
@@ -198,7 +198,7 @@ range_close(struct ctxinfo *ci, struct chipinfo *chip, double *raw, struct cupti
 	ranges = (long)ip.numTotalRanges;
 	if (dp.numOfRangeDropped) {
 		/*
-		 * Only one range and none dropped is usable (cupti-notes §4a);
+		 * Only one range and none dropped is usable ([CUPTI-RP]);
 		 * 0 + 1 dropped must not pass as one: the kernel ran, but its
 		 * range is not in the image. Discard it like 2+ ranges.
 		 */

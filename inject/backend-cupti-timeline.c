@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CUPTI side of the whole-run timeline (issue 23; inject/timeline-rec.h):
+ * The CUPTI side of the whole-run timeline (inject/timeline-rec.h):
  * the activity kinds it needs, their records translated into the neutral
  * structs of backend.h, and which API calls produce which record.
  *

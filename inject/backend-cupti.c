@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CUPTI backend of libproj.so (cupti-notes §§1–4 for every call
- * sequence): this file loads libcupti, starts and stops collection and
+ * The CUPTI backend of libproj.so ([CUPTI-INJ], [CUPTI-CB], [CUPTI-ACT],
+ * [CUPTI-RP] and [CUPTI-LEG] for every call sequence): this file loads libcupti, starts and stops collection and
  * describes it (the inj_backend_ops table), and decides what a failure
  * means (degrading). The rest of the backend is split by API, see
  * backend-cupti-private.h.
@@ -432,7 +432,7 @@ cupti_init(const struct inj_config *cfg, struct inj_collector *col)
 		goto fail;
 	}
 	g_activity = true;
-	/* The whole run (issue 23): API calls, copies, syncs, events; off on any failure. */
+	/* The whole run: API calls, copies, syncs, events; off on any failure. */
 	cupti_timeline_init(libcupti);
 	/* 13.0 GA: CUPTI's own worker delivers the buffers, not a FlushAll every 100 ms. */
 	if (g_cupti_ga)
@@ -499,6 +499,7 @@ cupti_shutdown(void)
 		cupti_timeline_mark_end();
 		if (st == ST_RUNNING) {
 			CUPTI_TRY(cuptiActivityFlushAll, CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+			cupti_activity_watch_final();
 			/* Not on 13.0 GA (can deadlock), nor when another client traces now. */
 			if (!g_cupti_ga && !cupti_activity_taken_over())
 				CUPTI_TRY(cuptiActivityDisable, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * NVPW host calls of the legacy (CC 7.0) profiler path; see backend-nvpw.h
- * and cupti-notes §4b. Sequence after NVIDIA's extensions/profilerhost_util
+ * and [CUPTI-LEG]. Sequence after NVIDIA's extensions/profilerhost_util
  * (Metric.cpp, Eval.cpp): MetricsEvaluator → raw dependencies →
  * RawMetricsConfig (one pass group) → config image; CounterDataBuilder →
  * counter-data prefix; evaluation with SetDeviceAttributes +

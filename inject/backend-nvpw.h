@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The NVPW host side of the legacy profiler path, for CC 7.0 (GV100), where
- * the range profiler is not available (cupti-notes §4b): metric validation
+ * the range profiler is not available ([CUPTI-LEG]): metric validation
  * and evaluation with the MetricsEvaluator, the config image from
  * RawMetricsConfig, the counter-data prefix from CounterDataBuilder.
  * libnvperf_host.so and libnvperf_target.so are dlopen()ed on first use

@@ -88,7 +88,7 @@ struct inj_kernel_record {
 };
 
 /*
- * ---- The whole run (issue 23; inject/timeline-rec.h) ----
+ * ---- The whole run (inject/timeline-rec.h) ----
  *
  * What the backend hands the timeline recorder besides kernel records:
  * the application's API calls (with what they will produce), copies and

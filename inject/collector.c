@@ -322,7 +322,7 @@ inj_collector_device(struct inj_collector *c, const struct inj_device_info *d)
 static bool
 regex_match(const struct inj_config *cfg, const char *name)
 {
-	return !cfg->has_regex || regexec(&cfg->regex, name, 0, NULL, 0) == 0;
+	return !cfg->has_regex || inj_regex_match(&cfg->regex, name);
 }
 
 /* Lock-free lookup; NULL when absent (or added after the table the reader saw). */

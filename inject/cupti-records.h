@@ -128,7 +128,7 @@ struct kernel_prefix {
 #define KERNEL_PREFIX_NEXT clusterSchedulingPolicy
 
 /*
- * ---- The whole run's records (issue 23) ----
+ * ---- The whole run's records ----
  *
  * Read through the installed 13.0 header's structs, whose members every
  * later release keeps at the same offsets and only appends to (per

@@ -26,6 +26,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -92,15 +93,41 @@ wake_worker(void)
 	}
 }
 
+/*
+ * libproj.so parses and prints numbers in the C locale, whatever the
+ * application set: an application that called setlocale(LC_ALL, "") in a
+ * comma-decimal locale (de_DE, fr_FR) would otherwise make targets.yaml
+ * unreadable and the JSON and the table print "1,5". uselocale() is per
+ * thread: the application's threads keep their locale outside our code.
+ */
+static locale_t
+c_locale_enter(void)
+{
+	locale_t c = c_locale();
+
+	return c ? uselocale(c) : (locale_t)0;
+}
+
+static void
+c_locale_leave(locale_t old)
+{
+	if (old)
+		uselocale(old);
+}
+
 /* Write the report once (exit or a handled signal). */
 static void
 report(const char *why)
 {
+	locale_t old;
+
 	if (atomic_exchange(&g_reported, true))
 		return;
+	old = c_locale_enter();
 	g_backend->shutdown();
 	inj_collector_close(g_col);
 	inj_output_final(g_out, g_col, why);
+	c_locale_leave(old);
 }
 
 static void
@@ -127,6 +154,8 @@ worker_main(void *arg)
 	/* Signals are for the application's threads. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	/* Our own thread: the C locale for good (c_locale_enter()). */
+	(void)c_locale_enter();
 	/* Running (the thread library's own start-up done): start() may return. */
 	pthread_mutex_lock(&g_work_lock);
 	g_worker_ready = true;
@@ -345,6 +374,8 @@ start(void)
 	int r;
 
 	g_pid = getpid();
+	/* Inside someone else's process: read regular files only (util.h). */
+	file_inputs_regular_only(true);
 	if (inj_config_load(&g_cfg) != 0)
 		inj_warn("out of memory reading GPUPROJ_* variables; defaults are used");
 	if (g_cfg.mode == INJ_MODE_OFF) {
@@ -366,6 +397,14 @@ start(void)
 			len -= 5;
 		dir = xasprintf("%.*s.cubins", (int)len, path);
 		if (dir) {
+			free(g_cfg.keep_cubins);
+			g_cfg.keep_cubins = dir;
+		}
+	} else if (g_cfg.keep_cubins && g_cfg.keep_cubins[0] != '/') {
+		/* Relative: in the working directory of start-up, as the report. */
+		char cwd[4096], *dir;
+
+		if (getcwd(cwd, sizeof(cwd)) && (dir = xasprintf("%s/%s", cwd, g_cfg.keep_cubins))) {
 			free(g_cfg.keep_cubins);
 			g_cfg.keep_cubins = dir;
 		}
@@ -404,19 +443,22 @@ start(void)
 			 GPUPROJ_VERSION, g_backend->version_string(), g_cfg.profile_launches,
 			 g_cfg.profile_launches == 1 ? "" : "es",
 			 g_cfg.kernel_regex ? " matching " : "",
-			 g_cfg.kernel_regex ? g_cfg.kernel_regex : "", inj_output_path(g_out));
+			 g_cfg.kernel_regex ? g_cfg.kernel_regex : "", inj_output_name(g_out));
 	else
 		inj_info("gpuproj %s (%s): timing every kernel launch, no metrics (%s); report at "
 			 "exit: %s", GPUPROJ_VERSION, g_backend->version_string(),
 			 g_cfg.mode == INJ_MODE_TIMING ? "GPUPROJ_MODE=timing"
 						       : "GPUPROJ_PROFILE_LAUNCHES=0",
-			 inj_output_path(g_out));
+			 inj_output_name(g_out));
 }
 
 EXPORT int
 InitializeInjection(void)
 {
+	locale_t old = c_locale_enter();
+
 	pthread_once(&g_once, start);
+	c_locale_leave(old);
 	return 1;
 }
 

@@ -27,7 +27,7 @@ static const char *const known_vars[] = {
 	"GPUPROJ_TARGETS", "GPUPROJ_OUTPUT", "GPUPROJ_KERNEL_REGEX",
 	"GPUPROJ_PROFILE_LAUNCHES", "GPUPROJ_MODE", "GPUPROJ_LIVE", "GPUPROJ_LOG",
 	"GPUPROJ_KEEP_CUBINS", "GPUPROJ_SIGNALS", "GPUPROJ_PRELOAD", "GPUPROJ_WAIT",
-	"GPUPROJ_KERNEL_EXCLUDE", "GPUPROJ_TENSOR",
+	"GPUPROJ_KERNEL_EXCLUDE", "GPUPROJ_MAX_INPUT_SIZE", "GPUPROJ_TENSOR",
 };
 
 const char *
@@ -160,9 +160,14 @@ load_live(struct inj_config *cfg)
 	cfg->live_s = 0;
 	if (!v || !*v)
 		return;
-	if (!parse_double(v, &s) || !isfinite(s) || s <= 0 || s > 86400) {
-		inj_warn("GPUPROJ_LIVE='%s' is not a positive number of seconds (at most 86400); "
-			 "live projection off", v);
+	/*
+	 * At least 0.1 s: each refresh projects the profile and writes an
+	 * fsync'ed snapshot; an interval of nanoseconds asked for hundreds of
+	 * them a second.
+	 */
+	if (!parse_double(v, &s) || !isfinite(s) || s < INJ_MIN_LIVE_S || s > 86400) {
+		inj_warn("GPUPROJ_LIVE='%s' is not a number of seconds from %g to 86400; "
+			 "live projection off", v, INJ_MIN_LIVE_S);
 		return;
 	}
 	cfg->live_s = s;
@@ -183,6 +188,31 @@ load_wait(struct inj_config *cfg)
 		return;
 	}
 	cfg->wait_s = s;
+}
+
+/*
+ * GPUPROJ_MAX_INPUT_SIZE bounds the files libproj.so reads (GPUPROJ_TARGETS),
+ * as it bounds the command's; the built-in targets.yaml is not a file and
+ * never bounded. A bad value is one line, and the default is kept (util.c
+ * would otherwise refuse every file read, the application's environment
+ * deciding what gpuproj can do).
+ */
+static void
+load_max_input(struct inj_config *cfg)
+{
+	const char *v = get(cfg, "GPUPROJ_MAX_INPUT_SIZE");
+	uint64_t n;
+	char buf[32];
+
+	if (!v || !*v)
+		return;
+	if (!parse_byte_size(v, &n)) {
+		inj_warn("GPUPROJ_MAX_INPUT_SIZE='%s' is not a size in bytes (a positive integer, "
+			 "optionally with K, M, G or T); using %s", v,
+			 format_bytes(GPUPROJ_INPUT_LIMIT_DEFAULT, buf, sizeof(buf)));
+		n = GPUPROJ_INPUT_LIMIT_DEFAULT;
+	}
+	file_set_input_limit(n);
 }
 
 static int
@@ -207,24 +237,193 @@ load_output(struct inj_config *cfg)
 	return cfg->output ? 0 : -1;
 }
 
+/*
+ * What glibc's regcomp() and regexec() would make of a pattern before they
+ * see it: back-references (a glibc extension in extended
+ * expressions) make matching exponential in the name, and repetition
+ * counts multiply ((x{1000}){1000} is a million copies of x: gigabytes at
+ * start-up). An estimate of the compiled size: every atom counts 1, x{m,n}
+ * counts x max(m, n) times (x{m,} m + 1 times), * + ? and | one more, and a
+ * group the sum of what is in it. Without back-references glibc matches in
+ * time proportional to the name's length times that size (a set of states
+ * per character), so the bound on the size bounds the time of a match too.
+ * Returns NULL when the pattern is acceptable, else why not, in `why`.
+ */
+#define REGEX_MAX_LEN 1024
+#define REGEX_MAX_SIZE 4096
+
+static size_t
+sat_mul(size_t a, size_t b)
+{
+	return b && a > SIZE_MAX / b ? SIZE_MAX : a * b;
+}
+
+static size_t
+sat_add(size_t a, size_t b)
+{
+	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+static const char *
+regex_refusal(const char *p, char *why, size_t size)
+{
+	struct { size_t total, last; } st[64];
+	size_t depth = 0, i, len = strlen(p);
+
+	if (len > REGEX_MAX_LEN) {
+		snprintf(why, size, "it is longer than %d bytes", REGEX_MAX_LEN);
+		return why;
+	}
+	st[0].total = st[0].last = 0;
+	for (i = 0; i < len; i++) {
+		size_t atom = 1;
+
+		switch (p[i]) {
+		case '\\':
+			if (p[i + 1] >= '1' && p[i + 1] <= '9') {
+				snprintf(why, size, "it has a back-reference (\\%c), which POSIX "
+					 "extended expressions do not have and whose matching can "
+					 "take time exponential in the name", p[i + 1]);
+				return why;
+			}
+			if (p[i + 1])
+				i++;
+			break;
+		case '[':
+			/* A bracket expression is one atom ("]" first is literal; [: :] nest). */
+			i++;
+			if (p[i] == '^')
+				i++;
+			if (p[i] == ']')
+				i++;
+			while (p[i] && p[i] != ']') {
+				char close = p[i + 1];
+
+				if (p[i] == '[' && (close == ':' || close == '.' || close == '=')) {
+
+					i += 2;
+					while (p[i] && !(p[i] == close && p[i + 1] == ']'))
+						i++;
+					if (p[i])
+						i++;
+				}
+				if (p[i])
+					i++;
+			}
+			if (!p[i])
+				i--; /* unterminated: regcomp() says so */
+			break;
+		case '(':
+			if (depth + 1 >= ARRAY_LENGTH(st)) {
+				snprintf(why, size, "it nests groups more than %zu deep",
+					 ARRAY_LENGTH(st) - 1);
+				return why;
+			}
+			depth++;
+			st[depth].total = st[depth].last = 0;
+			continue;
+		case ')':
+			if (!depth)
+				break; /* unmatched: regcomp() decides */
+			atom = sat_add(st[depth].total, 1);
+			depth--;
+			break;
+		case '|':
+			st[depth].total = sat_add(st[depth].total, 1);
+			st[depth].last = 0;
+			continue;
+		case '*':
+		case '+':
+		case '?':
+			st[depth].total = sat_add(st[depth].total, 1);
+			continue;
+		case '{': {
+			char *end;
+			unsigned long m, n;
+
+			if (!isdigit((unsigned char)p[i + 1]))
+				break; /* a literal brace, or regcomp()'s error */
+			m = strtoul(p + i + 1, &end, 10);
+			n = m + 1;
+			if (*end == ',') {
+				if (isdigit((unsigned char)end[1]))
+					n = strtoul(end + 1, &end, 10);
+				else
+					end++;
+			} else {
+				n = m;
+			}
+			if (*end != '}')
+				break;
+			if (n < m)
+				n = m;
+			/* The preceding atom, n times in all. */
+			st[depth].total = sat_add(st[depth].total,
+						  sat_mul(st[depth].last, n ? n - 1 : 0));
+			st[depth].last = sat_mul(st[depth].last, n);
+			i = (size_t)(end - p);
+			if (st[depth].total > REGEX_MAX_SIZE)
+				goto too_big;
+			continue;
+		}
+		default:
+			break;
+		}
+		st[depth].total = sat_add(st[depth].total, atom);
+		st[depth].last = atom;
+		if (st[depth].total > REGEX_MAX_SIZE)
+			goto too_big;
+	}
+	while (depth > 0) { /* unclosed groups: regcomp() says so; count what is there */
+		size_t t = st[depth--].total;
+
+		st[depth].total = sat_add(st[depth].total, t);
+	}
+	if (st[0].total <= REGEX_MAX_SIZE)
+		return NULL;
+too_big:
+	snprintf(why, size, "it has more than %d elements once its repetitions are expanded "
+		 "(counts multiply: (x{100}){100} is x 10000 times), too large to compile and to "
+		 "match quickly", REGEX_MAX_SIZE);
+	return why;
+}
+
+/*
+ * Compile GPUPROJ_KERNEL_REGEX or GPUPROJ_KERNEL_EXCLUDE. false, after one
+ * line ending in `fallback`, when the pattern is refused.
+ */
+static bool
+compile_regex(const char *var, const char *v, regex_t *re, const char *fallback)
+{
+	char why[256];
+	int r;
+
+	if (regex_refusal(v, why, sizeof(why))) {
+		inj_warn("%s='%s' is refused: %s; %s", var, v, why, fallback);
+		return false;
+	}
+	r = regcomp(re, v, REG_EXTENDED | REG_NOSUB);
+	if (r != 0) {
+		char msg[256];
+
+		regerror(r, re, msg, sizeof(msg));
+		regfree(re);
+		inj_warn("%s='%s' is not a POSIX extended regular expression (%s); %s", var, v, msg,
+			 fallback);
+		return false;
+	}
+	return true;
+}
+
 static int
 load_regex(struct inj_config *cfg)
 {
 	const char *v = get(cfg, "GPUPROJ_KERNEL_REGEX");
-	int r;
 
 	if (!v || !*v)
 		return 0;
-	r = regcomp(&cfg->regex, v, REG_EXTENDED | REG_NOSUB);
-	if (r != 0) {
-		char msg[256];
-
-		regerror(r, &cfg->regex, msg, sizeof(msg));
-		regfree(&cfg->regex);
-		inj_warn("GPUPROJ_KERNEL_REGEX='%s' is not a POSIX extended regular expression "
-			 "(%s); profiling every kernel", v, msg);
+	if (!compile_regex("GPUPROJ_KERNEL_REGEX", v, &cfg->regex, "profiling every kernel"))
 		return 0;
-	}
 	cfg->has_regex = true;
 	cfg->kernel_regex = strdup(v);
 	return cfg->kernel_regex ? 0 : -1;
@@ -234,23 +433,26 @@ static int
 load_exclude(struct inj_config *cfg)
 {
 	const char *v = get(cfg, "GPUPROJ_KERNEL_EXCLUDE");
-	int r;
 
 	if (!v || !*v)
 		return 0;
-	r = regcomp(&cfg->exclude, v, REG_EXTENDED | REG_NOSUB);
-	if (r != 0) {
-		char msg[256];
-
-		regerror(r, &cfg->exclude, msg, sizeof(msg));
-		regfree(&cfg->exclude);
-		inj_warn("GPUPROJ_KERNEL_EXCLUDE='%s' is not a POSIX extended regular expression "
-			 "(%s); no kernel is excluded by name (NCCL's still are)", v, msg);
+	if (!compile_regex("GPUPROJ_KERNEL_EXCLUDE", v, &cfg->exclude,
+			   "no kernel is excluded by name (NCCL's still are)"))
 		return 0;
-	}
 	cfg->has_exclude = true;
 	cfg->kernel_exclude = strdup(v);
 	return cfg->kernel_exclude ? 0 : -1;
+}
+
+bool
+inj_regex_match(const regex_t *re, const char *name)
+{
+	locale_t c = c_locale(), old = c ? uselocale(c) : (locale_t)0;
+	bool m = regexec(re, name, 0, NULL, 0) == 0;
+
+	if (c)
+		uselocale(old);
+	return m;
 }
 
 bool
@@ -266,7 +468,7 @@ inj_never_profiled(const struct inj_config *cfg, const char *name, const char **
 			*why = "NCCL";
 		return true;
 	}
-	if (cfg->has_exclude && regexec(&cfg->exclude, name, 0, NULL, 0) == 0) {
+	if (cfg->has_exclude && inj_regex_match(&cfg->exclude, name)) {
 		if (why)
 			*why = "GPUPROJ_KERNEL_EXCLUDE";
 		return true;
@@ -371,6 +573,7 @@ inj_config_load(struct inj_config *cfg)
 	load_launches(cfg);
 	load_live(cfg);
 	load_wait(cfg);
+	load_max_input(cfg);
 	r |= load_output(cfg);
 	r |= load_regex(cfg);
 	r |= load_exclude(cfg);
@@ -500,8 +703,15 @@ inj_path_infix(const char *path, const char *infix)
 long
 inj_mpi_rank(void)
 {
+	/*
+	 * The launchers' own variables first (Open MPI, MPICH/Intel MPI's PMI,
+	 * PMIx, MVAPICH2, Cray PALS and ALPS), then torchrun's RANK (one process
+	 * per GPU under a launcher that may itself be srun), then Slurm's task
+	 * number, and torchrun's LOCAL_RANK last (unique on one node only).
+	 */
 	static const char *const vars[] = {
-		"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
+		"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "MV2_COMM_WORLD_RANK",
+		"PALS_RANKID", "ALPS_APP_PE", "RANK", "SLURM_PROCID", "LOCAL_RANK",
 	};
 	size_t i;
 

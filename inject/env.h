@@ -27,6 +27,8 @@ enum inj_mode {
 #define INJ_DEFAULT_OUTPUT "gpuproj-%p.json"
 /** Default of GPUPROJ_WAIT, seconds. */
 #define INJ_DEFAULT_WAIT_S 10.0
+/** Shortest interval of GPUPROJ_LIVE, seconds. */
+#define INJ_MIN_LIVE_S 0.1
 /** Default number of profiled launches per signature (GPUPROJ_PROFILE_LAUNCHES). */
 #define INJ_DEFAULT_PROFILE_LAUNCHES 1
 
@@ -77,6 +79,13 @@ int inj_config_load(struct inj_config *cfg);
  */
 bool inj_never_profiled(const struct inj_config *cfg, const char *name, const char **why);
 
+/*
+ * Whether `name` matches a pattern compiled from GPUPROJ_KERNEL_REGEX or
+ * GPUPROJ_KERNEL_EXCLUDE, in the C locale (whatever locale the application
+ * set, the pattern means what it meant when it was compiled).
+ */
+bool inj_regex_match(const regex_t *re, const char *name);
+
 /* "full", "timing" or "off". */
 const char *inj_mode_name(enum inj_mode mode);
 
@@ -105,7 +114,13 @@ char *inj_path_infix(const char *path, const char *infix);
 /* GPUPROJ_* booleans: 1 for 1/yes/true/on, 0 for 0/no/false/off/"", -1 otherwise. */
 int inj_parse_bool(const char *s);
 
-/* The MPI rank from OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK or SLURM_PROCID; -1 if none. */
+/*
+ * The rank of this process in its job, from the first of
+ * OMPI_COMM_WORLD_RANK (Open MPI), PMI_RANK (MPICH, Intel MPI), PMIX_RANK,
+ * MV2_COMM_WORLD_RANK (MVAPICH2), PALS_RANKID (Cray PALS), ALPS_APP_PE (Cray
+ * ALPS), RANK (torchrun), SLURM_PROCID, LOCAL_RANK (torchrun, one node)
+ * that holds a non-negative integer; -1 if none.
+ */
 long inj_mpi_rank(void);
 
 #endif

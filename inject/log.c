@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "util.h"
 
 #define PREFIX "[gpuproj] "
 #define LINE_MAX_BYTES 2048
@@ -74,23 +76,33 @@ inj_log_raw(const char *text, size_t len)
 void
 inj_logv(enum inj_log_level level, const char *fmt, va_list ap)
 {
-	char buf[LINE_MAX_BYTES];
+	char msg[LINE_MAX_BYTES], buf[LINE_MAX_BYTES];
 	size_t n = sizeof(PREFIX) - 1;
 	int saved = errno;
+	locale_t c, old = (locale_t)0;
 	int r;
 
 	if (!inj_log_enabled(level))
 		return;
-	memcpy(buf, PREFIX, n);
-	r = vsnprintf(buf + n, sizeof(buf) - n - 1, fmt, ap);
+	/* Numbers in the C locale, whatever the application set (util.h c_locale()). */
+	c = c_locale();
+	if (c)
+		old = uselocale(c);
+	r = vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (c)
+		uselocale(old);
 	if (r < 0)
-		r = 0;
-	if ((size_t)r > sizeof(buf) - n - 2) {
-		/* Truncated: mark it so a reader knows. */
-		r = (int)(sizeof(buf) - n - 2);
-		memcpy(buf + n + r - 3, "...", 3);
-	}
-	n += (size_t)r;
+		msg[0] = '\0';
+	else if ((size_t)r >= sizeof(msg))
+		memcpy(msg + sizeof(msg) - 4, "...", 4); /* truncated: mark it so a reader knows */
+	/*
+	 * Kernel names, paths and values come from the application and its
+	 * environment: what a terminal or a CI log would act on is escaped
+	 * (term_text(); idempotent, so the table's escaped names pass as they are).
+	 */
+	memcpy(buf, PREFIX, n);
+	term_text_buf(msg, buf + n, sizeof(buf) - n - 1);
+	n += strlen(buf + n);
 	buf[n++] = '\n';
 	inj_log_raw(buf, n);
 	errno = saved;

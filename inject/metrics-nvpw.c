@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The logical-metric → NVPW candidate table (cupti-notes §5) and its
+ * The logical-metric → NVPW candidate table ([CUPTI-MET]) and its
  * per-chip resolution. Names were checked with the real libcupti 13.0 host
  * API on GV100, TU102, GA100, GA102, GH100, AD102, GB100 and GB202
  * (tests/inject/test-cupti-host.c keeps them honest). The tensor metrics'
@@ -223,7 +223,7 @@ try_candidate(struct resolver *rv, const struct candidate *c, struct inj_metric_
 		if (star) {
 			char *end;
 
-			f = strtod(p, &end);
+			f = strtod_c(p, &end); /* the application may run in a comma locale */
 			if (end != star)
 				return false;
 			len -= (size_t)(star + 1 - p);

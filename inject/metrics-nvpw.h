@@ -2,7 +2,7 @@
 /*
  * Logical metrics (docs/internals/DESIGN.md §3, enum gpuproj_metric) → NVPW metric names.
  *
- * Every logical metric has an ordered list of candidates (cupti-notes §5);
+ * Every logical metric has an ordered list of candidates ([CUPTI-MET]);
  * a candidate is one NVPW name or a sum "a+b+c" of several, each term
  * optionally weighted ("a.sum+-0.5*b.sum"), with a scale factor (e.g. 1/32
  * for warp efficiency from a per-warp ratio). The tensor metrics' lists are

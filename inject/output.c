@@ -18,10 +18,13 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,13 +42,19 @@ struct inj_output {
 	double start_ns;
 	long pid, rank;
 	char host[256];
-	char *path;			/* expanded GPUPROJ_OUTPUT */
+	char *path;			/* expanded GPUPROJ_OUTPUT, absolute (at start-up) */
+	char *display;			/* the expanded pattern as given, for messages */
+	char *cwd;			/* the working directory at start-up, or NULL */
 	char *live_path;		/* <path without .json>.live.json */
+	/* The file at `path` at start-up (a profile of an earlier run), if any. */
+	bool existed;
+	struct stat at_start;
 	struct gpuproj_targets *targets;
 	char *targets_origin;
 	/* live */
 	bool live_tty;
 	bool live_printed;
+	bool live_failed;
 	bool source_warned;
 };
 
@@ -81,6 +90,49 @@ load_targets(struct inj_output *o)
 		 "projections", gpuproj_error_format(&err, msg, sizeof(msg)));
 }
 
+/*
+ * A relative output path names a file in the working directory at
+ * start-up, not in whatever directory the application has chdir()ed to by
+ * exit. Also remembers the file already there (an earlier run's profile,
+ * which the report may replace; one that appears or changes during the run
+ * was written by another process, and is never replaced). -1 on ENOMEM.
+ */
+static int
+resolve_path(struct inj_output *o)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+
+	o->display = strdup(o->path);
+	if (!o->display)
+		return -1;
+	if (getcwd(buf, sizeof(buf))) {
+		o->cwd = strdup(buf);
+		if (!o->cwd)
+			return -1;
+	}
+	if (o->path[0] != '/') {
+		char *abs;
+
+		if (!o->cwd) {
+			inj_warn("cannot read the working directory (%s): the report goes to %s in "
+				 "the directory the application is in at exit", strerror(errno),
+				 o->path);
+			return 0;
+		}
+		abs = xasprintf("%s/%s", o->cwd, o->path);
+		if (!abs)
+			return -1;
+		free(o->path);
+		o->path = abs;
+	}
+	if (lstat(o->path, &st) == 0 && S_ISREG(st.st_mode)) {
+		o->existed = true;
+		o->at_start = st;
+	}
+	return 0;
+}
+
 struct inj_output *
 inj_output_new(const struct inj_config *cfg, const struct inj_backend_ops *backend,
 	       double start_ns)
@@ -107,6 +159,8 @@ inj_output_new(const struct inj_config *cfg, const struct inj_backend_ops *backe
 	}
 	if (!o->path)
 		goto oom;
+	if (resolve_path(o))
+		goto oom;
 	o->live_path = inj_path_infix(o->path, ".live");
 	if (!o->live_path)
 		goto oom;
@@ -125,6 +179,8 @@ inj_output_free(struct inj_output *o)
 	if (!o)
 		return;
 	free(o->path);
+	free(o->display);
+	free(o->cwd);
 	free(o->live_path);
 	free(o->targets_origin);
 	gpuproj_targets_free(o->targets);
@@ -135,6 +191,12 @@ const char *
 inj_output_path(const struct inj_output *o)
 {
 	return o->path;
+}
+
+const char *
+inj_output_name(const struct inj_output *o)
+{
+	return o->display;
 }
 
 /* ---- process description ---- */
@@ -362,6 +424,91 @@ print_table(const struct gpuproj_profile *p, const struct gpuproj_target *src,
 	free(text);
 }
 
+/*
+ * How messages name the report: as the pattern expanded, unless the
+ * application has changed its working directory since start-up (then the
+ * absolute path it went to).
+ */
+static const char *
+shown_path(const struct inj_output *o)
+{
+	char buf[PATH_MAX];
+
+	if (o->display[0] == '/' || !o->cwd || (getcwd(buf, sizeof(buf)) &&
+						strcmp(buf, o->cwd) == 0))
+		return o->display;
+	return o->path;
+}
+
+/*
+ * Write the report: only ever create or replace a regular file (a planted
+ * symbolic link, FIFO or device is refused with one line: never opened,
+ * nothing hangs), and never replace a profile another process wrote during
+ * this run (two processes with one GPUPROJ_OUTPUT): then `<name>.<pid>.json`
+ * (`-2`, `-3`… after the pid if that is taken too), said in the line.
+ */
+static void
+write_report(struct inj_output *o, const struct gpuproj_profile *p,
+	     const struct gpuproj_target *src, const struct gpuproj_run_projection *runs,
+	     size_t n_runs, const struct inj_totals *t)
+{
+	char msg[GPUPROJ_ERROR_MSG_SIZE + GPUPROJ_ERROR_FILE_SIZE + 64];
+	struct gpuproj_error err = { 0 };
+	char *text = NULL, *alt = NULL, infix[48];
+	const char *wrote = shown_path(o);
+	bool exists = false;
+	size_t n = gpuproj_profile_count(p);
+	int r, k;
+
+	if (gpuproj_report_json_text(p, src, runs, n_runs, NULL, &text, &err) != GPUPROJ_OK) {
+		inj_error("cannot write the report: %s: %s", wrote,
+			  gpuproj_error_format(&err, msg, sizeof(msg)));
+		return;
+	}
+	/*
+	 * Replace only the file there at start-up, if it is still there
+	 * unchanged; checked in the rename itself (util.h), so two processes
+	 * that both found an earlier run's profile never both replace it.
+	 */
+	r = file_write_atomic_ex(o->path, text, strlen(text),
+				 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE,
+				 o->existed ? &o->at_start : NULL, &exists, &err);
+	for (k = 1; r != GPUPROJ_OK && exists && k <= 100; k++) {
+		/* Another process wrote the name during this run: keep its profile. */
+		if (k == 1)
+			snprintf(infix, sizeof(infix), ".%ld", o->pid);
+		else
+			snprintf(infix, sizeof(infix), ".%ld-%d", o->pid, k);
+		free(alt);
+		alt = inj_path_infix(o->path, infix);
+		if (!alt)
+			break;
+		memset(&err, 0, sizeof(err));
+		r = file_write_atomic_ex(alt, text, strlen(text),
+					 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE, NULL, &exists, &err);
+	}
+	free(text);
+	if (r != GPUPROJ_OK) {
+		inj_error("cannot write the report: %s",
+			  gpuproj_error_format(&err, msg, sizeof(msg)));
+	} else if (alt) {
+		/* Named as the report is shown: the pattern's name, or the absolute path. */
+		char *shown = inj_path_infix(wrote, infix);
+
+		inj_info("wrote %s (%zu kernel signature%s, %" PRIu64 " launch%s, %" PRIu64
+			 " profiled): %s was written by another process during this run (give each "
+			 "process its own GPUPROJ_OUTPUT, with %%p or %%r)", shown ? shown : alt, n,
+			 n == 1 ? "" : "s", t->launches, t->launches == 1 ? "" : "es", t->profiled,
+			 wrote);
+		free(shown);
+	} else {
+		inj_info("wrote %s (%zu kernel signature%s, %" PRIu64 " launch%s, %" PRIu64
+			 " profiled)", wrote, n, n == 1 ? "" : "s", t->launches,
+			 t->launches == 1 ? "" : "es", t->profiled);
+	}
+	free(alt);
+}
+
 void
 inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 {
@@ -369,7 +516,6 @@ inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 	const struct gpuproj_target *src = NULL;
 	struct gpuproj_targets *derived = NULL;
 	struct gpuproj_error err = { 0 };
-	char msg[GPUPROJ_ERROR_MSG_SIZE + GPUPROJ_ERROR_FILE_SIZE + 64];
 	struct gpuproj_profile *p;
 	struct inj_totals t;
 	size_t n_runs = 0;
@@ -408,22 +554,80 @@ inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 			 src->derived_from, src->provisional, o->path);
 	}
 	if (r == GPUPROJ_OK)
-		print_table(p, src, runs, n_runs, o->path);
+		print_table(p, src, runs, n_runs, shown_path(o));
 	memset(&err, 0, sizeof(err));
-	if (gpuproj_report_json(o->path, p, src, runs, n_runs, &err) != GPUPROJ_OK) {
-		inj_error("cannot write the report: %s", gpuproj_error_format(&err, msg, sizeof(msg)));
-	} else {
-		inj_info("wrote %s (%zu kernel signature%s, %" PRIu64 " launch%s, %" PRIu64
-			 " profiled)", o->path, gpuproj_profile_count(p),
-			 gpuproj_profile_count(p) == 1 ? "" : "s", t.launches,
-			 t.launches == 1 ? "" : "es", t.profiled);
-	}
+	write_report(o, p, src, runs, n_runs, &t);
 	inj_collector_unlock(c);
 	gpuproj_targets_free(derived);
 	if (t.dropped)
 		inj_warn("CUPTI dropped %" PRIu64 " activity record%s (buffers full): those launches "
 			 "are missing from the counts and times", t.dropped, t.dropped == 1 ? "" : "s");
 	runs_free(runs, n_runs);
+}
+
+/* ---- kept files ---- */
+
+bool
+inj_keep_file(const char *dir, const char *name, const void *data, size_t size)
+{
+	static atomic_bool warned;
+	const char *why = NULL;
+	char whybuf[96];
+	struct stat st;
+	size_t off = 0;
+	int dfd, fd;
+
+	(void)mkdir(dir, 0777);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		if ((errno == ELOOP || errno == ENOTDIR) && lstat(dir, &st) == 0 &&
+		    !S_ISDIR(st.st_mode))
+			why = S_ISLNK(st.st_mode) ? "is a symbolic link, not a directory"
+						  : "is not a directory";
+		else
+			why = strerror(errno);
+		if (!atomic_exchange(&warned, true))
+			inj_warn("GPUPROJ_KEEP_CUBINS: cannot keep cubins in %s: %s", dir, why);
+		return false;
+	}
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		    0666);
+	if (fd < 0) {
+		if (errno == EEXIST && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			if (S_ISREG(st.st_mode)) {
+				close(dfd);
+				return true; /* the same content hash: kept already */
+			}
+			snprintf(whybuf, sizeof(whybuf), "is %s, not a regular file; left as it is",
+				 S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISFIFO(st.st_mode) ? "a FIFO"
+				 : S_ISDIR(st.st_mode) ? "a directory" : "a device or socket");
+			why = whybuf;
+		} else {
+			why = strerror(errno);
+		}
+		if (!atomic_exchange(&warned, true))
+			inj_warn("GPUPROJ_KEEP_CUBINS: %s/%s %s", dir, name, why);
+		close(dfd);
+		return false;
+	}
+	while (off < size) {
+		ssize_t w = write(fd, (const char *)data + off, size - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!atomic_exchange(&warned, true))
+				inj_warn("GPUPROJ_KEEP_CUBINS: cannot write %s/%s: %s", dir, name,
+					 strerror(w < 0 ? errno : EIO));
+			break;
+		}
+		off += (size_t)w;
+	}
+	close(fd);
+	if (off != size)
+		unlinkat(dfd, name, 0);
+	close(dfd);
+	return off == size;
 }
 
 /* ---- live ---- */
@@ -451,6 +655,35 @@ term_width(void)
 	return 160;
 }
 
+/*
+ * The live snapshot: a regular file only (as the report), marked as a
+ * snapshot (attribute "snapshot": "live", process described) so that
+ * `gpuproj merge` refuses it (a glob like rank-*.json catches it too).
+ * Failures are said once.
+ */
+static void
+write_live(struct inj_output *o, struct gpuproj_profile *p, const struct gpuproj_target *src,
+	   const struct gpuproj_run_projection *runs, size_t n_runs)
+{
+	char msg[GPUPROJ_ERROR_MSG_SIZE + GPUPROJ_ERROR_FILE_SIZE + 64];
+	struct gpuproj_error err = { 0 };
+	char *text = NULL;
+	int r;
+
+	gpuproj_profile_set_process(p, NULL, o->host, o->pid, o->rank, NULL);
+	gpuproj_profile_set_attr(p, "snapshot", "live");
+	r = gpuproj_report_json_text(p, src, runs, n_runs, NULL, &text, &err);
+	if (r == GPUPROJ_OK)
+		r = file_write_atomic_ex(o->live_path, text, strlen(text), FILE_WRITE_REGULAR, NULL,
+					 NULL, &err);
+	free(text);
+	if (r != GPUPROJ_OK && !o->live_failed) {
+		o->live_failed = true;
+		inj_warn("live snapshot not written: %s",
+			 gpuproj_error_format(&err, msg, sizeof(msg)));
+	}
+}
+
 void
 inj_output_live(struct inj_output *o, struct inj_collector *c)
 {
@@ -475,11 +708,9 @@ inj_output_live(struct inj_output *o, struct inj_collector *c)
 	if (!p) {
 		inj_debug("live snapshot skipped: out of memory");
 	} else if (project(o, p, &src, &derived, &runs, &n_runs, &err) == GPUPROJ_OK) {
-		if (gpuproj_report_json(o->live_path, p, src, runs, n_runs, &err) != GPUPROJ_OK)
-			inj_debug("live snapshot not written: %s", err.message);
+		write_live(o, p, src, runs, n_runs);
 	} else if (gpuproj_profile_device(p)->name) {
-		if (gpuproj_report_json(o->live_path, p, NULL, NULL, 0, &err) != GPUPROJ_OK)
-			inj_debug("live snapshot not written: %s", err.message);
+		write_live(o, p, NULL, NULL, 0);
 	}
 
 	strbuf_init(&sb);

@@ -32,8 +32,10 @@ struct inj_output *inj_output_new(const struct inj_config *cfg,
 /** Free; accepts NULL. */
 void inj_output_free(struct inj_output *o);
 
-/** The expanded report path. */
+/** The expanded report path, absolute (a relative one is resolved at start-up). */
 const char *inj_output_path(const struct inj_output *o);
+/** The expanded report path as given (relative when GPUPROJ_OUTPUT is), for messages. */
+const char *inj_output_name(const struct inj_output *o);
 
 /**
  * Write the report: finish the collector, describe the run, project onto
@@ -48,6 +50,18 @@ void inj_output_live(struct inj_output *o, struct inj_collector *c);
 
 /** End the live status line (a newline after the last refresh on a terminal). */
 void inj_output_live_end(struct inj_output *o);
+
+/**
+ * Keep `size` bytes as a new regular file `name` in directory `dir`
+ * (GPUPROJ_KEEP_CUBINS), created if missing. Only a directory that is not a
+ * symbolic link is written into, and only a new file is created (O_EXCL,
+ * O_NOFOLLOW, O_NONBLOCK: nothing planted there is followed, opened or
+ * blocks); a regular file of that name already there is taken to hold the
+ * same bytes (names are content hashes). Anything else there, or a failure,
+ * is one warning line (the first only). Any thread; no driver call.
+ * @return true when the file is there
+ */
+bool inj_keep_file(const char *dir, const char *name, const void *data, size_t size);
 
 /** CLOCK_MONOTONIC now, ns. */
 double inj_now_ns(void);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The timeline recorder of libproj.so (issue 23): from the application's
+ * The timeline recorder of libproj.so: from the application's
  * API calls and the GPU's records (backend.h, "The whole run") to the
  * profile's whole-run timeline (include/gpuproj/timeline.h), bounded.
  *

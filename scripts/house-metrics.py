@@ -10,7 +10,7 @@ files, duplicated blocks.
   1,500 lines.
 - Cycles: a file A depends on a file B when A names a function that B
   defines with external linkage (a call, or the function's address in a
-  table). The strongly connected components of that graph with more than
+  table; `struct NAME` is a type, not a reference). The strongly connected components of that graph with more than
   one file are cycles: two files that reach each other.
 - Duplicated blocks: lizard's duplicate detector (`lizard -Eduplicate`, a
   PyPI package, run when installed), blocks per 1,000 lines of code.
@@ -29,6 +29,7 @@ DEF_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*\(", re.M)
 IDENT_RE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 STRING_RE = re.compile(r'"(?:\\.|[^"\\\n])*"')
+TAG_RE = re.compile(r"\b(?:struct|enum|union)\s+[A-Za-z_][A-Za-z0-9_]*")
 
 
 def sources(root, dirs, exts):
@@ -47,7 +48,8 @@ def external_defs(text):
     defs = set()
     for i, line in enumerate(lines):
         m = DEF_RE.match(line)
-        if not m or m.group(1) in ("if", "for", "while", "switch", "return", "sizeof"):
+        if not m or m.group(1) in ("if", "for", "while", "switch", "return", "sizeof",
+                                   "__attribute__", "_Static_assert", "static_assert"):
             continue
         prev = lines[i - 1] if i else ""
         if line.rstrip().endswith(";"):
@@ -103,7 +105,8 @@ def cycles(root):
             owner.setdefault(d, set()).add(f)
     graph = {f: set() for f in files}
     for f in files:
-        body = STRING_RE.sub('""', COMMENT_RE.sub(" ", text[f]))
+        # a struct, enum or union tag is a type, not a call of a function of that name
+        body = TAG_RE.sub(" ", STRING_RE.sub('""', COMMENT_RE.sub(" ", text[f])))
         for ident in set(IDENT_RE.findall(body)):
             for g in owner.get(ident, ()):
                 if g != f:

@@ -4,7 +4,7 @@
  * profile on the source GPU (measured) and on target GPUs (projected),
  * whole run and per kernel, with a noise band from the launch spreads.
  * The JUnit XML, Markdown and plain-text renderings of the result are in
- * report-gate.c.
+ * gate-write.c.
  *
  * Both profiles are first folded over device ordinals (gpuproj_kernel_merge)
  * so kernels match on name, tag, grid, block and dynamic shared memory.
@@ -13,6 +13,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -542,6 +543,32 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 	cl = opt.current_label ? opt.current_label : "current";
 	out->options = opt;
 
+	/*
+	 * Nothing timed on a side: no verdict. Before, a current profile without
+	 * a timed kernel (another CUPTI client took the kernel records) passed
+	 * as "improved -100 %".
+	 */
+	for (i = 0; i < 2; i++) {
+		const struct gpuproj_profile *p = i ? cur : base;
+		size_t k, n = gpuproj_profile_count(p);
+		uint64_t launches = 0;
+
+		for (k = 0; k < n; k++) {
+			if (gpuproj_profile_at(p, k)->duration_ns.n)
+				break;
+			launches += gpuproj_profile_at(p, k)->launches;
+		}
+		if (k < n)
+			continue;
+		return error_set(reterr, GPUPROJ_E_UNSUPPORTED, i ? cl : bl, 0, 0,
+				 "the %s has no timed kernel (%zu kernel signature%s, %" PRIu64
+				 " launch%s, none timed): nothing to compare, no verdict; a profile "
+				 "libproj.so wrote while another CUPTI client (a framework's "
+				 "profiler, PyTorch's Kineto) took the kernel records has none, and "
+				 "libproj.so said so on stderr", i ? "current profile" : "baseline",
+				 n, n == 1 ? "" : "s", launches, launches == 1 ? "" : "es");
+	}
+
 	/* Source GPUs. */
 	if (gpuproj_resolve_source_or_derive(base, targets, opt.source, &out->base_source,
 					     &out->derived[0], &e))
@@ -582,6 +609,16 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 		snprintf(out->warnings[out->n_warnings++], sizeof(out->warnings[0]),
 			 "tool version differs: baseline measured with gpuproj %s, current with "
 			 "gpuproj %s", bv, cv);
+	}
+
+	/* A job profile merged with --force carries what was forced (merge.h): say it. */
+	for (i = 0; i < 2; i++) {
+		const char *forced = gpuproj_profile_attr(i ? cur : base, "merge_forced");
+
+		if (forced && out->n_warnings < ARRAY_LENGTH(out->warnings))
+			snprintf(out->warnings[out->n_warnings++], sizeof(out->warnings[0]),
+				 "the %s (%s) was merged with --force: %s", i ? "current profile"
+				 : "baseline", i ? cl : bl, forced);
 	}
 
 	if (fold_devices(base, &out->base) || fold_devices(cur, &out->cur))

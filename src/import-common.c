@@ -43,6 +43,11 @@ struct csv_state {
 	int rec_line;
 	unsigned char delim;
 	bool oom;
+	/* Streaming (import_csv_stream_file()): each record goes here, then is freed. */
+	int (*on_row)(void *userdata, const struct import_csv_row *row,
+		      const struct import_csv *info);
+	void *row_userdata;
+	int row_status;         /* the first non-zero return of on_row */
 };
 
 static void
@@ -57,6 +62,42 @@ row_free(struct import_csv_row *r)
 	memset(r, 0, sizeof(*r));
 }
 
+struct import_csv_row *
+import_csv_row_copy(const struct import_csv_row *r)
+{
+	struct import_csv_row *c = calloc(1, sizeof(*c));
+	size_t i;
+
+	if (!c)
+		return NULL;
+	c->fields = calloc(r->n ? r->n : 1, sizeof(*c->fields));
+	c->columns = calloc(r->n ? r->n : 1, sizeof(*c->columns));
+	if (!c->fields || !c->columns)
+		goto nomem;
+	for (i = 0; i < r->n; i++) {
+		if (!(c->fields[i] = strdup(r->fields[i])))
+			goto nomem;
+		c->n = i + 1;
+		c->columns[i] = r->columns[i];
+	}
+	c->n = r->n;
+	c->line = r->line;
+	c->end_column = r->end_column;
+	return c;
+nomem:
+	import_csv_row_free(c);
+	return NULL;
+}
+
+void
+import_csv_row_free(struct import_csv_row *r)
+{
+	if (!r)
+		return;
+	row_free(r);
+	free(r);
+}
+
 void
 import_csv_clear(struct import_csv *t)
 {
@@ -64,7 +105,8 @@ import_csv_clear(struct import_csv *t)
 
 	if (!t)
 		return;
-	for (i = 0; i < t->n_rows; i++)
+	/* A streamed table counts rows it does not hold. */
+	for (i = 0; t->rows && i < t->n_rows; i++)
 		row_free(&t->rows[i]);
 	free(t->rows);
 	memset(t, 0, sizeof(*t));
@@ -153,8 +195,30 @@ on_record(int c, void *data)
 	struct import_csv_row *r;
 
 	(void)c;
-	if (st->oom) {
+	if (st->oom || st->row_status) {
 		goto drop;
+	}
+	if (st->on_row) {
+		/* Streaming: the record, its callback, and it is gone (no table grows). */
+		struct import_csv_row row = { 0 };
+
+		row.columns = calloc(st->n ? st->n : 1, sizeof(*row.columns));
+		if (!row.columns) {
+			st->oom = true;
+			goto drop;
+		}
+		if (st->n)
+			record_columns(st->rec_start, st->end, st->delim, row.columns, st->n);
+		row.end_column = st->rec_start ? record_end_column(st->rec_start, st->end) : 0;
+		row.fields = st->fields;
+		row.n = st->n;
+		row.line = st->rec_line;
+		t->n_rows++;
+		st->row_status = st->on_row(st->row_userdata, &row, t);
+		st->fields = NULL;
+		st->n = st->cap = 0;
+		row_free(&row);
+		return;
 	}
 	if (t->n_rows == st->rows_cap) {
 		size_t cap = st->rows_cap ? st->rows_cap * 2 : 64;
@@ -201,23 +265,29 @@ is_blank(const char *s, size_t len)
 	return true;
 }
 
-int
-import_csv_read_buffer(const char *text, size_t len, const char *name,
-		       const struct import_csv_options *opt, struct import_csv *ret,
-		       struct gpuproj_error *err)
-{
-	struct import_csv t = { 0 };
-	struct csv_state st = { 0 };
+/* A CSV parse in progress, fed one physical line at a time. */
+struct csv_feed {
+	const char *name;
+	const struct import_csv_options *opt;
+	struct import_csv t;
+	struct csv_state st;
 	struct csv_parser p;
-	const char *pos = text, *end = text + len;
-	bool in_quotes = false;
-	int lineno = 0, status = GPUPROJ_OK;
+	bool p_init;
+	bool in_quotes;
+	int lineno;
+	/* Streaming: the current record's text (its lines so far), for columns. */
+	bool copy_records;
+	struct strbuf rec;
+};
 
-	/*
-	 * UTF-16 (Windows PowerShell's `>` and Out-File write it): every other
-	 * byte of ASCII text is NUL. Refuse it whole rather than at the first
-	 * NUL, with how to convert it.
-	 */
+/*
+ * UTF-16 (Windows PowerShell's `>` and Out-File write it): every other
+ * byte of ASCII text is NUL. Refuse it whole rather than at the first
+ * NUL, with how to convert it.
+ */
+static int
+check_utf16(const char *text, size_t len, const char *name, struct gpuproj_error *err)
+{
 	if ((len >= 2 && ((unsigned char)text[0] == 0xff && (unsigned char)text[1] == 0xfe)) ||
 	    (len >= 2 && ((unsigned char)text[0] == 0xfe && (unsigned char)text[1] == 0xff)) ||
 	    (len >= 2 && text[0] != '\0' && text[1] == '\0'))
@@ -225,97 +295,253 @@ import_csv_read_buffer(const char *text, size_t len, const char *name,
 				 "UTF-16 text, not a UTF-8 CSV file (PowerShell's '>' writes "
 				 "UTF-16): convert it with `iconv -f UTF-16 -t UTF-8` or let the "
 				 "tool write the file itself (ncu --log-file, nvprof --log-file)");
-	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+	return GPUPROJ_OK;
+}
+
+static int
+feed_init(struct csv_feed *f, const char *name, const struct import_csv_options *opt,
+	  struct gpuproj_error *err)
+{
+	memset(f, 0, sizeof(*f));
+	f->name = name;
+	f->opt = opt;
+	strbuf_init(&f->rec);
+	if (csv_init(&f->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
 		return error_set(err, GPUPROJ_E_NOMEM, name, 0, 0, "out of memory");
+	f->p_init = true;
+	f->st.t = &f->t;
+	f->st.delim = opt && opt->delim ? opt->delim : ',';
+	csv_set_delim(&f->p, f->st.delim);
+	return GPUPROJ_OK;
+}
+
+static void
+feed_free(struct csv_feed *f)
+{
+	if (f->p_init)
+		csv_free(&f->p);
+	while (f->st.n > 0)
+		free(f->st.fields[--f->st.n]);
+	free(f->st.fields);
+	import_csv_clear(&f->t);
+	strbuf_free(&f->rec);
+}
+
+/*
+ * One physical line, [pos, next), `nl` true when it ends in a line break.
+ * `end` is the end of the input in buffer mode (records are scanned in
+ * place), unused when records are copied.
+ */
+static int
+feed_line(struct csv_feed *f, const char *pos, const char *next, bool nl, const char *end,
+	  struct gpuproj_error *err)
+{
+	const struct import_csv_options *opt = f->opt;
+	const char *q;
+	size_t done;
+
+	f->lineno++;
+	if (!nl)
+		f->t.last_line_open = f->lineno;
+	if (!f->in_quotes) {
+		size_t l = (size_t)((nl ? next - 1 : next) - pos);
+
+		if (l > 0 && pos[l - 1] == '\r')
+			l--;
+		if (is_blank(pos, l))
+			return GPUPROJ_OK;
+		if (opt && opt->skip_line && opt->skip_line(opt->userdata, pos, l, f->lineno)) {
+			f->t.n_skipped++;
+			return GPUPROJ_OK;
+		}
+		f->st.rec_start = pos;
+		f->st.rec_line = f->lineno;
+		f->rec.len = 0;
+	}
+	/* A NUL would end the field early: refuse it, where it is. */
+	q = memchr(pos, '\0', (size_t)(next - pos));
+	if (q)
+		return error_set(err, GPUPROJ_E_PARSE, f->name, f->lineno, (int)(q - pos) + 1,
+				 "a NUL byte: not a text CSV file (binary data, or a file damaged "
+				 "on the way)");
+	for (q = pos; q < next; q++) {
+		if (*q == '"')
+			f->in_quotes = !f->in_quotes;
+	}
+	if (!nl)
+		f->t.unterminated_line = f->st.rec_line;
+	if (f->copy_records) {
+		/* The record's lines are kept until it ends: its columns come from them. */
+		strbuf_appendn(&f->rec, pos, (size_t)(next - pos));
+		if (f->rec.oom)
+			return error_set(err, GPUPROJ_E_NOMEM, f->name, f->lineno, 0, "out of memory");
+		f->st.rec_start = f->rec.buf;
+		f->st.end = f->rec.buf + f->rec.len;
+	} else {
+		f->st.end = end;
+	}
+	done = csv_parse(&f->p, pos, (size_t)(next - pos), on_field, on_record, &f->st);
+	if (f->st.row_status)
+		return f->st.row_status;
+	if (f->st.oom)
+		return error_set(err, GPUPROJ_E_NOMEM, f->name, f->lineno, 0, "out of memory");
+	if (done != (size_t)(next - pos)) {
+		if (csv_error(&f->p) == CSV_EPARSE)
+			return error_set(err, GPUPROJ_E_PARSE, f->name, f->lineno, (int)done + 1,
+					 "malformed CSV: a quote inside an unquoted field, or text "
+					 "after a closing quote");
+		return error_set(err, GPUPROJ_E_NOMEM, f->name, f->lineno, 0, "out of memory");
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+feed_finish(struct csv_feed *f, struct gpuproj_error *err)
+{
+	if (csv_fini(&f->p, on_field, on_record, &f->st) != 0) {
+		if (csv_error(&f->p) == CSV_EPARSE)
+			return error_set(err, GPUPROJ_E_PARSE, f->name, f->st.rec_line, 0,
+					 "malformed CSV: a quoted field that starts on this line is "
+					 "never closed");
+		return error_set(err, GPUPROJ_E_NOMEM, f->name, f->lineno, 0, "out of memory");
+	}
+	if (f->st.row_status)
+		return f->st.row_status;
+	if (f->st.oom)
+		return error_set(err, GPUPROJ_E_NOMEM, f->name, f->lineno, 0, "out of memory");
+	f->t.n_lines = f->lineno;
+	return GPUPROJ_OK;
+}
+
+int
+import_csv_read_buffer(const char *text, size_t len, const char *name,
+		       const struct import_csv_options *opt, struct import_csv *ret,
+		       struct gpuproj_error *err)
+{
+	const char *pos = text, *end = text + len;
+	struct csv_feed f;
+	int status;
+
+	if ((status = check_utf16(text, len, name, err)))
+		return status;
+	if ((status = feed_init(&f, name, opt, err)))
+		return status;
 	/* A UTF-8 byte order mark (Windows editors and shells add one). */
 	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
 		pos += 3;
-	st.t = &t;
-	st.end = end;
-	st.delim = opt && opt->delim ? opt->delim : ',';
-	csv_set_delim(&p, st.delim);
-
 	while (pos < end) {
 		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
 		const char *next = nl ? nl + 1 : end;
-		const char *q;
-		size_t done;
 
-		lineno++;
-		if (!nl)
-			t.last_line_open = lineno;
-		if (!in_quotes) {
-			size_t l = (size_t)((nl ? nl : end) - pos);
-
-			if (l > 0 && pos[l - 1] == '\r')
-				l--;
-			if (is_blank(pos, l)) {
-				pos = next;
-				continue;
-			}
-			if (opt && opt->skip_line &&
-			    opt->skip_line(opt->userdata, pos, l, lineno)) {
-				t.n_skipped++;
-				pos = next;
-				continue;
-			}
-			st.rec_start = pos;
-			st.rec_line = lineno;
-		}
-		/* A NUL would end the field early: refuse it, where it is. */
-		q = memchr(pos, '\0', (size_t)(next - pos));
-		if (q) {
-			status = error_set(err, GPUPROJ_E_PARSE, name, lineno, (int)(q - pos) + 1,
-					   "a NUL byte: not a text CSV file (binary data, or a "
-					   "file damaged on the way)");
+		if ((status = feed_line(&f, pos, next, nl != NULL, end, err)))
 			goto out;
-		}
-		for (q = pos; q < next; q++) {
-			if (*q == '"')
-				in_quotes = !in_quotes;
-		}
-		if (!nl)
-			t.unterminated_line = st.rec_line;
-		done = csv_parse(&p, pos, (size_t)(next - pos), on_field, on_record, &st);
-		if (st.oom) {
-			status = error_set(err, GPUPROJ_E_NOMEM, name, lineno, 0, "out of memory");
-			goto out;
-		}
-		if (done != (size_t)(next - pos)) {
-			if (csv_error(&p) == CSV_EPARSE)
-				status = error_set(err, GPUPROJ_E_PARSE, name, lineno,
-						   (int)done + 1, "malformed CSV: a quote inside "
-						   "an unquoted field, or text after a closing "
-						   "quote");
-			else
-				status = error_set(err, GPUPROJ_E_NOMEM, name, lineno, 0,
-						   "out of memory");
-			goto out;
-		}
 		pos = next;
 	}
-	if (csv_fini(&p, on_field, on_record, &st) != 0) {
-		if (csv_error(&p) == CSV_EPARSE)
-			status = error_set(err, GPUPROJ_E_PARSE, name, st.rec_line, 0,
-					   "malformed CSV: a quoted field that starts on this line "
-					   "is never closed");
-		else
-			status = error_set(err, GPUPROJ_E_NOMEM, name, lineno, 0, "out of memory");
+	if ((status = feed_finish(&f, err)))
 		goto out;
-	}
-	if (st.oom) {
-		status = error_set(err, GPUPROJ_E_NOMEM, name, lineno, 0, "out of memory");
-		goto out;
-	}
-	t.n_lines = lineno;
-	*ret = t;
-	memset(&t, 0, sizeof(t));
+	*ret = f.t;
+	memset(&f.t, 0, sizeof(f.t));
 out:
-	csv_free(&p);
-	while (st.n > 0)
-		free(st.fields[--st.n]);
-	free(st.fields);
-	import_csv_clear(&t);
+	feed_free(&f);
+	return status;
+}
+
+int
+import_csv_stream_file(const char *path, const struct import_csv_options *opt,
+		       int (*on_row)(void *userdata, const struct import_csv_row *row,
+				     const struct import_csv *info),
+		       void *userdata, struct import_csv *ret_info, struct gpuproj_error *err)
+{
+	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	struct file_reader rd;
+	struct csv_feed f;
+	char *buf = NULL;
+	size_t len = 0, cap = (size_t)1 << 16, start = 0;
+	bool first = true, eof = false;
+	int status;
+
+	if ((status = file_reader_open(&rd, path, 0, NULL, err)))
+		return status;
+	if ((status = feed_init(&f, name, opt, err)))
+		goto out;
+	f.copy_records = true;
+	f.st.on_row = on_row;
+	f.st.row_userdata = userdata;
+	buf = malloc(cap);
+	if (!buf) {
+		status = error_set(err, GPUPROJ_E_NOMEM, name, 0, 0, "out of memory");
+		goto out;
+	}
+	while (!eof) {
+		ssize_t n;
+		const char *pos, *end;
+
+		/* Keep the partial line at the front; make room for more. */
+		if (start) {
+			memmove(buf, buf + start, len - start);
+			len -= start;
+			start = 0;
+		}
+		if (cap - len < ((size_t)1 << 15)) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				char sz[32];
+
+				status = error_set(err, GPUPROJ_E_NOMEM, name, 0, 0,
+						   "out of memory after reading %s (line %d has no "
+						   "line break yet)", format_bytes(rd.total, sz,
+										  sizeof(sz)),
+						   f.lineno + 1);
+				goto out;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = file_reader_read(&rd, buf + len, cap - len, err);
+		if (n < 0) {
+			status = err ? err->status : GPUPROJ_E_IO;
+			goto out;
+		}
+		eof = n == 0;
+		len += (size_t)n;
+		pos = buf;
+		end = buf + len;
+		if (first && (len >= 3 || eof)) {
+			first = false;
+			if ((status = check_utf16(buf, len, name, err)))
+				goto out;
+			if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0)
+				pos += 3;
+		} else if (first) {
+			continue;
+		}
+		for (;;) {
+			const char *nl = memchr(pos, '\n', (size_t)(end - pos));
+
+			if (!nl && !(eof && pos < end))
+				break;
+			if ((status = feed_line(&f, pos, nl ? nl + 1 : end, nl != NULL, NULL, err)))
+				goto out;
+			pos = nl ? nl + 1 : end;
+		}
+		start = (size_t)(pos - buf);
+	}
+	if ((status = feed_finish(&f, err)))
+		goto out;
+	file_reader_close(&rd, true);
+	if (ret_info) {
+		*ret_info = f.t;
+		memset(&f.t, 0, sizeof(f.t));
+	}
+	free(buf);
+	feed_free(&f);
+	return GPUPROJ_OK;
+out:
+	free(buf);
+	if (f.p_init)
+		feed_free(&f);
+	file_reader_close(&rd, false);
 	return status;
 }
 
@@ -513,7 +739,7 @@ import_parse_scaled(const char *s, double scale, double *ret)
 	if (!clean_number(s, buf, sizeof(buf)))
 		return false;
 	errno = 0;
-	v = strtold(buf, &end);
+	v = strtold_c(buf, &end);
 	if (end == buf || errno == ERANGE)
 		return false;
 	while (isspace((unsigned char)*end))

@@ -86,6 +86,28 @@ int import_csv_read_file(const char *path, const struct import_csv_options *opt,
 int import_csv_read_buffer(const char *text, size_t len, const char *name,
 			   const struct import_csv_options *opt, struct import_csv *ret,
 			   struct gpuproj_error *err);
+/*
+ * As import_csv_read_file(), streaming: the file is read in pieces and
+ * each record is handed to on_row() as soon as it is complete, then freed
+ * (memory stays that of one record; a row the caller needs later, such as
+ * a header, it copies with import_csv_row_copy()). on_row() also gets the
+ * table's facts so far (`info`: n_rows counts this row; unterminated_line
+ * is set when this row is the file's last and has no line break). A
+ * non-zero return of on_row() stops the read and is returned (the callback
+ * fills err). The input limit and every check of import_csv_read_file()
+ * apply.
+ *
+ * @param[out] ret_info optional: the table's counts and line facts (n_rows,
+ *             n_lines, n_skipped, unterminated_line, last_line_open; no rows)
+ */
+int import_csv_stream_file(const char *path, const struct import_csv_options *opt,
+			   int (*on_row)(void *userdata, const struct import_csv_row *row,
+				     const struct import_csv *info),
+			   void *userdata, struct import_csv *ret_info, struct gpuproj_error *err);
+/* A deep copy of a row (fields and columns); NULL on ENOMEM. Free with import_csv_row_free(). */
+struct import_csv_row *import_csv_row_copy(const struct import_csv_row *r);
+/* Free a row from import_csv_row_copy(); accepts NULL. */
+void import_csv_row_free(struct import_csv_row *r);
 /* Free everything in a table and zero it; accepts a zeroed table. */
 void import_csv_clear(struct import_csv *t);
 

@@ -313,6 +313,21 @@ struct importer {
 	int ctrperm_line;                  /* a line naming ERR_NVGPUCTRPERM, or 0 */
 	int nvprof_line;                   /* a line of nvprof's ("==1234== NVPROF …"), or 0 */
 	int unterminated_line;             /* import_csv.unterminated_line */
+	/*
+	 * Streaming: rows come one at a time (import_csv_stream_file());
+	 * the header and units rows are copies; raw-layout launches, one per row,
+	 * are committed to the profile at once and freed, so memory is the
+	 * profile's, not the file's. What set_context() needs of them is kept:
+	 * the first launch, the first that names its device, and whether
+	 * others differ.
+	 */
+	struct gpuproj_profile *p;
+	bool no_dims;
+	size_t n_rows_seen;                /* rows handed to the importer, header included */
+	struct import_csv_row *header_copy, *units_copy;
+	struct launch *ctx_first, *ctx_dev;
+	bool several_devices, several_pids;
+	size_t n_committed;                /* raw launches committed as they came */
 	/* tensor metrics: the expression each was taken from first, and its shape if assumed */
 	const char *tensor_expr[GPUPROJ_M_COUNT];
 	char tensor_shape[GPUPROJ_M_COUNT][40];
@@ -968,8 +983,8 @@ launch_duration(struct importer *im, struct launch *L, double *ns, bool *have)
  * has wins. The counters are not mapped sources: they arrive as extras and
  * stay there. An instruction count is multiplied by the default FLOP per
  * instruction of the launch's compute capability (unknown: 8.0) and the
- * metric is marked assumed; the NERSC roofline recipe's export (Yang,
- * Kurth, Williams, CCPE 2020), with only sm__inst_executed_pipe_tensor.sum,
+ * metric is marked assumed; the NERSC roofline recipe's export
+ * [Yang2020], with only sm__inst_executed_pipe_tensor.sum,
  * is that case.
  */
 static int
@@ -1021,7 +1036,7 @@ commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 				size_t len = strcspn(p, "+"), j;
 				const char *star = memchr(p, '*', len), *t = star ? star + 1 : p;
 				size_t tlen = len - (size_t)(t - p);
-				double f = star ? strtod(p, NULL) : 1.0;
+				double f = star ? strtod_c(p, NULL) : 1.0;
 
 				all = false;
 				for (j = 0; j < n_found && !all; j++) {
@@ -1419,14 +1434,19 @@ commit(struct importer *im, struct gpuproj_profile *p, struct launch *L, bool *n
 static int
 set_context(struct importer *im, struct gpuproj_profile *p)
 {
-	const struct launch *dev = NULL, *first = im->launches[0];
+	const struct launch *dev = im->ctx_dev, *first = im->ctx_first;
 	int cc_major = 0, cc_minor = 0, sms = 0;
 	size_t i;
-	bool several = false;
+	bool several = im->several_devices, several_pids = im->several_pids;
 
+	/* Launches still held (the long layout): the first ones, and what differs. */
+	if (!first && im->n_launches)
+		first = im->launches[0];
 	for (i = 0; i < im->n_launches; i++) {
 		const struct launch *L = im->launches[i];
 
+		if (L->pid != first->pid)
+			several_pids = true;
 		if (!L->device)
 			continue;
 		if (!dev)
@@ -1464,15 +1484,10 @@ set_context(struct importer *im, struct gpuproj_profile *p)
 	if (gpuproj_profile_set_device(p, dev->device, NULL, NULL, cc_major, cc_minor, sms, NAN) ||
 	    gpuproj_profile_set_process(p, first->process, first->host, first->pid, -1, NULL))
 		return oom(im, 0);
-	for (i = 1; i < im->n_launches; i++) {
-		if (im->launches[i]->pid != first->pid) {
-			if (import_summary_warn(&im->sum, "%s: launches from several processes; "
+	if (several_pids && import_summary_warn(&im->sum, "%s: launches from several processes; "
 						"the profile names the first, pid %" PRId64,
 						im->path, first->pid))
-				return oom(im, 0);
-			break;
-		}
-	}
+		return oom(im, 0);
 	return GPUPROJ_OK;
 }
 
@@ -1764,36 +1779,109 @@ raw_row(struct importer *im, const struct import_csv_row *row)
 	return GPUPROJ_OK;
 }
 
-static int
-read_rows(struct importer *im, const struct import_csv *t)
+static int commit(struct importer *im, struct gpuproj_profile *p, struct launch *L, bool *no_dims);
+
+/* Remember what set_context() needs of a launch about to be freed (or kept). */
+static void
+note_context(struct importer *im, struct launch *L, bool *keep)
 {
-	size_t i = 1;
+	*keep = false;
+	if (!im->ctx_first) {
+		im->ctx_first = L;
+		*keep = true;
+	} else if (L->pid != im->ctx_first->pid) {
+		im->several_pids = true;
+	}
+	if (L->device) {
+		if (!im->ctx_dev) {
+			im->ctx_dev = L;
+			*keep = true;
+		} else if (strcmp(im->ctx_dev->device, L->device) != 0) {
+			im->several_devices = true;
+		}
+	}
+}
+
+/*
+ * A raw-layout launch is complete with its row: commit it now and free it
+ * (unless set_context() still needs it), so no launch waits in memory.
+ */
+static int
+commit_raw_launch(struct importer *im)
+{
+	struct launch *L = im->launches[im->n_launches - 1];
+	bool keep;
 	int r;
 
-	if ((r = setup_header(im, &t->rows[0])))
+	note_context(im, L, &keep);
+	r = commit(im, im->p, L, &im->no_dims);
+	if (r)
 		return r;
-	for (; i < t->n_rows; i++) {
-		const struct import_csv_row *row = &t->rows[i];
+	im->n_committed++;
+	im->n_launches--;
+	if (!keep)
+		launch_free(L);
+	return GPUPROJ_OK;
+}
 
-		if (is_header_row(im, row)) {
-			if ((r = setup_header(im, row)))
-				return r;
-			continue;
-		}
-		if (im->raw && !im->units) {
-			if (*import_csv_field(row, (size_t)im->col.id))
-				return error_set(im->err, GPUPROJ_E_PARSE, im->path, row->line, 1,
-						 "expected the units row under the header "
-						 "(\"\",\"\",…,\"nsecond\",…), which ncu "
-						 "--page raw writes");
-			im->units = row;
-			continue;
-		}
-		im->sum.rows++;
-		r = im->raw ? raw_row(im, row) : long_row(im, row);
-		if (r)
-			return r;
+static int
+on_row(void *userdata, const struct import_csv_row *row, const struct import_csv *info)
+{
+	struct importer *im = userdata;
+	size_t before;
+	int r;
+
+	im->unterminated_line = info->unterminated_line;
+	if (im->n_rows_seen++ == 0) {
+		/* As when the file was read whole: an nvprof export is said before its header. */
+		if (im->nvprof_line && !im->header_seen)
+			return error_set(im->err, GPUPROJ_E_PARSE, im->path, im->nvprof_line, 0,
+					 "an nvprof export, not Nsight Compute's: import it with "
+					 "`gpuproj import nvprof %s -o OUT.json`", im->path);
+		goto header;
 	}
+	if (is_header_row(im, row))
+		goto header;
+	if (im->raw && !im->units) {
+		if (*import_csv_field(row, (size_t)im->col.id))
+			return error_set(im->err, GPUPROJ_E_PARSE, im->path, row->line, 1,
+					 "expected the units row under the header "
+					 "(\"\",\"\",…,\"nsecond\",…), which ncu "
+					 "--page raw writes");
+		import_csv_row_free(im->units_copy);
+		if (!(im->units_copy = import_csv_row_copy(row)))
+			return oom(im, row->line);
+		im->units = im->units_copy;
+		return GPUPROJ_OK;
+	}
+	im->sum.rows++;
+	before = im->n_launches;
+	r = im->raw ? raw_row(im, row) : long_row(im, row);
+	if (!r && im->raw && im->n_launches > before)
+		r = commit_raw_launch(im);
+	return r;
+header:
+	{
+		struct import_csv_row *copy = import_csv_row_copy(row);
+
+		if (!copy)
+			return oom(im, row->line);
+		r = setup_header(im, copy);
+		/* The header in use stays; a refused one goes. */
+		if (im->header == copy) {
+			import_csv_row_free(im->header_copy);
+			im->header_copy = copy;
+		} else {
+			import_csv_row_free(copy);
+		}
+		return r;
+	}
+}
+
+/* After the last row: a file without any launch row. */
+static int
+check_rows(struct importer *im)
+{
 	if (im->sum.rows == 0)
 		return error_set(im->err, GPUPROJ_E_PARSE, im->path,
 				 (im->units ? im->units : im->header)->line, 0,
@@ -1824,6 +1912,13 @@ importer_clear(struct importer *im)
 	for (i = 0; i < im->n_launches; i++)
 		launch_free(im->launches[i]);
 	free(im->launches);
+	/* Kept for set_context() after their commit (never in launches[] then). */
+	if (im->ctx_dev && im->ctx_dev != im->ctx_first)
+		launch_free(im->ctx_dev);
+	launch_free(im->ctx_first);
+	import_csv_row_free(im->header_copy);
+	import_csv_row_free(im->units_copy);
+	gpuproj_profile_free(im->p);
 	import_strmap_clear(&im->launch_map);
 	import_strmap_clear(&im->source_map);
 	for (i = 0; i < im->names.n; i++)
@@ -1900,12 +1995,20 @@ gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
 	im.err = reterr;
 	if ((r = build_source_map(&im)))
 		goto out;
+	im.p = gpuproj_profile_new();
+	if (!im.p) {
+		r = oom(&im, 0);
+		goto out;
+	}
 	opt.skip_line = skip_line;
 	opt.userdata = &im;
-	if ((r = import_csv_read_file(path, &opt, &t, reterr)))
+	/* Row by row: memory is the profile's, not the file's. */
+	r = import_csv_stream_file(path, &opt, on_row, &im, &t, reterr);
+	/* What the file as a whole says (counters not readable, nvprof's) comes first. */
+	if (r && !(im.ctrperm_line && im.n_rows_seen <= 1) && !(im.nvprof_line && !im.header_seen))
 		goto out;
-	im.unterminated_line = t.unterminated_line;
-	if (im.ctrperm_line && t.n_rows <= 1) {
+	t.n_rows = im.n_rows_seen;
+	if (im.ctrperm_line && t.n_rows <= 1 && im.n_rows_seen <= 1) {
 		r = error_set(reterr, GPUPROJ_E_PARSE, path, im.ctrperm_line, 0,
 			      "ncu could not read the GPU's performance counters "
 			      "(ERR_NVGPUCTRPERM: profiling is restricted to administrators), so "
@@ -1939,19 +2042,16 @@ gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
 				      "an Nsight Compute CSV export (ncu --csv)");
 		goto out;
 	}
-	if ((r = read_rows(&im, &t)))
+	if ((r = check_rows(&im)))
 		goto out;
-
-	p = gpuproj_profile_new();
-	if (!p) {
-		r = oom(&im, 0);
-		goto out;
-	}
+	p = im.p;
+	im.p = NULL;
+	no_dims = im.no_dims;
 	for (i = 0; i < im.n_launches; i++) {
 		if ((r = commit(&im, p, im.launches[i], &no_dims)))
 			goto out;
 	}
-	im.sum.launches = im.n_launches;
+	im.sum.launches = im.n_launches + im.n_committed;
 	if ((r = set_context(&im, p)))
 		goto out;
 	if (no_dims && (r = warn_no_geometry(&im, p)))

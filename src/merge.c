@@ -15,6 +15,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -124,6 +125,12 @@ struct seen_rank {
 	char *label;
 };
 
+/* Processes without a rank, by "HOST:PID", with the file each came from. */
+struct seen_proc {
+	char *id;            /* NULL = empty slot */
+	char *label;
+};
+
 struct gpuproj_merge {
 	struct gpuproj_merge_options opt;
 	struct gpuproj_profile *out;
@@ -138,6 +145,11 @@ struct gpuproj_merge {
 	uint64_t ranks;      /* ranks merged */
 	struct seen_rank *seen;
 	size_t n_seen, nseen_slots;
+	struct seen_proc *procs;
+	size_t n_procs, nproc_slots;
+	/* What --force let through, one clause each (attribute "merge_forced"). */
+	struct strbuf forced;
+	bool warned_live;
 	/* What the first rank that says fixed. */
 	char *app, *app_label;
 	char *gpu_name, *gpu_target, *gpu_label;
@@ -293,6 +305,70 @@ seen_add(struct gpuproj_merge *m, int64_t rank, const char *label)
 	return GPUPROJ_OK;
 }
 
+static size_t
+str_hash(const char *s, size_t mask)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (size_t)h & mask;
+}
+
+static const struct seen_proc *
+proc_find(const struct gpuproj_merge *m, const char *id)
+{
+	size_t h;
+
+	if (!m->nproc_slots)
+		return NULL;
+	for (h = str_hash(id, m->nproc_slots - 1); m->procs[h].id;
+	     h = (h + 1) & (m->nproc_slots - 1)) {
+		if (strcmp(m->procs[h].id, id) == 0)
+			return &m->procs[h];
+	}
+	return NULL;
+}
+
+static int
+proc_add(struct gpuproj_merge *m, const char *id, const char *label)
+{
+	size_t h, i;
+
+	if (proc_find(m, id))
+		return GPUPROJ_OK;
+	if ((m->n_procs + 1) * 2 > m->nproc_slots) {
+		size_t n = m->nproc_slots ? m->nproc_slots * 2 : 64;
+		struct seen_proc *np = calloc(n, sizeof(*np));
+
+		if (!np)
+			return GPUPROJ_E_NOMEM;
+		for (i = 0; i < m->nproc_slots; i++) {
+			if (!m->procs[i].id)
+				continue;
+			for (h = str_hash(m->procs[i].id, n - 1); np[h].id; h = (h + 1) & (n - 1))
+				;
+			np[h] = m->procs[i];
+		}
+		free(m->procs);
+		m->procs = np;
+		m->nproc_slots = n;
+	}
+	for (h = str_hash(id, m->nproc_slots - 1); m->procs[h].id;
+	     h = (h + 1) & (m->nproc_slots - 1))
+		;
+	m->procs[h].id = strdup(id);
+	m->procs[h].label = strdup(label);
+	if (!m->procs[h].id || !m->procs[h].label) {
+		free(m->procs[h].id);
+		free(m->procs[h].label);
+		m->procs[h].id = NULL;
+		return GPUPROJ_E_NOMEM;
+	}
+	m->n_procs++;
+	return GPUPROJ_OK;
+}
+
 int
 gpuproj_merge_new(const struct gpuproj_merge_options *opt, struct gpuproj_merge **ret)
 {
@@ -331,6 +407,12 @@ gpuproj_merge_free(struct gpuproj_merge *m)
 			free(m->seen[i].label);
 	}
 	free(m->seen);
+	for (i = 0; i < m->nproc_slots; i++) {
+		free(m->procs[i].id);
+		free(m->procs[i].label);
+	}
+	free(m->procs);
+	strbuf_free(&m->forced);
 	free(m->app);
 	free(m->app_label);
 	free(m->gpu_name);
@@ -365,18 +447,146 @@ app_name(const struct gpuproj_process_info *pr)
 static void
 warn(struct gpuproj_merge *m, const char *fmt, ...) GPUPROJ_PRINTF(2, 3);
 
+/*
+ * A difference merged anyway (--force): said through opt.warn, and kept
+ * for the job profile's "merge_forced" attribute, which gate and report
+ * show (the trace of what was forced outlives the command's stderr).
+ */
 static void
 warn(struct gpuproj_merge *m, const char *fmt, ...)
 {
 	char msg[GPUPROJ_ERROR_MSG_SIZE];
 	va_list ap;
 
-	if (!m->opt.warn)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	m->opt.warn(m->opt.warn_userdata, msg);
+	strbuf_printf(&m->forced, "%s%s", m->forced.len ? "; " : "", msg);
+	if (m->opt.warn)
+		m->opt.warn(m->opt.warn_userdata, msg);
+}
+
+/*
+ * A live snapshot (libproj.so's <report>.live.json, GPUPROJ_LIVE): marked
+ * "snapshot": "live"; older ones, unmarked, are the injection's profiles
+ * without the "report" attribute every final report carries. Its launches
+ * are in the final profile too: merging both counts them twice.
+ */
+static bool
+is_live_snapshot(const struct gpuproj_profile *p)
+{
+	const char *snap = gpuproj_profile_attr(p, "snapshot");
+	const char *origin = gpuproj_profile_attr(p, "origin");
+
+	return (snap && strcmp(snap, "live") == 0) ||
+	       (origin && strcmp(origin, "injection") == 0 && !gpuproj_profile_attr(p, "report"));
+}
+
+/* "HOST:PID" of a profile without a rank (its identity in a merge), or false. */
+static bool
+proc_id(const struct gpuproj_process_info *pr, char *buf, size_t size)
+{
+	if (pr->rank >= 0 || pr->pid < 0)
+		return false;
+	snprintf(buf, size, "%s:%" PRId64, pr->host && *pr->host ? pr->host : "?", pr->pid);
+	return true;
+}
+
+/*
+ * The members of a job profile (attribute "merged_members", written by
+ * gpuproj_merge_finish()): rank numbers and ranges ("0-511,600") and
+ * processes without a rank ("HOST:PID"), comma-separated. Calls `fn` for
+ * each rank (id NULL) or process (id set); stops at the first non-zero
+ * return. GPUPROJ_E_SCHEMA for a malformed list.
+ */
+static int
+members_each(const char *list, const char *label, struct gpuproj_error *reterr,
+	     int (*fn)(void *ud, int64_t rank, const char *id), void *ud)
+{
+	const char *p = list;
+
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char tok[512];
+		char *e1, *e2;
+		long long lo, hi;
+		int r;
+
+		if (len == 0 || len >= sizeof(tok))
+			return error_set(reterr, GPUPROJ_E_SCHEMA, label, 0, 0,
+					 "attributes.merged_members: an empty or overlong member");
+		memcpy(tok, p, len);
+		tok[len] = '\0';
+		if (strchr(tok, ':')) {
+			r = fn(ud, -1, tok);
+		} else {
+			errno = 0;
+			lo = strtoll(tok, &e1, 10);
+			hi = *e1 == '-' ? strtoll(e1 + 1, &e2, 10) : lo;
+			if (*e1 == '-')
+				e1 = e2;
+			if (e1 == tok || *e1 || errno || lo < 0 || hi < lo || hi - lo > (1LL << 24))
+				return error_set(reterr, GPUPROJ_E_SCHEMA, label, 0, 0,
+						 "attributes.merged_members: '%s' is not a rank, a "
+						 "range of ranks or HOST:PID", tok);
+			for (r = 0; lo <= hi && !r; lo++)
+				r = fn(ud, (int64_t)lo, NULL);
+		}
+		if (r)
+			return r;
+		p += len + (end ? 1 : 0);
+	}
+	return GPUPROJ_OK;
+}
+
+struct member_check {
+	struct gpuproj_merge *m;
+	const char *label;
+	struct gpuproj_error *reterr;
+	bool adding;
+	bool job;            /* the input is a job profile (else a single process) */
+};
+
+static int
+member_check(void *ud, int64_t rank, const char *id)
+{
+	struct member_check *c = ud;
+	struct gpuproj_merge *m = c->m;
+	const char *other = NULL;
+	char what[320];
+
+	if (c->adding) {
+		if (id)
+			return proc_add(m, id, c->label);
+		return seen_find(m, rank) ? GPUPROJ_OK : seen_add(m, rank, c->label);
+	}
+	if (id) {
+		const struct seen_proc *sp = proc_find(m, id);
+
+		other = sp ? sp->label : NULL;
+		snprintf(what, sizeof(what), "process %s", id);
+	} else {
+		const struct seen_rank *sr = seen_find(m, rank);
+
+		other = sr ? sr->label : NULL;
+		snprintf(what, sizeof(what), "rank %" PRId64, rank);
+	}
+	if (!other)
+		return GPUPROJ_OK;
+	if (!m->opt.force)
+		return c->job ? error_set(c->reterr, GPUPROJ_E_MISMATCH, c->label, 0, 0,
+					  "holds %s, which was merged already from %s: its "
+					  "launches would count twice (pass --force to merge "
+					  "anyway)", what, other)
+			      : error_set(c->reterr, GPUPROJ_E_MISMATCH, c->label, 0, 0,
+					  "%s was merged already from %s (pass --force to merge "
+					  "anyway)", what, other);
+	if (!m->warned_rank)
+		warn(m, "%s: %s%s was merged already from %s; merged again (--force)", c->label,
+		     c->job ? "holds " : "", what, other);
+	m->warned_rank = true;
+	return GPUPROJ_OK;
 }
 
 /*
@@ -391,7 +601,6 @@ check_identity(struct gpuproj_merge *m, const struct gpuproj_profile *rank, cons
 	const struct gpuproj_process_info *pr = gpuproj_profile_process(rank);
 	const char *app = app_name(pr);
 	const char *mine = NULL, *theirs = NULL;
-	const struct seen_rank *s;
 
 	if (app && m->app && strcmp(app, m->app) != 0) {
 		if (!m->opt.force)
@@ -423,16 +632,66 @@ check_identity(struct gpuproj_merge *m, const struct gpuproj_profile *rank, cons
 			     m->gpu_label);
 		m->warned_gpu = true;
 	}
-	if (pr->rank >= 0 && (s = seen_find(m, pr->rank)) != NULL) {
+	if (is_live_snapshot(rank)) {
 		if (!m->opt.force)
 			return error_set(reterr, GPUPROJ_E_MISMATCH, label, 0, 0,
-					 "rank %" PRId64 " was merged already from %s (pass --force "
-					 "to merge anyway)", pr->rank, s->label);
-		if (!m->warned_rank)
-			warn(m, "%s: rank %" PRId64 " was merged already from %s; merged again "
-			     "(--force)", label, pr->rank, s->label);
-		m->warned_rank = true;
+					 "is a live snapshot (GPUPROJ_LIVE) of a run in progress, not "
+					 "its final profile: its launches are in the final one too "
+					 "(merge the final profiles; pass --force to merge anyway)");
+		if (!m->warned_live)
+			warn(m, "%s: a live snapshot (GPUPROJ_LIVE), not a final profile; merged "
+			     "anyway (--force)", label);
+		m->warned_live = true;
 	}
+	if (gpuproj_profile_run_info(rank)->ranks.time_ns.n > 0) {
+		/* A job profile: every rank and process it holds, against those merged. */
+		const char *members = gpuproj_profile_attr(rank, "merged_members");
+		struct member_check c = { m, label, reterr, false, true };
+		int r;
+
+		if (members && (r = members_each(members, label, reterr, member_check, &c)))
+			return r;
+		if (!members && !m->opt.force)
+			return error_set(reterr, GPUPROJ_E_MISMATCH, label, 0, 0,
+					 "is a job profile that does not record which ranks it holds "
+					 "(merged by an earlier gpuproj): overlaps with the other files "
+					 "cannot be found (merge its rank files instead; pass --force to "
+					 "merge anyway)");
+		if (!members)
+			warn(m, "%s: a job profile that does not record its ranks; merged "
+			     "anyway (--force), overlaps unchecked", label);
+	} else {
+		struct member_check c = { m, label, reterr, false, false };
+		char id[320];
+		int r;
+
+		if (pr->rank >= 0 && (r = member_check(&c, pr->rank, NULL)))
+			return r;
+		if (proc_id(pr, id, sizeof(id)) && (r = member_check(&c, -1, id)))
+			return r;
+	}
+	return GPUPROJ_OK;
+}
+
+/* Remember every rank and process `rank` holds (after check_identity()). */
+static int
+record_members(struct gpuproj_merge *m, const struct gpuproj_profile *rank, const char *label)
+{
+	const struct gpuproj_process_info *pr = gpuproj_profile_process(rank);
+	struct member_check c = { m, label, NULL, true, false };
+	const char *members = gpuproj_profile_attr(rank, "merged_members");
+	const char *forced = gpuproj_profile_attr(rank, "merge_forced");
+	char id[320];
+
+	/* What an input job profile had forced stays on the record. */
+	if (forced)
+		strbuf_printf(&m->forced, "%s%s: %s", m->forced.len ? "; " : "", label, forced);
+	if (gpuproj_profile_run_info(rank)->ranks.time_ns.n > 0)
+		return members ? members_each(members, label, NULL, member_check, &c) : GPUPROJ_OK;
+	if (pr->rank >= 0)
+		return member_check(&c, pr->rank, NULL);
+	if (proc_id(pr, id, sizeof(id)))
+		return member_check(&c, -1, id);
 	return GPUPROJ_OK;
 }
 
@@ -543,7 +802,6 @@ int
 gpuproj_merge_add(struct gpuproj_merge *m, const struct gpuproj_profile *rank, const char *label,
 		  struct gpuproj_error *reterr)
 {
-	const struct gpuproj_process_info *pr;
 	const struct gpuproj_run_info *run;
 	struct gpuproj_run_info *out_run;
 	uint64_t nranks = 1;
@@ -558,15 +816,11 @@ gpuproj_merge_add(struct gpuproj_merge *m, const struct gpuproj_profile *rank, c
 	if ((r = input_ranks(rank, label, &nranks, reterr)) ||
 	    (r = check_identity(m, rank, label, reterr)))
 		return r;
-	pr = gpuproj_profile_process(rank);
 	run = gpuproj_profile_run_info(rank);
 	merged_input = run->ranks.time_ns.n > 0;
 	/* From here on a failure is ENOMEM, which leaves the merge unusable. */
 	m->broken = true;
-	if (take_identity(m, rank, label))
-		goto nomem;
-	if (!merged_input && pr->rank >= 0 && !seen_find(m, pr->rank) &&
-	    seen_add(m, pr->rank, label))
+	if (take_identity(m, rank, label) || record_members(m, rank, label) || m->forced.oom)
 		goto nomem;
 
 	m->gen++;
@@ -639,6 +893,65 @@ nomem:
 	return error_set(reterr, GPUPROJ_E_NOMEM, label, 0, 0, "out of memory merging ranks");
 }
 
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The job's "merged_members" (members_each()): ranks as sorted ranges, then processes. */
+static int
+set_members(struct gpuproj_merge *m)
+{
+	int64_t *ranks = calloc(m->n_seen + 1, sizeof(*ranks));
+	char **ids = calloc(m->n_procs + 1, sizeof(*ids));
+	struct strbuf sb;
+	size_t i, n = 0, k = 0;
+	int r = GPUPROJ_E_NOMEM;
+
+	strbuf_init(&sb);
+	if (!ranks || !ids)
+		goto out;
+	for (i = 0; i < m->nseen_slots; i++) {
+		if (m->seen[i].rank >= 0)
+			ranks[n++] = m->seen[i].rank;
+	}
+	for (i = 0; i < m->nproc_slots; i++) {
+		if (m->procs[i].id)
+			ids[k++] = m->procs[i].id;
+	}
+	qsort(ranks, n, sizeof(*ranks), cmp_i64);
+	qsort(ids, k, sizeof(*ids), cmp_str);
+	for (i = 0; i < n;) {
+		size_t j = i;
+
+		while (j + 1 < n && ranks[j + 1] == ranks[j] + 1)
+			j++;
+		strbuf_printf(&sb, "%s%" PRId64, sb.len ? "," : "", ranks[i]);
+		if (j > i)
+			strbuf_printf(&sb, "-%" PRId64, ranks[j]);
+		i = j + 1;
+	}
+	for (i = 0; i < k; i++)
+		strbuf_printf(&sb, "%s%s", sb.len ? "," : "", ids[i]);
+	if (sb.oom)
+		goto out;
+	r = gpuproj_profile_set_attr(m->out, "merged_members", sb.len ? sb.buf : NULL);
+out:
+	strbuf_free(&sb);
+	free(ranks);
+	free(ids);
+	return r;
+}
+
 int
 gpuproj_merge_finish(struct gpuproj_merge *m, struct gpuproj_profile **ret,
 		     struct gpuproj_error *reterr)
@@ -665,7 +978,9 @@ gpuproj_merge_finish(struct gpuproj_merge *m, struct gpuproj_profile **ret,
 	run->gpu_ns = m->gpu_unknown ? NAN : m->gpu_sum;
 	run->dropped_records = m->dropped;
 	snprintf(buf, sizeof(buf), "%" PRIu64, m->ranks);
-	if (gpuproj_profile_set_attr(m->out, "merged_ranks", buf) ||
+	if (set_members(m) ||
+	    gpuproj_profile_set_attr(m->out, "merge_forced", m->forced.len ? m->forced.buf : NULL) ||
+	    gpuproj_profile_set_attr(m->out, "merged_ranks", buf) ||
 	    (!m->host_mixed && m->host &&
 	     gpuproj_profile_set_process(m->out, NULL, m->host, -1, -1, NULL)))
 		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hroof-occ — the hierarchical roofline of seed 000 (model-hroof.c, eqs.
+ * hroof-occ — the hierarchical roofline of [VanLanker2024] (model-hroof.c, eqs.
  * 1–10) with occupancy as latency hiding: Little's law on the kernel's
- * memory traffic below L1, plus the wave quantisation of seed 002's
+ * memory traffic below L1, plus the wave quantisation of [Srivastava-nd]'s
  * occupancy model (model-occupancy.c).
  *
  * Sources of the term:
@@ -64,12 +64,12 @@
  *   bandwidth does not help it, fewer resident warps or longer latency
  *   slow it in proportion;
  * - the under-one-wave case: W_t counts only the G·w warps that exist, and
- *   u_t < 1 keeps seed 000 §5.3's kernels that do not speed up on a larger
+ *   u_t < 1 keeps [VanLanker2024] §5.3's kernels that do not speed up on a larger
  *   GPU.
  * Where a GPU of the pair has no latency_ns for a level that carries
  * traffic, the Little term is skipped (hroof × wave fill) and the note says
  * so. The option occupancy_term = linear restores the previous term, hroof
- * × seed 002's O'_s/O'_t (eq. 4, O' = occupancy × wave fill).
+ * × [Srivastava-nd]'s O'_s/O'_t (eq. 4, O' = occupancy × wave fill).
  *
  * Binding on the target: "occupancy" when the Little term sets the time
  * (too few resident warps to hide the latency), else "latency" when the
@@ -271,7 +271,7 @@ compute(const struct model_ctx *c, struct gpuproj_projection *out, struct hoc *h
 	hb = out->binding;
 
 	if (c->occ_term == GPUPROJ_OCC_TERM_LINEAR) {
-		/* seed 002 eq. 4 */
+		/* [Srivastava-nd] eq. 4 */
 		out->lo_ns *= h->linear_ratio;
 		out->hi_ns *= h->linear_ratio;
 		out->point_ns *= h->linear_ratio;

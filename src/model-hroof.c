@@ -2,7 +2,7 @@
 /*
  * hroof — hierarchical roofline with kernel-specific ceilings and its
  * projection: Van Lanker, Taboada, Brunet, Trahay, "Predicting GPU kernel's
- * performance on upcoming architectures", Euro-Par 2024 (seed 000), §§2–3,
+ * performance on upcoming architectures", Euro-Par 2024 ([VanLanker2024]), §§2–3,
  * equations 1–10, as docs/internals/DESIGN.md §5 spells them out.
  *
  * Per GPU (source s or target t), per kernel k, per launch:

@@ -3,7 +3,7 @@
  * irm — instruction roofline: N. Ding and S. Williams, "An instruction
  * roofline model for GPUs", PMBS 2019, as restated for NVIDIA and AMD GPUs
  * by M. Leinhauser et al., "Metrics and design of an instruction roofline
- * model for AMD GPUs", ACM TOPC 9(1), 2022 (seed 004), §4.2, equations 1–4.
+ * model for AMD GPUs", ACM TOPC 9(1), 2022 ([Leinhauser2022]), §4.2, equations 1–4.
  *
  * Per GPU x, per kernel, per launch:
  *   inst_x   = warp-level instructions: inst.warp measured with warps of
@@ -26,7 +26,7 @@
  *   achieved = inst_s / 1e9 / T_s, G inst/s                         (eq. 4)
  *
  * Projection (DESIGN §5: the hroof ratio method on instructions instead of
- * FLOP, seed 000 eq. 9): Perf_t(l) = Perf_s / roof_s,l · roof_t,l with
+ * FLOP, [VanLanker2024] eq. 9): Perf_t(l) = Perf_s / roof_s,l · roof_t,l with
  * Perf = inst / T, so
  *   T_t(l) = T_s · (inst_t / inst_s) · roof_s,l / roof_t,l
  * for each level with traffic on the source; the interval is their range,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * naive — the baseline every model must beat (issue 9): the ratio of the
+ * naive — the baseline every model must beat: the ratio of the
  * datasheet rooflines of source and target, with the datasheet FP32 FMA
  * peak and the datasheet DRAM bandwidth and nothing else.
  *

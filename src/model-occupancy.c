@@ -2,15 +2,15 @@
 /*
  * occupancy — occupancy-aware roofline transfer: Srivastava, Naha, Gupta,
  * Rao, "Cross-GPU Performance Prediction Using Analytical Models and
- * Machine Learning" (seed 002), §4.1–5.3, Algorithm 1, equations 4–12,
- * plus wave quantisation for the under-used GPUs of seed 000 §5.3.
+ * Machine Learning" ([Srivastava-nd]), §4.1–5.3, Algorithm 1, equations 4–12,
+ * plus wave quantisation for the under-used GPUs of [VanLanker2024] §5.3.
  *
  * Per GPU x (source s, target t), per kernel, per launch:
  *   O_x      = B_x·w / M_x, theoretical occupancy (§4.1.2; B_x blocks per SM
  *              from registers with allocation granularity, shared memory
  *              with granularity and the per-block reservation, threads and
  *              the hardware block limit: occupancy.h, the CUDA rules)
- *   C_x      = Perf^mix of the kernel's instruction mix (seed 000 eq. 2:
+ *   C_x      = Perf^mix of the kernel's instruction mix ([VanLanker2024] eq. 2:
  *              "Peak Compute" of the precision the kernel uses; max_gflops
  *              where measured, else peak_gflops — §5.4's sustained values)
  *   BW_x     = bw_gbs.dram
@@ -27,7 +27,7 @@
  *
  * Wave quantisation (our addition; the seed assumes "steady state
  * dominates" and names "tail effects" and under-use as where it breaks;
- * seed 000 §5.3 shows kernels that "do not benefit from running on powerful
+ * [VanLanker2024] §5.3 shows kernels that "do not benefit from running on powerful
  * GPUs due to their lack of parallelism"). The transfer uses the
  * effective occupancy O'_x = O_x·u_x, with the wave fill
  * u_x = G / (waves_x·n_x), waves_x = ⌈G / n_x⌉ for a grid of G blocks and

@@ -60,7 +60,26 @@ typedef int (*model_project_fn)(const struct model_ctx *c, struct gpuproj_projec
 typedef int (*model_details_fn)(const struct model_ctx *c, struct gpuproj_model_details *out);
 typedef void (*model_needs_fn)(const struct gpuproj_kernel *k, struct model_missing *out);
 
-/* seed 000, eqs. 1–10 (model-hroof.c); hroof-occ needs what hroof needs */
+/*
+ * A model of the registry (model-registry.c); opaque outside the model
+ * files (include/gpuproj/model.h).
+ */
+struct gpuproj_model {
+	const char *name;
+	const char *summary;
+	model_project_fn project;
+	model_details_fn details;
+	model_needs_fn needs;    /* the kernel inputs it lacks (model-private.h) */
+	bool coarse;             /* gpuproj_model_is_coarse() */
+	/*
+	 * NULL: the model puts tensor work on the tensor pipes;
+	 * else what it does with it instead, appended to the note of a kernel
+	 * with tensor work ("tensor work 91% of FLOP not modelled: ...").
+	 */
+	const char *tensor_unmodelled;
+};
+
+/* [VanLanker2024], eqs. 1–10 (model-hroof.c); hroof-occ needs what hroof needs */
 int hroof_project(const struct model_ctx *c, struct gpuproj_projection *out);
 /*
  * The largest stand-alone time of a kernel on a GPU (s): FLOP/Perf^ceil
@@ -72,15 +91,15 @@ int hroof_project_ceil(const struct model_ctx *c, struct gpuproj_projection *out
 		       struct gpuproj_hroof *s, struct gpuproj_hroof *t);
 int hroof_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void hroof_needs(const struct gpuproj_kernel *k, struct model_missing *out);
-/* seed 002, Algorithm 1, eqs. 4–12 + waves (model-occupancy.c) */
+/* [Srivastava-nd], Algorithm 1, eqs. 4–12 + waves (model-occupancy.c) */
 int occupancy_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int occupancy_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void occupancy_needs(const struct gpuproj_kernel *k, struct model_missing *out);
-/* seed 003, formulas 2–19 (model-quant.c) */
+/* [Konstantinidis2017], formulas 2–19 (model-quant.c) */
 int quant_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int quant_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void quant_needs(const struct gpuproj_kernel *k, struct model_missing *out);
-/* seed 004, eqs. 1–4 + the hroof ratio method (model-irm.c) */
+/* [Leinhauser2022], eqs. 1–4 + the hroof ratio method (model-irm.c) */
 int irm_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int irm_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void irm_needs(const struct gpuproj_kernel *k, struct model_missing *out);
@@ -122,7 +141,7 @@ int model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target 
 /*
  * Every model gpuproj knows, the registry's (gpuproj_model_at()) then the
  * baselines found only by name (gpuproj_model_find()): a dense index for
- * tables such as interval.c's.
+ * tables such as model-interval.c's.
  */
 size_t model_index_count(void);
 /* The index of m (< model_index_count()), or model_index_count() when unknown. */
@@ -151,7 +170,7 @@ int model_tensor_work(const struct gpuproj_kernel *k, const struct gpuproj_targe
 		      struct model_tensor *out, char *why, size_t whylen);
 
 /*
- * FLOP per launch (DESIGN §3) and Perf^mix (seed 000 eq. 2: the
+ * FLOP per launch (DESIGN §3) and Perf^mix ([VanLanker2024] eq. 2: the
  * instruction-count-weighted mean of the GPU's FLOP/s for each precision
  * and op kind present), FLOP/s; *ret_mix = 0 when FLOP = 0. Returns
  * GPUPROJ_OK, GPUPROJ_E_MISSING (no inst.fp* metric: the kernel lacks

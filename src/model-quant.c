@@ -112,7 +112,7 @@ static const enum gpuproj_metric quant_metrics[] = {
 /*
  * What formulas 2–10 read: the instruction classes and DRAM bytes, and the
  * FMA count of the kernel's type (K_type fp64 or fp32, decided by M_fp64
- * and M_fp32: seed 003 §3.1).
+ * and M_fp32: [Konstantinidis2017] §3.1).
  */
 void
 quant_needs(const struct gpuproj_kernel *k, struct model_missing *out)

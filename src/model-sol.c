@@ -6,7 +6,7 @@
  * throughput as a percentage of the source GPU's peak ("DRAM Throughput",
  * "L2 Cache Throughput", "L1/TEX Cache Throughput", "Compute (SM)
  * Throughput"; GPUPROJ_SOL_* in model.h), but no per-level byte and no FP
- * instruction count, so hroof (seed 000) cannot run.
+ * instruction count, so hroof ([VanLanker2024]) cannot run.
  *
  * What the percentages give, per launch, on the source s (T_s the measured
  * mean duration, C_s,x the source's ceiling of resource x in targets.yaml):
@@ -18,7 +18,7 @@
  *     pipe is f_c · P_s · T_s, with P the FP32 FMA rate (max_gflops where
  *     measured, else peak_gflops): SM pipes scale with SMs × lanes × clock,
  *     which the FP32 rate measures.
- * Projection: hroof's ratio method (seed 000 eq. 9) with these bytes and
+ * Projection: hroof's ratio method ([VanLanker2024] eq. 9) with these bytes and
  * this work against plain ceilings (eq. 1 with BW^ceil = BW, no
  * kernel-specific ceilings of eqs. 6–7: the levels' traffic is not known
  * separately enough):
@@ -29,7 +29,7 @@
  * [lo, hi] spans the remaining levels and the point is its midpoint, as in
  * hroof. Binding resource on the target: the largest of f_x·BW_s,x/BW_t,x
  * and f_c·P_s/P_t. When the launch geometry is known, the projection is
- * multiplied by the occupancy term of hroof-occ (seed 002 eq. 4 with wave
+ * multiplied by the occupancy term of hroof-occ ([Srivastava-nd] eq. 4 with wave
  * fill, O'_s/O'_t), as the default model does; without it, not (the note
  * says so).
  *
@@ -188,7 +188,7 @@ sol_compute(const struct model_ctx *c, struct sol *s, char *why, size_t whylen)
 		s->binding = GPUPROJ_BOUND_COMPUTE;
 	s->point = 0.5 * (s->lo + s->hi);
 
-	/* The default model's occupancy term (seed 002 eq. 4), when the geometry is known. */
+	/* The default model's occupancy term ([Srivastava-nd] eq. 4), when the geometry is known. */
 	if (gpuproj_kernel_geometry_known(c->k)) {
 		r = model_occ_waves(c->k, c->src, c->waves, &s->occ_s, why, whylen);
 		if (r == GPUPROJ_OK)

@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@
 
 #include "profile-json.h"
 #include "profile-private.h"
-#include "report-common.h"
+#include "util-escape.h"
 #include "util.h"
 
 /* ---- writing ---- */
@@ -150,8 +151,30 @@ kernel_to_json(const struct gpuproj_kernel *k)
 	return o;
 }
 
+static json_t *profile_to_json_ex(const struct gpuproj_profile *p, bool kernels,
+				  struct gpuproj_error *reterr);
+
 json_t *
 profile_to_json(const struct gpuproj_profile *p, struct gpuproj_error *reterr)
+{
+	return profile_to_json_ex(p, true, reterr);
+}
+
+json_t *
+profile_to_json_head(const struct gpuproj_profile *p, struct gpuproj_error *reterr)
+{
+	return profile_to_json_ex(p, false, reterr);
+}
+
+json_t *
+profile_kernel_json(const struct gpuproj_profile *p, size_t i)
+{
+	return kernel_to_json(gpuproj_profile_at(p, i));
+}
+
+static json_t *
+profile_to_json_ex(const struct gpuproj_profile *p, bool with_kernels,
+		   struct gpuproj_error *reterr)
 {
 	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
 	const struct gpuproj_process_info *pr = gpuproj_profile_process(p);
@@ -270,9 +293,16 @@ profile_to_json(const struct gpuproj_profile *p, struct gpuproj_error *reterr)
 		bad |= json_object_set_new(jrun, "ranks", ranks_to_json(&run->ranks, "kernel_ns"));
 	bad |= json_object_set_new(root, "run", jrun);
 
-	for (i = 0; i < gpuproj_profile_count(p); i++)
-		bad |= json_array_append_new(kernels, kernel_to_json(gpuproj_profile_at(p, i)));
-	bad |= json_object_set_new(root, "kernels", kernels);
+	if (with_kernels) {
+		for (i = 0; i < gpuproj_profile_count(p); i++)
+			bad |= json_array_append_new(kernels,
+						     kernel_to_json(gpuproj_profile_at(p, i)));
+		bad |= json_object_set_new(root, "kernels", kernels);
+	} else {
+		/* Written one kernel at a time (json_stream()). */
+		json_decref(kernels);
+		bad |= json_object_set_new(root, "kernels", json_stream_placeholder(0));
+	}
 	if (gpuproj_profile_timeline(p))
 		bad |= json_object_set_new(root, "timeline", timeline_to_json(p));
 	if (bad) {
@@ -293,7 +323,7 @@ gpuproj_profile_save(const struct gpuproj_profile *p, const char *path,
 
 	if (!p || !path)
 		return error_set(reterr, GPUPROJ_E_INVAL, path, 0, 0, "invalid argument");
-	root = profile_to_json(p, reterr ? reterr : &local);
+	root = profile_to_json_head(p, reterr ? reterr : &local);
 	if (!root) {
 		r = reterr ? reterr->status : local.status;
 		/* Name the file the profile was not written to. */
@@ -301,21 +331,65 @@ gpuproj_profile_save(const struct gpuproj_profile *p, const char *path,
 			snprintf(reterr->file, sizeof(reterr->file), "%s", path);
 		return r;
 	}
-	r = json_save_atomic(root, path, reterr);
+	r = profile_stream_save(root, p, path, reterr);
 	json_decref(root);
 	return r;
 }
 
+int
+profile_kernel_write(FILE *f, void *userdata, size_t i, size_t indent)
+{
+	json_t *v = profile_kernel_json(userdata, i);
+	int r;
+
+	if (!v)
+		return GPUPROJ_E_NOMEM;
+	r = json_stream_value(f, v, indent);
+	json_decref(v);
+	return r;
+}
+
+int
+profile_stream_save(json_t *root, const struct gpuproj_profile *p, const char *path,
+		    struct gpuproj_error *reterr)
+{
+	struct file_tmp t;
+	FILE *f;
+	int r;
+
+	/*
+	 * Kernel by kernel into the temporary file: the JSON of a
+	 * profile of 100,000 kernels is never a tree, nor a text, in memory.
+	 */
+	if ((r = file_tmp_open(&t, path, 0, reterr)))
+		return r;
+	f = file_tmp_stream(&t);
+	if (!f) {
+		file_tmp_abort(&t);
+		return error_set(reterr, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
+	}
+	{
+		struct json_stream_array k = { gpuproj_profile_count(p), profile_kernel_write,
+					       (void *)p };
+
+		r = json_stream(f, root, 0, &k, 1);
+		if (!r && fputc('\n', f) == EOF)
+			r = GPUPROJ_E_IO;
+	}
+	if (r) {
+		int e = errno;
+
+		file_tmp_abort(&t);
+		return r == GPUPROJ_E_IO ? error_set(reterr, r, path, 0, 0, "write error: %s",
+						     strerror(e))
+					 : error_set(reterr, r, path, 0, 0, "out of memory encoding "
+						     "JSON");
+	}
+	return file_tmp_commit(&t, NULL, reterr);
+}
+
 /* ---- reading ---- */
 
-struct profile_reader {
-	const char *file;
-	const char *text;	/* the JSON text, for the position of a schema error */
-	size_t len;
-	struct gpuproj_error *err;
-	char **scratch;		/* strings decoded from *_hex members, freed after the load */
-	size_t n_scratch, cap_scratch;
-};
 
 static void
 reader_clear(struct profile_reader *rd)
@@ -329,22 +403,16 @@ reader_clear(struct profile_reader *rd)
 	rd->n_scratch = rd->cap_scratch = 0;
 }
 
+/* The reader's errors (profile-json-reader.c), by their short names. */
 static int
 nomem(struct profile_reader *rd)
 {
-	return error_set(rd->err, GPUPROJ_E_NOMEM, rd->file, 0, 0, "out of memory");
+	return profile_reader_nomem(rd);
 }
 
 static int
 bad(struct profile_reader *rd, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3, 4);
-static int badv(struct profile_reader *rd, const char *path, const char *fmt, va_list ap)
-	GPUPROJ_PRINTF(3, 0);
 
-/*
- * A schema error at PATH, with the line and column of what it is about
- * (json_locate): the value at PATH, or, when the message begins with a
- * quoted member name ("'cc' must be ..."), that member's value.
- */
 static int
 bad(struct profile_reader *rd, const char *path, const char *fmt, ...)
 {
@@ -352,45 +420,9 @@ bad(struct profile_reader *rd, const char *path, const char *fmt, ...)
 	int r;
 
 	va_start(ap, fmt);
-	r = badv(rd, path, fmt, ap);
+	r = profile_reader_badv(rd, path, fmt, ap);
 	va_end(ap);
 	return r;
-}
-
-int
-profile_reader_bad(struct profile_reader *rd, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = badv(rd, path, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-int
-profile_reader_nomem(struct profile_reader *rd)
-{
-	return nomem(rd);
-}
-
-static int
-badv(struct profile_reader *rd, const char *path, const char *fmt, va_list ap)
-{
-	char msg[GPUPROJ_ERROR_MSG_SIZE], member[128] = "";
-	int line = 0, col = 0;
-
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (rd->text) {
-		const char *end = msg[0] == '\'' ? strchr(msg + 1, '\'') : NULL;
-
-		if (end && (size_t)(end - msg - 1) < sizeof(member))
-			snprintf(member, sizeof(member), "%.*s", (int)(end - msg - 1), msg + 1);
-		json_locate(rd->text, rd->len, strcmp(path, "(top level)") == 0 ? "" : path,
-			    member[0] ? member : NULL, &line, &col);
-	}
-	return error_set(rd->err, GPUPROJ_E_SCHEMA, rd->file, line, col, "%s: %s", path, msg);
 }
 
 /*
@@ -1066,32 +1098,329 @@ locate_validate_error(const char *text, size_t len, struct gpuproj_error *err)
 		json_locate_error(text, len, err->message, (size_t)(sp - err->message), err);
 }
 
+/* ---- reading a large profile one kernel at a time ---- */
+
+/*
+ * A profile's JSON as a tree in jansson takes about 7 times its text (a
+ * 108 MB profile of 100,000 kernels: 760 MB), so the loader parses the
+ * top level without its two big arrays, then each kernel (and each stored
+ * projection, only to check it) on its own. A structural scan first finds
+ * where they are and checks everything jansson could only see whole:
+ * commas, brackets, nesting depth, text after the root. Whatever the scan
+ * does not accept is parsed whole, as before, for jansson's own error.
+ */
+#define SPLIT_MAX_DEPTH 2048 /* jansson's JSON_PARSER_MAX_DEPTH */
+
+struct span {
+	size_t start, end; /* [start, end) */
+};
+
+struct split {
+	struct span kernels, projections;      /* the two arrays' values, or zero */
+	struct span *elems;                    /* the kernels' elements */
+	size_t n_elems, cap_elems;
+	struct span *pelems;                   /* the projections' elements */
+	size_t n_pelems, cap_pelems;
+	bool nomem;
+};
+
+static size_t
+sk_ws(const char *t, size_t n, size_t i)
+{
+	while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+		i++;
+	return i;
+}
+
+/* A string from its opening quote: the index after its closing one, or 0. */
+static size_t
+sk_string(const char *t, size_t n, size_t i)
+{
+	for (i++; i < n; i++) {
+		unsigned char c = (unsigned char)t[i];
+
+		if (c == '"')
+			return i + 1;
+		if (c < 0x20)
+			return 0;
+		if (c == '\\' && ++i >= n)
+			return 0;
+	}
+	return 0;
+}
+
+static bool
+span_push(struct split *sp, struct span **v, size_t *n, size_t *cap, size_t a, size_t b)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 1024;
+		struct span *nv = realloc(*v, c * sizeof(*nv));
+
+		if (!nv) {
+			sp->nomem = true;
+			return false;
+		}
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = (struct span){ a, b };
+	return true;
+}
+
+/*
+ * One value from i (after white space): the index after it, or 0 when it
+ * is not well-formed. `collect` (at depth 1, the root's member "kernels"
+ * or "projections"): the elements of that array go to `sp`.
+ */
+static size_t
+sk_value(const char *t, size_t n, size_t i, int depth, struct split *sp, int collect)
+{
+	i = sk_ws(t, n, i);
+	if (i >= n || depth > SPLIT_MAX_DEPTH)
+		return 0;
+	if (t[i] == '"')
+		return sk_string(t, n, i);
+	if (t[i] == '{' || t[i] == '[') {
+		bool obj = t[i] == '{';
+		char close = obj ? '}' : ']';
+
+		i = sk_ws(t, n, i + 1);
+		if (i < n && t[i] == close)
+			return i + 1;
+		for (;;) {
+			size_t start;
+			int child = 0;
+
+			if (obj) {
+				size_t k = i;
+
+				if (i >= n || t[i] != '"' || !(i = sk_string(t, n, i)))
+					return 0;
+				/* The root's two big arrays (depth 0 is the root object). */
+				if (depth == 0 && i - k == 9 && memcmp(t + k, "\"kernels\"", 9) == 0)
+					child = 1;
+				else if (depth == 0 && i - k == 13 &&
+					 memcmp(t + k, "\"projections\"", 13) == 0)
+					child = 2;
+				i = sk_ws(t, n, i);
+				if (i >= n || t[i] != ':')
+					return 0;
+				i++;
+			}
+			start = sk_ws(t, n, i);
+			if (!(i = sk_value(t, n, i, depth + 1, sp, child)))
+				return 0;
+			if (collect && !obj &&
+			    !span_push(sp, collect == 1 ? &sp->elems : &sp->pelems,
+				       collect == 1 ? &sp->n_elems : &sp->n_pelems,
+				       collect == 1 ? &sp->cap_elems : &sp->cap_pelems, start, i))
+				return 0;
+			if (child && start < n && t[start] == '[') {
+				struct span *s = child == 1 ? &sp->kernels : &sp->projections;
+
+				if (s->end) /* twice: jansson's duplicate check says so */
+					return 0;
+				*s = (struct span){ start, i };
+			}
+			i = sk_ws(t, n, i);
+			if (i < n && t[i] == ',') {
+				i = sk_ws(t, n, i + 1);
+				continue;
+			}
+			if (i < n && t[i] == close)
+				return i + 1;
+			return 0;
+		}
+	}
+	/* A number or a literal: its extent here; jansson checks its spelling. */
+	/* (strchr() finds the terminating NUL too: a NUL byte is not a digit.) */
+	if (t[i] && strchr("-0123456789", t[i])) {
+		size_t j = i;
+
+		while (j < n && t[j] && strchr("+-0123456789.eE", t[j]))
+			j++;
+		return j > i ? j : 0;
+	}
+	if (n - i >= 4 && (memcmp(t + i, "true", 4) == 0 || memcmp(t + i, "null", 4) == 0))
+		return i + 4;
+	if (n - i >= 5 && memcmp(t + i, "false", 5) == 0)
+		return i + 5;
+	return 0;
+}
+
+/* The text without the big arrays' contents (each "[]"), malloc'd; NULL on ENOMEM. */
+static char *
+split_head(const char *text, size_t len, const struct split *sp, size_t *ret_len)
+{
+	const struct span *a = &sp->kernels, *b = &sp->projections, *tmp;
+	size_t keep, o = 0;
+	char *h;
+
+	if (b->end && (!a->end || b->start < a->start)) {
+		tmp = a;
+		a = b;
+		b = tmp;
+	}
+	keep = len - (a->end - a->start) - (b->end - b->start) + 4;
+	h = malloc(keep + 1);
+	if (!h)
+		return NULL;
+#define COPY(from, to) do { memcpy(h + o, text + (from), (to) - (from)); o += (to) - (from); } while (0)
+	if (a->end) {
+		COPY(0, a->start);
+		memcpy(h + o, "[]", 2);
+		o += 2;
+		if (b->end) {
+			COPY(a->end, b->start);
+			memcpy(h + o, "[]", 2);
+			o += 2;
+			COPY(b->end, len);
+		} else {
+			COPY(a->end, len);
+		}
+	} else {
+		COPY(0, len);
+	}
+#undef COPY
+	h[o] = '\0';
+	*ret_len = o;
+	return h;
+}
+
+/*
+ * Load `text` in pieces when the scan accepts it. Returns 1 when it did not
+ * (the caller parses it whole), else the load's status with *ret set.
+ */
+static int
+load_split(struct profile_reader *rd, const char *text, size_t len, struct gpuproj_profile **ret)
+{
+	struct split sp = { 0 };
+	struct gpuproj_profile *p = NULL;
+	json_error_t jerr;
+	json_t *root = NULL, *timeline = NULL;
+	char *head = NULL;
+	size_t end, head_len = 0, i;
+	int r = 1;
+
+	end = sk_value(text, len, 0, 0, &sp, 0);
+	if (!end || sk_ws(text, len, end) != len || sk_ws(text, len, 0) >= len ||
+	    text[sk_ws(text, len, 0)] != '{' || sp.nomem)
+		goto out;
+	if (!(head = split_head(text, len, &sp, &head_len)))
+		goto out;
+	if (!(root = json_loadb(head, head_len, JSON_REJECT_DUPLICATES, &jerr)))
+		goto out;
+	/*
+	 * Every piece is parsed once, and dropped, before anything is read: a
+	 * syntax error anywhere is the error, as when the text is parsed whole
+	 * (a schema error in kernel 0 must not hide one in kernel 1's bytes).
+	 * The stored projections are only checked, never read.
+	 */
+	for (i = 0; i < sp.n_pelems + sp.n_elems; i++) {
+		const struct span *e = i < sp.n_pelems ? &sp.pelems[i] : &sp.elems[i - sp.n_pelems];
+		json_t *v = json_loadb(text + e->start, e->end - e->start,
+				       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+
+		if (!v)
+			goto out;
+		json_decref(v);
+	}
+	p = gpuproj_profile_new();
+	if (!p) {
+		r = nomem(rd);
+		goto out;
+	}
+	/*
+	 * The timeline names kernels by their index in "kernels": read after
+	 * them, as read_root() reads it after the kernels of a whole parse.
+	 */
+	timeline = json_incref(json_object_get(root, "timeline"));
+	if (timeline && json_object_del(root, "timeline")) {
+		r = nomem(rd);
+		goto out;
+	}
+	if ((r = read_root(rd, root, p)))
+		goto out;
+	r = 1;
+	for (i = 0; i < sp.n_elems; i++) {
+		json_t *k = json_loadb(text + sp.elems[i].start, sp.elems[i].end - sp.elems[i].start,
+				       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+		int kr;
+
+		if (!k) {
+			/* Parsed above; only memory can fail here. */
+			r = nomem(rd);
+			goto out;
+		}
+		kr = read_kernel(rd, p, k, i);
+		json_decref(k);
+		if (kr) {
+			r = kr;
+			goto out;
+		}
+	}
+	if (timeline && !json_is_null(timeline) && (r = timeline_from_json(rd, timeline, p)))
+		goto out;
+	*ret = p;
+	p = NULL;
+	r = GPUPROJ_OK;
+out:
+	gpuproj_profile_free(p);
+	json_decref(timeline);
+	json_decref(root);
+	free(head);
+	free(sp.elems);
+	free(sp.pelems);
+	return r;
+}
+
+static int load_buffer(const char *text, size_t len, const char *name, bool split,
+		       struct gpuproj_profile **ret, struct gpuproj_error *reterr);
+
 int
 gpuproj_profile_load_buffer(const char *text, size_t len, const char *name,
 			    struct gpuproj_profile **ret, struct gpuproj_error *reterr)
 {
+	return load_buffer(text, len, name, true, ret, reterr);
+}
+
+int
+profile_load_buffer_whole(const char *text, size_t len, const char *name,
+			  struct gpuproj_profile **ret, struct gpuproj_error *reterr)
+{
+	return load_buffer(text, len, name, false, ret, reterr);
+}
+
+static int
+load_buffer(const char *text, size_t len, const char *name, bool split,
+	    struct gpuproj_profile **ret, struct gpuproj_error *reterr)
+{
 	struct profile_reader rd = { .file = name ? name : "<buffer>", .text = text, .len = len,
 			     .err = reterr };
-	struct gpuproj_profile *p;
+	struct gpuproj_profile *p = NULL;
 	json_error_t jerr;
 	json_t *root;
 	int r;
 
 	if (!text || !ret)
 		return error_set(reterr, GPUPROJ_E_INVAL, rd.file, 0, 0, "invalid argument");
-	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root)
-		return error_set(reterr, GPUPROJ_E_PARSE, rd.file, jerr.line > 0 ? jerr.line : 0,
-				 jerr.column > 0 ? jerr.column : 0, "JSON syntax error: %s",
-				 jerr.text);
-	p = gpuproj_profile_new();
-	if (!p) {
+	r = split ? load_split(&rd, text, len, &p) : 1;
+	if (r == 1) {
+		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+		if (!root)
+			return error_set(reterr, GPUPROJ_E_PARSE, rd.file,
+					 jerr.line > 0 ? jerr.line : 0,
+					 jerr.column > 0 ? jerr.column : 0, "JSON syntax error: %s",
+					 jerr.text);
+		p = gpuproj_profile_new();
+		if (!p) {
+			json_decref(root);
+			return error_set(reterr, GPUPROJ_E_NOMEM, rd.file, 0, 0, "out of memory");
+		}
+		r = read_root(&rd, root, p);
 		json_decref(root);
-		return error_set(reterr, GPUPROJ_E_NOMEM, rd.file, 0, 0, "out of memory");
 	}
-	r = read_root(&rd, root, p);
 	reader_clear(&rd);
-	json_decref(root);
 	/* The same ranges the writer enforces (one rule for both directions). */
 	if (!r) {
 		r = gpuproj_profile_validate(p, rd.file, reterr);

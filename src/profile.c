@@ -24,59 +24,6 @@
 #include "profile-private.h"
 #include "util.h"
 
-/* ---- statistics ---- */
-
-void
-gpuproj_stats_add(struct gpuproj_stats *s, double x)
-{
-	double d;
-
-	if (s->n == 0) {
-		s->min = s->max = x;
-	} else {
-		if (x < s->min)
-			s->min = x;
-		if (x > s->max)
-			s->max = x;
-	}
-	s->n++;
-	s->sum += x;
-	d = x - s->mean;
-	s->mean += d / (double)s->n;
-	s->m2 += d * (x - s->mean);
-}
-
-void
-gpuproj_stats_merge(struct gpuproj_stats *a, const struct gpuproj_stats *b)
-{
-	double n, d;
-
-	if (b->n == 0)
-		return;
-	if (a->n == 0) {
-		*a = *b;
-		return;
-	}
-	n = (double)a->n + (double)b->n;
-	d = b->mean - a->mean;
-	a->m2 += b->m2 + d * d * (double)a->n * (double)b->n / n;
-	a->mean = (a->sum + b->sum) / n;
-	a->sum += b->sum;
-	if (b->min < a->min)
-		a->min = b->min;
-	if (b->max > a->max)
-		a->max = b->max;
-	a->n += b->n;
-}
-
-double
-gpuproj_stats_stddev(const struct gpuproj_stats *s)
-{
-	if (s->n < 2)
-		return 0.0;
-	return sqrt(s->m2 / (double)(s->n - 1));
-}
-
 /* ---- kernel records ---- */
 
 bool
@@ -241,8 +188,9 @@ kernel_free(struct gpuproj_kernel *k)
 
 	if (!k)
 		return;
+	if (k->demangled != k->name)
+		free(k->demangled);
 	free(k->name);
-	free(k->demangled);
 	free(k->tag);
 	for (i = 0; i < k->n_extra; i++) {
 		free(k->extra[i].name);
@@ -257,22 +205,6 @@ kernel_free(struct gpuproj_kernel *k)
 
 /* ---- profile ---- */
 
-struct attr {
-	char *key, *value;
-};
-
-struct gpuproj_profile {
-	struct gpuproj_kernel **kernels;
-	size_t n, cap;
-	size_t *slots;      /* hash slots: index + 1, 0 = empty */
-	size_t nslots;      /* power of two */
-	struct gpuproj_device_info device;
-	struct gpuproj_process_info process;
-	struct gpuproj_run_info run;
-	struct attr *attrs;
-	size_t n_attrs;
-	struct gpuproj_timeline *timeline; /* the whole run (timeline.h), or NULL */
-};
 
 static uint64_t
 fnv(uint64_t h, const void *data, size_t len)
@@ -596,9 +528,14 @@ gpuproj_driver_attr_max(enum gpuproj_driver_attr a)
 	return (unsigned)a < GPUPROJ_DRV_COUNT ? driver_attrs[a].max : NAN;
 }
 
-/* Whether v is a valid value of attribute a (NaN: not reported). */
-static bool
-driver_attr_ok(enum gpuproj_driver_attr a, double v)
+bool
+profile_driver_attr_integer(enum gpuproj_driver_attr a)
+{
+	return (unsigned)a < GPUPROJ_DRV_COUNT && driver_attrs[a].integer;
+}
+
+bool
+profile_driver_attr_ok(enum gpuproj_driver_attr a, double v)
 {
 	if (isnan(v))
 		return true;
@@ -608,7 +545,7 @@ driver_attr_ok(enum gpuproj_driver_attr a, double v)
 int
 gpuproj_profile_set_driver_attr(struct gpuproj_profile *p, enum gpuproj_driver_attr a, double v)
 {
-	if (!p || (unsigned)a >= GPUPROJ_DRV_COUNT || !driver_attr_ok(a, v))
+	if (!p || (unsigned)a >= GPUPROJ_DRV_COUNT || !profile_driver_attr_ok(a, v))
 		return GPUPROJ_E_INVAL;
 	p->device.driver[a] = v;
 	return GPUPROJ_OK;
@@ -832,188 +769,25 @@ gpuproj_profile_sort_by_time(struct gpuproj_profile *p)
 int
 profile_kernel_set_demangled(struct gpuproj_kernel *k, const char *demangled)
 {
-	return replace_str(&k->demangled, demangled);
-}
+	/*
+	 * The name itself (exports that give demangled names only: ncu, nvprof):
+	 * shared, not copied; 100,000 kernels held 6.4 MB of copies.
+	 */
+	char *n;
 
-/* ---- ranges (gpuproj_profile_validate) ---- */
-
-static int
-out_of_range(const char *file, struct gpuproj_error *err, const char *where, const char *what,
-	     double v, double lo, double hi, const char *unit)
-{
-	return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s%s%s %.17g is outside [%g, %g]%s%s",
-			 where, *where ? "." : "", what, v, lo, hi, *unit ? " " : "", unit);
-}
-
-/* NaN (unknown) passes when `allow_nan`; everything else must lie in [lo, hi]. */
-static int
-check_num(const char *file, struct gpuproj_error *err, const char *where, const char *what,
-	  double v, double lo, double hi, const char *unit, bool allow_nan)
-{
-	if ((allow_nan && isnan(v)) || (v >= lo && v <= hi))
+	if (!demangled)
 		return GPUPROJ_OK;
-	return out_of_range(file, err, where, what, v, lo, hi, unit);
-}
-
-/* Counts are written as JSON integers (int64) and read back below 2^63. */
-#define MAX_N ((uint64_t)INT64_MAX)
-
-static int
-check_stats(const char *file, struct gpuproj_error *err, const char *where,
-	    const struct gpuproj_stats *s, double max)
-{
-	int r;
-
-	if (s->n > MAX_N)
-		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s.n %" PRIu64 " is larger "
-				 "than %" PRIu64, where, s->n, MAX_N);
-	if (!s->n)
-		return GPUPROJ_OK;
-	if ((r = check_num(file, err, where, "mean", s->mean, 0, max, "ns", false)) ||
-	    (r = check_num(file, err, where, "min", s->min, 0, max, "ns", false)) ||
-	    (r = check_num(file, err, where, "max", s->max, 0, max, "ns", false)) ||
-	    (r = check_num(file, err, where, "sum", s->sum, 0, DBL_MAX, "ns", false)) ||
-	    (r = check_num(file, err, where, "m2", s->m2, 0, DBL_MAX, "ns^2", false)))
-		return r;
-	if (s->min > s->max)
-		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: 'min' is larger than 'max'",
-				 where);
+	if (k->name && strcmp(demangled, k->name) == 0) {
+		n = k->name;
+	} else {
+		n = strdup(demangled);
+		if (!n)
+			return GPUPROJ_E_NOMEM;
+	}
+	if (k->demangled != k->name)
+		free(k->demangled);
+	k->demangled = n;
 	return GPUPROJ_OK;
-}
-
-static int
-check_ranks(const char *file, struct gpuproj_error *err, const char *where,
-	    const struct gpuproj_rank_stats *r)
-{
-	char w[96];
-
-	snprintf(w, sizeof(w), "%s%sranks", where, *where ? "." : "");
-	if (r->time_ns.n && r->present > r->time_ns.n)
-		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s.present %" PRIu64 " is larger "
-				 "than n %" PRIu64, w, r->present, r->time_ns.n);
-	return check_stats(file, err, w, &r->time_ns, GPUPROJ_MAX_TOTAL_NS);
-}
-
-static int
-check_kernel(const char *file, struct gpuproj_error *err, const struct gpuproj_kernel *k,
-	     size_t idx)
-{
-	char w[48], ww[160];
-	size_t i;
-	int r;
-
-	snprintf(w, sizeof(w), "kernels[%zu]", idx);
-	if (!k->name || !*k->name)
-		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: the kernel has no name", w);
-	if (!k->grid.x || !k->grid.y || !k->grid.z || !k->block.x || !k->block.y || !k->block.z)
-		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: grid and block dimensions "
-				 "must be at least 1", w);
-	if (k->device < 0)
-		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s.device %d is negative", w,
-				 k->device);
-	if (k->regs_per_thread > 65536)
-		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s.regs_per_thread %u is "
-				 "larger than 65536", w, k->regs_per_thread);
-	if (k->launches > MAX_N || k->profiled > MAX_N)
-		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: launch counts must be below "
-				 "2^63", w);
-	if (k->launches < k->duration_ns.n)
-		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: 'launches' (%" PRIu64 ") is "
-				 "smaller than duration_ns.n (%" PRIu64 ")", w, k->launches,
-				 k->duration_ns.n);
-	snprintf(ww, sizeof(ww), "%s.duration_ns", w);
-	if ((r = check_stats(file, err, ww, &k->duration_ns, GPUPROJ_MAX_NS)))
-		return r;
-	for (i = 0; i < GPUPROJ_M_COUNT; i++) {
-		double lo, hi;
-
-		if (!k->metric_n[i])
-			continue;
-		gpuproj_metric_range((enum gpuproj_metric)i, &lo, &hi);
-		snprintf(ww, sizeof(ww), "%s.metrics", w);
-		if ((r = check_num(file, err, ww, gpuproj_metric_name((enum gpuproj_metric)i),
-				   gpuproj_kernel_metric(k, (enum gpuproj_metric)i), lo, hi,
-				   gpuproj_metric_unit((enum gpuproj_metric)i), false)))
-			return r;
-	}
-	for (i = 0; i < k->n_extra; i++) {
-		const struct gpuproj_extra_metric *e = &k->extra[i];
-
-		snprintf(ww, sizeof(ww), "%s.extra_metrics", w);
-		if (!e->n || e->n > MAX_N)
-			return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: a launch count of "
-					 "an extra metric is 0 or not below 2^63", ww);
-		if ((r = check_num(file, err, ww, "value", e->sum / (double)e->n, -GPUPROJ_MAX_EXTRA,
-				   GPUPROJ_MAX_EXTRA, "", false)))
-			return r;
-	}
-	for (i = 0; i < k->n_refs; i++) {
-		snprintf(ww, sizeof(ww), "%s.reference_ns", w);
-		if (k->refs[i].launches > MAX_N)
-			return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: launches not below "
-					 "2^63", ww);
-		if (!(k->refs[i].mean_ns > 0))
-			return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: mean %.17g must be "
-					 "positive", ww, k->refs[i].mean_ns);
-		if ((r = check_num(file, err, ww, "mean", k->refs[i].mean_ns, 0, GPUPROJ_MAX_NS,
-				   "ns", false)))
-			return r;
-	}
-	return check_ranks(file, err, w, &k->ranks);
-}
-
-int
-gpuproj_profile_validate(const struct gpuproj_profile *p, const char *name,
-			 struct gpuproj_error *reterr)
-{
-	const struct gpuproj_device_info *d;
-	size_t i;
-	int r;
-
-	if (!p)
-		return error_set(reterr, GPUPROJ_E_INVAL, name, 0, 0, "invalid argument");
-	d = &p->device;
-	if (d->cc_major < 0 || d->cc_major > 99 || d->cc_minor < 0 || d->cc_minor > 9 ||
-	    (d->cc_major == 0 && d->cc_minor != 0))
-		return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0, "device.cc %d.%d is not a "
-				 "compute capability (1.0 to 99.9, or unknown)", d->cc_major,
-				 d->cc_minor);
-	if (d->sms < 0 || d->sms > GPUPROJ_MAX_SMS)
-		return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0, "device.sms %d is outside "
-				 "[0, %d] (0: unknown)", d->sms, GPUPROJ_MAX_SMS);
-	if (!isnan(d->clock_hz) && !(d->clock_hz > 0 && d->clock_hz <= GPUPROJ_MAX_CLOCK_HZ))
-		return out_of_range(name, reterr, "device", "clock_hz", d->clock_hz, 0,
-				    GPUPROJ_MAX_CLOCK_HZ, "Hz (and above 0)");
-	for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
-		if (!driver_attr_ok((enum gpuproj_driver_attr)i, d->driver[i]))
-			return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0, "device.driver.%s "
-					 "%.17g is outside (0, %g]%s", driver_attrs[i].key,
-					 d->driver[i], driver_attrs[i].max,
-					 driver_attrs[i].integer ? " or not an integer" : "");
-	}
-	if (p->process.pid < -1 || p->process.rank < -1)
-		return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0, "process: pid and rank must "
-				 "be -1 (unknown) or at least 0");
-	if ((r = check_num(name, reterr, "run", "wall_ns", p->run.wall_ns, 0, GPUPROJ_MAX_TOTAL_NS,
-			   "ns", true)) ||
-	    (r = check_num(name, reterr, "run", "gpu_ns", p->run.gpu_ns, 0, GPUPROJ_MAX_TOTAL_NS,
-			   "ns", true)))
-		return r;
-	if (p->run.dropped_records > MAX_N)
-		return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0, "run.dropped_records is not "
-				 "below 2^63");
-	if ((r = check_ranks(name, reterr, "run", &p->run.ranks)))
-		return r;
-	for (i = 0; i < p->n_attrs; i++) {
-		if (!*p->attrs[i].key || !utf8_valid(p->attrs[i].key))
-			return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0, "attributes: a key is "
-					 "empty or not UTF-8");
-	}
-	for (i = 0; i < p->n; i++) {
-		if ((r = check_kernel(name, reterr, p->kernels[i], i)))
-			return r;
-	}
-	return gpuproj_timeline_validate(p->timeline, p, name, reterr);
 }
 
 /*

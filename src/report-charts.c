@@ -512,7 +512,7 @@ legend_draw(struct legend *lg, PLINT ncol, double x0, double x1, double y0, doub
 		 lg->sym_num, lg->sym);
 }
 
-/* ---- hierarchical roofline (seed 000 Fig. 2) ---- */
+/* ---- hierarchical roofline ([VanLanker2024] Fig. 2) ---- */
 
 static void
 roofline_panel(const struct chart_roofline_panel *p, const struct axes *a)
@@ -680,7 +680,7 @@ draw_roofline(const void *arg)
 	legend_draw(&lg, 3, 0.035, 0.965, 0.01, 0.235, 0.05);
 }
 
-/* ---- quadrant split (seed 003 §2.1) ---- */
+/* ---- quadrant split ([Konstantinidis2017] §2.1) ---- */
 
 struct rect {
 	double x0, y0, x1, y1; /* mm */
@@ -883,7 +883,7 @@ draw_quadrant(const void *arg)
 	fflush(stdout);
 }
 
-/* ---- instruction roofline (seed 004) ---- */
+/* ---- instruction roofline ([Leinhauser2022]) ---- */
 
 static void
 draw_irm(const void *arg)

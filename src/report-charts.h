@@ -31,7 +31,7 @@
 /* Memory levels drawn, in enum gpuproj_hlevel order: L1, L2, DRAM. */
 #define CHART_LEVELS 3
 
-/* One GPU's hierarchical roofline for one kernel (seed 000, Fig. 2). */
+/* One GPU's hierarchical roofline for one kernel ([VanLanker2024], Fig. 2). */
 #define CHART_TENSOR_ROOFS 4
 
 struct chart_roofline_panel {
@@ -43,7 +43,7 @@ struct chart_roofline_panel {
 	double oi[CHART_LEVELS];            /* operational intensity per level, FLOP/B (NaN) */
 	double perf_gflops[CHART_LEVELS];   /* kernel at each OI, measured or projected, GFLOP/s */
 	/*
-	 * Tensor-pipe roofs (issue 21): the rate of the path each tensor
+	 * Tensor-pipe roofs: the rate of the path each tensor
 	 * precision of the kernel runs on here (gpuproj_tensor_path()), drawn
 	 * as horizontal lines with their label; n_tensor 0: none.
 	 */
@@ -61,7 +61,7 @@ struct chart_roofline {
 	size_t n_panels;                    /* 1 or 2 */
 };
 
-/* A device in the quadrant-split chart (seed 003 §2.1). */
+/* A device in the quadrant-split chart ([Konstantinidis2017] §2.1). */
 struct chart_device {
 	const char *name;
 	double bw_gbs;                      /* x: memory bandwidth, GB/s */
@@ -90,7 +90,7 @@ struct chart_quadrant {
 	size_t n_rays;
 };
 
-/* One GPU's instruction-roofline ceilings (seed 004). */
+/* One GPU's instruction-roofline ceilings ([Leinhauser2022]). */
 struct chart_irm_gpu {
 	const char *name;
 	double peak_gips;                   /* SMs × schedulers × IPC × GHz, warp G instructions/s */

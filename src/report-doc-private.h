@@ -26,7 +26,7 @@
  * Kernels on which the models disagree are flagged with model.h's
  * gpuproj_models_disagree() at GPUPROJ_MODEL_DISAGREEMENT_FACTOR, the one
  * place that defines the threshold (the models' published errors are
- * 10-20 % MAPE, hroof 10.3-17.0 % in seed 000 §5, so two models that far
+ * 10-20 % MAPE, hroof 10.3-17.0 % in [VanLanker2024] §5, so two models that far
  * apart cannot both be right).
  */
 

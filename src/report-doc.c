@@ -24,7 +24,7 @@
 
 #include "profile-private.h"
 #include "report-doc-private.h"
-#include "report-wholerun.h"
+#include "project-wholerun.h"
 #include "util.h"
 
 #define DEFAULT_TOP_KERNELS 3
@@ -603,7 +603,7 @@ gflops_of(const struct gpuproj_hroof *x, int l)
 }
 
 /*
- * The tensor-pipe roofs of a panel (issue 21): for each tensor precision the
+ * The tensor-pipe roofs of a panel: for each tensor precision the
  * kernel uses, the rate of the path it runs on on `t` (gpuproj_tensor_path():
  * its own tensor path, or the fallback a library takes), one line per
  * distinct path, labelled "tensor bf16" or "fp8 on tensor bf16" or "tf32 on

@@ -20,9 +20,9 @@
 #include <gpuproj/report-doc.h>
 
 #include "report-charts.h"
-#include "report-common.h"
+#include "util-escape.h"
 #include "report-doc-private.h"
-#include "report-wholerun.h"
+#include "project-wholerun.h"
 #include "util.h"
 
 /* Kernels with a column in the "every target" matrix. */
@@ -300,6 +300,12 @@ html_run_details(struct html *h, const struct doc_profile *dp)
 	}
 	if ((v = gpuproj_profile_attr(p, "merged_ranks"))) {
 		out(h, "<tr><th scope=\"row\">Merged ranks</th><td>");
+		oute(h, v);
+		out(h, "</td></tr>\n");
+	}
+	/* What `gpuproj merge --force` let through (merge.h): the counts may be off. */
+	if ((v = gpuproj_profile_attr(p, "merge_forced"))) {
+		out(h, "<tr><th scope=\"row\">Merged with --force</th><td><strong>Warning:</strong> ");
 		oute(h, v);
 		out(h, "</td></tr>\n");
 	}

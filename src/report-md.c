@@ -6,7 +6,7 @@
  * report's text and tables and no charts, images or external links. It
  * only formats the document report-doc.c built; the HTML writer
  * (report-html.c) is its sibling.
- * User strings are escaped with report-common.h's md_code() (kernel names,
+ * User strings are escaped with util-escape.h's md_code() (kernel names,
  * in code spans) and md_text() (everything else).
  *
  * Thread safety: reentrant.
@@ -21,9 +21,9 @@
 
 #include <gpuproj/report-doc.h>
 
-#include "report-common.h"
+#include "util-escape.h"
 #include "report-doc-private.h"
-#include "report-wholerun.h"
+#include "project-wholerun.h"
 #include "util.h"
 
 /* Kernels listed before the rest go into a collapsed <details> block. */
@@ -162,6 +162,12 @@ md_run_details(struct strbuf *sb, const struct doc_profile *dp)
 	strbuf_append(sb, "\n");
 	if ((v = gpuproj_profile_attr(p, "citation"))) {
 		strbuf_append(sb, "- **Data:** ");
+		md_text(sb, v);
+		strbuf_append(sb, "\n");
+	}
+	/* What `gpuproj merge --force` let through (merge.h): the counts may be off. */
+	if ((v = gpuproj_profile_attr(p, "merge_forced"))) {
+		strbuf_append(sb, "- **Warning: merged with --force:** ");
 		md_text(sb, v);
 		strbuf_append(sb, "\n");
 	}

@@ -37,6 +37,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,18 +125,50 @@ entry_name(const char *device, const struct gpuproj_targets *targets, char *out,
 		strcat(out, "-device");
 }
 
-/* A YAML double-quoted scalar: the text with '"' and '\' escaped, control bytes dropped. */
+/*
+ * A YAML double-quoted scalar (YAML 1.2 §5.7, escaped characters): '"' and
+ * '\' escaped, and what a terminal acts on (the entry is printed
+ * on standard output) as YAML escapes that load back to the same text: C0
+ * controls and DEL as \xNN, C1 controls (U+0080 to U+009F) as \xNN, the
+ * bidirectional controls as \uNNNN.
+ */
 static void
 yaml_quoted(struct strbuf *sb, const char *s)
 {
+	const unsigned char *u;
+	uint32_t cp;
+	size_t n;
+
 	strbuf_append(sb, "\"");
-	for (; *s; s++) {
+	while (*s) {
+		u = (const unsigned char *)s;
+		n = 1;
 		if (*s == '"' || *s == '\\')
 			strbuf_printf(sb, "\\%c", *s);
-		else if ((unsigned char)*s >= 0x20 && *s != 0x7f)
-			strbuf_appendn(sb, s, 1);
+		else if (u[0] < 0x20 || u[0] == 0x7f)
+			strbuf_printf(sb, "\\x%02x", u[0]);
+		else if (u[0] == 0xc2 && u[1] >= 0x80 && u[1] < 0xa0) {
+			strbuf_printf(sb, "\\x%02x", u[1]);
+			n = 2;
+		} else if ((n = text_bidi_len(s, &cp)) != 0)
+			strbuf_printf(sb, "\\u%04x", (unsigned)cp);
+		else
+			strbuf_appendn(sb, s, n = 1);
+		s += n;
 	}
 	strbuf_append(sb, "\"");
+}
+
+/* A chip name as it came (GA102), or quoted when it holds anything else. */
+static void
+yaml_plain_or_quoted(struct strbuf *sb, const char *s)
+{
+	size_t n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-");
+
+	if (*s && !s[n] && s[0] != '-' && s[0] != '.')
+		strbuf_append(sb, s);
+	else
+		yaml_quoted(sb, s);
 }
 
 /* A number as targets.yaml writes one: up to one decimal, no exponent. */
@@ -288,7 +321,7 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	strbuf_append(&sb, "\n    match: [");
 	yaml_quoted(&sb, d->name);
 	strbuf_printf(&sb, "]\n    vendor: nvidia\n    arch: %s\n    chip: ", arch);
-	strbuf_append(&sb, d->chip && *d->chip ? d->chip : s->chip);
+	yaml_plain_or_quoted(&sb, d->chip && *d->chip ? d->chip : s->chip);
 	strbuf_printf(&sb, "\n    sms: %d\n    warp_size: %d\n    clock_mhz: ", d->sms,
 		      isnan(drv(d, GPUPROJ_DRV_WARP_SIZE)) ? s->warp_size
 							   : (int)drv(d, GPUPROJ_DRV_WARP_SIZE));

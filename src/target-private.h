@@ -15,4 +15,13 @@
  */
 int target_mark_provisional(struct gpuproj_targets *s, const char *derived_from);
 
+/* A loaded set (include/gpuproj/target.h): the GPUs and the references. */
+struct gpuproj_targets {
+	struct gpuproj_target *gpus;
+	size_t n;
+	char **ref_keys;
+	char **ref_texts;
+	size_t n_refs;
+};
+
 #endif

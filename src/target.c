@@ -31,24 +31,10 @@
 #include <gpuproj/target.h>
 
 #include "target-private.h"
+#include "target-yaml.h"
 #include "util.h"
 
-struct gpuproj_targets {
-	struct gpuproj_target *gpus;
-	size_t n;
-	char **ref_keys;
-	char **ref_texts;
-	size_t n_refs;
-};
 
-/* Loader state. */
-struct loader {
-	yaml_document_t *doc;
-	const char *file;
-	struct gpuproj_error *err;
-	struct gpuproj_targets *set;
-	const char **refs_sorted;	/* set->ref_keys sorted, for citation lookups */
-};
 
 static int
 cmp_str(const void *a, const void *b)
@@ -167,306 +153,6 @@ static const struct {
 
 static const char *const basis_words[] = { "none", "measured", "datasheet", "derived", "estimate" };
 
-/* ---- small YAML helpers ---- */
-
-static int
-fail(struct loader *ld, int status, const yaml_node_t *node, const char *fmt, ...)
-	GPUPROJ_PRINTF(4, 5);
-
-static int
-fail(struct loader *ld, int status, const yaml_node_t *node, const char *fmt, ...)
-{
-	va_list ap;
-	int line = node ? (int)node->start_mark.line + 1 : 0;
-	int col = node ? (int)node->start_mark.column + 1 : 0;
-
-	va_start(ap, fmt);
-	error_setv(ld->err, status, ld->file, line, col, fmt, ap);
-	va_end(ap);
-	return status;
-}
-
-static const char *
-scalar(const yaml_node_t *n)
-{
-	return (const char *)n->data.scalar.value;
-}
-
-static const char *
-node_kind(const yaml_node_t *n)
-{
-	switch (n->type) {
-	case YAML_SCALAR_NODE: return "a scalar";
-	case YAML_SEQUENCE_NODE: return "a list";
-	case YAML_MAPPING_NODE: return "a mapping";
-	case YAML_NO_NODE: break;
-	}
-	return "nothing";
-}
-
-static bool
-is_null(const yaml_node_t *n)
-{
-	const char *v;
-
-	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return false;
-	v = scalar(n);
-	return !*v || strcmp(v, "null") == 0 || strcmp(v, "~") == 0 || strcmp(v, "Null") == 0 ||
-	       strcmp(v, "NULL") == 0;
-}
-
-/* The key node of a mapping entry whose value is `value` (for positions). */
-static yaml_node_t *
-map_lookup(struct loader *ld, yaml_node_t *map, const char *key, yaml_node_t **ret_key)
-{
-	yaml_node_pair_t *p;
-
-	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = yaml_document_get_node(ld->doc, p->key);
-
-		if (k && k->type == YAML_SCALAR_NODE && strcmp(scalar(k), key) == 0) {
-			if (ret_key)
-				*ret_key = k;
-			return yaml_document_get_node(ld->doc, p->value);
-		}
-	}
-	return NULL;
-}
-
-static const char *
-nearest(const char *word, const char *const *known, size_t n)
-{
-	const char *best = NULL;
-	size_t bestd = (size_t)-1, i;
-	size_t cap = strlen(word) / 3 + 1;
-
-	for (i = 0; i < n; i++) {
-		size_t d = str_distance(word, known[i], cap + 1);
-
-		if (d <= cap && d < bestd) {
-			bestd = d;
-			best = known[i];
-		}
-	}
-	/* A key that contains the word or the other way round is a good guess too. */
-	if (!best) {
-		for (i = 0; i < n; i++) {
-			if (strlen(word) >= 3 && (strstr(known[i], word) || strstr(word, known[i]))) {
-				best = known[i];
-				break;
-			}
-		}
-	}
-	return best;
-}
-
-/* Keys must be known scalars, each once. */
-static int
-check_keys(struct loader *ld, yaml_node_t *map, const char *const *known, size_t n,
-	   const char *where)
-{
-	yaml_node_pair_t *p, *q;
-	size_t i;
-
-	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = yaml_document_get_node(ld->doc, p->key);
-		bool ok = false;
-		const char *guess;
-
-		if (!k || k->type != YAML_SCALAR_NODE)
-			return fail(ld, GPUPROJ_E_SCHEMA, k, "keys in %s must be scalars", where);
-		for (q = map->data.mapping.pairs.start; q < p; q++) {
-			yaml_node_t *k2 = yaml_document_get_node(ld->doc, q->key);
-
-			if (k2 && k2->type == YAML_SCALAR_NODE && strcmp(scalar(k2), scalar(k)) == 0)
-				return fail(ld, GPUPROJ_E_SCHEMA, k,
-					    "duplicate key '%s' in %s (first at line %d)", scalar(k),
-					    where, (int)k2->start_mark.line + 1);
-		}
-		for (i = 0; i < n; i++) {
-			if (strcmp(scalar(k), known[i]) == 0) {
-				ok = true;
-				break;
-			}
-		}
-		if (ok)
-			continue;
-		guess = nearest(scalar(k), known, n);
-		if (guess)
-			return fail(ld, GPUPROJ_E_SCHEMA, k, "unknown key '%s' in %s; did you mean '%s'?",
-				    scalar(k), where, guess);
-		return fail(ld, GPUPROJ_E_SCHEMA, k, "unknown key '%s' in %s", scalar(k), where);
-	}
-	return GPUPROJ_OK;
-}
-
-static int
-require_kind(struct loader *ld, yaml_node_t *n, yaml_node_type_t type, const char *what,
-	     const char *expected)
-{
-	if (n->type != type)
-		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must be %s, not %s", what, expected,
-			    node_kind(n));
-	return GPUPROJ_OK;
-}
-
-/* Fetch a required (or optional) field; *ret NULL when absent and optional. */
-static int
-field(struct loader *ld, yaml_node_t *map, const char *key, bool required, const char *where,
-      yaml_node_t **ret)
-{
-	*ret = map_lookup(ld, map, key, NULL);
-	if (!*ret && required)
-		return fail(ld, GPUPROJ_E_SCHEMA, map, "%s: missing required field '%s'", where, key);
-	return GPUPROJ_OK;
-}
-
-static int
-get_string(struct loader *ld, yaml_node_t *map, const char *key, bool required, const char *where,
-	   char **out)
-{
-	yaml_node_t *n;
-	int r = field(ld, map, key, required, where, &n);
-
-	*out = NULL;
-	if (r || !n)
-		return r;
-	if (n->type != YAML_SCALAR_NODE || is_null(n))
-		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must be a string", key);
-	if (!*scalar(n))
-		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must not be empty", key);
-	*out = strdup(scalar(n));
-	return *out ? GPUPROJ_OK : fail(ld, GPUPROJ_E_NOMEM, n, "out of memory");
-}
-
-/*
- * Upper limits that no real GPU approaches (docs/targets-schema.md
- * "Limits"): they keep every count an int, every product a model forms
- * (SMs × schedulers × IPC × clock, …) finite, and a typo such as
- * `clock_mhz: 1e308` from becoming an infinite peak. A group name covers
- * its members. Paths not listed get DEFAULT_MAX; a new schema field adds
- * its own line.
- */
-static const struct {
-	const char *path;
-	double max;
-	const char *unit;
-} number_limits[] = {
-	{ "sms", 4096, "" }, /* GPUPROJ_MAX_SMS */
-	{ "warp_size", 128, "" },
-	{ "clock_mhz", 10000, "MHz (10 GHz)" },
-	{ "schedulers_per_sm", 64, "" },
-	{ "ipc_per_scheduler", 64, "" },
-	{ "memory_gib", 65536, "GiB" },
-	{ "ldst_shared_gops", 1e9, "" },
-	{ "limits.threads_per_sm", 65536, "" },
-	{ "limits.threads_per_block", 65536, "" },
-	{ "limits.blocks_per_sm", 4096, "" },
-	{ "limits.regs_per_sm", 16777216, "" },
-	{ "limits.regs_per_block", 16777216, "" },
-	{ "limits.regs_per_thread", 65536, "" },
-	{ "limits.reg_alloc_unit", 65536, "" },
-	{ "limits.smem_per_sm_kib", 1048576, "KiB (1 GiB)" },
-	{ "limits.smem_per_block_kib", 1048576, "KiB (1 GiB)" },
-	{ "limits.smem_alloc_unit_b", 1073741824, "B (1 GiB)" },
-	{ "limits.smem_reserved_per_block_b", 1073741824, "B (1 GiB)" },
-	{ "limits.l2_mib", 1048576, "MiB (1 TiB)" },
-	{ "peak_gflops", 1e9, "GFLOP/s (1 EFLOP/s)" },
-	{ "max_gflops", 1e9, "GFLOP/s (1 EFLOP/s)" },
-	{ "peak_giops", 1e9, "GIOP/s" },
-	{ "peak_bw_gbs", 1e7, "GB/s (10 PB/s)" },
-	{ "bw_gbs", 1e7, "GB/s (10 PB/s)" },
-	{ "price_usd", 1e9, "USD" },
-	{ "tdp_w", 1e6, "W" },
-	/* Fields of the one-basis schema (boost clock, lanes, STREAM, latencies). */
-	{ "boost_clock_mhz", 10000, "MHz (10 GHz)" },
-	{ "boost_hold_us", 1e9, "us (1000 s)" },
-	{ "lanes_per_sm", 4096, "" },
-	{ "stream_gbs", 1e7, "GB/s (10 PB/s)" },
-	{ "latency_ns", 1e6, "ns (1 ms)" },
-	{ "peak_tensor", 1e9, "GFLOP/s (1 EFLOP/s)" },
-	{ "max_tensor", 1e9, "GFLOP/s (1 EFLOP/s)" },
-	/* The whole-run replay's host link (issue 23). */
-	{ "host_link.latency_us", 1e6, "us (1 s)" },
-	{ "host_link", 1e7, "GB/s (10 PB/s)" },
-};
-#define DEFAULT_MAX 1e12
-
-static double
-number_limit(const char *path, const char **unit)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_LENGTH(number_limits); i++) {
-		size_t n = strlen(number_limits[i].path);
-
-		if (strncmp(path, number_limits[i].path, n) == 0 && (!path[n] || path[n] == '.')) {
-			*unit = number_limits[i].unit;
-			return number_limits[i].max;
-		}
-	}
-	*unit = "";
-	return DEFAULT_MAX;
-}
-
-/*
- * A number: a plain scalar that parses completely. `allow_null` accepts
- * null (→ NaN). `positive` false means ≥ 0 is required, true means > 0.
- * At most number_limit(path).
- */
-static int
-number_node(struct loader *ld, yaml_node_t *n, const char *path, bool allow_null, bool positive,
-	    double *out)
-{
-	double v;
-
-	if (allow_null && is_null(n)) {
-		*out = NAN;
-		return GPUPROJ_OK;
-	}
-	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
-	    !parse_double(scalar(n), &v))
-		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must be a number%s, not %s%s%s%s", path,
-			    allow_null ? " or null" : "",
-			    n->type == YAML_SCALAR_NODE ? "'" : "",
-			    n->type == YAML_SCALAR_NODE ? scalar(n) : node_kind(n),
-			    n->type == YAML_SCALAR_NODE ? "'" : "",
-			    n->type == YAML_SCALAR_NODE && n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE
-				    ? " (quoted)" : "");
-	if (positive && !(v > 0))
-		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must be positive, got %s", path, scalar(n));
-	if (!positive && v < 0)
-		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must not be negative, got %s", path,
-			    scalar(n));
-	{
-		const char *unit;
-		double max = number_limit(path, &unit);
-
-		if (v > max)
-			return fail(ld, GPUPROJ_E_LIMIT, n, "'%s' is %s, above the limit of %.15g%s%s "
-				    "(no real GPU comes near it; docs/targets-schema.md)", path,
-				    scalar(n), max, *unit ? " " : "", unit);
-	}
-	*out = v;
-	return GPUPROJ_OK;
-}
-
-static int
-integer_node(struct loader *ld, yaml_node_t *n, const char *path, bool positive, int *out)
-{
-	double v;
-	int r = number_node(ld, n, path, false, positive, &v);
-
-	if (r)
-		return r;
-	if (v != floor(v) || v > 1e9)
-		return fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must be an integer, got %s", path,
-			    scalar(n));
-	/* number_node() checked the limit: every int product of two limits fits in 64 bits. */
-	*out = (int)v;
-	return GPUPROJ_OK;
-}
 
 /* ---- numeric-path bookkeeping for the sources check ---- */
 
@@ -515,23 +201,23 @@ number_group_z(struct loader *ld, yaml_node_t *gpu, const char *group, const cha
 
 	for (i = 0; i < n; i++)
 		out[i] = NAN;
-	r = field(ld, gpu, group, required, where, &map);
+	r = ty_field(ld, gpu, group, required, where, &map);
 	if (r || !map)
 		return r;
-	r = require_kind(ld, map, YAML_MAPPING_NODE, group, "a mapping");
+	r = ty_require_kind(ld, map, YAML_MAPPING_NODE, group, "a mapping");
 	if (r)
 		return r;
-	r = check_keys(ld, map, keys, n, group);
+	r = ty_check_keys(ld, map, keys, n, group);
 	if (r)
 		return r;
 	for (i = 0; i < n; i++) {
-		yaml_node_t *v = map_lookup(ld, map, keys[i], NULL);
+		yaml_node_t *v = ty_map_lookup(ld, map, keys[i], NULL);
 		char path[64];
 
 		if (!v)
 			continue;
 		snprintf(path, sizeof(path), "%s.%s", group, keys[i]);
-		r = number_node(ld, v, path, false, !zero_ok || strcmp(keys[i], zero_ok) != 0,
+		r = ty_number_node(ld, v, path, false, !zero_ok || strcmp(keys[i], zero_ok) != 0,
 				&out[i]);
 		if (r)
 			return r;
@@ -551,9 +237,9 @@ number_group(struct loader *ld, yaml_node_t *gpu, const char *group, const char 
 static yaml_node_t *
 group_value(struct loader *ld, yaml_node_t *gpu, const char *group, const char *key)
 {
-	yaml_node_t *map = map_lookup(ld, gpu, group, NULL);
+	yaml_node_t *map = ty_map_lookup(ld, gpu, group, NULL);
 
-	return map && map->type == YAML_MAPPING_NODE ? map_lookup(ld, map, key, NULL) : map;
+	return map && map->type == YAML_MAPPING_NODE ? ty_map_lookup(ld, map, key, NULL) : map;
 }
 
 /*
@@ -573,17 +259,17 @@ parse_rates(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, struc
 			   "fp32_int32_shared", lane, ps, where);
 	if (r)
 		return r;
-	if (map_lookup(ld, gpu, "lanes_per_sm", NULL)) {
+	if (ty_map_lookup(ld, gpu, "lanes_per_sm", NULL)) {
 		for (i = 0; i < GPUPROJ_LANE_COUNT; i++) {
 			if (isnan(lane[i]))
-				return fail(ld, GPUPROJ_E_SCHEMA,
-					    map_lookup(ld, gpu, "lanes_per_sm", NULL),
+				return ty_fail(ld, GPUPROJ_E_SCHEMA,
+					    ty_map_lookup(ld, gpu, "lanes_per_sm", NULL),
 					    "lanes_per_sm: missing required field '%s'",
 					    lane_keys[i]);
 		}
 		if (lane[GPUPROJ_LANE_FP32_INT32_SHARED] >
 		    fmin(lane[GPUPROJ_LANE_FP32], lane[GPUPROJ_LANE_INT32]))
-			return fail(ld, GPUPROJ_E_SCHEMA,
+			return ty_fail(ld, GPUPROJ_E_SCHEMA,
 				    group_value(ld, gpu, "lanes_per_sm", "fp32_int32_shared"),
 				    "'lanes_per_sm.fp32_int32_shared' (%g) cannot exceed "
 				    "'lanes_per_sm.fp32' (%g) or 'lanes_per_sm.int32' (%g)",
@@ -610,7 +296,7 @@ parse_rates(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, struc
 				if (isnan(lat[order[a]]) || isnan(lat[order[b]]) ||
 				    lat[order[a]] < lat[order[b]])
 					continue;
-				return fail(ld, GPUPROJ_E_SCHEMA,
+				return ty_fail(ld, GPUPROJ_E_SCHEMA,
 					    group_value(ld, gpu, "latency_ns", bw_keys[order[b]]),
 					    "'latency_ns.%s' (%g ns) must be longer than "
 					    "'latency_ns.%s' (%g ns)", bw_keys[order[b]],
@@ -637,23 +323,23 @@ parse_tensor(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, stru
 
 	for (i = 0; i < GPUPROJ_TPREC_COUNT; i++)
 		t->peak_tensor[i] = NAN;
-	r = field(ld, gpu, "peak_tensor", false, where, &map);
+	r = ty_field(ld, gpu, "peak_tensor", false, where, &map);
 	if (r)
 		return r;
 	if (map) {
-		r = require_kind(ld, map, YAML_MAPPING_NODE, "peak_tensor", "a mapping");
+		r = ty_require_kind(ld, map, YAML_MAPPING_NODE, "peak_tensor", "a mapping");
 		if (!r)
-			r = check_keys(ld, map, tensor_keys, GPUPROJ_TPREC_COUNT, "peak_tensor");
+			r = ty_check_keys(ld, map, tensor_keys, GPUPROJ_TPREC_COUNT, "peak_tensor");
 		if (r)
 			return r;
 		for (i = 0; i < GPUPROJ_TPREC_COUNT; i++) {
-			yaml_node_t *v = map_lookup(ld, map, tensor_keys[i], NULL);
+			yaml_node_t *v = ty_map_lookup(ld, map, tensor_keys[i], NULL);
 			char path[64];
 
 			if (!v)
 				continue;
 			snprintf(path, sizeof(path), "peak_tensor.%s", tensor_keys[i]);
-			r = number_node(ld, v, path, true, true, &t->peak_tensor[i]);
+			r = ty_number_node(ld, v, path, true, true, &t->peak_tensor[i]);
 			if (r)
 				return r;
 			if (isnan(t->peak_tensor[i]))
@@ -669,12 +355,12 @@ parse_tensor(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, stru
 		if (isnan(t->max_tensor[i]) || isnan(t->peak_tensor[i]))
 			continue;
 		if (t->peak_tensor[i] == 0)
-			return fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "max_tensor",
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "max_tensor",
 								      tensor_keys[i]),
 				    "'max_tensor.%s' is given, but 'peak_tensor.%s' is null (no such "
 				    "tensor path)", tensor_keys[i], tensor_keys[i]);
 		if (t->max_tensor[i] > t->peak_tensor[i] * 1.005)
-			return fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "max_tensor",
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "max_tensor",
 								      tensor_keys[i]),
 				    "'max_tensor.%s' (%g) is above 'peak_tensor.%s' (%g): a measured "
 				    "dense rate cannot exceed the dense peak", tensor_keys[i],
@@ -701,39 +387,39 @@ parse_host_link(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, s
 	memset(l, 0, sizeof(*l));
 	l->h2d_pinned_gbs = l->d2h_pinned_gbs = l->h2d_pageable_gbs = l->d2h_pageable_gbs = NAN;
 	l->latency_us = NAN;
-	map = map_lookup(ld, gpu, "host_link", NULL);
+	map = ty_map_lookup(ld, gpu, "host_link", NULL);
 	if (!map)
 		return GPUPROJ_OK;
-	r = require_kind(ld, map, YAML_MAPPING_NODE, "host_link", "a mapping");
+	r = ty_require_kind(ld, map, YAML_MAPPING_NODE, "host_link", "a mapping");
 	if (r)
 		return r;
-	r = check_keys(ld, map, host_link_keys, ARRAY_LENGTH(host_link_keys), "host_link");
+	r = ty_check_keys(ld, map, host_link_keys, ARRAY_LENGTH(host_link_keys), "host_link");
 	if (r)
 		return r;
-	n = map_lookup(ld, map, "interface", NULL);
+	n = ty_map_lookup(ld, map, "interface", NULL);
 	if (!n)
-		return fail(ld, GPUPROJ_E_SCHEMA, map, "host_link: missing required field 'interface'");
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, map, "host_link: missing required field 'interface'");
 	if (n->type != YAML_SCALAR_NODE)
-		return fail(ld, GPUPROJ_E_SCHEMA, n, "'host_link.interface' must be a word, not %s",
-			    node_kind(n));
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, n, "'host_link.interface' must be a word, not %s",
+			    ty_node_kind(n));
 	for (i = 0; i < ARRAY_LENGTH(link_interfaces); i++) {
-		if (strcmp(scalar(n), link_interfaces[i]) == 0)
+		if (strcmp(ty_scalar(n), link_interfaces[i]) == 0)
 			l->interface = link_interfaces[i];
 	}
 	if (!l->interface)
-		return fail(ld, GPUPROJ_E_SCHEMA, n, "'host_link.interface' must be one of pcie2-x16, "
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, n, "'host_link.interface' must be one of pcie2-x16, "
 			    "pcie3-x16, pcie4-x8, pcie4-x16, pcie5-x16, pcie6-x16, nvlink-c2c, got '%s'",
-			    scalar(n));
+			    ty_scalar(n));
 	(void)where;
 	for (i = 0; i < HOST_LINK_NUMS; i++) {
 		char path[64];
 
-		n = map_lookup(ld, map, host_link_num_keys[i], NULL);
+		n = ty_map_lookup(ld, map, host_link_num_keys[i], NULL);
 		if (!n)
-			return fail(ld, GPUPROJ_E_SCHEMA, map, "host_link: missing required field '%s'",
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, map, "host_link: missing required field '%s'",
 				    host_link_num_keys[i]);
 		snprintf(path, sizeof(path), "host_link.%s", host_link_num_keys[i]);
-		r = number_node(ld, n, path, false, true, &v[i]);
+		r = ty_number_node(ld, n, path, false, true, &v[i]);
 		if (r)
 			return r;
 		pathset_add(ps, path, n);
@@ -745,7 +431,7 @@ parse_host_link(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, s
 	l->latency_us = v[4];
 	for (i = 0; i < 2; i++) {
 		if (v[2 + i] > v[i])
-			return fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "host_link",
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "host_link",
 								     host_link_num_keys[2 + i]),
 				    "'host_link.%s' (%g GB/s) cannot exceed 'host_link.%s' (%g GB/s): "
 				    "a pageable copy is staged through pinned memory",
@@ -765,7 +451,7 @@ is_ref_char(int c)
 static int
 check_source_text(struct loader *ld, yaml_node_t *n, const char *path, enum gpuproj_basis *ret)
 {
-	const char *text = scalar(n);
+	const char *text = ty_scalar(n);
 	const char *colon = strchr(text, ':');
 	const char *p;
 	size_t i, cites = 0;
@@ -779,7 +465,7 @@ check_source_text(struct loader *ld, yaml_node_t *n, const char *path, enum gpup
 		}
 	}
 	if (basis == GPUPROJ_BASIS_NONE)
-		return fail(ld, GPUPROJ_E_SCHEMA, n,
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, n,
 			    "source of '%s' must start with 'measured:', 'datasheet:', 'derived:' "
 			    "or 'estimate:', got '%.40s'", path, text);
 	for (p = text; (p = strchr(p, '[')) != NULL; p++) {
@@ -795,19 +481,19 @@ check_source_text(struct loader *ld, yaml_node_t *n, const char *path, enum gpup
 		if (!has_reference(ld, key)) {
 			const char *guess = NULL;
 
-			guess = nearest(key, (const char *const *)ld->set->ref_keys, ld->set->n_refs);
+			guess = ty_nearest(key, (const char *const *)ld->set->ref_keys, ld->set->n_refs);
 			if (guess)
-				return fail(ld, GPUPROJ_E_SCHEMA, n,
+				return ty_fail(ld, GPUPROJ_E_SCHEMA, n,
 					    "source of '%s' cites [%s], which is not in 'references'; "
 					    "did you mean [%s]?", path, key, guess);
-			return fail(ld, GPUPROJ_E_SCHEMA, n,
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, n,
 				    "source of '%s' cites [%s], which is not in 'references'", path,
 				    key);
 		}
 		cites++;
 	}
 	if ((basis == GPUPROJ_BASIS_MEASURED || basis == GPUPROJ_BASIS_DATASHEET) && cites == 0)
-		return fail(ld, GPUPROJ_E_SCHEMA, n,
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, n,
 			    "source of '%s' is '%s' but cites no reference ([KEY])", path,
 			    basis_words[basis]);
 	*ret = basis;
@@ -847,16 +533,16 @@ parse_sources(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t,
 	size_t n, i, c;
 	int r;
 
-	r = field(ld, gpu, "sources", true, where, &map);
+	r = ty_field(ld, gpu, "sources", true, where, &map);
 	if (r)
 		return r;
-	r = require_kind(ld, map, YAML_MAPPING_NODE, "sources", "a mapping of path: \"BASIS: text\"");
+	r = ty_require_kind(ld, map, YAML_MAPPING_NODE, "sources", "a mapping of path: \"BASIS: text\"");
 	if (r)
 		return r;
 	n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
 	src = calloc(n ? n : 1, sizeof(*src));
 	if (!src)
-		return fail(ld, GPUPROJ_E_NOMEM, map, "out of memory");
+		return ty_fail(ld, GPUPROJ_E_NOMEM, map, "out of memory");
 	t->sources = src;
 	for (p = map->data.mapping.pairs.start, i = 0; p < map->data.mapping.pairs.top; p++, i++) {
 		yaml_node_t *k = yaml_document_get_node(ld->doc, p->key);
@@ -866,13 +552,13 @@ parse_sources(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t,
 		size_t j;
 
 		if (!k || k->type != YAML_SCALAR_NODE)
-			return fail(ld, GPUPROJ_E_SCHEMA, k, "keys in sources must be field paths");
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, k, "keys in sources must be field paths");
 		for (j = 0; j < i; j++) {
-			if (strcmp(src[j].path, scalar(k)) == 0)
-				return fail(ld, GPUPROJ_E_SCHEMA, k, "duplicate key '%s' in sources",
-					    scalar(k));
+			if (strcmp(src[j].path, ty_scalar(k)) == 0)
+				return ty_fail(ld, GPUPROJ_E_SCHEMA, k, "duplicate key '%s' in sources",
+					    ty_scalar(k));
 		}
-		if (!known_path(scalar(k))) {
+		if (!known_path(ty_scalar(k))) {
 			const char *all[128];
 			size_t na = 0, g, m;
 			char paths[128][48];
@@ -887,40 +573,40 @@ parse_sources(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t,
 					na++;
 				}
 			}
-			guess = nearest(scalar(k), all, na);
+			guess = ty_nearest(ty_scalar(k), all, na);
 			if (guess)
-				return fail(ld, GPUPROJ_E_SCHEMA, k,
+				return ty_fail(ld, GPUPROJ_E_SCHEMA, k,
 					    "unknown field path '%s' in sources; did you mean '%s'?",
-					    scalar(k), guess);
-			return fail(ld, GPUPROJ_E_SCHEMA, k, "unknown field path '%s' in sources",
-				    scalar(k));
+					    ty_scalar(k), guess);
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, k, "unknown field path '%s' in sources",
+				    ty_scalar(k));
 		}
 		for (j = 0; j < ps->n; j++) {
-			size_t lk = strlen(scalar(k));
+			size_t lk = strlen(ty_scalar(k));
 
-			if (strcmp(ps->paths[j], scalar(k)) == 0 ||
-			    (strncmp(ps->paths[j], scalar(k), lk) == 0 && ps->paths[j][lk] == '.'))
+			if (strcmp(ps->paths[j], ty_scalar(k)) == 0 ||
+			    (strncmp(ps->paths[j], ty_scalar(k), lk) == 0 && ps->paths[j][lk] == '.'))
 				present = true;
 		}
 		if (!present)
-			return fail(ld, GPUPROJ_E_SCHEMA, k,
-				    "source given for '%s', but the entry has no such value", scalar(k));
-		if (!v || v->type != YAML_SCALAR_NODE || is_null(v))
-			return fail(ld, GPUPROJ_E_SCHEMA, v ? v : k,
-				    "source of '%s' must be a string \"BASIS: text\"", scalar(k));
-		src[i].path = strdup(scalar(k));
-		src[i].text = strdup(scalar(v));
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, k,
+				    "source given for '%s', but the entry has no such value", ty_scalar(k));
+		if (!v || v->type != YAML_SCALAR_NODE || ty_is_null(v))
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, v ? v : k,
+				    "source of '%s' must be a string \"BASIS: text\"", ty_scalar(k));
+		src[i].path = strdup(ty_scalar(k));
+		src[i].text = strdup(ty_scalar(v));
 		t->n_sources = i + 1;
 		if (!src[i].path || !src[i].text)
-			return fail(ld, GPUPROJ_E_NOMEM, v, "out of memory");
-		r = check_source_text(ld, v, scalar(k), &src[i].basis);
+			return ty_fail(ld, GPUPROJ_E_NOMEM, v, "out of memory");
+		r = check_source_text(ld, v, ty_scalar(k), &src[i].basis);
 		if (r)
 			return r;
 	}
 	/* Every number must be covered. */
 	for (c = 0; c < ps->n; c++) {
 		if (!gpuproj_target_source(t, ps->paths[c]))
-			return fail(ld, GPUPROJ_E_SCHEMA, ps->nodes[c],
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, ps->nodes[c],
 				    "'%s' of '%s' has no source: add '%s' (or its group) to 'sources'",
 				    ps->paths[c], t->name, ps->paths[c]);
 	}
@@ -936,27 +622,27 @@ parse_match(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, const
 	yaml_node_item_t *it;
 	char **list;
 	size_t n, i = 0;
-	int r = field(ld, gpu, "match", true, where, &seq);
+	int r = ty_field(ld, gpu, "match", true, where, &seq);
 
 	if (r)
 		return r;
-	r = require_kind(ld, seq, YAML_SEQUENCE_NODE, "match", "a list of device names");
+	r = ty_require_kind(ld, seq, YAML_SEQUENCE_NODE, "match", "a list of device names");
 	if (r)
 		return r;
 	n = (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
 	list = calloc(n + 1, sizeof(*list));
 	if (!list)
-		return fail(ld, GPUPROJ_E_NOMEM, seq, "out of memory");
+		return ty_fail(ld, GPUPROJ_E_NOMEM, seq, "out of memory");
 	t->match = (const char *const *)list;
 	for (it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++) {
 		yaml_node_t *s = yaml_document_get_node(ld->doc, *it);
 
-		if (!s || s->type != YAML_SCALAR_NODE || is_null(s) || !*scalar(s))
-			return fail(ld, GPUPROJ_E_SCHEMA, s ? s : seq,
+		if (!s || s->type != YAML_SCALAR_NODE || ty_is_null(s) || !*ty_scalar(s))
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, s ? s : seq,
 				    "'match' entries must be non-empty strings");
-		list[i] = strdup(scalar(s));
+		list[i] = strdup(ty_scalar(s));
 		if (!list[i])
-			return fail(ld, GPUPROJ_E_NOMEM, s, "out of memory");
+			return ty_fail(ld, GPUPROJ_E_NOMEM, s, "out of memory");
 		t->n_match = ++i;
 	}
 	return GPUPROJ_OK;
@@ -980,7 +666,7 @@ parse_arch(struct loader *ld, yaml_node_t *node, struct gpuproj_target *t)
 	if (t->vendor == GPUPROJ_VENDOR_NVIDIA) {
 		if (strncmp(a, "sm_", 3) != 0 || !isdigit((unsigned char)a[3]) ||
 		    !isdigit((unsigned char)a[strlen(a) - 1]) || strlen(a) < 5 || strlen(a) > 7)
-			return fail(ld, GPUPROJ_E_SCHEMA, node,
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, node,
 				    "'arch' of an NVIDIA GPU must be sm_XY (compute capability X.Y), "
 				    "got '%s'", a);
 		{
@@ -991,7 +677,7 @@ parse_arch(struct loader *ld, yaml_node_t *node, struct gpuproj_target *t)
 		}
 	} else {
 		if (strncmp(a, "gfx", 3) != 0 || strlen(a) < 4)
-			return fail(ld, GPUPROJ_E_SCHEMA, node,
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, node,
 				    "'arch' of an AMD GPU must be gfxNNN, got '%s'", a);
 		t->cc_major = t->cc_minor = 0;
 	}
@@ -1010,14 +696,14 @@ parse_limits(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, stru
 	};
 	yaml_node_t *map;
 	size_t i;
-	int r = field(ld, gpu, "limits", true, where, &map);
+	int r = ty_field(ld, gpu, "limits", true, where, &map);
 
 	if (r)
 		return r;
-	r = require_kind(ld, map, YAML_MAPPING_NODE, "limits", "a mapping");
+	r = ty_require_kind(ld, map, YAML_MAPPING_NODE, "limits", "a mapping");
 	if (r)
 		return r;
-	r = check_keys(ld, map, limit_keys, ARRAY_LENGTH(limit_keys), "limits");
+	r = ty_check_keys(ld, map, limit_keys, ARRAY_LENGTH(limit_keys), "limits");
 	if (r)
 		return r;
 	for (i = 0; i < ARRAY_LENGTH(limit_keys); i++) {
@@ -1025,17 +711,17 @@ parse_limits(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, stru
 		yaml_node_t *v;
 
 		snprintf(path, sizeof(path), "limits.%s", limit_keys[i]);
-		v = map_lookup(ld, map, limit_keys[i], NULL);
+		v = ty_map_lookup(ld, map, limit_keys[i], NULL);
 		if (!v)
-			return fail(ld, GPUPROJ_E_SCHEMA, map, "limits: missing required field '%s'",
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, map, "limits: missing required field '%s'",
 				    limit_keys[i]);
 		if (i < ARRAY_LENGTH(ints))
 			/* The reserved amount may be 0; everything else must be > 0. */
-			r = integer_node(ld, v, path,
+			r = ty_integer_node(ld, v, path,
 					 strcmp(limit_keys[i], "smem_reserved_per_block_b") != 0,
 					 ints[i]);
 		else
-			r = number_node(ld, v, path, false, true, &L->l2_mib);
+			r = ty_number_node(ld, v, path, false, true, &L->l2_mib);
 		if (r)
 			return r;
 		pathset_add(ps, path, v);
@@ -1056,48 +742,48 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 
 	t->line = (int)gpu->start_mark.line + 1;
 	if (gpu->type != YAML_MAPPING_NODE)
-		return fail(ld, GPUPROJ_E_SCHEMA, gpu, "each entry of 'gpus' must be a mapping, not %s",
-			    node_kind(gpu));
-	r = get_string(ld, gpu, "name", true, "GPU entry", (char **)&t->name);
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, gpu, "each entry of 'gpus' must be a mapping, not %s",
+			    ty_node_kind(gpu));
+	r = ty_get_string(ld, gpu, "name", true, "GPU entry", (char **)&t->name);
 	if (r)
 		return r;
-	n = map_lookup(ld, gpu, "name", &keynode);
+	n = ty_map_lookup(ld, gpu, "name", &keynode);
 	if (!valid_name(t->name))
-		return fail(ld, GPUPROJ_E_SCHEMA, n,
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, n,
 			    "'name' may only hold letters, digits, '.', '_', '+' and '-', got '%s'",
 			    t->name);
 	snprintf(where, sizeof(where), "GPU '%s'", t->name);
-	r = check_keys(ld, gpu, gpu_keys, ARRAY_LENGTH(gpu_keys), where);
+	r = ty_check_keys(ld, gpu, gpu_keys, ARRAY_LENGTH(gpu_keys), where);
 	if (r)
 		return r;
-	r = get_string(ld, gpu, "description", false, where, (char **)&t->description);
+	r = ty_get_string(ld, gpu, "description", false, where, (char **)&t->description);
 	if (r)
 		return r;
 	r = parse_match(ld, gpu, t, where);
 	if (r)
 		return r;
-	r = get_string(ld, gpu, "vendor", true, where, &vendor);
+	r = ty_get_string(ld, gpu, "vendor", true, where, &vendor);
 	if (r)
 		return r;
-	n = map_lookup(ld, gpu, "vendor", NULL);
+	n = ty_map_lookup(ld, gpu, "vendor", NULL);
 	if (strcmp(vendor, "nvidia") == 0) {
 		t->vendor = GPUPROJ_VENDOR_NVIDIA;
 	} else if (strcmp(vendor, "amd") == 0) {
 		t->vendor = GPUPROJ_VENDOR_AMD;
 	} else {
-		r = fail(ld, GPUPROJ_E_SCHEMA, n, "'vendor' must be 'nvidia' or 'amd', got '%s'",
+		r = ty_fail(ld, GPUPROJ_E_SCHEMA, n, "'vendor' must be 'nvidia' or 'amd', got '%s'",
 			 vendor);
 		free(vendor);
 		return r;
 	}
 	free(vendor);
-	r = get_string(ld, gpu, "arch", true, where, (char **)&t->arch);
+	r = ty_get_string(ld, gpu, "arch", true, where, (char **)&t->arch);
 	if (r)
 		return r;
-	r = parse_arch(ld, map_lookup(ld, gpu, "arch", NULL), t);
+	r = parse_arch(ld, ty_map_lookup(ld, gpu, "arch", NULL), t);
 	if (r)
 		return r;
-	r = get_string(ld, gpu, "chip", true, where, (char **)&t->chip);
+	r = ty_get_string(ld, gpu, "chip", true, where, (char **)&t->chip);
 	if (r)
 		return r;
 
@@ -1117,15 +803,15 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 		t->memory_gib = NAN;
 		t->ldst_shared_gops = NAN;
 		for (i = 0; i < ARRAY_LENGTH(scalar_fields); i++) {
-			r = field(ld, gpu, scalar_fields[i].key, scalar_fields[i].required, where, &n);
+			r = ty_field(ld, gpu, scalar_fields[i].key, scalar_fields[i].required, where, &n);
 			if (r)
 				return r;
 			if (!n)
 				continue;
 			if (scalar_fields[i].integer)
-				r = integer_node(ld, n, scalar_fields[i].key, true, iout[i]);
+				r = ty_integer_node(ld, n, scalar_fields[i].key, true, iout[i]);
 			else
-				r = number_node(ld, n, scalar_fields[i].key, false, true, dout[i]);
+				r = ty_number_node(ld, n, scalar_fields[i].key, false, true, dout[i]);
 			if (r)
 				return r;
 			pathset_add(&ps, scalar_fields[i].key, n);
@@ -1143,7 +829,7 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 		return r;
 	for (i = 0; i < GPUPROJ_PREC_COUNT; i++) {
 		if (isnan(v[2 * i]))
-			return fail(ld, GPUPROJ_E_SCHEMA, map_lookup(ld, gpu, "peak_gflops", NULL),
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, ty_map_lookup(ld, gpu, "peak_gflops", NULL),
 				    "peak_gflops: missing required field '%s'", gflops_keys[2 * i]);
 		t->peak_gflops[i][GPUPROJ_OP_FMA] = v[2 * i];
 		t->peak_gflops[i][GPUPROJ_OP_ADD_MUL] = isnan(v[2 * i + 1]) ? v[2 * i] / 2 : v[2 * i + 1];
@@ -1175,7 +861,7 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 			return r;
 		for (i = 0; i < GPUPROJ_LEVEL_COUNT; i++) {
 			if (isnan(bw[i]))
-				return fail(ld, GPUPROJ_E_SCHEMA, map_lookup(ld, gpu, "bw_gbs", NULL),
+				return ty_fail(ld, GPUPROJ_E_SCHEMA, ty_map_lookup(ld, gpu, "bw_gbs", NULL),
 					    "bw_gbs: missing required field '%s'", bw_keys[i]);
 			t->bw_gbs[i] = bw[i];
 		}
@@ -1198,10 +884,10 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 			       "one output per nullable key");
 
 		for (i = 0; i < ARRAY_LENGTH(nullable_keys); i++) {
-			r = field(ld, gpu, nullable_keys[i], true, where, &n);
+			r = ty_field(ld, gpu, nullable_keys[i], true, where, &n);
 			if (r)
 				return r;
-			r = number_node(ld, n, nullable_keys[i], true, true, out[i]);
+			r = ty_number_node(ld, n, nullable_keys[i], true, true, out[i]);
 			if (r)
 				return r;
 			if (!isnan(*out[i]))
@@ -1219,39 +905,39 @@ parse_references(struct loader *ld, yaml_node_t *root)
 	yaml_node_t *map;
 	yaml_node_pair_t *p;
 	size_t n, i = 0;
-	int r = field(ld, root, "references", true, "top level", &map);
+	int r = ty_field(ld, root, "references", true, "top level", &map);
 
 	if (r)
 		return r;
-	r = require_kind(ld, map, YAML_MAPPING_NODE, "references", "a mapping KEY: citation");
+	r = ty_require_kind(ld, map, YAML_MAPPING_NODE, "references", "a mapping KEY: citation");
 	if (r)
 		return r;
 	n = (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
 	ld->set->ref_keys = calloc(n + 1, sizeof(char *));
 	ld->set->ref_texts = calloc(n + 1, sizeof(char *));
 	if (!ld->set->ref_keys || !ld->set->ref_texts)
-		return fail(ld, GPUPROJ_E_NOMEM, map, "out of memory");
+		return ty_fail(ld, GPUPROJ_E_NOMEM, map, "out of memory");
 	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++, i++) {
 		yaml_node_t *k = yaml_document_get_node(ld->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(ld->doc, p->value);
 		const char *s;
 
-		if (!k || k->type != YAML_SCALAR_NODE || !*scalar(k))
-			return fail(ld, GPUPROJ_E_SCHEMA, k ? k : map, "reference keys must be strings");
-		for (s = scalar(k); *s; s++) {
+		if (!k || k->type != YAML_SCALAR_NODE || !*ty_scalar(k))
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, k ? k : map, "reference keys must be strings");
+		for (s = ty_scalar(k); *s; s++) {
 			if (!is_ref_char((unsigned char)*s))
-				return fail(ld, GPUPROJ_E_SCHEMA, k,
+				return ty_fail(ld, GPUPROJ_E_SCHEMA, k,
 					    "reference key '%s' may only hold letters, digits, '-' "
-					    "and '_'", scalar(k));
+					    "and '_'", ty_scalar(k));
 		}
-		if (!v || v->type != YAML_SCALAR_NODE || is_null(v) || !*scalar(v))
-			return fail(ld, GPUPROJ_E_SCHEMA, v ? v : k,
-				    "reference '%s' must be a non-empty citation string", scalar(k));
-		ld->set->ref_keys[i] = strdup(scalar(k));
-		ld->set->ref_texts[i] = strdup(scalar(v));
+		if (!v || v->type != YAML_SCALAR_NODE || ty_is_null(v) || !*ty_scalar(v))
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, v ? v : k,
+				    "reference '%s' must be a non-empty citation string", ty_scalar(k));
+		ld->set->ref_keys[i] = strdup(ty_scalar(k));
+		ld->set->ref_texts[i] = strdup(ty_scalar(v));
 		ld->set->n_refs = i + 1;
 		if (!ld->set->ref_keys[i] || !ld->set->ref_texts[i])
-			return fail(ld, GPUPROJ_E_NOMEM, v, "out of memory");
+			return ty_fail(ld, GPUPROJ_E_NOMEM, v, "out of memory");
 	}
 	/*
 	 * Duplicates, found by sorting (a file may hold many references): the
@@ -1264,7 +950,7 @@ parse_references(struct loader *ld, yaml_node_t *root)
 		ld->refs_sorted = malloc((n ? n : 1) * sizeof(*ld->refs_sorted));
 		if (!order || !ld->refs_sorted) {
 			free(order);
-			return fail(ld, GPUPROJ_E_NOMEM, map, "out of memory");
+			return ty_fail(ld, GPUPROJ_E_NOMEM, map, "out of memory");
 		}
 		for (i = 0; i < n; i++) {
 			order[i].key = ld->set->ref_keys[i];
@@ -1281,7 +967,7 @@ parse_references(struct loader *ld, yaml_node_t *root)
 		free(order);
 		if (dup != SIZE_MAX) {
 			p = map->data.mapping.pairs.start + dup;
-			return fail(ld, GPUPROJ_E_SCHEMA, yaml_document_get_node(ld->doc, p->key),
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, yaml_document_get_node(ld->doc, p->key),
 				    "duplicate reference key '%s'", ld->set->ref_keys[dup]);
 		}
 	}
@@ -1352,7 +1038,7 @@ check_unique(struct loader *ld, yaml_node_t *seq)
 		n += s->gpus[i].n_match;
 	e = calloc(n ? n : 1, sizeof(*e));
 	if (!e)
-		return fail(ld, GPUPROJ_E_NOMEM, seq, "out of memory");
+		return ty_fail(ld, GPUPROJ_E_NOMEM, seq, "out of memory");
 	for (i = 0, n = 0; i < s->n; i++) {
 		e[n++] = (struct uniq_entry){ 0, normalise(s->gpus[i].name, false), i, 0 };
 		for (a = 0; a < s->gpus[i].n_match; a++)
@@ -1360,7 +1046,7 @@ check_unique(struct loader *ld, yaml_node_t *seq)
 	}
 	for (i = 0; i < n; i++) {
 		if (!e[i].norm) {
-			r = fail(ld, GPUPROJ_E_NOMEM, seq, "out of memory");
+			r = ty_fail(ld, GPUPROJ_E_NOMEM, seq, "out of memory");
 			goto out;
 		}
 	}
@@ -1393,11 +1079,11 @@ check_unique(struct loader *ld, yaml_node_t *seq)
 							   seq->data.sequence.items.start[best.gpu]);
 
 		if (best.kind == 0)
-			r = fail(ld, GPUPROJ_E_SCHEMA, map_lookup(ld, node, "name", NULL),
+			r = ty_fail(ld, GPUPROJ_E_SCHEMA, ty_map_lookup(ld, node, "name", NULL),
 				 "duplicate GPU name '%s' (first defined at line %d)", ti->name,
 				 tj->line);
 		else
-			r = fail(ld, GPUPROJ_E_SCHEMA, map_lookup(ld, node, "match", NULL),
+			r = ty_fail(ld, GPUPROJ_E_SCHEMA, ty_map_lookup(ld, node, "match", NULL),
 				 "match string '%s' of '%s' is already used by '%s' (line %d)",
 				 ti->match[best.item], ti->name, tj->name, tj->line);
 	}
@@ -1417,37 +1103,37 @@ parse_root(struct loader *ld, yaml_node_t *root)
 	int r;
 
 	if (!root)
-		return fail(ld, GPUPROJ_E_SCHEMA, NULL, "empty file: expected 'schema', 'references' "
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, NULL, "empty file: expected 'schema', 'references' "
 			    "and 'gpus'");
 	if (root->type != YAML_MAPPING_NODE)
-		return fail(ld, GPUPROJ_E_SCHEMA, root, "the top level must be a mapping, not %s",
-			    node_kind(root));
-	r = check_keys(ld, root, top_keys, ARRAY_LENGTH(top_keys), "the top level");
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, root, "the top level must be a mapping, not %s",
+			    ty_node_kind(root));
+	r = ty_check_keys(ld, root, top_keys, ARRAY_LENGTH(top_keys), "the top level");
 	if (r)
 		return r;
-	r = field(ld, root, "schema", true, "top level", &n);
+	r = ty_field(ld, root, "schema", true, "top level", &n);
 	if (r)
 		return r;
-	if (n->type != YAML_SCALAR_NODE || strcmp(scalar(n), GPUPROJ_TARGETS_SCHEMA) != 0)
-		return fail(ld, GPUPROJ_E_SCHEMA, n,
+	if (n->type != YAML_SCALAR_NODE || strcmp(ty_scalar(n), GPUPROJ_TARGETS_SCHEMA) != 0)
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, n,
 			    "unknown schema version '%s': this gpuproj reads '%s'",
-			    n->type == YAML_SCALAR_NODE ? scalar(n) : node_kind(n),
+			    n->type == YAML_SCALAR_NODE ? ty_scalar(n) : ty_node_kind(n),
 			    GPUPROJ_TARGETS_SCHEMA);
 	r = parse_references(ld, root);
 	if (r)
 		return r;
-	r = field(ld, root, "gpus", true, "top level", &seq);
+	r = ty_field(ld, root, "gpus", true, "top level", &seq);
 	if (r)
 		return r;
-	r = require_kind(ld, seq, YAML_SEQUENCE_NODE, "gpus", "a list of GPU entries");
+	r = ty_require_kind(ld, seq, YAML_SEQUENCE_NODE, "gpus", "a list of GPU entries");
 	if (r)
 		return r;
 	count = (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
 	if (count == 0)
-		return fail(ld, GPUPROJ_E_SCHEMA, seq, "'gpus' is empty");
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, seq, "'gpus' is empty");
 	ld->set->gpus = calloc(count, sizeof(*ld->set->gpus));
 	if (!ld->set->gpus)
-		return fail(ld, GPUPROJ_E_NOMEM, seq, "out of memory");
+		return ty_fail(ld, GPUPROJ_E_NOMEM, seq, "out of memory");
 	for (it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++, i++) {
 		ld->set->n = i + 1;
 		r = parse_gpu(ld, yaml_document_get_node(ld->doc, *it), &ld->set->gpus[i]);
@@ -1512,7 +1198,7 @@ gpuproj_targets_free(struct gpuproj_targets *s)
 }
 
 /*
- * The guard before libyaml builds a document (issue 12): the text is at
+ * The guard before libyaml builds a document: the text is at
  * most TARGETS_MAX_BYTES (unless the input limit was raised explicitly)
  * and nests flow collections ([ ], { }) at most TARGETS_MAX_DEPTH deep.
  * libyaml's scanner checks every open flow level for stale simple keys on
@@ -1526,19 +1212,27 @@ gpuproj_targets_free(struct gpuproj_targets *s)
 #define TARGETS_MAX_DEPTH 64
 
 static int
-yaml_guard(const char *text, size_t len, const char *file, struct gpuproj_error *err)
+yaml_guard(const char *text, size_t len, const char *file, bool builtin,
+	   struct gpuproj_error *err)
 {
 	yaml_parser_t parser;
 	yaml_token_t token;
-	uint64_t max;
+	uint64_t max = UINT64_MAX;
 	bool raised;
 	int depth = 0, r = GPUPROJ_OK;
 
-	r = file_input_limit(&max, &raised, err);
-	if (r)
-		return r;
-	if (!raised && max > TARGETS_MAX_BYTES)
-		max = TARGETS_MAX_BYTES;
+	/*
+	 * The built-in copy is compiled in, not an input: no size limit (a bad
+	 * or tiny GPUPROJ_MAX_INPUT_SIZE in an application's environment must
+	 * not take the built-in targets from libproj.so).
+	 */
+	if (!builtin) {
+		r = file_input_limit(&max, &raised, err);
+		if (r)
+			return r;
+		if (!raised && max > TARGETS_MAX_BYTES)
+			max = TARGETS_MAX_BYTES;
+	}
 	if (len > max) {
 		char a[32], b[32];
 
@@ -1576,9 +1270,9 @@ yaml_guard(const char *text, size_t len, const char *file, struct gpuproj_error 
 	return r;
 }
 
-int
-gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
-			    struct gpuproj_targets **ret, struct gpuproj_error *reterr)
+static int
+load_buffer(const char *text, size_t len, const char *name, bool builtin,
+	    struct gpuproj_targets **ret, struct gpuproj_error *reterr)
 {
 	yaml_parser_t parser;
 	yaml_document_t doc;
@@ -1587,7 +1281,7 @@ gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
 
 	if (!text || !ret)
 		return error_set(reterr, GPUPROJ_E_INVAL, ld.file, 0, 0, "invalid argument");
-	r = yaml_guard(text, len, ld.file, reterr);
+	r = yaml_guard(text, len, ld.file, builtin, reterr);
 	if (r)
 		return r;
 	if (!yaml_parser_initialize(&parser))
@@ -1615,7 +1309,7 @@ gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
 				yaml_node_t *root2 = yaml_document_get_root_node(&doc2);
 
 				if (root2)
-					r = fail(&ld, GPUPROJ_E_SCHEMA, root2,
+					r = ty_fail(&ld, GPUPROJ_E_SCHEMA, root2,
 						 "more than one YAML document in the file");
 				yaml_document_delete(&doc2);
 			}
@@ -1630,6 +1324,13 @@ gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
 	}
 	*ret = ld.set;
 	return GPUPROJ_OK;
+}
+
+int
+gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
+			    struct gpuproj_targets **ret, struct gpuproj_error *reterr)
+{
+	return load_buffer(text, len, name, false, ret, reterr);
 }
 
 int
@@ -1664,8 +1365,8 @@ extern const size_t gpuproj_builtin_targets_len;
 int
 gpuproj_targets_load_builtin(struct gpuproj_targets **ret, struct gpuproj_error *reterr)
 {
-	return gpuproj_targets_load_buffer(gpuproj_builtin_targets, gpuproj_builtin_targets_len,
-					   "targets.yaml (built-in)", ret, reterr);
+	return load_buffer(gpuproj_builtin_targets, gpuproj_builtin_targets_len,
+			   "targets.yaml (built-in)", true, ret, reterr);
 }
 
 int
@@ -1689,115 +1390,7 @@ gpuproj_targets_load_default(const char *path, struct gpuproj_targets **ret,
 	return gpuproj_targets_load_builtin(ret, reterr);
 }
 
-size_t
-gpuproj_targets_count(const struct gpuproj_targets *s)
-{
-	return s ? s->n : 0;
-}
-
-const struct gpuproj_target *
-gpuproj_targets_get(const struct gpuproj_targets *s, size_t i)
-{
-	return s && i < s->n ? &s->gpus[i] : NULL;
-}
-
-const struct gpuproj_target *
-gpuproj_targets_find(const struct gpuproj_targets *s, const char *name)
-{
-	size_t i;
-
-	if (!s || !name)
-		return NULL;
-	for (i = 0; i < s->n; i++) {
-		if (str_eq_nocase_trim(s->gpus[i].name, name))
-			return &s->gpus[i];
-	}
-	return NULL;
-}
-
-const struct gpuproj_target *
-gpuproj_targets_match(const struct gpuproj_targets *s, const char *device_name)
-{
-	size_t i, j;
-
-	if (!s || !device_name)
-		return NULL;
-	for (i = 0; i < s->n; i++) {
-		for (j = 0; j < s->gpus[i].n_match; j++) {
-			if (str_eq_nocase_trim(s->gpus[i].match[j], device_name))
-				return &s->gpus[i];
-		}
-	}
-	return gpuproj_targets_find(s, device_name);
-}
-
-size_t
-gpuproj_targets_suggest(const struct gpuproj_targets *s, const char *name, const char **out,
-			size_t max)
-{
-	struct cand {
-		const char *name;
-		size_t score;
-	} *c;
-	size_t i, j, n = 0, w = 0;
-	size_t cap;
-
-	if (!s || !name || max == 0)
-		return 0;
-	cap = strlen(name) / 3 + 2;
-	c = calloc(s->n, sizeof(*c));
-	if (!c)
-		return 0;
-	for (i = 0; i < s->n; i++) {
-		const struct gpuproj_target *t = &s->gpus[i];
-		size_t best = str_distance(name, t->name, cap);
-
-		for (j = 0; j < t->n_match; j++) {
-			size_t d = str_distance(name, t->match[j], cap);
-
-			if (d < best)
-				best = d;
-		}
-		/* A shared substring (e.g. "H100" in "H100-PCIe-80GB") counts as close. */
-		if (best >= cap && strlen(name) >= 3) {
-			char lname[128], lt[128];
-			size_t k;
-
-			snprintf(lname, sizeof(lname), "%s", name);
-			snprintf(lt, sizeof(lt), "%s", t->name);
-			for (k = 0; lname[k]; k++)
-				lname[k] = (char)tolower((unsigned char)lname[k]);
-			for (k = 0; lt[k]; k++)
-				lt[k] = (char)tolower((unsigned char)lt[k]);
-			if (strstr(lt, lname) || strstr(lname, lt))
-				best = cap - 1;
-		}
-		if (best < cap) {
-			c[n].name = t->name;
-			c[n].score = best;
-			n++;
-		}
-	}
-	/* Stable selection by score, keeping only names nearly as close as the best. */
-	{
-		size_t best = cap;
-
-		for (i = 0; i < n; i++) {
-			if (c[i].score < best)
-				best = c[i].score;
-		}
-		if (best + 3 < cap)
-			cap = best + 3;
-	}
-	for (j = 0; j < cap && w < max; j++) {
-		for (i = 0; i < n && w < max; i++) {
-			if (c[i].score == j)
-				out[w++] = c[i].name;
-		}
-	}
-	free(c);
-	return w;
-}
+/* ---- what the loader looks up in the set it builds ---- */
 
 const char *
 gpuproj_targets_reference(const struct gpuproj_targets *s, const char *key)
@@ -1811,72 +1404,6 @@ gpuproj_targets_reference(const struct gpuproj_targets *s, const char *key)
 			return s->ref_texts[i];
 	}
 	return NULL;
-}
-
-const char *
-gpuproj_targets_reference_at(const struct gpuproj_targets *s, size_t i, const char **ret_text)
-{
-	if (!s || i >= s->n_refs)
-		return NULL;
-	if (ret_text)
-		*ret_text = s->ref_texts[i];
-	return s->ref_keys[i];
-}
-
-double
-gpuproj_target_gflops(const struct gpuproj_target *t, enum gpuproj_prec p, enum gpuproj_opkind k,
-		      bool *ret_measured)
-{
-	double m = t->max_gflops[p][k];
-
-	if (ret_measured) {
-		char path[32];
-
-		/* An ADD/MUL value filled in as FMA / 2 rests on the FMA source. */
-		snprintf(path, sizeof(path), "max_gflops.%s_%s", gpuproj_prec_name(p),
-			 k == GPUPROJ_OP_FMA || !t->max_add_mul_given[p] ? "fma" : "add_mul");
-		*ret_measured = !isnan(m) && gpuproj_target_basis(t, path) == GPUPROJ_BASIS_MEASURED;
-	}
-	return isnan(m) ? t->peak_gflops[p][k] : m;
-}
-
-double
-gpuproj_target_tensor_gflops(const struct gpuproj_target *t, enum gpuproj_tensor_prec p,
-			     bool *ret_measured)
-{
-	double m;
-
-	if (ret_measured)
-		*ret_measured = false;
-	if (!t || (unsigned)p >= GPUPROJ_TPREC_COUNT)
-		return NAN;
-	m = t->max_tensor[p];
-	if (!isnan(m) && t->peak_tensor[p] != 0) {
-		if (ret_measured) {
-			char path[48];
-
-			snprintf(path, sizeof(path), "max_tensor.%s", tensor_keys[p]);
-			*ret_measured = gpuproj_target_basis(t, path) == GPUPROJ_BASIS_MEASURED;
-		}
-		return m;
-	}
-	return t->peak_tensor[p];
-}
-
-const char *
-gpuproj_tensor_prec_key(enum gpuproj_tensor_prec p)
-{
-	return (unsigned)p < GPUPROJ_TPREC_COUNT ? tensor_keys[p] : NULL;
-}
-
-const char *
-gpuproj_tensor_prec_name(enum gpuproj_tensor_prec p)
-{
-	static const char *const names[GPUPROJ_TPREC_COUNT] = {
-		"fp16", "fp16_acc16", "bf16", "tf32", "fp8", "fp4", "int8", "fp64",
-	};
-
-	return (unsigned)p < GPUPROJ_TPREC_COUNT ? names[p] : NULL;
 }
 
 const struct gpuproj_source *
@@ -1902,42 +1429,22 @@ gpuproj_target_source(const struct gpuproj_target *t, const char *path)
 	}
 }
 
-enum gpuproj_basis
-gpuproj_target_basis(const struct gpuproj_target *t, const char *path)
-{
-	const struct gpuproj_source *s = gpuproj_target_source(t, path);
+/* ---- names of the enumerations, from the key tables above ---- */
 
-	if (!s)
-		return GPUPROJ_BASIS_NONE;
-	/* A burst blend of the sustained and peak rates is derived, whatever the file says. */
-	if (t->burst_share > 0 && strncmp(path, "max_gflops", 10) == 0)
-		return GPUPROJ_BASIS_DERIVED;
-	return s->basis;
+const char *
+gpuproj_tensor_prec_key(enum gpuproj_tensor_prec p)
+{
+	return (unsigned)p < GPUPROJ_TPREC_COUNT ? tensor_keys[p] : NULL;
 }
 
 const char *
-gpuproj_level_name(enum gpuproj_level level)
+gpuproj_tensor_prec_name(enum gpuproj_tensor_prec p)
 {
-	switch (level) {
-	case GPUPROJ_LEVEL_L1: return "l1";
-	case GPUPROJ_LEVEL_L2: return "l2";
-	case GPUPROJ_LEVEL_DRAM: return "dram";
-	case GPUPROJ_LEVEL_SHARED: return "shared";
-	case GPUPROJ_LEVEL_COUNT: break;
-	}
-	return "?";
-}
+	static const char *const names[GPUPROJ_TPREC_COUNT] = {
+		"fp16", "fp16_acc16", "bf16", "tf32", "fp8", "fp4", "int8", "fp64",
+	};
 
-const char *
-gpuproj_prec_name(enum gpuproj_prec p)
-{
-	switch (p) {
-	case GPUPROJ_FP16: return "fp16";
-	case GPUPROJ_FP32: return "fp32";
-	case GPUPROJ_FP64: return "fp64";
-	case GPUPROJ_PREC_COUNT: break;
-	}
-	return "?";
+	return (unsigned)p < GPUPROJ_TPREC_COUNT ? names[p] : NULL;
 }
 
 const char *
@@ -1962,87 +1469,4 @@ gpuproj_basis_name(enum gpuproj_basis b)
 	if ((size_t)b < ARRAY_LENGTH(basis_words))
 		return basis_words[b];
 	return "?";
-}
-
-/* ---- lookup by name, with the one "not in targets.yaml" message ---- */
-
-/* GPUPROJ_E_NOTFOUND with the message of gpuproj_targets_lookup() (target.h). */
-static int
-not_in_targets(const struct gpuproj_targets *targets, const char *name,
-	       const struct gpuproj_lookup_words *words, struct gpuproj_error *reterr)
-{
-	static const struct gpuproj_lookup_words plain = { 0 };
-	const char *close[5], *hint, *advice;
-	size_t n, i;
-	struct strbuf sb;
-	int r;
-
-	if (!words)
-		words = &plain;
-	hint = words->hint ? words->hint : "`gpuproj targets list` shows all";
-	n = gpuproj_targets_suggest(targets, name, close, ARRAY_LENGTH(close));
-	advice = !n && words->advice ? words->advice : "";
-	strbuf_init(&sb);
-	strbuf_printf(&sb, "%s%s'%s'%s%s is not in targets.yaml", words->what ? words->what : "",
-		      words->what ? " " : "", name, words->where ? " " : "",
-		      words->where ? words->where : "");
-	for (i = 0; i < n; i++)
-		strbuf_printf(&sb, "%s%s", i ? ", " : "; close names: ", close[i]);
-	if (*hint || *advice)
-		strbuf_printf(&sb, " (%s%s%s)", hint, *hint && *advice ? "; " : "", advice);
-	r = error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0, "%s",
-		      sb.oom || !sb.buf ? "a GPU is not in targets.yaml" : sb.buf);
-	strbuf_free(&sb);
-	return r;
-}
-
-int
-gpuproj_targets_lookup(const struct gpuproj_targets *targets, const char *name,
-		       const struct gpuproj_lookup_words *words, const struct gpuproj_target **ret,
-		       struct gpuproj_error *reterr)
-{
-	const struct gpuproj_target *t;
-
-	if (!targets || !name || !ret)
-		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
-	t = gpuproj_targets_match(targets, name);
-	if (!t)
-		return not_in_targets(targets, name, words, reterr);
-	*ret = t;
-	return GPUPROJ_OK;
-}
-
-int
-gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj_targets *targets,
-		       const char *override, const struct gpuproj_target **ret,
-		       struct gpuproj_error *reterr)
-{
-	static const struct gpuproj_lookup_words source = {
-		.what = "source GPU", .advice = "add an entry or pass --source NAME",
-	};
-	static const struct gpuproj_lookup_words profile_gpu = {
-		.what = "the profile's GPU", .advice = "add an entry or pass --source NAME",
-	};
-	const struct gpuproj_device_info *d;
-	const struct gpuproj_target *t;
-
-	if (!p || !targets || !ret)
-		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
-	d = gpuproj_profile_device(p);
-	if (override)
-		return gpuproj_targets_lookup(targets, override, &source, ret, reterr);
-	if (d->target) {
-		t = gpuproj_targets_find(targets, d->target);
-		if (t) {
-			*ret = t;
-			return GPUPROJ_OK;
-		}
-	}
-	if (d->name)
-		return gpuproj_targets_lookup(targets, d->name, &profile_gpu, ret, reterr);
-	/* A targets.yaml name recorded in the profile that the set lacks. */
-	if (d->target)
-		return not_in_targets(targets, d->target, &profile_gpu, reterr);
-	return error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
-			 "the profile does not name its GPU; pass --source NAME");
 }

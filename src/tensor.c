@@ -241,7 +241,7 @@ gpuproj_tensor_counter_names(const char **names, size_t max)
 	I_NERSC
 /*
  * Every tensor-pipe instruction taken as the default HMMA: the NERSC
- * hierarchical-roofline recipe (Yang, Kurth, Williams, CCPE 2020) collects
+ * hierarchical-roofline recipe [Yang2020] collects
  * only this counter. Every chip has the per-type counters above, so
  * libproj.so never gets here; `gpuproj import ncu` does on such exports.
  */

@@ -34,7 +34,7 @@
 #include <gpuproj/timeline.h>
 
 #include "profile-json.h"
-#include "report-common.h"
+#include "util-escape.h"
 #include "util.h"
 
 /* ---- writing ---- */

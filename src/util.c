@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Internal helpers: strings, buffers, whole-file I/O with atomic
- * replacement, strict number and duration parsing.
- * Thread safety: reentrant; no global state.
+ * Internal helpers: strings, buffers, UTF-8, strict number and duration
+ * parsing in the C locale, CSV cells and text for terminals. Files and
+ * process state are in util-file.c.
+ * Thread safety: reentrant; no global state but the C locale object,
+ * made once.
  */
 #include "config.h"
 
@@ -11,6 +13,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <locale.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -207,594 +211,6 @@ strbuf_steal(struct strbuf *sb)
 	return b;
 }
 
-/* ---- input size limit ---- */
-
-/* Set by file_set_input_limit() (the command's --max-input-size); 0 = not set. */
-static uint64_t input_limit_override;
-
-bool
-parse_byte_size(const char *s, uint64_t *ret)
-{
-	static const struct {
-		const char *suffix;
-		uint64_t scale;
-	} units[] = {
-		{ "", 1 }, { "B", 1 },
-		{ "K", 1ull << 10 }, { "KiB", 1ull << 10 }, { "M", 1ull << 20 }, { "MiB", 1ull << 20 },
-		{ "G", 1ull << 30 }, { "GiB", 1ull << 30 }, { "T", 1ull << 40 }, { "TiB", 1ull << 40 },
-	};
-	unsigned long long v;
-	char *end;
-	size_t i;
-
-	/* Digits only: strtoull would accept blanks and a sign, and wrap "-5". */
-	if (!s || !isdigit((unsigned char)*s))
-		return false;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE || v == 0)
-		return false;
-	for (i = 0; i < ARRAY_LENGTH(units); i++) {
-		if (strcmp(end, units[i].suffix) == 0) {
-			if (v > UINT64_MAX / units[i].scale)
-				return false;
-			*ret = (uint64_t)v * units[i].scale;
-			return true;
-		}
-	}
-	return false;
-}
-
-void
-file_set_input_limit(uint64_t bytes)
-{
-	__atomic_store_n(&input_limit_override, bytes, __ATOMIC_RELAXED);
-}
-
-int
-file_input_limit(uint64_t *ret, bool *ret_explicit, struct gpuproj_error *err)
-{
-	uint64_t v = __atomic_load_n(&input_limit_override, __ATOMIC_RELAXED);
-	const char *env;
-
-	if (ret_explicit)
-		*ret_explicit = true;
-	if (v) {
-		*ret = v;
-		return GPUPROJ_OK;
-	}
-	env = getenv("GPUPROJ_MAX_INPUT_SIZE");
-	if (env && *env) {
-		if (!parse_byte_size(env, &v))
-			return error_set(err, GPUPROJ_E_INVAL, NULL, 0, 0,
-					 "GPUPROJ_MAX_INPUT_SIZE='%s' is not a size in bytes "
-					 "(a positive integer, optionally with K, M, G or T)", env);
-		*ret = v;
-		return GPUPROJ_OK;
-	}
-	if (ret_explicit)
-		*ret_explicit = false;
-	*ret = GPUPROJ_INPUT_LIMIT_DEFAULT;
-	return GPUPROJ_OK;
-}
-
-char *
-format_bytes(uint64_t n, char *buf, size_t size)
-{
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)n;
-	size_t i;
-
-	if (n < 1024) {
-		snprintf(buf, size, "%" PRIu64 " bytes", n);
-		return buf;
-	}
-	for (i = 0; i + 1 < ARRAY_LENGTH(units) && v >= 1024.0 * 1024.0; i++)
-		v /= 1024.0;
-	v /= 1024.0;
-	if (v == floor(v))
-		snprintf(buf, size, "%.0f %s", v, units[i]);
-	else
-		snprintf(buf, size, "%.1f %s", v, units[i]);
-	return buf;
-}
-
-static int
-too_big(struct gpuproj_error *err, const char *path, uint64_t size, bool exact, uint64_t limit,
-	const char *what)
-{
-	char a[32], b[32];
-
-	return error_set(err, GPUPROJ_E_LIMIT, path, 0, 0,
-			 "%s %s%s, larger than the limit of %s for %s (raise it with "
-			 "--max-input-size or GPUPROJ_MAX_INPUT_SIZE)", exact ? "is" : "holds",
-			 exact ? "" : "more than ", format_bytes(exact ? size : limit, a, sizeof(a)),
-			 format_bytes(limit, b, sizeof(b)), what);
-}
-
-/* ---- files this process has read (never overwritten: file_check_output()) ---- */
-
-struct input_file {
-	dev_t dev;
-	ino_t ino;
-	char *path;
-};
-
-static pthread_mutex_t inputs_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct input_file *inputs;
-static size_t n_inputs, cap_inputs;
-static bool protect_inputs;
-
-void
-file_protect_inputs(bool on)
-{
-	__atomic_store_n(&protect_inputs, on, __ATOMIC_RELAXED);
-}
-
-/* Remember a regular file that was read. Best effort: on ENOMEM it is not remembered. */
-static void
-note_input(const struct stat *st, const char *path)
-{
-	size_t i;
-
-	if (!S_ISREG(st->st_mode) || !__atomic_load_n(&protect_inputs, __ATOMIC_RELAXED))
-		return;
-	pthread_mutex_lock(&inputs_lock);
-	for (i = 0; i < n_inputs; i++) {
-		if (inputs[i].dev == st->st_dev && inputs[i].ino == st->st_ino)
-			goto out;
-	}
-	if (n_inputs == cap_inputs) {
-		size_t cap = cap_inputs ? cap_inputs * 2 : 16;
-		struct input_file *v = realloc(inputs, cap * sizeof(*v));
-
-		if (!v)
-			goto out;
-		inputs = v;
-		cap_inputs = cap;
-	}
-	inputs[n_inputs].path = strdup(path);
-	if (!inputs[n_inputs].path)
-		goto out;
-	inputs[n_inputs].dev = st->st_dev;
-	inputs[n_inputs].ino = st->st_ino;
-	n_inputs++;
-out:
-	pthread_mutex_unlock(&inputs_lock);
-}
-
-bool
-file_same(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return a && b && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
-
-void
-file_note_input(const char *path)
-{
-	struct stat st;
-
-	if (path && strcmp(path, "-") != 0 && stat(path, &st) == 0)
-		note_input(&st, path);
-}
-
-int
-file_check_output(const char *path, struct gpuproj_error *err)
-{
-	struct stat st;
-	size_t i;
-	int r = GPUPROJ_OK;
-
-	/* stat() follows symbolic links; hard links share the inode. */
-	if (!path || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return GPUPROJ_OK;
-	pthread_mutex_lock(&inputs_lock);
-	for (i = 0; i < n_inputs; i++) {
-		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
-			if (strcmp(inputs[i].path, path) == 0)
-				r = error_set(err, GPUPROJ_E_INVAL, path, 0, 0,
-					      "is an input of this command; refusing to overwrite it "
-					      "(name another output file)");
-			else
-				r = error_set(err, GPUPROJ_E_INVAL, path, 0, 0,
-					      "is the same file as the input %s; refusing to "
-					      "overwrite it (name another output file)", inputs[i].path);
-			break;
-		}
-	}
-	pthread_mutex_unlock(&inputs_lock);
-	return r;
-}
-
-void
-file_forget_input(const char *path)
-{
-	struct stat st;
-	size_t i;
-
-	if (!path || stat(path, &st) != 0)
-		return;
-	pthread_mutex_lock(&inputs_lock);
-	for (i = 0; i < n_inputs; i++) {
-		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino) {
-			free(inputs[i].path);
-			inputs[i] = inputs[--n_inputs];
-			break;
-		}
-	}
-	pthread_mutex_unlock(&inputs_lock);
-}
-
-void
-file_forget_inputs(void)
-{
-	size_t i;
-
-	pthread_mutex_lock(&inputs_lock);
-	for (i = 0; i < n_inputs; i++)
-		free(inputs[i].path);
-	free(inputs);
-	inputs = NULL;
-	n_inputs = cap_inputs = 0;
-	pthread_mutex_unlock(&inputs_lock);
-}
-
-/* ---- reading ---- */
-
-int
-file_read_limited(const char *path, uint64_t limit, const char *what, char **ret,
-		  size_t *ret_len, struct gpuproj_error *err)
-{
-	bool is_stdin = strcmp(path, "-") == 0;
-	const char *name = is_stdin ? "<stdin>" : path;
-	uint64_t max;
-	size_t len = 0, cap;
-	char *buf = NULL;
-	struct stat st;
-	int fd, r;
-
-	r = file_input_limit(&max, NULL, err);
-	if (r)
-		return r;
-	if (limit && limit < max)
-		max = limit;
-	if (max > SIZE_MAX - 2)
-		max = SIZE_MAX - 2;
-	if (!what)
-		what = "an input file";
-	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return error_set(err, GPUPROJ_E_IO, name, 0, 0, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st) != 0) {
-		r = error_set(err, GPUPROJ_E_IO, name, 0, 0, "cannot stat: %s", strerror(errno));
-		goto fail;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		r = error_set(err, GPUPROJ_E_IO, name, 0, 0, "is a directory");
-		goto fail;
-	}
-	/* A regular file's size is known before reading: refuse without reading. */
-	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
-		r = too_big(err, name, (uint64_t)st.st_size, true, max, what);
-		goto fail;
-	}
-	cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 65536;
-	if (cap > max + 1)
-		cap = (size_t)max + 1;
-	buf = malloc(cap + 1);
-	if (!buf) {
-		r = error_set(err, GPUPROJ_E_NOMEM, name, 0, 0, "out of memory reading %s",
-			      format_bytes(cap, (char[32]){ 0 }, 32));
-		goto fail;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			/* Pipes, devices and growing files: at most max + 1 bytes are kept. */
-			size_t ncap = cap > (size_t)max / 2 ? (size_t)max + 1 : cap * 2;
-			char *nb;
-
-			if (len > max) {
-				r = too_big(err, name, 0, false, max, what);
-				goto fail;
-			}
-			nb = realloc(buf, ncap + 1);
-			if (!nb) {
-				r = error_set(err, GPUPROJ_E_NOMEM, name, 0, 0,
-					      "out of memory after reading %s",
-					      format_bytes(len, (char[32]){ 0 }, 32));
-				goto fail;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			r = error_set(err, GPUPROJ_E_IO, name, 0, 0, "read error: %s", strerror(errno));
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	if (len > max) {
-		r = too_big(err, name, 0, false, max, what);
-		goto fail;
-	}
-	if (!is_stdin) {
-		note_input(&st, path);
-		close(fd);
-	}
-	buf[len] = '\0';
-	if (ret_len)
-		*ret_len = len;
-	*ret = buf;
-	return GPUPROJ_OK;
-fail:
-	free(buf);
-	if (!is_stdin)
-		close(fd);
-	return r;
-}
-
-int
-file_read_all(const char *path, char **ret, size_t *ret_len, struct gpuproj_error *err)
-{
-	return file_read_limited(path, 0, NULL, ret, ret_len, err);
-}
-
-/* ---- temporary files of writes in progress, removed on SIGINT/SIGTERM/SIGHUP ---- */
-
-/*
- * A fixed table, so the signal handler touches no lock and no heap: a slot
- * is claimed (1), filled, then published (2); the handler unlinks the
- * paths of published slots only. Writes beyond TMP_SLOTS at once are not
- * covered (the CLI writes one file at a time).
- */
-#define TMP_SLOTS 16
-static struct {
-	int state; /* 0 free, 1 being filled, 2 published */
-	char path[PATH_MAX];
-} tmp_slots[TMP_SLOTS];
-
-static int
-tmp_register(const char *path)
-{
-	size_t len = strlen(path);
-	int i;
-
-	if (len >= PATH_MAX)
-		return -1;
-	for (i = 0; i < TMP_SLOTS; i++) {
-		int expected = 0;
-
-		if (__atomic_compare_exchange_n(&tmp_slots[i].state, &expected, 1, false,
-						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-			memcpy(tmp_slots[i].path, path, len + 1);
-			__atomic_store_n(&tmp_slots[i].state, 2, __ATOMIC_RELEASE);
-			return i;
-		}
-	}
-	return -1;
-}
-
-static void
-tmp_unregister(int slot)
-{
-	if (slot >= 0)
-		__atomic_store_n(&tmp_slots[slot].state, 0, __ATOMIC_RELEASE);
-}
-
-void
-file_remove_temporaries(void)
-{
-	int i;
-
-	for (i = 0; i < TMP_SLOTS; i++) {
-		if (__atomic_load_n(&tmp_slots[i].state, __ATOMIC_ACQUIRE) == 2)
-			unlink(tmp_slots[i].path); /* async-signal-safe */
-	}
-}
-
-static void
-on_fatal_signal(int sig)
-{
-	int e = errno;
-
-	file_remove_temporaries();
-	/* Die of the same signal, so the parent sees why (shells print "Terminated"). */
-	signal(sig, SIG_DFL);
-	raise(sig);
-	errno = e;
-}
-
-int
-file_remove_temporaries_on_signals(void)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	size_t i;
-
-	for (i = 0; i < ARRAY_LENGTH(sigs); i++) {
-		struct sigaction sa, old;
-
-		/* A signal the parent ignores (nohup: SIGHUP) stays ignored. */
-		if (sigaction(sigs[i], NULL, &old) != 0)
-			return -1;
-		if (old.sa_handler == SIG_IGN)
-			continue;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_fatal_signal;
-		sigemptyset(&sa.sa_mask);
-		if (sigaction(sigs[i], &sa, NULL) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-static void (*write_hook)(const char *tmp_path, size_t written, size_t total);
-
-void
-file_write_set_test_hook(void (*hook)(const char *tmp_path, size_t written, size_t total))
-{
-	write_hook = hook;
-}
-
-/*
- * Write all `len` bytes to `fd` in chunks of 1 MiB, retrying after EINTR.
- * Returns 0 or the errno of the failure.
- */
-static int
-write_all(int fd, const char *data, size_t len, const char *tmp_path)
-{
-	size_t off = 0;
-
-	while (off < len) {
-		size_t chunk = len - off > ((size_t)1 << 20) ? (size_t)1 << 20 : len - off;
-		ssize_t w = write(fd, data + off, chunk);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno;
-		}
-		off += (size_t)w;
-		if (write_hook && tmp_path)
-			write_hook(tmp_path, off, len);
-	}
-	return 0;
-}
-
-int
-file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj_error *err)
-{
-	char *dup1 = NULL, *dup2 = NULL, *tmp = NULL;
-	int fd = -1, status = GPUPROJ_OK, e, slot = -1;
-
-	if (strcmp(path, "-") == 0) {
-		if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
-			return error_set(err, GPUPROJ_E_IO, "<stdout>", 0, 0, "write error: %s",
-					 strerror(errno));
-		return GPUPROJ_OK;
-	}
-	/* Never replace a file this process read (the same inode, through any name). */
-	status = file_check_output(path, err);
-	if (status)
-		return status;
-	/*
-	 * A target that exists and is not a regular file (/dev/null, a FIFO, a
-	 * terminal) cannot be replaced by rename: write to it in place.
-	 */
-	{
-		struct stat st;
-
-		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-			if (S_ISDIR(st.st_mode))
-				return error_set(err, GPUPROJ_E_IO, path, 0, 0, "is a directory");
-			fd = open(path, O_WRONLY | O_CLOEXEC);
-			if (fd < 0)
-				return error_set(err, GPUPROJ_E_IO, path, 0, 0,
-						 "cannot open for writing: %s", strerror(errno));
-			e = write_all(fd, data, len, NULL);
-			if (e) {
-				close(fd);
-				return error_set(err, GPUPROJ_E_IO, path, 0, 0, "write error: %s",
-						 strerror(e));
-			}
-			return close(fd) == 0 ? GPUPROJ_OK
-					      : error_set(err, GPUPROJ_E_IO, path, 0, 0,
-							  "close failed: %s", strerror(errno));
-		}
-	}
-	dup1 = strdup(path);
-	dup2 = strdup(path);
-	if (!dup1 || !dup2) {
-		status = error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
-		goto out;
-	}
-	/*
-	 * open(O_CREAT | O_EXCL, 0666) under a fresh name, so the kernel applies
-	 * the process umask (mkstemp creates 0600, and reading the umask back
-	 * would mean changing it, racing other threads of an application we run
-	 * inside). The name is registered before the file exists, so a signal
-	 * at any point after creation finds it (file_remove_temporaries()).
-	 */
-	{
-		static unsigned counter;
-		unsigned attempt;
-
-		for (attempt = 0; attempt < 100; attempt++) {
-			struct timespec ts;
-
-			clock_gettime(CLOCK_REALTIME, &ts);
-			tmp_unregister(slot);
-			free(tmp);
-			tmp = xasprintf("%s/.%s.%ld.%u.%lx", dirname(dup1), basename(dup2),
-					(long)getpid(),
-					__atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED),
-					(unsigned long)ts.tv_nsec);
-			if (!tmp) {
-				slot = -1;
-				status = error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
-				goto out;
-			}
-			slot = tmp_register(tmp);
-			fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-			if (fd >= 0 || errno != EEXIST)
-				break;
-		}
-	}
-	if (fd < 0) {
-		status = error_set(err, GPUPROJ_E_IO, path, 0, 0,
-				   "cannot create a temporary file beside it: %s", strerror(errno));
-		tmp_unregister(slot);
-		slot = -1;
-		free(tmp);
-		tmp = NULL;
-		goto out;
-	}
-	e = write_all(fd, data, len, tmp);
-	if (e) {
-		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "write error: %s", strerror(e));
-		goto out;
-	}
-	if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
-		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "fsync failed: %s", strerror(errno));
-		goto out;
-	}
-	if (close(fd) != 0) {
-		fd = -1;
-		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "close failed: %s", strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp, path) != 0) {
-		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "cannot rename %s over it: %s", tmp,
-				   strerror(errno));
-		goto out;
-	}
-	tmp_unregister(slot);
-	slot = -1;
-	free(tmp);
-	tmp = NULL;
-out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp) {
-		unlink(tmp);
-		tmp_unregister(slot);
-		free(tmp);
-	}
-	free(dup1);
-	free(dup2);
-	return status;
-}
-
 /* ---- UTF-8 ---- */
 
 /*
@@ -981,7 +397,7 @@ parse_double(const char *s, double *ret)
 	if (!*s)
 		return false;
 	errno = 0;
-	v = strtod(s, &end);
+	v = strtod_c(s, &end);
 	if (end == s || errno == ERANGE)
 		return false;
 	while (isspace((unsigned char)*end))
@@ -1007,7 +423,7 @@ parse_int64(const char *s, int64_t *ret)
 	if (!*s)
 		return false;
 	errno = 0;
-	v = strtoll(s, &end, 10);
+	v = c_locale() ? strtoll_l(s, &end, 10, c_locale()) : strtoll(s, &end, 10);
 	if (end == s || errno == ERANGE)
 		return false;
 	while (isspace((unsigned char)*end))
@@ -1016,6 +432,61 @@ parse_int64(const char *s, int64_t *ret)
 		return false;
 	*ret = v;
 	return true;
+}
+
+/* ---- numbers in the C locale ---- */
+
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+static locale_t c_locale_obj;
+
+static void
+c_locale_make(void)
+{
+	c_locale_obj = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+locale_t
+c_locale(void)
+{
+	pthread_once(&c_locale_once, c_locale_make);
+	return c_locale_obj;
+}
+
+/* Whether s (blanks skipped by the caller or not) starts a decimal number strtod_c() reads. */
+static bool
+decimal_start(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '+' || *s == '-')
+		s++;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return false;
+	return isdigit((unsigned char)s[0]) || (s[0] == '.' && isdigit((unsigned char)s[1]));
+}
+
+double
+strtod_c(const char *s, char **end)
+{
+	locale_t c = c_locale();
+
+	if (!decimal_start(s)) {
+		*end = (char *)s;
+		return 0;
+	}
+	return c ? strtod_l(s, end, c) : strtod(s, end);
+}
+
+long double
+strtold_c(const char *s, char **end)
+{
+	locale_t c = c_locale();
+
+	if (!decimal_start(s)) {
+		*end = (char *)s;
+		return 0;
+	}
+	return c ? strtold_l(s, end, c) : strtold(s, end);
 }
 
 bool
@@ -1038,7 +509,7 @@ parse_duration_ns(const char *s, double *ret_ns)
 	if (!*s)
 		return false;
 	errno = 0;
-	v = strtod(s, &end);
+	v = strtod_c(s, &end);
 	if (end == s || errno == ERANGE || !isfinite(v) || v < 0)
 		return false;
 	while (isspace((unsigned char)*end))
@@ -1095,16 +566,26 @@ format_ns(double ns, char *buf, size_t size)
 	return buf;
 }
 
+bool
+csv_is_formula(const char *s)
+{
+	return s && *s && strchr("=+-@\t\r", *s);
+}
+
 void
 csv_write_field(FILE *out, const char *s)
 {
+	bool formula = csv_is_formula(s);
 	const char *c;
 
-	if (!strpbrk(s, ",\"\r\n")) {
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 		return;
 	}
 	fputc('"', out);
+	/* OWASP "CSV Injection": a leading quote makes the cell text, not a formula. */
+	if (formula)
+		fputc('\'', out);
 	for (c = s; *c; c++) {
 		if (*c == '"')
 			fputc('"', out);
@@ -1118,4 +599,179 @@ csv_write_num(FILE *out, double v)
 {
 	if (!isnan(v))
 		fprintf(out, "%.6g", v);
+}
+
+/* ---- text for terminals and logs ---- */
+
+size_t
+text_bidi_len(const char *s, uint32_t *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t c;
+
+	if (u[0] == 0xd8 && u[1] == 0x9c) {
+		c = 0x061c; /* ARABIC LETTER MARK */
+		if (cp)
+			*cp = c;
+		return 2;
+	}
+	if (u[0] != 0xe2 || (u[1] != 0x80 && u[1] != 0x81) || (u[2] & 0xc0) != 0x80)
+		return 0;
+	c = 0x2000u | (uint32_t)(u[1] & 0x3f) << 6 | (u[2] & 0x3f);
+	if (c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+	    (c >= 0x2066 && c <= 0x2069)) {
+		if (cp)
+			*cp = c;
+		return 3;
+	}
+	return 0;
+}
+
+/*
+ * The unit of `s` term_text() writes next: its escape in `esc` (NUL when
+ * the bytes are shown as they are); returns the bytes of `s` it covers.
+ */
+static size_t
+term_unit(const char *s, char esc[8])
+{
+	static const char named[] = "abtnvfr";
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t cp;
+	size_t n;
+
+	esc[0] = '\0';
+	if (u[0] < 0x20 || u[0] == 0x7f) {
+		if (u[0] >= 7 && u[0] <= 13)
+			snprintf(esc, 8, "\\%c", named[u[0] - 7]);
+		else if (u[0] == 0x1b)
+			snprintf(esc, 8, "\\e");
+		else
+			snprintf(esc, 8, "\\x%02x", u[0]);
+		return 1;
+	}
+	if (u[0] < 0x80)
+		return 1;
+	if ((n = text_bidi_len(s, &cp)) != 0) {
+		snprintf(esc, 8, "\\u%04x", (unsigned)cp);
+		return n;
+	}
+	n = utf8_seq(u, strnlen(s, 4));
+	if (n == 0) {
+		snprintf(esc, 8, "\\x%02x", u[0]);
+		return 1;
+	}
+	if (n == 2 && u[0] == 0xc2 && u[1] < 0xa0) /* C1: U+0080 to U+009F */
+		snprintf(esc, 8, "\\u%04x", (unsigned)u[1]);
+	return n;
+}
+
+bool
+term_text_needs_escape(const char *s)
+{
+	char esc[8];
+
+	while (s && *s) {
+		s += term_unit(s, esc);
+		if (esc[0])
+			return true;
+	}
+	return false;
+}
+
+/* Bytes term_text() writes for all of `s`, counting no further than `limit`. */
+static size_t
+term_width(const char *s, size_t limit)
+{
+	size_t w = 0;
+	char esc[8];
+
+	while (*s && w <= limit) {
+		size_t n = term_unit(s, esc);
+
+		w += esc[0] ? strlen(esc) : n;
+		s += n;
+	}
+	return w;
+}
+
+/* Where term_escape() puts its output. */
+struct term_out {
+	struct strbuf *sb;	/* a growable buffer, or */
+	char *buf;		/* a fixed one of `size` bytes (NUL included) */
+	size_t size, len;
+};
+
+static void
+term_put(struct term_out *o, const char *s, size_t n)
+{
+	if (o->sb) {
+		strbuf_appendn(o->sb, s, n);
+		return;
+	}
+	if (o->len + n < o->size) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+		o->buf[o->len] = '\0';
+	}
+}
+
+static void
+term_escape(struct term_out *o, const char *s, size_t max)
+{
+	size_t used = 0;
+	char esc[8];
+
+	/* The whole text fits: no cut, no "...". */
+	if (max != SIZE_MAX && term_width(s, max) <= max)
+		max = SIZE_MAX;
+	while (*s) {
+		size_t n = term_unit(s, esc), w = esc[0] ? strlen(esc) : n;
+
+		/* Cut before a unit that leaves no room for the "...". */
+		if (max != SIZE_MAX && used + w + 3 > max) {
+			term_put(o, "...", 3);
+			return;
+		}
+		term_put(o, esc[0] ? esc : s, w);
+		used += w;
+		s += n;
+	}
+}
+
+void
+term_text(struct strbuf *sb, const char *s, size_t max)
+{
+	struct term_out o = { .sb = sb };
+
+	if (s)
+		term_escape(&o, s, max);
+}
+
+char *
+term_text_buf(const char *s, char *buf, size_t size)
+{
+	struct term_out o = { .buf = buf, .size = size };
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	if (s)
+		term_escape(&o, s, size - 1);
+	return buf;
+}
+
+char *
+term_strdup(const char *s)
+{
+	struct strbuf sb;
+
+	if (!s)
+		return NULL;
+	strbuf_init(&sb);
+	term_text(&sb, s, SIZE_MAX);
+	if (sb.oom) {
+		strbuf_free(&sb);
+		return NULL;
+	}
+	return strbuf_steal(&sb);
 }

@@ -8,11 +8,14 @@
 #ifndef GPUPROJ_UTIL_H
 #define GPUPROJ_UTIL_H
 
+#include <locale.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include <gpuproj/error.h>
@@ -107,7 +110,36 @@ int file_read_limited(const char *path, uint64_t limit, const char *what, char *
 		      size_t *ret_len, struct gpuproj_error *err);
 
 /*
- * Never overwrite an input (issue 12): with protection on (the gpuproj
+ * An input read in pieces (a streaming parser): the checks and the limit
+ * of file_read_limited() (`limit` and `what` as there); file_reader_read()
+ * returns the bytes read, 0 at the end, or -1 with err filled (a read
+ * error, or more than the limit from a pipe or a growing file). Close with
+ * file_reader_close(), `ok` true when the whole file was read as an input
+ * (it is then remembered: file_protect_inputs()).
+ */
+struct file_reader {
+	int fd;
+	bool is_stdin;
+	const char *path, *name, *what;
+	uint64_t max, total;
+	struct stat st;
+};
+int file_reader_open(struct file_reader *r, const char *path, uint64_t limit, const char *what,
+		     struct gpuproj_error *err);
+ssize_t file_reader_read(struct file_reader *r, char *buf, size_t size, struct gpuproj_error *err);
+void file_reader_close(struct file_reader *r, bool ok);
+
+/*
+ * Read regular files only (libproj.so turns it on: a FIFO named by
+ * GPUPROJ_TARGETS must not hang the application at start-up): files are
+ * opened O_NONBLOCK, and anything but a regular file is refused
+ * (GPUPROJ_E_IO, "is a FIFO, not a regular file; …"). Off by default: the
+ * command reads pipes and devices it is given.
+ */
+void file_inputs_regular_only(bool on);
+
+/*
+ * Never overwrite an input: with protection on (the gpuproj
  * command turns it on; off by default, so a library caller may load and
  * save one file), every regular file read is remembered and
  * file_write_atomic() refuses to replace one.
@@ -144,6 +176,74 @@ void file_forget_inputs(void);
  * process (file_check_output()).
  */
 int file_write_atomic(const char *path, const char *data, size_t len, struct gpuproj_error *err);
+/* file_write_atomic_ex() and file_tmp_open() flags. */
+enum {
+	/*
+	 * Only ever create or replace a regular file (libproj.so inside other
+	 * people's processes): a `path` that exists and is anything else —
+	 * lstat(): a symbolic link whatever it points at, a FIFO, a device — is
+	 * refused (GPUPROJ_E_IO, "is a FIFO, not a regular file; …") and never
+	 * opened, checked again before the rename.
+	 */
+	FILE_WRITE_REGULAR = 1u << 0,
+	/*
+	 * Never replace an existing `path` (renameat2(RENAME_NOREPLACE); link()
+	 * where the file system lacks it): GPUPROJ_E_IO with *ret_exists set
+	 * when one is there, and nothing is left behind.
+	 */
+	FILE_WRITE_NOREPLACE = 1u << 1,
+};
+/*
+ * file_write_atomic() with `flags`. *ret_exists (may be NULL) is set when
+ * FILE_WRITE_NOREPLACE found `path` taken. With FILE_WRITE_NOREPLACE,
+ * `replaceable` (may be NULL) is the one file that may still be replaced:
+ * the regular file lstat() described then (device, inode, modification
+ * time: a profile of an earlier run). Whether `path` is still that file is
+ * checked in the same step as the rename where the file system exchanges
+ * two names (renameat2(RENAME_EXCHANGE), then the old file is looked at and
+ * the names exchanged back if it is another), else by lstat() just before
+ * rename(); so two processes that found the same earlier file never both
+ * replace it, whenever they write.
+ */
+int file_write_atomic_ex(const char *path, const char *data, size_t len, unsigned flags,
+			 const struct stat *replaceable, bool *ret_exists,
+			 struct gpuproj_error *err);
+/*
+ * GPUPROJ_E_IO, naming what it is, when `path` exists and is not a regular
+ * file (lstat(): a symbolic link counts as not regular).
+ */
+int file_check_regular(const char *path, struct gpuproj_error *err);
+
+/*
+ * An atomic write in steps, for writers that stream (a large CSV or JSON
+ * is never held in memory whole): file_tmp_open() creates the hidden
+ * temporary file beside `path` (or, without FILE_WRITE_REGULAR, opens an
+ * existing non-regular `path` such as /dev/null to write in place; "-" is
+ * standard output), the writer writes through file_tmp_stream() or
+ * file_tmp_write(), file_tmp_commit() flushes, fsyncs and renames (every
+ * error named with the file), file_tmp_abort() removes the temporary file
+ * (commit does it itself on failure). The checks of file_write_atomic()
+ * and the flags above apply.
+ */
+struct file_tmp {
+	char *path, *tmp;	/* the destination, the temporary file (NULL in place) */
+	int fd, slot;
+	FILE *f;		/* after file_tmp_stream() */
+	unsigned flags;
+	bool in_place, to_stdout;
+	/* FILE_WRITE_NOREPLACE: the file that may still be replaced (set by the caller). */
+	bool have_replaceable;
+	struct stat replaceable;
+};
+int file_tmp_open(struct file_tmp *t, const char *path, unsigned flags,
+		  struct gpuproj_error *err);
+/* A stdio stream on the file (NULL on ENOMEM); owned by `t`. */
+FILE *file_tmp_stream(struct file_tmp *t);
+/* Write bytes (no stream); 0 or the errno of the failure. */
+int file_tmp_write(struct file_tmp *t, const char *data, size_t len);
+int file_tmp_commit(struct file_tmp *t, bool *ret_exists, struct gpuproj_error *err);
+void file_tmp_abort(struct file_tmp *t);
+
 /*
  * Remove the temporary files of writes in progress. Async-signal-safe: for
  * signal handlers (the injection's GPUPROJ_SIGNALS handler may call it).
@@ -176,8 +276,29 @@ char *hex_encode(const char *s);
 int hex_decode(const char *hex, char **ret);
 
 /*
+ * The "C" locale as a locale object (newlocale(), made once; never freed).
+ * Numbers gpuproj reads and writes (YAML, JSON, CSV, the environment) mean
+ * the same whatever locale the process runs in: an application under
+ * libproj.so may have called setlocale(LC_ALL, "") in a comma-decimal
+ * locale (de_DE, fr_FR) before cuInit. Parsers use it with strtod_l();
+ * libproj.so makes it the thread's locale (uselocale()) while it formats.
+ * (locale_t)0 only when newlocale() failed (then the process locale is used).
+ */
+locale_t c_locale(void);
+/*
+ * strtod() in the C locale that reads decimal numbers only: after blanks and
+ * a sign, a digit or a '.' followed by a digit must come, and no "0x" (a
+ * hexadecimal float: "0x10" would read as 16), "inf" or "nan". *end as
+ * strtod() sets it (== s when nothing was read); errno ERANGE on overflow.
+ */
+double strtod_c(const char *s, char **end);
+/* strtold() in the C locale (the same rules as strtod_c()). */
+long double strtold_c(const char *s, char **end);
+
+/*
  * Strict number parsing: the whole string must be consumed (surrounding
- * blanks allowed). Return false on any garbage, overflow or empty input.
+ * blanks allowed), decimal notation only (strtod_c()), in the C locale.
+ * Return false on any garbage, overflow or empty input.
  */
 bool parse_double(const char *s, double *ret);
 bool parse_int64(const char *s, int64_t *ret);
@@ -189,7 +310,7 @@ bool parse_int64(const char *s, int64_t *ret);
 bool parse_duration_ns(const char *s, double *ret_ns);
 
 /*
- * json-locate.c: the position of a value in JSON text that jansson has
+ * util-json-locate.c: the position of a value in JSON text that jansson has
  * parsed. PATH names it as gpuproj's schema errors do: members joined by
  * '.', array indices as [N] ("kernels[3].metrics.bytes.dram"; a member
  * name may hold dots: the longest matching name wins); "" or NULL is the
@@ -228,8 +349,51 @@ void deadline_after(double s, struct timespec *ret);
 /* qsort() comparator: ascending doubles (NaN compares equal to everything). */
 int cmp_double(const void *a, const void *b);
 
-/* CSV (RFC 4180): a field, quoted when it holds a comma, quote or line break. */
+/*
+ * CSV (RFC 4180): a field, quoted when it holds a comma, quote or line
+ * break. A field that begins with '=', '+', '-', '@', a tab or a carriage
+ * return (a formula to a spreadsheet: kernel names come from the profiled
+ * program or an imported file) is neutralised as OWASP recommends ("CSV
+ * Injection"): a single quote is put before it and the field is quoted, so
+ * a spreadsheet shows the text instead of running it.
+ */
 void csv_write_field(FILE *out, const char *s);
+/* Whether csv_write_field() neutralises `s` (it begins like a formula). */
+bool csv_is_formula(const char *s);
+
+/*
+ * Text for a terminal or a log: what a terminal would act on
+ * instead of showing is escaped, as git and journalctl do, so a kernel
+ * name cannot set a window title, write the clipboard (OSC 52), make a
+ * hyperlink, or return the carriage to overwrite a line: C0 controls and
+ * DEL become \a \b \t \n \v \f \r \e or \xNN; C1 controls (U+0080 to
+ * U+009F) and the bidirectional controls (U+061C, U+200E, U+200F, U+202A
+ * to U+202E, U+2066 to U+2069; they reorder what follows on screen) become
+ * \uNNNN; bytes that are not UTF-8 become \xNN. Backslashes are kept as
+ * they are, so escaping twice changes nothing (libproj.so escapes every
+ * line it logs, tables included).
+ *
+ * Appends to `sb` at most `max` bytes (SIZE_MAX: all of it); text that does
+ * not fit is cut before an escape or a UTF-8 sequence, never inside one,
+ * and ends in "..." (counted in `max`, which must then be at least 3).
+ */
+void term_text(struct strbuf *sb, const char *s, size_t max);
+/*
+ * term_text() into `buf` (size bytes, NUL included; size >= 4): the whole
+ * text when it fits, else cut as above. Uses no heap (libproj.so's log
+ * sink calls it on any thread). Returns buf.
+ */
+char *term_text_buf(const char *s, char *buf, size_t size);
+/* term_text() of all of `s`, malloc'd; NULL for NULL or on ENOMEM. */
+char *term_strdup(const char *s);
+/* Whether `s` holds anything term_text() escapes. */
+bool term_text_needs_escape(const char *s);
+/*
+ * Length of the bidirectional control (U+061C, U+200E, U+200F, U+202A to
+ * U+202E, U+2066 to U+2069) at `s` in bytes (2 or 3), or 0 when there is
+ * none; its code point in *cp (may be NULL).
+ */
+size_t text_bidi_len(const char *s, uint32_t *cp);
 /* CSV: a number as %.6g, nothing for NaN (an empty field). */
 void csv_write_num(FILE *out, double v);
 

@@ -4,7 +4,7 @@
  * (include/gpuproj/validate.h): joining measured times across GPUs and the
  * statistics, whose definitions are in the header. It reads profiles only:
  * loading data sets is import-dataset.c, the table, CSV and JSON writers
- * are report-validate.c.
+ * are validate-write.c.
  *
  * Thread safety: reentrant; only reads its inputs.
  */

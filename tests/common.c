@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <check.h>
+
 #include "common.h"
 
 char *
@@ -256,4 +258,85 @@ test_cli_at(const char *dir, const char *env, char **out, char **err, const char
 	rc = test_cli_v(dir, env, out, err, fmt, ap);
 	va_end(ap);
 	return rc;
+}
+
+static char *comma_locale_dir;
+static pid_t comma_locale_owner;
+
+/* Forked Check children exit through atexit too: only the process that made it removes it. */
+static void
+comma_locale_cleanup(void)
+{
+	if (comma_locale_dir && comma_locale_owner == getpid())
+		test_rmtree(comma_locale_dir);
+}
+
+const char *
+test_comma_locale(void)
+{
+	static int state; /* 0 not tried, 1 built, -1 unavailable */
+	char *dir, *cmd;
+
+	if (state == 0) {
+		comma_locale_owner = getpid();
+		comma_locale_dir = dir = test_tmpdir();
+		atexit(comma_locale_cleanup);
+		if (asprintf(&cmd, "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1; "
+			     "test -d '%s/de_DE.UTF-8'", dir, dir) < 0)
+			abort();
+		state = test_run(cmd, NULL, NULL) == 0 ? 1 : -1;
+		free(cmd);
+	}
+	return state == 1 ? comma_locale_dir : NULL;
+}
+
+char *
+test_write_profile(const char *dir, const char *file, const char *const *json_names, size_t n,
+		   double mean_ns)
+{
+	char *text = NULL, *path;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		abort();
+	fprintf(f, "{\n \"schema\": \"gpuproj-profile/1\",\n \"attributes\": {\"origin\": "
+		"\"test fixture\"},\n \"device\": {\"name\": \"Test Source GPU\"},\n"
+		" \"process\": {\"application\": \"app\", \"pid\": 1, \"rank\": null},\n"
+		" \"kernels\": [\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "  {\"name\": \"%s\", \"grid\": [%zu, 1, 1], \"block\": [256, 1, 1], "
+			"\"launches\": 50, \"profiled_launches\": 1, \"duration_ns\": {\"n\": 50, "
+			"\"mean\": %.17g, \"stddev\": 2000}, \"metrics\": {\"inst.fp16.fma\": 0, "
+			"\"inst.fp16.add\": 0, \"inst.fp16.mul\": 0, \"inst.fp32.fma\": 1e6, "
+			"\"inst.fp32.add\": 0, \"inst.fp32.mul\": 0, \"inst.fp64.fma\": 0, "
+			"\"inst.fp64.add\": 0, \"inst.fp64.mul\": 0, \"warp_efficiency\": 1.0, "
+			"\"bytes.l1\": 1e8, \"bytes.l2\": 1e8, \"bytes.dram\": 1e8, "
+			"\"shared.wavefronts\": 0}}%s\n", json_names[i], 1024 + i, mean_ns,
+			i + 1 < n ? "," : "");
+	fprintf(f, " ]\n}\n");
+	fclose(f);
+	path = test_write_file(dir, file, text);
+	free(text);
+	return path;
+}
+
+void
+test_assert_terminal_safe(const char *text)
+{
+	const unsigned char *u = (const unsigned char *)text;
+	size_t i;
+
+	for (i = 0; u[i]; i++) {
+		ck_assert_msg(u[i] >= 0x20 || u[i] == '\n', "control byte 0x%02x at %zu: %.80s",
+			      u[i], i, text + (i > 40 ? i - 40 : 0));
+		ck_assert_msg(u[i] != 0x7f, "DEL at %zu", i);
+		ck_assert_msg(!(u[i] == 0xc2 && u[i + 1] >= 0x80 && u[i + 1] < 0xa0),
+			      "C1 control at %zu", i);
+		ck_assert_msg(!(u[i] == 0xe2 && u[i + 1] == 0x80 &&
+				((u[i + 2] >= 0xaa && u[i + 2] <= 0xae) || u[i + 2] == 0x8e ||
+				 u[i + 2] == 0x8f)), "bidirectional control at %zu", i);
+		ck_assert_msg(!(u[i] == 0xe2 && u[i + 1] == 0x81 && u[i + 2] >= 0xa6 &&
+				u[i + 2] <= 0xa9), "bidirectional isolate at %zu", i);
+	}
 }

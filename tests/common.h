@@ -33,6 +33,26 @@ const char *test_validation_dir(void);
 /* Print "SKIP: <why>" to stderr (shown in the meson test log). */
 void test_skip(const char *why);
 /*
+ * A directory holding the comma-decimal locale de_DE.UTF-8, built with
+ * glibc's localedef on first use (for LOCPATH), or NULL when it cannot be
+ * built (no locale sources): the caller then skips with test_skip().
+ * The directory stays for the life of the test process.
+ */
+const char *test_comma_locale(void);
+/*
+ * Write DIR/FILE: a profile of Test Source GPU (targets-test.yaml's SrcGPU)
+ * with one complete kernel per name (json_names: JSON string contents,
+ * escapes allowed, e.g. "\\u001b]0;x\\u0007"), grids 1024, 1025, …, 50
+ * launches of mean_ns each (sd 2 us). Returns the malloc'd path.
+ */
+char *test_write_profile(const char *dir, const char *file, const char *const *json_names,
+			 size_t n, double mean_ns);
+/*
+ * Fail unless `text` is safe on a terminal: no control character but the
+ * line feed (C0, DEL, C1), no bidirectional control (issue 25).
+ */
+void test_assert_terminal_safe(const char *text);
+/*
  * Run a command line with /bin/sh, capturing stdout and stderr into
  * malloc'd strings (either may be NULL if not wanted). Returns the exit
  * status (0–255) or -1 when it did not exit normally.

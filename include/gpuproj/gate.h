@@ -210,7 +210,8 @@ struct gpuproj_gate_result {
 	size_t n_unprojected;   /**< UNPROJECTED kernel cells over all columns */
 	bool gpu_changed;       /**< the source GPUs differ (allow_gpu_change was set) */
 	bool version_changed;   /**< the tool versions differ */
-	char warnings[4][GPUPROJ_ERROR_MSG_SIZE]; /**< one line each (GPU change, tool version) */
+	/** One line each: GPU change, tool version, a profile merged with --force (merge.h). */
+	char warnings[4][GPUPROJ_ERROR_MSG_SIZE];
 	size_t n_warnings;
 	struct gpuproj_gate_options options;  /**< the options used (labels point into the caller's strings) */
 	const struct gpuproj_target *base_source; /**< the baseline's source GPU */
@@ -240,6 +241,9 @@ struct gpuproj_gate_result {
  * @return GPUPROJ_OK (whatever the verdict: see out->regression);
  *         GPUPROJ_E_INVAL (NULL profiles/targets/out, negative or
  *         non-finite thresholds);
+ *         GPUPROJ_E_UNSUPPORTED (a profile has no kernel with a timed
+ *         launch: nothing to compare, no verdict; the message names the
+ *         profile and says why that happens);
  *         GPUPROJ_E_NOTFOUND (a profile's GPU is not in targets.yaml and no
  *         provisional entry could be derived for it; the
  *         message names the profile and the GPU);
@@ -278,7 +282,8 @@ char *gpuproj_gate_kernel_label(const struct gpuproj_kernel *k, char *buf, size_
  * is a `<failure type="regression" message="…">` whose text holds the
  * case's numbers; new, vanished, not projected and not comparable cells are
  * `<skipped message="…"/>`; every other case has a `<system-out>` with its
- * numbers. Text is XML-escaped; characters XML 1.0 forbids become '?'.
+ * numbers. Text is XML-escaped; characters XML 1.0 forbids (controls other
+ * than tab and line breaks, U+FFFE, U+FFFF) become U+FFFD.
  *
  * @param r a result filled by a successful gpuproj_gate_compare()
  * @param[out] ret NUL-terminated UTF-8 text, malloc'd, owned by the caller;
@@ -289,10 +294,20 @@ char *gpuproj_gate_kernel_label(const struct gpuproj_kernel *k, char *buf, size_
 int gpuproj_gate_junit(const struct gpuproj_gate_result *r, char **ret);
 
 /**
+ * Largest Markdown gpuproj_gate_markdown() writes, bytes: a GitHub Actions
+ * job summary holds 1 MiB, a GitLab merge-request note 1,000,000
+ * characters.
+ */
+#define GPUPROJ_GATE_MD_MAX ((size_t)1000000)
+
+/**
  * Render the result as GitHub/GitLab Markdown (for a merge-request
  * comment or $GITHUB_STEP_SUMMARY): verdict heading, warnings, whole-run
  * table per column, regressions table, new and vanished kernels, kernels
- * not projected, kernels within noise or below the minimum time.
+ * not projected, kernels within noise or below the minimum time. At most
+ * GPUPROJ_GATE_MD_MAX bytes: beyond that, table rows are left out (the
+ * headings with their counts stay) and a note before the first table says
+ * how many and that the JUnit report and the text output have them all.
  *
  * @param r a result filled by a successful gpuproj_gate_compare()
  * @param[out] ret NUL-terminated UTF-8 text, malloc'd, owned by the caller;

@@ -12,11 +12,11 @@
  *
  * Models (by name, in registry order):
  * - "hroof": hierarchical roofline with kernel-specific ceilings, Van Lanker
- *   et al., Euro-Par 2024 (seed 000), eqs. 1–10.
- * - "occupancy": roofline ratio × occupancy ratio (seed 002, Algorithm 1,
+ *   et al., Euro-Par 2024 ([VanLanker2024]), eqs. 1–10.
+ * - "occupancy": roofline ratio × occupancy ratio ([Srivastava-nd], Algorithm 1,
  *   eqs. 4–12) with the occupancy calculator of occupancy.h and wave
  *   quantisation (src/model-occupancy.c).
- * - "quant": quantitative roofline, Konstantinidis & Cotronis (seed 003,
+ * - "quant": quantitative roofline, Konstantinidis & Cotronis ([Konstantinidis2017],
  *   formulas 2–19): an absolute prediction from instruction mix and the
  *   target's throughputs; does not use the source time (src/model-quant.c).
  * - "irm": instruction roofline, Ding & Williams / Leinhauser et al. (seed
@@ -81,7 +81,7 @@ enum gpuproj_bound {
 /** @return "l1", "l2", "dram", "compute", "shared", "instruction", "occupancy", "latency" or "none" */
 const char *gpuproj_bound_name(enum gpuproj_bound b);
 
-/** Hierarchical-roofline levels with a projection (seed 000 eq. 9). */
+/** Hierarchical-roofline levels with a projection ([VanLanker2024] eq. 9). */
 enum gpuproj_hlevel {
 	GPUPROJ_HL_L1 = 0,
 	GPUPROJ_HL_L2 = 1,
@@ -172,7 +172,7 @@ struct gpuproj_projection {
 /**
  * The profile that an Nsight Compute export of only the default sections
  * (SpeedOfLight, LaunchStats, Occupancy) of the same run would give, made
- * from a profile with full counters (src/default-sections.c). It is what
+ * from a profile with full counters (src/model-default-sections.c). It is what
  * the "sol" model is validated and calibrated on (`gpuproj validate
  * --default-sections`; docs/validation.md "sol on exports of the default
  * sections").
@@ -256,7 +256,7 @@ int gpuproj_profile_default_sections(const struct gpuproj_profile *p,
 
 /**
  * Kernel-specific ceilings of the hierarchical roofline on one GPU
- * (seed 000 §2). Bytes are per launch; rates in base units.
+ * ([VanLanker2024] §2). Bytes are per launch; rates in base units.
  */
 /**
  * Where work of one tensor-core input precision runs on a GPU: its own
@@ -378,7 +378,7 @@ struct gpuproj_hroof {
  * count, nor warp_efficiency unless it has CUDA-core FLOP.
  *
  * @param flop_ratio multiplier on the kernel's CUDA-core FLOP (1 on the
- *        source; the SASS target/source ratio on a target, seed 000 §4.2);
+ *        source; the SASS target/source ratio on a target, [VanLanker2024] §4.2);
  *        tensor FLOP is the same on both (the same MMAs)
  * @param[out] out the ceilings
  * @param[out] why optional buffer for the reason on failure
@@ -404,7 +404,7 @@ enum gpuproj_l2_capacity {
  */
 enum gpuproj_waves {
 	GPUPROJ_WAVES_DEFAULT = 0,  /**< gpuproj_waves_default() decides */
-	GPUPROJ_WAVES_OFF = 1,      /**< no quantisation: seed 002 as published */
+	GPUPROJ_WAVES_OFF = 1,      /**< no quantisation: [Srivastava-nd] as published */
 	/**
 	 * A wave is one block per SM: the busiest SM runs ⌈G / SMs⌉ blocks,
 	 * fill u = G / (⌈G / SMs⌉·SMs).
@@ -583,7 +583,7 @@ struct gpuproj_intervals;
 /** Options common to all models. Zero-initialise, then set what you need. */
 struct gpuproj_model_options {
 	/**
-	 * Optional: target/source FLOP ratio of a kernel (seed 000 §4.2, SASS
+	 * Optional: target/source FLOP ratio of a kernel ([VanLanker2024] §4.2, SASS
 	 * comparison); NULL or a non-positive return means 1. Used by hroof,
 	 * occupancy and quant (irm counts instructions, not FLOP).
 	 */
@@ -620,7 +620,7 @@ bool gpuproj_l2_capacity_default(void);
 
 /**
  * DRAM traffic of a kernel on a GPU with a different L2 size: the
- * cache-capacity failure mode of seed 000 §5.5 ("probably due to its
+ * cache-capacity failure mode of [VanLanker2024] §5.5 ("probably due to its
  * smaller L2 cache size"), as an option of every model.
  *
  * Rule (fitted on the gpuperfpredict data set, docs/validation.md): the
@@ -665,7 +665,7 @@ struct gpuproj_occmodel {
 	double occupancy_eff;  /**< O·u, the occupancy the transfer uses */
 	double flop;           /**< FLOP per launch (× flop_ratio) */
 	double bytes;          /**< DRAM bytes per launch ("Bytes" of eqs. 6–8) */
-	double peak_compute;   /**< C: Perf^mix of seed 000 eq. 2, FLOP/s (0 when FLOP = 0) */
+	double peak_compute;   /**< C: Perf^mix of [VanLanker2024] eq. 2, FLOP/s (0 when FLOP = 0) */
 	double bw;             /**< BW: bw_gbs.dram, B/s */
 	double ai;             /**< AI = FLOP / Bytes, FLOP/B (eq. 9; INFINITY when Bytes = 0) */
 	double roof;           /**< Roof = min(C, AI·BW), FLOP/s (eq. 9); BW, B/s, when FLOP = 0 */
@@ -795,7 +795,7 @@ int gpuproj_quant_predict(const struct gpuproj_quant_kernel *kp,
 			  const struct gpuproj_quant_device *dp, struct gpuproj_quant *out,
 			  char *why, size_t whylen);
 
-/** Instruction roofline of a kernel on one GPU (seed 004; model "irm"). */
+/** Instruction roofline of a kernel on one GPU ([Leinhauser2022]; model "irm"). */
 struct gpuproj_irm {
 	double inst;        /**< warp-level (wavefront-level) instructions on this GPU */
 	double gips_peak;   /**< eq. 3: SMs × schedulers/SM × IPC × clock, G inst/s */

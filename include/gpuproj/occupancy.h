@@ -5,7 +5,7 @@
  * targets.yaml (docs/targets-schema.md, `limits`), following the rules of
  * the CUDA occupancy calculator (the toolkit's cuda_occupancy.h,
  * cudaOccMaxActiveBlocksPerMultiprocessor()) with the default cache
- * configuration, so that seed 002's O = active warps / max warps (§4.1.2)
+ * configuration, so that [Srivastava-nd]'s O = active warps / max warps (§4.1.2)
  * can be computed for any GPU in the file, including ones the user does not
  * have.
  *

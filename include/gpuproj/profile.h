@@ -189,7 +189,7 @@ struct gpuproj_reference {
  */
 struct gpuproj_kernel {
 	char *name;                 /**< mangled name */
-	char *demangled;            /**< demangled name or NULL */
+	char *demangled;            /**< demangled name or NULL; may be `name` itself */
 	char *tag;                  /**< extra signature part (importers: input size), "" when none */
 	struct gpuproj_dim3 grid;   /**< grid dimensions, blocks */
 	struct gpuproj_dim3 block;  /**< block dimensions, threads */
@@ -242,7 +242,7 @@ double gpuproj_kernel_mean_ns(const struct gpuproj_kernel *k);
  */
 double gpuproj_kernel_total_ns(const struct gpuproj_kernel *k);
 /**
- * FLOP per launch, seed 000 eq. 2 numerator / docs/internals/DESIGN.md §3:
+ * FLOP per launch, [VanLanker2024] eq. 2 numerator / docs/internals/DESIGN.md §3:
  * Σ_p (2·fma_p + add_p + mul_p) over the precisions collected.
  * @param[out] ret_flop FLOP per launch
  * @return GPUPROJ_OK; GPUPROJ_E_MISSING when none of the nine

@@ -33,9 +33,9 @@
  *
  * - the data of the HTML report's charts, per charted profile: the
  *   hierarchical roofline of the top kernels on the source and the best
- *   target (seed 000, Fig. 2), the quadrant-split chart of all targets with
- *   the kernels' operational-intensity rays (seed 003 §2.1) and the
- *   instruction roofline (seed 004). The HTML writer draws them; the
+ *   target ([VanLanker2024], Fig. 2), the quadrant-split chart of all targets with
+ *   the kernels' operational-intensity rays ([Konstantinidis2017] §2.1) and the
+ *   instruction roofline ([Leinhauser2022]). The HTML writer draws them; the
  *   Markdown report has no charts.
  *
  * Units: times in ns, energy in J, time × price in USD·s, rates as in

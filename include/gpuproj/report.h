@@ -61,7 +61,31 @@ int gpuproj_report_table(FILE *out, const struct gpuproj_profile *p,
 			 const struct gpuproj_report_options *opt);
 
 /**
- * The whole run per target (issue 23; timeline.h), printed by
+ * A run provider for the streaming writers: run `i` (0, 1, … in order, each
+ * once) of a profile's projections, valid until the next call; the
+ * provider may compute it on demand and release it at the next call, so a
+ * writer holds one run at a time (100,000 kernels onto 44 GPUs: 2.3 GB of
+ * projections at once, about 50 MB one by one). NULL on failure, with
+ * *ret_status the reason (GPUPROJ_E_NOMEM, …).
+ */
+typedef const struct gpuproj_run_projection *(*gpuproj_report_run_fn)(void *userdata, size_t i,
+								  int *ret_status);
+
+/**
+ * gpuproj_report_table() with the runs from a provider: the table keeps of
+ * each run only its totals and the projections of the kernels it details.
+ *
+ * @param n_runs runs the provider gives (0 prints nothing)
+ * @param get,userdata the provider
+ * @return as gpuproj_report_table(); a provider's failure status
+ */
+int gpuproj_report_table_stream(FILE *out, const struct gpuproj_profile *p,
+				const struct gpuproj_target *src, size_t n_runs,
+				gpuproj_report_run_fn get, void *userdata,
+				const struct gpuproj_report_options *opt);
+
+/**
+ * The whole run per target (timeline.h), printed by
  * gpuproj_report_table() after the kernel totals when the profile has a
  * timeline: projected wall time with its interval and speedup, its parts
  * (kernel, copy, host, overlap, carried), the measured wall, the share the
@@ -96,6 +120,17 @@ int gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p,
 		       const struct gpuproj_run_projection *runs, size_t n_runs);
 
 /**
+ * gpuproj_report_csv() with the runs from a provider (see
+ * gpuproj_report_table_stream()): each run's rows are written as it comes.
+ *
+ * @param src the source GPU (its basis fills the source_basis column), or NULL
+ * @return as gpuproj_report_csv(); a provider's failure status
+ */
+int gpuproj_report_csv_stream(FILE *out, const struct gpuproj_profile *p,
+			      const struct gpuproj_target *src, size_t n_runs,
+			      gpuproj_report_run_fn get, void *userdata);
+
+/**
  * Write the profile plus a "projections" array (schema gpuproj-profile/1,
  * docs/formats/profile.md) atomically to `path` ("-" = standard output).
  *
@@ -121,6 +156,20 @@ int gpuproj_report_json_ex(const char *path, const struct gpuproj_profile *p,
 			   const struct gpuproj_target *src,
 			   const struct gpuproj_run_projection *runs, size_t n_runs,
 			   const struct gpuproj_report_options *opt, struct gpuproj_error *reterr);
+
+/**
+ * gpuproj_report_json_ex() with the runs from a provider (see
+ * gpuproj_report_table_stream()): written one kernel and one run at a time
+ * straight into the temporary file beside `path` ("-": standard output),
+ * so memory is the profile's and one run's, whatever the output's size.
+ *
+ * @return as gpuproj_report_json_ex(); a provider's failure status
+ */
+int gpuproj_report_json_stream(const char *path, const struct gpuproj_profile *p,
+			       const struct gpuproj_target *src, size_t n_runs,
+			       gpuproj_report_run_fn get, void *userdata,
+			       const struct gpuproj_report_options *opt,
+			       struct gpuproj_error *reterr);
 
 /**
  * The JSON of gpuproj_report_json_ex() as text instead of a file, so a

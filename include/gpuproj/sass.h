@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file sass.h
- * SASS comparison of special functions across architectures (seed 000
+ * SASS comparison of special functions across architectures ([VanLanker2024]
  * §4.2): the target/source FLOP ratio of each kernel that hroof uses for
  * the target's operational intensity.
  *
@@ -333,7 +333,7 @@ int gpuproj_sass_mma_flop_per_inst(const struct gpuproj_sass *s, const char *ker
 
 /**
  * Replace the assumed FLOP per tensor instruction of a profile by the
- * kernels' own SASS (issue 21): a tensor metric whose attribute says
+ * kernels' own SASS: a tensor metric whose attribute says
  * "EXPR * D (assumed: FLOP per instruction of SHAPE)" (libproj.so's
  * metrics.<CHIP>.<metric>, gpuproj import ncu's import.tensor.<metric>)
  * was instructions × D; for each kernel with MMAs of that family in its

@@ -41,7 +41,7 @@ enum gpuproj_prec {
 	GPUPROJ_PREC_COUNT = 3,
 };
 
-/** Floating-point operation kinds (seed 000 eq. 2: FMA vs. ADD/MUL). */
+/** Floating-point operation kinds ([VanLanker2024] eq. 2: FMA vs. ADD/MUL). */
 enum gpuproj_opkind {
 	GPUPROJ_OP_FMA = 0,     /**< fused multiply-add, 2 FLOP per thread instruction */
 	GPUPROJ_OP_ADD_MUL = 1, /**< add or multiply, 1 FLOP per thread instruction */
@@ -297,10 +297,12 @@ int gpuproj_targets_load_buffer(const char *text, size_t len, const char *name,
 /**
  * The targets.yaml compiled into the library (the repository's file at
  * build time). Used when no file is named; errors name it
- * "targets.yaml (built-in)".
+ * "targets.yaml (built-in)". It is not an input file: the input size limit
+ * (GPUPROJ_MAX_INPUT_SIZE, `--max-input-size`) does not apply to it.
  *
  * @param[out] ret,reterr as for gpuproj_targets_load()
- * @return as for gpuproj_targets_load_buffer()
+ * @return as for gpuproj_targets_load_buffer(), without GPUPROJ_E_INVAL for
+ *         GPUPROJ_MAX_INPUT_SIZE and without the size limit
  */
 int gpuproj_targets_load_builtin(struct gpuproj_targets **ret, struct gpuproj_error *reterr);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file tensor.h
- * Tensor-core work (issue 21): which NVIDIA counters give it on which
+ * Tensor-core work: which NVIDIA counters give it on which
  * chip, the candidates libproj.so and `gpuproj ncu-metrics` collect, and
  * the FLOP of one tensor instruction where only instruction counts exist.
  *
@@ -53,8 +53,7 @@
  * only, not by shape: in a public A100 export the same 20480³ FP16 GEMM
  * gives 2,048 FLOP per `sm__inst_executed_pipe_tensor` instruction by
  * CUTLASS (HMMA.1688) and 4,096 by cuBLAS (HMMA.16816). The NERSC
- * hierarchical-roofline recipe (Yang, Kurth, Williams, "Hierarchical
- * Roofline analysis for GPUs", CCPE 2020) multiplies that counter by 512,
+ * hierarchical-roofline recipe [Yang2020] multiplies that counter by 512,
  * right for Volta's HMMA.884 with FP32 accumulate only.
  *
  * Thread safety: constant data and pure functions.

@@ -4,7 +4,7 @@
  * The whole run: what an application did besides its kernels (memory
  * copies and sets, synchronisations, event waits between streams, graph
  * launches, host time between its CUDA calls), recorded as a bounded set of
- * repeating patterns, and its replay onto another GPU (issue 23).
+ * repeating patterns, and its replay onto another GPU.
  *
  * The replay follows the dependency-graph simulation of Zhu, Pekhimenko et
  * al., "Daydream: Accurately Estimating the Efficacy of Optimizations for

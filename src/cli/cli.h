@@ -36,6 +36,16 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a library error as "gpuproj: file:line:col: message"; returns EXIT_FAIL. */
 int cli_fail_error(const struct gpuproj_error *err);
+/* "gpuproj: warning: message" on stderr (escaped as cli_fail()'s). */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Text from an input (a kernel, device or file name, an importer's warning)
+ * as it may be shown on a terminal or in a CI log: escaped by util.h's
+ * term_text(). The copy stays valid until 16 later calls (the command is
+ * single-threaded where it prints); "" when out of memory. cli_usage_error(),
+ * cli_fail() and cli_warn() escape their whole message themselves.
+ */
+const char *cli_shown(const char *s);
 
 /* Load --targets FILE, $GPUPROJ_TARGETS or the built-in set; prints errors. */
 int cli_load_targets(const char *path, struct gpuproj_targets **ret, const char **ret_origin);

@@ -5,7 +5,7 @@
  * gpuproj bench --from-raw RAW.json [-o FILE.yaml] ...
  *
  * Measures the GPU this runs on with the CUDA micro-benchmarks of
- * gpuproj-bench-kernels (scripts/bench/), prints the ceilings with their
+ * gpuproj-bench-kernels (src/bench/kernels/), prints the ceilings with their
  * spread next to the matching targets.yaml entry, and writes a complete
  * targets file for the GPU plus the raw measurements as JSON (both
  * atomically). --from-raw redoes the statistics, table and files from a
@@ -32,7 +32,7 @@
 
 #include <gpuproj/target.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "cli.h"
 #include "util.h"
 
@@ -162,8 +162,8 @@ find_kernels(const char *opt, struct strbuf *looked)
 				return p;
 			strbuf_printf(looked, "%s, ", p ? p : "?");
 			free(p);
-			/* build tree: build/src/cli/gpuproj -> build/scripts/bench/ */
-			p = xasprintf("%s/../../scripts/bench/" KERNELS, self);
+			/* build tree: build/src/cli/gpuproj -> build/src/bench/kernels/ */
+			p = xasprintf("%s/../../src/bench/kernels/" KERNELS, self);
 			if (p && executable_at(p))
 				return p;
 			strbuf_printf(looked, "%s, ", p ? p : "?");

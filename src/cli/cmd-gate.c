@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -211,6 +212,11 @@ cmd_gate(int argc, char **argv)
 		ret = cli_usage_error("gate", "missing --baseline BASE.json");
 		goto out;
 	}
+	/* One file for two reports: the second would replace the first (as report refuses). */
+	if (junit && md && (strcmp(junit, md) == 0 || file_same(junit, md))) {
+		ret = cli_usage_error("gate", "--junit and --md name the same file '%s'", md);
+		goto out;
+	}
 	if (optind != argc - 1) {
 		ret = optind == argc ? cli_usage_error("gate", "missing CURRENT.json")
 				     : cli_usage_error("gate", "expected one CURRENT.json, got %d files",
@@ -269,7 +275,7 @@ cmd_gate(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < res.n_warnings; i++)
-		fprintf(stderr, "gpuproj: warning: %s\n", res.warnings[i]);
+		cli_warn("%s", res.warnings[i]);
 
 	/* Render everything first, so only I/O can fail once files are touched. */
 	if ((junit && gpuproj_gate_junit(&res, &junit_text)) ||
@@ -295,9 +301,17 @@ cmd_gate(int argc, char **argv)
 	/* The human summary goes to stdout unless a report does. */
 	summary = (junit && strcmp(junit, "-") == 0) || (md && strcmp(md, "-") == 0) ? stderr
 										      : stdout;
-	if (gpuproj_gate_print(summary, &res) || fflush(summary) != 0) {
-		cli_fail("%s: write error", summary == stdout ? "<stdout>" : "<stderr>");
-		goto out;
+	{
+		int pr = gpuproj_gate_print(summary, &res), fl, e;
+
+		errno = 0;
+		fl = fflush(summary);
+		e = errno;
+		if (pr || fl != 0) {
+			cli_fail("%s: write error%s%s", summary == stdout ? "<stdout>" : "<stderr>",
+				 e ? ": " : "", e ? strerror(e) : "");
+			goto out;
+		}
 	}
 	ret = res.regression ? EXIT_REGRESSION : EXIT_OK;
 out:

@@ -199,11 +199,11 @@ check_device(struct gpuproj_profile *p, const struct gpuproj_targets *ts)
 		return GPUPROJ_OK;
 	}
 	if (ts && gpuproj_targets_lookup(ts, d->name, &words, &t, &err) != GPUPROJ_OK) {
-		fprintf(stderr, "  device: %s%s%s; warning: %s\n", d->name, *cc ? ", " : "", cc,
-			err.message);
+		fprintf(stderr, "  device: %s%s%s; warning: %s\n", cli_shown(d->name),
+			*cc ? ", " : "", cc, cli_shown(err.message));
 		return GPUPROJ_OK;
 	}
-	fprintf(stderr, "  device: %s", d->name);
+	fprintf(stderr, "  device: %s", cli_shown(d->name));
 	if (*cc)
 		fprintf(stderr, ", %s", cc);
 	if (d->sms > 0)
@@ -249,12 +249,8 @@ profile_chip(const struct gpuproj_profile *p, const struct gpuproj_targets *ts)
 static const char *
 short_name(const struct gpuproj_kernel *k, char *buf, size_t size)
 {
-	const char *n = k->demangled ? k->demangled : k->name;
-
-	if (strlen(n) < size)
-		return n;
-	snprintf(buf, size, "%.*s...", (int)(size - 4), n);
-	return buf;
+	/* Escaped for the terminal (util.h term_text()), cut before an escape. */
+	return term_text_buf(k->demangled ? k->demangled : k->name, buf, size);
 }
 
 enum tool { TOOL_NCU, TOOL_NVPROF, TOOL_GPP, TOOL_NEUSIGHT };
@@ -481,11 +477,11 @@ finish_import(struct gpuproj_profile *p, struct gpuproj_import_summary *sum, con
 	if (check_device(p, ts))
 		return cli_fail("out of memory");
 	for (i = 0; i < sum->n_warnings; i++)
-		fprintf(stderr, "  warning: %s\n", sum->warnings[i]);
+		fprintf(stderr, "  warning: %s\n", cli_shown(sum->warnings[i]));
 	print_missing(p, (const char *const *)sum->missing, sum->n_missing, sum->kernels_missing,
 		      tool, ts);
 	if (strcmp(output, "-") != 0)
-		fprintf(stderr, "  wrote %s\n", output);
+		fprintf(stderr, "  wrote %s\n", cli_shown(output));
 	return EXIT_OK;
 }
 
@@ -710,14 +706,14 @@ import_multi(const struct multi_importer *im, int argc, char **argv)
 			launches += gpuproj_profile_at(p, k)->launches;
 		n_missing = gpuproj_model_missing_in_profile(gpuproj_model_default(), p, missing,
 							     32, &n_kernels_missing);
-		fprintf(stderr, "  %s: %zu kernel signature%s, %zu launch%s\n", path,
+		fprintf(stderr, "  %s: %zu kernel signature%s, %zu launch%s\n", cli_shown(path),
 			gpuproj_profile_count(p), gpuproj_profile_count(p) == 1 ? "" : "s",
 			launches, launches == 1 ? "" : "es");
 		overhead = gpuproj_profile_attr(p, "call_overhead_ns");
 		basis = gpuproj_profile_attr(p, "call_overhead_basis");
 		if (overhead)
-			fprintf(stderr, "  per-call overhead subtracted: %s ns (%s)\n", overhead,
-				basis ? basis : "basis not recorded");
+			fprintf(stderr, "  per-call overhead subtracted: %s ns (%s)\n",
+				cli_shown(overhead), cli_shown(basis ? basis : "basis not recorded"));
 		print_missing(p, missing, n_missing < 32 ? n_missing : 32, n_kernels_missing,
 			      im->tool, ts);
 		free(path);

@@ -90,7 +90,7 @@ on_warning(void *userdata, const char *message)
 	/* Start on a fresh line when the progress line is showing. */
 	if (p && p->shown)
 		fputc('\n', stderr);
-	fprintf(stderr, "gpuproj: warning: %s\n", message);
+	cli_warn("%s", message);
 }
 
 int

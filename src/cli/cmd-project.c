@@ -91,6 +91,46 @@ enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
 static const char *const format_names[] = { "table", "json", "csv" };
 
 /* What the table and CSV writers need (cli_write_output's render callback). */
+/*
+ * Runs computed one at a time, as a writer asks for them (100,000
+ * kernels projected onto 44 GPUs held 2.3 GB of projections at once, the
+ * CSV 3.4 GB): the previous run is released when the next is asked for.
+ * Run i is target i with the one model.
+ */
+struct run_provider {
+	const struct gpuproj_profile *p;
+	const struct gpuproj_model *model;
+	const struct gpuproj_target *src;
+	const struct gpuproj_target *const *tgts;
+	const struct gpuproj_model_options *mopt;
+	struct gpuproj_run_projection run;
+	bool have;
+};
+
+static const struct gpuproj_run_projection *
+provide_run(void *userdata, size_t i, int *ret_status)
+{
+	struct run_provider *rp = userdata;
+
+	if (rp->have)
+		gpuproj_run_projection_clear(&rp->run);
+	rp->have = false;
+	*ret_status = gpuproj_project_run(rp->p, rp->model, rp->src, rp->tgts[i], rp->mopt,
+					  &rp->run);
+	if (*ret_status)
+		return NULL;
+	rp->have = true;
+	return &rp->run;
+}
+
+static void
+provider_clear(struct run_provider *rp)
+{
+	if (rp->have)
+		gpuproj_run_projection_clear(&rp->run);
+	rp->have = false;
+}
+
 struct text_out {
 	bool csv, all_models;
 	const struct gpuproj_profile *profile;
@@ -100,6 +140,7 @@ struct text_out {
 	const struct gpuproj_report_options *ropt;
 	const struct gpuproj_sass *sass;
 	const char *cubin;
+	struct run_provider *provider; /* one model: runs come from here, not `runs` */
 };
 
 static int
@@ -108,7 +149,9 @@ render_text(FILE *f, void *userdata)
 	const struct text_out *t = userdata;
 
 	if (t->csv)
-		return gpuproj_report_csv(f, t->profile, t->src, t->runs, t->n_runs);
+		return t->provider ? gpuproj_report_csv_stream(f, t->profile, t->src, t->n_runs,
+							       provide_run, t->provider)
+				   : gpuproj_report_csv(f, t->profile, t->src, t->runs, t->n_runs);
 	if (t->sass)
 		fprintf(f, "FLOP ratio per kernel and target from the SASS of %zu "
 			"kernel/architecture pairs (%s; docs/sass.md)\n", gpuproj_sass_count(t->sass),
@@ -116,6 +159,9 @@ render_text(FILE *f, void *userdata)
 	else
 		fprintf(f, "FLOP ratio 1 on every target: no SASS analysis "
 			"(--cubins compares special functions, docs/sass.md)\n");
+	if (t->provider)
+		return gpuproj_report_table_stream(f, t->profile, t->src, t->n_runs, provide_run,
+						   t->provider, t->ropt);
 	return t->all_models ? gpuproj_report_table_models(f, t->profile, t->src, t->runs,
 							   t->n_tgts, t->n_models, t->ropt)
 			     : gpuproj_report_table(f, t->profile, t->src, t->runs, t->n_runs,
@@ -126,14 +172,14 @@ static void
 sass_progress(void *userdata, const char *phase, size_t done, size_t total, const char *what)
 {
 	(void)userdata;
-	fprintf(stderr, "\rgpuproj: SASS %s %zu/%zu %s...\033[K%s", phase, done, total, what,
-		done == total ? "\r\033[K" : "");
+	fprintf(stderr, "\rgpuproj: SASS %s %zu/%zu %s...\033[K%s", phase, done, total,
+		cli_shown(what), done == total ? "\r\033[K" : "");
 	fflush(stderr);
 }
 
 /*
  * SASS analysis of the application's device code for the source and the
- * NVIDIA targets (seed 000 §4.2). Architectures that cannot be analysed
+ * NVIDIA targets ([VanLanker2024] §4.2). Architectures that cannot be analysed
  * keep ratio 1, with a warning; no usable input at all is an error.
  */
 static int
@@ -170,8 +216,8 @@ project_sass(const char *const *paths, size_t n_paths, const struct gpuproj_targ
 		const char *note;
 
 		if (gpuproj_sass_arch_status(*ret, i, &note) != GPUPROJ_OK)
-			fprintf(stderr, "gpuproj: warning: SASS for %s: %s; FLOP ratio 1 there\n",
-				gpuproj_sass_arch_at(*ret, i), note);
+			cli_warn("SASS for %s: %s; FLOP ratio 1 there", gpuproj_sass_arch_at(*ret, i),
+				 note);
 	}
 	free(archs);
 	return r;
@@ -271,6 +317,7 @@ cmd_project(int argc, char **argv)
 	struct gpuproj_intervals *iv = NULL;
 	size_t n_models = 1, m;
 	bool all_models = false;
+	struct run_provider prov = { 0 };
 	const char *profile_path;
 	int c, ret = EXIT_FAIL;
 
@@ -400,8 +447,8 @@ cmd_project(int argc, char **argv)
 		fprintf(stderr, "gpuproj: project: note: the profile's GPU '%s' is not in "
 			"targets.yaml: projecting from a provisional entry derived from its device "
 			"attributes and the per-SM figures of %s (basis %s; `gpuproj targets derive "
-			"%s` prints it)\n", gpuproj_profile_device(profile)->name, src->derived_from,
-			src->provisional, profile_path);
+			"%s` prints it)\n", cli_shown(gpuproj_profile_device(profile)->name),
+			src->derived_from, src->provisional, cli_shown(profile_path));
 
 	/* The targets to project onto, in targets.yaml order or as given. */
 	n_tgts = n_target_names ? n_target_names : gpuproj_targets_count(targets);
@@ -439,30 +486,64 @@ cmd_project(int argc, char **argv)
 	}
 	mopt.flop_ratio = sass ? gpuproj_sass_flop_ratio_cb : NULL;
 	mopt.flop_ratio_userdata = sass;
-	for (i = 0; i < n_tgts; i++) {
-		for (m = 0; m < n_models; m++) {
-			if (gpuproj_project_run(profile, all_models ? gpuproj_model_at(m) : model, src,
-						tgts[i], &mopt, &runs[n_runs++])) {
+	prov = (struct run_provider){ .p = profile, .model = model, .src = src, .tgts = tgts,
+				      .mopt = &mopt };
+	if (!all_models) {
+		/*
+		 * One model: the writers take the runs one at a time (provide_run()).
+		 * Nothing is written when no target gets a projection: look until
+		 * one does (the first, as a rule).
+		 */
+		for (i = 0; i < n_tgts; i++) {
+			int st;
+
+			if (!provide_run(&prov, i, &st)) {
 				cli_fail("out of memory");
 				goto out;
 			}
+			if (prov.run.n_projected)
+				break;
+			if (i == 0 && n_tgts > 1) {
+				/* Keep the first for the message if none projects. */
+				runs[0] = prov.run;
+				prov.have = false;
+				n_runs = 1;
+			}
 		}
+		if (i == n_tgts) {
+			nothing_projected(profile, profile_path, n_runs ? runs : &prov.run, 1);
+			goto out;
+		}
+		provider_clear(&prov);
+	} else {
+		for (i = 0; i < n_tgts; i++) {
+			for (m = 0; m < n_models; m++) {
+				if (gpuproj_project_run(profile, gpuproj_model_at(m), src, tgts[i],
+							&mopt, &runs[n_runs++])) {
+					cli_fail("out of memory");
+					goto out;
+				}
+			}
+		}
+		if (!nothing_projected(profile, profile_path, runs, n_runs))
+			goto out;
 	}
-
-	if (!nothing_projected(profile, profile_path, runs, n_runs))
-		goto out;
 	if (fmt == FMT_JSON) {
-		if (gpuproj_report_json_ex(output ? output : "-", profile, src, runs, n_runs, &ropt,
-					   &err)) {
+		if (all_models ? gpuproj_report_json_ex(output ? output : "-", profile, src, runs,
+							n_runs, &ropt, &err)
+			       : gpuproj_report_json_stream(output ? output : "-", profile, src,
+							    n_tgts, provide_run, &prov, &ropt,
+							    &err)) {
 			cli_fail_error(&err);
 			goto out;
 		}
 	} else {
 		struct text_out t = {
 			.csv = fmt == FMT_CSV, .all_models = all_models, .profile = profile,
-			.src = src, .runs = runs, .n_runs = n_runs, .n_tgts = n_tgts,
-			.n_models = n_models, .ropt = &ropt, .sass = sass,
+			.src = src, .runs = runs, .n_runs = all_models ? n_runs : n_tgts,
+			.n_tgts = n_tgts, .n_models = n_models, .ropt = &ropt, .sass = sass,
 			.cubin = n_cubins ? cubins[0] : NULL,
+			.provider = all_models ? NULL : &prov,
 		};
 
 		if (cli_write_output(output, render_text, &t))
@@ -470,6 +551,7 @@ cmd_project(int argc, char **argv)
 	}
 	ret = EXIT_OK;
 out:
+	provider_clear(&prov);
 	for (i = 0; runs && i < n_runs; i++)
 		gpuproj_run_projection_clear(&runs[i]);
 	free(runs);

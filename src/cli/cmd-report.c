@@ -17,6 +17,7 @@
 #include <gpuproj/report-doc.h>
 
 #include "cli.h"
+#include "util.h"
 
 static void
 help(FILE *f)
@@ -167,8 +168,8 @@ cmd_report(int argc, char **argv)
 		ret = cli_usage_error("report", "name an output: --html FILE and/or --md FILE");
 		goto out;
 	}
-	if (html && md && strcmp(html, md) == 0 && strcmp(html, "-") != 0) {
-		ret = cli_usage_error("report", "--html and --md name the same file '%s'", html);
+	if (html && md && strcmp(html, "-") != 0 && (strcmp(html, md) == 0 || file_same(html, md))) {
+		ret = cli_usage_error("report", "--html and --md name the same file '%s'", md);
 		goto out;
 	}
 	if (!builtin && optind >= argc) {

@@ -19,6 +19,7 @@
 #include <gpuproj/target.h>
 
 #include "cli.h"
+#include "util.h"
 
 static void
 help(FILE *f)
@@ -123,10 +124,10 @@ cmd_run(int argc, char **argv)
 		return cli_usage_error("run", "--output needs a file name pattern");
 	if (live) {
 		errno = 0;
-		secs = strtod(live, &end);
-		if (errno || end == live || *end || !isfinite(secs) || secs <= 0 || secs > 86400)
-			return cli_usage_error("run", "--live needs a positive number of seconds (at most "
-					       "86400), not '%s'", live);
+		secs = strtod_c(live, &end);
+		if (errno || end == live || *end || !isfinite(secs) || secs < 0.1 || secs > 86400)
+			return cli_usage_error("run", "--live needs a number of seconds from 0.1 to "
+					       "86400, not '%s'", live);
 	}
 	if (targets) {
 		/* Check it now (clear errors before the run), and pin it: APP may chdir. */

@@ -58,7 +58,8 @@ static void
 progress(void *userdata, const char *phase, size_t done, size_t total, const char *what)
 {
 	(void)userdata;
-	fprintf(stderr, "\rgpuproj sass: %s %zu/%zu %s...\033[K", phase, done, total, what);
+	fprintf(stderr, "\rgpuproj sass: %s %zu/%zu %s...\033[K", phase, done, total,
+		cli_shown(what));
 	if (done == total)
 		fputs("\r\033[K", stderr);
 	fflush(stderr);
@@ -138,7 +139,7 @@ cmd_sass(int argc, char **argv)
 			break;
 		case O_WEIGHT:
 			errno = 0;
-			sopt.slow_path_weight = strtod(optarg, &end);
+			sopt.slow_path_weight = strtod_c(optarg, &end);
 			if (errno || end == optarg || *end || !(sopt.slow_path_weight >= 0) ||
 			    sopt.slow_path_weight > 1) {
 				ret = cli_usage_error("sass", "--slow-path-weight needs a number between "
@@ -201,7 +202,8 @@ cmd_sass(int argc, char **argv)
 		const char *note;
 
 		if (gpuproj_sass_arch_status(s, a, &note) != GPUPROJ_OK) {
-			fprintf(stderr, "gpuproj: sass: %s: %s\n", gpuproj_sass_arch_at(s, a), note);
+			fprintf(stderr, "gpuproj: sass: %s: %s\n", gpuproj_sass_arch_at(s, a),
+				cli_shown(note));
 			all_ok = false;
 		}
 	}

@@ -82,7 +82,8 @@ derive(const char *targets_path, const char *profile_path)
 	known = name ? gpuproj_targets_match(ts, name) : NULL;
 	if (known)
 		fprintf(stderr, "gpuproj targets: note: '%s' is already in targets.yaml as %s; "
-			"this is what gpuproj would derive without it\n", name, known->name);
+			"this is what gpuproj would derive without it\n", cli_shown(name),
+			known->name);
 	if (gpuproj_target_derive_yaml(gpuproj_profile_device(p), ts, &yaml, &err))
 		ret = cli_fail("targets: no entry for %s: %s", profile_path, err.message);
 	else

@@ -62,228 +62,30 @@ usage(FILE *f)
 		"Exit status: 0 success, 1 failure, 2 bad usage.\n");
 }
 
-int
-cli_usage_error(const char *cmd, const char *fmt, ...)
+/*
+ * What every command's status must also say: standard output could not be
+ * written (`> /dev/full`, a closed pipe's EPIPE with SIGPIPE ignored, a
+ * full disk). stdio keeps the error until the flush, and exit() would
+ * swallow it: flush here, and fail (1; gate's 2, "no verdict") with one
+ * line when the output was lost.
+ */
+static int
+stdout_checked(int ret, const char *cmd)
 {
-	va_list ap;
+	int e;
 
-	fprintf(stderr, "gpuproj: %s%s", cmd ? cmd : "", cmd ? ": " : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry 'gpuproj %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
-	return EXIT_USAGE;
-}
-
-int
-cli_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "gpuproj: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_FAIL;
-}
-
-int
-cli_fail_error(const struct gpuproj_error *err)
-{
-	char buf[GPUPROJ_ERROR_MSG_SIZE + GPUPROJ_ERROR_FILE_SIZE + 64];
-
-	return cli_fail("%s", gpuproj_error_format(err, buf, sizeof(buf)));
-}
-
-int
-cli_load_targets(const char *path, struct gpuproj_targets **ret, const char **ret_origin)
-{
-	struct gpuproj_error err = { 0 };
-
-	if (gpuproj_targets_load_default(path, ret, ret_origin, &err))
-		return cli_fail_error(&err);
-	return EXIT_OK;
-}
-
-const struct gpuproj_target *
-cli_target(const struct gpuproj_targets *targets, const char *cmd, const char *name)
-{
-	static const struct gpuproj_lookup_words words = { .what = "target GPU" };
-	struct gpuproj_error err = { 0 };
-	const struct gpuproj_target *t;
-
-	if (gpuproj_targets_lookup(targets, name, &words, &t, &err)) {
-		cli_fail("%s%s%s", cmd ? cmd : "", cmd ? ": " : "", err.message);
-		return NULL;
-	}
-	return t;
-}
-
-int
-cli_option_error(const char *cmd, int c, char *const *argv)
-{
-	const char *word = optind > 0 ? argv[optind - 1] : "";
-	char letter[3] = { '-', (char)optopt, '\0' };
-
-	/* A long option is named as written; a short one by its letter. */
-	if (strncmp(word, "--", 2) != 0 && optopt > 0 && optopt < 128)
-		word = letter;
-	if (c == ':')
-		return cli_usage_error(cmd, "option '%s' needs a value", word);
-	return cli_usage_error(cmd, "unknown option '%s'", word);
-}
-
-void
-cli_print_models(void)
-{
-	size_t i;
-
-	for (i = 0; i < gpuproj_model_count(); i++)
-		printf("%-10s %s\n", gpuproj_model_name(gpuproj_model_at(i)),
-		       gpuproj_model_summary(gpuproj_model_at(i)));
-	printf("%-10s %s (by name only, not in 'all')\n", "naive",
-	       gpuproj_model_summary(gpuproj_model_find("naive")));
-}
-
-bool
-cli_parse_l2_capacity(const char *cmd, const char *value, enum gpuproj_l2_capacity *ret)
-{
-	if (strcmp(value, "on") == 0) {
-		*ret = GPUPROJ_L2_CAPACITY_ON;
-	} else if (strcmp(value, "off") == 0) {
-		*ret = GPUPROJ_L2_CAPACITY_OFF;
-	} else {
-		cli_usage_error(cmd, "--l2-capacity must be on or off, not '%s'", value);
-		return false;
-	}
-	return true;
-}
-
-bool
-cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret)
-{
-	if (gpuproj_waves_from_name(value, ret)) {
-		cli_usage_error(cmd, "--waves must be sm, resident or off, not '%s'", value);
-		return false;
-	}
-	return true;
-}
-
-bool
-cli_parse_occupancy_term(const char *cmd, const char *value, enum gpuproj_occupancy_term *ret)
-{
-	if (gpuproj_occupancy_term_from_name(value, ret)) {
-		cli_usage_error(cmd, "--occupancy must be little, little-source or linear, not '%s'", value);
-		return false;
-	}
-	return true;
-}
-
-bool
-cli_parse_clock(const char *cmd, const char *value, enum gpuproj_clock *ret)
-{
-	if (gpuproj_clock_from_name(value, ret)) {
-		cli_usage_error(cmd, "--clock must be sustained or burst, not '%s'", value);
-		return false;
-	}
-	return true;
-}
-
-int
-cli_apply_intervals(const char *value, struct gpuproj_model_options *mopt,
-		    struct gpuproj_intervals **iv)
-{
-	struct gpuproj_error err = { 0 };
-
-	if (strcmp(value, "levels") == 0) {
-		mopt->level_interval = true;
-	} else if (strcmp(value, "builtin") != 0) {
-		gpuproj_intervals_free(*iv);
-		*iv = NULL;
-		if (gpuproj_intervals_load(value, iv, &err))
-			return cli_fail_error(&err);
-		mopt->intervals = *iv;
-	}
-	return EXIT_OK;
-}
-
-int
-cli_write_output(const char *path, int (*render)(FILE *f, void *userdata), void *userdata)
-{
-	struct gpuproj_error err = { 0 };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-	int r;
-
-	if (!path || strcmp(path, "-") == 0) {
-		r = render(stdout, userdata);
-		if (fflush(stdout) != 0 || r)
-			return cli_fail("<stdout>: write error: %s", strerror(errno));
-		return EXIT_OK;
-	}
-	f = open_memstream(&buf, &len);
-	if (!f)
-		return cli_fail("out of memory");
-	r = render(f, userdata);
-	if (fclose(f) != 0 || r) {
-		free(buf);
-		return cli_fail("%s: %s", path, r ? gpuproj_strerror(r) : "out of memory");
-	}
-	r = file_write_atomic(path, buf, len, &err);
-	free(buf);
-	return r ? cli_fail_error(&err) : EXIT_OK;
-}
-
-bool
-cli_parse_format(const char *cmd, const char *value, const char *const *names, size_t n,
-		 int *ret)
-{
-	char list[256] = "";
-	size_t i, len;
-
-	for (i = 0; i < n; i++) {
-		if (strcmp(value, names[i]) == 0) {
-			*ret = (int)i;
-			return true;
-		}
-	}
-	for (i = 0; i < n; i++) {
-		len = strlen(list);
-		snprintf(list + len, sizeof(list) - len, "%s%s",
-			 i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
-	}
-	cli_usage_error(cmd, "--format must be %s, not '%s'", list, value);
-	return false;
-}
-
-bool
-cli_parse_size(const char *cmd, const char *opt, const char *value, size_t *ret)
-{
-	char *end;
-	unsigned long long v;
-
-	/* Digits only: strtoull would accept blanks and a sign, and wrap "-5". */
-	if (!value || !isdigit((unsigned char)value[0])) {
-		cli_usage_error(cmd, "%s needs a positive integer, got '%s'", opt,
-				value ? value : "");
-		return false;
-	}
 	errno = 0;
-	v = strtoull(value, &end, 10);
-	if (*end || v == 0 || errno == ERANGE || v > SIZE_MAX) {
-		cli_usage_error(cmd, "%s needs a positive integer, got '%s'", opt, value);
-		return false;
-	}
-	*ret = (size_t)v;
-	return true;
-}
-
-bool
-cli_stderr_is_tty(void)
-{
-	return isatty(STDERR_FILENO) == 1;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return ret;
+	/* A command that failed has said why (cli_write_output() names stdout itself). */
+	if (ret != EXIT_OK)
+		return ret;
+	e = errno;
+	if (e)
+		cli_fail("<stdout>: write error: %s", strerror(e));
+	else /* an earlier write failed; its errno is gone */
+		cli_fail("<stdout>: write error");
+	return cmd && strcmp(cmd, "gate") == 0 ? EXIT_USAGE : EXIT_FAIL;
 }
 
 int
@@ -293,6 +95,13 @@ main(int argc, char **argv)
 	uint64_t limit;
 	size_t i;
 
+	/*
+	 * Numbers are read and printed in the C locale (util.h c_locale()): the
+	 * command never calls setlocale(), and says so here for the code it
+	 * shares with libproj.so, which runs in applications that do.
+	 */
+	if (c_locale())
+		uselocale(c_locale());
 	/* No command overwrites a file it read (util.h)… */
 	file_protect_inputs(true);
 	/* …and an interrupted write leaves no hidden temporary file. */
@@ -323,15 +132,16 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage(stdout);
-		return EXIT_OK;
+		return stdout_checked(EXIT_OK, NULL);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		printf("gpuproj %s\n", GPUPROJ_VERSION);
-		return EXIT_OK;
+		return stdout_checked(EXIT_OK, NULL);
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+			return stdout_checked(commands[i].run(argc - 1, argv + 1),
+					      commands[i].name);
 	}
 	if (argv[1][0] == '-')
 		return cli_usage_error(NULL, "unknown option '%s'", argv[1]);

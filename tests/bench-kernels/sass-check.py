@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Compile-only and SASS check of the `gpuproj bench` kernels (scripts/bench).
+"""Compile-only and SASS check of the `gpuproj bench` kernels (src/bench/kernels).
 
 For one architecture: compile every kernel family (compute, dram, cache,
 shared; one translation unit) with `nvcc -cubin -arch=sm_XY`, disassemble
 with nvdisasm, find each
 benchmark kernel's hot loop (the largest loop closed by a backward branch)
 and assert that it executes what the benchmark's name says, in the number
-the host code counts (scripts/bench/bench-kernels.h):
+the host code counts (src/bench/kernels/bench-kernels.h):
 
   fp64_fma  64 DFMA and no other FP instruction     fp32_add  64 FADD ...
   fp16_*    64 half2 instructions of the right kind (HFMA2, HADD2, HMUL2;
@@ -61,7 +61,7 @@ import tempfile
 SKIP = 77
 FAMILIES = ["compute", "dram", "cache", "shared", "latency"]
 
-# Constants of scripts/bench/bench-kernels.h the host code multiplies out.
+# Constants of src/bench/kernels/bench-kernels.h the host code multiplies out.
 OPS_PER_ITER = 64
 GIPS_INSTR_PER_ITER = 67
 GIPS_INSTR_PER_ITER_VOLTA = 68    # sm_70/sm_72: plus the loop head's @!PT SHFL.IDX
@@ -120,7 +120,7 @@ def nvdisasm_lists(nvdisasm, arch):
 
 def legacy_dir():
     base = os.environ.get("XDG_CACHE_HOME", "")
-    if not base.startswith("/"):  # as gpuproj (src/sass-tools.c): only an absolute one
+    if not base.startswith("/"):  # as gpuproj (src/sass/sass-tools.c): only an absolute one
         base = os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "gpuproj", "legacy-cuda", "bin")
 
@@ -529,7 +529,7 @@ def main():
     ap.add_argument("--self-test", action="store_true",
                     help="check that folded, unfused and unrolled kernels are rejected")
     ap.add_argument("--src", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                  "..", "..", "scripts", "bench"))
+                                                  "..", "..", "src", "bench", "kernels"))
     ap.add_argument("--nvcc")
     ap.add_argument("--keep", help="keep the cubins and SASS in this directory")
     ap.add_argument("--verbose", action="store_true", help="print every check, not only failures")

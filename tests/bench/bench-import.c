@@ -7,22 +7,29 @@
  * each (the metrics of `gpuproj ncu-metrics`, a few of the default sections
  * and unmapped ones, auto-scaled units and thousands separators, as ncu
  * prints them). Prints size, time, MB/s and peak memory; checks nothing
- * (speed goals are not tests; the goal: 100 MB in under 10 s). Run with
+ * (speed goals are not tests; the goal: 100 MB in under 10 s); then, each in
+ * its own process, the peak memory of importing a 100,000-kernel raw export
+ * and of projecting its profile (issue 25: at most 4x the input). Run with
  * `meson compile -C build bench-import` or `build/tests/bench-import [MB]`.
  */
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <gpuproj/import.h>
+#include <gpuproj/model.h>
 #include <gpuproj/profile.h>
+#include <gpuproj/report.h>
+#include <gpuproj/target.h>
 
 static double
 now_s(void)
@@ -203,6 +210,212 @@ write_raw(const char *path, size_t launches)
 	return launches;
 }
 
+/*
+ * Issue 25 #9: a `--page raw` export of 100,000 distinct kernels (one
+ * launch each, demangled template names, the metrics of `gpuproj
+ * ncu-metrics`): about 27 MB. Before streaming, importing it peaked at
+ * 1.0 GB (34x) and projecting its profile onto the built-in GPUs at
+ * 2.4 GB (CSV 3.4 GB).
+ */
+static size_t
+write_raw_kernels(const char *path, size_t kernels)
+{
+	static const char *const names[] = {
+		"gpu__time_duration.sum", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+		"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+		"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+		"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+		"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
+		"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
+		"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
+		"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum",
+		"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum",
+		"smsp__average_thread_inst_executed_per_inst_executed.ratio", "l1tex__t_bytes.sum",
+		"lts__t_bytes.sum", "dram__bytes_read.sum", "dram__bytes_write.sum",
+		"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", "launch__registers_per_thread",
+		"sm__warps_active.avg.pct_of_peak_sustained_active",
+	};
+	static const char *const units[] = {
+		"usecond", "inst", "inst", "inst", "inst", "inst", "inst", "inst", "inst", "inst", "",
+		"Mbyte", "Mbyte", "Mbyte", "Mbyte", "", "register/thread", "%",
+	};
+	static const char *const values[] = {
+		"41.90", "2100000", "524290", "0", "0", "0", "0", "0", "0", "0", "29.50", "50.33",
+		"33.55", "16.78", "8.39", "1048576", "40", "71.50",
+	};
+	FILE *f = fopen(path, "w");
+	size_t k, m, n = sizeof(names) / sizeof(names[0]);
+
+	if (!f)
+		return 0;
+	fputs("\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","
+	      "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\"", f);
+	for (m = 0; m < n; m++)
+		fprintf(f, ",\"%s\"", names[m]);
+	fputs("\n\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\"", f);
+	for (m = 0; m < n; m++)
+		fprintf(f, ",\"%s\"", units[m]);
+	fputc('\n', f);
+	for (k = 0; k < kernels; k++) {
+		fprintf(f, "\"%zu\",\"4242\",\"bench\",\"127.0.0.1\",\"void stencil_kernel_%zu<float, "
+			"256>(float*, float const*, int)\",\"1\",\"7\",\"(256, 1, 1)\","
+			"\"(4096, 1, 1)\",\"0\",\"9.0\"", k, k);
+		for (m = 0; m < n; m++)
+			fprintf(f, ",\"%s\"", values[m]);
+		fputc('\n', f);
+	}
+	fclose(f);
+	return kernels;
+}
+
+/* Runs `fn` in a child process: its own peak RSS, KiB (or -1), as wait4() reports it. */
+static long
+in_child(int (*fn)(void *), void *arg)
+{
+	struct rusage ru;
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		_exit(fn(arg) ? 1 : 0);
+	if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		return -1;
+	return ru.ru_maxrss;
+}
+
+struct job {
+	const char *in, *out, *format;
+};
+
+static int
+do_import(void *arg)
+{
+	const struct job *j = arg;
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_error err = { 0 };
+	char buf[1024];
+
+	/* The export names no GPU: as `--device-name "NVIDIA H100 PCIe"` would. */
+	if (gpuproj_import_ncu(j->in, &p, &sum, &err) ||
+	    gpuproj_profile_set_device(p, "NVIDIA H100 PCIe", NULL, NULL, 9, 0, 0, NAN) ||
+	    gpuproj_profile_save(p, j->out, &err)) {
+		fprintf(stderr, "bench-import: %s\n", gpuproj_error_format(&err, buf, sizeof(buf)));
+		return 1;
+	}
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+	return 0;
+}
+
+/* As `gpuproj project`: every built-in GPU, the default model, runs one at a time. */
+struct provider {
+	const struct gpuproj_profile *p;
+	const struct gpuproj_targets *t;
+	const struct gpuproj_target *src;
+	struct gpuproj_run_projection run;
+	bool have;
+};
+
+static const struct gpuproj_run_projection *
+provide(void *ud, size_t i, int *st)
+{
+	struct provider *pv = ud;
+
+	if (pv->have)
+		gpuproj_run_projection_clear(&pv->run);
+	pv->have = false;
+	*st = gpuproj_project_run(pv->p, gpuproj_model_default(), pv->src,
+				  gpuproj_targets_get(pv->t, i), NULL, &pv->run);
+	pv->have = !*st;
+	return pv->have ? &pv->run : NULL;
+}
+
+static int
+do_project(void *arg)
+{
+	const struct job *j = arg;
+	struct provider pv = { 0 };
+	struct gpuproj_targets *t = NULL;
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_error err = { 0 };
+	struct gpuproj_report_options opt = { 0 };
+	size_t n;
+	FILE *f;
+	int r;
+
+	if (gpuproj_targets_load_builtin(&t, &err) || gpuproj_profile_load(j->in, &p, &err) ||
+	    gpuproj_resolve_source(p, t, NULL, &pv.src, &err)) {
+		fprintf(stderr, "bench-import: %s\n", err.message);
+		return 1;
+	}
+	pv.p = p;
+	pv.t = t;
+	n = gpuproj_targets_count(t);
+	if (strcmp(j->format, "json") == 0) {
+		r = gpuproj_report_json_stream("/dev/null", p, pv.src, n, provide, &pv, &opt, &err);
+	} else {
+		f = fopen("/dev/null", "w");
+		if (!f)
+			r = 1;
+		else if (strcmp(j->format, "csv") == 0)
+			r = gpuproj_report_csv_stream(f, p, pv.src, n, provide, &pv);
+		else
+			r = gpuproj_report_table_stream(f, p, pv.src, n, provide, &pv, &opt);
+		if (f)
+			fclose(f);
+	}
+	if (pv.have)
+		gpuproj_run_projection_clear(&pv.run);
+	gpuproj_profile_free(p);
+	gpuproj_targets_free(t);
+	return r;
+}
+
+static void
+memory_figures(const char *dir)
+{
+	char *csv = NULL, *json = NULL;
+	struct stat cs, js;
+	struct job j;
+	long kib;
+	double t0;
+	size_t i;
+
+	if (asprintf(&csv, "%s/gpuproj-bench-import-%d-100k.csv", dir, (int)getpid()) < 0 ||
+	    asprintf(&json, "%s/gpuproj-bench-import-%d-100k.json", dir, (int)getpid()) < 0)
+		return;
+	write_raw_kernels(csv, 100000);
+	stat(csv, &cs);
+	printf("\nmemory (issue 25 #9; goal: at most 4x the input), each step in its own process:\n");
+	j = (struct job){ csv, json, NULL };
+	t0 = now_s();
+	kib = in_child(do_import, &j);
+	stat(json, &js);
+	printf("  import ncu, --page raw, 100,000 kernels, %.1f MB: peak RSS %.1f MB = %.1fx the "
+	       "input (%.2f s; profile JSON %.1f MB)\n", (double)cs.st_size / 1e6,
+	       (double)kib * 1024 / 1e6, (double)kib * 1024 / (double)cs.st_size, now_s() - t0,
+	       (double)js.st_size / 1e6);
+	for (i = 0; i < 3; i++) {
+		static const char *const formats[] = { "table", "csv", "json" };
+
+		j = (struct job){ json, NULL, formats[i] };
+		t0 = now_s();
+		kib = in_child(do_project, &j);
+		printf("  project that profile onto every built-in GPU, %-5s: peak RSS %.1f MB = "
+		       "%.1fx the input (%.2f s)\n", formats[i], (double)kib * 1024 / 1e6,
+		       (double)kib * 1024 / (double)js.st_size, now_s() - t0);
+	}
+	unlink(csv);
+	unlink(json);
+	free(csv);
+	free(json);
+}
+
 static int
 run(const char *label, const char *path, size_t launches)
 {
@@ -253,6 +466,7 @@ main(int argc, char **argv)
 	r |= run("raw", rpath, launches);
 	unlink(lpath);
 	unlink(rpath);
+	memory_figures(tmp && *tmp ? tmp : "/tmp");
 	free(lpath);
 	free(rpath);
 	return r;

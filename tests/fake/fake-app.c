@@ -79,6 +79,13 @@
  *                                 extension module's dependency is loaded): the
  *                                 C++ runtime is in the process, not in its
  *                                 global scope
+ *   setlocale NAME                setlocale(LC_ALL, NAME), as applications do before
+ *                                 CUDA (exit 3 when the locale is missing); prints
+ *                                 "locale NAME: 1.5" formatted in it
+ *   chdir DIR | mkdir DIR | mkfifo PATH | symlink TARGET PATH | write PATH TEXT
+ *                                 the application changes its directory or
+ *                                 creates things (as someone else would plant
+ *                                 them, or another process write them)
  *   stdout TEXT                   print TEXT on standard output
  *   stderr-broken                 stderr becomes a pipe nobody reads (writes raise SIGPIPE)
  *   sleep MS | signal TERM|INT | exit CODE
@@ -104,7 +111,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <locale.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1421,6 +1430,31 @@ run_command(const char *cmd)
 			fprintf(stderr, "fake-app: cannot load libstdc++.so.6: %s\n", dlerror());
 			exit(1);
 		}
+	} else if (strcmp(word, "setlocale") == 0) {
+		/* As applications do before their first CUDA call: the process locale. */
+		if (!setlocale(LC_ALL, rest)) {
+			fprintf(stderr, "fake-app: setlocale(LC_ALL, \"%s\") failed\n", rest);
+			exit(3);
+		}
+		printf("locale %s: %.1f\n", rest, 1.5);
+		fflush(stdout);
+	} else if (strcmp(word, "chdir") == 0) {
+		if (chdir(rest) != 0)
+			exit(1);
+	} else if (strcmp(word, "mkdir") == 0) {
+		if (mkdir(rest, 0777) != 0)
+			exit(1);
+	} else if (strcmp(word, "mkfifo") == 0) {
+		if (mkfifo(rest, 0666) != 0)
+			exit(1);
+	} else if (sscanf(cmd, "write %511s %n", arg1, &off) == 1 && off > 0) {
+		FILE *f = fopen(arg1, "w");
+
+		if (!f || fputs(cmd + off, f) < 0 || fclose(f) != 0)
+			exit(1);
+	} else if (sscanf(cmd, "symlink %511s %511s", arg1, arg2) == 2) {
+		if (symlink(arg1, arg2) != 0)
+			exit(1);
 	} else if (strcmp(word, "stdout") == 0) {
 		printf("%s\n", rest);
 		fflush(stdout);

@@ -3,7 +3,7 @@
  * The runtime of the test double: a libcudart.so.13 that reaches the
  * driver as the real one does, with dlopen("libcuda.so.1", RTLD_NOW) —
  * RTLD_LOCAL, so the driver's symbols stay out of the global scope
- * (cupti-notes §0; issue 10: "libcudart, shared and static, loads
+ * ([CUPTI-BUILD]; issue 10: "libcudart, shared and static, loads
  * libcuda.so.1 with dlopen(..., RTLD_NOW)") — and initialises it with
  * cuInit (cuda.h:5207) on the first runtime call that needs the GPU
  * (cudaFree, cuda_runtime_api.h:4752; cudaFree(0) is the usual way to

@@ -2,7 +2,7 @@
 /*
  * The CUPTI test double: a libcupti.so.13 with the real SONAME and the
  * symbols libproj.so uses, compiled against the real CUPTI headers, plus
- * the fake_* control interface of fake.h (cupti-notes §7).
+ * the fake_* control interface of fake.h ([CUPTI-TEST]).
  *
  * What it models: one subscriber and its enabled callbacks; contexts and
  * devices; activity buffers (requested from and completed to the client,
@@ -361,7 +361,7 @@ tensor_family(const char *name)
 }
 
 /*
- * Per-chip availability, after what the real host API says (cupti-notes §5):
+ * Per-chip availability, after what the real host API says ([CUPTI-MET]):
  * GB202 has dram__bytes_op_read/_op_write instead of dram__bytes_read/_write,
  * GV100 no uniform datapath, the tensor counters per chip as above;
  * anything with "bogus" in it is unknown.
@@ -869,7 +869,7 @@ fake_fatal_error(const char *message)
 	sd.notification.result = CUPTI_ERROR_UNKNOWN;
 	sd.notification.message = message;
 	emit(CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR, &sd);
-	/* After a fatal error CUPTI finalises itself (cupti-notes §2). */
+	/* After a fatal error CUPTI finalises itself ([CUPTI-CB]). */
 	finalize_self();
 }
 
@@ -1271,7 +1271,7 @@ fake_set_dropped_ranges(int n)
  * A kernel launched while a profiler window is open on its context runs
  * under kernel replay: the context is drained first and the launch returns
  * only after every pass, nothing else runs on the context meanwhile
- * (cupti-notes §4a: auto range + kernel replay serialises and synchronises;
+ * ([CUPTI-RP]: auto range + kernel replay serialises and synchronises;
  * the draining order is [GPU?]). If that can never finish — the kernel
  * waits for work not yet launched, or pending work waits for it — the real
  * application hangs; the double says so (violation "HANG: ...") and ends
@@ -2931,7 +2931,7 @@ cuptiRangeProfilerDecodeData(CUpti_RangeProfiler_DecodeData_Params *p)
 	RP_GET(p->pRangeProfilerObject, r);
 	if (!r->stopped)
 		return bad(__func__, "cuptiRangeProfilerStop must come first");
-	/* DecodeData synchronises the context (cupti-notes §4a step 7). */
+	/* DecodeData synchronises the context ([CUPTI-RP] step 7). */
 	sync_ctx((CUcontext)r->ctx, false, 0, "cuptiRangeProfilerDecodeData");
 	pthread_mutex_lock(&L);
 	h = cd_header(r->image);

@@ -6,7 +6,7 @@
  * How the real one is reached, and what the double insists on:
  * - It is loaded by libcudart (tests/fake/fake-cudart.c) with
  *   dlopen("libcuda.so.1", RTLD_NOW), i.e. RTLD_LOCAL, as libcudart
- *   (shared and static) does (cupti-notes §0; docs/internals/injection.md §1): its
+ *   (shared and static) does ([CUPTI-BUILD]; docs/internals/injection.md §1): its
  *   symbols are NOT in the process's global scope, so
  *   dlsym(RTLD_DEFAULT, "cuDeviceGetName") finds nothing. The application
  *   (fake-app) neither links it nor exports driver symbols.
@@ -15,7 +15,7 @@
  *   return 1, also the second time (NVIDIA's injection samples,
  *   profiling_injection/README.txt and cupti_trace_injection/README.txt:
  *   "at initialization").
- * - No driver call inside a launch callback (cupti-notes §1: CUDA calls in
+ * - No driver call inside a launch callback ([CUPTI-INJ]: CUDA calls in
  *   callbacks are "not supported unless stated"): a violation.
  * - Synchronisation drains the fake GPU's queues (fake_ctx_sync()); the
  *   current context is per thread, pushed and popped (cuda.h:6359

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Control interface of the CUPTI/driver test double (cupti-notes §7).
+ * Control interface of the CUPTI/driver test double ([CUPTI-TEST]).
  *
  * libcupti.so.13 (fake-cupti.c) and libnvperf_{host,target}.so
  * (fake-nvperf.c) have the real SONAMEs and symbols, are compiled against

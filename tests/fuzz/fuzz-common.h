@@ -32,12 +32,33 @@ bool fuzz_same_num(double a, double b);
 const char *fuzz_file(const uint8_t *data, size_t size);
 
 /*
+ * Issue 25: `len` bytes of text for a terminal or a log hold no control
+ * character but the line feed (C0, DEL, C1) and no bidirectional control.
+ */
+void fuzz_check_terminal(const char *text, size_t len, const char *what);
+/*
+ * Issue 25: no cell of the first `n_text_columns` columns of a CSV text
+ * begins, as a spreadsheet reads it, with = + - @ TAB or CR (a formula).
+ */
+void fuzz_check_csv(const char *text, size_t len, size_t n_text_columns, const char *what);
+
+/*
+ * Fail unless two profiles are the same (the equality of
+ * fuzz_check_profile()); `round_trip`: b is a written and reloaded, which
+ * gets gpuproj's tool version where a had none.
+ */
+void fuzz_compare_profiles(const struct gpuproj_profile *a, const struct gpuproj_profile *b,
+			   bool round_trip, const char *what);
+
+/*
  * The profile oracle: `p` (accepted by a parser) passes
  * gpuproj_profile_validate(), is written as JSON, loads back, and the
  * loaded profile equals `p` (every string byte for byte, every count and
  * duration exactly, metric and extra-metric means to within 4 units in the
  * last place: they are kept as sums, docs/formats/profile.md); writing the
- * loaded profile and loading that again gives identical text.
+ * loaded profile and loading that again gives identical text. And, projected
+ * between two built-in GPUs, its table passes fuzz_check_terminal() and its
+ * CSV's kernel and tag cells fuzz_check_csv().
  */
 void fuzz_check_profile(const struct gpuproj_profile *p, const char *what);
 

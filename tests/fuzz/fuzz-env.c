@@ -11,7 +11,8 @@
  *
  * Oracle: the configuration is in its documented ranges (a valid output
  * pattern that expands, profiled launches ≤ 10^6, live interval 0 or in
- * (0, 86400] s, a known mode and log level); written back as canonical
+ * [0.1, 86400] s, a known mode and log level, kernel regexes of at most
+ * 1,024 bytes); its log lines safe on a terminal (issue 25); written back as canonical
  * variables it loads as the same configuration; and the echoed variables,
  * kept as profile attributes (the injection writes them so), survive the
  * profile round trip byte for byte (fuzz_check_profile()).
@@ -24,19 +25,22 @@
 #include <string.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 
 #include <gpuproj/profile.h>
 
 #include "env.h"
 #include "fuzz-common.h"
 #include "log.h"
+#include "util.h"
 
 extern char **environ;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const char *const rank_vars[] = {
-	"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
+	"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "MV2_COMM_WORLD_RANK", "PALS_RANKID",
+	"ALPS_APP_PE", "RANK", "SLURM_PROCID", "LOCAL_RANK",
 };
 
 static bool
@@ -88,29 +92,43 @@ config_free(struct inj_config *c)
 	free(c->targets);
 	free(c->output);
 	free(c->kernel_regex);
+	free(c->kernel_exclude);
 	free(c->keep_cubins);
 	if (c->has_regex)
 		regfree(&c->regex);
+	if (c->has_exclude)
+		regfree(&c->exclude);
 	for (i = 0; i < c->n_echo; i++)
 		free(c->echo[i].value);
 	memset(c, 0, sizeof(*c));
 }
 
-/* inj_config_load() with its warnings (one line per bad value) sent nowhere. */
+/*
+ * inj_config_load() with its warnings (one line per bad value) kept in a
+ * memfd, not shown; they quote the values as given, so they must be safe
+ * on a terminal (issue 25: escaped by log.c).
+ */
 static int
 load_quietly(struct inj_config *c)
 {
-	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC), r;
+	static int mem = -1;
+	int saved = dup(STDERR_FILENO), r;
+	char buf[1 << 16];
+	ssize_t n;
 
-	if (null >= 0) {
-		dup2(null, STDERR_FILENO);
-		close(null);
-	}
+	if (mem < 0)
+		mem = memfd_create("gpuproj-fuzz-log", MFD_CLOEXEC);
+	if (mem >= 0 && ftruncate(mem, 0) == 0 && lseek(mem, 0, SEEK_SET) == 0)
+		dup2(mem, STDERR_FILENO);
 	r = inj_config_load(c);
 	if (saved >= 0) {
 		dup2(saved, STDERR_FILENO);
 		close(saved);
 	}
+	if (mem >= 0 && (n = pread(mem, buf, sizeof(buf), 0)) > 0)
+		fuzz_check_terminal(buf, (size_t)n, "libproj.so's log lines");
+	/* GPUPROJ_MAX_INPUT_SIZE sets the process's limit: back to the default for the next input. */
+	file_set_input_limit(0);
 	return r;
 }
 
@@ -128,8 +146,12 @@ check_ranges(const struct inj_config *c)
 	free(path);
 	if (c->profile_launches > 1000000)
 		fuzz_fail("GPUPROJ_PROFILE_LAUNCHES %u", c->profile_launches);
-	if (!(c->live_s == 0 || (c->live_s > 0 && c->live_s <= 86400)))
+	if (!(c->live_s == 0 || (c->live_s >= INJ_MIN_LIVE_S && c->live_s <= 86400)))
 		fuzz_fail("GPUPROJ_LIVE %g", c->live_s);
+	if (c->kernel_regex && strlen(c->kernel_regex) > 1024)
+		fuzz_fail("GPUPROJ_KERNEL_REGEX of %zu bytes accepted", strlen(c->kernel_regex));
+	if (c->kernel_exclude && strlen(c->kernel_exclude) > 1024)
+		fuzz_fail("GPUPROJ_KERNEL_EXCLUDE of %zu bytes accepted", strlen(c->kernel_exclude));
 	if (c->mode != INJ_MODE_FULL && c->mode != INJ_MODE_TIMING && c->mode != INJ_MODE_OFF)
 		fuzz_fail("GPUPROJ_MODE %d", (int)c->mode);
 	if (c->log_level < INJ_LOG_DEBUG || c->log_level > INJ_LOG_ERROR)

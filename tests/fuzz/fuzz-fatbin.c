@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libFuzzer harness: CUDA device-code containers (src/sass-fatbin.c):
+ * libFuzzer harness: CUDA device-code containers (src/sass/sass-fatbin.c):
  * fatbin_scan() on host ELF files, fatbin files and cubins,
  * fatbin_extract() (raw, LZ4, Zstandard) and cubin_parse().
  *
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "fuzz-common.h"
-#include "sass-fatbin.h"
+#include "sass/sass-fatbin.h"
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -3,8 +3,10 @@
  * libFuzzer harness: the gpuproj-profile/1 JSON loader
  * (gpuproj_profile_load_buffer(), src/profile-json.c).
  *
- * Oracle: a profile the loader accepts is written, loads back and means the
- * same (fuzz_check_profile()); and every model projects each of its first
+ * Oracle: the loader, which parses large profiles in pieces, accepts and
+ * refuses exactly what one parse of the whole text does (the same message
+ * and position, the same profile); a profile it accepts is written, loads
+ * back and means the same (fuzz_check_profile()); and every model projects each of its first
  * kernels between two GPUs of the built-in targets.yaml either with an
  * error or with a finite, non-negative interval around its point; and a
  * whole-run timeline replays onto the source GPU and onto another into
@@ -16,6 +18,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
@@ -23,6 +26,7 @@
 #include <gpuproj/timeline.h>
 
 #include "fuzz-common.h"
+#include "profile-json.h"
 
 static struct gpuproj_targets *targets;
 
@@ -71,6 +75,29 @@ check_models(const struct gpuproj_profile *p)
 	}
 }
 
+/*
+ * Issue 25: the loader parses in pieces (the top level, then each kernel);
+ * it must accept and refuse exactly what one parse of the whole text does,
+ * with the same message and the same profile.
+ */
+static void
+check_pieces(const uint8_t *data, size_t size, int status, const struct gpuproj_error *err,
+	     const struct gpuproj_profile *p)
+{
+	struct gpuproj_profile *w = NULL;
+	struct gpuproj_error we = { 0 };
+	int ws = profile_load_buffer_whole((const char *)data, size, "fuzz.json", &w, &we);
+
+	if (ws != status || (status && (strcmp(we.message, err->message) != 0 ||
+					we.line != err->line || we.column != err->column)))
+		fuzz_fail("loaded in pieces: status %d, %d:%d %s; whole: status %d, %d:%d %s",
+			  status, err->line, err->column, err->message, ws, we.line, we.column,
+			  we.message);
+	if (!status)
+		fuzz_compare_profiles(p, w, false, "loaded in pieces against whole");
+	gpuproj_profile_free(w);
+}
+
 /* The replay of a timeline: finite, non-negative parts whose bar is the wall time. */
 static void
 check_whole(const struct gpuproj_profile *p)
@@ -114,8 +141,11 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct gpuproj_profile *p = NULL;
+	struct gpuproj_error err = { 0 };
+	int status = gpuproj_profile_load_buffer((const char *)data, size, "fuzz.json", &p, &err);
 
-	if (gpuproj_profile_load_buffer((const char *)data, size, "fuzz.json", &p, NULL))
+	check_pieces(data, size, status, &err, p);
+	if (status)
 		return 0;
 	fuzz_check_profile(p, "profile JSON");
 	check_models(p);

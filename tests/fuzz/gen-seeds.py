@@ -7,7 +7,7 @@ them raw, LZ4- and Zstandard-compressed (encoders for literal-only LZ4
 blocks and raw-block Zstandard frames below), host ELF files carrying
 them in .nv_fatbin and __nv_relfatbin, and one whose section headers all
 name the same bytes (issue 12: they made the scan quadratic). The byte
-layouts are those src/sass-fatbin.c documents.
+layouts are those src/sass/sass-fatbin.c documents.
 
 env: seeds-env.txt, one seed per line, TAB-separated records written
 NUL-separated; \\xNN escapes give bytes that are not UTF-8.

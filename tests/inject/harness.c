@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -152,7 +153,8 @@ split_lines(struct run *r)
 			continue;
 		if (starts(line, table_head))
 			in_table = true;
-		if (in_table && starts(line, "[gpuproj] wrote "))
+		if (in_table && (starts(line, "[gpuproj] wrote ") ||
+				 starts(line, "[gpuproj] cannot write the report")))
 			in_table = false;
 		if (in_table) {
 			r->table_lines++;
@@ -183,7 +185,10 @@ run_prog(struct run *r, const char *const *env, const char *const *argv)
 	for (p = environ; *p; p++) {
 		if (starts(*p, "GPUPROJ_") || starts(*p, "CUDA_INJECTION64_PATH=") ||
 		    starts(*p, "LD_PRELOAD=") || starts(*p, "OMPI_") || starts(*p, "PMI_") ||
-		    starts(*p, "PMIX_") || starts(*p, "SLURM_") || starts(*p, "CUDA_MPS_"))
+		    starts(*p, "PMIX_") || starts(*p, "SLURM_") || starts(*p, "CUDA_MPS_") ||
+		    starts(*p, "MV2_") || starts(*p, "PALS_") || starts(*p, "ALPS_") ||
+		    starts(*p, "RANK=") || starts(*p, "LOCAL_RANK=") || starts(*p, "LC_") ||
+		    starts(*p, "LANG=") || starts(*p, "LOCPATH="))
 			continue;
 		env_set(&e, *p);
 	}
@@ -264,7 +269,13 @@ run_prog(struct run *r, const char *const *env, const char *const *argv)
 	path = fmt("%s/fake.txt", r->dir);
 	r->report = read_file(path);
 	free(path);
-	r->json = json_load_file(r->output, 0, &jerr);
+	{
+		/* Only a regular file: a FIFO a scenario planted would block the open. */
+		struct stat st;
+
+		if (lstat(r->output, &st) == 0 && S_ISREG(st.st_mode))
+			r->json = json_load_file(r->output, 0, &jerr);
+	}
 	split_lines(r);
 	free(args);
 	free(wrap);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CUPTI Profiler Host API and the NVPW host library, real ones, no GPU
- * (cupti-notes §7 [P]): every logical metric of docs/internals/DESIGN.md §3 resolves from
+ * ([CUPTI-TEST] [P]): every logical metric of docs/internals/DESIGN.md §3 resolves from
  * its candidate list on GV100, TU102, GA100, GA102, GH100, AD102, GB100 and
  * GB202; the config image builds; the pass count is printed and checked
  * against the value recorded with libcupti 13.0 (API 130001); the chip

@@ -148,12 +148,12 @@ line_wrote(const struct run *r, int kernels, int launches, int profiled)
 static char *
 subst(const struct run *r, const char *t)
 {
-	static const char *const keys[] = { "{out}", "{targets}", "{version}" };
-	const char *vals[] = { r->output, inject_targets(), GPUPROJ_VERSION };
+	static const char *const keys[] = { "{out}", "{targets}", "{version}", "{dir}" };
+	const char *vals[] = { r->output, inject_targets(), GPUPROJ_VERSION, r->dir };
 	char *s = strdup(t);
 	size_t i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		char *p;
 
 		while ((p = strstr(s, keys[i])) != NULL) {
@@ -472,8 +472,8 @@ extra_bad_environment(struct run *r)
 		"[gpuproj] GPUPROJ_TENSOR='flops' is not one of ops, inst, off; using ops",
 		"[gpuproj] GPUPROJ_PROFILE_LAUNCHES='abc' is not a non-negative integer (at most "
 		"1000000); using 1",
-		"[gpuproj] GPUPROJ_LIVE='-1' is not a positive number of seconds (at most 86400); "
-		"live projection off",
+		"[gpuproj] GPUPROJ_LIVE='-1' is not a number of seconds from 0.1 to 86400; live "
+		"projection off",
 		"[gpuproj] GPUPROJ_OUTPUT='prof-%z.json' has an unknown or incomplete pattern '%z' "
 		"(known: %p %h %r %q{VAR} %%); using gpuproj-%p.json",
 		"[gpuproj] GPUPROJ_KERNEL_REGEX='(' is not a POSIX extended regular expression "
@@ -498,7 +498,7 @@ extra_bad_environment(struct run *r)
 }
 
 /*
- * Tensor kernels (issue 21): the double answers the tensor counters per chip
+ * Tensor kernels: the double answers the tensor counters per chip
  * as the host API lists them (src/tensor.c), so each chip resolves its own
  * names. Values are per thread × THREADS (fake_set_metric: ".sum" scales).
  */
@@ -953,6 +953,206 @@ extra_two_devices(struct run *r)
 	ck_assert_uint_eq(seen, 3);
 }
 
+/* ---- issue 25: hostile outputs, names, environment ---- */
+
+/* What lstat() says `name` (in the run's directory) is: 'f' file, 'l' link, 'p' FIFO, 'd' dir, 0 none. */
+static char
+entry_kind(const struct run *r, const char *name)
+{
+	char *p = fmt("%s/%s", r->dir, name);
+	struct stat st;
+	char k = 0;
+
+	if (lstat(p, &st) == 0)
+		k = S_ISREG(st.st_mode) ? 'f' : S_ISLNK(st.st_mode) ? 'l' : S_ISFIFO(st.st_mode) ? 'p'
+		    : S_ISDIR(st.st_mode) ? 'd' : '?';
+	free(p);
+	return k;
+}
+
+/*
+ * A FIFO planted as the report (directly, or behind a symbolic link): one
+ * line, nothing opened or written, the FIFO and the link left as they were,
+ * no temporary file left behind (stdout, stderr, fake.txt and what was
+ * planted).
+ */
+static void
+extra_output_fifo(struct run *r)
+{
+	ck_assert_ptr_null(r->json);
+	ck_assert_int_eq(entry_kind(r, "out.json"), 'p');
+	ck_assert_int_eq(test_count_dir(r->dir), 4);
+}
+
+static void
+extra_output_symlink(struct run *r)
+{
+	ck_assert_ptr_null(r->json);
+	ck_assert_int_eq(entry_kind(r, "out.json"), 'l');
+	ck_assert_int_eq(entry_kind(r, "victim"), 'p');
+	ck_assert_int_eq(test_count_dir(r->dir), 5);
+}
+
+/* A relative GPUPROJ_OUTPUT is resolved at start-up, not in the directory of exit. */
+static void
+extra_output_after_chdir(struct run *r)
+{
+	char *want = fmt("[gpuproj] wrote %s/rel.json (1 kernel signature, 1 launch, 1 profiled)",
+			 r->dir);
+
+	ck_assert_int_eq(entry_kind(r, "rel.json"), 'f');
+	ck_assert_int_eq(entry_kind(r, "sub/rel.json"), 0);
+	ck_assert_str_eq(r->lines[r->n_lines - 1], want);
+	reload(r, "rel.json");
+	check_kernel(r, SAXPY, 1, 1, 1, 1000);
+	free(want);
+}
+
+/* A symbolic link planted as the cubin directory: not followed, one line, nothing written there. */
+static void
+extra_cubins_symlink(struct run *r)
+{
+	char *elsewhere = fmt("%s/elsewhere", r->dir);
+
+	ck_assert_int_eq(entry_kind(r, "out.cubins"), 'l');
+	ck_assert_int_eq(test_count_dir(elsewhere), 0);
+	ck_assert_ptr_nonnull(r->json);
+	free(elsewhere);
+}
+
+/* The FNV-1a 64 name of the cubin "module 1 7 1000" loads (bytes i * 7 + 7). */
+#define KEPT_CUBIN "module-8dda2f77ba0d04e5.cubin"
+
+/* A FIFO planted as a cubin's name: left as it was, the report still written. */
+static void
+extra_cubins_fifo(struct run *r)
+{
+	char *dir = fmt("%s/kept", r->dir);
+
+	ck_assert_int_eq(entry_kind(r, "kept/" KEPT_CUBIN), 'p');
+	ck_assert_int_eq(test_count_dir(dir), 1);
+	reload(r, "out.json");
+	check_kernel(r, SAXPY, 1, 1, 1, 1000);
+	free(dir);
+}
+
+/* A relative GPUPROJ_KEEP_CUBINS names the directory of start-up, not the one of the load. */
+static void
+extra_cubins_after_chdir(struct run *r)
+{
+	ck_assert_int_eq(entry_kind(r, "kept/" KEPT_CUBIN), 'f');
+	ck_assert_int_eq(entry_kind(r, "sub/kept"), 0);
+	ck_assert_int_eq(test_count_dir(r->dir), 6);
+}
+
+/*
+ * Another process wrote the report's name during the run: its file is kept,
+ * this report goes to out.<pid>.json, and the line says so.
+ */
+static void
+extra_two_writers(struct run *r)
+{
+	char *theirs = fmt("%s/out.json", r->dir), *text = test_read_file(theirs), *want;
+	const char *last = r->lines[r->n_lines - 1], *name;
+	long pid;
+
+	ck_assert_str_eq(text, "another process's profile\n");
+	ck_assert_ptr_null(r->json);
+	name = strstr(last, "/out.");
+	ck_assert_ptr_nonnull(name);
+	pid = strtol(name + 5, NULL, 10);
+	ck_assert_int_gt(pid, 0);
+	want = fmt("[gpuproj] wrote %s/out.%ld.json (1 kernel signature, 1 launch, 1 profiled): "
+		   "%s was written by another process during this run (give each process its "
+		   "own GPUPROJ_OUTPUT, with %%p or %%r)", r->dir, pid, theirs);
+	ck_assert_str_eq(last, want);
+	free(want);
+	want = fmt("out.%ld.json", pid);
+	reload(r, want);
+	ck_assert_int_eq(jint(json_object_get(r->json, "process"), "pid"), pid);
+	free(want);
+	free(text);
+	free(theirs);
+}
+
+/* A profile of an earlier run, there before start-up, is replaced as before. */
+static void
+extra_stale_replaced(struct run *r)
+{
+	ck_assert_ptr_nonnull(r->json);
+	check_kernel(r, SAXPY, 1, 1, 1, 1000);
+}
+
+static void
+extra_rank_from(struct run *r, const char *file, long rank)
+{
+	reload(r, file);
+	ck_assert_int_eq(jint(json_object_get(r->json, "process"), "rank"), rank);
+}
+
+static void extra_rank_mv2(struct run *r) { extra_rank_from(r, "out.5.json", 5); }
+static void extra_rank_pals(struct run *r) { extra_rank_from(r, "out.6.json", 6); }
+static void extra_rank_alps(struct run *r) { extra_rank_from(r, "out.7.json", 7); }
+static void extra_rank_torchrun(struct run *r) { extra_rank_from(r, "out.3.json", 3); }
+
+/*
+ * setlocale(LC_ALL, "de_DE.UTF-8") before cuInit: targets.yaml still loads,
+ * the JSON and the table are in the C locale. The application's own
+ * printf is in its locale ("1,5"), as without gpuproj.
+ */
+static void
+extra_locale(struct run *r)
+{
+	const char *table = strstr(r->err, "FakeA100");
+
+	ck_assert_ptr_nonnull(r->json);
+	ck_assert_str_eq(json_string_value(json_object_get(r->json, "source_target")), "FakeA100");
+	ck_assert_uint_gt(r->table_lines, 5);
+	ck_assert_ptr_nonnull(table);
+	ck_assert_ptr_nonnull(strstr(r->err, "1.00x"));
+	ck_assert_ptr_null(strstr(r->err, "1,00x"));
+	expect_same_projections(r);
+}
+
+/* A tiny GPUPROJ_MAX_INPUT_SIZE refuses GPUPROJ_TARGETS, never the built-in copy. */
+static void
+extra_tiny_input_limit(struct run *r)
+{
+	char *head = fmt("[gpuproj] GPUPROJ_TARGETS: %s: is ", inject_targets());
+	const char *tail = ", larger than the limit of 1 bytes for a targets file (raise it with "
+			   "--max-input-size or GPUPROJ_MAX_INPUT_SIZE); using the built-in "
+			   "targets.yaml";
+	size_t i;
+
+	ck_assert_uint_ge(r->n_lines, 1);
+	ck_assert_int_eq(strncmp(r->lines[0], head, strlen(head)), 0);
+	ck_assert_str_eq(r->lines[0] + strlen(r->lines[0]) - strlen(tail), tail);
+	for (i = 0; i < r->n_lines; i++)
+		ck_assert_ptr_null(strstr(r->lines[i], "does not load"));
+	ck_assert_str_eq(attr(r, "targets"), "built-in");
+	free(head);
+}
+
+static void
+extra_projected(struct run *r)
+{
+	expect_same_projections(r);
+}
+
+/*
+ * Kernel names from the application reach stderr escaped: the exit table
+ * and every [gpuproj] line (a window title and a right-to-left override
+ * in an NCCL-named kernel).
+ */
+static void
+extra_names_escaped(struct run *r)
+{
+	test_assert_terminal_safe(r->err);
+	ck_assert_ptr_nonnull(strstr(r->err, "\n[gpuproj] #1 ncclKernel\\e]0;owned\\a\\u202e"
+				     "evil  grid(1000,1,1) block(256,1,1)\n"));
+	ck_assert_ptr_nonnull(kernel_named(r, "ncclKernel\x1b]0;owned\a\xe2\x80\xae" "evil", 0));
+}
+
 /* ---- the scenarios ---- */
 
 /*
@@ -1347,7 +1547,7 @@ static const struct scenario scenarios[] = {
 		.extra = extra_bad_environment,
 	},
 	{
-		/* A tensor kernel on GA100: the operation counters (issue 21). */
+		/* A tensor kernel on GA100: the operation counters. */
 		.name = "tensor_ga100",
 		.cmds = CMDS(METRICS, "metric sm__ops_path_tensor_src_fp16_dst_fp32.sum 4096",
 			     "metric sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_on.sum 1024",
@@ -1439,10 +1639,12 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * GPUPROJ_MODE=timing: no launch callbacks, no profiler, every launch
-		 * timed. Only cudaDeviceReset, cuCtxDestroy, cuDevicePrimaryCtxReset
-		 * (records are delivered before a context goes), contexts and the
-		 * fatal-error state are subscribed: no launch callbacks.
+		 * GPUPROJ_MODE=timing: no profiler, every launch timed. Subscribed:
+		 * cudaDeviceReset, cuCtxDestroy, cuDevicePrimaryCtxReset (records
+		 * are delivered before a context goes), contexts, the fatal-error
+		 * state, and the 20 launch callbacks of the runtime and the driver,
+		 * which only count launches (issue 25: a second CUPTI client taking
+		 * the records is noticed from them).
 		 */
 		.name = "timing_mode",
 		.env = ENV("GPUPROJ_MODE=timing"),
@@ -1451,7 +1653,7 @@ static const struct scenario scenarios[] = {
 			       "kernel launch, no metrics (GPUPROJ_MODE=timing); report at exit: {out}",
 			       "@wrote:1|3|0"),
 		.kernels = { K(SAXPY, 3, 0, 3, 1000) },
-		.calls = { CALLS("cuptiProfilerInitialize", 0), CALLS("cuptiEnableCallback", 6) },
+		.calls = { CALLS("cuptiProfilerInitialize", 0), CALLS("cuptiEnableCallback", 26) },
 		.attrs = { { "mode", "timing" } },
 	},
 	{
@@ -1540,9 +1742,9 @@ static const struct scenario scenarios[] = {
 	{
 		/* Live projection: a status line per period and a snapshot JSON. */
 		.name = "live_projection",
-		.env = ENV("GPUPROJ_LIVE=0.05"),
+		.env = ENV("GPUPROJ_LIVE=0.1"),
 		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
-			     "flush", "sleep 400"),
+			     "flush", "sleep 500"),
 		.extra = extra_live,
 	},
 	{
@@ -2025,6 +2227,235 @@ static const struct scenario scenarios[] = {
 		.calls = { CALLS("cuptiActivityDisable", 1) },
 	},
 	/*
+	 * Issue 25 #1: a FIFO planted as the report. Before: the report was
+	 * written into it in place, and with nobody reading, the application
+	 * hung at exit forever (past GPUPROJ_WAIT).
+	 */
+	{
+		.name = "output_fifo_refused",
+		.cmds = CMDS("mkfifo out.json", "init", "ctx 0", "stdout hello",
+			     "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "exit 7"),
+		.status = 7,
+		.out = "hello\n",
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] cannot write the report: {out}: is a FIFO, not a regular file; "
+			       "only a regular file is created or replaced there"),
+		.extra = extra_output_fifo,
+	},
+	{
+		/* ... and behind a symbolic link someone planted (before: followed, hung). */
+		.name = "output_symlink_refused",
+		.cmds = CMDS("mkfifo victim", "symlink victim out.json", "init", "ctx 0",
+			     "stdout hello", "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "exit 7"),
+		.status = 7,
+		.out = "hello\n",
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] cannot write the report: {out}: is a symbolic link, not a "
+			       "regular file; only a regular file is created or replaced there"),
+		.extra = extra_output_symlink,
+	},
+	{
+		/*
+		 * Issue 25 #1: a relative GPUPROJ_OUTPUT names the directory of
+		 * start-up. Before: the report went to sub/, where the application
+		 * had chdir()ed.
+		 */
+		.name = "output_relative_after_chdir",
+		.env = ENV("GPUPROJ_OUTPUT=rel.json"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "mkdir sub",
+			     "chdir sub"),
+		.extra = extra_output_after_chdir,
+	},
+	{
+		/*
+		 * Issue 25 #1: the cubin directory beside the report is a planted
+		 * symbolic link. Before: followed, the cubins written where it pointed.
+		 */
+		.name = "keep_cubins_symlink_refused",
+		.env = ENV("GPUPROJ_KEEP_CUBINS=1"),
+		.cmds = CMDS("mkdir elsewhere", "symlink elsewhere out.cubins", "init", "ctx 0",
+			     "module 1 7 1000", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] GPUPROJ_KEEP_CUBINS: cannot keep cubins in {dir}/out.cubins: is a "
+			       "symbolic link, not a directory",
+			       "@wrote:1|1|1"),
+		.extra = extra_cubins_symlink,
+	},
+	{
+		/*
+		 * Issue 25 #1: a FIFO planted where a cubin goes. Before: opened for
+		 * writing, and with nobody reading, the application hung at the
+		 * module load, forever.
+		 */
+		.name = "keep_cubins_fifo_refused",
+		.env = ENV("GPUPROJ_KEEP_CUBINS=kept"),
+		.cmds = CMDS("mkdir kept", "mkfifo kept/" KEPT_CUBIN, "init", "ctx 0", "stdout hello",
+			     "module 1 7 1000", "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "exit 7"),
+		.status = 7,
+		.out = "hello\n",
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] GPUPROJ_KEEP_CUBINS: {dir}/kept/" KEPT_CUBIN " is a FIFO, "
+			       "not a regular file; left as it is",
+			       "@wrote:1|1|1"),
+		.extra = extra_cubins_fifo,
+	},
+	{
+		/*
+		 * Issue 25 #1: a relative GPUPROJ_KEEP_CUBINS is resolved at
+		 * start-up. Before: the cubins went to sub/kept, where the
+		 * application had chdir()ed by the time it loaded the module.
+		 */
+		.name = "keep_cubins_relative_after_chdir",
+		.env = ENV("GPUPROJ_KEEP_CUBINS=kept"),
+		.cmds = CMDS("init", "ctx 0", "mkdir sub", "chdir sub", "module 1 7 1000",
+			     "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.extra = extra_cubins_after_chdir,
+	},
+	{
+		/*
+		 * Issue 25 #6: another process writes the same GPUPROJ_OUTPUT during
+		 * the run. Before: both said "wrote", one profile was lost.
+		 */
+		.name = "output_written_by_another_process",
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000",
+			     "write out.json another process's profile\n"),
+		.extra = extra_two_writers,
+	},
+	{
+		/* ... while a profile of an earlier run, there at start-up, is replaced. */
+		.name = "output_stale_replaced",
+		.cmds = CMDS("write out.json an earlier run's profile\n", "init", "ctx 0",
+			     "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
+		.extra = extra_stale_replaced,
+	},
+	/* Issue 25 #6: the rank variables of MVAPICH2, Cray PALS and ALPS, torchrun. */
+	{
+		.name = "rank_mvapich",
+		.env = ENV("MV2_COMM_WORLD_RANK=5"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.extra = extra_rank_mv2,
+	},
+	{
+		.name = "rank_cray_pals",
+		.env = ENV("PALS_RANKID=6"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.extra = extra_rank_pals,
+	},
+	{
+		.name = "rank_cray_alps",
+		.env = ENV("ALPS_APP_PE=7"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.extra = extra_rank_alps,
+	},
+	{
+		.name = "rank_torchrun",
+		.env = ENV("RANK=3", "LOCAL_RANK=1"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.extra = extra_rank_torchrun,
+	},
+	{
+		/*
+		 * Issue 25 #8: a back-reference (a glibc extension; exponential
+		 * matching) and repetition counts that multiply are refused with one
+		 * line each. Before: accepted, silently.
+		 */
+		.name = "kernel_regex_bounded",
+		.env = ENV("GPUPROJ_KERNEL_REGEX=(sax)\\1py", "GPUPROJ_KERNEL_EXCLUDE=((a{100}){100})"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 2 launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] GPUPROJ_KERNEL_REGEX='(sax)\\1py' is refused: it has a "
+			       "back-reference (\\1), which POSIX extended expressions do not have "
+			       "and whose matching can take time exponential in the name; profiling "
+			       "every kernel",
+			       "[gpuproj] GPUPROJ_KERNEL_EXCLUDE='((a{100}){100})' is refused: it has "
+			       "more than 4096 elements once its repetitions are expanded (counts "
+			       "multiply: (x{100}){100} is x 10000 times), too large to compile and "
+			       "to match quickly; no kernel is excluded by name (NCCL's still are)",
+			       LINE_INIT, LINE_DEV, "@wrote:1|2|1"),
+		.kernels = { K(SAXPY, 2, 1, 1, 1000) },
+	},
+	{
+		/*
+		 * Issue 25 #10: a tiny GPUPROJ_MAX_INPUT_SIZE in the application's
+		 * environment. Before: the built-in targets.yaml was refused as well
+		 * ("the built-in targets.yaml does not load"): no projections at all.
+		 */
+		.name = "max_input_size_tiny",
+		.env = ENV("GPUPROJ_MAX_INPUT_SIZE=1"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.extra = extra_tiny_input_limit,
+	},
+	{
+		/* ... and a bad one: one line, the default kept (before: every file refused). */
+		.name = "max_input_size_bad",
+		.env = ENV("GPUPROJ_MAX_INPUT_SIZE=lots"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] GPUPROJ_MAX_INPUT_SIZE='lots' is not a size in bytes (a "
+			       "positive integer, optionally with K, M, G or T); using 1 GiB",
+			       LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
+		.extra = extra_projected,
+	},
+	{
+		/*
+		 * Issue 25 #3: a kernel name with a window title (OSC 0) and a
+		 * right-to-left override, in the NCCL line and the exit table.
+		 * Before: both reached the terminal raw.
+		 */
+		.name = "kernel_names_escaped_on_stderr",
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "repeat 2 launch drv 1 ncclKernel\x1b]0;owned\a\xe2\x80\xae" "evil "
+			     K_DIMS " 0 1000"),
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] ncclKernel\\e]0;owned\\a\\u202eevil and NCCL's other "
+			       "kernels are never profiled (they wait for other GPUs and ranks, and "
+			       "would hang under kernel replay); they are timed",
+			       "@wrote:1|2|0"),
+		.extra = extra_names_escaped,
+	},
+	{
+		/*
+		 * Issue 25 #5: the second client takes the records in
+		 * GPUPROJ_MODE=timing, and stops before exit (no 2 s for the
+		 * worker's rule): noticed all the same, from the launches counted
+		 * by the launch callbacks (which, without metrics, only count),
+		 * and tracing is not disabled again. Before: no line in timing
+		 * mode (no launch callbacks), and the disable at exit of a kind
+		 * no longer enabled (the double's violation).
+		 */
+		.name = "second_cupti_client_in_timing_mode",
+		.env = ENV("GPUPROJ_MODE=timing"),
+		.cmds = CMDS("init", "ctx 0", "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
+			     "sleep 300", "kineto-start",
+			     "repeat 100 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "kineto-stop"),
+		.out = "kineto records 100\n",
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
+			       "kernel launch, no metrics (GPUPROJ_MODE=timing); report at exit: {out}",
+			       "[gpuproj] another CUPTI client in this process (a framework's profiler, "
+			       "PyTorch's for one) took over the kernel records: 100 launches since have "
+			       "none for gpuproj, which keeps what it has and leaves kernel tracing to "
+			       "that client",
+			       "@wrote:1|3|0"),
+		.kernels = { K(SAXPY, 3, 0, 3, 1000) },
+		.calls = { CALLS("cuptiActivityDisable", 1) },
+	},
+	{
+		/* ... and in full mode with fewer than 64 launches (before: not noticed). */
+		.name = "second_cupti_client_few_launches",
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "sleep 300",
+			     "kineto-start", "repeat 10 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
+			     "kineto-stop"),
+		.out = "kineto records 10\n",
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] another CUPTI client in this process (a framework's profiler, "
+			       "PyTorch's for one) took over the kernel records: 10 launches since have "
+			       "none for gpuproj, which keeps what it has and leaves kernel tracing to "
+			       "that client",
+			       "@wrote:1|3|1"),
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
+		.calls = { CALLS("cuptiActivityDisable", 1) },
+	},
+	/*
 	 * Issue 23, the whole run: each epoch's measured and projected figures
 	 * by hand (the comments of extra_tl_*).
 	 */
@@ -2254,6 +2685,38 @@ START_TEST(mps_timing_only)
 }
 END_TEST
 
+/*
+ * Issue 25 #7: an application that calls setlocale(LC_ALL, "de_DE.UTF-8")
+ * before its first CUDA call (the locale is built here with localedef, in
+ * a scratch LOCPATH). Before: "GPUPROJ_TARGETS: …: not a number", no
+ * projections, the built-in copy refused too.
+ */
+START_TEST(locale_comma_decimal)
+{
+	const char *dir = test_comma_locale();
+	char *locpath;
+	struct scenario s = {
+		.name = "locale_comma_decimal",
+		.cmds = CMDS(METRICS, "setlocale de_DE.UTF-8", "init", "ctx 0",
+			     "repeat 2 launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
+		.out = "locale de_DE.UTF-8: 1,5\n",
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|2|1"),
+		.kernels = { K(SAXPY, 2, 1, 1, 1000) },
+		.extra = extra_locale,
+	};
+
+	if (!dir) {
+		test_skip("locale_comma_decimal: localedef cannot build de_DE.UTF-8 (glibc's locale "
+			  "sources are not installed)");
+		return;
+	}
+	locpath = fmt("LOCPATH=%s", dir);
+	s.env = ENV(locpath, "LC_ALL=de_DE.UTF-8");
+	run_scenario(&s);
+	free(locpath);
+}
+END_TEST
+
 /* gpuproj run sets the variables and execs the application. */
 START_TEST(gpuproj_run)
 {
@@ -2302,8 +2765,8 @@ START_TEST(gpuproj_run_usage)
 	} cases[] = {
 		{ "run --help", 0, "" },
 		{ "run", 2, "gpuproj: run: missing APP to run\nTry 'gpuproj run --help'.\n" },
-		{ "run --live 0 -- true", 2, "gpuproj: run: --live needs a positive number of "
-		  "seconds (at most 86400), not '0'\nTry 'gpuproj run --help'.\n" },
+		{ "run --live 0 -- true", 2, "gpuproj: run: --live needs a number of seconds from "
+		  "0.1 to 86400, not '0'\nTry 'gpuproj run --help'.\n" },
 		{ "run --bogus -- true", 2, "gpuproj: run: unknown option '--bogus'\n"
 		  "Try 'gpuproj run --help'.\n" },
 		{ "run -- /nonexistent/app", 127, "gpuproj: run: cannot run '/nonexistent/app': No "
@@ -2365,6 +2828,7 @@ inject_suite(void)
 	tcase_add_test(tc, ld_preload);
 	tcase_add_test(tc, preload_without_driver);
 	tcase_add_test(tc, mps_timing_only);
+	tcase_add_test(tc, locale_comma_decimal);
 	tcase_add_test(tc, gpuproj_run);
 	tcase_add_test(tc, gpuproj_run_usage);
 	if (!under_wrapper()) {

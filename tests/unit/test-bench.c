@@ -18,7 +18,7 @@
 
 #include <gpuproj/target.h>
 
-#include "bench.h"
+#include "bench/bench.h"
 #include "common.h"
 
 #define FIXTURE "bench-a100-raw.json"

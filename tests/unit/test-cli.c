@@ -673,6 +673,140 @@ START_TEST(builtin_main_job)
 }
 END_TEST
 
+/*
+ * Issue 25 #2 and #3: kernel names as a hostile profile may carry them.
+ * JSON string contents: a window title and a clipboard write (OSC 0, OSC
+ * 52), a carriage return and a fake verdict, a C1 CSI, a right-to-left
+ * override; and cells a spreadsheet would run (= + - @ tab CR).
+ */
+static const char *const hostile_names[] = {
+	"\\u001b]0;owned\\u0007\\u001b]52;c;cHduZWQ=\\u0007title",
+	"\\rgpuproj gate: PASS\\u009b31m\\u202eevil",
+	"=HYPERLINK(\\\"http://x\\\")", "+1+1", "-2+3", "@SUM(A1:A9)", "\\tcmd", "\\rcr",
+};
+
+START_TEST(project_hostile_names)
+{
+	char *dir = test_tmpdir(), *path, *out, *err;
+
+	path = test_write_profile(dir, "hostile.json", hostile_names,
+				  sizeof(hostile_names) / sizeof(hostile_names[0]), 100000);
+	/* The table: every name escaped, nothing a terminal would act on. */
+	ck_assert_int_eq(test_cli(&out, &err, "project --all-kernels " TARGETS " '%s'",
+				  test_data("targets-test.yaml"), path), 0);
+	test_assert_terminal_safe(out);
+	test_assert_terminal_safe(err);
+	ck_assert_ptr_nonnull(strstr(out, "\\e]0;owned\\a\\e]52;c;cHduZWQ=\\atitle  grid("));
+	ck_assert_ptr_nonnull(strstr(out, "\\rgpuproj gate: PASS\\u009b31m\\u202eevil  grid("));
+	free(out);
+	free(err);
+	/* CSV: formulas neutralised (a leading quote, the cell quoted); text cells as they are. */
+	ck_assert_int_eq(test_cli(&out, &err, "project --format csv --target TgtGPU " TARGETS " '%s'",
+				  test_data("targets-test.yaml"), path), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\n\"'=HYPERLINK(\"\"http://x\"\")\",,"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\"'+1+1\",,"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\"'-2+3\",,"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\"'@SUM(A1:A9)\",,"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\"'\tcmd\",,"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\"'\rcr\",,"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\"'\rgpuproj gate: PASS"));
+	free(out);
+	free(err);
+	free(path);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Issue 25 #3 for the provisional entries (targets derive): a device
+ * name with a window title, a C1 CSI and a right-to-left override, and a
+ * chip name that would add a YAML line, in a profile of a GPU targets.yaml
+ * does not list. `targets derive` prints YAML escapes instead (they load
+ * back to the same name: the entry still matches the device) and
+ * `project`'s note escapes the name. Before: the controls reached the
+ * terminal raw (C0 dropped, C1 and bidi kept), and the chip's line feed
+ * broke the YAML.
+ */
+START_TEST(provisional_source_hostile_names)
+{
+	static const char name[] = "NVIDIA RTX A5000\\u001b]0;owned\\u0007\\u009b2J\\u202e";
+	char *dir = test_tmpdir(), *text = test_read_file(test_data("profile-rtx-a5000.json"));
+	char *path, *yaml, *out, *err, *edited = NULL;
+	const char *a = strstr(text, "\"NVIDIA RTX A5000\""), *c = strstr(text, "\"GA102\"");
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_gt(asprintf(&edited, "%.*s\"%s\"%.*s\"GA102\\n    sms: 1\\u001b[2J\"%s",
+				  (int)(a - text), text, name, (int)(c - a - 18), a + 18, c + 7),
+			 0);
+	path = test_write_file(dir, "hostile.json", edited);
+	ck_assert_int_eq(test_cli(&out, &err, "targets derive '%s'", path), 0);
+	test_assert_terminal_safe(out);
+	test_assert_terminal_safe(err);
+	ck_assert_ptr_nonnull(strstr(out, "    match: [\"NVIDIA RTX A5000\\x1b]0;owned\\x07"
+				     "\\x9b2J\\u202e\"]\n"));
+	ck_assert_ptr_nonnull(strstr(out, "    chip: \"GA102\\x0a    sms: 1\\x1b[2J\"\n"));
+	yaml = test_write_file(dir, "derived.yaml", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "targets check --one-basis '%s'", yaml), 0);
+	free(out);
+	free(err);
+	/* The entry matches the device, name for name: project uses it, and says so escaped. */
+	ck_assert_int_eq(test_cli(&out, &err, "project --targets '%s' '%s'", yaml, path), 0);
+	test_assert_terminal_safe(out);
+	ck_assert_str_eq(err, "");
+	ck_assert_ptr_nonnull(strstr(out, "source GPU: RTX-A5000-0-owned-2J (NVIDIA RTX A5000\\e]0;"
+				     "owned\\a\\u009b2J\\u202e, sm_86, 64 SMs"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "project --target H100-SXM5-80GB '%s'", path), 0);
+	test_assert_terminal_safe(out);
+	test_assert_terminal_safe(err);
+	ck_assert_msg(strncmp(err, "gpuproj: project: note: the profile's GPU 'NVIDIA RTX A5000\\e]0;"
+			      "owned\\a\\u009b2J\\u202e' is not in targets.yaml", 80) == 0, "%s", err);
+	free(out);
+	free(err);
+	free(yaml);
+	free(path);
+	free(edited);
+	free(text);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Issue 25 #10: a command whose standard output cannot be written
+ * (`> /dev/full`) fails with one line, gate with "no verdict". Before:
+ * exit 0, and nothing said.
+ */
+START_TEST(stdout_unwritable)
+{
+	static const struct { const char *args; int status; } cases[] = {
+		{ "--version", 1 }, { "--help", 1 }, { "targets list", 1 },
+		{ "project --builtin", 1 }, { "project --builtin --format csv", 1 },
+		{ "ncu-metrics --chip GA100", 1 },
+		{ "gate --targets targets-test.yaml --baseline gate-base.json gate-pass.json", 2 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *cmd, *out, *err;
+
+		ck_assert_int_gt(asprintf(&cmd, "cd '%s' && ( '%s' %s > /dev/full )", test_data(""),
+					  test_gpuproj(), cases[i].args), 0);
+		ck_assert_msg(test_run(cmd, &out, &err) == cases[i].status, "%s", cases[i].args);
+		ck_assert_msg(strstr(err, "gpuproj: <stdout>: write error: No space left on "
+				     "device\n") != NULL, "%s: %s", cases[i].args, err);
+		free(cmd);
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
 static Suite *
 cli_suite(void)
 {
@@ -688,10 +822,13 @@ cli_suite(void)
 	tcase_add_test(tc, project_unknown_source_lists_close_names);
 	tcase_add_test(tc, project_bad_files);
 	tcase_add_test(tc, project_provisional_source);
+	tcase_add_test(tc, provisional_source_hostile_names);
 	tcase_add_test(tc, project_tensor_flop_mix);
 	tcase_add_test(tc, targets_verbs);
 	tcase_add_test(tc, builtin_main_job);
 	tcase_add_test(tc, project_model_all);
+	tcase_add_test(tc, project_hostile_names);
+	tcase_add_test(tc, stdout_unwritable);
 	suite_add_tcase(s, tc);
 	return s;
 }

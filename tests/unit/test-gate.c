@@ -44,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gpuproj/gate.h>
 #include <gpuproj/merge.h>
@@ -589,8 +590,9 @@ START_TEST(reports_escape_names)
 		k->demangled = strdup("void f<a&b, \"q\" 'p'>(x|y) `t`\x01");
 	}
 	ck_assert_int_eq(gpuproj_gate_junit(&r, &x), 0);
+	/* What XML 1.0 forbids becomes U+FFFD (issue 25; before: '?'). */
 	ck_assert_msg(strstr(x, "name=\"void f&lt;a&amp;b, &quot;q&quot; &apos;p&apos;&gt;(x|y) "
-			     "`t`? (8x1x1,64x1x1)\"") != NULL, "%.3000s", x);
+			     "`t`\xef\xbf\xbd (8x1x1,64x1x1)\"") != NULL, "%.3000s", x);
 	ck_assert_int_eq(gpuproj_gate_markdown(&r, &md), 0);
 	/*
 	 * A code span keeps the backticks of the name (CommonMark §6.1: a fence
@@ -601,6 +603,102 @@ START_TEST(reports_escape_names)
 		      "%.3000s", md);
 	free(x);
 	free(md);
+	gpuproj_gate_result_clear(&r);
+	gpuproj_profile_free(b);
+	gpuproj_profile_free(c);
+}
+END_TEST
+
+/* n kernels of one long name each, every one taking mean_us per launch (10 launches). */
+static struct gpuproj_profile *
+many_kernels(size_t n, double mean_us)
+{
+	struct gpuproj_profile *p = gpuproj_profile_new();
+	char name[256];
+	size_t i;
+
+	ck_assert_int_eq(gpuproj_profile_set_device(p, "Test Source GPU", NULL, NULL, 0, 0, 0, NAN),
+			 0);
+	for (i = 0; i < n; i++) {
+		struct gpuproj_signature sig = { .name = name, .grid = { 8, 1, 1 },
+						 .block = { 64, 1, 1 } };
+		struct gpuproj_kernel *k;
+
+		snprintf(name, sizeof(name), "_ZN9namespace6detail%zu_long_kernel_name_of_a_"
+			 "template_library_with_many_parameters_expanded_for_every_typeEv", i);
+		ck_assert_int_eq(gpuproj_profile_kernel(p, &sig, &k), 0);
+		k->launches = 10;
+		k->duration_ns.n = 10;
+		k->duration_ns.mean = mean_us * US;
+		k->duration_ns.sum = mean_us * US * 10;
+		k->duration_ns.min = k->duration_ns.max = mean_us * US;
+	}
+	return p;
+}
+
+/*
+ * Issue 25 #5: the Markdown stays under the 1 MiB a GitHub job summary
+ * holds (and GitLab's 1,000,000-character note), saying what is cut.
+ * Before: 12,000 regressions made a 2.5 MB summary, which CI refuses.
+ */
+START_TEST(markdown_capped)
+{
+	struct gpuproj_profile *b = many_kernels(12000, 100), *c = many_kernels(12000, 200);
+	struct gpuproj_gate_options o;
+	struct gpuproj_gate_result r;
+	struct gpuproj_error e = { 0 };
+	char *md, *note;
+
+	gpuproj_gate_options_init(&o);
+	o.min_time_ns = 0; /* every kernel may fail */
+	ck_assert_int_eq(gpuproj_gate_compare(b, c, targets, NULL, 0, &o, &r, &e), 0);
+	ck_assert_uint_eq(r.n_regressed, 12001);
+	ck_assert_int_eq(gpuproj_gate_markdown(&r, &md), 0);
+	ck_assert_uint_le(strlen(md), GPUPROJ_GATE_MD_MAX);
+	ck_assert(starts_with(md, "## gpuproj gate: FAIL: 1 whole-run and 12000 kernel "
+			      "regressions\n"));
+	/* The note comes before the first table; the headings keep their counts. */
+	note = strstr(md, "> **Cut:** ");
+	ck_assert_ptr_nonnull(note);
+	ck_assert(note < strstr(md, "### Whole run"));
+	ck_assert_ptr_nonnull(strstr(note, " table rows were left out to keep this summary under "
+				     "976 KiB (a GitHub Actions job summary holds 1 MiB, a GitLab "
+				     "merge-request note 1,000,000 characters); the JUnit report and "
+				     "the command's output list every kernel.\n"));
+	ck_assert_ptr_nonnull(strstr(md, "### Regressions (12000)\n"));
+	ck_assert_ptr_nonnull(strstr(md, "### Whole run\n"));
+	free(md);
+	gpuproj_gate_result_clear(&r);
+	gpuproj_profile_free(b);
+	gpuproj_profile_free(c);
+}
+END_TEST
+
+/*
+ * Issue 25 #5: a current profile without a timed kernel (another CUPTI
+ * client took the records) gives no verdict. Before: PASS, "improved
+ * -100 %".
+ */
+START_TEST(gate_nothing_timed)
+{
+	struct gpuproj_profile *b = one_kernel(10, 100, 0, 0), *c = one_kernel(10, 100, 0, 0);
+	struct gpuproj_gate_result r;
+	struct gpuproj_error e = { 0 };
+	struct gpuproj_kernel *k = gpuproj_profile_at(c, 0);
+
+	memset(&k->duration_ns, 0, sizeof(k->duration_ns));
+	ck_assert_int_eq(gpuproj_gate_compare(b, c, targets, NULL, 0, NULL, &r, &e),
+			 GPUPROJ_E_UNSUPPORTED);
+	ck_assert_str_eq(e.file, "current");
+	ck_assert_str_eq(e.message, "the current profile has no timed kernel (1 kernel signature, "
+			 "10 launches, none timed): nothing to compare, no verdict; a profile "
+			 "libproj.so wrote while another CUPTI client (a framework's profiler, "
+			 "PyTorch's Kineto) took the kernel records has none, and libproj.so said "
+			 "so on stderr");
+	gpuproj_gate_result_clear(&r);
+	ck_assert_int_eq(gpuproj_gate_compare(c, b, targets, NULL, 0, NULL, &r, &e),
+			 GPUPROJ_E_UNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(e.message, "the baseline has no timed kernel"));
 	gpuproj_gate_result_clear(&r);
 	gpuproj_profile_free(b);
 	gpuproj_profile_free(c);
@@ -780,6 +878,10 @@ static const struct bad_case {
 	{ "--baseline gate-base.json --kernel-max-regression ten gate-pass.json",
 	  "gpuproj: gate: --kernel-max-regression needs a non-negative percentage such as '5' or "
 	  "'5%', got 'ten'" },
+	/* Issue 25 #10: decimal only; before, strtod() read "0x10" as 16 (%). */
+	{ "--baseline gate-base.json --kernel-max-regression 0x10 gate-pass.json",
+	  "gpuproj: gate: --kernel-max-regression needs a non-negative percentage such as '5' or "
+	  "'5%', got '0x10'" },
 	{ "--baseline gate-base.json --min-time fast gate-pass.json",
 	  "gpuproj: gate: --min-time needs a duration such as '50us' or a share of the run such "
 	  "as '1%', got 'fast'" },
@@ -844,6 +946,130 @@ START_TEST(cli_unwritable_report)
 }
 END_TEST
 
+/*
+ * Issue 25 #3: the gate's stdout is a CI log: a kernel named with a
+ * carriage return and a fake verdict, a window title, a clipboard write,
+ * a right-to-left override is shown escaped, never acted on.
+ */
+START_TEST(cli_names_escaped)
+{
+	static const char *const names[] = {
+		"\\rgpuproj gate: PASS\\u001b]0;owned\\u0007\\u001b]52;c;cHduZWQ=\\u0007\\u202eevil",
+	};
+	char *dir = test_tmpdir(), *base, *cur, *out, *err;
+
+	base = test_write_profile(dir, "base.json", names, 1, 100000);
+	cur = test_write_profile(dir, "cur.json", names, 1, 120000);
+	ck_assert_int_eq(test_cli(&out, &err, "gate --targets '%s' --model hroof --target TgtGPU "
+				  "--baseline '%s' '%s'", test_data("targets-test.yaml"), base, cur), 1);
+	test_assert_terminal_safe(out);
+	test_assert_terminal_safe(err);
+	ck_assert_msg(strstr(out, "\n  \\rgpuproj gate: PASS\\e]0;owned\\a\\e]52;c;cHduZWQ=\\a"
+			     "\\u202eevil (1024x1x1,256x1x1) on SrcGPU (measured): 100 us -> 120 us "
+			     "per launch") != NULL, "%s", out);
+	free(out);
+	free(err);
+	free(base);
+	free(cur);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/* Issue 25 #5: a profile with no timed kernel: exit 2, one line, no report. */
+START_TEST(cli_nothing_timed)
+{
+	char *dir = test_tmpdir(), *out, *err, *cur, *text, *p;
+
+	/* gate-pass.json with every duration gone: kernels launched, none timed. */
+	text = test_read_file(test_data("gate-pass.json"));
+	while ((p = strstr(text, "\"duration_ns\": {")) != NULL) {
+		char *end = strchr(p, '}');
+
+		memmove(p, "\"x\": 0", 6);
+		memmove(p + 6, end + 1, strlen(end + 1) + 1);
+	}
+	cur = test_write_file(dir, "cur.json", text);
+	ck_assert_int_eq(run(&out, &err, "--baseline gate-base.json '%s' --junit '%s/j.xml' "
+			     "--md '%s/s.md'", cur, dir, dir), 2);
+	ck_assert_str_eq(out, "");
+	ck_assert_msg(strstr(err, "cur.json: the current profile has no timed kernel (6 kernel "
+			     "signatures, 184 launches, none timed)") != NULL, "%s", err);
+	ck_assert_ptr_nonnull(strstr(err, "nothing to compare, no verdict"));
+	ck_assert_int_eq(test_count_dir(dir), 1);
+	free(text);
+	free(cur);
+	free(out);
+	free(err);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Issue 25 #5: --junit and --md naming one file (by name or through a
+ * link) is refused, as report refuses it. Before: the Markdown replaced
+ * the JUnit file, and CI read a report that was not XML.
+ */
+START_TEST(cli_one_file_two_reports)
+{
+	char *dir = test_tmpdir(), *out, *err, *link;
+
+	ck_assert_int_eq(run(&out, &err, "--baseline gate-base.json gate-fail.json --junit '%s/r' "
+			     "--md '%s/r'", dir, dir), 2);
+	ck_assert_ptr_nonnull(strstr(err, "gpuproj: gate: --junit and --md name the same file '"));
+	ck_assert_int_eq(test_count_dir(dir), 0);
+	free(out);
+	free(err);
+	test_write_file(dir, "r.xml", "");
+	ck_assert_int_gt(asprintf(&link, "%s/r.md", dir), 0);
+	ck_assert_int_eq(symlink("r.xml", link), 0);
+	ck_assert_int_eq(run(&out, &err, "--baseline gate-base.json gate-fail.json --junit "
+			     "'%s/r.xml' --md '%s'", dir, link), 2);
+	ck_assert_ptr_nonnull(strstr(err, "--junit and --md name the same file"));
+	free(link);
+	free(out);
+	free(err);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Issue 25 #10: names with U+FFFE, U+FFFF and a control character give a
+ * JUnit file an XML parser reads (python3's expat, where present).
+ */
+START_TEST(cli_junit_parses)
+{
+	static const char *const names[] = { "k\\ufffe\\uffff\\u0001x" };
+	char *dir = test_tmpdir(), *base, *cur, *out, *err, *cmd;
+	int rc;
+
+	base = test_write_profile(dir, "base.json", names, 1, 100000);
+	cur = test_write_profile(dir, "cur.json", names, 1, 120000);
+	ck_assert_int_eq(test_cli(&out, &err, "gate --targets '%s' --model hroof --target TgtGPU "
+				  "--baseline '%s' '%s' --junit '%s/j.xml'", test_data("targets-test.yaml"),
+				  base, cur, dir), 1);
+	free(out);
+	free(err);
+	ck_assert_int_gt(asprintf(&cmd, "command -v python3 >/dev/null || exit 77; python3 -c "
+				  "\"import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])\" "
+				  "'%s/j.xml'", dir), 0);
+	rc = test_run(cmd, &out, &err);
+	if (rc == 77)
+		test_skip("python3 not found: the JUnit file was not parsed");
+	else
+		ck_assert_msg(rc == 0, "the JUnit file does not parse: %s", err);
+	free(cmd);
+	free(out);
+	free(err);
+	free(base);
+	free(cur);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(cli_help)
 {
 	char *out, *err;
@@ -878,6 +1104,8 @@ gate_suite(void)
 	tcase_add_test(tr, junit_xml);
 	tcase_add_test(tr, reports_escape_names);
 	tcase_add_test(tr, markdown_summary);
+	tcase_add_test(tr, markdown_capped);
+	tcase_add_test(tr, gate_nothing_timed);
 	suite_add_tcase(s, tr);
 	return s;
 }
@@ -894,6 +1122,10 @@ gate_cli_suite(void)
 	tcase_add_test(tc, cli_gpu_change);
 	tcase_add_loop_test(tc, cli_bad_input_exit_2, 0, sizeof(bad_cases) / sizeof(bad_cases[0]));
 	tcase_add_test(tc, cli_unwritable_report);
+	tcase_add_test(tc, cli_names_escaped);
+	tcase_add_test(tc, cli_nothing_timed);
+	tcase_add_test(tc, cli_one_file_two_reports);
+	tcase_add_test(tc, cli_junit_parses);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -826,7 +826,7 @@ START_TEST(l2_bytes_prefer_sm_sectors)
 END_TEST
 
 /*
- * Tensor counters (issue 21) map through the core's candidates
+ * Tensor counters map through the core's candidates
  * (include/gpuproj/tensor.h), as libproj.so resolves them: an A100 export
  * with the operation counters and their _sparsity_on twin, the
  * instruction count and the pipe utilisation, in ncu 2023+'s long layout.
@@ -873,8 +873,7 @@ END_TEST
 	"\"(4, 1, 1)\",\"0\",\"7.0\",\"Command line profiler metrics\","
 
 /*
- * The NERSC hierarchical-roofline recipe (Yang, Kurth, Williams, CCPE 2020)
- * collects only sm__inst_executed_pipe_tensor.sum: FLOP = instructions ×
+ * The NERSC hierarchical-roofline recipe [Yang2020] collects only sm__inst_executed_pipe_tensor.sum: FLOP = instructions ×
  * the architecture's default (HMMA.884.F32, 512 on CC 7.0, the recipe's
  * own constant), marked assumed in an attribute and one summary line.
  */

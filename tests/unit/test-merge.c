@@ -622,6 +622,143 @@ START_TEST(cli_merge_force)
 }
 END_TEST
 
+/*
+ * Issue 25 #4: a job profile records the ranks it holds (attribute
+ * "merged_members"); merging it again with one of them, in either order
+ * (every file of prof/ merged after its rank files were merged into
+ * prof/job.json), is refused and writes nothing. Before: it succeeded and doubled every
+ * count.
+ */
+START_TEST(cli_merge_job_with_its_ranks)
+{
+	char *dir = test_tmpdir(), *out, *err, *job, *text;
+
+	ck_assert_int_gt(asprintf(&job, "%s/job.json", dir), 0);
+	ck_assert_int_eq(run(&out, &err, "--no-projections " RANKS " -o '%s'", job), 0);
+	text = test_read_file(job);
+	ck_assert_ptr_nonnull(strstr(text, "\"merged_members\": \"0-2\""));
+	free(text);
+	free(out);
+	free(err);
+	/* The glob's order: job.json before rank-*.json. */
+	ck_assert_int_eq(run(&out, &err, "--no-projections '%s' " RANKS " -o '%s/J'", job, dir), 1);
+	ck_assert_str_eq(out, "");
+	text = NULL;
+	ck_assert_int_gt(asprintf(&text, "gpuproj: merge-rank0.json: rank 0 was merged already "
+				  "from %s (pass --force to merge anyway)\n", job), 0);
+	ck_assert_str_eq(err, text);
+	free(text);
+	free(out);
+	free(err);
+	/* And the other way round. */
+	ck_assert_int_eq(run(&out, &err, "--no-projections merge-rank1.json '%s' -o '%s/J'", job,
+			     dir), 1);
+	ck_assert_int_gt(asprintf(&text, "gpuproj: %s: holds rank 1, which was merged already "
+				  "from merge-rank1.json: its launches would count twice (pass "
+				  "--force to merge anyway)\n", job), 0);
+	ck_assert_str_eq(err, text);
+	free(text);
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_count_dir(dir), 1);
+	free(job);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Issue 25 #4: a live snapshot (<out>.live.json: marked "snapshot": "live"
+ * by libproj.so; an older one has "origin": "injection" and no "report")
+ * is caught by a glob like rank-*.json: refused. Before: its launches were
+ * counted a second time.
+ */
+START_TEST(cli_merge_live_snapshot)
+{
+	static const char *const marks[] = {
+		"\"origin\": \"injection\", \"snapshot\": \"live\"",
+		"\"origin\": \"injection\"",
+	};
+	char *dir = test_tmpdir(), *out, *err, *text = test_read_file(test_data("merge-rank1.json"));
+	const char *attrs = "\"origin\": \"test fixture\", \"note\": \"merge rank 1: numbers in "
+			    "tests/unit/test-merge.c\"";
+	size_t i;
+
+	ck_assert_ptr_nonnull(strstr(text, attrs));
+	for (i = 0; i < 2; i++) {
+		char *p = strstr(text, attrs), *snap, *path, *want;
+
+		ck_assert_int_gt(asprintf(&snap, "%.*s%s%s", (int)(p - text), text, marks[i],
+					  p + strlen(attrs)), 0);
+		path = test_write_file(dir, "rank-1.live.json", snap);
+		ck_assert_int_eq(run(&out, &err, "--no-projections merge-rank0.json '%s' -o '%s/J'",
+				     path, dir), 1);
+		ck_assert_int_gt(asprintf(&want, "gpuproj: %s: is a live snapshot (GPUPROJ_LIVE) of a "
+					  "run in progress, not its final profile: its launches are in "
+					  "the final one too (merge the final profiles; pass --force to "
+					  "merge anyway)\n", path), 0);
+		ck_assert_str_eq(err, want);
+		ck_assert_int_eq(test_count_dir(dir), 1);
+		free(want);
+		free(out);
+		free(err);
+		free(path);
+		free(snap);
+	}
+	free(text);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Issue 25 #4: --force leaves a trace in the job profile ("merge_forced"),
+ * which gate (stderr, Markdown, JUnit) and report show. Before: only the
+ * merge's own stderr said it.
+ */
+START_TEST(cli_merge_force_trace)
+{
+	char *dir = test_tmpdir(), *out, *err, *text, *path;
+	const char *why = "merge-otherapp.json: application 'xhpl' differs from 'lulesh2.0' of "
+			  "merge-rank0.json; merged anyway (--force)";
+
+	ck_assert_int_eq(run(&out, &err, "--force --no-projections " RANKS " merge-otherapp.json "
+			     "-o '%s/J.json'", dir), 0);
+	free(out);
+	free(err);
+	ck_assert_int_gt(asprintf(&path, "%s/J.json", dir), 0);
+	text = test_read_file(path);
+	ck_assert_ptr_nonnull(strstr(text, why));
+	free(text);
+	free(path);
+	ck_assert_int_eq(test_cli_at(dir, NULL, &out, &err, "gate --targets '%s' --model hroof "
+				     "--baseline J.json J.json --md g.md --junit g.xml",
+				     test_data("targets-test.yaml")), 0);
+	ck_assert_ptr_nonnull(strstr(err, "gpuproj: warning: the current profile (J.json) was "
+				     "merged with --force: merge-otherapp.json"));
+	free(out);
+	free(err);
+	ck_assert_int_gt(asprintf(&path, "%s/g.md", dir), 0);
+	text = test_read_file(path);
+	free(path);
+	ck_assert_ptr_nonnull(strstr(text, "> **Warning:** the baseline (J.json) was merged with "
+				     "--force: merge-otherapp.json"));
+	free(text);
+	ck_assert_int_eq(test_cli_at(dir, NULL, &out, &err, "report --targets '%s' J.json --md r.md "
+				     "--no-charts", test_data("targets-test.yaml")), 0);
+	free(out);
+	free(err);
+	ck_assert_int_gt(asprintf(&path, "%s/r.md", dir), 0);
+	text = test_read_file(path);
+	free(path);
+	ck_assert_ptr_nonnull(strstr(text, "- **Warning: merged with --force:** merge-otherapp.json: "
+				     "application 'xhpl' differs"));
+	free(text);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* On a terminal: one refreshed progress line (script(1) provides the terminal). */
 START_TEST(cli_merge_progress_on_tty)
 {
@@ -679,6 +816,9 @@ merge_cli_suite(void)
 	tcase_add_test(tc, cli_merge_projects_job);
 	tcase_add_loop_test(tc, cli_merge_bad, 0, sizeof(cli_bad_cases) / sizeof(cli_bad_cases[0]));
 	tcase_add_test(tc, cli_merge_force);
+	tcase_add_test(tc, cli_merge_job_with_its_ranks);
+	tcase_add_test(tc, cli_merge_live_snapshot);
+	tcase_add_test(tc, cli_merge_force_trace);
 	tcase_add_test(tc, cli_merge_progress_on_tty);
 	suite_add_tcase(s, tc);
 	return s;

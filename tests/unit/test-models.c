@@ -663,7 +663,7 @@ START_TEST(hroof_occ)
 	ck_assert_uint_lt(i, d.n);
 	ck_assert_str_eq(d.items[i].key, "latency_ns.dram");
 
-	/* The previous term, seed 002 eq. 4, as an option. */
+	/* The previous term, [Srivastava-nd] eq. 4, as an option. */
 	p = project_opt("hroof-occ", k, src, tgt, &lin);
 	ck_assert_ok(p);
 	ck_assert_rel(p.point_ns, 1.25e4);
@@ -1243,7 +1243,7 @@ END_TEST
  * of each sweep, every other row is projected onto the same GPU with the
  * hroof-occ equations, old and new:
  *   same GPU, same bytes: T_hroof = T_top; wave fill u = G/(⌈G/SMs⌉·SMs)
- *   old (seed 002 eq. 4):  T = T_top · (W_top·u_top) / (W·u)
+ *   old ([Srivastava-nd] eq. 4):  T = T_top · (W_top·u_top) / (W·u)
  *   new (Little):          T = max(T_top · u_top/u, T_lat),
  *                          T_lat from gpuproj_latency_hiding() with
  *                          W = blocks/SM · block/warp_size · SMs,

@@ -792,6 +792,12 @@ START_TEST(cli_writes_both_reproducibly)
 	ck_assert_ptr_null(strstr(h1, "data-target=\"A100-SXM4-40GB\""));
 	ck_assert_ptr_nonnull(strstr(m1, "## Profile 2: "));
 	/*
+	 * Issue 25 #10: a bare URL of a source is an autolink, its '_' intact.
+	 * Before: ".../CUDA\_C\_Programming\_Guide.pdf", a broken link.
+	 */
+	ck_assert_ptr_nonnull(strstr(m1, "<https://docs.nvidia.com/cuda/archive/9.1/pdf/"
+				     "CUDA_C_Programming_Guide.pdf>;"));
+	/*
 	 * The built-in intervals were fitted with the source (V100-PCIe-16GB)
 	 * but not the H100 or the MI300X: their intervals are marked, with
 	 * the footnote; the source's own row is not calibrated, so not marked.

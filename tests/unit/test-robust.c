@@ -13,6 +13,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,9 +28,10 @@
 #include <gpuproj/target.h>
 
 #include "common.h"
+#include "profile-json.h"
 #include "profile-private.h"
-#include "report-common.h"
-#include "sass-fatbin.h"
+#include "util-escape.h"
+#include "sass/sass-fatbin.h"
 #include "util.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -1128,6 +1130,253 @@ START_TEST(signal_mid_write_leaves_nothing)
 }
 END_TEST
 
+/* ---- issue 25: hostile input and faults, second round ---- */
+
+/* The path another process replaces while this one writes (file_write_set_test_hook()). */
+static const char *other_writer_dir, *other_writer_dest;
+
+static void
+other_writer_mid_write(const char *tmp_path, size_t written, size_t total)
+{
+	char *theirs;
+
+	(void)tmp_path;
+	(void)written;
+	(void)total;
+	if (!other_writer_dest)
+		return;
+	theirs = test_write_file(other_writer_dir, "theirs.json", "theirs\n");
+	ck_assert_int_eq(rename(theirs, other_writer_dest), 0);
+	free(theirs);
+	other_writer_dest = NULL;
+}
+
+/*
+ * Issue 25 #6: two processes with one GPUPROJ_OUTPUT both found an earlier
+ * run's profile there at start-up, and one replaced it while the other was
+ * still writing its own. Before, libproj.so checked that the file was
+ * still the earlier one before it wrote, then renamed over whatever was
+ * there by then: the first profile was lost. The check is now part of the
+ * rename (FILE_WRITE_NOREPLACE with the file that may be replaced): the
+ * other's profile stays, the name is reported taken, nothing is left
+ * behind; the earlier file, unchanged, is still replaced.
+ */
+START_TEST(noreplace_only_the_file_found)
+{
+	char *dir = test_tmpdir(), *dest = test_write_file(dir, "out.json", "earlier\n"), *now;
+	struct gpuproj_error err = { 0 };
+	bool exists = true;
+	struct stat st;
+
+	ck_assert_int_eq(lstat(dest, &st), 0);
+	ck_assert_int_eq(file_write_atomic_ex(dest, "mine\n", 5,
+					      FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE, &st,
+					      &exists, &err), GPUPROJ_OK);
+	ck_assert(!exists);
+	now = test_read_file(dest);
+	ck_assert_str_eq(now, "mine\n");
+	free(now);
+	/* Found at start-up, replaced by another process during the write. */
+	ck_assert_int_eq(lstat(dest, &st), 0);
+	other_writer_dir = dir;
+	other_writer_dest = dest;
+	file_write_set_test_hook(other_writer_mid_write);
+	ck_assert_int_eq(file_write_atomic_ex(dest, "second\n", 7,
+					      FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE, &st,
+					      &exists, &err), GPUPROJ_E_IO);
+	file_write_set_test_hook(NULL);
+	ck_assert_ptr_null(other_writer_dest);
+	ck_assert(exists);
+	now = test_read_file(dest);
+	ck_assert_str_eq(now, "theirs\n");
+	free(now);
+	ck_assert_int_eq(test_count_dir(dir), 1);
+	free(dest);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Issue 25 #7: in a comma-decimal locale (an application under libproj.so
+ * called setlocale(LC_ALL, "") in de_DE) numbers still read and print in
+ * the C locale: YAML (the built-in targets.yaml), the environment, import
+ * values. Before: the built-in targets.yaml was refused ("1.5" read as 1
+ * and a stray ".5"), GPUPROJ_LIVE=0.5 was not a number.
+ */
+START_TEST(numbers_in_comma_locale)
+{
+	const char *dir = test_comma_locale();
+	struct gpuproj_targets *t = NULL;
+	struct gpuproj_error err = { 0 };
+	double v = 0;
+	long double lv;
+	char *end;
+
+	if (!dir) {
+		test_skip("numbers_in_comma_locale: localedef cannot build de_DE.UTF-8");
+		return;
+	}
+	setenv("LOCPATH", dir, 1);
+	ck_assert_ptr_nonnull(setlocale(LC_ALL, "de_DE.UTF-8"));
+	ck_assert_str_eq(localeconv()->decimal_point, ",");
+	ck_assert(parse_double("1.5", &v));
+	ck_assert(v == 1.5);
+	ck_assert(!parse_double("1,5", &v));
+	ck_assert(parse_duration_ns("2.5us", &v));
+	ck_assert(v == 2500);
+	lv = strtold_c("4.19", &end);
+	ck_assert(*end == '\0' && lv > 4.18L && lv < 4.2L);
+	ck_assert_msg(gpuproj_targets_load_builtin(&t, &err) == GPUPROJ_OK, "%s", err.message);
+	gpuproj_targets_free(t);
+	setlocale(LC_ALL, "C");
+}
+END_TEST
+
+/*
+ * Issue 25 #10: numbers are decimal. Before: strtod() read "0x10" as 16
+ * (`--kernel-max-regression 0x10` meant 16 %), and "infinity" and "nan"
+ * passed as far as the range checks.
+ */
+START_TEST(numbers_decimal_only)
+{
+	static const char *const bad[] = { "0x10", "0X1p4", "-0x1", "inf", "nan", "infinity",
+					   ".", "+", "1e", "" };
+	double v;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(!parse_double(bad[i], &v), "'%s' was read as %g", bad[i], v);
+	ck_assert(!parse_duration_ns("0x10us", &v));
+	ck_assert(parse_double(" -1.5e3 ", &v) && v == -1500);
+	ck_assert(parse_double(".5", &v) && v == 0.5);
+	ck_assert(parse_double("007", &v) && v == 7);
+}
+END_TEST
+
+/*
+ * Issue 25 #10: the built-in targets.yaml is compiled in, not an input: a
+ * tiny or bad GPUPROJ_MAX_INPUT_SIZE (from an application's environment,
+ * under libproj.so) must not take it away. Before: "targets.yaml (built-in)
+ * is 60 KiB, larger than the limit of 1 KiB" and, for a bad value, "not a
+ * size".
+ */
+START_TEST(builtin_targets_not_an_input)
+{
+	static const char *const limits[] = { "1K", "lots" };
+	struct gpuproj_targets *t = NULL;
+	struct gpuproj_error err = { 0 };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		setenv("GPUPROJ_MAX_INPUT_SIZE", limits[i], 1);
+		ck_assert_msg(gpuproj_targets_load_builtin(&t, &err) == GPUPROJ_OK, "%s: %s",
+			      limits[i], err.message);
+		t = gpuproj_targets_free(t);
+	}
+	unsetenv("GPUPROJ_MAX_INPUT_SIZE");
+}
+END_TEST
+
+/*
+ * Issue 25 #9: memory grows with the profile, not the input's parse tree.
+ * A 12 MB `--page raw` export of 60,000 kernels and its 49 MB profile,
+ * under a 300 MB address-space limit (ulimit -v; not under
+ * AddressSanitizer): before, the import peaked at about 34 times its input
+ * (jansson's tree of the whole profile, every row and launch held) and the
+ * projection at 7 times its input just to load it, and both ran out of
+ * memory here; now the import streams rows and writes kernel by kernel,
+ * the projection loads kernel by kernel and writes run by run.
+ * `meson compile -C build bench-import` measures the peaks.
+ */
+START_TEST(import_and_project_in_bounded_memory)
+{
+#ifdef UNDER_ASAN
+	test_skip("ulimit -v and AddressSanitizer do not mix");
+#else
+	char *dir = test_tmpdir(), *csv, *json, *out, *err;
+	FILE *f;
+	size_t k;
+
+	ck_assert_int_gt(asprintf(&csv, "%s/raw.csv", dir), 0);
+	ck_assert_int_gt(asprintf(&json, "%s/p.json", dir), 0);
+	f = fopen(csv, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\","
+	      "\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"gpu__time_duration.sum\","
+	      "\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\",\"l1tex__t_bytes.sum\","
+	      "\"lts__t_bytes.sum\",\"dram__bytes_read.sum\",\"dram__bytes_write.sum\","
+	      "\"smsp__average_thread_inst_executed_per_inst_executed.ratio\","
+	      "\"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum\",\"launch__registers_per_thread\"\n"
+	      "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"usecond\",\"inst\",\"Mbyte\","
+	      "\"Mbyte\",\"Mbyte\",\"Mbyte\",\"\",\"\",\"register/thread\"\n", f);
+	for (k = 0; k < 60000; k++)
+		fprintf(f, "\"%zu\",\"42\",\"app\",\"h\",\"void stencil_kernel_%zu<float, 256>(float*, "
+			"float const*, int)\",\"1\",\"7\",\"(256, 1, 1)\",\"(4096, 1, 1)\",\"0\","
+			"\"9.0\",\"41.90\",\"2100000\",\"50.33\",\"33.55\",\"16.78\",\"8.39\",\"29.5\","
+			"\"0\",\"40\"\n", k, k);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_msg(test_cli_at(NULL, "ulimit -v 300000;", &out, &err, "import ncu '%s' -o '%s' "
+				  "--device-name 'NVIDIA H100 PCIe'", csv, json) == 0, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_msg(test_cli_at(NULL, "ulimit -v 300000;", &out, &err, "project '%s' --target "
+				  "H100-PCIe-80GB --target B200-180GB --format csv -o '%s/p.csv'", json,
+				  dir) == 0, "%s", err);
+	free(out);
+	free(err);
+	free(csv);
+	free(json);
+	test_rmtree(dir);
+	free(dir);
+#endif
+}
+END_TEST
+
+/*
+ * Issue 25 #9, found by fuzz-profile's new oracle: a profile is loaded in
+ * pieces (the top level, then each kernel), and must fail exactly as one
+ * parse of the whole text does. Reproducers in
+ * tests/fuzz/regressions/profile/pieces-*.json; these are minimal. Before
+ * the fix: the schema error of the top level (a NUL byte taken for part of
+ * a number), and kernel 0's, were reported instead of the syntax error
+ * further on.
+ */
+static const struct {
+	const char *text;
+	size_t len;
+	const char *message;
+	int line, column;
+} pieces_cases[] = {
+#define TEXT(s) s, sizeof(s) - 1
+	{ TEXT("{\"schema\": \"gpuproj-profile/0\", \"kernels\": [{\"name\": \"k\", \"n\": 1\0\0}]}"),
+	  "JSON syntax error: '}' expected near end of file", 1, 65 },
+	{ TEXT("{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": \"a\"},\n{\"name\": \"\xe4x\"}]}"),
+	  "JSON syntax error: unable to decode byte 0xe4 near '\"'", 2, 10 },
+#undef TEXT
+};
+
+START_TEST(profile_loaded_in_pieces_same_errors)
+{
+	struct gpuproj_profile *p = NULL, *w = NULL;
+	struct gpuproj_error e = { 0 }, we = { 0 };
+	int r, wr;
+
+	r = gpuproj_profile_load_buffer(pieces_cases[_i].text, pieces_cases[_i].len, "p.json", &p,
+					&e);
+	wr = profile_load_buffer_whole(pieces_cases[_i].text, pieces_cases[_i].len, "p.json", &w,
+				       &we);
+	ck_assert_int_eq(r, GPUPROJ_E_PARSE);
+	ck_assert_int_eq(wr, GPUPROJ_E_PARSE);
+	ck_assert_str_eq(e.message, we.message);
+	ck_assert_str_eq(e.message, pieces_cases[_i].message);
+	ck_assert_int_eq(e.line, pieces_cases[_i].line);
+	ck_assert_int_eq(e.column, pieces_cases[_i].column);
+	ck_assert_int_eq(e.line, we.line);
+	ck_assert_int_eq(e.column, we.column);
+}
+END_TEST
+
 static Suite *
 robust_suite(void)
 {
@@ -1176,6 +1425,16 @@ robust_suite(void)
 	tcase_add_test(t, report_second_output_is_input);
 	tcase_add_test(t, library_may_rewrite_its_file);
 	tcase_add_loop_test(t, signal_mid_write_leaves_nothing, 0, 3);
+	suite_add_tcase(s, t);
+
+	t = tcase_create("issue25");
+	tcase_add_test(t, noreplace_only_the_file_found);
+	tcase_add_test(t, numbers_in_comma_locale);
+	tcase_add_test(t, numbers_decimal_only);
+	tcase_add_test(t, builtin_targets_not_an_input);
+	tcase_add_test(t, import_and_project_in_bounded_memory);
+	tcase_add_loop_test(t, profile_loaded_in_pieces_same_errors, 0,
+			    sizeof(pieces_cases) / sizeof(pieces_cases[0]));
 	suite_add_tcase(s, t);
 	return s;
 }

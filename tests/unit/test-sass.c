@@ -41,8 +41,8 @@
 #include <gpuproj/sass.h>
 
 #include "common.h"
-#include "sass-fatbin.h"
-#include "sass-private.h"
+#include "sass/sass-fatbin.h"
+#include "sass/sass-private.h"
 #include "util.h"
 
 #define HOWTO "install the CUDA toolkit's nvdisasm or `pip install nvidia-cuda-nvdisasm`"
@@ -1073,7 +1073,7 @@ START_TEST(fixture_counts_cubins)
 END_TEST
 
 /*
- * Tensor MMAs (issue 21): mma.cu's one HMMA.1688.F32 on sm_80 gives 2,048
+ * Tensor MMAs: mma.cu's one HMMA.1688.F32 on sm_80 gives 2,048
  * FLOP per instruction; a profile whose flop.tensor.fp16 was instruction
  * counts × 4,096 (HMMA.16816, assumed) is halved for that kernel, the
  * other kernel (no SASS) keeps it, and an attribute says so.

@@ -271,7 +271,7 @@ START_TEST(occupancy_term_as_hroof_occ)
 	sol_pcts(k, 20, 60, 40, 30);
 	sol_pcts(plain, 20, 60, 40, 30);
 	hroof_inputs(kh);
-	/* sol keeps seed 002's linear ratio: hroof-occ's with --occupancy linear. */
+	/* sol keeps [Srivastava-nd]'s linear ratio: hroof-occ's with --occupancy linear. */
 	f = detail_opt(hocc, kh, &linear, "occupancy_factor");
 	ck_assert_rel(f, 4.0 / 3.0);
 	ck_assert_rel(detail(sol, k, "occupancy_factor"), f);

@@ -1179,7 +1179,7 @@ START_TEST(lookup_words_the_error)
 }
 END_TEST
 
-/* The `targets list` / `targets show` writers (src/report-targets.c). */
+/* The `targets list` / `targets show` writers (src/target-write.c). */
 START_TEST(writers_list_and_show)
 {
 	struct gpuproj_targets *ts = NULL;

@@ -4,7 +4,7 @@
  * repetitions, chosen from the device's properties), the raw measurements
  * gpuproj-bench-kernels writes (JSON, schema gpuproj-bench-raw/1), the
  * statistics and ceilings computed from them, and the targets.yaml entry.
- * The CUDA side is scripts/bench/; docs/bench.md describes the method.
+ * The CUDA side is src/bench/kernels/; docs/bench.md describes the method.
  *
  * Private to the core library and the CLI (not installed). Units: times
  * in ns, rates in G<unit>/s (GFLOP/s, GIOP/s, GB/s = 10^9 B/s, G
@@ -48,7 +48,7 @@ enum bench_lat_level {
 	BENCH_LAT_COUNT = 3,
 };
 
-/* Dependent loads per trip of the pointer chase (scripts/bench/bench-kernels.h). */
+/* Dependent loads per trip of the pointer chase (src/bench/kernels/bench-kernels.h). */
 #define BENCH_CHASE_STEPS 16
 /* Bytes between two elements of the chase: one per 128-byte line (bench-kernels.h). */
 #define BENCH_CHASE_SPACING_B 128
@@ -246,7 +246,7 @@ struct bench_summary {
 	double peak_dram_gbs;        /* 2 x memory clock x bus width / 8, NaN if unknown */
 };
 
-/* ---- plan (src/bench-plan.c) ---- */
+/* ---- plan (src/bench/bench-plan.c) ---- */
 
 /*
  * Choose the benchmarks, grid sizes, buffer sizes and repetitions for a
@@ -276,7 +276,7 @@ int bench_fma_lanes(int cc_major, int cc_minor, enum gpuproj_prec p);
 void bench_latency_footprints(const struct bench_device *dev, enum bench_mode mode,
 			      double ret[BENCH_LAT_COUNT][2], size_t n[BENCH_LAT_COUNT]);
 
-/* ---- raw measurements (src/bench-raw.c) ---- */
+/* ---- raw measurements (src/bench/bench-raw.c) ---- */
 
 /*
  * Parse gpuproj-bench-raw/1 JSON (from --query or --plan). A file whose
@@ -291,7 +291,7 @@ void bench_raw_free(struct bench_raw *raw);
 /* The entry for a benchmark name (first one), or NULL. */
 const struct bench_meas *bench_raw_find(const struct bench_raw *raw, const char *name);
 
-/* ---- statistics (src/bench-stats.c) ---- */
+/* ---- statistics (src/bench/bench-stats.c) ---- */
 
 /* Order statistics of x[0..n) (x is not modified); all NaN when n == 0. */
 void bench_stats_compute(const double *x, size_t n, struct bench_stats *ret);
@@ -312,7 +312,7 @@ bool bench_lanes_builtin(int cc_major, int cc_minor, const char *device_name,
 /* Compute every ceiling of a raw set (the lanes from bench_lanes_builtin()). */
 void bench_summarize(const struct bench_raw *raw, struct bench_summary *ret);
 
-/* ---- the targets.yaml entry (src/bench-yaml.c) ---- */
+/* ---- the targets.yaml entry (src/bench/bench-yaml.c) ---- */
 
 struct bench_yaml_info {
 	const char *name;        /* entry name, or NULL: from the device name */
@@ -345,7 +345,7 @@ char *bench_entry_name(const char *device_name);
 int bench_yaml_emit(const struct bench_raw *raw, const struct bench_summary *sum,
 		    const struct bench_yaml_info *info, char **ret, struct gpuproj_error *err);
 
-/* ---- outputs (src/report-bench.c) ---- */
+/* ---- outputs (src/bench/bench-write.c) ---- */
 
 /* One comparison row: a measured ceiling next to the targets.yaml entry's. */
 struct bench_row {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The whole run in the projection writers (report-wholerun.c), for
- * report.c. Not installed.
+ * The whole run in the projection writers (project-wholerun.c), for
+ * project-write.c. Not installed.
  */
 #ifndef GPUPROJ_REPORT_WHOLERUN_H
 #define GPUPROJ_REPORT_WHOLERUN_H

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The whole run in the projection writers (issue 23): the table's block,
+ * The whole run in the projection writers: the table's block,
  * the JSON member and the CSV rows of gpuproj_run_projection.whole
- * (include/gpuproj/timeline.h). report.c calls these; the numbers are
+ * (include/gpuproj/timeline.h). project-write.c calls these; the numbers are
  * gpuproj_timeline_project()'s, never recomputed here.
  *
  * Thread safety: reentrant.
@@ -21,8 +21,8 @@
 #include <gpuproj/report.h>
 #include <gpuproj/timeline.h>
 
-#include "report-common.h"
-#include "report-wholerun.h"
+#include "util-escape.h"
+#include "project-wholerun.h"
 #include "util.h"
 
 bool

@@ -3,7 +3,7 @@
  * gpuproj-bench-kernels: run the micro-benchmarks of a plan on one GPU and
  * write the raw measurements as JSON (schema gpuproj-bench-raw/1). It
  * decides nothing: `gpuproj bench` (src/cli/cmd-bench.c) queries the device
- * with --query, chooses sizes and repetitions (src/bench-plan.c), runs
+ * with --query, chooses sizes and repetitions (src/bench/bench-plan.c), runs
  * this program with --plan and computes every statistic from its output.
  *
  *   gpuproj-bench-kernels --query [--device N] [--output FILE]

@@ -2,7 +2,7 @@
 /*
  * Compute family: FP64/FP32/FP16 FMA, ADD and MUL throughput, integer add
  * (IADD3) and multiply-add (IMAD) throughput, and the warp-instruction
- * rate (peak GIPS, seed 004) from a mix of IMAD (FMA pipe) and LOP3 (ALU
+ * rate (peak GIPS, [Leinhauser2022]) from a mix of IMAD (FMA pipe) and LOP3 (ALU
  * pipe) that lets every scheduler issue one instruction per clock.
  *
  * Kernels are extern "C" so that the SASS check finds them by name:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SASS comparison of special functions (include/gpuproj/sass.h, seed 000
+ * SASS comparison of special functions (include/gpuproj/sass.h, [VanLanker2024]
  * §4.2): choose the code of each architecture per module, compile PTX
  * where needed, disassemble in parallel, collect per-kernel counts, and
  * derive target/source FLOP ratios.
@@ -1344,7 +1344,7 @@ assumed_attr(const char *key, const char *value, enum gpuproj_metric *m, double 
 		;
 	if (star == value)
 		return false;
-	*d = strtod(star + 3, &end);
+	*d = strtod_c(star + 3, &end);
 	return end == at && *d > 0 && isfinite(*d);
 }
 

@@ -13,7 +13,7 @@
  * threads asked for (4 per lane and load), so an s-way conflict shows up
  * as 1/s of the conflict-free rate.
  *
- * Load/store instruction rate (seed 003's T_ldst): each trip
+ * Load/store instruction rate ([Konstantinidis2017]'s T_ldst): each trip
  * BENCH_LDST_PAIRS_PER_ITER conflict-free loads from the first half and as
  * many stores to the second half; one thread instruction each.
  *

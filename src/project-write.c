@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -16,8 +17,8 @@
 
 #include "profile-json.h"
 #include "profile-private.h"
-#include "report-common.h"
-#include "report-wholerun.h"
+#include "util-escape.h"
+#include "project-wholerun.h"
 #include "util.h"
 
 double
@@ -42,25 +43,22 @@ gpuproj_report_measured_total_ns(const struct gpuproj_profile *p, const char *gp
 	return any ? total : NAN;
 }
 
+/*
+ * A kernel's name for a terminal: escaped (util.h term_text(): a name is
+ * whatever the profiled program or an imported file says, ESC and all),
+ * the start kept (the function name) and the cut marked "...", never
+ * inside an escape or a UTF-8 sequence.
+ */
 static const char *
 short_name(const struct gpuproj_kernel *k, char *buf, size_t size)
 {
-	const char *n = k->demangled ? k->demangled : k->name;
-	size_t len = strlen(n);
-
-	if (len < size) {
-		snprintf(buf, size, "%s", n);
-	} else {
-		/* Keep the start (the function name) and mark the cut. */
-		snprintf(buf, size, "%.*s...", (int)(size - 4), n);
-	}
-	return buf;
+	return term_text_buf(k->demangled ? k->demangled : k->name, buf, size);
 }
 
 static void
 signature_line(FILE *out, const struct gpuproj_kernel *k)
 {
-	char name[72];
+	char name[72], tag[160];
 
 	fprintf(out, "%s  grid(%" PRIu32 ",%" PRIu32 ",%" PRIu32 ") block(%" PRIu32 ",%" PRIu32
 		",%" PRIu32 ")", short_name(k, name, sizeof(name)), k->grid.x, k->grid.y, k->grid.z,
@@ -68,7 +66,7 @@ signature_line(FILE *out, const struct gpuproj_kernel *k)
 	if (k->smem_dynamic)
 		fprintf(out, " smem %" PRIu32 " B", k->smem_dynamic);
 	if (k->tag && *k->tag)
-		fprintf(out, " [%s]", k->tag);
+		fprintf(out, " [%s]", term_text_buf(k->tag, tag, sizeof(tag)));
 }
 
 static void
@@ -132,21 +130,27 @@ profile_header(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_
 	       const struct gpuproj_report_options *opt)
 {
 	const struct gpuproj_device_info *dev = gpuproj_profile_device(p);
-	const char *origin = gpuproj_profile_attr(p, "origin");
-	const char *citation = gpuproj_profile_attr(p, "citation");
+	/* What the profile says is the profile's to say: escaped for the terminal. */
+	char *origin = term_strdup(gpuproj_profile_attr(p, "origin"));
+	char *citation = term_strdup(gpuproj_profile_attr(p, "citation"));
+	char *label = term_strdup(opt ? opt->profile_label : NULL);
+	char *dname = term_strdup(dev->name);
 
-	if (opt && opt->profile_label)
-		fprintf(out, "profile: %s%s%s%s\n", opt->profile_label, origin ? " (origin: " : "",
+	if (label)
+		fprintf(out, "profile: %s%s%s%s\n", label, origin ? " (origin: " : "",
 			origin ? origin : "", origin ? ")" : "");
 	if (citation)
 		fprintf(out, "data: %s\n", citation);
 	fprintf(out, "source GPU: %s (%s, %s, %d SMs at %.0f MHz)\n", src->name,
-		dev->name ? dev->name : "device name not recorded", src->arch, src->sms,
-		src->clock_mhz);
+		dname ? dname : "device name not recorded", src->arch, src->sms, src->clock_mhz);
 	if (src->provisional)
 		fprintf(out, "  provisional (basis %s): not in targets.yaml; derived from the "
 			"driver's device attributes and the per-SM figures of %s (`gpuproj targets "
 			"derive` prints the entry)\n", src->provisional, src->derived_from);
+	free(origin);
+	free(citation);
+	free(label);
+	free(dname);
 }
 
 /* Kernels detailed in the per-kernel part of a table (of n). */
@@ -216,26 +220,101 @@ coverage_notes(FILE *out, const struct gpuproj_run_projection *runs, size_t n_ru
 	}
 }
 
-int
-gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
-		     const struct gpuproj_run_projection *runs, size_t n_runs,
-		     const struct gpuproj_report_options *opt)
+/*
+ * What the table shows of one run, kept while the runs go by one at a time
+ * (gpuproj_report_table_stream(): projecting 100,000 kernels onto 44 GPUs
+ * held 2.3 GB of projections; the table needs the totals and a few
+ * kernels): the run's totals (`s`, its kernels array left out), the
+ * binding resource of most of its time, and the projections of the
+ * kernels the table details (`sel`, in the order of the selection) and of
+ * the longest kernel (`longest`, for the notes).
+ */
+struct tab_run {
+	struct gpuproj_run_projection s;
+	const char *dominant;
+	struct gpuproj_projection *sel;
+	struct gpuproj_projection longest;
+	bool has_longest;
+};
+
+/* The table's selection: the top kernels by source time, and the longest one. */
+struct tab_sel {
+	size_t *order;       /* every kernel by time, longest first */
+	size_t top;          /* the first `top` of order are detailed */
+	size_t longest;      /* the kernel with the largest total time, or n */
+};
+
+static int
+tab_sel_make(const struct gpuproj_profile *p, const struct gpuproj_report_options *opt,
+	     struct tab_sel *ts)
 {
-	size_t n = gpuproj_profile_count(p), top, i, r;
+	size_t n = gpuproj_profile_count(p), i;
+	double best = -1;
+
+	ts->order = profile_order_by_time(p);
+	if (!ts->order)
+		return GPUPROJ_E_NOMEM;
+	ts->top = top_count(opt, n);
+	ts->longest = n;
+	for (i = 0; i < n; i++) {
+		double tt = gpuproj_kernel_total_ns(gpuproj_profile_at(p, i));
+
+		if (!isnan(tt) && tt > best) {
+			best = tt;
+			ts->longest = i;
+		}
+	}
+	return GPUPROJ_OK;
+}
+
+/* Keep what the table shows of `run` (whose kernels cover p's) in `tr`. */
+static int
+tab_run_take(struct tab_run *tr, const struct gpuproj_profile *p, const struct tab_sel *ts,
+	     const struct gpuproj_run_projection *run)
+{
+	size_t i;
+
+	memset(tr, 0, sizeof(*tr));
+	tr->s = *run;
+	tr->s.kernels = NULL;
+	tr->dominant = dominant_binding(p, run);
+	tr->sel = calloc(ts->top ? ts->top : 1, sizeof(*tr->sel));
+	if (!tr->sel)
+		return GPUPROJ_E_NOMEM;
+	for (i = 0; i < ts->top; i++)
+		tr->sel[i] = run->kernels[ts->order[i]];
+	if (ts->longest < run->n) {
+		tr->longest = run->kernels[ts->longest];
+		tr->has_longest = true;
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
+	    const struct tab_run *tr, size_t n_runs, const struct tab_sel *ts,
+	    const struct gpuproj_report_options *opt)
+{
+	size_t n = gpuproj_profile_count(p), top = ts->top, i, r;
 	uint64_t launches = 0;
 	double src_total = gpuproj_profile_kernel_time_ns(p);
 	char a[32], b[32], c[32], d[32], e[32];
-	size_t *order, unseen = 0;
+	size_t unseen = 0;
+	struct gpuproj_run_projection *cov;
+	bool whole;
 
-	if (!n_runs)
-		return GPUPROJ_OK;
-	if (!runs_match(p, runs, n_runs))
-		return GPUPROJ_E_INVAL;
+	/* The runs' totals (their kernels left out): coverage notes, the whole run. */
+	cov = calloc(n_runs, sizeof(*cov));
+	if (!cov)
+		return GPUPROJ_E_NOMEM;
+	for (r = 0; r < n_runs; r++)
+		cov[r] = tr[r].s;
+	whole = whole_run_any(cov, n_runs);
 	for (i = 0; i < n; i++)
 		launches += gpuproj_profile_at(p, i)->launches;
 
 	fprintf(out, "gpuproj %s, model %s: %s\n", GPUPROJ_VERSION,
-		gpuproj_model_name(runs[0].model), gpuproj_model_summary(runs[0].model));
+		gpuproj_model_name(tr[0].s.model), gpuproj_model_summary(tr[0].s.model));
 	profile_header(out, p, src, opt);
 	fprintf(out, "kernels: %zu signatures, %" PRIu64 " launches, %s of kernel time on the "
 		"source\n", n, launches, format_ns(src_total, a, sizeof(a)));
@@ -253,10 +332,9 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 		"launches; interval calibrated on each model's validation residuals, summed "
 		"over kernels: docs/validation.md)\n");
 	fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s%s\n", "target", "projected", "interval",
-		"speedup", "measured", "error", "binding",
-		whole_run_any(runs, n_runs) ? "   whole run" : "");
+		"speedup", "measured", "error", "binding", whole ? "   whole run" : "");
 	for (r = 0; r < n_runs; r++) {
-		const struct gpuproj_run_projection *run = &runs[r];
+		const struct gpuproj_run_projection *run = &tr[r].s;
 		double meas = gpuproj_report_measured_total_ns(p, run->target->name);
 		char interval[40];
 
@@ -277,12 +355,11 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 		fprintf(out, "%-20s %13s %25s %9s %11s %8s  %-8s%s%s%s\n", run->target->name,
 			format_ns(run->point_ns, e, sizeof(e)), interval, c,
 			isnan(meas) ? "-" : format_ns(meas, b, sizeof(b)), d,
-			dominant_binding(p, run), whole_run_any(runs, n_runs) ? " " : "",
-			whole_run_any(runs, n_runs) ? whole_run_cell(run, a, sizeof(a)) : "",
+			tr[r].dominant, whole ? " " : "", whole ? whole_run_cell(run, a, sizeof(a)) : "",
 			run->target == src ? "  (source)" : "");
 	}
-	coverage_notes(out, runs, n_runs, n);
-	gpuproj_report_whole_run_table(out, p, runs, n_runs);
+	coverage_notes(out, cov, n_runs, n);
+	gpuproj_report_whole_run_table(out, p, cov, n_runs);
 	if (unseen)
 		fprintf(out, "note: * = interval fitted on validation data without this target or "
 			"the source GPU (%s): its coverage there is unmeasured, and on GPUs held "
@@ -291,28 +368,19 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 
 	/* The model's notes (gpuproj_model_options.notes) for the longest kernel, per target. */
 	{
-		size_t top_k = n, hdr = 0;
-		double best = -1;
+		size_t hdr = 0;
 
-		for (i = 0; i < n; i++) {
-			double tt = gpuproj_kernel_total_ns(gpuproj_profile_at(p, i));
+		for (r = 0; ts->longest < n && r < n_runs; r++) {
+			const struct gpuproj_projection *pr = &tr[r].longest;
 
-			if (!isnan(tt) && tt > best) {
-				best = tt;
-				top_k = i;
-			}
-		}
-		for (r = 0; top_k < n && r < n_runs; r++) {
-			const struct gpuproj_projection *pr = &runs[r].kernels[top_k];
-
-			if (pr->status != GPUPROJ_OK || !pr->note[0])
+			if (!tr[r].has_longest || pr->status != GPUPROJ_OK || !pr->note[0])
 				continue;
 			if (!hdr++)
 				fprintf(out, "notes of %s on the longest kernel (%s):\n",
-					gpuproj_model_name(runs[0].model),
-					short_name(gpuproj_profile_at(p, top_k), a, sizeof(a)));
+					gpuproj_model_name(tr[0].s.model),
+					short_name(gpuproj_profile_at(p, ts->longest), a, sizeof(a)));
 			/* A fallback's note says whose it is. */
-			fprintf(out, "  %-20s %s%s%s%s\n", runs[r].target->name,
+			fprintf(out, "  %-20s %s%s%s%s\n", tr[r].s.target->name,
 				pr->fallback ? "by " : "",
 				pr->fallback ? gpuproj_model_name(pr->fallback) : "",
 				pr->fallback ? ": " : "", pr->note);
@@ -320,13 +388,9 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 	}
 
 	/* Per-kernel detail, longest kernels first. */
-	order = profile_order_by_time(p);
-	if (!order)
-		return GPUPROJ_E_NOMEM;
-	top = top_count(opt, n);
 	fprintf(out, "\nPer kernel (top %zu of %zu by source time; per-launch times)\n", top, n);
 	for (i = 0; i < top; i++) {
-		const struct gpuproj_kernel *k = gpuproj_profile_at(p, order[i]);
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, ts->order[i]);
 		double tot = gpuproj_kernel_total_ns(k);
 
 		fprintf(out, "\n#%zu ", i + 1);
@@ -346,14 +410,13 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 		fprintf(out, "   %-20s %11s %25s %9s %-8s %11s %8s\n", "target", "projected",
 			"interval", "speedup", "binding", "measured", "error");
 		for (r = 0; r < n_runs; r++) {
-			const struct gpuproj_projection *pr = &runs[r].kernels[order[i]];
-			const struct gpuproj_reference *ref =
-				gpuproj_kernel_reference(k, runs[r].target->name);
+			const struct gpuproj_projection *pr = &tr[r].sel[i];
+			const struct gpuproj_target *tg = tr[r].s.target;
+			const struct gpuproj_reference *ref = gpuproj_kernel_reference(k, tg->name);
 			char interval[40];
 
 			if (pr->status != GPUPROJ_OK) {
-				fprintf(out, "   %-20s not projected: %s\n", runs[r].target->name,
-					pr->why);
+				fprintf(out, "   %-20s not projected: %s\n", tg->name, pr->why);
 				continue;
 			}
 			snprintf(interval, sizeof(interval), "[%s, %s]%s",
@@ -363,7 +426,7 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 			fmt_speedup(gpuproj_kernel_mean_ns(k), pr->point_ns, c, sizeof(c));
 			fmt_error(pr->point_ns, ref ? ref->mean_ns : NAN, d, sizeof(d));
 			fprintf(out, "   %-20s %11s %25s %9s %-8s %11s %8s%s%s%s\n",
-				runs[r].target->name, format_ns(pr->point_ns, e, sizeof(e)), interval,
+				tg->name, format_ns(pr->point_ns, e, sizeof(e)), interval,
 				c, gpuproj_bound_name(pr->binding),
 				ref ? format_ns(ref->mean_ns, b, sizeof(b)) : "-", d,
 				pr->fallback ? "  [by " : "",
@@ -373,9 +436,82 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 					     : "");
 		}
 	}
-	free(order);
+	free(cov);
 	fflush(out);
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
+
+int
+gpuproj_report_table_stream(FILE *out, const struct gpuproj_profile *p,
+			    const struct gpuproj_target *src, size_t n_runs,
+			    gpuproj_report_run_fn get, void *userdata,
+			    const struct gpuproj_report_options *opt)
+{
+	struct tab_sel ts = { 0 };
+	struct tab_run *tr = NULL;
+	size_t r, taken = 0;
+	int st;
+
+	if (!n_runs)
+		return GPUPROJ_OK;
+	if (!p || !src || !get)
+		return GPUPROJ_E_INVAL;
+	if ((st = tab_sel_make(p, opt, &ts)))
+		return st;
+	tr = calloc(n_runs, sizeof(*tr));
+	if (!tr) {
+		st = GPUPROJ_E_NOMEM;
+		goto out;
+	}
+	for (r = 0; r < n_runs; r++) {
+		const struct gpuproj_run_projection *run = get(userdata, r, &st);
+
+		if (!run) {
+			if (!st)
+				st = GPUPROJ_E_NOMEM;
+			goto out;
+		}
+		if (!runs_match(p, run, 1)) {
+			st = GPUPROJ_E_INVAL;
+			goto out;
+		}
+		if ((st = tab_run_take(&tr[r], p, &ts, run)))
+			goto out;
+		taken++;
+	}
+	st = table_print(out, p, src, tr, n_runs, &ts, opt);
+out:
+	for (r = 0; r < taken; r++)
+		free(tr[r].sel);
+	free(tr);
+	free(ts.order);
+	return st;
+}
+
+/* The run provider of the array-taking writers: the caller's runs, as they are. */
+struct run_array {
+	const struct gpuproj_run_projection *runs;
+};
+
+static const struct gpuproj_run_projection *
+run_array_get(void *userdata, size_t i, int *ret_status)
+{
+	*ret_status = GPUPROJ_OK;
+	return &((const struct run_array *)userdata)->runs[i];
+}
+
+int
+gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
+		     const struct gpuproj_run_projection *runs, size_t n_runs,
+		     const struct gpuproj_report_options *opt)
+{
+	struct run_array ra = { runs };
+
+	if (!n_runs)
+		return GPUPROJ_OK;
+	if (!runs_match(p, runs, n_runs))
+		return GPUPROJ_E_INVAL;
+	return gpuproj_report_table_stream(out, p, src, n_runs, run_array_get, &ra, opt);
 }
 
 int
@@ -519,18 +655,37 @@ int
 gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
 		   const struct gpuproj_run_projection *runs, size_t n_runs)
 {
+	struct run_array ra = { runs };
+
+	if (!runs_match(p, runs, n_runs))
+		return GPUPROJ_E_INVAL;
+	return gpuproj_report_csv_stream(out, p, src, n_runs, run_array_get, &ra);
+}
+
+int
+gpuproj_report_csv_stream(FILE *out, const struct gpuproj_profile *p,
+			  const struct gpuproj_target *src, size_t n_runs,
+			  gpuproj_report_run_fn get, void *userdata)
+{
 	/* Where the source GPU's figures come from: its file, or its device (provisional). */
 	const char *basis = src && src->provisional ? src->provisional : "targets.yaml";
 	size_t r, i;
 	char buf[64];
 
-	if (!runs_match(p, runs, n_runs))
+	if (!p || (n_runs && !get))
 		return GPUPROJ_E_INVAL;
 	fputs("kernel,tag,grid,block,launches,source_ns,target,model,status,lo_ns,hi_ns,point_ns,"
 	      "speedup,binding,measured_ns,error_pct,why,interval_gpus,source_basis\n", out);
 	for (r = 0; r < n_runs; r++) {
-		const struct gpuproj_run_projection *run = &runs[r];
-		double meas = gpuproj_report_measured_total_ns(p, run->target->name);
+		int st = GPUPROJ_OK;
+		const struct gpuproj_run_projection *run = get(userdata, r, &st);
+		double meas;
+
+		if (!run)
+			return st ? st : GPUPROJ_E_NOMEM;
+		if (!runs_match(p, run, 1))
+			return GPUPROJ_E_INVAL;
+		meas = gpuproj_report_measured_total_ns(p, run->target->name);
 
 		for (i = 0; i < run->n; i++) {
 			const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
@@ -663,44 +818,178 @@ gpuproj_report_json(const char *path, const struct gpuproj_profile *p,
 	return gpuproj_report_json_ex(path, p, src, runs, n_runs, NULL, reterr);
 }
 
-int
-gpuproj_report_json_ex(const char *path, const struct gpuproj_profile *p,
-		       const struct gpuproj_target *src, const struct gpuproj_run_projection *runs,
-		       size_t n_runs, const struct gpuproj_report_options *opt,
-		       struct gpuproj_error *reterr)
+/* One run's JSON without its kernels (json_stream_placeholder(0) in their place). */
+static json_t *
+run_head_json(const struct gpuproj_profile *p, const struct gpuproj_run_projection *run)
 {
-	char *text;
-	int status = gpuproj_report_json_text(p, src, runs, n_runs, opt, &text, reterr);
+	double meas = gpuproj_report_measured_total_ns(p, run->target->name);
+	json_t *jr = json_object();
+	bool any = run->n_projected > 0;
+	int bad = !jr;
 
-	if (status) {
-		if (reterr && !reterr->file[0])
-			snprintf(reterr->file, sizeof(reterr->file), "%s", path ? path : "");
-		return status;
+	if (bad)
+		return NULL;
+	bad |= json_object_set_new(jr, "model", json_string(gpuproj_model_name(run->model)));
+	if (gpuproj_model_is_coarse(run->model))
+		bad |= json_object_set_new(jr, "coarse", json_true());
+	bad |= json_object_set_new(jr, "target", json_string(run->target->name));
+	bad |= json_object_set_new(jr, "source_ns", json_num(run->source_ns));
+	/* Nothing projected: null, never the carried source time. */
+	bad |= json_object_set_new(jr, "lo_ns", json_num(any ? run->lo_ns : NAN));
+	bad |= json_object_set_new(jr, "hi_ns", json_num(any ? run->hi_ns : NAN));
+	bad |= json_object_set_new(jr, "point_ns", json_num(any ? run->point_ns : NAN));
+	bad |= json_object_set_new(jr, "speedup", json_num(any && run->point_ns > 0 ?
+						run->source_ns / run->point_ns : NAN));
+	bad |= json_object_set_new(jr, "measured_ns", json_num(meas));
+	bad |= json_object_set_new(jr, "projected_kernels",
+				   json_integer((json_int_t)run->n_projected));
+	bad |= json_object_set_new(jr, "unprojected_kernels",
+				   json_integer((json_int_t)run->n_unprojected));
+	bad |= json_object_set_new(jr, "unprojected_source_ns", json_num(run->unprojected_source_ns));
+	bad |= json_object_set_new(jr, "interval_unseen_kernels",
+				   json_integer((json_int_t)run->n_interval_unseen));
+	bad |= json_object_set_new(jr, "fallback_kernels",
+				   json_integer((json_int_t)run->n_fallback));
+	bad |= json_object_set_new(jr, "coarse_kernels",
+			    json_integer((json_int_t)(gpuproj_model_is_coarse(run->model)
+						      ? run->n_projected
+						      : run->n_fallback_sol)));
+	bad |= json_object_set_new(jr, "kernels", json_stream_placeholder(0));
+	if (run->whole.valid)
+		bad |= json_object_set_new(jr, "whole_run", whole_run_json(&run->whole));
+	if (bad) {
+		json_decref(jr);
+		return NULL;
 	}
-	status = file_write_atomic(path, text, strlen(text), reterr);
-	free(text);
-	return status;
+	return jr;
 }
 
-int
-gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_target *src,
-			 const struct gpuproj_run_projection *runs, size_t n_runs,
-			 const struct gpuproj_report_options *opt, char **ret_text,
-			 struct gpuproj_error *reterr)
+/* Kernel i of a run, as JSON. */
+static json_t *
+projection_json(const struct gpuproj_profile *p, const struct gpuproj_run_projection *run,
+		size_t i, const struct gpuproj_target *src, const struct gpuproj_report_options *opt)
 {
 	static const char *const lv[GPUPROJ_HL_COUNT] = { "l1", "l2", "dram" };
-	struct gpuproj_error local = { 0 };
-	json_t *root, *projs;
-	size_t r, i;
-	int bad = 0;
+	const struct gpuproj_projection *pr = &run->kernels[i];
+	json_t *jk = json_object();
+	int bad = !jk;
 
-	if (!p || !runs_match(p, runs, n_runs))
-		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument: a "
-				 "projection does not cover the profile's kernels");
-	root = profile_to_json(p, reterr ? reterr : &local);
+	if (bad)
+		return NULL;
+	bad |= json_object_set_new(jk, "kernel", json_integer((json_int_t)i));
+	bad |= json_object_set_new(jk, "status",
+				   json_string(pr->status == GPUPROJ_OK ? "ok" :
+					       gpuproj_strerror(pr->status)));
+	if (pr->status == GPUPROJ_OK) {
+		json_t *lvl = json_object();
+		int l;
+
+		bad |= json_object_set_new(jk, "lo_ns", json_num(pr->lo_ns));
+		bad |= json_object_set_new(jk, "hi_ns", json_num(pr->hi_ns));
+		bad |= json_object_set_new(jk, "point_ns", json_num(pr->point_ns));
+		bad |= json_object_set_new(jk, "level_lo_ns", json_num(pr->level_lo_ns));
+		bad |= json_object_set_new(jk, "level_hi_ns", json_num(pr->level_hi_ns));
+		bad |= json_object_set_new(jk, "interval", json_string(pr->calibrated
+								? "calibrated" : "model"));
+		if (pr->calibrated)
+			bad |= json_object_set_new(jk, "interval_gpus", json_string(
+				gpuproj_interval_gpus_name(pr->interval_gpus)));
+		bad |= json_object_set_new(jk, "binding",
+					   json_string(gpuproj_bound_name(pr->binding)));
+		for (l = 0; l < GPUPROJ_HL_COUNT; l++)
+			bad |= json_object_set_new(lvl, lv[l], json_num(pr->level_ns[l]));
+		bad |= json_object_set_new(jk, "level_ns", lvl);
+		bad |= json_object_set_new(jk, "flop_ratio", json_num(pr->flop_ratio));
+		if (pr->note[0])
+			bad |= json_object_set_new(jk, "note", json_string_lossy(pr->note));
+		if (pr->fallback) {
+			/* Projected in place of the run's model, which could not. */
+			bad |= json_object_set_new(jk, "model", json_string(
+				gpuproj_model_name(pr->fallback)));
+			bad |= json_object_set_new(jk, "coarse", json_boolean(
+				gpuproj_model_is_coarse(pr->fallback)));
+			bad |= json_object_set_new(jk, "why_fallback", json_string_lossy(pr->why));
+		}
+		if (opt && opt->details)
+			bad |= json_details(jk, run, pr->fallback ? pr->fallback : run->model,
+					    gpuproj_profile_at(p, i), src);
+	} else {
+		bad |= json_object_set_new(jk, "why", json_string_lossy(pr->why));
+	}
+	if (bad) {
+		json_decref(jk);
+		return NULL;
+	}
+	return jk;
+}
+
+/* What the streamed report JSON's writers share. */
+struct json_report {
+	const struct gpuproj_profile *p;
+	const struct gpuproj_target *src;
+	const struct gpuproj_report_options *opt;
+	gpuproj_report_run_fn get;
+	void *userdata;
+	const struct gpuproj_run_projection *run; /* the run being written */
+	bool mismatch;
+};
+
+static int
+projection_write(FILE *f, void *userdata, size_t i, size_t indent)
+{
+	struct json_report *jr = userdata;
+	json_t *v = projection_json(jr->p, jr->run, i, jr->src, jr->opt);
+	int r;
+
+	if (!v)
+		return GPUPROJ_E_NOMEM;
+	r = json_stream_value(f, v, indent);
+	json_decref(v);
+	return r;
+}
+
+static int
+run_write(FILE *f, void *userdata, size_t i, size_t indent)
+{
+	struct json_report *jr = userdata;
+	struct json_stream_array ks;
+	json_t *head;
+	int st = GPUPROJ_OK;
+
+	jr->run = jr->get(jr->userdata, i, &st);
+	if (!jr->run)
+		return st ? st : GPUPROJ_E_NOMEM;
+	if (!runs_match(jr->p, jr->run, 1)) {
+		jr->mismatch = true;
+		return GPUPROJ_E_INVAL;
+	}
+	head = run_head_json(jr->p, jr->run);
+	if (!head)
+		return GPUPROJ_E_NOMEM;
+	ks = (struct json_stream_array){ jr->run->n, projection_write, jr };
+	st = json_stream(f, head, indent, &ks, 1);
+	json_decref(head);
+	return st;
+}
+
+/*
+ * The profile and its projections as JSON into `f`, one kernel and one
+ * run at a time (what json_text() of the whole tree would write).
+ */
+static int
+json_report_write(FILE *f, const struct gpuproj_profile *p, const struct gpuproj_target *src,
+		  size_t n_runs, gpuproj_report_run_fn get, void *userdata,
+		  const struct gpuproj_report_options *opt, struct gpuproj_error *reterr)
+{
+	struct gpuproj_error local = { 0 };
+	struct json_report jr = { p, src, opt, get, userdata, NULL, false };
+	struct json_stream_array arrays[2];
+	json_t *root;
+	int r, bad = 0;
+
+	root = profile_to_json_head(p, reterr ? reterr : &local);
 	if (!root)
 		return reterr ? reterr->status : local.status;
-	projs = json_array();
 	bad |= json_object_set_new(root, "source_target",
 				   src ? json_string(src->name) : json_null());
 	/* Tensor work: the run's FLOP by where it runs (absent without tensor work). */
@@ -724,98 +1013,101 @@ gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_t
 	/* A provisional source (gpuproj_targets_derive()): say so, and from which sibling. */
 	if (src && src->provisional) {
 		bad |= json_object_set_new(root, "source_basis", json_string(src->provisional));
-		bad |= json_object_set_new(root, "source_derived_from", json_string(src->derived_from));
+		bad |= json_object_set_new(root, "source_derived_from",
+					   json_string(src->derived_from));
 	}
-	for (r = 0; r < n_runs; r++) {
-		const struct gpuproj_run_projection *run = &runs[r];
-		double meas = gpuproj_report_measured_total_ns(p, run->target->name);
-		json_t *jr = json_object(), *ks = json_array();
-
-		bool any = run->n_projected > 0;
-
-		bad |= json_object_set_new(jr, "model", json_string(gpuproj_model_name(run->model)));
-		if (gpuproj_model_is_coarse(run->model))
-			bad |= json_object_set_new(jr, "coarse", json_true());
-		bad |= json_object_set_new(jr, "target", json_string(run->target->name));
-		bad |= json_object_set_new(jr, "source_ns", json_num(run->source_ns));
-		/* Nothing projected: null, never the carried source time. */
-		bad |= json_object_set_new(jr, "lo_ns", json_num(any ? run->lo_ns : NAN));
-		bad |= json_object_set_new(jr, "hi_ns", json_num(any ? run->hi_ns : NAN));
-		bad |= json_object_set_new(jr, "point_ns", json_num(any ? run->point_ns : NAN));
-		bad |= json_object_set_new(jr, "speedup", json_num(any && run->point_ns > 0 ?
-							run->source_ns / run->point_ns : NAN));
-		bad |= json_object_set_new(jr, "measured_ns", json_num(meas));
-		bad |= json_object_set_new(jr, "projected_kernels",
-					   json_integer((json_int_t)run->n_projected));
-		bad |= json_object_set_new(jr, "unprojected_kernels",
-					   json_integer((json_int_t)run->n_unprojected));
-		bad |= json_object_set_new(jr, "unprojected_source_ns", json_num(run->unprojected_source_ns));
-		bad |= json_object_set_new(jr, "interval_unseen_kernels",
-					   json_integer((json_int_t)run->n_interval_unseen));
-		bad |= json_object_set_new(jr, "fallback_kernels",
-					   json_integer((json_int_t)run->n_fallback));
-		bad |= json_object_set_new(jr, "coarse_kernels",
-				    json_integer((json_int_t)(gpuproj_model_is_coarse(run->model)
-							      ? run->n_projected
-							      : run->n_fallback_sol)));
-		for (i = 0; i < run->n; i++) {
-			const struct gpuproj_projection *pr = &run->kernels[i];
-			json_t *jk = json_object();
-
-			bad |= json_object_set_new(jk, "kernel", json_integer((json_int_t)i));
-			bad |= json_object_set_new(jk, "status",
-						   json_string(pr->status == GPUPROJ_OK ? "ok" :
-							       gpuproj_strerror(pr->status)));
-			if (pr->status == GPUPROJ_OK) {
-				json_t *lvl = json_object();
-				int l;
-
-				bad |= json_object_set_new(jk, "lo_ns", json_num(pr->lo_ns));
-				bad |= json_object_set_new(jk, "hi_ns", json_num(pr->hi_ns));
-				bad |= json_object_set_new(jk, "point_ns", json_num(pr->point_ns));
-				bad |= json_object_set_new(jk, "level_lo_ns", json_num(pr->level_lo_ns));
-				bad |= json_object_set_new(jk, "level_hi_ns", json_num(pr->level_hi_ns));
-				bad |= json_object_set_new(jk, "interval", json_string(pr->calibrated
-										? "calibrated"
-										: "model"));
-				if (pr->calibrated)
-					bad |= json_object_set_new(jk, "interval_gpus", json_string(
-						gpuproj_interval_gpus_name(pr->interval_gpus)));
-				bad |= json_object_set_new(jk, "binding",
-						    json_string(gpuproj_bound_name(pr->binding)));
-				for (l = 0; l < GPUPROJ_HL_COUNT; l++)
-					bad |= json_object_set_new(lvl, lv[l],
-								   json_num(pr->level_ns[l]));
-				bad |= json_object_set_new(jk, "level_ns", lvl);
-				bad |= json_object_set_new(jk, "flop_ratio",
-							   json_num(pr->flop_ratio));
-				if (pr->note[0])
-					bad |= json_object_set_new(jk, "note", json_string_lossy(pr->note));
-				if (pr->fallback) {
-					/* Projected in place of the run's model, which could not. */
-					bad |= json_object_set_new(jk, "model", json_string(
-						gpuproj_model_name(pr->fallback)));
-					bad |= json_object_set_new(jk, "coarse", json_boolean(
-						gpuproj_model_is_coarse(pr->fallback)));
-					bad |= json_object_set_new(jk, "why_fallback", json_string_lossy(pr->why));
-				}
-				if (opt && opt->details)
-					bad |= json_details(jk, run, pr->fallback ? pr->fallback : run->model,
-						     gpuproj_profile_at(p, i), src);
-			} else {
-				bad |= json_object_set_new(jk, "why", json_string_lossy(pr->why));
-			}
-			bad |= json_array_append_new(ks, jk);
-		}
-		bad |= json_object_set_new(jr, "kernels", ks);
-		if (run->whole.valid)
-			bad |= json_object_set_new(jr, "whole_run", whole_run_json(&run->whole));
-		bad |= json_array_append_new(projs, jr);
-	}
-	bad |= json_object_set_new(root, "projections", projs);
-	*ret_text = bad ? NULL : json_text(root);
-	json_decref(root);
-	if (!*ret_text)
+	bad |= json_object_set_new(root, "projections", json_stream_placeholder(1));
+	if (bad) {
+		json_decref(root);
 		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory encoding JSON");
+	}
+	arrays[0] = (struct json_stream_array){ gpuproj_profile_count(p), profile_kernel_write,
+						(void *)p };
+	arrays[1] = (struct json_stream_array){ n_runs, run_write, &jr };
+	r = json_stream(f, root, 0, arrays, 2);
+	json_decref(root);
+	if (!r && fputc('\n', f) == EOF)
+		r = GPUPROJ_E_IO;
+	if (r == GPUPROJ_E_INVAL && jr.mismatch)
+		return error_set(reterr, r, NULL, 0, 0, "invalid argument: a projection does not "
+				 "cover the profile's kernels");
+	if (r == GPUPROJ_E_NOMEM)
+		return error_set(reterr, r, NULL, 0, 0, "out of memory encoding JSON");
+	if (r == GPUPROJ_E_IO)
+		return error_set(reterr, r, NULL, 0, 0, "write error: %s", strerror(errno));
+	if (r)
+		return error_set(reterr, r, NULL, 0, 0, "%s", gpuproj_strerror(r));
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_report_json_stream(const char *path, const struct gpuproj_profile *p,
+			   const struct gpuproj_target *src, size_t n_runs,
+			   gpuproj_report_run_fn get, void *userdata,
+			   const struct gpuproj_report_options *opt, struct gpuproj_error *reterr)
+{
+	struct file_tmp t;
+	FILE *f;
+	int r;
+
+	if (!p || !path || (n_runs && !get))
+		return error_set(reterr, GPUPROJ_E_INVAL, path, 0, 0, "invalid argument");
+	if ((r = file_tmp_open(&t, path, 0, reterr)))
+		return r;
+	f = file_tmp_stream(&t);
+	if (!f) {
+		file_tmp_abort(&t);
+		return error_set(reterr, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
+	}
+	r = json_report_write(f, p, src, n_runs, get, userdata, opt, reterr);
+	if (r) {
+		file_tmp_abort(&t);
+		if (reterr && !reterr->file[0])
+			snprintf(reterr->file, sizeof(reterr->file), "%s", path);
+		return r;
+	}
+	return file_tmp_commit(&t, NULL, reterr);
+}
+
+int
+gpuproj_report_json_ex(const char *path, const struct gpuproj_profile *p,
+		       const struct gpuproj_target *src, const struct gpuproj_run_projection *runs,
+		       size_t n_runs, const struct gpuproj_report_options *opt,
+		       struct gpuproj_error *reterr)
+{
+	struct run_array ra = { runs };
+
+	if (!p || !runs_match(p, runs, n_runs))
+		return error_set(reterr, GPUPROJ_E_INVAL, path, 0, 0, "invalid argument: a "
+				 "projection does not cover the profile's kernels");
+	return gpuproj_report_json_stream(path, p, src, n_runs, run_array_get, &ra, opt, reterr);
+}
+
+int
+gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_target *src,
+			 const struct gpuproj_run_projection *runs, size_t n_runs,
+			 const struct gpuproj_report_options *opt, char **ret_text,
+			 struct gpuproj_error *reterr)
+{
+	struct run_array ra = { runs };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int r;
+
+	if (!p || !runs_match(p, runs, n_runs))
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument: a "
+				 "projection does not cover the profile's kernels");
+	f = open_memstream(&text, &len);
+	if (!f)
+		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory encoding JSON");
+	r = json_report_write(f, p, src, n_runs, run_array_get, &ra, opt, reterr);
+	if (fclose(f) != 0 && !r)
+		r = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory encoding JSON");
+	if (r) {
+		free(text);
+		return r;
+	}
+	*ret_text = text;
 	return GPUPROJ_OK;
 }

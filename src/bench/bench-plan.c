@@ -191,7 +191,7 @@ bench_latency_footprints(const struct bench_device *d, enum bench_mode mode,
 }
 
 /*
- * Latency: one thread chasing pointers (scripts/bench/latency.cu) over
+ * Latency: one thread chasing pointers (src/bench/kernels/latency.cu) over
  * footprints that sit in L1, in L2 and far beyond the L2. First trip counts
  * from nominal latencies (40, 250, 700 ns per load).
  */

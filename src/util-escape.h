@@ -20,7 +20,13 @@
 
 #include "util.h"
 
-/* ---- escapers: append `s` (NULL appends nothing) to `sb` ---- */
+/*
+ * ---- escapers: append `s` (NULL appends nothing) to `sb` ----
+ *
+ * All of them show a bidirectional control (U+061C, U+200E, U+200F,
+ * U+202A to U+202E, U+2066 to U+2069) as the visible text "\u202e": a
+ * name with one would show people something other than what it is.
+ */
 
 /*
  * HTML text, safe in element content and in quoted attribute values:
@@ -32,8 +38,9 @@ void html_escape(struct strbuf *sb, const char *s);
  * XML 1.0 text, safe in element content and in quoted attribute values
  * (JUnit): & < > " ' become &amp; &lt; &gt; &quot; &apos;; tab, line
  * feed and carriage return become character references (so attribute
- * normalisation keeps them); other characters below 0x20, which XML 1.0
- * forbids, become '?'.
+ * normalisation keeps them); what XML 1.0 forbids (the other characters
+ * below 0x20, and the non-characters U+FFFE and U+FFFF) becomes U+FFFD, so
+ * every parser accepts the file.
  */
 void xml_escape(struct strbuf *sb, const char *s);
 
@@ -96,6 +103,28 @@ int json_set_named(json_t *map, const char *name, json_t *value, const char *hex
 char *json_text(json_t *root);
 /* json_text() of `root` written atomically to `path` ("-" = standard output). */
 int json_save_atomic(json_t *root, const char *path, struct gpuproj_error *reterr);
+/*
+ * Streaming JSON (memory stays that of one element, not of the
+ * whole tree). `root` holds json_stream_placeholder(k) where array k goes
+ * (k = 0, 1, … in the order they appear in the text). json_stream() writes
+ * what json_text() would write for `root` with the arrays in place, byte
+ * for byte but the final newline, every line after the first indented by
+ * `indent` more spaces (for a value nested in another stream): element i
+ * of array k is written by arrays[k].write_elem(f, userdata, i, indent),
+ * positioned at its first character, with `indent` the spaces its other
+ * lines need (json_stream_value() of one value does that).
+ * Each returns GPUPROJ_OK, GPUPROJ_E_NOMEM, GPUPROJ_E_IO (the stream's
+ * error) or GPUPROJ_E_INVAL (a placeholder missing).
+ */
+struct json_stream_array {
+	size_t n;
+	int (*write_elem)(FILE *f, void *userdata, size_t i, size_t indent);
+	void *userdata;
+};
+json_t *json_stream_placeholder(unsigned k);
+int json_stream(FILE *f, json_t *root, size_t indent, const struct json_stream_array *arrays,
+		size_t n_arrays);
+int json_stream_value(FILE *f, json_t *v, size_t indent);
 
 /*
  * The footnote of an interval marked "*": fitted without the source or the

@@ -25,7 +25,7 @@
 #include <gpuproj/interval.h>
 
 #include "model-private.h"
-#include "report-common.h"
+#include "util-escape.h"
 #include "util.h"
 
 #define N_BOUND (GPUPROJ_BOUND_LATENCY + 1)

@@ -822,7 +822,7 @@ source_latency(struct strbuf *sb, struct emit *e)
 		snprintf(path, sizeof(path), "latency_ns.%s", gpuproj_level_name(l));
 		source(sb, path,
 		       "measured: single-thread pointer chase (bench_latency_chase, "
-		       "scripts/bench/latency.cu: %d dependent 64-bit loads per trip, one pointer "
+		       "src/bench/kernels/latency.cu: %d dependent 64-bit loads per trip, one pointer "
 		       "per %d-byte line in a scattered cyclic order) over footprints %s: %.1f ns%s, "
 		       "the median over %zu footprint%s (%s) [BENCH]",
 		       BENCH_CHASE_STEPS, BENCH_CHASE_SPACING_B, where[lv], e->lat[l], cyc,

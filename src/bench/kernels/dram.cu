@@ -6,7 +6,7 @@
  * (c = a), scale (b = s * c), triad (a = b + s * c). Bytes per launch:
  * 1, 1, 2, 2 and 3 arrays (a store writes whole 32 B sectors, so no read
  * for ownership is counted). The arrays are at least 4x the L2 (the plan
- * in src/bench-plan.c sizes them).
+ * in src/bench/bench-plan.c sizes them).
  *
  * Each thread handles four elements per loop trip (independent loads in
  * flight); the remainder runs in a second loop.

@@ -17,7 +17,7 @@
 
 #include <gpuproj/validate.h>
 
-#include "report-common.h"
+#include "util-escape.h"
 #include "util.h"
 
 /* What --default-sections did to the inputs, for the table and the CSV. */

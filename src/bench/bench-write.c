@@ -19,7 +19,7 @@
 #include <gpuproj/target.h>
 
 #include "bench.h"
-#include "report-common.h"
+#include "util-escape.h"
 #include "util.h"
 
 static char

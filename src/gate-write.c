@@ -3,7 +3,7 @@
  * The CI gate's result as JUnit XML, Markdown and plain text
  * (include/gpuproj/gate.h: gpuproj_gate_junit(), gpuproj_gate_markdown(),
  * gpuproj_gate_print(), gpuproj_gate_write()); the comparison itself is
- * gate.c. Escaping is report-common.c's.
+ * gate.c. Escaping is util-escape.c's.
  *
  * Thread safety: reentrant; the result is only read.
  */
@@ -16,7 +16,7 @@
 
 #include <gpuproj/gate.h>
 
-#include "report-common.h"
+#include "util-escape.h"
 #include "util.h"
 
 char *
@@ -382,6 +382,70 @@ md_cell_table(struct strbuf *sb, const struct gpuproj_gate_result *r,
 	strbuf_append(sb, "\n");
 }
 
+/*
+ * Keep the Markdown under GPUPROJ_GATE_MD_MAX: a GitHub Actions job summary
+ * holds 1 MiB ($GITHUB_STEP_SUMMARY; a larger one is refused and the step
+ * shows an error), a GitLab merge-request note 1,000,000 characters. Table
+ * rows past the budget are left out (headings, paragraphs, table headers and
+ * <details> stay, so the counts in the headings still tell what there is),
+ * and a note says how many and where every kernel is. The note goes before
+ * the first table, where a reader sees it.
+ */
+static bool
+md_cap(struct strbuf *sb, size_t max)
+{
+	const size_t reserve = 2048;
+	struct strbuf out;
+	const char *p = sb->buf, *first;
+	size_t dropped = 0;
+	char note[512];
+
+	if (!sb->buf || sb->len <= max)
+		return true;
+	strbuf_init(&out);
+	first = strstr(p, "\n### ");
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl + 1 - p) : strlen(p);
+		const char *next = p + len;
+		/* A table row: not a header (followed by its |:-- separator) nor the separator. */
+		bool row = p[0] == '|' && p[1] != ':' && p[1] != '-' &&
+			   !(next[0] == '|' && (next[1] == ':' || next[1] == '-'));
+
+		if (p == first + 1) {
+			/* The note's place: filled in below, once the count is known. */
+			strbuf_append(&out, "\x01");
+		}
+		if (row && out.len + len > max - reserve)
+			dropped++;
+		else
+			strbuf_appendn(&out, p, len);
+		p = next;
+	}
+	snprintf(note, sizeof(note), "> **Cut:** %zu table row%s left out to keep this summary "
+		 "under %zu KiB (a GitHub Actions job summary holds 1 MiB, a GitLab "
+		 "merge-request note 1,000,000 characters); the JUnit report and the command's "
+		 "output list every kernel.\n\n", dropped, dropped == 1 ? " was" : "s were",
+		 max / 1024);
+	strbuf_free(sb);
+	strbuf_init(sb);
+	if (out.oom) {
+		strbuf_free(&out);
+		sb->oom = true;
+		return false;
+	}
+	for (p = out.buf; *p; p++) {
+		if (*p == '\x01')
+			strbuf_append(sb, note);
+		else
+			strbuf_appendn(sb, p, 1);
+	}
+	if (!first)
+		strbuf_append(sb, note);
+	strbuf_free(&out);
+	return !sb->oom;
+}
+
 int
 gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 {
@@ -559,6 +623,7 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 		md_cell_table(&sb, r, GPUPROJ_GATE_SMALL, false);
 		strbuf_append(&sb, "</details>\n\n");
 	}
+	md_cap(&sb, GPUPROJ_GATE_MD_MAX);
 	return finish(&sb, ret) ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
 }
 
@@ -567,16 +632,23 @@ gpuproj_gate_print(FILE *out, const struct gpuproj_gate_result *r)
 {
 	const struct gpuproj_gate_options *o;
 	size_t i, col, n;
-	char a[32], b[32], c[32], d[32], e[32], f[32], mt[80], label[1024];
+	char a[32], b[32], c[32], d[32], e[32], f[32], mt[80], label[1024], shown[1024];
+	char bl[512], cl[512];
 	int pass;
 
 	if (!out || !r || !r->columns)
 		return GPUPROJ_E_INVAL;
 	o = &r->options;
 	verdict(r, mt, sizeof(mt));
+	/*
+	 * Text for a terminal or a CI log: names and file names are escaped
+	 * (util.h term_text()); a kernel named "\rgpuproj gate: PASS" cannot
+	 * overwrite the verdict line.
+	 */
 	fprintf(out, "gpuproj gate: %s (baseline %s, current %s, model %s)\n", mt,
-		o->baseline_label ? o->baseline_label : "baseline",
-		o->current_label ? o->current_label : "current", gpuproj_model_name(o->model));
+		term_text_buf(o->baseline_label ? o->baseline_label : "baseline", bl, sizeof(bl)),
+		term_text_buf(o->current_label ? o->current_label : "current", cl, sizeof(cl)),
+		gpuproj_model_name(o->model));
 	fprintf(out, "thresholds: whole run +%s, kernel +%s, beyond a noise band of %g standard "
 		"errors; kernels under %s cannot fail\n\n", thr(o->max_regression, a, sizeof(a)),
 		thr(o->kernel_max_regression, b, sizeof(b)), o->noise_k,
@@ -616,12 +688,13 @@ gpuproj_gate_print(FILE *out, const struct gpuproj_gate_result *r)
 				gpuproj_gate_kernel_label(r->kernels[i].base ? r->kernels[i].base
 									     : r->kernels[i].cur,
 							  label, sizeof(label));
+				term_text_buf(label, shown, sizeof(shown));
 				if (which[pass] == GPUPROJ_GATE_UNPROJECTED)
-					fprintf(out, "  %s on %s: %s\n", label, r->columns[col].label,
+					fprintf(out, "  %s on %s: %s\n", shown, r->columns[col].label,
 						cell->why ? cell->why : "");
 				else
 					fprintf(out, "  %s on %s: %s -> %s per launch, %s (noise band "
-						"%s, kernel time %s)%s\n", label, r->columns[col].label,
+						"%s, kernel time %s)%s\n", shown, r->columns[col].label,
 						fmt_t(cell->base_ns, a, sizeof(a)),
 						fmt_t(cell->cur_ns, b, sizeof(b)),
 						pct(cell->change, c, sizeof(c)),
@@ -649,7 +722,8 @@ gpuproj_gate_print(FILE *out, const struct gpuproj_gate_result *r)
 			if ((pass ? r->kernels[i].cur : r->kernels[i].base) || !k)
 				continue;
 			fprintf(out, "  %s: %llu launches, %s per launch, %s in total (measured)\n",
-				gpuproj_gate_kernel_label(k, label, sizeof(label)),
+				term_text_buf(gpuproj_gate_kernel_label(k, label, sizeof(label)), shown,
+					      sizeof(shown)),
 				(unsigned long long)k->launches,
 				fmt_t(gpuproj_kernel_mean_ns(k), a, sizeof(a)),
 				fmt_t(gpuproj_kernel_total_ns(k), f, sizeof(f)));

@@ -16,7 +16,7 @@
 
 #include <gpuproj/sass.h>
 
-#include "report-common.h"
+#include "util-escape.h"
 #include "util.h"
 
 /* Column sums of a counts record. */
@@ -104,8 +104,11 @@ gpuproj_sass_write_table(FILE *f, const struct gpuproj_sass *s, const char *sour
 		const char *note;
 		int st = gpuproj_sass_arch_status(s, a, &note);
 
+		char *shown = term_strdup(note);
+
 		fprintf(f, "# %s: %s%s\n", gpuproj_sass_arch_at(s, a), st ? "not analysed: " : "",
-			note);
+			shown ? shown : "");
+		free(shown);
 	}
 	fprintf(f, "# counts: static instructions, each basic block once; FLOP: FMA-type 2, "
 		"ADD/MUL-type 1 per instruction;\n"
@@ -122,9 +125,13 @@ gpuproj_sass_write_table(FILE *f, const struct gpuproj_sass *s, const char *sour
 		if (filter && !strstr(k->name, filter))
 			continue;
 		if (!prev || strcmp(prev, k->name) != 0) {
+			/* A name read from a cubin: escaped for the terminal (util.h term_text()). */
+			char *name = term_strdup(k->name);
+
 			special_list(k, specials, sizeof(specials));
-			fprintf(f, "\n%s%s%s\n", k->name, specials[0] ? "  special: " : "  no special "
-				"functions", specials);
+			fprintf(f, "\n%s%s%s\n", name ? name : "", specials[0] ? "  special: "
+				: "  no special functions", specials);
+			free(name);
 			fprintf(f, "  %-7s %-9s %6s", "arch", "code", "blocks");
 			for (c = 0; c < sizeof(col_names) / sizeof(col_names[0]); c++)
 				fprintf(f, " %5s", col_names[c]);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Compiled by scripts/bench/meson.build at configure time: can this nvcc
+ * Compiled by src/bench/kernels/meson.build at configure time: can this nvcc
  * build device and host code with this host compiler? (If not, the build
  * skips gpuproj-bench-kernels instead of failing.)
  */

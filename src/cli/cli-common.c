@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every command shares (cli.h): messages (escaped for the terminal),
+ * loading targets, parsing the options several commands take, writing an
+ * output file atomically. Thread safety: single-threaded, as the command.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <gpuproj/interval.h>
+
+#include "cli.h"
+#include "util.h"
+
+/*
+ * One message line on stderr after `prefix`, escaped for a terminal or a CI
+ * log (util.h term_text()): messages quote file names, options and what
+ * inputs say, any of which may hold ESC, BEL or a carriage return.
+ */
+static void __attribute__((format(printf, 2, 0)))
+message_v(const char *prefix, const char *fmt, va_list ap)
+{
+	char *text = NULL, *shown;
+
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	shown = term_strdup(text ? text : "out of memory");
+	fprintf(stderr, "%s%s\n", prefix, shown ? shown : "out of memory");
+	free(shown);
+	free(text);
+}
+
+const char *
+cli_shown(const char *s)
+{
+	static char *ring[16];
+	static unsigned next;
+	char **slot = &ring[next++ % 16];
+
+	free(*slot);
+	*slot = term_strdup(s ? s : "");
+	return *slot ? *slot : "";
+}
+
+int
+cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	char prefix[96];
+	va_list ap;
+
+	snprintf(prefix, sizeof(prefix), "gpuproj: %s%s", cmd ? cmd : "", cmd ? ": " : "");
+	va_start(ap, fmt);
+	message_v(prefix, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try 'gpuproj %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	return EXIT_USAGE;
+}
+
+int
+cli_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	message_v("gpuproj: ", fmt, ap);
+	va_end(ap);
+	return EXIT_FAIL;
+}
+
+void
+cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	message_v("gpuproj: warning: ", fmt, ap);
+	va_end(ap);
+}
+
+int
+cli_fail_error(const struct gpuproj_error *err)
+{
+	char buf[GPUPROJ_ERROR_MSG_SIZE + GPUPROJ_ERROR_FILE_SIZE + 64];
+
+	return cli_fail("%s", gpuproj_error_format(err, buf, sizeof(buf)));
+}
+
+int
+cli_load_targets(const char *path, struct gpuproj_targets **ret, const char **ret_origin)
+{
+	struct gpuproj_error err = { 0 };
+
+	if (gpuproj_targets_load_default(path, ret, ret_origin, &err))
+		return cli_fail_error(&err);
+	return EXIT_OK;
+}
+
+const struct gpuproj_target *
+cli_target(const struct gpuproj_targets *targets, const char *cmd, const char *name)
+{
+	static const struct gpuproj_lookup_words words = { .what = "target GPU" };
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_target *t;
+
+	if (gpuproj_targets_lookup(targets, name, &words, &t, &err)) {
+		cli_fail("%s%s%s", cmd ? cmd : "", cmd ? ": " : "", err.message);
+		return NULL;
+	}
+	return t;
+}
+
+int
+cli_option_error(const char *cmd, int c, char *const *argv)
+{
+	const char *word = optind > 0 ? argv[optind - 1] : "";
+	char letter[3] = { '-', (char)optopt, '\0' };
+
+	/* A long option is named as written; a short one by its letter. */
+	if (strncmp(word, "--", 2) != 0 && optopt > 0 && optopt < 128)
+		word = letter;
+	if (c == ':')
+		return cli_usage_error(cmd, "option '%s' needs a value", word);
+	return cli_usage_error(cmd, "unknown option '%s'", word);
+}
+
+void
+cli_print_models(void)
+{
+	size_t i;
+
+	for (i = 0; i < gpuproj_model_count(); i++)
+		printf("%-10s %s\n", gpuproj_model_name(gpuproj_model_at(i)),
+		       gpuproj_model_summary(gpuproj_model_at(i)));
+	printf("%-10s %s (by name only, not in 'all')\n", "naive",
+	       gpuproj_model_summary(gpuproj_model_find("naive")));
+}
+
+bool
+cli_parse_l2_capacity(const char *cmd, const char *value, enum gpuproj_l2_capacity *ret)
+{
+	if (strcmp(value, "on") == 0) {
+		*ret = GPUPROJ_L2_CAPACITY_ON;
+	} else if (strcmp(value, "off") == 0) {
+		*ret = GPUPROJ_L2_CAPACITY_OFF;
+	} else {
+		cli_usage_error(cmd, "--l2-capacity must be on or off, not '%s'", value);
+		return false;
+	}
+	return true;
+}
+
+bool
+cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret)
+{
+	if (gpuproj_waves_from_name(value, ret)) {
+		cli_usage_error(cmd, "--waves must be sm, resident or off, not '%s'", value);
+		return false;
+	}
+	return true;
+}
+
+bool
+cli_parse_occupancy_term(const char *cmd, const char *value, enum gpuproj_occupancy_term *ret)
+{
+	if (gpuproj_occupancy_term_from_name(value, ret)) {
+		cli_usage_error(cmd, "--occupancy must be little, little-source or linear, not '%s'", value);
+		return false;
+	}
+	return true;
+}
+
+bool
+cli_parse_clock(const char *cmd, const char *value, enum gpuproj_clock *ret)
+{
+	if (gpuproj_clock_from_name(value, ret)) {
+		cli_usage_error(cmd, "--clock must be sustained or burst, not '%s'", value);
+		return false;
+	}
+	return true;
+}
+
+int
+cli_apply_intervals(const char *value, struct gpuproj_model_options *mopt,
+		    struct gpuproj_intervals **iv)
+{
+	struct gpuproj_error err = { 0 };
+
+	if (strcmp(value, "levels") == 0) {
+		mopt->level_interval = true;
+	} else if (strcmp(value, "builtin") != 0) {
+		gpuproj_intervals_free(*iv);
+		*iv = NULL;
+		if (gpuproj_intervals_load(value, iv, &err))
+			return cli_fail_error(&err);
+		mopt->intervals = *iv;
+	}
+	return EXIT_OK;
+}
+
+int
+cli_write_output(const char *path, int (*render)(FILE *f, void *userdata), void *userdata)
+{
+	struct gpuproj_error err = { 0 };
+	struct file_tmp t;
+	FILE *f;
+	int r, e;
+	bool bad;
+
+	if (!path || strcmp(path, "-") == 0) {
+		r = render(stdout, userdata);
+		if (fflush(stdout) != 0 || r)
+			return cli_fail("<stdout>: write error: %s", strerror(errno));
+		return EXIT_OK;
+	}
+	/*
+	 * Rendered straight into the hidden temporary file, then renamed: a large
+	 * CSV is never held in memory, and a failure still leaves no
+	 * half-written output.
+	 */
+	if (file_tmp_open(&t, path, 0, &err))
+		return cli_fail_error(&err);
+	f = file_tmp_stream(&t);
+	if (!f) {
+		file_tmp_abort(&t);
+		return cli_fail("out of memory");
+	}
+	r = render(f, userdata);
+	e = errno;
+	bad = ferror(f) != 0;
+	if (r || bad) {
+		file_tmp_abort(&t);
+		if (r == GPUPROJ_E_IO || (!r && bad))
+			return cli_fail("%s: write error: %s", path, strerror(e));
+		return cli_fail("%s: %s", path, gpuproj_strerror(r));
+	}
+	return file_tmp_commit(&t, NULL, &err) ? cli_fail_error(&err) : EXIT_OK;
+}
+
+bool
+cli_parse_format(const char *cmd, const char *value, const char *const *names, size_t n,
+		 int *ret)
+{
+	char list[256] = "";
+	size_t i, len;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(value, names[i]) == 0) {
+			*ret = (int)i;
+			return true;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		len = strlen(list);
+		snprintf(list + len, sizeof(list) - len, "%s%s",
+			 i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+	}
+	cli_usage_error(cmd, "--format must be %s, not '%s'", list, value);
+	return false;
+}
+
+bool
+cli_parse_size(const char *cmd, const char *opt, const char *value, size_t *ret)
+{
+	char *end;
+	unsigned long long v;
+
+	/* Digits only: strtoull would accept blanks and a sign, and wrap "-5". */
+	if (!value || !isdigit((unsigned char)value[0])) {
+		cli_usage_error(cmd, "%s needs a positive integer, got '%s'", opt,
+				value ? value : "");
+		return false;
+	}
+	errno = 0;
+	v = strtoull(value, &end, 10);
+	if (*end || v == 0 || errno == ERANGE || v > SIZE_MAX) {
+		cli_usage_error(cmd, "%s needs a positive integer, got '%s'", opt, value);
+		return false;
+	}
+	*ret = (size_t)v;
+	return true;
+}
+
+bool
+cli_stderr_is_tty(void)
+{
+	return isatty(STDERR_FILENO) == 1;
+}

@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A loaded set of targets (include/gpuproj/target.h): lookup by name and
+ * by device name, close names, references, rates, sources and the names
+ * of the enumerations; the one "not in targets.yaml" message; the source
+ * GPU of a profile. Thread safety: reentrant; a loaded set is immutable.
+ */
+#include "config.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <yaml.h>
+
+#include <gpuproj/profile.h>
+#include <gpuproj/target.h>
+
+#include "target-private.h"
+#include "util.h"
+
+size_t
+gpuproj_targets_count(const struct gpuproj_targets *s)
+{
+	return s ? s->n : 0;
+}
+
+const struct gpuproj_target *
+gpuproj_targets_get(const struct gpuproj_targets *s, size_t i)
+{
+	return s && i < s->n ? &s->gpus[i] : NULL;
+}
+
+const struct gpuproj_target *
+gpuproj_targets_find(const struct gpuproj_targets *s, const char *name)
+{
+	size_t i;
+
+	if (!s || !name)
+		return NULL;
+	for (i = 0; i < s->n; i++) {
+		if (str_eq_nocase_trim(s->gpus[i].name, name))
+			return &s->gpus[i];
+	}
+	return NULL;
+}
+
+const struct gpuproj_target *
+gpuproj_targets_match(const struct gpuproj_targets *s, const char *device_name)
+{
+	size_t i, j;
+
+	if (!s || !device_name)
+		return NULL;
+	for (i = 0; i < s->n; i++) {
+		for (j = 0; j < s->gpus[i].n_match; j++) {
+			if (str_eq_nocase_trim(s->gpus[i].match[j], device_name))
+				return &s->gpus[i];
+		}
+	}
+	return gpuproj_targets_find(s, device_name);
+}
+
+size_t
+gpuproj_targets_suggest(const struct gpuproj_targets *s, const char *name, const char **out,
+			size_t max)
+{
+	struct cand {
+		const char *name;
+		size_t score;
+	} *c;
+	size_t i, j, n = 0, w = 0;
+	size_t cap;
+
+	if (!s || !name || max == 0)
+		return 0;
+	cap = strlen(name) / 3 + 2;
+	c = calloc(s->n, sizeof(*c));
+	if (!c)
+		return 0;
+	for (i = 0; i < s->n; i++) {
+		const struct gpuproj_target *t = &s->gpus[i];
+		size_t best = str_distance(name, t->name, cap);
+
+		for (j = 0; j < t->n_match; j++) {
+			size_t d = str_distance(name, t->match[j], cap);
+
+			if (d < best)
+				best = d;
+		}
+		/* A shared substring (e.g. "H100" in "H100-PCIe-80GB") counts as close. */
+		if (best >= cap && strlen(name) >= 3) {
+			char lname[128], lt[128];
+			size_t k;
+
+			snprintf(lname, sizeof(lname), "%s", name);
+			snprintf(lt, sizeof(lt), "%s", t->name);
+			for (k = 0; lname[k]; k++)
+				lname[k] = (char)tolower((unsigned char)lname[k]);
+			for (k = 0; lt[k]; k++)
+				lt[k] = (char)tolower((unsigned char)lt[k]);
+			if (strstr(lt, lname) || strstr(lname, lt))
+				best = cap - 1;
+		}
+		if (best < cap) {
+			c[n].name = t->name;
+			c[n].score = best;
+			n++;
+		}
+	}
+	/* Stable selection by score, keeping only names nearly as close as the best. */
+	{
+		size_t best = cap;
+
+		for (i = 0; i < n; i++) {
+			if (c[i].score < best)
+				best = c[i].score;
+		}
+		if (best + 3 < cap)
+			cap = best + 3;
+	}
+	for (j = 0; j < cap && w < max; j++) {
+		for (i = 0; i < n && w < max; i++) {
+			if (c[i].score == j)
+				out[w++] = c[i].name;
+		}
+	}
+	free(c);
+	return w;
+}
+
+const char *
+gpuproj_targets_reference_at(const struct gpuproj_targets *s, size_t i, const char **ret_text)
+{
+	if (!s || i >= s->n_refs)
+		return NULL;
+	if (ret_text)
+		*ret_text = s->ref_texts[i];
+	return s->ref_keys[i];
+}
+
+double
+gpuproj_target_gflops(const struct gpuproj_target *t, enum gpuproj_prec p, enum gpuproj_opkind k,
+		      bool *ret_measured)
+{
+	double m = t->max_gflops[p][k];
+
+	if (ret_measured) {
+		char path[32];
+
+		/* An ADD/MUL value filled in as FMA / 2 rests on the FMA source. */
+		snprintf(path, sizeof(path), "max_gflops.%s_%s", gpuproj_prec_name(p),
+			 k == GPUPROJ_OP_FMA || !t->max_add_mul_given[p] ? "fma" : "add_mul");
+		*ret_measured = !isnan(m) && gpuproj_target_basis(t, path) == GPUPROJ_BASIS_MEASURED;
+	}
+	return isnan(m) ? t->peak_gflops[p][k] : m;
+}
+
+double
+gpuproj_target_tensor_gflops(const struct gpuproj_target *t, enum gpuproj_tensor_prec p,
+			     bool *ret_measured)
+{
+	double m;
+
+	if (ret_measured)
+		*ret_measured = false;
+	if (!t || (unsigned)p >= GPUPROJ_TPREC_COUNT)
+		return NAN;
+	m = t->max_tensor[p];
+	if (!isnan(m) && t->peak_tensor[p] != 0) {
+		if (ret_measured) {
+			char path[48];
+
+			snprintf(path, sizeof(path), "max_tensor.%s", gpuproj_tensor_prec_key(p));
+			*ret_measured = gpuproj_target_basis(t, path) == GPUPROJ_BASIS_MEASURED;
+		}
+		return m;
+	}
+	return t->peak_tensor[p];
+}
+
+enum gpuproj_basis
+gpuproj_target_basis(const struct gpuproj_target *t, const char *path)
+{
+	const struct gpuproj_source *s = gpuproj_target_source(t, path);
+
+	if (!s)
+		return GPUPROJ_BASIS_NONE;
+	/* A burst blend of the sustained and peak rates is derived, whatever the file says. */
+	if (t->burst_share > 0 && strncmp(path, "max_gflops", 10) == 0)
+		return GPUPROJ_BASIS_DERIVED;
+	return s->basis;
+}
+
+const char *
+gpuproj_level_name(enum gpuproj_level level)
+{
+	switch (level) {
+	case GPUPROJ_LEVEL_L1: return "l1";
+	case GPUPROJ_LEVEL_L2: return "l2";
+	case GPUPROJ_LEVEL_DRAM: return "dram";
+	case GPUPROJ_LEVEL_SHARED: return "shared";
+	case GPUPROJ_LEVEL_COUNT: break;
+	}
+	return "?";
+}
+
+const char *
+gpuproj_prec_name(enum gpuproj_prec p)
+{
+	switch (p) {
+	case GPUPROJ_FP16: return "fp16";
+	case GPUPROJ_FP32: return "fp32";
+	case GPUPROJ_FP64: return "fp64";
+	case GPUPROJ_PREC_COUNT: break;
+	}
+	return "?";
+}
+
+/* ---- lookup by name, with the one "not in targets.yaml" message ---- */
+
+/* GPUPROJ_E_NOTFOUND with the message of gpuproj_targets_lookup() (target.h). */
+static int
+not_in_targets(const struct gpuproj_targets *targets, const char *name,
+	       const struct gpuproj_lookup_words *words, struct gpuproj_error *reterr)
+{
+	static const struct gpuproj_lookup_words plain = { 0 };
+	const char *close[5], *hint, *advice;
+	size_t n, i;
+	struct strbuf sb;
+	int r;
+
+	if (!words)
+		words = &plain;
+	hint = words->hint ? words->hint : "`gpuproj targets list` shows all";
+	n = gpuproj_targets_suggest(targets, name, close, ARRAY_LENGTH(close));
+	advice = !n && words->advice ? words->advice : "";
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s%s'%s'%s%s is not in targets.yaml", words->what ? words->what : "",
+		      words->what ? " " : "", name, words->where ? " " : "",
+		      words->where ? words->where : "");
+	for (i = 0; i < n; i++)
+		strbuf_printf(&sb, "%s%s", i ? ", " : "; close names: ", close[i]);
+	if (*hint || *advice)
+		strbuf_printf(&sb, " (%s%s%s)", hint, *hint && *advice ? "; " : "", advice);
+	r = error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0, "%s",
+		      sb.oom || !sb.buf ? "a GPU is not in targets.yaml" : sb.buf);
+	strbuf_free(&sb);
+	return r;
+}
+
+int
+gpuproj_targets_lookup(const struct gpuproj_targets *targets, const char *name,
+		       const struct gpuproj_lookup_words *words, const struct gpuproj_target **ret,
+		       struct gpuproj_error *reterr)
+{
+	const struct gpuproj_target *t;
+
+	if (!targets || !name || !ret)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	t = gpuproj_targets_match(targets, name);
+	if (!t)
+		return not_in_targets(targets, name, words, reterr);
+	*ret = t;
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj_targets *targets,
+		       const char *override, const struct gpuproj_target **ret,
+		       struct gpuproj_error *reterr)
+{
+	static const struct gpuproj_lookup_words source = {
+		.what = "source GPU", .advice = "add an entry or pass --source NAME",
+	};
+	static const struct gpuproj_lookup_words profile_gpu = {
+		.what = "the profile's GPU", .advice = "add an entry or pass --source NAME",
+	};
+	const struct gpuproj_device_info *d;
+	const struct gpuproj_target *t;
+
+	if (!p || !targets || !ret)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	d = gpuproj_profile_device(p);
+	if (override)
+		return gpuproj_targets_lookup(targets, override, &source, ret, reterr);
+	if (d->target) {
+		t = gpuproj_targets_find(targets, d->target);
+		if (t) {
+			*ret = t;
+			return GPUPROJ_OK;
+		}
+	}
+	if (d->name)
+		return gpuproj_targets_lookup(targets, d->name, &profile_gpu, ret, reterr);
+	/* A targets.yaml name recorded in the profile that the set lacks. */
+	if (d->target)
+		return not_in_targets(targets, d->target, &profile_gpu, reterr);
+	return error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
+			 "the profile does not name its GPU; pass --source NAME");
+}
