@@ -332,6 +332,7 @@ struct importer {
 	const char *tensor_expr[GPUPROJ_M_COUNT];
 	char tensor_shape[GPUPROJ_M_COUNT][40];
 	double tensor_flop[GPUPROJ_M_COUNT];
+	bool tensor_mixed[GPUPROJ_M_COUNT];   /* a later launch used another candidate */
 };
 
 /* ---- small helpers ---- */
@@ -987,6 +988,20 @@ launch_duration(struct importer *im, struct launch *L, double *ns, bool *have)
  * [Yang2020], with only sm__inst_executed_pipe_tensor.sum,
  * is that case.
  */
+/* One summary line: a launch's tensor metric came from other counters than the first's. */
+static int
+tensor_differs(struct importer *im, const struct launch *L, enum gpuproj_metric m,
+	       const char *expr)
+{
+	const char *name = gpuproj_metric_name(m);
+
+	if (import_summary_warn(&im->sum, "%s:%d: %s of launch %s comes from %s, not from what "
+				"the first launch used (import.tensor.%s)", im->path, L->line, name,
+				L->id, expr, name))
+		return GPUPROJ_E_NOMEM;
+	return GPUPROJ_OK;
+}
+
 static int
 commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 {
@@ -1063,6 +1078,13 @@ commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 						 "%.20s%s", shape.shape,
 						 major ? "" : ", CC unknown: 8.0");
 				}
+			} else if (!im->tensor_mixed[m] &&
+				   (im->tensor_expr[m] != c[i].expr ||
+				    im->tensor_flop[m] != c[i].scale * shape.flop_per_inst)) {
+				/* The attribute is the first launch's: say when one differs. */
+				im->tensor_mixed[m] = true;
+				if ((r = tensor_differs(im, L, lm, c[i].expr)))
+					return r;
 			}
 			break;
 		}

@@ -935,6 +935,37 @@ START_TEST(tensor_inst_not_beside_ops)
 }
 END_TEST
 
+/*
+ * The import.tensor.* attribute says what the first launch used; a later
+ * launch whose export holds other counters gets its own value and one
+ * summary line (here a V100 launch with the NERSC recipe's counter after
+ * an A100 launch with the operation counters).
+ */
+START_TEST(tensor_launches_differ)
+{
+	static const char text[] = LONG_HEADER "\n"
+		ROW("0") "\"sm__ops_path_tensor_src_fp16_dst_fp32.sum\",\"\",\"1,000\"\n"
+		ROW70("1") "\"sm__inst_executed_pipe_tensor.sum\",\"inst\",\"2\"\n";
+	struct gpuproj_import_summary sum = { 0 };
+	char *path = test_write_file(dir, "tensor-differ.csv", text);
+	struct gpuproj_profile *p = import_ok(path, &sum);
+	struct gpuproj_kernel *k = kernel(p, "k(int)", 4, 1, 1);
+	char expect[512];
+
+	assert_metric(k, GPUPROJ_M_FLOP_TENSOR_FP16, (1000 + 2 * 512) / 2.0, 2);
+	ck_assert_str_eq(gpuproj_profile_attr(p, "import.tensor.flop.tensor.fp16"),
+			 "sm__ops_path_tensor_src_fp16_dst_fp32.sum");
+	ck_assert_uint_eq(sum.n_warnings, 1);
+	snprintf(expect, sizeof(expect), "%s:3: flop.tensor.fp16 of launch 1 comes from "
+		 "sm__inst_executed_pipe_tensor.sum, not from what the first launch used "
+		 "(import.tensor.flop.tensor.fp16)", path);
+	ck_assert_str_eq(sum.warnings[0], expect);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+	free(path);
+}
+END_TEST
+
 START_TEST(extra_metric_in_two_units)
 {
 	static const char text[] = LONG_HEADER "\n"
@@ -2066,6 +2097,7 @@ import_ncu_suite(void)
 	tcase_add_test(tl, tensor_operation_counters);
 	tcase_add_test(tl, tensor_nersc_recipe_assumed);
 	tcase_add_test(tl, tensor_inst_not_beside_ops);
+	tcase_add_test(tl, tensor_launches_differ);
 	tcase_add_test(tl, extra_metric_in_two_units);
 	tcase_add_test(tl, no_launch_dimensions);
 	tcase_add_test(tl, ncu2020_speed_of_light_section);
