@@ -2,10 +2,10 @@
 /*
  * The boundary between the vendor layer and the rest of libproj.so.
  *
- * A backend (today only CUPTI, backend-cupti*.c) sits behind a const ops
+ * A backend (today only CUPTI, cupti/) sits behind a const ops
  * table and turns vendor callbacks and records into the neutral structs
  * below, which it hands to the collector (collector.h). Nothing outside
- * backend-cupti*.c sees a CUPTI type. The test double does not replace
+ * cupti/ sees a CUPTI type. The test double does not replace
  * this table: it replaces libcupti itself (tests/fake/), so the real
  * backend code runs in every test.
  *
@@ -179,7 +179,7 @@ struct inj_backend_ops {
 	void (*child)(void);
 };
 
-/** The CUPTI backend (backend-cupti.c). */
+/** The CUPTI backend (cupti/cupti.c). */
 extern const struct inj_backend_ops inj_backend_cupti;
 
 #endif

@@ -35,7 +35,7 @@ def parse_weighted(expr):
     """'a+-0.5*b * 4096 (assumed: …)' -> ([(1, a), (-0.5, b)], 4096.0).
 
     Terms are joined by a bare '+', each optionally weighted "f*name"
-    (inject/metrics-nvpw.c); backend-cupti.c appends " * scale" and, for
+    (inject/metrics-nvpw.c); inject/cupti/cupti.c appends " * scale" and, for
     tensor FLOP from instruction counts, " (assumed: …)". Spaces around a
     term are not part of its name.
     """

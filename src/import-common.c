@@ -1367,3 +1367,34 @@ gpuproj_import_summary_clear(struct gpuproj_import_summary *s)
 	free(s->warnings);
 	memset(s, 0, sizeof(*s));
 }
+
+int
+import_gpus_set_references(struct import_gpus *gpus, import_counterpart_fn find, void *userdata,
+			   struct gpuproj_error *err)
+{
+	size_t a, b, i;
+
+	for (a = 0; a < gpus->n; a++) {
+		struct gpuproj_profile *p = gpus->v[a].profile;
+
+		for (i = 0; i < gpuproj_profile_count(p); i++) {
+			struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+
+			for (b = 0; b < gpus->n; b++) {
+				const struct gpuproj_kernel *o;
+
+				if (b == a)
+					continue;
+				o = find(&gpus->v[b], k, userdata);
+				if (!o || !o->duration_ns.n)
+					continue;
+				if (gpuproj_kernel_set_reference(k, gpus->v[b].target->name,
+								 gpuproj_kernel_mean_ns(o),
+								 o->launches))
+					return error_set(err, GPUPROJ_E_NOMEM, NULL, 0, 0,
+							 "out of memory");
+			}
+		}
+	}
+	return GPUPROJ_OK;
+}

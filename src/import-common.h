@@ -308,6 +308,23 @@ int import_gpus_find_or_add(struct import_gpus *gpus, const struct gpuproj_targe
  * GPUPROJ_E_NOMEM with nothing moved.
  */
 int import_gpus_take(struct import_gpus *gpus, struct gpuproj_profile ***ret);
+
+/*
+ * The kernel of `other`'s profile that is `k`'s counterpart (the same
+ * signature, or the same shape under the data set's key), or NULL.
+ */
+typedef const struct gpuproj_kernel *(*import_counterpart_fn)(const struct import_gpu *other,
+							      const struct gpuproj_kernel *k,
+							      void *userdata);
+/*
+ * Reference times: every kernel of every GPU's profile gets, per other GPU
+ * whose counterpart (`find`) has timed launches, that GPU's mean and launch
+ * count (gpuproj_kernel_set_reference(), what `gpuproj validate` compares
+ * projections with). GPUPROJ_OK, or GPUPROJ_E_NOMEM ("out of memory", no
+ * file) with the references set so far kept.
+ */
+int import_gpus_set_references(struct import_gpus *gpus, import_counterpart_fn find,
+			       void *userdata, struct gpuproj_error *err);
 /* Free labels, profiles, indexes and the array, and zero `gpus`; accepts a zeroed one. */
 void import_gpus_clear(struct import_gpus *gpus);
 

@@ -2,7 +2,8 @@
 /*
  * Loading data sets (gpuproj_import_datasets(), include/gpuproj/import.h):
  * each file's kind is told by its content, gpuproj profiles are loaded,
- * gpuperfpredict CSV files are imported together, NeuSight CSV files too.
+ * gpuperfpredict CSV files are imported together, NeuSight and XLA matmul
+ * CSV files too.
  * The validation (validate.c) gets the profiles and knows nothing of the
  * importers.
  *
@@ -21,7 +22,7 @@
 
 #include "util.h"
 
-enum dataset_kind { KIND_JSON, KIND_CSV, KIND_NEUSIGHT };
+enum dataset_kind { KIND_JSON, KIND_CSV, KIND_NEUSIGHT, KIND_XLA, KIND_KERNELTUNER };
 
 /*
  * A profile of the gpuperfpredict data set must carry its citation (CC BY
@@ -69,7 +70,9 @@ sniff(const char *path, enum dataset_kind *ret, struct gpuproj_error *err)
 	while (*p && isspace((unsigned char)*p))
 		p++;
 	if (*p == '{') {
-		*ret = KIND_JSON;
+		/* A Kernel Tuner cache file opens with its device and kernel names. */
+		*ret = strstr(p, "\"device_name\"") && strstr(p, "\"kernel_name\"") ? KIND_KERNELTUNER
+											: KIND_JSON;
 		return GPUPROJ_OK;
 	}
 	if (str_startswith(p, "gpu,kernel,") || str_startswith(p, "\"gpu\",\"kernel\",")) {
@@ -80,10 +83,15 @@ sniff(const char *path, enum dataset_kind *ret, struct gpuproj_error *err)
 		*ret = KIND_NEUSIGHT;
 		return GPUPROJ_OK;
 	}
+	if (str_startswith(p, "xla_table,gpu,dtype,")) {
+		*ret = KIND_XLA;
+		return GPUPROJ_OK;
+	}
 	return error_set(err, GPUPROJ_E_PARSE, path, 0, 0,
 			 "not a data set: expected a gpuproj profile JSON (starting with '{'), a "
-			 "gpuperfpredict CSV (first line 'gpu,kernel,...') or a NeuSight CSV "
-			 "(first line 'OPName,Latency,Device,...')");
+			 "gpuperfpredict CSV (first line 'gpu,kernel,...'), a NeuSight CSV "
+			 "(first line 'OPName,Latency,Device,...') or an XLA matmul CSV (first line "
+			 "'xla_table,gpu,dtype,...')");
 }
 
 static int
@@ -112,8 +120,11 @@ import_group(enum dataset_kind kind, const char **files, size_t n_files,
 	size_t np = 0, j;
 	int st;
 
-	st = kind == KIND_CSV
-		     ? gpuproj_import_gpuperfpredict(files, n_files, targets, &ps, &np, reterr)
+	st = kind == KIND_CSV ? gpuproj_import_gpuperfpredict(files, n_files, targets, &ps, &np,
+							       reterr)
+	     : kind == KIND_XLA ? gpuproj_import_xla_matmul(files, n_files, targets, &ps, &np, reterr)
+	     : kind == KIND_KERNELTUNER
+		     ? gpuproj_import_kerneltuner(files, n_files, targets, &ps, &np, reterr)
 		     : gpuproj_import_neusight(files, n_files, targets, &ps, &np, reterr);
 	if (st)
 		return st;
@@ -136,10 +147,10 @@ gpuproj_import_datasets(const char *const *paths, size_t n_paths,
 			struct gpuproj_error *reterr)
 {
 	enum dataset_kind *kinds = NULL;
-	const char **csv = NULL, **neu = NULL;
+	const char **csv = NULL, **neu = NULL, **xla = NULL, **ktf = NULL;
 	struct gpuproj_profile **arr = NULL;
-	size_t n = 0, cap = 0, n_csv = 0, n_neu = 0, i;
-	bool csv_done = false, neu_done = false;
+	size_t n = 0, cap = 0, n_csv = 0, n_neu = 0, n_xla = 0, n_kt = 0, i;
+	bool csv_done = false, neu_done = false, xla_done = false, kt_done = false;
 	int st;
 
 	if (!paths || n_paths == 0 || !targets || !ret_profiles || !ret_n)
@@ -147,7 +158,9 @@ gpuproj_import_datasets(const char *const *paths, size_t n_paths,
 	kinds = calloc(n_paths, sizeof(*kinds));
 	csv = calloc(n_paths, sizeof(*csv));
 	neu = calloc(n_paths, sizeof(*neu));
-	if (!kinds || !csv || !neu) {
+	xla = calloc(n_paths, sizeof(*xla));
+	ktf = calloc(n_paths, sizeof(*ktf));
+	if (!kinds || !csv || !neu || !xla || !ktf) {
 		st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
 		goto out;
 	}
@@ -164,6 +177,10 @@ gpuproj_import_datasets(const char *const *paths, size_t n_paths,
 			csv[n_csv++] = paths[i];
 		else if (kinds[i] == KIND_NEUSIGHT)
 			neu[n_neu++] = paths[i];
+		else if (kinds[i] == KIND_XLA)
+			xla[n_xla++] = paths[i];
+		else if (kinds[i] == KIND_KERNELTUNER)
+			ktf[n_kt++] = paths[i];
 	}
 	for (i = 0; i < n_paths; i++) {
 		if (kinds[i] == KIND_JSON) {
@@ -189,6 +206,16 @@ gpuproj_import_datasets(const char *const *paths, size_t n_paths,
 					  reterr);
 			if (st)
 				goto out;
+		} else if (kinds[i] == KIND_XLA && !xla_done) {
+			xla_done = true;
+			st = import_group(KIND_XLA, xla, n_xla, targets, &arr, &n, &cap, reterr);
+			if (st)
+				goto out;
+		} else if (kinds[i] == KIND_KERNELTUNER && !kt_done) {
+			kt_done = true;
+			st = import_group(KIND_KERNELTUNER, ktf, n_kt, targets, &arr, &n, &cap, reterr);
+			if (st)
+				goto out;
 		}
 	}
 	*ret_profiles = arr;
@@ -203,5 +230,7 @@ out:
 	free(kinds);
 	free(csv);
 	free(neu);
+	free(xla);
+	free(ktf);
 	return st;
 }

@@ -647,39 +647,17 @@ out:
 	return st;
 }
 
-/* Reference times: each signature's mean on every other GPU that ran it. */
-static int
-set_references(struct gpp_ctx *ctx)
+/* Reference times (import_gpus_set_references()): the same signature on the other GPU. */
+static const struct gpuproj_kernel *
+counterpart(const struct import_gpu *other, const struct gpuproj_kernel *k, void *userdata)
 {
-	size_t a, b, i;
+	struct gpuproj_signature sig = {
+		.name = k->name, .tag = k->tag, .grid = k->grid, .block = k->block,
+		.smem_dynamic = k->smem_dynamic, .device = k->device,
+	};
 
-	for (a = 0; a < ctx->gpus.n; a++) {
-		struct gpuproj_profile *p = ctx->gpus.v[a].profile;
-
-		for (i = 0; i < gpuproj_profile_count(p); i++) {
-			struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
-			struct gpuproj_signature sig = {
-				.name = k->name, .tag = k->tag, .grid = k->grid, .block = k->block,
-				.smem_dynamic = k->smem_dynamic, .device = k->device,
-			};
-
-			for (b = 0; b < ctx->gpus.n; b++) {
-				const struct gpuproj_kernel *o;
-
-				if (b == a)
-					continue;
-				o = gpuproj_profile_find(ctx->gpus.v[b].profile, &sig);
-				if (!o || !o->duration_ns.n)
-					continue;
-				if (gpuproj_kernel_set_reference(k, ctx->gpus.v[b].target->name,
-								 gpuproj_kernel_mean_ns(o),
-								 o->launches))
-					return error_set(ctx->err, GPUPROJ_E_NOMEM, NULL, 0, 0,
-							 "out of memory");
-			}
-		}
-	}
-	return GPUPROJ_OK;
+	(void)userdata;
+	return gpuproj_profile_find(other->profile, &sig);
 }
 
 int
@@ -731,7 +709,7 @@ gpuproj_import_gpuperfpredict(const char *const *paths, size_t n_paths,
 			       "no data rows: nothing to import");
 		goto out;
 	}
-	st = set_references(&ctx);
+	st = import_gpus_set_references(&ctx.gpus, counterpart, NULL, ctx.err);
 	if (st)
 		goto out;
 	if (import_gpus_take(&ctx.gpus, &out)) {

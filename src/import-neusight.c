@@ -675,7 +675,7 @@ import_siblings(struct ns_ctx *ctx, char *const *list, size_t n_list, struct ns_
 /*
  * Estimate every GPU's per-call overhead, subtract it from its durations
  * and record it (attributes call_overhead_ns, call_overhead_basis,
- * durations). Before set_references(), so references are kernel times too.
+ * durations). Before the references are set, so they are kernel times too.
  */
 static int
 subtract_overheads(struct ns_ctx *ctx, char *const *list, size_t n_list)
@@ -768,36 +768,17 @@ nomem:
 	goto out;
 }
 
-static int
-set_references(struct ns_ctx *ctx)
+/* Reference times (import_gpus_set_references()): the same operator and shape. */
+static const struct gpuproj_kernel *
+counterpart(const struct import_gpu *other, const struct gpuproj_kernel *k, void *userdata)
 {
-	size_t a, b, i, j;
+	char key[200];
+	size_t j;
 
-	for (a = 0; a < ctx->gpus.n; a++) {
-		struct gpuproj_profile *p = ctx->gpus.v[a].profile;
-
-		for (i = 0; i < gpuproj_profile_count(p); i++) {
-			struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
-			char key[200];
-
-			snprintf(key, sizeof(key), "%s\037%s", k->name, k->tag ? k->tag : "");
-			for (b = 0; b < ctx->gpus.n; b++) {
-				const struct gpuproj_kernel *o;
-
-				if (b == a || !import_strmap_get(&ctx->gpus.v[b].by_key, key, &j))
-					continue;
-				o = gpuproj_profile_at(ctx->gpus.v[b].profile, j);
-				if (!o->duration_ns.n)
-					continue;
-				if (gpuproj_kernel_set_reference(k, ctx->gpus.v[b].target->name,
-								 gpuproj_kernel_mean_ns(o),
-								 o->launches))
-					return error_set(ctx->err, GPUPROJ_E_NOMEM, NULL, 0, 0,
-							 "out of memory");
-			}
-		}
-	}
-	return GPUPROJ_OK;
+	(void)userdata;
+	snprintf(key, sizeof(key), "%s\037%s", k->name, k->tag ? k->tag : "");
+	return import_strmap_get(&other->by_key, key, &j) ? gpuproj_profile_at(other->profile, j)
+							    : NULL;
 }
 
 static int
@@ -897,7 +878,7 @@ gpuproj_import_neusight(const char *const *paths, size_t n_paths,
 	st = subtract_overheads(&ctx, list, n_list);
 	if (st)
 		goto out;
-	st = set_references(&ctx);
+	st = import_gpus_set_references(&ctx.gpus, counterpart, NULL, ctx.err);
 	if (st)
 		goto out;
 	if (import_gpus_take(&ctx.gpus, &out)) {

@@ -8,6 +8,8 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -32,6 +34,14 @@ static const enum gpuproj_occupancy_term occupancy_term_default = GPUPROJ_OCC_TE
  * idle (model.h, enum gpuproj_clock).
  */
 static const enum gpuproj_clock clock_default = GPUPROJ_CLOCK_SUSTAINED;
+/*
+ * The paper's FP roof: the issue roof did not win on the pairs the choice
+ * was made on (docs/validation.md "Compute roofs: choosing and held-out
+ * pairs").
+ */
+static const enum gpuproj_compute compute_default = GPUPROJ_COMPUTE_FP;
+/* The one-basis sustained rates (docs/validation.md "Sustained rates"). */
+static const enum gpuproj_rates rates_default = GPUPROJ_RATES_SUSTAINED;
 
 const char *
 gpuproj_bound_name(enum gpuproj_bound b)
@@ -153,6 +163,111 @@ enum gpuproj_clock
 gpuproj_clock_default(void)
 {
 	return clock_default;
+}
+
+const char *
+gpuproj_rates_name(enum gpuproj_rates r)
+{
+	switch (r) {
+	case GPUPROJ_RATES_DEFAULT: return "default";
+	case GPUPROJ_RATES_SUSTAINED: return "sustained";
+	case GPUPROJ_RATES_DATASHEET: return "datasheet";
+	}
+	return "?";
+}
+
+int
+gpuproj_rates_from_name(const char *name, enum gpuproj_rates *ret)
+{
+	static const enum gpuproj_rates all[] = {
+		GPUPROJ_RATES_DEFAULT, GPUPROJ_RATES_SUSTAINED, GPUPROJ_RATES_DATASHEET,
+	};
+	size_t i;
+
+	for (i = 0; name && ret && i < ARRAY_LENGTH(all); i++) {
+		if (strcasecmp(name, gpuproj_rates_name(all[i])) == 0) {
+			*ret = all[i];
+			return GPUPROJ_OK;
+		}
+	}
+	return GPUPROJ_E_INVAL;
+}
+
+enum gpuproj_rates
+gpuproj_rates_default(void)
+{
+	return rates_default;
+}
+
+void
+gpuproj_target_datasheet(const struct gpuproj_target *g, struct gpuproj_target *out)
+{
+	int p, k;
+
+	if (!g || !out)
+		return;
+	*out = *g;
+	if (g->peak_dram_gbs > 0)
+		out->bw_gbs[GPUPROJ_LEVEL_DRAM] = g->peak_dram_gbs;
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		for (k = 0; k < GPUPROJ_OPKIND_COUNT; k++)
+			out->max_gflops[p][k] = NAN;
+	}
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+		out->max_tensor[p] = NAN;
+}
+
+const char *
+gpuproj_compute_name(enum gpuproj_compute c)
+{
+	switch (c) {
+	case GPUPROJ_COMPUTE_FP: return "fp";
+	case GPUPROJ_COMPUTE_ISSUE: return "issue";
+	case GPUPROJ_COMPUTE_DEFAULT: break;
+	}
+	return "default";
+}
+
+int
+gpuproj_compute_from_name(const char *name, enum gpuproj_compute *ret)
+{
+	static const enum gpuproj_compute all[] = {
+		GPUPROJ_COMPUTE_DEFAULT, GPUPROJ_COMPUTE_FP, GPUPROJ_COMPUTE_ISSUE,
+	};
+	size_t i;
+
+	if (!name || !ret)
+		return GPUPROJ_E_INVAL;
+	for (i = 0; i < ARRAY_LENGTH(all); i++) {
+		if (strcasecmp(name, gpuproj_compute_name(all[i])) == 0) {
+			*ret = all[i];
+			return GPUPROJ_OK;
+		}
+	}
+	return GPUPROJ_E_INVAL;
+}
+
+enum gpuproj_compute
+gpuproj_compute_default(void)
+{
+	return compute_default;
+}
+
+void
+model_note_append(struct gpuproj_projection *out, const char *fmt, ...)
+{
+	size_t len = strlen(out->note);
+	va_list ap;
+
+	if (len + 3 >= sizeof(out->note))
+		return;
+	if (len) {
+		memcpy(out->note + len, "; ", 3);
+		len += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(out->note + len, sizeof(out->note) - len, fmt, ap);
+	va_end(ap);
 }
 
 double

@@ -367,6 +367,7 @@ hroofocc_project(const struct model_ctx *c, struct gpuproj_projection *out)
 			 "%.0f -> %.0f",
 			 latency_bytes(&h.hs, c->src, &(double){ 0 }) ? c->tgt->name : c->src->name,
 			 gpuproj_waves_name(h.ot.wave_model), h.os.waves, h.ot.waves);
+	hroof_compute_note(c, &h.ht, out);
 	return r;
 }
 

@@ -35,6 +35,39 @@
  * lowest roofline is always L1's, since its ceiling time includes every
  * level's, so it cannot name the bottleneck.)
  *
+ * Compute roof (option `compute`, model.h enum gpuproj_compute; beyond the
+ * paper). FP (the default): eqs. 2–3 as above. ISSUE: a kernel's CUDA-core
+ * time is bounded by every pipe it uses and by instruction issue, so the
+ * CUDA-core time is max(t_fp, t_alu, t_issue) and Perf^ceil = FLOP / that:
+ *   t_fp    = FLOP / (we · Perf^mix)                                (eqs. 2–3)
+ *   u       = max_gflops.fp32_fma / (2 · L32)   lane-clocks/s = SMs × clock
+ *   t_alu   = max(f/(D_f+S), i/(D_i+S), (f+i)/(D_f+D_i+S)) / (u · we)
+ *   t_issue = W · 32/warp_size / (u · schedulers_per_sm · ipc_per_scheduler)
+ * f = FP32 thread instructions (inst.fp32, else Σ inst.fp32.*; × r), i =
+ * inst.int, W = inst.warp (every warp instruction: FP, integer, load/store,
+ * control), we = warp efficiency, lanes_per_sm: L32 FP32 lanes of which S
+ * also execute INT32 (D_f = L32 − S FP32-only, D_i = L_INT32 − S INT32-only).
+ * Figures, with their sources in targets.yaml: one warp instruction per
+ * scheduler per clock since Volta (Jia et al., "Dissecting the NVIDIA Volta
+ * GPU Architecture via Microbenchmarking", arXiv:1804.06826, 2018, §3; the
+ * Turing T4 report, arXiv:1903.07486, 2019), two on Kepler–Pascal (dual
+ * issue: GK104/GK110 and GM204 whitepapers); FP32 lanes 64 + 64 separate
+ * INT32 on GV100/TU10x/GA100, 128 FP32 + 64 INT32 on GH100/GB100, 128 FP32 of
+ * which 64 also INT32 on GA10x/AD10x (NVIDIA Ampere GA102 whitepaper: of
+ * the two datapaths of each SM partition one executes FP32 only, the other
+ * FP32 or INT32; the Ada whitepaper keeps that SM), all 128 shared on
+ * GB20x (sm_120) and on Maxwell/Pascal CUDA cores. On GA10x/AD10x/GH100 an
+ * FFMA-only warp stream fills every issue slot, so each integer, address
+ * or load/store instruction takes a slot from FP32; on Volta/Turing/GA100
+ * FP32 needs half the slots. Profiles without the mix (analytic corpora)
+ * count what they have — no inst.int: 0 integer instructions; no inst.warp:
+ * W = (counted thread instructions) / (32 · we) — lower bounds, marked in
+ * gpuproj_hroof.issue_mix and the note. A kernel with only FP instructions
+ * gets the paper's roof. Binding "instruction" where t_issue exceeds the
+ * pipes. AMD GPUs and GPUs without lanes_per_sm keep the FP roof (packed
+ * FP32 on CDNA does 2 FMAs per lane-instruction, which the counts do not
+ * separate).
+ *
  * Assumptions (from the paper): bytes per level are the same on source and
  * target (§4.2: "memory usage is considered as roughly similar"); warp
  * efficiency is a property of the kernel, equal on both; bandwidth and FLOP
@@ -128,9 +161,112 @@ tensor_roof(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
 	return GPUPROJ_OK;
 }
 
+/* A metric's per-launch value, or `dflt` when the kernel lacks it (counted in *missing). */
+static double
+metric_or(const struct gpuproj_kernel *k, enum gpuproj_metric m, double dflt, bool *missing)
+{
+	double v;
+
+	if (!gpuproj_kernel_has(k, m)) {
+		if (missing)
+			*missing = true;
+		return dflt;
+	}
+	v = gpuproj_kernel_metric(k, m);
+	return v > 0 ? v : 0;
+}
+
+/* Thread-level FP instructions of precision p: inst.fp<p> when counted, else Σ fma, add, mul. */
+static double
+fp_thread_inst(const struct gpuproj_kernel *k, enum gpuproj_prec p)
+{
+	static const enum gpuproj_metric all[GPUPROJ_PREC_COUNT] = {
+		GPUPROJ_M_INST_FP16, GPUPROJ_M_INST_FP32, GPUPROJ_M_INST_FP64,
+	};
+	double parts = 0;
+	int j;
+
+	for (j = 0; j < 3; j++)
+		parts += metric_or(k, model_fp_metrics[p][j], 0, NULL);
+	return fmax(parts, metric_or(k, all[p], 0, NULL));
+}
+
+/*
+ * The issue roof (GPUPROJ_COMPUTE_ISSUE, model.h): out->t_fp holds eqs.
+ * 2–3's CUDA-core time on entry; fills t_alu, t_issue and issue_mix and
+ * returns the CUDA-core time, the largest of the three. we = warp
+ * efficiency (0 < we ≤ 1), r = the SASS FLOP ratio (FP instructions scale
+ * with it).
+ *
+ *   u       = max_gflops.fp32_fma / (2 · L32)             lane-clocks per second (SMs × clock)
+ *   f, i    = FP32 and INT32 thread instructions (inst.fp32, else Σ fp32.*; inst.int)
+ *   t_alu   = max(f / (D_f + S), i / (D_i + S), (f + i) / (D_f + D_i + S)) / (u · we)
+ *   W       = inst.warp · 32 / warp_size                   warp instructions on this GPU
+ *   t_issue = W / (u · schedulers_per_sm · ipc_per_scheduler)
+ *
+ * D_f = L32 − S FP32-only, D_i = L_INT32 − S INT32-only and S shared lanes
+ * per SM (lanes_per_sm). A kernel whose profile lacks inst.int is taken to
+ * have none, one without inst.warp to issue W = (every thread instruction
+ * it counts) / (32 · we): both lower bounds, marked in issue_mix. Only
+ * NVIDIA GPUs with lanes_per_sm get the terms (on AMD CDNA, packed FP32
+ * gives 2 FMA results per lane-instruction, which these counts do not
+ * separate); others keep the FP roof (GPUPROJ_MIX_NO_LANES).
+ */
+static double
+issue_roof(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu, double we,
+	   double r, struct gpuproj_hroof *out)
+{
+	const double *L = gpu->lanes_per_sm;
+	double f, i, w, u, ds, df, di, ipc, t_alu, fp_extra;
+	bool no_int = false, no_warp = false;
+
+	f = fp_thread_inst(k, GPUPROJ_FP32) * r;
+	fp_extra = (r - 1) * fp_thread_inst(k, GPUPROJ_FP32);
+	i = metric_or(k, GPUPROJ_M_INST_INT, 0, &no_int);
+	if (no_int)
+		out->issue_mix |= GPUPROJ_MIX_INT_ASSUMED;
+	w = metric_or(k, GPUPROJ_M_INST_WARP, NAN, &no_warp);
+	if (no_warp) {
+		w = (fp_thread_inst(k, GPUPROJ_FP16) + fp_thread_inst(k, GPUPROJ_FP32) +
+		     fp_thread_inst(k, GPUPROJ_FP64) + i + metric_or(k, GPUPROJ_M_INST_LDST, 0, NULL) +
+		     metric_or(k, GPUPROJ_M_INST_OTHER, 0, NULL)) /
+		    (32.0 * we);
+		out->issue_mix |= GPUPROJ_MIX_WARP_ASSUMED;
+	}
+	w += fp_extra / (32.0 * we); /* the SASS ratio adds or removes FP instructions */
+	u = gpuproj_target_gflops(gpu, GPUPROJ_FP32, GPUPROJ_OP_FMA, NULL) * 1e9 /
+	    (2.0 * L[GPUPROJ_LANE_FP32]);
+	if (gpu->vendor != GPUPROJ_VENDOR_NVIDIA || !(L[GPUPROJ_LANE_FP32] > 0) ||
+	    !(L[GPUPROJ_LANE_INT32] > 0) || !(L[GPUPROJ_LANE_FP32_INT32_SHARED] >= 0) ||
+	    !(gpu->schedulers_per_sm > 0) || !(u > 0) || !isfinite(u)) {
+		out->issue_mix |= GPUPROJ_MIX_NO_LANES;
+		return out->t_fp;
+	}
+	ds = L[GPUPROJ_LANE_FP32_INT32_SHARED];
+	df = L[GPUPROJ_LANE_FP32] - ds;
+	di = L[GPUPROJ_LANE_INT32] - ds;
+	t_alu = fmax(f / (df + ds), (f + i) / (df + di + ds));
+	if (di + ds > 0)
+		t_alu = fmax(t_alu, i / (di + ds));
+	out->t_alu = t_alu / (u * we);
+	ipc = gpu->ipc_per_scheduler > 0 ? gpu->ipc_per_scheduler : 1.0;
+	out->t_issue = w * 32.0 / (gpu->warp_size > 0 ? gpu->warp_size : 32) /
+		       (u * gpu->schedulers_per_sm * ipc);
+	return fmax(out->t_fp, fmax(out->t_alu, out->t_issue));
+}
+
 int
 gpuproj_hroof_ceilings(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
 		       double flop_ratio, struct gpuproj_hroof *out, char *why, size_t whylen)
+{
+	return gpuproj_hroof_ceilings_compute(k, gpu, flop_ratio, GPUPROJ_COMPUTE_FP, out, why,
+					      whylen);
+}
+
+int
+gpuproj_hroof_ceilings_compute(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
+			       double flop_ratio, enum gpuproj_compute compute,
+			       struct gpuproj_hroof *out, char *why, size_t whylen)
 {
 	struct model_missing missing = { 0 };
 	double mix = 0, b1, b2, bd, wf;
@@ -161,6 +297,16 @@ gpuproj_hroof_ceilings(const struct gpuproj_kernel *k, const struct gpuproj_targ
 		}
 		out->perf_mix = mix;                                /* eq. 2 */
 		out->perf_ceil = (we > 1.0 ? 1.0 : we) * out->perf_mix; /* eq. 3 */
+		if (compute == GPUPROJ_COMPUTE_DEFAULT)
+			compute = gpuproj_compute_default();
+		if (compute == GPUPROJ_COMPUTE_ISSUE) {
+			double t;
+
+			out->t_fp = out->flop / out->perf_ceil;
+			t = issue_roof(k, gpu, we > 1.0 ? 1.0 : we,
+				       flop_ratio > 0 ? flop_ratio : 1.0, out);
+			out->perf_ceil = out->flop / t;
+		}
 	}
 	out->t_cuda = out->flop > 0 ? out->flop / out->perf_ceil : 0;
 	r = tensor_roof(k, gpu, out, why, whylen);
@@ -229,7 +375,10 @@ binding(const struct gpuproj_hroof *h)
 
 	if (h->flop > 0 && h->perf_ceil > 0) {
 		best = h->flop / h->perf_ceil;
-		b = GPUPROJ_BOUND_COMPUTE;
+		/* Issue bound: instruction issue sets the CUDA-core time and the pipes do not. */
+		b = h->t_issue > fmax(h->t_fp, h->t_alu) && h->t_issue >= h->t_tensor
+			    ? GPUPROJ_BOUND_INSTRUCTION
+			    : GPUPROJ_BOUND_COMPUTE;
 	}
 	for (i = 0; i < GPUPROJ_LEVEL_COUNT; i++) {
 		if (h->t[i] > best) {
@@ -261,8 +410,11 @@ int
 hroof_project(const struct model_ctx *c, struct gpuproj_projection *out)
 {
 	struct gpuproj_hroof s, t;
+	int r = hroof_project_ceil(c, out, &s, &t);
 
-	return hroof_project_ceil(c, out, &s, &t);
+	if (r == GPUPROJ_OK)
+		hroof_compute_note(c, &t, out);
+	return r;
 }
 
 int
@@ -279,9 +431,11 @@ hroof_project_ceil(const struct model_ctx *c, struct gpuproj_projection *out,
 		snprintf(out->why, sizeof(out->why), "no timed launch (duration)");
 		return out->status = GPUPROJ_E_MISSING;
 	}
-	r = gpuproj_hroof_ceilings(c->k, c->src, 1.0, s, out->why, sizeof(out->why));
+	r = gpuproj_hroof_ceilings_compute(c->k, c->src, 1.0, c->compute, s, out->why,
+					   sizeof(out->why));
 	if (r == GPUPROJ_OK)
-		r = gpuproj_hroof_ceilings(c->kt, c->tgt, flop_ratio, t, out->why, sizeof(out->why));
+		r = gpuproj_hroof_ceilings_compute(c->kt, c->tgt, flop_ratio, c->compute, t,
+						   out->why, sizeof(out->why));
 	if (r)
 		return out->status = r;
 	out->flop_ratio = flop_ratio;
@@ -350,9 +504,10 @@ hroof_details(const struct model_ctx *c, struct gpuproj_model_details *out)
 	/* Fail as hroof_project() does: the ratio method needs a source time. */
 	if (isnan(ts) || ts <= 0)
 		return GPUPROJ_E_MISSING;
-	r = gpuproj_hroof_ceilings(c->k, c->src, 1.0, &h[0], NULL, 0);
+	r = gpuproj_hroof_ceilings_compute(c->k, c->src, 1.0, c->compute, &h[0], NULL, 0);
 	if (r == GPUPROJ_OK)
-		r = gpuproj_hroof_ceilings(c->kt, c->tgt, c->flop_ratio, &h[1], NULL, 0);
+		r = gpuproj_hroof_ceilings_compute(c->kt, c->tgt, c->flop_ratio, c->compute, &h[1],
+						   NULL, 0);
 	if (r)
 		return r;
 	for (g = 0; g < 2; g++) {
@@ -365,5 +520,44 @@ hroof_details(const struct model_ctx *c, struct gpuproj_model_details *out)
 			model_detail(out, names[g][3 + i], h[g].roofline[i], "FLOP/s");
 		}
 	}
+	if (c->compute == GPUPROJ_COMPUTE_ISSUE) {
+		static const char *const ct[2][4] = {
+			{ "src.t_fp", "src.t_alu", "src.t_issue", "src.issue_mix" },
+			{ "tgt.t_fp", "tgt.t_alu", "tgt.t_issue", "tgt.issue_mix" },
+		};
+
+		for (g = 0; g < 2; g++) {
+			model_detail(out, ct[g][0], h[g].t_fp * 1e9, "ns");
+			model_detail(out, ct[g][1], h[g].t_alu * 1e9, "ns");
+			model_detail(out, ct[g][2], h[g].t_issue * 1e9, "ns");
+			model_detail(out, ct[g][3], (double)h[g].issue_mix, "bits");
+		}
+	}
 	return GPUPROJ_OK;
+}
+
+/*
+ * The compute roof's note (GPUPROJ_COMPUTE_ISSUE): how far the target's
+ * pipes or issue stand above eqs. 2–3, and the defaults of its mix.
+ */
+void
+hroof_compute_note(const struct model_ctx *c, const struct gpuproj_hroof *t,
+		   struct gpuproj_projection *out)
+{
+	double tc;
+
+	if (!c->notes || c->compute != GPUPROJ_COMPUTE_ISSUE || !(t->t_fp > 0))
+		return;
+	tc = fmax(t->t_fp, fmax(t->t_alu, t->t_issue));
+	if (t->issue_mix & GPUPROJ_MIX_NO_LANES)
+		model_note_append(out, "compute: FP roof only (no lanes_per_sm or not NVIDIA)");
+	else
+		model_note_append(out, "compute: %s x%.3g the FP roof%s%s",
+				  t->t_issue >= t->t_alu ? "issue" : "FP32/INT32 lanes",
+				  tc / t->t_fp,
+				  t->issue_mix & GPUPROJ_MIX_INT_ASSUMED ? "; inst.int unknown, 0 assumed"
+									 : "",
+				  t->issue_mix & GPUPROJ_MIX_WARP_ASSUMED
+					  ? "; inst.warp unknown, counted instructions / 32"
+					  : "");
 }

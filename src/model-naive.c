@@ -5,9 +5,16 @@
  * peak and the datasheet DRAM bandwidth and nothing else.
  *
  * Per GPU g: P_g = peak_gflops.fp32_fma (never max_gflops), BW_g =
- * peak_bw_gbs.dram; with FLOP (all precisions counted as FP32 work, DESIGN
- * §3) and B = bytes.dram of the kernel, OI = FLOP / B:
+ * peak_bw_gbs.dram; with FLOP (all CUDA-core precisions counted as FP32
+ * work, DESIGN §3) and B = bytes.dram of the kernel, OI = FLOP / B:
  *   Roof_g = min(P_g, OI · BW_g)                     (the classic roofline)
+ * Tensor work ("never worse than the ratio of datasheet tensor
+ * peaks"): FLOP_p of precision p runs at the datasheet rate R_p,g of the
+ * path gpuproj_tensor_path() gives on g (peak_tensor of that precision,
+ * never max_tensor; on CUDA cores the peak FMA rate, × 4 for INT8), one
+ * pipe after the other as a spreadsheet adds them:
+ *   P_g = (FLOP_cuda + Σ_p FLOP_p) / (FLOP_cuda / P_g,fp32 + Σ_p FLOP_p / R_p,g)
+ * and FLOP in OI is the total. Without tensor work P_g is the FP32 peak.
  *   T_t    = T_s · Roof_s / Roof_t   (FLOP > 0)
  *   T_t    = T_s · BW_s / BW_t       (FLOP = 0, B > 0)
  * The interval is the point; binding "compute" or "dram" from Roof_t. It
@@ -37,17 +44,70 @@ naive_needs(const struct gpuproj_kernel *k, struct model_missing *out)
 	static const enum gpuproj_metric need[] = { GPUPROJ_M_BYTES_DRAM };
 	bool any;
 
+	double cuda, tensor[GPUPROJ_TPREC_COUNT];
+
 	model_missing_metrics(k, need, ARRAY_LENGTH(need), out);
 	model_flop(k, &any);
-	if (!any)
+	if (!any && !gpuproj_kernel_flop_mix(k, &cuda, tensor))
 		model_missing_add(out, MODEL_FP_GROUP);
+}
+
+/*
+ * The datasheet rate of tensor work of precision p on g, FLOP/s: the peak
+ * of the path gpuproj_tensor_path() takes there. 0 when it has none.
+ */
+static double
+tensor_peak(const struct gpuproj_target *g, enum gpuproj_tensor_prec p)
+{
+	struct gpuproj_tensor_path path;
+	double used;
+
+	if (gpuproj_tensor_path(g, p, &path))
+		return 0;
+	if (path.tensor != GPUPROJ_TPREC_COUNT)
+		return g->peak_tensor[path.tensor] > 0 ? g->peak_tensor[path.tensor] * 1e9 : 0;
+	/* CUDA cores: path.gflops = factor × the rate in use; the same factor × the peak. */
+	used = gpuproj_target_gflops(g, path.cuda, GPUPROJ_OP_FMA, NULL);
+	return used > 0 ? path.gflops / used * g->peak_gflops[path.cuda][GPUPROJ_OP_FMA] * 1e9 : 0;
+}
+
+/*
+ * P_g of the file comment, FLOP/s, for the kernel's FLOP mix; 0 when a
+ * rate it needs is absent.
+ */
+static double
+compute_peak(const struct gpuproj_target *g, const struct gpuproj_kernel *k)
+{
+	double p32 = g->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] * 1e9;
+	double cuda, tensor[GPUPROJ_TPREC_COUNT], total, t;
+	int p;
+
+	if (!k || !gpuproj_kernel_flop_mix(k, &cuda, tensor))
+		return p32 > 0 ? p32 : 0;
+	if (cuda > 0 && !(p32 > 0))
+		return 0;
+	total = cuda;
+	t = cuda > 0 ? cuda / p32 : 0;
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
+		double r;
+
+		if (!(tensor[p] > 0))
+			continue;
+		r = tensor_peak(g, (enum gpuproj_tensor_prec)p);
+		if (!(r > 0))
+			return 0;
+		total += tensor[p];
+		t += tensor[p] / r;
+	}
+	return t > 0 ? total / t : 0;
 }
 
 /* Roof_g in FLOP/s (FLOP > 0) or B/s (FLOP = 0); false without datasheet numbers. */
 static bool
-roof(const struct gpuproj_target *g, double flop, double bytes, double *ret, bool *mem)
+roof(const struct gpuproj_target *g, const struct gpuproj_kernel *k, double flop, double bytes,
+     double *ret, bool *mem)
 {
-	double p = g->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] * 1e9;
+	double p = compute_peak(g, k);
 	double bw = g->peak_dram_gbs * 1e9;
 
 	if (!(bw > 0) || (flop > 0 && !(p > 0)))
@@ -62,6 +122,20 @@ roof(const struct gpuproj_target *g, double flop, double bytes, double *ret, boo
 		*ret = bw;
 	}
 	return true;
+}
+
+/* CUDA-core plus tensor FLOP of the kernel. */
+static double
+total_flop(const struct gpuproj_kernel *k)
+{
+	double cuda, tensor[GPUPROJ_TPREC_COUNT], sum;
+	int p;
+
+	if (!gpuproj_kernel_flop_mix(k, &cuda, tensor))
+		return model_flop(k, NULL);
+	for (sum = cuda, p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+		sum += tensor[p];
+	return sum;
 }
 
 int
@@ -79,7 +153,7 @@ naive_project(const struct model_ctx *c, struct gpuproj_projection *out)
 	if (missing.n)
 		return out->status = model_missing_why(&missing, "naive", out->why,
 						       sizeof(out->why));
-	flop = model_flop(c->k, NULL);
+	flop = total_flop(c->k);
 	bytes = gpuproj_kernel_metric(c->k, GPUPROJ_M_BYTES_DRAM);
 	if (flop < 0 || bytes < 0) {
 		snprintf(out->why, sizeof(out->why), "a FLOP or byte count is negative");
@@ -90,9 +164,11 @@ naive_project(const struct model_ctx *c, struct gpuproj_projection *out)
 			 "kernel has neither FLOP nor DRAM traffic to scale by");
 		return out->status = GPUPROJ_E_UNSUPPORTED;
 	}
-	if (!roof(c->src, flop, bytes, &rs, &ms) || !roof(c->tgt, flop, bytes, &rt, &mt)) {
+	if (!roof(c->src, c->k, flop, bytes, &rs, &ms) ||
+	    !roof(c->tgt, c->k, flop, bytes, &rt, &mt)) {
 		snprintf(out->why, sizeof(out->why),
-			 "naive needs peak_bw_gbs.dram and peak_gflops.fp32_fma of both GPUs");
+			 "naive needs peak_bw_gbs.dram and peak_gflops.fp32_fma%s of both GPUs",
+			 flop > model_flop(c->k, NULL) ? " (peak_tensor for tensor work)" : "");
 		return out->status = GPUPROJ_E_MISSING;
 	}
 	out->flop_ratio = c->flop_ratio;
@@ -108,12 +184,12 @@ naive_project(const struct model_ctx *c, struct gpuproj_projection *out)
 int
 naive_details(const struct model_ctx *c, struct gpuproj_model_details *out)
 {
-	double flop = model_flop(c->k, NULL), bytes = gpuproj_kernel_metric(c->k,
-									   GPUPROJ_M_BYTES_DRAM);
+	double flop = total_flop(c->k), bytes = gpuproj_kernel_metric(c->k, GPUPROJ_M_BYTES_DRAM);
 	double rs, rt;
 	bool ms, mt;
 
-	if (!roof(c->src, flop, bytes, &rs, &ms) || !roof(c->tgt, flop, bytes, &rt, &mt))
+	if (!roof(c->src, c->k, flop, bytes, &rs, &ms) ||
+	    !roof(c->tgt, c->k, flop, bytes, &rt, &mt))
 		return GPUPROJ_E_MISSING;
 	model_detail_key(out, c->src, "src.peak_fp32", c->src->peak_gflops[GPUPROJ_FP32][0],
 			 "GFLOP/s", "peak_gflops.fp32_fma");

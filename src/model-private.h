@@ -27,6 +27,7 @@ struct model_ctx {
 	double flop_ratio;   /* target FLOP / source FLOP (> 0) */
 	enum gpuproj_waves waves; /* resolved (never DEFAULT) */
 	enum gpuproj_occupancy_term occ_term; /* resolved (never DEFAULT) */
+	enum gpuproj_compute compute; /* hroof's compute roof, resolved (never DEFAULT) */
 	bool notes;          /* fill out->note */
 	bool l2_applied;     /* kt's DRAM bytes differ from k's */
 	double dram_src;     /* D_s, B per launch (NaN when not computed) */
@@ -86,10 +87,19 @@ int hroof_project(const struct model_ctx *c, struct gpuproj_projection *out);
  * (eq. 3) and t_L1, t_shM, t_L2, t_DRAM (eqs. 4–5); what binding() ranks.
  */
 double hroof_roof_s(const struct gpuproj_hroof *h);
+/*
+ * Append to out->note ("; " between parts), as far as it fits. Models that
+ * write their own note first and hroof's compute note after use it.
+ */
+void model_note_append(struct gpuproj_projection *out, const char *fmt, ...)
+	GPUPROJ_PRINTF(2, 3);
 /* hroof_project() that also hands back both GPUs' ceilings (valid when it returns OK) */
 int hroof_project_ceil(const struct model_ctx *c, struct gpuproj_projection *out,
 		       struct gpuproj_hroof *s, struct gpuproj_hroof *t);
 int hroof_details(const struct model_ctx *c, struct gpuproj_model_details *out);
+/* Append the compute roof's note for the target's ceilings t (issue roof only). */
+void hroof_compute_note(const struct model_ctx *c, const struct gpuproj_hroof *t,
+			struct gpuproj_projection *out);
 void hroof_needs(const struct gpuproj_kernel *k, struct model_missing *out);
 /* [Srivastava-nd], Algorithm 1, eqs. 4–12 + waves (model-occupancy.c) */
 int occupancy_project(const struct model_ctx *c, struct gpuproj_projection *out);

@@ -64,10 +64,9 @@ static const struct gpuproj_model models[] = {
 /* Baselines: found by name, not listed by gpuproj_model_at() ("--model all"). */
 static const struct gpuproj_model baselines[] = {
 	{ "naive",
-	  "baseline: the ratio of the datasheet rooflines of source and target (peak FP32 FMA "
-	  "and peak DRAM bandwidth only)",
-	  naive_project, naive_details, naive_needs, false,
-	  "the datasheet FP32 and DRAM ratio by definition" },
+	  "baseline: the ratio of the datasheet rooflines of source and target (peak FP32 FMA, "
+	  "dense tensor peaks for tensor work, and peak DRAM bandwidth only)",
+	  naive_project, naive_details, naive_needs, false, NULL },
 };
 
 /* The default model, chosen on the gpuperfpredict validation (docs/validation.md). */

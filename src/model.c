@@ -58,6 +58,10 @@ prepare(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
 			      opt->occupancy_term == GPUPROJ_OCC_TERM_LITTLE_SOURCE)
 			      ? opt->occupancy_term
 			      : gpuproj_occupancy_term_default();
+	c->compute = opt && (opt->compute == GPUPROJ_COMPUTE_FP ||
+			     opt->compute == GPUPROJ_COMPUTE_ISSUE)
+			     ? opt->compute
+			     : gpuproj_compute_default();
 	c->dram_src = c->dram_tgt = c->footprint = NAN;
 	c->dram_equiv_tgt = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);
 	if (opt && opt->flop_ratio) {
@@ -252,12 +256,38 @@ tensor_unmodelled_note(const struct gpuproj_model *m, const struct gpuproj_kerne
 		 len ? "; " : "", 100.0 * sum / (sum + cuda), m->tensor_unmodelled);
 }
 
+/*
+ * The ceilings of the options' rates (model.h, enum gpuproj_rates): with
+ * datasheet rates, *src and *tgt point at copies in ds and dt (one copy
+ * when they are the same GPU, so that a kernel keeps its measured time
+ * there). naive takes the peaks itself; the copies change nothing for it.
+ */
+static void
+rates_targets(const struct gpuproj_model_options *opt, const struct gpuproj_target **src,
+	      const struct gpuproj_target **tgt, struct gpuproj_target *ds,
+	      struct gpuproj_target *dt)
+{
+	enum gpuproj_rates r = opt && opt->rates != GPUPROJ_RATES_DEFAULT ? opt->rates
+									 : gpuproj_rates_default();
+
+	if (r != GPUPROJ_RATES_DATASHEET)
+		return;
+	gpuproj_target_datasheet(*src, ds);
+	if (*tgt == *src) {
+		*src = *tgt = ds;
+		return;
+	}
+	gpuproj_target_datasheet(*tgt, dt);
+	*src = ds;
+	*tgt = dt;
+}
+
 int
 gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
 		      const struct gpuproj_target *src, const struct gpuproj_target *tgt,
 		      const struct gpuproj_model_options *opt, struct gpuproj_projection *out)
 {
-	struct gpuproj_target sb, tb;
+	struct gpuproj_target sb, tb, ds, dt;
 	struct gpuproj_kernel kt;
 	struct model_ctx c;
 	double fs, ft;
@@ -270,6 +300,7 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 		snprintf(out->why, sizeof(out->why), "invalid argument");
 		return out->status = GPUPROJ_E_INVAL;
 	}
+	rates_targets(opt, &src, &tgt, &ds, &dt);
 	prepare(k, src, tgt, opt, &c, &kt);
 	r = burst_project(m, k, opt, &c, out, &sb, &tb, &fs, &ft);
 	if (r == GPUPROJ_OK)
@@ -298,7 +329,7 @@ gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_kernel
 		      const struct gpuproj_target *src, const struct gpuproj_target *tgt,
 		      const struct gpuproj_model_options *opt, struct gpuproj_model_details *out)
 {
-	struct gpuproj_target sb, tb;
+	struct gpuproj_target sb, tb, ds, dt;
 	struct gpuproj_kernel kt;
 	struct model_ctx c;
 	int r;
@@ -308,6 +339,7 @@ gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_kernel
 	out->n = 0;
 	if (!m || !k || !src || !tgt)
 		return GPUPROJ_E_INVAL;
+	rates_targets(opt, &src, &tgt, &ds, &dt);
 	prepare(k, src, tgt, opt, &c, &kt);
 	if (effective_clock(opt) == GPUPROJ_CLOCK_BURST) {
 		/* The ceilings the projection ended on (burst_project()). */

@@ -35,6 +35,50 @@ pct(double v, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * Pairs, then overall, then generation groups: how many, and the i-th. The
+ * table and the CSV skip a generation group without any comparison
+ * (skip_group()); the JSON lists them all.
+ */
+static size_t
+n_groups(const struct gpuproj_validation *v)
+{
+	return v->n_pairs + v->n_models + (v->generations ? 2 * v->n_models : 0);
+}
+
+static const struct gpuproj_validation_group *
+group_at(const struct gpuproj_validation *v, size_t i)
+{
+	if (i < v->n_pairs)
+		return &v->pairs[i];
+	if (i < v->n_pairs + v->n_models)
+		return &v->overall[i - v->n_pairs];
+	return &v->generations[i - v->n_pairs - v->n_models];
+}
+
+/* A generation group with nothing in it (no pair of GPUs of known generations there). */
+static bool
+skip_group(const struct gpuproj_validation_group *g)
+{
+	const struct gpuproj_validation_stats *s = &g->stats[GPUPROJ_VSUBSET_ALL];
+
+	return g->generation != GPUPROJ_GEN_ANY && s->n + s->n_failed == 0;
+}
+
+/* The source column: the GPU, "(all)", "(same gen)" or "(cross gen)". */
+static const char *
+source_label(const struct gpuproj_validation_group *g)
+{
+	if (g->source)
+		return g->source->name;
+	switch (g->generation) {
+	case GPUPROJ_GEN_SAME: return "(same gen)";
+	case GPUPROJ_GEN_CROSS: return "(cross gen)";
+	case GPUPROJ_GEN_ANY: break;
+	}
+	return "(all)";
+}
+
 static void
 table_stats(FILE *out, const struct gpuproj_validation_stats *s, bool with_failed)
 {
@@ -53,7 +97,7 @@ int
 gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v)
 {
 	int wm = 5, ws = 6, wt = 6;
-	size_t i, j, n_failed = 0;
+	size_t i, j, n_failed = 0, gen_rows = 0;
 	char thr[32];
 
 	for (i = 0; i < v->n_citations; i++)
@@ -84,6 +128,8 @@ gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v)
 
 		wm = l > wm ? l : wm;
 	}
+	for (i = v->n_pairs + v->n_models; i < n_groups(v); i++)
+		ws = skip_group(group_at(v, i)) ? ws : (int)strlen("(cross gen)");
 	for (i = 0; i < v->n_pairs; i++) {
 		int ls = (int)strlen(v->pairs[i].source->name);
 		int lt = (int)strlen(v->pairs[i].target->name);
@@ -104,15 +150,15 @@ gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v)
 		"%7s %6s %6s %7s\n", wm, "model", ws, "source", wt, "target", "n", "fail", "MAPE",
 		"medAPE", "cover", "width", "bias", "n", "MAPE", "medAPE", "cover", "width", "bias",
 		"n", "MAPE", "medAPE", "cover", "width", "bias");
-	for (i = 0; i < v->n_pairs + v->n_models; i++) {
-		const struct gpuproj_validation_group *g =
-			i < v->n_pairs ? &v->pairs[i] : &v->overall[i - v->n_pairs];
+	for (i = 0; i < n_groups(v); i++) {
+		const struct gpuproj_validation_group *g = group_at(v, i);
 
-		if (i == v->n_pairs)
+		if (skip_group(g))
+			continue;
+		if (i == v->n_pairs || (i >= v->n_pairs + v->n_models && !gen_rows++))
 			fputc('\n', out);
-		fprintf(out, "%-*s %-*s %-*s", wm, gpuproj_model_name(g->model), ws,
-			g->source ? g->source->name : "(all)", wt,
-			g->target ? g->target->name : "(all)");
+		fprintf(out, "%-*s %-*s %-*s", wm, gpuproj_model_name(g->model), ws, source_label(g),
+			wt, g->target ? g->target->name : "(all)");
 		table_stats(out, &g->stats[GPUPROJ_VSUBSET_ALL], true);
 		table_stats(out, &g->stats[GPUPROJ_VSUBSET_SHORT], false);
 		table_stats(out, &g->stats[GPUPROJ_VSUBSET_LONG], false);
@@ -137,7 +183,8 @@ gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v)
 		"cover = measured\n"
 		"inside the projected [lo, hi]; width = mean (hi - lo) / projected; bias = mean\n"
 		"(projected - measured) / measured, > 0 = projections too slow. All in %%, per\n"
-		"launch; (all) pools every pair of a model.\n");
+		"launch; (all) pools every pair of a model; (same gen) and (cross gen) its pairs\n"
+		"of GPUs of the same and of different architecture generations.\n");
 	fflush(out);
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
 }
@@ -157,16 +204,15 @@ gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v)
 		fputs("# Inputs: " SECTIONS_TEXT "\n", out);
 	fputs("model,source,target,subset,threshold_ns,n,n_failed,mape_pct,median_ape_pct,"
 	      "coverage_pct,bias_pct,width_pct\n", out);
-	for (i = 0; i < v->n_pairs + v->n_models; i++) {
-		const struct gpuproj_validation_group *g =
-			i < v->n_pairs ? &v->pairs[i] : &v->overall[i - v->n_pairs];
+	for (i = 0; i < n_groups(v); i++) {
+		const struct gpuproj_validation_group *g = group_at(v, i);
 
-		for (s = 0; s < GPUPROJ_VSUBSET_COUNT; s++) {
+		for (s = 0; !skip_group(g) && s < GPUPROJ_VSUBSET_COUNT; s++) {
 			const struct gpuproj_validation_stats *st = &g->stats[s];
 
 			csv_write_field(out, gpuproj_model_name(g->model));
 			fputc(',', out);
-			csv_write_field(out, g->source ? g->source->name : "(all)");
+			csv_write_field(out, source_label(g));
 			fputc(',', out);
 			csv_write_field(out, g->target ? g->target->name : "(all)");
 			fprintf(out, ",%s,", gpuproj_validation_subset_name(
@@ -224,6 +270,9 @@ group_json(const struct gpuproj_validation_group *g)
 		return NULL;
 	}
 	bad |= json_object_set_new(o, "model", json_string(gpuproj_model_name(g->model)));
+	if (g->generation != GPUPROJ_GEN_ANY)
+		bad |= json_object_set_new(o, "generation",
+				    json_string(g->generation == GPUPROJ_GEN_SAME ? "same" : "cross"));
 	if (g->source)
 		bad |= json_object_set_new(o, "source", json_string(g->source->name));
 	if (g->target)
@@ -251,16 +300,17 @@ gpuproj_validation_write_json(const char *path, const struct gpuproj_validation 
 			      struct gpuproj_error *reterr)
 {
 	json_t *root = json_object(), *cit = json_array(), *models = json_array();
-	json_t *pairs = json_array(), *overall = json_array();
+	json_t *pairs = json_array(), *overall = json_array(), *gens = json_array();
 	size_t i;
 	int st, bad = 0;
 
-	if (!root || !cit || !models || !pairs || !overall) {
+	if (!root || !cit || !models || !pairs || !overall || !gens) {
 		json_decref(root);
 		json_decref(cit);
 		json_decref(models);
 		json_decref(pairs);
 		json_decref(overall);
+		json_decref(gens);
 		return error_set(reterr, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
 	}
 	bad |= json_object_set_new(root, "schema", json_string(GPUPROJ_VALIDATION_SCHEMA));
@@ -283,6 +333,9 @@ gpuproj_validation_write_json(const char *path, const struct gpuproj_validation 
 	for (i = 0; i < v->n_models; i++)
 		bad |= json_array_append_new(overall, group_json(&v->overall[i]));
 	bad |= json_object_set_new(root, "overall", overall);
+	for (i = 0; v->generations && i < 2 * v->n_models; i++)
+		bad |= json_array_append_new(gens, group_json(&v->generations[i]));
+	bad |= json_object_set_new(root, "generations", gens);
 	if (details) {
 		json_t *cs = json_array();
 

@@ -303,6 +303,12 @@ gpuproj_validation_clear(struct gpuproj_validation *v)
 		free(v->overall[i].reasons);
 	}
 	free(v->overall);
+	for (i = 0; v->generations && i < 2 * v->n_models; i++) {
+		for (j = 0; j < v->generations[i].n_reasons; j++)
+			free(v->generations[i].reasons[j].why);
+		free(v->generations[i].reasons);
+	}
+	free(v->generations);
 	free(v->models);
 	free(v->comparisons);
 	for (i = 0; i < v->n_citations; i++)
@@ -685,7 +691,8 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 	sub = calloc(n_comp ? n_comp : 1, sizeof(*sub));
 	scratch = calloc(n_comp ? n_comp : 1, sizeof(*scratch));
 	v.overall = calloc(v.n_models, sizeof(*v.overall));
-	if (!idx || !sub || !scratch || !v.overall)
+	v.generations = calloc(2 * v.n_models, sizeof(*v.generations));
+	if (!idx || !sub || !scratch || !v.overall || !v.generations)
 		goto nomem;
 	for (i = 0; i < n_comp; i = j) {
 		struct gpuproj_validation_group *g;
@@ -722,6 +729,23 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 		if (fill_group(&v.overall[mi], comp, pend, idx, n, v.threshold_ns, sub, scratch,
 			       false))
 			goto nomem;
+		/* Same- and cross-generation pairs (gpuproj_target_generation()). */
+		for (j = 0; j < 2; j++) {
+			struct gpuproj_validation_group *g = &v.generations[2 * mi + j];
+
+			g->model = v.models[mi];
+			g->generation = j == 0 ? GPUPROJ_GEN_SAME : GPUPROJ_GEN_CROSS;
+			for (i = 0, n = 0; i < n_comp; i++) {
+				const char *gs = gpuproj_target_generation(comp[i].source);
+				const char *gt = gpuproj_target_generation(comp[i].target);
+
+				if (pend[i].model == mi && gs && gt &&
+				    (strcmp(gs, gt) == 0) == (j == 0))
+					idx[n++] = i;
+			}
+			if (fill_group(g, comp, pend, idx, n, v.threshold_ns, sub, scratch, false))
+				goto nomem;
+		}
 	}
 	v.comparisons = comp;
 	v.n_comparisons = n_comp;

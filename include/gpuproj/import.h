@@ -53,6 +53,15 @@ extern "C" {
 	"(NeuSight, ASPLOS 2025); data set sitar-lab/NeuSight@6945927d, "                           \
 	"scripts/asplos/data/dataset/train/collect/{linear,add}"
 
+/**
+ * The citation of results on XLA's matmul performance table (Apache-2.0):
+ * the profiles of gpuproj_import_xla_matmul() carry it in their "citation"
+ * attribute (and "Apache-2.0" in "license").
+ */
+#define GPUPROJ_CITATION_XLA_MATMUL                                                               \
+	"OpenXLA, default GPU matmul performance table (matmul_perf_table_gen); "                  \
+	"ROCm/xla@ea2c45f2, xla/service/gpu/model/matmul_interpolator_data.h"
+
 /** What an import found. Zero-initialise; release with gpuproj_import_summary_clear(). */
 struct gpuproj_import_summary {
 	size_t rows;            /**< data rows read (CSV records after headers/units) */
@@ -270,13 +279,89 @@ int gpuproj_import_neusight(const char *const *paths, size_t n_paths,
 			    struct gpuproj_error *reterr);
 
 /**
+ * The citation of every profile made from Kernel Tuner cache files of the
+ * FAIR Benchmark Hub (gpuproj_import_kerneltuner()).
+ */
+#define GPUPROJ_CITATION_KERNELTUNER \
+	"AutoTuningAssociation/benchmark_hub (FAIR Benchmark Hub for Auto-Tuning, MIT): Kernel " \
+	"Tuner brute-force cache files, every configuration of a kernel's search space timed " \
+	"on one GPU"
+
+/**
+ * Import Kernel Tuner brute-force cache files (the decompressed JSON of
+ * AutoTuningAssociation/benchmark_hub's cachefiles: every configuration of
+ * a tunable kernel timed on one GPU; MIT licence) into one profile per
+ * GPU. The files hold times only: every metric is derived analytically
+ * from the problem size, the configuration and the kernel's source, for
+ * CLBlast's Xgemm and the 2D convolution_kernel (src/import-kerneltuner.c
+ * documents each metric); the profiles carry attributes origin
+ * "kerneltuner" and metrics "analytic". A signature is (kernel,
+ * configuration): name = kernel_name, tag = "P1=v1,…" over the tune
+ * parameters; every profile carries the times the other GPUs measured for
+ * the same configuration as reference_ns. Configurations without a time
+ * (failed to compile or run) are skipped.
+ *
+ * @param paths JSON files (one GPU and kernel each)
+ * @param[out] ret_profiles new array of new profiles, one per GPU in order
+ *        of first appearance; untouched on failure
+ * @param[out] ret_n number of profiles
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (no paths, NULL targets or outputs);
+ *         GPUPROJ_E_PARSE (not JSON, not a cache file, no timed
+ *         configuration); GPUPROJ_E_SCHEMA (another kernel, a bad
+ *         problem_size or parameter, a configuration the kernel's model
+ *         does not describe, an Xgemm file whose K cannot be recovered);
+ *         GPUPROJ_E_NOTFOUND (a device not in targets); GPUPROJ_E_NOMEM
+ */
+int gpuproj_import_kerneltuner(const char *const *paths, size_t n_paths,
+			       const struct gpuproj_targets *targets,
+			       struct gpuproj_profile ***ret_profiles, size_t *ret_n,
+			       struct gpuproj_error *reterr);
+
+/**
+ * Import XLA's matmul performance table, converted to CSV by
+ * scripts/xla-matmul-csv.py (header `xla_table,gpu,dtype,b,m,n,k,flop_per_s`:
+ * tensor-core GEMMs of one shape grid, BF16 and FP8, timed by XLA on
+ * several GPUs; tests/data/xla-matmul/README.md), into one profile per GPU.
+ * No hardware counters and no launch exist in the data: the FLOP
+ * (flop.tensor.bf16 or .fp8, 2·b·m·n·k) and bytes are derived from the
+ * shape and data type, the grid is an estimate (128×128 output tiles), as
+ * src/import-xla-matmul.c documents; the profiles carry attributes origin
+ * "xla-matmul", metrics "analytic", citation GPUPROJ_CITATION_XLA_MATMUL.
+ * A signature is name "matmul", tag "<a>x<b>-><c>,b=…,m=…,n=…,k=…"; every
+ * profile carries the times the other GPUs measured for it as
+ * reference_ns. Durations, ns: 2·b·m·n·k / flop_per_s · 10⁹ (XLA's median
+ * kernel time).
+ *
+ * @param paths CSV files
+ * @param n_paths number of paths (≥ 1)
+ * @param targets GPU descriptions; every `gpu` must name or match an entry
+ * @param[out] ret_profiles new array of new profiles, one per GPU in order
+ *        of first appearance; the caller frees each and the array;
+ *        untouched on failure
+ * @param[out] ret_n number of profiles; untouched on failure
+ * @param[out] reterr optional; file:line[:column] of the first bad row
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (no paths, NULL targets or outputs);
+ *         GPUPROJ_E_IO; GPUPROJ_E_PARSE (empty file, no data rows, a row
+ *         with another number of fields); GPUPROJ_E_SCHEMA (a column of
+ *         the header missing, an empty gpu, a value that is not a positive
+ *         number or, for b, m, n, k, not a positive integer, a data type
+ *         other than those of the file comment); GPUPROJ_E_NOTFOUND (a GPU
+ *         not in targets); GPUPROJ_E_NOMEM
+ */
+int gpuproj_import_xla_matmul(const char *const *paths, size_t n_paths,
+			      const struct gpuproj_targets *targets,
+			      struct gpuproj_profile ***ret_profiles, size_t *ret_n,
+			      struct gpuproj_error *reterr);
+
+/**
  * Load data sets (for validation, include/gpuproj/validate.h), detecting
  * each file's kind by content: a gpuproj profile JSON starts with '{'
  * (after blanks and a UTF-8 BOM); a gpuperfpredict CSV has a first line
  * starting with `gpu,kernel,` (fields optionally quoted); a NeuSight CSV
- * has a first line starting with `OPName,Latency,Device,`. All CSV files of
- * one kind are imported together with gpuproj_import_gpuperfpredict() or
- * gpuproj_import_neusight() (one profile per GPU, with references between
+ * has a first line starting with `OPName,Latency,Device,`; an XLA matmul
+ * CSV with `xla_table,gpu,dtype,`. All CSV files of one kind are imported
+ * together with gpuproj_import_gpuperfpredict(), gpuproj_import_neusight()
+ * or gpuproj_import_xla_matmul() (one profile per GPU, with references between
  * them); their profiles take the place of the first CSV of that kind in the
  * order of `paths`. A profile JSON of origin
  * "gpuperfpredict" without a "citation" attribute gets

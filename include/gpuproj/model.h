@@ -329,6 +329,63 @@ bool gpuproj_profile_flop_mix(const struct gpuproj_profile *p, double *ret_cuda,
 char *gpuproj_flop_mix_text(double cuda, const double tensor[GPUPROJ_TPREC_COUNT], char *buf,
 			    size_t size);
 
+/**
+ * The compute roof of hroof and hroof-occ (gpuproj_model_options.compute).
+ */
+enum gpuproj_compute {
+	GPUPROJ_COMPUTE_DEFAULT = 0, /**< gpuproj_compute_default() decides */
+	/**
+	 * Seed 000 eqs. 2–3: the FP instructions over the FP peaks of their
+	 * precisions and kinds, times warp efficiency (the paper).
+	 */
+	GPUPROJ_COMPUTE_FP = 1,
+	/**
+	 * Every pipe the kernel uses and instruction issue: the
+	 * CUDA-core time is the largest of (a) eqs. 2–3 as above; (b) the
+	 * FP32/INT32 datapath: with D_f FP32-only, D_i INT32-only and S shared
+	 * lanes per SM (targets.yaml lanes_per_sm), f FP32 and i INT32 thread
+	 * instructions and warp efficiency w,
+	 *   t_alu = max(f / (D_f + S), i / (D_i + S), (f + i) / (D_f + D_i + S)) / (u · w),
+	 * u = the sustained FP32 FMA rate / (2 · lanes_per_sm.fp32) = SMs × clock
+	 * (lane-clocks per second); (c) instruction issue: every warp
+	 * instruction (FP, integer, load/store, control: inst.warp) takes one
+	 * issue slot of one scheduler,
+	 *   t_issue = inst.warp / (u · schedulers_per_sm · ipc_per_scheduler).
+	 * Without integer or non-FP instructions (b) and (c) never exceed (a),
+	 * and the roof is the paper's. Where the profile lacks the instruction
+	 * mix (analytic corpora) a default is used and marked
+	 * (gpuproj_hroof.issue_mix): integer instructions 0 when inst.int is
+	 * absent, inst.warp = (all thread instructions the profile counts) /
+	 * (32 · w) when it is absent — lower bounds, so the roof is never
+	 * tighter than the mix shows. Sources of lanes, schedulers and issue
+	 * rates: targets.yaml (CUDA C++ Programming Guide throughput table;
+	 * NVIDIA Volta, Turing, GA100, GA102, Ada, Hopper whitepapers; Jia et
+	 * al., "Dissecting the NVIDIA Volta GPU Architecture via
+	 * Microbenchmarking", arXiv:1804.06826, 2018, and "Dissecting the
+	 * NVidia Turing T4 GPU via Microbenchmarking", arXiv:1903.07486, 2019:
+	 * one warp instruction issued per scheduler per clock on Volta and
+	 * Turing). src/model-hroof.c gives the equations.
+	 */
+	GPUPROJ_COMPUTE_ISSUE = 2,
+};
+
+/** @return "fp", "issue" (or "default") */
+const char *gpuproj_compute_name(enum gpuproj_compute c);
+/**
+ * Parse "fp", "issue" or "default" (case-insensitive).
+ * @return GPUPROJ_OK or GPUPROJ_E_INVAL (*ret untouched)
+ */
+int gpuproj_compute_from_name(const char *name, enum gpuproj_compute *ret);
+/** @return the compute roof used when the options leave it at DEFAULT */
+enum gpuproj_compute gpuproj_compute_default(void);
+
+/** What the issue roof assumed for a kernel (gpuproj_hroof.issue_mix bits). */
+enum gpuproj_issue_mix {
+	GPUPROJ_MIX_INT_ASSUMED = 1u << 0,  /**< no inst.int: 0 integer instructions assumed */
+	GPUPROJ_MIX_WARP_ASSUMED = 1u << 1, /**< no inst.warp: the counted thread instructions / (32 w) */
+	GPUPROJ_MIX_NO_LANES = 1u << 2,     /**< the GPU has no lanes_per_sm: only the FP roof */
+};
+
 struct gpuproj_hroof {
 	double flop;                 /**< FLOP per launch (CUDA-core FLOP × flop_ratio + tensor FLOP) */
 	double perf_mix;             /**< eq. 2, FLOP/s (weighted over precisions and op kinds) */
@@ -347,6 +404,15 @@ struct gpuproj_hroof {
 	double t_cuda;               /**< s: CUDA-core FLOP / perf_ceil + tensor work on CUDA cores */
 	unsigned tensor_fallback;    /**< bit p: precision p ran on another path (gpuproj_tensor_path()) */
 	unsigned tensor_unknown;     /**< bit p: p's own rate is absent from targets.yaml */
+	/*
+	 * The CUDA-core compute terms of GPUPROJ_COMPUTE_ISSUE, s (0 with the FP
+	 * roof): eqs. 2–3 alone, the FP32/INT32 datapath and instruction issue;
+	 * t_cuda's CUDA-core part is their maximum.
+	 */
+	double t_fp;                 /**< s: CUDA-core FLOP / (warp efficiency · Perf^mix) */
+	double t_alu;                /**< s: FP32/INT32 datapath (enum gpuproj_compute) */
+	double t_issue;              /**< s: warp instructions / issue rate */
+	unsigned issue_mix;          /**< enum gpuproj_issue_mix bits (ISSUE only) */
 	double hits[GPUPROJ_LEVEL_COUNT]; /**< N_x of eq. 4–5, bytes: L1, L2, DRAM, shared */
 	double t[GPUPROJ_LEVEL_COUNT];    /**< t_x of eqs. 4–5, s */
 	double traversing[GPUPROJ_HL_COUNT]; /**< N+_x of eq. 10: bytes traversing x, B */
@@ -389,6 +455,19 @@ struct gpuproj_hroof {
  */
 int gpuproj_hroof_ceilings(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
 			   double flop_ratio, struct gpuproj_hroof *out, char *why, size_t whylen);
+
+/**
+ * gpuproj_hroof_ceilings() with a choice of compute roof (enum
+ * gpuproj_compute; DEFAULT = gpuproj_compute_default()). With
+ * GPUPROJ_COMPUTE_ISSUE, perf_ceil = CUDA-core FLOP / max(t_fp, t_alu,
+ * t_issue) (before tensor work is added), and the instruction counts
+ * inst.fp32, inst.int and inst.warp are read where present (none is
+ * required). gpuproj_hroof_ceilings() is this with GPUPROJ_COMPUTE_FP.
+ */
+int gpuproj_hroof_ceilings_compute(const struct gpuproj_kernel *k,
+				   const struct gpuproj_target *gpu, double flop_ratio,
+				   enum gpuproj_compute compute, struct gpuproj_hroof *out,
+				   char *why, size_t whylen);
 
 /** Whether to apply the L2-capacity DRAM adjustment (gpuproj_l2_capacity_dram()). */
 enum gpuproj_l2_capacity {
@@ -536,6 +615,49 @@ double gpuproj_target_burst(const struct gpuproj_target *g, double duration_ns,
 			    struct gpuproj_target *out);
 
 /**
+ * The ceilings the models take from targets.yaml (gpuproj_model_options.rates;
+ * issue 22: "the ceilings are datasheet promises").
+ */
+enum gpuproj_rates {
+	GPUPROJ_RATES_DEFAULT = 0, /**< gpuproj_rates_default() decides (sustained) */
+	/**
+	 * The rates measured under sustained load, one basis for every GPU
+	 * (docs/targets-schema.md "One basis per level"): DRAM = bw_gbs.dram
+	 * (the STREAM triad rate), FP = max_gflops (FMA at the clock held
+	 * under full load), tensor = max_tensor where measured.
+	 */
+	GPUPROJ_RATES_SUSTAINED = 1,
+	/**
+	 * The vendor's promises where targets.yaml has them: DRAM =
+	 * peak_bw_gbs.dram, FP = peak_gflops (boost clock), tensor =
+	 * peak_tensor. L2, L1, shared memory, issue and integer rates have no
+	 * datasheet value and stay as they are. For measuring what the
+	 * sustained rates are worth (docs/validation.md), not for use.
+	 */
+	GPUPROJ_RATES_DATASHEET = 2,
+};
+
+/** @return "sustained", "datasheet" (or "default") */
+const char *gpuproj_rates_name(enum gpuproj_rates r);
+/**
+ * Parse "sustained", "datasheet" or "default" (case-insensitive).
+ * @return GPUPROJ_OK or GPUPROJ_E_INVAL (*ret untouched)
+ */
+int gpuproj_rates_from_name(const char *name, enum gpuproj_rates *ret);
+/** @return the rates used when the options leave them at DEFAULT (sustained) */
+enum gpuproj_rates gpuproj_rates_default(void);
+/**
+ * A GPU with its datasheet ceilings (GPUPROJ_RATES_DATASHEET): `*out` =
+ * `*g` with bw_gbs.dram = peak_bw_gbs.dram where that is given (> 0), and
+ * every max_gflops and max_tensor rate cleared (NaN), so that
+ * gpuproj_target_gflops() and gpuproj_target_tensor_gflops() fall back to
+ * the peaks; with no sustained rate left, the burst regime changes nothing.
+ * @param g the GPU (targets.yaml entry)
+ * @param[out] out the copy (pointers shared with `g`)
+ */
+void gpuproj_target_datasheet(const struct gpuproj_target *g, struct gpuproj_target *out);
+
+/**
  * Little's-law latency hiding of a kernel's memory traffic below L1, from
  * a source GPU s to a target t (hroof-occ; equations in
  * src/model-hroof-occ.c, after Little, "A proof for the queuing formula
@@ -609,6 +731,13 @@ struct gpuproj_model_options {
 	const struct gpuproj_intervals *intervals;
 	/** true: lo_ns/hi_ns stay the model's own interval (no calibration). */
 	bool level_interval;
+	/** hroof's and hroof-occ's compute roof; 0 (DEFAULT) = gpuproj_compute_default(). */
+	enum gpuproj_compute compute;
+	/**
+	 * The ceilings of every model but naive (which always takes the
+	 * datasheet's); 0 (DEFAULT) = gpuproj_rates_default().
+	 */
+	enum gpuproj_rates rates;
 };
 
 /**

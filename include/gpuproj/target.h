@@ -604,6 +604,20 @@ double gpuproj_target_tensor_gflops(const struct gpuproj_target *t, enum gpuproj
 				    bool *ret_measured);
 
 /**
+ * The architecture generation of a GPU, from its `arch`: NVIDIA sm_3x
+ * "Kepler", sm_5x "Maxwell", sm_6x "Pascal", sm_70/sm_72 "Volta", sm_75
+ * "Turing", sm_80/86/87 "Ampere", sm_89 "Ada", sm_90 "Hopper", sm_10x,
+ * sm_11x and sm_12x "Blackwell" (data-centre GB100/GB110 and GB20x alike,
+ * as NVIDIA names them); AMD gfx908 "CDNA1", gfx90a "CDNA2",
+ * gfx940/941/942 "CDNA3", gfx950 "CDNA4". What `gpuproj validate` splits
+ * same- from cross-generation pairs by (validate.h).
+ *
+ * @return the name (static), or NULL for an arch not in this list or a
+ *         NULL target
+ */
+const char *gpuproj_target_generation(const struct gpuproj_target *t);
+
+/**
  * @return the precision's name ("fp16", "fp16_acc16", "bf16", "tf32",
  *         "fp8", "fp4", "int8", "fp64"), or NULL when out of the enum
  */

@@ -59,8 +59,11 @@
  * steps) dominate it and no model of throughput can match it. Being
  * independent of the model, the split is the same for all models.
  *
- * Groups: one per (model, source, target) pair, and one "overall" per model
- * pooling the comparisons of all its pairs (not an average of pair MAPEs).
+ * Groups: one per (model, source, target) pair, one "overall" per model
+ * pooling the comparisons of all its pairs (not an average of pair MAPEs),
+ * and per model two pooling the pairs of GPUs of the same architecture
+ * generation and of different generations (gpuproj_target_generation(),
+ * target.h; a pair with a GPU of unknown generation is in neither).
  *
  * Thread safety: reentrant; the result only reads the input profiles.
  */
@@ -198,11 +201,22 @@ struct gpuproj_validation_reason {
 	size_t count;          /**< kernels that failed with it */
 };
 
-/** Results of one model on one pair, or of one model overall. */
+/** Which pairs a group pools by generation (struct gpuproj_validation_group). */
+enum gpuproj_generation_split {
+	GPUPROJ_GEN_ANY = 0,  /**< a pair group, or overall */
+	GPUPROJ_GEN_SAME,     /**< source and target of the same generation */
+	GPUPROJ_GEN_CROSS,    /**< of different generations */
+};
+
+/**
+ * Results of one model on one pair, of one model overall, or of one model
+ * over its same- or cross-generation pairs.
+ */
 struct gpuproj_validation_group {
 	const struct gpuproj_model *model;
-	const struct gpuproj_target *source;  /**< NULL in an overall group */
-	const struct gpuproj_target *target;  /**< NULL in an overall group */
+	const struct gpuproj_target *source;  /**< NULL in an overall or generation group */
+	const struct gpuproj_target *target;  /**< NULL in an overall or generation group */
+	enum gpuproj_generation_split generation; /**< GPUPROJ_GEN_ANY but in generations[] */
 	/** Statistics, indexed by enum gpuproj_validation_subset. */
 	struct gpuproj_validation_stats stats[GPUPROJ_VSUBSET_COUNT];
 	/** Why kernels were not projected: most frequent first (ties: first seen); owned. */
@@ -239,6 +253,12 @@ struct gpuproj_validation {
 	struct gpuproj_validation_group *pairs;
 	size_t n_pairs;
 	struct gpuproj_validation_group *overall; /**< [n_models], parallel to models; owned */
+	/**
+	 * [2 · n_models]: for model i, [2i] pools its same-generation pairs and
+	 * [2i + 1] its cross-generation pairs (enum gpuproj_generation_split);
+	 * owned.
+	 */
+	struct gpuproj_validation_group *generations;
 	/** Every comparison (projected or failed), in pair order; owned. */
 	struct gpuproj_validation_comparison *comparisons;
 	size_t n_comparisons;
@@ -292,8 +312,9 @@ void gpuproj_validation_clear(struct gpuproj_validation *v);
 /**
  * The human table: citation lines ("Data: …"), a header naming the models,
  * threshold, targets, intervals, held-out split and (with default_sections)
- * the inputs, then one row per pair
- * and one "(all)" row per model with n, failed, MAPE, median APE,
+ * the inputs, then one row per pair, one "(all)" row per model, and per
+ * model a "(same gen)" and a "(cross gen)" row (each only when it has
+ * comparisons) with n, failed, MAPE, median APE,
  * coverage, interval width and bias (%, "-" when n = 0) for all, short and
  * long configurations, then the reasons kernels were not projected and a
  * legend.
@@ -311,7 +332,9 @@ int gpuproj_validation_write_table(FILE *out, const struct gpuproj_validation *v
  * n_failed,mape_pct,median_ape_pct,coverage_pct,bias_pct,width_pct` (one
  * line) and
  * three rows (subset all, short, long) per pair, then per model three
- * rows with source and target "(all)". Empty fields = NaN (no comparison).
+ * rows with source and target "(all)", then per model three with source
+ * "(same gen)" and three with "(cross gen)", target "(all)" (each only
+ * when it has comparisons). Empty fields = NaN (no comparison).
  *
  * @param out the stream (flushed, not closed)
  * @param v a run filled by gpuproj_validate()
@@ -332,6 +355,9 @@ int gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v);
  *                "failures": [ { "why": "…", "count": 3 } ] } ],
  *   "overall": [ { "model": "hroof", "all": STATS, "short": STATS, "long": STATS,
  *                  "failures": [ … ] } ],
+ *   "generations": [ { "model": "hroof", "generation": "same" | "cross",
+ *                      "all": STATS, "short": STATS, "long": STATS,
+ *                      "failures": [ … ] } ],
  *   "comparisons": [ { "model", "source", "target", "kernel", "tag", "grid": [x,y,z],
  *                      "block": [x,y,z], "source_ns", "measured_ns", "status": "ok" | text,
  *                      "lo_ns", "hi_ns", "point_ns", "level_lo_ns", "level_hi_ns",

@@ -188,6 +188,26 @@ cli_parse_clock(const char *cmd, const char *value, enum gpuproj_clock *ret)
 	return true;
 }
 
+bool
+cli_parse_compute(const char *cmd, const char *value, enum gpuproj_compute *ret)
+{
+	if (gpuproj_compute_from_name(value, ret)) {
+		cli_usage_error(cmd, "--compute must be fp or issue, not '%s'", value);
+		return false;
+	}
+	return true;
+}
+
+bool
+cli_parse_rates(const char *cmd, const char *value, enum gpuproj_rates *ret)
+{
+	if (gpuproj_rates_from_name(value, ret)) {
+		cli_usage_error(cmd, "--rates must be sustained or datasheet, not '%s'", value);
+		return false;
+	}
+	return true;
+}
+
 int
 cli_apply_intervals(const char *value, struct gpuproj_model_options *mopt,
 		    struct gpuproj_intervals **iv)

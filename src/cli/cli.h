@@ -78,6 +78,10 @@ bool cli_parse_occupancy_term(const char *cmd, const char *value,
 			      enum gpuproj_occupancy_term *ret);
 /* --clock sustained|burst; prints the usage error and returns false otherwise. */
 bool cli_parse_clock(const char *cmd, const char *value, enum gpuproj_clock *ret);
+/* --compute fp|issue; prints the usage error and returns false otherwise. */
+bool cli_parse_compute(const char *cmd, const char *value, enum gpuproj_compute *ret);
+/* --rates sustained|datasheet; prints the usage error and returns false otherwise. */
+bool cli_parse_rates(const char *cmd, const char *value, enum gpuproj_rates *ret);
 /*
  * --intervals FILE|builtin|levels: "levels" sets mopt->level_interval,
  * "builtin" keeps the built-in table, FILE is loaded into *iv (an earlier

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gpuproj import ncu|nvprof|gpuperfpredict|neusight: turn measurements
- * made by other tools into gpuproj-profile/1 JSON (include/gpuproj/import.h). A
- * summary of what was found goes to stderr: the GPU (checked against
+ * gpuproj import ncu|nvprof|gpuperfpredict|neusight|xla-matmul|kerneltuner:
+ * turn measurements made by other tools into gpuproj-profile/1 JSON
+ * (include/gpuproj/import.h). A summary of what was found goes to stderr: the GPU (checked against
  * targets.yaml), warnings, and what the default model still lacks — with
  * the kernels a fallback model will project and the command that collects
  * everything.
@@ -34,7 +34,9 @@ help(FILE *f)
 		"Usage: gpuproj import ncu [options] FILE.csv|FILE.ncu-rep -o OUT.json\n"
 		"       gpuproj import nvprof [options] FILE.csv... -o OUT.json\n"
 		"       gpuproj import gpuperfpredict [--targets FILE] FILE.csv... -o DIR\n"
-		"       gpuproj import neusight [--targets FILE] DIR|FILE.csv... -o DIR\n\n"
+		"       gpuproj import neusight [--targets FILE] DIR|FILE.csv... -o DIR\n"
+		"       gpuproj import xla-matmul [--targets FILE] FILE.csv... -o DIR\n"
+		"       gpuproj import kerneltuner [--targets FILE] FILE.json... -o DIR\n\n"
 		"Convert measurements made by other tools into gpuproj profiles\n"
 		"(gpuproj-profile/1 JSON) for `gpuproj project`.\n\n"
 		"ncu             an Nsight Compute export: `ncu --csv` (one row per metric),\n"
@@ -44,9 +46,17 @@ help(FILE *f)
 		"                the summary; several files of one run are joined by kernel name\n"
 		"gpuperfpredict  CSV files of the gpuperfpredict data set: one profile per GPU\n"
 		"neusight        the NeuSight training set (FP32 linear and add latencies): one\n"
-		"                profile per GPU, metrics derived analytically from the shapes\n\n"
-		"`gpuproj import ncu --help` (nvprof, gpuperfpredict, neusight) tells more; `gpuproj\n"
-		"ncu-metrics` prints the ncu command that collects what the default model needs.\n"
+		"                profile per GPU, metrics derived analytically from the shapes\n"
+		"xla-matmul      XLA's matmul performance table as CSV (tensor-core GEMMs, BF16\n"
+		"                and FP8, on several GPUs): one profile per GPU, analytic metrics\n"
+		"`gpuproj import ncu --help` (nvprof, gpuperfpredict, neusight, xla-matmul) tells\n"
+		"more; `gpuproj ncu-metrics` prints the ncu command that collects what the\n"
+		"default model needs.\n"
+		"kerneltuner     Kernel Tuner brute-force cache files (benchmark_hub: Xgemm,\n"
+		"                convolution_kernel): one profile per GPU, analytic metrics\n\n"
+		"`gpuproj import ncu --help` (nvprof, gpuperfpredict, neusight, xla-matmul,\n"
+		"kerneltuner) tells more; `gpuproj ncu-metrics` prints the ncu command that\n"
+		"collects what the default model needs.\n"
 		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
 }
 
@@ -127,6 +137,30 @@ help_gpp(FILE *f)
 }
 
 static void
+help_xla(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpuproj import xla-matmul [--targets FILE] FILE.csv... -o DIR\n\n"
+		"Read XLA's default GPU matmul performance table, converted to CSV by\n"
+		"scripts/xla-matmul-csv.py (header xla_table,gpu,dtype,b,m,n,k,flop_per_s;\n"
+		"tests/data/xla-matmul holds it for H100, B200, MI300X and MI355X; OpenXLA,\n"
+		"Apache-2.0), and write one profile per GPU to DIR/<GPU name>.json. The table\n"
+		"has no counters and no launch: the tensor FLOP (flop.tensor.bf16 or .fp8,\n"
+		"2*b*m*n*k), the bytes per level and an estimated grid (128x128 output tiles)\n"
+		"are derived from the shape and data type (src/import-xla-matmul.c says how);\n"
+		"the profiles are labelled analytic. Each profile carries the times the other\n"
+		"GPUs measured for the same GEMM, so `gpuproj validate` can check projections\n"
+		"against them.\n\n"
+		"Options:\n"
+		"  --targets FILE      GPU descriptions; every `gpu` of the table must name or\n"
+		"                      match an entry (default: $GPUPROJ_TARGETS, else built-in)\n"
+		"  -o, --output DIR    directory for the profiles (created when missing)\n"
+		"  -h, --help          show this help\n\n"
+		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
+		"2 bad usage.\n");
+}
+
+static void
 help_neu(FILE *f)
 {
 	fprintf(f,
@@ -149,6 +183,30 @@ help_neu(FILE *f)
 		"Options:\n"
 		"  --targets FILE      GPU descriptions; every `Device` of the data set must\n"
 		"                      match an entry (default: $GPUPROJ_TARGETS, else built-in)\n"
+		"  -o, --output DIR    directory for the profiles (created when missing)\n"
+		"  -h, --help          show this help\n\n"
+		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
+		"2 bad usage.\n");
+}
+
+static void
+help_kt(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpuproj import kerneltuner [--targets FILE] FILE.json... -o DIR\n\n"
+		"Read Kernel Tuner brute-force cache files (AutoTuningAssociation/benchmark_hub,\n"
+		"MIT: every configuration of a kernel's search space timed on one GPU;\n"
+		"decompress the repository's .json.gz first) and write one profile per GPU to\n"
+		"DIR/<GPU name>.json. One configuration is one kernel signature (tag = its\n"
+		"tune parameters); each profile carries the times the other GPUs measured for\n"
+		"it. The files hold times only: FLOP, bytes per level, shared-memory\n"
+		"wavefronts, instruction counts and the launch are derived from the problem\n"
+		"size, the configuration and the kernel's source for CLBlast's Xgemm and the\n"
+		"2D convolution_kernel (src/import-kerneltuner.c says how); other kernels are\n"
+		"refused. The profiles are labelled analytic.\n\n"
+		"Options:\n"
+		"  --targets FILE      GPU descriptions; every device_name must match an entry\n"
+		"                      (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output DIR    directory for the profiles (created when missing)\n"
 		"  -h, --help          show this help\n\n"
 		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
@@ -253,7 +311,7 @@ short_name(const struct gpuproj_kernel *k, char *buf, size_t size)
 	return term_text_buf(k->demangled ? k->demangled : k->name, buf, size);
 }
 
-enum tool { TOOL_NCU, TOOL_NVPROF, TOOL_GPP, TOOL_NEUSIGHT };
+enum tool { TOOL_NCU, TOOL_NVPROF, TOOL_GPP, TOOL_NEUSIGHT, TOOL_XLA, TOOL_KERNELTUNER };
 
 /*
  * What the default model lacks, which kernels a fallback model will
@@ -279,7 +337,8 @@ print_missing(const struct gpuproj_profile *p, const char *const *names, size_t 
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "%s %s", i ? "," : "", names[i]);
 	fputc('\n', stderr);
-	if (tool == TOOL_GPP || tool == TOOL_NEUSIGHT)
+	if (tool == TOOL_GPP || tool == TOOL_NEUSIGHT || tool == TOOL_XLA ||
+	    tool == TOOL_KERNELTUNER)
 		return;
 	/* The fallbacks of gpuproj_project_run(), by the same rules. */
 	for (i = 0; i < total; i++) {
@@ -738,10 +797,19 @@ cmd_import(int argc, char **argv)
 		"import neusight", "NeuSight", "DIR or FILE.csv", "path", TOOL_NEUSIGHT, help_neu,
 		gpuproj_import_neusight,
 	};
+	static const struct multi_importer xla = {
+		"import xla-matmul", "XLA matmul", "FILE.csv", "file", TOOL_XLA, help_xla,
+		gpuproj_import_xla_matmul,
+	};
+
+	static const struct multi_importer kt = {
+		"import kerneltuner", "Kernel Tuner", "FILE.json", "file", TOOL_KERNELTUNER, help_kt,
+		gpuproj_import_kerneltuner,
+	};
 
 	if (argc < 2)
 		return cli_usage_error("import", "missing what to import: ncu, nvprof, "
-				       "gpuperfpredict or neusight");
+				       "gpuperfpredict, neusight, xla-matmul or kerneltuner");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		help(stdout);
 		return EXIT_OK;
@@ -754,8 +822,12 @@ cmd_import(int argc, char **argv)
 		return import_multi(&gpp, argc - 1, argv + 1);
 	if (strcmp(argv[1], "neusight") == 0)
 		return import_multi(&neu, argc - 1, argv + 1);
+	if (strcmp(argv[1], "xla-matmul") == 0)
+		return import_multi(&xla, argc - 1, argv + 1);
+	if (strcmp(argv[1], "kerneltuner") == 0)
+		return import_multi(&kt, argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return cli_usage_error("import", "unknown option '%s'", argv[1]);
-	return cli_usage_error("import", "unknown source '%s': ncu, nvprof, gpuperfpredict or "
-			       "neusight", argv[1]);
+	return cli_usage_error("import", "unknown source '%s': ncu, nvprof, gpuperfpredict, "
+			       "neusight, xla-matmul or kerneltuner", argv[1]);
 }

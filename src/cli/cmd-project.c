@@ -59,7 +59,23 @@ help(FILE *f)
 		"                       boost clock (default: %s): sustained under full\n"
 		"                       load (an application's steady state), or burst: a kernel\n"
 		"                       timed in a short burst from idle runs its first\n"
-		"                       boost_hold_us at the boost rate (targets.yaml)\n"
+		"                       boost_hold_us at the boost rate (targets.yaml)\n",
+		gpuproj_model_name(gpuproj_model_default()), GPUPROJ_MODEL_DISAGREEMENT_FACTOR,
+		gpuproj_l2_capacity_default() ? "on" : "off",
+		gpuproj_waves_name(gpuproj_waves_default()),
+		gpuproj_occupancy_term_name(gpuproj_occupancy_term_default()),
+		gpuproj_clock_name(gpuproj_clock_default()));
+	fprintf(f,
+		"  --compute fp|issue   hroof's and hroof-occ's compute roof (default: %s): fp =\n"
+		"                       the FP instructions over the FP peaks (seed 000 eqs.\n"
+		"                       2-3); issue = also the FP32/INT32 lanes (shared on\n"
+		"                       sm_86/sm_89/sm_120) and one warp instruction per\n"
+		"                       scheduler per clock for every instruction\n"
+		"                       (docs/models.md \"Compute roof\")\n"
+		"  --rates sustained|datasheet  the ceilings of every model but naive (default:\n"
+		"                       %s): the rates measured under sustained load\n"
+		"                       (STREAM triad DRAM, FMA at the held clock), or the\n"
+		"                       datasheet's (docs/models.md \"Rates\")\n"
 		"  --details            json: add every number behind each projection\n"
 		"  --format FMT         table (default), json or csv\n"
 		"  -o, --output FILE    write to FILE instead of standard output (JSON is\n"
@@ -80,11 +96,8 @@ help(FILE *f)
 		"of the projection is shown too.\n\n"
 		"Exit status: 0 success, 1 failure (bad input, unknown GPU, no kernel projected\n"
 		"onto any target), 2 bad usage.\n",
-		gpuproj_model_name(gpuproj_model_default()), GPUPROJ_MODEL_DISAGREEMENT_FACTOR,
-		gpuproj_l2_capacity_default() ? "on" : "off",
-		gpuproj_waves_name(gpuproj_waves_default()),
-		gpuproj_occupancy_term_name(gpuproj_occupancy_term_default()),
-		gpuproj_clock_name(gpuproj_clock_default()));
+		gpuproj_compute_name(gpuproj_compute_default()),
+		gpuproj_rates_name(gpuproj_rates_default()));
 }
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
@@ -276,7 +289,7 @@ int
 cmd_project(int argc, char **argv)
 {
 	enum { O_BUILTIN = 256, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_FORMAT, O_TOP, O_ALL,
-	       O_CUBINS, O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_INTERVALS, O_DETAILS, O_NO_FALLBACK };
+	       O_CUBINS, O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_RATES, O_INTERVALS, O_DETAILS, O_NO_FALLBACK };
 	static const struct option opts[] = {
 		{ "builtin", no_argument, NULL, O_BUILTIN },
 		{ "targets", required_argument, NULL, O_TARGETS },
@@ -292,6 +305,8 @@ cmd_project(int argc, char **argv)
 		{ "waves", required_argument, NULL, O_WAVES },
 		{ "occupancy", required_argument, NULL, O_OCCTERM },
 		{ "clock", required_argument, NULL, O_CLOCK },
+		{ "compute", required_argument, NULL, O_COMPUTE },
+		{ "rates", required_argument, NULL, O_RATES },
 		{ "intervals", required_argument, NULL, O_INTERVALS },
 		{ "details", no_argument, NULL, O_DETAILS },
 		{ "no-fallback", no_argument, NULL, O_NO_FALLBACK },
@@ -365,6 +380,18 @@ cmd_project(int argc, char **argv)
 			break;
 		case O_CLOCK:
 			if (!cli_parse_clock("project", optarg, &mopt.clock)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_COMPUTE:
+			if (!cli_parse_compute("project", optarg, &mopt.compute)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_RATES:
+			if (!cli_parse_rates("project", optarg, &mopt.rates)) {
 				ret = EXIT_USAGE;
 				goto out;
 			}

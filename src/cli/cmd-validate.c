@@ -28,9 +28,9 @@ help(FILE *f)
 		"Usage: gpuproj validate [options] DATASET...\n\n"
 		"Project every kernel measured on one GPU onto every other GPU that measured the\n"
 		"same kernel, and compare the projection with the measured time.\n\n"
-		"DATASET is a gpuproj profile JSON, a gpuperfpredict CSV or a NeuSight CSV\n"
-		"(recognised by content). The CSV files of one data set are imported together,\n"
-		"one profile per GPU. Measured\n"
+		"DATASET is a gpuproj profile JSON, a gpuperfpredict CSV, a NeuSight CSV or an\n"
+		"XLA matmul-table CSV (recognised by content). The CSV files of one data set are\n"
+		"imported together, one profile per GPU. Measured\n"
 		"times on a target come from a kernel's reference_ns or, for several profile\n"
 		"JSONs, from the profile measured on that target (same signature, any device\n"
 		"ordinal).\n\n"
@@ -52,7 +52,18 @@ help(FILE *f)
 		"                       `gpuproj project --help` explains)\n"
 		"  --clock sustained|burst  FP rate of power-limited GPUs (default: %s;\n"
 		"                       `gpuproj project --help` explains; burst for data\n"
-		"                       timed in short bursts, as NeuSight's)\n"
+		"                       timed in short bursts, as NeuSight's)\n",
+		gpuproj_model_name(gpuproj_model_default()),
+		gpuproj_l2_capacity_default() ? "on" : "off",
+		gpuproj_waves_name(gpuproj_waves_default()),
+		gpuproj_occupancy_term_name(gpuproj_occupancy_term_default()),
+		gpuproj_clock_name(gpuproj_clock_default()));
+	fprintf(f,
+		"  --compute fp|issue   hroof's and hroof-occ's compute roof (default: %s):\n"
+		"                       the FP peaks (seed 000 eqs. 2-3), or every pipe and\n"
+		"                       instruction issue (`gpuproj project --help` explains)\n"
+		"  --rates sustained|datasheet  the ceilings of every model but naive (default:\n"
+		"                       %s; `gpuproj project --help` explains)\n"
 		"  --intervals FILE|builtin|levels  the calibrated intervals behind coverage and\n"
 		"                       width: a table (gpuproj-intervals/1), the built-in one\n"
 		"                       (default), or each model's own interval\n"
@@ -77,19 +88,18 @@ help(FILE *f)
 		"  --format FMT         table (default), csv or json\n"
 		"  --details            json: add every comparison (kernel, projection, error)\n"
 		"  -o, --output FILE    write to FILE instead of standard output\n"
-		"  -h, --help           show this help\n\n"
-		"Per model and (source, target) pair, and pooled per model: n, failed (not\n"
-		"projected, with the reason), MAPE = mean |projected - measured| / measured,\n"
-		"median APE, coverage (measured inside the projected [lo, hi]) and bias (mean\n"
-		"signed error), for all configurations and separately for those measured\n"
-		"below / at or above the threshold. Results on the gpuperfpredict data set are\n"
-		"printed with its citation (CC BY 4.0).\n\n"
-		"Exit status: 0 success (whatever the errors), 1 bad input, 2 bad usage.\n",
-		gpuproj_model_name(gpuproj_model_default()),
-		gpuproj_l2_capacity_default() ? "on" : "off",
-		gpuproj_waves_name(gpuproj_waves_default()),
-		gpuproj_occupancy_term_name(gpuproj_occupancy_term_default()),
-		gpuproj_clock_name(gpuproj_clock_default()));
+		"  -h, --help           show this help\n\n",
+		gpuproj_compute_name(gpuproj_compute_default()),
+		gpuproj_rates_name(gpuproj_rates_default()));
+	fputs("Per model and (source, target) pair, pooled per model, and pooled per model\n"
+	      "over pairs of GPUs of the same and of different architecture generations\n"
+	      "(Ampere, Hopper, CDNA3, ...; rows '(same gen)', '(cross gen)'): n, failed (not\n"
+	      "projected, with the reason), MAPE = mean |projected - measured| / measured,\n"
+	      "median APE, coverage (measured inside the projected [lo, hi]) and bias (mean\n"
+	      "signed error), for all configurations and separately for those measured\n"
+	      "below / at or above the threshold. Results on the gpuperfpredict data set are\n"
+	      "printed with its citation (CC BY 4.0).\n\n"
+	      "Exit status: 0 success (whatever the errors), 1 bad input, 2 bad usage.\n", f);
 }
 
 /* A word as a POSIX shell reads it back: bare when safe, else in single quotes. */
@@ -210,7 +220,7 @@ int
 cmd_validate(int argc, char **argv)
 {
 	enum { O_TARGETS = 256, O_MODEL, O_THRESHOLD, O_SOURCE, O_TARGET, O_FORMAT, O_DETAILS,
-	       O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE,
+	       O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_RATES, O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE,
 	       O_SECTIONS };
 	static const struct option opts[] = {
 		{ "targets", required_argument, NULL, O_TARGETS },
@@ -224,6 +234,8 @@ cmd_validate(int argc, char **argv)
 		{ "waves", required_argument, NULL, O_WAVES },
 		{ "occupancy", required_argument, NULL, O_OCCTERM },
 		{ "clock", required_argument, NULL, O_CLOCK },
+		{ "compute", required_argument, NULL, O_COMPUTE },
+		{ "rates", required_argument, NULL, O_RATES },
 		{ "intervals", required_argument, NULL, O_INTERVALS },
 		{ "holdout", required_argument, NULL, O_HOLDOUT },
 		{ "fit-intervals", required_argument, NULL, O_FIT },
@@ -298,6 +310,18 @@ cmd_validate(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case O_COMPUTE:
+			if (!cli_parse_compute("validate", optarg, &mopt.compute)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_RATES:
+			if (!cli_parse_rates("validate", optarg, &mopt.rates)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
 		case O_INTERVALS: intervals_arg = optarg; break;
 		case O_FIT: fit_path = optarg; break;
 		case O_MERGE: merge_arg = optarg; break;
@@ -367,7 +391,7 @@ cmd_validate(int argc, char **argv)
 	}
 	if (optind == argc) {
 		ret = cli_usage_error("validate", "missing DATASET (a profile JSON, a "
-				      "gpuperfpredict or a NeuSight CSV)");
+				      "gpuperfpredict, NeuSight or XLA matmul CSV)");
 		goto out;
 	}
 	if (details && fmt != FMT_JSON) {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libnvidia-ml.so.1 of the test double: the four NVML calls libproj.so
- * makes for a board's power limit (backend-cupti-device.c). Signatures and
+ * makes for a board's power limit (inject/cupti/cupti-device.c). Signatures and
  * behaviour after the NVML API reference (nvml.h is not in the CUDA
  * toolkit): nvmlReturn_t values NVML_SUCCESS 0, NVML_ERROR_UNINITIALIZED 1,
  * NVML_ERROR_INVALID_ARGUMENT 2, NVML_ERROR_NOT_SUPPORTED 3,

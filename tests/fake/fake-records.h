@@ -5,7 +5,7 @@
  * record of that release, byte for byte in size and in where its members
  * are. Read from the headers of NVIDIA's nvidia-cuda-cupti wheels
  * (nvidia/cu13/include/cupti_activity.h of the wheel named), independent
- * of gpuproj's own table (inject/cupti-records.h) so that the two can be
+ * of gpuproj's own table (inject/cupti/cupti-records.h) so that the two can be
  * held against each other and against the headers:
  * tests/inject/check-cupti-records.py compiles this file against every
  * release's header it has and fails if a size or an offset differs.

@@ -6,7 +6,7 @@ For the cupti_activity.h / cupti_version.h of each CUPTI release at hand
 NVIDIA's nvidia-cuda-cupti wheels into
 ${XDG_CACHE_HOME:-~/.cache}/gpuproj/cupti-headers/<wheel version>/include),
 compile a small checker against that header and run it. It asserts
-  (a) every member of struct kernel_prefix (inject/cupti-records.h) is where
+  (a) every member of struct kernel_prefix (inject/cupti/cupti-records.h) is where
       that release's kernel record has it, and those gpuproj reads are of
       the same size;
   (b) cupti_record_for(CUPTI_API_VERSION) names the record that header's
@@ -19,7 +19,7 @@ compile a small checker against that header and run it. It asserts
       API 130000) and for no other 13.0 release (13.0.85 is 130001);
   (f) for the whole run's kinds (MEMCPY, MEMSET, DRIVER, RUNTIME,
       CUDA_EVENT, STREAM, SYNCHRONIZATION; issue 23): the kind's value is
-      gpuproj's, every member TIMELINE_READ (inject/cupti-records.h) reads
+      gpuproj's, every member TIMELINE_READ (inject/cupti/cupti-records.h) reads
       through the 13.0 struct is at the same offset and of the same size in
       the record that header's comment names for the kind, and the double
       (fake_other_record_for(), tests/fake/fake-records.h) writes that
@@ -354,7 +354,7 @@ def main():
                 update_seen |= label != GA_WHEEL
             exe = os.path.join(tmp, "check")
             cmd = cc + ["-std=c11", "-Wall", "-o", exe, src, "-I", inc, "-I", cuda_inc,
-                        "-I", os.path.join(root, "inject"), "-I", os.path.join(root, "tests", "fake")] + flags
+                        "-I", os.path.join(root, "inject", "cupti"), "-I", os.path.join(root, "tests", "fake")] + flags
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:
                 print(f"  FAIL: the checker does not compile against this header:\n{r.stderr}")

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend-nvpw.h"
+#include "nvpw.h"
 #include "cupti-host.h"
 #include "metrics-nvpw.h"
 

@@ -493,6 +493,44 @@ START_TEST(project_tensor_flop_mix)
 }
 END_TEST
 
+/*
+ * Issue 21: a DGEMM-heavy profile (tests/data/profile-dgemm-h100.json: an
+ * 8192^3 FP64-tensor GEMM, 20 ms on the H100 SXM) projected onto the B200
+ * and the B300 with the built-in targets.yaml by the default model:
+ * 20 ms x 66900/37000 = 36.162 ms and 20 ms x 66900/1250 = 1.0704 s (the
+ * FP64 tensor peaks; test-hroof dgemm_h100_to_b200_b300 works them by
+ * hand), and the report ranks the B300 below the B200.
+ */
+START_TEST(project_dgemm_b200_b300)
+{
+	char *dir = test_tmpdir(), *out, *err, *md, *text;
+
+	ck_assert_int_eq(test_cli(&out, &err, "project --target B200-180GB --target B300 --format "
+				  "csv '%s'", test_data("profile-dgemm-h100.json")), 0);
+	ck_assert_msg(strstr(out, "\ndgemm_tn,,4884x1x1,256x1x1,1,2e+07,B200-180GB,hroof-occ,ok,"
+			     "1.00603e+07,5.60744e+07,3.61622e+07,0.553064,compute,") != NULL,
+		      "%s", out);
+	ck_assert_msg(strstr(out, "\ndgemm_tn,,4884x1x1,256x1x1,1,2e+07,B300,hroof-occ,ok,"
+			     "2.97786e+08,1.6598e+09,1.0704e+09,0.0186846,compute,") != NULL,
+		      "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_gt(asprintf(&md, "%s/report.md", dir), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "report '%s' --target B200-180GB --target B300 "
+				  "--target H100-SXM5-80GB --md '%s' --html '%s/r.html'",
+				  test_data("profile-dgemm-h100.json"), md, dir), 0);
+	text = test_read_file(md);
+	ck_assert_msg(strstr(text, "\n| 2 | B200-180GB | 36.2 ms |") != NULL, "%s", text);
+	ck_assert_msg(strstr(text, "\n| 3 | B300 | 1.07 s |") != NULL, "%s", text);
+	free(text);
+	free(out);
+	free(err);
+	free(md);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(project_bad_files)
 {
 	char *out, *err, *dir = test_tmpdir(), *bad;
@@ -664,10 +702,19 @@ END_TEST
 START_TEST(builtin_main_job)
 {
 	char *out, *err;
+	const char *sm;
+	int cc = 0;
 
 	ck_assert_int_eq(test_cli(&out, &err, "project --builtin"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "profile: default-profile.json (built-in)"));
 	ck_assert_ptr_nonnull(strstr(out, "data: "));
+	/* Issue 22 #5: the main job's source is a current GPU (Volta or later). */
+	sm = strstr(out, "source GPU: ");
+	ck_assert_ptr_nonnull(sm);
+	sm = strstr(sm, ", sm_");
+	ck_assert_ptr_nonnull(sm);
+	ck_assert_int_eq(sscanf(sm, ", sm_%d", &cc), 1);
+	ck_assert_int_ge(cc, 70);
 	free(out);
 	free(err);
 }
@@ -824,6 +871,7 @@ cli_suite(void)
 	tcase_add_test(tc, project_provisional_source);
 	tcase_add_test(tc, provisional_source_hostile_names);
 	tcase_add_test(tc, project_tensor_flop_mix);
+	tcase_add_test(tc, project_dgemm_b200_b300);
 	tcase_add_test(tc, targets_verbs);
 	tcase_add_test(tc, builtin_main_job);
 	tcase_add_test(tc, project_model_all);

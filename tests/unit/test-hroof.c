@@ -314,9 +314,16 @@ END_TEST
 
 /*
  * Issue 21, "quant and sol: say what they do with tensor work": a model
- * that leaves tensor work off the tensor pipes says so in its note, with
- * the share of FLOP it leaves out (2e10 of 2.2e10 = 90.9 %); the models
- * that model it (hroof, hroof-occ, irm) never do.
+ * that leaves tensor work off the tensor pipes (here occupancy) says so in
+ * its note, with the share of FLOP it leaves out (2e10 of 2.2e10 = 90.9 %);
+ * the models that model it (hroof, hroof-occ, irm, naive) never do.
+ * naive puts each pipe at its datasheet peak, one after the other
+ * (model-naive.c), A100-SXM4-40GB -> H100-SXM5-80GB, GFLOP/s:
+ *   t_s = 2e9 / 19491.8 + 2e10 / 312000 (FP32 FMA, FP16 tensor peaks)
+ *   t_t = 2e9 / 66908.2 + 2e10 / 989400
+ *   compute-bound on both (OI = 2.2e10 / 1e6 B), T_t = 2e6 ns · t_t / t_s
+ *   = 601,116 ns. The same work in FP8: the A100 has no FP8 path and runs
+ *   it as BF16 (peak 312000), the H100 at its FP8 peak 1978900.
  */
 START_TEST(tensor_unmodelled_note)
 {
@@ -336,10 +343,26 @@ START_TEST(tensor_unmodelled_note)
 	ck_assert_int_eq(gpuproj_targets_load_builtin(&builtin, &err), GPUPROJ_OK);
 	a100 = gpuproj_targets_find(builtin, "A100-SXM4-40GB");
 	h100 = gpuproj_targets_find(builtin, "H100-SXM5-80GB");
+	k->regs_per_thread = 32;
+	gpuproj_model_project(gpuproj_model_find("occupancy"), k, a100, h100, &notes, &p);
+	ck_assert_msg(p.status == GPUPROJ_OK, "%s", p.why);
+	ck_assert_msg(strstr(p.note, "; tensor work 90.9% of FLOP not modelled: its roofline "
+				     "ratio has CUDA-core FLOP only"), "%s", p.note);
 	gpuproj_model_project(gpuproj_model_find("naive"), k, a100, h100, &notes, &p);
 	ck_assert_msg(p.status == GPUPROJ_OK, "%s", p.why);
-	ck_assert_msg(strstr(p.note, "; tensor work 90.9% of FLOP not modelled: the datasheet "
-				     "FP32 and DRAM ratio by definition"), "%s", p.note);
+	ck_assert_rel(p.point_ns, 2e6 * (2e9 / 66908.2 + 2e10 / 989400.0) /
+					  (2e9 / 19491.8 + 2e10 / 312000.0));
+	ck_assert_msg(!strstr(p.note, "not modelled"), "%s", p.note);
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP16, 0);
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP8, 2e10);
+	gpuproj_model_project(gpuproj_model_find("naive"), k, a100, h100, &notes, &p);
+	ck_assert_msg(p.status == GPUPROJ_OK, "%s", p.why);
+	ck_assert_rel(p.point_ns, 2e6 * (2e9 / 66908.2 + 2e10 / 1978900.0) /
+					  (2e9 / 19491.8 + 2e10 / 312000.0));
+	gpuproj_model_project(gpuproj_model_find("naive"), k, h100, a100, &notes, &p);
+	ck_assert_msg(strstr(p.note, "tensor fp8 -> bf16 (fp8 no path)"), "%s", p.note);
+	k->metric_n[GPUPROJ_M_FLOP_TENSOR_FP8] = 0;
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP16, 2e10);
 	for (const char *const *m = (const char *const[]){ "hroof", "hroof-occ", "irm", NULL }; *m;
 	     m++) {
 		gpuproj_model_project(gpuproj_model_find(*m), k, src, tgt, &notes, &p);
@@ -664,6 +687,248 @@ START_TEST(run_totals_carry_unprojected)
 }
 END_TEST
 
+/* ---- the issue roof (GPUPROJ_COMPUTE_ISSUE), tests/data/targets-issue.yaml ---- */
+
+static struct gpuproj_targets *itargets;
+static const struct gpuproj_target *ded, *shr;
+
+static void
+setup_issue(void)
+{
+	struct gpuproj_error err = { 0 };
+
+	setup();
+	ck_assert_int_eq(gpuproj_targets_load(test_data("targets-issue.yaml"), &itargets, &err),
+			 0);
+	ded = gpuproj_targets_find(itargets, "DedicatedGPU");
+	shr = gpuproj_targets_find(itargets, "SharedGPU");
+	ck_assert_ptr_nonnull(ded);
+	ck_assert_ptr_nonnull(shr);
+}
+
+static void
+teardown_issue(void)
+{
+	itargets = gpuproj_targets_free(itargets);
+	teardown();
+}
+
+static struct gpuproj_projection
+project_compute(const struct gpuproj_kernel *k, const struct gpuproj_target *from,
+		const struct gpuproj_target *to, enum gpuproj_compute compute)
+{
+	struct gpuproj_model_options o = { .level_interval = true, .compute = compute };
+	struct gpuproj_projection p;
+
+	gpuproj_model_project(gpuproj_model_find("hroof"), k, from, to, &o, &p);
+	return p;
+}
+
+/*
+ * An FFMA kernel with integer and load/store work, no memory traffic:
+ * f = 6.4e8 FFMA (1.28e9 FLOP), i = 3.2e8 INT32, 6.4e7 LD/ST thread
+ * instructions, inst.warp W = 1.024e9 / 32 = 3.2e7, warp efficiency 1;
+ * 2 ms on DedicatedGPU. u = 1e10 lane-clocks/s on both GPUs.
+ * DedicatedGPU (D_f = 64, D_i = 64, S = 0):
+ *   t_fp    = 1.28e9 / 1.28e12                          = 1e-3 s
+ *   t_alu   = max(6.4e8/64, 3.2e8/64, 9.6e8/128) / 1e10 = 1e-3 s
+ *   t_issue = 3.2e7 / (1e10 · 4 · 1)                    = 8e-4 s
+ *   compute 1e-3 s (the FP roof), Perf^ceil = 1.28e12 FLOP/s, binding compute.
+ * SharedGPU (D_f = 64, D_i = 0, S = 64):
+ *   t_fp    = 1.28e9 / 2.56e12                          = 5e-4 s
+ *   t_alu   = max(6.4e8/128, 3.2e8/64, 9.6e8/128) / 1e10 = 7.5e-4 s
+ *   t_issue = 3.2e7 / 4e10                              = 8e-4 s
+ *   compute 8e-4 s, Perf^ceil = 1.28e9 / 8e-4 = 1.6e12, binding instruction.
+ * Projected (no traffic: T_t = T_s · Perf^ceil_s / Perf^ceil_t):
+ *   issue roof 2e6 · 1.28e12 / 1.6e12 = 1.6e6 ns; FP roof 2e6 · 1.28/2.56 = 1e6 ns.
+ * Back from SharedGPU (1.6e6 ns there) onto DedicatedGPU: 2e6 ns again.
+ */
+START_TEST(issue_roof_shared_datapath)
+{
+	struct gpuproj_kernel *k = kernel("ffma_int", 2e6);
+	struct gpuproj_projection p;
+	struct gpuproj_hroof h;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 6.4e8);
+	set(k, GPUPROJ_M_INST_INT, 3.2e8);
+	set(k, GPUPROJ_M_INST_LDST, 6.4e7);
+	set(k, GPUPROJ_M_INST_WARP, 3.2e7);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	bytes(k, 0, 0, 0, 0);
+
+	ck_assert_int_eq(gpuproj_hroof_ceilings_compute(k, ded, 1.0, GPUPROJ_COMPUTE_ISSUE, &h,
+							NULL, 0), 0);
+	ck_assert_rel(h.t_fp, 1e-3);
+	ck_assert_rel(h.t_alu, 1e-3);
+	ck_assert_rel(h.t_issue, 8e-4);
+	ck_assert_rel(h.perf_ceil, 1.28e12);
+	ck_assert_uint_eq(h.issue_mix, 0);
+	ck_assert_int_eq(gpuproj_hroof_ceilings_compute(k, shr, 1.0, GPUPROJ_COMPUTE_ISSUE, &h,
+							NULL, 0), 0);
+	ck_assert_rel(h.t_fp, 5e-4);
+	ck_assert_rel(h.t_alu, 7.5e-4);
+	ck_assert_rel(h.t_issue, 8e-4);
+	ck_assert_rel(h.perf_ceil, 1.6e12);
+	/* The FP roof (the paper, and gpuproj_hroof_ceilings()) leaves the terms at 0. */
+	ck_assert_int_eq(gpuproj_hroof_ceilings(k, shr, 1.0, &h, NULL, 0), 0);
+	ck_assert_rel(h.perf_ceil, 2.56e12);
+	ck_assert(h.t_issue == 0 && h.t_alu == 0 && h.t_fp == 0);
+
+	p = project_compute(k, ded, shr, GPUPROJ_COMPUTE_ISSUE);
+	ck_assert_int_eq(p.status, GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 1.6e6);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_INSTRUCTION);
+	p = project_compute(k, ded, shr, GPUPROJ_COMPUTE_FP);
+	ck_assert_rel(p.point_ns, 1e6);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_COMPUTE);
+	/* The default is the FP roof. */
+	p = project_compute(k, ded, shr, GPUPROJ_COMPUTE_DEFAULT);
+	ck_assert_rel(p.point_ns, 1e6);
+
+	gpuproj_kernel_add_duration(k, 1.2e6); /* mean (2 + 1.2) / 2 = 1.6 ms */
+	p = project_compute(k, shr, ded, GPUPROJ_COMPUTE_ISSUE);
+	ck_assert_rel(p.point_ns, 2e6);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_COMPUTE);
+}
+END_TEST
+
+/*
+ * Only FFMAs (f = 6.4e8, inst.warp = 2e7): the issue roof is the paper's on
+ * both GPUs. DedicatedGPU: t_fp = t_alu = 1e-3 s, t_issue = 2e7/4e10 =
+ * 5e-4 s; SharedGPU: t_fp = t_alu = t_issue = 5e-4 s (issue exactly full,
+ * not above the pipes: binding compute). Projected 2e6 · 1.28/2.56 = 1e6 ns.
+ */
+START_TEST(issue_roof_pure_ffma_is_the_paper)
+{
+	struct gpuproj_kernel *k = kernel("ffma", 2e6);
+	struct gpuproj_projection p;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 6.4e8);
+	set(k, GPUPROJ_M_INST_INT, 0);
+	set(k, GPUPROJ_M_INST_WARP, 2e7);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	bytes(k, 0, 0, 0, 0);
+	p = project_compute(k, ded, shr, GPUPROJ_COMPUTE_ISSUE);
+	ck_assert_rel(p.point_ns, 1e6);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_COMPUTE);
+}
+END_TEST
+
+/*
+ * A profile without inst.int and inst.warp (an analytic corpus): 0 integer
+ * instructions and W = (f + LD/ST) / (32 · we) are assumed and marked.
+ * f = 6.4e8, LD/ST 6.4e8, we = 0.5: W = 1.28e9 / 16 = 8e7.
+ * SharedGPU: t_fp = 1.28e9 / (0.5 · 2.56e12) = 1e-3 s; t_alu = 6.4e8/128/1e10
+ * / 0.5 = 1e-3 s; t_issue = 8e7 / 4e10 = 2e-3 s: Perf^ceil = 6.4e11 FLOP/s.
+ * A GPU without lanes_per_sm keeps the FP roof (TgtGPU of targets-test.yaml:
+ * 4000 GFLOP/s · 0.5).
+ */
+START_TEST(issue_roof_default_mix)
+{
+	struct gpuproj_kernel *k = kernel("analytic", 1e6);
+	struct gpuproj_projection p;
+	struct gpuproj_hroof h;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 6.4e8);
+	set(k, GPUPROJ_M_INST_LDST, 6.4e8);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 0.5);
+	bytes(k, 0, 0, 0, 0);
+	ck_assert_int_eq(gpuproj_hroof_ceilings_compute(k, shr, 1.0, GPUPROJ_COMPUTE_ISSUE, &h,
+							NULL, 0), 0);
+	ck_assert_uint_eq(h.issue_mix, GPUPROJ_MIX_INT_ASSUMED | GPUPROJ_MIX_WARP_ASSUMED);
+	ck_assert_rel(h.t_fp, 1e-3);
+	ck_assert_rel(h.t_alu, 1e-3);
+	ck_assert_rel(h.t_issue, 2e-3);
+	ck_assert_rel(h.perf_ceil, 6.4e11);
+	ck_assert_int_eq(gpuproj_hroof_ceilings_compute(k, tgt, 1.0, GPUPROJ_COMPUTE_ISSUE, &h,
+							NULL, 0), 0);
+	ck_assert_uint_eq(h.issue_mix & GPUPROJ_MIX_NO_LANES, GPUPROJ_MIX_NO_LANES);
+	ck_assert_rel(h.perf_ceil, 2e12);
+	/* The note says what was assumed. */
+	{
+		struct gpuproj_model_options o = { .compute = GPUPROJ_COMPUTE_ISSUE, .notes = true };
+
+		gpuproj_model_project(gpuproj_model_find("hroof"), k, shr, ded, &o, &p);
+		ck_assert_int_eq(p.status, GPUPROJ_OK);
+		ck_assert_msg(strstr(p.note, "inst.int unknown, 0 assumed") &&
+				      strstr(p.note, "inst.warp unknown"),
+			      "note: %s", p.note);
+	}
+}
+END_TEST
+
+START_TEST(compute_option_names)
+{
+	enum gpuproj_compute c = GPUPROJ_COMPUTE_DEFAULT;
+
+	ck_assert_int_eq(gpuproj_compute_from_name("ISSUE", &c), GPUPROJ_OK);
+	ck_assert_int_eq(c, GPUPROJ_COMPUTE_ISSUE);
+	ck_assert_int_eq(gpuproj_compute_from_name("fp", &c), GPUPROJ_OK);
+	ck_assert_int_eq(c, GPUPROJ_COMPUTE_FP);
+	ck_assert_int_eq(gpuproj_compute_from_name("pipes", &c), GPUPROJ_E_INVAL);
+	ck_assert_str_eq(gpuproj_compute_name(GPUPROJ_COMPUTE_ISSUE), "issue");
+	ck_assert_int_eq(gpuproj_compute_default(), GPUPROJ_COMPUTE_FP);
+}
+END_TEST
+
+/*
+ * Issue 21: a DGEMM-heavy (FP64 tensor, DMMA) profile measured on an H100
+ * SXM, projected onto a B200 and a B300 (Blackwell Ultra) with the
+ * built-in targets.yaml. N = 8192: 2·N³ = 1.099511627776e12 FP64 tensor
+ * FLOP, A, B, C of 8·N² = 536870912 B each: 3 · 536870912 = 1610612736 B at
+ * every level; measured 20 ms (55 TFLOP/s). 4884 blocks of 256 threads
+ * (4884 = lcm(132, 148): whole waves on both SM counts).
+ * Rates (peak_tensor.fp64_gflops; none of the three has a max_tensor for
+ * FP64): H100 66900, B200 37000, B300 1250 GFLOP/s.
+ * Source: t_tensor = 1.0995e12 / 6.69e13 = 16.4 ms ≫ DRAM 1.61e9 / 3.167e12
+ *   = 0.51 ms: compute-bound at every level, Perf^ceil = 6.69e13.
+ * B200: compute-bound, T = 20 ms · 66900 / 37000 = 36.162162... ms.
+ * B300: T = 20 ms · 66900 / 1250 = 1070.4 ms, 29.6 times the B200's
+ *   (37000 / 1250): its FP64 tensor rate, not its bandwidth (which equals
+ *   the B200's), decides. The default model (hroof-occ) gives the same
+ *   points: full waves on 132 and 148 SMs, equal limits, compute-bound.
+ */
+START_TEST(dgemm_h100_to_b200_b300)
+{
+	static const struct gpuproj_model_options levels = { .level_interval = true };
+	struct gpuproj_targets *bt = NULL;
+	const struct gpuproj_target *h100, *b200, *b300;
+	const struct gpuproj_model *models[2];
+	struct gpuproj_signature sig = { .name = "dgemm_tn", .grid = { 4884, 1, 1 },
+					 .block = { 256, 1, 1 } };
+	struct gpuproj_kernel *k;
+	struct gpuproj_projection p200, p300;
+	size_t i;
+
+	ck_assert_int_eq(gpuproj_targets_load_builtin(&bt, NULL), 0);
+	h100 = gpuproj_targets_find(bt, "H100-SXM5-80GB");
+	b200 = gpuproj_targets_find(bt, "B200-180GB");
+	b300 = gpuproj_targets_find(bt, "B300");
+	ck_assert(h100 && b200 && b300);
+	ck_assert_int_eq(gpuproj_profile_kernel(prof, &sig, &k), 0);
+	gpuproj_kernel_add_duration(k, 2e7);
+	k->profiled = 1;
+	k->regs_per_thread = 128;
+	set(k, GPUPROJ_M_FLOP_TENSOR_FP64, 2.0 * 8192.0 * 8192.0 * 8192.0);
+	bytes(k, 1610612736.0, 1610612736.0, 1610612736.0, 0);
+	models[0] = gpuproj_model_find("hroof");
+	models[1] = gpuproj_model_default();
+	ck_assert_str_eq(gpuproj_model_name(models[1]), "hroof-occ");
+	for (i = 0; i < 2; i++) {
+		gpuproj_model_project(models[i], k, h100, b200, &levels, &p200);
+		gpuproj_model_project(models[i], k, h100, b300, &levels, &p300);
+		ck_assert_int_eq(p200.status, GPUPROJ_OK);
+		ck_assert_int_eq(p300.status, GPUPROJ_OK);
+		ck_assert_rel(p200.point_ns, 2e7 * 66900.0 / 37000.0);
+		ck_assert_rel(p300.point_ns, 2e7 * 66900.0 / 1250.0);
+		ck_assert_rel(p300.point_ns / p200.point_ns, 29.6);
+		ck_assert_int_eq(p200.binding, GPUPROJ_BOUND_COMPUTE);
+		ck_assert_int_eq(p300.binding, GPUPROJ_BOUND_COMPUTE);
+	}
+	gpuproj_targets_free(bt);
+}
+END_TEST
+
 static Suite *
 hroof_suite(void)
 {
@@ -679,6 +944,7 @@ hroof_suite(void)
 	tcase_add_test(tc, tensor_fallback_to_cuda_cores);
 	tcase_add_test(tc, tensor_unmodelled_note);
 	tcase_add_test(tc, tensor_and_cuda_pipes);
+	tcase_add_test(tc, dgemm_h100_to_b200_b300);
 	tcase_add_test(tc, flop_free_copy);
 	tcase_add_test(tc, mixed_fp32_fp64);
 	tcase_add_test(tc, warp_efficiency_quarter);
@@ -691,6 +957,13 @@ hroof_suite(void)
 	tcase_add_test(tc, nothing_to_scale);
 	tcase_add_test(tc, bad_warp_efficiency);
 	tcase_add_test(tc, run_totals_carry_unprojected);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("issue");
+	tcase_add_checked_fixture(tc, setup_issue, teardown_issue);
+	tcase_add_test(tc, issue_roof_shared_datapath);
+	tcase_add_test(tc, issue_roof_pure_ffma_is_the_paper);
+	tcase_add_test(tc, issue_roof_default_mix);
+	tcase_add_test(tc, compute_option_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2025,10 +2025,12 @@ static const struct {
 	{ "import ncu a.csv -o", 2, "gpuproj: import ncu: option '-o' needs a value\n"
 	  "Try 'gpuproj import ncu --help'.\n" },
 	{ "import", 2,
-	  "gpuproj: import: missing what to import: ncu, nvprof, gpuperfpredict or neusight\n"
+	  "gpuproj: import: missing what to import: ncu, nvprof, gpuperfpredict, neusight, "
+	  "xla-matmul or kerneltuner\n"
 	  "Try 'gpuproj import --help'.\n" },
 	{ "import nsys x.csv", 2,
-	  "gpuproj: import: unknown source 'nsys': ncu, nvprof, gpuperfpredict or neusight\n"
+	  "gpuproj: import: unknown source 'nsys': ncu, nvprof, gpuperfpredict, neusight, "
+	  "xla-matmul or kerneltuner\n"
 	  "Try 'gpuproj import --help'.\n" },
 	{ "import nvprof x.csv", 2, "gpuproj: import nvprof: missing -o OUT.json (\"-o -\" writes "
 	  "standard output)\nTry 'gpuproj import nvprof --help'.\n" },

@@ -774,6 +774,81 @@ START_TEST(latency_hiding_fn)
 END_TEST
 
 /*
+ * Datasheet rates (model.h, enum gpuproj_rates): gpuproj_target_datasheet()
+ * sets ModelTgt's DRAM to its peak_bw_gbs 500 GB/s (bw_gbs 400) and clears
+ * max_gflops (3200), so FP32 FMA is the peak 4000; ModelSrc: DRAM 120 (bw
+ * 100), FP32 2000 either way (no max_gflops).
+ * A compute-bound kernel (1e12 FFMA, 1e3 B per level) ModelSrc → ModelTgt,
+ *   hroof: sustained 1.6e6·2000/3200 = 1e6 ns; datasheet 1.6e6·2000/4000 =
+ *   8e5 ns.
+ * A DRAM-bound kernel (no FLOP, 1e9 B at every level) ModelSrc → ModelTgt,
+ *   hroof: its time scales by the DRAM rates (t_DRAM = 1e9/BW dominates on
+ *   both): sustained 1e7·100/400 = 2.5e6 ns; datasheet 1e7·120/500 = 2.4e6.
+ * naive takes the peaks either way (1e7·120/500 = 2.4e6); onto its own GPU a
+ * kernel keeps its measured time.
+ */
+START_TEST(datasheet_rates)
+{
+	struct gpuproj_model_options ds = { .rates = GPUPROJ_RATES_DATASHEET };
+	struct gpuproj_model_options sus = { .rates = GPUPROJ_RATES_SUSTAINED };
+	struct gpuproj_target g;
+	struct gpuproj_kernel *kc, *km;
+	struct gpuproj_projection p;
+	enum gpuproj_rates r = GPUPROJ_RATES_DEFAULT;
+
+	gpuproj_target_datasheet(tgt, &g);
+	ck_assert_rel(g.bw_gbs[GPUPROJ_LEVEL_DRAM], 500);
+	ck_assert_rel(g.bw_gbs[GPUPROJ_LEVEL_L2], 800);
+	ck_assert(isnan(g.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]));
+	ck_assert_rel(gpuproj_target_gflops(&g, GPUPROJ_FP32, GPUPROJ_OP_FMA, NULL), 4000);
+	ck_assert_rel(tgt->bw_gbs[GPUPROJ_LEVEL_DRAM], 400);
+	ck_assert_rel(tgt->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 3200);
+
+	ck_assert_int_eq(gpuproj_rates_default(), GPUPROJ_RATES_SUSTAINED);
+	ck_assert_int_eq(gpuproj_rates_from_name("DataSheet", &r), GPUPROJ_OK);
+	ck_assert_int_eq(r, GPUPROJ_RATES_DATASHEET);
+	ck_assert_int_eq(gpuproj_rates_from_name("peak", &r), GPUPROJ_E_INVAL);
+	ck_assert_int_eq(r, GPUPROJ_RATES_DATASHEET);
+	ck_assert_str_eq(gpuproj_rates_name(GPUPROJ_RATES_SUSTAINED), "sustained");
+
+	kc = kernel("rates-compute", 1.6e6, 1000, 256, 32, 0);
+	fp(kc, 1e12);
+	set(kc, GPUPROJ_M_WARP_EFFICIENCY, 1);
+	set(kc, GPUPROJ_M_BYTES_L1, 1e3);
+	set(kc, GPUPROJ_M_BYTES_L2, 1e3);
+	set(kc, GPUPROJ_M_BYTES_DRAM, 1e3);
+	set(kc, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	p = project_opt("hroof", kc, src, tgt, &sus);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1e6);
+	p = project_opt("hroof", kc, src, tgt, &ds);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 8e5);
+	p = project_opt("hroof", kc, tgt, tgt, &ds);
+	ck_assert_rel(p.point_ns, 1.6e6);
+
+	km = kernel("rates-dram", 1e7, 1000, 256, 32, 0);
+	fp(km, 0);
+	set(km, GPUPROJ_M_WARP_EFFICIENCY, 1);
+	set(km, GPUPROJ_M_BYTES_L1, 1e9);
+	set(km, GPUPROJ_M_BYTES_L2, 1e9);
+	set(km, GPUPROJ_M_BYTES_DRAM, 1e9);
+	set(km, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	p = project_opt("hroof", km, src, tgt, &sus);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 2.5e6);
+	p = project_opt("hroof", km, src, tgt, &ds);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 2.4e6);
+	p = project_opt("naive", km, src, tgt, &sus);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 2.4e6);
+	p = project_opt("naive", km, src, tgt, &ds);
+	ck_assert_rel(p.point_ns, 2.4e6);
+}
+END_TEST
+
+/*
  * The burst clock regime (model.h, enum gpuproj_clock). ModelTgt: FP32 FMA
  * 3200 GFLOP/s sustained, 4000 peak, boost_hold_us 100 (τ = 1e5 ns);
  * FP64 has no sustained rate (peak used, unchanged).
@@ -1602,6 +1677,7 @@ models_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, registry);
 	tcase_add_test(tc, burst_clock);
+	tcase_add_test(tc, datasheet_rates);
 	tcase_add_test(tc, quant_memory_bound);
 	tcase_add_test(tc, quant_compute_bound_and_types);
 	tcase_add_test(tc, quant_missing_inputs);

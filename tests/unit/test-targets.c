@@ -946,6 +946,49 @@ START_TEST(repository_targets_one_basis)
 END_TEST
 
 /*
+ * Architecture generations (gpuproj_target_generation()): every GPU of the
+ * built-in targets.yaml has one, by its arch; GA100 and GA102 are both
+ * Ampere, GB100 and GB202 both Blackwell; an unknown arch has none.
+ */
+START_TEST(generations_of_builtin_gpus)
+{
+	static const struct {
+		const char *gpu, *gen;
+	} cases[] = {
+		{ "GTX-680", "Kepler" },         { "GTX-980", "Maxwell" },
+		{ "Tesla-P100-PCIe-16GB", "Pascal" }, { "V100-SXM2-16GB", "Volta" },
+		{ "T4", "Turing" },              { "A100-SXM4-80GB", "Ampere" },
+		{ "RTX-3090", "Ampere" },        { "RTX-4090", "Ada" },
+		{ "H100-SXM5-80GB", "Hopper" },  { "B200-180GB", "Blackwell" },
+		{ "B300", "Blackwell" },         { "RTX-5090", "Blackwell" },
+		{ "MI100", "CDNA1" },            { "MI210", "CDNA2" },
+		{ "MI300X", "CDNA3" },           { "MI355X", "CDNA4" },
+	};
+	struct gpuproj_targets *t = NULL;
+	struct gpuproj_target fake = { 0 };
+	size_t i;
+
+	ck_assert_int_eq(gpuproj_targets_load_builtin(&t, NULL), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct gpuproj_target *g = gpuproj_targets_find(t, cases[i].gpu);
+
+		ck_assert_ptr_nonnull(g);
+		ck_assert_str_eq(gpuproj_target_generation(g), cases[i].gen);
+	}
+	for (i = 0; i < gpuproj_targets_count(t); i++)
+		ck_assert_msg(gpuproj_target_generation(gpuproj_targets_get(t, i)) != NULL,
+			      "%s (%s) has no generation", gpuproj_targets_get(t, i)->name,
+			      gpuproj_targets_get(t, i)->arch);
+	fake.arch = "sm_1000";
+	ck_assert_ptr_null(gpuproj_target_generation(&fake));
+	fake.arch = "gfx1100";
+	ck_assert_ptr_null(gpuproj_target_generation(&fake));
+	ck_assert_ptr_null(gpuproj_target_generation(NULL));
+	gpuproj_targets_free(t);
+}
+END_TEST
+
+/*
  * Every device name of ../shared/validation/neusight-train (its README's
  * `Device` column) finds its entry.
  */
@@ -1272,6 +1315,7 @@ targets_suite(void)
 	tcase_add_test(tc, derive_provisional_entry);
 	tcase_add_test(tc, derive_refused);
 	tcase_add_test(tc, repository_targets_match_neusight_devices);
+	tcase_add_test(tc, generations_of_builtin_gpus);
 	tcase_add_test(tc, suggest_close_names);
 	tcase_add_test(tc, lookup_words_the_error);
 	tcase_add_test(tc, writers_list_and_show);

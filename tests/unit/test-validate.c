@@ -717,8 +717,9 @@ START_TEST(bad_not_a_dataset)
 
 	ck_assert_int_eq(load_one("x.txt", "kernel,time\nfoo,1\n", &err, &path), GPUPROJ_E_PARSE);
 	if (asprintf(&expect, "%s: not a data set: expected a gpuproj profile JSON (starting with "
-		     "'{'), a gpuperfpredict CSV (first line 'gpu,kernel,...') or a NeuSight CSV "
-		     "(first line 'OPName,Latency,Device,...')", path) < 0)
+		     "'{'), a gpuperfpredict CSV (first line 'gpu,kernel,...'), a NeuSight CSV "
+		     "(first line 'OPName,Latency,Device,...') or an XLA matmul CSV (first line "
+		     "'xla_table,gpu,dtype,...')", path) < 0)
 		abort();
 	ck_assert_str_eq(gpuproj_error_format(&err, buf, sizeof(buf)), expect);
 	free(expect);
@@ -767,7 +768,11 @@ START_TEST(csv_and_json_writers)
 			 "hroof,SrcGPU,TgtGPU,long,50000,2,1,4,4,50,-4," W23 "\n"
 			 "hroof,(all),(all),all,50000,4,1,5.75,4,50,1.75," W23 "\n"
 			 "hroof,(all),(all),short,50000,2,0,7.5,7.5,50,7.5," W23 "\n"
-			 "hroof,(all),(all),long,50000,2,1,4,4,50,-4," W23 "\n");
+			 "hroof,(all),(all),long,50000,2,1,4,4,50,-4," W23 "\n"
+			 /* SrcGPU sm_70 (Volta), TgtGPU sm_90 (Hopper): one cross-generation pair. */
+			 "hroof,(cross gen),(all),all,50000,4,1,5.75,4,50,1.75," W23 "\n"
+			 "hroof,(cross gen),(all),short,50000,2,0,7.5,7.5,50,7.5," W23 "\n"
+			 "hroof,(cross gen),(all),long,50000,2,1,4,4,50,-4," W23 "\n");
 	free(text);
 
 	ck_assert_int_eq(gpuproj_validation_write_json(json_path, &v, true, NULL), 0);
@@ -776,6 +781,8 @@ START_TEST(csv_and_json_writers)
 	ck_assert_ptr_nonnull(strstr(text, "\"citations\": [\n  \"Someone, Some data (2020)\""));
 	ck_assert_ptr_nonnull(strstr(text, "\"why\": \"hroof needs bytes.l1\""));
 	ck_assert_ptr_nonnull(strstr(text, "\"comparisons\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"generation\": \"same\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"generation\": \"cross\""));
 	/* The schema comes first, the citations right after. */
 	ck_assert_ptr_nonnull(strstr(text, "\"schema\""));
 	ck_assert(strstr(text, "\"schema\"") < strstr(text, "\"citations\""));

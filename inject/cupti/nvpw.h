@@ -12,8 +12,8 @@
  * Thread safety: inj_nvpw_load() once (callers serialise); a struct
  * inj_nvpw is used by one thread at a time.
  */
-#ifndef INJ_BACKEND_NVPW_H
-#define INJ_BACKEND_NVPW_H
+#ifndef INJ_NVPW_H
+#define INJ_NVPW_H
 
 #include <stdbool.h>
 #include <stddef.h>

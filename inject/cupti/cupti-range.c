@@ -8,13 +8,13 @@
  * GetCounterDataInfo → host evaluation → Disable at its EXIT.
  *
  * Thread safety: called with the context's lock held (window functions) or
- * g_ctx_lock (chip set-up).
+ * st->ctx_lock (chip set-up).
  */
 #include "config.h"
 
 #include <stdlib.h>
 
-#include "backend-cupti-private.h"
+#include "cupti-private.h"
 #include "cupti-host.h"
 #include "cupti-records.h"
 
@@ -32,33 +32,34 @@ valid_host(void *ud, const char *name)
 }
 
 static int
-range_chip_setup(struct chipinfo *c, struct devinfo *d, const uint8_t *avail)
+range_chip_setup(struct cupti_state *st, struct chipinfo *c, struct devinfo *d,
+		 const uint8_t *avail)
 {
 	struct validator v = { .chip = c->chip, .avail = avail };
 	int r;
 
 	r = inj_host_new(c->chip, avail, &c->host);
 	if (r != CUPTI_SUCCESS) {
-		cupti_device_off(d, "the CUPTI host API does not know chip %s (%s)", c->chip,
-				 cupti_result_name((CUptiResult)r));
+		cupti_device_off(st, d, "the CUPTI host API does not know chip %s (%s)", c->chip,
+				 cupti_result_name(st, (CUptiResult)r));
 		return -1;
 	}
-	if (inj_metrics_resolve(c->chip, g_cfg->tensor, valid_host, &v, &c->set) != 0) {
-		cupti_device_off(d, "out of memory resolving metrics");
+	if (inj_metrics_resolve(c->chip, st->cfg->tensor, valid_host, &v, &c->set) != 0) {
+		cupti_device_off(st, d, "out of memory resolving metrics");
 		return -1;
 	}
 	r = inj_host_config(c->host, c->set->names, c->set->n_names, &c->config, &c->config_size,
 			    &c->passes);
 	if (r != CUPTI_SUCCESS) {
-		cupti_device_off(d, "cannot build the config image for %s (%s)", c->chip,
-				 cupti_result_name((CUptiResult)r));
+		cupti_device_off(st, d, "cannot build the config image for %s (%s)", c->chip,
+				 cupti_result_name(st, (CUptiResult)r));
 		return -1;
 	}
 	return 0;
 }
 
 static void
-range_chip_release(struct chipinfo *c)
+range_chip_release(struct cupti_state *st, struct chipinfo *c)
 {
 	inj_host_free(c->host);
 	c->host = NULL;
@@ -67,9 +68,9 @@ range_chip_release(struct chipinfo *c)
 }
 
 static void
-range_teardown(struct ctxinfo *ci)
+range_teardown(struct cupti_state *st, struct ctxinfo *ci)
 {
-	CUpti_RangeProfiler_Stop_Params st = {
+	CUpti_RangeProfiler_Stop_Params stop = {
 		.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
 		.pRangeProfilerObject = ci->rp,
 	};
@@ -81,8 +82,8 @@ range_teardown(struct ctxinfo *ci)
 	if (!ci->rp)
 		return;
 	if (ci->win_open)
-		CUPTI_TRY(cuptiRangeProfilerStop, &st);
-	CUPTI_TRY(cuptiRangeProfilerDisable, &dp);
+		CUPTI_TRY(st, cuptiRangeProfilerStop, &stop);
+	CUPTI_TRY(st, cuptiRangeProfilerDisable, &dp);
 	ci->rp = NULL;
 }
 
@@ -92,7 +93,7 @@ range_teardown(struct ctxinfo *ci)
  * per context with only Start/Stop per launch.
  */
 static bool
-range_open(struct ctxinfo *ci, struct chipinfo *chip, struct cupti_err *err)
+range_open(struct cupti_state *st, struct ctxinfo *ci, struct chipinfo *chip, struct cupti_err *err)
 {
 	/*
 	 * CUPTI 13.4+ resets the L2 before every replay pass when asked
@@ -100,10 +101,10 @@ range_open(struct ctxinfo *ci, struct chipinfo *chip, struct cupti_err *err)
 	 * starts from the same cold cache, so metrics collected in different
 	 * passes describe the same execution. Older CUPTIs have no cache
 	 * control: passes see what earlier passes left in the L2
-	 * (cupti_cache_control() names the mode for the profile).
+	 * (range_cache_control() names the mode for the profile).
 	 */
 	struct rp_enable_134 ep = {
-		.structSize = cupti_api_version() >= RP_ENABLE_CACHE_API
+		.structSize = st->api_version >= RP_ENABLE_CACHE_API
 				      ? RP_ENABLE_134_STRUCT_SIZE
 				      : CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
 		.ctx = ci->ctx,
@@ -133,44 +134,47 @@ range_open(struct ctxinfo *ci, struct chipinfo *chip, struct cupti_err *err)
 	CUpti_RangeProfiler_Start_Params stp = {
 		.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE };
 
-	if (!CUPTI_CALL(err, cuptiRangeProfilerEnable, (CUpti_RangeProfiler_Enable_Params *)&ep))
+	if (!CUPTI_CALL(st, err, cuptiRangeProfilerEnable,
+			(CUpti_RangeProfiler_Enable_Params *)&ep))
 		goto fail;
 	ci->rp = ep.pRangeProfilerObject;
 	/* Per object: the image belongs to the metrics the object was told about. */
 	gp.pRangeProfilerObject = ci->rp;
-	if (!CUPTI_CALL(err, cuptiRangeProfilerGetCounterDataSize, &gp))
+	if (!CUPTI_CALL(st, err, cuptiRangeProfilerGetCounterDataSize, &gp))
 		goto fail;
 	if (!ci->cd || ci->cd_size != gp.counterDataSize) {
 		free(ci->cd);
 		ci->cd = aligned_alloc(8, (gp.counterDataSize + 7) / 8 * 8 + 8);
 		ci->cd_size = ci->cd ? gp.counterDataSize : 0;
 		if (!ci->cd) {
-			cupti_failed(err, CUPTI_ERROR_OUT_OF_MEMORY, "cuptiRangeProfilerGetCounterDataSize");
+			cupti_failed(st, err, CUPTI_ERROR_OUT_OF_MEMORY,
+				     "cuptiRangeProfilerGetCounterDataSize");
 			goto fail;
 		}
 	}
 	ip.pRangeProfilerObject = ci->rp;
 	ip.counterDataSize = ci->cd_size;
 	ip.pCounterData = ci->cd;
-	if (!CUPTI_CALL(err, cuptiRangeProfilerCounterDataImageInitialize, &ip))
+	if (!CUPTI_CALL(st, err, cuptiRangeProfilerCounterDataImageInitialize, &ip))
 		goto fail;
 	sp.pRangeProfilerObject = ci->rp;
 	sp.counterDataImageSize = ci->cd_size;
 	sp.pCounterDataImage = ci->cd;
-	if (!CUPTI_CALL(err, cuptiRangeProfilerSetConfig, &sp))
+	if (!CUPTI_CALL(st, err, cuptiRangeProfilerSetConfig, &sp))
 		goto fail;
 	stp.pRangeProfilerObject = ci->rp;
-	if (!CUPTI_CALL(err, cuptiRangeProfilerStart, &stp))
+	if (!CUPTI_CALL(st, err, cuptiRangeProfilerStart, &stp))
 		goto fail;
 	return true;
 fail:
-	range_teardown(ci);
+	range_teardown(st, ci);
 	return false;
 }
 
 /* EXIT side (§4a steps 6–8). Returns ranges seen, -1 on error. */
 static long
-range_close(struct ctxinfo *ci, struct chipinfo *chip, double *raw, struct cupti_err *err)
+range_close(struct cupti_state *st, struct ctxinfo *ci, struct chipinfo *chip, double *raw,
+	    struct cupti_err *err)
 {
 	CUpti_RangeProfiler_Stop_Params stp = {
 		.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
@@ -191,9 +195,9 @@ range_close(struct ctxinfo *ci, struct chipinfo *chip, double *raw, struct cupti
 	};
 	long ranges = -1;
 
-	if (!CUPTI_CALL(err, cuptiRangeProfilerStop, &stp) ||
-	    !CUPTI_CALL(err, cuptiRangeProfilerDecodeData, &dp) ||
-	    !CUPTI_CALL(err, cuptiRangeProfilerGetCounterDataInfo, &ip))
+	if (!CUPTI_CALL(st, err, cuptiRangeProfilerStop, &stp) ||
+	    !CUPTI_CALL(st, err, cuptiRangeProfilerDecodeData, &dp) ||
+	    !CUPTI_CALL(st, err, cuptiRangeProfilerGetCounterDataInfo, &ip))
 		goto out;
 	ranges = (long)ip.numTotalRanges;
 	if (dp.numOfRangeDropped) {
@@ -215,31 +219,38 @@ range_close(struct ctxinfo *ci, struct chipinfo *chip, double *raw, struct cupti
 		r = inj_host_evaluate(chip->host, ci->cd, ci->cd_size, 0, chip->set->names,
 				      chip->set->n_names, raw);
 		pthread_mutex_unlock(&chip->eval_lock);
-		if (cupti_failed(err, (CUptiResult)r, "cuptiProfilerHostEvaluateToGpuValues"))
+		if (cupti_failed(st, err, (CUptiResult)r, "cuptiProfilerHostEvaluateToGpuValues"))
 			ranges = -1;
 	}
 out:
 	if (ci->rp) {
-		(void)CUPTI_CALL(err, cuptiRangeProfilerDisable, &dis);
+		(void)CUPTI_CALL(st, err, cuptiRangeProfilerDisable, &dis);
 		ci->rp = NULL;
 	}
 	return ranges;
 }
 
-const char *
-cupti_cache_control(void)
+static const char *
+range_cache_control(const struct cupti_state *st)
 {
-	return cupti_api_version() >= RP_ENABLE_CACHE_API
+	return st->api_version >= RP_ENABLE_CACHE_API
 		       ? "all (the L2 reset before every replay pass: CUPTI >= 13.4)"
 		       : "none (CUPTI < 13.4 has no cache control: replay passes see the L2 earlier "
 			 "passes left)";
 }
 
-const struct cupti_prof_ops cupti_range_ops = {
+static const struct cupti_prof_ops range_ops = {
 	.api = "range profiler + host API",
 	.chip_setup = range_chip_setup,
 	.chip_release = range_chip_release,
 	.open = range_open,
 	.close = range_close,
 	.teardown = range_teardown,
+	.cache_control = range_cache_control,
 };
+
+const struct cupti_prof_ops *
+cupti_range_profiler(void)
+{
+	return &range_ops;
+}

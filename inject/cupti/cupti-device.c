@@ -8,7 +8,7 @@
  * support and counter permission; the chip's metric set and configuration
  * (once per chip, through the chip's profiler API: struct cupti_prof_ops).
  *
- * Thread safety: g_ctx_lock guards the tables; each context's profiler
+ * Thread safety: st->ctx_lock guards the tables; each context's profiler
  * calls are serialised by its own lock, so a context destroyed on another
  * thread can tear a window down safely.
  */
@@ -22,46 +22,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend-cupti-private.h"
+#include "cupti-private.h"
 #include "util.h"
-
-pthread_mutex_t g_ctx_lock = PTHREAD_MUTEX_INITIALIZER;
-struct ctxinfo **g_ctxs;
-size_t g_n_ctxs;
-struct devinfo g_devs[INJ_MAX_DEVICES];
-struct chipinfo g_chips[MAX_CHIPS];
-size_t g_n_chips;
-
-static size_t g_cap_ctxs;
-static atomic_uint g_ctx_gen;
 
 /* ---- contexts ---- */
 
 static struct ctxinfo *
-ctx_find_locked(CUcontext ctx)
+ctx_find_locked(struct cupti_state *st, CUcontext ctx)
 {
 	size_t i;
 
-	for (i = g_n_ctxs; i-- > 0;) {
-		if (g_ctxs[i]->ctx == ctx && !g_ctxs[i]->dead)
-			return g_ctxs[i];
+	for (i = st->n_ctxs; i-- > 0;) {
+		if (st->ctxs[i]->ctx == ctx && !st->ctxs[i]->dead)
+			return st->ctxs[i];
 	}
 	return NULL;
 }
 
 struct ctxinfo *
-cupti_ctx_find(struct cupti_tls *t, CUcontext ctx)
+cupti_ctx_find(struct cupti_state *st, struct cupti_tls *t, CUcontext ctx)
 {
 	struct ctxinfo *ci;
-	unsigned gen = atomic_load(&g_ctx_gen);
+	unsigned gen = atomic_load(&st->ctx_gen);
 
 	if (!ctx)
 		return NULL;
 	if (t->last_ctx == ctx && t->last_gen == gen)
 		return t->last_ci;
-	pthread_mutex_lock(&g_ctx_lock);
-	ci = ctx_find_locked(ctx);
-	pthread_mutex_unlock(&g_ctx_lock);
+	pthread_mutex_lock(&st->ctx_lock);
+	ci = ctx_find_locked(st, ctx);
+	pthread_mutex_unlock(&st->ctx_lock);
 	t->last_ctx = ctx;
 	t->last_ci = ci;
 	t->last_gen = gen;
@@ -70,30 +60,33 @@ cupti_ctx_find(struct cupti_tls *t, CUcontext ctx)
 
 /* ---- chips: metric resolution and configuration (host side, no GPU) ---- */
 
-/* Find or set up the chip's metric set and configuration (g_ctx_lock held). */
+/* Find or set up the chip's metric set and configuration (st->ctx_lock held). */
 static struct chipinfo *
-chip_get(struct devinfo *d, const uint8_t *avail)
+chip_get(struct cupti_state *st, struct devinfo *d, const uint8_t *avail)
 {
 	struct chipinfo *c;
 	size_t i;
 
-	for (i = 0; i < g_n_chips; i++) {
-		if (strcmp(g_chips[i].chip, d->info.chip) != 0)
+	for (i = 0; i < st->n_chips; i++) {
+		if (strcmp(st->chips[i].chip, d->info.chip) != 0)
 			continue;
-		if (!g_chips[i].ok)
-			cupti_device_off(d, "the metric set-up for %s failed on an earlier device",
+		if (!st->chips[i].ok)
+			cupti_device_off(st, d,
+					 "the metric set-up for %s failed on an earlier device",
 					 d->info.chip);
-		return &g_chips[i];
+		return &st->chips[i];
 	}
-	if (g_n_chips == MAX_CHIPS)
+	if (st->n_chips == MAX_CHIPS)
 		return NULL;
-	c = &g_chips[g_n_chips++];
-	snprintf(c->chip, sizeof(c->chip), "%s", d->info.chip);
+	c = &st->chips[st->n_chips++];
+	/* Both are NUL-terminated char[32] (snprintf() in device_describe()). */
+	_Static_assert(sizeof(c->chip) == sizeof(d->info.chip), "chip name sizes differ");
+	memcpy(c->chip, d->info.chip, sizeof(c->chip));
 	pthread_mutex_init(&c->eval_lock, NULL);
 	/* The one place that chooses the profiler API: CC 7.0 has the legacy one only. */
-	c->prof = d->info.cc_major == 7 && d->info.cc_minor == 0 ? &cupti_legacy_ops
-								  : &cupti_range_ops;
-	if (c->prof->chip_setup(c, d, avail) != 0)
+	c->prof = d->info.cc_major == 7 && d->info.cc_minor == 0 ? cupti_legacy_profiler()
+								  : cupti_range_profiler();
+	if (c->prof->chip_setup(st, c, d, avail) != 0)
 		return c;
 	c->ok = true;
 	if (c->set->n_unavailable) {
@@ -102,14 +95,14 @@ chip_get(struct devinfo *d, const uint8_t *avail)
 
 		for (i = 0; i < GPUPROJ_M_COUNT; i++) {
 			enum gpuproj_metric m = (enum gpuproj_metric)i;
-			size_t n = inj_metrics_candidate_count(g_cfg->tensor, m);
+			size_t n = inj_metrics_candidate_count(st->cfg->tensor, m);
 			const char *note = c->set->map[i].note;
 
 			/* A metric without candidates is not collected by libproj.so at all. */
 			if (c->set->map[i].expr || n == 0)
 				continue;
 			/* The precisions a chip's tensor cores lack: one line for all. */
-			if (gpuproj_tensor_candidates(g_cfg->tensor, m, NULL) && !note[0]) {
+			if (gpuproj_tensor_candidates(st->cfg->tensor, m, NULL) && !note[0]) {
 				if (len < sizeof(tensor))
 					len += (size_t)snprintf(tensor + len, sizeof(tensor) - len,
 								"%s%s", len ? ", " : "",
@@ -122,19 +115,19 @@ chip_get(struct devinfo *d, const uint8_t *avail)
 		}
 		if (len)
 			inj_debug("%s: no tensor counter for %s (GPUPROJ_TENSOR=%s)", c->chip,
-				  tensor, gpuproj_tensor_mode_name(g_cfg->tensor));
+				  tensor, gpuproj_tensor_mode_name(st->cfg->tensor));
 	}
 	return c;
 }
 
 void
-cupti_chips_release(void)
+cupti_chips_release(struct cupti_state *st)
 {
 	size_t i;
 
-	for (i = 0; i < g_n_chips; i++) {
-		if (g_chips[i].prof)
-			g_chips[i].prof->chip_release(&g_chips[i]);
+	for (i = 0; i < st->n_chips; i++) {
+		if (st->chips[i].prof)
+			st->chips[i].prof->chip_release(st, &st->chips[i]);
 	}
 }
 
@@ -148,31 +141,29 @@ cupti_chips_release(void)
  * InitializeInjection from cuInit), never load another one.
  */
 static void
-resolve_driver(void)
+resolve_driver(struct cupti_state *st)
 {
-	static void *libcuda;
-
-	if (!libcuda)
-		libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-	if (!libcuda) {
+	if (!st->drv.lib)
+		st->drv.lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+	if (!st->drv.lib) {
 		inj_debug("libcuda.so.1 is not loaded (%s): device names and attributes unknown",
 			  dlerror());
 		return;
 	}
-	if (!g_drv.cuDeviceGet)
-		inj_dlsym(libcuda, "cuDeviceGet", &g_drv.cuDeviceGet);
-	if (!g_drv.cuDeviceGetName)
-		inj_dlsym(libcuda, "cuDeviceGetName", &g_drv.cuDeviceGetName);
-	if (!g_drv.cuDeviceGetAttribute)
-		inj_dlsym(libcuda, "cuDeviceGetAttribute", &g_drv.cuDeviceGetAttribute);
-	if (!g_drv.cuDeviceTotalMem_v2)
-		inj_dlsym(libcuda, "cuDeviceTotalMem_v2", &g_drv.cuDeviceTotalMem_v2);
-	if (!g_drv.cuDeviceGetPCIBusId)
-		inj_dlsym(libcuda, "cuDeviceGetPCIBusId", &g_drv.cuDeviceGetPCIBusId);
-	if (!g_drv.cuCtxSynchronize) {
-		inj_dlsym(libcuda, "cuCtxPushCurrent_v2", &g_drv.cuCtxPushCurrent_v2);
-		inj_dlsym(libcuda, "cuCtxPopCurrent_v2", &g_drv.cuCtxPopCurrent_v2);
-		inj_dlsym(libcuda, "cuCtxSynchronize", &g_drv.cuCtxSynchronize);
+	if (!st->drv.cuDeviceGet)
+		inj_dlsym(st->drv.lib, "cuDeviceGet", &st->drv.cuDeviceGet);
+	if (!st->drv.cuDeviceGetName)
+		inj_dlsym(st->drv.lib, "cuDeviceGetName", &st->drv.cuDeviceGetName);
+	if (!st->drv.cuDeviceGetAttribute)
+		inj_dlsym(st->drv.lib, "cuDeviceGetAttribute", &st->drv.cuDeviceGetAttribute);
+	if (!st->drv.cuDeviceTotalMem_v2)
+		inj_dlsym(st->drv.lib, "cuDeviceTotalMem_v2", &st->drv.cuDeviceTotalMem_v2);
+	if (!st->drv.cuDeviceGetPCIBusId)
+		inj_dlsym(st->drv.lib, "cuDeviceGetPCIBusId", &st->drv.cuDeviceGetPCIBusId);
+	if (!st->drv.cuCtxSynchronize) {
+		inj_dlsym(st->drv.lib, "cuCtxPushCurrent_v2", &st->drv.cuCtxPushCurrent_v2);
+		inj_dlsym(st->drv.lib, "cuCtxPopCurrent_v2", &st->drv.cuCtxPopCurrent_v2);
+		inj_dlsym(st->drv.lib, "cuCtxSynchronize", &st->drv.cuCtxSynchronize);
 	}
 }
 
@@ -189,27 +180,26 @@ resolve_driver(void)
 typedef struct nvml_device *nvml_device_t;
 
 static double
-nvml_power_limit_w(const char *pci_bus_id)
+nvml_power_limit_w(struct cupti_state *st, const char *pci_bus_id)
 {
-	static void *nvml;
-	static bool tried, initialised;
 	int (*get_handle)(const char *, nvml_device_t *);
 	int (*get_limit)(nvml_device_t, unsigned int *);
 	nvml_device_t dev;
 	unsigned int mw = 0;
 
-	if (!tried) {
+	if (!st->nvml.tried) {
 		int (*init)(void);
 
-		tried = true;
-		nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-		if (nvml && inj_dlsym(nvml, "nvmlInit_v2", &init))
-			initialised = init() == 0;
-		if (!initialised)
+		st->nvml.tried = true;
+		st->nvml.lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+		if (st->nvml.lib && inj_dlsym(st->nvml.lib, "nvmlInit_v2", &init))
+			st->nvml.initialised = init() == 0;
+		if (!st->nvml.initialised)
 			inj_debug("NVML not available: the power limit stays unknown");
 	}
-	if (!initialised || !inj_dlsym(nvml, "nvmlDeviceGetHandleByPciBusId_v2", &get_handle) ||
-	    !inj_dlsym(nvml, "nvmlDeviceGetEnforcedPowerLimit", &get_limit) ||
+	if (!st->nvml.initialised ||
+	    !inj_dlsym(st->nvml.lib, "nvmlDeviceGetHandleByPciBusId_v2", &get_handle) ||
+	    !inj_dlsym(st->nvml.lib, "nvmlDeviceGetEnforcedPowerLimit", &get_limit) ||
 	    get_handle(pci_bus_id, &dev) != 0 || get_limit(dev, &mw) != 0 || mw == 0)
 		return NAN;
 	return mw / 1000.0;
@@ -217,7 +207,7 @@ nvml_power_limit_w(const char *pci_bus_id)
 
 /* The driver's attributes behind a GPU that targets.yaml does not list (profile.h). */
 static void
-device_driver_attrs(struct devinfo *d, CUdevice dev)
+device_driver_attrs(struct cupti_state *st, struct devinfo *d, CUdevice dev)
 {
 	static const struct {
 		enum gpuproj_driver_attr a;
@@ -246,21 +236,21 @@ device_driver_attrs(struct devinfo *d, CUdevice dev)
 
 	for (i = 0; i < GPUPROJ_DRV_COUNT; i++)
 		d->info.driver[i] = NAN;
-	for (i = 0; g_drv.cuDeviceGetAttribute && i < ARRAY_LENGTH(attrs); i++) {
+	for (i = 0; st->drv.cuDeviceGetAttribute && i < ARRAY_LENGTH(attrs); i++) {
 		/* 0 is "none" for the reserved shared memory of CC < 8.0: not a limit to keep. */
-		if (g_drv.cuDeviceGetAttribute(&v, attrs[i].cu, dev) == CUDA_SUCCESS && v > 0)
+		if (st->drv.cuDeviceGetAttribute(&v, attrs[i].cu, dev) == CUDA_SUCCESS && v > 0)
 			d->info.driver[attrs[i].a] = v * attrs[i].scale;
 	}
-	if (g_drv.cuDeviceTotalMem_v2 && g_drv.cuDeviceTotalMem_v2(&bytes, dev) == CUDA_SUCCESS &&
-	    bytes > 0)
+	if (st->drv.cuDeviceTotalMem_v2 &&
+	    st->drv.cuDeviceTotalMem_v2(&bytes, dev) == CUDA_SUCCESS && bytes > 0)
 		d->info.driver[GPUPROJ_DRV_MEMORY_BYTES] = (double)bytes;
-	if (g_drv.cuDeviceGetPCIBusId &&
-	    g_drv.cuDeviceGetPCIBusId(bus, (int)sizeof(bus), dev) == CUDA_SUCCESS)
-		d->info.driver[GPUPROJ_DRV_POWER_LIMIT_W] = nvml_power_limit_w(bus);
+	if (st->drv.cuDeviceGetPCIBusId &&
+	    st->drv.cuDeviceGetPCIBusId(bus, (int)sizeof(bus), dev) == CUDA_SUCCESS)
+		d->info.driver[GPUPROJ_DRV_POWER_LIMIT_W] = nvml_power_limit_w(st, bus);
 }
 
 static void
-device_describe(struct devinfo *d, int ordinal)
+device_describe(struct cupti_state *st, struct devinfo *d, int ordinal)
 {
 	CUpti_Device_GetChipName_Params cp = {
 		.structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE,
@@ -271,28 +261,28 @@ device_describe(struct devinfo *d, int ordinal)
 
 	d->info.ordinal = ordinal;
 	d->info.clock_hz = NAN;
-	resolve_driver();
-	if (g_drv.cuDeviceGet && g_drv.cuDeviceGet(&dev, ordinal) != CUDA_SUCCESS)
+	resolve_driver(st);
+	if (st->drv.cuDeviceGet && st->drv.cuDeviceGet(&dev, ordinal) != CUDA_SUCCESS)
 		dev = ordinal;
-	if (g_drv.cuDeviceGetName &&
-	    g_drv.cuDeviceGetName(d->info.name, (int)sizeof(d->info.name), dev) != CUDA_SUCCESS)
+	if (st->drv.cuDeviceGetName &&
+	    st->drv.cuDeviceGetName(d->info.name, (int)sizeof(d->info.name), dev) != CUDA_SUCCESS)
 		d->info.name[0] = '\0';
-	if (g_drv.cuDeviceGetAttribute) {
-		if (g_drv.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+	if (st->drv.cuDeviceGetAttribute) {
+		if (st->drv.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
 					       dev) == CUDA_SUCCESS)
 			d->info.cc_major = v;
-		if (g_drv.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+		if (st->drv.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
 					       dev) == CUDA_SUCCESS)
 			d->info.cc_minor = v;
-		if (g_drv.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) ==
-		    CUDA_SUCCESS)
+		if (st->drv.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+						 dev) == CUDA_SUCCESS)
 			d->info.sms = v;
-		if (g_drv.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev) ==
+		if (st->drv.cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev) ==
 			    CUDA_SUCCESS && v > 0)
 			d->info.clock_hz = (double)v * 1e3;
 	}
-	device_driver_attrs(d, dev);
-	if (CUPTI_TRY(cuptiDeviceGetChipName, &cp) == CUPTI_SUCCESS)
+	device_driver_attrs(st, d, dev);
+	if (CUPTI_TRY(st, cuptiDeviceGetChipName, &cp) == CUPTI_SUCCESS)
 		snprintf(d->info.chip, sizeof(d->info.chip), "%s", cp.pChipName ? cp.pChipName : "");
 }
 
@@ -332,9 +322,9 @@ legacy_only(const struct devinfo *d, const CUpti_Profiler_DeviceSupported_Params
 	       sp->wsl == CUPTI_PROFILER_CONFIGURATION_SUPPORTED;
 }
 
-/* Check the device once: support, permission, chip, metrics (g_ctx_lock held). */
+/* Check the device once: support, permission, chip, metrics (st->ctx_lock held). */
 static void
-device_setup(struct devinfo *d, CUcontext ctx)
+device_setup(struct cupti_state *st, struct devinfo *d, CUcontext ctx)
 {
 	CUpti_Profiler_Initialize_Params ip = { .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE };
 	CUpti_Profiler_DeviceSupported_Params sp = {
@@ -351,69 +341,71 @@ device_setup(struct devinfo *d, CUcontext ctx)
 	CUptiResult r;
 
 	d->metrics = true;
-	if (!atomic_load(&g_metrics)) {
+	if (!atomic_load(&st->metrics)) {
 		d->metrics = false;
 		return;
 	}
 	if (d->info.cc_major > 0 && d->info.cc_major < 7) {
-		cupti_device_off(d, "compute capability %d.%d has no CUPTI profiler (needs >= 7.0)",
+		cupti_device_off(st, d,
+				 "compute capability %d.%d has no CUPTI profiler (needs >= 7.0)",
 				 d->info.cc_major, d->info.cc_minor);
 		return;
 	}
 	if (!d->info.chip[0]) {
-		cupti_device_off(d, "cuptiDeviceGetChipName gave no chip name");
+		cupti_device_off(st, d, "cuptiDeviceGetChipName gave no chip name");
 		return;
 	}
-	if (!atomic_load(&g_profiler_initialized)) {
-		r = CUPTI_TRY(cuptiProfilerInitialize, &ip);
+	if (!atomic_load(&st->profiler_initialized)) {
+		r = CUPTI_TRY(st, cuptiProfilerInitialize, &ip);
 		if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) {
-			cupti_no_permission("cuptiProfilerInitialize", r);
+			cupti_no_permission(st, "cuptiProfilerInitialize", r);
 			d->metrics = false;
 			return;
 		}
 		if (r == CUPTI_ERROR_HARDWARE_BUSY) {
-			cupti_counters_busy("cuptiProfilerInitialize");
+			cupti_counters_busy(st, "cuptiProfilerInitialize");
 			d->metrics = false;
 			return;
 		}
 		if (r != CUPTI_SUCCESS) {
-			cupti_metrics_off("cuptiProfilerInitialize failed (%s)", cupti_result_name(r));
+			cupti_metrics_off(st, "cuptiProfilerInitialize failed (%s)",
+					  cupti_result_name(st, r));
 			d->metrics = false;
 			return;
 		}
-		atomic_store(&g_profiler_initialized, true);
+		atomic_store(&st->profiler_initialized, true);
 	}
-	r = CUPTI_TRY(cuptiProfilerDeviceSupported, &sp);
+	r = CUPTI_TRY(st, cuptiProfilerDeviceSupported, &sp);
 	if (r == CUPTI_SUCCESS && (why = unsupported_reason(&sp)) != NULL && !legacy_only(d, &sp)) {
-		cupti_device_off(d, "performance counters are not available: %s", why);
+		cupti_device_off(st, d, "performance counters are not available: %s", why);
 		return;
 	}
 	/* Counter availability: where missing permission shows up ([T], [CUPTI-INJ]). */
-	r = CUPTI_TRY(cuptiProfilerGetCounterAvailability, &ap);
+	r = CUPTI_TRY(st, cuptiProfilerGetCounterAvailability, &ap);
 	if (r == CUPTI_SUCCESS && ap.counterAvailabilityImageSize > 0) {
 		avail = malloc(ap.counterAvailabilityImageSize);
 		if (avail) {
 			ap.pCounterAvailabilityImage = avail;
-			r = CUPTI_TRY(cuptiProfilerGetCounterAvailability, &ap);
+			r = CUPTI_TRY(st, cuptiProfilerGetCounterAvailability, &ap);
 		}
 	}
 	if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ||
 	    r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES) {
-		cupti_no_permission("cuptiProfilerGetCounterAvailability", r);
+		cupti_no_permission(st, "cuptiProfilerGetCounterAvailability", r);
 		d->metrics = false;
 		goto out;
 	}
 	if (r == CUPTI_ERROR_HARDWARE_BUSY) {
-		cupti_counters_busy("cuptiProfilerGetCounterAvailability");
+		cupti_counters_busy(st, "cuptiProfilerGetCounterAvailability");
 		d->metrics = false;
 		goto out;
 	}
 	if (r != CUPTI_SUCCESS) {
-		cupti_device_off(d, "cuptiProfilerGetCounterAvailability returned %s",
-				 cupti_result_name(r));
+		cupti_device_off(st, d, "cuptiProfilerGetCounterAvailability returned %s",
+				 cupti_result_name(st, r));
 		goto out;
 	}
-	d->chip = chip_get(d, avail);
+	d->chip = chip_get(st, d, avail);
 	if (!d->chip || !d->chip->ok) {
 		d->metrics = false;
 		goto out;
@@ -422,21 +414,22 @@ device_setup(struct devinfo *d, CUcontext ctx)
 		 "launch%s of each kernel signature run%s %zu time%s under kernel replay",
 		 d->info.ordinal, d->info.name, d->info.chip, d->info.cc_major, d->info.cc_minor,
 		 d->info.sms, d->chip->set->n_names, d->chip->passes,
-		 d->chip->passes == 1 ? "" : "es", g_cfg->profile_launches,
-		 g_cfg->profile_launches == 1 ? "" : "es", g_cfg->profile_launches == 1 ? "s" : "",
-		 d->chip->passes, d->chip->passes == 1 ? "" : "s");
+		 d->chip->passes == 1 ? "" : "es", st->cfg->profile_launches,
+		 st->cfg->profile_launches == 1 ? "" : "es",
+		 st->cfg->profile_launches == 1 ? "s" : "", d->chip->passes,
+		 d->chip->passes == 1 ? "" : "s");
 out:
 	free(avail);
 }
 
 void
-cupti_on_context_created(CUcontext ctx)
+cupti_on_context_created(struct cupti_state *st, CUcontext ctx)
 {
 	struct ctxinfo *ci;
 	uint32_t ordinal = 0;
 	struct devinfo *d;
 
-	if (CUPTI_TRY(cuptiGetDeviceId, ctx, &ordinal) != CUPTI_SUCCESS) {
+	if (CUPTI_TRY(st, cuptiGetDeviceId, ctx, &ordinal) != CUPTI_SUCCESS) {
 		inj_debug("context %p: device unknown; its launches are timed only", (void *)ctx);
 		return;
 	}
@@ -460,46 +453,46 @@ cupti_on_context_created(CUcontext ctx)
 		pthread_rwlockattr_destroy(&a);
 	}
 
-	pthread_mutex_lock(&g_ctx_lock);
-	if (atomic_load(&g_state) != ST_RUNNING) {
+	pthread_mutex_lock(&st->ctx_lock);
+	if (atomic_load(&st->run) != ST_RUNNING) {
 		/*
-		 * Exit began (cupti_shutdown() passed g_ctx_lock since): the
-		 * report holds the collector lock and then takes g_ctx_lock,
+		 * Exit began (cupti_shutdown() passed st->ctx_lock since): the
+		 * report holds the collector lock and then takes st->ctx_lock,
 		 * so this must not take the collector lock below.
 		 */
-		pthread_mutex_unlock(&g_ctx_lock);
+		pthread_mutex_unlock(&st->ctx_lock);
 		pthread_mutex_destroy(&ci->lock);
 		pthread_rwlock_destroy(&ci->win_lock);
 		free(ci);
 		return;
 	}
-	d = &g_devs[ordinal];
+	d = &st->devs[ordinal];
 	if (!d->checked) {
-		device_describe(d, (int)ordinal);
-		inj_collector_device(g_col, &d->info);
-		if (atomic_load(&g_metrics))
-			device_setup(d, ctx);
+		device_describe(st, d, (int)ordinal);
+		inj_collector_device(st->col, &d->info);
+		if (atomic_load(&st->metrics))
+			device_setup(st, d, ctx);
 		d->checked = true;
 	}
-	if (g_n_ctxs == g_cap_ctxs) {
-		size_t cap = g_cap_ctxs ? 2 * g_cap_ctxs : 8;
-		struct ctxinfo **n = realloc(g_ctxs, cap * sizeof(*n));
+	if (st->n_ctxs == st->cap_ctxs) {
+		size_t cap = st->cap_ctxs ? 2 * st->cap_ctxs : 8;
+		struct ctxinfo **n = realloc(st->ctxs, cap * sizeof(*n));
 
 		if (!n) {
-			pthread_mutex_unlock(&g_ctx_lock);
+			pthread_mutex_unlock(&st->ctx_lock);
 			pthread_mutex_destroy(&ci->lock);
 			pthread_rwlock_destroy(&ci->win_lock);
 			free(ci);
 			return;
 		}
-		g_ctxs = n;
-		g_cap_ctxs = cap;
+		st->ctxs = n;
+		st->cap_ctxs = cap;
 	}
-	g_ctxs[g_n_ctxs++] = ci;
+	st->ctxs[st->n_ctxs++] = ci;
 	ci->prof = d->chip && d->chip->ok ? d->chip->prof : NULL;
-	atomic_store(&ci->ready, d->metrics && ci->prof && atomic_load(&g_metrics));
-	atomic_fetch_add(&g_ctx_gen, 1);
-	pthread_mutex_unlock(&g_ctx_lock);
+	atomic_store(&ci->ready, d->metrics && ci->prof && atomic_load(&st->metrics));
+	atomic_fetch_add(&st->ctx_gen, 1);
+	pthread_mutex_unlock(&st->ctx_lock);
 }
 
 /* Release a context's images (ci->lock held). */
@@ -513,17 +506,16 @@ ctx_free_images(struct ctxinfo *ci)
 }
 
 void
-cupti_on_context_destroy(CUcontext ctx)
+cupti_on_context_destroy(struct cupti_state *st, CUcontext ctx)
 {
 	struct ctxinfo *ci;
 
-	cupti_captures_forget(ctx);
-	pthread_mutex_lock(&g_ctx_lock);
-	ci = ctx_find_locked(ctx);
+	pthread_mutex_lock(&st->ctx_lock);
+	ci = ctx_find_locked(st, ctx);
 	if (ci)
 		ci->dead = true;
-	atomic_fetch_add(&g_ctx_gen, 1);
-	pthread_mutex_unlock(&g_ctx_lock);
+	atomic_fetch_add(&st->ctx_gen, 1);
+	pthread_mutex_unlock(&st->ctx_lock);
 	if (!ci)
 		return;
 	pthread_mutex_lock(&ci->lock);
@@ -531,50 +523,37 @@ cupti_on_context_destroy(CUcontext ctx)
 	/* A window open on another thread is torn down now; its EXIT discards it. */
 	if (ci->win_open)
 		ci->win_aborted = true;
-	cupti_window_teardown(ci);
+	cupti_window_teardown(st, ci);
 	ctx_free_images(ci);
 	pthread_mutex_unlock(&ci->lock);
 }
 
-void
-cupti_device_stop(int device)
-{
-	size_t i;
-
-	pthread_mutex_lock(&g_ctx_lock);
-	for (i = 0; i < g_n_ctxs; i++) {
-		if (g_ctxs[i]->device == device)
-			atomic_store(&g_ctxs[i]->ready, false);
-	}
-	pthread_mutex_unlock(&g_ctx_lock);
-}
-
 /* The contexts known now (ctxinfo is never freed); malloc'd, NULL when none. */
 static struct ctxinfo **
-contexts_copy(size_t *ret_n)
+contexts_copy(struct cupti_state *st, size_t *ret_n)
 {
 	struct ctxinfo **v;
 
-	pthread_mutex_lock(&g_ctx_lock);
-	*ret_n = g_n_ctxs;
-	v = g_n_ctxs ? malloc(g_n_ctxs * sizeof(*v)) : NULL;
+	pthread_mutex_lock(&st->ctx_lock);
+	*ret_n = st->n_ctxs;
+	v = st->n_ctxs ? malloc(st->n_ctxs * sizeof(*v)) : NULL;
 	if (v)
-		memcpy(v, g_ctxs, g_n_ctxs * sizeof(*v));
+		memcpy(v, st->ctxs, st->n_ctxs * sizeof(*v));
 	else
 		*ret_n = 0;
-	pthread_mutex_unlock(&g_ctx_lock);
+	pthread_mutex_unlock(&st->ctx_lock);
 	return v;
 }
 
 bool
-cupti_windows_quiesce(double s)
+cupti_windows_quiesce(struct cupti_state *st, double s)
 {
 	struct timespec until;
 	struct ctxinfo **v;
 	size_t n, i;
 	bool all = true;
 
-	v = contexts_copy(&n);
+	v = contexts_copy(st, &n);
 	deadline_after(s, &until);
 	for (i = 0; i < n; i++) {
 		int r = s > 0 ? pthread_rwlock_timedwrlock(&v[i]->win_lock, &until)
@@ -588,18 +567,18 @@ cupti_windows_quiesce(double s)
 }
 
 void
-cupti_windows_wait_all(void)
+cupti_windows_wait_all(struct cupti_state *st)
 {
 	struct ctxinfo **v;
 	size_t n, i;
 
-	v = contexts_copy(&n);
+	v = contexts_copy(st, &n);
 	for (i = 0; i < n; i++) {
 		struct timespec until;
 
 		if (v[i]->dead)
 			continue;
-		deadline_after(g_cfg->wait_s, &until);
+		deadline_after(st->cfg->wait_s, &until);
 		if (pthread_rwlock_timedrdlock(&v[i]->win_lock, &until) == 0)
 			pthread_rwlock_unlock(&v[i]->win_lock);
 		else
@@ -610,12 +589,12 @@ cupti_windows_wait_all(void)
 }
 
 void
-cupti_windows_release(void)
+cupti_windows_release(struct cupti_state *st)
 {
 	struct ctxinfo **v;
 	size_t n, i;
 
-	v = contexts_copy(&n);
+	v = contexts_copy(st, &n);
 	for (i = 0; i < n; i++) {
 		if (v[i]->exit_locked)
 			pthread_rwlock_unlock(&v[i]->win_lock);
@@ -625,40 +604,41 @@ cupti_windows_release(void)
 }
 
 void
-cupti_contexts_release(bool call_cupti)
+cupti_contexts_release(struct cupti_state *st, bool call_cupti)
 {
 	size_t i;
 
-	pthread_mutex_lock(&g_ctx_lock);
-	for (i = 0; i < g_n_ctxs; i++) {
-		struct ctxinfo *ci = g_ctxs[i];
+	pthread_mutex_lock(&st->ctx_lock);
+	for (i = 0; i < st->n_ctxs; i++) {
+		struct ctxinfo *ci = st->ctxs[i];
 
 		pthread_mutex_lock(&ci->lock);
 		if (!ci->dead && call_cupti)
-			cupti_window_teardown(ci);
+			cupti_window_teardown(st, ci);
 		ctx_free_images(ci);
 		pthread_mutex_unlock(&ci->lock);
 	}
-	pthread_mutex_unlock(&g_ctx_lock);
+	pthread_mutex_unlock(&st->ctx_lock);
 }
 
 bool
-cupti_ctx_sync(CUcontext ctx)
+cupti_ctx_sync(struct cupti_state *st, CUcontext ctx)
 {
 	CUcontext popped;
 
-	if (!ctx || !g_drv.cuCtxSynchronize || !g_drv.cuCtxPushCurrent_v2 ||
-	    !g_drv.cuCtxPopCurrent_v2)
+	if (!ctx || !st->drv.cuCtxSynchronize || !st->drv.cuCtxPushCurrent_v2 ||
+	    !st->drv.cuCtxPopCurrent_v2)
 		return false;
-	if (g_drv.cuCtxPushCurrent_v2(ctx) != CUDA_SUCCESS)
+	if (st->drv.cuCtxPushCurrent_v2(ctx) != CUDA_SUCCESS)
 		return false;
-	if (g_drv.cuCtxSynchronize() != CUDA_SUCCESS)
+	if (st->drv.cuCtxSynchronize() != CUDA_SUCCESS)
 		inj_debug("cuCtxSynchronize failed on context %p", (void *)ctx);
-	g_drv.cuCtxPopCurrent_v2(&popped);
+	st->drv.cuCtxPopCurrent_v2(&popped);
 	return true;
 }
 
 struct sync_job {
+	struct cupti_state *st;
 	CUcontext *ctxs;
 	size_t n;
 	atomic_bool done;
@@ -671,13 +651,13 @@ sync_main(void *arg)
 	size_t i;
 
 	for (i = 0; i < j->n; i++)
-		cupti_ctx_sync(j->ctxs[i]);
+		cupti_ctx_sync(j->st, j->ctxs[i]);
 	atomic_store(&j->done, true);
 	return NULL;
 }
 
 bool
-cupti_contexts_sync(double wait_s)
+cupti_contexts_sync(struct cupti_state *st, double wait_s)
 {
 	struct sync_job *j = calloc(1, sizeof(*j));
 	struct timespec until;
@@ -687,13 +667,14 @@ cupti_contexts_sync(double wait_s)
 
 	if (!j)
 		return true;
-	pthread_mutex_lock(&g_ctx_lock);
-	j->ctxs = calloc(g_n_ctxs ? g_n_ctxs : 1, sizeof(*j->ctxs));
-	for (i = 0; j->ctxs && i < g_n_ctxs; i++) {
-		if (!g_ctxs[i]->dead)
-			j->ctxs[j->n++] = g_ctxs[i]->ctx;
+	j->st = st;
+	pthread_mutex_lock(&st->ctx_lock);
+	j->ctxs = calloc(st->n_ctxs ? st->n_ctxs : 1, sizeof(*j->ctxs));
+	for (i = 0; j->ctxs && i < st->n_ctxs; i++) {
+		if (!st->ctxs[i]->dead)
+			j->ctxs[j->n++] = st->ctxs[i]->ctx;
 	}
-	pthread_mutex_unlock(&g_ctx_lock);
+	pthread_mutex_unlock(&st->ctx_lock);
 	if (!j->ctxs || !j->n) {
 		free(j->ctxs);
 		free(j);

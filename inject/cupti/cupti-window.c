@@ -23,30 +23,30 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "backend-cupti-private.h"
+#include "cupti-private.h"
 #include "util.h"
 
 /* A bounded wait for another thread's window ran out. */
 static void
-wait_expired(struct ctxinfo *ci)
+wait_expired(struct cupti_state *st, struct ctxinfo *ci)
 {
-	cupti_device_off(&g_devs[ci->device],
+	cupti_device_off(st, &st->devs[ci->device],
 			 "a launch waited %g s (GPUPROJ_WAIT) for another thread's profiled launch, "
-			 "which may be waiting for it", g_cfg->wait_s);
-	cupti_device_stop(ci->device);
+			 "which may be waiting for it", st->cfg->wait_s);
+	cupti_device_stop(st, ci->device);
 }
 
 bool
-cupti_window_wrlock(struct ctxinfo *ci)
+cupti_window_wrlock(struct cupti_state *st, struct ctxinfo *ci)
 {
 	struct timespec until;
 
 	if (pthread_rwlock_trywrlock(&ci->win_lock) == 0)
 		return true;
-	deadline_after(g_cfg->wait_s, &until);
+	deadline_after(st->cfg->wait_s, &until);
 	if (pthread_rwlock_timedwrlock(&ci->win_lock, &until) == 0)
 		return true;
-	wait_expired(ci);
+	wait_expired(st, ci);
 	return false;
 }
 
@@ -59,10 +59,10 @@ cupti_pending_clear(struct ctxinfo *ci)
 }
 
 void
-cupti_window_teardown(struct ctxinfo *ci)
+cupti_window_teardown(struct cupti_state *st, struct ctxinfo *ci)
 {
 	if (ci->prof)
-		ci->prof->teardown(ci);
+		ci->prof->teardown(st, ci);
 }
 
 static void
@@ -76,41 +76,41 @@ tls_clear(struct cupti_tls *t)
 }
 
 bool
-cupti_window_open(struct cupti_tls *t, struct ctxinfo *ci, struct inj_gate *g, uint32_t corr,
-		  uint32_t corr2, int level, bool name_level)
+cupti_window_open(struct cupti_state *st, struct cupti_tls *t, struct ctxinfo *ci,
+		  struct inj_gate *g, uint32_t corr, uint32_t corr2, int level, bool name_level)
 {
-	struct chipinfo *chip = g_devs[ci->device].chip;
+	struct chipinfo *chip = st->devs[ci->device].chip;
 	struct cupti_err err = { 0 };
 	struct inj_prof_launch *pl;
 
 	pthread_mutex_lock(&ci->lock);
 	if (ci->dead || !atomic_load(&ci->ready) || !chip || !chip->ok ||
-	    !atomic_load(&g_metrics)) {
+	    !atomic_load(&st->metrics)) {
 		pthread_mutex_unlock(&ci->lock);
-		inj_collector_gate_give_back(g_col, g);
+		inj_collector_gate_give_back(st->col, g);
 		return false;
 	}
-	if (!chip->prof->open(ci, chip, &err)) {
-		cupti_profiler_failed(ci, &err);
+	if (!chip->prof->open(st, ci, chip, &err)) {
+		cupti_profiler_failed(st, ci, &err);
 		pthread_mutex_unlock(&ci->lock);
-		inj_collector_gate_give_back(g_col, g);
+		inj_collector_gate_give_back(st->col, g);
 		return false;
 	}
 	ci->win_open = true;
 	ci->win_aborted = false;
 	pthread_mutex_unlock(&ci->lock);
 
-	pl = inj_collector_prof_begin(g_col, g);
+	pl = inj_collector_prof_begin(st->col, g);
 	if (!pl) {
 		pthread_mutex_lock(&ci->lock);
-		cupti_window_teardown(ci);
+		cupti_window_teardown(st, ci);
 		ci->win_open = false;
 		pthread_mutex_unlock(&ci->lock);
 		return false;
 	}
-	inj_collector_prof_add_corr(g_col, pl, corr);
+	inj_collector_prof_add_corr(st->col, pl, corr);
 	if (corr2)
-		inj_collector_prof_add_corr(g_col, pl, corr2);
+		inj_collector_prof_add_corr(st->col, pl, corr2);
 	t->win_level = level;
 	t->win_ctx = ci;
 	t->win_pl = pl;
@@ -120,11 +120,11 @@ cupti_window_open(struct cupti_tls *t, struct ctxinfo *ci, struct inj_gate *g, u
 }
 
 void
-cupti_window_close(struct cupti_tls *t)
+cupti_window_close(struct cupti_state *st, struct cupti_tls *t)
 {
 	struct ctxinfo *ci = t->win_ctx;
 	struct inj_prof_launch *pl = t->win_pl;
-	struct devinfo *d = &g_devs[ci->device];
+	struct devinfo *d = &st->devs[ci->device];
 	struct chipinfo *chip = d->chip;
 	double *raw = NULL, values[GPUPROJ_M_COUNT];
 	struct cupti_err err = { 0 };
@@ -136,11 +136,11 @@ cupti_window_close(struct cupti_tls *t)
 	if (!aborted) {
 		raw = calloc(chip->set->n_names ? chip->set->n_names : 1, sizeof(*raw));
 		if (!raw)
-			cupti_window_teardown(ci);
+			cupti_window_teardown(st, ci);
 		else
-			ranges = chip->prof->close(ci, chip, raw, &err);
+			ranges = chip->prof->close(st, ci, chip, raw, &err);
 		if (err.call)
-			cupti_profiler_failed(ci, &err);
+			cupti_profiler_failed(st, ci, &err);
 		else
 			d->fails = 0;
 	}
@@ -154,12 +154,12 @@ cupti_window_close(struct cupti_tls *t)
 		inj_metrics_values(chip->set, raw, values);
 		if (chip->set->duration_index != SIZE_MAX)
 			gpu_ns = raw[chip->set->duration_index];
-		inj_collector_prof_done(g_col, pl, values, gpu_ns);
+		inj_collector_prof_done(st->col, pl, values, gpu_ns);
 	} else if (ranges == 0) {
 		/* No range: the kernel did not run (e.g. captured); profile a later launch. */
 		inj_debug("a profiled launch produced no range (not executed); a later launch of "
 			  "the same signature is profiled instead");
-		inj_collector_prof_failed(g_col, pl, false);
+		inj_collector_prof_failed(st->col, pl, false);
 	} else {
 		if (aborted)
 			inj_debug("the context was destroyed while a launch was profiled; its metrics "
@@ -167,7 +167,7 @@ cupti_window_close(struct cupti_tls *t)
 		else if (ranges > 1)
 			inj_debug("%ld ranges in one window (another launch ran inside it); metrics "
 				  "discarded, a later launch is profiled instead", ranges);
-		inj_collector_prof_failed(g_col, pl, true);
+		inj_collector_prof_failed(st->col, pl, true);
 	}
 	free(raw);
 	tls_clear(t);
@@ -178,33 +178,34 @@ cupti_window_close(struct cupti_tls *t)
 }
 
 void
-cupti_window_cancel(struct cupti_tls *t)
+cupti_window_cancel(struct cupti_state *st, struct cupti_tls *t)
 {
 	struct ctxinfo *ci = t->win_ctx;
 
 	pthread_mutex_lock(&ci->lock);
 	if (!ci->win_aborted)
-		cupti_window_teardown(ci);
+		cupti_window_teardown(st, ci);
 	ci->win_open = false;
 	ci->win_aborted = false;
 	pthread_mutex_unlock(&ci->lock);
-	inj_collector_prof_cancel(g_col, t->win_pl);
+	inj_collector_prof_cancel(st->col, t->win_pl);
 	tls_clear(t);
 	pthread_rwlock_unlock(&ci->win_lock);
 }
 
 void
-cupti_window_launch(struct cupti_tls *t, struct ctxinfo *ci, int level, uint32_t corr)
+cupti_window_launch(struct cupti_state *st, struct cupti_tls *t, struct ctxinfo *ci, int level,
+		    uint32_t corr)
 {
 	struct timespec until;
 
-	if (!ci || t->rd_ctx || !atomic_load_explicit(&g_metrics, memory_order_relaxed))
+	if (!ci || t->rd_ctx || !atomic_load_explicit(&st->metrics, memory_order_relaxed))
 		return;
 	if (pthread_rwlock_tryrdlock(&ci->win_lock) != 0) {
-		deadline_after(g_cfg->wait_s, &until);
+		deadline_after(st->cfg->wait_s, &until);
 		if (pthread_rwlock_timedrdlock(&ci->win_lock, &until) != 0) {
-			wait_expired(ci);
-			inj_collector_untimed_launch(g_col, corr);
+			wait_expired(st, ci);
+			inj_collector_untimed_launch(st->col, corr);
 			return;
 		}
 	}

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * NVPW host calls of the legacy (CC 7.0) profiler path; see backend-nvpw.h
+ * NVPW host calls of the legacy (CC 7.0) profiler path; see nvpw.h
  * and [CUPTI-LEG]. Sequence after NVIDIA's extensions/profilerhost_util
  * (Metric.cpp, Eval.cpp): MetricsEvaluator → raw dependencies →
  * RawMetricsConfig (one pass group) → config image; CounterDataBuilder →
  * counter-data prefix; evaluation with SetDeviceAttributes +
  * EvaluateToGpuValues (isolated).
  *
- * Thread safety: see backend-nvpw.h.
+ * Thread safety: see nvpw.h.
  */
 #include "config.h"
 
@@ -21,7 +21,7 @@
 #include <nvperf_host.h>
 #include <nvperf_target.h>
 
-#include "backend-nvpw.h"
+#include "nvpw.h"
 #include "backend.h"
 #include "log.h"
 

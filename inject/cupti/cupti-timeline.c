@@ -25,7 +25,9 @@
  * [GPU?]; the recorder accepts either.
  *
  * Thread safety: records come from CUPTI's buffer thread or the thread
- * that flushes; the recorder locks.
+ * that flushes; the recorder locks. The recorder's clock takes no
+ * argument: cuptiGetTimestamp is kept in this file's one static pointer
+ * (g_clock), set before the recorder starts and never changed.
  */
 #include "config.h"
 
@@ -33,7 +35,7 @@
 
 #include <gpuproj/timeline.h>
 
-#include "backend-cupti-private.h"
+#include "cupti-private.h"
 #include "cupti-records.h"
 #include "timeline-rec.h"
 #include "util.h"
@@ -46,23 +48,17 @@ static const CUpti_ActivityKind tl_kinds[] = {
 	CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
 	CUPTI_ACTIVITY_KIND_CUDA_EVENT, CUPTI_ACTIVITY_KIND_STREAM,
 };
-static bool g_tl_on[ARRAY_LENGTH(tl_kinds)];
-static bool g_tl;		/* the timeline records (every kind enabled) */
-static struct inj_timeline *g_tl_rec;
+_Static_assert(ARRAY_LENGTH(tl_kinds) == TIMELINE_KINDS, "TIMELINE_KINDS (cupti-private.h)");
 
-/* What each runtime and driver call produces (INJ_EXPECT_*), by callback id. */
-static uint8_t g_expect_rt[CUPTI_RUNTIME_TRACE_CBID_SIZE];
-static uint8_t g_expect_drv[CUPTI_DRIVER_TRACE_CBID_SIZE];
-
-static CUptiResult (*p_get_callback_name)(CUpti_CallbackDomain, uint32_t, const char **);
-static CUptiResult (*p_get_timestamp)(uint64_t *);
+/* cuptiGetTimestamp, for the recorder's clock (no userdata: see the top). */
+static CUptiResult (*g_clock)(uint64_t *);
 
 static uint64_t
 timestamp(void)
 {
 	uint64_t t = 0;
 
-	if (p_get_timestamp && p_get_timestamp(&t) != CUPTI_SUCCESS)
+	if (g_clock && g_clock(&t) != CUPTI_SUCCESS)
 		t = 0;
 	return t;
 }
@@ -84,66 +80,68 @@ expect_of(const char *name)
 }
 
 void
-cupti_timeline_init(void *lib)
+cupti_timeline_init(struct cupti_state *st)
 {
+	void *lib = st->libcupti;
 	size_t i;
 
-	g_tl_rec = inj_collector_timeline(g_col);
-	if (!g_tl_rec || !lib)
+	st->tl.rec = inj_collector_timeline(st->col);
+	if (!st->tl.rec || !lib)
 		return;
-	if (!inj_dlsym(lib, "cuptiGetCallbackName", &p_get_callback_name) ||
-	    !inj_dlsym(lib, "cuptiGetTimestamp", &p_get_timestamp)) {
+	if (!inj_dlsym(lib, "cuptiGetCallbackName", &st->api.cuptiGetCallbackName) ||
+	    !inj_dlsym(lib, "cuptiGetTimestamp", &st->api.cuptiGetTimestamp)) {
 		inj_debug("timeline: libcupti.so.13 lacks cuptiGetCallbackName or cuptiGetTimestamp: "
 			  "no whole-run timeline");
 		return;
 	}
-	for (i = 1; i < ARRAY_LENGTH(g_expect_rt); i++) {
+	for (i = 1; i < ARRAY_LENGTH(st->tl.expect_rt); i++) {
 		const char *name = NULL;
 
-		if (p_get_callback_name(CUPTI_CB_DOMAIN_RUNTIME_API, (uint32_t)i, &name) ==
+		if (st->api.cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, (uint32_t)i, &name) ==
 		    CUPTI_SUCCESS)
-			g_expect_rt[i] = expect_of(name);
+			st->tl.expect_rt[i] = expect_of(name);
 	}
-	for (i = 1; i < ARRAY_LENGTH(g_expect_drv); i++) {
+	for (i = 1; i < ARRAY_LENGTH(st->tl.expect_drv); i++) {
 		const char *name = NULL;
 
-		if (p_get_callback_name(CUPTI_CB_DOMAIN_DRIVER_API, (uint32_t)i, &name) ==
+		if (st->api.cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, (uint32_t)i, &name) ==
 		    CUPTI_SUCCESS)
-			g_expect_drv[i] = expect_of(name);
+			st->tl.expect_drv[i] = expect_of(name);
 	}
 	for (i = 0; i < ARRAY_LENGTH(tl_kinds); i++) {
-		CUptiResult r = g_api.cuptiActivityEnable(tl_kinds[i]);
+		CUptiResult r = st->api.cuptiActivityEnable(tl_kinds[i]);
 
 		if (r != CUPTI_SUCCESS) {
 			inj_debug("timeline: cuptiActivityEnable(%d) returned %s: no whole-run timeline",
-				  (int)tl_kinds[i], cupti_result_name(r));
-			cupti_timeline_disable();
+				  (int)tl_kinds[i], cupti_result_name(st, r));
+			cupti_timeline_disable(st);
 			return;
 		}
-		g_tl_on[i] = true;
+		st->tl.on[i] = true;
 	}
-	inj_timeline_start(g_tl_rec, timestamp);
-	g_tl = true;
+	g_clock = st->api.cuptiGetTimestamp;
+	inj_timeline_start(st->tl.rec, timestamp);
+	st->tl.all = true;
 }
 
 void
-cupti_timeline_disable(void)
+cupti_timeline_disable(struct cupti_state *st)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_LENGTH(tl_kinds); i++) {
-		if (g_tl_on[i])
-			CUPTI_TRY(cuptiActivityDisable, tl_kinds[i]);
-		g_tl_on[i] = false;
+		if (st->tl.on[i])
+			CUPTI_TRY(st, cuptiActivityDisable, tl_kinds[i]);
+		st->tl.on[i] = false;
 	}
-	g_tl = false;
+	st->tl.all = false;
 }
 
 void
-cupti_timeline_mark_end(void)
+cupti_timeline_mark_end(struct cupti_state *st)
 {
-	if (g_tl)
-		inj_timeline_mark_end(g_tl_rec);
+	if (st->tl.all)
+		inj_timeline_mark_end(st->tl.rec);
 }
 
 /* CUPTI's copy kind, folded (cupti_activity.h CUpti_ActivityMemcpyKind). */
@@ -167,9 +165,9 @@ copy_kind(uint8_t k)
 }
 
 void
-cupti_timeline_record(const CUpti_Activity *rec)
+cupti_timeline_record(struct cupti_state *st, const CUpti_Activity *rec)
 {
-	if (!g_tl)
+	if (!st->tl.all)
 		return;
 	switch ((int)rec->kind) {
 	case CUPTI_ACTIVITY_KIND_RUNTIME:
@@ -182,11 +180,13 @@ cupti_timeline_record(const CUpti_Activity *rec)
 		};
 
 		/* A failed call produces nothing to wait for. */
-		if (!a->returnValue)
-			r.expect = rt ? (a->cbid < ARRAY_LENGTH(g_expect_rt) ? g_expect_rt[a->cbid] : 0)
-				      : (a->cbid < ARRAY_LENGTH(g_expect_drv) ? g_expect_drv[a->cbid]
-									      : 0);
-		inj_timeline_api(g_tl_rec, &r);
+		if (!a->returnValue && rt)
+			r.expect = a->cbid < ARRAY_LENGTH(st->tl.expect_rt) ? st->tl.expect_rt[a->cbid]
+									    : 0;
+		else if (!a->returnValue)
+			r.expect = a->cbid < ARRAY_LENGTH(st->tl.expect_drv) ? st->tl.expect_drv[a->cbid]
+									     : 0;
+		inj_timeline_api(st->tl.rec, &r);
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -205,7 +205,7 @@ cupti_timeline_record(const CUpti_Activity *rec)
 			.graph_id = m->graphId,
 		};
 
-		inj_timeline_op(g_tl_rec, &r);
+		inj_timeline_op(st->tl.rec, &r);
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_MEMSET: {
@@ -217,7 +217,7 @@ cupti_timeline_record(const CUpti_Activity *rec)
 			.graph_id = m->graphId,
 		};
 
-		inj_timeline_op(g_tl_rec, &r);
+		inj_timeline_op(st->tl.rec, &r);
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
@@ -246,7 +246,7 @@ cupti_timeline_record(const CUpti_Activity *rec)
 			r.kind = INJ_SYNC_DEVICE;
 			break;
 		}
-		inj_timeline_sync(g_tl_rec, &r);
+		inj_timeline_sync(st->tl.rec, &r);
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_CUDA_EVENT: {
@@ -256,13 +256,13 @@ cupti_timeline_record(const CUpti_Activity *rec)
 			.event = e->cudaEventSyncId,
 		};
 
-		inj_timeline_event(g_tl_rec, &r);
+		inj_timeline_event(st->tl.rec, &r);
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_STREAM: {
 		const CUpti_ActivityStream *s = (const CUpti_ActivityStream *)(const void *)rec;
 
-		inj_timeline_stream(g_tl_rec, s->contextId, s->streamId,
+		inj_timeline_stream(st->tl.rec, s->contextId, s->streamId,
 				    (s->flag & CUPTI_ACTIVITY_STREAM_CREATE_MASK) ==
 					    CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL);
 		break;
@@ -273,12 +273,12 @@ cupti_timeline_record(const CUpti_Activity *rec)
 }
 
 void
-cupti_timeline_kernels(const struct inj_kernel_record *k, const struct inj_record_use *use,
-		       size_t n)
+cupti_timeline_kernels(struct cupti_state *st, const struct inj_kernel_record *k,
+		       const struct inj_record_use *use, size_t n)
 {
 	size_t i;
 
-	if (!g_tl)
+	if (!st->tl.all)
 		return;
 	for (i = 0; i < n; i++) {
 		struct inj_op_record r = {
@@ -287,29 +287,29 @@ cupti_timeline_kernels(const struct inj_kernel_record *k, const struct inj_recor
 			.graph_id = k[i].graph_id, .k = use[i].k, .perturbed = use[i].perturbed,
 		};
 
-		inj_timeline_op(g_tl_rec, &r);
+		inj_timeline_op(st->tl.rec, &r);
 	}
 }
 
 bool
-cupti_timeline_batch_begin(void)
+cupti_timeline_batch_begin(struct cupti_state *st)
 {
-	if (!g_tl)
+	if (!st->tl.all)
 		return false;
-	inj_timeline_batch_begin(g_tl_rec);
+	inj_timeline_batch_begin(st->tl.rec);
 	return true;
 }
 
 void
-cupti_timeline_batch_done(bool begun)
+cupti_timeline_batch_done(struct cupti_state *st, bool begun)
 {
 	if (begun)
-		inj_timeline_batch_end(g_tl_rec);
+		inj_timeline_batch_end(st->tl.rec);
 }
 
 void
-cupti_timeline_tick(void)
+cupti_timeline_tick(struct cupti_state *st)
 {
-	if (g_tl)
-		inj_timeline_process(g_tl_rec, true);
+	if (st->tl.all)
+		inj_timeline_process(st->tl.rec, true);
 }

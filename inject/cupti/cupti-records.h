@@ -2,7 +2,7 @@
 /*
  * CUPTI kernel activity records: the prefix gpuproj reads, which libcupti
  * version writes which record, and the CUDA 13.0 GA test. Private to the
- * CUPTI backend (backend-cupti-activity.c, backend-cupti.c); header-only so
+ * CUPTI backend (cupti-activity.c, cupti.c); header-only so
  * that tests/inject/check-cupti-records.py can compile it against the
  * cupti_activity.h of every CUPTI release (it needs <cupti_activity.h> and
  * <stdbool.h>, <stddef.h>, <stdint.h> first).
@@ -33,7 +33,7 @@
  * struct, same 248 bytes). So one prefix serves them all; the version
  * decides only which record it is, not where gpuproj's members are.
  * Checked against the installed header at build time
- * (backend-cupti-activity.c) and against each release's header by
+ * (cupti-activity.c) and against each release's header by
  * tests/inject/check-cupti-records.py.
  */
 #ifndef INJ_CUPTI_RECORDS_H
@@ -77,7 +77,7 @@ struct kernel_prefix {
 /*
  * X(ours, theirs): every member of struct kernel_prefix with its name in
  * CUpti_ActivityKernelN. KERNEL_PREFIX_READ: the ones gpuproj reads
- * (translate() in backend-cupti-activity.c, and the record kind).
+ * (translate() in cupti-activity.c, and the record kind).
  */
 #define KERNEL_PREFIX_READ(X)                                                                      \
 	X(kind, kind)                                                                              \
@@ -242,7 +242,7 @@ cupti_record_for(uint32_t api)
  * CUDA 13.0 GA's libcupti (wheel 13.0.48, cupti_version.h:125
  * "#define CUPTI_API_VERSION 130000"); Update 1 (13.0.85) is 130001
  * (cupti_version.h:126), as is the toolkit installed here. The GA one has the cuptiActivityDisable deadlock
- * and the cuptiActivityFlushAll crash (backend-cupti.c).
+ * and the cuptiActivityFlushAll crash (cupti.c).
  */
 static inline bool
 cupti_is_13_0_ga(uint32_t api)

@@ -5,8 +5,13 @@
  * libcupti's version. Buffers: 1 MiB, 8-byte
  * aligned (cupti_common.h ACTIVITY_RECORD_ALIGNMENT), a pool of 4.
  *
+ * The buffer callbacks (cuptiActivityRegisterCallbacks) get no userdata:
+ * this file, which registers them, keeps the one pointer to the backend's
+ * state they need (g_act_st, set before they are registered and never
+ * changed), as Kineto keeps its profiler's.
+ *
  * Thread safety: buffers complete on CUPTI's thread or on the thread that
- * flushes; the pool has its own lock.
+ * flushes; the pool has its own lock (st->pool_lock).
  */
 #include "config.h"
 
@@ -14,16 +19,14 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "backend-cupti-private.h"
+#include "cupti-private.h"
 #include "cupti-records.h"
 #include "util.h"
 
 #define BUF_SIZE (1u << 20)
-#define POOL_MAX 4
 
-static pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint8_t *g_pool[POOL_MAX];
-static size_t g_n_pool;
+/* The state the buffer callbacks work on (cupti_activity_start()). */
+static struct cupti_state *g_act_st;
 
 /*
  * ---- Another CUPTI client taking the activity API ----
@@ -49,10 +52,6 @@ static size_t g_n_pool;
 #define TAKEOVER_S 2.0
 #define TAKEOVER_LAUNCHES 64
 
-static _Atomic uint64_t g_ours_ns;		/* our buffer callbacks last ran, CLOCK_MONOTONIC */
-static _Atomic uint64_t g_ours_launches;	/* cupti_launches_seen() then */
-static atomic_bool g_taken_over;
-
 static uint64_t
 now_ns(void)
 {
@@ -63,32 +62,32 @@ now_ns(void)
 }
 
 static void
-ours_ran(void)
+ours_ran(struct cupti_state *st)
 {
-	atomic_store_explicit(&g_ours_ns, now_ns(), memory_order_relaxed);
-	atomic_store_explicit(&g_ours_launches, cupti_launches_seen(), memory_order_relaxed);
+	atomic_store_explicit(&st->ours_ns, now_ns(), memory_order_relaxed);
+	atomic_store_explicit(&st->ours_launches, cupti_launches_seen(st), memory_order_relaxed);
 }
 
 void
-cupti_activity_watch(void)
+cupti_activity_watch(struct cupti_state *st)
 {
-	uint64_t launches = cupti_launches_seen(), t = now_ns();
+	uint64_t launches = cupti_launches_seen(st), t = now_ns();
 
-	if (atomic_load(&g_taken_over))
+	if (atomic_load(&st->taken_over))
 		return;
-	if (!atomic_load_explicit(&g_ours_ns, memory_order_relaxed)) {
-		ours_ran(); /* the clock starts with the first tick */
+	if (!atomic_load_explicit(&st->ours_ns, memory_order_relaxed)) {
+		ours_ran(st); /* the clock starts with the first tick */
 		return;
 	}
-	if (launches - atomic_load(&g_ours_launches) < TAKEOVER_LAUNCHES ||
-	    (double)(t - atomic_load(&g_ours_ns)) < TAKEOVER_S * 1e9)
+	if (launches - atomic_load(&st->ours_launches) < TAKEOVER_LAUNCHES ||
+	    (double)(t - atomic_load(&st->ours_ns)) < TAKEOVER_S * 1e9)
 		return;
-	if (atomic_exchange(&g_taken_over, true))
+	if (atomic_exchange(&st->taken_over, true))
 		return;
 	inj_warn("another CUPTI client in this process (a framework's profiler, PyTorch's for one) "
 		 "took over the kernel records: %llu launches since have none for gpuproj, which "
 		 "keeps what it has and leaves kernel tracing to that client",
-		 (unsigned long long)(launches - atomic_load(&g_ours_launches)));
+		 (unsigned long long)(launches - atomic_load(&st->ours_launches)));
 }
 
 /*
@@ -100,63 +99,64 @@ cupti_activity_watch(void)
 #define TAKEOVER_EXIT_LAUNCHES 8
 
 void
-cupti_activity_watch_final(void)
+cupti_activity_watch_final(struct cupti_state *st)
 {
-	uint64_t launches = cupti_launches_seen();
+	uint64_t launches = cupti_launches_seen(st);
 
-	if (atomic_load(&g_taken_over) || !atomic_load(&g_ours_ns) ||
-	    launches - atomic_load(&g_ours_launches) < TAKEOVER_EXIT_LAUNCHES)
+	if (atomic_load(&st->taken_over) || !atomic_load(&st->ours_ns) ||
+	    launches - atomic_load(&st->ours_launches) < TAKEOVER_EXIT_LAUNCHES)
 		return;
-	if (atomic_exchange(&g_taken_over, true))
+	if (atomic_exchange(&st->taken_over, true))
 		return;
 	inj_warn("another CUPTI client in this process (a framework's profiler, PyTorch's for one) "
 		 "took over the kernel records: %llu launches since have none for gpuproj, which "
 		 "keeps what it has and leaves kernel tracing to that client",
-		 (unsigned long long)(launches - atomic_load(&g_ours_launches)));
+		 (unsigned long long)(launches - atomic_load(&st->ours_launches)));
 }
 
 bool
-cupti_activity_taken_over(void)
+cupti_activity_taken_over(struct cupti_state *st)
 {
-	return atomic_load(&g_taken_over);
+	return atomic_load(&st->taken_over);
 }
 
-void CUPTIAPI
-cupti_buffer_requested(uint8_t **buf, size_t *size, size_t *max_records)
+static void CUPTIAPI
+buffer_requested(uint8_t **buf, size_t *size, size_t *max_records)
 {
+	struct cupti_state *st = g_act_st;
 	uint8_t *b = NULL;
 
-	pthread_mutex_lock(&g_pool_lock);
-	if (g_n_pool)
-		b = g_pool[--g_n_pool];
-	pthread_mutex_unlock(&g_pool_lock);
+	pthread_mutex_lock(&st->pool_lock);
+	if (st->n_pool)
+		b = st->pool[--st->n_pool];
+	pthread_mutex_unlock(&st->pool_lock);
 	if (!b)
 		b = aligned_alloc(8, BUF_SIZE);
-	ours_ran();
+	ours_ran(st);
 	*buf = b;
 	*size = b ? BUF_SIZE : 0; /* 0: CUPTI drops the records and counts them */
 	*max_records = 0;
 }
 
 static void
-buffer_release(uint8_t *buf)
+buffer_release(struct cupti_state *st, uint8_t *buf)
 {
-	pthread_mutex_lock(&g_pool_lock);
-	if (g_n_pool < POOL_MAX) {
-		g_pool[g_n_pool++] = buf;
+	pthread_mutex_lock(&st->pool_lock);
+	if (st->n_pool < POOL_MAX) {
+		st->pool[st->n_pool++] = buf;
 		buf = NULL;
 	}
-	pthread_mutex_unlock(&g_pool_lock);
+	pthread_mutex_unlock(&st->pool_lock);
 	free(buf);
 }
 
 void
-cupti_buffers_release(void)
+cupti_buffers_release(struct cupti_state *st)
 {
-	pthread_mutex_lock(&g_pool_lock);
-	while (g_n_pool)
-		free(g_pool[--g_n_pool]);
-	pthread_mutex_unlock(&g_pool_lock);
+	pthread_mutex_lock(&st->pool_lock);
+	while (st->n_pool)
+		free(st->pool[--st->n_pool]);
+	pthread_mutex_unlock(&st->pool_lock);
 }
 
 /*
@@ -224,21 +224,22 @@ translate(const struct kernel_prefix *k, struct inj_kernel_record *r)
 
 /* Kernel records to the collector, then (with what it made of them) to the timeline. */
 static void
-kernels_done(const struct inj_kernel_record *batch, size_t n)
+kernels_done(struct cupti_state *st, const struct inj_kernel_record *batch, size_t n)
 {
 	struct inj_record_use use[128];
 
-	inj_collector_records_used(g_col, batch, n, use);
-	cupti_timeline_kernels(batch, use, n);
+	inj_collector_records_used(st->col, batch, n, use);
+	cupti_timeline_kernels(st, batch, use, n);
 }
 
-void CUPTIAPI
-cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size_t valid)
+static void CUPTIAPI
+buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size_t valid)
 {
+	struct cupti_state *st = g_act_st;
 	struct inj_kernel_record batch[128];
 	CUpti_Activity *rec = NULL;
 	size_t n = 0, dropped = 0;
-	int st = atomic_load(&g_state);
+	int run = atomic_load(&st->run);
 	bool begun;
 	CUptiResult r;
 
@@ -247,30 +248,39 @@ cupti_buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size
 	(void)size;
 	if (!buf)
 		return;
-	ours_ran();
-	if (st == ST_CHILD || !g_col)
+	ours_ran(st);
+	if (run == ST_CHILD || !st->col)
 		goto out;
-	begun = cupti_timeline_batch_begin();
-	while ((r = g_api.cuptiActivityGetNextRecord(buf, valid, &rec)) == CUPTI_SUCCESS) {
+	begun = cupti_timeline_batch_begin(st);
+	while ((r = st->api.cuptiActivityGetNextRecord(buf, valid, &rec)) == CUPTI_SUCCESS) {
 		if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL &&
 		    rec->kind != CUPTI_ACTIVITY_KIND_KERNEL) {
-			cupti_timeline_record(rec);
+			cupti_timeline_record(st, rec);
 			continue;
 		}
 		translate((const struct kernel_prefix *)(const void *)rec, &batch[n++]);
 		if (n == ARRAY_LENGTH(batch)) {
-			kernels_done(batch, n);
+			kernels_done(st, batch, n);
 			n = 0;
 		}
 	}
 	if (r != CUPTI_ERROR_MAX_LIMIT_REACHED)
-		cupti_logged(r, "cuptiActivityGetNextRecord");
+		cupti_logged(st, r, "cuptiActivityGetNextRecord");
 	if (n)
-		kernels_done(batch, n);
-	cupti_timeline_batch_done(begun);
-	if (CUPTI_TRY(cuptiActivityGetNumDroppedRecords, NULL, 0, &dropped) == CUPTI_SUCCESS &&
+		kernels_done(st, batch, n);
+	cupti_timeline_batch_done(st, begun);
+	if (CUPTI_TRY(st, cuptiActivityGetNumDroppedRecords, NULL, 0, &dropped) == CUPTI_SUCCESS &&
 	    dropped)
-		inj_collector_dropped(g_col, dropped);
+		inj_collector_dropped(st->col, dropped);
 out:
-	buffer_release(buf);
+	buffer_release(st, buf);
+}
+
+bool
+cupti_activity_start(struct cupti_state *st, struct cupti_err *err)
+{
+	g_act_st = st;
+	return CUPTI_CALL(st, err, cuptiActivityRegisterCallbacks, buffer_requested,
+			  buffer_completed) &&
+	       CUPTI_CALL(st, err, cuptiActivityEnable, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
 }

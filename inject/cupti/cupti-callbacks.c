@@ -20,41 +20,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "backend-cupti-private.h"
+#include "cupti-private.h"
 #include "output.h"
 #include "util.h"
 
 static _Thread_local struct cupti_tls tls;
 
 /*
- * Launches seen, for cupti_activity_watch(): one counter per cache line,
- * a thread picks one at its first launch, so threads rarely share a line.
+ * Launches seen, for cupti_activity_watch(): one counter per cache line
+ * (st->launches), a thread picks one at its first launch, so threads
+ * rarely share a line.
  */
-#define STRIPES 64
-
-static struct {
-	_Alignas(64) _Atomic uint64_t n;
-} g_launches[STRIPES];
-static atomic_uint g_next_stripe;
 static _Thread_local unsigned tls_stripe = UINT32_MAX;
 
 static void
-count_launch(void)
+count_launch(struct cupti_state *st)
 {
 	if (tls_stripe == UINT32_MAX)
-		tls_stripe = atomic_fetch_add(&g_next_stripe, 1) % STRIPES;
-	atomic_fetch_add_explicit(&g_launches[tls_stripe].n, 1, memory_order_relaxed);
-}
-
-uint64_t
-cupti_launches_seen(void)
-{
-	uint64_t n = 0;
-	size_t i;
-
-	for (i = 0; i < STRIPES; i++)
-		n += atomic_load_explicit(&g_launches[i].n, memory_order_relaxed);
-	return n;
+		tls_stripe = atomic_fetch_add(&st->next_stripe, 1) % LAUNCH_STRIPES;
+	atomic_fetch_add_explicit(&st->launches[tls_stripe].n, 1, memory_order_relaxed);
 }
 
 /* ---- launch callbacks ---- */
@@ -444,12 +428,13 @@ pending_wait(struct ctxinfo *ci)
 
 /* A launch that is not profiled: no window opens on its context while it is submitted. */
 static void
-not_profiled(struct ctxinfo *ci, const struct launch *l, int level, uint32_t corr)
+not_profiled(struct cupti_state *st, struct ctxinfo *ci, const struct launch *l, int level,
+	     uint32_t corr)
 {
 	if (!ci)
 		return;
 	pending_add(ci, l);
-	cupti_window_launch(&tls, ci, level, corr);
+	cupti_window_launch(st, &tls, ci, level, corr);
 }
 
 /*
@@ -457,40 +442,42 @@ not_profiled(struct ctxinfo *ci, const struct launch *l, int level, uint32_t cor
  * Every launch comes through here once (at its outermost level).
  */
 static void
-decide(const CUpti_CallbackData *cd, struct launch *l, uint32_t corr2, int level)
+decide(struct cupti_state *st, const CUpti_CallbackData *cd, struct launch *l, uint32_t corr2,
+       int level)
 {
 	struct inj_gate *g;
 	struct ctxinfo *ci;
 
-	count_launch();
-	if (!atomic_load_explicit(&g_metrics, memory_order_relaxed))
+	count_launch(st);
+	if (!atomic_load_explicit(&st->metrics, memory_order_relaxed))
 		return;
-	ci = cupti_ctx_find(&tls, cd->context);
+	ci = cupti_ctx_find(st, &tls, cd->context);
 	if (!ci || !atomic_load(&ci->ready) || !cd->symbolName || l->coop ||
-	    atomic_load(&g_captures) > 0 || pending_hazard(ci, l)) {
-		not_profiled(ci, l, level, cd->correlationId);
+	    atomic_load(&st->captures) > 0 || pending_hazard(ci, l)) {
+		not_profiled(st, ci, l, level, cd->correlationId);
 		return;
 	}
 	l->key.name = cd->symbolName;
 	l->key.device = ci->device;
-	if (!inj_collector_gate_take(g_col, &l->key, &g)) {
-		not_profiled(ci, l, level, cd->correlationId);
+	if (!inj_collector_gate_take(st->col, &l->key, &g)) {
+		not_profiled(st, ci, l, level, cd->correlationId);
 		return;
 	}
 	pending_add(ci, l);
-	if (!cupti_window_wrlock(ci)) {
+	if (!cupti_window_wrlock(st, ci)) {
 		/* Waited too long for another window: this launch may run inside it. */
-		inj_collector_gate_give_back(g_col, g);
-		inj_collector_untimed_launch(g_col, cd->correlationId);
+		inj_collector_gate_give_back(st->col, g);
+		inj_collector_untimed_launch(st->col, cd->correlationId);
 		return;
 	}
-	if (atomic_load(&g_captures) > 0) {
+	if (atomic_load(&st->captures) > 0) {
 		/* A capture began while this thread waited for the lock. */
 		pthread_rwlock_unlock(&ci->win_lock);
-		inj_collector_gate_give_back(g_col, g);
+		inj_collector_gate_give_back(st->col, g);
 		return;
 	}
-	if (!cupti_window_open(&tls, ci, g, cd->correlationId, corr2, level, !l->key.dims_known))
+	if (!cupti_window_open(st, &tls, ci, g, cd->correlationId, corr2, level,
+			       !l->key.dims_known))
 		pthread_rwlock_unlock(&ci->win_lock);
 }
 
@@ -512,20 +499,12 @@ call_succeeded(CUpti_CallbackDomain dom, const CUpti_CallbackData *cd)
  * (cuda_runtime_api.h cudaStreamBeginCapture; driver_types.h
  * cudaErrorStreamCaptureUnsupported), whatever thread makes it. So: no
  * window opens while a capture is in progress or beginning anywhere in the
- * process (g_captures; every mode is treated as global), and a capture
+ * process (st->captures; every mode is treated as global), and a capture
  * begins only once no window is open (its ENTER callback waits, bounded).
  * Captures are kept by stream, so one that is abandoned — its stream or
  * its context destroyed without cudaStreamEndCapture — no longer keeps
  * profiling off.
  */
-#define MAX_CAPTURES 64
-
-static pthread_mutex_t g_cap_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-	CUcontext ctx;
-	uintptr_t stream;
-} g_caps[MAX_CAPTURES];
-static size_t g_n_caps;
 
 /* The stream a capture or stream call names (the first member of every such params struct). */
 static uintptr_t
@@ -538,62 +517,64 @@ params_stream(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpti_Callb
 
 /* Remove matching captures (stream = UINTPTR_MAX: every one of ctx); how many. */
 static int
-captures_remove(CUcontext ctx, uintptr_t stream)
+captures_remove(struct cupti_state *st, CUcontext ctx, uintptr_t stream)
 {
 	size_t i;
 	int n = 0;
 
-	pthread_mutex_lock(&g_cap_lock);
-	for (i = 0; i < g_n_caps;) {
-		if (g_caps[i].ctx == ctx && (stream == UINTPTR_MAX || g_caps[i].stream == stream)) {
-			g_caps[i] = g_caps[--g_n_caps];
+	pthread_mutex_lock(&st->cap_lock);
+	for (i = 0; i < st->n_caps;) {
+		if (st->caps[i].ctx == ctx &&
+		    (stream == UINTPTR_MAX || st->caps[i].stream == stream)) {
+			st->caps[i] = st->caps[--st->n_caps];
 			n++;
 		} else {
 			i++;
 		}
 	}
-	pthread_mutex_unlock(&g_cap_lock);
+	pthread_mutex_unlock(&st->cap_lock);
 	if (n)
-		atomic_fetch_sub(&g_captures, n);
+		atomic_fetch_sub(&st->captures, n);
 	return n;
 }
 
-void
-cupti_captures_forget(CUcontext ctx)
+/* Forget the captures of a context that is destroyed (abandoned with it). */
+static void
+captures_forget(struct cupti_state *st, CUcontext ctx)
 {
-	if (captures_remove(ctx, UINTPTR_MAX))
+	if (captures_remove(st, ctx, UINTPTR_MAX))
 		inj_debug("a stream capture ended with its context; windows may open again");
 }
 
 static void
-on_capture(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, enum kind k,
-	   const CUpti_CallbackData *cd)
+on_capture(struct cupti_state *st, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
+	   enum kind k, const CUpti_CallbackData *cd)
 {
 	uintptr_t s = params_stream(dom, cbid, cd);
 
 	if (k == K_CAPTURE_BEGIN && cd->callbackSite == CUPTI_API_ENTER) {
 		/* Counted before waiting: no window opens from now on. */
-		atomic_fetch_add(&g_captures, 1);
-		cupti_windows_wait_all();
+		atomic_fetch_add(&st->captures, 1);
+		cupti_windows_wait_all(st);
 	} else if (k == K_CAPTURE_BEGIN) {
 		bool kept = false;
 
 		if (call_succeeded(dom, cd)) {
-			pthread_mutex_lock(&g_cap_lock);
-			if (g_n_caps < MAX_CAPTURES) {
-				g_caps[g_n_caps].ctx = cd->context;
-				g_caps[g_n_caps++].stream = s;
+			pthread_mutex_lock(&st->cap_lock);
+			if (st->n_caps < MAX_CAPTURES) {
+				st->caps[st->n_caps].ctx = cd->context;
+				st->caps[st->n_caps++].stream = s;
 				kept = true;
 			}
-			pthread_mutex_unlock(&g_cap_lock);
+			pthread_mutex_unlock(&st->cap_lock);
 		}
 		if (!kept)
-			atomic_fetch_sub(&g_captures, 1);
+			atomic_fetch_sub(&st->captures, 1);
 	} else if (k == K_CAPTURE_END && cd->callbackSite == CUPTI_API_EXIT) {
 		/* Ended, successfully or not: the stream is not capturing any more. */
-		captures_remove(cd->context, s);
+		captures_remove(st, cd->context, s);
 	} else if (k == K_STREAM_DESTROY && cd->callbackSite == CUPTI_API_ENTER) {
-		if (captures_remove(cd->context, s))
+		if (captures_remove(st, cd->context, s))
 			inj_debug("a stream was destroyed while capturing (capture abandoned); windows "
 				  "may open again");
 	}
@@ -609,18 +590,18 @@ on_capture(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, enum kind k,
  * synchronise, the client must).
  */
 static void
-before_context_goes(CUcontext ctx)
+before_context_goes(struct cupti_state *st, CUcontext ctx)
 {
-	cupti_ctx_sync(ctx);
-	CUPTI_TRY(cuptiActivityFlushAll, CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+	cupti_ctx_sync(st, ctx);
+	CUPTI_TRY(st, cuptiActivityFlushAll, CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 
 /* Synchronisation and stream waits: the pending-work bookkeeping (see pending_hazard()). */
 static void
-on_sync_or_wait(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, enum kind k,
-		const CUpti_CallbackData *cd)
+on_sync_or_wait(struct cupti_state *st, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
+		enum kind k, const CUpti_CallbackData *cd)
 {
-	struct ctxinfo *ci = cupti_ctx_find(&tls, cd->context);
+	struct ctxinfo *ci = cupti_ctx_find(st, &tls, cd->context);
 	/* Every stream-wait and stream-sync params struct starts with the stream. */
 	uintptr_t id = params_stream(dom, cbid, cd);
 
@@ -640,7 +621,7 @@ on_sync_or_wait(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, enum kind k,
 }
 
 static void
-on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+on_runtime(struct cupti_state *st, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 {
 	enum kind k = runtime_kind(cbid);
 	struct launch l = { 0 };
@@ -648,18 +629,18 @@ on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 	if (k == K_NONE)
 		return;
 	if (k == K_SYNC_CTX || k == K_SYNC_STREAM || k == K_STREAM_WAIT) {
-		on_sync_or_wait(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, k, cd);
+		on_sync_or_wait(st, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, k, cd);
 		return;
 	}
 	if (k == K_STREAM_DESTROY) {
-		on_capture(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, k, cd);
+		on_capture(st, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, k, cd);
 		return;
 	}
 	if (cd->callbackSite == CUPTI_API_ENTER) {
 		if (k == K_CAPTURE_BEGIN && tls.depth == 0)
-			on_capture(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, k, cd);
+			on_capture(st, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, k, cd);
 		if (k == K_RESET) {
-			before_context_goes(cd->context);
+			before_context_goes(st, cd->context);
 			return;
 		}
 		tls.depth++;
@@ -667,13 +648,13 @@ on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		case K_LAUNCH:
 			if (tls.depth == 1) {
 				runtime_launch(cbid, cd->functionParams, &l);
-				decide(cd, &l, 0, LEVEL_RT);
+				decide(st, cd, &l, 0, LEVEL_RT);
 			}
 			break;
 		case K_LAUNCH_NOPARAMS:
 			if (tls.depth != 1)
 				break;
-			if (atomic_load_explicit(&g_nested_seen, memory_order_relaxed)) {
+			if (atomic_load_explicit(&st->nested_seen, memory_order_relaxed)) {
 				/*
 				 * The nested driver callback will know the dimensions
 				 * and the stream (and waits for another thread's window
@@ -682,7 +663,7 @@ on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 				tls.pending = true;
 				tls.pending_corr = cd->correlationId;
 			} else {
-				decide(cd, &l, 0, LEVEL_RT);
+				decide(st, cd, &l, 0, LEVEL_RT);
 			}
 			break;
 		case K_GRAPH:
@@ -692,8 +673,8 @@ on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 				if (p)
 					set_stream(&l, (CUstream)p->stream,
 						   is_ptsz(CUPTI_CB_DOMAIN_RUNTIME_API, cbid));
-				not_profiled(cupti_ctx_find(&tls, cd->context), &l, LEVEL_RT,
-					     cd->correlationId);
+				not_profiled(st, cupti_ctx_find(st, &tls, cd->context), &l,
+					     LEVEL_RT, cd->correlationId);
 			}
 			break;
 		case K_NONE:
@@ -713,25 +694,25 @@ on_runtime(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 		return;
 	if (tls.depth == 1) {
 		if (tls.win_level == LEVEL_RT)
-			cupti_window_close(&tls);
+			cupti_window_close(st, &tls);
 		cupti_window_launch_done(&tls, LEVEL_RT);
 		if (tls.pending) {
 			/*
 			 * No nested driver callback came: launches like this one are
 			 * decided at the runtime level again (by name) from now on.
 			 */
-			atomic_store(&g_nested_seen, false);
+			atomic_store(&st->nested_seen, false);
 			tls.pending = false;
 		}
 		if (k == K_CAPTURE_BEGIN || k == K_CAPTURE_END)
-			on_capture(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, k, cd);
+			on_capture(st, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, k, cd);
 	}
 	if (tls.depth > 0)
 		tls.depth--;
 }
 
 static void
-on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+on_driver(struct cupti_state *st, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 {
 	enum kind k = driver_kind(cbid);
 	bool nested = tls.depth > 0;
@@ -740,31 +721,31 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 	if (k == K_NONE)
 		return;
 	if (k == K_SYNC_CTX || k == K_SYNC_STREAM || k == K_STREAM_WAIT) {
-		on_sync_or_wait(CUPTI_CB_DOMAIN_DRIVER_API, cbid, k, cd);
+		on_sync_or_wait(st, CUPTI_CB_DOMAIN_DRIVER_API, cbid, k, cd);
 		return;
 	}
 	if (k == K_STREAM_DESTROY) {
 		if (!nested)
-			on_capture(CUPTI_CB_DOMAIN_DRIVER_API, cbid, k, cd);
+			on_capture(st, CUPTI_CB_DOMAIN_DRIVER_API, cbid, k, cd);
 		return;
 	}
 	if (cd->callbackSite == CUPTI_API_ENTER) {
 		switch (k) {
 		case K_RESET:
 			if (cbid == CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2 && cd->functionParams)
-				before_context_goes(((const cuCtxDestroy_v2_params *)
+				before_context_goes(st, ((const cuCtxDestroy_v2_params *)
 						     cd->functionParams)->ctx);
 			else
-				before_context_goes(cd->context);
+				before_context_goes(st, cd->context);
 			break;
 		case K_LAUNCH:
 			if (!nested) {
 				driver_launch(cbid, cd->functionParams, &l);
-				decide(cd, &l, 0, LEVEL_DRV);
+				decide(st, cd, &l, 0, LEVEL_DRV);
 				break;
 			}
-			if (!atomic_load_explicit(&g_nested_seen, memory_order_relaxed))
-				atomic_store(&g_nested_seen, true);
+			if (!atomic_load_explicit(&st->nested_seen, memory_order_relaxed))
+				atomic_store(&st->nested_seen, true);
 			if (tls.win_level == LEVEL_RT) {
 				/*
 				 * The runtime level profiles this launch; the record may carry
@@ -777,23 +758,23 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 					l.key.name = cd->symbolName;
 					l.key.device = tls.win_ctx->device;
 					if (l.key.name && l.key.dims_known) {
-						g = inj_collector_gate_move(g_col, tls.win_gate,
+						g = inj_collector_gate_move(st->col, tls.win_gate,
 									    &l.key);
 						if (!g) {
 							/* That signature had its N: not this one. */
-							cupti_window_cancel(&tls);
+							cupti_window_cancel(st, &tls);
 							break;
 						}
 						tls.win_gate = g;
-						inj_collector_prof_set_gate(g_col, tls.win_pl, g);
+						inj_collector_prof_set_gate(st->col, tls.win_pl, g);
 						tls.win_name_level = false;
 					}
 				}
-				inj_collector_prof_add_corr(g_col, tls.win_pl, cd->correlationId);
+				inj_collector_prof_add_corr(st->col, tls.win_pl, cd->correlationId);
 			} else if (tls.pending) {
 				tls.pending = false;
 				driver_launch(cbid, cd->functionParams, &l);
-				decide(cd, &l, tls.pending_corr, LEVEL_DRV);
+				decide(st, cd, &l, tls.pending_corr, LEVEL_DRV);
 			}
 			break;
 		case K_GRAPH:
@@ -803,13 +784,13 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 				if (p)
 					set_stream(&l, p->hStream,
 						   is_ptsz(CUPTI_CB_DOMAIN_DRIVER_API, cbid));
-				not_profiled(cupti_ctx_find(&tls, cd->context), &l, LEVEL_DRV,
-					     cd->correlationId);
+				not_profiled(st, cupti_ctx_find(st, &tls, cd->context), &l,
+					     LEVEL_DRV, cd->correlationId);
 			}
 			break;
 		case K_CAPTURE_BEGIN:
 			if (!nested)
-				on_capture(CUPTI_CB_DOMAIN_DRIVER_API, cbid, k, cd);
+				on_capture(st, CUPTI_CB_DOMAIN_DRIVER_API, cbid, k, cd);
 			break;
 		case K_NONE:
 		case K_LAUNCH_NOPARAMS:
@@ -824,24 +805,24 @@ on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
 	}
 	/* EXIT */
 	if (k == K_LAUNCH && tls.win_level == LEVEL_DRV)
-		cupti_window_close(&tls);
+		cupti_window_close(st, &tls);
 	if (k == K_LAUNCH || k == K_GRAPH)
 		cupti_window_launch_done(&tls, LEVEL_DRV);
 	if (!nested && (k == K_CAPTURE_BEGIN || k == K_CAPTURE_END))
-		on_capture(CUPTI_CB_DOMAIN_DRIVER_API, cbid, k, cd);
+		on_capture(st, CUPTI_CB_DOMAIN_DRIVER_API, cbid, k, cd);
 }
 
 /* ---- resources ---- */
 
 /* GPUPROJ_KEEP_CUBINS: write each loaded module's cubin, named by its content hash. */
 static void
-keep_cubin(const CUpti_ModuleResourceData *m)
+keep_cubin(struct cupti_state *st, const CUpti_ModuleResourceData *m)
 {
 	char name[64];
 	uint64_t h = 0xcbf29ce484222325ULL;
 	size_t i;
 
-	if (!m || !m->pCubin || !m->cubinSize || !g_cfg->keep_cubins || !g_cfg->keep_cubins[0])
+	if (!m || !m->pCubin || !m->cubinSize || !st->cfg->keep_cubins || !st->cfg->keep_cubins[0])
 		return;
 	for (i = 0; i < m->cubinSize; i++) {
 		h ^= (unsigned char)m->pCubin[i];
@@ -849,23 +830,24 @@ keep_cubin(const CUpti_ModuleResourceData *m)
 	}
 	snprintf(name, sizeof(name), "module-%016llx.cubin", (unsigned long long)h);
 	/* Copy now: after an unload the bytes behind pCubin change ([T]). */
-	if (inj_keep_file(g_cfg->keep_cubins, name, m->pCubin, m->cubinSize))
+	if (inj_keep_file(st->cfg->keep_cubins, name, m->pCubin, m->cubinSize))
 		inj_debug("kept module %u (%zu bytes) as %s/%s", m->moduleId, m->cubinSize,
-			  g_cfg->keep_cubins, name);
+			  st->cfg->keep_cubins, name);
 }
 
 static void
-on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
+on_resource(struct cupti_state *st, CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
 {
 	switch (cbid) {
 	case CUPTI_CBID_RESOURCE_CONTEXT_CREATED:
-		cupti_on_context_created(rd->context);
+		cupti_on_context_created(st, rd->context);
 		break;
 	case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
-		cupti_on_context_destroy(rd->context);
+		captures_forget(st, rd->context);
+		cupti_on_context_destroy(st, rd->context);
 		break;
 	case CUPTI_CBID_RESOURCE_MODULE_LOADED:
-		keep_cubin(rd->resourceDescriptor);
+		keep_cubin(st, rd->resourceDescriptor);
 		break;
 	default:
 		break;
@@ -873,28 +855,23 @@ on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
 }
 
 static void
-on_state(CUpti_CallbackId cbid, const CUpti_StateData *sd)
+on_state(struct cupti_state *st, CUpti_CallbackId cbid, const CUpti_StateData *sd)
 {
-	if (cbid != CUPTI_CBID_STATE_FATAL_ERROR)
-		return;
-	atomic_store(&g_metrics, false);
-	atomic_store(&g_state, ST_FATAL);
-	inj_warn("CUPTI reported a fatal error (%s: %s): collection stopped; what was collected "
-		 "so far is written at exit", cupti_result_name(sd->notification.result),
-		 sd->notification.message ? sd->notification.message : "no message");
+	if (cbid == CUPTI_CBID_STATE_FATAL_ERROR)
+		cupti_fatal(st, sd->notification.result, sd->notification.message);
 }
 
 /*
  * Without metrics from the start (GPUPROJ_MODE=timing, PROFILE_LAUNCHES=0)
  * launch callbacks only count launches, once each (the outermost level):
  * a second CUPTI client taking the kernel records is noticed from the
- * launches that have none (backend-cupti-activity.c). Nothing else is
+ * launches that have none (cupti-activity.c). Nothing else is
  * done in them.
  */
-static atomic_bool g_count_only;
 
 static bool
-count_only(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpti_CallbackData *cd)
+count_only(struct cupti_state *st, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
+	   const CUpti_CallbackData *cd)
 {
 	enum kind k;
 
@@ -904,7 +881,7 @@ count_only(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpti_Callback
 			return false;
 		if (cd->callbackSite == CUPTI_API_ENTER) {
 			if (tls.depth++ == 0)
-				count_launch();
+				count_launch(st);
 		} else if (tls.depth > 0) {
 			tls.depth--;
 		}
@@ -916,17 +893,18 @@ count_only(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpti_Callback
 	if (k != K_LAUNCH && k != K_GRAPH)
 		return false;
 	if (cd->callbackSite == CUPTI_API_ENTER && tls.depth == 0)
-		count_launch();
+		count_launch(st);
 	return true;
 }
 
 void CUPTIAPI
 cupti_callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
 {
-	int st = atomic_load_explicit(&g_state, memory_order_relaxed);
+	struct cupti_state *st = ud;	/* cuptiSubscribe's userdata (cupti_init()) */
+	int run = atomic_load_explicit(&st->run, memory_order_relaxed);
 
-	if (atomic_load_explicit(&g_count_only, memory_order_relaxed) && st == ST_RUNNING &&
-	    count_only(dom, cbid, data))
+	if (atomic_load_explicit(&st->count_only, memory_order_relaxed) && run == ST_RUNNING &&
+	    count_only(st, dom, cbid, data))
 		return;
 
 	/*
@@ -935,22 +913,22 @@ cupti_callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const 
 	 * for that), and one holding a window lock for reading must release
 	 * it, so those callbacks pass while exiting.
 	 */
-	if (st != ST_RUNNING && !(st == ST_EXITING && (tls.win_level || tls.rd_ctx) &&
-				  cbid != 0 && (dom == CUPTI_CB_DOMAIN_RUNTIME_API ||
-						dom == CUPTI_CB_DOMAIN_DRIVER_API)))
+	if (run != ST_RUNNING && !(run == ST_EXITING && (tls.win_level || tls.rd_ctx) &&
+				   cbid != 0 && (dom == CUPTI_CB_DOMAIN_RUNTIME_API ||
+						 dom == CUPTI_CB_DOMAIN_DRIVER_API)))
 		return;
 	switch ((int)dom) {
 	case CUPTI_CB_DOMAIN_RUNTIME_API:
-		on_runtime(cbid, data);
+		on_runtime(st, cbid, data);
 		break;
 	case CUPTI_CB_DOMAIN_DRIVER_API:
-		on_driver(cbid, data);
+		on_driver(st, cbid, data);
 		break;
 	case CUPTI_CB_DOMAIN_RESOURCE:
-		on_resource(cbid, data);
+		on_resource(st, cbid, data);
 		break;
 	case CUPTI_CB_DOMAIN_STATE:
-		on_state(cbid, data);
+		on_state(st, cbid, data);
 		break;
 	default:
 		break;
@@ -1025,41 +1003,43 @@ static const CUpti_CallbackId driver_cbids[] = {
 };
 
 CUptiResult
-cupti_callbacks_enable(CUpti_SubscriberHandle sub, bool launches)
+cupti_callbacks_enable(struct cupti_state *st, bool launches)
 {
+	CUpti_SubscriberHandle sub = st->sub;
 	struct cupti_err err = { 0 };
 	size_t i;
 
 	/* Without metrics: the launch callbacks only, to count launches (count_only()). */
-	atomic_store(&g_count_only, !launches);
+	atomic_store(&st->count_only, !launches);
 	for (i = 0; i < ARRAY_LENGTH(runtime_cbids); i++) {
 		enum kind k = runtime_kind(runtime_cbids[i]);
 
 		if (launches || k == K_LAUNCH || k == K_LAUNCH_NOPARAMS || k == K_GRAPH)
-			CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RUNTIME_API,
+			CUPTI_TRY(st, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RUNTIME_API,
 				  runtime_cbids[i]);
 	}
 	for (i = 0; i < ARRAY_LENGTH(driver_cbids); i++) {
 		enum kind k = driver_kind(driver_cbids[i]);
 
 		if (launches || k == K_LAUNCH || k == K_GRAPH)
-			CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_DRIVER_API,
+			CUPTI_TRY(st, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_DRIVER_API,
 				  driver_cbids[i]);
 	}
-	CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RUNTIME_API,
+	CUPTI_TRY(st, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RUNTIME_API,
 		  CUPTI_RUNTIME_TRACE_CBID_cudaDeviceReset_v3020);
-	CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_DRIVER_API,
+	CUPTI_TRY(st, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_DRIVER_API,
 		  CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2);
-	CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_DRIVER_API,
+	CUPTI_TRY(st, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_DRIVER_API,
 		  CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2);
-	if (!CUPTI_CALL(&err, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+	if (!CUPTI_CALL(st, &err, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RESOURCE,
 			CUPTI_CBID_RESOURCE_CONTEXT_CREATED) ||
-	    !CUPTI_CALL(&err, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+	    !CUPTI_CALL(st, &err, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RESOURCE,
 			CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING))
 		return err.r;
-	if (g_cfg->keep_cubins)
-		CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RESOURCE,
+	if (st->cfg->keep_cubins)
+		CUPTI_TRY(st, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_RESOURCE,
 			  CUPTI_CBID_RESOURCE_MODULE_LOADED);
-	CUPTI_TRY(cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_STATE, CUPTI_CBID_STATE_FATAL_ERROR);
+	CUPTI_TRY(st, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_STATE,
+		  CUPTI_CBID_STATE_FATAL_ERROR);
 	return CUPTI_SUCCESS;
 }
