@@ -27,7 +27,7 @@ static const char *const known_vars[] = {
 	"GPUPROJ_TARGETS", "GPUPROJ_OUTPUT", "GPUPROJ_KERNEL_REGEX",
 	"GPUPROJ_PROFILE_LAUNCHES", "GPUPROJ_MODE", "GPUPROJ_LIVE", "GPUPROJ_LOG",
 	"GPUPROJ_KEEP_CUBINS", "GPUPROJ_SIGNALS", "GPUPROJ_PRELOAD", "GPUPROJ_WAIT",
-	"GPUPROJ_KERNEL_EXCLUDE", "GPUPROJ_MAX_INPUT_SIZE",
+	"GPUPROJ_KERNEL_EXCLUDE", "GPUPROJ_MAX_INPUT_SIZE", "GPUPROJ_TENSOR",
 };
 
 const char *
@@ -119,6 +119,19 @@ load_mode(struct inj_config *cfg)
 		cfg->mode = INJ_MODE_OFF;
 	else
 		inj_warn("GPUPROJ_MODE='%s' is not one of full, timing, off; using full", v);
+}
+
+/* GPUPROJ_TENSOR: which tensor counters (include/gpuproj/tensor.h). */
+static void
+load_tensor(struct inj_config *cfg)
+{
+	const char *v = get(cfg, "GPUPROJ_TENSOR");
+
+	cfg->tensor = GPUPROJ_TENSOR_OPS;
+	if (v && gpuproj_tensor_mode_from_name(v, &cfg->tensor) != 0) {
+		cfg->tensor = GPUPROJ_TENSOR_OPS;
+		inj_warn("GPUPROJ_TENSOR='%s' is not one of ops, inst, off; using ops", v);
+	}
 }
 
 static void
@@ -556,6 +569,7 @@ inj_config_load(struct inj_config *cfg)
 	/* GPUPROJ_LOG first, so it governs the messages about the others. */
 	load_log(cfg);
 	load_mode(cfg);
+	load_tensor(cfg);
 	load_launches(cfg);
 	load_live(cfg);
 	load_wait(cfg);

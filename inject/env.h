@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <gpuproj/tensor.h>
+
 /** What libproj.so collects (GPUPROJ_MODE). */
 enum inj_mode {
 	INJ_MODE_FULL = 0,	/* time every launch, profile the first N of each signature */
@@ -47,6 +49,7 @@ struct inj_config {
 	bool has_exclude;
 	unsigned profile_launches; /* GPUPROJ_PROFILE_LAUNCHES (0 = timing only) */
 	enum inj_mode mode;	/* GPUPROJ_MODE */
+	enum gpuproj_tensor_mode tensor; /* GPUPROJ_TENSOR */
 	double live_s;		/* GPUPROJ_LIVE seconds, 0 = off */
 	double wait_s;		/* GPUPROJ_WAIT: longest wait for a window or the GPU, seconds */
 	int log_level;		/* enum inj_log_level from GPUPROJ_LOG */

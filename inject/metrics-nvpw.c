@@ -3,7 +3,9 @@
  * The logical-metric → NVPW candidate table ([CUPTI-MET]) and its
  * per-chip resolution. Names were checked with the real libcupti 13.0 host
  * API on GV100, TU102, GA100, GA102, GH100, AD102, GB100 and GB202
- * (tests/inject/test-cupti-host.c keeps them honest).
+ * (tests/inject/test-cupti-host.c keeps them honest). The tensor metrics'
+ * candidates are the core's (include/gpuproj/tensor.h, one table for
+ * libproj.so and `gpuproj ncu-metrics`), per GPUPROJ_TENSOR mode.
  *
  * Thread safety: constant table; resolution allocates a new set.
  */
@@ -14,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gpuproj/tensor.h>
 
 #include "metrics-nvpw.h"
 #include "util.h"
@@ -95,21 +99,32 @@ static const struct candidate table[GPUPROJ_M_COUNT][4] = {
 };
 
 size_t
-inj_metrics_candidate_count(enum gpuproj_metric m)
+inj_metrics_candidate_count(enum gpuproj_tensor_mode mode, enum gpuproj_metric m)
 {
-	size_t i;
+	size_t i, n;
 
 	if ((unsigned)m >= GPUPROJ_M_COUNT)
 		return 0;
+	n = gpuproj_tensor_candidates(mode, m, NULL);
+	if (n)
+		return n;
 	for (i = 0; i < ARRAY_LENGTH(table[m]) && table[m][i].expr; i++)
 		;
 	return i;
 }
 
 const char *
-inj_metrics_candidate(enum gpuproj_metric m, size_t i)
+inj_metrics_candidate(enum gpuproj_tensor_mode mode, enum gpuproj_metric m, size_t i)
 {
-	return i < inj_metrics_candidate_count(m) ? table[m][i].expr : NULL;
+	const struct gpuproj_tensor_candidate *c;
+	size_t n;
+
+	if ((unsigned)m >= GPUPROJ_M_COUNT)
+		return NULL;
+	n = gpuproj_tensor_candidates(mode, m, &c);
+	if (n)
+		return i < n ? c[i].expr : NULL;
+	return i < inj_metrics_candidate_count(mode, m) ? table[m][i].expr : NULL;
 }
 
 /* Cache of validator answers: the same name appears in several candidates. */
@@ -187,18 +202,33 @@ intern(struct resolver *rv, const char *name, size_t len)
 	return s->n_names++;
 }
 
-/* Split "a+b" into terms; all must be valid. Returns true and fills map. */
+/*
+ * Split "a+b" (each term optionally "factor*name") into terms; all must be
+ * valid. Returns true and fills map.
+ */
 static bool
 try_candidate(struct resolver *rv, const struct candidate *c, struct inj_metric_map *map)
 {
 	char term[256];
 	const char *p = c->expr;
 	size_t n = 0, starts[INJ_MAX_TERMS], lens[INJ_MAX_TERMS], i;
+	double factors[INJ_MAX_TERMS];
 
 	while (*p) {
 		const char *plus = strchr(p, '+');
 		size_t len = plus ? (size_t)(plus - p) : strlen(p);
+		const char *star = memchr(p, '*', len);
+		double f = 1;
 
+		if (star) {
+			char *end;
+
+			f = strtod_c(p, &end); /* the application may run in a comma locale */
+			if (end != star)
+				return false;
+			len -= (size_t)(star + 1 - p);
+			p = star + 1;
+		}
 		if (n == INJ_MAX_TERMS || len >= sizeof(term))
 			return false;
 		memcpy(term, p, len);
@@ -206,11 +236,13 @@ try_candidate(struct resolver *rv, const struct candidate *c, struct inj_metric_
 		if (!ask(rv, term))
 			return false;
 		starts[n] = (size_t)(p - c->expr);
+		factors[n] = f;
 		lens[n++] = len;
 		p += len + (plus ? 1 : 0);
 	}
 	for (i = 0; i < n; i++) {
 		map->term[i] = intern(rv, c->expr + starts[i], lens[i]);
+		map->factor[i] = factors[i];
 		if (map->term[i] == SIZE_MAX) {
 			rv->oom = true;
 			return false;
@@ -222,9 +254,52 @@ try_candidate(struct resolver *rv, const struct candidate *c, struct inj_metric_
 	return n > 0;
 }
 
+/*
+ * A tensor metric from the core's candidates: an operation counter as it
+ * is, an instruction count × the chip's default FLOP per instruction
+ * (marked assumed, with the shape). A chip whose instruction has no static
+ * shape (tcgen05) leaves the metric unavailable, with the reason in `note`.
+ */
+static void
+resolve_tensor(struct resolver *rv, enum gpuproj_tensor_mode mode, enum gpuproj_metric m)
+{
+	const struct gpuproj_tensor_candidate *tc;
+	struct inj_metric_set *s = rv->set;
+	struct inj_metric_map *map = &s->map[m];
+	size_t n = gpuproj_tensor_candidates(mode, m, &tc), i;
+	int major = 0, minor = 0;
+
+	gpuproj_tensor_chip_cc(s->chip, &major, &minor);
+	for (i = 0; i < n && !rv->oom; i++) {
+		struct candidate c = { tc[i].expr, tc[i].scale };
+		struct gpuproj_tensor_shape shape;
+
+		if (tc[i].op != GPUPROJ_TOP_NONE) {
+			if (gpuproj_tensor_shape_default(major, minor, tc[i].op, &shape))
+				continue;
+			if (!(shape.flop_per_inst > 0)) {
+				/* tcgen05 says why; a family the chip lacks needs no note. */
+				if (!map->note[0] && shape.caveat[0])
+					snprintf(map->note, sizeof(map->note), "%.16s: %.70s",
+						 shape.shape, shape.caveat);
+				continue;
+			}
+			c.scale = shape.flop_per_inst;
+		}
+		if (!try_candidate(rv, &c, map))
+			continue;
+		if (tc[i].op != GPUPROJ_TOP_NONE) {
+			map->assumed = true;
+			snprintf(map->shape, sizeof(map->shape), "%s", shape.shape);
+		}
+		map->note[0] = '\0';
+		return;
+	}
+}
+
 int
-inj_metrics_resolve(const char *chip, inj_metric_valid_fn valid, void *ud,
-		    struct inj_metric_set **ret)
+inj_metrics_resolve(const char *chip, enum gpuproj_tensor_mode mode, inj_metric_valid_fn valid,
+		    void *ud, struct inj_metric_set **ret)
 {
 	struct resolver rv = { .valid = valid, .ud = ud };
 	size_t m, i;
@@ -235,12 +310,17 @@ inj_metrics_resolve(const char *chip, inj_metric_valid_fn valid, void *ud,
 		return -1;
 	snprintf(rv.set->chip, sizeof(rv.set->chip), "%s", chip);
 	rv.set->duration_index = SIZE_MAX;
+	rv.set->tensor = mode;
 	for (m = 0; m < GPUPROJ_M_COUNT && !rv.oom; m++) {
-		for (i = 0; i < ARRAY_LENGTH(table[m]) && table[m][i].expr; i++) {
-			if (try_candidate(&rv, &table[m][i], &rv.set->map[m]))
-				break;
+		if (gpuproj_tensor_candidates(GPUPROJ_TENSOR_OPS, (enum gpuproj_metric)m, NULL)) {
+			resolve_tensor(&rv, mode, (enum gpuproj_metric)m);
+		} else {
+			for (i = 0; i < ARRAY_LENGTH(table[m]) && table[m][i].expr; i++) {
+				if (try_candidate(&rv, &table[m][i], &rv.set->map[m]))
+					break;
+			}
 		}
-		if (!rv.set->map[m].expr && table[m][0].expr)
+		if (!rv.set->map[m].expr && inj_metrics_candidate_count(mode, m))
 			rv.set->n_unavailable++;
 	}
 	if (!rv.oom && ask(&rv, INJ_DURATION_METRIC)) {
@@ -286,7 +366,7 @@ inj_metrics_values(const struct inj_metric_set *s, const double *raw, double *ou
 		if (!map->expr)
 			continue;
 		for (i = 0; i < map->n_terms; i++)
-			sum += raw[map->term[i]];
+			sum += map->factor[i] * raw[map->term[i]];
 		if (isfinite(sum))
 			out[m] = sum * map->scale;
 	}

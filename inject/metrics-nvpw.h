@@ -3,8 +3,10 @@
  * Logical metrics (docs/internals/DESIGN.md §3, enum gpuproj_metric) → NVPW metric names.
  *
  * Every logical metric has an ordered list of candidates ([CUPTI-MET]);
- * a candidate is one NVPW name or a sum "a+b+c" of several, with a scale
- * factor (e.g. 1/32 for warp efficiency from a per-warp ratio). At start-up
+ * a candidate is one NVPW name or a sum "a+b+c" of several, each term
+ * optionally weighted ("a.sum+-0.5*b.sum"), with a scale factor (e.g. 1/32
+ * for warp efficiency from a per-warp ratio). The tensor metrics' lists are
+ * the core's (include/gpuproj/tensor.h), per GPUPROJ_TENSOR mode. At start-up
  * the list is resolved for the chip at hand by asking a validator (the host
  * API) about each name, first valid candidate wins; nothing is hard-coded
  * per chip. The profiler then collects the union of the chosen names plus
@@ -21,6 +23,7 @@
 #include <stddef.h>
 
 #include <gpuproj/profile.h>
+#include <gpuproj/tensor.h>
 
 /** The NVPW metric giving a profiled launch's duration, ns. */
 #define INJ_DURATION_METRIC "gpu__time_duration.sum"
@@ -31,9 +34,13 @@
 /** How one logical metric is obtained on a chip. */
 struct inj_metric_map {
 	const char *expr;	/* the chosen candidate as written in the table, NULL = unavailable */
-	double scale;		/* value = scale × Σ terms */
+	double scale;		/* value = scale × Σ factor·term */
 	size_t n_terms;
 	size_t term[INJ_MAX_TERMS]; /* indices into inj_metric_set.names */
+	double factor[INJ_MAX_TERMS]; /* weight of each term (1 unless written "f*name") */
+	bool assumed;		/* FLOP from instruction counts × an assumed shape */
+	char shape[40];		/* that shape ("HMMA.16816"), when assumed */
+	char note[96];		/* why a tensor metric is unavailable ("tcgen05 …"), or "" */
 };
 
 /** A resolved metric set for one chip. */
@@ -44,6 +51,7 @@ struct inj_metric_set {
 	size_t duration_index;	/* index of INJ_DURATION_METRIC, or SIZE_MAX when unavailable */
 	struct inj_metric_map map[GPUPROJ_M_COUNT];
 	size_t n_unavailable;	/* logical metrics without a valid candidate */
+	enum gpuproj_tensor_mode tensor; /* the mode the tensor metrics were resolved in */
 };
 
 /**
@@ -55,12 +63,16 @@ typedef bool (*inj_metric_valid_fn)(void *ud, const char *name);
 /**
  * Resolve every logical metric for a chip.
  * @param chip chip name, copied into the set
+ * @param mode which tensor metrics (GPUPROJ_TENSOR); in GPUPROJ_TENSOR_INST the
+ *        FLOP come from instruction counts × gpuproj_tensor_shape_default()
+ *        of the chip's architecture (map.assumed), none where the chip's
+ *        shapes are not static (tcgen05)
  * @param valid validator (called once per distinct name tried)
  * @param[out] ret new set (free with inj_metrics_free())
  * @return 0, or -1 when out of memory
  */
-int inj_metrics_resolve(const char *chip, inj_metric_valid_fn valid, void *ud,
-			struct inj_metric_set **ret);
+int inj_metrics_resolve(const char *chip, enum gpuproj_tensor_mode mode, inj_metric_valid_fn valid,
+			void *ud, struct inj_metric_set **ret);
 
 /** Free a set; accepts NULL. */
 void inj_metrics_free(struct inj_metric_set *s);
@@ -72,9 +84,9 @@ void inj_metrics_free(struct inj_metric_set *s);
  */
 void inj_metrics_values(const struct inj_metric_set *s, const double *raw, double *out);
 
-/** Number of candidates of a logical metric (for tests and docs). */
-size_t inj_metrics_candidate_count(enum gpuproj_metric m);
+/** Number of candidates of a logical metric in a tensor mode (for tests and docs). */
+size_t inj_metrics_candidate_count(enum gpuproj_tensor_mode mode, enum gpuproj_metric m);
 /** The i-th candidate expression of a logical metric, or NULL. */
-const char *inj_metrics_candidate(enum gpuproj_metric m, size_t i);
+const char *inj_metrics_candidate(enum gpuproj_tensor_mode mode, enum gpuproj_metric m, size_t i);
 
 #endif

@@ -321,6 +321,7 @@ describe(struct inj_output *o, struct gpuproj_profile *p, const char *why)
 	gpuproj_profile_set_attr(p, "libproj", "gpuproj " GPUPROJ_VERSION);
 	gpuproj_profile_set_attr(p, "report", why);
 	gpuproj_profile_set_attr(p, "mode", inj_mode_name(cfg->mode));
+	gpuproj_profile_set_attr(p, "tensor", gpuproj_tensor_mode_name(cfg->tensor));
 	snprintf(buf, sizeof(buf), "%u", cfg->profile_launches);
 	gpuproj_profile_set_attr(p, "profile_launches", buf);
 	if (cfg->kernel_regex)

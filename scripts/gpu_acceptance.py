@@ -31,17 +31,34 @@ L2_FORMS = ("lts__t_bytes.sum", "lts__t_sectors_srcunit_tex.sum")
 
 # ---- the profile's metric expressions ----
 
-def parse_expr(expr):
-    """'a+b+c * 0.03125' (inject/cupti/cupti.c writes "%s * %g") -> ([a, b, c], 0.03125).
+def parse_weighted(expr):
+    """'a+-0.5*b * 4096 (assumed: …)' -> ([(1, a), (-0.5, b)], 4096.0).
 
-    Terms are joined by a bare '+' (inject/metrics-nvpw.c); spaces around a
+    Terms are joined by a bare '+', each optionally weighted "f*name"
+    (inject/metrics-nvpw.c); inject/cupti/cupti.c appends " * scale" and, for
+    tensor FLOP from instruction counts, " (assumed: …)". Spaces around a
     term are not part of its name.
     """
+    expr = re.sub(r" \(assumed: [^)]*\)$", "", expr)
     terms, scale = expr, 1.0
     if " * " in expr:
         terms, s = expr.rsplit(" * ", 1)
         scale = float(s)
-    return [t.strip() for t in terms.split("+") if t.strip()], scale
+    out = []
+    for t in terms.split("+"):
+        t, f = t.strip(), 1.0
+        if "*" in t:
+            fs, t = t.split("*", 1)
+            f, t = float(fs), t.strip()
+        if t:
+            out.append((f, t))
+    return out, scale
+
+
+def parse_expr(expr):
+    """'a+b+c * 0.03125' -> ([a, b, c], 0.03125): the names of parse_weighted()."""
+    terms, scale = parse_weighted(expr)
+    return [t for _, t in terms], scale
 
 
 def profile_exprs(prof):
@@ -51,7 +68,8 @@ def profile_exprs(prof):
     out = {}
     for k, v in attrs.items():
         m = re.match(r"metrics\.%s\.(.+)$" % re.escape(chip), k)
-        if m and m.group(1) not in ("api", "passes", "cache_control") and v != "unavailable":
+        if (m and m.group(1) not in ("api", "passes", "cache_control", "tensor") and
+                not v.startswith("unavailable")):
             out[m.group(1)] = v
     return out
 
@@ -229,13 +247,14 @@ def compare_ncu(rep, label, text, prof):
                                                                    len(ks)))
             continue
         for logical, expr in sorted(exprs.items()):
-            terms, scale = parse_expr(expr)
+            weighted, scale = parse_weighted(expr)
+            terms = [t for _, t in weighted]
             if not all(t in vals for t in terms):
                 missing = [t for t in terms if t not in vals]
                 rep.note("ncu %s %s %s: ncu gave no %s" % (label, name[:40], logical,
                                                           ", ".join(missing)))
                 continue
-            theirs = sum(vals[t] for t in terms) * scale
+            theirs = sum(f * vals[t] for f, t in weighted) * scale
             got = metric(ks[0], logical)
             if got is None:
                 continue

@@ -31,6 +31,7 @@
 
 #include <gpuproj/import.h>
 #include <gpuproj/model.h>
+#include <gpuproj/tensor.h>
 #include <gpuproj/profile.h>
 
 #include "import-common.h"
@@ -327,6 +328,11 @@ struct importer {
 	struct launch *ctx_first, *ctx_dev;
 	bool several_devices, several_pids;
 	size_t n_committed;                /* raw launches committed as they came */
+	/* tensor metrics: the expression each was taken from first, and its shape if assumed */
+	const char *tensor_expr[GPUPROJ_M_COUNT];
+	char tensor_shape[GPUPROJ_M_COUNT][40];
+	double tensor_flop[GPUPROJ_M_COUNT];
+	bool tensor_mixed[GPUPROJ_M_COUNT];   /* a later launch used another candidate */
 };
 
 /* ---- small helpers ---- */
@@ -970,6 +976,163 @@ launch_duration(struct importer *im, struct launch *L, double *ns, bool *have)
 	return GPUPROJ_OK;
 }
 
+/*
+ * The tensor metrics (flop.tensor.*, inst.tensor, tensor.utilization) from
+ * the counters of the export, with the candidates libproj.so uses
+ * (gpuproj_tensor_candidates(), GPUPROJ_TENSOR_OPS: include/gpuproj/tensor.h,
+ * one table of names): the first candidate all of whose terms the launch
+ * has wins. The counters are not mapped sources: they arrive as extras and
+ * stay there. An instruction count is multiplied by the default FLOP per
+ * instruction of the launch's compute capability (unknown: 8.0) and the
+ * metric is marked assumed; the NERSC roofline recipe's export
+ * [Yang2020], with only sm__inst_executed_pipe_tensor.sum,
+ * is that case.
+ */
+/* One summary line: a launch's tensor metric came from other counters than the first's. */
+static int
+tensor_differs(struct importer *im, const struct launch *L, enum gpuproj_metric m,
+	       const char *expr)
+{
+	const char *name = gpuproj_metric_name(m);
+
+	if (import_summary_warn(&im->sum, "%s:%d: %s of launch %s comes from %s, not from what "
+				"the first launch used (import.tensor.%s)", im->path, L->line, name,
+				L->id, expr, name))
+		return GPUPROJ_E_NOMEM;
+	return GPUPROJ_OK;
+}
+
+static int
+commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
+{
+	const struct extra *found[64];
+	size_t n_found = 0, i, m;
+	bool ops = false;
+	int r, major = L->cc_major, minor = L->cc_minor;
+
+	/* The "CC" column, else the device attributes (as set_context()). */
+	if (major == 0 && L->have[SRC_CC_MAJOR] && L->val[SRC_CC_MAJOR] >= 1 &&
+	    L->val[SRC_CC_MAJOR] <= 99) {
+		major = (int)L->val[SRC_CC_MAJOR];
+		minor = L->have[SRC_CC_MINOR] ? (int)L->val[SRC_CC_MINOR] : 0;
+	}
+	/* The launch's tensor counters (a raw page has ~1000 extras: look once). */
+	for (i = 0; i < L->n_extras && n_found < ARRAY_LENGTH(found); i++) {
+		const char *name = im->names.v[L->extras[i].name];
+
+		if (strncmp(name, "sm__", 4) == 0 &&
+		    (strstr(name, "tensor") || strstr(name, "mma"))) {
+			found[n_found++] = &L->extras[i];
+			ops = ops || strncmp(name, "sm__ops_path_tensor_", 20) == 0;
+		}
+	}
+	for (m = 0; n_found && m < GPUPROJ_M_COUNT; m++) {
+		const struct gpuproj_tensor_candidate *c;
+		enum gpuproj_metric lm = (enum gpuproj_metric)m;
+		size_t nc = gpuproj_tensor_candidates(GPUPROJ_TENSOR_OPS, lm, &c);
+
+		for (i = 0; i < nc; i++) {
+			struct gpuproj_tensor_shape shape = { .flop_per_inst = 1 };
+			const char *p = c[i].expr;
+			double sum = 0;
+			bool all = true;
+
+			/*
+			 * HMMA counts hold BF16, TF32, FP8 too: with any operation
+			 * counter exported they would count its work twice.
+			 */
+			if (c[i].op == GPUPROJ_TOP_HMMA && ops)
+				continue;
+			if (c[i].op != GPUPROJ_TOP_NONE &&
+			    (gpuproj_tensor_shape_default(major, minor, c[i].op, &shape) ||
+			     !(shape.flop_per_inst > 0)))
+				continue;
+			while (all && *p) {
+				size_t len = strcspn(p, "+"), j;
+				const char *star = memchr(p, '*', len), *t = star ? star + 1 : p;
+				size_t tlen = len - (size_t)(t - p);
+				double f = star ? strtod_c(p, NULL) : 1.0;
+
+				all = false;
+				for (j = 0; j < n_found && !all; j++) {
+					const char *name = im->names.v[found[j]->name];
+
+					if (strlen(name) == tlen && strncmp(name, t, tlen) == 0) {
+						sum += f * found[j]->value;
+						all = true;
+					}
+				}
+				p += len + (p[len] == '+');
+			}
+			if (!all)
+				continue;
+			sum *= c[i].scale * (c[i].op != GPUPROJ_TOP_NONE ? shape.flop_per_inst : 1);
+			if ((r = add_metric(im, L, k, lm, sum, -1)))
+				return r;
+			if (!im->tensor_expr[m]) {
+				im->tensor_expr[m] = c[i].expr;
+				im->tensor_flop[m] = c[i].scale;
+				if (c[i].op != GPUPROJ_TOP_NONE) {
+					im->tensor_flop[m] = shape.flop_per_inst;
+					snprintf(im->tensor_shape[m], sizeof(im->tensor_shape[m]),
+						 "%.20s%s", shape.shape,
+						 major ? "" : ", CC unknown: 8.0");
+				}
+			} else if (!im->tensor_mixed[m] &&
+				   (im->tensor_expr[m] != c[i].expr ||
+				    im->tensor_flop[m] != c[i].scale * shape.flop_per_inst)) {
+				/* The attribute is the first launch's: say when one differs. */
+				im->tensor_mixed[m] = true;
+				if ((r = tensor_differs(im, L, lm, c[i].expr)))
+					return r;
+			}
+			break;
+		}
+	}
+	return GPUPROJ_OK;
+}
+
+/*
+ * Profile attributes and one summary line per tensor metric taken from
+ * instruction counts: how each tensor metric was obtained
+ * ("import.tensor.flop.tensor.fp16" = "EXPR * 4096 (assumed: FLOP per
+ * instruction of HMMA.16816)", as libproj.so writes metrics.<CHIP>.*).
+ */
+static int
+tensor_attributes(struct importer *im, struct gpuproj_profile *p)
+{
+	size_t m;
+
+	for (m = 0; m < GPUPROJ_M_COUNT; m++) {
+		const char *name = gpuproj_metric_name((enum gpuproj_metric)m);
+		char key[96], *v;
+		bool assumed = im->tensor_shape[m][0] != '\0';
+
+		if (!im->tensor_expr[m])
+			continue;
+		snprintf(key, sizeof(key), "import.tensor.%s", name);
+		if (assumed)
+			v = xasprintf("%s * %g (assumed: FLOP per instruction of %s)",
+				      im->tensor_expr[m], im->tensor_flop[m], im->tensor_shape[m]);
+		else if (im->tensor_flop[m] != 1)
+			v = xasprintf("%s * %g", im->tensor_expr[m], im->tensor_flop[m]);
+		else
+			v = xasprintf("%s", im->tensor_expr[m]);
+		if (!v || gpuproj_profile_set_attr(p, key, v)) {
+			free(v);
+			return GPUPROJ_E_NOMEM;
+		}
+		free(v);
+		if (assumed &&
+		    import_summary_warn(&im->sum, "%s: %s assumed: %s x %g FLOP per instruction "
+					"(%s); the counters split by instruction family, not by "
+					"shape", im->path, name, im->tensor_expr[m],
+					im->tensor_flop[m], im->tensor_shape[m]))
+			return GPUPROJ_E_NOMEM;
+	}
+	return GPUPROJ_OK;
+}
+
 static int
 commit_metrics(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 {
@@ -1106,7 +1269,7 @@ commit_metrics(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 	    (r = add_sol(im, L, GPUPROJ_SOL_L1_PCT, sol_l1)) ||
 	    (r = add_sol(im, L, GPUPROJ_SOL_SM_PCT, sol_sm)))
 		return r;
-	return GPUPROJ_OK;
+	return commit_tensor(im, L, k);
 }
 
 /*
@@ -1936,7 +2099,8 @@ gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
 		r = oom(&im, 0);
 		goto out;
 	}
-	if (gpuproj_profile_set_attr(p, "origin", "ncu-import") ||
+	if (tensor_attributes(&im, p) ||
+	    gpuproj_profile_set_attr(p, "origin", "ncu-import") ||
 	    gpuproj_profile_set_attr(p, "import.file", path) ||
 	    gpuproj_profile_set_attr(p, "import.format", im.raw ? "ncu --csv --page raw"
 								 : "ncu --csv") ||
@@ -2018,6 +2182,19 @@ gpuproj_ncu_metrics(const char *chip, const char **names, size_t max)
 		n++;
 	}
 	return n;
+}
+
+size_t
+gpuproj_ncu_metrics_tensor(const char *chip, enum gpuproj_tensor_mode mode, const char **names,
+			   size_t max)
+{
+	size_t n = gpuproj_ncu_metrics(chip, names, max);
+	const char *scratch[64];
+
+	/* The tensor names: into the caller's room after the common ones, or counted. */
+	if (names && n < max)
+		return n + gpuproj_tensor_metric_names(chip, mode, names + n, max - n);
+	return n + gpuproj_tensor_metric_names(chip, mode, scratch, ARRAY_LENGTH(scratch));
 }
 
 bool

@@ -135,6 +135,15 @@ const struct nvp_input nvp_inputs[NVP_COUNT] = {
 			   "shared_memory_load_throughput", NVP_K_GBS, false },
 	[NVP_SH_ST_TP] = { "shared_store_throughput", "Shared Memory Store Throughput",
 			   "shared_memory_store_throughput", NVP_K_GBS, false },
+	/*
+	 * CC 7.x utilisation levels of the tensor units (FP16 and INT8 MMAs),
+	 * "on a scale of 0 to 10" (nvprof's metrics reference). The
+	 * description nvprof prints beside them is not known here [GPU?]; the
+	 * name is what is matched.
+	 */
+	[NVP_TENSOR_FP_UTIL] = { "tensor_precision_fu_utilization", NULL, NULL, NVP_K_LEVEL,
+				 false },
+	[NVP_TENSOR_INT_UTIL] = { "tensor_int_fu_utilization", NULL, NULL, NVP_K_LEVEL, false },
 	[NVP_OCC] = { "achieved_occupancy", "Achieved Occupancy", "achieved_occupancy", NVP_K_RATIO,
 		      false },
 	[NVP_ACTIVE_CYCLES] = { "active_cycles", NULL, "active_cycles", NVP_K_COUNT, true },
@@ -263,6 +272,9 @@ nvp_logical_metrics(const double v[NVP_COUNT], const struct nvp_gpu *gpu, double
 		m[GPUPROJ_M_SHARED_BANK_CONFLICTS] = NAN;
 
 	m[GPUPROJ_M_OCCUPANCY_ACHIEVED] = v[NVP_OCC];
+	/* The busier tensor unit; fmax() ignores one NaN operand (one metric collected). */
+	m[GPUPROJ_M_TENSOR_UTILIZATION] =
+		fmax(v[NVP_TENSOR_FP_UTIL], v[NVP_TENSOR_INT_UTIL]) / 10.0;
 	if (gpu && gpu->sms > 0)
 		m[GPUPROJ_M_CYCLES_SM_ACTIVE] = v[NVP_ACTIVE_CYCLES] / gpu->sms;
 }
@@ -288,6 +300,17 @@ nvp_parse_value(const char *s, enum nvp_kind kind, double *ret)
 	memcpy(buf, s, l + 1);
 	while (l > 0 && isspace((unsigned char)buf[l - 1]))
 		buf[--l] = '\0';
+	if (kind == NVP_K_LEVEL && l > 0 && buf[l - 1] == ')') {
+		char *open = strrchr(buf, '(');
+
+		if (!open)
+			return false;
+		buf[--l] = '\0';
+		memmove(buf, open + 1, strlen(open + 1) + 1);
+		if (!import_parse_scaled(buf, 1, ret))
+			return false;
+		return *ret == floor(*ret) && *ret >= 0 && *ret <= 10;
+	}
 	if (l > 0 && buf[l - 1] == '%') {
 		if (kind != NVP_K_PCT)
 			return false;
@@ -528,12 +551,15 @@ nv_input(struct nvimp *im, struct nv_kernel *k, int idx, const char *value,
 		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, row->line, col,
 				 "%s: '%s' is not %s", in->name, value,
 				 in->kind == NVP_K_GBS ? "a throughput (GB/s, MB/s, …)"
-				 : in->kind == NVP_K_PCT ? "a percentage" : "a number");
+				 : in->kind == NVP_K_PCT ? "a percentage"
+				 : in->kind == NVP_K_LEVEL ? "a level (\"Low (2)\", 0 to 10)"
+							   : "a number");
 	if (v < 0)
 		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, row->line, col,
 				 "%s: negative value %s", in->name, value);
-	if ((in->kind == NVP_K_RATIO && v > 1) || (in->kind == NVP_K_PCT && v > 100)) {
-		double hi = in->kind == NVP_K_RATIO ? 1 : 100;
+	if ((in->kind == NVP_K_RATIO && v > 1) || (in->kind == NVP_K_PCT && v > 100) ||
+	    (in->kind == NVP_K_LEVEL && v > 10)) {
+		double hi = in->kind == NVP_K_RATIO ? 1 : in->kind == NVP_K_LEVEL ? 10 : 100;
 
 		if (v > hi * 1.01)
 			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, row->line, col,

@@ -36,6 +36,7 @@ enum nvp {
 	NVP_DRAM_RD_TR, NVP_DRAM_WR_TR, NVP_DRAM_RD_TP, NVP_DRAM_WR_TP,
 	NVP_SH_LD_TR, NVP_SH_ST_TR, NVP_SH_LD, NVP_SH_ST, NVP_SH_LD_TP, NVP_SH_ST_TP,
 	NVP_OCC, NVP_ACTIVE_CYCLES,
+	NVP_TENSOR_FP_UTIL, NVP_TENSOR_INT_UTIL,
 	NVP_COUNT
 };
 
@@ -45,6 +46,7 @@ enum nvp_kind {
 	NVP_K_GBS,        /* a throughput, GB/s (10^9 B/s); nvprof prints "12.3GB/s", "560MB/s" */
 	NVP_K_RATIO,      /* 0..1 (achieved_occupancy) */
 	NVP_K_PCT,        /* 0..100; nvprof prints "99.8%" */
+	NVP_K_LEVEL,      /* 0..10, a utilisation level; nvprof prints "Idle (0)", "Low (2)" */
 };
 
 struct nvp_input {
@@ -76,7 +78,12 @@ struct nvp_gpu {
  * FP instruction counts, the instruction mix, warp efficiency (nvprof's
  * warp_execution_efficiency where measured, else derived), bytes and
  * sectors per level, shared-memory wavefronts (in 128-B units), bank
- * conflicts, occupancy, active cycles. Throughputs become bytes over
+ * conflicts, occupancy, active cycles, and tensor.utilization from the
+ * tensor units' utilisation levels (the higher of the FP and INT ones / 10:
+ * Nsight Compute's nvprof transition table maps them to
+ * sm__pipe_tensor_op_{hmma,imma}_cycles_active.avg.pct_of_peak_sustained_active;
+ * a level is a tenth of that range, so ±0.05) — no tensor FLOP: nvprof
+ * has no tensor instruction or operation count. Throughputs become bytes over
  * t_prof, the duration of nvprof's own replay pass, recovered from the L2
  * read count and rate (32 × l2_read_transactions / l2_read_throughput),
  * else `dur_s` (NaN: those bytes stay unknown). m[] gets NaN where nothing
@@ -87,8 +94,9 @@ void nvp_logical_metrics(const double v[NVP_COUNT], const struct nvp_gpu *gpu, d
 
 /*
  * Parse an nvprof value as printed: a number with an optional unit suffix
- * ("12.5GB/s", "560.66MB/s", "0.000000B/s", "99.8%", "1.2e+03"). The value is
- * scaled to the kind's unit (GB/s for NVP_K_GBS). False when it is not a
+ * ("12.5GB/s", "560.66MB/s", "0.000000B/s", "99.8%", "1.2e+03"), or for
+ * NVP_K_LEVEL a level "Idle (0)" … "Max (10)" (the number in parentheses).
+ * The value is scaled to the kind's unit (GB/s for NVP_K_GBS). False when it is not a
  * number, a unit of another kind, or not finite.
  */
 bool nvp_parse_value(const char *s, enum nvp_kind kind, double *ret);

@@ -26,6 +26,7 @@
 #include <gpuproj/error.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
+#include <gpuproj/tensor.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -145,6 +146,19 @@ int gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
  * @return the number of metrics (even beyond max)
  */
 size_t gpuproj_ncu_metrics(const char *chip, const char **names, size_t max);
+
+/**
+ * gpuproj_ncu_metrics() plus the tensor counters libproj.so collects on
+ * the chip in `mode` (gpuproj_tensor_metric_names(), include/gpuproj/tensor.h;
+ * the same candidates libproj.so resolves with the host API). The tensor
+ * counters differ per chip: with `chip` NULL or not in the tensor table,
+ * none are added.
+ * @param mode GPUPROJ_TENSOR_OPS, _INST or _OFF
+ * @param[out] names up to `max` static strings, or NULL
+ * @return the number of metrics (even beyond max)
+ */
+size_t gpuproj_ncu_metrics_tensor(const char *chip, enum gpuproj_tensor_mode mode,
+				  const char **names, size_t max);
 
 /** @return true for a chip gpuproj_ncu_metrics() knows (GV100 … GB207) */
 bool gpuproj_ncu_chip_known(const char *chip);

@@ -101,6 +101,7 @@
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
+#include <gpuproj/tensor.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -150,6 +151,16 @@ struct gpuproj_sass_counts {
 	uint32_t n[GPUPROJ_SASS_OP_COUNT];
 	uint32_t blocks;                   /**< basic blocks in the set, count */
 	double flop;                       /**< FLOP of one pass over the set, FLOP */
+	/**
+	 * Tensor MMA instructions per family (enum gpuproj_tensor_op, index 0
+	 * unused) whose shape is in the opcode (gpuproj_tensor_sass_op(),
+	 * include/gpuproj/tensor.h), count; not part of `n` or `flop`
+	 */
+	uint32_t mma[GPUPROJ_TOP_COUNT];
+	/** Σ FLOP per warp(group) instruction of those, FLOP (per warp instruction) */
+	double mma_flop[GPUPROJ_TOP_COUNT];
+	/** tcgen05 MMAs (UTC*MMA): shape in a runtime descriptor, count */
+	uint32_t mma_unshaped[GPUPROJ_TOP_COUNT];
 };
 
 /** Where the SASS of one architecture came from. */
@@ -303,6 +314,38 @@ int gpuproj_sass_flop_ratio_measured(const struct gpuproj_sass *s, const char *k
 				     const char *src_arch, const char *tgt_arch,
 				     double flop_measured, double special_passes,
 				     double *ret_ratio);
+
+/**
+ * FLOP per tensor instruction of a kernel's SASS on an architecture: the
+ * mean, over its static MMA instructions of one family (each counted once,
+ * the `all` blocks), of the FLOP its opcode's shape gives
+ * (gpuproj_tensor_sass_op(): HMMA.1688 2,048, HMMA.16816 4,096, …). Each
+ * instruction is taken to execute equally often (as assumption 3 above).
+ * @param op GPUPROJ_TOP_HMMA, _IMMA or _DMMA
+ * @param[out] ret FLOP per warp instruction (per warpgroup one for GMMA)
+ * @return GPUPROJ_OK; GPUPROJ_E_NOTFOUND (kernel or architecture not
+ *         analysed, or no MMA of the family); GPUPROJ_E_UNSUPPORTED (some
+ *         are tcgen05 MMAs, whose shape is a runtime value);
+ *         GPUPROJ_E_INVAL (NULL or op out of range)
+ */
+int gpuproj_sass_mma_flop_per_inst(const struct gpuproj_sass *s, const char *kernel,
+				   const char *arch, enum gpuproj_tensor_op op, double *ret);
+
+/**
+ * Replace the assumed FLOP per tensor instruction of a profile by the
+ * kernels' own SASS: a tensor metric whose attribute says
+ * "EXPR * D (assumed: FLOP per instruction of SHAPE)" (libproj.so's
+ * metrics.<CHIP>.<metric>, gpuproj import ncu's import.tensor.<metric>)
+ * was instructions × D; for each kernel with MMAs of that family in its
+ * SASS for `arch`, the metric is scaled by
+ * gpuproj_sass_mma_flop_per_inst() / D. The attribute "<key>.sass" then
+ * says for how many kernels. Kernels without SASS keep D.
+ * @param arch the source GPU's architecture ("sm_80")
+ * @param[out] ret_kernels optional: kernel metrics rescaled, count
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL p or arch); GPUPROJ_E_NOMEM
+ */
+int gpuproj_sass_tensor_rescale(struct gpuproj_profile *p, const struct gpuproj_sass *s,
+				const char *arch, size_t *ret_kernels);
 
 /**
  * A gpuproj_model_options.flop_ratio callback: set `flop_ratio_userdata`

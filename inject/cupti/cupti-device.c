@@ -90,15 +90,32 @@ chip_get(struct cupti_state *st, struct devinfo *d, const uint8_t *avail)
 		return c;
 	c->ok = true;
 	if (c->set->n_unavailable) {
+		char tensor[512] = "";
+		size_t len = 0;
+
 		for (i = 0; i < GPUPROJ_M_COUNT; i++) {
+			enum gpuproj_metric m = (enum gpuproj_metric)i;
+			size_t n = inj_metrics_candidate_count(st->cfg->tensor, m);
+			const char *note = c->set->map[i].note;
+
 			/* A metric without candidates is not collected by libproj.so at all. */
-			if (!c->set->map[i].expr &&
-			    inj_metrics_candidate_count((enum gpuproj_metric)i) > 0)
-				inj_info("%s: metric %s is not available on this chip (tried %zu "
-					 "candidate(s)); models that need it will say so", c->chip,
-					 gpuproj_metric_name((enum gpuproj_metric)i),
-					 inj_metrics_candidate_count((enum gpuproj_metric)i));
+			if (c->set->map[i].expr || n == 0)
+				continue;
+			/* The precisions a chip's tensor cores lack: one line for all. */
+			if (gpuproj_tensor_candidates(st->cfg->tensor, m, NULL) && !note[0]) {
+				if (len < sizeof(tensor))
+					len += (size_t)snprintf(tensor + len, sizeof(tensor) - len,
+								"%s%s", len ? ", " : "",
+								gpuproj_metric_name(m));
+				continue;
+			}
+			inj_info("%s: metric %s is not available on this chip (tried %zu "
+				 "candidate(s)%s%s); models that need it will say so", c->chip,
+				 gpuproj_metric_name(m), n, note[0] ? "; " : "", note);
 		}
+		if (len)
+			inj_debug("%s: no tensor counter for %s (GPUPROJ_TENSOR=%s)", c->chip,
+				  tensor, gpuproj_tensor_mode_name(st->cfg->tensor));
 	}
 	return c;
 }

@@ -53,7 +53,7 @@ legacy_chip_setup(struct cupti_state *st, struct chipinfo *c, struct devinfo *d,
 				 c->chip, inj_nvpw_status_name(r));
 		return -1;
 	}
-	if (inj_metrics_resolve(c->chip, valid_nvpw, c->nvpw, &c->set) != 0) {
+	if (inj_metrics_resolve(c->chip, st->cfg->tensor, valid_nvpw, c->nvpw, &c->set) != 0) {
 		cupti_device_off(st, d, "out of memory resolving metrics");
 		return -1;
 	}

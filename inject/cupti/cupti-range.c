@@ -44,7 +44,7 @@ range_chip_setup(struct cupti_state *st, struct chipinfo *c, struct devinfo *d,
 				 cupti_result_name(st, (CUptiResult)r));
 		return -1;
 	}
-	if (inj_metrics_resolve(c->chip, valid_host, &v, &c->set) != 0) {
+	if (inj_metrics_resolve(c->chip, st->cfg->tensor, valid_host, &v, &c->set) != 0) {
 		cupti_device_off(st, d, "out of memory resolving metrics");
 		return -1;
 	}

@@ -334,6 +334,35 @@ attr(struct gpuproj_profile *p, const char *key, const char *fmt, ...)
 	free(v);
 }
 
+/*
+ * How a chip's tensor FLOP were obtained: "measured" (operation counters),
+ * "assumed" (instruction counts × a shape), both, or none.
+ */
+static const char *
+tensor_summary(const struct inj_metric_set *s)
+{
+	size_t m, measured = 0, assumed = 0;
+
+	for (m = 0; m < GPUPROJ_M_COUNT; m++) {
+		if (!s->map[m].expr || m == GPUPROJ_M_INST_TENSOR ||
+		    m == GPUPROJ_M_TENSOR_UTILIZATION ||
+		    !gpuproj_tensor_candidates(s->tensor, (enum gpuproj_metric)m, NULL))
+			continue;
+		if (s->map[m].assumed)
+			assumed++;
+		else
+			measured++;
+	}
+	if (measured && assumed)
+		return "FLOP measured (operation counters) for some precisions, assumed "
+		       "(instruction counts x shape) for others";
+	if (assumed)
+		return "FLOP assumed (instruction counts x shape)";
+	if (measured)
+		return "FLOP measured (operation counters)";
+	return "no tensor FLOP";
+}
+
 static void
 cupti_describe(struct gpuproj_profile *p)
 {
@@ -369,6 +398,9 @@ cupti_describe(struct gpuproj_profile *p)
 		gpuproj_profile_set_attr(p, key, c->prof->api);
 		snprintf(key, sizeof(key), "metrics.%.32s.passes", c->chip);
 		attr(p, key, "%zu", c->passes);
+		snprintf(key, sizeof(key), "metrics.%.32s.tensor", c->chip);
+		attr(p, key, "%s: %s", gpuproj_tensor_mode_name(c->set->tensor),
+		     tensor_summary(c->set));
 		/*
 		 * What the L2 held when each pass ran: what DRAM and L2 bytes mean
 		 * (docs/internals/injection.md).
@@ -380,8 +412,13 @@ cupti_describe(struct gpuproj_profile *p)
 
 			snprintf(key, sizeof(key), "metrics.%.32s.%.64s", c->chip,
 				 gpuproj_metric_name((enum gpuproj_metric)m));
-			if (!map->expr)
+			if (!map->expr && map->note[0])
+				attr(p, key, "unavailable (%s)", map->note);
+			else if (!map->expr)
 				gpuproj_profile_set_attr(p, key, "unavailable");
+			else if (map->assumed)
+				attr(p, key, "%s * %g (assumed: FLOP per instruction of %s)",
+				     map->expr, map->scale, map->shape);
 			else if (map->scale != 1)
 				attr(p, key, "%s * %g", map->expr, map->scale);
 			else

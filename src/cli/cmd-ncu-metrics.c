@@ -19,7 +19,8 @@ static void
 help(FILE *f)
 {
 	fprintf(f,
-		"Usage: gpuproj ncu-metrics [--chip NAME] [--list] [--targets FILE]\n\n"
+		"Usage: gpuproj ncu-metrics [--chip NAME] [--tensor MODE] [--list]\n"
+		"                           [--targets FILE]\n\n"
 		"Print the Nsight Compute command line that collects every input of the\n"
 		"default model (%s) on a chip, for `gpuproj import ncu`:\n"
 		"  ncu --csv --page raw --metrics LIST --log-file run.csv ./app\n"
@@ -27,12 +28,16 @@ help(FILE *f)
 		"bytes, shared-memory wavefronts, the launch geometry, registers and shared\n"
 		"memory (the occupancy term) and the GPU's name: the metric names libproj.so\n"
 		"resolves on that chip. They differ on GB202 and GB203 (dram__bytes_op_read/\n"
-		"_op_write). Run it as root or with profiling allowed for users\n"
+		"_op_write). With --chip, the tensor counters libproj.so collects there\n"
+		"(GPUPROJ_TENSOR) are added. Run it as root or with profiling allowed for users\n"
 		"(ERR_NVGPUCTRPERM otherwise); add ncu's filters (-k, -c) as usual.\n\n"
 		"Options:\n"
 		"  --chip NAME     the chip (GV100, TU102, GA100, GA102, GH100, AD102, GB100,\n"
 		"                  GB202, …) or a targets.yaml GPU name (default: every chip\n"
 		"                  but GB202/GB203, which a line on standard error names)\n"
+		"  --tensor MODE   tensor counters: ops (per-precision operation counters,\n"
+		"                  the default), inst (instruction counts: fewer replay\n"
+		"                  passes, FLOP assumed from a shape) or off\n"
 		"  --list          print only the comma-separated metric list\n"
 		"  --targets FILE  GPU descriptions for --chip GPU-NAME (default:\n"
 		"                  $GPUPROJ_TARGETS, else built-in)\n"
@@ -44,16 +49,18 @@ help(FILE *f)
 int
 cmd_ncu_metrics(int argc, char **argv)
 {
-	enum { O_CHIP = 256, O_LIST, O_TARGETS };
+	enum { O_CHIP = 256, O_LIST, O_TARGETS, O_TENSOR };
 	static const struct option opts[] = {
 		{ "chip", required_argument, NULL, O_CHIP },
 		{ "list", no_argument, NULL, O_LIST },
 		{ "targets", required_argument, NULL, O_TARGETS },
+		{ "tensor", required_argument, NULL, O_TENSOR },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *chip = NULL, *targets_path = NULL, *names[64];
 	struct gpuproj_targets *ts = NULL;
+	enum gpuproj_tensor_mode tensor = GPUPROJ_TENSOR_OPS;
 	bool list = false;
 	size_t n, i;
 	int c;
@@ -66,6 +73,11 @@ cmd_ncu_metrics(int argc, char **argv)
 		case O_CHIP: chip = optarg; break;
 		case O_LIST: list = true; break;
 		case O_TARGETS: targets_path = optarg; break;
+		case O_TENSOR:
+			if (gpuproj_tensor_mode_from_name(optarg, &tensor) != GPUPROJ_OK)
+				return cli_usage_error("ncu-metrics", "--tensor '%s' is not one of "
+						       "ops, inst, off", optarg);
+			break;
 		default: /* ':' missing value, '?' unknown option */
 			return cli_option_error("ncu-metrics", c, argv);
 		}
@@ -89,7 +101,7 @@ cmd_ncu_metrics(int argc, char **argv)
 		}
 		chip = t->chip;
 	}
-	n = gpuproj_ncu_metrics(chip, names, 64);
+	n = gpuproj_ncu_metrics_tensor(chip, tensor, names, 64);
 	if (!list)
 		fputs("ncu --csv --page raw --metrics ", stdout);
 	for (i = 0; i < n && i < 64; i++)
@@ -98,7 +110,8 @@ cmd_ncu_metrics(int argc, char **argv)
 		fputs(" --log-file run.csv ./app", stdout);
 	putchar('\n');
 	if (!chip && !list)
-		fprintf(stderr, "gpuproj: on GB202 and GB203: gpuproj ncu-metrics --chip GB202\n");
+		fprintf(stderr, "gpuproj: on GB202 and GB203: gpuproj ncu-metrics --chip GB202; "
+			"tensor counters differ per chip: add --chip\n");
 	gpuproj_targets_free(ts);
 	return ferror(stdout) ? EXIT_FAIL : EXIT_OK;
 }

@@ -86,7 +86,9 @@ help(FILE *f)
 		"                       *.fatbin as kept with GPUPROJ_KEEP_CUBINS, or the\n"
 		"                       executable, a fatbin or a cubin; repeatable): compare the\n"
 		"                       SASS of special functions on the source and each target\n"
-		"                       and scale target FLOP (`gpuproj sass`; default ratio 1)\n"
+		"                       and scale target FLOP (`gpuproj sass`; default ratio 1);\n"
+		"                       tensor FLOP assumed from instruction counts take the\n"
+		"                       FLOP per MMA instruction of each kernel's SASS instead\n"
 		"  -h, --help           show this help\n\n"
 		"Per kernel: launches, source time, projected time per launch with its\n"
 		"interval, speedup and binding resource; whole-run totals per target. Where\n"
@@ -497,6 +499,18 @@ cmd_project(int argc, char **argv)
 	}
 	if (n_cubins && project_sass(cubins, n_cubins, src, tgts, n_tgts, &sass))
 		goto out;
+	if (sass && src && src->vendor == GPUPROJ_VENDOR_NVIDIA && src->arch) {
+		size_t n_rescaled = 0;
+
+		if (gpuproj_sass_tensor_rescale(profile, sass, src->arch, &n_rescaled)) {
+			cli_fail("out of memory");
+			goto out;
+		}
+		if (n_rescaled)
+			fprintf(stderr, "gpuproj: tensor FLOP of %zu kernel metric(s): FLOP per "
+				"MMA instruction from their %s SASS instead of the assumed "
+				"default\n", n_rescaled, src->arch);
+	}
 	mopt.flop_ratio = sass ? gpuproj_sass_flop_ratio_cb : NULL;
 	mopt.flop_ratio_userdata = sass;
 	prov = (struct run_provider){ .p = profile, .model = model, .src = src, .tgts = tgts,

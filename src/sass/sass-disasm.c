@@ -36,6 +36,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -56,6 +58,8 @@ struct insn {
 	uint64_t target;   /* section offset of the branch/call/BSSY target, or UINT64_MAX */
 	int16_t op;        /* enum gpuproj_sass_op, or -1 */
 	uint8_t ctl;       /* enum ctl */
+	uint8_t mma;       /* enum gpuproj_tensor_op of a tensor MMA instruction, or 0 */
+	double mma_flop;   /* its FLOP per warp instruction (NaN: shape not static) */
 };
 
 struct insn_vec {
@@ -421,6 +425,12 @@ counts_add(struct gpuproj_sass_counts *c, const struct insn *v, size_t first, si
 			c->n[v[i].op]++;
 			c->flop += gpuproj_sass_op_flop((enum gpuproj_sass_op)v[i].op);
 		}
+		if (v[i].mma && isfinite(v[i].mma_flop)) {
+			c->mma[v[i].mma]++;
+			c->mma_flop[v[i].mma] += v[i].mma_flop;
+		} else if (v[i].mma) {
+			c->mma_unshaped[v[i].mma]++;
+		}
 	}
 }
 
@@ -433,6 +443,11 @@ counts_merge(struct gpuproj_sass_counts *to, const struct gpuproj_sass_counts *f
 		to->n[op] += from->n[op];
 	to->blocks += from->blocks;
 	to->flop += from->flop;
+	for (op = 0; op < GPUPROJ_TOP_COUNT; op++) {
+		to->mma[op] += from->mma[op];
+		to->mma_flop[op] += from->mma_flop[op];
+		to->mma_unshaped[op] += from->mma_unshaped[op];
+	}
 }
 
 static bool
@@ -835,6 +850,26 @@ sass_analyze_text(const char *text, size_t len, struct sass_section *sections,
 		in.off = addr - sec->base;
 		in.op = (int16_t)op;
 		in.ctl = (uint8_t)ctl;
+		in.mma = 0;
+		in.mma_flop = 0;
+		/*
+		 * Tensor MMAs: the FLOP of the opcode's shape (src/tensor.c's
+		 * table); the whole token, as warpgroup shapes have a lower-case
+		 * x ("HGMMA.64x128x16.F32").
+		 */
+		if (memmem(opc, nopc, "MMA", 3)) {
+			struct gpuproj_tensor_shape shape;
+			size_t ntok = 0;
+			char opcode[64];
+
+			while (opc + ntok < eol && opc[ntok] != ' ' && opc[ntok] != ';')
+				ntok++;
+			snprintf(opcode, sizeof(opcode), "%.*s", (int)ntok, opc);
+			if (gpuproj_tensor_sass_op(opcode, sec->arch, &shape)) {
+				in.mma = (uint8_t)shape.op;
+				in.mma_flop = shape.flop_per_inst;
+			}
+		}
 		in.target = UINT64_MAX;
 		if (want_target) {
 			uint64_t t = last_hex(ops, nops);
@@ -950,6 +985,8 @@ sass_disasm_chunk(const char *nvdisasm, int arch, struct sass_section *sections,
 			      line[0] ? line : "no message");
 		goto out;
 	}
+	for (i = 0; i < n_sections; i++)
+		sections[i].arch = arch;
 	r = sass_analyze_text(res.out, res.out_len, sections, n_sections, err);
 out:
 	if (fd >= 0)

@@ -107,6 +107,7 @@ struct sass_section {
 	size_t text;                 /* index into cubin->texts */
 	uint64_t base;               /* offset of its first byte in the stream */
 	size_t owner;                /* the caller's tag (sass.c: index of its unit) */
+	int arch;                    /* sm_<arch> of the code (HMMA.884's FLOP), 0 unknown */
 	/* Filled by sass_disasm_chunk(): one per function of the section. */
 	struct sass_func_out *funcs;
 	size_t n_funcs;

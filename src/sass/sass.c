@@ -1293,3 +1293,105 @@ gpuproj_sass_flop_ratio_cb(void *userdata, const struct gpuproj_kernel *k,
 		return 1.0;
 	return ratio;
 }
+
+int
+gpuproj_sass_mma_flop_per_inst(const struct gpuproj_sass *s, const char *kernel,
+			       const char *arch, enum gpuproj_tensor_op op, double *ret)
+{
+	const struct gpuproj_sass_kernel *k;
+
+	if (!s || !kernel || !arch || !ret || op <= GPUPROJ_TOP_NONE || op >= GPUPROJ_TOP_COUNT)
+		return GPUPROJ_E_INVAL;
+	k = gpuproj_sass_find(s, kernel, arch);
+	if (!k || (!k->all.mma[op] && !k->all.mma_unshaped[op]))
+		return GPUPROJ_E_NOTFOUND;
+	if (k->all.mma_unshaped[op])
+		return GPUPROJ_E_UNSUPPORTED;
+	*ret = k->all.mma_flop[op] / k->all.mma[op];
+	return GPUPROJ_OK;
+}
+
+/* The family of a tensor FLOP metric whose instruction counts carry one. */
+static enum gpuproj_tensor_op
+metric_family(enum gpuproj_metric m)
+{
+	return m == GPUPROJ_M_FLOP_TENSOR_FP16   ? GPUPROJ_TOP_HMMA
+	       : m == GPUPROJ_M_FLOP_TENSOR_INT8 ? GPUPROJ_TOP_IMMA
+	       : m == GPUPROJ_M_FLOP_TENSOR_FP64 ? GPUPROJ_TOP_DMMA
+						 : GPUPROJ_TOP_NONE;
+}
+
+/*
+ * "metrics.GA100.flop.tensor.fp16" or "import.tensor.flop.tensor.fp16" with
+ * "EXPR * D (assumed: …)": the metric and D.
+ */
+static bool
+assumed_attr(const char *key, const char *value, enum gpuproj_metric *m, double *d)
+{
+	static const char mark[] = " (assumed: FLOP per instruction of ";
+	const char *name = NULL, *at = value ? strstr(value, mark) : NULL, *star;
+	char *end;
+
+	if (!at || !key)
+		return false;
+	if (strncmp(key, "import.tensor.", 14) == 0)
+		name = key + 14;
+	else if (strncmp(key, "metrics.", 8) == 0 && (name = strchr(key + 8, '.')))
+		name++;
+	if (!name || gpuproj_metric_from_name(name, m) != GPUPROJ_OK)
+		return false;
+	for (star = at; star > value && strncmp(star, " * ", 3) != 0; star--)
+		;
+	if (star == value)
+		return false;
+	*d = strtod_c(star + 3, &end);
+	return end == at && *d > 0 && isfinite(*d);
+}
+
+int
+gpuproj_sass_tensor_rescale(struct gpuproj_profile *p, const struct gpuproj_sass *s,
+			    const char *arch, size_t *ret_kernels)
+{
+	size_t a, i, total = 0;
+	const char *key, *value;
+
+	if (ret_kernels)
+		*ret_kernels = 0;
+	if (!p || !arch)
+		return GPUPROJ_E_INVAL;
+	/* Insertion order: the ".sass" attributes this adds come after, and never match. */
+	for (a = 0; (key = gpuproj_profile_attr_at(p, a, &value)); a++) {
+		enum gpuproj_metric m;
+		enum gpuproj_tensor_op op;
+		size_t n = 0, with = 0;
+		double d;
+		char k2[160], note[160];
+
+		if (!assumed_attr(key, value, &m, &d) ||
+		    (op = metric_family(m)) == GPUPROJ_TOP_NONE)
+			continue;
+		for (i = 0; i < gpuproj_profile_count(p); i++) {
+			struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+			double f;
+
+			if (!k->metric_n[m])
+				continue;
+			with++;
+			if (gpuproj_sass_mma_flop_per_inst(s, k->name, arch, op, &f) != GPUPROJ_OK)
+				continue;
+			k->metric_sum[m] *= f / d;
+			n++;
+		}
+		if (!n)
+			continue;
+		total += n;
+		snprintf(k2, sizeof(k2), "%s.sass", key);
+		snprintf(note, sizeof(note), "FLOP per instruction from the %s SASS of %zu of %zu "
+			 "kernel(s), instead of %g", arch, n, with, d);
+		if (gpuproj_profile_set_attr(p, k2, note))
+			return GPUPROJ_E_NOMEM;
+	}
+	if (ret_kernels)
+		*ret_kernels = total;
+	return GPUPROJ_OK;
+}

@@ -10,7 +10,8 @@
  * dropped records); the range profiler and the legacy profiler with
  * counter-data images holding scripted metric values; the profiler host
  * API with per-chip metric availability (GB202 spells DRAM directions
- * _op_read/_op_write, GV100 has no uniform datapath...).
+ * _op_read/_op_write, GV100 has no uniform datapath, the tensor counters
+ * exactly as the host API lists them per chip...).
  *
  * What it enforces (each breach fails the call AND is a violation in the
  * report): structSize == its STRUCT_SIZE (0 in particular), pPriv NULL,
@@ -45,6 +46,8 @@
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
+
+#include <gpuproj/tensor.h>
 
 #include "fake.h"
 #include "fake-records.h"
@@ -315,7 +318,8 @@ fake_get_device(int ordinal)
 }
 
 static const char *const known_chips[] = {
-	"GV100", "TU102", "TU104", "GA100", "GA102", "GH100", "AD102", "AD104", "GB100", "GB202",
+	"GV100", "TU102", "TU104", "TU116", "GA100", "GA102", "GH100", "AD102", "AD104", "GB100",
+	"GB202",
 };
 
 bool
@@ -331,9 +335,36 @@ fake_chip_known(const char *chip)
 }
 
 /*
+ * The tensor counter families: their names are answered by the core's
+ * table (src/tensor.c), which was generated from the CUPTI 13.0 host API's
+ * enumeration per chip (cuptiProfilerHostGetBaseMetrics and
+ * cuptiProfilerHostConfigAddMetrics of every name, API 130001) and which
+ * tests/inject/test-cupti-host.c (tensor_table_matches_host) compares with
+ * the real host API, both ways, on 29 chips. A name of these families that
+ * the table lacks is refused, as the real host API refuses a name a chip
+ * lacks ("sm__ops_path_tensor_src_bf16_dst_fp32.sum" on GV100).
+ */
+static bool
+tensor_family(const char *name)
+{
+	static const char *const prefixes[] = {
+		"sm__ops_path_tensor_", "sm__inst_executed_pipe_tensor", "sm__pipe_tensor_",
+		"sm__inst_executed_pipe_tc", "sm__inst_executed_pipe_fp64_op_dmma",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Per-chip availability, after what the real host API says ([CUPTI-MET]):
  * GB202 has dram__bytes_op_read/_op_write instead of dram__bytes_read/_write,
- * GV100 no uniform datapath; anything with "bogus" in it is unknown.
+ * GV100 no uniform datapath, the tensor counters per chip as above;
+ * anything with "bogus" in it is unknown.
  */
 bool
 fake_metric_valid(const char *chip, const char *name)
@@ -342,6 +373,8 @@ fake_metric_valid(const char *chip, const char *name)
 
 	if (!name || !*name || !strstr(name, "__") || strstr(name, "bogus"))
 		return false;
+	if (tensor_family(name))
+		return gpuproj_tensor_counter_exists(chip, name);
 	if (strncmp(name, "raw:", 4) == 0)
 		return false;
 	if (gb202 && (strcmp(name, "dram__bytes_read.sum") == 0 ||

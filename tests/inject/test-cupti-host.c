@@ -23,23 +23,29 @@
 #include "cupti-host.h"
 #include "metrics-nvpw.h"
 
-/* Pass counts of the full metric set, recorded with libcupti 13.0 (130001). */
+#include <gpuproj/tensor.h>
+
+/*
+ * Pass counts of the full metric set per GPUPROJ_TENSOR mode (ops, inst,
+ * off), recorded with libcupti 13.0 (130001); off is the set before the
+ * tensor metrics (docs/internals/injection.md "Replay passes").
+ */
 static const struct {
 	const char *chip;
-	size_t names;		/* NVPW names collected (incl. gpu__time_duration.sum) */
-	size_t passes;		/* range profiler host API */
+	size_t names[GPUPROJ_TENSOR_MODE_COUNT]; /* NVPW names (incl. gpu__time_duration.sum) */
+	size_t passes[GPUPROJ_TENSOR_MODE_COUNT]; /* range profiler host API */
 } chips[] = {
-	{ "GV100", 36, 3 },
-	{ "TU102", 37, 3 },
-	{ "GA100", 37, 3 },
-	{ "GA102", 37, 3 },
-	{ "GH100", 37, 3 },
-	{ "AD102", 37, 3 },
-	{ "GB100", 37, 3 },
-	{ "GB202", 37, 3 },
+	{ "GV100", { 40, 39, 36 }, { 4, 4, 3 } },
+	{ "TU102", { 42, 41, 37 }, { 4, 4, 3 } },
+	{ "GA100", { 50, 43, 37 }, { 8, 3, 3 } },
+	{ "GA102", { 50, 42, 37 }, { 8, 3, 3 } },
+	{ "GH100", { 46, 43, 37 }, { 8, 3, 3 } },
+	{ "AD102", { 52, 42, 37 }, { 8, 3, 3 } },
+	{ "GB100", { 48, 40, 37 }, { 5, 3, 3 } },
+	{ "GB202", { 50, 42, 37 }, { 6, 3, 3 } },
 };
-/* Legacy NVPW scheduler (libnvperf_host 13.0) for the same set on GV100. */
-#define GV100_LEGACY_PASSES 3
+/* Legacy NVPW scheduler (libnvperf_host 13.0) for the ops set on GV100. */
+#define GV100_LEGACY_PASSES 4
 
 static void *libcupti;
 static unsigned version;
@@ -63,14 +69,36 @@ START_TEST(chip_resolves)
 	struct inj_host *h = NULL;
 	uint8_t *image = NULL;
 	size_t size = 0, passes = 0, m;
+	enum gpuproj_tensor_mode mode;
 	int r;
 
-	ck_assert_int_eq(inj_metrics_resolve(chip, valid_host, (void *)chip, &set), 0);
-	for (m = 0; m < GPUPROJ_M_COUNT; m++)
+	ck_assert_int_eq(inj_metrics_resolve(chip, GPUPROJ_TENSOR_OPS, valid_host, (void *)chip,
+					     &set), 0);
+	for (m = 0; m < GPUPROJ_M_COUNT; m++) {
+		enum gpuproj_metric lm = (enum gpuproj_metric)m;
+
+		/* Tensor metrics: the precisions the chip has (tensor_table_matches_host). */
+		if (gpuproj_tensor_candidates(GPUPROJ_TENSOR_OPS, lm, NULL))
+			continue;
 		ck_assert_msg(set->map[m].expr != NULL ||
-			      inj_metrics_candidate_count((enum gpuproj_metric)m) == 0,
-			      "%s: %s resolves to no candidate", chip,
-			      gpuproj_metric_name((enum gpuproj_metric)m));
+			      inj_metrics_candidate_count(GPUPROJ_TENSOR_OPS, lm) == 0,
+			      "%s: %s resolves to no candidate", chip, gpuproj_metric_name(lm));
+	}
+	/* The tensor counters are those the core's table predicts for the chip. */
+	{
+		const char *tnames[64];
+		size_t nt = gpuproj_tensor_metric_names(chip, GPUPROJ_TENSOR_OPS, tnames, 64), i, j;
+
+		ck_assert_uint_gt(nt, 0);
+		for (i = 0; i < nt; i++) {
+			bool in = false;
+
+			for (j = 0; j < set->n_names; j++)
+				in = in || strcmp(set->names[j], tnames[i]) == 0;
+			ck_assert_msg(in, "%s: the table predicts %s, the host API refuses it",
+				      chip, tnames[i]);
+		}
+	}
 	ck_assert_uint_ne(set->duration_index, SIZE_MAX);
 	r = inj_host_new(chip, NULL, &h);
 	ck_assert_int_eq(r, 0);
@@ -80,12 +108,36 @@ START_TEST(chip_resolves)
 	printf("%s: %zu metrics, config image %zu B, %zu pass(es) (CUPTI API %u)\n", chip,
 	       set->n_names, size, passes, version);
 	fflush(stdout);
-	ck_assert_uint_eq(set->n_names, chips[_i].names);
+	ck_assert_uint_eq(set->n_names, chips[_i].names[GPUPROJ_TENSOR_OPS]);
 	if (version == 130001)
-		ck_assert_msg(passes == chips[_i].passes, "%s: %zu passes, recorded %zu", chip,
-			      passes, chips[_i].passes);
+		ck_assert_msg(passes == chips[_i].passes[GPUPROJ_TENSOR_OPS],
+			      "%s: %zu passes, recorded %zu", chip, passes,
+			      chips[_i].passes[GPUPROJ_TENSOR_OPS]);
 
 	/* The differences the candidate lists exist for. */
+	/* The same chip in the cheaper modes. */
+	for (mode = GPUPROJ_TENSOR_INST; mode < GPUPROJ_TENSOR_MODE_COUNT; mode++) {
+		struct inj_metric_set *ms = NULL;
+		struct inj_host *mh = NULL;
+		uint8_t *mi = NULL;
+		size_t msize = 0, mpasses = 0;
+
+		ck_assert_int_eq(inj_metrics_resolve(chip, mode, valid_host, (void *)chip, &ms), 0);
+		ck_assert_int_eq(inj_host_new(chip, NULL, &mh), 0);
+		ck_assert_int_eq(inj_host_config(mh, ms->names, ms->n_names, &mi, &msize,
+						 &mpasses), 0);
+		printf("%s GPUPROJ_TENSOR=%s: %zu metrics, %zu pass(es)\n", chip,
+		       gpuproj_tensor_mode_name(mode), ms->n_names, mpasses);
+		fflush(stdout);
+		ck_assert_uint_eq(ms->n_names, chips[_i].names[mode]);
+		if (version == 130001)
+			ck_assert_msg(mpasses == chips[_i].passes[mode], "%s %s: %zu passes, "
+				      "recorded %zu", chip, gpuproj_tensor_mode_name(mode), mpasses,
+				      chips[_i].passes[mode]);
+		free(mi);
+		inj_host_free(mh);
+		inj_metrics_free(ms);
+	}
 	if (strcmp(chip, "GB202") == 0) {
 		ck_assert_str_eq(set->map[GPUPROJ_M_BYTES_DRAM_READ].expr, "dram__bytes_op_read.sum");
 		ck_assert_str_eq(set->map[GPUPROJ_M_BYTES_DRAM_WRITE].expr,
@@ -100,6 +152,44 @@ START_TEST(chip_resolves)
 	free(image);
 	inj_host_free(h);
 	inj_metrics_free(set);
+}
+END_TEST
+
+/*
+ * The core's tensor counter table (src/tensor.c) is what the host API
+ * says, both ways, on every chip it knows but GV11B (which
+ * cuptiProfilerHostInitialize refuses): each base name of the table and
+ * its _realtime and _sparsity_on twins, as ".sum".
+ */
+static const char *const all_chips[] = {
+	"GV100", "TU102", "TU104", "TU106", "TU116", "TU117", "GA100", "GA102", "GA103",
+	"GA104", "GA106", "GA107", "GA10B", "GH100", "AD102", "AD103", "AD104", "AD106",
+	"AD107", "GB100", "GB102", "GB110", "GB10B", "GB202", "GB203", "GB205", "GB206",
+	"GB207", "GB20B",
+};
+
+START_TEST(tensor_table_matches_host)
+{
+	static const char *const twins[] = { "", "_realtime", "_sparsity_on" };
+	const char *chip = all_chips[_i], *bases[64];
+	size_t nb = gpuproj_tensor_counter_names(bases, 64), b, t, yes = 0;
+
+	ck_assert(gpuproj_tensor_chip_known(chip));
+	for (b = 0; b < nb; b++) {
+		for (t = 0; t < sizeof(twins) / sizeof(twins[0]); t++) {
+			char name[160];
+			bool host, table;
+
+			snprintf(name, sizeof(name), "%s%s.sum", bases[b], twins[t]);
+			host = inj_host_metric_valid(chip, NULL, name, NULL);
+			table = gpuproj_tensor_counter_exists(chip, name);
+			ck_assert_msg(host == table, "%s: %s: host API %s, table %s", chip, name,
+				      host ? "has it" : "refuses it", table ? "has it" : "not");
+			yes += host;
+		}
+	}
+	printf("%s: %zu tensor counters (with twins) of the table\n", chip, yes);
+	fflush(stdout);
 }
 END_TEST
 
@@ -131,8 +221,9 @@ START_TEST(gv100_legacy_nvpw)
 	}
 	r = inj_nvpw_new("GV100", NULL, &n);
 	ck_assert_int_eq(r, 0);
-	ck_assert_int_eq(inj_metrics_resolve("GV100", valid_nvpw, n, &set), 0);
-	ck_assert_int_eq(inj_metrics_resolve("GV100", valid_host, (void *)"GV100", &host_set), 0);
+	ck_assert_int_eq(inj_metrics_resolve("GV100", GPUPROJ_TENSOR_OPS, valid_nvpw, n, &set), 0);
+	ck_assert_int_eq(inj_metrics_resolve("GV100", GPUPROJ_TENSOR_OPS, valid_host,
+					     (void *)"GV100", &host_set), 0);
 	/* Both libraries agree on every choice. */
 	for (m = 0; m < GPUPROJ_M_COUNT; m++) {
 		if (!host_set->map[m].expr) {
@@ -194,6 +285,8 @@ run_tests(void)
 	tc = tcase_create("host");
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, chip_resolves, 0, sizeof(chips) / sizeof(chips[0]));
+	tcase_add_loop_test(tc, tensor_table_matches_host, 0,
+			    sizeof(all_chips) / sizeof(all_chips[0]));
 	tcase_add_test(tc, unknown_chip_and_metric);
 	tcase_add_test(tc, gv100_legacy_nvpw);
 	suite_add_tcase(s, tc);

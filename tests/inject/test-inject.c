@@ -176,7 +176,7 @@ expand_line(const struct run *r, const char *t)
 	if (strcmp(t, LINE_INIT) == 0)
 		return line_init(r);
 	if (strcmp(t, LINE_DEV) == 0)
-		return line_device("Fake A100", "GA100", "8.0", 108, 37, 3);
+		return line_device("Fake A100", "GA100", "8.0", 108, 50, 4);
 	if (sscanf(t, "@device:%127[^|]|%31[^|]|%15[^|]|%d|%d|%d", name, chip, cc, &sms, &metrics,
 		   &passes) == 6)
 		return line_device(name, chip, cc, sms, metrics, passes);
@@ -303,7 +303,15 @@ extra_first_n(struct run *r)
 			 "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum");
 	ck_assert_str_eq(attr(r, "metrics.GA100.warp_efficiency"),
 			 "smsp__average_thread_inst_executed_per_inst_executed.ratio * 0.03125");
-	ck_assert_str_eq(attr(r, "metrics.GA100.passes"), "3");
+	ck_assert_str_eq(attr(r, "metrics.GA100.passes"), "4");
+	/* GPUPROJ_TENSOR's default, and the operation counters GA100 has (src/tensor.c). */
+	ck_assert_str_eq(attr(r, "tensor"), "ops");
+	ck_assert_str_eq(attr(r, "metrics.GA100.tensor"),
+			 "ops: FLOP measured (operation counters)");
+	ck_assert_str_eq(attr(r, "metrics.GA100.flop.tensor.fp16"),
+			 "sm__ops_path_tensor_src_fp16_dst_fp32.sum+"
+			 "-0.5*sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_on.sum");
+	ck_assert_str_eq(attr(r, "metrics.GA100.flop.tensor.fp8"), "unavailable");
 	dev = json_object_get(r->json, "device");
 	ck_assert_str_eq(json_string_value(json_object_get(dev, "name")), "Fake A100");
 	ck_assert_str_eq(json_string_value(json_object_get(dev, "chip")), "GA100");
@@ -456,11 +464,12 @@ extra_bad_environment(struct run *r)
 	l8 = fmt("[gpuproj] gpuproj %s (CUPTI 13.0 (API 130001)): timing every kernel launch, "
 		 "profiling the first 1 launch of each kernel signature; report at exit: %s",
 		 GPUPROJ_VERSION, pid_json);
-	l9 = line_device("Fake A100", "GA100", "8.0", 108, 37, 3);
+	l9 = line_device("Fake A100", "GA100", "8.0", 108, 50, 4);
 	l10 = fmt("[gpuproj] wrote %s (1 kernel signature, 2 launches, 1 profiled)", pid_json);
 	expect_lines(r, (const char *const[]){
 		"[gpuproj] GPUPROJ_LOG='loud' is not one of debug, info, warn, error; using info",
 		"[gpuproj] GPUPROJ_MODE='fast' is not one of full, timing, off; using full",
+		"[gpuproj] GPUPROJ_TENSOR='flops' is not one of ops, inst, off; using ops",
 		"[gpuproj] GPUPROJ_PROFILE_LAUNCHES='abc' is not a non-negative integer (at most "
 		"1000000); using 1",
 		"[gpuproj] GPUPROJ_LIVE='-1' is not a number of seconds from 0.1 to 86400; live "
@@ -484,6 +493,98 @@ extra_bad_environment(struct run *r)
 	ck_assert_str_eq(attr(r, "env.GPUPROJ_PROFILE_LAUNCHES"), "abc");
 	ck_assert_str_eq(attr(r, "mode"), "full");
 	ck_assert_str_eq(attr(r, "profile_launches"), "1");
+	ck_assert_str_eq(attr(r, "env.GPUPROJ_TENSOR"), "flops");
+	ck_assert_str_eq(attr(r, "tensor"), "ops");
+}
+
+/*
+ * Tensor kernels: the double answers the tensor counters per chip
+ * as the host API lists them (src/tensor.c), so each chip resolves its own
+ * names. Values are per thread × THREADS (fake_set_metric: ".sum" scales).
+ */
+#define TENSOR_KERNEL "_Z4mmaPK6__halfPf"
+#define TENSOR_LAUNCHES "repeat 2 launch rt 1 " TENSOR_KERNEL " " K_DIMS " 0 1000"
+
+/* GA100: FP16 with FP32 accumulate X − ½ X_sparsity_on, BF16, INT8, FP64; no FP8. */
+static void
+extra_tensor_ga100(struct run *r)
+{
+	json_t *k = check_kernel(r, TENSOR_KERNEL, 2, 1, 1, 1000);
+
+	/* (4096 − 1024 / 2) FLOP per thread */
+	assert_close(kmetric(k, "flop.tensor.fp16"), 3584 * THREADS, "fp16");
+	assert_close(kmetric(k, "flop.tensor.bf16"), 2048 * THREADS, "bf16");
+	assert_close(kmetric(k, "flop.tensor.int8"), 512 * THREADS, "int8");
+	assert_close(kmetric(k, "flop.tensor.fp64"), 64 * THREADS, "fp64");
+	assert_close(kmetric(k, "flop.tensor.fp16_acc16"), 0, "fp16 acc16 (counted, none)");
+	assert_close(kmetric(k, "inst.tensor"), 1 * THREADS, "inst");
+	assert_close(kmetric(k, "tensor.utilization"), 0.4, "utilization");
+	ck_assert(isnan(kmetric(k, "flop.tensor.fp8")));
+	ck_assert_str_eq(attr(r, "metrics.GA100.tensor"),
+			 "ops: FLOP measured (operation counters)");
+	ck_assert_str_eq(attr(r, "metrics.GA100.flop.tensor.bf16"),
+			 "sm__ops_path_tensor_src_bf16_dst_fp32.sum+"
+			 "-0.5*sm__ops_path_tensor_src_bf16_dst_fp32_sparsity_on.sum");
+	ck_assert_str_eq(attr(r, "metrics.GA100.flop.tensor.fp64"),
+			 "sm__ops_path_tensor_src_fp64.sum");
+	ck_assert_str_eq(attr(r, "metrics.GA100.tensor.utilization"),
+			 "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active * 0.01");
+}
+
+/* GH100: FP16 not split by accumulator; FP8 with its _sparsity_on twin. */
+static void
+extra_tensor_gh100(struct run *r)
+{
+	json_t *k = check_kernel(r, TENSOR_KERNEL, 2, 1, 1, 1000);
+
+	assert_close(kmetric(k, "flop.tensor.fp16"), 8192 * THREADS, "fp16");
+	/* 100 − 50 / 2 */
+	assert_close(kmetric(k, "flop.tensor.fp8"), 75 * THREADS, "fp8");
+	ck_assert(isnan(kmetric(k, "flop.tensor.fp16_acc16")));
+	ck_assert_str_eq(attr(r, "metrics.GH100.flop.tensor.fp16"),
+			 "sm__ops_path_tensor_src_fp16.sum");
+	ck_assert_str_eq(attr(r, "metrics.GH100.flop.tensor.fp16_acc16"), "unavailable");
+}
+
+/* TU116 (no operation counters): instruction counts × HMMA.1688, marked assumed. */
+static void
+extra_tensor_tu116(struct run *r)
+{
+	json_t *k = check_kernel(r, TENSOR_KERNEL, 2, 1, 1, 1000);
+
+	/* 3 HMMA.1688 per thread × 2,048 FLOP */
+	assert_close(kmetric(k, "flop.tensor.fp16"), 3 * 2048 * THREADS, "fp16");
+	/* 1 IMMA.8816 × 2,048 */
+	assert_close(kmetric(k, "flop.tensor.int8"), 2048 * THREADS, "int8");
+	ck_assert_str_eq(attr(r, "metrics.TU116.flop.tensor.fp16"),
+			 "sm__inst_executed_pipe_tensor_op_hmma.sum * 2048 (assumed: FLOP per "
+			 "instruction of HMMA.1688)");
+	ck_assert_str_eq(attr(r, "metrics.TU116.tensor"),
+			 "ops: FLOP assumed (instruction counts x shape)");
+}
+
+/* GB100, GPUPROJ_TENSOR=inst: tcgen05 has no static shape; DMMA.8x8x4 does. */
+static void
+extra_tensor_gb100_inst(struct run *r)
+{
+	json_t *k = check_kernel(r, TENSOR_KERNEL, 2, 1, 1, 1000);
+
+	ck_assert(isnan(kmetric(k, "flop.tensor.fp16")));
+	ck_assert(isnan(kmetric(k, "flop.tensor.int8")));
+	ck_assert(isnan(kmetric(k, "flop.tensor.bf16")));
+	/* 2 DMMA per thread × 512 */
+	assert_close(kmetric(k, "flop.tensor.fp64"), 1024 * THREADS, "fp64");
+	assert_close(kmetric(k, "inst.tensor"), 7 * THREADS, "inst");
+	ck_assert_str_eq(attr(r, "tensor"), "inst");
+	ck_assert_str_eq(attr(r, "metrics.GB100.tensor"),
+			 "inst: FLOP assumed (instruction counts x shape)");
+	ck_assert_str_eq(attr(r, "metrics.GB100.flop.tensor.fp16"),
+			 "unavailable (UTCHMMA: tcgen05 MMAs carry their shape in a runtime "
+			 "descriptor)");
+	ck_assert_str_eq(attr(r, "metrics.GB100.flop.tensor.bf16"), "unavailable");
+	ck_assert_str_eq(attr(r, "metrics.GB100.flop.tensor.fp64"),
+			 "sm__inst_executed_pipe_tensor_subpipe_dmma.sum * 512 (assumed: FLOP per "
+			 "instruction of DMMA.8x8x4)");
 }
 
 static void
@@ -1420,7 +1521,7 @@ static const struct scenario scenarios[] = {
 			     "metric dram__bytes_op_read.sum 6", "metric dram__bytes_op_write.sum 2",
 			     "metric dram__bytes_read.sum 1000", "init", "ctx 0",
 			     "repeat 2 launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
-		.lines = LINES(LINE_INIT, "@device:Fake RTX 5090|GB202|12.0|170|37|3", "@wrote:1|2|1"),
+		.lines = LINES(LINE_INIT, "@device:Fake RTX 5090|GB202|12.0|170|50|4", "@wrote:1|2|1"),
 		.kernels = { K(SAXPY, 2, 1, 1, 1000) },
 		.extra = extra_gb202,
 	},
@@ -1441,16 +1542,64 @@ static const struct scenario scenarios[] = {
 		.env = ENV("GPUPROJ_PROFILE_LAUNCHES=abc", "GPUPROJ_MODE=fast", "GPUPROJ_LIVE=-1",
 			   "GPUPROJ_KERNEL_REGEX=(", "GPUPROJ_OUTPUT=prof-%z.json",
 			   "GPUPROJ_SIGNALS=maybe", "GPUPROJ_PRELOAD=2", "GPUPROJ_MOD=timing",
-			   "GPUPROJ_LOG=loud"),
+			   "GPUPROJ_LOG=loud", "GPUPROJ_TENSOR=flops"),
 		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 2 launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
 		.extra = extra_bad_environment,
 	},
 	{
-		/* CC 7.0: the legacy profiler + NVPW path. No uniform datapath on GV100: 37 metrics. */
+		/* A tensor kernel on GA100: the operation counters. */
+		.name = "tensor_ga100",
+		.cmds = CMDS(METRICS, "metric sm__ops_path_tensor_src_fp16_dst_fp32.sum 4096",
+			     "metric sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_on.sum 1024",
+			     "metric sm__ops_path_tensor_src_bf16_dst_fp32.sum 2048",
+			     "metric sm__ops_path_tensor_src_int8.sum 512",
+			     "metric sm__ops_path_tensor_src_fp64.sum 64",
+			     "metric sm__ops_path_tensor_src_fp8.sum 999",
+			     "metric sm__inst_executed_pipe_tensor.sum 1",
+			     "metric sm__pipe_tensor_cycles_active.avg."
+			     "pct_of_peak_sustained_active 40",
+			     "init", "ctx 0", TENSOR_LAUNCHES),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|2|1"),
+		.extra = extra_tensor_ga100,
+	},
+	{
+		.name = "tensor_gh100",
+		.cmds = CMDS("device 0 \"Fake H100\" GH100 9.0 132 1755000", METRICS,
+			     "metric sm__ops_path_tensor_src_fp16.sum 8192",
+			     "metric sm__ops_path_tensor_src_fp16_dst_fp16.sum 999",
+			     "metric sm__ops_path_tensor_src_fp8.sum 100",
+			     "metric sm__ops_path_tensor_src_fp8_sparsity_on.sum 50",
+			     "init", "ctx 0", TENSOR_LAUNCHES),
+		.extra = extra_tensor_gh100,
+	},
+	{
+		.name = "tensor_tu116_falls_back_to_inst",
+		.cmds = CMDS("device 0 \"Fake GTX 1660\" TU116 7.5 22 1785000", METRICS,
+			     "metric sm__inst_executed_pipe_tensor_op_hmma.sum 3",
+			     "metric sm__inst_executed_pipe_tensor_op_imma.sum 1",
+			     "init", "ctx 0", TENSOR_LAUNCHES),
+		.extra = extra_tensor_tu116,
+	},
+	{
+		.name = "tensor_gb100_inst",
+		.env = ENV("GPUPROJ_TENSOR=inst"),
+		.cmds = CMDS("device 0 \"Fake B200\" GB100 10.0 148 1965000", METRICS,
+			     "metric sm__inst_executed_pipe_tensor_subpipe_hmma.sum 5",
+			     "metric sm__inst_executed_pipe_tensor_subpipe_dmma.sum 2",
+			     "metric sm__inst_executed_pipe_tensor.sum 7",
+			     "init", "ctx 0", TENSOR_LAUNCHES),
+		.extra = extra_tensor_gb100_inst,
+	},
+	{
+		/*
+		 * CC 7.0: the legacy profiler + NVPW path. No uniform datapath on
+		 * GV100: 36 metrics, 40 with the tensor counters (FP16 by
+		 * accumulator, instructions, pipe).
+		 */
 		.name = "legacy_gv100",
 		.cmds = CMDS("device 0 \"Fake V100\" GV100 7.0 80 1380000", METRICS, "init", "ctx 0",
 			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
-		.lines = LINES(LINE_INIT, "@device:Fake V100|GV100|7.0|80|36|3", "@wrote:1|3|1"),
+		.lines = LINES(LINE_INIT, "@device:Fake V100|GV100|7.0|80|40|3", "@wrote:1|3|1"),
 		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
 		/* Issue 10 #8: the passes are flushed into the image, as NVIDIA's samples do. */
 		.calls = { CALLS("cuptiProfilerBeginSession", 1), CALLS("cuptiRangeProfilerEnable", 0),
@@ -1516,8 +1665,8 @@ static const struct scenario scenarios[] = {
 		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
 			       "kernel launch, profiling the first 2 launches of each kernel signature "
 			       "matching saxpy|nothing; report at exit: {out}",
-			       "[gpuproj] device 0: Fake A100 (GA100, CC 8.0, 108 SMs): 37 metrics in 3 "
-			       "passes; the first 2 launches of each kernel signature run 3 times under "
+			       "[gpuproj] device 0: Fake A100 (GA100, CC 8.0, 108 SMs): 50 metrics in 4 "
+			       "passes; the first 2 launches of each kernel signature run 4 times under "
 			       "kernel replay",
 			       "@wrote:2|8|2"),
 		.kernels = { K(SAXPY, 4, 2, 2, 1000), K(COPY, 4, 0, 4, 2000) },
@@ -1528,7 +1677,7 @@ static const struct scenario scenarios[] = {
 		.name = "source_not_in_targets",
 		.cmds = CMDS("device 0 \"Mystery GPU\" GA100 8.0 108 1410000", METRICS, "init", "ctx 0",
 			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
-		.lines = LINES(LINE_INIT, "@device:Mystery GPU|GA100|8.0|108|37|3",
+		.lines = LINES(LINE_INIT, "@device:Mystery GPU|GA100|8.0|108|50|4",
 			       LINE_NOT_IN_TARGETS("Mystery GPU", "8.0"), "@wrote:1|1|1"),
 		.kernels = { K(SAXPY, 1, 1, 1, 1000) }, /* timed by the profiler */
 		.extra = extra_not_in_targets,
@@ -1701,8 +1850,8 @@ static const struct scenario scenarios[] = {
 			     "ctx 1", "repeat 2 launch drv 1 " SAXPY " " K_DIMS " 0 1000",
 			     "repeat 2 launch drv 2 " SAXPY " " K_DIMS " 0 1500"),
 		.lines = LINES(LINE_INIT, LINE_DEV,
-			       "[gpuproj] device 1: Fake A100 (GA100, CC 8.0, 108 SMs): 37 metrics in 3 "
-			       "passes; the first 1 launch of each kernel signature runs 3 times under "
+			       "[gpuproj] device 1: Fake A100 (GA100, CC 8.0, 108 SMs): 50 metrics in 4 "
+			       "passes; the first 1 launch of each kernel signature runs 4 times under "
 			       "kernel replay",
 			       "@wrote:2|4|2"),
 		/* One chip set-up serves both devices; the second device is described too. */
@@ -1729,8 +1878,8 @@ static const struct scenario scenarios[] = {
 			     K_DIMS " 0 1000 ; launch drv 2 _Z2k2v " K_DIMS " 0 1000 ; launch drv 2 "
 			     "_Z2k3v " K_DIMS " 0 1000"),
 		.lines = LINES(LINE_INIT, LINE_DEV,
-			       "[gpuproj] device 1: Fake A100 (GA100, CC 8.0, 108 SMs): 37 metrics in 3 "
-			       "passes; the first 1 launch of each kernel signature runs 3 times under "
+			       "[gpuproj] device 1: Fake A100 (GA100, CC 8.0, 108 SMs): 50 metrics in 4 "
+			       "passes; the first 1 launch of each kernel signature runs 4 times under "
 			       "kernel replay",
 			       "@wrote:6|6|6"),
 		.calls = { CALLS("cuptiProfilerHostEvaluateToGpuValues", 6) },
@@ -1878,8 +2027,8 @@ static const struct scenario scenarios[] = {
 			     "par launch drv 1 _Z4peerPVi " K_DIMS " 0 1000 waits=3 | sleep 200 ; "
 			     "launch drv 2 _Z6signalPVi " K_DIMS " 0 1000 sets=3"),
 		.lines = LINES(LINE_INIT, LINE_DEV,
-			       "[gpuproj] device 1: Fake A100 (GA100, CC 8.0, 108 SMs): 37 metrics in 3 "
-			       "passes; the first 1 launch of each kernel signature runs 3 times under "
+			       "[gpuproj] device 1: Fake A100 (GA100, CC 8.0, 108 SMs): 50 metrics in 4 "
+			       "passes; the first 1 launch of each kernel signature runs 4 times under "
 			       "kernel replay",
 			       "@wrote:2|2|2"),
 		.kernels = { K("_Z4peerPVi", 1, 1, 1, 1000), K("_Z6signalPVi", 1, 1, 1, 1000) },
@@ -1972,7 +2121,7 @@ static const struct scenario scenarios[] = {
 		.cmds = CMDS("device 0 \"Fake H100\" GH100 9.0 132 1755000", METRICS, "init", "ctx 0",
 			     "repeat 2 launch ex 1 _Z7clusterPf " K_DIMS " 0 1000 cluster=2,1,1",
 			     "repeat 2 launch rt-ex 1 _Z7clusterPf " K_DIMS " 0 1000"),
-		.lines = LINES(LINE_INIT, "@device:Fake H100|GH100|9.0|132|37|3",
+		.lines = LINES(LINE_INIT, "@device:Fake H100|GH100|9.0|132|46|3",
 			       LINE_NOT_IN_TARGETS("Fake H100", "9.0"), "@wrote:2|4|2"),
 		.extra = extra_clusters,
 	},
@@ -2605,7 +2754,7 @@ START_TEST(gpuproj_run)
 	ck_assert_int_eq(r.status, 9);
 	expect_no_violations(&r);
 	ck_assert_uint_ge(r.n_lines, 3);
-	l2 = line_device("Fake A100", "GA100", "8.0", 108, 37, 3);
+	l2 = line_device("Fake A100", "GA100", "8.0", 108, 50, 4);
 	l3 = fmt("[gpuproj] wrote out.json (1 kernel signature, 2 launches, 1 profiled)");
 	ck_assert_str_eq(r.lines[1], l2);
 	ck_assert_str_eq(r.lines[2], l3);

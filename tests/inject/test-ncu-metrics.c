@@ -2,10 +2,11 @@
 /*
  * `gpuproj ncu-metrics` against the real CUPTI profiler host API, no GPU
  * (as test-cupti-host.c): on every chip libproj.so is checked on, each
- * hardware metric of gpuproj_ncu_metrics(chip) is a valid metric name for
- * that chip, and for every logical metric the default model needs it is
- * exactly the candidate libproj.so resolves there (inject/metrics-nvpw.c):
- * the command collects what the injection collects. The launch__* and
+ * hardware metric of gpuproj_ncu_metrics_tensor(chip, ops) is a valid
+ * metric name for that chip, and for every logical metric the default
+ * model needs, and every tensor metric, it is exactly the candidate
+ * libproj.so resolves there (inject/metrics-nvpw.c): the command collects
+ * what the injection collects, and nothing else. The launch__* and
  * device__* names are launch and device attributes, not counters; the host
  * API does not list them.
  *
@@ -60,7 +61,8 @@ START_TEST(names_valid_and_as_resolved)
 	struct inj_metric_set *set = NULL;
 	struct inj_host *h = NULL;
 	uint8_t *image = NULL;
-	size_t n = gpuproj_ncu_metrics(chip, names, 64), n_hw = 0, i, size = 0, passes = 0;
+	size_t n = gpuproj_ncu_metrics_tensor(chip, GPUPROJ_TENSOR_OPS, names, 64), n_hw = 0, i, t;
+	size_t size = 0, passes = 0;
 	int status = 0;
 
 	ck_assert_uint_le(n, 64);
@@ -72,7 +74,8 @@ START_TEST(names_valid_and_as_resolved)
 			      status);
 		hw[n_hw++] = names[i];
 	}
-	ck_assert_int_eq(inj_metrics_resolve(chip, valid_host, (void *)chip, &set), 0);
+	ck_assert_int_eq(inj_metrics_resolve(chip, GPUPROJ_TENSOR_OPS, valid_host, (void *)chip,
+					     &set), 0);
 	for (i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
 		const char *expr = set->map[needed[i]].expr;
 
@@ -82,6 +85,22 @@ START_TEST(names_valid_and_as_resolved)
 			      gpuproj_metric_name(needed[i]));
 	}
 	ck_assert(listed(names, n, INJ_DURATION_METRIC));
+	/* Every term of every tensor metric libproj.so resolves, and no other tensor counter. */
+	for (i = 0; i < GPUPROJ_M_COUNT; i++) {
+		const struct inj_metric_map *map = &set->map[i];
+
+		if (!gpuproj_tensor_candidates(GPUPROJ_TENSOR_OPS, (enum gpuproj_metric)i, NULL))
+			continue;
+		for (t = 0; map->expr && t < map->n_terms; t++)
+			ck_assert_msg(listed(names, n, set->names[map->term[t]]), "%s: libproj.so "
+				      "collects %s for %s; gpuproj ncu-metrics does not", chip,
+				      set->names[map->term[t]],
+				      gpuproj_metric_name((enum gpuproj_metric)i));
+	}
+	/* Nor anything libproj.so does not collect. */
+	for (i = 0; i < n_hw; i++)
+		ck_assert_msg(listed(set->names, set->n_names, hw[i]), "%s: gpuproj ncu-metrics "
+			      "asks for %s, which libproj.so does not collect", chip, hw[i]);
 	/* How many replay passes ncu will need (printed, not checked). */
 	ck_assert_int_eq(inj_host_new(chip, NULL, &h), 0);
 	ck_assert_int_eq(inj_host_config(h, hw, n_hw, &image, &size, &passes), 0);

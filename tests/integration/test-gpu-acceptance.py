@@ -142,8 +142,10 @@ def main():
         expect(all(t in names for t in other.split("+")),
                "ncu-metrics: every term of inst.other is asked for alone")
         expect(ga.parse_expr("a+b+c * 0.03125") == (["a", "b", "c"], 0.03125) and
-               ga.parse_expr("a + b") == (["a", "b"], 1.0),
-               "parse_expr splits on '+' and strips spaces")
+               ga.parse_expr("a + b") == (["a", "b"], 1.0) and
+               ga.parse_weighted("a.sum+-0.5*b.sum * 4096 (assumed: FLOP per instruction "
+                                 "of HMMA.16816)") == ([(1.0, "a.sum"), (-0.5, "b.sum")], 4096.0),
+               "parse_expr splits on '+' and strips spaces; parse_weighted keeps the weights")
         expect(all(f in names for f in ga.L2_FORMS), "ncu-metrics: both L2 forms")
 
         # 2. ncu replays like libproj.so did.

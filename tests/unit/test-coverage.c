@@ -444,7 +444,8 @@ START_TEST(ncu_metrics_command)
 {
 	char *out, *err;
 	const char *names[64];
-	size_t n = gpuproj_ncu_metrics("GB202", names, 64);
+	size_t n = gpuproj_ncu_metrics_tensor("GB202", GPUPROJ_TENSOR_OPS, names, 64);
+	size_t n_common = gpuproj_ncu_metrics("GB202", NULL, 0);
 
 	ck_assert_int_eq(test_cli(&out, &err, "ncu-metrics --chip RTX-9090"), 1);
 	ck_assert_ptr_nonnull(strstr(err, "'RTX-9090' is neither an NVIDIA chip gpuproj knows"));
@@ -461,6 +462,24 @@ START_TEST(ncu_metrics_command)
 	ck_assert_ptr_nonnull(strstr(out, ",dram__bytes_op_read.sum,dram__bytes_op_write.sum,"));
 	ck_assert_ptr_nonnull(strstr(out, " --log-file run.csv ./app\n"));
 	ck_assert_uint_eq(count(out, ","), n - 1);
+	/* GB202's tensor counters (src/tensor.c): 13 names, the _realtime twins first. */
+	ck_assert_uint_eq(n, n_common + 13);
+	ck_assert_ptr_nonnull(strstr(out, ",sm__ops_path_tensor_src_fp16_dst_fp32_realtime.sum,"));
+	ck_assert_ptr_nonnull(strstr(out, ",sm__pipe_tensor_cycles_active.avg."
+				     "pct_of_peak_sustained_active --log-file"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "ncu-metrics --chip GB202 --tensor off --list"), 0);
+	ck_assert_uint_eq(count(out, ","), n_common - 1);
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "ncu-metrics --chip GB202 --tensor inst --list"), 0);
+	ck_assert_ptr_nonnull(strstr(out, ",sm__inst_executed_pipe_tensor_subpipe_hmma.sum,"));
+	ck_assert_ptr_null(strstr(out, "sm__ops_path_tensor"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "ncu-metrics --tensor flops"), 2);
+	ck_assert_ptr_nonnull(strstr(err, "--tensor 'flops' is not one of ops, inst, off"));
 	free(out);
 	free(err);
 	/* A targets.yaml name: its chip (GH100), not GB202's spelling. */

@@ -825,6 +825,147 @@ START_TEST(l2_bytes_prefer_sm_sectors)
 }
 END_TEST
 
+/*
+ * Tensor counters map through the core's candidates
+ * (include/gpuproj/tensor.h), as libproj.so resolves them: an A100 export
+ * with the operation counters and their _sparsity_on twin, the
+ * instruction count and the pipe utilisation, in ncu 2023+'s long layout.
+ * Units as ncu prints them with --print-units base: "inst" for
+ * instructions, "%" for the percentage; the ops counters' math_op
+ * dimension is printed without a unit [GPU?].
+ */
+START_TEST(tensor_operation_counters)
+{
+	static const char text[] = LONG_HEADER "\n"
+		ROW("0") "\"gpu__time_duration.sum\",\"nsecond\",\"10,000\"\n"
+		ROW("0") "\"sm__ops_path_tensor_src_fp16_dst_fp32.sum\",\"\",\"1,000,000\"\n"
+		ROW("0") "\"sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_on.sum\",\"\","
+			 "\"200,000\"\n"
+		ROW("0") "\"sm__ops_path_tensor_src_tf32_dst_fp32.sum\",\"\",\"5,000\"\n"
+		ROW("0") "\"sm__inst_executed_pipe_tensor.sum\",\"inst\",\"300\"\n"
+		ROW("0") "\"sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active\",\"%\","
+			 "\"42.5\"\n";
+	struct gpuproj_import_summary sum = { 0 };
+	char *path = test_write_file(dir, "tensor-ops.csv", text);
+	struct gpuproj_profile *p = import_ok(path, &sum);
+	struct gpuproj_kernel *k = kernel(p, "k(int)", 4, 1, 1);
+
+	/* 1,000,000 − 200,000 / 2: the executed work of a 2:4-sparse share */
+	assert_metric(k, GPUPROJ_M_FLOP_TENSOR_FP16, 900000, 1);
+	assert_metric(k, GPUPROJ_M_FLOP_TENSOR_TF32, 5000, 1);
+	assert_metric(k, GPUPROJ_M_INST_TENSOR, 300, 1);
+	assert_metric(k, GPUPROJ_M_TENSOR_UTILIZATION, 0.425, 1);
+	ck_assert_uint_eq(k->metric_n[GPUPROJ_M_FLOP_TENSOR_BF16], 0);
+	ck_assert_str_eq(gpuproj_profile_attr(p, "import.tensor.flop.tensor.fp16"),
+			 "sm__ops_path_tensor_src_fp16_dst_fp32.sum+"
+			 "-0.5*sm__ops_path_tensor_src_fp16_dst_fp32_sparsity_on.sum");
+	ck_assert_str_eq(gpuproj_profile_attr(p, "import.tensor.tensor.utilization"),
+			 "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active * 0.01");
+	ck_assert_uint_eq(sum.n_warnings, 0);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/* A row of a V100 (CC 7.0) launch. */
+#define ROW70(id) "\"" id "\",\"77\",\"app\",\"h\",\"k(int)\",\"1\",\"7\",\"(256, 1, 1)\"," \
+	"\"(4, 1, 1)\",\"0\",\"7.0\",\"Command line profiler metrics\","
+
+/*
+ * The NERSC hierarchical-roofline recipe [Yang2020] collects only sm__inst_executed_pipe_tensor.sum: FLOP = instructions ×
+ * the architecture's default (HMMA.884.F32, 512 on CC 7.0, the recipe's
+ * own constant), marked assumed in an attribute and one summary line.
+ */
+START_TEST(tensor_nersc_recipe_assumed)
+{
+	static const char text[] = LONG_HEADER "\n"
+		ROW70("0") "\"sm__cycles_elapsed.avg\",\"cycle\",\"13,800\"\n"
+		ROW70("0") "\"sm__cycles_elapsed.avg.per_second\",\"cycle/second\","
+			   "\"1,380,000,000\"\n"
+		ROW70("0") "\"sm__inst_executed_pipe_tensor.sum\",\"inst\",\"1,000\"\n"
+		ROW70("0") "\"dram__bytes.sum\",\"byte\",\"4,096\"\n";
+	struct gpuproj_import_summary sum = { 0 };
+	char *path = test_write_file(dir, "nersc.csv", text);
+	struct gpuproj_profile *p = import_ok(path, &sum);
+	struct gpuproj_kernel *k = kernel(p, "k(int)", 4, 1, 1);
+	char expect[512];
+
+	assert_metric(k, GPUPROJ_M_FLOP_TENSOR_FP16, 512000, 1); /* 1,000 × 512 */
+	assert_metric(k, GPUPROJ_M_INST_TENSOR, 1000, 1);
+	ck_assert_str_eq(gpuproj_profile_attr(p, "import.tensor.flop.tensor.fp16"),
+			 "sm__inst_executed_pipe_tensor.sum * 512 (assumed: FLOP per instruction "
+			 "of HMMA.884.F32)");
+	ck_assert_uint_eq(sum.n_warnings, 1);
+	snprintf(expect, sizeof(expect), "%s: flop.tensor.fp16 assumed: "
+		 "sm__inst_executed_pipe_tensor.sum x 512 FLOP per instruction (HMMA.884.F32); the "
+		 "counters split by instruction family, not by shape", path);
+	ck_assert_str_eq(sum.warnings[0], expect);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/*
+ * With an operation counter exported, the HMMA instruction count is never
+ * taken as FP16 (it holds the BF16 work too); the IMMA count is its own
+ * family (INT8: 8,192 OP per IMMA.16832 on CC 8.0).
+ */
+START_TEST(tensor_inst_not_beside_ops)
+{
+	static const char text[] = LONG_HEADER "\n"
+		ROW("0") "\"sm__ops_path_tensor_src_bf16_dst_fp32.sum\",\"\",\"4,096\"\n"
+		ROW("0") "\"sm__inst_executed_pipe_tensor_op_hmma.sum\",\"inst\",\"1\"\n"
+		ROW("0") "\"sm__inst_executed_pipe_tensor_op_imma.sum\",\"inst\",\"2\"\n"
+		ROW("0") "\"sm__inst_executed_pipe_tensor.sum\",\"inst\",\"3\"\n";
+	struct gpuproj_import_summary sum = { 0 };
+	char *path = test_write_file(dir, "tensor-mixed.csv", text);
+	struct gpuproj_profile *p = import_ok(path, &sum);
+	struct gpuproj_kernel *k = kernel(p, "k(int)", 4, 1, 1);
+
+	assert_metric(k, GPUPROJ_M_FLOP_TENSOR_BF16, 4096, 1);
+	ck_assert_uint_eq(k->metric_n[GPUPROJ_M_FLOP_TENSOR_FP16], 0);
+	assert_metric(k, GPUPROJ_M_FLOP_TENSOR_INT8, 16384, 1); /* 2 × 8,192 */
+	ck_assert_ptr_null(gpuproj_profile_attr(p, "import.tensor.flop.tensor.fp16"));
+	ck_assert_uint_eq(sum.n_warnings, 1); /* INT8 assumed */
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/*
+ * The import.tensor.* attribute says what the first launch used; a later
+ * launch whose export holds other counters gets its own value and one
+ * summary line (here a V100 launch with the NERSC recipe's counter after
+ * an A100 launch with the operation counters).
+ */
+START_TEST(tensor_launches_differ)
+{
+	static const char text[] = LONG_HEADER "\n"
+		ROW("0") "\"sm__ops_path_tensor_src_fp16_dst_fp32.sum\",\"\",\"1,000\"\n"
+		ROW70("1") "\"sm__inst_executed_pipe_tensor.sum\",\"inst\",\"2\"\n";
+	struct gpuproj_import_summary sum = { 0 };
+	char *path = test_write_file(dir, "tensor-differ.csv", text);
+	struct gpuproj_profile *p = import_ok(path, &sum);
+	struct gpuproj_kernel *k = kernel(p, "k(int)", 4, 1, 1);
+	char expect[512];
+
+	assert_metric(k, GPUPROJ_M_FLOP_TENSOR_FP16, (1000 + 2 * 512) / 2.0, 2);
+	ck_assert_str_eq(gpuproj_profile_attr(p, "import.tensor.flop.tensor.fp16"),
+			 "sm__ops_path_tensor_src_fp16_dst_fp32.sum");
+	ck_assert_uint_eq(sum.n_warnings, 1);
+	snprintf(expect, sizeof(expect), "%s:3: flop.tensor.fp16 of launch 1 comes from "
+		 "sm__inst_executed_pipe_tensor.sum, not from what the first launch used "
+		 "(import.tensor.flop.tensor.fp16)", path);
+	ck_assert_str_eq(sum.warnings[0], expect);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_profile_free(p);
+	free(path);
+}
+END_TEST
+
 START_TEST(extra_metric_in_two_units)
 {
 	static const char text[] = LONG_HEADER "\n"
@@ -1955,6 +2096,10 @@ import_ncu_suite(void)
 	tcase_add_test(tl, bom_and_crlf);
 	tcase_add_test(tl, duplicate_metric_in_a_launch);
 	tcase_add_test(tl, l2_bytes_prefer_sm_sectors);
+	tcase_add_test(tl, tensor_operation_counters);
+	tcase_add_test(tl, tensor_nersc_recipe_assumed);
+	tcase_add_test(tl, tensor_inst_not_beside_ops);
+	tcase_add_test(tl, tensor_launches_differ);
 	tcase_add_test(tl, extra_metric_in_two_units);
 	tcase_add_test(tl, no_launch_dimensions);
 	tcase_add_test(tl, ncu2020_speed_of_light_section);

@@ -169,6 +169,55 @@ START_TEST(metrics_alone)
 }
 END_TEST
 
+/*
+ * The tensor units' utilisation levels of a CC 7.0 export ("Mid (6)", as
+ * nvprof prints every *_utilization metric) give tensor.utilization: the
+ * busier unit's level / 10; other levels stay unmapped text. A level that
+ * is not one is an error naming the metric.
+ */
+START_TEST(tensor_levels)
+{
+#define V100_ROW "\"Tesla V100-SXM2-16GB (0)\",\"volta_h884gemm\",2,"
+	static const char text[] =
+		"==1== Metric result:\n"
+		"\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric Description\","
+		"\"Min\",\"Max\",\"Avg\"\n"
+		V100_ROW "\"tensor_precision_fu_utilization\",\"\",\"Mid (5)\",\"High (7)\","
+		"\"Mid (6)\"\n"
+		V100_ROW "\"tensor_int_fu_utilization\",\"\",\"Idle (0)\",\"Idle (0)\","
+		"\"Idle (0)\"\n"
+		V100_ROW "\"shared_utilization\",\"Shared Memory Utilization\",\"Low (1)\","
+		"\"Low (1)\",\"Low (1)\"\n";
+	static const char bad[] =
+		"==1== Metric result:\n"
+		"\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric Description\","
+		"\"Min\",\"Max\",\"Avg\"\n"
+		V100_ROW "\"tensor_int_fu_utilization\",\"\",\"Idle (0)\",\"Idle (0)\","
+		"\"Mid (x)\"\n";
+#undef V100_ROW
+	char *path = test_write_file(dir, "tensor.csv", text);
+	const char *files[] = { path };
+	struct gpuproj_profile *p = import_ok(files, 1, NULL);
+	struct gpuproj_kernel *k = kernel(p, "volta_h884gemm", 1, 1);
+	struct gpuproj_error err = { 0 };
+
+	assert_near(gpuproj_kernel_metric(k, GPUPROJ_M_TENSOR_UTILIZATION), 0.6);
+	ck_assert_uint_eq(k->metric_n[GPUPROJ_M_FLOP_TENSOR_FP16], 0); /* no FLOP from nvprof */
+	ck_assert_uint_eq(k->n_extra, 0); /* shared_utilization: a level, not kept */
+	gpuproj_profile_free(p);
+	free(path);
+	path = test_write_file(dir, "tensor-bad.csv", bad);
+	files[0] = path;
+	p = NULL;
+	ck_assert_int_eq(gpuproj_import_nvprof(files, 1, targets, NULL, &p, NULL, &err),
+			 GPUPROJ_E_SCHEMA);
+	ck_assert_msg(strstr(err.message, "tensor_int_fu_utilization: 'Mid (x)' is not a level "
+			     "(\"Low (2)\", 0 to 10)") != NULL, "%s", err.message);
+	ck_assert_int_eq(err.line, 3);
+	free(path);
+}
+END_TEST
+
 START_TEST(trace_and_metrics)
 {
 	const char *files[] = { test_data("nvprof-trace.csv"), test_data("nvprof-metrics.csv") };
@@ -568,6 +617,7 @@ main(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, metrics_alone);
+	tcase_add_test(tc, tensor_levels);
 	tcase_add_test(tc, trace_and_metrics);
 	tcase_add_test(tc, summary_gives_durations);
 	tcase_add_test(tc, events_and_metric_trace);

@@ -1072,6 +1072,62 @@ START_TEST(fixture_counts_cubins)
 }
 END_TEST
 
+/*
+ * Tensor MMAs: mma.cu's one HMMA.1688.F32 on sm_80 gives 2,048
+ * FLOP per instruction; a profile whose flop.tensor.fp16 was instruction
+ * counts × 4,096 (HMMA.16816, assumed) is halved for that kernel, the
+ * other kernel (no SASS) keeps it, and an attribute says so.
+ */
+START_TEST(fixture_mma_rescale)
+{
+	const char *files[1];
+	struct gpuproj_sass *s;
+	struct gpuproj_profile *p;
+	struct gpuproj_kernel *k, *other;
+	struct gpuproj_signature sig = { .name = "mma_1688" };
+	double f = 0;
+	size_t n = 0;
+
+	if (!have_fixtures())
+		return;
+	files[0] = fixture("mma-sm80.cubin");
+	s = analyze(files, 1, NULL, 0);
+	ck_assert_int_eq(gpuproj_sass_mma_flop_per_inst(s, "mma_1688", "sm_80", GPUPROJ_TOP_HMMA,
+							&f), 0);
+	ck_assert_double_eq(f, 2048);
+	ck_assert_int_eq(gpuproj_sass_mma_flop_per_inst(s, "mma_1688", "sm_80", GPUPROJ_TOP_IMMA,
+							&f), GPUPROJ_E_NOTFOUND);
+	ck_assert_int_eq(gpuproj_sass_mma_flop_per_inst(s, "mma_1688", "sm_90", GPUPROJ_TOP_HMMA,
+							&f), GPUPROJ_E_NOTFOUND);
+	ck_assert_ptr_nonnull(p = gpuproj_profile_new());
+	ck_assert_int_eq(gpuproj_profile_kernel(p, &sig, &k), 0);
+	sig.name = "other";
+	ck_assert_int_eq(gpuproj_profile_kernel(p, &sig, &other), 0);
+	gpuproj_kernel_add_metric(k, GPUPROJ_M_FLOP_TENSOR_FP16, 10 * 4096.0);
+	gpuproj_kernel_add_metric(other, GPUPROJ_M_FLOP_TENSOR_FP16, 10 * 4096.0);
+	ck_assert_int_eq(gpuproj_profile_set_attr(p, "metrics.GA100.flop.tensor.fp16",
+						  "sm__inst_executed_pipe_tensor_op_hmma.sum+-1*"
+						  "sm__inst_executed_pipe_tensor_op_hmma_type_"
+						  "hfma2.sum * 4096 (assumed: FLOP per instruction "
+						  "of HMMA.16816)"), 0);
+	ck_assert_int_eq(gpuproj_sass_tensor_rescale(p, s, "sm_80", &n), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_double_eq(k->metric_sum[GPUPROJ_M_FLOP_TENSOR_FP16], 10 * 2048.0);
+	ck_assert_double_eq(other->metric_sum[GPUPROJ_M_FLOP_TENSOR_FP16], 10 * 4096.0);
+	ck_assert_str_eq(gpuproj_profile_attr(p, "metrics.GA100.flop.tensor.fp16.sass"),
+			 "FLOP per instruction from the sm_80 SASS of 1 of 2 kernel(s), instead "
+			 "of 4096");
+	/* Measured FLOP (no "assumed") are never touched. */
+	ck_assert_int_eq(gpuproj_profile_set_attr(p, "metrics.GA100.flop.tensor.fp16",
+						  "sm__ops_path_tensor_src_fp16_dst_fp32.sum"), 0);
+	ck_assert_int_eq(gpuproj_sass_tensor_rescale(p, s, "sm_80", &n), 0);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_double_eq(k->metric_sum[GPUPROJ_M_FLOP_TENSOR_FP16], 10 * 2048.0);
+	gpuproj_profile_free(p);
+	gpuproj_sass_free(s);
+}
+END_TEST
+
 START_TEST(fixture_counts_everywhere)
 {
 	static const struct {
@@ -1317,6 +1373,30 @@ START_TEST(fixture_cli)
 		free(err);
 		free(src);
 		free(prof);
+	}
+	/* Tensor FLOP assumed from instruction counts: the SASS's HMMA.1688 instead. */
+	{
+		static const char prof[] =
+			"{\"schema\": \"gpuproj-profile/1\", \"attributes\": "
+			"{\"metrics.GA100.flop.tensor.fp16\": \"sm__inst_executed_pipe_tensor_op_"
+			"hmma.sum * 4096 (assumed: FLOP per instruction of HMMA.16816)\"}, "
+			"\"device\": {\"name\": \"A100-SXM4-40GB\"}, \"kernels\": [{\"name\": "
+			"\"mma_1688\", \"grid\": [1024, 1, 1], \"block\": [128, 1, 1], "
+			"\"launches\": 1, \"profiled_launches\": 1, \"duration_ns\": {\"n\": 1, "
+			"\"mean\": 100000}, \"metrics\": {\"flop.tensor.fp16\": 4096000000, "
+			"\"bytes.l1\": 1e6, \"bytes.l2\": 1e6, \"bytes.dram\": 1e6, "
+			"\"shared.wavefronts\": 0, \"warp_efficiency\": 1}}]}";
+		char *src = test_write_file(dir, "mma.json", prof);
+
+		ck_assert_int_eq(run(&out, &err, "", "project --source A100-SXM4-40GB --target "
+				     "H100-SXM5-80GB --cubins '%s' '%s'",
+				     fixture("mma-sm80.cubin"), src), 0);
+		ck_assert_msg(strstr(err, "gpuproj: tensor FLOP of 1 kernel metric(s): FLOP per "
+				     "MMA instruction from their sm_80 SASS instead of the "
+				     "assumed default\n") != NULL, "%s", err);
+		free(out);
+		free(err);
+		free(src);
 	}
 	free(link);
 	test_rmtree(dir);
@@ -1792,6 +1872,7 @@ sass_suite(void)
 	tcase_set_timeout(tf, 600);
 	tcase_add_test(tf, fixture_images);
 	tcase_add_test(tf, fixture_counts_cubins);
+	tcase_add_test(tf, fixture_mma_rescale);
 	tcase_add_test(tf, fixture_counts_everywhere);
 	tcase_add_test(tf, fixture_ptx_compiled);
 	tcase_add_test(tf, fixture_ratios);
