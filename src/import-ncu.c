@@ -38,375 +38,15 @@
 #include "profile-private.h"
 #include "util.h"
 
-#define WARP_SIZE 32.0
 
-/* Units a mapped metric must have; values are scaled to the base unit. */
-enum kind {
-	K_TIME,   /* → ns */
-	K_BYTES,  /* → bytes */
-	K_FREQ,   /* → Hz */
-	K_COUNT,  /* no unit or a count ("inst", "Kinst", "register/thread") */
-	K_PCT,    /* "%" (or no unit), kept in percent */
-	K_BW,     /* → bytes/second */
-};
+#include "import-ncu-private.h"
 
-/* Every NVIDIA metric (or section label) the importer maps. */
-enum src {
-	SRC_DURATION, SRC_DURATION_L,
-	SRC_HFMA, SRC_HADD, SRC_HMUL, SRC_FFMA, SRC_FADD, SRC_FMUL, SRC_DFMA, SRC_DADD, SRC_DMUL,
-	SRC_HFMA_SM, SRC_HADD_SM, SRC_HMUL_SM, SRC_FFMA_SM, SRC_FADD_SM, SRC_FMUL_SM,
-	SRC_DFMA_SM, SRC_DADD_SM, SRC_DMUL_SM,
-	SRC_FP16, SRC_FP32, SRC_FP64, SRC_INT, SRC_MEM,
-	SRC_FP16_SM, SRC_FP32_SM, SRC_FP64_SM, SRC_INT_SM, SRC_MEM_SM,
-	SRC_INST, SRC_INST_SM, SRC_INST_L, SRC_TINST, SRC_TINST_SM,
-	SRC_WE_AVG, SRC_WE_RATIO, SRC_WE_PCT, SRC_WE_L,
-	SRC_L1_BYTES, SRC_L2_BYTES, SRC_DRAM_BYTES, SRC_DRAM_RD, SRC_DRAM_WR,
-	SRC_DRAM_OP_RD, SRC_DRAM_OP_WR,
-	SRC_SH_WF, SRC_SH_WF_LD, SRC_SH_WF_ST, SRC_SH_BC, SRC_SH_BC_LD, SRC_SH_BC_ST,
-	SRC_SH_BYTES, SRC_SH_BYTES_SMSP,
-	SRC_L1_SECT, SRC_L2_SECT, SRC_L2_SECT_TEX, SRC_DRAM_SECT, SRC_DRAM_SECT_RD, SRC_DRAM_SECT_WR,
-	SRC_OCC, SRC_OCC_L, SRC_ACTIVE, SRC_ACTIVE_L, SRC_CLOCK, SRC_CLOCK_L,
-	SRC_REGS, SRC_REGS_L, SRC_SMEM_DYN, SRC_SMEM_DYN_L, SRC_SMEM_ST, SRC_SMEM_ST_L,
-	SRC_GRID, SRC_GRID_L, SRC_GRID_X, SRC_GRID_Y, SRC_GRID_Z,
-	SRC_BLOCK, SRC_BLOCK_L, SRC_BLOCK_X, SRC_BLOCK_Y, SRC_BLOCK_Z,
-	SRC_SMS, SRC_SMS_L, SRC_CC_MAJOR, SRC_CC_MINOR,
-	/* Duration from elapsed cycles and their rate (the roofline recipes). */
-	SRC_CYC_SM, SRC_CYC_SMSP, SRC_CLOCK_SMSP,
-	/* Default-section quantities of the sol model (model.h, GPUPROJ_SOL_*). */
-	SRC_SOL_DRAM, SRC_SOL_DRAM_OLD, SRC_SOL_DRAM_L, SRC_SOL_DRAM_L20,
-	SRC_SOL_L2, SRC_SOL_L2_L, SRC_SOL_L2_L20,
-	SRC_SOL_L1, SRC_SOL_L1_L, SRC_SOL_L1_L20, SRC_SOL_L1_TEX20,
-	SRC_SOL_SM, SRC_SOL_SM_L, SRC_SOL_SM_L20,
-	SRC_DRAM_BPS, SRC_DRAM_BPS_L,
-	SRC_COUNT
-};
 
-/*
- * Section names of the labels: ncu 2019.5–2020 call the speed-of-light
- * section "GPU Speed Of Light", later versions "GPU Speed Of Light
- * Throughput"; the identifier (`--section SpeedOfLight`) is the same.
- */
-#define SOL "GPU Speed Of Light Throughput|GPU Speed Of Light|SpeedOfLight"
-#define LAUNCH "Launch Statistics|LaunchStats"
-#define MWA "Memory Workload Analysis|MemoryWorkloadAnalysis"
-#define SASS(x) "smsp__sass_thread_inst_executed_op_" x "_pred_on.sum"
-#define SASS_SM(x) "sm__sass_thread_inst_executed_op_" x "_pred_on.sum"
-
-/*
- * name: the metric name, or a section label (the default
- * `--print-metric-name label` output); section: NULL for metric names,
- * else the "|"-separated section names (display name and identifier) the
- * label belongs to, "*" for any.
- */
-static const struct source {
-	const char *name;
-	const char *section;
-	enum kind kind;
-} sources[SRC_COUNT] = {
-	[SRC_DURATION] = { "gpu__time_duration.sum", NULL, K_TIME },
-	[SRC_DURATION_L] = { "Duration", SOL, K_TIME },
-	[SRC_HFMA] = { SASS("hfma"), NULL, K_COUNT },
-	[SRC_HADD] = { SASS("hadd"), NULL, K_COUNT },
-	[SRC_HMUL] = { SASS("hmul"), NULL, K_COUNT },
-	[SRC_FFMA] = { SASS("ffma"), NULL, K_COUNT },
-	[SRC_FADD] = { SASS("fadd"), NULL, K_COUNT },
-	[SRC_FMUL] = { SASS("fmul"), NULL, K_COUNT },
-	[SRC_DFMA] = { SASS("dfma"), NULL, K_COUNT },
-	[SRC_DADD] = { SASS("dadd"), NULL, K_COUNT },
-	[SRC_DMUL] = { SASS("dmul"), NULL, K_COUNT },
-	[SRC_HFMA_SM] = { SASS_SM("hfma"), NULL, K_COUNT },
-	[SRC_HADD_SM] = { SASS_SM("hadd"), NULL, K_COUNT },
-	[SRC_HMUL_SM] = { SASS_SM("hmul"), NULL, K_COUNT },
-	[SRC_FFMA_SM] = { SASS_SM("ffma"), NULL, K_COUNT },
-	[SRC_FADD_SM] = { SASS_SM("fadd"), NULL, K_COUNT },
-	[SRC_FMUL_SM] = { SASS_SM("fmul"), NULL, K_COUNT },
-	[SRC_DFMA_SM] = { SASS_SM("dfma"), NULL, K_COUNT },
-	[SRC_DADD_SM] = { SASS_SM("dadd"), NULL, K_COUNT },
-	[SRC_DMUL_SM] = { SASS_SM("dmul"), NULL, K_COUNT },
-	[SRC_FP16] = { SASS("fp16"), NULL, K_COUNT },
-	[SRC_FP32] = { SASS("fp32"), NULL, K_COUNT },
-	[SRC_FP64] = { SASS("fp64"), NULL, K_COUNT },
-	[SRC_INT] = { SASS("integer"), NULL, K_COUNT },
-	[SRC_MEM] = { SASS("memory"), NULL, K_COUNT },
-	[SRC_FP16_SM] = { SASS_SM("fp16"), NULL, K_COUNT },
-	[SRC_FP32_SM] = { SASS_SM("fp32"), NULL, K_COUNT },
-	[SRC_FP64_SM] = { SASS_SM("fp64"), NULL, K_COUNT },
-	[SRC_INT_SM] = { SASS_SM("integer"), NULL, K_COUNT },
-	[SRC_MEM_SM] = { SASS_SM("memory"), NULL, K_COUNT },
-	[SRC_INST] = { "smsp__inst_executed.sum", NULL, K_COUNT },
-	[SRC_INST_SM] = { "sm__inst_executed.sum", NULL, K_COUNT },
-	[SRC_INST_L] = { "Executed Instructions", "Instruction Statistics|InstructionStats",
-			 K_COUNT },
-	[SRC_TINST] = { "smsp__thread_inst_executed.sum", NULL, K_COUNT },
-	[SRC_TINST_SM] = { "sm__thread_inst_executed.sum", NULL, K_COUNT },
-	[SRC_WE_AVG] = { "smsp__average_thread_inst_executed_per_inst_executed.ratio", NULL,
-			 K_COUNT },
-	[SRC_WE_RATIO] = { "smsp__thread_inst_executed_per_inst_executed.ratio", NULL, K_COUNT },
-	[SRC_WE_PCT] = { "smsp__thread_inst_executed_per_inst_executed.pct", NULL, K_PCT },
-	[SRC_WE_L] = { "Avg. Active Threads Per Warp", "*", K_COUNT },
-	[SRC_L1_BYTES] = { "l1tex__t_bytes.sum", NULL, K_BYTES },
-	[SRC_L2_BYTES] = { "lts__t_bytes.sum", NULL, K_BYTES },
-	/* SM <-> L2 only (what libproj.so collects; inject/metrics-nvpw.c says why). */
-	[SRC_L2_SECT_TEX] = { "lts__t_sectors_srcunit_tex.sum", NULL, K_COUNT },
-	[SRC_DRAM_BYTES] = { "dram__bytes.sum", NULL, K_BYTES },
-	[SRC_DRAM_RD] = { "dram__bytes_read.sum", NULL, K_BYTES },
-	[SRC_DRAM_WR] = { "dram__bytes_write.sum", NULL, K_BYTES },
-	[SRC_DRAM_OP_RD] = { "dram__bytes_op_read.sum", NULL, K_BYTES },
-	[SRC_DRAM_OP_WR] = { "dram__bytes_op_write.sum", NULL, K_BYTES },
-	[SRC_SH_WF] = { "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", NULL, K_COUNT },
-	[SRC_SH_WF_LD] = { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", NULL, K_COUNT },
-	[SRC_SH_WF_ST] = { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", NULL, K_COUNT },
-	[SRC_SH_BC] = { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", NULL, K_COUNT },
-	[SRC_SH_BC_LD] = { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", NULL,
-			   K_COUNT },
-	[SRC_SH_BC_ST] = { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", NULL,
-			   K_COUNT },
-	[SRC_SH_BYTES] = { "sm__sass_data_bytes_mem_shared.sum", NULL, K_BYTES },
-	[SRC_SH_BYTES_SMSP] = { "smsp__sass_data_bytes_mem_shared.sum", NULL, K_BYTES },
-	[SRC_L1_SECT] = { "l1tex__t_sectors.sum", NULL, K_COUNT },
-	[SRC_L2_SECT] = { "lts__t_sectors.sum", NULL, K_COUNT },
-	[SRC_DRAM_SECT] = { "dram__sectors.sum", NULL, K_COUNT },
-	[SRC_DRAM_SECT_RD] = { "dram__sectors_read.sum", NULL, K_COUNT },
-	[SRC_DRAM_SECT_WR] = { "dram__sectors_write.sum", NULL, K_COUNT },
-	[SRC_OCC] = { "sm__warps_active.avg.pct_of_peak_sustained_active", NULL, K_PCT },
-	[SRC_OCC_L] = { "Achieved Occupancy", "Occupancy", K_PCT },
-	[SRC_ACTIVE] = { "sm__cycles_active.avg", NULL, K_COUNT },
-	[SRC_ACTIVE_L] = { "SM Active Cycles", SOL, K_COUNT },
-	[SRC_CLOCK] = { "sm__cycles_elapsed.avg.per_second", NULL, K_FREQ },
-	[SRC_CLOCK_L] = { "SM Frequency", SOL, K_FREQ },
-	[SRC_REGS] = { "launch__registers_per_thread", NULL, K_COUNT },
-	[SRC_REGS_L] = { "Registers Per Thread", LAUNCH, K_COUNT },
-	[SRC_SMEM_DYN] = { "launch__shared_mem_per_block_dynamic", NULL, K_BYTES },
-	[SRC_SMEM_DYN_L] = { "Dynamic Shared Memory Per Block", LAUNCH, K_BYTES },
-	[SRC_SMEM_ST] = { "launch__shared_mem_per_block_static", NULL, K_BYTES },
-	[SRC_SMEM_ST_L] = { "Static Shared Memory Per Block", LAUNCH, K_BYTES },
-	[SRC_GRID] = { "launch__grid_size", NULL, K_COUNT },
-	[SRC_GRID_L] = { "Grid Size", LAUNCH, K_COUNT },
-	[SRC_GRID_X] = { "launch__grid_dim_x", NULL, K_COUNT },
-	[SRC_GRID_Y] = { "launch__grid_dim_y", NULL, K_COUNT },
-	[SRC_GRID_Z] = { "launch__grid_dim_z", NULL, K_COUNT },
-	[SRC_BLOCK] = { "launch__block_size", NULL, K_COUNT },
-	[SRC_BLOCK_L] = { "Block Size", LAUNCH, K_COUNT },
-	[SRC_BLOCK_X] = { "launch__block_dim_x", NULL, K_COUNT },
-	[SRC_BLOCK_Y] = { "launch__block_dim_y", NULL, K_COUNT },
-	[SRC_BLOCK_Z] = { "launch__block_dim_z", NULL, K_COUNT },
-	[SRC_SMS] = { "device__attribute_multiprocessor_count", NULL, K_COUNT },
-	[SRC_SMS_L] = { "# SMs", LAUNCH, K_COUNT },
-	[SRC_CC_MAJOR] = { "device__attribute_compute_capability_major", NULL, K_COUNT },
-	[SRC_CC_MINOR] = { "device__attribute_compute_capability_minor", NULL, K_COUNT },
-	[SRC_CYC_SM] = { "sm__cycles_elapsed.avg", NULL, K_COUNT },
-	[SRC_CYC_SMSP] = { "smsp__cycles_elapsed.avg", NULL, K_COUNT },
-	[SRC_CLOCK_SMSP] = { "smsp__cycles_elapsed.avg.per_second", NULL, K_FREQ },
-	/*
-	 * The speed-of-light percentages, by metric name and by the labels of
-	 * the section's versions (2019.5–2020: "SOL FB", "SOL L2", "SOL L1/TEX
-	 * Cache" or "SOL TEX", "SM [%]"; 2021+: "DRAM Throughput", "L2 Cache
-	 * Throughput", "L1/TEX Cache Throughput", "Compute (SM) Throughput").
-	 */
-	[SRC_SOL_DRAM] = { GPUPROJ_SOL_DRAM_PCT, NULL, K_PCT },
-	[SRC_SOL_DRAM_OLD] = { "dram__throughput.avg.pct_of_peak_sustained_elapsed", NULL, K_PCT },
-	[SRC_SOL_DRAM_L] = { "DRAM Throughput", SOL, K_PCT },
-	[SRC_SOL_DRAM_L20] = { "SOL FB", SOL, K_PCT },
-	[SRC_SOL_L2] = { GPUPROJ_SOL_L2_PCT, NULL, K_PCT },
-	[SRC_SOL_L2_L] = { "L2 Cache Throughput", SOL, K_PCT },
-	[SRC_SOL_L2_L20] = { "SOL L2", SOL, K_PCT },
-	[SRC_SOL_L1] = { GPUPROJ_SOL_L1_PCT, NULL, K_PCT },
-	[SRC_SOL_L1_L] = { "L1/TEX Cache Throughput", SOL, K_PCT },
-	[SRC_SOL_L1_L20] = { "SOL L1/TEX Cache", SOL, K_PCT },
-	[SRC_SOL_L1_TEX20] = { "SOL TEX", SOL, K_PCT },
-	[SRC_SOL_SM] = { GPUPROJ_SOL_SM_PCT, NULL, K_PCT },
-	[SRC_SOL_SM_L] = { "Compute (SM) Throughput", SOL, K_PCT },
-	[SRC_SOL_SM_L20] = { "SM [%]", SOL, K_PCT },
-	/* Memory Workload Analysis "Memory Throughput" is the DRAM byte rate. */
-	[SRC_DRAM_BPS] = { "dram__bytes.sum.per_second", NULL, K_BW },
-	[SRC_DRAM_BPS_L] = { "Memory Throughput", MWA, K_BW },
-};
 
 #define DISPLAY_NAME "device__attribute_display_name"
 
-/* FP instruction sources by [precision][fma, add, mul] and the metrics they feed. */
-static const enum src fp_src[3][3] = {
-	{ SRC_HFMA, SRC_HADD, SRC_HMUL }, { SRC_FFMA, SRC_FADD, SRC_FMUL },
-	{ SRC_DFMA, SRC_DADD, SRC_DMUL },
-};
-static const enum src fp_src_sm[3][3] = {
-	{ SRC_HFMA_SM, SRC_HADD_SM, SRC_HMUL_SM }, { SRC_FFMA_SM, SRC_FADD_SM, SRC_FMUL_SM },
-	{ SRC_DFMA_SM, SRC_DADD_SM, SRC_DMUL_SM },
-};
-static const enum gpuproj_metric fp_metric[3][3] = {
-	{ GPUPROJ_M_INST_FP16_FMA, GPUPROJ_M_INST_FP16_ADD, GPUPROJ_M_INST_FP16_MUL },
-	{ GPUPROJ_M_INST_FP32_FMA, GPUPROJ_M_INST_FP32_ADD, GPUPROJ_M_INST_FP32_MUL },
-	{ GPUPROJ_M_INST_FP64_FMA, GPUPROJ_M_INST_FP64_ADD, GPUPROJ_M_INST_FP64_MUL },
-};
-
-/* An unmapped value of a launch. */
-struct extra {
-	size_t name;     /* interned */
-	size_t unit;     /* interned, after scaling */
-	size_t seq;      /* arrival order, for a stable sort */
-	double value;
-};
-
-/* One kernel launch (one "ID"), filled row by row, folded in at the end. */
-struct launch {
-	char *kernel;
-	char *id;
-	int line;                  /* first row, for messages */
-	struct gpuproj_dim3 grid, block;
-	bool have_grid, have_block;
-	char *device;              /* device name */
-	bool device_from_attr;     /* from device__attribute_display_name */
-	int cc_major, cc_minor;
-	int64_t pid;
-	char *process, *host;
-	double val[SRC_COUNT];
-	bool have[SRC_COUNT], used[SRC_COUNT];
-	size_t unit[SRC_COUNT];    /* interned unit of val[] (base unit) */
-	int vline[SRC_COUNT], vcol[SRC_COUNT]; /* where val[] was read, for messages */
-	struct extra *extras;
-	size_t n_extras, cap_extras;
-};
-
-/* Interned strings. */
-struct names {
-	struct import_strmap map;
-	char **v;
-	size_t n, cap;
-};
-
-/* Column indices of the header, -1 when absent. */
-struct columns {
-	long id, pid, process, host, kernel, block, grid, device, cc;
-	long section, mname, munit, mvalue;
-};
-
-struct importer {
-	const char *path;
-	struct gpuproj_error *err;
-	struct gpuproj_import_summary sum;
-	struct import_strmap source_map;   /* metric name or label → enum src */
-	struct names names;
-	struct launch **launches;
-	size_t n_launches, cap_launches;
-	struct import_strmap launch_map;   /* long format: key → index */
-	bool raw;
-	struct columns col;
-	const struct import_csv_row *header, *units;
-	size_t *first_unit;                /* per interned extra name: its unit, SIZE_MAX unset */
-	size_t *hint;                      /* per interned name: its index in the last
-					      kernel's extra array (they line up) */
-	bool *warned;                      /* per interned name: a warning was given */
-	size_t cap_flags;
-	size_t seq;
-	struct import_strmap raw_ids;      /* raw layout: "pid\x1fid" → line of the row */
-	/* text-valued metrics ("CachePreferNone"): how many names, and the first */
-	struct import_strmap text_names;
-	size_t n_text;
-	char *first_text;
-	/* line filter */
-	size_t n_prof, n_junk;
-	int first_junk;
-	bool header_seen, header_quoted;   /* the first header line, and its quoting */
-	char *first_msg;                   /* the first ==ERROR== (else ==WARNING==) line */
-	int first_msg_line;
-	bool first_msg_error;
-	int ctrperm_line;                  /* a line naming ERR_NVGPUCTRPERM, or 0 */
-	int nvprof_line;                   /* a line of nvprof's ("==1234== NVPROF …"), or 0 */
-	int unterminated_line;             /* import_csv.unterminated_line */
-	/*
-	 * Streaming: rows come one at a time (import_csv_stream_file());
-	 * the header and units rows are copies; raw-layout launches, one per row,
-	 * are committed to the profile at once and freed, so memory is the
-	 * profile's, not the file's. What set_context() needs of them is kept:
-	 * the first launch, the first that names its device, and whether
-	 * others differ.
-	 */
-	struct gpuproj_profile *p;
-	bool no_dims;
-	size_t n_rows_seen;                /* rows handed to the importer, header included */
-	struct import_csv_row *header_copy, *units_copy;
-	struct launch *ctx_first, *ctx_dev;
-	bool several_devices, several_pids;
-	size_t n_committed;                /* raw launches committed as they came */
-	/* tensor metrics: the expression each was taken from first, and its shape if assumed */
-	const char *tensor_expr[GPUPROJ_M_COUNT];
-	char tensor_shape[GPUPROJ_M_COUNT][40];
-	double tensor_flop[GPUPROJ_M_COUNT];
-	bool tensor_mixed[GPUPROJ_M_COUNT];   /* a later launch used another candidate */
-};
 
 /* ---- small helpers ---- */
-
-static int
-oom(struct importer *im, int line)
-{
-	return error_set(im->err, GPUPROJ_E_NOMEM, im->path, line, 0, "out of memory");
-}
-
-static int
-names_intern(struct importer *im, const char *s, size_t *ret)
-{
-	struct names *n = &im->names;
-	size_t i;
-
-	if (import_strmap_get(&n->map, s, ret))
-		return GPUPROJ_OK;
-	if (n->n == n->cap) {
-		size_t cap = n->cap ? n->cap * 2 : 256;
-		char **nv = realloc(n->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return GPUPROJ_E_NOMEM;
-		n->v = nv;
-		n->cap = cap;
-	}
-	if (n->n >= im->cap_flags) {
-		size_t cap = im->cap_flags ? im->cap_flags * 2 : 256;
-		size_t *fu = realloc(im->first_unit, cap * sizeof(*fu)), *h;
-		bool *w;
-
-		if (!fu)
-			return GPUPROJ_E_NOMEM;
-		im->first_unit = fu;
-		h = realloc(im->hint, cap * sizeof(*h));
-		if (!h)
-			return GPUPROJ_E_NOMEM;
-		im->hint = h;
-		w = realloc(im->warned, cap * sizeof(*w));
-		if (!w)
-			return GPUPROJ_E_NOMEM;
-		im->warned = w;
-		for (i = im->cap_flags; i < cap; i++) {
-			fu[i] = SIZE_MAX;
-			h[i] = 0;
-			w[i] = false;
-		}
-		im->cap_flags = cap;
-	}
-	n->v[n->n] = strdup(s);
-	if (!n->v[n->n])
-		return GPUPROJ_E_NOMEM;
-	if (import_strmap_put(&n->map, s, n->n)) {
-		free(n->v[n->n]);
-		return GPUPROJ_E_NOMEM;
-	}
-	*ret = n->n++;
-	return GPUPROJ_OK;
-}
-
-/* Warn once per interned name. */
-static bool
-warn_once(struct importer *im, const char *name)
-{
-	size_t id;
-
-	if (names_intern(im, name, &id))
-		return false;
-	if (im->warned[id])
-		return false;
-	im->warned[id] = true;
-	return true;
-}
 
 static void
 launch_free(struct launch *L)
@@ -528,16 +168,16 @@ check_source_range(struct importer *im, size_t s, const char *name, const char *
 	if (*v < 0)
 		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, line, column,
 				 "%s: negative value %s%s%s", name, value, *unit ? " " : "", unit);
-	if (sources[s].kind == K_PCT && *v > 100) {
+	if (ncu_sources[s].kind == K_PCT && *v > 100) {
 		if (*v > 101)
 			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, line, column,
 					 "%s: %s %% is not a percentage (0 to 100)", name, value);
 		*v = 100;
-		if (warn_once(im, name) &&
+		if (ncu_warn_once(im, name) &&
 		    import_summary_warn(&im->sum, "%s:%d:%d: %s = %s %% is above 100 %%: clamped "
 					"to 100 (rounding in the tool's output)", im->path, line,
 					column, name, value))
-			return oom(im, line);
+			return ncu_oom(im, line);
 	}
 	return GPUPROJ_OK;
 }
@@ -549,32 +189,6 @@ struct pos {
 	const struct import_csv_row *urow;  /* the unit's row (raw: the units row) */
 	long ucol;                          /* the unit's field, -1 when none */
 };
-
-static int
-add_extra(struct importer *im, struct launch *L, const char *name, const char *unit,
-	  double value)
-{
-	struct extra *e;
-	size_t nid, uid;
-
-	if (names_intern(im, name, &nid) || names_intern(im, unit, &uid))
-		return GPUPROJ_E_NOMEM;
-	if (L->n_extras == L->cap_extras) {
-		size_t cap = L->cap_extras ? L->cap_extras * 2 : 16;
-
-		e = realloc(L->extras, cap * sizeof(*e));
-		if (!e)
-			return GPUPROJ_E_NOMEM;
-		L->extras = e;
-		L->cap_extras = cap;
-	}
-	e = &L->extras[L->n_extras++];
-	e->name = nid;
-	e->unit = uid;
-	e->seq = im->seq++;
-	e->value = value;
-	return GPUPROJ_OK;
-}
 
 /*
  * One metric value of a launch: `name` is a metric name or a label of
@@ -600,7 +214,7 @@ ingest(struct importer *im, struct launch *L, const char *name, const char *sect
 			free(L->device);
 			L->device = strdup(value);
 			if (!L->device)
-				return oom(im, line);
+				return ncu_oom(im, line);
 			L->device_from_attr = true;
 		}
 		return GPUPROJ_OK;
@@ -609,8 +223,8 @@ ingest(struct importer *im, struct launch *L, const char *name, const char *sect
 		return GPUPROJ_OK;
 	import_unit_parse(unit, &u);
 	if (import_strmap_get(&im->source_map, name, &s) &&
-	    (!sources[s].section || section_matches(sources[s].section, section))) {
-		const struct source *src = &sources[s];
+	    (!ncu_sources[s].section || section_matches(ncu_sources[s].section, section))) {
+		const struct ncu_source *src = &ncu_sources[s];
 		int ucol = at->ucol >= 0 ? import_csv_column(at->urow, (size_t)at->ucol) : 0;
 
 		if (!kind_accepts(src->kind, u.family))
@@ -632,15 +246,15 @@ ingest(struct importer *im, struct launch *L, const char *name, const char *sect
 		if ((r = check_source_range(im, s, name, value, unit, line, vcolumn, &v)))
 			return r;
 		if (L->have[s]) {
-			if (v != L->val[s] && warn_once(im, name) &&
+			if (v != L->val[s] && ncu_warn_once(im, name) &&
 			    import_summary_warn(&im->sum, "%s:%d: %s appears twice for launch %s "
 						"with different values (%g, %g); kept the first",
 						im->path, line, name, L->id, L->val[s], v))
-				return oom(im, line);
+				return ncu_oom(im, line);
 			return GPUPROJ_OK;
 		}
-		if (names_intern(im, u.base, &L->unit[s]))
-			return oom(im, line);
+		if (ncu_names_intern(im, u.base, &L->unit[s]))
+			return ncu_oom(im, line);
 		L->have[s] = true;
 		L->val[s] = v;
 		L->vline[s] = line;
@@ -652,7 +266,7 @@ ingest(struct importer *im, struct launch *L, const char *name, const char *sect
 	if (!strstr(name, "__") && *section) {
 		qualified = xasprintf("%s: %s", section, name);
 		if (!qualified)
-			return oom(im, line);
+			return ncu_oom(im, line);
 		name = qualified;
 	}
 	/* Known families in their base unit, so auto-scaled values average right. */
@@ -665,24 +279,24 @@ ingest(struct importer *im, struct launch *L, const char *name, const char *sect
 			/* A setting, not a measurement ("CachePreferNone", "all"): counted once. */
 			if (!import_strmap_get(&im->text_names, name, NULL)) {
 				if (import_strmap_put(&im->text_names, name, 0))
-					r = oom(im, line);
+					r = ncu_oom(im, line);
 				else if (im->n_text++ == 0 &&
 					 !(im->first_text = xasprintf("%s = %s", name, value)))
-					r = oom(im, line);
+					r = ncu_oom(im, line);
 			}
-		} else if (warn_once(im, name) &&
+		} else if (ncu_warn_once(im, name) &&
 			   import_summary_warn(&im->sum, "%s:%d: kept no value for \"%s\": '%s' is "
 					       "not a number", im->path, line, name, value)) {
-			r = oom(im, line);
+			r = ncu_oom(im, line);
 		}
 	} else if (fabs(v) > GPUPROJ_MAX_EXTRA) {
 		/* The profile's range for a kept metric (docs/formats/profile.md). */
-		if (warn_once(im, name) &&
+		if (ncu_warn_once(im, name) &&
 		    import_summary_warn(&im->sum, "%s:%d: kept no value for \"%s\": '%s' is beyond "
 					"±%g", im->path, line, name, value, GPUPROJ_MAX_EXTRA))
-			r = oom(im, line);
-	} else if (add_extra(im, L, name, kept_unit, v)) {
-		r = oom(im, line);
+			r = ncu_oom(im, line);
+	} else if (ncu_add_extra(im, L, name, kept_unit, v)) {
+		r = ncu_oom(im, line);
 	}
 	free(qualified);
 	return r;
@@ -702,7 +316,7 @@ launch_identity(struct importer *im, struct launch *L, const struct import_csv_r
 	L->kernel = strdup(import_csv_field(row, (size_t)c->kernel));
 	L->id = strdup(import_csv_field(row, (size_t)c->id));
 	if (!L->kernel || !L->id)
-		return oom(im, row->line);
+		return ncu_oom(im, row->line);
 	if (!*L->kernel)
 		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, row->line,
 				 import_csv_column(row, (size_t)c->kernel),
@@ -728,7 +342,7 @@ launch_identity(struct importer *im, struct launch *L, const struct import_csv_r
 		f = import_csv_field(row, (size_t)c->device);
 		/* ncu writes the device ordinal here; a name is taken as a name. */
 		if (*f && !is_integer(f, NULL) && !(L->device = strdup(f)))
-			return oom(im, row->line);
+			return ncu_oom(im, row->line);
 	}
 	if (c->cc >= 0) {
 		f = import_csv_field(row, (size_t)c->cc);
@@ -742,10 +356,10 @@ launch_identity(struct importer *im, struct launch *L, const struct import_csv_r
 		is_integer(import_csv_field(row, (size_t)c->pid), &L->pid);
 	if (c->process >= 0 && *import_csv_field(row, (size_t)c->process) &&
 	    !(L->process = strdup(import_csv_field(row, (size_t)c->process))))
-		return oom(im, row->line);
+		return ncu_oom(im, row->line);
 	if (c->host >= 0 && *import_csv_field(row, (size_t)c->host) &&
 	    !(L->host = strdup(import_csv_field(row, (size_t)c->host))))
-		return oom(im, row->line);
+		return ncu_oom(im, row->line);
 	return GPUPROJ_OK;
 }
 
@@ -765,751 +379,18 @@ launch_new(struct importer *im, const struct import_csv_row *row, struct launch 
 		struct launch **nl = realloc(im->launches, cap * sizeof(*nl));
 
 		if (!nl)
-			return oom(im, row->line);
+			return ncu_oom(im, row->line);
 		im->launches = nl;
 		im->cap_launches = cap;
 	}
 	L = calloc(1, sizeof(*L));
 	if (!L)
-		return oom(im, row->line);
+		return ncu_oom(im, row->line);
 	im->launches[im->n_launches++] = L;
 	r = launch_identity(im, L, row);
 	if (r)
 		return r;
 	*ret = L;
-	return GPUPROJ_OK;
-}
-
-/* ---- resolution: NVIDIA metrics → logical metrics ---- */
-
-static bool
-take(struct launch *L, enum src s, double *v)
-{
-	if (!L->have[s])
-		return false;
-	L->used[s] = true;
-	*v = L->val[s];
-	return true;
-}
-
-/* a + b, only when both were measured. */
-static bool
-take2(struct launch *L, enum src a, enum src b, double *v)
-{
-	if (!L->have[a] || !L->have[b])
-		return false;
-	L->used[a] = L->used[b] = true;
-	*v = L->val[a] + L->val[b];
-	return true;
-}
-
-/* The first measured source of a list (SRC_COUNT-terminated). */
-static bool
-take_first(struct launch *L, const enum src *list, double *v)
-{
-	for (; *list != SRC_COUNT; list++) {
-		if (take(L, *list, v))
-			return true;
-	}
-	return false;
-}
-
-/* A value that must be a small non-negative integer (registers, bytes per block). */
-static bool
-as_u32(double v, uint32_t *ret)
-{
-	double r = nearbyint(v);
-
-	if (!(r >= 0 && r <= (double)UINT32_MAX) || fabs(v - r) > 1e-6 * fmax(1.0, r))
-		return false;
-	*ret = (uint32_t)r;
-	return true;
-}
-
-/* Launch dimensions from x/y/z metrics or a total ("Grid Size" = blocks). */
-static bool
-dims_from_metrics(struct launch *L, enum src x, enum src y, enum src z, enum src total,
-		  enum src label, struct gpuproj_dim3 *d)
-{
-	double v;
-	uint32_t u[3] = { 1, 1, 1 };
-
-	if (take(L, x, &v) && as_u32(v, &u[0]) && u[0] > 0) {
-		if (take(L, y, &v) && (!as_u32(v, &u[1]) || u[1] == 0))
-			return false;
-		if (take(L, z, &v) && (!as_u32(v, &u[2]) || u[2] == 0))
-			return false;
-	} else if (!((take(L, total, &v) || take(L, label, &v)) && as_u32(v, &u[0]) && u[0] > 0)) {
-		return false;
-	}
-	d->x = u[0];
-	d->y = u[1];
-	d->z = u[2];
-	return true;
-}
-
-/* The position of the source a logical value came from (the launch's first row if none). */
-static void
-source_pos(const struct launch *L, int s, int *line, int *col)
-{
-	*line = s >= 0 && L->vline[s] ? L->vline[s] : L->line;
-	*col = s >= 0 && L->vline[s] ? L->vcol[s] : 0;
-}
-
-/* The first source of a list that the launch has, or -1. */
-static int
-first_have(const struct launch *L, const enum src *list)
-{
-	for (; *list != SRC_COUNT; list++) {
-		if (L->have[*list])
-			return (int)*list;
-	}
-	return -1;
-}
-
-/*
- * Add one logical value: checked against the metric's documented range
- * (import_metric_check(): a rounding overshoot clamped with a warning,
- * anything else refused at the value's position) and the kernel's sum kept
- * finite. `s` is the source it came from (-1: derived from several).
- */
-static int
-add_metric(struct importer *im, const struct launch *L, struct gpuproj_kernel *k,
-	   enum gpuproj_metric m, double v, int s)
-{
-	double orig = v;
-	int line, col;
-
-	source_pos(L, s, &line, &col);
-	switch (import_metric_check(m, &v)) {
-	case IMPORT_RANGE_OK:
-		break;
-	case IMPORT_RANGE_CLAMPED:
-		if (warn_once(im, gpuproj_metric_name(m)) &&
-		    import_summary_warn(&im->sum, "%s:%d: %s = %.17g is outside its range; clamped "
-					"to %g (rounding in the tool's output)", im->path, line,
-					gpuproj_metric_name(m), orig, v))
-			return oom(im, line);
-		break;
-	case IMPORT_RANGE_BAD: {
-		double lo, hi;
-		bool open;
-
-		import_metric_range(m, &lo, &hi, &open);
-		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, line, col,
-				 "launch %s: %s = %.17g is outside its range (%s %g to %g%s)",
-				 L->id, gpuproj_metric_name(m), orig, open ? "above" : "from", lo,
-				 hi, m == GPUPROJ_M_CLOCK_SM ? " Hz" : "");
-	}
-	}
-	gpuproj_kernel_add_metric(k, m, v);
-	if (!isfinite(k->metric_sum[m]))
-		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, line, col,
-				 "launch %s: %s: the sum over the launches of '%s' is not finite "
-				 "(values too large)", L->id, gpuproj_metric_name(m), L->kernel);
-	return GPUPROJ_OK;
-}
-
-/* Take the first source of `list` that the launch has, and add it as `m` (scaled). */
-static int
-add_first(struct importer *im, struct launch *L, struct gpuproj_kernel *k,
-	  enum gpuproj_metric m, const enum src *list, double scale)
-{
-	int s = first_have(L, list);
-	double v = NAN;
-
-	if (s < 0)
-		return GPUPROJ_OK;
-	take(L, (enum src)s, &v);
-	return add_metric(im, L, k, m, v * scale, s);
-}
-
-/* A default-section percentage into extra_metrics under its metric name (model.h). */
-static int
-add_sol(struct importer *im, struct launch *L, const char *name, const enum src *list)
-{
-	int s = first_have(L, list);
-	double v = NAN;
-
-	if (s < 0)
-		return GPUPROJ_OK;
-	take(L, (enum src)s, &v);
-	return add_extra(im, L, name, "%", v) ? oom(im, L->line) : GPUPROJ_OK;
-}
-
-/*
- * The launch's duration, ns, and where it came from: gpu__time_duration.sum
- * (or the section's "Duration"), else elapsed SM cycles / their rate
- * (`sm__cycles_elapsed.avg` with `sm__cycles_elapsed.avg.per_second`, or the
- * `smsp__` pair, which the common roofline recipes collect instead).
- */
-static int
-launch_duration(struct importer *im, struct launch *L, double *ns, bool *have)
-{
-	static const enum src dur[] = { SRC_DURATION, SRC_DURATION_L, SRC_COUNT };
-	static const enum src pairs[][2] = { { SRC_CYC_SM, SRC_CLOCK }, { SRC_CYC_SMSP, SRC_CLOCK_SMSP } };
-	size_t i;
-
-	*have = false;
-	if (take_first(L, dur, ns)) {
-		*have = true;
-		return GPUPROJ_OK;
-	}
-	for (i = 0; i < ARRAY_LENGTH(pairs); i++) {
-		enum src c = pairs[i][0], r = pairs[i][1];
-
-		if (!L->have[c] || !L->have[r])
-			continue;
-		L->used[c] = true;
-		if (!(L->val[r] > 0))
-			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->vline[r], L->vcol[r],
-					 "launch %s: %s is 0: no duration from %s", L->id,
-					 sources[r].name, sources[c].name);
-		*ns = L->val[c] / L->val[r] * 1e9;
-		if (!(*ns > 0 && *ns <= IMPORT_MAX_DURATION_NS))
-			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->vline[c], L->vcol[c],
-					 "launch %s: %s / %s = %g ns is not a kernel duration",
-					 L->id, sources[c].name, sources[r].name, *ns);
-		*have = true;
-		return GPUPROJ_OK;
-	}
-	return GPUPROJ_OK;
-}
-
-/*
- * The tensor metrics (flop.tensor.*, inst.tensor, tensor.utilization) from
- * the counters of the export, with the candidates libproj.so uses
- * (gpuproj_tensor_candidates(), GPUPROJ_TENSOR_OPS: include/gpuproj/tensor.h,
- * one table of names): the first candidate all of whose terms the launch
- * has wins. The counters are not mapped sources: they arrive as extras and
- * stay there. An instruction count is multiplied by the default FLOP per
- * instruction of the launch's compute capability (unknown: 8.0) and the
- * metric is marked assumed; the NERSC roofline recipe's export
- * [Yang2020], with only sm__inst_executed_pipe_tensor.sum,
- * is that case.
- */
-/* One summary line: a launch's tensor metric came from other counters than the first's. */
-static int
-tensor_differs(struct importer *im, const struct launch *L, enum gpuproj_metric m,
-	       const char *expr)
-{
-	const char *name = gpuproj_metric_name(m);
-
-	if (import_summary_warn(&im->sum, "%s:%d: %s of launch %s comes from %s, not from what "
-				"the first launch used (import.tensor.%s)", im->path, L->line, name,
-				L->id, expr, name))
-		return GPUPROJ_E_NOMEM;
-	return GPUPROJ_OK;
-}
-
-static int
-commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
-{
-	const struct extra *found[64];
-	size_t n_found = 0, i, m;
-	bool ops = false;
-	int r, major = L->cc_major, minor = L->cc_minor;
-
-	/* The "CC" column, else the device attributes (as set_context()). */
-	if (major == 0 && L->have[SRC_CC_MAJOR] && L->val[SRC_CC_MAJOR] >= 1 &&
-	    L->val[SRC_CC_MAJOR] <= 99) {
-		major = (int)L->val[SRC_CC_MAJOR];
-		minor = L->have[SRC_CC_MINOR] ? (int)L->val[SRC_CC_MINOR] : 0;
-	}
-	/* The launch's tensor counters (a raw page has ~1000 extras: look once). */
-	for (i = 0; i < L->n_extras && n_found < ARRAY_LENGTH(found); i++) {
-		const char *name = im->names.v[L->extras[i].name];
-
-		if (strncmp(name, "sm__", 4) == 0 &&
-		    (strstr(name, "tensor") || strstr(name, "mma"))) {
-			found[n_found++] = &L->extras[i];
-			ops = ops || strncmp(name, "sm__ops_path_tensor_", 20) == 0;
-		}
-	}
-	for (m = 0; n_found && m < GPUPROJ_M_COUNT; m++) {
-		const struct gpuproj_tensor_candidate *c;
-		enum gpuproj_metric lm = (enum gpuproj_metric)m;
-		size_t nc = gpuproj_tensor_candidates(GPUPROJ_TENSOR_OPS, lm, &c);
-
-		for (i = 0; i < nc; i++) {
-			struct gpuproj_tensor_shape shape = { .flop_per_inst = 1 };
-			const char *p = c[i].expr;
-			double sum = 0;
-			bool all = true;
-
-			/*
-			 * HMMA counts hold BF16, TF32, FP8 too: with any operation
-			 * counter exported they would count its work twice.
-			 */
-			if (c[i].op == GPUPROJ_TOP_HMMA && ops)
-				continue;
-			if (c[i].op != GPUPROJ_TOP_NONE &&
-			    (gpuproj_tensor_shape_default(major, minor, c[i].op, &shape) ||
-			     !(shape.flop_per_inst > 0)))
-				continue;
-			while (all && *p) {
-				size_t len = strcspn(p, "+"), j;
-				const char *star = memchr(p, '*', len), *t = star ? star + 1 : p;
-				size_t tlen = len - (size_t)(t - p);
-				double f = star ? strtod_c(p, NULL) : 1.0;
-
-				all = false;
-				for (j = 0; j < n_found && !all; j++) {
-					const char *name = im->names.v[found[j]->name];
-
-					if (strlen(name) == tlen && strncmp(name, t, tlen) == 0) {
-						sum += f * found[j]->value;
-						all = true;
-					}
-				}
-				p += len + (p[len] == '+');
-			}
-			if (!all)
-				continue;
-			sum *= c[i].scale * (c[i].op != GPUPROJ_TOP_NONE ? shape.flop_per_inst : 1);
-			if ((r = add_metric(im, L, k, lm, sum, -1)))
-				return r;
-			if (!im->tensor_expr[m]) {
-				im->tensor_expr[m] = c[i].expr;
-				im->tensor_flop[m] = c[i].scale;
-				if (c[i].op != GPUPROJ_TOP_NONE) {
-					im->tensor_flop[m] = shape.flop_per_inst;
-					snprintf(im->tensor_shape[m], sizeof(im->tensor_shape[m]),
-						 "%.20s%s", shape.shape,
-						 major ? "" : ", CC unknown: 8.0");
-				}
-			} else if (!im->tensor_mixed[m] &&
-				   (im->tensor_expr[m] != c[i].expr ||
-				    im->tensor_flop[m] != c[i].scale * shape.flop_per_inst)) {
-				/* The attribute is the first launch's: say when one differs. */
-				im->tensor_mixed[m] = true;
-				if ((r = tensor_differs(im, L, lm, c[i].expr)))
-					return r;
-			}
-			break;
-		}
-	}
-	return GPUPROJ_OK;
-}
-
-/*
- * Profile attributes and one summary line per tensor metric taken from
- * instruction counts: how each tensor metric was obtained
- * ("import.tensor.flop.tensor.fp16" = "EXPR * 4096 (assumed: FLOP per
- * instruction of HMMA.16816)", as libproj.so writes metrics.<CHIP>.*).
- */
-static int
-tensor_attributes(struct importer *im, struct gpuproj_profile *p)
-{
-	size_t m;
-
-	for (m = 0; m < GPUPROJ_M_COUNT; m++) {
-		const char *name = gpuproj_metric_name((enum gpuproj_metric)m);
-		char key[96], *v;
-		bool assumed = im->tensor_shape[m][0] != '\0';
-
-		if (!im->tensor_expr[m])
-			continue;
-		snprintf(key, sizeof(key), "import.tensor.%s", name);
-		if (assumed)
-			v = xasprintf("%s * %g (assumed: FLOP per instruction of %s)",
-				      im->tensor_expr[m], im->tensor_flop[m], im->tensor_shape[m]);
-		else if (im->tensor_flop[m] != 1)
-			v = xasprintf("%s * %g", im->tensor_expr[m], im->tensor_flop[m]);
-		else
-			v = xasprintf("%s", im->tensor_expr[m]);
-		if (!v || gpuproj_profile_set_attr(p, key, v)) {
-			free(v);
-			return GPUPROJ_E_NOMEM;
-		}
-		free(v);
-		if (assumed &&
-		    import_summary_warn(&im->sum, "%s: %s assumed: %s x %g FLOP per instruction "
-					"(%s); the counters split by instruction family, not by "
-					"shape", im->path, name, im->tensor_expr[m],
-					im->tensor_flop[m], im->tensor_shape[m]))
-			return GPUPROJ_E_NOMEM;
-	}
-	return GPUPROJ_OK;
-}
-
-static int
-commit_metrics(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
-{
-	static const enum src inst[] = { SRC_INST, SRC_INST_SM, SRC_INST_L, SRC_COUNT };
-	static const enum src tinst[] = { SRC_TINST, SRC_TINST_SM, SRC_COUNT };
-	static const enum src shb[] = { SRC_SH_BYTES, SRC_SH_BYTES_SMSP, SRC_COUNT };
-	static const enum src occ[] = { SRC_OCC, SRC_OCC_L, SRC_COUNT };
-	static const enum src act[] = { SRC_ACTIVE, SRC_ACTIVE_L, SRC_COUNT };
-	static const enum src clk[] = { SRC_CLOCK, SRC_CLOCK_SMSP, SRC_CLOCK_L, SRC_COUNT };
-	static const enum src we_ratio[] = { SRC_WE_AVG, SRC_WE_RATIO, SRC_WE_L, SRC_COUNT };
-	static const enum src we_pct[] = { SRC_WE_PCT, SRC_COUNT };
-	static const enum src l1b[] = { SRC_L1_BYTES, SRC_COUNT };
-	static const enum src l2b[] = { SRC_L2_BYTES, SRC_COUNT };
-	static const enum src l2tex[] = { SRC_L2_SECT_TEX, SRC_COUNT };
-	static const enum src rd[] = { SRC_DRAM_RD, SRC_DRAM_OP_RD, SRC_COUNT };
-	static const enum src wr[] = { SRC_DRAM_WR, SRC_DRAM_OP_WR, SRC_COUNT };
-	static const enum src l1s[] = { SRC_L1_SECT, SRC_COUNT };
-	static const enum src l2s[] = { SRC_L2_SECT_TEX, SRC_L2_SECT, SRC_COUNT };
-	static const enum src sol_dram[] = { SRC_SOL_DRAM, SRC_SOL_DRAM_OLD, SRC_SOL_DRAM_L,
-					     SRC_SOL_DRAM_L20, SRC_COUNT };
-	static const enum src sol_l2[] = { SRC_SOL_L2, SRC_SOL_L2_L, SRC_SOL_L2_L20, SRC_COUNT };
-	static const enum src sol_l1[] = { SRC_SOL_L1, SRC_SOL_L1_L, SRC_SOL_L1_L20,
-					   SRC_SOL_L1_TEX20, SRC_COUNT };
-	static const enum src sol_sm[] = { SRC_SOL_SM, SRC_SOL_SM_L, SRC_SOL_SM_L20, SRC_COUNT };
-	static const enum src bps[] = { SRC_DRAM_BPS, SRC_DRAM_BPS_L, SRC_COUNT };
-	static const struct {
-		enum src smsp, sm;
-		enum gpuproj_metric m;
-	} mix[] = {
-		{ SRC_FP16, SRC_FP16_SM, GPUPROJ_M_INST_FP16 },
-		{ SRC_FP32, SRC_FP32_SM, GPUPROJ_M_INST_FP32 },
-		{ SRC_FP64, SRC_FP64_SM, GPUPROJ_M_INST_FP64 },
-		{ SRC_INT, SRC_INT_SM, GPUPROJ_M_INST_INT },
-		{ SRC_MEM, SRC_MEM_SM, GPUPROJ_M_INST_LDST },
-	};
-	double v = NAN, ni = NAN, nt = NAN, dur = NAN;
-	bool timed;
-	size_t i, j;
-	int r = GPUPROJ_OK, s;
-
-	if ((r = launch_duration(im, L, &dur, &timed)))
-		return r;
-	if (timed) {
-		int line, col;
-
-		gpuproj_kernel_add_duration(k, dur);
-		source_pos(L, first_have(L, (const enum src[]){ SRC_DURATION, SRC_DURATION_L,
-								SRC_CYC_SM, SRC_CYC_SMSP, SRC_COUNT }),
-			   &line, &col);
-		if (!isfinite(k->duration_ns.sum) || !isfinite(k->duration_ns.m2))
-			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, line, col,
-					 "launch %s: the total duration of '%s' is not finite", L->id,
-					 L->kernel);
-	} else {
-		k->launches++;
-	}
-	k->profiled++;
-
-	for (i = 0; i < 3; i++) {
-		for (j = 0; j < 3; j++) {
-			const enum src list[] = { fp_src[i][j], fp_src_sm[i][j], SRC_COUNT };
-
-			if ((r = add_first(im, L, k, fp_metric[i][j], list, 1.0)))
-				return r;
-		}
-	}
-	for (i = 0; i < ARRAY_LENGTH(mix); i++) {
-		const enum src list[] = { mix[i].smsp, mix[i].sm, SRC_COUNT };
-
-		if ((r = add_first(im, L, k, mix[i].m, list, 1.0)))
-			return r;
-	}
-	if ((s = first_have(L, inst)) >= 0) {
-		take(L, (enum src)s, &ni);
-		if ((r = add_metric(im, L, k, GPUPROJ_M_INST_WARP, ni, s)))
-			return r;
-	}
-	if ((s = first_have(L, tinst)) >= 0) {
-		take(L, (enum src)s, &nt);
-		if ((r = add_metric(im, L, k, GPUPROJ_M_INST_THREAD, nt, s)))
-			return r;
-	}
-	/* Warp efficiency: active threads per warp instruction / 32. */
-	if (first_have(L, we_ratio) >= 0)
-		r = add_first(im, L, k, GPUPROJ_M_WARP_EFFICIENCY, we_ratio, 1.0 / WARP_SIZE);
-	else if (first_have(L, we_pct) >= 0)
-		r = add_first(im, L, k, GPUPROJ_M_WARP_EFFICIENCY, we_pct, 1.0 / 100.0);
-	else if (isfinite(ni) && isfinite(nt) && ni > 0)
-		r = add_metric(im, L, k, GPUPROJ_M_WARP_EFFICIENCY, nt / (WARP_SIZE * ni),
-			       first_have(L, tinst));
-	if (r)
-		return r;
-
-	/* L2 bytes: the SMs' sectors x 32 B where exported (libproj.so's choice), else all. */
-	if ((r = add_first(im, L, k, GPUPROJ_M_BYTES_L1, l1b, 1.0)) ||
-	    (r = first_have(L, l2tex) >= 0 ? add_first(im, L, k, GPUPROJ_M_BYTES_L2, l2tex, 32.0)
-					   : add_first(im, L, k, GPUPROJ_M_BYTES_L2, l2b, 1.0)) ||
-	    (r = add_first(im, L, k, GPUPROJ_M_BYTES_DRAM_READ, rd, 1.0)) ||
-	    (r = add_first(im, L, k, GPUPROJ_M_BYTES_DRAM_WRITE, wr, 1.0)))
-		return r;
-	if (take(L, SRC_DRAM_BYTES, &v) || take2(L, SRC_DRAM_RD, SRC_DRAM_WR, &v) ||
-	    take2(L, SRC_DRAM_OP_RD, SRC_DRAM_OP_WR, &v)) {
-		r = add_metric(im, L, k, GPUPROJ_M_BYTES_DRAM, v,
-			       L->have[SRC_DRAM_BYTES] ? SRC_DRAM_BYTES : -1);
-	} else if ((s = first_have(L, bps)) >= 0 && timed) {
-		/* Memory Workload Analysis: DRAM bytes = their rate × the duration. */
-		take(L, (enum src)s, &v);
-		r = add_metric(im, L, k, GPUPROJ_M_BYTES_DRAM, v * dur * 1e-9, s);
-	}
-	if (r)
-		return r;
-	if (take(L, SRC_SH_WF, &v) || take2(L, SRC_SH_WF_LD, SRC_SH_WF_ST, &v))
-		r = add_metric(im, L, k, GPUPROJ_M_SHARED_WAVEFRONTS, v,
-			       L->have[SRC_SH_WF] ? SRC_SH_WF : -1);
-	if (!r && (take(L, SRC_SH_BC, &v) || take2(L, SRC_SH_BC_LD, SRC_SH_BC_ST, &v)))
-		r = add_metric(im, L, k, GPUPROJ_M_SHARED_BANK_CONFLICTS, v,
-			       L->have[SRC_SH_BC] ? SRC_SH_BC : -1);
-	if (r)
-		return r;
-	if ((r = add_first(im, L, k, GPUPROJ_M_SHARED_BYTES, shb, 1.0)) ||
-	    (r = add_first(im, L, k, GPUPROJ_M_SECTORS_L1, l1s, 1.0)) ||
-	    (r = add_first(im, L, k, GPUPROJ_M_SECTORS_L2, l2s, 1.0)))
-		return r;
-	if (take(L, SRC_DRAM_SECT, &v) || take2(L, SRC_DRAM_SECT_RD, SRC_DRAM_SECT_WR, &v))
-		r = add_metric(im, L, k, GPUPROJ_M_SECTORS_DRAM, v,
-			       L->have[SRC_DRAM_SECT] ? SRC_DRAM_SECT : -1);
-	if (r || (r = add_first(im, L, k, GPUPROJ_M_OCCUPANCY_ACHIEVED, occ, 0.01)) ||
-	    (r = add_first(im, L, k, GPUPROJ_M_CYCLES_SM_ACTIVE, act, 1.0)) ||
-	    (r = add_first(im, L, k, GPUPROJ_M_CLOCK_SM, clk, 1.0)))
-		return r;
-	/* The default sections' percentages, for the sol model. */
-	if ((r = add_sol(im, L, GPUPROJ_SOL_DRAM_PCT, sol_dram)) ||
-	    (r = add_sol(im, L, GPUPROJ_SOL_L2_PCT, sol_l2)) ||
-	    (r = add_sol(im, L, GPUPROJ_SOL_L1_PCT, sol_l1)) ||
-	    (r = add_sol(im, L, GPUPROJ_SOL_SM_PCT, sol_sm)))
-		return r;
-	return commit_tensor(im, L, k);
-}
-
-/*
- * gpuproj_kernel_add_extra() searches the kernel's extras linearly; with
- * the ~1000 metrics of a raw page that is quadratic per launch. Every
- * kernel gets its extras in the same order, so the index a name had last
- * time is almost always right: try it first, update in place like
- * gpuproj_kernel_add_extra() does.
- */
-static int
-add_extra_hinted(struct gpuproj_kernel *k, const char *name, const char *unit, double value,
-		 size_t *hint)
-{
-	size_t i, n = k->n_extra;
-
-	if (*hint < n && strcmp(k->extra[*hint].name, name) == 0) {
-		k->extra[*hint].sum += value;
-		k->extra[*hint].n++;
-		return GPUPROJ_OK;
-	}
-	if (gpuproj_kernel_add_extra(k, name, unit, value))
-		return GPUPROJ_E_NOMEM;
-	if (k->n_extra > n) {
-		*hint = n;
-		return GPUPROJ_OK;
-	}
-	for (i = 0; i < k->n_extra; i++) {
-		if (strcmp(k->extra[i].name, name) == 0) {
-			*hint = i;
-			break;
-		}
-	}
-	return GPUPROJ_OK;
-}
-
-static int
-extra_cmp(const void *a, const void *b)
-{
-	const struct extra *x = a, *y = b;
-
-	if (x->name != y->name)
-		return x->name < y->name ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Unused mapped values and the launch's extras into the kernel's extra_metrics. */
-static int
-commit_extras(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
-{
-	size_t i;
-
-	for (i = 0; i < SRC_COUNT; i++) {
-		const struct source *s = &sources[i];
-		char *name;
-		int r;
-
-		if (!L->have[i] || L->used[i])
-			continue;
-		if (!s->section) {
-			r = add_extra(im, L, s->name, im->names.v[L->unit[i]], L->val[i]);
-		} else {
-			/* The label's canonical section: the first of its list. */
-			size_t l = strcspn(s->section, "|");
-
-			name = xasprintf("%.*s: %s", (int)l, s->section, s->name);
-			if (!name)
-				return GPUPROJ_E_NOMEM;
-			r = add_extra(im, L, name, im->names.v[L->unit[i]], L->val[i]);
-			free(name);
-		}
-		if (r)
-			return r;
-	}
-	if (L->n_extras > 1)
-		qsort(L->extras, L->n_extras, sizeof(*L->extras), extra_cmp);
-	for (i = 0; i < L->n_extras; i++) {
-		const struct extra *e = &L->extras[i], *prev = i > 0 ? e - 1 : NULL;
-		const char *name = im->names.v[e->name];
-		size_t first = im->first_unit[e->name];
-
-		if (i > 0 && e->name == prev->name) {
-			/* The same metric twice in one launch (two sections list it). */
-			if ((e->value != prev->value || e->unit != prev->unit) &&
-			    !im->warned[e->name]) {
-				im->warned[e->name] = true;
-				if (import_summary_warn(&im->sum, "%s:%d: %s appears twice for "
-							"launch %s with different values; kept "
-							"the first", im->path, L->line, name,
-							L->id))
-					return GPUPROJ_E_NOMEM;
-			}
-			continue;
-		}
-		if (first == SIZE_MAX) {
-			im->first_unit[e->name] = e->unit;
-		} else if (first != e->unit) {
-			const char *had = im->names.v[first];
-
-			if (!im->warned[e->name]) {
-				im->warned[e->name] = true;
-				if (import_summary_warn(&im->sum, "%s:%d: %s is in '%s' here but "
-							"in '%s' before; kept only the values "
-							"in '%s'", im->path, L->line, name,
-							im->names.v[e->unit], had, had))
-					return GPUPROJ_E_NOMEM;
-			}
-			continue;
-		}
-		if (add_extra_hinted(k, name, im->names.v[e->unit], e->value, &im->hint[e->name]))
-			return GPUPROJ_E_NOMEM;
-		if (!isfinite(k->extra[im->hint[e->name]].sum))
-			return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->line, 0,
-					 "launch %s: %s: the sum over the launches of '%s' is not "
-					 "finite (values too large)", L->id, name, L->kernel);
-	}
-	return GPUPROJ_OK;
-}
-
-/* Fold one launch into the profile. */
-static int
-commit(struct importer *im, struct gpuproj_profile *p, struct launch *L, bool *no_dims)
-{
-	struct gpuproj_signature sig = { 0 };
-	struct gpuproj_kernel *k;
-	uint32_t smem_dyn = 0, smem_st = 0, regs = 0;
-	double v;
-	int r;
-
-	if (!L->have_grid)
-		L->have_grid = dims_from_metrics(L, SRC_GRID_X, SRC_GRID_Y, SRC_GRID_Z, SRC_GRID,
-						 SRC_GRID_L, &L->grid);
-	if (!L->have_block)
-		L->have_block = dims_from_metrics(L, SRC_BLOCK_X, SRC_BLOCK_Y, SRC_BLOCK_Z,
-						  SRC_BLOCK, SRC_BLOCK_L, &L->block);
-	if (!L->have_grid || !L->have_block) {
-		/*
-		 * Placeholders, marked by the signature's tag so that no model
-		 * reads them as a launch of one thread (model.h: the occupancy
-		 * models report the geometry missing).
-		 */
-		*no_dims = true;
-		L->grid = (struct gpuproj_dim3){ 1, 1, 1 };
-		L->block = (struct gpuproj_dim3){ 1, 1, 1 };
-	}
-	if ((take(L, SRC_SMEM_DYN, &v) || take(L, SRC_SMEM_DYN_L, &v)) && !as_u32(v, &smem_dyn))
-		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->line, 0,
-				 "launch %s: dynamic shared memory %g B is not a byte count", L->id,
-				 v);
-	if ((take(L, SRC_SMEM_ST, &v) || take(L, SRC_SMEM_ST_L, &v)) && !as_u32(v, &smem_st))
-		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->line, 0,
-				 "launch %s: static shared memory %g B is not a byte count", L->id,
-				 v);
-	if ((take(L, SRC_REGS, &v) || take(L, SRC_REGS_L, &v)) && (!as_u32(v, &regs) ||
-								   regs > 65536))
-		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->line, 0,
-				 "launch %s: %g registers per thread is not a register count",
-				 L->id, v);
-
-	sig.name = L->kernel;
-	sig.tag = L->have_grid && L->have_block ? "" : GPUPROJ_TAG_NO_GEOMETRY;
-	sig.grid = L->grid;
-	sig.block = L->block;
-	sig.smem_dynamic = smem_dyn;
-	sig.device = 0;
-	if (gpuproj_profile_kernel(p, &sig, &k))
-		return oom(im, L->line);
-	/* A demangled name ("void f<float>(int, float*)"): also the display name. */
-	if (!k->demangled && strchr(L->kernel, '(') && !str_startswith(L->kernel, "_Z") &&
-	    profile_kernel_set_demangled(k, L->kernel))
-		return oom(im, L->line);
-	if (smem_st)
-		k->smem_static = smem_st;
-	if (regs)
-		k->regs_per_thread = regs;
-	/* Device attributes are not kernel metrics: mark them used. */
-	L->used[SRC_SMS] = L->used[SRC_SMS_L] = true;
-	L->used[SRC_CC_MAJOR] = L->used[SRC_CC_MINOR] = true;
-	if ((r = commit_metrics(im, L, k)) || (r = commit_extras(im, L, k)))
-		return r == GPUPROJ_E_NOMEM ? oom(im, L->line) : r;
-	return GPUPROJ_OK;
-}
-
-/* The profile's device and process: from the first launch that names them. */
-static int
-set_context(struct importer *im, struct gpuproj_profile *p)
-{
-	const struct launch *dev = im->ctx_dev, *first = im->ctx_first;
-	int cc_major = 0, cc_minor = 0, sms = 0;
-	size_t i;
-	bool several = im->several_devices, several_pids = im->several_pids;
-
-	/* Launches still held (the long layout): the first ones, and what differs. */
-	if (!first && im->n_launches)
-		first = im->launches[0];
-	for (i = 0; i < im->n_launches; i++) {
-		const struct launch *L = im->launches[i];
-
-		if (L->pid != first->pid)
-			several_pids = true;
-		if (!L->device)
-			continue;
-		if (!dev)
-			dev = L;
-		else if (strcmp(dev->device, L->device) != 0)
-			several = true;
-	}
-	if (several && import_summary_warn(&im->sum, "%s: launches from several GPUs; the "
-					   "profile describes the first, %s", im->path,
-					   dev->device))
-		return oom(im, 0);
-	if (!dev)
-		dev = first;
-	cc_major = dev->cc_major;
-	cc_minor = dev->cc_minor;
-	if (cc_major == 0 && dev->have[SRC_CC_MAJOR] && dev->val[SRC_CC_MAJOR] >= 1 &&
-	    dev->val[SRC_CC_MAJOR] < 100) {
-		cc_major = (int)dev->val[SRC_CC_MAJOR];
-		if (dev->have[SRC_CC_MINOR] && dev->val[SRC_CC_MINOR] >= 0 &&
-		    dev->val[SRC_CC_MINOR] < 10)
-			cc_minor = (int)dev->val[SRC_CC_MINOR];
-	}
-	/* A count no GPU has (a shifted column) is left unknown, and said so. */
-	if (dev->have[SRC_SMS] && dev->val[SRC_SMS] >= 1 && dev->val[SRC_SMS] <= GPUPROJ_MAX_SMS)
-		sms = (int)dev->val[SRC_SMS];
-	else if (dev->have[SRC_SMS_L] && dev->val[SRC_SMS_L] >= 1 &&
-		 dev->val[SRC_SMS_L] <= GPUPROJ_MAX_SMS)
-		sms = (int)dev->val[SRC_SMS_L]; /* Launch Statistics "# SMs" */
-	else if ((dev->have[SRC_SMS] || dev->have[SRC_SMS_L]) &&
-		 import_summary_warn(&im->sum, "%s: SM count %.17g is not a GPU's (1 to %d); "
-				     "left unknown", im->path,
-				     dev->have[SRC_SMS] ? dev->val[SRC_SMS] : dev->val[SRC_SMS_L],
-				     GPUPROJ_MAX_SMS))
-		return oom(im, 0);
-	if (gpuproj_profile_set_device(p, dev->device, NULL, NULL, cc_major, cc_minor, sms, NAN) ||
-	    gpuproj_profile_set_process(p, first->process, first->host, first->pid, -1, NULL))
-		return oom(im, 0);
-	if (several_pids && import_summary_warn(&im->sum, "%s: launches from several processes; "
-						"the profile names the first, pid %" PRId64,
-						im->path, first->pid))
-		return oom(im, 0);
 	return GPUPROJ_OK;
 }
 
@@ -1655,7 +536,7 @@ setup_header(struct importer *im, const struct import_csv_row *h)
 						j, im->raw && strstr(h->fields[i], "__")
 						? "; a launch whose two values differ is reported"
 						: "; the first is read"))
-				return oom(im, h->line);
+				return ncu_oom(im, h->line);
 		}
 	}
 	return GPUPROJ_OK;
@@ -1719,7 +600,7 @@ long_row(struct importer *im, const struct import_csv_row *row)
 		      import_csv_field(row, (size_t)c->kernel));
 	if (key.oom) {
 		strbuf_free(&key);
-		return oom(im, row->line);
+		return ncu_oom(im, row->line);
 	}
 	if (import_strmap_get(&im->launch_map, key.buf, &idx)) {
 		L = im->launches[idx];
@@ -1727,7 +608,7 @@ long_row(struct importer *im, const struct import_csv_row *row)
 		r = launch_new(im, row, &L);
 
 		if (!r && import_strmap_put(&im->launch_map, key.buf, im->n_launches - 1))
-			r = oom(im, row->line);
+			r = ncu_oom(im, row->line);
 		if (r) {
 			strbuf_free(&key);
 			return r;
@@ -1767,7 +648,7 @@ raw_row(struct importer *im, const struct import_csv_row *row)
 		      import_csv_field(row, (size_t)im->col.id));
 	if (key.oom) {
 		strbuf_free(&key);
-		return oom(im, row->line);
+		return ncu_oom(im, row->line);
 	}
 	if (import_strmap_get(&im->raw_ids, key.buf, &first)) {
 		strbuf_free(&key);
@@ -1779,13 +660,13 @@ raw_row(struct importer *im, const struct import_csv_row *row)
 					im->col.pid >= 0 ? " of process " : "",
 					im->col.pid >= 0 ? import_csv_field(row, (size_t)im->col.pid)
 							 : "", first))
-			return oom(im, row->line);
+			return ncu_oom(im, row->line);
 		return GPUPROJ_OK;
 	}
 	r = import_strmap_put(&im->raw_ids, key.buf, (size_t)row->line);
 	strbuf_free(&key);
 	if (r)
-		return oom(im, row->line);
+		return ncu_oom(im, row->line);
 	if ((r = launch_new(im, row, &L)))
 		return r;
 	for (i = 0; i < h->n; i++) {
@@ -1801,9 +682,8 @@ raw_row(struct importer *im, const struct import_csv_row *row)
 	return GPUPROJ_OK;
 }
 
-static int commit(struct importer *im, struct gpuproj_profile *p, struct launch *L, bool *no_dims);
 
-/* Remember what set_context() needs of a launch about to be freed (or kept). */
+/* Remember what ncu_set_context() needs of a launch about to be freed (or kept). */
 static void
 note_context(struct importer *im, struct launch *L, bool *keep)
 {
@@ -1826,7 +706,7 @@ note_context(struct importer *im, struct launch *L, bool *keep)
 
 /*
  * A raw-layout launch is complete with its row: commit it now and free it
- * (unless set_context() still needs it), so no launch waits in memory.
+ * (unless ncu_set_context() still needs it), so no launch waits in memory.
  */
 static int
 commit_raw_launch(struct importer *im)
@@ -1836,7 +716,7 @@ commit_raw_launch(struct importer *im)
 	int r;
 
 	note_context(im, L, &keep);
-	r = commit(im, im->p, L, &im->no_dims);
+	r = ncu_commit(im, im->p, L, &im->no_dims);
 	if (r)
 		return r;
 	im->n_committed++;
@@ -1872,7 +752,7 @@ on_row(void *userdata, const struct import_csv_row *row, const struct import_csv
 					 "--page raw writes");
 		import_csv_row_free(im->units_copy);
 		if (!(im->units_copy = import_csv_row_copy(row)))
-			return oom(im, row->line);
+			return ncu_oom(im, row->line);
 		im->units = im->units_copy;
 		return GPUPROJ_OK;
 	}
@@ -1887,7 +767,7 @@ header:
 		struct import_csv_row *copy = import_csv_row_copy(row);
 
 		if (!copy)
-			return oom(im, row->line);
+			return ncu_oom(im, row->line);
 		r = setup_header(im, copy);
 		/* The header in use stays; a refused one goes. */
 		if (im->header == copy) {
@@ -1920,8 +800,8 @@ build_source_map(struct importer *im)
 	size_t i;
 
 	for (i = 0; i < SRC_COUNT; i++) {
-		if (import_strmap_put(&im->source_map, sources[i].name, i))
-			return oom(im, 0);
+		if (import_strmap_put(&im->source_map, ncu_sources[i].name, i))
+			return ncu_oom(im, 0);
 	}
 	return GPUPROJ_OK;
 }
@@ -1934,7 +814,7 @@ importer_clear(struct importer *im)
 	for (i = 0; i < im->n_launches; i++)
 		launch_free(im->launches[i]);
 	free(im->launches);
-	/* Kept for set_context() after their commit (never in launches[] then). */
+	/* Kept for ncu_set_context() after their commit (never in launches[] then). */
 	if (im->ctx_dev && im->ctx_dev != im->ctx_first)
 		launch_free(im->ctx_dev);
 	launch_free(im->ctx_first);
@@ -1995,7 +875,7 @@ warn_no_geometry(struct importer *im, const struct gpuproj_profile *p)
 				"with --section LaunchStats or `gpuproj ncu-metrics`", im->path,
 				launches, launches == 1 ? "" : "es", kernels, kernels == 1 ? "" : "s",
 				GPUPROJ_TAG_NO_GEOMETRY, spread))
-		return oom(im, 0);
+		return ncu_oom(im, 0);
 	return GPUPROJ_OK;
 }
 
@@ -2019,7 +899,7 @@ gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
 		goto out;
 	im.p = gpuproj_profile_new();
 	if (!im.p) {
-		r = oom(&im, 0);
+		r = ncu_oom(&im, 0);
 		goto out;
 	}
 	opt.skip_line = skip_line;
@@ -2070,11 +950,11 @@ gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
 	im.p = NULL;
 	no_dims = im.no_dims;
 	for (i = 0; i < im.n_launches; i++) {
-		if ((r = commit(&im, p, im.launches[i], &no_dims)))
+		if ((r = ncu_commit(&im, p, im.launches[i], &no_dims)))
 			goto out;
 	}
 	im.sum.launches = im.n_launches + im.n_committed;
-	if ((r = set_context(&im, p)))
+	if ((r = ncu_set_context(&im, p)))
 		goto out;
 	if (no_dims && (r = warn_no_geometry(&im, p)))
 		goto out;
@@ -2082,31 +962,31 @@ gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
 	    import_summary_warn(&im.sum, "%s: %zu text value%s not kept (settings, not "
 				"measurements; e.g. %s)", path, im.n_text, im.n_text == 1 ? "" : "s",
 				im.first_text)) {
-		r = oom(&im, 0);
+		r = ncu_oom(&im, 0);
 		goto out;
 	}
 	if (im.ctrperm_line &&
 	    import_summary_warn(&im.sum, "%s:%d: ncu could not read the performance counters "
 				"of some launches (ERR_NVGPUCTRPERM): only what it printed is "
 				"imported", path, im.ctrperm_line)) {
-		r = oom(&im, 0);
+		r = ncu_oom(&im, 0);
 		goto out;
 	}
 	if (im.n_junk > 0 &&
 	    import_summary_warn(&im.sum, "%s:%d: skipped %zu line%s that %s not CSV "
 				"(application output?)", path, im.first_junk, im.n_junk,
 				im.n_junk == 1 ? "" : "s", im.n_junk == 1 ? "is" : "are")) {
-		r = oom(&im, 0);
+		r = ncu_oom(&im, 0);
 		goto out;
 	}
-	if (tensor_attributes(&im, p) ||
+	if (ncu_tensor_attributes(&im, p) ||
 	    gpuproj_profile_set_attr(p, "origin", "ncu-import") ||
 	    gpuproj_profile_set_attr(p, "import.file", path) ||
 	    gpuproj_profile_set_attr(p, "import.format", im.raw ? "ncu --csv --page raw"
 								 : "ncu --csv") ||
 	    gpuproj_profile_set_attr(p, "tool_version", GPUPROJ_VERSION) ||
 	    import_summary_finish(&im.sum, p)) {
-		r = oom(&im, 0);
+		r = ncu_oom(&im, 0);
 		goto out;
 	}
 	if (summary) {
@@ -2121,95 +1001,4 @@ out:
 	import_csv_clear(&t);
 	importer_clear(&im);
 	return r;
-}
-
-/* ---- the collection command (gpuproj ncu-metrics) ---- */
-
-/*
- * The metrics that give every input of the default model (model.h:
- * hroof-occ needs bytes.l1, bytes.l2, bytes.dram, shared.wavefronts, the FP
- * instruction counts and warp_efficiency; its occupancy term the launch
- * geometry, registers and shared memory), plus the GPU's name. The names
- * are those libproj.so resolves on each chip (inject/metrics-nvpw.c, the
- * first valid candidate per logical metric; tests/inject/test-ncu-metrics.c
- * checks every name with the real host API on GV100 … GB202). DRAM bytes
- * are collected as read + write: the same counters as dram__bytes.sum,
- * and the split feeds bytes.dram_read/_write; GB202 and GB203 spell them
- * dram__bytes_op_read/_op_write.
- */
-static const char *const ncu_common[] = {
-	"gpu__time_duration.sum",
-	SASS("hfma"), SASS("hadd"), SASS("hmul"),
-	SASS("ffma"), SASS("fadd"), SASS("fmul"),
-	SASS("dfma"), SASS("dadd"), SASS("dmul"),
-	"smsp__average_thread_inst_executed_per_inst_executed.ratio",
-	"l1tex__t_bytes.sum",
-	"lts__t_sectors_srcunit_tex.sum",
-	NULL, NULL, /* the DRAM pair, per chip */
-	"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
-	"launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z",
-	"launch__block_dim_x", "launch__block_dim_y", "launch__block_dim_z",
-	"launch__registers_per_thread",
-	"launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic",
-	"device__attribute_display_name",
-};
-
-/* Chips that name the DRAM directions _op_read/_op_write (inject/metrics-nvpw.c). */
-static bool
-dram_op_names(const char *chip)
-{
-	return chip && (strcasecmp(chip, "GB202") == 0 || strcasecmp(chip, "GB203") == 0);
-}
-
-size_t
-gpuproj_ncu_metrics(const char *chip, const char **names, size_t max)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < ARRAY_LENGTH(ncu_common); i++) {
-		const char *m = ncu_common[i];
-
-		if (!m) {
-			bool op = dram_op_names(chip);
-
-			m = (i > 0 && !ncu_common[i - 1]) ? (op ? "dram__bytes_op_write.sum"
-								: "dram__bytes_write.sum")
-							  : (op ? "dram__bytes_op_read.sum"
-								: "dram__bytes_read.sum");
-		}
-		if (names && n < max)
-			names[n] = m;
-		n++;
-	}
-	return n;
-}
-
-size_t
-gpuproj_ncu_metrics_tensor(const char *chip, enum gpuproj_tensor_mode mode, const char **names,
-			   size_t max)
-{
-	size_t n = gpuproj_ncu_metrics(chip, names, max);
-	const char *scratch[64];
-
-	/* The tensor names: into the caller's room after the common ones, or counted. */
-	if (names && n < max)
-		return n + gpuproj_tensor_metric_names(chip, mode, names + n, max - n);
-	return n + gpuproj_tensor_metric_names(chip, mode, scratch, ARRAY_LENGTH(scratch));
-}
-
-bool
-gpuproj_ncu_chip_known(const char *chip)
-{
-	static const char *const chips[] = { "GV100", "TU102", "TU104", "TU106", "TU116",
-					     "TU117", "GA100", "GA102", "GA103", "GA104",
-					     "GA106", "GA107", "GH100", "GH200", "AD102", "AD103",
-					     "AD104", "AD106", "AD107", "GB100", "GB102", "GB110",
-					     "GB202", "GB203", "GB205", "GB206", "GB207" };
-	size_t i;
-
-	for (i = 0; chip && i < ARRAY_LENGTH(chips); i++) {
-		if (strcasecmp(chips[i], chip) == 0)
-			return true;
-	}
-	return false;
 }
