@@ -717,12 +717,17 @@ commit_raw_launch(struct importer *im)
 
 	note_context(im, L, &keep);
 	r = ncu_commit(im, im->p, L, &im->no_dims);
-	if (r)
-		return r;
-	im->n_committed++;
+	/*
+	 * Out of launches[] whether or not the commit failed: a launch kept
+	 * as ctx_first/ctx_dev is freed once, by importer_clear() through
+	 * those (left in launches[] on a failed commit, it was freed twice).
+	 */
 	im->n_launches--;
 	if (!keep)
 		launch_free(L);
+	if (r)
+		return r;
+	im->n_committed++;
 	return GPUPROJ_OK;
 }
 

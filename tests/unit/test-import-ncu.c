@@ -1400,6 +1400,26 @@ START_TEST(error_raw_row_shorter_than_header)
 }
 END_TEST
 
+/*
+ * The first launch of a raw-layout export whose commit fails (its SM clock
+ * out of range): it was kept for the profile's context and left in the
+ * launch list too, and freed twice (found by fuzz-ncu under ASan; the
+ * reproducer is tests/fuzz/regressions/ncu/raw-first-launch-fails.csv).
+ * The error is reported once; ASan and valgrind see no double free.
+ */
+START_TEST(error_raw_first_launch_fails_commit)
+{
+	expect_error("clock.csv", "\"ID\",\"Process ID\",\"Kernel Name\",\"Block Size\","
+		     "\"Grid Size\",\"gpu__time_duration.sum\","
+		     "\"sm__cycles_elapsed.avg.per_second\"\n"
+		     "\"\",\"\",\"\",\"\",\"\",\"nsecond\",\"cycle/nsecond\"\n"
+		     "\"0\",\"9\",\"k\",\"(32, 1, 1)\",\"(4, 1, 1)\",\"100\",\"1,380,000\"\n",
+		     GPUPROJ_E_SCHEMA, 3, 44,
+		     "launch 0: clock.sm = 1380000000000000 is outside its range (above 0 to "
+		     "1e+10 Hz)");
+}
+END_TEST
+
 START_TEST(error_long_row_before_metric_value)
 {
 	expect_error("shortlong.csv", HDR_LONG
@@ -2139,6 +2159,7 @@ import_ncu_suite(void)
 	tcase_add_test(te, error_nul_byte);
 	tcase_add_test(te, error_utf16);
 	tcase_add_test(te, error_raw_row_shorter_than_header);
+	tcase_add_test(te, error_raw_first_launch_fails_commit);
 	tcase_add_test(te, error_long_row_before_metric_value);
 	tcase_add_test(te, error_row_longer_than_header);
 	tcase_add_test(te, error_truncated_last_row);
