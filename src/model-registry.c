@@ -32,7 +32,7 @@ static const struct gpuproj_model models[] = {
 	  "eqs. 1-10 (interval over L1, L2, DRAM; point = midpoint)",
 	  hroof_project, hroof_details, hroof_needs, false, NULL },
 	{ "occupancy",
-	  "roofline ratio x occupancy ratio: seed 002 Algorithm 1, eqs. 4-12, with the CUDA "
+	  "roofline ratio x occupancy ratio: Srivastava et al., Algorithm 1, eqs. 4-12, with the CUDA "
 	  "occupancy rules per GPU and wave quantisation (point; interval to the plain roofline "
 	  "ratio)",
 	  occupancy_project, occupancy_details, occupancy_needs, false,
@@ -54,8 +54,8 @@ static const struct gpuproj_model models[] = {
 	  "occupancy rules, latency_ns), per-SM waves; the default",
 	  hroofocc_project, hroofocc_details, hroofocc_needs, false, NULL },
 	{ "sol",
-	  "coarser: hroof's ratio method (seed 000 eq. 9) on the busy time of each resource "
-	  "from Nsight Compute's speed-of-light percentages, plain ceilings, x seed 002's "
+	  "coarser: hroof's ratio method (Van Lanker et al. eq. 9) on the busy time of each resource "
+	  "from Nsight Compute's speed-of-light percentages, plain ceilings, x Srivastava et al.'s "
 	  "occupancy ratio (eq. 4); for default-section exports (no byte or FLOP counts)",
 	  sol_project, sol_details, sol_needs, true,
 	  "sol scales ncu's SM busy % (tensor pipe included) by FP32 ceilings" },

@@ -39,7 +39,7 @@ const char *const doc_assumptions[] = {
 	"the profile has it).",
 	"Floating-point work is assumed the same on the target (FLOP ratio 1) unless a SASS "
 	"comparison supplies a ratio; special functions can compile to different instruction "
-	"counts (seed 000 §4.2).",
+	"counts (Van Lanker et al. 2024, §4.2).",
 	"Warp efficiency is a property of the kernel and the same on every GPU.",
 	"Target ceilings are the sustained FLOP/s and bandwidths of targets.yaml: measured where a "
 	"measurement exists, otherwise datasheet values or estimates; the basis of every number "
@@ -55,7 +55,7 @@ const char *const doc_assumptions[] = {
 	"point that held the measured time in 80 % of the validation cases (gpuperfpredict and "
 	"NeuSight, split-conformal; docs/validation.md). It is wide where the model is often "
 	"wrong. The hroof charts show hroof's own band instead: the L1, L2 and DRAM projections "
-	"of seed 000 eq. 9, whose midpoint is the point estimate.",
+	"of Van Lanker et al. 2024, eq. 9, whose midpoint is the point estimate.",
 };
 const size_t doc_n_assumptions = ARRAY_LENGTH(doc_assumptions);
 
@@ -64,12 +64,12 @@ doc_traffic_assumption(void)
 {
 	if (gpuproj_l2_capacity_default())
 		return "Bytes through L1 and L2 are assumed the same on the target as measured on "
-		       "the source (seed 000 §4.2: \"memory usage is considered as roughly "
+		       "the source (Van Lanker et al. 2024, §4.2: \"memory usage is considered as roughly "
 		       "similar\"); DRAM bytes are adjusted for the target's L2 size (a footprint "
 		       "model fitted on gpuproj's validation data: a larger L2 keeps more of the "
 		       "kernel's data).";
 	return "Memory traffic per level (bytes through L1, L2 and DRAM) is assumed the same on "
-	       "the target as measured on the source (seed 000 §4.2: \"memory usage is "
+	       "the target as measured on the source (Van Lanker et al. 2024, §4.2: \"memory usage is "
 	       "considered as roughly similar\"); caches of very different sizes can change it.";
 }
 
@@ -672,7 +672,7 @@ roofline_data(const struct doc_profile *dp, size_t rank, const struct gpuproj_ta
 	if (!(hs.flop > 0)) {
 		d->note = "the kernel does no floating-point work (a copy or fill), so a FLOP "
 			  "roofline does not apply; hroof projects its time by the ratio of the "
-			  "bandwidth ceilings (seed 000, FLOP = 0 case)";
+			  "bandwidth ceilings (Van Lanker et al. 2024, FLOP = 0 case)";
 		return;
 	}
 	c->n_panels = 1;

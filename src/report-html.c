@@ -492,8 +492,8 @@ html_roofline(struct html *h, const struct doc_profile *dp, size_t pi,
 	}
 	r = chart_roofline(&d->chart, id, &svg, why, sizeof(why));
 	strbuf_init(&cap);
-	strbuf_printf(&cap, "Hierarchical roofline with the kernel's ceilings (seed 000, Fig. 2): "
-		      "Perf<sup>ceil</sup> (eq. 3) and BW<sup>ceil</sup> of L1, L2 and DRAM "
+	strbuf_printf(&cap, "Hierarchical roofline with the kernel's ceilings (Van Lanker et al. "
+		      "2024, Fig. 2): Perf<sup>ceil</sup> (eq. 3) and BW<sup>ceil</sup> of L1, L2 and DRAM "
 		      "(eqs. 6–8) on ");
 	html_escape(&cap, dp->src->name);
 	strbuf_printf(&cap, ", where the kernel was measured at %s per launch (its operational "
@@ -557,8 +557,8 @@ html_quadrant(struct html *h, const struct doc_profile *dp, size_t pi)
 	}
 	r = chart_quadrant(&q->chart, id, &svg, labelled, why, sizeof(why));
 	strbuf_init(&cap);
-	strbuf_printf(&cap, "Quadrant split (seed 003 §2.1): each GPU is a point (DRAM bandwidth "
-		      "of targets.yaml, %s FMA throughput, measured where available: the "
+	strbuf_printf(&cap, "Quadrant split (Konstantinidis and Cotronis 2017, §2.1): each GPU is "
+		      "a point (DRAM bandwidth of targets.yaml, %s FMA throughput, measured where available: the "
 		      "precision with the most FLOP in this profile); each kernel is a ray through "
 		      "the origin whose slope is its DRAM operational intensity (FLOP/byte, after "
 		      "each kernel's number in the legend). GPUs above a kernel's ray are "
@@ -600,7 +600,7 @@ html_irm(struct html *h, const struct doc_profile *dp, size_t pi)
 	snprintf(id, sizeof(id), "p%zu-irm", pi);
 	r = chart_irm(&d->chart, id, &svg, why, sizeof(why));
 	strbuf_init(&cap);
-	strbuf_printf(&cap, "Instruction roofline (seed 004, after Ding and Williams): warp "
+	strbuf_printf(&cap, "Instruction roofline (Leinhauser et al. 2022, after Ding and Williams): warp "
 		      "instructions per second against warp instructions per 32-byte transaction "
 		      "at L1, L2 and DRAM. Peak GIPS = SMs × schedulers per SM × IPC × clock (");
 	html_escape(&cap, dp->src->name);

@@ -54,7 +54,8 @@ help(FILE *f)
 		"                       each model's own [min, max] over its levels\n"
 		"  --occupancy little|linear  hroof-occ's occupancy term (default: %s): Little's\n"
 		"                       law on the resident warps and the latencies of\n"
-		"                       targets.yaml, or seed 002's linear occupancy ratio\n"
+		"                       targets.yaml, or the linear occupancy ratio of\n"
+		"                       Srivastava et al.\n"
 		"  --clock sustained|burst  FP rate of GPUs whose sustained clock is below their\n"
 		"                       boost clock (default: %s): sustained under full\n"
 		"                       load (an application's steady state), or burst: a kernel\n"
@@ -67,8 +68,8 @@ help(FILE *f)
 		gpuproj_clock_name(gpuproj_clock_default()));
 	fprintf(f,
 		"  --compute fp|issue   hroof's and hroof-occ's compute roof (default: %s): fp =\n"
-		"                       the FP instructions over the FP peaks (seed 000 eqs.\n"
-		"                       2-3); issue = also the FP32/INT32 lanes (shared on\n"
+		"                       the FP instructions over the FP peaks (Van Lanker et\n"
+		"                       al. 2024, eqs. 2-3); issue = also the FP32/INT32 lanes (shared on\n"
 		"                       sm_86/sm_89/sm_120) and one warp instruction per\n"
 		"                       scheduler per clock for every instruction\n"
 		"                       (docs/models.md \"Compute roof\")\n"

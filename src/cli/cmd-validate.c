@@ -60,8 +60,9 @@ help(FILE *f)
 		gpuproj_clock_name(gpuproj_clock_default()));
 	fprintf(f,
 		"  --compute fp|issue   hroof's and hroof-occ's compute roof (default: %s):\n"
-		"                       the FP peaks (seed 000 eqs. 2-3), or every pipe and\n"
-		"                       instruction issue (`gpuproj project --help` explains)\n"
+		"                       the FP peaks (Van Lanker et al. 2024, eqs. 2-3), or\n"
+		"                       every pipe and instruction issue (`gpuproj project\n"
+		"                       --help` explains)\n"
 		"  --rates sustained|datasheet  the ceilings of every model but naive (default:\n"
 		"                       %s; `gpuproj project --help` explains)\n"
 		"  --intervals FILE|builtin|levels  the calibrated intervals behind coverage and\n"
