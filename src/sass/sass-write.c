@@ -15,6 +15,7 @@
 #include <jansson.h>
 
 #include <gpuproj/sass.h>
+#include <gpuproj/tensor.h>
 
 #include "util-escape.h"
 #include "util.h"
@@ -47,6 +48,55 @@ columns(const struct gpuproj_sass_counts *c, struct cols *out)
 		else
 			out->v[11] += n;
 	}
+}
+
+/* MMA instructions of a counts record: shaped and tcgen05 (shape at run time), count. */
+static unsigned long
+mma_total(const struct gpuproj_sass_counts *c)
+{
+	unsigned long n = 0;
+	int op;
+
+	for (op = 1; op < GPUPROJ_TOP_COUNT; op++)
+		n += (unsigned long)c->mma[op] + c->mma_unshaped[op];
+	return n;
+}
+
+/* The families' names in the table and JSON, by enum gpuproj_tensor_op. */
+static const char *const mma_names[GPUPROJ_TOP_COUNT] = {
+	[GPUPROJ_TOP_HMMA] = "float", [GPUPROJ_TOP_IMMA] = "int", [GPUPROJ_TOP_DMMA] = "fp64",
+};
+
+/*
+ * The tensor line of kernel k on its architecture: MMA instructions per
+ * family (each basic block once, like the other counts), their FLOP where
+ * the opcode gives the shape, and the MMA instruction ratio target/source
+ * (the tensor instruction ratio of the SASS comparison, [VanLanker2024]
+ * §4.2 applied to the tensor pipe).
+ */
+static void
+print_mma_row(FILE *f, const struct gpuproj_sass_kernel *k, const struct gpuproj_sass_kernel *src)
+{
+	unsigned long n = mma_total(&k->all), ns = src ? mma_total(&src->all) : 0;
+	double flop = 0;
+	int op;
+
+	if (!n && !ns)
+		return;
+	fprintf(f, "  %-7s %-9s MMA", "", "tensor");
+	for (op = 1; op < GPUPROJ_TOP_COUNT; op++) {
+		fprintf(f, " %s %u", mma_names[op], k->all.mma[op]);
+		if (k->all.mma_unshaped[op])
+			fprintf(f, " (+%u tcgen05)", k->all.mma_unshaped[op]);
+		flop += k->all.mma_flop[op];
+	}
+	fprintf(f, "; %.0f FLOP", flop);
+	if (src == k)
+		fprintf(f, "; ratio 1 (source)\n");
+	else if (ns)
+		fprintf(f, "; ratio %.4f\n", (double)n / (double)ns);
+	else
+		fprintf(f, "; ratio - (no MMA on the source)\n");
 }
 
 static void
@@ -151,12 +201,41 @@ gpuproj_sass_write_table(FILE *f, const struct gpuproj_sass *s, const char *sour
 		print_counts_row(f, k->arch, "all", &k->all, ratio);
 		print_counts_row(f, "", "special", &k->special, "");
 		print_counts_row(f, "", "slow path", &k->slow, "");
+		print_mma_row(f, k, gpuproj_sass_find(s, k->name, source));
 		if (k->origin != GPUPROJ_SASS_FROM_SASS)
 			fprintf(f, "  %-7s (from %s %s%d)\n", "", k->origin == GPUPROJ_SASS_FROM_PTX
 				? "PTX" : "SASS", k->origin == GPUPROJ_SASS_FROM_PTX ? "compute_"
 				: "sm_", k->image_arch);
 	}
 	return ferror(f) ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
+
+/*
+ * "mma": {"float": n, "int": n, "fp64": n} (shaped MMA instructions),
+ * "mma_tcgen05" the same for tcgen05 MMAs, "mma_flop" (FLOP of the shaped
+ * ones), "mma_ratio" (all MMAs, target/source; null without MMAs on the
+ * source). Nonzero on ENOMEM.
+ */
+static int
+mma_json(json_t *e, const struct gpuproj_sass_kernel *k, const struct gpuproj_sass_kernel *src)
+{
+	json_t *m = json_object(), *u = json_object();
+	unsigned long ns = src ? mma_total(&src->all) : 0;
+	double flop = 0;
+	int op, bad = !m || !u;
+
+	for (op = 1; op < GPUPROJ_TOP_COUNT && !bad; op++) {
+		bad |= json_object_set_new(m, mma_names[op], json_integer(k->all.mma[op]));
+		bad |= json_object_set_new(u, mma_names[op], json_integer(k->all.mma_unshaped[op]));
+		flop += k->all.mma_flop[op];
+	}
+	bad |= json_object_set_new(e, "mma", m);
+	bad |= json_object_set_new(e, "mma_tcgen05", u);
+	bad |= json_object_set_new(e, "mma_flop", json_num(flop));
+	bad |= json_object_set_new(e, "mma_ratio", ns ? json_num((double)mma_total(&k->all) /
+								 (double)ns)
+						    : json_null());
+	return bad;
 }
 
 static json_t *
@@ -250,6 +329,7 @@ gpuproj_sass_json(const struct gpuproj_sass *s, const char *source, const char *
 			bad |= json_object_set_new(e, "flop_ratio", json_num(r));
 		else
 			bad |= json_object_set_new(e, "flop_ratio", json_null());
+		bad |= mma_json(e, k, gpuproj_sass_find(s, k->name, source));
 		bad |= json_object_set_new(jarchs, k->arch, e);
 	}
 	bad |= json_object_set_new(root, "kernels", kernels);

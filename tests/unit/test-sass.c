@@ -1073,6 +1073,41 @@ START_TEST(fixture_counts_cubins)
 END_TEST
 
 /*
+ * The tensor line of the SASS comparison: mma.cu's one HMMA.1688 on sm_80
+ * (2,048 FLOP), in the table and the JSON; kernels without MMAs get none.
+ */
+START_TEST(fixture_mma_table)
+{
+	const char *files[2];
+	struct gpuproj_sass *s;
+	char *buf = NULL, *json = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!have_fixtures())
+		return;
+	files[0] = fixture("mma-sm80.cubin");
+	files[1] = fixture("kernels-sm80.cubin");
+	s = analyze(files, 2, NULL, 0);
+	ck_assert_ptr_nonnull(f = open_memstream(&buf, &len));
+	ck_assert_int_eq(gpuproj_sass_write_table(f, s, "sm_80", NULL, 1.0), 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "tensor    MMA float 1 int 0 fp64 0; 2048 FLOP; "
+				     "ratio 1 (source)\n"));
+	/* One tensor line in all: the other kernels have no MMA. */
+	ck_assert_ptr_null(strstr(strstr(buf, "tensor    MMA") + 1, "tensor    MMA"));
+	ck_assert_int_eq(gpuproj_sass_json(s, "sm_80", "mma_1688", 1.0, &json), 0);
+	ck_assert_ptr_nonnull(strstr(json, "\"mma\": {\n"));
+	ck_assert_ptr_nonnull(strstr(json, "\"float\": 1,"));
+	ck_assert_ptr_nonnull(strstr(json, "\"mma_flop\": 2048"));
+	ck_assert_ptr_nonnull(strstr(json, "\"mma_ratio\": 1"));
+	free(json);
+	free(buf);
+	gpuproj_sass_free(s);
+}
+END_TEST
+
+/*
  * Tensor MMAs: mma.cu's one HMMA.1688.F32 on sm_80 gives 2,048
  * FLOP per instruction; a profile whose flop.tensor.fp16 was instruction
  * counts × 4,096 (HMMA.16816, assumed) is halved for that kernel, the
@@ -1873,6 +1908,7 @@ sass_suite(void)
 	tcase_add_test(tf, fixture_images);
 	tcase_add_test(tf, fixture_counts_cubins);
 	tcase_add_test(tf, fixture_mma_rescale);
+	tcase_add_test(tf, fixture_mma_table);
 	tcase_add_test(tf, fixture_counts_everywhere);
 	tcase_add_test(tf, fixture_ptx_compiled);
 	tcase_add_test(tf, fixture_ratios);
