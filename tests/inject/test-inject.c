@@ -900,9 +900,21 @@ soak_check(struct run *r, long launches, long sigs, int term)
 	ck_assert_int_eq(at, launches * term / 100);
 	fprintf(stderr, "soak figures: %ld launches, %ld signatures, SIGTERM at %ld; RSS %s",
 		launches, sigs, at, r->out);
-	/* ASan's quarantine keeps what is freed: RSS is not the application's there. */
+	/*
+	 * ASan's quarantine keeps what is freed: RSS is not the application's
+	 * there. Elsewhere RSS may grow by the activity buffers (1 MiB each,
+	 * cupti-activity.c BUF_SIZE) filled and not yet delivered, which
+	 * depends on how far CUPTI's (the double's) delivery thread lags, not
+	 * on the launches: on two cores at a load of 10 the small soak went
+	 * from 17,256 KiB at 20 % to 25,412 at the signal (flat at 17,8xx until
+	 * 50 %), the full soak between 28,396 and 34,588. One buffer per
+	 * application thread is allowed for that, besides 10 % and 4 MiB: a
+	 * leak of ~150 bytes per launch still fails the small soak (140,000
+	 * launches between the two points), ~40 bytes the full one (550,000).
+	 */
 	if (!getenv("INJECT_ASAN_RUNTIME"))
-		ck_assert_msg(rss20 > 0 && rss_term > 0 && rss_term <= rss20 + rss20 / 10 + 4096,
+		ck_assert_msg(rss20 > 0 && rss_term > 0 &&
+			      rss_term <= rss20 + rss20 / 10 + 4096 + 16 * 1024,
 			      "RSS grew: %ld KiB at 20%% of the launches, %ld at the signal", rss20,
 			      rss_term);
 	/* Without gpuproj the application dies of the same signal. */
