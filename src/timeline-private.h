@@ -5,7 +5,22 @@
 #ifndef GPUPROJ_TIMELINE_PRIVATE_H
 #define GPUPROJ_TIMELINE_PRIVATE_H
 
+#include <stdint.h>
+
 #include <gpuproj/timeline.h>
+
+/*
+ * One step of the timeline's hashes: h ^= v, times 2^64 over the golden
+ * ratio, folded (pattern hashes in timeline.c, the kernel-pointer map in
+ * timeline-profile.c).
+ */
+static inline uint64_t
+timeline_mix(uint64_t h, uint64_t v)
+{
+	h ^= v;
+	h *= 0x9E3779B97F4A7C15ULL;
+	return h ^ (h >> 29);
+}
 
 /*
  * Deep-copy `src` into `dst` (its nodes and their graph-kernel lists).

@@ -259,7 +259,8 @@ gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpupro
 	for (i = 0; i < GPUPROJ_TL_WHY_COUNT; i++) {
 		if (tl->unexplained[i].epochs > MAX_N ||
 		    !(tl->unexplained[i].ns >= 0 && tl->unexplained[i].ns <= GPUPROJ_MAX_TOTAL_NS))
-			return bad(file, err, "timeline.unexplained.%s is out of range", gpuproj_tl_why_name((enum gpuproj_tl_why)i));
+			return bad(file, err, "timeline.unexplained.%s is out of range",
+				   gpuproj_tl_why_name((enum gpuproj_tl_why)i));
 	}
 	if (tl->n_patterns > GPUPROJ_TL_MAX_MERGED)
 		return bad(file, err, "timeline.patterns holds %zu patterns, at most %d",
@@ -293,15 +294,6 @@ gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpupro
 
 /* ---- the whole run onto a target ---- */
 
-/* A pointer's hash (the multiplier is 2^64 over the golden ratio, as in timeline.c). */
-static uint64_t
-ptr_hash(const void *k)
-{
-	uint64_t h = (uint64_t)(uintptr_t)k * 0x9E3779B97F4A7C15ULL;
-
-	return h ^ (h >> 29);
-}
-
 /* Kernel record → index in the profile: an open-addressing map of pointers. */
 struct kmap {
 	const struct gpuproj_kernel **keys;
@@ -326,7 +318,7 @@ kmap_build(struct kmap *km, const struct gpuproj_profile *p)
 	km->mask = cap - 1;
 	for (i = 0; i < n; i++) {
 		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
-		size_t h = (size_t)ptr_hash(k) & km->mask;
+		size_t h = (size_t)timeline_mix(0, (uint64_t)(uintptr_t)k) & km->mask;
 
 		while (km->keys[h])
 			h = (h + 1) & km->mask;
@@ -339,7 +331,7 @@ kmap_build(struct kmap *km, const struct gpuproj_profile *p)
 static size_t
 kmap_get(const struct kmap *km, const struct gpuproj_kernel *k)
 {
-	size_t h = (size_t)ptr_hash(k) & km->mask;
+	size_t h = (size_t)timeline_mix(0, (uint64_t)(uintptr_t)k) & km->mask;
 
 	while (km->keys[h]) {
 		if (km->keys[h] == k)

@@ -463,31 +463,23 @@ gpuproj_tl_pattern_same(const struct gpuproj_tl_pattern *a, const struct gpuproj
 	return true;
 }
 
-static uint64_t
-mix(uint64_t h, uint64_t v)
-{
-	h ^= v;
-	h *= 0x9E3779B97F4A7C15ULL;
-	return h ^ (h >> 29);
-}
-
 uint64_t
 gpuproj_tl_pattern_hash(const struct gpuproj_tl_pattern *pat)
 {
-	uint64_t h = mix(0x243F6A8885A308D3ULL, (uint64_t)pat->thread << 1 | pat->cut);
+	uint64_t h = timeline_mix(0x243F6A8885A308D3ULL, (uint64_t)pat->thread << 1 | pat->cut);
 	size_t i, j;
 
-	h = mix(h, pat->n_nodes);
+	h = timeline_mix(h, pat->n_nodes);
 	for (i = 0; i < pat->n_nodes; i++) {
 		const struct gpuproj_tl_node *n = &pat->nodes[i];
 
-		h = mix(h, (uint64_t)n->op | (uint64_t)n->stream << 8 | (uint64_t)n->event << 24 |
+		h = timeline_mix(h, (uint64_t)n->op | (uint64_t)n->stream << 8 | (uint64_t)n->event << 24 |
 			      (uint64_t)n->legacy << 40 | (uint64_t)n->blocking << 41 |
 			      (uint64_t)n->pinned << 42 | (uint64_t)n->copy << 43);
-		h = mix(h, n->bytes);
-		h = mix(h, (uint64_t)(uintptr_t)n->kernel);
+		h = timeline_mix(h, n->bytes);
+		h = timeline_mix(h, (uint64_t)(uintptr_t)n->kernel);
 		for (j = 0; j < n->n_graph; j++)
-			h = mix(h, (uint64_t)(uintptr_t)n->graph[j].kernel ^
+			h = timeline_mix(h, (uint64_t)(uintptr_t)n->graph[j].kernel ^
 				       (uint64_t)n->graph[j].launches << 48);
 	}
 	return h ? h : 1;
