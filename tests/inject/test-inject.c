@@ -2227,7 +2227,7 @@ static const struct scenario scenarios[] = {
 		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
 			     "sleep 300", "kineto-start",
 			     "repeat 100 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "sleep 2600",
-			     "kineto-stop"),
+			     "sync 1", "kineto-stop"),
 		.out = "kineto records 100\n",
 		.lines = LINES(LINE_INIT, LINE_DEV,
 			       "[gpuproj] another CUPTI client in this process (a framework's profiler, "
@@ -2438,7 +2438,8 @@ static const struct scenario scenarios[] = {
 		.env = ENV("GPUPROJ_MODE=timing"),
 		.cmds = CMDS("init", "ctx 0", "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
 			     "sleep 300", "kineto-start",
-			     "repeat 100 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "kineto-stop"),
+			     "repeat 100 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "sync 1",
+			     "kineto-stop"),
 		.out = "kineto records 100\n",
 		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
 			       "kernel launch, no metrics (GPUPROJ_MODE=timing); report at exit: {out}",
