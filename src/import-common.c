@@ -1029,15 +1029,15 @@ import_unit_family_name(enum import_unit_family f)
 void
 import_metric_range(enum gpuproj_metric m, double *lo, double *hi, bool *lo_open)
 {
-	*lo = 0;
-	*hi = INFINITY;
-	*lo_open = false;
-	if (m == GPUPROJ_M_WARP_EFFICIENCY || m == GPUPROJ_M_OCCUPANCY_ACHIEVED) {
-		*hi = 1;
-	} else if (m == GPUPROJ_M_CLOCK_SM) {
-		*hi = 1e10;
-		*lo_open = true;
+	/* The profile's own ranges (gpuproj_metric_range(): ratios in [0, 1],
+	 * clocks up to GPUPROJ_MAX_CLOCK_HZ, everything else up to
+	 * GPUPROJ_MAX_METRIC), so that whatever an importer accepts the
+	 * profile writer accepts too. A clock of zero is no clock. */
+	if (gpuproj_metric_range(m, lo, hi)) {
+		*lo = 0;
+		*hi = INFINITY;
 	}
+	*lo_open = m == GPUPROJ_M_CLOCK_SM;
 }
 
 enum import_range
@@ -1053,7 +1053,9 @@ import_metric_check(enum gpuproj_metric m, double *v)
 		return IMPORT_RANGE_OK;
 	if (lo_open)
 		return IMPORT_RANGE_BAD; /* a zero or negative clock is no rounding */
-	tol = isfinite(hi) ? 0.01 * (hi - lo) : 0.0;
+	/* Rounding in a published ratio (a percentage of 100.4) is clamped;
+	 * a count beyond its bound is refused. */
+	tol = hi <= 1 ? 0.01 * (hi - lo) : 0.0;
 	if (*v < lo && *v >= lo - tol) {
 		*v = lo;
 		return IMPORT_RANGE_CLAMPED;

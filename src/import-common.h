@@ -204,18 +204,20 @@ const char *import_unit_family_name(enum import_unit_family f);
 
 /*
  * The documented range of a logical metric (docs/formats/profile.md, enum
- * gpuproj_metric): counts, bytes and cycles ≥ 0; warp_efficiency and
- * occupancy.achieved in [0, 1]; clock.sm in (0, 10 GHz]. Every value an
- * importer puts into a profile goes through import_metric_check().
+ * gpuproj_metric), as gpuproj_metric_range() gives it to the profile
+ * writer: counts, bytes and cycles in [0, GPUPROJ_MAX_METRIC]; ratios
+ * (warp_efficiency, occupancy.achieved) in [0, 1]; clock.sm in
+ * (0, GPUPROJ_MAX_CLOCK_HZ]. *lo_open is true where the lower bound itself
+ * is refused. Every value an importer puts into a profile goes through
+ * import_metric_check().
  */
 void import_metric_range(enum gpuproj_metric m, double *lo, double *hi, bool *lo_open);
 
 /* What import_metric_check() decided. */
 enum import_range {
 	IMPORT_RANGE_OK = 0,     /* finite and inside the range */
-	IMPORT_RANGE_CLAMPED,    /* outside by at most 1 % of the range's width (or of the
-				    bound for one-sided ranges: rounding in the tool's
-				    output); *v set to the bound */
+	IMPORT_RANGE_CLAMPED,    /* a ratio outside [0, 1] by at most 0.01 (rounding
+				    in the tool's output); *v set to the bound */
 	IMPORT_RANGE_BAD,        /* not finite, or further outside: refuse */
 };
 

@@ -445,6 +445,28 @@ import_row(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_cs
 	k->launches += launches;
 	k->profiled += launches;
 
+	/* Every counter column as published, under its own name; checked
+	 * before the logical metrics derived from them, so a column that is
+	 * out of bounds is named as such. */
+	for (i = 0; i < f->n_header; i++) {
+		const char *cell = import_csv_field(r, i);
+		double x;
+
+		if (f->is_sig[i] || value_absent(cell))
+			continue;
+		if (!parse_double(cell, &x))
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+					 import_csv_column(r, i),
+					 "column '%s': '%s' is not a number", header_name(f, i),
+					 cell);
+		if (fabs(x) > GPUPROJ_MAX_EXTRA)
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+					 import_csv_column(r, i), "column '%s': %s is beyond ±%g",
+					 header_name(f, i), cell, GPUPROJ_MAX_EXTRA);
+		if (add_extra(k, header_name(f, i), x, launches))
+			goto nomem;
+	}
+
 	{
 		struct nvp_gpu gpu = { g->target->warp_size, g->target->cc_major, g->target->sms };
 
@@ -476,26 +498,6 @@ import_row(struct gpp_ctx *ctx, const struct gpp_file *f, const struct import_cs
 			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line, 0,
 					 "%s: the sum over the launches is not finite",
 					 gpuproj_metric_name((enum gpuproj_metric)i));
-	}
-
-	/* Every counter column as published, under its own name. */
-	for (i = 0; i < f->n_header; i++) {
-		const char *cell = import_csv_field(r, i);
-		double x;
-
-		if (f->is_sig[i] || value_absent(cell))
-			continue;
-		if (!parse_double(cell, &x))
-			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
-					 import_csv_column(r, i),
-					 "column '%s': '%s' is not a number", header_name(f, i),
-					 cell);
-		if (fabs(x) > GPUPROJ_MAX_EXTRA)
-			return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
-					 import_csv_column(r, i), "column '%s': %s is beyond ±%g",
-					 header_name(f, i), cell, GPUPROJ_MAX_EXTRA);
-		if (add_extra(k, header_name(f, i), x, launches))
-			goto nomem;
 	}
 	return GPUPROJ_OK;
 nomem:

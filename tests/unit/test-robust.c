@@ -478,7 +478,8 @@ END_TEST
  * and the profile then could not be written; a two-digit CC minor ("7.15")
  * was stored; an unmapped metric of 1e300 made the profile unwritable.
  * gpuperfpredict: "a duration of 1e300 s times 1e9" and a counter of 1e300
- * (× launches: infinite), an achieved occupancy of 57, more launches of one
+ * (× launches: infinite), an achieved occupancy of 57, a derived count over
+ * 1e18 (the writer's bound), more launches of one
  * signature than the metric counts hold. Reproducers in
  * tests/fuzz/regressions/IMPORTER, replayed by every fuzz run.
  */
@@ -502,6 +503,10 @@ static const struct {
 	{ "gpuperfpredict", "occupancy-57.csv", 1,
 	  "occupancy-57.csv:2:212: occupancy.achieved = 57 is outside its range (column "
 	  "'achieved_occupancy')" },
+	/* A derived count over GPUPROJ_MAX_METRIC: accepted by the importer once
+	 * and then refused by the profile writer. */
+	{ "gpuperfpredict", "count-over-1e18.csv", 1,
+	  "count-over-1e18.csv:2: inst.fp64.add = 2.4000555555555553e+18 is outside its range" },
 	/* Two rows of 3e9 launches: the 32-bit metric counts wrapped (a wrong mean). */
 	{ "gpuperfpredict", "launches-over-2e32.csv", 1,
 	  "launches-over-2e32.csv:3:23: more than 4294967295 launches of one signature" },
