@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The logical-metric → NVPW candidate table ([CUPTI-MET]) and its
- * per-chip resolution. Names were checked with the real libcupti 13.0 host
- * API on GV100, TU102, GA100, GA102, GH100, AD102, GB100 and GB202
- * (tests/inject/test-cupti-host.c keeps them honest). The tensor metrics'
- * candidates are the core's (include/gpuproj/tensor.h, one table for
- * libproj.so and `gpuproj ncu-metrics`), per GPUPROJ_TENSOR mode.
+ * The per-chip resolution of the logical metrics' NVIDIA candidates: the
+ * core's tables, include/gpuproj/nvmetrics.h (the one table libproj.so,
+ * `gpuproj import ncu` and `gpuproj ncu-metrics` read) and, for the tensor
+ * metrics per GPUPROJ_TENSOR mode, include/gpuproj/tensor.h. Each name is
+ * asked of the CUPTI host API ([CUPTI-MET]); the first candidate whose
+ * names are all valid wins (tests/inject/test-cupti-host.c compares the
+ * result with the tables' recorded chip restrictions).
  *
- * Thread safety: constant table; resolution allocates a new set.
+ * Thread safety: constant tables; resolution allocates a new set.
  */
 #include "config.h"
 
@@ -17,106 +18,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gpuproj/nvmetrics.h>
 #include <gpuproj/tensor.h>
 
 #include "metrics-nvpw.h"
 #include "util.h"
 
-#define SASS_T(op) "smsp__sass_thread_inst_executed_op_" op "_pred_on.sum"
-
-struct candidate {
-	const char *expr;
-	double scale;
-};
-
-/* Up to four candidates per logical metric, best first. */
-static const struct candidate table[GPUPROJ_M_COUNT][4] = {
-	[GPUPROJ_M_INST_FP16_FMA] = { { SASS_T("hfma"), 1 } },
-	[GPUPROJ_M_INST_FP16_ADD] = { { SASS_T("hadd"), 1 } },
-	[GPUPROJ_M_INST_FP16_MUL] = { { SASS_T("hmul"), 1 } },
-	[GPUPROJ_M_INST_FP32_FMA] = { { SASS_T("ffma"), 1 } },
-	[GPUPROJ_M_INST_FP32_ADD] = { { SASS_T("fadd"), 1 } },
-	[GPUPROJ_M_INST_FP32_MUL] = { { SASS_T("fmul"), 1 } },
-	[GPUPROJ_M_INST_FP64_FMA] = { { SASS_T("dfma"), 1 } },
-	[GPUPROJ_M_INST_FP64_ADD] = { { SASS_T("dadd"), 1 } },
-	[GPUPROJ_M_INST_FP64_MUL] = { { SASS_T("dmul"), 1 } },
-	[GPUPROJ_M_INST_FP16] = { { SASS_T("fp16"), 1 } },
-	[GPUPROJ_M_INST_FP32] = { { SASS_T("fp32"), 1 } },
-	[GPUPROJ_M_INST_FP64] = { { SASS_T("fp64"), 1 } },
-	[GPUPROJ_M_INST_INT] = { { SASS_T("integer"), 1 } },
-	[GPUPROJ_M_INST_LDST] = { { SASS_T("memory"), 1 } },
-	/* Everything that is neither FP, integer nor memory (the quant model's "other"). */
-	[GPUPROJ_M_INST_OTHER] = {
-		{ SASS_T("bit") "+" SASS_T("control") "+" SASS_T("conversion") "+" SASS_T("misc")
-		  "+" SASS_T("inter_thread_communication") "+" SASS_T("uniform"), 1 },
-		{ SASS_T("bit") "+" SASS_T("control") "+" SASS_T("conversion") "+" SASS_T("misc")
-		  "+" SASS_T("inter_thread_communication"), 1 },
-	},
-	[GPUPROJ_M_INST_WARP] = { { "smsp__inst_executed.sum", 1 } },
-	[GPUPROJ_M_INST_THREAD] = { { "smsp__thread_inst_executed.sum", 1 } },
-	/* Threads per executed warp instruction, over the warp size of 32. */
-	[GPUPROJ_M_WARP_EFFICIENCY] = {
-		{ "smsp__average_thread_inst_executed_per_inst_executed.ratio", 1.0 / 32 },
-		{ "smsp__thread_inst_executed_per_inst_executed.ratio", 1.0 / 32 },
-	},
-	[GPUPROJ_M_BYTES_L1] = { { "l1tex__t_bytes.sum", 1 } },
-	/*
-	 * SM <-> L2 traffic: the lookups whose source unit is the SMs' L1TEX.
-	 * lts__t_bytes.sum counts lookups from every source, including the
-	 * fabric between the two L2 partitions of GA100/GH100/GB100
-	 * (lts__t_sectors_srcunit_ltcfabric), so on those chips it can exceed
-	 * the SMs' traffic [GPU?: scripts/gpu-acceptance.sh compares both with a
-	 * copy kernel's 8·N bytes]. The srcunit_tex form has no _bytes rollup:
-	 * sectors × 32 B. Valid on GV100 ... GB202 (host API, CUDA 13.0).
-	 */
-	[GPUPROJ_M_BYTES_L2] = { { "lts__t_sectors_srcunit_tex.sum", 32 },
-				 { "lts__t_bytes.sum", 1 } },
-	[GPUPROJ_M_BYTES_DRAM] = { { "dram__bytes.sum", 1 } },
-	/* GB202/GB203 spell the DRAM directions _op_read/_op_write. */
-	[GPUPROJ_M_BYTES_DRAM_READ] = { { "dram__bytes_read.sum", 1 },
-					{ "dram__bytes_op_read.sum", 1 } },
-	[GPUPROJ_M_BYTES_DRAM_WRITE] = { { "dram__bytes_write.sum", 1 },
-					 { "dram__bytes_op_write.sum", 1 } },
-	[GPUPROJ_M_SHARED_BYTES] = { { "sm__sass_data_bytes_mem_shared.sum", 1 } },
-	[GPUPROJ_M_SHARED_WAVEFRONTS] = { { "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", 1 } },
-	[GPUPROJ_M_SHARED_BANK_CONFLICTS] = {
-		{ "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", 1 },
-		{ "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum+"
-		  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", 1 },
-	},
-	[GPUPROJ_M_SECTORS_L1] = { { "l1tex__t_sectors.sum", 1 } },
-	[GPUPROJ_M_SECTORS_L2] = { { "lts__t_sectors_srcunit_tex.sum", 1 },
-				   { "lts__t_sectors.sum", 1 },
-				   { "lts__t_sectors_op_read.sum+lts__t_sectors_op_write.sum", 1 } },
-	[GPUPROJ_M_SECTORS_DRAM] = { { "dram__sectors.sum", 1 },
-				     { "dram__sectors_read.sum+dram__sectors_write.sum", 1 },
-				     { "dram__sectors_op_read.sum+dram__sectors_op_write.sum", 1 } },
-	/* Percent of the peak sustained warps per active cycle → 0..1. */
-	[GPUPROJ_M_OCCUPANCY_ACHIEVED] = {
-		{ "sm__warps_active.avg.pct_of_peak_sustained_active", 0.01 } },
-	[GPUPROJ_M_CYCLES_SM_ACTIVE] = { { "sm__cycles_active.avg", 1 } },
-	[GPUPROJ_M_CLOCK_SM] = { { "sm__cycles_elapsed.avg.per_second", 1 } },
-};
-
 size_t
 inj_metrics_candidate_count(enum gpuproj_tensor_mode mode, enum gpuproj_metric m)
 {
-	size_t i, n;
+	size_t n;
 
 	if ((unsigned)m >= GPUPROJ_M_COUNT)
 		return 0;
 	n = gpuproj_tensor_candidates(mode, m, NULL);
 	if (n)
 		return n;
-	for (i = 0; i < ARRAY_LENGTH(table[m]) && table[m][i].expr; i++)
-		;
-	return i;
+	return gpuproj_nv_candidates(m, NULL);
 }
 
 const char *
 inj_metrics_candidate(enum gpuproj_tensor_mode mode, enum gpuproj_metric m, size_t i)
 {
 	const struct gpuproj_tensor_candidate *c;
+	const struct gpuproj_nv_candidate *nv;
 	size_t n;
 
 	if ((unsigned)m >= GPUPROJ_M_COUNT)
@@ -124,7 +49,8 @@ inj_metrics_candidate(enum gpuproj_tensor_mode mode, enum gpuproj_metric m, size
 	n = gpuproj_tensor_candidates(mode, m, &c);
 	if (n)
 		return i < n ? c[i].expr : NULL;
-	return i < inj_metrics_candidate_count(mode, m) ? table[m][i].expr : NULL;
+	n = gpuproj_nv_candidates(m, &nv);
+	return i < n ? nv[i].expr : NULL;
 }
 
 /* Cache of validator answers: the same name appears in several candidates. */
@@ -207,7 +133,7 @@ intern(struct resolver *rv, const char *name, size_t len)
  * valid. Returns true and fills map.
  */
 static bool
-try_candidate(struct resolver *rv, const struct candidate *c, struct inj_metric_map *map)
+try_candidate(struct resolver *rv, const struct gpuproj_nv_candidate *c, struct inj_metric_map *map)
 {
 	char term[256];
 	const char *p = c->expr;
@@ -271,7 +197,7 @@ resolve_tensor(struct resolver *rv, enum gpuproj_tensor_mode mode, enum gpuproj_
 
 	gpuproj_tensor_chip_cc(s->chip, &major, &minor);
 	for (i = 0; i < n && !rv->oom; i++) {
-		struct candidate c = { tc[i].expr, tc[i].scale };
+		struct gpuproj_nv_candidate c = { tc[i].expr, tc[i].scale, NULL, NULL };
 		struct gpuproj_tensor_shape shape;
 
 		if (tc[i].op != GPUPROJ_TOP_NONE) {
@@ -315,8 +241,11 @@ inj_metrics_resolve(const char *chip, enum gpuproj_tensor_mode mode, inj_metric_
 		if (gpuproj_tensor_candidates(GPUPROJ_TENSOR_OPS, (enum gpuproj_metric)m, NULL)) {
 			resolve_tensor(&rv, mode, (enum gpuproj_metric)m);
 		} else {
-			for (i = 0; i < ARRAY_LENGTH(table[m]) && table[m][i].expr; i++) {
-				if (try_candidate(&rv, &table[m][i], &rv.set->map[m]))
+			const struct gpuproj_nv_candidate *nv;
+			size_t n = gpuproj_nv_candidates((enum gpuproj_metric)m, &nv);
+
+			for (i = 0; i < n; i++) {
+				if (try_candidate(&rv, &nv[i], &rv.set->map[m]))
 					break;
 			}
 		}

@@ -2,7 +2,8 @@
 /*
  * Logical metrics (docs/internals/DESIGN.md §3, enum gpuproj_metric) → NVPW metric names.
  *
- * Every logical metric has an ordered list of candidates ([CUPTI-MET]);
+ * Every logical metric has an ordered list of candidates ([CUPTI-MET]; the
+ * core's table, include/gpuproj/nvmetrics.h);
  * a candidate is one NVPW name or a sum "a+b+c" of several, each term
  * optionally weighted ("a.sum+-0.5*b.sum"), with a scale factor (e.g. 1/32
  * for warp efficiency from a per-warp ratio). The tensor metrics' lists are
@@ -22,11 +23,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <gpuproj/nvmetrics.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/tensor.h>
 
 /** The NVPW metric giving a profiled launch's duration, ns. */
-#define INJ_DURATION_METRIC "gpu__time_duration.sum"
+#define INJ_DURATION_METRIC GPUPROJ_NV_DURATION
 
 /** Maximum NVPW names in one candidate sum. */
 #define INJ_MAX_TERMS 8

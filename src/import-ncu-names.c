@@ -20,6 +20,7 @@
 
 #include <gpuproj/import.h>
 #include <gpuproj/model.h>
+#include <gpuproj/nvmetrics.h>
 #include <gpuproj/tensor.h>
 #include <gpuproj/profile.h>
 
@@ -38,8 +39,8 @@
 #define SOL "GPU Speed Of Light Throughput|GPU Speed Of Light|SpeedOfLight"
 #define LAUNCH "Launch Statistics|LaunchStats"
 #define MWA "Memory Workload Analysis|MemoryWorkloadAnalysis"
-#define SASS(x) "smsp__sass_thread_inst_executed_op_" x "_pred_on.sum"
-#define SASS_SM(x) "sm__sass_thread_inst_executed_op_" x "_pred_on.sum"
+#define SASS(x) GPUPROJ_NV_SASS_THREAD(x)
+#define SASS_SM(x) GPUPROJ_NV_SASS_THREAD_SM(x)
 
 /*
  * name: the metric name, or a section label (the default
@@ -48,7 +49,7 @@
  * label belongs to, "*" for any.
  */
 const struct ncu_source ncu_sources[SRC_COUNT] = {
-	[SRC_DURATION] = { "gpu__time_duration.sum", NULL, K_TIME },
+	[SRC_DURATION] = { GPUPROJ_NV_DURATION, NULL, K_TIME },
 	[SRC_DURATION_L] = { "Duration", SOL, K_TIME },
 	[SRC_HFMA] = { SASS("hfma"), NULL, K_COUNT },
 	[SRC_HADD] = { SASS("hadd"), NULL, K_COUNT },
@@ -78,63 +79,63 @@ const struct ncu_source ncu_sources[SRC_COUNT] = {
 	[SRC_FP64_SM] = { SASS_SM("fp64"), NULL, K_COUNT },
 	[SRC_INT_SM] = { SASS_SM("integer"), NULL, K_COUNT },
 	[SRC_MEM_SM] = { SASS_SM("memory"), NULL, K_COUNT },
-	[SRC_INST] = { "smsp__inst_executed.sum", NULL, K_COUNT },
+	[SRC_INST] = { GPUPROJ_NV_INST_WARP, NULL, K_COUNT },
 	[SRC_INST_SM] = { "sm__inst_executed.sum", NULL, K_COUNT },
 	[SRC_INST_L] = { "Executed Instructions", "Instruction Statistics|InstructionStats",
 			 K_COUNT },
-	[SRC_TINST] = { "smsp__thread_inst_executed.sum", NULL, K_COUNT },
+	[SRC_TINST] = { GPUPROJ_NV_INST_THREAD, NULL, K_COUNT },
 	[SRC_TINST_SM] = { "sm__thread_inst_executed.sum", NULL, K_COUNT },
-	[SRC_WE_AVG] = { "smsp__average_thread_inst_executed_per_inst_executed.ratio", NULL,
+	[SRC_WE_AVG] = { GPUPROJ_NV_WARP_EFF_AVG, NULL,
 			 K_COUNT },
-	[SRC_WE_RATIO] = { "smsp__thread_inst_executed_per_inst_executed.ratio", NULL, K_COUNT },
+	[SRC_WE_RATIO] = { GPUPROJ_NV_WARP_EFF_RATIO, NULL, K_COUNT },
 	[SRC_WE_PCT] = { "smsp__thread_inst_executed_per_inst_executed.pct", NULL, K_PCT },
 	[SRC_WE_L] = { "Avg. Active Threads Per Warp", "*", K_COUNT },
-	[SRC_L1_BYTES] = { "l1tex__t_bytes.sum", NULL, K_BYTES },
-	[SRC_L2_BYTES] = { "lts__t_bytes.sum", NULL, K_BYTES },
+	[SRC_L1_BYTES] = { GPUPROJ_NV_L1_BYTES, NULL, K_BYTES },
+	[SRC_L2_BYTES] = { GPUPROJ_NV_L2_BYTES, NULL, K_BYTES },
 	/* SM <-> L2 only (what libproj.so collects; inject/metrics-nvpw.c says why). */
-	[SRC_L2_SECT_TEX] = { "lts__t_sectors_srcunit_tex.sum", NULL, K_COUNT },
-	[SRC_DRAM_BYTES] = { "dram__bytes.sum", NULL, K_BYTES },
-	[SRC_DRAM_RD] = { "dram__bytes_read.sum", NULL, K_BYTES },
-	[SRC_DRAM_WR] = { "dram__bytes_write.sum", NULL, K_BYTES },
-	[SRC_DRAM_OP_RD] = { "dram__bytes_op_read.sum", NULL, K_BYTES },
-	[SRC_DRAM_OP_WR] = { "dram__bytes_op_write.sum", NULL, K_BYTES },
-	[SRC_SH_WF] = { "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", NULL, K_COUNT },
+	[SRC_L2_SECT_TEX] = { GPUPROJ_NV_L2_SECTORS_TEX, NULL, K_COUNT },
+	[SRC_DRAM_BYTES] = { GPUPROJ_NV_DRAM_BYTES, NULL, K_BYTES },
+	[SRC_DRAM_RD] = { GPUPROJ_NV_DRAM_READ, NULL, K_BYTES },
+	[SRC_DRAM_WR] = { GPUPROJ_NV_DRAM_WRITE, NULL, K_BYTES },
+	[SRC_DRAM_OP_RD] = { GPUPROJ_NV_DRAM_OP_READ, NULL, K_BYTES },
+	[SRC_DRAM_OP_WR] = { GPUPROJ_NV_DRAM_OP_WRITE, NULL, K_BYTES },
+	[SRC_SH_WF] = { GPUPROJ_NV_SHARED_WAVEFRONTS, NULL, K_COUNT },
 	[SRC_SH_WF_LD] = { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", NULL, K_COUNT },
 	[SRC_SH_WF_ST] = { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", NULL, K_COUNT },
-	[SRC_SH_BC] = { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", NULL, K_COUNT },
-	[SRC_SH_BC_LD] = { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", NULL,
+	[SRC_SH_BC] = { GPUPROJ_NV_SHARED_BANK_CONFLICTS, NULL, K_COUNT },
+	[SRC_SH_BC_LD] = { GPUPROJ_NV_SHARED_BANK_CONFLICTS_LD, NULL,
 			   K_COUNT },
-	[SRC_SH_BC_ST] = { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", NULL,
+	[SRC_SH_BC_ST] = { GPUPROJ_NV_SHARED_BANK_CONFLICTS_ST, NULL,
 			   K_COUNT },
-	[SRC_SH_BYTES] = { "sm__sass_data_bytes_mem_shared.sum", NULL, K_BYTES },
+	[SRC_SH_BYTES] = { GPUPROJ_NV_SHARED_BYTES, NULL, K_BYTES },
 	[SRC_SH_BYTES_SMSP] = { "smsp__sass_data_bytes_mem_shared.sum", NULL, K_BYTES },
-	[SRC_L1_SECT] = { "l1tex__t_sectors.sum", NULL, K_COUNT },
-	[SRC_L2_SECT] = { "lts__t_sectors.sum", NULL, K_COUNT },
-	[SRC_DRAM_SECT] = { "dram__sectors.sum", NULL, K_COUNT },
-	[SRC_DRAM_SECT_RD] = { "dram__sectors_read.sum", NULL, K_COUNT },
-	[SRC_DRAM_SECT_WR] = { "dram__sectors_write.sum", NULL, K_COUNT },
-	[SRC_OCC] = { "sm__warps_active.avg.pct_of_peak_sustained_active", NULL, K_PCT },
+	[SRC_L1_SECT] = { GPUPROJ_NV_L1_SECTORS, NULL, K_COUNT },
+	[SRC_L2_SECT] = { GPUPROJ_NV_L2_SECTORS, NULL, K_COUNT },
+	[SRC_DRAM_SECT] = { GPUPROJ_NV_DRAM_SECTORS, NULL, K_COUNT },
+	[SRC_DRAM_SECT_RD] = { GPUPROJ_NV_DRAM_SECTORS_READ, NULL, K_COUNT },
+	[SRC_DRAM_SECT_WR] = { GPUPROJ_NV_DRAM_SECTORS_WRITE, NULL, K_COUNT },
+	[SRC_OCC] = { GPUPROJ_NV_OCCUPANCY, NULL, K_PCT },
 	[SRC_OCC_L] = { "Achieved Occupancy", "Occupancy", K_PCT },
-	[SRC_ACTIVE] = { "sm__cycles_active.avg", NULL, K_COUNT },
+	[SRC_ACTIVE] = { GPUPROJ_NV_SM_ACTIVE_CYCLES, NULL, K_COUNT },
 	[SRC_ACTIVE_L] = { "SM Active Cycles", SOL, K_COUNT },
-	[SRC_CLOCK] = { "sm__cycles_elapsed.avg.per_second", NULL, K_FREQ },
+	[SRC_CLOCK] = { GPUPROJ_NV_SM_CLOCK, NULL, K_FREQ },
 	[SRC_CLOCK_L] = { "SM Frequency", SOL, K_FREQ },
-	[SRC_REGS] = { "launch__registers_per_thread", NULL, K_COUNT },
+	[SRC_REGS] = { GPUPROJ_NV_REGISTERS, NULL, K_COUNT },
 	[SRC_REGS_L] = { "Registers Per Thread", LAUNCH, K_COUNT },
-	[SRC_SMEM_DYN] = { "launch__shared_mem_per_block_dynamic", NULL, K_BYTES },
+	[SRC_SMEM_DYN] = { GPUPROJ_NV_SMEM_DYNAMIC, NULL, K_BYTES },
 	[SRC_SMEM_DYN_L] = { "Dynamic Shared Memory Per Block", LAUNCH, K_BYTES },
-	[SRC_SMEM_ST] = { "launch__shared_mem_per_block_static", NULL, K_BYTES },
+	[SRC_SMEM_ST] = { GPUPROJ_NV_SMEM_STATIC, NULL, K_BYTES },
 	[SRC_SMEM_ST_L] = { "Static Shared Memory Per Block", LAUNCH, K_BYTES },
 	[SRC_GRID] = { "launch__grid_size", NULL, K_COUNT },
 	[SRC_GRID_L] = { "Grid Size", LAUNCH, K_COUNT },
-	[SRC_GRID_X] = { "launch__grid_dim_x", NULL, K_COUNT },
-	[SRC_GRID_Y] = { "launch__grid_dim_y", NULL, K_COUNT },
-	[SRC_GRID_Z] = { "launch__grid_dim_z", NULL, K_COUNT },
+	[SRC_GRID_X] = { GPUPROJ_NV_GRID_DIM_X, NULL, K_COUNT },
+	[SRC_GRID_Y] = { GPUPROJ_NV_GRID_DIM_Y, NULL, K_COUNT },
+	[SRC_GRID_Z] = { GPUPROJ_NV_GRID_DIM_Z, NULL, K_COUNT },
 	[SRC_BLOCK] = { "launch__block_size", NULL, K_COUNT },
 	[SRC_BLOCK_L] = { "Block Size", LAUNCH, K_COUNT },
-	[SRC_BLOCK_X] = { "launch__block_dim_x", NULL, K_COUNT },
-	[SRC_BLOCK_Y] = { "launch__block_dim_y", NULL, K_COUNT },
-	[SRC_BLOCK_Z] = { "launch__block_dim_z", NULL, K_COUNT },
+	[SRC_BLOCK_X] = { GPUPROJ_NV_BLOCK_DIM_X, NULL, K_COUNT },
+	[SRC_BLOCK_Y] = { GPUPROJ_NV_BLOCK_DIM_Y, NULL, K_COUNT },
+	[SRC_BLOCK_Z] = { GPUPROJ_NV_BLOCK_DIM_Z, NULL, K_COUNT },
 	[SRC_SMS] = { "device__attribute_multiprocessor_count", NULL, K_COUNT },
 	[SRC_SMS_L] = { "# SMs", LAUNCH, K_COUNT },
 	[SRC_CC_MAJOR] = { "device__attribute_compute_capability_major", NULL, K_COUNT },
@@ -270,36 +271,36 @@ ncu_add_extra(struct importer *im, struct launch *L, const char *name, const cha
  * The metrics that give every input of the default model (model.h:
  * hroof-occ needs bytes.l1, bytes.l2, bytes.dram, shared.wavefronts, the FP
  * instruction counts and warp_efficiency; its occupancy term the launch
- * geometry, registers and shared memory), plus the GPU's name. The names
- * are those libproj.so resolves on each chip (inject/metrics-nvpw.c, the
- * first valid candidate per logical metric; tests/inject/test-ncu-metrics.c
- * checks every name with the real host API on GV100 … GB202). DRAM bytes
- * are collected as read + write: the same counters as dram__bytes.sum,
- * and the split feeds bytes.dram_read/_write; GB202 and GB203 spell them
- * dram__bytes_op_read/_op_write.
+ * geometry, registers and shared memory), plus the GPU's name. The NVIDIA
+ * names are the candidates libproj.so resolves on each chip, from the
+ * core's one table (include/gpuproj/nvmetrics.h,
+ * gpuproj_nv_candidate_on_chip(); tests/inject/test-ncu-metrics.c checks
+ * every name with the real host API on GV100 … GB202). DRAM bytes are
+ * collected as read + write: the same counters as dram__bytes.sum, and the
+ * split feeds bytes.dram_read/_write.
  */
-static const char *const ncu_common[] = {
-	"gpu__time_duration.sum",
-	SASS("hfma"), SASS("hadd"), SASS("hmul"),
-	SASS("ffma"), SASS("fadd"), SASS("fmul"),
-	SASS("dfma"), SASS("dadd"), SASS("dmul"),
-	"smsp__average_thread_inst_executed_per_inst_executed.ratio",
-	"l1tex__t_bytes.sum",
-	"lts__t_sectors_srcunit_tex.sum",
-	NULL, NULL, /* the DRAM pair, per chip */
-	"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum",
-	"launch__grid_dim_x", "launch__grid_dim_y", "launch__grid_dim_z",
-	"launch__block_dim_x", "launch__block_dim_y", "launch__block_dim_z",
-	"launch__registers_per_thread",
-	"launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic",
-	"device__attribute_display_name",
+static const enum gpuproj_metric ncu_logical[] = {
+	GPUPROJ_M_INST_FP16_FMA, GPUPROJ_M_INST_FP16_ADD, GPUPROJ_M_INST_FP16_MUL,
+	GPUPROJ_M_INST_FP32_FMA, GPUPROJ_M_INST_FP32_ADD, GPUPROJ_M_INST_FP32_MUL,
+	GPUPROJ_M_INST_FP64_FMA, GPUPROJ_M_INST_FP64_ADD, GPUPROJ_M_INST_FP64_MUL,
+	GPUPROJ_M_WARP_EFFICIENCY, GPUPROJ_M_BYTES_L1, GPUPROJ_M_BYTES_L2,
+	GPUPROJ_M_BYTES_DRAM_READ, GPUPROJ_M_BYTES_DRAM_WRITE, GPUPROJ_M_SHARED_WAVEFRONTS,
 };
 
-/* Chips that name the DRAM directions _op_read/_op_write (inject/metrics-nvpw.c). */
-static bool
-dram_op_names(const char *chip)
+/* ncu's own: the launch geometry and resources, and the GPU's name. */
+static const char *const ncu_launch[] = {
+	GPUPROJ_NV_GRID_DIM_X, GPUPROJ_NV_GRID_DIM_Y, GPUPROJ_NV_GRID_DIM_Z,
+	GPUPROJ_NV_BLOCK_DIM_X, GPUPROJ_NV_BLOCK_DIM_Y, GPUPROJ_NV_BLOCK_DIM_Z,
+	GPUPROJ_NV_REGISTERS, GPUPROJ_NV_SMEM_STATIC, GPUPROJ_NV_SMEM_DYNAMIC,
+	GPUPROJ_NV_DISPLAY_NAME,
+};
+
+static void
+put_name(const char **names, size_t max, size_t *n, const char *name)
 {
-	return chip && (strcasecmp(chip, "GB202") == 0 || strcasecmp(chip, "GB203") == 0);
+	if (names && *n < max)
+		names[*n] = name;
+	(*n)++;
 }
 
 size_t
@@ -307,21 +308,17 @@ gpuproj_ncu_metrics(const char *chip, const char **names, size_t max)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < ARRAY_LENGTH(ncu_common); i++) {
-		const char *m = ncu_common[i];
+	put_name(names, max, &n, GPUPROJ_NV_DURATION);
+	for (i = 0; i < ARRAY_LENGTH(ncu_logical); i++) {
+		const struct gpuproj_nv_candidate *c =
+			gpuproj_nv_candidate_on_chip(ncu_logical[i], chip);
 
-		if (!m) {
-			bool op = dram_op_names(chip);
-
-			m = (i > 0 && !ncu_common[i - 1]) ? (op ? "dram__bytes_op_write.sum"
-								: "dram__bytes_write.sum")
-							  : (op ? "dram__bytes_op_read.sum"
-								: "dram__bytes_read.sum");
-		}
-		if (names && n < max)
-			names[n] = m;
-		n++;
+		/* Every metric of the list has a one-name candidate on every chip. */
+		if (c)
+			put_name(names, max, &n, c->expr);
 	}
+	for (i = 0; i < ARRAY_LENGTH(ncu_launch); i++)
+		put_name(names, max, &n, ncu_launch[i]);
 	return n;
 }
 
@@ -341,16 +338,5 @@ gpuproj_ncu_metrics_tensor(const char *chip, enum gpuproj_tensor_mode mode, cons
 bool
 gpuproj_ncu_chip_known(const char *chip)
 {
-	static const char *const chips[] = { "GV100", "TU102", "TU104", "TU106", "TU116",
-					     "TU117", "GA100", "GA102", "GA103", "GA104",
-					     "GA106", "GA107", "GH100", "GH200", "AD102", "AD103",
-					     "AD104", "AD106", "AD107", "GB100", "GB102", "GB110",
-					     "GB202", "GB203", "GB205", "GB206", "GB207" };
-	size_t i;
-
-	for (i = 0; chip && i < ARRAY_LENGTH(chips); i++) {
-		if (strcasecmp(chips[i], chip) == 0)
-			return true;
-	}
-	return false;
+	return gpuproj_nv_chip_known(chip);
 }
