@@ -19,8 +19,11 @@
 #include "util.h"
 
 #define SASS_T GPUPROJ_NV_SASS_THREAD
-/* GB202 and GB203 spell the DRAM directions _op_read/_op_write. */
-#define DRAM_OP_CHIPS "GB202 GB203"
+/*
+ * The GB20x chips spell the DRAM directions _op_read/_op_write (CUPTI 13.0
+ * host API; tests/inject/test-cupti-host.c nv_table_matches_host).
+ */
+#define DRAM_OP_CHIPS "GB202 GB203 GB205 GB206 GB207"
 
 /* Up to four candidates per logical metric, best first. */
 static const struct gpuproj_nv_candidate table[GPUPROJ_M_COUNT][4] = {

@@ -137,7 +137,7 @@ int gpuproj_import_ncu(const char *path, struct gpuproj_profile **ret,
  * bytes (DRAM as read + write), shared-memory wavefronts, the launch
  * geometry, registers and shared memory of the occupancy term, and
  * device__attribute_display_name. The names are those libproj.so resolves
- * on that chip (inject/metrics-nvpw.c); they differ on GB202 and GB203
+ * on that chip (include/gpuproj/nvmetrics.h); they differ on GB202 … GB207
  * (dram__bytes_op_read.sum / _op_write.sum).
  *
  * @param chip "GH100", "GB202", … (case-insensitive); NULL or unknown: the

@@ -70,13 +70,13 @@ extern "C" {
 #define GPUPROJ_NV_L2_SECTORS_WRITE "lts__t_sectors_op_write.sum"
 /** DRAM bytes read and written. */
 #define GPUPROJ_NV_DRAM_BYTES "dram__bytes.sum"
-/** DRAM bytes read / written (every chip but GB202 and GB203). */
+/** DRAM bytes read / written (every chip but GB202 … GB207). */
 #define GPUPROJ_NV_DRAM_READ "dram__bytes_read.sum"
 #define GPUPROJ_NV_DRAM_WRITE "dram__bytes_write.sum"
-/** DRAM bytes read / written as GB202 and GB203 spell them. */
+/** DRAM bytes read / written as GB202, GB203, GB205, GB206 and GB207 spell them. */
 #define GPUPROJ_NV_DRAM_OP_READ "dram__bytes_op_read.sum"
 #define GPUPROJ_NV_DRAM_OP_WRITE "dram__bytes_op_write.sum"
-/** DRAM sectors (32 B), in all, read / written, and GB202/GB203's spelling. */
+/** DRAM sectors (32 B), in all, read / written, and the GB20x spelling. */
 #define GPUPROJ_NV_DRAM_SECTORS "dram__sectors.sum"
 #define GPUPROJ_NV_DRAM_SECTORS_READ "dram__sectors_read.sum"
 #define GPUPROJ_NV_DRAM_SECTORS_WRITE "dram__sectors_write.sum"

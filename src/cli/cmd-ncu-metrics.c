@@ -27,14 +27,14 @@ help(FILE *f)
 		"LIST: the duration, the nine FP instruction counts, warp efficiency, L1/L2/DRAM\n"
 		"bytes, shared-memory wavefronts, the launch geometry, registers and shared\n"
 		"memory (the occupancy term) and the GPU's name: the metric names libproj.so\n"
-		"resolves on that chip. They differ on GB202 and GB203 (dram__bytes_op_read/\n"
+		"resolves on that chip. They differ on GB202 … GB207 (dram__bytes_op_read/\n"
 		"_op_write). With --chip, the tensor counters libproj.so collects there\n"
 		"(GPUPROJ_TENSOR) are added. Run it as root or with profiling allowed for users\n"
 		"(ERR_NVGPUCTRPERM otherwise); add ncu's filters (-k, -c) as usual.\n\n"
 		"Options:\n"
 		"  --chip NAME     the chip (GV100, TU102, GA100, GA102, GH100, AD102, GB100,\n"
 		"                  GB202, …) or a targets.yaml GPU name (default: every chip\n"
-		"                  but GB202/GB203, which a line on standard error names)\n"
+		"                  but GB202 … GB207, which a line on standard error names)\n"
 		"  --tensor MODE   tensor counters: ops (per-precision operation counters,\n"
 		"                  the default), inst (instruction counts: fewer replay\n"
 		"                  passes, FLOP assumed from a shape) or off\n"
@@ -110,7 +110,7 @@ cmd_ncu_metrics(int argc, char **argv)
 		fputs(" --log-file run.csv ./app", stdout);
 	putchar('\n');
 	if (!chip && !list)
-		fprintf(stderr, "gpuproj: on GB202 and GB203: gpuproj ncu-metrics --chip GB202; "
+		fprintf(stderr, "gpuproj: on GB202 … GB207: gpuproj ncu-metrics --chip GB202; "
 			"tensor counters differ per chip: add --chip\n");
 	gpuproj_targets_free(ts);
 	return ferror(stdout) ? EXIT_FAIL : EXIT_OK;

@@ -23,6 +23,7 @@
 #include "cupti-host.h"
 #include "metrics-nvpw.h"
 
+#include <gpuproj/nvmetrics.h>
 #include <gpuproj/tensor.h>
 
 /*
@@ -193,6 +194,41 @@ START_TEST(tensor_table_matches_host)
 }
 END_TEST
 
+/*
+ * The core's NVIDIA name table (include/gpuproj/nvmetrics.h) records which
+ * chips lack a candidate's names, for `gpuproj ncu-metrics`, which has no
+ * host API: on every chip of that table (the host API's chips but the
+ * integrated GA10B, GB10B, GB20B, which have no DRAM counters), the
+ * candidate the host API picks for each logical metric is the one the
+ * recorded restrictions pick.
+ */
+START_TEST(nv_table_matches_host)
+{
+	const char *chip = all_chips[_i];
+	struct inj_metric_set *set = NULL;
+	size_t m, checked = 0;
+
+	if (!gpuproj_nv_chip_known(chip))
+		return;
+	ck_assert_int_eq(inj_metrics_resolve(chip, GPUPROJ_TENSOR_OFF, valid_host, (void *)chip,
+					     &set), 0);
+	for (m = 0; m < GPUPROJ_M_COUNT; m++) {
+		enum gpuproj_metric lm = (enum gpuproj_metric)m;
+		const struct gpuproj_nv_candidate *c = gpuproj_nv_candidate_on_chip(lm, chip);
+
+		if (!gpuproj_nv_candidates(lm, NULL))
+			continue;
+		ck_assert_msg(c && set->map[m].expr && strcmp(c->expr, set->map[m].expr) == 0,
+			      "%s: %s: the host API picks %s, the table's restrictions %s", chip,
+			      gpuproj_metric_name(lm), set->map[m].expr ? set->map[m].expr : "none",
+			      c ? c->expr : "none");
+		checked++;
+	}
+	ck_assert_uint_gt(checked, 20);
+	inj_metrics_free(set);
+}
+END_TEST
+
 START_TEST(unknown_chip_and_metric)
 {
 	struct inj_host *h = NULL;
@@ -286,6 +322,8 @@ run_tests(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, chip_resolves, 0, sizeof(chips) / sizeof(chips[0]));
 	tcase_add_loop_test(tc, tensor_table_matches_host, 0,
+			    sizeof(all_chips) / sizeof(all_chips[0]));
+	tcase_add_loop_test(tc, nv_table_matches_host, 0,
 			    sizeof(all_chips) / sizeof(all_chips[0]));
 	tcase_add_test(tc, unknown_chip_and_metric);
 	tcase_add_test(tc, gv100_legacy_nvpw);

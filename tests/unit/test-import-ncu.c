@@ -1252,6 +1252,45 @@ skip_prof_line(void *ud, const char *line, size_t len, int lineno)
 
 static const struct import_csv_options skip_prof = { 0, skip_prof_line, NULL };
 
+/*
+ * The DRAM direction names per chip, as the CUPTI 13.0 host API accepts
+ * them (tests/inject/test-cupti-host.c nv_table_matches_host checks the
+ * whole table against it): _op_read/_op_write on every GB20x chip, the
+ * plain names elsewhere and for an unnamed chip.
+ */
+START_TEST(ncu_metrics_dram_names_per_chip)
+{
+	static const struct {
+		const char *chip, *read, *write;
+	} cases[] = {
+		{ NULL, "dram__bytes_read.sum", "dram__bytes_write.sum" },
+		{ "GV100", "dram__bytes_read.sum", "dram__bytes_write.sum" },
+		{ "GH100", "dram__bytes_read.sum", "dram__bytes_write.sum" },
+		{ "GB100", "dram__bytes_read.sum", "dram__bytes_write.sum" },
+		{ "GB202", "dram__bytes_op_read.sum", "dram__bytes_op_write.sum" },
+		{ "gb203", "dram__bytes_op_read.sum", "dram__bytes_op_write.sum" },
+		{ "GB205", "dram__bytes_op_read.sum", "dram__bytes_op_write.sum" },
+		{ "GB206", "dram__bytes_op_read.sum", "dram__bytes_op_write.sum" },
+		{ "GB207", "dram__bytes_op_read.sum", "dram__bytes_op_write.sum" },
+	};
+	size_t c;
+
+	for (c = 0; c < ARRAY_LENGTH(cases); c++) {
+		const char *names[64];
+		size_t n = gpuproj_ncu_metrics(cases[c].chip, names, 64), i, rd = 0, wr = 0, dram = 0;
+
+		ck_assert_uint_le(n, 64);
+		for (i = 0; i < n; i++) {
+			rd += strcmp(names[i], cases[c].read) == 0;
+			wr += strcmp(names[i], cases[c].write) == 0;
+			dram += strncmp(names[i], "dram__", 6) == 0;
+		}
+		ck_assert_msg(rd == 1 && wr == 1 && dram == 2, "%s: %zu/%zu/%zu",
+			      cases[c].chip ? cases[c].chip : "(none)", rd, wr, dram);
+	}
+}
+END_TEST
+
 START_TEST(recorded_ncu_metrics_export_misses_nothing)
 {
 	static const struct {
@@ -2128,6 +2167,7 @@ import_ncu_suite(void)
 	tcase_add_test(tl, b200_default_sections);
 	tcase_add_test(tl, no_geometry_folds_with_the_spread);
 	tcase_add_test(tl, recorded_ncu_metrics_export_misses_nothing);
+	tcase_add_test(tl, ncu_metrics_dram_names_per_chip);
 	tcase_add_test(tl, trailing_empty_field_is_accepted);
 	tcase_add_test(tl, duplicated_column_warns);
 	tcase_add_test(tl, repeated_raw_launch_id_counted_once);
