@@ -92,7 +92,7 @@ const struct ncu_source ncu_sources[SRC_COUNT] = {
 	[SRC_WE_L] = { "Avg. Active Threads Per Warp", "*", K_COUNT },
 	[SRC_L1_BYTES] = { GPUPROJ_NV_L1_BYTES, NULL, K_BYTES },
 	[SRC_L2_BYTES] = { GPUPROJ_NV_L2_BYTES, NULL, K_BYTES },
-	/* SM <-> L2 only (what libproj.so collects; inject/metrics-nvpw.c says why). */
+	/* SM <-> L2 only (what libproj.so collects; src/nvmetrics.c says why). */
 	[SRC_L2_SECT_TEX] = { GPUPROJ_NV_L2_SECTORS_TEX, NULL, K_COUNT },
 	[SRC_DRAM_BYTES] = { GPUPROJ_NV_DRAM_BYTES, NULL, K_BYTES },
 	[SRC_DRAM_RD] = { GPUPROJ_NV_DRAM_READ, NULL, K_BYTES },

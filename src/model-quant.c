@@ -8,7 +8,7 @@
  * Kernel parameters (Table 2) from the profile of the source GPU. The
  * seed's nvprof metrics (Table 1) and what stands in for them here:
  *
- * | seed (nvprof)          | notation  | gpuproj metric  | NVPW (inject/metrics-nvpw.c)                             |
+ * | seed (nvprof)          | notation  | gpuproj metric  | NVPW (include/gpuproj/nvmetrics.h)                       |
  * |---|---|---|---|
  * | flop_count_sp_fma      | M_fma32   | inst.fp32.fma   | smsp__sass_thread_inst_executed_op_ffma_pred_on.sum      |
  * | flop_count_dp_fma      | M_fma64   | inst.fp64.fma   | smsp__sass_thread_inst_executed_op_dfma_pred_on.sum      |

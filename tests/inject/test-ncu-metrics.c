@@ -5,7 +5,7 @@
  * hardware metric of gpuproj_ncu_metrics_tensor(chip, ops) is a valid
  * metric name for that chip, and for every logical metric the default
  * model needs, and every tensor metric, it is exactly the candidate
- * libproj.so resolves there (inject/metrics-nvpw.c): the command collects
+ * libproj.so resolves there (include/gpuproj/nvmetrics.h): the command collects
  * what the injection collects, and nothing else. The launch__* and
  * device__* names are launch and device attributes, not counters; the host
  * API does not list them.
