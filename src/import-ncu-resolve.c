@@ -18,6 +18,7 @@
 
 #include <gpuproj/import.h>
 #include <gpuproj/model.h>
+#include <gpuproj/nvmetrics.h>
 #include <gpuproj/tensor.h>
 #include <gpuproj/profile.h>
 
@@ -398,6 +399,82 @@ ncu_tensor_attributes(struct importer *im, struct gpuproj_profile *p)
 	return GPUPROJ_OK;
 }
 
+/*
+ * A candidate expression of the core's table ("a+b", terms optionally
+ * "f*name") summed over the launch's extras: true when the launch has
+ * every term. Names are looked up in the interned set, so a name the file
+ * never had costs one hash lookup.
+ */
+static bool
+sum_extra_terms(struct importer *im, const struct launch *L, const char *expr, double *ret)
+{
+	const char *p = expr;
+	double sum = 0;
+
+	while (*p) {
+		size_t len = strcspn(p, "+"), id, j;
+		const char *star = memchr(p, '*', len), *t = star ? star + 1 : p;
+		size_t tlen = len - (size_t)(t - p);
+		double f = star ? strtod_c(p, NULL) : 1.0;
+		char name[128];
+		bool found = false;
+
+		if (tlen >= sizeof(name))
+			return false;
+		memcpy(name, t, tlen);
+		name[tlen] = '\0';
+		if (!import_strmap_get(&im->names.map, name, &id))
+			return false;
+		for (j = 0; j < L->n_extras && !found; j++) {
+			if (L->extras[j].name == id) {
+				sum += f * L->extras[j].value;
+				found = true;
+			}
+		}
+		if (!found)
+			return false;
+		p += len + (p[len] == '+');
+	}
+	*ret = sum;
+	return true;
+}
+
+/*
+ * The logical metrics the mapped sources left unset, from the core's
+ * NVIDIA name table (include/gpuproj/nvmetrics.h, the candidates
+ * libproj.so collects): the first candidate all of whose names the launch
+ * exported as unmapped counters wins, e.g. inst.other from the six SASS
+ * instruction classes, sectors.l2 from lts__t_sectors_op_read + _op_write.
+ * The counters stay in extra_metrics as well. `before` holds the kernel's
+ * metric_n[] before this launch.
+ */
+static int
+commit_table_rest(struct importer *im, const struct launch *L, struct gpuproj_kernel *k,
+		  const uint32_t *before)
+{
+	size_t m, i;
+	int r;
+
+	if (!L->n_extras)
+		return GPUPROJ_OK;
+	for (m = 0; m < GPUPROJ_M_COUNT; m++) {
+		const struct gpuproj_nv_candidate *c;
+		size_t n = gpuproj_nv_candidates((enum gpuproj_metric)m, &c);
+		double v;
+
+		if (k->metric_n[m] != before[m])
+			continue;
+		for (i = 0; i < n; i++) {
+			if (!sum_extra_terms(im, L, c[i].expr, &v))
+				continue;
+			if ((r = add_metric(im, L, k, (enum gpuproj_metric)m, v * c[i].scale, -1)))
+				return r;
+			break;
+		}
+	}
+	return GPUPROJ_OK;
+}
+
 static int
 commit_metrics(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 {
@@ -434,10 +511,12 @@ commit_metrics(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 		{ SRC_MEM, SRC_MEM_SM, GPUPROJ_M_INST_LDST },
 	};
 	double v = NAN, ni = NAN, nt = NAN, dur = NAN;
+	uint32_t before[GPUPROJ_M_COUNT];
 	bool timed;
 	size_t i, j;
 	int r = GPUPROJ_OK, s;
 
+	memcpy(before, k->metric_n, sizeof(before));
 	if ((r = launch_duration(im, L, &dur, &timed)))
 		return r;
 	if (timed) {
@@ -533,6 +612,8 @@ commit_metrics(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 	    (r = add_sol(im, L, GPUPROJ_SOL_L2_PCT, sol_l2)) ||
 	    (r = add_sol(im, L, GPUPROJ_SOL_L1_PCT, sol_l1)) ||
 	    (r = add_sol(im, L, GPUPROJ_SOL_SM_PCT, sol_sm)))
+		return r;
+	if ((r = commit_table_rest(im, L, k, before)))
 		return r;
 	return commit_tensor(im, L, k);
 }

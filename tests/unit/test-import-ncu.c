@@ -826,6 +826,47 @@ START_TEST(l2_bytes_prefer_sm_sectors)
 END_TEST
 
 /*
+ * What the mapped sources leave unset comes from the core's NVIDIA name
+ * table (include/gpuproj/nvmetrics.h), as libproj.so collects it:
+ * inst.other from the six SASS instruction classes (launch 0; launch 1
+ * lacks the uniform class and takes the five-class candidate, as on
+ * GV100), sectors.l2 from lts__t_sectors_op_read + _op_write. A metric a
+ * mapped source gives is not taken twice, and the counters stay by name.
+ */
+START_TEST(unmapped_counters_through_the_name_table)
+{
+#define SASS_ROW(id, op, v) \
+	ROW(id) "\"smsp__sass_thread_inst_executed_op_" op "_pred_on.sum\",\"inst\",\"" v "\"\n"
+	static const char text[] = LONG_HEADER "\n"
+		SASS_ROW("0", "bit", "1") SASS_ROW("0", "control", "2")
+		SASS_ROW("0", "conversion", "4") SASS_ROW("0", "misc", "8")
+		SASS_ROW("0", "inter_thread_communication", "16") SASS_ROW("0", "uniform", "32")
+		ROW("0") "\"lts__t_sectors_op_read.sum\",\"sector\",\"100\"\n"
+		ROW("0") "\"lts__t_sectors_op_write.sum\",\"sector\",\"20\"\n"
+		ROW("0") "\"dram__sectors.sum\",\"sector\",\"7\"\n"
+		ROW("0") "\"dram__sectors_op_read.sum\",\"sector\",\"1000\"\n"
+		ROW("0") "\"dram__sectors_op_write.sum\",\"sector\",\"1000\"\n"
+		SASS_ROW("1", "bit", "1") SASS_ROW("1", "control", "2")
+		SASS_ROW("1", "conversion", "4") SASS_ROW("1", "misc", "8")
+		SASS_ROW("1", "inter_thread_communication", "16");
+#undef SASS_ROW
+	char *path = test_write_file(dir, "table-rest.csv", text);
+	struct gpuproj_profile *p = import_ok(path, NULL);
+	struct gpuproj_kernel *k = kernel(p, "k(int)", 4, 1, 1);
+
+	/* (63 + 31) / 2 launches */
+	assert_metric(k, GPUPROJ_M_INST_OTHER, 47, 2);
+	assert_metric(k, GPUPROJ_M_SECTORS_L2, 120, 1);
+	/* dram__sectors.sum is a mapped source: the op_ pair is not added to it. */
+	assert_metric(k, GPUPROJ_M_SECTORS_DRAM, 7, 1);
+	ck_assert_ptr_nonnull(extra(k, "lts__t_sectors_op_read.sum"));
+	ck_assert_ptr_nonnull(extra(k, "smsp__sass_thread_inst_executed_op_uniform_pred_on.sum"));
+	gpuproj_profile_free(p);
+	free(path);
+}
+END_TEST
+
+/*
  * Tensor counters map through the core's candidates
  * (include/gpuproj/tensor.h), as libproj.so resolves them: an A100 export
  * with the operation counters and their _sparsity_on twin, the
@@ -2167,6 +2208,7 @@ import_ncu_suite(void)
 	tcase_add_test(tl, b200_default_sections);
 	tcase_add_test(tl, no_geometry_folds_with_the_spread);
 	tcase_add_test(tl, recorded_ncu_metrics_export_misses_nothing);
+	tcase_add_test(tl, unmapped_counters_through_the_name_table);
 	tcase_add_test(tl, ncu_metrics_dram_names_per_chip);
 	tcase_add_test(tl, trailing_empty_field_is_accepted);
 	tcase_add_test(tl, duplicated_column_warns);
