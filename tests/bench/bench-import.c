@@ -10,7 +10,7 @@
  * (speed goals are not tests; the goal: 100 MB in under 10 s); then, each in
  * its own process, the peak memory of importing a 100,000-kernel raw export
  * and of projecting its profile (issue 25: at most 4x the input). Run with
- * `meson compile -C build bench-import` or `build/tests/bench-import [MB]`.
+ * `meson compile -C build bench-import` or `build/tests/bench/bench-import [MB]`.
  */
 #include "config.h"
 

@@ -4,7 +4,7 @@
  * of the built-in targets.yaml with every model, and time loading and
  * saving their profile JSON. Prints figures; checks nothing (speed goals are
  * not tests). Run with `meson compile -C build bench` or
- * `build/tests/bench-project [N]`.
+ * `build/tests/bench/bench-project [N]`.
  */
 #include "config.h"
 

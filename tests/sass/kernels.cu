@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Bundled kernels for the SASS analysis tests (tests/unit/test-sass.c,
+ * Bundled kernels for the SASS analysis tests (tests/sass/test-sass.c,
  * docs/sass.md). Each kernel applies one special function to its input, so
  * the special-function blocks the analysis finds are the ones of that
  * function. extern "C" keeps the SASS function names readable.

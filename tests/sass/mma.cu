@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One tensor MMA for the SASS tensor tests (tests/unit/test-sass.c,
+ * One tensor MMA for the SASS tensor tests (tests/sass/test-sass.c,
  * fixture_mma_rescale): mma.sync m16n8k8 with FP16 inputs and FP32
  * accumulate, which ptxas 13.0 turns into one HMMA.1688.F32 on sm_80
  * (2 x 16 x 8 x 8 = 2,048 FLOP per warp instruction, half of HMMA.16816,

@@ -13,7 +13,7 @@ Found as: $GPUPROJ_NVRTC (a libnvrtc.so path), python3's nvidia/cuda_nvrtc
 (the wheel), then libnvrtc.so.12 on the loader path. Headers: the wheel's
 nvidia/cuda_runtime/include, else $CUDA_HOME/include, /usr/local/cuda/include.
 
-Command line (tests/meson.build, tests/bench-kernels/sass-check.py):
+Command line (tests/sass/meson.build, tests/bench-build/sass-check.py):
 
   nvrtc12.py [--status FILE] [-I DIR]... [--opt OPT]... SRC OUT:TARGET...
 

@@ -5,7 +5,7 @@
  * targets.yaml entry, all on the recorded fixture tests/data/bench-a100-raw.json
  * (a synthetic A100 run made from public numbers; see its "fixture" field).
  * With the argument "cli": the command end to end, with a fake libcuda and
- * a fake benchmark program (tests/bench-kernels/).
+ * a fake benchmark program (tests/fake/bench/).
  */
 #include "config.h"
 
@@ -1256,7 +1256,7 @@ bench(const char *env, const char *args, char **out, char **err)
 	return test_cli_at(dir, env, out, err, "bench %s", args);
 }
 
-/* The test doubles of tests/bench-kernels/ (paths from meson). */
+/* The test doubles of tests/fake/bench/ (paths from meson). */
 static const char *
 fake(const char *name)
 {

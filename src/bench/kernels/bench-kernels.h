@@ -10,7 +10,7 @@
  *
  * The constants below fix how much work one loop iteration does; the host
  * multiplies them out to FLOP, bytes or instructions per launch, and
- * tests/bench-kernels/sass-check.py asserts them against the SASS of every
+ * tests/bench-build/sass-check.py asserts them against the SASS of every
  * architecture (so a change here without a change there fails the test).
  *
  * Every compute kernel: BENCH_CHAINS independent dependency chains per
@@ -24,7 +24,7 @@
 #define GPUPROJ_BENCH_KERNELS_H
 
 /*
- * NVRTC (__CUDACC_RTC__: tests/bench-kernels/sass-check.py compiles the
+ * NVRTC (__CUDACC_RTC__: tests/bench-build/sass-check.py compiles the
  * kernels for sm_70 with NVRTC 12, CUDA 13's nvcc no longer can) sees the
  * constants and the kernels only, not the host interface below.
  */

@@ -21,7 +21,7 @@
  * footprint of several L2 sizes is not revisited (and cached) from one
  * launch to the next.
  *
- * tests/bench-kernels/sass-check.py asserts that the trip loop is exactly
+ * tests/bench-build/sass-check.py asserts that the trip loop is exactly
  * BENCH_CHASE_STEPS LDG.E.64, each one's address the destination of the one
  * before (a dependent chain, not independent loads), and nothing else in
  * memory.
