@@ -40,7 +40,7 @@ struct target_field {
 	 */
 	bool required;
 	bool zero_ok;		/* a number that may be 0 (otherwise it must be > 0) */
-	double max;		/* a number: the largest accepted (docs/targets-schema.md "Limits") */
+	double max;		/* a number: the largest accepted (targets-schema.md "Limits") */
 	const char *unit;	/* a number: the unit of `max`, for the error message */
 	/* A number of the entry itself: where it goes in struct gpuproj_target (int or double). */
 	size_t offset;

@@ -179,7 +179,8 @@ gpuproj_target_tensor_gflops(const struct gpuproj_target *t, enum gpuproj_tensor
 			size_t n;
 			const struct target_field *f = target_field_members("max_tensor", &n);
 
-			*ret_measured = gpuproj_target_basis(t, f[p].path) == GPUPROJ_BASIS_MEASURED;
+			*ret_measured = gpuproj_target_basis(t, f[p].path) ==
+					GPUPROJ_BASIS_MEASURED;
 		}
 		return m;
 	}

@@ -282,14 +282,15 @@ parse_tensor(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, stru
 
 		if (isnan(t->max_tensor[i]) || isnan(t->peak_tensor[i]))
 			continue;
+		yaml_node_t *at = group_value(ld, gpu, "max_tensor", key);
+
 		if (t->peak_tensor[i] == 0)
-			return ty_fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "max_tensor", key),
-				    "'max_tensor.%s' is given, but 'peak_tensor.%s' is null (no such "
-				    "tensor path)", key, key);
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, at, "'max_tensor.%s' is given, but "
+				    "'peak_tensor.%s' is null (no such tensor path)", key, key);
 		if (t->max_tensor[i] > t->peak_tensor[i] * 1.005)
-			return ty_fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "max_tensor", key),
-				    "'max_tensor.%s' (%g) is above 'peak_tensor.%s' (%g): a measured "
-				    "dense rate cannot exceed the dense peak", key, t->max_tensor[i], key,
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, at, "'max_tensor.%s' (%g) is above "
+				    "'peak_tensor.%s' (%g): a measured dense rate cannot exceed "
+				    "the dense peak", key, t->max_tensor[i], key,
 				    t->peak_tensor[i]);
 	}
 	return GPUPROJ_OK;
@@ -305,7 +306,8 @@ parse_host_link(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, s
 		const char *where)
 {
 	struct gpuproj_host_link *l = &t->host_link;
-	const struct target_field *m = members("host_link", 6), *num = m + 1; /* interface, numbers */
+	/* The interface, then the numbers. */
+	const struct target_field *m = members("host_link", 6), *num = m + 1;
 	double v[5];
 	yaml_node_t *map, *n;
 	size_t i;
@@ -363,8 +365,8 @@ parse_host_link(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, s
 								     target_field_key(&num[2 + i])),
 				    "'host_link.%s' (%g GB/s) cannot exceed 'host_link.%s' (%g GB/s): "
 				    "a pageable copy is staged through pinned memory",
-				    target_field_key(&num[2 + i]), v[2 + i], target_field_key(&num[i]),
-				    v[i]);
+				    target_field_key(&num[2 + i]), v[2 + i],
+				    target_field_key(&num[i]), v[i]);
 	}
 	return GPUPROJ_OK;
 }
@@ -709,7 +711,8 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 	r = check_keys(ld, gpu, NULL, where);
 	if (r)
 		return r;
-	r = ty_get_string(ld, gpu, "description", required("description"), where, (char **)&t->description);
+	r = ty_get_string(ld, gpu, "description", required("description"), where,
+			  (char **)&t->description);
 	if (r)
 		return r;
 	r = parse_match(ld, gpu, t, where);

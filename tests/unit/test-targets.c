@@ -1316,7 +1316,8 @@ every_field_yaml(const char *path, const char *value, const char *unsourced)
 		if (path && strcmp(f[i].path, path) == 0)
 			v = value;
 		if (member)
-			PUT("%s%s: %s", f[i - 1].type == TF_GROUP ? "" : ", ", target_field_key(&f[i]), v);
+			PUT("%s%s: %s", f[i - 1].type == TF_GROUP ? "" : ", ",
+			    target_field_key(&f[i]), v);
 		else
 			PUT("    %s: %s\n", f[i].path, v);
 	}
@@ -1324,7 +1325,8 @@ every_field_yaml(const char *path, const char *value, const char *unsourced)
 		PUT("}\n");
 	PUT("    sources:\n");
 	for (i = 0; i < n; i++) {
-		if (target_field_is_number(&f[i]) && (!unsourced || strcmp(f[i].path, unsourced) != 0))
+		if (target_field_is_number(&f[i]) &&
+		    (!unsourced || strcmp(f[i].path, unsourced) != 0))
 			PUT("      %s: \"estimate: a test value\"\n", f[i].path);
 	}
 #undef PUT
@@ -1377,19 +1379,21 @@ START_TEST(field_table_shape)
 	ck_assert_uint_le(n, TARGET_FIELDS_MAX);
 	for (i = 0; i < n; i++) {
 		const char *dot = strchr(f[i].path, '.');
+		size_t lg = dot ? (size_t)(dot - f[i].path) : 0;
 
 		/* Paths are unique; a member follows its group or a sibling. */
 		ck_assert_ptr_eq(target_field_find(f[i].path), &f[i]);
 		if (dot) {
 			ck_assert_uint_gt(i, 0);
-			ck_assert_msg(f[i - 1].type == TF_GROUP ?
-					      strncmp(f[i - 1].path, f[i].path, (size_t)(dot - f[i].path)) == 0 :
-					      strncmp(f[i - 1].path, f[i].path, (size_t)(dot - f[i].path) + 1) == 0,
+			/* The group's row is "group"; a sibling's starts "group.". */
+			lg += f[i - 1].type != TF_GROUP;
+			ck_assert_msg(strncmp(f[i - 1].path, f[i].path, lg) == 0,
 				      "%s does not follow its group", f[i].path);
 		}
 		groups += f[i].type == TF_GROUP;
 		if (target_field_is_number(&f[i])) {
-			ck_assert_msg(f[i].max > 0 && isfinite(f[i].max), "%s has no limit", f[i].path);
+			ck_assert_msg(f[i].max > 0 && isfinite(f[i].max), "%s has no limit",
+				      f[i].path);
 			ck_assert_ptr_nonnull(f[i].unit);
 			/* The entry's own numbers say where they go. */
 			ck_assert_msg((f[i].offset != 0) == !dot, "%s: offset", f[i].path);
@@ -1421,8 +1425,10 @@ START_TEST(field_table_shape)
 	ck_assert_str_eq(gpuproj_stream_name(GPUPROJ_STREAM_TRIAD), "triad");
 	ck_assert_str_eq(gpuproj_tensor_prec_key(GPUPROJ_TPREC_INT8), "int8_gops");
 	ck_assert_ptr_null(gpuproj_tensor_prec_key(GPUPROJ_TPREC_COUNT));
-	ck_assert_str_eq(gpuproj_level_name(GPUPROJ_LEVEL_DRAM),
-			 target_field_key(&target_field_members("bw_gbs", &nm)[GPUPROJ_LEVEL_DRAM]));
+	m = target_field_members("bw_gbs", &nm);
+	for (i = 0; i < GPUPROJ_LEVEL_COUNT; i++)
+		ck_assert_str_eq(gpuproj_level_name((enum gpuproj_level)i),
+				 target_field_key(&m[i]));
 }
 END_TEST
 
@@ -1458,8 +1464,8 @@ START_TEST(field_table_is_what_the_loader_reads)
 
 		text = every_field_yaml(NULL, NULL, f[i].path);
 		ck_assert_int_eq(load_status(text, msg), GPUPROJ_E_SCHEMA);
-		snprintf(want, sizeof(want), "'%s' of 'F' has no source: add '%s' (or its group) to "
-			 "'sources'", f[i].path, f[i].path);
+		snprintf(want, sizeof(want), "'%s' of 'F' has no source: add '%s' (or its group) "
+			 "to 'sources'", f[i].path, f[i].path);
 		ck_assert_str_eq(msg, want);
 		free(text);
 
@@ -1472,8 +1478,8 @@ START_TEST(field_table_is_what_the_loader_reads)
 		snprintf(value, sizeof(value), "%.17g", f[i].max * 1.01);
 		text = every_field_yaml(f[i].path, value, NULL);
 		ck_assert_int_eq(load_status(text, msg), GPUPROJ_E_LIMIT);
-		snprintf(want, sizeof(want), "'%s' is %s, above the limit of %.15g%s%s (no real GPU "
-			 "comes near it; docs/targets-schema.md)", f[i].path, value, f[i].max,
+		snprintf(want, sizeof(want), "'%s' is %s, above the limit of %.15g%s%s (no real "
+			 "GPU comes near it; docs/targets-schema.md)", f[i].path, value, f[i].max,
 			 *f[i].unit ? " " : "", f[i].unit);
 		ck_assert_str_eq(msg, want);
 		free(text);
@@ -1552,10 +1558,11 @@ START_TEST(field_table_matches_schema_doc)
 			else
 				snprintf(pattern, sizeof(pattern), "%s", name);
 			for (i = 0; i < n; i++) {
-				if (!target_field_is_number(&f[i]) || fnmatch(pattern, f[i].path, 0) != 0)
+				if (!target_field_is_number(&f[i]) ||
+				    fnmatch(pattern, f[i].path, 0) != 0)
 					continue;
-				ck_assert_msg(f[i].max == max, "%s: the table says %g, the schema %g",
-					      f[i].path, f[i].max, max);
+				ck_assert_msg(f[i].max == max, "%s: the table says %g, the "
+					      "schema %g", f[i].path, f[i].max, max);
 				seen[i]++;
 				matched = true;
 			}
