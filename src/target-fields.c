@@ -25,9 +25,16 @@
 #define ROW(path, type, req, zero, max, unit, off) { path, type, req, zero, max, unit, off }
 #define TEXT(path, req) ROW(path, TF_TEXT, req, false, 0, "", 0)
 #define GROUP(path, req) ROW(path, TF_GROUP, req, false, 0, "", 0)
-/* A number of the entry itself, stored at its member of struct gpuproj_target. */
+/*
+ * A number of the entry itself, stored at its member of struct
+ * gpuproj_target: an int for TF_INT, else a double (a member of another
+ * size does not compile: an array of size -1).
+ */
+#define MEMBER_SIZE(key) sizeof(((struct gpuproj_target *)0)->key)
 #define TOP(key, type, req, max, unit) \
-	ROW(#key, type, req, false, max, unit, offsetof(struct gpuproj_target, key))
+	ROW(#key, type, req, false, max, unit, offsetof(struct gpuproj_target, key) + \
+	    0 * sizeof(char[MEMBER_SIZE(key) == ((type) == TF_INT ? sizeof(int) : sizeof(double)) \
+			     ? 1 : -1]))
 #define NUM(path, req, max, unit) ROW(path, TF_NUMBER, req, false, max, unit, 0)
 #define INT(path, max, unit) ROW(path, TF_INT, true, false, max, unit, 0)
 
