@@ -336,10 +336,15 @@ parse_host_link(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, s
 		if (strcmp(ty_scalar(n), link_interfaces[i]) == 0)
 			l->interface = link_interfaces[i];
 	}
-	if (!l->interface)
-		return ty_fail(ld, GPUPROJ_E_SCHEMA, n, "'host_link.interface' must be one of pcie2-x16, "
-			    "pcie3-x16, pcie4-x8, pcie4-x16, pcie5-x16, pcie6-x16, nvlink-c2c, got '%s'",
-			    ty_scalar(n));
+	if (!l->interface) {
+		char words[160] = "";
+
+		for (i = 0; i < ARRAY_LENGTH(link_interfaces); i++)
+			snprintf(words + strlen(words), sizeof(words) - strlen(words), "%s%s",
+				 i ? ", " : "", link_interfaces[i]);
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, n, "'host_link.interface' must be one of %s, "
+			    "got '%s'", words, ty_scalar(n));
+	}
 	(void)where;
 	for (i = 0; i < ARRAY_LENGTH(v); i++) {
 		v[i] = NAN;
