@@ -20,6 +20,7 @@
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 
+#include "target-fields.h"
 #include "target-private.h"
 #include "util.h"
 
@@ -150,12 +151,14 @@ gpuproj_target_gflops(const struct gpuproj_target *t, enum gpuproj_prec p, enum 
 	double m = t->max_gflops[p][k];
 
 	if (ret_measured) {
-		char path[32];
-
+		size_t n;
+		/* Rows [prec][kind]: FMA, ADD/MUL per precision (target-fields.c). */
+		const struct target_field *f = target_field_members("max_gflops", &n);
 		/* An ADD/MUL value filled in as FMA / 2 rests on the FMA source. */
-		snprintf(path, sizeof(path), "max_gflops.%s_%s", gpuproj_prec_name(p),
-			 k == GPUPROJ_OP_FMA || !t->max_add_mul_given[p] ? "fma" : "add_mul");
-		*ret_measured = !isnan(m) && gpuproj_target_basis(t, path) == GPUPROJ_BASIS_MEASURED;
+		bool add_mul = k != GPUPROJ_OP_FMA && t->max_add_mul_given[p];
+
+		*ret_measured = !isnan(m) && gpuproj_target_basis(t, f[2 * p + add_mul].path) ==
+						     GPUPROJ_BASIS_MEASURED;
 	}
 	return isnan(m) ? t->peak_gflops[p][k] : m;
 }
@@ -173,10 +176,11 @@ gpuproj_target_tensor_gflops(const struct gpuproj_target *t, enum gpuproj_tensor
 	m = t->max_tensor[p];
 	if (!isnan(m) && t->peak_tensor[p] != 0) {
 		if (ret_measured) {
-			char path[48];
+			size_t n;
+			const struct target_field *f = target_field_members("max_tensor", &n);
 
-			snprintf(path, sizeof(path), "max_tensor.%s", gpuproj_tensor_prec_key(p));
-			*ret_measured = gpuproj_target_basis(t, path) == GPUPROJ_BASIS_MEASURED;
+			*ret_measured = gpuproj_target_basis(t, f[p].path) ==
+					GPUPROJ_BASIS_MEASURED;
 		}
 		return m;
 	}

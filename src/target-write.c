@@ -2,7 +2,8 @@
 /*
  * The GPU descriptions as `gpuproj targets list` and `gpuproj targets show`
  * print them (include/gpuproj/target.h: gpuproj_targets_write_list(),
- * gpuproj_target_write_show()); loading and checking is target.c.
+ * gpuproj_target_write_show()); loading and checking is target.c. The
+ * field paths `show` prints are the field table's (target-fields.c).
  *
  * Thread safety: reentrant; the descriptions are only read.
  */
@@ -13,6 +14,8 @@
 #include <string.h>
 
 #include <gpuproj/target.h>
+
+#include "target-fields.h"
 
 /* "*" after a number whose source's basis is `measured`, else " ". */
 static const char *
@@ -65,12 +68,8 @@ show_num(FILE *out, const struct gpuproj_target *t, const char *path, double v,
 
 /* An ADD/MUL value gpuproj filled in as FMA / 2 (not written in the file). */
 static void
-show_add_mul(FILE *out, const struct gpuproj_target *t, const char *group, int p, double v,
-	     bool given)
+show_add_mul(FILE *out, const struct gpuproj_target *t, const char *path, double v, bool given)
 {
-	char path[64];
-
-	snprintf(path, sizeof(path), "%s.%s_add_mul", group, gpuproj_prec_name(p));
 	if (given)
 		show_num(out, t, path, v, "GFLOP/s");
 	else if (!isnan(v))
@@ -82,14 +81,9 @@ int
 gpuproj_target_write_show(FILE *out, const struct gpuproj_targets *ts,
 			  const struct gpuproj_target *t)
 {
-	static const char *const lim[] = {
-		"threads_per_sm", "threads_per_block", "blocks_per_sm", "regs_per_sm",
-		"regs_per_block", "regs_per_thread", "reg_alloc_unit", "smem_per_sm_kib",
-		"smem_per_block_kib", "smem_alloc_unit_b", "smem_reserved_per_block_b",
-	};
 	const struct gpuproj_target_limits *L;
-	char path[64];
-	size_t i;
+	const struct target_field *m;
+	size_t i, n;
 	int p;
 
 	if (!out || !ts || !t)
@@ -119,61 +113,59 @@ gpuproj_target_write_show(FILE *out, const struct gpuproj_targets *ts,
 				  L->reg_alloc_unit, L->smem_per_sm_kib, L->smem_per_block_kib,
 				  L->smem_alloc_unit_b, L->smem_reserved_per_block_b };
 
-		for (i = 0; i < sizeof(lim) / sizeof(lim[0]); i++) {
-			snprintf(path, sizeof(path), "limits.%s", lim[i]);
-			show_num(out, t, path, v[i], "");
-		}
+		/* The integers in struct gpuproj_target_limits order, then l2_mib. */
+		m = target_field_members("limits", &n);
+		for (i = 0; i < sizeof(v) / sizeof(v[0]) && i < n; i++)
+			show_num(out, t, m[i].path, v[i], "");
 		show_num(out, t, "limits.l2_mib", L->l2_mib, "MiB");
 	}
+	/* [prec][kind]: FMA, then ADD/MUL, per precision. */
+	m = target_field_members("peak_gflops", &n);
 	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
-		snprintf(path, sizeof(path), "peak_gflops.%s_fma", gpuproj_prec_name(p));
-		show_num(out, t, path, t->peak_gflops[p][GPUPROJ_OP_FMA], "GFLOP/s");
-		show_add_mul(out, t, "peak_gflops", p, t->peak_gflops[p][GPUPROJ_OP_ADD_MUL],
+		show_num(out, t, m[2 * p].path, t->peak_gflops[p][GPUPROJ_OP_FMA], "GFLOP/s");
+		show_add_mul(out, t, m[2 * p + 1].path, t->peak_gflops[p][GPUPROJ_OP_ADD_MUL],
 			     t->peak_add_mul_given[p]);
 	}
+	m = target_field_members("max_gflops", &n);
 	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
-		snprintf(path, sizeof(path), "max_gflops.%s_fma", gpuproj_prec_name(p));
-		show_num(out, t, path, t->max_gflops[p][GPUPROJ_OP_FMA], "GFLOP/s");
-		show_add_mul(out, t, "max_gflops", p, t->max_gflops[p][GPUPROJ_OP_ADD_MUL],
+		show_num(out, t, m[2 * p].path, t->max_gflops[p][GPUPROJ_OP_FMA], "GFLOP/s");
+		show_add_mul(out, t, m[2 * p + 1].path, t->max_gflops[p][GPUPROJ_OP_ADD_MUL],
 			     t->max_add_mul_given[p]);
 	}
 	show_num(out, t, "peak_giops.int32_add", t->int32_add_giops, "GIOP/s");
 	show_num(out, t, "peak_giops.int32_mad", t->int32_mad_giops, "GIOP/s");
 	show_num(out, t, "ldst_shared_gops", t->ldst_shared_gops, "G/s");
-	for (p = 0; p < GPUPROJ_LANE_COUNT; p++) {
-		snprintf(path, sizeof(path), "lanes_per_sm.%s", gpuproj_lane_name(p));
-		show_num(out, t, path, t->lanes_per_sm[p], "/clk/SM");
-	}
+	m = target_field_members("lanes_per_sm", &n);
+	for (p = 0; p < GPUPROJ_LANE_COUNT; p++)
+		show_num(out, t, m[p].path, t->lanes_per_sm[p], "/clk/SM");
 	show_num(out, t, "peak_bw_gbs.dram", t->peak_dram_gbs, "GB/s");
-	for (p = 0; p < GPUPROJ_STREAM_COUNT; p++) {
-		snprintf(path, sizeof(path), "stream_gbs.%s", gpuproj_stream_name(p));
-		show_num(out, t, path, t->stream_gbs[p], "GB/s");
-	}
-	for (p = 0; p < GPUPROJ_LEVEL_COUNT; p++) {
-		snprintf(path, sizeof(path), "bw_gbs.%s", gpuproj_level_name(p));
-		show_num(out, t, path, t->bw_gbs[p], "GB/s");
-	}
-	for (p = 0; p < GPUPROJ_LEVEL_COUNT; p++) {
-		snprintf(path, sizeof(path), "latency_ns.%s", gpuproj_level_name(p));
-		show_num(out, t, path, t->latency_ns[p], "ns");
-	}
+	m = target_field_members("stream_gbs", &n);
+	for (p = 0; p < GPUPROJ_STREAM_COUNT; p++)
+		show_num(out, t, m[p].path, t->stream_gbs[p], "GB/s");
+	m = target_field_members("bw_gbs", &n);
+	for (p = 0; p < GPUPROJ_LEVEL_COUNT; p++)
+		show_num(out, t, m[p].path, t->bw_gbs[p], "GB/s");
+	m = target_field_members("latency_ns", &n);
+	for (p = 0; p < GPUPROJ_LEVEL_COUNT; p++)
+		show_num(out, t, m[p].path, t->latency_ns[p], "ns");
 	/* Tensor cores: a null peak is shown as "none" (the GPU has no such path). */
+	m = target_field_members("peak_tensor", &n);
 	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
 		const struct gpuproj_source *s;
 		const char *unit = p == GPUPROJ_TPREC_INT8 ? "GOP/s" : "GFLOP/s";
 
-		snprintf(path, sizeof(path), "peak_tensor.%s", gpuproj_tensor_prec_key(p));
 		if (t->peak_tensor[p] == 0) {
-			s = gpuproj_target_source(t, path);
-			fprintf(out, "  %-30s %12s %-8s %s\n", path, "none", unit, s ? s->text : "");
+			s = gpuproj_target_source(t, m[p].path);
+			fprintf(out, "  %-30s %12s %-8s %s\n", m[p].path, "none", unit,
+				s ? s->text : "");
 		} else {
-			show_num(out, t, path, t->peak_tensor[p], unit);
+			show_num(out, t, m[p].path, t->peak_tensor[p], unit);
 		}
 	}
-	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
-		snprintf(path, sizeof(path), "max_tensor.%s", gpuproj_tensor_prec_key(p));
-		show_num(out, t, path, t->max_tensor[p], p == GPUPROJ_TPREC_INT8 ? "GOP/s" : "GFLOP/s");
-	}
+	m = target_field_members("max_tensor", &n);
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+		show_num(out, t, m[p].path, t->max_tensor[p],
+			 p == GPUPROJ_TPREC_INT8 ? "GOP/s" : "GFLOP/s");
 	if (isnan(t->price_usd))
 		fprintf(out, "  %-30s %12s %-8s %s\n", "price_usd", "unknown", "USD", "");
 	show_num(out, t, "price_usd", t->price_usd, "USD");

@@ -2,8 +2,9 @@
 /*
  * The targets.yaml loader's YAML helpers (target-yaml.h): errors at a
  * node's position, scalars, mappings, unknown keys with the nearest known
- * one, and numbers within the limits of docs/targets-schema.md "Limits"
- * (the one table of them). Thread safety: reentrant.
+ * one, and numbers of the type and within the limit their row of the field
+ * table gives (target-fields.c; docs/targets-schema.md "Limits").
+ * Thread safety: reentrant.
  */
 #include "config.h"
 
@@ -20,6 +21,7 @@
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 
+#include "target-fields.h"
 #include "target-private.h"
 #include "target-yaml.h"
 
@@ -191,84 +193,15 @@ ty_get_string(struct loader *ld, yaml_node_t *map, const char *key, bool require
 }
 
 /*
- * Upper limits that no real GPU approaches (docs/targets-schema.md
- * "Limits"): they keep every count an int, every product a model forms
- * (SMs × schedulers × IPC × clock, …) finite, and a typo such as
- * `clock_mhz: 1e308` from becoming an infinite peak. A group name covers
- * its members. Paths not listed get DEFAULT_MAX; a new schema field adds
- * its own line.
- */
-static const struct {
-	const char *path;
-	double max;
-	const char *unit;
-} number_limits[] = {
-	{ "sms", 4096, "" }, /* GPUPROJ_MAX_SMS */
-	{ "warp_size", 128, "" },
-	{ "clock_mhz", 10000, "MHz (10 GHz)" },
-	{ "schedulers_per_sm", 64, "" },
-	{ "ipc_per_scheduler", 64, "" },
-	{ "memory_gib", 65536, "GiB" },
-	{ "ldst_shared_gops", 1e9, "" },
-	{ "limits.threads_per_sm", 65536, "" },
-	{ "limits.threads_per_block", 65536, "" },
-	{ "limits.blocks_per_sm", 4096, "" },
-	{ "limits.regs_per_sm", 16777216, "" },
-	{ "limits.regs_per_block", 16777216, "" },
-	{ "limits.regs_per_thread", 65536, "" },
-	{ "limits.reg_alloc_unit", 65536, "" },
-	{ "limits.smem_per_sm_kib", 1048576, "KiB (1 GiB)" },
-	{ "limits.smem_per_block_kib", 1048576, "KiB (1 GiB)" },
-	{ "limits.smem_alloc_unit_b", 1073741824, "B (1 GiB)" },
-	{ "limits.smem_reserved_per_block_b", 1073741824, "B (1 GiB)" },
-	{ "limits.l2_mib", 1048576, "MiB (1 TiB)" },
-	{ "peak_gflops", 1e9, "GFLOP/s (1 EFLOP/s)" },
-	{ "max_gflops", 1e9, "GFLOP/s (1 EFLOP/s)" },
-	{ "peak_giops", 1e9, "GIOP/s" },
-	{ "peak_bw_gbs", 1e7, "GB/s (10 PB/s)" },
-	{ "bw_gbs", 1e7, "GB/s (10 PB/s)" },
-	{ "price_usd", 1e9, "USD" },
-	{ "tdp_w", 1e6, "W" },
-	/* Fields of the one-basis schema (boost clock, lanes, STREAM, latencies). */
-	{ "boost_clock_mhz", 10000, "MHz (10 GHz)" },
-	{ "boost_hold_us", 1e9, "us (1000 s)" },
-	{ "lanes_per_sm", 4096, "" },
-	{ "stream_gbs", 1e7, "GB/s (10 PB/s)" },
-	{ "latency_ns", 1e6, "ns (1 ms)" },
-	{ "peak_tensor", 1e9, "GFLOP/s (1 EFLOP/s)" },
-	{ "max_tensor", 1e9, "GFLOP/s (1 EFLOP/s)" },
-	/* The whole-run replay's host link. */
-	{ "host_link.latency_us", 1e6, "us (1 s)" },
-	{ "host_link", 1e7, "GB/s (10 PB/s)" },
-};
-#define DEFAULT_MAX 1e12
-
-static double
-number_limit(const char *path, const char **unit)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_LENGTH(number_limits); i++) {
-		size_t n = strlen(number_limits[i].path);
-
-		if (strncmp(path, number_limits[i].path, n) == 0 && (!path[n] || path[n] == '.')) {
-			*unit = number_limits[i].unit;
-			return number_limits[i].max;
-		}
-	}
-	*unit = "";
-	return DEFAULT_MAX;
-}
-
-/*
- * A number: a plain scalar that parses completely. `allow_null` accepts
- * null (→ NaN). `positive` false means ≥ 0 is required, true means > 0.
- * At most number_limit(path).
+ * A number for field `f`: a plain scalar that parses completely, null (→
+ * NaN) where the field allows it, > 0 (≥ 0 where it may be 0), and at
+ * most its limit (docs/targets-schema.md "Limits"); messages name f->path.
  */
 int
-ty_number_node(struct loader *ld, yaml_node_t *n, const char *path, bool allow_null, bool positive,
-	    double *out)
+ty_number_node(struct loader *ld, yaml_node_t *n, const struct target_field *f, double *out)
 {
+	const char *path = f->path;
+	bool allow_null = f->type == TF_NULLABLE, positive = !f->zero_ok;
 	double v;
 
 	if (allow_null && ty_is_null(n)) {
@@ -289,29 +222,24 @@ ty_number_node(struct loader *ld, yaml_node_t *n, const char *path, bool allow_n
 	if (!positive && v < 0)
 		return ty_fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must not be negative, got %s", path,
 			    ty_scalar(n));
-	{
-		const char *unit;
-		double max = number_limit(path, &unit);
-
-		if (v > max)
-			return ty_fail(ld, GPUPROJ_E_LIMIT, n, "'%s' is %s, above the limit of %.15g%s%s "
-				    "(no real GPU comes near it; docs/targets-schema.md)", path,
-				    ty_scalar(n), max, *unit ? " " : "", unit);
-	}
+	if (v > f->max)
+		return ty_fail(ld, GPUPROJ_E_LIMIT, n, "'%s' is %s, above the limit of %.15g%s%s "
+			    "(no real GPU comes near it; docs/targets-schema.md)", path,
+			    ty_scalar(n), f->max, *f->unit ? " " : "", f->unit);
 	*out = v;
 	return GPUPROJ_OK;
 }
 
 int
-ty_integer_node(struct loader *ld, yaml_node_t *n, const char *path, bool positive, int *out)
+ty_integer_node(struct loader *ld, yaml_node_t *n, const struct target_field *f, int *out)
 {
 	double v;
-	int r = ty_number_node(ld, n, path, false, positive, &v);
+	int r = ty_number_node(ld, n, f, &v);
 
 	if (r)
 		return r;
 	if (v != floor(v) || v > 1e9)
-		return ty_fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must be an integer, got %s", path,
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, n, "'%s' must be an integer, got %s", f->path,
 			    ty_scalar(n));
 	/* ty_number_node() checked the limit: every int product of two limits fits in 64 bits. */
 	*out = (int)v;

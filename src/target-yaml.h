@@ -13,6 +13,7 @@
 
 #include <gpuproj/error.h>
 
+#include "target-fields.h"
 #include "target-private.h"
 #include "util.h"
 
@@ -61,14 +62,13 @@ int ty_get_string(struct loader *ld, yaml_node_t *map, const char *key, bool req
 	   char **out);
 
 /*
- * A number: a plain scalar that parses completely. `allow_null` accepts
- * null (→ NaN). `positive` false means ≥ 0 is required, true means > 0.
- * At most number_limit(path).
+ * A number for field `f` (target-fields.h): a plain scalar that parses
+ * completely; null (→ NaN) if f is TF_NULLABLE; > 0, or ≥ 0 if f->zero_ok;
+ * at most f->max (GPUPROJ_E_LIMIT). Messages name f->path.
  */
-int ty_number_node(struct loader *ld, yaml_node_t *n, const char *path, bool allow_null, bool positive,
-	    double *out);
+int ty_number_node(struct loader *ld, yaml_node_t *n, const struct target_field *f, double *out);
 
 /* ty_number_node() that must also be an integer (at most 1e9). */
-int ty_integer_node(struct loader *ld, yaml_node_t *n, const char *path, bool positive, int *out);
+int ty_integer_node(struct loader *ld, yaml_node_t *n, const struct target_field *f, int *out);
 
 #endif

@@ -11,7 +11,10 @@
  * BASIS is known and whose [KEY] citations exist in `references`. Two
  * consistency rules tie fields together: lanes_per_sm.fp32_int32_shared
  * cannot exceed lanes_per_sm.fp32 or .int32, and the latencies must grow
- * from L1 to L2 to DRAM.
+ * from L1 to L2 to DRAM. Which keys an entry and its groups have, in
+ * which order, their types, which are required and every number's limit
+ * are the field table's (target-fields.c); the parse functions here say
+ * where the values go and check the rules that tie fields together.
  *
  * Thread safety: loading is reentrant; a loaded set is immutable.
  */
@@ -30,6 +33,7 @@
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 
+#include "target-fields.h"
 #include "target-private.h"
 #include "target-yaml.h"
 #include "util.h"
@@ -71,105 +75,59 @@ has_reference(const struct loader *ld, const char *key)
 
 static const char *const top_keys[] = { "schema", "references", "gpus" };
 
-static const char *const gpu_keys[] = {
-	"name", "description", "match", "vendor", "arch", "chip", "sms", "warp_size",
-	"clock_mhz", "boost_clock_mhz", "boost_hold_us", "schedulers_per_sm", "ipc_per_scheduler",
-	"memory_gib", "limits", "peak_gflops", "max_gflops", "peak_giops", "ldst_shared_gops",
-	"peak_bw_gbs", "bw_gbs", "lanes_per_sm", "stream_gbs", "latency_ns", "peak_tensor",
-	"max_tensor", "price_usd", "tdp_w", "sources", "host_link",
-};
-
-/* The scalar numbers of an entry, in the order parse_gpu() stores them. */
-static const struct {
-	const char *key;
-	bool required, integer;
-} scalar_fields[] = {
-	{ "sms", true, true },
-	{ "warp_size", true, true },
-	{ "clock_mhz", true, false },
-	{ "boost_clock_mhz", false, false },
-	{ "boost_hold_us", false, false },
-	{ "schedulers_per_sm", true, true },
-	{ "ipc_per_scheduler", false, false },
-	{ "memory_gib", false, false },
-	{ "ldst_shared_gops", false, false },
-};
-/* Required scalar numbers that may be null (unknown). */
-static const char *const nullable_keys[] = { "price_usd", "tdp_w" };
-
-static const char *const limit_keys[] = {
-	"threads_per_sm", "threads_per_block", "blocks_per_sm", "regs_per_sm", "regs_per_block",
-	"regs_per_thread", "reg_alloc_unit", "smem_per_sm_kib", "smem_per_block_kib",
-	"smem_alloc_unit_b", "smem_reserved_per_block_b", "l2_mib",
-};
-
-/* [prec][kind] order of enum gpuproj_prec / gpuproj_opkind. */
-static const char *const gflops_keys[] = {
-	"fp16_fma", "fp16_add_mul", "fp32_fma", "fp32_add_mul", "fp64_fma", "fp64_add_mul",
-};
-
-static const char *const giops_keys[] = { "int32_add", "int32_mad" };
-static const char *const peak_bw_keys[] = { "dram" };
-static const char *const bw_keys[] = { "l1", "l2", "dram", "shared" }; /* enum gpuproj_level order */
-/* enum gpuproj_lane order */
-static const char *const lane_keys[] = { "fp16", "fp32", "fp64", "int32", "fp32_int32_shared" };
-static const char *const stream_keys[] = { "read", "copy", "triad" }; /* enum gpuproj_stream order */
-/* enum gpuproj_tensor_prec order */
-static const char *const tensor_keys[] = {
-	"fp16_gflops", "fp16_acc16_gflops", "bf16_gflops", "tf32_gflops", "fp8_gflops", "fp4_gflops",
-	"int8_gops", "fp64_gflops",
-};
-_Static_assert(ARRAY_LENGTH(tensor_keys) == GPUPROJ_TPREC_COUNT, "one key per tensor precision");
-/* host_link: the interface word, then its numbers (struct gpuproj_host_link order). */
-static const char *const host_link_keys[] = {
-	"interface", "h2d_pinned_gbs", "d2h_pinned_gbs", "h2d_pageable_gbs", "d2h_pageable_gbs",
-	"latency_us",
-};
-static const char *const *const host_link_num_keys = host_link_keys + 1;
-#define HOST_LINK_NUMS (ARRAY_LENGTH(host_link_keys) - 1)
+/* The words of host_link.interface. */
 static const char *const link_interfaces[] = {
 	"pcie2-x16", "pcie3-x16", "pcie4-x8", "pcie4-x16", "pcie5-x16", "pcie6-x16", "nvlink-c2c",
 };
 
-/* Groups whose members may be named in `sources` paths. */
-static const struct {
-	const char *group;
-	const char *const *keys;
-	size_t n;
-} groups[] = {
-	{ "limits", limit_keys, ARRAY_LENGTH(limit_keys) },
-	{ "peak_gflops", gflops_keys, ARRAY_LENGTH(gflops_keys) },
-	{ "max_gflops", gflops_keys, ARRAY_LENGTH(gflops_keys) },
-	{ "peak_giops", giops_keys, ARRAY_LENGTH(giops_keys) },
-	{ "peak_bw_gbs", peak_bw_keys, ARRAY_LENGTH(peak_bw_keys) },
-	{ "bw_gbs", bw_keys, ARRAY_LENGTH(bw_keys) },
-	{ "lanes_per_sm", lane_keys, ARRAY_LENGTH(lane_keys) },
-	{ "stream_gbs", stream_keys, ARRAY_LENGTH(stream_keys) },
-	{ "latency_ns", bw_keys, ARRAY_LENGTH(bw_keys) },
-	{ "peak_tensor", tensor_keys, ARRAY_LENGTH(tensor_keys) },
-	{ "max_tensor", tensor_keys, ARRAY_LENGTH(tensor_keys) },
-	{ "host_link", host_link_keys + 1, ARRAY_LENGTH(host_link_keys) - 1 },
-};
-
 static const char *const basis_words[] = { "none", "measured", "datasheet", "derived", "estimate" };
 
+/* ---- the field table (target-fields.c) as the loader reads it ---- */
+
+/* Whether the entry's key `path` must be there. */
+static bool
+required(const char *path)
+{
+	const struct target_field *f = target_field_find(path);
+
+	assert(f);
+	return f && f->required;
+}
+
+/* The members of `group`: `n` of them, the length of the caller's array of values. */
+static const struct target_field *
+members(const char *group, size_t n)
+{
+	size_t nm;
+	const struct target_field *m = target_field_members(group, &nm);
+
+	assert(m && nm == n);
+	(void)nm;
+	return m;
+}
+
+/* ty_check_keys() with the keys of `group` (NULL: of the entry) in table order. */
+static int
+check_keys(struct loader *ld, yaml_node_t *map, const char *group, const char *where)
+{
+	const char *keys[TARGET_FIELDS_MAX];
+	size_t n = target_field_keys(group, keys, ARRAY_LENGTH(keys));
+
+	return ty_check_keys(ld, map, keys, n, where);
+}
 
 /* ---- numeric-path bookkeeping for the sources check ---- */
 
 /*
- * Every number an entry can hold: the scalar numbers (scalar_fields,
- * nullable_keys) and every group key. Sized from the key tables, so no
- * number can escape the "every number has a source" check and a new field
- * counts itself (pathset_add() refuses to write past the end all the same).
+ * Every number an entry holds, each added once: at most the rows of the
+ * field table, so no number can escape the "every number has a source"
+ * check and a new field counts itself (pathset_add() refuses to write past
+ * the end all the same).
  */
-#define PATHSET_MAX (ARRAY_LENGTH(scalar_fields) + ARRAY_LENGTH(nullable_keys) + \
-		     ARRAY_LENGTH(limit_keys) + 2 * ARRAY_LENGTH(gflops_keys) + \
-		     ARRAY_LENGTH(giops_keys) + ARRAY_LENGTH(peak_bw_keys) + \
-		     2 * ARRAY_LENGTH(bw_keys) + ARRAY_LENGTH(lane_keys) + ARRAY_LENGTH(stream_keys) + \
-		     2 * ARRAY_LENGTH(tensor_keys) + HOST_LINK_NUMS)
+#define PATHSET_MAX TARGET_FIELDS_MAX
 
 struct pathset {
-	char paths[PATHSET_MAX][64];
+	const char *paths[PATHSET_MAX];	/* rows' paths of the field table */
 	const yaml_node_t *nodes[PATHSET_MAX];
 	size_t n;
 };
@@ -181,56 +139,55 @@ pathset_add(struct pathset *ps, const char *path, const yaml_node_t *node)
 	assert(ps->n < PATHSET_MAX);
 	if (ps->n >= PATHSET_MAX)
 		return;
-	snprintf(ps->paths[ps->n], sizeof(ps->paths[0]), "%s", path);
+	ps->paths[ps->n] = path;
 	ps->nodes[ps->n] = node;
 	ps->n++;
 }
 
 /*
- * Read a map of optional positive numbers (group) into out[] (NaN = absent).
- * A key named `zero_ok` (or NULL for none) may also be 0.
+ * Read the map `group` of numbers into out[] (n values, one per member;
+ * NaN = absent; a null, where the field allows it, reads as 0: "none").
+ * The group must be there if its row says so; its required members must be
+ * there once it is, checked after the values.
  */
 static int
-number_group_z(struct loader *ld, yaml_node_t *gpu, const char *group, const char *const *keys,
-	       size_t n, bool required, const char *zero_ok, double *out, struct pathset *ps,
-	       const char *where)
+number_group(struct loader *ld, yaml_node_t *gpu, const char *group, double *out, size_t n,
+	     struct pathset *ps, const char *where)
 {
+	const struct target_field *m = members(group, n);
 	yaml_node_t *map;
 	size_t i;
 	int r;
 
 	for (i = 0; i < n; i++)
 		out[i] = NAN;
-	r = ty_field(ld, gpu, group, required, where, &map);
+	r = ty_field(ld, gpu, group, required(group), where, &map);
 	if (r || !map)
 		return r;
 	r = ty_require_kind(ld, map, YAML_MAPPING_NODE, group, "a mapping");
 	if (r)
 		return r;
-	r = ty_check_keys(ld, map, keys, n, group);
+	r = check_keys(ld, map, group, group);
 	if (r)
 		return r;
 	for (i = 0; i < n; i++) {
-		yaml_node_t *v = ty_map_lookup(ld, map, keys[i], NULL);
-		char path[64];
+		yaml_node_t *v = ty_map_lookup(ld, map, target_field_key(&m[i]), NULL);
 
 		if (!v)
 			continue;
-		snprintf(path, sizeof(path), "%s.%s", group, keys[i]);
-		r = ty_number_node(ld, v, path, false, !zero_ok || strcmp(keys[i], zero_ok) != 0,
-				&out[i]);
+		r = ty_number_node(ld, v, &m[i], &out[i]);
 		if (r)
 			return r;
-		pathset_add(ps, path, v);
+		if (m[i].type == TF_NULLABLE && isnan(out[i]))
+			out[i] = 0; /* null: no such path */
+		pathset_add(ps, m[i].path, v);
+	}
+	for (i = 0; i < n; i++) {
+		if (m[i].required && isnan(out[i]))
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, map, "%s: missing required field '%s'",
+				    group, target_field_key(&m[i]));
 	}
 	return GPUPROJ_OK;
-}
-
-static int
-number_group(struct loader *ld, yaml_node_t *gpu, const char *group, const char *const *keys,
-	     size_t n, bool required, double *out, struct pathset *ps, const char *where)
-{
-	return number_group_z(ld, gpu, group, keys, n, required, NULL, out, ps, where);
 }
 
 /* The value node of group.key, for positioned consistency errors. */
@@ -252,38 +209,28 @@ parse_rates(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, struc
 {
 	double *const lane = t->lanes_per_sm;
 	const double *lat = t->latency_ns;
-	size_t i;
+	const struct target_field *m;
 	int r;
 
-	r = number_group_z(ld, gpu, "lanes_per_sm", lane_keys, GPUPROJ_LANE_COUNT, false,
-			   "fp32_int32_shared", lane, ps, where);
+	r = number_group(ld, gpu, "lanes_per_sm", lane, GPUPROJ_LANE_COUNT, ps, where);
 	if (r)
 		return r;
-	if (ty_map_lookup(ld, gpu, "lanes_per_sm", NULL)) {
-		for (i = 0; i < GPUPROJ_LANE_COUNT; i++) {
-			if (isnan(lane[i]))
-				return ty_fail(ld, GPUPROJ_E_SCHEMA,
-					    ty_map_lookup(ld, gpu, "lanes_per_sm", NULL),
-					    "lanes_per_sm: missing required field '%s'",
-					    lane_keys[i]);
-		}
-		if (lane[GPUPROJ_LANE_FP32_INT32_SHARED] >
-		    fmin(lane[GPUPROJ_LANE_FP32], lane[GPUPROJ_LANE_INT32]))
-			return ty_fail(ld, GPUPROJ_E_SCHEMA,
-				    group_value(ld, gpu, "lanes_per_sm", "fp32_int32_shared"),
-				    "'lanes_per_sm.fp32_int32_shared' (%g) cannot exceed "
-				    "'lanes_per_sm.fp32' (%g) or 'lanes_per_sm.int32' (%g)",
-				    lane[GPUPROJ_LANE_FP32_INT32_SHARED], lane[GPUPROJ_LANE_FP32],
-				    lane[GPUPROJ_LANE_INT32]);
-	}
-	r = number_group(ld, gpu, "stream_gbs", stream_keys, GPUPROJ_STREAM_COUNT, false,
-			 t->stream_gbs, ps, where);
+	if (ty_map_lookup(ld, gpu, "lanes_per_sm", NULL) &&
+	    lane[GPUPROJ_LANE_FP32_INT32_SHARED] > fmin(lane[GPUPROJ_LANE_FP32],
+							 lane[GPUPROJ_LANE_INT32]))
+		return ty_fail(ld, GPUPROJ_E_SCHEMA,
+			    group_value(ld, gpu, "lanes_per_sm", "fp32_int32_shared"),
+			    "'lanes_per_sm.fp32_int32_shared' (%g) cannot exceed "
+			    "'lanes_per_sm.fp32' (%g) or 'lanes_per_sm.int32' (%g)",
+			    lane[GPUPROJ_LANE_FP32_INT32_SHARED], lane[GPUPROJ_LANE_FP32],
+			    lane[GPUPROJ_LANE_INT32]);
+	r = number_group(ld, gpu, "stream_gbs", t->stream_gbs, GPUPROJ_STREAM_COUNT, ps, where);
 	if (r)
 		return r;
-	r = number_group(ld, gpu, "latency_ns", bw_keys, GPUPROJ_LEVEL_COUNT, false, t->latency_ns,
-			 ps, where);
+	r = number_group(ld, gpu, "latency_ns", t->latency_ns, GPUPROJ_LEVEL_COUNT, ps, where);
 	if (r)
 		return r;
+	m = members("latency_ns", GPUPROJ_LEVEL_COUNT);
 	/* A level further from the SM cannot answer sooner: L1 < L2 < DRAM. */
 	{
 		static const enum gpuproj_level order[] = {
@@ -293,14 +240,17 @@ parse_rates(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, struc
 
 		for (b = 1; b < ARRAY_LENGTH(order); b++) {
 			for (a = 0; a < b; a++) {
+				const char *ka = target_field_key(&m[order[a]]);
+				const char *kb = target_field_key(&m[order[b]]);
+
 				if (isnan(lat[order[a]]) || isnan(lat[order[b]]) ||
 				    lat[order[a]] < lat[order[b]])
 					continue;
 				return ty_fail(ld, GPUPROJ_E_SCHEMA,
-					    group_value(ld, gpu, "latency_ns", bw_keys[order[b]]),
+					    group_value(ld, gpu, "latency_ns", kb),
 					    "'latency_ns.%s' (%g ns) must be longer than "
-					    "'latency_ns.%s' (%g ns)", bw_keys[order[b]],
-					    lat[order[b]], bw_keys[order[a]], lat[order[a]]);
+					    "'latency_ns.%s' (%g ns)", kb, lat[order[b]], ka,
+					    lat[order[a]]);
 			}
 		}
 	}
@@ -317,54 +267,31 @@ static int
 parse_tensor(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, struct pathset *ps,
 	     const char *where)
 {
-	yaml_node_t *map;
+	const struct target_field *m = members("max_tensor", GPUPROJ_TPREC_COUNT);
 	size_t i;
 	int r;
 
-	for (i = 0; i < GPUPROJ_TPREC_COUNT; i++)
-		t->peak_tensor[i] = NAN;
-	r = ty_field(ld, gpu, "peak_tensor", false, where, &map);
+	r = number_group(ld, gpu, "peak_tensor", t->peak_tensor, GPUPROJ_TPREC_COUNT, ps, where);
 	if (r)
 		return r;
-	if (map) {
-		r = ty_require_kind(ld, map, YAML_MAPPING_NODE, "peak_tensor", "a mapping");
-		if (!r)
-			r = ty_check_keys(ld, map, tensor_keys, GPUPROJ_TPREC_COUNT, "peak_tensor");
-		if (r)
-			return r;
-		for (i = 0; i < GPUPROJ_TPREC_COUNT; i++) {
-			yaml_node_t *v = ty_map_lookup(ld, map, tensor_keys[i], NULL);
-			char path[64];
-
-			if (!v)
-				continue;
-			snprintf(path, sizeof(path), "peak_tensor.%s", tensor_keys[i]);
-			r = ty_number_node(ld, v, path, true, true, &t->peak_tensor[i]);
-			if (r)
-				return r;
-			if (isnan(t->peak_tensor[i]))
-				t->peak_tensor[i] = 0; /* null: no such tensor path */
-			pathset_add(ps, path, v);
-		}
-	}
-	r = number_group(ld, gpu, "max_tensor", tensor_keys, GPUPROJ_TPREC_COUNT, false,
-			 t->max_tensor, ps, where);
+	r = number_group(ld, gpu, "max_tensor", t->max_tensor, GPUPROJ_TPREC_COUNT, ps, where);
 	if (r)
 		return r;
 	for (i = 0; i < GPUPROJ_TPREC_COUNT; i++) {
+		const char *key = target_field_key(&m[i]);
+
 		if (isnan(t->max_tensor[i]) || isnan(t->peak_tensor[i]))
 			continue;
+		yaml_node_t *at = group_value(ld, gpu, "max_tensor", key);
+
 		if (t->peak_tensor[i] == 0)
-			return ty_fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "max_tensor",
-								      tensor_keys[i]),
-				    "'max_tensor.%s' is given, but 'peak_tensor.%s' is null (no such "
-				    "tensor path)", tensor_keys[i], tensor_keys[i]);
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, at, "'max_tensor.%s' is given, but "
+				    "'peak_tensor.%s' is null (no such tensor path)", key, key);
 		if (t->max_tensor[i] > t->peak_tensor[i] * 1.005)
-			return ty_fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "max_tensor",
-								      tensor_keys[i]),
-				    "'max_tensor.%s' (%g) is above 'peak_tensor.%s' (%g): a measured "
-				    "dense rate cannot exceed the dense peak", tensor_keys[i],
-				    t->max_tensor[i], tensor_keys[i], t->peak_tensor[i]);
+			return ty_fail(ld, GPUPROJ_E_SCHEMA, at, "'max_tensor.%s' (%g) is above "
+				    "'peak_tensor.%s' (%g): a measured dense rate cannot exceed "
+				    "the dense peak", key, t->max_tensor[i], key,
+				    t->peak_tensor[i]);
 	}
 	return GPUPROJ_OK;
 }
@@ -379,7 +306,9 @@ parse_host_link(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, s
 		const char *where)
 {
 	struct gpuproj_host_link *l = &t->host_link;
-	double v[HOST_LINK_NUMS];
+	/* The interface, then the numbers. */
+	const struct target_field *m = members("host_link", 6), *num = m + 1;
+	double v[5];
 	yaml_node_t *map, *n;
 	size_t i;
 	int r;
@@ -393,12 +322,13 @@ parse_host_link(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, s
 	r = ty_require_kind(ld, map, YAML_MAPPING_NODE, "host_link", "a mapping");
 	if (r)
 		return r;
-	r = ty_check_keys(ld, map, host_link_keys, ARRAY_LENGTH(host_link_keys), "host_link");
+	r = check_keys(ld, map, "host_link", "host_link");
 	if (r)
 		return r;
-	n = ty_map_lookup(ld, map, "interface", NULL);
+	n = ty_map_lookup(ld, map, target_field_key(&m[0]), NULL);
 	if (!n)
-		return ty_fail(ld, GPUPROJ_E_SCHEMA, map, "host_link: missing required field 'interface'");
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, map, "host_link: missing required field '%s'",
+			    target_field_key(&m[0]));
 	if (n->type != YAML_SCALAR_NODE)
 		return ty_fail(ld, GPUPROJ_E_SCHEMA, n, "'host_link.interface' must be a word, not %s",
 			    ty_node_kind(n));
@@ -406,23 +336,28 @@ parse_host_link(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, s
 		if (strcmp(ty_scalar(n), link_interfaces[i]) == 0)
 			l->interface = link_interfaces[i];
 	}
-	if (!l->interface)
-		return ty_fail(ld, GPUPROJ_E_SCHEMA, n, "'host_link.interface' must be one of pcie2-x16, "
-			    "pcie3-x16, pcie4-x8, pcie4-x16, pcie5-x16, pcie6-x16, nvlink-c2c, got '%s'",
-			    ty_scalar(n));
-	(void)where;
-	for (i = 0; i < HOST_LINK_NUMS; i++) {
-		char path[64];
+	if (!l->interface) {
+		char words[160] = "";
 
-		n = ty_map_lookup(ld, map, host_link_num_keys[i], NULL);
-		if (!n)
+		for (i = 0; i < ARRAY_LENGTH(link_interfaces); i++)
+			snprintf(words + strlen(words), sizeof(words) - strlen(words), "%s%s",
+				 i ? ", " : "", link_interfaces[i]);
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, n, "'host_link.interface' must be one of %s, "
+			    "got '%s'", words, ty_scalar(n));
+	}
+	(void)where;
+	for (i = 0; i < ARRAY_LENGTH(v); i++) {
+		v[i] = NAN;
+		n = ty_map_lookup(ld, map, target_field_key(&num[i]), NULL);
+		if (!n && num[i].required)
 			return ty_fail(ld, GPUPROJ_E_SCHEMA, map, "host_link: missing required field '%s'",
-				    host_link_num_keys[i]);
-		snprintf(path, sizeof(path), "host_link.%s", host_link_num_keys[i]);
-		r = ty_number_node(ld, n, path, false, true, &v[i]);
+				    target_field_key(&num[i]));
+		if (!n)
+			continue;
+		r = ty_number_node(ld, n, &num[i], &v[i]);
 		if (r)
 			return r;
-		pathset_add(ps, path, n);
+		pathset_add(ps, num[i].path, n);
 	}
 	l->h2d_pinned_gbs = v[0];
 	l->d2h_pinned_gbs = v[1];
@@ -432,10 +367,11 @@ parse_host_link(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, s
 	for (i = 0; i < 2; i++) {
 		if (v[2 + i] > v[i])
 			return ty_fail(ld, GPUPROJ_E_SCHEMA, group_value(ld, gpu, "host_link",
-								     host_link_num_keys[2 + i]),
+								     target_field_key(&num[2 + i])),
 				    "'host_link.%s' (%g GB/s) cannot exceed 'host_link.%s' (%g GB/s): "
 				    "a pageable copy is staged through pinned memory",
-				    host_link_num_keys[2 + i], v[2 + i], host_link_num_keys[i], v[i]);
+				    target_field_key(&num[2 + i]), v[2 + i],
+				    target_field_key(&num[i]), v[i]);
 	}
 	return GPUPROJ_OK;
 }
@@ -500,27 +436,18 @@ check_source_text(struct loader *ld, yaml_node_t *n, const char *path, enum gpup
 	return GPUPROJ_OK;
 }
 
-/* Is `path` a field path the schema knows (key, group or group.key)? */
+/*
+ * Is `path` a field path `sources` may name: a key of the entry (a number,
+ * a group or a word; not `sources`) or a number of a group?
+ */
 static bool
 known_path(const char *path)
 {
-	size_t i, j;
+	const struct target_field *f = target_field_find(path);
 
-	for (i = 0; i < ARRAY_LENGTH(gpu_keys); i++) {
-		if (strcmp(gpu_keys[i], "sources") != 0 && strcmp(path, gpu_keys[i]) == 0)
-			return true;
-	}
-	for (i = 0; i < ARRAY_LENGTH(groups); i++) {
-		size_t lg = strlen(groups[i].group);
-
-		if (strncmp(path, groups[i].group, lg) != 0 || path[lg] != '.')
-			continue;
-		for (j = 0; j < groups[i].n; j++) {
-			if (strcmp(path + lg + 1, groups[i].keys[j]) == 0)
-				return true;
-		}
-	}
-	return false;
+	if (!f)
+		return false;
+	return strchr(path, '.') ? target_field_is_number(f) : f->type != TF_SOURCES;
 }
 
 static int
@@ -533,7 +460,7 @@ parse_sources(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t,
 	size_t n, i, c;
 	int r;
 
-	r = ty_field(ld, gpu, "sources", true, where, &map);
+	r = ty_field(ld, gpu, "sources", required("sources"), where, &map);
 	if (r)
 		return r;
 	r = ty_require_kind(ld, map, YAML_MAPPING_NODE, "sources", "a mapping of path: \"BASIS: text\"");
@@ -559,19 +486,15 @@ parse_sources(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t,
 					    ty_scalar(k));
 		}
 		if (!known_path(ty_scalar(k))) {
-			const char *all[128];
-			size_t na = 0, g, m;
-			char paths[128][48];
+			/* The guesses: the entry's keys, then the groups' numbers. */
+			const char *all[TARGET_FIELDS_MAX];
+			const struct target_field *f;
+			size_t na = target_field_keys(NULL, all, ARRAY_LENGTH(all)), nf, g;
 
-			for (g = 0; g < ARRAY_LENGTH(gpu_keys) && na < 128; g++)
-				all[na++] = gpu_keys[g];
-			for (g = 0; g < ARRAY_LENGTH(groups); g++) {
-				for (m = 0; m < groups[g].n && na < 128; m++) {
-					snprintf(paths[na], sizeof(paths[0]), "%s.%s", groups[g].group,
-						 groups[g].keys[m]);
-					all[na] = paths[na];
-					na++;
-				}
+			f = target_fields(&nf);
+			for (g = 0; g < nf && na < ARRAY_LENGTH(all); g++) {
+				if (strchr(f[g].path, '.') && target_field_is_number(&f[g]))
+					all[na++] = f[g].path;
 			}
 			guess = ty_nearest(ty_scalar(k), all, na);
 			if (guess)
@@ -622,7 +545,7 @@ parse_match(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, const
 	yaml_node_item_t *it;
 	char **list;
 	size_t n, i = 0;
-	int r = ty_field(ld, gpu, "match", true, where, &seq);
+	int r = ty_field(ld, gpu, "match", required("match"), where, &seq);
 
 	if (r)
 		return r;
@@ -684,6 +607,7 @@ parse_arch(struct loader *ld, yaml_node_t *node, struct gpuproj_target *t)
 	return GPUPROJ_OK;
 }
 
+/* limits: every member (they are all required), in struct gpuproj_target_limits order. */
 static int
 parse_limits(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, struct pathset *ps,
 	     const char *where)
@@ -694,37 +618,73 @@ parse_limits(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, stru
 		&L->regs_per_block, &L->regs_per_thread, &L->reg_alloc_unit, &L->smem_per_sm_kib,
 		&L->smem_per_block_kib, &L->smem_alloc_unit_b, &L->smem_reserved_per_block_b,
 	};
+	/* The integers, then l2_mib. */
+	const struct target_field *m = members("limits", ARRAY_LENGTH(ints) + 1);
 	yaml_node_t *map;
 	size_t i;
-	int r = ty_field(ld, gpu, "limits", true, where, &map);
+	int r = ty_field(ld, gpu, "limits", required("limits"), where, &map);
 
 	if (r)
 		return r;
 	r = ty_require_kind(ld, map, YAML_MAPPING_NODE, "limits", "a mapping");
 	if (r)
 		return r;
-	r = ty_check_keys(ld, map, limit_keys, ARRAY_LENGTH(limit_keys), "limits");
+	r = check_keys(ld, map, "limits", "limits");
 	if (r)
 		return r;
-	for (i = 0; i < ARRAY_LENGTH(limit_keys); i++) {
-		char path[64];
-		yaml_node_t *v;
+	for (i = 0; i <= ARRAY_LENGTH(ints); i++) {
+		yaml_node_t *v = ty_map_lookup(ld, map, target_field_key(&m[i]), NULL);
 
-		snprintf(path, sizeof(path), "limits.%s", limit_keys[i]);
-		v = ty_map_lookup(ld, map, limit_keys[i], NULL);
 		if (!v)
 			return ty_fail(ld, GPUPROJ_E_SCHEMA, map, "limits: missing required field '%s'",
-				    limit_keys[i]);
+				    target_field_key(&m[i]));
+		assert((m[i].type == TF_INT) == (i < ARRAY_LENGTH(ints)));
 		if (i < ARRAY_LENGTH(ints))
-			/* The reserved amount may be 0; everything else must be > 0. */
-			r = ty_integer_node(ld, v, path,
-					 strcmp(limit_keys[i], "smem_reserved_per_block_b") != 0,
-					 ints[i]);
+			r = ty_integer_node(ld, v, &m[i], ints[i]);
 		else
-			r = ty_number_node(ld, v, path, false, true, &L->l2_mib);
+			r = ty_number_node(ld, v, &m[i], &L->l2_mib);
 		if (r)
 			return r;
-		pathset_add(ps, path, v);
+		pathset_add(ps, m[i].path, v);
+	}
+	return GPUPROJ_OK;
+}
+
+/*
+ * The numbers of the entry itself, in table order, into their members of
+ * *t: the nullable ones (price_usd, tdp_w: null when unknown, and then
+ * without a source) or the others.
+ */
+static int
+entry_numbers(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, bool nullable,
+	      struct pathset *ps, const char *where)
+{
+	const struct target_field *f;
+	size_t nf, i;
+
+	f = target_fields(&nf);
+	for (i = 0; i < nf; i++) {
+		char *at = (char *)t + f[i].offset;
+		yaml_node_t *n;
+		int r;
+
+		if (strchr(f[i].path, '.') || !target_field_is_number(&f[i]) ||
+		    (f[i].type == TF_NULLABLE) != nullable)
+			continue;
+		assert(f[i].offset);
+		r = ty_field(ld, gpu, f[i].path, f[i].required, where, &n);
+		if (r)
+			return r;
+		if (!n)
+			continue;
+		if (f[i].type == TF_INT)
+			r = ty_integer_node(ld, n, &f[i], (int *)(void *)at);
+		else
+			r = ty_number_node(ld, n, &f[i], (double *)(void *)at);
+		if (r)
+			return r;
+		if (f[i].type != TF_NULLABLE || !isnan(*(double *)(void *)at))
+			pathset_add(ps, f[i].path, n);
 	}
 	return GPUPROJ_OK;
 }
@@ -736,7 +696,7 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 	char where[160];
 	char *vendor = NULL;
 	yaml_node_t *n, *keynode = NULL;
-	double v[ARRAY_LENGTH(gflops_keys)];
+	double v[2 * GPUPROJ_PREC_COUNT];
 	size_t i;
 	int r;
 
@@ -744,7 +704,7 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 	if (gpu->type != YAML_MAPPING_NODE)
 		return ty_fail(ld, GPUPROJ_E_SCHEMA, gpu, "each entry of 'gpus' must be a mapping, not %s",
 			    ty_node_kind(gpu));
-	r = ty_get_string(ld, gpu, "name", true, "GPU entry", (char **)&t->name);
+	r = ty_get_string(ld, gpu, "name", required("name"), "GPU entry", (char **)&t->name);
 	if (r)
 		return r;
 	n = ty_map_lookup(ld, gpu, "name", &keynode);
@@ -753,16 +713,17 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 			    "'name' may only hold letters, digits, '.', '_', '+' and '-', got '%s'",
 			    t->name);
 	snprintf(where, sizeof(where), "GPU '%s'", t->name);
-	r = ty_check_keys(ld, gpu, gpu_keys, ARRAY_LENGTH(gpu_keys), where);
+	r = check_keys(ld, gpu, NULL, where);
 	if (r)
 		return r;
-	r = ty_get_string(ld, gpu, "description", false, where, (char **)&t->description);
+	r = ty_get_string(ld, gpu, "description", required("description"), where,
+			  (char **)&t->description);
 	if (r)
 		return r;
 	r = parse_match(ld, gpu, t, where);
 	if (r)
 		return r;
-	r = ty_get_string(ld, gpu, "vendor", true, where, &vendor);
+	r = ty_get_string(ld, gpu, "vendor", required("vendor"), where, &vendor);
 	if (r)
 		return r;
 	n = ty_map_lookup(ld, gpu, "vendor", NULL);
@@ -777,66 +738,38 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 		return r;
 	}
 	free(vendor);
-	r = ty_get_string(ld, gpu, "arch", true, where, (char **)&t->arch);
+	r = ty_get_string(ld, gpu, "arch", required("arch"), where, (char **)&t->arch);
 	if (r)
 		return r;
 	r = parse_arch(ld, ty_map_lookup(ld, gpu, "arch", NULL), t);
 	if (r)
 		return r;
-	r = ty_get_string(ld, gpu, "chip", true, where, (char **)&t->chip);
+	r = ty_get_string(ld, gpu, "chip", required("chip"), where, (char **)&t->chip);
 	if (r)
 		return r;
 
-	{
-		/* Where each of scalar_fields goes. */
-		int *const iout[] = { &t->sms, &t->warp_size, NULL, NULL, NULL,
-				      &t->schedulers_per_sm };
-		double *const dout[] = { NULL, NULL, &t->clock_mhz, &t->boost_clock_mhz,
-					 &t->boost_hold_us, NULL, &t->ipc_per_scheduler,
-					 &t->memory_gib, &t->ldst_shared_gops };
-
-		_Static_assert(ARRAY_LENGTH(dout) == ARRAY_LENGTH(scalar_fields),
-			       "one output per scalar field");
-		t->ipc_per_scheduler = 1.0;
-		t->boost_clock_mhz = NAN;
-		t->boost_hold_us = NAN;
-		t->memory_gib = NAN;
-		t->ldst_shared_gops = NAN;
-		for (i = 0; i < ARRAY_LENGTH(scalar_fields); i++) {
-			r = ty_field(ld, gpu, scalar_fields[i].key, scalar_fields[i].required, where, &n);
-			if (r)
-				return r;
-			if (!n)
-				continue;
-			if (scalar_fields[i].integer)
-				r = ty_integer_node(ld, n, scalar_fields[i].key, true, iout[i]);
-			else
-				r = ty_number_node(ld, n, scalar_fields[i].key, false, true, dout[i]);
-			if (r)
-				return r;
-			pathset_add(&ps, scalar_fields[i].key, n);
-		}
-	}
-
+	t->ipc_per_scheduler = 1.0;
+	t->boost_clock_mhz = NAN;
+	t->boost_hold_us = NAN;
+	t->memory_gib = NAN;
+	t->ldst_shared_gops = NAN;
+	r = entry_numbers(ld, gpu, t, false, &ps, where);
+	if (r)
+		return r;
 	r = parse_limits(ld, gpu, t, &ps, where);
 	if (r)
 		return r;
 
 	/* peak_gflops: FMA of every precision required; ADD/MUL defaults to FMA/2. */
-	r = number_group(ld, gpu, "peak_gflops", gflops_keys, ARRAY_LENGTH(gflops_keys), true, v,
-			 &ps, where);
+	r = number_group(ld, gpu, "peak_gflops", v, ARRAY_LENGTH(v), &ps, where);
 	if (r)
 		return r;
 	for (i = 0; i < GPUPROJ_PREC_COUNT; i++) {
-		if (isnan(v[2 * i]))
-			return ty_fail(ld, GPUPROJ_E_SCHEMA, ty_map_lookup(ld, gpu, "peak_gflops", NULL),
-				    "peak_gflops: missing required field '%s'", gflops_keys[2 * i]);
 		t->peak_gflops[i][GPUPROJ_OP_FMA] = v[2 * i];
 		t->peak_gflops[i][GPUPROJ_OP_ADD_MUL] = isnan(v[2 * i + 1]) ? v[2 * i] / 2 : v[2 * i + 1];
 		t->peak_add_mul_given[i] = !isnan(v[2 * i + 1]);
 	}
-	r = number_group(ld, gpu, "max_gflops", gflops_keys, ARRAY_LENGTH(gflops_keys), false, v,
-			 &ps, where);
+	r = number_group(ld, gpu, "max_gflops", v, ARRAY_LENGTH(v), &ps, where);
 	if (r)
 		return r;
 	for (i = 0; i < GPUPROJ_PREC_COUNT; i++) {
@@ -844,28 +777,17 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 		t->max_gflops[i][GPUPROJ_OP_ADD_MUL] = isnan(v[2 * i + 1]) ? v[2 * i] / 2 : v[2 * i + 1];
 		t->max_add_mul_given[i] = !isnan(v[2 * i + 1]);
 	}
-	{
-		double g[2], pb[1], bw[GPUPROJ_LEVEL_COUNT];
-
-		r = number_group(ld, gpu, "peak_giops", giops_keys, 2, false, g, &ps, where);
-		if (r)
-			return r;
-		t->int32_add_giops = g[0];
-		t->int32_mad_giops = g[1];
-		r = number_group(ld, gpu, "peak_bw_gbs", peak_bw_keys, 1, false, pb, &ps, where);
-		if (r)
-			return r;
-		t->peak_dram_gbs = pb[0];
-		r = number_group(ld, gpu, "bw_gbs", bw_keys, GPUPROJ_LEVEL_COUNT, true, bw, &ps, where);
-		if (r)
-			return r;
-		for (i = 0; i < GPUPROJ_LEVEL_COUNT; i++) {
-			if (isnan(bw[i]))
-				return ty_fail(ld, GPUPROJ_E_SCHEMA, ty_map_lookup(ld, gpu, "bw_gbs", NULL),
-					    "bw_gbs: missing required field '%s'", bw_keys[i]);
-			t->bw_gbs[i] = bw[i];
-		}
-	}
+	r = number_group(ld, gpu, "peak_giops", v, 2, &ps, where);
+	if (r)
+		return r;
+	t->int32_add_giops = v[0];
+	t->int32_mad_giops = v[1];
+	r = number_group(ld, gpu, "peak_bw_gbs", &t->peak_dram_gbs, 1, &ps, where);
+	if (r)
+		return r;
+	r = number_group(ld, gpu, "bw_gbs", t->bw_gbs, GPUPROJ_LEVEL_COUNT, &ps, where);
+	if (r)
+		return r;
 	r = parse_rates(ld, gpu, t, &ps, where);
 	if (r)
 		return r;
@@ -877,23 +799,9 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 		return r;
 
 	/* price and power: required keys, null allowed. */
-	{
-		double *const out[] = { &t->price_usd, &t->tdp_w }; /* nullable_keys' order */
-
-		_Static_assert(ARRAY_LENGTH(out) == ARRAY_LENGTH(nullable_keys),
-			       "one output per nullable key");
-
-		for (i = 0; i < ARRAY_LENGTH(nullable_keys); i++) {
-			r = ty_field(ld, gpu, nullable_keys[i], true, where, &n);
-			if (r)
-				return r;
-			r = ty_number_node(ld, n, nullable_keys[i], true, true, out[i]);
-			if (r)
-				return r;
-			if (!isnan(*out[i]))
-				pathset_add(&ps, nullable_keys[i], n);
-		}
-	}
+	r = entry_numbers(ld, gpu, t, true, &ps, where);
+	if (r)
+		return r;
 	return parse_sources(ld, gpu, t, &ps, where);
 }
 
@@ -1429,12 +1337,22 @@ gpuproj_target_source(const struct gpuproj_target *t, const char *path)
 	}
 }
 
-/* ---- names of the enumerations, from the key tables above ---- */
+/* ---- names of the enumerations: the keys of the groups they index ---- */
+
+/* The key of member `i` of `group`, or NULL. */
+static const char *
+member_key(const char *group, size_t i)
+{
+	size_t n;
+	const struct target_field *m = target_field_members(group, &n);
+
+	return i < n ? target_field_key(&m[i]) : NULL;
+}
 
 const char *
 gpuproj_tensor_prec_key(enum gpuproj_tensor_prec p)
 {
-	return (unsigned)p < GPUPROJ_TPREC_COUNT ? tensor_keys[p] : NULL;
+	return member_key("peak_tensor", (unsigned)p);
 }
 
 const char *
@@ -1450,17 +1368,17 @@ gpuproj_tensor_prec_name(enum gpuproj_tensor_prec p)
 const char *
 gpuproj_lane_name(enum gpuproj_lane lane)
 {
-	if ((size_t)lane < ARRAY_LENGTH(lane_keys))
-		return lane_keys[lane];
-	return "?";
+	const char *key = member_key("lanes_per_sm", (unsigned)lane);
+
+	return key ? key : "?";
 }
 
 const char *
 gpuproj_stream_name(enum gpuproj_stream k)
 {
-	if ((size_t)k < ARRAY_LENGTH(stream_keys))
-		return stream_keys[k];
-	return "?";
+	const char *key = member_key("stream_gbs", (unsigned)k);
+
+	return key ? key : "?";
 }
 
 const char *

@@ -3,11 +3,14 @@
  * targets.yaml loader: a valid file loads with every number in the right
  * unit; each class of bad input is rejected with file:line:column and an
  * exact message, leaving the output untouched; the repository's
- * targets.yaml passes its own schema.
+ * targets.yaml passes its own schema; the field table (src/target-fields.c)
+ * is what the loader reads and what docs/targets-schema.md "Limits" says.
  */
 #include "config.h"
 
 #include <check.h>
+#include <ctype.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,8 @@
 #include <gpuproj/target.h>
 
 #include "common.h"
+#include "target-fields.h"
+#include "util.h"
 
 /* A minimal valid file: line numbers below are 1-based lines of this text. */
 static const char base_yaml[] =
@@ -1266,6 +1271,313 @@ START_TEST(writers_list_and_show)
 }
 END_TEST
 
+/* ---- the field table (src/target-fields.c) ---- */
+
+/*
+ * An entry with every number of the field table: 1, except where a rule
+ * ties fields together (latencies grow from L1 to DRAM); `path` set to
+ * `value` instead when given; a source for every number but `unsourced`.
+ */
+static char *
+every_field_yaml(const char *path, const char *value, const char *unsourced)
+{
+	const struct target_field *f;
+	size_t n, i, cap = 65536, len = 0;
+	char *out = malloc(cap);
+	bool open = false;
+
+	ck_assert_ptr_nonnull(out);
+	f = target_fields(&n);
+#define PUT(...) (len += (size_t)snprintf(out + len, cap - len, __VA_ARGS__))
+	PUT("schema: gpuproj-targets/1\nreferences:\n  DS: \"a datasheet\"\ngpus:\n"
+	    "  - name: F\n    match: [\"F\"]\n    vendor: nvidia\n    arch: sm_80\n"
+	    "    chip: GA100\n");
+	for (i = 0; i < n; i++) {
+		const char *v = "1";
+		bool member = strchr(f[i].path, '.') != NULL;
+
+		if (open && !member) {
+			PUT("}\n");
+			open = false;
+		}
+		if (f[i].type == TF_GROUP) {
+			PUT("    %s: {", f[i].path);
+			open = true;
+			continue;
+		}
+		if (strcmp(f[i].path, "host_link.interface") == 0)
+			v = "pcie4-x16";
+		else if (!target_field_is_number(&f[i]))
+			continue;
+		if (strcmp(f[i].path, "latency_ns.l2") == 0)
+			v = "2";
+		if (strcmp(f[i].path, "latency_ns.dram") == 0)
+			v = "3";
+		if (path && strcmp(f[i].path, path) == 0)
+			v = value;
+		if (member)
+			PUT("%s%s: %s", f[i - 1].type == TF_GROUP ? "" : ", ",
+			    target_field_key(&f[i]), v);
+		else
+			PUT("    %s: %s\n", f[i].path, v);
+	}
+	if (open)
+		PUT("}\n");
+	PUT("    sources:\n");
+	for (i = 0; i < n; i++) {
+		if (target_field_is_number(&f[i]) &&
+		    (!unsourced || strcmp(f[i].path, unsourced) != 0))
+			PUT("      %s: \"estimate: a test value\"\n", f[i].path);
+	}
+#undef PUT
+	ck_assert_uint_lt(len, cap);
+	return out;
+}
+
+/* Load `text`: the status, and the message into msg (GPUPROJ_ERROR_MSG_SIZE). */
+static int
+load_status(const char *text, char *msg)
+{
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	int r = gpuproj_targets_load_buffer(text, strlen(text), "t.yaml", &ts, &err);
+
+	snprintf(msg, GPUPROJ_ERROR_MSG_SIZE, "%s", r ? err.message : "");
+	gpuproj_targets_free(ts);
+	return r;
+}
+
+/* The table's shape: groups, the enumerations they index, and keys two groups share. */
+START_TEST(field_table_shape)
+{
+	static const struct {
+		const char *group;
+		size_t n;
+	} sizes[] = {
+		{ "limits", 12 },
+		{ "peak_gflops", 2 * GPUPROJ_PREC_COUNT },
+		{ "max_gflops", 2 * GPUPROJ_PREC_COUNT },
+		{ "peak_giops", 2 },
+		{ "peak_bw_gbs", 1 },
+		{ "bw_gbs", GPUPROJ_LEVEL_COUNT },
+		{ "lanes_per_sm", GPUPROJ_LANE_COUNT },
+		{ "stream_gbs", GPUPROJ_STREAM_COUNT },
+		{ "latency_ns", GPUPROJ_LEVEL_COUNT },
+		{ "peak_tensor", GPUPROJ_TPREC_COUNT },
+		{ "max_tensor", GPUPROJ_TPREC_COUNT },
+		{ "host_link", 6 },	/* interface and five numbers */
+	};
+	static const char *const same[][2] = {
+		{ "peak_gflops", "max_gflops" }, { "peak_tensor", "max_tensor" },
+		{ "bw_gbs", "latency_ns" },
+	};
+	const struct target_field *f, *m, *m2;
+	const char *keys[TARGET_FIELDS_MAX];
+	size_t n, i, j, nm, nm2, groups = 0;
+
+	f = target_fields(&n);
+	ck_assert_uint_le(n, TARGET_FIELDS_MAX);
+	for (i = 0; i < n; i++) {
+		const char *dot = strchr(f[i].path, '.');
+		size_t lg = dot ? (size_t)(dot - f[i].path) : 0;
+
+		/* Paths are unique; a member follows its group or a sibling. */
+		ck_assert_ptr_eq(target_field_find(f[i].path), &f[i]);
+		if (dot) {
+			ck_assert_uint_gt(i, 0);
+			/* The group's row is "group"; a sibling's starts "group.". */
+			lg += f[i - 1].type != TF_GROUP;
+			ck_assert_msg(strncmp(f[i - 1].path, f[i].path, lg) == 0,
+				      "%s does not follow its group", f[i].path);
+		}
+		groups += f[i].type == TF_GROUP;
+		if (target_field_is_number(&f[i])) {
+			ck_assert_msg(f[i].max > 0 && isfinite(f[i].max), "%s has no limit",
+				      f[i].path);
+			ck_assert_ptr_nonnull(f[i].unit);
+			/* The entry's own numbers say where they go. */
+			ck_assert_msg((f[i].offset != 0) == !dot, "%s: offset", f[i].path);
+		}
+	}
+	ck_assert_uint_eq(groups, ARRAY_LENGTH(sizes));
+	for (i = 0; i < ARRAY_LENGTH(sizes); i++) {
+		m = target_field_members(sizes[i].group, &nm);
+		ck_assert_ptr_nonnull(m);
+		ck_assert_msg(nm == sizes[i].n, "%s: %zu members", sizes[i].group, nm);
+	}
+	for (i = 0; i < ARRAY_LENGTH(same); i++) {
+		m = target_field_members(same[i][0], &nm);
+		m2 = target_field_members(same[i][1], &nm2);
+		ck_assert_uint_eq(nm, nm2);
+		for (j = 0; j < nm; j++)
+			ck_assert_str_eq(target_field_key(&m[j]), target_field_key(&m2[j]));
+	}
+	ck_assert_ptr_null(target_field_members("sms", &nm));
+	ck_assert_uint_eq(nm, 0);
+	/* The entry's keys: 30, from name to host_link. */
+	n = target_field_keys(NULL, keys, ARRAY_LENGTH(keys));
+	ck_assert_uint_eq(n, 30);
+	ck_assert_str_eq(keys[0], "name");
+	ck_assert_str_eq(keys[n - 1], "host_link");
+	/* The enumerations' names are the keys of the groups they index. */
+	ck_assert_str_eq(gpuproj_lane_name(GPUPROJ_LANE_FP32_INT32_SHARED), "fp32_int32_shared");
+	ck_assert_str_eq(gpuproj_lane_name(GPUPROJ_LANE_COUNT), "?");
+	ck_assert_str_eq(gpuproj_stream_name(GPUPROJ_STREAM_TRIAD), "triad");
+	ck_assert_str_eq(gpuproj_tensor_prec_key(GPUPROJ_TPREC_INT8), "int8_gops");
+	ck_assert_ptr_null(gpuproj_tensor_prec_key(GPUPROJ_TPREC_COUNT));
+	m = target_field_members("bw_gbs", &nm);
+	for (i = 0; i < GPUPROJ_LEVEL_COUNT; i++)
+		ck_assert_str_eq(gpuproj_level_name((enum gpuproj_level)i),
+				 target_field_key(&m[i]));
+}
+END_TEST
+
+/*
+ * Every number of the table is one the loader reads, counts for the
+ * sources check (PATHSET_MAX's role) and holds to its limit: an entry
+ * with all of them loads; without the source of any one it fails naming
+ * that one; each at its limit is not refused for the limit, each 1% above
+ * it is, naming the path and the limit.
+ */
+START_TEST(field_table_is_what_the_loader_reads)
+{
+	const struct target_field *f;
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	char msg[GPUPROJ_ERROR_MSG_SIZE], want[512], value[64];
+	size_t n, i, numbers = 0;
+	char *text = every_field_yaml(NULL, NULL, NULL);
+
+	ck_assert_msg(gpuproj_targets_load_buffer(text, strlen(text), "t.yaml", &ts, &err) == 0,
+		      "%s", err.message);
+	free(text);
+	f = target_fields(&n);
+	for (i = 0; i < n; i++) {
+		const struct gpuproj_source *s;
+
+		if (!target_field_is_number(&f[i]))
+			continue;
+		numbers++;
+		s = gpuproj_target_source(gpuproj_targets_get(ts, 0), f[i].path);
+		ck_assert_ptr_nonnull(s);
+		ck_assert_str_eq(s->path, f[i].path);
+
+		text = every_field_yaml(NULL, NULL, f[i].path);
+		ck_assert_int_eq(load_status(text, msg), GPUPROJ_E_SCHEMA);
+		snprintf(want, sizeof(want), "'%s' of 'F' has no source: add '%s' (or its group) "
+			 "to 'sources'", f[i].path, f[i].path);
+		ck_assert_str_eq(msg, want);
+		free(text);
+
+		snprintf(value, sizeof(value), "%.17g", f[i].max);
+		text = every_field_yaml(f[i].path, value, NULL);
+		ck_assert_msg(load_status(text, msg) != GPUPROJ_E_LIMIT, "%s at its limit: %s",
+			      f[i].path, msg);
+		free(text);
+
+		snprintf(value, sizeof(value), "%.17g", f[i].max * 1.01);
+		text = every_field_yaml(f[i].path, value, NULL);
+		ck_assert_int_eq(load_status(text, msg), GPUPROJ_E_LIMIT);
+		snprintf(want, sizeof(want), "'%s' is %s, above the limit of %.15g%s%s (no real "
+			 "GPU comes near it; docs/targets-schema.md)", f[i].path, value, f[i].max,
+			 *f[i].unit ? " " : "", f[i].unit);
+		ck_assert_str_eq(msg, want);
+		free(text);
+	}
+	/* 9 numbers of the entry, 2 nullable ones and 64 in groups. */
+	ck_assert_uint_eq(numbers, 75);
+	gpuproj_targets_free(ts);
+}
+END_TEST
+
+/* A limit as docs/targets-schema.md writes it: "4,096", "10,000 (10 GHz)", "10⁹ GFLOP/s". */
+static double
+doc_number(const char *s)
+{
+	double v = 0;
+
+	while (*s == ' ')
+		s++;
+	/* 10 and a superscript digit ⁴ … ⁹ (U+2074 … U+2079: E2 81 B4 … B9). */
+	if (strncmp(s, "10\xe2\x81", 4) == 0 && (unsigned char)s[4] >= 0xb4 &&
+	    (unsigned char)s[4] <= 0xb9)
+		return pow(10, (unsigned char)s[4] - 0xb0);
+	for (; isdigit((unsigned char)*s) || *s == ','; s++) {
+		if (*s != ',')
+			v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+/*
+ * docs/targets-schema.md "Limits" and the table say the same: every
+ * number of the table is in a line of the documentation's table with its
+ * limit, and every name there is a field ("group.*" and "group.*_gbs"
+ * cover members; a bare name after "group.x" in the same cell is of that
+ * group).
+ */
+START_TEST(field_table_matches_schema_doc)
+{
+	char path[512], *doc, *line, *save = NULL, *limits;
+	const struct target_field *f;
+	size_t n, i, *seen;
+
+	snprintf(path, sizeof(path), "%s/docs/targets-schema.md", test_source_root());
+	doc = test_read_file(path);
+	ck_assert_ptr_nonnull(doc);
+	limits = strstr(doc, "\n## Limits\n");
+	ck_assert_ptr_nonnull(limits);
+	f = target_fields(&n);
+	seen = calloc(n, sizeof(*seen));
+	ck_assert_ptr_nonnull(seen);
+	for (line = strtok_r(limits, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *cell2, *name, group[64] = "";
+		double max;
+
+		if (strncmp(line, "## ", 3) == 0 && line != limits + 1)
+			break;
+		if (strncmp(line, "| `", 3) != 0)
+			continue;
+		cell2 = strchr(line + 1, '|');
+		ck_assert_ptr_nonnull(cell2);
+		*cell2++ = '\0';
+		max = doc_number(cell2);
+		ck_assert_msg(max > 0, "no limit in '%s'", cell2);
+		for (name = strchr(line, '`'); name; name = strchr(name, '`')) {
+			char *end = strchr(++name, '`'), pattern[128];
+			const char *dot;
+			bool matched = false;
+
+			ck_assert_ptr_nonnull(end);
+			*end = '\0';
+			dot = strchr(name, '.');
+			if (dot)
+				snprintf(group, sizeof(group), "%.*s", (int)(dot - name), name);
+			if (!dot && *group)
+				snprintf(pattern, sizeof(pattern), "%s.%s", group, name);
+			else
+				snprintf(pattern, sizeof(pattern), "%s", name);
+			for (i = 0; i < n; i++) {
+				if (!target_field_is_number(&f[i]) ||
+				    fnmatch(pattern, f[i].path, 0) != 0)
+					continue;
+				ck_assert_msg(f[i].max == max, "%s: the table says %g, the "
+					      "schema %g", f[i].path, f[i].max, max);
+				seen[i]++;
+				matched = true;
+			}
+			ck_assert_msg(matched, "'%s' in the schema's limits is no field", pattern);
+			name = end + 1;
+		}
+	}
+	for (i = 0; i < n; i++)
+		ck_assert_msg(!target_field_is_number(&f[i]) || seen[i] == 1,
+			      "%s is in %zu lines of the schema's limits", f[i].path, seen[i]);
+	free(seen);
+	free(doc);
+}
+END_TEST
+
 static Suite *
 targets_suite(void)
 {
@@ -1319,6 +1631,9 @@ targets_suite(void)
 	tcase_add_test(tc, suggest_close_names);
 	tcase_add_test(tc, lookup_words_the_error);
 	tcase_add_test(tc, writers_list_and_show);
+	tcase_add_test(tc, field_table_shape);
+	tcase_add_test(tc, field_table_is_what_the_loader_reads);
+	tcase_add_test(tc, field_table_matches_schema_doc);
 	suite_add_tcase(s, tc);
 	return s;
 }
