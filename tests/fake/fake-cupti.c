@@ -1100,6 +1100,28 @@ keep_full(struct buffer *f, struct buffer **full)
 	}
 }
 
+/*
+ * $FAKE_DELIVER_HOLD_MS (tests only, 0 to 10 s): a delivery on a thread
+ * that is not the application's (CUPTI's worker, gpuproj's) takes this
+ * long before the client's callback runs, as when that thread is
+ * preempted on a loaded machine; it widens the window in which another
+ * thread's cuptiActivityFlushAll must wait for it (wait_deliveries()).
+ */
+static _Thread_local bool app_thread; /* fake_app_thread(), below */
+
+static void
+deliver_hold(void)
+{
+	const char *e = getenv("FAKE_DELIVER_HOLD_MS");
+	long v = e ? atol(e) : 0;
+
+	if (!app_thread && v > 0 && v <= 10000) {
+		struct timespec ts = { v / 1000, (v % 1000) * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
 static void
 deliver_list(struct buffer *list)
 {
@@ -1112,6 +1134,7 @@ deliver_list(struct buffer *list)
 		b->next = delivering;
 		delivering = b;
 		pthread_mutex_unlock(&L);
+		deliver_hold();
 		in_buffer_cb = true;
 		buf_done(NULL, 0, b->buf, b->size, b->valid);
 		in_buffer_cb = false;
@@ -1313,7 +1336,6 @@ static struct {
 	uint64_t seq, end;
 } blocking_end[64];
 static pthread_cond_t gpu_cv = PTHREAD_COND_INITIALIZER;
-static _Thread_local bool app_thread;
 static uint64_t records_lost;		/* with destroyed contexts */
 
 void
@@ -2508,6 +2530,39 @@ cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, CUpti_Activity **recor
 	return CUPTI_SUCCESS;
 }
 
+/*
+ * "This function returns the activity records associated with all
+ * contexts/streams ... This is a blocking call" (cupti_activity.h:7709-7715):
+ * when it returns, every record collected so far has been handed to the
+ * client, including those in buffers another thread's flush (CUPTI's
+ * worker, a periodic FlushAll) took and is still delivering. Whether the
+ * real one waits for those is [GPU?]; a client that prints its count
+ * after the flush (Kineto at stop) relies on it. Bounded: a delivery
+ * that never ends is a violation, not a hang.
+ */
+static void
+wait_deliveries(void)
+{
+	long waited_ms = 0;
+	bool busy;
+
+	for (;;) {
+		struct timespec ts = { 0, 1000000 };
+
+		pthread_mutex_lock(&L);
+		busy = delivering != NULL;
+		pthread_mutex_unlock(&L);
+		if (!busy)
+			return;
+		if (waited_ms++ >= hang_ms()) {
+			fake_violation("cuptiActivityFlushAll: another thread's buffer delivery did "
+				       "not end in %ld ms", hang_ms());
+			return;
+		}
+		nanosleep(&ts, NULL);
+	}
+}
+
 API
 cuptiActivityFlushAll(uint32_t flag)
 {
@@ -2519,6 +2574,7 @@ cuptiActivityFlushAll(uint32_t flag)
 	atomic_fetch_add(&flushes_in_progress, 1);
 	flush_delay();
 	fake_flush();
+	wait_deliveries();
 	atomic_fetch_sub(&flushes_in_progress, 1);
 	return CUPTI_SUCCESS;
 }

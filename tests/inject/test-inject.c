@@ -2426,6 +2426,34 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
+		 * Kineto's count at stop is whole even when CUPTI's worker is
+		 * still delivering a buffer when Kineto flushes: the flush
+		 * returns only once every record has been handed over
+		 * (cupti_activity.h:7709-7715, "a blocking call"). The double
+		 * holds the worker's deliveries 600 ms; the worker ticks every
+		 * 100 ms, so 300 ms after the launches it holds the buffer with
+		 * the 100 records (the 1,000 ms before Kineto starts let gpuproj
+		 * have its own 3). Before the double modelled the wait, this
+		 * printed "kineto records 0" (CI under ASan once printed 34).
+		 */
+		.name = "second_cupti_client_flush_waits_for_delivery",
+		.env = ENV("FAKE_DELIVER_HOLD_MS=600"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000",
+			     "sleep 1000", "kineto-start",
+			     "repeat 100 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "sync 1",
+			     "sleep 300", "kineto-stop"),
+		.out = "kineto records 100\n",
+		.lines = LINES(LINE_INIT, LINE_DEV,
+			       "[gpuproj] another CUPTI client in this process (a framework's profiler, "
+			       "PyTorch's for one) took over the kernel records: 100 launches since have "
+			       "none for gpuproj, which keeps what it has and leaves kernel tracing to "
+			       "that client",
+			       "@wrote:1|3|1"),
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
+		.calls = { CALLS("cuptiActivityDisable", 1) },
+	},
+	{
+		/*
 		 * Issue 25 #5: the second client takes the records in
 		 * GPUPROJ_MODE=timing, and stops before exit (no 2 s for the
 		 * worker's rule): noticed all the same, from the launches counted
