@@ -129,43 +129,32 @@ intern(struct resolver *rv, const char *name, size_t len)
 }
 
 /*
- * Split "a+b" (each term optionally "factor*name") into terms; all must be
- * valid. Returns true and fills map.
+ * Split "a+b" (each term optionally "factor*name";
+ * gpuproj_nv_expr_term()) into terms; all must be valid. Returns true and
+ * fills map.
  */
 static bool
 try_candidate(struct resolver *rv, const struct gpuproj_nv_candidate *c, struct inj_metric_map *map)
 {
 	char term[256];
-	const char *p = c->expr;
-	size_t n = 0, starts[INJ_MAX_TERMS], lens[INJ_MAX_TERMS], i;
-	double factors[INJ_MAX_TERMS];
+	const char *p = c->expr, *name;
+	size_t n = 0, starts[INJ_MAX_TERMS], lens[INJ_MAX_TERMS], len, i;
+	double factors[INJ_MAX_TERMS], f;
+	int more;
 
-	while (*p) {
-		const char *plus = strchr(p, '+');
-		size_t len = plus ? (size_t)(plus - p) : strlen(p);
-		const char *star = memchr(p, '*', len);
-		double f = 1;
-
-		if (star) {
-			char *end;
-
-			f = strtod_c(p, &end); /* the application may run in a comma locale */
-			if (end != star)
-				return false;
-			len -= (size_t)(star + 1 - p);
-			p = star + 1;
-		}
+	while ((more = gpuproj_nv_expr_term(&p, &name, &len, &f)) > 0) {
 		if (n == INJ_MAX_TERMS || len >= sizeof(term))
 			return false;
-		memcpy(term, p, len);
+		memcpy(term, name, len);
 		term[len] = '\0';
 		if (!ask(rv, term))
 			return false;
-		starts[n] = (size_t)(p - c->expr);
+		starts[n] = (size_t)(name - c->expr);
 		factors[n] = f;
 		lens[n++] = len;
-		p += len + (plus ? 1 : 0);
 	}
+	if (more < 0)
+		return false;
 	for (i = 0; i < n; i++) {
 		map->term[i] = intern(rv, c->expr + starts[i], lens[i]);
 		map->factor[i] = factors[i];

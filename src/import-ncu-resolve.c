@@ -299,9 +299,11 @@ commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 
 		for (i = 0; i < nc; i++) {
 			struct gpuproj_tensor_shape shape = { .flop_per_inst = 1 };
-			const char *p = c[i].expr;
-			double sum = 0;
+			const char *p = c[i].expr, *t;
+			double sum = 0, f;
+			size_t tlen;
 			bool all = true;
+			int more = 0;
 
 			/*
 			 * HMMA counts hold BF16, TF32, FP8 too: with any operation
@@ -313,11 +315,8 @@ commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 			    (gpuproj_tensor_shape_default(major, minor, c[i].op, &shape) ||
 			     !(shape.flop_per_inst > 0)))
 				continue;
-			while (all && *p) {
-				size_t len = strcspn(p, "+"), j;
-				const char *star = memchr(p, '*', len), *t = star ? star + 1 : p;
-				size_t tlen = len - (size_t)(t - p);
-				double f = star ? strtod_c(p, NULL) : 1.0;
+			while (all && (more = gpuproj_nv_expr_term(&p, &t, &tlen, &f)) > 0) {
+				size_t j;
 
 				all = false;
 				for (j = 0; j < n_found && !all; j++) {
@@ -328,9 +327,8 @@ commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 						all = true;
 					}
 				}
-				p += len + (p[len] == '+');
 			}
-			if (!all)
+			if (!all || more < 0)
 				continue;
 			sum *= c[i].scale * (c[i].op != GPUPROJ_TOP_NONE ? shape.flop_per_inst : 1);
 			if ((r = add_metric(im, L, k, lm, sum, -1)))
@@ -408,15 +406,14 @@ ncu_tensor_attributes(struct importer *im, struct gpuproj_profile *p)
 static bool
 sum_extra_terms(struct importer *im, const struct launch *L, const char *expr, double *ret)
 {
-	const char *p = expr;
-	double sum = 0;
+	const char *p = expr, *t;
+	double sum = 0, f;
+	size_t tlen;
+	int more;
 
-	while (*p) {
-		size_t len = strcspn(p, "+"), id, j;
-		const char *star = memchr(p, '*', len), *t = star ? star + 1 : p;
-		size_t tlen = len - (size_t)(t - p);
-		double f = star ? strtod_c(p, NULL) : 1.0;
+	while ((more = gpuproj_nv_expr_term(&p, &t, &tlen, &f)) > 0) {
 		char name[128];
+		size_t id, j;
 		bool found = false;
 
 		if (tlen >= sizeof(name))
@@ -433,8 +430,9 @@ sum_extra_terms(struct importer *im, const struct launch *L, const char *expr, d
 		}
 		if (!found)
 			return false;
-		p += len + (p[len] == '+');
 	}
+	if (more < 0)
+		return false;
 	*ret = sum;
 	return true;
 }

@@ -116,6 +116,36 @@ gpuproj_nv_candidates(enum gpuproj_metric m, const struct gpuproj_nv_candidate *
 	return n;
 }
 
+int
+gpuproj_nv_expr_term(const char **pos, const char **ret_name, size_t *ret_len,
+		     double *ret_factor)
+{
+	const char *p = *pos, *star;
+	size_t len;
+	double f = 1;
+
+	if (!*p)
+		return 0;
+	len = strcspn(p, "+");
+	star = memchr(p, '*', len);
+	if (star) {
+		char *end;
+
+		f = strtod_c(p, &end); /* the application may run in a comma locale */
+		if (end != star)
+			return -1;
+		len -= (size_t)(star + 1 - p);
+		p = star + 1;
+	}
+	if (!len)
+		return -1;
+	*ret_name = p;
+	*ret_len = len;
+	*ret_factor = f;
+	*pos = p + len + (p[len] == '+');
+	return 1;
+}
+
 /* Is `chip` one of the space-separated words of `list`? */
 static bool
 in_list(const char *list, const char *chip)

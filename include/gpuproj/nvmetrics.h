@@ -128,6 +128,24 @@ struct gpuproj_nv_candidate {
 };
 
 /**
+ * The next term of a candidate expression: "a+b+c", each term a metric
+ * name or "factor*name" (the tensor table weights terms: "a.sum+-1*b.sum").
+ * The one parser of that syntax, for libproj.so's resolution and
+ * `gpuproj import ncu`.
+ * @param[in,out] pos where the term starts (in the expression); advanced
+ *        past it and its '+'
+ * @param[out] ret_name the term's metric name, pointing into the
+ *        expression (not NUL-terminated)
+ * @param[out] ret_len its length in bytes
+ * @param[out] ret_factor its weight, 1 when none is written (C locale)
+ * @return 1 for a term, 0 at the end of the expression, -1 for a
+ *         malformed term (a factor that is not a number, an empty name);
+ *         the outputs are set only for 1
+ */
+int gpuproj_nv_expr_term(const char **pos, const char **ret_name, size_t *ret_len,
+			 double *ret_factor);
+
+/**
  * The candidates of a logical metric, best first.
  * @param m a logical metric; the tensor metrics (flop.tensor.*,
  *        inst.tensor, pipe.tensor) have none here: see

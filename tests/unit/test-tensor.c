@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gpuproj/nvmetrics.h>
 #include <gpuproj/tensor.h>
 
 #define ARRAY_LENGTH(a) (sizeof(a) / sizeof((a)[0]))
@@ -405,6 +406,51 @@ START_TEST(modes_and_candidates)
 }
 END_TEST
 
+/*
+ * The candidate-expression syntax both tables use, parsed by one function
+ * (gpuproj_nv_expr_term()): plain names, weighted terms, and what is
+ * refused; then every candidate of both tables parses to the end.
+ */
+START_TEST(expression_terms)
+{
+	const char *p = "a.sum+-1*b.sum+0.5*c", *name = NULL;
+	size_t len = 0, m, i;
+	double f = 0;
+
+	ck_assert_int_eq(gpuproj_nv_expr_term(&p, &name, &len, &f), 1);
+	ck_assert(len == 5 && strncmp(name, "a.sum", len) == 0 && f == 1);
+	ck_assert_int_eq(gpuproj_nv_expr_term(&p, &name, &len, &f), 1);
+	ck_assert(len == 5 && strncmp(name, "b.sum", len) == 0 && f == -1);
+	ck_assert_int_eq(gpuproj_nv_expr_term(&p, &name, &len, &f), 1);
+	ck_assert(len == 1 && name[0] == 'c' && f == 0.5);
+	ck_assert_int_eq(gpuproj_nv_expr_term(&p, &name, &len, &f), 0);
+	p = "x1*a";
+	ck_assert_int_eq(gpuproj_nv_expr_term(&p, &name, &len, &f), -1);
+	p = "a++b";
+	ck_assert_int_eq(gpuproj_nv_expr_term(&p, &name, &len, &f), 1);
+	ck_assert_int_eq(gpuproj_nv_expr_term(&p, &name, &len, &f), -1);
+	p = "2*";
+	ck_assert_int_eq(gpuproj_nv_expr_term(&p, &name, &len, &f), -1);
+
+	for (m = 0; m < GPUPROJ_M_COUNT; m++) {
+		const struct gpuproj_nv_candidate *nv;
+		const struct gpuproj_tensor_candidate *tc;
+		size_t n = gpuproj_nv_candidates((enum gpuproj_metric)m, &nv);
+		size_t nt = gpuproj_tensor_candidates(GPUPROJ_TENSOR_OPS, (enum gpuproj_metric)m, &tc);
+
+		for (i = 0; i < n + nt; i++) {
+			const char *e = i < n ? nv[i].expr : tc[i - n].expr;
+			int r;
+
+			p = e;
+			while ((r = gpuproj_nv_expr_term(&p, &name, &len, &f)) > 0)
+				;
+			ck_assert_msg(r == 0, "%s: a malformed candidate", e);
+		}
+	}
+}
+END_TEST
+
 int
 main(void)
 {
@@ -421,6 +467,7 @@ main(void)
 	tcase_add_test(tc, counters);
 	tcase_add_loop_test(tc, metric_names, 0, ARRAY_LENGTH(resolved));
 	tcase_add_test(tc, modes_and_candidates);
+	tcase_add_test(tc, expression_terms);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_ENV);
