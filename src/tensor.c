@@ -364,7 +364,12 @@ static const char *const terms[] = {
 	"sm__inst_executed_pipe_fp64_op_dmma.sum",
 };
 
-/* Term `t` of expr without its "factor*": start and length; NULL past the last. */
+/*
+ * Term `t` of expr without its "factor*": start and length; NULL past the
+ * last. Names only; the weights are parsed by gpuproj_nv_expr_term()
+ * (nvmetrics.h), which this file does not call because the test double
+ * compiles it alone, without util.c's strtod_c().
+ */
 static const char *
 term_at(const char *expr, size_t t, size_t *len)
 {
