@@ -1230,13 +1230,24 @@ nomem:
 }
 
 int
-import_gpus_take(struct import_gpus *gpus, struct gpuproj_profile ***ret)
+import_gpus_take(struct import_gpus *gpus, struct gpuproj_profile ***ret,
+		 struct gpuproj_error *err)
 {
-	struct gpuproj_profile **out = calloc(gpus->n, sizeof(*out));
+	struct gpuproj_profile **out;
 	size_t i;
 
+	for (i = 0; i < gpus->n; i++) {
+		struct gpuproj_error e = { 0 };
+		int st = gpuproj_profile_validate(gpus->v[i].profile, NULL, &e);
+
+		if (st)
+			return error_set(err, st, NULL, 0, 0,
+					 "GPU '%s': %s: a value derived from the data set that no "
+					 "gpuproj profile holds", gpus->v[i].label, e.message);
+	}
+	out = calloc(gpus->n, sizeof(*out));
 	if (!out)
-		return GPUPROJ_E_NOMEM;
+		return error_set(err, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
 	for (i = 0; i < gpus->n; i++) {
 		out[i] = gpus->v[i].profile;
 		gpus->v[i].profile = NULL; /* moved to the caller */

@@ -306,10 +306,16 @@ int import_gpus_find_or_add(struct import_gpus *gpus, const struct gpuproj_targe
 			    struct import_gpu **ret, struct gpuproj_error *err);
 /*
  * Move the profiles out: *ret = a new array of gpus->n profiles (the
- * caller frees it and them), each GPU's profile set to NULL. GPUPROJ_OK, or
- * GPUPROJ_E_NOMEM with nothing moved.
+ * caller frees it and them), each GPU's profile set to NULL. Each profile
+ * is first checked as the writer will (gpuproj_profile_validate()), so a
+ * value derived from a data set that no profile can hold (a count over
+ * GPUPROJ_MAX_METRIC from a huge shape) is refused here, naming the GPU,
+ * not when its file is written. GPUPROJ_OK; GPUPROJ_E_SCHEMA ("GPU
+ * 'LABEL': kernels[i]… is outside …") or GPUPROJ_E_NOMEM in *err, with
+ * nothing moved.
  */
-int import_gpus_take(struct import_gpus *gpus, struct gpuproj_profile ***ret);
+int import_gpus_take(struct import_gpus *gpus, struct gpuproj_profile ***ret,
+		     struct gpuproj_error *err);
 
 /*
  * The kernel of `other`'s profile that is `k`'s counterpart (the same

@@ -528,8 +528,8 @@ gpuproj_import_kerneltuner(const char *const *paths, size_t n_paths,
 		st = import_file(&ctx, paths[i]);
 	if (st == GPUPROJ_OK)
 		st = import_gpus_set_references(&ctx.gpus, counterpart, NULL, ctx.err);
-	if (st == GPUPROJ_OK && import_gpus_take(&ctx.gpus, &out))
-		st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+	if (st == GPUPROJ_OK)
+		st = import_gpus_take(&ctx.gpus, &out, reterr);
 	if (st == GPUPROJ_OK) {
 		*ret_profiles = out;
 		*ret_n = ctx.gpus.n;

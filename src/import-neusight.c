@@ -881,10 +881,9 @@ gpuproj_import_neusight(const char *const *paths, size_t n_paths,
 	st = import_gpus_set_references(&ctx.gpus, counterpart, NULL, ctx.err);
 	if (st)
 		goto out;
-	if (import_gpus_take(&ctx.gpus, &out)) {
-		st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+	st = import_gpus_take(&ctx.gpus, &out, reterr);
+	if (st)
 		goto out;
-	}
 	*ret_profiles = out;
 	*ret_n = ctx.gpus.n;
 	st = GPUPROJ_OK;

@@ -211,6 +211,31 @@ START_TEST(bad_input)
 		ck_assert_int_eq(err.column, 3);
 		free(f);
 	}
+	{
+		/*
+		 * A shape inside every per-column bound whose FLOP (2·b·m·n·k =
+		 * 3.4e19) no profile holds (GPUPROJ_MAX_METRIC 1e18): refused by
+		 * the importer, naming the GPU, with no profile handed out.
+		 * Before, the import succeeded and writing the profile failed.
+		 */
+		char *f = test_write_file(tmpdir, "huge.csv",
+					  HEADER "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,65536,65536,"
+					  "4000000000,1e12\n");
+		const char *paths[] = { f };
+		struct gpuproj_profile **ps = NULL;
+		struct gpuproj_error err = { 0 };
+		size_t n = 0;
+
+		ck_assert_int_eq(gpuproj_import_xla_matmul(paths, 1, targets, &ps, &n, &err),
+				 GPUPROJ_E_SCHEMA);
+		ck_assert_str_eq(err.message,
+				 "GPU 'H100-SXM5-80GB': kernels[0].metrics.flop.tensor.bf16 "
+				 "3.4359738368e+19 is outside [0, 1e+18] FLOP: a value derived from the "
+				 "data set that no gpuproj profile holds");
+		ck_assert_ptr_null(ps);
+		ck_assert_uint_eq(n, 0);
+		free(f);
+	}
 }
 END_TEST
 

@@ -512,6 +512,33 @@ static const struct {
 	  "launches-over-2e32.csv:3:23: more than 4294967295 launches of one signature" },
 };
 
+/*
+ * A data set's shape whose derived FLOP no profile holds: the command
+ * refuses it at import, naming the GPU, and writes no directory (before:
+ * "imported 1 file", then the writer's error on the output path).
+ */
+START_TEST(import_derived_value_beyond_profile)
+{
+	char *dir = test_tmpdir(), *out, *err, *csv, *odir;
+
+	csv = test_write_file(dir, "huge.csv",
+			      "xla_table,gpu,dtype,b,m,n,k,flop_per_s\n"
+			      "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,65536,65536,4000000000,1e12\n");
+	ck_assert_int_gt(asprintf(&odir, "%s/out", dir), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "import xla-matmul '%s' -o '%s'", csv, odir), 1);
+	ck_assert_str_eq(err, "gpuproj: GPU 'H100-SXM5-80GB': kernels[0].metrics.flop.tensor.bf16 "
+			      "3.4359738368e+19 is outside [0, 1e+18] FLOP: a value derived from the "
+			      "data set that no gpuproj profile holds\n");
+	ck_assert_int_eq(access(odir, F_OK), -1);
+	free(out);
+	free(err);
+	free(odir);
+	free(csv);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(importer_regressions)
 {
 	char *dir = test_tmpdir(), *out, *err, *src;
@@ -1404,6 +1431,7 @@ robust_suite(void)
 	tcase_add_loop_test(t, load_refuses_out_of_range, 0,
 			    sizeof(bad_numbers) / sizeof(bad_numbers[0]));
 	tcase_add_test(t, compute_capability_accepted);
+	tcase_add_test(t, import_derived_value_beyond_profile);
 	tcase_add_loop_test(t, importer_regressions, 0,
 			    sizeof(import_regressions) / sizeof(import_regressions[0]));
 	suite_add_tcase(s, t);
