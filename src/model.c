@@ -213,24 +213,23 @@ burst_project(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
  * "tensor tf32 -> CUDA-core fp32 (tf32 unknown)".
  */
 static void
-tensor_note(const struct gpuproj_kernel *k, const struct gpuproj_target *tgt, char *note,
-	    size_t size)
+tensor_note(const struct gpuproj_kernel *k, const struct gpuproj_target *tgt,
+	    struct gpuproj_projection *out)
 {
 	int p;
 
 	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
 		struct gpuproj_tensor_path path;
-		size_t len = strlen(note);
 
 		if (!(gpuproj_kernel_metric(k, gpuproj_tensor_metric(p)) > 0) ||
-		    gpuproj_tensor_path(tgt, p, &path) || !path.fallback || len + 1 >= size)
+		    gpuproj_tensor_path(tgt, p, &path) || !path.fallback)
 			continue;
-		snprintf(note + len, size - len, "%stensor %s -> %s%s (%s %s)", len ? "; " : "",
-			 gpuproj_tensor_prec_name(p),
-			 path.tensor == GPUPROJ_TPREC_COUNT ? "CUDA-core " : "",
-			 path.tensor == GPUPROJ_TPREC_COUNT ? gpuproj_prec_name(path.cuda)
-							    : gpuproj_tensor_prec_name(path.tensor),
-			 gpuproj_tensor_prec_name(p), path.unknown ? "unknown" : "no path");
+		model_note_append(out, "tensor %s -> %s%s (%s %s)", gpuproj_tensor_prec_name(p),
+				  path.tensor == GPUPROJ_TPREC_COUNT ? "CUDA-core " : "",
+				  path.tensor == GPUPROJ_TPREC_COUNT
+					  ? gpuproj_prec_name(path.cuda)
+					  : gpuproj_tensor_prec_name(path.tensor),
+				  gpuproj_tensor_prec_name(p), path.unknown ? "unknown" : "no path");
 	}
 }
 
@@ -241,19 +240,18 @@ tensor_note(const struct gpuproj_kernel *k, const struct gpuproj_target *tgt, ch
  * CUDA-core FLOP only".
  */
 static void
-tensor_unmodelled_note(const struct gpuproj_model *m, const struct gpuproj_kernel *k, char *note,
-		       size_t size)
+tensor_unmodelled_note(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
+		       struct gpuproj_projection *out)
 {
 	double cuda, tensor[GPUPROJ_TPREC_COUNT], sum = 0;
-	size_t len = strlen(note);
 	int p;
 
-	if (!gpuproj_kernel_flop_mix(k, &cuda, tensor) || len + 1 >= size)
+	if (!gpuproj_kernel_flop_mix(k, &cuda, tensor))
 		return;
 	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
 		sum += tensor[p];
-	snprintf(note + len, size - len, "%stensor work %.3g%% of FLOP not modelled: %s",
-		 len ? "; " : "", 100.0 * sum / (sum + cuda), m->tensor_unmodelled);
+	model_note_append(out, "tensor work %.3g%% of FLOP not modelled: %s",
+			  100.0 * sum / (sum + cuda), m->tensor_unmodelled);
 }
 
 /*
@@ -305,22 +303,15 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 	r = burst_project(m, k, opt, &c, out, &sb, &tb, &fs, &ft);
 	if (r == GPUPROJ_OK)
 		calibrate(m, opt, src, tgt, out);
-	if (r == GPUPROJ_OK && c.notes && (fs != 1 || ft != 1)) {
-		size_t len = strlen(out->note);
-
-		snprintf(out->note + len, sizeof(out->note) - len,
-			 "%sburst: FP32 x%.3g src, x%.3g tgt", len ? "; " : "", fs, ft);
-	}
-	if (r == GPUPROJ_OK && c.l2_applied && c.notes) {
-		size_t len = strlen(out->note);
-
-		snprintf(out->note + len, sizeof(out->note) - len, "%sL2 capacity: DRAM x%.3g",
-			 len ? "; " : "", c.dram_src > 0 ? c.dram_tgt / c.dram_src : INFINITY);
-	}
+	if (r == GPUPROJ_OK && c.notes && (fs != 1 || ft != 1))
+		model_note_append(out, "burst: FP32 x%.3g src, x%.3g tgt", fs, ft);
+	if (r == GPUPROJ_OK && c.l2_applied && c.notes)
+		model_note_append(out, "L2 capacity: DRAM x%.3g",
+				  c.dram_src > 0 ? c.dram_tgt / c.dram_src : INFINITY);
 	if (r == GPUPROJ_OK && c.notes && !m->tensor_unmodelled)
-		tensor_note(k, tgt, out->note, sizeof(out->note));
+		tensor_note(k, tgt, out);
 	else if (r == GPUPROJ_OK && c.notes)
-		tensor_unmodelled_note(m, k, out->note, sizeof(out->note));
+		tensor_unmodelled_note(m, k, out);
 	return r;
 }
 
