@@ -335,7 +335,7 @@ char *gpuproj_flop_mix_text(double cuda, const double tensor[GPUPROJ_TPREC_COUNT
 enum gpuproj_compute {
 	GPUPROJ_COMPUTE_DEFAULT = 0, /**< gpuproj_compute_default() decides */
 	/**
-	 * Seed 000 eqs. 2–3: the FP instructions over the FP peaks of their
+	 * [VanLanker2024] eqs. 2–3: the FP instructions over the FP peaks of their
 	 * precisions and kinds, times warp efficiency (the paper).
 	 */
 	GPUPROJ_COMPUTE_FP = 1,
@@ -462,7 +462,10 @@ int gpuproj_hroof_ceilings(const struct gpuproj_kernel *k, const struct gpuproj_
  * GPUPROJ_COMPUTE_ISSUE, perf_ceil = CUDA-core FLOP / max(t_fp, t_alu,
  * t_issue) (before tensor work is added), and the instruction counts
  * inst.fp32, inst.int and inst.warp are read where present (none is
- * required). gpuproj_hroof_ceilings() is this with GPUPROJ_COMPUTE_FP.
+ * required). gpuproj_hroof_ceilings() is this with GPUPROJ_COMPUTE_FP; a
+ * value of `compute` that is neither DEFAULT nor ISSUE is taken as FP.
+ * @return as gpuproj_hroof_ceilings(): GPUPROJ_OK, GPUPROJ_E_MISSING or
+ *         GPUPROJ_E_INVAL, with the reason in why
  */
 int gpuproj_hroof_ceilings_compute(const struct gpuproj_kernel *k,
 				   const struct gpuproj_target *gpu, double flop_ratio,
@@ -615,8 +618,8 @@ double gpuproj_target_burst(const struct gpuproj_target *g, double duration_ns,
 			    struct gpuproj_target *out);
 
 /**
- * The ceilings the models take from targets.yaml (gpuproj_model_options.rates;
- * issue 22: "the ceilings are datasheet promises").
+ * The ceilings the models take from targets.yaml (gpuproj_model_options.rates):
+ * datasheet peaks, or the sustained rates real kernels reach (docs/models.md).
  */
 enum gpuproj_rates {
 	GPUPROJ_RATES_DEFAULT = 0, /**< gpuproj_rates_default() decides (sustained) */
