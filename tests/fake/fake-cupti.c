@@ -935,11 +935,14 @@ struct buffer {
 	uint8_t *buf;
 	size_t size, valid;
 	bool delivering;
+	uint64_t seq;		/* order in which deliveries began (deliver_seq) */
 	struct buffer *next;
 };
 static struct buffer *cur_buf;		/* being filled */
 static struct buffer *full_bufs;	/* waiting for delivery */
 static struct buffer *delivering;	/* handed to the client right now */
+static uint64_t deliver_seq;		/* deliveries begun so far */
+static pthread_cond_t deliver_cv = PTHREAD_COND_INITIALIZER; /* one ended */
 
 static void collect_all(struct buffer **full);
 static void deliver_list(struct buffer *list);
@@ -1109,17 +1112,25 @@ keep_full(struct buffer *f, struct buffer **full)
  */
 static _Thread_local bool app_thread; /* fake_app_thread(), below */
 
+/* Sleep for $var milliseconds (0 to 10 s; unset or out of range: none). */
 static void
-deliver_hold(void)
+env_hold(const char *var)
 {
-	const char *e = getenv("FAKE_DELIVER_HOLD_MS");
+	const char *e = getenv(var);
 	long v = e ? atol(e) : 0;
 
-	if (!app_thread && v > 0 && v <= 10000) {
+	if (v > 0 && v <= 10000) {
 		struct timespec ts = { v / 1000, (v % 1000) * 1000000L };
 
 		nanosleep(&ts, NULL);
 	}
+}
+
+static void
+deliver_hold(void)
+{
+	if (!app_thread)
+		env_hold("FAKE_DELIVER_HOLD_MS");
 }
 
 static void
@@ -1131,6 +1142,7 @@ deliver_list(struct buffer *list)
 		list = b->next;
 		pthread_mutex_lock(&L);
 		b->delivering = true;
+		b->seq = ++deliver_seq;
 		b->next = delivering;
 		delivering = b;
 		pthread_mutex_unlock(&L);
@@ -1149,6 +1161,7 @@ deliver_list(struct buffer *list)
 				}
 			}
 		}
+		pthread_cond_broadcast(&deliver_cv);
 		pthread_mutex_unlock(&L);
 		free(b);
 	}
@@ -2493,14 +2506,7 @@ static unsigned long forks_during_flush;
 static void
 flush_delay(void)
 {
-	const char *e = getenv("FAKE_FLUSH_DELAY_MS");
-	long v = e ? atol(e) : 0;
-
-	if (v > 0 && v <= 10000) {
-		struct timespec ts = { v / 1000, (v % 1000) * 1000000L };
-
-		nanosleep(&ts, NULL);
-	}
+	env_hold("FAKE_FLUSH_DELAY_MS");
 }
 
 API
@@ -2537,30 +2543,42 @@ cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, CUpti_Activity **recor
  * client, including those in buffers another thread's flush (CUPTI's
  * worker, a periodic FlushAll) took and is still delivering. Whether the
  * real one waits for those is [GPU?]; a client that prints its count
- * after the flush (Kineto at stop) relies on it. Bounded: a delivery
- * that never ends is a violation, not a hang.
+ * after the flush (Kineto at stop) relies on it. Only the deliveries
+ * begun by the time this flush has handed over its own are waited for:
+ * later ones hold records collected after it. Bounded: a delivery that
+ * never ends is a violation, not a hang.
  */
 static void
 wait_deliveries(void)
 {
-	long waited_ms = 0;
-	bool busy;
+	long limit = hang_ms();
+	struct timespec deadline;
+	uint64_t upto;
 
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += limit / 1000;
+	deadline.tv_nsec += (limit % 1000) * 1000000L;
+	if (deadline.tv_nsec >= 1000000000L) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&L);
+	upto = deliver_seq;
 	for (;;) {
-		struct timespec ts = { 0, 1000000 };
+		const struct buffer *b;
 
-		pthread_mutex_lock(&L);
-		busy = delivering != NULL;
-		pthread_mutex_unlock(&L);
-		if (!busy)
-			return;
-		if (waited_ms++ >= hang_ms()) {
+		for (b = delivering; b && b->seq > upto; b = b->next)
+			;
+		if (!b)
+			break;
+		if (pthread_cond_timedwait(&deliver_cv, &L, &deadline) == ETIMEDOUT) {
+			pthread_mutex_unlock(&L);
 			fake_violation("cuptiActivityFlushAll: another thread's buffer delivery did "
-				       "not end in %ld ms", hang_ms());
+				       "not end in %ld ms", limit);
 			return;
 		}
-		nanosleep(&ts, NULL);
 	}
+	pthread_mutex_unlock(&L);
 }
 
 API
@@ -3476,14 +3494,7 @@ cuptiProfilerHostGetNumOfPasses(CUpti_Profiler_Host_GetNumOfPasses_Params *p)
 static void
 eval_hold(void)
 {
-	const char *e = getenv("FAKE_EVAL_HOLD_MS");
-	long v = e ? atol(e) : 0;
-
-	if (v > 0 && v <= 10000) {
-		struct timespec ts = { v / 1000, (v % 1000) * 1000000L };
-
-		nanosleep(&ts, NULL);
-	}
+	env_hold("FAKE_EVAL_HOLD_MS");
 }
 
 API
