@@ -404,26 +404,8 @@ reader_clear(struct profile_reader *rd)
 }
 
 /* The reader's errors (profile-json-reader.c), by their short names. */
-static int
-nomem(struct profile_reader *rd)
-{
-	return profile_reader_nomem(rd);
-}
-
-static int
-bad(struct profile_reader *rd, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3, 4);
-
-static int
-bad(struct profile_reader *rd, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = profile_reader_badv(rd, path, fmt, ap);
-	va_end(ap);
-	return r;
-}
+#define nomem profile_reader_nomem
+#define bad profile_reader_bad
 
 /*
  * The exact bytes a *_hex member holds (docs/formats/profile.md, "Text that
