@@ -484,6 +484,7 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 	size_t *rank = NULL, *idx = NULL, *sub = NULL;
 	bool *is_source = NULL;
 	double *scratch = NULL;
+	signed char *same_gen = NULL; /* per comparison: 1 same, 0 cross, -1 unknown */
 	struct pending *pend = NULL;
 	struct gpuproj_validation_comparison *comp = NULL;
 	struct gpuproj_validation v = { 0 };
@@ -690,10 +691,18 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 	idx = calloc(n_comp ? n_comp : 1, sizeof(*idx));
 	sub = calloc(n_comp ? n_comp : 1, sizeof(*sub));
 	scratch = calloc(n_comp ? n_comp : 1, sizeof(*scratch));
+	same_gen = calloc(n_comp ? n_comp : 1, sizeof(*same_gen));
 	v.overall = calloc(v.n_models, sizeof(*v.overall));
 	v.generations = calloc(2 * v.n_models, sizeof(*v.generations));
-	if (!idx || !sub || !scratch || !v.overall || !v.generations)
+	if (!idx || !sub || !scratch || !same_gen || !v.overall || !v.generations)
 		goto nomem;
+	/* Same- or cross-generation (gpuproj_target_generation()), once per comparison. */
+	for (i = 0; i < n_comp; i++) {
+		const char *gs = gpuproj_target_generation(comp[i].source);
+		const char *gt = gpuproj_target_generation(comp[i].target);
+
+		same_gen[i] = gs && gt ? strcmp(gs, gt) == 0 : -1;
+	}
 	for (i = 0; i < n_comp; i = j) {
 		struct gpuproj_validation_group *g;
 		void *a;
@@ -729,18 +738,14 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 		if (fill_group(&v.overall[mi], comp, pend, idx, n, v.threshold_ns, sub, scratch,
 			       false))
 			goto nomem;
-		/* Same- and cross-generation pairs (gpuproj_target_generation()). */
+		/* Same- and cross-generation pairs. */
 		for (j = 0; j < 2; j++) {
 			struct gpuproj_validation_group *g = &v.generations[2 * mi + j];
 
 			g->model = v.models[mi];
 			g->generation = j == 0 ? GPUPROJ_GEN_SAME : GPUPROJ_GEN_CROSS;
 			for (i = 0, n = 0; i < n_comp; i++) {
-				const char *gs = gpuproj_target_generation(comp[i].source);
-				const char *gt = gpuproj_target_generation(comp[i].target);
-
-				if (pend[i].model == mi && gs && gt &&
-				    (strcmp(gs, gt) == 0) == (j == 0))
+				if (pend[i].model == mi && same_gen[i] == (j == 0))
 					idx[n++] = i;
 			}
 			if (fill_group(g, comp, pend, idx, n, v.threshold_ns, sub, scratch, false))
@@ -764,6 +769,7 @@ out:
 	free(idx);
 	free(sub);
 	free(scratch);
+	free(same_gen);
 	free(gpu_of);
 	free(rank);
 	free(is_source);
