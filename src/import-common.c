@@ -1229,6 +1229,13 @@ nomem:
 	return error_set(err, GPUPROJ_E_NOMEM, path, line, 0, "out of memory");
 }
 
+void
+import_put(struct gpuproj_kernel *k, enum gpuproj_metric m, double v)
+{
+	k->metric_sum[m] += v;
+	k->metric_n[m] += 1;
+}
+
 int
 import_gpus_take(struct import_gpus *gpus, struct gpuproj_profile ***ret,
 		 struct gpuproj_error *err)

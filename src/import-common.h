@@ -305,6 +305,14 @@ int import_gpus_find_or_add(struct import_gpus *gpus, const struct gpuproj_targe
 			    const char *files, const char *path, int line, int column,
 			    struct import_gpu **ret, struct gpuproj_error *err);
 /*
+ * Add one profiled launch's value v of a metric the importer derives
+ * analytically (from a shape, not a counter) to k: metric_sum += v,
+ * metric_n += 1. Unchecked here, row by row; import_gpus_take() checks
+ * every profile against the writer's ranges before handing it out.
+ */
+void import_put(struct gpuproj_kernel *k, enum gpuproj_metric m, double v);
+
+/*
  * Move the profiles out: *ret = a new array of gpus->n profiles (the
  * caller frees it and them), each GPU's profile set to NULL. Each profile
  * is first checked as the writer will (gpuproj_profile_validate()), so a

@@ -115,13 +115,6 @@ struct kt_ctx {
 	struct gpuproj_error *err;
 };
 
-/* Set a per-launch metric (one profiled launch). */
-static void
-put(struct gpuproj_kernel *k, enum gpuproj_metric m, double v)
-{
-	k->metric_sum[m] += v;
-	k->metric_n[m] += 1;
-}
 
 /*
  * Shared-memory wavefronts of one warp access: lane l of the n active
@@ -229,17 +222,17 @@ xgemm_metrics(json_t *e, double M, double N, double K, struct gpuproj_signature 
 	B = (M / mwg) * (N / nwg);
 	warps = B * ceil(T / 32.0);
 	fma = M * N * K + M * N;
-	put(k, GPUPROJ_M_INST_FP32_FMA, fma);
-	put(k, GPUPROJ_M_INST_FP32_ADD, 0);
-	put(k, GPUPROJ_M_INST_FP32_MUL, M * N);
-	put(k, GPUPROJ_M_INST_FP32, fma + M * N);
-	put(k, GPUPROJ_M_WARP_EFFICIENCY, T / (32.0 * ceil(T / 32.0)));
-	put(k, GPUPROJ_M_BYTES_DRAM_READ, 4.0 * (M * K + K * N + M * N));
-	put(k, GPUPROJ_M_BYTES_DRAM_WRITE, 4.0 * M * N);
-	put(k, GPUPROJ_M_BYTES_DRAM, 4.0 * (M * K + K * N + 2 * M * N));
+	import_put(k, GPUPROJ_M_INST_FP32_FMA, fma);
+	import_put(k, GPUPROJ_M_INST_FP32_ADD, 0);
+	import_put(k, GPUPROJ_M_INST_FP32_MUL, M * N);
+	import_put(k, GPUPROJ_M_INST_FP32, fma + M * N);
+	import_put(k, GPUPROJ_M_WARP_EFFICIENCY, T / (32.0 * ceil(T / 32.0)));
+	import_put(k, GPUPROJ_M_BYTES_DRAM_READ, 4.0 * (M * K + K * N + M * N));
+	import_put(k, GPUPROJ_M_BYTES_DRAM_WRITE, 4.0 * M * N);
+	import_put(k, GPUPROJ_M_BYTES_DRAM, 4.0 * (M * K + K * N + 2 * M * N));
 	a_panel = 4.0 * M * K * (N / nwg);
 	b_panel = 4.0 * K * N * (M / mwg);
-	put(k, GPUPROJ_M_BYTES_L2, a_panel + b_panel + 8.0 * M * N);
+	import_put(k, GPUPROJ_M_BYTES_L2, a_panel + b_panel + 8.0 * M * N);
 	/* Without shared memory every warp reads its A (B) vectors per k from global memory. */
 	l1a = sa ? a_panel
 		 : warps * K * (mwi / vwm) *
@@ -247,17 +240,17 @@ xgemm_metrics(json_t *e, double M, double N, double K, struct gpuproj_signature 
 	l1b = sb ? b_panel
 		 : warps * K * (nwi / vwn) *
 			   warp_sector_bytes(32, (unsigned)fmin(mdimc, 32), 0, nwi, (unsigned)vwn);
-	put(k, GPUPROJ_M_BYTES_L1, l1a + l1b + 8.0 * M * N);
+	import_put(k, GPUPROJ_M_BYTES_L1, l1a + l1b + 8.0 * M * N);
 	/* A warp holds 32 consecutive tid = x + MDIMC·y: x varies fastest. */
 	wa = warp_wavefronts(32, (unsigned)fmin(mdimc, 32), mwi, 0, (unsigned)vwm);
 	wb = warp_wavefronts(32, (unsigned)fmin(mdimc, 32), 0, nwi, (unsigned)vwn);
 	wf = (sa ? a_panel / 128.0 + warps * K * (mwi / vwm) * wa : 0) +
 	     (sb ? b_panel / 128.0 + warps * K * (nwi / vwn) * wb : 0);
-	put(k, GPUPROJ_M_SHARED_WAVEFRONTS, wf);
+	import_put(k, GPUPROJ_M_SHARED_WAVEFRONTS, wf);
 	ldst = B * T * K * (mwi / vwm + nwi / vwn) + (sa ? 2.0 * a_panel / (4.0 * vwm) : 0) +
 	       (sb ? 2.0 * b_panel / (4.0 * vwn) : 0) + 2.0 * M * N / vwm;
-	put(k, GPUPROJ_M_INST_LDST, ldst);
-	put(k, GPUPROJ_M_INST_WARP, (fma + M * N + ldst) / 32.0);
+	import_put(k, GPUPROJ_M_INST_LDST, ldst);
+	import_put(k, GPUPROJ_M_INST_WARP, (fma + M * N + ldst) / 32.0);
 	sig->grid = (struct gpuproj_dim3){ (uint32_t)(M / mwg), (uint32_t)(N / nwg), 1 };
 	sig->block = (struct gpuproj_dim3){ (uint32_t)mdimc, (uint32_t)ndimc, 1 };
 	if (first)
@@ -299,20 +292,21 @@ conv_metrics(json_t *e, double W, double H, struct gpuproj_signature *sig,
 	wl = warp_wavefronts((unsigned)fmin(T, 32), (unsigned)fmin(bx, 32), 1, width, 1);
 	ws = wl;
 	fma = G * T * tx * ty * fh * fw;
-	put(k, GPUPROJ_M_INST_FP32_FMA, fma);
-	put(k, GPUPROJ_M_INST_FP32_ADD, 0);
-	put(k, GPUPROJ_M_INST_FP32_MUL, 0);
-	put(k, GPUPROJ_M_INST_FP32, fma);
-	put(k, GPUPROJ_M_WARP_EFFICIENCY, we);
-	put(k, GPUPROJ_M_BYTES_DRAM_READ, 4.0 * (W + bw_) * (H + bh_));
-	put(k, GPUPROJ_M_BYTES_DRAM_WRITE, 4.0 * W * H);
-	put(k, GPUPROJ_M_BYTES_DRAM, 4.0 * ((W + bw_) * (H + bh_) + W * H));
-	put(k, GPUPROJ_M_BYTES_L2, 4.0 * (G * E + W * H));
-	put(k, GPUPROJ_M_BYTES_L1, 4.0 * (G * E + W * H));
-	put(k, GPUPROJ_M_SHARED_WAVEFRONTS, G * (ceil(E / T) * warps * ws + warps * ny * nx * wl));
+	import_put(k, GPUPROJ_M_INST_FP32_FMA, fma);
+	import_put(k, GPUPROJ_M_INST_FP32_ADD, 0);
+	import_put(k, GPUPROJ_M_INST_FP32_MUL, 0);
+	import_put(k, GPUPROJ_M_INST_FP32, fma);
+	import_put(k, GPUPROJ_M_WARP_EFFICIENCY, we);
+	import_put(k, GPUPROJ_M_BYTES_DRAM_READ, 4.0 * (W + bw_) * (H + bh_));
+	import_put(k, GPUPROJ_M_BYTES_DRAM_WRITE, 4.0 * W * H);
+	import_put(k, GPUPROJ_M_BYTES_DRAM, 4.0 * ((W + bw_) * (H + bh_) + W * H));
+	import_put(k, GPUPROJ_M_BYTES_L2, 4.0 * (G * E + W * H));
+	import_put(k, GPUPROJ_M_BYTES_L1, 4.0 * (G * E + W * H));
+	import_put(k, GPUPROJ_M_SHARED_WAVEFRONTS,
+		   G * (ceil(E / T) * warps * ws + warps * ny * nx * wl));
 	ldst = G * (2.0 * E + T * ny * nx + T * tx * ty);
-	put(k, GPUPROJ_M_INST_LDST, ldst);
-	put(k, GPUPROJ_M_INST_WARP, (fma + ldst) / (32.0 * we));
+	import_put(k, GPUPROJ_M_INST_LDST, ldst);
+	import_put(k, GPUPROJ_M_INST_WARP, (fma + ldst) / (32.0 * we));
 	sig->grid = (struct gpuproj_dim3){ (uint32_t)ceil(W / (bx * tx)),
 					   (uint32_t)ceil(H / (by * ty)), 1 };
 	sig->block = (struct gpuproj_dim3){ (uint32_t)bx, (uint32_t)by, 1 };
@@ -464,14 +458,14 @@ import_file(struct kt_ctx *ctx, const char *path)
 			xgemm_metrics(e, dim[0], dim[1], K, &sig, k, true);
 		else
 			conv_metrics(e, dim[0], dim[1], &sig, k, true);
-		put(k, GPUPROJ_M_INST_FP16_FMA, 0);
-		put(k, GPUPROJ_M_INST_FP16_ADD, 0);
-		put(k, GPUPROJ_M_INST_FP16_MUL, 0);
-		put(k, GPUPROJ_M_INST_FP64_FMA, 0);
-		put(k, GPUPROJ_M_INST_FP64_ADD, 0);
-		put(k, GPUPROJ_M_INST_FP64_MUL, 0);
-		put(k, GPUPROJ_M_INST_FP16, 0);
-		put(k, GPUPROJ_M_INST_FP64, 0);
+		import_put(k, GPUPROJ_M_INST_FP16_FMA, 0);
+		import_put(k, GPUPROJ_M_INST_FP16_ADD, 0);
+		import_put(k, GPUPROJ_M_INST_FP16_MUL, 0);
+		import_put(k, GPUPROJ_M_INST_FP64_FMA, 0);
+		import_put(k, GPUPROJ_M_INST_FP64_ADD, 0);
+		import_put(k, GPUPROJ_M_INST_FP64_MUL, 0);
+		import_put(k, GPUPROJ_M_INST_FP16, 0);
+		import_put(k, GPUPROJ_M_INST_FP64, 0);
 		gpuproj_kernel_add_duration(k, json_number_value(t) * 1e6);
 		k->profiled++;
 		n_ok++;

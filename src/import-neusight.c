@@ -283,13 +283,6 @@ sgemm_tile(const char *name, unsigned *tm, unsigned *tn, unsigned *sliced)
 	return true;
 }
 
-/* Set a per-launch metric (one profiled launch). */
-static void
-put(struct gpuproj_kernel *k, enum gpuproj_metric m, double v)
-{
-	k->metric_sum[m] += v;
-	k->metric_n[m] += 1;
-}
 
 /* The analytic metrics of a linear row (file comment). */
 static int
@@ -310,24 +303,24 @@ linear_metrics(const struct ns_ctx *ctx, const struct ns_file *f, const struct i
 				 "kernel '%s' is not a cuBLAS SGEMM name "
 				 "(<arch>_sgemm_<TM>x<TN>[_sliced1x<S>]_<ab>): its tile is unknown",
 				 kname);
-	put(k, GPUPROJ_M_INST_FP32_FMA, P * N * K);
-	put(k, GPUPROJ_M_INST_FP32_ADD, P * K * Z);
-	put(k, GPUPROJ_M_INST_FP32_MUL, 0);
-	put(k, GPUPROJ_M_INST_FP32, P * N * K + P * K * Z);
-	put(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
-	put(k, GPUPROJ_M_BYTES_DRAM_READ, 4.0 * (P * N + N * K + K));
-	put(k, GPUPROJ_M_BYTES_DRAM_WRITE, 4.0 * P * K);
-	put(k, GPUPROJ_M_BYTES_DRAM, 4.0 * (P * N + N * K + P * K + K));
+	import_put(k, GPUPROJ_M_INST_FP32_FMA, P * N * K);
+	import_put(k, GPUPROJ_M_INST_FP32_ADD, P * K * Z);
+	import_put(k, GPUPROJ_M_INST_FP32_MUL, 0);
+	import_put(k, GPUPROJ_M_INST_FP32, P * N * K + P * K * Z);
+	import_put(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	import_put(k, GPUPROJ_M_BYTES_DRAM_READ, 4.0 * (P * N + N * K + K));
+	import_put(k, GPUPROJ_M_BYTES_DRAM_WRITE, 4.0 * P * K);
+	import_put(k, GPUPROJ_M_BYTES_DRAM, 4.0 * (P * N + N * K + P * K + K));
 	l2_read = 4.0 * N * (P * gx + K * gy) + 4.0 * K * gy;
 	l2 = l2_read + 4.0 * P * K * (Z > 1 ? 2 * Z + 1 : 1);
-	put(k, GPUPROJ_M_BYTES_L2, l2);
-	put(k, GPUPROJ_M_BYTES_L1, l2);
+	import_put(k, GPUPROJ_M_BYTES_L2, l2);
+	import_put(k, GPUPROJ_M_BYTES_L1, l2);
 	st = 4.0 * N * (P * gx + K * gy);
 	s_fac = sqrt(fmax(w / sl, 1.0));
 	ld = st * s_fac;
-	put(k, GPUPROJ_M_SHARED_WAVEFRONTS, (st + ld) / 128.0);
-	put(k, GPUPROJ_M_INST_LDST, l2_read / 16.0 + st / 16.0 + ld / 16.0 + P * K * Z);
-	put(k, GPUPROJ_M_INST_WARP,
+	import_put(k, GPUPROJ_M_SHARED_WAVEFRONTS, (st + ld) / 128.0);
+	import_put(k, GPUPROJ_M_INST_LDST, l2_read / 16.0 + st / 16.0 + ld / 16.0 + P * K * Z);
+	import_put(k, GPUPROJ_M_INST_WARP,
 	    (P * N * K + P * K * Z + l2_read / 16.0 + st / 16.0 + ld / 16.0 + P * K * Z) / 32.0);
 	if (first) {
 		acc = (double)tm * tn * sl / T;
@@ -343,19 +336,19 @@ add_metrics(const double *shape, struct gpuproj_kernel *k)
 {
 	double n = shape[0] * shape[1];
 
-	put(k, GPUPROJ_M_INST_FP32_FMA, 0);
-	put(k, GPUPROJ_M_INST_FP32_ADD, n);
-	put(k, GPUPROJ_M_INST_FP32_MUL, 0);
-	put(k, GPUPROJ_M_INST_FP32, n);
-	put(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
-	put(k, GPUPROJ_M_BYTES_DRAM_READ, 8.0 * n);
-	put(k, GPUPROJ_M_BYTES_DRAM_WRITE, 4.0 * n);
-	put(k, GPUPROJ_M_BYTES_DRAM, 12.0 * n);
-	put(k, GPUPROJ_M_BYTES_L2, 12.0 * n);
-	put(k, GPUPROJ_M_BYTES_L1, 12.0 * n);
-	put(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
-	put(k, GPUPROJ_M_INST_LDST, 0.75 * n);
-	put(k, GPUPROJ_M_INST_WARP, 1.75 * n / 32.0);
+	import_put(k, GPUPROJ_M_INST_FP32_FMA, 0);
+	import_put(k, GPUPROJ_M_INST_FP32_ADD, n);
+	import_put(k, GPUPROJ_M_INST_FP32_MUL, 0);
+	import_put(k, GPUPROJ_M_INST_FP32, n);
+	import_put(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	import_put(k, GPUPROJ_M_BYTES_DRAM_READ, 8.0 * n);
+	import_put(k, GPUPROJ_M_BYTES_DRAM_WRITE, 4.0 * n);
+	import_put(k, GPUPROJ_M_BYTES_DRAM, 12.0 * n);
+	import_put(k, GPUPROJ_M_BYTES_L2, 12.0 * n);
+	import_put(k, GPUPROJ_M_BYTES_L1, 12.0 * n);
+	import_put(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	import_put(k, GPUPROJ_M_INST_LDST, 0.75 * n);
+	import_put(k, GPUPROJ_M_INST_WARP, 1.75 * n / 32.0);
 }
 
 static int
@@ -458,9 +451,9 @@ import_row(struct ns_ctx *ctx, const struct ns_file *f, const struct import_csv_
 			goto nomem;
 	}
 	for (i = 0; i < ARRAY_LENGTH(fp_zero); i++)
-		put(k, fp_zero[i], 0);
-	put(k, GPUPROJ_M_INST_FP64, 0);
-	put(k, GPUPROJ_M_INST_FP16, 0);
+		import_put(k, fp_zero[i], 0);
+	import_put(k, GPUPROJ_M_INST_FP64, 0);
+	import_put(k, GPUPROJ_M_INST_FP16, 0);
 	gpuproj_kernel_add_duration(k, lat * 1e6);
 	k->profiled++;
 	if (gpuproj_kernel_add_extra(k, "Warps per SM", "", extra[0]) ||

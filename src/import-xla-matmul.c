@@ -153,13 +153,6 @@ row_number(const struct xm_ctx *ctx, const struct xm_file *f, const struct impor
 	return GPUPROJ_OK;
 }
 
-/* Set a per-launch metric (one profiled launch). */
-static void
-put(struct gpuproj_kernel *k, enum gpuproj_metric m, double v)
-{
-	k->metric_sum[m] += v;
-	k->metric_n[m] += 1;
-}
 
 static int
 import_row(struct xm_ctx *ctx, const struct xm_file *f, const struct import_csv_row *r)
@@ -226,13 +219,13 @@ import_row(struct xm_ctx *ctx, const struct xm_file *f, const struct import_csv_
 	rd = b * (m * k * dt->ea + k * n * dt->eb);
 	wr = b * m * n * dt->ec;
 	l2rd = b * (m * k * dt->ea * gn + k * n * dt->eb * gm);
-	put(kern, dt->metric, F);
-	put(kern, GPUPROJ_M_BYTES_DRAM_READ, rd);
-	put(kern, GPUPROJ_M_BYTES_DRAM_WRITE, wr);
-	put(kern, GPUPROJ_M_BYTES_DRAM, rd + wr);
-	put(kern, GPUPROJ_M_BYTES_L2, l2rd + wr);
-	put(kern, GPUPROJ_M_BYTES_L1, l2rd + wr);
-	put(kern, GPUPROJ_M_SHARED_WAVEFRONTS, l2rd / 128.0);
+	import_put(kern, dt->metric, F);
+	import_put(kern, GPUPROJ_M_BYTES_DRAM_READ, rd);
+	import_put(kern, GPUPROJ_M_BYTES_DRAM_WRITE, wr);
+	import_put(kern, GPUPROJ_M_BYTES_DRAM, rd + wr);
+	import_put(kern, GPUPROJ_M_BYTES_L2, l2rd + wr);
+	import_put(kern, GPUPROJ_M_BYTES_L1, l2rd + wr);
+	import_put(kern, GPUPROJ_M_SHARED_WAVEFRONTS, l2rd / 128.0);
 	gpuproj_kernel_add_duration(kern, F / flops * 1e9);
 	kern->profiled++;
 	if (gpuproj_profile_count(g->profile) != before &&
