@@ -105,6 +105,10 @@ enum gpuproj_tensor_op {
  * ("a.sum+-0.5*b.sum"). The value is scale × Σ factor·term; for an
  * instruction count (`op` not NONE), scale is the FLOP per instruction of
  * the chip (gpuproj_tensor_shape_default()) and is given here as 1.
+ * Units of the value: FLOP for flop.tensor.* (integer operations for
+ * int8), warp instructions for inst.tensor, tensor-pipe active cycles /
+ * SM active cycles (0–1) for tensor.utilization (enum gpuproj_metric).
+ * gpuproj_nv_expr_term() (nvmetrics.h) parses `expr`.
  */
 struct gpuproj_tensor_candidate {
 	const char *expr;
@@ -154,8 +158,11 @@ size_t gpuproj_tensor_counter_names(const char **names, size_t max);
  * order, each once (what `gpuproj ncu-metrics` adds; libproj.so resolves
  * the same candidates with the host API).
  * @param chip a chip of the table; NULL or unknown: none
+ * @param mode GPUPROJ_TENSOR_OPS, _INST or _OFF (none)
  * @param[out] names up to max names (static strings)
- * @return the number of names (may exceed max)
+ * @return the number of names (may exceed max; beyond max, a name may be
+ *         counted twice, as only the names stored are checked for repeats:
+ *         pass room for 64 to get the exact count)
  */
 size_t gpuproj_tensor_metric_names(const char *chip, enum gpuproj_tensor_mode mode,
 				   const char **names, size_t max);
