@@ -33,7 +33,13 @@ void inj_nvpw_unload(void);
 
 /**
  * A metrics evaluator for a chip.
- * @return NVPA_Status
+ * @param chip chip name ("GV100"), as the profiler reports it
+ * @param avail the counter-availability image of the device
+ *        (cuptiProfilerGetCounterAvailability), or NULL; borrowed, read
+ *        during this call only
+ * @param[out] ret new evaluator, freed with inj_nvpw_free(); NULL on failure
+ * @return NVPA_Status: 0; NVPA_STATUS_NOT_LOADED before inj_nvpw_load();
+ *         NVPA_STATUS_OUT_OF_MEMORY; or what NVPW returned
  */
 int inj_nvpw_new(const char *chip, const uint8_t *avail, struct inj_nvpw **ret);
 /** Free; accepts NULL. */
@@ -51,9 +57,12 @@ bool inj_nvpw_metric_valid(struct inj_nvpw *n, const char *name);
 int inj_nvpw_config(struct inj_nvpw *n, const char *const *names, size_t count,
 		    size_t *ret_passes);
 
-/** The config image built by inj_nvpw_config() (owned by n). */
+/**
+ * The config image built by inj_nvpw_config() (owned by n; valid until
+ * the next inj_nvpw_config() or inj_nvpw_free()); *ret_size in bytes.
+ */
 const uint8_t *inj_nvpw_config_image(const struct inj_nvpw *n, size_t *ret_size);
-/** The counter-data prefix built by inj_nvpw_config() (owned by n). */
+/** The counter-data prefix built by inj_nvpw_config() (the same ownership and units). */
 const uint8_t *inj_nvpw_prefix(const struct inj_nvpw *n, size_t *ret_size);
 
 /** Number of ranges in a counter-data image. @return NVPA_Status */
@@ -61,7 +70,10 @@ int inj_nvpw_num_ranges(const uint8_t *image, size_t *ret);
 
 /**
  * Evaluate the configured metrics for one range.
- * @param values out, `count` of inj_nvpw_config() entries
+ * @param image, size a decoded counter-data image and its size in bytes
+ * @param range 0-based range index, below inj_nvpw_num_ranges()
+ * @param values out, `count` of inj_nvpw_config() entries, in the metrics'
+ *        own units (NVPW's base units: bytes, counts, ns, Hz)
  * @return NVPA_Status
  */
 int inj_nvpw_evaluate(struct inj_nvpw *n, const uint8_t *image, size_t size, size_t range,
