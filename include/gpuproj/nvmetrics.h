@@ -169,7 +169,12 @@ const struct gpuproj_nv_candidate *gpuproj_nv_candidate_on_chip(enum gpuproj_met
 
 /**
  * @return true for a chip whose names the table records (GV100 … GB207:
- *         the NVIDIA chips since Volta the CUPTI 13 profiler supports)
+ *         the discrete NVIDIA chips since Volta the CUPTI 13 profiler
+ *         supports, and GH200, which ncu names apart from GH100). The
+ *         tensor table (gpuproj_tensor_chip_known()) also has the
+ *         integrated GA10B, GB10B and GB20B (no DRAM counter in the CUPTI
+ *         13.0 host API) and GV11B (which the host API refuses); they are
+ *         not targets of `gpuproj ncu-metrics`.
  */
 bool gpuproj_nv_chip_known(const char *chip);
 
