@@ -2,8 +2,9 @@
 /*
  * NVIDIA metric names for the logical metrics (include/gpuproj/nvmetrics.h):
  * the candidate table libproj.so resolves per chip with the CUPTI host API
- * ([CUPTI-MET]), the chip restrictions `gpuproj ncu-metrics` decides from,
- * and the chips the table knows.
+ * ([CUPTI-MET]) and the chip restrictions `gpuproj ncu-metrics` decides
+ * from; which chips the table knows comes from the chip table
+ * (target-chips.c).
  *
  * Thread safety: constant data and pure functions.
  */
@@ -16,6 +17,7 @@
 
 #include <gpuproj/nvmetrics.h>
 
+#include "target-chips.h"
 #include "util.h"
 
 #define SASS_T GPUPROJ_NV_SASS_THREAD
@@ -182,16 +184,8 @@ gpuproj_nv_candidate_on_chip(enum gpuproj_metric m, const char *chip)
 bool
 gpuproj_nv_chip_known(const char *chip)
 {
-	static const char *const chips[] = { "GV100", "TU102", "TU104", "TU106", "TU116",
-					     "TU117", "GA100", "GA102", "GA103", "GA104",
-					     "GA106", "GA107", "GH100", "GH200", "AD102", "AD103",
-					     "AD104", "AD106", "AD107", "GB100", "GB102", "GB110",
-					     "GB202", "GB203", "GB205", "GB206", "GB207" };
-	size_t i;
+	/* The chips of the table (target-chips.c): those the host API resolves, and GH200. */
+	const struct target_chip *c = target_chip_find(chip);
 
-	for (i = 0; chip && i < ARRAY_LENGTH(chips); i++) {
-		if (strcasecmp(chips[i], chip) == 0)
-			return true;
-	}
-	return false;
+	return c && (c->cupti == TARGET_CHIP_CUPTI_FULL || c->cupti == TARGET_CHIP_CUPTI_NCU_NAME);
 }

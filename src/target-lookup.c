@@ -20,6 +20,7 @@
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 
+#include "target-chips.h"
 #include "target-fields.h"
 #include "target-private.h"
 #include "util.h"
@@ -311,34 +312,7 @@ gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj_tar
 const char *
 gpuproj_target_generation(const struct gpuproj_target *t)
 {
-	/* arch → generation; prefixes match "sm_3" (sm_30..sm_37) etc. */
-	static const struct {
-		const char *arch;
-		bool prefix;
-		const char *gen;
-	} table[] = {
-		{ "sm_3", true, "Kepler" },     { "sm_5", true, "Maxwell" },
-		{ "sm_6", true, "Pascal" },     { "sm_70", false, "Volta" },
-		{ "sm_72", false, "Volta" },    { "sm_75", false, "Turing" },
-		{ "sm_80", false, "Ampere" },   { "sm_86", false, "Ampere" },
-		{ "sm_87", false, "Ampere" },   { "sm_89", false, "Ada" },
-		{ "sm_90", false, "Hopper" },   { "sm_10", true, "Blackwell" },
-		{ "sm_11", true, "Blackwell" }, { "sm_12", true, "Blackwell" },
-		{ "gfx908", false, "CDNA1" },   { "gfx90a", false, "CDNA2" },
-		{ "gfx940", false, "CDNA3" },   { "gfx941", false, "CDNA3" },
-		{ "gfx942", false, "CDNA3" },   { "gfx950", false, "CDNA4" },
-	};
-	size_t i;
+	const struct target_arch *a = t ? target_arch_of(t->arch) : NULL;
 
-	if (!t || !t->arch)
-		return NULL;
-	for (i = 0; i < ARRAY_LENGTH(table); i++) {
-		size_t n = strlen(table[i].arch);
-
-		if (table[i].prefix ? strncmp(t->arch, table[i].arch, n) == 0 &&
-					      strlen(t->arch) == n + 1
-				    : strcmp(t->arch, table[i].arch) == 0)
-			return table[i].gen;
-	}
-	return NULL;
+	return a ? a->generation : NULL;
 }

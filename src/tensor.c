@@ -26,6 +26,8 @@
 #include <gpuproj/error.h>
 #include <gpuproj/tensor.h>
 
+#include "target-chips.h"
+
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- the counter table ---- */
@@ -97,57 +99,77 @@ static const char *const ctr_name[C_COUNT] = {
 #define RT_GB20X (B(C_HMMA_SUB) | B(C_IMMA_SUB) | B(C_CYCLES))
 
 /*
- * A set of chips with the same tensor counters. `realtime`: every
+ * The chips of one compute capability (with or without tensor cores) and
+ * their tensor counters; which chips those are comes from the chip table
+ * (target-chips.c: every chip the host API lists). `realtime`: every
  * operation counter but FP64 has a `_realtime` twin; `rt_more`: other
  * counters with one (GB20x: the per-subpipe instructions and the pipe's
- * active cycles). From the host API's
- * enumeration (out-<CHIP>.txt); GV11B is listed by the host API but
- * refused by cuptiProfilerHostInitialize (CUPTI_ERROR_NOT_SUPPORTED).
+ * active cycles). From the host API's enumeration (out-<CHIP>.txt); GV11B
+ * is listed by the host API but refused by cuptiProfilerHostInitialize
+ * (CUPTI_ERROR_NOT_SUPPORTED).
  */
 static const struct family {
-	const char *chips[7];
 	int cc_major, cc_minor;
+	bool tensor_cores;    /* the chips' target_chip.tensor_cores */
 	unsigned has;         /* bits of enum ctr */
 	unsigned sparse;      /* operation counters with a `_sparsity_on` twin */
 	bool realtime;
 	unsigned rt_more;     /* instruction and cycle counters with a `_realtime` twin */
 } families[] = {
-	{ { "GV100" }, 7, 0, I_VOLTA | B(C_FP16_FP32) | B(C_FP16_FP16), 0, false, 0 },
-	{ { "GV11B" }, 7, 2, 0, 0, false, 0 },
-	{ { "TU102", "TU104", "TU106" }, 7, 5,
-	  I_TURING | B(C_FP16_BF16_TF32_FP32) | B(C_FP16_FP16) | B(C_INT8), 0, false, 0 },
-	/* GTX 16xx: no tensor cores, but the pipe's counters exist. */
-	{ { "TU116", "TU117" }, 7, 5, I_TURING, 0, false, 0 },
-	{ { "GA100" }, 8, 0, I_GA100 | O_AMPERE, S_AMPERE, false, 0 },
-	{ { "GA102", "GA103", "GA104", "GA106", "GA107" }, 8, 6, I_GA10X | O_AMPERE, S_AMPERE,
-	  false, 0 },
-	{ { "GA10B" }, 8, 7, I_GA10X | B(C_HFMA2) | O_AMPERE, S_AMPERE, false, 0 },
-	{ { "AD102", "AD103", "AD104", "AD106", "AD107" }, 8, 9, I_GA10X | O_AMPERE | B(C_FP8),
-	  S_AMPERE | B(C_FP8), false, 0 },
-	/* Hopper: FP16 not split by accumulator; no INT4. */
-	{ { "GH100" }, 9, 0,
+	/* GV100 */
+	{ 7, 0, true, I_VOLTA | B(C_FP16_FP32) | B(C_FP16_FP16), 0, false, 0 },
+	/* GV11B */
+	{ 7, 2, true, 0, 0, false, 0 },
+	/* TU102, TU104, TU106 */
+	{ 7, 5, true, I_TURING | B(C_FP16_BF16_TF32_FP32) | B(C_FP16_FP16) | B(C_INT8), 0, false,
+	  0 },
+	/* TU116, TU117 (GTX 16xx): no tensor cores, but the pipe's counters exist. */
+	{ 7, 5, false, I_TURING, 0, false, 0 },
+	/* GA100 */
+	{ 8, 0, true, I_GA100 | O_AMPERE, S_AMPERE, false, 0 },
+	/* GA102 … GA107 */
+	{ 8, 6, true, I_GA10X | O_AMPERE, S_AMPERE, false, 0 },
+	/* GA10B */
+	{ 8, 7, true, I_GA10X | B(C_HFMA2) | O_AMPERE, S_AMPERE, false, 0 },
+	/* AD102 … AD107 */
+	{ 8, 9, true, I_GA10X | O_AMPERE | B(C_FP8), S_AMPERE | B(C_FP8), false, 0 },
+	/* Hopper (GH100): FP16 not split by accumulator; no INT4. */
+	{ 9, 0, true,
 	  I_GH100 | B(C_FP16) | B(C_BF16_FP32) | B(C_TF32_FP32) | B(C_FP8) | B(C_INT8) |
 		  B(C_FP64),
 	  B(C_FP8), false, 0 },
-	{ { "GB100", "GB102" }, 10, 0, I_GB | B(C_DMMA_SUB) | O_GB100, 0, true, 0 },
-	{ { "GB110" }, 10, 3, I_GB | B(C_DMMA_FP64) | O_GB202, 0, true, 0 },
-	{ { "GB10B" }, 11, 0, I_GB | B(C_DMMA_FP64) | O_GB100, 0, true, 0 },
-	{ { "GB202", "GB203", "GB205", "GB206", "GB207" }, 12, 0,
-	  (I_GB & ~B(C_TC)) | B(C_DMMA_FP64) | O_GB202, S_GB202, true, RT_GB20X },
-	{ { "GB20B" }, 12, 1, (I_GB & ~B(C_TC)) | B(C_DMMA_FP64) | O_GB202, S_GB202, true,
-	  RT_GB20X },
+	/* GB100, GB102 */
+	{ 10, 0, true, I_GB | B(C_DMMA_SUB) | O_GB100, 0, true, 0 },
+	/* GB110 */
+	{ 10, 3, true, I_GB | B(C_DMMA_FP64) | O_GB202, 0, true, 0 },
+	/* GB10B */
+	{ 11, 0, true, I_GB | B(C_DMMA_FP64) | O_GB100, 0, true, 0 },
+	/* GB202 … GB207 */
+	{ 12, 0, true, (I_GB & ~B(C_TC)) | B(C_DMMA_FP64) | O_GB202, S_GB202, true, RT_GB20X },
+	/* GB20B */
+	{ 12, 1, true, (I_GB & ~B(C_TC)) | B(C_DMMA_FP64) | O_GB202, S_GB202, true, RT_GB20X },
 };
+
+/* Whether the host API lists the chip (the chips the counter table covers). */
+static bool
+host_api_lists(const struct target_chip *c)
+{
+	return c && (c->cupti == TARGET_CHIP_CUPTI_FULL || c->cupti == TARGET_CHIP_CUPTI_NO_DRAM ||
+		     c->cupti == TARGET_CHIP_CUPTI_REFUSED);
+}
 
 static const struct family *
 family_of(const char *chip)
 {
-	size_t f, i;
+	const struct target_chip *c = target_chip_find(chip);
+	size_t f;
 
-	for (f = 0; chip && f < N_OF(families); f++) {
-		for (i = 0; i < N_OF(families[f].chips) && families[f].chips[i]; i++) {
-			if (strcasecmp(families[f].chips[i], chip) == 0)
-				return &families[f];
-		}
+	if (!host_api_lists(c))
+		return NULL;
+	for (f = 0; f < N_OF(families); f++) {
+		if (families[f].cc_major == c->cc_major && families[f].cc_minor == c->cc_minor &&
+		    families[f].tensor_cores == c->tensor_cores)
+			return &families[f];
 	}
 	return NULL;
 }

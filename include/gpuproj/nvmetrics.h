@@ -174,7 +174,9 @@ const struct gpuproj_nv_candidate *gpuproj_nv_candidate_on_chip(enum gpuproj_met
  *         tensor table (gpuproj_tensor_chip_known()) also has the
  *         integrated GA10B, GB10B and GB20B (no DRAM counter in the CUPTI
  *         13.0 host API) and GV11B (which the host API refuses); they are
- *         not targets of `gpuproj ncu-metrics`.
+ *         not targets of `gpuproj ncu-metrics`. Both lists come from the
+ *         chip table (src/target-chips.c, by each chip's CUPTI status);
+ *         tests/unit/test-chips.c checks that they differ only so.
  */
 bool gpuproj_nv_chip_known(const char *chip);
 

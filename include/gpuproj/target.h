@@ -604,15 +604,14 @@ double gpuproj_target_tensor_gflops(const struct gpuproj_target *t, enum gpuproj
 				    bool *ret_measured);
 
 /**
- * The architecture generation of a GPU, from its `arch`: NVIDIA sm_3x
- * "Kepler", sm_5x "Maxwell", sm_6x "Pascal", sm_70/sm_72 "Volta", sm_75
- * "Turing", sm_80/86/87 "Ampere", sm_89 "Ada", sm_90 "Hopper", sm_10x,
- * sm_11x and sm_12x "Blackwell" (data-centre GB100/GB110 and GB20x alike,
- * as NVIDIA names them); AMD gfx908 "CDNA1", gfx90a "CDNA2",
- * gfx940/941/942 "CDNA3", gfx950 "CDNA4". What `gpuproj validate` splits
- * same- from cross-generation pairs by (validate.h).
+ * The architecture generation of a GPU, from its `arch`, by the
+ * architecture table of src/target-chips.c: NVIDIA sm_XY by compute
+ * capability X.Y ("Kepler" … "Blackwell"; a major such as sm_3x or sm_12x
+ * by its row for every minor), AMD gfx targets exactly ("CDNA1" …
+ * "CDNA4"). What `gpuproj validate` splits same- from cross-generation
+ * pairs by (validate.h).
  *
- * @return the name (static), or NULL for an arch not in this list or a
+ * @return the name (static), or NULL for an arch the table lacks or a
  *         NULL target
  */
 const char *gpuproj_target_generation(const struct gpuproj_target *t);

@@ -8,10 +8,9 @@
  * **Counters.** Nsight Perf SDK metrics, as the CUPTI 13.0 profiler host
  * API (API 130001, libnvperf_host 13.0) lists them per chip; the table in
  * src/tensor.c was generated from that enumeration on all 30 chip names the
- * host API knows (GV100 GV11B TU102 TU104 TU106 TU116 TU117 GA100 GA102
- * GA103 GA104 GA106 GA107 GA10B GH100 AD102 AD103 AD104 AD106 AD107 GB100
- * GB102 GB110 GB10B GB202 GB203 GB205 GB206 GB207 GB20B) and is checked
- * against the real host API by tests/inject/test-cupti-host.c
+ * host API knows (the chips of src/target-chips.c it lists, GV100 … GB20B;
+ * tests/inject/test-cupti-host.c host_chip_list compares the two lists) and
+ * is checked against the real host API by tests/inject/test-cupti-host.c
  * (tensor_table_matches_host). docs/internals/injection.md "Tensor cores"
  * has the replay passes per chip and mode.
  *

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "target-chips.h"
 #include "util.h"
 
 /* Threads per block of the compute, DRAM, L2 and shared kernels. */
@@ -60,31 +61,6 @@ static const char *const dram_names[BENCH_DRAM_COUNT] = {
 };
 static const unsigned shared_strides[] = { 1, 2, 4, 8, 16, 32 };
 
-int
-bench_fma_lanes(int cc_major, int cc_minor, enum gpuproj_prec p)
-{
-	/* FMA results per clock per SM [PG], as used throughout targets.yaml. */
-	static const struct {
-		int major, minor;
-		int lanes[GPUPROJ_PREC_COUNT]; /* fp16, fp32, fp64 */
-	} table[] = {
-		{ 7, 0, { 128, 64, 32 } },
-		{ 7, 5, { 128, 64, 2 } },
-		{ 8, 0, { 256, 64, 32 } },
-		{ 8, 6, { 128, 128, 2 } },
-		{ 8, 9, { 128, 128, 2 } },
-		{ 9, 0, { 256, 128, 64 } },
-		{ 10, 0, { 256, 128, 64 } },
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_LENGTH(table); i++) {
-		if (table[i].major == cc_major && table[i].minor == cc_minor)
-			return table[i].lanes[p];
-	}
-	return 0;
-}
-
 /*
  * Nominal thread-level rate per clock per SM of a benchmark, for first
  * trip counts and the time estimate only (measured values replace it).
@@ -97,7 +73,7 @@ nominal_per_clk_sm(const struct bench_device *d, const char *name)
 	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
 		for (k = 0; k < BENCH_FOP_COUNT; k++) {
 			if (strcmp(name, fp_names[p][k]) == 0) {
-				int lanes = bench_fma_lanes(d->cc_major, d->cc_minor, p);
+				int lanes = target_chip_fma_lanes(d->cc_major, d->cc_minor, p);
 
 				if (lanes == 0)
 					lanes = p == GPUPROJ_FP64 ? 2 : 64;

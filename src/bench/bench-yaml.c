@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "target-chips.h"
 #include "util.h"
 
 /* Fallback citations, for a built-in targets.yaml without these keys. */
@@ -78,38 +79,6 @@ bench_entry_name(const char *device_name)
 		return strdup("GPU");
 	}
 	return out;
-}
-
-/* L1 bytes per clock per SM where not measured: 128 on GV100/GA100/GH100/GB100, else 64. */
-static int
-l1_bytes_per_clk(const struct bench_device *d)
-{
-	return d->cc_minor == 0 && d->cc_major >= 7 && d->cc_major <= 10 ? 128 : 64;
-}
-
-/* The die family for a compute capability; exact=false where several dies share it. */
-static const char *
-chip_for(int major, int minor, bool *exact)
-{
-	static const struct {
-		int major, minor;
-		const char *chip;
-		bool exact;
-	} table[] = {
-		{ 7, 0, "GV100", true },  { 7, 5, "TU10X", false }, { 8, 0, "GA100", true },
-		{ 8, 6, "GA10X", false }, { 8, 9, "AD10X", false }, { 9, 0, "GH100", true },
-		{ 10, 0, "GB100", true }, { 12, 0, "GB20X", false },
-	};
-	size_t i;
-
-	for (i = 0; i < ARRAY_LENGTH(table); i++) {
-		if (table[i].major == major && table[i].minor == minor) {
-			*exact = table[i].exact;
-			return table[i].chip;
-		}
-	}
-	*exact = false;
-	return NULL;
 }
 
 /* YAML double-quoted string body (quotes and backslashes escaped). */
@@ -279,7 +248,8 @@ choose_bandwidths(struct emit *e, struct gpuproj_error *err)
 	if (!e->bw_measured[GPUPROJ_LEVEL_L2])
 		e->bw[GPUPROJ_LEVEL_L2] = 2.5 * e->bw[GPUPROJ_LEVEL_DRAM];
 	if (!e->bw_measured[GPUPROJ_LEVEL_L1])
-		e->bw[GPUPROJ_LEVEL_L1] = l1_bytes_per_clk(d) * d->sms * e->peak_clock / 1000;
+		e->bw[GPUPROJ_LEVEL_L1] = target_chip_l1_bytes_per_clk(d->cc_major, d->cc_minor) *
+					  d->sms * e->peak_clock / 1000;
 	if (!e->bw_measured[GPUPROJ_LEVEL_SHARED])
 		e->bw[GPUPROJ_LEVEL_SHARED] = 128.0 * d->sms * e->peak_clock / 1000;
 	for (l = 0; l < GPUPROJ_LEVEL_COUNT; l++)
@@ -981,7 +951,8 @@ emit_sources(struct strbuf *sb, struct emit *e)
 		       "estimate: NOT MEASURED; %d B/clk/SM x sms x %s / 1000 "
 		       "(128 on GV100, GA100, GH100 and GB100 class SMs, 64 on the others, as "
 		       "public gpu-cache measurements show)",
-		       l1_bytes_per_clk(d), e->boost > 0 ? "boost_clock_mhz" : "clock_mhz");
+		       target_chip_l1_bytes_per_clk(d->cc_major, d->cc_minor),
+		       e->boost > 0 ? "boost_clock_mhz" : "clock_mhz");
 	}
 	if (e->bw_measured[GPUPROJ_LEVEL_SHARED]) {
 		const struct bench_shared_point *one = &s->shared[0];
@@ -1051,7 +1022,7 @@ bench_yaml_emit(const struct bench_raw *raw, const struct bench_summary *sum,
 			return r;
 		}
 	}
-	chip = chip_for(raw->dev.cc_major, raw->dev.cc_minor, &chip_exact);
+	chip = target_chip_die_for_cc(raw->dev.cc_major, raw->dev.cc_minor, &chip_exact);
 	/* The citations of the repository's own file (none: the fallback texts). */
 	if (gpuproj_targets_load_builtin(&builtin, NULL))
 		builtin = NULL;

@@ -264,8 +264,6 @@ void bench_plan_free(struct bench_plan *plan);
 char *bench_plan_format(const struct bench_plan *plan);
 /* Predicted wall time of the plan on `dev`, seconds (nominal rates). */
 double bench_plan_estimate_s(const struct bench_plan *plan, const struct bench_device *dev);
-/* FMA results per clock per SM (CUDA Programming Guide) for a precision, 0 if unknown. */
-int bench_fma_lanes(int cc_major, int cc_minor, enum gpuproj_prec p);
 /*
  * Pointer-chase footprints per level (bytes; docs/bench.md, "Latency"): L1
  * 16 KiB (default mode also 8 KiB); L2 pow2_floor(max(L2/8, min(2 MiB,

@@ -384,17 +384,6 @@ START_TEST(lanes_from_builtin_targets)
 }
 END_TEST
 
-START_TEST(fma_lanes_table)
-{
-	ck_assert_int_eq(bench_fma_lanes(8, 0, GPUPROJ_FP64), 32);
-	ck_assert_int_eq(bench_fma_lanes(8, 0, GPUPROJ_FP16), 256);
-	ck_assert_int_eq(bench_fma_lanes(8, 6, GPUPROJ_FP32), 128);
-	ck_assert_int_eq(bench_fma_lanes(7, 5, GPUPROJ_FP64), 2);
-	ck_assert_int_eq(bench_fma_lanes(9, 0, GPUPROJ_FP64), 64);
-	ck_assert_int_eq(bench_fma_lanes(12, 1, GPUPROJ_FP32), 0);
-}
-END_TEST
-
 /* ---- raw JSON ---- */
 
 START_TEST(raw_fixture_parses)
@@ -1599,7 +1588,6 @@ bench_suite(void)
 	tcase_add_loop_test(tc, plan_sizes_from_device, 0, sizeof(devs) / sizeof(devs[0]));
 	tcase_add_test(tc, plan_text_for_the_kernels_program);
 	tcase_add_test(tc, plan_rejects_incomplete_device);
-	tcase_add_test(tc, fma_lanes_table);
 	tcase_add_test(tc, latency_footprints);
 	tcase_add_test(tc, lanes_from_builtin_targets);
 	suite_add_tcase(s, tc);
