@@ -9,8 +9,9 @@
  * level"): a value is derived from a named sibling's measured efficiency,
  * never from a flat factor. Every number carries its source, so the entry
  * passes the loader and `gpuproj targets check --one-basis`; it is built
- * as YAML text and loaded by the one loader (target.c), which is also what
- * `gpuproj targets derive` prints for the user to refine.
+ * as YAML text by the entry writer (target-emit.c) and loaded by the one
+ * loader (target.c), which is also what `gpuproj targets derive` prints for
+ * the user to refine.
  *
  *   from the driver (basis datasheet: the device's own report)
  *     sms, boost_clock_mhz (CU_DEVICE_ATTRIBUTE_CLOCK_RATE, the maximum
@@ -46,6 +47,7 @@
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 
+#include "target-emit.h"
 #include "target-private.h"
 #include "util.h"
 
@@ -125,88 +127,11 @@ entry_name(const char *device, const struct gpuproj_targets *targets, char *out,
 		strcat(out, "-device");
 }
 
-/*
- * A YAML double-quoted scalar (YAML 1.2 §5.7, escaped characters): '"' and
- * '\' escaped, and what a terminal acts on (the entry is printed
- * on standard output) as YAML escapes that load back to the same text: C0
- * controls and DEL as \xNN, C1 controls (U+0080 to U+009F) as \xNN, the
- * bidirectional controls as \uNNNN.
- */
-static void
-yaml_quoted(struct strbuf *sb, const char *s)
+/* Rounded to one decimal, as the entry writes it. */
+static double
+r1(double v)
 {
-	const unsigned char *u;
-	uint32_t cp;
-	size_t n;
-
-	strbuf_append(sb, "\"");
-	while (*s) {
-		u = (const unsigned char *)s;
-		n = 1;
-		if (*s == '"' || *s == '\\')
-			strbuf_printf(sb, "\\%c", *s);
-		else if (u[0] < 0x20 || u[0] == 0x7f)
-			strbuf_printf(sb, "\\x%02x", u[0]);
-		else if (u[0] == 0xc2 && u[1] >= 0x80 && u[1] < 0xa0) {
-			strbuf_printf(sb, "\\x%02x", u[1]);
-			n = 2;
-		} else if ((n = text_bidi_len(s, &cp)) != 0)
-			strbuf_printf(sb, "\\u%04x", (unsigned)cp);
-		else
-			strbuf_appendn(sb, s, n = 1);
-		s += n;
-	}
-	strbuf_append(sb, "\"");
-}
-
-/* A chip name as it came (GA102), or quoted when it holds anything else. */
-static void
-yaml_plain_or_quoted(struct strbuf *sb, const char *s)
-{
-	size_t n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-");
-
-	if (*s && !s[n] && s[0] != '-' && s[0] != '.')
-		strbuf_append(sb, s);
-	else
-		yaml_quoted(sb, s);
-}
-
-/* A number as targets.yaml writes one: up to one decimal, no exponent. */
-static void
-num(struct strbuf *sb, double v)
-{
-	if (v == floor(v) && fabs(v) < 1e15)
-		strbuf_printf(sb, "%.0f", v);
-	else if (fabs(v) >= 100)
-		strbuf_printf(sb, "%.1f", v);
-	else
-		strbuf_printf(sb, "%.4g", v);
-}
-
-static void
-kv(struct strbuf *sb, const char *key, double v, bool more)
-{
-	strbuf_printf(sb, "%s: ", key);
-	num(sb, v);
-	if (more)
-		strbuf_append(sb, ", ");
-}
-
-static void
-source(struct strbuf *sb, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3, 4);
-
-static void
-source(struct strbuf *sb, const char *path, const char *fmt, ...)
-{
-	char text[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	strbuf_printf(sb, "      %s: ", path);
-	yaml_quoted(sb, text);
-	strbuf_append(sb, "\n");
+	return round(v * 10) / 10;
 }
 
 /* A driver attribute, or NaN. */
@@ -226,11 +151,13 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 						       GPUPROJ_LANE_FP64 };
 	const struct gpuproj_target *s;
 	struct gpuproj_target_limits lim;
+	struct target_emit w;
 	struct strbuf sb;
 	char name[96], arch[16];
 	double boost, clock, sm_boost, sm_clock, mem_khz, bus, peak_dram, triad_eff, triad;
 	double drv_lim;
 	size_t i;
+	int r;
 
 	if (!d || !targets || !ret_yaml)
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
@@ -288,7 +215,9 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	strbuf_append(&sb, s->name);
 	strbuf_append(&sb, " (same architecture). Replace the derived numbers\n# with "
 		      "measurements (`gpuproj bench` measures them) and their sources.\n");
-	strbuf_append(&sb, "schema: gpuproj-targets/1\n\nreferences:\n  DEV: ");
+	target_emit_schema(&sb);
+	strbuf_append(&sb, "\n");
+	target_emit_references(&sb);
 	{
 		char text[512];
 
@@ -297,170 +226,146 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 			 "capability, multiprocessor count and clock rate; device.driver: memory "
 			 "clock rate and bus width, cuDeviceTotalMem, L2 size, the per-SM and "
 			 "per-block limits, and NVML's enforced power limit)", d->name);
-		yaml_quoted(&sb, text);
-		strbuf_append(&sb, "\n  SIB: ");
+		target_emit_reference(&sb, "DEV", text);
 		snprintf(text, sizeof(text), "the targets.yaml entry %s%s%s%s, the GPU of the same "
 			 "architecture (sm_%d%d, chip %s) whose per-SM figures these are; its own "
 			 "sources say where each comes from", s->name, s->description ? " (" : "",
 			 s->description ? s->description : "", s->description ? ")" : "",
 			 d->cc_major, d->cc_minor, s->chip);
-		yaml_quoted(&sb, text);
+		target_emit_reference(&sb, "SIB", text);
 	}
-	strbuf_append(&sb, "\n  CUDA-SAMPLES: \"NVIDIA/cuda-samples, deviceQuery and bandwidthTest: "
-		      "peak memory bandwidth = 2 x memory clock rate x bus width / 8 (double data "
-		      "rate)\"\n\ngpus:\n  - name: ");
-	strbuf_append(&sb, name);
-	strbuf_append(&sb, "\n    description: ");
+	target_emit_reference(&sb, "CUDA-SAMPLES", "NVIDIA/cuda-samples, deviceQuery and "
+			      "bandwidthTest: peak memory bandwidth = 2 x memory clock rate x bus "
+			      "width / 8 (double data rate)");
+	strbuf_append(&sb, "\n");
+	target_emit_gpus(&sb);
+	target_emit_entry(&w, &sb, name);
 	{
 		char text[512];
 
 		snprintf(text, sizeof(text), "%s (provisional: derived from the driver's device "
 			 "attributes and %s)", d->name, s->name);
-		yaml_quoted(&sb, text);
+		target_emit_text(&w, "description", text);
 	}
-	strbuf_append(&sb, "\n    match: [");
-	yaml_quoted(&sb, d->name);
-	strbuf_printf(&sb, "]\n    vendor: nvidia\n    arch: %s\n    chip: ", arch);
-	yaml_plain_or_quoted(&sb, d->chip && *d->chip ? d->chip : s->chip);
-	strbuf_printf(&sb, "\n    sms: %d\n    warp_size: %d\n    clock_mhz: ", d->sms,
-		      isnan(drv(d, GPUPROJ_DRV_WARP_SIZE)) ? s->warp_size
-							   : (int)drv(d, GPUPROJ_DRV_WARP_SIZE));
-	num(&sb, clock);
-	strbuf_append(&sb, "\n    boost_clock_mhz: ");
-	num(&sb, boost);
-	strbuf_printf(&sb, "\n    schedulers_per_sm: %d\n", s->schedulers_per_sm);
-	if (s->ipc_per_scheduler != 1) {
-		strbuf_append(&sb, "    ipc_per_scheduler: ");
-		num(&sb, s->ipc_per_scheduler);
-		strbuf_append(&sb, "\n");
-	}
-	if (!isnan(drv(d, GPUPROJ_DRV_MEMORY_BYTES))) {
-		strbuf_append(&sb, "    memory_gib: ");
-		num(&sb, round(drv(d, GPUPROJ_DRV_MEMORY_BYTES) / 1073741824.0 * 10) / 10);
-		strbuf_append(&sb, "\n");
-	}
-	strbuf_printf(&sb, "    limits: {threads_per_sm: %d, threads_per_block: %d, blocks_per_sm: "
-		      "%d, regs_per_sm: %d,\n              regs_per_block: %d, regs_per_thread: "
-		      "%d, reg_alloc_unit: %d, smem_per_sm_kib: %d,\n              "
-		      "smem_per_block_kib: %d, smem_alloc_unit_b: %d, smem_reserved_per_block_b: "
-		      "%d, l2_mib: ", lim.threads_per_sm, lim.threads_per_block, lim.blocks_per_sm,
-		      lim.regs_per_sm, lim.regs_per_block, lim.regs_per_thread, lim.reg_alloc_unit,
-		      lim.smem_per_sm_kib, lim.smem_per_block_kib, lim.smem_alloc_unit_b,
-		      lim.smem_reserved_per_block_b);
-	num(&sb, lim.l2_mib);
-	strbuf_append(&sb, "}\n    peak_gflops: {");
-	for (i = 0; i < 3; i++) {
-		char key[24];
+	{
+		const char *match[] = { d->name };
 
-		snprintf(key, sizeof(key), "%s_fma", gpuproj_prec_name(precs[i]));
-		kv(&sb, key, round(2 * s->lanes_per_sm[prec_lane[i]] * d->sms * boost / 100) / 10,
-		   i < 2);
+		target_emit_list(&w, "match", match, 1);
 	}
-	strbuf_append(&sb, "}\n    max_gflops: {");
-	for (i = 0; i < 3; i++) {
-		char key[24];
-
-		snprintf(key, sizeof(key), "%s_fma", gpuproj_prec_name(precs[i]));
-		kv(&sb, key, round(2 * s->lanes_per_sm[prec_lane[i]] * d->sms * clock / 100) / 10,
-		   i < 2);
-	}
-	strbuf_append(&sb, "}\n");
-	if (!isnan(s->int32_add_giops) && !isnan(s->int32_mad_giops)) {
-		strbuf_append(&sb, "    peak_giops: {");
-		kv(&sb, "int32_add", round(s->int32_add_giops * sm_clock * 10) / 10, true);
-		kv(&sb, "int32_mad", round(s->int32_mad_giops * sm_clock * 10) / 10, false);
-		strbuf_append(&sb, "}\n");
-	}
-	if (!isnan(s->ldst_shared_gops)) {
-		strbuf_append(&sb, "    ldst_shared_gops: ");
-		num(&sb, round(s->ldst_shared_gops * sm_clock * 10) / 10);
-		strbuf_append(&sb, "\n");
-	}
-	strbuf_append(&sb, "    peak_bw_gbs: {");
-	kv(&sb, "dram", round(peak_dram * 10) / 10, false);
-	strbuf_append(&sb, "}\n    bw_gbs: {");
-	kv(&sb, "dram", round(triad * 10) / 10, true);
-	kv(&sb, "l2", round(s->bw_gbs[GPUPROJ_LEVEL_L2] * sm_boost * 10) / 10, true);
-	kv(&sb, "l1", round(s->bw_gbs[GPUPROJ_LEVEL_L1] * sm_boost * 10) / 10, true);
-	kv(&sb, "shared", round(s->bw_gbs[GPUPROJ_LEVEL_SHARED] * sm_boost * 10) / 10, false);
-	strbuf_append(&sb, "}\n    lanes_per_sm: {");
-	for (i = 0; i < GPUPROJ_LANE_COUNT; i++)
-		kv(&sb, gpuproj_lane_name(i), s->lanes_per_sm[i], i + 1 < GPUPROJ_LANE_COUNT);
-	strbuf_append(&sb, "}\n    stream_gbs: {");
-	kv(&sb, "triad", round(triad * 10) / 10, false);
-	strbuf_append(&sb, "}\n");
-	if (!isnan(s->latency_ns[GPUPROJ_LEVEL_L2]) && !isnan(s->latency_ns[GPUPROJ_LEVEL_DRAM])) {
-		double cyc = s->boost_clock_mhz / boost;
-
-		strbuf_append(&sb, "    latency_ns: {");
-		if (!isnan(s->latency_ns[GPUPROJ_LEVEL_L1]))
-			kv(&sb, "l1", round(s->latency_ns[GPUPROJ_LEVEL_L1] * cyc * 10) / 10, true);
-		kv(&sb, "l2", round(s->latency_ns[GPUPROJ_LEVEL_L2] * cyc * 10) / 10, true);
-		kv(&sb, "dram", fmax(s->latency_ns[GPUPROJ_LEVEL_DRAM],
-				     round(s->latency_ns[GPUPROJ_LEVEL_L2] * cyc * 10) / 10 + 0.1),
-		   false);
-		strbuf_append(&sb, "}\n");
-	}
-	strbuf_append(&sb, "    price_usd: null\n    tdp_w: ");
-	if (isnan(drv(d, GPUPROJ_DRV_POWER_LIMIT_W)))
-		strbuf_append(&sb, "null");
-	else
-		num(&sb, round(drv(d, GPUPROJ_DRV_POWER_LIMIT_W) * 10) / 10);
-
-	strbuf_append(&sb, "\n    sources:\n");
-	source(&sb, "sms", "datasheet: the driver's multiprocessor count [DEV]");
-	source(&sb, "warp_size", "datasheet: %s [DEV]",
-	       isnan(drv(d, GPUPROJ_DRV_WARP_SIZE)) ? "not reported: the architecture's, as for "
-						      "the sibling" : "the driver's warp size");
-	source(&sb, "boost_clock_mhz", "datasheet: the driver's clock rate (the maximum SM "
-	       "clock) [DEV]");
-	source(&sb, "clock_mhz", "derived: %s's sustained fraction of boost under FMA load, "
-	       "%g/%g MHz [SIB], x boost_clock_mhz; a board with less power per SM may hold "
-	       "less", s->name, s->clock_mhz, s->boost_clock_mhz);
-	source(&sb, "schedulers_per_sm", "derived: the architecture's, as %s [SIB]", s->name);
+	target_emit_vendor(&w, GPUPROJ_VENDOR_NVIDIA);
+	target_emit_word(&w, "arch", arch);
+	target_emit_word(&w, "chip", d->chip && *d->chip ? d->chip : s->chip);
+	/* Numbers as targets.yaml writes them (TARGET_EMIT_SHORT), the counts as integers. */
+#define NUM(path, v) target_emit_number(&w, path, v, TARGET_EMIT_SHORT)
+#define MEMBER(group, i, v) target_emit_member(&w, group, i, v, TARGET_EMIT_SHORT)
+	target_emit_number(&w, "sms", d->sms, TARGET_EMIT_F0);
+	target_emit_number(&w, "warp_size", isnan(drv(d, GPUPROJ_DRV_WARP_SIZE))
+			   ? s->warp_size : (int)drv(d, GPUPROJ_DRV_WARP_SIZE), TARGET_EMIT_F0);
+	NUM("clock_mhz", clock);
+	NUM("boost_clock_mhz", boost);
+	target_emit_number(&w, "schedulers_per_sm", s->schedulers_per_sm, TARGET_EMIT_F0);
 	if (s->ipc_per_scheduler != 1)
-		source(&sb, "ipc_per_scheduler", "derived: the architecture's, as %s [SIB]",
-		       s->name);
+		NUM("ipc_per_scheduler", s->ipc_per_scheduler);
 	if (!isnan(drv(d, GPUPROJ_DRV_MEMORY_BYTES)))
-		source(&sb, "memory_gib", "datasheet: cuDeviceTotalMem [DEV]");
-	source(&sb, "limits", "datasheet: the driver's per-SM and per-block limits [DEV]; those "
-	       "it does not report (registers per thread, allocation units) and any it did not "
-	       "give are %s's [SIB]", s->name);
-	source(&sb, "limits.l2_mib", "%s", isnan(drv(d, GPUPROJ_DRV_L2_BYTES))
-					     ? "derived: not reported; the sibling's [SIB]"
-					     : "datasheet: the driver's L2 cache size [DEV]");
-	source(&sb, "peak_gflops", "derived: 2 x lanes_per_sm x sms x boost_clock_mhz / 1000");
-	source(&sb, "max_gflops", "derived: 2 x lanes_per_sm x sms x clock_mhz / 1000");
-	if (!isnan(s->int32_add_giops) && !isnan(s->int32_mad_giops))
-		source(&sb, "peak_giops", "derived: %s's per-SM-clock rates [SIB] x sms x clock_mhz",
-		       s->name);
+		NUM("memory_gib", r1(drv(d, GPUPROJ_DRV_MEMORY_BYTES) / 1073741824.0));
+	target_emit_limits(&w, &lim, TARGET_EMIT_SHORT, 1);
+	/* [prec][kind] members: FMA at 2 x prec (target-fields.c) */
+	for (i = 0; i < 3; i++)
+		MEMBER("peak_gflops", 2 * precs[i],
+		       round(2 * s->lanes_per_sm[prec_lane[i]] * d->sms * boost / 100) / 10);
+	for (i = 0; i < 3; i++)
+		MEMBER("max_gflops", 2 * precs[i],
+		       round(2 * s->lanes_per_sm[prec_lane[i]] * d->sms * clock / 100) / 10);
+	if (!isnan(s->int32_add_giops) && !isnan(s->int32_mad_giops)) {
+		NUM("peak_giops.int32_add", r1(s->int32_add_giops * sm_clock));
+		NUM("peak_giops.int32_mad", r1(s->int32_mad_giops * sm_clock));
+	}
 	if (!isnan(s->ldst_shared_gops))
-		source(&sb, "ldst_shared_gops", "derived: %s's per-SM-clock rate [SIB] x sms x "
-		       "clock_mhz", s->name);
-	source(&sb, "peak_bw_gbs", "derived: 2 x %g MHz memory clock x %g-bit bus / 8 [DEV], "
-	       "[CUDA-SAMPLES]", mem_khz / 1e3, bus);
-	source(&sb, "bw_gbs.dram", "derived: %s's triad efficiency %g/%g = %.1f%% [SIB] x "
-	       "peak_bw_gbs.dram (bw_gbs.dram = stream_gbs.triad, the one DRAM basis)", s->name,
-	       s->stream_gbs[GPUPROJ_STREAM_TRIAD], s->peak_dram_gbs, 100 * triad_eff);
-	source(&sb, "bw_gbs.l2", "derived: %s's L2 bytes per SM-clock [SIB] x sms x "
-	       "boost_clock_mhz", s->name);
-	source(&sb, "bw_gbs.l1", "derived: %s's L1 bytes per SM-clock [SIB] x sms x "
-	       "boost_clock_mhz", s->name);
-	source(&sb, "bw_gbs.shared", "derived: %s's shared-memory bytes per SM-clock [SIB] x sms "
-	       "x boost_clock_mhz", s->name);
-	source(&sb, "lanes_per_sm", "derived: the architecture's (sm_%d%d), as %s [SIB]",
-	       d->cc_major, d->cc_minor, s->name);
-	source(&sb, "stream_gbs.triad", "derived: %s's triad efficiency %.1f%% [SIB] x "
-	       "peak_bw_gbs.dram", s->name, 100 * triad_eff);
+		NUM("ldst_shared_gops", r1(s->ldst_shared_gops * sm_clock));
+	NUM("peak_bw_gbs.dram", r1(peak_dram));
+	MEMBER("bw_gbs", GPUPROJ_LEVEL_DRAM, r1(triad));
+	MEMBER("bw_gbs", GPUPROJ_LEVEL_L2, r1(s->bw_gbs[GPUPROJ_LEVEL_L2] * sm_boost));
+	MEMBER("bw_gbs", GPUPROJ_LEVEL_L1, r1(s->bw_gbs[GPUPROJ_LEVEL_L1] * sm_boost));
+	MEMBER("bw_gbs", GPUPROJ_LEVEL_SHARED, r1(s->bw_gbs[GPUPROJ_LEVEL_SHARED] * sm_boost));
+	for (i = 0; i < GPUPROJ_LANE_COUNT; i++)
+		MEMBER("lanes_per_sm", i, s->lanes_per_sm[i]);
+	MEMBER("stream_gbs", GPUPROJ_STREAM_TRIAD, r1(triad));
+	if (!isnan(s->latency_ns[GPUPROJ_LEVEL_L2]) && !isnan(s->latency_ns[GPUPROJ_LEVEL_DRAM])) {
+		const double *lat = s->latency_ns;
+		double cyc = s->boost_clock_mhz / boost, l2 = r1(lat[GPUPROJ_LEVEL_L2] * cyc);
+
+		if (!isnan(lat[GPUPROJ_LEVEL_L1]))
+			MEMBER("latency_ns", GPUPROJ_LEVEL_L1, r1(lat[GPUPROJ_LEVEL_L1] * cyc));
+		MEMBER("latency_ns", GPUPROJ_LEVEL_L2, l2);
+		MEMBER("latency_ns", GPUPROJ_LEVEL_DRAM, fmax(lat[GPUPROJ_LEVEL_DRAM], l2 + 0.1));
+	}
+	target_emit_null(&w, "price_usd", NULL);
+	if (isnan(drv(d, GPUPROJ_DRV_POWER_LIMIT_W)))
+		target_emit_null(&w, "tdp_w", NULL);
+	else
+		NUM("tdp_w", r1(drv(d, GPUPROJ_DRV_POWER_LIMIT_W)));
+#undef NUM
+#undef MEMBER
+
+	target_emit_sources(&w);
+	target_emit_source(&w, "sms", "datasheet: the driver's multiprocessor count [DEV]");
+	target_emit_source(&w, "warp_size", "datasheet: %s [DEV]",
+			   isnan(drv(d, GPUPROJ_DRV_WARP_SIZE))
+				   ? "not reported: the architecture's, as for the sibling"
+				   : "the driver's warp size");
+	target_emit_source(&w, "boost_clock_mhz", "datasheet: the driver's clock rate (the maximum "
+			   "SM clock) [DEV]");
+	target_emit_source(&w, "clock_mhz", "derived: %s's sustained fraction of boost under FMA "
+			   "load, %g/%g MHz [SIB], x boost_clock_mhz; a board with less power per "
+			   "SM may hold less", s->name, s->clock_mhz, s->boost_clock_mhz);
+	target_emit_source(&w, "schedulers_per_sm", "derived: the architecture's, as %s [SIB]",
+			   s->name);
+	if (s->ipc_per_scheduler != 1)
+		target_emit_source(&w, "ipc_per_scheduler", "derived: the architecture's, as %s "
+				   "[SIB]", s->name);
+	if (!isnan(drv(d, GPUPROJ_DRV_MEMORY_BYTES)))
+		target_emit_source(&w, "memory_gib", "datasheet: cuDeviceTotalMem [DEV]");
+	target_emit_source(&w, "limits", "datasheet: the driver's per-SM and per-block limits "
+			   "[DEV]; those it does not report (registers per thread, allocation "
+			   "units) and any it did not give are %s's [SIB]", s->name);
+	target_emit_source(&w, "limits.l2_mib", "%s", isnan(drv(d, GPUPROJ_DRV_L2_BYTES))
+			   ? "derived: not reported; the sibling's [SIB]"
+			   : "datasheet: the driver's L2 cache size [DEV]");
+	target_emit_source(&w, "peak_gflops", "derived: 2 x lanes_per_sm x sms x boost_clock_mhz "
+			   "/ 1000");
+	target_emit_source(&w, "max_gflops", "derived: 2 x lanes_per_sm x sms x clock_mhz / 1000");
+	if (!isnan(s->int32_add_giops) && !isnan(s->int32_mad_giops))
+		target_emit_source(&w, "peak_giops", "derived: %s's per-SM-clock rates [SIB] x sms "
+				   "x clock_mhz", s->name);
+	if (!isnan(s->ldst_shared_gops))
+		target_emit_source(&w, "ldst_shared_gops", "derived: %s's per-SM-clock rate [SIB] "
+				   "x sms x clock_mhz", s->name);
+	target_emit_source(&w, "peak_bw_gbs", "derived: 2 x %g MHz memory clock x %g-bit bus / 8 "
+			   "[DEV], [CUDA-SAMPLES]", mem_khz / 1e3, bus);
+	target_emit_source(&w, "bw_gbs.dram", "derived: %s's triad efficiency %g/%g = %.1f%% "
+			   "[SIB] x peak_bw_gbs.dram (bw_gbs.dram = stream_gbs.triad, the one DRAM "
+			   "basis)", s->name, s->stream_gbs[GPUPROJ_STREAM_TRIAD], s->peak_dram_gbs,
+			   100 * triad_eff);
+	target_emit_source(&w, "bw_gbs.l2", "derived: %s's L2 bytes per SM-clock [SIB] x sms x "
+			   "boost_clock_mhz", s->name);
+	target_emit_source(&w, "bw_gbs.l1", "derived: %s's L1 bytes per SM-clock [SIB] x sms x "
+			   "boost_clock_mhz", s->name);
+	target_emit_source(&w, "bw_gbs.shared", "derived: %s's shared-memory bytes per SM-clock "
+			   "[SIB] x sms x boost_clock_mhz", s->name);
+	target_emit_source(&w, "lanes_per_sm", "derived: the architecture's (sm_%d%d), as %s "
+			   "[SIB]", d->cc_major, d->cc_minor, s->name);
+	target_emit_source(&w, "stream_gbs.triad", "derived: %s's triad efficiency %.1f%% [SIB] x "
+			   "peak_bw_gbs.dram", s->name, 100 * triad_eff);
 	if (!isnan(s->latency_ns[GPUPROJ_LEVEL_L2]) && !isnan(s->latency_ns[GPUPROJ_LEVEL_DRAM]))
-		source(&sb, "latency_ns", "derived: %s's L1 and L2 latencies in cycles at "
-		       "boost_clock_mhz, its DRAM latency in ns [SIB]", s->name);
-	source(&sb, "tdp_w", "%s", isnan(drv(d, GPUPROJ_DRV_POWER_LIMIT_W))
-				      ? "estimate: unknown (NVML did not report a power limit)"
-				      : "datasheet: NVML's enforced power limit [DEV]");
-	if (sb.oom) {
+		target_emit_source(&w, "latency_ns", "derived: %s's L1 and L2 latencies in cycles "
+				   "at boost_clock_mhz, its DRAM latency in ns [SIB]", s->name);
+	target_emit_source(&w, "tdp_w", "%s", isnan(drv(d, GPUPROJ_DRV_POWER_LIMIT_W))
+			   ? "estimate: unknown (NVML did not report a power limit)"
+			   : "datasheet: NVML's enforced power limit [DEV]");
+	r = target_emit_end(&w, reterr);
+	if (r) {
 		strbuf_free(&sb);
-		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+		return r;
 	}
 	*ret_yaml = strbuf_steal(&sb);
 	return GPUPROJ_OK;

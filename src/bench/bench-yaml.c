@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gpuproj bench: write the measured GPU as a complete targets file (schema
- * gpuproj-targets/1, docs/targets-schema.md) with one entry.
+ * gpuproj-targets/1, docs/targets-schema.md) with one entry, through the
+ * entry writer `gpuproj targets derive` uses too (target-emit.c).
  *
  * The entry is on the one basis of the repository's targets.yaml
  * (docs/targets-schema.md, "One basis per level"; checked with
@@ -34,6 +35,7 @@
 
 #include "bench.h"
 #include "target-chips.h"
+#include "target-emit.h"
 #include "util.h"
 
 /* Fallback citations, for a built-in targets.yaml without these keys. */
@@ -81,47 +83,18 @@ bench_entry_name(const char *device_name)
 	return out;
 }
 
-/* YAML double-quoted string body (quotes and backslashes escaped). */
-static void
-quoted(struct strbuf *sb, const char *s)
-{
-	strbuf_append(sb, "\"");
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\') {
-			char e[3] = { '\\', *s, 0 };
-
-			strbuf_append(sb, e);
-		} else if ((unsigned char)*s < 0x20) {
-			strbuf_append(sb, " ");
-		} else {
-			strbuf_appendn(sb, s, 1);
-		}
-	}
-	strbuf_append(sb, "\"");
-}
-
 /* A source line: `      path: "text"`. */
 static void
-source(struct strbuf *sb, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3, 4);
+source(struct target_emit *w, const char *path, const char *fmt, ...) GPUPROJ_PRINTF(3, 4);
 
 static void
-source(struct strbuf *sb, const char *path, const char *fmt, ...)
+source(struct target_emit *w, const char *path, const char *fmt, ...)
 {
 	va_list ap;
-	char *text = NULL;
 
 	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) < 0)
-		text = NULL;
+	target_emit_vsource(w, path, fmt, ap);
 	va_end(ap);
-	if (!text) {
-		sb->oom = true;
-		return;
-	}
-	strbuf_printf(sb, "      %s: ", path);
-	quoted(sb, text);
-	strbuf_append(sb, "\n");
-	free(text);
 }
 
 /* "median of 15 runs, IQR 0.4%, SM clock 1410 MHz" (the memory clock for DRAM) */
@@ -478,9 +451,8 @@ emit_references(struct strbuf *sb, struct emit *e, const struct bench_yaml_info 
 		sb->oom = true;
 		return;
 	}
-	strbuf_append(sb, "references:\n  BENCH: ");
-	quoted(sb, text);
-	strbuf_append(sb, "\n");
+	target_emit_references(sb);
+	target_emit_reference(sb, "BENCH", text);
 	free(text);
 	n = cited_keys(cited_text, keys, ARRAY_LENGTH(keys));
 	for (i = 0; i < n; i++) {
@@ -494,58 +466,71 @@ emit_references(struct strbuf *sb, struct emit *e, const struct bench_yaml_info 
 			c = ref_occ;
 		if (!c)
 			continue; /* the loader names the undefined key */
-		strbuf_printf(sb, "  %s: ", keys[i]);
-		quoted(sb, c);
-		strbuf_append(sb, "\n");
+		target_emit_reference(sb, keys[i], c);
 	}
 }
 
 static void
-emit_numbers(struct strbuf *sb, struct emit *e, const char *name, const char *chip)
+emit_numbers(struct target_emit *w, struct strbuf *sb, struct emit *e, const char *name,
+	     const char *chip)
 {
 	const struct bench_device *d = e->d;
 	const struct bench_summary *s = e->s;
-	static const char *const keys[GPUPROJ_PREC_COUNT] = { "fp16", "fp32", "fp64" };
+	/* bw_gbs: DRAM first, the one basis's level */
+	static const enum gpuproj_level bw_order[GPUPROJ_LEVEL_COUNT] = {
+		GPUPROJ_LEVEL_DRAM, GPUPROJ_LEVEL_L2, GPUPROJ_LEVEL_L1, GPUPROJ_LEVEL_SHARED,
+	};
+	const char *match[] = { d->name };
+	/* regs_per_thread [PG], reg_alloc_unit and smem_alloc_unit_b [OCC] (emit_sources) */
+	const struct gpuproj_target_limits lim = {
+		.threads_per_sm = d->threads_per_sm,
+		.threads_per_block = d->threads_per_block,
+		.blocks_per_sm = d->blocks_per_sm,
+		.regs_per_sm = d->regs_per_sm,
+		.regs_per_block = d->regs_per_block,
+		.regs_per_thread = 255,
+		.reg_alloc_unit = 256,
+		.smem_per_sm_kib = d->smem_per_sm_b / 1024,
+		.smem_per_block_kib = d->smem_per_block_optin_b / 1024,
+		.smem_alloc_unit_b = d->cc_major >= 8 ? 128 : 256,
+		.smem_reserved_per_block_b =
+			d->smem_reserved_per_block_b > 0 ? d->smem_reserved_per_block_b : 0,
+		.l2_mib = d->l2_b / (1024.0 * 1024),
+	};
+	char word[32];
 	bool first;
-	int p;
+	int p, l;
 
-	strbuf_printf(sb, "gpus:\n  - name: %s\n    description: ", name);
+	target_emit_gpus(sb);
+	target_emit_entry(w, sb, name);
 	{
 		char *desc = xasprintf("%s, measured by gpuproj bench", d->name);
 
-		quoted(sb, desc ? desc : "");
+		target_emit_text(w, "description", desc ? desc : "");
 		free(desc);
 	}
-	strbuf_append(sb, "\n    match: [");
-	quoted(sb, d->name);
-	strbuf_printf(sb, "]\n    vendor: nvidia\n    arch: sm_%d%d\n", d->cc_major, d->cc_minor);
-	if (chip)
-		strbuf_printf(sb, "    chip: %s\n", chip);
-	else
-		strbuf_printf(sb, "    chip: SM%d%d\n", d->cc_major, d->cc_minor);
-	strbuf_printf(sb, "    sms: %d\n    warp_size: %d\n    clock_mhz: %.1f\n", d->sms,
-		      d->warp_size, e->clock);
+	target_emit_list(w, "match", match, 1);
+	target_emit_vendor(w, GPUPROJ_VENDOR_NVIDIA);
+	snprintf(word, sizeof(word), "sm_%d%d", d->cc_major, d->cc_minor);
+	target_emit_word(w, "arch", word);
+	if (!chip)
+		snprintf(word, sizeof(word), "SM%d%d", d->cc_major, d->cc_minor);
+	target_emit_word(w, "chip", chip ? chip : word);
+	target_emit_number(w, "sms", d->sms, TARGET_EMIT_F0);
+	target_emit_number(w, "warp_size", d->warp_size, TARGET_EMIT_F0);
+	target_emit_number(w, "clock_mhz", e->clock, TARGET_EMIT_F1);
 	if (e->boost > 0)
-		strbuf_printf(sb, "    boost_clock_mhz: %.6g\n", e->boost);
-	strbuf_append(sb, "    schedulers_per_sm: 4\n");
+		target_emit_number(w, "boost_clock_mhz", e->boost, TARGET_EMIT_G);
+	target_emit_number(w, "schedulers_per_sm", 4, TARGET_EMIT_F0);
 	if (s->ipc_per_scheduler > 0)
-		strbuf_printf(sb, "    ipc_per_scheduler: %.3f\n", s->ipc_per_scheduler);
+		target_emit_number(w, "ipc_per_scheduler", s->ipc_per_scheduler, TARGET_EMIT_F3);
 	if (d->total_mem_b > 0)
-		strbuf_printf(sb, "    memory_gib: %.1f\n",
-			      d->total_mem_b / (1024.0 * 1024 * 1024));
-	strbuf_printf(
-		sb,
-		"    limits: {threads_per_sm: %d, threads_per_block: %d, blocks_per_sm: %d, "
-		"regs_per_sm: %d,\n             regs_per_block: %d, regs_per_thread: 255, "
-		"reg_alloc_unit: 256, smem_per_sm_kib: %d,\n             smem_per_block_kib: %d, "
-		"smem_alloc_unit_b: %d, smem_reserved_per_block_b: %d, l2_mib: %.6g}\n",
-		d->threads_per_sm, d->threads_per_block, d->blocks_per_sm, d->regs_per_sm,
-		d->regs_per_block, d->smem_per_sm_b / 1024, d->smem_per_block_optin_b / 1024,
-		d->cc_major >= 8 ? 128 : 256,
-		d->smem_reserved_per_block_b > 0 ? d->smem_reserved_per_block_b : 0,
-		d->l2_b / (1024.0 * 1024));
-	strbuf_printf(sb, "    peak_gflops: {fp16_fma: %.1f, fp32_fma: %.1f, fp64_fma: %.1f}\n",
-		      e->peak[GPUPROJ_FP16], e->peak[GPUPROJ_FP32], e->peak[GPUPROJ_FP64]);
+		target_emit_number(w, "memory_gib", d->total_mem_b / (1024.0 * 1024 * 1024),
+				   TARGET_EMIT_F1);
+	target_emit_limits(w, &lim, TARGET_EMIT_G, 0);
+	/* [prec][kind] members: FMA at 2 x prec, ADD/MUL after it (target-fields.c) */
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++)
+		target_emit_member(w, "peak_gflops", 2 * p, e->peak[p], TARGET_EMIT_F1);
 	first = true;
 	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
 		const struct bench_rate *add = &s->fp[p][BENCH_FOP_ADD],
@@ -556,71 +541,51 @@ emit_numbers(struct strbuf *sb, struct emit *e, const char *name, const char *ch
 		if (isnan(e->max_fma[p]) && isnan(e->add_mul[p]))
 			continue;
 		/* One precision per line. */
-		strbuf_append(sb, first ? "    max_gflops: {" : ",\n                 ");
+		if (!first)
+			target_emit_wrap(w, 0);
 		first = false;
 		if (!isnan(e->max_fma[p]))
-			strbuf_printf(sb, "%s_fma: %.1f%s", keys[p], e->max_fma[p],
-				      isnan(e->add_mul[p]) ? "" : ", ");
+			target_emit_member(w, "max_gflops", 2 * p, e->max_fma[p], TARGET_EMIT_F1);
 		if (!isnan(e->add_mul[p]))
-			strbuf_printf(sb, "%s_add_mul: %.1f", keys[p], e->add_mul[p]);
+			target_emit_member(w, "max_gflops", 2 * p + 1, e->add_mul[p],
+					   TARGET_EMIT_F1);
 	}
-	if (!first)
-		strbuf_append(sb, "}\n");
-	if (s->int_add.ok || s->int_mad.ok) {
-		strbuf_append(sb, "    peak_giops: {");
-		if (s->int_add.ok)
-			strbuf_printf(sb, "int32_add: %.1f%s", s->int_add.value,
-				      s->int_mad.ok ? ", " : "");
-		if (s->int_mad.ok)
-			strbuf_printf(sb, "int32_mad: %.1f", s->int_mad.value);
-		strbuf_append(sb, "}\n");
-	}
+	if (s->int_add.ok)
+		target_emit_number(w, "peak_giops.int32_add", s->int_add.value, TARGET_EMIT_F1);
+	if (s->int_mad.ok)
+		target_emit_number(w, "peak_giops.int32_mad", s->int_mad.value, TARGET_EMIT_F1);
 	if (s->ldst.ok)
-		strbuf_printf(sb, "    ldst_shared_gops: %.1f\n", s->ldst.value);
+		target_emit_number(w, "ldst_shared_gops", s->ldst.value, TARGET_EMIT_F1);
 	if (s->peak_dram_gbs > 0)
-		strbuf_printf(sb, "    peak_bw_gbs: {dram: %.1f}\n", s->peak_dram_gbs);
-	strbuf_printf(sb, "    bw_gbs: {dram: %.1f, l2: %.1f, l1: %.1f, shared: %.1f}\n",
-		      e->bw[GPUPROJ_LEVEL_DRAM], e->bw[GPUPROJ_LEVEL_L2], e->bw[GPUPROJ_LEVEL_L1],
-		      e->bw[GPUPROJ_LEVEL_SHARED]);
-	if (e->lanes)
-		strbuf_printf(sb, "    lanes_per_sm: {fp16: %g, fp32: %g, fp64: %g, int32: %g, "
-			      "fp32_int32_shared: %g}\n", s->lanes.v[GPUPROJ_LANE_FP16],
-			      s->lanes.v[GPUPROJ_LANE_FP32], s->lanes.v[GPUPROJ_LANE_FP64],
-			      s->lanes.v[GPUPROJ_LANE_INT32],
-			      s->lanes.v[GPUPROJ_LANE_FP32_INT32_SHARED]);
-	/* stream_gbs: the measured kernels; a triad that failed is the DRAM estimate. */
-	strbuf_append(sb, "    stream_gbs: {");
-	if (s->stream_gbs[GPUPROJ_STREAM_READ] > 0)
-		strbuf_printf(sb, "read: %.1f, ", s->stream_gbs[GPUPROJ_STREAM_READ]);
-	if (s->stream_gbs[GPUPROJ_STREAM_COPY] > 0)
-		strbuf_printf(sb, "copy: %.1f, ", s->stream_gbs[GPUPROJ_STREAM_COPY]);
-	strbuf_printf(sb, "triad: %.1f}\n", e->triad);
-	if (e->lat[GPUPROJ_LEVEL_L2] > 0 || e->lat[GPUPROJ_LEVEL_DRAM] > 0 ||
-	    e->lat[GPUPROJ_LEVEL_L1] > 0) {
-		const char *sep = "";
-		int l;
-
-		strbuf_append(sb, "    latency_ns: {");
-		for (l = 0; l < GPUPROJ_LEVEL_COUNT; l++) {
-			if (e->lat[l] > 0) {
-				strbuf_printf(sb, "%s%s: %.1f", sep, gpuproj_level_name(l),
-					      e->lat[l]);
-				sep = ", ";
-			}
-		}
-		strbuf_append(sb, "}\n");
+		target_emit_number(w, "peak_bw_gbs.dram", s->peak_dram_gbs, TARGET_EMIT_F1);
+	for (l = 0; l < GPUPROJ_LEVEL_COUNT; l++)
+		target_emit_member(w, "bw_gbs", bw_order[l], e->bw[bw_order[l]], TARGET_EMIT_F1);
+	if (e->lanes) {
+		for (l = 0; l < GPUPROJ_LANE_COUNT; l++)
+			target_emit_member(w, "lanes_per_sm", l, s->lanes.v[l], TARGET_EMIT_G);
 	}
-	strbuf_append(sb, "    price_usd: null    # unknown: a benchmark cannot measure it\n");
+	/* stream_gbs: the measured kernels; a triad that failed is the DRAM estimate. */
+	if (s->stream_gbs[GPUPROJ_STREAM_READ] > 0)
+		target_emit_member(w, "stream_gbs", GPUPROJ_STREAM_READ,
+				   s->stream_gbs[GPUPROJ_STREAM_READ], TARGET_EMIT_F1);
+	if (s->stream_gbs[GPUPROJ_STREAM_COPY] > 0)
+		target_emit_member(w, "stream_gbs", GPUPROJ_STREAM_COPY,
+				   s->stream_gbs[GPUPROJ_STREAM_COPY], TARGET_EMIT_F1);
+	target_emit_member(w, "stream_gbs", GPUPROJ_STREAM_TRIAD, e->triad, TARGET_EMIT_F1);
+	for (l = 0; l < GPUPROJ_LEVEL_COUNT; l++) {
+		if (e->lat[l] > 0)
+			target_emit_member(w, "latency_ns", l, e->lat[l], TARGET_EMIT_F1);
+	}
+	target_emit_null(w, "price_usd", "unknown: a benchmark cannot measure it");
 	if (d->nvml && d->power_limit_w > 0)
-		strbuf_printf(sb, "    tdp_w: %.0f\n", d->power_limit_w);
+		target_emit_number(w, "tdp_w", d->power_limit_w, TARGET_EMIT_F0);
 	else
-		strbuf_append(sb,
-			      "    tdp_w: null    # unknown: NVML was not available to report the "
-			      "power limit\n");
+		target_emit_null(w, "tdp_w", "unknown: NVML was not available to report the "
+				 "power limit");
 }
 
 static void
-source_clock(struct strbuf *sb, struct emit *e)
+source_clock(struct target_emit *w, struct emit *e)
 {
 	const struct bench_device *d = e->d;
 	const struct bench_summary *s = e->s;
@@ -641,17 +606,17 @@ source_clock(struct strbuf *sb, struct emit *e)
 			snprintf(use, sizeof(use), "; the FFMA loop kept %.1f%% of the FP32 lanes busy "
 				 "at the %.0f MHz of its own runs", 100 * s->lane_use[GPUPROJ_FP32],
 				 f32->clock_mhz);
-		source(sb, "clock_mhz",
+		source(w, "clock_mhz",
 		       "derived: the measured FP32 FMA rate %.1f GFLOP/s (max_gflops.fp32_fma) / "
 		       "(2 x %g FP32 lanes/SM x %d SMs) x 1000: the SM clock sustained under "
 		       "full FMA load, the clock of max_gflops; %s%s [BENCH]",
 		       f32->value, s->lanes.v[GPUPROJ_LANE_FP32], d->sms, seen, use);
 	} else if (e->clock_basis == GPUPROJ_BASIS_MEASURED) {
-		source(sb, "clock_mhz",
+		source(w, "clock_mhz",
 		       "measured: %s; not derived from the FP32 FMA rate (%s) [BENCH]", seen,
 		       f32->ok ? "no FP32 lanes for this CC" : "the FP32 FMA benchmark failed");
 	} else {
-		source(sb, "clock_mhz", "datasheet: device-reported maximum SM clock "
+		source(w, "clock_mhz", "datasheet: device-reported maximum SM clock "
 		       "(cudaDevAttrClockRate), not observed under load: %s, and the FP32 FMA "
 		       "rate could not give the sustained clock [BENCH]", seen);
 	}
@@ -662,17 +627,17 @@ source_clock(struct strbuf *sb, struct emit *e)
 			snprintf(nv, sizeof(nv), "; NVML's maximum SM clock %.0f MHz",
 				 d->nvml_max_sm_clock_mhz);
 		if (d->max_clock_mhz > 0)
-			source(sb, "boost_clock_mhz", "datasheet: device-reported maximum SM clock "
+			source(w, "boost_clock_mhz", "datasheet: device-reported maximum SM clock "
 			       "(cudaDevAttrClockRate, the driver's value)%s [BENCH]", nv);
 		else
-			source(sb, "boost_clock_mhz", "datasheet: NVML's maximum SM clock "
+			source(w, "boost_clock_mhz", "datasheet: NVML's maximum SM clock "
 			       "(nvmlDeviceGetMaxClockInfo, the driver's value; the CUDA runtime "
 			       "reported none) [BENCH]");
 	}
 }
 
 static void
-source_lanes(struct strbuf *sb, struct emit *e)
+source_lanes(struct target_emit *w, struct emit *e)
 {
 	const struct bench_summary *s = e->s;
 	const struct bench_lanes *ln = &s->lanes;
@@ -680,10 +645,10 @@ source_lanes(struct strbuf *sb, struct emit *e)
 	if (!e->lanes)
 		return;
 	if (ln->builtin) {
-		source(sb, "lanes_per_sm", "%s", ln->text);
+		source(w, "lanes_per_sm", "%s", ln->text);
 		return;
 	}
-	source(sb, "lanes_per_sm",
+	source(w, "lanes_per_sm",
 	       "estimate: CC %d.%d is not in the built-in targets.yaml: FP16 %g, FP32 %g, FP64 "
 	       "%g results/clk/SM = each measured FMA rate / (2 x sms x the SM clock of its runs), "
 	       "INT32 %g = the IADD3 rate / (sms x clock), rounded to powers of two; "
@@ -694,7 +659,7 @@ source_lanes(struct strbuf *sb, struct emit *e)
 }
 
 static void
-source_dram(struct strbuf *sb, struct emit *e)
+source_dram(struct target_emit *w, struct emit *e)
 {
 	static const char *const dn[] = { "init", "read", "copy", "scale", "triad" };
 	static const char *const kernel[] = {
@@ -734,26 +699,26 @@ source_dram(struct strbuf *sb, struct emit *e)
 		if (!r->ok)
 			continue;
 		rate_note(note, sizeof(note), r);
-		source(sb, streams[i].path,
+		source(w, streams[i].path,
 		       "measured: dram_%s (%s; STREAM-like, double, arrays of %s = %.1f x L2), "
 		       "%s [BENCH]", dn[streams[i].k], kernel[streams[i].k],
 		       mib(s->dram_array_b, sz, sizeof(sz)), s->dram_array_b / d->l2_b, note);
 	}
 	if (e->bw_measured[GPUPROJ_LEVEL_DRAM]) {
 		rate_note(note, sizeof(note), &s->dram[BENCH_DRAM_TRIAD]);
-		source(sb, "bw_gbs.dram",
+		source(w, "bw_gbs.dram",
 		       "measured: = stream_gbs.triad, the one DRAM basis of targets.yaml (dram_triad, "
 		       "%s; %s) [BENCH]", note, other);
 	} else {
-		source(sb, "stream_gbs.triad", "estimate: NOT MEASURED (dram_triad failed): %s",
+		source(w, "stream_gbs.triad", "estimate: NOT MEASURED (dram_triad failed): %s",
 		       e->dram_estimate);
-		source(sb, "bw_gbs.dram", "estimate: NOT MEASURED: = stream_gbs.triad, %s",
+		source(w, "bw_gbs.dram", "estimate: NOT MEASURED: = stream_gbs.triad, %s",
 		       e->dram_estimate);
 	}
 }
 
 static void
-source_latency(struct strbuf *sb, struct emit *e)
+source_latency(struct target_emit *w, struct emit *e)
 {
 	static const enum bench_lat_level from[GPUPROJ_LEVEL_COUNT] = {
 		[GPUPROJ_LEVEL_L1] = BENCH_LAT_L1, [GPUPROJ_LEVEL_L2] = BENCH_LAT_L2,
@@ -790,7 +755,7 @@ source_latency(struct strbuf *sb, struct emit *e)
 			snprintf(cyc, sizeof(cyc), " = %.0f cycles at the SM clock NVML logged",
 				 s->lat_cycles[lv]);
 		snprintf(path, sizeof(path), "latency_ns.%s", gpuproj_level_name(l));
-		source(sb, path,
+		source(w, path,
 		       "measured: single-thread pointer chase (bench_latency_chase, "
 		       "src/bench/kernels/latency.cu: %d dependent 64-bit loads per trip, one pointer "
 		       "per %d-byte line in a scattered cyclic order) over footprints %s: %.1f ns%s, "
@@ -799,13 +764,13 @@ source_latency(struct strbuf *sb, struct emit *e)
 		       s->lat_points[lv], s->lat_points[lv] == 1 ? "" : "s",
 		       pts.buf ? pts.buf : "");
 		if (pts.oom)
-			sb->oom = true;
+			w->sb->oom = true;
 		strbuf_free(&pts);
 	}
 }
 
 static void
-emit_sources(struct strbuf *sb, struct emit *e)
+emit_sources(struct target_emit *w, struct emit *e)
 {
 	const struct bench_device *d = e->d;
 	const struct bench_summary *s = e->s;
@@ -819,15 +784,15 @@ emit_sources(struct strbuf *sb, struct emit *e)
 	size_t i;
 	int p;
 
-	strbuf_append(sb, "    sources:\n");
-	source(sb, "sms", "datasheet: device-reported, cudaDevAttrMultiProcessorCount [BENCH]");
-	source(sb, "warp_size", "datasheet: device-reported, cudaDevAttrWarpSize [BENCH]");
-	source_clock(sb, e);
-	source(sb, "schedulers_per_sm", "datasheet: 4 warp schedulers (SM sub-partitions) per SM "
+	target_emit_sources(w);
+	source(w, "sms", "datasheet: device-reported, cudaDevAttrMultiProcessorCount [BENCH]");
+	source(w, "warp_size", "datasheet: device-reported, cudaDevAttrWarpSize [BENCH]");
+	source_clock(w, e);
+	source(w, "schedulers_per_sm", "datasheet: 4 warp schedulers (SM sub-partitions) per SM "
 	       "on CC %d.%d [OCC]", d->cc_major, d->cc_minor);
 	if (s->ipc_per_scheduler > 0) {
 		rate_note(note, sizeof(note), &s->gips);
-		source(sb, "ipc_per_scheduler",
+		source(w, "ipc_per_scheduler",
 		       "measured: %.1f G warp instructions/s from a loop "
 		       "of independent IMAD and LOP3 (67 per trip, %s) / (sms x 4 x %.0f MHz) "
 		       "[BENCH]",
@@ -835,32 +800,32 @@ emit_sources(struct strbuf *sb, struct emit *e)
 		       s->gips.clock_mhz > 0 ? s->gips.clock_mhz : s->clock_mhz);
 	}
 	if (d->total_mem_b > 0)
-		source(sb, "memory_gib",
+		source(w, "memory_gib",
 		       "datasheet: device-reported total memory, %.0f bytes "
 		       "(cudaDeviceProp.totalGlobalMem: what the driver makes usable, a little "
 		       "below "
 		       "the marketed size) [BENCH]",
 		       d->total_mem_b);
-	source(sb, "limits",
+	source(w, "limits",
 	       "datasheet: device-reported by cudaDeviceGetAttribute "
 	       "(MaxThreadsPerMultiProcessor, MaxThreadsPerBlock, MaxBlocksPerMultiprocessor, "
 	       "MaxRegistersPerMultiprocessor, MaxRegistersPerBlock, "
 	       "MaxSharedMemoryPerMultiprocessor, "
 	       "MaxSharedMemoryPerBlockOptin, ReservedSharedMemoryPerBlock, L2CacheSize) [BENCH]");
-	source(sb, "limits.regs_per_thread", "datasheet: 255 registers per thread [PG]");
-	source(sb, "limits.reg_alloc_unit", "datasheet: 256 registers per warp [OCC]");
-	source(sb, "limits.smem_alloc_unit_b", "datasheet: %d B on CC %d.%d [OCC]",
+	source(w, "limits.regs_per_thread", "datasheet: 255 registers per thread [PG]");
+	source(w, "limits.reg_alloc_unit", "datasheet: 256 registers per warp [OCC]");
+	source(w, "limits.smem_alloc_unit_b", "datasheet: %d B on CC %d.%d [OCC]",
 	       d->cc_major >= 8 ? 128 : 256, d->cc_major, d->cc_minor);
 	if (e->peak_derived)
-		source(sb, "peak_gflops",
+		source(w, "peak_gflops",
 		       "derived: 2 x lanes_per_sm (FMA results/clk/SM) x sms x %s / 1000: the "
 		       "vendor peak at the boost clock",
 		       e->boost > 0 ? "boost_clock_mhz" : "clock_mhz (no maximum clock reported)");
 	else
-		source(sb, "peak_gflops", "estimate: the measured FMA rates (max_gflops); the FMA "
+		source(w, "peak_gflops", "estimate: the measured FMA rates (max_gflops); the FMA "
 		       "lanes per SM of CC %d.%d are unknown", d->cc_major, d->cc_minor);
 	if (e->max_derived)
-		source(sb, "max_gflops", "derived: 2 x lanes_per_sm x sms x clock_mhz / 1000, the "
+		source(w, "max_gflops", "derived: 2 x lanes_per_sm x sms x clock_mhz / 1000, the "
 		       "FMA rate at the sustained clock (that precision's FMA benchmark failed)");
 	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
 		const struct bench_rate *f = &s->fp[p][BENCH_FOP_FMA];
@@ -870,7 +835,7 @@ emit_sources(struct strbuf *sb, struct emit *e)
 		if (f->ok) {
 			rate_note(note, sizeof(note), f);
 			snprintf(path, sizeof(path), "max_gflops.%s_fma", pn);
-			source(sb, path,
+			source(w, path,
 			       "measured: %s loop, 8 independent chains x 8 per trip, %s%s "
 			       "[BENCH]",
 			       fp_ins[p][0], note,
@@ -884,7 +849,7 @@ emit_sources(struct strbuf *sb, struct emit *e)
 			if (a->ok && m->ok) {
 				rate_note(note, sizeof(note), a);
 				rate_note(note2, sizeof(note2), m);
-				source(sb, path,
+				source(w, path,
 				       "measured: mean of the %s loop, %.1f GFLOP/s (%s), and "
 				       "the %s loop, %.1f GFLOP/s (%s) [BENCH]",
 				       fp_ins[p][1], a->value, note, fp_ins[p][2], m->value, note2);
@@ -892,7 +857,7 @@ emit_sources(struct strbuf *sb, struct emit *e)
 				const struct bench_rate *one = a->ok ? a : m;
 
 				rate_note(note, sizeof(note), one);
-				source(sb, path,
+				source(w, path,
 				       "measured: the %s loop only (%s; the %s loop failed) "
 				       "[BENCH]",
 				       fp_ins[p][a->ok ? 1 : 2], note, fop[a->ok ? 2 : 1]);
@@ -901,25 +866,25 @@ emit_sources(struct strbuf *sb, struct emit *e)
 	}
 	if (s->int_add.ok) {
 		rate_note(note, sizeof(note), &s->int_add);
-		source(sb, "peak_giops.int32_add", "measured: IADD3 loop, one op per IADD3, %s "
+		source(w, "peak_giops.int32_add", "measured: IADD3 loop, one op per IADD3, %s "
 		       "[BENCH]", note);
 	}
 	if (s->int_mad.ok) {
 		rate_note(note, sizeof(note), &s->int_mad);
-		source(sb, "peak_giops.int32_mad", "measured: IMAD loop, two ops per IMAD, %s "
+		source(w, "peak_giops.int32_mad", "measured: IMAD loop, two ops per IMAD, %s "
 		       "[BENCH]", note);
 	}
 	if (s->ldst.ok) {
 		rate_note(note, sizeof(note), &s->ldst);
-		source(sb, "ldst_shared_gops", "measured: conflict-free 32-bit LDS and STS loop, "
+		source(w, "ldst_shared_gops", "measured: conflict-free 32-bit LDS and STS loop, "
 		       "thread instructions per second, %s [BENCH]", note);
 	}
 	if (s->peak_dram_gbs > 0)
-		source(sb, "peak_bw_gbs",
+		source(w, "peak_bw_gbs",
 		       "derived: 2 x memory clock %.0f MHz x bus width %d bits / 8 "
 		       "(both device-reported; double data rate) [BENCH]",
 		       d->mem_clock_mhz, d->mem_bus_bits);
-	source_dram(sb, e);
+	source_dram(w, e);
 	if (e->bw_measured[GPUPROJ_LEVEL_L2]) {
 		char seg[200] = "";
 
@@ -928,11 +893,11 @@ emit_sources(struct strbuf *sb, struct emit *e)
 				 "; segmented L2: %.0f%% lower at %s (between L2/2 "
 				 "and the L2 size)",
 				 s->l2_drop_pct, mib(s->l2_drop_footprint_b, sz, sizeof(sz)));
-		source(sb, "bw_gbs.l2", "measured: plateau = median of the L2 read sweep medians "
+		source(w, "bw_gbs.l2", "measured: plateau = median of the L2 read sweep medians "
 		       "over footprints L2/8 to L2/2 (%zu points, 16-byte ld.global.cg loads, "
 		       "L1 bypassed)%s [BENCH]", s->l2_plateau_points, seg);
 	} else {
-		source(sb, "bw_gbs.l2", "estimate: NOT MEASURED; 2.5 x bw_gbs.dram (the middle of "
+		source(w, "bw_gbs.l2", "estimate: NOT MEASURED; 2.5 x bw_gbs.dram (the middle of "
 		       "the measured L2/DRAM ratios of GV100, GA100 and GH100)");
 	}
 	if (e->bw_measured[GPUPROJ_LEVEL_L1]) {
@@ -943,11 +908,11 @@ emit_sources(struct strbuf *sb, struct emit *e)
 				best = &s->l1[i].r;
 		}
 		rate_note(note, sizeof(note), best);
-		source(sb, "bw_gbs.l1", "measured: one block per SM re-reading its own buffer, "
+		source(w, "bw_gbs.l1", "measured: one block per SM re-reading its own buffer, "
 		       "16-byte ld.global.nc loads, best of %zu sizes: %s, %s [BENCH]", s->n_l1,
 		       mib(s->l1_size_b, sz, sizeof(sz)), note);
 	} else {
-		source(sb, "bw_gbs.l1",
+		source(w, "bw_gbs.l1",
 		       "estimate: NOT MEASURED; %d B/clk/SM x sms x %s / 1000 "
 		       "(128 on GV100, GA100, GH100 and GB100 class SMs, 64 on the others, as "
 		       "public gpu-cache measurements show)",
@@ -962,18 +927,18 @@ emit_sources(struct strbuf *sb, struct emit *e)
 				one = &s->shared[i];
 		}
 		rate_note(note, sizeof(note), &one->r);
-		source(sb, "bw_gbs.shared",
+		source(w, "bw_gbs.shared",
 		       "measured: conflict-free 32-bit LDS loop, %.1f B/clk/SM, "
 		       "%s [BENCH]",
 		       one->bytes_per_clk_sm, note);
 	} else {
-		source(sb, "bw_gbs.shared", "estimate: NOT MEASURED; 128 B/clk/SM (32 banks x 4 B) "
+		source(w, "bw_gbs.shared", "estimate: NOT MEASURED; 128 B/clk/SM (32 banks x 4 B) "
 		       "x sms x %s / 1000", e->boost > 0 ? "boost_clock_mhz" : "clock_mhz");
 	}
-	source_lanes(sb, e);
-	source_latency(sb, e);
+	source_lanes(w, e);
+	source_latency(w, e);
 	if (d->nvml && d->power_limit_w > 0)
-		source(sb, "tdp_w", "datasheet: device-reported default power limit "
+		source(w, "tdp_w", "datasheet: device-reported default power limit "
 		       "(NVML nvmlDeviceGetPowerManagementDefaultLimit) [BENCH]");
 }
 
@@ -983,6 +948,7 @@ bench_yaml_emit(const struct bench_raw *raw, const struct bench_summary *sum,
 {
 	struct emit e = { .raw = raw, .d = &raw->dev, .s = sum };
 	struct gpuproj_targets *builtin = NULL;
+	struct target_emit w;
 	struct strbuf body, sb;
 	char *name = NULL;
 	const char *chip, *p;
@@ -1030,12 +996,18 @@ bench_yaml_emit(const struct bench_raw *raw, const struct bench_summary *sum,
 
 	/* The GPU first: the references list what its sources cite. */
 	strbuf_init(&body);
-	emit_numbers(&body, &e, name, chip);
-	emit_sources(&body, &e);
+	emit_numbers(&w, &body, &e, name, chip);
+	emit_sources(&w, &e);
 	free(name);
+	r = target_emit_end(&w, err);
+	if (r) {
+		strbuf_free(&body);
+		gpuproj_targets_free(builtin);
+		return r;
+	}
 	strbuf_init(&sb);
 	emit_header(&sb, &e, info, chip, chip_exact);
-	strbuf_append(&sb, "schema: gpuproj-targets/1\n");
+	target_emit_schema(&sb);
 	if (!body.oom)
 		emit_references(&sb, &e, info, body.buf);
 	strbuf_append(&sb, body.buf ? body.buf : "");

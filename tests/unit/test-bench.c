@@ -634,6 +634,34 @@ basis(const struct gpuproj_target *t, const char *path)
 	return s->basis;
 }
 
+/*
+ * A device name with a control character: the entry's match is written as
+ * the YAML escape (\x09), which loads back to the driver's name, so the
+ * entry matches the device it was measured on; the name and description
+ * keep it too.
+ */
+START_TEST(yaml_device_name_with_control_character)
+{
+	struct bench_raw raw;
+	struct gpuproj_targets *ts;
+	char *yaml = NULL;
+
+	load_fixture(&raw);
+	free(raw.dev.name);
+	raw.dev.name = strdup("NVIDIA A100\tX");
+	ck_assert_ptr_nonnull(raw.dev.name);
+	ts = emit_and_load(&raw, &yaml);
+	ck_assert_ptr_nonnull(strstr(yaml, "\n  - name: A100-X\n"
+					   "    description: \"NVIDIA A100\\x09X, measured by "
+					   "gpuproj bench\"\n"
+					   "    match: [\"NVIDIA A100\\x09X\"]\n"));
+	ck_assert_ptr_eq(gpuproj_targets_match(ts, "NVIDIA A100\tX"), gpuproj_targets_get(ts, 0));
+	gpuproj_targets_free(ts);
+	free(yaml);
+	bench_raw_free(&raw);
+}
+END_TEST
+
 START_TEST(yaml_from_fixture_passes_the_schema)
 {
 	struct bench_raw raw;
@@ -1601,6 +1629,7 @@ bench_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("yaml");
 	tcase_add_test(tc, yaml_from_fixture_passes_the_schema);
+	tcase_add_test(tc, yaml_device_name_with_control_character);
 	tcase_add_test(tc, yaml_estimates_what_failed);
 	tcase_add_test(tc, yaml_without_nvml);
 	tcase_add_test(tc, yaml_unknown_cc_and_odd_name);
