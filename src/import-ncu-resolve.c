@@ -766,8 +766,8 @@ ncu_commit(struct importer *im, struct gpuproj_profile *p, struct launch *L, boo
 		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->line, 0,
 				 "launch %s: static shared memory %g B is not a byte count", L->id,
 				 v);
-	if ((take(L, SRC_REGS, &v) || take(L, SRC_REGS_L, &v)) && (!as_u32(v, &regs) ||
-								   regs > 65536))
+	if ((take(L, SRC_REGS, &v) || take(L, SRC_REGS_L, &v)) &&
+	    (!as_u32(v, &regs) || regs > GPUPROJ_MAX_REGS_PER_THREAD))
 		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, L->line, 0,
 				 "launch %s: %g registers per thread is not a register count",
 				 L->id, v);

@@ -859,7 +859,7 @@ row_trace(struct nvimp *im, const struct nv_cols *c, const struct import_csv_row
 		return st;
 	if (c->regs >= 0 && (st = nv_count(im, r, c->regs, "Registers Per Thread", false, &regs)))
 		return st;
-	if (regs > 65536)
+	if (regs > GPUPROJ_MAX_REGS_PER_THREAD)
 		return error_set(im->err, GPUPROJ_E_SCHEMA, im->path, r->line,
 				 import_csv_column(r, (size_t)c->regs),
 				 "%" PRIu64 " registers per thread is not a register count", regs);

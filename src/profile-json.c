@@ -722,7 +722,8 @@ read_kernel(struct profile_reader *rd, struct gpuproj_profile *p, json_t *jk, si
 	if ((r = req_uint(rd, jk, "smem_static_bytes", path, false, UINT32_MAX, &u)))
 		return r;
 	k->smem_static = (uint32_t)u;
-	if ((r = req_uint(rd, jk, "regs_per_thread", path, false, 65536, &u)))
+	if ((r = req_uint(rd, jk, "regs_per_thread", path, false, GPUPROJ_MAX_REGS_PER_THREAD,
+			  &u)))
 		return r;
 	k->regs_per_thread = (uint32_t)u;
 	if ((r = req_uint(rd, jk, "launches", path, true, UINT64_MAX >> 1, &k->launches)) ||

@@ -98,9 +98,10 @@ check_kernel(const char *file, struct gpuproj_error *err, const struct gpuproj_k
 	if (k->device < 0)
 		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s.device %d is negative", w,
 				 k->device);
-	if (k->regs_per_thread > 65536)
+	if (k->regs_per_thread > GPUPROJ_MAX_REGS_PER_THREAD)
 		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s.regs_per_thread %u is "
-				 "larger than 65536", w, k->regs_per_thread);
+				 "larger than %d", w, k->regs_per_thread,
+				 GPUPROJ_MAX_REGS_PER_THREAD);
 	if (k->launches > MAX_N || k->profiled > MAX_N)
 		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: launch counts must be below "
 				 "2^63", w);

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 
 #include "target-fields.h"
@@ -99,7 +100,7 @@ static const struct target_field fields[] = {
 	INT("limits.blocks_per_sm", 4096, ""),
 	INT("limits.regs_per_sm", 16777216, ""),
 	INT("limits.regs_per_block", 16777216, ""),
-	INT("limits.regs_per_thread", 65536, ""),
+	INT("limits.regs_per_thread", GPUPROJ_MAX_REGS_PER_THREAD, ""),
 	INT("limits.reg_alloc_unit", 65536, ""),
 	INT("limits.smem_per_sm_kib", 1048576, "KiB (1 GiB)"),
 	INT("limits.smem_per_block_kib", 1048576, "KiB (1 GiB)"),

@@ -184,6 +184,16 @@ struct gpuproj_reference {
 };
 
 /**
+ * The most registers per thread any input may give (a profile's
+ * `regs_per_thread`, the ncu and nvprof imports, targets.yaml's
+ * `limits.regs_per_thread`): the 65,536 32-bit registers of one SM's
+ * register file on every NVIDIA architecture since Kepler (CUDA C++
+ * Programming Guide, "Features and Technical Specifications"), which no
+ * thread can exceed; the architectures' real limit per thread is 255.
+ */
+#define GPUPROJ_MAX_REGS_PER_THREAD 65536
+
+/**
  * One kernel signature and everything measured for it.
  * Owned by its profile; strings are NUL-terminated and owned too.
  */
