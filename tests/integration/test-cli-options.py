@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Every command's options are spelled three times: its getopt table
+(src/cli/cmd-<command>.c), its --help text and its page docs/cli/
+gpuproj-<command>.md. This test ties them: each long option of a
+command's getopt tables appears in its --help (the command's and its
+subcommands', `gpuproj import ncu --help`, …) and on its page; each option
+the help lists, or the page's and the help's usage lines for the command
+give, is in its getopt tables. A failure names the command and the option.
+
+`--help` itself is on every command's help and getopt table; the pages
+leave it to docs/cli/gpuproj.md ("`gpuproj <command> --help` describes
+each command"), which this test checks says so. `--max-input-size` is the
+option of gpuproj itself (main.c), before the command.
+
+Usage: test-cli-options.py GPUPROJ SOURCE_ROOT
+"""
+import os
+import re
+import subprocess
+import sys
+
+GLOBAL = {"max-input-size"}
+OPTION = re.compile(r"--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)")
+TABLE = re.compile(r"struct option\s+\w+\s*\[\]\s*=\s*\{(.*?)\};", re.S)
+ENTRY = re.compile(r"\{\s*\"([a-z0-9-]+)\"\s*,\s*(?:no|required|optional)_argument")
+# An option line of a help text: indented, an optional short option, the long one.
+HELP_LINE = re.compile(r"^ {1,8}(?:-\w, +)?--([a-z][a-z0-9-]*)")
+
+
+def run(gpuproj, *args):
+    r = subprocess.run([gpuproj] + list(args), capture_output=True, text=True,
+                       env=dict(os.environ, GPUPROJ_TARGETS=""))
+    return r.returncode, r.stdout
+
+
+def commands(gpuproj):
+    """The commands `gpuproj --help` lists."""
+    status, out = run(gpuproj, "--help")
+    assert status == 0, "gpuproj --help: status %d" % status
+    names, inside = [], False
+    for line in out.split("\n"):
+        if line.startswith("Commands:"):
+            inside = True
+        elif inside and not line.strip():
+            break
+        elif inside:
+            names.append(line.split()[0])
+    assert names, "gpuproj --help lists no command"
+    return names
+
+
+def helps(gpuproj, cmd):
+    """The help of a command, then of each subcommand with a help of its own."""
+    status, out = run(gpuproj, cmd, "--help")
+    assert status == 0, "gpuproj %s --help: status %d" % (cmd, status)
+    texts = [out]
+    for line in out.split("\n"):
+        m = re.match(r"\s*(?:Usage:)?\s*gpuproj %s ([a-z][a-z0-9-]*)\b" % re.escape(cmd), line)
+        if not m:
+            continue
+        status, sub = run(gpuproj, cmd, m.group(1), "--help")
+        if status == 0 and sub != out and sub not in texts:
+            texts.append(sub)
+    return texts
+
+
+def usage_options(text, cmd):
+    """The options on lines that run the command: `gpuproj CMD ...` (usage, examples)."""
+    found = set()
+    for line in text.split("\n"):
+        m = re.match(r"\s*(?:Usage:|\$)?\s*gpuproj (?:--max-input-size \S+ )?%s\b(.*)"
+                     % re.escape(cmd), line)
+        if m:
+            found.update(OPTION.findall(m.group(1).split("#")[0]))
+    return found
+
+
+def main():
+    gpuproj, root = sys.argv[1], sys.argv[2]
+    problems, checked = [], 0
+    with open(os.path.join(root, "docs", "cli", "gpuproj.md"), encoding="utf-8") as f:
+        if "`gpuproj <command> --help` describes each command" not in f.read():
+            problems.append("docs/cli/gpuproj.md: does not say that `gpuproj <command> "
+                            "--help` describes each command")
+    for cmd in commands(gpuproj):
+        src = os.path.join(root, "src", "cli", "cmd-%s.c" % cmd)
+        page_path = os.path.join("docs", "cli", "gpuproj-%s.md" % cmd)
+        with open(src, encoding="utf-8") as f:
+            tables = TABLE.findall(f.read())
+        getopt = {name for t in tables for name in ENTRY.findall(t)}
+        if not getopt:
+            problems.append("%s: no getopt table in %s" % (cmd, src))
+            continue
+        texts = helps(gpuproj, cmd)
+        in_help = {o for t in texts for o in OPTION.findall(t)}
+        listed = {m.group(1) for t in texts for line in t.split("\n")
+                  for m in [HELP_LINE.match(line)] if m}
+        with open(os.path.join(root, page_path), encoding="utf-8") as f:
+            page = f.read()
+        on_page = set(OPTION.findall(page))
+        for o in sorted(getopt):
+            checked += 1
+            if o not in in_help:
+                problems.append("%s: --%s is in its getopt table but not in its --help"
+                                % (cmd, o))
+            if o != "help" and o not in on_page:
+                problems.append("%s: --%s is in its getopt table but not on %s"
+                                % (cmd, o, page_path))
+        for o in sorted(listed - getopt - GLOBAL):
+            problems.append("%s: --%s is an option its --help lists, not in its getopt table"
+                            % (cmd, o))
+        for where, text in [("--help", "\n".join(texts)), (page_path, page)]:
+            for o in sorted(usage_options(text, cmd) - getopt - GLOBAL):
+                problems.append("%s: --%s is on a `gpuproj %s` line of %s, not in its getopt "
+                                "table" % (cmd, o, cmd, where))
+    for p in problems:
+        print(p)
+    print("%d commands, %d options checked, %d problems" % (len(commands(gpuproj)), checked,
+                                                          len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
