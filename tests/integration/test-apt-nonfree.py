@@ -111,7 +111,7 @@ Types: deb
 URIs: http://inline.example.org/debian
 Suites: bookworm
 Components: contrib non-free
-Signed-By: 
+Signed-By:\x20
  -----BEGIN PGP PUBLIC KEY BLOCK-----
  .
  mQINBGNvdGFrZXk
