@@ -18,7 +18,7 @@
 
 #include <gpuproj/model.h>
 #include <gpuproj/report-doc.h>
-#include <gpuproj/report.h>
+#include <gpuproj/project.h>
 #include <gpuproj/timeline.h>
 
 #include "util-escape.h"
@@ -56,8 +56,8 @@ identity_text(double e, char *buf, size_t size)
 }
 
 int
-gpuproj_report_whole_run_table(FILE *out, const struct gpuproj_profile *p,
-			       const struct gpuproj_run_projection *runs, size_t n_runs)
+gpuproj_project_whole_run_table(FILE *out, const struct gpuproj_profile *p,
+				const struct gpuproj_run_projection *runs, size_t n_runs)
 {
 	const struct gpuproj_timeline *tl = gpuproj_profile_timeline(p);
 	const struct gpuproj_whole_run *w0 = NULL;
