@@ -17,7 +17,7 @@
 #include <jansson.h>
 
 #include <gpuproj/model.h>
-#include <gpuproj/report-doc.h>
+#include <gpuproj/report.h>
 #include <gpuproj/project.h>
 #include <gpuproj/timeline.h>
 
@@ -194,7 +194,7 @@ whole_run_csv(FILE *out, const struct gpuproj_run_projection *run, const char *b
 	csv_row(out, run, "(whole run: carried)", NAN, NAN, NAN, w->carried_ns, "", basis);
 }
 
-/* ---- the procurement report (report-doc.h) ---- */
+/* ---- the procurement report (report.h) ---- */
 
 void
 whole_run_add(struct gpuproj_whole_run *a, const struct gpuproj_whole_run *b, bool first)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /**
- * @file report-doc.h
+ * @file report.h
  * The procurement report (`gpuproj report`): one or more profiles projected
  * onto target GPUs, written as one self-contained HTML file (inline SVG
  * charts drawn with PLplot, no scripts, no external resources) and as
@@ -51,8 +51,8 @@
  *
  * @since 0.1
  */
-#ifndef GPUPROJ_REPORT_DOC_H
-#define GPUPROJ_REPORT_DOC_H
+#ifndef GPUPROJ_REPORT_H
+#define GPUPROJ_REPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -272,4 +272,4 @@ int gpuproj_report_doc_write(const struct gpuproj_report_doc *doc, const char *h
 }
 #endif
 
-#endif /* GPUPROJ_REPORT_DOC_H */
+#endif /* GPUPROJ_REPORT_H */
