@@ -32,6 +32,7 @@
 #include <gpuproj/model.h>
 
 #include "common.h"
+#include "model-private.h"
 
 #define MiB 1048576.0
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
