@@ -420,7 +420,11 @@ int model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target 
 		    enum gpuproj_waves waves, struct gpuproj_occmodel *out, char *why,
 		    size_t whylen);
 
-/* ---- helpers shared by the model files (model.c) ---- */
+/*
+ * ---- helpers shared by the model files: the registry's index
+ * (model-registry.c), FLOP and tensor work (model-tensor.c), missing inputs
+ * and details (model.c) ----
+ */
 
 /*
  * Every model gpuproj knows, the registry's (gpuproj_model_at()) then the
