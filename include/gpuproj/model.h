@@ -476,6 +476,14 @@ enum gpuproj_l2_capacity {
 	GPUPROJ_L2_CAPACITY_ON = 2,      /**< adjust DRAM bytes for the target's L2 size */
 };
 
+/** @return "on", "off" (or "default") */
+const char *gpuproj_l2_capacity_name(enum gpuproj_l2_capacity c);
+/**
+ * Parse "on", "off" or "default" (case-insensitive).
+ * @return GPUPROJ_OK or GPUPROJ_E_INVAL (*ret untouched)
+ */
+int gpuproj_l2_capacity_from_name(const char *name, enum gpuproj_l2_capacity *ret);
+
 /**
  * Wave quantisation in the occupancy models ("occupancy", "hroof-occ";
  * src/model-occupancy.c): how a grid of G blocks is cut into waves whose
@@ -627,6 +635,7 @@ const char *gpuproj_rates_name(enum gpuproj_rates r);
 int gpuproj_rates_from_name(const char *name, enum gpuproj_rates *ret);
 /** @return the rates used when the options leave them at DEFAULT (sustained) */
 enum gpuproj_rates gpuproj_rates_default(void);
+
 /** A table of calibrated intervals (interval.h). */
 struct gpuproj_intervals;
 
@@ -674,6 +683,53 @@ struct gpuproj_model_options {
  *         docs/validation.md)
  */
 bool gpuproj_l2_capacity_default(void);
+
+/**
+ * A word a user gives as an option's value, and the enum value it stands
+ * for. Each option has one table of them (src/model-options.c for the
+ * options above; gate.h and validate.h have their own), in the order a
+ * message lists them: the names, the parsers and the command's "--waves
+ * must be sm, resident or off" messages all come from it.
+ */
+struct gpuproj_word {
+	const char *name; /**< static, lower case */
+	int value;        /**< the enum value */
+};
+
+/** The projection options with words (gpuproj_option_words()). */
+enum gpuproj_option {
+	GPUPROJ_OPTION_L2_CAPACITY = 0, /**< enum gpuproj_l2_capacity: on, off */
+	GPUPROJ_OPTION_WAVES,           /**< enum gpuproj_waves: sm, resident, off */
+	/** enum gpuproj_occupancy_term: little, little-source, linear */
+	GPUPROJ_OPTION_OCCUPANCY_TERM,
+	GPUPROJ_OPTION_CLOCK,           /**< enum gpuproj_clock: sustained, burst */
+	GPUPROJ_OPTION_COMPUTE,         /**< enum gpuproj_compute: fp, issue */
+	GPUPROJ_OPTION_RATES,           /**< enum gpuproj_rates: sustained, datasheet */
+	GPUPROJ_OPTION_COUNT,
+};
+
+/**
+ * The words of an option's values. Every option's value 0 is its DEFAULT,
+ * named "default": the parsers accept it, the tables do not list it.
+ *
+ * @param[out] ret_n the number of words (0 for an option out of the enum)
+ * @return the table (static), or NULL for an option out of the enum
+ */
+const struct gpuproj_word *gpuproj_option_words(enum gpuproj_option o, size_t *ret_n);
+
+/**
+ * Parse an option's value: "default" (0) or a word of its table, in any
+ * case (the gpuproj_<option>_from_name() functions are this).
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL name or ret, an option out of
+ *         the enum, or no such word; *ret untouched)
+ */
+int gpuproj_option_from_name(enum gpuproj_option o, const char *name, int *ret);
+
+/**
+ * @return the word of an option's value: "default" for 0, "?" for a
+ *         value (or option) without one
+ */
+const char *gpuproj_option_name(enum gpuproj_option o, int value);
 
 struct gpuproj_model;
 
