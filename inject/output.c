@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include <gpuproj/model.h>
-#include <gpuproj/report.h>
+#include <gpuproj/project.h>
 
 #include "log.h"
 #include "output.h"
@@ -408,7 +408,7 @@ static void
 print_table(const struct gpuproj_profile *p, const struct gpuproj_target *src,
 	    const struct gpuproj_run_projection *runs, size_t n, const char *path)
 {
-	struct gpuproj_report_options opt = { .top_kernels = 5, .profile_label = path };
+	struct gpuproj_project_write_options opt = { .top_kernels = 5, .profile_label = path };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -418,7 +418,7 @@ print_table(const struct gpuproj_profile *p, const struct gpuproj_target *src,
 	f = open_memstream(&text, &len);
 	if (!f)
 		return;
-	gpuproj_report_table(f, p, src, runs, n, &opt);
+	gpuproj_project_table(f, p, src, runs, n, &opt);
 	fclose(f);
 	inj_log_block(INJ_LOG_INFO, text);
 	free(text);
@@ -460,7 +460,7 @@ write_report(struct inj_output *o, const struct gpuproj_profile *p,
 	size_t n = gpuproj_profile_count(p);
 	int r, k;
 
-	if (gpuproj_report_json_text(p, src, runs, n_runs, NULL, &text, &err) != GPUPROJ_OK) {
+	if (gpuproj_project_json_text(p, src, runs, n_runs, NULL, &text, &err) != GPUPROJ_OK) {
 		inj_error("cannot write the report: %s: %s", wrote,
 			  gpuproj_error_format(&err, msg, sizeof(msg)));
 		return;
@@ -672,7 +672,7 @@ write_live(struct inj_output *o, struct gpuproj_profile *p, const struct gpuproj
 
 	gpuproj_profile_set_process(p, NULL, o->host, o->pid, o->rank, NULL);
 	gpuproj_profile_set_attr(p, "snapshot", "live");
-	r = gpuproj_report_json_text(p, src, runs, n_runs, NULL, &text, &err);
+	r = gpuproj_project_json_text(p, src, runs, n_runs, NULL, &text, &err);
 	if (r == GPUPROJ_OK)
 		r = file_write_atomic_ex(o->live_path, text, strlen(text), FILE_WRITE_REGULAR, NULL,
 					 NULL, &err);

@@ -30,6 +30,18 @@
 /* Relative slack on threshold comparisons: a change of exactly +10 % is not beyond +10 %. */
 #define THRESHOLD_SLACK 1e-9
 
+static const struct gpuproj_word metric_words[] = {
+	{ "kernel", GPUPROJ_GATE_METRIC_KERNEL },
+	{ "wall", GPUPROJ_GATE_METRIC_WALL },
+};
+
+const struct gpuproj_word *
+gpuproj_gate_metric_words(size_t *ret_n)
+{
+	*ret_n = ARRAY_LENGTH(metric_words);
+	return metric_words;
+}
+
 void
 gpuproj_gate_options_init(struct gpuproj_gate_options *opt)
 {

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Internal model entry points: one pair per model file, registered in
- * model.c's models[] table. `project` fills `out` (status, interval, point,
- * binding, why, note) and returns out->status; `details` lists the numbers
- * behind the projection. Both receive a context prepared by model.c. Not
- * installed.
+ * What the model files share and tests may see, behind
+ * include/gpuproj/model.h: the equations of the models on one kernel and
+ * one GPU (latency hiding, the L2-capacity DRAM term, the occupancy,
+ * quant and irm quantities), which tests check against hand-worked
+ * values; and the internal entry points, one set per model file,
+ * registered in model-registry.c. `project` fills `out` (status,
+ * interval, point, binding, why, note) and returns out->status; `details`
+ * lists the numbers behind the projection. Both receive a context
+ * prepared by model.c. Not installed.
  */
 #ifndef GPUPROJ_MODEL_PRIVATE_H
 #define GPUPROJ_MODEL_PRIVATE_H
@@ -15,6 +19,276 @@
 
 #include "util.h"
 
+/*
+ * ---- model internals behind the registry ----
+ *
+ * The equations of the models, each on one kernel and one GPU: the model
+ * files use them and tests check them against hand-worked values
+ * (tests/unit/test-models.c, test-hroof.c, test-robust.c include this
+ * header); nothing else in gpuproj calls them, so they are not part of
+ * include/gpuproj/model.h.
+ */
+
+/** The profile metric of a tensor precision's FLOP (flop.tensor.*), or GPUPROJ_M_COUNT. */
+enum gpuproj_metric gpuproj_tensor_metric(enum gpuproj_tensor_prec p);
+
+/**
+ * Little's-law latency hiding of a kernel's memory traffic below L1, from
+ * a source GPU s to a target t (hroof-occ; equations in
+ * src/model-hroof-occ.c, after Little, "A proof for the queuing formula
+ * L = λW", Operations Research 9(3), 1961, and Volkov, "Understanding
+ * Latency Hiding on GPUs", PhD thesis, UC Berkeley, 2016). Fill the inputs,
+ * call gpuproj_latency_hiding(); times in ns, bytes in B.
+ */
+struct gpuproj_latency_hiding {
+	/* inputs */
+	double src_ns;        /**< T_s: measured time per launch on the source, ns (> 0) */
+	/**
+	 * T_roof,s: the largest stand-alone resource time on the source (hroof
+	 * eqs. 3–5: FLOP/Perf^ceil, t_L1, t_shM, t_L2, t_DRAM), ns
+	 */
+	double src_roof_ns;
+	double src_warps;     /**< W_s: warps resident at once on the whole source GPU (> 0) */
+	double tgt_warps;     /**< W_t: the same on the target (> 0) */
+	double src_lat_bytes; /**< D_s = Σ_x N_x · L_x,s over L2 hits and DRAM bytes, B·ns (≥ 0) */
+	double tgt_lat_bytes; /**< D_t, with the target's latencies (and bytes), B·ns (≥ 0) */
+	double life_bytes;    /**< b_life: bytes below L1 per warp over its whole life, B (≥ 0) */
+	/**
+	 * false: b = max(b_lo, b_life) (σ = 1); true: b blends from b_lo (a
+	 * source far below its roofs, e_s ≤ 0.5) to max(b_lo, b_life) (e_s ≥ 0.9)
+	 */
+	bool from_source;
+	/* outputs */
+	double efficiency;    /**< e_s = min(T_roof,s / T_s, 1) */
+	double blend;         /**< σ(e_s), 0 (latency-bound source) .. 1 (throughput-bound) */
+	double mlp_lo;        /**< b_lo = D_s / (W_s · T_s): bytes in flight per warp on the source, B */
+	double mlp;           /**< b: the bytes in flight per warp assumed on the target, B */
+	double tgt_ns;        /**< T_lat,t = D_t / (W_t · b), ns (0 when D_t = 0) */
+};
+
+/**
+ * Compute the outputs of `lh` from its inputs (equations in
+ * src/model-hroof-occ.c).
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL, or an input out of its range
+ *         or not finite; outputs NaN)
+ */
+int gpuproj_latency_hiding(struct gpuproj_latency_hiding *lh);
+
+/**
+ * DRAM traffic of a kernel on a GPU with a different L2 size: the
+ * cache-capacity failure mode of [VanLanker2024] §5.5 ("probably due to its
+ * smaller L2 cache size"), as an option of every model.
+ *
+ * Rule (fitted on the gpuperfpredict data set, docs/validation.md): the
+ * kernel touches a footprint of F bytes of DRAM-backed data (its own data
+ * plus what the previous kernel left in L2); an L2 of C bytes keeps a share
+ * of it, so that D(C) = F·(1 − min(1, C/F)²): no DRAM traffic once F ≤ C,
+ * D → F as C/F → 0. F is solved from the source, D_s = D(C_s), F ≥ C_s:
+ * F = (D_s + √(D_s² + 4·C_s²)) / 2, and capped at the source's L2 traffic
+ * B_L2 (every byte of the footprint passes L2 at least once); then
+ * D_t = min(D(C_t), B_L2). C = limits.l2_mib · 2^20 B. The function works
+ * both ways (fewer DRAM bytes on a target with a larger L2, more on a
+ * smaller one): on the data set (9 GPUs, L2 0.5–4 MiB) it predicts the DRAM
+ * bytes measured on the target with a mean |ln((D_pred + 64 KiB) /
+ * (D_meas + 64 KiB))| of 0.27, against 0.39 for D_t = D_s. The model option
+ * applies it only when the target's L2 is larger than the source's (the
+ * other direction made the projections worse, docs/validation.md).
+ *
+ * Inputs: bytes.dram (D_s) and bytes.l2 (B_L2) per launch; both GPUs'
+ * l2_mib.
+ *
+ * @param[out] ret_dram D_t, B per launch
+ * @param[out] ret_footprint optional: F, B
+ * @return GPUPROJ_OK; GPUPROJ_E_MISSING (bytes.dram or bytes.l2 not
+ *         collected); GPUPROJ_E_UNSUPPORTED (an l2_mib ≤ 0);
+ *         GPUPROJ_E_INVAL (NULL arguments, negative bytes)
+ */
+int gpuproj_l2_capacity_dram(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
+			     const struct gpuproj_target *tgt, double *ret_dram,
+			     double *ret_footprint);
+
+/**
+ * Seed 002's transfer quantities of a kernel on one GPU (model
+ * "occupancy", src/model-occupancy.c). Rates in base units.
+ */
+struct gpuproj_occmodel {
+	struct gpuproj_occupancy occ; /**< theoretical occupancy (occupancy.h) */
+	enum gpuproj_waves wave_model; /**< OFF, SM or RESIDENT (never DEFAULT) */
+	double grid_blocks;    /**< G, blocks in the grid */
+	double wave_blocks;    /**< blocks per wave: SMs (SM), B·SMs (RESIDENT), G (OFF) */
+	double waves;          /**< ⌈G / wave_blocks⌉ */
+	double wave_fill;      /**< u = G / (waves·wave_blocks), 0..1: a partial last wave costs a full one */
+	double occupancy_eff;  /**< O·u, the occupancy the transfer uses */
+	double flop;           /**< FLOP per launch (× flop_ratio) */
+	double bytes;          /**< DRAM bytes per launch ("Bytes" of eqs. 6–8) */
+	double peak_compute;   /**< C: Perf^mix of [VanLanker2024] eq. 2, FLOP/s (0 when FLOP = 0) */
+	double bw;             /**< BW: bw_gbs.dram, B/s */
+	double ai;             /**< AI = FLOP / Bytes, FLOP/B (eq. 9; INFINITY when Bytes = 0) */
+	double roof;           /**< Roof = min(C, AI·BW), FLOP/s (eq. 9); BW, B/s, when FLOP = 0 */
+	bool memory_bound;     /**< Roof is the bandwidth term */
+};
+
+/**
+ * Compute gpuproj_occmodel for a kernel on a GPU.
+ *
+ * Inputs: grid, block, regs_per_thread (> 0), smem_static + smem_dynamic;
+ * inst.fp{16,32,64}.{fma,add,mul} (FLOP and the mix of C); bytes.dram.
+ *
+ * @param flop_ratio multiplier on FLOP (1 on the source)
+ * @param waves wave quantisation (DEFAULT = gpuproj_waves_default())
+ * @param[out] why optional reason on failure
+ * @return GPUPROJ_OK; GPUPROJ_E_MISSING naming every missing input;
+ *         GPUPROJ_E_UNSUPPORTED (the block does not fit on the GPU, why
+ *         says which limit); GPUPROJ_E_INVAL (NULL arguments, empty grid
+ *         or block, negative metrics, `waves` not an enum gpuproj_waves value)
+ */
+int gpuproj_occmodel_compute(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
+			     double flop_ratio, enum gpuproj_waves waves,
+			     struct gpuproj_occmodel *out, char *why, size_t whylen);
+
+/** Seed 003 K_type: the kind of the kernel's beneficial operations. */
+enum gpuproj_ktype {
+	GPUPROJ_KTYPE_FP32 = 0,
+	GPUPROJ_KTYPE_FP64 = 1,
+	GPUPROJ_KTYPE_INT = 2,
+};
+
+/** @return "fp32", "fp64" or "int" */
+const char *gpuproj_ktype_name(enum gpuproj_ktype t);
+
+/** Seed 003 kernel parameters (Table 2). Counts per launch. */
+struct gpuproj_quant_kernel {
+	enum gpuproj_ktype type; /**< K_type: fp64 if M_fp64 > 0, else fp32 if M_fp32 > 0, else int */
+	double w_comp;   /**< W_comp, formula 2, operations */
+	double w_traf;   /**< W_traf, formula 3, B (= 32 × DRAM transactions = bytes.dram) */
+	double e_mix;    /**< E_mix, formula 4, 0..1 */
+	double i_ops;    /**< I_ops, formula 8, thread instructions */
+	double i_total;  /**< I_total = warp_size × M_inst, formula 9 */
+	double d_ops;    /**< D_ops, formula 5, 0..1 */
+	double d_ldst;   /**< D_ldst, formula 6, 0..1 */
+	double d_other;  /**< D_other, formula 7, 0..1 (clamped at 0) */
+};
+
+/** Seed 003 device parameters (Table 3), indices of gpuproj_quant_device.p. */
+enum gpuproj_quant_param {
+	GPUPROJ_QP_T_SP = 0, /**< FP32 FMA throughput, GFLOP/s */
+	GPUPROJ_QP_T_DP,     /**< FP64 FMA throughput, GFLOP/s */
+	GPUPROJ_QP_T_INT,    /**< integer multiply-add, GIOP/s (2 ops per IMAD) */
+	GPUPROJ_QP_T_ADD,    /**< integer add, GIOP/s */
+	GPUPROJ_QP_T_LDST,   /**< shared-memory load/store instructions, G/s */
+	GPUPROJ_QP_B_MEM,    /**< DRAM bandwidth, GB/s */
+	GPUPROJ_QP_COUNT,
+};
+
+/** One device parameter and where it came from. */
+struct gpuproj_quant_value {
+	double value;              /**< in the unit of enum gpuproj_quant_param; NaN when absent */
+	const char *key;           /**< targets.yaml key it was read from (static) */
+	enum gpuproj_basis basis;  /**< BASIS of that key's source (measured, datasheet, derived, estimate) */
+};
+
+/** Seed 003 device parameters of one GPU. */
+struct gpuproj_quant_device {
+	struct gpuproj_quant_value p[GPUPROJ_QP_COUNT];
+};
+
+/** @return "T_SP", "T_DP", "T_int", "T_add", "T_ldst", "B_mem" */
+const char *gpuproj_quant_param_name(enum gpuproj_quant_param p);
+
+/** Seed 003 prediction (formulas 10–19). Rates in G…/s as in Table 3. */
+struct gpuproj_quant {
+	struct gpuproj_quant_kernel k;
+	struct gpuproj_quant_device d;
+	double t_op;        /**< T_op, formula 10 */
+	double w_op, w_ldst, w_other; /**< formulas 11–13 */
+	double c_op, c_ldst, c_other; /**< formulas 14–16 */
+	double e_instr;     /**< E_instr, formula 17, 0..1 */
+	double t_op_adj;    /**< T'_op = E_mix·E_instr·T_op, formula 18 */
+	double o_krn;       /**< O_krn = W_comp / W_traf, op/B (INFINITY when W_traf = 0) */
+	double o_dev;       /**< O_dev = T'_op / B_mem, op/B */
+	double t_predicted; /**< formula 19, G op/s */
+	bool compute_bound; /**< O_krn > O_dev */
+	double t_comp_ns;   /**< W_comp / T'_op, ns */
+	double t_mem_ns;    /**< W_traf / B_mem, ns */
+	double time_ns;     /**< W_comp / T_predicted = max(t_comp, t_mem), ns */
+};
+
+/**
+ * Seed 003 kernel parameters from a profile (the NVPW equivalents of the
+ * nvprof metrics of the seed's Table 1; mapping in src/model-quant.c).
+ *
+ * Inputs: inst.fp32, inst.fp64, inst.int, inst.ldst, inst.warp,
+ * bytes.dram, and inst.fp32.fma or inst.fp64.fma for K_type fp32 / fp64.
+ *
+ * @param warp_size threads per warp of the GPU the profile was taken on (formula 9)
+ * @param[out] why optional reason on failure
+ * @return GPUPROJ_OK; GPUPROJ_E_MISSING naming every missing metric;
+ *         GPUPROJ_E_UNSUPPORTED (no compute operation: W_comp = 0, or no
+ *         instruction); GPUPROJ_E_INVAL (negative metrics, warp_size < 1)
+ */
+int gpuproj_quant_kernel_params(const struct gpuproj_kernel *k, int warp_size,
+				struct gpuproj_quant_kernel *out, char *why, size_t whylen);
+
+/**
+ * Seed 003 device parameters from targets.yaml: T_SP, T_DP from
+ * max_gflops.fp{32,64}_fma (measured) where present, else
+ * peak_gflops.fp{32,64}_fma; T_int = peak_giops.int32_mad, T_add =
+ * peak_giops.int32_add, T_ldst = ldst_shared_gops, B_mem = bw_gbs.dram.
+ * Each value carries its key and the BASIS of its source. Absent values
+ * are NaN (gpuproj_quant_predict() names them).
+ */
+void gpuproj_quant_device_params(const struct gpuproj_target *gpu,
+				 struct gpuproj_quant_device *out);
+
+/**
+ * Formulas 10–19 on kernel and device parameters.
+ *
+ * @param[out] why optional reason on failure
+ * @return GPUPROJ_OK; GPUPROJ_E_MISSING naming the targets.yaml keys of
+ *         absent device parameters the kernel needs
+ */
+int gpuproj_quant_predict(const struct gpuproj_quant_kernel *kp,
+			  const struct gpuproj_quant_device *dp, struct gpuproj_quant *out,
+			  char *why, size_t whylen);
+
+/** Instruction roofline of a kernel on one GPU ([Leinhauser2022]; model "irm"). */
+struct gpuproj_irm {
+	double inst;        /**< warp-level (wavefront-level) instructions on this GPU */
+	double gips_peak;   /**< eq. 3: SMs × schedulers/SM × IPC × clock, G inst/s */
+	double txn[GPUPROJ_HL_COUNT];       /**< 32-B transactions per level: L1, L2, DRAM */
+	double gtxn_peak[GPUPROJ_HL_COUNT]; /**< bw_gbs / 32 B, G txn/s */
+	double ii[GPUPROJ_HL_COUNT];        /**< instruction intensity, inst / txn (NaN: no traffic) */
+	double roofline[GPUPROJ_HL_COUNT];  /**< min(gtxn_peak·ii, gips_peak), G inst/s */
+	bool valid[GPUPROJ_HL_COUNT];       /**< level carries traffic */
+	double gips_achieved; /**< eq. 4: inst / 1e9 / time, G inst/s; NaN when no time was given */
+	/**
+	 * Tensor work (flop.tensor.*) on its own pipe: the time its MMAs need
+	 * there, s (model_tensor_work(): tensor paths and CUDA-core fallbacks);
+	 * the instruction ceiling of `roofline` is inst / max(inst / gips_peak,
+	 * t_tensor) — issue, or the tensor pipe behind it. 0 without tensor work.
+	 */
+	double t_tensor;
+};
+
+/**
+ * Instruction roofline quantities of a kernel on a GPU.
+ *
+ * Inputs: inst.warp; per level sectors.{l1,l2,dram}, else bytes.{l1,l2,dram}
+ * / 32. The kernel was measured with warps of `source_warp_size` threads;
+ * on a GPU with another warp size (64 on AMD CDNA), inst = inst.warp ×
+ * source_warp_size / warp_size (thread instructions conserved, full warps
+ * assumed).
+ *
+ * @param time_ns the kernel's time on this GPU for gips_achieved, or NaN
+ * @param[out] why optional reason on failure
+ * @return GPUPROJ_OK; GPUPROJ_E_MISSING naming the missing metrics;
+ *         GPUPROJ_E_INVAL (negative metrics, source_warp_size < 1)
+ */
+int gpuproj_irm_compute(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
+			int source_warp_size, double time_ns, struct gpuproj_irm *out, char *why,
+			size_t whylen);
+
+/** A projection model (opaque, static). */
 /* What model.c hands every model for one (kernel, source, target). */
 struct model_ctx {
 	const struct gpuproj_kernel *k;  /* as measured on the source */
@@ -146,7 +420,11 @@ int model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target 
 		    enum gpuproj_waves waves, struct gpuproj_occmodel *out, char *why,
 		    size_t whylen);
 
-/* ---- helpers shared by the model files (model.c) ---- */
+/*
+ * ---- helpers shared by the model files: the registry's index
+ * (model-registry.c), FLOP and tensor work (model-tensor.c), missing inputs
+ * and details (model.c) ----
+ */
 
 /*
  * Every model gpuproj knows, the registry's (gpuproj_model_at()) then the

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Projecting one kernel with a model (include/gpuproj/model.h): the
- * copy scaled to the source GPU, the clock regime, calibrated intervals
+ * copy scaled to the source GPU (and the L2-capacity DRAM term,
+ * gpuproj_l2_capacity_dram()), the clock regime, calibrated intervals
  * (model-interval.c), the tensor notes, details, and the inputs a model
- * lacks. Thread safety: reentrant.
+ * lacks; the names of a projection's binding resource and interval GPUs;
+ * the note, missing-input and detail helpers of the model files
+ * (model-private.h). Thread safety: reentrant.
  */
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -435,4 +440,155 @@ gpuproj_model_missing_in_profile(const struct gpuproj_model *m, const struct gpu
 	if (ret_kernels)
 		*ret_kernels = kernels;
 	return all.n;
+}
+
+const char *
+gpuproj_bound_name(enum gpuproj_bound b)
+{
+	switch (b) {
+	case GPUPROJ_BOUND_NONE: return "none";
+	case GPUPROJ_BOUND_L1: return "l1";
+	case GPUPROJ_BOUND_L2: return "l2";
+	case GPUPROJ_BOUND_DRAM: return "dram";
+	case GPUPROJ_BOUND_COMPUTE: return "compute";
+	case GPUPROJ_BOUND_SHARED: return "shared";
+	case GPUPROJ_BOUND_INSTRUCTION: return "instruction";
+	case GPUPROJ_BOUND_OCCUPANCY: return "occupancy";
+	case GPUPROJ_BOUND_LATENCY: return "latency";
+	}
+	return "?";
+}
+
+const char *
+gpuproj_interval_gpus_name(enum gpuproj_interval_gpus g)
+{
+	switch (g) {
+	case GPUPROJ_INTERVAL_GPUS_FITTED: return "fitted";
+	case GPUPROJ_INTERVAL_GPUS_UNSEEN: return "unseen";
+	case GPUPROJ_INTERVAL_GPUS_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+void
+model_note_append(struct gpuproj_projection *out, const char *fmt, ...)
+{
+	size_t len = strlen(out->note);
+	va_list ap;
+
+	if (len + 3 >= sizeof(out->note))
+		return;
+	if (len) {
+		memcpy(out->note + len, "; ", 3);
+		len += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(out->note + len, sizeof(out->note) - len, fmt, ap);
+	va_end(ap);
+}
+
+int
+gpuproj_l2_capacity_dram(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
+			 const struct gpuproj_target *tgt, double *ret_dram, double *ret_footprint)
+{
+	double ds, b2, cs, ct, f, x;
+
+	if (!k || !src || !tgt || !ret_dram)
+		return GPUPROJ_E_INVAL;
+	if (!gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM) || !gpuproj_kernel_has(k, GPUPROJ_M_BYTES_L2))
+		return GPUPROJ_E_MISSING;
+	if (!(src->limits.l2_mib > 0) || !(tgt->limits.l2_mib > 0))
+		return GPUPROJ_E_UNSUPPORTED;
+	ds = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);
+	b2 = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L2);
+	if (ds < 0 || b2 < 0)
+		return GPUPROJ_E_INVAL;
+	cs = src->limits.l2_mib * 1048576.0;
+	ct = tgt->limits.l2_mib * 1048576.0;
+	/* D_s = F·(1 − (C_s/F)²) with F ≥ C_s. */
+	f = (ds + sqrt(ds * ds + 4.0 * cs * cs)) / 2.0;
+	if (f > b2)
+		f = b2;
+	if (ret_footprint)
+		*ret_footprint = f;
+	if (f <= 0) {
+		*ret_dram = 0;
+		return GPUPROJ_OK;
+	}
+	x = ct / f;
+	if (x > 1)
+		x = 1;
+	*ret_dram = fmin(f * (1.0 - x * x), b2);
+	return GPUPROJ_OK;
+}
+
+void
+model_missing_add(struct model_missing *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		if (strcmp(m->names[i], name) == 0)
+			return;
+	}
+	if (m->n < MODEL_MISSING_MAX)
+		m->names[m->n++] = name;
+}
+
+bool
+model_missing_metrics(const struct gpuproj_kernel *k, const enum gpuproj_metric *ms, size_t n,
+		      struct model_missing *m)
+{
+	bool missing = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (gpuproj_kernel_has(k, ms[i]))
+			continue;
+		model_missing_add(m, gpuproj_metric_name(ms[i]));
+		missing = true;
+	}
+	return missing;
+}
+
+int
+model_missing_why(const struct model_missing *m, const char *model, char *why, size_t whylen)
+{
+	size_t i, len;
+
+	if (why && whylen) {
+		snprintf(why, whylen, "%s needs ", model);
+		for (i = 0; i < m->n; i++) {
+			len = strlen(why);
+			snprintf(why + len, whylen - len, "%s%s", i ? ", " : "", m->names[i]);
+		}
+	}
+	return GPUPROJ_E_MISSING;
+}
+
+void
+model_detail(struct gpuproj_model_details *d, const char *name, double value, const char *unit)
+{
+	struct gpuproj_detail *it;
+
+	if (d->n >= GPUPROJ_DETAILS_MAX)
+		return;
+	it = &d->items[d->n++];
+	it->name = name;
+	it->value = value;
+	it->unit = unit;
+	it->key = NULL;
+	it->basis = GPUPROJ_BASIS_NONE;
+}
+
+void
+model_detail_key(struct gpuproj_model_details *d, const struct gpuproj_target *gpu,
+		 const char *name, double value, const char *unit, const char *key)
+{
+	model_detail(d, name, value, unit);
+	if (d->n && d->items[d->n - 1].name == name) {
+		d->items[d->n - 1].key = key;
+		d->items[d->n - 1].basis = key ? gpuproj_target_basis(gpu, key)
+					       : GPUPROJ_BASIS_NONE;
+	}
 }

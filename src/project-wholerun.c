@@ -17,8 +17,8 @@
 #include <jansson.h>
 
 #include <gpuproj/model.h>
-#include <gpuproj/report-doc.h>
 #include <gpuproj/report.h>
+#include <gpuproj/project.h>
 #include <gpuproj/timeline.h>
 
 #include "util-escape.h"
@@ -56,8 +56,8 @@ identity_text(double e, char *buf, size_t size)
 }
 
 int
-gpuproj_report_whole_run_table(FILE *out, const struct gpuproj_profile *p,
-			       const struct gpuproj_run_projection *runs, size_t n_runs)
+gpuproj_project_whole_run_table(FILE *out, const struct gpuproj_profile *p,
+				const struct gpuproj_run_projection *runs, size_t n_runs)
 {
 	const struct gpuproj_timeline *tl = gpuproj_profile_timeline(p);
 	const struct gpuproj_whole_run *w0 = NULL;
@@ -194,7 +194,7 @@ whole_run_csv(FILE *out, const struct gpuproj_run_projection *run, const char *b
 	csv_row(out, run, "(whole run: carried)", NAN, NAN, NAN, w->carried_ns, "", basis);
 }
 
-/* ---- the procurement report (report-doc.h) ---- */
+/* ---- the procurement report (report.h) ---- */
 
 void
 whole_run_add(struct gpuproj_whole_run *a, const struct gpuproj_whole_run *b, bool first)

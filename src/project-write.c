@@ -13,7 +13,7 @@
 
 #include <jansson.h>
 
-#include <gpuproj/report.h>
+#include <gpuproj/project.h>
 
 #include "profile-json.h"
 #include "profile-private.h"
@@ -22,7 +22,7 @@
 #include "util.h"
 
 double
-gpuproj_report_measured_total_ns(const struct gpuproj_profile *p, const char *gpu)
+gpuproj_project_measured_total_ns(const struct gpuproj_profile *p, const char *gpu)
 {
 	double total = 0;
 	size_t i;
@@ -127,7 +127,7 @@ runs_match(const struct gpuproj_profile *p, const struct gpuproj_run_projection 
 /* The lines both tables start with: profile label and origin, data citation, source GPU. */
 static void
 profile_header(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
-	       const struct gpuproj_report_options *opt)
+	       const struct gpuproj_project_write_options *opt)
 {
 	const struct gpuproj_device_info *dev = gpuproj_profile_device(p);
 	/* What the profile says is the profile's to say: escaped for the terminal. */
@@ -155,7 +155,7 @@ profile_header(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_
 
 /* Kernels detailed in the per-kernel part of a table (of n). */
 static size_t
-top_count(const struct gpuproj_report_options *opt, size_t n)
+top_count(const struct gpuproj_project_write_options *opt, size_t n)
 {
 	size_t top = opt && opt->all_kernels ? n : (opt && opt->top_kernels ? opt->top_kernels : 5);
 
@@ -222,7 +222,7 @@ coverage_notes(FILE *out, const struct gpuproj_run_projection *runs, size_t n_ru
 
 /*
  * What the table shows of one run, kept while the runs go by one at a time
- * (gpuproj_report_table_stream(): projecting 100,000 kernels onto 44 GPUs
+ * (gpuproj_project_table_stream(): projecting 100,000 kernels onto 44 GPUs
  * held 2.3 GB of projections; the table needs the totals and a few
  * kernels): the run's totals (`s`, its kernels array left out), the
  * binding resource of most of its time, and the projections of the
@@ -245,7 +245,7 @@ struct tab_sel {
 };
 
 static int
-tab_sel_make(const struct gpuproj_profile *p, const struct gpuproj_report_options *opt,
+tab_sel_make(const struct gpuproj_profile *p, const struct gpuproj_project_write_options *opt,
 	     struct tab_sel *ts)
 {
 	size_t n = gpuproj_profile_count(p), i;
@@ -293,7 +293,7 @@ tab_run_take(struct tab_run *tr, const struct gpuproj_profile *p, const struct t
 static int
 table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
 	    const struct tab_run *tr, size_t n_runs, const struct tab_sel *ts,
-	    const struct gpuproj_report_options *opt)
+	    const struct gpuproj_project_write_options *opt)
 {
 	size_t n = gpuproj_profile_count(p), top = ts->top, i, r;
 	uint64_t launches = 0;
@@ -335,7 +335,7 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 		"speedup", "measured", "error", "binding", whole ? "   whole run" : "");
 	for (r = 0; r < n_runs; r++) {
 		const struct gpuproj_run_projection *run = &tr[r].s;
-		double meas = gpuproj_report_measured_total_ns(p, run->target->name);
+		double meas = gpuproj_project_measured_total_ns(p, run->target->name);
 		char interval[40];
 
 		if (!run->n_projected) {
@@ -359,7 +359,7 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 			run->target == src ? "  (source)" : "");
 	}
 	coverage_notes(out, cov, n_runs, n);
-	gpuproj_report_whole_run_table(out, p, cov, n_runs);
+	gpuproj_project_whole_run_table(out, p, cov, n_runs);
 	if (unseen)
 		fprintf(out, "note: * = interval fitted on validation data without this target or "
 			"the source GPU (%s): its coverage there is unmeasured, and on GPUs held "
@@ -442,10 +442,10 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 }
 
 int
-gpuproj_report_table_stream(FILE *out, const struct gpuproj_profile *p,
-			    const struct gpuproj_target *src, size_t n_runs,
-			    gpuproj_report_run_fn get, void *userdata,
-			    const struct gpuproj_report_options *opt)
+gpuproj_project_table_stream(FILE *out, const struct gpuproj_profile *p,
+			     const struct gpuproj_target *src, size_t n_runs,
+			     gpuproj_project_provider_fn get, void *userdata,
+			     const struct gpuproj_project_write_options *opt)
 {
 	struct tab_sel ts = { 0 };
 	struct tab_run *tr = NULL;
@@ -501,9 +501,9 @@ run_array_get(void *userdata, size_t i, int *ret_status)
 }
 
 int
-gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
-		     const struct gpuproj_run_projection *runs, size_t n_runs,
-		     const struct gpuproj_report_options *opt)
+gpuproj_project_table(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
+		      const struct gpuproj_run_projection *runs, size_t n_runs,
+		      const struct gpuproj_project_write_options *opt)
 {
 	struct run_array ra = { runs };
 
@@ -511,14 +511,14 @@ gpuproj_report_table(FILE *out, const struct gpuproj_profile *p, const struct gp
 		return GPUPROJ_OK;
 	if (!runs_match(p, runs, n_runs))
 		return GPUPROJ_E_INVAL;
-	return gpuproj_report_table_stream(out, p, src, n_runs, run_array_get, &ra, opt);
+	return gpuproj_project_table_stream(out, p, src, n_runs, run_array_get, &ra, opt);
 }
 
 int
-gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
-			    const struct gpuproj_target *src,
-			    const struct gpuproj_run_projection *runs, size_t n_targets,
-			    size_t n_models, const struct gpuproj_report_options *opt)
+gpuproj_project_table_models(FILE *out, const struct gpuproj_profile *p,
+			     const struct gpuproj_target *src,
+			     const struct gpuproj_run_projection *runs, size_t n_targets,
+			     size_t n_models, const struct gpuproj_project_write_options *opt)
 {
 	const struct gpuproj_model *def = gpuproj_model_default();
 	size_t n = gpuproj_profile_count(p), top, i, t, m, flagged_total = 0;
@@ -563,7 +563,7 @@ gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
 	fprintf(out, " %11s %9s\n", "measured", "disagree");
 	for (t = 0; t < n_targets; t++) {
 		const struct gpuproj_run_projection *row = &runs[t * n_models];
-		double meas = gpuproj_report_measured_total_ns(p, row->target->name);
+		double meas = gpuproj_project_measured_total_ns(p, row->target->name);
 		size_t flagged = 0;
 
 		for (i = 0; i < n; i++) {
@@ -652,20 +652,20 @@ gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
 }
 
 int
-gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
-		   const struct gpuproj_run_projection *runs, size_t n_runs)
+gpuproj_project_csv(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
+		    const struct gpuproj_run_projection *runs, size_t n_runs)
 {
 	struct run_array ra = { runs };
 
 	if (!runs_match(p, runs, n_runs))
 		return GPUPROJ_E_INVAL;
-	return gpuproj_report_csv_stream(out, p, src, n_runs, run_array_get, &ra);
+	return gpuproj_project_csv_stream(out, p, src, n_runs, run_array_get, &ra);
 }
 
 int
-gpuproj_report_csv_stream(FILE *out, const struct gpuproj_profile *p,
-			  const struct gpuproj_target *src, size_t n_runs,
-			  gpuproj_report_run_fn get, void *userdata)
+gpuproj_project_csv_stream(FILE *out, const struct gpuproj_profile *p,
+			   const struct gpuproj_target *src, size_t n_runs,
+			   gpuproj_project_provider_fn get, void *userdata)
 {
 	/* Where the source GPU's figures come from: its file, or its device (provisional). */
 	const char *basis = src && src->provisional ? src->provisional : "targets.yaml";
@@ -685,7 +685,7 @@ gpuproj_report_csv_stream(FILE *out, const struct gpuproj_profile *p,
 			return st ? st : GPUPROJ_E_NOMEM;
 		if (!runs_match(p, run, 1))
 			return GPUPROJ_E_INVAL;
-		meas = gpuproj_report_measured_total_ns(p, run->target->name);
+		meas = gpuproj_project_measured_total_ns(p, run->target->name);
 
 		for (i = 0; i < run->n; i++) {
 			const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
@@ -811,18 +811,18 @@ json_details(json_t *jk, const struct gpuproj_run_projection *run, const struct 
 }
 
 int
-gpuproj_report_json(const char *path, const struct gpuproj_profile *p,
-		    const struct gpuproj_target *src, const struct gpuproj_run_projection *runs,
-		    size_t n_runs, struct gpuproj_error *reterr)
+gpuproj_project_json(const char *path, const struct gpuproj_profile *p,
+		     const struct gpuproj_target *src, const struct gpuproj_run_projection *runs,
+		     size_t n_runs, struct gpuproj_error *reterr)
 {
-	return gpuproj_report_json_ex(path, p, src, runs, n_runs, NULL, reterr);
+	return gpuproj_project_json_ex(path, p, src, runs, n_runs, NULL, reterr);
 }
 
 /* One run's JSON without its kernels (json_stream_placeholder(0) in their place). */
 static json_t *
 run_head_json(const struct gpuproj_profile *p, const struct gpuproj_run_projection *run)
 {
-	double meas = gpuproj_report_measured_total_ns(p, run->target->name);
+	double meas = gpuproj_project_measured_total_ns(p, run->target->name);
 	json_t *jr = json_object();
 	bool any = run->n_projected > 0;
 	int bad = !jr;
@@ -867,7 +867,8 @@ run_head_json(const struct gpuproj_profile *p, const struct gpuproj_run_projecti
 /* Kernel i of a run, as JSON. */
 static json_t *
 projection_json(const struct gpuproj_profile *p, const struct gpuproj_run_projection *run,
-		size_t i, const struct gpuproj_target *src, const struct gpuproj_report_options *opt)
+		size_t i, const struct gpuproj_target *src,
+		const struct gpuproj_project_write_options *opt)
 {
 	static const char *const lv[GPUPROJ_HL_COUNT] = { "l1", "l2", "dram" };
 	const struct gpuproj_projection *pr = &run->kernels[i];
@@ -927,8 +928,8 @@ projection_json(const struct gpuproj_profile *p, const struct gpuproj_run_projec
 struct json_report {
 	const struct gpuproj_profile *p;
 	const struct gpuproj_target *src;
-	const struct gpuproj_report_options *opt;
-	gpuproj_report_run_fn get;
+	const struct gpuproj_project_write_options *opt;
+	gpuproj_project_provider_fn get;
 	void *userdata;
 	const struct gpuproj_run_projection *run; /* the run being written */
 	bool mismatch;
@@ -978,8 +979,8 @@ run_write(FILE *f, void *userdata, size_t i, size_t indent)
  */
 static int
 json_report_write(FILE *f, const struct gpuproj_profile *p, const struct gpuproj_target *src,
-		  size_t n_runs, gpuproj_report_run_fn get, void *userdata,
-		  const struct gpuproj_report_options *opt, struct gpuproj_error *reterr)
+		  size_t n_runs, gpuproj_project_provider_fn get, void *userdata,
+		  const struct gpuproj_project_write_options *opt, struct gpuproj_error *reterr)
 {
 	struct gpuproj_error local = { 0 };
 	struct json_report jr = { p, src, opt, get, userdata, NULL, false };
@@ -1041,10 +1042,11 @@ json_report_write(FILE *f, const struct gpuproj_profile *p, const struct gpuproj
 }
 
 int
-gpuproj_report_json_stream(const char *path, const struct gpuproj_profile *p,
-			   const struct gpuproj_target *src, size_t n_runs,
-			   gpuproj_report_run_fn get, void *userdata,
-			   const struct gpuproj_report_options *opt, struct gpuproj_error *reterr)
+gpuproj_project_json_stream(const char *path, const struct gpuproj_profile *p,
+			    const struct gpuproj_target *src, size_t n_runs,
+			    gpuproj_project_provider_fn get, void *userdata,
+			    const struct gpuproj_project_write_options *opt,
+			    struct gpuproj_error *reterr)
 {
 	struct file_tmp t;
 	FILE *f;
@@ -1070,24 +1072,24 @@ gpuproj_report_json_stream(const char *path, const struct gpuproj_profile *p,
 }
 
 int
-gpuproj_report_json_ex(const char *path, const struct gpuproj_profile *p,
-		       const struct gpuproj_target *src, const struct gpuproj_run_projection *runs,
-		       size_t n_runs, const struct gpuproj_report_options *opt,
-		       struct gpuproj_error *reterr)
+gpuproj_project_json_ex(const char *path, const struct gpuproj_profile *p,
+			const struct gpuproj_target *src, const struct gpuproj_run_projection *runs,
+			size_t n_runs, const struct gpuproj_project_write_options *opt,
+			struct gpuproj_error *reterr)
 {
 	struct run_array ra = { runs };
 
 	if (!p || !runs_match(p, runs, n_runs))
 		return error_set(reterr, GPUPROJ_E_INVAL, path, 0, 0, "invalid argument: a "
 				 "projection does not cover the profile's kernels");
-	return gpuproj_report_json_stream(path, p, src, n_runs, run_array_get, &ra, opt, reterr);
+	return gpuproj_project_json_stream(path, p, src, n_runs, run_array_get, &ra, opt, reterr);
 }
 
 int
-gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_target *src,
-			 const struct gpuproj_run_projection *runs, size_t n_runs,
-			 const struct gpuproj_report_options *opt, char **ret_text,
-			 struct gpuproj_error *reterr)
+gpuproj_project_json_text(const struct gpuproj_profile *p, const struct gpuproj_target *src,
+			  const struct gpuproj_run_projection *runs, size_t n_runs,
+			  const struct gpuproj_project_write_options *opt, char **ret_text,
+			  struct gpuproj_error *reterr)
 {
 	struct run_array ra = { runs };
 	char *text = NULL;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The procurement report's document (include/gpuproj/report-doc.h): the
+ * The procurement report's document (include/gpuproj/report.h): the
  * layout of struct gpuproj_report_doc, built once by report-doc.c, and the
  * helpers the two writers share. The writers (report-html.c, report-md.c)
  * only read the document and format it; neither calls the other, and
@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <gpuproj/report-doc.h>
+#include <gpuproj/report.h>
 
 #include "report-charts.h"
 #include "util.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The procurement report's document (include/gpuproj/report-doc.h), built
+ * The procurement report's document (include/gpuproj/report.h), built
  * once: each profile's source GPU and the targets resolved, every kernel
  * projected onto every target with every registered model, the rankings,
  * the kernels the models disagree on, and the data of the HTML report's
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include <gpuproj/report-doc.h>
+#include <gpuproj/report.h>
 
 #include "profile-private.h"
 #include "report-doc-private.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The HTML writer of the procurement report (gpuproj_report_doc_html(),
- * include/gpuproj/report-doc.h): one self-contained page with inline CSS
+ * include/gpuproj/report.h): one self-contained page with inline CSS
  * and the SVG charts drawn by report-charts.c (PLplot) from the data the
  * document holds. It only formats the document report-doc.c built; the
  * Markdown writer (report-md.c) is its sibling.
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gpuproj/report-doc.h>
+#include <gpuproj/report.h>
 
 #include "report-charts.h"
 #include "util-escape.h"

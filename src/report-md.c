@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The Markdown writer of the procurement report
- * (gpuproj_report_doc_markdown(), include/gpuproj/report-doc.h):
+ * (gpuproj_report_doc_markdown(), include/gpuproj/report.h):
  * GitHub-flavoured Markdown for merge-request comments, with the HTML
  * report's text and tables and no charts, images or external links. It
  * only formats the document report-doc.c built; the HTML writer
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gpuproj/report-doc.h>
+#include <gpuproj/report.h>
 
 #include "util-escape.h"
 #include "report-doc-private.h"

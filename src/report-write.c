@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Writing the procurement report's files (gpuproj_report_doc_write(),
- * include/gpuproj/report-doc.h): both documents are rendered by their
+ * include/gpuproj/report.h): both documents are rendered by their
  * writers (report-html.c, report-md.c) before either file is touched, then
  * each is written atomically. The layer above the document and its two
  * writers: neither writer calls the other.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gpuproj/report-doc.h>
+#include <gpuproj/report.h>
 
 #include "util.h"
 

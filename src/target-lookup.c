@@ -188,6 +188,53 @@ gpuproj_target_tensor_gflops(const struct gpuproj_target *t, enum gpuproj_tensor
 	return t->peak_tensor[p];
 }
 
+double
+gpuproj_target_burst(const struct gpuproj_target *g, double duration_ns, struct gpuproj_target *out)
+{
+	double share, f = 1.0, tau;
+	int p, k;
+
+	if (!g || !out)
+		return 1.0;
+	*out = *g;
+	out->burst_share = 0;
+	tau = g->boost_hold_us * 1e3;
+	if (!(tau > 0) || !isfinite(tau) || !(duration_ns > 0) || !isfinite(duration_ns))
+		return 1.0;
+	share = fmin(1.0, tau / duration_ns);
+	out->burst_share = share;
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		for (k = 0; k < GPUPROJ_OPKIND_COUNT; k++) {
+			double m = g->max_gflops[p][k], pk = g->peak_gflops[p][k];
+
+			if (!(pk > m))  /* also NaN: no sustained rate, the peak is used */
+				continue;
+			out->max_gflops[p][k] = m + (pk - m) * share;
+			if (p == GPUPROJ_FP32 && k == GPUPROJ_OP_FMA)
+				f = out->max_gflops[p][k] / m;
+		}
+	}
+	return f;
+}
+
+void
+gpuproj_target_datasheet(const struct gpuproj_target *g, struct gpuproj_target *out)
+{
+	int p, k;
+
+	if (!g || !out)
+		return;
+	*out = *g;
+	if (g->peak_dram_gbs > 0)
+		out->bw_gbs[GPUPROJ_LEVEL_DRAM] = g->peak_dram_gbs;
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		for (k = 0; k < GPUPROJ_OPKIND_COUNT; k++)
+			out->max_gflops[p][k] = NAN;
+	}
+	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++)
+		out->max_tensor[p] = NAN;
+}
+
 enum gpuproj_basis
 gpuproj_target_basis(const struct gpuproj_target *t, const char *path)
 {

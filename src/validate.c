@@ -35,13 +35,27 @@ gpuproj_validation_subset_name(enum gpuproj_validation_subset s)
 	return "?";
 }
 
+static const struct gpuproj_word holdout_words[] = {
+	{ "shape", GPUPROJ_HOLDOUT_SHAPE },
+	{ "gpu", GPUPROJ_HOLDOUT_GPU },
+	{ "none", GPUPROJ_HOLDOUT_NONE },
+};
+
+const struct gpuproj_word *
+gpuproj_holdout_words(size_t *ret_n)
+{
+	*ret_n = ARRAY_LENGTH(holdout_words);
+	return holdout_words;
+}
+
 const char *
 gpuproj_holdout_name(enum gpuproj_holdout h)
 {
-	switch (h) {
-	case GPUPROJ_HOLDOUT_NONE: return "none";
-	case GPUPROJ_HOLDOUT_SHAPE: return "shape";
-	case GPUPROJ_HOLDOUT_GPU: return "gpu";
+	size_t i;
+
+	for (i = 0; i < ARRAY_LENGTH(holdout_words); i++) {
+		if (holdout_words[i].value == (int)h)
+			return holdout_words[i].name;
 	}
 	return "?";
 }

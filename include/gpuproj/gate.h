@@ -105,6 +105,14 @@ enum gpuproj_gate_metric {
 	GPUPROJ_GATE_METRIC_WALL = 1,
 };
 
+/**
+ * The words of enum gpuproj_gate_metric ("kernel", "wall"; model.h struct
+ * gpuproj_word), in the order messages list them.
+ * @param[out] ret_n the number of words
+ * @return the table (static)
+ */
+const struct gpuproj_word *gpuproj_gate_metric_words(size_t *ret_n);
+
 /** Options of the gate. Fill with gpuproj_gate_options_init(), then adjust. */
 struct gpuproj_gate_options {
 	double max_regression;        /**< whole-run threshold, fraction ≥ 0 (0.05 = +5 %) */

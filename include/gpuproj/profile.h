@@ -526,7 +526,7 @@ int gpuproj_profile_load_builtin(struct gpuproj_profile **ret, struct gpuproj_er
 
 /**
  * Write a profile as `gpuproj-profile/1` JSON, without projections
- * (report.h writes profiles with projections). The file is written to a
+ * (project.h writes profiles with projections). The file is written to a
  * temporary name in the same directory and renamed over `path`, so readers
  * never see a half-written file and a failure leaves `path` untouched.
  *

@@ -1,18 +1,62 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file report.h
- * Writers for projections: the human table, CSV and JSON (profile plus
- * projections). All times are ns in machine-readable output; the table
- * prints human units.
+ * The procurement report (`gpuproj report`): one or more profiles projected
+ * onto target GPUs, written as one self-contained HTML file (inline SVG
+ * charts drawn with PLplot, no scripts, no external resources) and as
+ * GitHub-flavoured Markdown for merge-request comments.
  *
- * Thread safety: reentrant; writers only read their inputs.
+ * The document is built once (gpuproj_report_doc_new(), src/report-doc.c)
+ * and then formatted by two sibling writers that only read it:
+ * gpuproj_report_doc_html() (src/report-html.c) and
+ * gpuproj_report_doc_markdown() (src/report-md.c); gpuproj_report_doc_write()
+ * (src/report-write.c) renders both and writes the files.
+ *
+ * A struct gpuproj_report_doc holds everything the two writers show:
+ *
+ * - per profile, every kernel projected with the chosen model (default
+ *   gpuproj_model_default()) onto every target: the numbers are those of
+ *   gpuproj_project_run(), unchanged;
+ * - per profile and combined over all profiles, a ranking of the targets
+ *   by projected whole-run GPU kernel time (Σ point × launches, plus the
+ *   source time of kernels the model cannot project, carried unchanged),
+ *   with interval, speedup over the source, time × price and energy where
+ *   targets.yaml has price_usd and tdp_w; when every profile has a
+ *   whole-run timeline (timeline.h), the ranking is by the projected
+ *   whole-run wall time instead, and both writers add a "Whole run"
+ *   section: per target the wall time, its parts (kernel, copy, host,
+ *   carried) as a stacked bar, the explained share and the identity check;
+ * - every registered model's projection, and the kernels on which the
+ *   models disagree (gpuproj_models_disagree() of model.h, factor
+ *   GPUPROJ_MODEL_DISAGREEMENT_FACTOR);
+ * - the sources of every number of every target shown.
+ *
+ * - the data of the HTML report's charts, per charted profile: the
+ *   hierarchical roofline of the top kernels on the source and the best
+ *   target ([VanLanker2024], Fig. 2), the quadrant-split chart of all targets with
+ *   the kernels' operational-intensity rays ([Konstantinidis2017] §2.1) and the
+ *   instruction roofline ([Leinhauser2022]). The HTML writer draws them; the
+ *   Markdown report has no charts.
+ *
+ * Units: times in ns, energy in J, time × price in USD·s, rates as in
+ * targets.yaml.
+ *
+ * Ownership: a document borrows its profiles and targets; they must stay
+ * alive and unchanged until gpuproj_report_doc_free().
+ *
+ * Thread safety: building and writing a document is reentrant, but the
+ * HTML writer draws each chart in a forked child process (PLplot keeps
+ * global state and exits the process on fatal errors; the child isolates
+ * both), so a multi-threaded caller must accept fork()'s rules.
+ *
+ * @since 0.1
  */
 #ifndef GPUPROJ_REPORT_H
 #define GPUPROJ_REPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
+#include <stdint.h>
 
 #include <gpuproj/error.h>
 #include <gpuproj/model.h>
@@ -23,196 +67,206 @@
 extern "C" {
 #endif
 
-/** What to show. Zero-initialise for defaults. */
-struct gpuproj_report_options {
-	size_t top_kernels;      /**< kernels detailed per target in the table; 0 = default (5) */
-	bool all_kernels;        /**< detail every kernel (overrides top_kernels) */
-	const char *profile_label; /**< how to name the profile in headers (file name), or NULL */
+/** One profile to report on. All pointers are borrowed. */
+struct gpuproj_report_input {
+	const struct gpuproj_profile *profile; /**< required */
+	const char *label;  /**< how the report names it (a file name), or NULL for "profile N" */
 	/**
-	 * JSON (gpuproj_report_json_ex()): add to each projected kernel a
-	 * "details" object with every number gpuproj_model_details() gives
-	 * (large: about 40 numbers per kernel, target and model).
+	 * The GPU the profile was measured on (a targets.yaml name or match
+	 * string), or NULL to take it from the profile (gpuproj_resolve_source()).
 	 */
-	bool details;
-	/** Side-by-side table: disagreement factor; ≤ 1 = GPUPROJ_MODEL_DISAGREEMENT_FACTOR. */
-	double disagreement_factor;
+	const char *source;
 };
 
 /**
- * Print the projection table: run header, whole-run totals per target
- * (projected time with interval, speedup over the source, measured time
- * and error where the profile carries reference times), then per-kernel
- * detail for the top kernels by source time.
- *
- * @param out stream to write
- * @param p the profile (kernels in the order `runs[*].kernels` refer to)
- * @param src the source GPU
- * @param runs projections, one per target, all of the same model, each of
- *        gpuproj_profile_count(p) kernels (gpuproj_project_run() of `p`)
- * @param n_runs number of runs
- * @param opt options or NULL
- * @return GPUPROJ_OK, GPUPROJ_E_INVAL (a run that does not cover the
- *         profile's kernels), GPUPROJ_E_NOMEM, or GPUPROJ_E_IO when the
- *         stream reports an error
+ * Progress of a long operation: `stage` ("projecting", "charts"), `done`
+ * of `total` steps (the last call of a stage has done == total). The
+ * string is static.
  */
-int gpuproj_report_table(FILE *out, const struct gpuproj_profile *p,
-			 const struct gpuproj_target *src,
-			 const struct gpuproj_run_projection *runs, size_t n_runs,
-			 const struct gpuproj_report_options *opt);
+typedef void (*gpuproj_report_progress_fn)(void *userdata, const char *stage, size_t done,
+					   size_t total);
+
+/** What to build and show. Zero-initialise, then set what you need. */
+struct gpuproj_report_doc_options {
+	/** Model of the rankings, tables and charts; NULL = gpuproj_model_default(). */
+	const struct gpuproj_model *model;
+	/**
+	 * Report on these targets only (names or match strings); NULL or 0 =
+	 * every target of the set. The source GPU of each profile is always
+	 * included, marked as such. Given targets become the featured ones.
+	 */
+	const char *const *target_names;
+	size_t n_target_names;
+	/** Where the targets came from, shown in the report ("built-in", a path), or NULL. */
+	const char *targets_origin;
+	/** Kernels per profile with a hierarchical-roofline chart; 0 = 3. */
+	size_t top_kernels;
+	/** Targets with a column in the per-kernel tables (the best ranked); 0 = 4. */
+	size_t featured_targets;
+	/** Profiles whose charts are drawn (the first ones); 0 = 4. */
+	size_t chart_profiles;
+	/** Leave the charts out of the HTML (it says so where they would be). */
+	bool no_charts;
+	/**
+	 * The report date shown, verbatim; NULL = $SOURCE_DATE_EPOCH (seconds
+	 * since 1970, shown as UTC) when set, else the current time (UTC).
+	 * Tests set it so the output is reproducible.
+	 */
+	const char *date;
+	/** Optional progress callback (see gpuproj_report_progress_fn). */
+	gpuproj_report_progress_fn progress;
+	void *progress_userdata;
+};
+
+/** One target's row of a ranking. */
+struct gpuproj_report_rank {
+	const struct gpuproj_target *target; /**< owned by the targets set */
+	double source_ns;   /**< Σ measured kernel time on the source GPU(s), ns */
+	/** projected whole-run kernel time (gpuproj_run_projection.point_ns, summed), ns */
+	double point_ns;
+	double lo_ns;       /**< lower end of the interval, ns */
+	double hi_ns;       /**< upper end of the interval, ns */
+	double speedup;     /**< source_ns / point_ns, NaN when point_ns is 0 */
+	/**
+	 * point_ns · 10⁻⁹ s × tdp_w: an upper-bound estimate (board power at
+	 * full load for the whole time), J; NaN when targets.yaml has no tdp_w.
+	 */
+	double energy_j;
+	/** point_ns · 10⁻⁹ s × price_usd, USD·s; NaN when targets.yaml has no price_usd. */
+	double cost_usd_s;
+	size_t n_unprojected;           /**< kernels carried at their source time (Σ over profiles) */
+	double unprojected_source_ns;   /**< their source time, ns */
+	enum gpuproj_bound binding;     /**< resource bounding most of the projected time */
+	bool is_source;                 /**< the source GPU of (one of) the profiles */
+	/**
+	 * Kernels projected (Σ over profiles); 0: the times above are only the
+	 * carried source time, and writers print "not projected".
+	 */
+	size_t n_projected;
+	/** Of n_projected, those by the coarser "sol" model (fallback or chosen). */
+	size_t n_coarse;
+	/**
+	 * Of n_projected, those whose calibrated interval was fitted without
+	 * the source or this target GPU (gpuproj_run_projection.n_interval_unseen):
+	 * writers mark the interval and say why.
+	 */
+	size_t n_interval_unseen;
+	/**
+	 * The whole run (timeline.h; summed over profiles), valid when every
+	 * profile has a timeline: then the rankings order by whole.wall_ns
+	 * (a procurement question is how long the job runs), else by point_ns.
+	 */
+	struct gpuproj_whole_run whole;
+};
+
+/** Profile index of the combined ranking in gpuproj_report_doc_ranking(). */
+#define GPUPROJ_REPORT_COMBINED ((size_t)-1)
+
+/** A report ready to write (opaque). */
+struct gpuproj_report_doc;
 
 /**
- * A run provider for the streaming writers: run `i` (0, 1, … in order, each
- * once) of a profile's projections, valid until the next call; the
- * provider may compute it on demand and release it at the next call, so a
- * writer holds one run at a time (100,000 kernels onto 44 GPUs: 2.3 GB of
- * projections at once, about 50 MB one by one). NULL on failure, with
- * *ret_status the reason (GPUPROJ_E_NOMEM, …).
- */
-typedef const struct gpuproj_run_projection *(*gpuproj_report_run_fn)(void *userdata, size_t i,
-								  int *ret_status);
-
-/**
- * gpuproj_report_table() with the runs from a provider: the table keeps of
- * each run only its totals and the projections of the kernels it details.
+ * Build a report: resolve each profile's source GPU and the targets,
+ * project every kernel of every profile onto every target with every
+ * registered model, rank the targets, find the kernels the models disagree
+ * on and, unless opt->no_charts, compute the data of the charts (nothing is
+ * drawn yet: the HTML writer draws).
  *
- * @param n_runs runs the provider gives (0 prints nothing)
- * @param get,userdata the provider
- * @return as gpuproj_report_table(); a provider's failure status
- */
-int gpuproj_report_table_stream(FILE *out, const struct gpuproj_profile *p,
-				const struct gpuproj_target *src, size_t n_runs,
-				gpuproj_report_run_fn get, void *userdata,
-				const struct gpuproj_report_options *opt);
-
-/**
- * The whole run per target (timeline.h), printed by
- * gpuproj_report_table() after the kernel totals when the profile has a
- * timeline: projected wall time with its interval and speedup, its parts
- * (kernel, copy, host, overlap, carried), the measured wall, the share the
- * replay explains and the identity check. Nothing when no run has a
- * whole-run projection.
- *
- * @param runs as for gpuproj_report_table()
- * @return GPUPROJ_OK or GPUPROJ_E_IO (stream error)
- */
-int gpuproj_report_whole_run_table(FILE *out, const struct gpuproj_profile *p,
-				   const struct gpuproj_run_projection *runs, size_t n_runs);
-
-/**
- * CSV, one row per (kernel, target) and one "(total)" row per target.
- * Columns: kernel, tag, grid, block, launches, source_ns, target, model,
- * status, lo_ns, hi_ns, point_ns, speedup, binding, measured_ns, error_pct,
- * why, interval_gpus, source_basis. Times per launch for kernels, whole-run
- * for totals. With a timeline, each target's "(total)" row is followed by
- * its whole-run rows: "(whole run)" (projected wall time, interval, measured
- * wall in source_ns, explained share and identity error in why) and one
- * row per part, "(whole run: kernel)", copy, host, overlap, carried (value
- * in point_ns). RFC 4180 quoting. source_basis: "targets.yaml", or
- * "device-attributes" when `src` is a provisional entry
- * (gpuproj_targets_derive()); `src` may be NULL (then "targets.yaml");
- * `runs` as for gpuproj_report_table().
- *
- * @return GPUPROJ_OK, GPUPROJ_E_INVAL (a run that does not cover the
- *         profile's kernels) or GPUPROJ_E_IO
- */
-int gpuproj_report_csv(FILE *out, const struct gpuproj_profile *p,
-		       const struct gpuproj_target *src,
-		       const struct gpuproj_run_projection *runs, size_t n_runs);
-
-/**
- * gpuproj_report_csv() with the runs from a provider (see
- * gpuproj_report_table_stream()): each run's rows are written as it comes.
- *
- * @param src the source GPU (its basis fills the source_basis column), or NULL
- * @return as gpuproj_report_csv(); a provider's failure status
- */
-int gpuproj_report_csv_stream(FILE *out, const struct gpuproj_profile *p,
-			      const struct gpuproj_target *src, size_t n_runs,
-			      gpuproj_report_run_fn get, void *userdata);
-
-/**
- * Write the profile plus a "projections" array (schema gpuproj-profile/1,
- * docs/formats/profile.md) atomically to `path` ("-" = standard output).
- *
- * @param src the source GPU (its name is written as "source_target"), or NULL
- * @param runs as for gpuproj_report_table()
- * @return GPUPROJ_OK, GPUPROJ_E_INVAL (NULL profile, a run that does not
- *         cover the profile's kernels), GPUPROJ_E_IO (reterr names the file),
+ * @param inputs the profiles (borrowed until the document is freed)
+ * @param n_inputs number of profiles, ≥ 1
+ * @param targets the GPU descriptions (borrowed likewise)
+ * @param opt options or NULL for defaults
+ * @param[out] ret on success the document, owned by the caller (free with
+ *             gpuproj_report_doc_free()); untouched on failure
+ * @param[out] reterr optional; on failure the reason
+ * @return GPUPROJ_OK;
+ *         GPUPROJ_E_INVAL (no input, a NULL profile or targets, an empty
+ *         target set, $SOURCE_DATE_EPOCH not a non-negative integer);
+ *         GPUPROJ_E_NOTFOUND (a profile's source GPU or a named target is
+ *         not in the set; the message lists close names);
  *         GPUPROJ_E_NOMEM
  */
-int gpuproj_report_json(const char *path, const struct gpuproj_profile *p,
-			const struct gpuproj_target *src,
-			const struct gpuproj_run_projection *runs, size_t n_runs,
-			struct gpuproj_error *reterr);
+int gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_inputs,
+			   const struct gpuproj_targets *targets,
+			   const struct gpuproj_report_doc_options *opt,
+			   struct gpuproj_report_doc **ret, struct gpuproj_error *reterr);
 
 /**
- * As gpuproj_report_json(), with options: `opt->details` adds each
- * projection's model details. Every projected kernel also carries its
- * model's "note" when non-empty (both functions).
- *
- * @param opt options or NULL (no details)
+ * Free a document. Accepts NULL.
+ * @return NULL, so callers can write `d = gpuproj_report_doc_free(d);`
  */
-int gpuproj_report_json_ex(const char *path, const struct gpuproj_profile *p,
-			   const struct gpuproj_target *src,
-			   const struct gpuproj_run_projection *runs, size_t n_runs,
-			   const struct gpuproj_report_options *opt, struct gpuproj_error *reterr);
+struct gpuproj_report_doc *gpuproj_report_doc_free(struct gpuproj_report_doc *doc);
+
+/** @return the number of profiles in the document */
+size_t gpuproj_report_doc_profile_count(const struct gpuproj_report_doc *doc);
 
 /**
- * gpuproj_report_json_ex() with the runs from a provider (see
- * gpuproj_report_table_stream()): written one kernel and one run at a time
- * straight into the temporary file beside `path` ("-": standard output),
- * so memory is the profile's and one run's, whatever the output's size.
+ * A ranking, fastest projected target first (by whole-run wall time when
+ * the profiles have timelines, else by kernel time; ties by name).
  *
- * @return as gpuproj_report_json_ex(); a provider's failure status
+ * @param profile index of a profile (input order), or
+ *        GPUPROJ_REPORT_COMBINED for the sum over all profiles
+ * @param[out] ret_n number of rows (the number of targets reported on)
+ * @return the rows, owned by the document; NULL (and *ret_n = 0) when
+ *         `profile` is out of range
  */
-int gpuproj_report_json_stream(const char *path, const struct gpuproj_profile *p,
-			       const struct gpuproj_target *src, size_t n_runs,
-			       gpuproj_report_run_fn get, void *userdata,
-			       const struct gpuproj_report_options *opt,
-			       struct gpuproj_error *reterr);
+const struct gpuproj_report_rank *gpuproj_report_doc_ranking(const struct gpuproj_report_doc *doc,
+							     size_t profile, size_t *ret_n);
 
 /**
- * The JSON of gpuproj_report_json_ex() as text instead of a file, so a
- * caller holding a lock can render under it and write after releasing it.
- *
- * @param[out] ret_text malloc'd, NUL-terminated JSON ending in a newline;
- *             the caller frees it; untouched on failure
- * @return GPUPROJ_OK, GPUPROJ_E_INVAL (NULL profile, or a projection that
- *         does not cover the profile's kernels), GPUPROJ_E_NOMEM
+ * The number of (profile, kernel) pairs that gpuproj_models_disagree()
+ * flags on at least one target (point estimates of the registered models
+ * more than GPUPROJ_MODEL_DISAGREEMENT_FACTOR apart). 0 when only one model
+ * is registered.
  */
-int gpuproj_report_json_text(const struct gpuproj_profile *p, const struct gpuproj_target *src,
-			     const struct gpuproj_run_projection *runs, size_t n_runs,
-			     const struct gpuproj_report_options *opt, char **ret_text,
-			     struct gpuproj_error *reterr);
+size_t gpuproj_report_doc_disagreements(const struct gpuproj_report_doc *doc);
 
 /**
- * Print several models side by side (`gpuproj project --model all`): the
- * run header, whole-run projected time per target with one column per
- * model, then, for the top kernels by source time, per target one column
- * per model (per-launch point estimates), the measured time where the
- * profile has one, and a "!" where the models disagree by more than
- * `opt->disagreement_factor` (gpuproj_models_disagree()); reasons for
- * kernels a model could not project are listed under the kernel.
+ * Render the HTML report: one self-contained document (inline CSS and
+ * SVG, no scripts, no external references), user strings escaped.
+ * Draws the charts unless the options said no_charts (slow: one child
+ * process per chart; progress is reported as stage "charts").
  *
- * @param runs n_targets × n_models projections, target-major:
- *        runs[t·n_models + m] is model m on target t; every target's models
- *        in the same order
- * @return GPUPROJ_OK, GPUPROJ_E_INVAL (n_models = 0 or inconsistent runs),
- *         GPUPROJ_E_NOMEM, GPUPROJ_E_IO (stream error)
+ * @param[out] ret_text on success a malloc'd NUL-terminated document
+ *             (caller frees); untouched on failure
+ * @param[out] ret_len optional, its length in bytes
+ * @param[out] reterr optional; on failure the reason
+ * @return GPUPROJ_OK;
+ *         GPUPROJ_E_BACKEND (PLplot failed or lacks its svg driver or
+ *         fonts: the message says which and where it looked);
+ *         GPUPROJ_E_UNSUPPORTED (built without PLplot: use no_charts);
+ *         GPUPROJ_E_IO (no temporary file for a chart);
+ *         GPUPROJ_E_NOMEM
  */
-int gpuproj_report_table_models(FILE *out, const struct gpuproj_profile *p,
-				const struct gpuproj_target *src,
-				const struct gpuproj_run_projection *runs, size_t n_targets,
-				size_t n_models, const struct gpuproj_report_options *opt);
+int gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_text,
+			    size_t *ret_len, struct gpuproj_error *reterr);
 
 /**
- * Measured whole-run time of a profile on another GPU: Σ reference mean ×
- * launches, when every timed kernel carries a reference for that GPU.
+ * Render the Markdown report (GitHub-flavoured: tables, <details>), the
+ * HTML report's text and tables without charts or images, nothing
+ * external linked.
  *
- * @param gpu targets.yaml name
- * @return ns, or NaN when any timed kernel lacks a reference
+ * @param[out] ret_text,ret_len,reterr as for gpuproj_report_doc_html()
+ * @return GPUPROJ_OK or GPUPROJ_E_NOMEM
  */
-double gpuproj_report_measured_total_ns(const struct gpuproj_profile *p, const char *gpu);
+int gpuproj_report_doc_markdown(const struct gpuproj_report_doc *doc, char **ret_text,
+				size_t *ret_len, struct gpuproj_error *reterr);
+
+/**
+ * Render and write the reports. Both documents are rendered before either
+ * file is touched, and each is written atomically (temporary file in the
+ * same directory, then rename), so a failure to render leaves both paths
+ * untouched; a failure writing the Markdown file after the HTML one was
+ * written leaves the new HTML file in place (the message says so).
+ *
+ * @param html_path HTML destination, or NULL for none ("-" = standard output)
+ * @param md_path Markdown destination, or NULL for none ("-" = standard output)
+ * @param[out] reterr optional; on failure the reason, naming the file
+ * @return as for gpuproj_report_doc_html(), plus GPUPROJ_E_IO when a file
+ *         cannot be written; GPUPROJ_E_INVAL when both paths are NULL
+ */
+int gpuproj_report_doc_write(const struct gpuproj_report_doc *doc, const char *html_path,
+			     const char *md_path, struct gpuproj_error *reterr);
 
 #ifdef __cplusplus
 }

@@ -180,7 +180,7 @@ struct gpuproj_target {
 	 */
 	double boost_hold_us;
 	/**
-	 * 0, except in a copy made by gpuproj_target_burst() (model.h): the
+	 * 0, except in a copy made by gpuproj_target_burst(): the
 	 * share of the kernel's time at peak_gflops that its max_gflops blend
 	 * (0..1); such rates are reported with basis "derived", not their
 	 * file's basis (gpuproj_target_gflops(), --details).
@@ -217,7 +217,7 @@ struct gpuproj_target {
 	 * input precision, GFLOP/s (INT8: GOP/s), by enum gpuproj_tensor_prec;
 	 * NaN = not given (unknown); 0 = null in the file: the GPU has no such
 	 * tensor path (a library runs that work elsewhere:
-	 * gpuproj_tensor_fallback(), model.h).
+	 * gpuproj_tensor_path(), model.h).
 	 */
 	double peak_tensor[GPUPROJ_TPREC_COUNT];
 	/**
@@ -602,6 +602,37 @@ int gpuproj_target_write_show(FILE *out, const struct gpuproj_targets *targets,
  */
 double gpuproj_target_tensor_gflops(const struct gpuproj_target *t, enum gpuproj_tensor_prec p,
 				    bool *ret_measured);
+
+/**
+ * The GPU's FP ceilings for a kernel of duration `duration_ns` in the
+ * burst regime (GPUPROJ_CLOCK_BURST, model.h enum gpuproj_clock): `*out`
+ * = `*g` with every max_gflops[p][k] that is below peak_gflops[p][k]
+ * raised to max + (peak − max) · min(1, τ/T), τ = g->boost_hold_us ·
+ * 1000 ns.
+ * out->burst_share = min(1, τ/T) (0 when nothing applies), so that the
+ * blended rates are reported as derived.
+ * @param g the GPU (targets.yaml entry)
+ * @param duration_ns T, ns
+ * @param[out] out the adjusted copy (pointers shared with `g`)
+ * @return the factor by which the FP32 FMA ceiling rose, for notes (1 when
+ *         it did not: no boost_hold_us, T not > 0 or not finite, no FP32
+ *         sustained rate below the peak — other precisions may still have
+ *         changed)
+ */
+double gpuproj_target_burst(const struct gpuproj_target *g, double duration_ns,
+			    struct gpuproj_target *out);
+
+/**
+ * A GPU with its datasheet ceilings (GPUPROJ_RATES_DATASHEET, model.h enum
+ * gpuproj_rates): `*out` =
+ * `*g` with bw_gbs.dram = peak_bw_gbs.dram where that is given (> 0), and
+ * every max_gflops and max_tensor rate cleared (NaN), so that
+ * gpuproj_target_gflops() and gpuproj_target_tensor_gflops() fall back to
+ * the peaks; with no sustained rate left, the burst regime changes nothing.
+ * @param g the GPU (targets.yaml entry)
+ * @param[out] out the copy (pointers shared with `g`)
+ */
+void gpuproj_target_datasheet(const struct gpuproj_target *g, struct gpuproj_target *out);
 
 /**
  * The architecture generation of a GPU, from its `arch`, by the

@@ -105,8 +105,15 @@ enum gpuproj_holdout {
 	GPUPROJ_HOLDOUT_GPU = 2,
 };
 
-/** @return "none", "shape", "gpu" */
+/** @return "none", "shape", "gpu" (or "?"), from gpuproj_holdout_words() */
 const char *gpuproj_holdout_name(enum gpuproj_holdout h);
+/**
+ * The words of enum gpuproj_holdout ("shape", "gpu", "none"; model.h
+ * struct gpuproj_word), in the order messages list them.
+ * @param[out] ret_n the number of words
+ * @return the table (static)
+ */
+const struct gpuproj_word *gpuproj_holdout_words(size_t *ret_n);
 
 struct gpuproj_intervals;
 

@@ -144,67 +144,119 @@ cli_print_models(void)
 	       gpuproj_model_summary(gpuproj_model_find("naive")));
 }
 
+const char *
+cli_word_list(char *buf, size_t size, const struct gpuproj_word *w, size_t n, const char *quote)
+{
+	size_t i, len;
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%s%s%s",
+			 i == 0 ? "" : i + 1 == n ? " or " : ", ", quote, w[i].name, quote);
+	}
+	return buf;
+}
+
+bool
+cli_word(const char *value, const struct gpuproj_word *w, size_t n, int *ret)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(value, w[i].name) == 0) {
+			*ret = w[i].value;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A projection option's value (gpuproj_option_from_name()), or the usage
+ * error "FLAG must be <its words>, not 'VALUE'".
+ */
+static bool
+parse_option(const char *cmd, const char *flag, enum gpuproj_option o, const char *value,
+	     int *ret)
+{
+	const struct gpuproj_word *w;
+	char list[256];
+	size_t n;
+
+	if (gpuproj_option_from_name(o, value, ret) == GPUPROJ_OK)
+		return true;
+	w = gpuproj_option_words(o, &n);
+	cli_usage_error(cmd, "%s must be %s, not '%s'", flag,
+			cli_word_list(list, sizeof(list), w, n, ""), value);
+	return false;
+}
+
 bool
 cli_parse_l2_capacity(const char *cmd, const char *value, enum gpuproj_l2_capacity *ret)
 {
-	if (strcmp(value, "on") == 0) {
-		*ret = GPUPROJ_L2_CAPACITY_ON;
-	} else if (strcmp(value, "off") == 0) {
-		*ret = GPUPROJ_L2_CAPACITY_OFF;
-	} else {
-		cli_usage_error(cmd, "--l2-capacity must be on or off, not '%s'", value);
+	int v;
+
+	if (!parse_option(cmd, "--l2-capacity", GPUPROJ_OPTION_L2_CAPACITY, value, &v))
 		return false;
-	}
+	*ret = (enum gpuproj_l2_capacity)v;
 	return true;
 }
 
 bool
 cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret)
 {
-	if (gpuproj_waves_from_name(value, ret)) {
-		cli_usage_error(cmd, "--waves must be sm, resident or off, not '%s'", value);
+	int v;
+
+	if (!parse_option(cmd, "--waves", GPUPROJ_OPTION_WAVES, value, &v))
 		return false;
-	}
+	*ret = (enum gpuproj_waves)v;
 	return true;
 }
 
 bool
 cli_parse_occupancy_term(const char *cmd, const char *value, enum gpuproj_occupancy_term *ret)
 {
-	if (gpuproj_occupancy_term_from_name(value, ret)) {
-		cli_usage_error(cmd, "--occupancy must be little, little-source or linear, not '%s'", value);
+	int v;
+
+	if (!parse_option(cmd, "--occupancy", GPUPROJ_OPTION_OCCUPANCY_TERM, value, &v))
 		return false;
-	}
+	*ret = (enum gpuproj_occupancy_term)v;
 	return true;
 }
 
 bool
 cli_parse_clock(const char *cmd, const char *value, enum gpuproj_clock *ret)
 {
-	if (gpuproj_clock_from_name(value, ret)) {
-		cli_usage_error(cmd, "--clock must be sustained or burst, not '%s'", value);
+	int v;
+
+	if (!parse_option(cmd, "--clock", GPUPROJ_OPTION_CLOCK, value, &v))
 		return false;
-	}
+	*ret = (enum gpuproj_clock)v;
 	return true;
 }
 
 bool
 cli_parse_compute(const char *cmd, const char *value, enum gpuproj_compute *ret)
 {
-	if (gpuproj_compute_from_name(value, ret)) {
-		cli_usage_error(cmd, "--compute must be fp or issue, not '%s'", value);
+	int v;
+
+	if (!parse_option(cmd, "--compute", GPUPROJ_OPTION_COMPUTE, value, &v))
 		return false;
-	}
+	*ret = (enum gpuproj_compute)v;
 	return true;
 }
 
 bool
 cli_parse_rates(const char *cmd, const char *value, enum gpuproj_rates *ret)
 {
-	if (gpuproj_rates_from_name(value, ret)) {
-		cli_usage_error(cmd, "--rates must be sustained or datasheet, not '%s'", value);
+	int v;
+
+	if (!parse_option(cmd, "--rates", GPUPROJ_OPTION_RATES, value, &v))
 		return false;
-	}
+	*ret = (enum gpuproj_rates)v;
 	return true;
 }
 

@@ -69,6 +69,21 @@ int cli_option_error(const char *cmd, int c, char *const *argv);
 /* Print "NAME  summary" for every model (`--model list`). */
 void cli_print_models(void);
 
+/*
+ * The words of a table joined for a message: "a, b or c", each between
+ * `quote` ("" or "'"). Returns buf (always NUL-terminated when size > 0).
+ */
+const char *cli_word_list(char *buf, size_t size, const struct gpuproj_word *w, size_t n,
+			  const char *quote);
+/* *ret = the value of the word `value` is (exactly) in w[0..n); false when none is. */
+bool cli_word(const char *value, const struct gpuproj_word *w, size_t n, int *ret);
+
+/*
+ * The projection options (model.h, gpuproj_option_from_name(): a word of
+ * the option's table or "default", in any case). Otherwise each prints
+ * "gpuproj: CMD: --OPTION must be <the table's words>, not 'VALUE'" and
+ * returns false.
+ */
 /* --l2-capacity on|off; prints the usage error and returns false otherwise. */
 bool cli_parse_l2_capacity(const char *cmd, const char *value, enum gpuproj_l2_capacity *ret);
 /* --waves sm|resident|off; prints the usage error and returns false otherwise. */

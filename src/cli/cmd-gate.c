@@ -128,12 +128,12 @@ cmd_gate(int argc, char **argv)
 	const char *model_name = NULL;
 	const char **target_names = NULL;
 	const struct gpuproj_target **gate_targets = NULL;
-	size_t n_target_names = 0, n_gate = 0, i;
+	size_t n_target_names = 0, n_gate = 0, n_words, i;
 	struct gpuproj_targets *targets = NULL;
 	struct gpuproj_profile *base = NULL, *cur = NULL;
 	struct gpuproj_gate_result res = { 0 };
 	struct gpuproj_error err = { 0 };
-	char *junit_text = NULL, *md_text = NULL;
+	char *junit_text = NULL, *md_text = NULL, words[128];
 	FILE *summary;
 	double v;
 	int c, ret = EXIT_USAGE;
@@ -160,15 +160,20 @@ cmd_gate(int argc, char **argv)
 		case O_TARGETS: targets_path = optarg; break;
 		case O_SOURCE: opt.source = optarg; break;
 		case O_MODEL: model_name = optarg; break;
-		case O_METRIC:
-			if (strcmp(optarg, "kernel") && strcmp(optarg, "wall")) {
-				ret = cli_usage_error("gate", "--metric needs 'kernel' or 'wall', got "
-						      "'%s'", optarg);
+		case O_METRIC: {
+			const struct gpuproj_word *w = gpuproj_gate_metric_words(&n_words);
+			int m;
+
+			if (!cli_word(optarg, w, n_words, &m)) {
+				ret = cli_usage_error("gate", "--metric needs %s, got '%s'",
+						      cli_word_list(words, sizeof(words), w,
+								    n_words, "'"),
+						      optarg);
 				goto out;
 			}
-			opt.metric = strcmp(optarg, "wall") == 0 ? GPUPROJ_GATE_METRIC_WALL
-								 : GPUPROJ_GATE_METRIC_KERNEL;
+			opt.metric = (enum gpuproj_gate_metric)m;
 			break;
+		}
 		case O_MAXREG:
 		case O_KMAXREG:
 			if (!parse_pct(optarg, &v)) {

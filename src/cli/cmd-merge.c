@@ -16,7 +16,7 @@
 #include <gpuproj/merge.h>
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
-#include <gpuproj/report.h>
+#include <gpuproj/project.h>
 
 #include "cli.h"
 
@@ -194,7 +194,7 @@ cmd_merge(int argc, char **argv)
 				goto out;
 			}
 		}
-		if (gpuproj_report_json(output, job, src, runs, n_runs, &err)) {
+		if (gpuproj_project_json(output, job, src, runs, n_runs, &err)) {
 			cli_fail_error(&err);
 			goto out;
 		}

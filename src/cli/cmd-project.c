@@ -13,7 +13,7 @@
 #include <gpuproj/interval.h>
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
-#include <gpuproj/report.h>
+#include <gpuproj/project.h>
 #include <gpuproj/sass.h>
 
 #include "cli.h"
@@ -151,7 +151,7 @@ struct text_out {
 	const struct gpuproj_target *src;
 	const struct gpuproj_run_projection *runs;
 	size_t n_runs, n_tgts, n_models;
-	const struct gpuproj_report_options *ropt;
+	const struct gpuproj_project_write_options *ropt;
 	const struct gpuproj_sass *sass;
 	const char *cubin;
 	struct run_provider *provider; /* one model: runs come from here, not `runs` */
@@ -163,9 +163,9 @@ render_text(FILE *f, void *userdata)
 	const struct text_out *t = userdata;
 
 	if (t->csv)
-		return t->provider ? gpuproj_report_csv_stream(f, t->profile, t->src, t->n_runs,
-							       provide_run, t->provider)
-				   : gpuproj_report_csv(f, t->profile, t->src, t->runs, t->n_runs);
+		return t->provider ? gpuproj_project_csv_stream(f, t->profile, t->src, t->n_runs,
+								provide_run, t->provider)
+				   : gpuproj_project_csv(f, t->profile, t->src, t->runs, t->n_runs);
 	if (t->sass)
 		fprintf(f, "FLOP ratio per kernel and target from the SASS of %zu "
 			"kernel/architecture pairs (%s; docs/sass.md)\n", gpuproj_sass_count(t->sass),
@@ -174,12 +174,12 @@ render_text(FILE *f, void *userdata)
 		fprintf(f, "FLOP ratio 1 on every target: no SASS analysis "
 			"(--cubins compares special functions, docs/sass.md)\n");
 	if (t->provider)
-		return gpuproj_report_table_stream(f, t->profile, t->src, t->n_runs, provide_run,
-						   t->provider, t->ropt);
-	return t->all_models ? gpuproj_report_table_models(f, t->profile, t->src, t->runs,
-							   t->n_tgts, t->n_models, t->ropt)
-			     : gpuproj_report_table(f, t->profile, t->src, t->runs, t->n_runs,
-						    t->ropt);
+		return gpuproj_project_table_stream(f, t->profile, t->src, t->n_runs, provide_run,
+						    t->provider, t->ropt);
+	return t->all_models ? gpuproj_project_table_models(f, t->profile, t->src, t->runs,
+							    t->n_tgts, t->n_models, t->ropt)
+			     : gpuproj_project_table(f, t->profile, t->src, t->runs, t->n_runs,
+						     t->ropt);
 }
 
 static void
@@ -319,7 +319,7 @@ cmd_project(int argc, char **argv)
 	size_t n_target_names = 0, i, n_runs = 0, n_cubins = 0;
 	bool builtin = false;
 	int fmt = FMT_TABLE;
-	struct gpuproj_report_options ropt = { 0 };
+	struct gpuproj_project_write_options ropt = { 0 };
 	struct gpuproj_targets *targets = NULL, *derived = NULL;
 	struct gpuproj_profile *profile = NULL;
 	const struct gpuproj_model *model;
@@ -557,11 +557,11 @@ cmd_project(int argc, char **argv)
 			goto out;
 	}
 	if (fmt == FMT_JSON) {
-		if (all_models ? gpuproj_report_json_ex(output ? output : "-", profile, src, runs,
-							n_runs, &ropt, &err)
-			       : gpuproj_report_json_stream(output ? output : "-", profile, src,
-							    n_tgts, provide_run, &prov, &ropt,
-							    &err)) {
+		if (all_models ? gpuproj_project_json_ex(output ? output : "-", profile, src, runs,
+							 n_runs, &ropt, &err)
+			       : gpuproj_project_json_stream(output ? output : "-", profile, src,
+							     n_tgts, provide_run, &prov, &ropt,
+							     &err)) {
 			cli_fail_error(&err);
 			goto out;
 		}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gpuproj report: the procurement report of one or more profiles, as one
- * self-contained HTML file and/or Markdown (include/gpuproj/report-doc.h).
+ * self-contained HTML file and/or Markdown (include/gpuproj/report.h).
  * Everything is loaded and rendered before any file is written, so a bad
  * input leaves no output behind.
  */
@@ -14,7 +14,7 @@
 
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
-#include <gpuproj/report-doc.h>
+#include <gpuproj/report.h>
 
 #include "cli.h"
 #include "util.h"

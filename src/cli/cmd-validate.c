@@ -251,10 +251,10 @@ cmd_validate(int argc, char **argv)
 	const char *intervals_arg = NULL, *fit_path = NULL, *merge_arg = NULL;
 	struct gpuproj_intervals *iv = NULL, *base = NULL, *merged = NULL;
 	const struct gpuproj_intervals *base_table = NULL;
-	char *command = NULL, created[32];
+	char *command = NULL, created[32], words[128];
 	const char **sources = NULL, **tnames = NULL;
 	const struct gpuproj_model **models = NULL;
-	size_t n_sources = 0, n_tnames = 0, n_models = 0, n_profiles = 0, i, last = 0;
+	size_t n_sources = 0, n_tnames = 0, n_models = 0, n_profiles = 0, i, last = 0, n_words;
 	bool details = false, list = false;
 	int fmt = FMT_TABLE;
 	double threshold_ns = GPUPROJ_VALIDATE_DEFAULT_THRESHOLD_NS;
@@ -327,19 +327,20 @@ cmd_validate(int argc, char **argv)
 		case O_FIT: fit_path = optarg; break;
 		case O_MERGE: merge_arg = optarg; break;
 		case O_SECTIONS: vopt.default_sections = true; break;
-		case O_HOLDOUT:
-			if (strcmp(optarg, "shape") == 0) {
-				vopt.holdout = GPUPROJ_HOLDOUT_SHAPE;
-			} else if (strcmp(optarg, "gpu") == 0) {
-				vopt.holdout = GPUPROJ_HOLDOUT_GPU;
-			} else if (strcmp(optarg, "none") == 0) {
-				vopt.holdout = GPUPROJ_HOLDOUT_NONE;
-			} else {
-				ret = cli_usage_error("validate", "--holdout must be shape, gpu or "
-						      "none, not '%s'", optarg);
+		case O_HOLDOUT: {
+			const struct gpuproj_word *w = gpuproj_holdout_words(&n_words);
+			int h;
+
+			if (!cli_word(optarg, w, n_words, &h)) {
+				ret = cli_usage_error("validate", "--holdout must be %s, not '%s'",
+						      cli_word_list(words, sizeof(words), w,
+								    n_words, ""),
+						      optarg);
 				goto out;
 			}
+			vopt.holdout = (enum gpuproj_holdout)h;
 			break;
+		}
 		case O_COVERAGE:
 			if (!parse_double(optarg, &vopt.fit_coverage) || !(vopt.fit_coverage > 0) ||
 			    !(vopt.fit_coverage < 1)) {

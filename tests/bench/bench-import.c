@@ -28,7 +28,7 @@
 #include <gpuproj/import.h>
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
-#include <gpuproj/report.h>
+#include <gpuproj/project.h>
 #include <gpuproj/target.h>
 
 static double
@@ -343,7 +343,7 @@ do_project(void *arg)
 	struct gpuproj_targets *t = NULL;
 	struct gpuproj_profile *p = NULL;
 	struct gpuproj_error err = { 0 };
-	struct gpuproj_report_options opt = { 0 };
+	struct gpuproj_project_write_options opt = { 0 };
 	size_t n;
 	FILE *f;
 	int r;
@@ -357,15 +357,16 @@ do_project(void *arg)
 	pv.t = t;
 	n = gpuproj_targets_count(t);
 	if (strcmp(j->format, "json") == 0) {
-		r = gpuproj_report_json_stream("/dev/null", p, pv.src, n, provide, &pv, &opt, &err);
+		r = gpuproj_project_json_stream("/dev/null", p, pv.src, n, provide, &pv, &opt,
+						&err);
 	} else {
 		f = fopen("/dev/null", "w");
 		if (!f)
 			r = 1;
 		else if (strcmp(j->format, "csv") == 0)
-			r = gpuproj_report_csv_stream(f, p, pv.src, n, provide, &pv);
+			r = gpuproj_project_csv_stream(f, p, pv.src, n, provide, &pv);
 		else
-			r = gpuproj_report_table_stream(f, p, pv.src, n, provide, &pv, &opt);
+			r = gpuproj_project_table_stream(f, p, pv.src, n, provide, &pv, &opt);
 		if (f)
 			fclose(f);
 	}

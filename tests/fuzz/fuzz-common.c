@@ -17,7 +17,7 @@
 
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
-#include <gpuproj/report.h>
+#include <gpuproj/project.h>
 #include <gpuproj/target.h>
 #include <gpuproj/timeline.h>
 
@@ -388,9 +388,10 @@ check_writers(const struct gpuproj_profile *p, const char *what)
 	if (gpuproj_project_run(p, gpuproj_model_default(), src, tgt, NULL, &run) != GPUPROJ_OK)
 		return;
 	if ((f = open_memstream(&text, &len))) {
-		struct gpuproj_report_options opt = { .all_kernels = true, .profile_label = what };
+		struct gpuproj_project_write_options opt = { .all_kernels = true,
+							      .profile_label = what };
 
-		if (gpuproj_report_table(f, p, src, &run, 1, &opt) == GPUPROJ_OK && !fclose(f))
+		if (gpuproj_project_table(f, p, src, &run, 1, &opt) == GPUPROJ_OK && !fclose(f))
 			fuzz_check_terminal(text, len, "the projection table");
 		else
 			fclose(f);
@@ -398,7 +399,7 @@ check_writers(const struct gpuproj_profile *p, const char *what)
 	}
 	text = NULL;
 	if ((f = open_memstream(&text, &len))) {
-		if (gpuproj_report_csv(f, p, src, &run, 1) == GPUPROJ_OK && !fclose(f))
+		if (gpuproj_project_csv(f, p, src, &run, 1) == GPUPROJ_OK && !fclose(f))
 			fuzz_check_csv(text, len, 2, "the projection CSV");
 		else
 			fclose(f);

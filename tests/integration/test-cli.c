@@ -90,6 +90,18 @@ static const struct usage_case {
 	  "not 'boost'" },
 	{ "validate --clock 1 a.csv", "gpuproj: validate: --clock must be sustained or burst, "
 	  "not '1'" },
+	{ "project --occupancy lots a.json", "gpuproj: project: --occupancy must be little, "
+	  "little-source or linear, not 'lots'" },
+	{ "validate --compute pipes a.csv", "gpuproj: validate: --compute must be fp or issue, "
+	  "not 'pipes'" },
+	{ "project --rates peak a.json", "gpuproj: project: --rates must be sustained or "
+	  "datasheet, not 'peak'" },
+	{ "validate --holdout kernel a.csv", "gpuproj: validate: --holdout must be shape, gpu or "
+	  "none, not 'kernel'" },
+	{ "validate --holdout Shape a.csv", "gpuproj: validate: --holdout must be shape, gpu or "
+	  "none, not 'Shape'" },
+	{ "gate --metric cpu a.json b.json", "gpuproj: gate: --metric needs 'kernel' or 'wall', "
+	  "got 'cpu'" },
 	{ "targets", "gpuproj: targets: missing verb: list, show NAME, check FILE or derive PROFILE" },
 	{ "targets frobnicate", "gpuproj: targets: unknown verb 'frobnicate': list, show NAME, "
 	  "check FILE or derive PROFILE" },

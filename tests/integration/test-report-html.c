@@ -21,7 +21,7 @@
 
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
-#include <gpuproj/report-doc.h>
+#include <gpuproj/report.h>
 #include <gpuproj/target.h>
 
 #include "common.h"

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include <gpuproj/model.h>
-#include <gpuproj/report.h>
+#include <gpuproj/project.h>
 
 #include "common.h"
 
@@ -671,12 +671,13 @@ START_TEST(run_totals_carry_unprojected)
 		struct gpuproj_error err = { 0 };
 
 		ck_assert_ptr_nonnull(f);
-		ck_assert_int_eq(gpuproj_report_table(f, prof, src, &run, 1, NULL), GPUPROJ_OK);
-		ck_assert_int_eq(gpuproj_report_csv(f, prof, src, &run, 1), GPUPROJ_OK);
+		ck_assert_int_eq(gpuproj_project_table(f, prof, src, &run, 1, NULL), GPUPROJ_OK);
+		ck_assert_int_eq(gpuproj_project_csv(f, prof, src, &run, 1), GPUPROJ_OK);
 		run.n = 3;
-		ck_assert_int_eq(gpuproj_report_table(f, prof, src, &run, 1, NULL), GPUPROJ_E_INVAL);
-		ck_assert_int_eq(gpuproj_report_csv(f, prof, src, &run, 1), GPUPROJ_E_INVAL);
-		ck_assert_int_eq(gpuproj_report_json("-", prof, src, &run, 1, &err),
+		ck_assert_int_eq(gpuproj_project_table(f, prof, src, &run, 1, NULL),
+				 GPUPROJ_E_INVAL);
+		ck_assert_int_eq(gpuproj_project_csv(f, prof, src, &run, 1), GPUPROJ_E_INVAL);
+		ck_assert_int_eq(gpuproj_project_json("-", prof, src, &run, 1, &err),
 				 GPUPROJ_E_INVAL);
 		ck_assert_str_eq(err.message, "invalid argument: a projection does not cover "
 				 "the profile's kernels");

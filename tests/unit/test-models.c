@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include <gpuproj/model.h>
 
 #include "common.h"
+#include "model-private.h"
 
 #define MiB 1048576.0
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
@@ -162,6 +164,73 @@ START_TEST(registry)
 	ck_assert_str_eq(gpuproj_waves_name(GPUPROJ_WAVES_OFF), "off");
 	ck_assert_str_eq(gpuproj_ktype_name(GPUPROJ_KTYPE_FP64), "fp64");
 	ck_assert_str_eq(gpuproj_quant_param_name(GPUPROJ_QP_T_LDST), "T_ldst");
+}
+END_TEST
+
+/*
+ * The option tables (model.h struct gpuproj_word): each option's words in
+ * the order the command's "must be" messages list them, every word
+ * parsed back to its value in any case and named by it, value 0 named
+ * "default" and parsed from it, and nothing else accepted.
+ */
+START_TEST(option_words)
+{
+	static const struct {
+		enum gpuproj_option o;
+		const char *words; /* the table's names, space-separated */
+	} cases[] = {
+		{ GPUPROJ_OPTION_L2_CAPACITY, "on off" },
+		{ GPUPROJ_OPTION_WAVES, "sm resident off" },
+		{ GPUPROJ_OPTION_OCCUPANCY_TERM, "little little-source linear" },
+		{ GPUPROJ_OPTION_CLOCK, "sustained burst" },
+		{ GPUPROJ_OPTION_COMPUTE, "fp issue" },
+		{ GPUPROJ_OPTION_RATES, "sustained datasheet" },
+	};
+	enum gpuproj_l2_capacity l2 = GPUPROJ_L2_CAPACITY_DEFAULT;
+	const struct gpuproj_word *w;
+	char joined[128], upper[32];
+	size_t i, j, n, len;
+	int v;
+
+	ck_assert_int_eq(ARRAY_LENGTH(cases), GPUPROJ_OPTION_COUNT);
+	for (i = 0; i < ARRAY_LENGTH(cases); i++) {
+		w = gpuproj_option_words(cases[i].o, &n);
+		ck_assert_ptr_nonnull(w);
+		joined[0] = '\0';
+		for (j = 0; j < n; j++) {
+			len = strlen(joined);
+			snprintf(joined + len, sizeof(joined) - len, "%s%s", j ? " " : "", w[j].name);
+			ck_assert_int_ne(w[j].value, 0);
+			ck_assert_str_eq(gpuproj_option_name(cases[i].o, w[j].value), w[j].name);
+			for (len = 0; w[j].name[len] && len + 1 < sizeof(upper); len++)
+				upper[len] = (char)toupper((unsigned char)w[j].name[len]);
+			upper[len] = '\0';
+			v = -1;
+			ck_assert_int_eq(gpuproj_option_from_name(cases[i].o, upper, &v), GPUPROJ_OK);
+			ck_assert_int_eq(v, w[j].value);
+		}
+		ck_assert_str_eq(joined, cases[i].words);
+		ck_assert_str_eq(gpuproj_option_name(cases[i].o, 0), "default");
+		ck_assert_str_eq(gpuproj_option_name(cases[i].o, 99), "?");
+		v = -1;
+		ck_assert_int_eq(gpuproj_option_from_name(cases[i].o, "Default", &v), GPUPROJ_OK);
+		ck_assert_int_eq(v, 0);
+		ck_assert_int_eq(gpuproj_option_from_name(cases[i].o, "bogus", &v), GPUPROJ_E_INVAL);
+		ck_assert_int_eq(gpuproj_option_from_name(cases[i].o, NULL, &v), GPUPROJ_E_INVAL);
+		ck_assert_int_eq(v, 0);
+	}
+	ck_assert_ptr_null(gpuproj_option_words(GPUPROJ_OPTION_COUNT, &n));
+	ck_assert_uint_eq(n, 0);
+	ck_assert_str_eq(gpuproj_option_name(GPUPROJ_OPTION_COUNT, 1), "?");
+	ck_assert_int_eq(gpuproj_option_from_name(GPUPROJ_OPTION_COUNT, "on", &v), GPUPROJ_E_INVAL);
+	/* The typed parsers are the same tables. */
+	ck_assert_int_eq(gpuproj_l2_capacity_from_name("On", &l2), GPUPROJ_OK);
+	ck_assert_int_eq(l2, GPUPROJ_L2_CAPACITY_ON);
+	ck_assert_int_eq(gpuproj_l2_capacity_from_name("maybe", &l2), GPUPROJ_E_INVAL);
+	ck_assert_int_eq(l2, GPUPROJ_L2_CAPACITY_ON);
+	ck_assert_str_eq(gpuproj_l2_capacity_name(GPUPROJ_L2_CAPACITY_OFF), "off");
+	ck_assert_str_eq(gpuproj_occupancy_term_name(GPUPROJ_OCC_TERM_LITTLE_SOURCE),
+			 "little-source");
 }
 END_TEST
 
@@ -1676,6 +1745,7 @@ models_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, registry);
+	tcase_add_test(tc, option_words);
 	tcase_add_test(tc, burst_clock);
 	tcase_add_test(tc, datasheet_rates);
 	tcase_add_test(tc, quant_memory_bound);

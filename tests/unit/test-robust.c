@@ -28,6 +28,7 @@
 #include <gpuproj/target.h>
 
 #include "common.h"
+#include "model-private.h"
 #include "profile-json.h"
 #include "profile-private.h"
 #include "util-escape.h"
