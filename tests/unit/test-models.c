@@ -199,23 +199,27 @@ START_TEST(option_words)
 		joined[0] = '\0';
 		for (j = 0; j < n; j++) {
 			len = strlen(joined);
-			snprintf(joined + len, sizeof(joined) - len, "%s%s", j ? " " : "", w[j].name);
+			snprintf(joined + len, sizeof(joined) - len, "%s%s", j ? " " : "",
+				 w[j].name);
 			ck_assert_int_ne(w[j].value, 0);
 			ck_assert_str_eq(gpuproj_option_name(cases[i].o, w[j].value), w[j].name);
 			for (len = 0; w[j].name[len] && len + 1 < sizeof(upper); len++)
 				upper[len] = (char)toupper((unsigned char)w[j].name[len]);
 			upper[len] = '\0';
 			v = -1;
-			ck_assert_int_eq(gpuproj_option_from_name(cases[i].o, upper, &v), GPUPROJ_OK);
+			ck_assert_int_eq(gpuproj_option_from_name(cases[i].o, upper, &v),
+					 GPUPROJ_OK);
 			ck_assert_int_eq(v, w[j].value);
 		}
 		ck_assert_str_eq(joined, cases[i].words);
 		ck_assert_str_eq(gpuproj_option_name(cases[i].o, 0), "default");
 		ck_assert_str_eq(gpuproj_option_name(cases[i].o, 99), "?");
 		v = -1;
-		ck_assert_int_eq(gpuproj_option_from_name(cases[i].o, "Default", &v), GPUPROJ_OK);
+		ck_assert_int_eq(gpuproj_option_from_name(cases[i].o, "Default", &v),
+				 GPUPROJ_OK);
 		ck_assert_int_eq(v, 0);
-		ck_assert_int_eq(gpuproj_option_from_name(cases[i].o, "bogus", &v), GPUPROJ_E_INVAL);
+		ck_assert_int_eq(gpuproj_option_from_name(cases[i].o, "bogus", &v),
+				 GPUPROJ_E_INVAL);
 		ck_assert_int_eq(gpuproj_option_from_name(cases[i].o, NULL, &v), GPUPROJ_E_INVAL);
 		ck_assert_int_eq(v, 0);
 	}
