@@ -784,6 +784,37 @@ int gpuproj_l2_capacity_dram(const struct gpuproj_kernel *k, const struct gpupro
 			     double *ret_footprint);
 
 /**
+ * Working set over L2 capacity below which a kernel launched again over
+ * the same buffers runs from L2 (gpuproj_l2_hit_share()), and above which
+ * it runs from DRAM. Fitted on te42kyfo/gpu-benches @ 1c36d509,
+ * gpu-small-kernels/{l40,a40,a100_80,h200}.txt (10,000 queued launches of
+ * a streaming kernel over one buffer pair; the hit share of each volume V
+ * from its bandwidth between the GPU's L2 plateau and its DRAM rate):
+ * least squares of the ramp over the 116 volumes with V / C in [0.5, 3];
+ * SSE 3.64 against 11.32 for the quadratic rule of
+ * gpuproj_l2_capacity_dram(). The L40 and A40 fall off from 1.0 to 1.5,
+ * the A100 and H200 from 0.6 to 1.05.
+ */
+#define GPUPROJ_L2_RESIDENT_RATIO 0.68
+#define GPUPROJ_L2_THRASH_RATIO 1.5
+
+/**
+ * Share of the accesses of a kernel relaunched over the same working set
+ * of `footprint_b` bytes that hit in an L2 of `l2_b` bytes in the steady
+ * state: 1 for F ≤ GPUPROJ_L2_RESIDENT_RATIO · C, 0 for F ≥
+ * GPUPROJ_L2_THRASH_RATIO · C, linear in F / C between (a streaming
+ * kernel's data stay in L2 from one launch to the next until its footprint
+ * nears the capacity, then LRU-like replacement evicts them before they
+ * are used again).
+ *
+ * @param footprint_b F, B (≥ 0)
+ * @param l2_b C, B (> 0)
+ * @return the share in [0, 1]; 0 when C is not positive or an input is
+ *         not finite
+ */
+double gpuproj_l2_hit_share(double footprint_b, double l2_b);
+
+/**
  * Seed 002's transfer quantities of a kernel on one GPU (model
  * "occupancy", src/model-occupancy.c). Rates in base units.
  */
