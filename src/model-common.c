@@ -305,41 +305,6 @@ gpuproj_l2_capacity_default(void)
 	return l2_capacity_default_on;
 }
 
-int
-gpuproj_l2_capacity_dram(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
-			 const struct gpuproj_target *tgt, double *ret_dram, double *ret_footprint)
-{
-	double ds, b2, cs, ct, f, x;
-
-	if (!k || !src || !tgt || !ret_dram)
-		return GPUPROJ_E_INVAL;
-	if (!gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM) || !gpuproj_kernel_has(k, GPUPROJ_M_BYTES_L2))
-		return GPUPROJ_E_MISSING;
-	if (!(src->limits.l2_mib > 0) || !(tgt->limits.l2_mib > 0))
-		return GPUPROJ_E_UNSUPPORTED;
-	ds = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);
-	b2 = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L2);
-	if (ds < 0 || b2 < 0)
-		return GPUPROJ_E_INVAL;
-	cs = src->limits.l2_mib * 1048576.0;
-	ct = tgt->limits.l2_mib * 1048576.0;
-	/* D_s = F·(1 − (C_s/F)²) with F ≥ C_s. */
-	f = (ds + sqrt(ds * ds + 4.0 * cs * cs)) / 2.0;
-	if (f > b2)
-		f = b2;
-	if (ret_footprint)
-		*ret_footprint = f;
-	if (f <= 0) {
-		*ret_dram = 0;
-		return GPUPROJ_OK;
-	}
-	x = ct / f;
-	if (x > 1)
-		x = 1;
-	*ret_dram = fmin(f * (1.0 - x * x), b2);
-	return GPUPROJ_OK;
-}
-
 const char *
 gpuproj_interval_gpus_name(enum gpuproj_interval_gpus g)
 {

@@ -29,7 +29,7 @@ struct model_ctx {
 	enum gpuproj_occupancy_term occ_term; /* resolved (never DEFAULT) */
 	enum gpuproj_compute compute; /* hroof's compute roof, resolved (never DEFAULT) */
 	bool notes;          /* fill out->note */
-	bool l2_applied;     /* kt's DRAM bytes differ from k's */
+	bool l2_applied;     /* kt's DRAM bytes differ from k's, or dram_floor_ns is set */
 	double dram_src;     /* D_s, B per launch (NaN when not computed) */
 	double dram_tgt;     /* D_t, B per launch (NaN when not computed) */
 	double footprint;    /* F of gpuproj_l2_capacity_dram(), B (NaN when not computed) */
@@ -40,6 +40,13 @@ struct model_ctx {
 	 * D_s when the adjustment is off; NaN when bytes.dram is missing.
 	 */
 	double dram_equiv_tgt;
+	/*
+	 * When the target's L2 cannot hold what the source's did (D_t > D_s):
+	 * the time its DRAM needs for D_t, D_t / bw_gbs.dram,t, ns — the
+	 * projection's floor (model.c); the models see the source's bytes.
+	 * NaN otherwise.
+	 */
+	double dram_floor_ns;
 };
 
 /*

@@ -753,22 +753,21 @@ bool gpuproj_l2_capacity_default(void);
 /**
  * DRAM traffic of a kernel on a GPU with a different L2 size: the
  * cache-capacity failure mode of [VanLanker2024] §5.5 ("probably due to its
- * smaller L2 cache size"), as an option of every model.
+ * smaller L2 cache size") and the L2 residency of repeated launches (issue
+ * 30), as an option of every model.
  *
- * Rule (fitted on the gpuperfpredict data set, docs/validation.md): the
- * kernel touches a footprint of F bytes of DRAM-backed data (its own data
- * plus what the previous kernel left in L2); an L2 of C bytes keeps a share
- * of it, so that D(C) = F·(1 − min(1, C/F)²): no DRAM traffic once F ≤ C,
- * D → F as C/F → 0. F is solved from the source, D_s = D(C_s), F ≥ C_s:
- * F = (D_s + √(D_s² + 4·C_s²)) / 2, and capped at the source's L2 traffic
- * B_L2 (every byte of the footprint passes L2 at least once); then
- * D_t = min(D(C_t), B_L2). C = limits.l2_mib · 2^20 B. The function works
- * both ways (fewer DRAM bytes on a target with a larger L2, more on a
- * smaller one): on the data set (9 GPUs, L2 0.5–4 MiB) it predicts the DRAM
- * bytes measured on the target with a mean |ln((D_pred + 64 KiB) /
- * (D_meas + 64 KiB))| of 0.27, against 0.39 for D_t = D_s. The model option
- * applies it only when the target's L2 is larger than the source's (the
- * other direction made the projections worse, docs/validation.md).
+ * Rule: a kernel launched again over the same buffers keeps the share h
+ * of its footprint F in an L2 of C bytes (gpuproj_l2_hit_share(): 1 up to
+ * GPUPROJ_L2_RESIDENT_RATIO · C, 0 from GPUPROJ_L2_THRASH_RATIO · C), so
+ * its DRAM bytes are D(C) = F · (1 − h(F / C)). F is solved from the
+ * source, D_s = D(C_s): 0.68 · C_s when D_s = 0 (the largest footprint its
+ * L2 kept entirely), D_s when D_s ≥ 1.5 · C_s, else the root of
+ * F · (F / C_s − 0.68) / 0.82 = D_s; F is capped at the source's L2
+ * traffic B_L2 (every byte of the footprint passes L2 at least once). Then
+ * D_t = min(D(C_t), B_L2), and D_t = D_s when both GPUs have the same L2
+ * size. Both ways: fewer DRAM bytes on a target whose L2 holds what the
+ * source's could not, more on one whose L2 cannot hold what the source's
+ * did. C = limits.l2_mib · 2^20 B.
  *
  * Inputs: bytes.dram (D_s) and bytes.l2 (B_L2) per launch; both GPUs'
  * l2_mib.
