@@ -141,6 +141,51 @@ dram_floor(const struct model_ctx *c, struct gpuproj_projection *out)
 		model_note_append(out, "L2 capacity: DRAM floor %.4g us binds", c->dram_floor_ns / 1e3);
 }
 
+/*
+ * The launch floor (gpuproj_launch_floor_ns(), option launch_floor): no
+ * projection onto another GPU below it; the note gives its share of the
+ * point (and says when it binds, the mode it took: stream, graph, a mix, or
+ * unknown, which takes the stream floor).
+ */
+static void
+launch_floor(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
+	     const struct gpuproj_target *tgt, const struct gpuproj_model_options *opt,
+	     bool notes, struct gpuproj_projection *out)
+{
+	bool on = opt && opt->launch_floor == GPUPROJ_LAUNCH_FLOOR_ON   ? true
+		  : opt && opt->launch_floor == GPUPROJ_LAUNCH_FLOOR_OFF ? false
+									 : gpuproj_launch_floor_default();
+	double g, f;
+	char mode[32];
+	int i;
+
+	if (!on || src == tgt)
+		return;
+	f = gpuproj_launch_floor_ns(k, tgt, &g);
+	if (!(f > 0))
+		return;
+	if (isnan(g))
+		snprintf(mode, sizeof(mode), "mode unknown: stream");
+	else if (g == 0 || g == 1)
+		snprintf(mode, sizeof(mode), "%s", g ? "graph" : "stream");
+	else
+		snprintf(mode, sizeof(mode), "%.0f%% graph", 100 * g);
+	if (f > out->point_ns) {
+		out->point_ns = f;
+		out->lo_ns = fmax(out->lo_ns, f);
+		out->hi_ns = fmax(out->hi_ns, f);
+		for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
+			if (!isnan(out->level_ns[i]))
+				out->level_ns[i] = fmax(out->level_ns[i], f);
+		}
+		if (notes)
+			model_note_append(out, "launch floor %.3g us (%s) binds", f / 1e3, mode);
+	} else if (notes && f >= 0.1 * out->point_ns) {
+		model_note_append(out, "launch floor %.3g us (%s): %.0f%% of the point", f / 1e3, mode,
+				  100 * f / out->point_ns);
+	}
+}
+
 static void
 clear_projection(struct gpuproj_projection *out)
 {
@@ -332,8 +377,10 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 	prepare(k, src, tgt, opt, &c, &kt);
 	r = burst_project(m, k, opt, &c, out, &sb, &tb, &fs, &ft);
 	/* naive is the datasheet ratio and nothing else: no floor. */
-	if (r == GPUPROJ_OK && m->project != naive_project)
+	if (r == GPUPROJ_OK && m->project != naive_project) {
 		dram_floor(&c, out);
+		launch_floor(k, src, tgt, opt, c.notes, out);
+	}
 	if (r == GPUPROJ_OK)
 		calibrate(m, opt, src, tgt, out);
 	if (r == GPUPROJ_OK && c.notes && (fs != 1 || ft != 1))

@@ -472,6 +472,13 @@ int gpuproj_hroof_ceilings_compute(const struct gpuproj_kernel *k,
 				   enum gpuproj_compute compute, struct gpuproj_hroof *out,
 				   char *why, size_t whylen);
 
+/** Whether projections are held at or above the target's launch floor (option launch_floor). */
+enum gpuproj_launch_floor {
+	GPUPROJ_LAUNCH_FLOOR_DEFAULT = 0, /**< gpuproj_launch_floor_default() decides */
+	GPUPROJ_LAUNCH_FLOOR_OFF = 1,     /**< no floor */
+	GPUPROJ_LAUNCH_FLOOR_ON = 2,      /**< never below gpuproj_launch_floor_ns() */
+};
+
 /** Whether to apply the L2-capacity DRAM adjustment (gpuproj_l2_capacity_dram()). */
 enum gpuproj_l2_capacity {
 	GPUPROJ_L2_CAPACITY_DEFAULT = 0, /**< gpuproj_l2_capacity_default() decides */
@@ -741,6 +748,8 @@ struct gpuproj_model_options {
 	 * datasheet's); 0 (DEFAULT) = gpuproj_rates_default().
 	 */
 	enum gpuproj_rates rates;
+	/** Launch floor (gpuproj_launch_floor_ns()); 0 (DEFAULT) = gpuproj_launch_floor_default(). */
+	enum gpuproj_launch_floor launch_floor;
 };
 
 /**
@@ -812,6 +821,31 @@ int gpuproj_l2_capacity_dram(const struct gpuproj_kernel *k, const struct gpupro
  *         not finite
  */
 double gpuproj_l2_hit_share(double footprint_b, double l2_b);
+
+/**
+ * @return whether the launch floor applies when the options leave it at
+ *         GPUPROJ_LAUNCH_FLOOR_DEFAULT (chosen from validation,
+ *         docs/validation.md "Launch floor")
+ */
+bool gpuproj_launch_floor_default(void);
+
+/**
+ * The launch floor of a kernel on a GPU (issue 30): the shortest time per
+ * launch that back-to-back launches reach there (targets.yaml
+ * `launch_floor_us`, per enum gpuproj_launch_mode), weighted by the
+ * kernel's launch modes: F = (1 − g) · F_stream + g · F_graph, g = its
+ * graph_launches / launches when the profile recorded them
+ * (launch_mode_known: libproj.so), else g = 0 (imports: the mode is
+ * unknown, the stream floor is used). Every model but naive is held at or
+ * above F on another GPU with the option on (gpuproj_model_project()).
+ *
+ * @param k the kernel (its launch modes)
+ * @param gpu the GPU whose floor is wanted
+ * @param[out] ret_graph_share optional: g, or NaN when the mode is unknown
+ * @return F, ns; NaN when the GPU has no launch_floor_us or an argument is NULL
+ */
+double gpuproj_launch_floor_ns(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
+			       double *ret_graph_share);
 
 /**
  * Seed 002's transfer quantities of a kernel on one GPU (model

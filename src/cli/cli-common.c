@@ -159,6 +159,20 @@ cli_parse_l2_capacity(const char *cmd, const char *value, enum gpuproj_l2_capaci
 }
 
 bool
+cli_parse_launch_floor(const char *cmd, const char *value, enum gpuproj_launch_floor *ret)
+{
+	if (strcmp(value, "on") == 0) {
+		*ret = GPUPROJ_LAUNCH_FLOOR_ON;
+	} else if (strcmp(value, "off") == 0) {
+		*ret = GPUPROJ_LAUNCH_FLOOR_OFF;
+	} else {
+		cli_usage_error(cmd, "--launch-floor must be on or off, not '%s'", value);
+		return false;
+	}
+	return true;
+}
+
+bool
 cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret)
 {
 	if (gpuproj_waves_from_name(value, ret)) {

@@ -1648,6 +1648,75 @@ START_TEST(l2_capacity_hroof)
 }
 END_TEST
 
+/*
+ * The launch floor (gpuproj_launch_floor_ns(), model.c), on a copy of
+ * ModelTgt given launch_floor_us {stream: 3, graph: 1}, by hand:
+ *   mode unknown (an import): the stream floor, 3000 ns;
+ *   10 launches, 4 of them graph launches: 0.6·3 + 0.4·1 = 2.2 µs = 2200 ns;
+ *   all 10 graph launches: 1000 ns.
+ * hroof, FLOP = 0, 1 MiB through every level from DRAM, ModelSrc → ModelTgt:
+ * the DRAM ratio 100/400 GB/s, so T_t = T_s / 4 (each level's ceiling on the
+ * source is 100 GB/s, on the target 400):
+ *   T_s = 4000 ns: 1000 ns, below the floor: 3000, "binds";
+ *   T_s = 40000 ns: 10000 ns, the floor 30 % of it: "30% of the point";
+ *   off: 1000 ns; onto the source's own GPU: no floor (its measured time).
+ */
+START_TEST(launch_floor_term)
+{
+	struct gpuproj_model_options on = { .launch_floor = GPUPROJ_LAUNCH_FLOOR_ON, .notes = true,
+					    .level_interval = true };
+	struct gpuproj_model_options off = { .launch_floor = GPUPROJ_LAUNCH_FLOOR_OFF,
+					     .level_interval = true };
+	struct gpuproj_target fl = *tgt;
+	struct gpuproj_kernel *k = kernel("tiny", 4000, 1000, 256, 64, 0);
+	const struct gpuproj_model *m = gpuproj_model_find("hroof");
+	struct gpuproj_projection p;
+	double g;
+
+	fl.launch_floor_us[GPUPROJ_LAUNCH_STREAM] = 3;
+	fl.launch_floor_us[GPUPROJ_LAUNCH_GRAPH] = 1;
+	ck_assert(gpuproj_launch_floor_default());
+	ck_assert(isnan(gpuproj_launch_floor_ns(k, tgt, NULL))); /* no launch_floor_us */
+	ck_assert_double_eq_tol(gpuproj_launch_floor_ns(k, &fl, &g), 3000, 1e-9);
+	ck_assert(isnan(g));
+	k->launch_mode_known = true;
+	k->launches = 10;
+	k->graph_launches = 4;
+	ck_assert_double_eq_tol(gpuproj_launch_floor_ns(k, &fl, &g), 2200, 1e-9);
+	ck_assert_double_eq_tol(g, 0.4, 1e-12);
+	k->graph_launches = 10;
+	ck_assert_double_eq_tol(gpuproj_launch_floor_ns(k, &fl, NULL), 1000, 1e-9);
+	k->launch_mode_known = false;
+	k->launches = 1;
+	k->graph_launches = 0;
+
+	fp(k, 0);
+	set(k, GPUPROJ_M_BYTES_DRAM, MiB);
+	set(k, GPUPROJ_M_BYTES_L2, MiB);
+	set(k, GPUPROJ_M_BYTES_L1, MiB);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	ck_assert_int_eq(gpuproj_model_project(m, k, src, &fl, &off, &p), GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 1000);
+	ck_assert_int_eq(gpuproj_model_project(m, k, src, &fl, &on, &p), GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 3000);
+	ck_assert_rel(p.hi_ns, 3000);
+	ck_assert_ptr_nonnull(strstr(p.note, "launch floor 3 us (mode unknown: stream) binds"));
+	k->duration_ns.sum = k->duration_ns.mean = k->duration_ns.min = k->duration_ns.max = 40000;
+	ck_assert_int_eq(gpuproj_model_project(m, k, src, &fl, &on, &p), GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 10000);
+	ck_assert_ptr_nonnull(strstr(p.note, "launch floor 3 us (mode unknown: stream): 30% of "
+					     "the point"));
+	/* Onto its own GPU the kernel keeps its measured time. */
+	ck_assert_int_eq(gpuproj_model_project(m, k, &fl, &fl, &on, &p), GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 40000);
+	/* naive is the datasheet ratio and nothing else. */
+	k->duration_ns.sum = k->duration_ns.mean = k->duration_ns.min = k->duration_ns.max = 4000;
+	ck_assert_int_eq(gpuproj_model_project(gpuproj_model_find("naive"), k, src, &fl, &on, &p),
+			 GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 4000 * 120.0 / 500);
+}
+END_TEST
+
 /* -------------------------------------------------------- disagreement */
 
 START_TEST(models_disagree)
@@ -1780,6 +1849,7 @@ models_suite(void)
 	tcase_add_test(tc, l2_capacity_rule);
 	tcase_add_test(tc, l2_capacity_option);
 	tcase_add_test(tc, l2_capacity_hroof);
+	tcase_add_test(tc, launch_floor_term);
 	tcase_add_test(tc, models_disagree);
 	tcase_add_test(tc, details);
 	suite_add_tcase(s, tc);
