@@ -1717,6 +1717,30 @@ START_TEST(launch_floor_term)
 }
 END_TEST
 
+/*
+ * naive on a kernel whose data stayed in L2 (bytes.dram 0, 1 MiB through
+ * L2, FLOP 0): the L2 bytes at the datasheet DRAM rates, ModelSrc 120 GB/s
+ * → ModelTgt 500 GB/s: T_t = 1e4 · 120/500 = 2400 ns. With no traffic at
+ * all it cannot project.
+ */
+START_TEST(naive_resident_kernel)
+{
+	struct gpuproj_kernel *k = kernel("res", 1e4, 1000, 256, 64, 0);
+	struct gpuproj_projection p;
+
+	fp(k, 0);
+	set(k, GPUPROJ_M_BYTES_DRAM, 0);
+	set(k, GPUPROJ_M_BYTES_L2, MiB);
+	p = project("naive", k, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 2400);
+	set(k, GPUPROJ_M_BYTES_L2, 0);
+	p = project("naive", k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_E_UNSUPPORTED);
+	ck_assert_str_eq(p.why, "kernel has neither FLOP nor DRAM traffic to scale by");
+}
+END_TEST
+
 /* -------------------------------------------------------- disagreement */
 
 START_TEST(models_disagree)
@@ -1850,6 +1874,7 @@ models_suite(void)
 	tcase_add_test(tc, l2_capacity_option);
 	tcase_add_test(tc, l2_capacity_hroof);
 	tcase_add_test(tc, launch_floor_term);
+	tcase_add_test(tc, naive_resident_kernel);
 	tcase_add_test(tc, models_disagree);
 	tcase_add_test(tc, details);
 	suite_add_tcase(s, tc);
