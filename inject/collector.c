@@ -821,6 +821,9 @@ inj_collector_records_used(struct inj_collector *c, const struct inj_kernel_reco
 				continue;
 			}
 			pl->k = out ? (struct gpuproj_kernel *)out[i].k : kernel_for(c, r);
+			if (pl->k)
+				/* graph launches are never profiled */
+				pl->k->launch_mode_known = true;
 			pl_apply(c, pl);
 			continue;
 		}
@@ -829,6 +832,10 @@ inj_collector_records_used(struct inj_collector *c, const struct inj_kernel_reco
 			continue;
 		if (out)
 			out[i].k = k;
+		/* The launch mode: a kernel node of a graph launch, or a stream launch. */
+		k->launch_mode_known = true;
+		if (r->graph_id)
+			k->graph_launches++;
 		if (r->end_ns > r->start_ns) {
 			double ns = (double)(r->end_ns - r->start_ns);
 

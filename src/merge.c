@@ -54,6 +54,11 @@ gpuproj_kernel_merge(struct gpuproj_kernel *dst, const struct gpuproj_kernel *sr
 
 	if (!dst || !src)
 		return GPUPROJ_E_INVAL;
+	/* The launch mode stays known only when both records know it (a new one takes src's). */
+	dst->launch_mode_known = dst->launches || dst->profiled
+					 ? dst->launch_mode_known && src->launch_mode_known
+					 : src->launch_mode_known;
+	dst->graph_launches += src->graph_launches;
 	dst->launches += src->launches;
 	dst->profiled += src->profiled;
 	gpuproj_stats_merge(&dst->duration_ns, &src->duration_ns);

@@ -89,6 +89,9 @@ kernel_to_json(const struct gpuproj_kernel *k)
 	bad |= json_object_set_new(o, "device", json_integer(k->device));
 	bad |= json_object_set_new(o, "launches", json_integer((json_int_t)k->launches));
 	bad |= json_object_set_new(o, "profiled_launches", json_integer((json_int_t)k->profiled));
+	if (k->launch_mode_known)
+		bad |= json_object_set_new(o, "graph_launches",
+					   json_integer((json_int_t)k->graph_launches));
 	bad |= json_object_set_new(dur, "n", json_integer((json_int_t)k->duration_ns.n));
 	if (k->duration_ns.n) {
 		bad |= json_object_set_new(dur, "sum", json_real(k->duration_ns.sum));
@@ -729,6 +732,15 @@ read_kernel(struct profile_reader *rd, struct gpuproj_profile *p, json_t *jk, si
 	if ((r = req_uint(rd, jk, "launches", path, true, UINT64_MAX >> 1, &k->launches)) ||
 	    (r = req_uint(rd, jk, "profiled_launches", path, false, UINT64_MAX >> 1, &k->profiled)))
 		return r;
+	if (json_object_get(jk, "graph_launches")) {
+		if ((r = req_uint(rd, jk, "graph_launches", path, true, UINT64_MAX >> 1,
+				  &k->graph_launches)))
+			return r;
+		k->launch_mode_known = true;
+		if (k->graph_launches > k->launches)
+			return bad(rd, path, "'graph_launches' (%" PRIu64 ") is larger than "
+				   "'launches' (%" PRIu64 ")", k->graph_launches, k->launches);
+	}
 
 	dur = json_object_get(jk, "duration_ns");
 	if (dur) {

@@ -105,6 +105,10 @@ check_kernel(const char *file, struct gpuproj_error *err, const struct gpuproj_k
 	if (k->launches > MAX_N || k->profiled > MAX_N)
 		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: launch counts must be below "
 				 "2^63", w);
+	if (k->launch_mode_known && k->graph_launches > k->launches)
+		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: 'graph_launches' (%" PRIu64
+				 ") is larger than 'launches' (%" PRIu64 ")", w, k->graph_launches,
+				 k->launches);
 	if (k->launches < k->duration_ns.n)
 		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: 'launches' (%" PRIu64 ") is "
 				 "smaller than duration_ns.n (%" PRIu64 ")", w, k->launches,

@@ -65,9 +65,10 @@ doc_traffic_assumption(void)
 	if (gpuproj_l2_capacity_default())
 		return "Bytes through L1 and L2 are assumed the same on the target as measured on "
 		       "the source (Van Lanker et al. 2024, §4.2: \"memory usage is considered as roughly "
-		       "similar\"); DRAM bytes are adjusted for the target's L2 size (a footprint "
-		       "model fitted on gpuproj's validation data: a larger L2 keeps more of the "
-		       "kernel's data).";
+		       "similar\"); DRAM bytes are adjusted for the target's L2 size (the L2 "
+		       "residency of repeated launches, fitted on gpu-benches: a larger L2 keeps "
+		       "more of the kernel's data, and no projection is below the DRAM time of "
+		       "what a smaller one cannot keep).";
 	return "Memory traffic per level (bytes through L1, L2 and DRAM) is assumed the same on "
 	       "the target as measured on the source (Van Lanker et al. 2024, §4.2: \"memory usage is "
 	       "considered as roughly similar\"); caches of very different sizes can change it.";

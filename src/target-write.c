@@ -148,6 +148,9 @@ gpuproj_target_write_show(FILE *out, const struct gpuproj_targets *ts,
 	m = target_field_members("latency_ns", &n);
 	for (p = 0; p < GPUPROJ_LEVEL_COUNT; p++)
 		show_num(out, t, m[p].path, t->latency_ns[p], "ns");
+	m = target_field_members("launch_floor_us", &n);
+	for (p = 0; p < GPUPROJ_LAUNCH_MODE_COUNT; p++)
+		show_num(out, t, m[p].path, t->launch_floor_us[p], "us");
 	/* Tensor cores: a null peak is shown as "none" (the GPU has no such path). */
 	m = target_field_members("peak_tensor", &n);
 	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {

@@ -230,6 +230,18 @@ parse_rates(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, struc
 	r = number_group(ld, gpu, "latency_ns", t->latency_ns, GPUPROJ_LEVEL_COUNT, ps, where);
 	if (r)
 		return r;
+	r = number_group(ld, gpu, "launch_floor_us", t->launch_floor_us, GPUPROJ_LAUNCH_MODE_COUNT,
+			 ps, where);
+	if (r)
+		return r;
+	/* A graph saves launch work; it never adds any. */
+	if (t->launch_floor_us[GPUPROJ_LAUNCH_GRAPH] > t->launch_floor_us[GPUPROJ_LAUNCH_STREAM])
+		return ty_fail(ld, GPUPROJ_E_SCHEMA,
+			       group_value(ld, gpu, "launch_floor_us", "graph"),
+			       "'launch_floor_us.graph' (%g us) cannot exceed "
+			       "'launch_floor_us.stream' (%g us)",
+			       t->launch_floor_us[GPUPROJ_LAUNCH_GRAPH],
+			       t->launch_floor_us[GPUPROJ_LAUNCH_STREAM]);
 	m = members("latency_ns", GPUPROJ_LEVEL_COUNT);
 	/* A level further from the SM cannot answer sooner: L1 < L2 < DRAM. */
 	{
@@ -1377,6 +1389,14 @@ const char *
 gpuproj_stream_name(enum gpuproj_stream k)
 {
 	const char *key = member_key("stream_gbs", (unsigned)k);
+
+	return key ? key : "?";
+}
+
+const char *
+gpuproj_launch_mode_name(enum gpuproj_launch_mode m)
+{
+	const char *key = member_key("launch_floor_us", (unsigned)m);
 
 	return key ? key : "?";
 }

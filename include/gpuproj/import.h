@@ -62,6 +62,15 @@ extern "C" {
 	"OpenXLA, default GPU matmul performance table (matmul_perf_table_gen); "                  \
 	"ROCm/xla@ea2c45f2, xla/service/gpu/model/matmul_interpolator_data.h"
 
+/**
+ * The citation of every profile made from seed 002's own data set
+ * (gpuproj_import_seed002(); no licence stated by its authors).
+ */
+#define GPUPROJ_CITATION_SEED002                                                                  \
+	"Srivastava, Naha, Gupta, Rao, Cross-GPU Performance Prediction Using Analytical Models "  \
+	"and Machine Learning (course project report); data set Debdeep23/test1@f808e854, "       \
+	"predict-kernel-perf/data/runs_*_final.csv"
+
 /** What an import found. Zero-initialise; release with gpuproj_import_summary_clear(). */
 struct gpuproj_import_summary {
 	size_t rows;            /**< data rows read (CSV records after headers/units) */
@@ -354,14 +363,58 @@ int gpuproj_import_xla_matmul(const char *const *paths, size_t n_paths,
 			      struct gpuproj_error *reterr);
 
 /**
+ * Import seed 002's own data set (Srivastava, Naha, Gupta, Rao: 16 CUDA
+ * kernels at up to four sizes, CUDA-event times on the RTX 2080 Ti, RTX
+ * 4070, TITAN V and GTX TITAN X; Debdeep23/test1, no licence stated) into
+ * one profile per GPU. No hardware counters exist in the data: every
+ * metric is derived from the authors' static counts (FLOPs, an FMA
+ * counting 2; nominal BYTES), the working set and the launch columns, as
+ * src/import-seed002.c documents (DRAM bytes: the nominal traffic times
+ * the share of the working set the GPU's L2 cannot keep between launches,
+ * gpuproj_l2_hit_share(), model.h); the profiles carry attributes origin
+ * "seed002", metrics "analytic" and citation GPUPROJ_CITATION_SEED002. A
+ * signature is name = kernel, tag "N=…,rows=…,cols=…,iters=…" (empty and
+ * absent fields 0), block = the file's block, grid = the GPU's own;
+ * configurations are joined across GPUs on kernel, tag and block (the key
+ * of the seed's evaluation), and every profile carries the times the
+ * other GPUs measured as reference_ns. Durations, ns: mean_ms × 10⁶.
+ *
+ * @param paths CSV files (header starting `kernel,regs,shmem,`), or
+ *        directories whose *.csv files are read in name order
+ * @param n_paths number of paths (≥ 1)
+ * @param targets GPU descriptions; every `gpu_device_name` must match an entry
+ * @param[out] ret_profiles new array of new profiles, one per GPU in order
+ *        of first appearance; the caller frees each and the array;
+ *        untouched on failure
+ * @param[out] ret_n number of profiles; untouched on failure
+ * @param[out] reterr optional; file:line[:column] of the first bad row
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (no paths, NULL targets or outputs);
+ *         GPUPROJ_E_IO; GPUPROJ_E_PARSE (empty file, no kernel/mean_ms/
+ *         gpu_device_name header, no data rows, a row with another number
+ *         of fields); GPUPROJ_E_SCHEMA (a required column missing, an
+ *         empty kernel or device, a value that is not a non-negative
+ *         number or, for counts and sizes, not a whole number, a block or
+ *         grid of 0, a mean outside (0, 10⁹] ms, FLOPs > 0 for a kernel
+ *         whose FP operation is unknown, a configuration listed twice for
+ *         one GPU); GPUPROJ_E_NOTFOUND (a device not in targets, no CSV
+ *         file in a directory); GPUPROJ_E_NOMEM
+ */
+int gpuproj_import_seed002(const char *const *paths, size_t n_paths,
+			   const struct gpuproj_targets *targets,
+			   struct gpuproj_profile ***ret_profiles, size_t *ret_n,
+			   struct gpuproj_error *reterr);
+
+/**
  * Load data sets (for validation, include/gpuproj/validate.h), detecting
  * each file's kind by content: a gpuproj profile JSON starts with '{'
  * (after blanks and a UTF-8 BOM); a gpuperfpredict CSV has a first line
  * starting with `gpu,kernel,` (fields optionally quoted); a NeuSight CSV
  * has a first line starting with `OPName,Latency,Device,`; an XLA matmul
- * CSV with `xla_table,gpu,dtype,`. All CSV files of one kind are imported
- * together with gpuproj_import_gpuperfpredict(), gpuproj_import_neusight()
- * or gpuproj_import_xla_matmul() (one profile per GPU, with references between
+ * CSV with `xla_table,gpu,dtype,`; a seed 002 CSV with `kernel,regs,shmem,`.
+ * All CSV files of one kind are imported together with
+ * gpuproj_import_gpuperfpredict(), gpuproj_import_neusight(),
+ * gpuproj_import_xla_matmul() or gpuproj_import_seed002() (one profile per
+ * GPU, with references between
  * them); their profiles take the place of the first CSV of that kind in the
  * order of `paths`. A profile JSON of origin
  * "gpuperfpredict" without a "citation" attribute gets

@@ -469,6 +469,13 @@ int gpuproj_hroof_ceilings_compute(const struct gpuproj_kernel *k,
 				   enum gpuproj_compute compute, struct gpuproj_hroof *out,
 				   char *why, size_t whylen);
 
+/** Whether projections are held at or above the target's launch floor (option launch_floor). */
+enum gpuproj_launch_floor {
+	GPUPROJ_LAUNCH_FLOOR_DEFAULT = 0, /**< gpuproj_launch_floor_default() decides */
+	GPUPROJ_LAUNCH_FLOOR_OFF = 1,     /**< no floor */
+	GPUPROJ_LAUNCH_FLOOR_ON = 2,      /**< never below gpuproj_launch_floor_ns() */
+};
+
 /** Whether to apply the L2-capacity DRAM adjustment (gpuproj_l2_capacity_dram()). */
 enum gpuproj_l2_capacity {
 	GPUPROJ_L2_CAPACITY_DEFAULT = 0, /**< gpuproj_l2_capacity_default() decides */
@@ -675,6 +682,11 @@ struct gpuproj_model_options {
 	 * datasheet's); 0 (DEFAULT) = gpuproj_rates_default().
 	 */
 	enum gpuproj_rates rates;
+	/**
+	 * Launch floor (gpuproj_launch_floor_ns()); 0 (DEFAULT) =
+	 * gpuproj_launch_floor_default().
+	 */
+	enum gpuproj_launch_floor launch_floor;
 };
 
 /**
@@ -683,6 +695,13 @@ struct gpuproj_model_options {
  *         docs/validation.md)
  */
 bool gpuproj_l2_capacity_default(void);
+
+/**
+ * @return whether the launch floor applies when the options leave it at
+ *         GPUPROJ_LAUNCH_FLOOR_DEFAULT (chosen from validation,
+ *         docs/validation.md "Launch floor")
+ */
+bool gpuproj_launch_floor_default(void);
 
 /**
  * A word a user gives as an option's value, and the enum value it stands
@@ -705,6 +724,7 @@ enum gpuproj_option {
 	GPUPROJ_OPTION_CLOCK,           /**< enum gpuproj_clock: sustained, burst */
 	GPUPROJ_OPTION_COMPUTE,         /**< enum gpuproj_compute: fp, issue */
 	GPUPROJ_OPTION_RATES,           /**< enum gpuproj_rates: sustained, datasheet */
+	GPUPROJ_OPTION_LAUNCH_FLOOR,    /**< enum gpuproj_launch_floor: on, off */
 	GPUPROJ_OPTION_COUNT,
 };
 

@@ -209,6 +209,13 @@ struct gpuproj_kernel {
 	int device;                 /**< device ordinal */
 	uint64_t launches;          /**< every launch seen (timed, profiled or both) */
 	uint64_t profiled;          /**< launches whose metrics were collected */
+	/**
+	 * Launches that ran as kernel nodes of a CUDA graph (cudaGraphLaunch),
+	 * the others on a stream; meaningful only when launch_mode_known
+	 * (libproj.so records it; importers do not know it).
+	 */
+	uint64_t graph_launches;
+	bool launch_mode_known;     /**< graph_launches was recorded */
 	struct gpuproj_stats duration_ns; /**< durations of timed launches, ns */
 	double metric_sum[GPUPROJ_M_COUNT]; /**< sum over profiled launches */
 	uint32_t metric_n[GPUPROJ_M_COUNT]; /**< launches that reported each metric; 0 = not collected */

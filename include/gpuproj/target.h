@@ -85,6 +85,17 @@ enum gpuproj_stream {
 };
 
 /**
+ * How a kernel was launched (`launch_floor_us` in targets.yaml; the
+ * profile's graph_launches, profile.h): on a stream, one launch call per
+ * kernel, or as a node of a CUDA graph (cudaGraphLaunch).
+ */
+enum gpuproj_launch_mode {
+	GPUPROJ_LAUNCH_STREAM = 0, /**< `<<<>>>`, cudaLaunchKernel, cuLaunchKernel */
+	GPUPROJ_LAUNCH_GRAPH = 1,  /**< a kernel node of a launched CUDA graph */
+	GPUPROJ_LAUNCH_MODE_COUNT = 2,
+};
+
+/**
  * Input precisions of the tensor cores (AMD: matrix cores, MFMA), in the
  * order of targets.yaml's `peak_tensor`/`max_tensor` keys and of the
  * profile's `flop.tensor.*` metrics (profile.h).
@@ -233,6 +244,13 @@ struct gpuproj_target {
 	 * chase) that hits the level, ns, by enum gpuproj_level; NaN = absent.
 	 */
 	double latency_ns[GPUPROJ_LEVEL_COUNT];
+	/**
+	 * `launch_floor_us`: the shortest time per kernel that back-to-back
+	 * launches of a near-empty kernel reach, µs, by enum
+	 * gpuproj_launch_mode; NaN = absent. No projection onto the GPU is
+	 * below it (include/gpuproj/model.h, option launch_floor).
+	 */
+	double launch_floor_us[GPUPROJ_LAUNCH_MODE_COUNT];
 	double price_usd;           /**< USD, or NaN when unknown */
 	double tdp_w;               /**< W, or NaN when unknown */
 	const struct gpuproj_source *sources; /**< every number's source */
@@ -666,6 +684,8 @@ const char *gpuproj_prec_name(enum gpuproj_prec p);
 const char *gpuproj_lane_name(enum gpuproj_lane lane);
 /** @return the YAML key of a STREAM kernel ("read", "copy", "triad") */
 const char *gpuproj_stream_name(enum gpuproj_stream k);
+/** @return "stream", "graph" (the keys of `launch_floor_us`), or "?" */
+const char *gpuproj_launch_mode_name(enum gpuproj_launch_mode m);
 /** @return "measured", "datasheet", "derived", "estimate" or "none" */
 const char *gpuproj_basis_name(enum gpuproj_basis b);
 

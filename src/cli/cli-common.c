@@ -206,6 +206,17 @@ cli_parse_l2_capacity(const char *cmd, const char *value, enum gpuproj_l2_capaci
 }
 
 bool
+cli_parse_launch_floor(const char *cmd, const char *value, enum gpuproj_launch_floor *ret)
+{
+	int v;
+
+	if (!parse_option(cmd, "--launch-floor", GPUPROJ_OPTION_LAUNCH_FLOOR, value, &v))
+		return false;
+	*ret = (enum gpuproj_launch_floor)v;
+	return true;
+}
+
+bool
 cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret)
 {
 	int v;

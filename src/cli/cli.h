@@ -86,6 +86,8 @@ bool cli_word(const char *value, const struct gpuproj_word *w, size_t n, int *re
  */
 /* --l2-capacity on|off; prints the usage error and returns false otherwise. */
 bool cli_parse_l2_capacity(const char *cmd, const char *value, enum gpuproj_l2_capacity *ret);
+/* "on" / "off" for --launch-floor; false (usage error printed) otherwise. */
+bool cli_parse_launch_floor(const char *cmd, const char *value, enum gpuproj_launch_floor *ret);
 /* --waves sm|resident|off; prints the usage error and returns false otherwise. */
 bool cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret);
 /* --occupancy little|linear; prints the usage error and returns false otherwise. */

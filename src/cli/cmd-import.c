@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gpuproj import ncu|nvprof|gpuperfpredict|neusight|xla-matmul|kerneltuner:
+ * gpuproj import ncu|nvprof|gpuperfpredict|neusight|xla-matmul|kerneltuner|seed002:
  * turn measurements made by other tools into gpuproj-profile/1 JSON
  * (include/gpuproj/import.h). A summary of what was found goes to stderr: the GPU (checked against
  * targets.yaml), warnings, and what the default model still lacks — with
@@ -36,7 +36,8 @@ help(FILE *f)
 		"       gpuproj import gpuperfpredict [--targets FILE] FILE.csv... -o DIR\n"
 		"       gpuproj import neusight [--targets FILE] DIR|FILE.csv... -o DIR\n"
 		"       gpuproj import xla-matmul [--targets FILE] FILE.csv... -o DIR\n"
-		"       gpuproj import kerneltuner [--targets FILE] FILE.json... -o DIR\n\n"
+		"       gpuproj import kerneltuner [--targets FILE] FILE.json... -o DIR\n"
+		"       gpuproj import seed002 [--targets FILE] DIR|FILE.csv... -o DIR\n\n"
 		"Convert measurements made by other tools into gpuproj profiles\n"
 		"(gpuproj-profile/1 JSON) for `gpuproj project`.\n\n"
 		"ncu             an Nsight Compute export: `ncu --csv` (one row per metric),\n"
@@ -50,9 +51,13 @@ help(FILE *f)
 		"xla-matmul      XLA's matmul performance table as CSV (tensor-core GEMMs, BF16\n"
 		"                and FP8, on several GPUs): one profile per GPU, analytic metrics\n"
 		"kerneltuner     Kernel Tuner brute-force cache files (benchmark_hub: Xgemm,\n"
-		"                convolution_kernel): one profile per GPU, analytic metrics\n\n"
+		"                convolution_kernel): one profile per GPU, analytic metrics\n"
+		"seed002         seed 002's own data set (16 CUDA kernels, CUDA-event times on\n"
+		"                four GPUs): one profile per GPU, metrics from its static "
+		"counts\n\n"
 		"`gpuproj import ncu --help` (nvprof, gpuperfpredict, neusight, xla-matmul,\n"
-		"kerneltuner) tells more; `gpuproj ncu-metrics` prints the ncu command that\n"
+		"kerneltuner, seed002) tells more; `gpuproj ncu-metrics` prints the ncu "
+		"command that\n"
 		"collects what the default model needs.\n"
 		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
 }
@@ -210,6 +215,33 @@ help_kt(FILE *f)
 		"2 bad usage.\n");
 }
 
+static void
+help_s2(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpuproj import seed002 [--targets FILE] DIR|FILE.csv... -o DIR\n\n"
+		"Read seed 002's own data set (Srivastava, Naha, Gupta, Rao, Cross-GPU\n"
+		"Performance Prediction Using Analytical Models and Machine Learning;\n"
+		"Debdeep23/test1 predict-kernel-perf/data/runs_*_final.csv: 16 CUDA kernels at\n"
+		"up to four sizes, CUDA-event times on the RTX 2080 Ti, RTX 4070, TITAN V and\n"
+		"GTX TITAN X) and write one profile per GPU to DIR/<GPU name>.json. A\n"
+		"directory argument reads its *.csv files. The data set has no hardware\n"
+		"counters: FP instructions, bytes per level and instruction counts come from the\n"
+		"authors' static counts (an FMA is 2 FLOP; BYTES nominal), DRAM bytes from the\n"
+		"share of the working set the GPU's L2 cannot keep between the repeated\n"
+		"launches (src/import-seed002.c says how), and the profiles are labelled\n"
+		"analytic. A kernel signature is the kernel, its sizes (N, rows, cols, iters)\n"
+		"and its block, as the seed's own evaluation joins them; each profile carries\n"
+		"the times the other GPUs measured, for `gpuproj validate`.\n\n"
+		"Options:\n"
+		"  --targets FILE      GPU descriptions; every gpu_device_name must match an\n"
+		"                      entry (default: $GPUPROJ_TARGETS, else built-in)\n"
+		"  -o, --output DIR    directory for the profiles (created when missing)\n"
+		"  -h, --help          show this help\n\n"
+		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
+		"2 bad usage.\n");
+}
+
 /*
  * The GPU of an imported profile against targets.yaml: set its entry, or
  * say in one line which entries are close and how to name it; cross-check
@@ -308,7 +340,9 @@ short_name(const struct gpuproj_kernel *k, char *buf, size_t size)
 	return term_text_buf(k->demangled ? k->demangled : k->name, buf, size);
 }
 
-enum tool { TOOL_NCU, TOOL_NVPROF, TOOL_GPP, TOOL_NEUSIGHT, TOOL_XLA, TOOL_KERNELTUNER };
+enum tool {
+	TOOL_NCU, TOOL_NVPROF, TOOL_GPP, TOOL_NEUSIGHT, TOOL_XLA, TOOL_KERNELTUNER, TOOL_SEED002
+};
 
 /*
  * What the default model lacks, which kernels a fallback model will
@@ -335,7 +369,7 @@ print_missing(const struct gpuproj_profile *p, const char *const *names, size_t 
 		fprintf(stderr, "%s %s", i ? "," : "", names[i]);
 	fputc('\n', stderr);
 	if (tool == TOOL_GPP || tool == TOOL_NEUSIGHT || tool == TOOL_XLA ||
-	    tool == TOOL_KERNELTUNER)
+	    tool == TOOL_KERNELTUNER || tool == TOOL_SEED002)
 		return;
 	/* The fallbacks of gpuproj_project_run(), by the same rules. */
 	for (i = 0; i < total; i++) {
@@ -803,10 +837,15 @@ cmd_import(int argc, char **argv)
 		"import kerneltuner", "Kernel Tuner", "FILE.json", "file", TOOL_KERNELTUNER, help_kt,
 		gpuproj_import_kerneltuner,
 	};
+	static const struct multi_importer s2 = {
+		"import seed002", "seed 002", "DIR or FILE.csv", "path", TOOL_SEED002, help_s2,
+		gpuproj_import_seed002,
+	};
 
 	if (argc < 2)
 		return cli_usage_error("import", "missing what to import: ncu, nvprof, "
-				       "gpuperfpredict, neusight, xla-matmul or kerneltuner");
+				       "gpuperfpredict, neusight, xla-matmul, kerneltuner or "
+				       "seed002");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		help(stdout);
 		return EXIT_OK;
@@ -823,8 +862,10 @@ cmd_import(int argc, char **argv)
 		return import_multi(&xla, argc - 1, argv + 1);
 	if (strcmp(argv[1], "kerneltuner") == 0)
 		return import_multi(&kt, argc - 1, argv + 1);
+	if (strcmp(argv[1], "seed002") == 0)
+		return import_multi(&s2, argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		return cli_usage_error("import", "unknown option '%s'", argv[1]);
 	return cli_usage_error("import", "unknown source '%s': ncu, nvprof, gpuperfpredict, "
-			       "neusight, xla-matmul or kerneltuner", argv[1]);
+			       "neusight, xla-matmul, kerneltuner or seed002", argv[1]);
 }

@@ -38,8 +38,10 @@ help(FILE *f)
 		"  --model NAME         projection model (default: %s); `--model list` lists them;\n"
 		"                       `--model all`: every model side by side, with a '!' where\n"
 		"                       they disagree by more than %gx (docs/validation.md)\n"
-		"  --l2-capacity on|off scale DRAM bytes down on a target whose L2 holds more of\n"
-		"                       the kernel's footprint than the source's (default: %s)\n"
+		"  --l2-capacity on|off L2 residency of repeated launches: fewer DRAM bytes on a\n"
+		"                       target whose L2 holds more of the kernel's footprint than\n"
+		"                       the source's, and at least the DRAM time of the bytes a\n"
+		"                       smaller L2 cannot hold (default: %s)\n"
 		"  --waves sm|resident|off  wave quantisation of the occupancy models (default:\n"
 		"                       %s): a wave of one block per SM, of the blocks resident\n"
 		"                       at once, or none\n"
@@ -77,6 +79,9 @@ help(FILE *f)
 		"                       %s): the rates measured under sustained load\n"
 		"                       (STREAM triad DRAM, FMA at the held clock), or the\n"
 		"                       datasheet's (docs/models.md \"Rates\")\n"
+		"  --launch-floor on|off  hold every projection (but naive's) at or above the\n"
+		"                       target's launch floor for the kernel's launch mode\n"
+		"                       (targets.yaml launch_floor_us; default: %s)\n"
 		"  --details            json: add every number behind each projection\n"
 		"  --format FMT         table (default), json or csv\n"
 		"  -o, --output FILE    write to FILE instead of standard output (JSON is\n"
@@ -98,7 +103,8 @@ help(FILE *f)
 		"Exit status: 0 success, 1 failure (bad input, unknown GPU, no kernel projected\n"
 		"onto any target), 2 bad usage.\n",
 		gpuproj_compute_name(gpuproj_compute_default()),
-		gpuproj_rates_name(gpuproj_rates_default()));
+		gpuproj_rates_name(gpuproj_rates_default()),
+		gpuproj_launch_floor_default() ? "on" : "off");
 }
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
@@ -290,7 +296,8 @@ int
 cmd_project(int argc, char **argv)
 {
 	enum { O_BUILTIN = 256, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_FORMAT, O_TOP, O_ALL,
-	       O_CUBINS, O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_RATES, O_INTERVALS, O_DETAILS, O_NO_FALLBACK };
+	       O_CUBINS, O_L2, O_FLOOR, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_RATES,
+	       O_INTERVALS, O_DETAILS, O_NO_FALLBACK };
 	static const struct option opts[] = {
 		{ "builtin", no_argument, NULL, O_BUILTIN },
 		{ "targets", required_argument, NULL, O_TARGETS },
@@ -303,6 +310,7 @@ cmd_project(int argc, char **argv)
 		{ "all-kernels", no_argument, NULL, O_ALL },
 		{ "cubins", required_argument, NULL, O_CUBINS },
 		{ "l2-capacity", required_argument, NULL, O_L2 },
+		{ "launch-floor", required_argument, NULL, O_FLOOR },
 		{ "waves", required_argument, NULL, O_WAVES },
 		{ "occupancy", required_argument, NULL, O_OCCTERM },
 		{ "clock", required_argument, NULL, O_CLOCK },
@@ -363,6 +371,12 @@ cmd_project(int argc, char **argv)
 		case O_NO_FALLBACK: mopt.fallback = GPUPROJ_FALLBACK_OFF; break;
 		case O_L2:
 			if (!cli_parse_l2_capacity("project", optarg, &mopt.l2_capacity)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_FLOOR:
+			if (!cli_parse_launch_floor("project", optarg, &mopt.launch_floor)) {
 				ret = EXIT_USAGE;
 				goto out;
 			}

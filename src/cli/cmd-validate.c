@@ -28,9 +28,9 @@ help(FILE *f)
 		"Usage: gpuproj validate [options] DATASET...\n\n"
 		"Project every kernel measured on one GPU onto every other GPU that measured the\n"
 		"same kernel, and compare the projection with the measured time.\n\n"
-		"DATASET is a gpuproj profile JSON, a gpuperfpredict CSV, a NeuSight CSV or an\n"
-		"XLA matmul-table CSV (recognised by content). The CSV files of one data set are\n"
-		"imported together, one profile per GPU. Measured\n"
+		"DATASET is a gpuproj profile JSON, a gpuperfpredict CSV, a NeuSight CSV, an\n"
+		"XLA matmul-table CSV or a seed 002 CSV (recognised by content). The CSV files\n"
+		"of one data set are imported together, one profile per GPU. Measured\n"
 		"times on a target come from a kernel's reference_ns or, for several profile\n"
 		"JSONs, from the profile measured on that target (same signature, any device\n"
 		"ordinal).\n\n"
@@ -65,6 +65,8 @@ help(FILE *f)
 		"                       --help` explains)\n"
 		"  --rates sustained|datasheet  the ceilings of every model but naive (default:\n"
 		"                       %s; `gpuproj project --help` explains)\n"
+		"  --launch-floor on|off  the target's launch floor (default: %s; `gpuproj\n"
+		"                       project --help` explains)\n"
 		"  --intervals FILE|builtin|levels  the calibrated intervals behind coverage and\n"
 		"                       width: a table (gpuproj-intervals/1), the built-in one\n"
 		"                       (default), or each model's own interval\n"
@@ -91,7 +93,8 @@ help(FILE *f)
 		"  -o, --output FILE    write to FILE instead of standard output\n"
 		"  -h, --help           show this help\n\n",
 		gpuproj_compute_name(gpuproj_compute_default()),
-		gpuproj_rates_name(gpuproj_rates_default()));
+		gpuproj_rates_name(gpuproj_rates_default()),
+		gpuproj_launch_floor_default() ? "on" : "off");
 	fputs("Per model and (source, target) pair, pooled per model, and pooled per model\n"
 	      "over pairs of GPUs of the same and of different architecture generations\n"
 	      "(Ampere, Hopper, CDNA3, ...; rows '(same gen)', '(cross gen)'): n, failed (not\n"
@@ -221,8 +224,8 @@ int
 cmd_validate(int argc, char **argv)
 {
 	enum { O_TARGETS = 256, O_MODEL, O_THRESHOLD, O_SOURCE, O_TARGET, O_FORMAT, O_DETAILS,
-	       O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_RATES, O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE,
-	       O_SECTIONS };
+	       O_L2, O_FLOOR, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_RATES, O_INTERVALS,
+	       O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE, O_SECTIONS };
 	static const struct option opts[] = {
 		{ "targets", required_argument, NULL, O_TARGETS },
 		{ "model", required_argument, NULL, O_MODEL },
@@ -232,6 +235,7 @@ cmd_validate(int argc, char **argv)
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "details", no_argument, NULL, O_DETAILS },
 		{ "l2-capacity", required_argument, NULL, O_L2 },
+		{ "launch-floor", required_argument, NULL, O_FLOOR },
 		{ "waves", required_argument, NULL, O_WAVES },
 		{ "occupancy", required_argument, NULL, O_OCCTERM },
 		{ "clock", required_argument, NULL, O_CLOCK },
@@ -289,6 +293,12 @@ cmd_validate(int argc, char **argv)
 		case O_DETAILS: details = true; break;
 		case O_L2:
 			if (!cli_parse_l2_capacity("validate", optarg, &mopt.l2_capacity)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_FLOOR:
+			if (!cli_parse_launch_floor("validate", optarg, &mopt.launch_floor)) {
 				ret = EXIT_USAGE;
 				goto out;
 			}

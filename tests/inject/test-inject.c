@@ -355,6 +355,9 @@ extra_first_n(struct run *r)
 	check_kernel(r, "_Z5rcoopv", 2, 0, 2, 7000);
 	check_kernel(r, "_Z4ptszv", 2, 1, 1, 8000);
 	check_kernel(r, "_Z6graphkv", 4, 0, 4, 500);
+	/* The launch mode: the graph's 4 launches are graph launches, saxpy's none. */
+	ck_assert_int_eq(jint(kernel_named(r, "_Z6graphkv", 0), "graph_launches"), 4);
+	ck_assert_int_eq(jint(kernel_named(r, SAXPY, 1000), "graph_launches"), 0);
 	ck_assert_int_eq(kernel_count(r), 10);
 	{
 		/* Demangled with the process's C++ runtime when there is one. */

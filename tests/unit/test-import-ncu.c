@@ -2126,11 +2126,11 @@ static const struct {
 	  "Try 'gpuproj import ncu --help'.\n" },
 	{ "import", 2,
 	  "gpuproj: import: missing what to import: ncu, nvprof, gpuperfpredict, neusight, "
-	  "xla-matmul or kerneltuner\n"
+	  "xla-matmul, kerneltuner or seed002\n"
 	  "Try 'gpuproj import --help'.\n" },
 	{ "import nsys x.csv", 2,
 	  "gpuproj: import: unknown source 'nsys': ncu, nvprof, gpuperfpredict, neusight, "
-	  "xla-matmul or kerneltuner\n"
+	  "xla-matmul, kerneltuner or seed002\n"
 	  "Try 'gpuproj import --help'.\n" },
 	{ "import nvprof x.csv", 2, "gpuproj: import nvprof: missing -o OUT.json (\"-o -\" writes "
 	  "standard output)\nTry 'gpuproj import nvprof --help'.\n" },

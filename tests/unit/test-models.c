@@ -185,6 +185,7 @@ START_TEST(option_words)
 		{ GPUPROJ_OPTION_CLOCK, "sustained burst" },
 		{ GPUPROJ_OPTION_COMPUTE, "fp issue" },
 		{ GPUPROJ_OPTION_RATES, "sustained datasheet" },
+		{ GPUPROJ_OPTION_LAUNCH_FLOOR, "on off" },
 	};
 	enum gpuproj_l2_capacity l2 = GPUPROJ_L2_CAPACITY_DEFAULT;
 	const struct gpuproj_word *w;
@@ -1555,37 +1556,53 @@ END_TEST
 /* ---------------------------------------------------------- L2 capacity */
 
 /*
- * D_s = 3 MiB of DRAM traffic, 10 MiB through L2, on ModelSrc (C_s = 1 MiB).
- *   F = (3 + √(9 + 4))/2 MiB = 3.3027756 MiB  (D(C_s) = F − 1/F = 3 MiB).
- *   ModelTgt, C_t = 4 MiB ≥ F: D_t = 0.
- *   ModelSrc2x, C_t = 2 MiB: D_t = F·(1 − (2/F)²) = F − 4/F = 2.0916731 MiB.
- * With only 3.2 MiB through L2, F is capped at 3.2 MiB:
- *   ModelSrc2x: D_t = 3.2·(1 − (2/3.2)²) = 1.95 MiB.
- * The other way, ModelTgt (4 MiB, D_s = 0, 2 MiB through L2) → ModelSrc:
- *   F = min(√(4·16)/2 = 4, 2) = 2 MiB, D_t = 2·(1 − 1/4) = 1.5 MiB.
+ * The L2 residency rule (gpuproj_l2_capacity_dram(), model.h; ramp
+ * r0 = 0.68, r1 = 1.5 of gpuproj_l2_hit_share()), by hand:
+ * On ModelSrc (C_s = 1 MiB), D_s = 1 MiB, 10 MiB through L2: 0 < D_s < 1.5 C_s,
+ *   F = (0.68 + √(0.68² + 4·0.82·1))/2 = (0.68 + √3.7424)/2 = 1.3072642 MiB
+ *   (check: F·(F − 0.68)/0.82 = 1 MiB). ModelTgt (4 MiB), F/C = 0.33 ≤ 0.68:
+ *   D_t = 0; ModelSrc2x (2 MiB), 0.65: D_t = 0.
+ * D_s = 3 MiB ≥ 1.5 C_s: F = 3 MiB. ModelTgt: F/C = 0.75, h = 0.75/0.82 =
+ *   0.9146341, D_t = 3·(1 − h) = 0.2560976 MiB; ModelSrc2x: 1.5, h = 0: 3 MiB.
+ * Capped: D_s = 0.5 MiB with 0.5 MiB through L2: F = min(1.065, 0.5) = 0.5 MiB.
+ * The other way, ModelTgt (4 MiB, D_s = 0, 2 MiB through L2): F = min(0.68·4,
+ *   2) = 2 MiB; ModelSrc (1 MiB), F/C = 2: D_t = 2 MiB; ModelSrc2x (2 MiB),
+ *   F/C = 1, h = 0.5/0.82 = 0.6097561: D_t = 2·(1 − h) = 0.7804878 MiB.
+ * The same L2 on both sides keeps D_s.
  */
 START_TEST(l2_capacity_rule)
 {
 	struct gpuproj_kernel *k = kernel("l2", 1e5, 1000, 256, 64, 0);
 	double d, f;
 
-	set(k, GPUPROJ_M_BYTES_DRAM, 3 * MiB);
+	set(k, GPUPROJ_M_BYTES_DRAM, 1 * MiB);
 	set(k, GPUPROJ_M_BYTES_L2, 10 * MiB);
 	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, tgt, &d, &f), GPUPROJ_OK);
-	ck_assert_rel(f, (3 + sqrt(13)) / 2 * MiB);
-	ck_assert_rel(f - MiB * MiB / f, 3 * MiB);
+	ck_assert_rel(f, (0.68 + sqrt(3.7424)) / 2 * MiB);
+	ck_assert_rel(f * (f / MiB - 0.68) / 0.82, 1 * MiB);
 	ck_assert(d == 0);
 	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, x2, &d, NULL), GPUPROJ_OK);
-	ck_assert_rel(d, f - 4 * MiB * MiB / f);
-	set(k, GPUPROJ_M_BYTES_L2, 3.2 * MiB);
-	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, x2, &d, &f), GPUPROJ_OK);
-	ck_assert_rel(f, 3.2 * MiB);
-	ck_assert_rel(d, 1.95 * MiB);
+	ck_assert(d == 0);
+	set(k, GPUPROJ_M_BYTES_DRAM, 3 * MiB);
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, tgt, &d, &f), GPUPROJ_OK);
+	ck_assert_rel(f, 3 * MiB);
+	ck_assert_rel(d, 3 * (1 - 0.75 / 0.82) * MiB);
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, x2, &d, NULL), GPUPROJ_OK);
+	ck_assert_rel(d, 3 * MiB);
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, src, &d, NULL), GPUPROJ_OK);
+	ck_assert_rel(d, 3 * MiB);
+	set(k, GPUPROJ_M_BYTES_DRAM, 0.5 * MiB);
+	set(k, GPUPROJ_M_BYTES_L2, 0.5 * MiB);
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, tgt, &d, &f), GPUPROJ_OK);
+	ck_assert_rel(f, 0.5 * MiB);
+	ck_assert(d == 0);
 	set(k, GPUPROJ_M_BYTES_DRAM, 0);
 	set(k, GPUPROJ_M_BYTES_L2, 2 * MiB);
 	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, tgt, src, &d, &f), GPUPROJ_OK);
 	ck_assert_rel(f, 2 * MiB);
-	ck_assert_rel(d, 1.5 * MiB);
+	ck_assert_rel(d, 2 * MiB);
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, tgt, x2, &d, NULL), GPUPROJ_OK);
+	ck_assert_rel(d, 2 * (1 - 0.5 / 0.82) * MiB);
 	/* Needs bytes.l2. */
 	k->metric_n[GPUPROJ_M_BYTES_L2] = 0;
 	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, tgt, &d, NULL), GPUPROJ_E_MISSING);
@@ -1594,12 +1611,17 @@ END_TEST
 
 /*
  * The option on a pure-memory kernel (FLOP = 0) of the occupancy model,
- * ModelSrc → ModelTgt, 1000 blocks, D_s = 3 MiB, 10 MiB through L2:
+ * 1000 blocks, D_s = 3 MiB, 10 MiB through L2:
+ * ModelSrc → ModelTgt:
  *   off (default): T_t = 1e5 · 1e11/4e11 = 2.5e4.
- *   on: D_t = 0; the 3 MiB no longer read from DRAM come from L2 at 800 GB/s,
- *   i.e. DRAM-equivalent bytes 0 + 3 MiB·400/800 = 1.5 MiB: T_t = 2.5e4·1.5/3
- *   = 1.25e4, and the note says so.
- *   ModelTgt → ModelSrc (a smaller L2): the option does not apply.
+ *   on: D_t = 0.2560976 MiB (l2_capacity_rule); the 2.7439024 MiB no longer
+ *   read from DRAM come from L2 at 800 GB/s, DRAM-equivalent bytes
+ *   0.2560976 + 2.7439024·400/800 = 1.6280488 MiB: T_t = 2.5e4·1.6280488/3
+ *   = 13567.07, and the note says DRAM x0.0854.
+ * ModelTgt → ModelSrc (a smaller L2): F = (2.72 + √(2.72² + 4·0.82·4·3))/2 =
+ *   4.7790057 MiB (≤ 10), D_t = F on 1 MiB, more than D_s: the model keeps
+ *   the source's bytes, T_t = 1e5 · 4e11/1e11 = 4e5, above the DRAM floor
+ *   4.7790057 MiB / 100 GB/s = 50112 ns; the note says DRAM x1.59.
  */
 START_TEST(l2_capacity_option)
 {
@@ -1608,34 +1630,188 @@ START_TEST(l2_capacity_option)
 	struct gpuproj_kernel *k = kernel("stream", 1e5, 1000, 256, 64, 0);
 	struct gpuproj_model_details d;
 	struct gpuproj_projection p;
+	double f = (2.72 + sqrt(2.72 * 2.72 + 4 * 0.82 * 4 * 3)) / 2;
 	size_t i;
 	bool seen = false;
 
 	fp(k, 0);
 	set(k, GPUPROJ_M_BYTES_DRAM, 3 * MiB);
 	set(k, GPUPROJ_M_BYTES_L2, 10 * MiB);
-	p = project("occupancy", k, src, tgt);
-	ck_assert_ok(p);
-	ck_assert_rel(p.point_ns, 2.5e4);
 	p = project_opt("occupancy", k, src, tgt, &off);
 	ck_assert_rel(p.point_ns, 2.5e4);
 	p = project_opt("occupancy", k, src, tgt, &on);
 	ck_assert_ok(p);
-	ck_assert_rel(p.point_ns, 1.25e4);
-	ck_assert_ptr_nonnull(strstr(p.note, "L2 capacity: DRAM x0"));
+	ck_assert_rel(p.point_ns, 2.5e4 * (3 * (1 - 0.75 / 0.82) / 2 + 1.5) / 3);
+	ck_assert_ptr_nonnull(strstr(p.note, "L2 capacity: DRAM x0.0854"));
 	ck_assert_int_eq(gpuproj_model_details(gpuproj_model_find("occupancy"), k, src, tgt, &on,
 					       &d), GPUPROJ_OK);
 	for (i = 0; i < d.n; i++) {
 		if (strcmp(d.items[i].name, "l2.dram_tgt") == 0) {
-			ck_assert(d.items[i].value == 0);
+			ck_assert_rel(d.items[i].value, 3 * (1 - 0.75 / 0.82) * MiB);
 			seen = true;
 		}
 	}
 	ck_assert(seen);
 	p = project_opt("occupancy", k, tgt, src, &on);
 	ck_assert_ok(p);
-	ck_assert_ptr_null(strstr(p.note, "L2 capacity"));
-	ck_assert_rel(p.point_ns, 1e5 * 4e11 / 1e11);
+	ck_assert_ptr_nonnull(strstr(p.note, "L2 capacity: DRAM x1.59"));
+	ck_assert_ptr_null(strstr(p.note, "floor"));
+	ck_assert_rel(p.point_ns, 1e5 * 4);
+	ck_assert_int_eq(gpuproj_model_details(gpuproj_model_find("occupancy"), k, tgt, src, &on,
+					       &d), GPUPROJ_OK);
+	for (i = 0, seen = false; i < d.n; i++) {
+		if (strcmp(d.items[i].name, "l2.dram_tgt") == 0) {
+			ck_assert_rel(d.items[i].value, f * MiB);
+			seen = true;
+		}
+	}
+	ck_assert(seen);
+	p = project_opt("occupancy", k, tgt, src, &off);
+	ck_assert_rel(p.point_ns, 1e5 * 4);
+}
+END_TEST
+
+/*
+ * hroof with the option, FLOP = 0, bytes.l1 = bytes.l2 (no L1 hits), T_s = 1e4,
+ * ModelTgt (4 MiB) → ModelSrc (1 MiB), where the target's DRAM takes what
+ * the source's L2 held (the DRAM floor of model.c):
+ * 1. Resident on the source (D_s = 0, 2 MiB): D_t = 2 MiB (l2_capacity_rule).
+ *    hroof on the source's bytes: the L1 and L2 ceilings 800 GB/s on the
+ *    source, the target's L2 400 GB/s: 1e4 · 800/400 = 2e4, below the floor
+ *    2 MiB / 100 GB/s = 20971.52 ns: point 20971.52, binding dram, the note
+ *    says so. Off: 2e4.
+ * 2. D_s = 1 MiB of 4 MiB: source t_L2 = 3 MiB / 800 GB/s = 3932.16 ns, t_DRAM =
+ *    1 MiB / 400 GB/s = 2621.44 ns; target on the same bytes t_L2 = 3 MiB /
+ *    400 GB/s = 7864.32, t_DRAM = 1 MiB / 100 GB/s = 10485.76 ns. Levels L1, L2:
+ *    1e4·(7864.32 + 10485.76)/(3932.16 + 2621.44) = 28000, DRAM 1e4·10485.76 /
+ *    2621.44 = 40000, point 34000. F = (2.72 + √(2.72² + 4·0.82·4·1))/2 =
+ *    3.6248620 MiB, all of it from DRAM on 1 MiB: floor 3.6248620 MiB / 100 GB/s
+ *    = 38009.5 ns > 34000: point 38009.5, the L1 and L2 levels lifted to it.
+ */
+START_TEST(l2_capacity_hroof)
+{
+	struct gpuproj_model_options on = { .l2_capacity = GPUPROJ_L2_CAPACITY_ON, .notes = true };
+	struct gpuproj_model_options off = { .l2_capacity = GPUPROJ_L2_CAPACITY_OFF };
+	struct gpuproj_kernel *k = kernel("res", 1e4, 1000, 256, 64, 0);
+	double f = (2.72 + sqrt(2.72 * 2.72 + 4 * 0.82 * 4 * 1)) / 2 * MiB;
+	struct gpuproj_projection p;
+
+	fp(k, 0);
+	set(k, GPUPROJ_M_BYTES_DRAM, 0);
+	set(k, GPUPROJ_M_BYTES_L2, 2 * MiB);
+	set(k, GPUPROJ_M_BYTES_L1, 2 * MiB);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	p = project_opt("hroof", k, tgt, src, &on);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 20971.52);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_DRAM);
+	ck_assert_ptr_nonnull(strstr(p.note, "L2 capacity: DRAM 0 -> 2.097 MB"));
+	ck_assert_ptr_nonnull(strstr(p.note, "DRAM floor 20.97 us binds"));
+	p = project_opt("hroof", k, tgt, src, &off);
+	ck_assert_rel(p.point_ns, 2e4);
+	set(k, GPUPROJ_M_BYTES_DRAM, 1 * MiB);
+	set(k, GPUPROJ_M_BYTES_L2, 4 * MiB);
+	set(k, GPUPROJ_M_BYTES_L1, 4 * MiB);
+	p = project_opt("hroof", k, tgt, src, &off);
+	ck_assert_rel(p.point_ns, 34000);
+	p = project_opt("hroof", k, tgt, src, &on);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, f / 100);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_L2], f / 100);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_DRAM], 40000);
+}
+END_TEST
+
+/*
+ * The launch floor (gpuproj_launch_floor_ns(), model.c), on a copy of
+ * ModelTgt given launch_floor_us {stream: 3, graph: 1}, by hand:
+ *   mode unknown (an import): the stream floor, 3000 ns;
+ *   10 launches, 4 of them graph launches: 0.6·3 + 0.4·1 = 2.2 µs = 2200 ns;
+ *   all 10 graph launches: 1000 ns.
+ * hroof, FLOP = 0, 1 MiB through every level from DRAM, ModelSrc → ModelTgt:
+ * the DRAM ratio 100/400 GB/s, so T_t = T_s / 4 (each level's ceiling on the
+ * source is 100 GB/s, on the target 400):
+ *   T_s = 4000 ns: 1000 ns, below the floor: 3000, "binds";
+ *   T_s = 40000 ns: 10000 ns, the floor 30 % of it: "30% of the point";
+ *   off: 1000 ns; onto the source's own GPU: no floor (its measured time).
+ */
+START_TEST(launch_floor_term)
+{
+	struct gpuproj_model_options on = { .launch_floor = GPUPROJ_LAUNCH_FLOOR_ON, .notes = true,
+					    .level_interval = true };
+	struct gpuproj_model_options off = { .launch_floor = GPUPROJ_LAUNCH_FLOOR_OFF,
+					     .level_interval = true };
+	struct gpuproj_target fl = *tgt;
+	struct gpuproj_kernel *k = kernel("tiny", 4000, 1000, 256, 64, 0);
+	const struct gpuproj_model *m = gpuproj_model_find("hroof");
+	struct gpuproj_projection p;
+	double g;
+
+	fl.launch_floor_us[GPUPROJ_LAUNCH_STREAM] = 3;
+	fl.launch_floor_us[GPUPROJ_LAUNCH_GRAPH] = 1;
+	ck_assert(gpuproj_launch_floor_default());
+	ck_assert(isnan(gpuproj_launch_floor_ns(k, tgt, NULL))); /* no launch_floor_us */
+	ck_assert_double_eq_tol(gpuproj_launch_floor_ns(k, &fl, &g), 3000, 1e-9);
+	ck_assert(isnan(g));
+	k->launch_mode_known = true;
+	k->launches = 10;
+	k->graph_launches = 4;
+	ck_assert_double_eq_tol(gpuproj_launch_floor_ns(k, &fl, &g), 2200, 1e-9);
+	ck_assert_double_eq_tol(g, 0.4, 1e-12);
+	k->graph_launches = 10;
+	ck_assert_double_eq_tol(gpuproj_launch_floor_ns(k, &fl, NULL), 1000, 1e-9);
+	k->launch_mode_known = false;
+	k->launches = 1;
+	k->graph_launches = 0;
+
+	fp(k, 0);
+	set(k, GPUPROJ_M_BYTES_DRAM, MiB);
+	set(k, GPUPROJ_M_BYTES_L2, MiB);
+	set(k, GPUPROJ_M_BYTES_L1, MiB);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	ck_assert_int_eq(gpuproj_model_project(m, k, src, &fl, &off, &p), GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 1000);
+	ck_assert_int_eq(gpuproj_model_project(m, k, src, &fl, &on, &p), GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 3000);
+	ck_assert_rel(p.hi_ns, 3000);
+	ck_assert_ptr_nonnull(strstr(p.note, "launch floor 3 us (mode unknown: stream) binds"));
+	k->duration_ns.sum = k->duration_ns.mean = k->duration_ns.min = k->duration_ns.max = 40000;
+	ck_assert_int_eq(gpuproj_model_project(m, k, src, &fl, &on, &p), GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 10000);
+	ck_assert_ptr_nonnull(strstr(p.note, "launch floor 3 us (mode unknown: stream): 30% of "
+					     "the point"));
+	/* Onto its own GPU the kernel keeps its measured time. */
+	ck_assert_int_eq(gpuproj_model_project(m, k, &fl, &fl, &on, &p), GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 40000);
+	/* naive is the datasheet ratio and nothing else. */
+	k->duration_ns.sum = k->duration_ns.mean = k->duration_ns.min = k->duration_ns.max = 4000;
+	ck_assert_int_eq(gpuproj_model_project(gpuproj_model_find("naive"), k, src, &fl, &on, &p),
+			 GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 4000 * 120.0 / 500);
+}
+END_TEST
+
+/*
+ * naive on a kernel whose data stayed in L2 (bytes.dram 0, 1 MiB through
+ * L2, FLOP 0): the L2 bytes at the datasheet DRAM rates, ModelSrc 120 GB/s
+ * → ModelTgt 500 GB/s: T_t = 1e4 · 120/500 = 2400 ns. With no traffic at
+ * all it cannot project.
+ */
+START_TEST(naive_resident_kernel)
+{
+	struct gpuproj_kernel *k = kernel("res", 1e4, 1000, 256, 64, 0);
+	struct gpuproj_projection p;
+
+	fp(k, 0);
+	set(k, GPUPROJ_M_BYTES_DRAM, 0);
+	set(k, GPUPROJ_M_BYTES_L2, MiB);
+	p = project("naive", k, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 2400);
+	set(k, GPUPROJ_M_BYTES_L2, 0);
+	p = project("naive", k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_E_UNSUPPORTED);
+	ck_assert_str_eq(p.why, "kernel has neither FLOP nor DRAM traffic to scale by");
 }
 END_TEST
 
@@ -1771,6 +1947,9 @@ models_suite(void)
 	tcase_add_test(tc, intervals_merge);
 	tcase_add_test(tc, l2_capacity_rule);
 	tcase_add_test(tc, l2_capacity_option);
+	tcase_add_test(tc, l2_capacity_hroof);
+	tcase_add_test(tc, launch_floor_term);
+	tcase_add_test(tc, naive_resident_kernel);
 	tcase_add_test(tc, models_disagree);
 	tcase_add_test(tc, details);
 	suite_add_tcase(s, tc);

@@ -351,6 +351,11 @@ static const struct bad_json {
 	  "\"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 1, \"duration_ns\": "
 	  "{\"n\": 3, \"mean\": 5}}]}", GPUPROJ_E_SCHEMA, 1, 110,
 	  "kernels[0]: 'launches' (1) is smaller than duration_ns.n (3)" },
+	{ "graph-launches-above", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": "
+	  "\"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 2, "
+	  "\"graph_launches\": 3}]}",
+	  GPUPROJ_E_SCHEMA, 1, 131,
+	  "kernels[0]: 'graph_launches' (3) is larger than 'launches' (2)" },
 	{ "negative-m2", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": "
 	  "\"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 2, \"duration_ns\": "
 	  "{\"n\": 2, \"mean\": 5, \"m2\": -1}}]}", GPUPROJ_E_SCHEMA, 1, 154,
@@ -465,6 +470,45 @@ START_TEST(json_many_profiled_launches)
 }
 END_TEST
 
+/*
+ * The launch mode (issue 30): graph_launches, written when the recorder
+ * knew it (libproj.so), read back as known; absent (imports, older
+ * profiles): unknown.
+ */
+START_TEST(json_graph_launches)
+{
+	static const char text[] =
+		"{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": \"k\", "
+		"\"grid\": [1, 1, 1],"
+		" \"block\": [32, 1, 1], \"launches\": 10, \"graph_launches\": 4},"
+		" {\"name\": \"u\", \"grid\": [1, 1, 1], \"block\": [32, 1, 1], "
+		"\"launches\": 10}]}";
+	struct gpuproj_profile *p = NULL, *q = NULL;
+	struct gpuproj_error err = { 0 };
+	char *dir = test_tmpdir(), *a, *t;
+
+	ck_assert_int_eq(gpuproj_profile_load_buffer(text, strlen(text), "g.json", &p, &err), 0);
+	ck_assert(gpuproj_profile_at(p, 0)->launch_mode_known);
+	ck_assert_uint_eq(gpuproj_profile_at(p, 0)->graph_launches, 4);
+	ck_assert(!gpuproj_profile_at(p, 1)->launch_mode_known);
+	ck_assert_int_gt(asprintf(&a, "%s/g.json", dir), 0);
+	ck_assert_int_eq(gpuproj_profile_save(p, a, &err), 0);
+	t = test_read_file(a);
+	ck_assert_ptr_nonnull(strstr(t, "\"graph_launches\": 4"));
+	/* Only the kernel that knew its mode says it. */
+	ck_assert_ptr_null(strstr(strstr(t, "\"graph_launches\": 4") + 20, "graph_launches"));
+	ck_assert_int_eq(gpuproj_profile_load(a, &q, &err), 0);
+	ck_assert_uint_eq(gpuproj_profile_at(q, 0)->graph_launches, 4);
+	ck_assert(!gpuproj_profile_at(q, 1)->launch_mode_known);
+	free(t);
+	free(a);
+	test_rmtree(dir);
+	free(dir);
+	gpuproj_profile_free(p);
+	gpuproj_profile_free(q);
+}
+END_TEST
+
 START_TEST(builtin_profile_loads)
 {
 	struct gpuproj_profile *p = NULL;
@@ -497,6 +541,7 @@ profile_suite(void)
 	tcase_add_loop_test(tj, json_bad_input, 0, sizeof(bad_cases) / sizeof(bad_cases[0]));
 	tcase_add_test(tj, json_minimal_hand_written);
 	tcase_add_test(tj, json_many_profiled_launches);
+	tcase_add_test(tj, json_graph_launches);
 	tcase_add_test(tj, builtin_profile_loads);
 	suite_add_tcase(s, tj);
 	return s;

@@ -230,6 +230,8 @@ START_TEST(rates_load)
 			 GPUPROJ_BASIS_DATASHEET);
 	ck_assert_str_eq(gpuproj_lane_name(GPUPROJ_LANE_FP32_INT32_SHARED), "fp32_int32_shared");
 	ck_assert_str_eq(gpuproj_stream_name(GPUPROJ_STREAM_TRIAD), "triad");
+	ck_assert_str_eq(gpuproj_launch_mode_name(GPUPROJ_LAUNCH_GRAPH), "graph");
+	ck_assert_str_eq(gpuproj_launch_mode_name(GPUPROJ_LAUNCH_MODE_COUNT), "?");
 	/* 'measured' follows the source's basis, also for ADD/MUL filled as FMA / 2. */
 	gpuproj_target_gflops(t, GPUPROJ_FP64, GPUPROJ_OP_ADD_MUL, &measured);
 	ck_assert(measured);
@@ -582,6 +584,48 @@ START_TEST(error_rates_latency_order)
 }
 END_TEST
 
+/*
+ * launch_floor_us: both keys once the group is there; a graph never adds
+ * launch work (rates_yaml() with the group after latency_ns, line 43, its
+ * source after latency_ns's).
+ */
+START_TEST(error_launch_floor)
+{
+	char *base = rates_yaml(), *a, *b, *c;
+
+	a = replace_in(base, "      latency_ns: \"measured: pointer chase [M]\"\n",
+		       "      latency_ns: \"measured: pointer chase [M]\"\n"
+		       "      launch_floor_us: \"measured: [M]\"\n");
+	b = replace_in(a, "    latency_ns: {l1: 20, l2: 150, dram: 300}\n",
+		       "    latency_ns: {l1: 20, l2: 150, dram: 300}\n"
+		       "    launch_floor_us: {stream: 2, graph: 3}\n");
+	expect_error(b, GPUPROJ_E_SCHEMA, 44, 41,
+		     "'launch_floor_us.graph' (3 us) cannot exceed "
+		     "'launch_floor_us.stream' (2 us)");
+	c = replace_in(b, "{stream: 2, graph: 3}", "{stream: 2}");
+	expect_error(c, GPUPROJ_E_SCHEMA, 44, 22,
+		     "launch_floor_us: missing required field 'graph'");
+	free(c);
+	c = replace_in(b, "{stream: 2, graph: 3}", "{stream: 2, graph: 1.2}");
+	{
+		struct gpuproj_targets *ts = NULL;
+		struct gpuproj_error err = { 0 };
+		const struct gpuproj_target *t;
+
+		ck_assert_msg(gpuproj_targets_load_buffer(c, strlen(c), "t.yaml", &ts, &err) == 0,
+			      "%s", err.message);
+		t = gpuproj_targets_get(ts, 0);
+		ck_assert_double_eq(t->launch_floor_us[GPUPROJ_LAUNCH_STREAM], 2);
+		ck_assert_double_eq(t->launch_floor_us[GPUPROJ_LAUNCH_GRAPH], 1.2);
+		gpuproj_targets_free(ts);
+	}
+	free(a);
+	free(b);
+	free(c);
+	free(base);
+}
+END_TEST
+
 START_TEST(error_unknown_key_suggests)
 {
 	expect_variant_error("    clock_mhz: 1410\n", "    clock_mz: 1410\n", GPUPROJ_E_SCHEMA, 13, 5,
@@ -915,6 +959,11 @@ START_TEST(repository_targets_one_basis)
 		ck_assert_msg(!isnan(t->latency_ns[GPUPROJ_LEVEL_L2]) &&
 			      !isnan(t->latency_ns[GPUPROJ_LEVEL_DRAM]), "%s: no L2/DRAM latency",
 			      t->name);
+		/* Every GPU has a launch floor (issue 30), sourced. */
+		ck_assert_msg(t->launch_floor_us[GPUPROJ_LAUNCH_STREAM] > 0 &&
+			      t->launch_floor_us[GPUPROJ_LAUNCH_GRAPH] > 0 &&
+			      gpuproj_target_source(t, "launch_floor_us.graph"),
+			      "%s: no launch_floor_us", t->name);
 		for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
 			/* enum gpuproj_prec and the first three lanes share their order. */
 			double lanes = t->lanes_per_sm[p];
@@ -1363,6 +1412,7 @@ START_TEST(field_table_shape)
 		{ "lanes_per_sm", GPUPROJ_LANE_COUNT },
 		{ "stream_gbs", GPUPROJ_STREAM_COUNT },
 		{ "latency_ns", GPUPROJ_LEVEL_COUNT },
+		{ "launch_floor_us", GPUPROJ_LAUNCH_MODE_COUNT },
 		{ "peak_tensor", GPUPROJ_TPREC_COUNT },
 		{ "max_tensor", GPUPROJ_TPREC_COUNT },
 		{ "host_link", 6 },	/* interface and five numbers */
@@ -1414,9 +1464,9 @@ START_TEST(field_table_shape)
 	}
 	ck_assert_ptr_null(target_field_members("sms", &nm));
 	ck_assert_uint_eq(nm, 0);
-	/* The entry's keys: 30, from name to host_link. */
+	/* The entry's keys: 31, from name to host_link. */
 	n = target_field_keys(NULL, keys, ARRAY_LENGTH(keys));
-	ck_assert_uint_eq(n, 30);
+	ck_assert_uint_eq(n, 31);
 	ck_assert_str_eq(keys[0], "name");
 	ck_assert_str_eq(keys[n - 1], "host_link");
 	/* The enumerations' names are the keys of the groups they index. */
@@ -1484,8 +1534,8 @@ START_TEST(field_table_is_what_the_loader_reads)
 		ck_assert_str_eq(msg, want);
 		free(text);
 	}
-	/* 9 numbers of the entry, 2 nullable ones and 64 in groups. */
-	ck_assert_uint_eq(numbers, 75);
+	/* 9 numbers of the entry, 2 nullable ones and 66 in groups. */
+	ck_assert_uint_eq(numbers, 77);
 	gpuproj_targets_free(ts);
 }
 END_TEST
@@ -1624,6 +1674,7 @@ targets_suite(void)
 	tcase_add_test(tc, cli_show_rates);
 	tcase_add_test(tc, repository_targets_valid);
 	tcase_add_test(tc, repository_targets_one_basis);
+	tcase_add_test(tc, error_launch_floor);
 	tcase_add_test(tc, derive_provisional_entry);
 	tcase_add_test(tc, derive_refused);
 	tcase_add_test(tc, repository_targets_match_neusight_devices);

@@ -718,8 +718,9 @@ START_TEST(bad_not_a_dataset)
 	ck_assert_int_eq(load_one("x.txt", "kernel,time\nfoo,1\n", &err, &path), GPUPROJ_E_PARSE);
 	if (asprintf(&expect, "%s: not a data set: expected a gpuproj profile JSON (starting with "
 		     "'{'), a gpuperfpredict CSV (first line 'gpu,kernel,...'), a NeuSight CSV "
-		     "(first line 'OPName,Latency,Device,...') or an XLA matmul CSV (first line "
-		     "'xla_table,gpu,dtype,...')", path) < 0)
+		     "(first line 'OPName,Latency,Device,...'), an XLA matmul CSV (first line "
+		     "'xla_table,gpu,dtype,...') or a seed 002 CSV (first line "
+		     "'kernel,regs,shmem,...')", path) < 0)
 		abort();
 	ck_assert_str_eq(gpuproj_error_format(&err, buf, sizeof(buf)), expect);
 	free(expect);
