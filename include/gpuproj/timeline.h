@@ -391,6 +391,24 @@ int gpuproj_timeline_merge(struct gpuproj_profile *dst, const struct gpuproj_pro
 int gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpuproj_profile *p,
 			      const char *name, struct gpuproj_error *reterr);
 
+/** gpuproj_tl_api_expects(): the call puts work on the GPU (kernel, copy, set, graph). */
+#define GPUPROJ_TL_EXPECT_OP 1u
+/** gpuproj_tl_api_expects(): the call waits (a synchronisation record). */
+#define GPUPROJ_TL_EXPECT_SYNC 2u
+
+/**
+ * What a CUDA runtime or driver call produces, from its name (a CUPTI
+ * callback name, "cudaMemcpyAsync", or an Nsight Systems export's,
+ * "cudaMemcpyAsync_v3020"): a name with "Memcpy", "Memset", "LaunchKernel",
+ * "LaunchCooperativeKernel" or "GraphLaunch" (and no other "Graph", which
+ * names graph construction) GPUPROJ_TL_EXPECT_OP; one with "Synchronize"
+ * or "StreamWaitEvent" GPUPROJ_TL_EXPECT_SYNC; anything else (NULL
+ * included) 0. libproj.so (inject/cupti/cupti-timeline.c) and `gpuproj
+ * import nsys` decide with it whether a call's records are complete.
+ * @return a mask of GPUPROJ_TL_EXPECT_*
+ */
+unsigned gpuproj_tl_api_expects(const char *name);
+
 /** A profile's timeline, or NULL when it has none. */
 const struct gpuproj_timeline *gpuproj_profile_timeline(const struct gpuproj_profile *p);
 /** The same, for modification. */
