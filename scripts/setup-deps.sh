@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # clang and its runtime (libclang-rt-dev: libFuzzer, the sanitizers) build
 # the fuzzers of tests/fuzz (docs/internals/fuzzing.md).
 packages=(meson ninja-build pkg-config gcc g++ python3 python3-pip libyaml-dev libjansson-dev
-	libcsv-dev check valgrind libplplot-dev chromium libzstd-dev liblz4-dev clang
+	libcsv-dev libsqlite3-dev check valgrind libplplot-dev chromium libzstd-dev liblz4-dev clang
 	libclang-rt-dev)
 
 missing=()
