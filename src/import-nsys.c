@@ -267,7 +267,7 @@ select_cols(struct nsys *ns, const char *table, const struct col *cols, size_t n
 	sqlite3_stmt *info = NULL;
 	char **have = NULL;
 	size_t n_have = 0, cap = 0, i, j, k;
-	int r = GPUPROJ_OK;
+	int r = GPUPROJ_OK, rc;
 
 	*ret = NULL;
 	if (!table_exists(ns, table)) {
@@ -283,7 +283,7 @@ select_cols(struct nsys *ns, const char *table, const struct col *cols, size_t n
 		r = q.oom ? oom(ns) : sql_fail(ns, table);
 		goto out;
 	}
-	while (sqlite3_step(info) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(info)) == SQLITE_ROW) {
 		const char *c = (const char *)sqlite3_column_text(info, 0);
 
 		if (!c)
@@ -293,6 +293,10 @@ select_cols(struct nsys *ns, const char *table, const struct col *cols, size_t n
 			goto out;
 		}
 		n_have++;
+	}
+	if (rc != SQLITE_DONE) {
+		r = sql_fail(ns, table);
+		goto out;
 	}
 	strbuf_free(&q);
 	strbuf_init(&q);
@@ -552,7 +556,7 @@ read_meta(struct nsys *ns)
 			    : table_exists(ns, "EXPORT_META_DATA") ? "EXPORT_META_DATA" : NULL;
 	sqlite3_stmt *st = NULL;
 	char *product = NULL, *q;
-	int r = GPUPROJ_OK;
+	int r = GPUPROJ_OK, rc;
 
 	if (!table)
 		return error_set(ns->err, GPUPROJ_E_SCHEMA, ns->path, 0, 0,
@@ -567,7 +571,7 @@ read_meta(struct nsys *ns)
 		return sql_fail(ns, table);
 	}
 	free(q);
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *n = (const char *)sqlite3_column_text(st, 0);
 		const char *v = (const char *)sqlite3_column_text(st, 1);
 		char **dst = NULL;
@@ -584,6 +588,10 @@ read_meta(struct nsys *ns)
 			r = oom(ns);
 			goto out;
 		}
+	}
+	if (rc != SQLITE_DONE) {
+		r = sql_fail(ns, table);
+		goto out;
 	}
 	if (!product || !strstr(product, "Nsight Systems")) {
 		r = error_set(ns->err, GPUPROJ_E_SCHEMA, ns->path, 0, 0,
@@ -2013,10 +2021,28 @@ open_db(struct nsys *ns, size_t len)
 	if (sqlite3_deserialize(ns->db, "main", b, (sqlite3_int64)len, (sqlite3_int64)len,
 				SQLITE_DESERIALIZE_READONLY) != SQLITE_OK)
 		return sql_fail(ns, "the file");
-	/* A damaged file must fail a query, not hang one: SQLite checks pages as it reads. */
 	if (sqlite3_exec(ns->db, "PRAGMA query_only = 1", NULL, NULL, NULL) != SQLITE_OK)
 		return sql_fail(ns, "the file");
-	return GPUPROJ_OK;
+	/*
+	 * A damaged or cut file fails here, in one message, not as a table
+	 * that seems to be missing later: quick_check reads every page once
+	 * (linear in the file; the structure, not the indexes' contents).
+	 */
+	{
+		sqlite3_stmt *st = NULL;
+		const char *res;
+		int r = GPUPROJ_OK;
+
+		if (sqlite3_prepare_v2(ns->db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK ||
+		    sqlite3_step(st) != SQLITE_ROW)
+			r = sql_fail(ns, "the file");
+		else if ((res = (const char *)sqlite3_column_text(st, 0)) && strcmp(res, "ok") != 0)
+			r = error_set(ns->err, GPUPROJ_E_PARSE, ns->path, 0, 0,
+				      "SQLite cannot read the file: it is damaged or cut short "
+				      "(quick_check: %s)", res);
+		sqlite3_finalize(st);
+		return r;
+	}
 }
 
 int

@@ -972,10 +972,10 @@ static void
 print_nsys_timeline(const struct gpuproj_profile *p)
 {
 	const struct gpuproj_timeline *tl = gpuproj_profile_timeline(p);
-	double e, u;
+	double e, u, f;
 	uint64_t epochs = 0, unexplained = 0;
 	size_t i;
-	char a[32], b[32], c[32];
+	char b[32], c[32];
 
 	if (!tl) {
 		fprintf(stderr, "    timeline: none (no CUDA calls in the report)\n");
@@ -987,13 +987,14 @@ print_nsys_timeline(const struct gpuproj_profile *p)
 		unexplained += tl->unexplained[i].epochs;
 	e = gpuproj_timeline_explained_ns(tl);
 	u = gpuproj_timeline_unexplained_ns(tl);
-	fprintf(stderr, "    timeline: %u thread%s, %zu pattern%s of %" PRIu64 " epoch%s, %s of "
-		"the %s traced explained (%.1f %%); %" PRIu64 " epoch%s (%s) unexplained\n",
+	/* Threads that ran at once: their epochs scaled to the span, as the projection does. */
+	f = e + u > 0 && tl->span_ns > 0 ? fmin(1.0, tl->span_ns / (e + u)) : 1.0;
+	fprintf(stderr, "    timeline: %u thread%s, %zu pattern%s of %" PRIu64 " epoch%s "
+		"explaining %.1f %% of the %s traced; %" PRIu64 " epoch%s (%s) unexplained\n",
 		tl->threads, tl->threads == 1 ? "" : "s", tl->n_patterns,
 		tl->n_patterns == 1 ? "" : "s", epochs, epochs == 1 ? "" : "s",
-		format_ns(e, a, sizeof(a)), format_ns(tl->wall_ns, b, sizeof(b)),
-		tl->wall_ns > 0 ? 100.0 * e / tl->wall_ns : 0.0, unexplained,
-		unexplained == 1 ? "" : "s", format_ns(u, c, sizeof(c)));
+		tl->wall_ns > 0 ? 100.0 * f * e / tl->wall_ns : 0.0, format_ns(tl->wall_ns, b, sizeof(b)),
+		unexplained, unexplained == 1 ? "" : "s", format_ns(u, c, sizeof(c)));
 }
 
 static int
