@@ -444,6 +444,24 @@ struct gpuproj_tl_parts {
 int gpuproj_timeline_replay(const struct gpuproj_tl_pattern *pat, const double *dur,
 			    struct gpuproj_tl_parts *out);
 
+/** Where one node of a replayed pattern ran (gpuproj_timeline_replay_spans()). */
+struct gpuproj_tl_span {
+	/** The call on the host, ns from the epoch's start: after its gap, to its return. */
+	double call_start, call_end;
+	/** GPU ops (kernel, copy, memset, graph): their run on the GPU, ns; NaN for the others. */
+	double op_start, op_end;
+};
+
+/**
+ * gpuproj_timeline_replay(), also giving where each node ran: one replay,
+ * so the spans and the parts cannot disagree (the trace writer draws them,
+ * include/gpuproj/trace.h).
+ * @param[out] spans [pat->n_nodes], or NULL (then it is gpuproj_timeline_replay())
+ * @return as gpuproj_timeline_replay()
+ */
+int gpuproj_timeline_replay_spans(const struct gpuproj_tl_pattern *pat, const double *dur,
+				  struct gpuproj_tl_parts *out, struct gpuproj_tl_span *spans);
+
 /**
  * The whole run projected onto one target (gpuproj_run_projection.whole,
  * filled by gpuproj_project_run() when the profile has a timeline). Times
