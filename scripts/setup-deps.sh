@@ -7,7 +7,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 # clang and its runtime (libclang-rt-dev: libFuzzer, the sanitizers) build
 # the fuzzers of tests/fuzz (docs/internals/fuzzing.md).
-packages=(meson ninja-build pkg-config gcc g++ python3 python3-pip libyaml-dev libjansson-dev
+packages=(meson ninja-build pkg-config gcc g++ python3 python3-pip python3-venv libyaml-dev libjansson-dev
 	libcsv-dev libsqlite3-dev check valgrind libplplot-dev chromium libzstd-dev liblz4-dev clang
 	libclang-rt-dev)
 
