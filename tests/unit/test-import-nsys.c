@@ -680,6 +680,124 @@ START_TEST(cli)
 }
 END_TEST
 
+/*
+ * The copy of E0 10 us longer (everything after it 10 us later):
+ * measured whole run 20300 → 30300 ns, +49.3 %; `gate --metric wall`
+ * fails it (exit 1). And `report` takes the import, with its whole run.
+ */
+static const char *const slower_copy =
+	"UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = start + 10000, end = end + 10000 "
+	"WHERE start >= 12100;"
+	"UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = start + 10000, end = end + 10000 "
+	"WHERE start >= 12100;"
+	"UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET start = start + 10000, end = end + 10000 "
+	"WHERE start >= 12100;"
+	"UPDATE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION SET start = start + 10000, "
+	"end = end + 10000 WHERE start >= 12100;"
+	"UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET end = end + 10000 WHERE correlationId = 11 AND "
+	"eventClass = 0;"
+	"UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET end = end + 10000 WHERE correlationId = 11;";
+
+START_TEST(gate_and_report)
+{
+	char *base = make_db("gate-base", NULL), *cur = make_db("gate-cur", slower_copy);
+	char *out = NULL, *err = NULL, *bj = NULL, *cj = NULL, *html = NULL, *md = NULL, *text;
+
+	if (asprintf(&bj, "%s/base.json", dir) < 0 || asprintf(&cj, "%s/cur.json", dir) < 0 ||
+	    asprintf(&html, "%s/r.html", dir) < 0 || asprintf(&md, "%s/r.md", dir) < 0)
+		ck_abort();
+	ck_assert_int_eq(test_cli(&out, &err, "import nsys '%s' -o '%s'", base, bj), 0);
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "import nsys '%s' -o '%s'", cur, cj), 0);
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "gate --baseline '%s' '%s' --target H100-PCIe-80GB "
+				  "--metric wall", bj, cj), 1);
+	ck_assert_msg(strstr(out, "A100-SXM4-40GB (measured)         20.3 us      30.3 us    "
+			     "+49.3%        0 ns  REGRESSED\n") != NULL, "%s", out);
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "gate --baseline '%s' '%s' --target H100-PCIe-80GB "
+				  "--metric wall", bj, bj), 0);
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "report '%s' --html '%s' --md '%s' --no-charts", bj,
+				  html, md), 0);
+	text = test_read_file(md);
+	ck_assert_ptr_nonnull(strstr(text, "## Whole run"));
+	free(text);
+	free(out);
+	free(err);
+	free(bj);
+	free(cj);
+	free(html);
+	free(md);
+	free(base);
+	free(cur);
+}
+END_TEST
+
+/*
+ * A .nsys-rep is exported with the nsys on PATH (here a stand-in that
+ * copies a database to its --output, or fails as nsys does), and its
+ * temporary export removed.
+ */
+START_TEST(nsys_rep)
+{
+	char *db = make_db("for-rep", NULL), *bin = NULL, *rep = NULL, *json = NULL, *env = NULL;
+	char *tmp = NULL, *out = NULL, *err = NULL, *script = NULL, *want = NULL;
+
+	if (asprintf(&bin, "%s/bin", dir) < 0 || asprintf(&tmp, "%s/tmp", dir) < 0 ||
+	    asprintf(&json, "%s/rep.json", dir) < 0 ||
+	    asprintf(&env, "PATH='%s':\"$PATH\" TMPDIR='%s'", bin, tmp) < 0 ||
+	    asprintf(&script, "#!/bin/sh\n"
+		     "# nsys export --type sqlite --output OUT --force-overwrite true REPORT\n"
+		     "[ \"$1 $2 $3 $4 $6 $7\" = \"export --type sqlite --output "
+		     "--force-overwrite true\" ] || exit 9\n"
+		     "case \"$8\" in *bad*) echo 'Error: cannot read the report' >&2; exit 3;; esac\n"
+		     "cp '%s' \"$5\"\n", db) < 0)
+		ck_abort();
+	ck_assert_int_eq(mkdir(bin, 0755), 0);
+	ck_assert_int_eq(mkdir(tmp, 0755), 0);
+	free(test_write_file(bin, "nsys", script));
+	{
+		char *nsys = NULL;
+
+		if (asprintf(&nsys, "%s/nsys", bin) < 0)
+			ck_abort();
+		ck_assert_int_eq(chmod(nsys, 0755), 0);
+		free(nsys);
+	}
+	rep = test_write_file(dir, "run.nsys-rep", "not read by gpuproj\n");
+	ck_assert_int_eq(test_cli_at(NULL, env, &out, &err, "import nsys '%s' -o '%s'", rep, json),
+			 0);
+	ck_assert_ptr_nonnull(strstr(err, "23 rows, 5 launches, 3 kernel signatures"));
+	ck_assert_int_eq(test_count_dir(tmp), 0); /* the export and its directory removed */
+	free(out);
+	free(err);
+	free(rep);
+	rep = test_write_file(dir, "bad.nsys-rep", "x\n");
+	ck_assert_int_eq(test_cli_at(NULL, env, &out, &err, "import nsys '%s' -o '%s/bad.json'",
+				     rep, dir), 1);
+	if (asprintf(&want, "gpuproj: %s: `%s/nsys export --type sqlite` failed (exit status 3): "
+		     "Error: cannot read the report\n", rep, bin) < 0)
+		ck_abort();
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(test_count_dir(tmp), 0);
+	free(want);
+	free(out);
+	free(err);
+	free(rep);
+	free(db);
+	free(bin);
+	free(tmp);
+	free(json);
+	free(env);
+	free(script);
+}
+END_TEST
+
 /* ---- the real exports (validation) ---- */
 
 static const char *
@@ -830,6 +948,8 @@ main(int argc, char **argv)
 		tcase_add_loop_test(tc, bad_input, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 		tcase_add_test(tc, not_sqlite);
 		tcase_add_test(tc, cli);
+		tcase_add_test(tc, gate_and_report);
+		tcase_add_test(tc, nsys_rep);
 	}
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
