@@ -1750,7 +1750,8 @@ build_timeline(struct nsys *ns, struct pair *pr, struct epoch *h)
 		gpuproj_timeline_free(tl);
 		return r;
 	}
-	qsort(spans, n_spans, sizeof(*spans), cmp_span);
+	if (n_spans)
+		qsort(spans, n_spans, sizeof(*spans), cmp_span);
 	for (k = 0; k < n_spans; k++) {
 		if (k == 0 || (double)spans[k][0] > cur_hi) {
 			span += cur_hi - cur_lo;
@@ -1762,6 +1763,27 @@ build_timeline(struct nsys *ns, struct pair *pr, struct epoch *h)
 	}
 	span += cur_hi - cur_lo;
 	free(spans);
+	/*
+	 * The profile keeps a node time's mean and spread, not its extremes
+	 * (docs/formats/profile.md "timeline"): the import holds what it
+	 * writes, so that it loads back the same (fuzz-nsys found a pattern
+	 * whose latencies varied come back with min = max = mean).
+	 */
+	for (k = 0; k < tl->n_patterns; k++) {
+		struct gpuproj_tl_pattern *pat = &tl->patterns[k];
+		size_t j, g;
+
+		for (j = 0; j < pat->n_nodes; j++) {
+			struct gpuproj_tl_node *nd = &pat->nodes[j];
+			struct gpuproj_stats *st[] = { &nd->gap_ns, &nd->call_ns, &nd->lat_ns,
+						       &nd->dur_ns };
+
+			for (g = 0; g < ARRAY_LENGTH(st); g++)
+				st[g]->min = st[g]->max = st[g]->mean;
+			for (g = 0; g < nd->n_graph; g++)
+				nd->graph[g].ns.min = nd->graph[g].ns.max = nd->graph[g].ns.mean;
+		}
+	}
 	tl->threads = threads;
 	tl->span_ns = span;
 	tl->wall_ns = hi >= lo && lo != UINT64_MAX ? (double)(hi - lo) : 0;
@@ -1793,8 +1815,15 @@ count_orphans(struct nsys *ns)
 {
 	size_t i, n = 0;
 
-	if (!ns->have_runtime)
+	if (!ns->have_runtime || !ns->n_calls) {
+		ns->orphans = ns->have_runtime ? ns->n_ops : 0;
+		if (ns->orphans && import_summary_warn(ns->sum, "%zu GPU record%s had no CUDA call in "
+						       "the export (their time is in the kernels, "
+						       "not in the timeline)", ns->n_ops,
+						       ns->n_ops == 1 ? "" : "s"))
+			return oom(ns);
 		return GPUPROJ_OK;
+	}
 	/* Mark: the calls by (gpid, corr), sorted, then each op looked up. */
 	{
 		struct call *byc = malloc((ns->n_calls ? ns->n_calls : 1) * sizeof(*byc));
@@ -2068,9 +2097,13 @@ gpuproj_import_nsys(const char *path, const struct gpuproj_nsys_options *opt,
 	    (r = read_copies(&ns, true)) || (r = read_syncs(&ns, false)) ||
 	    (r = read_syncs(&ns, true)) || (r = read_calls(&ns)) || (r = read_streams(&ns)))
 		goto out;
-	qsort(ns.ops, ns.n_ops, sizeof(*ns.ops), cmp_op);
-	qsort(ns.syncs, ns.n_syncs, sizeof(*ns.syncs), cmp_sync);
-	qsort(ns.calls, ns.n_calls, sizeof(*ns.calls), cmp_call);
+	/* (qsort() and memcpy() are not for NULL arrays, even of no element.) */
+	if (ns.n_ops)
+		qsort(ns.ops, ns.n_ops, sizeof(*ns.ops), cmp_op);
+	if (ns.n_syncs)
+		qsort(ns.syncs, ns.n_syncs, sizeof(*ns.syncs), cmp_sync);
+	if (ns.n_calls)
+		qsort(ns.calls, ns.n_calls, sizeof(*ns.calls), cmp_call);
 	if ((r = build_profiles(&ns, path)) || (r = assign_devices(&ns)) ||
 	    (r = count_orphans(&ns)))
 		goto out;

@@ -453,6 +453,77 @@ START_TEST(processes_and_gpus)
 }
 END_TEST
 
+/*
+ * E2's kernels starting 768 ns later than E1's (its synchronise returning
+ * 768 later too): stencil3d's latency is 100 in E1 and 868 in E2, mean
+ * 484, stddev 543.06 (√(2 · 384²)). Written and loaded back, the profile is the same: a
+ * node time keeps its mean and spread, and the import holds min = max =
+ * mean as the JSON does (fuzz-nsys found the extremes lost).
+ */
+START_TEST(varying_round_trip)
+{
+	char *path = make_db("vary", "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = start + 768, "
+			     "end = end + 768 WHERE rowid IN (3, 4);"
+			     "UPDATE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION SET end = end + 768 "
+			     "WHERE rowid = 2;"
+			     "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET end = end + 768 WHERE rowid = 10;");
+	struct gpuproj_profile **ps = NULL, *back = NULL;
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_tl_node *a, *b;
+	char *json = NULL;
+	size_t n = 0, j;
+
+	ck_assert_msg(gpuproj_import_nsys(path, NULL, &ps, &n, NULL, NULL, &err) == GPUPROJ_OK,
+		      "%s", err.message);
+	a = &gpuproj_profile_timeline(ps[0])->patterns[1].nodes[0];
+	near(a->lat_ns.mean, 484, "varying latency");
+	near(gpuproj_stats_stddev(&a->lat_ns), sqrt(2.0 * 384 * 384), "its spread");
+	ck_assert(a->lat_ns.min == 484 && a->lat_ns.max == 484);
+	if (asprintf(&json, "%s/vary.json", dir) < 0)
+		ck_abort();
+	ck_assert_int_eq(gpuproj_profile_save(ps[0], json, &err), GPUPROJ_OK);
+	ck_assert_int_eq(gpuproj_profile_load(json, &back, &err), GPUPROJ_OK);
+	for (j = 0; j < 3; j++) {
+		a = &gpuproj_profile_timeline(ps[0])->patterns[1].nodes[j];
+		b = &gpuproj_profile_timeline(back)->patterns[1].nodes[j];
+		ck_assert(a->lat_ns.min == b->lat_ns.min && a->lat_ns.max == b->lat_ns.max);
+		ck_assert(a->dur_ns.min == b->dur_ns.min && a->dur_ns.max == b->dur_ns.max);
+		ck_assert(a->call_ns.min == b->call_ns.min && a->call_ns.max == b->call_ns.max);
+		ck_assert(a->gap_ns.min == b->gap_ns.min && a->gap_ns.max == b->gap_ns.max);
+	}
+	gpuproj_profile_free(back);
+	free(json);
+	free_all(ps, n);
+	free(path);
+}
+END_TEST
+
+/*
+ * A runtime table without a row: no thread, no timeline, and the 7 GPU
+ * records (5 kernels, 2 copies) counted as having no call (fuzz-nsys:
+ * the empty list of thread spans once reached qsort() as NULL, which
+ * UBSan refuses).
+ */
+START_TEST(empty_runtime_table)
+{
+	char *path = make_db("noapi-rows", "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME;");
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_profile **ps = NULL;
+	struct gpuproj_error err = { 0 };
+	size_t n = 0;
+
+	ck_assert_int_eq(gpuproj_import_nsys(path, NULL, &ps, &n, &sum, NULL, &err), GPUPROJ_OK);
+	ck_assert_uint_eq(gpuproj_profile_count(ps[0]), 3);
+	ck_assert_ptr_null(gpuproj_profile_timeline(ps[0]));
+	ck_assert_uint_eq(sum.n_warnings, 1);
+	ck_assert_str_eq(sum.warnings[0], "7 GPU records had no CUDA call in the export (their "
+			 "time is in the kernels, not in the timeline)");
+	gpuproj_import_summary_clear(&sum);
+	free_all(ps, n);
+	free(path);
+}
+END_TEST
+
 /* No runtime table: the kernels, no timeline, and a warning saying so. */
 START_TEST(no_runtime_table)
 {
@@ -945,6 +1016,8 @@ main(int argc, char **argv)
 		tcase_add_test(tc, join_ncu);
 		tcase_add_test(tc, processes_and_gpus);
 		tcase_add_test(tc, no_runtime_table);
+		tcase_add_test(tc, varying_round_trip);
+		tcase_add_test(tc, empty_runtime_table);
 		tcase_add_loop_test(tc, bad_input, 0, (int)(sizeof(bad) / sizeof(bad[0])));
 		tcase_add_test(tc, not_sqlite);
 		tcase_add_test(tc, cli);
