@@ -1419,8 +1419,8 @@ static const struct scenario scenarios[] = {
 			       "cuptiProfilerGetCounterAvailability); profiling needs root or the "
 			       "nvidia driver option NVreg_RestrictProfilingToAdminUsers=0 "
 			       "(https://developer.nvidia.com/ERR_NVGPUCTRPERM): metrics off, every "
-			       "launch is still timed (the profile will have durations but no "
-			       "projections)",
+			       "launch is still timed (the profile will have durations; kernels "
+			       "without counters are projected by the envelope, binding unknown)",
 			       "@wrote:1|4|0"),
 		.kernels = { K(SAXPY, 4, 0, 4, 1000) },
 		.calls = { CALLS("cuptiRangeProfilerEnable", 0) },
@@ -2156,7 +2156,8 @@ static const struct scenario scenarios[] = {
 			       "profiler holds them, on cluster nodes usually DCGM or dcgm-exporter; "
 			       "pause it with 'dcgmi profile --pause' (and 'dcgmi profile --resume' "
 			       "afterwards) and run again: metrics off, every launch is still timed "
-			       "(the profile will have durations but no projections)",
+			       "(the profile will have durations; kernels without counters are "
+			       "projected by the envelope, binding unknown)",
 			       "@wrote:1|4|0"),
 		.kernels = { K(SAXPY, 4, 0, 4, 1000) },
 		.calls = { CALLS("cuptiRangeProfilerStart", 1) },
@@ -2728,8 +2729,8 @@ START_TEST(mps_timing_only)
 	ctl = test_write_file(dir, "control", "");
 	env_mps = fmt("CUDA_MPS_PIPE_DIRECTORY=%s", dir);
 	l1 = fmt("[gpuproj] CUDA MPS is active (%s): MPS clients cannot read performance counters: "
-		 "metrics off, every launch is still timed (the profile will have durations but no "
-		 "projections)", ctl);
+		 "metrics off, every launch is still timed (the profile will have durations; kernels "
+		 "without counters are projected by the envelope, binding unknown)", ctl);
 	s.env = ENV(env_mps);
 	s.lines = LINES(l1, LINE_INIT, "@wrote:1|1|0");
 	run_scenario(&s);
