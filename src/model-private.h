@@ -459,6 +459,15 @@ int naive_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int naive_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void naive_needs(const struct gpuproj_kernel *k, struct model_missing *out);
 
+/* kernels without counters: the envelope of compute- and memory-bound (model-envelope.c) */
+int envelope_project(const struct model_ctx *c, struct gpuproj_projection *out);
+int envelope_details(const struct model_ctx *c, struct gpuproj_model_details *out);
+void envelope_needs(const struct gpuproj_kernel *k, struct model_missing *out);
+/* Whether a kernel has any counter: a logical metric or an extra metric. */
+bool model_kernel_has_counters(const struct gpuproj_kernel *k);
+/* What the envelope lacks for a kernel with counters (it is for kernels without any). */
+#define MODEL_NO_COUNTERS "no counters (a kernel with counters is projected from them)"
+
 /* hroof with Little's-law latency hiding (model-hroof-occ.c) */
 int hroofocc_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int hroofocc_details(const struct model_ctx *c, struct gpuproj_model_details *out);

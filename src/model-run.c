@@ -31,7 +31,7 @@ gpuproj_run_projection_clear(struct gpuproj_run_projection *r)
  * A kernel the run's model lacks inputs for: the first fallback that can
  * project it. hroof stands in for hroof-occ only when the launch geometry
  * is all hroof-occ lacked (hroof-occ is hroof times an occupancy term that
- * needs it); sol whenever it can. The projection keeps the run model's
+ * needs it); sol whenever it can; the envelope for a kernel without counters. The projection keeps the run model's
  * reason when no fallback succeeds.
  */
 static void
@@ -48,7 +48,8 @@ project_fallback(const struct gpuproj_model *const *fb, size_t n_fb,
 	for (i = 0; i < n_fb; i++) {
 		if (!fb[i])
 			continue;
-		if (!gpuproj_model_is_coarse(fb[i])) {
+		/* hroof stands in only for hroof-occ's geometry; sol and envelope say what they lack. */
+		if (fb[i] == gpuproj_model_find("hroof")) {
 			const char *names[MODEL_MISSING_MAX];
 			size_t n = gpuproj_model_missing_names(gpuproj_model_default(), k, names,
 								MODEL_MISSING_MAX);
@@ -85,7 +86,7 @@ gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_model 
 		    const struct gpuproj_model_options *opt, struct gpuproj_run_projection *out)
 {
 	size_t i, n = gpuproj_profile_count(p), n_fb = 0;
-	const struct gpuproj_model *fb[2];
+	const struct gpuproj_model *fb[3];
 
 	if (!opt || opt->fallback == GPUPROJ_FALLBACK_DEFAULT)
 		n_fb = gpuproj_model_fallbacks(m, fb, ARRAY_LENGTH(fb));
@@ -113,6 +114,7 @@ gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_model 
 			if (pr->fallback) {
 				out->n_fallback++;
 				out->n_fallback_sol += gpuproj_model_is_coarse(pr->fallback);
+				out->n_assumed += pr->assumed != NULL;
 			}
 		} else {
 			/* Counted even when never timed: it is not projected either. */

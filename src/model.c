@@ -537,6 +537,7 @@ gpuproj_bound_name(enum gpuproj_bound b)
 	case GPUPROJ_BOUND_INSTRUCTION: return "instruction";
 	case GPUPROJ_BOUND_OCCUPANCY: return "occupancy";
 	case GPUPROJ_BOUND_LATENCY: return "latency";
+	case GPUPROJ_BOUND_UNKNOWN: return "unknown";
 	}
 	return "?";
 }

@@ -91,7 +91,7 @@ fmt_error(double proj, double meas, char *buf, size_t size)
 static const char *
 dominant_binding(const struct gpuproj_profile *p, const struct gpuproj_run_projection *r)
 {
-	double by[GPUPROJ_BOUND_LATENCY + 1] = { 0 };
+	double by[GPUPROJ_BOUND_UNKNOWN + 1] = { 0 };
 	size_t i;
 	int b, best = GPUPROJ_BOUND_NONE;
 
@@ -102,7 +102,7 @@ dominant_binding(const struct gpuproj_profile *p, const struct gpuproj_run_proje
 			by[r->kernels[i].binding] += r->kernels[i].point_ns *
 						     (double)(k->launches ? k->launches : 1);
 	}
-	for (b = 1; b <= GPUPROJ_BOUND_LATENCY; b++) {
+	for (b = 1; b <= GPUPROJ_BOUND_UNKNOWN; b++) {
 		if (by[b] > by[best])
 			best = b;
 	}
@@ -172,6 +172,7 @@ same_coverage(const struct gpuproj_run_projection *runs, size_t n_runs)
 		if (runs[r].n_unprojected != runs[0].n_unprojected ||
 		    runs[r].n_fallback != runs[0].n_fallback ||
 		    runs[r].n_fallback_sol != runs[0].n_fallback_sol ||
+		    runs[r].n_assumed != runs[0].n_assumed ||
 		    runs[r].unprojected_source_ns != runs[0].unprojected_source_ns)
 			return false;
 	}
@@ -196,9 +197,14 @@ coverage_note(FILE *out, const struct gpuproj_run_projection *run, const char *w
 		fprintf(out, "note: %s, %zu kernel(s) projected by sol, coarser (from Nsight "
 			"Compute's throughput percentages: %s lacks their inputs)\n", where,
 			run->n_fallback_sol, gpuproj_model_name(run->model));
-	if (run->n_fallback > run->n_fallback_sol)
+	if (run->n_fallback > run->n_fallback_sol + run->n_assumed)
 		fprintf(out, "note: %s, %zu kernel(s) projected by hroof without the occupancy term "
-			"(launch geometry unknown)\n", where, run->n_fallback - run->n_fallback_sol);
+			"(launch geometry unknown)\n", where,
+			run->n_fallback - run->n_fallback_sol - run->n_assumed);
+	if (run->n_assumed)
+		fprintf(out, "note: %s, %zu kernel(s) without counters projected by the envelope of "
+			"the target's FP32 and DRAM ceilings (assumed: binding unknown; the interval "
+			"spans compute- and memory-bound)\n", where, run->n_assumed);
 }
 
 /* Every target's coverage note, or one line covering all when they are the same. */
@@ -432,7 +438,7 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 				pr->fallback ? "  [by " : "",
 				pr->fallback ? gpuproj_model_name(pr->fallback) : "",
 				pr->fallback ? (gpuproj_model_is_coarse(pr->fallback) ? ", coarser]"
-										       : "]")
+						: pr->assumed ? ", assumed: binding unknown]" : "]")
 					     : "");
 		}
 	}
@@ -709,9 +715,10 @@ gpuproj_project_csv_stream(FILE *out, const struct gpuproj_profile *p,
 			/* The model that projected the row: a fallback is named. */
 			csv_write_field(out, gpuproj_model_name(ok && pr->fallback ? pr->fallback
 										 : run->model));
-			fprintf(out, ",%s,", ok ? (pr->fallback && gpuproj_model_is_coarse(pr->fallback)
-						   ? "ok (coarser)" : "ok")
-						: gpuproj_strerror(pr->status));
+			fprintf(out, ",%s,", !ok ? gpuproj_strerror(pr->status)
+					     : pr->assumed ? "ok (assumed: binding unknown)"
+					     : pr->fallback && gpuproj_model_is_coarse(pr->fallback)
+						   ? "ok (coarser)" : "ok");
 			csv_write_num(out, ok ? pr->lo_ns : NAN);
 			fputc(',', out);
 			csv_write_num(out, ok ? pr->hi_ns : NAN);
@@ -850,6 +857,8 @@ run_head_json(const struct gpuproj_profile *p, const struct gpuproj_run_projecti
 				   json_integer((json_int_t)run->n_interval_unseen));
 	bad |= json_object_set_new(jr, "fallback_kernels",
 				   json_integer((json_int_t)run->n_fallback));
+	bad |= json_object_set_new(jr, "assumed_kernels",
+				   json_integer((json_int_t)run->n_assumed));
 	bad |= json_object_set_new(jr, "coarse_kernels",
 			    json_integer((json_int_t)(gpuproj_model_is_coarse(run->model)
 						      ? run->n_projected
@@ -903,6 +912,8 @@ projection_json(const struct gpuproj_profile *p, const struct gpuproj_run_projec
 		bad |= json_object_set_new(jk, "flop_ratio", json_num(pr->flop_ratio));
 		if (pr->note[0])
 			bad |= json_object_set_new(jk, "note", json_string_lossy(pr->note));
+		if (pr->assumed)
+			bad |= json_object_set_new(jk, "assumed", json_string(pr->assumed));
 		if (pr->fallback) {
 			/* Projected in place of the run's model, which could not. */
 			bad |= json_object_set_new(jk, "model", json_string(

@@ -356,7 +356,7 @@ fill_costs(struct gpuproj_report_rank *r)
 static enum gpuproj_bound
 dominant_binding(const struct gpuproj_report_doc *doc, size_t first, size_t last, size_t t)
 {
-	double by[GPUPROJ_BOUND_LATENCY + 1] = { 0 };
+	double by[GPUPROJ_BOUND_UNKNOWN + 1] = { 0 };
 	enum gpuproj_bound best = GPUPROJ_BOUND_NONE;
 	size_t p, k;
 	int b;
@@ -368,12 +368,12 @@ dominant_binding(const struct gpuproj_report_doc *doc, size_t first, size_t last
 			const struct doc_kproj *kp = doc_kp(doc, dp, t, k);
 			const struct gpuproj_kernel *kr = gpuproj_profile_at(dp->profile, k);
 
-			if (kp->status == GPUPROJ_OK && kp->binding <= GPUPROJ_BOUND_LATENCY)
+			if (kp->status == GPUPROJ_OK && kp->binding <= GPUPROJ_BOUND_UNKNOWN)
 				by[kp->binding] += kp->point_ns *
 						   (double)(kr->launches ? kr->launches : 1);
 		}
 	}
-	for (b = 1; b <= GPUPROJ_BOUND_LATENCY; b++) {
+	for (b = 1; b <= GPUPROJ_BOUND_UNKNOWN; b++) {
 		if (by[b] > by[best])
 			best = (enum gpuproj_bound)b;
 	}

@@ -620,6 +620,13 @@ int
 gpuproj_timeline_replay(const struct gpuproj_tl_pattern *pat, const double *dur,
 			struct gpuproj_tl_parts *out)
 {
+	return gpuproj_timeline_replay_spans(pat, dur, out, NULL);
+}
+
+int
+gpuproj_timeline_replay_spans(const struct gpuproj_tl_pattern *pat, const double *dur,
+			      struct gpuproj_tl_parts *out, struct gpuproj_tl_span *spans)
+{
 	struct rstate st;
 	struct mark *m;
 	size_t i, nm = 0;
@@ -645,6 +652,8 @@ gpuproj_timeline_replay(const struct gpuproj_tl_pattern *pat, const double *dur,
 		mark_add(m, &nm, h, h + gap, CAT_HOST);
 		h += gap;
 		cs = h;
+		if (spans)
+			spans[i] = (struct gpuproj_tl_span){ cs, cs, NAN, NAN };
 		out->host_ns += gap + call;
 		switch (n->op) {
 		case GPUPROJ_TL_KERNEL:
@@ -655,6 +664,10 @@ gpuproj_timeline_replay(const struct gpuproj_tl_pattern *pat, const double *dur,
 			done = pre_of(&st, n->stream, n->legacy);
 			start = fmax(cs, done) + n->lat_ns.mean;
 			end = start + d;
+			if (spans) {
+				spans[i].op_start = start;
+				spans[i].op_end = end;
+			}
 			op_ended(&st, n->stream, n->legacy, end);
 			if (n->op == GPUPROJ_TL_KERNEL || n->op == GPUPROJ_TL_GRAPH) {
 				out->kernel_ns += d;
@@ -690,6 +703,8 @@ gpuproj_timeline_replay(const struct gpuproj_tl_pattern *pat, const double *dur,
 		}
 		mark_add(m, &nm, h, h + call, CAT_HOST);
 		h += call;
+		if (spans)
+			spans[i].call_end = h;
 	}
 	rstate_free(&st);
 	out->wall_ns = h;

@@ -37,6 +37,10 @@
  *   (gpuproj_model_options.fallback).
  * - "naive" (baseline, by name only): the ratio of the datasheet rooflines
  *   (peak FP32 FMA, peak DRAM bandwidth) of source and target.
+ * - "envelope" (by name only, and the default model's last fallback): a
+ *   kernel without counters, its time scaled by the FP32 ceilings and by the
+ *   DRAM bandwidths, the interval spanning both, binding unknown
+ *   (src/model-envelope.c).
  *
  * Point and interval: every model returns its point and its own interval;
  * gpuproj_model_project() then replaces lo_ns/hi_ns by the calibrated
@@ -76,9 +80,17 @@ enum gpuproj_bound {
 	GPUPROJ_BOUND_INSTRUCTION = 6, /**< instruction issue (instruction roofline) */
 	GPUPROJ_BOUND_OCCUPANCY = 7,   /**< resident warps / waves (occupancy model) */
 	GPUPROJ_BOUND_LATENCY = 8,     /**< too little parallelism to fill the GPU */
+	/**
+	 * Not known: a kernel without counters, projected by the "envelope"
+	 * model (gpuproj_projection.assumed says so). Only ever last.
+	 */
+	GPUPROJ_BOUND_UNKNOWN = 9,
 };
 
-/** @return "l1", "l2", "dram", "compute", "shared", "instruction", "occupancy", "latency" or "none" */
+/**
+ * @return "l1", "l2", "dram", "compute", "shared", "instruction", "occupancy", "latency",
+ *         "unknown" or "none"
+ */
 const char *gpuproj_bound_name(enum gpuproj_bound b);
 
 /** Hierarchical-roofline levels with a projection ([VanLanker2024] eq. 9). */
@@ -152,7 +164,16 @@ struct gpuproj_projection {
 	 * UNKNOWN when not calibrated or when the table does not say.
 	 */
 	enum gpuproj_interval_gpus interval_gpus;
+	/**
+	 * An assumption the projection rests on that the writers state beside
+	 * it, or NULL: GPUPROJ_ASSUMED_BINDING_UNKNOWN for the "envelope"
+	 * model's (a kernel without counters). A static string.
+	 */
+	const char *assumed;
 };
+
+/** gpuproj_projection.assumed of a kernel projected without counters ("envelope"). */
+#define GPUPROJ_ASSUMED_BINDING_UNKNOWN "binding unknown"
 
 /**
  * Names under which the default-section quantities of the "sol" model are
@@ -533,7 +554,8 @@ enum gpuproj_fallback {
 	/**
 	 * On for the default model (hroof-occ): first hroof, when only the launch
 	 * geometry is missing (hroof-occ is hroof times an occupancy term that
-	 * needs it), then "sol" (coarser). Off for every other model. (`gpuproj
+	 * needs it), then "sol" (coarser), then "envelope" for a kernel without
+	 * any counter (assumed: binding unknown). Off for every other model. (`gpuproj
 	 * project --model NAME` sets GPUPROJ_FALLBACK_OFF: a model named by the
 	 * user is that model alone.)
 	 */
@@ -822,11 +844,12 @@ bool gpuproj_model_is_coarse(const struct gpuproj_model *m);
 /**
  * The models gpuproj_project_run() falls back to for kernels model m cannot
  * project (GPUPROJ_FALLBACK_DEFAULT): for the default model, hroof (only
- * when the launch geometry is all that is missing) then "sol"; none for
+ * when the launch geometry is all that is missing), "sol", then "envelope"
+ * (a timed kernel without any counter: src/model-envelope.c); none for
  * other models.
  *
  * @param[out] out up to `max` models, in the order tried
- * @return the number of fallback models (≤ 2)
+ * @return the number of fallback models (≤ 3)
  */
 size_t gpuproj_model_fallbacks(const struct gpuproj_model *m, const struct gpuproj_model **out,
 			       size_t max);
@@ -940,6 +963,12 @@ struct gpuproj_run_projection {
 	size_t n_fallback;
 	/** Of n_fallback, those projected by "sol" (coarser). */
 	size_t n_fallback_sol;
+	/**
+	 * Of n_fallback, those projected with a stated assumption
+	 * (gpuproj_projection.assumed: the "envelope" of a kernel without
+	 * counters, binding unknown).
+	 */
+	size_t n_assumed;
 	/**
 	 * Of n_projected, kernels whose calibrated interval was fitted without
 	 * the source or the target GPU (gpuproj_projection.interval_gpus

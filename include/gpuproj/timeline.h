@@ -391,6 +391,24 @@ int gpuproj_timeline_merge(struct gpuproj_profile *dst, const struct gpuproj_pro
 int gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpuproj_profile *p,
 			      const char *name, struct gpuproj_error *reterr);
 
+/** gpuproj_tl_api_expects(): the call puts work on the GPU (kernel, copy, set, graph). */
+#define GPUPROJ_TL_EXPECT_OP 1u
+/** gpuproj_tl_api_expects(): the call waits (a synchronisation record). */
+#define GPUPROJ_TL_EXPECT_SYNC 2u
+
+/**
+ * What a CUDA runtime or driver call produces, from its name (a CUPTI
+ * callback name, "cudaMemcpyAsync", or an Nsight Systems export's,
+ * "cudaMemcpyAsync_v3020"): a name with "Memcpy", "Memset", "LaunchKernel",
+ * "LaunchCooperativeKernel" or "GraphLaunch" (and no other "Graph", which
+ * names graph construction) GPUPROJ_TL_EXPECT_OP; one with "Synchronize"
+ * or "StreamWaitEvent" GPUPROJ_TL_EXPECT_SYNC; anything else (NULL
+ * included) 0. libproj.so (inject/cupti/cupti-timeline.c) and `gpuproj
+ * import nsys` decide with it whether a call's records are complete.
+ * @return a mask of GPUPROJ_TL_EXPECT_*
+ */
+unsigned gpuproj_tl_api_expects(const char *name);
+
 /** A profile's timeline, or NULL when it has none. */
 const struct gpuproj_timeline *gpuproj_profile_timeline(const struct gpuproj_profile *p);
 /** The same, for modification. */
@@ -425,6 +443,24 @@ struct gpuproj_tl_parts {
  */
 int gpuproj_timeline_replay(const struct gpuproj_tl_pattern *pat, const double *dur,
 			    struct gpuproj_tl_parts *out);
+
+/** Where one node of a replayed pattern ran (gpuproj_timeline_replay_spans()). */
+struct gpuproj_tl_span {
+	/** The call on the host, ns from the epoch's start: after its gap, to its return. */
+	double call_start, call_end;
+	/** GPU ops (kernel, copy, memset, graph): their run on the GPU, ns; NaN for the others. */
+	double op_start, op_end;
+};
+
+/**
+ * gpuproj_timeline_replay(), also giving where each node ran: one replay,
+ * so the spans and the parts cannot disagree (the trace writer draws them,
+ * include/gpuproj/trace.h).
+ * @param[out] spans [pat->n_nodes], or NULL (then it is gpuproj_timeline_replay())
+ * @return as gpuproj_timeline_replay()
+ */
+int gpuproj_timeline_replay_spans(const struct gpuproj_tl_pattern *pat, const double *dur,
+				  struct gpuproj_tl_parts *out, struct gpuproj_tl_span *spans);
 
 /**
  * The whole run projected onto one target (gpuproj_run_projection.whole,

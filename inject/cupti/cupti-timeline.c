@@ -63,20 +63,15 @@ timestamp(void)
 	return t;
 }
 
-/* The expectation of a call named `name` (see the top of the file). */
+/* The expectation of a call named `name` (see the top of the file): the core's rule. */
 static uint8_t
 expect_of(const char *name)
 {
-	if (!name)
-		return 0;
-	if (strstr(name, "Graph") && !strstr(name, "GraphLaunch"))
-		return 0;
-	if (strstr(name, "Memcpy") || strstr(name, "Memset") || strstr(name, "LaunchKernel") ||
-	    strstr(name, "LaunchCooperativeKernel") || strstr(name, "GraphLaunch"))
-		return INJ_EXPECT_OP;
-	if (strstr(name, "Synchronize") || strstr(name, "StreamWaitEvent"))
-		return INJ_EXPECT_SYNC;
-	return 0;
+	unsigned e = gpuproj_tl_api_expects(name);
+
+	_Static_assert(GPUPROJ_TL_EXPECT_OP == INJ_EXPECT_OP &&
+		       GPUPROJ_TL_EXPECT_SYNC == INJ_EXPECT_SYNC, "INJ_EXPECT_* (backend.h)");
+	return (uint8_t)e;
 }
 
 void

@@ -15,6 +15,7 @@
 #include <gpuproj/profile.h>
 #include <gpuproj/project.h>
 #include <gpuproj/sass.h>
+#include <gpuproj/trace.h>
 
 #include "cli.h"
 #include "util.h"
@@ -49,7 +50,10 @@ help(FILE *f)
 		"                       --model, kernels the default model lacks inputs for are\n"
 		"                       projected by hroof (launch geometry unknown) or sol\n"
 		"                       (coarser: from Nsight Compute's throughput percentages),\n"
-		"                       labelled; a model named with --model is always alone\n"
+		"                       and kernels without any counter by the envelope of the\n"
+		"                       target's FP32 and DRAM ceilings (assumed: binding\n"
+		"                       unknown), labelled; a model named with --model is always\n"
+		"                       alone\n"
 		"  --intervals FILE|builtin|levels  projection intervals: a calibrated table\n"
 		"                       (gpuproj-intervals/1), the built-in one (default: each\n"
 		"                       model's validation residuals; docs/validation.md), or\n"
@@ -83,7 +87,11 @@ help(FILE *f)
 		"                       target's launch floor for the kernel's launch mode\n"
 		"                       (targets.yaml launch_floor_us; default: %s)\n"
 		"  --details            json: add every number behind each projection\n"
-		"  --format FMT         table (default), json or csv\n"
+		"  --format FMT         table (default), json, csv, or trace: the whole run as\n"
+		"                       Chrome trace-event JSON for Perfetto UI (one process\n"
+		"                       per GPU; docs/formats/trace.md)\n"
+		"  --expand N           trace: draw the first N epochs of each pattern (default\n"
+		"                       %d: once, standing for its count; at most %d)\n"
 		"  -o, --output FILE    write to FILE instead of standard output (JSON is\n"
 		"                       written atomically)\n"
 		"  --top N              kernels detailed per target in the table (default 5)\n"
@@ -104,11 +112,12 @@ help(FILE *f)
 		"onto any target), 2 bad usage.\n",
 		gpuproj_compute_name(gpuproj_compute_default()),
 		gpuproj_rates_name(gpuproj_rates_default()),
-		gpuproj_launch_floor_default() ? "on" : "off");
+		gpuproj_launch_floor_default() ? "on" : "off", GPUPROJ_TRACE_EXPAND_DEFAULT,
+		GPUPROJ_TRACE_EXPAND_MAX);
 }
 
-enum format { FMT_TABLE, FMT_JSON, FMT_CSV };
-static const char *const format_names[] = { "table", "json", "csv" };
+enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_TRACE };
+static const char *const format_names[] = { "table", "json", "csv", "trace" };
 
 /* What the table and CSV writers need (cli_write_output's render callback). */
 /*
@@ -297,7 +306,7 @@ cmd_project(int argc, char **argv)
 {
 	enum { O_BUILTIN = 256, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_FORMAT, O_TOP, O_ALL,
 	       O_CUBINS, O_L2, O_FLOOR, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_RATES,
-	       O_INTERVALS, O_DETAILS, O_NO_FALLBACK };
+	       O_INTERVALS, O_DETAILS, O_NO_FALLBACK, O_EXPAND };
 	static const struct option opts[] = {
 		{ "builtin", no_argument, NULL, O_BUILTIN },
 		{ "targets", required_argument, NULL, O_TARGETS },
@@ -319,6 +328,7 @@ cmd_project(int argc, char **argv)
 		{ "intervals", required_argument, NULL, O_INTERVALS },
 		{ "details", no_argument, NULL, O_DETAILS },
 		{ "no-fallback", no_argument, NULL, O_NO_FALLBACK },
+		{ "expand", required_argument, NULL, O_EXPAND },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -342,6 +352,7 @@ cmd_project(int argc, char **argv)
 	size_t n_models = 1, m;
 	bool all_models = false;
 	struct run_provider prov = { 0 };
+	struct gpuproj_trace_options topt = { 0 };
 	const char *profile_path;
 	int c, ret = EXIT_FAIL;
 
@@ -417,6 +428,12 @@ cmd_project(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case O_EXPAND:
+			if (!cli_parse_size("project", "--expand", optarg, &topt.expand)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
 		case O_TOP:
 			if (!cli_parse_size("project", "--top", optarg, &ropt.top_kernels)) {
 				ret = EXIT_USAGE;
@@ -442,6 +459,14 @@ cmd_project(int argc, char **argv)
 	}
 	if (ropt.details && fmt != FMT_JSON) {
 		ret = cli_usage_error("project", "--details needs --format json");
+		goto out;
+	}
+	if (topt.expand && fmt != FMT_TRACE) {
+		ret = cli_usage_error("project", "--expand needs --format trace");
+		goto out;
+	}
+	if (fmt == FMT_TRACE && model_name && strcmp(model_name, "all") == 0) {
+		ret = cli_usage_error("project", "--format trace draws one model, not --model all");
 		goto out;
 	}
 	if (builtin && optind < argc) {
@@ -570,7 +595,14 @@ cmd_project(int argc, char **argv)
 		if (!nothing_projected(profile, profile_path, runs, n_runs))
 			goto out;
 	}
-	if (fmt == FMT_JSON) {
+	if (fmt == FMT_TRACE) {
+		topt.profile_label = profile_path;
+		if (gpuproj_trace_json(output ? output : "-", profile, src, n_tgts, provide_run, &prov,
+				       &topt, &err)) {
+			cli_fail_error(&err);
+			goto out;
+		}
+	} else if (fmt == FMT_JSON) {
 		if (all_models ? gpuproj_project_json_ex(output ? output : "-", profile, src, runs,
 							 n_runs, &ropt, &err)
 			       : gpuproj_project_json_stream(output ? output : "-", profile, src,

@@ -378,11 +378,12 @@ extra_first_n(struct run *r)
 	p = projection_for(r, "Double");
 	ck_assert_ptr_nonnull(p);
 	/*
-	 * The graph and the two cooperative kernels have no metrics: their
-	 * 4 x 500 + 2 x 6000 + 2 x 7000 ns are carried unchanged.
+	 * The graph and the two cooperative kernels have no metrics: the
+	 * envelope projects them (assumed: binding unknown), nothing is carried.
 	 */
-	ck_assert_int_eq(jint(p, "unprojected_kernels"), 3);
-	assert_close(jreal(p, "unprojected_source_ns"), 28000, "unprojected");
+	ck_assert_int_eq(jint(p, "unprojected_kernels"), 0);
+	ck_assert_int_eq(jint(p, "assumed_kernels"), 3);
+	assert_close(jreal(p, "unprojected_source_ns"), 0, "unprojected");
 	/* And the numbers are the library's own for this profile and these targets. */
 	expect_same_projections(r);
 }
@@ -391,7 +392,9 @@ static void
 extra_permission(struct run *r)
 {
 	ck_assert_ptr_nonnull(strstr(attr(r, "metrics"), "off: no permission"));
-	ck_assert_int_eq(jint(projection_for(r, "Double"), "unprojected_kernels"), 1);
+	/* Timed, never counted: projected by the envelope, not carried. */
+	ck_assert_int_eq(jint(projection_for(r, "Double"), "unprojected_kernels"), 0);
+	ck_assert_int_eq(jint(projection_for(r, "Double"), "assumed_kernels"), 1);
 }
 
 static void
@@ -1419,8 +1422,8 @@ static const struct scenario scenarios[] = {
 			       "cuptiProfilerGetCounterAvailability); profiling needs root or the "
 			       "nvidia driver option NVreg_RestrictProfilingToAdminUsers=0 "
 			       "(https://developer.nvidia.com/ERR_NVGPUCTRPERM): metrics off, every "
-			       "launch is still timed (the profile will have durations but no "
-			       "projections)",
+			       "launch is still timed (the profile will have durations; kernels "
+			       "without counters are projected by the envelope, binding unknown)",
 			       "@wrote:1|4|0"),
 		.kernels = { K(SAXPY, 4, 0, 4, 1000) },
 		.calls = { CALLS("cuptiRangeProfilerEnable", 0) },
@@ -2156,7 +2159,8 @@ static const struct scenario scenarios[] = {
 			       "profiler holds them, on cluster nodes usually DCGM or dcgm-exporter; "
 			       "pause it with 'dcgmi profile --pause' (and 'dcgmi profile --resume' "
 			       "afterwards) and run again: metrics off, every launch is still timed "
-			       "(the profile will have durations but no projections)",
+			       "(the profile will have durations; kernels without counters are "
+			       "projected by the envelope, binding unknown)",
 			       "@wrote:1|4|0"),
 		.kernels = { K(SAXPY, 4, 0, 4, 1000) },
 		.calls = { CALLS("cuptiRangeProfilerStart", 1) },
@@ -2728,8 +2732,8 @@ START_TEST(mps_timing_only)
 	ctl = test_write_file(dir, "control", "");
 	env_mps = fmt("CUDA_MPS_PIPE_DIRECTORY=%s", dir);
 	l1 = fmt("[gpuproj] CUDA MPS is active (%s): MPS clients cannot read performance counters: "
-		 "metrics off, every launch is still timed (the profile will have durations but no "
-		 "projections)", ctl);
+		 "metrics off, every launch is still timed (the profile will have durations; kernels "
+		 "without counters are projected by the envelope, binding unknown)", ctl);
 	s.env = ENV(env_mps);
 	s.lines = LINES(l1, LINE_INIT, "@wrote:1|1|0");
 	run_scenario(&s);

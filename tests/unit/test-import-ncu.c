@@ -2125,13 +2125,20 @@ static const struct {
 	{ "import ncu a.csv -o", 2, "gpuproj: import ncu: option '-o' needs a value\n"
 	  "Try 'gpuproj import ncu --help'.\n" },
 	{ "import", 2,
-	  "gpuproj: import: missing what to import: ncu, nvprof, gpuperfpredict, neusight, "
-	  "xla-matmul, kerneltuner or seed002\n"
+	  "gpuproj: import: missing what to import: ncu, nvprof, nsys, gpuperfpredict, "
+	  "neusight, xla-matmul, kerneltuner or seed002\n"
 	  "Try 'gpuproj import --help'.\n" },
-	{ "import nsys x.csv", 2,
-	  "gpuproj: import: unknown source 'nsys': ncu, nvprof, gpuperfpredict, neusight, "
-	  "xla-matmul, kerneltuner or seed002\n"
+	{ "import rocprof x.csv", 2,
+	  "gpuproj: import: unknown source 'rocprof': ncu, nvprof, nsys, gpuperfpredict, "
+	  "neusight, xla-matmul, kerneltuner or seed002\n"
 	  "Try 'gpuproj import --help'.\n" },
+	{ "import nsys x.sqlite", 2, "gpuproj: import nsys: missing -o OUT.json or -o DIR/\n"
+	  "Try 'gpuproj import nsys --help'.\n" },
+	{ "import nsys a.sqlite b.sqlite -o x.json", 2,
+	  "gpuproj: import nsys: expected one FILE.sqlite, got 2\n"
+	  "Try 'gpuproj import nsys --help'.\n" },
+	{ "import nsys --ncu", 2, "gpuproj: import nsys: option '--ncu' needs a value\n"
+	  "Try 'gpuproj import nsys --help'.\n" },
 	{ "import nvprof x.csv", 2, "gpuproj: import nvprof: missing -o OUT.json (\"-o -\" writes "
 	  "standard output)\nTry 'gpuproj import nvprof --help'.\n" },
 	{ "import neusight -o out", 2, "gpuproj: import neusight: missing DIR or FILE.csv\n"

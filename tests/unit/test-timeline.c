@@ -342,6 +342,9 @@ two_kernels(struct gpuproj_kernel **k0, struct gpuproj_kernel **k1)
 	ck_assert_int_eq(gpuproj_profile_kernel(p, &b, k1), GPUPROJ_OK);
 	gpuproj_kernel_add_duration(*k0, 10000);
 	gpuproj_kernel_add_duration(*k1, 20000);
+	/* A counter, not the models' inputs: not projected (without any, the envelope would). */
+	gpuproj_kernel_add_metric(*k0, GPUPROJ_M_BYTES_DRAM, 1e6);
+	gpuproj_kernel_add_metric(*k1, GPUPROJ_M_BYTES_DRAM, 1e6);
 	gpuproj_profile_set_device(p, "Src GPU", NULL, "GA100", 8, 0, 100, 1e9);
 	return p;
 }
