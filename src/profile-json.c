@@ -292,6 +292,10 @@ profile_to_json_ex(const struct gpuproj_profile *p, bool with_kernels,
 	bad |= json_object_set_new(jrun, "kernel_ns", json_num(gpuproj_profile_kernel_time_ns(p)));
 	bad |= json_object_set_new(jrun, "dropped_records",
 				   json_integer((json_int_t)run->dropped_records));
+	/* Written only when known: absent means unknown (imports, older profiles). */
+	if (!isnan(run->peak_device_memory_bytes))
+		bad |= json_object_set_new(jrun, "peak_device_memory_bytes",
+					   json_integer((json_int_t)run->peak_device_memory_bytes));
 	if (run->ranks.time_ns.n)
 		bad |= json_object_set_new(jrun, "ranks", ranks_to_json(&run->ranks, "kernel_ns"));
 	bad |= json_object_set_new(root, "run", jrun);
@@ -1057,6 +1061,8 @@ read_root(struct profile_reader *rd, json_t *root, struct gpuproj_profile *p)
 					  &ri->gpu_ns)) ||
 		    (r = req_uint(rd, run, "dropped_records", "run", false, UINT64_MAX >> 1,
 				  &dropped)) ||
+		    (r = opt_integer(rd, run, "peak_device_memory_bytes", "run", 0,
+				     GPUPROJ_MAX_MEMORY_BYTES, &ri->peak_device_memory_bytes)) ||
 		    (r = read_ranks(rd, run, "kernel_ns", "run", &ri->ranks)))
 			return r;
 		ri->dropped_records = dropped;

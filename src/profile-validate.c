@@ -192,8 +192,16 @@ gpuproj_profile_validate(const struct gpuproj_profile *p, const char *name,
 	if ((r = check_num(name, reterr, "run", "wall_ns", p->run.wall_ns, 0, GPUPROJ_MAX_TOTAL_NS,
 			   "ns", true)) ||
 	    (r = check_num(name, reterr, "run", "gpu_ns", p->run.gpu_ns, 0, GPUPROJ_MAX_TOTAL_NS,
-			   "ns", true)))
+			   "ns", true)) ||
+	    (r = check_num(name, reterr, "run", "peak_device_memory_bytes",
+			   p->run.peak_device_memory_bytes, 0, GPUPROJ_MAX_MEMORY_BYTES, "bytes",
+			   true)))
 		return r;
+	if (!isnan(p->run.peak_device_memory_bytes) &&
+	    p->run.peak_device_memory_bytes != floor(p->run.peak_device_memory_bytes))
+		return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0,
+				 "run.peak_device_memory_bytes %.17g is not an integer",
+				 p->run.peak_device_memory_bytes);
 	if (p->run.dropped_records > MAX_N)
 		return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0, "run.dropped_records is not "
 				 "below 2^63");

@@ -284,6 +284,7 @@ gpuproj_profile_new(void)
 	p->process.rank = -1;
 	p->run.wall_ns = NAN;
 	p->run.gpu_ns = NAN;
+	p->run.peak_device_memory_bytes = NAN;
 	if (rehash(p, 64)) {
 		free(p);
 		return NULL;

@@ -110,6 +110,8 @@ enum gpuproj_metric {
 #define GPUPROJ_MAX_EXTRA 1e200
 /** Largest SM (CU) count of a device: the targets.yaml limit too. */
 #define GPUPROJ_MAX_SMS 4096
+/** Largest peak device memory of a run (run.peak_device_memory_bytes), bytes: 2⁵³ (8 PiB). */
+#define GPUPROJ_MAX_MEMORY_BYTES 9007199254740992.0
 
 /**
  * The range [lo, hi] a metric's per-launch value must lie in: [0, 1] for
@@ -457,6 +459,14 @@ struct gpuproj_run_info {
 	double wall_ns;          /**< process wall time, ns, NaN when unknown */
 	double gpu_ns;           /**< Σ kernel durations, ns, NaN when unknown */
 	uint64_t dropped_records; /**< activity records CUPTI dropped */
+	/**
+	 * The most device memory the application had allocated at once on the
+	 * profile's GPU, bytes (libproj.so: from the allocation callbacks,
+	 * docs/libproj.md "Peak device memory"); NaN when unknown (imports,
+	 * older profiles, more live allocations than libproj.so tracks). An
+	 * integer in [0, GPUPROJ_MAX_MEMORY_BYTES].
+	 */
+	double peak_device_memory_bytes;
 	/**
 	 * Merged profiles: per-rank Σ kernel time (JSON "run.ranks"); present
 	 * counts ranks with any timed kernel. Zeroed otherwise.

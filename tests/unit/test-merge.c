@@ -170,6 +170,49 @@ START_TEST(merge_three_ranks)
 END_TEST
 
 /* The rank statistics survive a JSON round trip; unmerged profiles write none. */
+/*
+ * Issue 33: the merged job's peak device memory is the largest rank's
+ * (each rank has its own GPU): ranks at 1, 3 and 2 GiB give 3 GiB; with
+ * one rank that did not record it, the job's is unknown.
+ */
+START_TEST(merge_peak_memory)
+{
+	static const double gib[3] = { 1, 3, 2 };
+	char *dir = test_tmpdir(), *paths[3];
+	struct gpuproj_profile *job = NULL;
+	struct gpuproj_error e = { 0 };
+	int i, round;
+
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < 3; i++) {
+			struct gpuproj_profile *p = NULL;
+			char name[32];
+
+			snprintf(name, sizeof(name), "merge-rank%d.json", i);
+			ck_assert_int_eq(gpuproj_profile_load(test_data(name), &p, &e), GPUPROJ_OK);
+			if (round == 0 || i != 1)
+				gpuproj_profile_run_info_mut(p)->peak_device_memory_bytes =
+					gib[i] * 1073741824.0;
+			if (asprintf(&paths[i], "%s/r%d-%d.json", dir, round, i) < 0)
+				abort();
+			ck_assert_int_eq(gpuproj_profile_save(p, paths[i], &e), GPUPROJ_OK);
+			gpuproj_profile_free(p);
+		}
+		ck_assert_msg(gpuproj_merge_files((const char *const *)paths, 3, NULL, &job, &e) ==
+			      GPUPROJ_OK, "%s", e.message);
+		if (round == 0)
+			EQ(gpuproj_profile_run_info(job)->peak_device_memory_bytes, 3221225472.0);
+		else
+			ck_assert(isnan(gpuproj_profile_run_info(job)->peak_device_memory_bytes));
+		gpuproj_profile_free(job);
+		for (i = 0; i < 3; i++)
+			free(paths[i]);
+	}
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(merge_json_round_trip)
 {
 	struct calls calls = { 0 };
@@ -794,6 +837,7 @@ merge_suite(void)
 
 	tcase_add_test(tc, merge_three_ranks);
 	tcase_add_test(tc, merge_json_round_trip);
+	tcase_add_test(tc, merge_peak_memory);
 	tcase_add_test(tc, merge_hierarchical);
 	tcase_add_test(tc, merge_threads_same_result);
 	tcase_add_test(tc, merge_threads_error);

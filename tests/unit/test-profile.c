@@ -152,6 +152,7 @@ sample_profile(void)
 	gpuproj_profile_run_info_mut(p)->wall_ns = 5e9;
 	gpuproj_profile_run_info_mut(p)->gpu_ns = 1.25e9;
 	gpuproj_profile_run_info_mut(p)->dropped_records = 7;
+	gpuproj_profile_run_info_mut(p)->peak_device_memory_bytes = 41875931136.0;
 
 	ck_assert_int_eq(gpuproj_profile_kernel(p, &s1, &k), 0);
 	k->demangled = strdup("kernel(float*)");
@@ -201,6 +202,7 @@ assert_same_profile(const struct gpuproj_profile *a, const struct gpuproj_profil
 	ck_assert_str_eq(gpuproj_profile_attr(b, "env.GPUPROJ_MODE"), "full");
 	ck_assert_double_eq(gpuproj_profile_run_info(b)->wall_ns, 5e9);
 	ck_assert_uint_eq(gpuproj_profile_run_info(b)->dropped_records, 7);
+	ck_assert_double_eq(gpuproj_profile_run_info(b)->peak_device_memory_bytes, 41875931136.0);
 	ck_assert_uint_eq(gpuproj_profile_count(b), gpuproj_profile_count(a));
 	for (i = 0; i < gpuproj_profile_count(a); i++) {
 		ka = gpuproj_profile_at(a, i);
@@ -401,6 +403,15 @@ static const struct bad_json {
 	  "device.driver: 'memory_bus_bits' 38.5 is outside (0, 65536] or not an integer" },
 	{ "driver-type", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"driver\": "
 	  "[1]}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 54, "device.driver: must be an object" },
+	/* The run's peak device memory: a whole number of bytes up to 2^53. */
+	{ "peak-fraction", "{\"schema\": \"gpuproj-profile/1\", \"run\": "
+	  "{\"peak_device_memory_bytes\": 1.5}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 69,
+	  "run: 'peak_device_memory_bytes' must be an integer from 0 to 9007199254740992 "
+	  "(or null), got 1.5" },
+	{ "peak-negative", "{\"schema\": \"gpuproj-profile/1\", \"run\": "
+	  "{\"peak_device_memory_bytes\": -1}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 69,
+	  "run: 'peak_device_memory_bytes' must be an integer from 0 to 9007199254740992 "
+	  "(or null), got -1" },
 };
 
 START_TEST(json_bad_input)
@@ -439,6 +450,8 @@ START_TEST(json_minimal_hand_written)
 	ck_assert_double_eq(gpuproj_kernel_total_ns(k), 40);
 	ck_assert_double_eq(gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM), 4096);
 	ck_assert_str_eq(gpuproj_profile_device(p)->name, "Tesla V100-PCIE-16GB");
+	/* No run.peak_device_memory_bytes (imports, older profiles): unknown. */
+	ck_assert(isnan(gpuproj_profile_run_info(p)->peak_device_memory_bytes));
 	gpuproj_profile_free(p);
 }
 END_TEST
