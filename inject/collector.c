@@ -121,7 +121,22 @@ struct inj_collector {
 	bool oom_logged;
 	struct inj_timeline *tl;	/* the whole run (timeline-rec.h), NULL when out of memory */
 	atomic_bool nccl_said;
+
+	/* Peak device memory (collector.h): live allocations by address, open addressing. */
+	pthread_mutex_t mem_lock;
+	struct mem_slot *mem;		/* [mem_cap], ptr 0 = empty, MEM_GONE = deleted */
+	size_t mem_cap, mem_n, mem_used;	/* used: live + deleted slots */
+	uint64_t mem_live[INJ_MAX_DEVICES], mem_peak[INJ_MAX_DEVICES];
+	bool mem_on, mem_overflow;
 };
+
+struct mem_slot {
+	uint64_t ptr, bytes;
+	int device;
+};
+
+/* A deleted slot (a freed allocation): lookups go on past it. */
+#define MEM_GONE UINT64_MAX
 
 static void
 oom(struct inj_collector *c)
@@ -236,6 +251,7 @@ inj_collector_new(const struct inj_config *cfg)
 	}
 	pthread_mutex_init(&c->gate_lock, NULL);
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_mutex_init(&c->mem_lock, NULL);
 	return c;
 }
 
@@ -269,6 +285,8 @@ inj_collector_free(struct inj_collector *c)
 	}
 	free(c->corr_keys);
 	free(c->corr_vals);
+	free(c->mem);
+	pthread_mutex_destroy(&c->mem_lock);
 	inj_timeline_free(c->tl);
 	gpuproj_profile_free(c->profile);
 	pthread_mutex_destroy(&c->gate_lock);
@@ -282,6 +300,130 @@ inj_collector_close(struct inj_collector *c)
 	pthread_mutex_lock(&c->lock);
 	c->closed = true;
 	pthread_mutex_unlock(&c->lock);
+}
+
+/* ---- peak device memory ---- */
+
+static size_t
+mem_hash(uint64_t ptr, size_t mask)
+{
+	/* Allocations are aligned: mix the high bits down (Fibonacci hashing). */
+	return (size_t)((ptr * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+}
+
+/* Rehash into `cap` slots (a power of two), dropping deleted ones. */
+static bool
+mem_rehash(struct inj_collector *c, size_t cap)
+{
+	struct mem_slot *t = calloc(cap, sizeof(*t));
+	size_t i;
+
+	if (!t)
+		return false;
+	for (i = 0; i < c->mem_cap; i++) {
+		size_t j;
+
+		if (!c->mem[i].ptr || c->mem[i].ptr == MEM_GONE)
+			continue;
+		for (j = mem_hash(c->mem[i].ptr, cap - 1); t[j].ptr; j = (j + 1) & (cap - 1))
+			;
+		t[j] = c->mem[i];
+	}
+	free(c->mem);
+	c->mem = t;
+	c->mem_cap = cap;
+	c->mem_used = c->mem_n;
+	return true;
+}
+
+void
+inj_collector_mem_tracking(struct inj_collector *c, bool on)
+{
+	pthread_mutex_lock(&c->mem_lock);
+	c->mem_on = on;
+	pthread_mutex_unlock(&c->mem_lock);
+}
+
+void
+inj_collector_mem_alloc(struct inj_collector *c, int device, uint64_t ptr, uint64_t bytes)
+{
+	size_t j, gone = SIZE_MAX;
+
+	if (!ptr || ptr == MEM_GONE || device < 0 || device >= INJ_MAX_DEVICES)
+		return;
+	pthread_mutex_lock(&c->mem_lock);
+	if (c->mem_overflow)
+		goto out;
+	/* At most half full (live and deleted slots), within the bound. */
+	if ((c->mem_used + 1) * 2 > c->mem_cap) {
+		size_t cap = c->mem_cap ? c->mem_cap : 512;
+
+		while ((c->mem_n + 1) * 2 > cap)
+			cap *= 2;
+		if (c->mem_n >= INJ_MEM_MAX_LIVE || !mem_rehash(c, cap)) {
+			c->mem_overflow = true;
+			inj_warn("more than %u device allocations live at once (or out of memory): "
+				 "the run's peak device memory is not recorded", INJ_MEM_MAX_LIVE);
+			goto out;
+		}
+	}
+	/* The whole chain for ptr itself; a new one goes into its first deleted slot. */
+	for (j = mem_hash(ptr, c->mem_cap - 1); c->mem[j].ptr && c->mem[j].ptr != ptr;
+	     j = (j + 1) & (c->mem_cap - 1)) {
+		if (c->mem[j].ptr == MEM_GONE && gone == SIZE_MAX)
+			gone = j;
+	}
+	if (c->mem[j].ptr == ptr) {
+		/* Reused without a free we saw: the old one is gone. */
+		c->mem_live[c->mem[j].device] -= c->mem[j].bytes;
+	} else {
+		if (gone != SIZE_MAX)
+			j = gone;
+		else
+			c->mem_used++;
+		c->mem_n++;
+	}
+	c->mem[j] = (struct mem_slot){ ptr, bytes, device };
+	c->mem_live[device] += bytes;
+	if (c->mem_live[device] > c->mem_peak[device])
+		c->mem_peak[device] = c->mem_live[device];
+out:
+	pthread_mutex_unlock(&c->mem_lock);
+}
+
+void
+inj_collector_mem_free(struct inj_collector *c, uint64_t ptr)
+{
+	size_t j;
+
+	if (!ptr || ptr == MEM_GONE)
+		return;
+	pthread_mutex_lock(&c->mem_lock);
+	for (j = c->mem_cap ? mem_hash(ptr, c->mem_cap - 1) : 0; c->mem_cap && c->mem[j].ptr;
+	     j = (j + 1) & (c->mem_cap - 1)) {
+		if (c->mem[j].ptr == ptr) {
+			c->mem_live[c->mem[j].device] -= c->mem[j].bytes;
+			c->mem[j].ptr = MEM_GONE;
+			c->mem_n--;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&c->mem_lock);
+}
+
+double
+inj_collector_mem_peak(struct inj_collector *c)
+{
+	uint64_t peak = 0;
+	bool known;
+	int i;
+
+	pthread_mutex_lock(&c->mem_lock);
+	known = c->mem_on && !c->mem_overflow;
+	for (i = 0; i < INJ_MAX_DEVICES; i++)
+		peak = c->mem_peak[i] > peak ? c->mem_peak[i] : peak;
+	pthread_mutex_unlock(&c->mem_lock);
+	return known && (double)peak <= GPUPROJ_MAX_MEMORY_BYTES ? (double)peak : NAN;
 }
 
 /* ---- devices ---- */
@@ -1019,6 +1161,7 @@ inj_collector_finish(struct inj_collector *c)
 	run = gpuproj_profile_run_info_mut(c->profile);
 	run->gpu_ns = c->totals.gpu_ns;
 	run->dropped_records = c->totals.dropped;
+	run->peak_device_memory_bytes = inj_collector_mem_peak(c);
 out:
 	pthread_mutex_unlock(&c->lock);
 	/*

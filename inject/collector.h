@@ -48,6 +48,34 @@ struct inj_collector *inj_collector_new(const struct inj_config *cfg);
 /** Free everything; accepts NULL. No other thread may use it any more. */
 void inj_collector_free(struct inj_collector *c);
 
+/**
+ * ---- Peak device memory (the profile's run.peak_device_memory_bytes) ----
+ *
+ * The backend reports every device allocation that succeeded and every
+ * free, at the outermost API level (a runtime call and the driver call
+ * nested in it count once): the collector keeps the live allocations by
+ * address (bounded: INJ_MEM_MAX_LIVE) and, per device, the bytes live and
+ * their maximum. The profile gets the largest maximum over the devices; it
+ * stays unknown when the backend could not track allocations
+ * (inj_collector_mem_tracking(false), the default) or more than
+ * INJ_MEM_MAX_LIVE allocations were live at once. Frees of addresses never
+ * seen (allocated before libproj.so started, NULL) change nothing.
+ * Thread safety: any thread; a lock of its own.
+ */
+#define INJ_MEM_MAX_LIVE (1u << 20)
+
+/** Whether the backend reports allocations (its callbacks are enabled). */
+void inj_collector_mem_tracking(struct inj_collector *c, bool on);
+/** `bytes` allocated at `ptr` on device ordinal `device`. */
+void inj_collector_mem_alloc(struct inj_collector *c, int device, uint64_t ptr, uint64_t bytes);
+/** The allocation at `ptr` freed. */
+void inj_collector_mem_free(struct inj_collector *c, uint64_t ptr);
+/**
+ * The peak so far: the largest over devices of the bytes live at once;
+ * NaN when unknown (see above).
+ */
+double inj_collector_mem_peak(struct inj_collector *c);
+
 /** Record a device (first one seen per ordinal wins; a later one replaces it). */
 void inj_collector_device(struct inj_collector *c, const struct inj_device_info *d);
 

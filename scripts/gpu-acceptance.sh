@@ -25,7 +25,8 @@
 #      counters);
 #   4. the hang scenarios (tests/gpu/hang.cu) under a time-out;
 #   5. heat2d with and without the injection (CUDA_INJECTION64_PATH,
-#      LD_PRELOAD, gpuproj run): same output, every launch counted;
+#      LD_PRELOAD, gpuproj run): same output, every launch counted, the
+#      peak device memory of its four cudaMalloc calls;
 #   6. where ncu is installed (PATH, else /usr/local/cuda/bin/ncu): every
 #      logical metric of the micro-kernels and of three LULESH kernels
 #      against ncu's value for the same launch, matched by exact mangled

@@ -527,6 +527,12 @@ def run_report(work, summary=None):
                 rep.check(launches == n and all(x == 1 for x in profiled),
                           "%s: %s launches %d (want %d), profiled %s per signature" % (
                               name, sub, launches, n, profiled))
+            # [GPU?] of docs/libproj.md "Peak device memory": every cudaMalloc counted
+            # once (its nested driver call skipped), none freed before the last:
+            # 2 x 2048^2 x 4 B + 512 x 4 B + 8 B = 33556488 B.
+            peak = (p.get("run") or {}).get("peak_device_memory_bytes")
+            rep.check(peak == 33556488, "%s: peak device memory %s B (want 33556488)" % (
+                name, peak))
             src = p.get("source_target")
             basis = (p.get("source_basis") or "")
             if src and p.get("projections"):

@@ -243,6 +243,7 @@ struct cupti_tls {
 	/* a launch that is not profiled holds its context's window lock for reading */
 	struct ctxinfo *rd_ctx;
 	int rd_level;			/* LEVEL_RT or LEVEL_DRV: released at that EXIT */
+	int mem_depth;			/* runtime allocation calls in progress */
 	/* cache of the last context looked up */
 	CUcontext last_ctx;
 	struct ctxinfo *last_ci;

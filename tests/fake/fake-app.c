@@ -46,6 +46,12 @@
  *                                 cudaMemcpy (or cudaMemcpyAsync with async) + the nested
  *                                 driver copy; pinned host memory unless pageable; without
  *                                 async the call returns when the copy ran
+ *   alloc CTX SLOT BYTES [drv|async|pitch|fail]  cudaMalloc + the nested cuMemAlloc_v2 of
+ *                                 BYTES (drv: cuMemAlloc_v2 alone; async: cudaMallocAsync +
+ *                                 cuMemAllocAsync; pitch: cudaMallocPitch of BYTES x 4 rows,
+ *                                 pitch BYTES rounded up to 512; fail: both fail, out of
+ *                                 memory); the address is kept in SLOT (0..63)
+ *   free CTX SLOT [drv|async]     cudaFree (cuMemFree_v2; cudaFreeAsync) of SLOT's address
  *   memset CTX BYTES DUR_NS [stream=S] [async]   cudaMemset(Async) + cuMemsetD8(Async)
  *   event-record CTX E S          cudaEventRecord of event E (1..63) on stream S
  *   wait-event CTX S E            cudaStreamWaitEvent: stream S waits for event E
@@ -705,6 +711,141 @@ memcpy_cmd(const char *cmd, const char *rest)
 	call2_exit(c, &k);
 }
 
+/*
+ * ---- Device allocations (the peak device memory of libproj.so) ----
+ *
+ * alloc/free with the callbacks a real call makes, runtime outside, the
+ * driver call nested. The output pointer of an allocation holds garbage
+ * until the call returns (the params structs of
+ * generated_cuda_runtime_api_meta.h:514-541 and generated_cuda_meta.h:
+ * 481-496 point at the caller's variable, which the function writes):
+ * a library that reads it at ENTER reads 0xdeadbeef..., and a failed call
+ * leaves it so. Addresses are 512-byte aligned, from 0x7f0000000000 up.
+ */
+#define ALLOC_SLOTS 64
+#define GARBAGE_PTR 0xdeadbeefdeadbeefULL
+
+static uint64_t slot_ptr[ALLOC_SLOTS];
+static uint64_t next_va = 0x7f0000000000ULL;
+
+static void
+alloc_cmd(const char *cmd, const char *rest)
+{
+	char how[16] = "";
+	unsigned long long bytes;
+	int ctx, slot;
+	CUcontext c;
+	bool fail, drv_only, async, pitch;
+	void *rt_ptr = (void *)(uintptr_t)GARBAGE_PTR;
+	CUdeviceptr d_ptr = (CUdeviceptr)GARBAGE_PTR;
+	size_t rt_pitch = (size_t)GARBAGE_PTR, d_pitch = (size_t)GARBAGE_PTR, rows = 4;
+	cudaMalloc_v3020_params rp = { .devPtr = &rt_ptr };
+	cudaMallocAsync_v11020_params rap = { .devPtr = &rt_ptr };
+	cudaMallocPitch_v3020_params rpp = { .devPtr = &rt_ptr, .pitch = &rt_pitch, .height = 4 };
+	cuMemAlloc_v2_params dp = { .dptr = &d_ptr };
+	cuMemAllocAsync_params dap = { .dptr = &d_ptr };
+	cuMemAllocPitch_v2_params dpp = { .dptr = &d_ptr, .pPitch = &d_pitch, .Height = 4,
+					  .ElementSizeBytes = 4 };
+	struct call2 k = { 0 };
+	cudaError_t rok;
+	CUresult dok;
+	uint64_t va, size;
+
+	if (sscanf(rest, "%d %d %llu %15s", &ctx, &slot, &bytes, how) < 3 || slot < 0 ||
+	    slot >= ALLOC_SLOTS)
+		usage(cmd);
+	c = ctx_arg(cmd, ctx);
+	fail = strcmp(how, "fail") == 0;
+	drv_only = strcmp(how, "drv") == 0;
+	async = strcmp(how, "async") == 0;
+	pitch = strcmp(how, "pitch") == 0;
+	if (how[0] && !fail && !drv_only && !async && !pitch)
+		usage(cmd);
+	rp.size = rap.size = dp.bytesize = dap.bytesize = bytes;
+	rpp.width = dpp.WidthInBytes = bytes;
+	size = pitch ? ((bytes + 511) / 512 * 512) * rows : bytes;
+	va = next_va;
+	rok = fail ? cudaErrorMemoryAllocation : cudaSuccess;
+	dok = fail ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
+	k.rt = async ? CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020 :
+	       pitch ? CUPTI_RUNTIME_TRACE_CBID_cudaMallocPitch_v3020 :
+		       CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020;
+	k.rt_name = async ? "cudaMallocAsync" : pitch ? "cudaMallocPitch" : "cudaMalloc";
+	k.rt_params = async ? (const void *)&rap : pitch ? (const void *)&rpp : (const void *)&rp;
+	k.drv = async ? CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync :
+		pitch ? CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2 :
+			CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2;
+	k.drv_name = async ? "cuMemAllocAsync" : pitch ? "cuMemAllocPitch_v2" : "cuMemAlloc_v2";
+	k.drv_params = async ? (const void *)&dap : pitch ? (const void *)&dpp : (const void *)&dp;
+	k.corr = fake_next_correlation();
+	k.dcorr = fake_next_correlation();
+	if (!drv_only)
+		fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, k.rt, CUPTI_API_ENTER, k.rt_name, k.rt_params,
+			 NULL, c, k.corr, NULL);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, k.drv, CUPTI_API_ENTER, k.drv_name, k.drv_params, NULL,
+		 c, k.dcorr, NULL);
+	if (!fail) {
+		d_ptr = (CUdeviceptr)va;
+		d_pitch = (size_t)(size / rows);
+		next_va += (size + 511) / 512 * 512 + 512;
+	}
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, k.drv, CUPTI_API_EXIT, k.drv_name, k.drv_params, NULL,
+		 c, k.dcorr, &dok);
+	if (!fail) {
+		rt_ptr = (void *)(uintptr_t)va;
+		rt_pitch = d_pitch;
+		slot_ptr[slot] = va;
+	}
+	if (!drv_only)
+		fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, k.rt, CUPTI_API_EXIT, k.rt_name, k.rt_params,
+			 NULL, c, k.corr, &rok);
+}
+
+static void
+free_cmd(const char *cmd, const char *rest)
+{
+	char how[16] = "";
+	int ctx, slot;
+	CUcontext c;
+	cudaFree_v3020_params rp = { 0 };
+	cudaFreeAsync_v11020_params rap = { 0 };
+	cuMemFree_v2_params dp = { 0 };
+	cuMemFreeAsync_params dap = { 0 };
+	struct call2 k = { 0 };
+	bool drv_only, async;
+
+	if (sscanf(rest, "%d %d %15s", &ctx, &slot, how) < 2 || slot < 0 || slot >= ALLOC_SLOTS)
+		usage(cmd);
+	c = ctx_arg(cmd, ctx);
+	drv_only = strcmp(how, "drv") == 0;
+	async = strcmp(how, "async") == 0;
+	if (how[0] && !drv_only && !async)
+		usage(cmd);
+	rp.devPtr = rap.devPtr = (void *)(uintptr_t)slot_ptr[slot];
+	dp.dptr = dap.dptr = (CUdeviceptr)slot_ptr[slot];
+	k.rt = async ? CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020
+		     : CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020;
+	k.rt_name = async ? "cudaFreeAsync" : "cudaFree";
+	k.rt_params = async ? (const void *)&rap : (const void *)&rp;
+	k.drv = async ? CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync
+		      : CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2;
+	k.drv_name = async ? "cuMemFreeAsync" : "cuMemFree_v2";
+	k.drv_params = async ? (const void *)&dap : (const void *)&dp;
+	if (drv_only) {
+		CUresult dok = CUDA_SUCCESS;
+		uint32_t corr = fake_next_correlation();
+
+		fake_api(CUPTI_CB_DOMAIN_DRIVER_API, k.drv, CUPTI_API_ENTER, k.drv_name,
+			 k.drv_params, NULL, c, corr, NULL);
+		fake_api(CUPTI_CB_DOMAIN_DRIVER_API, k.drv, CUPTI_API_EXIT, k.drv_name,
+			 k.drv_params, NULL, c, corr, &dok);
+	} else {
+		call2_enter(c, &k);
+		call2_exit(c, &k);
+	}
+	slot_ptr[slot] = 0;
+}
+
 /* memset CTX BYTES DUR [opts]: cudaMemset(Async) + cuMemsetD8(Async)_v2 (record: driver id). */
 static void
 memset_cmd(const char *cmd, const char *rest)
@@ -1337,6 +1478,10 @@ run_command(const char *cmd)
 		memcpy_cmd(cmd, rest);
 	} else if (strcmp(word, "memset") == 0) {
 		memset_cmd(cmd, rest);
+	} else if (strcmp(word, "alloc") == 0) {
+		alloc_cmd(cmd, rest);
+	} else if (strcmp(word, "free") == 0) {
+		free_cmd(cmd, rest);
 	} else if (strcmp(word, "event-record") == 0 || strcmp(word, "wait-event") == 0 ||
 		   strcmp(word, "event-sync") == 0) {
 		event_cmd(cmd, word, rest);

@@ -2389,6 +2389,7 @@ static const struct {
 	RT(cudaMemsetAsync_v3020), RT(cudaStreamBeginCapture_v10000),
 	RT(cudaStreamEndCapture_v10000), RT(cudaStreamDestroy_v5050), RT(cudaDeviceReset_v3020),
 	RT(cudaFree_v3020), RT(cudaMalloc_v3020), RT(cudaLaunchHostFunc_v10000),
+	RT(cudaMallocPitch_v3020), RT(cudaMallocAsync_v11020), RT(cudaFreeAsync_v11020),
 	RT(cudaGraphAddMemcpyNode_v10000),
 	DRV(cuLaunchKernel), DRV(cuLaunchKernel_ptsz), DRV(cuLaunchKernelEx),
 	DRV(cuLaunchCooperativeKernel), DRV(cuGraphLaunch), DRV(cuCtxSynchronize),
@@ -2398,6 +2399,8 @@ static const struct {
 	DRV(cuMemcpyDtoHAsync_v2), DRV(cuMemcpyDtoDAsync_v2), DRV(cuMemsetD8_v2),
 	DRV(cuMemsetD8Async), DRV(cuCtxDestroy_v2), DRV(cuDevicePrimaryCtxReset_v2),
 	DRV(cuStreamBeginCapture_v2), DRV(cuStreamEndCapture), DRV(cuStreamDestroy_v2),
+	DRV(cuMemAlloc_v2), DRV(cuMemAllocPitch_v2), DRV(cuMemFree_v2), DRV(cuMemAllocAsync),
+	DRV(cuMemFreeAsync),
 };
 #undef RT
 #undef DRV

@@ -282,6 +282,52 @@ run_scenario(const struct scenario *s)
 
 /* ---- the scenarios' own checks ---- */
 
+/* The profile's run.peak_device_memory_bytes, -1 when absent (unknown). */
+static double
+peak_bytes(const struct run *r)
+{
+	json_t *v = json_object_get(json_object_get(r->json, "run"), "peak_device_memory_bytes");
+
+	ck_assert_ptr_nonnull(r->json);
+	if (!v)
+		return -1;
+	ck_assert_msg(json_is_integer(v), "peak_device_memory_bytes is not an integer");
+	return (double)json_integer_value(v);
+}
+
+/*
+ * peak_memory: slots 1 (1 GiB), 2 (512 MiB) live: 1.5 GiB; free 1; 3 (256
+ * MiB, driver only) and 4 (pitch 1000 B × 4 rows → 1024 × 4 = 4096 B):
+ * 0.75 GiB + 4 KiB; a failed 64 GiB one counts nothing; free 2, 3 (async),
+ * 4; then 5 (768 MiB, async). The peak is 1 GiB + 512 MiB = 1610612736 B,
+ * each allocation once although the runtime call nests a driver call.
+ */
+static void
+extra_peak_memory(struct run *r)
+{
+	ck_assert_double_eq(peak_bytes(r), 1610612736.0);
+}
+
+/* peak_memory_loads: the field reads back, and a report says it fits (40 GiB). */
+static void
+extra_peak_memory_report(struct run *r)
+{
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_error err = { 0 };
+
+	ck_assert_double_eq(peak_bytes(r), 41875931136.0);
+	ck_assert_int_eq(gpuproj_profile_load(r->output, &p, &err), GPUPROJ_OK);
+	ck_assert_double_eq(gpuproj_profile_run_info(p)->peak_device_memory_bytes, 41875931136.0);
+	gpuproj_profile_free(p);
+}
+
+/* No allocation callback: the peak of a run without allocations is 0 B, known. */
+static void
+extra_peak_zero(struct run *r)
+{
+	ck_assert_double_eq(peak_bytes(r), 0.0);
+}
+
 /*
  * first_n_then_timing: the file as a whole, saxpy's metrics, the other
  * signatures, and the projections (the source onto itself is 1x, Double
@@ -1660,9 +1706,10 @@ static const struct scenario scenarios[] = {
 		 * GPUPROJ_MODE=timing: no profiler, every launch timed. Subscribed:
 		 * cudaDeviceReset, cuCtxDestroy, cuDevicePrimaryCtxReset (records
 		 * are delivered before a context goes), contexts, the fatal-error
-		 * state, and the 20 launch callbacks of the runtime and the driver,
+		 * state, the 20 launch callbacks of the runtime and the driver,
 		 * which only count launches (issue 25: a second CUPTI client taking
-		 * the records is noticed from them).
+		 * the records is noticed from them), and the 20 allocation and
+		 * free callbacks (the peak device memory, issue 33).
 		 */
 		.name = "timing_mode",
 		.env = ENV("GPUPROJ_MODE=timing"),
@@ -1671,8 +1718,52 @@ static const struct scenario scenarios[] = {
 			       "kernel launch, no metrics (GPUPROJ_MODE=timing); report at exit: {out}",
 			       "@wrote:1|3|0"),
 		.kernels = { K(SAXPY, 3, 0, 3, 1000) },
-		.calls = { CALLS("cuptiProfilerInitialize", 0), CALLS("cuptiEnableCallback", 26) },
+		.calls = { CALLS("cuptiProfilerInitialize", 0), CALLS("cuptiEnableCallback", 46) },
 		.attrs = { { "mode", "timing" } },
+	},
+	{
+		/*
+		 * Issue 33, the run's peak device memory from the allocation
+		 * callbacks: runtime calls with their nested driver calls counted
+		 * once, a driver-only call, a pitched one (its pitch returned), a
+		 * failed one not at all, async frees (extra_peak_memory() works
+		 * out the figure).
+		 */
+		.name = "peak_memory",
+		.cmds = CMDS(METRICS, "init", "ctx 0", "alloc 1 1 1073741824",
+			     "alloc 1 2 536870912",
+			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000", "free 1 1",
+			     "alloc 1 3 268435456 drv", "alloc 1 4 1000 pitch",
+			     "alloc 1 6 68719476736 fail", "sync 1", "free 1 2", "free 1 3 async",
+			     "free 1 4 drv", "alloc 1 5 805306368 async", "free 1 6"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
+		.kernels = { K(SAXPY, 1, 1, 1, 1000) },
+		.extra = extra_peak_memory,
+	},
+	{
+		/*
+		 * In timing mode too; 39 GiB live at once (41875931136 B) on the
+		 * double's 40 GiB A100: the profile loads back with the figure.
+		 */
+		.name = "peak_memory_timing",
+		.env = ENV("GPUPROJ_MODE=timing"),
+		.cmds = CMDS("init", "ctx 0", "alloc 1 1 40802189312", "alloc 1 2 1073741824",
+			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000", "free 1 2", "free 1 1"),
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
+			       "kernel launch, no metrics (GPUPROJ_MODE=timing); report at exit: {out}",
+			       "@wrote:1|1|0"),
+		.kernels = { K(SAXPY, 1, 0, 1, 1000) },
+		.extra = extra_peak_memory_report,
+	},
+	{
+		/* A run that allocates nothing: 0 B, known (the callbacks were on). */
+		.name = "peak_memory_none",
+		.env = ENV("GPUPROJ_MODE=timing"),
+		.cmds = CMDS("init", "ctx 0", "launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
+			       "kernel launch, no metrics (GPUPROJ_MODE=timing); report at exit: {out}",
+			       "@wrote:1|1|0"),
+		.extra = extra_peak_zero,
 	},
 	{
 		/* GPUPROJ_KERNEL_REGEX limits profiling; GPUPROJ_PROFILE_LAUNCHES=2 profiles two. */
