@@ -87,14 +87,16 @@ help(FILE *f)
 		"                       launch and the four speed-of-light percentages, derived\n"
 		"                       from its counters against the source GPU's ceilings (the\n"
 		"                       input of the coarser model 'sol'; docs/models.md \"sol\")\n"
-		"  --coverage P         coverage to fit for, 0 < P < 1 (default 0.8)\n"
+		"  --coverage P         coverage to fit for, 0 < P < 1 (default %g, the\n"
+		"                       built-in table's)\n"
 		"  --format FMT         table (default), csv or json\n"
 		"  --details            json: add every comparison (kernel, projection, error)\n"
 		"  -o, --output FILE    write to FILE instead of standard output\n"
 		"  -h, --help           show this help\n\n",
 		gpuproj_compute_name(gpuproj_compute_default()),
 		gpuproj_rates_name(gpuproj_rates_default()),
-		gpuproj_launch_floor_default() ? "on" : "off");
+		gpuproj_launch_floor_default() ? "on" : "off",
+		GPUPROJ_INTERVALS_DEFAULT_COVERAGE);
 	fputs("Per model and (source, target) pair, pooled per model, and pooled per model\n"
 	      "over pairs of GPUs of the same and of different architecture generations\n"
 	      "(Ampere, Hopper, CDNA3, ...; rows '(same gen)', '(cross gen)'): n, failed (not\n"
