@@ -242,7 +242,8 @@ any_valid(const struct gpuproj_report_rank *rows, size_t n, double *ret_max)
 
 	*ret_max = 0;
 	for (i = 0; i < n; i++) {
-		if (!rows[i].whole.valid)
+		/* The ranked rows only: a target that cannot run every kernel is listed apart. */
+		if (!rows[i].whole.valid || !rows[i].complete)
 			continue;
 		any = true;
 		if (rows[i].whole.wall_ns > *ret_max)
@@ -317,7 +318,7 @@ whole_run_html(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t
 		const struct gpuproj_whole_run *w = &rows[i].whole;
 		double x = 0;
 
-		if (!w->valid)
+		if (!w->valid || !rows[i].complete)
 			continue;
 		strbuf_printf(sb, "<tr data-wall-ns=\"%.17g\"><td class=\"num\">%zu</td><th "
 			      "scope=\"row\">", w->wall_ns, i + 1);
@@ -381,7 +382,7 @@ whole_run_md(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n
 		double acc = 0;
 		int done = 0;
 
-		if (!w->valid)
+		if (!w->valid || !rows[i].complete)
 			continue;
 		strbuf_printf(sb, "| %zu | ", i + 1);
 		md_text(sb, rows[i].target->name);

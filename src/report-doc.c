@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <gpuproj/interval.h>
 #include <gpuproj/report.h>
 
 #include "profile-private.h"
@@ -30,13 +31,15 @@
 #define DEFAULT_TOP_KERNELS 3
 #define DEFAULT_FEATURED 4
 #define DEFAULT_CHART_PROFILES 4
-/* Characters of a kernel name in chart legends. */
-#define CHART_NAME_CHARS 20
+/*
+ * Characters of a kernel name in chart legends (the captions give them in
+ * full); a ray's label also carries its number, intensity and tag.
+ */
+#define CHART_NAME_CHARS 40
+#define RAY_NAME_CHARS 32
 
-const char *const doc_assumptions[] = {
-	"Projected time is GPU kernel time only: host code, data transfers, synchronisation and "
-	"other non-kernel time of the run are not projected (the run's wall time is shown where "
-	"the profile has it).",
+/* The fixed assumptions; doc_assumption_list() adds those that depend on the report. */
+static const char *const fixed_assumptions[] = {
 	"Floating-point work is assumed the same on the target (FLOP ratio 1) unless a SASS "
 	"comparison supplies a ratio; special functions can compile to different instruction "
 	"counts (Van Lanker et al. 2024, §4.2).",
@@ -44,20 +47,77 @@ const char *const doc_assumptions[] = {
 	"Target ceilings are the sustained FLOP/s and bandwidths of targets.yaml: measured where a "
 	"measurement exists, otherwise datasheet values or estimates; the basis of every number "
 	"is listed under \"Sources of the target numbers\".",
-	"Kernels the model cannot project (no metrics: only timed, or a metric missing) are "
-	"carried at their measured source time in every total, and counted as \"carried\".",
+	"Totals are over the kernels every complete target projects, and their share of the "
+	"measured kernel time is stated: a kernel no target projects (only timed, or a metric "
+	"missing) is in no total, and a target that cannot run a kernel another target runs (a "
+	"block that does not fit) is listed apart with what it cannot run, never ranked.",
 	"Energy = projected time × TDP: an upper-bound estimate that assumes the board draws its "
 	"full rated power for the whole projected time; idle and host power are not included.",
-	"Time × price = projected time × the target's price (USD·s): a relative figure for "
-	"comparing purchases on this workload, not a running cost.",
-	"The interval of a projected time is calibrated on the model's validation residuals: "
-	"for each model, binding resource and launch length, the narrowest range around the "
-	"point that held the measured time in 80 % of the validation cases (gpuperfpredict and "
-	"NeuSight, split-conformal; docs/validation.md). It is wide where the model is often "
-	"wrong. The hroof charts show hroof's own band instead: the L1, L2 and DRAM projections "
-	"of Van Lanker et al. 2024, eq. 9, whose midpoint is the point estimate.",
+	"Cost per job = hourly price × projected time; performance per dollar = speedup ÷ "
+	"purchase price (per 1,000 USD); performance per watt = speedup ÷ TDP (per kW). Prices "
+	"are targets.yaml's launch prices (a few consumer cards) unless quoted (--price, "
+	"--prices); the report names where each comes from and says \"unknown\" rather than "
+	"guessing.",
+	"Memory fit compares targets.yaml's memory_gib with the run's peak device memory as "
+	"libproj.so recorded it (the application's allocations; the CUDA context and the "
+	"libraries' own reserves come on top); imports do not record it (unknown).",
 };
-const size_t doc_n_assumptions = ARRAY_LENGTH(doc_assumptions);
+
+int
+doc_assumption_list(const struct gpuproj_report_doc *doc, char ***ret, size_t *ret_n)
+{
+	size_t n = ARRAY_LENGTH(fixed_assumptions) + 3, i, w = 0;
+	char cov[32], **list = calloc(n, sizeof(*list));
+
+	if (!list)
+		return GPUPROJ_E_NOMEM;
+	doc_fmt_coverage(doc, cov, sizeof(cov));
+	list[w++] = xstrdup(doc->by_wall ?
+		"The whole run is replayed onto each target with the same host (its time kept as "
+		"measured), host copies at the target's host link, peer copies as measured "
+		"(docs/models.md \"Whole run\")." :
+		"Projected time is GPU kernel time only: host code, data transfers, "
+		"synchronisation and other non-kernel time of the run are not projected (the "
+		"run's wall time is shown where the profile has it).");
+	for (i = 0; i < ARRAY_LENGTH(fixed_assumptions); i++)
+		list[w++] = xstrdup(fixed_assumptions[i]);
+	list[w++] = xasprintf("The interval of a projected time is calibrated on the model's "
+		"validation residuals: for each model, binding resource and launch length, the "
+		"narrowest range around the point that held the measured time in %s of the "
+		"validation cases (the built-in table: %s; split-conformal, "
+		"docs/validation.md). It is wide where the model is often wrong. The interval of a "
+		"total is the sum of its kernels' interval ends (as wide as if every kernel erred "
+		"the same way). The hroof charts show hroof's own band instead: the L1, L2 and "
+		"DRAM projections of Van Lanker et al. 2024, eq. 9, whose midpoint is the point "
+		"estimate.", cov, gpuproj_intervals_origin(gpuproj_intervals_builtin()));
+	list[w++] = doc->opt.order_method ? xstrdup(doc->opt.order_method) :
+		xasprintf("The order of two targets is judged by the overlap of their intervals "
+			  "(intersection over union), until the intervals are calibrated for "
+			  "it: disjoint intervals are distinct at %s, and where both were fitted "
+			  "on both GPUs the order then holds with a probability of at least 2 × "
+			  "%.2f − 1 = %.0f %% (the union bound, no independence assumed); "
+			  "overlapping intervals give no probability.", cov, doc->coverage,
+			  100 * (2 * doc->coverage - 1));
+	for (i = 0; i < w; i++) {
+		if (!list[i]) {
+			doc_assumption_list_free(list, w);
+			return GPUPROJ_E_NOMEM;
+		}
+	}
+	*ret = list;
+	*ret_n = w;
+	return GPUPROJ_OK;
+}
+
+void
+doc_assumption_list_free(char **list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; list && i < n; i++)
+		free(list[i]);
+	free(list);
+}
 
 const char *
 doc_traffic_assumption(void)
@@ -279,35 +339,6 @@ doc_tensor_paths(const double mix[GPUPROJ_TPREC_COUNT], const struct gpuproj_tar
 }
 
 char *
-doc_fmt_cost(double usd_s, char *buf, size_t size)
-{
-	if (isnan(usd_s)) {
-		snprintf(buf, size, "unknown");
-	} else if (usd_s < 1000) {
-		snprintf(buf, size, "%.3g USD·s", usd_s);
-	} else {
-		/* Three significant digits, thousands separated by thin spaces. */
-		double mag = pow(10, floor(log10(usd_s)) - 2);
-		unsigned long long v = (unsigned long long)(round(usd_s / mag) * mag);
-		char digits[32], grouped[64];
-		size_t n, i, w = 0;
-
-		snprintf(digits, sizeof(digits), "%llu", v);
-		n = strlen(digits);
-		for (i = 0; i < n && w + 4 < sizeof(grouped); i++) {
-			if (i && (n - i) % 3 == 0) {
-				memcpy(grouped + w, "\u2009", 3);
-				w += 3;
-			}
-			grouped[w++] = digits[i];
-		}
-		grouped[w] = '\0';
-		snprintf(buf, size, "%s USD·s", grouped);
-	}
-	return buf;
-}
-
-char *
 doc_fmt_pct(double frac, char *buf, size_t size)
 {
 	if (!isfinite(frac))
@@ -320,37 +351,6 @@ doc_fmt_pct(double frac, char *buf, size_t size)
 /* ------------------------------------------------------------------ */
 /* Projections, rankings, disagreements                               */
 /* ------------------------------------------------------------------ */
-
-/* What a row is ranked by: the whole run's wall time when it has one, else the kernel time. */
-static double
-rank_key(const struct gpuproj_report_rank *r)
-{
-	return r->whole.valid ? r->whole.wall_ns : r->point_ns;
-}
-
-static int
-rank_cmp(const void *a, const void *b)
-{
-	const struct gpuproj_report_rank *x = a, *y = b;
-	double kx = rank_key(x), ky = rank_key(y);
-	bool xn = isnan(kx), yn = isnan(ky);
-
-	if (xn != yn)
-		return xn ? 1 : -1;
-	if (!xn && kx != ky)
-		return kx < ky ? -1 : 1;
-	return strcmp(x->target->name, y->target->name);
-}
-
-static void
-fill_costs(struct gpuproj_report_rank *r)
-{
-	const struct gpuproj_target *t = r->target;
-
-	r->speedup = r->point_ns > 0 ? r->source_ns / r->point_ns : NAN;
-	r->energy_j = isnan(t->tdp_w) ? NAN : r->point_ns * 1e-9 * t->tdp_w;
-	r->cost_usd_s = isnan(t->price_usd) ? NAN : r->point_ns * 1e-9 * t->price_usd;
-}
 
 /* The binding resource of most projected time over the given profiles. */
 static enum gpuproj_bound
@@ -420,6 +420,22 @@ doc_progress(const struct gpuproj_report_doc *doc, const char *stage, size_t don
 		doc->opt.progress(doc->opt.progress_userdata, stage, done, total);
 }
 
+/* Σ point × launches over the kernels a run projects (gpuproj_project_run()'s sum, no carry). */
+static double
+projected_ns(const struct gpuproj_profile *p, const struct gpuproj_run_projection *run)
+{
+	double sum = 0;
+	size_t k;
+
+	for (k = 0; k < run->n; k++) {
+		const struct gpuproj_kernel *kr = gpuproj_profile_at(p, k);
+
+		if (run->kernels[k].status == GPUPROJ_OK && kr->duration_ns.n)
+			sum += run->kernels[k].point_ns * (double)(kr->launches ? kr->launches : 1);
+	}
+	return sum;
+}
+
 /* Project one profile onto every target with every model. */
 static int
 project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
@@ -471,7 +487,8 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 		for (m = 0; m < nm; m++) {
 			if (gpuproj_project_run(p, doc->models[m], dp->src, tgt, NULL, &runs[m]))
 				goto out;
-			dp->model_point_ns[m * nt + t] = runs[m].point_ns;
+			/* The kernels this model projects, nothing carried. */
+			dp->model_point_ns[m * nt + t] = projected_ns(p, &runs[m]);
 			dp->model_unprojected[m * nt + t] = runs[m].n_unprojected;
 		}
 		for (k = 0; k < n; k++) {
@@ -480,33 +497,32 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 
 			kp->status = pr->status;
 			kp->binding = pr->binding;
+			kp->assumed = pr->status == GPUPROJ_OK && pr->assumed;
 			kp->coarse = pr->status == GPUPROJ_OK &&
 				     gpuproj_model_is_coarse(pr->fallback ? pr->fallback
 									 : runs[0].model);
 			kp->lo_ns = pr->status == GPUPROJ_OK ? pr->lo_ns : NAN;
 			kp->hi_ns = pr->status == GPUPROJ_OK ? pr->hi_ns : NAN;
 			kp->point_ns = pr->status == GPUPROJ_OK ? pr->point_ns : NAN;
-			if (pr->status != GPUPROJ_OK && !dp->why[k]) {
-				dp->why[k] = xstrdup(pr->why[0] ? pr->why
-								 : gpuproj_strerror(pr->status));
-				if (!dp->why[k])
+			if (pr->status != GPUPROJ_OK) {
+				const char *why = pr->why[0] ? pr->why
+							     : gpuproj_strerror(pr->status);
+
+				if (!dp->why[k] && !(dp->why[k] = xstrdup(why)))
+					goto out;
+				kp->why = strcmp(why, dp->why[k]) == 0 ? dp->why[k] : xstrdup(why);
+				if (!kp->why)
 					goto out;
 			}
 		}
+		/* The sums over the counted kernels: doc_rank() (report-rank.c). */
 		row->target = tgt;
-		row->source_ns = runs[0].source_ns;
-		row->point_ns = runs[0].point_ns;
-		row->lo_ns = runs[0].lo_ns;
-		row->hi_ns = runs[0].hi_ns;
-		row->n_unprojected = runs[0].n_unprojected;
-		row->unprojected_source_ns = runs[0].unprojected_source_ns;
 		row->n_projected = runs[0].n_projected;
 		row->n_coarse = gpuproj_model_is_coarse(runs[0].model) ? runs[0].n_projected
 									: runs[0].n_fallback_sol;
 		row->n_interval_unseen = runs[0].n_interval_unseen;
 		row->is_source = tgt == dp->src;
 		row->whole = runs[0].whole;
-		fill_costs(row);
 
 		/* Where the models disagree on a kernel (model.h's flag and factor). */
 		for (k = 0; nm > 1 && k < n; k++) {
@@ -540,8 +556,8 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 	for (t = 0; t < nt; t++)
 		dp->totals[t].binding = dominant_binding(doc, (size_t)(dp - doc->profiles),
 							  (size_t)(dp - doc->profiles) + 1, t);
-	memcpy(dp->ranking, dp->totals, nt * sizeof(*dp->ranking));
-	qsort(dp->ranking, nt, sizeof(*dp->ranking), rank_cmp);
+	if (doc_count_kernels(doc, dp))
+		goto out;
 
 	for (k = 0; k < n; k++)
 		dp->n_dis += flagged[k] > 0;
@@ -718,6 +734,17 @@ roofline_data(const struct doc_profile *dp, size_t rank, const struct gpuproj_ta
 	}
 }
 
+/* Position of a target in the combined ranking. */
+static size_t
+combined_pos(const struct gpuproj_report_doc *doc, const struct gpuproj_target *t)
+{
+	size_t i;
+
+	for (i = 0; i < doc->n_targets && doc->combined[i].target != t; i++)
+		;
+	return i;
+}
+
 /* Seed 003 §2.1: devices as points, kernels as rays of slope OI. */
 static int
 quadrant_data(const struct gpuproj_report_doc *doc, const struct doc_profile *dp,
@@ -736,8 +763,9 @@ quadrant_data(const struct gpuproj_report_doc *doc, const struct doc_profile *dp
 		dev->bw_gbs = tg->bw_gbs[GPUPROJ_LEVEL_DRAM];
 		dev->gflops = gpuproj_target_gflops(tg, dp->prec, GPUPROJ_OP_FMA, NULL);
 		dev->style = tg == dp->src ? CHART_DEVICE_SOURCE : CHART_DEVICE_OTHER;
-		/* Names placed first: the source, the featured targets by rank, the rest. */
-		dev->label_rank = tg == dp->src ? 0 : (int)(doc->n_featured + 1 + t);
+		/* Names placed first: the source, the featured targets, the rest by rank. */
+		dev->label_rank = tg == dp->src ? 0 : (int)(doc->n_featured + 1 +
+							    combined_pos(doc, tg));
 		for (f = 0; f < doc->n_featured; f++) {
 			if (doc->featured[f] == tg && tg != dp->src) {
 				dev->style = CHART_DEVICE_FEATURED;
@@ -753,9 +781,10 @@ quadrant_data(const struct gpuproj_report_doc *doc, const struct doc_profile *dp
 		if (gpuproj_hroof_ceilings(kr, dp->src, 1.0, &hs, NULL, 0) || !(hs.flop > 0) ||
 		    !hs.valid[GPUPROJ_HL_DRAM])
 			continue;
-		doc_chart_label(kr, 0, CHART_NAME_CHARS, name, sizeof(name));
+		doc_chart_label(kr, 0, RAY_NAME_CHARS, name, sizeof(name));
 		snprintf(q->labels[n_rays], sizeof(q->labels[n_rays]), "#%zu (OI %.2g) %s", o + 1,
 			 hs.oi[GPUPROJ_HL_DRAM], name);
+		q->ray_rank[n_rays] = o;
 		q->rays[n_rays].label = q->labels[n_rays];
 		q->rays[n_rays].oi = hs.oi[GPUPROJ_HL_DRAM];
 		n_rays++;
@@ -850,6 +879,48 @@ chart_target(const struct gpuproj_report_doc *doc, const struct doc_profile *dp)
 	return NULL;
 }
 
+/*
+ * A kernel without a roofline: what was measured, its time per launch on
+ * the source, and its projections onto the featured targets with their
+ * intervals.
+ */
+static int
+times_data(const struct gpuproj_report_doc *doc, const struct doc_profile *dp,
+	   struct doc_roofline *d)
+{
+	size_t k = dp->order[d->rank], f, n = 0;
+	const struct gpuproj_kernel *kr = gpuproj_profile_at(dp->profile, k);
+
+	d->trows = calloc(doc->n_featured + 1, sizeof(*d->trows));
+	if (!d->trows)
+		return GPUPROJ_E_NOMEM;
+	snprintf(d->src_label, sizeof(d->src_label), "%s (measured)", dp->src->name);
+	d->trows[n].label = d->src_label;
+	d->trows[n].point = gpuproj_kernel_mean_ns(kr);
+	d->trows[n].lo = d->trows[n].hi = NAN;
+	d->trows[n++].style = CHART_ROW_SOURCE;
+	for (f = 0; f < doc->n_featured; f++) {
+		const struct doc_kproj *kp = doc_kp(doc, dp, doc_target_index(doc, doc->featured[f]),
+						    k);
+
+		if (kp->status != GPUPROJ_OK || doc->featured[f] == dp->src)
+			continue;
+		d->trows[n].label = doc->featured[f]->name;
+		d->trows[n].point = kp->point_ns;
+		d->trows[n].lo = kp->lo_ns;
+		d->trows[n].hi = kp->hi_ns;
+		d->trows[n++].style = CHART_ROW_FEATURED;
+	}
+	d->times.x_label = "Time per launch (µs)";
+	d->times.x_scale = 1e3;
+	d->times.rows = d->trows;
+	d->times.n_rows = isnan(d->trows[0].point) ? 0 : n;
+	d->times.point_label = "projected (point)";
+	d->times.interval_label = "projected interval";
+	d->times.source_label = "measured on the source";
+	return GPUPROJ_OK;
+}
+
 /* The charts of one profile (after the featured targets are known). */
 static int
 charts_data(const struct gpuproj_report_doc *doc, struct doc_profile *dp)
@@ -865,8 +936,11 @@ charts_data(const struct gpuproj_report_doc *doc, struct doc_profile *dp)
 	c->roof = calloc(c->n_roof + 1, sizeof(*c->roof));
 	if (!c->roof)
 		return GPUPROJ_E_NOMEM;
-	for (i = 0; i < c->n_roof; i++)
+	for (i = 0; i < c->n_roof; i++) {
 		roofline_data(dp, i, c->tgt, &c->roof[i]);
+		if (c->roof[i].note && times_data(doc, dp, &c->roof[i]))
+			return GPUPROJ_E_NOMEM;
+	}
 	if (quadrant_data(doc, dp, &c->quad))
 		return GPUPROJ_E_NOMEM;
 	irm_data(dp, c->tgt, &c->irm);
@@ -876,8 +950,12 @@ charts_data(const struct gpuproj_report_doc *doc, struct doc_profile *dp)
 static void
 charts_free(struct doc_charts *c)
 {
+	size_t i;
+
 	if (!c)
 		return;
+	for (i = 0; c->roof && i < c->n_roof; i++)
+		free(c->roof[i].trows);
 	free(c->roof);
 	free(c->quad.dev);
 	free(c);
@@ -935,6 +1013,19 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 		if (!inputs[i].profile)
 			return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
 					 "report input %zu has no profile", i + 1);
+		if (!(inputs[i].weight >= 0) || !isfinite(inputs[i].weight))
+			return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "the weight of %s "
+					 "is %g: a share of facility time is a number > 0",
+					 inputs[i].label ? inputs[i].label : "a profile",
+					 inputs[i].weight);
+		if ((inputs[i].weight > 0) != (inputs[0].weight > 0))
+			return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "%s has no weight: "
+					 "give every profile a share of facility time (--weight "
+					 "PROFILE=W), or none",
+					 inputs[i].weight > 0 ? (inputs[0].label ? inputs[0].label
+									   : "profile 1")
+							      : (inputs[i].label ? inputs[i].label
+										 : "a profile"));
 	}
 	if (!n_set)
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "the target set is empty");
@@ -993,6 +1084,8 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 		struct gpuproj_error e = { 0 };
 
 		dp->profile = inputs[i].profile;
+		dp->weight = inputs[i].weight;
+		dp->peak_bytes = gpuproj_profile_run_info(dp->profile)->peak_device_memory_bytes;
 		dp->label = inputs[i].label ? xstrdup(inputs[i].label)
 					    : xasprintf("profile %zu", i + 1);
 		if (!dp->label)
@@ -1022,38 +1115,29 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 	}
 	doc_progress(doc, "projecting", doc->n_profiles, doc->n_profiles);
 
-	/* The combined ranking: per-profile totals summed. */
+	/* The rankings: sums over the counted kernels, prices, the order (report-rank.c). */
+	r = doc_rank(doc, reterr);
+	if (r)
+		goto fail;
 	for (t = 0; t < doc->n_targets; t++) {
 		struct gpuproj_report_rank *row = &doc->combined[t];
 
-		row->target = doc->targets[t];
-		for (i = 0; i < doc->n_profiles; i++) {
-			const struct gpuproj_report_rank *pt = &doc->profiles[i].totals[t];
-
-			row->source_ns += pt->source_ns;
-			row->point_ns += pt->point_ns;
-			row->lo_ns += pt->lo_ns;
-			row->hi_ns += pt->hi_ns;
-			row->n_unprojected += pt->n_unprojected;
-			row->unprojected_source_ns += pt->unprojected_source_ns;
-			row->n_projected += pt->n_projected;
-			row->n_coarse += pt->n_coarse;
-			row->n_interval_unseen += pt->n_interval_unseen;
-			row->is_source |= pt->is_source;
-			whole_run_add(&row->whole, &pt->whole, i == 0);
-		}
-		fill_costs(row);
-		row->binding = dominant_binding(doc, 0, doc->n_profiles, t);
+		row->binding = dominant_binding(doc, 0, doc->n_profiles,
+						doc_target_index(doc, row->target));
 	}
-	qsort(doc->combined, doc->n_targets, sizeof(*doc->combined), rank_cmp);
 
-	/* Featured targets: the best ranked that are not a source. */
+	/* Featured targets: the best ranked complete ones that are not a source and fit. */
 	if (!doc->featured_given) {
-		for (j = 0; j < doc->n_targets && doc->n_featured < doc->opt.featured_targets; j++) {
-			if (!doc->combined[j].is_source)
-				doc->featured[doc->n_featured++] = doc->combined[j].target;
+		for (j = 0; j < doc->n_complete && doc->n_featured < doc->opt.featured_targets;
+		     j++) {
+			const struct gpuproj_report_rank *row = &doc->combined[j];
+
+			if (!row->is_source && row->memory_fit != GPUPROJ_REPORT_FIT_NO)
+				doc->featured[doc->n_featured++] = row->target;
 		}
 	}
+	if (!doc->opt.no_charts && doc_rank_chart(doc))
+		goto nomem;
 	/* The charts' data: the first chart_profiles profiles with kernels. */
 	for (i = 0; !doc->opt.no_charts && i < doc->n_profiles && i < doc->opt.chart_profiles;
 	     i++) {
@@ -1081,7 +1165,12 @@ gpuproj_report_doc_free(struct gpuproj_report_doc *doc)
 		struct doc_profile *dp = &doc->profiles[i];
 
 		free(dp->label);
+		for (k = 0; dp->kp && k < dp->n_kernels * doc->n_targets; k++) {
+			if (dp->kp[k].why && dp->kp[k].why != dp->why[k % dp->n_kernels])
+				free(dp->kp[k].why);
+		}
 		free(dp->kp);
+		free(dp->counted);
 		for (k = 0; dp->why && k < dp->n_kernels; k++)
 			free(dp->why[k]);
 		free(dp->why);
@@ -1101,6 +1190,11 @@ gpuproj_report_doc_free(struct gpuproj_report_doc *doc)
 	free(doc->targets);
 	free(doc->featured);
 	free(doc->combined);
+	free(doc->price);
+	free(doc->pairs);
+	free(doc->rank_chart);
+	free(doc->rank_rows);
+	free(doc->rank_labels);
 	free(doc);
 	return NULL;
 }

@@ -1118,7 +1118,7 @@ gpuproj_targets_free(struct gpuproj_targets *s)
 }
 
 /*
- * The guard before libyaml builds a document: the text is at
+ * The guard before libyaml builds a document (target-yaml.h): the text is at
  * most TARGETS_MAX_BYTES (unless the input limit was raised explicitly)
  * and nests flow collections ([ ], { }) at most TARGETS_MAX_DEPTH deep.
  * libyaml's scanner checks every open flow level for stale simple keys on
@@ -1131,9 +1131,9 @@ gpuproj_targets_free(struct gpuproj_targets *s)
 #define TARGETS_MAX_BYTES ((uint64_t)8 << 20)
 #define TARGETS_MAX_DEPTH 64
 
-static int
-yaml_guard(const char *text, size_t len, const char *file, bool builtin,
-	   struct gpuproj_error *err)
+int
+ty_guard(const char *text, size_t len, const char *file, const char *what, bool builtin,
+	 struct gpuproj_error *err)
 {
 	yaml_parser_t parser;
 	yaml_token_t token;
@@ -1157,9 +1157,9 @@ yaml_guard(const char *text, size_t len, const char *file, bool builtin,
 		char a[32], b[32];
 
 		return error_set(err, GPUPROJ_E_LIMIT, file, 0, 0, "is %s, larger than the limit "
-				 "of %s for a targets file (raise it with --max-input-size or "
+				 "of %s for %s (raise it with --max-input-size or "
 				 "GPUPROJ_MAX_INPUT_SIZE)", format_bytes(len, a, sizeof(a)),
-				 format_bytes(max, b, sizeof(b)));
+				 format_bytes(max, b, sizeof(b)), what);
 	}
 	if (!yaml_parser_initialize(&parser))
 		return error_set(err, GPUPROJ_E_NOMEM, file, 0, 0, "out of memory");
@@ -1201,7 +1201,7 @@ load_buffer(const char *text, size_t len, const char *name, bool builtin,
 
 	if (!text || !ret)
 		return error_set(reterr, GPUPROJ_E_INVAL, ld.file, 0, 0, "invalid argument");
-	r = yaml_guard(text, len, ld.file, builtin, reterr);
+	r = ty_guard(text, len, ld.file, "a targets file", builtin, reterr);
 	if (r)
 		return r;
 	if (!yaml_parser_initialize(&parser))
