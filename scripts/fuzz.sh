@@ -19,7 +19,7 @@ if [ ! -f "$builddir/build.ninja" ]; then
 fi
 meson compile -C "$builddir"
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(targets profile ncu gpuperfpredict fatbin env)
+[ ${#names[@]} -gt 0 ] || names=(targets profile ncu gpuperfpredict fatbin env prices)
 status=0
 for n in "${names[@]}"; do
 	GPUPROJ_FUZZ_SECONDS=$seconds meson test -C "$builddir" --suite fuzz "fuzz-$n" \
