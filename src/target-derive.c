@@ -28,6 +28,9 @@
  *       boost; peak_giops, ldst_shared_gops = its per-SM-clock rate x sms
  *       x clock_mhz
  *     latency_ns: the sibling's l1 and l2 cycles at this clock, its dram ns
+ *     fp32_dense_gflops = the sibling's fp32_dense_gflops / peak_gflops x
+ *       this peak; sustained_clock_mhz = the sibling's sustained clock / its
+ *       highest clock (boost or clock_mhz) x this GPU's highest clock
  *   from the sibling (same architecture)
  *     lanes_per_sm, schedulers_per_sm, ipc_per_scheduler, regs_per_thread,
  *     reg_alloc_unit, smem_alloc_unit_b, and any limit the driver did not
@@ -229,7 +232,7 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	struct strbuf sb;
 	char name[96], arch[16];
 	double boost, clock, sm_boost, sm_clock, mem_khz, bus, peak_dram, triad_eff, triad;
-	double drv_lim;
+	double drv_lim, dense_frac, sus_frac;
 	size_t i;
 
 	if (!d || !targets || !ret_yaml)
@@ -262,6 +265,8 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	peak_dram = 2.0 * mem_khz * 1e3 * bus / 8.0 / 1e9;
 	triad_eff = s->stream_gbs[GPUPROJ_STREAM_TRIAD] / s->peak_dram_gbs;
 	triad = peak_dram * triad_eff;
+	dense_frac = s->fp32_dense_gflops / s->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA];
+	sus_frac = s->sustained_clock_mhz / fmax(s->boost_clock_mhz, s->clock_mhz);
 
 	lim = s->limits;
 #define LIM(field, attr, scale)                                                                    \
@@ -365,6 +370,18 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 		   i < 2);
 	}
 	strbuf_append(&sb, "}\n");
+	/* The FFMA-dense rate and the sustained clock: the sibling's fractions (header). */
+	if (!isnan(s->fp32_dense_gflops)) {
+		strbuf_append(&sb, "    fp32_dense_gflops: ");
+		num(&sb, round(dense_frac * 2 * s->lanes_per_sm[GPUPROJ_LANE_FP32] * d->sms *
+			       boost / 100) / 10);
+		strbuf_append(&sb, "\n");
+	}
+	if (!isnan(s->sustained_clock_mhz)) {
+		strbuf_append(&sb, "    sustained_clock_mhz: ");
+		num(&sb, round(sus_frac * fmax(boost, clock) * 10) / 10);
+		strbuf_append(&sb, "\n");
+	}
 	if (!isnan(s->int32_add_giops) && !isnan(s->int32_mad_giops)) {
 		strbuf_append(&sb, "    peak_giops: {");
 		kv(&sb, "int32_add", round(s->int32_add_giops * sm_clock * 10) / 10, true);
@@ -431,6 +448,16 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 					     : "datasheet: the driver's L2 cache size [DEV]");
 	source(&sb, "peak_gflops", "derived: 2 x lanes_per_sm x sms x boost_clock_mhz / 1000");
 	source(&sb, "max_gflops", "derived: 2 x lanes_per_sm x sms x clock_mhz / 1000");
+	if (!isnan(s->fp32_dense_gflops))
+		source(&sb, "fp32_dense_gflops", "derived: sibling %s [SIB]: its fp32_dense_gflops "
+		       "/ peak_gflops.fp32_fma = %g/%g x this peak_gflops.fp32_fma (the same SM "
+		       "datapath; its power class assumed)", s->name, s->fp32_dense_gflops,
+		       s->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);
+	if (!isnan(s->sustained_clock_mhz))
+		source(&sb, "sustained_clock_mhz", "derived: sibling %s [SIB]: its "
+		       "sustained_clock_mhz / its highest clock = %g/%g x this GPU's highest "
+		       "clock; a board with less power per SM may hold less", s->name,
+		       s->sustained_clock_mhz, fmax(s->boost_clock_mhz, s->clock_mhz));
 	if (!isnan(s->int32_add_giops) && !isnan(s->int32_mad_giops))
 		source(&sb, "peak_giops", "derived: %s's per-SM-clock rates [SIB] x sms x clock_mhz",
 		       s->name);

@@ -198,6 +198,30 @@ struct gpuproj_target {
 	 * where present (gpuproj_target_gflops()).
 	 */
 	double max_gflops[GPUPROJ_PREC_COUNT][GPUPROJ_OPKIND_COUNT];
+	/**
+	 * `fp32_dense_gflops`: the CUDA-core FP32 rate FFMA-dense code reaches,
+	 * GFLOP/s, or NaN: a large cuBLAS SGEMM with TF32 off (FLOP = 2 per
+	 * FMA), measured, or derived from a sibling of the same SM datapath and
+	 * power class (docs/targets-schema.md). The analogue of max_tensor for
+	 * the CUDA cores; the models use it for FFMA-dense kernels when asked
+	 * (gpuproj_model_options.fp32, model.h), never above max_gflops.fp32_fma.
+	 */
+	double fp32_dense_gflops;
+	/**
+	 * `sustained_clock_mhz`: the SM clock the GPU holds under seconds of
+	 * full FFMA load, MHz, or NaN (a clock NVML logged during such a run,
+	 * or derived from a sibling of the same power class); what the target
+	 * runs at in the sustained clock regime of `--clock auto`
+	 * (enum gpuproj_clock, model.h).
+	 */
+	double sustained_clock_mhz;
+	/**
+	 * NaN, except in a copy made for an FFMA-dense kernel (model.c): the
+	 * FFMA-loop rate max_gflops.fp32_fma had before the copy's took the
+	 * dense rate, GFLOP/s. The issue roof's lane-clocks come from it, and
+	 * max_gflops.fp32_fma then reports fp32_dense_gflops's source.
+	 */
+	double fp32_loop_gflops;
 	/** True where `peak_gflops.*_add_mul` was written in the file (false: FMA/2). */
 	bool peak_add_mul_given[GPUPROJ_PREC_COUNT];
 	/** True where `max_gflops.*_add_mul` was written in the file (false: FMA/2 or absent). */

@@ -213,6 +213,10 @@ struct emit {
 	double max_fma[GPUPROJ_PREC_COUNT]; /* max_gflops.<p>_fma as written, NaN: none */
 	bool max_derived;               /* some max_gflops.<p>_fma is derived from the lanes */
 	double add_mul[GPUPROJ_PREC_COUNT];
+	double dense;                   /* fp32_dense_gflops as written, NaN: none */
+	const struct gpuproj_target *dense_sib; /* the built-in entry it comes from, or NULL */
+	double sustained;               /* sustained_clock_mhz as written */
+	bool sustained_measured;        /* NVML's clock during the FP32 FMA loops */
 	double lat[GPUPROJ_LEVEL_COUNT]; /* latency_ns as written, NaN: none */
 	char lat_dropped[160];           /* latencies measured but not written, and why */
 };
@@ -322,6 +326,37 @@ choose_peaks(struct emit *e, struct gpuproj_error *err)
 		}
 	}
 	return GPUPROJ_OK;
+}
+
+/*
+ * fp32_dense_gflops and sustained_clock_mhz (docs/targets-schema.md, "One
+ * basis per level"). No SGEMM runs here: the dense rate is that of the
+ * built-in entry whose lanes were taken, as its fraction of its FP32 peak x
+ * this peak (derived, naming it), else the measured FMA rate (an estimate:
+ * no loss assumed). The sustained clock is NVML's median SM clock during
+ * the FP32 FMA loops (measured), else clock_mhz; never above the highest of
+ * boost and clock_mhz.
+ */
+static void
+choose_dense_clock(struct emit *e)
+{
+	const struct bench_summary *s = e->s;
+	const struct bench_rate *f32 = &s->fp[GPUPROJ_FP32][BENCH_FOP_FMA];
+	const struct gpuproj_target *sib = NULL;
+	double top = e->boost > 0 ? fmax(e->boost, e->clock) : e->clock;
+
+	if (e->builtin && s->lanes.builtin)
+		sib = gpuproj_targets_find(e->builtin, s->lanes.entry);
+	e->dense_sib = NULL;
+	if (sib && sib->fp32_dense_gflops > 0 && e->peak_derived) {
+		e->dense = r1(sib->fp32_dense_gflops /
+			      sib->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] * e->peak[GPUPROJ_FP32]);
+		e->dense_sib = sib;
+	} else {
+		e->dense = fmin(e->max_fma[GPUPROJ_FP32], e->peak[GPUPROJ_FP32]);
+	}
+	e->sustained_measured = f32->ok && f32->clock_mhz > 0;
+	e->sustained = e->sustained_measured ? r1(fmin(f32->clock_mhz, top)) : e->clock;
 }
 
 /* latency_ns: the measured levels, kept only while they grow from L1 to L2 to DRAM. */
@@ -596,6 +631,9 @@ emit_numbers(struct strbuf *sb, struct emit *e, const char *name, const char *ch
 	}
 	if (!first)
 		strbuf_append(sb, "}\n");
+	if (e->dense > 0)
+		strbuf_printf(sb, "    fp32_dense_gflops: %.1f\n", e->dense);
+	strbuf_printf(sb, "    sustained_clock_mhz: %.1f\n", e->sustained);
 	if (s->int_add.ok || s->int_mad.ok) {
 		strbuf_append(sb, "    peak_giops: {");
 		if (s->int_add.ok)
@@ -834,6 +872,32 @@ source_latency(struct strbuf *sb, struct emit *e)
 	}
 }
 
+/* The sources of fp32_dense_gflops and sustained_clock_mhz (choose_dense_clock()). */
+static void
+source_dense_clock(struct strbuf *sb, struct emit *e)
+{
+	const struct bench_rate *f32 = &e->s->fp[GPUPROJ_FP32][BENCH_FOP_FMA];
+	const struct gpuproj_target *sib = e->dense_sib;
+
+	if (sib)
+		source(sb, "fp32_dense_gflops", "derived: sibling %s (the built-in targets.yaml "
+		       "entry the lanes come from): its fp32_dense_gflops / peak_gflops.fp32_fma = "
+		       "%g/%g x this peak_gflops.fp32_fma; no SGEMM ran here (a large cuBLAS SGEMM, "
+		       "TF32 off, measures it)", sib->name, sib->fp32_dense_gflops,
+		       sib->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);
+	else if (e->dense > 0)
+		source(sb, "fp32_dense_gflops", "estimate: no SGEMM ran here and the built-in "
+		       "targets.yaml has no entry to take the fraction from: the FP32 FMA rate, no "
+		       "loss for FFMA-dense code assumed [BENCH]");
+	if (e->sustained_measured)
+		source(sb, "sustained_clock_mhz", "measured: NVML's median SM clock during the FP32 "
+		       "FMA loops (%.1f GFLOP/s); short loops may show a higher clock than seconds "
+		       "of load hold [BENCH]", f32->value);
+	else
+		source(sb, "sustained_clock_mhz", "derived: = clock_mhz (NVML logged no clock "
+		       "during the FP32 FMA loops) [BENCH]");
+}
+
 static void
 emit_sources(struct strbuf *sb, struct emit *e)
 {
@@ -892,6 +956,7 @@ emit_sources(struct strbuf *sb, struct emit *e)
 	if (e->max_derived)
 		source(sb, "max_gflops", "derived: 2 x lanes_per_sm x sms x clock_mhz / 1000, the "
 		       "FMA rate at the sustained clock (that precision's FMA benchmark failed)");
+	source_dense_clock(sb, e);
 	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
 		const struct bench_rate *f = &s->fp[p][BENCH_FOP_FMA];
 		const char *pn = gpuproj_prec_name(p);
@@ -1056,6 +1121,7 @@ bench_yaml_emit(const struct bench_raw *raw, const struct bench_summary *sum,
 	if (gpuproj_targets_load_builtin(&builtin, NULL))
 		builtin = NULL;
 	e.builtin = builtin;
+	choose_dense_clock(&e);
 
 	/* The GPU first: the references list what its sources cite. */
 	strbuf_init(&body);
