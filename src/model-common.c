@@ -138,6 +138,7 @@ gpuproj_clock_name(enum gpuproj_clock c)
 	case GPUPROJ_CLOCK_DEFAULT: return "default";
 	case GPUPROJ_CLOCK_SUSTAINED: return "sustained";
 	case GPUPROJ_CLOCK_BURST: return "burst";
+	case GPUPROJ_CLOCK_AUTO: return "auto";
 	}
 	return "?";
 }
@@ -147,6 +148,7 @@ gpuproj_clock_from_name(const char *name, enum gpuproj_clock *ret)
 {
 	static const enum gpuproj_clock all[] = {
 		GPUPROJ_CLOCK_DEFAULT, GPUPROJ_CLOCK_SUSTAINED, GPUPROJ_CLOCK_BURST,
+		GPUPROJ_CLOCK_AUTO,
 	};
 	size_t i;
 

@@ -190,6 +190,18 @@ int model_flop_mix(const struct gpuproj_kernel *k, const struct gpuproj_target *
 		   double *ret_flop, double *ret_mix, char *why, size_t whylen);
 
 /*
+ * FFMA-dense kernels (model-regime.c): d_g = min(1, fp32_dense_gflops /
+ * max_gflops.fp32_fma), 1 when either is absent; a copy of g whose FP32 FMA
+ * rate is × d (fp32_loop_gflops keeping the loop rate; unchanged when d is
+ * not in (0, 1)); and the FFMA FLOP rate instruction issue allows the
+ * kernel on g, FLOP/s (model-hroof.c's issue roof: 2 · inst.fp32.fma /
+ * t_issue), NaN without inst.warp, lanes or on AMD.
+ */
+double model_dense_fraction(const struct gpuproj_target *g);
+void model_dense_copy(const struct gpuproj_target *g, double d, struct gpuproj_target *out);
+double model_issue_fp32_flops(const struct gpuproj_kernel *k, const struct gpuproj_target *g);
+
+/*
  * FLOP per launch from the inst.fp* metrics present (DESIGN §3), without
  * checking signs; *ret_any (optional) tells whether any was present.
  */

@@ -28,8 +28,8 @@
  *       boost; peak_giops, ldst_shared_gops = its per-SM-clock rate x sms
  *       x clock_mhz
  *     latency_ns: the sibling's l1 and l2 cycles at this clock, its dram ns
- *     fp32_dense_gflops = the sibling's fp32_dense_gflops / peak_gflops x
- *       this peak; sustained_clock_mhz = the sibling's sustained clock / its
+ *     fp32_dense_gflops = the sibling's fp32_dense_gflops / max_gflops (at
+ *       most 1) x this max_gflops (at most the peak); sustained_clock_mhz = the sibling's sustained clock / its
  *       highest clock (boost or clock_mhz) x this GPU's highest clock
  *   from the sibling (same architecture)
  *     lanes_per_sm, schedulers_per_sm, ipc_per_scheduler, regs_per_thread,
@@ -265,7 +265,7 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	peak_dram = 2.0 * mem_khz * 1e3 * bus / 8.0 / 1e9;
 	triad_eff = s->stream_gbs[GPUPROJ_STREAM_TRIAD] / s->peak_dram_gbs;
 	triad = peak_dram * triad_eff;
-	dense_frac = s->fp32_dense_gflops / s->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA];
+	dense_frac = fmin(1.0, s->fp32_dense_gflops / s->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);
 	sus_frac = s->sustained_clock_mhz / fmax(s->boost_clock_mhz, s->clock_mhz);
 
 	lim = s->limits;
@@ -373,8 +373,8 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	/* The FFMA-dense rate and the sustained clock: the sibling's fractions (header). */
 	if (!isnan(s->fp32_dense_gflops)) {
 		strbuf_append(&sb, "    fp32_dense_gflops: ");
-		num(&sb, round(dense_frac * 2 * s->lanes_per_sm[GPUPROJ_LANE_FP32] * d->sms *
-			       boost / 100) / 10);
+		num(&sb, round(fmin(dense_frac * clock, boost) * 2 *
+			       s->lanes_per_sm[GPUPROJ_LANE_FP32] * d->sms / 100) / 10);
 		strbuf_append(&sb, "\n");
 	}
 	if (!isnan(s->sustained_clock_mhz)) {
@@ -450,9 +450,9 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	source(&sb, "max_gflops", "derived: 2 x lanes_per_sm x sms x clock_mhz / 1000");
 	if (!isnan(s->fp32_dense_gflops))
 		source(&sb, "fp32_dense_gflops", "derived: sibling %s [SIB]: its fp32_dense_gflops "
-		       "/ peak_gflops.fp32_fma = %g/%g x this peak_gflops.fp32_fma (the same SM "
-		       "datapath; its power class assumed)", s->name, s->fp32_dense_gflops,
-		       s->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);
+		       "/ max_gflops.fp32_fma = %g/%g (at most 1) x this max_gflops.fp32_fma, at most the peak "
+		       "(the same SM datapath; its power class assumed)", s->name,
+		       s->fp32_dense_gflops, s->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);
 	if (!isnan(s->sustained_clock_mhz))
 		source(&sb, "sustained_clock_mhz", "derived: sibling %s [SIB]: its "
 		       "sustained_clock_mhz / its highest clock = %g/%g x this GPU's highest "

@@ -587,12 +587,25 @@ enum gpuproj_clock {
 	 * clock_mhz).
 	 */
 	GPUPROJ_CLOCK_BURST = 2,
+	/**
+	 * The regime the source ran in, carried to the target
+	 * (gpuproj_clock_regime()): the source's FP ceilings at its measured SM
+	 * clock (the kernel's clock.sm, else the run's NVML clock,
+	 * gpuproj_model_options.source_clock); the target's in the burst regime
+	 * above when the source ran at its boost clock though it cannot hold
+	 * it under load, at its sustained_clock_mhz (× sustained / clock_mhz,
+	 * never above 1) when the source ran below its boost clock or NVML saw
+	 * a power or thermal cap, and as SUSTAINED when the regime is unknown
+	 * (no clock recorded, or a source that holds its boost clock under load
+	 * anyway). The note names the regime assumed.
+	 */
+	GPUPROJ_CLOCK_AUTO = 3,
 };
 
-/** @return "sustained", "burst" (or "default") */
+/** @return "sustained", "burst", "auto" (or "default") */
 const char *gpuproj_clock_name(enum gpuproj_clock c);
 /**
- * Parse "sustained", "burst" or "default" (case-insensitive).
+ * Parse "sustained", "burst", "auto" or "default" (case-insensitive).
  * @return GPUPROJ_OK or GPUPROJ_E_INVAL (*ret untouched)
  */
 int gpuproj_clock_from_name(const char *name, enum gpuproj_clock *ret);
@@ -616,6 +629,113 @@ enum gpuproj_clock gpuproj_clock_default(void);
  */
 double gpuproj_target_burst(const struct gpuproj_target *g, double duration_ns,
 			    struct gpuproj_target *out);
+
+/** What the source's clock says about the run (gpuproj_clock_regime()). */
+enum gpuproj_regime {
+	GPUPROJ_REGIME_UNKNOWN = 0,   /**< no clock recorded, or one that cannot tell */
+	GPUPROJ_REGIME_BOOST = 1,     /**< at its boost clock, which it cannot hold under load */
+	GPUPROJ_REGIME_SUSTAINED = 2, /**< below its boost clock, or capped by power or heat */
+};
+
+/** @return "unknown", "boost" or "sustained" */
+const char *gpuproj_regime_name(enum gpuproj_regime r);
+
+/** The clock regime of one kernel's run on its source GPU. */
+struct gpuproj_clock_regime {
+	enum gpuproj_regime regime;
+	double src_mhz;      /**< the measured SM clock, MHz; NaN when none was recorded */
+	/** where src_mhz comes from: "counters" (clock.sm), "nvml" (the run's samples), or NULL */
+	const char *from;
+	/** why this regime, a static phrase ("below its boost clock", …; never NULL) */
+	const char *why;
+};
+
+/**
+ * Classify a kernel's run (docs/models.md "Clock regime"): f = the
+ * kernel's clock.sm (counters: sm__cycles_elapsed.avg.per_second, cycles
+ * over the duration of the profiled launches; ncu exports' clock
+ * columns), else the run's NVML mean SM clock (`run`, samples > 0); top =
+ * max(boost_clock_mhz, clock_mhz) of the source.
+ *   SUSTAINED  when f < GPUPROJ_REGIME_BOOST_FRACTION · top, or NVML saw a
+ *              GPUPROJ_CLK_CAPPED reason in any sample;
+ *   BOOST      when f is at least that and the source's sustained_clock_mhz
+ *              is below it (the GPU would have slowed under long load);
+ *   UNKNOWN    otherwise: no clock, or a source that holds its boost clock
+ *              under load anyway (A100, H200: the run's length cannot be told).
+ * @param run the run's NVML record, or NULL
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL k, src or out)
+ */
+int gpuproj_clock_regime(const struct gpuproj_kernel *k, const struct gpuproj_sm_clock *run,
+			 const struct gpuproj_target *src, struct gpuproj_clock_regime *out);
+/** The share of the highest clock at or above which a source counts as at boost. */
+#define GPUPROJ_REGIME_BOOST_FRACTION 0.97
+
+/**
+ * A GPU's FP ceilings at another SM clock (the AUTO clock regime): `*out` =
+ * `*g` with every max_gflops[p][k] (and fp32_loop_gflops) × `factor`,
+ * out->clock_factor = factor (rates reported as derived). Declared here,
+ * beside the regime it serves. A factor that is not positive and finite
+ * leaves the copy unchanged (clock_factor 0).
+ */
+void gpuproj_target_scale_fp(const struct gpuproj_target *g, double factor,
+			     struct gpuproj_target *out);
+
+/**
+ * The CUDA-core FP32 rate of FFMA-dense kernels (gpuproj_model_options.fp32;
+ * docs/models.md "Achievable FP32 rate").
+ */
+enum gpuproj_fp32 {
+	GPUPROJ_FP32_DEFAULT = 0, /**< gpuproj_fp32_default() decides */
+	/** Every kernel at max_gflops.fp32_fma, the FMA-loop rate (the paper's). */
+	GPUPROJ_FP32_FMA = 1,
+	/**
+	 * FFMA-dense kernels (gpuproj_kernel_ffma_density()) at
+	 * min(fp32_dense_gflops, max_gflops.fp32_fma) — the rate a large SGEMM
+	 * reaches —, scaled with the clock regime like max_gflops; other
+	 * kernels, and GPUs without fp32_dense_gflops, at max_gflops. Every
+	 * model but naive.
+	 */
+	GPUPROJ_FP32_DENSE = 2,
+};
+
+/** @return "fma", "dense" (or "default") */
+const char *gpuproj_fp32_name(enum gpuproj_fp32 f);
+/**
+ * Parse "fma", "dense" or "default" (case-insensitive).
+ * @return GPUPROJ_OK or GPUPROJ_E_INVAL (*ret untouched)
+ */
+int gpuproj_fp32_from_name(const char *name, enum gpuproj_fp32 *ret);
+/** @return the FP32 rate used when the options leave it at DEFAULT (fma) */
+enum gpuproj_fp32 gpuproj_fp32_default(void);
+
+/** How FFMA-dense a kernel is (gpuproj_kernel_ffma_density()). */
+struct gpuproj_ffma_density {
+	/** FLOP mix: 2 · inst.fp32.fma / CUDA-core FLOP, 0..1; NaN without CUDA-core FLOP */
+	double fma_share;
+	/**
+	 * Instruction mix: FFMA warp instructions (inst.fp32.fma / (32 ·
+	 * warp_efficiency)) / inst.warp, 0..1; NaN without inst.warp
+	 */
+	double issue_share;
+	bool dense;         /**< both shares at or above their thresholds (below) */
+};
+/** FFMA-dense: at least this share of the CUDA-core FLOP is FP32 FMA ... */
+#define GPUPROJ_FFMA_DENSE_FLOP 0.9
+/** ... and, where the profile has inst.warp, at least this share of the warp instructions. */
+#define GPUPROJ_FFMA_DENSE_ISSUE 0.5
+
+/**
+ * Whether a kernel's work is FFMA-dense (docs/models.md): FP32 FMA makes at
+ * least GPUPROJ_FFMA_DENSE_FLOP of its CUDA-core FLOP (Σ_p 2·FMA + ADD +
+ * MUL of inst.fp*) and, when inst.warp was counted, its FFMA warp
+ * instructions at least GPUPROJ_FFMA_DENSE_ISSUE of all warp instructions
+ * (a kernel whose issue slots go mostly to other instructions is bound by
+ * issue, not by the FMA datapath). Tensor FLOP do not count: they run on
+ * their own pipe.
+ * @return out->dense; false for NULL arguments
+ */
+bool gpuproj_kernel_ffma_density(const struct gpuproj_kernel *k,
+				 struct gpuproj_ffma_density *out);
 
 /**
  * The ceilings the models take from targets.yaml (gpuproj_model_options.rates):
@@ -741,6 +861,14 @@ struct gpuproj_model_options {
 	 * datasheet's); 0 (DEFAULT) = gpuproj_rates_default().
 	 */
 	enum gpuproj_rates rates;
+	/** FP32 rate of FFMA-dense kernels; 0 (DEFAULT) = gpuproj_fp32_default(). */
+	enum gpuproj_fp32 fp32;
+	/**
+	 * The run's NVML SM clock on the source GPU (the profile's
+	 * device.sm_clock), for the AUTO clock regime; NULL = none.
+	 * gpuproj_project_run() sets it from the profile when it is NULL.
+	 */
+	const struct gpuproj_sm_clock *source_clock;
 };
 
 /**

@@ -186,6 +186,12 @@ struct gpuproj_target {
 	 * file's basis (gpuproj_target_gflops(), --details).
 	 */
 	double burst_share;
+	/**
+	 * 0, except in a copy made by gpuproj_target_scale_fp() (model.h, the
+	 * AUTO clock regime): the factor its FP ceilings were scaled by; such
+	 * rates are reported with basis "derived" (gpuproj_target_basis()).
+	 */
+	double clock_factor;
 	int schedulers_per_sm;      /**< warp (wavefront) schedulers per SM (CU) */
 	double ipc_per_scheduler;   /**< warp instructions per scheduler per cycle (default 1) */
 	double memory_gib;          /**< device memory, GiB, or NaN */

@@ -331,8 +331,9 @@ choose_peaks(struct emit *e, struct gpuproj_error *err)
 /*
  * fp32_dense_gflops and sustained_clock_mhz (docs/targets-schema.md, "One
  * basis per level"). No SGEMM runs here: the dense rate is that of the
- * built-in entry whose lanes were taken, as its fraction of its FP32 peak x
- * this peak (derived, naming it), else the measured FMA rate (an estimate:
+ * built-in entry whose lanes were taken, as its fraction of its FP32 FMA
+ * rate (at most 1) x the one measured here, at most the peak (derived, naming it), else
+ * the measured FMA rate (an estimate:
  * no loss assumed). The sustained clock is NVML's median SM clock during
  * the FP32 FMA loops (measured), else clock_mhz; never above the highest of
  * boost and clock_mhz.
@@ -348,9 +349,11 @@ choose_dense_clock(struct emit *e)
 	if (e->builtin && s->lanes.builtin)
 		sib = gpuproj_targets_find(e->builtin, s->lanes.entry);
 	e->dense_sib = NULL;
-	if (sib && sib->fp32_dense_gflops > 0 && e->peak_derived) {
-		e->dense = r1(sib->fp32_dense_gflops /
-			      sib->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] * e->peak[GPUPROJ_FP32]);
+	if (sib && sib->fp32_dense_gflops > 0 && e->max_fma[GPUPROJ_FP32] > 0) {
+		e->dense = r1(fmin(fmin(1.0, sib->fp32_dense_gflops /
+						  sib->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]) *
+					   e->max_fma[GPUPROJ_FP32],
+				   e->peak[GPUPROJ_FP32]));
 		e->dense_sib = sib;
 	} else {
 		e->dense = fmin(e->max_fma[GPUPROJ_FP32], e->peak[GPUPROJ_FP32]);
@@ -881,10 +884,10 @@ source_dense_clock(struct strbuf *sb, struct emit *e)
 
 	if (sib)
 		source(sb, "fp32_dense_gflops", "derived: sibling %s (the built-in targets.yaml "
-		       "entry the lanes come from): its fp32_dense_gflops / peak_gflops.fp32_fma = "
-		       "%g/%g x this peak_gflops.fp32_fma; no SGEMM ran here (a large cuBLAS SGEMM, "
-		       "TF32 off, measures it)", sib->name, sib->fp32_dense_gflops,
-		       sib->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);
+		       "entry the lanes come from): its fp32_dense_gflops / max_gflops.fp32_fma = "
+		       "%g/%g (at most 1) x this max_gflops.fp32_fma, at most the peak; no SGEMM ran "
+		       "here (a large cuBLAS SGEMM, TF32 off, measures it)", sib->name,
+		       sib->fp32_dense_gflops, sib->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);
 	else if (e->dense > 0)
 		source(sb, "fp32_dense_gflops", "estimate: no SGEMM ran here and the built-in "
 		       "targets.yaml has no entry to take the fraction from: the FP32 FMA rate, no "

@@ -182,7 +182,17 @@ bool
 cli_parse_clock(const char *cmd, const char *value, enum gpuproj_clock *ret)
 {
 	if (gpuproj_clock_from_name(value, ret)) {
-		cli_usage_error(cmd, "--clock must be sustained or burst, not '%s'", value);
+		cli_usage_error(cmd, "--clock must be sustained, burst or auto, not '%s'", value);
+		return false;
+	}
+	return true;
+}
+
+bool
+cli_parse_fp32(const char *cmd, const char *value, enum gpuproj_fp32 *ret)
+{
+	if (gpuproj_fp32_from_name(value, ret)) {
+		cli_usage_error(cmd, "--fp32 must be fma or dense, not '%s'", value);
 		return false;
 	}
 	return true;
