@@ -686,10 +686,12 @@ extra_live(struct run *r)
 }
 
 /*
- * NVML's SM clock while kernels ran (issue 30): the worker samples it every
- * flush in which kernels completed, unless NVML calls the GPU idle; the
- * double answers 1275 MHz with SwPowerCap (0x4) each time, so every sample
- * is 1275 MHz and capped, however many the timing gives.
+ * The SM clock (issue 30): the profiled launch's sm__cycles_elapsed.avg
+ * .per_second as its clock.sm; NVML's SM clock while kernels ran, which the
+ * worker samples every flush in which kernels completed, unless NVML calls
+ * the GPU idle: the double answers 1275 MHz with SwPowerCap (0x4) each
+ * time, so every sample is 1275 MHz and capped, however many the timing
+ * gives.
  */
 static void
 extra_sm_clock(struct run *r)
@@ -697,6 +699,8 @@ extra_sm_clock(struct run *r)
 	json_t *clk = json_object_get(json_object_get(r->json, "device"), "sm_clock");
 	json_t *why;
 
+	/* The profiled launch's own clock, from the counters: clock.sm. */
+	assert_close(kmetric(kernel_named(r, SAXPY, 0), "clock.sm"), 1.35e9, "clock.sm");
 	ck_assert_ptr_nonnull(clk);
 	ck_assert_str_eq(json_string_value(json_object_get(clk, "from")), "nvml");
 	ck_assert_int_ge(jint(clk, "samples"), 1);
@@ -1739,7 +1743,8 @@ static const struct scenario scenarios[] = {
 		/* NVML's SM clock sampled while kernels ran: device.sm_clock. */
 		.name = "nvml_sm_clock",
 		.cmds = CMDS("device 0 \"Fake A100\" GA100 8.0 108 1410000 nvml_sm_mhz=1275 "
-			     "nvml_reasons=4", METRICS, "init", "ctx 0",
+			     "nvml_reasons=4", METRICS,
+			     "metric sm__cycles_elapsed.avg.per_second 1350000000", "init", "ctx 0",
 			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400",
 			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400"),
 		.kernels = { K(SAXPY, 4, 1, 3, 1000) },
