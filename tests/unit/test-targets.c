@@ -1049,6 +1049,32 @@ START_TEST(repository_targets_dense_and_sustained)
 	ck_assert_uint_eq(derived, 21);
 	ck_assert_double_eq(gpuproj_targets_find(ts, "L40")->fp32_dense_gflops, 46321.5);
 	ck_assert_double_eq(gpuproj_targets_find(ts, "RTX-4070")->sustained_clock_mhz, 2443);
+	/*
+	 * A copy holding the dense rate as its FP32 FMA rate (model.c, marked by
+	 * fp32_loop_gflops) reports fp32_dense_gflops's basis there: L40's
+	 * FMA rate is measured, its dense rate derived; L40S the other way.
+	 */
+	{
+		struct gpuproj_target l40 = *gpuproj_targets_find(ts, "L40");
+		struct gpuproj_target l40s = *gpuproj_targets_find(ts, "L40S");
+
+		ck_assert_int_eq(gpuproj_target_basis(&l40, "max_gflops.fp32_fma"),
+				 GPUPROJ_BASIS_MEASURED);
+		l40.fp32_loop_gflops = l40.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA];
+		ck_assert_int_eq(gpuproj_target_basis(&l40, "max_gflops.fp32_fma"),
+				 GPUPROJ_BASIS_DERIVED);
+		ck_assert_int_eq(gpuproj_target_basis(&l40, "max_gflops.fp64_fma"),
+				 GPUPROJ_BASIS_MEASURED);
+		ck_assert_int_eq(gpuproj_target_basis(&l40s, "max_gflops.fp32_fma"),
+				 GPUPROJ_BASIS_DERIVED);
+		l40s.fp32_loop_gflops = l40s.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA];
+		ck_assert_int_eq(gpuproj_target_basis(&l40s, "max_gflops.fp32_fma"),
+				 GPUPROJ_BASIS_MEASURED);
+		/* Scaled to another clock as well: derived. */
+		l40s.clock_factor = 0.9;
+		ck_assert_int_eq(gpuproj_target_basis(&l40s, "max_gflops.fp32_fma"),
+				 GPUPROJ_BASIS_DERIVED);
+	}
 	gpuproj_targets_free(ts);
 }
 END_TEST
