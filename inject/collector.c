@@ -116,6 +116,8 @@ struct inj_collector {
 	struct inj_device_info devices[INJ_MAX_DEVICES];
 	bool device_known[INJ_MAX_DEVICES];
 	int first_device;		/* ordinal of the first device with a context, -1 */
+	struct gpuproj_sm_clock sm_clock; /* NVML samples of that device (inj_collector_sm_clock()) */
+	double sm_clock_sum;		/* Σ of the samples, MHz */
 	bool closed;
 	bool finished;
 	bool oom_logged;
@@ -856,6 +858,41 @@ inj_collector_dropped(struct inj_collector *c, uint64_t n)
 {
 	pthread_mutex_lock(&c->lock);
 	c->totals.dropped += n;
+	pthread_mutex_unlock(&c->lock);
+}
+
+int
+inj_collector_source_device(struct inj_collector *c)
+{
+	int d;
+
+	pthread_mutex_lock(&c->lock);
+	d = c->first_device;
+	pthread_mutex_unlock(&c->lock);
+	return d;
+}
+
+void
+inj_collector_sm_clock(struct inj_collector *c, double mhz, unsigned long long reasons)
+{
+	struct gpuproj_sm_clock k;
+
+	if (!(mhz > 0) || !(mhz <= GPUPROJ_MAX_CLOCK_HZ / 1e6))
+		return;
+	pthread_mutex_lock(&c->lock);
+	k = c->sm_clock;
+	k.min_mhz = k.samples ? fmin(k.min_mhz, mhz) : mhz;
+	k.max_mhz = k.samples ? fmax(k.max_mhz, mhz) : mhz;
+	k.samples++;
+	/* The mean of the samples, kept inside [min, max] against rounding. */
+	k.mean_mhz = fmin(k.max_mhz, fmax(k.min_mhz, (c->sm_clock_sum + mhz) / (double)k.samples));
+	k.reasons |= reasons;
+	k.capped_samples += (reasons & GPUPROJ_CLK_CAPPED) != 0;
+	/* Refused only for a reason bit out of the enum (the caller masks them). */
+	if (!c->closed && gpuproj_profile_set_sm_clock(c->profile, &k) == GPUPROJ_OK) {
+		c->sm_clock = k;
+		c->sm_clock_sum += mhz;
+	}
 	pthread_mutex_unlock(&c->lock);
 }
 

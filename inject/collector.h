@@ -135,6 +135,17 @@ struct inj_timeline *inj_collector_timeline(struct inj_collector *c);
 /** Count records the vendor library dropped. */
 void inj_collector_dropped(struct inj_collector *c, uint64_t n);
 
+/** The ordinal of the profile's source device (the first with a context), or -1. */
+int inj_collector_source_device(struct inj_collector *c);
+/**
+ * One NVML sample of the source device's SM clock, MHz, taken while it was
+ * not idle, and its clocks event reasons (enum gpuproj_clock_reason bits
+ * only): folded into the profile's device.sm_clock (count, mean, min, max,
+ * reasons seen, samples with a power or thermal cap). Ignored after close
+ * and for a clock outside (0, 10^4] MHz.
+ */
+void inj_collector_sm_clock(struct inj_collector *c, double mhz, unsigned long long reasons);
+
 /** A consistent copy of the running totals. */
 void inj_collector_totals(struct inj_collector *c, struct inj_totals *ret);
 

@@ -87,7 +87,14 @@ gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_model 
 {
 	size_t i, n = gpuproj_profile_count(p), n_fb = 0;
 	const struct gpuproj_model *fb[3];
+	struct gpuproj_model_options with_clock;
 
+	/* The run's NVML clock, for the AUTO clock regime (model.h). */
+	if (opt && !opt->source_clock && gpuproj_profile_device(p)->sm_clock.samples > 0) {
+		with_clock = *opt;
+		with_clock.source_clock = &gpuproj_profile_device(p)->sm_clock;
+		opt = &with_clock;
+	}
 	if (!opt || opt->fallback == GPUPROJ_FALLBACK_DEFAULT)
 		n_fb = gpuproj_model_fallbacks(m, fb, ARRAY_LENGTH(fb));
 	memset(out, 0, sizeof(*out));

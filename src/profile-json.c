@@ -249,6 +249,26 @@ profile_to_json_ex(const struct gpuproj_profile *p, bool with_kernels,
 		else
 			json_decref(drv);
 	}
+	if (d->sm_clock.samples > 0) {
+		const struct gpuproj_sm_clock *c = &d->sm_clock;
+		json_t *clk = json_object(), *why = json_array();
+		unsigned long long bit;
+
+		bad |= json_object_set_new(clk, "from", json_string("nvml"));
+		bad |= json_object_set_new(clk, "samples", json_integer((json_int_t)c->samples));
+		bad |= json_object_set_new(clk, "mean_mhz", json_num(c->mean_mhz));
+		bad |= json_object_set_new(clk, "min_mhz", json_num(c->min_mhz));
+		bad |= json_object_set_new(clk, "max_mhz", json_num(c->max_mhz));
+		for (bit = 1; bit && bit <= c->reasons; bit <<= 1) {
+			if (c->reasons & bit)
+				bad |= json_array_append_new(why, json_string(
+								  gpuproj_clock_reason_name(bit)));
+		}
+		bad |= json_object_set_new(clk, "event_reasons", why);
+		bad |= json_object_set_new(clk, "capped_samples",
+					   json_integer((json_int_t)c->capped_samples));
+		bad |= json_object_set_new(dev, "sm_clock", clk);
+	}
 	bad |= json_object_set_new(root, "device", dev);
 
 	proc = json_object();
@@ -506,6 +526,75 @@ opt_number(struct profile_reader *rd, json_t *obj, const char *key, const char *
  * or null → NaN; otherwise it must lie in [lo, hi), the range the
  * conversion is defined for.
  */
+/*
+ * device.sm_clock (written by libproj.so; docs/formats/profile.md): from
+ * "nvml", samples ≥ 1, the three clocks, event_reasons by name, and the
+ * capped samples, in the ranges of gpuproj_profile_set_sm_clock().
+ */
+static int opt_integer(struct profile_reader *rd, json_t *obj, const char *key, const char *path,
+		       double lo, double hi, double *out);
+
+static int
+read_sm_clock(struct profile_reader *rd, struct gpuproj_profile *p, json_t *clk)
+{
+	static const char *const keys[] = { "from", "samples", "mean_mhz", "min_mhz", "max_mhz",
+					     "event_reasons", "capped_samples" };
+	struct gpuproj_sm_clock c = { 0 };
+	const char *key, *from;
+	double n, capped, v[3];
+	json_t *why, *it;
+	size_t i, j;
+	int r;
+
+	if (!clk || json_is_null(clk))
+		return GPUPROJ_OK;
+	if (!json_is_object(clk))
+		return bad(rd, "device.sm_clock", "must be an object");
+	json_object_foreach(clk, key, it) {
+		for (i = 0; i < ARRAY_LENGTH(keys) && strcmp(key, keys[i]) != 0; i++)
+			;
+		if (i == ARRAY_LENGTH(keys))
+			return bad(rd, "device.sm_clock", "'%s' is not a member gpuproj knows", key);
+	}
+	if ((r = opt_string(rd, clk, "from", "device.sm_clock", &from)) ||
+	    (r = opt_integer(rd, clk, "samples", "device.sm_clock", 1, 0x1p53, &n)) ||
+	    (r = opt_integer(rd, clk, "capped_samples", "device.sm_clock", 0, 0x1p53, &capped)) ||
+	    (r = opt_number(rd, clk, "mean_mhz", "device.sm_clock", &v[0])) ||
+	    (r = opt_number(rd, clk, "min_mhz", "device.sm_clock", &v[1])) ||
+	    (r = opt_number(rd, clk, "max_mhz", "device.sm_clock", &v[2])))
+		return r;
+	if (!from || strcmp(from, "nvml") != 0)
+		return bad(rd, "device.sm_clock", "'from' must be \"nvml\"");
+	if (isnan(n) || isnan(v[0]) || isnan(v[1]) || isnan(v[2]))
+		return bad(rd, "device.sm_clock", "needs samples, mean_mhz, min_mhz and max_mhz");
+	c.samples = (uint64_t)n;
+	c.capped_samples = isnan(capped) ? 0 : (uint64_t)capped;
+	c.mean_mhz = v[0];
+	c.min_mhz = v[1];
+	c.max_mhz = v[2];
+	why = json_object_get(clk, "event_reasons");
+	if (why && !json_is_array(why))
+		return bad(rd, "device.sm_clock", "'event_reasons' must be an array of names");
+	json_array_foreach(why, i, it) {
+		unsigned long long bit = 0;
+
+		for (j = 0; json_is_string(it) && j < 64 && !bit; j++) {
+			const char *nm = gpuproj_clock_reason_name(1ull << j);
+
+			if (nm && strcmp(nm, json_string_value(it)) == 0)
+				bit = 1ull << j;
+		}
+		if (!bit)
+			return bad(rd, "device.sm_clock", "event_reasons[%zu] is not a clocks event "
+				   "reason gpuproj knows (docs/formats/profile.md)", i);
+		c.reasons |= bit;
+	}
+	if (gpuproj_profile_set_sm_clock(p, &c) != GPUPROJ_OK)
+		return bad(rd, "device.sm_clock", "needs 0 < min_mhz <= mean_mhz <= max_mhz <= "
+			   "10000 and capped_samples <= samples");
+	return GPUPROJ_OK;
+}
+
 /* device.driver: every member a known attribute, each a number in (0, max]. */
 static int
 read_driver(struct profile_reader *rd, struct gpuproj_profile *p, json_t *drv)
@@ -993,7 +1082,8 @@ read_root(struct profile_reader *rd, json_t *root, struct gpuproj_profile *p)
 		if (gpuproj_profile_set_device(p, name, target, chip, major, minor,
 					       isnan(sms) ? 0 : (int)sms, clock))
 			return nomem(rd);
-		if ((r = read_driver(rd, p, json_object_get(dev, "driver"))))
+		if ((r = read_driver(rd, p, json_object_get(dev, "driver"))) ||
+		    (r = read_sm_clock(rd, p, json_object_get(dev, "sm_clock"))))
 			return r;
 	}
 

@@ -621,17 +621,59 @@ enum gpuproj_clock {
 	 * clock_mhz).
 	 */
 	GPUPROJ_CLOCK_BURST = 2,
+	/**
+	 * The regime the source ran in, carried to the target
+	 * (gpuproj_clock_regime()): the source's FP ceilings at its measured SM
+	 * clock (the kernel's clock.sm, else the run's NVML clock,
+	 * gpuproj_model_options.source_clock); the target's in the burst regime
+	 * above when the source ran at its boost clock though it cannot hold
+	 * it under load, at its sustained_clock_mhz (× sustained / clock_mhz,
+	 * never above 1) when the source ran below its boost clock or NVML saw
+	 * a power or thermal cap, and as SUSTAINED when the regime is unknown
+	 * (no clock recorded, or a source that holds its boost clock under load
+	 * anyway). The note names the regime assumed.
+	 */
+	GPUPROJ_CLOCK_AUTO = 3,
 };
 
-/** @return "sustained", "burst" (or "default") */
+/** @return "sustained", "burst", "auto" (or "default") */
 const char *gpuproj_clock_name(enum gpuproj_clock c);
 /**
- * Parse "sustained", "burst" or "default" (case-insensitive).
+ * Parse "sustained", "burst", "auto" or "default" (case-insensitive).
  * @return GPUPROJ_OK or GPUPROJ_E_INVAL (*ret untouched)
  */
 int gpuproj_clock_from_name(const char *name, enum gpuproj_clock *ret);
 /** @return the clock regime used when the options leave it at DEFAULT (sustained) */
 enum gpuproj_clock gpuproj_clock_default(void);
+
+/**
+ * The CUDA-core FP32 rate of FFMA-dense kernels (gpuproj_model_options.fp32;
+ * docs/models.md "Achievable FP32 rate").
+ */
+enum gpuproj_fp32 {
+	GPUPROJ_FP32_DEFAULT = 0, /**< gpuproj_fp32_default() decides */
+	/** Every kernel at max_gflops.fp32_fma, the FMA-loop rate (the paper's). */
+	GPUPROJ_FP32_FMA = 1,
+	/**
+	 * FFMA-dense kernels (gpuproj_kernel_ffma_density()) at
+	 * min(fp32_dense_gflops, max_gflops.fp32_fma) — the rate a large SGEMM
+	 * reaches —, scaled with the clock regime like max_gflops; other
+	 * kernels, and GPUs without fp32_dense_gflops, at max_gflops. Every
+	 * model but naive.
+	 */
+	GPUPROJ_FP32_DENSE = 2,
+};
+
+/** @return "fma", "dense" (or "default") */
+const char *gpuproj_fp32_name(enum gpuproj_fp32 f);
+/**
+ * Parse "fma", "dense" or "default" (case-insensitive).
+ * @return GPUPROJ_OK or GPUPROJ_E_INVAL (*ret untouched)
+ */
+int gpuproj_fp32_from_name(const char *name, enum gpuproj_fp32 *ret);
+/** @return the FP32 rate used when the options leave it at DEFAULT (fma) */
+enum gpuproj_fp32 gpuproj_fp32_default(void);
+
 /**
  * The ceilings the models take from targets.yaml (gpuproj_model_options.rates):
  * datasheet peaks, or the sustained rates real kernels reach (docs/models.md).
@@ -709,6 +751,14 @@ struct gpuproj_model_options {
 	 * gpuproj_launch_floor_default().
 	 */
 	enum gpuproj_launch_floor launch_floor;
+	/** FP32 rate of FFMA-dense kernels; 0 (DEFAULT) = gpuproj_fp32_default(). */
+	enum gpuproj_fp32 fp32;
+	/**
+	 * The run's NVML SM clock on the source GPU (the profile's
+	 * device.sm_clock), for the AUTO clock regime; NULL = none.
+	 * gpuproj_project_run() sets it from the profile when it is NULL.
+	 */
+	const struct gpuproj_sm_clock *source_clock;
 };
 
 /**
@@ -743,10 +793,11 @@ enum gpuproj_option {
 	GPUPROJ_OPTION_WAVES,           /**< enum gpuproj_waves: sm, resident, off */
 	/** enum gpuproj_occupancy_term: little, little-source, linear */
 	GPUPROJ_OPTION_OCCUPANCY_TERM,
-	GPUPROJ_OPTION_CLOCK,           /**< enum gpuproj_clock: sustained, burst */
+	GPUPROJ_OPTION_CLOCK,           /**< enum gpuproj_clock: sustained, burst, auto */
 	GPUPROJ_OPTION_COMPUTE,         /**< enum gpuproj_compute: fp, issue */
 	GPUPROJ_OPTION_RATES,           /**< enum gpuproj_rates: sustained, datasheet */
 	GPUPROJ_OPTION_LAUNCH_FLOOR,    /**< enum gpuproj_launch_floor: on, off */
+	GPUPROJ_OPTION_FP32,            /**< enum gpuproj_fp32: fma, dense */
 	GPUPROJ_OPTION_COUNT,
 };
 

@@ -307,6 +307,10 @@ struct cupti_state {
 	struct {
 		void *lib;		/* libnvidia-ml.so.1 */
 		bool tried, initialised;
+		/* Each device's handle (by PCI bus id), for the clock samples. */
+		void *dev[INJ_MAX_DEVICES];
+		bool have_dev[INJ_MAX_DEVICES];
+		uint64_t sampled_launches; /* launches in records at the last sample (worker only) */
 	} nvml;
 
 	/* ---- cupti-callbacks.c ---- */
@@ -469,6 +473,12 @@ const char *cupti_record_layout(uint32_t api);
 void cupti_record_known(uint32_t *api_min, uint32_t *api_max);
 /** Worker tick: notice another CUPTI client that took the activity callbacks. */
 void cupti_activity_watch(struct cupti_state *st);
+/*
+ * From the worker's flush: one NVML sample of the source device's SM clock
+ * and clocks event reasons when kernels completed since the last one and
+ * NVML does not call the GPU idle (cupti-device.c; docs/libproj.md).
+ */
+void cupti_nvml_sample(struct cupti_state *st);
 /** The same at exit, after the final forced flush (no 2 s wait). */
 void cupti_activity_watch_final(struct cupti_state *st);
 /** Whether another CUPTI client took the activity callbacks (see cupti-activity.c). */

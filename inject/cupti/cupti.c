@@ -226,6 +226,7 @@ cupti_flush(bool forced)
 	if (!forced && run == ST_RUNNING) {
 		cupti_activity_watch(st);
 		cupti_timeline_tick(st);
+		cupti_nvml_sample(st);
 	}
 }
 

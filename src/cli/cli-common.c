@@ -250,6 +250,17 @@ cli_parse_clock(const char *cmd, const char *value, enum gpuproj_clock *ret)
 }
 
 bool
+cli_parse_fp32(const char *cmd, const char *value, enum gpuproj_fp32 *ret)
+{
+	int v;
+
+	if (!parse_option(cmd, "--fp32", GPUPROJ_OPTION_FP32, value, &v))
+		return false;
+	*ret = (enum gpuproj_fp32)v;
+	return true;
+}
+
+bool
 cli_parse_compute(const char *cmd, const char *value, enum gpuproj_compute *ret)
 {
 	int v;

@@ -93,8 +93,10 @@ bool cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret
 /* --occupancy little|linear; prints the usage error and returns false otherwise. */
 bool cli_parse_occupancy_term(const char *cmd, const char *value,
 			      enum gpuproj_occupancy_term *ret);
-/* --clock sustained|burst; prints the usage error and returns false otherwise. */
+/* --clock sustained|burst|auto; prints the usage error and returns false otherwise. */
 bool cli_parse_clock(const char *cmd, const char *value, enum gpuproj_clock *ret);
+/* --fp32 fma|dense; prints the usage error and returns false otherwise. */
+bool cli_parse_fp32(const char *cmd, const char *value, enum gpuproj_fp32 *ret);
 /* --compute fp|issue; prints the usage error and returns false otherwise. */
 bool cli_parse_compute(const char *cmd, const char *value, enum gpuproj_compute *ret);
 /* --rates sustained|datasheet; prints the usage error and returns false otherwise. */

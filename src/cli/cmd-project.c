@@ -62,11 +62,13 @@ help(FILE *f)
 		"                       law on the resident warps and the latencies of\n"
 		"                       targets.yaml, or the linear occupancy ratio of\n"
 		"                       Srivastava et al.\n"
-		"  --clock sustained|burst  FP rate of GPUs whose sustained clock is below their\n"
-		"                       boost clock (default: %s): sustained under full\n"
+		"  --clock sustained|burst|auto  FP rate of GPUs whose sustained clock is below\n"
+		"                       their boost clock (default: %s): sustained under full\n"
 		"                       load (an application's steady state), or burst: a kernel\n"
 		"                       timed in a short burst from idle runs its first\n"
-		"                       boost_hold_us at the boost rate (targets.yaml)\n",
+		"                       boost_hold_us at the boost rate (targets.yaml), or auto:\n"
+		"                       the regime the source's measured clock shows, carried\n"
+		"                       to the target (docs/models.md \"Clock regime\")\n",
 		gpuproj_model_name(gpuproj_model_default()), GPUPROJ_MODEL_DISAGREEMENT_FACTOR,
 		gpuproj_l2_capacity_default() ? "on" : "off",
 		gpuproj_waves_name(gpuproj_waves_default()),
@@ -79,6 +81,10 @@ help(FILE *f)
 		"                       sm_86/sm_89/sm_120) and one warp instruction per\n"
 		"                       scheduler per clock for every instruction\n"
 		"                       (docs/models.md \"Compute roof\")\n"
+		"  --fp32 fma|dense     FP32 rate of FFMA-dense kernels (default: %s): the\n"
+		"                       FMA-loop rate (max_gflops), or what a large SGEMM\n"
+		"                       reaches (fp32_dense_gflops; docs/models.md \"Achievable\n"
+		"                       FP32 rate\")\n"
 		"  --rates sustained|datasheet  the ceilings of every model but naive (default:\n"
 		"                       %s): the rates measured under sustained load\n"
 		"                       (STREAM triad DRAM, FMA at the held clock), or the\n"
@@ -111,6 +117,7 @@ help(FILE *f)
 		"Exit status: 0 success, 1 failure (bad input, unknown GPU, no kernel projected\n"
 		"onto any target), 2 bad usage.\n",
 		gpuproj_compute_name(gpuproj_compute_default()),
+		gpuproj_fp32_name(gpuproj_fp32_default()),
 		gpuproj_rates_name(gpuproj_rates_default()),
 		gpuproj_launch_floor_default() ? "on" : "off", GPUPROJ_TRACE_EXPAND_DEFAULT,
 		GPUPROJ_TRACE_EXPAND_MAX);
@@ -305,7 +312,7 @@ int
 cmd_project(int argc, char **argv)
 {
 	enum { O_BUILTIN = 256, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_FORMAT, O_TOP, O_ALL,
-	       O_CUBINS, O_L2, O_FLOOR, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_RATES,
+	       O_CUBINS, O_L2, O_FLOOR, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_FP32, O_RATES,
 	       O_INTERVALS, O_DETAILS, O_NO_FALLBACK, O_EXPAND };
 	static const struct option opts[] = {
 		{ "builtin", no_argument, NULL, O_BUILTIN },
@@ -324,6 +331,7 @@ cmd_project(int argc, char **argv)
 		{ "occupancy", required_argument, NULL, O_OCCTERM },
 		{ "clock", required_argument, NULL, O_CLOCK },
 		{ "compute", required_argument, NULL, O_COMPUTE },
+		{ "fp32", required_argument, NULL, O_FP32 },
 		{ "rates", required_argument, NULL, O_RATES },
 		{ "intervals", required_argument, NULL, O_INTERVALS },
 		{ "details", no_argument, NULL, O_DETAILS },
@@ -412,6 +420,12 @@ cmd_project(int argc, char **argv)
 			break;
 		case O_COMPUTE:
 			if (!cli_parse_compute("project", optarg, &mopt.compute)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_FP32:
+			if (!cli_parse_fp32("project", optarg, &mopt.fp32)) {
 				ret = EXIT_USAGE;
 				goto out;
 			}

@@ -50,9 +50,10 @@ help(FILE *f)
 		"                       %s; `gpuproj project --help` explains)\n"
 		"  --occupancy little|linear  hroof-occ's occupancy term (default: %s;\n"
 		"                       `gpuproj project --help` explains)\n"
-		"  --clock sustained|burst  FP rate of power-limited GPUs (default: %s;\n"
+		"  --clock sustained|burst|auto  FP rate of power-limited GPUs (default: %s;\n"
 		"                       `gpuproj project --help` explains; burst for data\n"
-		"                       timed in short bursts, as NeuSight's)\n",
+		"                       timed in short bursts, as NeuSight's; auto: the regime\n"
+		"                       each profile's measured clock shows)\n",
 		gpuproj_model_name(gpuproj_model_default()),
 		gpuproj_l2_capacity_default() ? "on" : "off",
 		gpuproj_waves_name(gpuproj_waves_default()),
@@ -63,6 +64,8 @@ help(FILE *f)
 		"                       the FP peaks (Van Lanker et al. 2024, eqs. 2-3), or\n"
 		"                       every pipe and instruction issue (`gpuproj project\n"
 		"                       --help` explains)\n"
+		"  --fp32 fma|dense     FP32 rate of FFMA-dense kernels (default: %s; `gpuproj\n"
+		"                       project --help` explains)\n"
 		"  --rates sustained|datasheet  the ceilings of every model but naive (default:\n"
 		"                       %s; `gpuproj project --help` explains)\n"
 		"  --launch-floor on|off  the target's launch floor (default: %s; `gpuproj\n"
@@ -93,6 +96,7 @@ help(FILE *f)
 		"  -o, --output FILE    write to FILE instead of standard output\n"
 		"  -h, --help           show this help\n\n",
 		gpuproj_compute_name(gpuproj_compute_default()),
+		gpuproj_fp32_name(gpuproj_fp32_default()),
 		gpuproj_rates_name(gpuproj_rates_default()),
 		gpuproj_launch_floor_default() ? "on" : "off");
 	fputs("Per model and (source, target) pair, pooled per model, and pooled per model\n"
@@ -224,8 +228,8 @@ int
 cmd_validate(int argc, char **argv)
 {
 	enum { O_TARGETS = 256, O_MODEL, O_THRESHOLD, O_SOURCE, O_TARGET, O_FORMAT, O_DETAILS,
-	       O_L2, O_FLOOR, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_RATES, O_INTERVALS,
-	       O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE, O_SECTIONS };
+	       O_L2, O_FLOOR, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_FP32, O_RATES,
+	       O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE, O_SECTIONS };
 	static const struct option opts[] = {
 		{ "targets", required_argument, NULL, O_TARGETS },
 		{ "model", required_argument, NULL, O_MODEL },
@@ -240,6 +244,7 @@ cmd_validate(int argc, char **argv)
 		{ "occupancy", required_argument, NULL, O_OCCTERM },
 		{ "clock", required_argument, NULL, O_CLOCK },
 		{ "compute", required_argument, NULL, O_COMPUTE },
+		{ "fp32", required_argument, NULL, O_FP32 },
 		{ "rates", required_argument, NULL, O_RATES },
 		{ "intervals", required_argument, NULL, O_INTERVALS },
 		{ "holdout", required_argument, NULL, O_HOLDOUT },
@@ -323,6 +328,12 @@ cmd_validate(int argc, char **argv)
 			break;
 		case O_COMPUTE:
 			if (!cli_parse_compute("validate", optarg, &mopt.compute)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
+		case O_FP32:
+			if (!cli_parse_fp32("validate", optarg, &mopt.fp32)) {
 				ret = EXIT_USAGE;
 				goto out;
 			}

@@ -286,6 +286,9 @@ fake_set_device(int ordinal, const char *name, const char *chip, int cc_major, i
 		d->attr[FAKE_DEV_SMEM_RESERVED] = cc >= 80 ? 1024 : 0;
 		d->attr[FAKE_DEV_WARP] = 32;
 		d->attr[FAKE_DEV_POWER_W] = 400;
+		/* No clock samples unless a scenario asks for them. */
+		d->attr[FAKE_DEV_NVML_SM_MHZ] = -1;
+		d->attr[FAKE_DEV_NVML_REASONS] = -1;
 	}
 }
 
@@ -295,6 +298,7 @@ fake_set_device_attr(int ordinal, const char *key, long long value)
 	static const char *const keys[FAKE_DEV_ATTR_COUNT] = {
 		"mem_khz", "bus", "l2", "mem_mib", "threads_sm", "threads_block", "blocks_sm",
 		"regs_sm", "regs_block", "smem_sm", "optin", "reserved", "warp", "power_w",
+		"nvml_sm_mhz", "nvml_reasons",
 	};
 	size_t i;
 

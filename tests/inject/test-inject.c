@@ -691,6 +691,41 @@ extra_live(struct run *r)
 	free(live);
 }
 
+/*
+ * The SM clock (issue 30): the profiled launch's sm__cycles_elapsed.avg
+ * .per_second as its clock.sm; NVML's SM clock while kernels ran, which the
+ * worker samples every flush in which kernels completed, unless NVML calls
+ * the GPU idle: the double answers 1275 MHz with SwPowerCap (0x4) each
+ * time, so every sample is 1275 MHz and capped, however many the timing
+ * gives.
+ */
+static void
+extra_sm_clock(struct run *r)
+{
+	json_t *clk = json_object_get(json_object_get(r->json, "device"), "sm_clock");
+	json_t *why;
+
+	/* The profiled launch's own clock, from the counters: clock.sm. */
+	assert_close(kmetric(kernel_named(r, SAXPY, 0), "clock.sm"), 1.35e9, "clock.sm");
+	ck_assert_ptr_nonnull(clk);
+	ck_assert_str_eq(json_string_value(json_object_get(clk, "from")), "nvml");
+	ck_assert_int_ge(jint(clk, "samples"), 1);
+	ck_assert_int_eq(jint(clk, "capped_samples"), jint(clk, "samples"));
+	assert_close(jreal(clk, "mean_mhz"), 1275, "mean");
+	assert_close(jreal(clk, "min_mhz"), 1275, "min");
+	assert_close(jreal(clk, "max_mhz"), 1275, "max");
+	why = json_object_get(clk, "event_reasons");
+	ck_assert_int_eq(json_array_size(why), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(why, 0)), "sw_power_cap");
+}
+
+/* NVML calls the GPU idle (GpuIdle 0x1) every time: no sample, no device.sm_clock. */
+static void
+extra_sm_clock_idle(struct run *r)
+{
+	ck_assert_ptr_null(json_object_get(json_object_get(r->json, "device"), "sm_clock"));
+}
+
 /* GPUPROJ_KEEP_CUBINS=1: the same bytes twice are one file, with the module's bytes. */
 static void
 extra_keep_cubins(struct run *r)
@@ -1709,6 +1744,26 @@ static const struct scenario scenarios[] = {
 			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
 		.kernels = { K(SAXPY, 1, 1, 1, 1000) },
 		.extra = extra_derived_source,
+	},
+	{
+		/* NVML's SM clock sampled while kernels ran: device.sm_clock. */
+		.name = "nvml_sm_clock",
+		.cmds = CMDS("device 0 \"Fake A100\" GA100 8.0 108 1410000 nvml_sm_mhz=1275 "
+			     "nvml_reasons=4", METRICS,
+			     "metric sm__cycles_elapsed.avg.per_second 1350000000", "init", "ctx 0",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400",
+			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400"),
+		.kernels = { K(SAXPY, 4, 1, 3, 1000) },
+		.extra = extra_sm_clock,
+	},
+	{
+		/* The same with NVML calling the GPU idle: nothing sampled. */
+		.name = "nvml_sm_clock_idle",
+		.cmds = CMDS("device 0 \"Fake A100\" GA100 8.0 108 1410000 nvml_sm_mhz=210 "
+			     "nvml_reasons=1", METRICS, "init", "ctx 0",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400"),
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
+		.extra = extra_sm_clock_idle,
 	},
 	{
 		/* GPUPROJ_SIGNALS=1: SIGTERM writes the report, then the process dies of SIGTERM. */

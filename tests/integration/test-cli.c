@@ -87,10 +87,13 @@ static const struct usage_case {
 	  "not '1'" },
 	{ "validate --waves 2 a.csv", "gpuproj: validate: --waves must be sm, resident or off, "
 	  "not '2'" },
-	{ "project --clock boost a.json", "gpuproj: project: --clock must be sustained or burst, "
-	  "not 'boost'" },
-	{ "validate --clock 1 a.csv", "gpuproj: validate: --clock must be sustained or burst, "
-	  "not '1'" },
+	{ "project --clock boost a.json", "gpuproj: project: --clock must be sustained, burst or "
+	  "auto, not 'boost'" },
+	{ "project --fp32 sgemm a.json", "gpuproj: project: --fp32 must be fma or dense, not "
+	  "'sgemm'" },
+	{ "validate --clock 1 a.csv", "gpuproj: validate: --clock must be sustained, burst or "
+	  "auto, not '1'" },
+	{ "validate --fp32 2 a.csv", "gpuproj: validate: --fp32 must be fma or dense, not '2'" },
 	{ "project --occupancy lots a.json", "gpuproj: project: --occupancy must be little, "
 	  "little-source or linear, not 'lots'" },
 	{ "validate --compute pipes a.csv", "gpuproj: validate: --compute must be fp or issue, "
