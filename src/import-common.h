@@ -192,8 +192,9 @@ struct import_unit {
  * "byte/s", "cycle/nsecond", "Ghz", "%", "inst", "Kinst", …). Prefixes K,
  * M, G, T, P are decimal (×1000, ncu's convention, also on bytes); KiB,
  * MiB, GiB, TiB are binary. Count units are inst, sector, request, warp,
- * wavefront, cycle, thread, block, register and transaction, optionally
- * prefixed, alone or as a ratio ("register/thread"). Never fails: unknown
+ * wavefront, cycle, thread, block, register, transaction, SM, cluster and
+ * op (the tensor operation counters'), optionally prefixed, alone or as a
+ * ratio ("register/thread"). Never fails: unknown
  * strings are IMPORT_UNIT_OTHER with scale 1.
  */
 void import_unit_parse(const char *unit, struct import_unit *ret);
