@@ -287,6 +287,42 @@ inj_collector_close(struct inj_collector *c)
 /* ---- devices ---- */
 
 void
+inj_device_sanitize(struct inj_device_info *d)
+{
+	const char *name = d->name[0] ? d->name : "?";
+	size_t i;
+
+	if (!gpuproj_device_cc_ok(d->cc_major, d->cc_minor)) {
+		inj_warn("device %d (%s): the driver reports compute capability %d.%d, which is "
+			 "none (1.0 to 99.9): it is left unknown in the profile", d->ordinal, name,
+			 d->cc_major, d->cc_minor);
+		d->cc_major = d->cc_minor = 0;
+	}
+	if (!gpuproj_device_sms_ok(d->sms)) {
+		inj_warn("device %d (%s): the driver reports %d SMs, not a GPU's (1 to %d): the SM "
+			 "count is left unknown in the profile", d->ordinal, name, d->sms,
+			 GPUPROJ_MAX_SMS);
+		d->sms = 0;
+	}
+	if (!gpuproj_device_clock_ok(d->clock_hz)) {
+		inj_warn("device %d (%s): the driver reports an SM clock of %g Hz, not a GPU's (up "
+			 "to %g Hz): it is left unknown in the profile", d->ordinal, name,
+			 d->clock_hz, GPUPROJ_MAX_CLOCK_HZ);
+		d->clock_hz = NAN;
+	}
+	for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
+		enum gpuproj_driver_attr a = (enum gpuproj_driver_attr)i;
+
+		if (gpuproj_driver_attr_ok(a, d->driver[i]))
+			continue;
+		inj_warn("device %d (%s): the driver reports %s = %.17g, outside (0, %g]: it is "
+			 "left unknown in the profile", d->ordinal, name, gpuproj_driver_attr_name(a),
+			 d->driver[i], gpuproj_driver_attr_max(a));
+		d->driver[i] = NAN;
+	}
+}
+
+void
 inj_collector_device(struct inj_collector *c, const struct inj_device_info *d)
 {
 	if (d->ordinal < 0 || d->ordinal >= INJ_MAX_DEVICES)
@@ -303,7 +339,7 @@ inj_collector_device(struct inj_collector *c, const struct inj_device_info *d)
 					       d->chip[0] ? d->chip : NULL, d->cc_major,
 					       d->cc_minor, d->sms, d->clock_hz) != GPUPROJ_OK)
 			oom(c);
-		/* A value the driver gave out of range (never seen) is dropped, not written. */
+		/* Every value is in range (inj_device_sanitize(), called by the backend). */
 		for (i = 0; i < GPUPROJ_DRV_COUNT; i++)
 			(void)gpuproj_profile_set_driver_attr(c->profile, (enum gpuproj_driver_attr)i,
 							      d->driver[i]);

@@ -48,6 +48,15 @@ struct inj_collector *inj_collector_new(const struct inj_config *cfg);
 /** Free everything; accepts NULL. No other thread may use it any more. */
 void inj_collector_free(struct inj_collector *c);
 
+/**
+ * Issue 35 #6: a field the driver gave outside the profile's ranges
+ * (gpuproj_device_cc_ok() and its siblings: -5 or 5,000 SMs, a 20 GHz
+ * clock, compute capability 100.0, a driver attribute beyond its limit)
+ * is set unknown (0, 0.0 or NaN) with one line each, so that the profile
+ * is still written at exit with everything else. Called by the backend as
+ * soon as it has read a device, before it uses or records it.
+ */
+void inj_device_sanitize(struct inj_device_info *d);
 /** Record a device (first one seen per ordinal wins; a later one replaces it). */
 void inj_collector_device(struct inj_collector *c, const struct inj_device_info *d);
 

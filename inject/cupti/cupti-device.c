@@ -469,6 +469,7 @@ cupti_on_context_created(struct cupti_state *st, CUcontext ctx)
 	d = &st->devs[ordinal];
 	if (!d->checked) {
 		device_describe(st, d, (int)ordinal);
+		inj_device_sanitize(&d->info);
 		inj_collector_device(st->col, &d->info);
 		if (atomic_load(&st->metrics))
 			device_setup(st, d, ctx);

@@ -1165,6 +1165,66 @@ extra_names_escaped(struct run *r)
 	ck_assert_ptr_nonnull(kernel_named(r, "ncclKernel\x1b]0;owned\a\xe2\x80\xae" "evil", 0));
 }
 
+/*
+ * Issue 35 #6: a driver that reports one absurd field. The profile is
+ * written with that field unknown (and everything else: the kernel, its
+ * metrics, the timeline); before, the writer refused the whole report at
+ * exit ("device.sms -5 is outside [0, 4096]") and the application's exit
+ * status hid it.
+ */
+static void
+check_device_kept(struct run *r, long sms, const char *cc, double clock_hz)
+{
+	json_t *dev;
+
+	ck_assert_ptr_nonnull(r->json);
+	dev = json_object_get(r->json, "device");
+	/* Unknown: null (docs/formats/profile.md). */
+	if (sms)
+		ck_assert_int_eq(jint(dev, "sms"), sms);
+	else
+		ck_assert(json_is_null(json_object_get(dev, "sms")));
+	if (cc)
+		ck_assert_str_eq(json_string_value(json_object_get(dev, "cc")), cc);
+	else
+		ck_assert(json_is_null(json_object_get(dev, "cc")));
+	if (isnan(clock_hz))
+		ck_assert(json_is_null(json_object_get(dev, "clock_hz")) ||
+			  !json_object_get(dev, "clock_hz"));
+	else
+		assert_close(jreal(dev, "clock_hz"), clock_hz, "clock");
+	ck_assert_ptr_nonnull(json_object_get(r->json, "timeline"));
+	assert_close(kmetric(kernel_named(r, "_Z2k1v", 0), "inst.fp32.fma"), 100 * THREADS, "ffma");
+	/* Nothing left behind: stdout, stderr, the double's report and the profile. */
+	ck_assert_int_eq(test_count_dir(r->dir), 4);
+}
+
+static void
+extra_dev_sms(struct run *r)
+{
+	check_device_kept(r, 0, "8.0", 1.41e9);
+}
+
+static void
+extra_dev_clock(struct run *r)
+{
+	check_device_kept(r, 108, "8.0", NAN);
+}
+
+static void
+extra_dev_cc(struct run *r)
+{
+	check_device_kept(r, 108, NULL, 1.41e9);
+}
+
+static void
+extra_dev_bus(struct run *r)
+{
+	check_device_kept(r, 108, "8.0", 1.41e9);
+	ck_assert_ptr_null(json_object_get(json_object_get(json_object_get(r->json, "device"),
+							   "driver"), "memory_bus_bits"));
+}
+
 /* ---- the scenarios ---- */
 
 /*
@@ -2496,6 +2556,39 @@ static const struct scenario scenarios[] = {
 		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
 		.calls = { CALLS("cuptiActivityDisable", 1) },
 	},
+	/*
+	 * Issue 35 #6: one absurd device field; the application's output and
+	 * exit status unchanged, the profile written with the field unknown.
+	 */
+#define DEV_ROW(NAME, DEVICE, LINE, DEVLINE, EXTRA)                                               \
+	{                                                                                          \
+		.name = NAME,                                                                      \
+		.cmds = CMDS("device 0 \"Fake A100\" GA100 " DEVICE, METRICS, "init", "ctx 0",    \
+			     "launch rt 1 " K1 " " K_DIMS " 0 10000", "sync 1", "stdout kept",      \
+			     "exit 3"),                                                            \
+		.status = 3,                                                                       \
+		.out = "kept\n",                                                                   \
+		.lines = LINES(LINE_INIT, "[gpuproj] device 0 (Fake A100): the driver reports " LINE, \
+			       DEVLINE, "@wrote:1|1|1"),                                          \
+		.kernels = { K(K1, 1, 1, 1, 10000) },                                              \
+		.extra = EXTRA,                                                                    \
+	}
+	DEV_ROW("device_sms_negative", "8.0 -5 1410000",
+		"-5 SMs, not a GPU's (1 to 4096): the SM count is left unknown in the profile",
+		"@device:Fake A100|GA100|8.0|0|50|4", extra_dev_sms),
+	DEV_ROW("device_sms_5000", "8.0 5000 1410000",
+		"5000 SMs, not a GPU's (1 to 4096): the SM count is left unknown in the profile",
+		"@device:Fake A100|GA100|8.0|0|50|4", extra_dev_sms),
+	DEV_ROW("device_clock_20ghz", "8.0 108 20000000",
+		"an SM clock of 2e+10 Hz, not a GPU's (up to 1e+10 Hz): it is left unknown in the "
+		"profile", LINE_DEV, extra_dev_clock),
+	DEV_ROW("device_cc_100", "100.0 108 1410000",
+		"compute capability 100.0, which is none (1.0 to 99.9): it is left unknown in the "
+		"profile", "@device:Fake A100|GA100|0.0|108|50|4", extra_dev_cc),
+	DEV_ROW("device_bus_bits", "8.0 108 1410000 bus=99999999",
+		"memory_bus_bits = 99999999, outside (0, 65536]: it is left unknown in the profile",
+		LINE_DEV, extra_dev_bus),
+#undef DEV_ROW
 	/*
 	 * Issue 23, the whole run: each epoch's measured and projected figures
 	 * by hand (the comments of extra_tl_*).
