@@ -82,7 +82,7 @@
  *   setlocale NAME                setlocale(LC_ALL, NAME), as applications do before
  *                                 CUDA (exit 3 when the locale is missing); prints
  *                                 "locale NAME: 1.5" formatted in it
- *   chdir DIR | mkdir DIR | mkfifo PATH | symlink TARGET PATH | write PATH TEXT
+ *   chdir DIR | mkdir DIR | rmdir DIR | mkfifo PATH | symlink TARGET PATH | write PATH TEXT
  *                                 the application changes its directory or
  *                                 creates things (as someone else would plant
  *                                 them, or another process write them)
@@ -1443,6 +1443,9 @@ run_command(const char *cmd)
 			exit(1);
 	} else if (strcmp(word, "mkdir") == 0) {
 		if (mkdir(rest, 0777) != 0)
+			exit(1);
+	} else if (strcmp(word, "rmdir") == 0) {
+		if (rmdir(rest) != 0)
 			exit(1);
 	} else if (strcmp(word, "mkfifo") == 0) {
 		if (mkfifo(rest, 0666) != 0)

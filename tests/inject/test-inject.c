@@ -12,7 +12,8 @@
  * (`extra`). Line templates: "@init" (the start-up line), "@device" (the
  * default Fake A100's line) or "@device:NAME|CHIP|CC|SMS|METRICS|PASSES",
  * "@wrote:KERNELS|LAUNCHES|PROFILED", and in any line {out} (the report
- * path), {targets} (the targets file), {version} (gpuproj's version).
+ * path), {targets} (the targets file), {version} (gpuproj's version),
+ * {dir} (the scratch directory), {tmp} (the application's TMPDIR).
  *
  * Source GPU "Fake A100" = FakeA100 of targets-inject.yaml. Projections are
  * checked for plumbing (the source onto itself is 1x; every number equals
@@ -148,8 +149,8 @@ line_wrote(const struct run *r, int kernels, int launches, int profiled)
 static char *
 subst(const struct run *r, const char *t)
 {
-	static const char *const keys[] = { "{out}", "{targets}", "{version}", "{dir}" };
-	const char *vals[] = { r->output, inject_targets(), GPUPROJ_VERSION, r->dir };
+	static const char *const keys[] = { "{out}", "{targets}", "{version}", "{dir}", "{tmp}" };
+	const char *vals[] = { r->output, inject_targets(), GPUPROJ_VERSION, r->dir, r->tmp };
 	char *s = strdup(t);
 	size_t i;
 
@@ -988,22 +989,115 @@ entry_kind(const struct run *r, const char *name)
  * no temporary file left behind (stdout, stderr, fake.txt and what was
  * planted).
  */
+/*
+ * Issue 35 #8: the report refused there goes to the fallback place (the
+ * application's TMPDIR, named in the line) with everything in it.
+ */
+static void
+expect_fallback_report(struct run *r)
+{
+	char *fb = fmt("%s/out.json", r->tmp);
+	json_error_t jerr;
+
+	ck_assert_ptr_null(r->json);
+	r->json = json_load_file(fb, 0, &jerr);
+	ck_assert_msg(r->json != NULL, "%s: %s", fb, jerr.text);
+	check_kernel(r, SAXPY, 1, 1, 1, 1000);
+	ck_assert_int_eq(test_count_dir(r->tmp), 1);
+	free(fb);
+}
+
 static void
 extra_output_fifo(struct run *r)
 {
-	ck_assert_ptr_null(r->json);
 	ck_assert_int_eq(entry_kind(r, "out.json"), 'p');
 	ck_assert_int_eq(test_count_dir(r->dir), 4);
+	expect_fallback_report(r);
 }
 
 static void
 extra_output_symlink(struct run *r)
 {
-	ck_assert_ptr_null(r->json);
 	ck_assert_int_eq(entry_kind(r, "out.json"), 'l');
 	ck_assert_int_eq(entry_kind(r, "victim"), 'p');
 	ck_assert_int_eq(test_count_dir(r->dir), 5);
+	expect_fallback_report(r);
 }
+
+/*
+ * Issue 35 #8, a valid 244-byte name: written under it. Before, the
+ * temporary name beside it (".<name>.<pid>.<n>.<ns>") was beyond NAME_MAX
+ * (255) and the report was lost at exit ("cannot create a temporary file
+ * beside it: File name too long").
+ */
+#define LONG_OUTPUT "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL.json"
+static void
+extra_output_long_name(struct run *r)
+{
+	ck_assert_int_eq((int)strlen(LONG_OUTPUT), 244);
+	ck_assert_int_eq(entry_kind(r, LONG_OUTPUT), 'f');
+	reload(r, LONG_OUTPUT);
+	check_kernel(r, SAXPY, 1, 1, 1, 1000);
+	/* stdout, stderr, fake.txt and the report: no temporary file left. */
+	ck_assert_int_eq(test_count_dir(r->dir), 4);
+}
+
+/*
+ * Issue 35 #8, the output's directory removed while the application ran:
+ * at exit the report goes to the application's TMPDIR, named in the line.
+ */
+static void
+extra_output_dir_gone(struct run *r)
+{
+	ck_assert_int_eq(entry_kind(r, "sub"), 0);
+	expect_fallback_report(r);
+}
+
+/*
+ * Issue 35 #8, an output directory nobody may create files in (sysfs:
+ * EACCES even for root), found at start-up: said then, and the start-up
+ * line names where the report goes instead.
+ */
+START_TEST(output_dir_unwritable)
+{
+	struct run r;
+	char *init, *moved, *wrote, *fb;
+	json_error_t jerr;
+
+	if (access("/sys/kernel", F_OK) != 0) {
+		test_skip("output_dir_unwritable: no sysfs at /sys");
+		return;
+	}
+	fprintf(stderr, "==== scenario output_dir_unwritable\n");
+	run_app(&r, ENV("GPUPROJ_OUTPUT=/sys/gpuproj-test.json"),
+		CMDS(METRICS, "init", "ctx 0", "stdout hello",
+		     "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "exit 7"));
+	ck_assert_int_eq(r.status, 7);
+	ck_assert_str_eq(r.out, "hello\n");
+	expect_no_violations(&r);
+	fb = fmt("%s/gpuproj-test.json", r.tmp);
+	moved = fmt("[gpuproj] GPUPROJ_OUTPUT: the report cannot be written as "
+		    "/sys/gpuproj-test.json (cannot create a file in /sys: Permission denied): it "
+		    "goes to %s instead", fb);
+	init = fmt("[gpuproj] gpuproj %s (CUPTI 13.0 (API 130001)): timing every kernel launch, "
+		   "profiling the first 1 launch of each kernel signature; report at exit: %s",
+		   GPUPROJ_VERSION, fb);
+	wrote = fmt("[gpuproj] wrote %s (1 kernel signature, 1 launch, 1 profiled)", fb);
+	ck_assert_uint_ge(r.n_lines, 4);
+	ck_assert_str_eq(r.lines[0], moved);
+	ck_assert_str_eq(r.lines[1], init);
+	ck_assert_str_eq(r.lines[r.n_lines - 1], wrote);
+	r.json = json_load_file(fb, 0, &jerr);
+	ck_assert_msg(r.json != NULL, "%s: %s", fb, jerr.text);
+	check_kernel(&r, SAXPY, 1, 1, 1, 1000);
+	ck_assert_int_eq(test_count_dir(r.tmp), 1);
+	free(fb);
+	free(moved);
+	free(init);
+	free(wrote);
+	run_free(&r);
+}
+END_TEST
 
 /* A relative GPUPROJ_OUTPUT is resolved at start-up, not in the directory of exit. */
 static void
@@ -2311,7 +2405,8 @@ static const struct scenario scenarios[] = {
 		.out = "hello\n",
 		.lines = LINES(LINE_INIT, LINE_DEV,
 			       "[gpuproj] cannot write the report: {out}: is a FIFO, not a regular file; "
-			       "only a regular file is created or replaced there"),
+			       "only a regular file is created or replaced there; wrote "
+			       "{tmp}/out.json instead (1 kernel signature, 1 launch, 1 profiled)"),
 		.extra = extra_output_fifo,
 	},
 	{
@@ -2323,8 +2418,37 @@ static const struct scenario scenarios[] = {
 		.out = "hello\n",
 		.lines = LINES(LINE_INIT, LINE_DEV,
 			       "[gpuproj] cannot write the report: {out}: is a symbolic link, not a "
-			       "regular file; only a regular file is created or replaced there"),
+			       "regular file; only a regular file is created or replaced there; wrote "
+			       "{tmp}/out.json instead (1 kernel signature, 1 launch, 1 profiled)"),
 		.extra = extra_output_symlink,
+	},
+	{
+		/* Issue 35 #8: a valid name of 244 bytes. */
+		.name = "output_long_name",
+		.env = ENV("GPUPROJ_OUTPUT=" LONG_OUTPUT),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
+			       "kernel launch, profiling the first 1 launch of each kernel signature; "
+			       "report at exit: " LONG_OUTPUT, LINE_DEV,
+			       "[gpuproj] wrote " LONG_OUTPUT " (1 kernel signature, 1 launch, 1 "
+			       "profiled)"),
+		.extra = extra_output_long_name,
+	},
+	{
+		/* Issue 35 #8: the output's directory gone by exit. */
+		.name = "output_dir_gone_at_exit",
+		.env = ENV("GPUPROJ_OUTPUT=sub/out.json"),
+		.cmds = CMDS("mkdir sub", "init", "ctx 0", "stdout hello",
+			     "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "rmdir sub", "exit 7"),
+		.status = 7,
+		.out = "hello\n",
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
+			       "kernel launch, profiling the first 1 launch of each kernel signature; "
+			       "report at exit: sub/out.json", LINE_DEV,
+			       "[gpuproj] cannot write the report: {dir}/sub/out.json: cannot create a "
+			       "temporary file beside it: No such file or directory; wrote "
+			       "{tmp}/out.json instead (1 kernel signature, 1 launch, 1 profiled)"),
+		.extra = extra_output_dir_gone,
 	},
 	{
 		/*
@@ -2977,6 +3101,7 @@ inject_suite(void)
 	tcase_add_test(tc, locale_comma_decimal);
 	tcase_add_test(tc, gpuproj_run);
 	tcase_add_test(tc, gpuproj_run_usage);
+	tcase_add_test(tc, output_dir_unwritable);
 	if (!under_wrapper()) {
 		tcase_add_test(tc, exported_symbols);
 		tcase_add_test(tc, soak_small_run);
