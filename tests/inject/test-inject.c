@@ -756,6 +756,25 @@ extra_mpi_rank_inserted(struct run *r)
 	free(p);
 }
 
+static char entry_kind(const struct run *r, const char *name);
+
+/* Issue 35: an invalid rank variable is said, not taken as rank 0; the next one is used. */
+static void
+extra_mpi_rank_invalid(struct run *r)
+{
+	reload(r, "out.json");
+	ck_assert(json_is_null(json_object_get(json_object_get(r->json, "process"), "rank")));
+	ck_assert_int_eq(entry_kind(r, "out.0.json"), 0);
+}
+
+static void
+extra_mpi_rank_invalid_next(struct run *r)
+{
+	ck_assert_ptr_null(r->json);
+	reload(r, "out.2.json");
+	ck_assert_int_eq(jint(json_object_get(r->json, "process"), "rank"), 2);
+}
+
 /* A pattern expanding to "-" or "" falls back to the default name; the line says which. */
 static void
 extra_output_fallback(struct run *r, const char *why)
@@ -1936,6 +1955,31 @@ static const struct scenario scenarios[] = {
 		.env = ENV("SLURM_PROCID=2"),
 		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
 		.extra = extra_mpi_rank_inserted,
+	},
+	{
+		/*
+		 * Issue 35: RANK=abc. Before: skipped without a word, so %r named the
+		 * file as rank 0 and the profile had no rank.
+		 */
+		.name = "mpi_rank_invalid",
+		.env = ENV("RANK=abc"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] RANK='abc' is not an MPI rank (an integer from 0): ignored",
+			       LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
+		.extra = extra_mpi_rank_invalid,
+	},
+	{
+		/* ... and the next variable is used: Slurm's task number. */
+		.name = "mpi_rank_invalid_then_slurm",
+		.env = ENV("PMI_RANK=-1", "SLURM_PROCID=2"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] PMI_RANK='-1' is not an MPI rank (an integer from 0): ignored",
+			       "[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
+			       "kernel launch, profiling the first 1 launch of each kernel signature; "
+			       "report at exit: {dir}/out.2.json", LINE_DEV,
+			       "[gpuproj] wrote {dir}/out.2.json (1 kernel signature, 1 launch, 1 "
+			       "profiled)"),
+		.extra = extra_mpi_rank_invalid_next,
 	},
 	{
 		/* A pattern that only expands to "-" falls back to the default name, never stdout. */
