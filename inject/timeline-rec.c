@@ -75,6 +75,25 @@ struct thr {
 	uint64_t first, last;
 };
 
+/*
+ * A thread beyond GPUPROJ_TL_MAX_THREADS: not followed, but its epochs are
+ * counted (issue 35: before, its API calls were). Its epochs end at its
+ * synchronising calls (INJ_EXPECT_SYNC: the records that would tell a
+ * blocking one from a stream's wait for an event are not joined for it),
+ * a runtime call and the driver call nested in it counted once; its time
+ * is its traced span, first call to last.
+ */
+struct extra_thr {
+	uint32_t tid;
+	bool used;
+	uint64_t first, last;		/* its calls' span */
+	uint64_t sync_start, sync_end;	/* its last synchronising call (nested ones in it) */
+	uint64_t syncs;
+};
+
+/* Threads beyond GPUPROJ_TL_MAX_THREADS whose epochs are counted; past them, calls are. */
+#define EXTRA_THREADS 1024
+
 /* A context's legacy default stream (from the stream records). */
 struct legacy {
 	uint32_t ctx, stream;
@@ -89,7 +108,9 @@ struct inj_timeline {
 	struct thr *thr[GPUPROJ_TL_MAX_THREADS];
 	size_t n_thr;
 	struct thr *last_thr;
-	uint64_t extra_calls;	/* calls of threads beyond GPUPROJ_TL_MAX_THREADS */
+	struct extra_thr *extra;	/* [EXTRA_THREADS], threads beyond GPUPROJ_TL_MAX_THREADS */
+	size_t n_extra;
+	uint64_t extra_calls;	/* calls of threads beyond those too: one epoch each */
 	double extra_ns;
 	/* records by correlation id: open addressing, key 0 = empty */
 	uint32_t *keys, *heads;	/* head: pool index + 1 */
@@ -181,6 +202,7 @@ inj_timeline_free(struct inj_timeline *t)
 	free(t->pool);
 	free(t->free_list);
 	free(t->legacy);
+	free(t->extra);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
@@ -440,6 +462,57 @@ enum take_mode { TAKE_TICK, TAKE_PRESSURE, TAKE_ALL };
 static void process_thread(struct inj_timeline *t, struct thr *h, enum take_mode mode,
 			   size_t limit);
 
+/* Count a call of a thread that is not followed (struct extra_thr). */
+static void
+extra_call(struct inj_timeline *t, uint32_t tid, const struct call *c)
+{
+	struct extra_thr *x = NULL;
+	size_t i, h;
+
+	if (!t->extra && !(t->extra = calloc(EXTRA_THREADS, sizeof(*t->extra)))) {
+		oom(t);
+		return;
+	}
+	for (i = 0, h = (tid * 2654435761u) % EXTRA_THREADS; i < EXTRA_THREADS;
+	     i++, h = (h + 1) % EXTRA_THREADS) {
+		if (!t->extra[h].used && t->n_extra < EXTRA_THREADS) {
+			x = &t->extra[h];
+			x->used = true;
+			x->tid = tid;
+			x->first = c->start;
+			x->last = c->end;
+			t->n_extra++;
+			break;
+		}
+		if (t->extra[h].used && t->extra[h].tid == tid) {
+			x = &t->extra[h];
+			break;
+		}
+	}
+	if (!x) {
+		/* Beyond every table: each call is taken for an epoch, as before issue 35. */
+		t->extra_calls++;
+		t->extra_ns += (double)(c->end - c->start);
+		return;
+	}
+	if (c->start < x->first)
+		x->first = c->start;
+	if (c->end > x->last)
+		x->last = c->end;
+	if (!(c->expect & INJ_EXPECT_SYNC))
+		return;
+	if (x->syncs && c->start >= x->sync_start && c->end <= x->sync_end)
+		return; /* nested in the last one (a driver call in its runtime call) */
+	if (x->syncs && c->start <= x->sync_start && c->end >= x->sync_end) {
+		x->sync_start = c->start; /* encloses the last one: the same wait */
+		x->sync_end = c->end;
+		return;
+	}
+	x->syncs++;
+	x->sync_start = c->start;
+	x->sync_end = c->end;
+}
+
 void
 inj_timeline_api(struct inj_timeline *t, const struct inj_api_record *r)
 {
@@ -452,10 +525,8 @@ inj_timeline_api(struct inj_timeline *t, const struct inj_api_record *r)
 	c.arrived_ms = t->batch_ms;
 	h = thread_of(t, r->tid);
 	if (!h) {
-		if (!t->oom) {
-			t->extra_calls++;
-			t->extra_ns += (double)(c.end - c.start);
-		}
+		if (!t->oom)
+			extra_call(t, r->tid, &c);
 	} else if (!enqueue_call(h, &c)) {
 		oom(t);
 	} else {
@@ -1033,6 +1104,16 @@ inj_timeline_finish(struct inj_timeline *t, struct gpuproj_profile *p)
 	t->tl->span_ns = span;
 	t->tl->unexplained[GPUPROJ_TL_WHY_THREADS].epochs = t->extra_calls;
 	t->tl->unexplained[GPUPROJ_TL_WHY_THREADS].ns = t->extra_ns;
+	for (i = 0; t->extra && i < EXTRA_THREADS; i++) {
+		const struct extra_thr *x = &t->extra[i];
+
+		if (!x->used)
+			continue;
+		/* Its synchronisations end epochs; calls after the last one are one more. */
+		t->tl->unexplained[GPUPROJ_TL_WHY_THREADS].epochs +=
+			x->syncs + (!x->syncs || x->last > x->sync_end);
+		t->tl->unexplained[GPUPROJ_TL_WHY_THREADS].ns += (double)(x->last - x->first);
+	}
 	end = t->t_end ? t->t_end : hi;
 	if (n && t->t_start && t->t_start < lo)
 		lo = t->t_start;

@@ -25,7 +25,10 @@
  * INJ_TL_MAX_RECORDS GPU records): past a bound the oldest calls are taken
  * at once (their epoch is counted incomplete if a record was missing);
  * GPU records no call claimed are dropped after INJ_TL_ORPHAN_TICKS.
- * Threads beyond GPUPROJ_TL_MAX_THREADS are counted, not followed.
+ * Threads beyond GPUPROJ_TL_MAX_THREADS are not followed: their epochs
+ * (split at their synchronising calls) and traced span are counted as
+ * unexplained ("threads"), for up to 1,024 such threads (past them, each
+ * call counts as one).
  *
  * Thread safety: every function may be called from any thread (one lock;
  * the record functions under inj_timeline_batch_begin()). The lock is

@@ -52,7 +52,7 @@
  *   event-sync CTX E              cudaEventSynchronize of event E
  *   do A ; B ; ...                the commands in order (for repeat)
  *   repeat N COMMAND...           run COMMAND N times
- *   threads T N COMMAND...        T threads run COMMAND N times each, at once
+ *   threads T N COMMAND...        T threads (up to 128) run COMMAND N times each, at once
  *                                 (%t in COMMAND becomes the thread index, %i
  *                                 the iteration)
  *   par A1 ; A2 | B1 ; B2 ...     one thread per |-separated branch, at once, each
@@ -873,13 +873,14 @@ thread_main(void *arg)
 static void
 threads(const char *cmd, const char *rest)
 {
-	struct thread_job jobs[32];
-	pthread_t tid[32];
+	/* Up to 128: more than the recorder follows (GPUPROJ_TL_MAX_THREADS, 64). */
+	static struct thread_job jobs[128];
+	pthread_t tid[128];
 	int t, n_threads, off = 0;
 	long n;
 
 	if (sscanf(rest, "%d %ld %n", &n_threads, &n, &off) < 2 || n_threads < 1 ||
-	    n_threads > 32 || !off)
+	    n_threads > 128 || !off)
 		usage(cmd);
 	for (t = 0; t < n_threads; t++) {
 		const char *p = rest + off;
