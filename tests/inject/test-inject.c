@@ -2487,6 +2487,24 @@ static const struct scenario scenarios[] = {
 		.extra = extra_output_symlink,
 	},
 	{
+		/*
+		 * Issue 35, also: the driver dlclose()s libproj.so after
+		 * InitializeInjection (the double's, FAKE_DLCLOSE_INJECTION). Linked
+		 * -z nodelete it stays: the run is reported at exit. Before: glibc
+		 * ran its atexit handler at dlclose (nothing recorded yet: no
+		 * report) and unmapped it; the application's output and status were
+		 * the same, the profile lost.
+		 */
+		.name = "driver_dlcloses_injection",
+		.env = ENV("FAKE_DLCLOSE_INJECTION=1"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 3 launch rt 1 " K1 " " K_DIMS " 0 1000",
+			     "sync 1", "stdout kept", "exit 5"),
+		.status = 5,
+		.out = "kept\n",
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|3|1"),
+		.kernels = { K(K1, 3, 1, 2, 1000) },
+	},
+	{
 		.name = "threads_not_followed_epochs",
 		.cmds = CMDS(METRICS, "init", "ctx 0", "launch rt 1 " K1 " " K_DIMS " 0 1000", "sync 1",
 			     "threads 66 3 do launch rt 1 " K1 " " K_DIMS " 0 1000 ; sync 1"),
@@ -3146,6 +3164,13 @@ START_TEST(exported_symbols)
 	ck_assert_ptr_null(strstr(out, "libcupti"));
 	ck_assert_ptr_null(strstr(out, "libstdc++"));
 	ck_assert_ptr_null(strstr(out, "libcuda"));
+	free(out);
+	free(cmd);
+	/* -z nodelete (issue 35): a dlclose() never unmaps it (inject/meson.build). */
+	cmd = fmt("readelf -d '%s' | grep FLAGS_1", inject_libproj());
+	rc = test_run(cmd, &out, NULL);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_ptr_nonnull(strstr(out, "NODELETE"));
 	free(out);
 	free(cmd);
 }
