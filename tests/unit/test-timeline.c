@@ -204,6 +204,31 @@ START_TEST(legacy_stream)
 }
 END_TEST
 
+/*
+ * Issue 35 #3: slots are names, not sizes. The event_wait epoch on streams
+ * 65534 and 7 and event 65000 replays exactly as on streams 0 and 1 and
+ * event 0 (the replay renumbers to the slots used; before, it sized its
+ * state by the largest slot and scanned it at every synchronisation).
+ */
+START_TEST(large_slots)
+{
+	struct gpuproj_tl_raw raw[] = {
+		gpu(GPUPROJ_TL_KERNEL, 65534, 0, 0, 0, 10000),
+		host(GPUPROJ_TL_EVENT_RECORD, 65534, 65000, 0, 0),
+		host(GPUPROJ_TL_EVENT_WAIT, 7, 65000, 0, 0),
+		gpu(GPUPROJ_TL_KERNEL, 7, 0, 0, 10000, 15000),
+		host(GPUPROJ_TL_SYNC_STREAM, 7, N, 0, 15000),
+		host(GPUPROJ_TL_SYNC_DEVICE, N, N, 15000, 15000),
+	};
+	struct gpuproj_tl_parts p;
+
+	fold_replay(raw, 6, 0, 15000, 0.5, &p);
+	near(p.wall_ns, 7500, "wall"); /* as event_wait: K1 [0, 5000], K2 [5000, 7500] */
+	near(p.kernel_ns, 7500, "kernel");
+	near(p.overlap_ns, 0, "overlap");
+}
+END_TEST
+
 /* Values the replay's rules cannot produce are taken as 0: lat < 0 (clocks), a gap < 0. */
 START_TEST(clamped)
 {
@@ -910,6 +935,7 @@ timeline_suite(void)
 	tcase_add_test(tc, host_bound);
 	tcase_add_test(tc, copy_bound);
 	tcase_add_test(tc, legacy_stream);
+	tcase_add_test(tc, large_slots);
 	tcase_add_test(tc, clamped);
 	tcase_add_test(tc, host_link_loaded);
 	tcase_add_test(tc, project_whole_run);
