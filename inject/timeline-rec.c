@@ -64,8 +64,14 @@ struct thr {
 	size_t n_raw;
 	bool open, perturbed, incomplete;
 	uint64_t start, outstanding;
-	struct { uint32_t ctx, stream; } streams[STREAM_SLOTS];
+	/*
+	 * The epoch's streams by slot, and when each one's work ends (issue 35
+	 * #1): kept across a cut, so that the next epoch begins with the work
+	 * still running (GPUPROJ_TL_CARRY nodes) on the same slots.
+	 */
+	struct { uint32_t ctx, stream; uint64_t ready; bool legacy; } streams[STREAM_SLOTS];
 	size_t n_streams;
+	bool carry;		/* the epoch was cut: the next one carries its streams' work */
 	uint64_t events[EVENT_SLOTS];
 	size_t n_events;
 	struct gpuproj_tl_graph_kernel *gpool;	/* [GRAPH_POOL], graph nodes' kernels */
@@ -624,6 +630,8 @@ stream_slot(struct thr *h, uint32_t ctx, uint32_t stream)
 		return STREAM_SLOTS - 1; /* beyond: folded into the last slot (more order, not less) */
 	h->streams[h->n_streams].ctx = ctx;
 	h->streams[h->n_streams].stream = stream;
+	h->streams[h->n_streams].ready = 0;
+	h->streams[h->n_streams].legacy = false;
 	return (uint16_t)h->n_streams++;
 }
 
@@ -655,8 +663,11 @@ close_epoch(struct inj_timeline *t, struct thr *h, uint64_t end, bool cut)
 	if (end < h->start)
 		end = h->start;
 	wall = (double)(end - h->start);
-	if (cut && h->outstanding > end)
-		t->tl->spill_ns += (double)(h->outstanding - end);
+	/*
+	 * Cut with work still running: the next epoch carries it (its streams
+	 * and their ready times stay), so nothing is spilled (spill_ns stays 0:
+	 * it is for profiles written before issue 35).
+	 */
 	if (h->perturbed) {
 		t->tl->unexplained[GPUPROJ_TL_WHY_PROFILED].epochs++;
 		t->tl->unexplained[GPUPROJ_TL_WHY_PROFILED].ns += wall;
@@ -681,10 +692,14 @@ close_epoch(struct inj_timeline *t, struct thr *h, uint64_t end, bool cut)
 	h->open = false;
 	h->perturbed = h->incomplete = false;
 	h->n_raw = 0;
-	h->n_streams = 0;
+	/* Cut while work runs: the streams (slots, ready times) and that work go on. */
+	h->carry = cut && h->outstanding > end;
+	if (!h->carry) {
+		h->n_streams = 0;
+		h->outstanding = 0;
+	}
 	h->n_events = 0;
 	h->n_gpool = 0;
-	h->outstanding = 0;
 	h->start = end;
 	h->last = end;
 }
@@ -759,6 +774,65 @@ took_dev(struct thr *h, struct took *w, const struct dev *d)
 }
 
 /*
+ * Open the thread's next epoch. After a cut (issue 35 #1): one carried node
+ * per stream still busy, on its slot, from the epoch's start to when its
+ * work ends (room left for at least one call).
+ */
+static void
+open_epoch(struct thr *h)
+{
+	size_t s;
+
+	h->open = true;
+	h->perturbed = h->incomplete = false;
+	for (s = 0; h->carry && s < h->n_streams && h->n_raw + 2 < GPUPROJ_TL_MAX_NODES; s++) {
+		struct gpuproj_tl_raw *r;
+
+		if (h->streams[s].ready <= h->start)
+			continue;
+		r = &h->raw[h->n_raw++];
+		memset(r, 0, sizeof(*r));
+		r->op = GPUPROJ_TL_CARRY;
+		r->stream = (uint16_t)s;
+		r->event = GPUPROJ_TL_NONE;
+		r->legacy = h->streams[s].legacy;
+		r->call_start = r->call_end = r->op_start = h->start;
+		r->op_end = h->streams[s].ready;
+	}
+	h->carry = false;
+}
+
+/*
+ * The thread's last epoch at exit, whose calls came after its last wait:
+ * when its GPU work outlasts them (a thread that never synchronises), the
+ * epoch ends with that work, by a device synchronisation at its end: the
+ * wait the process's exit makes (libproj.so's own at exit, and the
+ * context's destruction [GPU?]). Without it that work was time outside any
+ * epoch, kept at the source's time on every target (issue 35 #1).
+ */
+static void
+close_last_epoch(struct inj_timeline *t, struct thr *h)
+{
+	uint64_t end;
+
+	if (!h->open && h->carry && h->outstanding > h->start)
+		open_epoch(h);
+	if (!h->open)
+		return;
+	end = h->n_raw ? h->raw[h->n_raw - 1].call_end : h->start;
+	if (h->outstanding > end && h->n_raw < GPUPROJ_TL_MAX_NODES) {
+		struct gpuproj_tl_raw *r = &h->raw[h->n_raw++];
+
+		memset(r, 0, sizeof(*r));
+		r->op = GPUPROJ_TL_SYNC_DEVICE;
+		r->stream = r->event = GPUPROJ_TL_NONE;
+		r->call_start = end;
+		r->call_end = end = h->outstanding;
+	}
+	close_epoch(t, h, end, false);
+}
+
+/*
  * Take the group of calls q[qh, qh + n) (the first and those nested in it):
  * one node of the thread's epoch.
  */
@@ -796,10 +870,8 @@ take(struct inj_timeline *t, struct thr *h, size_t n)
 		h->first = c->start;
 		h->start = c->start;
 	}
-	if (!h->open) {
-		h->open = true;
-		h->perturbed = h->incomplete = false;
-	}
+	if (!h->open)
+		open_epoch(h);
 	if (((expect & INJ_EXPECT_OP) && !w.n_ops) || ((expect & INJ_EXPECT_SYNC) && !w.sync))
 		h->incomplete = true;
 	h->perturbed |= w.perturbed;
@@ -839,6 +911,11 @@ take(struct inj_timeline *t, struct thr *h, size_t n)
 		}
 		if (r->op != GPUPROJ_TL_CALL && w.op_end > h->outstanding)
 			h->outstanding = w.op_end;
+		if (r->op != GPUPROJ_TL_CALL && r->stream != GPUPROJ_TL_NONE) {
+			if (w.op_end > h->streams[r->stream].ready)
+				h->streams[r->stream].ready = w.op_end;
+			h->streams[r->stream].legacy = r->legacy;
+		}
 	} else if (w.sync) {
 		const struct inj_sync_record *s = w.sync;
 
@@ -1074,8 +1151,7 @@ inj_timeline_finish(struct inj_timeline *t, struct gpuproj_profile *p)
 		if (!h->seen)
 			continue;
 		/* The thread's last calls, after its last wait: an epoch ending with them. */
-		if (h->open && h->n_raw)
-			close_epoch(t, h, h->raw[h->n_raw - 1].call_end, false);
+		close_last_epoch(t, h);
 		if (spans) {
 			spans[n][0] = h->first;
 			spans[n][1] = h->last;

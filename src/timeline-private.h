@@ -29,4 +29,13 @@ timeline_mix(uint64_t h, uint64_t v)
  */
 int timeline_pattern_copy(struct gpuproj_tl_pattern *dst, const struct gpuproj_tl_pattern *src);
 
+/*
+ * Whether the host waits for the GPU anywhere in the pattern (a
+ * synchronisation, a blocking copy or set). Where it does not, the
+ * replay's wall is the host's time alone: the GPU times' spreads do not
+ * enter the error bound (their Lipschitz constant is 0), e.g. an epoch cut
+ * in a run of asynchronous launches.
+ */
+bool timeline_pattern_waits(const struct gpuproj_tl_pattern *p);
+
 #endif

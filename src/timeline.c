@@ -24,6 +24,7 @@
  *   host:     h += gap                        (the call starts at h)
  *   GPU op:   start = max(h, pre(s)) + lat;   end = start + dur;   ready[s] = end
  *             blocking: h = max(h, end) + call,  else h += call
+ *   carried:  ready[s] = h + lat + dur        (work of the cut epoch before; lat 0)
  *   record:   ev[e] = pre(s);                 h += call
  *   wait:     ready[s] = max(ready[s], ev[e]); h += call
  *   sync:     h = max(h, done) + call         (done: pre(s), every stream, ev[e])
@@ -52,7 +53,7 @@
 
 static const char *const op_names[GPUPROJ_TL_OP_COUNT] = {
 	"call", "kernel", "copy", "memset", "graph", "event_record", "event_wait", "sync_device",
-	"sync_stream", "sync_event",
+	"sync_stream", "sync_event", "carried",
 };
 static const char *const copy_names[GPUPROJ_COPY_KIND_COUNT] = { "h2d", "d2h", "d2d", "p2p",
 								   "h2h" };
@@ -81,7 +82,7 @@ bool
 gpuproj_tl_op_gpu(enum gpuproj_tl_op op)
 {
 	return op == GPUPROJ_TL_KERNEL || op == GPUPROJ_TL_COPY || op == GPUPROJ_TL_MEMSET ||
-	       op == GPUPROJ_TL_GRAPH;
+	       op == GPUPROJ_TL_GRAPH || op == GPUPROJ_TL_CARRY;
 }
 
 /* ---- life cycle ---- */
@@ -183,6 +184,21 @@ gpuproj_timeline_unexplained_ns(const struct gpuproj_timeline *tl)
 	return s;
 }
 
+bool
+timeline_pattern_waits(const struct gpuproj_tl_pattern *p)
+{
+	size_t j;
+
+	for (j = 0; j < p->n_nodes; j++) {
+		const struct gpuproj_tl_node *n = &p->nodes[j];
+
+		if (n->op == GPUPROJ_TL_SYNC_DEVICE || n->op == GPUPROJ_TL_SYNC_STREAM ||
+		    n->op == GPUPROJ_TL_SYNC_EVENT || (gpuproj_tl_op_gpu(n->op) && n->blocking))
+			return true;
+	}
+	return false;
+}
+
 double
 gpuproj_timeline_bound_ns(const struct gpuproj_timeline *tl)
 {
@@ -193,13 +209,16 @@ gpuproj_timeline_bound_ns(const struct gpuproj_timeline *tl)
 		return 0;
 	for (i = 0; i < tl->n_patterns; i++) {
 		const struct gpuproj_tl_pattern *p = &tl->patterns[i];
+		bool waits = timeline_pattern_waits(p);
 		double per = 0;
 
 		for (j = 0; j < p->n_nodes; j++) {
 			const struct gpuproj_tl_node *n = &p->nodes[j];
 
-			per += gpuproj_stats_stddev(&n->gap_ns) + gpuproj_stats_stddev(&n->call_ns) +
-			       gpuproj_stats_stddev(&n->lat_ns) + gpuproj_stats_stddev(&n->dur_ns);
+			per += gpuproj_stats_stddev(&n->gap_ns) + gpuproj_stats_stddev(&n->call_ns);
+			if (waits)
+				per += gpuproj_stats_stddev(&n->lat_ns) +
+				       gpuproj_stats_stddev(&n->dur_ns);
 		}
 		s += per * (double)p->wall_ns.n;
 	}
@@ -450,6 +469,13 @@ fold(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start, uint64_t end,
 			one(&d->dur_ns, oe - os);
 			op_ended(&st, S, r->legacy, oe);
 			one(&d->call_ns, r->blocking ? nonneg(ce - fmax(cs, oe)) : ce - cs);
+			break;
+		case GPUPROJ_TL_CARRY:
+			/* Busy from the epoch's start (no wait, no latency) until oe. */
+			one(&d->lat_ns, 0);
+			one(&d->dur_ns, oe);
+			op_ended(&st, S, r->legacy, oe);
+			one(&d->call_ns, 0);
 			break;
 		case GPUPROJ_TL_EVENT_RECORD:
 			if (E != GPUPROJ_TL_NONE)
@@ -738,6 +764,16 @@ gpuproj_timeline_replay(const struct gpuproj_tl_pattern *pat, const double *dur,
 			}
 			if (n->blocking)
 				h = fmax(cs, end);
+			break;
+		case GPUPROJ_TL_CARRY:
+			/*
+			 * The previous epoch's work: its stream busy from now; counted in
+			 * that epoch's parts, shown as kernel time in the bar.
+			 */
+			d = dur && isfinite(dur[i]) ? fmax(dur[i], 0) : n->dur_ns.mean;
+			end = cs + n->lat_ns.mean + d;
+			op_ended(&st, S, n->legacy, end);
+			mark_add(m, &nm, cs, end, CAT_KERNEL);
 			break;
 		case GPUPROJ_TL_EVENT_RECORD:
 			if (E != GPUPROJ_TL_NONE)

@@ -1490,6 +1490,60 @@ extra_tl_graph(struct run *r)
 	ck_assert_int_eq(jint(json_array_get(json_object_get(node, "kernels"), 0), "launches"), 4);
 }
 
+/*
+ * Issue 35 #1: 1,100 launches of K1 (10000) after the warm-up, on the
+ * legacy stream (`sync_at_end`: one device synchronise at the end; its
+ * epoch is cut at 512 calls twice) or on stream 1 of a thread that never
+ * synchronises (`producer`). Onto Double every kernel takes half: the
+ * replayed part is 1,100 x 5000 = 5.5 ms either way, as with a
+ * synchronise every 100 launches; onto FakeA100 the measured 11 ms. Before:
+ * `sync_at_end` kept the wait for the cut epochs' work as a latency at the
+ * source's time (Double 10.98 ms, a speedup of 1.03 where the same launches
+ * synchronised every 100 gave 1.94); `producer` left its GPU work outside
+ * any epoch, carried at the source's time (Double 11.36 ms, 1.00x).
+ */
+static void
+check_tl_1100(struct run *r, int thread, int n_patterns)
+{
+	json_t *tl = json_object_get(r->json, "timeline"), *pats, *src, *dbl;
+	size_t i;
+
+	ck_assert_ptr_nonnull(tl);
+	pats = json_object_get(tl, "patterns");
+	ck_assert_int_eq((int)json_array_size(pats), n_patterns);
+	for (i = 0; i < json_array_size(pats); i++) {
+		json_t *pat = json_array_get(pats, i), *n0;
+
+		ck_assert_int_eq(jint(pat, "thread"), thread);
+		/* 512 calls, 512, then the rest: the later ones begin with the carried work. */
+		n0 = json_array_get(json_object_get(pat, "nodes"), 0);
+		ck_assert_int_eq(json_is_true(json_object_get(pat, "cut")), i + 1 < json_array_size(pats));
+		ck_assert_str_eq(json_string_value(json_object_get(n0, "op")), i ? "carried" : "kernel");
+	}
+	assert_close(jreal(tl, "spill_ns"), 0, "nothing spilled: carried");
+	src = json_object_get(projection_for(r, "FakeA100"), "whole_run");
+	assert_close(jreal(src, "identity_error"), 0, "identity error");
+	assert_close(jreal(src, "replayed_ns"), 1100 * 10000.0, "replayed onto the source");
+	dbl = json_object_get(projection_for(r, "Double"), "whole_run");
+	assert_close(jreal(dbl, "replayed_ns"), 1100 * 5000.0, "replayed onto Double");
+	assert_close(jreal(dbl, "carried_ns"), jreal(src, "carried_ns"), "carried");
+	assert_close(jreal(dbl, "floor_ns"), 1100 * 5000.0, "one stream's GPU time");
+	ck_assert(!json_is_true(json_object_get(dbl, "floored")));
+	assert_close(jreal(dbl, "bound_ns"), 0, "no spread");
+}
+
+static void
+extra_tl_sync_at_end(struct run *r)
+{
+	check_tl_1100(r, 0, 3);
+}
+
+static void
+extra_tl_producer(struct run *r)
+{
+	check_tl_1100(r, 1, 3);
+}
+
 #define K(name, launches, profiled, timed, mean) { name, launches, profiled, timed, mean }
 #define CALLS(func, n) { func, n, false }
 #define CALLS_GE(func, n) { func, n, true }
@@ -2840,6 +2894,18 @@ static const struct scenario scenarios[] = {
 			     "event-record 1 1 1 ; wait-event 1 2 1 ; "
 			     "launch rt 1 " K2 " " K_DIMS " 0 20000 stream=2 ; sync 1"),
 		.extra = extra_tl_event,
+	},
+	{
+		.name = "whole_run_sync_at_end",
+		.cmds = CMDS(METRICS, "init", "ctx 0", WARMUP,
+			     "repeat 1100 launch rt 1 " K1 " " K_DIMS " 0 10000", "sync 1"),
+		.extra = extra_tl_sync_at_end,
+	},
+	{
+		.name = "whole_run_producer_never_syncs",
+		.cmds = CMDS(METRICS, "init", "ctx 0", WARMUP,
+			     "threads 1 1100 launch rt 1 " K1 " " K_DIMS " 0 10000 stream=1"),
+		.extra = extra_tl_producer,
 	},
 	{
 		/* The graph's kernel is profiled outside it first (graphs are never profiled). */

@@ -514,6 +514,221 @@ START_TEST(project_whole_run)
 }
 END_TEST
 
+/*
+ * Issue 35 #1: a thread's epochs cut at GPUPROJ_TL_MAX_NODES hand their
+ * running work on. `cut_then_sync`: pattern A, cut with the host's time 0,
+ * two k0 launches on stream 0 ([0, 10000], [10000, 20000]); pattern C, the
+ * next epoch, carrying stream 0 busy until 20000, one more k0
+ * ([20000, 30000]) and a device synchronise returning at 30000.
+ */
+static struct gpuproj_profile *
+cut_then_sync(bool final_sync, double wall)
+{
+	struct gpuproj_kernel *k0, *k1;
+	struct gpuproj_profile *p = two_kernels(&k0, &k1);
+	struct gpuproj_timeline *tl = gpuproj_timeline_new();
+	struct gpuproj_tl_raw a[] = {
+		gpu(GPUPROJ_TL_KERNEL, 0, 0, 0, 0, 10000),
+		gpu(GPUPROJ_TL_KERNEL, 0, 0, 0, 10000, 20000),
+	};
+	struct gpuproj_tl_raw c[] = {
+		gpu(GPUPROJ_TL_CARRY, 0, 0, 0, 0, 20000),
+		gpu(GPUPROJ_TL_KERNEL, 0, 0, 0, 20000, 30000),
+		host(GPUPROJ_TL_SYNC_DEVICE, N, N, 0, 30000),
+	};
+	struct gpuproj_tl_pattern pat;
+
+	a[0].kernel = a[1].kernel = c[1].kernel = k0;
+	ck_assert_int_eq(gpuproj_tl_epoch_fold(a, 2, 0, 0, &pat), GPUPROJ_OK);
+	pat.cut = true;
+	ck_assert_int_eq(gpuproj_timeline_add(tl, &pat, 64, 16384, NULL), GPUPROJ_OK);
+	gpuproj_tl_pattern_clear(&pat);
+	ck_assert_int_eq(gpuproj_tl_epoch_fold(c, final_sync ? 3 : 2, 0, final_sync ? 30000 : 0,
+					       &pat), GPUPROJ_OK);
+	/* The carried node: busy from the epoch's start, no latency. */
+	ck_assert_int_eq(pat.nodes[0].op, GPUPROJ_TL_CARRY);
+	near(pat.nodes[0].dur_ns.mean, 20000, "carried");
+	near(pat.nodes[0].lat_ns.mean, 0, "carried latency");
+	near(pat.nodes[1].lat_ns.mean, 0, "no latency after the carried work");
+	ck_assert_int_eq(gpuproj_timeline_add(tl, &pat, 64, 16384, NULL), GPUPROJ_OK);
+	gpuproj_tl_pattern_clear(&pat);
+	tl->threads = 1;
+	tl->span_ns = final_sync ? 30000 : 0;
+	tl->wall_ns = wall;
+	gpuproj_profile_set_timeline(p, tl);
+	return p;
+}
+
+/*
+ * Onto Tgt, kernels x0.5 (x0.4, x0.8): the cut epoch's GPU time 20000 →
+ * 10000, so the carried 20000 → 10000; C: 10000 + 5000 = 15000 (lo: 8000 +
+ * 4000, hi: 16000 + 8000). Before issue 35 C's wait was a latency of 20000
+ * kept at the source's time: 25000, as if the 5,000-launch run of the
+ * issue projected at a fifth of a synchronising one's time.
+ */
+START_TEST(carried_work)
+{
+	struct gpuproj_targets *t = load_targets();
+	const struct gpuproj_target *s = gpuproj_targets_find(t, "Src"),
+				    *g = gpuproj_targets_find(t, "Tgt");
+	struct gpuproj_profile *p = cut_then_sync(true, 30000);
+	struct gpuproj_run_projection run;
+	struct gpuproj_whole_run w;
+
+	ck_assert_uint_eq(gpuproj_profile_timeline(p)->n_patterns, 2);
+	half_run(p, s, &run);
+	ck_assert_int_eq(gpuproj_timeline_project(p, &run, s, s, &w), GPUPROJ_OK);
+	near(w.wall_ns, 30000, "identity wall");
+	near(w.identity_error, 0, "identity error");
+	gpuproj_run_projection_clear(&run);
+	half_run(p, g, &run);
+	ck_assert_int_eq(gpuproj_timeline_project(p, &run, s, g, &w), GPUPROJ_OK);
+	near(w.replayed_ns, 15000, "replayed");
+	near(w.wall_ns, 15000, "wall");
+	near(w.lo_ns, 12000, "lo");
+	near(w.hi_ns, 24000, "hi");
+	/* Stream 0's GPU work: 3 x 5000 = the wall: not below it. */
+	near(w.floor_ns, 15000, "floor");
+	ck_assert(!w.floored);
+	near(w.bound_ns, 0, "bound (no spread)");
+	/* Kernel time counted once (in A and C), the bar sums to the wall. */
+	near(w.kernel_ns, 15000, "kernel part");
+	near(w.bar_kernel_ns + w.bar_copy_ns + w.bar_host_ns + w.carried_ns, w.wall_ns, "bar");
+	gpuproj_run_projection_clear(&run);
+	gpuproj_profile_free(p);
+	gpuproj_targets_free(t);
+}
+END_TEST
+
+/*
+ * A thread that never waits (issue 35 #1's producer): C without the
+ * synchronise, and the traced wall (1000) ending before the GPU work did.
+ * The replay gives 0 + 1000 carried; stream 0's GPU work onto Tgt is
+ * 3 x 5000: the whole run is that (floored), the difference in the bar's
+ * kernel part. Before: 1000, a 30x speedup of 30000 of kernel time.
+ */
+START_TEST(floor_of_one_stream)
+{
+	struct gpuproj_targets *t = load_targets();
+	const struct gpuproj_target *s = gpuproj_targets_find(t, "Src"),
+				    *g = gpuproj_targets_find(t, "Tgt");
+	struct gpuproj_profile *p = cut_then_sync(false, 1000);
+	struct gpuproj_run_projection run;
+	struct gpuproj_whole_run w;
+
+	half_run(p, g, &run);
+	ck_assert_int_eq(gpuproj_timeline_project(p, &run, s, g, &w), GPUPROJ_OK);
+	near(w.floor_ns, 15000, "floor");
+	ck_assert(w.floored);
+	near(w.wall_ns, 15000, "wall");
+	near(w.lo_ns, 12000, "lo: kernels x0.4");
+	near(w.hi_ns, 24000, "hi: kernels x0.8");
+	near(w.carried_ns, 1000, "carried");
+	near(w.bar_kernel_ns + w.bar_copy_ns + w.bar_host_ns + w.carried_ns, w.wall_ns, "bar");
+	gpuproj_run_projection_clear(&run);
+	/* On the source the floor is the measured GPU time: 30000. */
+	half_run(p, s, &run);
+	ck_assert_int_eq(gpuproj_timeline_project(p, &run, s, s, &w), GPUPROJ_OK);
+	near(w.wall_ns, 30000, "source");
+	gpuproj_run_projection_clear(&run);
+	gpuproj_profile_free(p);
+	gpuproj_targets_free(t);
+}
+END_TEST
+
+/*
+ * The bound counts the GPU times' spread only where the host waits for the
+ * GPU: 10 cut epochs of asynchronous launches whose kernel takes 10000 or
+ * 30000 (sd 10541) have the host's wall whatever the GPU did: bound 0.
+ * With a synchronise at the end: 10 x 10541. The projection widens its
+ * interval by the bound onto the target (x0.5: 10 x 5270).
+ */
+START_TEST(bound_where_host_waits)
+{
+	struct gpuproj_targets *t = load_targets();
+	const struct gpuproj_target *s = gpuproj_targets_find(t, "Src"),
+				    *g = gpuproj_targets_find(t, "Tgt");
+	int sync;
+
+	for (sync = 0; sync < 2; sync++) {
+		struct gpuproj_kernel *k0, *k1;
+		struct gpuproj_profile *p = two_kernels(&k0, &k1);
+		struct gpuproj_timeline *tl = gpuproj_timeline_new();
+		struct gpuproj_run_projection run;
+		struct gpuproj_whole_run w;
+		double sd;
+		int i;
+
+		for (i = 0; i < 10; i++) {
+			uint64_t d = i % 2 ? 30000 : 10000;
+			struct gpuproj_tl_raw raw[] = {
+				gpu(GPUPROJ_TL_KERNEL, 0, 0, 0, 0, d),
+				host(GPUPROJ_TL_SYNC_DEVICE, N, N, 0, d),
+			};
+			struct gpuproj_tl_pattern pat;
+
+			raw[0].kernel = k0;
+			ck_assert_int_eq(gpuproj_tl_epoch_fold(raw, sync ? 2 : 1, 0, sync ? d : 0,
+							       &pat), GPUPROJ_OK);
+			pat.cut = !sync;
+			ck_assert_int_eq(gpuproj_timeline_add(tl, &pat, 64, 16384, NULL),
+					 GPUPROJ_OK);
+			gpuproj_tl_pattern_clear(&pat);
+		}
+		ck_assert_uint_eq(tl->n_patterns, 1);
+		sd = gpuproj_stats_stddev(&tl->patterns[0].nodes[0].dur_ns);
+		near(sd, 10540.925533894598, "sd");
+		tl->span_ns = tl->wall_ns = sync ? 200000 : 0;
+		gpuproj_profile_set_timeline(p, tl);
+		near(gpuproj_timeline_bound_ns(gpuproj_profile_timeline(p)), sync ? 10 * sd : 0,
+		     "bound");
+		half_run(p, g, &run);
+		ck_assert_int_eq(gpuproj_timeline_project(p, &run, s, g, &w), GPUPROJ_OK);
+		near(w.bound_ns, sync ? 10 * sd * 0.5 : 0, "bound onto Tgt");
+		if (sync) {
+			/*
+			 * Means 20000: hi 10 x 16000 (x0.8) widened by it; lo 10 x 8000
+			 * (x0.4) less it, but never below stream 0's GPU time at x0.4,
+			 * 10 x 8000 (a sum of the measured times, exact).
+			 */
+			near(w.lo_ns, 10 * 8000, "lo");
+			near(w.hi_ns, 10 * 16000 + 10 * sd * 0.5, "hi");
+		}
+		gpuproj_run_projection_clear(&run);
+		gpuproj_profile_free(p);
+	}
+	gpuproj_targets_free(t);
+}
+END_TEST
+
+/* "carried" nodes are written and read back (the JSON name of GPUPROJ_TL_CARRY). */
+START_TEST(carried_round_trip)
+{
+	struct gpuproj_profile *p = cut_then_sync(true, 30000), *q = NULL;
+	struct gpuproj_error err = { 0 };
+	char *dir = test_tmpdir(), *path = NULL, *text;
+	const struct gpuproj_timeline *tl;
+
+	if (asprintf(&path, "%s/p.json", dir) < 0)
+		ck_abort();
+	ck_assert_int_eq(gpuproj_profile_save(p, path, &err), GPUPROJ_OK);
+	text = test_read_file(path);
+	ck_assert_ptr_nonnull(strstr(text, "\"op\": \"carried\""));
+	ck_assert_msg(gpuproj_profile_load(path, &q, &err) == GPUPROJ_OK, "%s", err.message);
+	tl = gpuproj_profile_timeline(q);
+	ck_assert_int_eq(tl->patterns[1].nodes[0].op, GPUPROJ_TL_CARRY);
+	ck_assert_int_eq(tl->patterns[1].nodes[0].stream, 0);
+	near(tl->patterns[1].nodes[0].dur_ns.mean, 20000, "carried after a round trip");
+	ck_assert(tl->patterns[0].cut);
+	free(text);
+	gpuproj_profile_free(q);
+	gpuproj_profile_free(p);
+	test_rmtree(dir);
+	free(dir);
+	free(path);
+}
+END_TEST
+
 /* Varying times: the identity holds within the stated bound, not exactly. */
 START_TEST(bound)
 {
@@ -939,6 +1154,10 @@ timeline_suite(void)
 	tcase_add_test(tc, clamped);
 	tcase_add_test(tc, host_link_loaded);
 	tcase_add_test(tc, project_whole_run);
+	tcase_add_test(tc, carried_work);
+	tcase_add_test(tc, floor_of_one_stream);
+	tcase_add_test(tc, bound_where_host_waits);
+	tcase_add_test(tc, carried_round_trip);
 	tcase_add_test(tc, bound);
 	tcase_add_test(tc, eviction);
 	tcase_add_test(tc, json_round_trip);
