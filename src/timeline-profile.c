@@ -266,6 +266,36 @@ gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpupro
 		return bad(file, err, "timeline.patterns holds %zu patterns, at most %d",
 			   tl->n_patterns,
 			   GPUPROJ_TL_MAX_MERGED);
+	/*
+	 * Issue 35 #4: times that cannot have been traced. A thread's epochs
+	 * follow one another, so their measured times add up to at most the
+	 * span of the threads' epochs, itself within the traced wall time.
+	 * Before, a pattern of 2^63 - 1 epochs of 10^18 ns (each inside its
+	 * range) in a run of a second was read, and projected to "0 ns".
+	 */
+	if (!isnan(tl->wall_ns) && tl->span_ns > tl->wall_ns * (1 + 1e-9) + 1)
+		return bad(file, err, "timeline.span_ns %.17g is above its wall_ns %.17g: the "
+			   "threads' epochs cannot span more than the traced run", tl->span_ns,
+			   tl->wall_ns);
+	for (i = 0; i < tl->n_patterns; i++) {
+		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
+		double thread_ns = 0;
+
+		/* Once per thread, at its first pattern (P <= 4,096: P^2 / 2 at worst). */
+		for (j = 0; j < i && tl->patterns[j].thread != pat->thread; j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i; j < tl->n_patterns; j++) {
+			if (tl->patterns[j].thread == pat->thread)
+				thread_ns += tl->patterns[j].wall_ns.sum;
+		}
+		if (thread_ns > tl->span_ns * (1 + 1e-9) + 1)
+			return bad(file, err, "timeline.patterns[%zu].wall_ns (thread %u): the "
+				   "thread's epochs measure %.17g ns in all (count x mean wall_ns over "
+				   "its patterns), above the %.17g ns the timeline's epochs span "
+				   "(span_ns)", i, pat->thread, thread_ns, tl->span_ns);
+	}
 	for (i = 0; i < tl->n_patterns; i++) {
 		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
 		char w[96];
@@ -288,6 +318,44 @@ gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpupro
 			if ((r = check_node(&pat->nodes[j], p, pat->wall_ns.n, file, err, nw)))
 				return r;
 		}
+	}
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_timeline_check_identity(const struct gpuproj_timeline *tl, const char *file,
+				struct gpuproj_error *err)
+{
+	size_t i, j;
+
+	for (i = 0; tl && i < tl->n_patterns; i++) {
+		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
+		struct gpuproj_tl_parts parts;
+		bool waits = timeline_pattern_waits(pat);
+		double b = 0, mean = pat->wall_ns.mean;
+		char a[32], m[32], s[32];
+		int r;
+
+		if ((r = gpuproj_timeline_replay(pat, NULL, &parts)))
+			return r == GPUPROJ_E_NOMEM ? error_set(err, r, file, 0, 0, "out of memory")
+						    : error_set(err, r, file, 0, 0, "invalid argument");
+		for (j = 0; j < pat->n_nodes; j++) {
+			const struct gpuproj_tl_node *n = &pat->nodes[j];
+
+			b += gpuproj_stats_stddev(&n->gap_ns) + gpuproj_stats_stddev(&n->call_ns);
+			if (waits)
+				b += gpuproj_stats_stddev(&n->lat_ns) + gpuproj_stats_stddev(&n->dur_ns);
+		}
+		if (fabs(parts.wall_ns - mean) <= GPUPROJ_TL_IDENTITY_TOLERANCE * mean + b + 1)
+			continue;
+		return bad(file, err, "timeline.patterns[%zu] (thread %u, %" PRIu64 " epochs): "
+			   "replayed at its mean times it takes %s against the %s measured "
+			   "(%+.1f %%), beyond the %g %% tolerance and the %s its times' spread "
+			   "allows: the timeline does not describe what was measured", i,
+			   pat->thread, pat->wall_ns.n, format_ns(parts.wall_ns, a, sizeof(a)),
+			   format_ns(mean, m, sizeof(m)),
+			   mean > 0 ? 100 * (parts.wall_ns - mean) / mean : 100.0,
+			   100 * GPUPROJ_TL_IDENTITY_TOLERANCE, format_ns(b, s, sizeof(s)));
 	}
 	return GPUPROJ_OK;
 }

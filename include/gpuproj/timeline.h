@@ -420,6 +420,25 @@ int gpuproj_timeline_merge(struct gpuproj_profile *dst, const struct gpuproj_pro
 int gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpuproj_profile *p,
 			      const char *name, struct gpuproj_error *reterr);
 
+/**
+ * Whether each pattern describes what was measured (issue 35 #4): replayed
+ * onto its source at its mean times (gpuproj_timeline_replay() without
+ * durations) it gives its mean measured wall time within
+ * GPUPROJ_TL_IDENTITY_TOLERANCE of it plus what the spread of its times
+ * allows (their error bound per epoch, as in gpuproj_timeline_bound_ns(),
+ * and 1 ns of rounding). libproj.so's patterns pass exactly when their
+ * times did not vary; a pattern whose wall is ten times its nodes' sum, or
+ * a tenth of it, does not, whatever its count. gpuproj_timeline_project()'s
+ * identity_error is the same comparison over all patterns together.
+ *
+ * @param name file name for the error, or NULL
+ * @param[out] reterr the first pattern that fails, with both times
+ * @return GPUPROJ_OK (also for NULL), GPUPROJ_E_SCHEMA (one fails),
+ *         GPUPROJ_E_NOMEM
+ */
+int gpuproj_timeline_check_identity(const struct gpuproj_timeline *tl, const char *name,
+				    struct gpuproj_error *reterr);
+
 /** A profile's timeline, or NULL when it has none. */
 const struct gpuproj_timeline *gpuproj_profile_timeline(const struct gpuproj_profile *p);
 /** The same, for modification. */

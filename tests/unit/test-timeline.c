@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gpuproj/gate.h>
 #include <gpuproj/merge.h>
@@ -973,6 +974,185 @@ END_TEST
  * (+30000 on 200000, +15 %) fails the wall test on the source and on Tgt
  * (+30000 on 160000), while the kernel time, the default, did not change.
  */
+/*
+ * Issue 35 #4: profile_with_timeline() whose serial pattern's measured
+ * wall is ten times what its nodes add up to (315000 per epoch, the replay
+ * 31500; spread 0), span and wall raised to hold it.
+ */
+static struct gpuproj_profile *
+inconsistent_timeline(void)
+{
+	struct gpuproj_profile *p = profile_with_timeline();
+	struct gpuproj_timeline *tl = gpuproj_profile_timeline_mut(p);
+	struct gpuproj_tl_pattern *pat = &tl->patterns[0];
+
+	pat->wall_ns.mean = pat->wall_ns.min = pat->wall_ns.max = 315000;
+	pat->wall_ns.sum = 3 * 315000.0;
+	tl->span_ns += 3 * (315000.0 - 31500);
+	tl->wall_ns += 3 * (315000.0 - 31500);
+	return p;
+}
+
+/*
+ * The ranges hold the times together: a pattern of 2^63 - 1 epochs of
+ * 10^18 ns each (both inside their ranges) in a timeline that spans
+ * 188,500 ns is refused; so is a span longer than the traced wall.
+ * Before: written and read, and projected onto its own source as "0 ns".
+ */
+START_TEST(timeline_times_hold_together)
+{
+	struct gpuproj_profile *p = profile_with_timeline();
+	struct gpuproj_timeline *tl = gpuproj_profile_timeline_mut(p);
+	struct gpuproj_tl_pattern *pat = &tl->patterns[0];
+	struct gpuproj_error err = { 0 };
+	char *dir = test_tmpdir(), *path = NULL;
+
+	if (asprintf(&path, "%s/p.json", dir) < 0)
+		ck_abort();
+	pat->wall_ns.n = INT64_MAX;
+	pat->wall_ns.mean = pat->wall_ns.max = 1e18;
+	pat->wall_ns.sum = 1e18 * (double)INT64_MAX;
+	ck_assert_int_eq(gpuproj_timeline_validate(tl, p, NULL, &err), GPUPROJ_E_SCHEMA);
+	/* 1e18 x (2^63 - 1) + 2 x 42000 (the copy pattern, the same thread). */
+	ck_assert_str_eq(err.message, "timeline.patterns[0].wall_ns (thread 0): the thread's "
+			 "epochs measure 9.2233720368547758e+36 ns in all (count x mean wall_ns "
+			 "over its patterns), above the 188500 ns the timeline's epochs span "
+			 "(span_ns)");
+	/* And nothing is written. */
+	ck_assert_int_eq(gpuproj_profile_save(p, path, &err), GPUPROJ_E_SCHEMA);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	gpuproj_profile_free(p);
+	p = profile_with_timeline();
+	tl = gpuproj_profile_timeline_mut(p);
+	tl->span_ns = 300000;
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(gpuproj_timeline_validate(tl, p, NULL, &err), GPUPROJ_E_SCHEMA);
+	ck_assert_str_eq(err.message, "timeline.span_ns 300000 is above its wall_ns 200000: the "
+			 "threads' epochs cannot span more than the traced run");
+	gpuproj_profile_free(p);
+	/* The same through the reader, with the position: a serial epoch 100x as long. */
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(load_edited("\"mean\": 31500.0", "\"mean\": 3150000.0", &err),
+			 GPUPROJ_E_SCHEMA);
+	/* 3 x 3150000 + 2 x 42000. */
+	ck_assert_msg(strstr(err.message, "the thread's epochs measure 9534000 ns in all") &&
+		      err.line > 0, "%d: %s", err.line, err.message);
+	test_rmtree(dir);
+	free(dir);
+	free(path);
+}
+END_TEST
+
+/*
+ * A pattern that does not describe what was measured: the check names
+ * it; the identity error of the whole run says inconsistent, not "the
+ * epochs varied"; gate --metric wall gives no verdict (exit 2), also on a
+ * job merged from a good rank and that one. The gate's "(measured)"
+ * column shows the measured wall (200000), not the replay.
+ * Serial epochs: replay 31500 against 315000: -90 %.
+ */
+START_TEST(timeline_identity_fails)
+{
+	struct gpuproj_targets *t = load_targets();
+	const struct gpuproj_target *g = gpuproj_targets_find(t, "Tgt");
+	struct gpuproj_profile *bad = inconsistent_timeline(), *good = profile_with_timeline();
+	struct gpuproj_profile *job = NULL;
+	struct gpuproj_merge *mg = NULL;
+	struct gpuproj_gate_options opt;
+	struct gpuproj_gate_result res;
+	struct gpuproj_error err = { 0 };
+	char *dir = test_tmpdir(), *bp = NULL, *cp = NULL, *tp, *out = NULL, *errs = NULL;
+	static const char why[] = "timeline.patterns[0] (thread 0, 3 epochs): replayed at its "
+		"mean times it takes 31.5 us against the 315 us measured (-90.0 %), beyond the 2 % "
+		"tolerance and the 0 ns its times' spread allows: the timeline does not describe "
+		"what was measured";
+	int rc;
+
+	ck_assert_int_eq(gpuproj_timeline_check_identity(gpuproj_profile_timeline(good), NULL,
+							 &err), GPUPROJ_OK);
+	ck_assert_int_eq(gpuproj_timeline_check_identity(gpuproj_profile_timeline(bad), NULL,
+							 &err), GPUPROJ_E_SCHEMA);
+	ck_assert_str_eq(err.message, why);
+	/* It is within the ranges: it loads and saves. */
+	ck_assert_int_eq(gpuproj_profile_validate(bad, NULL, &err), GPUPROJ_OK);
+
+	gpuproj_gate_options_init(&opt);
+	opt.metric = GPUPROJ_GATE_METRIC_WALL;
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(gpuproj_gate_compare(good, bad, t, &g, 1, &opt, &res, &err),
+			 GPUPROJ_E_UNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(err.message, "the current profile's whole-run timeline is "
+				     "inconsistent, timeline.patterns[0] (thread 0, 3 epochs)"));
+	ck_assert_ptr_nonnull(strstr(err.message, "; --metric wall gives no verdict on it"));
+	gpuproj_gate_result_clear(&res);
+	/* A job with that rank: its pattern stays its own (another process's thread). */
+	gpuproj_profile_set_process(good, "app", "h", 1, 0, NULL);
+	gpuproj_profile_set_process(bad, "app", "h", 2, 1, NULL);
+	ck_assert_int_eq(gpuproj_merge_new(NULL, &mg), GPUPROJ_OK);
+	ck_assert_int_eq(gpuproj_merge_add(mg, good, "a", &err), GPUPROJ_OK);
+	ck_assert_int_eq(gpuproj_merge_add(mg, bad, "b", &err), GPUPROJ_OK);
+	ck_assert_msg(gpuproj_merge_finish(mg, &job, &err) == GPUPROJ_OK, "%s", err.message);
+	memset(&err, 0, sizeof(err));
+	ck_assert_int_eq(gpuproj_gate_compare(good, job, t, &g, 1, &opt, &res, &err),
+			 GPUPROJ_E_UNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(err.message, "(thread 1, 3 epochs)"));
+	gpuproj_gate_result_clear(&res);
+	/* Two good ones: the measured column is the measured wall. */
+	ck_assert_int_eq(gpuproj_gate_compare(good, good, t, &g, 1, &opt, &res, &err), GPUPROJ_OK);
+	near(res.columns[0].run.base_ns, 200000, "measured");
+	gpuproj_gate_result_clear(&res);
+
+	/*
+	 * The command: exit 2, the reason; project's identity line says
+	 * inconsistent: (3 x 31500 + 2 x 42000) / (3 x 315000 + 2 x 42000) - 1 =
+	 * 178500 / 1029000 - 1 = -82.7 %.
+	 */
+	if (asprintf(&bp, "%s/b.json", dir) < 0 || asprintf(&cp, "%s/c.json", dir) < 0)
+		ck_abort();
+	tp = test_write_file(dir, "t.yaml", targets_yaml);
+	/* What hroof needs, so that `project` projects something (FP32 only, 1e6 B per level). */
+	for (size_t i = 0; i < gpuproj_profile_count(bad); i++) {
+		struct gpuproj_kernel *k = gpuproj_profile_at(bad, i);
+		int m;
+
+		for (m = GPUPROJ_M_INST_FP16_FMA; m <= GPUPROJ_M_INST_FP64_MUL; m++)
+			gpuproj_kernel_add_metric(k, (enum gpuproj_metric)m,
+						  m == GPUPROJ_M_INST_FP32_FMA ? 1e6 : 0);
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_DRAM, 1e6);
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_L2, 1e6);
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_L1, 1e6);
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+		gpuproj_kernel_add_metric(k, GPUPROJ_M_WARP_EFFICIENCY, 1);
+	}
+	ck_assert_int_eq(gpuproj_profile_save(good, bp, NULL), GPUPROJ_OK);
+	ck_assert_int_eq(gpuproj_profile_save(bad, cp, NULL), GPUPROJ_OK);
+	rc = test_cli(&out, &errs, "gate --targets '%s' --target Tgt --metric wall --baseline '%s' "
+		      "'%s'", tp, bp, cp);
+	ck_assert_msg(rc == 2, "exit %d: %s%s", rc, out, errs);
+	ck_assert_ptr_nonnull(strstr(errs, why));
+	free(out);
+	free(errs);
+	rc = test_cli(&out, &errs, "project --targets '%s' --target Tgt --model hroof '%s'", tp, cp);
+	ck_assert_msg(rc == 0, "exit %d: %s%s", rc, out, errs);
+	ck_assert_ptr_nonnull(strstr(out, "identity check (replay onto the source against the "
+				     "measured time of the explained part): -82.7 % (beyond the 2 % "
+				     "tolerance and the epochs' spread: the timeline is "
+				     "inconsistent)\n"));
+	free(out);
+	free(errs);
+	gpuproj_merge_free(mg);
+	gpuproj_profile_free(job);
+	gpuproj_profile_free(good);
+	gpuproj_profile_free(bad);
+	gpuproj_targets_free(t);
+	test_rmtree(dir);
+	free(dir);
+	free(bp);
+	free(cp);
+	free(tp);
+}
+END_TEST
+
 START_TEST(gate_wall)
 {
 	struct gpuproj_targets *t = load_targets();
@@ -1165,6 +1345,8 @@ timeline_suite(void)
 	tcase_add_test(tc, host_link_errors);
 	tcase_add_test(tc, merge_ranks);
 	tcase_add_test(tc, gate_wall);
+	tcase_add_test(tc, timeline_times_hold_together);
+	tcase_add_test(tc, timeline_identity_fails);
 	tcase_add_test(tc, report_whole_run);
 	tcase_add_test(tc, repository_host_links);
 	suite_add_tcase(s, tc);
