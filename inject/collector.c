@@ -121,7 +121,33 @@ struct inj_collector {
 	bool oom_logged;
 	struct inj_timeline *tl;	/* the whole run (timeline-rec.h), NULL when out of memory */
 	atomic_bool nccl_said;
+	/* At exit: the exit path's waits for `lock` end then (inj_collector_exit_by()). */
+	bool has_exit_by;
+	struct timespec exit_by;
 };
+
+/*
+ * The data lock on the exit path: bounded once inj_collector_exit_by() set
+ * a deadline (issue 35 #2: exit() from a signal handler may have
+ * interrupted a frame that holds it). false when it was not taken.
+ */
+static bool
+exit_lock(struct inj_collector *c)
+{
+	if (!c->has_exit_by) {
+		pthread_mutex_lock(&c->lock);
+		return true;
+	}
+	return pthread_mutex_timedlock(&c->lock, &c->exit_by) == 0;
+}
+
+void
+inj_collector_exit_by(struct inj_collector *c, const struct timespec *by)
+{
+	c->exit_by = *by;
+	c->has_exit_by = true;
+	inj_timeline_exit_by(c->tl, by);
+}
 
 static void
 oom(struct inj_collector *c)
@@ -276,12 +302,14 @@ inj_collector_free(struct inj_collector *c)
 	free(c);
 }
 
-void
+bool
 inj_collector_close(struct inj_collector *c)
 {
-	pthread_mutex_lock(&c->lock);
+	if (!exit_lock(c))
+		return false;
 	c->closed = true;
 	pthread_mutex_unlock(&c->lock);
+	return true;
 }
 
 /* ---- devices ---- */
@@ -888,12 +916,16 @@ inj_collector_dropped(struct inj_collector *c, uint64_t n)
 	pthread_mutex_unlock(&c->lock);
 }
 
-void
+bool
 inj_collector_totals(struct inj_collector *c, struct inj_totals *ret)
 {
-	pthread_mutex_lock(&c->lock);
+	if (!exit_lock(c)) {
+		memset(ret, 0, sizeof(*ret));
+		return false;
+	}
 	*ret = c->totals;
 	pthread_mutex_unlock(&c->lock);
+	return true;
 }
 
 /* Copy p into a new profile (public API only; see inj_collector_snapshot()). */
@@ -957,8 +989,7 @@ inj_collector_snapshot(struct inj_collector *c)
 struct gpuproj_profile *
 inj_collector_lock(struct inj_collector *c)
 {
-	pthread_mutex_lock(&c->lock);
-	return c->profile;
+	return exit_lock(c) ? c->profile : NULL;
 }
 
 void
@@ -969,7 +1000,7 @@ inj_collector_unlock(struct inj_collector *c)
 
 /* ---- exit ---- */
 
-void
+int
 inj_collector_finish(struct inj_collector *c)
 {
 	struct inj_prof_launch *pl;
@@ -977,7 +1008,8 @@ inj_collector_finish(struct inj_collector *c)
 	struct strbuf names;
 	size_t i, n_from_profiler = 0, n_orphans = 0;
 
-	pthread_mutex_lock(&c->lock);
+	if (!exit_lock(c))
+		return INJ_FINISH_NO_DATA;
 	if (c->finished)
 		goto out;
 	c->finished = true;
@@ -1056,5 +1088,5 @@ out:
 	 * thread holds it while it gives the collector kernel records), and
 	 * nothing else reads the profile's timeline now (the collector is closed).
 	 */
-	inj_timeline_finish(c->tl, c->profile);
+	return inj_timeline_finish(c->tl, c->profile) ? INJ_FINISH_OK : INJ_FINISH_NO_TIMELINE;
 }

@@ -637,9 +637,23 @@ inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 	int r;
 
 	inj_output_live_end(o);
-	inj_collector_finish(c);
-	inj_collector_totals(c, &t);
-	p = inj_collector_lock(c);
+	/*
+	 * Issue 35 #2: the locks are waited for with a bound at exit
+	 * (inj_collector_exit_by()); a frame that exit() froze from a signal
+	 * handler may hold one. Without the recorder's, the profile goes
+	 * without its timeline; without the data lock, nothing can be read.
+	 */
+	r = inj_collector_finish(c);
+	if (r == INJ_FINISH_NO_DATA || !inj_collector_totals(c, &t) ||
+	    !(p = inj_collector_lock(c))) {
+		inj_error("the report is not written: the profile's lock was still held when exit "
+			  "could wait no longer (GPUPROJ_WAIT; exit() called from a signal handler "
+			  "that interrupted gpuproj?)");
+		return;
+	}
+	if (r == INJ_FINISH_NO_TIMELINE)
+		inj_warn("the whole-run timeline is left out of the report: its recorder's lock was "
+			 "still held when exit could wait no longer (GPUPROJ_WAIT)");
 	if (!gpuproj_profile_device(p)->name && gpuproj_profile_count(p) == 0) {
 		inj_collector_unlock(c);
 		inj_debug("no CUDA context was created: nothing to report");

@@ -133,7 +133,30 @@ struct inj_timeline {
 	size_t n_legacy;
 	uint64_t dropped_orphans;
 	bool oom;
+	/* At exit: the exit path's waits for `lock` end then (inj_timeline_exit_by()). */
+	bool has_exit_by;
+	struct timespec exit_by;
 };
+
+/* The lock on the exit path: bounded once a deadline is set (issue 35 #2). */
+static bool
+exit_lock(struct inj_timeline *t)
+{
+	if (!t->has_exit_by) {
+		pthread_mutex_lock(&t->lock);
+		return true;
+	}
+	return pthread_mutex_timedlock(&t->lock, &t->exit_by) == 0;
+}
+
+void
+inj_timeline_exit_by(struct inj_timeline *t, const struct timespec *by)
+{
+	if (!t)
+		return;
+	t->exit_by = *by;
+	t->has_exit_by = true;
+}
 
 static void
 oom(struct inj_timeline *t)
@@ -1108,9 +1131,8 @@ inj_timeline_process(struct inj_timeline *t, bool tick)
 void
 inj_timeline_mark_end(struct inj_timeline *t)
 {
-	if (!t || !t->now)
+	if (!t || !t->now || !exit_lock(t))
 		return;
-	pthread_mutex_lock(&t->lock);
 	if (!t->t_end)
 		t->t_end = t->now();
 	pthread_mutex_unlock(&t->lock);
@@ -1124,7 +1146,7 @@ cmp_span(const void *a, const void *b)
 	return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
-void
+bool
 inj_timeline_finish(struct inj_timeline *t, struct gpuproj_profile *p)
 {
 	uint64_t (*spans)[2], lo = UINT64_MAX, hi = 0, end;
@@ -1132,16 +1154,17 @@ inj_timeline_finish(struct inj_timeline *t, struct gpuproj_profile *p)
 	size_t i, n = 0;
 
 	if (!t)
-		return;
-	pthread_mutex_lock(&t->lock);
+		return true;
+	if (!exit_lock(t))
+		return false;
 	if (t->finished) {
 		pthread_mutex_unlock(&t->lock);
-		return;
+		return true;
 	}
 	t->finished = true;
 	if (t->oom) {
 		pthread_mutex_unlock(&t->lock);
-		return;
+		return true;
 	}
 	process_locked(t, false, true);
 	spans = calloc(t->n_thr ? t->n_thr : 1, sizeof(*spans));
@@ -1215,4 +1238,5 @@ inj_timeline_finish(struct inj_timeline *t, struct gpuproj_profile *p)
 		t->tl = NULL;
 	}
 	pthread_mutex_unlock(&t->lock);
+	return true;
 }

@@ -89,6 +89,9 @@
  *   stdout TEXT                   print TEXT on standard output
  *   stderr-broken                 stderr becomes a pipe nobody reads (writes raise SIGPIPE)
  *   sleep MS | signal TERM|INT | exit CODE
+ *   alarm-exit US CODE            SIGALRM after US microseconds (0: when the double raises
+ *                                 it, $FAKE_ALARM_AT) runs a handler that calls exit(CODE)
+ *                                 (from whatever the thread was doing)
  *   bench LAUNCHES SIGS [SYNC_EVERY]  timing loop for tests/bench/bench-inject (with
  *                                 SYNC_EVERY: a cudaDeviceSynchronize after every
  *                                 SYNC_EVERY launches, so the run repeats one epoch)
@@ -114,6 +117,7 @@
 #include <locale.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -130,6 +134,22 @@ static CUcontext ctxs[MAX_CTX + 1];
 static int n_ctx;
 
 static int run_command(const char *cmd);
+
+/*
+ * `alarm-exit`: a SIGALRM handler that calls exit(), as applications do
+ * (a watchdog, a time limit). exit() is not async-signal-safe (POSIX
+ * signal-safety(7)), but the application is not gpuproj's to fix: its
+ * atexit handlers run on the interrupted thread, in whatever frame the
+ * signal found it (issue 35 #2).
+ */
+static volatile sig_atomic_t alarm_exit_code;
+
+static void
+alarm_exit(int sig)
+{
+	(void)sig;
+	exit(alarm_exit_code);
+}
 
 /* ---- helpers ---- */
 
@@ -1467,6 +1487,22 @@ run_command(const char *cmd)
 
 		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 			;
+	} else if (strcmp(word, "alarm-exit") == 0) {
+		long us;
+		int code;
+		struct sigaction sa = { .sa_handler = alarm_exit };
+		struct itimerval it = { { 0, 0 }, { 0, 0 } };
+
+		if (sscanf(rest, "%ld %d", &us, &code) != 2 || us < 0)
+			return usage(cmd);
+		alarm_exit_code = code;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGALRM, &sa, NULL);
+		/* 0: no timer; the double raises it ($FAKE_ALARM_AT, fake-cupti.c). */
+		it.it_value.tv_sec = us / 1000000;
+		it.it_value.tv_usec = us % 1000000;
+		if (us)
+			setitimer(ITIMER_REAL, &it, NULL);
 	} else if (strcmp(word, "signal") == 0) {
 		raise(strcmp(rest, "INT") == 0 ? SIGINT : SIGTERM);
 		/* With gpuproj's handler the report is written, then the signal kills us. */

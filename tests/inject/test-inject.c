@@ -1358,6 +1358,74 @@ extra_threads_not_followed(struct run *r)
 	ck_assert(jreal(thr, "ns") > 0);
 }
 
+/*
+ * Issue 35 #2: the application's SIGALRM handler calls exit() at a point
+ * the double chooses ($FAKE_ALARM_AT, fake-cupti.c): the exit path runs in
+ * the frozen frame. Before: libproj.so blocked for good there (on the
+ * recorder's lock its buffer callback held, or on CUPTI's in
+ * cuptiGetTimestamp), the application hung (timeout, no profile). Now it
+ * exits with its own status and output, and the report holds what was
+ * collected. The double's report lists what CUPTI was left with (nothing
+ * else is a violation).
+ */
+#define LINE_CUPTI_STUCK \
+	"[gpuproj] CUPTI did not answer within 1 s at exit (GPUPROJ_WAIT; exit() called from a " \
+	"signal handler that interrupted a CUDA call?): gpuproj calls it no more, and records " \
+	"it had not delivered are missing from the report"
+
+static void
+check_signal_exit(struct run *r, bool timeline)
+{
+	char *wrote = fmt("[gpuproj] wrote %s (1 kernel signature, ", r->output);
+	const char *v;
+	size_t i;
+	bool stuck = false;
+
+	ck_assert_uint_ge(r->n_lines, 3);
+	{
+		char *init = line_init(r);
+
+		ck_assert_str_eq(r->lines[0], init);
+		free(init);
+	}
+	for (i = 0; i < r->n_lines; i++)
+		stuck |= strcmp(r->lines[i], LINE_CUPTI_STUCK) == 0;
+	ck_assert_msg(stuck, "no line: %s", LINE_CUPTI_STUCK);
+	ck_assert_int_eq(strncmp(r->lines[r->n_lines - 1], wrote, strlen(wrote)), 0);
+	ck_assert_ptr_nonnull(r->json);
+	ck_assert_ptr_nonnull(kernel_named(r, "_Z2k1v", 0));
+	ck_assert(!timeline || json_object_get(r->json, "timeline"));
+	/* What CUPTI was left with, and nothing else. */
+	for (v = strstr(r->report, "violation: "); v; v = strstr(v + 1, "violation: "))
+		ck_assert_msg(!strncmp(v, "violation: host object for GA100 never deinitialised\n", 53) ||
+			      !strncmp(v, "violation: still subscribed at exit", 35) ||
+			      !strncmp(v, "violation: kernel activity still enabled at exit", 48) ||
+			      !strncmp(v, "violation: activity kind ", 25) ||
+			      !strncmp(v, "violation: profiler still initialised at exit", 45),
+			      "%.80s", v);
+	free(wrote);
+}
+
+/* The signal while the double holds CUPTI's lock (recording an API call). */
+static void
+extra_signal_exit_cupti_lock(struct run *r)
+{
+	check_signal_exit(r, false);
+	ck_assert_ptr_nonnull(strstr(r->report, "\nexit_lock_held 1\n"));
+}
+
+/*
+ * The signal inside gpuproj's buffer callback on the application's thread,
+ * which holds the recorder's lock: blocked there until the callback ends
+ * (backend.h inj_signals_block()), so the timeline is whole; CUPTI's
+ * forced flush then waits for that delivery, which never ends: bounded.
+ */
+static void
+extra_signal_exit_buffer_callback(struct run *r)
+{
+	check_signal_exit(r, true);
+}
+
 /* ---- the scenarios ---- */
 
 /*
@@ -2559,6 +2627,28 @@ static const struct scenario scenarios[] = {
 		.kernels = { K(K1, 3, 1, 2, 1000) },
 	},
 	{
+		.name = "signal_exit_holding_cupti_lock",
+		.env = ENV("FAKE_ALARM_AT=api-record:50", "GPUPROJ_WAIT=1"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "stdout before", "alarm-exit 0 3",
+			     "repeat 300 do launch rt 1 " K1 " " K_DIMS " 0 1000 ; sync 1",
+			     "stdout after"),
+		.status = 3,
+		.out = "before\n",
+		.skip_violations = true,
+		.extra = extra_signal_exit_cupti_lock,
+	},
+	{
+		.name = "signal_exit_in_buffer_callback",
+		.env = ENV("FAKE_ALARM_AT=next-record:3", "FAKE_BUFFER_BYTES=4096", "GPUPROJ_WAIT=1"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "stdout before", "alarm-exit 0 3",
+			     "repeat 2000 do launch rt 1 " K1 " " K_DIMS " 0 1000 ; sync 1",
+			     "stdout after"),
+		.status = 3,
+		.out = "before\n",
+		.skip_violations = true,
+		.extra = extra_signal_exit_buffer_callback,
+	},
+	{
 		.name = "threads_not_followed_epochs",
 		.cmds = CMDS(METRICS, "init", "ctx 0", "launch rt 1 " K1 " " K_DIMS " 0 1000", "sync 1",
 			     "threads 66 3 do launch rt 1 " K1 " " K_DIMS " 0 1000 ; sync 1"),
@@ -2989,14 +3079,31 @@ flat_run(long launches, long *ret_size, long *ret_rss10, long *ret_rss_end)
 	 * two cores; at most one in a thousand is allowed.
 	 */
 	tl = json_object_get(r.json, "timeline");
-	ck_assert_int_eq((int)json_array_size(json_object_get(tl, "patterns")), 1);
 	pat = json_array_get(json_object_get(tl, "patterns"), 0);
 	folded = jint(json_object_get(pat, "wall_ns"), "n");
+	/*
+	 * Issue 35 #1: when so many synchronisations in a row were taken
+	 * before their records that an incomplete epoch reached 512 calls, it
+	 * was cut, and the next epoch begins with the work it carries: a
+	 * pattern of its own (seen under a load of 21 on two cores).
+	 */
+	for (size_t i = 1; i < json_array_size(json_object_get(tl, "patterns")); i++) {
+		json_t *q = json_array_get(json_object_get(tl, "patterns"), i);
+
+		ck_assert_str_eq(json_string_value(json_object_get(json_array_get(
+			json_object_get(q, "nodes"), 0), "op")), "carried");
+		folded += jint(json_object_get(q, "wall_ns"), "n");
+	}
 	incomplete = jint(json_object_get(json_object_get(tl, "unexplained"), "incomplete"),
 			  "epochs");
-	ck_assert_int_eq(folded + incomplete, launches / 10 - 1);
-	ck_assert_msg(incomplete <= launches / 10 / 1000, "%ld of %ld epochs incomplete",
-		      (long)incomplete, launches / 10 - 1);
+	/*
+	 * Every epoch folded or counted incomplete; an incomplete one that ran
+	 * on past synchronisations whose records it lacked counts once, so the
+	 * sum may fall short by what it swallowed (itself within the 1/1000).
+	 */
+	ck_assert_int_le(folded + incomplete, launches / 10 - 1);
+	ck_assert_msg(folded >= (launches / 10 - 1) - (launches / 10) / 1000, "%ld of %ld epochs "
+		      "folded (%ld incomplete)", (long)folded, launches / 10 - 1, (long)incomplete);
 	assert_close(jreal(json_object_get(projection_for(&r, "FakeA100"), "whole_run"),
 			   "identity_error"), 0, "identity");
 	fprintf(stderr, "whole-run timeline: %ld launches: profile %ld bytes, RSS %ld KiB at 10%%, "
