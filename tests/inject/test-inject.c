@@ -3082,18 +3082,18 @@ flat_run(long launches, long *ret_size, long *ret_rss10, long *ret_rss_end)
 	pat = json_array_get(json_object_get(tl, "patterns"), 0);
 	folded = jint(json_object_get(pat, "wall_ns"), "n");
 	/*
-	 * Issue 35 #1: when so many synchronisations in a row were taken
-	 * before their records that an incomplete epoch reached 512 calls, it
-	 * was cut, and the next epoch begins with the work it carries: a
-	 * pattern of its own (seen under a load of 21 on two cores).
+	 * Under heavy load (a load of 13 to 21 on two cores, the full suite
+	 * beside other builds) a second pattern was seen twice: epochs whose
+	 * calls were taken before their records (TAKE_PRESSURE) can differ in
+	 * structure, e.g. the legacy stream not yet known from its STREAM
+	 * record, or, when an incomplete epoch ran on to 512 calls and was
+	 * cut, the next one beginning with the work it carries (issue 35 #1).
+	 * Their epochs still count, below.
 	 */
-	for (size_t i = 1; i < json_array_size(json_object_get(tl, "patterns")); i++) {
-		json_t *q = json_array_get(json_object_get(tl, "patterns"), i);
-
-		ck_assert_str_eq(json_string_value(json_object_get(json_array_get(
-			json_object_get(q, "nodes"), 0), "op")), "carried");
-		folded += jint(json_object_get(q, "wall_ns"), "n");
-	}
+	for (size_t i = 1; i < json_array_size(json_object_get(tl, "patterns")); i++)
+		folded += jint(json_object_get(json_array_get(json_object_get(tl, "patterns"), i),
+					       "wall_ns"), "n");
+	ck_assert_int_le((int)json_array_size(json_object_get(tl, "patterns")), 3);
 	incomplete = jint(json_object_get(json_object_get(tl, "unexplained"), "incomplete"),
 			  "epochs");
 	/*
