@@ -123,7 +123,33 @@ struct inj_collector {
 	bool oom_logged;
 	struct inj_timeline *tl;	/* the whole run (timeline-rec.h), NULL when out of memory */
 	atomic_bool nccl_said;
+	/* At exit: the exit path's waits for `lock` end then (inj_collector_exit_by()). */
+	bool has_exit_by;
+	struct timespec exit_by;
 };
+
+/*
+ * The data lock on the exit path: bounded once inj_collector_exit_by() set
+ * a deadline (issue 35 #2: exit() from a signal handler may have
+ * interrupted a frame that holds it). false when it was not taken.
+ */
+static bool
+exit_lock(struct inj_collector *c)
+{
+	if (!c->has_exit_by) {
+		pthread_mutex_lock(&c->lock);
+		return true;
+	}
+	return pthread_mutex_timedlock(&c->lock, &c->exit_by) == 0;
+}
+
+void
+inj_collector_exit_by(struct inj_collector *c, const struct timespec *by)
+{
+	c->exit_by = *by;
+	c->has_exit_by = true;
+	inj_timeline_exit_by(c->tl, by);
+}
 
 static void
 oom(struct inj_collector *c)
@@ -278,15 +304,53 @@ inj_collector_free(struct inj_collector *c)
 	free(c);
 }
 
-void
+bool
 inj_collector_close(struct inj_collector *c)
 {
-	pthread_mutex_lock(&c->lock);
+	if (!exit_lock(c))
+		return false;
 	c->closed = true;
 	pthread_mutex_unlock(&c->lock);
+	return true;
 }
 
 /* ---- devices ---- */
+
+void
+inj_device_sanitize(struct inj_device_info *d)
+{
+	const char *name = d->name[0] ? d->name : "?";
+	size_t i;
+
+	if (!gpuproj_device_cc_ok(d->cc_major, d->cc_minor)) {
+		inj_warn("device %d (%s): the driver reports compute capability %d.%d, which is "
+			 "none (1.0 to 99.9): it is left unknown in the profile", d->ordinal, name,
+			 d->cc_major, d->cc_minor);
+		d->cc_major = d->cc_minor = 0;
+	}
+	if (!gpuproj_device_sms_ok(d->sms)) {
+		inj_warn("device %d (%s): the driver reports %d SMs, not a GPU's (1 to %d): the SM "
+			 "count is left unknown in the profile", d->ordinal, name, d->sms,
+			 GPUPROJ_MAX_SMS);
+		d->sms = 0;
+	}
+	if (!gpuproj_device_clock_ok(d->clock_hz)) {
+		inj_warn("device %d (%s): the driver reports an SM clock of %g Hz, not a GPU's (up "
+			 "to %g Hz): it is left unknown in the profile", d->ordinal, name,
+			 d->clock_hz, GPUPROJ_MAX_CLOCK_HZ);
+		d->clock_hz = NAN;
+	}
+	for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
+		enum gpuproj_driver_attr a = (enum gpuproj_driver_attr)i;
+
+		if (gpuproj_driver_attr_ok(a, d->driver[i]))
+			continue;
+		inj_warn("device %d (%s): the driver reports %s = %.17g, outside (0, %g]: it is "
+			 "left unknown in the profile", d->ordinal, name, gpuproj_driver_attr_name(a),
+			 d->driver[i], gpuproj_driver_attr_max(a));
+		d->driver[i] = NAN;
+	}
+}
 
 void
 inj_collector_device(struct inj_collector *c, const struct inj_device_info *d)
@@ -305,7 +369,7 @@ inj_collector_device(struct inj_collector *c, const struct inj_device_info *d)
 					       d->chip[0] ? d->chip : NULL, d->cc_major,
 					       d->cc_minor, d->sms, d->clock_hz) != GPUPROJ_OK)
 			oom(c);
-		/* A value the driver gave out of range (never seen) is dropped, not written. */
+		/* Every value is in range (inj_device_sanitize(), called by the backend). */
 		for (i = 0; i < GPUPROJ_DRV_COUNT; i++)
 			(void)gpuproj_profile_set_driver_attr(c->profile, (enum gpuproj_driver_attr)i,
 							      d->driver[i]);
@@ -866,7 +930,8 @@ inj_collector_source_device(struct inj_collector *c)
 {
 	int d;
 
-	pthread_mutex_lock(&c->lock);
+	if (!exit_lock(c))
+		return -1;
 	d = c->first_device;
 	pthread_mutex_unlock(&c->lock);
 	return d;
@@ -879,7 +944,8 @@ inj_collector_sm_clock(struct inj_collector *c, double mhz, unsigned long long r
 
 	if (!(mhz > 0) || !(mhz <= GPUPROJ_MAX_CLOCK_HZ / 1e6))
 		return;
-	pthread_mutex_lock(&c->lock);
+	if (!exit_lock(c))
+		return;
 	k = c->sm_clock;
 	k.min_mhz = k.samples ? fmin(k.min_mhz, mhz) : mhz;
 	k.max_mhz = k.samples ? fmax(k.max_mhz, mhz) : mhz;
@@ -896,12 +962,16 @@ inj_collector_sm_clock(struct inj_collector *c, double mhz, unsigned long long r
 	pthread_mutex_unlock(&c->lock);
 }
 
-void
+bool
 inj_collector_totals(struct inj_collector *c, struct inj_totals *ret)
 {
-	pthread_mutex_lock(&c->lock);
+	if (!exit_lock(c)) {
+		memset(ret, 0, sizeof(*ret));
+		return false;
+	}
 	*ret = c->totals;
 	pthread_mutex_unlock(&c->lock);
+	return true;
 }
 
 /* Copy p into a new profile (public API only; see inj_collector_snapshot()). */
@@ -965,8 +1035,7 @@ inj_collector_snapshot(struct inj_collector *c)
 struct gpuproj_profile *
 inj_collector_lock(struct inj_collector *c)
 {
-	pthread_mutex_lock(&c->lock);
-	return c->profile;
+	return exit_lock(c) ? c->profile : NULL;
 }
 
 void
@@ -977,7 +1046,7 @@ inj_collector_unlock(struct inj_collector *c)
 
 /* ---- exit ---- */
 
-void
+int
 inj_collector_finish(struct inj_collector *c)
 {
 	struct inj_prof_launch *pl;
@@ -985,7 +1054,8 @@ inj_collector_finish(struct inj_collector *c)
 	struct strbuf names;
 	size_t i, n_from_profiler = 0, n_orphans = 0;
 
-	pthread_mutex_lock(&c->lock);
+	if (!exit_lock(c))
+		return INJ_FINISH_NO_DATA;
 	if (c->finished)
 		goto out;
 	c->finished = true;
@@ -1064,5 +1134,5 @@ out:
 	 * thread holds it while it gives the collector kernel records), and
 	 * nothing else reads the profile's timeline now (the collector is closed).
 	 */
-	inj_timeline_finish(c->tl, c->profile);
+	return inj_timeline_finish(c->tl, c->profile) ? INJ_FINISH_OK : INJ_FINISH_NO_TIMELINE;
 }

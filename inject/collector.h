@@ -48,6 +48,15 @@ struct inj_collector *inj_collector_new(const struct inj_config *cfg);
 /** Free everything; accepts NULL. No other thread may use it any more. */
 void inj_collector_free(struct inj_collector *c);
 
+/**
+ * Issue 35 #6: a field the driver gave outside the profile's ranges
+ * (gpuproj_device_cc_ok() and its siblings: -5 or 5,000 SMs, a 20 GHz
+ * clock, compute capability 100.0, a driver attribute beyond its limit)
+ * is set unknown (0, 0.0 or NaN) with one line each, so that the profile
+ * is still written at exit with everything else. Called by the backend as
+ * soon as it has read a device, before it uses or records it.
+ */
+void inj_device_sanitize(struct inj_device_info *d);
 /** Record a device (first one seen per ordinal wins; a later one replaces it). */
 void inj_collector_device(struct inj_collector *c, const struct inj_device_info *d);
 
@@ -146,8 +155,11 @@ int inj_collector_source_device(struct inj_collector *c);
  */
 void inj_collector_sm_clock(struct inj_collector *c, double mhz, unsigned long long reasons);
 
-/** A consistent copy of the running totals. */
-void inj_collector_totals(struct inj_collector *c, struct inj_totals *ret);
+/**
+ * A consistent copy of the running totals. false (and zeros) when the exit
+ * deadline passed before the data lock could be taken.
+ */
+bool inj_collector_totals(struct inj_collector *c, struct inj_totals *ret);
 
 /**
  * A copy of the profile as it is now (device, process, attributes, run
@@ -159,7 +171,8 @@ struct gpuproj_profile *inj_collector_snapshot(struct inj_collector *c);
 
 /**
  * Lock the data and return the profile for reading (exit report).
- * Release with inj_collector_unlock().
+ * Release with inj_collector_unlock(). NULL when the exit deadline passed
+ * first (inj_collector_exit_by()).
  */
 struct gpuproj_profile *inj_collector_lock(struct inj_collector *c);
 void inj_collector_unlock(struct inj_collector *c);
@@ -172,13 +185,28 @@ void inj_collector_unlock(struct inj_collector *c);
  * "duration_from_profiler"). Sets run info (gpu_ns, dropped records) and
  * the device of the profile, and gives the profile the recorder's
  * timeline (inj_timeline_finish()). Idempotent.
+ * @return INJ_FINISH_OK; INJ_FINISH_NO_TIMELINE (the recorder's lock was
+ *         not free by the exit deadline: the profile has no timeline);
+ *         INJ_FINISH_NO_DATA (the data lock was not: nothing finished, and
+ *         the profile must not be read)
  */
-void inj_collector_finish(struct inj_collector *c);
+enum { INJ_FINISH_OK = 0, INJ_FINISH_NO_TIMELINE, INJ_FINISH_NO_DATA };
+int inj_collector_finish(struct inj_collector *c);
 
 /**
  * Stop accepting records and launches (exit has begun, or a fork child).
- * Later calls are counted as ignored, nothing else.
+ * Later calls are counted as ignored, nothing else. false when the exit
+ * deadline passed before the data lock could be taken.
  */
-void inj_collector_close(struct inj_collector *c);
+bool inj_collector_close(struct inj_collector *c);
+
+/**
+ * Issue 35 #2: from now on the exit path (inj_collector_close(),
+ * _finish(), _totals(), _lock() and the recorder's inj_timeline_finish())
+ * waits for the locks until `by` (CLOCK_REALTIME) at most: exit() from a
+ * signal handler may have frozen a frame that holds one. Set once, by the
+ * thread that writes the report.
+ */
+void inj_collector_exit_by(struct inj_collector *c, const struct timespec *by);
 
 #endif

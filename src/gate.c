@@ -434,8 +434,13 @@ wall_value(const struct gpuproj_profile *p, const struct gpuproj_run_projection 
 		var += (double)s->n * sd * sd;
 	}
 	r = w.source_ns > 0 ? w.wall_ns / w.source_ns : 1;
-	*ret_ns = w.wall_ns;
-	*ret_var = var * r * r;
+	/*
+	 * The source's column is the measured wall time (issue 35 #4: before,
+	 * the replay onto the source, which a timeline that does not describe
+	 * its run could make anything); a target's the projection.
+	 */
+	*ret_ns = run ? w.wall_ns : w.source_ns;
+	*ret_var = var * (run ? r * r : 1);
 	return true;
 }
 
@@ -579,6 +584,25 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 				 "profiler, PyTorch's Kineto) took the kernel records has none, and "
 				 "libproj.so said so on stderr", i ? "current profile" : "baseline",
 				 n, n == 1 ? "" : "s", launches, launches == 1 ? "" : "es");
+	}
+
+	/*
+	 * --metric wall on a timeline that does not describe its run: no
+	 * verdict (issue 35 #4: a pattern whose wall was ten times its epochs'
+	 * sum replayed at -82 % and passed, also merged into a job).
+	 */
+	for (i = 0; opt.metric == GPUPROJ_GATE_METRIC_WALL && i < 2; i++) {
+		struct gpuproj_error te = { 0 };
+
+		r = gpuproj_timeline_check_identity(gpuproj_profile_timeline(i ? cur : base), NULL,
+						    &te);
+		if (r == GPUPROJ_E_NOMEM)
+			goto nomem;
+		if (r)
+			return error_set(reterr, GPUPROJ_E_UNSUPPORTED, i ? cl : bl, 0, 0,
+					 "the %s's whole-run timeline is inconsistent, %s; --metric "
+					 "wall gives no verdict on it", i ? "current profile"
+									: "baseline", te.message);
 	}
 
 	/* Source GPUs. */

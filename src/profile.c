@@ -587,6 +587,30 @@ profile_driver_attr_ok(enum gpuproj_driver_attr a, double v)
 	return v > 0 && v <= driver_attrs[a].max && (!driver_attrs[a].integer || v == floor(v));
 }
 
+bool
+gpuproj_driver_attr_ok(enum gpuproj_driver_attr a, double v)
+{
+	return (unsigned)a < GPUPROJ_DRV_COUNT && profile_driver_attr_ok(a, v);
+}
+
+bool
+gpuproj_device_cc_ok(int major, int minor)
+{
+	return major >= 0 && major <= 99 && minor >= 0 && minor <= 9 && (major > 0 || minor == 0);
+}
+
+bool
+gpuproj_device_sms_ok(int sms)
+{
+	return sms >= 0 && sms <= GPUPROJ_MAX_SMS;
+}
+
+bool
+gpuproj_device_clock_ok(double hz)
+{
+	return isnan(hz) || (hz > 0 && hz <= GPUPROJ_MAX_CLOCK_HZ);
+}
+
 int
 gpuproj_profile_set_driver_attr(struct gpuproj_profile *p, enum gpuproj_driver_attr a, double v)
 {

@@ -394,6 +394,32 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 		strbuf_free(&sb);
 		return r;
 	}
+	/*
+	 * Issue 35 #6: the entry is checked as `gpuproj targets check
+	 * --one-basis` would check it, so that what derive prints (or the
+	 * projection uses) is never an entry the file's rules refuse: a memory
+	 * clock of 1 kHz gave `dram: 0`.
+	 */
+	{
+		struct gpuproj_targets *set = NULL;
+		struct gpuproj_error e = { 0 };
+
+		r = gpuproj_targets_load_buffer(sb.buf, sb.len, "the derived entry", &set, &e);
+		if (r == GPUPROJ_OK)
+			r = gpuproj_target_check_one_basis(gpuproj_targets_get(set, 0), NULL, &e);
+		gpuproj_targets_free(set);
+		if (r != GPUPROJ_OK) {
+			strbuf_free(&sb);
+			if (r == GPUPROJ_E_NOMEM)
+				return error_set(reterr, r, NULL, 0, 0, "out of memory");
+			return error_set(reterr, GPUPROJ_E_SCHEMA, NULL, 0, 0, "the entry derived "
+					 "from the driver's report of '%s' fails the checks of "
+					 "`gpuproj targets check --one-basis` (line %d: %s): the "
+					 "device attributes it rests on are no GPU's (memory clock "
+					 "%g kHz, bus %g bits, %d SMs at %g MHz)", d->name, e.line,
+					 e.message, mem_khz, bus, d->sms, boost);
+		}
+	}
 	*ret_yaml = strbuf_steal(&sb);
 	return GPUPROJ_OK;
 }

@@ -168,8 +168,17 @@ void file_forget_input(const char *path);
 void file_forget_inputs(void);
 
 /*
+ * Whether `path` can be written the way file_write_atomic() writes it:
+ * its name fits the file system (pathconf NAME_MAX) and a temporary file
+ * can be created (and is removed at once) in its directory. GPUPROJ_OK,
+ * or GPUPROJ_E_IO saying why ("cannot create a file in DIR: Read-only file
+ * system"), GPUPROJ_E_NOMEM. For a writer that must know before it has
+ * anything to write (libproj.so at start-up, issue 35 #8).
+ */
+int file_probe_dir(const char *path, struct gpuproj_error *err);
+/*
  * Atomically replace `path` with `len` bytes of `data`: write
- * `<dir>/.<base>.<pid>.<n>.<ns>`, fsync, rename. "-" writes stdout. On
+ * `<dir>/.<base>.<pid>.<n>.<ns>` (the base cut to 32 bytes), fsync, rename. "-" writes stdout. On
  * failure the temporary file is removed and `path` is untouched. A `path`
  * that exists and is not a regular file (/dev/null, a FIFO) is written in
  * place. Refuses (GPUPROJ_E_INVAL) a `path` that is an input of this

@@ -384,6 +384,24 @@ struct gpuproj_sm_clock {
 	uint64_t capped_samples;
 };
 
+/*
+ * The ranges of a device's fields (docs/formats/profile.md "device"), as
+ * gpuproj_profile_validate() holds a profile to them: a front end that
+ * takes a value from a driver checks it here and keeps an absurd one
+ * unknown rather than lose the profile at the writer (issue 35 #6).
+ */
+/** @return whether (major, minor) is 0.0 (unknown) or a compute capability 1.0 to 99.9 */
+bool gpuproj_device_cc_ok(int major, int minor);
+/** @return whether `sms` is 0 (unknown) or 1 to GPUPROJ_MAX_SMS */
+bool gpuproj_device_sms_ok(int sms);
+/** @return whether `hz` is NaN (unknown) or in (0, GPUPROJ_MAX_CLOCK_HZ] */
+bool gpuproj_device_clock_ok(double hz);
+/**
+ * @return whether `v` is NaN (not reported) or in (0, gpuproj_driver_attr_max(a)], an
+ *         integer where the attribute is one; false for `a` out of the enum
+ */
+bool gpuproj_driver_attr_ok(enum gpuproj_driver_attr a, double v);
+
 struct gpuproj_device_info {
 	char *name;          /**< device name as reported ("NVIDIA H100 PCIe"), or NULL */
 	char *target;        /**< targets.yaml name, when the producer knew it, or NULL */

@@ -240,6 +240,7 @@ buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size
 	CUpti_Activity *rec = NULL;
 	size_t n = 0, dropped = 0;
 	int run = atomic_load(&st->run);
+	sigset_t old;
 	bool begun;
 	CUptiResult r;
 
@@ -248,6 +249,8 @@ buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size
 	(void)size;
 	if (!buf)
 		return;
+	/* The recorder's and the collector's locks are held below (backend.h). */
+	inj_signals_block(&old);
 	ours_ran(st);
 	if (run == ST_CHILD || !st->col)
 		goto out;
@@ -274,6 +277,7 @@ buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size
 		inj_collector_dropped(st->col, dropped);
 out:
 	buffer_release(st, buf);
+	inj_signals_restore(&old);
 }
 
 bool

@@ -523,6 +523,7 @@ cupti_on_context_created(struct cupti_state *st, CUcontext ctx)
 	d = &st->devs[ordinal];
 	if (!d->checked) {
 		device_describe(st, d, (int)ordinal);
+		inj_device_sanitize(&d->info);
 		inj_collector_device(st->col, &d->info);
 		if (atomic_load(&st->metrics))
 			device_setup(st, d, ctx);
@@ -695,6 +696,7 @@ struct sync_job {
 	struct cupti_state *st;
 	CUcontext *ctxs;
 	size_t n;
+	atomic_bool probed;	/* cuptiGetTimestamp returned */
 	atomic_bool done;
 };
 
@@ -702,15 +704,20 @@ static void *
 sync_main(void *arg)
 {
 	struct sync_job *j = arg;
+	uint64_t ts;
 	size_t i;
 
+	/* CUPTI answers (its lock is free), then the GPU. */
+	if (j->st->api.cuptiGetTimestamp)
+		(void)j->st->api.cuptiGetTimestamp(&ts);
+	atomic_store(&j->probed, true);
 	for (i = 0; i < j->n; i++)
 		cupti_ctx_sync(j->st, j->ctxs[i]);
 	atomic_store(&j->done, true);
 	return NULL;
 }
 
-bool
+enum cupti_sync
 cupti_contexts_sync(struct cupti_state *st, double wait_s)
 {
 	struct sync_job *j = calloc(1, sizeof(*j));
@@ -720,33 +727,32 @@ cupti_contexts_sync(struct cupti_state *st, double wait_s)
 	int r;
 
 	if (!j)
-		return true;
+		return CUPTI_SYNC_OK;
 	j->st = st;
-	pthread_mutex_lock(&st->ctx_lock);
+	deadline_after(wait_s, &until);
+	/* Bounded: a frame frozen in a context's creation may hold it (issue 35 #2). */
+	if (pthread_mutex_timedlock(&st->ctx_lock, &until) != 0) {
+		free(j);
+		return CUPTI_SYNC_STUCK;
+	}
 	j->ctxs = calloc(st->n_ctxs ? st->n_ctxs : 1, sizeof(*j->ctxs));
 	for (i = 0; j->ctxs && i < st->n_ctxs; i++) {
 		if (!st->ctxs[i]->dead)
 			j->ctxs[j->n++] = st->ctxs[i]->ctx;
 	}
 	pthread_mutex_unlock(&st->ctx_lock);
-	if (!j->ctxs || !j->n) {
+	if (!j->ctxs || pthread_create(&t, NULL, sync_main, j) != 0) {
 		free(j->ctxs);
 		free(j);
-		return true;
+		return CUPTI_SYNC_OK;
 	}
-	if (pthread_create(&t, NULL, sync_main, j) != 0) {
-		free(j->ctxs);
-		free(j);
-		return true;
-	}
-	deadline_after(wait_s, &until);
 	r = pthread_timedjoin_np(t, NULL, &until);
 	if (r == 0) {
 		free(j->ctxs);
 		free(j);
-		return true;
+		return CUPTI_SYNC_OK;
 	}
-	/* Still waiting for the GPU: leave the thread (and its job) behind; the process ends. */
+	/* Still waiting: leave the thread (and its job) behind; the process ends. */
 	pthread_detach(t);
-	return false;
+	return atomic_load(&j->probed) ? CUPTI_SYNC_GPU : CUPTI_SYNC_STUCK;
 }

@@ -542,12 +542,22 @@ void cupti_contexts_release(struct cupti_state *st, bool call_cupti);
  * from a launch callback. @return false when the driver functions are missing
  */
 bool cupti_ctx_sync(struct cupti_state *st, CUcontext ctx);
+/** What cupti_contexts_sync() found. */
+enum cupti_sync {
+	CUPTI_SYNC_OK = 0,	/* every context's work is done */
+	CUPTI_SYNC_GPU,		/* CUPTI answers, the GPU had not finished by the bound */
+	CUPTI_SYNC_STUCK,	/* CUPTI did not answer (cuptiGetTimestamp), or st->ctx_lock was held */
+};
 /**
  * At exit: wait for the work of every live context, at most `wait_s`
  * seconds (a helper thread syncs; on time-out it is left behind and the
- * report goes without the unfinished kernels). @return false on time-out
+ * report goes without the unfinished kernels). The helper first calls
+ * cuptiGetTimestamp, so that a CUPTI whose lock a frozen frame holds
+ * (exit() from a signal handler that interrupted it, issue 35 #2) is told
+ * from a GPU that is still busy: after CUPTI_SYNC_STUCK no CUPTI function
+ * may be called any more (it would block for good).
  */
-bool cupti_contexts_sync(struct cupti_state *st, double wait_s);
+enum cupti_sync cupti_contexts_sync(struct cupti_state *st, double wait_s);
 
 /* ---- cupti-callbacks.c ---- */
 
