@@ -238,7 +238,7 @@ static int
 parse_args(int argc, char **argv, struct project_args *a)
 {
 	enum { O_BUILTIN = 256, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_FORMAT, O_TOP, O_ALL,
-	       O_CUBINS, O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_RATES, O_INTERVALS, O_DETAILS, O_NO_FALLBACK };
+	       O_CUBINS, O_INTERVALS, O_DETAILS, O_NO_FALLBACK };
 	static const struct option opts[] = {
 		{ "builtin", no_argument, NULL, O_BUILTIN },
 		{ "targets", required_argument, NULL, O_TARGETS },
@@ -250,12 +250,13 @@ parse_args(int argc, char **argv, struct project_args *a)
 		{ "top", required_argument, NULL, O_TOP },
 		{ "all-kernels", no_argument, NULL, O_ALL },
 		{ "cubins", required_argument, NULL, O_CUBINS },
-		{ "l2-capacity", required_argument, NULL, O_L2 },
-		{ "waves", required_argument, NULL, O_WAVES },
-		{ "occupancy", required_argument, NULL, O_OCCTERM },
-		{ "clock", required_argument, NULL, O_CLOCK },
-		{ "compute", required_argument, NULL, O_COMPUTE },
-		{ "rates", required_argument, NULL, O_RATES },
+		{ "l2-capacity", required_argument, NULL, CLI_O_MODEL(GPUPROJ_OPTION_L2_CAPACITY) },
+		{ "waves", required_argument, NULL, CLI_O_MODEL(GPUPROJ_OPTION_WAVES) },
+		{ "occupancy", required_argument, NULL,
+		  CLI_O_MODEL(GPUPROJ_OPTION_OCCUPANCY_TERM) },
+		{ "clock", required_argument, NULL, CLI_O_MODEL(GPUPROJ_OPTION_CLOCK) },
+		{ "compute", required_argument, NULL, CLI_O_MODEL(GPUPROJ_OPTION_COMPUTE) },
+		{ "rates", required_argument, NULL, CLI_O_MODEL(GPUPROJ_OPTION_RATES) },
 		{ "intervals", required_argument, NULL, O_INTERVALS },
 		{ "details", no_argument, NULL, O_DETAILS },
 		{ "no-fallback", no_argument, NULL, O_NO_FALLBACK },
@@ -263,7 +264,7 @@ parse_args(int argc, char **argv, struct project_args *a)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct gpuproj_model_options *mopt = &a->mopt;
-	int c;
+	int c, r, idx = 0;
 
 	optind = 1;
 	opterr = 0;
@@ -271,7 +272,7 @@ parse_args(int argc, char **argv, struct project_args *a)
 	a->cubins = calloc((size_t)argc + 1, sizeof(*a->cubins));
 	if (!a->target_names || !a->cubins)
 		return cli_fail("out of memory");
-	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:", opts, &idx)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
@@ -286,30 +287,6 @@ parse_args(int argc, char **argv, struct project_args *a)
 		case O_CUBINS: a->cubins[a->n_cubins++] = optarg; break;
 		case O_DETAILS: a->ropt.details = true; break;
 		case O_NO_FALLBACK: mopt->fallback = GPUPROJ_FALLBACK_OFF; break;
-		case O_L2:
-			if (!cli_parse_l2_capacity("project", optarg, &mopt->l2_capacity))
-				return EXIT_USAGE;
-			break;
-		case O_WAVES:
-			if (!cli_parse_waves("project", optarg, &mopt->waves))
-				return EXIT_USAGE;
-			break;
-		case O_OCCTERM:
-			if (!cli_parse_occupancy_term("project", optarg, &mopt->occupancy_term))
-				return EXIT_USAGE;
-			break;
-		case O_CLOCK:
-			if (!cli_parse_clock("project", optarg, &mopt->clock))
-				return EXIT_USAGE;
-			break;
-		case O_COMPUTE:
-			if (!cli_parse_compute("project", optarg, &mopt->compute))
-				return EXIT_USAGE;
-			break;
-		case O_RATES:
-			if (!cli_parse_rates("project", optarg, &mopt->rates))
-				return EXIT_USAGE;
-			break;
 		case O_INTERVALS:
 			if (cli_apply_intervals(optarg, mopt, &a->iv))
 				return EXIT_FAIL;
@@ -323,8 +300,12 @@ parse_args(int argc, char **argv, struct project_args *a)
 					      ARRAY_LENGTH(format_names), &a->fmt))
 				return EXIT_USAGE;
 			break;
-		default: /* ':' missing value, '?' unknown option */
-			return cli_option_error("project", c, argv);
+		default: /* a model option, else ':' missing value, '?' unknown option */
+			r = cli_model_option("project", opts[idx].name, c, optarg, mopt);
+			if (r < 0)
+				return EXIT_USAGE;
+			if (r == 0)
+				return cli_option_error("project", c, argv);
 		}
 	}
 	if (a->model_name && strcmp(a->model_name, "list") == 0) {
