@@ -1085,156 +1085,100 @@ locate_validate_error(const char *text, size_t len, struct gpuproj_error *err)
 /*
  * A profile's JSON as a tree in jansson takes about 7 times its text (a
  * 108 MB profile of 100,000 kernels: 760 MB), so the loader parses the
- * top level without its two big arrays, then each kernel (and each stored
- * projection, only to check it) on its own. A structural scan first finds
+ * top level without its two big arrays, then each kernel on its own, once
+ * (and each stored projection, only to check its syntax: gpuproj never
+ * reads them, DESIGN.md §3). The scanner (util-json-scan.c) first finds
  * where they are and checks everything jansson could only see whole:
  * commas, brackets, nesting depth, text after the root. Whatever the scan
  * does not accept is parsed whole, as before, for jansson's own error.
  */
-#define SPLIT_MAX_DEPTH 2048 /* jansson's JSON_PARSER_MAX_DEPTH */
-
-struct span {
-	size_t start, end; /* [start, end) */
-};
-
 struct split {
-	struct span kernels, projections;      /* the two arrays' values, or zero */
-	struct span *elems;                    /* the kernels' elements */
+	struct json_span kernels, projections; /* the two arrays' values, or zero */
+	struct json_span *elems;               /* the kernels' elements */
 	size_t n_elems, cap_elems;
-	struct span *pelems;                   /* the projections' elements */
+	struct json_span *pelems;              /* the projections' elements */
 	size_t n_pelems, cap_pelems;
-	bool nomem;
 };
-
-static size_t
-sk_ws(const char *t, size_t n, size_t i)
-{
-	while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
-		i++;
-	return i;
-}
-
-/* A string from its opening quote: the index after its closing one, or 0. */
-static size_t
-sk_string(const char *t, size_t n, size_t i)
-{
-	for (i++; i < n; i++) {
-		unsigned char c = (unsigned char)t[i];
-
-		if (c == '"')
-			return i + 1;
-		if (c < 0x20)
-			return 0;
-		if (c == '\\' && ++i >= n)
-			return 0;
-	}
-	return 0;
-}
 
 static bool
-span_push(struct split *sp, struct span **v, size_t *n, size_t *cap, size_t a, size_t b)
+span_push(struct json_span **v, size_t *n, size_t *cap, size_t a, size_t b)
 {
 	if (*n == *cap) {
 		size_t c = *cap ? *cap * 2 : 1024;
-		struct span *nv = realloc(*v, c * sizeof(*nv));
+		struct json_span *nv = realloc(*v, c * sizeof(*nv));
 
-		if (!nv) {
-			sp->nomem = true;
+		if (!nv)
 			return false;
-		}
 		*v = nv;
 		*cap = c;
 	}
-	(*v)[(*n)++] = (struct span){ a, b };
+	(*v)[(*n)++] = (struct json_span){ a, b };
 	return true;
 }
 
-/*
- * One value from i (after white space): the index after it, or 0 when it
- * is not well-formed. `collect` (at depth 1, the root's member "kernels"
- * or "projections"): the elements of that array go to `sp`.
- */
+/* The elements of the array at `at` (the root's "kernels" or "projections"): its end, or 0. */
 static size_t
-sk_value(const char *t, size_t n, size_t i, int depth, struct split *sp, int collect)
+split_array(const char *t, size_t n, size_t at, struct json_span **v, size_t *nv, size_t *cap)
 {
-	i = sk_ws(t, n, i);
-	if (i >= n || depth > SPLIT_MAX_DEPTH)
+	struct json_cursor c;
+	size_t start;
+	int r;
+
+	if (json_cursor_open(&c, t, n, at, 1))
 		return 0;
-	if (t[i] == '"')
-		return sk_string(t, n, i);
-	if (t[i] == '{' || t[i] == '[') {
-		bool obj = t[i] == '{';
-		char close = obj ? '}' : ']';
-
-		i = sk_ws(t, n, i + 1);
-		if (i < n && t[i] == close)
-			return i + 1;
-		for (;;) {
-			size_t start;
-			int child = 0;
-
-			if (obj) {
-				size_t k = i;
-
-				if (i >= n || t[i] != '"' || !(i = sk_string(t, n, i)))
-					return 0;
-				/* The root's two big arrays (depth 0 is the root object). */
-				if (depth == 0 && i - k == 9 && memcmp(t + k, "\"kernels\"", 9) == 0)
-					child = 1;
-				else if (depth == 0 && i - k == 13 &&
-					 memcmp(t + k, "\"projections\"", 13) == 0)
-					child = 2;
-				i = sk_ws(t, n, i);
-				if (i >= n || t[i] != ':')
-					return 0;
-				i++;
-			}
-			start = sk_ws(t, n, i);
-			if (!(i = sk_value(t, n, i, depth + 1, sp, child)))
-				return 0;
-			if (collect && !obj &&
-			    !span_push(sp, collect == 1 ? &sp->elems : &sp->pelems,
-				       collect == 1 ? &sp->n_elems : &sp->n_pelems,
-				       collect == 1 ? &sp->cap_elems : &sp->cap_pelems, start, i))
-				return 0;
-			if (child && start < n && t[start] == '[') {
-				struct span *s = child == 1 ? &sp->kernels : &sp->projections;
-
-				if (s->end) /* twice: jansson's duplicate check says so */
-					return 0;
-				*s = (struct span){ start, i };
-			}
-			i = sk_ws(t, n, i);
-			if (i < n && t[i] == ',') {
-				i = sk_ws(t, n, i + 1);
-				continue;
-			}
-			if (i < n && t[i] == close)
-				return i + 1;
+	while ((r = json_cursor_next(&c, NULL)) == 1) {
+		start = c.i;
+		c.i = json_value_end(t, n, c.i, 2);
+		if (!c.i || !span_push(v, nv, cap, start, c.i))
 			return 0;
-		}
 	}
-	/* A number or a literal: its extent here; jansson checks its spelling. */
-	/* (strchr() finds the terminating NUL too: a NUL byte is not a digit.) */
-	if (t[i] && strchr("-0123456789", t[i])) {
-		size_t j = i;
+	return r == 0 ? c.i : 0;
+}
 
-		while (j < n && t[j] && strchr("+-0123456789.eE", t[j]))
-			j++;
-		return j > i ? j : 0;
+/*
+ * Scan the root object: where its "kernels" and "projections" arrays and
+ * their elements are. Returns false when the text is not a well-formed
+ * object alone (or memory ran out).
+ */
+static bool
+split_scan(const char *t, size_t n, struct split *sp)
+{
+	struct json_cursor c;
+	struct json_span k, *arr;
+	size_t start;
+	int r;
+
+	if (json_cursor_open(&c, t, n, 0, 0) || c.close != '}')
+		return false;
+	while ((r = json_cursor_next(&c, &k)) == 1) {
+		bool kern = k.end - k.start == 9 && memcmp(t + k.start, "\"kernels\"", 9) == 0;
+		bool proj = k.end - k.start == 13 &&
+			    memcmp(t + k.start, "\"projections\"", 13) == 0;
+
+		start = c.i;
+		arr = kern ? &sp->kernels : proj ? &sp->projections : NULL;
+		if (arr && t[start] == '[') {
+			if (arr->end) /* twice: jansson's duplicate check says so */
+				return false;
+			c.i = kern ? split_array(t, n, start, &sp->elems, &sp->n_elems,
+						 &sp->cap_elems)
+				   : split_array(t, n, start, &sp->pelems, &sp->n_pelems,
+						 &sp->cap_pelems);
+			*arr = (struct json_span){ start, c.i };
+		} else {
+			c.i = json_value_end(t, n, start, 1);
+		}
+		if (!c.i)
+			return false;
 	}
-	if (n - i >= 4 && (memcmp(t + i, "true", 4) == 0 || memcmp(t + i, "null", 4) == 0))
-		return i + 4;
-	if (n - i >= 5 && memcmp(t + i, "false", 5) == 0)
-		return i + 5;
-	return 0;
+	return r == 0 && json_ws(t, n, c.i) == n;
 }
 
 /* The text without the big arrays' contents (each "[]"), malloc'd; NULL on ENOMEM. */
 static char *
 split_head(const char *text, size_t len, const struct split *sp, size_t *ret_len)
 {
-	const struct span *a = &sp->kernels, *b = &sp->projections, *tmp;
+	const struct json_span *a = &sp->kernels, *b = &sp->projections, *tmp;
 	size_t keep, o = 0;
 	char *h;
 
@@ -1269,6 +1213,54 @@ split_head(const char *text, size_t len, const struct split *sp, size_t *ret_len
 	return h;
 }
 
+/* Whether jansson parses every piece of `spans` from `from` on (their syntax only). */
+static bool
+split_parse(const char *text, const struct json_span *spans, size_t from, size_t n)
+{
+	json_error_t jerr;
+	size_t i;
+
+	for (i = from; i < n; i++) {
+		json_t *v = json_loadb(text + spans[i].start, spans[i].end - spans[i].start,
+				       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+
+		if (!v)
+			return false;
+		json_decref(v);
+	}
+	return true;
+}
+
+/*
+ * Read the kernels, each parsed once. A syntax error anywhere is the
+ * error, as when the text is parsed whole: after a schema error (of the
+ * top level, `r`, or of a kernel), the kernels not read yet are still
+ * parsed for their syntax (a schema error in kernel 0 must not hide a
+ * syntax error in kernel 1's bytes). Returns 1 for a syntax error (the
+ * caller parses the text whole for jansson's message), else the status.
+ */
+static int
+split_kernels(struct profile_reader *rd, const char *text, const struct split *sp, int r,
+	      struct gpuproj_profile *p)
+{
+	json_error_t jerr;
+	size_t i;
+
+	for (i = 0; r == GPUPROJ_OK && i < sp->n_elems; i++) {
+		json_t *k = json_loadb(text + sp->elems[i].start,
+				       sp->elems[i].end - sp->elems[i].start,
+				       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+
+		if (!k)
+			return 1;
+		r = read_kernel(rd, p, k, i);
+		json_decref(k);
+	}
+	if (r && !split_parse(text, sp->elems, i, sp->n_elems))
+		return 1;
+	return r;
+}
+
 /*
  * Load `text` in pieces when the scan accepts it. Returns 1 when it did not
  * (the caller parses it whole), else the load's status with *ret set.
@@ -1281,32 +1273,16 @@ load_split(struct profile_reader *rd, const char *text, size_t len, struct gpupr
 	json_error_t jerr;
 	json_t *root = NULL, *timeline = NULL;
 	char *head = NULL;
-	size_t end, head_len = 0, i;
+	size_t head_len = 0;
 	int r = 1;
 
-	end = sk_value(text, len, 0, 0, &sp, 0);
-	if (!end || sk_ws(text, len, end) != len || sk_ws(text, len, 0) >= len ||
-	    text[sk_ws(text, len, 0)] != '{' || sp.nomem)
-		goto out;
-	if (!(head = split_head(text, len, &sp, &head_len)))
+	if (!split_scan(text, len, &sp) || !(head = split_head(text, len, &sp, &head_len)))
 		goto out;
 	if (!(root = json_loadb(head, head_len, JSON_REJECT_DUPLICATES, &jerr)))
 		goto out;
-	/*
-	 * Every piece is parsed once, and dropped, before anything is read: a
-	 * syntax error anywhere is the error, as when the text is parsed whole
-	 * (a schema error in kernel 0 must not hide one in kernel 1's bytes).
-	 * The stored projections are only checked, never read.
-	 */
-	for (i = 0; i < sp.n_pelems + sp.n_elems; i++) {
-		const struct span *e = i < sp.n_pelems ? &sp.pelems[i] : &sp.elems[i - sp.n_pelems];
-		json_t *v = json_loadb(text + e->start, e->end - e->start,
-				       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
-
-		if (!v)
-			goto out;
-		json_decref(v);
-	}
+	/* The stored projections: their syntax is checked, nothing more (DESIGN.md §3). */
+	if (!split_parse(text, sp.pelems, 0, sp.n_pelems))
+		goto out;
 	p = gpuproj_profile_new();
 	if (!p) {
 		r = nomem(rd);
@@ -1321,26 +1297,9 @@ load_split(struct profile_reader *rd, const char *text, size_t len, struct gpupr
 		r = nomem(rd);
 		goto out;
 	}
-	if ((r = read_root(rd, root, p)))
+	r = split_kernels(rd, text, &sp, read_root(rd, root, p), p);
+	if (r)
 		goto out;
-	r = 1;
-	for (i = 0; i < sp.n_elems; i++) {
-		json_t *k = json_loadb(text + sp.elems[i].start, sp.elems[i].end - sp.elems[i].start,
-				       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
-		int kr;
-
-		if (!k) {
-			/* Parsed above; only memory can fail here. */
-			r = nomem(rd);
-			goto out;
-		}
-		kr = read_kernel(rd, p, k, i);
-		json_decref(k);
-		if (kr) {
-			r = kr;
-			goto out;
-		}
-	}
 	if (timeline && !json_is_null(timeline) && (r = timeline_from_json(rd, timeline, p)))
 		goto out;
 	*ret = p;

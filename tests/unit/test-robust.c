@@ -1386,6 +1386,13 @@ static const struct {
 	  "JSON syntax error: '}' expected near end of file", 1, 65 },
 	{ TEXT("{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": \"a\"},\n{\"name\": \"\xe4x\"}]}"),
 	  "JSON syntax error: unable to decode byte 0xe4 near '\"'", 2, 10 },
+	/*
+	 * Stored projections are never read (DESIGN.md §3) but still parsed for
+	 * their syntax: a bad byte in one is the file's error, as in one parse.
+	 */
+	{ TEXT("{\"schema\": \"gpuproj-profile/1\", \"kernels\": [],\n"
+	       "\"projections\": [{\"target\": \"\xe4\"}]}"),
+	  "JSON syntax error: unable to decode byte 0xe4 near '\"'", 2, 28 },
 #undef TEXT
 };
 
