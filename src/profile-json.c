@@ -683,6 +683,193 @@ read_ranks(struct profile_reader *rd, json_t *obj, const char *key, const char *
 	return GPUPROJ_OK;
 }
 
+/* A kernel's "duration_ns" statistics (absent: none timed). */
+static int
+read_duration(struct profile_reader *rd, struct gpuproj_kernel *k, json_t *dur,
+	      const char *path)
+{
+	char dpath[80];
+	double s, mn, mx, mean, m2, sd;
+	uint64_t u;
+	int r;
+
+	if (!dur)
+		return GPUPROJ_OK;
+	snprintf(dpath, sizeof(dpath), "%s.duration_ns", path);
+	if (!json_is_object(dur))
+		return bad(rd, path, "'duration_ns' must be an object");
+	if ((r = req_uint(rd, dur, "n", dpath, true, UINT64_MAX >> 1, &u)))
+		return r;
+	k->duration_ns.n = u;
+	if (u > 0) {
+		if ((r = opt_number(rd, dur, "sum", dpath, &s)) ||
+		    (r = opt_number(rd, dur, "min", dpath, &mn)) ||
+		    (r = opt_number(rd, dur, "max", dpath, &mx)) ||
+		    (r = opt_number(rd, dur, "mean", dpath, &mean)) ||
+		    (r = opt_number(rd, dur, "m2", dpath, &m2)) ||
+		    (r = opt_number(rd, dur, "stddev", dpath, &sd)))
+			return r;
+		if (isnan(mean) && !isnan(s))
+			mean = s / (double)u;
+		if (isnan(mean) || mean < 0)
+			return bad(rd, dpath, "needs 'mean' (or 'sum') as a non-negative number "
+				   "when n > 0");
+		k->duration_ns.mean = mean;
+		k->duration_ns.sum = isnan(s) ? mean * (double)u : s;
+		k->duration_ns.min = isnan(mn) ? mean : mn;
+		k->duration_ns.max = isnan(mx) ? mean : mx;
+		if (isnan(m2))
+			m2 = isnan(sd) ? 0 : sd * sd * (double)(u > 1 ? u - 1 : 0);
+		/* A negative spread would make the stddev NaN, which JSON cannot carry. */
+		if (m2 < 0 || (!isnan(sd) && sd < 0))
+			return bad(rd, dpath, "'m2' and 'stddev' must not be negative");
+		k->duration_ns.m2 = m2;
+		if (k->duration_ns.min > k->duration_ns.max)
+			return bad(rd, dpath, "'min' is larger than 'max'");
+	}
+	return GPUPROJ_OK;
+}
+
+/* A kernel's logical "metrics": per-launch means over their launches. */
+static int
+read_metrics(struct profile_reader *rd, struct gpuproj_kernel *k, json_t *metrics,
+	     const char *path)
+{
+	const char *name;
+	json_t *mv;
+	int r;
+
+	if (!metrics)
+		return GPUPROJ_OK;
+	if (!json_is_object(metrics))
+		return bad(rd, path, "'metrics' must be an object");
+	json_object_foreach(metrics, name, mv) {
+		enum gpuproj_metric m;
+		double value;
+		uint64_t n = k->profiled ? k->profiled : 1;
+		char mpath[128];
+
+		if (gpuproj_metric_from_name(name, &m))
+			return bad(rd, path, "unknown metric '%s' in 'metrics' (tool-specific "
+				   "metrics belong in 'extra_metrics')", name);
+		snprintf(mpath, sizeof(mpath), "%s.metrics.%s", path, name);
+		if (json_is_object(mv)) {
+			json_t *jv = json_object_get(mv, "value");
+
+			if (!json_is_number(jv))
+				return bad(rd, path, "metrics.%s.value must be a number", name);
+			value = json_number_value(jv);
+			if ((r = req_uint(rd, mv, "launches", mpath, true, UINT32_MAX, &n)))
+				return r;
+		} else if (json_is_number(mv)) {
+			value = json_number_value(mv);
+		} else if (json_is_null(mv)) {
+			continue;
+		} else {
+			return bad(rd, path, "metrics.%s must be a number", name);
+		}
+		if (!isfinite(value))
+			return bad(rd, path, "metrics.%s is not finite", name);
+		if (n == 0)
+			continue;
+		/*
+		 * metric_n is 32 bits; more profiled launches than that keep the
+		 * mean (sum and count scale together) instead of wrapping to 0,
+		 * which would drop the metric.
+		 */
+		if (n > UINT32_MAX)
+			n = UINT32_MAX;
+		k->metric_sum[m] = value * (double)n;
+		k->metric_n[m] = (uint32_t)n;
+	}
+	return GPUPROJ_OK;
+}
+
+/* A kernel's "extra_metrics": other tools' metrics under their own names. */
+static int
+read_extra(struct profile_reader *rd, struct gpuproj_kernel *k, json_t *v, const char *path)
+{
+	const char *name;
+	json_t *mv;
+	int r;
+
+	if (!v)
+		return GPUPROJ_OK;
+	if (!json_is_object(v))
+		return bad(rd, path, "'extra_metrics' must be an object");
+	json_object_foreach(v, name, mv) {
+		json_t *jv = json_object_get(mv, "value");
+		json_t *hv = json_object_get(mv, "name_hex");
+		const char *unit = NULL, *exact = name;
+		uint64_t n;
+		char mpath[192];
+
+		if (!json_is_object(mv) || !json_is_number(jv))
+			return bad(rd, path, "extra_metrics.%s must be {\"value\": number, "
+				   "\"unit\": string, \"launches\": integer}", name);
+		snprintf(mpath, sizeof(mpath), "%s.extra_metrics.%s", path, name);
+		if ((r = req_uint(rd, mv, "launches", mpath, false, UINT32_MAX, &n)) ||
+		    (r = opt_string(rd, mv, "unit", mpath, &unit)))
+			return r;
+		/* The key is a label when the name is not UTF-8: name_hex is the name. */
+		if (hv && (r = decode_hex(rd, hv, NULL, mpath, "name_hex", &exact)))
+			return r;
+		if (n == 0)
+			n = 1;
+		if (!isfinite(json_number_value(jv)) ||
+		    fabs(json_number_value(jv)) > GPUPROJ_MAX_EXTRA)
+			return bad(rd, mpath, "'value' %.17g is outside [-%g, %g]",
+				   json_number_value(jv), GPUPROJ_MAX_EXTRA, GPUPROJ_MAX_EXTRA);
+		for (size_t e = 0; e < k->n_extra; e++) {
+			if (strcmp(k->extra[e].name, exact) == 0)
+				return bad(rd, mpath, "a second extra metric of the same name");
+		}
+		if (gpuproj_kernel_add_extra(k, exact, unit ? unit : "",
+					     json_number_value(jv) * (double)n))
+			return nomem(rd);
+		k->extra[k->n_extra - 1].n = n;
+	}
+	return GPUPROJ_OK;
+}
+
+/* A kernel's "reference_ns": its times measured on other GPUs. */
+static int
+read_references(struct profile_reader *rd, struct gpuproj_kernel *k, json_t *v,
+		const char *path)
+{
+	const char *gpu;
+	json_t *rv;
+	int r;
+
+	if (!v)
+		return GPUPROJ_OK;
+	if (!json_is_object(v))
+		return bad(rd, path, "'reference_ns' must be an object");
+	json_object_foreach(v, gpu, rv) {
+		json_t *jm = json_object_get(rv, "mean");
+		const char *exact = gpu;
+		uint64_t n;
+		char rpath[128];
+
+		if (!json_is_object(rv) || !json_is_number(jm) || json_number_value(jm) <= 0)
+			return bad(rd, path, "reference_ns.%s must be {\"mean\": positive "
+				   "number, \"launches\": integer}", gpu);
+		snprintf(rpath, sizeof(rpath), "%s.reference_ns.%s", path, gpu);
+		if ((r = req_uint(rd, rv, "launches", rpath, false, UINT64_MAX >> 1, &n)))
+			return r;
+		if (json_object_get(rv, "gpu_hex") &&
+		    (r = decode_hex(rd, json_object_get(rv, "gpu_hex"), NULL, rpath, "gpu_hex",
+				    &exact)))
+			return r;
+		/* set_reference() replaces a name equal but for case: two would be one. */
+		if (gpuproj_kernel_reference(k, exact))
+			return bad(rd, rpath, "a second reference time for the same GPU");
+		if (gpuproj_kernel_set_reference(k, exact, json_number_value(jm), n))
+			return nomem(rd);
+	}
+	return GPUPROJ_OK;
+}
+
 static int
 read_kernel(struct profile_reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx)
 {
@@ -690,7 +877,7 @@ read_kernel(struct profile_reader *rd, struct gpuproj_profile *p, json_t *jk, si
 	struct gpuproj_signature sig = { 0 };
 	struct gpuproj_kernel *k;
 	const char *demangled = NULL;
-	json_t *v, *dur, *metrics;
+	json_t *v;
 	uint64_t u;
 	int r;
 
@@ -729,185 +916,25 @@ read_kernel(struct profile_reader *rd, struct gpuproj_profile *p, json_t *jk, si
 	    (r = req_uint(rd, jk, "profiled_launches", path, false, UINT64_MAX >> 1, &k->profiled)))
 		return r;
 
-	dur = json_object_get(jk, "duration_ns");
-	if (dur) {
-		char dpath[80];
-		double s, mn, mx, mean, m2, sd;
-
-		snprintf(dpath, sizeof(dpath), "%s.duration_ns", path);
-		if (!json_is_object(dur))
-			return bad(rd, path, "'duration_ns' must be an object");
-		if ((r = req_uint(rd, dur, "n", dpath, true, UINT64_MAX >> 1, &u)))
-			return r;
-		k->duration_ns.n = u;
-		if (u > 0) {
-			if ((r = opt_number(rd, dur, "sum", dpath, &s)) ||
-			    (r = opt_number(rd, dur, "min", dpath, &mn)) ||
-			    (r = opt_number(rd, dur, "max", dpath, &mx)) ||
-			    (r = opt_number(rd, dur, "mean", dpath, &mean)) ||
-			    (r = opt_number(rd, dur, "m2", dpath, &m2)) ||
-			    (r = opt_number(rd, dur, "stddev", dpath, &sd)))
-				return r;
-			if (isnan(mean) && !isnan(s))
-				mean = s / (double)u;
-			if (isnan(mean) || mean < 0)
-				return bad(rd, dpath, "needs 'mean' (or 'sum') as a non-negative number "
-					   "when n > 0");
-			k->duration_ns.mean = mean;
-			k->duration_ns.sum = isnan(s) ? mean * (double)u : s;
-			k->duration_ns.min = isnan(mn) ? mean : mn;
-			k->duration_ns.max = isnan(mx) ? mean : mx;
-			if (isnan(m2))
-				m2 = isnan(sd) ? 0 : sd * sd * (double)(u > 1 ? u - 1 : 0);
-			/* A negative spread would make the stddev NaN, which JSON cannot carry. */
-			if (m2 < 0 || (!isnan(sd) && sd < 0))
-				return bad(rd, dpath, "'m2' and 'stddev' must not be negative");
-			k->duration_ns.m2 = m2;
-			if (k->duration_ns.min > k->duration_ns.max)
-				return bad(rd, dpath, "'min' is larger than 'max'");
-		}
-	}
+	if ((r = read_duration(rd, k, json_object_get(jk, "duration_ns"), path)))
+		return r;
 	if (k->launches < k->duration_ns.n)
 		return bad(rd, path, "'launches' (%" PRIu64 ") is smaller than duration_ns.n (%"
 			   PRIu64 ")", k->launches, k->duration_ns.n);
 
-	metrics = json_object_get(jk, "metrics");
-	if (metrics) {
-		const char *name;
-		json_t *mv;
-
-		if (!json_is_object(metrics))
-			return bad(rd, path, "'metrics' must be an object");
-		json_object_foreach(metrics, name, mv) {
-			enum gpuproj_metric m;
-			double value;
-			uint64_t n = k->profiled ? k->profiled : 1;
-			char mpath[128];
-
-			if (gpuproj_metric_from_name(name, &m))
-				return bad(rd, path, "unknown metric '%s' in 'metrics' (tool-specific "
-					   "metrics belong in 'extra_metrics')", name);
-			snprintf(mpath, sizeof(mpath), "%s.metrics.%s", path, name);
-			if (json_is_object(mv)) {
-				json_t *jv = json_object_get(mv, "value");
-
-				if (!json_is_number(jv))
-					return bad(rd, path, "metrics.%s.value must be a number", name);
-				value = json_number_value(jv);
-				if ((r = req_uint(rd, mv, "launches", mpath, true, UINT32_MAX, &n)))
-					return r;
-			} else if (json_is_number(mv)) {
-				value = json_number_value(mv);
-			} else if (json_is_null(mv)) {
-				continue;
-			} else {
-				return bad(rd, path, "metrics.%s must be a number", name);
-			}
-			if (!isfinite(value))
-				return bad(rd, path, "metrics.%s is not finite", name);
-			if (n == 0)
-				continue;
-			/*
-			 * metric_n is 32 bits; more profiled launches than that keep the
-			 * mean (sum and count scale together) instead of wrapping to 0,
-			 * which would drop the metric.
-			 */
-			if (n > UINT32_MAX)
-				n = UINT32_MAX;
-			k->metric_sum[m] = value * (double)n;
-			k->metric_n[m] = (uint32_t)n;
-		}
-	}
-
-	v = json_object_get(jk, "extra_metrics");
-	if (v) {
-		const char *name;
-		json_t *mv;
-
-		if (!json_is_object(v))
-			return bad(rd, path, "'extra_metrics' must be an object");
-		json_object_foreach(v, name, mv) {
-			json_t *jv = json_object_get(mv, "value");
-			json_t *hv = json_object_get(mv, "name_hex");
-			const char *unit = NULL, *exact = name;
-			uint64_t n;
-			char mpath[192];
-
-			if (!json_is_object(mv) || !json_is_number(jv))
-				return bad(rd, path, "extra_metrics.%s must be {\"value\": number, "
-					   "\"unit\": string, \"launches\": integer}", name);
-			snprintf(mpath, sizeof(mpath), "%s.extra_metrics.%s", path, name);
-			if ((r = req_uint(rd, mv, "launches", mpath, false, UINT32_MAX, &n)) ||
-			    (r = opt_string(rd, mv, "unit", mpath, &unit)))
-				return r;
-			/* The key is a label when the name is not UTF-8: name_hex is the name. */
-			if (hv && (r = decode_hex(rd, hv, NULL, mpath, "name_hex", &exact)))
-				return r;
-			if (n == 0)
-				n = 1;
-			if (!isfinite(json_number_value(jv)) ||
-			    fabs(json_number_value(jv)) > GPUPROJ_MAX_EXTRA)
-				return bad(rd, mpath, "'value' %.17g is outside [-%g, %g]",
-					   json_number_value(jv), GPUPROJ_MAX_EXTRA, GPUPROJ_MAX_EXTRA);
-			for (size_t e = 0; e < k->n_extra; e++) {
-				if (strcmp(k->extra[e].name, exact) == 0)
-					return bad(rd, mpath, "a second extra metric of the same name");
-			}
-			if (gpuproj_kernel_add_extra(k, exact, unit ? unit : "",
-						     json_number_value(jv) * (double)n))
-				return nomem(rd);
-			k->extra[k->n_extra - 1].n = n;
-		}
-	}
-
-	v = json_object_get(jk, "reference_ns");
-	if (v) {
-		const char *gpu;
-		json_t *rv;
-
-		if (!json_is_object(v))
-			return bad(rd, path, "'reference_ns' must be an object");
-		json_object_foreach(v, gpu, rv) {
-			json_t *jm = json_object_get(rv, "mean");
-			const char *exact = gpu;
-			uint64_t n;
-			char rpath[128];
-
-			if (!json_is_object(rv) || !json_is_number(jm) || json_number_value(jm) <= 0)
-				return bad(rd, path, "reference_ns.%s must be {\"mean\": positive "
-					   "number, \"launches\": integer}", gpu);
-			snprintf(rpath, sizeof(rpath), "%s.reference_ns.%s", path, gpu);
-			if ((r = req_uint(rd, rv, "launches", rpath, false, UINT64_MAX >> 1, &n)))
-				return r;
-			if (json_object_get(rv, "gpu_hex") &&
-			    (r = decode_hex(rd, json_object_get(rv, "gpu_hex"), NULL, rpath, "gpu_hex",
-					    &exact)))
-				return r;
-			/* set_reference() replaces a name equal but for case: two would be one. */
-			if (gpuproj_kernel_reference(k, exact))
-				return bad(rd, rpath, "a second reference time for the same GPU");
-			if (gpuproj_kernel_set_reference(k, exact, json_number_value(jm), n))
-				return nomem(rd);
-		}
-	}
+	if ((r = read_metrics(rd, k, json_object_get(jk, "metrics"), path)) ||
+	    (r = read_extra(rd, k, json_object_get(jk, "extra_metrics"), path)) ||
+	    (r = read_references(rd, k, json_object_get(jk, "reference_ns"), path)))
+		return r;
 	return read_ranks(rd, jk, "total_ns", path, &k->ranks);
 }
 
+/* "attributes" (with "attributes_hex" for text that is not UTF-8) and "tool". */
 static int
-read_root(struct profile_reader *rd, json_t *root, struct gpuproj_profile *p)
+read_attributes(struct profile_reader *rd, json_t *root, struct gpuproj_profile *p)
 {
-	json_t *v, *dev, *proc, *run, *kernels, *attrs, *attrs_hex;
-	size_t i;
+	json_t *v, *attrs, *attrs_hex;
 	int r;
-
-	if (!json_is_object(root))
-		return bad(rd, "(top level)", "must be an object");
-	v = json_object_get(root, "schema");
-	if (!json_is_string(v))
-		return bad(rd, "schema", "missing: expected \"%s\"", GPUPROJ_PROFILE_SCHEMA);
-	if (strcmp(json_string_value(v), GPUPROJ_PROFILE_SCHEMA) != 0)
-		return bad(rd, "schema", "unknown schema version '%s': this gpuproj reads '%s'",
-			   json_string_value(v), GPUPROJ_PROFILE_SCHEMA);
 
 	attrs = json_object_get(root, "attributes");
 	attrs_hex = json_object_get(root, "attributes_hex");
@@ -955,99 +982,142 @@ read_root(struct profile_reader *rd, json_t *root, struct gpuproj_profile *p)
 		if (version && gpuproj_profile_set_attr(p, "tool_version", version))
 			return nomem(rd);
 	}
+	return GPUPROJ_OK;
+}
 
-	dev = json_object_get(root, "device");
-	if (dev) {
-		const char *name, *target, *chip, *cc;
-		double clock, sms;
-		int major = 0, minor = 0;
+/* "device": the GPU the profile was measured on. */
+static int
+read_device(struct profile_reader *rd, json_t *dev, struct gpuproj_profile *p)
+{
+	const char *name, *target, *chip, *cc;
+	double clock, sms;
+	int major = 0, minor = 0;
+	int r;
 
-		if (!json_is_object(dev))
-			return bad(rd, "device", "must be an object");
-		if ((r = opt_string(rd, dev, "name", "device", &name)) ||
-		    (r = opt_string(rd, dev, "target", "device", &target)) ||
-		    (r = opt_string(rd, dev, "chip", "device", &chip)) ||
-		    (r = opt_string(rd, dev, "cc", "device", &cc)) ||
-		    (r = opt_number(rd, dev, "clock_hz", "device", &clock)) ||
-		    (r = opt_integer(rd, dev, "sms", "device", 0, GPUPROJ_MAX_SMS, &sms)))
-			return r;
-		if (cc && !parse_cc(cc, &major, &minor))
-			return bad(rd, "device", "'cc' must be a compute capability such as \"9.0\" "
-				   "(major 1 to 99, minor 0 to 9), got '%s'", cc);
-		if (!isnan(clock) && !(clock > 0 && clock <= GPUPROJ_MAX_CLOCK_HZ))
-			return bad(rd, "device", "'clock_hz' %.17g is outside (0, %g] Hz", clock,
-				   GPUPROJ_MAX_CLOCK_HZ);
-		if (gpuproj_profile_set_device(p, name, target, chip, major, minor,
-					       isnan(sms) ? 0 : (int)sms, clock))
+	if (!dev)
+		return GPUPROJ_OK;
+	if (!json_is_object(dev))
+		return bad(rd, "device", "must be an object");
+	if ((r = opt_string(rd, dev, "name", "device", &name)) ||
+	    (r = opt_string(rd, dev, "target", "device", &target)) ||
+	    (r = opt_string(rd, dev, "chip", "device", &chip)) ||
+	    (r = opt_string(rd, dev, "cc", "device", &cc)) ||
+	    (r = opt_number(rd, dev, "clock_hz", "device", &clock)) ||
+	    (r = opt_integer(rd, dev, "sms", "device", 0, GPUPROJ_MAX_SMS, &sms)))
+		return r;
+	if (cc && !parse_cc(cc, &major, &minor))
+		return bad(rd, "device", "'cc' must be a compute capability such as \"9.0\" "
+			   "(major 1 to 99, minor 0 to 9), got '%s'", cc);
+	if (!isnan(clock) && !(clock > 0 && clock <= GPUPROJ_MAX_CLOCK_HZ))
+		return bad(rd, "device", "'clock_hz' %.17g is outside (0, %g] Hz", clock,
+			   GPUPROJ_MAX_CLOCK_HZ);
+	if (gpuproj_profile_set_device(p, name, target, chip, major, minor,
+				       isnan(sms) ? 0 : (int)sms, clock))
+		return nomem(rd);
+	if ((r = read_driver(rd, p, json_object_get(dev, "driver"))))
+		return r;
+	return GPUPROJ_OK;
+}
+
+/* "process": the application, its host, pid, rank and command line. */
+static int
+read_process(struct profile_reader *rd, json_t *proc, struct gpuproj_profile *p)
+{
+	const char *app, *host;
+	double pid, rank;
+	json_t *argv = json_object_get(proc, "argv");
+	json_t *argv_hex = json_object_get(proc, "argv_hex");
+	const char **av = NULL;
+	size_t i;
+	int r;
+
+	if (!proc)
+		return GPUPROJ_OK;
+	if (!json_is_object(proc))
+		return bad(rd, "process", "must be an object");
+	if ((r = opt_string(rd, proc, "application", "process", &app)) ||
+	    (r = opt_string(rd, proc, "host", "process", &host)) ||
+	    (r = opt_integer(rd, proc, "pid", "process", 0, 0x1p62, &pid)) ||
+	    (r = opt_integer(rd, proc, "rank", "process", 0, 0x1p62, &rank)))
+		return r;
+	if (argv_hex && !json_is_null(argv_hex) &&
+	    (!json_is_array(argv_hex) || !json_is_array(argv) ||
+	     json_array_size(argv_hex) != json_array_size(argv)))
+		return bad(rd, "process", "'argv_hex' must be an array as long as 'argv'");
+	if (argv && !json_is_null(argv)) {
+		if (!json_is_array(argv))
+			return bad(rd, "process", "'argv' must be an array of strings");
+		av = calloc(json_array_size(argv) + 1, sizeof(*av));
+		if (!av)
 			return nomem(rd);
-		if ((r = read_driver(rd, p, json_object_get(dev, "driver"))))
-			return r;
-	}
+		for (i = 0; i < json_array_size(argv); i++) {
+			json_t *h = json_is_array(argv_hex) ? json_array_get(argv_hex, i) : NULL;
 
-	proc = json_object_get(root, "process");
-	if (proc) {
-		const char *app, *host;
-		double pid, rank;
-		json_t *argv = json_object_get(proc, "argv");
-		json_t *argv_hex = json_object_get(proc, "argv_hex");
-		const char **av = NULL;
-
-		if (!json_is_object(proc))
-			return bad(rd, "process", "must be an object");
-		if ((r = opt_string(rd, proc, "application", "process", &app)) ||
-		    (r = opt_string(rd, proc, "host", "process", &host)) ||
-		    (r = opt_integer(rd, proc, "pid", "process", 0, 0x1p62, &pid)) ||
-		    (r = opt_integer(rd, proc, "rank", "process", 0, 0x1p62, &rank)))
-			return r;
-		if (argv_hex && !json_is_null(argv_hex) &&
-		    (!json_is_array(argv_hex) || !json_is_array(argv) ||
-		     json_array_size(argv_hex) != json_array_size(argv)))
-			return bad(rd, "process", "'argv_hex' must be an array as long as 'argv'");
-		if (argv && !json_is_null(argv)) {
-			if (!json_is_array(argv))
+			if (!json_is_string(json_array_get(argv, i))) {
+				free(av);
 				return bad(rd, "process", "'argv' must be an array of strings");
-			av = calloc(json_array_size(argv) + 1, sizeof(*av));
-			if (!av)
-				return nomem(rd);
-			for (i = 0; i < json_array_size(argv); i++) {
-				json_t *h = json_is_array(argv_hex) ? json_array_get(argv_hex, i) : NULL;
-
-				if (!json_is_string(json_array_get(argv, i))) {
-					free(av);
-					return bad(rd, "process", "'argv' must be an array of strings");
-				}
-				av[i] = json_string_value(json_array_get(argv, i));
-				if (h && !json_is_null(h) &&
-				    (r = decode_hex(rd, h, av[i], "process", "argv_hex", &av[i]))) {
-					free(av);
-					return r;
-				}
+			}
+			av[i] = json_string_value(json_array_get(argv, i));
+			if (h && !json_is_null(h) &&
+			    (r = decode_hex(rd, h, av[i], "process", "argv_hex", &av[i]))) {
+				free(av);
+				return r;
 			}
 		}
-		r = gpuproj_profile_set_process(p, app, host, isnan(pid) ? -1 : (int64_t)pid,
-						isnan(rank) ? -1 : (int64_t)rank, av);
-		free(av);
-		if (r)
-			return nomem(rd);
 	}
+	r = gpuproj_profile_set_process(p, app, host, isnan(pid) ? -1 : (int64_t)pid,
+					isnan(rank) ? -1 : (int64_t)rank, av);
+	free(av);
+	if (r)
+		return nomem(rd);
+	return GPUPROJ_OK;
+}
 
-	run = json_object_get(root, "run");
-	if (run) {
-		struct gpuproj_run_info *ri = gpuproj_profile_run_info_mut(p);
-		uint64_t dropped;
+/* "run": the run's totals. */
+static int
+read_run(struct profile_reader *rd, json_t *run, struct gpuproj_profile *p)
+{
+	struct gpuproj_run_info *ri = gpuproj_profile_run_info_mut(p);
+	uint64_t dropped;
+	int r;
 
-		if (!json_is_object(run))
-			return bad(rd, "run", "must be an object");
-		if ((r = opt_number_range(rd, run, "wall_ns", "run", 0, GPUPROJ_MAX_TOTAL_NS,
-					  &ri->wall_ns)) ||
-		    (r = opt_number_range(rd, run, "gpu_ns", "run", 0, GPUPROJ_MAX_TOTAL_NS,
-					  &ri->gpu_ns)) ||
-		    (r = req_uint(rd, run, "dropped_records", "run", false, UINT64_MAX >> 1,
-				  &dropped)) ||
-		    (r = read_ranks(rd, run, "kernel_ns", "run", &ri->ranks)))
-			return r;
-		ri->dropped_records = dropped;
-	}
+	if (!run)
+		return GPUPROJ_OK;
+	if (!json_is_object(run))
+		return bad(rd, "run", "must be an object");
+	if ((r = opt_number_range(rd, run, "wall_ns", "run", 0, GPUPROJ_MAX_TOTAL_NS,
+				  &ri->wall_ns)) ||
+	    (r = opt_number_range(rd, run, "gpu_ns", "run", 0, GPUPROJ_MAX_TOTAL_NS,
+				  &ri->gpu_ns)) ||
+	    (r = req_uint(rd, run, "dropped_records", "run", false, UINT64_MAX >> 1,
+			  &dropped)) ||
+	    (r = read_ranks(rd, run, "kernel_ns", "run", &ri->ranks)))
+		return r;
+	ri->dropped_records = dropped;
+	return GPUPROJ_OK;
+}
+
+static int
+read_root(struct profile_reader *rd, json_t *root, struct gpuproj_profile *p)
+{
+	json_t *v, *kernels;
+	size_t i;
+	int r;
+
+	if (!json_is_object(root))
+		return bad(rd, "(top level)", "must be an object");
+	v = json_object_get(root, "schema");
+	if (!json_is_string(v))
+		return bad(rd, "schema", "missing: expected \"%s\"", GPUPROJ_PROFILE_SCHEMA);
+	if (strcmp(json_string_value(v), GPUPROJ_PROFILE_SCHEMA) != 0)
+		return bad(rd, "schema", "unknown schema version '%s': this gpuproj reads '%s'",
+			   json_string_value(v), GPUPROJ_PROFILE_SCHEMA);
+
+	if ((r = read_attributes(rd, root, p)) ||
+	    (r = read_device(rd, json_object_get(root, "device"), p)) ||
+	    (r = read_process(rd, json_object_get(root, "process"), p)) ||
+	    (r = read_run(rd, json_object_get(root, "run"), p)))
+		return r;
 
 	kernels = json_object_get(root, "kernels");
 	if (!kernels)
