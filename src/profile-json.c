@@ -1417,6 +1417,8 @@ load_buffer(const char *text, size_t len, const char *name, bool split,
 		return error_set(reterr, GPUPROJ_E_INVAL, rd.file, 0, 0, "invalid argument");
 	r = split ? load_split(&rd, text, len, &p) : 1;
 	if (r == 1) {
+		/* What the pieces decoded before a syntax error showed up goes. */
+		reader_clear(&rd);
 		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 		if (!root)
 			return error_set(reterr, GPUPROJ_E_PARSE, rd.file,
