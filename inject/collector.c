@@ -848,25 +848,19 @@ inj_collector_timeline(struct inj_collector *c)
 	return c ? c->tl : NULL;
 }
 
-void
-inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *recs, size_t n)
-{
-	inj_collector_records_used(c, recs, n, NULL);
-}
+/* What a record counted in, for the timeline: its kernel record, and whether it ran profiled. */
+struct record_use {
+	const struct gpuproj_kernel *k;
+	bool perturbed;
+};
 
-void
-inj_collector_records_used(struct inj_collector *c, const struct inj_kernel_record *recs,
-			   size_t n, struct inj_record_use *out)
+/* Count records into the profile (the data lock held); out[i]: what record i counted in. */
+static void
+count_records(struct inj_collector *c, const struct inj_kernel_record *recs, size_t n,
+	      struct record_use *out)
 {
 	size_t i;
 
-	if (out)
-		memset(out, 0, n * sizeof(*out));
-	pthread_mutex_lock(&c->lock);
-	if (c->closed) {
-		c->ignored += n;
-		goto out;
-	}
 	for (i = 0; i < n; i++) {
 		const struct inj_kernel_record *r = &recs[i];
 		struct inj_prof_launch *pl = corr_find(c, r->correlation);
@@ -878,15 +872,13 @@ inj_collector_records_used(struct inj_collector *c, const struct inj_kernel_reco
 			pl = NULL; /* the window closed before the kernel ran: a plain launch */
 		if (pl) {
 			/* A profiled launch: counted once, never timed (it ran under replay). */
-			if (out) {
-				out[i].perturbed = true;
-				out[i].k = pl->k ? pl->k : kernel_for(c, r);
-			}
+			out[i].perturbed = true;
+			out[i].k = pl->k ? pl->k : kernel_for(c, r);
 			if (pl->k) {
 				c->extra_records++;
 				continue;
 			}
-			pl->k = out ? (struct gpuproj_kernel *)out[i].k : kernel_for(c, r);
+			pl->k = (struct gpuproj_kernel *)out[i].k;
 			if (pl->k)
 				/* graph launches are never profiled */
 				pl->k->launch_mode_known = true;
@@ -896,8 +888,7 @@ inj_collector_records_used(struct inj_collector *c, const struct inj_kernel_reco
 		k = kernel_for(c, r);
 		if (!k)
 			continue;
-		if (out)
-			out[i].k = k;
+		out[i].k = k;
 		/* The launch mode: a kernel node of a graph launch, or a stream launch. */
 		k->launch_mode_known = true;
 		if (r->graph_id)
@@ -913,8 +904,47 @@ inj_collector_records_used(struct inj_collector *c, const struct inj_kernel_reco
 		}
 		c->totals.launches++;
 	}
-out:
-	pthread_mutex_unlock(&c->lock);
+}
+
+/* The records as the timeline's kernel ops (the recorder's batch held by the caller). */
+static void
+timeline_kernels(struct inj_timeline *tl, const struct inj_kernel_record *recs, size_t n,
+		 const struct record_use *use)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct inj_op_record r = {
+			.kind = INJ_OP_KERNEL, .corr = recs[i].correlation,
+			.ctx = recs[i].context_id, .stream = recs[i].stream_id,
+			.start = recs[i].start_ns, .end = recs[i].end_ns,
+			.graph_id = recs[i].graph_id, .k = use[i].k, .perturbed = use[i].perturbed,
+		};
+
+		inj_timeline_op(tl, &r);
+	}
+}
+
+void
+inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *recs, size_t n)
+{
+	struct record_use use[128];
+	bool tl = inj_timeline_recording(c->tl);
+	size_t done, m;
+
+	/* In chunks: the timeline's ops are added after the data lock is released. */
+	for (done = 0; done < n; done += m) {
+		m = n - done < ARRAY_LENGTH(use) ? n - done : ARRAY_LENGTH(use);
+		memset(use, 0, m * sizeof(*use));
+		pthread_mutex_lock(&c->lock);
+		if (c->closed)
+			c->ignored += m;
+		else
+			count_records(c, recs + done, m, use);
+		pthread_mutex_unlock(&c->lock);
+		if (tl)
+			timeline_kernels(c->tl, recs + done, m, use);
+	}
 }
 
 void

@@ -124,20 +124,15 @@ void inj_collector_prof_cancel(struct inj_collector *c, struct inj_prof_launch *
  */
 void inj_collector_untimed_launch(struct inj_collector *c, uint32_t corr);
 
-/** Add activity records (any thread; usually CUPTI's buffer thread). */
-void inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *r, size_t n);
 /**
- * As inj_collector_records(), also telling for each record (out[i], n of
- * them) the kernel record it counted in (NULL when none) and whether it
- * belongs to a launch that ran profiled or may have (perturbed): what the
- * timeline recorder needs (inject/timeline-rec.h).
+ * Add activity records (any thread; usually CUPTI's buffer thread). While
+ * the collector's timeline recorder records (inj_timeline_recording() of
+ * inj_collector_timeline()), each record also goes to it as an op record
+ * (inj_timeline_op()) with the kernel record it counted in and whether it
+ * ran profiled or may have (perturbed); the backend then calls this
+ * between the recorder's inj_timeline_batch_begin() and _end().
  */
-struct inj_record_use {
-	const struct gpuproj_kernel *k;
-	bool perturbed;
-};
-void inj_collector_records_used(struct inj_collector *c, const struct inj_kernel_record *r,
-				size_t n, struct inj_record_use *out);
+void inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *r, size_t n);
 
 /** The collector's timeline recorder (inject/timeline-rec.h), NULL when it has none. */
 struct inj_timeline *inj_collector_timeline(struct inj_collector *c);

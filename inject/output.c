@@ -417,46 +417,21 @@ describe(struct inj_output *o, struct gpuproj_profile *p, const char *why)
 /* ---- projection ---- */
 
 /*
- * Project every target; *ret_runs is NULL when there is no source. A GPU
- * targets.yaml does not list is projected from a provisional entry derived
- * from its device attributes (*ret_derived, freed by the caller after the
- * runs).
+ * Project every target with the default model (gpuproj_project_targets():
+ * a GPU targets.yaml does not list is projected from a provisional entry
+ * derived from its device attributes). GPUPROJ_E_NOTFOUND without targets;
+ * `ret` is cleared by the caller either way.
  */
 static int
-project(struct inj_output *o, struct gpuproj_profile *p, const struct gpuproj_target **ret_src,
-	struct gpuproj_targets **ret_derived, struct gpuproj_run_projection **ret_runs,
-	size_t *ret_n, struct gpuproj_error *err)
+project(struct inj_output *o, struct gpuproj_profile *p, struct gpuproj_projections *ret,
+	struct gpuproj_error *err)
 {
-	const struct gpuproj_model *m = gpuproj_model_default();
-	struct gpuproj_run_projection *runs;
-	size_t n, i;
-	int r;
+	struct gpuproj_project_request req = { .targets = o->targets };
 
-	*ret_runs = NULL;
-	*ret_n = 0;
-	*ret_src = NULL;
+	memset(ret, 0, sizeof(*ret));
 	if (!o->targets)
 		return GPUPROJ_E_NOTFOUND;
-	r = gpuproj_resolve_source_or_derive(p, o->targets, NULL, ret_src, ret_derived, err);
-	if (r != GPUPROJ_OK)
-		return r;
-	n = gpuproj_targets_count(o->targets);
-	runs = calloc(n ? n : 1, sizeof(*runs));
-	if (!runs)
-		return GPUPROJ_E_NOMEM;
-	for (i = 0; i < n; i++) {
-		r = gpuproj_project_run(p, m, *ret_src, gpuproj_targets_get(o->targets, i), NULL,
-					&runs[i]);
-		if (r != GPUPROJ_OK) {
-			while (i-- > 0)
-				gpuproj_run_projection_clear(&runs[i]);
-			free(runs);
-			return r;
-		}
-	}
-	*ret_runs = runs;
-	*ret_n = n;
-	return GPUPROJ_OK;
+	return gpuproj_project_targets(p, &req, ret, err);
 }
 
 /* What follows "no provisional entry either: " in a derivation's error, else the error. */
@@ -467,16 +442,6 @@ provisional_why(const struct gpuproj_error *err)
 	const char *w = strstr(err->message, tag);
 
 	return w ? w + strlen(tag) : err->message;
-}
-
-static void
-runs_free(struct gpuproj_run_projection *runs, size_t n)
-{
-	size_t i;
-
-	for (i = 0; runs && i < n; i++)
-		gpuproj_run_projection_clear(&runs[i]);
-	free(runs);
 }
 
 static void
@@ -627,13 +592,11 @@ write_report(struct inj_output *o, const struct gpuproj_profile *p,
 void
 inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 {
-	struct gpuproj_run_projection *runs = NULL;
-	const struct gpuproj_target *src = NULL;
-	struct gpuproj_targets *derived = NULL;
+	struct gpuproj_projections proj;
+	const struct gpuproj_target *src;
 	struct gpuproj_error err = { 0 };
 	struct gpuproj_profile *p;
 	struct inj_totals t;
-	size_t n_runs = 0;
 	int r;
 
 	inj_output_live_end(o);
@@ -662,7 +625,8 @@ inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 	describe(o, p, why);
 	gpuproj_profile_sort_by_time(p);
 
-	r = project(o, p, &src, &derived, &runs, &n_runs, &err);
+	r = project(o, p, &proj, &err);
+	src = proj.source; /* set once resolved, even when projecting failed later */
 	if (r == GPUPROJ_E_NOMEM) {
 		inj_error("out of memory projecting: the profile is written without projections");
 	} else if (r != GPUPROJ_OK && o->targets) {
@@ -683,15 +647,15 @@ inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 			 src->derived_from, src->provisional, o->path);
 	}
 	if (r == GPUPROJ_OK)
-		print_table(p, src, runs, n_runs, shown_path(o));
+		print_table(p, src, proj.runs, proj.n_runs, shown_path(o));
 	memset(&err, 0, sizeof(err));
-	write_report(o, p, src, runs, n_runs, &t);
+	write_report(o, p, src, r == GPUPROJ_OK ? proj.runs : NULL,
+		     r == GPUPROJ_OK ? proj.n_runs : 0, &t);
 	inj_collector_unlock(c);
-	gpuproj_targets_free(derived);
+	gpuproj_projections_clear(&proj);
 	if (t.dropped)
 		inj_warn("CUPTI dropped %" PRIu64 " activity record%s (buffers full): those launches "
 			 "are missing from the counts and times", t.dropped, t.dropped == 1 ? "" : "s");
-	runs_free(runs, n_runs);
 }
 
 /* ---- kept files ---- */
@@ -816,12 +780,12 @@ write_live(struct inj_output *o, struct gpuproj_profile *p, const struct gpuproj
 void
 inj_output_live(struct inj_output *o, struct inj_collector *c)
 {
-	struct gpuproj_run_projection *runs = NULL;
+	struct gpuproj_projections proj = { 0 };
+	const struct gpuproj_run_projection *runs = NULL;
 	const struct gpuproj_target *src = NULL;
 	struct gpuproj_error err = { 0 };
 	struct live_target *lt = NULL;
 	struct gpuproj_profile *p;
-	struct gpuproj_targets *derived = NULL;
 	struct inj_totals t;
 	struct strbuf sb;
 	size_t n_runs = 0, i, shown = 0, width;
@@ -836,10 +800,15 @@ inj_output_live(struct inj_output *o, struct inj_collector *c)
 	p = inj_collector_snapshot(c);
 	if (!p) {
 		inj_debug("live snapshot skipped: out of memory");
-	} else if (project(o, p, &src, &derived, &runs, &n_runs, &err) == GPUPROJ_OK) {
+	} else if (project(o, p, &proj, &err) == GPUPROJ_OK) {
+		src = proj.source;
+		runs = proj.runs;
+		n_runs = proj.n_runs;
 		write_live(o, p, src, runs, n_runs);
-	} else if (gpuproj_profile_device(p)->name) {
-		write_live(o, p, NULL, NULL, 0);
+	} else {
+		src = proj.source; /* set once resolved, even when projecting failed later */
+		if (gpuproj_profile_device(p)->name)
+			write_live(o, p, NULL, NULL, 0);
 	}
 
 	strbuf_init(&sb);
@@ -872,8 +841,7 @@ inj_output_live(struct inj_output *o, struct inj_collector *c)
 	if (!src && t.kernels)
 		strbuf_append(&sb, " | no projection (source GPU not in targets.yaml)");
 	free(lt);
-	runs_free(runs, n_runs);
-	gpuproj_targets_free(derived);
+	gpuproj_projections_clear(&proj);
 	gpuproj_profile_free(p);
 	if (sb.oom || !inj_log_enabled(INJ_LOG_INFO)) {
 		strbuf_free(&sb);

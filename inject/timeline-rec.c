@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -109,6 +110,7 @@ struct inj_timeline {
 	pthread_mutex_t lock;
 	uint64_t (*now)(void);
 	uint64_t t_start, t_end;
+	atomic_bool recording;	/* inj_timeline_start() .. inj_timeline_stop() */
 	bool finished;
 	struct gpuproj_timeline *tl;
 	struct thr *thr[GPUPROJ_TL_MAX_THREADS];
@@ -202,6 +204,20 @@ inj_timeline_start(struct inj_timeline *t, uint64_t (*now)(void))
 	t->now = now;
 	t->t_start = now ? now() : 0;
 	pthread_mutex_unlock(&t->lock);
+	atomic_store(&t->recording, true);
+}
+
+void
+inj_timeline_stop(struct inj_timeline *t)
+{
+	if (t)
+		atomic_store(&t->recording, false);
+}
+
+bool
+inj_timeline_recording(const struct inj_timeline *t)
+{
+	return t && atomic_load(&t->recording);
 }
 
 static void

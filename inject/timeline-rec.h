@@ -71,8 +71,23 @@ struct inj_timeline;
  */
 struct inj_timeline *inj_timeline_new(uint64_t (*now)(void));
 void inj_timeline_free(struct inj_timeline *tl);
-/** Set the clock (as for inj_timeline_new()) and start the traced wall time now. */
+/**
+ * Set the clock (as for inj_timeline_new()) and start the traced wall time
+ * now: the recorder records from here (inj_timeline_recording()).
+ */
 void inj_timeline_start(struct inj_timeline *tl, uint64_t (*now)(void));
+/**
+ * The backend no longer delivers the timeline's records (its activity
+ * kinds are off): it stops recording. What was recorded stays.
+ */
+void inj_timeline_stop(struct inj_timeline *tl);
+/**
+ * Whether the recorder records (between inj_timeline_start() and
+ * inj_timeline_stop()): then the backend gives it its records in batches,
+ * and the collector adds one op record per kernel record
+ * (inj_collector_records()). False for NULL.
+ */
+bool inj_timeline_recording(const struct inj_timeline *tl);
 
 /**
  * A batch of records (one buffer): the lock is taken by begin and released

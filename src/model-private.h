@@ -486,8 +486,8 @@ int model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target 
 
 /*
  * ---- helpers shared by the model files: the registry's index
- * (model-registry.c), FLOP and tensor work (model-tensor.c), missing inputs
- * and details (model.c) ----
+ * (model-registry.c), FLOP and tensor work (model-tensor.c), notes, missing
+ * inputs and details (model-details.c) ----
  */
 
 /*

@@ -692,12 +692,145 @@ overlaps(const struct rect *a, const struct rect *b)
 	return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
 }
 
+/* Where the plot sits on the page, in mm: to place labels clear of each other. */
+struct page_geom {
+	double ox, oy;   /* the plot's lower left corner */
+	double mmx, mmy; /* mm per decade */
+	double ht;       /* the character height, mm */
+};
+
+/* A point's place on the page, mm. */
+static void
+page_point(const struct page_geom *g, const struct axes *a, const struct chart_device *d,
+	   double *px, double *py)
+{
+	*px = g->ox + (log10(d->bw_gbs) - a->xlo) * g->mmx;
+	*py = g->oy + (log10(d->gflops) - a->ylo) * g->mmy;
+}
+
+/*
+ * The devices' points: each an obstacle for the labels (used[*n_used]);
+ * drawn other targets first, then featured ones, then the source on top.
+ */
+static void
+quadrant_points(const struct chart_quadrant *c, const struct axes *a, const struct page_geom *g,
+		struct rect *used, size_t *n_used, bool any[3])
+{
+	size_t i;
+
+	for (i = 0; i < c->n_devices; i++) {
+		const struct chart_device *d = &c->devices[i];
+		double px, py, r = g->ht * 0.55;
+
+		if (!positive(d->bw_gbs) || !positive(d->gflops))
+			continue;
+		page_point(g, a, d, &px, &py);
+		used[(*n_used)++] = (struct rect){ px - r, py - r, px + r, py + r };
+	}
+	for (size_t pass = 0; pass < 3; pass++) {
+		static const int pass_order[] = { CHART_DEVICE_OTHER, CHART_DEVICE_FEATURED,
+						  CHART_DEVICE_SOURCE };
+		int st = pass_order[pass];
+
+		for (i = 0; i < c->n_devices; i++) {
+			const struct chart_device *d = &c->devices[i];
+
+			if (d->style != st || !positive(d->bw_gbs) || !positive(d->gflops))
+				continue;
+			any[st] = true;
+			marker(log10(d->bw_gbs), log10(d->gflops),
+			       st == CHART_DEVICE_SOURCE ? "■" : st == CHART_DEVICE_FEATURED ? "◆" : "●",
+			       st == CHART_DEVICE_SOURCE ? C_FG : st == CHART_DEVICE_FEATURED ?
+			       C_FEATURED : C_DIM, st == CHART_DEVICE_OTHER ? 0.9 : MARKER_SCALE);
+		}
+	}
+}
+
+/*
+ * One device's label at the first free spot: beside the point first, then
+ * farther away with a leader line to the point; printed as LABEL_TAG with
+ * whether it was placed.
+ */
+static void
+place_label(const struct chart_device *d, size_t idx, const struct axes *a,
+	    const struct page_geom *g, double lht, struct rect *used, size_t *n_used)
+{
+	/* Offsets (in label heights) and justification of the candidate spots. */
+	static const struct {
+		double dx, dy, just;
+		bool leader;
+	} spots[] = {
+		{ 0.9, 0, 0, false }, { -0.9, 0, 1, false },
+		{ 0, 1.45, 0.5, false }, { 0, -1.45, 0.5, false },
+		{ 0.7, 0.9, 0, false }, { 0.7, -0.9, 0, false },
+		{ -0.7, 0.9, 1, false }, { -0.7, -0.9, 1, false },
+		{ 0, 2.4, 0.5, false }, { 0, -2.4, 0.5, false },
+		{ 0.7, 1.9, 0, false }, { 0.7, -1.9, 0, false },
+		{ -0.7, 1.9, 1, false }, { -0.7, -1.9, 1, false },
+		{ 0, -3.6, 0.5, true }, { 0, 3.6, 0.5, true },
+		{ -3.2, 0, 1, true }, { 3.2, 0, 0, true },
+		{ -2.6, -2.6, 1, true }, { 2.6, -2.6, 0, true },
+		{ -2.6, 2.6, 1, true }, { 2.6, 2.6, 0, true },
+		{ 0, -5.2, 0.5, true }, { 0, 5.2, 0.5, true },
+		{ -3.8, -3.8, 1, true }, { 3.8, -3.8, 0, true },
+		{ -3.8, 3.8, 1, true }, { 3.8, 3.8, 0, true },
+	};
+	double ox = g->ox, oy = g->oy, mmx = g->mmx, mmy = g->mmy, px, py, w;
+	bool placed = false;
+	char t[160];
+
+	if (!positive(d->bw_gbs) || !positive(d->gflops)) {
+		printf(LABEL_TAG "%zu 0\n", idx);
+		return;
+	}
+	pl_text(t, sizeof(t), d->name);
+	page_point(g, a, d, &px, &py);
+	/* Sans-serif glyphs average about 0.62 of the character height here. */
+	w = (double)u8len(d->name) * 0.62 * lht * 1.35;
+	for (size_t s = 0; s < ARRAY_LENGTH(spots) && !placed; s++) {
+		double lx = px + spots[s].dx * lht, ly = py + spots[s].dy * lht;
+		struct rect r = { lx - spots[s].just * w, ly - 0.65 * lht,
+				  lx + (1 - spots[s].just) * w, ly + 0.65 * lht };
+		size_t u;
+
+		if (r.x0 < ox || r.x1 > ox + mmx * (a->xhi - a->xlo) || r.y0 < oy ||
+		    r.y1 > oy + mmy * (a->yhi - a->ylo))
+			continue;
+		for (u = 0; u < *n_used; u++) {
+			if (overlaps(&r, &used[u]))
+				break;
+		}
+		if (u < *n_used)
+			continue;
+		used[(*n_used)++] = r;
+		if (spots[s].leader) {
+			/* From the marker's edge to the label's near edge. */
+			double ax = spots[s].just == 0.5 ? lx : lx + (spots[s].just == 0 ?
+				    -0.2 : 0.2) * lht;
+			double ay = spots[s].just == 0.5 ? ly + (spots[s].dy > 0 ? -0.6 :
+				    0.6) * lht : ly;
+			double len = hypot(ax - px, ay - py), rr = 0.45 * g->ht;
+
+			style(C_LABEL, 1, 0.9);
+			line2(a->xlo + (px + (ax - px) * rr / len - ox) / mmx,
+			      a->ylo + (py + (ay - py) * rr / len - oy) / mmy,
+			      a->xlo + (ax - ox) / mmx, a->ylo + (ay - oy) / mmy);
+			plwidth(1);
+		}
+		plcol0(d->style == CHART_DEVICE_OTHER ? C_LABEL : C_FG);
+		plptex(a->xlo + (lx - ox) / mmx, a->ylo + (ly - oy) / mmy, 1, 0, spots[s].just, t);
+		placed = true;
+	}
+	printf(LABEL_TAG "%zu %d\n", idx, placed ? 1 : 0);
+}
+
 static void
 draw_quadrant(const void *arg)
 {
 	const struct chart_quadrant *c = arg;
 	double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
-	double sx0, sx1, sy0, sy1, vx0, vx1, vy0, vy1, def_ht, ht, mmx, mmy, ox, oy;
+	double sx0, sx1, sy0, sy1, vx0, vx1, vy0, vy1, def_ht, lscale = 0.8;
+	struct page_geom g;
 	struct rect *used;
 	size_t n_used = 0, i, order_n = 0;
 	size_t *order;
@@ -737,11 +870,11 @@ draw_quadrant(const void *arg)
 	/* Geometry for label placement, in mm of the page. */
 	plgspa(&sx0, &sx1, &sy0, &sy1);
 	plgvpd(&vx0, &vx1, &vy0, &vy1);
-	plgchr(&def_ht, &ht);
-	mmx = (sx1 - sx0) * (vx1 - vx0) / (a.xhi - a.xlo);
-	mmy = (sy1 - sy0) * (vy1 - vy0) / (a.yhi - a.ylo);
-	ox = (sx1 - sx0) * vx0;
-	oy = (sy1 - sy0) * vy0;
+	plgchr(&def_ht, &g.ht);
+	g.mmx = (sx1 - sx0) * (vx1 - vx0) / (a.xhi - a.xlo);
+	g.mmy = (sy1 - sy0) * (vy1 - vy0) / (a.yhi - a.ylo);
+	g.ox = (sx1 - sx0) * vx0;
+	g.oy = (sy1 - sy0) * vy0;
 	used = calloc(2 * c->n_devices + 1, sizeof(*used));
 	order = calloc(c->n_devices + 1, sizeof(*order));
 	if (!used || !order) {
@@ -749,35 +882,7 @@ draw_quadrant(const void *arg)
 		free(order);
 		_exit(CHILD_WRITE_ERROR);
 	}
-	/* Every point is an obstacle. */
-	for (i = 0; i < c->n_devices; i++) {
-		const struct chart_device *d = &c->devices[i];
-		double px, py, r = ht * 0.55;
-
-		if (!positive(d->bw_gbs) || !positive(d->gflops))
-			continue;
-		px = ox + (log10(d->bw_gbs) - a.xlo) * mmx;
-		py = oy + (log10(d->gflops) - a.ylo) * mmy;
-		used[n_used++] = (struct rect){ px - r, py - r, px + r, py + r };
-	}
-	/* Points: other targets first, then featured ones, then the source on top. */
-	for (size_t pass = 0; pass < 3; pass++) {
-		static const int pass_order[] = { CHART_DEVICE_OTHER, CHART_DEVICE_FEATURED,
-						  CHART_DEVICE_SOURCE };
-		int st = pass_order[pass];
-
-		for (i = 0; i < c->n_devices; i++) {
-			const struct chart_device *d = &c->devices[i];
-
-			if (d->style != st || !positive(d->bw_gbs) || !positive(d->gflops))
-				continue;
-			any[st] = true;
-			marker(log10(d->bw_gbs), log10(d->gflops),
-			       st == CHART_DEVICE_SOURCE ? "■" : st == CHART_DEVICE_FEATURED ? "◆" : "●",
-			       st == CHART_DEVICE_SOURCE ? C_FG : st == CHART_DEVICE_FEATURED ?
-			       C_FEATURED : C_DIM, st == CHART_DEVICE_OTHER ? 0.9 : MARKER_SCALE);
-		}
-	}
+	quadrant_points(c, &a, &g, used, &n_used, any);
 	/* Labels in label_rank order (stable), each at the first free spot. */
 	for (i = 0; i < c->n_devices; i++) {
 		size_t j = order_n++;
@@ -788,88 +893,10 @@ draw_quadrant(const void *arg)
 		}
 		order[j] = i;
 	}
-	{
-		double lscale = 0.8, lht = ht * lscale;
-
-		plschr(0, lscale);
-		for (size_t o = 0; o < order_n; o++) {
-			const struct chart_device *d = &c->devices[order[o]];
-			/*
-			 * Offsets (in label heights) and justification of the candidate
-			 * spots: beside the point first, then farther away with a leader
-			 * line to the point.
-			 */
-			static const struct {
-				double dx, dy, just;
-				bool leader;
-			} spots[] = {
-				{ 0.9, 0, 0, false }, { -0.9, 0, 1, false },
-				{ 0, 1.45, 0.5, false }, { 0, -1.45, 0.5, false },
-				{ 0.7, 0.9, 0, false }, { 0.7, -0.9, 0, false },
-				{ -0.7, 0.9, 1, false }, { -0.7, -0.9, 1, false },
-				{ 0, 2.4, 0.5, false }, { 0, -2.4, 0.5, false },
-				{ 0.7, 1.9, 0, false }, { 0.7, -1.9, 0, false },
-				{ -0.7, 1.9, 1, false }, { -0.7, -1.9, 1, false },
-				{ 0, -3.6, 0.5, true }, { 0, 3.6, 0.5, true },
-				{ -3.2, 0, 1, true }, { 3.2, 0, 0, true },
-				{ -2.6, -2.6, 1, true }, { 2.6, -2.6, 0, true },
-				{ -2.6, 2.6, 1, true }, { 2.6, 2.6, 0, true },
-				{ 0, -5.2, 0.5, true }, { 0, 5.2, 0.5, true },
-				{ -3.8, -3.8, 1, true }, { 3.8, -3.8, 0, true },
-				{ -3.8, 3.8, 1, true }, { 3.8, 3.8, 0, true },
-			};
-			double px, py, w;
-			bool placed = false;
-			char t[160];
-
-			if (!positive(d->bw_gbs) || !positive(d->gflops)) {
-				printf(LABEL_TAG "%zu 0\n", order[o]);
-				continue;
-			}
-			pl_text(t, sizeof(t), d->name);
-			px = ox + (log10(d->bw_gbs) - a.xlo) * mmx;
-			py = oy + (log10(d->gflops) - a.ylo) * mmy;
-			/* Sans-serif glyphs average about 0.62 of the character height here. */
-			w = (double)u8len(d->name) * 0.62 * lht * 1.35;
-			for (size_t s = 0; s < ARRAY_LENGTH(spots) && !placed; s++) {
-				double lx = px + spots[s].dx * lht, ly = py + spots[s].dy * lht;
-				struct rect r = { lx - spots[s].just * w, ly - 0.65 * lht,
-						  lx + (1 - spots[s].just) * w, ly + 0.65 * lht };
-				size_t u;
-
-				if (r.x0 < ox || r.x1 > ox + mmx * (a.xhi - a.xlo) || r.y0 < oy ||
-				    r.y1 > oy + mmy * (a.yhi - a.ylo))
-					continue;
-				for (u = 0; u < n_used; u++) {
-					if (overlaps(&r, &used[u]))
-						break;
-				}
-				if (u < n_used)
-					continue;
-				used[n_used++] = r;
-				if (spots[s].leader) {
-					/* From the marker's edge to the label's near edge. */
-					double ax = spots[s].just == 0.5 ? lx : lx + (spots[s].just == 0 ?
-						    -0.2 : 0.2) * lht;
-					double ay = spots[s].just == 0.5 ? ly + (spots[s].dy > 0 ? -0.6 :
-						    0.6) * lht : ly;
-					double len = hypot(ax - px, ay - py), rr = 0.45 * ht;
-
-					style(C_LABEL, 1, 0.9);
-					line2(a.xlo + (px + (ax - px) * rr / len - ox) / mmx,
-					      a.ylo + (py + (ay - py) * rr / len - oy) / mmy,
-					      a.xlo + (ax - ox) / mmx, a.ylo + (ay - oy) / mmy);
-					plwidth(1);
-				}
-				plcol0(d->style == CHART_DEVICE_OTHER ? C_LABEL : C_FG);
-				plptex(a.xlo + (lx - ox) / mmx, a.ylo + (ly - oy) / mmy, 1, 0,
-				       spots[s].just, t);
-				placed = true;
-			}
-			printf(LABEL_TAG "%zu %d\n", order[o], placed ? 1 : 0);
-		}
-		plschr(0, TEXT_SCALE);
-	}
+	plschr(0, lscale);
+	for (size_t o = 0; o < order_n; o++)
+		place_label(&c->devices[order[o]], order[o], &a, &g, g.ht * lscale, used, &n_used);
+	plschr(0, TEXT_SCALE);
 	free(used);
 	free(order);
 

@@ -420,38 +420,23 @@ doc_progress(const struct gpuproj_report_doc *doc, const char *stage, size_t don
 		doc->opt.progress(doc->opt.progress_userdata, stage, done, total);
 }
 
-/* Project one profile onto every target with every model. */
-static int
-project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
+/* Where the models disagree on the kernels of one profile, over its targets. */
+struct dis_work {
+	struct gpuproj_projection *cmp; /* [n_models]: one kernel's projections */
+	size_t *flagged;                /* [kernel]: targets on which the models disagree */
+	size_t *worst_t;                /* [kernel]: the target of the widest disagreement */
+	double *worst_f;                /* [kernel]: its factor */
+	double *worst_pts;              /* [kernel × n_models]: the models' points there */
+};
+
+/* The profile's launch counts and kernel time. */
+static void
+profile_counts(struct doc_profile *dp)
 {
 	const struct gpuproj_profile *p = dp->profile;
-	size_t n = gpuproj_profile_count(p), nt = doc->n_targets, nm = doc->n_models;
-	struct gpuproj_run_projection *runs = NULL;
-	struct gpuproj_projection *cmp = NULL;
-	size_t *flagged = NULL, *worst_t = NULL, t, k, m;
-	double *worst_f = NULL, *worst_pts = NULL;
-	int r = GPUPROJ_E_NOMEM;
+	size_t k;
 
-	dp->n_kernels = n;
-	dp->kp = calloc(nt * n + 1, sizeof(*dp->kp));
-	dp->why = calloc(n + 1, sizeof(*dp->why));
-	dp->order = profile_order_by_time(p); /* longest first, ties by signature */
-	dp->totals = calloc(nt, sizeof(*dp->totals));
-	dp->ranking = calloc(nt, sizeof(*dp->ranking));
-	dp->model_point_ns = calloc(nm * nt, sizeof(*dp->model_point_ns));
-	dp->model_unprojected = calloc(nm * nt, sizeof(*dp->model_unprojected));
-	runs = calloc(nm, sizeof(*runs));
-	cmp = calloc(nm, sizeof(*cmp));
-	flagged = calloc(n + 1, sizeof(*flagged));
-	worst_t = calloc(n + 1, sizeof(*worst_t));
-	worst_f = calloc(n + 1, sizeof(*worst_f));
-	worst_pts = calloc(n * nm + 1, sizeof(*worst_pts));
-	if (!dp->kp || !dp->why || !dp->order || !dp->totals || !dp->ranking ||
-	    !dp->model_point_ns || !dp->model_unprojected || !runs || !cmp || !flagged || !worst_t ||
-	    !worst_f || !worst_pts)
-		goto out;
-
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < gpuproj_profile_count(p); k++) {
 		const struct gpuproj_kernel *kr = gpuproj_profile_at(p, k);
 
 		dp->launches += kr->launches;
@@ -463,77 +448,156 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 	}
 	dp->kernel_ns = gpuproj_profile_kernel_time_ns(p);
 	dp->prec = dominant_precision(p);
+}
 
-	for (t = 0; t < nt; t++) {
-		const struct gpuproj_target *tgt = doc->targets[t];
-		struct gpuproj_report_rank *row = &dp->totals[t];
+/* Target t's kernels and totals from the report's model (run 0). */
+static int
+keep_target(struct doc_profile *dp, size_t t, const struct gpuproj_target *tgt,
+	    const struct gpuproj_run_projection *run)
+{
+	struct gpuproj_report_rank *row = &dp->totals[t];
+	size_t k, n = dp->n_kernels;
 
+	for (k = 0; k < n; k++) {
+		const struct gpuproj_projection *pr = &run->kernels[k];
+		struct doc_kproj *kp = &dp->kp[t * n + k];
+
+		kp->status = pr->status;
+		kp->binding = pr->binding;
+		kp->coarse = pr->status == GPUPROJ_OK &&
+			     gpuproj_model_is_coarse(pr->fallback ? pr->fallback : run->model);
+		kp->lo_ns = pr->status == GPUPROJ_OK ? pr->lo_ns : NAN;
+		kp->hi_ns = pr->status == GPUPROJ_OK ? pr->hi_ns : NAN;
+		kp->point_ns = pr->status == GPUPROJ_OK ? pr->point_ns : NAN;
+		if (pr->status != GPUPROJ_OK && !dp->why[k]) {
+			dp->why[k] = xstrdup(pr->why[0] ? pr->why : gpuproj_strerror(pr->status));
+			if (!dp->why[k])
+				return GPUPROJ_E_NOMEM;
+		}
+	}
+	row->target = tgt;
+	row->source_ns = run->source_ns;
+	row->point_ns = run->point_ns;
+	row->lo_ns = run->lo_ns;
+	row->hi_ns = run->hi_ns;
+	row->n_unprojected = run->n_unprojected;
+	row->unprojected_source_ns = run->unprojected_source_ns;
+	row->n_projected = run->n_projected;
+	row->n_coarse = gpuproj_model_is_coarse(run->model) ? run->n_projected
+							     : run->n_fallback_sol;
+	row->n_interval_unseen = run->n_interval_unseen;
+	row->is_source = tgt == dp->src;
+	row->whole = run->whole;
+	fill_costs(row);
+	return GPUPROJ_OK;
+}
+
+/* Where the models disagree on a kernel of target t (model.h's flag and factor). */
+static void
+flag_disagreements(struct dis_work *w, const struct gpuproj_run_projection *runs, size_t nm,
+		   size_t n, size_t t)
+{
+	size_t k, m;
+
+	for (k = 0; nm > 1 && k < n; k++) {
+		double lo = INFINITY, hi = 0;
+
+		for (m = 0; m < nm; m++)
+			w->cmp[m] = runs[m].kernels[k];
+		if (!gpuproj_models_disagree(w->cmp, nm, GPUPROJ_MODEL_DISAGREEMENT_FACTOR))
+			continue;
 		for (m = 0; m < nm; m++) {
-			if (gpuproj_project_run(p, doc->models[m], dp->src, tgt, NULL, &runs[m]))
+			if (w->cmp[m].status == GPUPROJ_OK && w->cmp[m].point_ns > 0) {
+				lo = fmin(lo, w->cmp[m].point_ns);
+				hi = fmax(hi, w->cmp[m].point_ns);
+			}
+		}
+		w->flagged[k]++;
+		if (hi / lo > w->worst_f[k]) {
+			w->worst_f[k] = hi / lo;
+			w->worst_t[k] = t;
+			for (m = 0; m < nm; m++) {
+				const struct gpuproj_projection *pr = &runs[m].kernels[k];
+
+				w->worst_pts[k * nm + m] = pr->status == GPUPROJ_OK ? pr->point_ns
+										    : NAN;
+			}
+		}
+	}
+}
+
+/* The flagged kernels, longest first, with the models' points on their worst target. */
+static int
+list_disagreements(struct doc_profile *dp, const struct dis_work *w, size_t nm)
+{
+	size_t k, o, i = 0, n = dp->n_kernels;
+
+	for (k = 0; k < n; k++)
+		dp->n_dis += w->flagged[k] > 0;
+	if (!dp->n_dis)
+		return GPUPROJ_OK;
+	dp->dis = calloc(dp->n_dis, sizeof(*dp->dis));
+	if (!dp->dis)
+		return GPUPROJ_E_NOMEM;
+	for (o = 0; o < n; o++) {
+		struct doc_disagreement *d;
+
+		k = dp->order[o];
+		if (!w->flagged[k])
+			continue;
+		d = &dp->dis[i++];
+		d->kernel = k;
+		d->n_flagged = w->flagged[k];
+		d->worst_target = w->worst_t[k];
+		d->worst_factor = w->worst_f[k];
+		d->point_ns = malloc(nm * sizeof(*d->point_ns));
+		if (!d->point_ns)
+			return GPUPROJ_E_NOMEM;
+		memcpy(d->point_ns, &w->worst_pts[k * nm], nm * sizeof(*d->point_ns));
+	}
+	return GPUPROJ_OK;
+}
+
+/* Project one profile onto every target with every model. */
+static int
+project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
+{
+	const struct gpuproj_profile *p = dp->profile;
+	size_t n = gpuproj_profile_count(p), nt = doc->n_targets, nm = doc->n_models, t, m;
+	struct gpuproj_run_projection *runs = NULL;
+	struct dis_work w = { 0 };
+	int r = GPUPROJ_E_NOMEM;
+
+	dp->n_kernels = n;
+	dp->kp = calloc(nt * n + 1, sizeof(*dp->kp));
+	dp->why = calloc(n + 1, sizeof(*dp->why));
+	dp->order = profile_order_by_time(p); /* longest first, ties by signature */
+	dp->totals = calloc(nt, sizeof(*dp->totals));
+	dp->ranking = calloc(nt, sizeof(*dp->ranking));
+	dp->model_point_ns = calloc(nm * nt, sizeof(*dp->model_point_ns));
+	dp->model_unprojected = calloc(nm * nt, sizeof(*dp->model_unprojected));
+	runs = calloc(nm, sizeof(*runs));
+	w.cmp = calloc(nm, sizeof(*w.cmp));
+	w.flagged = calloc(n + 1, sizeof(*w.flagged));
+	w.worst_t = calloc(n + 1, sizeof(*w.worst_t));
+	w.worst_f = calloc(n + 1, sizeof(*w.worst_f));
+	w.worst_pts = calloc(n * nm + 1, sizeof(*w.worst_pts));
+	if (!dp->kp || !dp->why || !dp->order || !dp->totals || !dp->ranking ||
+	    !dp->model_point_ns || !dp->model_unprojected || !runs || !w.cmp || !w.flagged ||
+	    !w.worst_t || !w.worst_f || !w.worst_pts)
+		goto out;
+	profile_counts(dp);
+	for (t = 0; t < nt; t++) {
+		for (m = 0; m < nm; m++) {
+			if (gpuproj_project_run(p, doc->models[m], dp->src, doc->targets[t], NULL,
+						&runs[m]))
 				goto out;
 			dp->model_point_ns[m * nt + t] = runs[m].point_ns;
 			dp->model_unprojected[m * nt + t] = runs[m].n_unprojected;
 		}
-		for (k = 0; k < n; k++) {
-			const struct gpuproj_projection *pr = &runs[0].kernels[k];
-			struct doc_kproj *kp = &dp->kp[t * n + k];
-
-			kp->status = pr->status;
-			kp->binding = pr->binding;
-			kp->coarse = pr->status == GPUPROJ_OK &&
-				     gpuproj_model_is_coarse(pr->fallback ? pr->fallback
-									 : runs[0].model);
-			kp->lo_ns = pr->status == GPUPROJ_OK ? pr->lo_ns : NAN;
-			kp->hi_ns = pr->status == GPUPROJ_OK ? pr->hi_ns : NAN;
-			kp->point_ns = pr->status == GPUPROJ_OK ? pr->point_ns : NAN;
-			if (pr->status != GPUPROJ_OK && !dp->why[k]) {
-				dp->why[k] = xstrdup(pr->why[0] ? pr->why
-								 : gpuproj_strerror(pr->status));
-				if (!dp->why[k])
-					goto out;
-			}
-		}
-		row->target = tgt;
-		row->source_ns = runs[0].source_ns;
-		row->point_ns = runs[0].point_ns;
-		row->lo_ns = runs[0].lo_ns;
-		row->hi_ns = runs[0].hi_ns;
-		row->n_unprojected = runs[0].n_unprojected;
-		row->unprojected_source_ns = runs[0].unprojected_source_ns;
-		row->n_projected = runs[0].n_projected;
-		row->n_coarse = gpuproj_model_is_coarse(runs[0].model) ? runs[0].n_projected
-									: runs[0].n_fallback_sol;
-		row->n_interval_unseen = runs[0].n_interval_unseen;
-		row->is_source = tgt == dp->src;
-		row->whole = runs[0].whole;
-		fill_costs(row);
-
-		/* Where the models disagree on a kernel (model.h's flag and factor). */
-		for (k = 0; nm > 1 && k < n; k++) {
-			double lo = INFINITY, hi = 0;
-
-			for (m = 0; m < nm; m++)
-				cmp[m] = runs[m].kernels[k];
-			if (!gpuproj_models_disagree(cmp, nm, GPUPROJ_MODEL_DISAGREEMENT_FACTOR))
-				continue;
-			for (m = 0; m < nm; m++) {
-				if (cmp[m].status == GPUPROJ_OK && cmp[m].point_ns > 0) {
-					lo = fmin(lo, cmp[m].point_ns);
-					hi = fmax(hi, cmp[m].point_ns);
-				}
-			}
-			flagged[k]++;
-			if (hi / lo > worst_f[k]) {
-				worst_f[k] = hi / lo;
-				worst_t[k] = t;
-				for (m = 0; m < nm; m++) {
-					const struct gpuproj_projection *pr = &runs[m].kernels[k];
-
-					worst_pts[k * nm + m] =
-						pr->status == GPUPROJ_OK ? pr->point_ns : NAN;
-				}
-			}
-		}
+		if (keep_target(dp, t, doc->targets[t], &runs[0]))
+			goto out;
+		flag_disagreements(&w, runs, nm, n, t);
 		for (m = 0; m < nm; m++)
 			gpuproj_run_projection_clear(&runs[m]);
 	}
@@ -542,42 +606,16 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 							  (size_t)(dp - doc->profiles) + 1, t);
 	memcpy(dp->ranking, dp->totals, nt * sizeof(*dp->ranking));
 	qsort(dp->ranking, nt, sizeof(*dp->ranking), rank_cmp);
-
-	for (k = 0; k < n; k++)
-		dp->n_dis += flagged[k] > 0;
-	if (dp->n_dis) {
-		size_t o, w = 0;
-
-		dp->dis = calloc(dp->n_dis, sizeof(*dp->dis));
-		if (!dp->dis)
-			goto out;
-		for (o = 0; o < n; o++) {
-			struct doc_disagreement *d;
-
-			k = dp->order[o];
-			if (!flagged[k])
-				continue;
-			d = &dp->dis[w++];
-			d->kernel = k;
-			d->n_flagged = flagged[k];
-			d->worst_target = worst_t[k];
-			d->worst_factor = worst_f[k];
-			d->point_ns = malloc(nm * sizeof(*d->point_ns));
-			if (!d->point_ns)
-				goto out;
-			memcpy(d->point_ns, &worst_pts[k * nm], nm * sizeof(*d->point_ns));
-		}
-	}
-	r = GPUPROJ_OK;
+	r = list_disagreements(dp, &w, nm);
 out:
 	for (m = 0; runs && m < nm; m++)
 		gpuproj_run_projection_clear(&runs[m]);
 	free(runs);
-	free(cmp);
-	free(flagged);
-	free(worst_t);
-	free(worst_f);
-	free(worst_pts);
+	free(w.cmp);
+	free(w.flagged);
+	free(w.worst_t);
+	free(w.worst_f);
+	free(w.worst_pts);
 	return r;
 }
 

@@ -643,6 +643,85 @@ timeline_durations_new(struct timeline_durations **ret, const struct gpuproj_pro
 	return GPUPROJ_OK;
 }
 
+/* What pass 2 of gpuproj_timeline_project() sums over the patterns. */
+struct replay_sums {
+	double e;		/* the patterns' measured wall, ns */
+	double rsrc;		/* their replay at the source's times, ns */
+	double rt[3];		/* their replay onto the target (point, lo, hi), ns */
+	double bound_t;		/* the spreads of the target's times, ns */
+	double rmax;		/* the largest ratio of carried work, at least 1 */
+	struct gpuproj_tl_parts parts; /* the point replay's parts */
+	struct sums slots;	/* per thread and stream: its GPU work (point, lo, hi), ns */
+};
+
+/*
+ * Pass 2 for one pattern: its nodes' durations onto the target, their
+ * spreads for the bound, each stream's GPU work for the floor, and the
+ * pattern replayed onto the target and onto its source, into `acc`.
+ */
+static int
+replay_pattern(const struct timeline_durations *td, const struct gpuproj_tl_pattern *pat,
+	       struct replay_sums *acc, struct gpuproj_whole_run *out)
+{
+	double cnt = (double)pat->wall_ns.n, carry[3];
+	double *dur = malloc(3 * pat->n_nodes * sizeof(*dur));
+	struct gpuproj_tl_parts parts, *sum = &acc->parts;
+	size_t j;
+	int r = GPUPROJ_OK, v;
+	bool waits;
+
+	if (!dur)
+		return GPUPROJ_E_NOMEM;
+	timeline_durations_carry(td, pat->thread, carry);
+	acc->rmax = fmax(acc->rmax, carry[0]);
+	waits = timeline_pattern_waits(pat);
+	for (j = 0; j < pat->n_nodes && !r; j++) {
+		const struct gpuproj_tl_node *n = &pat->nodes[j];
+		double d[3], *sl;
+
+		timeline_durations_node(td, n, carry, d, &out->kernels_kept, &out->copies_kept);
+		for (v = 0; v < 3; v++)
+			dur[v * pat->n_nodes + j] = d[v];
+		/* As gpuproj_timeline_bound_ns(), the GPU times' spreads projected. */
+		acc->bound_t += cnt * (gpuproj_stats_stddev(&n->gap_ns) +
+				       gpuproj_stats_stddev(&n->call_ns));
+		if (waits)
+			acc->bound_t += cnt * (gpuproj_stats_stddev(&n->lat_ns) +
+					       gpuproj_stats_stddev(&n->dur_ns) *
+						       (n->dur_ns.mean > 0 ? d[0] / n->dur_ns.mean
+									   : 1));
+		if (!gpuproj_tl_op_gpu(n->op) || n->op == GPUPROJ_TL_CARRY ||
+		    n->stream == GPUPROJ_TL_NONE)
+			continue;
+		/* One stream's GPU work of one thread, over all its epochs (the floor). */
+		if (!(sl = sums_at(&acc->slots, (uint64_t)pat->thread << 16 | n->stream))) {
+			r = GPUPROJ_E_NOMEM;
+			break;
+		}
+		for (v = 0; v < 3; v++)
+			sl[v] += cnt * d[v];
+	}
+	for (v = 0; v < 3 && !r; v++) {
+		r = gpuproj_timeline_replay(pat, &dur[v * pat->n_nodes], &parts);
+		acc->rt[v] += cnt * parts.wall_ns;
+		if (v == 0 && !r) {
+			sum->kernel_ns += cnt * parts.kernel_ns;
+			sum->copy_ns += cnt * parts.copy_ns;
+			sum->host_ns += cnt * parts.host_ns;
+			sum->idle_ns += cnt * parts.idle_ns;
+			sum->overlap_ns += cnt * parts.overlap_ns;
+			sum->excl_kernel_ns += cnt * parts.excl_kernel_ns;
+			sum->excl_copy_ns += cnt * parts.excl_copy_ns;
+			sum->excl_host_ns += cnt * parts.excl_host_ns;
+		}
+	}
+	if (!r && !(r = gpuproj_timeline_replay(pat, NULL, &parts)))
+		acc->rsrc += cnt * parts.wall_ns;
+	acc->e += pat->wall_ns.sum;
+	free(dur);
+	return r;
+}
+
 int
 gpuproj_timeline_project(const struct gpuproj_profile *p, const struct gpuproj_run_projection *run,
 			 const struct gpuproj_target *src, const struct gpuproj_target *tgt,
@@ -650,12 +729,11 @@ gpuproj_timeline_project(const struct gpuproj_profile *p, const struct gpuproj_r
 {
 	const struct gpuproj_timeline *tl;
 	struct timeline_durations *td = NULL;
-	struct sums slots = { 0 };
-	double e = 0, u, rsrc = 0, rt[3] = { 0, 0, 0 }, w, span, f, c, scale, replayed;
-	double bound_t = 0, floor[3] = { 0, 0, 0 }, rmax = 1;
-	struct gpuproj_tl_parts sum = { 0 };
-	size_t i, j;
-	double *dur = NULL;
+	struct replay_sums acc = { .rmax = 1 };
+	const struct gpuproj_tl_parts *sum = &acc.parts;
+	double e, u, w, span, f, c, scale, replayed, floor[3] = { 0, 0, 0 };
+	const double *rt = acc.rt;
+	size_t i;
 	int r = GPUPROJ_OK, v;
 
 	if (!p || !out)
@@ -670,75 +748,17 @@ gpuproj_timeline_project(const struct gpuproj_profile *p, const struct gpuproj_r
 	if (timeline_durations_new(&td, p, run, src, tgt))
 		return GPUPROJ_E_NOMEM;
 	/* Pass 2: every pattern replayed; the floor and the bound onto the target. */
-	for (i = 0; i < tl->n_patterns && !r; i++) {
-		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
-		double cnt = (double)pat->wall_ns.n, carry[3];
-		struct gpuproj_tl_parts parts;
-		bool waits;
-
-		free(dur);
-		dur = malloc(3 * pat->n_nodes * sizeof(*dur));
-		if (!dur) {
-			r = GPUPROJ_E_NOMEM;
-			break;
-		}
-		timeline_durations_carry(td, pat->thread, carry);
-		rmax = fmax(rmax, carry[0]);
-		waits = timeline_pattern_waits(pat);
-		for (j = 0; j < pat->n_nodes && !r; j++) {
-			const struct gpuproj_tl_node *n = &pat->nodes[j];
-			double d[3], *sl;
-
-			timeline_durations_node(td, n, carry, d, &out->kernels_kept,
-						&out->copies_kept);
-			for (v = 0; v < 3; v++)
-				dur[v * pat->n_nodes + j] = d[v];
-			/* As gpuproj_timeline_bound_ns(), the GPU times' spreads projected. */
-			bound_t += cnt * (gpuproj_stats_stddev(&n->gap_ns) +
-					  gpuproj_stats_stddev(&n->call_ns));
-			if (waits)
-				bound_t += cnt * (gpuproj_stats_stddev(&n->lat_ns) +
-						  gpuproj_stats_stddev(&n->dur_ns) *
-							  (n->dur_ns.mean > 0 ? d[0] / n->dur_ns.mean
-									      : 1));
-			if (!gpuproj_tl_op_gpu(n->op) || n->op == GPUPROJ_TL_CARRY ||
-			    n->stream == GPUPROJ_TL_NONE)
-				continue;
-			/* One stream's GPU work of one thread, over all its epochs (the floor). */
-			if (!(sl = sums_at(&slots, (uint64_t)pat->thread << 16 | n->stream))) {
-				r = GPUPROJ_E_NOMEM;
-				break;
-			}
-			for (v = 0; v < 3; v++)
-				sl[v] += cnt * d[v];
-		}
-		for (v = 0; v < 3 && !r; v++) {
-			r = gpuproj_timeline_replay(pat, &dur[v * pat->n_nodes], &parts);
-			rt[v] += cnt * parts.wall_ns;
-			if (v == 0 && !r) {
-				sum.kernel_ns += cnt * parts.kernel_ns;
-				sum.copy_ns += cnt * parts.copy_ns;
-				sum.host_ns += cnt * parts.host_ns;
-				sum.idle_ns += cnt * parts.idle_ns;
-				sum.overlap_ns += cnt * parts.overlap_ns;
-				sum.excl_kernel_ns += cnt * parts.excl_kernel_ns;
-				sum.excl_copy_ns += cnt * parts.excl_copy_ns;
-				sum.excl_host_ns += cnt * parts.excl_host_ns;
-			}
-		}
-		if (!r && !(r = gpuproj_timeline_replay(pat, NULL, &parts)))
-			rsrc += cnt * parts.wall_ns;
-		e += pat->wall_ns.sum;
-	}
-	free(dur);
+	for (i = 0; i < tl->n_patterns && !r; i++)
+		r = replay_pattern(td, &tl->patterns[i], &acc, out);
 	timeline_durations_free(td);
-	for (i = 0; !r && slots.keys && i <= slots.mask; i++) {
-		for (v = 0; slots.keys[i] && v < 3; v++)
-			floor[v] = fmax(floor[v], slots.v[i][v]);
+	for (i = 0; !r && acc.slots.keys && i <= acc.slots.mask; i++) {
+		for (v = 0; acc.slots.keys[i] && v < 3; v++)
+			floor[v] = fmax(floor[v], acc.slots.v[i][v]);
 	}
-	sums_free(&slots);
+	sums_free(&acc.slots);
 	if (r)
 		return r;
+	e = acc.e;
 	/*
 	 * Threads that overlapped: their epochs add up to more than the span
 	 * they covered; f scales the replayed and unexplained parts back to it.
@@ -766,19 +786,20 @@ gpuproj_timeline_project(const struct gpuproj_profile *p, const struct gpuproj_r
 	out->replayed_ns = scale * replayed;
 	out->carried_ns = scale * (f * u + c);
 	out->wall_ns = out->replayed_ns + out->carried_ns;
-	/* The bound onto this target: the spreads of its times, and spill not carried (old profiles). */
-	out->bound_ns = scale * f * (bound_t + (isfinite(tl->spill_ns) ? tl->spill_ns : 0) * rmax);
+	/* The bound onto this target: its times' spreads, spill not carried (old profiles). */
+	out->bound_ns = scale * f *
+			(acc.bound_t + (isfinite(tl->spill_ns) ? tl->spill_ns : 0) * acc.rmax);
 	out->lo_ns = fmax(0, scale * (f * rt[1] + f * u + c) - out->bound_ns);
 	out->hi_ns = scale * (f * rt[2] + f * u + c) + out->bound_ns;
-	out->kernel_ns = scale * f * sum.kernel_ns;
-	out->copy_ns = scale * f * sum.copy_ns;
-	out->host_ns = scale * f * sum.host_ns;
-	out->idle_ns = scale * f * sum.idle_ns;
+	out->kernel_ns = scale * f * sum->kernel_ns;
+	out->copy_ns = scale * f * sum->copy_ns;
+	out->host_ns = scale * f * sum->host_ns;
+	out->idle_ns = scale * f * sum->idle_ns;
 	/* Per pattern the work a cut epoch hands on may look like negative overlap; not in all. */
-	out->overlap_ns = fmax(0, scale * f * sum.overlap_ns);
-	out->bar_kernel_ns = scale * f * sum.excl_kernel_ns;
-	out->bar_copy_ns = scale * f * sum.excl_copy_ns;
-	out->bar_host_ns = scale * f * sum.excl_host_ns;
+	out->overlap_ns = fmax(0, scale * f * sum->overlap_ns);
+	out->bar_kernel_ns = scale * f * sum->excl_kernel_ns;
+	out->bar_copy_ns = scale * f * sum->excl_copy_ns;
+	out->bar_host_ns = scale * f * sum->excl_host_ns;
 	/*
 	 * Never below one stream's GPU time (issue 35 #1): a thread whose epochs
 	 * end before its GPU work (one that never synchronises) is replayed at
@@ -797,7 +818,7 @@ gpuproj_timeline_project(const struct gpuproj_profile *p, const struct gpuproj_r
 	out->hi_ns = fmax(out->hi_ns, floor[2]);
 	out->speedup = out->wall_ns > 0 ? out->source_ns / out->wall_ns : NAN;
 	out->explained = w > 0 ? f * e / w : 0;
-	out->identity_error = e > 0 ? (rsrc - e) / e : 0;
+	out->identity_error = e > 0 ? (acc.rsrc - e) / e : 0;
 	out->bound = e > 0 ? gpuproj_timeline_bound_ns(tl) / e : 0;
 	return GPUPROJ_OK;
 }

@@ -222,16 +222,6 @@ translate(const struct kernel_prefix *k, struct inj_kernel_record *r)
 	r->cluster.z = k->cluster_z;
 }
 
-/* Kernel records to the collector, then (with what it made of them) to the timeline. */
-static void
-kernels_done(struct cupti_state *st, const struct inj_kernel_record *batch, size_t n)
-{
-	struct inj_record_use use[128];
-
-	inj_collector_records_used(st->col, batch, n, use);
-	cupti_timeline_kernels(st, batch, use, n);
-}
-
 static void CUPTIAPI
 buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size_t valid)
 {
@@ -263,14 +253,14 @@ buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size
 		}
 		translate((const struct kernel_prefix *)(const void *)rec, &batch[n++]);
 		if (n == ARRAY_LENGTH(batch)) {
-			kernels_done(st, batch, n);
+			inj_collector_records(st->col, batch, n);
 			n = 0;
 		}
 	}
 	if (r != CUPTI_ERROR_MAX_LIMIT_REACHED)
 		cupti_logged(st, r, "cuptiActivityGetNextRecord");
 	if (n)
-		kernels_done(st, batch, n);
+		inj_collector_records(st->col, batch, n);
 	cupti_timeline_batch_done(st, begun);
 	if (CUPTI_TRY(st, cuptiActivityGetNumDroppedRecords, NULL, 0, &dropped) == CUPTI_SUCCESS &&
 	    dropped)

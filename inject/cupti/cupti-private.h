@@ -341,7 +341,6 @@ struct cupti_state {
 	/* ---- cupti-timeline.c ---- */
 	struct {
 		bool on[TIMELINE_KINDS];	/* each kind enabled */
-		bool all;		/* the timeline records (every kind enabled) */
 		struct inj_timeline *rec;
 		/* What each runtime and driver call produces (INJ_EXPECT_*), by callback id. */
 		uint8_t expect_rt[CUPTI_RUNTIME_TRACE_CBID_SIZE];
@@ -440,9 +439,6 @@ const struct cupti_prof_ops *cupti_legacy_profiler(void);
 void cupti_timeline_init(struct cupti_state *st);
 /** A record of one of those kinds, from a completed buffer. */
 void cupti_timeline_record(struct cupti_state *st, const CUpti_Activity *rec);
-/** Kernel records with what the collector made of them. */
-void cupti_timeline_kernels(struct cupti_state *st, const struct inj_kernel_record *r,
-			    const struct inj_record_use *use, size_t n);
 /**
  * Around the walk of one buffer (the recorder's lock, taken before the
  * collector's): done gets what begin returned.

@@ -86,8 +86,18 @@ end_progress(struct progress *p)
 	}
 }
 
-int
-cmd_report(int argc, char **argv)
+/* The command line, parsed. */
+struct report_args {
+	const char *html, *md, *targets_path, *source, *model_name;
+	const char **target_names;
+	size_t n_target_names;
+	bool builtin;
+	struct gpuproj_report_doc_options ropt;
+};
+
+/* The options and their usage errors. Returns -1 to go on, else the exit status. */
+static int
+parse_args(int argc, char **argv, struct report_args *a)
 {
 	enum {
 		O_HTML = 256, O_MD, O_BUILTIN, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_TOP,
@@ -109,123 +119,126 @@ cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *html = NULL, *md = NULL, *targets_path = NULL, *targets_origin = NULL;
-	const char *source = NULL, *model_name = NULL;
-	const char **target_names = NULL;
-	size_t n_target_names = 0, n_inputs = 0, i;
-	bool builtin = false;
-	struct gpuproj_report_doc_options ropt = { 0 };
+	struct gpuproj_report_doc_options *ropt = &a->ropt;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	a->target_names = calloc((size_t)argc + 1, sizeof(*a->target_names));
+	if (!a->target_names)
+		return cli_fail("out of memory");
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			help(stdout);
+			return EXIT_OK;
+		case O_HTML: a->html = optarg; break;
+		case O_MD: a->md = optarg; break;
+		case O_BUILTIN: a->builtin = true; break;
+		case O_TARGETS: a->targets_path = optarg; break;
+		case O_SOURCE: a->source = optarg; break;
+		case O_TARGET: a->target_names[a->n_target_names++] = optarg; break;
+		case O_MODEL: a->model_name = optarg; break;
+		case O_NO_CHARTS: ropt->no_charts = true; break;
+		case O_DATE: ropt->date = optarg; break;
+		case O_TOP:
+		case O_FEATURED:
+		case O_CHART_PROFILES:
+			if (!cli_parse_size("report", argv[optind - 1], optarg,
+					    c == O_TOP ? &ropt->top_kernels :
+					    c == O_FEATURED ? &ropt->featured_targets :
+					    &ropt->chart_profiles))
+				return EXIT_USAGE;
+			break;
+		default: /* ':' missing value, '?' unknown option */
+			return cli_option_error("report", c, argv);
+		}
+	}
+	if (a->model_name && strcmp(a->model_name, "list") == 0) {
+		cli_print_models();
+		return EXIT_OK;
+	}
+	if (!a->html && !a->md)
+		return cli_usage_error("report", "name an output: --html FILE and/or --md FILE");
+	if (a->html && a->md && strcmp(a->html, "-") != 0 &&
+	    (strcmp(a->html, a->md) == 0 || file_same(a->html, a->md)))
+		return cli_usage_error("report", "--html and --md name the same file '%s'", a->md);
+	if (!a->builtin && optind >= argc)
+		return cli_usage_error("report", "missing PROFILE (one or more, or --builtin)");
+	if (ropt->date && !*ropt->date)
+		return cli_usage_error("report", "--date needs a non-empty value");
+	ropt->model = a->model_name ? gpuproj_model_find(a->model_name) : NULL;
+	if (a->model_name && !ropt->model)
+		return cli_usage_error("report", "unknown model '%s' (`--model list` lists them)",
+				       a->model_name);
+	return -1;
+}
+
+/* Load every profile before anything is written; false after the error. */
+static bool
+load_inputs(const struct report_args *a, char **paths, struct gpuproj_report_input *inputs,
+	    struct gpuproj_profile **profiles, size_t n, struct progress *prog)
+{
+	struct gpuproj_error err = { 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		bool is_builtin = a->builtin && i == 0;
+		const char *path = is_builtin ? NULL : paths[i - (a->builtin ? 1 : 0)];
+
+		show_progress(prog, "loading", i, n);
+		if (is_builtin ? gpuproj_profile_load_builtin(&profiles[i], &err)
+			       : gpuproj_profile_load(path, &profiles[i], &err)) {
+			end_progress(prog);
+			cli_fail_error(&err);
+			return false;
+		}
+		inputs[i].profile = profiles[i];
+		inputs[i].label = is_builtin ? "default-profile.json (built-in)" : path;
+		inputs[i].source = a->source;
+	}
+	show_progress(prog, "loading", n, n);
+	return true;
+}
+
+int
+cmd_report(int argc, char **argv)
+{
+	struct report_args a = { 0 };
+	const char *targets_origin = NULL;
+	size_t n_inputs = 0, i;
 	struct gpuproj_report_input *inputs = NULL;
 	struct gpuproj_profile **profiles = NULL;
 	struct gpuproj_targets *targets = NULL;
 	struct gpuproj_report_doc *doc = NULL;
 	struct gpuproj_error err = { 0 };
 	struct progress prog = { cli_stderr_is_tty(), false };
-	int c, ret = EXIT_FAIL;
+	int ret = parse_args(argc, argv, &a);
 
-	optind = 1;
-	opterr = 0;
-	target_names = calloc((size_t)argc + 1, sizeof(*target_names));
-	if (!target_names)
-		return cli_fail("out of memory");
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			help(stdout);
-			ret = EXIT_OK;
-			goto out;
-		case O_HTML: html = optarg; break;
-		case O_MD: md = optarg; break;
-		case O_BUILTIN: builtin = true; break;
-		case O_TARGETS: targets_path = optarg; break;
-		case O_SOURCE: source = optarg; break;
-		case O_TARGET: target_names[n_target_names++] = optarg; break;
-		case O_MODEL: model_name = optarg; break;
-		case O_NO_CHARTS: ropt.no_charts = true; break;
-		case O_DATE: ropt.date = optarg; break;
-		case O_TOP:
-		case O_FEATURED:
-		case O_CHART_PROFILES:
-			if (!cli_parse_size("report", argv[optind - 1], optarg,
-					    c == O_TOP ? &ropt.top_kernels :
-					    c == O_FEATURED ? &ropt.featured_targets :
-					    &ropt.chart_profiles)) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		default: /* ':' missing value, '?' unknown option */
-			ret = cli_option_error("report", c, argv);
-			goto out;
-		}
-	}
-	if (model_name && strcmp(model_name, "list") == 0) {
-		cli_print_models();
-		ret = EXIT_OK;
+	if (ret >= 0)
 		goto out;
-	}
-	if (!html && !md) {
-		ret = cli_usage_error("report", "name an output: --html FILE and/or --md FILE");
-		goto out;
-	}
-	if (html && md && strcmp(html, "-") != 0 && (strcmp(html, md) == 0 || file_same(html, md))) {
-		ret = cli_usage_error("report", "--html and --md name the same file '%s'", md);
-		goto out;
-	}
-	if (!builtin && optind >= argc) {
-		ret = cli_usage_error("report", "missing PROFILE (one or more, or --builtin)");
-		goto out;
-	}
-	if (ropt.date && !*ropt.date) {
-		ret = cli_usage_error("report", "--date needs a non-empty value");
-		goto out;
-	}
-	ropt.model = model_name ? gpuproj_model_find(model_name) : NULL;
-	if (model_name && !ropt.model) {
-		ret = cli_usage_error("report", "unknown model '%s' (`--model list` lists them)",
-				      model_name);
-		goto out;
-	}
-
-	n_inputs = (size_t)(argc - optind) + (builtin ? 1 : 0);
+	ret = EXIT_FAIL;
+	n_inputs = (size_t)(argc - optind) + (a.builtin ? 1 : 0);
 	inputs = calloc(n_inputs, sizeof(*inputs));
 	profiles = calloc(n_inputs, sizeof(*profiles));
 	if (!inputs || !profiles) {
 		cli_fail("out of memory");
 		goto out;
 	}
-	if (cli_load_targets(targets_path, &targets, &targets_origin))
+	if (cli_load_targets(a.targets_path, &targets, &targets_origin) ||
+	    !load_inputs(&a, argv + optind, inputs, profiles, n_inputs, &prog))
 		goto out;
-
-	/* Load every profile before anything is written. */
-	for (i = 0; i < n_inputs; i++) {
-		bool is_builtin = builtin && i == 0;
-		const char *path = is_builtin ? NULL : argv[optind + (int)i - (builtin ? 1 : 0)];
-
-		show_progress(&prog, "loading", i, n_inputs);
-		if (is_builtin ? gpuproj_profile_load_builtin(&profiles[i], &err)
-			       : gpuproj_profile_load(path, &profiles[i], &err)) {
-			end_progress(&prog);
-			cli_fail_error(&err);
-			goto out;
-		}
-		inputs[i].profile = profiles[i];
-		inputs[i].label = is_builtin ? "default-profile.json (built-in)" : path;
-		inputs[i].source = source;
-	}
-	show_progress(&prog, "loading", n_inputs, n_inputs);
-
-	ropt.target_names = target_names;
-	ropt.n_target_names = n_target_names;
-	ropt.targets_origin = targets_origin;
-	ropt.progress = show_progress;
-	ropt.progress_userdata = &prog;
-	if (gpuproj_report_doc_new(inputs, n_inputs, targets, &ropt, &doc, &err)) {
+	a.ropt.target_names = a.target_names;
+	a.ropt.n_target_names = a.n_target_names;
+	a.ropt.targets_origin = targets_origin;
+	a.ropt.progress = show_progress;
+	a.ropt.progress_userdata = &prog;
+	if (gpuproj_report_doc_new(inputs, n_inputs, targets, &a.ropt, &doc, &err)) {
 		end_progress(&prog);
 		cli_fail_error(&err);
 		goto out;
 	}
-	if (gpuproj_report_doc_write(doc, html, md, &err)) {
+	if (gpuproj_report_doc_write(doc, a.html, a.md, &err)) {
 		end_progress(&prog);
 		cli_fail_error(&err);
 		if (err.status == GPUPROJ_E_BACKEND || err.status == GPUPROJ_E_UNSUPPORTED)
@@ -241,7 +254,7 @@ out:
 		gpuproj_profile_free(profiles[i]);
 	free(profiles);
 	free(inputs);
-	free(target_names);
+	free(a.target_names);
 	gpuproj_targets_free(targets);
 	return ret;
 }

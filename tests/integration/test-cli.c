@@ -106,6 +106,8 @@ static const struct usage_case {
 	  "none, not 'Shape'" },
 	{ "gate --metric cpu a.json b.json", "gpuproj: gate: --metric needs 'kernel' or 'wall', "
 	  "got 'cpu'" },
+	{ "ncu-metrics --tensor flops", "gpuproj: ncu-metrics: --tensor 'flops' is not one of "
+	  "ops, inst, off" },
 	{ "targets", "gpuproj: targets: missing verb: list, show NAME, check FILE or derive PROFILE" },
 	{ "targets frobnicate", "gpuproj: targets: unknown verb 'frobnicate': list, show NAME, "
 	  "check FILE or derive PROFILE" },

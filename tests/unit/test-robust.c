@@ -1415,6 +1415,23 @@ static const struct {
 	  "JSON syntax error: '}' expected near end of file", 1, 65 },
 	{ TEXT("{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": \"a\"},\n{\"name\": \"\xe4x\"}]}"),
 	  "JSON syntax error: unable to decode byte 0xe4 near '\"'", 2, 10 },
+	/*
+	 * Found by fuzz-profile (pieces-hex-then-syntax-error.json): a schema
+	 * error in kernel 0 after the top level decoded a *_hex string, then
+	 * a syntax error in kernel 1. The text's one parse gives the error, and
+	 * what the pieces decoded is freed (AddressSanitizer saw a leak).
+	 */
+	{ TEXT("{\"schema\": \"gpuproj-profile/1\", \"attributes\": {\"a\": \"\\uFFFD\"}, "
+	       "\"attributes_hex\": {\"a\": \"ff\"},\n\"kernels\": [{\"name\": \"a\"},\n"
+	       "{\"name\": \"\xe4x\"}]}"),
+	  "JSON syntax error: unable to decode byte 0xe4 near '\"'", 3, 10 },
+	/*
+	 * Stored projections are never read (DESIGN.md §3) but still parsed for
+	 * their syntax: a bad byte in one is the file's error, as in one parse.
+	 */
+	{ TEXT("{\"schema\": \"gpuproj-profile/1\", \"kernels\": [],\n"
+	       "\"projections\": [{\"target\": \"\xe4\"}]}"),
+	  "JSON syntax error: unable to decode byte 0xe4 near '\"'", 2, 28 },
 #undef TEXT
 };
 
