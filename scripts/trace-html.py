@@ -9,7 +9,7 @@ the place to explore a trace: open ui.perfetto.dev and drop the file on it,
 docs/formats/trace.md): one lane per track, tracks grouped by process (the
 source GPU first, then each target), every complete event a rectangle
 coloured by its category (pattern, host, call, kernel, copy, memset,
-carried), on one time axis in microseconds. --window draws only what
+carried_work, carried), on one time axis in microseconds. --window draws only what
 overlaps [FROM, TO] µs (the patterns' first epochs are where the detail
 is). The page is SVG and CSS only: no script, no network.
 
@@ -22,7 +22,7 @@ import sys
 
 COLOURS = {
     "pattern": "#c8ccd4", "host": "#9ecae1", "call": "#3182bd", "kernel": "#31a354",
-    "copy": "#fd8d3c", "memset": "#9e9ac8", "carried": "#de2d26",
+    "copy": "#fd8d3c", "memset": "#9e9ac8", "carried_work": "#a1d99b", "carried": "#de2d26",
 }
 LANE_H = 18
 LABEL_W = 330

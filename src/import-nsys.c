@@ -45,7 +45,14 @@
  * dstKind, cupti_activity.h CUpti_ActivityMemcpyKind and
  * CUpti_ActivityMemoryKind), a set, a synchronisation or an event record.
  * A copy or set blocks the host unless its call's name has "Async" (the
- * export has no CUPTI flags). A synchronisation's kind comes from the
+ * export has no CUPTI flags) or the call returned before it ended (a
+ * cudaMemcpy from pageable memory to the device returns once the data is
+ * staged, "the DMA to final destination may not have completed": CUDA
+ * Runtime API, "API synchronization behavior"; 254 of CloverLeaf's 279
+ * copies, all of them so, end 2.2 to 43.3 us after their call returned,
+ * and taken as blocking they made one epoch's replay 4.2 % longer than
+ * measured). A
+ * synchronisation's kind comes from the
  * call's name (cudaDeviceSynchronize, cuCtxSynchronize: device;
  * …StreamSynchronize: stream; …EventSynchronize: event; …StreamWaitEvent:
  * a wait) and else from syncType (CUpti_ActivitySynchronizationType): the
@@ -56,7 +63,11 @@
  * stream is the legacy default stream when TARGET_INFO_CUDA_STREAM's flag
  * is the NULL stream (CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL = 3).
  * Epochs close where the host waited and nothing it issued still runs,
- * or at GPUPROJ_TL_MAX_NODES calls (cut), as the recorder closes them.
+ * or at GPUPROJ_TL_MAX_NODES calls (cut), as the recorder closes them; as
+ * there, the next epoch carries the work a cut left running (a
+ * GPUPROJ_TL_CARRY node per busy stream), and a thread's last epoch, when
+ * its GPU work outlasts its calls, ends with that work (a device
+ * synchronisation at its end: the wait of the process's exit).
  *
  * **GPUs and processes**: one profile per (globalPid, deviceId) with
  * kernels. A call goes to the GPU of its records; a call without records
@@ -1303,8 +1314,14 @@ struct epoch {
 	size_t n_raw;
 	bool open, incomplete;
 	uint64_t start, outstanding;
-	struct { int64_t ctx, stream; } streams[STREAM_SLOTS];
+	/*
+	 * The epoch's streams by slot, and when each one's work ends: kept
+	 * across a cut, so that the next epoch begins with the work still
+	 * running (GPUPROJ_TL_CARRY nodes) on the same slots (issue 35 #1).
+	 */
+	struct { int64_t ctx, stream; uint64_t ready; bool legacy; } streams[STREAM_SLOTS];
 	size_t n_streams;
+	bool carry;		/* the epoch was cut: the next one carries its streams' work */
 	int64_t events[EVENT_SLOTS];
 	size_t n_events;
 	struct gpuproj_tl_graph_kernel gpool[GRAPH_POOL];
@@ -1326,6 +1343,8 @@ stream_slot(struct epoch *h, int64_t ctx, int64_t stream)
 		return STREAM_SLOTS - 1; /* as the recorder: folded into the last slot */
 	h->streams[h->n_streams].ctx = ctx;
 	h->streams[h->n_streams].stream = stream;
+	h->streams[h->n_streams].ready = 0;
+	h->streams[h->n_streams].legacy = false;
 	return (uint16_t)h->n_streams++;
 }
 
@@ -1357,8 +1376,7 @@ close_epoch(struct nsys *ns, struct gpuproj_timeline *tl, struct epoch *h, uint6
 	if (end < h->start)
 		end = h->start;
 	wall = (double)(end - h->start);
-	if (cut && h->outstanding > end)
-		tl->spill_ns += (double)(h->outstanding - end);
+	/* Cut with work still running: the next epoch carries it (nothing spilled). */
 	if (h->incomplete || !h->n_raw) {
 		tl->unexplained[GPUPROJ_TL_WHY_INCOMPLETE].epochs++;
 		tl->unexplained[GPUPROJ_TL_WHY_INCOMPLETE].ns += wall;
@@ -1378,13 +1396,75 @@ close_epoch(struct nsys *ns, struct gpuproj_timeline *tl, struct epoch *h, uint6
 	h->open = false;
 	h->incomplete = false;
 	h->n_raw = 0;
-	h->n_streams = 0;
+	/* Cut while work runs: the streams (slots, ready times) and that work go on. */
+	h->carry = cut && h->outstanding > end;
+	if (!h->carry) {
+		h->n_streams = 0;
+		h->outstanding = 0;
+	}
 	h->n_events = 0;
 	h->n_gpool = 0;
-	h->outstanding = 0;
 	h->start = end;
 	h->last = end;
 	return r;
+}
+
+/*
+ * Open the thread's next epoch (inject/timeline-rec.c open_epoch()): after
+ * a cut, one carried node per stream still busy, on its slot, from the
+ * epoch's start to when its work ends (room left for at least one call).
+ */
+static void
+open_epoch(struct epoch *h)
+{
+	size_t s;
+
+	h->open = true;
+	h->incomplete = false;
+	for (s = 0; h->carry && s < h->n_streams && h->n_raw + 2 < GPUPROJ_TL_MAX_NODES; s++) {
+		struct gpuproj_tl_raw *r;
+
+		if (h->streams[s].ready <= h->start)
+			continue;
+		r = &h->raw[h->n_raw++];
+		memset(r, 0, sizeof(*r));
+		r->op = GPUPROJ_TL_CARRY;
+		r->stream = (uint16_t)s;
+		r->event = GPUPROJ_TL_NONE;
+		r->legacy = h->streams[s].legacy;
+		r->call_start = r->call_end = r->op_start = h->start;
+		r->op_end = h->streams[s].ready;
+	}
+	h->carry = false;
+}
+
+/*
+ * The thread's last epoch, whose calls came after its last wait
+ * (inject/timeline-rec.c close_last_epoch()): when its GPU work outlasts
+ * them (a thread that never synchronises), the epoch ends with that work,
+ * by a device synchronisation at its end, the wait the process's exit
+ * makes; else that work would be time outside any epoch (issue 35 #1).
+ */
+static int
+close_last_epoch(struct nsys *ns, struct gpuproj_timeline *tl, struct epoch *h)
+{
+	uint64_t end;
+
+	if (!h->open && h->carry && h->outstanding > h->start)
+		open_epoch(h);
+	if (!h->open || !h->n_raw)
+		return GPUPROJ_OK;
+	end = h->raw[h->n_raw - 1].call_end;
+	if (h->outstanding > end && h->n_raw < GPUPROJ_TL_MAX_NODES) {
+		struct gpuproj_tl_raw *r = &h->raw[h->n_raw++];
+
+		memset(r, 0, sizeof(*r));
+		r->op = GPUPROJ_TL_SYNC_DEVICE;
+		r->stream = r->event = GPUPROJ_TL_NONE;
+		r->call_start = end;
+		r->call_end = end = h->outstanding;
+	}
+	return close_epoch(ns, tl, h, end, false);
 }
 
 /* What one call's records are (inject/timeline-rec.c struct took). */
@@ -1495,10 +1575,8 @@ take(struct nsys *ns, struct gpuproj_timeline *tl, struct epoch *h, const struct
 				w.sync = y;
 		}
 	}
-	if (!h->open) {
-		h->open = true;
-		h->incomplete = false;
-	}
+	if (!h->open)
+		open_epoch(h);
 	if (((expect & GPUPROJ_TL_EXPECT_OP) && !w.n_ops) ||
 	    ((expect & GPUPROJ_TL_EXPECT_SYNC) && !w.sync && sync_kind != GPUPROJ_TL_SYNC_DEVICE))
 		h->incomplete = true;
@@ -1526,17 +1604,22 @@ take(struct nsys *ns, struct gpuproj_timeline *tl, struct epoch *h, const struct
 			r->copy = o->copy;
 			r->pinned = o->pinned;
 			r->bytes = w.bytes;
-			r->blocking = blocking = !async;
+			r->blocking = blocking = !async && w.op_end <= c[0].end;
 		} else if (w.n_memsets) {
 			r->op = GPUPROJ_TL_MEMSET;
 			r->bytes = w.bytes;
-			r->blocking = blocking = !async;
+			r->blocking = blocking = !async && w.op_end <= c[0].end;
 		} else {
 			r->op = GPUPROJ_TL_CALL;
 			r->stream = GPUPROJ_TL_NONE;
 		}
 		if (r->op != GPUPROJ_TL_CALL && w.op_end > h->outstanding)
 			h->outstanding = w.op_end;
+		if (r->op != GPUPROJ_TL_CALL && r->stream != GPUPROJ_TL_NONE) {
+			if (w.op_end > h->streams[r->stream].ready)
+				h->streams[r->stream].ready = w.op_end;
+			h->streams[r->stream].legacy = r->legacy;
+		}
 	} else if (w.sync || sync_kind >= 0) {
 		const struct sync *y = w.sync;
 		int kind = sync_kind;
@@ -1731,8 +1814,7 @@ build_timeline(struct nsys *ns, struct pair *pr, struct epoch *h)
 			h->last = ns->calls[k].end > h->last ? ns->calls[k].end : h->last;
 		}
 		if (seen && !r) {
-			if (h->open && h->n_raw)
-				r = close_epoch(ns, tl, h, h->raw[h->n_raw - 1].call_end, false);
+			r = close_last_epoch(ns, tl, h);
 			if (!grow(&spans, &cap, n_spans, sizeof(*spans))) {
 				r = oom(ns);
 				break;

@@ -43,6 +43,12 @@ static const enum gpuproj_rates rates_default = GPUPROJ_RATES_SUSTAINED;
  * held-out MAPE by 0.1 point (docs/validation.md "Launch floor").
  */
 static const bool launch_floor_default_on = true;
+/*
+ * The FMA-loop rate for every kernel: --fp32 dense lost to naive on the
+ * held-out pairs of NeuSight linear and Kernel Tuner (docs/validation.md
+ * "Achievable FP32 rate and clock regime (issue 30)").
+ */
+static const enum gpuproj_fp32 fp32_default = GPUPROJ_FP32_FMA;
 
 /*
  * The words of each option, in the order messages list them (model.h,
@@ -65,6 +71,7 @@ static const struct gpuproj_word occupancy_term_words[] = {
 static const struct gpuproj_word clock_words[] = {
 	{ "sustained", GPUPROJ_CLOCK_SUSTAINED },
 	{ "burst", GPUPROJ_CLOCK_BURST },
+	{ "auto", GPUPROJ_CLOCK_AUTO },
 };
 static const struct gpuproj_word compute_words[] = {
 	{ "fp", GPUPROJ_COMPUTE_FP },
@@ -79,6 +86,10 @@ static const struct gpuproj_word launch_floor_words[] = {
 	{ "on", GPUPROJ_LAUNCH_FLOOR_ON },
 	{ "off", GPUPROJ_LAUNCH_FLOOR_OFF },
 };
+static const struct gpuproj_word fp32_words[] = {
+	{ "fma", GPUPROJ_FP32_FMA },
+	{ "dense", GPUPROJ_FP32_DENSE },
+};
 
 static const struct {
 	const struct gpuproj_word *words;
@@ -92,6 +103,7 @@ static const struct {
 	[GPUPROJ_OPTION_COMPUTE] = { compute_words, ARRAY_LENGTH(compute_words) },
 	[GPUPROJ_OPTION_RATES] = { rates_words, ARRAY_LENGTH(rates_words) },
 	[GPUPROJ_OPTION_LAUNCH_FLOOR] = { launch_floor_words, ARRAY_LENGTH(launch_floor_words) },
+	[GPUPROJ_OPTION_FP32] = { fp32_words, ARRAY_LENGTH(fp32_words) },
 };
 
 const struct gpuproj_word *
@@ -246,6 +258,23 @@ gpuproj_rates_from_name(const char *name, enum gpuproj_rates *ret)
 	return GPUPROJ_OK;
 }
 
+const char *
+gpuproj_fp32_name(enum gpuproj_fp32 v)
+{
+	return gpuproj_option_name(GPUPROJ_OPTION_FP32, (int)v);
+}
+
+int
+gpuproj_fp32_from_name(const char *name, enum gpuproj_fp32 *ret)
+{
+	int v;
+
+	if (!ret || gpuproj_option_from_name(GPUPROJ_OPTION_FP32, name, &v))
+		return GPUPROJ_E_INVAL;
+	*ret = (enum gpuproj_fp32)v;
+	return GPUPROJ_OK;
+}
+
 bool
 gpuproj_l2_capacity_default(void)
 {
@@ -286,4 +315,10 @@ enum gpuproj_rates
 gpuproj_rates_default(void)
 {
 	return rates_default;
+}
+
+enum gpuproj_fp32
+gpuproj_fp32_default(void)
+{
+	return fp32_default;
 }

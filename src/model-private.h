@@ -486,8 +486,8 @@ int model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target 
 
 /*
  * ---- helpers shared by the model files: the registry's index
- * (model-registry.c), FLOP and tensor work (model-tensor.c), missing inputs
- * and details (model.c) ----
+ * (model-registry.c), FLOP and tensor work (model-tensor.c), notes, missing
+ * inputs and details (model-details.c) ----
  */
 
 /*
@@ -530,6 +530,87 @@ int model_tensor_work(const struct gpuproj_kernel *k, const struct gpuproj_targe
  */
 int model_flop_mix(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
 		   double *ret_flop, double *ret_mix, char *why, size_t whylen);
+
+/** What the source's clock says about the run (gpuproj_clock_regime()). */
+enum gpuproj_regime {
+	GPUPROJ_REGIME_UNKNOWN = 0,   /**< no clock recorded, or one that cannot tell */
+	GPUPROJ_REGIME_BOOST = 1,     /**< at its boost clock, which it cannot hold under load */
+	GPUPROJ_REGIME_SUSTAINED = 2, /**< below its boost clock, or capped by power or heat */
+};
+
+/** @return "unknown", "boost" or "sustained" */
+const char *gpuproj_regime_name(enum gpuproj_regime r);
+
+/** The clock regime of one kernel's run on its source GPU. */
+struct gpuproj_clock_regime {
+	enum gpuproj_regime regime;
+	double src_mhz;      /**< the measured SM clock, MHz; NaN when none was recorded */
+	/** where src_mhz comes from: "counters" (clock.sm), "nvml" (the run's samples), or NULL */
+	const char *from;
+	/** why this regime, a static phrase ("below its boost clock", …; never NULL) */
+	const char *why;
+};
+
+/**
+ * Classify a kernel's run (docs/models.md "Clock regime"): f = the
+ * kernel's clock.sm (counters: sm__cycles_elapsed.avg.per_second, cycles
+ * over the duration of the profiled launches; ncu exports' clock
+ * columns), else the run's NVML mean SM clock (`run`, samples > 0); top =
+ * max(boost_clock_mhz, clock_mhz) of the source.
+ *   SUSTAINED  when f < GPUPROJ_REGIME_BOOST_FRACTION · top, or NVML saw a
+ *              GPUPROJ_CLK_CAPPED reason in any sample;
+ *   BOOST      when f is at least that and the source's sustained_clock_mhz
+ *              is below it (the GPU would have slowed under long load);
+ *   UNKNOWN    otherwise: no clock, or a source that holds its boost clock
+ *              under load anyway (A100, H200: the run's length cannot be told).
+ * @param run the run's NVML record, or NULL
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL k, src or out)
+ */
+int gpuproj_clock_regime(const struct gpuproj_kernel *k, const struct gpuproj_sm_clock *run,
+			 const struct gpuproj_target *src, struct gpuproj_clock_regime *out);
+/** The share of the highest clock at or above which a source counts as at boost. */
+#define GPUPROJ_REGIME_BOOST_FRACTION 0.97
+
+/** How FFMA-dense a kernel is (gpuproj_kernel_ffma_density()). */
+struct gpuproj_ffma_density {
+	/** FLOP mix: 2 · inst.fp32.fma / CUDA-core FLOP, 0..1; NaN without CUDA-core FLOP */
+	double fma_share;
+	/**
+	 * Instruction mix: FFMA warp instructions (inst.fp32.fma / (32 ·
+	 * warp_efficiency)) / inst.warp, 0..1; NaN without inst.warp
+	 */
+	double issue_share;
+	bool dense;         /**< both shares at or above their thresholds (below) */
+};
+/** FFMA-dense: at least this share of the CUDA-core FLOP is FP32 FMA ... */
+#define GPUPROJ_FFMA_DENSE_FLOP 0.9
+/** ... and, where the profile has inst.warp, at least this share of the warp instructions. */
+#define GPUPROJ_FFMA_DENSE_ISSUE 0.5
+
+/**
+ * Whether a kernel's work is FFMA-dense (docs/models.md): FP32 FMA makes at
+ * least GPUPROJ_FFMA_DENSE_FLOP of its CUDA-core FLOP (Σ_p 2·FMA + ADD +
+ * MUL of inst.fp*) and, when inst.warp was counted, its FFMA warp
+ * instructions at least GPUPROJ_FFMA_DENSE_ISSUE of all warp instructions
+ * (a kernel whose issue slots go mostly to other instructions is bound by
+ * issue, not by the FMA datapath). Tensor FLOP do not count: they run on
+ * their own pipe.
+ * @return out->dense; false for NULL arguments
+ */
+bool gpuproj_kernel_ffma_density(const struct gpuproj_kernel *k,
+				 struct gpuproj_ffma_density *out);
+
+/*
+ * FFMA-dense kernels (model-regime.c): d_g = min(1, fp32_dense_gflops /
+ * max_gflops.fp32_fma), 1 when either is absent; a copy of g whose FP32 FMA
+ * rate is × d (fp32_loop_gflops keeping the loop rate; unchanged when d is
+ * not in (0, 1)); and the FFMA FLOP rate instruction issue allows the
+ * kernel on g, FLOP/s (model-hroof.c's issue roof: 2 · inst.fp32.fma /
+ * t_issue), NaN without inst.warp, lanes or on AMD.
+ */
+double model_dense_fraction(const struct gpuproj_target *g);
+void model_dense_copy(const struct gpuproj_target *g, double d, struct gpuproj_target *out);
+double model_issue_fp32_flops(const struct gpuproj_kernel *k, const struct gpuproj_target *g);
 
 /*
  * FLOP per launch from the inst.fp* metrics present (DESIGN §3), without

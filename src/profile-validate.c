@@ -165,15 +165,14 @@ gpuproj_profile_validate(const struct gpuproj_profile *p, const char *name,
 	if (!p)
 		return error_set(reterr, GPUPROJ_E_INVAL, name, 0, 0, "invalid argument");
 	d = &p->device;
-	if (d->cc_major < 0 || d->cc_major > 99 || d->cc_minor < 0 || d->cc_minor > 9 ||
-	    (d->cc_major == 0 && d->cc_minor != 0))
+	if (!gpuproj_device_cc_ok(d->cc_major, d->cc_minor))
 		return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0, "device.cc %d.%d is not a "
 				 "compute capability (1.0 to 99.9, or unknown)", d->cc_major,
 				 d->cc_minor);
-	if (d->sms < 0 || d->sms > GPUPROJ_MAX_SMS)
+	if (!gpuproj_device_sms_ok(d->sms))
 		return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0, "device.sms %d is outside "
 				 "[0, %d] (0: unknown)", d->sms, GPUPROJ_MAX_SMS);
-	if (!isnan(d->clock_hz) && !(d->clock_hz > 0 && d->clock_hz <= GPUPROJ_MAX_CLOCK_HZ))
+	if (!gpuproj_device_clock_ok(d->clock_hz))
 		return out_of_range(name, reterr, "device", "clock_hz", d->clock_hz, 0,
 				    GPUPROJ_MAX_CLOCK_HZ, "Hz (and above 0)");
 	for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {

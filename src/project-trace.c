@@ -9,10 +9,12 @@
  * chrome://tracing read.
  *
  * The replay is timeline.c's (gpuproj_timeline_replay_spans()); the
- * durations on a target follow gpuproj_timeline_project()'s rules
- * (timeline-profile.c): a kernel's × its projected point / its source mean
- * (lo, hi likewise), a graph's kernels so, the rest of its span kept,
- * copies and sets by gpuproj_copy_project_ns() (sets as device copies).
+ * durations on a target are gpuproj_timeline_project()'s, from the same
+ * code (timeline_durations_node(), timeline-private.h): a kernel's × its
+ * projected point / its source mean (lo, hi likewise), a graph's kernels
+ * so, the rest of its span kept, copies and sets by
+ * gpuproj_copy_project_ns() (sets as device copies), the work a cut epoch
+ * carries into the next (GPUPROJ_TL_CARRY) × its thread's ratio.
  * tests/integration/test-trace.c holds the two to each other: per target,
  * Σ count × the drawn epoch equals the projection's replayed time.
  *
@@ -39,6 +41,7 @@
 #include <gpuproj/timeline.h>
 #include <gpuproj/trace.h>
 
+#include "timeline-private.h"
 #include "util-escape.h"
 #include "util.h"
 
@@ -215,60 +218,26 @@ x_event(struct trace *t, const char *name_json, const char *cat, int pid, int ti
 	fputs(",\"args\":{", t->f);
 }
 
-/* Per node of `pat`: the GPU op's duration on `tgt`, and its interval ends (see the top). */
+/*
+ * Per node of `pat`: the GPU op's duration on the target of `td`, and its
+ * interval ends (gpuproj_timeline_project()'s rules, timeline-private.h).
+ */
 static void
 durations(struct trace *t, const struct gpuproj_tl_pattern *pat,
-	  const struct gpuproj_run_projection *run, const struct gpuproj_target *tgt, bool *kept)
+	  const struct timeline_durations *td, bool *kept)
 {
-	bool identity = !run || tgt == t->src ||
-			(tgt && t->src && tgt->name && t->src->name &&
-			 strcmp(tgt->name, t->src->name) == 0);
-	size_t j, g;
+	double carry[3], d[3];
+	size_t j;
 
+	timeline_durations_carry(td, pat->thread, carry);
 	for (j = 0; j < pat->n_nodes; j++) {
-		const struct gpuproj_tl_node *n = &pat->nodes[j];
-		double d = n->dur_ns.mean;
+		size_t kk = 0, ck = 0;
 
-		t->dur[j] = t->lo[j] = t->hi[j] = d;
-		kept[j] = false;
-		if (identity || !gpuproj_tl_op_gpu(n->op))
-			continue;
-		if (n->op == GPUPROJ_TL_KERNEL || n->op == GPUPROJ_TL_GRAPH) {
-			double base = d, add[3] = { 0, 0, 0 };
-			size_t nk = n->op == GPUPROJ_TL_KERNEL ? 1 : n->n_graph;
-
-			for (g = 0; g < nk; g++) {
-				const struct gpuproj_kernel *k = n->op == GPUPROJ_TL_KERNEL
-								 ? n->kernel : n->graph[g].kernel;
-				double part = n->op == GPUPROJ_TL_KERNEL ? d : n->graph[g].ns.mean;
-				size_t i = kindex_get(&t->ki, k);
-				const struct gpuproj_projection *pr = i < run->n ? &run->kernels[i]
-										  : NULL;
-				double mean = gpuproj_kernel_mean_ns(k);
-
-				base -= part;
-				if (!pr || pr->status != GPUPROJ_OK || !(mean > 0) ||
-				    !isfinite(pr->point_ns)) {
-					add[0] += part;
-					add[1] += part;
-					add[2] += part;
-					kept[j] = true;
-					continue;
-				}
-				add[0] += part * pr->point_ns / mean;
-				add[1] += part * (isfinite(pr->lo_ns) ? pr->lo_ns : pr->point_ns) / mean;
-				add[2] += part * (isfinite(pr->hi_ns) ? pr->hi_ns : pr->point_ns) / mean;
-			}
-			base = base > 0 ? base : 0;
-			t->dur[j] = base + add[0];
-			t->lo[j] = base + add[1];
-			t->hi[j] = base + add[2];
-		} else {
-			t->dur[j] = t->lo[j] = t->hi[j] =
-				gpuproj_copy_project_ns(d, n->op == GPUPROJ_TL_MEMSET ? GPUPROJ_COPY_D2D
-										      : n->copy,
-							n->pinned, n->bytes, t->src, tgt, &kept[j]);
-		}
+		timeline_durations_node(td, &pat->nodes[j], carry, d, &kk, &ck);
+		t->dur[j] = d[0];
+		t->lo[j] = d[1];
+		t->hi[j] = d[2];
+		kept[j] = kk || ck;
 	}
 }
 
@@ -310,6 +279,9 @@ op_args(struct trace *t, const struct gpuproj_tl_node *n, size_t j,
 	} else if (n->op == GPUPROJ_TL_GRAPH) {
 		fprintf(f, ",\"graph_kernels\":%zu,\"binding\":\"%s\"", n->n_graph,
 			!run ? "measured" : kept ? "partly kept" : "projected kernels");
+	} else if (n->op == GPUPROJ_TL_CARRY) {
+		fprintf(f, ",\"binding\":\"%s\"", !run ? "measured"
+			: "the thread's cut epochs' GPU time, target over source");
 	} else {
 		fprintf(f, ",\"bytes\":%" PRIu64, n->bytes);
 		if (n->op == GPUPROJ_TL_COPY)
@@ -344,6 +316,8 @@ op_name(struct trace *t, const struct gpuproj_tl_node *n, char *buf, size_t size
 	case GPUPROJ_TL_MEMSET:
 		snprintf(buf, size, "\"memset %" PRIu64 " B\"", n->bytes);
 		return buf;
+	case GPUPROJ_TL_CARRY:
+		return "\"carried: the cut epoch's GPU work\"";
 	case GPUPROJ_TL_CALL:
 	case GPUPROJ_TL_EVENT_RECORD:
 	case GPUPROJ_TL_EVENT_WAIT:
@@ -361,13 +335,32 @@ static const char *
 op_cat(enum gpuproj_tl_op op)
 {
 	return op == GPUPROJ_TL_KERNEL || op == GPUPROJ_TL_GRAPH ? "kernel"
-	       : op == GPUPROJ_TL_COPY ? "copy" : "memset";
+	       : op == GPUPROJ_TL_COPY ? "copy" : op == GPUPROJ_TL_CARRY ? "carried_work"
+	       : "memset";
+}
+
+/* The host call of node n at t0 + its span, on track `tid`. */
+static void
+call_event(struct trace *t, const struct gpuproj_tl_node *n, const struct gpuproj_tl_span *sp,
+	   int pid, int tid, double t0)
+{
+	char nb[64];
+
+	snprintf(nb, sizeof(nb), "\"%s\"", gpuproj_tl_op_name(n->op));
+	x_event(t, nb, "call", pid, tid, t0 + sp->call_start, sp->call_end - sp->call_start);
+	fputs("\"gap_ns\":", t->f);
+	num(t->f, n->gap_ns.mean);
+	fputs(",\"call_ns\":", t->f);
+	num(t->f, n->call_ns.mean);
+	fprintf(t->f, ",\"blocking\":%s,\"binding\":\"host (kept: same host assumed)\"}}",
+		n->blocking || n->op == GPUPROJ_TL_SYNC_DEVICE || n->op == GPUPROJ_TL_SYNC_STREAM ||
+		n->op == GPUPROJ_TL_SYNC_EVENT ? "true" : "false");
 }
 
 /* Events of one pattern (drawn epochs inside), on thread lane `th` from `*at`. */
 static int
 draw_pattern(struct trace *t, int pid, size_t pi, const struct gpuproj_run_projection *run,
-	     const struct gpuproj_target *tgt, double *at, bool *streams_used)
+	     const struct timeline_durations *td, double *at, bool *streams_used)
 {
 	const struct gpuproj_tl_pattern *pat = &t->tl->patterns[pi];
 	int base = (int)pat->thread * TID_STRIDE;
@@ -394,7 +387,7 @@ draw_pattern(struct trace *t, int pid, size_t pi, const struct gpuproj_run_proje
 	kept = calloc(pat->n_nodes, sizeof(*kept));
 	if (!kept)
 		return GPUPROJ_E_NOMEM;
-	durations(t, pat, run, tgt, kept);
+	durations(t, pat, td, kept);
 	if ((r = gpuproj_timeline_replay_spans(pat, t->dur, &parts, t->spans))) {
 		free(kept);
 		return r;
@@ -427,17 +420,9 @@ draw_pattern(struct trace *t, int pid, size_t pi, const struct gpuproj_run_proje
 					t0 + sp->call_start - n->gap_ns.mean, n->gap_ns.mean);
 				fputs("\"binding\":\"host (kept: same host assumed)\"}}", t->f);
 			}
-			snprintf(nb, sizeof(nb), "\"%s\"", gpuproj_tl_op_name(n->op));
-			x_event(t, nb, "call", pid, base + 1, t0 + sp->call_start,
-				sp->call_end - sp->call_start);
-			fputs("\"gap_ns\":", t->f);
-			num(t->f, n->gap_ns.mean);
-			fputs(",\"call_ns\":", t->f);
-			num(t->f, n->call_ns.mean);
-			fprintf(t->f, ",\"blocking\":%s,\"binding\":\"host (kept: same host assumed)\"}}",
-				n->blocking || n->op == GPUPROJ_TL_SYNC_DEVICE ||
-				n->op == GPUPROJ_TL_SYNC_STREAM || n->op == GPUPROJ_TL_SYNC_EVENT
-					? "true" : "false");
+			/* Carried work is no call of the host's: only its stream's event. */
+			if (n->op != GPUPROJ_TL_CARRY)
+				call_event(t, n, sp, pid, base + 1, t0);
 			if (!gpuproj_tl_op_gpu(n->op) || !isfinite(sp->op_start))
 				continue;
 			slot = n->stream == GPUPROJ_TL_NONE ? 0 : n->stream;
@@ -462,6 +447,7 @@ draw_process(struct trace *t, int pid, const struct gpuproj_run_projection *run,
 	const struct gpuproj_timeline *tl = t->tl;
 	uint32_t threads = 0, th;
 	struct gpuproj_whole_run w;
+	struct timeline_durations *td = NULL;
 	double *at, longest = 0;
 	bool *used;
 	char *name;
@@ -492,14 +478,21 @@ draw_process(struct trace *t, int pid, const struct gpuproj_run_projection *run,
 		free(q);
 	}
 	meta(t, pid, 0, "process_sort_index", NULL, pid);
+	if (timeline_durations_new(&td, t->p, run, t->src, tgt)) {
+		free(at);
+		free(used);
+		return GPUPROJ_E_NOMEM;
+	}
 	for (i = 0; i < tl->n_patterns; i++) {
 		th = tl->patterns[i].thread;
-		if ((r = draw_pattern(t, pid, i, run, tgt, &at[th], used))) {
+		if ((r = draw_pattern(t, pid, i, run, td, &at[th], used))) {
+			timeline_durations_free(td);
 			free(at);
 			free(used);
 			return r;
 		}
 	}
+	timeline_durations_free(td);
 	for (th = 0; th < threads; th++) {
 		char buf[96];
 

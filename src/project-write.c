@@ -147,6 +147,23 @@ profile_header(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_
 		fprintf(out, "  provisional (basis %s): not in targets.yaml; derived from the "
 			"driver's device attributes and the per-SM figures of %s (`gpuproj targets "
 			"derive` prints the entry)\n", src->provisional, src->derived_from);
+	if (dev->sm_clock.samples > 0) {
+		const struct gpuproj_sm_clock *c = &dev->sm_clock;
+		unsigned long long bit;
+		const char *sep = " (";
+
+		fprintf(out, "  SM clock while kernels ran (NVML): mean %.0f MHz, %.0f to %.0f, %" PRIu64
+			" samples, %" PRIu64 " with a power or thermal cap", c->mean_mhz, c->min_mhz,
+			c->max_mhz, c->samples, c->capped_samples);
+		for (bit = 1; bit && bit <= c->reasons; bit <<= 1) {
+			if (c->reasons & bit) {
+				fprintf(out, "%s%s", sep, gpuproj_clock_reason_name(bit));
+				sep = ", ";
+			}
+		}
+		fprintf(out, "%s; --clock auto carries the regime to the targets\n",
+			*sep == ',' ? ")" : "");
+	}
 	free(origin);
 	free(citation);
 	free(label);

@@ -983,11 +983,204 @@ overlaps(const struct rect *a, const struct rect *b)
 	return a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1;
 }
 
+/* Where the plot sits on the page, in mm: to place labels clear of each other. */
+struct page_geom {
+	double ox, oy;   /* the plot's lower left corner */
+	double mmx, mmy; /* mm per decade */
+	double ht;       /* the character height, mm */
+};
+
+/* A point's place on the page, mm. */
+static void
+page_point(const struct page_geom *g, const struct axes *a, const struct chart_device *d,
+	   double *px, double *py)
+{
+	*px = g->ox + (log10(d->bw_gbs) - a->xlo) * g->mmx;
+	*py = g->oy + (log10(d->gflops) - a->ylo) * g->mmy;
+}
+
+/*
+ * The devices' points: each an obstacle for the labels (used[*n_used]);
+ * drawn other targets first, then featured ones, then the source on top.
+ */
+static void
+quadrant_points(const struct chart_quadrant *c, const struct axes *a, const struct page_geom *g,
+		struct rect *used, size_t *n_used)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_devices; i++) {
+		const struct chart_device *d = &c->devices[i];
+		double px, py, r = g->ht * 0.55;
+
+		if (!positive(d->bw_gbs) || !positive(d->gflops))
+			continue;
+		page_point(g, a, d, &px, &py);
+		used[(*n_used)++] = (struct rect){ px - r, py - r, px + r, py + r };
+	}
+	for (size_t pass = 0; pass < 3; pass++) {
+		static const int pass_order[] = { CHART_DEVICE_OTHER, CHART_DEVICE_FEATURED,
+						  CHART_DEVICE_SOURCE };
+		int st = pass_order[pass];
+
+		for (i = 0; i < c->n_devices; i++) {
+			const struct chart_device *d = &c->devices[i];
+
+			if (d->style != st || !positive(d->bw_gbs) || !positive(d->gflops))
+				continue;
+			marker(log10(d->bw_gbs), log10(d->gflops),
+			       st == CHART_DEVICE_SOURCE ? "■" : st == CHART_DEVICE_FEATURED ? "◆" : "●",
+			       st == CHART_DEVICE_SOURCE ? C_FG : st == CHART_DEVICE_FEATURED ?
+			       C_FEATURED : C_DIM, st == CHART_DEVICE_OTHER ? 0.9 : MARKER_SCALE);
+		}
+	}
+}
+
+/*
+ * GPUs at one point (the same datasheet figures: H100-SXM5 and H800-SXM5)
+ * share one label, the first in label order (order[order_n]) naming them
+ * all: head[i] is the device whose label names device i (i itself for the
+ * first).
+ */
+static void
+label_heads(const struct chart_quadrant *c, const size_t *order, size_t order_n, size_t *head)
+{
+	for (size_t o = 0; o < order_n; o++) {
+		const struct chart_device *d = &c->devices[order[o]];
+
+		head[order[o]] = order[o];
+		for (size_t q = 0; q < o && positive(d->bw_gbs) && positive(d->gflops); q++) {
+			const struct chart_device *e = &c->devices[order[q]];
+
+			if (head[order[q]] == order[q] && positive(e->bw_gbs) &&
+			    positive(e->gflops) && fabs(log10(d->bw_gbs / e->bw_gbs)) < COINCIDE &&
+			    fabs(log10(d->gflops / e->gflops)) < COINCIDE) {
+				head[order[o]] = order[q];
+				break;
+			}
+		}
+	}
+}
+
+/*
+ * The label `names` of the point of `d` at the first free spot: beside the
+ * point first, then farther away with a leader line to the point (the
+ * fixed spots, then spot_at()'s rings). Whether it was placed.
+ */
+static bool
+place_label(const struct chart_device *d, const char *names, const struct axes *a,
+	    const struct page_geom *g, double lht, struct rect *used, size_t *n_used)
+{
+	/* Offsets (in label heights) and justification of the fixed candidate spots. */
+	static const struct spot spots[] = {
+		{ 0.9, 0, 0, false }, { -0.9, 0, 1, false },
+		{ 0, 1.45, 0.5, false }, { 0, -1.45, 0.5, false },
+		{ 0.7, 0.9, 0, false }, { 0.7, -0.9, 0, false },
+		{ -0.7, 0.9, 1, false }, { -0.7, -0.9, 1, false },
+		{ 0, 2.4, 0.5, false }, { 0, -2.4, 0.5, false },
+		{ 0.7, 1.9, 0, false }, { 0.7, -1.9, 0, false },
+		{ -0.7, 1.9, 1, false }, { -0.7, -1.9, 1, false },
+		{ 0, -3.6, 0.5, true }, { 0, 3.6, 0.5, true },
+		{ -3.2, 0, 1, true }, { 3.2, 0, 0, true },
+		{ -2.6, -2.6, 1, true }, { 2.6, -2.6, 0, true },
+		{ -2.6, 2.6, 1, true }, { 2.6, 2.6, 0, true },
+		{ 0, -5.2, 0.5, true }, { 0, 5.2, 0.5, true },
+		{ -3.8, -3.8, 1, true }, { 3.8, -3.8, 0, true },
+		{ -3.8, 3.8, 1, true }, { 3.8, 3.8, 0, true },
+	};
+	double ox = g->ox, oy = g->oy, mmx = g->mmx, mmy = g->mmy, px, py, w;
+	char t[400];
+
+	pl_text(t, sizeof(t), names);
+	page_point(g, a, d, &px, &py);
+	/* Sans-serif glyphs average about 0.62 of the character height here. */
+	w = (double)u8len(names) * 0.62 * lht * 1.35;
+	for (size_t s = 0; s < ARRAY_LENGTH(spots) + N_RING; s++) {
+		struct spot sp = spot_at(spots, ARRAY_LENGTH(spots), s);
+		double lx = px + sp.dx * lht, ly = py + sp.dy * lht;
+		struct rect r = { lx - sp.just * w, ly - 0.65 * lht,
+				  lx + (1 - sp.just) * w, ly + 0.65 * lht };
+		size_t u;
+
+		if (r.x0 < ox || r.x1 > ox + mmx * (a->xhi - a->xlo) || r.y0 < oy ||
+		    r.y1 > oy + mmy * (a->yhi - a->ylo))
+			continue;
+		for (u = 0; u < *n_used; u++) {
+			if (overlaps(&r, &used[u]))
+				break;
+		}
+		if (u < *n_used)
+			continue;
+		used[(*n_used)++] = r;
+		if (sp.leader) {
+			/* From the marker's edge to the label's near edge. */
+			double ax = sp.just == 0.5 ? lx : lx + (sp.just == 0 ? -0.2 : 0.2) * lht;
+			double ay = sp.just == 0.5 ? ly + (sp.dy > 0 ? -0.6 : 0.6) * lht : ly;
+			double len = hypot(ax - px, ay - py), rr = 0.45 * g->ht;
+
+			style(C_LABEL, 1, 0.9);
+			line2(a->xlo + (px + (ax - px) * rr / len - ox) / mmx,
+			      a->ylo + (py + (ay - py) * rr / len - oy) / mmy,
+			      a->xlo + (ax - ox) / mmx, a->ylo + (ay - oy) / mmy);
+			plwidth(1);
+		}
+		plcol0(d->style == CHART_DEVICE_OTHER ? C_LABEL : C_FG);
+		plptex(a->xlo + (lx - ox) / mmx, a->ylo + (ly - oy) / mmy, 1, 0, sp.just, t);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The labels in order[order_n], one per point (label_heads()), each
+ * printed as LABEL_TAG with whether it was placed; devices without a point
+ * are not placed.
+ */
+static void
+quadrant_labels(const struct chart_quadrant *c, const size_t *order, size_t order_n,
+		const size_t *head, const struct axes *a, const struct page_geom *g,
+		struct rect *used, size_t *n_used)
+{
+	double lscale = 0.8;
+
+	plschr(0, lscale);
+	for (size_t o = 0; o < order_n; o++) {
+		const struct chart_device *d = &c->devices[order[o]];
+		char names[200];
+		size_t w_names = 0;
+		bool placed;
+
+		if (!positive(d->bw_gbs) || !positive(d->gflops) || head[order[o]] != order[o])
+			continue;
+		names[0] = '\0';
+		for (size_t q = o; q < order_n && w_names < sizeof(names); q++) {
+			if (head[order[q]] != order[o])
+				continue;
+			w_names += (size_t)snprintf(names + w_names, sizeof(names) - w_names,
+						    "%s%s", q == o ? "" : " / ",
+						    c->devices[order[q]].name);
+		}
+		placed = place_label(d, names, a, g, g->ht * lscale, used, n_used);
+		for (size_t q = o; q < order_n; q++) {
+			if (head[order[q]] == order[o])
+				printf(LABEL_TAG "%zu %d\n", order[q], placed ? 1 : 0);
+		}
+	}
+	for (size_t o = 0; o < order_n; o++) {
+		const struct chart_device *d = &c->devices[order[o]];
+
+		if (!positive(d->bw_gbs) || !positive(d->gflops))
+			printf(LABEL_TAG "%zu 0\n", order[o]);
+	}
+	plschr(0, TEXT_SCALE);
+}
+
 static void
 draw_quadrant(const void *arg)
 {
 	const struct chart_quadrant *c = arg;
-	double sx0, sx1, sy0, sy1, vx0, vx1, vy0, vy1, def_ht, ht, mmx, mmy, ox, oy;
+	double sx0, sx1, sy0, sy1, vx0, vx1, vy0, vy1, def_ht;
+	struct page_geom g;
 	struct rect *used;
 	size_t n_used = 0, i, order_n = 0;
 	size_t *order, *head;
@@ -1014,46 +1207,21 @@ draw_quadrant(const void *arg)
 	/* Geometry for label placement, in mm of the page. */
 	plgspa(&sx0, &sx1, &sy0, &sy1);
 	plgvpd(&vx0, &vx1, &vy0, &vy1);
-	plgchr(&def_ht, &ht);
-	mmx = (sx1 - sx0) * (vx1 - vx0) / (a.xhi - a.xlo);
-	mmy = (sy1 - sy0) * (vy1 - vy0) / (a.yhi - a.ylo);
-	ox = (sx1 - sx0) * vx0;
-	oy = (sy1 - sy0) * vy0;
+	plgchr(&def_ht, &g.ht);
+	g.mmx = (sx1 - sx0) * (vx1 - vx0) / (a.xhi - a.xlo);
+	g.mmy = (sy1 - sy0) * (vy1 - vy0) / (a.yhi - a.ylo);
+	g.ox = (sx1 - sx0) * vx0;
+	g.oy = (sy1 - sy0) * vy0;
 	used = calloc(2 * c->n_devices + 1, sizeof(*used));
 	order = calloc(c->n_devices + 1, sizeof(*order));
-	if (!used || !order) {
+	head = calloc(c->n_devices + 1, sizeof(*head));
+	if (!used || !order || !head) {
 		free(used);
 		free(order);
+		free(head);
 		_exit(CHILD_WRITE_ERROR);
 	}
-	/* Every point is an obstacle. */
-	for (i = 0; i < c->n_devices; i++) {
-		const struct chart_device *d = &c->devices[i];
-		double px, py, r = ht * 0.55;
-
-		if (!positive(d->bw_gbs) || !positive(d->gflops))
-			continue;
-		px = ox + (log10(d->bw_gbs) - a.xlo) * mmx;
-		py = oy + (log10(d->gflops) - a.ylo) * mmy;
-		used[n_used++] = (struct rect){ px - r, py - r, px + r, py + r };
-	}
-	/* Points: other targets first, then featured ones, then the source on top. */
-	for (size_t pass = 0; pass < 3; pass++) {
-		static const int pass_order[] = { CHART_DEVICE_OTHER, CHART_DEVICE_FEATURED,
-						  CHART_DEVICE_SOURCE };
-		int st = pass_order[pass];
-
-		for (i = 0; i < c->n_devices; i++) {
-			const struct chart_device *d = &c->devices[i];
-
-			if (d->style != st || !positive(d->bw_gbs) || !positive(d->gflops))
-				continue;
-			marker(log10(d->bw_gbs), log10(d->gflops),
-			       st == CHART_DEVICE_SOURCE ? "■" : st == CHART_DEVICE_FEATURED ? "◆" : "●",
-			       st == CHART_DEVICE_SOURCE ? C_FG : st == CHART_DEVICE_FEATURED ?
-			       C_FEATURED : C_DIM, st == CHART_DEVICE_OTHER ? 0.9 : MARKER_SCALE);
-		}
-	}
+	quadrant_points(c, &a, &g, used, &n_used);
 	/* Labels in label_rank order (stable), each at the first free spot. */
 	for (i = 0; i < c->n_devices; i++) {
 		size_t j = order_n++;
@@ -1064,125 +1232,8 @@ draw_quadrant(const void *arg)
 		}
 		order[j] = i;
 	}
-	/*
-	 * GPUs at one point (the same datasheet figures: H100-SXM5 and
-	 * H800-SXM5) share one label, the first in label order naming them all.
-	 */
-	head = calloc(c->n_devices + 1, sizeof(*head));
-	if (!head)
-		_exit(CHILD_WRITE_ERROR);
-	for (size_t o = 0; o < order_n; o++) {
-		const struct chart_device *d = &c->devices[order[o]];
-
-		head[order[o]] = order[o];
-		for (size_t q = 0; q < o && positive(d->bw_gbs) && positive(d->gflops); q++) {
-			const struct chart_device *e = &c->devices[order[q]];
-
-			if (head[order[q]] == order[q] && positive(e->bw_gbs) &&
-			    positive(e->gflops) && fabs(log10(d->bw_gbs / e->bw_gbs)) < COINCIDE &&
-			    fabs(log10(d->gflops / e->gflops)) < COINCIDE) {
-				head[order[o]] = order[q];
-				break;
-			}
-		}
-	}
-	{
-		double lscale = 0.8, lht = ht * lscale;
-
-		plschr(0, lscale);
-		for (size_t o = 0; o < order_n; o++) {
-			const struct chart_device *d = &c->devices[order[o]];
-			/*
-			 * Offsets (in label heights) and justification of the candidate
-			 * spots: beside the point first, then farther away with a leader
-			 * line to the point.
-			 */
-			static const struct spot spots[] = {
-				{ 0.9, 0, 0, false }, { -0.9, 0, 1, false },
-				{ 0, 1.45, 0.5, false }, { 0, -1.45, 0.5, false },
-				{ 0.7, 0.9, 0, false }, { 0.7, -0.9, 0, false },
-				{ -0.7, 0.9, 1, false }, { -0.7, -0.9, 1, false },
-				{ 0, 2.4, 0.5, false }, { 0, -2.4, 0.5, false },
-				{ 0.7, 1.9, 0, false }, { 0.7, -1.9, 0, false },
-				{ -0.7, 1.9, 1, false }, { -0.7, -1.9, 1, false },
-				{ 0, -3.6, 0.5, true }, { 0, 3.6, 0.5, true },
-				{ -3.2, 0, 1, true }, { 3.2, 0, 0, true },
-				{ -2.6, -2.6, 1, true }, { 2.6, -2.6, 0, true },
-				{ -2.6, 2.6, 1, true }, { 2.6, 2.6, 0, true },
-				{ 0, -5.2, 0.5, true }, { 0, 5.2, 0.5, true },
-				{ -3.8, -3.8, 1, true }, { 3.8, -3.8, 0, true },
-				{ -3.8, 3.8, 1, true }, { 3.8, 3.8, 0, true },
-			};
-			double px, py, w;
-			bool placed = false;
-			char t[400], names[200];
-			size_t w_names = 0;
-
-			if (!positive(d->bw_gbs) || !positive(d->gflops) ||
-			    head[order[o]] != order[o])
-				continue;
-			for (size_t q = o; q < order_n && w_names < sizeof(names); q++) {
-				if (head[order[q]] != order[o])
-					continue;
-				w_names += (size_t)snprintf(names + w_names,
-							    sizeof(names) - w_names, "%s%s",
-							    q == o ? "" : " / ",
-							    c->devices[order[q]].name);
-			}
-			pl_text(t, sizeof(t), names);
-			px = ox + (log10(d->bw_gbs) - a.xlo) * mmx;
-			py = oy + (log10(d->gflops) - a.ylo) * mmy;
-			/* Sans-serif glyphs average about 0.62 of the character height here. */
-			w = (double)u8len(names) * 0.62 * lht * 1.35;
-			for (size_t s = 0; s < ARRAY_LENGTH(spots) + N_RING && !placed; s++) {
-				struct spot sp = spot_at(spots, ARRAY_LENGTH(spots), s);
-				double lx = px + sp.dx * lht, ly = py + sp.dy * lht;
-				struct rect r = { lx - sp.just * w, ly - 0.65 * lht,
-						  lx + (1 - sp.just) * w, ly + 0.65 * lht };
-				size_t u;
-
-				if (r.x0 < ox || r.x1 > ox + mmx * (a.xhi - a.xlo) || r.y0 < oy ||
-				    r.y1 > oy + mmy * (a.yhi - a.ylo))
-					continue;
-				for (u = 0; u < n_used; u++) {
-					if (overlaps(&r, &used[u]))
-						break;
-				}
-				if (u < n_used)
-					continue;
-				used[n_used++] = r;
-				if (sp.leader) {
-					/* From the marker's edge to the label's near edge. */
-					double ax = sp.just == 0.5 ? lx : lx + (sp.just == 0 ?
-						    -0.2 : 0.2) * lht;
-					double ay = sp.just == 0.5 ? ly + (sp.dy > 0 ? -0.6 :
-						    0.6) * lht : ly;
-					double len = hypot(ax - px, ay - py), rr = 0.45 * ht;
-
-					style(C_LABEL, 1, 0.9);
-					line2(a.xlo + (px + (ax - px) * rr / len - ox) / mmx,
-					      a.ylo + (py + (ay - py) * rr / len - oy) / mmy,
-					      a.xlo + (ax - ox) / mmx, a.ylo + (ay - oy) / mmy);
-					plwidth(1);
-				}
-				plcol0(d->style == CHART_DEVICE_OTHER ? C_LABEL : C_FG);
-				plptex(a.xlo + (lx - ox) / mmx, a.ylo + (ly - oy) / mmy, 1, 0,
-				       sp.just, t);
-				placed = true;
-			}
-			for (size_t q = o; q < order_n; q++) {
-				if (head[order[q]] == order[o])
-					printf(LABEL_TAG "%zu %d\n", order[q], placed ? 1 : 0);
-			}
-		}
-		for (size_t o = 0; o < order_n; o++) {
-			const struct chart_device *d = &c->devices[order[o]];
-
-			if (!positive(d->bw_gbs) || !positive(d->gflops))
-				printf(LABEL_TAG "%zu 0\n", order[o]);
-		}
-		plschr(0, TEXT_SCALE);
-	}
+	label_heads(c, order, order_n, head);
+	quadrant_labels(c, order, order_n, head, &a, &g, used, &n_used);
 	free(used);
 	free(order);
 	free(head);

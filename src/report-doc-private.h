@@ -5,7 +5,8 @@
  * helpers the two writers share. The writers (report-html.c, report-md.c)
  * only read the document and format it; neither calls the other, and
  * report-doc.c calls neither (report-write.c renders both and writes the
- * files). Internal to the core library.
+ * files). The numbers as printed and doc_target_index() are in
+ * report-fmt.c. Internal to the core library.
  */
 #ifndef GPUPROJ_REPORT_DOC_PRIVATE_H
 #define GPUPROJ_REPORT_DOC_PRIVATE_H
@@ -18,6 +19,9 @@
 
 #include "report-charts.h"
 #include "util.h"
+
+/* Bytes in a GiB (targets.yaml's memory_gib; doc_fmt_gib()). */
+#define BYTES_PER_GIB 1073741824.0
 
 /* Kernels drawn in the quadrant and instruction-roofline charts. */
 #define DOC_CHART_KERNELS 6

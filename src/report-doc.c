@@ -138,18 +138,6 @@ doc_traffic_assumption(void)
 /* Shared helpers                                                      */
 /* ------------------------------------------------------------------ */
 
-size_t
-doc_target_index(const struct gpuproj_report_doc *doc, const struct gpuproj_target *t)
-{
-	size_t i;
-
-	for (i = 0; i < doc->n_targets; i++) {
-		if (doc->targets[i] == t)
-			return i;
-	}
-	return doc->n_targets;
-}
-
 const char *
 doc_kernel_name(const struct gpuproj_kernel *k)
 {
@@ -256,30 +244,6 @@ doc_chart_label(const struct gpuproj_kernel *k, size_t rank, size_t max, char *b
 		snprintf(buf, size, "%s", name);
 }
 
-char *
-doc_fmt_speedup(double speedup, char *buf, size_t size)
-{
-	if (!isfinite(speedup))
-		snprintf(buf, size, "–");
-	else
-		snprintf(buf, size, "%.2f×", speedup);
-	return buf;
-}
-
-char *
-doc_fmt_energy(double j, char *buf, size_t size)
-{
-	if (isnan(j))
-		snprintf(buf, size, "unknown");
-	else if (j < 1e3)
-		snprintf(buf, size, "%.3g J", j);
-	else if (j < 1e6)
-		snprintf(buf, size, "%.3g kJ", j / 1e3);
-	else
-		snprintf(buf, size, "%.3g MJ", j / 1e6);
-	return buf;
-}
-
 bool
 doc_tensor_mix(const struct gpuproj_report_doc *doc, const struct doc_profile *dp,
 	       double mix[GPUPROJ_TPREC_COUNT])
@@ -335,16 +299,6 @@ doc_tensor_paths(const double mix[GPUPROJ_TPREC_COUNT], const struct gpuproj_tar
 	}
 	if (len == 0)
 		snprintf(buf, size, "own tensor paths");
-	return buf;
-}
-
-char *
-doc_fmt_pct(double frac, char *buf, size_t size)
-{
-	if (!isfinite(frac))
-		snprintf(buf, size, "–");
-	else
-		snprintf(buf, size, "%.1f %%", 100.0 * frac);
 	return buf;
 }
 
@@ -436,38 +390,23 @@ projected_ns(const struct gpuproj_profile *p, const struct gpuproj_run_projectio
 	return sum;
 }
 
-/* Project one profile onto every target with every model. */
-static int
-project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
+/* Where the models disagree on the kernels of one profile, over its targets. */
+struct dis_work {
+	struct gpuproj_projection *cmp; /* [n_models]: one kernel's projections */
+	size_t *flagged;                /* [kernel]: targets on which the models disagree */
+	size_t *worst_t;                /* [kernel]: the target of the widest disagreement */
+	double *worst_f;                /* [kernel]: its factor */
+	double *worst_pts;              /* [kernel × n_models]: the models' points there */
+};
+
+/* The profile's launch counts and kernel time. */
+static void
+profile_counts(struct doc_profile *dp)
 {
 	const struct gpuproj_profile *p = dp->profile;
-	size_t n = gpuproj_profile_count(p), nt = doc->n_targets, nm = doc->n_models;
-	struct gpuproj_run_projection *runs = NULL;
-	struct gpuproj_projection *cmp = NULL;
-	size_t *flagged = NULL, *worst_t = NULL, t, k, m;
-	double *worst_f = NULL, *worst_pts = NULL;
-	int r = GPUPROJ_E_NOMEM;
+	size_t k;
 
-	dp->n_kernels = n;
-	dp->kp = calloc(nt * n + 1, sizeof(*dp->kp));
-	dp->why = calloc(n + 1, sizeof(*dp->why));
-	dp->order = profile_order_by_time(p); /* longest first, ties by signature */
-	dp->totals = calloc(nt, sizeof(*dp->totals));
-	dp->ranking = calloc(nt, sizeof(*dp->ranking));
-	dp->model_point_ns = calloc(nm * nt, sizeof(*dp->model_point_ns));
-	dp->model_unprojected = calloc(nm * nt, sizeof(*dp->model_unprojected));
-	runs = calloc(nm, sizeof(*runs));
-	cmp = calloc(nm, sizeof(*cmp));
-	flagged = calloc(n + 1, sizeof(*flagged));
-	worst_t = calloc(n + 1, sizeof(*worst_t));
-	worst_f = calloc(n + 1, sizeof(*worst_f));
-	worst_pts = calloc(n * nm + 1, sizeof(*worst_pts));
-	if (!dp->kp || !dp->why || !dp->order || !dp->totals || !dp->ranking ||
-	    !dp->model_point_ns || !dp->model_unprojected || !runs || !cmp || !flagged || !worst_t ||
-	    !worst_f || !worst_pts)
-		goto out;
-
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < gpuproj_profile_count(p); k++) {
 		const struct gpuproj_kernel *kr = gpuproj_profile_at(p, k);
 
 		dp->launches += kr->launches;
@@ -479,77 +418,156 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 	}
 	dp->kernel_ns = gpuproj_profile_kernel_time_ns(p);
 	dp->prec = dominant_precision(p);
+}
 
-	for (t = 0; t < nt; t++) {
-		const struct gpuproj_target *tgt = doc->targets[t];
-		struct gpuproj_report_rank *row = &dp->totals[t];
+/* Target t's kernels and counts from the report's model (run 0). */
+static int
+keep_target(struct doc_profile *dp, size_t t, const struct gpuproj_target *tgt,
+	    const struct gpuproj_run_projection *run)
+{
+	struct gpuproj_report_rank *row = &dp->totals[t];
+	size_t k, n = dp->n_kernels;
 
+	for (k = 0; k < n; k++) {
+		const struct gpuproj_projection *pr = &run->kernels[k];
+		struct doc_kproj *kp = &dp->kp[t * n + k];
+
+		kp->status = pr->status;
+		kp->binding = pr->binding;
+		kp->assumed = pr->status == GPUPROJ_OK && pr->assumed;
+		kp->coarse = pr->status == GPUPROJ_OK &&
+			     gpuproj_model_is_coarse(pr->fallback ? pr->fallback : run->model);
+		kp->lo_ns = pr->status == GPUPROJ_OK ? pr->lo_ns : NAN;
+		kp->hi_ns = pr->status == GPUPROJ_OK ? pr->hi_ns : NAN;
+		kp->point_ns = pr->status == GPUPROJ_OK ? pr->point_ns : NAN;
+		if (pr->status != GPUPROJ_OK) {
+			const char *why = pr->why[0] ? pr->why : gpuproj_strerror(pr->status);
+
+			if (!dp->why[k] && !(dp->why[k] = xstrdup(why)))
+				return GPUPROJ_E_NOMEM;
+			kp->why = strcmp(why, dp->why[k]) == 0 ? dp->why[k] : xstrdup(why);
+			if (!kp->why)
+				return GPUPROJ_E_NOMEM;
+		}
+	}
+	/* The sums over the counted kernels: doc_rank() (report-rank.c). */
+	row->target = tgt;
+	row->n_projected = run->n_projected;
+	row->n_coarse = gpuproj_model_is_coarse(run->model) ? run->n_projected
+							     : run->n_fallback_sol;
+	row->n_interval_unseen = run->n_interval_unseen;
+	row->is_source = tgt == dp->src;
+	row->whole = run->whole;
+	return GPUPROJ_OK;
+}
+
+/* Where the models disagree on a kernel of target t (model.h's flag and factor). */
+static void
+flag_disagreements(struct dis_work *w, const struct gpuproj_run_projection *runs, size_t nm,
+		   size_t n, size_t t)
+{
+	size_t k, m;
+
+	for (k = 0; nm > 1 && k < n; k++) {
+		double lo = INFINITY, hi = 0;
+
+		for (m = 0; m < nm; m++)
+			w->cmp[m] = runs[m].kernels[k];
+		if (!gpuproj_models_disagree(w->cmp, nm, GPUPROJ_MODEL_DISAGREEMENT_FACTOR))
+			continue;
 		for (m = 0; m < nm; m++) {
-			if (gpuproj_project_run(p, doc->models[m], dp->src, tgt, NULL, &runs[m]))
+			if (w->cmp[m].status == GPUPROJ_OK && w->cmp[m].point_ns > 0) {
+				lo = fmin(lo, w->cmp[m].point_ns);
+				hi = fmax(hi, w->cmp[m].point_ns);
+			}
+		}
+		w->flagged[k]++;
+		if (hi / lo > w->worst_f[k]) {
+			w->worst_f[k] = hi / lo;
+			w->worst_t[k] = t;
+			for (m = 0; m < nm; m++) {
+				const struct gpuproj_projection *pr = &runs[m].kernels[k];
+
+				w->worst_pts[k * nm + m] = pr->status == GPUPROJ_OK ? pr->point_ns
+										    : NAN;
+			}
+		}
+	}
+}
+
+/* The flagged kernels, longest first, with the models' points on their worst target. */
+static int
+list_disagreements(struct doc_profile *dp, const struct dis_work *w, size_t nm)
+{
+	size_t k, o, i = 0, n = dp->n_kernels;
+
+	for (k = 0; k < n; k++)
+		dp->n_dis += w->flagged[k] > 0;
+	if (!dp->n_dis)
+		return GPUPROJ_OK;
+	dp->dis = calloc(dp->n_dis, sizeof(*dp->dis));
+	if (!dp->dis)
+		return GPUPROJ_E_NOMEM;
+	for (o = 0; o < n; o++) {
+		struct doc_disagreement *d;
+
+		k = dp->order[o];
+		if (!w->flagged[k])
+			continue;
+		d = &dp->dis[i++];
+		d->kernel = k;
+		d->n_flagged = w->flagged[k];
+		d->worst_target = w->worst_t[k];
+		d->worst_factor = w->worst_f[k];
+		d->point_ns = malloc(nm * sizeof(*d->point_ns));
+		if (!d->point_ns)
+			return GPUPROJ_E_NOMEM;
+		memcpy(d->point_ns, &w->worst_pts[k * nm], nm * sizeof(*d->point_ns));
+	}
+	return GPUPROJ_OK;
+}
+
+/* Project one profile onto every target with every model. */
+static int
+project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
+{
+	const struct gpuproj_profile *p = dp->profile;
+	size_t n = gpuproj_profile_count(p), nt = doc->n_targets, nm = doc->n_models, t, m;
+	struct gpuproj_run_projection *runs = NULL;
+	struct dis_work w = { 0 };
+	int r = GPUPROJ_E_NOMEM;
+
+	dp->n_kernels = n;
+	dp->kp = calloc(nt * n + 1, sizeof(*dp->kp));
+	dp->why = calloc(n + 1, sizeof(*dp->why));
+	dp->order = profile_order_by_time(p); /* longest first, ties by signature */
+	dp->totals = calloc(nt, sizeof(*dp->totals));
+	dp->ranking = calloc(nt, sizeof(*dp->ranking));
+	dp->model_point_ns = calloc(nm * nt, sizeof(*dp->model_point_ns));
+	dp->model_unprojected = calloc(nm * nt, sizeof(*dp->model_unprojected));
+	runs = calloc(nm, sizeof(*runs));
+	w.cmp = calloc(nm, sizeof(*w.cmp));
+	w.flagged = calloc(n + 1, sizeof(*w.flagged));
+	w.worst_t = calloc(n + 1, sizeof(*w.worst_t));
+	w.worst_f = calloc(n + 1, sizeof(*w.worst_f));
+	w.worst_pts = calloc(n * nm + 1, sizeof(*w.worst_pts));
+	if (!dp->kp || !dp->why || !dp->order || !dp->totals || !dp->ranking ||
+	    !dp->model_point_ns || !dp->model_unprojected || !runs || !w.cmp || !w.flagged ||
+	    !w.worst_t || !w.worst_f || !w.worst_pts)
+		goto out;
+	profile_counts(dp);
+	for (t = 0; t < nt; t++) {
+		for (m = 0; m < nm; m++) {
+			if (gpuproj_project_run(p, doc->models[m], dp->src, doc->targets[t], NULL,
+						&runs[m]))
 				goto out;
 			/* The kernels this model projects, nothing carried. */
 			dp->model_point_ns[m * nt + t] = projected_ns(p, &runs[m]);
 			dp->model_unprojected[m * nt + t] = runs[m].n_unprojected;
 		}
-		for (k = 0; k < n; k++) {
-			const struct gpuproj_projection *pr = &runs[0].kernels[k];
-			struct doc_kproj *kp = &dp->kp[t * n + k];
-
-			kp->status = pr->status;
-			kp->binding = pr->binding;
-			kp->assumed = pr->status == GPUPROJ_OK && pr->assumed;
-			kp->coarse = pr->status == GPUPROJ_OK &&
-				     gpuproj_model_is_coarse(pr->fallback ? pr->fallback
-									 : runs[0].model);
-			kp->lo_ns = pr->status == GPUPROJ_OK ? pr->lo_ns : NAN;
-			kp->hi_ns = pr->status == GPUPROJ_OK ? pr->hi_ns : NAN;
-			kp->point_ns = pr->status == GPUPROJ_OK ? pr->point_ns : NAN;
-			if (pr->status != GPUPROJ_OK) {
-				const char *why = pr->why[0] ? pr->why
-							     : gpuproj_strerror(pr->status);
-
-				if (!dp->why[k] && !(dp->why[k] = xstrdup(why)))
-					goto out;
-				kp->why = strcmp(why, dp->why[k]) == 0 ? dp->why[k] : xstrdup(why);
-				if (!kp->why)
-					goto out;
-			}
-		}
-		/* The sums over the counted kernels: doc_rank() (report-rank.c). */
-		row->target = tgt;
-		row->n_projected = runs[0].n_projected;
-		row->n_coarse = gpuproj_model_is_coarse(runs[0].model) ? runs[0].n_projected
-									: runs[0].n_fallback_sol;
-		row->n_interval_unseen = runs[0].n_interval_unseen;
-		row->is_source = tgt == dp->src;
-		row->whole = runs[0].whole;
-
-		/* Where the models disagree on a kernel (model.h's flag and factor). */
-		for (k = 0; nm > 1 && k < n; k++) {
-			double lo = INFINITY, hi = 0;
-
-			for (m = 0; m < nm; m++)
-				cmp[m] = runs[m].kernels[k];
-			if (!gpuproj_models_disagree(cmp, nm, GPUPROJ_MODEL_DISAGREEMENT_FACTOR))
-				continue;
-			for (m = 0; m < nm; m++) {
-				if (cmp[m].status == GPUPROJ_OK && cmp[m].point_ns > 0) {
-					lo = fmin(lo, cmp[m].point_ns);
-					hi = fmax(hi, cmp[m].point_ns);
-				}
-			}
-			flagged[k]++;
-			if (hi / lo > worst_f[k]) {
-				worst_f[k] = hi / lo;
-				worst_t[k] = t;
-				for (m = 0; m < nm; m++) {
-					const struct gpuproj_projection *pr = &runs[m].kernels[k];
-
-					worst_pts[k * nm + m] =
-						pr->status == GPUPROJ_OK ? pr->point_ns : NAN;
-				}
-			}
-		}
+		if (keep_target(dp, t, doc->targets[t], &runs[0]))
+			goto out;
+		flag_disagreements(&w, runs, nm, n, t);
 		for (m = 0; m < nm; m++)
 			gpuproj_run_projection_clear(&runs[m]);
 	}
@@ -558,42 +576,16 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 							  (size_t)(dp - doc->profiles) + 1, t);
 	if (doc_count_kernels(doc, dp))
 		goto out;
-
-	for (k = 0; k < n; k++)
-		dp->n_dis += flagged[k] > 0;
-	if (dp->n_dis) {
-		size_t o, w = 0;
-
-		dp->dis = calloc(dp->n_dis, sizeof(*dp->dis));
-		if (!dp->dis)
-			goto out;
-		for (o = 0; o < n; o++) {
-			struct doc_disagreement *d;
-
-			k = dp->order[o];
-			if (!flagged[k])
-				continue;
-			d = &dp->dis[w++];
-			d->kernel = k;
-			d->n_flagged = flagged[k];
-			d->worst_target = worst_t[k];
-			d->worst_factor = worst_f[k];
-			d->point_ns = malloc(nm * sizeof(*d->point_ns));
-			if (!d->point_ns)
-				goto out;
-			memcpy(d->point_ns, &worst_pts[k * nm], nm * sizeof(*d->point_ns));
-		}
-	}
-	r = GPUPROJ_OK;
+	r = list_disagreements(dp, &w, nm);
 out:
 	for (m = 0; runs && m < nm; m++)
 		gpuproj_run_projection_clear(&runs[m]);
 	free(runs);
-	free(cmp);
-	free(flagged);
-	free(worst_t);
-	free(worst_f);
-	free(worst_pts);
+	free(w.cmp);
+	free(w.flagged);
+	free(w.worst_t);
+	free(w.worst_f);
+	free(w.worst_pts);
 	return r;
 }
 
@@ -996,15 +988,13 @@ add_target(struct gpuproj_report_doc *doc, const struct gpuproj_target *t)
 	return true;
 }
 
-int
-gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_inputs,
-		       const struct gpuproj_targets *targets,
-		       const struct gpuproj_report_doc_options *opt,
-		       struct gpuproj_report_doc **ret, struct gpuproj_error *reterr)
+/* The arguments of gpuproj_report_doc_new(): profiles, weights (all or none), targets. */
+static int
+check_inputs(const struct gpuproj_report_input *inputs, size_t n_inputs,
+	     const struct gpuproj_targets *targets, struct gpuproj_report_doc **ret,
+	     struct gpuproj_error *reterr)
 {
-	struct gpuproj_report_doc *doc = NULL;
-	size_t n_set = targets ? gpuproj_targets_count(targets) : 0, i, j, t;
-	int r;
+	size_t i;
 
 	if (!inputs || !n_inputs || !targets || !ret)
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
@@ -1027,9 +1017,23 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 							      : (inputs[i].label ? inputs[i].label
 										 : "a profile"));
 	}
-	if (!n_set)
+	if (!gpuproj_targets_count(targets))
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "the target set is empty");
+	return GPUPROJ_OK;
+}
 
+int
+gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_inputs,
+		       const struct gpuproj_targets *targets,
+		       const struct gpuproj_report_doc_options *opt,
+		       struct gpuproj_report_doc **ret, struct gpuproj_error *reterr)
+{
+	struct gpuproj_report_doc *doc = NULL;
+	size_t n_set = targets ? gpuproj_targets_count(targets) : 0, i, j, t;
+	int r = check_inputs(inputs, n_inputs, targets, ret, reterr);
+
+	if (r)
+		return r;
 	doc = calloc(1, sizeof(*doc));
 	if (!doc)
 		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");

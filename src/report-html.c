@@ -1186,16 +1186,115 @@ html_rank_chart(struct html *h)
 	strbuf_free(&cap);
 }
 
+/* The run: the report's facts, then the one profile's details or a table of the profiles. */
+static void
+html_run(struct html *h)
+{
+	const struct gpuproj_report_doc *doc = h->doc;
+	size_t i;
+
+	out(h, "<section id=\"run\">\n<h2>The run</h2>\n<table class=\"report-meta\"><tbody>\n");
+	outf(h, "<tr><th scope=\"row\">Report</th><td>gpuproj %s, ", GPUPROJ_VERSION);
+	oute(h, doc->date);
+	out(h, "</td></tr>\n<tr><th scope=\"row\">Model</th><td><strong>");
+	oute(h, gpuproj_model_name(doc->model));
+	out(h, "</strong>: ");
+	oute(h, gpuproj_model_summary(doc->model));
+	outf(h, "</td></tr>\n<tr><th scope=\"row\">Targets</th><td>%zu GPUs", doc->n_targets);
+	if (doc->opt.targets_origin) {
+		out(h, " from ");
+		oute(h, doc->opt.targets_origin);
+	}
+	outf(h, "</td></tr>\n<tr><th scope=\"row\">Profiles</th><td>%zu</td></tr>\n"
+	     "</tbody></table>\n", doc->n_profiles);
+	if (doc->n_profiles == 1) {
+		out(h, "<h3>");
+		oute(h, doc->profiles[0].label);
+		out(h, "</h3>\n");
+		html_run_details(h, &doc->profiles[0]);
+	} else {
+		out(h, "<div class=\"table-wrap\"><table class=\"profiles\"><caption>The profiles"
+		    "</caption>\n<thead><tr><th class=\"num\">#</th><th>Profile</th>"
+		    "<th>Application</th><th class=\"num\">Rank</th><th>Host</th><th>Source GPU</th>"
+		    "<th class=\"num\">Kernels</th><th class=\"num\">Launches</th>"
+		    "<th class=\"num\">Profiled launches</th><th class=\"num\">Timed only</th>"
+		    "<th class=\"num\">Kernel time</th></tr></thead>\n<tbody>\n");
+		for (i = 0; i < doc->n_profiles; i++) {
+			const struct doc_profile *dp = &doc->profiles[i];
+			const struct gpuproj_process_info *pi = gpuproj_profile_process(dp->profile);
+
+			outf(h, "<tr><td class=\"num\">%zu</td><td><a href=\"#profile-%zu\">",
+			     i + 1, i + 1);
+			oute(h, dp->label);
+			out(h, "</a></td><td>");
+			oute(h, doc_application(dp->profile));
+			if (pi->rank >= 0)
+				outf(h, "</td><td class=\"num\">%" PRId64 "</td><td>", pi->rank);
+			else
+				out(h, "</td><td class=\"num\">–</td><td>");
+			oute(h, pi->host ? pi->host : "–");
+			out(h, "</td><td>");
+			oute(h, dp->src->name);
+			outf(h, "</td><td class=\"num\">%zu</td><td class=\"num\">%" PRIu64 "</td>"
+			     "<td class=\"num\">%" PRIu64 "</td><td class=\"num\">%zu</td>",
+			     dp->n_kernels, dp->launches, dp->profiled, dp->n_timed_only);
+			td_ns(h, dp->kernel_ns);
+			out(h, "</tr>\n");
+		}
+		out(h, "</tbody></table></div>\n");
+	}
+	out(h, "</section>\n");
+}
+
+/* The combined ranking and what goes with it: the order, the targets apart, the costs. */
+static void
+html_combined(struct html *h)
+{
+	const struct gpuproj_report_doc *doc = h->doc;
+	double tensor_mix[GPUPROJ_TPREC_COUNT];
+	const char *caption;
+	char a[32];
+
+	out(h, "<section id=\"ranking\">\n<h2>Ranking of target GPUs</h2>\n");
+	html_summed(h);
+	if (doc->weighted)
+		caption = "The workload mix: facility time relative to the source";
+	else if (doc->n_profiles > 1)
+		caption = doc->by_wall ? "All profiles: projected whole-run time, summed"
+				       : "All profiles: projected GPU kernel time, summed";
+	else
+		caption = doc->by_wall ? "Projected whole-run time" : "Projected GPU kernel time";
+	html_ranking(h, doc->combined, doc->n_targets, "ranking-combined", caption,
+		     doc_tensor_mix(doc, NULL, tensor_mix) ? tensor_mix : NULL);
+	if (doc->n_complete && doc_ranked(doc, &doc->combined[0])) {
+		outf(h, "<p class=\"note\">Fastest: <strong>");
+		oute(h, doc->combined[0].target->name);
+		if (doc->weighted)
+			outf(h, "</strong>, %s of the source's facility time",
+			     doc_fmt_pct(doc->combined[0].rel, a, sizeof(a)));
+		else
+			outf(h, "</strong>, %s projected %s",
+			     format_ns(doc_rank_ns(doc, &doc->combined[0]), a, sizeof(a)),
+			     doc->by_wall ? "whole-run time" : "GPU kernel time");
+		if (isfinite(doc->combined[0].speedup))
+			outf(h, ", %.2f× the source", doc->combined[0].speedup);
+		out(h, ".</p>\n");
+	}
+	html_rank_chart(h);
+	html_order(h);
+	html_incomplete(h);
+	html_costs(h);
+	out(h, "</section>\n");
+	whole_run_html(&h->sb, doc->combined, doc->n_targets);
+}
+
 int
 gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_text, size_t *ret_len,
 			struct gpuproj_error *reterr)
 {
 	struct html h = { 0 };
-	const char *caption;
 	char app[256];
 	size_t i;
-	double tensor_mix[GPUPROJ_TPREC_COUNT];
-	char a[32];
 
 	if (!doc || !ret_text)
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
@@ -1240,91 +1339,8 @@ gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_text, s
 	    "<li><a href=\"#sources\">Sources of the target numbers</a></li>\n</ol></nav>\n<main>\n");
 
 	html_summary(&h);
-	/* The run. */
-	out(&h, "<section id=\"run\">\n<h2>The run</h2>\n<table class=\"report-meta\"><tbody>\n");
-	outf(&h, "<tr><th scope=\"row\">Report</th><td>gpuproj %s, ", GPUPROJ_VERSION);
-	oute(&h, doc->date);
-	out(&h, "</td></tr>\n<tr><th scope=\"row\">Model</th><td><strong>");
-	oute(&h, gpuproj_model_name(doc->model));
-	out(&h, "</strong>: ");
-	oute(&h, gpuproj_model_summary(doc->model));
-	outf(&h, "</td></tr>\n<tr><th scope=\"row\">Targets</th><td>%zu GPUs", doc->n_targets);
-	if (doc->opt.targets_origin) {
-		out(&h, " from ");
-		oute(&h, doc->opt.targets_origin);
-	}
-	outf(&h, "</td></tr>\n<tr><th scope=\"row\">Profiles</th><td>%zu</td></tr>\n"
-	     "</tbody></table>\n", doc->n_profiles);
-	if (doc->n_profiles == 1) {
-		out(&h, "<h3>");
-		oute(&h, doc->profiles[0].label);
-		out(&h, "</h3>\n");
-		html_run_details(&h, &doc->profiles[0]);
-	} else {
-		out(&h, "<div class=\"table-wrap\"><table class=\"profiles\"><caption>The profiles"
-		    "</caption>\n<thead><tr><th class=\"num\">#</th><th>Profile</th>"
-		    "<th>Application</th><th class=\"num\">Rank</th><th>Host</th><th>Source GPU</th>"
-		    "<th class=\"num\">Kernels</th><th class=\"num\">Launches</th>"
-		    "<th class=\"num\">Profiled launches</th><th class=\"num\">Timed only</th>"
-		    "<th class=\"num\">Kernel time</th></tr></thead>\n<tbody>\n");
-		for (i = 0; i < doc->n_profiles; i++) {
-			const struct doc_profile *dp = &doc->profiles[i];
-			const struct gpuproj_process_info *pi = gpuproj_profile_process(dp->profile);
-
-			outf(&h, "<tr><td class=\"num\">%zu</td><td><a href=\"#profile-%zu\">", i + 1,
-			     i + 1);
-			oute(&h, dp->label);
-			out(&h, "</a></td><td>");
-			oute(&h, doc_application(dp->profile));
-			if (pi->rank >= 0)
-				outf(&h, "</td><td class=\"num\">%" PRId64 "</td><td>", pi->rank);
-			else
-				out(&h, "</td><td class=\"num\">–</td><td>");
-			oute(&h, pi->host ? pi->host : "–");
-			out(&h, "</td><td>");
-			oute(&h, dp->src->name);
-			outf(&h, "</td><td class=\"num\">%zu</td><td class=\"num\">%" PRIu64 "</td>"
-			     "<td class=\"num\">%" PRIu64 "</td><td class=\"num\">%zu</td>",
-			     dp->n_kernels, dp->launches, dp->profiled, dp->n_timed_only);
-			td_ns(&h, dp->kernel_ns);
-			out(&h, "</tr>\n");
-		}
-		out(&h, "</tbody></table></div>\n");
-	}
-	out(&h, "</section>\n");
-
-	/* The combined ranking. */
-	out(&h, "<section id=\"ranking\">\n<h2>Ranking of target GPUs</h2>\n");
-	html_summed(&h);
-	if (doc->weighted)
-		caption = "The workload mix: facility time relative to the source";
-	else if (doc->n_profiles > 1)
-		caption = doc->by_wall ? "All profiles: projected whole-run time, summed"
-				       : "All profiles: projected GPU kernel time, summed";
-	else
-		caption = doc->by_wall ? "Projected whole-run time" : "Projected GPU kernel time";
-	html_ranking(&h, doc->combined, doc->n_targets, "ranking-combined", caption,
-		     doc_tensor_mix(doc, NULL, tensor_mix) ? tensor_mix : NULL);
-	if (doc->n_complete && doc_ranked(doc, &doc->combined[0])) {
-		outf(&h, "<p class=\"note\">Fastest: <strong>");
-		oute(&h, doc->combined[0].target->name);
-		if (doc->weighted)
-			outf(&h, "</strong>, %s of the source's facility time",
-			     doc_fmt_pct(doc->combined[0].rel, a, sizeof(a)));
-		else
-			outf(&h, "</strong>, %s projected %s",
-			     format_ns(doc_rank_ns(doc, &doc->combined[0]), a, sizeof(a)),
-			     doc->by_wall ? "whole-run time" : "GPU kernel time");
-		if (isfinite(doc->combined[0].speedup))
-			outf(&h, ", %.2f× the source", doc->combined[0].speedup);
-		out(&h, ".</p>\n");
-	}
-	html_rank_chart(&h);
-	html_order(&h);
-	html_incomplete(&h);
-	html_costs(&h);
-	out(&h, "</section>\n");
-	whole_run_html(&h.sb, doc->combined, doc->n_targets);
+	html_run(&h);
+	html_combined(&h);
 
 	for (i = 0; i < doc->n_profiles; i++)
 		html_profile(&h, i);

@@ -26,40 +26,12 @@
 #include "util.h"
 
 #define NS_PER_HOUR 3.6e12
-#define BYTES_PER_GIB 1073741824.0
 /* Names listed in one summary line before "and N more". */
 #define SUMMARY_NAMES 3
 /* Consecutive leading ranks whose distinctness the report states. */
 #define DISTINCT_RANKS 10
 
-/* ---- numbers as printed ---- */
-
-char *
-doc_fmt_usd(double usd, char *buf, size_t size)
-{
-	if (isnan(usd))
-		snprintf(buf, size, "unknown");
-	else if (usd >= 100)
-		snprintf(buf, size, "%.0f USD", usd);
-	else if (usd >= 1)
-		snprintf(buf, size, "%.2f USD", usd);
-	else if (usd > 0)
-		/* Three significant digits without an exponent: 0.0000965 USD. */
-		snprintf(buf, size, "%.*f USD", 2 - (int)floor(log10(usd)), usd);
-	else
-		snprintf(buf, size, "0 USD");
-	return buf;
-}
-
-char *
-doc_fmt_gib(double bytes, char *buf, size_t size)
-{
-	if (isnan(bytes))
-		snprintf(buf, size, "unknown");
-	else
-		snprintf(buf, size, "%.3g GiB", bytes / BYTES_PER_GIB);
-	return buf;
-}
+/* ---- names and figures as printed (report-fmt.c: the numbers) ---- */
 
 const char *
 doc_fit_name(enum gpuproj_report_fit f)

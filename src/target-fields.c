@@ -113,6 +113,9 @@ static const struct target_field fields[] = {
 	GFLOPS_ROWS("peak_gflops", true),
 	GROUP("max_gflops", false),
 	GFLOPS_ROWS("max_gflops", false),
+	/* One-basis rules (target-basis.c) require both; the schema does not. */
+	TOP(fp32_dense_gflops, TF_NUMBER, false, 1e9, GFLOPS_UNIT),
+	TOP(sustained_clock_mhz, TF_NUMBER, false, 10000, "MHz (10 GHz)"),
 	GROUP("peak_giops", false),
 	NUM("peak_giops.int32_add", false, 1e9, "GIOP/s"),
 	NUM("peak_giops.int32_mad", false, 1e9, "GIOP/s"),

@@ -132,6 +132,8 @@ gpuproj_target_write_show(FILE *out, const struct gpuproj_targets *ts,
 		show_add_mul(out, t, m[2 * p + 1].path, t->max_gflops[p][GPUPROJ_OP_ADD_MUL],
 			     t->max_add_mul_given[p]);
 	}
+	show_num(out, t, "fp32_dense_gflops", t->fp32_dense_gflops, "GFLOP/s");
+	show_num(out, t, "sustained_clock_mhz", t->sustained_clock_mhz, "MHz");
 	show_num(out, t, "peak_giops.int32_add", t->int32_add_giops, "GIOP/s");
 	show_num(out, t, "peak_giops.int32_mad", t->int32_mad_giops, "GIOP/s");
 	show_num(out, t, "ldst_shared_gops", t->ldst_shared_gops, "G/s");

@@ -763,6 +763,9 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 	t->ipc_per_scheduler = 1.0;
 	t->boost_clock_mhz = NAN;
 	t->boost_hold_us = NAN;
+	t->fp32_dense_gflops = NAN;
+	t->sustained_clock_mhz = NAN;
+	t->fp32_loop_gflops = NAN;
 	t->memory_gib = NAN;
 	t->ldst_shared_gops = NAN;
 	r = entry_numbers(ld, gpu, t, false, &ps, where);
@@ -789,6 +792,12 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 		t->max_gflops[i][GPUPROJ_OP_ADD_MUL] = isnan(v[2 * i + 1]) ? v[2 * i] / 2 : v[2 * i + 1];
 		t->max_add_mul_given[i] = !isnan(v[2 * i + 1]);
 	}
+	/* What FFMA-dense code reaches cannot beat the FMA peak (as max_tensor, its peak). */
+	if (t->fp32_dense_gflops > t->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] * 1.005)
+		return ty_fail(ld, GPUPROJ_E_SCHEMA, ty_map_lookup(ld, gpu, "fp32_dense_gflops", NULL),
+			       "'fp32_dense_gflops' (%g) is above 'peak_gflops.fp32_fma' (%g): "
+			       "no code runs faster than the FMA peak", t->fp32_dense_gflops,
+			       t->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);
 	r = number_group(ld, gpu, "peak_giops", v, 2, &ps, where);
 	if (r)
 		return r;

@@ -197,6 +197,13 @@ struct gpuproj_target {
 	 * file's basis (gpuproj_target_gflops(), --details).
 	 */
 	double burst_share;
+	/**
+	 * 0, except in a copy made by gpuproj_target_scale_fp() (the AUTO
+	 * clock regime, model.h enum gpuproj_clock): the factor its FP
+	 * ceilings were scaled by; such rates are reported with basis
+	 * "derived" (gpuproj_target_basis()).
+	 */
+	double clock_factor;
 	int schedulers_per_sm;      /**< warp (wavefront) schedulers per SM (CU) */
 	double ipc_per_scheduler;   /**< warp instructions per scheduler per cycle (default 1) */
 	double memory_gib;          /**< device memory, GiB, or NaN */
@@ -209,6 +216,30 @@ struct gpuproj_target {
 	 * where present (gpuproj_target_gflops()).
 	 */
 	double max_gflops[GPUPROJ_PREC_COUNT][GPUPROJ_OPKIND_COUNT];
+	/**
+	 * `fp32_dense_gflops`: the CUDA-core FP32 rate FFMA-dense code reaches,
+	 * GFLOP/s, or NaN: a large cuBLAS SGEMM with TF32 off (FLOP = 2 per
+	 * FMA), measured, or derived from a sibling of the same SM datapath and
+	 * power class (docs/targets-schema.md). The analogue of max_tensor for
+	 * the CUDA cores; the models use it for FFMA-dense kernels when asked
+	 * (gpuproj_model_options.fp32, model.h), never above max_gflops.fp32_fma.
+	 */
+	double fp32_dense_gflops;
+	/**
+	 * `sustained_clock_mhz`: the SM clock the GPU holds under seconds of
+	 * full FFMA load, MHz, or NaN (a clock NVML logged during such a run,
+	 * or derived from a sibling of the same power class); what the target
+	 * runs at in the sustained clock regime of `--clock auto`
+	 * (enum gpuproj_clock, model.h).
+	 */
+	double sustained_clock_mhz;
+	/**
+	 * NaN, except in a copy made for an FFMA-dense kernel (model.c): the
+	 * FFMA-loop rate max_gflops.fp32_fma had before the copy's took the
+	 * dense rate, GFLOP/s. The issue roof's lane-clocks come from it, and
+	 * max_gflops.fp32_fma then reports fp32_dense_gflops's source.
+	 */
+	double fp32_loop_gflops;
 	/** True where `peak_gflops.*_add_mul` was written in the file (false: FMA/2). */
 	bool peak_add_mul_given[GPUPROJ_PREC_COUNT];
 	/** True where `max_gflops.*_add_mul` was written in the file (false: FMA/2 or absent). */
@@ -463,7 +494,12 @@ int gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj
  * @param[out] reterr optional; why no entry could be derived
  * @return GPUPROJ_OK; GPUPROJ_E_NOTFOUND (the device's name, CC, SMs,
  *         clock, memory clock or bus width is not recorded, or no sibling
- *         of its CC); GPUPROJ_E_INVAL (NULL argument); GPUPROJ_E_NOMEM
+ *         of its CC); GPUPROJ_E_SCHEMA (the text it built fails the
+ *         loader or gpuproj_target_check_one_basis(), as `gpuproj targets
+ *         check --one-basis` would: a driver attribute no GPU has, such as
+ *         a memory clock of 1 kHz giving a DRAM bandwidth of 0, issue 35
+ *         #6; the text is not returned); GPUPROJ_E_INVAL (NULL argument);
+ *         GPUPROJ_E_NOMEM
  */
 int gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 			       const struct gpuproj_targets *targets, char **ret_yaml,
@@ -540,7 +576,10 @@ const struct gpuproj_source *gpuproj_target_source(const struct gpuproj_target *
  * The basis of a number as `t` holds it: its source's basis
  * (gpuproj_target_source()), except GPUPROJ_BASIS_DERIVED for `max_gflops`
  * keys of a copy from gpuproj_target_burst() (burst_share > 0: the rate
- * there blends the sustained and peak rates).
+ * there blends the sustained and peak rates) or gpuproj_target_scale_fp()
+ * (clock_factor > 0), and fp32_dense_gflops's basis for
+ * `max_gflops.fp32_fma` of a copy for an FFMA-dense kernel
+ * (fp32_loop_gflops > 0; derived when also blended or scaled).
  * @param path a dotted key path as in targets.yaml
  * @return the basis; GPUPROJ_BASIS_NONE when no source covers the path
  */
@@ -651,6 +690,19 @@ double gpuproj_target_burst(const struct gpuproj_target *g, double duration_ns,
  * @param[out] out the copy (pointers shared with `g`)
  */
 void gpuproj_target_datasheet(const struct gpuproj_target *g, struct gpuproj_target *out);
+
+/**
+ * A GPU's FP ceilings at another SM clock (GPUPROJ_CLOCK_AUTO, model.h
+ * enum gpuproj_clock): `*out` = `*g` with every max_gflops[p][k] (and
+ * fp32_loop_gflops) × `factor`, out->clock_factor = factor (rates reported
+ * as derived). A factor that is not positive and finite leaves the copy
+ * unchanged (clock_factor 0).
+ * @param g the GPU (targets.yaml entry)
+ * @param factor the clock ratio, e.g. sustained_clock_mhz / clock_mhz
+ * @param[out] out the scaled copy (pointers shared with `g`)
+ */
+void gpuproj_target_scale_fp(const struct gpuproj_target *g, double factor,
+			     struct gpuproj_target *out);
 
 /**
  * The architecture generation of a GPU, from its `arch`, by the

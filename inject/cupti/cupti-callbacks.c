@@ -1067,9 +1067,15 @@ cupti_callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const 
 	case CUPTI_CB_DOMAIN_DRIVER_API:
 		on_driver(st, cbid, data);
 		break;
-	case CUPTI_CB_DOMAIN_RESOURCE:
+	case CUPTI_CB_DOMAIN_RESOURCE: {
+		/* A context's creation holds st->ctx_lock and the collector's (backend.h). */
+		sigset_t old;
+
+		inj_signals_block(&old);
 		on_resource(st, cbid, data);
+		inj_signals_restore(&old);
 		break;
+	}
 	case CUPTI_CB_DOMAIN_STATE:
 		on_state(st, cbid, data);
 		break;

@@ -198,7 +198,8 @@ def read_projections(path, as_frame=None):
 
 WHOLE_RUN_COLUMNS = ["target", "model", "wall_ns", "lo_ns", "hi_ns", "source_ns", "speedup",
                      "replayed_ns", "carried_ns", "kernel_ns", "copy_ns", "host_ns", "idle_ns",
-                     "overlap_ns", "explained", "identity_error", "bound"]
+                     "overlap_ns", "explained", "identity_error", "bound", "bound_ns",
+                     "floor_ns", "floored"]
 
 
 def read_whole_runs(path, as_frame=None):

@@ -156,6 +156,11 @@ def test_envelope_rows_say_assumed(tmp_path):
     # Onto its own GPU the replay gives the recorded 20300 ns back (identity 0).
     assert whole[0]["wall_ns"] == pytest.approx(20300, rel=1e-12)
     assert whole[0]["identity_error"] == pytest.approx(0, abs=1e-12)
+    # The floor: the main thread's stream, 9800 + 2 * (1000 + 2000) + 2000 + 100 ns of GPU
+    # work; no spread, so no bound.
+    assert whole[0]["floor_ns"] == pytest.approx(17900, rel=1e-12)
+    assert whole[0]["floored"] is False
+    assert whole[0]["bound_ns"] == 0
 
 
 def test_data_frames():

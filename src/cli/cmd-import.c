@@ -1032,8 +1032,16 @@ print_nsys_timeline(const struct gpuproj_profile *p)
 		unexplained, unexplained == 1 ? "" : "s", format_ns(u, c, sizeof(c)));
 }
 
+/* The command line of `import nsys`, parsed. */
+struct nsys_args {
+	const char *targets_path, *output, *file;
+	const char **ncu; /* [n_ncu], the --ncu exports */
+	size_t n_ncu;
+};
+
+/* Options into `a` (a->ncu freed by the caller). Returns -1 to go on, else the exit status. */
 static int
-import_nsys(int argc, char **argv)
+nsys_parse_args(int argc, char **argv, struct nsys_args *a)
 {
 	enum { O_TARGETS = 256, O_NCU };
 	static const struct option opts[] = {
@@ -1043,21 +1051,11 @@ import_nsys(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cmd = "import nsys", *targets_path = NULL, *output = NULL, *file;
-	const char **ncu = calloc((size_t)argc + 1, sizeof(*ncu));
-	struct gpuproj_profile **counters = NULL, **profiles = NULL;
-	struct gpuproj_import_summary sum = { 0 };
-	struct gpuproj_nsys_join join = { 0 };
-	struct gpuproj_nsys_options nopt = { 0 };
-	struct gpuproj_targets *ts = NULL;
-	struct gpuproj_error err = { 0 };
-	char *exported = NULL, **paths = NULL;
-	size_t n_ncu = 0, n = 0, i;
-	bool to_dir = false;
-	struct stat st;
-	int c, ret = EXIT_FAIL;
+	const char *cmd = "import nsys";
+	int c;
 
-	if (!ncu)
+	a->ncu = calloc((size_t)argc + 1, sizeof(*a->ncu));
+	if (!a->ncu)
 		return cli_fail("out of memory");
 	optind = 1;
 	opterr = 0;
@@ -1065,115 +1063,117 @@ import_nsys(int argc, char **argv)
 		switch (c) {
 		case 'h':
 			help_nsys(stdout);
-			free(ncu);
 			return EXIT_OK;
-		case O_NCU: ncu[n_ncu++] = optarg; break;
-		case O_TARGETS: targets_path = optarg; break;
-		case 'o': output = optarg; break;
+		case O_NCU: a->ncu[a->n_ncu++] = optarg; break;
+		case O_TARGETS: a->targets_path = optarg; break;
+		case 'o': a->output = optarg; break;
 		default: /* ':' missing value, '?' unknown option */
-			free(ncu);
 			return cli_option_error(cmd, c, argv);
 		}
 	}
-	if (optind == argc) {
-		free(ncu);
+	if (optind == argc)
 		return cli_usage_error(cmd, "missing FILE.sqlite");
-	}
-	if (optind != argc - 1) {
-		free(ncu);
+	if (optind != argc - 1)
 		return cli_usage_error(cmd, "expected one FILE.sqlite, got %d", argc - optind);
-	}
-	if (!output || !*output) {
-		free(ncu);
+	if (!a->output || !*a->output)
 		return cli_usage_error(cmd, "missing -o OUT.json or -o DIR/");
-	}
-	file = argv[optind];
-	if (cli_load_targets(targets_path, &ts, NULL)) {
-		free(ncu);
-		return EXIT_FAIL;
-	}
-	/* The counters first: a bad export fails before the report is read. */
-	counters = calloc(n_ncu ? n_ncu : 1, sizeof(*counters));
-	if (!counters) {
-		ret = cli_fail("out of memory");
-		goto out;
-	}
-	for (i = 0; i < n_ncu; i++) {
+	a->file = argv[optind];
+	return -1;
+}
+
+/*
+ * The counters of the --ncu exports into counters[n_ncu] (an .ncu-rep is
+ * exported to CSV first): read before the report, so a bad export fails
+ * first. Returns the exit status.
+ */
+static int
+nsys_counters(const struct nsys_args *a, struct gpuproj_profile **counters)
+{
+	struct gpuproj_error err = { 0 };
+	size_t i;
+
+	for (i = 0; i < a->n_ncu; i++) {
 		char *csv = NULL;
-		const char *path = ncu[i];
+		const char *path = a->ncu[i];
 		int r;
 
-		if (ends_with(ncu[i], ".ncu-rep")) {
-			if (export_report(ncu[i], &csv))
-				goto out;
+		if (ends_with(a->ncu[i], ".ncu-rep")) {
+			if (export_report(a->ncu[i], &csv))
+				return EXIT_FAIL;
 			path = csv;
 		}
 		r = gpuproj_import_ncu(path, &counters[i], NULL, &err);
 		if (r && csv && strcmp(err.file, csv) == 0)
 			snprintf(err.file, sizeof(err.file), "%s (ncu --import … --csv --page raw)",
-				 ncu[i]);
+				 a->ncu[i]);
 		if (csv) {
 			unlink(csv);
 			free(csv);
 		}
-		if (r) {
-			ret = cli_fail_error(&err);
-			goto out;
-		}
+		if (r)
+			return cli_fail_error(&err);
 	}
-	nopt.counters = (const struct gpuproj_profile *const *)counters;
-	nopt.n_counters = n_ncu;
-	if (ends_with(file, ".nsys-rep") || ends_with(file, ".qdrep")) {
-		if (export_nsys_report(file, &exported))
-			goto out;
-	}
-	if (gpuproj_import_nsys(exported ? exported : file, &nopt, &profiles, &n, &sum, &join,
-				&err)) {
-		if (exported && strcmp(err.file, exported) == 0)
-			snprintf(err.file, sizeof(err.file), "%s (nsys export --type sqlite)", file);
-		ret = cli_fail_error(&err);
-		goto out;
-	}
-	/* Where to: a directory for several (or when named as one), else the file. */
+	return EXIT_OK;
+}
+
+/*
+ * Where each of the n profiles goes (*ret_paths[n], freed by the caller):
+ * a directory for several (or when named as one), else the file; each
+ * checked before anything is written. Returns the exit status.
+ */
+static int
+nsys_paths(const struct nsys_args *a, struct gpuproj_profile *const *profiles, size_t n,
+	   char ***ret_paths)
+{
+	const char *output = a->output;
+	struct gpuproj_error err = { 0 };
+	struct stat st;
+	bool to_dir;
+	size_t i;
+
 	to_dir = (stat(output, &st) == 0 && S_ISDIR(st.st_mode)) ||
 		 output[strlen(output) - 1] == '/';
-	if (n > 1 && !to_dir) {
-		ret = cli_fail("%s holds %zu GPUs and processes with kernels (one profile each): "
-			       "give -o DIR/ to write them all", file, n);
-		goto out;
-	}
-	if (to_dir && mkdir(output, 0777) != 0 && errno != EEXIST) {
-		ret = cli_fail("%s: cannot create the directory: %s", output, strerror(errno));
-		goto out;
-	}
-	paths = calloc(n, sizeof(*paths));
-	if (!paths) {
-		ret = cli_fail("out of memory");
-		goto out;
-	}
+	if (n > 1 && !to_dir)
+		return cli_fail("%s holds %zu GPUs and processes with kernels (one profile each): "
+				"give -o DIR/ to write them all", a->file, n);
+	if (to_dir && mkdir(output, 0777) != 0 && errno != EEXIST)
+		return cli_fail("%s: cannot create the directory: %s", output, strerror(errno));
+	*ret_paths = calloc(n, sizeof(**ret_paths));
+	if (!*ret_paths)
+		return cli_fail("out of memory");
 	for (i = 0; i < n; i++) {
-		paths[i] = to_dir ? nsys_output_name(output, profiles[i]) : strdup(output);
-		if (!paths[i]) {
-			ret = cli_fail("out of memory");
-			goto out;
-		}
-		if (file_check_output(paths[i], &err)) {
-			ret = cli_fail_error(&err);
-			goto out;
-		}
+		char *path = to_dir ? nsys_output_name(output, profiles[i]) : strdup(output);
+
+		(*ret_paths)[i] = path;
+		if (!path)
+			return cli_fail("out of memory");
+		if (file_check_output(path, &err))
+			return cli_fail_error(&err);
 	}
-	/* The GPUs against targets.yaml, recorded before anything is written. */
+	return EXIT_OK;
+}
+
+/*
+ * The GPUs against targets.yaml and the --ncu files, recorded in each
+ * profile before anything is written. Returns the exit status.
+ */
+static int
+nsys_record(const struct nsys_args *a, struct gpuproj_profile *const *profiles, size_t n,
+	    const struct gpuproj_targets *ts)
+{
+	size_t i, f;
+
 	for (i = 0; i < n; i++) {
 		const struct gpuproj_device_info *d = gpuproj_profile_device(profiles[i]);
-		const struct gpuproj_target *t = d->name ? gpuproj_targets_match(ts, d->name) : NULL;
+		const struct gpuproj_target *t =
+			d->name ? gpuproj_targets_match(ts, d->name) : NULL;
 		char *files = NULL;
-		size_t f;
 
-		for (f = 0; f < n_ncu; f++) {
+		for (f = 0; f < a->n_ncu; f++) {
 			char *joined = NULL;
 
 			if (asprintf(&joined, "%s%s%s", files ? files : "", files ? ", " : "",
-				     ncu[f]) < 0)
+				     a->ncu[f]) < 0)
 				joined = NULL;
 			free(files);
 			if (!(files = joined))
@@ -1183,40 +1183,41 @@ import_nsys(int argc, char **argv)
 		if ((t && gpuproj_profile_set_device(profiles[i], d->name, t->name, t->chip,
 						     d->cc_major, d->cc_minor, d->sms,
 						     d->clock_hz)) ||
-		    (n_ncu && (!files ||
-			       gpuproj_profile_set_attr(profiles[i], "import.counters", files)))) {
+		    (a->n_ncu && (!files || gpuproj_profile_set_attr(profiles[i], "import.counters",
+								      files)))) {
 			free(files);
-			ret = cli_fail("out of memory");
-			goto out;
+			return cli_fail("out of memory");
 		}
 		free(files);
 	}
-	for (i = 0; i < n; i++) {
-		if (gpuproj_profile_save(profiles[i], paths[i], &err)) {
-			ret = cli_fail_error(&err);
-			goto out;
-		}
-	}
-	{
-		const char *ver = gpuproj_profile_attr(profiles[0], "nsys.version");
-		const char *schema = gpuproj_profile_attr(profiles[0], "nsys.schema");
+	return EXIT_OK;
+}
 
-		fprintf(stderr, "gpuproj: imported %s (Nsight Systems %s, export schema %s): %zu "
-			"row%s, %zu launch%s, %zu kernel signature%s in %zu profile%s (one per GPU "
-			"and process)\n", cli_shown(file), cli_shown(ver ? ver : "?"),
-			cli_shown(schema ? schema : "?"), sum.rows, sum.rows == 1 ? "" : "s",
-			sum.launches, sum.launches == 1 ? "" : "es", sum.kernels,
-			sum.kernels == 1 ? "" : "s", n, n == 1 ? "" : "s");
-	}
-	for (i = 0; i < sum.n_warnings; i++)
-		fprintf(stderr, "  warning: %s\n", cli_shown(sum.warnings[i]));
-	if (n_ncu)
+/* What was imported: the report, its warnings, the join, then each profile. */
+static int
+nsys_summary(const struct nsys_args *a, struct gpuproj_profile *const *profiles,
+	     char *const *paths, size_t n, const struct gpuproj_import_summary *sum,
+	     const struct gpuproj_nsys_join *join, const struct gpuproj_targets *ts)
+{
+	const char *ver = gpuproj_profile_attr(profiles[0], "nsys.version");
+	const char *schema = gpuproj_profile_attr(profiles[0], "nsys.schema");
+	size_t i;
+
+	fprintf(stderr, "gpuproj: imported %s (Nsight Systems %s, export schema %s): %zu "
+		"row%s, %zu launch%s, %zu kernel signature%s in %zu profile%s (one per GPU "
+		"and process)\n", cli_shown(a->file), cli_shown(ver ? ver : "?"),
+		cli_shown(schema ? schema : "?"), sum->rows, sum->rows == 1 ? "" : "s",
+		sum->launches, sum->launches == 1 ? "" : "es", sum->kernels,
+		sum->kernels == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	for (i = 0; i < sum->n_warnings; i++)
+		fprintf(stderr, "  warning: %s\n", cli_shown(sum->warnings[i]));
+	if (a->n_ncu)
 		fprintf(stderr, "  counters (--ncu): %zu of %zu kernel signature%s joined (%zu by "
-			"launch order); %zu Nsight Compute kernel%s joined none\n", join.joined,
-			join.kernels, join.kernels == 1 ? "" : "s", join.by_launch_order,
-			join.unjoined_ncu, join.unjoined_ncu == 1 ? "" : "s");
+			"launch order); %zu Nsight Compute kernel%s joined none\n", join->joined,
+			join->kernels, join->kernels == 1 ? "" : "s", join->by_launch_order,
+			join->unjoined_ncu, join->unjoined_ncu == 1 ? "" : "s");
 	for (i = 0; i < n; i++) {
-		const struct gpuproj_profile *p = profiles[i];
+		struct gpuproj_profile *p = profiles[i];
 		const struct gpuproj_process_info *pr = gpuproj_profile_process(p);
 		const char *missing[32];
 		size_t nm, kernels_missing = 0, k, launches = 0;
@@ -1228,16 +1229,73 @@ import_nsys(int argc, char **argv)
 			cli_shown(pr->application ? pr->application : "?"), pr->pid,
 			gpuproj_profile_count(p), gpuproj_profile_count(p) == 1 ? "" : "s",
 			launches, launches == 1 ? "" : "es");
-		if (check_device(profiles[i], ts)) {
-			ret = cli_fail("out of memory");
-			goto out;
-		}
+		if (check_device(p, ts))
+			return cli_fail("out of memory");
 		print_nsys_timeline(p);
 		nm = gpuproj_model_missing_in_profile(gpuproj_model_default(), p, missing, 32,
 						      &kernels_missing);
 		print_missing(p, missing, nm < 32 ? nm : 32, kernels_missing, TOOL_NSYS, ts);
 	}
-	ret = EXIT_OK;
+	return EXIT_OK;
+}
+
+static int
+import_nsys(int argc, char **argv)
+{
+	struct nsys_args a = { 0 };
+	struct gpuproj_profile **counters = NULL, **profiles = NULL;
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_nsys_join join = { 0 };
+	struct gpuproj_nsys_options nopt = { 0 };
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	char *exported = NULL, **paths = NULL;
+	const char *file;
+	size_t n = 0, i;
+	int ret = nsys_parse_args(argc, argv, &a);
+
+	if (ret >= 0) {
+		free(a.ncu);
+		return ret;
+	}
+	file = a.file;
+	if (cli_load_targets(a.targets_path, &ts, NULL)) {
+		free(a.ncu);
+		return EXIT_FAIL;
+	}
+	ret = EXIT_FAIL;
+	counters = calloc(a.n_ncu ? a.n_ncu : 1, sizeof(*counters));
+	if (!counters) {
+		ret = cli_fail("out of memory");
+		goto out;
+	}
+	if ((ret = nsys_counters(&a, counters)))
+		goto out;
+	ret = EXIT_FAIL;
+	nopt.counters = (const struct gpuproj_profile *const *)counters;
+	nopt.n_counters = a.n_ncu;
+	if (ends_with(file, ".nsys-rep") || ends_with(file, ".qdrep")) {
+		if (export_nsys_report(file, &exported))
+			goto out;
+	}
+	if (gpuproj_import_nsys(exported ? exported : file, &nopt, &profiles, &n, &sum, &join,
+				&err)) {
+		if (exported && strcmp(err.file, exported) == 0)
+			snprintf(err.file, sizeof(err.file), "%s (nsys export --type sqlite)",
+				 file);
+		ret = cli_fail_error(&err);
+		goto out;
+	}
+	if ((ret = nsys_paths(&a, profiles, n, &paths)) ||
+	    (ret = nsys_record(&a, profiles, n, ts)))
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (gpuproj_profile_save(profiles[i], paths[i], &err)) {
+			ret = cli_fail_error(&err);
+			goto out;
+		}
+	}
+	ret = nsys_summary(&a, profiles, paths, n, &sum, &join, ts);
 out:
 	for (i = 0; i < n; i++) {
 		gpuproj_profile_free(profiles[i]);
@@ -1246,13 +1304,13 @@ out:
 	}
 	free(paths);
 	free(profiles);
-	for (i = 0; counters && i < n_ncu; i++)
+	for (i = 0; counters && i < a.n_ncu; i++)
 		gpuproj_profile_free(counters[i]);
 	free(counters);
 	remove_nsys_export(exported);
 	gpuproj_import_summary_clear(&sum);
 	gpuproj_targets_free(ts);
-	free(ncu);
+	free(a.ncu);
 	return ret;
 }
 

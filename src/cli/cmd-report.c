@@ -294,18 +294,17 @@ all_prices(const struct args *a, const struct gpuproj_report_prices *file, size_
 	return all;
 }
 
-/* Load every profile before anything is written; returns 0 or EXIT_FAIL. */
+/* Load every profile (`paths`: the operands) before anything is written; 0 or EXIT_FAIL. */
 static int
-load_profiles(int argc, char **argv, const struct args *a, struct gpuproj_profile **profiles,
-	      struct gpuproj_report_input *inputs, size_t n, struct progress *prog)
+load_inputs(const struct args *a, char **paths, struct gpuproj_profile **profiles,
+	    struct gpuproj_report_input *inputs, size_t n, struct progress *prog)
 {
 	struct gpuproj_error err = { 0 };
 	size_t i;
 
-	(void)argc;
 	for (i = 0; i < n; i++) {
 		bool is_builtin = a->builtin && i == 0;
-		const char *path = is_builtin ? NULL : argv[optind + (int)i - (a->builtin ? 1 : 0)];
+		const char *path = is_builtin ? NULL : paths[i - (a->builtin ? 1 : 0)];
 
 		show_progress(prog, "loading", i, n);
 		if (is_builtin ? gpuproj_profile_load_builtin(&profiles[i], &err)
@@ -361,7 +360,7 @@ cmd_report(int argc, char **argv)
 		cli_fail_error(&err);
 		goto out;
 	}
-	if (load_profiles(argc, argv, &a, profiles, inputs, n_inputs, &prog))
+	if (load_inputs(&a, argv + optind, profiles, inputs, n_inputs, &prog))
 		goto out;
 	if ((ret = apply_weights(&a, inputs, n_inputs, a.builtin)) >= 0)
 		goto out;

@@ -58,7 +58,7 @@
  *   event-sync CTX E              cudaEventSynchronize of event E
  *   do A ; B ; ...                the commands in order (for repeat)
  *   repeat N COMMAND...           run COMMAND N times
- *   threads T N COMMAND...        T threads run COMMAND N times each, at once
+ *   threads T N COMMAND...        T threads (up to 128) run COMMAND N times each, at once
  *                                 (%t in COMMAND becomes the thread index, %i
  *                                 the iteration)
  *   par A1 ; A2 | B1 ; B2 ...     one thread per |-separated branch, at once, each
@@ -88,13 +88,16 @@
  *   setlocale NAME                setlocale(LC_ALL, NAME), as applications do before
  *                                 CUDA (exit 3 when the locale is missing); prints
  *                                 "locale NAME: 1.5" formatted in it
- *   chdir DIR | mkdir DIR | mkfifo PATH | symlink TARGET PATH | write PATH TEXT
+ *   chdir DIR | mkdir DIR | rmdir DIR | mkfifo PATH | symlink TARGET PATH | write PATH TEXT
  *                                 the application changes its directory or
  *                                 creates things (as someone else would plant
  *                                 them, or another process write them)
  *   stdout TEXT                   print TEXT on standard output
  *   stderr-broken                 stderr becomes a pipe nobody reads (writes raise SIGPIPE)
  *   sleep MS | signal TERM|INT | exit CODE
+ *   alarm-exit US CODE            SIGALRM after US microseconds (0: when the double raises
+ *                                 it, $FAKE_ALARM_AT) runs a handler that calls exit(CODE)
+ *                                 (from whatever the thread was doing)
  *   bench LAUNCHES SIGS [SYNC_EVERY]  timing loop for tests/bench/bench-inject (with
  *                                 SYNC_EVERY: a cudaDeviceSynchronize after every
  *                                 SYNC_EVERY launches, so the run repeats one epoch)
@@ -120,6 +123,7 @@
 #include <locale.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -136,6 +140,22 @@ static CUcontext ctxs[MAX_CTX + 1];
 static int n_ctx;
 
 static int run_command(const char *cmd);
+
+/*
+ * `alarm-exit`: a SIGALRM handler that calls exit(), as applications do
+ * (a watchdog, a time limit). exit() is not async-signal-safe (POSIX
+ * signal-safety(7)), but the application is not gpuproj's to fix: its
+ * atexit handlers run on the interrupted thread, in whatever frame the
+ * signal found it (issue 35 #2).
+ */
+static volatile sig_atomic_t alarm_exit_code;
+
+static void
+alarm_exit(int sig)
+{
+	(void)sig;
+	exit(alarm_exit_code);
+}
 
 /* ---- helpers ---- */
 
@@ -1014,13 +1034,14 @@ thread_main(void *arg)
 static void
 threads(const char *cmd, const char *rest)
 {
-	struct thread_job jobs[32];
-	pthread_t tid[32];
+	/* Up to 128: more than the recorder follows (GPUPROJ_TL_MAX_THREADS, 64). */
+	static struct thread_job jobs[128];
+	pthread_t tid[128];
 	int t, n_threads, off = 0;
 	long n;
 
 	if (sscanf(rest, "%d %ld %n", &n_threads, &n, &off) < 2 || n_threads < 1 ||
-	    n_threads > 32 || !off)
+	    n_threads > 128 || !off)
 		usage(cmd);
 	for (t = 0; t < n_threads; t++) {
 		const char *p = rest + off;
@@ -1589,6 +1610,9 @@ run_command(const char *cmd)
 	} else if (strcmp(word, "mkdir") == 0) {
 		if (mkdir(rest, 0777) != 0)
 			exit(1);
+	} else if (strcmp(word, "rmdir") == 0) {
+		if (rmdir(rest) != 0)
+			exit(1);
 	} else if (strcmp(word, "mkfifo") == 0) {
 		if (mkfifo(rest, 0666) != 0)
 			exit(1);
@@ -1608,6 +1632,22 @@ run_command(const char *cmd)
 
 		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 			;
+	} else if (strcmp(word, "alarm-exit") == 0) {
+		long us;
+		int code;
+		struct sigaction sa = { .sa_handler = alarm_exit };
+		struct itimerval it = { { 0, 0 }, { 0, 0 } };
+
+		if (sscanf(rest, "%ld %d", &us, &code) != 2 || us < 0)
+			return usage(cmd);
+		alarm_exit_code = code;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGALRM, &sa, NULL);
+		/* 0: no timer; the double raises it ($FAKE_ALARM_AT, fake-cupti.c). */
+		it.it_value.tv_sec = us / 1000000;
+		it.it_value.tv_usec = us % 1000000;
+		if (us)
+			setitimer(ITIMER_REAL, &it, NULL);
 	} else if (strcmp(word, "signal") == 0) {
 		raise(strcmp(rest, "INT") == 0 ? SIGINT : SIGTERM);
 		/* With gpuproj's handler the report is written, then the signal kills us. */

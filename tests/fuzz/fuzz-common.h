@@ -62,4 +62,16 @@ void fuzz_compare_profiles(const struct gpuproj_profile *a, const struct gpuproj
  */
 void fuzz_check_profile(const struct gpuproj_profile *p, const char *what);
 
+struct gpuproj_targets;
+/*
+ * Issue 35 #5, the oracle of the analytic importers (xla-matmul,
+ * kerneltuner) besides the round trip: every launch of every kernel has
+ * its time (launches = timed launches), every time is inside
+ * [IMPORT_MIN_DURATION_NS, IMPORT_MAX_DURATION_NS], every launch inside
+ * CUDA's limits (import_launch_ok()), and the FLOP of each precision over
+ * the kernel's shortest time no faster than import_rate_bound() allows.
+ */
+void fuzz_check_analytic(const struct gpuproj_profile *p, const struct gpuproj_targets *targets,
+			 const char *what);
+
 #endif

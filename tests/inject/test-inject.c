@@ -12,7 +12,8 @@
  * (`extra`). Line templates: "@init" (the start-up line), "@device" (the
  * default Fake A100's line) or "@device:NAME|CHIP|CC|SMS|METRICS|PASSES",
  * "@wrote:KERNELS|LAUNCHES|PROFILED", and in any line {out} (the report
- * path), {targets} (the targets file), {version} (gpuproj's version).
+ * path), {targets} (the targets file), {version} (gpuproj's version),
+ * {dir} (the scratch directory), {tmp} (the application's TMPDIR).
  *
  * Source GPU "Fake A100" = FakeA100 of targets-inject.yaml. Projections are
  * checked for plumbing (the source onto itself is 1x; every number equals
@@ -148,8 +149,8 @@ line_wrote(const struct run *r, int kernels, int launches, int profiled)
 static char *
 subst(const struct run *r, const char *t)
 {
-	static const char *const keys[] = { "{out}", "{targets}", "{version}", "{dir}" };
-	const char *vals[] = { r->output, inject_targets(), GPUPROJ_VERSION, r->dir };
+	static const char *const keys[] = { "{out}", "{targets}", "{version}", "{dir}", "{tmp}" };
+	const char *vals[] = { r->output, inject_targets(), GPUPROJ_VERSION, r->dir, r->tmp };
 	char *s = strdup(t);
 	size_t i;
 
@@ -737,6 +738,41 @@ extra_live(struct run *r)
 	free(live);
 }
 
+/*
+ * The SM clock (issue 30): the profiled launch's sm__cycles_elapsed.avg
+ * .per_second as its clock.sm; NVML's SM clock while kernels ran, which the
+ * worker samples every flush in which kernels completed, unless NVML calls
+ * the GPU idle: the double answers 1275 MHz with SwPowerCap (0x4) each
+ * time, so every sample is 1275 MHz and capped, however many the timing
+ * gives.
+ */
+static void
+extra_sm_clock(struct run *r)
+{
+	json_t *clk = json_object_get(json_object_get(r->json, "device"), "sm_clock");
+	json_t *why;
+
+	/* The profiled launch's own clock, from the counters: clock.sm. */
+	assert_close(kmetric(kernel_named(r, SAXPY, 0), "clock.sm"), 1.35e9, "clock.sm");
+	ck_assert_ptr_nonnull(clk);
+	ck_assert_str_eq(json_string_value(json_object_get(clk, "from")), "nvml");
+	ck_assert_int_ge(jint(clk, "samples"), 1);
+	ck_assert_int_eq(jint(clk, "capped_samples"), jint(clk, "samples"));
+	assert_close(jreal(clk, "mean_mhz"), 1275, "mean");
+	assert_close(jreal(clk, "min_mhz"), 1275, "min");
+	assert_close(jreal(clk, "max_mhz"), 1275, "max");
+	why = json_object_get(clk, "event_reasons");
+	ck_assert_int_eq(json_array_size(why), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(why, 0)), "sw_power_cap");
+}
+
+/* NVML calls the GPU idle (GpuIdle 0x1) every time: no sample, no device.sm_clock. */
+static void
+extra_sm_clock_idle(struct run *r)
+{
+	ck_assert_ptr_null(json_object_get(json_object_get(r->json, "device"), "sm_clock"));
+}
+
 /* GPUPROJ_KEEP_CUBINS=1: the same bytes twice are one file, with the module's bytes. */
 static void
 extra_keep_cubins(struct run *r)
@@ -805,6 +841,25 @@ extra_mpi_rank_inserted(struct run *r)
 	ck_assert_int_eq(jint(json_object_get(r->json, "process"), "rank"), 2);
 	free(want);
 	free(p);
+}
+
+static char entry_kind(const struct run *r, const char *name);
+
+/* Issue 35: an invalid rank variable is said, not taken as rank 0; the next one is used. */
+static void
+extra_mpi_rank_invalid(struct run *r)
+{
+	reload(r, "out.json");
+	ck_assert(json_is_null(json_object_get(json_object_get(r->json, "process"), "rank")));
+	ck_assert_int_eq(entry_kind(r, "out.0.json"), 0);
+}
+
+static void
+extra_mpi_rank_invalid_next(struct run *r)
+{
+	ck_assert_ptr_null(r->json);
+	reload(r, "out.2.json");
+	ck_assert_int_eq(jint(json_object_get(r->json, "process"), "rank"), 2);
 }
 
 /* A pattern expanding to "-" or "" falls back to the default name; the line says which. */
@@ -1040,22 +1095,115 @@ entry_kind(const struct run *r, const char *name)
  * no temporary file left behind (stdout, stderr, fake.txt and what was
  * planted).
  */
+/*
+ * Issue 35 #8: the report refused there goes to the fallback place (the
+ * application's TMPDIR, named in the line) with everything in it.
+ */
+static void
+expect_fallback_report(struct run *r)
+{
+	char *fb = fmt("%s/out.json", r->tmp);
+	json_error_t jerr;
+
+	ck_assert_ptr_null(r->json);
+	r->json = json_load_file(fb, 0, &jerr);
+	ck_assert_msg(r->json != NULL, "%s: %s", fb, jerr.text);
+	check_kernel(r, SAXPY, 1, 1, 1, 1000);
+	ck_assert_int_eq(test_count_dir(r->tmp), 1);
+	free(fb);
+}
+
 static void
 extra_output_fifo(struct run *r)
 {
-	ck_assert_ptr_null(r->json);
 	ck_assert_int_eq(entry_kind(r, "out.json"), 'p');
 	ck_assert_int_eq(test_count_dir(r->dir), 4);
+	expect_fallback_report(r);
 }
 
 static void
 extra_output_symlink(struct run *r)
 {
-	ck_assert_ptr_null(r->json);
 	ck_assert_int_eq(entry_kind(r, "out.json"), 'l');
 	ck_assert_int_eq(entry_kind(r, "victim"), 'p');
 	ck_assert_int_eq(test_count_dir(r->dir), 5);
+	expect_fallback_report(r);
 }
+
+/*
+ * Issue 35 #8, a valid 244-byte name: written under it. Before, the
+ * temporary name beside it (".<name>.<pid>.<n>.<ns>") was beyond NAME_MAX
+ * (255) and the report was lost at exit ("cannot create a temporary file
+ * beside it: File name too long").
+ */
+#define LONG_OUTPUT "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL.json"
+static void
+extra_output_long_name(struct run *r)
+{
+	ck_assert_int_eq((int)strlen(LONG_OUTPUT), 244);
+	ck_assert_int_eq(entry_kind(r, LONG_OUTPUT), 'f');
+	reload(r, LONG_OUTPUT);
+	check_kernel(r, SAXPY, 1, 1, 1, 1000);
+	/* stdout, stderr, fake.txt and the report: no temporary file left. */
+	ck_assert_int_eq(test_count_dir(r->dir), 4);
+}
+
+/*
+ * Issue 35 #8, the output's directory removed while the application ran:
+ * at exit the report goes to the application's TMPDIR, named in the line.
+ */
+static void
+extra_output_dir_gone(struct run *r)
+{
+	ck_assert_int_eq(entry_kind(r, "sub"), 0);
+	expect_fallback_report(r);
+}
+
+/*
+ * Issue 35 #8, an output directory nobody may create files in (sysfs:
+ * EACCES even for root), found at start-up: said then, and the start-up
+ * line names where the report goes instead.
+ */
+START_TEST(output_dir_unwritable)
+{
+	struct run r;
+	char *init, *moved, *wrote, *fb;
+	json_error_t jerr;
+
+	if (access("/sys/kernel", F_OK) != 0) {
+		test_skip("output_dir_unwritable: no sysfs at /sys");
+		return;
+	}
+	fprintf(stderr, "==== scenario output_dir_unwritable\n");
+	run_app(&r, ENV("GPUPROJ_OUTPUT=/sys/gpuproj-test.json"),
+		CMDS(METRICS, "init", "ctx 0", "stdout hello",
+		     "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "exit 7"));
+	ck_assert_int_eq(r.status, 7);
+	ck_assert_str_eq(r.out, "hello\n");
+	expect_no_violations(&r);
+	fb = fmt("%s/gpuproj-test.json", r.tmp);
+	moved = fmt("[gpuproj] GPUPROJ_OUTPUT: the report cannot be written as "
+		    "/sys/gpuproj-test.json (cannot create a file in /sys: Permission denied): it "
+		    "goes to %s instead", fb);
+	init = fmt("[gpuproj] gpuproj %s (CUPTI 13.0 (API 130001)): timing every kernel launch, "
+		   "profiling the first 1 launch of each kernel signature; report at exit: %s",
+		   GPUPROJ_VERSION, fb);
+	wrote = fmt("[gpuproj] wrote %s (1 kernel signature, 1 launch, 1 profiled)", fb);
+	ck_assert_uint_ge(r.n_lines, 4);
+	ck_assert_str_eq(r.lines[0], moved);
+	ck_assert_str_eq(r.lines[1], init);
+	ck_assert_str_eq(r.lines[r.n_lines - 1], wrote);
+	r.json = json_load_file(fb, 0, &jerr);
+	ck_assert_msg(r.json != NULL, "%s: %s", fb, jerr.text);
+	check_kernel(&r, SAXPY, 1, 1, 1, 1000);
+	ck_assert_int_eq(test_count_dir(r.tmp), 1);
+	free(fb);
+	free(moved);
+	free(init);
+	free(wrote);
+	run_free(&r);
+}
+END_TEST
 
 /* A relative GPUPROJ_OUTPUT is resolved at start-up, not in the directory of exit. */
 static void
@@ -1217,6 +1365,154 @@ extra_names_escaped(struct run *r)
 	ck_assert_ptr_nonnull(kernel_named(r, "ncclKernel\x1b]0;owned\a\xe2\x80\xae" "evil", 0));
 }
 
+/*
+ * Issue 35 #6: a driver that reports one absurd field. The profile is
+ * written with that field unknown (and everything else: the kernel, its
+ * metrics, the timeline); before, the writer refused the whole report at
+ * exit ("device.sms -5 is outside [0, 4096]") and the application's exit
+ * status hid it.
+ */
+static void
+check_device_kept(struct run *r, long sms, const char *cc, double clock_hz)
+{
+	json_t *dev;
+
+	ck_assert_ptr_nonnull(r->json);
+	dev = json_object_get(r->json, "device");
+	/* Unknown: null (docs/formats/profile.md). */
+	if (sms)
+		ck_assert_int_eq(jint(dev, "sms"), sms);
+	else
+		ck_assert(json_is_null(json_object_get(dev, "sms")));
+	if (cc)
+		ck_assert_str_eq(json_string_value(json_object_get(dev, "cc")), cc);
+	else
+		ck_assert(json_is_null(json_object_get(dev, "cc")));
+	if (isnan(clock_hz))
+		ck_assert(json_is_null(json_object_get(dev, "clock_hz")) ||
+			  !json_object_get(dev, "clock_hz"));
+	else
+		assert_close(jreal(dev, "clock_hz"), clock_hz, "clock");
+	ck_assert_ptr_nonnull(json_object_get(r->json, "timeline"));
+	assert_close(kmetric(kernel_named(r, "_Z2k1v", 0), "inst.fp32.fma"), 100 * THREADS, "ffma");
+	/* Nothing left behind: stdout, stderr, the double's report and the profile. */
+	ck_assert_int_eq(test_count_dir(r->dir), 4);
+}
+
+static void
+extra_dev_sms(struct run *r)
+{
+	check_device_kept(r, 0, "8.0", 1.41e9);
+}
+
+static void
+extra_dev_clock(struct run *r)
+{
+	check_device_kept(r, 108, "8.0", NAN);
+}
+
+static void
+extra_dev_cc(struct run *r)
+{
+	check_device_kept(r, 108, NULL, 1.41e9);
+}
+
+static void
+extra_dev_bus(struct run *r)
+{
+	check_device_kept(r, 108, "8.0", 1.41e9);
+	ck_assert_ptr_null(json_object_get(json_object_get(json_object_get(r->json, "device"),
+							   "driver"), "memory_bus_bits"));
+}
+
+/*
+ * Issue 35, also: the main thread (a warm-up epoch) and 66 threads of 3
+ * epochs each (a launch and a device synchronise); the recorder follows
+ * 64 threads, so 3 threads' 3 epochs each, 9, are unexplained "threads".
+ * Before: their API calls were counted, 36 (3 threads x 3 x a runtime and
+ * its nested driver call for the launch and for the synchronise). Their time depends on how the 66 threads
+ * interleave on the double's clock: only its presence is checked.
+ */
+static void
+extra_threads_not_followed(struct run *r)
+{
+	json_t *tl = json_object_get(r->json, "timeline"), *thr;
+
+	ck_assert_ptr_nonnull(tl);
+	ck_assert_int_eq(jint(tl, "threads"), 64);
+	thr = json_object_get(json_object_get(tl, "unexplained"), "threads");
+	ck_assert_int_eq(jint(thr, "epochs"), 9);
+	ck_assert(jreal(thr, "ns") > 0);
+}
+
+/*
+ * Issue 35 #2: the application's SIGALRM handler calls exit() at a point
+ * the double chooses ($FAKE_ALARM_AT, fake-cupti.c): the exit path runs in
+ * the frozen frame. Before: libproj.so blocked for good there (on the
+ * recorder's lock its buffer callback held, or on CUPTI's in
+ * cuptiGetTimestamp), the application hung (timeout, no profile). Now it
+ * exits with its own status and output, and the report holds what was
+ * collected. The double's report lists what CUPTI was left with (nothing
+ * else is a violation).
+ */
+#define LINE_CUPTI_STUCK \
+	"[gpuproj] CUPTI did not answer within 1 s at exit (GPUPROJ_WAIT; exit() called from a " \
+	"signal handler that interrupted a CUDA call?): gpuproj calls it no more, and records " \
+	"it had not delivered are missing from the report"
+
+static void
+check_signal_exit(struct run *r, bool timeline)
+{
+	char *wrote = fmt("[gpuproj] wrote %s (1 kernel signature, ", r->output);
+	const char *v;
+	size_t i;
+	bool stuck = false;
+
+	ck_assert_uint_ge(r->n_lines, 3);
+	{
+		char *init = line_init(r);
+
+		ck_assert_str_eq(r->lines[0], init);
+		free(init);
+	}
+	for (i = 0; i < r->n_lines; i++)
+		stuck |= strcmp(r->lines[i], LINE_CUPTI_STUCK) == 0;
+	ck_assert_msg(stuck, "no line: %s", LINE_CUPTI_STUCK);
+	ck_assert_int_eq(strncmp(r->lines[r->n_lines - 1], wrote, strlen(wrote)), 0);
+	ck_assert_ptr_nonnull(r->json);
+	ck_assert_ptr_nonnull(kernel_named(r, "_Z2k1v", 0));
+	ck_assert(!timeline || json_object_get(r->json, "timeline"));
+	/* What CUPTI was left with, and nothing else. */
+	for (v = strstr(r->report, "violation: "); v; v = strstr(v + 1, "violation: "))
+		ck_assert_msg(!strncmp(v, "violation: host object for GA100 never deinitialised\n", 53) ||
+			      !strncmp(v, "violation: still subscribed at exit", 35) ||
+			      !strncmp(v, "violation: kernel activity still enabled at exit", 48) ||
+			      !strncmp(v, "violation: activity kind ", 25) ||
+			      !strncmp(v, "violation: profiler still initialised at exit", 45),
+			      "%.80s", v);
+	free(wrote);
+}
+
+/* The signal while the double holds CUPTI's lock (recording an API call). */
+static void
+extra_signal_exit_cupti_lock(struct run *r)
+{
+	check_signal_exit(r, false);
+	ck_assert_ptr_nonnull(strstr(r->report, "\nexit_lock_held 1\n"));
+}
+
+/*
+ * The signal inside gpuproj's buffer callback on the application's thread,
+ * which holds the recorder's lock: blocked there until the callback ends
+ * (backend.h inj_signals_block()), so the timeline is whole; CUPTI's
+ * forced flush then waits for that delivery, which never ends: bounded.
+ */
+static void
+extra_signal_exit_buffer_callback(struct run *r)
+{
+	check_signal_exit(r, true);
+}
+
 /* ---- the scenarios ---- */
 
 /*
@@ -1347,6 +1643,60 @@ extra_tl_graph(struct run *r)
 	check_whole(r, &(struct whole_want){ 21000, 11000, 10000, 0, 1000, 0 });
 	ck_assert_str_eq(json_string_value(json_object_get(node, "op")), "graph");
 	ck_assert_int_eq(jint(json_array_get(json_object_get(node, "kernels"), 0), "launches"), 4);
+}
+
+/*
+ * Issue 35 #1: 1,100 launches of K1 (10000) after the warm-up, on the
+ * legacy stream (`sync_at_end`: one device synchronise at the end; its
+ * epoch is cut at 512 calls twice) or on stream 1 of a thread that never
+ * synchronises (`producer`). Onto Double every kernel takes half: the
+ * replayed part is 1,100 x 5000 = 5.5 ms either way, as with a
+ * synchronise every 100 launches; onto FakeA100 the measured 11 ms. Before:
+ * `sync_at_end` kept the wait for the cut epochs' work as a latency at the
+ * source's time (Double 10.98 ms, a speedup of 1.03 where the same launches
+ * synchronised every 100 gave 1.94); `producer` left its GPU work outside
+ * any epoch, carried at the source's time (Double 11.36 ms, 1.00x).
+ */
+static void
+check_tl_1100(struct run *r, int thread, int n_patterns)
+{
+	json_t *tl = json_object_get(r->json, "timeline"), *pats, *src, *dbl;
+	size_t i;
+
+	ck_assert_ptr_nonnull(tl);
+	pats = json_object_get(tl, "patterns");
+	ck_assert_int_eq((int)json_array_size(pats), n_patterns);
+	for (i = 0; i < json_array_size(pats); i++) {
+		json_t *pat = json_array_get(pats, i), *n0;
+
+		ck_assert_int_eq(jint(pat, "thread"), thread);
+		/* 512 calls, 512, then the rest: the later ones begin with the carried work. */
+		n0 = json_array_get(json_object_get(pat, "nodes"), 0);
+		ck_assert_int_eq(json_is_true(json_object_get(pat, "cut")), i + 1 < json_array_size(pats));
+		ck_assert_str_eq(json_string_value(json_object_get(n0, "op")), i ? "carried" : "kernel");
+	}
+	assert_close(jreal(tl, "spill_ns"), 0, "nothing spilled: carried");
+	src = json_object_get(projection_for(r, "FakeA100"), "whole_run");
+	assert_close(jreal(src, "identity_error"), 0, "identity error");
+	assert_close(jreal(src, "replayed_ns"), 1100 * 10000.0, "replayed onto the source");
+	dbl = json_object_get(projection_for(r, "Double"), "whole_run");
+	assert_close(jreal(dbl, "replayed_ns"), 1100 * 5000.0, "replayed onto Double");
+	assert_close(jreal(dbl, "carried_ns"), jreal(src, "carried_ns"), "carried");
+	assert_close(jreal(dbl, "floor_ns"), 1100 * 5000.0, "one stream's GPU time");
+	ck_assert(!json_is_true(json_object_get(dbl, "floored")));
+	assert_close(jreal(dbl, "bound_ns"), 0, "no spread");
+}
+
+static void
+extra_tl_sync_at_end(struct run *r)
+{
+	check_tl_1100(r, 0, 3);
+}
+
+static void
+extra_tl_producer(struct run *r)
+{
+	check_tl_1100(r, 1, 3);
 }
 
 #define K(name, launches, profiled, timed, mean) { name, launches, profiled, timed, mean }
@@ -1802,6 +2152,26 @@ static const struct scenario scenarios[] = {
 		.extra = extra_derived_source,
 	},
 	{
+		/* NVML's SM clock sampled while kernels ran: device.sm_clock. */
+		.name = "nvml_sm_clock",
+		.cmds = CMDS("device 0 \"Fake A100\" GA100 8.0 108 1410000 nvml_sm_mhz=1275 "
+			     "nvml_reasons=4", METRICS,
+			     "metric sm__cycles_elapsed.avg.per_second 1350000000", "init", "ctx 0",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400",
+			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400"),
+		.kernels = { K(SAXPY, 4, 1, 3, 1000) },
+		.extra = extra_sm_clock,
+	},
+	{
+		/* The same with NVML calling the GPU idle: nothing sampled. */
+		.name = "nvml_sm_clock_idle",
+		.cmds = CMDS("device 0 \"Fake A100\" GA100 8.0 108 1410000 nvml_sm_mhz=210 "
+			     "nvml_reasons=1", METRICS, "init", "ctx 0",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400"),
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
+		.extra = extra_sm_clock_idle,
+	},
+	{
 		/* GPUPROJ_SIGNALS=1: SIGTERM writes the report, then the process dies of SIGTERM. */
 		.name = "sigterm_report",
 		.env = ENV("GPUPROJ_SIGNALS=1"),
@@ -1879,6 +2249,31 @@ static const struct scenario scenarios[] = {
 		.env = ENV("SLURM_PROCID=2"),
 		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
 		.extra = extra_mpi_rank_inserted,
+	},
+	{
+		/*
+		 * Issue 35: RANK=abc. Before: skipped without a word, so %r named the
+		 * file as rank 0 and the profile had no rank.
+		 */
+		.name = "mpi_rank_invalid",
+		.env = ENV("RANK=abc"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] RANK='abc' is not an MPI rank (an integer from 0): ignored",
+			       LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
+		.extra = extra_mpi_rank_invalid,
+	},
+	{
+		/* ... and the next variable is used: Slurm's task number. */
+		.name = "mpi_rank_invalid_then_slurm",
+		.env = ENV("PMI_RANK=-1", "SLURM_PROCID=2"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] PMI_RANK='-1' is not an MPI rank (an integer from 0): ignored",
+			       "[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
+			       "kernel launch, profiling the first 1 launch of each kernel signature; "
+			       "report at exit: {dir}/out.2.json", LINE_DEV,
+			       "[gpuproj] wrote {dir}/out.2.json (1 kernel signature, 1 launch, 1 "
+			       "profiled)"),
+		.extra = extra_mpi_rank_invalid_next,
 	},
 	{
 		/* A pattern that only expands to "-" falls back to the default name, never stdout. */
@@ -2349,7 +2744,8 @@ static const struct scenario scenarios[] = {
 		.out = "hello\n",
 		.lines = LINES(LINE_INIT, LINE_DEV,
 			       "[gpuproj] cannot write the report: {out}: is a FIFO, not a regular file; "
-			       "only a regular file is created or replaced there"),
+			       "only a regular file is created or replaced there; wrote "
+			       "{tmp}/out.json instead (1 kernel signature, 1 launch, 1 profiled)"),
 		.extra = extra_output_fifo,
 	},
 	{
@@ -2361,8 +2757,83 @@ static const struct scenario scenarios[] = {
 		.out = "hello\n",
 		.lines = LINES(LINE_INIT, LINE_DEV,
 			       "[gpuproj] cannot write the report: {out}: is a symbolic link, not a "
-			       "regular file; only a regular file is created or replaced there"),
+			       "regular file; only a regular file is created or replaced there; wrote "
+			       "{tmp}/out.json instead (1 kernel signature, 1 launch, 1 profiled)"),
 		.extra = extra_output_symlink,
+	},
+	{
+		/*
+		 * Issue 35, also: the driver dlclose()s libproj.so after
+		 * InitializeInjection (the double's, FAKE_DLCLOSE_INJECTION). Linked
+		 * -z nodelete it stays: the run is reported at exit. Before: glibc
+		 * ran its atexit handler at dlclose (nothing recorded yet: no
+		 * report) and unmapped it; the application's output and status were
+		 * the same, the profile lost.
+		 */
+		.name = "driver_dlcloses_injection",
+		.env = ENV("FAKE_DLCLOSE_INJECTION=1"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 3 launch rt 1 " K1 " " K_DIMS " 0 1000",
+			     "sync 1", "stdout kept", "exit 5"),
+		.status = 5,
+		.out = "kept\n",
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|3|1"),
+		.kernels = { K(K1, 3, 1, 2, 1000) },
+	},
+	{
+		.name = "signal_exit_holding_cupti_lock",
+		.env = ENV("FAKE_ALARM_AT=api-record:50", "GPUPROJ_WAIT=1"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "stdout before", "alarm-exit 0 3",
+			     "repeat 300 do launch rt 1 " K1 " " K_DIMS " 0 1000 ; sync 1",
+			     "stdout after"),
+		.status = 3,
+		.out = "before\n",
+		.skip_violations = true,
+		.extra = extra_signal_exit_cupti_lock,
+	},
+	{
+		.name = "signal_exit_in_buffer_callback",
+		.env = ENV("FAKE_ALARM_AT=next-record:3", "FAKE_BUFFER_BYTES=4096", "GPUPROJ_WAIT=1"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "stdout before", "alarm-exit 0 3",
+			     "repeat 2000 do launch rt 1 " K1 " " K_DIMS " 0 1000 ; sync 1",
+			     "stdout after"),
+		.status = 3,
+		.out = "before\n",
+		.skip_violations = true,
+		.extra = extra_signal_exit_buffer_callback,
+	},
+	{
+		.name = "threads_not_followed_epochs",
+		.cmds = CMDS(METRICS, "init", "ctx 0", "launch rt 1 " K1 " " K_DIMS " 0 1000", "sync 1",
+			     "threads 66 3 do launch rt 1 " K1 " " K_DIMS " 0 1000 ; sync 1"),
+		.extra = extra_threads_not_followed,
+	},
+	{
+		/* Issue 35 #8: a valid name of 244 bytes. */
+		.name = "output_long_name",
+		.env = ENV("GPUPROJ_OUTPUT=" LONG_OUTPUT),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
+			       "kernel launch, profiling the first 1 launch of each kernel signature; "
+			       "report at exit: " LONG_OUTPUT, LINE_DEV,
+			       "[gpuproj] wrote " LONG_OUTPUT " (1 kernel signature, 1 launch, 1 "
+			       "profiled)"),
+		.extra = extra_output_long_name,
+	},
+	{
+		/* Issue 35 #8: the output's directory gone by exit. */
+		.name = "output_dir_gone_at_exit",
+		.env = ENV("GPUPROJ_OUTPUT=sub/out.json"),
+		.cmds = CMDS("mkdir sub", "init", "ctx 0", "stdout hello",
+			     "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "rmdir sub", "exit 7"),
+		.status = 7,
+		.out = "hello\n",
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
+			       "kernel launch, profiling the first 1 launch of each kernel signature; "
+			       "report at exit: sub/out.json", LINE_DEV,
+			       "[gpuproj] cannot write the report: {dir}/sub/out.json: cannot create a "
+			       "temporary file beside it: No such file or directory; wrote "
+			       "{tmp}/out.json instead (1 kernel signature, 1 launch, 1 profiled)"),
+		.extra = extra_output_dir_gone,
 	},
 	{
 		/*
@@ -2595,6 +3066,39 @@ static const struct scenario scenarios[] = {
 		.calls = { CALLS("cuptiActivityDisable", 1) },
 	},
 	/*
+	 * Issue 35 #6: one absurd device field; the application's output and
+	 * exit status unchanged, the profile written with the field unknown.
+	 */
+#define DEV_ROW(NAME, DEVICE, LINE, DEVLINE, EXTRA)                                               \
+	{                                                                                          \
+		.name = NAME,                                                                      \
+		.cmds = CMDS("device 0 \"Fake A100\" GA100 " DEVICE, METRICS, "init", "ctx 0",    \
+			     "launch rt 1 " K1 " " K_DIMS " 0 10000", "sync 1", "stdout kept",      \
+			     "exit 3"),                                                            \
+		.status = 3,                                                                       \
+		.out = "kept\n",                                                                   \
+		.lines = LINES(LINE_INIT, "[gpuproj] device 0 (Fake A100): the driver reports " LINE, \
+			       DEVLINE, "@wrote:1|1|1"),                                          \
+		.kernels = { K(K1, 1, 1, 1, 10000) },                                              \
+		.extra = EXTRA,                                                                    \
+	}
+	DEV_ROW("device_sms_negative", "8.0 -5 1410000",
+		"-5 SMs, not a GPU's (1 to 4096): the SM count is left unknown in the profile",
+		"@device:Fake A100|GA100|8.0|0|50|4", extra_dev_sms),
+	DEV_ROW("device_sms_5000", "8.0 5000 1410000",
+		"5000 SMs, not a GPU's (1 to 4096): the SM count is left unknown in the profile",
+		"@device:Fake A100|GA100|8.0|0|50|4", extra_dev_sms),
+	DEV_ROW("device_clock_20ghz", "8.0 108 20000000",
+		"an SM clock of 2e+10 Hz, not a GPU's (up to 1e+10 Hz): it is left unknown in the "
+		"profile", LINE_DEV, extra_dev_clock),
+	DEV_ROW("device_cc_100", "100.0 108 1410000",
+		"compute capability 100.0, which is none (1.0 to 99.9): it is left unknown in the "
+		"profile", "@device:Fake A100|GA100|0.0|108|50|4", extra_dev_cc),
+	DEV_ROW("device_bus_bits", "8.0 108 1410000 bus=99999999",
+		"memory_bus_bits = 99999999, outside (0, 65536]: it is left unknown in the profile",
+		LINE_DEV, extra_dev_bus),
+#undef DEV_ROW
+	/*
 	 * Issue 23, the whole run: each epoch's measured and projected figures
 	 * by hand (the comments of extra_tl_*).
 	 */
@@ -2633,6 +3137,18 @@ static const struct scenario scenarios[] = {
 			     "event-record 1 1 1 ; wait-event 1 2 1 ; "
 			     "launch rt 1 " K2 " " K_DIMS " 0 20000 stream=2 ; sync 1"),
 		.extra = extra_tl_event,
+	},
+	{
+		.name = "whole_run_sync_at_end",
+		.cmds = CMDS(METRICS, "init", "ctx 0", WARMUP,
+			     "repeat 1100 launch rt 1 " K1 " " K_DIMS " 0 10000", "sync 1"),
+		.extra = extra_tl_sync_at_end,
+	},
+	{
+		.name = "whole_run_producer_never_syncs",
+		.cmds = CMDS(METRICS, "init", "ctx 0", WARMUP,
+			     "threads 1 1100 launch rt 1 " K1 " " K_DIMS " 0 10000 stream=1"),
+		.extra = extra_tl_producer,
 	},
 	{
 		/* The graph's kernel is profiled outside it first (graphs are never profiled). */
@@ -2716,14 +3232,31 @@ flat_run(long launches, long *ret_size, long *ret_rss10, long *ret_rss_end)
 	 * two cores; at most one in a thousand is allowed.
 	 */
 	tl = json_object_get(r.json, "timeline");
-	ck_assert_int_eq((int)json_array_size(json_object_get(tl, "patterns")), 1);
 	pat = json_array_get(json_object_get(tl, "patterns"), 0);
 	folded = jint(json_object_get(pat, "wall_ns"), "n");
+	/*
+	 * Under heavy load (a load of 13 to 21 on two cores, the full suite
+	 * beside other builds) a second pattern was seen twice: epochs whose
+	 * calls were taken before their records (TAKE_PRESSURE) can differ in
+	 * structure, e.g. the legacy stream not yet known from its STREAM
+	 * record, or, when an incomplete epoch ran on to 512 calls and was
+	 * cut, the next one beginning with the work it carries (issue 35 #1).
+	 * Their epochs still count, below.
+	 */
+	for (size_t i = 1; i < json_array_size(json_object_get(tl, "patterns")); i++)
+		folded += jint(json_object_get(json_array_get(json_object_get(tl, "patterns"), i),
+					       "wall_ns"), "n");
+	ck_assert_int_le((int)json_array_size(json_object_get(tl, "patterns")), 3);
 	incomplete = jint(json_object_get(json_object_get(tl, "unexplained"), "incomplete"),
 			  "epochs");
-	ck_assert_int_eq(folded + incomplete, launches / 10 - 1);
-	ck_assert_msg(incomplete <= launches / 10 / 1000, "%ld of %ld epochs incomplete",
-		      (long)incomplete, launches / 10 - 1);
+	/*
+	 * Every epoch folded or counted incomplete; an incomplete one that ran
+	 * on past synchronisations whose records it lacked counts once, so the
+	 * sum may fall short by what it swallowed (itself within the 1/1000).
+	 */
+	ck_assert_int_le(folded + incomplete, launches / 10 - 1);
+	ck_assert_msg(folded >= (launches / 10 - 1) - (launches / 10) / 1000, "%ld of %ld epochs "
+		      "folded (%ld incomplete)", (long)folded, launches / 10 - 1, (long)incomplete);
 	assert_close(jreal(json_object_get(projection_for(&r, "FakeA100"), "whole_run"),
 			   "identity_error"), 0, "identity");
 	fprintf(stderr, "whole-run timeline: %ld launches: profile %ld bytes, RSS %ld KiB at 10%%, "
@@ -2959,6 +3492,13 @@ START_TEST(exported_symbols)
 	ck_assert_ptr_null(strstr(out, "libcuda"));
 	free(out);
 	free(cmd);
+	/* -z nodelete (issue 35): a dlclose() never unmaps it (inject/meson.build). */
+	cmd = fmt("readelf -d '%s' | grep FLAGS_1", inject_libproj());
+	rc = test_run(cmd, &out, NULL);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_ptr_nonnull(strstr(out, "NODELETE"));
+	free(out);
+	free(cmd);
 }
 END_TEST
 
@@ -2982,6 +3522,7 @@ inject_suite(void)
 	tcase_add_test(tc, locale_comma_decimal);
 	tcase_add_test(tc, gpuproj_run);
 	tcase_add_test(tc, gpuproj_run_usage);
+	tcase_add_test(tc, output_dir_unwritable);
 	if (!under_wrapper()) {
 		tcase_add_test(tc, exported_symbols);
 		tcase_add_test(tc, soak_small_run);

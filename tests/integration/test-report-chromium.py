@@ -423,11 +423,16 @@ def main():
         page, html, width = first
         browser.call("Page.navigate", {"url": "file://" + html}, session=session)
         browser.wait_event("Page.loadEventFired")
+        # An explicit clip: without one, Chromium refused "Page is too large" at
+        # 132,684 px tall (it took 125,403; the sources of 58 GPUs make the page that long).
         browser.call("Emulation.setDeviceMetricsOverride",
                      {"width": width, "height": int(page["height"]), "deviceScaleFactor": 1,
                       "mobile": False}, session=session)
         shot = browser.call("Page.captureScreenshot",
-                            {"format": "png", "captureBeyondViewport": True}, session=session)
+                            {"format": "png", "captureBeyondViewport": True,
+                             "clip": {"x": 0, "y": 0, "width": width,
+                                      "height": int(page["height"]), "scale": 1}},
+                            session=session)
         os.makedirs(logs, exist_ok=True)
         png = os.path.join(logs, "report-screenshot.png")
         with open(png, "wb") as f:

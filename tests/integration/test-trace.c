@@ -139,9 +139,9 @@ teardown(void)
 	free(nocount);
 }
 
-/* Run the command into DIR/t.json and parse it; exit status checked. */
+/* Run the command on `prof` into DIR/t.json and parse it; exit status checked. */
 static json_t *
-trace(const char *extra)
+trace_of(const char *prof, const char *extra)
 {
 	char *out = NULL, *err = NULL, *path = NULL;
 	json_error_t je;
@@ -150,7 +150,7 @@ trace(const char *extra)
 
 	if (asprintf(&path, "%s/t.json", dir) < 0)
 		ck_abort();
-	rc = test_cli(&out, &err, "project '%s' --targets '%s' --format trace %s -o '%s'", profile,
+	rc = test_cli(&out, &err, "project '%s' --targets '%s' --format trace %s -o '%s'", prof,
 		      test_data("targets-trace.yaml"), extra, path);
 	ck_assert_msg(rc == 0, "exit %d: %s", rc, err);
 	ck_assert_str_eq(out, "");
@@ -160,6 +160,12 @@ trace(const char *extra)
 	free(err);
 	free(path);
 	return j;
+}
+
+static json_t *
+trace(const char *extra)
+{
+	return trace_of(profile, extra);
 }
 
 /* Complete events of process `pid` (and category `cat`, or any). */
@@ -322,6 +328,116 @@ START_TEST(agrees_with_projection)
 END_TEST
 
 /*
+ * Issue 35 #1 in the trace: a cut epoch [0, 1000] launches k0 (call [0,
+ * 500], runs [500, 10500]) and k1 (call [500, 1000], runs [10500, 30500]);
+ * the next epoch [1000, 31000] carries that work on slot 0 (29500 from
+ * its start) and synchronises the device, returning 500 after it. On Tgt
+ * k0 and k1 take half (5000, 10000: the envelope), so the cut epoch's
+ * ratio is 15000 / 30000 and the carried work 14750: the cut epoch keeps
+ * its host time, 1000, the next takes 14750 + 500 = 15250; the whole run
+ * 16250 against the source's 31000, as `--format json` has it. The
+ * carried work is drawn on its stream (no host call), 14.75 us from 1 us.
+ */
+static char *
+write_carry_profile(const char *name)
+{
+	struct gpuproj_profile *p = gpuproj_profile_new();
+	struct gpuproj_signature a = { .name = "_Z2k0v", .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+	struct gpuproj_signature b = { .name = "_Z2k1v", .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+	struct gpuproj_kernel *k0, *k1;
+	struct gpuproj_timeline *tl = gpuproj_timeline_new();
+	struct gpuproj_tl_raw cut[] = {
+		op(GPUPROJ_TL_KERNEL, 0, 0, 500, 500, 10500),
+		op(GPUPROJ_TL_KERNEL, 0, 500, 1000, 10500, 30500),
+	};
+	struct gpuproj_tl_raw next[] = {
+		op(GPUPROJ_TL_CARRY, 0, 1000, 1000, 1000, 30500),
+		{ .op = GPUPROJ_TL_SYNC_DEVICE, .stream = N, .event = N, .call_start = 1000,
+		  .call_end = 31000 },
+	};
+	struct gpuproj_tl_pattern pat;
+	struct gpuproj_error err = { 0 };
+	char *path = NULL;
+
+	ck_assert_int_eq(gpuproj_profile_kernel(p, &a, &k0), GPUPROJ_OK);
+	ck_assert_int_eq(gpuproj_profile_kernel(p, &b, &k1), GPUPROJ_OK);
+	gpuproj_kernel_add_duration(k0, 10000);
+	gpuproj_kernel_add_duration(k1, 20000);
+	gpuproj_profile_set_device(p, "Src GPU", NULL, "GA100", 8, 0, 100, 1e9);
+	cut[0].kernel = k0;
+	cut[1].kernel = k1;
+	ck_assert_int_eq(gpuproj_tl_epoch_fold(cut, 2, 0, 1000, &pat), GPUPROJ_OK);
+	pat.cut = true;
+	ck_assert_int_eq(gpuproj_timeline_add(tl, &pat, 64, 4096, NULL), GPUPROJ_OK);
+	gpuproj_tl_pattern_clear(&pat);
+	ck_assert_int_eq(gpuproj_tl_epoch_fold(next, 2, 1000, 31000, &pat), GPUPROJ_OK);
+	ck_assert_int_eq(gpuproj_timeline_add(tl, &pat, 64, 4096, NULL), GPUPROJ_OK);
+	gpuproj_tl_pattern_clear(&pat);
+	tl->threads = 1;
+	tl->span_ns = tl->wall_ns = 31000;
+	gpuproj_profile_set_timeline(p, tl);
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		ck_abort();
+	ck_assert_msg(gpuproj_profile_save(p, path, &err) == GPUPROJ_OK, "%s", err.message);
+	gpuproj_profile_free(p);
+	return path;
+}
+
+START_TEST(carried_work)
+{
+	char *prof = write_carry_profile("carry.json"), *out = NULL, *err = NULL;
+	json_t *j = trace_of(prof, "--target Tgt"), *ev = json_object_get(j, "traceEvents"), *e;
+	json_t *pj, *w;
+	json_error_t je;
+	size_t i, seen = 0;
+
+	for (i = 1; i <= 2; i++) {
+		ck_assert_uint_eq(count(ev, (int)i, "carried_work"), 1);
+		/* 2 launches and the synchronisation; the carried node is no call */
+		ck_assert_uint_eq(count(ev, (int)i, "call"), 3);
+	}
+	near(end_of(ev, 1), 31, "source: the recorded wall");
+	near(end_of(ev, 2), 16.25, "Tgt: the cut epoch's host time and the carried work");
+	json_array_foreach(ev, i, e) {
+		json_t *a = json_object_get(e, "args");
+
+		if (!json_is_string(json_object_get(e, "cat")) ||
+		    strcmp(json_string_value(json_object_get(e, "cat")), "carried_work") != 0)
+			continue;
+		ck_assert_str_eq(json_string_value(json_object_get(e, "name")),
+				 "carried: the cut epoch's GPU work");
+		near(json_number_value(json_object_get(e, "ts")), 1, "from the epoch's start");
+		near(json_number_value(json_object_get(a, "source_ns")), 29500, "carried source");
+		if (json_integer_value(json_object_get(e, "pid")) == 1) {
+			near(json_number_value(json_object_get(e, "dur")), 29.5, "carried on Src");
+			ck_assert_str_eq(json_string_value(json_object_get(a, "binding")),
+					 "measured");
+		} else {
+			near(json_number_value(json_object_get(e, "dur")), 14.75, "carried on Tgt");
+			near(json_number_value(json_object_get(a, "projected_ns")), 14750,
+			     "projected");
+			ck_assert_str_eq(json_string_value(json_object_get(a, "binding")),
+					 "the thread's cut epochs' GPU time, target over source");
+		}
+		seen++;
+	}
+	ck_assert_uint_eq(seen, 2);
+	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --targets '%s' --target Tgt --format "
+				  "json", prof, test_data("targets-trace.yaml")), 0);
+	pj = json_loads(out, 0, &je);
+	ck_assert_ptr_nonnull(pj);
+	w = json_object_get(json_array_get(json_object_get(pj, "projections"), 0), "whole_run");
+	near(json_number_value(json_object_get(w, "wall_ns")), 16250, "the projection's wall");
+	ck_assert(json_is_false(json_object_get(w, "floored")));
+	json_decref(pj);
+	json_decref(j);
+	free(out);
+	free(err);
+	free(prof);
+}
+END_TEST
+
+/*
  * --expand 2: the serial pattern's first 2 of 3 epochs and both copy
  * epochs drawn: gaps 2, calls 2 · 3 + 2 = 8, kernels 4, copies 2; the
  * second serial epoch 31.5 us after the first. The span is unchanged.
@@ -428,6 +544,7 @@ main(void)
 	tcase_add_test(tc, structure);
 	tcase_add_test(tc, counts_and_span);
 	tcase_add_test(tc, agrees_with_projection);
+	tcase_add_test(tc, carried_work);
 	tcase_add_test(tc, expand);
 	tcase_add_test(tc, bounded);
 	tcase_add_test(tc, bad_usage);

@@ -182,10 +182,11 @@ START_TEST(option_words)
 		{ GPUPROJ_OPTION_L2_CAPACITY, "on off" },
 		{ GPUPROJ_OPTION_WAVES, "sm resident off" },
 		{ GPUPROJ_OPTION_OCCUPANCY_TERM, "little little-source linear" },
-		{ GPUPROJ_OPTION_CLOCK, "sustained burst" },
+		{ GPUPROJ_OPTION_CLOCK, "sustained burst auto" },
 		{ GPUPROJ_OPTION_COMPUTE, "fp issue" },
 		{ GPUPROJ_OPTION_RATES, "sustained datasheet" },
 		{ GPUPROJ_OPTION_LAUNCH_FLOOR, "on off" },
+		{ GPUPROJ_OPTION_FP32, "fma dense" },
 	};
 	enum gpuproj_l2_capacity l2 = GPUPROJ_L2_CAPACITY_DEFAULT;
 	const struct gpuproj_word *w;
@@ -1054,6 +1055,268 @@ START_TEST(burst_clock)
 	ck_assert_rel(p.point_ns, 9e5);
 }
 END_TEST
+
+/* A compute-bound kernel: `ffma` FFMA per launch, 1e3 B per level, `ns` on the source. */
+static struct gpuproj_kernel *
+compute_kernel(const char *name, double ns, double ffma)
+{
+	struct gpuproj_kernel *k = kernel(name, ns, 1000, 256, 32, 0);
+
+	fp(k, ffma);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1);
+	set(k, GPUPROJ_M_BYTES_L1, 1e3);
+	set(k, GPUPROJ_M_BYTES_L2, 1e3);
+	set(k, GPUPROJ_M_BYTES_DRAM, 1e3);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	return k;
+}
+
+/*
+ * The achievable FP32 rate of FFMA-dense kernels (--fp32 dense; model.h
+ * enum gpuproj_fp32, src/model-regime.c). Copies of the fixtures: S =
+ * ModelSrc with max_gflops.fp32_fma 2000 and fp32_dense_gflops 1800 (d =
+ * 0.9); T = ModelTgt (FMA 3200) with fp32_dense_gflops 1600 (d = 0.5), 80
+ * FP32 lanes per SM (u = 3200e9 / 160 = 2e10 lane-clocks/s = 20 SMs x 1 GHz
+ * of the FP32 lanes' rate), 4 schedulers.
+ *   FFMA-dense, 1e12 FFMA, T_s = 1.6e6 ns, hroof: FMA rates 1.6e6 x 2000 /
+ *   3200 = 1e6 ns; dense 1.6e6 x 1800 / 1600 = 1.8e6 ns.
+ *   Not dense by FLOP: + 3e11 FADD: FFMA 2e12 / 2.3e12 = 87% < 90%: as fma.
+ *   Not dense by issue: inst.warp 1e11 against 1e12 / 32 = 3.125e10 FFMA
+ *   warp instructions: 31% < 50%: as fma.
+ *   Dense, inst.warp 4e10 (78%): the issue roof allows 2e12 FLOP / (4e10 /
+ *   (2e10 x 4)) = 4e12 FLOP/s on T, above the dense 1.6e12: the dense rate
+ *   binds. With T's dense rate 3000 (d = 0.9375) and inst.warp 6e10 (52%):
+ *   issue allows 2e12 / 0.75 = 2.67e12 < 3e12: issue binds.
+ * d is never above 1: a dense rate above the FMA rate (S with 2400) is the
+ * FMA rate. naive (datasheet peaks) is unchanged.
+ */
+START_TEST(fp32_dense)
+{
+	struct gpuproj_model_options dense = { .notes = true, .fp32 = GPUPROJ_FP32_DENSE };
+	struct gpuproj_target s = *src, t = *tgt;
+	struct gpuproj_kernel *k, *kadd, *kw, *kd;
+	struct gpuproj_ffma_density fd;
+	struct gpuproj_projection p;
+	struct gpuproj_model_details d;
+	enum gpuproj_fp32 f = GPUPROJ_FP32_DEFAULT;
+	size_t i;
+
+	s.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] = 2000;
+	s.fp32_dense_gflops = 1800;
+	t.fp32_dense_gflops = 1600;
+	t.lanes_per_sm[GPUPROJ_LANE_FP16] = 160;
+	t.lanes_per_sm[GPUPROJ_LANE_FP32] = 80;
+	t.lanes_per_sm[GPUPROJ_LANE_FP64] = 40;
+	t.lanes_per_sm[GPUPROJ_LANE_INT32] = 80;
+	t.lanes_per_sm[GPUPROJ_LANE_FP32_INT32_SHARED] = 0;
+
+	ck_assert_int_eq(gpuproj_fp32_default(), GPUPROJ_FP32_FMA);
+	ck_assert_int_eq(gpuproj_fp32_from_name("DENSE", &f), GPUPROJ_OK);
+	ck_assert_int_eq(f, GPUPROJ_FP32_DENSE);
+	ck_assert_int_eq(gpuproj_fp32_from_name("sgemm", &f), GPUPROJ_E_INVAL);
+	ck_assert_str_eq(gpuproj_fp32_name(GPUPROJ_FP32_FMA), "fma");
+
+	k = compute_kernel("dense", 1.6e6, 1e12);
+	ck_assert(gpuproj_kernel_ffma_density(k, &fd));
+	ck_assert_rel(fd.fma_share, 1);
+	ck_assert(isnan(fd.issue_share));
+	p = project("hroof", k, &s, &t);
+	ck_assert_rel(p.point_ns, 1e6);
+	p = project_opt("hroof", k, &s, &t, &dense);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1.8e6);
+	ck_assert_msg(strstr(p.note, "fp32 dense: FFMA 100% of FLOP, dense/FMA rate x0.9 src, x0.5 "
+			     "tgt"), "%s", p.note);
+	p = project_opt("hroof-occ", k, &s, &t, &dense);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1.8e6);
+	/* naive keeps the datasheet peaks: 1.6e6 x 2000 / 4000. */
+	p = project_opt("naive", k, &s, &t, &dense);
+	ck_assert_rel(p.point_ns, 8e5);
+	/* Onto its own GPU: the measured time. */
+	p = project_opt("hroof", k, &t, &t, &dense);
+	ck_assert_rel(p.point_ns, 1.6e6);
+	/* The copy's FP32 FMA rate rests on fp32_dense_gflops (no source here: none). */
+	ck_assert_int_eq(gpuproj_model_details(gpuproj_model_find("hroof"), k, &s, &t, &dense, &d),
+			 GPUPROJ_OK);
+	for (i = 0; i < d.n && strcmp(d.items[i].name, "tgt.fp32_dense") != 0; i++)
+		;
+	ck_assert_uint_lt(i, d.n);
+	ck_assert_rel(d.items[i].value, 0.5);
+
+	kadd = compute_kernel("dense-fadd", 1.6e6, 1e12);
+	set(kadd, GPUPROJ_M_INST_FP32_ADD, 3e11);
+	ck_assert(!gpuproj_kernel_ffma_density(kadd, &fd));
+	ck_assert_rel(fd.fma_share, 2e12 / 2.3e12);
+	ck_assert_rel(project_opt("hroof", kadd, &s, &t, &dense).point_ns,
+		      project("hroof", kadd, &s, &t).point_ns);
+	p = project_opt("hroof", kadd, &s, &t, &dense);
+	ck_assert_msg(strstr(p.note, "fp32: not FFMA-dense (FFMA 87% of FLOP), FMA rate"), "%s",
+		      p.note);
+
+	kw = compute_kernel("dense-issue-heavy", 1.6e6, 1e12);
+	set(kw, GPUPROJ_M_INST_WARP, 1e11);
+	ck_assert(!gpuproj_kernel_ffma_density(kw, &fd));
+	ck_assert_rel(fd.issue_share, 0.3125);
+	ck_assert_rel(project_opt("hroof", kw, &s, &t, &dense).point_ns, 1e6);
+
+	kd = compute_kernel("dense-issue", 1.6e6, 1e12);
+	set(kd, GPUPROJ_M_INST_WARP, 4e10);
+	ck_assert(gpuproj_kernel_ffma_density(kd, &fd));
+	ck_assert_rel(fd.issue_share, 0.78125);
+	p = project_opt("hroof", kd, &s, &t, &dense);
+	ck_assert_rel(p.point_ns, 1.8e6);
+	ck_assert_msg(strstr(p.note, "the dense rate binds on tgt: issue allows 4 TFLOP/s (FFMA 78% "
+			     "of warp instructions), the dense rate 1.6"), "%s", p.note);
+	t.fp32_dense_gflops = 3000;
+	set(kd, GPUPROJ_M_INST_WARP, 6e10);
+	p = project_opt("hroof", kd, &s, &t, &dense);
+	ck_assert_rel(p.point_ns, 1.6e6 * 1800 / 3000);
+	ck_assert_msg(strstr(p.note, "issue (--compute issue) binds on tgt: issue allows 2.667 "
+			     "TFLOP/s (FFMA 52% of warp instructions), the dense rate 3"), "%s",
+		      p.note);
+	/* --compute issue: the CUDA-core time is the larger, issue's: 1e12 x 2 / 2.67e12 s. */
+	dense.compute = GPUPROJ_COMPUTE_ISSUE;
+	p = project_opt("hroof", kd, &s, &t, &dense);
+	ck_assert_ok(p);
+	dense.compute = GPUPROJ_COMPUTE_DEFAULT;
+
+	/* A dense rate above the FMA rate counts as the FMA rate: d = 1. */
+	s.fp32_dense_gflops = 2400;
+	t.fp32_dense_gflops = 1600;
+	p = project_opt("hroof", k, &s, &t, &dense);
+	ck_assert_rel(p.point_ns, 1.6e6 * 2000 / 1600);
+}
+END_TEST
+
+/*
+ * The clock regime carried from the source (--clock auto; model.h
+ * gpuproj_clock_regime(), src/model-regime.c). G = ModelSrc with clock_mhz
+ * 1000, boost 1200, sustained_clock_mhz 800, max FP32 FMA 2000: the highest
+ * clock is 1200, boost from 0.97 x 1200 = 1164 MHz on.
+ *   no clock → unknown; clock.sm 1.2 GHz → boost (800 < 1164: G would slow
+ *   under load); 1.0 GHz → sustained (below its boost clock); NVML mean
+ *   1200 MHz with a capped sample → sustained; NVML 1200 without → boost;
+ *   G2 = G holding 1200 under load: clock.sm 1.2 GHz → unknown.
+ * Projections, hroof, 1e12 FFMA, T_s = 1.6e6 ns, onto T = ModelTgt (3200
+ * GFLOP/s at clock_mhz 2000, boost_hold_us 100, 4000 peak) with
+ * sustained_clock_mhz 1500 (x 0.75 → 2400):
+ *   sustained, clock.sm 0.8 GHz: source x 800/1000 → 1600; target x 0.75
+ *     → 2400: 1.6e6 x 1600 / 2400 = 1.0667e6 ns;
+ *   boost, clock.sm 1.2 GHz: source x 1.2 → 2400; target in the burst
+ *     regime: T x 3200 + 800 x 1e5 = 1.6e6 x 2400 → T = 1.175e6 ns (≥ τ);
+ *   unknown: as --clock sustained, 1.6e6 x 2000 / 3200 = 1e6 ns.
+ */
+START_TEST(clock_auto)
+{
+	struct gpuproj_model_options autoc = { .notes = true, .clock = GPUPROJ_CLOCK_AUTO };
+	struct gpuproj_target g = *src, g2, t = *tgt, sc;
+	struct gpuproj_sm_clock run = { .samples = 4, .mean_mhz = 1200, .min_mhz = 1190,
+					.max_mhz = 1210, .reasons = GPUPROJ_CLK_SW_POWER_CAP,
+					.capped_samples = 1 };
+	struct gpuproj_clock_regime cr;
+	struct gpuproj_kernel *k;
+	struct gpuproj_projection p;
+	enum gpuproj_clock c = GPUPROJ_CLOCK_DEFAULT;
+
+	g.boost_clock_mhz = 1200;
+	g.sustained_clock_mhz = 800;
+	g.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] = 2000;
+	g2 = g;
+	g2.sustained_clock_mhz = 1200;
+	t.sustained_clock_mhz = 1500;
+	ck_assert_int_eq(gpuproj_clock_from_name("Auto", &c), GPUPROJ_OK);
+	ck_assert_int_eq(c, GPUPROJ_CLOCK_AUTO);
+	ck_assert_str_eq(gpuproj_clock_name(GPUPROJ_CLOCK_AUTO), "auto");
+
+	k = compute_kernel("clock", 1.6e6, 1e12);
+	ck_assert_int_eq(gpuproj_clock_regime(k, NULL, &g, &cr), GPUPROJ_OK);
+	ck_assert_int_eq(cr.regime, GPUPROJ_REGIME_UNKNOWN);
+	ck_assert_str_eq(cr.why, "no clock recorded");
+	ck_assert(isnan(cr.src_mhz));
+	ck_assert_ptr_null(cr.from);
+	p = project_opt("hroof", k, &g, &t, &autoc);
+	ck_assert_rel(p.point_ns, 1e6);
+	ck_assert_msg(strstr(p.note, "clock auto: no clock recorded: regime unknown, tgt as --clock "
+			     "sustained"), "%s", p.note);
+	/* The run's NVML record: capped, so sustained; without the cap, boost. */
+	ck_assert_int_eq(gpuproj_clock_regime(k, &run, &g, &cr), GPUPROJ_OK);
+	ck_assert_int_eq(cr.regime, GPUPROJ_REGIME_SUSTAINED);
+	ck_assert_str_eq(cr.from, "nvml");
+	ck_assert_str_eq(cr.why, "NVML saw a power or thermal cap");
+	run.capped_samples = 0;
+	run.reasons = 0;
+	ck_assert_int_eq(gpuproj_clock_regime(k, &run, &g, &cr), GPUPROJ_OK);
+	ck_assert_int_eq(cr.regime, GPUPROJ_REGIME_BOOST);
+	ck_assert_rel(cr.src_mhz, 1200);
+
+	set(k, GPUPROJ_M_CLOCK_SM, 1.2e9);
+	ck_assert_int_eq(gpuproj_clock_regime(k, &run, &g, &cr), GPUPROJ_OK);
+	ck_assert_int_eq(cr.regime, GPUPROJ_REGIME_BOOST);
+	ck_assert_str_eq(cr.from, "counters");
+	ck_assert_str_eq(cr.why, "at its boost clock, which it cannot hold under load");
+	ck_assert_str_eq(gpuproj_regime_name(cr.regime), "boost");
+	ck_assert_int_eq(gpuproj_clock_regime(k, NULL, &g2, &cr), GPUPROJ_OK);
+	ck_assert_int_eq(cr.regime, GPUPROJ_REGIME_UNKNOWN);
+	ck_assert_str_eq(cr.why, "at its boost clock, which it holds under load too");
+	p = project_opt("hroof", k, &g, &t, &autoc);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1.175e6);
+	ck_assert_msg(strstr(p.note, "clock auto: src 1200 MHz (counters), at its boost clock, which "
+			     "it cannot hold under load: boost regime, tgt burst; FP32 x1.2 src, "
+			     "x"), "%s", p.note);
+	/* Onto its own GPU: the measured time. */
+	ck_assert_rel(project_opt("hroof", k, &g, &g, &autoc).point_ns, 1.6e6);
+
+	set(k, GPUPROJ_M_CLOCK_SM, 0.8e9);
+	ck_assert_int_eq(gpuproj_clock_regime(k, NULL, &g, &cr), GPUPROJ_OK);
+	ck_assert_int_eq(cr.regime, GPUPROJ_REGIME_SUSTAINED);
+	ck_assert_str_eq(cr.why, "below its boost clock");
+	p = project_opt("hroof", k, &g, &t, &autoc);
+	ck_assert_rel(p.point_ns, 1.6e6 * 1600 / 2400);
+	ck_assert_msg(strstr(p.note, "clock auto: src 800 MHz (counters), below its boost clock: "
+			     "sustained regime, tgt sustained_clock_mhz; FP32 x0.8 src, x0.75 tgt"),
+		      "%s", p.note);
+	/* The scaled copy: every FP ceiling x the factor, reported derived. */
+	gpuproj_target_scale_fp(tgt, 0.75, &sc);
+	ck_assert_rel(sc.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 2400);
+	ck_assert_rel(sc.clock_factor, 0.75);
+	ck_assert_int_eq(gpuproj_target_basis(&sc, "max_gflops.fp32_fma"), GPUPROJ_BASIS_DERIVED);
+	ck_assert_int_eq(gpuproj_target_basis(&sc, "bw_gbs.dram"), GPUPROJ_BASIS_MEASURED);
+	gpuproj_target_scale_fp(tgt, NAN, &sc);
+	ck_assert(sc.clock_factor == 0);
+	ck_assert_rel(sc.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 3200);
+	/* --clock sustained and burst are the overrides: the measured clock plays no part. */
+	autoc.clock = GPUPROJ_CLOCK_SUSTAINED;
+	ck_assert_rel(project_opt("hroof", k, &g, &t, &autoc).point_ns, 1e6);
+
+	/*
+	 * gpuproj_project_run() hands the profile's NVML record to the model:
+	 * a kernel without clock.sm, the run at 1200 MHz with a cap: sustained
+	 * (source x 1.2 → 2400, target x 0.75 → 2400): 1.6e6 ns.
+	 */
+	{
+		struct gpuproj_run_projection rp;
+		struct gpuproj_kernel *k2 = compute_kernel("clock-run", 1.6e6, 1e12);
+
+		run.capped_samples = 1;
+		run.reasons = GPUPROJ_CLK_SW_POWER_CAP;
+		ck_assert_int_eq(gpuproj_profile_set_sm_clock(prof, &run), GPUPROJ_OK);
+		autoc.clock = GPUPROJ_CLOCK_AUTO;
+		autoc.level_interval = true;
+		ck_assert_int_eq(gpuproj_project_run(prof, gpuproj_model_find("hroof"), &g, &t, &autoc,
+						     &rp), GPUPROJ_OK);
+		ck_assert_ptr_eq(gpuproj_profile_at(prof, gpuproj_profile_count(prof) - 1), k2);
+		p = rp.kernels[gpuproj_profile_count(prof) - 1];
+		ck_assert_ok(p);
+		ck_assert_rel(p.point_ns, 1.6e6);
+		ck_assert_msg(strstr(p.note, "clock auto: src 1200 MHz (nvml), NVML saw a power or "
+				     "thermal cap: sustained regime"), "%s", p.note);
+		gpuproj_run_projection_clear(&rp);
+	}
+}
+END_TEST
+
 
 /*
  * The naive baseline: datasheet FP32 FMA peak and DRAM bandwidth only. The
@@ -1927,6 +2190,8 @@ models_suite(void)
 	tcase_add_test(tc, registry);
 	tcase_add_test(tc, option_words);
 	tcase_add_test(tc, burst_clock);
+	tcase_add_test(tc, fp32_dense);
+	tcase_add_test(tc, clock_auto);
 	tcase_add_test(tc, datasheet_rates);
 	tcase_add_test(tc, quant_memory_bound);
 	tcase_add_test(tc, quant_compute_bound_and_types);

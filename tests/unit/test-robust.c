@@ -511,6 +511,27 @@ static const struct {
 	/* Two rows of 3e9 launches: the 32-bit metric counts wrapped (a wrong mean). */
 	{ "gpuperfpredict", "launches-over-2e32.csv", 1,
 	  "launches-over-2e32.csv:3:23: more than 4294967295 launches of one signature" },
+	/* Issue 35 #5: rows whose time, rate or grid no GPU has (tests/unit/test-import-*). */
+	{ "xla-matmul", "rate-1e25.csv", 1,
+	  "rate-1e25.csv:2:52: column 'flop_per_s': 1e25 is beyond any GPU's bf16 rate" },
+	{ "xla-matmul", "time-out-of-range.csv", 1,
+	  "time-out-of-range.csv:3:52: column 'flop_per_s': 1e-300 implies a kernel time of inf "
+	  "ns" },
+	{ "xla-matmul", "grid-y-131072.csv", 1,
+	  "grid-y-131072.csv:2: shape b=1, m=16777216, n=256 is beyond a CUDA grid of "
+	  "128-element tiles (grid.y 131072 is above CUDA's 65535)" },
+	{ "kerneltuner", "time-1e300.json", 1,
+	  "time-1e300.json:28:12: configuration '32,4,15,15,0,1,1,0': time 1e+300 ms is not a "
+	  "kernel time (1 ns to 1e+06 s)" },
+	{ "kerneltuner", "time-1e-300.json", 1,
+	  "time-1e-300.json:28:12: configuration '32,4,15,15,0,1,1,0': time 1e-300 ms is not a "
+	  "kernel time (1 ns to 1e+06 s)" },
+	{ "kerneltuner", "rate-7.5e18.json", 1,
+	  "rate-7.5e18.json:28:12: configuration '32,4,15,15,0,1,1,0': 7549747200 FLOP in 1e-06 "
+	  "ms is 7.55e+18 FLOP/s, beyond any GPU's FP32 rate" },
+	{ "kerneltuner", "grid-2e32-plus-5.json", 1,
+	  "grid-2e32-plus-5.json:19:25: configuration '32,4,15,15,0,1,1,0': its launch, grid "
+	  "(4294967301, 128, 1) and block (32, 4, 1), is beyond CUDA's limits" },
 };
 
 /*
@@ -524,7 +545,7 @@ START_TEST(import_derived_value_beyond_profile)
 
 	csv = test_write_file(dir, "huge.csv",
 			      "xla_table,gpu,dtype,b,m,n,k,flop_per_s\n"
-			      "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,65536,65536,4000000000,1e12\n");
+			      "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,65536,65536,4000000000,1e15\n");
 	ck_assert_int_gt(asprintf(&odir, "%s/out", dir), 0);
 	ck_assert_int_eq(test_cli(&out, &err, "import xla-matmul '%s' -o '%s'", csv, odir), 1);
 	ck_assert_str_eq(err, "gpuproj: GPU 'H100-SXM5-80GB': kernels[0].metrics.flop.tensor.bf16 "
@@ -552,6 +573,14 @@ START_TEST(importer_regressions)
 	ck_assert_msg(strstr(err, import_regressions[_i].stderr_has) != NULL, "%s", err);
 	free(out);
 	free(err);
+	/* Refused: nothing written (the directory importers' DIR included). */
+	if (import_regressions[_i].status != 0) {
+		char *path;
+
+		ck_assert_int_gt(asprintf(&path, "%s/out", dir), 0);
+		ck_assert_int_eq(access(path, F_OK), -1);
+		free(path);
+	}
 	if (import_regressions[_i].status == 0) {
 		struct gpuproj_profile *p = NULL;
 		char *path;
@@ -1386,6 +1415,23 @@ static const struct {
 	  "JSON syntax error: '}' expected near end of file", 1, 65 },
 	{ TEXT("{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": \"a\"},\n{\"name\": \"\xe4x\"}]}"),
 	  "JSON syntax error: unable to decode byte 0xe4 near '\"'", 2, 10 },
+	/*
+	 * Found by fuzz-profile (pieces-hex-then-syntax-error.json): a schema
+	 * error in kernel 0 after the top level decoded a *_hex string, then
+	 * a syntax error in kernel 1. The text's one parse gives the error, and
+	 * what the pieces decoded is freed (AddressSanitizer saw a leak).
+	 */
+	{ TEXT("{\"schema\": \"gpuproj-profile/1\", \"attributes\": {\"a\": \"\\uFFFD\"}, "
+	       "\"attributes_hex\": {\"a\": \"ff\"},\n\"kernels\": [{\"name\": \"a\"},\n"
+	       "{\"name\": \"\xe4x\"}]}"),
+	  "JSON syntax error: unable to decode byte 0xe4 near '\"'", 3, 10 },
+	/*
+	 * Stored projections are never read (DESIGN.md §3) but still parsed for
+	 * their syntax: a bad byte in one is the file's error, as in one parse.
+	 */
+	{ TEXT("{\"schema\": \"gpuproj-profile/1\", \"kernels\": [],\n"
+	       "\"projections\": [{\"target\": \"\xe4\"}]}"),
+	  "JSON syntax error: unable to decode byte 0xe4 near '\"'", 2, 28 },
 #undef TEXT
 };
 
