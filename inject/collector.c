@@ -116,7 +116,8 @@ struct inj_collector {
 	struct inj_device_info devices[INJ_MAX_DEVICES];
 	bool device_known[INJ_MAX_DEVICES];
 	int first_device;		/* ordinal of the first device with a context, -1 */
-	struct gpuproj_sm_clock sm_clock; /* NVML samples of that device (inj_collector_sm_clock()) */
+	/* NVML samples of that device (inj_collector_sm_clock()) */
+	struct gpuproj_sm_clock sm_clock;
 	double sm_clock_sum;		/* Σ of the samples, MHz */
 	bool closed;
 	bool finished;
@@ -346,8 +347,8 @@ inj_device_sanitize(struct inj_device_info *d)
 		if (gpuproj_driver_attr_ok(a, d->driver[i]))
 			continue;
 		inj_warn("device %d (%s): the driver reports %s = %.17g, outside (0, %g]: it is "
-			 "left unknown in the profile", d->ordinal, name, gpuproj_driver_attr_name(a),
-			 d->driver[i], gpuproj_driver_attr_max(a));
+			 "left unknown in the profile", d->ordinal, name,
+			 gpuproj_driver_attr_name(a), d->driver[i], gpuproj_driver_attr_max(a));
 		d->driver[i] = NAN;
 	}
 }

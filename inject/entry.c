@@ -394,8 +394,8 @@ exit_by_reporter(void)
 	}
 	if (g_rep_state != REP_DONE)
 		inj_error("the report could not be finished at exit (step %d did not end within "
-			  "its bound: a lock held by a frame that exit() interrupted, from a signal "
-			  "handler?): the application exits without it", step);
+			  "its bound: a lock held by a frame that exit() interrupted, from a "
+			  "signal handler?): the application exits without it", step);
 	pthread_mutex_unlock(&g_rep_lock);
 	return true;
 }

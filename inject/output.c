@@ -156,8 +156,9 @@ probe_output(struct inj_output *o)
 		return 0;
 	}
 	if (fb)
-		inj_warn("GPUPROJ_OUTPUT: the report cannot be written as %s (%s), nor as %s (%s): "
-			 "at exit it is tried again there", o->display, err.message, fb, fe.message);
+		inj_warn("GPUPROJ_OUTPUT: the report cannot be written as %s (%s), nor as %s "
+			 "(%s): at exit it is tried again there", o->display, err.message, fb,
+			 fe.message);
 	else
 		inj_warn("GPUPROJ_OUTPUT: the report cannot be written as %s (%s): at exit it is "
 			 "tried again there", o->display, err.message);
@@ -501,7 +502,8 @@ write_at(const struct inj_output *o, const char *path, const struct stat *replac
 	 * unchanged; checked in the rename itself (util.h), so two processes
 	 * that both found an earlier run's profile never both replace it.
 	 */
-	r = file_write_atomic_ex(path, text, strlen(text), FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE,
+	r = file_write_atomic_ex(path, text, strlen(text),
+				 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE,
 				 replaceable, &exists, err);
 	for (k = 1; r != GPUPROJ_OK && exists && k <= 100; k++) {
 		/* Another process wrote the name during this run: keep its profile. */
@@ -515,7 +517,8 @@ write_at(const struct inj_output *o, const char *path, const struct stat *replac
 			break;
 		memset(err, 0, sizeof(*err));
 		r = file_write_atomic_ex(alt, text, strlen(text),
-					 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE, NULL, &exists, err);
+					 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE, NULL, &exists,
+					 err);
 		*ret_infix = true;
 	}
 	free(alt);
@@ -580,9 +583,9 @@ write_report(struct inj_output *o, const struct gpuproj_profile *p,
 		/* Named as the report is shown: the pattern's name, or the absolute path. */
 		char *shown = inj_path_infix(wrote, infix);
 
-		inj_info("wrote %s (%s): %s was written by another process during this run (give "
-			 "each process its own GPUPROJ_OUTPUT, with %%p or %%r)", shown ? shown : o->path,
-			 counts, wrote);
+		inj_info("wrote %s (%s): %s was written by another process during this run "
+			 "(give each process its own GPUPROJ_OUTPUT, with %%p or %%r)",
+			 shown ? shown : o->path, counts, wrote);
 		free(shown);
 	} else {
 		inj_info("wrote %s (%s)", wrote, counts);
@@ -615,8 +618,8 @@ inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 		return;
 	}
 	if (r == INJ_FINISH_NO_TIMELINE)
-		inj_warn("the whole-run timeline is left out of the report: its recorder's lock was "
-			 "still held when exit could wait no longer (GPUPROJ_WAIT)");
+		inj_warn("the whole-run timeline is left out of the report: its recorder's lock "
+			 "was still held when exit could wait no longer (GPUPROJ_WAIT)");
 	if (!gpuproj_profile_device(p)->name && gpuproj_profile_count(p) == 0) {
 		inj_collector_unlock(c);
 		inj_debug("no CUDA context was created: nothing to report");

@@ -283,8 +283,9 @@ tensor_unit_expected(const char *name, const char *unit)
 	if (strstr(name, ".pct_of_peak"))
 		return strcmp(unit, "%") == 0 ? NULL : "a percentage (%)";
 	if (strncmp(name, "sm__inst_executed", 17) == 0)
-		return !*unit || strcmp(unit, "inst") == 0 ? NULL
-							   : "a count of instructions ('inst' or none)";
+		return !*unit || strcmp(unit, "inst") == 0
+			       ? NULL
+			       : "a count of instructions ('inst' or none)";
 	return !*unit || strcmp(unit, "op") == 0 ? NULL : "a count of operations ('op' or none)";
 }
 
@@ -354,8 +355,8 @@ commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 					if ((want = tensor_unit_expected(name, unit))) {
 						r = error_set(im->err, GPUPROJ_E_SCHEMA, im->path,
 							      found[j]->line, found[j]->col,
-							      "launch %s: %s: unit '%s' is not %s", L->id,
-							      name, unit, want);
+							      "launch %s: %s: unit '%s' is not %s",
+							      L->id, name, unit, want);
 						goto out;
 					}
 					sum += f * found[j]->value;

@@ -110,17 +110,18 @@ gpuproj_project_whole_run_table(FILE *out, const struct gpuproj_profile *p,
 		tl->unexplained[GPUPROJ_TL_WHY_OVERFLOW].epochs,
 		identity_text(w0->identity_error, w0->bound, h, sizeof(h)));
 	if (w0->bound_ns > 0)
-		fprintf(out, "note: the intervals include the error bound of replaying each pattern at "
-			"its mean times (on %s ±%s; the spread of the epochs' times)\n",
+		fprintf(out, "note: the intervals include the error bound of replaying each "
+			"pattern at its mean times (on %s ±%s; the spread of the epochs' "
+			"times)\n",
 			runs[r0].target->name, format_ns(w0->bound_ns, a, sizeof(a)));
 	for (r = 0; r < n_runs; r++) {
 		const struct gpuproj_whole_run *w = &runs[r].whole;
 
 		if (w->valid && w->floored)
-			fprintf(out, "note: %s: the whole run is the GPU time of one stream of one thread "
-				"(%s): the replay of its epochs, which end before their GPU work does "
-				"(a thread that never waits for it), gave less\n", runs[r].target->name,
-				format_ns(w->floor_ns, a, sizeof(a)));
+			fprintf(out, "note: %s: the whole run is the GPU time of one stream of one "
+				"thread (%s): the replay of its epochs, which end before their GPU "
+				"work does (a thread that never waits for it), gave less\n",
+				runs[r].target->name, format_ns(w->floor_ns, a, sizeof(a)));
 	}
 	for (r = 0; r < n_runs; r++) {
 		const struct gpuproj_whole_run *w = &runs[r].whole;

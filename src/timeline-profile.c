@@ -292,9 +292,10 @@ gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpupro
 		}
 		if (thread_ns > tl->span_ns * (1 + 1e-9) + 1)
 			return bad(file, err, "timeline.patterns[%zu].wall_ns (thread %u): the "
-				   "thread's epochs measure %.17g ns in all (count x mean wall_ns over "
-				   "its patterns), above the %.17g ns the timeline's epochs span "
-				   "(span_ns)", i, pat->thread, thread_ns, tl->span_ns);
+				   "thread's epochs measure %.17g ns in all (count x mean "
+				   "wall_ns over its patterns), above the %.17g ns the "
+				   "timeline's epochs span (span_ns)", i, pat->thread, thread_ns,
+				   tl->span_ns);
 	}
 	for (i = 0; i < tl->n_patterns; i++) {
 		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
@@ -337,14 +338,16 @@ gpuproj_timeline_check_identity(const struct gpuproj_timeline *tl, const char *f
 		int r;
 
 		if ((r = gpuproj_timeline_replay(pat, NULL, &parts)))
-			return r == GPUPROJ_E_NOMEM ? error_set(err, r, file, 0, 0, "out of memory")
-						    : error_set(err, r, file, 0, 0, "invalid argument");
+			return r == GPUPROJ_E_NOMEM
+				       ? error_set(err, r, file, 0, 0, "out of memory")
+				       : error_set(err, r, file, 0, 0, "invalid argument");
 		for (j = 0; j < pat->n_nodes; j++) {
 			const struct gpuproj_tl_node *n = &pat->nodes[j];
 
 			b += gpuproj_stats_stddev(&n->gap_ns) + gpuproj_stats_stddev(&n->call_ns);
 			if (waits)
-				b += gpuproj_stats_stddev(&n->lat_ns) + gpuproj_stats_stddev(&n->dur_ns);
+				b += gpuproj_stats_stddev(&n->lat_ns) +
+				     gpuproj_stats_stddev(&n->dur_ns);
 		}
 		if (fabs(parts.wall_ns - mean) <= GPUPROJ_TL_IDENTITY_TOLERANCE * mean + b + 1)
 			continue;

@@ -554,7 +554,10 @@ struct gpuproj_whole_run {
 	 * below it.
 	 */
 	double floor_ns;
-	/** wall_ns is floor_ns: the replay of the epochs gave less (their GPU work outlasts them). */
+	/**
+	 * wall_ns is floor_ns: the replay of the epochs gave less (their GPU
+	 * work outlasts them).
+	 */
 	bool floored;
 	/** Copy nodes kept at their source time (a GPU without `host_link`, peer and host copies). */
 	size_t copies_kept;

@@ -310,7 +310,8 @@ struct cupti_state {
 		/* Each device's handle (by PCI bus id), for the clock samples. */
 		void *dev[INJ_MAX_DEVICES];
 		bool have_dev[INJ_MAX_DEVICES];
-		uint64_t sampled_launches; /* launches in records at the last sample (worker only) */
+		/* launches in records at the last sample (worker only) */
+		uint64_t sampled_launches;
 	} nvml;
 
 	/* ---- cupti-callbacks.c ---- */
@@ -542,7 +543,8 @@ bool cupti_ctx_sync(struct cupti_state *st, CUcontext ctx);
 enum cupti_sync {
 	CUPTI_SYNC_OK = 0,	/* every context's work is done */
 	CUPTI_SYNC_GPU,		/* CUPTI answers, the GPU had not finished by the bound */
-	CUPTI_SYNC_STUCK,	/* CUPTI did not answer (cuptiGetTimestamp), or st->ctx_lock was held */
+	CUPTI_SYNC_STUCK,	/* CUPTI did not answer (cuptiGetTimestamp), or
+				 * st->ctx_lock was held */
 };
 /**
  * At exit: wait for the work of every live context, at most `wait_s`

@@ -941,8 +941,9 @@ fake_api(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, CUpti_ApiCallbackSite 
 		if (api_depth == 0)
 			vclock += api_ns;
 		full = api_record(dom, cbid, corr, start, vclock, ret ? *(const uint32_t *)ret : 0);
-		if (full || kind_on[dom == CUPTI_CB_DOMAIN_RUNTIME_API ? CUPTI_ACTIVITY_KIND_RUNTIME
-								       : CUPTI_ACTIVITY_KIND_DRIVER])
+		if (full || kind_on[dom == CUPTI_CB_DOMAIN_RUNTIME_API
+					    ? CUPTI_ACTIVITY_KIND_RUNTIME
+					    : CUPTI_ACTIVITY_KIND_DRIVER])
 			fake_alarm_point(ALARM_API_RECORD); /* L held */
 		pthread_mutex_unlock(&L);
 		deliver_list(full);

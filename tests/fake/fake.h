@@ -44,7 +44,10 @@ enum fake_dev_attr {
 	FAKE_DEV_THREADS_SM, FAKE_DEV_THREADS_BLOCK, FAKE_DEV_BLOCKS_SM, FAKE_DEV_REGS_SM,
 	FAKE_DEV_REGS_BLOCK, FAKE_DEV_SMEM_SM, FAKE_DEV_SMEM_OPTIN, FAKE_DEV_SMEM_RESERVED,
 	FAKE_DEV_WARP, FAKE_DEV_POWER_W,
-	/* NVML's current SM clock, MHz, and clocks event reasons (fake-nvml.c); -1: not supported */
+	/*
+	 * NVML's current SM clock, MHz, and clocks event reasons (fake-nvml.c);
+	 * -1: not supported
+	 */
 	FAKE_DEV_NVML_SM_MHZ, FAKE_DEV_NVML_REASONS, FAKE_DEV_ATTR_COUNT
 };
 

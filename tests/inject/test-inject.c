@@ -1090,7 +1090,10 @@ extra_output_symlink(struct run *r)
  * (255) and the report was lost at exit ("cannot create a temporary file
  * beside it: File name too long").
  */
-#define LONG_OUTPUT "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL.json"
+#define LONG_OUTPUT \
+	"LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL" \
+	"LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL" \
+	"LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL.json"
 static void
 extra_output_long_name(struct run *r)
 {
@@ -1384,8 +1387,9 @@ extra_dev_bus(struct run *r)
  * epochs each (a launch and a device synchronise); the recorder follows
  * 64 threads, so 3 threads' 3 epochs each, 9, are unexplained "threads".
  * Before: their API calls were counted, 36 (3 threads x 3 x a runtime and
- * its nested driver call for the launch and for the synchronise). Their time depends on how the 66 threads
- * interleave on the double's clock: only its presence is checked.
+ * its nested driver call for the launch and for the synchronise). Their
+ * time depends on how the 66 threads interleave on the double's clock:
+ * only its presence is checked.
  */
 static void
 extra_threads_not_followed(struct run *r)
@@ -1438,7 +1442,8 @@ check_signal_exit(struct run *r, bool timeline)
 	ck_assert(!timeline || json_object_get(r->json, "timeline"));
 	/* What CUPTI was left with, and nothing else. */
 	for (v = strstr(r->report, "violation: "); v; v = strstr(v + 1, "violation: "))
-		ck_assert_msg(!strncmp(v, "violation: host object for GA100 never deinitialised\n", 53) ||
+		ck_assert_msg(!strncmp(v, "violation: host object for GA100 never "
+					  "deinitialised\n", 53) ||
 			      !strncmp(v, "violation: still subscribed at exit", 35) ||
 			      !strncmp(v, "violation: kernel activity still enabled at exit", 48) ||
 			      !strncmp(v, "violation: activity kind ", 25) ||
@@ -1626,8 +1631,10 @@ check_tl_1100(struct run *r, int thread, int n_patterns)
 		ck_assert_int_eq(jint(pat, "thread"), thread);
 		/* 512 calls, 512, then the rest: the later ones begin with the carried work. */
 		n0 = json_array_get(json_object_get(pat, "nodes"), 0);
-		ck_assert_int_eq(json_is_true(json_object_get(pat, "cut")), i + 1 < json_array_size(pats));
-		ck_assert_str_eq(json_string_value(json_object_get(n0, "op")), i ? "carried" : "kernel");
+		ck_assert_int_eq(json_is_true(json_object_get(pat, "cut")),
+				 i + 1 < json_array_size(pats));
+		ck_assert_str_eq(json_string_value(json_object_get(n0, "op")),
+				 i ? "carried" : "kernel");
 	}
 	assert_close(jreal(tl, "spill_ns"), 0, "nothing spilled: carried");
 	src = json_object_get(projection_for(r, "FakeA100"), "whole_run");
@@ -2066,7 +2073,8 @@ static const struct scenario scenarios[] = {
 		.cmds = CMDS("device 0 \"Fake A100\" GA100 8.0 108 1410000 nvml_sm_mhz=1275 "
 			     "nvml_reasons=4", METRICS,
 			     "metric sm__cycles_elapsed.avg.per_second 1350000000", "init", "ctx 0",
-			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush",
+			     "sleep 400",
 			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400"),
 		.kernels = { K(SAXPY, 4, 1, 3, 1000) },
 		.extra = extra_sm_clock,
@@ -2076,7 +2084,8 @@ static const struct scenario scenarios[] = {
 		.name = "nvml_sm_clock_idle",
 		.cmds = CMDS("device 0 \"Fake A100\" GA100 8.0 108 1410000 nvml_sm_mhz=210 "
 			     "nvml_reasons=1", METRICS, "init", "ctx 0",
-			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400"),
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush",
+			     "sleep 400"),
 		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
 		.extra = extra_sm_clock_idle,
 	},
@@ -2167,7 +2176,8 @@ static const struct scenario scenarios[] = {
 		.name = "mpi_rank_invalid",
 		.env = ENV("RANK=abc"),
 		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
-		.lines = LINES("[gpuproj] RANK='abc' is not an MPI rank (an integer from 0): ignored",
+		.lines = LINES("[gpuproj] RANK='abc' is not an MPI rank (an integer from 0): "
+			       "ignored",
 			       LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
 		.extra = extra_mpi_rank_invalid,
 	},
@@ -2176,10 +2186,11 @@ static const struct scenario scenarios[] = {
 		.name = "mpi_rank_invalid_then_slurm",
 		.env = ENV("PMI_RANK=-1", "SLURM_PROCID=2"),
 		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
-		.lines = LINES("[gpuproj] PMI_RANK='-1' is not an MPI rank (an integer from 0): ignored",
-			       "[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
-			       "kernel launch, profiling the first 1 launch of each kernel signature; "
-			       "report at exit: {dir}/out.2.json", LINE_DEV,
+		.lines = LINES("[gpuproj] PMI_RANK='-1' is not an MPI rank (an integer from 0): "
+			       "ignored",
+			       "[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing "
+			       "every kernel launch, profiling the first 1 launch of each kernel "
+			       "signature; report at exit: {dir}/out.2.json", LINE_DEV,
 			       "[gpuproj] wrote {dir}/out.2.json (1 kernel signature, 1 launch, 1 "
 			       "profiled)"),
 		.extra = extra_mpi_rank_invalid_next,
@@ -2665,9 +2676,10 @@ static const struct scenario scenarios[] = {
 		.status = 7,
 		.out = "hello\n",
 		.lines = LINES(LINE_INIT, LINE_DEV,
-			       "[gpuproj] cannot write the report: {out}: is a symbolic link, not a "
-			       "regular file; only a regular file is created or replaced there; wrote "
-			       "{tmp}/out.json instead (1 kernel signature, 1 launch, 1 profiled)"),
+			       "[gpuproj] cannot write the report: {out}: is a symbolic link, not "
+			       "a regular file; only a regular file is created or replaced there; "
+			       "wrote {tmp}/out.json instead (1 kernel signature, 1 launch, 1 "
+			       "profiled)"),
 		.extra = extra_output_symlink,
 	},
 	{
@@ -2681,7 +2693,8 @@ static const struct scenario scenarios[] = {
 		 */
 		.name = "driver_dlcloses_injection",
 		.env = ENV("FAKE_DLCLOSE_INJECTION=1"),
-		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 3 launch rt 1 " K1 " " K_DIMS " 0 1000",
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "repeat 3 launch rt 1 " K1 " " K_DIMS " 0 1000",
 			     "sync 1", "stdout kept", "exit 5"),
 		.status = 5,
 		.out = "kept\n",
@@ -2701,7 +2714,8 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "signal_exit_in_buffer_callback",
-		.env = ENV("FAKE_ALARM_AT=next-record:3", "FAKE_BUFFER_BYTES=4096", "GPUPROJ_WAIT=1"),
+		.env = ENV("FAKE_ALARM_AT=next-record:3", "FAKE_BUFFER_BYTES=4096",
+			   "GPUPROJ_WAIT=1"),
 		.cmds = CMDS(METRICS, "init", "ctx 0", "stdout before", "alarm-exit 0 3",
 			     "repeat 2000 do launch rt 1 " K1 " " K_DIMS " 0 1000 ; sync 1",
 			     "stdout after"),
@@ -2712,7 +2726,8 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "threads_not_followed_epochs",
-		.cmds = CMDS(METRICS, "init", "ctx 0", "launch rt 1 " K1 " " K_DIMS " 0 1000", "sync 1",
+		.cmds = CMDS(METRICS, "init", "ctx 0", "launch rt 1 " K1 " " K_DIMS " 0 1000",
+			     "sync 1",
 			     "threads 66 3 do launch rt 1 " K1 " " K_DIMS " 0 1000 ; sync 1"),
 		.extra = extra_threads_not_followed,
 	},
@@ -2721,9 +2736,9 @@ static const struct scenario scenarios[] = {
 		.name = "output_long_name",
 		.env = ENV("GPUPROJ_OUTPUT=" LONG_OUTPUT),
 		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
-		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
-			       "kernel launch, profiling the first 1 launch of each kernel signature; "
-			       "report at exit: " LONG_OUTPUT, LINE_DEV,
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing "
+			       "every kernel launch, profiling the first 1 launch of each kernel "
+			       "signature; report at exit: " LONG_OUTPUT, LINE_DEV,
 			       "[gpuproj] wrote " LONG_OUTPUT " (1 kernel signature, 1 launch, 1 "
 			       "profiled)"),
 		.extra = extra_output_long_name,
@@ -2736,12 +2751,13 @@ static const struct scenario scenarios[] = {
 			     "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "rmdir sub", "exit 7"),
 		.status = 7,
 		.out = "hello\n",
-		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
-			       "kernel launch, profiling the first 1 launch of each kernel signature; "
-			       "report at exit: sub/out.json", LINE_DEV,
-			       "[gpuproj] cannot write the report: {dir}/sub/out.json: cannot create a "
-			       "temporary file beside it: No such file or directory; wrote "
-			       "{tmp}/out.json instead (1 kernel signature, 1 launch, 1 profiled)"),
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing "
+			       "every kernel launch, profiling the first 1 launch of each kernel "
+			       "signature; report at exit: sub/out.json", LINE_DEV,
+			       "[gpuproj] cannot write the report: {dir}/sub/out.json: cannot "
+			       "create a temporary file beside it: No such file or directory; "
+			       "wrote {tmp}/out.json instead (1 kernel signature, 1 launch, 1 "
+			       "profiled)"),
 		.extra = extra_output_dir_gone,
 	},
 	{
@@ -2982,11 +2998,12 @@ static const struct scenario scenarios[] = {
 	{                                                                                          \
 		.name = NAME,                                                                      \
 		.cmds = CMDS("device 0 \"Fake A100\" GA100 " DEVICE, METRICS, "init", "ctx 0",    \
-			     "launch rt 1 " K1 " " K_DIMS " 0 10000", "sync 1", "stdout kept",      \
+			     "launch rt 1 " K1 " " K_DIMS " 0 10000", "sync 1", "stdout kept",     \
 			     "exit 3"),                                                            \
 		.status = 3,                                                                       \
 		.out = "kept\n",                                                                   \
-		.lines = LINES(LINE_INIT, "[gpuproj] device 0 (Fake A100): the driver reports " LINE, \
+		.lines = LINES(LINE_INIT,                                                          \
+			       "[gpuproj] device 0 (Fake A100): the driver reports " LINE,         \
 			       DEVLINE, "@wrote:1|1|1"),                                          \
 		.kernels = { K(K1, 1, 1, 1, 10000) },                                              \
 		.extra = EXTRA,                                                                    \
@@ -3264,9 +3281,10 @@ START_TEST(mps_timing_only)
 
 	ctl = test_write_file(dir, "control", "");
 	env_mps = fmt("CUDA_MPS_PIPE_DIRECTORY=%s", dir);
-	l1 = fmt("[gpuproj] CUDA MPS is active (%s): MPS clients cannot read performance counters: "
-		 "metrics off, every launch is still timed (the profile will have durations; kernels "
-		 "without counters are projected by the envelope, binding unknown)", ctl);
+	l1 = fmt("[gpuproj] CUDA MPS is active (%s): MPS clients cannot read performance "
+		 "counters: metrics off, every launch is still timed (the profile will have "
+		 "durations; kernels without counters are projected by the envelope, binding "
+		 "unknown)", ctl);
 	s.env = ENV(env_mps);
 	s.lines = LINES(l1, LINE_INIT, "@wrote:1|1|0");
 	run_scenario(&s);

@@ -69,7 +69,8 @@ static const struct usage_case {
 	{ "project a.json b.json", "gpuproj: project: expected one PROFILE, got 2" },
 	{ "project --format xml a.json", "gpuproj: project: --format must be table, json, csv or "
 	  "trace, not 'xml'" },
-	{ "project --expand 0 a.json", "gpuproj: project: --expand needs a positive integer, got '0'" },
+	{ "project --expand 0 a.json", "gpuproj: project: --expand needs a positive integer, "
+	  "got '0'" },
 	{ "project --top 0 a.json", "gpuproj: project: --top needs a positive integer, got '0'" },
 	{ "project --top ' 5' a.json", "gpuproj: project: --top needs a positive integer, got ' 5'" },
 	{ "project --top 99999999999999999999999 a.json",

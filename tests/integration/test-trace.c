@@ -233,7 +233,8 @@ START_TEST(structure)
 		ck_assert(json_is_integer(json_object_get(e, "tid")));
 		ck_assert(json_is_object(json_object_get(e, "args")));
 		if (strcmp(ph, "M") == 0) {
-			if (strcmp(json_string_value(json_object_get(e, "name")), "process_name") == 0) {
+			if (strcmp(json_string_value(json_object_get(e, "name")),
+				   "process_name") == 0) {
 				const char *n = json_string_value(json_object_get(
 					json_object_get(e, "args"), "name"));
 
@@ -293,7 +294,8 @@ START_TEST(counts_and_span)
 		near(json_number_value(json_object_get(a, "lo_ns")), 5000, "k0 lo");
 		near(json_number_value(json_object_get(a, "hi_ns")), 5000, "k0 hi");
 		ck_assert_str_eq(json_string_value(json_object_get(a, "binding")), "unknown");
-		ck_assert_str_eq(json_string_value(json_object_get(a, "assumed")), "binding unknown");
+		ck_assert_str_eq(json_string_value(json_object_get(a, "assumed")),
+				 "binding unknown");
 		ck_assert_str_eq(json_string_value(json_object_get(a, "model")), "envelope");
 	}
 	json_decref(j);

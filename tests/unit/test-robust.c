@@ -545,7 +545,8 @@ START_TEST(import_derived_value_beyond_profile)
 
 	csv = test_write_file(dir, "huge.csv",
 			      "xla_table,gpu,dtype,b,m,n,k,flop_per_s\n"
-			      "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,65536,65536,4000000000,1e15\n");
+			      "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,65536,65536,4000000000,"
+			      "1e15\n");
 	ck_assert_int_gt(asprintf(&odir, "%s/out", dir), 0);
 	ck_assert_int_eq(test_cli(&out, &err, "import xla-matmul '%s' -o '%s'", csv, odir), 1);
 	ck_assert_str_eq(err, "gpuproj: GPU 'H100-SXM5-80GB': kernels[0].metrics.flop.tensor.bf16 "

@@ -1135,11 +1135,12 @@ START_TEST(timeline_identity_fails)
 	ck_assert_ptr_nonnull(strstr(errs, why));
 	free(out);
 	free(errs);
-	rc = test_cli(&out, &errs, "project --targets '%s' --target Tgt --model hroof '%s'", tp, cp);
+	rc = test_cli(&out, &errs, "project --targets '%s' --target Tgt --model hroof '%s'", tp,
+		      cp);
 	ck_assert_msg(rc == 0, "exit %d: %s%s", rc, out, errs);
 	ck_assert_ptr_nonnull(strstr(out, "identity check (replay onto the source against the "
-				     "measured time of the explained part): -82.7 % (beyond the 2 % "
-				     "tolerance and the epochs' spread: the timeline is "
+				     "measured time of the explained part): -82.7 % (beyond the 2 "
+				     "% tolerance and the epochs' spread: the timeline is "
 				     "inconsistent)\n"));
 	free(out);
 	free(errs);
