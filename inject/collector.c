@@ -131,8 +131,8 @@ struct inj_collector {
 
 /*
  * The data lock on the exit path: bounded once inj_collector_exit_by() set
- * a deadline (issue 35 #2: exit() from a signal handler may have
- * interrupted a frame that holds it). false when it was not taken.
+ * a deadline (exit() from a signal handler may have interrupted a frame
+ * that holds it). false when it was not taken.
  */
 static bool
 exit_lock(struct inj_collector *c)
@@ -162,8 +162,9 @@ oom(struct inj_collector *c)
 }
 
 /*
- * A thread block cluster is part of a launch's signature (issue 10 #7:
- * cuLaunchKernelEx's CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, cuda.h; the
+ * A thread block cluster is part of a launch's signature (the launch's
+ * geometry includes it: cuLaunchKernelEx's
+ * CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, cuda.h; the
  * record's clusterX/Y/Z, cupti_activity.h CUpti_ActivityKernel10): 0,0,0
  * (no cluster, or a record from before CC 9.0) and 1,1,1 are the same.
  */

@@ -92,7 +92,7 @@ load_targets(struct inj_output *o)
 }
 
 /*
- * Issue 35 #8: where the report goes when its own place cannot be written
+ * Where the report goes when its own place cannot be written
  * (a directory the application's user cannot write, a read-only file
  * system, a directory gone by exit): $TMPDIR when it is absolute, else
  * /tmp, under the report's own name (gpuproj-<pid>.json when that name is
@@ -123,7 +123,7 @@ fallback_path(const struct inj_output *o)
 }
 
 /*
- * Issue 35 #8: say at start-up, not at exit, that the report's place
+ * Say at start-up, not at exit, that the report's place
  * cannot be written (file_probe_dir(): a name beyond NAME_MAX, a directory
  * the user cannot write, a read-only file system), and send the report to
  * the fallback place (fallback_path()) when that one can be; the start-up
@@ -531,7 +531,7 @@ write_at(const struct inj_output *o, const char *path, const struct stat *replac
  * nothing hangs), and never replace a profile another process wrote during
  * this run (two processes with one GPUPROJ_OUTPUT): then `<name>.<pid>.json`
  * (`-2`, `-3`… after the pid if that is taken too), said in the line.
- * Issue 35 #8: when the report cannot be written there at all, it goes to
+ * When the report cannot be written there at all, it goes to
  * the fallback place (fallback_path()), named in the one line, rather than
  * the run being lost.
  */
@@ -604,7 +604,7 @@ inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 
 	inj_output_live_end(o);
 	/*
-	 * Issue 35 #2: the locks are waited for with a bound at exit
+	 * The locks are waited for with a bound at exit
 	 * (inj_collector_exit_by()); a frame that exit() froze from a signal
 	 * handler may hold one. Without the recorder's, the profile goes
 	 * without its timeline; without the data lock, nothing can be read.

@@ -925,7 +925,7 @@ count_scale(const char *u, double *ret, const char **base)
 	static const char *const names[] = {
 		"inst", "sector", "request", "warp", "wavefront", "cycle", "thread", "block",
 		"register", "transaction", "SM", "cluster",
-		/* The tensor operation counters' math_op ("Gop": 10^9 op; issue 35 #7). */
+		/* The tensor operation counters' math_op ("Gop": 10^9 op). */
 		"op",
 	};
 	size_t i;

@@ -1327,7 +1327,7 @@ struct epoch {
 	/*
 	 * The epoch's streams by slot, and when each one's work ends: kept
 	 * across a cut, so that the next epoch begins with the work still
-	 * running (GPUPROJ_TL_CARRY nodes) on the same slots (issue 35 #1).
+	 * running (GPUPROJ_TL_CARRY nodes) on the same slots.
 	 */
 	struct { int64_t ctx, stream; uint64_t ready; bool legacy; } streams[STREAM_SLOTS];
 	size_t n_streams;
@@ -1453,7 +1453,7 @@ open_epoch(struct epoch *h)
  * (inject/timeline-rec.c close_last_epoch()): when its GPU work outlasts
  * them (a thread that never synchronises), the epoch ends with that work,
  * by a device synchronisation at its end, the wait the process's exit
- * makes; else that work would be time outside any epoch (issue 35 #1).
+ * makes; else that work would be time outside any epoch.
  */
 static int
 close_last_epoch(struct nsys *ns, struct gpuproj_timeline *tl, struct epoch *h)

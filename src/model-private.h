@@ -138,7 +138,7 @@ int gpuproj_l2_capacity_dram(const struct gpuproj_kernel *k, const struct gpupro
 double gpuproj_l2_hit_share(double footprint_b, double l2_b);
 
 /**
- * The launch floor of a kernel on a GPU (issue 30): the shortest time per
+ * The launch floor of a kernel on a GPU: the shortest time per
  * launch that back-to-back launches reach there (targets.yaml
  * `launch_floor_us`, per enum gpuproj_launch_mode), weighted by the
  * kernel's launch modes: F = (1 − g) · F_stream + g · F_graph, g = its

@@ -86,7 +86,7 @@ prepare(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
 		return;
 	if (dt > c->dram_src) {
 		/*
-		 * Back onto DRAM (issue 30): the target's L2 cannot hold what the
+		 * Back onto DRAM: the target's L2 cannot hold what the
 		 * source's did. The models keep the source's bytes and the
 		 * projection is at least the time the target's DRAM needs for D_t:
 		 * scaling the source's time by the ratio of its roofs instead

@@ -48,8 +48,8 @@ whole_run_cell(const struct gpuproj_run_projection *run, char *buf, size_t size)
 /*
  * "+0.0 %" with the tolerance's flag: beyond it, the epochs' times varied
  * when their spread (the bound, relative) allows that much; else the
- * timeline does not describe what was measured (issue 35 #4: before, -82 %
- * was put down to varying epochs whose spread was 0).
+ * timeline does not describe what was measured (-82 % is not put down to
+ * varying epochs whose spread was 0).
  */
 static const char *
 identity_text(double e, double bound, char *buf, size_t size)

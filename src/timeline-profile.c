@@ -267,7 +267,7 @@ gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpupro
 			   tl->n_patterns,
 			   GPUPROJ_TL_MAX_MERGED);
 	/*
-	 * Issue 35 #4: times that cannot have been traced. A thread's epochs
+	 * Times that cannot have been traced. A thread's epochs
 	 * follow one another, so their measured times add up to at most the
 	 * span of the threads' epochs, itself within the traced wall time.
 	 * Before, a pattern of 2^63 - 1 epochs of 10^18 ns (each inside its
@@ -441,7 +441,7 @@ ratio_of(const struct kmap *km, const struct gpuproj_run_projection *run,
 }
 
 /*
- * Issue 35 #1: sums kept per thread (the ratio of target to source GPU
+ * Sums kept per thread (the ratio of target to source GPU
  * time of its cut epochs, which scales the work they carry) and per
  * (thread, stream slot) (the floor), in one open-addressing map of 64-bit
  * keys, key + 1 stored so that 0 is empty.
@@ -804,7 +804,7 @@ gpuproj_timeline_project(const struct gpuproj_profile *p, const struct gpuproj_r
 	out->bar_copy_ns = scale * f * sum->excl_copy_ns;
 	out->bar_host_ns = scale * f * sum->excl_host_ns;
 	/*
-	 * Never below one stream's GPU time (issue 35 #1): a thread whose epochs
+	 * Never below one stream's GPU time: a thread whose epochs
 	 * end before its GPU work (one that never synchronises) is replayed at
 	 * its host time. The difference is GPU time: replayed, in the bar's kernel.
 	 */

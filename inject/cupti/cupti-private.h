@@ -551,7 +551,7 @@ enum cupti_sync {
  * seconds (a helper thread syncs; on time-out it is left behind and the
  * report goes without the unfinished kernels). The helper first calls
  * cuptiGetTimestamp, so that a CUPTI whose lock a frozen frame holds
- * (exit() from a signal handler that interrupted it, issue 35 #2) is told
+ * (exit() from a signal handler that interrupted it) is told
  * from a GPU that is still busy: after CUPTI_SYNC_STUCK no CUPTI function
  * may be called any more (it would block for good).
  */
