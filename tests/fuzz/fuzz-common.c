@@ -172,7 +172,7 @@ same_kernel(const struct gpuproj_kernel *a, const struct gpuproj_kernel *b)
 			      a->smem_dynamic == b->smem_dynamic && a->device == b->device);
 }
 
-/* The whole-run timeline (issue 23): every field written, node by node. */
+/* The whole-run timeline: every field written, node by node. */
 static void
 compare_timeline(const struct gpuproj_profile *pa, const struct gpuproj_profile *pb,
 		 const char *what)
@@ -311,7 +311,7 @@ from_text(const char *text, const char *what, const char *stage)
 	return p;
 }
 
-/* ---- what gpuproj shows people and spreadsheets (issue 25) ---- */
+/* ---- what gpuproj shows people and spreadsheets ---- */
 
 void
 fuzz_check_terminal(const char *text, size_t len, const char *what)

@@ -351,7 +351,7 @@ extra_first_n(struct run *r)
 	ck_assert_int_eq(jint(kernel_named(r, "_Z2exv", 0), "smem_dynamic_bytes"), 128);
 	check_kernel(r, "_Z3exdv", 2, 1, 1, 4000);
 	check_kernel(r, "_Z3legv", 2, 1, 1, 5000);
-	/* Cooperative launches are never profiled (issue 10 #2: they may wait for each other). */
+	/* Cooperative launches are never profiled (they may wait for each other). */
 	check_kernel(r, "_Z4coopv", 2, 0, 2, 6000);
 	check_kernel(r, "_Z5rcoopv", 2, 0, 2, 7000);
 	check_kernel(r, "_Z4ptszv", 2, 1, 1, 8000);
@@ -693,7 +693,7 @@ extra_live(struct run *r)
 }
 
 /*
- * The SM clock (issue 30): the profiled launch's sm__cycles_elapsed.avg
+ * The SM clock: the profiled launch's sm__cycles_elapsed.avg
  * .per_second as its clock.sm; NVML's SM clock while kernels ran, which the
  * worker samples every flush in which kernels completed, unless NVML calls
  * the GPU idle: the double answers 1275 MHz with SwPowerCap (0x4) each
@@ -799,7 +799,7 @@ extra_mpi_rank_inserted(struct run *r)
 
 static char entry_kind(const struct run *r, const char *name);
 
-/* Issue 35: an invalid rank variable is said, not taken as rank 0; the next one is used. */
+/* An invalid rank variable is said, not taken as rank 0; the next one is used. */
 static void
 extra_mpi_rank_invalid(struct run *r)
 {
@@ -914,7 +914,7 @@ extra_clusters(struct run *r)
 }
 
 /*
- * The soak (issue 12 part 6): 16 threads, LAUNCHES launches over SIGS
+ * The soak: 16 threads, LAUNCHES launches over SIGS
  * signatures, live snapshots every 0.1 s (no launch after the first 10 %
  * starts before 0.3 s, so that snapshots are written on any machine),
  * SIGTERM at TERM % with GPUPROJ_SIGNALS=1, the threads launching on: the
@@ -1026,7 +1026,7 @@ extra_two_devices(struct run *r)
 	ck_assert_uint_eq(seen, 3);
 }
 
-/* ---- issue 25: hostile outputs, names, environment ---- */
+/* ---- hostile outputs, names, environment ---- */
 
 /* What lstat() says `name` (in the run's directory) is: 'f' file, 'l' link, 'p' FIFO, 'd' dir, 0 none. */
 static char
@@ -1050,7 +1050,7 @@ entry_kind(const struct run *r, const char *name)
  * planted).
  */
 /*
- * Issue 35 #8: the report refused there goes to the fallback place (the
+ * The report refused there goes to the fallback place (the
  * application's TMPDIR, named in the line) with everything in it.
  */
 static void
@@ -1085,7 +1085,7 @@ extra_output_symlink(struct run *r)
 }
 
 /*
- * Issue 35 #8, a valid 244-byte name: written under it. Before, the
+ * A valid 244-byte name: written under it. Before, the
  * temporary name beside it (".<name>.<pid>.<n>.<ns>") was beyond NAME_MAX
  * (255) and the report was lost at exit ("cannot create a temporary file
  * beside it: File name too long").
@@ -1106,7 +1106,7 @@ extra_output_long_name(struct run *r)
 }
 
 /*
- * Issue 35 #8, the output's directory removed while the application ran:
+ * The output's directory removed while the application ran:
  * at exit the report goes to the application's TMPDIR, named in the line.
  */
 static void
@@ -1117,7 +1117,7 @@ extra_output_dir_gone(struct run *r)
 }
 
 /*
- * Issue 35 #8, an output directory nobody may create files in (sysfs:
+ * An output directory nobody may create files in (sysfs:
  * EACCES even for root), found at start-up: said then, and the start-up
  * line names where the report goes instead.
  */
@@ -1323,7 +1323,7 @@ extra_names_escaped(struct run *r)
 }
 
 /*
- * Issue 35 #6: a driver that reports one absurd field. The profile is
+ * A driver that reports one absurd field. The profile is
  * written with that field unknown (and everything else: the kernel, its
  * metrics, the timeline); before, the writer refused the whole report at
  * exit ("device.sms -5 is outside [0, 4096]") and the application's exit
@@ -1383,7 +1383,7 @@ extra_dev_bus(struct run *r)
 }
 
 /*
- * Issue 35, also: the main thread (a warm-up epoch) and 66 threads of 3
+ * The main thread (a warm-up epoch) and 66 threads of 3
  * epochs each (a launch and a device synchronise); the recorder follows
  * 64 threads, so 3 threads' 3 epochs each, 9, are unexplained "threads".
  * Before: their API calls were counted, 36 (3 threads x 3 x a runtime and
@@ -1404,7 +1404,7 @@ extra_threads_not_followed(struct run *r)
 }
 
 /*
- * Issue 35 #2: the application's SIGALRM handler calls exit() at a point
+ * The application's SIGALRM handler calls exit() at a point
  * the double chooses ($FAKE_ALARM_AT, fake-cupti.c): the exit path runs in
  * the frozen frame. Before: libproj.so blocked for good there (on the
  * recorder's lock its buffer callback held, or on CUPTI's in
@@ -1475,7 +1475,7 @@ extra_signal_exit_buffer_callback(struct run *r)
 /* ---- the scenarios ---- */
 
 /*
- * ---- The whole run (issue 23) ----
+ * ---- The whole run ----
  *
  * Each scenario profiles its kernels once first (a warm-up epoch ended by
  * a synchronisation: a profiled launch runs under kernel replay, so that
@@ -1605,7 +1605,7 @@ extra_tl_graph(struct run *r)
 }
 
 /*
- * Issue 35 #1: 1,100 launches of K1 (10000) after the warm-up, on the
+ * 1,100 launches of K1 (10000) after the warm-up, on the
  * legacy stream (`sync_at_end`: one device synchronise at the end; its
  * epoch is cut at 512 calls twice) or on stream 1 of a thread that never
  * synchronises (`producer`). Onto Double every kernel takes half: the
@@ -1976,7 +1976,7 @@ static const struct scenario scenarios[] = {
 			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
 		.lines = LINES(LINE_INIT, "@device:Fake V100|GV100|7.0|80|40|3", "@wrote:1|3|1"),
 		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
-		/* Issue 10 #8: the passes are flushed into the image, as NVIDIA's samples do. */
+		/* The passes are flushed into the image, as NVIDIA's samples do. */
 		.calls = { CALLS("cuptiProfilerBeginSession", 1), CALLS("cuptiRangeProfilerEnable", 0),
 			   CALLS("NVPW_MetricsEvaluator_EvaluateToGpuValues", 1),
 			   CALLS("cuptiProfilerFlushCounterData", 1) },
@@ -2018,7 +2018,7 @@ static const struct scenario scenarios[] = {
 		 * cudaDeviceReset, cuCtxDestroy, cuDevicePrimaryCtxReset (records
 		 * are delivered before a context goes), contexts, the fatal-error
 		 * state, and the 20 launch callbacks of the runtime and the driver,
-		 * which only count launches (issue 25: a second CUPTI client taking
+		 * which only count launches (a second CUPTI client taking
 		 * the records is noticed from them).
 		 */
 		.name = "timing_mode",
@@ -2170,7 +2170,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 35: RANK=abc. Before: skipped without a word, so %r named the
+		 * RANK=abc. Before: skipped without a word, so %r named the
 		 * file as rank 0 and the profile had no rank.
 		 */
 		.name = "mpi_rank_invalid",
@@ -2310,7 +2310,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #1: libcudart loads libcuda.so.1 RTLD_LOCAL, so the
+		 * libcudart loads libcuda.so.1 RTLD_LOCAL, so the
 		 * driver's functions are not in the global scope; gpuproj takes
 		 * them from libcuda.so.1 itself (before: device name "", CC 0.0,
 		 * 0 SMs, no projection). Likewise the demangler, here from a
@@ -2339,7 +2339,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #5: kernels still running at exit keep their records:
+		 * Kernels still running at exit keep their records:
 		 * gpuproj synchronises every live context before the final flush
 		 * (before: 1 launch, the profiled one).
 		 */
@@ -2353,7 +2353,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #5, LULESH's pattern: cudaDeviceReset() with kernels in
+		 * LULESH's pattern: cudaDeviceReset() with kernels in
 		 * flight, then exit. gpuproj synchronises the context and flushes in
 		 * the reset's ENTER callback, while the context exists (before: the
 		 * unsynchronised flush missed them and they went with the context).
@@ -2367,7 +2367,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #5: cuCtxDestroy of a context whose finished kernels' records
+		 * cuCtxDestroy of a context whose finished kernels' records
 		 * CUPTI has not collected yet: gpuproj flushes in cuCtxDestroy's ENTER
 		 * callback (before: they were lost with the context).
 		 */
@@ -2380,8 +2380,9 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #2: an ncclDevKernel_AllReduce_Sum_f32_RING_LL kernel (stream 1) spins until a kernel launched
-		 * after it on stream 2 sets a flag. NCCL's kernels are never profiled,
+		 * An ncclDevKernel_AllReduce_Sum_f32_RING_LL kernel (stream 1) spins
+		 * until a kernel launched after it on stream 2 sets a flag (it may
+		 * wait for a later launch). NCCL's kernels are never profiled,
 		 * nor is a launch while another stream has pending work that could be
 		 * its producer; after a synchronisation the producer is profiled.
 		 * Before: the ncclDevKernel_AllReduce_Sum_f32_RING_LL kernel was profiled, kernel replay waited for the
@@ -2506,7 +2507,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #6: another thread begins a global-mode stream capture while
+		 * Another thread begins a global-mode stream capture while
 		 * a launch is profiled; the capture waits for the window, so the
 		 * window's DecodeData does not synchronise during it. Before: the
 		 * capture began inside the window and the synchronisation invalidated
@@ -2524,7 +2525,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #6: a capture abandoned without cudaStreamEndCapture (its
+		 * A capture abandoned without cudaStreamEndCapture (its
 		 * stream destroyed) no longer keeps profiling off. Before: nothing
 		 * was profiled for the rest of the run.
 		 */
@@ -2536,7 +2537,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #7: the thread block cluster is part of the signature
+		 * The thread block cluster is part of the signature
 		 * (cuLaunchKernelEx / cudaLaunchKernelExC attributes; the record's
 		 * cluster dimensions); the profile tags it. Before: one signature,
 		 * 4 launches, 1 profiled.
@@ -2551,7 +2552,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #4: DCGM holds the counters: the first window fails with
+		 * DCGM holds the counters: the first window fails with
 		 * CUPTI_ERROR_HARDWARE_BUSY; one line says what holds them and how to
 		 * pause it; timing goes on. Before: an unknown failure, retried, then
 		 * "the profiler failed three times in a row".
@@ -2572,7 +2573,7 @@ static const struct scenario scenarios[] = {
 		.calls = { CALLS("cuptiRangeProfilerStart", 1) },
 	},
 	/*
-	 * Issue 10 #3: CUPTI 13.1-13.2, 13.3 and 13.4-13.5 write Kernel11, 12, 13
+	 * CUPTI 13.1-13.2, 13.3 and 13.4-13.5 write Kernel11, 12, 13
 	 * (224, 232, 248 bytes; tests/fake/fake-records.h); read in their
 	 * layouts. The API versions of the released wheels (13.2.86, 13.5.25).
 	 */
@@ -2583,7 +2584,7 @@ static const struct scenario scenarios[] = {
 	RECORDS_ROW("records_kernel13_13_5", "130500", "13.5", "1", "0", CACHE_ALL),
 	{
 		/*
-		 * Issue 10 #3: a libcupti whose records gpuproj does not know is
+		 * A libcupti whose records gpuproj does not know is
 		 * refused with one line; the application runs unchanged. Before: its
 		 * records were read as CUpti_ActivityKernel10.
 		 */
@@ -2601,7 +2602,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #3: CUPTI 13.0 GA (API 130000) can deadlock in
+		 * CUPTI 13.0 GA (API 130000) can deadlock in
 		 * cuptiActivityDisable(CONCURRENT_KERNEL) and crash in
 		 * cuptiActivityFlushAll: one line; kernel tracing is never disabled;
 		 * CUPTI's worker delivers the buffers (cuptiActivityFlushPeriod)
@@ -2652,7 +2653,7 @@ static const struct scenario scenarios[] = {
 		.calls = { CALLS("cuptiActivityDisable", 1) },
 	},
 	/*
-	 * Issue 25 #1: a FIFO planted as the report. Before: the report was
+	 * A FIFO planted as the report. Before: the report was
 	 * written into it in place, and with nobody reading, the application
 	 * hung at exit forever (past GPUPROJ_WAIT).
 	 */
@@ -2684,7 +2685,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 35, also: the driver dlclose()s libproj.so after
+		 * The driver dlclose()s libproj.so after
 		 * InitializeInjection (the double's, FAKE_DLCLOSE_INJECTION). Linked
 		 * -z nodelete it stays: the run is reported at exit. Before: glibc
 		 * ran its atexit handler at dlclose (nothing recorded yet: no
@@ -2732,7 +2733,7 @@ static const struct scenario scenarios[] = {
 		.extra = extra_threads_not_followed,
 	},
 	{
-		/* Issue 35 #8: a valid name of 244 bytes. */
+		/* A valid name of 244 bytes. */
 		.name = "output_long_name",
 		.env = ENV("GPUPROJ_OUTPUT=" LONG_OUTPUT),
 		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
@@ -2744,7 +2745,7 @@ static const struct scenario scenarios[] = {
 		.extra = extra_output_long_name,
 	},
 	{
-		/* Issue 35 #8: the output's directory gone by exit. */
+		/* The output's directory gone by exit. */
 		.name = "output_dir_gone_at_exit",
 		.env = ENV("GPUPROJ_OUTPUT=sub/out.json"),
 		.cmds = CMDS("mkdir sub", "init", "ctx 0", "stdout hello",
@@ -2762,7 +2763,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #1: a relative GPUPROJ_OUTPUT names the directory of
+		 * A relative GPUPROJ_OUTPUT names the directory of
 		 * start-up. Before: the report went to sub/, where the application
 		 * had chdir()ed.
 		 */
@@ -2774,7 +2775,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #1: the cubin directory beside the report is a planted
+		 * The cubin directory beside the report is a planted
 		 * symbolic link. Before: followed, the cubins written where it pointed.
 		 */
 		.name = "keep_cubins_symlink_refused",
@@ -2789,7 +2790,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #1: a FIFO planted where a cubin goes. Before: opened for
+		 * A FIFO planted where a cubin goes. Before: opened for
 		 * writing, and with nobody reading, the application hung at the
 		 * module load, forever.
 		 */
@@ -2807,7 +2808,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #1: a relative GPUPROJ_KEEP_CUBINS is resolved at
+		 * A relative GPUPROJ_KEEP_CUBINS is resolved at
 		 * start-up. Before: the cubins went to sub/kept, where the
 		 * application had chdir()ed by the time it loaded the module.
 		 */
@@ -2819,7 +2820,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #6: another process writes the same GPUPROJ_OUTPUT during
+		 * Another process writes the same GPUPROJ_OUTPUT during
 		 * the run. Before: both said "wrote", one profile was lost.
 		 */
 		.name = "output_written_by_another_process",
@@ -2835,7 +2836,7 @@ static const struct scenario scenarios[] = {
 		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
 		.extra = extra_stale_replaced,
 	},
-	/* Issue 25 #6: the rank variables of MVAPICH2, Cray PALS and ALPS, torchrun. */
+	/* The rank variables of MVAPICH2, Cray PALS and ALPS, torchrun. */
 	{
 		.name = "rank_mvapich",
 		.env = ENV("MV2_COMM_WORLD_RANK=5"),
@@ -2862,7 +2863,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #8: a back-reference (a glibc extension; exponential
+		 * A back-reference (a glibc extension; exponential
 		 * matching) and repetition counts that multiply are refused with one
 		 * line each. Before: accepted, silently.
 		 */
@@ -2882,7 +2883,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #10: a tiny GPUPROJ_MAX_INPUT_SIZE in the application's
+		 * A tiny GPUPROJ_MAX_INPUT_SIZE in the application's
 		 * environment. Before: the built-in targets.yaml was refused as well
 		 * ("the built-in targets.yaml does not load"): no projections at all.
 		 */
@@ -2903,7 +2904,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #3: a kernel name with a window title (OSC 0) and a
+		 * A kernel name with a window title (OSC 0) and a
 		 * right-to-left override, in the NCCL line and the exit table.
 		 * Before: both reached the terminal raw.
 		 */
@@ -2948,7 +2949,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #5: the second client takes the records in
+		 * The second client takes the records in
 		 * GPUPROJ_MODE=timing, and stops before exit (no 2 s for the
 		 * worker's rule): noticed all the same, from the launches counted
 		 * by the launch callbacks (which, without metrics, only count),
@@ -2991,7 +2992,7 @@ static const struct scenario scenarios[] = {
 		.calls = { CALLS("cuptiActivityDisable", 1) },
 	},
 	/*
-	 * Issue 35 #6: one absurd device field; the application's output and
+	 * One absurd device field; the application's output and
 	 * exit status unchanged, the profile written with the field unknown.
 	 */
 #define DEV_ROW(NAME, DEVICE, LINE, DEVLINE, EXTRA)                                               \
@@ -3025,7 +3026,7 @@ static const struct scenario scenarios[] = {
 		LINE_DEV, extra_dev_bus),
 #undef DEV_ROW
 	/*
-	 * Issue 23, the whole run: each epoch's measured and projected figures
+	 * The whole run: each epoch's measured and projected figures
 	 * by hand (the comments of extra_tl_*).
 	 */
 	{
@@ -3087,7 +3088,7 @@ static const struct scenario scenarios[] = {
 };
 
 /*
- * Issue 12 part 6, the deterministic version in `integration`: 16 threads,
+ * The deterministic version in `integration`: 16 threads,
  * 2 x 10^5 launches, 100 signatures (not under valgrind: too slow there).
  */
 static const struct scenario soak_small = {
@@ -3126,7 +3127,7 @@ START_TEST(scenario)
 END_TEST
 
 /*
- * Issue 23: the whole-run timeline stays bounded. fake-app's bench loop,
+ * The whole-run timeline stays bounded. fake-app's bench loop,
  * `launches` launches round-robin over 10 signatures with a device
  * synchronise after every 10: one repeating epoch. Returns the profile's
  * size (bytes) and the RSS the loop printed at 10 % and at the end.
@@ -3166,7 +3167,7 @@ flat_run(long launches, long *ret_size, long *ret_rss10, long *ret_rss_end)
 	 * calls were taken before their records (TAKE_PRESSURE) can differ in
 	 * structure, e.g. the legacy stream not yet known from its STREAM
 	 * record, or, when an incomplete epoch ran on to 512 calls and was
-	 * cut, the next one beginning with the work it carries (issue 35 #1).
+	 * cut, the next one beginning with the work it carries.
 	 * Their epochs still count, below.
 	 */
 	for (size_t i = 1; i < json_array_size(json_object_get(tl, "patterns")); i++)
@@ -3297,7 +3298,7 @@ START_TEST(mps_timing_only)
 END_TEST
 
 /*
- * Issue 25 #7: an application that calls setlocale(LC_ALL, "de_DE.UTF-8")
+ * An application that calls setlocale(LC_ALL, "de_DE.UTF-8")
  * before its first CUDA call (the locale is built here with localedef, in
  * a scratch LOCPATH). Before: "GPUPROJ_TARGETS: …: not a number", no
  * projections, the built-in copy refused too.
@@ -3419,7 +3420,7 @@ START_TEST(exported_symbols)
 	ck_assert_ptr_null(strstr(out, "libcuda"));
 	free(out);
 	free(cmd);
-	/* -z nodelete (issue 35): a dlclose() never unmaps it (inject/meson.build). */
+	/* -z nodelete: a dlclose() never unmaps it (inject/meson.build). */
 	cmd = fmt("readelf -d '%s' | grep FLAGS_1", inject_libproj());
 	rc = test_run(cmd, &out, NULL);
 	ck_assert_int_eq(rc, 0);

@@ -330,7 +330,7 @@ START_TEST(agrees_with_projection)
 END_TEST
 
 /*
- * Issue 35 #1 in the trace: a cut epoch [0, 1000] launches k0 (call [0,
+ * Carried work in the trace: a cut epoch [0, 1000] launches k0 (call [0,
  * 500], runs [500, 10500]) and k1 (call [500, 1000], runs [10500, 30500]);
  * the next epoch [1000, 31000] carries that work on slot 0 (29500 from
  * its start) and synchronises the device, returning 500 after it. On Tgt

@@ -242,7 +242,7 @@ START_TEST(bad_input)
 END_TEST
 
 /*
- * Issue 35 #5: configurations whose time or launch is none, each refused
+ * Configurations whose time or launch is none, each refused
  * with the file and the line of its `time` (or of the configuration) and
  * nothing written. One convolution configuration (bx = 32, by = 4, one
  * output per thread, 15 x 15 filter) on the RTX 3090 per case; the

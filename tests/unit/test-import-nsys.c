@@ -455,7 +455,7 @@ START_TEST(processes_and_gpus)
 END_TEST
 
 /*
- * Issue 35 #1 on an import: thread 4244 of pid 4242 launches stencil3d 600
+ * Carried work on an import: thread 4244 of pid 4242 launches stencil3d 600
  * times on stream 13 (non-blocking), call i at [100000 + 100 i, + 10], its
  * run at [100100 + 1000 i, 101100 + 1000 i] back to back, and (`with_sync`)
  * synchronises the device at [160000, 700100], when the last one ends.
@@ -1030,7 +1030,7 @@ nsys_dir(void)
  * synchronization behavior"), so they do not block to their end: taken as
  * blocking, the one epoch of pattern 13 (ten of them and a kernel)
  * replayed at 676,490 ns against the 649,452 measured, +4.2 %, which the
- * identity check of each pattern refuses (issue 35 #4), and the run at
+ * identity check of each pattern refuses, and the run at
  * 618,521,909 (+0.028 %).
  */
 START_TEST(cloverleaf)
@@ -1082,7 +1082,7 @@ START_TEST(cloverleaf)
 	near(run.whole.identity_error, (618345551.0 - 618351261.0) / 618351261.0, "identity");
 	ck_assert_msg(run.whole.bound > fabs(run.whole.identity_error), "bound %g",
 		      run.whole.bound);
-	/* Issue 35 #4: each pattern describes what was measured (the gate's check). */
+	/* Each pattern describes what was measured (the gate's check). */
 	ck_assert_msg(gpuproj_timeline_check_identity(tl, NULL, &err) == GPUPROJ_OK, "%s",
 		      err.message);
 	ck_assert(!run.whole.floored);

@@ -623,7 +623,7 @@ START_TEST(cli_merge_force)
 END_TEST
 
 /*
- * Issue 25 #4: a job profile records the ranks it holds (attribute
+ * A job profile records the ranks it holds (attribute
  * "merged_members"); merging it again with one of them, in either order
  * (every file of prof/ merged after its rank files were merged into
  * prof/job.json), is refused and writes nothing. Before: it succeeded and doubled every
@@ -668,7 +668,7 @@ START_TEST(cli_merge_job_with_its_ranks)
 END_TEST
 
 /*
- * Issue 25 #4: a live snapshot (<out>.live.json: marked "snapshot": "live"
+ * A live snapshot (<out>.live.json: marked "snapshot": "live"
  * by libproj.so; an older one has "origin": "injection" and no "report")
  * is caught by a glob like rank-*.json: refused. Before: its launches were
  * counted a second time.
@@ -712,7 +712,7 @@ START_TEST(cli_merge_live_snapshot)
 END_TEST
 
 /*
- * Issue 25 #4: --force leaves a trace in the job profile ("merge_forced"),
+ * --force leaves a trace in the job profile ("merge_forced"),
  * which gate (stderr, Markdown, JUnit) and report show. Before: only the
  * merge's own stderr said it.
  */

@@ -548,7 +548,7 @@ START_TEST(json_many_profiled_launches)
 END_TEST
 
 /*
- * The launch mode (issue 30): graph_launches, written when the recorder
+ * The launch mode: graph_launches, written when the recorder
  * knew it (libproj.so), read back as known; absent (imports, older
  * profiles): unknown.
  */

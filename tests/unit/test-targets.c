@@ -959,7 +959,7 @@ START_TEST(repository_targets_one_basis)
 		ck_assert_msg(!isnan(t->latency_ns[GPUPROJ_LEVEL_L2]) &&
 			      !isnan(t->latency_ns[GPUPROJ_LEVEL_DRAM]), "%s: no L2/DRAM latency",
 			      t->name);
-		/* Every GPU has a launch floor (issue 30), sourced. */
+		/* Every GPU has a launch floor, sourced. */
 		ck_assert_msg(t->launch_floor_us[GPUPROJ_LAUNCH_STREAM] > 0 &&
 			      t->launch_floor_us[GPUPROJ_LAUNCH_GRAPH] > 0 &&
 			      gpuproj_target_source(t, "launch_floor_us.graph"),
