@@ -77,8 +77,8 @@ int gpuproj_latency_hiding(struct gpuproj_latency_hiding *lh);
 /**
  * DRAM traffic of a kernel on a GPU with a different L2 size: the
  * cache-capacity failure mode of [VanLanker2024] §5.5 ("probably due to its
- * smaller L2 cache size") and the L2 residency of repeated launches (issue
- * 30), as an option of every model.
+ * smaller L2 cache size") and the L2 residency of repeated launches, as an
+ * option of every model.
  *
  * Rule: a kernel launched again over the same buffers keeps the share h
  * of its footprint F in an L2 of C bytes (gpuproj_l2_hit_share(): 1 up to
