@@ -42,7 +42,7 @@ inj_dlsym(void *lib, const char *name, void *fnptr)
 }
 
 /*
- * Issue 35 #2: block the asynchronous signals on this thread for a stretch
+ * Block the asynchronous signals on this thread for a stretch
  * of gpuproj's own code that holds its locks on an application thread
  * (records delivered inside an application's CUDA call, a context's
  * creation): an application whose signal handler calls exit() would
@@ -198,10 +198,10 @@ struct inj_backend_ops {
 	 * Records arriving later are dropped. Idempotent. Every wait is
 	 * bounded (GPUPROJ_WAIT). `vendor_ok` false: the vendor library may be
 	 * blocked for good (a thread stuck inside it; exit() from a signal
-	 * handler that interrupted it, issue 35 #2): call none of its
+	 * handler that interrupted it): call none of its
 	 * functions, leave it as it is. The backend also stops calling it
 	 * when one of its bounded waits at exit finds it unresponsive.
-	 * Version 2 (issue 35): the argument.
+	 * Version 2 of the ops table added the argument.
 	 */
 	void (*shutdown)(bool vendor_ok);
 	/* Description of the library version for the profile ("CUPTI 13.0 (API 130001)"). */

@@ -116,7 +116,8 @@ struct inj_collector {
 	struct inj_device_info devices[INJ_MAX_DEVICES];
 	bool device_known[INJ_MAX_DEVICES];
 	int first_device;		/* ordinal of the first device with a context, -1 */
-	struct gpuproj_sm_clock sm_clock; /* NVML samples of that device (inj_collector_sm_clock()) */
+	/* NVML samples of that device (inj_collector_sm_clock()) */
+	struct gpuproj_sm_clock sm_clock;
 	double sm_clock_sum;		/* Σ of the samples, MHz */
 	bool closed;
 	bool finished;
@@ -145,9 +146,9 @@ struct mem_slot {
 #define MEM_GONE UINT64_MAX
 
 /*
- * A lock on the exit path: bounded once inj_collector_exit_by() set a
- * deadline (issue 35 #2: exit() from a signal handler may have interrupted
- * a frame that holds it). false when it was not taken.
+ * The data lock on the exit path: bounded once inj_collector_exit_by() set
+ * a deadline (exit() from a signal handler may have interrupted a frame
+ * that holds it). false when it was not taken.
  */
 static bool
 exit_lock_of(struct inj_collector *c, pthread_mutex_t *m)
@@ -184,8 +185,9 @@ oom(struct inj_collector *c)
 }
 
 /*
- * A thread block cluster is part of a launch's signature (issue 10 #7:
- * cuLaunchKernelEx's CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, cuda.h; the
+ * A thread block cluster is part of a launch's signature (the launch's
+ * geometry includes it: cuLaunchKernelEx's
+ * CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, cuda.h; the
  * record's clusterX/Y/Z, cupti_activity.h CUpti_ActivityKernel10): 0,0,0
  * (no cluster, or a record from before CC 9.0) and 1,1,1 are the same.
  */
@@ -498,8 +500,8 @@ inj_device_sanitize(struct inj_device_info *d)
 		if (gpuproj_driver_attr_ok(a, d->driver[i]))
 			continue;
 		inj_warn("device %d (%s): the driver reports %s = %.17g, outside (0, %g]: it is "
-			 "left unknown in the profile", d->ordinal, name, gpuproj_driver_attr_name(a),
-			 d->driver[i], gpuproj_driver_attr_max(a));
+			 "left unknown in the profile", d->ordinal, name,
+			 gpuproj_driver_attr_name(a), d->driver[i], gpuproj_driver_attr_max(a));
 		d->driver[i] = NAN;
 	}
 }

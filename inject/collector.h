@@ -78,7 +78,7 @@ void inj_collector_mem_free(struct inj_collector *c, uint64_t ptr);
 double inj_collector_mem_peak(struct inj_collector *c);
 
 /**
- * Issue 35 #6: a field the driver gave outside the profile's ranges
+ * A field the driver gave outside the profile's ranges
  * (gpuproj_device_cc_ok() and its siblings: -5 or 5,000 SMs, a 20 GHz
  * clock, compute capability 100.0, a driver attribute beyond its limit)
  * is set unknown (0, 0.0 or NaN) with one line each, so that the profile
@@ -225,7 +225,7 @@ int inj_collector_finish(struct inj_collector *c);
 bool inj_collector_close(struct inj_collector *c);
 
 /**
- * Issue 35 #2: from now on the exit path (inj_collector_close(),
+ * From now on the exit path (inj_collector_close(),
  * _finish(), _totals(), _lock() and the recorder's inj_timeline_finish())
  * waits for the locks until `by` (CLOCK_REALTIME) at most: exit() from a
  * signal handler may have frozen a frame that holds one. Set once, by the

@@ -116,7 +116,7 @@ c_locale_leave(locale_t old)
 }
 
 /*
- * ---- The exit reporter (issue 35 #2) ----
+ * ---- The exit reporter ----
  *
  * exit() may be called from a signal handler (a watchdog, a time limit)
  * that interrupted the application's thread anywhere: inside CUPTI
@@ -318,7 +318,7 @@ stop_worker(void)
 	return stopped;
 }
 
-/* What at_exit() did before issue 35, on the thread that runs it. */
+/* The report at exit, on the thread that runs it: the exit reporter, else at_exit()'s. */
 static void
 exit_report(void)
 {
@@ -394,8 +394,8 @@ exit_by_reporter(void)
 	}
 	if (g_rep_state != REP_DONE)
 		inj_error("the report could not be finished at exit (step %d did not end within "
-			  "its bound: a lock held by a frame that exit() interrupted, from a signal "
-			  "handler?): the application exits without it", step);
+			  "its bound: a lock held by a frame that exit() interrupted, from a "
+			  "signal handler?): the application exits without it", step);
 	pthread_mutex_unlock(&g_rep_lock);
 	return true;
 }
@@ -563,7 +563,7 @@ start(void)
 		sigfillset(&all);
 		pthread_sigmask(SIG_BLOCK, &all, &old);
 		r = pthread_create(&g_worker, NULL, worker_main, NULL);
-		/* The exit reporter (issue 35 #2): without it, the exiting thread reports. */
+		/* The exit reporter: without it, the exiting thread reports. */
 		g_reporter_started = r == 0 &&
 				     pthread_create(&g_reporter, NULL, reporter_main, NULL) == 0;
 		pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -723,7 +723,7 @@ inj_mpi_rank(void)
 			continue;
 		if (parse_int64(v, &r) && r >= 0 && r <= LONG_MAX)
 			return (long)r;
-		/* Issue 35: before, silently skipped (and %r then expanded to 0). */
+		/* Said, not skipped in silence (%r would then expand to 0 unexplained). */
 		inj_warn("%s='%s' is not an MPI rank (an integer from 0): ignored", vars[i], v);
 	}
 	return -1;

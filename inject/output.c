@@ -92,7 +92,7 @@ load_targets(struct inj_output *o)
 }
 
 /*
- * Issue 35 #8: where the report goes when its own place cannot be written
+ * Where the report goes when its own place cannot be written
  * (a directory the application's user cannot write, a read-only file
  * system, a directory gone by exit): $TMPDIR when it is absolute, else
  * /tmp, under the report's own name (gpuproj-<pid>.json when that name is
@@ -123,7 +123,7 @@ fallback_path(const struct inj_output *o)
 }
 
 /*
- * Issue 35 #8: say at start-up, not at exit, that the report's place
+ * Say at start-up, not at exit, that the report's place
  * cannot be written (file_probe_dir(): a name beyond NAME_MAX, a directory
  * the user cannot write, a read-only file system), and send the report to
  * the fallback place (fallback_path()) when that one can be; the start-up
@@ -156,8 +156,9 @@ probe_output(struct inj_output *o)
 		return 0;
 	}
 	if (fb)
-		inj_warn("GPUPROJ_OUTPUT: the report cannot be written as %s (%s), nor as %s (%s): "
-			 "at exit it is tried again there", o->display, err.message, fb, fe.message);
+		inj_warn("GPUPROJ_OUTPUT: the report cannot be written as %s (%s), nor as %s "
+			 "(%s): at exit it is tried again there", o->display, err.message, fb,
+			 fe.message);
 	else
 		inj_warn("GPUPROJ_OUTPUT: the report cannot be written as %s (%s): at exit it is "
 			 "tried again there", o->display, err.message);
@@ -501,7 +502,8 @@ write_at(const struct inj_output *o, const char *path, const struct stat *replac
 	 * unchanged; checked in the rename itself (util.h), so two processes
 	 * that both found an earlier run's profile never both replace it.
 	 */
-	r = file_write_atomic_ex(path, text, strlen(text), FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE,
+	r = file_write_atomic_ex(path, text, strlen(text),
+				 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE,
 				 replaceable, &exists, err);
 	for (k = 1; r != GPUPROJ_OK && exists && k <= 100; k++) {
 		/* Another process wrote the name during this run: keep its profile. */
@@ -515,7 +517,8 @@ write_at(const struct inj_output *o, const char *path, const struct stat *replac
 			break;
 		memset(err, 0, sizeof(*err));
 		r = file_write_atomic_ex(alt, text, strlen(text),
-					 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE, NULL, &exists, err);
+					 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE, NULL, &exists,
+					 err);
 		*ret_infix = true;
 	}
 	free(alt);
@@ -528,7 +531,7 @@ write_at(const struct inj_output *o, const char *path, const struct stat *replac
  * nothing hangs), and never replace a profile another process wrote during
  * this run (two processes with one GPUPROJ_OUTPUT): then `<name>.<pid>.json`
  * (`-2`, `-3`… after the pid if that is taken too), said in the line.
- * Issue 35 #8: when the report cannot be written there at all, it goes to
+ * When the report cannot be written there at all, it goes to
  * the fallback place (fallback_path()), named in the one line, rather than
  * the run being lost.
  */
@@ -580,9 +583,9 @@ write_report(struct inj_output *o, const struct gpuproj_profile *p,
 		/* Named as the report is shown: the pattern's name, or the absolute path. */
 		char *shown = inj_path_infix(wrote, infix);
 
-		inj_info("wrote %s (%s): %s was written by another process during this run (give "
-			 "each process its own GPUPROJ_OUTPUT, with %%p or %%r)", shown ? shown : o->path,
-			 counts, wrote);
+		inj_info("wrote %s (%s): %s was written by another process during this run "
+			 "(give each process its own GPUPROJ_OUTPUT, with %%p or %%r)",
+			 shown ? shown : o->path, counts, wrote);
 		free(shown);
 	} else {
 		inj_info("wrote %s (%s)", wrote, counts);
@@ -601,7 +604,7 @@ inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 
 	inj_output_live_end(o);
 	/*
-	 * Issue 35 #2: the locks are waited for with a bound at exit
+	 * The locks are waited for with a bound at exit
 	 * (inj_collector_exit_by()); a frame that exit() froze from a signal
 	 * handler may hold one. Without the recorder's, the profile goes
 	 * without its timeline; without the data lock, nothing can be read.
@@ -615,8 +618,8 @@ inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 		return;
 	}
 	if (r == INJ_FINISH_NO_TIMELINE)
-		inj_warn("the whole-run timeline is left out of the report: its recorder's lock was "
-			 "still held when exit could wait no longer (GPUPROJ_WAIT)");
+		inj_warn("the whole-run timeline is left out of the report: its recorder's lock "
+			 "was still held when exit could wait no longer (GPUPROJ_WAIT)");
 	if (!gpuproj_profile_device(p)->name && gpuproj_profile_count(p) == 0) {
 		inj_collector_unlock(c);
 		inj_debug("no CUDA context was created: nothing to report");

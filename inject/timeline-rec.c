@@ -66,8 +66,8 @@ struct thr {
 	bool open, perturbed, incomplete;
 	uint64_t start, outstanding;
 	/*
-	 * The epoch's streams by slot, and when each one's work ends (issue 35
-	 * #1): kept across a cut, so that the next epoch begins with the work
+	 * The epoch's streams by slot, and when each one's work ends: kept
+	 * across a cut, so that the next epoch begins with the work
 	 * still running (GPUPROJ_TL_CARRY nodes) on the same slots.
 	 */
 	struct { uint32_t ctx, stream; uint64_t ready; bool legacy; } streams[STREAM_SLOTS];
@@ -84,7 +84,7 @@ struct thr {
 
 /*
  * A thread beyond GPUPROJ_TL_MAX_THREADS: not followed, but its epochs are
- * counted (issue 35: before, its API calls were). Its epochs end at its
+ * counted, not its API calls. Its epochs end at its
  * synchronising calls (INJ_EXPECT_SYNC: the records that would tell a
  * blocking one from a stream's wait for an event are not joined for it),
  * a runtime call and the driver call nested in it counted once; its time
@@ -140,7 +140,7 @@ struct inj_timeline {
 	struct timespec exit_by;
 };
 
-/* The lock on the exit path: bounded once a deadline is set (issue 35 #2). */
+/* The lock on the exit path: bounded once a deadline is set (inj_collector_exit_by()). */
 static bool
 exit_lock(struct inj_timeline *t)
 {
@@ -535,7 +535,7 @@ extra_call(struct inj_timeline *t, uint32_t tid, const struct call *c)
 		}
 	}
 	if (!x) {
-		/* Beyond every table: each call is taken for an epoch, as before issue 35. */
+		/* Beyond every table: each call is taken for an epoch. */
 		t->extra_calls++;
 		t->extra_ns += (double)(c->end - c->start);
 		return;
@@ -705,7 +705,7 @@ close_epoch(struct inj_timeline *t, struct thr *h, uint64_t end, bool cut)
 	/*
 	 * Cut with work still running: the next epoch carries it (its streams
 	 * and their ready times stay), so nothing is spilled (spill_ns stays 0:
-	 * it is for profiles written before issue 35).
+	 * it is for profiles written before carried nodes existed).
 	 */
 	if (h->perturbed) {
 		t->tl->unexplained[GPUPROJ_TL_WHY_PROFILED].epochs++;
@@ -813,7 +813,7 @@ took_dev(struct thr *h, struct took *w, const struct dev *d)
 }
 
 /*
- * Open the thread's next epoch. After a cut (issue 35 #1): one carried node
+ * Open the thread's next epoch. After a cut: one carried node
  * per stream still busy, on its slot, from the epoch's start to when its
  * work ends (room left for at least one call).
  */
@@ -847,7 +847,7 @@ open_epoch(struct thr *h)
  * epoch ends with that work, by a device synchronisation at its end: the
  * wait the process's exit makes (libproj.so's own at exit, and the
  * context's destruction [GPU?]). Without it that work was time outside any
- * epoch, kept at the source's time on every target (issue 35 #1).
+ * epoch, kept at the source's time on every target.
  */
 static void
 close_last_epoch(struct inj_timeline *t, struct thr *h)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Issue 30's decision figures: a model option against the current default
+"""The figures that decide a default: a model option against the current default
 and naive on every visible corpus, in-sample and with half the GPUs held
 out (docs/validation.md "L2 residency of repeated launches" and "Launch
 floor").
@@ -21,7 +21,7 @@ For each corpus and configuration, `gpuproj validate --format json
   `validate --holdout gpu` evaluates (targets sorted by name, odd
   positions), the rule's held-out figure.
 Each as MAPE over long launches (measured on the target >= 50 us) and over
-all launches, with n. The decision rule of issue 30: an option becomes the
+all launches, with n. The decision rule: an option becomes the
 default only when, held out, it beats both the current default and naive.
 """
 import glob

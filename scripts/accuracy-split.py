@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Accuracy of the compute roofs (issue 22) on pairs used for choosing and on
-held-out pairs: the table "Compute roofs: choosing and held-out pairs" of
+"""Accuracy of the compute roofs (sustained rates, issue-limited compute) on
+pairs used for choosing and on held-out pairs: the table "Compute roofs: choosing and held-out pairs" of
 docs/validation.md.
 
 Usage:

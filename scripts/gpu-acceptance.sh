@@ -42,7 +42,7 @@
 #      full <= 1.5x of bare; figures, not pass marks);
 #   8. `gpuproj bench --quick` against this GPU's targets.yaml entry
 #      (scripts/gpu-bench-check.sh; SKIP_BENCH=1 leaves it out);
-#   9. the whole run (issue 23), from LULESH's timing-mode profile: its
+#   9. the whole run, from LULESH's timing-mode profile: its
 #      timeline replayed onto this GPU against the traced wall time (the
 #      identity check, within its 2 % tolerance), the share of the run the
 #      record explains, and the whole-run speedups onto other targets.

@@ -435,9 +435,9 @@ wall_value(const struct gpuproj_profile *p, const struct gpuproj_run_projection 
 	}
 	r = w.source_ns > 0 ? w.wall_ns / w.source_ns : 1;
 	/*
-	 * The source's column is the measured wall time (issue 35 #4: before,
-	 * the replay onto the source, which a timeline that does not describe
-	 * its run could make anything); a target's the projection.
+	 * The source's column is the measured wall time (not the replay onto
+	 * the source, which a timeline that does not describe its run could
+	 * make anything); a target's the projection.
 	 */
 	*ret_ns = run ? w.wall_ns : w.source_ns;
 	*ret_var = var * (run ? r * r : 1);
@@ -582,8 +582,8 @@ gate_timed(const struct gpuproj_profile *base, const struct gpuproj_profile *cur
 
 /*
  * Phase 2, --metric wall: a timeline that does not describe its run: no
- * verdict (issue 35 #4: a pattern whose wall was ten times its epochs'
- * sum replayed at -82 % and passed, also merged into a job).
+ * verdict (a pattern whose wall was ten times its epochs' sum replayed
+ * at -82 % and would pass, also merged into a job).
  */
 static int
 gate_wall_identity(const struct gpuproj_profile *base, const struct gpuproj_profile *cur,

@@ -925,7 +925,7 @@ count_scale(const char *u, double *ret, const char **base)
 	static const char *const names[] = {
 		"inst", "sector", "request", "warp", "wavefront", "cycle", "thread", "block",
 		"register", "transaction", "SM", "cluster",
-		/* The tensor operation counters' math_op ("Gop": 10^9 op; issue 35 #7). */
+		/* The tensor operation counters' math_op ("Gop": 10^9 op). */
 		"op",
 	};
 	size_t i;
@@ -1285,7 +1285,8 @@ import_launch_ok(const double g[3], const double b[3], char *why, size_t size)
 		double lim = i == 0 ? IMPORT_GRID_MAX_X : IMPORT_GRID_MAX_YZ;
 
 		if (!(g[i] <= lim)) {
-			snprintf(why, size, "grid.%c %.0f is above CUDA's %.0f", axis[i], g[i], lim);
+			snprintf(why, size, "grid.%c %.0f is above CUDA's %.0f", axis[i], g[i],
+				 lim);
 			return false;
 		}
 	}
@@ -1293,7 +1294,8 @@ import_launch_ok(const double g[3], const double b[3], char *why, size_t size)
 		double lim = i == 2 ? IMPORT_BLOCK_MAX_Z : IMPORT_BLOCK_MAX_XY;
 
 		if (!(b[i] <= lim)) {
-			snprintf(why, size, "block.%c %.0f is above CUDA's %.0f", axis[i], b[i], lim);
+			snprintf(why, size, "block.%c %.0f is above CUDA's %.0f", axis[i], b[i],
+				 lim);
 			return false;
 		}
 	}

@@ -28,7 +28,7 @@
  * strings), when its analytic FLOP over its time is beyond any GPU's FP32
  * rate (import_rate_bound()), or when its launch is beyond CUDA's limits
  * (import_launch_ok(): a grid of 2^32 + 5 blocks is not cast to 5): nothing
- * of it is kept (issue 35 #5). Each signature
+ * of it is kept. Each signature
  * carries, for every other GPU that timed the same (kernel, configuration),
  * a reference time. Profiles have attributes origin = "kerneltuner",
  * metrics = "analytic", citation, license = "MIT", import.files.
@@ -504,7 +504,7 @@ kt_config(struct kt_ctx *ctx, struct kt_file *f, const char *ckey, json_t *e, bo
 	/* A configuration that failed: a string ("CompilationFailedConfig"). */
 	if (!json_is_number(t))
 		return GPUPROJ_OK;
-	/* Issue 35 #5: a time that is none is refused, naming the configuration's line. */
+	/* A time that is none is refused, naming the configuration's line. */
 	t_ms = json_number_value(t);
 	t_ns = t_ms * 1e6;
 	if (!(t_ns >= IMPORT_MIN_DURATION_NS && t_ns <= IMPORT_MAX_DURATION_NS))

@@ -270,7 +270,7 @@ tensor_differs(struct importer *im, const struct launch *L, enum gpuproj_metric 
 }
 
 /*
- * The unit a tensor counter must have (issue 35 #7): its value is taken as
+ * The unit a tensor counter must have: its value is taken as
  * FLOP, instructions or a percentage, so it is checked as every mapped
  * counter's is (import.h). `unit` is the kept base unit (Gop already
  * scaled to op). The pipe utilisation is a percentage; instruction counts
@@ -283,8 +283,9 @@ tensor_unit_expected(const char *name, const char *unit)
 	if (strstr(name, ".pct_of_peak"))
 		return strcmp(unit, "%") == 0 ? NULL : "a percentage (%)";
 	if (strncmp(name, "sm__inst_executed", 17) == 0)
-		return !*unit || strcmp(unit, "inst") == 0 ? NULL
-							   : "a count of instructions ('inst' or none)";
+		return !*unit || strcmp(unit, "inst") == 0
+			       ? NULL
+			       : "a count of instructions ('inst' or none)";
 	return !*unit || strcmp(unit, "op") == 0 ? NULL : "a count of operations ('op' or none)";
 }
 
@@ -304,8 +305,8 @@ commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 	}
 	/*
 	 * The launch's tensor counters (a raw page has ~1000 extras: look once),
-	 * all of them: before issue 35 at most 64, so with 64 other sm__*tensor*
-	 * or *mma* columns the tensor FLOP was silently lost.
+	 * all of them: with a cap of 64, 64 other sm__*tensor* or *mma* columns
+	 * would lose the tensor FLOP in silence.
 	 */
 	for (i = 0; i < L->n_extras; i++) {
 		const char *name = im->names.v[L->extras[i].name];
@@ -354,8 +355,8 @@ commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 					if ((want = tensor_unit_expected(name, unit))) {
 						r = error_set(im->err, GPUPROJ_E_SCHEMA, im->path,
 							      found[j]->line, found[j]->col,
-							      "launch %s: %s: unit '%s' is not %s", L->id,
-							      name, unit, want);
+							      "launch %s: %s: unit '%s' is not %s",
+							      L->id, name, unit, want);
 						goto out;
 					}
 					sum += f * found[j]->value;

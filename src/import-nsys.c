@@ -327,7 +327,8 @@ select_cols(struct nsys *ns, const char *table, const struct col *cols, size_t n
 				      "schema %s)", table, cols[i].names[0],
 				      cols[i].names[1] ? " or " : "",
 				      cols[i].names[1] ? cols[i].names[1] : "",
-				      ns->version ? ns->version : "?", ns->schema ? ns->schema : "?");
+				      ns->version ? ns->version : "?",
+				      ns->schema ? ns->schema : "?");
 			goto out;
 		}
 		if (found)
@@ -406,8 +407,8 @@ need_int(struct nsys *ns, const char *table, sqlite3_stmt *st, int i, const char
 		return bad_value(ns, table, st, name, "'%s' is not an integer",
 				 (const char *)sqlite3_column_text(st, i));
 	if (*ret < lo || *ret > hi)
-		return bad_value(ns, table, st, name, "%" PRId64 " is outside [%" PRId64 ", %" PRId64
-				 "]", *ret, lo, hi);
+		return bad_value(ns, table, st, name,
+				 "%" PRId64 " is outside [%" PRId64 ", %" PRId64 "]", *ret, lo, hi);
 	return GPUPROJ_OK;
 }
 
@@ -500,7 +501,10 @@ read_strings(struct nsys *ns)
 		r = sql_fail(ns, "StringIds");
 		goto out;
 	}
-	/* Insertion sort is enough for the (nearly always) ordered table; check and sort otherwise. */
+	/*
+	 * Insertion sort is enough for the (nearly always) ordered table; check
+	 * and sort otherwise.
+	 */
 	{
 		size_t i;
 		bool sorted = true;
@@ -617,7 +621,8 @@ read_meta(struct nsys *ns)
 			      ns->schema ? ": " : "", ns->schema ? ns->schema : "");
 		goto out;
 	}
-	if (ns->schema_major > GPUPROJ_NSYS_SCHEMA_MAX || ns->schema_major < GPUPROJ_NSYS_SCHEMA_MIN)
+	if (ns->schema_major > GPUPROJ_NSYS_SCHEMA_MAX ||
+	    ns->schema_major < GPUPROJ_NSYS_SCHEMA_MIN)
 		r = error_set(ns->err, GPUPROJ_E_SCHEMA, ns->path, 0, 0,
 			      "Nsight Systems %s wrote export schema %s, %s than this gpuproj "
 			      "knows (majors %d to %d): its tables may mean something else; "
@@ -784,7 +789,8 @@ read_copies(struct nsys *ns, bool memset)
 		if (!memset) {
 			o.copy = copy_kind(k);
 			/* The host side's memory: the source of H2D, the destination of D2H. */
-			o.pinned = (k == MEMCPY_DTOH || k == MEMCPY_ATOH ? dk : sk) == MEMKIND_PINNED;
+			o.pinned = (k == MEMCPY_DTOH || k == MEMCPY_ATOH ? dk : sk) ==
+				   MEMKIND_PINNED;
 		}
 		ns->ops[ns->n_ops++] = o;
 		if (ns->sum)
@@ -1010,7 +1016,10 @@ cmp_sync(const void *a, const void *b)
 	return c ? c : cmp_i64(x->corr, y->corr);
 }
 
-/* Calls: by thread, then start, then correlation id (a call before the driver calls nested in it). */
+/*
+ * Calls: by thread, then start, then correlation id (a call before the
+ * driver calls nested in it).
+ */
 static int
 cmp_call(const void *a, const void *b)
 {
@@ -1250,7 +1259,8 @@ build_profiles(struct nsys *ns, const char *path)
 			for (i = j; i < n; i++) {
 				size_t t = order[i], k;
 
-				for (k = i; k >= j && ns->ops[order[k - j]].start > ns->ops[t].start;
+				for (k = i; k >= j &&
+					    ns->ops[order[k - j]].start > ns->ops[t].start;
 				     k -= j)
 					order[k] = order[k - j];
 				order[k] = t;
@@ -1317,7 +1327,7 @@ struct epoch {
 	/*
 	 * The epoch's streams by slot, and when each one's work ends: kept
 	 * across a cut, so that the next epoch begins with the work still
-	 * running (GPUPROJ_TL_CARRY nodes) on the same slots (issue 35 #1).
+	 * running (GPUPROJ_TL_CARRY nodes) on the same slots.
 	 */
 	struct { int64_t ctx, stream; uint64_t ready; bool legacy; } streams[STREAM_SLOTS];
 	size_t n_streams;
@@ -1443,7 +1453,7 @@ open_epoch(struct epoch *h)
  * (inject/timeline-rec.c close_last_epoch()): when its GPU work outlasts
  * them (a thread that never synchronises), the epoch ends with that work,
  * by a device synchronisation at its end, the wait the process's exit
- * makes; else that work would be time outside any epoch (issue 35 #1).
+ * makes; else that work would be time outside any epoch.
  */
 static int
 close_last_epoch(struct nsys *ns, struct gpuproj_timeline *tl, struct epoch *h)
@@ -1810,7 +1820,10 @@ build_timeline(struct nsys *ns, struct pair *pr, struct epoch *h)
 			r = take(ns, tl, h, &ns->calls[k], g, pr->dev);
 			if (!h->open)
 				continue;
-			/* The thread's last calls, after its last wait: an epoch ending with them. */
+			/*
+			 * The thread's last calls, after its last wait: an epoch ending
+			 * with them.
+			 */
 			h->last = ns->calls[k].end > h->last ? ns->calls[k].end : h->last;
 		}
 		if (seen && !r) {
@@ -1899,9 +1912,9 @@ count_orphans(struct nsys *ns)
 
 	if (!ns->have_runtime || !ns->n_calls) {
 		ns->orphans = ns->have_runtime ? ns->n_ops : 0;
-		if (ns->orphans && import_summary_warn(ns->sum, "%zu GPU record%s had no CUDA call in "
-						       "the export (their time is in the kernels, "
-						       "not in the timeline)", ns->n_ops,
+		if (ns->orphans && import_summary_warn(ns->sum, "%zu GPU record%s had no CUDA call "
+						       "in the export (their time is in the "
+						       "kernels, not in the timeline)", ns->n_ops,
 						       ns->n_ops == 1 ? "" : "s"))
 			return oom(ns);
 		return GPUPROJ_OK;
@@ -1943,7 +1956,8 @@ count_orphans(struct nsys *ns)
 static bool
 same_name(const struct gpuproj_kernel *c, const struct gpuproj_kernel *k, const char *shortname)
 {
-	return strcmp(c->name, k->name) == 0 || (k->demangled && strcmp(c->name, k->demangled) == 0) ||
+	return strcmp(c->name, k->name) == 0 ||
+	       (k->demangled && strcmp(c->name, k->demangled) == 0) ||
 	       (shortname && strcmp(c->name, shortname) == 0) ||
 	       (c->demangled && k->demangled && strcmp(c->demangled, k->demangled) == 0);
 }
@@ -2144,7 +2158,8 @@ open_db(struct nsys *ns, size_t len)
 		const char *res;
 		int r = GPUPROJ_OK;
 
-		if (sqlite3_prepare_v2(ns->db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK ||
+		if (sqlite3_prepare_v2(ns->db, "PRAGMA quick_check(1)", -1, &st,
+				       NULL) != SQLITE_OK ||
 		    sqlite3_step(st) != SQLITE_ROW)
 			r = sql_fail(ns, "the file");
 		else if ((res = (const char *)sqlite3_column_text(st, 0)) && strcmp(res, "ok") != 0)

@@ -50,7 +50,7 @@
  * precision in targets.yaml, import_rate_bound()), when the time it
  * implies is outside [IMPORT_MIN_DURATION_NS, IMPORT_MAX_DURATION_NS], or
  * when the estimated grid is beyond CUDA's limits (import_launch_ok()):
- * nothing of it is kept (issue 35 #5).
+ * nothing of it is kept.
  *
  * Metrics, with F = 2·b·m·n·k and an estimated output tile of T = 128 ×
  * 128 elements per thread block (cuBLAS, CUTLASS and hipBLASLt tile sizes
@@ -205,7 +205,7 @@ import_row(struct xm_ctx *ctx, const struct xm_file *f, const struct import_csv_
 	    (st = row_number(ctx, f, r, C_K, true, &k)) ||
 	    (st = row_number(ctx, f, r, C_FLOPS, false, &flops)))
 		return st;
-	/* A rate no GPU reaches, and the time it implies (issue 35 #5): refused, naming the row. */
+	/* A rate no GPU reaches, and the time it implies: refused, naming the row. */
 	bound = import_rate_bound(ctx->targets, (int)dt->prec, GPUPROJ_FP32, &fastest, &peak);
 	if (flops > bound)
 		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,

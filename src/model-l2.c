@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Two effects of repeated launches (issue 30, src/model-private.h):
+ * Two effects of repeated launches (src/model-private.h):
  * the L2 residency of a kernel's working set from one launch to the next
  * (gpuproj_l2_hit_share(), gpuproj_l2_capacity_dram(); the ramp and its
  * fit are documented at GPUPROJ_L2_RESIDENT_RATIO), and the launch floor

@@ -38,15 +38,16 @@ static const enum gpuproj_compute compute_default = GPUPROJ_COMPUTE_FP;
 /* The one-basis sustained rates (docs/validation.md "Sustained rates"). */
 static const enum gpuproj_rates rates_default = GPUPROJ_RATES_SUSTAINED;
 /*
- * On by default: issue 30 asks that no projection be below the target's
- * floor. It is a bound, not a fit: on the visible corpora it changed no
+ * On by default: no projection may be below the target's launch floor
+ * (no GPU runs a launch faster). It is a bound, not a fit: on the visible
+ * corpora it changed no
  * held-out MAPE by 0.1 point (docs/validation.md "Launch floor").
  */
 static const bool launch_floor_default_on = true;
 /*
  * The FMA-loop rate for every kernel: --fp32 dense lost to naive on the
  * held-out pairs of NeuSight linear and Kernel Tuner (docs/validation.md
- * "Achievable FP32 rate and clock regime (issue 30)").
+ * "Achievable FP32 rate and clock regime").
  */
 static const enum gpuproj_fp32 fp32_default = GPUPROJ_FP32_FMA;
 

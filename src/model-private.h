@@ -77,8 +77,8 @@ int gpuproj_latency_hiding(struct gpuproj_latency_hiding *lh);
 /**
  * DRAM traffic of a kernel on a GPU with a different L2 size: the
  * cache-capacity failure mode of [VanLanker2024] §5.5 ("probably due to its
- * smaller L2 cache size") and the L2 residency of repeated launches (issue
- * 30), as an option of every model.
+ * smaller L2 cache size") and the L2 residency of repeated launches, as an
+ * option of every model.
  *
  * Rule: a kernel launched again over the same buffers keeps the share h
  * of its footprint F in an L2 of C bytes (gpuproj_l2_hit_share(): 1 up to
@@ -138,7 +138,7 @@ int gpuproj_l2_capacity_dram(const struct gpuproj_kernel *k, const struct gpupro
 double gpuproj_l2_hit_share(double footprint_b, double l2_b);
 
 /**
- * The launch floor of a kernel on a GPU (issue 30): the shortest time per
+ * The launch floor of a kernel on a GPU: the shortest time per
  * launch that back-to-back launches reach there (targets.yaml
  * `launch_floor_us`, per enum gpuproj_launch_mode), weighted by the
  * kernel's launch modes: F = (1 − g) · F_stream + g · F_graph, g = its

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Issue 30, items 1 and 2: what real kernels reach on the CUDA cores and at
+ * What real kernels reach on the CUDA cores and at
  * which clock (src/model-private.h; the options in include/gpuproj/model.h;
  * docs/models.md "Achievable FP32 rate" and "Clock regime").
  *

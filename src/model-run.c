@@ -35,8 +35,9 @@ gpuproj_run_projection_clear(struct gpuproj_run_projection *r)
  * A kernel the run's model lacks inputs for: the first fallback that can
  * project it. hroof stands in for hroof-occ only when the launch geometry
  * is all hroof-occ lacked (hroof-occ is hroof times an occupancy term that
- * needs it); sol whenever it can; the envelope for a kernel without counters. The projection keeps the run model's
- * reason when no fallback succeeds.
+ * needs it); sol whenever it can; the envelope for a kernel without
+ * counters. The projection keeps the run model's reason when no fallback
+ * succeeds.
  */
 static void
 project_fallback(const struct gpuproj_model *const *fb, size_t n_fb,
@@ -52,7 +53,10 @@ project_fallback(const struct gpuproj_model *const *fb, size_t n_fb,
 	for (i = 0; i < n_fb; i++) {
 		if (!fb[i])
 			continue;
-		/* hroof stands in only for hroof-occ's geometry; sol and envelope say what they lack. */
+		/*
+		 * hroof stands in only for hroof-occ's geometry; sol and envelope say
+		 * what they lack.
+		 */
 		if (fb[i] == gpuproj_model_find("hroof")) {
 			const char *names[MODEL_MISSING_MAX];
 			size_t n = gpuproj_model_missing_names(gpuproj_model_default(), k, names,

@@ -86,7 +86,7 @@ prepare(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
 		return;
 	if (dt > c->dram_src) {
 		/*
-		 * Back onto DRAM (issue 30): the target's L2 cannot hold what the
+		 * Back onto DRAM: the target's L2 cannot hold what the
 		 * source's did. The models keep the source's bytes and the
 		 * projection is at least the time the target's DRAM needs for D_t:
 		 * scaling the source's time by the ratio of its roofs instead
@@ -364,9 +364,10 @@ regime_note(const struct regime *rg, const struct gpuproj_kernel *k,
 					     : "--clock sustained";
 
 		if (rg->cr.from)
-			model_note_append(out, "clock auto: src %.0f MHz (%s), %s: %s regime, tgt %s; "
-					  "FP32 x%.3g src, x%.3g tgt", rg->cr.src_mhz, rg->cr.from,
-					  rg->cr.why, gpuproj_regime_name(rg->cr.regime), tgt_as,
+			model_note_append(out, "clock auto: src %.0f MHz (%s), %s: %s regime, "
+					  "tgt %s; FP32 x%.3g src, x%.3g tgt", rg->cr.src_mhz,
+					  rg->cr.from, rg->cr.why,
+					  gpuproj_regime_name(rg->cr.regime), tgt_as,
 					  rg->fs, rg->ft);
 		else
 			model_note_append(out, "clock auto: %s: regime unknown, tgt as %s",
@@ -378,11 +379,12 @@ regime_note(const struct regime *rg, const struct gpuproj_kernel *k,
 		if (isnan(rg->fd.fma_share))
 			return;
 		if (isnan(rg->fd.issue_share))
-			model_note_append(out, "fp32: not FFMA-dense (FFMA %.0f%% of FLOP), FMA rate",
+			model_note_append(out,
+					  "fp32: not FFMA-dense (FFMA %.0f%% of FLOP), FMA rate",
 					  100 * rg->fd.fma_share);
 		else
-			model_note_append(out, "fp32: not FFMA-dense (FFMA %.0f%% of FLOP, %.0f%% of "
-					  "warp instructions), FMA rate", 100 * rg->fd.fma_share,
+			model_note_append(out, "fp32: not FFMA-dense (FFMA %.0f%% of FLOP, %.0f%% "
+					  "of warp instructions), FMA rate", 100 * rg->fd.fma_share,
 					  100 * rg->fd.issue_share);
 		return;
 	}
@@ -398,7 +400,8 @@ regime_note(const struct regime *rg, const struct gpuproj_kernel *k,
 		if (issue > 0)
 			model_note_append(out, "%s binds on tgt: issue allows %.4g TFLOP/s "
 					  "(FFMA %.0f%% of warp instructions), the dense rate %.4g",
-					  issue < dense ? "issue (--compute issue)" : "the dense rate",
+					  issue < dense ? "issue (--compute issue)"
+							: "the dense rate",
 					  issue / 1e12, 100 * rg->fd.issue_share, dense / 1e12);
 	}
 }

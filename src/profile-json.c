@@ -570,7 +570,8 @@ read_sm_clock(struct profile_reader *rd, struct gpuproj_profile *p, json_t *clk)
 		for (i = 0; i < ARRAY_LENGTH(keys) && strcmp(key, keys[i]) != 0; i++)
 			;
 		if (i == ARRAY_LENGTH(keys))
-			return bad(rd, "device.sm_clock", "'%s' is not a member gpuproj knows", key);
+			return bad(rd, "device.sm_clock", "'%s' is not a member gpuproj knows",
+				   key);
 	}
 	if ((r = opt_string(rd, clk, "from", "device.sm_clock", &from)) ||
 	    (r = opt_integer(rd, clk, "samples", "device.sm_clock", 1, 0x1p53, &n)) ||
@@ -601,8 +602,8 @@ read_sm_clock(struct profile_reader *rd, struct gpuproj_profile *p, json_t *clk)
 				bit = 1ull << j;
 		}
 		if (!bit)
-			return bad(rd, "device.sm_clock", "event_reasons[%zu] is not a clocks event "
-				   "reason gpuproj knows (docs/formats/profile.md)", i);
+			return bad(rd, "device.sm_clock", "event_reasons[%zu] is not a clocks "
+				   "event reason gpuproj knows (docs/formats/profile.md)", i);
 		c.reasons |= bit;
 	}
 	if (gpuproj_profile_set_sm_clock(p, &c) != GPUPROJ_OK)

@@ -187,7 +187,8 @@ meta(struct trace *t, int pid, int tid, const char *what, const char *name_json,
 {
 	next_event(t);
 	if (name_json)
-		fprintf(t->f, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":%s}}",
+		fprintf(t->f, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
+			"\"args\":{\"name\":%s}}",
 			what, pid, tid, name_json);
 	else
 		fprintf(t->f, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
@@ -285,7 +286,8 @@ op_args(struct trace *t, const struct gpuproj_tl_node *n, size_t j,
 	} else {
 		fprintf(f, ",\"bytes\":%" PRIu64, n->bytes);
 		if (n->op == GPUPROJ_TL_COPY)
-			fprintf(f, ",\"kind\":\"%s\",\"pinned\":%s", gpuproj_copy_kind_name(n->copy),
+			fprintf(f, ",\"kind\":\"%s\",\"pinned\":%s",
+				gpuproj_copy_kind_name(n->copy),
 				n->pinned ? "true" : "false");
 		fprintf(f, ",\"binding\":\"%s\"", !run ? "measured" : kept ? "kept (not modelled)"
 			: n->op == GPUPROJ_TL_COPY && (n->copy == GPUPROJ_COPY_H2D ||
@@ -455,7 +457,8 @@ draw_process(struct trace *t, int pid, const struct gpuproj_run_projection *run,
 	int r;
 
 	for (i = 0; i < tl->n_patterns; i++)
-		threads = tl->patterns[i].thread + 1 > threads ? tl->patterns[i].thread + 1 : threads;
+		threads = tl->patterns[i].thread + 1 > threads ? tl->patterns[i].thread + 1 :
+			  threads;
 	at = calloc(threads ? threads : 1, sizeof(*at));
 	used = calloc((size_t)(threads ? threads : 1) * SLOT_TRACKS, sizeof(*used));
 	if (!at || !used) {
@@ -499,7 +502,8 @@ draw_process(struct trace *t, int pid, const struct gpuproj_run_projection *run,
 		longest = fmax(longest, at[th]);
 		snprintf(buf, sizeof(buf), "\"thread %u: patterns (x epochs)\"", th);
 		meta(t, pid, (int)th * TID_STRIDE, "thread_name", buf, 0);
-		meta(t, pid, (int)th * TID_STRIDE, "thread_sort_index", NULL, (long)th * TID_STRIDE);
+		meta(t, pid, (int)th * TID_STRIDE, "thread_sort_index", NULL,
+		     (long)th * TID_STRIDE);
 		snprintf(buf, sizeof(buf), "\"thread %u: host calls\"", th);
 		meta(t, pid, (int)th * TID_STRIDE + 1, "thread_name", buf, 0);
 		meta(t, pid, (int)th * TID_STRIDE + 1, "thread_sort_index", NULL,
@@ -639,8 +643,8 @@ gpuproj_trace_json(const char *path, const struct gpuproj_profile *p,
 	if (!t.tl || !t.tl->n_patterns)
 		return error_set(reterr, GPUPROJ_E_UNSUPPORTED,
 				 opt && opt->profile_label ? opt->profile_label : NULL, 0, 0,
-				 "no whole-run timeline to draw: the profile %s (libproj.so records "
-				 "one; so does `gpuproj import nsys`)", !t.tl ? "has none"
+				 "no whole-run timeline to draw: the profile %s (libproj.so "
+				 "records one; so does `gpuproj import nsys`)", !t.tl ? "has none"
 				 : "has no pattern");
 	/* Bounded, and counted before anything is written. */
 	events = (1 + (uint64_t)n_runs) * count_events(t.tl, t.expand);

@@ -48,8 +48,8 @@ whole_run_cell(const struct gpuproj_run_projection *run, char *buf, size_t size)
 /*
  * "+0.0 %" with the tolerance's flag: beyond it, the epochs' times varied
  * when their spread (the bound, relative) allows that much; else the
- * timeline does not describe what was measured (issue 35 #4: before, -82 %
- * was put down to varying epochs whose spread was 0).
+ * timeline does not describe what was measured (-82 % is not put down to
+ * varying epochs whose spread was 0).
  */
 static const char *
 identity_text(double e, double bound, char *buf, size_t size)
@@ -110,17 +110,18 @@ gpuproj_project_whole_run_table(FILE *out, const struct gpuproj_profile *p,
 		tl->unexplained[GPUPROJ_TL_WHY_OVERFLOW].epochs,
 		identity_text(w0->identity_error, w0->bound, h, sizeof(h)));
 	if (w0->bound_ns > 0)
-		fprintf(out, "note: the intervals include the error bound of replaying each pattern at "
-			"its mean times (on %s ±%s; the spread of the epochs' times)\n",
+		fprintf(out, "note: the intervals include the error bound of replaying each "
+			"pattern at its mean times (on %s ±%s; the spread of the epochs' "
+			"times)\n",
 			runs[r0].target->name, format_ns(w0->bound_ns, a, sizeof(a)));
 	for (r = 0; r < n_runs; r++) {
 		const struct gpuproj_whole_run *w = &runs[r].whole;
 
 		if (w->valid && w->floored)
-			fprintf(out, "note: %s: the whole run is the GPU time of one stream of one thread "
-				"(%s): the replay of its epochs, which end before their GPU work does "
-				"(a thread that never waits for it), gave less\n", runs[r].target->name,
-				format_ns(w->floor_ns, a, sizeof(a)));
+			fprintf(out, "note: %s: the whole run is the GPU time of one stream of one "
+				"thread (%s): the replay of its epochs, which end before their GPU "
+				"work does (a thread that never waits for it), gave less\n",
+				runs[r].target->name, format_ns(w->floor_ns, a, sizeof(a)));
 	}
 	for (r = 0; r < n_runs; r++) {
 		const struct gpuproj_whole_run *w = &runs[r].whole;

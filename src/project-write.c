@@ -152,9 +152,9 @@ profile_header(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_
 		unsigned long long bit;
 		const char *sep = " (";
 
-		fprintf(out, "  SM clock while kernels ran (NVML): mean %.0f MHz, %.0f to %.0f, %" PRIu64
-			" samples, %" PRIu64 " with a power or thermal cap", c->mean_mhz, c->min_mhz,
-			c->max_mhz, c->samples, c->capped_samples);
+		fprintf(out, "  SM clock while kernels ran (NVML): mean %.0f MHz, %.0f to %.0f, "
+			"%" PRIu64 " samples, %" PRIu64 " with a power or thermal cap",
+			c->mean_mhz, c->min_mhz, c->max_mhz, c->samples, c->capped_samples);
 		for (bit = 1; bit && bit <= c->reasons; bit <<= 1) {
 			if (c->reasons & bit) {
 				fprintf(out, "%s%s", sep, gpuproj_clock_reason_name(bit));
@@ -219,9 +219,9 @@ coverage_note(FILE *out, const struct gpuproj_run_projection *run, const char *w
 			"(launch geometry unknown)\n", where,
 			run->n_fallback - run->n_fallback_sol - run->n_assumed);
 	if (run->n_assumed)
-		fprintf(out, "note: %s, %zu kernel(s) without counters projected by the envelope of "
-			"the target's FP32 and DRAM ceilings (assumed: binding unknown; the interval "
-			"spans compute- and memory-bound)\n", where, run->n_assumed);
+		fprintf(out, "note: %s, %zu kernel(s) without counters projected by the envelope "
+			"of the target's FP32 and DRAM ceilings (assumed: binding unknown; the "
+			"interval spans compute- and memory-bound)\n", where, run->n_assumed);
 }
 
 /* Every target's coverage note, or one line covering all when they are the same. */

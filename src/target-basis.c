@@ -84,7 +84,8 @@ check_dense_and_clock(const struct gpuproj_target *t, const char *file,
 	}
 	if (t->sustained_clock_mhz > top * (1 + REL_TOL))
 		return broken(t, file, reterr, "sustained_clock_mhz (%g MHz) is above both "
-			      "boost_clock_mhz and clock_mhz (%g MHz)", t->sustained_clock_mhz, top);
+			      "boost_clock_mhz and clock_mhz (%g MHz)", t->sustained_clock_mhz,
+			      top);
 	return GPUPROJ_OK;
 }
 

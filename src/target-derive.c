@@ -395,7 +395,7 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 		return r;
 	}
 	/*
-	 * Issue 35 #6: the entry is checked as `gpuproj targets check
+	 * The entry is checked as `gpuproj targets check
 	 * --one-basis` would check it, so that what derive prints (or the
 	 * projection uses) is never an entry the file's rules refuse: a memory
 	 * clock of 1 kHz gave `dram: 0`.

@@ -794,7 +794,8 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 	}
 	/* What FFMA-dense code reaches cannot beat the FMA peak (as max_tensor, its peak). */
 	if (t->fp32_dense_gflops > t->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] * 1.005)
-		return ty_fail(ld, GPUPROJ_E_SCHEMA, ty_map_lookup(ld, gpu, "fp32_dense_gflops", NULL),
+		return ty_fail(ld, GPUPROJ_E_SCHEMA,
+			       ty_map_lookup(ld, gpu, "fp32_dense_gflops", NULL),
 			       "'fp32_dense_gflops' (%g) is above 'peak_gflops.fp32_fma' (%g): "
 			       "no code runs faster than the FMA peak", t->fp32_dense_gflops,
 			       t->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);

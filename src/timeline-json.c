@@ -361,7 +361,8 @@ read_node(struct profile_reader *rd, json_t *jn, const char *path, uint64_t coun
 	op = json_is_string(v) ? name_index(ops, GPUPROJ_TL_OP_COUNT, json_string_value(v)) : -1;
 	if (op < 0)
 		return BAD(path, "'op' must be one of call, kernel, copy, memset, graph, "
-			   "event_record, event_wait, sync_device, sync_stream, sync_event, carried");
+			   "event_record, event_wait, sync_device, sync_stream, sync_event, "
+			   "carried");
 	n->op = (enum gpuproj_tl_op)op;
 	gpu = gpuproj_tl_op_gpu(n->op);
 	if ((r = read_uint(rd, jn, "stream", path, false, GPUPROJ_TL_MAX_SLOT, &u)))

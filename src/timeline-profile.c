@@ -267,7 +267,7 @@ gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpupro
 			   tl->n_patterns,
 			   GPUPROJ_TL_MAX_MERGED);
 	/*
-	 * Issue 35 #4: times that cannot have been traced. A thread's epochs
+	 * Times that cannot have been traced. A thread's epochs
 	 * follow one another, so their measured times add up to at most the
 	 * span of the threads' epochs, itself within the traced wall time.
 	 * Before, a pattern of 2^63 - 1 epochs of 10^18 ns (each inside its
@@ -292,9 +292,10 @@ gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpupro
 		}
 		if (thread_ns > tl->span_ns * (1 + 1e-9) + 1)
 			return bad(file, err, "timeline.patterns[%zu].wall_ns (thread %u): the "
-				   "thread's epochs measure %.17g ns in all (count x mean wall_ns over "
-				   "its patterns), above the %.17g ns the timeline's epochs span "
-				   "(span_ns)", i, pat->thread, thread_ns, tl->span_ns);
+				   "thread's epochs measure %.17g ns in all (count x mean "
+				   "wall_ns over its patterns), above the %.17g ns the "
+				   "timeline's epochs span (span_ns)", i, pat->thread, thread_ns,
+				   tl->span_ns);
 	}
 	for (i = 0; i < tl->n_patterns; i++) {
 		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
@@ -337,14 +338,16 @@ gpuproj_timeline_check_identity(const struct gpuproj_timeline *tl, const char *f
 		int r;
 
 		if ((r = gpuproj_timeline_replay(pat, NULL, &parts)))
-			return r == GPUPROJ_E_NOMEM ? error_set(err, r, file, 0, 0, "out of memory")
-						    : error_set(err, r, file, 0, 0, "invalid argument");
+			return r == GPUPROJ_E_NOMEM
+				       ? error_set(err, r, file, 0, 0, "out of memory")
+				       : error_set(err, r, file, 0, 0, "invalid argument");
 		for (j = 0; j < pat->n_nodes; j++) {
 			const struct gpuproj_tl_node *n = &pat->nodes[j];
 
 			b += gpuproj_stats_stddev(&n->gap_ns) + gpuproj_stats_stddev(&n->call_ns);
 			if (waits)
-				b += gpuproj_stats_stddev(&n->lat_ns) + gpuproj_stats_stddev(&n->dur_ns);
+				b += gpuproj_stats_stddev(&n->lat_ns) +
+				     gpuproj_stats_stddev(&n->dur_ns);
 		}
 		if (fabs(parts.wall_ns - mean) <= GPUPROJ_TL_IDENTITY_TOLERANCE * mean + b + 1)
 			continue;
@@ -438,7 +441,7 @@ ratio_of(const struct kmap *km, const struct gpuproj_run_projection *run,
 }
 
 /*
- * Issue 35 #1: sums kept per thread (the ratio of target to source GPU
+ * Sums kept per thread (the ratio of target to source GPU
  * time of its cut epochs, which scales the work they carry) and per
  * (thread, stream slot) (the floor), in one open-addressing map of 64-bit
  * keys, key + 1 stored so that 0 is empty.
@@ -801,7 +804,7 @@ gpuproj_timeline_project(const struct gpuproj_profile *p, const struct gpuproj_r
 	out->bar_copy_ns = scale * f * sum->excl_copy_ns;
 	out->bar_host_ns = scale * f * sum->excl_host_ns;
 	/*
-	 * Never below one stream's GPU time (issue 35 #1): a thread whose epochs
+	 * Never below one stream's GPU time: a thread whose epochs
 	 * end before its GPU work (one that never synchronises) is replayed at
 	 * its host time. The difference is GPU time: replayed, in the bar's kernel.
 	 */

@@ -228,7 +228,7 @@ gpuproj_timeline_bound_ns(const struct gpuproj_timeline *tl)
 /* ---- the replay's state: streams, events, the legacy default stream ---- */
 
 /*
- * Issue 35 #3: the work of a replay is bounded by its nodes, not by the
+ * The work of a replay is bounded by its nodes, not by the
  * slot numbers they carry. Slots (0 to GPUPROJ_TL_MAX_SLOT) are renumbered
  * to those the pattern uses, in order (a pattern of n nodes has at most n
  * streams and n events), and "every stream's work" is a running maximum

@@ -728,7 +728,7 @@ file_tmp_abort(struct file_tmp *t)
  * The temporary name beside `path`: "<dir>/.<base>.<pid>.<n>.<ns>", the
  * base cut to TMP_BASE_MAX bytes, so that it is at most 64 bytes: a
  * destination whose own name is valid (up to NAME_MAX) always has a valid
- * temporary one (issue 35 #8: a 244-byte name made it exceed NAME_MAX).
+ * temporary one (a 244-byte name would make it exceed NAME_MAX).
  * NULL on ENOMEM.
  */
 static char *

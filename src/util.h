@@ -173,7 +173,8 @@ void file_forget_inputs(void);
  * can be created (and is removed at once) in its directory. GPUPROJ_OK,
  * or GPUPROJ_E_IO saying why ("cannot create a file in DIR: Read-only file
  * system"), GPUPROJ_E_NOMEM. For a writer that must know before it has
- * anything to write (libproj.so at start-up, issue 35 #8).
+ * anything to write (libproj.so at start-up, so that a report that could
+ * not be written at exit goes elsewhere and says so then).
  */
 int file_probe_dir(const char *path, struct gpuproj_error *err);
 /*

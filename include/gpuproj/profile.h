@@ -390,7 +390,7 @@ struct gpuproj_sm_clock {
  * The ranges of a device's fields (docs/formats/profile.md "device"), as
  * gpuproj_profile_validate() holds a profile to them: a front end that
  * takes a value from a driver checks it here and keeps an absurd one
- * unknown rather than lose the profile at the writer (issue 35 #6).
+ * unknown rather than lose the profile at the writer.
  */
 /** @return whether (major, minor) is 0.0 (unknown) or a compute capability 1.0 to 99.9 */
 bool gpuproj_device_cc_ok(int major, int minor);

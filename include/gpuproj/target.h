@@ -497,8 +497,8 @@ int gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj
  *         of its CC); GPUPROJ_E_SCHEMA (the text it built fails the
  *         loader or gpuproj_target_check_one_basis(), as `gpuproj targets
  *         check --one-basis` would: a driver attribute no GPU has, such as
- *         a memory clock of 1 kHz giving a DRAM bandwidth of 0, issue 35
- *         #6; the text is not returned); GPUPROJ_E_INVAL (NULL argument);
+ *         a memory clock of 1 kHz giving a DRAM bandwidth of 0; the text
+ *         is not returned); GPUPROJ_E_INVAL (NULL argument);
  *         GPUPROJ_E_NOMEM
  */
 int gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,

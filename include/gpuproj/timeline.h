@@ -26,9 +26,9 @@
  * epoch of the thread then begins with one "carried" node per stream whose
  * work was still running at the cut (its stream slot, kept, and how long
  * after the epoch's start that stream stays busy), so that work is
- * waited for where it was (issue 35 #1: before, a run that synchronised
- * only at its end lost it, and the wait appeared as GPU latency kept at
- * the source's time on every target). An epoch's
+ * waited for where it was (without the carried nodes, a run that
+ * synchronised only at its end would lose it, and the wait would appear as
+ * GPU latency kept at the source's time on every target). An epoch's
  * structure — every call in host order: what it did (kernel signature,
  * copy kind and size, which stream and event, relative to the epoch), and
  * whether it blocked — is its pattern; epochs of one structure on one
@@ -137,7 +137,7 @@ enum gpuproj_tl_op {
 	/**
 	 * "carried": work of the thread's previous (cut) epoch still running on
 	 * a stream when this one began; dur_ns is how long after the epoch's
-	 * start the stream stays busy (lat_ns 0), on the source (issue 35 #1)
+	 * start the stream stays busy (lat_ns 0), on the source
 	 */
 	GPUPROJ_TL_CARRY,
 	GPUPROJ_TL_OP_COUNT
@@ -439,7 +439,7 @@ int gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gp
 unsigned gpuproj_tl_api_expects(const char *name);
 
 /**
- * Whether each pattern describes what was measured (issue 35 #4): replayed
+ * Whether each pattern describes what was measured: replayed
  * onto its source at its mean times (gpuproj_timeline_replay() without
  * durations) it gives its mean measured wall time within
  * GPUPROJ_TL_IDENTITY_TOLERANCE of it plus what the spread of its times
@@ -554,7 +554,10 @@ struct gpuproj_whole_run {
 	 * below it.
 	 */
 	double floor_ns;
-	/** wall_ns is floor_ns: the replay of the epochs gave less (their GPU work outlasts them). */
+	/**
+	 * wall_ns is floor_ns: the replay of the epochs gave less (their GPU
+	 * work outlasts them).
+	 */
 	bool floored;
 	/** Copy nodes kept at their source time (a GPU without `host_link`, peer and host copies). */
 	size_t copies_kept;

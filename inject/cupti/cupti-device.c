@@ -730,7 +730,7 @@ cupti_contexts_sync(struct cupti_state *st, double wait_s)
 		return CUPTI_SYNC_OK;
 	j->st = st;
 	deadline_after(wait_s, &until);
-	/* Bounded: a frame frozen in a context's creation may hold it (issue 35 #2). */
+	/* Bounded: a frame frozen in a context's creation may hold it (exit() from a signal). */
 	if (pthread_mutex_timedlock(&st->ctx_lock, &until) != 0) {
 		free(j);
 		return CUPTI_SYNC_STUCK;

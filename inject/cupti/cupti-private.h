@@ -311,7 +311,8 @@ struct cupti_state {
 		/* Each device's handle (by PCI bus id), for the clock samples. */
 		void *dev[INJ_MAX_DEVICES];
 		bool have_dev[INJ_MAX_DEVICES];
-		uint64_t sampled_launches; /* launches in records at the last sample (worker only) */
+		/* launches in records at the last sample (worker only) */
+		uint64_t sampled_launches;
 	} nvml;
 
 	/* ---- cupti-callbacks.c ---- */
@@ -543,14 +544,15 @@ bool cupti_ctx_sync(struct cupti_state *st, CUcontext ctx);
 enum cupti_sync {
 	CUPTI_SYNC_OK = 0,	/* every context's work is done */
 	CUPTI_SYNC_GPU,		/* CUPTI answers, the GPU had not finished by the bound */
-	CUPTI_SYNC_STUCK,	/* CUPTI did not answer (cuptiGetTimestamp), or st->ctx_lock was held */
+	CUPTI_SYNC_STUCK,	/* CUPTI did not answer (cuptiGetTimestamp), or
+				 * st->ctx_lock was held */
 };
 /**
  * At exit: wait for the work of every live context, at most `wait_s`
  * seconds (a helper thread syncs; on time-out it is left behind and the
  * report goes without the unfinished kernels). The helper first calls
  * cuptiGetTimestamp, so that a CUPTI whose lock a frozen frame holds
- * (exit() from a signal handler that interrupted it, issue 35 #2) is told
+ * (exit() from a signal handler that interrupted it) is told
  * from a GPU that is still busy: after CUPTI_SYNC_STUCK no CUPTI function
  * may be called any more (it would block for good).
  */

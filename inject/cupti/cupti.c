@@ -231,7 +231,7 @@ cupti_flush(bool forced)
 }
 
 /*
- * CUPTI does not answer at exit (issue 35 #2): a frame frozen inside it
+ * CUPTI does not answer at exit: a frame frozen inside it
  * holds its lock (the application called exit() from a signal handler
  * that interrupted a CUDA call; CUPTI's locks are its own: [GPU?] which
  * calls take which), or a thread is stuck in it. Nothing of CUPTI is
@@ -361,7 +361,7 @@ cupti_shutdown(bool vendor_ok)
 	 * another thread is delivering (cupti_activity.h:7709-7715): one whose
 	 * delivery a frame frozen by exit() from a signal handler never ends
 	 * would keep it waiting for good. So it runs on a helper, GPUPROJ_WAIT
-	 * at most (issue 35 #2).
+	 * at most.
 	 */
 	{
 		struct rest_job *j = calloc(1, sizeof(*j));

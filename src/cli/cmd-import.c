@@ -274,7 +274,8 @@ help_nsys(FILE *f)
 		"  --targets FILE      GPU descriptions to check the GPU against (default:\n"
 		"                      $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output PATH   the profile to write; a directory (existing, or PATH\n"
-		"                      ending in '/') gets one DIR/<application>-<pid>-gpu<N>.json\n"
+		"                      ending in '/') gets one "
+		"DIR/<application>-<pid>-gpu<N>.json\n"
 		"                      per GPU and process, and is needed when the report holds\n"
 		"                      several. Written atomically, nothing when the import fails\n"
 		"  -h, --help          show this help\n\n"
@@ -445,8 +446,9 @@ print_missing(const struct gpuproj_profile *p, const char *const *names, size_t 
 		fprintf(stderr, "%s\n", n_sol > listed ? ", …" : "");
 	}
 	if (n_env)
-		fprintf(stderr, "  %zu of them, without counters, will be projected by the envelope "
-			"of the target's FP32 and DRAM ceilings (assumed: binding unknown)\n", n_env);
+		fprintf(stderr, "  %zu of them, without counters, will be projected by the "
+			"envelope of the target's FP32 and DRAM ceilings (assumed: binding "
+			"unknown)\n", n_env);
 	if (kernels > n_sol + n_hroof + n_env)
 		fprintf(stderr, "  %zu of them cannot be projected at all\n",
 			kernels - n_sol - n_hroof - n_env);
@@ -883,8 +885,9 @@ export_nsys_report(const char *report, char **ret_path)
 	*ret_path = NULL;
 	if (!nsys)
 		return cli_fail("%s: a binary Nsight Systems report, and nsys is not on PATH to "
-				"export it: run `nsys export --type sqlite %s` where Nsight Systems "
-				"is installed, then `gpuproj import nsys REPORT.sqlite -o OUT.json`",
+				"export it: run `nsys export --type sqlite %s` where Nsight "
+				"Systems is installed, then `gpuproj import nsys REPORT.sqlite -o "
+				"OUT.json`",
 				report, report);
 	if (access(report, R_OK) != 0) {
 		r = cli_fail("%s: %s", report, strerror(errno));
@@ -986,7 +989,8 @@ nsys_output_name(const char *dir, const struct gpuproj_profile *p)
 	size_t l = strlen(dir);
 
 	app = app ? app + 1 : pr->application;
-	if (asprintf(&base, "%s-%" PRId64 "-gpu%d", app && *app ? app : "process", pr->pid, dev) < 0)
+	if (asprintf(&base, "%s-%" PRId64 "-gpu%d", app && *app ? app : "process", pr->pid,
+		     dev) < 0)
 		return NULL;
 	for (q = base; *q; q++) {
 		if (!(*q >= 'a' && *q <= 'z') && !(*q >= 'A' && *q <= 'Z') &&
@@ -1028,7 +1032,8 @@ print_nsys_timeline(const struct gpuproj_profile *p)
 		"explaining %.1f %% of the %s traced; %" PRIu64 " epoch%s (%s) unexplained\n",
 		tl->threads, tl->threads == 1 ? "" : "s", tl->n_patterns,
 		tl->n_patterns == 1 ? "" : "s", epochs, epochs == 1 ? "" : "s",
-		tl->wall_ns > 0 ? 100.0 * f * e / tl->wall_ns : 0.0, format_ns(tl->wall_ns, b, sizeof(b)),
+		tl->wall_ns > 0 ? 100.0 * f * e / tl->wall_ns : 0.0,
+		format_ns(tl->wall_ns, b, sizeof(b)),
 		unexplained, unexplained == 1 ? "" : "s", format_ns(u, c, sizeof(c)));
 }
 

@@ -2,7 +2,7 @@
 /*
  * Benchmark: project N kernel signatures (default 100,000) onto every GPU
  * of the built-in targets.yaml with every model, and time loading and
- * saving their profile JSON. Then issue 35 #3's hostile whole-run
+ * saving their profile JSON. Then hostile whole-run
  * timelines: patterns of one kernel on stream slot 65534 and 4,095 device
  * synchronisations (1 pattern: a 230 KB profile; 16: 3.7 MB), projected
  * onto every GPU with the default model. Prints figures; checks nothing (speed goals are
@@ -55,7 +55,7 @@ peak_rss_kib(void)
 	return ru.ru_maxrss;
 }
 
-/* Issue 35 #3: `n_pat` patterns of a kernel on slot 65534 and 4,095 synchronisations. */
+/* A replay bounded by its nodes: `n_pat` patterns of a kernel on slot 65534, 4,095 syncs. */
 static int
 bench_timeline(const struct gpuproj_targets *targets, const struct gpuproj_target *src,
 	       size_t n_pat)

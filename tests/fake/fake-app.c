@@ -101,7 +101,7 @@
  *   bench LAUNCHES SIGS [SYNC_EVERY]  timing loop for tests/bench/bench-inject (with
  *                                 SYNC_EVERY: a cudaDeviceSynchronize after every
  *                                 SYNC_EVERY launches, so the run repeats one epoch)
- *   soak THREADS LAUNCHES SIGS TERM_PCT [MIN_MS]   the soak (issue 12 part 6; see soak())
+ *   soak THREADS LAUNCHES SIGS TERM_PCT [MIN_MS]   the soak (see soak())
  *   selftest                      misuse the CUPTI API on purpose: every call must
  *                                 fail and count as a violation (exit 6 if one passes)
  *
@@ -146,7 +146,7 @@ static int run_command(const char *cmd);
  * (a watchdog, a time limit). exit() is not async-signal-safe (POSIX
  * signal-safety(7)), but the application is not gpuproj's to fix: its
  * atexit handlers run on the interrupted thread, in whatever frame the
- * signal found it (issue 35 #2).
+ * signal found it.
  */
 static volatile sig_atomic_t alarm_exit_code;
 
@@ -615,7 +615,7 @@ wait_value(CUcontext c, uint32_t st, int flag)
 		 CUPTI_API_EXIT, "cuStreamWaitValue32_v2", &p, NULL, c, corr, &ok);
 }
 
-/* ---- the whole run: copies, sets, events (issue 23) ---- */
+/* ---- the whole run: copies, sets, events ---- */
 
 /*
  * One runtime call with its nested driver call around `inner` (both with
@@ -1242,7 +1242,7 @@ bench(const char *cmd, const char *rest)
 }
 
 /*
- * The soak (issue 12 part 6): THREADS threads share LAUNCHES runtime
+ * The soak: THREADS threads share LAUNCHES runtime
  * launches (with nested driver callbacks) round-robin over SIGS signatures;
  * RSS is printed before and at every 10 % of the launches, and at
  * TERM_PCT % the process sends itself SIGTERM while the threads go on

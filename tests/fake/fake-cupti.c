@@ -94,7 +94,7 @@ static char *violations[MAX_VIOLATIONS];
 static _Thread_local bool app_thread; /* fake_app_thread(), below */
 
 /*
- * ---- $FAKE_ALARM_AT (issue 35 #2) ----
+ * ---- $FAKE_ALARM_AT ----
  *
  * The application's SIGALRM handler calls exit(); the double raises
  * SIGALRM on an application thread at a chosen point, so that the exit
@@ -138,13 +138,13 @@ fake_alarm_point(int where)
 
 /* The process is exiting (fake_report()): L is taken with a bound (exit_lock()). */
 static bool exiting;
-/* L was not free at exit: a frame exit() interrupted holds it (issue 35 #2). */
+/* L was not free at exit: a frame exit() interrupted holds it. */
 static bool exit_lock_held;
 
 /*
  * L, waited for 2 s at most once the process exits: the application may
  * call exit() from a signal handler that interrupted the double inside L
- * (issue 35 #2; real CUPTI's internal locks can be held the same way
+ * (real CUPTI's internal locks can be held the same way
  * [GPU?]). false: not taken (the caller goes on without it; counted).
  */
 static bool
@@ -192,8 +192,8 @@ fake_violation(const char *fmt, ...)
 	va_end(ap);
 	/*
 	 * write(2) and static storage: at exit this may run in a frame that
-	 * exit() interrupted from a signal handler inside stdio or malloc
-	 * (issue 35 #2), and L may be held by it (exit_lock()).
+	 * exit() interrupted from a signal handler inside stdio or malloc,
+	 * and L may be held by it (exit_lock()).
 	 */
 	n = snprintf(line, sizeof(line), "[fake-cupti] VIOLATION: %s\n", buf);
 	if (n > 0 && write(2, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1) < 0)
@@ -941,8 +941,9 @@ fake_api(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, CUpti_ApiCallbackSite 
 		if (api_depth == 0)
 			vclock += api_ns;
 		full = api_record(dom, cbid, corr, start, vclock, ret ? *(const uint32_t *)ret : 0);
-		if (full || kind_on[dom == CUPTI_CB_DOMAIN_RUNTIME_API ? CUPTI_ACTIVITY_KIND_RUNTIME
-								       : CUPTI_ACTIVITY_KIND_DRIVER])
+		if (full || kind_on[dom == CUPTI_CB_DOMAIN_RUNTIME_API
+					    ? CUPTI_ACTIVITY_KIND_RUNTIME
+					    : CUPTI_ACTIVITY_KIND_DRIVER])
 			fake_alarm_point(ALARM_API_RECORD); /* L held */
 		pthread_mutex_unlock(&L);
 		deliver_list(full);
@@ -2061,7 +2062,7 @@ fake_stream_sync(CUcontext ctx, uint32_t stream)
 	sync_ctx(ctx, true, stream, "cuStreamSynchronize");
 }
 
-/* ---- time and the whole run's operations (fake.h, issue 23) ---- */
+/* ---- time and the whole run's operations (fake.h) ---- */
 
 uint64_t
 fake_now(void)

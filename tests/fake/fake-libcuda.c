@@ -16,7 +16,7 @@
  *   profiling_injection/README.txt and cupti_trace_injection/README.txt:
  *   "at initialization").
  * - $FAKE_DLCLOSE_INJECTION=1: once InitializeInjection returned, the
- *   driver dlclose()s the library (issue 35). Nothing in NVIDIA's injection
+ *   driver dlclose()s the library. Nothing in NVIDIA's injection
  *   documentation says the real driver keeps it loaded; whether one ever
  *   closes it is [GPU?]. A library whose threads and callbacks outlive its
  *   mapping crashes the application then, unless it is linked

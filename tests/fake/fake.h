@@ -44,7 +44,10 @@ enum fake_dev_attr {
 	FAKE_DEV_THREADS_SM, FAKE_DEV_THREADS_BLOCK, FAKE_DEV_BLOCKS_SM, FAKE_DEV_REGS_SM,
 	FAKE_DEV_REGS_BLOCK, FAKE_DEV_SMEM_SM, FAKE_DEV_SMEM_OPTIN, FAKE_DEV_SMEM_RESERVED,
 	FAKE_DEV_WARP, FAKE_DEV_POWER_W,
-	/* NVML's current SM clock, MHz, and clocks event reasons (fake-nvml.c); -1: not supported */
+	/*
+	 * NVML's current SM clock, MHz, and clocks event reasons (fake-nvml.c);
+	 * -1: not supported
+	 */
 	FAKE_DEV_NVML_SM_MHZ, FAKE_DEV_NVML_REASONS, FAKE_DEV_ATTR_COUNT
 };
 
@@ -118,7 +121,7 @@ struct fake_kernel {
 	uint32_t stream;		/* 0 = the legacy default stream */
 	int waits, sets;		/* flags 1..63: wait for one before starting, set one when done */
 	bool inflight;			/* finishes only when something synchronises with it */
-	/* Issue 23 (the whole run): other operations on a stream. */
+	/* The whole run: other operations on a stream. */
 	int op;				/* enum fake_op */
 	uint8_t copy_kind, src_kind, dst_kind; /* CUpti_ActivityMemcpyKind, CUpti_ActivityMemoryKind */
 	bool async;			/* COPY, MEMSET: the call returns before it ran */
@@ -143,7 +146,7 @@ FAKE_EXPORT void fake_host_write(int flag);
 /** cuStreamSynchronize. */
 FAKE_EXPORT void fake_stream_sync(CUcontext ctx, uint32_t stream);
 /*
- * ---- Time (issue 23) ----
+ * ---- Time ----
  *
  * The double keeps one virtual clock, ns, the timebase of every record and
  * of cuptiGetTimestamp (CUPTI's timestamps are one clock, host and device

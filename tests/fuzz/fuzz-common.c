@@ -172,7 +172,7 @@ same_kernel(const struct gpuproj_kernel *a, const struct gpuproj_kernel *b)
 			      a->smem_dynamic == b->smem_dynamic && a->device == b->device);
 }
 
-/* The whole-run timeline (issue 23): every field written, node by node. */
+/* The whole-run timeline: every field written, node by node. */
 static void
 compare_timeline(const struct gpuproj_profile *pa, const struct gpuproj_profile *pb,
 		 const char *what)
@@ -311,7 +311,7 @@ from_text(const char *text, const char *what, const char *stage)
 	return p;
 }
 
-/* ---- what gpuproj shows people and spreadsheets (issue 25) ---- */
+/* ---- what gpuproj shows people and spreadsheets ---- */
 
 void
 fuzz_check_terminal(const char *text, size_t len, const char *what)
@@ -455,17 +455,20 @@ fuzz_check_analytic(const struct gpuproj_profile *p, const struct gpuproj_target
 			fuzz_fail("%s: kernels[%zu]: %llu launches, %llu timed", what, i,
 				  (unsigned long long)k->launches, (unsigned long long)d->n);
 		if (!(d->min >= IMPORT_MIN_DURATION_NS && d->max <= IMPORT_MAX_DURATION_NS))
-			fuzz_fail("%s: kernels[%zu]: times from %g to %g ns", what, i, d->min, d->max);
+			fuzz_fail("%s: kernels[%zu]: times from %g to %g ns", what, i, d->min,
+				  d->max);
 		if (!import_launch_ok(g, b, why, sizeof(why)))
 			fuzz_fail("%s: kernels[%zu]: %s", what, i, why);
 		for (j = 0; j < GPUPROJ_TPREC_COUNT; j++) {
-			double f = gpuproj_kernel_metric(k, (enum gpuproj_metric)(GPUPROJ_M_FLOP_TENSOR_FP16 + j));
+			double f = gpuproj_kernel_metric(
+				k, (enum gpuproj_metric)(GPUPROJ_M_FLOP_TENSOR_FP16 + j));
 			double bound = import_rate_bound(targets, j, GPUPROJ_FP32, NULL, NULL);
 
 			/* 1e-9 relative: the time was restored from the rate (2bmnk / rate). */
 			if (f > 0 && f / t > bound * (1 + 1e-9))
-				fuzz_fail("%s: kernels[%zu]: %g FLOP of %s in %g ns: %g FLOP/s, above %g",
-					  what, i, f, gpuproj_tensor_prec_name((enum gpuproj_tensor_prec)j),
+				fuzz_fail("%s: kernels[%zu]: %g FLOP of %s in %g ns: %g FLOP/s, "
+					  "above %g", what, i, f,
+					  gpuproj_tensor_prec_name((enum gpuproj_tensor_prec)j),
 					  d->min, f / t, bound);
 		}
 		if (gpuproj_kernel_flop(k, &cuda) == GPUPROJ_OK && cuda > 0 &&

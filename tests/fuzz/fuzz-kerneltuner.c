@@ -2,7 +2,7 @@
 /*
  * libFuzzer harness: the Kernel Tuner cache file importer
  * (gpuproj_import_kerneltuner(), src/import-kerneltuner.c), with the built-in targets.yaml
- * resolving the GPUs (issue 35 #5).
+ * resolving the GPUs.
  *
  * Oracle: every profile of an accepted file is written, loads back and
  * means the same (fuzz_check_profile()), and holds only what a GPU can

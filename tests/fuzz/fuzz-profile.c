@@ -13,7 +13,7 @@
  * finite, non-negative parts whose bar adds up to the wall time, with a
  * finite identity error and an explained share in [0, 1] (the identity
  * tolerance itself is not asserted: the input's times are arbitrary).
- * Issue 35: an accepted timeline's times hold together (its span within
+ * An accepted timeline's times hold together (its span within
  * its wall, each thread's epochs within its span); every projection is
  * at least one stream's GPU time (floor_ns), its interval ordered and
  * widened by a finite, non-negative bound; the identity check of
@@ -82,7 +82,7 @@ check_models(const struct gpuproj_profile *p)
 }
 
 /*
- * Issue 25: the loader parses in pieces (the top level, then each kernel);
+ * The loader parses in pieces (the top level, then each kernel);
  * it must accept and refuse exactly what one parse of the whole text does,
  * with the same message and the same profile.
  */
@@ -131,7 +131,7 @@ check_whole(const struct gpuproj_profile *p)
 				fuzz_fail("whole run onto %s: part %zu is %g", tgts[i]->name, j,
 					  *parts[j]);
 		}
-		/* Issue 35 #1: the floor, the bound, an ordered interval. */
+		/* The floor, the bound, an ordered interval. */
 		if (w->valid && (!isfinite(w->floor_ns) || w->floor_ns < 0 ||
 				 w->wall_ns < w->floor_ns * (1 - 1e-12) ||
 				 !isfinite(w->bound_ns) || w->bound_ns < 0 ||
@@ -151,7 +151,7 @@ check_whole(const struct gpuproj_profile *p)
 	}
 }
 
-/* Issue 35 #4: what the loader accepts holds together (gpuproj_timeline_validate()). */
+/* What the loader accepts holds together (gpuproj_timeline_validate()). */
 static void
 check_timeline_rules(const struct gpuproj_profile *p)
 {

@@ -42,7 +42,8 @@ struct run {
  * CUDA_INJECTION64_PATH=libproj.so, GPUPROJ_OUTPUT=dir/out.json,
  * GPUPROJ_TARGETS=the fixture, FAKE_REPORT=dir/fake.txt, TMPDIR=r->tmp
  * (an empty directory beside dir: where a report that cannot be written
- * goes, issue 35 #8), no other GPUPROJ_* variable. $INJECT_WRAPPER (e.g. valgrind) prefixes the command.
+ * goes), no other GPUPROJ_* variable. $INJECT_WRAPPER (e.g.
+ * valgrind) prefixes the command.
  */
 void run_app(struct run *r, const char *const *env, const char *const *cmds);
 /* Same with an explicit program and arguments instead of fake-app. */

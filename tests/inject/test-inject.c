@@ -397,7 +397,7 @@ extra_first_n(struct run *r)
 	ck_assert_int_eq(jint(kernel_named(r, "_Z2exv", 0), "smem_dynamic_bytes"), 128);
 	check_kernel(r, "_Z3exdv", 2, 1, 1, 4000);
 	check_kernel(r, "_Z3legv", 2, 1, 1, 5000);
-	/* Cooperative launches are never profiled (issue 10 #2: they may wait for each other). */
+	/* Cooperative launches are never profiled (they may wait for each other). */
 	check_kernel(r, "_Z4coopv", 2, 0, 2, 6000);
 	check_kernel(r, "_Z5rcoopv", 2, 0, 2, 7000);
 	check_kernel(r, "_Z4ptszv", 2, 1, 1, 8000);
@@ -739,7 +739,7 @@ extra_live(struct run *r)
 }
 
 /*
- * The SM clock (issue 30): the profiled launch's sm__cycles_elapsed.avg
+ * The SM clock: the profiled launch's sm__cycles_elapsed.avg
  * .per_second as its clock.sm; NVML's SM clock while kernels ran, which the
  * worker samples every flush in which kernels completed, unless NVML calls
  * the GPU idle: the double answers 1275 MHz with SwPowerCap (0x4) each
@@ -845,7 +845,7 @@ extra_mpi_rank_inserted(struct run *r)
 
 static char entry_kind(const struct run *r, const char *name);
 
-/* Issue 35: an invalid rank variable is said, not taken as rank 0; the next one is used. */
+/* An invalid rank variable is said, not taken as rank 0; the next one is used. */
 static void
 extra_mpi_rank_invalid(struct run *r)
 {
@@ -960,7 +960,7 @@ extra_clusters(struct run *r)
 }
 
 /*
- * The soak (issue 12 part 6): 16 threads, LAUNCHES launches over SIGS
+ * The soak: 16 threads, LAUNCHES launches over SIGS
  * signatures, live snapshots every 0.1 s (no launch after the first 10 %
  * starts before 0.3 s, so that snapshots are written on any machine),
  * SIGTERM at TERM % with GPUPROJ_SIGNALS=1, the threads launching on: the
@@ -1072,7 +1072,7 @@ extra_two_devices(struct run *r)
 	ck_assert_uint_eq(seen, 3);
 }
 
-/* ---- issue 25: hostile outputs, names, environment ---- */
+/* ---- hostile outputs, names, environment ---- */
 
 /* What lstat() says `name` (in the run's directory) is: 'f' file, 'l' link, 'p' FIFO, 'd' dir, 0 none. */
 static char
@@ -1096,7 +1096,7 @@ entry_kind(const struct run *r, const char *name)
  * planted).
  */
 /*
- * Issue 35 #8: the report refused there goes to the fallback place (the
+ * The report refused there goes to the fallback place (the
  * application's TMPDIR, named in the line) with everything in it.
  */
 static void
@@ -1131,12 +1131,15 @@ extra_output_symlink(struct run *r)
 }
 
 /*
- * Issue 35 #8, a valid 244-byte name: written under it. Before, the
+ * A valid 244-byte name: written under it. Before, the
  * temporary name beside it (".<name>.<pid>.<n>.<ns>") was beyond NAME_MAX
  * (255) and the report was lost at exit ("cannot create a temporary file
  * beside it: File name too long").
  */
-#define LONG_OUTPUT "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL.json"
+#define LONG_OUTPUT \
+	"LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL" \
+	"LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL" \
+	"LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL.json"
 static void
 extra_output_long_name(struct run *r)
 {
@@ -1149,7 +1152,7 @@ extra_output_long_name(struct run *r)
 }
 
 /*
- * Issue 35 #8, the output's directory removed while the application ran:
+ * The output's directory removed while the application ran:
  * at exit the report goes to the application's TMPDIR, named in the line.
  */
 static void
@@ -1160,7 +1163,7 @@ extra_output_dir_gone(struct run *r)
 }
 
 /*
- * Issue 35 #8, an output directory nobody may create files in (sysfs:
+ * An output directory nobody may create files in (sysfs:
  * EACCES even for root), found at start-up: said then, and the start-up
  * line names where the report goes instead.
  */
@@ -1366,7 +1369,7 @@ extra_names_escaped(struct run *r)
 }
 
 /*
- * Issue 35 #6: a driver that reports one absurd field. The profile is
+ * A driver that reports one absurd field. The profile is
  * written with that field unknown (and everything else: the kernel, its
  * metrics, the timeline); before, the writer refused the whole report at
  * exit ("device.sms -5 is outside [0, 4096]") and the application's exit
@@ -1426,12 +1429,13 @@ extra_dev_bus(struct run *r)
 }
 
 /*
- * Issue 35, also: the main thread (a warm-up epoch) and 66 threads of 3
+ * The main thread (a warm-up epoch) and 66 threads of 3
  * epochs each (a launch and a device synchronise); the recorder follows
  * 64 threads, so 3 threads' 3 epochs each, 9, are unexplained "threads".
  * Before: their API calls were counted, 36 (3 threads x 3 x a runtime and
- * its nested driver call for the launch and for the synchronise). Their time depends on how the 66 threads
- * interleave on the double's clock: only its presence is checked.
+ * its nested driver call for the launch and for the synchronise). Their
+ * time depends on how the 66 threads interleave on the double's clock:
+ * only its presence is checked.
  */
 static void
 extra_threads_not_followed(struct run *r)
@@ -1446,7 +1450,7 @@ extra_threads_not_followed(struct run *r)
 }
 
 /*
- * Issue 35 #2: the application's SIGALRM handler calls exit() at a point
+ * The application's SIGALRM handler calls exit() at a point
  * the double chooses ($FAKE_ALARM_AT, fake-cupti.c): the exit path runs in
  * the frozen frame. Before: libproj.so blocked for good there (on the
  * recorder's lock its buffer callback held, or on CUPTI's in
@@ -1484,7 +1488,8 @@ check_signal_exit(struct run *r, bool timeline)
 	ck_assert(!timeline || json_object_get(r->json, "timeline"));
 	/* What CUPTI was left with, and nothing else. */
 	for (v = strstr(r->report, "violation: "); v; v = strstr(v + 1, "violation: "))
-		ck_assert_msg(!strncmp(v, "violation: host object for GA100 never deinitialised\n", 53) ||
+		ck_assert_msg(!strncmp(v, "violation: host object for GA100 never "
+					  "deinitialised\n", 53) ||
 			      !strncmp(v, "violation: still subscribed at exit", 35) ||
 			      !strncmp(v, "violation: kernel activity still enabled at exit", 48) ||
 			      !strncmp(v, "violation: activity kind ", 25) ||
@@ -1516,7 +1521,7 @@ extra_signal_exit_buffer_callback(struct run *r)
 /* ---- the scenarios ---- */
 
 /*
- * ---- The whole run (issue 23) ----
+ * ---- The whole run ----
  *
  * Each scenario profiles its kernels once first (a warm-up epoch ended by
  * a synchronisation: a profiled launch runs under kernel replay, so that
@@ -1646,7 +1651,7 @@ extra_tl_graph(struct run *r)
 }
 
 /*
- * Issue 35 #1: 1,100 launches of K1 (10000) after the warm-up, on the
+ * 1,100 launches of K1 (10000) after the warm-up, on the
  * legacy stream (`sync_at_end`: one device synchronise at the end; its
  * epoch is cut at 512 calls twice) or on stream 1 of a thread that never
  * synchronises (`producer`). Onto Double every kernel takes half: the
@@ -1672,8 +1677,10 @@ check_tl_1100(struct run *r, int thread, int n_patterns)
 		ck_assert_int_eq(jint(pat, "thread"), thread);
 		/* 512 calls, 512, then the rest: the later ones begin with the carried work. */
 		n0 = json_array_get(json_object_get(pat, "nodes"), 0);
-		ck_assert_int_eq(json_is_true(json_object_get(pat, "cut")), i + 1 < json_array_size(pats));
-		ck_assert_str_eq(json_string_value(json_object_get(n0, "op")), i ? "carried" : "kernel");
+		ck_assert_int_eq(json_is_true(json_object_get(pat, "cut")),
+				 i + 1 < json_array_size(pats));
+		ck_assert_str_eq(json_string_value(json_object_get(n0, "op")),
+				 i ? "carried" : "kernel");
 	}
 	assert_close(jreal(tl, "spill_ns"), 0, "nothing spilled: carried");
 	src = json_object_get(projection_for(r, "FakeA100"), "whole_run");
@@ -2015,7 +2022,7 @@ static const struct scenario scenarios[] = {
 			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
 		.lines = LINES(LINE_INIT, "@device:Fake V100|GV100|7.0|80|40|3", "@wrote:1|3|1"),
 		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
-		/* Issue 10 #8: the passes are flushed into the image, as NVIDIA's samples do. */
+		/* The passes are flushed into the image, as NVIDIA's samples do. */
 		.calls = { CALLS("cuptiProfilerBeginSession", 1), CALLS("cuptiRangeProfilerEnable", 0),
 			   CALLS("NVPW_MetricsEvaluator_EvaluateToGpuValues", 1),
 			   CALLS("cuptiProfilerFlushCounterData", 1) },
@@ -2057,9 +2064,9 @@ static const struct scenario scenarios[] = {
 		 * cudaDeviceReset, cuCtxDestroy, cuDevicePrimaryCtxReset (records
 		 * are delivered before a context goes), contexts, the fatal-error
 		 * state, the 20 launch callbacks of the runtime and the driver,
-		 * which only count launches (issue 25: a second CUPTI client taking
-		 * the records is noticed from them), and the 20 allocation and
-		 * free callbacks (the peak device memory, issue 33).
+		 * which only count launches (a second CUPTI client taking the
+		 * records is noticed from them), and the 20 allocation and free
+		 * callbacks (the run's peak device memory).
 		 */
 		.name = "timing_mode",
 		.env = ENV("GPUPROJ_MODE=timing"),
@@ -2073,7 +2080,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 33, the run's peak device memory from the allocation
+		 * The run's peak device memory from the allocation
 		 * callbacks: runtime calls with their nested driver calls counted
 		 * once, a driver-only call, a pitched one (its pitch returned), a
 		 * failed one not at all, async frees (extra_peak_memory() works
@@ -2157,7 +2164,8 @@ static const struct scenario scenarios[] = {
 		.cmds = CMDS("device 0 \"Fake A100\" GA100 8.0 108 1410000 nvml_sm_mhz=1275 "
 			     "nvml_reasons=4", METRICS,
 			     "metric sm__cycles_elapsed.avg.per_second 1350000000", "init", "ctx 0",
-			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush",
+			     "sleep 400",
 			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400"),
 		.kernels = { K(SAXPY, 4, 1, 3, 1000) },
 		.extra = extra_sm_clock,
@@ -2167,7 +2175,8 @@ static const struct scenario scenarios[] = {
 		.name = "nvml_sm_clock_idle",
 		.cmds = CMDS("device 0 \"Fake A100\" GA100 8.0 108 1410000 nvml_sm_mhz=210 "
 			     "nvml_reasons=1", METRICS, "init", "ctx 0",
-			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400"),
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush",
+			     "sleep 400"),
 		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
 		.extra = extra_sm_clock_idle,
 	},
@@ -2252,13 +2261,14 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 35: RANK=abc. Before: skipped without a word, so %r named the
+		 * RANK=abc. Before: skipped without a word, so %r named the
 		 * file as rank 0 and the profile had no rank.
 		 */
 		.name = "mpi_rank_invalid",
 		.env = ENV("RANK=abc"),
 		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
-		.lines = LINES("[gpuproj] RANK='abc' is not an MPI rank (an integer from 0): ignored",
+		.lines = LINES("[gpuproj] RANK='abc' is not an MPI rank (an integer from 0): "
+			       "ignored",
 			       LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
 		.extra = extra_mpi_rank_invalid,
 	},
@@ -2267,10 +2277,11 @@ static const struct scenario scenarios[] = {
 		.name = "mpi_rank_invalid_then_slurm",
 		.env = ENV("PMI_RANK=-1", "SLURM_PROCID=2"),
 		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
-		.lines = LINES("[gpuproj] PMI_RANK='-1' is not an MPI rank (an integer from 0): ignored",
-			       "[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
-			       "kernel launch, profiling the first 1 launch of each kernel signature; "
-			       "report at exit: {dir}/out.2.json", LINE_DEV,
+		.lines = LINES("[gpuproj] PMI_RANK='-1' is not an MPI rank (an integer from 0): "
+			       "ignored",
+			       "[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing "
+			       "every kernel launch, profiling the first 1 launch of each kernel "
+			       "signature; report at exit: {dir}/out.2.json", LINE_DEV,
 			       "[gpuproj] wrote {dir}/out.2.json (1 kernel signature, 1 launch, 1 "
 			       "profiled)"),
 		.extra = extra_mpi_rank_invalid_next,
@@ -2390,7 +2401,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #1: libcudart loads libcuda.so.1 RTLD_LOCAL, so the
+		 * libcudart loads libcuda.so.1 RTLD_LOCAL, so the
 		 * driver's functions are not in the global scope; gpuproj takes
 		 * them from libcuda.so.1 itself (before: device name "", CC 0.0,
 		 * 0 SMs, no projection). Likewise the demangler, here from a
@@ -2419,7 +2430,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #5: kernels still running at exit keep their records:
+		 * Kernels still running at exit keep their records:
 		 * gpuproj synchronises every live context before the final flush
 		 * (before: 1 launch, the profiled one).
 		 */
@@ -2433,7 +2444,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #5, LULESH's pattern: cudaDeviceReset() with kernels in
+		 * LULESH's pattern: cudaDeviceReset() with kernels in
 		 * flight, then exit. gpuproj synchronises the context and flushes in
 		 * the reset's ENTER callback, while the context exists (before: the
 		 * unsynchronised flush missed them and they went with the context).
@@ -2447,7 +2458,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #5: cuCtxDestroy of a context whose finished kernels' records
+		 * cuCtxDestroy of a context whose finished kernels' records
 		 * CUPTI has not collected yet: gpuproj flushes in cuCtxDestroy's ENTER
 		 * callback (before: they were lost with the context).
 		 */
@@ -2460,8 +2471,9 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #2: an ncclDevKernel_AllReduce_Sum_f32_RING_LL kernel (stream 1) spins until a kernel launched
-		 * after it on stream 2 sets a flag. NCCL's kernels are never profiled,
+		 * An ncclDevKernel_AllReduce_Sum_f32_RING_LL kernel (stream 1) spins
+		 * until a kernel launched after it on stream 2 sets a flag (it may
+		 * wait for a later launch). NCCL's kernels are never profiled,
 		 * nor is a launch while another stream has pending work that could be
 		 * its producer; after a synchronisation the producer is profiled.
 		 * Before: the ncclDevKernel_AllReduce_Sum_f32_RING_LL kernel was profiled, kernel replay waited for the
@@ -2586,7 +2598,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #6: another thread begins a global-mode stream capture while
+		 * Another thread begins a global-mode stream capture while
 		 * a launch is profiled; the capture waits for the window, so the
 		 * window's DecodeData does not synchronise during it. Before: the
 		 * capture began inside the window and the synchronisation invalidated
@@ -2604,7 +2616,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #6: a capture abandoned without cudaStreamEndCapture (its
+		 * A capture abandoned without cudaStreamEndCapture (its
 		 * stream destroyed) no longer keeps profiling off. Before: nothing
 		 * was profiled for the rest of the run.
 		 */
@@ -2616,7 +2628,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #7: the thread block cluster is part of the signature
+		 * The thread block cluster is part of the signature
 		 * (cuLaunchKernelEx / cudaLaunchKernelExC attributes; the record's
 		 * cluster dimensions); the profile tags it. Before: one signature,
 		 * 4 launches, 1 profiled.
@@ -2631,7 +2643,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #4: DCGM holds the counters: the first window fails with
+		 * DCGM holds the counters: the first window fails with
 		 * CUPTI_ERROR_HARDWARE_BUSY; one line says what holds them and how to
 		 * pause it; timing goes on. Before: an unknown failure, retried, then
 		 * "the profiler failed three times in a row".
@@ -2652,7 +2664,7 @@ static const struct scenario scenarios[] = {
 		.calls = { CALLS("cuptiRangeProfilerStart", 1) },
 	},
 	/*
-	 * Issue 10 #3: CUPTI 13.1-13.2, 13.3 and 13.4-13.5 write Kernel11, 12, 13
+	 * CUPTI 13.1-13.2, 13.3 and 13.4-13.5 write Kernel11, 12, 13
 	 * (224, 232, 248 bytes; tests/fake/fake-records.h); read in their
 	 * layouts. The API versions of the released wheels (13.2.86, 13.5.25).
 	 */
@@ -2663,7 +2675,7 @@ static const struct scenario scenarios[] = {
 	RECORDS_ROW("records_kernel13_13_5", "130500", "13.5", "1", "0", CACHE_ALL),
 	{
 		/*
-		 * Issue 10 #3: a libcupti whose records gpuproj does not know is
+		 * A libcupti whose records gpuproj does not know is
 		 * refused with one line; the application runs unchanged. Before: its
 		 * records were read as CUpti_ActivityKernel10.
 		 */
@@ -2681,7 +2693,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #3: CUPTI 13.0 GA (API 130000) can deadlock in
+		 * CUPTI 13.0 GA (API 130000) can deadlock in
 		 * cuptiActivityDisable(CONCURRENT_KERNEL) and crash in
 		 * cuptiActivityFlushAll: one line; kernel tracing is never disabled;
 		 * CUPTI's worker delivers the buffers (cuptiActivityFlushPeriod)
@@ -2732,7 +2744,7 @@ static const struct scenario scenarios[] = {
 		.calls = { CALLS("cuptiActivityDisable", 1) },
 	},
 	/*
-	 * Issue 25 #1: a FIFO planted as the report. Before: the report was
+	 * A FIFO planted as the report. Before: the report was
 	 * written into it in place, and with nobody reading, the application
 	 * hung at exit forever (past GPUPROJ_WAIT).
 	 */
@@ -2756,14 +2768,15 @@ static const struct scenario scenarios[] = {
 		.status = 7,
 		.out = "hello\n",
 		.lines = LINES(LINE_INIT, LINE_DEV,
-			       "[gpuproj] cannot write the report: {out}: is a symbolic link, not a "
-			       "regular file; only a regular file is created or replaced there; wrote "
-			       "{tmp}/out.json instead (1 kernel signature, 1 launch, 1 profiled)"),
+			       "[gpuproj] cannot write the report: {out}: is a symbolic link, not "
+			       "a regular file; only a regular file is created or replaced there; "
+			       "wrote {tmp}/out.json instead (1 kernel signature, 1 launch, 1 "
+			       "profiled)"),
 		.extra = extra_output_symlink,
 	},
 	{
 		/*
-		 * Issue 35, also: the driver dlclose()s libproj.so after
+		 * The driver dlclose()s libproj.so after
 		 * InitializeInjection (the double's, FAKE_DLCLOSE_INJECTION). Linked
 		 * -z nodelete it stays: the run is reported at exit. Before: glibc
 		 * ran its atexit handler at dlclose (nothing recorded yet: no
@@ -2772,7 +2785,8 @@ static const struct scenario scenarios[] = {
 		 */
 		.name = "driver_dlcloses_injection",
 		.env = ENV("FAKE_DLCLOSE_INJECTION=1"),
-		.cmds = CMDS(METRICS, "init", "ctx 0", "repeat 3 launch rt 1 " K1 " " K_DIMS " 0 1000",
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "repeat 3 launch rt 1 " K1 " " K_DIMS " 0 1000",
 			     "sync 1", "stdout kept", "exit 5"),
 		.status = 5,
 		.out = "kept\n",
@@ -2792,7 +2806,8 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "signal_exit_in_buffer_callback",
-		.env = ENV("FAKE_ALARM_AT=next-record:3", "FAKE_BUFFER_BYTES=4096", "GPUPROJ_WAIT=1"),
+		.env = ENV("FAKE_ALARM_AT=next-record:3", "FAKE_BUFFER_BYTES=4096",
+			   "GPUPROJ_WAIT=1"),
 		.cmds = CMDS(METRICS, "init", "ctx 0", "stdout before", "alarm-exit 0 3",
 			     "repeat 2000 do launch rt 1 " K1 " " K_DIMS " 0 1000 ; sync 1",
 			     "stdout after"),
@@ -2803,41 +2818,43 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		.name = "threads_not_followed_epochs",
-		.cmds = CMDS(METRICS, "init", "ctx 0", "launch rt 1 " K1 " " K_DIMS " 0 1000", "sync 1",
+		.cmds = CMDS(METRICS, "init", "ctx 0", "launch rt 1 " K1 " " K_DIMS " 0 1000",
+			     "sync 1",
 			     "threads 66 3 do launch rt 1 " K1 " " K_DIMS " 0 1000 ; sync 1"),
 		.extra = extra_threads_not_followed,
 	},
 	{
-		/* Issue 35 #8: a valid name of 244 bytes. */
+		/* A valid name of 244 bytes. */
 		.name = "output_long_name",
 		.env = ENV("GPUPROJ_OUTPUT=" LONG_OUTPUT),
 		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
-		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
-			       "kernel launch, profiling the first 1 launch of each kernel signature; "
-			       "report at exit: " LONG_OUTPUT, LINE_DEV,
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing "
+			       "every kernel launch, profiling the first 1 launch of each kernel "
+			       "signature; report at exit: " LONG_OUTPUT, LINE_DEV,
 			       "[gpuproj] wrote " LONG_OUTPUT " (1 kernel signature, 1 launch, 1 "
 			       "profiled)"),
 		.extra = extra_output_long_name,
 	},
 	{
-		/* Issue 35 #8: the output's directory gone by exit. */
+		/* The output's directory gone by exit. */
 		.name = "output_dir_gone_at_exit",
 		.env = ENV("GPUPROJ_OUTPUT=sub/out.json"),
 		.cmds = CMDS("mkdir sub", "init", "ctx 0", "stdout hello",
 			     "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "rmdir sub", "exit 7"),
 		.status = 7,
 		.out = "hello\n",
-		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
-			       "kernel launch, profiling the first 1 launch of each kernel signature; "
-			       "report at exit: sub/out.json", LINE_DEV,
-			       "[gpuproj] cannot write the report: {dir}/sub/out.json: cannot create a "
-			       "temporary file beside it: No such file or directory; wrote "
-			       "{tmp}/out.json instead (1 kernel signature, 1 launch, 1 profiled)"),
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing "
+			       "every kernel launch, profiling the first 1 launch of each kernel "
+			       "signature; report at exit: sub/out.json", LINE_DEV,
+			       "[gpuproj] cannot write the report: {dir}/sub/out.json: cannot "
+			       "create a temporary file beside it: No such file or directory; "
+			       "wrote {tmp}/out.json instead (1 kernel signature, 1 launch, 1 "
+			       "profiled)"),
 		.extra = extra_output_dir_gone,
 	},
 	{
 		/*
-		 * Issue 25 #1: a relative GPUPROJ_OUTPUT names the directory of
+		 * A relative GPUPROJ_OUTPUT names the directory of
 		 * start-up. Before: the report went to sub/, where the application
 		 * had chdir()ed.
 		 */
@@ -2849,7 +2866,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #1: the cubin directory beside the report is a planted
+		 * The cubin directory beside the report is a planted
 		 * symbolic link. Before: followed, the cubins written where it pointed.
 		 */
 		.name = "keep_cubins_symlink_refused",
@@ -2864,7 +2881,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #1: a FIFO planted where a cubin goes. Before: opened for
+		 * A FIFO planted where a cubin goes. Before: opened for
 		 * writing, and with nobody reading, the application hung at the
 		 * module load, forever.
 		 */
@@ -2882,7 +2899,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #1: a relative GPUPROJ_KEEP_CUBINS is resolved at
+		 * A relative GPUPROJ_KEEP_CUBINS is resolved at
 		 * start-up. Before: the cubins went to sub/kept, where the
 		 * application had chdir()ed by the time it loaded the module.
 		 */
@@ -2894,7 +2911,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #6: another process writes the same GPUPROJ_OUTPUT during
+		 * Another process writes the same GPUPROJ_OUTPUT during
 		 * the run. Before: both said "wrote", one profile was lost.
 		 */
 		.name = "output_written_by_another_process",
@@ -2910,7 +2927,7 @@ static const struct scenario scenarios[] = {
 		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
 		.extra = extra_stale_replaced,
 	},
-	/* Issue 25 #6: the rank variables of MVAPICH2, Cray PALS and ALPS, torchrun. */
+	/* The rank variables of MVAPICH2, Cray PALS and ALPS, torchrun. */
 	{
 		.name = "rank_mvapich",
 		.env = ENV("MV2_COMM_WORLD_RANK=5"),
@@ -2937,7 +2954,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #8: a back-reference (a glibc extension; exponential
+		 * A back-reference (a glibc extension; exponential
 		 * matching) and repetition counts that multiply are refused with one
 		 * line each. Before: accepted, silently.
 		 */
@@ -2957,7 +2974,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #10: a tiny GPUPROJ_MAX_INPUT_SIZE in the application's
+		 * A tiny GPUPROJ_MAX_INPUT_SIZE in the application's
 		 * environment. Before: the built-in targets.yaml was refused as well
 		 * ("the built-in targets.yaml does not load"): no projections at all.
 		 */
@@ -2978,7 +2995,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #3: a kernel name with a window title (OSC 0) and a
+		 * A kernel name with a window title (OSC 0) and a
 		 * right-to-left override, in the NCCL line and the exit table.
 		 * Before: both reached the terminal raw.
 		 */
@@ -3023,7 +3040,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #5: the second client takes the records in
+		 * The second client takes the records in
 		 * GPUPROJ_MODE=timing, and stops before exit (no 2 s for the
 		 * worker's rule): noticed all the same, from the launches counted
 		 * by the launch callbacks (which, without metrics, only count),
@@ -3066,18 +3083,19 @@ static const struct scenario scenarios[] = {
 		.calls = { CALLS("cuptiActivityDisable", 1) },
 	},
 	/*
-	 * Issue 35 #6: one absurd device field; the application's output and
+	 * One absurd device field; the application's output and
 	 * exit status unchanged, the profile written with the field unknown.
 	 */
 #define DEV_ROW(NAME, DEVICE, LINE, DEVLINE, EXTRA)                                               \
 	{                                                                                          \
 		.name = NAME,                                                                      \
 		.cmds = CMDS("device 0 \"Fake A100\" GA100 " DEVICE, METRICS, "init", "ctx 0",    \
-			     "launch rt 1 " K1 " " K_DIMS " 0 10000", "sync 1", "stdout kept",      \
+			     "launch rt 1 " K1 " " K_DIMS " 0 10000", "sync 1", "stdout kept",     \
 			     "exit 3"),                                                            \
 		.status = 3,                                                                       \
 		.out = "kept\n",                                                                   \
-		.lines = LINES(LINE_INIT, "[gpuproj] device 0 (Fake A100): the driver reports " LINE, \
+		.lines = LINES(LINE_INIT,                                                          \
+			       "[gpuproj] device 0 (Fake A100): the driver reports " LINE,         \
 			       DEVLINE, "@wrote:1|1|1"),                                          \
 		.kernels = { K(K1, 1, 1, 1, 10000) },                                              \
 		.extra = EXTRA,                                                                    \
@@ -3099,7 +3117,7 @@ static const struct scenario scenarios[] = {
 		LINE_DEV, extra_dev_bus),
 #undef DEV_ROW
 	/*
-	 * Issue 23, the whole run: each epoch's measured and projected figures
+	 * The whole run: each epoch's measured and projected figures
 	 * by hand (the comments of extra_tl_*).
 	 */
 	{
@@ -3161,7 +3179,7 @@ static const struct scenario scenarios[] = {
 };
 
 /*
- * Issue 12 part 6, the deterministic version in `integration`: 16 threads,
+ * The deterministic version in `integration`: 16 threads,
  * 2 x 10^5 launches, 100 signatures (not under valgrind: too slow there).
  */
 static const struct scenario soak_small = {
@@ -3200,7 +3218,7 @@ START_TEST(scenario)
 END_TEST
 
 /*
- * Issue 23: the whole-run timeline stays bounded. fake-app's bench loop,
+ * The whole-run timeline stays bounded. fake-app's bench loop,
  * `launches` launches round-robin over 10 signatures with a device
  * synchronise after every 10: one repeating epoch. Returns the profile's
  * size (bytes) and the RSS the loop printed at 10 % and at the end.
@@ -3240,7 +3258,7 @@ flat_run(long launches, long *ret_size, long *ret_rss10, long *ret_rss_end)
 	 * calls were taken before their records (TAKE_PRESSURE) can differ in
 	 * structure, e.g. the legacy stream not yet known from its STREAM
 	 * record, or, when an incomplete epoch ran on to 512 calls and was
-	 * cut, the next one beginning with the work it carries (issue 35 #1).
+	 * cut, the next one beginning with the work it carries.
 	 * Their epochs still count, below.
 	 */
 	for (size_t i = 1; i < json_array_size(json_object_get(tl, "patterns")); i++)
@@ -3355,9 +3373,10 @@ START_TEST(mps_timing_only)
 
 	ctl = test_write_file(dir, "control", "");
 	env_mps = fmt("CUDA_MPS_PIPE_DIRECTORY=%s", dir);
-	l1 = fmt("[gpuproj] CUDA MPS is active (%s): MPS clients cannot read performance counters: "
-		 "metrics off, every launch is still timed (the profile will have durations; kernels "
-		 "without counters are projected by the envelope, binding unknown)", ctl);
+	l1 = fmt("[gpuproj] CUDA MPS is active (%s): MPS clients cannot read performance "
+		 "counters: metrics off, every launch is still timed (the profile will have "
+		 "durations; kernels without counters are projected by the envelope, binding "
+		 "unknown)", ctl);
 	s.env = ENV(env_mps);
 	s.lines = LINES(l1, LINE_INIT, "@wrote:1|1|0");
 	run_scenario(&s);
@@ -3370,7 +3389,7 @@ START_TEST(mps_timing_only)
 END_TEST
 
 /*
- * Issue 25 #7: an application that calls setlocale(LC_ALL, "de_DE.UTF-8")
+ * An application that calls setlocale(LC_ALL, "de_DE.UTF-8")
  * before its first CUDA call (the locale is built here with localedef, in
  * a scratch LOCPATH). Before: "GPUPROJ_TARGETS: …: not a number", no
  * projections, the built-in copy refused too.
@@ -3492,7 +3511,7 @@ START_TEST(exported_symbols)
 	ck_assert_ptr_null(strstr(out, "libcuda"));
 	free(out);
 	free(cmd);
-	/* -z nodelete (issue 35): a dlclose() never unmaps it (inject/meson.build). */
+	/* -z nodelete: a dlclose() never unmaps it (inject/meson.build). */
 	cmd = fmt("readelf -d '%s' | grep FLAGS_1", inject_libproj());
 	rc = test_run(cmd, &out, NULL);
 	ck_assert_int_eq(rc, 0);

@@ -69,7 +69,8 @@ static const struct usage_case {
 	{ "project a.json b.json", "gpuproj: project: expected one PROFILE, got 2" },
 	{ "project --format xml a.json", "gpuproj: project: --format must be table, json, csv or "
 	  "trace, not 'xml'" },
-	{ "project --expand 0 a.json", "gpuproj: project: --expand needs a positive integer, got '0'" },
+	{ "project --expand 0 a.json", "gpuproj: project: --expand needs a positive integer, "
+	  "got '0'" },
 	{ "project --top 0 a.json", "gpuproj: project: --top needs a positive integer, got '0'" },
 	{ "project --top ' 5' a.json", "gpuproj: project: --top needs a positive integer, got ' 5'" },
 	{ "project --top 99999999999999999999999 a.json",
@@ -512,7 +513,7 @@ START_TEST(project_tensor_flop_mix)
 END_TEST
 
 /*
- * Issue 21: a DGEMM-heavy profile (tests/data/profile-dgemm-h100.json: an
+ * A DGEMM-heavy profile (tests/data/profile-dgemm-h100.json: an
  * 8192^3 FP64-tensor GEMM, 20 ms on the H100 SXM) projected onto the B200
  * and the B300 with the built-in targets.yaml by the default model:
  * 20 ms x 66900/37000 = 36.162 ms and 20 ms x 66900/1250 = 1.0704 s (the
@@ -726,7 +727,7 @@ START_TEST(builtin_main_job)
 	ck_assert_int_eq(test_cli(&out, &err, "project --builtin"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "profile: default-profile.json (built-in)"));
 	ck_assert_ptr_nonnull(strstr(out, "data: "));
-	/* Issue 22 #5: the main job's source is a current GPU (Volta or later). */
+	/* The main job's source is a current GPU (Volta or later). */
 	sm = strstr(out, "source GPU: ");
 	ck_assert_ptr_nonnull(sm);
 	sm = strstr(sm, ", sm_");
@@ -739,7 +740,7 @@ START_TEST(builtin_main_job)
 END_TEST
 
 /*
- * Issue 25 #2 and #3: kernel names as a hostile profile may carry them.
+ * Kernel names as a hostile profile may carry them.
  * JSON string contents: a window title and a clipboard write (OSC 0, OSC
  * 52), a carriage return and a fake verdict, a C1 CSI, a right-to-left
  * override; and cells a spreadsheet would run (= + - @ tab CR).
@@ -784,7 +785,7 @@ START_TEST(project_hostile_names)
 END_TEST
 
 /*
- * Issue 35 #6: `targets derive` checks its own output as `targets check
+ * `targets derive` checks its own output as `targets check
  * --one-basis` would. A memory clock of 1 kHz (profile-rtx-a5000.json with
  * memory_clock_khz 8001000 -> 1): 2 x 1 kHz x 384 bits / 8 = 96 kB/s,
  * written as `dram: 0`. Before: that entry printed, exit 0, and `targets
@@ -823,7 +824,7 @@ START_TEST(derive_checks_its_output)
 END_TEST
 
 /*
- * Issue 25 #3 for the provisional entries (targets derive): a device
+ * Terminal control in the provisional entries (targets derive): a device
  * name with a window title, a C1 CSI and a right-to-left override, and a
  * chip name that would add a YAML line, in a profile of a GPU targets.yaml
  * does not list. `targets derive` prints YAML escapes instead (they load
@@ -882,7 +883,7 @@ START_TEST(provisional_source_hostile_names)
 END_TEST
 
 /*
- * Issue 25 #10: a command whose standard output cannot be written
+ * A command whose standard output cannot be written
  * (`> /dev/full`) fails with one line, gate with "no verdict". Before:
  * exit 0, and nothing said.
  */

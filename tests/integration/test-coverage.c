@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `gpuproj project` tells the truth about coverage (issue 11), and the
+ * `gpuproj project` tells the truth about coverage, and the
  * import commands around it, end to end on exports of the shapes people
  * have (tests/data/ncu-*.csv, described in test-import-ncu.c):
  * - nothing projected onto any target: exit 1, one line, nothing written;

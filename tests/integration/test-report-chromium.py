@@ -57,7 +57,7 @@ WIDTHS = (1400, 1920)      # CSS px of the page viewport
 TIMEOUT = 240              # seconds for the whole browser session
 SECTIONS = ["summary", "run", "ranking", "profile-1", "disagreement", "assumptions", "sources"]
 N_TARGETS = 58             # GPUs in the built-in targets.yaml
-# GPUs the quadrant chart must name (issue 33: it dropped them).
+# GPUs the quadrant chart must name (it once dropped their labels).
 TEXTS_QUADRANT = ("H100-SXM5-80GB", "H200-SXM-141GB", "B200-180GB")
 
 

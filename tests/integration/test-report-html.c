@@ -536,7 +536,7 @@ out:
 END_TEST
 
 /*
- * Issue 21: the hierarchical rooflines of a kernel with tensor work draw its
+ * The hierarchical rooflines of a kernel with tensor work draw its
  * tensor-pipe ceilings (Okabe–Ito purple, #CC79A7, nowhere else in a report
  * of a profile without tensor work) and the caption names them with their
  * rates: targets-test.yaml's SrcGPU peak_tensor.fp16 20 TFLOP/s, TgtGPU
@@ -603,7 +603,7 @@ out:
 END_TEST
 
 /*
- * Issue 21: with tensor work, the rankings (Markdown and HTML) say where it
+ * With tensor work, the rankings (Markdown and HTML) say where it
  * runs on each target: a Pascal GPU has no tensor path, so FP16 tensor work
  * runs there on CUDA-core FP32 (gpuproj_tensor_path()); an H100 runs it on
  * its own. A profile without tensor work gets no such column.
@@ -731,7 +731,7 @@ START_TEST(bad_inputs)
 }
 END_TEST
 
-/* ---- issue 33: a report a committee can act on ---- */
+/* ---- a report a committee can act on ---- */
 
 /* A report of the built-in profile on the named targets, the default model, no charts. */
 static struct gpuproj_report_doc *
@@ -1416,7 +1416,7 @@ START_TEST(cli_writes_both_reproducibly)
 	ck_assert_ptr_null(strstr(h1, "data-target=\"A100-SXM4-40GB\""));
 	ck_assert_ptr_nonnull(strstr(m1, "## Profile 2: "));
 	/*
-	 * Issue 25 #10: a bare URL of a source is an autolink, its '_' intact.
+	 * A bare URL of a source is an autolink, its '_' intact.
 	 * Before: ".../CUDA\_C\_Programming\_Guide.pdf", a broken link.
 	 */
 	ck_assert_ptr_nonnull(strstr(m1, "<https://docs.nvidia.com/cuda/archive/9.1/pdf/"

@@ -233,7 +233,8 @@ START_TEST(structure)
 		ck_assert(json_is_integer(json_object_get(e, "tid")));
 		ck_assert(json_is_object(json_object_get(e, "args")));
 		if (strcmp(ph, "M") == 0) {
-			if (strcmp(json_string_value(json_object_get(e, "name")), "process_name") == 0) {
+			if (strcmp(json_string_value(json_object_get(e, "name")),
+				   "process_name") == 0) {
 				const char *n = json_string_value(json_object_get(
 					json_object_get(e, "args"), "name"));
 
@@ -293,7 +294,8 @@ START_TEST(counts_and_span)
 		near(json_number_value(json_object_get(a, "lo_ns")), 5000, "k0 lo");
 		near(json_number_value(json_object_get(a, "hi_ns")), 5000, "k0 hi");
 		ck_assert_str_eq(json_string_value(json_object_get(a, "binding")), "unknown");
-		ck_assert_str_eq(json_string_value(json_object_get(a, "assumed")), "binding unknown");
+		ck_assert_str_eq(json_string_value(json_object_get(a, "assumed")),
+				 "binding unknown");
 		ck_assert_str_eq(json_string_value(json_object_get(a, "model")), "envelope");
 	}
 	json_decref(j);
@@ -328,7 +330,7 @@ START_TEST(agrees_with_projection)
 END_TEST
 
 /*
- * Issue 35 #1 in the trace: a cut epoch [0, 1000] launches k0 (call [0,
+ * Carried work in the trace: a cut epoch [0, 1000] launches k0 (call [0,
  * 500], runs [500, 10500]) and k1 (call [500, 1000], runs [10500, 30500]);
  * the next epoch [1000, 31000] carries that work on slot 0 (29500 from
  * its start) and synchronises the device, returning 500 after it. On Tgt

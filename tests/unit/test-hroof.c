@@ -313,7 +313,7 @@ START_TEST(tensor_and_cuda_pipes)
 END_TEST
 
 /*
- * Issue 21, "quant and sol: say what they do with tensor work": a model
+ * "quant and sol: say what they do with tensor work": a model
  * that leaves tensor work off the tensor pipes (here occupancy) says so in
  * its note, with the share of FLOP it leaves out (2e10 of 2.2e10 = 90.9 %);
  * the models that model it (hroof, hroof-occ, irm, naive) never do.
@@ -955,7 +955,7 @@ START_TEST(compute_option_names)
 END_TEST
 
 /*
- * Issue 21: a DGEMM-heavy (FP64 tensor, DMMA) profile measured on an H100
+ * A DGEMM-heavy (FP64 tensor, DMMA) profile measured on an H100
  * SXM, projected onto a B200 and a B300 (Blackwell Ultra) with the
  * built-in targets.yaml. N = 8192: 2·N³ = 1.099511627776e12 FP64 tensor
  * FLOP, A, B, C of 8·N² = 536870912 B each: 3 · 536870912 = 1610612736 B at

@@ -242,7 +242,7 @@ START_TEST(bad_input)
 END_TEST
 
 /*
- * Issue 35 #5: configurations whose time or launch is none, each refused
+ * Configurations whose time or launch is none, each refused
  * with the file and the line of its `time` (or of the configuration) and
  * nothing written. One convolution configuration (bx = 32, by = 4, one
  * output per thread, 15 x 15 filter) on the RTX 3090 per case; the
@@ -275,8 +275,8 @@ START_TEST(bad_configurations)
 		/* Before: 1e-294 ns, projected as "0 ns". */
 		{ "4096, 4096", "1e-300", "configuration '32,4,15,15,0,1,1,0': time 1e-300 "
 		  "ms is not a kernel time (1 ns to 1e+06 s)", 7, 15 },
-		{ "4096, 4096", "0", "configuration '32,4,15,15,0,1,1,0': time 0 ms is not a kernel time "
-		  "(1 ns to 1e+06 s)", 7, 15 },
+		{ "4096, 4096", "0", "configuration '32,4,15,15,0,1,1,0': time 0 ms is not a "
+		  "kernel time (1 ns to 1e+06 s)", 7, 15 },
 		/*
 		 * 4096 x 4096 outputs x 225 FMA x 2 FLOP = 7.55e9 FLOP in 1e-6 ms is
 		 * 7.5e18 FLOP/s: above 2 x the fastest FP32 rate of the built-in
@@ -288,9 +288,9 @@ START_TEST(bad_configurations)
 		 * 32 x 4. Before: grid.x cast to 5 while the metrics described 4.3e9
 		 * blocks.
 		 */
-		{ "137438953632, 512", "1.0", "configuration '32,4,15,15,0,1,1,0': its launch, grid "
-		  "(4294967301, 128, 1) and block (32, 4, 1), is beyond CUDA's limits (grid.x "
-		  "4294967301 is above CUDA's 2147483647)", 5, 27 },
+		{ "137438953632, 512", "1.0", "configuration '32,4,15,15,0,1,1,0': its launch, "
+		  "grid (4294967301, 128, 1) and block (32, 4, 1), is beyond CUDA's limits "
+		  "(grid.x 4294967301 is above CUDA's 2147483647)", 5, 27 },
 	};
 	size_t i;
 
@@ -304,9 +304,9 @@ START_TEST(bad_configurations)
 		text = kt_printf(
 			"{\"device_name\": \"NVIDIA GeForce RTX 3090\",\n"
 			" \"kernel_name\": \"convolution_kernel\", \"problem_size\": [%s],\n"
-			" \"tune_params_keys\": [\"block_size_x\", \"block_size_y\", \"filter_height\", "
-			"\"filter_width\", \"read_only\", \"tile_size_x\", \"tile_size_y\", "
-			"\"use_padding\"],\n \"cache\": {\n"
+			" \"tune_params_keys\": [\"block_size_x\", \"block_size_y\", "
+			"\"filter_height\", \"filter_width\", \"read_only\", \"tile_size_x\", "
+			"\"tile_size_y\", \"use_padding\"],\n \"cache\": {\n"
 			"    \"32,4,15,15,0,1,1,0\": {\"block_size_x\": 32, \"block_size_y\": 4,\n"
 			"      \"filter_height\": 15, \"filter_width\": 15, \"read_only\": 0, "
 			"\"tile_size_x\": 1, \"tile_size_y\": 1, \"use_padding\": 0,\n"
@@ -335,7 +335,8 @@ START_TEST(bad_configurations)
 			out = kt_printf("configuration '32,4,15,15,0,1,1,0': 7549747200 FLOP in "
 						 "1e-06 ms is 7.55e+18 FLOP/s, beyond "
 						 "any GPU's FP32 rate (above 2 x the fastest in "
-						 "targets.yaml, %s's %.4g FLOP/s)", fastest, peak * 1e9);
+						 "targets.yaml, %s's %.4g FLOP/s)", fastest,
+						 peak * 1e9);
 			ck_assert_str_eq(err.message, out);
 		}
 		ck_assert_str_eq(err.file, path);

@@ -910,7 +910,7 @@ START_TEST(tensor_operation_counters)
 END_TEST
 
 /*
- * Issue 35 #7: every tensor counter of a launch is looked at. Before, the
+ * Every tensor counter of a launch is looked at. Before, the
  * first 64 sm__*tensor* / *mma* columns were (a fixed array): with 70
  * other such columns first, the operation counter was never seen and the
  * tensor FLOP was lost without a word.
@@ -939,7 +939,7 @@ START_TEST(tensor_counters_beyond_64)
 END_TEST
 
 /*
- * Issue 35 #7: the tensor counters' units are checked as every mapped
+ * The tensor counters' units are checked as every mapped
  * counter's: a percentage, a time or a size is no count of operations
  * (before: taken as FLOP), and "Gop" is 10^9 op (before: taken as 1.5).
  * The value is on line 2, in the 15th field.
@@ -1183,7 +1183,7 @@ expect_error(const char *name, const char *text, int status, int line, int colum
 	free(path);
 }
 
-/* ---- issue 11: what real exports look like ---- */
+/* ---- what real exports look like ---- */
 
 /* Write `text`, import it; the profile (summary optional). */
 static struct gpuproj_profile *
@@ -1496,7 +1496,7 @@ START_TEST(error_counter_permission)
 }
 END_TEST
 
-/* ---- issue 12: nothing quietly wrong ---- */
+/* ---- nothing quietly wrong ---- */
 
 #define HDR_LONG "\"ID\",\"Process ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"Metric Name\"," \
 		 "\"Metric Unit\",\"Metric Value\"\n"

@@ -317,7 +317,8 @@ START_TEST(schema2_layout)
 		"UPDATE EXPORT_META_DATA SET value = '2022.2.1.31' "
 		"WHERE name = 'EXPORT_PRODUCT_VERSION';"
 		"DROP TABLE ENUM_NSYS_EVENT_CLASS; DROP TABLE ENUM_CUPTI_STREAM_TYPE;"
-		"CREATE TABLE k2 AS SELECT gridZ, gridY, gridX, blockZ, blockY, blockX, mangledName,"
+		"CREATE TABLE k2 AS SELECT gridZ, gridY, gridX, blockZ, blockY, blockX, "
+		"mangledName,"
 		" shortName, demangledName, graphNodeId, dynamicSharedMemory, staticSharedMemory,"
 		" registersPerThread, globalPid, correlationId, streamId, contextId, deviceId, end,"
 		" start FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY rowid;"
@@ -444,9 +445,9 @@ START_TEST(processes_and_gpus)
 	near(tl->patterns[0].wall_ns.mean, 1200, "pid 4300 epoch");
 	node_is(&tl->patterns[0].nodes[0], GPUPROJ_TL_KERNEL, 0, 10, 100, 1000, "pid 4300 kernel");
 	ck_assert_uint_eq(sum.n_warnings, 1);
-	ck_assert_str_eq(sum.warnings[0], "thread 4242 of process 4242 called CUDA for several GPUs: "
-			 "each GPU's timeline holds its own calls, the others' time counted as host "
-			 "time between them");
+	ck_assert_str_eq(sum.warnings[0], "thread 4242 of process 4242 called CUDA for several "
+			 "GPUs: each GPU's timeline holds its own calls, the others' time counted "
+			 "as host time between them");
 	gpuproj_import_summary_clear(&sum);
 	free_all(ps, n);
 	free(path);
@@ -454,7 +455,7 @@ START_TEST(processes_and_gpus)
 END_TEST
 
 /*
- * Issue 35 #1 on an import: thread 4244 of pid 4242 launches stencil3d 600
+ * Carried work on an import: thread 4244 of pid 4242 launches stencil3d 600
  * times on stream 13 (non-blocking), call i at [100000 + 100 i, + 10], its
  * run at [100100 + 1000 i, 101100 + 1000 i] back to back, and (`with_sync`)
  * synchronises the device at [160000, 700100], when the last one ends.
@@ -591,7 +592,8 @@ START_TEST(varying_round_trip)
 			     "end = end + 768 WHERE rowid IN (3, 4);"
 			     "UPDATE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION SET end = end + 768 "
 			     "WHERE rowid = 2;"
-			     "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET end = end + 768 WHERE rowid = 10;");
+			     "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET end = end + 768 "
+			     "WHERE rowid = 10;");
 	struct gpuproj_profile **ps = NULL, *back = NULL;
 	struct gpuproj_error err = { 0 };
 	const struct gpuproj_tl_node *a, *b;
@@ -716,7 +718,8 @@ static const struct {
 	{ "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET gridX = 0 WHERE rowid = 2;", GPUPROJ_E_SCHEMA,
 	  "table CUPTI_ACTIVITY_KIND_KERNEL, row 2: gridX 0 is outside [1, 4294967295]" },
 	{ "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET blockX = 'wide' WHERE rowid = 2;",
-	  GPUPROJ_E_SCHEMA, "table CUPTI_ACTIVITY_KIND_KERNEL, row 2: blockX 'wide' is not an integer" },
+	  GPUPROJ_E_SCHEMA,
+	  "table CUPTI_ACTIVITY_KIND_KERNEL, row 2: blockX 'wide' is not an integer" },
 	{ "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET bytes = -1 WHERE rowid = 1;", GPUPROJ_E_SCHEMA,
 	  "table CUPTI_ACTIVITY_KIND_MEMCPY, row 1: bytes -1 is outside [0, 4611686018427387904]" },
 	{ "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET correlationId = NULL WHERE rowid = 4;",
@@ -769,8 +772,8 @@ START_TEST(not_sqlite)
 
 	ck_assert_int_eq(gpuproj_import_nsys(text, NULL, &ps, &n, NULL, NULL, &err),
 			 GPUPROJ_E_PARSE);
-	ck_assert_str_eq(err.message, "not an SQLite database (an Nsight Systems report is exported "
-			 "with `nsys export --type sqlite REPORT.nsys-rep`)");
+	ck_assert_str_eq(err.message, "not an SQLite database (an Nsight Systems report is "
+			 "exported with `nsys export --type sqlite REPORT.nsys-rep`)");
 	/* The first page alone: its header promises pages that are not there. */
 	data = test_read_file(path);
 	ck_assert_ptr_nonnull(data);
@@ -781,7 +784,8 @@ START_TEST(not_sqlite)
 	fclose(f);
 	ck_assert_int_eq(gpuproj_import_nsys(cut, NULL, &ps, &n, NULL, NULL, &err),
 			 GPUPROJ_E_PARSE);
-	ck_assert_str_eq(err.message, "SQLite cannot read the file: database disk image is malformed");
+	ck_assert_str_eq(err.message,
+			 "SQLite cannot read the file: database disk image is malformed");
 	ck_assert_ptr_null(ps);
 	free(data);
 	free(cut);
@@ -806,11 +810,13 @@ START_TEST(cli)
 	if (asprintf(&json, "%s/one.json", dir) < 0)
 		ck_abort();
 	ck_assert_int_eq(test_cli(&out, &err, "import nsys '%s' -o '%s'", path, json), 0);
-	ck_assert_msg(strstr(err, "(Nsight Systems 2024.5.1.113, export schema 3.13.2): 23 rows, 5 "
-			     "launches, 3 kernel signatures in 1 profile (one per GPU and process)\n")
+	ck_assert_msg(strstr(err, "(Nsight Systems 2024.5.1.113, export schema 3.13.2): 23 rows, "
+			     "5 launches, 3 kernel signatures in 1 profile (one per GPU and "
+			     "process)\n")
 		      != NULL, "%s", err);
-	ck_assert_msg(strstr(err, "    timeline: 2 threads, 4 patterns of 5 epochs explaining "
-			     "100.0 % of the 20.3 us traced; 0 epochs (0 ns) unexplained\n") != NULL,
+	ck_assert_msg(strstr(err, "    timeline: 2 threads, 4 patterns of 5 epochs "
+			     "explaining 100.0 % of the 20.3 us traced; 0 epochs (0 ns) "
+			     "unexplained\n") != NULL,
 		      "%s", err);
 	ck_assert_msg(strstr(err, "  3 of them, without counters, will be projected by the "
 			     "envelope of the target's FP32 and DRAM ceilings (assumed: binding "
@@ -951,7 +957,8 @@ START_TEST(nsys_rep)
 		     "# nsys export --type sqlite --output OUT --force-overwrite true REPORT\n"
 		     "[ \"$1 $2 $3 $4 $6 $7\" = \"export --type sqlite --output "
 		     "--force-overwrite true\" ] || exit 9\n"
-		     "case \"$8\" in *bad*) echo 'Error: cannot read the report' >&2; exit 3;; esac\n"
+		     "case \"$8\" in *bad*) echo 'Error: cannot read the report' >&2; "
+		     "exit 3;; esac\n"
 		     "cp '%s' \"$5\"\n", db) < 0)
 		ck_abort();
 	ck_assert_int_eq(mkdir(bin, 0755), 0);
@@ -1023,7 +1030,7 @@ nsys_dir(void)
  * synchronization behavior"), so they do not block to their end: taken as
  * blocking, the one epoch of pattern 13 (ten of them and a kernel)
  * replayed at 676,490 ns against the 649,452 measured, +4.2 %, which the
- * identity check of each pattern refuses (issue 35 #4), and the run at
+ * identity check of each pattern refuses, and the run at
  * 618,521,909 (+0.028 %).
  */
 START_TEST(cloverleaf)
@@ -1073,8 +1080,9 @@ START_TEST(cloverleaf)
 		      "identity %g", run.whole.identity_error);
 	near(run.whole.wall_ns, 618345551, "replayed onto the source");
 	near(run.whole.identity_error, (618345551.0 - 618351261.0) / 618351261.0, "identity");
-	ck_assert_msg(run.whole.bound > fabs(run.whole.identity_error), "bound %g", run.whole.bound);
-	/* Issue 35 #4: each pattern describes what was measured (the gate's check). */
+	ck_assert_msg(run.whole.bound > fabs(run.whole.identity_error), "bound %g",
+		      run.whole.bound);
+	/* Each pattern describes what was measured (the gate's check). */
 	ck_assert_msg(gpuproj_timeline_check_identity(tl, NULL, &err) == GPUPROJ_OK, "%s",
 		      err.message);
 	ck_assert(!run.whole.floored);

@@ -179,7 +179,7 @@ START_TEST(bad_input)
 		{ HEADER "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,256,256\n",
 		  "the row has 6 fields, the header 8", GPUPROJ_E_PARSE, 2, 0 },
 		/*
-		 * Issue 35 #5: a rate no GPU reaches. The bound is 2 x the fastest
+		 * A rate no GPU reaches. The bound is 2 x the fastest
 		 * BF16 rate of the built-in targets.yaml: MI355X's peak_tensor.bf16,
 		 * 2,516.6 TFLOP/s. Before: averaged in (a time of 3.4 ps).
 		 */
@@ -357,7 +357,7 @@ START_TEST(real_validate)
 		  v.overall[2].stats[GPUPROJ_VSUBSET_LONG].mape_pct);
 	/*
 	 * BF16 alone (the FP8 rows of the H100 are in doubt: fp8_over_peak),
-	 * long launches: hroof 27.88, hroof-occ 22.91 (issue 21's goal across
+	 * long launches: hroof 27.88, hroof-occ 22.91 (the goal across
 	 * generations, <= 25 %, met), naive 33.37 %, over 737 comparisons.
 	 */
 	for (i = 0; i < 3; i++) {

@@ -171,7 +171,7 @@ END_TEST
 
 /* The rank statistics survive a JSON round trip; unmerged profiles write none. */
 /*
- * Issue 33: the merged job's peak device memory is the largest rank's
+ * The merged job's peak device memory is the largest rank's
  * (each rank has its own GPU): ranks at 1, 3 and 2 GiB give 3 GiB; with
  * one rank that did not record it, the job's is unknown.
  */
@@ -666,7 +666,7 @@ START_TEST(cli_merge_force)
 END_TEST
 
 /*
- * Issue 25 #4: a job profile records the ranks it holds (attribute
+ * A job profile records the ranks it holds (attribute
  * "merged_members"); merging it again with one of them, in either order
  * (every file of prof/ merged after its rank files were merged into
  * prof/job.json), is refused and writes nothing. Before: it succeeded and doubled every
@@ -711,7 +711,7 @@ START_TEST(cli_merge_job_with_its_ranks)
 END_TEST
 
 /*
- * Issue 25 #4: a live snapshot (<out>.live.json: marked "snapshot": "live"
+ * A live snapshot (<out>.live.json: marked "snapshot": "live"
  * by libproj.so; an older one has "origin": "injection" and no "report")
  * is caught by a glob like rank-*.json: refused. Before: its launches were
  * counted a second time.
@@ -755,7 +755,7 @@ START_TEST(cli_merge_live_snapshot)
 END_TEST
 
 /*
- * Issue 25 #4: --force leaves a trace in the job profile ("merge_forced"),
+ * --force leaves a trace in the job profile ("merge_forced"),
  * which gate (stderr, Markdown, JUnit) and report show. Before: only the
  * merge's own stderr said it.
  */

@@ -1166,8 +1166,8 @@ START_TEST(fp32_dense)
 	ck_assert_rel(fd.issue_share, 0.78125);
 	p = project_opt("hroof", kd, &s, &t, &dense);
 	ck_assert_rel(p.point_ns, 1.8e6);
-	ck_assert_msg(strstr(p.note, "the dense rate binds on tgt: issue allows 4 TFLOP/s (FFMA 78% "
-			     "of warp instructions), the dense rate 1.6"), "%s", p.note);
+	ck_assert_msg(strstr(p.note, "the dense rate binds on tgt: issue allows 4 TFLOP/s (FFMA "
+			     "78% of warp instructions), the dense rate 1.6"), "%s", p.note);
 	t.fp32_dense_gflops = 3000;
 	set(kd, GPUPROJ_M_INST_WARP, 6e10);
 	p = project_opt("hroof", kd, &s, &t, &dense);
@@ -1237,8 +1237,8 @@ START_TEST(clock_auto)
 	ck_assert_ptr_null(cr.from);
 	p = project_opt("hroof", k, &g, &t, &autoc);
 	ck_assert_rel(p.point_ns, 1e6);
-	ck_assert_msg(strstr(p.note, "clock auto: no clock recorded: regime unknown, tgt as --clock "
-			     "sustained"), "%s", p.note);
+	ck_assert_msg(strstr(p.note, "clock auto: no clock recorded: regime unknown, tgt as "
+			     "--clock sustained"), "%s", p.note);
 	/* The run's NVML record: capped, so sustained; without the cap, boost. */
 	ck_assert_int_eq(gpuproj_clock_regime(k, &run, &g, &cr), GPUPROJ_OK);
 	ck_assert_int_eq(cr.regime, GPUPROJ_REGIME_SUSTAINED);
@@ -1262,9 +1262,9 @@ START_TEST(clock_auto)
 	p = project_opt("hroof", k, &g, &t, &autoc);
 	ck_assert_ok(p);
 	ck_assert_rel(p.point_ns, 1.175e6);
-	ck_assert_msg(strstr(p.note, "clock auto: src 1200 MHz (counters), at its boost clock, which "
-			     "it cannot hold under load: boost regime, tgt burst; FP32 x1.2 src, "
-			     "x"), "%s", p.note);
+	ck_assert_msg(strstr(p.note, "clock auto: src 1200 MHz (counters), at its boost clock, "
+			     "which it cannot hold under load: boost regime, tgt burst; FP32 x1.2 "
+			     "src, x"), "%s", p.note);
 	/* Onto its own GPU: the measured time. */
 	ck_assert_rel(project_opt("hroof", k, &g, &g, &autoc).point_ns, 1.6e6);
 
@@ -1304,8 +1304,8 @@ START_TEST(clock_auto)
 		ck_assert_int_eq(gpuproj_profile_set_sm_clock(prof, &run), GPUPROJ_OK);
 		autoc.clock = GPUPROJ_CLOCK_AUTO;
 		autoc.level_interval = true;
-		ck_assert_int_eq(gpuproj_project_run(prof, gpuproj_model_find("hroof"), &g, &t, &autoc,
-						     &rp), GPUPROJ_OK);
+		ck_assert_int_eq(gpuproj_project_run(prof, gpuproj_model_find("hroof"), &g, &t,
+						     &autoc, &rp), GPUPROJ_OK);
 		ck_assert_ptr_eq(gpuproj_profile_at(prof, gpuproj_profile_count(prof) - 1), k2);
 		p = rp.kernels[gpuproj_profile_count(prof) - 1];
 		ck_assert_ok(p);

@@ -431,8 +431,8 @@ static const struct bad_json {
 	{ "sm-clock-order", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"sm_clock\": "
 	  "{\"from\": \"nvml\", \"samples\": 2, \"mean_mhz\": 900, \"min_mhz\": 1000, "
 	  "\"max_mhz\": 1100}}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 56,
-	  "device.sm_clock: needs 0 < min_mhz <= mean_mhz <= max_mhz <= 10000 and capped_samples <= "
-	  "samples" },
+	  "device.sm_clock: needs 0 < min_mhz <= mean_mhz <= max_mhz <= 10000 and "
+	  "capped_samples <= samples" },
 	{ "sm-clock-reason", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"sm_clock\": "
 	  "{\"from\": \"nvml\", \"samples\": 1, \"mean_mhz\": 1, \"min_mhz\": 1, \"max_mhz\": 1, "
 	  "\"event_reasons\": [\"sw_power_cap\", \"cosmic_rays\"]}}, \"kernels\": []}",
@@ -444,7 +444,8 @@ static const struct bad_json {
 	{ "sm-clock-samples", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"sm_clock\": "
 	  "{\"from\": \"nvml\", \"samples\": 0, \"mean_mhz\": 1, \"min_mhz\": 1, \"max_mhz\": 1}}, "
 	  "\"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 84,
-	  "device.sm_clock: 'samples' must be an integer from 1 to 9007199254740992 (or null), got 0" },
+	  "device.sm_clock: 'samples' must be an integer from 1 to 9007199254740992 (or null), "
+	  "got 0" },
 };
 
 /*
@@ -560,7 +561,7 @@ START_TEST(json_many_profiled_launches)
 END_TEST
 
 /*
- * The launch mode (issue 30): graph_launches, written when the recorder
+ * The launch mode: graph_launches, written when the recorder
  * knew it (libproj.so), read back as known; absent (imports, older
  * profiles): unknown.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Issue 12, one regression test per defect, each on a minimal input
+ * One regression test per defect, each on a minimal input
  * written here: nothing silently lost (text that is not UTF-8, values out
  * of range), nothing unbounded (input size, allocation failure, YAML
  * nesting, overlapping fat-binary sections, decompressed sizes, int
@@ -511,7 +511,7 @@ static const struct {
 	/* Two rows of 3e9 launches: the 32-bit metric counts wrapped (a wrong mean). */
 	{ "gpuperfpredict", "launches-over-2e32.csv", 1,
 	  "launches-over-2e32.csv:3:23: more than 4294967295 launches of one signature" },
-	/* Issue 35 #5: rows whose time, rate or grid no GPU has (tests/unit/test-import-*). */
+	/* Rows whose time, rate or grid no GPU has (tests/unit/test-import-*). */
 	{ "xla-matmul", "rate-1e25.csv", 1,
 	  "rate-1e25.csv:2:52: column 'flop_per_s': 1e25 is beyond any GPU's bf16 rate" },
 	{ "xla-matmul", "time-out-of-range.csv", 1,
@@ -545,7 +545,8 @@ START_TEST(import_derived_value_beyond_profile)
 
 	csv = test_write_file(dir, "huge.csv",
 			      "xla_table,gpu,dtype,b,m,n,k,flop_per_s\n"
-			      "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,65536,65536,4000000000,1e15\n");
+			      "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,65536,65536,4000000000,"
+			      "1e15\n");
 	ck_assert_int_gt(asprintf(&odir, "%s/out", dir), 0);
 	ck_assert_int_eq(test_cli(&out, &err, "import xla-matmul '%s' -o '%s'", csv, odir), 1);
 	ck_assert_str_eq(err, "gpuproj: GPU 'H100-SXM5-80GB': kernels[0].metrics.flop.tensor.bf16 "
@@ -899,7 +900,8 @@ put(unsigned char *p, uint64_t v, int bytes)
  * A host ELF whose `nsec` section headers all name `.nv_fatbin` over the
  * same (shift 0) or staggered (shift > 0) ranges of a region of
  * `containers` fatbin containers, each one 80-byte PTX entry: the input
- * generator of issue 12's 590 KB file that built 16.7 million images.
+ * generator of a 590 KB file that built 16.7 million images (the scan
+ * must stay linear).
  */
 static unsigned char *
 overlapping_elf(size_t nsec, size_t containers, size_t shift, size_t *ret_len)
@@ -1192,7 +1194,7 @@ START_TEST(signal_mid_write_leaves_nothing)
 }
 END_TEST
 
-/* ---- issue 25: hostile input and faults, second round ---- */
+/* ---- hostile input and faults, second round ---- */
 
 /* The path another process replaces while this one writes (file_write_set_test_hook()). */
 static const char *other_writer_dir, *other_writer_dest;
@@ -1214,7 +1216,7 @@ other_writer_mid_write(const char *tmp_path, size_t written, size_t total)
 }
 
 /*
- * Issue 25 #6: two processes with one GPUPROJ_OUTPUT both found an earlier
+ * Two processes with one GPUPROJ_OUTPUT both found an earlier
  * run's profile there at start-up, and one replaced it while the other was
  * still writing its own. Before, libproj.so checked that the file was
  * still the earlier one before it wrote, then renamed over whatever was
@@ -1260,7 +1262,7 @@ START_TEST(noreplace_only_the_file_found)
 END_TEST
 
 /*
- * Issue 25 #7: in a comma-decimal locale (an application under libproj.so
+ * In a comma-decimal locale (an application under libproj.so
  * called setlocale(LC_ALL, "") in de_DE) numbers still read and print in
  * the C locale: YAML (the built-in targets.yaml), the environment, import
  * values. Before: the built-in targets.yaml was refused ("1.5" read as 1
@@ -1296,7 +1298,7 @@ START_TEST(numbers_in_comma_locale)
 END_TEST
 
 /*
- * Issue 25 #10: numbers are decimal. Before: strtod() read "0x10" as 16
+ * Numbers are decimal. Before: strtod() read "0x10" as 16
  * (`--kernel-max-regression 0x10` meant 16 %), and "infinity" and "nan"
  * passed as far as the range checks.
  */
@@ -1317,7 +1319,7 @@ START_TEST(numbers_decimal_only)
 END_TEST
 
 /*
- * Issue 25 #10: the built-in targets.yaml is compiled in, not an input: a
+ * The built-in targets.yaml is compiled in, not an input: a
  * tiny or bad GPUPROJ_MAX_INPUT_SIZE (from an application's environment,
  * under libproj.so) must not take it away. Before: "targets.yaml (built-in)
  * is 60 KiB, larger than the limit of 1 KiB" and, for a bad value, "not a
@@ -1341,7 +1343,7 @@ START_TEST(builtin_targets_not_an_input)
 END_TEST
 
 /*
- * Issue 25 #9: memory grows with the profile, not the input's parse tree.
+ * Memory grows with the profile, not the input's parse tree.
  * A 12 MB `--page raw` export of 60,000 kernels and its 49 MB profile,
  * under a 300 MB address-space limit (ulimit -v; not under
  * AddressSanitizer): before, the import peaked at about 34 times its input
@@ -1396,7 +1398,7 @@ START_TEST(import_and_project_in_bounded_memory)
 END_TEST
 
 /*
- * Issue 25 #9, found by fuzz-profile's new oracle: a profile is loaded in
+ * Found by fuzz-profile's new oracle: a profile is loaded in
  * pieces (the top level, then each kernel), and must fail exactly as one
  * parse of the whole text does. Reproducers in
  * tests/fuzz/regressions/profile/pieces-*.json; these are minimal. Before

@@ -959,7 +959,7 @@ START_TEST(repository_targets_one_basis)
 		ck_assert_msg(!isnan(t->latency_ns[GPUPROJ_LEVEL_L2]) &&
 			      !isnan(t->latency_ns[GPUPROJ_LEVEL_DRAM]), "%s: no L2/DRAM latency",
 			      t->name);
-		/* Every GPU has a launch floor (issue 30), sourced. */
+		/* Every GPU has a launch floor, sourced. */
 		ck_assert_msg(t->launch_floor_us[GPUPROJ_LAUNCH_STREAM] > 0 &&
 			      t->launch_floor_us[GPUPROJ_LAUNCH_GRAPH] > 0 &&
 			      gpuproj_target_source(t, "launch_floor_us.graph"),
@@ -1054,8 +1054,10 @@ START_TEST(repository_targets_dense_and_sustained)
 		if (d->basis == GPUPROJ_BASIS_MEASURED) {
 			measured++;
 			ck_assert_msg(strstr(d->text, "cuBLAS SGEMM") &&
-				      (strstr(d->text, "[ZZ-GEMM]") || strstr(d->text, "[CH-GEMM]") ||
-				       strstr(d->text, "[BG-GEMM]") || strstr(d->text, "[SB-GEMM]") ||
+				      (strstr(d->text, "[ZZ-GEMM]") ||
+				       strstr(d->text, "[CH-GEMM]") ||
+				       strstr(d->text, "[BG-GEMM]") ||
+				       strstr(d->text, "[SB-GEMM]") ||
 				       strstr(d->text, "[XZ]")), "%s: %s", t->name, d->text);
 		} else if (d->basis == GPUPROJ_BASIS_DERIVED) {
 			derived++;
@@ -1070,10 +1072,10 @@ START_TEST(repository_targets_dense_and_sustained)
 					    t->lanes_per_sm[GPUPROJ_LANE_FP32_INT32_SHARED]);
 			ck_assert_msg(fabs(t->fp32_dense_gflops -
 					   fmin(sib->fp32_dense_gflops /
-							sib->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] *
-							t->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA],
-						t->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA])) <= 0.1,
-				      "%s: %g", t->name, t->fp32_dense_gflops);
+						    sib->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] *
+						    t->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA],
+						t->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA])) <=
+				      0.1, "%s: %g", t->name, t->fp32_dense_gflops);
 		} else {
 			ck_assert_int_eq(d->basis, GPUPROJ_BASIS_ESTIMATE);
 		}
@@ -1085,8 +1087,9 @@ START_TEST(repository_targets_dense_and_sustained)
 					 GPUPROJ_BASIS_MEASURED);
 			ck_assert_msg(fabs(t->sustained_clock_mhz -
 					   sib->sustained_clock_mhz /
-						   fmax(sib->boost_clock_mhz, sib->clock_mhz) * top) <=
-				      0.1, "%s: %g", t->name, t->sustained_clock_mhz);
+						   fmax(sib->boost_clock_mhz, sib->clock_mhz) *
+						   top) <= 0.1,
+				      "%s: %g", t->name, t->sustained_clock_mhz);
 		} else if (c->basis == GPUPROJ_BASIS_DERIVED) {
 			ck_assert_double_eq(t->sustained_clock_mhz, t->clock_mhz);
 		} else {
@@ -1166,8 +1169,8 @@ START_TEST(dense_and_sustained_rules)
 	ck_assert_int_eq(gpuproj_target_check_one_basis(&t, "f", &err), GPUPROJ_E_SCHEMA);
 	ck_assert_str_eq(err.message, "GPU 'L40' is not on the one basis (docs/targets-schema.md, "
 			 "\"One basis per level\"): fp32_dense_gflops is derived but names no "
-			 "sibling ('sibling NAME': the GPU of the same SM datapath and power class it "
-			 "comes from)");
+			 "sibling ('sibling NAME': the GPU of the same SM datapath and power "
+			 "class it comes from)");
 	memcpy(src, l40->sources, l40->n_sources * sizeof(*src));
 	for (i = 0; i < t.n_sources; i++) {
 		if (strcmp(src[i].path, "sustained_clock_mhz") == 0)
@@ -1176,7 +1179,8 @@ START_TEST(dense_and_sustained_rules)
 	ck_assert_int_eq(gpuproj_target_check_one_basis(&t, "f", &err), GPUPROJ_E_SCHEMA);
 	ck_assert_str_eq(err.message, "GPU 'L40' is not on the one basis (docs/targets-schema.md, "
 			 "\"One basis per level\"): sustained_clock_mhz is datasheet: no vendor "
-			 "publishes it; it is measured, derived from a named sibling or an estimate");
+			 "publishes it; it is measured, derived from a named sibling or an "
+			 "estimate");
 	memcpy(src, l40->sources, l40->n_sources * sizeof(*src));
 	/* 2490 MHz boost, 2324.3 clock_mhz: 2510 is above both. */
 	t.sustained_clock_mhz = 2510;
@@ -1191,10 +1195,14 @@ START_TEST(dense_and_sustained_rules)
 		      "  - name: G\n    match: [\"G\"]\n    vendor: nvidia\n    arch: sm_80\n"
 		      "    chip: GA100\n    sms: 1\n    warp_size: 32\n    clock_mhz: 781.25\n"
 		      "    schedulers_per_sm: 4\n"
-		      "    limits: {threads_per_sm: 2048, threads_per_block: 1024, blocks_per_sm: 32,\n"
-		      "             regs_per_sm: 65536, regs_per_block: 65536, regs_per_thread: 255,\n"
-		      "             reg_alloc_unit: 256, smem_per_sm_kib: 164, smem_per_block_kib: 163,\n"
-		      "             smem_alloc_unit_b: 128, smem_reserved_per_block_b: 1024, l2_mib: 40}\n"
+		      "    limits: {threads_per_sm: 2048, threads_per_block: 1024, "
+		      "blocks_per_sm: 32,\n"
+		      "             regs_per_sm: 65536, regs_per_block: 65536, "
+		      "regs_per_thread: 255,\n"
+		      "             reg_alloc_unit: 256, smem_per_sm_kib: 164, "
+		      "smem_per_block_kib: 163,\n"
+		      "             smem_alloc_unit_b: 128, smem_reserved_per_block_b: 1024, "
+		      "l2_mib: 40}\n"
 		      "    peak_gflops: {fp16_fma: 400, fp32_fma: 100, fp64_fma: 50}\n"
 		      "    fp32_dense_gflops: 101\n"
 		      "    bw_gbs: {dram: 1, l2: 2, l1: 3, shared: 4}\n"

@@ -206,7 +206,7 @@ START_TEST(legacy_stream)
 END_TEST
 
 /*
- * Issue 35 #3: slots are names, not sizes. The event_wait epoch on streams
+ * Slots are names, not sizes. The event_wait epoch on streams
  * 65534 and 7 and event 65000 replays exactly as on streams 0 and 1 and
  * event 0 (the replay renumbers to the slots used; before, it sized its
  * state by the largest slot and scanned it at every synchronisation).
@@ -519,7 +519,7 @@ START_TEST(project_whole_run)
 END_TEST
 
 /*
- * Issue 35 #1: a thread's epochs cut at GPUPROJ_TL_MAX_NODES hand their
+ * A thread's epochs cut at GPUPROJ_TL_MAX_NODES hand their
  * running work on. `cut_then_sync`: pattern A, cut with the host's time 0,
  * two k0 launches on stream 0 ([0, 10000], [10000, 20000]); pattern C, the
  * next epoch, carrying stream 0 busy until 20000, one more k0
@@ -566,9 +566,10 @@ cut_then_sync(bool final_sync, double wall)
 /*
  * Onto Tgt, kernels x0.5 (x0.4, x0.8): the cut epoch's GPU time 20000 →
  * 10000, so the carried 20000 → 10000; C: 10000 + 5000 = 15000 (lo: 8000 +
- * 4000, hi: 16000 + 8000). Before issue 35 C's wait was a latency of 20000
- * kept at the source's time: 25000, as if the 5,000-launch run of the
- * issue projected at a fifth of a synchronising one's time.
+ * 4000, hi: 16000 + 8000). Without the carried node, C's wait would be a
+ * latency of 20000 kept at the source's time: 25000, as a 5,000-launch
+ * run that never synchronised was projected at a fifth of a
+ * synchronising one's time.
  */
 START_TEST(carried_work)
 {
@@ -605,7 +606,7 @@ START_TEST(carried_work)
 END_TEST
 
 /*
- * A thread that never waits (issue 35 #1's producer): C without the
+ * A thread that never waits (a producer): C without the
  * synchronise, and the traced wall (1000) ending before the GPU work did.
  * The replay gives 0 + 1000 carried; stream 0's GPU work onto Tgt is
  * 3 x 5000: the whole run is that (floored), the difference in the bar's
@@ -978,7 +979,7 @@ END_TEST
  * (+30000 on 160000), while the kernel time, the default, did not change.
  */
 /*
- * Issue 35 #4: profile_with_timeline() whose serial pattern's measured
+ * profile_with_timeline() whose serial pattern's measured
  * wall is ten times what its nodes add up to (315000 per epoch, the replay
  * 31500; spread 0), span and wall raised to hold it.
  */
@@ -1135,11 +1136,12 @@ START_TEST(timeline_identity_fails)
 	ck_assert_ptr_nonnull(strstr(errs, why));
 	free(out);
 	free(errs);
-	rc = test_cli(&out, &errs, "project --targets '%s' --target Tgt --model hroof '%s'", tp, cp);
+	rc = test_cli(&out, &errs, "project --targets '%s' --target Tgt --model hroof '%s'", tp,
+		      cp);
 	ck_assert_msg(rc == 0, "exit %d: %s%s", rc, out, errs);
 	ck_assert_ptr_nonnull(strstr(out, "identity check (replay onto the source against the "
-				     "measured time of the explained part): -82.7 % (beyond the 2 % "
-				     "tolerance and the epochs' spread: the timeline is "
+				     "measured time of the explained part): -82.7 % (beyond the 2 "
+				     "% tolerance and the epochs' spread: the timeline is "
 				     "inconsistent)\n"));
 	free(out);
 	free(errs);
@@ -1255,7 +1257,7 @@ START_TEST(report_whole_run)
 	ck_assert_ptr_nonnull(strstr(text, "## Whole run"));
 	ck_assert_ptr_nonnull(strstr(text, "| 1 | Tgt | 160 us | 160 us – 160 us | 1.25x | 90.0 us | 44.0 us "));
 	ck_assert_ptr_nonnull(strstr(text, "explains 89.2 %"));
-	/* Issue 33: the report says what it ranks, and it is what it ranks. */
+	/* The report says what it ranks, and it is what it ranks. */
 	ck_assert_ptr_nonnull(strstr(text, "- Ranked by projected whole-run wall time (the "
 				     "recorded run replayed: "));
 	ck_assert_ptr_nonnull(strstr(text, "| # | Target GPU | Projected whole-run time |"));
