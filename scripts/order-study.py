@@ -36,6 +36,10 @@ the same way) and the "independent" probability that ignores the shared
 error, Phi(|log r^| / sqrt(s_A^2 + s_B^2)) with s the root mean square of
 log(m / p) of single projections on the same calibration GPUs.
 --fit prints the groups as the "order" object of intervals.json.
+--table FILE: sigma from FILE's "order" groups (hroof-occ, naive: e.g.
+src/data/intervals.json) instead of a fit, and the reliability over every
+triple of each corpus (no split): out of sample for a corpus the table
+was not fitted on.
 """
 import json
 import math
@@ -163,10 +167,41 @@ def summary(tr, pf):
     return n, sp / n if n else float("nan"), so / n if n else float("nan"), br / n if n else 0
 
 
+def from_table(corpora, path):
+    with open(path) as f:
+        groups = json.load(f)["order"]["groups"]
+
+    def sigmas(model):
+        return {(g["bindings"], g["class"]): (g["sigma"], g["n"]) for g in groups
+                if g["model"] == model}
+
+    sd, sn = sigmas("hroof-occ"), sigmas("naive")
+    print("| corpus | model | n | mean P | observed | Brier | " +
+          " | ".join("%.2f–%.2f" % (BINS[i], min(BINS[i + 1], 1)) for i in range(len(BINS) - 1)) +
+          " |")
+    for c in corpora:
+        for lab, idx, sg in (("default", 0, sd), ("naive", 1, sn)):
+            if idx >= len(c["tr"]):
+                continue
+            tr = c["tr"][idx]
+            n, mp, ob, br = summary(tr, lambda t: prob(t, sg))
+            rel = reliability(tr, lambda t: prob(t, sg))
+            cells = ["%d: %.2f / %.2f" % (r[0], r[2] / r[0], r[1] / r[0]) if r[0] else "–"
+                     for r in rel]
+            print("| %s | %s | %d | %.3f | %.3f | %.3f | %s |" % (c["name"], lab, n, mp, ob, br,
+                                                                  " | ".join(cells)))
+    return 0
+
+
 def main():
     argv = sys.argv[1:]
     do_fit = "--fit" in argv
     argv = [a for a in argv if a != "--fit"]
+    table = None
+    if "--table" in argv:
+        i = argv.index("--table")
+        table = argv[i + 1]
+        del argv[i:i + 2]
     if not argv:
         print(__doc__, file=sys.stderr)
         return 2
@@ -180,6 +215,8 @@ def main():
                       {k[4] for k in c["by"][0]})
         c["cal"], c["held"] = set(gpus[0::2]), set(gpus[1::2])
         corpora.append(c)
+    if table:
+        return from_table(corpora, table)
     sig = fit(corpora, 0)
     if do_fit:
         groups = [{"bindings": g[0], "class": g[1], "n": n, "sigma": round(s, 4)}
