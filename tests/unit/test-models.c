@@ -1611,7 +1611,8 @@ END_TEST
  *   1e5 vs 2e5, both dram: Φ(ln 2 / ln 2) = Φ(1) = 0.841345, A faster
  *   1e5 dram vs 2e5 compute: Φ(1/√2.5) = Φ(0.632456) = 0.736455
  *   2e3 vs 1e3 (short: pooled): Φ(1/√2) = 0.760250, B faster
- * irm has no pairs: no order.
+ * irm has no pairs: no order. Saved and loaded: the same σ. Merged with a
+ * table of hroof σ 2 (n 5) and naive σ 1: hroof's replaced, naive's added.
  */
 START_TEST(intervals_order)
 {
@@ -1680,6 +1681,32 @@ START_TEST(intervals_order)
 	gpuproj_intervals_free(back);
 	ck_assert_int_eq(gpuproj_intervals_merge(gpuproj_intervals_builtin(), iv, &back, &err),
 			 GPUPROJ_E_INVAL); /* 0.8 into 0.85 */
+	{
+		/* add's hroof order (σ 2) replaces the fit's; its naive one joins. */
+		static const char add_text[] =
+			"{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, "
+			"\"provenance\": {}, \"groups\": [], \"order\": {\"groups\": ["
+			"{\"model\": \"hroof\", \"bindings\": \"*\", \"class\": \"*\", "
+			"\"n\": 5, \"sigma\": 2},"
+			"{\"model\": \"naive\", \"bindings\": \"*\", \"class\": \"*\", "
+			"\"n\": 7, \"sigma\": 1}]}}";
+		struct gpuproj_intervals *add = NULL;
+
+		ck_assert_int_eq(gpuproj_intervals_load_buffer(add_text, sizeof(add_text) - 1, "a",
+							       &add, &err), GPUPROJ_OK);
+		ck_assert_int_eq(gpuproj_intervals_merge(iv, add, &back, &err), GPUPROJ_OK);
+		ck_assert_int_eq(gpuproj_intervals_order(back, hroof, 1e5, GPUPROJ_BOUND_DRAM, 2e5,
+							 GPUPROJ_BOUND_DRAM, &o, &err), GPUPROJ_OK);
+		ck_assert_double_eq(o.sigma, 2);
+		ck_assert_int_eq(o.n, 5);
+		ck_assert_int_eq(gpuproj_intervals_order(back, gpuproj_model_find("naive"), 1e5,
+							 GPUPROJ_BOUND_DRAM, 2e5,
+							 GPUPROJ_BOUND_COMPUTE, &o, &err),
+				 GPUPROJ_OK);
+		ck_assert_double_eq(o.sigma, 1);
+		gpuproj_intervals_free(back);
+		gpuproj_intervals_free(add);
+	}
 	gpuproj_intervals_free(iv);
 	free(dir);
 
