@@ -28,6 +28,7 @@ Conditionings (each a list of keys, most specific first):
                 targets.yaml launch_floor_us), then binding (issue 30 §5)
   binding+floor+fam  (binding, floor share, families), then binding+floor,
                 then binding
+--in-sample reports on the choosing pairs instead (the pairs fitted on).
 --all-lengths takes short launches (< 50 us measured) too, where the
 launch floor's share is large (the floor conditionings only differ there).
 The clock regime and assumed inputs, the other conditions issue 30 names,
@@ -100,6 +101,9 @@ def main():
     argv = sys.argv[1:]
     kt, cov = None, 0.8
     long_ns = LONG_NS
+    in_sample = "--in-sample" in argv
+    if in_sample:
+        argv.remove("--in-sample")
     if "--all-lengths" in argv:
         argv.remove("--all-lengths")
         long_ns = 0.0
@@ -123,7 +127,7 @@ def main():
                    if c["status"] == "ok" and c["measured_ns"] >= long_ns and c["point_ns"] > 0]
         gpus = sorted({c["target"] for c in cmp})
         choose, held = (set(), set(gpus)) if name == kt else (set(gpus[0::2]), set(gpus[1::2]))
-        corpora.append((name, cmp, choose, held))
+        corpora.append((name, cmp, choose, choose if in_sample else held))
 
     def floor_bin(c):
         share = read_targets.floor.get(c["target"], 0.0) / c["point_ns"]
