@@ -580,6 +580,10 @@ fit_orders(struct gpuproj_intervals *iv, const struct gpuproj_interval_sample *s
 				int same = p->binding == q->binding;
 				int cl = fmin(p->point_ns, q->point_ns) < iv->short_ns ? 0 : 1;
 
+				/* Two cases of one target are not two targets. */
+				if (p->target_gpu && q->target_gpu &&
+				    strcmp(p->target_gpu, q->target_gpu) == 0)
+					continue;
 				sum[m][same][cl] += d * d;
 				cnt[m][same][cl]++;
 				sum[m][2][2] += d * d;

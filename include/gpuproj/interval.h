@@ -120,8 +120,8 @@ struct gpuproj_interval_sample {
 	 * What was projected (e.g. the source profile's kernel); NULL: not
 	 * known. Cases of one model with the same non-NULL `set` and the same
 	 * source_gpu are one kernel projected from one source onto several
-	 * targets: the fit pairs them for the order of two targets
-	 * ("Order" above, gpuproj_intervals_order()).
+	 * targets: the fit pairs them (but two of the same target_gpu) for the
+	 * order of two targets ("Order" above, gpuproj_intervals_order()).
 	 */
 	const void *set;
 };

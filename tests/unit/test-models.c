@@ -1607,7 +1607,7 @@ END_TEST
  *   same, long       σ = ln 2                        = 0.69315 (30)
  *   different, long  σ = √((4 + 1)/2) ln 2 = √2.5 ln 2 = 1.09596 (60)
  * and no short group (none under 50 µs). A case from another source (S2)
- * and one of a 31st set alone pair with nothing. Then
+ * pairs with nothing, nor do two cases of one target (A) in a 31st set. Then
  *   1e5 vs 2e5, both dram: Φ(ln 2 / ln 2) = Φ(1) = 0.841345, A faster
  *   1e5 dram vs 2e5 compute: Φ(1/√2.5) = Φ(0.632456) = 0.736455
  *   2e3 vs 1e3 (short: pooled): Φ(1/√2) = 0.760250, B faster
@@ -1617,7 +1617,7 @@ END_TEST
 START_TEST(intervals_order)
 {
 	static char sets[31];
-	struct gpuproj_interval_sample smp[95];
+	struct gpuproj_interval_sample smp[96];
 	const struct gpuproj_model *hroof = gpuproj_model_find("hroof");
 	struct gpuproj_intervals *iv = NULL, *back = NULL;
 	struct gpuproj_error err = { 0 };
@@ -1637,6 +1637,8 @@ START_TEST(intervals_order)
 	smp[n++] = (struct gpuproj_interval_sample){ hroof, GPUPROJ_BOUND_DRAM, 1e5, 9e5, "S2", "A",
 						     &sets[0] };
 	smp[n++] = (struct gpuproj_interval_sample){ hroof, GPUPROJ_BOUND_DRAM, 1e5, 9e5, "S", "A",
+						     &sets[30] };
+	smp[n++] = (struct gpuproj_interval_sample){ hroof, GPUPROJ_BOUND_DRAM, 1e5, 1e5, "S", "A",
 						     &sets[30] };
 	ck_assert_int_eq(gpuproj_intervals_fit(smp, n, 0.8, NULL, &iv, &err), GPUPROJ_OK);
 
