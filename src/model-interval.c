@@ -58,6 +58,22 @@ struct ivfactor {
 	double lo, hi;
 };
 
+/* One stored order group (interval.h "Order of two targets"). */
+struct ivorder {
+	char *model;
+	int same;      /* 1 same binding, 0 different, ANY */
+	int cls;       /* 0 short, 1 long, ANY */
+	size_t n;
+	double sigma;
+};
+
+/* A resolved order lookup. */
+struct ivsigma {
+	bool has;
+	size_t n;
+	double sigma;
+};
+
 struct gpuproj_intervals {
 	double coverage;
 	size_t min_group;
@@ -66,6 +82,11 @@ struct gpuproj_intervals {
 	char *origin;
 	struct ivgroup *groups;
 	size_t n_groups;
+	struct ivorder *orders;
+	size_t n_orders;
+	json_t *order_provenance; /* the "order" object's own "provenance", or NULL; owned */
+	/* [model_index][same: 0, 1; 2 = pooled][class] */
+	struct ivsigma (*order_resolved)[3][2];
 	/* [model_index][binding][class] */
 	struct ivfactor (*resolved)[N_BOUND][2];
 	/* [model_index]: the "gpus" of the provenance describing its groups */
@@ -92,6 +113,11 @@ gpuproj_intervals_free(struct gpuproj_intervals *iv)
 	for (i = 0; i < iv->n_groups; i++)
 		free(iv->groups[i].model);
 	free(iv->groups);
+	for (i = 0; i < iv->n_orders; i++)
+		free(iv->orders[i].model);
+	free(iv->orders);
+	free(iv->order_resolved);
+	json_decref(iv->order_provenance);
 	for (i = 0; iv->gpus && i < iv->n_models; i++)
 		free(iv->gpus[i].names);
 	free(iv->gpus);
@@ -112,6 +138,20 @@ find_group(const struct gpuproj_intervals *iv, const char *model, int binding, i
 
 		if (g->binding == binding && g->cls == cls && strcmp(g->model, model) == 0)
 			return g;
+	}
+	return NULL;
+}
+
+static const struct ivorder *
+find_order(const struct gpuproj_intervals *iv, const char *model, int same, int cls)
+{
+	size_t i;
+
+	for (i = 0; i < iv->n_orders; i++) {
+		const struct ivorder *o = &iv->orders[i];
+
+		if (o->same == same && o->cls == cls && strcmp(o->model, model) == 0)
+			return o;
 	}
 	return NULL;
 }
@@ -213,8 +253,9 @@ finish(struct gpuproj_intervals *iv)
 
 	iv->n_models = n;
 	iv->resolved = calloc(n ? n : 1, sizeof(*iv->resolved));
+	iv->order_resolved = calloc(n ? n : 1, sizeof(*iv->order_resolved));
 	iv->gpus = calloc(n ? n : 1, sizeof(*iv->gpus));
-	if (!iv->resolved || !iv->gpus)
+	if (!iv->resolved || !iv->order_resolved || !iv->gpus)
 		return GPUPROJ_E_NOMEM;
 	for (m = 0; m < n; m++) {
 		const char *name = gpuproj_model_name(model_at_index(m));
@@ -233,6 +274,18 @@ finish(struct gpuproj_intervals *iv)
 				if (!g)
 					continue;
 				iv->resolved[m][b][c] = (struct ivfactor){ true, g->n, g->lo, g->hi };
+			}
+		}
+		for (b = 0; b < 3; b++) {
+			for (c = 0; c < 2; c++) {
+				const struct ivorder *o =
+					b < 2 ? find_order(iv, name, (int)b, (int)c) : NULL;
+
+				if (!o)
+					o = find_order(iv, name, ANY, ANY);
+				if (o)
+					iv->order_resolved[m][b][c] =
+						(struct ivsigma){ true, o->n, o->sigma };
 			}
 		}
 	}
@@ -277,6 +330,41 @@ gpuproj_intervals_lookup(const struct gpuproj_intervals *iv, const struct gpupro
 	if (ret_n)
 		*ret_n = f->n;
 	return true;
+}
+
+int
+gpuproj_intervals_order(const struct gpuproj_intervals *iv, const struct gpuproj_model *m,
+			double a_ns, enum gpuproj_bound a_binding, double b_ns,
+			enum gpuproj_bound b_binding, struct gpuproj_order *ret,
+			struct gpuproj_error *reterr)
+{
+	const struct ivsigma *f;
+	size_t mi, same;
+
+	if (!iv || !m || !ret || !(a_ns > 0) || !(b_ns > 0) || !isfinite(a_ns) ||
+	    !isfinite(b_ns) || (unsigned)a_binding > GPUPROJ_BOUND_UNKNOWN ||
+	    (unsigned)b_binding > GPUPROJ_BOUND_UNKNOWN)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	mi = model_index(m);
+	/* A binding not known (none, unknown): the pooled group. */
+	if (a_binding == GPUPROJ_BOUND_NONE || b_binding == GPUPROJ_BOUND_NONE ||
+	    a_binding == GPUPROJ_BOUND_UNKNOWN || b_binding == GPUPROJ_BOUND_UNKNOWN)
+		same = 2;
+	else
+		same = a_binding == b_binding;
+	f = mi < iv->n_models
+		    ? &iv->order_resolved[mi][same][fmin(a_ns, b_ns) < iv->short_ns ? 0 : 1]
+		    : NULL;
+	if (!f || !f->has)
+		return error_set(reterr, GPUPROJ_E_UNSUPPORTED, NULL, 0, 0,
+				 "the intervals have no order of two targets for model %s",
+				 gpuproj_model_name(m));
+	ret->sigma = f->sigma;
+	ret->n = f->n;
+	ret->faster = a_ns < b_ns ? 0 : b_ns < a_ns ? 1 : -1;
+	/* Φ(x) = erfc(−x/√2)/2 */
+	ret->p_holds = 0.5 * erfc(-fabs(log(a_ns / b_ns)) / f->sigma / sqrt(2.0));
+	return GPUPROJ_OK;
 }
 
 double
@@ -392,6 +480,136 @@ fitted_gpus(const struct gpuproj_interval_sample *s, size_t n)
 	return arr;
 }
 
+static bool
+usable(const struct gpuproj_interval_sample *x)
+{
+	return x->point_ns > 0 && x->measured_ns > 0 && isfinite(x->point_ns) &&
+	       isfinite(x->measured_ns);
+}
+
+/* A case's key for pairing: cases of one model, set and source sort together. */
+struct setkey {
+	size_t model;
+	uintptr_t set;
+	const char *source; /* "" when not known */
+	const struct gpuproj_interval_sample *x;
+};
+
+static int
+cmp_set(const void *pa, const void *pb)
+{
+	const struct setkey *a = pa, *b = pb;
+	int c;
+
+	if (a->model != b->model)
+		return a->model < b->model ? -1 : 1;
+	if (a->set != b->set)
+		return a->set < b->set ? -1 : 1;
+	c = strcmp(a->source, b->source);
+	if (c)
+		return c;
+	return a->x < b->x ? -1 : a->x > b->x;
+}
+
+static bool
+same_set(const struct setkey *a, const struct setkey *b)
+{
+	return a->model == b->model && a->set == b->set && strcmp(a->source, b->source) == 0;
+}
+
+static int
+add_order(struct gpuproj_intervals *iv, const char *model, int same, int cls, double sum,
+	  size_t n)
+{
+	struct ivorder *o;
+	void *a = realloc(iv->orders, (iv->n_orders + 1) * sizeof(*iv->orders));
+
+	if (!a)
+		return GPUPROJ_E_NOMEM;
+	iv->orders = a;
+	o = &iv->orders[iv->n_orders];
+	o->model = xstrdup(model);
+	if (!o->model)
+		return GPUPROJ_E_NOMEM;
+	o->same = same;
+	o->cls = cls;
+	o->n = n;
+	o->sigma = sqrt(sum / (double)n);
+	iv->n_orders++;
+	return GPUPROJ_OK;
+}
+
+/*
+ * The order groups (interval.h "Order of two targets"): every pair of
+ * usable cases of one model, set and source, each unordered pair once.
+ * Per model (model-index order) the pooled group, then (same, class)
+ * groups of at least min_group pairs. A group whose d are all 0 would
+ * have σ = 0, which the lookup divides by: it is left out.
+ */
+static int
+fit_orders(struct gpuproj_intervals *iv, const struct gpuproj_interval_sample *s, size_t n)
+{
+	size_t nm = model_index_count(), k = 0, i, j, a, e, m;
+	struct setkey *idx;
+	double (*sum)[3][3];
+	size_t (*cnt)[3][3];
+	int st = GPUPROJ_OK, b, c;
+
+	idx = calloc(n ? n : 1, sizeof(*idx));
+	sum = calloc(nm ? nm : 1, sizeof(*sum));
+	cnt = calloc(nm ? nm : 1, sizeof(*cnt));
+	if (!idx || !sum || !cnt) {
+		st = GPUPROJ_E_NOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (s[i].set && s[i].model && usable(&s[i]) && model_index(s[i].model) < nm)
+			idx[k++] = (struct setkey){ model_index(s[i].model), (uintptr_t)s[i].set,
+						    s[i].source_gpu ? s[i].source_gpu : "", &s[i] };
+	}
+	qsort(idx, k, sizeof(*idx), cmp_set);
+	for (i = 0; i < k; i = e) {
+		for (e = i + 1; e < k && same_set(&idx[i], &idx[e]); e++)
+			;
+		m = idx[i].model;
+		for (a = i; a < e; a++) {
+			for (j = a + 1; j < e; j++) {
+				const struct gpuproj_interval_sample *p = idx[a].x, *q = idx[j].x;
+				double d = log(p->measured_ns / p->point_ns) -
+					   log(q->measured_ns / q->point_ns);
+				int same = p->binding == q->binding;
+				int cl = fmin(p->point_ns, q->point_ns) < iv->short_ns ? 0 : 1;
+
+				/* Two cases of one target are not two targets. */
+				if (p->target_gpu && q->target_gpu &&
+				    strcmp(p->target_gpu, q->target_gpu) == 0)
+					continue;
+				sum[m][same][cl] += d * d;
+				cnt[m][same][cl]++;
+				sum[m][2][2] += d * d;
+				cnt[m][2][2]++;
+			}
+		}
+	}
+	for (m = 0; m < nm && !st; m++) {
+		const char *name = gpuproj_model_name(model_at_index(m));
+
+		if (cnt[m][2][2] && sum[m][2][2] > 0)
+			st = add_order(iv, name, ANY, ANY, sum[m][2][2], cnt[m][2][2]);
+		for (b = 1; b >= 0 && !st; b--) {
+			for (c = 0; c < 2 && !st; c++) {
+				if (cnt[m][b][c] >= iv->min_group && sum[m][b][c] > 0)
+					st = add_order(iv, name, b, c, sum[m][b][c], cnt[m][b][c]);
+			}
+		}
+	}
+out:
+	free(idx);
+	free(sum);
+	free(cnt);
+	return st;
+}
+
 static void
 now_utc(char *buf, size_t size)
 {
@@ -460,6 +678,8 @@ gpuproj_intervals_fit(const struct gpuproj_interval_sample *s, size_t n, double 
 			       "no comparison to fit intervals on");
 		goto fail_set;
 	}
+	if (fit_orders(iv, s, n))
+		goto fail;
 	iv->provenance = json_object();
 	if (!iv->provenance)
 		goto fail;
@@ -518,6 +738,31 @@ has_model(const struct gpuproj_intervals *iv, const char *model)
 			return true;
 	}
 	return false;
+}
+
+static bool
+has_order_model(const struct gpuproj_intervals *iv, const char *model)
+{
+	size_t i;
+
+	for (i = 0; i < iv->n_orders; i++) {
+		if (strcmp(iv->orders[i].model, model) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int
+copy_order(struct gpuproj_intervals *iv, const struct ivorder *o)
+{
+	struct ivorder *d = &iv->orders[iv->n_orders];
+
+	*d = *o;
+	d->model = xstrdup(o->model);
+	if (!d->model)
+		return GPUPROJ_E_NOMEM;
+	iv->n_orders++;
+	return GPUPROJ_OK;
 }
 
 static int
@@ -633,6 +878,22 @@ gpuproj_intervals_merge(const struct gpuproj_intervals *base, const struct gpupr
 		if (copy_group(iv, &add->groups[i]))
 			goto nomem;
 	}
+	iv->orders = calloc(base->n_orders + add->n_orders + 1, sizeof(*iv->orders));
+	if (!iv->orders)
+		goto nomem;
+	for (i = 0; i < base->n_orders; i++) {
+		if (!has_order_model(add, base->orders[i].model) &&
+		    copy_order(iv, &base->orders[i]))
+			goto nomem;
+	}
+	for (i = 0; i < add->n_orders; i++) {
+		if (copy_order(iv, &add->orders[i]))
+			goto nomem;
+	}
+	/* The order's own provenance: base's (add's groups are in add's "merged" entry). */
+	if (base->order_provenance &&
+	    !(iv->order_provenance = json_deep_copy(base->order_provenance)))
+		goto nomem;
 	iv->provenance = merged_provenance(base, add);
 	if (!iv->provenance || finish(iv))
 		goto nomem;
@@ -701,6 +962,44 @@ to_json(const struct gpuproj_intervals *iv)
 		json_decref(root);
 		return NULL;
 	}
+	if (iv->n_orders) {
+		json_t *order = json_object(), *og = json_array();
+
+		bad |= !order || !og;
+		bad |= json_object_set_new(
+			order, "method",
+			json_string("per model, the root mean square sigma of "
+				    "d = log(measured_A/point_A) - log(measured_B/point_B) over "
+				    "every pair of targets A, B of one kernel projected from one "
+				    "source, by whether A and B have the same binding and class "
+				    "(either point < short_ns: short); groups under min_group "
+				    "pairs "
+				    "fall back to the model's pooled one; P(projected order holds) "
+				    "= Phi(|log(point_A/point_B)|/sigma)"));
+		for (i = 0; !bad && i < iv->n_orders; i++) {
+			const struct ivorder *o = &iv->orders[i];
+			json_t *e = json_object();
+
+			bad |= !e;
+			bad |= json_object_set_new(e, "model", json_string_lossy(o->model));
+			bad |= json_object_set_new(e, "bindings",
+						   json_string(o->same == ANY ? "*"
+							       : o->same ? "same" : "different"));
+			bad |= json_object_set_new(e, "class", json_string(class_name(o->cls)));
+			bad |= json_object_set_new(e, "n", json_integer((json_int_t)o->n));
+			bad |= json_object_set_new(e, "sigma", json_real(o->sigma));
+			bad |= json_array_append_new(og, e);
+		}
+		if (iv->order_provenance)
+			bad |= json_object_set_new(order, "provenance",
+						   json_deep_copy(iv->order_provenance));
+		bad |= json_object_set_new(order, "groups", og);
+		bad |= json_object_set_new(root, "order", order);
+		if (bad) {
+			json_decref(root);
+			return NULL;
+		}
+	}
 	return root;
 }
 
@@ -750,6 +1049,86 @@ check_gpus(json_t *prov, const char *name, const char *field, struct gpuproj_err
 	}
 	if (!json_is_array(gpus) || i < json_array_size(gpus))
 		return schema_error(err, name, "must be an array of GPU names (strings)", field, -1);
+	return GPUPROJ_OK;
+}
+
+/* "'order.groups[I].FIELD' WHAT" (I ≥ 0), else "'order.FIELD' WHAT". */
+static int
+order_error(struct gpuproj_error *err, const char *name, const char *what, const char *field,
+	    long index)
+{
+	char where[96];
+
+	if (index < 0)
+		snprintf(where, sizeof(where), "order%s%s", *field ? "." : "", field);
+	else
+		snprintf(where, sizeof(where), "order.groups[%ld]%s%s", index, *field ? "." : "",
+			 field);
+	return error_set(err, GPUPROJ_E_SCHEMA, name, 0, 0, "'%s' %s", where, what);
+}
+
+/* The optional "order" object (interval.h "Order of two targets"). */
+static int
+parse_order(json_t *order, const char *name, struct gpuproj_intervals *iv,
+	    struct gpuproj_error *err)
+{
+	json_t *groups, *v;
+	size_t i;
+
+	if (!order)
+		return GPUPROJ_OK;
+	if (!json_is_object(order))
+		return order_error(err, name, "must be an object", "", -1);
+	v = json_object_get(order, "provenance");
+	if (v && !json_is_object(v))
+		return order_error(err, name, "must be an object", "provenance", -1);
+	if (v && !(iv->order_provenance = json_deep_copy(v)))
+		return error_set(err, GPUPROJ_E_NOMEM, name, 0, 0, "out of memory");
+	groups = json_object_get(order, "groups");
+	if (!json_is_array(groups))
+		return order_error(err, name, "must be an array", "groups", -1);
+	iv->orders = calloc(json_array_size(groups) + 1, sizeof(*iv->orders));
+	if (!iv->orders)
+		return error_set(err, GPUPROJ_E_NOMEM, name, 0, 0, "out of memory");
+	for (i = 0; i < json_array_size(groups); i++) {
+		json_t *o = json_array_get(groups, i);
+		struct ivorder *g = &iv->orders[i];
+		const char *s;
+
+		if (!json_is_object(o))
+			return order_error(err, name, "must be an object", "", (long)i);
+		s = json_string_value(json_object_get(o, "model"));
+		if (!s || !*s)
+			return order_error(err, name, "must be a model name", "model", (long)i);
+		g->model = xstrdup(s);
+		if (!g->model)
+			return error_set(err, GPUPROJ_E_NOMEM, name, 0, 0, "out of memory");
+		iv->n_orders++;
+		s = json_string_value(json_object_get(o, "bindings"));
+		g->same = !s ? -2 : strcmp(s, "same") == 0 ? 1 : strcmp(s, "different") == 0 ? 0
+						  : strcmp(s, "*") == 0 ? ANY : -2;
+		if (g->same == -2)
+			return order_error(err, name, "must be \"same\", \"different\" or \"*\"",
+					   "bindings", (long)i);
+		s = json_string_value(json_object_get(o, "class"));
+		g->cls = !s ? -2 : strcmp(s, "short") == 0 ? 0 : strcmp(s, "long") == 0 ? 1
+						      : strcmp(s, "*") == 0 ? ANY : -2;
+		if (g->cls == -2)
+			return order_error(err, name, "must be \"short\", \"long\" or \"*\"",
+					   "class", (long)i);
+		if ((g->same == ANY) != (g->cls == ANY))
+			return order_error(err, name, "must be \"*\" exactly when 'bindings' is",
+					   "class", (long)i);
+		v = json_object_get(o, "n");
+		if (!json_is_integer(v) || json_integer_value(v) < 1)
+			return order_error(err, name, "must be a positive integer", "n", (long)i);
+		g->n = (size_t)json_integer_value(v);
+		v = json_object_get(o, "sigma");
+		g->sigma = json_number_value(v);
+		if (!json_is_number(v) || !(g->sigma > 0) || !isfinite(g->sigma))
+			return order_error(err, name, "must be a positive number", "sigma",
+					   (long)i);
+	}
 	return GPUPROJ_OK;
 }
 
@@ -867,6 +1246,8 @@ parse(json_t *root, const char *name, struct gpuproj_intervals **ret, struct gpu
 			goto fail;
 		}
 	}
+	if ((st = parse_order(json_object_get(root, "order"), name, iv, err)))
+		goto fail;
 	if (finish(iv))
 		goto nomem;
 	*ret = iv;

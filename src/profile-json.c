@@ -409,7 +409,7 @@ profile_stream_save(json_t *root, const struct gpuproj_profile *p, const char *p
 	}
 	{
 		struct json_stream_array k = { gpuproj_profile_count(p), profile_kernel_write,
-					       (void *)p };
+					       (void *)p, NULL };
 
 		r = json_stream(f, root, 0, &k, 1);
 		if (!r && fputc('\n', f) == EOF)

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include <gpuproj/interval.h>
 #include <gpuproj/project.h>
 
 #include "profile-json.h"
@@ -88,8 +89,8 @@ fmt_error(double proj, double meas, char *buf, size_t size)
 }
 
 /* The binding resource of most of a run's projected time. */
-static const char *
-dominant_binding(const struct gpuproj_profile *p, const struct gpuproj_run_projection *r)
+static enum gpuproj_bound
+dominant_bound(const struct gpuproj_profile *p, const struct gpuproj_run_projection *r)
 {
 	double by[GPUPROJ_BOUND_UNKNOWN + 1] = { 0 };
 	size_t i;
@@ -106,7 +107,73 @@ dominant_binding(const struct gpuproj_profile *p, const struct gpuproj_run_proje
 		if (by[b] > by[best])
 			best = b;
 	}
-	return gpuproj_bound_name((enum gpuproj_bound)best);
+	return (enum gpuproj_bound)best;
+}
+
+/* One target's totals, for the order of the leading targets. */
+struct order_run {
+	const struct gpuproj_target *target;
+	double point_ns;
+	enum gpuproj_bound binding;
+};
+
+/* Two leading targets, the faster first, and how likely that order is. */
+struct order_pair {
+	const struct gpuproj_target *faster, *slower;
+	struct gpuproj_order o;
+};
+
+/* A run's totals if the order may use them: every kernel projected, not the source. */
+static bool
+order_run_take(const struct gpuproj_profile *p, const struct gpuproj_run_projection *run,
+	       const struct gpuproj_target *src, struct order_run *out)
+{
+	if (run->target == src || !run->n_projected || run->n_unprojected ||
+	    !(run->point_ns > 0) || !isfinite(run->point_ns))
+		return false;
+	*out = (struct order_run){ run->target, run->point_ns, dominant_bound(p, run) };
+	return true;
+}
+
+static int
+cmp_order_run(const void *pa, const void *pb)
+{
+	const struct order_run *a = pa, *b = pb;
+
+	if (a->point_ns != b->point_ns)
+		return a->point_ns < b->point_ns ? -1 : 1;
+	return strcmp(a->target->name, b->target->name);
+}
+
+/*
+ * The order of the leading targets (docs/models.md "Order of two
+ * targets"): the runs sorted by projected whole-run time (ties by name),
+ * and for each adjacent pair of the first GPUPROJ_PROJECT_ORDER_LEADING
+ * the probability that the faster stays faster (gpuproj_intervals_order()
+ * on the two totals, with the binding of most of each run's time).
+ * `runs` is sorted in place; returns the pairs written to out (at most
+ * GPUPROJ_PROJECT_ORDER_LEADING − 1), 0 when the table has no order for
+ * the model.
+ */
+static size_t
+leading_order(struct order_run *runs, size_t n, const struct gpuproj_model *m,
+	      const struct gpuproj_project_write_options *opt, struct order_pair *out)
+{
+	const struct gpuproj_intervals *iv = opt && opt->intervals ? opt->intervals
+								   : gpuproj_intervals_builtin();
+	size_t i, k = 0;
+
+	qsort(runs, n, sizeof(*runs), cmp_order_run);
+	for (i = 0; i + 1 < n && i + 1 < GPUPROJ_PROJECT_ORDER_LEADING; i++) {
+		out[k] = (struct order_pair){ .faster = runs[i].target,
+					      .slower = runs[i + 1].target };
+		if (gpuproj_intervals_order(iv, m, runs[i].point_ns, runs[i].binding,
+					    runs[i + 1].point_ns, runs[i + 1].binding, &out[k].o,
+					    NULL))
+			return 0;
+		k++;
+	}
+	return k;
 }
 
 /* Every run covers exactly the profile's kernels (runs[r].kernels[i] is kernel i). */
@@ -255,6 +322,8 @@ coverage_notes(FILE *out, const struct gpuproj_run_projection *runs, size_t n_ru
 struct tab_run {
 	struct gpuproj_run_projection s;
 	const char *dominant;
+	struct order_run ord;
+	bool has_ord;
 	struct gpuproj_projection *sel;
 	struct gpuproj_projection longest;
 	bool has_longest;
@@ -293,14 +362,15 @@ tab_sel_make(const struct gpuproj_profile *p, const struct gpuproj_project_write
 /* Keep what the table shows of `run` (whose kernels cover p's) in `tr`. */
 static int
 tab_run_take(struct tab_run *tr, const struct gpuproj_profile *p, const struct tab_sel *ts,
-	     const struct gpuproj_run_projection *run)
+	     const struct gpuproj_run_projection *run, const struct gpuproj_target *src)
 {
 	size_t i;
 
 	memset(tr, 0, sizeof(*tr));
 	tr->s = *run;
 	tr->s.kernels = NULL;
-	tr->dominant = dominant_binding(p, run);
+	tr->dominant = gpuproj_bound_name(dominant_bound(p, run));
+	tr->has_ord = order_run_take(p, run, src, &tr->ord);
 	tr->sel = calloc(ts->top ? ts->top : 1, sizeof(*tr->sel));
 	if (!tr->sel)
 		return GPUPROJ_E_NOMEM;
@@ -311,6 +381,32 @@ tab_run_take(struct tab_run *tr, const struct gpuproj_profile *p, const struct t
 		tr->has_longest = true;
 	}
 	return GPUPROJ_OK;
+}
+
+/* The order of the leading targets, after the whole-run table (none: nothing). */
+static void
+order_lines(FILE *out, const struct tab_run *tr, size_t n_runs,
+	    const struct gpuproj_project_write_options *opt)
+{
+	struct order_pair pairs[GPUPROJ_PROJECT_ORDER_LEADING];
+	struct order_run *runs = calloc(n_runs ? n_runs : 1, sizeof(*runs));
+	size_t r, n = 0, k;
+
+	if (!runs)
+		return;
+	for (r = 0; r < n_runs; r++) {
+		if (tr[r].has_ord)
+			runs[n++] = tr[r].ord;
+	}
+	k = leading_order(runs, n, tr[0].s.model, opt, pairs);
+	if (k)
+		fprintf(out, "order of the leading targets (probability that the projected order "
+			"holds, from the errors two targets projected from one source do not "
+			"share: docs/models.md \"Order of two targets\"):\n");
+	for (r = 0; r < k; r++)
+		fprintf(out, "  %s faster than %s: %.2f\n", pairs[r].faster->name,
+			pairs[r].slower->name, pairs[r].o.p_holds);
+	free(runs);
 }
 
 static int
@@ -388,6 +484,7 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 			"the source GPU (%s): its coverage there is unmeasured, and on GPUs held "
 			"out of a fit it fell below the table's (docs/models.md \"Intervals\")\n",
 			src->name);
+	order_lines(out, tr, n_runs, opt);
 
 	/* The model's notes (gpuproj_model_options.notes) for the longest kernel, per target. */
 	{
@@ -498,7 +595,7 @@ gpuproj_project_table_stream(FILE *out, const struct gpuproj_profile *p,
 			st = GPUPROJ_E_INVAL;
 			goto out;
 		}
-		if ((st = tab_run_take(&tr[r], p, &ts, run)))
+		if ((st = tab_run_take(&tr[r], p, &ts, run, src)))
 			goto out;
 		taken++;
 	}
@@ -961,7 +1058,45 @@ struct json_report {
 	void *userdata;
 	const struct gpuproj_run_projection *run; /* the run being written */
 	bool mismatch;
+	/* The runs' totals as they go by, then the order of the leading targets. */
+	struct order_run *ord;
+	size_t n_ord, n_pairs;
+	const struct gpuproj_model *model;
+	struct order_pair pairs[GPUPROJ_PROJECT_ORDER_LEADING];
 };
+
+/* The "order" array's length, once every run was written (json_stream_array.count). */
+static size_t
+order_count(void *userdata)
+{
+	struct json_report *jr = userdata;
+
+	jr->n_pairs = jr->n_ord ? leading_order(jr->ord, jr->n_ord, jr->model, jr->opt, jr->pairs)
+				: 0;
+	return jr->n_pairs;
+}
+
+static int
+order_write(FILE *f, void *userdata, size_t i, size_t indent)
+{
+	struct json_report *jr = userdata;
+	const struct order_pair *op = &jr->pairs[i];
+	json_t *v = json_object();
+	int bad = !v, r;
+
+	bad |= json_object_set_new(v, "faster", json_string(op->faster->name));
+	bad |= json_object_set_new(v, "slower", json_string(op->slower->name));
+	bad |= json_object_set_new(v, "p_holds", json_num(op->o.p_holds));
+	bad |= json_object_set_new(v, "sigma", json_num(op->o.sigma));
+	bad |= json_object_set_new(v, "n", json_integer((json_int_t)op->o.n));
+	if (bad) {
+		json_decref(v);
+		return GPUPROJ_E_NOMEM;
+	}
+	r = json_stream_value(f, v, indent);
+	json_decref(v);
+	return r;
+}
 
 static int
 projection_write(FILE *f, void *userdata, size_t i, size_t indent)
@@ -995,7 +1130,10 @@ run_write(FILE *f, void *userdata, size_t i, size_t indent)
 	head = run_head_json(jr->p, jr->run);
 	if (!head)
 		return GPUPROJ_E_NOMEM;
-	ks = (struct json_stream_array){ jr->run->n, projection_write, jr };
+	ks = (struct json_stream_array){ jr->run->n, projection_write, jr, NULL };
+	jr->model = jr->run->model;
+	if (jr->ord && order_run_take(jr->p, jr->run, jr->src, &jr->ord[jr->n_ord]))
+		jr->n_ord++;
 	st = json_stream(f, head, indent, &ks, 1);
 	json_decref(head);
 	return st;
@@ -1011,14 +1149,20 @@ json_report_write(FILE *f, const struct gpuproj_profile *p, const struct gpuproj
 		  const struct gpuproj_project_write_options *opt, struct gpuproj_error *reterr)
 {
 	struct gpuproj_error local = { 0 };
-	struct json_report jr = { p, src, opt, get, userdata, NULL, false };
-	struct json_stream_array arrays[2];
+	struct json_report jr = { .p = p, .src = src, .opt = opt, .get = get,
+				  .userdata = userdata };
+	struct json_stream_array arrays[3];
 	json_t *root;
 	int r, bad = 0;
 
+	jr.ord = calloc(n_runs ? n_runs : 1, sizeof(*jr.ord));
+	if (!jr.ord)
+		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
 	root = profile_to_json_head(p, reterr ? reterr : &local);
-	if (!root)
+	if (!root) {
+		free(jr.ord);
 		return reterr ? reterr->status : local.status;
+	}
 	bad |= json_object_set_new(root, "source_target",
 				   src ? json_string(src->name) : json_null());
 	/* Tensor work: the run's FLOP by where it runs (absent without tensor work). */
@@ -1046,15 +1190,19 @@ json_report_write(FILE *f, const struct gpuproj_profile *p, const struct gpuproj
 					   json_string(src->derived_from));
 	}
 	bad |= json_object_set_new(root, "projections", json_stream_placeholder(1));
+	bad |= json_object_set_new(root, "order", json_stream_placeholder(2));
 	if (bad) {
 		json_decref(root);
+		free(jr.ord);
 		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory encoding JSON");
 	}
 	arrays[0] = (struct json_stream_array){ gpuproj_profile_count(p), profile_kernel_write,
-						(void *)p };
-	arrays[1] = (struct json_stream_array){ n_runs, run_write, &jr };
-	r = json_stream(f, root, 0, arrays, 2);
+						(void *)p, NULL };
+	arrays[1] = (struct json_stream_array){ n_runs, run_write, &jr, NULL };
+	arrays[2] = (struct json_stream_array){ 0, order_write, &jr, order_count };
+	r = json_stream(f, root, 0, arrays, 3);
 	json_decref(root);
+	free(jr.ord);
 	if (!r && fputc('\n', f) == EOF)
 		r = GPUPROJ_E_IO;
 	if (r == GPUPROJ_E_INVAL && jr.mismatch)

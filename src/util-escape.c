@@ -436,7 +436,7 @@ json_stream(FILE *f, json_t *root, size_t indent, const struct json_stream_array
 		const struct json_stream_array *a = &arrays[k];
 		char mark[48];
 		const char *m, *line;
-		size_t at, i;
+		size_t at, i, n;
 
 		snprintf(mark, sizeof(mark), STREAM_MARK_JSON_FMT, (unsigned)k);
 		m = strstr(pos, mark);
@@ -451,9 +451,10 @@ json_stream(FILE *f, json_t *root, size_t indent, const struct json_stream_array
 		r = GPUPROJ_E_IO;
 		if (put_indented(f, pos, (size_t)(m - pos), indent))
 			goto out;
-		if (a->n == 0 && fputs("[]", f) < 0)
+		n = a->count ? a->count(a->userdata) : a->n;
+		if (n == 0 && fputs("[]", f) < 0)
 			goto out;
-		for (i = 0; i < a->n; i++) {
+		for (i = 0; i < n; i++) {
 			/* As json_dumps() nests it: one level deeper than the array's key. */
 			if (fputs(i ? ",\n" : "[\n", f) < 0 ||
 			    fprintf(f, "%*s", (int)(at + 1), "") < 0)
@@ -462,7 +463,7 @@ json_stream(FILE *f, json_t *root, size_t indent, const struct json_stream_array
 				goto out;
 			r = GPUPROJ_E_IO;
 		}
-		if (a->n && fprintf(f, "\n%*s]", (int)at, "") < 0)
+		if (n && fprintf(f, "\n%*s]", (int)at, "") < 0)
 			goto out;
 		pos = m + strlen(mark);
 	}

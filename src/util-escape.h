@@ -120,6 +120,12 @@ struct json_stream_array {
 	size_t n;
 	int (*write_elem)(FILE *f, void *userdata, size_t i, size_t indent);
 	void *userdata;
+	/*
+	 * Optional: the number of elements (n is then ignored), asked when the
+	 * array is reached, after the arrays before it were written (an array
+	 * that sums up the ones before).
+	 */
+	size_t (*count)(void *userdata);
 };
 json_t *json_stream_placeholder(unsigned k);
 int json_stream(FILE *f, json_t *root, size_t indent, const struct json_stream_array *arrays,

@@ -417,7 +417,7 @@ intervals(struct gpuproj_validation *v, const struct gpuproj_validate_options *o
 			smp[m++] = (struct gpuproj_interval_sample){
 				comp[i].model, comp[i].binding, comp[i].point_ns, comp[i].measured_ns,
 				comp[i].source ? comp[i].source->name : NULL,
-				comp[i].target ? comp[i].target->name : NULL
+				comp[i].target ? comp[i].target->name : NULL, comp[i].kernel
 			};
 		}
 		split = opt->holdout == GPUPROJ_HOLDOUT_SHAPE

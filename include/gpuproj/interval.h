@@ -48,6 +48,34 @@
  * whether a GPU is among them, so that project, report and gate can say
  * when an interval is used outside the GPUs it was fitted on.
  *
+ * **Order of two targets** (docs/validation.md "Order of two
+ * targets"). A procurement decision needs the order of two targets more
+ * than either time, and the part of the error two targets projected from
+ * one source share (the source's own measurement, the kernel's efficiency
+ * carried by the ratio method) cancels in their ratio. For one kernel
+ * projected from one source onto targets A and B with points p_A, p_B and
+ * measured times m_A, m_B, the residual of the projected ratio is
+ *   d = log((m_A / m_B) / (p_A / p_B)) = log(m_A / p_A) − log(m_B / p_B).
+ * A fit pools, per model, the d of every pair of calibration cases with the
+ * same `set` and source (each unordered target pair once), in groups by
+ * whether A and B have the same binding resource ("same", "different")
+ * and class ("short" when either point is under short_ns, else "long"),
+ * and stores σ = √(Σ d² / n), the root mean square about 0 (a shared bias
+ * the projection does not correct counts as spread), for every group of at
+ * least min_group pairs and pooled ("*", "*"). Taking d as normal with
+ * that σ (a model, not a guarantee: docs/validation.md gives its
+ * reliability on GPUs held out of the fit), the probability that the
+ * target projected faster is the faster one is
+ *   P = Φ(|log(p_A / p_B)| / σ),
+ * Φ the standard normal distribution function. Tables fitted before the
+ * order was recorded, and models without pairs, have no order groups.
+ * In the JSON the groups are the optional object "order": {"method",
+ * optionally "provenance" (an object, kept as it is: where the order was
+ * fitted when not by the fit the top-level provenance describes),
+ * "groups": [{"model", "bindings": "same"|"different"|"*", "class":
+ * "short"|"long"|"*", "n", "sigma"}]}; a merge keeps base's order groups
+ * but those of the models add has order groups for, then add's.
+ *
  * Thread safety: a loaded table is immutable and may be shared between
  * threads; gpuproj_intervals_builtin() is thread-safe.
  */
@@ -93,6 +121,14 @@ struct gpuproj_interval_sample {
 	 * name it met in the provenance's "gpus" (gpuproj_intervals_gpu_fitted()).
 	 */
 	const char *source_gpu, *target_gpu;
+	/**
+	 * What was projected (e.g. the source profile's kernel); NULL: not
+	 * known. Cases of one model with the same non-NULL `set` and the same
+	 * source_gpu are one kernel projected from one source onto several
+	 * targets: the fit pairs them (but two of the same target_gpu) for the
+	 * order of two targets ("Order" above, gpuproj_intervals_order()).
+	 */
+	const void *set;
 };
 
 /** Where a fitted table comes from (copied into it). Strings may be NULL. */
@@ -206,6 +242,47 @@ bool gpuproj_intervals_lookup(const struct gpuproj_intervals *iv, const struct g
  */
 int gpuproj_intervals_gpu_fitted(const struct gpuproj_intervals *iv,
 				 const struct gpuproj_model *m, const char *gpu);
+
+/** The order of two projected targets (gpuproj_intervals_order()). */
+struct gpuproj_order {
+	/**
+	 * Probability that the target projected faster is faster when both
+	 * run the kernel, in [0.5, 1): Φ(|log(a_ns / b_ns)| / σ) ("Order of
+	 * two targets" above); 0.5 when the points are equal.
+	 */
+	double p_holds;
+	/** σ of the group used (natural log of the ratio, dimensionless). */
+	double sigma;
+	/** Calibration pairs behind σ. */
+	size_t n;
+	/** 0: a is projected faster; 1: b is; -1: equal points. */
+	int faster;
+};
+
+/**
+ * The probability that the projected order of two targets holds, from the
+ * table's order groups: the group of the two bindings (same or different)
+ * and the class (short when either point is under short_ns), else, and
+ * when either binding is GPUPROJ_BOUND_NONE or GPUPROJ_BOUND_UNKNOWN, the
+ * model's pooled one. The two projections are of the same
+ * work from the same source by model m (a kernel, or a run's totals with
+ * the binding of most of its time); the function does not see the targets,
+ * so it can back any caller's order (project's table, the procurement
+ * report's gpuproj_report_order_fn through a thin adapter).
+ *
+ * @param iv table (gpuproj_intervals_builtin() for the built-in one)
+ * @param m model that made both projections
+ * @param a_ns, b_ns projected points on targets A and B, ns (> 0, finite)
+ * @param a_binding, b_binding their binding resources
+ * @param[out] ret filled on success
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (a NULL argument, a time ≤ 0 or not
+ *         finite, a binding above GPUPROJ_BOUND_UNKNOWN); GPUPROJ_E_UNSUPPORTED
+ *         (the table has no order group for the model: the message names it)
+ */
+int gpuproj_intervals_order(const struct gpuproj_intervals *iv, const struct gpuproj_model *m,
+			    double a_ns, enum gpuproj_bound a_binding, double b_ns,
+			    enum gpuproj_bound b_binding, struct gpuproj_order *ret,
+			    struct gpuproj_error *reterr);
 
 /** The coverage the table was fitted for, 0..1. */
 double gpuproj_intervals_coverage(const struct gpuproj_intervals *iv);

@@ -36,7 +36,15 @@ struct gpuproj_project_write_options {
 	bool details;
 	/** Side-by-side table: disagreement factor; ≤ 1 = GPUPROJ_MODEL_DISAGREEMENT_FACTOR. */
 	double disagreement_factor;
+	/**
+	 * The table whose order groups give the order of the leading targets
+	 * (gpuproj_intervals_order(), interval.h); NULL: the built-in one.
+	 */
+	const struct gpuproj_intervals *intervals;
 };
+
+/** Leading targets whose order the table and the JSON give (adjacent pairs of them). */
+#define GPUPROJ_PROJECT_ORDER_LEADING 4
 
 /**
  * Print the projection table: run header, whole-run totals per target

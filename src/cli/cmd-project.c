@@ -370,6 +370,7 @@ parse_args(int argc, char **argv, struct project_args *a)
 				       a->model_name);
 	a->profile_path = a->builtin ? "default-profile.json (built-in)" : argv[optind];
 	a->ropt.profile_label = a->profile_path;
+	a->ropt.intervals = a->iv; /* --intervals FILE; else the built-in order */
 	a->topt.profile_label = a->profile_path;
 	return -1;
 }

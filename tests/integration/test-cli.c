@@ -242,6 +242,110 @@ START_TEST(project_calibrated_interval)
 }
 END_TEST
 
+/* `text` with the first `from` replaced by `to` (malloc'd); fails when absent. */
+static char *
+replace_once(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	char *r;
+
+	ck_assert_msg(at != NULL, "no '%s'", from);
+	ck_assert_int_gt(asprintf(&r, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from)),
+			 0);
+	return r;
+}
+
+/*
+ * The order of the leading targets (docs/models.md "Order of two
+ * targets"). targets-test.yaml plus Tgt2, TgtGPU with half its DRAM
+ * bandwidth (200 GB/s); the profile's "stream" kernel alone (every kernel
+ * projected: a complete run), 10 × 1.2 ms on SrcGPU, DRAM-bound: hroof
+ * projects 10 × 300 µs onto TgtGPU and 10 × 600 µs onto Tgt2 (DRAM
+ * 100 → 200 GB/s). A table with hroof's pooled order σ = 0.5: TgtGPU
+ * faster than Tgt2 with Φ(ln(6/3) / 0.5) = Φ(1.386294) = 0.917171. The
+ * source (measured, 12 ms) is not in the order. hroof-occ has no order
+ * group in that table: no order line, "order": [].
+ */
+START_TEST(project_order)
+{
+	static const char profile[] =
+		"{\"schema\": \"gpuproj-profile/1\",\n"
+		" \"device\": {\"name\": \"Test Source GPU\"},\n"
+		" \"kernels\": [{\"name\": \"stream\", \"grid\": [1024, 1, 1],\n"
+		"  \"block\": [256, 1, 1],\n"
+		"  \"launches\": 10, \"profiled_launches\": 1,\n"
+		"  \"duration_ns\": {\"n\": 10, \"mean\": 1200000},\n"
+		"  \"metrics\": {\"inst.fp16.fma\": 0, \"inst.fp16.add\": 0,\n"
+		"   \"inst.fp16.mul\": 0,\n"
+		"   \"inst.fp32.fma\": 1e6, \"inst.fp32.add\": 0, \"inst.fp32.mul\": 0,\n"
+		"   \"inst.fp64.fma\": 0, \"inst.fp64.add\": 0, \"inst.fp64.mul\": 0,\n"
+		"   \"warp_efficiency\": 1.0, \"bytes.l1\": 1e8, \"bytes.l2\": 1e8,\n"
+		"   \"bytes.dram\": 1e8, \"shared.wavefronts\": 0}}]}\n";
+	static const char table[] =
+		"{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": {},\n"
+		" \"groups\": [{\"model\": \"hroof\", \"binding\": \"*\", \"class\": \"*\",\n"
+		"   \"n\": 100, \"lo\": 0.5, \"hi\": 2}],\n"
+		" \"order\": {\"groups\": [{\"model\": \"hroof\", \"bindings\": \"*\",\n"
+		"   \"class\": \"*\",\n"
+		"   \"n\": 100, \"sigma\": 0.5}]}}\n";
+	char *dir = test_tmpdir(), *out, *err, *yaml, *tgt, *tgt2, *all, *prof, *tab;
+	const char *at;
+
+	yaml = test_read_file(test_data("targets-test.yaml"));
+	at = strstr(yaml, "  - name: TgtGPU");
+	ck_assert_ptr_nonnull(at);
+	tgt = strdup(at);
+	tgt2 = replace_once(tgt, "name: TgtGPU", "name: Tgt2");
+	free(tgt);
+	tgt = replace_once(tgt2, "\"Test Target GPU\"", "\"Test Target GPU 2\"");
+	free(tgt2);
+	tgt2 = replace_once(tgt, "dram: 400,", "dram: 200,");
+	ck_assert_int_gt(asprintf(&all, "%s%s", yaml, tgt2), 0);
+	free(yaml);
+	yaml = test_write_file(dir, "t.yaml", all);
+	prof = test_write_file(dir, "p.json", profile);
+	tab = test_write_file(dir, "iv.json", table);
+
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --intervals '%s' " TARGETS
+				  " '%s'", tab, yaml, prof), 0);
+	ck_assert_str_eq(err, "");
+	ck_assert_msg(strstr(out, "\norder of the leading targets (probability that the projected "
+			     "order holds, from the errors two targets projected from one source "
+			     "do not share: docs/models.md \"Order of two targets\"):\n"
+			     "  TgtGPU faster than Tgt2: 0.92\n") != NULL, "%s", out);
+	ck_assert_ptr_null(strstr(out, "faster than SrcGPU"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --intervals '%s' "
+				  "--format json " TARGETS " '%s'", tab, yaml, prof), 0);
+	ck_assert_msg(strstr(out, "\"order\": [\n  {\n   \"faster\": \"TgtGPU\",\n"
+			     "   \"slower\": \"Tgt2\",\n   \"p_holds\": 0.917171") != NULL, "%s",
+		      out);
+	ck_assert_ptr_nonnull(strstr(out, "\"sigma\": 0.5,\n   \"n\": 100\n  }\n ]\n}\n"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof-occ --intervals '%s' "
+				  "--format json " TARGETS " '%s'", tab, yaml, prof), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"order\": []\n}\n"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof-occ --intervals '%s' "
+				  TARGETS " '%s'", tab, yaml, prof), 0);
+	ck_assert_ptr_null(strstr(out, "order of the leading targets"));
+	free(out);
+	free(err);
+
+	free(all);
+	free(tgt);
+	free(tgt2);
+	free(yaml);
+	free(prof);
+	free(tab);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 /* The line of `text` that starts with `start` (a copy; NULL when none). */
 static char *
 line_starting(const char *text, const char *start)
@@ -923,6 +1027,7 @@ cli_suite(void)
 	tcase_add_test(tc, project_table);
 	tcase_add_test(tc, project_json_and_csv);
 	tcase_add_test(tc, project_calibrated_interval);
+	tcase_add_test(tc, project_order);
 	tcase_add_test(tc, project_interval_unseen_gpus);
 	tcase_add_test(tc, project_unknown_source_lists_close_names);
 	tcase_add_test(tc, project_bad_files);

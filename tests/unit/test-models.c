@@ -1595,6 +1595,131 @@ START_TEST(intervals_gpus)
 }
 END_TEST
 
+/*
+ * The order of two targets (interval.h "Order of two targets"). One kernel
+ * ("set") projected by hroof from S onto A, B, C, repeated for 30 sets:
+ *   A point 1e5, measured 2e5 (log ratio ln 2), dram
+ *   B point 1e5, measured 1e5 (0), dram
+ *   C point 4e5, measured 2e5 (−ln 2), compute
+ * pairs: A,B d = ln 2 (same binding); A,C d = 2 ln 2, B,C d = ln 2
+ * (different); every point ≥ 50 µs: long. Per set Σd² = 6 (ln 2)², so
+ *   pooled           σ = √(30·6/90)·ln 2 = √2 ln 2   = 0.98026 (90 pairs)
+ *   same, long       σ = ln 2                        = 0.69315 (30)
+ *   different, long  σ = √((4 + 1)/2) ln 2 = √2.5 ln 2 = 1.09596 (60)
+ * and no short group (none under 50 µs). A case from another source (S2)
+ * pairs with nothing, nor do two cases of one target (A) in a 31st set. Then
+ *   1e5 vs 2e5, both dram: Φ(ln 2 / ln 2) = Φ(1) = 0.841345, A faster
+ *   1e5 dram vs 2e5 compute: Φ(1/√2.5) = Φ(0.632456) = 0.736455
+ *   2e3 vs 1e3 (short: pooled): Φ(1/√2) = 0.760250, B faster
+ * irm has no pairs: no order. Saved and loaded: the same σ. Merged with a
+ * table of hroof σ 2 (n 5) and naive σ 1: hroof's replaced, naive's added.
+ */
+START_TEST(intervals_order)
+{
+	static char sets[31];
+	struct gpuproj_interval_sample smp[96];
+	const struct gpuproj_model *hroof = gpuproj_model_find("hroof");
+	struct gpuproj_intervals *iv = NULL, *back = NULL;
+	struct gpuproj_error err = { 0 };
+	struct gpuproj_order o;
+	char *dir = test_tmpdir(), path[4096];
+	size_t i, n = 0;
+	double ln2 = log(2.0);
+
+	for (i = 0; i < 30; i++) {
+		smp[n++] = (struct gpuproj_interval_sample){ hroof, GPUPROJ_BOUND_DRAM, 1e5, 2e5,
+							     "S", "A", &sets[i] };
+		smp[n++] = (struct gpuproj_interval_sample){ hroof, GPUPROJ_BOUND_DRAM, 1e5, 1e5,
+							     "S", "B", &sets[i] };
+		smp[n++] = (struct gpuproj_interval_sample){ hroof, GPUPROJ_BOUND_COMPUTE, 4e5, 2e5,
+							     "S", "C", &sets[i] };
+	}
+	smp[n++] = (struct gpuproj_interval_sample){ hroof, GPUPROJ_BOUND_DRAM, 1e5, 9e5, "S2", "A",
+						     &sets[0] };
+	smp[n++] = (struct gpuproj_interval_sample){ hroof, GPUPROJ_BOUND_DRAM, 1e5, 9e5, "S", "A",
+						     &sets[30] };
+	smp[n++] = (struct gpuproj_interval_sample){ hroof, GPUPROJ_BOUND_DRAM, 1e5, 1e5, "S", "A",
+						     &sets[30] };
+	ck_assert_int_eq(gpuproj_intervals_fit(smp, n, 0.8, NULL, &iv, &err), GPUPROJ_OK);
+
+	ck_assert_int_eq(gpuproj_intervals_order(iv, hroof, 1e5, GPUPROJ_BOUND_DRAM, 2e5,
+						 GPUPROJ_BOUND_DRAM, &o, &err), GPUPROJ_OK);
+	ck_assert_rel(o.sigma, ln2);
+	ck_assert_int_eq(o.n, 30);
+	ck_assert_int_eq(o.faster, 0);
+	ck_assert_msg(fabs(o.p_holds - 0.841345) < 1e-6, "%.9f", o.p_holds);
+	ck_assert_int_eq(gpuproj_intervals_order(iv, hroof, 1e5, GPUPROJ_BOUND_DRAM, 2e5,
+						 GPUPROJ_BOUND_COMPUTE, &o, &err), GPUPROJ_OK);
+	ck_assert_rel(o.sigma, sqrt(2.5) * ln2);
+	ck_assert_int_eq(o.n, 60);
+	ck_assert_msg(fabs(o.p_holds - 0.736455) < 1e-6, "%.9f", o.p_holds);
+	ck_assert_int_eq(gpuproj_intervals_order(iv, hroof, 2e3, GPUPROJ_BOUND_DRAM, 1e3,
+						 GPUPROJ_BOUND_DRAM, &o, &err), GPUPROJ_OK);
+	ck_assert_rel(o.sigma, sqrt(2.0) * ln2);
+	ck_assert_int_eq(o.n, 90);
+	ck_assert_int_eq(o.faster, 1);
+	ck_assert_msg(fabs(o.p_holds - 0.760250) < 1e-6, "%.9f", o.p_holds);
+	ck_assert_int_eq(gpuproj_intervals_order(iv, hroof, 3e3, GPUPROJ_BOUND_DRAM, 3e3,
+						 GPUPROJ_BOUND_L2, &o, &err), GPUPROJ_OK);
+	ck_assert_int_eq(o.faster, -1);
+	ck_assert_double_eq(o.p_holds, 0.5);
+
+	ck_assert_int_eq(gpuproj_intervals_order(iv, gpuproj_model_find("irm"), 1e5,
+						 GPUPROJ_BOUND_DRAM, 2e5, GPUPROJ_BOUND_DRAM, &o,
+						 &err), GPUPROJ_E_UNSUPPORTED);
+	ck_assert_str_eq(err.message, "the intervals have no order of two targets for model irm");
+	ck_assert_int_eq(gpuproj_intervals_order(iv, hroof, 0, GPUPROJ_BOUND_DRAM, 2e5,
+						 GPUPROJ_BOUND_DRAM, &o, &err), GPUPROJ_E_INVAL);
+	ck_assert_int_eq(gpuproj_intervals_order(iv, hroof, 1e5, GPUPROJ_BOUND_DRAM, INFINITY,
+						 GPUPROJ_BOUND_DRAM, &o, &err), GPUPROJ_E_INVAL);
+
+	/* Saved and loaded, the groups are the same; merged, add's replace base's. */
+	snprintf(path, sizeof(path), "%s/order.json", dir);
+	ck_assert_int_eq(gpuproj_intervals_save(iv, path, &err), GPUPROJ_OK);
+	ck_assert_int_eq(gpuproj_intervals_load(path, &back, &err), GPUPROJ_OK);
+	ck_assert_int_eq(gpuproj_intervals_order(back, hroof, 1e5, GPUPROJ_BOUND_DRAM, 2e5,
+						 GPUPROJ_BOUND_COMPUTE, &o, &err), GPUPROJ_OK);
+	ck_assert_rel(o.sigma, sqrt(2.5) * ln2);
+	gpuproj_intervals_free(back);
+	ck_assert_int_eq(gpuproj_intervals_merge(gpuproj_intervals_builtin(), iv, &back, &err),
+			 GPUPROJ_E_INVAL); /* 0.8 into 0.85 */
+	{
+		/* add's hroof order (σ 2) replaces the fit's; its naive one joins. */
+		static const char add_text[] =
+			"{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, "
+			"\"provenance\": {}, \"groups\": [], \"order\": {\"groups\": ["
+			"{\"model\": \"hroof\", \"bindings\": \"*\", \"class\": \"*\", "
+			"\"n\": 5, \"sigma\": 2},"
+			"{\"model\": \"naive\", \"bindings\": \"*\", \"class\": \"*\", "
+			"\"n\": 7, \"sigma\": 1}]}}";
+		struct gpuproj_intervals *add = NULL;
+
+		ck_assert_int_eq(gpuproj_intervals_load_buffer(add_text, sizeof(add_text) - 1, "a",
+							       &add, &err), GPUPROJ_OK);
+		ck_assert_int_eq(gpuproj_intervals_merge(iv, add, &back, &err), GPUPROJ_OK);
+		ck_assert_int_eq(gpuproj_intervals_order(back, hroof, 1e5, GPUPROJ_BOUND_DRAM, 2e5,
+							 GPUPROJ_BOUND_DRAM, &o, &err), GPUPROJ_OK);
+		ck_assert_double_eq(o.sigma, 2);
+		ck_assert_int_eq(o.n, 5);
+		ck_assert_int_eq(gpuproj_intervals_order(back, gpuproj_model_find("naive"), 1e5,
+							 GPUPROJ_BOUND_DRAM, 2e5,
+							 GPUPROJ_BOUND_COMPUTE, &o, &err),
+				 GPUPROJ_OK);
+		ck_assert_double_eq(o.sigma, 1);
+		gpuproj_intervals_free(back);
+		gpuproj_intervals_free(add);
+	}
+	gpuproj_intervals_free(iv);
+	free(dir);
+
+	/* The built-in table orders the default model's targets. */
+	ck_assert_int_eq(gpuproj_intervals_order(gpuproj_intervals_builtin(),
+						 gpuproj_model_default(), 1e5, GPUPROJ_BOUND_DRAM,
+						 2e5, GPUPROJ_BOUND_DRAM, &o, &err), GPUPROJ_OK);
+	ck_assert(o.p_holds > 0.5 && o.p_holds < 1);
+}
+END_TEST
+
 /* Each class of bad table: the field named, and where it is (line 1, column; 0 when absent). */
 START_TEST(intervals_bad_tables)
 {
@@ -1624,6 +1749,14 @@ START_TEST(intervals_bad_tables)
 		{ "{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": "
 		  "{\"merged\": [{\"models\": [\"sol\"], \"gpus\": [\"T4\", 4]}]}, \"groups\": []}",
 		  "'provenance.merged[0].gpus' must be an array of GPU names (strings)", 106 },
+		{ "{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": {}, "
+		  "\"groups\": [], \"order\": {\"groups\": [{\"model\": \"hroof\", "
+		  "\"bindings\": \"both\", \"class\": \"long\", \"n\": 1, \"sigma\": 1}]}}",
+		  "'order.groups[0].bindings' must be \"same\", \"different\" or \"*\"", 136 },
+		{ "{\"schema\": \"gpuproj-intervals/1\", \"coverage\": 0.8, \"provenance\": {}, "
+		  "\"groups\": [], \"order\": {\"groups\": [{\"model\": \"hroof\", "
+		  "\"bindings\": \"*\", \"class\": \"*\", \"n\": 1, \"sigma\": 0}]}}",
+		  "'order.groups[0].sigma' must be a positive number", 172 },
 		{ "{\"schema\": ", "", 11 },
 	};
 	size_t i;
@@ -2207,6 +2340,7 @@ models_suite(void)
 	tcase_add_test(tc, latency_hiding_fn);
 	tcase_add_test(tc, naive_baseline);
 	tcase_add_test(tc, calibrated_intervals);
+	tcase_add_test(tc, intervals_order);
 	tcase_add_test(tc, intervals_bad_tables);
 	tcase_add_test(tc, intervals_gpus);
 	tcase_add_test(tc, intervals_merge);
