@@ -231,7 +231,8 @@ html_order(struct html *h)
 	oute(h, groups[0] ? groups : "–");
 	outf(h, "</strong>.</p>\n<div class=\"table-wrap\"><table class=\"order\" id=\"order\">"
 	     "<thead><tr><th>Faster</th><th>Slower</th><th class=\"num\">Interval overlap</th>"
-	     "<th>Distinct at %s</th><th class=\"num\">P(order holds)</th></tr></thead>\n<tbody>\n",
+	     "<th>Distinct at %s</th><th class=\"num\">P(order holds)</th>"
+	     "<th class=\"num\">P(order holds), calibrated</th></tr></thead>\n<tbody>\n",
 	     cov);
 	for (i = 0; i < doc->n_pairs; i++) {
 		const struct doc_pair *pr = &doc->pairs[i];
@@ -243,10 +244,14 @@ html_order(struct html *h)
 		outf(h, "</td><td class=\"num\">%s</td><td>%s</td>",
 		     doc_fmt_pct(pr->o.overlap, a, sizeof(a)), pr->o.distinct ? "yes" : "no");
 		if (isnan(pr->o.p_holds))
-			outf(h, "<td class=\"num\">unknown (%s)</td></tr>\n", pr->o.distinct ?
+			outf(h, "<td class=\"num\">unknown (%s)</td>", pr->o.distinct ?
 			     "interval not fitted on these GPUs" : "overlapping");
 		else
-			outf(h, "<td class=\"num\">≥ %.0f %%</td></tr>\n", 100 * pr->o.p_holds);
+			outf(h, "<td class=\"num\">≥ %.0f %%</td>", 100 * pr->o.p_holds);
+		if (isnan(pr->o.p_calibrated))
+			out(h, "<td class=\"num\">unknown</td></tr>\n");
+		else
+			outf(h, "<td class=\"num\">%.2f</td></tr>\n", pr->o.p_calibrated);
 	}
 	out(h, "</tbody></table></div>\n");
 }

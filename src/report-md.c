@@ -199,7 +199,8 @@ md_order(struct strbuf *sb, const struct gpuproj_report_doc *doc)
 	strbuf_printf(sb, "### Order of the leading targets\n\nGroups of consecutive ranks whose "
 		      "intervals overlap (the order within a group is not distinct at the "
 		      "intervals' nominal %s): %s.\n\n| Faster | Slower | Interval overlap | "
-		      "Distinct at %s | P(order holds) |\n|---|---|--:|---|--:|\n", cov,
+		      "Distinct at %s | P(order holds) | P(order holds), calibrated |\n"
+		      "|---|---|--:|---|--:|--:|\n", cov,
 		      groups[0] ? groups : "–", cov);
 	for (i = 0; i < doc->n_pairs; i++) {
 		const struct doc_pair *pr = &doc->pairs[i];
@@ -212,9 +213,13 @@ md_order(struct strbuf *sb, const struct gpuproj_report_doc *doc)
 			      pr->o.distinct ? "yes" : "no");
 		if (isnan(pr->o.p_holds))
 			strbuf_append(sb, pr->o.distinct ? "unknown (interval not fitted on "
-				      "these GPUs) |\n" : "unknown (overlapping) |\n");
+				      "these GPUs) | " : "unknown (overlapping) | ");
 		else
-			strbuf_printf(sb, "≥ %.0f %% |\n", 100 * pr->o.p_holds);
+			strbuf_printf(sb, "≥ %.0f %% | ", 100 * pr->o.p_holds);
+		if (isnan(pr->o.p_calibrated))
+			strbuf_append(sb, "unknown |\n");
+		else
+			strbuf_printf(sb, "%.2f |\n", pr->o.p_calibrated);
 	}
 	strbuf_append(sb, "\n");
 }

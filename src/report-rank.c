@@ -361,6 +361,28 @@ combine(struct gpuproj_report_doc *doc, size_t t, struct gpuproj_report_rank *ro
 	}
 }
 
+/*
+ * The calibrated probability that `a` (ranked first) is faster than `b`
+ * (gpuproj_report_order.p_calibrated); NaN when the built-in table has no
+ * order group for the model or a relative time is not positive.
+ */
+static double
+calibrated_order(const struct gpuproj_report_doc *doc, const struct gpuproj_report_rank *a,
+		 const struct gpuproj_report_rank *b)
+{
+	const struct gpuproj_model *m = doc->opt.model ? doc->opt.model : gpuproj_model_default();
+	struct gpuproj_order o;
+	struct gpuproj_error err = { 0 };
+
+	if (!(a->rel > 0) || !(b->rel > 0) || !isfinite(a->rel) || !isfinite(b->rel))
+		return NAN;
+	if (gpuproj_intervals_order(gpuproj_intervals_builtin(), m, a->rel, GPUPROJ_BOUND_UNKNOWN,
+				    b->rel, GPUPROJ_BOUND_UNKNOWN, &o, &err) != GPUPROJ_OK)
+		return NAN;
+	/* Equal times: a coin (0.5); a ranked first yet slower cannot happen. */
+	return o.faster == 1 ? 1 - o.p_holds : o.p_holds;
+}
+
 static int
 leading_pairs(struct gpuproj_report_doc *doc)
 {
@@ -378,6 +400,8 @@ leading_pairs(struct gpuproj_report_doc *doc)
 			doc->pairs[w].a = i;
 			doc->pairs[w].b = j;
 			fn(&doc->combined[i], &doc->combined[j], doc->coverage, &doc->pairs[w].o);
+			doc->pairs[w].o.p_calibrated =
+				calibrated_order(doc, &doc->combined[i], &doc->combined[j]);
 			w++;
 		}
 	}

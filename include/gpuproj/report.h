@@ -268,6 +268,18 @@ struct gpuproj_report_order {
 	 * intervals not calibrated on these GPUs).
 	 */
 	double p_holds;
+	/**
+	 * The calibrated probability that the faster target is faster, filled
+	 * by the report whatever the order function: gpuproj_intervals_order()
+	 * of the built-in table on the two ranks' relative times (rel), with
+	 * the bindings unknown, so the model's pooled σ (fitted on single
+	 * kernels; a run's total is taken as one kernel, which errs towards a
+	 * lower probability when its kernels' errors do not all go one way).
+	 * An estimate, not a bound: docs/validation.md "Order of two targets"
+	 * gives its reliability on GPUs held out of the fit. NaN when the
+	 * table has no order group for the model.
+	 */
+	double p_calibrated;
 };
 
 /** One target's row of a ranking. */
