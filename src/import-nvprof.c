@@ -1434,7 +1434,8 @@ gpuproj_import_nvprof(const char *const *paths, size_t n_paths,
 	if (no_geometry &&
 	    import_summary_warn(&im.sum, "no GPU trace (nvprof --csv --print-gpu-trace): the "
 				"kernels have no launch geometry and are tagged \"%s\"; the models "
-				"that need it (hroof-occ, occupancy) cannot project them",
+				"project them without occupancy or wave term (assumed: occupancy "
+				"unknown), and without a time not at all",
 				GPUPROJ_TAG_NO_GEOMETRY)) {
 		st = nv_oom(&im, 0);
 		goto out;

@@ -38,18 +38,31 @@
 #include "model-private.h"
 #include "util.h"
 
+/* The kernel counts FLOP (CUDA-core instructions or tensor work). */
+static bool
+has_flop(const struct gpuproj_kernel *k)
+{
+	double cuda, tensor[GPUPROJ_TPREC_COUNT];
+	bool any;
+
+	model_flop(k, &any);
+	return any || gpuproj_kernel_flop_mix(k, &cuda, tensor);
+}
+
+/* What the datasheet ratio cannot do without: FLOP or DRAM bytes. */
 void
 naive_needs(const struct gpuproj_kernel *k, struct model_missing *out)
 {
-	static const enum gpuproj_metric need[] = { GPUPROJ_M_BYTES_DRAM };
-	bool any;
+	if (!has_flop(k) && !gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM))
+		model_missing_add(out, MODEL_FP_GROUP " or bytes.dram");
+}
 
-	double cuda, tensor[GPUPROJ_TPREC_COUNT];
-
-	model_missing_metrics(k, need, ARRAY_LENGTH(need), out);
-	model_flop(k, &any);
-	if (!any && !gpuproj_kernel_flop_mix(k, &cuda, tensor))
-		model_missing_add(out, MODEL_FP_GROUP);
+/* No FLOP: the DRAM bandwidth ratio; no DRAM bytes: the compute ratio. */
+unsigned
+naive_assumes(const struct gpuproj_kernel *k)
+{
+	return (has_flop(k) ? 0u : 1u << GPUPROJ_ASSUME_FLOP) |
+	       (gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM) ? 0u : 1u << GPUPROJ_ASSUME_DRAM);
 }
 
 /*
@@ -154,7 +167,9 @@ naive_project(const struct model_ctx *c, struct gpuproj_projection *out)
 		return out->status = model_missing_why(&missing, "naive", out->why,
 						       sizeof(out->why));
 	flop = total_flop(c->k);
-	bytes = gpuproj_kernel_metric(c->k, GPUPROJ_M_BYTES_DRAM);
+	bytes = gpuproj_kernel_has(c->k, GPUPROJ_M_BYTES_DRAM)
+			? gpuproj_kernel_metric(c->k, GPUPROJ_M_BYTES_DRAM)
+			: 0.0;
 	if (flop < 0 || bytes < 0) {
 		snprintf(out->why, sizeof(out->why), "a FLOP or byte count is negative");
 		return out->status = GPUPROJ_E_INVAL;
@@ -184,7 +199,10 @@ naive_project(const struct model_ctx *c, struct gpuproj_projection *out)
 int
 naive_details(const struct model_ctx *c, struct gpuproj_model_details *out)
 {
-	double flop = total_flop(c->k), bytes = gpuproj_kernel_metric(c->k, GPUPROJ_M_BYTES_DRAM);
+	double flop = total_flop(c->k);
+	double bytes = gpuproj_kernel_has(c->k, GPUPROJ_M_BYTES_DRAM)
+			       ? gpuproj_kernel_metric(c->k, GPUPROJ_M_BYTES_DRAM)
+			       : 0.0;
 	double rs, rt;
 	bool ms, mt;
 

@@ -46,11 +46,13 @@ set_metric(struct gpuproj_kernel *k, enum gpuproj_metric m, double v)
 static void
 prepare(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
 	const struct gpuproj_target *tgt, const struct gpuproj_model_options *opt,
-	struct model_ctx *c, struct gpuproj_kernel *kt_buf)
+	struct model_ctx *c, struct gpuproj_kernel *kt_buf, struct gpuproj_kernel *kd_buf)
 {
 	bool l2 = gpuproj_l2_capacity_default();
 	double dt, f;
 
+	/* The inputs the options take away (validate --drop): the model sees a view. */
+	k = model_drop_inputs(k, opt ? opt->drop_inputs : 0, kd_buf);
 	memset(c, 0, sizeof(*c));
 	c->k = c->kt = k;
 	c->src = src;
@@ -147,6 +149,8 @@ calibrate(const struct gpuproj_model *m, const struct gpuproj_model_options *opt
 	iv = opt && opt->intervals ? opt->intervals : gpuproj_intervals_builtin();
 	if (!gpuproj_intervals_lookup(iv, m, out->binding, out->point_ns, &lo, &hi, NULL))
 		return;
+	/* What each assumption costs (docs/models.md "Missing inputs"). */
+	model_widen(m, out->assumed, &lo, &hi);
 	out->lo_ns = out->point_ns * lo;
 	out->hi_ns = out->point_ns * hi;
 	out->calibrated = true;
@@ -291,7 +295,7 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 		      const struct gpuproj_model_options *opt, struct gpuproj_projection *out)
 {
 	struct gpuproj_target sb, tb, ds, dt;
-	struct gpuproj_kernel kt;
+	struct gpuproj_kernel kt, kd;
 	struct model_ctx c;
 	double fs, ft;
 	int r;
@@ -304,8 +308,28 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 		return out->status = GPUPROJ_E_INVAL;
 	}
 	rates_targets(opt, &src, &tgt, &ds, &dt);
-	prepare(k, src, tgt, opt, &c, &kt);
-	r = burst_project(m, k, opt, &c, out, &sb, &tb, &fs, &ft);
+	prepare(k, src, tgt, opt, &c, &kt, &kd);
+	r = burst_project(m, c.k, opt, &c, out, &sb, &tb, &fs, &ft);
+	if (r == GPUPROJ_OK && m->assumes)
+		out->assumed |= m->assumes(c.k);
+	else if (r != GPUPROJ_OK)
+		out->assumed = 0;
+	/*
+	 * A ratio model onto the source returns the measured time, whatever
+	 * it assumed: nothing to state (quant's absolute time keeps them).
+	 */
+	if (r == GPUPROJ_OK && src == tgt && c.k->duration_ns.n > 0 &&
+	    fabs(out->point_ns - gpuproj_kernel_mean_ns(c.k)) <=
+		    1e-9 * gpuproj_kernel_mean_ns(c.k))
+		out->assumed = 0;
+	if (r == GPUPROJ_E_MISSING && c.k->duration_ns.n > 0) {
+		/* What the kernel lacks, by the model's name (hroof-occ runs hroof's checks). */
+		struct model_missing missing = { 0 };
+
+		m->needs(c.k, &missing);
+		if (missing.n)
+			model_missing_why(&missing, m->name, out->why, sizeof(out->why));
+	}
 	if (r == GPUPROJ_OK)
 		calibrate(m, opt, src, tgt, out);
 	if (r == GPUPROJ_OK && c.notes && (fs != 1 || ft != 1))
@@ -326,7 +350,7 @@ gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_kernel
 		      const struct gpuproj_model_options *opt, struct gpuproj_model_details *out)
 {
 	struct gpuproj_target sb, tb, ds, dt;
-	struct gpuproj_kernel kt;
+	struct gpuproj_kernel kt, kd;
 	struct model_ctx c;
 	int r;
 
@@ -336,14 +360,14 @@ gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_kernel
 	if (!m || !k || !src || !tgt)
 		return GPUPROJ_E_INVAL;
 	rates_targets(opt, &src, &tgt, &ds, &dt);
-	prepare(k, src, tgt, opt, &c, &kt);
+	prepare(k, src, tgt, opt, &c, &kt, &kd);
 	if (effective_clock(opt) == GPUPROJ_CLOCK_BURST) {
 		/* The ceilings the projection ended on (burst_project()). */
 		struct gpuproj_projection p;
 		double fs, ft;
 
 		clear_projection(&p);
-		r = burst_project(m, k, opt, &c, &p, &sb, &tb, &fs, &ft);
+		r = burst_project(m, c.k, opt, &c, &p, &sb, &tb, &fs, &ft);
 		if (r == GPUPROJ_OK)
 			r = m->details(&c, out);
 		if (r == GPUPROJ_OK) {

@@ -201,6 +201,44 @@ coverage_note(FILE *out, const struct gpuproj_run_projection *run, const char *w
 			"(launch geometry unknown)\n", where, run->n_fallback - run->n_fallback_sol);
 }
 
+void
+gpuproj_project_assumed_note(FILE *out, const struct gpuproj_run_projection *runs, size_t n_runs,
+			     size_t stride, const char *who)
+{
+	size_t r, total = 0, n = n_runs ? runs[0].n : 0;
+	int a, listed = 0;
+
+	for (r = 0; r < n_runs; r++)
+		total += runs[r * stride].n_assumed;
+	if (!total)
+		return;
+	fprintf(out, "note: %s%sprojected with assumptions for inputs the profile lacks:",
+		who ? who : "", who ? " " : "");
+	for (a = 0; a < GPUPROJ_ASSUME_COUNT; a++) {
+		size_t lo = SIZE_MAX, hi = 0, on = 0;
+
+		for (r = 0; r < n_runs; r++) {
+			size_t k = runs[r * stride].n_assumption[a];
+
+			lo = k < lo ? k : lo;
+			hi = k > hi ? k : hi;
+			on += k > 0;
+		}
+		if (!hi)
+			continue;
+		fprintf(out, "%s %s (", listed++ ? "," : "",
+			gpuproj_assumption_info((enum gpuproj_assumption)a)->word);
+		if (lo == hi)
+			fprintf(out, "%zu of %zu kernel(s)%s)", hi, n,
+				n_runs > 1 ? " on every target" : "");
+		else
+			fprintf(out, "up to %zu of %zu kernel(s), on %zu of %zu targets)", hi, n,
+				on, n_runs);
+	}
+	fprintf(out, "; their intervals are widened by what each cost on validation "
+		"(docs/models.md \"Missing inputs\")\n");
+}
+
 /* Every target's coverage note, or one line covering all when they are the same. */
 static void
 coverage_notes(FILE *out, const struct gpuproj_run_projection *runs, size_t n_runs, size_t n)
@@ -359,6 +397,7 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 			run->target == src ? "  (source)" : "");
 	}
 	coverage_notes(out, cov, n_runs, n);
+	gpuproj_project_assumed_note(out, cov, n_runs, 1, NULL);
 	gpuproj_project_whole_run_table(out, p, cov, n_runs);
 	if (unseen)
 		fprintf(out, "note: * = interval fitted on validation data without this target or "
@@ -413,7 +452,7 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 			const struct gpuproj_projection *pr = &tr[r].sel[i];
 			const struct gpuproj_target *tg = tr[r].s.target;
 			const struct gpuproj_reference *ref = gpuproj_kernel_reference(k, tg->name);
-			char interval[40];
+			char interval[40], words[256];
 
 			if (pr->status != GPUPROJ_OK) {
 				fprintf(out, "   %-20s not projected: %s\n", tg->name, pr->why);
@@ -425,7 +464,7 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 				 pr->interval_gpus == GPUPROJ_INTERVAL_GPUS_UNSEEN ? "*" : "");
 			fmt_speedup(gpuproj_kernel_mean_ns(k), pr->point_ns, c, sizeof(c));
 			fmt_error(pr->point_ns, ref ? ref->mean_ns : NAN, d, sizeof(d));
-			fprintf(out, "   %-20s %11s %25s %9s %-8s %11s %8s%s%s%s\n",
+			fprintf(out, "   %-20s %11s %25s %9s %-8s %11s %8s%s%s%s%s%s%s\n",
 				tg->name, format_ns(pr->point_ns, e, sizeof(e)), interval,
 				c, gpuproj_bound_name(pr->binding),
 				ref ? format_ns(ref->mean_ns, b, sizeof(b)) : "-", d,
@@ -433,7 +472,12 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 				pr->fallback ? gpuproj_model_name(pr->fallback) : "",
 				pr->fallback ? (gpuproj_model_is_coarse(pr->fallback) ? ", coarser]"
 										       : "]")
-					     : "");
+					     : "",
+				pr->assumed ? "  [assumed: " : "",
+				pr->assumed ? gpuproj_assumption_words(pr->assumed, words,
+								       sizeof(words))
+					    : "",
+				pr->assumed ? "]" : "");
 		}
 	}
 	free(cov);
@@ -602,6 +646,10 @@ gpuproj_project_table_models(FILE *out, const struct gpuproj_profile *p,
 					runs[t * n_models].target->name,
 					runs[t * n_models + m].n_unprojected, n);
 	}
+	/* Per model, what it assumed. */
+	for (m = 0; m < n_models; m++)
+		gpuproj_project_assumed_note(out, &runs[m], n_targets, n_models,
+					     gpuproj_model_name(runs[m].model));
 
 	top = top_count(opt, n);
 	fprintf(out, "\nPer kernel (top %zu of %zu by source time; per-launch points; '!' = models "
@@ -643,6 +691,23 @@ gpuproj_project_table_models(FILE *out, const struct gpuproj_profile *p,
 					break;
 				}
 			}
+		}
+		/* Each model's assumptions for the kernel, once (its widest set). */
+		for (m = 0; m < n_models; m++) {
+			unsigned all = 0;
+			char words[256];
+
+			for (t = 0; t < n_targets; t++) {
+				const struct gpuproj_projection *pr =
+					&runs[t * n_models + m].kernels[order[i]];
+
+				if (pr->status == GPUPROJ_OK)
+					all |= pr->assumed;
+			}
+			if (all)
+				fprintf(out, "   assumed by %s: %s\n",
+					gpuproj_model_name(runs[m].model),
+					gpuproj_assumption_words(all, words, sizeof(words)));
 		}
 	}
 	free(order);
@@ -850,6 +915,9 @@ run_head_json(const struct gpuproj_profile *p, const struct gpuproj_run_projecti
 				   json_integer((json_int_t)run->n_interval_unseen));
 	bad |= json_object_set_new(jr, "fallback_kernels",
 				   json_integer((json_int_t)run->n_fallback));
+	if (run->n_assumed)
+		bad |= json_object_set_new(jr, "assumed_kernels",
+					   json_integer((json_int_t)run->n_assumed));
 	bad |= json_object_set_new(jr, "coarse_kernels",
 			    json_integer((json_int_t)(gpuproj_model_is_coarse(run->model)
 						      ? run->n_projected
@@ -862,6 +930,24 @@ run_head_json(const struct gpuproj_profile *p, const struct gpuproj_run_projecti
 		return NULL;
 	}
 	return jr;
+}
+
+/* The words of a projection's assumptions (model.h enum gpuproj_assumption), as a JSON array. */
+static json_t *
+assumed_json(unsigned bits)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; a && i < GPUPROJ_ASSUME_COUNT; i++) {
+		if ((bits & (1u << i)) &&
+		    json_array_append_new(a, json_string(gpuproj_assumption_info(
+						     (enum gpuproj_assumption)i)->word))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
 }
 
 /* Kernel i of a run, as JSON. */
@@ -903,6 +989,8 @@ projection_json(const struct gpuproj_profile *p, const struct gpuproj_run_projec
 		bad |= json_object_set_new(jk, "flop_ratio", json_num(pr->flop_ratio));
 		if (pr->note[0])
 			bad |= json_object_set_new(jk, "note", json_string_lossy(pr->note));
+		if (pr->assumed)
+			bad |= json_object_set_new(jk, "assumed", assumed_json(pr->assumed));
 		if (pr->fallback) {
 			/* Projected in place of the run's model, which could not. */
 			bad |= json_object_set_new(jk, "model", json_string(

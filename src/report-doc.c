@@ -278,6 +278,36 @@ doc_tensor_paths(const double mix[GPUPROJ_TPREC_COUNT], const struct gpuproj_tar
 }
 
 char *
+doc_assumed_note(const struct gpuproj_report_rank *rows, size_t n, char *buf, size_t size)
+{
+	size_t i, w = 0, any = 0;
+	int a, listed = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		any += rows[i].n_assumed;
+	if (!any || size < 2)
+		return NULL;
+	w = (size_t)snprintf(buf, size, "projected with assumptions for inputs the profile "
+			     "lacks:");
+	for (a = 0; a < GPUPROJ_ASSUME_COUNT && w < size; a++) {
+		size_t hi = 0;
+
+		for (i = 0; i < n; i++)
+			hi = rows[i].n_assumption[a] > hi ? rows[i].n_assumption[a] : hi;
+		if (hi)
+			w += (size_t)snprintf(buf + w, size - w, "%s %s (up to %zu kernel(s) per "
+					      "GPU)", listed++ ? "," : "",
+					      gpuproj_assumption_info((enum gpuproj_assumption)a)
+						      ->word, hi);
+	}
+	if (w < size)
+		snprintf(buf + w, size - w, "; their intervals are widened by what each cost on "
+			 "validation (docs/models.md \"Missing inputs\")");
+	return buf;
+}
+
+char *
 doc_fmt_cost(double usd_s, char *buf, size_t size)
 {
 	if (isnan(usd_s)) {
@@ -503,6 +533,8 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 		row->n_coarse = gpuproj_model_is_coarse(runs[0].model) ? runs[0].n_projected
 									: runs[0].n_fallback_sol;
 		row->n_interval_unseen = runs[0].n_interval_unseen;
+		row->n_assumed = runs[0].n_assumed;
+		memcpy(row->n_assumption, runs[0].n_assumption, sizeof(row->n_assumption));
 		row->is_source = tgt == dp->src;
 		row->whole = runs[0].whole;
 		fill_costs(row);
@@ -925,7 +957,7 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 {
 	struct gpuproj_report_doc *doc = NULL;
 	size_t n_set = targets ? gpuproj_targets_count(targets) : 0, i, j, t;
-	int r;
+	int r, a;
 
 	if (!inputs || !n_inputs || !targets || !ret)
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
@@ -1038,6 +1070,9 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 			row->n_projected += pt->n_projected;
 			row->n_coarse += pt->n_coarse;
 			row->n_interval_unseen += pt->n_interval_unseen;
+			row->n_assumed += pt->n_assumed;
+			for (a = 0; a < GPUPROJ_ASSUME_COUNT; a++)
+				row->n_assumption[a] += pt->n_assumption[a];
 			row->is_source |= pt->is_source;
 			whole_run_add(&row->whole, &pt->whole, i == 0);
 		}

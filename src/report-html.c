@@ -132,7 +132,7 @@ html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, c
 	     const char *caption, const double *tensor_mix)
 {
 	size_t i, unseen = 0;
-	char a[32], b[32], c[48], paths[256];
+	char a[32], b[32], c[48], paths[256], note[1024];
 
 	outf(h, "<div class=\"table-wrap\"><table class=\"ranking\" id=\"%s\">\n<caption>", id);
 	oute(h, caption);
@@ -163,8 +163,9 @@ html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, c
 			continue;
 		}
 		td_ns(h, r->point_ns);
-		outf(h, "<td class=\"num\">%s – %s%s</td>", format_ns(r->lo_ns, a, sizeof(a)),
-		     format_ns(r->hi_ns, b, sizeof(b)), r->n_interval_unseen ? " *" : "");
+		outf(h, "<td class=\"num\">%s – %s%s%s</td>", format_ns(r->lo_ns, a, sizeof(a)),
+		     format_ns(r->hi_ns, b, sizeof(b)), r->n_interval_unseen ? " *" : "",
+		     r->n_assumed ? " †" : "");
 		unseen += r->n_interval_unseen > 0;
 		outf(h, "<td class=\"num\">%s</td>", doc_fmt_speedup(r->speedup, c, sizeof(c)));
 		outf(h, "<td>%s</td>", gpuproj_bound_name(r->binding));
@@ -190,6 +191,11 @@ html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, c
 	out(h, "</tbody></table></div>\n");
 	if (unseen)
 		out(h, "<p class=\"small\">* " REPORT_UNSEEN_NOTE "</p>\n");
+	if (doc_assumed_note(rows, n, note, sizeof(note))) {
+		out(h, "<p class=\"small\">† ");
+		oute(h, note);
+		out(h, "</p>\n");
+	}
 }
 
 static void

@@ -34,7 +34,7 @@ md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n,
 	   const double *tensor_mix)
 {
 	size_t i, unseen = 0;
-	char a[32], b[32], c[48], d[48], e[48], paths[256];
+	char a[32], b[32], c[48], d[48], e[48], paths[256], note[1024];
 
 	strbuf_printf(sb, "| # | Target GPU | Projected GPU time | Interval | Speedup vs. source | "
 		      "Binding | Time × price | Energy (upper bound) | Carried unprojected |%s\n"
@@ -56,8 +56,9 @@ md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n,
 		}
 		strbuf_printf(sb, " | %s | ", format_ns(r->point_ns, a, sizeof(a)));
 		strbuf_printf(sb, "%s – ", format_ns(r->lo_ns, a, sizeof(a)));
-		strbuf_printf(sb, "%s%s | %s | %s | %s | %s | ", format_ns(r->hi_ns, b, sizeof(b)),
-			      r->n_interval_unseen ? " \\*" : "",
+		strbuf_printf(sb, "%s%s%s | %s | %s | %s | %s | ",
+			      format_ns(r->hi_ns, b, sizeof(b)), r->n_interval_unseen ? " \\*" : "",
+			      r->n_assumed ? " †" : "",
 			      doc_fmt_speedup(r->speedup, c, sizeof(c)),
 			      gpuproj_bound_name(r->binding),
 			      doc_fmt_cost(r->cost_usd_s, d, sizeof(d)),
@@ -80,6 +81,11 @@ md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n,
 	}
 	if (unseen)
 		strbuf_append(sb, "\n\\* " REPORT_UNSEEN_NOTE "\n");
+	if (doc_assumed_note(rows, n, note, sizeof(note))) {
+		strbuf_append(sb, "\n† ");
+		md_text(sb, note);
+		strbuf_append(sb, "\n");
+	}
 	strbuf_append(sb, "\n");
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <gpuproj/interval.h>
+#include <gpuproj/import.h>
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/project.h>
@@ -249,10 +250,11 @@ cmp_str(const void *a, const void *b)
  * Returns true when something was projected.
  */
 static bool
-nothing_projected(const struct gpuproj_profile *p, const char *label,
-		  const struct gpuproj_run_projection *runs, size_t n_runs)
+nothing_projected(const struct gpuproj_profile *p, const struct gpuproj_targets *ts,
+		  const char *label, const struct gpuproj_run_projection *runs, size_t n_runs)
 {
 	const char *why = NULL, **w;
+	char *how;
 	size_t r, i, best = 0, run = 0, n = gpuproj_profile_count(p);
 
 	for (r = 0; r < n_runs; r++) {
@@ -277,11 +279,23 @@ nothing_projected(const struct gpuproj_profile *p, const char *label,
 			}
 		}
 	}
+	/* What collects it: the export's own tool, for its GPU (gpuproj_import_collection()). */
+	how = why && (strstr(why, "needs ") || strstr(why, "(duration)"))
+		      ? gpuproj_import_collection(p, ts)
+		      : NULL;
 	cli_fail("%s: no kernel could be projected onto any target (%zu kernel signature%s; "
 		 "%zu of them: %s)%s", label, n, n == 1 ? "" : "s", best,
 		 why && *why ? why : "no reason given",
-		 why && strstr(why, "needs ") ? "; `gpuproj ncu-metrics` prints the ncu command "
-						"that collects what is missing" : "");
+		 how ? "; collect it with:"
+		 : why && strstr(why, "needs ") ? "; `gpuproj ncu-metrics` prints the ncu command "
+						  "that collects what is missing" : "");
+	if (how) {
+		char *line, *save = NULL;
+
+		for (line = strtok_r(how, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			fprintf(stderr, "    %s\n", line);
+		free(how);
+	}
 	free(w);
 	return false;
 }
@@ -471,12 +485,29 @@ cmd_project(int argc, char **argv)
 		cli_fail_error(&err);
 		goto out;
 	}
-	if (src->provisional)
-		fprintf(stderr, "gpuproj: project: note: the profile's GPU '%s' is not in "
-			"targets.yaml: projecting from a provisional entry derived from its device "
-			"attributes and the per-SM figures of %s (basis %s; `gpuproj targets derive "
-			"%s` prints it)\n", cli_shown(gpuproj_profile_device(profile)->name),
-			src->derived_from, src->provisional, cli_shown(profile_path));
+	if (src->provisional) {
+		const struct gpuproj_device_info *d = gpuproj_profile_device(profile);
+		const struct gpuproj_target *near = NULL;
+		char diff[96] = "";
+
+		/* A variant of a listed GPU (a 152-SM B200) says how it differs. */
+		if (d->name && gpuproj_targets_lookup(targets, d->name, NULL, &near, NULL) == 0 &&
+		    !gpuproj_target_differs(near, d, diff, sizeof(diff)))
+			diff[0] = '\0';
+		if (diff[0])
+			fprintf(stderr, "gpuproj: project: note: the profile's GPU '%s' is not "
+				"targets.yaml's %s (it has %s): projecting from a provisional "
+				"entry derived from its device attributes and the per-SM figures "
+				"of %s (basis %s; `gpuproj targets derive %s` prints it)\n",
+				cli_shown(d->name), near->name, diff, src->derived_from,
+				src->provisional, cli_shown(profile_path));
+		else
+			fprintf(stderr, "gpuproj: project: note: the profile's GPU '%s' is not "
+				"in targets.yaml: projecting from a provisional entry derived from "
+				"its device attributes and the per-SM figures of %s (basis %s; "
+				"`gpuproj targets derive %s` prints it)\n", cli_shown(d->name),
+				src->derived_from, src->provisional, cli_shown(profile_path));
+	}
 
 	/* The targets to project onto, in targets.yaml order or as given. */
 	n_tgts = n_target_names ? n_target_names : gpuproj_targets_count(targets);
@@ -539,7 +570,8 @@ cmd_project(int argc, char **argv)
 			}
 		}
 		if (i == n_tgts) {
-			nothing_projected(profile, profile_path, n_runs ? runs : &prov.run, 1);
+			nothing_projected(profile, targets, profile_path,
+					  n_runs ? runs : &prov.run, 1);
 			goto out;
 		}
 		provider_clear(&prov);
@@ -553,7 +585,7 @@ cmd_project(int argc, char **argv)
 				}
 			}
 		}
-		if (!nothing_projected(profile, profile_path, runs, n_runs))
+		if (!nothing_projected(profile, targets, profile_path, runs, n_runs))
 			goto out;
 	}
 	if (fmt == FMT_JSON) {

@@ -21,9 +21,85 @@
 #include "cli.h"
 #include "util.h"
 
+/* The inputs --drop takes ("shared, warp-efficiency, …"), from model.h's table. */
+static const char *
+drop_words(char *buf, size_t size)
+{
+	size_t len = 0;
+	int a;
+
+	buf[0] = '\0';
+	for (a = 0; a < GPUPROJ_ASSUME_COUNT; a++) {
+		const char *in = gpuproj_assumption_info((enum gpuproj_assumption)a)->input;
+
+		if (in && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "", in);
+	}
+	return buf;
+}
+
+/* --drop LIST into bits of gpuproj_model_options.drop_inputs; false (usage printed) when bad. */
+static bool
+parse_drop(const char *list, unsigned *ret)
+{
+	char buf[256], inputs[256], *tok, *save = NULL;
+	enum gpuproj_assumption a;
+
+	if (strlen(list) >= sizeof(buf)) {
+		cli_usage_error("validate", "--drop: list too long");
+		return false;
+	}
+	strcpy(buf, list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (gpuproj_assumption_from_input(tok, &a)) {
+			cli_usage_error("validate", "--drop takes %s, not '%s'",
+					drop_words(inputs, sizeof(inputs)), tok);
+			return false;
+		}
+		*ret |= 1u << a;
+	}
+	if (!*ret) {
+		cli_usage_error("validate", "--drop needs an input (%s)",
+				drop_words(inputs, sizeof(inputs)));
+		return false;
+	}
+	return true;
+}
+
+/* --fit-assumptions: the study, its table written to path and printed. */
+static int
+fit_assumptions(const char *path, struct gpuproj_profile **profiles, size_t n_profiles,
+		const struct gpuproj_targets *targets, const struct gpuproj_validate_options *vopt,
+		const char *created, const char *command, const char *output)
+{
+	struct gpuproj_assumption_study st = { 0 };
+	struct gpuproj_error err = { 0 };
+	int ret = EXIT_FAIL;
+	FILE *f = stdout;
+
+	if (gpuproj_validate_assumptions((const struct gpuproj_profile *const *)profiles,
+					 n_profiles, targets, vopt, &st, &err) ||
+	    gpuproj_assumption_study_save(&st, path, created, command, &err)) {
+		cli_fail_error(&err);
+		goto out;
+	}
+	if (output && strcmp(output, "-") != 0 && !(f = fopen(output, "w"))) {
+		cli_fail("%s: %s", output, strerror(errno));
+		goto out;
+	}
+	ret = gpuproj_assumption_study_write_table(f, &st) ? EXIT_FAIL : EXIT_OK;
+	if (f != stdout && fclose(f) != 0)
+		ret = cli_fail("%s: %s", output, strerror(errno));
+out:
+	gpuproj_assumption_study_clear(&st);
+	return ret;
+}
+
 static void
 help(FILE *f)
 {
+	char inputs[256];
+
 	fprintf(f,
 		"Usage: gpuproj validate [options] DATASET...\n\n"
 		"Project every kernel measured on one GPU onto every other GPU that measured the\n"
@@ -85,13 +161,21 @@ help(FILE *f)
 		"                       launch and the four speed-of-light percentages, derived\n"
 		"                       from its counters against the source GPU's ceilings (the\n"
 		"                       input of the coarser model 'sol'; docs/models.md \"sol\")\n"
+		"  --drop INPUT[,INPUT...]  validate as if the profiles lacked these inputs:\n"
+		"                       %s\n"
+		"                       (each model then runs on its stated assumption for it;\n"
+		"                       docs/models.md \"Missing inputs\")\n"
+		"  --fit-assumptions FILE  measure what each assumption costs: validate with\n"
+		"                       every input and again without each one, fit the widening\n"
+		"                       of the intervals on the calibration half by shape, write\n"
+		"                       the table (gpuproj-assumptions/1) to FILE and print it\n"
 		"  --coverage P         coverage to fit for, 0 < P < 1 (default 0.8)\n"
 		"  --format FMT         table (default), csv or json\n"
 		"  --details            json: add every comparison (kernel, projection, error)\n"
 		"  -o, --output FILE    write to FILE instead of standard output\n"
 		"  -h, --help           show this help\n\n",
 		gpuproj_compute_name(gpuproj_compute_default()),
-		gpuproj_rates_name(gpuproj_rates_default()));
+		gpuproj_rates_name(gpuproj_rates_default()), drop_words(inputs, sizeof(inputs)));
 	fputs("Per model and (source, target) pair, pooled per model, and pooled per model\n"
 	      "over pairs of GPUs of the same and of different architecture generations\n"
 	      "(Ampere, Hopper, CDNA3, ...; rows '(same gen)', '(cross gen)'): n, failed (not\n"
@@ -222,7 +306,7 @@ cmd_validate(int argc, char **argv)
 {
 	enum { O_TARGETS = 256, O_MODEL, O_THRESHOLD, O_SOURCE, O_TARGET, O_FORMAT, O_DETAILS,
 	       O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_RATES, O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE,
-	       O_SECTIONS };
+	       O_SECTIONS, O_DROP, O_FIT_ASSUMPTIONS };
 	static const struct option opts[] = {
 		{ "targets", required_argument, NULL, O_TARGETS },
 		{ "model", required_argument, NULL, O_MODEL },
@@ -243,12 +327,14 @@ cmd_validate(int argc, char **argv)
 		{ "coverage", required_argument, NULL, O_COVERAGE },
 		{ "merge-intervals", required_argument, NULL, O_MERGE },
 		{ "default-sections", no_argument, NULL, O_SECTIONS },
+		{ "drop", required_argument, NULL, O_DROP },
+		{ "fit-assumptions", required_argument, NULL, O_FIT_ASSUMPTIONS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *targets_path = NULL, *output = NULL, *origin = NULL;
-	const char *intervals_arg = NULL, *fit_path = NULL, *merge_arg = NULL;
+	const char *intervals_arg = NULL, *fit_path = NULL, *merge_arg = NULL, *study = NULL;
 	struct gpuproj_intervals *iv = NULL, *base = NULL, *merged = NULL;
 	const struct gpuproj_intervals *base_table = NULL;
 	char *command = NULL, created[32], words[128];
@@ -327,6 +413,13 @@ cmd_validate(int argc, char **argv)
 		case O_FIT: fit_path = optarg; break;
 		case O_MERGE: merge_arg = optarg; break;
 		case O_SECTIONS: vopt.default_sections = true; break;
+		case O_FIT_ASSUMPTIONS: study = optarg; break;
+		case O_DROP:
+			if (!parse_drop(optarg, &mopt.drop_inputs)) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+			break;
 		case O_HOLDOUT: {
 			const struct gpuproj_word *w = gpuproj_holdout_words(&n_words);
 			int h;
@@ -425,9 +518,16 @@ cmd_validate(int argc, char **argv)
 	}
 	if (intervals_arg && cli_apply_intervals(intervals_arg, &mopt, &iv))
 		goto out;
+	if (study && (fit_path || vopt.default_sections || vopt.holdout || mopt.drop_inputs ||
+		      fmt != FMT_TABLE)) {
+		ret = cli_usage_error("validate", "--fit-assumptions runs its own validations: "
+				      "without --fit-intervals, --default-sections, --holdout, "
+				      "--drop or --format");
+		goto out;
+	}
 	vopt.fit_intervals = fit_path != NULL;
 	vopt.fit_command = command;
-	if (fit_path) {
+	if (fit_path || study) {
 		int r = fit_date(created, sizeof(created), &vopt.fit_created);
 
 		if (r) {
@@ -468,6 +568,11 @@ cmd_validate(int argc, char **argv)
 	if (cli_stderr_is_tty()) {
 		vopt.progress = progress;
 		vopt.progress_userdata = &last;
+	}
+	if (study) {
+		ret = fit_assumptions(study, profiles, n_profiles, targets, &vopt,
+				      vopt.fit_created, command, output);
+		goto out;
 	}
 	if (gpuproj_validate((const struct gpuproj_profile *const *)profiles, n_profiles, targets,
 			     &vopt, &val, &err)) {

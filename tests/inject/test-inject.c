@@ -316,7 +316,7 @@ extra_first_n(struct run *r)
 	ck_assert_str_eq(json_string_value(json_object_get(dev, "name")), "Fake A100");
 	ck_assert_str_eq(json_string_value(json_object_get(dev, "chip")), "GA100");
 	ck_assert_str_eq(json_string_value(json_object_get(dev, "cc")), "8.0");
-	ck_assert_int_eq(jint(dev, "sms"), 108);
+	ck_assert_int_eq(jint(dev, "sms"), 100);
 	assert_close(jreal(dev, "clock_hz"), 1.41e9, "clock");
 	ck_assert_int_eq(jint(json_object_get(r->json, "process"), "pid") > 0, 1);
 	ck_assert_int_eq(json_is_null(json_object_get(json_object_get(r->json, "process"), "rank")),
@@ -1815,9 +1815,9 @@ static const struct scenario scenarios[] = {
 		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
 			       "kernel launch, profiling the first 2 launches of each kernel signature "
 			       "matching saxpy|nothing; report at exit: {out}",
-			       "[gpuproj] device 0: Fake A100 (GA100, CC 8.0, 108 SMs): 50 metrics in 4 "
-			       "passes; the first 2 launches of each kernel signature run 4 times under "
-			       "kernel replay",
+			       "[gpuproj] device 0: Fake A100 (GA100, CC 8.0, 100 SMs): 50 "
+			       "metrics in 4 passes; the first 2 launches of each kernel signature "
+			       "run 4 times under kernel replay",
 			       "@wrote:2|8|2"),
 		.kernels = { K(SAXPY, 4, 2, 2, 1000), K(COPY, 4, 0, 4, 2000) },
 		.attrs = { { "kernel_regex", "saxpy|nothing" } },
@@ -1996,13 +1996,13 @@ static const struct scenario scenarios[] = {
 	{
 		/* Two devices: each says what it collects; the chip is set up once. */
 		.name = "two_devices",
-		.cmds = CMDS("device 1 \"Fake A100\" GA100 8.0 108 1410000", METRICS, "init", "ctx 0",
-			     "ctx 1", "repeat 2 launch drv 1 " SAXPY " " K_DIMS " 0 1000",
+		.cmds = CMDS("device 1 \"Fake A100\" GA100 8.0 100 1410000", METRICS, "init",
+			     "ctx 0", "ctx 1", "repeat 2 launch drv 1 " SAXPY " " K_DIMS " 0 1000",
 			     "repeat 2 launch drv 2 " SAXPY " " K_DIMS " 0 1500"),
 		.lines = LINES(LINE_INIT, LINE_DEV,
-			       "[gpuproj] device 1: Fake A100 (GA100, CC 8.0, 108 SMs): 50 metrics in 4 "
-			       "passes; the first 1 launch of each kernel signature runs 4 times under "
-			       "kernel replay",
+			       "[gpuproj] device 1: Fake A100 (GA100, CC 8.0, 100 SMs): 50 "
+			       "metrics in 4 passes; the first 1 launch of each kernel signature "
+			       "runs 4 times under kernel replay",
 			       "@wrote:2|4|2"),
 		/* One chip set-up serves both devices; the second device is described too. */
 		.calls = { CALLS("cuptiProfilerHostGetConfigImage", 1),
@@ -2021,16 +2021,16 @@ static const struct scenario scenarios[] = {
 		 */
 		.name = "two_devices_one_chip_two_threads",
 		.env = ENV("FAKE_EVAL_HOLD_MS=30"),
-		.cmds = CMDS("device 1 \"Fake A100\" GA100 8.0 108 1410000", METRICS, "init", "ctx 0",
-			     "ctx 1",
+		.cmds = CMDS("device 1 \"Fake A100\" GA100 8.0 100 1410000", METRICS, "init",
+			     "ctx 0", "ctx 1",
 			     "par launch drv 1 _Z2k1v " K_DIMS " 0 1000 ; launch drv 1 _Z2k2v " K_DIMS
 			     " 0 1000 ; launch drv 1 _Z2k3v " K_DIMS " 0 1000 | launch drv 2 _Z2k1v "
 			     K_DIMS " 0 1000 ; launch drv 2 _Z2k2v " K_DIMS " 0 1000 ; launch drv 2 "
 			     "_Z2k3v " K_DIMS " 0 1000"),
 		.lines = LINES(LINE_INIT, LINE_DEV,
-			       "[gpuproj] device 1: Fake A100 (GA100, CC 8.0, 108 SMs): 50 metrics in 4 "
-			       "passes; the first 1 launch of each kernel signature runs 4 times under "
-			       "kernel replay",
+			       "[gpuproj] device 1: Fake A100 (GA100, CC 8.0, 100 SMs): 50 "
+			       "metrics in 4 passes; the first 1 launch of each kernel signature "
+			       "runs 4 times under kernel replay",
 			       "@wrote:6|6|6"),
 		.calls = { CALLS("cuptiProfilerHostEvaluateToGpuValues", 6) },
 	},
@@ -2172,14 +2172,14 @@ static const struct scenario scenarios[] = {
 		 * behind the window that waited for it (HANG).
 		 */
 		.name = "hang_peer_device_other_thread",
-		.cmds = CMDS("device 1 \"Fake A100\" GA100 8.0 108 1410000", METRICS, "init", "ctx 0",
-			     "ctx 1",
+		.cmds = CMDS("device 1 \"Fake A100\" GA100 8.0 100 1410000", METRICS, "init",
+			     "ctx 0", "ctx 1",
 			     "par launch drv 1 _Z4peerPVi " K_DIMS " 0 1000 waits=3 | sleep 200 ; "
 			     "launch drv 2 _Z6signalPVi " K_DIMS " 0 1000 sets=3"),
 		.lines = LINES(LINE_INIT, LINE_DEV,
-			       "[gpuproj] device 1: Fake A100 (GA100, CC 8.0, 108 SMs): 50 metrics in 4 "
-			       "passes; the first 1 launch of each kernel signature runs 4 times under "
-			       "kernel replay",
+			       "[gpuproj] device 1: Fake A100 (GA100, CC 8.0, 100 SMs): 50 "
+			       "metrics in 4 passes; the first 1 launch of each kernel signature "
+			       "runs 4 times under kernel replay",
 			       "@wrote:2|2|2"),
 		.kernels = { K("_Z4peerPVi", 1, 1, 1, 1000), K("_Z6signalPVi", 1, 1, 1, 1000) },
 		.extra = extra_gpu_drained,

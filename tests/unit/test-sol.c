@@ -423,9 +423,10 @@ END_TEST
 
 /*
  * gpuproj_project_run() with the default model: kernel "full" by hroof-occ,
- * "sections" by sol (fallback, coarse), "nogeom" by hroof (fallback: only
- * the geometry missing), "bare" by nothing, "untimed" by nothing and
- * without source time — yet counted.
+ * "sections" by sol (fallback, coarse: an export of the default sections,
+ * tried first), "nogeom" by hroof-occ itself, its occupancy unknown
+ * (assumed), "bare" by nothing, "untimed" by nothing and without source
+ * time — yet counted.
  */
 START_TEST(run_fallbacks_and_coverage)
 {
@@ -449,8 +450,12 @@ START_TEST(run_fallbacks_and_coverage)
 	ck_assert_uint_eq(run.n_projected, 3);
 	ck_assert_uint_eq(run.n_unprojected, 2);      /* "bare" and the never-timed one */
 	ck_assert_rel(run.unprojected_source_ns, 2e5); /* only "bare" has a time to carry */
-	ck_assert_uint_eq(run.n_fallback, 2);
+	ck_assert_uint_eq(run.n_fallback, 1);
 	ck_assert_uint_eq(run.n_fallback_sol, 1);
+	/* Every kernel here has regs_per_thread 0: registers unknown; nogeom's geometry too. */
+	ck_assert_uint_eq(run.n_assumed, 3);
+	ck_assert_uint_eq(run.n_assumption[GPUPROJ_ASSUME_REGISTERS], 2);
+	ck_assert_uint_eq(run.n_assumption[GPUPROJ_ASSUME_GEOMETRY], 1);
 	for (i = 0; i < run.n; i++) {
 		const struct gpuproj_kernel *k = gpuproj_profile_at(prof, i);
 		const struct gpuproj_projection *p = &run.kernels[i];
@@ -461,11 +466,13 @@ START_TEST(run_fallbacks_and_coverage)
 		} else if (strcmp(k->name, "sections") == 0) {
 			ck_assert_int_eq(p->status, GPUPROJ_OK);
 			ck_assert_ptr_eq(p->fallback, gpuproj_model_find("sol"));
-			/* why: why hroof-occ could not */
-			ck_assert_ptr_nonnull(strstr(p->why, "hroof needs bytes.l1"));
+			/* why: why not hroof-occ */
+			ck_assert_str_eq(p->why, "hroof-occ: an export of ncu's default sections "
+					 "(throughput percentages, no FP counts): sol's input");
 		} else if (strcmp(k->name, "nogeom") == 0) {
 			ck_assert_int_eq(p->status, GPUPROJ_OK);
-			ck_assert_ptr_eq(p->fallback, gpuproj_model_find("hroof"));
+			ck_assert_ptr_null(p->fallback);
+			ck_assert_uint_eq(p->assumed, 1u << GPUPROJ_ASSUME_GEOMETRY);
 		} else {
 			ck_assert_int_ne(p->status, GPUPROJ_OK);
 			ck_assert_ptr_null(p->fallback);
@@ -476,8 +483,8 @@ START_TEST(run_fallbacks_and_coverage)
 	/* Off: each kernel by the model alone. */
 	opt.fallback = GPUPROJ_FALLBACK_OFF;
 	ck_assert_int_eq(gpuproj_project_run(prof, def, src, tgt, &opt, &run), 0);
-	ck_assert_uint_eq(run.n_projected, 1);
-	ck_assert_uint_eq(run.n_unprojected, 4);
+	ck_assert_uint_eq(run.n_projected, 2); /* full, nogeom */
+	ck_assert_uint_eq(run.n_unprojected, 3);
 	ck_assert_uint_eq(run.n_fallback, 0);
 	gpuproj_run_projection_clear(&run);
 	/* A model chosen by name is that model alone. */
