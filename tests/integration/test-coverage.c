@@ -118,7 +118,7 @@ END_TEST
  */
 START_TEST(assumed_when_inputs_missing)
 {
-	char *json = import("ncu-old.csv", "old.json", NULL), *out, *err;
+	char *json = import("ncu-old.csv", "old.json", NULL), *out, *err, *md;
 
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --source A100-SXM4-40GB --target "
 				  "H100-SXM5-80GB", json), 0);
@@ -135,6 +135,21 @@ START_TEST(assumed_when_inputs_missing)
 	ck_assert_ptr_nonnull(strstr(out, "\"assumed\": [\n      \"shared unbounded\",\n"));
 	free(out);
 	free(err);
+	/* The report: a dagger on the target's interval (not the source's), a footnote. */
+	ck_assert_int_eq(test_cli(&out, &err, "report '%s' --source A100-SXM4-40GB --target "
+				  "H100-SXM5-80GB --md '%s/r.md' --html '%s/r.html'", json, dir,
+				  dir), 0);
+	free(out);
+	free(err);
+	if (asprintf(&md, "%s/r.md", dir) < 0)
+		abort();
+	out = test_read_file(md);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_uint_eq(count(out, " † |"), 1);
+	ck_assert_msg(strstr(out, "\n† projected with assumptions for inputs the profile lacks: "
+			     "shared unbounded (up to 1 kernel(s) per GPU), ") != NULL, "%s", out);
+	free(out);
+	free(md);
 	free(json);
 }
 END_TEST
