@@ -1410,6 +1410,12 @@ gpuproj_import_nvprof(const char *const *paths, size_t n_paths,
 		st = nv_oom(&im, 0);
 		goto out;
 	}
+	/* The export's own "Device" under --device-name: `import` checks one against the other. */
+	if (device_name && im.device &&
+	    gpuproj_profile_set_attr(p, "import.device_column", im.device)) {
+		st = nv_oom(&im, 0);
+		goto out;
+	}
 	if (im.several_devices &&
 	    import_summary_warn(&im.sum, "%s:%d: kernels from several GPUs; the profile describes "
 				"the first, %s", im.device_file, im.device_line, im.device)) {

@@ -335,16 +335,19 @@ device_contradicts(const char *file, enum tool tool, const struct gpuproj_profil
 	const struct gpuproj_target *given = gpuproj_targets_match(ts, device);
 	const char *col = tool == TOOL_NCU ? "device__attribute_display_name or \"Device\""
 					   : "\"Device\"";
+	/* nvprof's importer names the device --device-name; its column is kept aside. */
+	const char *own = tool == TOOL_NVPROF ? gpuproj_profile_attr(p, "import.device_column")
+					      : d->name;
 	char diff[96];
 
-	if (d->name && !str_eq_nocase_trim(d->name, device) &&
-	    !(given && given == gpuproj_targets_match(ts, d->name))) {
+	if (own && !str_eq_nocase_trim(own, device) &&
+	    !(given && given == gpuproj_targets_match(ts, own))) {
 		cli_fail("%s: --device-name '%s' contradicts the export's own device '%s' (%s): "
 			 "drop --device-name, or pass --force to use it all the same",
-			 cli_shown(file), cli_shown(device), cli_shown(d->name), col);
+			 cli_shown(file), cli_shown(device), cli_shown(own), col);
 		return true;
 	}
-	if (given && gpuproj_target_differs(given, d, diff, sizeof(diff))) {
+	if (tool == TOOL_NCU && given && gpuproj_target_differs(given, d, diff, sizeof(diff))) {
 		cli_fail("%s: --device-name '%s' contradicts the export's device attributes: the "
 			 "device has %s (targets.yaml %s): name another GPU, or pass --force",
 			 cli_shown(file), cli_shown(device), diff, given->name);

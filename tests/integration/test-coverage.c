@@ -594,6 +594,19 @@ START_TEST(kepler_sent_to_nvprof)
 	ck_assert_ptr_null(strstr(err, "flop_count_hp"));
 	free(out);
 	free(err);
+	/* Its "Device" column against --device-name: an error unless --force. */
+	ck_assert_int_eq(test_cli(&out, &err, "import nvprof --device-name 'Tesla V100-SXM2-16GB' "
+				  "'%s' -o '%s/forced.json'", test_data("nvprof-metrics.csv"), dir),
+			 1);
+	ck_assert_msg(strstr(err, ": --device-name 'Tesla V100-SXM2-16GB' contradicts the "
+			     "export's own device 'Tesla K40c' (\"Device\")") != NULL, "%s", err);
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "import nvprof --force --device-name 'Tesla "
+				  "V100-SXM2-16GB' '%s' -o '%s/forced.json'",
+				  test_data("nvprof-metrics.csv"), dir), 0);
+	free(out);
+	free(err);
 	/* The other two project, the third is carried and says why. */
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --target V100-SXM2-16GB", json), 0);
 	ck_assert_msg(strstr(out, "not projected: hroof-occ needs FLOP (inst.fp{16,32,64}."
