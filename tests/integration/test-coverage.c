@@ -510,6 +510,21 @@ START_TEST(source_gpu_from_the_export)
 }
 END_TEST
 
+/* stat() of DIR/NAME: 0 when it exists. */
+static int
+stat_path(const char *d, const char *name)
+{
+	struct stat st;
+	char *path;
+	int rc;
+
+	if (asprintf(&path, "%s/%s", d, name) < 0)
+		abort();
+	rc = stat(path, &st);
+	free(path);
+	return rc;
+}
+
 /* `"148"` → `"152"` in the real B200 export: its device, grid and SM count. */
 static char *
 b200_with_152_sms(void)
@@ -541,6 +556,29 @@ START_TEST(gpu_identified_by_attributes)
 	gpuproj_profile_free(p);
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --target H100-SXM5-80GB", json), 0);
 	ck_assert_msg(strstr(out, "source GPU: B200-180GB ") != NULL, "%s", out);
+	free(out);
+	free(err);
+	/*
+	 * A --device-name whose entry the attributes contradict (H100-PCIe-80GB: CC 9.0,
+	 * 114 SMs): an error naming both, nothing written; --force takes it and warns.
+	 */
+	ck_assert_int_eq(test_cli(&out, &err, "import ncu --device-name 'NVIDIA H100 PCIe' '%s' "
+				  "-o '%s/h.json'", test_data("ncu-b200-sections.csv"), dir), 1);
+	ck_assert_msg(strstr(err, "ncu-b200-sections.csv: --device-name 'NVIDIA H100 PCIe' "
+			     "contradicts the export's device attributes: the device has CC 10.0, "
+			     "not 9.0, 148 SMs, not 114 (targets.yaml H100-PCIe-80GB): name "
+			     "another GPU, or pass --force\n") != NULL && count(err, "\n") == 1,
+		      "%s", err);
+	ck_assert_int_ne(stat_path(dir, "h.json"), 0);
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "import ncu --force --device-name 'NVIDIA H100 PCIe' "
+				  "'%s' -o '%s/h.json'", test_data("ncu-b200-sections.csv"), dir),
+			 0);
+	ck_assert_msg(strstr(err, "  device: NVIDIA H100 PCIe, CC 10.0, 148 SMs; warning: not "
+			     "targets.yaml's H100-PCIe-80GB (CC 10.0, not 9.0, 148 SMs, not 114): "
+			     "a variant it does not list (or a MIG partition); ") != NULL, "%s",
+		      err);
 	free(out);
 	free(err);
 	free(json);
@@ -770,7 +808,14 @@ END_TEST
  */
 START_TEST(nersc_recipe_projects_every_kernel)
 {
-	char *json = import("ncu-nersc-a100.csv", "nersc.json", NULL), *out, *err;
+	static const char *const recipe_extras[] = {
+		"gpu__time_duration.sum\"", "gpu__compute_memory_throughput.",
+		"gpu__dram_throughput.", "l1tex__throughput.", "lts__throughput.",
+		"sm__throughput.", NULL
+	};
+	char *json = import("ncu-nersc-a100.csv", "nersc.json", NULL), *out, *err, *csv;
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_error e = { 0 };
 
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --source A100-PCIe-40GB --target "
 				  "H100-SXM5-80GB", json), 0);
@@ -785,6 +830,41 @@ START_TEST(nersc_recipe_projects_every_kernel)
 	ck_assert_ptr_nonnull(strstr(out, "\"assumed_kernels\": 2,"));
 	free(out);
 	free(err);
+	free(json);
+	/*
+	 * The recipe's list alone (its ncu script: sm__cycles_elapsed.avg{,.per_second},
+	 * the nine sm__sass_thread_inst_executed_op_{d,f,h}{add,fma,mul}_pred_on.sum,
+	 * sm__inst_executed_pipe_tensor.sum, dram__bytes.sum, lts__t_bytes.sum,
+	 * l1tex__t_bytes.sum): the same file without gpu__time_duration and the four
+	 * throughput percentages. The duration is cycles / rate: 7,556.52 cycles /
+	 * 1,009,150,443.18 Hz = 7,488.0015 ns ("7.49 us") and 4,038.70 / 956,132,505.61 Hz =
+	 * 4,223.9961 ns ("4.22 us"), what gpu__time_duration.sum says (7,488 and 4,224).
+	 */
+	csv = export_without("ncu-nersc-a100.csv", recipe_extras, "recipe.csv");
+	if (asprintf(&json, "%s/recipe.json", dir) < 0)
+		abort();
+	ck_assert_int_eq(test_cli(&out, &err, "import ncu '%s' -o '%s'", csv, json), 0);
+	ck_assert_msg(strstr(err, "  the default model (hroof-occ) assumes, for inputs the export "
+			     "lacks: shared unbounded (2 of 2), full warps (2 of 2), occupancy "
+			     "unknown (2 of 2); ") != NULL, "%s", err);
+	ck_assert_ptr_null(strstr(err, "cannot be projected"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(gpuproj_profile_load(json, &p, &e), 0);
+	ck_assert_uint_eq(gpuproj_profile_count(p), 2);
+	ck_assert_double_eq_tol(gpuproj_profile_at(p, 0)->duration_ns.sum, 7488.0015, 1e-4);
+	ck_assert_double_eq_tol(gpuproj_profile_at(p, 1)->duration_ns.sum, 4223.9961, 1e-4);
+	gpuproj_profile_free(p);
+	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --source A100-PCIe-40GB --target "
+				  "H100-SXM5-80GB", json), 0);
+	ck_assert_ptr_null(strstr(out, "not projected"));
+	ck_assert_ptr_nonnull(strstr(out, ", 7.49 us per launch on A100-PCIe-40GB, "));
+	ck_assert_ptr_nonnull(strstr(out, ", 4.22 us per launch on A100-PCIe-40GB, "));
+	ck_assert_uint_eq(count(out, "  [assumed: shared unbounded, full warps, occupancy "
+				"unknown]\n"), 2);
+	free(out);
+	free(err);
+	free(csv);
 	/* Tensor work counted by instruction (HMMA assumed): said as well. */
 	free(json);
 	json = import("ncu-nersc-tensor-a100.csv", "tensor.json", NULL);
