@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,19 +82,69 @@ inside(double point, double lo, double hi, double measured)
 	return point * lo <= measured && measured <= point * hi;
 }
 
+/* Comparisons ordered by source, target, kernel (addresses: one run's). */
+static int
+by_case(const void *pa, const void *pb)
+{
+	const struct gpuproj_validation_comparison *a =
+		*(const struct gpuproj_validation_comparison *const *)pa;
+	const struct gpuproj_validation_comparison *b =
+		*(const struct gpuproj_validation_comparison *const *)pb;
+	const void *x[3] = { a->source, a->target, a->kernel };
+	const void *y[3] = { b->source, b->target, b->kernel };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (x[i] != y[i])
+			return (uintptr_t)x[i] < (uintptr_t)y[i] ? -1 : 1;
+	return 0;
+}
+
+/* naive's comparisons of a run, sorted by_case(); NULL on no memory (*n = 0: none). */
+static const struct gpuproj_validation_comparison **
+naive_index(const struct gpuproj_validation *v, size_t *n)
+{
+	const struct gpuproj_model *naive = gpuproj_model_find("naive");
+	const struct gpuproj_validation_comparison **idx;
+	size_t i;
+
+	*n = 0;
+	idx = malloc((v->n_comparisons ? v->n_comparisons : 1) * sizeof(*idx));
+	if (!idx)
+		return NULL;
+	for (i = 0; i < v->n_comparisons; i++)
+		if (v->comparisons[i].model == naive)
+			idx[(*n)++] = &v->comparisons[i];
+	qsort(idx, *n, sizeof(*idx), by_case);
+	return idx;
+}
+
+/* naive's projection of c's source, target and kernel, if it projected one. */
+static const struct gpuproj_validation_comparison *
+naive_of(const struct gpuproj_validation_comparison *const *idx, size_t n,
+	 const struct gpuproj_validation_comparison *c)
+{
+	const struct gpuproj_validation_comparison *const *hit =
+		n ? bsearch(&c, idx, n, sizeof(*idx), by_case) : NULL;
+
+	return hit && (*hit)->status == GPUPROJ_OK && (*hit)->point_ns > 0 ? *hit : NULL;
+}
+
 /*
  * One (model, assumption): the cases of `base` (the input present, no such
- * assumption) that `drop` projected with the assumption.
+ * assumption) that `drop` projected with the assumption; naive's MAPE on
+ * the same evaluation cases from `nidx` (naive_index() of base, n_nidx).
  */
 static int
 measure(const struct gpuproj_validation *base, const struct gpuproj_validation *drop,
 	const struct gpuproj_model *m, enum gpuproj_assumption a, double coverage,
+	const struct gpuproj_validation_comparison *const *nidx, size_t n_nidx,
 	struct gpuproj_assumption_cost *out)
 {
 	const struct gpuproj_intervals *iv = gpuproj_intervals_builtin();
 	size_t n = base->n_comparisons, i, nc = 0;
 	double *r0 = malloc((n ? n : 1) * sizeof(*r0)), *ra = malloc((n ? n : 1) * sizeof(*ra));
-	double sum0 = 0, suma = 0, blo, bhi;
+	double sum0 = 0, suma = 0, sumn = 0, blo, bhi;
 	size_t cover_plain = 0, cover_wide = 0, cover_builtin = 0;
 
 	if (!r0 || !ra) {
@@ -137,6 +188,7 @@ measure(const struct gpuproj_validation *base, const struct gpuproj_validation *
 	for (i = 0; i < n; i++) {
 		const struct gpuproj_validation_comparison *c0 = &base->comparisons[i];
 		const struct gpuproj_validation_comparison *ca = &drop->comparisons[i];
+		const struct gpuproj_validation_comparison *cn;
 		double lo = NAN, hi = NAN;
 
 		if (c0->model != m || c0->status != GPUPROJ_OK || ca->status != GPUPROJ_OK ||
@@ -147,6 +199,10 @@ measure(const struct gpuproj_validation *base, const struct gpuproj_validation *
 		out->n_eval++;
 		sum0 += ape(c0->point_ns, c0->measured_ns);
 		suma += ape(ca->point_ns, ca->measured_ns);
+		if ((cn = naive_of(nidx, n_nidx, c0))) {
+			out->n_naive++;
+			sumn += ape(cn->point_ns, cn->measured_ns);
+		}
 		if (gpuproj_intervals_lookup(iv, m, ca->binding, ca->point_ns, &lo, &hi, NULL)) {
 			cover_plain += inside(ca->point_ns, lo, hi, ca->measured_ns);
 			cover_wide += inside(ca->point_ns, lo * out->lo, hi * out->hi,
@@ -163,6 +219,9 @@ measure(const struct gpuproj_validation *base, const struct gpuproj_validation *
 					     : NAN;
 	out->cover_builtin_pct = out->n_eval ? 100.0 * (double)cover_builtin /
 						       (double)out->n_eval : NAN;
+	if (!out->n_eval || out->n_naive != out->n_eval)
+		out->n_naive = 0; /* not the same cases */
+	out->naive_mape_pct = out->n_naive ? sumn / (double)out->n_naive : NAN;
 	free(r0);
 	free(ra);
 	return GPUPROJ_OK;
@@ -177,8 +236,9 @@ gpuproj_validate_assumptions(const struct gpuproj_profile *const *profiles, size
 	struct gpuproj_validate_options vo = { 0 };
 	struct gpuproj_model_options mo = { 0 };
 	struct gpuproj_validation base = { 0 };
+	const struct gpuproj_validation_comparison **nidx = NULL;
 	double coverage;
-	size_t mi, i;
+	size_t mi, i, n_nidx = 0;
 	int a, st;
 
 	if (!targets || !out)
@@ -200,7 +260,8 @@ gpuproj_validate_assumptions(const struct gpuproj_profile *const *profiles, size
 		return st;
 	out->citations = calloc(base.n_citations ? base.n_citations : 1, sizeof(*out->citations));
 	out->costs = calloc(base.n_models * GPUPROJ_ASSUME_COUNT + 1, sizeof(*out->costs));
-	if (!out->citations || !out->costs)
+	nidx = naive_index(&base, &n_nidx);
+	if (!out->citations || !out->costs || !nidx)
 		goto nomem;
 	for (i = 0; i < base.n_citations; i++) {
 		if (!(out->citations[i] = strdup(base.citations[i])))
@@ -225,7 +286,7 @@ gpuproj_validate_assumptions(const struct gpuproj_profile *const *profiles, size
 		}
 		for (mi = 0; mi < base.n_models; mi++) {
 			st = measure(&base, &drop, base.models[mi], (enum gpuproj_assumption)a,
-				     coverage, &out->costs[out->n_costs]);
+				     coverage, nidx, n_nidx, &out->costs[out->n_costs]);
 			if (st) {
 				gpuproj_validation_clear(&drop);
 				goto nomem;
@@ -239,6 +300,7 @@ gpuproj_validate_assumptions(const struct gpuproj_profile *const *profiles, size
 nomem:
 	st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
 out:
+	free(nidx);
 	gpuproj_validation_clear(&base);
 	if (st)
 		gpuproj_assumption_study_clear(out);
@@ -348,7 +410,8 @@ gpuproj_assumption_study_save(const struct gpuproj_assumption_study *s, const ch
 		"ratios measured/projected with the input (base) and without (dropped), pooled "
 		"over bindings and classes; widening lo = min(1, dropped lo / base lo), hi = "
 		"max(1, dropped hi / base hi), multiplied into the calibrated interval of a "
-		"projection with the assumption; MAPE and coverage on the evaluation half (odd)"));
+		"projection with the assumption; MAPE and coverage on the evaluation half (odd); "
+		"naive_mape_pct: naive's MAPE on the same evaluation cases, with every input"));
 	bad |= json_object_set_new(root, "coverage", json_real(s->coverage));
 	bad |= json_object_set_new(prov, "corpora", corpora);
 	corpora = NULL;
@@ -383,6 +446,7 @@ gpuproj_assumption_study_save(const struct gpuproj_assumption_study *s, const ch
 					   pair(c->cover_plain_pct, c->cover_widened_pct)) ||
 		       json_object_set_new(f, "coverage_builtin_pct",
 					   json_num(c->cover_builtin_pct)) ||
+		       json_object_set_new(f, "naive_mape_pct", json_num(c->naive_mape_pct)) ||
 		       json_array_append_new(factors, f);
 	}
 	bad |= json_object_set_new(root, "factors", factors);
@@ -416,7 +480,7 @@ pct(double v, char *buf, size_t size)
 int
 gpuproj_assumption_study_write_table(FILE *out, const struct gpuproj_assumption_study *s)
 {
-	char a[16], b[16], c[16], d[16], e[16];
+	char a[16], b[16], c[16], d[16], e[16], f[16];
 	size_t i;
 
 	fprintf(out, "What each assumption costs: validation with and without its input, %.0f %% "
@@ -425,19 +489,21 @@ gpuproj_assumption_study_write_table(FILE *out, const struct gpuproj_assumption_
 		100 * s->coverage);
 	for (i = 0; i < s->n_citations; i++)
 		fprintf(out, "Data: %s\n", s->citations[i]);
-	fprintf(out, "%-10s %-20s %7s %7s %7s %7s %9s %9s %8s %8s %8s\n", "model", "assumption",
-		"n", "lo", "hi", "n_eval", "MAPE", "without", "cover", "widened", "built-in");
+	fprintf(out, "%-10s %-20s %7s %7s %7s %7s %9s %9s %8s %8s %8s %8s\n", "model",
+		"assumption", "n", "lo", "hi", "n_eval", "MAPE", "without", "cover", "widened",
+		"built-in", "naive");
 	for (i = 0; i < s->n_costs; i++) {
 		const struct gpuproj_assumption_cost *k = &s->costs[i];
 
 		if (!k->n_assumed)
 			continue; /* not an input of that model */
-		fprintf(out, "%-10s %-20s %7zu %7.3f %7.3f %7zu %9s %9s %8s %8s %8s%s\n",
+		fprintf(out, "%-10s %-20s %7zu %7.3f %7.3f %7zu %9s %9s %8s %8s %8s %8s%s\n",
 			gpuproj_model_name(k->model), gpuproj_assumption_info(k->assumption)->word,
 			k->n, k->lo, k->hi, k->n_eval, pct(k->mape_base_pct, a, sizeof(a)),
 			pct(k->mape_drop_pct, b, sizeof(b)), pct(k->cover_plain_pct, c, sizeof(c)),
 			pct(k->cover_widened_pct, d, sizeof(d)),
 			pct(k->cover_builtin_pct, e, sizeof(e)),
+			pct(k->naive_mape_pct, f, sizeof(f)),
 			k->measured ? "" : "  (not measured)");
 	}
 	fprintf(out, "rows: each model and assumption it stated without the input; n = "
@@ -445,7 +511,8 @@ gpuproj_assumption_study_write_table(FILE *out, const struct gpuproj_assumption_
 		"the calibrated interval; MAPE = with the input, without = the same cases "
 		"without it; cover = the built-in interval without widening, widened = with "
 		"lo, hi, built-in = with the built-in widening (src/data/assumptions.json; "
-		"evaluation half, %%)\n");
+		"evaluation half, %%); naive = naive's MAPE on the same cases, every input "
+		"present (- : naive not run, or not on all of them)\n");
 	fflush(out);
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
 }

@@ -432,6 +432,15 @@ struct gpuproj_assumption_cost {
 	 * corpora the built-in table was not measured on, a held-out check.
 	 */
 	double cover_builtin_pct;
+	/**
+	 * naive (the datasheet ratio, every input present) on the same
+	 * evaluation cases (its comparison of the same source, target and
+	 * kernel in the run with every input): MAPE, %, and the number of
+	 * cases; NaN and 0 when naive was not among the models or did not
+	 * project every one of them
+	 */
+	double naive_mape_pct;
+	size_t n_naive;
 };
 
 /** A measurement of every assumption's cost (gpuproj_validate_assumptions()). */
@@ -476,12 +485,14 @@ void gpuproj_assumption_study_clear(struct gpuproj_assumption_study *s);
  *   "factors": [ { "assumption": "full warps", "input": "warp-efficiency",
  *                  "model": "hroof-occ", "lo": 0.97, "hi": 1.21, "n": 1234,
  *                  "base": [lo, hi], "dropped": [lo, hi], "n_eval": 1200,
- *                  "mape_pct": [with, without], "coverage_pct": [plain, widened] } ],
+ *                  "mape_pct": [with, without], "coverage_pct": [plain, widened],
+ *                  "coverage_builtin_pct": 85.0, "naive_mape_pct": 58.3 } ],
  *   "unmeasured": [ { "assumption": "registers capped", "model": "…" | null,
  *                     "why": "…" } ] }
  * @endcode
  * Only measured costs are factors; the others are listed as unmeasured,
- * with why.
+ * with why. "naive_mape_pct" is null where naive was not measured on the
+ * same cases (gpuproj_assumption_cost.naive_mape_pct).
  *
  * @param created UTC date (ISO 8601) to record, NULL: now
  * @param command the command to record, or NULL
@@ -493,8 +504,8 @@ int gpuproj_assumption_study_save(const struct gpuproj_assumption_study *s, cons
 
 /**
  * The study as a table: per model and assumption, n, the widening, MAPE
- * with and without the input, and the coverage of the plain and widened
- * intervals on the evaluation half.
+ * with and without the input, the coverage of the plain and widened
+ * intervals on the evaluation half, and naive's MAPE on the same cases.
  * @return GPUPROJ_OK or GPUPROJ_E_IO
  */
 int gpuproj_assumption_study_write_table(FILE *out, const struct gpuproj_assumption_study *s);
