@@ -16,6 +16,7 @@
 #ifndef INJ_BACKEND_H
 #define INJ_BACKEND_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -40,11 +41,42 @@ inj_dlsym(void *lib, const char *name, void *fnptr)
 	return p != NULL;
 }
 
+/*
+ * Block the asynchronous signals on this thread for a stretch
+ * of gpuproj's own code that holds its locks on an application thread
+ * (records delivered inside an application's CUDA call, a context's
+ * creation): an application whose signal handler calls exit() would
+ * otherwise run gpuproj's exit path in a frame that holds them. Signals
+ * that report a fault of this very code (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+ * SIGABRT, SIGTRAP) stay open. The signal is delivered when the stretch
+ * ends. Two system calls: not for every launch.
+ */
+static inline void
+inj_signals_block(sigset_t *old)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGFPE);
+	sigdelset(&all, SIGILL);
+	sigdelset(&all, SIGABRT);
+	sigdelset(&all, SIGTRAP);
+	pthread_sigmask(SIG_BLOCK, &all, old);
+}
+
+static inline void
+inj_signals_restore(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
 struct inj_collector;
 struct inj_config;
 
-/** Version of struct inj_backend_ops; bump when ops are added. */
-#define INJ_BACKEND_VERSION 1
+/** Version of struct inj_backend_ops; bump when ops are added or change. */
+#define INJ_BACKEND_VERSION 2
 
 /** One GPU as the application sees it. */
 struct inj_device_info {
@@ -163,9 +195,15 @@ struct inj_backend_ops {
 	void (*flush)(bool forced);
 	/*
 	 * At exit: close any open window, flush everything, unsubscribe.
-	 * Records arriving later are dropped. Idempotent.
+	 * Records arriving later are dropped. Idempotent. Every wait is
+	 * bounded (GPUPROJ_WAIT). `vendor_ok` false: the vendor library may be
+	 * blocked for good (a thread stuck inside it; exit() from a signal
+	 * handler that interrupted it): call none of its
+	 * functions, leave it as it is. The backend also stops calling it
+	 * when one of its bounded waits at exit finds it unresponsive.
+	 * Version 2 of the ops table added the argument.
 	 */
-	void (*shutdown)(void);
+	void (*shutdown)(bool vendor_ok);
 	/* Description of the library version for the profile ("CUPTI 13.0 (API 130001)"). */
 	const char *(*version_string)(void);
 	/*

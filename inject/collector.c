@@ -116,12 +116,64 @@ struct inj_collector {
 	struct inj_device_info devices[INJ_MAX_DEVICES];
 	bool device_known[INJ_MAX_DEVICES];
 	int first_device;		/* ordinal of the first device with a context, -1 */
+	/* NVML samples of that device (inj_collector_sm_clock()) */
+	struct gpuproj_sm_clock sm_clock;
+	double sm_clock_sum;		/* Σ of the samples, MHz */
 	bool closed;
 	bool finished;
 	bool oom_logged;
 	struct inj_timeline *tl;	/* the whole run (timeline-rec.h), NULL when out of memory */
 	atomic_bool nccl_said;
+
+	/* Peak device memory (collector.h): live allocations by address, open addressing. */
+	pthread_mutex_t mem_lock;
+	struct mem_slot *mem;		/* [mem_cap], ptr 0 = empty, MEM_GONE = deleted */
+	size_t mem_cap, mem_n, mem_used;	/* used: live + deleted slots */
+	uint64_t mem_live[INJ_MAX_DEVICES], mem_peak[INJ_MAX_DEVICES];
+	bool mem_on, mem_overflow;
+
+	/* At exit: the exit path's waits for `lock` end then (inj_collector_exit_by()). */
+	bool has_exit_by;
+	struct timespec exit_by;
 };
+
+struct mem_slot {
+	uint64_t ptr, bytes;
+	int device;
+};
+
+/* A deleted slot (a freed allocation): lookups go on past it. */
+#define MEM_GONE UINT64_MAX
+
+/*
+ * The data lock on the exit path: bounded once inj_collector_exit_by() set
+ * a deadline (exit() from a signal handler may have interrupted a frame
+ * that holds it). false when it was not taken.
+ */
+static bool
+exit_lock_of(struct inj_collector *c, pthread_mutex_t *m)
+{
+	if (!c->has_exit_by) {
+		pthread_mutex_lock(m);
+		return true;
+	}
+	return pthread_mutex_timedlock(m, &c->exit_by) == 0;
+}
+
+/* The data lock on the exit path (exit_lock_of()). */
+static bool
+exit_lock(struct inj_collector *c)
+{
+	return exit_lock_of(c, &c->lock);
+}
+
+void
+inj_collector_exit_by(struct inj_collector *c, const struct timespec *by)
+{
+	c->exit_by = *by;
+	c->has_exit_by = true;
+	inj_timeline_exit_by(c->tl, by);
+}
 
 static void
 oom(struct inj_collector *c)
@@ -133,8 +185,9 @@ oom(struct inj_collector *c)
 }
 
 /*
- * A thread block cluster is part of a launch's signature (issue 10 #7:
- * cuLaunchKernelEx's CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, cuda.h; the
+ * A thread block cluster is part of a launch's signature (the launch's
+ * geometry includes it: cuLaunchKernelEx's
+ * CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, cuda.h; the
  * record's clusterX/Y/Z, cupti_activity.h CUpti_ActivityKernel10): 0,0,0
  * (no cluster, or a record from before CC 9.0) and 1,1,1 are the same.
  */
@@ -236,6 +289,7 @@ inj_collector_new(const struct inj_config *cfg)
 	}
 	pthread_mutex_init(&c->gate_lock, NULL);
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_mutex_init(&c->mem_lock, NULL);
 	return c;
 }
 
@@ -269,6 +323,8 @@ inj_collector_free(struct inj_collector *c)
 	}
 	free(c->corr_keys);
 	free(c->corr_vals);
+	free(c->mem);
+	pthread_mutex_destroy(&c->mem_lock);
 	inj_timeline_free(c->tl);
 	gpuproj_profile_free(c->profile);
 	pthread_mutex_destroy(&c->gate_lock);
@@ -276,15 +332,179 @@ inj_collector_free(struct inj_collector *c)
 	free(c);
 }
 
-void
+bool
 inj_collector_close(struct inj_collector *c)
 {
-	pthread_mutex_lock(&c->lock);
+	if (!exit_lock(c))
+		return false;
 	c->closed = true;
 	pthread_mutex_unlock(&c->lock);
+	return true;
+}
+
+/* ---- peak device memory ---- */
+
+static size_t
+mem_hash(uint64_t ptr, size_t mask)
+{
+	/* Allocations are aligned: mix the high bits down (Fibonacci hashing). */
+	return (size_t)((ptr * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+}
+
+/* Rehash into `cap` slots (a power of two), dropping deleted ones. */
+static bool
+mem_rehash(struct inj_collector *c, size_t cap)
+{
+	struct mem_slot *t = calloc(cap, sizeof(*t));
+	size_t i;
+
+	if (!t)
+		return false;
+	for (i = 0; i < c->mem_cap; i++) {
+		size_t j;
+
+		if (!c->mem[i].ptr || c->mem[i].ptr == MEM_GONE)
+			continue;
+		for (j = mem_hash(c->mem[i].ptr, cap - 1); t[j].ptr; j = (j + 1) & (cap - 1))
+			;
+		t[j] = c->mem[i];
+	}
+	free(c->mem);
+	c->mem = t;
+	c->mem_cap = cap;
+	c->mem_used = c->mem_n;
+	return true;
+}
+
+void
+inj_collector_mem_tracking(struct inj_collector *c, bool on)
+{
+	pthread_mutex_lock(&c->mem_lock);
+	c->mem_on = on;
+	pthread_mutex_unlock(&c->mem_lock);
+}
+
+void
+inj_collector_mem_alloc(struct inj_collector *c, int device, uint64_t ptr, uint64_t bytes)
+{
+	size_t j, gone = SIZE_MAX;
+
+	if (!ptr || ptr == MEM_GONE || device < 0 || device >= INJ_MAX_DEVICES)
+		return;
+	pthread_mutex_lock(&c->mem_lock);
+	if (c->mem_overflow)
+		goto out;
+	/* At most half full (live and deleted slots), within the bound. */
+	if ((c->mem_used + 1) * 2 > c->mem_cap) {
+		size_t cap = c->mem_cap ? c->mem_cap : 512;
+
+		while ((c->mem_n + 1) * 2 > cap)
+			cap *= 2;
+		if (c->mem_n >= INJ_MEM_MAX_LIVE || !mem_rehash(c, cap)) {
+			c->mem_overflow = true;
+			inj_warn("more than %u device allocations live at once (or out of memory): "
+				 "the run's peak device memory is not recorded", INJ_MEM_MAX_LIVE);
+			goto out;
+		}
+	}
+	/* The whole chain for ptr itself; a new one goes into its first deleted slot. */
+	for (j = mem_hash(ptr, c->mem_cap - 1); c->mem[j].ptr && c->mem[j].ptr != ptr;
+	     j = (j + 1) & (c->mem_cap - 1)) {
+		if (c->mem[j].ptr == MEM_GONE && gone == SIZE_MAX)
+			gone = j;
+	}
+	if (c->mem[j].ptr == ptr) {
+		/* Reused without a free we saw: the old one is gone. */
+		c->mem_live[c->mem[j].device] -= c->mem[j].bytes;
+	} else {
+		if (gone != SIZE_MAX)
+			j = gone;
+		else
+			c->mem_used++;
+		c->mem_n++;
+	}
+	c->mem[j] = (struct mem_slot){ ptr, bytes, device };
+	c->mem_live[device] += bytes;
+	if (c->mem_live[device] > c->mem_peak[device])
+		c->mem_peak[device] = c->mem_live[device];
+out:
+	pthread_mutex_unlock(&c->mem_lock);
+}
+
+void
+inj_collector_mem_free(struct inj_collector *c, uint64_t ptr)
+{
+	size_t j;
+
+	if (!ptr || ptr == MEM_GONE)
+		return;
+	pthread_mutex_lock(&c->mem_lock);
+	for (j = c->mem_cap ? mem_hash(ptr, c->mem_cap - 1) : 0; c->mem_cap && c->mem[j].ptr;
+	     j = (j + 1) & (c->mem_cap - 1)) {
+		if (c->mem[j].ptr == ptr) {
+			c->mem_live[c->mem[j].device] -= c->mem[j].bytes;
+			c->mem[j].ptr = MEM_GONE;
+			c->mem_n--;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&c->mem_lock);
+}
+
+double
+inj_collector_mem_peak(struct inj_collector *c)
+{
+	uint64_t peak = 0;
+	bool known;
+	int i;
+
+	/* Also read at exit (inj_collector_finish()): an allocation callback may hold it. */
+	if (!exit_lock_of(c, &c->mem_lock))
+		return NAN;
+	known = c->mem_on && !c->mem_overflow;
+	for (i = 0; i < INJ_MAX_DEVICES; i++)
+		peak = c->mem_peak[i] > peak ? c->mem_peak[i] : peak;
+	pthread_mutex_unlock(&c->mem_lock);
+	return known && (double)peak <= GPUPROJ_MAX_MEMORY_BYTES ? (double)peak : NAN;
 }
 
 /* ---- devices ---- */
+
+void
+inj_device_sanitize(struct inj_device_info *d)
+{
+	const char *name = d->name[0] ? d->name : "?";
+	size_t i;
+
+	if (!gpuproj_device_cc_ok(d->cc_major, d->cc_minor)) {
+		inj_warn("device %d (%s): the driver reports compute capability %d.%d, which is "
+			 "none (1.0 to 99.9): it is left unknown in the profile", d->ordinal, name,
+			 d->cc_major, d->cc_minor);
+		d->cc_major = d->cc_minor = 0;
+	}
+	if (!gpuproj_device_sms_ok(d->sms)) {
+		inj_warn("device %d (%s): the driver reports %d SMs, not a GPU's (1 to %d): the SM "
+			 "count is left unknown in the profile", d->ordinal, name, d->sms,
+			 GPUPROJ_MAX_SMS);
+		d->sms = 0;
+	}
+	if (!gpuproj_device_clock_ok(d->clock_hz)) {
+		inj_warn("device %d (%s): the driver reports an SM clock of %g Hz, not a GPU's (up "
+			 "to %g Hz): it is left unknown in the profile", d->ordinal, name,
+			 d->clock_hz, GPUPROJ_MAX_CLOCK_HZ);
+		d->clock_hz = NAN;
+	}
+	for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
+		enum gpuproj_driver_attr a = (enum gpuproj_driver_attr)i;
+
+		if (gpuproj_driver_attr_ok(a, d->driver[i]))
+			continue;
+		inj_warn("device %d (%s): the driver reports %s = %.17g, outside (0, %g]: it is "
+			 "left unknown in the profile", d->ordinal, name,
+			 gpuproj_driver_attr_name(a), d->driver[i], gpuproj_driver_attr_max(a));
+		d->driver[i] = NAN;
+	}
+}
 
 void
 inj_collector_device(struct inj_collector *c, const struct inj_device_info *d)
@@ -303,7 +523,7 @@ inj_collector_device(struct inj_collector *c, const struct inj_device_info *d)
 					       d->chip[0] ? d->chip : NULL, d->cc_major,
 					       d->cc_minor, d->sms, d->clock_hz) != GPUPROJ_OK)
 			oom(c);
-		/* A value the driver gave out of range (never seen) is dropped, not written. */
+		/* Every value is in range (inj_device_sanitize(), called by the backend). */
 		for (i = 0; i < GPUPROJ_DRV_COUNT; i++)
 			(void)gpuproj_profile_set_driver_attr(c->profile, (enum gpuproj_driver_attr)i,
 							      d->driver[i]);
@@ -782,25 +1002,19 @@ inj_collector_timeline(struct inj_collector *c)
 	return c ? c->tl : NULL;
 }
 
-void
-inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *recs, size_t n)
-{
-	inj_collector_records_used(c, recs, n, NULL);
-}
+/* What a record counted in, for the timeline: its kernel record, and whether it ran profiled. */
+struct record_use {
+	const struct gpuproj_kernel *k;
+	bool perturbed;
+};
 
-void
-inj_collector_records_used(struct inj_collector *c, const struct inj_kernel_record *recs,
-			   size_t n, struct inj_record_use *out)
+/* Count records into the profile (the data lock held); out[i]: what record i counted in. */
+static void
+count_records(struct inj_collector *c, const struct inj_kernel_record *recs, size_t n,
+	      struct record_use *out)
 {
 	size_t i;
 
-	if (out)
-		memset(out, 0, n * sizeof(*out));
-	pthread_mutex_lock(&c->lock);
-	if (c->closed) {
-		c->ignored += n;
-		goto out;
-	}
 	for (i = 0; i < n; i++) {
 		const struct inj_kernel_record *r = &recs[i];
 		struct inj_prof_launch *pl = corr_find(c, r->correlation);
@@ -812,23 +1026,27 @@ inj_collector_records_used(struct inj_collector *c, const struct inj_kernel_reco
 			pl = NULL; /* the window closed before the kernel ran: a plain launch */
 		if (pl) {
 			/* A profiled launch: counted once, never timed (it ran under replay). */
-			if (out) {
-				out[i].perturbed = true;
-				out[i].k = pl->k ? pl->k : kernel_for(c, r);
-			}
+			out[i].perturbed = true;
+			out[i].k = pl->k ? pl->k : kernel_for(c, r);
 			if (pl->k) {
 				c->extra_records++;
 				continue;
 			}
-			pl->k = out ? (struct gpuproj_kernel *)out[i].k : kernel_for(c, r);
+			pl->k = (struct gpuproj_kernel *)out[i].k;
+			if (pl->k)
+				/* graph launches are never profiled */
+				pl->k->launch_mode_known = true;
 			pl_apply(c, pl);
 			continue;
 		}
 		k = kernel_for(c, r);
 		if (!k)
 			continue;
-		if (out)
-			out[i].k = k;
+		out[i].k = k;
+		/* The launch mode: a kernel node of a graph launch, or a stream launch. */
+		k->launch_mode_known = true;
+		if (r->graph_id)
+			k->graph_launches++;
 		if (r->end_ns > r->start_ns) {
 			double ns = (double)(r->end_ns - r->start_ns);
 
@@ -840,8 +1058,47 @@ inj_collector_records_used(struct inj_collector *c, const struct inj_kernel_reco
 		}
 		c->totals.launches++;
 	}
-out:
-	pthread_mutex_unlock(&c->lock);
+}
+
+/* The records as the timeline's kernel ops (the recorder's batch held by the caller). */
+static void
+timeline_kernels(struct inj_timeline *tl, const struct inj_kernel_record *recs, size_t n,
+		 const struct record_use *use)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct inj_op_record r = {
+			.kind = INJ_OP_KERNEL, .corr = recs[i].correlation,
+			.ctx = recs[i].context_id, .stream = recs[i].stream_id,
+			.start = recs[i].start_ns, .end = recs[i].end_ns,
+			.graph_id = recs[i].graph_id, .k = use[i].k, .perturbed = use[i].perturbed,
+		};
+
+		inj_timeline_op(tl, &r);
+	}
+}
+
+void
+inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *recs, size_t n)
+{
+	struct record_use use[128];
+	bool tl = inj_timeline_recording(c->tl);
+	size_t done, m;
+
+	/* In chunks: the timeline's ops are added after the data lock is released. */
+	for (done = 0; done < n; done += m) {
+		m = n - done < ARRAY_LENGTH(use) ? n - done : ARRAY_LENGTH(use);
+		memset(use, 0, m * sizeof(*use));
+		pthread_mutex_lock(&c->lock);
+		if (c->closed)
+			c->ignored += m;
+		else
+			count_records(c, recs + done, m, use);
+		pthread_mutex_unlock(&c->lock);
+		if (tl)
+			timeline_kernels(c->tl, recs + done, m, use);
+	}
 }
 
 void
@@ -852,12 +1109,53 @@ inj_collector_dropped(struct inj_collector *c, uint64_t n)
 	pthread_mutex_unlock(&c->lock);
 }
 
+int
+inj_collector_source_device(struct inj_collector *c)
+{
+	int d;
+
+	if (!exit_lock(c))
+		return -1;
+	d = c->first_device;
+	pthread_mutex_unlock(&c->lock);
+	return d;
+}
+
 void
+inj_collector_sm_clock(struct inj_collector *c, double mhz, unsigned long long reasons)
+{
+	struct gpuproj_sm_clock k;
+
+	if (!(mhz > 0) || !(mhz <= GPUPROJ_MAX_CLOCK_HZ / 1e6))
+		return;
+	if (!exit_lock(c))
+		return;
+	k = c->sm_clock;
+	k.min_mhz = k.samples ? fmin(k.min_mhz, mhz) : mhz;
+	k.max_mhz = k.samples ? fmax(k.max_mhz, mhz) : mhz;
+	k.samples++;
+	/* The mean of the samples, kept inside [min, max] against rounding. */
+	k.mean_mhz = fmin(k.max_mhz, fmax(k.min_mhz, (c->sm_clock_sum + mhz) / (double)k.samples));
+	k.reasons |= reasons;
+	k.capped_samples += (reasons & GPUPROJ_CLK_CAPPED) != 0;
+	/* Refused only for a reason bit out of the enum (the caller masks them). */
+	if (!c->closed && gpuproj_profile_set_sm_clock(c->profile, &k) == GPUPROJ_OK) {
+		c->sm_clock = k;
+		c->sm_clock_sum += mhz;
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+bool
 inj_collector_totals(struct inj_collector *c, struct inj_totals *ret)
 {
-	pthread_mutex_lock(&c->lock);
+	if (!exit_lock(c)) {
+		memset(ret, 0, sizeof(*ret));
+		return false;
+	}
 	*ret = c->totals;
 	pthread_mutex_unlock(&c->lock);
+	return true;
 }
 
 /* Copy p into a new profile (public API only; see inj_collector_snapshot()). */
@@ -921,8 +1219,7 @@ inj_collector_snapshot(struct inj_collector *c)
 struct gpuproj_profile *
 inj_collector_lock(struct inj_collector *c)
 {
-	pthread_mutex_lock(&c->lock);
-	return c->profile;
+	return exit_lock(c) ? c->profile : NULL;
 }
 
 void
@@ -933,7 +1230,7 @@ inj_collector_unlock(struct inj_collector *c)
 
 /* ---- exit ---- */
 
-void
+int
 inj_collector_finish(struct inj_collector *c)
 {
 	struct inj_prof_launch *pl;
@@ -941,7 +1238,8 @@ inj_collector_finish(struct inj_collector *c)
 	struct strbuf names;
 	size_t i, n_from_profiler = 0, n_orphans = 0;
 
-	pthread_mutex_lock(&c->lock);
+	if (!exit_lock(c))
+		return INJ_FINISH_NO_DATA;
 	if (c->finished)
 		goto out;
 	c->finished = true;
@@ -1012,6 +1310,7 @@ inj_collector_finish(struct inj_collector *c)
 	run = gpuproj_profile_run_info_mut(c->profile);
 	run->gpu_ns = c->totals.gpu_ns;
 	run->dropped_records = c->totals.dropped;
+	run->peak_device_memory_bytes = inj_collector_mem_peak(c);
 out:
 	pthread_mutex_unlock(&c->lock);
 	/*
@@ -1020,5 +1319,5 @@ out:
 	 * thread holds it while it gives the collector kernel records), and
 	 * nothing else reads the profile's timeline now (the collector is closed).
 	 */
-	inj_timeline_finish(c->tl, c->profile);
+	return inj_timeline_finish(c->tl, c->profile) ? INJ_FINISH_OK : INJ_FINISH_NO_TIMELINE;
 }

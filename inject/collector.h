@@ -48,6 +48,44 @@ struct inj_collector *inj_collector_new(const struct inj_config *cfg);
 /** Free everything; accepts NULL. No other thread may use it any more. */
 void inj_collector_free(struct inj_collector *c);
 
+/**
+ * ---- Peak device memory (the profile's run.peak_device_memory_bytes) ----
+ *
+ * The backend reports every device allocation that succeeded and every
+ * free, at the outermost API level (a runtime call and the driver call
+ * nested in it count once): the collector keeps the live allocations by
+ * address (bounded: INJ_MEM_MAX_LIVE) and, per device, the bytes live and
+ * their maximum. The profile gets the largest maximum over the devices; it
+ * stays unknown when the backend could not track allocations
+ * (inj_collector_mem_tracking(false), the default) or more than
+ * INJ_MEM_MAX_LIVE allocations were live at once. Frees of addresses never
+ * seen (allocated before libproj.so started, NULL) change nothing.
+ * Thread safety: any thread; a lock of its own.
+ */
+#define INJ_MEM_MAX_LIVE (1u << 20)
+
+/** Whether the backend reports allocations (its callbacks are enabled). */
+void inj_collector_mem_tracking(struct inj_collector *c, bool on);
+/** `bytes` allocated at `ptr` on device ordinal `device`. */
+void inj_collector_mem_alloc(struct inj_collector *c, int device, uint64_t ptr, uint64_t bytes);
+/** The allocation at `ptr` freed. */
+void inj_collector_mem_free(struct inj_collector *c, uint64_t ptr);
+/**
+ * The peak so far: the largest over devices of the bytes live at once;
+ * NaN when unknown (see above) or, after inj_collector_exit_by(), when its
+ * lock was still held at the deadline.
+ */
+double inj_collector_mem_peak(struct inj_collector *c);
+
+/**
+ * A field the driver gave outside the profile's ranges
+ * (gpuproj_device_cc_ok() and its siblings: -5 or 5,000 SMs, a 20 GHz
+ * clock, compute capability 100.0, a driver attribute beyond its limit)
+ * is set unknown (0, 0.0 or NaN) with one line each, so that the profile
+ * is still written at exit with everything else. Called by the backend as
+ * soon as it has read a device, before it uses or records it.
+ */
+void inj_device_sanitize(struct inj_device_info *d);
 /** Record a device (first one seen per ordinal wins; a later one replaces it). */
 void inj_collector_device(struct inj_collector *c, const struct inj_device_info *d);
 
@@ -115,28 +153,37 @@ void inj_collector_prof_cancel(struct inj_collector *c, struct inj_prof_launch *
  */
 void inj_collector_untimed_launch(struct inj_collector *c, uint32_t corr);
 
-/** Add activity records (any thread; usually CUPTI's buffer thread). */
-void inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *r, size_t n);
 /**
- * As inj_collector_records(), also telling for each record (out[i], n of
- * them) the kernel record it counted in (NULL when none) and whether it
- * belongs to a launch that ran profiled or may have (perturbed): what the
- * timeline recorder needs (inject/timeline-rec.h).
+ * Add activity records (any thread; usually CUPTI's buffer thread). While
+ * the collector's timeline recorder records (inj_timeline_recording() of
+ * inj_collector_timeline()), each record also goes to it as an op record
+ * (inj_timeline_op()) with the kernel record it counted in and whether it
+ * ran profiled or may have (perturbed); the backend then calls this
+ * between the recorder's inj_timeline_batch_begin() and _end().
  */
-struct inj_record_use {
-	const struct gpuproj_kernel *k;
-	bool perturbed;
-};
-void inj_collector_records_used(struct inj_collector *c, const struct inj_kernel_record *r,
-				size_t n, struct inj_record_use *out);
+void inj_collector_records(struct inj_collector *c, const struct inj_kernel_record *r, size_t n);
 
 /** The collector's timeline recorder (inject/timeline-rec.h), NULL when it has none. */
 struct inj_timeline *inj_collector_timeline(struct inj_collector *c);
 /** Count records the vendor library dropped. */
 void inj_collector_dropped(struct inj_collector *c, uint64_t n);
 
-/** A consistent copy of the running totals. */
-void inj_collector_totals(struct inj_collector *c, struct inj_totals *ret);
+/** The ordinal of the profile's source device (the first with a context), or -1. */
+int inj_collector_source_device(struct inj_collector *c);
+/**
+ * One NVML sample of the source device's SM clock, MHz, taken while it was
+ * not idle, and its clocks event reasons (enum gpuproj_clock_reason bits
+ * only): folded into the profile's device.sm_clock (count, mean, min, max,
+ * reasons seen, samples with a power or thermal cap). Ignored after close
+ * and for a clock outside (0, 10^4] MHz.
+ */
+void inj_collector_sm_clock(struct inj_collector *c, double mhz, unsigned long long reasons);
+
+/**
+ * A consistent copy of the running totals. false (and zeros) when the exit
+ * deadline passed before the data lock could be taken.
+ */
+bool inj_collector_totals(struct inj_collector *c, struct inj_totals *ret);
 
 /**
  * A copy of the profile as it is now (device, process, attributes, run
@@ -148,7 +195,8 @@ struct gpuproj_profile *inj_collector_snapshot(struct inj_collector *c);
 
 /**
  * Lock the data and return the profile for reading (exit report).
- * Release with inj_collector_unlock().
+ * Release with inj_collector_unlock(). NULL when the exit deadline passed
+ * first (inj_collector_exit_by()).
  */
 struct gpuproj_profile *inj_collector_lock(struct inj_collector *c);
 void inj_collector_unlock(struct inj_collector *c);
@@ -161,13 +209,28 @@ void inj_collector_unlock(struct inj_collector *c);
  * "duration_from_profiler"). Sets run info (gpu_ns, dropped records) and
  * the device of the profile, and gives the profile the recorder's
  * timeline (inj_timeline_finish()). Idempotent.
+ * @return INJ_FINISH_OK; INJ_FINISH_NO_TIMELINE (the recorder's lock was
+ *         not free by the exit deadline: the profile has no timeline);
+ *         INJ_FINISH_NO_DATA (the data lock was not: nothing finished, and
+ *         the profile must not be read)
  */
-void inj_collector_finish(struct inj_collector *c);
+enum { INJ_FINISH_OK = 0, INJ_FINISH_NO_TIMELINE, INJ_FINISH_NO_DATA };
+int inj_collector_finish(struct inj_collector *c);
 
 /**
  * Stop accepting records and launches (exit has begun, or a fork child).
- * Later calls are counted as ignored, nothing else.
+ * Later calls are counted as ignored, nothing else. false when the exit
+ * deadline passed before the data lock could be taken.
  */
-void inj_collector_close(struct inj_collector *c);
+bool inj_collector_close(struct inj_collector *c);
+
+/**
+ * From now on the exit path (inj_collector_close(),
+ * _finish(), _totals(), _lock() and the recorder's inj_timeline_finish())
+ * waits for the locks until `by` (CLOCK_REALTIME) at most: exit() from a
+ * signal handler may have frozen a frame that holds one. Set once, by the
+ * thread that writes the report.
+ */
+void inj_collector_exit_by(struct inj_collector *c, const struct timespec *by);
 
 #endif

@@ -115,17 +115,67 @@ c_locale_leave(locale_t old)
 		uselocale(old);
 }
 
+/*
+ * ---- The exit reporter ----
+ *
+ * exit() may be called from a signal handler (a watchdog, a time limit)
+ * that interrupted the application's thread anywhere: inside CUPTI
+ * holding its lock, inside malloc, inside gpuproj. The atexit handler then
+ * runs in that frame, and before, libproj.so's exit path blocked for good
+ * on a lock that frame holds (its own recorder's lock, or CUPTI's in
+ * cuptiGetTimestamp once the bounded wait for the GPU gave up): the
+ * application hung in about half of such exits on the double, and no
+ * profile was written. exit() there is not async-signal-safe (POSIX
+ * signal-safety(7)) but the application is not ours to fix, so:
+ *
+ * - the report is written by a thread started with the worker (it
+ *   allocates in its own malloc arena and holds none of the interrupted
+ *   frame's locks), and the exiting thread waits for it with a bound per
+ *   step (EXIT_STEP_S beyond the step's own bounded waits: GPUPROJ_WAIT,
+ *   twice for the backend's; writing, EXIT_WRITE_S), then returns: the
+ *   application exits either way;
+ * - every wait of the exit path is bounded: the worker's join, the locks
+ *   (inj_collector_exit_by(): the report goes without the timeline, or is
+ *   not written, when one is not free by then), CUPTI (the backend stops
+ *   calling it when its bounded probe at exit finds it stuck, backend.h);
+ * - gpuproj's own stretches that hold its locks on application threads
+ *   (records delivered in a CUDA call, a context's creation) run with the
+ *   asynchronous signals blocked (inj_signals_block()), so the handler
+ *   never runs inside them. (A thread-local flag telling the exit path
+ *   which of our locks its thread holds was considered: reading a
+ *   dlopen()ed library's thread-local variable may allocate on a thread's
+ *   first access, in a frame that may be interrupted inside malloc.)
+ */
+#define EXIT_STEP_S 5.0
+#define EXIT_WRITE_S 60.0
+
+enum rep_state { REP_IDLE = 0, REP_ASKED, REP_DONE };
+static pthread_t g_reporter;
+static bool g_reporter_started;
+static pthread_mutex_t g_rep_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_rep_cond = PTHREAD_COND_INITIALIZER;
+static int g_rep_state;			/* enum rep_state, under g_rep_lock */
+static atomic_int g_rep_step;		/* how far the report is: each step has its bound */
+
 /* Write the report once (exit or a handled signal). */
 static void
-report(const char *why)
+report(const char *why, bool vendor_ok)
 {
+	struct timespec by;
 	locale_t old;
 
 	if (atomic_exchange(&g_reported, true))
 		return;
 	old = c_locale_enter();
-	g_backend->shutdown();
-	inj_collector_close(g_col);
+	atomic_store(&g_rep_step, 2);
+	g_backend->shutdown(vendor_ok);
+	/* From here the locks are waited for GPUPROJ_WAIT at most (a frozen frame may hold one). */
+	atomic_store(&g_rep_step, 3);
+	deadline_after(g_cfg.wait_s, &by);
+	inj_collector_exit_by(g_col, &by);
+	if (!inj_collector_close(g_col))
+		inj_debug("exit: the collector's lock was not free by GPUPROJ_WAIT");
+	atomic_store(&g_rep_step, 4);
 	inj_output_final(g_out, g_col, why);
 	c_locale_leave(old);
 }
@@ -137,7 +187,7 @@ handle_signal(int sig)
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 
 	snprintf(name, sizeof(name), "signal %s", sig == SIGTERM ? "SIGTERM" : "SIGINT");
-	report(name);
+	report(name, true);
 	/* Die of the signal as the application would have. */
 	sigemptyset(&dfl.sa_mask);
 	sigaction(sig, &dfl, NULL);
@@ -244,16 +294,110 @@ install_signals(void)
 	}
 }
 
-static void
+/*
+ * Stop the worker; wait GPUPROJ_WAIT for it at most. false: it did not
+ * stop (stuck in a flush: inside CUPTI, whose lock a frozen frame may hold).
+ */
+static bool
 stop_worker(void)
 {
+	struct timespec until;
+	bool stopped = true;
+
 	if (!g_worker_started)
-		return;
+		return true;
 	atomic_store(&g_stop, true);
 	wake_worker();
-	if (!pthread_equal(pthread_self(), g_worker))
-		pthread_join(g_worker, NULL);
+	if (!pthread_equal(pthread_self(), g_worker)) {
+		deadline_after(g_cfg.wait_s, &until);
+		stopped = pthread_timedjoin_np(g_worker, NULL, &until) == 0;
+		if (!stopped)
+			pthread_detach(g_worker);
+	}
 	g_worker_started = false;
+	return stopped;
+}
+
+/* The report at exit, on the thread that runs it: the exit reporter, else at_exit()'s. */
+static void
+exit_report(void)
+{
+	int sig;
+	bool vendor_ok;
+
+	atomic_store(&g_rep_step, 1);
+	vendor_ok = stop_worker();
+	/* A signal that came just before exit, which the worker had no time to handle. */
+	sig = atomic_exchange(&g_signal, 0);
+	if (sig) {
+		handle_signal(sig); /* the report, then death by the signal */
+		return;
+	}
+	report("exit", vendor_ok);
+	atomic_store(&g_active, false);
+}
+
+static void *
+reporter_main(void *arg)
+{
+	(void)arg;
+	(void)c_locale_enter();
+	pthread_mutex_lock(&g_rep_lock);
+	while (g_rep_state != REP_ASKED)
+		pthread_cond_wait(&g_rep_cond, &g_rep_lock);
+	pthread_mutex_unlock(&g_rep_lock);
+	exit_report();
+	pthread_mutex_lock(&g_rep_lock);
+	g_rep_state = REP_DONE;
+	pthread_cond_broadcast(&g_rep_cond);
+	pthread_mutex_unlock(&g_rep_lock);
+	return NULL;
+}
+
+/*
+ * At exit: have the reporter write the report, waiting for each step at
+ * most its bound (see above). false when it could not be asked (not
+ * started, or this is it), true when it was (done or given up on).
+ */
+static bool
+exit_by_reporter(void)
+{
+	struct timespec until, now;
+	int step = -1;
+
+	if (!g_reporter_started || pthread_equal(pthread_self(), g_reporter))
+		return false;
+	deadline_after(EXIT_STEP_S, &until);
+	if (pthread_mutex_timedlock(&g_rep_lock, &until) != 0)
+		return true;
+	g_rep_state = REP_ASKED;
+	pthread_cond_broadcast(&g_rep_cond);
+	while (g_rep_state != REP_DONE) {
+		struct timespec slice;
+
+		if (atomic_load(&g_rep_step) != step) {
+			/* A new step: its own bound. */
+			step = atomic_load(&g_rep_step);
+			/* The backend's step waits GPUPROJ_WAIT twice (cupti_shutdown()). */
+			deadline_after(step >= 4   ? EXIT_WRITE_S
+				       : step == 2 ? 2 * g_cfg.wait_s + EXIT_STEP_S
+						   : g_cfg.wait_s + EXIT_STEP_S,
+				       &until);
+		}
+		clock_gettime(CLOCK_REALTIME, &now);
+		if (now.tv_sec > until.tv_sec ||
+		    (now.tv_sec == until.tv_sec && now.tv_nsec >= until.tv_nsec))
+			break;
+		/* A slice at a time, to see the steps go by. */
+		deadline_after(0.1, &slice);
+		pthread_cond_timedwait(&g_rep_cond, &g_rep_lock, &slice);
+	}
+	if (g_rep_state != REP_DONE)
+		inj_error("the report could not be finished at exit (step %d did not end within "
+			  "its bound: a lock held by a frame that exit() interrupted, from a "
+			  "signal handler?): the application exits without it", step);
+	pthread_mutex_unlock(&g_rep_lock);
+	return true;
 }
 
 /*
@@ -264,20 +408,11 @@ stop_worker(void)
 static void
 at_exit(void)
 {
-	int sig;
-
 	/* A forked child inherits this handler: the parent writes the report. */
 	if (getpid() != g_pid || !atomic_load(&g_active))
 		return;
-	stop_worker();
-	/* A signal that came just before exit, which the worker had no time to handle. */
-	sig = atomic_exchange(&g_signal, 0);
-	if (sig) {
-		handle_signal(sig); /* the report, then death by the signal */
-		return;
-	}
-	report("exit");
-	atomic_store(&g_active, false);
+	if (!exit_by_reporter())
+		exit_report();
 }
 
 /*
@@ -316,6 +451,7 @@ at_fork_child(void)
 	if (g_wake[1] >= 0)
 		close(g_wake[1]);
 	g_wake[0] = g_wake[1] = -1;
+	g_reporter_started = false;
 	g_backend->child();
 	inj_log_set_level(INJ_LOG_NONE);
 }
@@ -427,6 +563,9 @@ start(void)
 		sigfillset(&all);
 		pthread_sigmask(SIG_BLOCK, &all, &old);
 		r = pthread_create(&g_worker, NULL, worker_main, NULL);
+		/* The exit reporter: without it, the exiting thread reports. */
+		g_reporter_started = r == 0 &&
+				     pthread_create(&g_reporter, NULL, reporter_main, NULL) == 0;
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		g_worker_started = r == 0;
 		if (r == 0)

@@ -719,8 +719,12 @@ inj_mpi_rank(void)
 		const char *v = getenv(vars[i]);
 		int64_t r;
 
-		if (v && parse_int64(v, &r) && r >= 0 && r <= LONG_MAX)
+		if (!v || !*v)
+			continue;
+		if (parse_int64(v, &r) && r >= 0 && r <= LONG_MAX)
 			return (long)r;
+		/* Said, not skipped in silence (%r would then expand to 0 unexplained). */
+		inj_warn("%s='%s' is not an MPI rank (an integer from 0): ignored", vars[i], v);
 	}
 	return -1;
 }

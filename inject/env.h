@@ -119,7 +119,9 @@ int inj_parse_bool(const char *s);
  * OMPI_COMM_WORLD_RANK (Open MPI), PMI_RANK (MPICH, Intel MPI), PMIX_RANK,
  * MV2_COMM_WORLD_RANK (MVAPICH2), PALS_RANKID (Cray PALS), ALPS_APP_PE (Cray
  * ALPS), RANK (torchrun), SLURM_PROCID, LOCAL_RANK (torchrun, one node)
- * that holds a non-negative integer; -1 if none.
+ * that holds a non-negative integer; -1 if none. A variable set to
+ * anything else (RANK=abc) is ignored with one line naming it and its
+ * value, and the next one is looked at; an empty one is taken as unset.
  */
 long inj_mpi_rank(void);
 

@@ -15,6 +15,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <libgen.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
@@ -91,6 +92,81 @@ load_targets(struct inj_output *o)
 }
 
 /*
+ * Where the report goes when its own place cannot be written
+ * (a directory the application's user cannot write, a read-only file
+ * system, a directory gone by exit): $TMPDIR when it is absolute, else
+ * /tmp, under the report's own name (gpuproj-<pid>.json when that name is
+ * longer than 128 bytes). NULL on ENOMEM, or when that is the report's own
+ * path (nothing else to try).
+ */
+static char *
+fallback_path(const struct inj_output *o)
+{
+	const char *dir = secure_getenv("TMPDIR");
+	char *dup = strdup(o->path), *r = NULL;
+	const char *base;
+
+	if (!dir || dir[0] != '/')
+		dir = "/tmp";
+	if (dup) {
+		base = basename(dup);
+		r = strlen(base) > 128 || !*base || strcmp(base, "/") == 0
+			    ? xasprintf("%s/gpuproj-%ld.json", dir, o->pid)
+			    : xasprintf("%s/%s", dir, base);
+	}
+	free(dup);
+	if (r && strcmp(r, o->path) == 0) {
+		free(r);
+		r = NULL;
+	}
+	return r;
+}
+
+/*
+ * Say at start-up, not at exit, that the report's place
+ * cannot be written (file_probe_dir(): a name beyond NAME_MAX, a directory
+ * the user cannot write, a read-only file system), and send the report to
+ * the fallback place (fallback_path()) when that one can be; the start-up
+ * line then names where it goes. -1 on ENOMEM.
+ */
+static int
+probe_output(struct inj_output *o)
+{
+	struct gpuproj_error err = { 0 }, fe = { 0 };
+	char *fb;
+	struct stat st;
+
+	if (file_probe_dir(o->path, &err) == GPUPROJ_OK)
+		return 0;
+	if (err.status == GPUPROJ_E_NOMEM)
+		return -1;
+	fb = fallback_path(o);
+	if (fb && file_probe_dir(fb, &fe) == GPUPROJ_OK) {
+		inj_warn("GPUPROJ_OUTPUT: the report cannot be written as %s (%s): it goes to %s "
+			 "instead", o->display, err.message, fb);
+		free(o->path);
+		o->path = fb;
+		free(o->display);
+		o->display = strdup(fb);
+		if (!o->display)
+			return -1;
+		o->existed = lstat(o->path, &st) == 0 && S_ISREG(st.st_mode);
+		if (o->existed)
+			o->at_start = st;
+		return 0;
+	}
+	if (fb)
+		inj_warn("GPUPROJ_OUTPUT: the report cannot be written as %s (%s), nor as %s "
+			 "(%s): at exit it is tried again there", o->display, err.message, fb,
+			 fe.message);
+	else
+		inj_warn("GPUPROJ_OUTPUT: the report cannot be written as %s (%s): at exit it is "
+			 "tried again there", o->display, err.message);
+	free(fb);
+	return 0;
+}
+
+/*
  * A relative output path names a file in the working directory at
  * start-up, not in whatever directory the application has chdir()ed to by
  * exit. Also remembers the file already there (an earlier run's profile,
@@ -159,7 +235,7 @@ inj_output_new(const struct inj_config *cfg, const struct inj_backend_ops *backe
 	}
 	if (!o->path)
 		goto oom;
-	if (resolve_path(o))
+	if (resolve_path(o) || probe_output(o))
 		goto oom;
 	o->live_path = inj_path_infix(o->path, ".live");
 	if (!o->live_path)
@@ -342,46 +418,21 @@ describe(struct inj_output *o, struct gpuproj_profile *p, const char *why)
 /* ---- projection ---- */
 
 /*
- * Project every target; *ret_runs is NULL when there is no source. A GPU
- * targets.yaml does not list is projected from a provisional entry derived
- * from its device attributes (*ret_derived, freed by the caller after the
- * runs).
+ * Project every target with the default model (gpuproj_project_targets():
+ * a GPU targets.yaml does not list is projected from a provisional entry
+ * derived from its device attributes). GPUPROJ_E_NOTFOUND without targets;
+ * `ret` is cleared by the caller either way.
  */
 static int
-project(struct inj_output *o, struct gpuproj_profile *p, const struct gpuproj_target **ret_src,
-	struct gpuproj_targets **ret_derived, struct gpuproj_run_projection **ret_runs,
-	size_t *ret_n, struct gpuproj_error *err)
+project(struct inj_output *o, struct gpuproj_profile *p, struct gpuproj_projections *ret,
+	struct gpuproj_error *err)
 {
-	const struct gpuproj_model *m = gpuproj_model_default();
-	struct gpuproj_run_projection *runs;
-	size_t n, i;
-	int r;
+	struct gpuproj_project_request req = { .targets = o->targets };
 
-	*ret_runs = NULL;
-	*ret_n = 0;
-	*ret_src = NULL;
+	memset(ret, 0, sizeof(*ret));
 	if (!o->targets)
 		return GPUPROJ_E_NOTFOUND;
-	r = gpuproj_resolve_source_or_derive(p, o->targets, NULL, ret_src, ret_derived, err);
-	if (r != GPUPROJ_OK)
-		return r;
-	n = gpuproj_targets_count(o->targets);
-	runs = calloc(n ? n : 1, sizeof(*runs));
-	if (!runs)
-		return GPUPROJ_E_NOMEM;
-	for (i = 0; i < n; i++) {
-		r = gpuproj_project_run(p, m, *ret_src, gpuproj_targets_get(o->targets, i), NULL,
-					&runs[i]);
-		if (r != GPUPROJ_OK) {
-			while (i-- > 0)
-				gpuproj_run_projection_clear(&runs[i]);
-			free(runs);
-			return r;
-		}
-	}
-	*ret_runs = runs;
-	*ret_n = n;
-	return GPUPROJ_OK;
+	return gpuproj_project_targets(p, &req, ret, err);
 }
 
 /* What follows "no provisional entry either: " in a derivation's error, else the error. */
@@ -392,16 +443,6 @@ provisional_why(const struct gpuproj_error *err)
 	const char *w = strstr(err->message, tag);
 
 	return w ? w + strlen(tag) : err->message;
-}
-
-static void
-runs_free(struct gpuproj_run_projection *runs, size_t n)
-{
-	size_t i;
-
-	for (i = 0; runs && i < n; i++)
-		gpuproj_run_projection_clear(&runs[i]);
-	free(runs);
 }
 
 static void
@@ -441,11 +482,58 @@ shown_path(const struct inj_output *o)
 }
 
 /*
+ * Write `text` as `path` (never over a file another process wrote during
+ * this run: then `<name>.<pid>.json`, `-2`, `-3`… after the pid, *ret_infix
+ * set to what was inserted). `replaceable`: the earlier run's file that
+ * may be replaced, or NULL.
+ */
+static int
+write_at(const struct inj_output *o, const char *path, const struct stat *replaceable,
+	 const char *text, char *infix, size_t infix_size, bool *ret_infix,
+	 struct gpuproj_error *err)
+{
+	bool exists = false;
+	char *alt = NULL;
+	int r, k;
+
+	*ret_infix = false;
+	/*
+	 * Replace only the file there at start-up, if it is still there
+	 * unchanged; checked in the rename itself (util.h), so two processes
+	 * that both found an earlier run's profile never both replace it.
+	 */
+	r = file_write_atomic_ex(path, text, strlen(text),
+				 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE,
+				 replaceable, &exists, err);
+	for (k = 1; r != GPUPROJ_OK && exists && k <= 100; k++) {
+		/* Another process wrote the name during this run: keep its profile. */
+		if (k == 1)
+			snprintf(infix, infix_size, ".%ld", o->pid);
+		else
+			snprintf(infix, infix_size, ".%ld-%d", o->pid, k);
+		free(alt);
+		alt = inj_path_infix(path, infix);
+		if (!alt)
+			break;
+		memset(err, 0, sizeof(*err));
+		r = file_write_atomic_ex(alt, text, strlen(text),
+					 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE, NULL, &exists,
+					 err);
+		*ret_infix = true;
+	}
+	free(alt);
+	return r;
+}
+
+/*
  * Write the report: only ever create or replace a regular file (a planted
  * symbolic link, FIFO or device is refused with one line: never opened,
  * nothing hangs), and never replace a profile another process wrote during
  * this run (two processes with one GPUPROJ_OUTPUT): then `<name>.<pid>.json`
  * (`-2`, `-3`… after the pid if that is taken too), said in the line.
+ * When the report cannot be written there at all, it goes to
+ * the fallback place (fallback_path()), named in the one line, rather than
+ * the run being lost.
  */
 static void
 write_report(struct inj_output *o, const struct gpuproj_profile *p,
@@ -453,78 +541,85 @@ write_report(struct inj_output *o, const struct gpuproj_profile *p,
 	     size_t n_runs, const struct inj_totals *t)
 {
 	char msg[GPUPROJ_ERROR_MSG_SIZE + GPUPROJ_ERROR_FILE_SIZE + 64];
-	struct gpuproj_error err = { 0 };
-	char *text = NULL, *alt = NULL, infix[48];
+	struct gpuproj_error err = { 0 }, fe = { 0 };
+	char *text = NULL, infix[48], counts[160];
 	const char *wrote = shown_path(o);
-	bool exists = false;
 	size_t n = gpuproj_profile_count(p);
-	int r, k;
+	bool moved = false;
+	int r;
 
 	if (gpuproj_project_json_text(p, src, runs, n_runs, NULL, &text, &err) != GPUPROJ_OK) {
 		inj_error("cannot write the report: %s: %s", wrote,
 			  gpuproj_error_format(&err, msg, sizeof(msg)));
 		return;
 	}
-	/*
-	 * Replace only the file there at start-up, if it is still there
-	 * unchanged; checked in the rename itself (util.h), so two processes
-	 * that both found an earlier run's profile never both replace it.
-	 */
-	r = file_write_atomic_ex(o->path, text, strlen(text),
-				 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE,
-				 o->existed ? &o->at_start : NULL, &exists, &err);
-	for (k = 1; r != GPUPROJ_OK && exists && k <= 100; k++) {
-		/* Another process wrote the name during this run: keep its profile. */
-		if (k == 1)
-			snprintf(infix, sizeof(infix), ".%ld", o->pid);
-		else
-			snprintf(infix, sizeof(infix), ".%ld-%d", o->pid, k);
-		free(alt);
-		alt = inj_path_infix(o->path, infix);
-		if (!alt)
-			break;
-		memset(&err, 0, sizeof(err));
-		r = file_write_atomic_ex(alt, text, strlen(text),
-					 FILE_WRITE_REGULAR | FILE_WRITE_NOREPLACE, NULL, &exists, &err);
+	snprintf(counts, sizeof(counts), "%zu kernel signature%s, %" PRIu64 " launch%s, %" PRIu64
+		 " profiled", n, n == 1 ? "" : "s", t->launches, t->launches == 1 ? "" : "es",
+		 t->profiled);
+	r = write_at(o, o->path, o->existed ? &o->at_start : NULL, text, infix, sizeof(infix),
+		     &moved, &err);
+	if (r != GPUPROJ_OK && r != GPUPROJ_E_NOMEM) {
+		char *fb = fallback_path(o), *shown_fb;
+		bool fb_moved = false;
+
+		if (fb && write_at(o, fb, NULL, text, infix, sizeof(infix), &fb_moved, &fe) ==
+			      GPUPROJ_OK) {
+			shown_fb = fb_moved ? inj_path_infix(fb, infix) : NULL;
+			inj_warn("cannot write the report: %s; wrote %s instead (%s)",
+				 gpuproj_error_format(&err, msg, sizeof(msg)),
+				 shown_fb ? shown_fb : fb, counts);
+			free(shown_fb);
+			free(fb);
+			free(text);
+			return;
+		}
+		free(fb);
 	}
 	free(text);
 	if (r != GPUPROJ_OK) {
 		inj_error("cannot write the report: %s",
 			  gpuproj_error_format(&err, msg, sizeof(msg)));
-	} else if (alt) {
+	} else if (moved) {
 		/* Named as the report is shown: the pattern's name, or the absolute path. */
 		char *shown = inj_path_infix(wrote, infix);
 
-		inj_info("wrote %s (%zu kernel signature%s, %" PRIu64 " launch%s, %" PRIu64
-			 " profiled): %s was written by another process during this run (give each "
-			 "process its own GPUPROJ_OUTPUT, with %%p or %%r)", shown ? shown : alt, n,
-			 n == 1 ? "" : "s", t->launches, t->launches == 1 ? "" : "es", t->profiled,
-			 wrote);
+		inj_info("wrote %s (%s): %s was written by another process during this run "
+			 "(give each process its own GPUPROJ_OUTPUT, with %%p or %%r)",
+			 shown ? shown : o->path, counts, wrote);
 		free(shown);
 	} else {
-		inj_info("wrote %s (%zu kernel signature%s, %" PRIu64 " launch%s, %" PRIu64
-			 " profiled)", wrote, n, n == 1 ? "" : "s", t->launches,
-			 t->launches == 1 ? "" : "es", t->profiled);
+		inj_info("wrote %s (%s)", wrote, counts);
 	}
-	free(alt);
 }
 
 void
 inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 {
-	struct gpuproj_run_projection *runs = NULL;
-	const struct gpuproj_target *src = NULL;
-	struct gpuproj_targets *derived = NULL;
+	struct gpuproj_projections proj;
+	const struct gpuproj_target *src;
 	struct gpuproj_error err = { 0 };
 	struct gpuproj_profile *p;
 	struct inj_totals t;
-	size_t n_runs = 0;
 	int r;
 
 	inj_output_live_end(o);
-	inj_collector_finish(c);
-	inj_collector_totals(c, &t);
-	p = inj_collector_lock(c);
+	/*
+	 * The locks are waited for with a bound at exit
+	 * (inj_collector_exit_by()); a frame that exit() froze from a signal
+	 * handler may hold one. Without the recorder's, the profile goes
+	 * without its timeline; without the data lock, nothing can be read.
+	 */
+	r = inj_collector_finish(c);
+	if (r == INJ_FINISH_NO_DATA || !inj_collector_totals(c, &t) ||
+	    !(p = inj_collector_lock(c))) {
+		inj_error("the report is not written: the profile's lock was still held when exit "
+			  "could wait no longer (GPUPROJ_WAIT; exit() called from a signal handler "
+			  "that interrupted gpuproj?)");
+		return;
+	}
+	if (r == INJ_FINISH_NO_TIMELINE)
+		inj_warn("the whole-run timeline is left out of the report: its recorder's lock "
+			 "was still held when exit could wait no longer (GPUPROJ_WAIT)");
 	if (!gpuproj_profile_device(p)->name && gpuproj_profile_count(p) == 0) {
 		inj_collector_unlock(c);
 		inj_debug("no CUDA context was created: nothing to report");
@@ -533,7 +628,8 @@ inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 	describe(o, p, why);
 	gpuproj_profile_sort_by_time(p);
 
-	r = project(o, p, &src, &derived, &runs, &n_runs, &err);
+	r = project(o, p, &proj, &err);
+	src = proj.source; /* set once resolved, even when projecting failed later */
 	if (r == GPUPROJ_E_NOMEM) {
 		inj_error("out of memory projecting: the profile is written without projections");
 	} else if (r != GPUPROJ_OK && o->targets) {
@@ -554,15 +650,15 @@ inj_output_final(struct inj_output *o, struct inj_collector *c, const char *why)
 			 src->derived_from, src->provisional, o->path);
 	}
 	if (r == GPUPROJ_OK)
-		print_table(p, src, runs, n_runs, shown_path(o));
+		print_table(p, src, proj.runs, proj.n_runs, shown_path(o));
 	memset(&err, 0, sizeof(err));
-	write_report(o, p, src, runs, n_runs, &t);
+	write_report(o, p, src, r == GPUPROJ_OK ? proj.runs : NULL,
+		     r == GPUPROJ_OK ? proj.n_runs : 0, &t);
 	inj_collector_unlock(c);
-	gpuproj_targets_free(derived);
+	gpuproj_projections_clear(&proj);
 	if (t.dropped)
 		inj_warn("CUPTI dropped %" PRIu64 " activity record%s (buffers full): those launches "
 			 "are missing from the counts and times", t.dropped, t.dropped == 1 ? "" : "s");
-	runs_free(runs, n_runs);
 }
 
 /* ---- kept files ---- */
@@ -687,12 +783,12 @@ write_live(struct inj_output *o, struct gpuproj_profile *p, const struct gpuproj
 void
 inj_output_live(struct inj_output *o, struct inj_collector *c)
 {
-	struct gpuproj_run_projection *runs = NULL;
+	struct gpuproj_projections proj = { 0 };
+	const struct gpuproj_run_projection *runs = NULL;
 	const struct gpuproj_target *src = NULL;
 	struct gpuproj_error err = { 0 };
 	struct live_target *lt = NULL;
 	struct gpuproj_profile *p;
-	struct gpuproj_targets *derived = NULL;
 	struct inj_totals t;
 	struct strbuf sb;
 	size_t n_runs = 0, i, shown = 0, width;
@@ -707,10 +803,15 @@ inj_output_live(struct inj_output *o, struct inj_collector *c)
 	p = inj_collector_snapshot(c);
 	if (!p) {
 		inj_debug("live snapshot skipped: out of memory");
-	} else if (project(o, p, &src, &derived, &runs, &n_runs, &err) == GPUPROJ_OK) {
+	} else if (project(o, p, &proj, &err) == GPUPROJ_OK) {
+		src = proj.source;
+		runs = proj.runs;
+		n_runs = proj.n_runs;
 		write_live(o, p, src, runs, n_runs);
-	} else if (gpuproj_profile_device(p)->name) {
-		write_live(o, p, NULL, NULL, 0);
+	} else {
+		src = proj.source; /* set once resolved, even when projecting failed later */
+		if (gpuproj_profile_device(p)->name)
+			write_live(o, p, NULL, NULL, 0);
 	}
 
 	strbuf_init(&sb);
@@ -743,8 +844,7 @@ inj_output_live(struct inj_output *o, struct inj_collector *c)
 	if (!src && t.kernels)
 		strbuf_append(&sb, " | no projection (source GPU not in targets.yaml)");
 	free(lt);
-	runs_free(runs, n_runs);
-	gpuproj_targets_free(derived);
+	gpuproj_projections_clear(&proj);
 	gpuproj_profile_free(p);
 	if (sb.oom || !inj_log_enabled(INJ_LOG_INFO)) {
 		strbuf_free(&sb);

@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -65,8 +66,14 @@ struct thr {
 	size_t n_raw;
 	bool open, perturbed, incomplete;
 	uint64_t start, outstanding;
-	struct { uint32_t ctx, stream; } streams[STREAM_SLOTS];
+	/*
+	 * The epoch's streams by slot, and when each one's work ends: kept
+	 * across a cut, so that the next epoch begins with the work
+	 * still running (GPUPROJ_TL_CARRY nodes) on the same slots.
+	 */
+	struct { uint32_t ctx, stream; uint64_t ready; bool legacy; } streams[STREAM_SLOTS];
 	size_t n_streams;
+	bool carry;		/* the epoch was cut: the next one carries its streams' work */
 	uint64_t events[EVENT_SLOTS];
 	size_t n_events;
 	struct gpuproj_tl_graph_kernel *gpool;	/* [GRAPH_POOL], graph nodes' kernels */
@@ -75,6 +82,25 @@ struct thr {
 	bool seen;
 	uint64_t first, last;
 };
+
+/*
+ * A thread beyond GPUPROJ_TL_MAX_THREADS: not followed, but its epochs are
+ * counted, not its API calls. Its epochs end at its
+ * synchronising calls (INJ_EXPECT_SYNC: the records that would tell a
+ * blocking one from a stream's wait for an event are not joined for it),
+ * a runtime call and the driver call nested in it counted once; its time
+ * is its traced span, first call to last.
+ */
+struct extra_thr {
+	uint32_t tid;
+	bool used;
+	uint64_t first, last;		/* its calls' span */
+	uint64_t sync_start, sync_end;	/* its last synchronising call (nested ones in it) */
+	uint64_t syncs;
+};
+
+/* Threads beyond GPUPROJ_TL_MAX_THREADS whose epochs are counted; past them, calls are. */
+#define EXTRA_THREADS 1024
 
 /* A context's legacy default stream (from the stream records). */
 struct legacy {
@@ -95,12 +121,15 @@ struct inj_timeline {
 	pthread_mutex_t lock;
 	uint64_t (*now)(void);
 	uint64_t t_start, t_end;
+	atomic_bool recording;	/* inj_timeline_start() .. inj_timeline_stop() */
 	bool finished;
 	struct gpuproj_timeline *tl;
 	struct thr *thr[GPUPROJ_TL_MAX_THREADS];
 	size_t n_thr;
 	struct thr *last_thr;
-	uint64_t extra_calls;	/* calls of threads beyond GPUPROJ_TL_MAX_THREADS */
+	struct extra_thr *extra;	/* [EXTRA_THREADS], threads beyond GPUPROJ_TL_MAX_THREADS */
+	size_t n_extra;
+	uint64_t extra_calls;	/* calls of threads beyond those too: one epoch each */
 	double extra_ns;
 	/* records by correlation id: open addressing, key 0 = empty */
 	uint32_t *keys, *heads;	/* head: pool index + 1 */
@@ -123,7 +152,30 @@ struct inj_timeline {
 	/* an ordinary (unprofiled) launch call's host time, for the reconstruction */
 	double launch_call_sum;
 	uint64_t launch_call_n;
+	/* At exit: the exit path's waits for `lock` end then (inj_timeline_exit_by()). */
+	bool has_exit_by;
+	struct timespec exit_by;
 };
+
+/* The lock on the exit path: bounded once a deadline is set (inj_collector_exit_by()). */
+static bool
+exit_lock(struct inj_timeline *t)
+{
+	if (!t->has_exit_by) {
+		pthread_mutex_lock(&t->lock);
+		return true;
+	}
+	return pthread_mutex_timedlock(&t->lock, &t->exit_by) == 0;
+}
+
+void
+inj_timeline_exit_by(struct inj_timeline *t, const struct timespec *by)
+{
+	if (!t)
+		return;
+	t->exit_by = *by;
+	t->has_exit_by = true;
+}
 
 static void
 oom(struct inj_timeline *t)
@@ -169,6 +221,20 @@ inj_timeline_start(struct inj_timeline *t, uint64_t (*now)(void))
 	t->now = now;
 	t->t_start = now ? now() : 0;
 	pthread_mutex_unlock(&t->lock);
+	atomic_store(&t->recording, true);
+}
+
+void
+inj_timeline_stop(struct inj_timeline *t)
+{
+	if (t)
+		atomic_store(&t->recording, false);
+}
+
+bool
+inj_timeline_recording(const struct inj_timeline *t)
+{
+	return t && atomic_load(&t->recording);
 }
 
 static void
@@ -203,6 +269,7 @@ inj_timeline_free(struct inj_timeline *t)
 	free(t->pool);
 	free(t->free_list);
 	free(t->legacy);
+	free(t->extra);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
@@ -463,6 +530,57 @@ enum take_mode { TAKE_TICK, TAKE_PRESSURE, TAKE_ALL };
 static void process_thread(struct inj_timeline *t, struct thr *h, enum take_mode mode,
 			   size_t limit);
 
+/* Count a call of a thread that is not followed (struct extra_thr). */
+static void
+extra_call(struct inj_timeline *t, uint32_t tid, const struct call *c)
+{
+	struct extra_thr *x = NULL;
+	size_t i, h;
+
+	if (!t->extra && !(t->extra = calloc(EXTRA_THREADS, sizeof(*t->extra)))) {
+		oom(t);
+		return;
+	}
+	for (i = 0, h = (tid * 2654435761u) % EXTRA_THREADS; i < EXTRA_THREADS;
+	     i++, h = (h + 1) % EXTRA_THREADS) {
+		if (!t->extra[h].used && t->n_extra < EXTRA_THREADS) {
+			x = &t->extra[h];
+			x->used = true;
+			x->tid = tid;
+			x->first = c->start;
+			x->last = c->end;
+			t->n_extra++;
+			break;
+		}
+		if (t->extra[h].used && t->extra[h].tid == tid) {
+			x = &t->extra[h];
+			break;
+		}
+	}
+	if (!x) {
+		/* Beyond every table: each call is taken for an epoch. */
+		t->extra_calls++;
+		t->extra_ns += (double)(c->end - c->start);
+		return;
+	}
+	if (c->start < x->first)
+		x->first = c->start;
+	if (c->end > x->last)
+		x->last = c->end;
+	if (!(c->expect & INJ_EXPECT_SYNC))
+		return;
+	if (x->syncs && c->start >= x->sync_start && c->end <= x->sync_end)
+		return; /* nested in the last one (a driver call in its runtime call) */
+	if (x->syncs && c->start <= x->sync_start && c->end >= x->sync_end) {
+		x->sync_start = c->start; /* encloses the last one: the same wait */
+		x->sync_end = c->end;
+		return;
+	}
+	x->syncs++;
+	x->sync_start = c->start;
+	x->sync_end = c->end;
+}
+
 void
 inj_timeline_api(struct inj_timeline *t, const struct inj_api_record *r)
 {
@@ -475,10 +593,8 @@ inj_timeline_api(struct inj_timeline *t, const struct inj_api_record *r)
 	c.arrived_ms = t->batch_ms;
 	h = thread_of(t, r->tid);
 	if (!h) {
-		if (!t->oom) {
-			t->extra_calls++;
-			t->extra_ns += (double)(c.end - c.start);
-		}
+		if (!t->oom)
+			extra_call(t, r->tid, &c);
 	} else if (!enqueue_call(h, &c)) {
 		oom(t);
 	} else {
@@ -576,6 +692,8 @@ stream_slot(struct thr *h, uint32_t ctx, uint32_t stream)
 		return STREAM_SLOTS - 1; /* beyond: folded into the last slot (more order, not less) */
 	h->streams[h->n_streams].ctx = ctx;
 	h->streams[h->n_streams].stream = stream;
+	h->streams[h->n_streams].ready = 0;
+	h->streams[h->n_streams].legacy = false;
 	return (uint16_t)h->n_streams++;
 }
 
@@ -682,9 +800,13 @@ reconstruct(const struct inj_timeline *t, struct deferred *d, double *ret_wall)
 	return true;
 }
 
-/* Every deferred epoch, reconstructed into the timeline; *ret_blocking: what replay added. */
+/*
+ * Every deferred epoch, reconstructed into the timeline; *ret_blocking:
+ * what replay added; per_thread[thread index] (NULL: not asked) the same
+ * per thread.
+ */
 static void
-reconstruct_all(struct inj_timeline *t, double *ret_blocking)
+reconstruct_all(struct inj_timeline *t, double *ret_blocking, double *per_thread)
 {
 	size_t i;
 
@@ -705,6 +827,8 @@ reconstruct_all(struct inj_timeline *t, double *ret_blocking)
 		t->tl->reconstructed.ns += wall;
 		t->tl->reconstructed.blocking_ns += d->measured_ns - wall;
 		*ret_blocking += d->measured_ns - wall;
+		if (per_thread && d->pat.thread < t->n_thr)
+			per_thread[d->pat.thread] += d->measured_ns - wall;
 		if (gpuproj_timeline_add(t->tl, &d->pat, GPUPROJ_TL_MAX_PATTERNS,
 					 GPUPROJ_TL_MAX_TOTAL_NODES, NULL) != GPUPROJ_OK)
 			oom(t);
@@ -722,8 +846,11 @@ close_epoch(struct inj_timeline *t, struct thr *h, uint64_t end, bool cut)
 	if (end < h->start)
 		end = h->start;
 	wall = (double)(end - h->start);
-	if (cut && h->outstanding > end)
-		t->tl->spill_ns += (double)(h->outstanding - end);
+	/*
+	 * Cut with work still running: the next epoch carries it (its streams
+	 * and their ready times stay), so nothing is spilled (spill_ns stays 0:
+	 * it is for profiles written before carried nodes existed).
+	 */
 	count_launch_calls(t, h);
 	if (h->perturbed && !h->incomplete && h->n_raw && defer_epoch(t, h, end, cut)) {
 		/* Reconstructed at the end (inj_timeline_finish()). */
@@ -751,10 +878,14 @@ close_epoch(struct inj_timeline *t, struct thr *h, uint64_t end, bool cut)
 	h->open = false;
 	h->perturbed = h->incomplete = false;
 	h->n_raw = 0;
-	h->n_streams = 0;
+	/* Cut while work runs: the streams (slots, ready times) and that work go on. */
+	h->carry = cut && h->outstanding > end;
+	if (!h->carry) {
+		h->n_streams = 0;
+		h->outstanding = 0;
+	}
 	h->n_events = 0;
 	h->n_gpool = 0;
-	h->outstanding = 0;
 	h->start = end;
 	h->last = end;
 }
@@ -829,6 +960,65 @@ took_dev(struct thr *h, struct took *w, const struct dev *d)
 }
 
 /*
+ * Open the thread's next epoch. After a cut: one carried node
+ * per stream still busy, on its slot, from the epoch's start to when its
+ * work ends (room left for at least one call).
+ */
+static void
+open_epoch(struct thr *h)
+{
+	size_t s;
+
+	h->open = true;
+	h->perturbed = h->incomplete = false;
+	for (s = 0; h->carry && s < h->n_streams && h->n_raw + 2 < GPUPROJ_TL_MAX_NODES; s++) {
+		struct gpuproj_tl_raw *r;
+
+		if (h->streams[s].ready <= h->start)
+			continue;
+		r = &h->raw[h->n_raw++];
+		memset(r, 0, sizeof(*r));
+		r->op = GPUPROJ_TL_CARRY;
+		r->stream = (uint16_t)s;
+		r->event = GPUPROJ_TL_NONE;
+		r->legacy = h->streams[s].legacy;
+		r->call_start = r->call_end = r->op_start = h->start;
+		r->op_end = h->streams[s].ready;
+	}
+	h->carry = false;
+}
+
+/*
+ * The thread's last epoch at exit, whose calls came after its last wait:
+ * when its GPU work outlasts them (a thread that never synchronises), the
+ * epoch ends with that work, by a device synchronisation at its end: the
+ * wait the process's exit makes (libproj.so's own at exit, and the
+ * context's destruction [GPU?]). Without it that work was time outside any
+ * epoch, kept at the source's time on every target.
+ */
+static void
+close_last_epoch(struct inj_timeline *t, struct thr *h)
+{
+	uint64_t end;
+
+	if (!h->open && h->carry && h->outstanding > h->start)
+		open_epoch(h);
+	if (!h->open)
+		return;
+	end = h->n_raw ? h->raw[h->n_raw - 1].call_end : h->start;
+	if (h->outstanding > end && h->n_raw < GPUPROJ_TL_MAX_NODES) {
+		struct gpuproj_tl_raw *r = &h->raw[h->n_raw++];
+
+		memset(r, 0, sizeof(*r));
+		r->op = GPUPROJ_TL_SYNC_DEVICE;
+		r->stream = r->event = GPUPROJ_TL_NONE;
+		r->call_start = end;
+		r->call_end = end = h->outstanding;
+	}
+	close_epoch(t, h, end, false);
+}
+
+/*
  * Take the group of calls q[qh, qh + n) (the first and those nested in it):
  * one node of the thread's epoch.
  */
@@ -866,10 +1056,8 @@ take(struct inj_timeline *t, struct thr *h, size_t n)
 		h->first = c->start;
 		h->start = c->start;
 	}
-	if (!h->open) {
-		h->open = true;
-		h->perturbed = h->incomplete = false;
-	}
+	if (!h->open)
+		open_epoch(h);
 	if (((expect & INJ_EXPECT_OP) && !w.n_ops) || ((expect & INJ_EXPECT_SYNC) && !w.sync))
 		h->incomplete = true;
 	h->perturbed |= w.perturbed;
@@ -910,6 +1098,11 @@ take(struct inj_timeline *t, struct thr *h, size_t n)
 		}
 		if (r->op != GPUPROJ_TL_CALL && w.op_end > h->outstanding)
 			h->outstanding = w.op_end;
+		if (r->op != GPUPROJ_TL_CALL && r->stream != GPUPROJ_TL_NONE) {
+			if (w.op_end > h->streams[r->stream].ready)
+				h->streams[r->stream].ready = w.op_end;
+			h->streams[r->stream].legacy = r->legacy;
+		}
 	} else if (w.sync) {
 		const struct inj_sync_record *s = w.sync;
 
@@ -1102,9 +1295,8 @@ inj_timeline_process(struct inj_timeline *t, bool tick)
 void
 inj_timeline_mark_end(struct inj_timeline *t)
 {
-	if (!t || !t->now)
+	if (!t || !t->now || !exit_lock(t))
 		return;
-	pthread_mutex_lock(&t->lock);
 	if (!t->t_end)
 		t->t_end = t->now();
 	pthread_mutex_unlock(&t->lock);
@@ -1118,38 +1310,50 @@ cmp_span(const void *a, const void *b)
 	return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
-void
+bool
 inj_timeline_finish(struct inj_timeline *t, struct gpuproj_profile *p)
 {
 	uint64_t (*spans)[2], lo = UINT64_MAX, hi = 0, end;
-	double span = 0, cur_lo = 0, cur_hi = 0, blocking = 0;
+	double span = 0, cur_lo = 0, cur_hi = 0, blocking = 0, *blk;
 	size_t i, n = 0;
 
 	if (!t)
-		return;
-	pthread_mutex_lock(&t->lock);
+		return true;
+	if (!exit_lock(t))
+		return false;
 	if (t->finished) {
 		pthread_mutex_unlock(&t->lock);
-		return;
+		return true;
 	}
 	t->finished = true;
 	if (t->oom) {
 		pthread_mutex_unlock(&t->lock);
-		return;
+		return true;
 	}
 	process_locked(t, false, true);
 	spans = calloc(t->n_thr ? t->n_thr : 1, sizeof(*spans));
+	blk = calloc(t->n_thr ? t->n_thr : 1, sizeof(*blk));
+	/* The threads' last calls, after their last wait: an epoch ending with them. */
+	for (i = 0; i < t->n_thr; i++) {
+		if (t->thr[i]->seen)
+			close_last_epoch(t, t->thr[i]);
+	}
+	/*
+	 * Epochs with a profiled launch: reconstructed, replay's blocking left
+	 * out of the times — of each thread's own span (threads block at the
+	 * same time: the sum is not taken from their union).
+	 */
+	reconstruct_all(t, &blocking, blk);
 	for (i = 0; i < t->n_thr; i++) {
 		struct thr *h = t->thr[i];
 
 		if (!h->seen)
 			continue;
-		/* The thread's last calls, after its last wait: an epoch ending with them. */
-		if (h->open && h->n_raw)
-			close_epoch(t, h, h->raw[h->n_raw - 1].call_end, false);
 		if (spans) {
+			double b = blk ? blk[i] : 0, len = (double)(h->last - h->first);
+
 			spans[n][0] = h->first;
-			spans[n][1] = h->last;
+			spans[n][1] = h->last - (uint64_t)(b < len ? b : len);
 			n++;
 		}
 		if (h->first < lo)
@@ -1171,13 +1375,21 @@ inj_timeline_finish(struct inj_timeline *t, struct gpuproj_profile *p)
 		span += cur_hi - cur_lo;
 		free(spans);
 	}
-	/* Epochs with a profiled launch: reconstructed, replay's blocking left out of the times. */
-	reconstruct_all(t, &blocking);
-	span = span > blocking ? span - blocking : 0;
+	free(blk);
 	t->tl->threads = (uint32_t)t->n_thr;
 	t->tl->span_ns = span;
 	t->tl->unexplained[GPUPROJ_TL_WHY_THREADS].epochs = t->extra_calls;
 	t->tl->unexplained[GPUPROJ_TL_WHY_THREADS].ns = t->extra_ns;
+	for (i = 0; t->extra && i < EXTRA_THREADS; i++) {
+		const struct extra_thr *x = &t->extra[i];
+
+		if (!x->used)
+			continue;
+		/* Its synchronisations end epochs; calls after the last one are one more. */
+		t->tl->unexplained[GPUPROJ_TL_WHY_THREADS].epochs +=
+			x->syncs + (!x->syncs || x->last > x->sync_end);
+		t->tl->unexplained[GPUPROJ_TL_WHY_THREADS].ns += (double)(x->last - x->first);
+	}
 	end = t->t_end ? t->t_end : hi;
 	if (n && t->t_start && t->t_start < lo)
 		lo = t->t_start;
@@ -1204,4 +1416,5 @@ inj_timeline_finish(struct inj_timeline *t, struct gpuproj_profile *p)
 		t->tl = NULL;
 	}
 	pthread_mutex_unlock(&t->lock);
+	return true;
 }

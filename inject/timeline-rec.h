@@ -25,7 +25,10 @@
  * INJ_TL_MAX_RECORDS GPU records): past a bound the oldest calls are taken
  * at once (their epoch is counted incomplete if a record was missing);
  * GPU records no call claimed are dropped after INJ_TL_ORPHAN_TICKS.
- * Threads beyond GPUPROJ_TL_MAX_THREADS are counted, not followed.
+ * Threads beyond GPUPROJ_TL_MAX_THREADS are not followed: their epochs
+ * (split at their synchronising calls) and traced span are counted as
+ * unexplained ("threads"), for up to 1,024 such threads (past them, each
+ * call counts as one).
  *
  * Thread safety: every function may be called from any thread (one lock;
  * the record functions under inj_timeline_batch_begin()). The lock is
@@ -68,8 +71,23 @@ struct inj_timeline;
  */
 struct inj_timeline *inj_timeline_new(uint64_t (*now)(void));
 void inj_timeline_free(struct inj_timeline *tl);
-/** Set the clock (as for inj_timeline_new()) and start the traced wall time now. */
+/**
+ * Set the clock (as for inj_timeline_new()) and start the traced wall time
+ * now: the recorder records from here (inj_timeline_recording()).
+ */
 void inj_timeline_start(struct inj_timeline *tl, uint64_t (*now)(void));
+/**
+ * The backend no longer delivers the timeline's records (its activity
+ * kinds are off): it stops recording. What was recorded stays.
+ */
+void inj_timeline_stop(struct inj_timeline *tl);
+/**
+ * Whether the recorder records (between inj_timeline_start() and
+ * inj_timeline_stop()): then the backend gives it its records in batches,
+ * and the collector adds one op record per kernel record
+ * (inj_collector_records()). False for NULL.
+ */
+bool inj_timeline_recording(const struct inj_timeline *tl);
 
 /**
  * A batch of records (one buffer): the lock is taken by begin and released
@@ -87,13 +105,21 @@ void inj_timeline_event(struct inj_timeline *tl, const struct inj_event_record *
 void inj_timeline_stream(struct inj_timeline *tl, uint32_t ctx, uint32_t stream, bool legacy);
 /** Take what is ready (outside a batch); `tick` true once per flush period (the worker). */
 void inj_timeline_process(struct inj_timeline *tl, bool tick);
-/** The traced run ends now (before the last flush at exit). */
+/**
+ * The traced run ends now (before the last flush at exit). Skipped (the end
+ * is the last call's) when the recorder's lock is not free by the exit
+ * deadline.
+ */
 void inj_timeline_mark_end(struct inj_timeline *tl);
 /**
  * At exit, after the last records: take every call, close every epoch and
  * give `p` (whose kernel records the op records point at) the timeline.
- * Later records are ignored. Idempotent.
+ * Later records are ignored. Idempotent. false when the recorder's lock
+ * was not free by the exit deadline (inj_timeline_exit_by()): `p` then has
+ * no timeline. A NULL recorder: true.
  */
-void inj_timeline_finish(struct inj_timeline *tl, struct gpuproj_profile *p);
+bool inj_timeline_finish(struct inj_timeline *tl, struct gpuproj_profile *p);
+/** Bound the exit path's wait for the recorder's lock (inj_collector_exit_by()); accepts NULL. */
+void inj_timeline_exit_by(struct inj_timeline *tl, const struct timespec *by);
 
 #endif

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Accuracy of the compute roofs (issue 22) on pairs used for choosing and on
-held-out pairs: the table "Compute roofs: choosing and held-out pairs" of
+"""Accuracy of the compute roofs (sustained rates, issue-limited compute) on
+pairs used for choosing and on held-out pairs: the table "Compute roofs: choosing and held-out pairs" of
 docs/validation.md.
 
 Usage:
-  scripts/accuracy-split.py GPUPROJ VALIDATION_DIR [KERNELTUNER_DIR] [--set compute|rates]
+  scripts/accuracy-split.py GPUPROJ VALIDATION_DIR [KERNELTUNER_DIR [KT_MILO_DIR]]
+                            [--set compute|rates|issue30]
 
 VALIDATION_DIR holds gpuperfpredict/*.csv and neusight-train/{linear,add}/*.csv
 (../shared/validation beside the checkout); KERNELTUNER_DIR the profiles of
@@ -24,6 +25,16 @@ on the pairs whose target is held out (validate's convention), are reported
 only. The Kernel Tuner corpus was used for nothing: all its pairs are
 held-out (its split is printed for symmetry). Long launches only (measured
 on the target >= 50 us). MAPE and median APE in %, per launch.
+
+--set issue30 (docs/validation.md "Achievable FP32 rate and clock regime"):
+naive, the default, --fp32 dense, --compute issue, both, and --clock auto,
+on every pair (in-sample), on the pairs whose target is held out (the
+evaluation half of `gpuproj validate --holdout gpu`: odd positions by name)
+and on the pairs with both GPUs held out; KT_MILO_DIR holds the profiles
+of `gpuproj import kerneltuner` of benchmark_hub's cachefiles/
+convolution_milo/{A100,A6000}.json (the use_shmem = 1 configurations, the
+use_shmem and use_cmem keys removed: the layout of the other caches), and
+the XLA matmul table of tests/data is added.
 """
 import json
 import os
@@ -51,7 +62,18 @@ CONFIGS = {
         ("hroof-occ --rates sustained", "hroof-occ", ["--rates", "sustained"]),
         ("hroof-occ --rates datasheet", "hroof-occ", ["--rates", "datasheet"]),
     ],
+    "issue30": [
+        ("naive", "naive", []),
+        ("hroof-occ (default)", "hroof-occ", []),
+        ("hroof-occ --fp32 dense", "hroof-occ", ["--fp32", "dense"]),
+        ("hroof-occ --compute issue", "hroof-occ", ["--compute", "issue"]),
+        ("hroof-occ --fp32 dense --compute issue", "hroof-occ",
+         ["--fp32", "dense", "--compute", "issue"]),
+        ("hroof-occ --clock auto", "hroof-occ", ["--clock", "auto"]),
+    ],
 }
+XLA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
+                   "xla-matmul", "xla-matmul.csv")
 ADA = {"L4", "L40S", "L40", "RTX-4090", "RTX-4080", "RTX-6000-Ada"}
 LONG_NS = 50000.0
 
@@ -92,7 +114,7 @@ def main():
         which = argv[i + 1]
         del argv[i:i + 2]
     if which not in CONFIGS:
-        print("accuracy-split.py: --set must be compute or rates", file=sys.stderr)
+        print("accuracy-split.py: --set must be compute, rates or issue30", file=sys.stderr)
         return 2
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -101,6 +123,11 @@ def main():
     corpora = [(n, files(vdir, p, ".csv")) for n, p in CORPORA]
     if len(argv) > 2:
         corpora.append(("Kernel Tuner", files(argv[2], ["."], ".json")))
+    if which == "issue30":
+        if len(argv) > 3:
+            corpora.append(("Kernel Tuner milo", files(argv[3], ["."], ".json")))
+        corpora.append(("XLA matmul", [XLA]))
+        return issue30(exe, corpora)
     print("| corpus | model | choosing GPUs | choosing pairs n | MAPE | median "
           "| held-out GPUs | held-out pairs n | MAPE | median "
           "| target held out n | MAPE | median | Ada targets |")
@@ -121,6 +148,23 @@ def main():
                 name, label, ", ".join(sorted(choose)) or "none", stats(ch),
                 ", ".join(sorted(held)), stats(ho), stats(th),
                 stats(ada) if ada else "none in the corpus"))
+            sys.stdout.flush()
+    return 0
+
+
+def issue30(exe, corpora):
+    print("| corpus | model | all pairs n | MAPE | median | target held out n | MAPE | median "
+          "| both held out n | MAPE | median | held-out GPUs |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for name, paths in corpora:
+        for label, model, opts in CONFIGS["issue30"]:
+            cmp = comparisons(exe, model, opts, paths)
+            held = set(sorted({t for _, t, _ in cmp})[1::2])
+            print("| %s | %s | %s | %s | %s | %s |" % (
+                name, label, stats([e for _, _, e in cmp]),
+                stats([e for _, t, e in cmp if t in held]),
+                stats([e for s, t, e in cmp if s in held and t in held]),
+                ", ".join(sorted(held))))
             sys.stdout.flush()
     return 0
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Check the documentation's links (issue 24).
+"""Check the documentation's links: every relative link names a file of the
+tree, and every #anchor a heading of the page it points to.
 
 Usage: scripts/check-doc-links.py [REPO_ROOT]
 

@@ -7,7 +7,7 @@
 # harness and names its reproducer (add it to tests/fuzz/regressions/NAME
 # with a fix and a test).
 #
-#   bash scripts/fuzz.sh [SECONDS] [targets|profile|ncu|gpuperfpredict|fatbin|env ...]
+#   bash scripts/fuzz.sh [SECONDS] [targets|profile|ncu|gpuperfpredict|xla-matmul|kerneltuner|fatbin|env ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
@@ -19,7 +19,8 @@ if [ ! -f "$builddir/build.ninja" ]; then
 fi
 meson compile -C "$builddir"
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(targets profile ncu gpuperfpredict fatbin env)
+[ ${#names[@]} -gt 0 ] || names=(targets profile ncu gpuperfpredict xla-matmul kerneltuner fatbin env
+				   prices)
 status=0
 for n in "${names[@]}"; do
 	GPUPROJ_FUZZ_SECONDS=$seconds meson test -C "$builddir" --suite fuzz "fuzz-$n" \

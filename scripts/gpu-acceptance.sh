@@ -25,7 +25,8 @@
 #      counters);
 #   4. the hang scenarios (tests/gpu/hang.cu) under a time-out;
 #   5. heat2d with and without the injection (CUDA_INJECTION64_PATH,
-#      LD_PRELOAD, gpuproj run): same output, every launch counted;
+#      LD_PRELOAD, gpuproj run): same output, every launch counted, the
+#      peak device memory of its four cudaMalloc calls;
 #   6. where ncu is installed (PATH, else /usr/local/cuda/bin/ncu): every
 #      logical metric of the micro-kernels and of three LULESH kernels
 #      against ncu's value for the same launch, matched by exact mangled
@@ -41,7 +42,7 @@
 #      full <= 1.5x of bare; figures, not pass marks);
 #   8. `gpuproj bench --quick` against this GPU's targets.yaml entry
 #      (scripts/gpu-bench-check.sh; SKIP_BENCH=1 leaves it out);
-#   9. the whole run (issue 23), from LULESH's timing-mode profile: its
+#   9. the whole run, from LULESH's timing-mode profile: its
 #      timeline replayed onto this GPU against the traced wall time (the
 #      identity check, within its 2 % tolerance), the share of the run the
 #      record explains, and the whole-run speedups onto other targets.

@@ -158,7 +158,7 @@ class Report:
 
 
 def whole_run(rep, label, prof, process_s=None):
-    """Step 9 (issue 23): the profile's whole-run timeline replayed onto its own GPU.
+    """Step 9: the profile's whole-run timeline replayed onto its own GPU.
 
     The identity projection (JSON projections[].whole_run of the source
     target) against the traced wall time: within its stated tolerance is
@@ -527,6 +527,12 @@ def run_report(work, summary=None):
                 rep.check(launches == n and all(x == 1 for x in profiled),
                           "%s: %s launches %d (want %d), profiled %s per signature" % (
                               name, sub, launches, n, profiled))
+            # [GPU?] of docs/libproj.md "Peak device memory": every cudaMalloc counted
+            # once (its nested driver call skipped), none freed before the last:
+            # 2 x 2048^2 x 4 B + 512 x 4 B + 8 B = 33556488 B.
+            peak = (p.get("run") or {}).get("peak_device_memory_bytes")
+            rep.check(peak == 33556488, "%s: peak device memory %s B (want 33556488)" % (
+                name, peak))
             src = p.get("source_target")
             basis = (p.get("source_basis") or "")
             if src and p.get("projections"):
@@ -580,7 +586,7 @@ def run_report(work, summary=None):
                               "measured in timing mode" % src, "%.4g ms projected, %.4g ms "
                               "measured, %+.1f%%" % (sp["point_ns"] / 1e6, measured / 1e6,
                                                      100 * (ratio - 1)))
-        # ---- 9: the whole run (issue 23), from the timing-mode profile: nothing profiled ----
+        # ---- 9: the whole run, from the timing-mode profile: nothing profiled ----
         if timing:
             whole_run(rep, "LULESH (timing mode)", timing, fnum("lulesh_timing_s"))
         try:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Measure the layout of the source tree: lines per file, cycles between
-files, duplicated blocks.
+files, function lengths, duplicated blocks.
 
     scripts/house-metrics.py [--json] [ROOT]
 
@@ -10,8 +10,17 @@ files, duplicated blocks.
   1,500 lines.
 - Cycles: a file A depends on a file B when A names a function that B
   defines with external linkage (a call, or the function's address in a
-  table; `struct NAME` is a type, not a reference). The strongly connected components of that graph with more than
-  one file are cycles: two files that reach each other.
+  table; `struct NAME` is a type, not a reference). The strongly connected
+  components of that graph with more than one file are cycles: two files
+  that reach each other.
+- Function lengths: every function of a .c or .cpp file under src/ and
+  inject/ written in the house style (docs/internals/coding-style.md: its
+  name at column 0, its body from a `{` to a `}` at column 0), in lines
+  from the name to the closing brace. Reported: the longest; every
+  function over FUNCTION_MAX (150) lines that is not one of the option
+  parsers and linear writers named in LONG_ALLOWED (each with why it may
+  be long), which are listed apart; and every function of a command file
+  (src/cli/cmd-*.c) over COMMAND_MAX (120) lines.
 - Duplicated blocks: lizard's duplicate detector (`lizard -Eduplicate`, a
   PyPI package, run when installed), blocks per 1,000 lines of code.
 
@@ -114,6 +123,71 @@ def cycles(root):
     return [c for c in tarjan(graph) if len(c) > 1]
 
 
+FUNCTION_MAX = 150
+COMMAND_MAX = 120
+
+# Functions allowed over FUNCTION_MAX lines: option parsers (a getopt loop
+# and its usage errors) and linear writers (output written part after part,
+# in the order it is read, with no logic to split out). Each with its kind
+# and what it writes or parses.
+LONG_ALLOWED = {
+    ("src/target-derive.c", "gpuproj_target_derive_yaml"):
+        "linear writer: the provisional targets.yaml entry, key after key, with "
+        "the source of each",
+    ("src/gate-write.c", "gpuproj_gate_markdown"):
+        "linear writer: the gate's Markdown report, section after section",
+    ("src/bench/bench-yaml.c", "emit_sources"):
+        "linear writer: the sources of a measured targets.yaml entry, key after key",
+    ("src/bench/bench-write.c", "bench_write_table"):
+        "linear writer: `gpuproj bench`'s table, row after row",
+}
+
+FUNC_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_:~]*)\s*\(")
+
+
+def functions(text):
+    """(name, first line, lines) of each function in the house style."""
+    lines = text.split("\n")
+    out = []
+    i = 0
+    while i < len(lines):
+        m = FUNC_RE.match(lines[i])
+        if m and m.group(1) not in ("if", "for", "while", "switch", "return", "sizeof") \
+                and not lines[i].rstrip().endswith(";"):
+            j = i
+            while j < len(lines) and lines[j] != "{" and not lines[j].rstrip().endswith(";"):
+                j += 1
+            if j < len(lines) and lines[j] == "{":
+                k = j
+                while k < len(lines) and lines[k] != "}":
+                    k += 1
+                out.append((m.group(1), i + 1, k - i + 1))
+                i = k + 1
+                continue
+        i += 1
+    return out
+
+
+def function_lengths(root):
+    res = []
+    for f in sources(root, ["src", "inject"], (".c", ".cpp")):
+        with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
+            for name, line, n in functions(fh.read()):
+                res.append({"file": f, "function": name, "line": line, "lines": n})
+    res.sort(key=lambda r: (-r["lines"], r["file"], r["function"]))
+    over = [r for r in res if r["lines"] > FUNCTION_MAX]
+    allowed = [dict(r, why=LONG_ALLOWED[(r["file"], r["function"])]) for r in over
+               if (r["file"], r["function"]) in LONG_ALLOWED]
+    return {
+        "functions": len(res),
+        "longest": res[:10],
+        "over_max": [r for r in over if (r["file"], r["function"]) not in LONG_ALLOWED],
+        "over_max_allowed": allowed,
+        "commands_over_max": [r for r in res if r["lines"] > COMMAND_MAX and
+                              re.match(r"src/cli/cmd-[^/]*\.c$", r["file"])],
+    }
+
+
 def line_counts(root):
     out = {}
     for f in sources(root, ["src", "inject"], (".c", ".cpp", ".h")):
@@ -152,6 +226,7 @@ def main(argv):
         "longest": sorted(lc.items(), key=lambda kv: -kv[1])[:10],
         "c_over_1500": sorted(f for f, n in c_files.items() if n > 1500),
         "cycles": cycles(root),
+        "function_lengths": function_lengths(root),
         "duplicates": duplicates(root),
     }
     if as_json:
@@ -166,6 +241,21 @@ def main(argv):
     print(f"cycles between files: {len(res['cycles'])}")
     for c in res["cycles"]:
         print("  " + " <-> ".join(c))
+    fl = res["function_lengths"]
+    print(f"functions: {fl['functions']}; longest:")
+    for r in fl["longest"]:
+        print(f"  {r['lines']:6d} {r['file']}:{r['line']} {r['function']}")
+    print(f"functions over {FUNCTION_MAX} lines: {len(fl['over_max'])}, besides "
+          f"{len(fl['over_max_allowed'])} option parsers and linear writers named in "
+          f"LONG_ALLOWED")
+    for r in fl["over_max"]:
+        print(f"  {r['lines']:6d} {r['file']}:{r['line']} {r['function']}")
+    for r in fl["over_max_allowed"]:
+        print(f"  {r['lines']:6d} {r['file']}:{r['line']} {r['function']} (allowed: {r['why']})")
+    print(f"command functions (src/cli/cmd-*.c) over {COMMAND_MAX} lines: "
+          f"{len(fl['commands_over_max'])}")
+    for r in fl["commands_over_max"]:
+        print(f"  {r['lines']:6d} {r['file']}:{r['line']} {r['function']}")
     d = res["duplicates"]
     if d is None:
         print("duplicated blocks: lizard not installed")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Intervals conditioned on what predicts the error (issue 22, item 4): a
+"""Intervals conditioned on what predicts the error, narrow enough to rank: a
 study, the table "Conditioned intervals: a study" of docs/validation.md.
 
 Usage:

@@ -2,7 +2,7 @@
 """Build src/data/default-profile.json, the profile `gpuproj project --builtin`
 projects on machines without a GPU (the README's main job).
 
-It is a subset of published measurements on a current GPU (issue 22: the
+It is a subset of published measurements on a current GPU (so that the
 first table a new user sees compares projections with measurements on GPUs
 people use now): the training split of the NeuSight data set (Lee et al.,
 Forecasting GPU Performance for Deep Learning Training and Inference,

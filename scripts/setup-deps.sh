@@ -1,37 +1,139 @@
 #!/usr/bin/env bash
-# Install what gpuproj needs to build and test, from Debian's packages.
-# Idempotent: installs only what is missing. Needs root (or sudo) when
-# something is missing; otherwise prints the command to run.
+# Install what gpuproj needs to build and test: Debian/Ubuntu packages with
+# apt-get, or RHEL/Rocky/Alma packages with dnf (EPEL and CRB enabled for
+# the few only they carry), then NVIDIA's wheels from PyPI. Idempotent:
+# installs only what is missing. Needs root (or sudo) when something is
+# missing; otherwise prints the command to run.
+#
+# Usage: setup-deps.sh [--print]
+#   --print  print the commands it would run, one per line, and run none
+#            (nothing is installed, downloaded or written)
+# GPUPROJ_PKG_MANAGER=apt|dnf chooses the package manager instead of
+# looking for apt-get (with dpkg-query) first, then dnf (with rpm).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
-# clang and its runtime (libclang-rt-dev: libFuzzer, the sanitizers) build
-# the fuzzers of tests/fuzz (docs/internals/fuzzing.md).
-packages=(meson ninja-build pkg-config gcc g++ python3 python3-pip libyaml-dev libjansson-dev
-	libcsv-dev check valgrind libplplot-dev chromium libzstd-dev liblz4-dev clang
-	libclang-rt-dev)
+print=0
+case "${1:-}" in
+"") ;;
+--print | -n) print=1 ;;
+-h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+*) echo "setup-deps: unknown option '$1' (--print shows what it would do)" >&2; exit 2 ;;
+esac
 
+# Run a command, or with --print show it.
+run() {
+	if [ "$print" = 1 ]; then
+		printf '%s\n' "$*"
+	else
+		"$@"
+	fi
+}
+
+# What gpuproj needs: per line the Debian package and the RHEL/Rocky one
+# ("-": none needed there). clang and its runtime (libclang-rt-dev,
+# compiler-rt: libFuzzer, the sanitizers) build the fuzzers of tests/fuzz
+# (docs/internals/fuzzing.md); RHEL's python3 has venv built in. On RHEL 9
+# and its rebuilds libcsv-devel, plplot-devel and chromium come from EPEL,
+# meson, ninja-build and check-devel from CRB (docs/install.md).
+DEPS="
+meson              meson
+ninja-build        ninja-build
+pkg-config         pkgconf-pkg-config
+gcc                gcc
+g++                gcc-c++
+python3            python3
+python3-pip        python3-pip
+python3-venv       -
+libyaml-dev        libyaml-devel
+libjansson-dev     jansson-devel
+libcsv-dev         libcsv-devel
+libsqlite3-dev     sqlite-devel
+check              check-devel
+valgrind           valgrind
+libplplot-dev      plplot-devel
+chromium           chromium
+libzstd-dev        libzstd-devel
+liblz4-dev         lz4-devel
+clang              clang
+libclang-rt-dev    compiler-rt
+"
+
+manager=${GPUPROJ_PKG_MANAGER:-}
+if [ -z "$manager" ]; then
+	if command -v apt-get >/dev/null 2>&1 && command -v dpkg-query >/dev/null 2>&1; then
+		manager=apt
+	elif command -v dnf >/dev/null 2>&1 && command -v rpm >/dev/null 2>&1; then
+		manager=dnf
+	fi
+fi
+case "$manager" in
+apt) column=1 ;;
+dnf) column=2 ;;
+*)
+	echo "setup-deps: neither apt-get nor dnf here: install by hand the equivalents of" \
+		"these Debian packages:" $(echo "$DEPS" | awk 'NF {print $1}') >&2
+	exit 1
+	;;
+esac
+packages=()
+while read -r deb rpm; do
+	[ -n "$deb" ] || continue
+	name=$deb
+	[ "$column" = 2 ] && name=$rpm
+	[ "$name" = - ] || packages+=("$name")
+done <<< "$DEPS"
+
+installed() {
+	if [ "$manager" = apt ]; then
+		dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"
+	else
+		rpm -q "$1" >/dev/null 2>&1
+	fi
+}
 missing=()
 for p in "${packages[@]}"; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
-		missing+=("$p")
-	fi
+	installed "$p" || missing+=("$p")
 done
 
-# Debian packages first: the wheels below need python3 and pip.
-if [ ${#missing[@]} -ne 0 ]; then
-	echo "setup-deps: installing ${missing[*]}" >&2
-	# sudo resets the environment: pass DEBIAN_FRONTEND through env(1).
-	if [ "$(id -u)" -eq 0 ]; then
-		apt_get=(env DEBIAN_FRONTEND=noninteractive apt-get)
-	elif command -v sudo >/dev/null 2>&1; then
-		apt_get=(sudo env DEBIAN_FRONTEND=noninteractive apt-get)
-	else
-		echo "setup-deps: run as root: apt-get install -y ${missing[*]}" >&2
+# As root, or through sudo; without either, say what to run and stop.
+as_root_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then
+		as_root_cmd=(sudo)
+	elif [ ${#missing[@]} -ne 0 ] && [ "$print" = 0 ]; then
+		if [ "$manager" = apt ]; then
+			echo "setup-deps: run as root: apt-get install -y ${missing[*]}" >&2
+		else
+			echo "setup-deps: run as root: dnf install -y ${missing[*]}" >&2
+		fi
 		exit 1
 	fi
-	"${apt_get[@]}" update -qq
-	"${apt_get[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# System packages first: the wheels below need python3 and pip.
+if [ ${#missing[@]} -ne 0 ]; then
+	[ "$print" = 1 ] || echo "setup-deps: installing ${missing[*]}" >&2
+	if [ "$manager" = apt ]; then
+		# sudo resets the environment: pass DEBIAN_FRONTEND through env(1).
+		apt_get=("${as_root_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get)
+		run "${apt_get[@]}" update -qq
+		if [ "$print" = 1 ]; then
+			run "${apt_get[@]}" install -y -qq --no-install-recommends "${missing[@]}"
+		else
+			"${apt_get[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+		fi
+	else
+		# EPEL and CRB (RHEL 9 rebuilds) for what only they carry.
+		if ! installed epel-release; then
+			run "${as_root_cmd[@]}" dnf install -y -q epel-release
+		fi
+		if ! installed dnf-plugins-core; then
+			run "${as_root_cmd[@]}" dnf install -y -q dnf-plugins-core
+		fi
+		run "${as_root_cmd[@]}" dnf config-manager --set-enabled crb
+		run "${as_root_cmd[@]}" dnf install -y -q "${missing[@]}"
+	fi
 fi
 
 # Debian's python3 is "externally managed" (PEP 668): pip refuses to install
@@ -49,9 +151,13 @@ sys.exit(0 if s and any(os.path.exists(os.path.join(p,"cu13","bin","nvdisasm")) 
 for p in s.submodule_search_locations) else 1)' 2>/dev/null
 }
 if ! have_nvdisasm; then
-	echo "setup-deps: installing nvdisasm from PyPI ($NVDISASM_WHEEL)" >&2
-	python3 -m pip install -q "$NVDISASM_WHEEL" >&2 ||
-		echo "setup-deps: could not install $NVDISASM_WHEEL; SASS tests will skip" >&2
+	if [ "$print" = 1 ]; then
+		run python3 -m pip install -q "$NVDISASM_WHEEL"
+	else
+		echo "setup-deps: installing nvdisasm from PyPI ($NVDISASM_WHEEL)" >&2
+		python3 -m pip install -q "$NVDISASM_WHEEL" >&2 ||
+			echo "setup-deps: could not install $NVDISASM_WHEEL; SASS tests will skip" >&2
+	fi
 fi
 
 # ---- CUDA 12/11 tools for sm_70 (optional; GPUPROJ_LEGACY_CUDA=0 skips it) ----
@@ -109,7 +215,20 @@ fetch_legacy_cuda() (
 		rm -rf "$LEGACY_CUDA_DIR" && mv "$LEGACY_CUDA_DIR.new" "$LEGACY_CUDA_DIR" ||
 		{ echo "cannot write $LEGACY_CUDA_DIR"; return 1; }
 )
-if [ "${GPUPROJ_LEGACY_CUDA:-1}" != 0 ]; then
+if [ "${GPUPROJ_LEGACY_CUDA:-1}" != 0 ] && [ "$print" = 1 ]; then
+	have_nvrtc12 || run python3 -m pip install -q "${NVRTC12_WHEELS[@]}"
+	if [ "$manager" = apt ] && { [ ! -x "$LEGACY_CUDA_DIR/bin/nvdisasm" ] ||
+	   [ ! -x "$LEGACY_CUDA_DIR/bin/ptxas" ]; }; then
+		run apt-get download nvidia-cuda-toolkit
+		echo "# unpack its usr/bin/nvdisasm and usr/bin/ptxas into $LEGACY_CUDA_DIR/bin"
+	fi
+elif [ "${GPUPROJ_LEGACY_CUDA:-1}" != 0 ] && [ "$manager" = dnf ]; then
+	# nvdisasm 11.8 comes from Debian's non-free archive: not on dnf systems.
+	have_nvrtc12 || python3 -m pip install -q "${NVRTC12_WHEELS[@]}" >/dev/null 2>&1 ||
+		echo "setup-deps: could not install ${NVRTC12_WHEELS[*]}; the sm_70 SASS tests will skip" >&2
+	[ -x "$LEGACY_CUDA_DIR/bin/nvdisasm" ] ||
+		echo "setup-deps: no nvdisasm 11.8 for sm_70 on a dnf system (it comes from Debian's non-free archive); the sm_70 SASS tests will skip" >&2
+elif [ "${GPUPROJ_LEGACY_CUDA:-1}" != 0 ]; then
 	if ! have_nvrtc12 || [ ! -x "$LEGACY_CUDA_DIR/bin/nvdisasm" ]; then
 		echo "setup-deps: fetching the sm_70 tools (NVRTC 12 wheels, nvdisasm 11.8 from a .deb; up to ~180 MB)" >&2
 	fi
@@ -167,6 +286,10 @@ PY
 if [ "${GPUPROJ_CUPTI_HEADERS:-1}" != 0 ]; then
 	for v in "${CUPTI_HEADER_VERSIONS[@]}"; do
 		[ -f "$CUPTI_HEADERS_DIR/$v/include/cupti_activity.h" ] && continue
+		if [ "$print" = 1 ]; then
+			run python3 -m pip download -q --no-deps --only-binary=:all: "nvidia-cuda-cupti==$v"
+			continue
+		fi
 		echo "setup-deps: fetching the CUPTI $v headers (nvidia-cuda-cupti wheel, ~12 MB; include/ kept)" >&2
 		why=$(fetch_cupti_headers "$v" 2>&1 | tail -n 1) &&
 			[ -f "$CUPTI_HEADERS_DIR/$v/include/cupti_activity.h" ] ||

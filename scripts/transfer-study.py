@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Would an efficiency transfer learned across GPUs help (issue 22, item 3)?
+"""Would an efficiency transfer learned across GPUs help?
 A study, not a model option: the table "Efficiency transfer learned across
 GPUs: a study" of docs/validation.md.
 

@@ -434,8 +434,13 @@ wall_value(const struct gpuproj_profile *p, const struct gpuproj_run_projection 
 		var += (double)s->n * sd * sd;
 	}
 	r = w.source_ns > 0 ? w.wall_ns / w.source_ns : 1;
-	*ret_ns = w.wall_ns;
-	*ret_var = var * r * r;
+	/*
+	 * The source's column is the measured wall time (not the replay onto
+	 * the source, which a timeline that does not describe its run could
+	 * make anything); a target's the projection.
+	 */
+	*ret_ns = run ? w.wall_ns : w.source_ns;
+	*ret_var = var * (run ? r * r : 1);
 	return true;
 }
 
@@ -514,34 +519,21 @@ bad_fraction(double v)
 	return !isfinite(v) || v < 0;
 }
 
-int
-gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_profile *cur,
-		     const struct gpuproj_targets *targets,
-		     const struct gpuproj_target *const *gate_targets, size_t n_gate_targets,
-		     const struct gpuproj_gate_options *opt_in, struct gpuproj_gate_result *out,
-		     struct gpuproj_error *reterr)
+/* Phase 1: the options, checked; NULL: the defaults. */
+static int
+gate_options(const struct gpuproj_gate_options *opt_in,
+	     const struct gpuproj_target *const *gate_targets, size_t n_gate_targets,
+	     struct gpuproj_gate_options *opt, struct gpuproj_error *reterr)
 {
-	struct gpuproj_gate_options opt;
-	struct gpuproj_run_projection *bruns = NULL, *cruns = NULL;
-	struct pair *pairs = NULL;
-	struct kidx *cur_index = NULL;
-	size_t n_pairs = 0, i, col, ncol;
-	const char *bl, *cl, *bv, *cv;
-	char bdesc[320], cdesc[320];
-	struct gpuproj_error e = { 0 };
-	int r = GPUPROJ_OK;
+	size_t i;
 
-	if (out)
-		memset(out, 0, sizeof(*out));
-	if (!base || !cur || !targets || !out || (n_gate_targets && !gate_targets))
-		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
 	if (opt_in)
-		opt = *opt_in;
+		*opt = *opt_in;
 	else
-		gpuproj_gate_options_init(&opt);
-	if (bad_fraction(opt.max_regression) || bad_fraction(opt.kernel_max_regression) ||
-	    bad_fraction(opt.noise_k) || bad_fraction(opt.min_time_fraction) ||
-	    (!isnan(opt.min_time_ns) && bad_fraction(opt.min_time_ns)))
+		gpuproj_gate_options_init(opt);
+	if (bad_fraction(opt->max_regression) || bad_fraction(opt->kernel_max_regression) ||
+	    bad_fraction(opt->noise_k) || bad_fraction(opt->min_time_fraction) ||
+	    (!isnan(opt->min_time_ns) && bad_fraction(opt->min_time_ns)))
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
 				 "thresholds, noise band and minimum time must be finite and "
 				 "non-negative");
@@ -549,17 +541,22 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 		if (!gate_targets[i])
 			return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
 	}
-	if (!opt.model)
-		opt.model = gpuproj_model_default();
-	bl = opt.baseline_label ? opt.baseline_label : "baseline";
-	cl = opt.current_label ? opt.current_label : "current";
-	out->options = opt;
+	if (!opt->model)
+		opt->model = gpuproj_model_default();
+	return GPUPROJ_OK;
+}
 
-	/*
-	 * Nothing timed on a side: no verdict. Before, a current profile without
-	 * a timed kernel (another CUPTI client took the kernel records) passed
-	 * as "improved -100 %".
-	 */
+/*
+ * Phase 2: nothing timed on a side: no verdict. Before, a current profile
+ * without a timed kernel (another CUPTI client took the kernel records)
+ * passed as "improved -100 %".
+ */
+static int
+gate_timed(const struct gpuproj_profile *base, const struct gpuproj_profile *cur,
+	   const char *bl, const char *cl, struct gpuproj_error *reterr)
+{
+	size_t i;
+
 	for (i = 0; i < 2; i++) {
 		const struct gpuproj_profile *p = i ? cur : base;
 		size_t k, n = gpuproj_profile_count(p);
@@ -580,31 +577,70 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 				 "libproj.so said so on stderr", i ? "current profile" : "baseline",
 				 n, n == 1 ? "" : "s", launches, launches == 1 ? "" : "es");
 	}
+	return GPUPROJ_OK;
+}
 
-	/* Source GPUs. */
-	if (gpuproj_resolve_source_or_derive(base, targets, opt.source, &out->base_source,
+/*
+ * Phase 2, --metric wall: a timeline that does not describe its run: no
+ * verdict (a pattern whose wall was ten times its epochs' sum replayed
+ * at -82 % and would pass, also merged into a job).
+ */
+static int
+gate_wall_identity(const struct gpuproj_profile *base, const struct gpuproj_profile *cur,
+		   const char *bl, const char *cl, struct gpuproj_error *reterr)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < 2; i++) {
+		struct gpuproj_error te = { 0 };
+
+		r = gpuproj_timeline_check_identity(gpuproj_profile_timeline(i ? cur : base), NULL,
+						    &te);
+		if (r == GPUPROJ_E_NOMEM)
+			return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+		if (r)
+			return error_set(reterr, GPUPROJ_E_UNSUPPORTED, i ? cl : bl, 0, 0,
+					 "the %s's whole-run timeline is inconsistent, %s; "
+					 "--metric wall gives no verdict on it",
+					 i ? "current profile" : "baseline", te.message);
+	}
+	return GPUPROJ_OK;
+}
+
+/*
+ * Phase 3: the source GPUs of both profiles (one provisional entry for the
+ * same unlisted GPU), whether it changed, and the warnings of the result.
+ */
+static int
+gate_sources(const struct gpuproj_profile *base, const struct gpuproj_profile *cur,
+	     const struct gpuproj_targets *targets, const struct gpuproj_gate_options *opt,
+	     const char *bl, const char *cl, struct gpuproj_gate_result *out,
+	     struct gpuproj_error *reterr)
+{
+	const char *bn = gpuproj_profile_device(base)->name;
+	const char *cn = gpuproj_profile_device(cur)->name;
+	const char *bv, *cv;
+	char bdesc[320], cdesc[320];
+	struct gpuproj_error e = { 0 };
+	size_t i;
+
+	if (gpuproj_resolve_source_or_derive(base, targets, opt->source, &out->base_source,
 					     &out->derived[0], &e))
 		return error_set(reterr, e.status, bl, 0, 0, "baseline: %s", e.message);
-	if (out->derived[0] && gpuproj_profile_device(cur)->name &&
-	    str_eq_nocase_trim(gpuproj_profile_device(cur)->name,
-			       gpuproj_profile_device(base)->name)) {
+	if (out->derived[0] && cn && str_eq_nocase_trim(cn, bn)) {
 		/* The same unlisted GPU: one provisional entry for both (same source). */
 		out->cur_source = out->base_source;
-	} else if (gpuproj_resolve_source_or_derive(cur, targets, opt.source, &out->cur_source,
+	} else if (gpuproj_resolve_source_or_derive(cur, targets, opt->source, &out->cur_source,
 						    &out->derived[1], &e)) {
 		return error_set(reterr, e.status, cl, 0, 0, "current profile: %s", e.message);
 	}
 	gpu_desc(base, out->base_source, bdesc, sizeof(bdesc));
 	gpu_desc(cur, out->cur_source, cdesc, sizeof(cdesc));
-	{
-		const char *bn = gpuproj_profile_device(base)->name;
-		const char *cn = gpuproj_profile_device(cur)->name;
-
-		/* With a source override the caller vouches for both profiles' GPU. */
-		out->gpu_changed = out->base_source != out->cur_source ||
-				   (!opt.source && bn && cn && !str_eq_nocase_trim(bn, cn));
-	}
-	if (out->gpu_changed && !opt.allow_gpu_change)
+	/* With a source override the caller vouches for both profiles' GPU. */
+	out->gpu_changed = out->base_source != out->cur_source ||
+			   (!opt->source && bn && cn && !str_eq_nocase_trim(bn, cn));
+	if (out->gpu_changed && !opt->allow_gpu_change)
 		return error_set(reterr, GPUPROJ_E_MISMATCH, NULL, 0, 0,
 				 "the baseline (%s) was measured on %s and the current profile "
 				 "(%s) on %s: measured times of different GPUs are not comparable; "
@@ -622,7 +658,6 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 			 "tool version differs: baseline measured with gpuproj %s, current with "
 			 "gpuproj %s", bv, cv);
 	}
-
 	/* A job profile merged with --force carries what was forced (merge.h): say it. */
 	for (i = 0; i < 2; i++) {
 		const char *forced = gpuproj_profile_attr(i ? cur : base, "merge_forced");
@@ -632,68 +667,68 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 				 "the %s (%s) was merged with --force: %s", i ? "current profile"
 				 : "baseline", i ? cl : bl, forced);
 	}
+	return GPUPROJ_OK;
+}
 
-	if (fold_devices(base, &out->base) || fold_devices(cur, &out->cur))
-		goto nomem;
+/* Phase 5: the kernels of either profile, paired by signature, largest first. */
+static int
+gate_pairs(const struct gpuproj_gate_result *out, struct pair **ret, size_t *ret_n)
+{
+	size_t nb = gpuproj_profile_count(out->base), nc = gpuproj_profile_count(out->cur);
+	struct pair *pairs = calloc(nb + nc + 1, sizeof(*pairs));
+	struct kidx *cur_index = kernel_index_table(out->cur);
+	size_t i, n_pairs = 0;
 
-	/* Projections onto every target column. */
-	bruns = calloc(n_gate_targets + 1, sizeof(*bruns));
-	cruns = calloc(n_gate_targets + 1, sizeof(*cruns));
-	if (!bruns || !cruns)
-		goto nomem;
-	for (i = 0; i < n_gate_targets; i++) {
-		if (gpuproj_project_run(out->base, opt.model, out->base_source, gate_targets[i],
-					opt.model_options, &bruns[i]) ||
-		    gpuproj_project_run(out->cur, opt.model, out->cur_source, gate_targets[i],
-					opt.model_options, &cruns[i]))
-			goto nomem;
+	if (!pairs || !cur_index) {
+		free(pairs);
+		free(cur_index);
+		return GPUPROJ_E_NOMEM;
 	}
-
-	/* Kernels of either profile, paired by signature. */
-	pairs = calloc(gpuproj_profile_count(out->base) + gpuproj_profile_count(out->cur) + 1,
-		       sizeof(*pairs));
-	cur_index = kernel_index_table(out->cur);
-	if (!pairs || !cur_index)
-		goto nomem;
-	for (i = 0; i < gpuproj_profile_count(out->base); i++) {
-		const struct gpuproj_kernel *k = gpuproj_profile_at(out->base, i);
-		struct gpuproj_signature sig = {
-			.name = k->name, .tag = k->tag, .grid = k->grid, .block = k->block,
-			.smem_dynamic = k->smem_dynamic, .device = 0,
-		};
-		struct pair *p = &pairs[n_pairs++];
-
-		p->b = k;
-		p->bi = i;
-		p->c = gpuproj_profile_find(out->cur, &sig);
-		p->ci = p->c ? kernel_index(cur_index, gpuproj_profile_count(out->cur), p->c)
-			     : SIZE_MAX;
-	}
-	for (i = 0; i < gpuproj_profile_count(out->cur); i++) {
-		const struct gpuproj_kernel *k = gpuproj_profile_at(out->cur, i);
+	for (i = 0; i < nb + nc; i++) {
+		bool in_base = i < nb;
+		const struct gpuproj_kernel *k = gpuproj_profile_at(in_base ? out->base : out->cur,
+								    in_base ? i : i - nb);
 		struct gpuproj_signature sig = {
 			.name = k->name, .tag = k->tag, .grid = k->grid, .block = k->block,
 			.smem_dynamic = k->smem_dynamic, .device = 0,
 		};
 		struct pair *p;
 
-		if (gpuproj_profile_find(out->base, &sig))
+		if (!in_base && gpuproj_profile_find(out->base, &sig))
 			continue;
 		p = &pairs[n_pairs++];
-		p->c = k;
-		p->ci = i;
-		p->bi = SIZE_MAX;
+		if (in_base) {
+			p->b = k;
+			p->bi = i;
+			p->c = gpuproj_profile_find(out->cur, &sig);
+			p->ci = p->c ? kernel_index(cur_index, nc, p->c) : SIZE_MAX;
+		} else {
+			p->c = k;
+			p->ci = i - nb;
+			p->bi = SIZE_MAX;
+		}
 	}
 	for (i = 0; i < n_pairs; i++)
 		pairs[i].key = fmax(total_or_zero(pairs[i].b), total_or_zero(pairs[i].c));
 	qsort(pairs, n_pairs, sizeof(*pairs), cmp_pair);
+	free(cur_index);
+	*ret = pairs;
+	*ret_n = n_pairs;
+	return GPUPROJ_OK;
+}
 
-	/* Columns and their whole-run cells. */
-	ncol = n_gate_targets + 1;
+/* Phase 6: the columns (measured, then each target) and their whole-run cells. */
+static int
+gate_columns(struct gpuproj_gate_result *out, const struct gpuproj_target *const *gate_targets,
+	     size_t ncol, const struct gpuproj_run_projection *bruns,
+	     const struct gpuproj_run_projection *cruns, const struct gpuproj_gate_options *opt)
+{
+	double base_ns;
+	size_t col;
+
 	out->columns = calloc(ncol, sizeof(*out->columns));
-	out->kernels = calloc(n_pairs ? n_pairs : 1, sizeof(*out->kernels));
-	if (!out->columns || !out->kernels)
-		goto nomem;
+	if (!out->columns)
+		return GPUPROJ_E_NOMEM;
 	out->n_columns = ncol;
 	for (col = 0; col < ncol; col++) {
 		struct gpuproj_gate_column *c = &out->columns[col];
@@ -707,15 +742,28 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 			snprintf(c->label, sizeof(c->label), "%s", gate_targets[col - 1]->name);
 		c->target = col ? gate_targets[col - 1] : NULL;
 		if (run_cell(&c->run, col, out, col ? &bruns[col - 1] : NULL,
-			     col ? &cruns[col - 1] : NULL, &opt))
-			goto nomem;
-		c->min_time_ns = !isnan(opt.min_time_ns) ? opt.min_time_ns
-			       : opt.min_time_fraction * (isnan(c->run.base_ns) ? 0 : c->run.base_ns);
+			     col ? &cruns[col - 1] : NULL, opt))
+			return GPUPROJ_E_NOMEM;
+		base_ns = isnan(c->run.base_ns) ? 0 : c->run.base_ns;
+		c->min_time_ns = !isnan(opt->min_time_ns) ? opt->min_time_ns
+							  : opt->min_time_fraction * base_ns;
 		if (c->run.status == GPUPROJ_GATE_REGRESSED)
 			out->n_regressed++;
 	}
+	return GPUPROJ_OK;
+}
 
-	/* Kernel cells. */
+/* Phase 7: every kernel pair's cell in every column, and the counts. */
+static int
+gate_kernels(struct gpuproj_gate_result *out, const struct pair *pairs, size_t n_pairs,
+	     const struct gpuproj_run_projection *bruns,
+	     const struct gpuproj_run_projection *cruns, const struct gpuproj_gate_options *opt)
+{
+	size_t ncol = out->n_columns, i, col;
+
+	out->kernels = calloc(n_pairs ? n_pairs : 1, sizeof(*out->kernels));
+	if (!out->kernels)
+		return GPUPROJ_E_NOMEM;
 	for (i = 0; i < n_pairs; i++) {
 		struct gpuproj_gate_kernel *gk = &out->kernels[i];
 
@@ -723,7 +771,7 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 		gk->cur = pairs[i].c;
 		gk->cells = calloc(ncol, sizeof(*gk->cells));
 		if (!gk->cells)
-			goto nomem;
+			return GPUPROJ_E_NOMEM;
 		out->n_kernels++;
 		if (!gk->base)
 			out->n_new++;
@@ -733,9 +781,9 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 			struct gpuproj_gate_cell *cell = &gk->cells[col];
 
 			if (kernel_cell(cell, &pairs[i], col, col ? &bruns[col - 1] : NULL,
-					col ? &cruns[col - 1] : NULL, out, &opt,
+					col ? &cruns[col - 1] : NULL, out, opt,
 					out->columns[col].min_time_ns))
-				goto nomem;
+				return GPUPROJ_E_NOMEM;
 			if (cell->status == GPUPROJ_GATE_REGRESSED) {
 				out->n_regressed++;
 				out->columns[col].n_regressed++;
@@ -747,6 +795,58 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 		}
 	}
 	out->regression = out->n_regressed > 0;
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_profile *cur,
+		     const struct gpuproj_targets *targets,
+		     const struct gpuproj_target *const *gate_targets, size_t n_gate_targets,
+		     const struct gpuproj_gate_options *opt_in, struct gpuproj_gate_result *out,
+		     struct gpuproj_error *reterr)
+{
+	struct gpuproj_gate_options opt;
+	struct gpuproj_run_projection *bruns = NULL, *cruns = NULL;
+	struct pair *pairs = NULL;
+	size_t n_pairs = 0, i;
+	const char *bl, *cl;
+	int r;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (!base || !cur || !targets || !out || (n_gate_targets && !gate_targets))
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	r = gate_options(opt_in, gate_targets, n_gate_targets, &opt, reterr);
+	if (r)
+		return r;
+	bl = opt.baseline_label ? opt.baseline_label : "baseline";
+	cl = opt.current_label ? opt.current_label : "current";
+	out->options = opt;
+	r = gate_timed(base, cur, bl, cl, reterr);
+	if (r == GPUPROJ_OK && opt.metric == GPUPROJ_GATE_METRIC_WALL)
+		r = gate_wall_identity(base, cur, bl, cl, reterr);
+	if (r == GPUPROJ_OK)
+		r = gate_sources(base, cur, targets, &opt, bl, cl, out, reterr);
+	if (r)
+		return r;
+	/* Phase 4: one device per profile, projected onto every target column. */
+	if (fold_devices(base, &out->base) || fold_devices(cur, &out->cur))
+		goto nomem;
+	bruns = calloc(n_gate_targets + 1, sizeof(*bruns));
+	cruns = calloc(n_gate_targets + 1, sizeof(*cruns));
+	if (!bruns || !cruns)
+		goto nomem;
+	for (i = 0; i < n_gate_targets; i++) {
+		if (gpuproj_project_run(out->base, opt.model, out->base_source, gate_targets[i],
+					opt.model_options, &bruns[i]) ||
+		    gpuproj_project_run(out->cur, opt.model, out->cur_source, gate_targets[i],
+					opt.model_options, &cruns[i]))
+			goto nomem;
+	}
+	if (gate_pairs(out, &pairs, &n_pairs) ||
+	    gate_columns(out, gate_targets, n_gate_targets + 1, bruns, cruns, &opt) ||
+	    gate_kernels(out, pairs, n_pairs, bruns, cruns, &opt))
+		goto nomem;
 	goto out;
 nomem:
 	r = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
@@ -760,6 +860,5 @@ out:
 	free(bruns);
 	free(cruns);
 	free(pairs);
-	free(cur_index);
 	return r;
 }

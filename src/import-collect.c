@@ -89,7 +89,8 @@ gpuproj_import_collection(const struct gpuproj_profile *p, const struct gpuproj_
 	bool nvprof;
 	int cc;
 
-	if (!origin || (strcmp(origin, "ncu-import") != 0 && strcmp(origin, "nvprof-import") != 0))
+	if (!origin || (strcmp(origin, "ncu-import") != 0 && strcmp(origin, "nvprof-import") != 0 &&
+			strcmp(origin, "nsys-import") != 0))
 		return NULL;
 	nvprof = strcmp(origin, "nvprof-import") == 0;
 	d = gpuproj_profile_device(p);

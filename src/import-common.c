@@ -925,6 +925,8 @@ count_scale(const char *u, double *ret, const char **base)
 	static const char *const names[] = {
 		"inst", "sector", "request", "warp", "wavefront", "cycle", "thread", "block",
 		"register", "transaction", "SM", "cluster",
+		/* The tensor operation counters' math_op ("Gop": 10^9 op). */
+		"op",
 	};
 	size_t i;
 
@@ -1227,6 +1229,82 @@ import_gpus_find_or_add(struct import_gpus *gpus, const struct gpuproj_targets *
 	return GPUPROJ_OK;
 nomem:
 	return error_set(err, GPUPROJ_E_NOMEM, path, line, 0, "out of memory");
+}
+
+double
+import_rate_bound(const struct gpuproj_targets *t, int tp, enum gpuproj_prec cp,
+		  const char **ret_gpu, double *ret_peak)
+{
+	const char *gpu = NULL;
+	double best = 0;
+	size_t i;
+	int pass, j, k;
+
+	/* Pass 0: the precision asked for; pass 1 (none has it): every rate. */
+	for (pass = 0; pass < 2 && !(best > 0); pass++) {
+		for (i = 0; t && i < gpuproj_targets_count(t); i++) {
+			const struct gpuproj_target *g = gpuproj_targets_get(t, i);
+			double r = 0;
+
+			for (j = 0; j < GPUPROJ_TPREC_COUNT; j++) {
+				if (pass == 0 && (tp >= GPUPROJ_TPREC_COUNT || j != tp))
+					continue;
+				r = fmax(r, isfinite(g->peak_tensor[j]) ? g->peak_tensor[j] : 0);
+				r = fmax(r, isfinite(g->max_tensor[j]) ? g->max_tensor[j] : 0);
+			}
+			for (j = 0; j < GPUPROJ_PREC_COUNT; j++) {
+				if (pass == 0 && (tp < GPUPROJ_TPREC_COUNT || j != (int)cp))
+					continue;
+				for (k = 0; k < GPUPROJ_OPKIND_COUNT; k++) {
+					double a = g->peak_gflops[j][k], b = g->max_gflops[j][k];
+
+					r = fmax(r, isfinite(a) ? a : 0);
+					r = fmax(r, isfinite(b) ? b : 0);
+				}
+			}
+			if (r > best) {
+				best = r;
+				gpu = g->name;
+			}
+		}
+	}
+	if (ret_gpu)
+		*ret_gpu = gpu;
+	if (ret_peak)
+		*ret_peak = best * 1e9;
+	return best > 0 ? IMPORT_RATE_MARGIN * best * 1e9 : INFINITY;
+}
+
+bool
+import_launch_ok(const double g[3], const double b[3], char *why, size_t size)
+{
+	static const char *const axis = "xyz";
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		double lim = i == 0 ? IMPORT_GRID_MAX_X : IMPORT_GRID_MAX_YZ;
+
+		if (!(g[i] <= lim)) {
+			snprintf(why, size, "grid.%c %.0f is above CUDA's %.0f", axis[i], g[i],
+				 lim);
+			return false;
+		}
+	}
+	for (i = 0; i < 3; i++) {
+		double lim = i == 2 ? IMPORT_BLOCK_MAX_Z : IMPORT_BLOCK_MAX_XY;
+
+		if (!(b[i] <= lim)) {
+			snprintf(why, size, "block.%c %.0f is above CUDA's %.0f", axis[i], b[i],
+				 lim);
+			return false;
+		}
+	}
+	if (!(b[0] * b[1] * b[2] <= IMPORT_BLOCK_MAX_THREADS)) {
+		snprintf(why, size, "a block of %.0f threads is above CUDA's %.0f",
+			 b[0] * b[1] * b[2], IMPORT_BLOCK_MAX_THREADS);
+		return false;
+	}
+	return true;
 }
 
 void

@@ -192,8 +192,9 @@ struct import_unit {
  * "byte/s", "cycle/nsecond", "Ghz", "%", "inst", "Kinst", …). Prefixes K,
  * M, G, T, P are decimal (×1000, ncu's convention, also on bytes); KiB,
  * MiB, GiB, TiB are binary. Count units are inst, sector, request, warp,
- * wavefront, cycle, thread, block, register and transaction, optionally
- * prefixed, alone or as a ratio ("register/thread"). Never fails: unknown
+ * wavefront, cycle, thread, block, register, transaction, SM, cluster and
+ * op (the tensor operation counters'), optionally prefixed, alone or as a
+ * ratio ("register/thread"). Never fails: unknown
  * strings are IMPORT_UNIT_OTHER with scale 1.
  */
 void import_unit_parse(const char *unit, struct import_unit *ret);
@@ -234,6 +235,55 @@ enum import_range import_metric_check(enum gpuproj_metric m, double *v);
  * (and the Welford m2 of their spread) finite.
  */
 #define IMPORT_MAX_DURATION_NS 1e15
+
+/*
+ * The shortest kernel time the analytic importers (xla-matmul, kerneltuner)
+ * accept, ns: 1 ns, the resolution of the timestamps every source of
+ * kernel times has (CUPTI's records, the integer nanoseconds XLA's table
+ * restores, CUDA events' microseconds are coarser still). A shorter time is
+ * no measurement, and it projects to "0 ns".
+ */
+#define IMPORT_MIN_DURATION_NS 1.0
+
+/*
+ * What import_rate_bound() multiplies the fastest rate of targets.yaml by:
+ * a datasheet peak is the most a GPU does (the dense figure; vendors quote
+ * sparsity as 2x it, which is the margin), so a rate above 2x the fastest
+ * GPU's is no GPU's.
+ */
+#define IMPORT_RATE_MARGIN 2.0
+
+/*
+ * The fastest FLOP/s any GPU of `t` has for one precision: the largest of
+ * its peak_tensor and max_tensor rates for tensor precision `tp` (enum
+ * gpuproj_tensor_prec), or with tp = GPUPROJ_TPREC_COUNT of its
+ * peak_gflops and max_gflops for CUDA-core precision `cp` (FMA: 2 FLOP),
+ * x IMPORT_RATE_MARGIN. *ret_gpu (optional) names that GPU and *ret_peak
+ * (optional) its rate, FLOP/s. When no GPU of `t` has a rate for the
+ * precision, every precision's counts. +inf for an empty `t`.
+ */
+double import_rate_bound(const struct gpuproj_targets *t, int tp, enum gpuproj_prec cp,
+			 const char **ret_gpu, double *ret_peak);
+
+/*
+ * CUDA's launch limits (CUDA C++ Programming Guide, "Technical
+ * Specifications per Compute Capability", every CC from 3.0 on): a grid
+ * of at most 2^31 - 1 blocks in x and 65535 in y and z; a block of at
+ * most 1024 threads in x and y, 64 in z and 1024 in all.
+ */
+#define IMPORT_GRID_MAX_X 2147483647.0
+#define IMPORT_GRID_MAX_YZ 65535.0
+#define IMPORT_BLOCK_MAX_XY 1024.0
+#define IMPORT_BLOCK_MAX_Z 64.0
+#define IMPORT_BLOCK_MAX_THREADS 1024.0
+
+/*
+ * Whether a launch of grid g and block b (positive integers, as doubles so
+ * that a value past 2^32 is seen before it is cast) is inside CUDA's
+ * limits. On false, `why` (size `size`) says which, e.g. "grid.x
+ * 4294967301 is above CUDA's 2147483647".
+ */
+bool import_launch_ok(const double g[3], const double b[3], char *why, size_t size);
 
 /* ---- a string → index map ---- */
 

@@ -2,8 +2,8 @@
 /*
  * Loading data sets (gpuproj_import_datasets(), include/gpuproj/import.h):
  * each file's kind is told by its content, gpuproj profiles are loaded,
- * gpuperfpredict CSV files are imported together, NeuSight and XLA matmul
- * CSV files too.
+ * gpuperfpredict CSV files are imported together, NeuSight, XLA matmul and
+ * seed 002 CSV files too.
  * The validation (validate.c) gets the profiles and knows nothing of the
  * importers.
  *
@@ -22,7 +22,7 @@
 
 #include "util.h"
 
-enum dataset_kind { KIND_JSON, KIND_CSV, KIND_NEUSIGHT, KIND_XLA, KIND_KERNELTUNER };
+enum dataset_kind { KIND_JSON, KIND_CSV, KIND_NEUSIGHT, KIND_XLA, KIND_KERNELTUNER, KIND_SEED002 };
 
 /*
  * A profile of the gpuperfpredict data set must carry its citation (CC BY
@@ -87,11 +87,16 @@ sniff(const char *path, enum dataset_kind *ret, struct gpuproj_error *err)
 		*ret = KIND_XLA;
 		return GPUPROJ_OK;
 	}
+	if (str_startswith(p, "kernel,regs,shmem,")) {
+		*ret = KIND_SEED002;
+		return GPUPROJ_OK;
+	}
 	return error_set(err, GPUPROJ_E_PARSE, path, 0, 0,
 			 "not a data set: expected a gpuproj profile JSON (starting with '{'), a "
 			 "gpuperfpredict CSV (first line 'gpu,kernel,...'), a NeuSight CSV "
-			 "(first line 'OPName,Latency,Device,...') or an XLA matmul CSV (first line "
-			 "'xla_table,gpu,dtype,...')");
+			 "(first line 'OPName,Latency,Device,...'), an XLA matmul CSV (first line "
+			 "'xla_table,gpu,dtype,...') or a seed 002 CSV (first line "
+			 "'kernel,regs,shmem,...')");
 }
 
 static int
@@ -125,6 +130,8 @@ import_group(enum dataset_kind kind, const char **files, size_t n_files,
 	     : kind == KIND_XLA ? gpuproj_import_xla_matmul(files, n_files, targets, &ps, &np, reterr)
 	     : kind == KIND_KERNELTUNER
 		     ? gpuproj_import_kerneltuner(files, n_files, targets, &ps, &np, reterr)
+	     : kind == KIND_SEED002
+		     ? gpuproj_import_seed002(files, n_files, targets, &ps, &np, reterr)
 		     : gpuproj_import_neusight(files, n_files, targets, &ps, &np, reterr);
 	if (st)
 		return st;
@@ -147,10 +154,10 @@ gpuproj_import_datasets(const char *const *paths, size_t n_paths,
 			struct gpuproj_error *reterr)
 {
 	enum dataset_kind *kinds = NULL;
-	const char **csv = NULL, **neu = NULL, **xla = NULL, **ktf = NULL;
+	const char **csv = NULL, **neu = NULL, **xla = NULL, **ktf = NULL, **s2f = NULL;
 	struct gpuproj_profile **arr = NULL;
-	size_t n = 0, cap = 0, n_csv = 0, n_neu = 0, n_xla = 0, n_kt = 0, i;
-	bool csv_done = false, neu_done = false, xla_done = false, kt_done = false;
+	size_t n = 0, cap = 0, n_csv = 0, n_neu = 0, n_xla = 0, n_kt = 0, n_s2 = 0, i;
+	bool csv_done = false, neu_done = false, xla_done = false, kt_done = false, s2_done = false;
 	int st;
 
 	if (!paths || n_paths == 0 || !targets || !ret_profiles || !ret_n)
@@ -160,7 +167,8 @@ gpuproj_import_datasets(const char *const *paths, size_t n_paths,
 	neu = calloc(n_paths, sizeof(*neu));
 	xla = calloc(n_paths, sizeof(*xla));
 	ktf = calloc(n_paths, sizeof(*ktf));
-	if (!kinds || !csv || !neu || !xla || !ktf) {
+	s2f = calloc(n_paths, sizeof(*s2f));
+	if (!kinds || !csv || !neu || !xla || !ktf || !s2f) {
 		st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
 		goto out;
 	}
@@ -181,6 +189,8 @@ gpuproj_import_datasets(const char *const *paths, size_t n_paths,
 			xla[n_xla++] = paths[i];
 		else if (kinds[i] == KIND_KERNELTUNER)
 			ktf[n_kt++] = paths[i];
+		else if (kinds[i] == KIND_SEED002)
+			s2f[n_s2++] = paths[i];
 	}
 	for (i = 0; i < n_paths; i++) {
 		if (kinds[i] == KIND_JSON) {
@@ -216,6 +226,11 @@ gpuproj_import_datasets(const char *const *paths, size_t n_paths,
 			st = import_group(KIND_KERNELTUNER, ktf, n_kt, targets, &arr, &n, &cap, reterr);
 			if (st)
 				goto out;
+		} else if (kinds[i] == KIND_SEED002 && !s2_done) {
+			s2_done = true;
+			st = import_group(KIND_SEED002, s2f, n_s2, targets, &arr, &n, &cap, reterr);
+			if (st)
+				goto out;
 		}
 	}
 	*ret_profiles = arr;
@@ -232,5 +247,6 @@ out:
 	free(neu);
 	free(xla);
 	free(ktf);
+	free(s2f);
 	return st;
 }

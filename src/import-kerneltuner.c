@@ -21,7 +21,14 @@
  * `match` lists), in order of first appearance. One configuration = one
  * kernel signature: name = kernel_name, tag = "P1=v1,P2=v2,…" over
  * tune_params_keys (the same on every GPU), grid and block as Kernel Tuner
- * launches them; duration = `time` (one launch, n = 1). Each signature
+ * launches them; duration = `time` (one launch, n = 1). A configuration
+ * is refused, naming the file and the line of its `time` (or of the
+ * configuration), when that time is outside [IMPORT_MIN_DURATION_NS,
+ * IMPORT_MAX_DURATION_NS] (a number that is not a time: failures are
+ * strings), when its analytic FLOP over its time is beyond any GPU's FP32
+ * rate (import_rate_bound()), or when its launch is beyond CUDA's limits
+ * (import_launch_ok(): a grid of 2^32 + 5 blocks is not cast to 5): nothing
+ * of it is kept. Each signature
  * carries, for every other GPU that timed the same (kernel, configuration),
  * a reference time. Profiles have attributes origin = "kerneltuner",
  * metrics = "analytic", citation, license = "MIT", import.files.
@@ -86,6 +93,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,7 +205,7 @@ param(json_t *entry, const char *name, double *ret)
 /* The analytic metrics of an Xgemm configuration (file comment); false: a parameter is bad. */
 static bool
 xgemm_metrics(json_t *e, double M, double N, double K, struct gpuproj_signature *sig,
-	      struct gpuproj_kernel *k, bool first)
+	      struct gpuproj_kernel *k, bool first, double launch[6])
 {
 	double mwg, nwg, kwg, mdimc, ndimc, vwm, vwn, sa, sb, strm, strn, prec;
 	double mwi, nwi, T, B, warps, a_panel, b_panel, l1a, l1b, wf, wa, wb, ldst, fma;
@@ -251,6 +259,15 @@ xgemm_metrics(json_t *e, double M, double N, double K, struct gpuproj_signature 
 	       (sb ? 2.0 * b_panel / (4.0 * vwn) : 0) + 2.0 * M * N / vwm;
 	import_put(k, GPUPROJ_M_INST_LDST, ldst);
 	import_put(k, GPUPROJ_M_INST_WARP, (fma + M * N + ldst) / 32.0);
+	/* The launch as doubles first: a dimension past CUDA's limits is refused, never cast. */
+	launch[0] = M / mwg;
+	launch[1] = N / nwg;
+	launch[2] = 1;
+	launch[3] = mdimc;
+	launch[4] = ndimc;
+	launch[5] = 1;
+	if (!import_launch_ok(launch, launch + 3, NULL, 0))
+		return true;
 	sig->grid = (struct gpuproj_dim3){ (uint32_t)(M / mwg), (uint32_t)(N / nwg), 1 };
 	sig->block = (struct gpuproj_dim3){ (uint32_t)mdimc, (uint32_t)ndimc, 1 };
 	if (first)
@@ -261,7 +278,7 @@ xgemm_metrics(json_t *e, double M, double N, double K, struct gpuproj_signature 
 /* The analytic metrics of a convolution configuration (file comment). */
 static bool
 conv_metrics(json_t *e, double W, double H, struct gpuproj_signature *sig,
-	     struct gpuproj_kernel *k, bool first)
+	     struct gpuproj_kernel *k, bool first, double launch[6])
 {
 	double bx, by, tx, ty, fh, fw, pad, T, G, E, rows, width, ny, nx, warps, we, wl, ws, fma;
 	double ldst, bw_, bh_;
@@ -307,6 +324,14 @@ conv_metrics(json_t *e, double W, double H, struct gpuproj_signature *sig,
 	ldst = G * (2.0 * E + T * ny * nx + T * tx * ty);
 	import_put(k, GPUPROJ_M_INST_LDST, ldst);
 	import_put(k, GPUPROJ_M_INST_WARP, (fma + ldst) / (32.0 * we));
+	launch[0] = ceil(W / (bx * tx));
+	launch[1] = ceil(H / (by * ty));
+	launch[2] = 1;
+	launch[3] = bx;
+	launch[4] = by;
+	launch[5] = 1;
+	if (!import_launch_ok(launch, launch + 3, NULL, 0))
+		return true;
 	sig->grid = (struct gpuproj_dim3){ (uint32_t)ceil(W / (bx * tx)),
 					   (uint32_t)ceil(H / (by * ty)), 1 };
 	sig->block = (struct gpuproj_dim3){ (uint32_t)bx, (uint32_t)by, 1 };
@@ -346,144 +371,248 @@ xgemm_k(json_t *cache, double M, double N, double *ret)
 	return K >= 1;
 }
 
+/*
+ * An error about configuration `ckey` of the file (text, len): at the
+ * position of its member `member` (NULL: of the configuration) when the
+ * text locates it (util.h json_locate()), else at 0:0.
+ */
 static int
-import_file(struct kt_ctx *ctx, const char *path)
-{
-	json_error_t jerr;
-	json_t *root = json_load_file(path, JSON_DECODE_ANY, &jerr), *cache, *keys, *ps, *e;
-	const char *device, *kname, *ckey;
-	enum kt_kernel kind;
-	double dim[2], K = 0;
-	struct import_gpu *g = NULL;
-	size_t i, n_ok = 0;
-	int st = GPUPROJ_OK;
+cfg_error(struct kt_ctx *ctx, const char *path, const char *text, size_t len, const char *ckey,
+	  const char *member, int status, const char *fmt, ...) GPUPROJ_PRINTF(8, 9);
 
-	if (!root)
-		return error_set(ctx->err, GPUPROJ_E_PARSE, path, jerr.line, jerr.column, "%s",
-				 jerr.text);
-	device = json_string_value(json_object_get(root, "device_name"));
-	kname = json_string_value(json_object_get(root, "kernel_name"));
-	cache = json_object_get(root, "cache");
-	keys = json_object_get(root, "tune_params_keys");
+static int
+cfg_error(struct kt_ctx *ctx, const char *path, const char *text, size_t len, const char *ckey,
+	  const char *member, int status, const char *fmt, ...)
+{
+	char *where = xasprintf("cache.%s", ckey);
+	int line = 0, col = 0, r;
+	va_list ap;
+
+	if (!where || !json_locate(text, len, where, member, &line, &col))
+		line = col = 0;
+	free(where);
+	va_start(ap, fmt);
+	r = error_setv(ctx->err, status, path, line, col, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* Σ FLOP of a probe's analytic FP32 counts (FMA 2). */
+static double
+probe_flop(const struct gpuproj_kernel *k)
+{
+	return 2 * k->metric_sum[GPUPROJ_M_INST_FP32_FMA] + k->metric_sum[GPUPROJ_M_INST_FP32_ADD] +
+	       k->metric_sum[GPUPROJ_M_INST_FP32_MUL];
+}
+
+/* One cache file being imported: what its top level says, and where its kernels go. */
+struct kt_file {
+	const char *path, *text, *kname;
+	size_t len;
+	json_t *cache, *keys;
+	enum kt_kernel kind;
+	double dim[2], K;	/* problem_size; an Xgemm's K (0 for a convolution) */
+	double bound, peak;	/* import_rate_bound(), FLOP/s: the rate no time may beat */
+	const char *fastest;	/* the GPU of `peak` */
+	struct import_gpu *g;
+};
+
+/* The top level: the kernel, its problem size, an Xgemm's K. */
+static int
+kt_header(struct kt_ctx *ctx, json_t *root, struct kt_file *f, const char **ret_device)
+{
+	const char *path = f->path;
+	json_t *ps;
+	size_t i;
+
+	*ret_device = json_string_value(json_object_get(root, "device_name"));
+	f->kname = json_string_value(json_object_get(root, "kernel_name"));
+	f->cache = json_object_get(root, "cache");
+	f->keys = json_object_get(root, "tune_params_keys");
 	ps = json_object_get(root, "problem_size");
-	if (!device || !kname || !json_is_object(cache) || !json_is_array(keys)) {
-		st = error_set(ctx->err, GPUPROJ_E_PARSE, path, 0, 0,
-			       "not a Kernel Tuner cache file: expected an object with "
-			       "device_name, kernel_name, tune_params_keys and cache");
-		goto out;
-	}
-	if (strcmp(kname, "Xgemm") == 0)
-		kind = KT_XGEMM;
-	else if (strcmp(kname, "convolution_kernel") == 0)
-		kind = KT_CONV;
-	else {
-		st = error_set(ctx->err, GPUPROJ_E_SCHEMA, path, 0, 0,
-			       "kernel '%s' is not one this importer derives metrics for "
-			       "(Xgemm, convolution_kernel)", kname);
-		goto out;
-	}
+	if (!*ret_device || !f->kname || !json_is_object(f->cache) || !json_is_array(f->keys))
+		return error_set(ctx->err, GPUPROJ_E_PARSE, path, 0, 0,
+				 "not a Kernel Tuner cache file: expected an object with "
+				 "device_name, kernel_name, tune_params_keys and cache");
+	if (strcmp(f->kname, "Xgemm") == 0)
+		f->kind = KT_XGEMM;
+	else if (strcmp(f->kname, "convolution_kernel") == 0)
+		f->kind = KT_CONV;
+	else
+		return error_set(ctx->err, GPUPROJ_E_SCHEMA, path, 0, 0,
+				 "kernel '%s' is not one this importer derives metrics for "
+				 "(Xgemm, convolution_kernel)", f->kname);
 	for (i = 0; i < 2; i++) {
 		json_t *v = json_array_get(ps, i);
 
-		dim[i] = json_is_number(v) ? json_number_value(v) : 0;
-		if (!(dim[i] >= 1) || dim[i] != floor(dim[i])) {
-			st = error_set(ctx->err, GPUPROJ_E_SCHEMA, path, 0, 0,
-				       "problem_size must hold two positive integers");
-			goto out;
-		}
+		f->dim[i] = json_is_number(v) ? json_number_value(v) : 0;
+		if (!(f->dim[i] >= 1) || f->dim[i] != floor(f->dim[i]))
+			return error_set(ctx->err, GPUPROJ_E_SCHEMA, path, 0, 0,
+					 "problem_size must hold two positive integers");
 	}
-	if (kind == KT_XGEMM && !xgemm_k(cache, dim[0], dim[1], &K)) {
-		st = error_set(ctx->err, GPUPROJ_E_SCHEMA, path, 0, 0,
-			       "the GEMM's K cannot be recovered: no configuration has a "
-			       "'GFLOP/s' metric and a time, or two disagree");
+	if (f->kind == KT_XGEMM && !xgemm_k(f->cache, f->dim[0], f->dim[1], &f->K))
+		return error_set(ctx->err, GPUPROJ_E_SCHEMA, path, 0, 0,
+				 "the GEMM's K cannot be recovered: no configuration has a "
+				 "'GFLOP/s' metric and a time, or two disagree");
+	return GPUPROJ_OK;
+}
+
+/* Configuration `ckey`'s tag: its parameters, in tune_params_keys' order. */
+static int
+kt_tag(struct kt_ctx *ctx, const struct kt_file *f, const char *ckey, json_t *e, char *tag,
+       size_t size)
+{
+	size_t i, tlen = 0;
+
+	tag[0] = '\0';
+	for (i = 0; i < json_array_size(f->keys); i++) {
+		const char *pn = json_string_value(json_array_get(f->keys, i));
+		double v;
+
+		if (!pn || !param(e, pn, &v))
+			return cfg_error(ctx, f->path, f->text, f->len, ckey, pn, GPUPROJ_E_SCHEMA,
+					 "configuration '%s': parameter '%s' is not a "
+					 "non-negative integer", ckey, pn ? pn : "?");
+		tlen += (size_t)snprintf(tag + tlen, tlen < size ? size - tlen : 0, "%s%s=%.0f",
+					 i ? "," : "", pn, v);
+	}
+	if (tlen >= size)
+		return cfg_error(ctx, f->path, f->text, f->len, ckey, NULL, GPUPROJ_E_SCHEMA,
+				 "configuration '%s': too many parameters", ckey);
+	return GPUPROJ_OK;
+}
+
+/*
+ * One configuration: checked (its time, parameters, launch and rate),
+ * then its kernel with the analytic metrics. *ret_counted: it gave a
+ * kernel (not a failed configuration, nor the same one twice).
+ */
+static int
+kt_config(struct kt_ctx *ctx, struct kt_file *f, const char *ckey, json_t *e, bool *ret_counted)
+{
+	json_t *t = json_object_get(e, "time");
+	struct gpuproj_signature sig = { 0 };
+	struct gpuproj_kernel *k, probe;
+	double launch[6] = { 0 }, t_ms, t_ns, flop;
+	char tag[512], key[600], why[96];
+	const char *path = f->path, *kname = f->kname;
+	size_t before;
+	bool ok;
+	int st;
+
+	*ret_counted = false;
+	/* A configuration that failed: a string ("CompilationFailedConfig"). */
+	if (!json_is_number(t))
+		return GPUPROJ_OK;
+	/* A time that is none is refused, naming the configuration's line. */
+	t_ms = json_number_value(t);
+	t_ns = t_ms * 1e6;
+	if (!(t_ns >= IMPORT_MIN_DURATION_NS && t_ns <= IMPORT_MAX_DURATION_NS))
+		return cfg_error(ctx, path, f->text, f->len, ckey, "time", GPUPROJ_E_SCHEMA,
+				 "configuration '%s': time %g ms is not a kernel time (%g ns "
+				 "to %g s)", ckey, t_ms, IMPORT_MIN_DURATION_NS,
+				 IMPORT_MAX_DURATION_NS / 1e9);
+	if ((st = kt_tag(ctx, f, ckey, e, tag, sizeof(tag))))
+		return st;
+	sig.name = kname;
+	sig.tag = tag;
+	sig.grid = sig.block = (struct gpuproj_dim3){ 1, 1, 1 };
+	/* The launch comes from the configuration: work it out before the lookup. */
+	memset(&probe, 0, sizeof(probe));
+	ok = f->kind == KT_XGEMM
+		     ? xgemm_metrics(e, f->dim[0], f->dim[1], f->K, &sig, &probe, false, launch)
+		     : conv_metrics(e, f->dim[0], f->dim[1], &sig, &probe, false, launch);
+	if (!ok)
+		return cfg_error(ctx, path, f->text, f->len, ckey, NULL, GPUPROJ_E_SCHEMA,
+				 "configuration '%s' is outside what the %s model of "
+				 "src/import-kerneltuner.c describes", ckey, kname);
+	if (!import_launch_ok(launch, launch + 3, why, sizeof(why)))
+		return cfg_error(ctx, path, f->text, f->len, ckey, NULL, GPUPROJ_E_SCHEMA,
+				 "configuration '%s': its launch, grid (%.0f, %.0f, %.0f) "
+				 "and block (%.0f, %.0f, %.0f), is beyond CUDA's limits (%s)",
+				 ckey, launch[0], launch[1], launch[2], launch[3], launch[4],
+				 launch[5], why);
+	flop = probe_flop(&probe);
+	if (flop / (t_ns * 1e-9) > f->bound)
+		return cfg_error(ctx, path, f->text, f->len, ckey, "time", GPUPROJ_E_SCHEMA,
+				 "configuration '%s': %.17g FLOP in %g ms is %.4g FLOP/s, "
+				 "beyond any GPU's FP32 rate (above %g x the fastest in "
+				 "targets.yaml, %s's %.4g FLOP/s)", ckey, flop, t_ms,
+				 flop / (t_ns * 1e-9), IMPORT_RATE_MARGIN,
+				 f->fastest ? f->fastest : "?", f->peak);
+	before = gpuproj_profile_count(f->g->profile);
+	if (gpuproj_profile_kernel(f->g->profile, &sig, &k))
+		return error_set(ctx->err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
+	if (k->launches != 0)
+		return GPUPROJ_OK; /* the same configuration twice: keep the first */
+	if (f->kind == KT_XGEMM)
+		xgemm_metrics(e, f->dim[0], f->dim[1], f->K, &sig, k, true, launch);
+	else
+		conv_metrics(e, f->dim[0], f->dim[1], &sig, k, true, launch);
+	import_put(k, GPUPROJ_M_INST_FP16_FMA, 0);
+	import_put(k, GPUPROJ_M_INST_FP16_ADD, 0);
+	import_put(k, GPUPROJ_M_INST_FP16_MUL, 0);
+	import_put(k, GPUPROJ_M_INST_FP64_FMA, 0);
+	import_put(k, GPUPROJ_M_INST_FP64_ADD, 0);
+	import_put(k, GPUPROJ_M_INST_FP64_MUL, 0);
+	import_put(k, GPUPROJ_M_INST_FP16, 0);
+	import_put(k, GPUPROJ_M_INST_FP64, 0);
+	gpuproj_kernel_add_duration(k, t_ns);
+	k->profiled++;
+	*ret_counted = true;
+	if (gpuproj_profile_count(f->g->profile) != before) {
+		snprintf(key, sizeof(key), "%s\037%s", kname, tag);
+		if (import_strmap_put(&f->g->by_key, key, before))
+			return error_set(ctx->err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
+	}
+	return GPUPROJ_OK;
+}
+
+static int
+import_file(struct kt_ctx *ctx, const char *path)
+{
+	struct kt_file f = { .path = path };
+	json_error_t jerr;
+	json_t *root = NULL, *e;
+	const char *device, *ckey;
+	char *text = NULL;
+	size_t len = 0, n_ok = 0;
+	bool counted;
+	int st;
+
+	/* The one reader of inputs (its size limit and checks), then the text for positions. */
+	st = file_read_all(path, &text, &len, ctx->err);
+	if (st)
+		return st;
+	f.text = text;
+	f.len = len;
+	root = json_loadb(text, len, JSON_DECODE_ANY, &jerr);
+	if (!root) {
+		st = error_set(ctx->err, GPUPROJ_E_PARSE, path, jerr.line, jerr.column, "%s",
+			       jerr.text);
 		goto out;
 	}
+	if ((st = kt_header(ctx, root, &f, &device)))
+		goto out;
 	st = import_gpus_find_or_add(&ctx->gpus, ctx->targets, &gpu_source, device, ctx->files,
-				     path, 0, 0, &g, ctx->err);
+				     path, 0, 0, &f.g, ctx->err);
 	if (st)
 		goto out;
-	json_object_foreach(cache, ckey, e) {
-		json_t *t = json_object_get(e, "time");
-		struct gpuproj_signature sig = { 0 };
-		struct gpuproj_kernel *k;
-		char tag[512], key[600];
-		size_t before, len = 0;
-		bool first, ok;
-
-		if (!json_is_number(t) || !(json_number_value(t) > 0))
-			continue; /* a configuration that failed: no time */
-		tag[0] = '\0';
-		for (i = 0; i < json_array_size(keys); i++) {
-			const char *pn = json_string_value(json_array_get(keys, i));
-			double v;
-
-			if (!pn || !param(e, pn, &v)) {
-				st = error_set(ctx->err, GPUPROJ_E_SCHEMA, path, 0, 0,
-					       "configuration '%s': parameter '%s' is not a "
-					       "non-negative integer", ckey, pn ? pn : "?");
-				goto out;
-			}
-			len += (size_t)snprintf(tag + len, len < sizeof(tag) ? sizeof(tag) - len : 0,
-						"%s%s=%.0f", i ? "," : "", pn, v);
-		}
-		if (len >= sizeof(tag)) {
-			st = error_set(ctx->err, GPUPROJ_E_SCHEMA, path, 0, 0,
-				       "configuration '%s': too many parameters", ckey);
+	/* Both kernels are FP32 on the CUDA cores (file comment). */
+	f.bound = import_rate_bound(ctx->targets, GPUPROJ_TPREC_COUNT, GPUPROJ_FP32, &f.fastest,
+				    &f.peak);
+	json_object_foreach(f.cache, ckey, e) {
+		if ((st = kt_config(ctx, &f, ckey, e, &counted)))
 			goto out;
-		}
-		sig.name = kname;
-		sig.tag = tag;
-		sig.grid = sig.block = (struct gpuproj_dim3){ 1, 1, 1 };
-		/* The launch comes from the configuration: work it out before the lookup. */
-		{
-			struct gpuproj_kernel probe;
-
-			memset(&probe, 0, sizeof(probe));
-			ok = kind == KT_XGEMM ? xgemm_metrics(e, dim[0], dim[1], K, &sig, &probe, false)
-					      : conv_metrics(e, dim[0], dim[1], &sig, &probe, false);
-		}
-		if (!ok) {
-			st = error_set(ctx->err, GPUPROJ_E_SCHEMA, path, 0, 0,
-				       "configuration '%s' is outside what the %s model of "
-				       "src/import-kerneltuner.c describes", ckey, kname);
-			goto out;
-		}
-		before = gpuproj_profile_count(g->profile);
-		if (gpuproj_profile_kernel(g->profile, &sig, &k))
-			goto nomem;
-		first = k->launches == 0;
-		if (!first)
-			continue; /* the same configuration twice: keep the first */
-		if (kind == KT_XGEMM)
-			xgemm_metrics(e, dim[0], dim[1], K, &sig, k, true);
-		else
-			conv_metrics(e, dim[0], dim[1], &sig, k, true);
-		import_put(k, GPUPROJ_M_INST_FP16_FMA, 0);
-		import_put(k, GPUPROJ_M_INST_FP16_ADD, 0);
-		import_put(k, GPUPROJ_M_INST_FP16_MUL, 0);
-		import_put(k, GPUPROJ_M_INST_FP64_FMA, 0);
-		import_put(k, GPUPROJ_M_INST_FP64_ADD, 0);
-		import_put(k, GPUPROJ_M_INST_FP64_MUL, 0);
-		import_put(k, GPUPROJ_M_INST_FP16, 0);
-		import_put(k, GPUPROJ_M_INST_FP64, 0);
-		gpuproj_kernel_add_duration(k, json_number_value(t) * 1e6);
-		k->profiled++;
-		n_ok++;
-		if (gpuproj_profile_count(g->profile) != before) {
-			snprintf(key, sizeof(key), "%s\037%s", kname, tag);
-			if (import_strmap_put(&g->by_key, key, before))
-				goto nomem;
-		}
+		n_ok += counted;
 	}
 	if (n_ok == 0)
 		st = error_set(ctx->err, GPUPROJ_E_PARSE, path, 0, 0,
 			       "no configuration with a time: nothing to import");
 out:
 	json_decref(root);
+	free(text);
 	return st;
-nomem:
-	st = error_set(ctx->err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
-	goto out;
 }
 
 /* Reference times (import_gpus_set_references()): the same configuration (the key). */

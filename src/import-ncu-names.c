@@ -259,7 +259,7 @@ ncu_warn_once(struct importer *im, const char *name)
 
 int
 ncu_add_extra(struct importer *im, struct launch *L, const char *name, const char *unit,
-	  double value)
+	  double value, int line, int col)
 {
 	struct extra *e;
 	size_t nid, uid;
@@ -280,6 +280,8 @@ ncu_add_extra(struct importer *im, struct launch *L, const char *name, const cha
 	e->unit = uid;
 	e->seq = im->seq++;
 	e->value = value;
+	e->line = line;
+	e->col = col;
 	return GPUPROJ_OK;
 }
 

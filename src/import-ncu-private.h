@@ -80,6 +80,7 @@ struct extra {
 	size_t unit;     /* interned, after scaling */
 	size_t seq;      /* arrival order, for a stable sort */
 	double value;
+	int line, col;   /* where the value is (0: not from one cell) */
 };
 
 /* One kernel launch (one "ID"), filled row by row, folded in at the end. */
@@ -181,10 +182,11 @@ int ncu_oom(struct importer *im, int line);
 bool ncu_warn_once(struct importer *im, const char *name);
 /*
  * Keep an unmapped metric of launch L (interned name and unit, after
- * scaling to its family's base unit). GPUPROJ_OK or GPUPROJ_E_NOMEM.
+ * scaling to its family's base unit) found at line:col (0:0 when it is
+ * not one cell's). GPUPROJ_OK or GPUPROJ_E_NOMEM.
  */
 int ncu_add_extra(struct importer *im, struct launch *L, const char *name, const char *unit,
-		  double value);
+		  double value, int line, int col);
 
 /*
  * Fold launch L into profile p: its signature, duration, logical metrics

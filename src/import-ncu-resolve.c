@@ -200,7 +200,8 @@ add_sol(struct importer *im, struct launch *L, const char *name, const enum src 
 	if (s < 0)
 		return GPUPROJ_OK;
 	take(L, (enum src)s, &v);
-	return ncu_add_extra(im, L, name, "%", v) ? ncu_oom(im, L->line) : GPUPROJ_OK;
+	return ncu_add_extra(im, L, name, "%", v, L->vline[s], L->vcol[s]) ? ncu_oom(im, L->line)
+									   : GPUPROJ_OK;
 }
 
 /*
@@ -268,13 +269,33 @@ tensor_differs(struct importer *im, const struct launch *L, enum gpuproj_metric 
 	return GPUPROJ_OK;
 }
 
+/*
+ * The unit a tensor counter must have: its value is taken as
+ * FLOP, instructions or a percentage, so it is checked as every mapped
+ * counter's is (import.h). `unit` is the kept base unit (Gop already
+ * scaled to op). The pipe utilisation is a percentage; instruction counts
+ * are "inst" or none; the operation counters' math_op dimension "op"
+ * (any SI prefix) or none [GPU?].
+ */
+static const char *
+tensor_unit_expected(const char *name, const char *unit)
+{
+	if (strstr(name, ".pct_of_peak"))
+		return strcmp(unit, "%") == 0 ? NULL : "a percentage (%)";
+	if (strncmp(name, "sm__inst_executed", 17) == 0)
+		return !*unit || strcmp(unit, "inst") == 0
+			       ? NULL
+			       : "a count of instructions ('inst' or none)";
+	return !*unit || strcmp(unit, "op") == 0 ? NULL : "a count of operations ('op' or none)";
+}
+
 static int
 commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 {
-	const struct extra *found[64];
+	const struct extra **found = NULL;
 	size_t n_found = 0, i, m;
 	bool ops = false;
-	int r, major = L->cc_major, minor = L->cc_minor;
+	int r = GPUPROJ_OK, major = L->cc_major, minor = L->cc_minor;
 
 	/* The "CC" column, else the device attributes (as ncu_set_context()). */
 	if (major == 0 && L->have[SRC_CC_MAJOR] && L->val[SRC_CC_MAJOR] >= 1 &&
@@ -282,12 +303,18 @@ commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 		major = (int)L->val[SRC_CC_MAJOR];
 		minor = L->have[SRC_CC_MINOR] ? (int)L->val[SRC_CC_MINOR] : 0;
 	}
-	/* The launch's tensor counters (a raw page has ~1000 extras: look once). */
-	for (i = 0; i < L->n_extras && n_found < ARRAY_LENGTH(found); i++) {
+	/*
+	 * The launch's tensor counters (a raw page has ~1000 extras: look once),
+	 * all of them: with a cap of 64, 64 other sm__*tensor* or *mma* columns
+	 * would lose the tensor FLOP in silence.
+	 */
+	for (i = 0; i < L->n_extras; i++) {
 		const char *name = im->names.v[L->extras[i].name];
 
 		if (strncmp(name, "sm__", 4) == 0 &&
 		    (strstr(name, "tensor") || strstr(name, "mma"))) {
+			if (!found && !(found = malloc((L->n_extras - i) * sizeof(*found))))
+				return ncu_oom(im, L->line);
 			found[n_found++] = &L->extras[i];
 			ops = ops || strncmp(name, "sm__ops_path_tensor_", 20) == 0;
 		}
@@ -321,18 +348,26 @@ commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 				all = false;
 				for (j = 0; j < n_found && !all; j++) {
 					const char *name = im->names.v[found[j]->name];
+					const char *unit = im->names.v[found[j]->unit], *want;
 
-					if (strlen(name) == tlen && strncmp(name, t, tlen) == 0) {
-						sum += f * found[j]->value;
-						all = true;
+					if (strlen(name) != tlen || strncmp(name, t, tlen) != 0)
+						continue;
+					if ((want = tensor_unit_expected(name, unit))) {
+						r = error_set(im->err, GPUPROJ_E_SCHEMA, im->path,
+							      found[j]->line, found[j]->col,
+							      "launch %s: %s: unit '%s' is not %s",
+							      L->id, name, unit, want);
+						goto out;
 					}
+					sum += f * found[j]->value;
+					all = true;
 				}
 			}
 			if (!all || more < 0)
 				continue;
 			sum *= c[i].scale * (c[i].op != GPUPROJ_TOP_NONE ? shape.flop_per_inst : 1);
 			if ((r = add_metric(im, L, k, lm, sum, -1)))
-				return r;
+				goto out;
 			if (!im->tensor_expr[m]) {
 				im->tensor_expr[m] = c[i].expr;
 				im->tensor_flop[m] = c[i].scale;
@@ -348,12 +383,14 @@ commit_tensor(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 				/* The attribute is the first launch's: say when one differs. */
 				im->tensor_mixed[m] = true;
 				if ((r = tensor_differs(im, L, lm, c[i].expr)))
-					return r;
+					goto out;
 			}
 			break;
 		}
 	}
-	return GPUPROJ_OK;
+out:
+	free(found);
+	return r;
 }
 
 /*
@@ -673,7 +710,8 @@ commit_extras(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 		if (!L->have[i] || L->used[i])
 			continue;
 		if (!s->section) {
-			r = ncu_add_extra(im, L, s->name, im->names.v[L->unit[i]], L->val[i]);
+			r = ncu_add_extra(im, L, s->name, im->names.v[L->unit[i]], L->val[i],
+					  L->vline[i], L->vcol[i]);
 		} else {
 			/* The label's canonical section: the first of its list. */
 			size_t l = strcspn(s->section, "|");
@@ -681,7 +719,8 @@ commit_extras(struct importer *im, struct launch *L, struct gpuproj_kernel *k)
 			name = xasprintf("%.*s: %s", (int)l, s->section, s->name);
 			if (!name)
 				return GPUPROJ_E_NOMEM;
-			r = ncu_add_extra(im, L, name, im->names.v[L->unit[i]], L->val[i]);
+			r = ncu_add_extra(im, L, name, im->names.v[L->unit[i]], L->val[i],
+					  L->vline[i], L->vcol[i]);
 			free(name);
 		}
 		if (r)

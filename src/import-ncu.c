@@ -297,7 +297,7 @@ ingest(struct importer *im, struct launch *L, const char *name, const char *sect
 		    import_summary_warn(&im->sum, "%s:%d: kept no value for \"%s\": '%s' is beyond "
 					"±%g", im->path, line, name, value, GPUPROJ_MAX_EXTRA))
 			r = ncu_oom(im, line);
-	} else if (ncu_add_extra(im, L, name, kept_unit, v)) {
+	} else if (ncu_add_extra(im, L, name, kept_unit, v, line, vcolumn)) {
 		r = ncu_oom(im, line);
 	}
 	free(qualified);

@@ -45,8 +45,8 @@
  * before the end event is recorded. Tiny shapes measure the floor a + c
  * (25–45 µs on these GPUs); a long call carries only O_g = a + g, which no
  * kernel-time model transfers between GPUs (with it left in, `add` calls
- * of 50–100 µs projected 43 % off, docs/validation.md "The goals of issue
- * 9"). O_g is estimated
+ * of 50–100 µs projected 43 % off, docs/validation.md "The accuracy
+ * goals"). O_g is estimated
  * per GPU from its `add` rows, whose kernel time is linear in the bytes
  * moved: the intercept of an ordinary least-squares line of Latency on
  * bytes.dram over the larger half (by bytes) of the GPU's add shapes,

@@ -45,6 +45,12 @@
  *
  * Time: duration_ns = 2·b·m·n·k / flop_per_s · 10⁹ (the table's FLOP/s
  * come from integer nanoseconds, so this restores them within 1 ns).
+ * A row is refused, naming its file, line and column, when its rate is
+ * beyond any GPU's (above IMPORT_RATE_MARGIN × the fastest rate of its
+ * precision in targets.yaml, import_rate_bound()), when the time it
+ * implies is outside [IMPORT_MIN_DURATION_NS, IMPORT_MAX_DURATION_NS], or
+ * when the estimated grid is beyond CUDA's limits (import_launch_ok()):
+ * nothing of it is kept.
  *
  * Metrics, with F = 2·b·m·n·k and an estimated output tile of T = 128 ×
  * 128 elements per thread block (cuBLAS, CUTLASS and hipBLASLt tile sizes
@@ -98,14 +104,21 @@ static const struct dtype {
 	const char *xla;  /* XLA's name */
 	const char *tag;  /* in the signature */
 	enum gpuproj_metric metric;
+	enum gpuproj_tensor_prec prec; /* its rate in targets.yaml (import_rate_bound()) */
 	double ea, eb, ec;
 } dtypes[] = {
-	{ "bf16xbf16->bf16", "bf16xbf16->bf16", GPUPROJ_M_FLOP_TENSOR_BF16, 2, 2, 2 },
-	{ "bf16xbf16->f32", "bf16xbf16->f32", GPUPROJ_M_FLOP_TENSOR_BF16, 2, 2, 4 },
-	{ "f8e4m3fnxf8e4m3fn->bf16", "e4m3xe4m3->bf16", GPUPROJ_M_FLOP_TENSOR_FP8, 1, 1, 2 },
-	{ "f8e4m3fnuzxf8e4m3fnuz->bf16", "e4m3xe4m3->bf16", GPUPROJ_M_FLOP_TENSOR_FP8, 1, 1, 2 },
-	{ "f8e4m3fnxf8e5m2->bf16", "e4m3xe5m2->bf16", GPUPROJ_M_FLOP_TENSOR_FP8, 1, 1, 2 },
-	{ "f8e5m2xf8e4m3fn->bf16", "e5m2xe4m3->bf16", GPUPROJ_M_FLOP_TENSOR_FP8, 1, 1, 2 },
+	{ "bf16xbf16->bf16", "bf16xbf16->bf16", GPUPROJ_M_FLOP_TENSOR_BF16, GPUPROJ_TPREC_BF16,
+	  2, 2, 2 },
+	{ "bf16xbf16->f32", "bf16xbf16->f32", GPUPROJ_M_FLOP_TENSOR_BF16, GPUPROJ_TPREC_BF16,
+	  2, 2, 4 },
+	{ "f8e4m3fnxf8e4m3fn->bf16", "e4m3xe4m3->bf16", GPUPROJ_M_FLOP_TENSOR_FP8,
+	  GPUPROJ_TPREC_FP8, 1, 1, 2 },
+	{ "f8e4m3fnuzxf8e4m3fnuz->bf16", "e4m3xe4m3->bf16", GPUPROJ_M_FLOP_TENSOR_FP8,
+	  GPUPROJ_TPREC_FP8, 1, 1, 2 },
+	{ "f8e4m3fnxf8e5m2->bf16", "e4m3xe5m2->bf16", GPUPROJ_M_FLOP_TENSOR_FP8,
+	  GPUPROJ_TPREC_FP8, 1, 1, 2 },
+	{ "f8e5m2xf8e4m3fn->bf16", "e5m2xe4m3->bf16", GPUPROJ_M_FLOP_TENSOR_FP8,
+	  GPUPROJ_TPREC_FP8, 1, 1, 2 },
 };
 
 struct xm_ctx {
@@ -159,11 +172,12 @@ import_row(struct xm_ctx *ctx, const struct xm_file *f, const struct import_csv_
 {
 	const struct dtype *dt = NULL;
 	const char *gpu, *dtype, *table;
-	double b, m, n, k, flops, F, gn, gm, rd, wr, l2rd;
+	double b, m, n, k, flops, F, gn, gm, rd, wr, l2rd, bound, peak, t_ns;
 	struct gpuproj_signature sig = { 0 };
 	struct gpuproj_kernel *kern;
 	struct import_gpu *g = NULL;
-	char tag[160];
+	const char *fastest;
+	char tag[160], why[96];
 	size_t i, before;
 	int st;
 
@@ -191,6 +205,25 @@ import_row(struct xm_ctx *ctx, const struct xm_file *f, const struct import_csv_
 	    (st = row_number(ctx, f, r, C_K, true, &k)) ||
 	    (st = row_number(ctx, f, r, C_FLOPS, false, &flops)))
 		return st;
+	/* A rate no GPU reaches, and the time it implies: refused, naming the row. */
+	bound = import_rate_bound(ctx->targets, (int)dt->prec, GPUPROJ_FP32, &fastest, &peak);
+	if (flops > bound)
+		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+				 import_csv_column(r, (size_t)f->idx[C_FLOPS]),
+				 "column 'flop_per_s': %s is beyond any GPU's %s rate (above %g x "
+				 "the fastest in targets.yaml, %s's %.4g FLOP/s)",
+				 import_csv_field(r, (size_t)f->idx[C_FLOPS]),
+				 gpuproj_tensor_prec_name(dt->prec), IMPORT_RATE_MARGIN,
+				 fastest ? fastest : "?", peak);
+	F = 2.0 * b * m * n * k;
+	t_ns = F / flops * 1e9;
+	if (!(t_ns >= IMPORT_MIN_DURATION_NS && t_ns <= IMPORT_MAX_DURATION_NS))
+		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line,
+				 import_csv_column(r, (size_t)f->idx[C_FLOPS]),
+				 "column 'flop_per_s': %s implies a kernel time of %.4g ns for "
+				 "2*b*m*n*k = %.17g FLOP, not one from %g ns to %g s",
+				 import_csv_field(r, (size_t)f->idx[C_FLOPS]), t_ns, F,
+				 IMPORT_MIN_DURATION_NS, IMPORT_MAX_DURATION_NS / 1e9);
 	st = import_gpus_find_or_add(&ctx->gpus, ctx->targets, &gpu_source, gpu, ctx->files,
 				     f->path, r->line, import_csv_column(r, (size_t)f->idx[C_GPU]),
 				     &g, ctx->err);
@@ -202,10 +235,11 @@ import_row(struct xm_ctx *ctx, const struct xm_file *f, const struct import_csv_
 
 	gn = ceil(n / TILE);
 	gm = ceil(m / TILE);
-	if (gn * gm * b > 4294967295.0 || gm > 65535 || b > 65535)
+	if (!import_launch_ok((const double[]){ gn, gm, b },
+			      (const double[]){ BLOCK_THREADS, 1, 1 }, why, sizeof(why)))
 		return error_set(ctx->err, GPUPROJ_E_SCHEMA, f->path, r->line, 0,
 				 "shape b=%.0f, m=%.0f, n=%.0f is beyond a CUDA grid of %g-element "
-				 "tiles", b, m, n, TILE);
+				 "tiles (%s)", b, m, n, TILE, why);
 	snprintf(tag, sizeof(tag), "%s,b=%.0f,m=%.0f,n=%.0f,k=%.0f", dt->tag, b, m, n, k);
 	sig.name = "matmul";
 	sig.tag = tag;
@@ -215,7 +249,6 @@ import_row(struct xm_ctx *ctx, const struct xm_file *f, const struct import_csv_
 	if (gpuproj_profile_kernel(g->profile, &sig, &kern))
 		goto nomem;
 
-	F = 2.0 * b * m * n * k;
 	rd = b * (m * k * dt->ea + k * n * dt->eb);
 	wr = b * m * n * dt->ec;
 	l2rd = b * (m * k * dt->ea * gn + k * n * dt->eb * gm);
@@ -226,7 +259,7 @@ import_row(struct xm_ctx *ctx, const struct xm_file *f, const struct import_csv_
 	import_put(kern, GPUPROJ_M_BYTES_L2, l2rd + wr);
 	import_put(kern, GPUPROJ_M_BYTES_L1, l2rd + wr);
 	import_put(kern, GPUPROJ_M_SHARED_WAVEFRONTS, l2rd / 128.0);
-	gpuproj_kernel_add_duration(kern, F / flops * 1e9);
+	gpuproj_kernel_add_duration(kern, t_ns);
 	kern->profiled++;
 	if (gpuproj_profile_count(g->profile) != before &&
 	    import_strmap_put(&g->by_key, tag, before))

@@ -54,6 +54,11 @@ gpuproj_kernel_merge(struct gpuproj_kernel *dst, const struct gpuproj_kernel *sr
 
 	if (!dst || !src)
 		return GPUPROJ_E_INVAL;
+	/* The launch mode stays known only when both records know it (a new one takes src's). */
+	dst->launch_mode_known = dst->launches || dst->profiled
+					 ? dst->launch_mode_known && src->launch_mode_known
+					 : src->launch_mode_known;
+	dst->graph_launches += src->graph_launches;
 	dst->launches += src->launches;
 	dst->profiled += src->profiled;
 	gpuproj_stats_merge(&dst->duration_ns, &src->duration_ns);
@@ -157,6 +162,9 @@ struct gpuproj_merge {
 	char *host;
 	bool host_mixed;
 	double wall_max;
+	/* The ranks' largest peak device memory (each rank has its own GPU); unknown with one. */
+	double peak_max;
+	bool peak_unknown;
 	double gpu_sum;
 	bool gpu_unknown;
 	uint64_t dropped;
@@ -387,6 +395,7 @@ gpuproj_merge_new(const struct gpuproj_merge_options *opt, struct gpuproj_merge 
 		return GPUPROJ_E_NOMEM;
 	}
 	m->wall_max = NAN;
+	m->peak_max = NAN;
 	*ret = m;
 	return GPUPROJ_OK;
 }
@@ -881,6 +890,10 @@ gpuproj_merge_add(struct gpuproj_merge *m, const struct gpuproj_profile *rank, c
 	}
 	if (!isnan(run->wall_ns) && (isnan(m->wall_max) || run->wall_ns > m->wall_max))
 		m->wall_max = run->wall_ns;
+	if (isnan(run->peak_device_memory_bytes))
+		m->peak_unknown = true;
+	else if (isnan(m->peak_max) || run->peak_device_memory_bytes > m->peak_max)
+		m->peak_max = run->peak_device_memory_bytes;
 	if (isnan(run->gpu_ns))
 		m->gpu_unknown = true;
 	else
@@ -976,6 +989,7 @@ gpuproj_merge_finish(struct gpuproj_merge *m, struct gpuproj_profile **ret,
 	run = gpuproj_profile_run_info_mut(m->out);
 	run->wall_ns = m->wall_max;
 	run->gpu_ns = m->gpu_unknown ? NAN : m->gpu_sum;
+	run->peak_device_memory_bytes = m->peak_unknown ? NAN : m->peak_max;
 	run->dropped_records = m->dropped;
 	snprintf(buf, sizeof(buf), "%" PRIu64, m->ranks);
 	if (set_members(m) ||

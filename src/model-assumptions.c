@@ -92,6 +92,11 @@ static const struct {
 		  "tensor FLOP from instruction counts x the default MMA shape of the compute "
 		  "capability" },
 		{ END } },
+	[GPUPROJ_ASSUME_BINDING] = {
+		{ "binding unknown", NULL,
+		  "no counter at all: the envelope of the FP32 and DRAM ratios, the interval "
+		  "spanning both" },
+		{ END } },
 };
 
 const struct gpuproj_assumption_info *

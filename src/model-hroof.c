@@ -285,8 +285,11 @@ issue_roof(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu, dou
 		out->issue_mix |= GPUPROJ_MIX_WARP_ASSUMED;
 	}
 	w += fp_extra / (32.0 * we); /* the SASS ratio adds or removes FP instructions */
-	u = gpuproj_target_gflops(gpu, GPUPROJ_FP32, GPUPROJ_OP_FMA, NULL) * 1e9 /
-	    (2.0 * L[GPUPROJ_LANE_FP32]);
+	/* Lane-clocks from the FMA-loop rate, also where the dense rate replaced it (model.h). */
+	u = (gpu->fp32_loop_gflops > 0
+		     ? gpu->fp32_loop_gflops
+		     : gpuproj_target_gflops(gpu, GPUPROJ_FP32, GPUPROJ_OP_FMA, NULL)) *
+	    1e9 / (2.0 * L[GPUPROJ_LANE_FP32]);
 	if (gpu->vendor != GPUPROJ_VENDOR_NVIDIA || !(L[GPUPROJ_LANE_FP32] > 0) ||
 	    !(L[GPUPROJ_LANE_INT32] > 0) || !(L[GPUPROJ_LANE_FP32_INT32_SHARED] >= 0) ||
 	    !(gpu->schedulers_per_sm > 0) || !(u > 0) || !isfinite(u)) {

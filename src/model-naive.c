@@ -6,7 +6,10 @@
  *
  * Per GPU g: P_g = peak_gflops.fp32_fma (never max_gflops), BW_g =
  * peak_bw_gbs.dram; with FLOP (all CUDA-core precisions counted as FP32
- * work, DESIGN §3) and B = bytes.dram of the kernel, OI = FLOP / B:
+ * work, DESIGN §3) and B = bytes.dram of the kernel — or its bytes.l2
+ * when no byte reached DRAM (a working set that stayed in L2 between
+ * launches: a spreadsheet divides the kernel's traffic by the DRAM
+ * bandwidth all the same) —, OI = FLOP / B:
  *   Roof_g = min(P_g, OI · BW_g)                     (the classic roofline)
  * Tensor work ("never worse than the ratio of datasheet tensor
  * peaks"): FLOP_p of precision p runs at the datasheet rate R_p,g of the
@@ -137,6 +140,17 @@ roof(const struct gpuproj_target *g, const struct gpuproj_kernel *k, double flop
 	return true;
 }
 
+/* B of the file comment: bytes.dram, or bytes.l2 when no byte reached DRAM. */
+static double
+naive_bytes(const struct gpuproj_kernel *k)
+{
+	double d = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);
+
+	if (d == 0 && gpuproj_kernel_has(k, GPUPROJ_M_BYTES_L2))
+		return gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L2);
+	return d;
+}
+
 /* CUDA-core plus tensor FLOP of the kernel. */
 static double
 total_flop(const struct gpuproj_kernel *k)
@@ -167,9 +181,7 @@ naive_project(const struct model_ctx *c, struct gpuproj_projection *out)
 		return out->status = model_missing_why(&missing, "naive", out->why,
 						       sizeof(out->why));
 	flop = total_flop(c->k);
-	bytes = gpuproj_kernel_has(c->k, GPUPROJ_M_BYTES_DRAM)
-			? gpuproj_kernel_metric(c->k, GPUPROJ_M_BYTES_DRAM)
-			: 0.0;
+	bytes = naive_bytes(c->k);
 	if (flop < 0 || bytes < 0) {
 		snprintf(out->why, sizeof(out->why), "a FLOP or byte count is negative");
 		return out->status = GPUPROJ_E_INVAL;
@@ -199,10 +211,7 @@ naive_project(const struct model_ctx *c, struct gpuproj_projection *out)
 int
 naive_details(const struct model_ctx *c, struct gpuproj_model_details *out)
 {
-	double flop = total_flop(c->k);
-	double bytes = gpuproj_kernel_has(c->k, GPUPROJ_M_BYTES_DRAM)
-			       ? gpuproj_kernel_metric(c->k, GPUPROJ_M_BYTES_DRAM)
-			       : 0.0;
+	double flop = total_flop(c->k), bytes = naive_bytes(c->k);
 	double rs, rt;
 	bool ms, mt;
 

@@ -77,22 +77,21 @@ int gpuproj_latency_hiding(struct gpuproj_latency_hiding *lh);
 /**
  * DRAM traffic of a kernel on a GPU with a different L2 size: the
  * cache-capacity failure mode of [VanLanker2024] §5.5 ("probably due to its
- * smaller L2 cache size"), as an option of every model.
+ * smaller L2 cache size") and the L2 residency of repeated launches, as an
+ * option of every model.
  *
- * Rule (fitted on the gpuperfpredict data set, docs/validation.md): the
- * kernel touches a footprint of F bytes of DRAM-backed data (its own data
- * plus what the previous kernel left in L2); an L2 of C bytes keeps a share
- * of it, so that D(C) = F·(1 − min(1, C/F)²): no DRAM traffic once F ≤ C,
- * D → F as C/F → 0. F is solved from the source, D_s = D(C_s), F ≥ C_s:
- * F = (D_s + √(D_s² + 4·C_s²)) / 2, and capped at the source's L2 traffic
- * B_L2 (every byte of the footprint passes L2 at least once); then
- * D_t = min(D(C_t), B_L2). C = limits.l2_mib · 2^20 B. The function works
- * both ways (fewer DRAM bytes on a target with a larger L2, more on a
- * smaller one): on the data set (9 GPUs, L2 0.5–4 MiB) it predicts the DRAM
- * bytes measured on the target with a mean |ln((D_pred + 64 KiB) /
- * (D_meas + 64 KiB))| of 0.27, against 0.39 for D_t = D_s. The model option
- * applies it only when the target's L2 is larger than the source's (the
- * other direction made the projections worse, docs/validation.md).
+ * Rule: a kernel launched again over the same buffers keeps the share h
+ * of its footprint F in an L2 of C bytes (gpuproj_l2_hit_share(): 1 up to
+ * GPUPROJ_L2_RESIDENT_RATIO · C, 0 from GPUPROJ_L2_THRASH_RATIO · C), so
+ * its DRAM bytes are D(C) = F · (1 − h(F / C)). F is solved from the
+ * source, D_s = D(C_s): 0.68 · C_s when D_s = 0 (the largest footprint its
+ * L2 kept entirely), D_s when D_s ≥ 1.5 · C_s, else the root of
+ * F · (F / C_s − 0.68) / 0.82 = D_s; F is capped at the source's L2
+ * traffic B_L2 (every byte of the footprint passes L2 at least once). Then
+ * D_t = min(D(C_t), B_L2), and D_t = D_s when both GPUs have the same L2
+ * size. Both ways: fewer DRAM bytes on a target whose L2 holds what the
+ * source's could not, more on one whose L2 cannot hold what the source's
+ * did. C = limits.l2_mib · 2^20 B.
  *
  * Inputs: bytes.dram (D_s) and bytes.l2 (B_L2) per launch; both GPUs'
  * l2_mib.
@@ -106,6 +105,55 @@ int gpuproj_latency_hiding(struct gpuproj_latency_hiding *lh);
 int gpuproj_l2_capacity_dram(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
 			     const struct gpuproj_target *tgt, double *ret_dram,
 			     double *ret_footprint);
+
+/**
+ * Working set over L2 capacity below which a kernel launched again over
+ * the same buffers runs from L2 (gpuproj_l2_hit_share()), and above which
+ * it runs from DRAM. Fitted on te42kyfo/gpu-benches @ 1c36d509,
+ * gpu-small-kernels/{l40,a40,a100_80,h200}.txt (10,000 queued launches of
+ * a streaming kernel over one buffer pair; the hit share of each volume V
+ * from its bandwidth between the GPU's L2 plateau and its DRAM rate):
+ * least squares of the ramp over the 116 volumes with V / C in [0.5, 3];
+ * SSE 3.64 against 11.32 for the quadratic rule of
+ * gpuproj_l2_capacity_dram(). The L40 and A40 fall off from 1.0 to 1.5,
+ * the A100 and H200 from 0.6 to 1.05.
+ */
+#define GPUPROJ_L2_RESIDENT_RATIO 0.68
+#define GPUPROJ_L2_THRASH_RATIO 1.5
+
+/**
+ * Share of the accesses of a kernel relaunched over the same working set
+ * of `footprint_b` bytes that hit in an L2 of `l2_b` bytes in the steady
+ * state: 1 for F ≤ GPUPROJ_L2_RESIDENT_RATIO · C, 0 for F ≥
+ * GPUPROJ_L2_THRASH_RATIO · C, linear in F / C between (a streaming
+ * kernel's data stay in L2 from one launch to the next until its footprint
+ * nears the capacity, then LRU-like replacement evicts them before they
+ * are used again).
+ *
+ * @param footprint_b F, B (≥ 0)
+ * @param l2_b C, B (> 0)
+ * @return the share in [0, 1]; 0 when C is not positive or an input is
+ *         not finite
+ */
+double gpuproj_l2_hit_share(double footprint_b, double l2_b);
+
+/**
+ * The launch floor of a kernel on a GPU: the shortest time per
+ * launch that back-to-back launches reach there (targets.yaml
+ * `launch_floor_us`, per enum gpuproj_launch_mode), weighted by the
+ * kernel's launch modes: F = (1 − g) · F_stream + g · F_graph, g = its
+ * graph_launches / launches when the profile recorded them
+ * (launch_mode_known: libproj.so), else g = 0 (imports: the mode is
+ * unknown, the stream floor is used). Every model but naive is held at or
+ * above F on another GPU with the option on (gpuproj_model_project()).
+ *
+ * @param k the kernel (its launch modes)
+ * @param gpu the GPU whose floor is wanted
+ * @param[out] ret_graph_share optional: g, or NaN when the mode is unknown
+ * @return F, ns; NaN when the GPU has no launch_floor_us or an argument is NULL
+ */
+double gpuproj_launch_floor_ns(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
+			       double *ret_graph_share);
 
 /**
  * Seed 002's transfer quantities of a kernel on one GPU (model
@@ -309,7 +357,7 @@ struct model_ctx {
 	enum gpuproj_occupancy_term occ_term; /* resolved (never DEFAULT) */
 	enum gpuproj_compute compute; /* hroof's compute roof, resolved (never DEFAULT) */
 	bool notes;          /* fill out->note */
-	bool l2_applied;     /* kt's DRAM bytes differ from k's */
+	bool l2_applied;     /* kt's DRAM bytes differ from k's, or dram_floor_ns is set */
 	double dram_src;     /* D_s, B per launch (NaN when not computed) */
 	double dram_tgt;     /* D_t, B per launch (NaN when not computed) */
 	double footprint;    /* F of gpuproj_l2_capacity_dram(), B (NaN when not computed) */
@@ -320,6 +368,13 @@ struct model_ctx {
 	 * D_s when the adjustment is off; NaN when bytes.dram is missing.
 	 */
 	double dram_equiv_tgt;
+	/*
+	 * When the target's L2 cannot hold what the source's did (D_t > D_s):
+	 * the time its DRAM needs for D_t, D_t / bw_gbs.dram,t, ns — the
+	 * projection's floor (model.c); the models see the source's bytes.
+	 * NaN otherwise.
+	 */
+	double dram_floor_ns;
 };
 
 /*
@@ -464,6 +519,15 @@ int naive_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void naive_needs(const struct gpuproj_kernel *k, struct model_missing *out);
 unsigned naive_assumes(const struct gpuproj_kernel *k);
 
+/* kernels without counters: the envelope of compute- and memory-bound (model-envelope.c) */
+int envelope_project(const struct model_ctx *c, struct gpuproj_projection *out);
+int envelope_details(const struct model_ctx *c, struct gpuproj_model_details *out);
+void envelope_needs(const struct gpuproj_kernel *k, struct model_missing *out);
+/* Whether a kernel has any counter: a logical metric or an extra metric. */
+bool model_kernel_has_counters(const struct gpuproj_kernel *k);
+/* What the envelope lacks for a kernel with counters (it is for kernels without any). */
+#define MODEL_NO_COUNTERS "no counters (a kernel with counters is projected from them)"
+
 /* hroof with Little's-law latency hiding (model-hroof-occ.c) */
 int hroofocc_project(const struct model_ctx *c, struct gpuproj_projection *out);
 unsigned hroofocc_assumes(const struct gpuproj_kernel *k);
@@ -483,8 +547,8 @@ int model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target 
 
 /*
  * ---- helpers shared by the model files: the registry's index
- * (model-registry.c), FLOP and tensor work (model-tensor.c), missing inputs
- * and details (model.c) ----
+ * (model-registry.c), FLOP and tensor work (model-tensor.c), notes, missing
+ * inputs and details (model-details.c) ----
  */
 
 /*
@@ -527,6 +591,87 @@ int model_tensor_work(const struct gpuproj_kernel *k, const struct gpuproj_targe
  */
 int model_flop_mix(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu,
 		   double *ret_flop, double *ret_mix, char *why, size_t whylen);
+
+/** What the source's clock says about the run (gpuproj_clock_regime()). */
+enum gpuproj_regime {
+	GPUPROJ_REGIME_UNKNOWN = 0,   /**< no clock recorded, or one that cannot tell */
+	GPUPROJ_REGIME_BOOST = 1,     /**< at its boost clock, which it cannot hold under load */
+	GPUPROJ_REGIME_SUSTAINED = 2, /**< below its boost clock, or capped by power or heat */
+};
+
+/** @return "unknown", "boost" or "sustained" */
+const char *gpuproj_regime_name(enum gpuproj_regime r);
+
+/** The clock regime of one kernel's run on its source GPU. */
+struct gpuproj_clock_regime {
+	enum gpuproj_regime regime;
+	double src_mhz;      /**< the measured SM clock, MHz; NaN when none was recorded */
+	/** where src_mhz comes from: "counters" (clock.sm), "nvml" (the run's samples), or NULL */
+	const char *from;
+	/** why this regime, a static phrase ("below its boost clock", …; never NULL) */
+	const char *why;
+};
+
+/**
+ * Classify a kernel's run (docs/models.md "Clock regime"): f = the
+ * kernel's clock.sm (counters: sm__cycles_elapsed.avg.per_second, cycles
+ * over the duration of the profiled launches; ncu exports' clock
+ * columns), else the run's NVML mean SM clock (`run`, samples > 0); top =
+ * max(boost_clock_mhz, clock_mhz) of the source.
+ *   SUSTAINED  when f < GPUPROJ_REGIME_BOOST_FRACTION · top, or NVML saw a
+ *              GPUPROJ_CLK_CAPPED reason in any sample;
+ *   BOOST      when f is at least that and the source's sustained_clock_mhz
+ *              is below it (the GPU would have slowed under long load);
+ *   UNKNOWN    otherwise: no clock, or a source that holds its boost clock
+ *              under load anyway (A100, H200: the run's length cannot be told).
+ * @param run the run's NVML record, or NULL
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL k, src or out)
+ */
+int gpuproj_clock_regime(const struct gpuproj_kernel *k, const struct gpuproj_sm_clock *run,
+			 const struct gpuproj_target *src, struct gpuproj_clock_regime *out);
+/** The share of the highest clock at or above which a source counts as at boost. */
+#define GPUPROJ_REGIME_BOOST_FRACTION 0.97
+
+/** How FFMA-dense a kernel is (gpuproj_kernel_ffma_density()). */
+struct gpuproj_ffma_density {
+	/** FLOP mix: 2 · inst.fp32.fma / CUDA-core FLOP, 0..1; NaN without CUDA-core FLOP */
+	double fma_share;
+	/**
+	 * Instruction mix: FFMA warp instructions (inst.fp32.fma / (32 ·
+	 * warp_efficiency)) / inst.warp, 0..1; NaN without inst.warp
+	 */
+	double issue_share;
+	bool dense;         /**< both shares at or above their thresholds (below) */
+};
+/** FFMA-dense: at least this share of the CUDA-core FLOP is FP32 FMA ... */
+#define GPUPROJ_FFMA_DENSE_FLOP 0.9
+/** ... and, where the profile has inst.warp, at least this share of the warp instructions. */
+#define GPUPROJ_FFMA_DENSE_ISSUE 0.5
+
+/**
+ * Whether a kernel's work is FFMA-dense (docs/models.md): FP32 FMA makes at
+ * least GPUPROJ_FFMA_DENSE_FLOP of its CUDA-core FLOP (Σ_p 2·FMA + ADD +
+ * MUL of inst.fp*) and, when inst.warp was counted, its FFMA warp
+ * instructions at least GPUPROJ_FFMA_DENSE_ISSUE of all warp instructions
+ * (a kernel whose issue slots go mostly to other instructions is bound by
+ * issue, not by the FMA datapath). Tensor FLOP do not count: they run on
+ * their own pipe.
+ * @return out->dense; false for NULL arguments
+ */
+bool gpuproj_kernel_ffma_density(const struct gpuproj_kernel *k,
+				 struct gpuproj_ffma_density *out);
+
+/*
+ * FFMA-dense kernels (model-regime.c): d_g = min(1, fp32_dense_gflops /
+ * max_gflops.fp32_fma), 1 when either is absent; a copy of g whose FP32 FMA
+ * rate is × d (fp32_loop_gflops keeping the loop rate; unchanged when d is
+ * not in (0, 1)); and the FFMA FLOP rate instruction issue allows the
+ * kernel on g, FLOP/s (model-hroof.c's issue roof: 2 · inst.fp32.fma /
+ * t_issue), NaN without inst.warp, lanes or on AMD.
+ */
+double model_dense_fraction(const struct gpuproj_target *g);
+void model_dense_copy(const struct gpuproj_target *g, double d, struct gpuproj_target *out);
+double model_issue_fp32_flops(const struct gpuproj_kernel *k, const struct gpuproj_target *g);
 
 /*
  * FLOP per launch from the inst.fp* metrics present (DESIGN §3), without

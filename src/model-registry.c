@@ -58,6 +58,11 @@ static const struct gpuproj_model baselines[] = {
 	  "baseline: the ratio of the datasheet rooflines of source and target (peak FP32 FMA, "
 	  "dense tensor peaks for tensor work, and peak DRAM bandwidth only)",
 	  naive_project, naive_details, naive_needs, false, NULL, naive_assumes },
+	{ "envelope",
+	  "kernels without counters: the time scaled by the FP32 ceilings and by the DRAM "
+	  "bandwidths, the interval spanning both, point = their geometric mean (assumed: "
+	  "binding unknown)",
+	  envelope_project, envelope_details, envelope_needs, false, NULL, NULL },
 };
 
 /* The default model, chosen on the gpuperfpredict validation (docs/validation.md). */
@@ -146,8 +151,9 @@ size_t
 gpuproj_model_fallbacks(const struct gpuproj_model *m, const struct gpuproj_model **out,
 			size_t max)
 {
-	/* hroof-occ runs without the launch geometry itself (ASSUME_GEOMETRY): sol only. */
-	const struct gpuproj_model *list[1] = { gpuproj_model_find("sol") };
+	/* hroof-occ runs without the launch geometry itself (ASSUME_GEOMETRY): no hroof. */
+	const struct gpuproj_model *list[2] = { gpuproj_model_find("sol"),
+						 gpuproj_model_find("envelope") };
 	size_t i;
 
 	if (m != gpuproj_model_default())

@@ -3,7 +3,10 @@
  * A profile's run projected with one model (gpuproj_project_run(),
  * include/gpuproj/model.h): every kernel, the fallbacks of the default
  * model, and the whole-run timeline replayed on the target
- * (timeline.c). Thread safety: reentrant.
+ * (timeline.c); and onto every target the way the front ends ask for it
+ * (gpuproj_project_targets(): the source GPU or its provisional entry,
+ * the targets, the SASS FLOP ratio and tensor rescaling, the runs).
+ * Thread safety: reentrant.
  */
 #include "config.h"
 
@@ -14,6 +17,7 @@
 
 #include <gpuproj/interval.h>
 #include <gpuproj/model.h>
+#include <gpuproj/sass.h>
 
 #include "model-private.h"
 #include "util.h"
@@ -29,8 +33,9 @@ gpuproj_run_projection_clear(struct gpuproj_run_projection *r)
 
 /*
  * A kernel the run's model cannot project: the first fallback that can
- * (sol, for the default model). The projection keeps the run model's
- * reason when no fallback succeeds.
+ * (sol, then the envelope for a kernel without counters, for the default
+ * model). The projection keeps the run model's reason when no fallback
+ * succeeds.
  */
 static void
 project_fallback(const struct gpuproj_model *const *fb, size_t n_fb,
@@ -129,8 +134,15 @@ gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_model 
 		    const struct gpuproj_model_options *opt, struct gpuproj_run_projection *out)
 {
 	size_t i, n = gpuproj_profile_count(p), n_fb = 0;
-	const struct gpuproj_model *fb[2];
+	const struct gpuproj_model *fb[3];
+	struct gpuproj_model_options with_clock;
 
+	/* The run's NVML clock, for the AUTO clock regime (model.h). */
+	if (opt && !opt->source_clock && gpuproj_profile_device(p)->sm_clock.samples > 0) {
+		with_clock = *opt;
+		with_clock.source_clock = &gpuproj_profile_device(p)->sm_clock;
+		opt = &with_clock;
+	}
 	if (!opt || opt->fallback == GPUPROJ_FALLBACK_DEFAULT)
 		n_fb = gpuproj_model_fallbacks(m, fb, ARRAY_LENGTH(fb));
 	memset(out, 0, sizeof(*out));
@@ -198,4 +210,164 @@ gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_model 
 	/* The whole run: a NOMEM here leaves it invalid, the kernels stand. */
 	(void)gpuproj_timeline_project(p, out, src, tgt, &out->whole);
 	return GPUPROJ_OK;
+}
+
+/* ---- onto every target (gpuproj_project_targets()) ---- */
+
+static int
+oom(struct gpuproj_error *err)
+{
+	return error_set(err, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+}
+
+/* The targets of the request: by name, in its order, or every one of the file. */
+static int
+resolve_targets(const struct gpuproj_project_request *req, struct gpuproj_projections *out,
+		struct gpuproj_error *err)
+{
+	static const struct gpuproj_lookup_words words = { .what = "target GPU" };
+	size_t i, n = req->n_target_names ? req->n_target_names
+					  : gpuproj_targets_count(req->targets);
+	int r;
+
+	out->targets = calloc(n + 1, sizeof(*out->targets));
+	if (!out->targets)
+		return oom(err);
+	for (i = 0; i < n; i++) {
+		if (!req->n_target_names) {
+			out->targets[i] = gpuproj_targets_get(req->targets, i);
+			continue;
+		}
+		r = gpuproj_targets_lookup(req->targets, req->target_names[i], &words,
+					   &out->targets[i], err);
+		if (r)
+			return r;
+	}
+	out->n_targets = n;
+	return GPUPROJ_OK;
+}
+
+/*
+ * SASS analysis of the device code for the source's and the NVIDIA
+ * targets' architectures, each once ([VanLanker2024] §4.2), and the tensor
+ * FLOP per MMA instruction of the source's SASS. No NVIDIA architecture:
+ * no analysis.
+ */
+static int
+analyse_sass(struct gpuproj_profile *p, const struct gpuproj_project_request *req,
+	     struct gpuproj_projections *out, struct gpuproj_error *err)
+{
+	struct gpuproj_sass_options opt = { 0 };
+	const struct gpuproj_target *src = out->source;
+	const char **archs = calloc(out->n_targets + 2, sizeof(*archs));
+	size_t i, j, n = 0;
+	int r = GPUPROJ_OK;
+
+	if (!archs)
+		return oom(err);
+	for (i = 0; i <= out->n_targets; i++) {
+		const struct gpuproj_target *t = i == 0 ? src : out->targets[i - 1];
+
+		if (!t || t->vendor != GPUPROJ_VENDOR_NVIDIA || !t->arch)
+			continue;
+		for (j = 0; j < n && strcmp(archs[j], t->arch) != 0; j++)
+			;
+		if (j == n)
+			archs[n++] = t->arch;
+	}
+	opt.archs = archs;
+	opt.n_archs = n;
+	opt.progress = req->sass_progress;
+	opt.progress_userdata = req->sass_progress_userdata;
+	if (n)
+		r = gpuproj_sass_analyze(req->cubins, req->n_cubins, &opt, &out->sass, err);
+	free(archs);
+	if (r == GPUPROJ_OK && out->sass && src->vendor == GPUPROJ_VENDOR_NVIDIA && src->arch &&
+	    gpuproj_sass_tensor_rescale(p, out->sass, src->arch, &out->n_rescaled))
+		r = oom(err);
+	return r;
+}
+
+int
+gpuproj_project_targets(struct gpuproj_profile *p, const struct gpuproj_project_request *req,
+			struct gpuproj_projections *out, struct gpuproj_error *reterr)
+{
+	size_t t, m;
+	int r;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (!p || !req || !req->targets || !out)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	out->profile = p;
+	out->options = req->options;
+	out->n_models = req->all_models ? gpuproj_model_count() : 1;
+	out->model = req->all_models ? NULL : req->model ? req->model : gpuproj_model_default();
+	if (req->all_models)
+		out->options.fallback = GPUPROJ_FALLBACK_OFF;
+	r = gpuproj_resolve_source_or_derive(p, req->targets, req->source, &out->source,
+					     &out->derived, reterr);
+	if (r == GPUPROJ_OK)
+		r = resolve_targets(req, out, reterr);
+	if (r == GPUPROJ_OK && req->n_cubins)
+		r = analyse_sass(p, req, out, reterr);
+	if (r)
+		return r;
+	out->options.flop_ratio = out->sass ? gpuproj_sass_flop_ratio_cb : NULL;
+	out->options.flop_ratio_userdata = out->sass;
+	out->n_runs = out->n_targets * out->n_models;
+	if (req->on_demand && !req->all_models)
+		return GPUPROJ_OK;
+	out->runs = calloc(out->n_runs ? out->n_runs : 1, sizeof(*out->runs));
+	if (!out->runs)
+		return oom(reterr);
+	for (t = 0; t < out->n_targets; t++) {
+		for (m = 0; m < out->n_models; m++) {
+			const struct gpuproj_model *model = out->model ? out->model
+								       : gpuproj_model_at(m);
+
+			if (gpuproj_project_run(p, model, out->source, out->targets[t],
+						&out->options, &out->runs[t * out->n_models + m]))
+				return oom(reterr);
+		}
+	}
+	return GPUPROJ_OK;
+}
+
+const struct gpuproj_run_projection *
+gpuproj_projections_provide(void *projections, size_t i, int *ret_status)
+{
+	struct gpuproj_projections *pr = projections;
+
+	if (pr->have_current)
+		gpuproj_run_projection_clear(&pr->current);
+	pr->have_current = false;
+	if (i >= pr->n_targets || !pr->model) {
+		*ret_status = GPUPROJ_E_INVAL;
+		return NULL;
+	}
+	*ret_status = gpuproj_project_run(pr->profile, pr->model, pr->source, pr->targets[i],
+					  &pr->options, &pr->current);
+	if (*ret_status)
+		return NULL;
+	pr->have_current = true;
+	return &pr->current;
+}
+
+void
+gpuproj_projections_clear(struct gpuproj_projections *pr)
+{
+	size_t i;
+
+	if (!pr)
+		return;
+	if (pr->have_current)
+		gpuproj_run_projection_clear(&pr->current);
+	for (i = 0; pr->runs && i < pr->n_runs; i++)
+		gpuproj_run_projection_clear(&pr->runs[i]);
+	free(pr->runs);
+	free(pr->targets);
+	gpuproj_sass_free(pr->sass);
+	gpuproj_targets_free(pr->derived);
+	memset(pr, 0, sizeof(*pr));
 }

@@ -4,14 +4,12 @@
  * copy scaled to the source GPU (and the L2-capacity DRAM term,
  * gpuproj_l2_capacity_dram()), the clock regime, calibrated intervals
  * (model-interval.c), the tensor notes, details, and the inputs a model
- * lacks; the names of a projection's binding resource and interval GPUs;
- * the note, missing-input and detail helpers of the model files
- * (model-private.h). Thread safety: reentrant.
+ * lacks; the names of a projection's binding resource and interval GPUs.
+ * Thread safety: reentrant.
  */
 #include "config.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +67,7 @@ prepare(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
 			     opt->compute == GPUPROJ_COMPUTE_ISSUE)
 			     ? opt->compute
 			     : gpuproj_compute_default();
-	c->dram_src = c->dram_tgt = c->footprint = NAN;
+	c->dram_src = c->dram_tgt = c->footprint = c->dram_floor_ns = NAN;
 	c->dram_equiv_tgt = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);
 	if (opt && opt->flop_ratio) {
 		double r = opt->flop_ratio(opt->flop_ratio_userdata, k, src, tgt);
@@ -81,41 +79,117 @@ prepare(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
 		l2 = true;
 	else if (opt && opt->l2_capacity == GPUPROJ_L2_CAPACITY_OFF)
 		l2 = false;
-	/*
-	 * Only towards a larger L2 (the case of [VanLanker2024] §5.5): growing the DRAM
-	 * bytes on a smaller-L2 target made every ratio model worse on the
-	 * validation data (hroof MAPE 38.8 → 53.1 %; P100 → Kepler pairs
-	 * 37 → 163 %): a source whose data stayed in L2 was not DRAM-bound,
-	 * and the ratio method then carries its low efficiency onto a DRAM
-	 * roof it never had. docs/validation.md.
-	 */
-	if (!l2 || src == tgt || !(tgt->limits.l2_mib > src->limits.l2_mib) ||
-	    gpuproj_l2_capacity_dram(k, src, tgt, &dt, &f) != GPUPROJ_OK)
+	if (!l2 || src == tgt || gpuproj_l2_capacity_dram(k, src, tgt, &dt, &f) != GPUPROJ_OK)
 		return;
 	c->dram_src = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);
 	c->dram_tgt = dt;
 	c->footprint = f;
 	if (dt == c->dram_src)
 		return;
+	if (dt > c->dram_src) {
+		/*
+		 * Back onto DRAM: the target's L2 cannot hold what the
+		 * source's did. The models keep the source's bytes and the
+		 * projection is at least the time the target's DRAM needs for D_t:
+		 * scaling the source's time by the ratio of its roofs instead
+		 * carries its efficiency on the roof that bound it onto a DRAM
+		 * roof it never had (a strided or compute-bound kernel whose data
+		 * stayed in L2 ran far below its L2 roof: on seed 002, long
+		 * launches onto the held-out GPUs, hroof-occ 53.8 % off, 64.7 %
+		 * scaled that way, 51.2 % with the floor; docs/validation.md "L2
+		 * residency of repeated launches").
+		 */
+		if (tgt->bw_gbs[GPUPROJ_LEVEL_DRAM] > 0)
+			c->dram_floor_ns = dt / tgt->bw_gbs[GPUPROJ_LEVEL_DRAM];
+		c->l2_applied = true;
+		return;
+	}
+	/* Onto L2: the target's L2 holds what the source's could not. */
 	c->dram_equiv_tgt = dt + fmax(c->dram_src - dt, 0.0) * tgt->bw_gbs[GPUPROJ_LEVEL_DRAM] /
 				      tgt->bw_gbs[GPUPROJ_LEVEL_L2];
 	*kt_buf = *k;
 	set_metric(kt_buf, GPUPROJ_M_BYTES_DRAM, dt);
 	set_metric(kt_buf, GPUPROJ_M_SECTORS_DRAM, dt / 32.0);
-	if (c->dram_src > 0) {
-		double s = dt / c->dram_src;
+	{
+		double s = dt / c->dram_src; /* D_s > D_t ≥ 0 */
 
 		set_metric(kt_buf, GPUPROJ_M_BYTES_DRAM_READ,
 			   s * gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM_READ));
 		set_metric(kt_buf, GPUPROJ_M_BYTES_DRAM_WRITE,
 			   s * gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM_WRITE));
-	} else {
-		/* Nothing went to DRAM on the source: the extra traffic is fetching. */
-		set_metric(kt_buf, GPUPROJ_M_BYTES_DRAM_READ, dt);
-		set_metric(kt_buf, GPUPROJ_M_BYTES_DRAM_WRITE, 0);
 	}
 	c->kt = kt_buf;
 	c->l2_applied = true;
+}
+
+/*
+ * The DRAM floor of prepare() (D_t > D_s): no projected time below the
+ * target's DRAM time for D_t; where it binds, the binding resource is
+ * DRAM. The point only: the calibrated interval follows it.
+ */
+static void
+dram_floor(const struct model_ctx *c, struct gpuproj_projection *out)
+{
+	int i;
+
+	if (!(c->dram_floor_ns > out->point_ns))
+		return;
+	out->point_ns = c->dram_floor_ns;
+	out->lo_ns = fmax(out->lo_ns, c->dram_floor_ns);
+	out->hi_ns = fmax(out->hi_ns, c->dram_floor_ns);
+	for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
+		if (!isnan(out->level_ns[i]))
+			out->level_ns[i] = fmax(out->level_ns[i], c->dram_floor_ns);
+	}
+	out->binding = GPUPROJ_BOUND_DRAM;
+	if (c->notes)
+		model_note_append(out, "L2 capacity: DRAM floor %.4g us binds",
+				  c->dram_floor_ns / 1e3);
+}
+
+/*
+ * The launch floor (gpuproj_launch_floor_ns(), option launch_floor): no
+ * projection onto another GPU below it; the note gives its share of the
+ * point (and says when it binds, the mode it took: stream, graph, a mix, or
+ * unknown, which takes the stream floor).
+ */
+static void
+launch_floor(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
+	     const struct gpuproj_target *tgt, const struct gpuproj_model_options *opt,
+	     bool notes, struct gpuproj_projection *out)
+{
+	bool on = opt && opt->launch_floor == GPUPROJ_LAUNCH_FLOOR_ON	 ? true
+		  : opt && opt->launch_floor == GPUPROJ_LAUNCH_FLOOR_OFF ? false
+		  : gpuproj_launch_floor_default();
+	double g, f;
+	char mode[32];
+	int i;
+
+	if (!on || src == tgt)
+		return;
+	f = gpuproj_launch_floor_ns(k, tgt, &g);
+	if (!(f > 0))
+		return;
+	if (isnan(g))
+		snprintf(mode, sizeof(mode), "mode unknown: stream");
+	else if (g == 0 || g == 1)
+		snprintf(mode, sizeof(mode), "%s", g ? "graph" : "stream");
+	else
+		snprintf(mode, sizeof(mode), "%.0f%% graph", 100 * g);
+	if (f > out->point_ns) {
+		out->point_ns = f;
+		out->lo_ns = fmax(out->lo_ns, f);
+		out->hi_ns = fmax(out->hi_ns, f);
+		for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
+			if (!isnan(out->level_ns[i]))
+				out->level_ns[i] = fmax(out->level_ns[i], f);
+		}
+		if (notes)
+			model_note_append(out, "launch floor %.3g us (%s) binds", f / 1e3, mode);
+	} else if (notes && f >= 0.1 * out->point_ns) {
+		model_note_append(out, "launch floor %.3g us (%s): %.0f%% of the point",
+				  f / 1e3, mode, 100 * f / out->point_ns);
+	}
 }
 
 static void
@@ -169,51 +243,171 @@ effective_clock(const struct gpuproj_model_options *opt)
 }
 
 /*
- * m->project() in the clock regime of the options (model.h, enum
- * gpuproj_clock). Burst: the source's ceilings for its measured mean
- * duration (gpuproj_target_burst() into `sb`); onto the same GPU the
- * target is that same copy, so the kernel keeps its measured time; else
- * the target's ceilings (into `tb`) for the projected point, iterated from
- * the sustained projection until the point moves by less than BURST_TOL of
- * itself. The iteration converges: T·ceiling(T) grows strictly with T, so
- * the fixed point is unique, and the points fall towards it monotonically
- * (each is an upper bound), by at most a factor 1 − max/peak per step.
- * c->src and c->tgt then point at the copies; *fs, *ft = their FP32 FMA
- * ceiling factors (1 = unchanged), for the note.
+ * The ceilings a projection ends on: the clock regime's copies of both GPUs
+ * (model.h, enum gpuproj_clock) and, for an FFMA-dense kernel with
+ * GPUPROJ_FP32_DENSE, the dense copies on top of them (model-regime.c).
+ */
+struct regime {
+	struct gpuproj_target sb, tb;   /* clock-regime copies */
+	struct gpuproj_target sd, td;   /* dense copies of whatever the regime gave */
+	enum gpuproj_clock clock;       /* effective */
+	struct gpuproj_clock_regime cr; /* AUTO: the source's run */
+	double fs, ft;                  /* FP32 FMA factor of the regime on each GPU (1: none) */
+	bool fp32_dense;                /* the option asks for the dense rate */
+	struct gpuproj_ffma_density fd; /* the kernel's density (with fp32_dense) */
+	double ds, dt;                  /* dense fractions applied (1: none) */
+	const struct gpuproj_target *src, *tgt; /* the files' entries */
+};
+
+/* The target's copy for the options: its regime copy `g`, then the dense fraction. */
+static const struct gpuproj_target *
+dense_on(struct regime *rg, const struct gpuproj_target *g, double d,
+	 struct gpuproj_target *buf)
+{
+	if (!rg->fd.dense || !(d < 1))
+		return g;
+	model_dense_copy(g, d, buf);
+	return buf;
+}
+
+/*
+ * m->project() in the options' clock regime and FP32 rate. SUSTAINED: the
+ * files' ceilings. BURST: the source's for its measured mean duration
+ * (gpuproj_target_burst()); onto the same GPU the target is that copy, so
+ * the kernel keeps its measured time; else the target's for the projected
+ * point, iterated from the sustained projection until the point moves by
+ * less than BURST_TOL of itself (T·ceiling(T) grows with T: a unique fixed
+ * point, reached monotonically, by at most 1 − max/peak per step). AUTO
+ * (gpuproj_clock_regime()): the source at its measured clock (× f /
+ * clock_mhz), the target in the burst iteration (BOOST), at its sustained
+ * clock (SUSTAINED: × min(1, sustained_clock_mhz / clock_mhz)) or as
+ * SUSTAINED (UNKNOWN). c->src and c->tgt then point at the copies.
  */
 static int
-burst_project(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
-	      const struct gpuproj_model_options *opt, struct model_ctx *c,
-	      struct gpuproj_projection *out, struct gpuproj_target *sb, struct gpuproj_target *tb,
-	      double *fs, double *ft)
+regime_project(const struct gpuproj_model *m, const struct gpuproj_kernel *k,
+	       const struct gpuproj_model_options *opt, struct model_ctx *c,
+	       struct gpuproj_projection *out, struct regime *rg)
 {
-	const struct gpuproj_target *tgt = c->tgt;
-	bool same = c->src == c->tgt;
+	const struct gpuproj_target *src = c->src, *tgt = c->tgt, *s0 = src;
+	bool same = src == tgt, iterate = false;
+	double f;
 	int r, i;
 
-	*fs = *ft = 1.0;
-	if (effective_clock(opt) != GPUPROJ_CLOCK_BURST)
-		return m->project(c, out);
-	*fs = gpuproj_target_burst(c->src, gpuproj_kernel_mean_ns(k), sb);
-	c->src = sb;
+	rg->src = src;
+	rg->tgt = tgt;
+	rg->fs = rg->ft = 1.0;
+	rg->ds = rg->dt = 1.0;
+	rg->clock = effective_clock(opt);
+	rg->fp32_dense = (opt && opt->fp32 != GPUPROJ_FP32_DEFAULT ? opt->fp32
+								  : gpuproj_fp32_default()) ==
+			 GPUPROJ_FP32_DENSE;
+	memset(&rg->fd, 0, sizeof(rg->fd));
+	if (rg->fp32_dense) {
+		gpuproj_kernel_ffma_density(k, &rg->fd);
+		rg->ds = model_dense_fraction(src);
+		rg->dt = model_dense_fraction(tgt);
+	}
+	memset(&rg->cr, 0, sizeof(rg->cr));
+	if (rg->clock == GPUPROJ_CLOCK_BURST) {
+		rg->fs = gpuproj_target_burst(src, gpuproj_kernel_mean_ns(k), &rg->sb);
+		s0 = &rg->sb;
+		iterate = tgt->boost_hold_us > 0;
+	} else if (rg->clock == GPUPROJ_CLOCK_AUTO) {
+		gpuproj_clock_regime(k, opt ? opt->source_clock : NULL, src, &rg->cr);
+		if (rg->cr.src_mhz > 0 && src->clock_mhz > 0) {
+			rg->fs = rg->cr.src_mhz / src->clock_mhz;
+			gpuproj_target_scale_fp(src, rg->fs, &rg->sb);
+			s0 = &rg->sb;
+		}
+		iterate = rg->cr.regime == GPUPROJ_REGIME_BOOST && tgt->boost_hold_us > 0;
+	}
+	c->src = dense_on(rg, s0, rg->ds, &rg->sd);
 	if (same) {
-		c->tgt = sb;
-		*ft = *fs;
+		c->tgt = c->src;
+		rg->ft = rg->fs;
+		rg->dt = rg->ds;
 		return m->project(c, out);
 	}
+	if (rg->clock == GPUPROJ_CLOCK_AUTO && rg->cr.regime == GPUPROJ_REGIME_SUSTAINED &&
+	    tgt->sustained_clock_mhz > 0 && tgt->clock_mhz > 0) {
+		f = fmin(1.0, tgt->sustained_clock_mhz / tgt->clock_mhz);
+		if (f < 1) {
+			gpuproj_target_scale_fp(tgt, f, &rg->tb);
+			rg->ft = f;
+			c->tgt = dense_on(rg, &rg->tb, rg->dt, &rg->td);
+			return m->project(c, out);
+		}
+	}
+	c->tgt = dense_on(rg, tgt, rg->dt, &rg->td);
 	r = m->project(c, out);
-	if (r != GPUPROJ_OK || !(tgt->boost_hold_us > 0))
+	if (r != GPUPROJ_OK || !iterate)
 		return r;
-	c->tgt = tb;
 	for (i = 0; i < BURST_MAX_ITER; i++) {
 		double prev = out->point_ns;
 
-		*ft = gpuproj_target_burst(tgt, prev, tb);
+		rg->ft = gpuproj_target_burst(tgt, prev, &rg->tb);
+		c->tgt = dense_on(rg, &rg->tb, rg->dt, &rg->td);
 		r = m->project(c, out);
 		if (r != GPUPROJ_OK || !(fabs(out->point_ns - prev) > BURST_TOL * prev))
 			break;
 	}
 	return r;
+}
+
+/* The notes of the clock regime and the FP32 rate (docs/models.md). */
+static void
+regime_note(const struct regime *rg, const struct gpuproj_kernel *k,
+	    const struct model_ctx *c, struct gpuproj_projection *out)
+{
+	if (rg->clock == GPUPROJ_CLOCK_BURST && (rg->fs != 1 || rg->ft != 1))
+		model_note_append(out, "burst: FP32 x%.3g src, x%.3g tgt", rg->fs, rg->ft);
+	if (rg->clock == GPUPROJ_CLOCK_AUTO) {
+		const char *tgt_as = rg->cr.regime == GPUPROJ_REGIME_BOOST ? "burst"
+				     : rg->cr.regime == GPUPROJ_REGIME_SUSTAINED
+					     ? "sustained_clock_mhz"
+					     : "--clock sustained";
+
+		if (rg->cr.from)
+			model_note_append(out, "clock auto: src %.0f MHz (%s), %s: %s regime, "
+					  "tgt %s; FP32 x%.3g src, x%.3g tgt", rg->cr.src_mhz,
+					  rg->cr.from, rg->cr.why,
+					  gpuproj_regime_name(rg->cr.regime), tgt_as,
+					  rg->fs, rg->ft);
+		else
+			model_note_append(out, "clock auto: %s: regime unknown, tgt as %s",
+					  rg->cr.why, tgt_as);
+	}
+	if (!rg->fp32_dense)
+		return;
+	if (!rg->fd.dense) {
+		if (isnan(rg->fd.fma_share))
+			return;
+		if (isnan(rg->fd.issue_share))
+			model_note_append(out,
+					  "fp32: not FFMA-dense (FFMA %.0f%% of FLOP), FMA rate",
+					  100 * rg->fd.fma_share);
+		else
+			model_note_append(out, "fp32: not FFMA-dense (FFMA %.0f%% of FLOP, %.0f%% "
+					  "of warp instructions), FMA rate", 100 * rg->fd.fma_share,
+					  100 * rg->fd.issue_share);
+		return;
+	}
+	model_note_append(out, "fp32 dense: FFMA %.0f%% of FLOP, dense/FMA rate x%.3g src, x%.3g "
+			  "tgt", 100 * rg->fd.fma_share, rg->ds, rg->dt);
+	if (!isnan(rg->fd.issue_share)) {
+		/* Which of the two binds on the target: the issue roof or the dense rate. */
+		double issue = model_issue_fp32_flops(k, c->tgt);
+		double we = gpuproj_kernel_metric(k, GPUPROJ_M_WARP_EFFICIENCY);
+		double dense = gpuproj_target_gflops(c->tgt, GPUPROJ_FP32, GPUPROJ_OP_FMA, NULL) *
+			       1e9 * (we > 0 && we <= 1 ? we : 1.0);
+
+		if (issue > 0)
+			model_note_append(out, "%s binds on tgt: issue allows %.4g TFLOP/s "
+					  "(FFMA %.0f%% of warp instructions), the dense rate %.4g",
+					  issue < dense ? "issue (--compute issue)"
+							: "the dense rate",
+					  issue / 1e12, 100 * rg->fd.issue_share, dense / 1e12);
+	}
 }
 
 /*
@@ -294,10 +488,10 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 		      const struct gpuproj_target *src, const struct gpuproj_target *tgt,
 		      const struct gpuproj_model_options *opt, struct gpuproj_projection *out)
 {
-	struct gpuproj_target sb, tb, ds, dt;
+	struct gpuproj_target ds, dt;
 	struct gpuproj_kernel kt, kd;
 	struct model_ctx c;
-	double fs, ft;
+	struct regime rg;
 	int r;
 
 	if (!out)
@@ -309,19 +503,20 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 	}
 	rates_targets(opt, &src, &tgt, &ds, &dt);
 	prepare(k, src, tgt, opt, &c, &kt, &kd);
-	r = burst_project(m, c.k, opt, &c, out, &sb, &tb, &fs, &ft);
+	r = regime_project(m, c.k, opt, &c, out, &rg);
 	if (r == GPUPROJ_OK && m->assumes)
 		out->assumed |= m->assumes(c.k);
 	else if (r != GPUPROJ_OK)
 		out->assumed = 0;
 	/*
 	 * A ratio model onto the source returns the measured time, whatever
-	 * it assumed: nothing to state (quant's absolute time keeps them).
+	 * it assumed: nothing to state (quant's absolute time keeps them), but
+	 * the envelope's binding, which stays unknown there too.
 	 */
 	if (r == GPUPROJ_OK && src == tgt && c.k->duration_ns.n > 0 &&
 	    fabs(out->point_ns - gpuproj_kernel_mean_ns(c.k)) <=
 		    1e-9 * gpuproj_kernel_mean_ns(c.k))
-		out->assumed = 0;
+		out->assumed &= 1u << GPUPROJ_ASSUME_BINDING;
 	if (r == GPUPROJ_E_MISSING && c.k->duration_ns.n > 0) {
 		/* What the kernel lacks, by the model's name (hroof-occ runs hroof's checks). */
 		struct model_missing missing = { 0 };
@@ -330,13 +525,19 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 		if (missing.n)
 			model_missing_why(&missing, m->name, out->why, sizeof(out->why));
 	}
+	/* naive is the datasheet ratio and nothing else: no floor. */
+	if (r == GPUPROJ_OK && m->project != naive_project) {
+		dram_floor(&c, out);
+		launch_floor(c.k, src, tgt, opt, c.notes, out);
+	}
 	if (r == GPUPROJ_OK)
 		calibrate(m, opt, src, tgt, out);
-	if (r == GPUPROJ_OK && c.notes && (fs != 1 || ft != 1))
-		model_note_append(out, "burst: FP32 x%.3g src, x%.3g tgt", fs, ft);
-	if (r == GPUPROJ_OK && c.l2_applied && c.notes)
-		model_note_append(out, "L2 capacity: DRAM x%.3g",
-				  c.dram_src > 0 ? c.dram_tgt / c.dram_src : INFINITY);
+	if (r == GPUPROJ_OK && c.notes)
+		regime_note(&rg, k, &c, out);
+	if (r == GPUPROJ_OK && c.l2_applied && c.notes && c.dram_src > 0)
+		model_note_append(out, "L2 capacity: DRAM x%.3g", c.dram_tgt / c.dram_src);
+	else if (r == GPUPROJ_OK && c.l2_applied && c.notes)
+		model_note_append(out, "L2 capacity: DRAM 0 -> %.4g MB", c.dram_tgt / 1e6);
 	if (r == GPUPROJ_OK && c.notes && !m->tensor_unmodelled)
 		tensor_note(k, tgt, out);
 	else if (r == GPUPROJ_OK && c.notes)
@@ -349,9 +550,11 @@ gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_kernel
 		      const struct gpuproj_target *src, const struct gpuproj_target *tgt,
 		      const struct gpuproj_model_options *opt, struct gpuproj_model_details *out)
 {
-	struct gpuproj_target sb, tb, ds, dt;
+	struct gpuproj_target ds, dt;
 	struct gpuproj_kernel kt, kd;
 	struct model_ctx c;
+	struct regime rg;
+	struct gpuproj_projection p;
 	int r;
 
 	if (!out)
@@ -361,21 +564,26 @@ gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_kernel
 		return GPUPROJ_E_INVAL;
 	rates_targets(opt, &src, &tgt, &ds, &dt);
 	prepare(k, src, tgt, opt, &c, &kt, &kd);
-	if (effective_clock(opt) == GPUPROJ_CLOCK_BURST) {
-		/* The ceilings the projection ended on (burst_project()). */
-		struct gpuproj_projection p;
-		double fs, ft;
-
-		clear_projection(&p);
-		r = burst_project(m, c.k, opt, &c, &p, &sb, &tb, &fs, &ft);
-		if (r == GPUPROJ_OK)
-			r = m->details(&c, out);
-		if (r == GPUPROJ_OK) {
-			model_detail(out, "src.burst_fp32", fs, "");
-			model_detail(out, "tgt.burst_fp32", ft, "");
-		}
-	} else
+	/* The ceilings the projection ended on (regime_project()). */
+	clear_projection(&p);
+	r = regime_project(m, c.k, opt, &c, &p, &rg);
+	if (r == GPUPROJ_OK)
 		r = m->details(&c, out);
+	if (r == GPUPROJ_OK && rg.clock == GPUPROJ_CLOCK_BURST) {
+		model_detail(out, "src.burst_fp32", rg.fs, "");
+		model_detail(out, "tgt.burst_fp32", rg.ft, "");
+	}
+	if (r == GPUPROJ_OK && rg.clock == GPUPROJ_CLOCK_AUTO) {
+		model_detail(out, "src.clock_mhz", rg.cr.src_mhz, "MHz");
+		model_detail(out, "src.clock_fp32", rg.fs, "");
+		model_detail(out, "tgt.clock_fp32", rg.ft, "");
+	}
+	if (r == GPUPROJ_OK && rg.fp32_dense) {
+		model_detail(out, "ffma_flop_share", rg.fd.fma_share, "");
+		model_detail(out, "ffma_issue_share", rg.fd.issue_share, "");
+		model_detail(out, "src.fp32_dense", rg.fd.dense ? rg.ds : 1.0, "");
+		model_detail(out, "tgt.fp32_dense", rg.fd.dense ? rg.dt : 1.0, "");
+	}
 	if (r != GPUPROJ_OK)
 		out->n = 0;
 	else if (c.l2_applied) {
@@ -479,6 +687,7 @@ gpuproj_bound_name(enum gpuproj_bound b)
 	case GPUPROJ_BOUND_INSTRUCTION: return "instruction";
 	case GPUPROJ_BOUND_OCCUPANCY: return "occupancy";
 	case GPUPROJ_BOUND_LATENCY: return "latency";
+	case GPUPROJ_BOUND_UNKNOWN: return "unknown";
 	}
 	return "?";
 }
@@ -492,127 +701,4 @@ gpuproj_interval_gpus_name(enum gpuproj_interval_gpus g)
 	case GPUPROJ_INTERVAL_GPUS_UNKNOWN: break;
 	}
 	return "unknown";
-}
-
-void
-model_note_append(struct gpuproj_projection *out, const char *fmt, ...)
-{
-	size_t len = strlen(out->note);
-	va_list ap;
-
-	if (len + 3 >= sizeof(out->note))
-		return;
-	if (len) {
-		memcpy(out->note + len, "; ", 3);
-		len += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(out->note + len, sizeof(out->note) - len, fmt, ap);
-	va_end(ap);
-}
-
-int
-gpuproj_l2_capacity_dram(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
-			 const struct gpuproj_target *tgt, double *ret_dram, double *ret_footprint)
-{
-	double ds, b2, cs, ct, f, x;
-
-	if (!k || !src || !tgt || !ret_dram)
-		return GPUPROJ_E_INVAL;
-	if (!gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM) || !gpuproj_kernel_has(k, GPUPROJ_M_BYTES_L2))
-		return GPUPROJ_E_MISSING;
-	if (!(src->limits.l2_mib > 0) || !(tgt->limits.l2_mib > 0))
-		return GPUPROJ_E_UNSUPPORTED;
-	ds = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);
-	b2 = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L2);
-	if (ds < 0 || b2 < 0)
-		return GPUPROJ_E_INVAL;
-	cs = src->limits.l2_mib * 1048576.0;
-	ct = tgt->limits.l2_mib * 1048576.0;
-	/* D_s = F·(1 − (C_s/F)²) with F ≥ C_s. */
-	f = (ds + sqrt(ds * ds + 4.0 * cs * cs)) / 2.0;
-	if (f > b2)
-		f = b2;
-	if (ret_footprint)
-		*ret_footprint = f;
-	if (f <= 0) {
-		*ret_dram = 0;
-		return GPUPROJ_OK;
-	}
-	x = ct / f;
-	if (x > 1)
-		x = 1;
-	*ret_dram = fmin(f * (1.0 - x * x), b2);
-	return GPUPROJ_OK;
-}
-
-void
-model_missing_add(struct model_missing *m, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < m->n; i++) {
-		if (strcmp(m->names[i], name) == 0)
-			return;
-	}
-	if (m->n < MODEL_MISSING_MAX)
-		m->names[m->n++] = name;
-}
-
-bool
-model_missing_metrics(const struct gpuproj_kernel *k, const enum gpuproj_metric *ms, size_t n,
-		      struct model_missing *m)
-{
-	bool missing = false;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (gpuproj_kernel_has(k, ms[i]))
-			continue;
-		model_missing_add(m, gpuproj_metric_name(ms[i]));
-		missing = true;
-	}
-	return missing;
-}
-
-int
-model_missing_why(const struct model_missing *m, const char *model, char *why, size_t whylen)
-{
-	size_t i, len;
-
-	if (why && whylen) {
-		snprintf(why, whylen, "%s needs ", model);
-		for (i = 0; i < m->n; i++) {
-			len = strlen(why);
-			snprintf(why + len, whylen - len, "%s%s", i ? ", " : "", m->names[i]);
-		}
-	}
-	return GPUPROJ_E_MISSING;
-}
-
-void
-model_detail(struct gpuproj_model_details *d, const char *name, double value, const char *unit)
-{
-	struct gpuproj_detail *it;
-
-	if (d->n >= GPUPROJ_DETAILS_MAX)
-		return;
-	it = &d->items[d->n++];
-	it->name = name;
-	it->value = value;
-	it->unit = unit;
-	it->key = NULL;
-	it->basis = GPUPROJ_BASIS_NONE;
-}
-
-void
-model_detail_key(struct gpuproj_model_details *d, const struct gpuproj_target *gpu,
-		 const char *name, double value, const char *unit, const char *key)
-{
-	model_detail(d, name, value, unit);
-	if (d->n && d->items[d->n - 1].name == name) {
-		d->items[d->n - 1].key = key;
-		d->items[d->n - 1].basis = key ? gpuproj_target_basis(gpu, key)
-					       : GPUPROJ_BASIS_NONE;
-	}
 }

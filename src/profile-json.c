@@ -89,6 +89,9 @@ kernel_to_json(const struct gpuproj_kernel *k)
 	bad |= json_object_set_new(o, "device", json_integer(k->device));
 	bad |= json_object_set_new(o, "launches", json_integer((json_int_t)k->launches));
 	bad |= json_object_set_new(o, "profiled_launches", json_integer((json_int_t)k->profiled));
+	if (k->launch_mode_known)
+		bad |= json_object_set_new(o, "graph_launches",
+					   json_integer((json_int_t)k->graph_launches));
 	bad |= json_object_set_new(dur, "n", json_integer((json_int_t)k->duration_ns.n));
 	if (k->duration_ns.n) {
 		bad |= json_object_set_new(dur, "sum", json_real(k->duration_ns.sum));
@@ -172,6 +175,68 @@ profile_kernel_json(const struct gpuproj_profile *p, size_t i)
 	return kernel_to_json(gpuproj_profile_at(p, i));
 }
 
+/* "device": the GPU, its driver attributes, NVML's SM clock; *ret_bad |= a failure. */
+static json_t *
+device_to_json(const struct gpuproj_device_info *d, int *ret_bad)
+{
+	json_t *dev = json_object();
+	size_t i;
+	int bad = 0;
+
+	bad |= json_set_text(dev, "name", d->name);
+	bad |= json_set_text(dev, "target", d->target);
+	bad |= json_set_text(dev, "chip", d->chip);
+	if (d->cc_major > 0) {
+		char cc[16];
+
+		snprintf(cc, sizeof(cc), "%d.%d", d->cc_major, d->cc_minor);
+		bad |= json_object_set_new(dev, "cc", json_string(cc));
+	} else {
+		bad |= json_object_set_new(dev, "cc", json_null());
+	}
+	bad |= json_object_set_new(dev, "sms", d->sms > 0 ? json_integer(d->sms) : json_null());
+	bad |= json_object_set_new(dev, "clock_hz", json_num(d->clock_hz));
+	{
+		json_t *drv = json_object();
+
+		for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
+			if (isnan(d->driver[i]))
+				continue;
+			/* Integers as integers (all but the power limit; the caller validated). */
+			bad |= json_object_set_new(drv, gpuproj_driver_attr_name(i),
+						   d->driver[i] == floor(d->driver[i])
+							   ? json_integer((json_int_t)d->driver[i])
+							   : json_num(d->driver[i]));
+		}
+		if (json_object_size(drv))
+			bad |= json_object_set_new(dev, "driver", drv);
+		else
+			json_decref(drv);
+	}
+	if (d->sm_clock.samples > 0) {
+		const struct gpuproj_sm_clock *c = &d->sm_clock;
+		json_t *clk = json_object(), *why = json_array();
+		unsigned long long bit;
+
+		bad |= json_object_set_new(clk, "from", json_string("nvml"));
+		bad |= json_object_set_new(clk, "samples", json_integer((json_int_t)c->samples));
+		bad |= json_object_set_new(clk, "mean_mhz", json_num(c->mean_mhz));
+		bad |= json_object_set_new(clk, "min_mhz", json_num(c->min_mhz));
+		bad |= json_object_set_new(clk, "max_mhz", json_num(c->max_mhz));
+		for (bit = 1; bit && bit <= c->reasons; bit <<= 1) {
+			if (c->reasons & bit)
+				bad |= json_array_append_new(why, json_string(
+								  gpuproj_clock_reason_name(bit)));
+		}
+		bad |= json_object_set_new(clk, "event_reasons", why);
+		bad |= json_object_set_new(clk, "capped_samples",
+					   json_integer((json_int_t)c->capped_samples));
+		bad |= json_object_set_new(dev, "sm_clock", clk);
+	}
+	*ret_bad |= bad;
+	return dev;
+}
+
 static json_t *
 profile_to_json_ex(const struct gpuproj_profile *p, bool with_kernels,
 		   struct gpuproj_error *reterr)
@@ -215,37 +280,7 @@ profile_to_json_ex(const struct gpuproj_profile *p, bool with_kernels,
 	else
 		json_decref(attrs_hex);
 
-	dev = json_object();
-	bad |= json_set_text(dev, "name", d->name);
-	bad |= json_set_text(dev, "target", d->target);
-	bad |= json_set_text(dev, "chip", d->chip);
-	if (d->cc_major > 0) {
-		char cc[16];
-
-		snprintf(cc, sizeof(cc), "%d.%d", d->cc_major, d->cc_minor);
-		bad |= json_object_set_new(dev, "cc", json_string(cc));
-	} else {
-		bad |= json_object_set_new(dev, "cc", json_null());
-	}
-	bad |= json_object_set_new(dev, "sms", d->sms > 0 ? json_integer(d->sms) : json_null());
-	bad |= json_object_set_new(dev, "clock_hz", json_num(d->clock_hz));
-	{
-		json_t *drv = json_object();
-
-		for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
-			if (isnan(d->driver[i]))
-				continue;
-			/* Integers as integers (all but the power limit; validated above). */
-			bad |= json_object_set_new(drv, gpuproj_driver_attr_name(i),
-						   d->driver[i] == floor(d->driver[i])
-							   ? json_integer((json_int_t)d->driver[i])
-							   : json_num(d->driver[i]));
-		}
-		if (json_object_size(drv))
-			bad |= json_object_set_new(dev, "driver", drv);
-		else
-			json_decref(drv);
-	}
+	dev = device_to_json(d, &bad);
 	bad |= json_object_set_new(root, "device", dev);
 
 	proc = json_object();
@@ -289,6 +324,10 @@ profile_to_json_ex(const struct gpuproj_profile *p, bool with_kernels,
 	bad |= json_object_set_new(jrun, "kernel_ns", json_num(gpuproj_profile_kernel_time_ns(p)));
 	bad |= json_object_set_new(jrun, "dropped_records",
 				   json_integer((json_int_t)run->dropped_records));
+	/* Written only when known: absent means unknown (imports, older profiles). */
+	if (!isnan(run->peak_device_memory_bytes))
+		bad |= json_object_set_new(jrun, "peak_device_memory_bytes",
+					   json_integer((json_int_t)run->peak_device_memory_bytes));
 	if (run->ranks.time_ns.n)
 		bad |= json_object_set_new(jrun, "ranks", ranks_to_json(&run->ranks, "kernel_ns"));
 	bad |= json_object_set_new(root, "run", jrun);
@@ -503,6 +542,76 @@ opt_number(struct profile_reader *rd, json_t *obj, const char *key, const char *
  * or null → NaN; otherwise it must lie in [lo, hi), the range the
  * conversion is defined for.
  */
+/*
+ * device.sm_clock (written by libproj.so; docs/formats/profile.md): from
+ * "nvml", samples ≥ 1, the three clocks, event_reasons by name, and the
+ * capped samples, in the ranges of gpuproj_profile_set_sm_clock().
+ */
+static int opt_integer(struct profile_reader *rd, json_t *obj, const char *key, const char *path,
+		       double lo, double hi, double *out);
+
+static int
+read_sm_clock(struct profile_reader *rd, struct gpuproj_profile *p, json_t *clk)
+{
+	static const char *const keys[] = { "from", "samples", "mean_mhz", "min_mhz", "max_mhz",
+					     "event_reasons", "capped_samples" };
+	struct gpuproj_sm_clock c = { 0 };
+	const char *key, *from;
+	double n, capped, v[3];
+	json_t *why, *it;
+	size_t i, j;
+	int r;
+
+	if (!clk || json_is_null(clk))
+		return GPUPROJ_OK;
+	if (!json_is_object(clk))
+		return bad(rd, "device.sm_clock", "must be an object");
+	json_object_foreach(clk, key, it) {
+		for (i = 0; i < ARRAY_LENGTH(keys) && strcmp(key, keys[i]) != 0; i++)
+			;
+		if (i == ARRAY_LENGTH(keys))
+			return bad(rd, "device.sm_clock", "'%s' is not a member gpuproj knows",
+				   key);
+	}
+	if ((r = opt_string(rd, clk, "from", "device.sm_clock", &from)) ||
+	    (r = opt_integer(rd, clk, "samples", "device.sm_clock", 1, 0x1p53, &n)) ||
+	    (r = opt_integer(rd, clk, "capped_samples", "device.sm_clock", 0, 0x1p53, &capped)) ||
+	    (r = opt_number(rd, clk, "mean_mhz", "device.sm_clock", &v[0])) ||
+	    (r = opt_number(rd, clk, "min_mhz", "device.sm_clock", &v[1])) ||
+	    (r = opt_number(rd, clk, "max_mhz", "device.sm_clock", &v[2])))
+		return r;
+	if (!from || strcmp(from, "nvml") != 0)
+		return bad(rd, "device.sm_clock", "'from' must be \"nvml\"");
+	if (isnan(n) || isnan(v[0]) || isnan(v[1]) || isnan(v[2]))
+		return bad(rd, "device.sm_clock", "needs samples, mean_mhz, min_mhz and max_mhz");
+	c.samples = (uint64_t)n;
+	c.capped_samples = isnan(capped) ? 0 : (uint64_t)capped;
+	c.mean_mhz = v[0];
+	c.min_mhz = v[1];
+	c.max_mhz = v[2];
+	why = json_object_get(clk, "event_reasons");
+	if (why && !json_is_array(why))
+		return bad(rd, "device.sm_clock", "'event_reasons' must be an array of names");
+	json_array_foreach(why, i, it) {
+		unsigned long long bit = 0;
+
+		for (j = 0; json_is_string(it) && j < 64 && !bit; j++) {
+			const char *nm = gpuproj_clock_reason_name(1ull << j);
+
+			if (nm && strcmp(nm, json_string_value(it)) == 0)
+				bit = 1ull << j;
+		}
+		if (!bit)
+			return bad(rd, "device.sm_clock", "event_reasons[%zu] is not a clocks "
+				   "event reason gpuproj knows (docs/formats/profile.md)", i);
+		c.reasons |= bit;
+	}
+	if (gpuproj_profile_set_sm_clock(p, &c) != GPUPROJ_OK)
+		return bad(rd, "device.sm_clock", "needs 0 < min_mhz <= mean_mhz <= max_mhz <= "
+			   "10000 and capped_samples <= samples");
+	return GPUPROJ_OK;
+}
+
 /* device.driver: every member a known attribute, each a number in (0, max]. */
 static int
 read_driver(struct profile_reader *rd, struct gpuproj_profile *p, json_t *drv)
@@ -683,6 +792,193 @@ read_ranks(struct profile_reader *rd, json_t *obj, const char *key, const char *
 	return GPUPROJ_OK;
 }
 
+/* A kernel's "duration_ns" statistics (absent: none timed). */
+static int
+read_duration(struct profile_reader *rd, struct gpuproj_kernel *k, json_t *dur,
+	      const char *path)
+{
+	char dpath[80];
+	double s, mn, mx, mean, m2, sd;
+	uint64_t u;
+	int r;
+
+	if (!dur)
+		return GPUPROJ_OK;
+	snprintf(dpath, sizeof(dpath), "%s.duration_ns", path);
+	if (!json_is_object(dur))
+		return bad(rd, path, "'duration_ns' must be an object");
+	if ((r = req_uint(rd, dur, "n", dpath, true, UINT64_MAX >> 1, &u)))
+		return r;
+	k->duration_ns.n = u;
+	if (u > 0) {
+		if ((r = opt_number(rd, dur, "sum", dpath, &s)) ||
+		    (r = opt_number(rd, dur, "min", dpath, &mn)) ||
+		    (r = opt_number(rd, dur, "max", dpath, &mx)) ||
+		    (r = opt_number(rd, dur, "mean", dpath, &mean)) ||
+		    (r = opt_number(rd, dur, "m2", dpath, &m2)) ||
+		    (r = opt_number(rd, dur, "stddev", dpath, &sd)))
+			return r;
+		if (isnan(mean) && !isnan(s))
+			mean = s / (double)u;
+		if (isnan(mean) || mean < 0)
+			return bad(rd, dpath, "needs 'mean' (or 'sum') as a non-negative number "
+				   "when n > 0");
+		k->duration_ns.mean = mean;
+		k->duration_ns.sum = isnan(s) ? mean * (double)u : s;
+		k->duration_ns.min = isnan(mn) ? mean : mn;
+		k->duration_ns.max = isnan(mx) ? mean : mx;
+		if (isnan(m2))
+			m2 = isnan(sd) ? 0 : sd * sd * (double)(u > 1 ? u - 1 : 0);
+		/* A negative spread would make the stddev NaN, which JSON cannot carry. */
+		if (m2 < 0 || (!isnan(sd) && sd < 0))
+			return bad(rd, dpath, "'m2' and 'stddev' must not be negative");
+		k->duration_ns.m2 = m2;
+		if (k->duration_ns.min > k->duration_ns.max)
+			return bad(rd, dpath, "'min' is larger than 'max'");
+	}
+	return GPUPROJ_OK;
+}
+
+/* A kernel's logical "metrics": per-launch means over their launches. */
+static int
+read_metrics(struct profile_reader *rd, struct gpuproj_kernel *k, json_t *metrics,
+	     const char *path)
+{
+	const char *name;
+	json_t *mv;
+	int r;
+
+	if (!metrics)
+		return GPUPROJ_OK;
+	if (!json_is_object(metrics))
+		return bad(rd, path, "'metrics' must be an object");
+	json_object_foreach(metrics, name, mv) {
+		enum gpuproj_metric m;
+		double value;
+		uint64_t n = k->profiled ? k->profiled : 1;
+		char mpath[128];
+
+		if (gpuproj_metric_from_name(name, &m))
+			return bad(rd, path, "unknown metric '%s' in 'metrics' (tool-specific "
+				   "metrics belong in 'extra_metrics')", name);
+		snprintf(mpath, sizeof(mpath), "%s.metrics.%s", path, name);
+		if (json_is_object(mv)) {
+			json_t *jv = json_object_get(mv, "value");
+
+			if (!json_is_number(jv))
+				return bad(rd, path, "metrics.%s.value must be a number", name);
+			value = json_number_value(jv);
+			if ((r = req_uint(rd, mv, "launches", mpath, true, UINT32_MAX, &n)))
+				return r;
+		} else if (json_is_number(mv)) {
+			value = json_number_value(mv);
+		} else if (json_is_null(mv)) {
+			continue;
+		} else {
+			return bad(rd, path, "metrics.%s must be a number", name);
+		}
+		if (!isfinite(value))
+			return bad(rd, path, "metrics.%s is not finite", name);
+		if (n == 0)
+			continue;
+		/*
+		 * metric_n is 32 bits; more profiled launches than that keep the
+		 * mean (sum and count scale together) instead of wrapping to 0,
+		 * which would drop the metric.
+		 */
+		if (n > UINT32_MAX)
+			n = UINT32_MAX;
+		k->metric_sum[m] = value * (double)n;
+		k->metric_n[m] = (uint32_t)n;
+	}
+	return GPUPROJ_OK;
+}
+
+/* A kernel's "extra_metrics": other tools' metrics under their own names. */
+static int
+read_extra(struct profile_reader *rd, struct gpuproj_kernel *k, json_t *v, const char *path)
+{
+	const char *name;
+	json_t *mv;
+	int r;
+
+	if (!v)
+		return GPUPROJ_OK;
+	if (!json_is_object(v))
+		return bad(rd, path, "'extra_metrics' must be an object");
+	json_object_foreach(v, name, mv) {
+		json_t *jv = json_object_get(mv, "value");
+		json_t *hv = json_object_get(mv, "name_hex");
+		const char *unit = NULL, *exact = name;
+		uint64_t n;
+		char mpath[192];
+
+		if (!json_is_object(mv) || !json_is_number(jv))
+			return bad(rd, path, "extra_metrics.%s must be {\"value\": number, "
+				   "\"unit\": string, \"launches\": integer}", name);
+		snprintf(mpath, sizeof(mpath), "%s.extra_metrics.%s", path, name);
+		if ((r = req_uint(rd, mv, "launches", mpath, false, UINT32_MAX, &n)) ||
+		    (r = opt_string(rd, mv, "unit", mpath, &unit)))
+			return r;
+		/* The key is a label when the name is not UTF-8: name_hex is the name. */
+		if (hv && (r = decode_hex(rd, hv, NULL, mpath, "name_hex", &exact)))
+			return r;
+		if (n == 0)
+			n = 1;
+		if (!isfinite(json_number_value(jv)) ||
+		    fabs(json_number_value(jv)) > GPUPROJ_MAX_EXTRA)
+			return bad(rd, mpath, "'value' %.17g is outside [-%g, %g]",
+				   json_number_value(jv), GPUPROJ_MAX_EXTRA, GPUPROJ_MAX_EXTRA);
+		for (size_t e = 0; e < k->n_extra; e++) {
+			if (strcmp(k->extra[e].name, exact) == 0)
+				return bad(rd, mpath, "a second extra metric of the same name");
+		}
+		if (gpuproj_kernel_add_extra(k, exact, unit ? unit : "",
+					     json_number_value(jv) * (double)n))
+			return nomem(rd);
+		k->extra[k->n_extra - 1].n = n;
+	}
+	return GPUPROJ_OK;
+}
+
+/* A kernel's "reference_ns": its times measured on other GPUs. */
+static int
+read_references(struct profile_reader *rd, struct gpuproj_kernel *k, json_t *v,
+		const char *path)
+{
+	const char *gpu;
+	json_t *rv;
+	int r;
+
+	if (!v)
+		return GPUPROJ_OK;
+	if (!json_is_object(v))
+		return bad(rd, path, "'reference_ns' must be an object");
+	json_object_foreach(v, gpu, rv) {
+		json_t *jm = json_object_get(rv, "mean");
+		const char *exact = gpu;
+		uint64_t n;
+		char rpath[128];
+
+		if (!json_is_object(rv) || !json_is_number(jm) || json_number_value(jm) <= 0)
+			return bad(rd, path, "reference_ns.%s must be {\"mean\": positive "
+				   "number, \"launches\": integer}", gpu);
+		snprintf(rpath, sizeof(rpath), "%s.reference_ns.%s", path, gpu);
+		if ((r = req_uint(rd, rv, "launches", rpath, false, UINT64_MAX >> 1, &n)))
+			return r;
+		if (json_object_get(rv, "gpu_hex") &&
+		    (r = decode_hex(rd, json_object_get(rv, "gpu_hex"), NULL, rpath, "gpu_hex",
+				    &exact)))
+			return r;
+		/* set_reference() replaces a name equal but for case: two would be one. */
+		if (gpuproj_kernel_reference(k, exact))
+			return bad(rd, rpath, "a second reference time for the same GPU");
+		if (gpuproj_kernel_set_reference(k, exact, json_number_value(jm), n))
+			return nomem(rd);
+	}
+	return GPUPROJ_OK;
+}
+
 static int
 read_kernel(struct profile_reader *rd, struct gpuproj_profile *p, json_t *jk, size_t idx)
 {
@@ -690,7 +986,7 @@ read_kernel(struct profile_reader *rd, struct gpuproj_profile *p, json_t *jk, si
 	struct gpuproj_signature sig = { 0 };
 	struct gpuproj_kernel *k;
 	const char *demangled = NULL;
-	json_t *v, *dur, *metrics;
+	json_t *v;
 	uint64_t u;
 	int r;
 
@@ -729,186 +1025,35 @@ read_kernel(struct profile_reader *rd, struct gpuproj_profile *p, json_t *jk, si
 	if ((r = req_uint(rd, jk, "launches", path, true, UINT64_MAX >> 1, &k->launches)) ||
 	    (r = req_uint(rd, jk, "profiled_launches", path, false, UINT64_MAX >> 1, &k->profiled)))
 		return r;
-
-	dur = json_object_get(jk, "duration_ns");
-	if (dur) {
-		char dpath[80];
-		double s, mn, mx, mean, m2, sd;
-
-		snprintf(dpath, sizeof(dpath), "%s.duration_ns", path);
-		if (!json_is_object(dur))
-			return bad(rd, path, "'duration_ns' must be an object");
-		if ((r = req_uint(rd, dur, "n", dpath, true, UINT64_MAX >> 1, &u)))
+	if (json_object_get(jk, "graph_launches")) {
+		if ((r = req_uint(rd, jk, "graph_launches", path, true, UINT64_MAX >> 1,
+				  &k->graph_launches)))
 			return r;
-		k->duration_ns.n = u;
-		if (u > 0) {
-			if ((r = opt_number(rd, dur, "sum", dpath, &s)) ||
-			    (r = opt_number(rd, dur, "min", dpath, &mn)) ||
-			    (r = opt_number(rd, dur, "max", dpath, &mx)) ||
-			    (r = opt_number(rd, dur, "mean", dpath, &mean)) ||
-			    (r = opt_number(rd, dur, "m2", dpath, &m2)) ||
-			    (r = opt_number(rd, dur, "stddev", dpath, &sd)))
-				return r;
-			if (isnan(mean) && !isnan(s))
-				mean = s / (double)u;
-			if (isnan(mean) || mean < 0)
-				return bad(rd, dpath, "needs 'mean' (or 'sum') as a non-negative number "
-					   "when n > 0");
-			k->duration_ns.mean = mean;
-			k->duration_ns.sum = isnan(s) ? mean * (double)u : s;
-			k->duration_ns.min = isnan(mn) ? mean : mn;
-			k->duration_ns.max = isnan(mx) ? mean : mx;
-			if (isnan(m2))
-				m2 = isnan(sd) ? 0 : sd * sd * (double)(u > 1 ? u - 1 : 0);
-			/* A negative spread would make the stddev NaN, which JSON cannot carry. */
-			if (m2 < 0 || (!isnan(sd) && sd < 0))
-				return bad(rd, dpath, "'m2' and 'stddev' must not be negative");
-			k->duration_ns.m2 = m2;
-			if (k->duration_ns.min > k->duration_ns.max)
-				return bad(rd, dpath, "'min' is larger than 'max'");
-		}
+		k->launch_mode_known = true;
+		if (k->graph_launches > k->launches)
+			return bad(rd, path, "'graph_launches' (%" PRIu64 ") is larger than "
+				   "'launches' (%" PRIu64 ")", k->graph_launches, k->launches);
 	}
+
+	if ((r = read_duration(rd, k, json_object_get(jk, "duration_ns"), path)))
+		return r;
 	if (k->launches < k->duration_ns.n)
 		return bad(rd, path, "'launches' (%" PRIu64 ") is smaller than duration_ns.n (%"
 			   PRIu64 ")", k->launches, k->duration_ns.n);
 
-	metrics = json_object_get(jk, "metrics");
-	if (metrics) {
-		const char *name;
-		json_t *mv;
-
-		if (!json_is_object(metrics))
-			return bad(rd, path, "'metrics' must be an object");
-		json_object_foreach(metrics, name, mv) {
-			enum gpuproj_metric m;
-			double value;
-			uint64_t n = k->profiled ? k->profiled : 1;
-			char mpath[128];
-
-			if (gpuproj_metric_from_name(name, &m))
-				return bad(rd, path, "unknown metric '%s' in 'metrics' (tool-specific "
-					   "metrics belong in 'extra_metrics')", name);
-			snprintf(mpath, sizeof(mpath), "%s.metrics.%s", path, name);
-			if (json_is_object(mv)) {
-				json_t *jv = json_object_get(mv, "value");
-
-				if (!json_is_number(jv))
-					return bad(rd, path, "metrics.%s.value must be a number", name);
-				value = json_number_value(jv);
-				if ((r = req_uint(rd, mv, "launches", mpath, true, UINT32_MAX, &n)))
-					return r;
-			} else if (json_is_number(mv)) {
-				value = json_number_value(mv);
-			} else if (json_is_null(mv)) {
-				continue;
-			} else {
-				return bad(rd, path, "metrics.%s must be a number", name);
-			}
-			if (!isfinite(value))
-				return bad(rd, path, "metrics.%s is not finite", name);
-			if (n == 0)
-				continue;
-			/*
-			 * metric_n is 32 bits; more profiled launches than that keep the
-			 * mean (sum and count scale together) instead of wrapping to 0,
-			 * which would drop the metric.
-			 */
-			if (n > UINT32_MAX)
-				n = UINT32_MAX;
-			k->metric_sum[m] = value * (double)n;
-			k->metric_n[m] = (uint32_t)n;
-		}
-	}
-
-	v = json_object_get(jk, "extra_metrics");
-	if (v) {
-		const char *name;
-		json_t *mv;
-
-		if (!json_is_object(v))
-			return bad(rd, path, "'extra_metrics' must be an object");
-		json_object_foreach(v, name, mv) {
-			json_t *jv = json_object_get(mv, "value");
-			json_t *hv = json_object_get(mv, "name_hex");
-			const char *unit = NULL, *exact = name;
-			uint64_t n;
-			char mpath[192];
-
-			if (!json_is_object(mv) || !json_is_number(jv))
-				return bad(rd, path, "extra_metrics.%s must be {\"value\": number, "
-					   "\"unit\": string, \"launches\": integer}", name);
-			snprintf(mpath, sizeof(mpath), "%s.extra_metrics.%s", path, name);
-			if ((r = req_uint(rd, mv, "launches", mpath, false, UINT32_MAX, &n)) ||
-			    (r = opt_string(rd, mv, "unit", mpath, &unit)))
-				return r;
-			/* The key is a label when the name is not UTF-8: name_hex is the name. */
-			if (hv && (r = decode_hex(rd, hv, NULL, mpath, "name_hex", &exact)))
-				return r;
-			if (n == 0)
-				n = 1;
-			if (!isfinite(json_number_value(jv)) ||
-			    fabs(json_number_value(jv)) > GPUPROJ_MAX_EXTRA)
-				return bad(rd, mpath, "'value' %.17g is outside [-%g, %g]",
-					   json_number_value(jv), GPUPROJ_MAX_EXTRA, GPUPROJ_MAX_EXTRA);
-			for (size_t e = 0; e < k->n_extra; e++) {
-				if (strcmp(k->extra[e].name, exact) == 0)
-					return bad(rd, mpath, "a second extra metric of the same name");
-			}
-			if (gpuproj_kernel_add_extra(k, exact, unit ? unit : "",
-						     json_number_value(jv) * (double)n))
-				return nomem(rd);
-			k->extra[k->n_extra - 1].n = n;
-		}
-	}
-
-	v = json_object_get(jk, "reference_ns");
-	if (v) {
-		const char *gpu;
-		json_t *rv;
-
-		if (!json_is_object(v))
-			return bad(rd, path, "'reference_ns' must be an object");
-		json_object_foreach(v, gpu, rv) {
-			json_t *jm = json_object_get(rv, "mean");
-			const char *exact = gpu;
-			uint64_t n;
-			char rpath[128];
-
-			if (!json_is_object(rv) || !json_is_number(jm) || json_number_value(jm) <= 0)
-				return bad(rd, path, "reference_ns.%s must be {\"mean\": positive "
-					   "number, \"launches\": integer}", gpu);
-			snprintf(rpath, sizeof(rpath), "%s.reference_ns.%s", path, gpu);
-			if ((r = req_uint(rd, rv, "launches", rpath, false, UINT64_MAX >> 1, &n)))
-				return r;
-			if (json_object_get(rv, "gpu_hex") &&
-			    (r = decode_hex(rd, json_object_get(rv, "gpu_hex"), NULL, rpath, "gpu_hex",
-					    &exact)))
-				return r;
-			/* set_reference() replaces a name equal but for case: two would be one. */
-			if (gpuproj_kernel_reference(k, exact))
-				return bad(rd, rpath, "a second reference time for the same GPU");
-			if (gpuproj_kernel_set_reference(k, exact, json_number_value(jm), n))
-				return nomem(rd);
-		}
-	}
+	if ((r = read_metrics(rd, k, json_object_get(jk, "metrics"), path)) ||
+	    (r = read_extra(rd, k, json_object_get(jk, "extra_metrics"), path)) ||
+	    (r = read_references(rd, k, json_object_get(jk, "reference_ns"), path)))
+		return r;
 	return read_ranks(rd, jk, "total_ns", path, &k->ranks);
 }
 
+/* "attributes" (with "attributes_hex" for text that is not UTF-8) and "tool". */
 static int
-read_root(struct profile_reader *rd, json_t *root, struct gpuproj_profile *p)
+read_attributes(struct profile_reader *rd, json_t *root, struct gpuproj_profile *p)
 {
-	json_t *v, *dev, *proc, *run, *kernels, *attrs, *attrs_hex;
-	size_t i;
+	json_t *v, *attrs, *attrs_hex;
 	int r;
-
-	if (!json_is_object(root))
-		return bad(rd, "(top level)", "must be an object");
-	v = json_object_get(root, "schema");
-	if (!json_is_string(v))
-		return bad(rd, "schema", "missing: expected \"%s\"", GPUPROJ_PROFILE_SCHEMA);
-	if (strcmp(json_string_value(v), GPUPROJ_PROFILE_SCHEMA) != 0)
-		return bad(rd, "schema", "unknown schema version '%s': this gpuproj reads '%s'",
-			   json_string_value(v), GPUPROJ_PROFILE_SCHEMA);
 
 	attrs = json_object_get(root, "attributes");
 	attrs_hex = json_object_get(root, "attributes_hex");
@@ -956,99 +1101,145 @@ read_root(struct profile_reader *rd, json_t *root, struct gpuproj_profile *p)
 		if (version && gpuproj_profile_set_attr(p, "tool_version", version))
 			return nomem(rd);
 	}
+	return GPUPROJ_OK;
+}
 
-	dev = json_object_get(root, "device");
-	if (dev) {
-		const char *name, *target, *chip, *cc;
-		double clock, sms;
-		int major = 0, minor = 0;
+/* "device": the GPU the profile was measured on. */
+static int
+read_device(struct profile_reader *rd, json_t *dev, struct gpuproj_profile *p)
+{
+	const char *name, *target, *chip, *cc;
+	double clock, sms;
+	int major = 0, minor = 0;
+	int r;
 
-		if (!json_is_object(dev))
-			return bad(rd, "device", "must be an object");
-		if ((r = opt_string(rd, dev, "name", "device", &name)) ||
-		    (r = opt_string(rd, dev, "target", "device", &target)) ||
-		    (r = opt_string(rd, dev, "chip", "device", &chip)) ||
-		    (r = opt_string(rd, dev, "cc", "device", &cc)) ||
-		    (r = opt_number(rd, dev, "clock_hz", "device", &clock)) ||
-		    (r = opt_integer(rd, dev, "sms", "device", 0, GPUPROJ_MAX_SMS, &sms)))
-			return r;
-		if (cc && !parse_cc(cc, &major, &minor))
-			return bad(rd, "device", "'cc' must be a compute capability such as \"9.0\" "
-				   "(major 1 to 99, minor 0 to 9), got '%s'", cc);
-		if (!isnan(clock) && !(clock > 0 && clock <= GPUPROJ_MAX_CLOCK_HZ))
-			return bad(rd, "device", "'clock_hz' %.17g is outside (0, %g] Hz", clock,
-				   GPUPROJ_MAX_CLOCK_HZ);
-		if (gpuproj_profile_set_device(p, name, target, chip, major, minor,
-					       isnan(sms) ? 0 : (int)sms, clock))
+	if (!dev)
+		return GPUPROJ_OK;
+	if (!json_is_object(dev))
+		return bad(rd, "device", "must be an object");
+	if ((r = opt_string(rd, dev, "name", "device", &name)) ||
+	    (r = opt_string(rd, dev, "target", "device", &target)) ||
+	    (r = opt_string(rd, dev, "chip", "device", &chip)) ||
+	    (r = opt_string(rd, dev, "cc", "device", &cc)) ||
+	    (r = opt_number(rd, dev, "clock_hz", "device", &clock)) ||
+	    (r = opt_integer(rd, dev, "sms", "device", 0, GPUPROJ_MAX_SMS, &sms)))
+		return r;
+	if (cc && !parse_cc(cc, &major, &minor))
+		return bad(rd, "device", "'cc' must be a compute capability such as \"9.0\" "
+			   "(major 1 to 99, minor 0 to 9), got '%s'", cc);
+	if (!isnan(clock) && !(clock > 0 && clock <= GPUPROJ_MAX_CLOCK_HZ))
+		return bad(rd, "device", "'clock_hz' %.17g is outside (0, %g] Hz", clock,
+			   GPUPROJ_MAX_CLOCK_HZ);
+	if (gpuproj_profile_set_device(p, name, target, chip, major, minor,
+				       isnan(sms) ? 0 : (int)sms, clock))
+		return nomem(rd);
+	if ((r = read_driver(rd, p, json_object_get(dev, "driver"))) ||
+	    (r = read_sm_clock(rd, p, json_object_get(dev, "sm_clock"))))
+		return r;
+	return GPUPROJ_OK;
+}
+
+/* "process": the application, its host, pid, rank and command line. */
+static int
+read_process(struct profile_reader *rd, json_t *proc, struct gpuproj_profile *p)
+{
+	const char *app, *host;
+	double pid, rank;
+	json_t *argv = json_object_get(proc, "argv");
+	json_t *argv_hex = json_object_get(proc, "argv_hex");
+	const char **av = NULL;
+	size_t i;
+	int r;
+
+	if (!proc)
+		return GPUPROJ_OK;
+	if (!json_is_object(proc))
+		return bad(rd, "process", "must be an object");
+	if ((r = opt_string(rd, proc, "application", "process", &app)) ||
+	    (r = opt_string(rd, proc, "host", "process", &host)) ||
+	    (r = opt_integer(rd, proc, "pid", "process", 0, 0x1p62, &pid)) ||
+	    (r = opt_integer(rd, proc, "rank", "process", 0, 0x1p62, &rank)))
+		return r;
+	if (argv_hex && !json_is_null(argv_hex) &&
+	    (!json_is_array(argv_hex) || !json_is_array(argv) ||
+	     json_array_size(argv_hex) != json_array_size(argv)))
+		return bad(rd, "process", "'argv_hex' must be an array as long as 'argv'");
+	if (argv && !json_is_null(argv)) {
+		if (!json_is_array(argv))
+			return bad(rd, "process", "'argv' must be an array of strings");
+		av = calloc(json_array_size(argv) + 1, sizeof(*av));
+		if (!av)
 			return nomem(rd);
-		if ((r = read_driver(rd, p, json_object_get(dev, "driver"))))
-			return r;
-	}
+		for (i = 0; i < json_array_size(argv); i++) {
+			json_t *h = json_is_array(argv_hex) ? json_array_get(argv_hex, i) : NULL;
 
-	proc = json_object_get(root, "process");
-	if (proc) {
-		const char *app, *host;
-		double pid, rank;
-		json_t *argv = json_object_get(proc, "argv");
-		json_t *argv_hex = json_object_get(proc, "argv_hex");
-		const char **av = NULL;
-
-		if (!json_is_object(proc))
-			return bad(rd, "process", "must be an object");
-		if ((r = opt_string(rd, proc, "application", "process", &app)) ||
-		    (r = opt_string(rd, proc, "host", "process", &host)) ||
-		    (r = opt_integer(rd, proc, "pid", "process", 0, 0x1p62, &pid)) ||
-		    (r = opt_integer(rd, proc, "rank", "process", 0, 0x1p62, &rank)))
-			return r;
-		if (argv_hex && !json_is_null(argv_hex) &&
-		    (!json_is_array(argv_hex) || !json_is_array(argv) ||
-		     json_array_size(argv_hex) != json_array_size(argv)))
-			return bad(rd, "process", "'argv_hex' must be an array as long as 'argv'");
-		if (argv && !json_is_null(argv)) {
-			if (!json_is_array(argv))
+			if (!json_is_string(json_array_get(argv, i))) {
+				free(av);
 				return bad(rd, "process", "'argv' must be an array of strings");
-			av = calloc(json_array_size(argv) + 1, sizeof(*av));
-			if (!av)
-				return nomem(rd);
-			for (i = 0; i < json_array_size(argv); i++) {
-				json_t *h = json_is_array(argv_hex) ? json_array_get(argv_hex, i) : NULL;
-
-				if (!json_is_string(json_array_get(argv, i))) {
-					free(av);
-					return bad(rd, "process", "'argv' must be an array of strings");
-				}
-				av[i] = json_string_value(json_array_get(argv, i));
-				if (h && !json_is_null(h) &&
-				    (r = decode_hex(rd, h, av[i], "process", "argv_hex", &av[i]))) {
-					free(av);
-					return r;
-				}
+			}
+			av[i] = json_string_value(json_array_get(argv, i));
+			if (h && !json_is_null(h) &&
+			    (r = decode_hex(rd, h, av[i], "process", "argv_hex", &av[i]))) {
+				free(av);
+				return r;
 			}
 		}
-		r = gpuproj_profile_set_process(p, app, host, isnan(pid) ? -1 : (int64_t)pid,
-						isnan(rank) ? -1 : (int64_t)rank, av);
-		free(av);
-		if (r)
-			return nomem(rd);
 	}
+	r = gpuproj_profile_set_process(p, app, host, isnan(pid) ? -1 : (int64_t)pid,
+					isnan(rank) ? -1 : (int64_t)rank, av);
+	free(av);
+	if (r)
+		return nomem(rd);
+	return GPUPROJ_OK;
+}
 
-	run = json_object_get(root, "run");
-	if (run) {
-		struct gpuproj_run_info *ri = gpuproj_profile_run_info_mut(p);
-		uint64_t dropped;
+/* "run": the run's totals. */
+static int
+read_run(struct profile_reader *rd, json_t *run, struct gpuproj_profile *p)
+{
+	struct gpuproj_run_info *ri = gpuproj_profile_run_info_mut(p);
+	uint64_t dropped;
+	int r;
 
-		if (!json_is_object(run))
-			return bad(rd, "run", "must be an object");
-		if ((r = opt_number_range(rd, run, "wall_ns", "run", 0, GPUPROJ_MAX_TOTAL_NS,
-					  &ri->wall_ns)) ||
-		    (r = opt_number_range(rd, run, "gpu_ns", "run", 0, GPUPROJ_MAX_TOTAL_NS,
-					  &ri->gpu_ns)) ||
-		    (r = req_uint(rd, run, "dropped_records", "run", false, UINT64_MAX >> 1,
-				  &dropped)) ||
-		    (r = read_ranks(rd, run, "kernel_ns", "run", &ri->ranks)))
-			return r;
-		ri->dropped_records = dropped;
-	}
+	if (!run)
+		return GPUPROJ_OK;
+	if (!json_is_object(run))
+		return bad(rd, "run", "must be an object");
+	if ((r = opt_number_range(rd, run, "wall_ns", "run", 0, GPUPROJ_MAX_TOTAL_NS,
+				  &ri->wall_ns)) ||
+	    (r = opt_number_range(rd, run, "gpu_ns", "run", 0, GPUPROJ_MAX_TOTAL_NS,
+				  &ri->gpu_ns)) ||
+	    (r = req_uint(rd, run, "dropped_records", "run", false, UINT64_MAX >> 1,
+			  &dropped)) ||
+	    (r = opt_integer(rd, run, "peak_device_memory_bytes", "run", 0,
+			     GPUPROJ_MAX_MEMORY_BYTES, &ri->peak_device_memory_bytes)) ||
+	    (r = read_ranks(rd, run, "kernel_ns", "run", &ri->ranks)))
+		return r;
+	ri->dropped_records = dropped;
+	return GPUPROJ_OK;
+}
+
+static int
+read_root(struct profile_reader *rd, json_t *root, struct gpuproj_profile *p)
+{
+	json_t *v, *kernels;
+	size_t i;
+	int r;
+
+	if (!json_is_object(root))
+		return bad(rd, "(top level)", "must be an object");
+	v = json_object_get(root, "schema");
+	if (!json_is_string(v))
+		return bad(rd, "schema", "missing: expected \"%s\"", GPUPROJ_PROFILE_SCHEMA);
+	if (strcmp(json_string_value(v), GPUPROJ_PROFILE_SCHEMA) != 0)
+		return bad(rd, "schema", "unknown schema version '%s': this gpuproj reads '%s'",
+			   json_string_value(v), GPUPROJ_PROFILE_SCHEMA);
+
+	if ((r = read_attributes(rd, root, p)) ||
+	    (r = read_device(rd, json_object_get(root, "device"), p)) ||
+	    (r = read_process(rd, json_object_get(root, "process"), p)) ||
+	    (r = read_run(rd, json_object_get(root, "run"), p)))
+		return r;
 
 	kernels = json_object_get(root, "kernels");
 	if (!kernels)
@@ -1086,156 +1277,100 @@ locate_validate_error(const char *text, size_t len, struct gpuproj_error *err)
 /*
  * A profile's JSON as a tree in jansson takes about 7 times its text (a
  * 108 MB profile of 100,000 kernels: 760 MB), so the loader parses the
- * top level without its two big arrays, then each kernel (and each stored
- * projection, only to check it) on its own. A structural scan first finds
+ * top level without its two big arrays, then each kernel on its own, once
+ * (and each stored projection, only to check its syntax: gpuproj never
+ * reads them, DESIGN.md §3). The scanner (util-json-scan.c) first finds
  * where they are and checks everything jansson could only see whole:
  * commas, brackets, nesting depth, text after the root. Whatever the scan
  * does not accept is parsed whole, as before, for jansson's own error.
  */
-#define SPLIT_MAX_DEPTH 2048 /* jansson's JSON_PARSER_MAX_DEPTH */
-
-struct span {
-	size_t start, end; /* [start, end) */
-};
-
 struct split {
-	struct span kernels, projections;      /* the two arrays' values, or zero */
-	struct span *elems;                    /* the kernels' elements */
+	struct json_span kernels, projections; /* the two arrays' values, or zero */
+	struct json_span *elems;               /* the kernels' elements */
 	size_t n_elems, cap_elems;
-	struct span *pelems;                   /* the projections' elements */
+	struct json_span *pelems;              /* the projections' elements */
 	size_t n_pelems, cap_pelems;
-	bool nomem;
 };
-
-static size_t
-sk_ws(const char *t, size_t n, size_t i)
-{
-	while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
-		i++;
-	return i;
-}
-
-/* A string from its opening quote: the index after its closing one, or 0. */
-static size_t
-sk_string(const char *t, size_t n, size_t i)
-{
-	for (i++; i < n; i++) {
-		unsigned char c = (unsigned char)t[i];
-
-		if (c == '"')
-			return i + 1;
-		if (c < 0x20)
-			return 0;
-		if (c == '\\' && ++i >= n)
-			return 0;
-	}
-	return 0;
-}
 
 static bool
-span_push(struct split *sp, struct span **v, size_t *n, size_t *cap, size_t a, size_t b)
+span_push(struct json_span **v, size_t *n, size_t *cap, size_t a, size_t b)
 {
 	if (*n == *cap) {
 		size_t c = *cap ? *cap * 2 : 1024;
-		struct span *nv = realloc(*v, c * sizeof(*nv));
+		struct json_span *nv = realloc(*v, c * sizeof(*nv));
 
-		if (!nv) {
-			sp->nomem = true;
+		if (!nv)
 			return false;
-		}
 		*v = nv;
 		*cap = c;
 	}
-	(*v)[(*n)++] = (struct span){ a, b };
+	(*v)[(*n)++] = (struct json_span){ a, b };
 	return true;
 }
 
-/*
- * One value from i (after white space): the index after it, or 0 when it
- * is not well-formed. `collect` (at depth 1, the root's member "kernels"
- * or "projections"): the elements of that array go to `sp`.
- */
+/* The elements of the array at `at` (the root's "kernels" or "projections"): its end, or 0. */
 static size_t
-sk_value(const char *t, size_t n, size_t i, int depth, struct split *sp, int collect)
+split_array(const char *t, size_t n, size_t at, struct json_span **v, size_t *nv, size_t *cap)
 {
-	i = sk_ws(t, n, i);
-	if (i >= n || depth > SPLIT_MAX_DEPTH)
+	struct json_cursor c;
+	size_t start;
+	int r;
+
+	if (json_cursor_open(&c, t, n, at, 1))
 		return 0;
-	if (t[i] == '"')
-		return sk_string(t, n, i);
-	if (t[i] == '{' || t[i] == '[') {
-		bool obj = t[i] == '{';
-		char close = obj ? '}' : ']';
-
-		i = sk_ws(t, n, i + 1);
-		if (i < n && t[i] == close)
-			return i + 1;
-		for (;;) {
-			size_t start;
-			int child = 0;
-
-			if (obj) {
-				size_t k = i;
-
-				if (i >= n || t[i] != '"' || !(i = sk_string(t, n, i)))
-					return 0;
-				/* The root's two big arrays (depth 0 is the root object). */
-				if (depth == 0 && i - k == 9 && memcmp(t + k, "\"kernels\"", 9) == 0)
-					child = 1;
-				else if (depth == 0 && i - k == 13 &&
-					 memcmp(t + k, "\"projections\"", 13) == 0)
-					child = 2;
-				i = sk_ws(t, n, i);
-				if (i >= n || t[i] != ':')
-					return 0;
-				i++;
-			}
-			start = sk_ws(t, n, i);
-			if (!(i = sk_value(t, n, i, depth + 1, sp, child)))
-				return 0;
-			if (collect && !obj &&
-			    !span_push(sp, collect == 1 ? &sp->elems : &sp->pelems,
-				       collect == 1 ? &sp->n_elems : &sp->n_pelems,
-				       collect == 1 ? &sp->cap_elems : &sp->cap_pelems, start, i))
-				return 0;
-			if (child && start < n && t[start] == '[') {
-				struct span *s = child == 1 ? &sp->kernels : &sp->projections;
-
-				if (s->end) /* twice: jansson's duplicate check says so */
-					return 0;
-				*s = (struct span){ start, i };
-			}
-			i = sk_ws(t, n, i);
-			if (i < n && t[i] == ',') {
-				i = sk_ws(t, n, i + 1);
-				continue;
-			}
-			if (i < n && t[i] == close)
-				return i + 1;
+	while ((r = json_cursor_next(&c, NULL)) == 1) {
+		start = c.i;
+		c.i = json_value_end(t, n, c.i, 2);
+		if (!c.i || !span_push(v, nv, cap, start, c.i))
 			return 0;
-		}
 	}
-	/* A number or a literal: its extent here; jansson checks its spelling. */
-	/* (strchr() finds the terminating NUL too: a NUL byte is not a digit.) */
-	if (t[i] && strchr("-0123456789", t[i])) {
-		size_t j = i;
+	return r == 0 ? c.i : 0;
+}
 
-		while (j < n && t[j] && strchr("+-0123456789.eE", t[j]))
-			j++;
-		return j > i ? j : 0;
+/*
+ * Scan the root object: where its "kernels" and "projections" arrays and
+ * their elements are. Returns false when the text is not a well-formed
+ * object alone (or memory ran out).
+ */
+static bool
+split_scan(const char *t, size_t n, struct split *sp)
+{
+	struct json_cursor c;
+	struct json_span k, *arr;
+	size_t start;
+	int r;
+
+	if (json_cursor_open(&c, t, n, 0, 0) || c.close != '}')
+		return false;
+	while ((r = json_cursor_next(&c, &k)) == 1) {
+		bool kern = k.end - k.start == 9 && memcmp(t + k.start, "\"kernels\"", 9) == 0;
+		bool proj = k.end - k.start == 13 &&
+			    memcmp(t + k.start, "\"projections\"", 13) == 0;
+
+		start = c.i;
+		arr = kern ? &sp->kernels : proj ? &sp->projections : NULL;
+		if (arr && t[start] == '[') {
+			if (arr->end) /* twice: jansson's duplicate check says so */
+				return false;
+			c.i = kern ? split_array(t, n, start, &sp->elems, &sp->n_elems,
+						 &sp->cap_elems)
+				   : split_array(t, n, start, &sp->pelems, &sp->n_pelems,
+						 &sp->cap_pelems);
+			*arr = (struct json_span){ start, c.i };
+		} else {
+			c.i = json_value_end(t, n, start, 1);
+		}
+		if (!c.i)
+			return false;
 	}
-	if (n - i >= 4 && (memcmp(t + i, "true", 4) == 0 || memcmp(t + i, "null", 4) == 0))
-		return i + 4;
-	if (n - i >= 5 && memcmp(t + i, "false", 5) == 0)
-		return i + 5;
-	return 0;
+	return r == 0 && json_ws(t, n, c.i) == n;
 }
 
 /* The text without the big arrays' contents (each "[]"), malloc'd; NULL on ENOMEM. */
 static char *
 split_head(const char *text, size_t len, const struct split *sp, size_t *ret_len)
 {
-	const struct span *a = &sp->kernels, *b = &sp->projections, *tmp;
+	const struct json_span *a = &sp->kernels, *b = &sp->projections, *tmp;
 	size_t keep, o = 0;
 	char *h;
 
@@ -1270,6 +1405,54 @@ split_head(const char *text, size_t len, const struct split *sp, size_t *ret_len
 	return h;
 }
 
+/* Whether jansson parses every piece of `spans` from `from` on (their syntax only). */
+static bool
+split_parse(const char *text, const struct json_span *spans, size_t from, size_t n)
+{
+	json_error_t jerr;
+	size_t i;
+
+	for (i = from; i < n; i++) {
+		json_t *v = json_loadb(text + spans[i].start, spans[i].end - spans[i].start,
+				       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+
+		if (!v)
+			return false;
+		json_decref(v);
+	}
+	return true;
+}
+
+/*
+ * Read the kernels, each parsed once. A syntax error anywhere is the
+ * error, as when the text is parsed whole: after a schema error (of the
+ * top level, `r`, or of a kernel), the kernels not read yet are still
+ * parsed for their syntax (a schema error in kernel 0 must not hide a
+ * syntax error in kernel 1's bytes). Returns 1 for a syntax error (the
+ * caller parses the text whole for jansson's message), else the status.
+ */
+static int
+split_kernels(struct profile_reader *rd, const char *text, const struct split *sp, int r,
+	      struct gpuproj_profile *p)
+{
+	json_error_t jerr;
+	size_t i;
+
+	for (i = 0; r == GPUPROJ_OK && i < sp->n_elems; i++) {
+		json_t *k = json_loadb(text + sp->elems[i].start,
+				       sp->elems[i].end - sp->elems[i].start,
+				       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+
+		if (!k)
+			return 1;
+		r = read_kernel(rd, p, k, i);
+		json_decref(k);
+	}
+	if (r && !split_parse(text, sp->elems, i, sp->n_elems))
+		return 1;
+	return r;
+}
+
 /*
  * Load `text` in pieces when the scan accepts it. Returns 1 when it did not
  * (the caller parses it whole), else the load's status with *ret set.
@@ -1282,32 +1465,16 @@ load_split(struct profile_reader *rd, const char *text, size_t len, struct gpupr
 	json_error_t jerr;
 	json_t *root = NULL, *timeline = NULL;
 	char *head = NULL;
-	size_t end, head_len = 0, i;
+	size_t head_len = 0;
 	int r = 1;
 
-	end = sk_value(text, len, 0, 0, &sp, 0);
-	if (!end || sk_ws(text, len, end) != len || sk_ws(text, len, 0) >= len ||
-	    text[sk_ws(text, len, 0)] != '{' || sp.nomem)
-		goto out;
-	if (!(head = split_head(text, len, &sp, &head_len)))
+	if (!split_scan(text, len, &sp) || !(head = split_head(text, len, &sp, &head_len)))
 		goto out;
 	if (!(root = json_loadb(head, head_len, JSON_REJECT_DUPLICATES, &jerr)))
 		goto out;
-	/*
-	 * Every piece is parsed once, and dropped, before anything is read: a
-	 * syntax error anywhere is the error, as when the text is parsed whole
-	 * (a schema error in kernel 0 must not hide one in kernel 1's bytes).
-	 * The stored projections are only checked, never read.
-	 */
-	for (i = 0; i < sp.n_pelems + sp.n_elems; i++) {
-		const struct span *e = i < sp.n_pelems ? &sp.pelems[i] : &sp.elems[i - sp.n_pelems];
-		json_t *v = json_loadb(text + e->start, e->end - e->start,
-				       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
-
-		if (!v)
-			goto out;
-		json_decref(v);
-	}
+	/* The stored projections: their syntax is checked, nothing more (DESIGN.md §3). */
+	if (!split_parse(text, sp.pelems, 0, sp.n_pelems))
+		goto out;
 	p = gpuproj_profile_new();
 	if (!p) {
 		r = nomem(rd);
@@ -1322,26 +1489,9 @@ load_split(struct profile_reader *rd, const char *text, size_t len, struct gpupr
 		r = nomem(rd);
 		goto out;
 	}
-	if ((r = read_root(rd, root, p)))
+	r = split_kernels(rd, text, &sp, read_root(rd, root, p), p);
+	if (r)
 		goto out;
-	r = 1;
-	for (i = 0; i < sp.n_elems; i++) {
-		json_t *k = json_loadb(text + sp.elems[i].start, sp.elems[i].end - sp.elems[i].start,
-				       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
-		int kr;
-
-		if (!k) {
-			/* Parsed above; only memory can fail here. */
-			r = nomem(rd);
-			goto out;
-		}
-		kr = read_kernel(rd, p, k, i);
-		json_decref(k);
-		if (kr) {
-			r = kr;
-			goto out;
-		}
-	}
 	if (timeline && !json_is_null(timeline) && (r = timeline_from_json(rd, timeline, p)))
 		goto out;
 	*ret = p;
@@ -1389,6 +1539,8 @@ load_buffer(const char *text, size_t len, const char *name, bool split,
 		return error_set(reterr, GPUPROJ_E_INVAL, rd.file, 0, 0, "invalid argument");
 	r = split ? load_split(&rd, text, len, &p) : 1;
 	if (r == 1) {
+		/* What the pieces decoded before a syntax error showed up goes. */
+		reader_clear(&rd);
 		root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 		if (!root)
 			return error_set(reterr, GPUPROJ_E_PARSE, rd.file,

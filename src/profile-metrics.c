@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The logical-metric table (docs/internals/DESIGN.md §3): JSON name, unit, meaning.
- * Per-chip NVPW candidate names live in inject/; importers map tool names
- * onto these. Thread safety: constant data only.
+ * NVIDIA's metric names for them are spelled once, as the GPUPROJ_NV_*
+ * macros of include/gpuproj/nvmetrics.h; src/nvmetrics.c holds the ordered
+ * candidates per logical metric and their chip restrictions, and
+ * src/tensor.c the tensor-core counters'. libproj.so resolves those
+ * candidates per chip with the CUPTI host API (inject/metrics-nvpw.c);
+ * `gpuproj import ncu` maps an export's columns by the same names
+ * (src/import-ncu-names.c); the other importers map their tools' names
+ * onto this table. Thread safety: constant data only.
  */
 #include "config.h"
 

@@ -105,6 +105,10 @@ check_kernel(const char *file, struct gpuproj_error *err, const struct gpuproj_k
 	if (k->launches > MAX_N || k->profiled > MAX_N)
 		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: launch counts must be below "
 				 "2^63", w);
+	if (k->launch_mode_known && k->graph_launches > k->launches)
+		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: 'graph_launches' (%" PRIu64
+				 ") is larger than 'launches' (%" PRIu64 ")", w, k->graph_launches,
+				 k->launches);
 	if (k->launches < k->duration_ns.n)
 		return error_set(err, GPUPROJ_E_SCHEMA, file, 0, 0, "%s: 'launches' (%" PRIu64 ") is "
 				 "smaller than duration_ns.n (%" PRIu64 ")", w, k->launches,
@@ -161,15 +165,14 @@ gpuproj_profile_validate(const struct gpuproj_profile *p, const char *name,
 	if (!p)
 		return error_set(reterr, GPUPROJ_E_INVAL, name, 0, 0, "invalid argument");
 	d = &p->device;
-	if (d->cc_major < 0 || d->cc_major > 99 || d->cc_minor < 0 || d->cc_minor > 9 ||
-	    (d->cc_major == 0 && d->cc_minor != 0))
+	if (!gpuproj_device_cc_ok(d->cc_major, d->cc_minor))
 		return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0, "device.cc %d.%d is not a "
 				 "compute capability (1.0 to 99.9, or unknown)", d->cc_major,
 				 d->cc_minor);
-	if (d->sms < 0 || d->sms > GPUPROJ_MAX_SMS)
+	if (!gpuproj_device_sms_ok(d->sms))
 		return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0, "device.sms %d is outside "
 				 "[0, %d] (0: unknown)", d->sms, GPUPROJ_MAX_SMS);
-	if (!isnan(d->clock_hz) && !(d->clock_hz > 0 && d->clock_hz <= GPUPROJ_MAX_CLOCK_HZ))
+	if (!gpuproj_device_clock_ok(d->clock_hz))
 		return out_of_range(name, reterr, "device", "clock_hz", d->clock_hz, 0,
 				    GPUPROJ_MAX_CLOCK_HZ, "Hz (and above 0)");
 	for (i = 0; i < GPUPROJ_DRV_COUNT; i++) {
@@ -188,8 +191,16 @@ gpuproj_profile_validate(const struct gpuproj_profile *p, const char *name,
 	if ((r = check_num(name, reterr, "run", "wall_ns", p->run.wall_ns, 0, GPUPROJ_MAX_TOTAL_NS,
 			   "ns", true)) ||
 	    (r = check_num(name, reterr, "run", "gpu_ns", p->run.gpu_ns, 0, GPUPROJ_MAX_TOTAL_NS,
-			   "ns", true)))
+			   "ns", true)) ||
+	    (r = check_num(name, reterr, "run", "peak_device_memory_bytes",
+			   p->run.peak_device_memory_bytes, 0, GPUPROJ_MAX_MEMORY_BYTES, "bytes",
+			   true)))
 		return r;
+	if (!isnan(p->run.peak_device_memory_bytes) &&
+	    p->run.peak_device_memory_bytes != floor(p->run.peak_device_memory_bytes))
+		return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0,
+				 "run.peak_device_memory_bytes %.17g is not an integer",
+				 p->run.peak_device_memory_bytes);
 	if (p->run.dropped_records > MAX_N)
 		return error_set(reterr, GPUPROJ_E_SCHEMA, name, 0, 0, "run.dropped_records is not "
 				 "below 2^63");

@@ -284,6 +284,7 @@ gpuproj_profile_new(void)
 	p->process.rank = -1;
 	p->run.wall_ns = NAN;
 	p->run.gpu_ns = NAN;
+	p->run.peak_device_memory_bytes = NAN;
 	if (rehash(p, 64)) {
 		free(p);
 		return NULL;
@@ -483,9 +484,54 @@ gpuproj_profile_set_device_info(struct gpuproj_profile *p, const struct gpuproj_
 		return GPUPROJ_E_INVAL;
 	r = gpuproj_profile_set_device(p, d->name, d->target, d->chip, d->cc_major, d->cc_minor,
 				       d->sms, d->clock_hz);
-	if (r == GPUPROJ_OK)
+	if (r == GPUPROJ_OK) {
 		memcpy(p->device.driver, d->driver, sizeof(p->device.driver));
+		p->device.sm_clock = d->sm_clock;
+	}
 	return r;
+}
+
+/* The names of enum gpuproj_clock_reason's bits, by bit position (docs/formats/profile.md). */
+static const char *const clock_reason_names[] = {
+	"gpu_idle", "applications_clocks", "sw_power_cap", "hw_slowdown", "sync_boost",
+	"sw_thermal", "hw_thermal", "hw_power_brake", "display_clocks",
+};
+
+_Static_assert(GPUPROJ_CLK_KNOWN == (1ull << ARRAY_LENGTH(clock_reason_names)) - 1,
+	       "a name per bit of enum gpuproj_clock_reason");
+
+const char *
+gpuproj_clock_reason_name(unsigned long long bit)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LENGTH(clock_reason_names); i++) {
+		if (bit == 1ull << i)
+			return clock_reason_names[i];
+	}
+	return NULL;
+}
+
+/* Largest sample count: an integer a JSON double keeps exactly. */
+#define SM_CLOCK_MAX_SAMPLES 9007199254740992.0
+
+int
+gpuproj_profile_set_sm_clock(struct gpuproj_profile *p, const struct gpuproj_sm_clock *c)
+{
+	static const struct gpuproj_sm_clock none = { 0 };
+
+	if (!p || !c || (double)c->samples > SM_CLOCK_MAX_SAMPLES ||
+	    (c->reasons & ~GPUPROJ_CLK_KNOWN) != 0)
+		return GPUPROJ_E_INVAL;
+	if (c->samples == 0) {
+		if (memcmp(c, &none, sizeof(none)) != 0)
+			return GPUPROJ_E_INVAL;
+	} else if (!(c->min_mhz > 0 && c->min_mhz <= c->mean_mhz && c->mean_mhz <= c->max_mhz &&
+		     c->max_mhz <= GPUPROJ_MAX_CLOCK_HZ / 1e6) || c->capped_samples > c->samples) {
+		return GPUPROJ_E_INVAL;
+	}
+	p->device.sm_clock = *c;
+	return GPUPROJ_OK;
 }
 
 /*
@@ -540,6 +586,30 @@ profile_driver_attr_ok(enum gpuproj_driver_attr a, double v)
 	if (isnan(v))
 		return true;
 	return v > 0 && v <= driver_attrs[a].max && (!driver_attrs[a].integer || v == floor(v));
+}
+
+bool
+gpuproj_driver_attr_ok(enum gpuproj_driver_attr a, double v)
+{
+	return (unsigned)a < GPUPROJ_DRV_COUNT && profile_driver_attr_ok(a, v);
+}
+
+bool
+gpuproj_device_cc_ok(int major, int minor)
+{
+	return major >= 0 && major <= 99 && minor >= 0 && minor <= 9 && (major > 0 || minor == 0);
+}
+
+bool
+gpuproj_device_sms_ok(int sms)
+{
+	return sms >= 0 && sms <= GPUPROJ_MAX_SMS;
+}
+
+bool
+gpuproj_device_clock_ok(double hz)
+{
+	return isnan(hz) || (hz > 0 && hz <= GPUPROJ_MAX_CLOCK_HZ);
 }
 
 int

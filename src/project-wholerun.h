@@ -38,7 +38,8 @@ struct gpuproj_report_rank;
  */
 void whole_run_add(struct gpuproj_whole_run *a, const struct gpuproj_whole_run *b, bool first);
 /*
- * The report's "Whole run" section (HTML; Markdown): per ranked target the
+ * The report's "Whole run" section (HTML; Markdown): per ranked target (the
+ * complete ones: gpuproj_report_rank.complete; the others are listed apart) the
  * projected wall time, interval, speedup, its parts and a stacked bar
  * (kernel / copy / host / carried), the measured wall, the explained share
  * and the identity check. Nothing when no row is valid.

@@ -91,7 +91,7 @@ fmt_error(double proj, double meas, char *buf, size_t size)
 static const char *
 dominant_binding(const struct gpuproj_profile *p, const struct gpuproj_run_projection *r)
 {
-	double by[GPUPROJ_BOUND_LATENCY + 1] = { 0 };
+	double by[GPUPROJ_BOUND_UNKNOWN + 1] = { 0 };
 	size_t i;
 	int b, best = GPUPROJ_BOUND_NONE;
 
@@ -102,7 +102,7 @@ dominant_binding(const struct gpuproj_profile *p, const struct gpuproj_run_proje
 			by[r->kernels[i].binding] += r->kernels[i].point_ns *
 						     (double)(k->launches ? k->launches : 1);
 	}
-	for (b = 1; b <= GPUPROJ_BOUND_LATENCY; b++) {
+	for (b = 1; b <= GPUPROJ_BOUND_UNKNOWN; b++) {
 		if (by[b] > by[best])
 			best = b;
 	}
@@ -147,6 +147,23 @@ profile_header(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_
 		fprintf(out, "  provisional (basis %s): not in targets.yaml; derived from the "
 			"driver's device attributes and the per-SM figures of %s (`gpuproj targets "
 			"derive` prints the entry)\n", src->provisional, src->derived_from);
+	if (dev->sm_clock.samples > 0) {
+		const struct gpuproj_sm_clock *c = &dev->sm_clock;
+		unsigned long long bit;
+		const char *sep = " (";
+
+		fprintf(out, "  SM clock while kernels ran (NVML): mean %.0f MHz, %.0f to %.0f, "
+			"%" PRIu64 " samples, %" PRIu64 " with a power or thermal cap",
+			c->mean_mhz, c->min_mhz, c->max_mhz, c->samples, c->capped_samples);
+		for (bit = 1; bit && bit <= c->reasons; bit <<= 1) {
+			if (c->reasons & bit) {
+				fprintf(out, "%s%s", sep, gpuproj_clock_reason_name(bit));
+				sep = ", ";
+			}
+		}
+		fprintf(out, "%s; --clock auto carries the regime to the targets\n",
+			*sep == ',' ? ")" : "");
+	}
 	free(origin);
 	free(citation);
 	free(label);
@@ -172,6 +189,9 @@ same_coverage(const struct gpuproj_run_projection *runs, size_t n_runs)
 		if (runs[r].n_unprojected != runs[0].n_unprojected ||
 		    runs[r].n_fallback != runs[0].n_fallback ||
 		    runs[r].n_fallback_sol != runs[0].n_fallback_sol ||
+		    runs[r].n_assumed != runs[0].n_assumed ||
+		    runs[r].n_assumption[GPUPROJ_ASSUME_BINDING] !=
+			    runs[0].n_assumption[GPUPROJ_ASSUME_BINDING] ||
 		    runs[r].unprojected_source_ns != runs[0].unprojected_source_ns)
 			return false;
 	}
@@ -196,9 +216,11 @@ coverage_note(FILE *out, const struct gpuproj_run_projection *run, const char *w
 		fprintf(out, "note: %s, %zu kernel(s) projected by sol, coarser (from Nsight "
 			"Compute's throughput percentages: %s lacks their inputs)\n", where,
 			run->n_fallback_sol, gpuproj_model_name(run->model));
-	if (run->n_fallback > run->n_fallback_sol)
-		fprintf(out, "note: %s, %zu kernel(s) projected by hroof without the occupancy term "
-			"(launch geometry unknown)\n", where, run->n_fallback - run->n_fallback_sol);
+	if (run->n_assumption[GPUPROJ_ASSUME_BINDING])
+		fprintf(out, "note: %s, %zu kernel(s) without counters projected by the envelope "
+			"of the target's FP32 and DRAM ceilings (assumed: binding unknown; the "
+			"interval spans compute- and memory-bound)\n", where,
+			run->n_assumption[GPUPROJ_ASSUME_BINDING]);
 }
 
 void
@@ -328,6 +350,31 @@ tab_run_take(struct tab_run *tr, const struct gpuproj_profile *p, const struct t
 	return GPUPROJ_OK;
 }
 
+/* The model's notes (gpuproj_model_options.notes) for the longest kernel, per target. */
+static void
+longest_notes(FILE *out, const struct gpuproj_profile *p, const struct tab_run *tr,
+	      size_t n_runs, const struct tab_sel *ts)
+{
+	size_t hdr = 0, r, n = gpuproj_profile_count(p);
+	char a[32];
+
+	for (r = 0; ts->longest < n && r < n_runs; r++) {
+		const struct gpuproj_projection *pr = &tr[r].longest;
+
+		if (!tr[r].has_longest || pr->status != GPUPROJ_OK || !pr->note[0])
+			continue;
+		if (!hdr++)
+			fprintf(out, "notes of %s on the longest kernel (%s):\n",
+				gpuproj_model_name(tr[0].s.model),
+				short_name(gpuproj_profile_at(p, ts->longest), a, sizeof(a)));
+		/* A fallback's note says whose it is. */
+		fprintf(out, "  %-20s %s%s%s%s\n", tr[r].s.target->name,
+			pr->fallback ? "by " : "",
+			pr->fallback ? gpuproj_model_name(pr->fallback) : "",
+			pr->fallback ? ": " : "", pr->note);
+	}
+}
+
 static int
 table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
 	    const struct tab_run *tr, size_t n_runs, const struct tab_sel *ts,
@@ -405,26 +452,7 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 			"out of a fit it fell below the table's (docs/models.md \"Intervals\")\n",
 			src->name);
 
-	/* The model's notes (gpuproj_model_options.notes) for the longest kernel, per target. */
-	{
-		size_t hdr = 0;
-
-		for (r = 0; ts->longest < n && r < n_runs; r++) {
-			const struct gpuproj_projection *pr = &tr[r].longest;
-
-			if (!tr[r].has_longest || pr->status != GPUPROJ_OK || !pr->note[0])
-				continue;
-			if (!hdr++)
-				fprintf(out, "notes of %s on the longest kernel (%s):\n",
-					gpuproj_model_name(tr[0].s.model),
-					short_name(gpuproj_profile_at(p, ts->longest), a, sizeof(a)));
-			/* A fallback's note says whose it is. */
-			fprintf(out, "  %-20s %s%s%s%s\n", tr[r].s.target->name,
-				pr->fallback ? "by " : "",
-				pr->fallback ? gpuproj_model_name(pr->fallback) : "",
-				pr->fallback ? ": " : "", pr->note);
-		}
-	}
+	longest_notes(out, p, tr, n_runs, ts);
 
 	/* Per-kernel detail, longest kernels first. */
 	fprintf(out, "\nPer kernel (top %zu of %zu by source time; per-launch times)\n", top, n);
@@ -558,6 +586,44 @@ gpuproj_project_table(FILE *out, const struct gpuproj_profile *p, const struct g
 	return gpuproj_project_table_stream(out, p, src, n_runs, run_array_get, &ra, opt);
 }
 
+/*
+ * Kernel k of the side-by-side table: each model's distinct reason for not
+ * projecting it, once, and its assumptions for it, once (its widest set).
+ */
+static void
+kernel_model_notes(FILE *out, const struct gpuproj_run_projection *runs, size_t n_targets,
+		   size_t n_models, size_t k)
+{
+	size_t t, m;
+
+	for (m = 0; m < n_models; m++) {
+		for (t = 0; t < n_targets; t++) {
+			const struct gpuproj_projection *pr = &runs[t * n_models + m].kernels[k];
+
+			if (pr->status != GPUPROJ_OK) {
+				fprintf(out, "   n/p %s (e.g. %s): %s\n",
+					gpuproj_model_name(runs[m].model),
+					runs[t * n_models].target->name, pr->why);
+				break;
+			}
+		}
+	}
+	for (m = 0; m < n_models; m++) {
+		unsigned all = 0;
+		char words[256];
+
+		for (t = 0; t < n_targets; t++) {
+			const struct gpuproj_projection *pr = &runs[t * n_models + m].kernels[k];
+
+			if (pr->status == GPUPROJ_OK)
+				all |= pr->assumed;
+		}
+		if (all)
+			fprintf(out, "   assumed by %s: %s\n", gpuproj_model_name(runs[m].model),
+				gpuproj_assumption_words(all, words, sizeof(words)));
+	}
+}
+
 int
 gpuproj_project_table_models(FILE *out, const struct gpuproj_profile *p,
 			     const struct gpuproj_target *src,
@@ -678,37 +744,7 @@ gpuproj_project_table_models(FILE *out, const struct gpuproj_profile *p,
 			fprintf(out, " %11s%s\n", ref ? format_ns(ref->mean_ns, b, sizeof(b)) : "-",
 				gpuproj_models_disagree(cell, n_models, factor) ? "  !" : "");
 		}
-		/* Each model's distinct reason for not projecting, once per kernel. */
-		for (m = 0; m < n_models; m++) {
-			for (t = 0; t < n_targets; t++) {
-				const struct gpuproj_projection *pr =
-					&runs[t * n_models + m].kernels[order[i]];
-
-				if (pr->status != GPUPROJ_OK) {
-					fprintf(out, "   n/p %s (e.g. %s): %s\n",
-						gpuproj_model_name(runs[m].model),
-						runs[t * n_models].target->name, pr->why);
-					break;
-				}
-			}
-		}
-		/* Each model's assumptions for the kernel, once (its widest set). */
-		for (m = 0; m < n_models; m++) {
-			unsigned all = 0;
-			char words[256];
-
-			for (t = 0; t < n_targets; t++) {
-				const struct gpuproj_projection *pr =
-					&runs[t * n_models + m].kernels[order[i]];
-
-				if (pr->status == GPUPROJ_OK)
-					all |= pr->assumed;
-			}
-			if (all)
-				fprintf(out, "   assumed by %s: %s\n",
-					gpuproj_model_name(runs[m].model),
-					gpuproj_assumption_words(all, words, sizeof(words)));
-		}
+		kernel_model_notes(out, runs, n_targets, n_models, order[i]);
 	}
 	free(order);
 	free(cell);
@@ -774,9 +810,11 @@ gpuproj_project_csv_stream(FILE *out, const struct gpuproj_profile *p,
 			/* The model that projected the row: a fallback is named. */
 			csv_write_field(out, gpuproj_model_name(ok && pr->fallback ? pr->fallback
 										 : run->model));
-			fprintf(out, ",%s,", ok ? (pr->fallback && gpuproj_model_is_coarse(pr->fallback)
-						   ? "ok (coarser)" : "ok")
-						: gpuproj_strerror(pr->status));
+			fprintf(out, ",%s,", !ok ? gpuproj_strerror(pr->status)
+					     : pr->assumed & (1u << GPUPROJ_ASSUME_BINDING)
+						   ? "ok (assumed: binding unknown)"
+					     : pr->fallback && gpuproj_model_is_coarse(pr->fallback)
+						   ? "ok (coarser)" : "ok");
 			csv_write_num(out, ok ? pr->lo_ns : NAN);
 			fputc(',', out);
 			csv_write_num(out, ok ? pr->hi_ns : NAN);
@@ -915,9 +953,8 @@ run_head_json(const struct gpuproj_profile *p, const struct gpuproj_run_projecti
 				   json_integer((json_int_t)run->n_interval_unseen));
 	bad |= json_object_set_new(jr, "fallback_kernels",
 				   json_integer((json_int_t)run->n_fallback));
-	if (run->n_assumed)
-		bad |= json_object_set_new(jr, "assumed_kernels",
-					   json_integer((json_int_t)run->n_assumed));
+	bad |= json_object_set_new(jr, "assumed_kernels",
+				   json_integer((json_int_t)run->n_assumed));
 	bad |= json_object_set_new(jr, "coarse_kernels",
 			    json_integer((json_int_t)(gpuproj_model_is_coarse(run->model)
 						      ? run->n_projected

@@ -112,6 +112,33 @@ struct chart_irm {
 };
 
 /*
+ * Rows of points with intervals on a logarithmic x axis (a dot-and-whisker
+ * chart): the ranking with its error bars, a kernel's measured and
+ * projected times. Rows are drawn top to bottom in array order.
+ */
+enum {
+	CHART_ROW_OTHER = 0,
+	CHART_ROW_SOURCE = 1,               /* measured: a square, no interval */
+	CHART_ROW_FEATURED = 2,             /* highlighted */
+};
+
+struct chart_interval_row {
+	const char *label;                  /* the row's name, at the left */
+	double point, lo, hi;               /* x values (NaN: not drawn) */
+	int style;                          /* CHART_ROW_* */
+};
+
+struct chart_intervals {
+	const char *x_label;                /* e.g. "Projected GPU kernel time (ms)" */
+	double x_scale;                     /* the axis shows x / x_scale (1e6: ns as ms) */
+	const struct chart_interval_row *rows;
+	size_t n_rows;
+	const char *interval_label;         /* legend text of the whiskers */
+	const char *point_label;            /* legend text of the points */
+	const char *source_label;           /* legend text of the source's square, or NULL */
+};
+
+/*
  * Draw a chart. `id` (letters, digits, '-') becomes the prefix of every id
  * in the SVG. On success *ret_svg is a malloc'd NUL-terminated <svg>
  * element (caller frees). Quadrant: `labelled` (optional, n_devices
@@ -127,6 +154,8 @@ int chart_roofline(const struct chart_roofline *c, const char *id, char **ret_sv
 int chart_quadrant(const struct chart_quadrant *c, const char *id, char **ret_svg,
 		   bool *labelled, char *why, size_t whylen);
 int chart_irm(const struct chart_irm *c, const char *id, char **ret_svg, char *why, size_t whylen);
+int chart_intervals(const struct chart_intervals *c, const char *id, char **ret_svg, char *why,
+		    size_t whylen);
 
 /* True when the library was built with PLplot. */
 bool charts_built(void);

@@ -5,7 +5,8 @@
  * helpers the two writers share. The writers (report-html.c, report-md.c)
  * only read the document and format it; neither calls the other, and
  * report-doc.c calls neither (report-write.c renders both and writes the
- * files). Internal to the core library.
+ * files). The numbers as printed and doc_target_index() are in
+ * report-fmt.c. Internal to the core library.
  */
 #ifndef GPUPROJ_REPORT_DOC_PRIVATE_H
 #define GPUPROJ_REPORT_DOC_PRIVATE_H
@@ -18,6 +19,9 @@
 
 #include "report-charts.h"
 #include "util.h"
+
+/* Bytes in a GiB (targets.yaml's memory_gib; doc_fmt_gib()). */
+#define BYTES_PER_GIB 1073741824.0
 
 /* Kernels drawn in the quadrant and instruction-roofline charts. */
 #define DOC_CHART_KERNELS 6
@@ -36,6 +40,9 @@ struct doc_kproj {
 	int status;                    /* GPUPROJ_OK or why not */
 	enum gpuproj_bound binding;
 	bool coarse;                   /* projected by the coarser "sol" model */
+	bool assumed;                  /* projected with a stated assumption (the envelope) */
+	/* Not projected: why (dp->why[k] when the same text, else owned). */
+	char *why;
 };
 
 /* A kernel on which the models disagree on at least one target. */
@@ -63,6 +70,14 @@ struct doc_roofline {
 	/* With a second panel (chart.n_panels == 2): hroof's projection there. */
 	const struct gpuproj_target *tgt;
 	double lo_ns, hi_ns, point_ns; /* per launch, ns */
+	/*
+	 * With a note (no roofline): what is measured instead, the kernel's
+	 * time per launch on the source and its projections onto the featured
+	 * targets with their intervals (times.n_rows 0: none).
+	 */
+	struct chart_intervals times;
+	struct chart_interval_row *trows;
+	char src_label[160];
 };
 
 /* Seed 003 §2.1: the targets as points, the longest kernels as rays. */
@@ -70,6 +85,7 @@ struct doc_quadrant {
 	struct chart_quadrant chart;   /* points into the arrays below */
 	struct chart_device *dev;      /* [doc->n_targets], in doc->targets order */
 	struct chart_ray rays[DOC_CHART_KERNELS];
+	size_t ray_rank[DOC_CHART_KERNELS];   /* position of each ray's kernel in dp->order */
 	char labels[DOC_CHART_KERNELS][200];
 	char y_label[96];
 };
@@ -115,6 +131,17 @@ struct doc_profile {
 	size_t n_timed_only;           /* kernels with launches but no profiled launch */
 	size_t n_untimed;              /* kernels with no timed launch */
 	/*
+	 * Kernels in the totals: timed and projected on at least one target
+	 * reported on (report-rank.c); a target that does not project one of
+	 * them is incomplete.
+	 */
+	bool *counted;                 /* [n_kernels] */
+	size_t n_counted;
+	double counted_ns;             /* their measured time, ns */
+	size_t n_assumed;              /* counted kernels some target projects by the envelope */
+	double weight;                 /* share of facility time, normalised; 0 without weights */
+	double peak_bytes;             /* the run's peak device memory, bytes; NaN unknown */
+	/*
 	 * The charts' data; NULL when this profile gets no charts (no_charts,
 	 * no kernels, or not among the first opt.chart_profiles).
 	 */
@@ -138,7 +165,74 @@ struct gpuproj_report_doc {
 	bool mixed_sources;                    /* profiles measured on different GPUs */
 	char date[96];
 	size_t n_disagreements;
+	/* report-rank.c */
+	bool by_wall;                          /* every profile has a timeline: wall time ranks */
+	bool weighted;                         /* a workload mix (every input has a weight) */
+	double coverage;                       /* the intervals' nominal coverage, 0..1 */
+	size_t n_complete;                     /* complete rows at the head of doc->combined */
+	struct doc_price *price;               /* [n_targets] in doc->targets order */
+	struct doc_pair *pairs;                /* the leading targets' pairs, in rank order */
+	size_t n_pairs, n_leading;
+	bool any_unseen;                       /* an interval of the leading targets is unseen */
+	/* The ranking chart (the leading targets with their intervals); NULL with no_charts. */
+	struct chart_intervals *rank_chart;
+	struct chart_interval_row *rank_rows;
+	char (*rank_labels)[96];               /* "3 B300", per row */
+	char rank_x_label[96], rank_iv_label[96];
 };
+
+/* A target's prices as the report uses them (report-rank.c). */
+struct doc_price {
+	double purchase_usd, hourly_usd;       /* NaN unknown */
+	char origin[200];                      /* "" unknown */
+};
+
+/* The order of two leading targets (indices into doc->combined). */
+struct doc_pair {
+	size_t a, b;
+	struct gpuproj_report_order o;
+};
+
+/* Leading targets whose pairwise order the report states. */
+#define DOC_LEADING 5
+
+/*
+ * report-rank.c: the rows of every ranking from the projections, prices,
+ * memory fit, the workload mix, the order of the leading targets. Called
+ * by gpuproj_report_doc_new() after every profile is projected; returns
+ * GPUPROJ_OK, GPUPROJ_E_NOTFOUND (a quote names no target: reterr) or
+ * GPUPROJ_E_NOMEM.
+ */
+int doc_rank(struct gpuproj_report_doc *doc, struct gpuproj_error *reterr);
+/* The ranking chart's data (after the featured targets are known). */
+int doc_rank_chart(struct gpuproj_report_doc *doc);
+/* Rows of the ranking chart. */
+#define DOC_RANK_CHART_ROWS 20
+/* The counted kernels of a profile (after projecting it). */
+int doc_count_kernels(const struct gpuproj_report_doc *doc, struct doc_profile *dp);
+/* Sort a ranking: complete rows by rank key, then the others by name. */
+void doc_sort_ranking(struct gpuproj_report_rank *rows, size_t n);
+/* "H100-SXM5-80GB" → its doc_price. */
+const struct doc_price *doc_price_of(const struct gpuproj_report_doc *doc,
+				     const struct gpuproj_target *t);
+/* The summary's five lines (plain text, for both writers); lines[i] owned by the caller. */
+int doc_summary(const struct gpuproj_report_doc *doc, char *lines[5]);
+/* What the ranking ranks, one sentence ("projected GPU kernel time over ..."). */
+char *doc_ranked_by(const struct gpuproj_report_doc *doc, char *buf, size_t size);
+/* The intervals' nominal coverage as printed: "85 %". */
+char *doc_fmt_coverage(const struct gpuproj_report_doc *doc, char *buf, size_t size);
+/* "distinct ranks" text: groups of consecutive leading ranks whose intervals overlap. */
+char *doc_distinct_groups(const struct gpuproj_report_doc *doc, char *buf, size_t size);
+/* Numbers as printed: USD, memory, relative time. */
+char *doc_fmt_usd(double usd, char *buf, size_t size);
+char *doc_fmt_gib(double bytes, char *buf, size_t size);
+const char *doc_fit_name(enum gpuproj_report_fit f);
+/* The ranking's time of a row: whole.wall_ns when ranked by wall time, else point_ns. */
+double doc_rank_ns(const struct gpuproj_report_doc *doc, const struct gpuproj_report_rank *r);
+/* Whether a row has a time to rank by (whole run valid, or a kernel projected). */
+bool doc_ranked(const struct gpuproj_report_doc *doc, const struct gpuproj_report_rank *r);
+/* The kernels a target cannot run in profile dp (counted, not projected there). */
+size_t doc_cannot(const struct gpuproj_report_doc *doc, const struct doc_profile *dp, size_t t);
 
 /* The kernel projection of profile `dp` on target index `t`. */
 static inline const struct doc_kproj *
@@ -190,7 +284,6 @@ bool doc_tensor_mix(const struct gpuproj_report_doc *doc, const struct doc_profi
  */
 char *doc_tensor_paths(const double mix[GPUPROJ_TPREC_COUNT], const struct gpuproj_target *t,
 		       char *buf, size_t size);
-char *doc_fmt_cost(double usd_s, char *buf, size_t size);
 /*
  * The ranking's footnote on assumptions: "projected with assumptions for
  * inputs the profile lacks: shared unbounded (up to 2 kernel(s) per GPU),
@@ -199,9 +292,12 @@ char *doc_fmt_cost(double usd_s, char *buf, size_t size);
 char *doc_assumed_note(const struct gpuproj_report_rank *rows, size_t n, char *buf, size_t size);
 char *doc_fmt_pct(double frac, char *buf, size_t size);
 
-/* Fixed texts both writers show. */
-extern const char *const doc_assumptions[];
-extern const size_t doc_n_assumptions;
+/*
+ * The assumptions both writers list (after the models' and the traffic
+ * assumption): malloc'd strings; free with doc_assumption_list_free().
+ */
+int doc_assumption_list(const struct gpuproj_report_doc *doc, char ***ret, size_t *ret_n);
+void doc_assumption_list_free(char **list, size_t n);
 /* What the models assume about memory traffic on the target (depends on the L2 default). */
 const char *doc_traffic_assumption(void);
 

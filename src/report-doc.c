@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <gpuproj/interval.h>
 #include <gpuproj/report.h>
 
 #include "profile-private.h"
@@ -30,13 +31,15 @@
 #define DEFAULT_TOP_KERNELS 3
 #define DEFAULT_FEATURED 4
 #define DEFAULT_CHART_PROFILES 4
-/* Characters of a kernel name in chart legends. */
-#define CHART_NAME_CHARS 20
+/*
+ * Characters of a kernel name in chart legends (the captions give them in
+ * full); a ray's label also carries its number, intensity and tag.
+ */
+#define CHART_NAME_CHARS 40
+#define RAY_NAME_CHARS 32
 
-const char *const doc_assumptions[] = {
-	"Projected time is GPU kernel time only: host code, data transfers, synchronisation and "
-	"other non-kernel time of the run are not projected (the run's wall time is shown where "
-	"the profile has it).",
+/* The fixed assumptions; doc_assumption_list() adds those that depend on the report. */
+static const char *const fixed_assumptions[] = {
 	"Floating-point work is assumed the same on the target (FLOP ratio 1) unless a SASS "
 	"comparison supplies a ratio; special functions can compile to different instruction "
 	"counts (Van Lanker et al. 2024, §4.2).",
@@ -44,20 +47,77 @@ const char *const doc_assumptions[] = {
 	"Target ceilings are the sustained FLOP/s and bandwidths of targets.yaml: measured where a "
 	"measurement exists, otherwise datasheet values or estimates; the basis of every number "
 	"is listed under \"Sources of the target numbers\".",
-	"Kernels the model cannot project (no metrics: only timed, or a metric missing) are "
-	"carried at their measured source time in every total, and counted as \"carried\".",
+	"Totals are over the kernels every complete target projects, and their share of the "
+	"measured kernel time is stated: a kernel no target projects (only timed, or a metric "
+	"missing) is in no total, and a target that cannot run a kernel another target runs (a "
+	"block that does not fit) is listed apart with what it cannot run, never ranked.",
 	"Energy = projected time × TDP: an upper-bound estimate that assumes the board draws its "
 	"full rated power for the whole projected time; idle and host power are not included.",
-	"Time × price = projected time × the target's price (USD·s): a relative figure for "
-	"comparing purchases on this workload, not a running cost.",
-	"The interval of a projected time is calibrated on the model's validation residuals: "
-	"for each model, binding resource and launch length, the narrowest range around the "
-	"point that held the measured time in 80 % of the validation cases (gpuperfpredict and "
-	"NeuSight, split-conformal; docs/validation.md). It is wide where the model is often "
-	"wrong. The hroof charts show hroof's own band instead: the L1, L2 and DRAM projections "
-	"of Van Lanker et al. 2024, eq. 9, whose midpoint is the point estimate.",
+	"Cost per job = hourly price × projected time; performance per dollar = speedup ÷ "
+	"purchase price (per 1,000 USD); performance per watt = speedup ÷ TDP (per kW). Prices "
+	"are targets.yaml's launch prices (a few consumer cards) unless quoted (--price, "
+	"--prices); the report names where each comes from and says \"unknown\" rather than "
+	"guessing.",
+	"Memory fit compares targets.yaml's memory_gib with the run's peak device memory as "
+	"libproj.so recorded it (the application's allocations; the CUDA context and the "
+	"libraries' own reserves come on top); imports do not record it (unknown).",
 };
-const size_t doc_n_assumptions = ARRAY_LENGTH(doc_assumptions);
+
+int
+doc_assumption_list(const struct gpuproj_report_doc *doc, char ***ret, size_t *ret_n)
+{
+	size_t n = ARRAY_LENGTH(fixed_assumptions) + 3, i, w = 0;
+	char cov[32], **list = calloc(n, sizeof(*list));
+
+	if (!list)
+		return GPUPROJ_E_NOMEM;
+	doc_fmt_coverage(doc, cov, sizeof(cov));
+	list[w++] = xstrdup(doc->by_wall ?
+		"The whole run is replayed onto each target with the same host (its time kept as "
+		"measured), host copies at the target's host link, peer copies as measured "
+		"(docs/models.md \"Whole run\")." :
+		"Projected time is GPU kernel time only: host code, data transfers, "
+		"synchronisation and other non-kernel time of the run are not projected (the "
+		"run's wall time is shown where the profile has it).");
+	for (i = 0; i < ARRAY_LENGTH(fixed_assumptions); i++)
+		list[w++] = xstrdup(fixed_assumptions[i]);
+	list[w++] = xasprintf("The interval of a projected time is calibrated on the model's "
+		"validation residuals: for each model, binding resource and launch length, the "
+		"narrowest range around the point that held the measured time in %s of the "
+		"validation cases (the built-in table: %s; split-conformal, "
+		"docs/validation.md). It is wide where the model is often wrong. The interval of a "
+		"total is the sum of its kernels' interval ends (as wide as if every kernel erred "
+		"the same way). The hroof charts show hroof's own band instead: the L1, L2 and "
+		"DRAM projections of Van Lanker et al. 2024, eq. 9, whose midpoint is the point "
+		"estimate.", cov, gpuproj_intervals_origin(gpuproj_intervals_builtin()));
+	list[w++] = doc->opt.order_method ? xstrdup(doc->opt.order_method) :
+		xasprintf("The order of two targets is judged by the overlap of their intervals "
+			  "(intersection over union), until the intervals are calibrated for "
+			  "it: disjoint intervals are distinct at %s, and where both were fitted "
+			  "on both GPUs the order then holds with a probability of at least 2 × "
+			  "%.2f − 1 = %.0f %% (the union bound, no independence assumed); "
+			  "overlapping intervals give no probability.", cov, doc->coverage,
+			  100 * (2 * doc->coverage - 1));
+	for (i = 0; i < w; i++) {
+		if (!list[i]) {
+			doc_assumption_list_free(list, w);
+			return GPUPROJ_E_NOMEM;
+		}
+	}
+	*ret = list;
+	*ret_n = w;
+	return GPUPROJ_OK;
+}
+
+void
+doc_assumption_list_free(char **list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; list && i < n; i++)
+		free(list[i]);
+	free(list);
+}
 
 const char *
 doc_traffic_assumption(void)
@@ -65,9 +125,10 @@ doc_traffic_assumption(void)
 	if (gpuproj_l2_capacity_default())
 		return "Bytes through L1 and L2 are assumed the same on the target as measured on "
 		       "the source (Van Lanker et al. 2024, §4.2: \"memory usage is considered as roughly "
-		       "similar\"); DRAM bytes are adjusted for the target's L2 size (a footprint "
-		       "model fitted on gpuproj's validation data: a larger L2 keeps more of the "
-		       "kernel's data).";
+		       "similar\"); DRAM bytes are adjusted for the target's L2 size (the L2 "
+		       "residency of repeated launches, fitted on gpu-benches: a larger L2 keeps "
+		       "more of the kernel's data, and no projection is below the DRAM time of "
+		       "what a smaller one cannot keep).";
 	return "Memory traffic per level (bytes through L1, L2 and DRAM) is assumed the same on "
 	       "the target as measured on the source (Van Lanker et al. 2024, §4.2: \"memory usage is "
 	       "considered as roughly similar\"); caches of very different sizes can change it.";
@@ -76,18 +137,6 @@ doc_traffic_assumption(void)
 /* ------------------------------------------------------------------ */
 /* Shared helpers                                                      */
 /* ------------------------------------------------------------------ */
-
-size_t
-doc_target_index(const struct gpuproj_report_doc *doc, const struct gpuproj_target *t)
-{
-	size_t i;
-
-	for (i = 0; i < doc->n_targets; i++) {
-		if (doc->targets[i] == t)
-			return i;
-	}
-	return doc->n_targets;
-}
 
 const char *
 doc_kernel_name(const struct gpuproj_kernel *k)
@@ -195,30 +244,6 @@ doc_chart_label(const struct gpuproj_kernel *k, size_t rank, size_t max, char *b
 		snprintf(buf, size, "%s", name);
 }
 
-char *
-doc_fmt_speedup(double speedup, char *buf, size_t size)
-{
-	if (!isfinite(speedup))
-		snprintf(buf, size, "–");
-	else
-		snprintf(buf, size, "%.2f×", speedup);
-	return buf;
-}
-
-char *
-doc_fmt_energy(double j, char *buf, size_t size)
-{
-	if (isnan(j))
-		snprintf(buf, size, "unknown");
-	else if (j < 1e3)
-		snprintf(buf, size, "%.3g J", j);
-	else if (j < 1e6)
-		snprintf(buf, size, "%.3g kJ", j / 1e3);
-	else
-		snprintf(buf, size, "%.3g MJ", j / 1e6);
-	return buf;
-}
-
 bool
 doc_tensor_mix(const struct gpuproj_report_doc *doc, const struct doc_profile *dp,
 	       double mix[GPUPROJ_TPREC_COUNT])
@@ -307,85 +332,15 @@ doc_assumed_note(const struct gpuproj_report_rank *rows, size_t n, char *buf, si
 	return buf;
 }
 
-char *
-doc_fmt_cost(double usd_s, char *buf, size_t size)
-{
-	if (isnan(usd_s)) {
-		snprintf(buf, size, "unknown");
-	} else if (usd_s < 1000) {
-		snprintf(buf, size, "%.3g USD·s", usd_s);
-	} else {
-		/* Three significant digits, thousands separated by thin spaces. */
-		double mag = pow(10, floor(log10(usd_s)) - 2);
-		unsigned long long v = (unsigned long long)(round(usd_s / mag) * mag);
-		char digits[32], grouped[64];
-		size_t n, i, w = 0;
-
-		snprintf(digits, sizeof(digits), "%llu", v);
-		n = strlen(digits);
-		for (i = 0; i < n && w + 4 < sizeof(grouped); i++) {
-			if (i && (n - i) % 3 == 0) {
-				memcpy(grouped + w, "\u2009", 3);
-				w += 3;
-			}
-			grouped[w++] = digits[i];
-		}
-		grouped[w] = '\0';
-		snprintf(buf, size, "%s USD·s", grouped);
-	}
-	return buf;
-}
-
-char *
-doc_fmt_pct(double frac, char *buf, size_t size)
-{
-	if (!isfinite(frac))
-		snprintf(buf, size, "–");
-	else
-		snprintf(buf, size, "%.1f %%", 100.0 * frac);
-	return buf;
-}
-
 /* ------------------------------------------------------------------ */
 /* Projections, rankings, disagreements                               */
 /* ------------------------------------------------------------------ */
-
-/* What a row is ranked by: the whole run's wall time when it has one, else the kernel time. */
-static double
-rank_key(const struct gpuproj_report_rank *r)
-{
-	return r->whole.valid ? r->whole.wall_ns : r->point_ns;
-}
-
-static int
-rank_cmp(const void *a, const void *b)
-{
-	const struct gpuproj_report_rank *x = a, *y = b;
-	double kx = rank_key(x), ky = rank_key(y);
-	bool xn = isnan(kx), yn = isnan(ky);
-
-	if (xn != yn)
-		return xn ? 1 : -1;
-	if (!xn && kx != ky)
-		return kx < ky ? -1 : 1;
-	return strcmp(x->target->name, y->target->name);
-}
-
-static void
-fill_costs(struct gpuproj_report_rank *r)
-{
-	const struct gpuproj_target *t = r->target;
-
-	r->speedup = r->point_ns > 0 ? r->source_ns / r->point_ns : NAN;
-	r->energy_j = isnan(t->tdp_w) ? NAN : r->point_ns * 1e-9 * t->tdp_w;
-	r->cost_usd_s = isnan(t->price_usd) ? NAN : r->point_ns * 1e-9 * t->price_usd;
-}
 
 /* The binding resource of most projected time over the given profiles. */
 static enum gpuproj_bound
 dominant_binding(const struct gpuproj_report_doc *doc, size_t first, size_t last, size_t t)
 {
-	double by[GPUPROJ_BOUND_LATENCY + 1] = { 0 };
+	double by[GPUPROJ_BOUND_UNKNOWN + 1] = { 0 };
 	enum gpuproj_bound best = GPUPROJ_BOUND_NONE;
 	size_t p, k;
 	int b;
@@ -397,12 +352,12 @@ dominant_binding(const struct gpuproj_report_doc *doc, size_t first, size_t last
 			const struct doc_kproj *kp = doc_kp(doc, dp, t, k);
 			const struct gpuproj_kernel *kr = gpuproj_profile_at(dp->profile, k);
 
-			if (kp->status == GPUPROJ_OK && kp->binding <= GPUPROJ_BOUND_LATENCY)
+			if (kp->status == GPUPROJ_OK && kp->binding <= GPUPROJ_BOUND_UNKNOWN)
 				by[kp->binding] += kp->point_ns *
 						   (double)(kr->launches ? kr->launches : 1);
 		}
 	}
-	for (b = 1; b <= GPUPROJ_BOUND_LATENCY; b++) {
+	for (b = 1; b <= GPUPROJ_BOUND_UNKNOWN; b++) {
 		if (by[b] > by[best])
 			best = (enum gpuproj_bound)b;
 	}
@@ -449,38 +404,39 @@ doc_progress(const struct gpuproj_report_doc *doc, const char *stage, size_t don
 		doc->opt.progress(doc->opt.progress_userdata, stage, done, total);
 }
 
-/* Project one profile onto every target with every model. */
-static int
-project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
+/* Σ point × launches over the kernels a run projects (gpuproj_project_run()'s sum, no carry). */
+static double
+projected_ns(const struct gpuproj_profile *p, const struct gpuproj_run_projection *run)
+{
+	double sum = 0;
+	size_t k;
+
+	for (k = 0; k < run->n; k++) {
+		const struct gpuproj_kernel *kr = gpuproj_profile_at(p, k);
+
+		if (run->kernels[k].status == GPUPROJ_OK && kr->duration_ns.n)
+			sum += run->kernels[k].point_ns * (double)(kr->launches ? kr->launches : 1);
+	}
+	return sum;
+}
+
+/* Where the models disagree on the kernels of one profile, over its targets. */
+struct dis_work {
+	struct gpuproj_projection *cmp; /* [n_models]: one kernel's projections */
+	size_t *flagged;                /* [kernel]: targets on which the models disagree */
+	size_t *worst_t;                /* [kernel]: the target of the widest disagreement */
+	double *worst_f;                /* [kernel]: its factor */
+	double *worst_pts;              /* [kernel × n_models]: the models' points there */
+};
+
+/* The profile's launch counts and kernel time. */
+static void
+profile_counts(struct doc_profile *dp)
 {
 	const struct gpuproj_profile *p = dp->profile;
-	size_t n = gpuproj_profile_count(p), nt = doc->n_targets, nm = doc->n_models;
-	struct gpuproj_run_projection *runs = NULL;
-	struct gpuproj_projection *cmp = NULL;
-	size_t *flagged = NULL, *worst_t = NULL, t, k, m;
-	double *worst_f = NULL, *worst_pts = NULL;
-	int r = GPUPROJ_E_NOMEM;
+	size_t k;
 
-	dp->n_kernels = n;
-	dp->kp = calloc(nt * n + 1, sizeof(*dp->kp));
-	dp->why = calloc(n + 1, sizeof(*dp->why));
-	dp->order = profile_order_by_time(p); /* longest first, ties by signature */
-	dp->totals = calloc(nt, sizeof(*dp->totals));
-	dp->ranking = calloc(nt, sizeof(*dp->ranking));
-	dp->model_point_ns = calloc(nm * nt, sizeof(*dp->model_point_ns));
-	dp->model_unprojected = calloc(nm * nt, sizeof(*dp->model_unprojected));
-	runs = calloc(nm, sizeof(*runs));
-	cmp = calloc(nm, sizeof(*cmp));
-	flagged = calloc(n + 1, sizeof(*flagged));
-	worst_t = calloc(n + 1, sizeof(*worst_t));
-	worst_f = calloc(n + 1, sizeof(*worst_f));
-	worst_pts = calloc(n * nm + 1, sizeof(*worst_pts));
-	if (!dp->kp || !dp->why || !dp->order || !dp->totals || !dp->ranking ||
-	    !dp->model_point_ns || !dp->model_unprojected || !runs || !cmp || !flagged || !worst_t ||
-	    !worst_f || !worst_pts)
-		goto out;
-
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < gpuproj_profile_count(p); k++) {
 		const struct gpuproj_kernel *kr = gpuproj_profile_at(p, k);
 
 		dp->launches += kr->launches;
@@ -492,123 +448,177 @@ project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
 	}
 	dp->kernel_ns = gpuproj_profile_kernel_time_ns(p);
 	dp->prec = dominant_precision(p);
+}
 
-	for (t = 0; t < nt; t++) {
-		const struct gpuproj_target *tgt = doc->targets[t];
-		struct gpuproj_report_rank *row = &dp->totals[t];
+/* Target t's kernels and counts from the report's model (run 0). */
+static int
+keep_target(struct doc_profile *dp, size_t t, const struct gpuproj_target *tgt,
+	    const struct gpuproj_run_projection *run)
+{
+	struct gpuproj_report_rank *row = &dp->totals[t];
+	size_t k, n = dp->n_kernels;
 
+	for (k = 0; k < n; k++) {
+		const struct gpuproj_projection *pr = &run->kernels[k];
+		struct doc_kproj *kp = &dp->kp[t * n + k];
+
+		kp->status = pr->status;
+		kp->binding = pr->binding;
+		kp->assumed = pr->status == GPUPROJ_OK &&
+			      (pr->assumed & (1u << GPUPROJ_ASSUME_BINDING));
+		kp->coarse = pr->status == GPUPROJ_OK &&
+			     gpuproj_model_is_coarse(pr->fallback ? pr->fallback : run->model);
+		kp->lo_ns = pr->status == GPUPROJ_OK ? pr->lo_ns : NAN;
+		kp->hi_ns = pr->status == GPUPROJ_OK ? pr->hi_ns : NAN;
+		kp->point_ns = pr->status == GPUPROJ_OK ? pr->point_ns : NAN;
+		if (pr->status != GPUPROJ_OK) {
+			const char *why = pr->why[0] ? pr->why : gpuproj_strerror(pr->status);
+
+			if (!dp->why[k] && !(dp->why[k] = xstrdup(why)))
+				return GPUPROJ_E_NOMEM;
+			kp->why = strcmp(why, dp->why[k]) == 0 ? dp->why[k] : xstrdup(why);
+			if (!kp->why)
+				return GPUPROJ_E_NOMEM;
+		}
+	}
+	/* The sums over the counted kernels: doc_rank() (report-rank.c). */
+	row->target = tgt;
+	row->n_projected = run->n_projected;
+	row->n_coarse = gpuproj_model_is_coarse(run->model) ? run->n_projected
+							     : run->n_fallback_sol;
+	row->n_interval_unseen = run->n_interval_unseen;
+	row->n_assumed = run->n_assumed;
+	memcpy(row->n_assumption, run->n_assumption, sizeof(row->n_assumption));
+	row->is_source = tgt == dp->src;
+	row->whole = run->whole;
+	return GPUPROJ_OK;
+}
+
+/* Where the models disagree on a kernel of target t (model.h's flag and factor). */
+static void
+flag_disagreements(struct dis_work *w, const struct gpuproj_run_projection *runs, size_t nm,
+		   size_t n, size_t t)
+{
+	size_t k, m;
+
+	for (k = 0; nm > 1 && k < n; k++) {
+		double lo = INFINITY, hi = 0;
+
+		for (m = 0; m < nm; m++)
+			w->cmp[m] = runs[m].kernels[k];
+		if (!gpuproj_models_disagree(w->cmp, nm, GPUPROJ_MODEL_DISAGREEMENT_FACTOR))
+			continue;
 		for (m = 0; m < nm; m++) {
-			if (gpuproj_project_run(p, doc->models[m], dp->src, tgt, NULL, &runs[m]))
+			if (w->cmp[m].status == GPUPROJ_OK && w->cmp[m].point_ns > 0) {
+				lo = fmin(lo, w->cmp[m].point_ns);
+				hi = fmax(hi, w->cmp[m].point_ns);
+			}
+		}
+		w->flagged[k]++;
+		if (hi / lo > w->worst_f[k]) {
+			w->worst_f[k] = hi / lo;
+			w->worst_t[k] = t;
+			for (m = 0; m < nm; m++) {
+				const struct gpuproj_projection *pr = &runs[m].kernels[k];
+
+				w->worst_pts[k * nm + m] = pr->status == GPUPROJ_OK ? pr->point_ns
+										    : NAN;
+			}
+		}
+	}
+}
+
+/* The flagged kernels, longest first, with the models' points on their worst target. */
+static int
+list_disagreements(struct doc_profile *dp, const struct dis_work *w, size_t nm)
+{
+	size_t k, o, i = 0, n = dp->n_kernels;
+
+	for (k = 0; k < n; k++)
+		dp->n_dis += w->flagged[k] > 0;
+	if (!dp->n_dis)
+		return GPUPROJ_OK;
+	dp->dis = calloc(dp->n_dis, sizeof(*dp->dis));
+	if (!dp->dis)
+		return GPUPROJ_E_NOMEM;
+	for (o = 0; o < n; o++) {
+		struct doc_disagreement *d;
+
+		k = dp->order[o];
+		if (!w->flagged[k])
+			continue;
+		d = &dp->dis[i++];
+		d->kernel = k;
+		d->n_flagged = w->flagged[k];
+		d->worst_target = w->worst_t[k];
+		d->worst_factor = w->worst_f[k];
+		d->point_ns = malloc(nm * sizeof(*d->point_ns));
+		if (!d->point_ns)
+			return GPUPROJ_E_NOMEM;
+		memcpy(d->point_ns, &w->worst_pts[k * nm], nm * sizeof(*d->point_ns));
+	}
+	return GPUPROJ_OK;
+}
+
+/* Project one profile onto every target with every model. */
+static int
+project_profile(struct gpuproj_report_doc *doc, struct doc_profile *dp)
+{
+	const struct gpuproj_profile *p = dp->profile;
+	size_t n = gpuproj_profile_count(p), nt = doc->n_targets, nm = doc->n_models, t, m;
+	struct gpuproj_run_projection *runs = NULL;
+	struct dis_work w = { 0 };
+	int r = GPUPROJ_E_NOMEM;
+
+	dp->n_kernels = n;
+	dp->kp = calloc(nt * n + 1, sizeof(*dp->kp));
+	dp->why = calloc(n + 1, sizeof(*dp->why));
+	dp->order = profile_order_by_time(p); /* longest first, ties by signature */
+	dp->totals = calloc(nt, sizeof(*dp->totals));
+	dp->ranking = calloc(nt, sizeof(*dp->ranking));
+	dp->model_point_ns = calloc(nm * nt, sizeof(*dp->model_point_ns));
+	dp->model_unprojected = calloc(nm * nt, sizeof(*dp->model_unprojected));
+	runs = calloc(nm, sizeof(*runs));
+	w.cmp = calloc(nm, sizeof(*w.cmp));
+	w.flagged = calloc(n + 1, sizeof(*w.flagged));
+	w.worst_t = calloc(n + 1, sizeof(*w.worst_t));
+	w.worst_f = calloc(n + 1, sizeof(*w.worst_f));
+	w.worst_pts = calloc(n * nm + 1, sizeof(*w.worst_pts));
+	if (!dp->kp || !dp->why || !dp->order || !dp->totals || !dp->ranking ||
+	    !dp->model_point_ns || !dp->model_unprojected || !runs || !w.cmp || !w.flagged ||
+	    !w.worst_t || !w.worst_f || !w.worst_pts)
+		goto out;
+	profile_counts(dp);
+	for (t = 0; t < nt; t++) {
+		for (m = 0; m < nm; m++) {
+			if (gpuproj_project_run(p, doc->models[m], dp->src, doc->targets[t], NULL,
+						&runs[m]))
 				goto out;
-			dp->model_point_ns[m * nt + t] = runs[m].point_ns;
+			/* The kernels this model projects, nothing carried. */
+			dp->model_point_ns[m * nt + t] = projected_ns(p, &runs[m]);
 			dp->model_unprojected[m * nt + t] = runs[m].n_unprojected;
 		}
-		for (k = 0; k < n; k++) {
-			const struct gpuproj_projection *pr = &runs[0].kernels[k];
-			struct doc_kproj *kp = &dp->kp[t * n + k];
-
-			kp->status = pr->status;
-			kp->binding = pr->binding;
-			kp->coarse = pr->status == GPUPROJ_OK &&
-				     gpuproj_model_is_coarse(pr->fallback ? pr->fallback
-									 : runs[0].model);
-			kp->lo_ns = pr->status == GPUPROJ_OK ? pr->lo_ns : NAN;
-			kp->hi_ns = pr->status == GPUPROJ_OK ? pr->hi_ns : NAN;
-			kp->point_ns = pr->status == GPUPROJ_OK ? pr->point_ns : NAN;
-			if (pr->status != GPUPROJ_OK && !dp->why[k]) {
-				dp->why[k] = xstrdup(pr->why[0] ? pr->why
-								 : gpuproj_strerror(pr->status));
-				if (!dp->why[k])
-					goto out;
-			}
-		}
-		row->target = tgt;
-		row->source_ns = runs[0].source_ns;
-		row->point_ns = runs[0].point_ns;
-		row->lo_ns = runs[0].lo_ns;
-		row->hi_ns = runs[0].hi_ns;
-		row->n_unprojected = runs[0].n_unprojected;
-		row->unprojected_source_ns = runs[0].unprojected_source_ns;
-		row->n_projected = runs[0].n_projected;
-		row->n_coarse = gpuproj_model_is_coarse(runs[0].model) ? runs[0].n_projected
-									: runs[0].n_fallback_sol;
-		row->n_interval_unseen = runs[0].n_interval_unseen;
-		row->n_assumed = runs[0].n_assumed;
-		memcpy(row->n_assumption, runs[0].n_assumption, sizeof(row->n_assumption));
-		row->is_source = tgt == dp->src;
-		row->whole = runs[0].whole;
-		fill_costs(row);
-
-		/* Where the models disagree on a kernel (model.h's flag and factor). */
-		for (k = 0; nm > 1 && k < n; k++) {
-			double lo = INFINITY, hi = 0;
-
-			for (m = 0; m < nm; m++)
-				cmp[m] = runs[m].kernels[k];
-			if (!gpuproj_models_disagree(cmp, nm, GPUPROJ_MODEL_DISAGREEMENT_FACTOR))
-				continue;
-			for (m = 0; m < nm; m++) {
-				if (cmp[m].status == GPUPROJ_OK && cmp[m].point_ns > 0) {
-					lo = fmin(lo, cmp[m].point_ns);
-					hi = fmax(hi, cmp[m].point_ns);
-				}
-			}
-			flagged[k]++;
-			if (hi / lo > worst_f[k]) {
-				worst_f[k] = hi / lo;
-				worst_t[k] = t;
-				for (m = 0; m < nm; m++) {
-					const struct gpuproj_projection *pr = &runs[m].kernels[k];
-
-					worst_pts[k * nm + m] =
-						pr->status == GPUPROJ_OK ? pr->point_ns : NAN;
-				}
-			}
-		}
+		if (keep_target(dp, t, doc->targets[t], &runs[0]))
+			goto out;
+		flag_disagreements(&w, runs, nm, n, t);
 		for (m = 0; m < nm; m++)
 			gpuproj_run_projection_clear(&runs[m]);
 	}
 	for (t = 0; t < nt; t++)
 		dp->totals[t].binding = dominant_binding(doc, (size_t)(dp - doc->profiles),
 							  (size_t)(dp - doc->profiles) + 1, t);
-	memcpy(dp->ranking, dp->totals, nt * sizeof(*dp->ranking));
-	qsort(dp->ranking, nt, sizeof(*dp->ranking), rank_cmp);
-
-	for (k = 0; k < n; k++)
-		dp->n_dis += flagged[k] > 0;
-	if (dp->n_dis) {
-		size_t o, w = 0;
-
-		dp->dis = calloc(dp->n_dis, sizeof(*dp->dis));
-		if (!dp->dis)
-			goto out;
-		for (o = 0; o < n; o++) {
-			struct doc_disagreement *d;
-
-			k = dp->order[o];
-			if (!flagged[k])
-				continue;
-			d = &dp->dis[w++];
-			d->kernel = k;
-			d->n_flagged = flagged[k];
-			d->worst_target = worst_t[k];
-			d->worst_factor = worst_f[k];
-			d->point_ns = malloc(nm * sizeof(*d->point_ns));
-			if (!d->point_ns)
-				goto out;
-			memcpy(d->point_ns, &worst_pts[k * nm], nm * sizeof(*d->point_ns));
-		}
-	}
-	r = GPUPROJ_OK;
+	if (doc_count_kernels(doc, dp))
+		goto out;
+	r = list_disagreements(dp, &w, nm);
 out:
 	for (m = 0; runs && m < nm; m++)
 		gpuproj_run_projection_clear(&runs[m]);
 	free(runs);
-	free(cmp);
-	free(flagged);
-	free(worst_t);
-	free(worst_f);
-	free(worst_pts);
+	free(w.cmp);
+	free(w.flagged);
+	free(w.worst_t);
+	free(w.worst_f);
+	free(w.worst_pts);
 	return r;
 }
 
@@ -749,6 +759,17 @@ roofline_data(const struct doc_profile *dp, size_t rank, const struct gpuproj_ta
 	}
 }
 
+/* Position of a target in the combined ranking. */
+static size_t
+combined_pos(const struct gpuproj_report_doc *doc, const struct gpuproj_target *t)
+{
+	size_t i;
+
+	for (i = 0; i < doc->n_targets && doc->combined[i].target != t; i++)
+		;
+	return i;
+}
+
 /* Seed 003 §2.1: devices as points, kernels as rays of slope OI. */
 static int
 quadrant_data(const struct gpuproj_report_doc *doc, const struct doc_profile *dp,
@@ -767,8 +788,9 @@ quadrant_data(const struct gpuproj_report_doc *doc, const struct doc_profile *dp
 		dev->bw_gbs = tg->bw_gbs[GPUPROJ_LEVEL_DRAM];
 		dev->gflops = gpuproj_target_gflops(tg, dp->prec, GPUPROJ_OP_FMA, NULL);
 		dev->style = tg == dp->src ? CHART_DEVICE_SOURCE : CHART_DEVICE_OTHER;
-		/* Names placed first: the source, the featured targets by rank, the rest. */
-		dev->label_rank = tg == dp->src ? 0 : (int)(doc->n_featured + 1 + t);
+		/* Names placed first: the source, the featured targets, the rest by rank. */
+		dev->label_rank = tg == dp->src ? 0 : (int)(doc->n_featured + 1 +
+							    combined_pos(doc, tg));
 		for (f = 0; f < doc->n_featured; f++) {
 			if (doc->featured[f] == tg && tg != dp->src) {
 				dev->style = CHART_DEVICE_FEATURED;
@@ -784,9 +806,10 @@ quadrant_data(const struct gpuproj_report_doc *doc, const struct doc_profile *dp
 		if (gpuproj_hroof_ceilings(kr, dp->src, 1.0, &hs, NULL, 0) || !(hs.flop > 0) ||
 		    !hs.valid[GPUPROJ_HL_DRAM])
 			continue;
-		doc_chart_label(kr, 0, CHART_NAME_CHARS, name, sizeof(name));
+		doc_chart_label(kr, 0, RAY_NAME_CHARS, name, sizeof(name));
 		snprintf(q->labels[n_rays], sizeof(q->labels[n_rays]), "#%zu (OI %.2g) %s", o + 1,
 			 hs.oi[GPUPROJ_HL_DRAM], name);
+		q->ray_rank[n_rays] = o;
 		q->rays[n_rays].label = q->labels[n_rays];
 		q->rays[n_rays].oi = hs.oi[GPUPROJ_HL_DRAM];
 		n_rays++;
@@ -881,6 +904,48 @@ chart_target(const struct gpuproj_report_doc *doc, const struct doc_profile *dp)
 	return NULL;
 }
 
+/*
+ * A kernel without a roofline: what was measured, its time per launch on
+ * the source, and its projections onto the featured targets with their
+ * intervals.
+ */
+static int
+times_data(const struct gpuproj_report_doc *doc, const struct doc_profile *dp,
+	   struct doc_roofline *d)
+{
+	size_t k = dp->order[d->rank], f, n = 0;
+	const struct gpuproj_kernel *kr = gpuproj_profile_at(dp->profile, k);
+
+	d->trows = calloc(doc->n_featured + 1, sizeof(*d->trows));
+	if (!d->trows)
+		return GPUPROJ_E_NOMEM;
+	snprintf(d->src_label, sizeof(d->src_label), "%s (measured)", dp->src->name);
+	d->trows[n].label = d->src_label;
+	d->trows[n].point = gpuproj_kernel_mean_ns(kr);
+	d->trows[n].lo = d->trows[n].hi = NAN;
+	d->trows[n++].style = CHART_ROW_SOURCE;
+	for (f = 0; f < doc->n_featured; f++) {
+		const struct doc_kproj *kp = doc_kp(doc, dp, doc_target_index(doc, doc->featured[f]),
+						    k);
+
+		if (kp->status != GPUPROJ_OK || doc->featured[f] == dp->src)
+			continue;
+		d->trows[n].label = doc->featured[f]->name;
+		d->trows[n].point = kp->point_ns;
+		d->trows[n].lo = kp->lo_ns;
+		d->trows[n].hi = kp->hi_ns;
+		d->trows[n++].style = CHART_ROW_FEATURED;
+	}
+	d->times.x_label = "Time per launch (µs)";
+	d->times.x_scale = 1e3;
+	d->times.rows = d->trows;
+	d->times.n_rows = isnan(d->trows[0].point) ? 0 : n;
+	d->times.point_label = "projected (point)";
+	d->times.interval_label = "projected interval";
+	d->times.source_label = "measured on the source";
+	return GPUPROJ_OK;
+}
+
 /* The charts of one profile (after the featured targets are known). */
 static int
 charts_data(const struct gpuproj_report_doc *doc, struct doc_profile *dp)
@@ -896,8 +961,11 @@ charts_data(const struct gpuproj_report_doc *doc, struct doc_profile *dp)
 	c->roof = calloc(c->n_roof + 1, sizeof(*c->roof));
 	if (!c->roof)
 		return GPUPROJ_E_NOMEM;
-	for (i = 0; i < c->n_roof; i++)
+	for (i = 0; i < c->n_roof; i++) {
 		roofline_data(dp, i, c->tgt, &c->roof[i]);
+		if (c->roof[i].note && times_data(doc, dp, &c->roof[i]))
+			return GPUPROJ_E_NOMEM;
+	}
 	if (quadrant_data(doc, dp, &c->quad))
 		return GPUPROJ_E_NOMEM;
 	irm_data(dp, c->tgt, &c->irm);
@@ -907,8 +975,12 @@ charts_data(const struct gpuproj_report_doc *doc, struct doc_profile *dp)
 static void
 charts_free(struct doc_charts *c)
 {
+	size_t i;
+
 	if (!c)
 		return;
+	for (i = 0; c->roof && i < c->n_roof; i++)
+		free(c->roof[i].trows);
 	free(c->roof);
 	free(c->quad.dev);
 	free(c);
@@ -949,15 +1021,13 @@ add_target(struct gpuproj_report_doc *doc, const struct gpuproj_target *t)
 	return true;
 }
 
-int
-gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_inputs,
-		       const struct gpuproj_targets *targets,
-		       const struct gpuproj_report_doc_options *opt,
-		       struct gpuproj_report_doc **ret, struct gpuproj_error *reterr)
+/* The arguments of gpuproj_report_doc_new(): profiles, weights (all or none), targets. */
+static int
+check_inputs(const struct gpuproj_report_input *inputs, size_t n_inputs,
+	     const struct gpuproj_targets *targets, struct gpuproj_report_doc **ret,
+	     struct gpuproj_error *reterr)
 {
-	struct gpuproj_report_doc *doc = NULL;
-	size_t n_set = targets ? gpuproj_targets_count(targets) : 0, i, j, t;
-	int r, a;
+	size_t i;
 
 	if (!inputs || !n_inputs || !targets || !ret)
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
@@ -966,10 +1036,37 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 		if (!inputs[i].profile)
 			return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0,
 					 "report input %zu has no profile", i + 1);
+		if (!(inputs[i].weight >= 0) || !isfinite(inputs[i].weight))
+			return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "the weight of %s "
+					 "is %g: a share of facility time is a number > 0",
+					 inputs[i].label ? inputs[i].label : "a profile",
+					 inputs[i].weight);
+		if ((inputs[i].weight > 0) != (inputs[0].weight > 0))
+			return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "%s has no weight: "
+					 "give every profile a share of facility time (--weight "
+					 "PROFILE=W), or none",
+					 inputs[i].weight > 0 ? (inputs[0].label ? inputs[0].label
+									   : "profile 1")
+							      : (inputs[i].label ? inputs[i].label
+										 : "a profile"));
 	}
-	if (!n_set)
+	if (!gpuproj_targets_count(targets))
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "the target set is empty");
+	return GPUPROJ_OK;
+}
 
+int
+gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_inputs,
+		       const struct gpuproj_targets *targets,
+		       const struct gpuproj_report_doc_options *opt,
+		       struct gpuproj_report_doc **ret, struct gpuproj_error *reterr)
+{
+	struct gpuproj_report_doc *doc = NULL;
+	size_t n_set = targets ? gpuproj_targets_count(targets) : 0, i, j, t;
+	int r = check_inputs(inputs, n_inputs, targets, ret, reterr);
+
+	if (r)
+		return r;
 	doc = calloc(1, sizeof(*doc));
 	if (!doc)
 		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
@@ -1024,6 +1121,8 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 		struct gpuproj_error e = { 0 };
 
 		dp->profile = inputs[i].profile;
+		dp->weight = inputs[i].weight;
+		dp->peak_bytes = gpuproj_profile_run_info(dp->profile)->peak_device_memory_bytes;
 		dp->label = inputs[i].label ? xstrdup(inputs[i].label)
 					    : xasprintf("profile %zu", i + 1);
 		if (!dp->label)
@@ -1053,41 +1152,29 @@ gpuproj_report_doc_new(const struct gpuproj_report_input *inputs, size_t n_input
 	}
 	doc_progress(doc, "projecting", doc->n_profiles, doc->n_profiles);
 
-	/* The combined ranking: per-profile totals summed. */
+	/* The rankings: sums over the counted kernels, prices, the order (report-rank.c). */
+	r = doc_rank(doc, reterr);
+	if (r)
+		goto fail;
 	for (t = 0; t < doc->n_targets; t++) {
 		struct gpuproj_report_rank *row = &doc->combined[t];
 
-		row->target = doc->targets[t];
-		for (i = 0; i < doc->n_profiles; i++) {
-			const struct gpuproj_report_rank *pt = &doc->profiles[i].totals[t];
-
-			row->source_ns += pt->source_ns;
-			row->point_ns += pt->point_ns;
-			row->lo_ns += pt->lo_ns;
-			row->hi_ns += pt->hi_ns;
-			row->n_unprojected += pt->n_unprojected;
-			row->unprojected_source_ns += pt->unprojected_source_ns;
-			row->n_projected += pt->n_projected;
-			row->n_coarse += pt->n_coarse;
-			row->n_interval_unseen += pt->n_interval_unseen;
-			row->n_assumed += pt->n_assumed;
-			for (a = 0; a < GPUPROJ_ASSUME_COUNT; a++)
-				row->n_assumption[a] += pt->n_assumption[a];
-			row->is_source |= pt->is_source;
-			whole_run_add(&row->whole, &pt->whole, i == 0);
-		}
-		fill_costs(row);
-		row->binding = dominant_binding(doc, 0, doc->n_profiles, t);
+		row->binding = dominant_binding(doc, 0, doc->n_profiles,
+						doc_target_index(doc, row->target));
 	}
-	qsort(doc->combined, doc->n_targets, sizeof(*doc->combined), rank_cmp);
 
-	/* Featured targets: the best ranked that are not a source. */
+	/* Featured targets: the best ranked complete ones that are not a source and fit. */
 	if (!doc->featured_given) {
-		for (j = 0; j < doc->n_targets && doc->n_featured < doc->opt.featured_targets; j++) {
-			if (!doc->combined[j].is_source)
-				doc->featured[doc->n_featured++] = doc->combined[j].target;
+		for (j = 0; j < doc->n_complete && doc->n_featured < doc->opt.featured_targets;
+		     j++) {
+			const struct gpuproj_report_rank *row = &doc->combined[j];
+
+			if (!row->is_source && row->memory_fit != GPUPROJ_REPORT_FIT_NO)
+				doc->featured[doc->n_featured++] = row->target;
 		}
 	}
+	if (!doc->opt.no_charts && doc_rank_chart(doc))
+		goto nomem;
 	/* The charts' data: the first chart_profiles profiles with kernels. */
 	for (i = 0; !doc->opt.no_charts && i < doc->n_profiles && i < doc->opt.chart_profiles;
 	     i++) {
@@ -1115,7 +1202,12 @@ gpuproj_report_doc_free(struct gpuproj_report_doc *doc)
 		struct doc_profile *dp = &doc->profiles[i];
 
 		free(dp->label);
+		for (k = 0; dp->kp && k < dp->n_kernels * doc->n_targets; k++) {
+			if (dp->kp[k].why && dp->kp[k].why != dp->why[k % dp->n_kernels])
+				free(dp->kp[k].why);
+		}
 		free(dp->kp);
+		free(dp->counted);
 		for (k = 0; dp->why && k < dp->n_kernels; k++)
 			free(dp->why[k]);
 		free(dp->why);
@@ -1135,6 +1227,11 @@ gpuproj_report_doc_free(struct gpuproj_report_doc *doc)
 	free(doc->targets);
 	free(doc->featured);
 	free(doc->combined);
+	free(doc->price);
+	free(doc->pairs);
+	free(doc->rank_chart);
+	free(doc->rank_rows);
+	free(doc->rank_labels);
 	free(doc);
 	return NULL;
 }

@@ -104,13 +104,17 @@ static const char css[] =
 	"th,td{border:1px solid var(--rule);padding:.22rem .45rem;vertical-align:top;"
 	"text-align:left}\n"
 	"thead th{background:var(--head)}\n"
+	"thead th.num{white-space:normal}\n"
 	"th[scope=row]{font-weight:600;background:#f7f9fb;white-space:nowrap}\n"
 	".num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	"tr.source td,tr.source th{background:var(--src)}\n"
 	".table-wrap{overflow-x:auto}\n"
 	"code{font-family:\"DejaVu Sans Mono\",monospace;font-size:.86em}\n"
 	"code.kernel{overflow-wrap:anywhere}\n"
-	"td.kname{min-width:18em;max-width:36em}\n"
+	"td.kname{min-width:14em;max-width:36em}\n"
+	"table.disagree td.kname{min-width:10em;max-width:22em}\n"
+	"td.nofit{font-weight:600;color:#a33}\n"
+	"ul.summary li{margin:.2rem 0}ul.why{margin:0;padding-left:1.1rem}\n"
 	".small{font-size:.85em;color:var(--muted)}\n"
 	".note{color:var(--muted);font-size:.9rem}\n"
 	".warn{background:#fff4e5;border-left:4px solid #e69f00;padding:.4rem .7rem}\n"
@@ -127,60 +131,75 @@ static const char css[] =
 	".table-wrap{overflow:visible}a{color:inherit;text-decoration:none}"
 	"figure.chart svg{max-width:100%}}\n";
 
+static const char *
+html_time_heading(const struct gpuproj_report_doc *doc)
+{
+	if (doc->weighted)
+		return "Facility time vs. source";
+	return doc->by_wall ? "Projected whole run" : "Projected kernel time";
+}
+
+/* A relative time (weighted) or a time, as the ranking shows it. */
+static char *
+rank_value(const struct gpuproj_report_doc *doc, double rel, double ns, char *buf, size_t size)
+{
+	return doc->weighted ? doc_fmt_pct(rel, buf, size) : format_ns(ns, buf, size);
+}
+
 static void
 html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, const char *id,
 	     const char *caption, const double *tensor_mix)
 {
+	const struct gpuproj_report_doc *doc = h->doc;
 	size_t i, unseen = 0;
 	char a[32], b[32], c[48], paths[256], note[1024];
 
 	outf(h, "<div class=\"table-wrap\"><table class=\"ranking\" id=\"%s\">\n<caption>", id);
 	oute(h, caption);
 	outf(h, "</caption>\n<thead><tr><th class=\"num\">#</th><th>Target GPU</th>"
-	    "<th class=\"num\">Projected</th><th class=\"num\">Interval</th>"
-	    "<th class=\"num\">Speedup</th><th>Bound by</th>"
-	    "<th class=\"num\">Time × price</th><th class=\"num\">Energy (upper bound)</th>"
-	    "<th class=\"num\">Carried</th>%s</tr></thead>\n<tbody>\n",
-	    tensor_mix ? "<th>Tensor work runs on</th>" : "");
+	    "<th class=\"num\">%s</th><th class=\"num\">Interval</th>"
+	    "<th class=\"num\">Speedup</th><th>Bound by</th><th>Memory</th>%s</tr></thead>\n"
+	    "<tbody>\n", html_time_heading(doc), tensor_mix ? "<th>Tensor work runs on</th>" : "");
 	for (i = 0; i < n; i++) {
 		const struct gpuproj_report_rank *r = &rows[i];
+		double ns = doc_rank_ns(doc, r);
 
+		if (!r->complete)
+			continue;
 		outf(h, "<tr%s data-target=\"", r->is_source ? " class=\"source\"" : "");
 		oute(h, r->target->name);
 		outf(h, "\" data-point-ns=\"%.17g\" data-lo-ns=\"%.17g\" data-hi-ns=\"%.17g\" "
-		     "data-source-ns=\"%.17g\"><td class=\"num\">%zu</td><th scope=\"row\">",
-		     r->point_ns, r->lo_ns, r->hi_ns, r->source_ns, i + 1);
+		     "data-source-ns=\"%.17g\" data-rel=\"%.17g\"><td class=\"num\">%zu</td>"
+		     "<th scope=\"row\">", r->point_ns, r->lo_ns, r->hi_ns, r->source_ns, r->rel,
+		     i + 1);
 		oute(h, r->target->name);
 		if (r->is_source)
 			out(h, " <span class=\"small\">(source)</span>");
 		out(h, "</th>");
-		if (!r->n_projected) {
-			/* Never the carried source time dressed up as a projection. */
+		if (!doc_ranked(doc, r)) {
+			/* Never the measured source time dressed up as a projection. */
 			outf(h, "<td class=\"num\">not projected</td><td class=\"num\">–</td>"
-			     "<td class=\"num\">–</td><td>–</td><td class=\"num\">–</td>"
-			     "<td class=\"num\">–</td><td class=\"num\">%zu (all)</td>%s</tr>\n",
-			     r->n_unprojected, tensor_mix ? "<td>–</td>" : "");
+			     "<td class=\"num\">–</td><td>–</td><td>%s</td>%s</tr>\n",
+			     doc_fit_name(r->memory_fit), tensor_mix ? "<td>–</td>" : "");
 			continue;
 		}
-		td_ns(h, r->point_ns);
-		outf(h, "<td class=\"num\">%s – %s%s%s</td>", format_ns(r->lo_ns, a, sizeof(a)),
-		     format_ns(r->hi_ns, b, sizeof(b)), r->n_interval_unseen ? " *" : "",
+		if (doc->weighted)
+			outf(h, "<td class=\"num\">%s</td>", doc_fmt_pct(r->rel, a, sizeof(a)));
+		else
+			td_ns(h, ns);
+		outf(h, "<td class=\"num\">%s – %s%s%s</td>",
+		     rank_value(doc, r->rel_lo, doc->by_wall ? r->whole.lo_ns : r->lo_ns, a,
+				sizeof(a)),
+		     rank_value(doc, r->rel_hi, doc->by_wall ? r->whole.hi_ns : r->hi_ns, b,
+				sizeof(b)), r->n_interval_unseen ? " *" : "",
 		     r->n_assumed ? " †" : "");
 		unseen += r->n_interval_unseen > 0;
 		outf(h, "<td class=\"num\">%s</td>", doc_fmt_speedup(r->speedup, c, sizeof(c)));
-		outf(h, "<td>%s</td>", gpuproj_bound_name(r->binding));
-		outf(h, "<td class=\"num\" data-usd-s=\"%.17g\">%s</td>", r->cost_usd_s,
-		     doc_fmt_cost(r->cost_usd_s, c, sizeof(c)));
-		outf(h, "<td class=\"num\" data-j=\"%.17g\">%s</td>", r->energy_j,
-		     doc_fmt_energy(r->energy_j, c, sizeof(c)));
-		if (r->n_unprojected)
-			outf(h, "<td class=\"num\">%zu (%s)", r->n_unprojected,
-			     format_ns(r->unprojected_source_ns, a, sizeof(a)));
-		else
-			out(h, "<td class=\"num\">0");
+		outf(h, "<td>%s", gpuproj_bound_name(r->binding));
 		if (r->n_coarse)
 			outf(h, " <span class=\"small\">%zu by sol (coarser)</span>", r->n_coarse);
-		out(h, "</td>");
+		outf(h, "</td><td%s>%s</td>", r->memory_fit == GPUPROJ_REPORT_FIT_NO ?
+		     " class=\"nofit\"" : "", doc_fit_name(r->memory_fit));
 		if (tensor_mix) {
 			out(h, "<td>");
 			oute(h, doc_tensor_paths(tensor_mix, r->target, paths, sizeof(paths)));
@@ -196,6 +215,157 @@ html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, c
 		oute(h, note);
 		out(h, "</p>\n");
 	}
+}
+
+/* The order of the leading targets: interval overlap, distinct ranks. */
+static void
+html_order(struct html *h)
+{
+	const struct gpuproj_report_doc *doc = h->doc;
+	char cov[32], groups[256], a[32];
+	size_t i;
+
+	if (doc->n_leading < 2)
+		return;
+	doc_fmt_coverage(doc, cov, sizeof(cov));
+	doc_distinct_groups(doc, groups, sizeof(groups));
+	out(h, "<h3>Order of the leading targets</h3>\n<p>Groups of consecutive ranks whose "
+	    "intervals overlap (the order within a group is not distinct at the intervals' "
+	    "nominal ");
+	oute(h, cov);
+	out(h, "): <strong>");
+	oute(h, groups[0] ? groups : "–");
+	outf(h, "</strong>.</p>\n<div class=\"table-wrap\"><table class=\"order\" id=\"order\">"
+	     "<thead><tr><th>Faster</th><th>Slower</th><th class=\"num\">Interval overlap</th>"
+	     "<th>Distinct at %s</th><th class=\"num\">P(order holds)</th></tr></thead>\n<tbody>\n",
+	     cov);
+	for (i = 0; i < doc->n_pairs; i++) {
+		const struct doc_pair *pr = &doc->pairs[i];
+
+		outf(h, "<tr><td>%zu ", pr->a + 1);
+		oute(h, doc->combined[pr->a].target->name);
+		outf(h, "</td><td>%zu ", pr->b + 1);
+		oute(h, doc->combined[pr->b].target->name);
+		outf(h, "</td><td class=\"num\">%s</td><td>%s</td>",
+		     doc_fmt_pct(pr->o.overlap, a, sizeof(a)), pr->o.distinct ? "yes" : "no");
+		if (isnan(pr->o.p_holds))
+			outf(h, "<td class=\"num\">unknown (%s)</td></tr>\n", pr->o.distinct ?
+			     "interval not fitted on these GPUs" : "overlapping");
+		else
+			outf(h, "<td class=\"num\">≥ %.0f %%</td></tr>\n", 100 * pr->o.p_holds);
+	}
+	out(h, "</tbody></table></div>\n");
+}
+
+/* The targets that cannot run every kernel: apart, with what and why. */
+static void
+html_incomplete(struct html *h)
+{
+	const struct gpuproj_report_doc *doc = h->doc;
+	size_t i, p, n_counted = 0;
+	char a[32], b[32];
+
+	if (doc->n_complete == doc->n_targets)
+		return;
+	for (p = 0; p < doc->n_profiles; p++)
+		n_counted += doc->profiles[p].n_counted;
+	outf(h, "<h3>Targets that cannot run every kernel (not ranked)</h3>\n<p>%zu target%s "
+	     "cannot run some kernel that other targets run, so %s totals would not be the same "
+	     "work: not ranked.</p>\n<div class=\"table-wrap\"><table "
+	     "class=\"incomplete\" id=\"incomplete\"><thead><tr><th>Target GPU</th><th "
+	     "class=\"num\">Cannot run</th><th class=\"num\">Projected time of what it runs</th>"
+	     "<th class=\"num\">Measured on the source</th><th>What cannot run, and why</th></tr>"
+	     "</thead>\n<tbody>\n", doc->n_targets - doc->n_complete,
+	     doc->n_targets - doc->n_complete == 1 ? "" : "s",
+	     doc->n_targets - doc->n_complete == 1 ? "its" : "their");
+	for (i = doc->n_complete; i < doc->n_targets; i++) {
+		const struct gpuproj_report_rank *r = &doc->combined[i];
+		size_t t = doc_target_index(doc, r->target);
+
+		out(h, "<tr data-target=\"");
+		oute(h, r->target->name);
+		out(h, "\"><th scope=\"row\">");
+		oute(h, r->target->name);
+		outf(h, "</th><td class=\"num\">%zu of %zu kernels</td><td class=\"num\">%s</td>"
+		     "<td class=\"num\">%s</td><td><ul class=\"why\">", r->n_cannot, n_counted,
+		     r->n_projected ? format_ns(r->point_ns, a, sizeof(a)) : "–",
+		     format_ns(r->source_ns, b, sizeof(b)));
+		for (p = 0; p < doc->n_profiles; p++) {
+			const struct doc_profile *dp = &doc->profiles[p];
+			size_t o;
+
+			for (o = 0; o < dp->n_kernels; o++) {
+				size_t k = dp->order[o];
+				const struct doc_kproj *kp = doc_kp(doc, dp, t, k);
+				char name[200];
+
+				if (!dp->counted[k] || kp->status == GPUPROJ_OK)
+					continue;
+				doc_short_name(gpuproj_profile_at(dp->profile, k), 60, name,
+					       sizeof(name));
+				outf(h, "<li>#%zu <code class=\"kernel\">", o + 1);
+				oute(h, name);
+				out(h, "</code>: ");
+				oute(h, kp->why ? kp->why : "not projected");
+				out(h, "</li>");
+			}
+		}
+		out(h, "</ul></td></tr>\n");
+	}
+	out(h, "</tbody></table></div>\n");
+}
+
+/* Prices, cost per job, performance per dollar and per watt, energy. */
+static void
+html_costs(struct html *h)
+{
+	const struct gpuproj_report_doc *doc = h->doc;
+	size_t i;
+	char a[48], b[48], c[48], d[48];
+
+	outf(h, "<h3>Cost, power and energy</h3>\n<p>Cost per %s = hourly price × %s; "
+	     "performance per dollar = speedup ÷ purchase price (per 1,000 USD); per watt = "
+	     "speedup ÷ TDP (per kW); energy = projected time × TDP (an upper bound: board power "
+	     "at full load). \"unknown\" where no price or TDP is known: quote prices with "
+	     "<code>--price NAME=USD</code> or <code>--prices FILE</code>.</p>\n"
+	     "<div class=\"table-wrap\"><table class=\"costs\" id=\"costs\"><thead><tr><th "
+	     "class=\"num\">#</th><th>Target GPU</th><th class=\"num\">Purchase</th><th "
+	     "class=\"num\">Hourly</th><th class=\"num\">Cost per %s</th><th class=\"num\">Speedup "
+	     "per 1,000 USD</th><th class=\"num\">TDP</th><th class=\"num\">Speedup per kW</th>"
+	     "<th class=\"num\">Energy (upper bound)</th><th>Price from</th></tr></thead>\n"
+	     "<tbody>\n", doc->weighted ? "hour of today's work" : "job",
+	     doc->weighted ? "the share of the hour the target needs" : "projected time",
+	     doc->weighted ? "hour of today's work" : "job");
+	for (i = 0; i < doc->n_complete; i++) {
+		const struct gpuproj_report_rank *r = &doc->combined[i];
+
+		outf(h, "<tr%s data-target=\"", r->is_source ? " class=\"source\"" : "");
+		oute(h, r->target->name);
+		outf(h, "\" data-purchase-usd=\"%.17g\" data-hourly-usd=\"%.17g\" "
+		     "data-cost-per-job-usd=\"%.17g\" data-perf-per-kusd=\"%.17g\" "
+		     "data-perf-per-kw=\"%.17g\" data-j=\"%.17g\"><td class=\"num\">%zu</td>"
+		     "<th scope=\"row\">", r->purchase_usd, r->hourly_usd, r->cost_per_job_usd,
+		     r->perf_per_kusd, r->perf_per_kw, r->energy_j, i + 1);
+		oute(h, r->target->name);
+		outf(h, "</th><td class=\"num\">%s</td><td class=\"num\">%s</td>"
+		     "<td class=\"num\">%s</td>", doc_fmt_usd(r->purchase_usd, a, sizeof(a)),
+		     doc_fmt_usd(r->hourly_usd, b, sizeof(b)),
+		     doc_fmt_usd(r->cost_per_job_usd, c, sizeof(c)));
+		if (isnan(r->perf_per_kusd))
+			out(h, "<td class=\"num\">unknown</td>");
+		else
+			outf(h, "<td class=\"num\">%.3g</td>", r->perf_per_kusd);
+		if (isnan(r->target->tdp_w))
+			out(h, "<td class=\"num\">unknown</td><td class=\"num\">unknown</td>");
+		else
+			outf(h, "<td class=\"num\">%.0f W</td><td class=\"num\">%.3g</td>",
+			     r->target->tdp_w, r->perf_per_kw);
+		outf(h, "<td class=\"num\">%s</td><td class=\"small\">",
+		     doc_fmt_energy(r->energy_j, d, sizeof(d)));
+		oute(h, r->price_origin ? r->price_origin : "–");
+		out(h, "</td></tr>\n");
+	}
+	out(h, "</tbody></table></div>\n");
 }
 
 static void
@@ -322,12 +492,18 @@ html_run_details(struct html *h, const struct doc_profile *dp)
 	if (run->dropped_records)
 		outf(h, "; <strong>%" PRIu64 " activity records dropped</strong> (times are low)",
 		     run->dropped_records);
+	out(h, "</td></tr>\n<tr><th scope=\"row\">Peak device memory</th><td>");
+	if (isnan(dp->peak_bytes))
+		out(h, "unknown (not recorded: imports and older profiles do not have it; memory "
+		    "fit unknown)");
+	else
+		outf(h, "%s (%.0f bytes allocated at once, as libproj.so recorded it)",
+		     doc_fmt_gib(dp->peak_bytes, a, sizeof(a)), dp->peak_bytes);
 	out(h, "</td></tr>\n");
 	outf(h, "<tr><th scope=\"row\">Profiled and timed</th><td>%zu kernel signatures, %"
 	     PRIu64 " launches. %" PRIu64 " launches were profiled (metrics collected, under "
-	     "replay); every launch was timed. %zu signatures have metrics and can be projected; "
-	     "%zu were only timed (no profiled launch: no metrics, so they cannot be projected "
-	     "and their measured time is carried unchanged)", dp->n_kernels, dp->launches,
+	     "replay); every launch was timed. %zu signatures have metrics; %zu were only timed "
+	     "(no profiled launch: no metrics)", dp->n_kernels, dp->launches,
 	     dp->profiled, n_metrics, dp->n_timed_only);
 	if (dp->n_untimed)
 		outf(h, "; %zu have no timed launch and count for nothing", dp->n_untimed);
@@ -377,7 +553,7 @@ html_kernels(struct html *h, const struct doc_profile *dp, size_t pi)
 			     doc->n_featured + 1);
 			oute(h, dp->why[k] ? dp->why[k] : "unknown reason");
 			out(h, kr->profiled ? "" : " (only timed: no profiled launch)");
-			out(h, "; carried at its measured time</td></tr>\n");
+			out(h, "; in no total</td></tr>\n");
 			continue;
 		}
 		for (f = 0; f < doc->n_featured; f++) {
@@ -412,7 +588,7 @@ html_matrix(struct html *h, const struct doc_profile *dp, size_t pi)
 	     "target, with the binding resource</caption>\n<thead><tr><th>Target GPU</th>", pi, n);
 	for (o = 0; o < n; o++)
 		outf(h, "<th class=\"num\">#%zu</th>", o + 1);
-	out(h, "<th class=\"num\">Whole run</th></tr></thead>\n<tbody>\n");
+	out(h, "<th class=\"num\">All kernels</th></tr></thead>\n<tbody>\n");
 	for (i = 0; i < doc->n_targets; i++) {
 		const struct gpuproj_report_rank *r = &dp->ranking[i];
 		size_t t = doc_target_index(doc, r->target);
@@ -474,6 +650,40 @@ html_chart(struct html *h, int r, char *svg, const char *why, const char *id,
 	outf(h, "\n<figcaption id=\"%s-caption\">%s</figcaption>\n</figure>\n", id, caption_html);
 }
 
+/*
+ * A kernel without a roofline: the chart of what was measured (its time on
+ * the source) and projected (the featured targets, with intervals).
+ */
+static void
+html_kernel_times(struct html *h, const struct doc_profile *dp, const char *id,
+		  const struct doc_roofline *d)
+{
+	char why[512] = "", *svg = NULL, t0[40];
+	struct strbuf cap;
+	int r;
+
+	if (!d->times.n_rows) {
+		h->chart_done++;
+		doc_progress(h->doc, "charts", h->chart_done, h->chart_total);
+		out(h, "<p class=\"note\">No roofline: ");
+		oute(h, d->note);
+		out(h, ".</p>\n");
+		return;
+	}
+	r = chart_intervals(&d->times, id, &svg, why, sizeof(why));
+	strbuf_init(&cap);
+	strbuf_append(&cap, "No roofline: ");
+	html_escape(&cap, d->note);
+	strbuf_append(&cap, ". What was measured instead: the kernel's time per launch on ");
+	html_escape(&cap, dp->src->name);
+	strbuf_printf(&cap, " (%s, the square) and its projection onto the featured targets with "
+		      "%s (diamonds; the whiskers are the calibrated intervals). Logarithmic axis.",
+		      format_ns(d->mean_ns, t0, sizeof(t0)), gpuproj_model_name(h->doc->model));
+	html_chart(h, r, svg, why, id, cap.buf ? cap.buf : "");
+	free(svg);
+	strbuf_free(&cap);
+}
+
 /* Seed 000 Fig. 2: source and target hierarchical rooflines of one kernel. */
 static void
 html_roofline(struct html *h, const struct doc_profile *dp, size_t pi,
@@ -489,11 +699,7 @@ html_roofline(struct html *h, const struct doc_profile *dp, size_t pi,
 	oute(h, d->name);
 	out(h, "</code></h4>\n");
 	if (d->note) {
-		h->chart_done++;
-		doc_progress(doc, "charts", h->chart_done, h->chart_total);
-		out(h, "<p class=\"note\">No roofline: ");
-		oute(h, d->note);
-		out(h, ".</p>\n");
+		html_kernel_times(h, dp, id, d);
 		return;
 	}
 	r = chart_roofline(&d->chart, id, &svg, why, sizeof(why));
@@ -561,6 +767,17 @@ html_quadrant(struct html *h, const struct doc_profile *dp, size_t pi)
 		h->sb.oom = true;
 		return;
 	}
+	if (!q->chart.n_rays) {
+		/* The GPUs alone say nothing about this workload: no chart of targets.yaml only. */
+		h->chart_done++;
+		doc_progress(doc, "charts", h->chart_done, h->chart_total);
+		out(h, "<p class=\"note\">No quadrant chart: no kernel of this profile has both "
+		    "floating-point and DRAM counts (an Nsight Systems export times kernels only; "
+		    "libproj.so or Nsight Compute measure them), so no kernel can be placed among "
+		    "the GPUs.</p>\n");
+		free(labelled);
+		return;
+	}
 	r = chart_quadrant(&q->chart, id, &svg, labelled, why, sizeof(why));
 	strbuf_init(&cap);
 	strbuf_printf(&cap, "Quadrant split (Konstantinidis and Cotronis 2017, §2.1): each GPU is "
@@ -570,7 +787,22 @@ html_quadrant(struct html *h, const struct doc_profile *dp, size_t pi)
 		      "each kernel's number in the legend). GPUs above a kernel's ray are "
 		      "memory-bound for it, "
 		      "GPUs below compute-bound. Rays: the %zu longest kernels with floating-point "
-		      "work and DRAM traffic.", doc_prec_label(dp->prec), q->chart.n_rays);
+		      "work and DRAM traffic:", doc_prec_label(dp->prec), q->chart.n_rays);
+	for (t = 0; t < q->chart.n_rays; t++) {
+		const struct gpuproj_kernel *kr = gpuproj_profile_at(dp->profile,
+								      dp->order[q->ray_rank[t]]);
+
+		strbuf_printf(&cap, "%s #%zu <code class=\"kernel\">", t ? ";" : "",
+			      q->ray_rank[t] + 1);
+		html_escape(&cap, doc_kernel_name(kr));
+		strbuf_append(&cap, "</code>");
+		if (kr->tag && *kr->tag) {
+			strbuf_append(&cap, " [");
+			html_escape(&cap, kr->tag);
+			strbuf_append(&cap, "]");
+		}
+	}
+	strbuf_append(&cap, ".");
 	for (t = 0; t < doc->n_targets; t++)
 		n_unlab += !labelled[t];
 	if (r == GPUPROJ_OK && n_unlab) {
@@ -586,8 +818,6 @@ html_quadrant(struct html *h, const struct doc_profile *dp, size_t pi)
 		}
 		strbuf_append(&cap, ".");
 	}
-	if (!q->chart.n_rays)
-		strbuf_append(&cap, " No kernel has both FLOP and DRAM traffic, so no ray is drawn.");
 	html_chart(h, r, svg, why, id, cap.buf ? cap.buf : "");
 	strbuf_free(&cap);
 	free(svg);
@@ -604,6 +834,14 @@ html_irm(struct html *h, const struct doc_profile *dp, size_t pi)
 	int r;
 
 	snprintf(id, sizeof(id), "p%zu-irm", pi);
+	if (!d->chart.n_kernels) {
+		h->chart_done++;
+		doc_progress(h->doc, "charts", h->chart_done, h->chart_total);
+		out(h, "<p class=\"note\">No instruction roofline: no kernel of this profile has "
+		    "the executed warp instruction count (inst.warp) with memory traffic, so there "
+		    "is nothing measured to draw against the GPUs' ceilings.</p>\n");
+		return;
+	}
 	r = chart_irm(&d->chart, id, &svg, why, sizeof(why));
 	strbuf_init(&cap);
 	strbuf_printf(&cap, "Instruction roofline (Leinhauser et al. 2022, after Ding and Williams): warp "
@@ -621,10 +859,7 @@ html_irm(struct html *h, const struct doc_profile *dp, size_t pi)
 	if (d->derived)
 		strbuf_append(&cap, " Where a profile has no sector counts, transactions are "
 			      "derived as bytes / 32.");
-	if (!d->chart.n_kernels)
-		strbuf_append(&cap, " No kernel in this profile has the executed warp instruction "
-			      "count (inst.warp), so only the ceilings are drawn.");
-	else if (d->n_no_inst)
+	if (d->n_no_inst)
 		strbuf_printf(&cap, " %zu other kernels lack inst.warp and are not drawn.",
 			      d->n_no_inst);
 	html_chart(h, r, svg, why, id, cap.buf ? cap.buf : "");
@@ -675,13 +910,14 @@ html_disagreement(struct html *h)
 			continue;
 		out(h, "<div class=\"table-wrap\"><table class=\"disagree\"><caption>");
 		oute(h, dp->label);
-		outf(h, ": %zu kernels flagged</caption>\n<thead><tr><th>Kernel</th>"
-		     "<th class=\"num\">Targets flagged</th><th>Largest disagreement on</th>"
+		outf(h, ": %zu kernels flagged; each model's time per launch on the target of "
+		     "the largest disagreement</caption>\n<thead><tr><th>Kernel</th>"
+		     "<th class=\"num\">Targets flagged</th><th>Largest on</th>"
 		     "<th class=\"num\">Factor</th>", dp->n_dis);
 		for (m = 0; m < doc->n_models; m++) {
 			out(h, "<th class=\"num\">");
 			oute(h, gpuproj_model_name(doc->models[m]));
-			out(h, " per launch</th>");
+			out(h, "</th>");
 		}
 		out(h, "</tr></thead>\n<tbody>\n");
 		for (i = 0; i < dp->n_dis; i++) {
@@ -700,9 +936,10 @@ html_disagreement(struct html *h)
 		out(h, "</tbody></table></div>\n");
 	}
 	/* Whole-run totals per model, combined over the profiles. */
-	out(h, "<div class=\"table-wrap\"><table class=\"per-model\"><caption>Projected whole-run "
-	    "GPU time per model (sum over profiles; kernels a model cannot project carried at "
-	    "their source time)</caption>\n<thead><tr><th>Target GPU</th>");
+	out(h, "<div class=\"table-wrap\"><table class=\"per-model\"><caption>Projected GPU "
+	    "kernel time per model (sum over profiles of the kernels each model projects; how "
+	    "many it cannot project in brackets, in no total)</caption>\n<thead><tr><th>Target "
+	    "GPU</th>");
 	for (m = 0; m < doc->n_models; m++) {
 		out(h, "<th class=\"num\">");
 		oute(h, gpuproj_model_name(doc->models[m]));
@@ -732,7 +969,7 @@ html_disagreement(struct html *h)
 			outf(h, "<td class=\"num\" data-ns=\"%.17g\">%s", sum,
 			     format_ns(sum, a, sizeof(a)));
 			if (unp)
-				outf(h, " <span class=\"small\">(%zu carried)</span>", unp);
+				outf(h, " <span class=\"small\">(%zu not projected)</span>", unp);
 			out(h, "</td>");
 		}
 		out(h, "</tr>\n");
@@ -744,7 +981,8 @@ static void
 html_assumptions(struct html *h)
 {
 	const struct gpuproj_report_doc *doc = h->doc;
-	size_t i;
+	char **list = NULL;
+	size_t i, n = 0;
 
 	out(h, "<section id=\"assumptions\">\n<h2>Assumptions and limits</h2>\n"
 	    "<ul class=\"assume\">\n");
@@ -758,17 +996,21 @@ html_assumptions(struct html *h)
 	out(h, "<li>");
 	oute(h, doc_traffic_assumption());
 	out(h, "</li>\n");
-	for (i = 0; i < doc_n_assumptions; i++) {
+	if (doc_assumption_list(doc, &list, &n)) {
+		h->sb.oom = true;
+		return;
+	}
+	for (i = 0; i < n; i++) {
 		out(h, "<li>");
-		oute(h, doc_assumptions[i]);
+		oute(h, list[i]);
 		out(h, "</li>\n");
 	}
+	doc_assumption_list_free(list, n);
 	if (doc->mixed_sources)
 		out(h, "<li>The profiles were measured on different GPUs; the combined speedup "
 		    "compares the sum of their measured times with the sum of the "
 		    "projections.</li>\n");
-	out(h, "<li>Price and TDP are shown only where targets.yaml gives them; elsewhere the "
-	    "report says \"unknown\" rather than guessing.</li>\n</ul>\n</section>\n");
+	out(h, "</ul>\n</section>\n");
 }
 
 static void
@@ -841,7 +1083,9 @@ html_profile(struct html *h, size_t pi)
 	if (doc->n_profiles > 1) {
 		out(h, "<h3>The run</h3>\n");
 		html_run_details(h, dp);
-		char id[48], *cap = xasprintf("%s: projected whole-run GPU time", dp->label);
+		char id[48], *cap = xasprintf("%s: %s", dp->label, doc->by_wall ?
+					      "projected whole-run time" :
+					      "projected GPU kernel time");
 
 		snprintf(id, sizeof(id), "ranking-p%zu", pi + 1);
 		out(h, "<h3>Ranking for this profile</h3>\n");
@@ -881,23 +1125,173 @@ static void
 html_summed(struct html *h)
 {
 	const struct gpuproj_report_doc *doc = h->doc;
+	char by[1200];
 
 	out(h, "<p>");
-	if (doc->n_profiles > 1)
+	if (doc->n_profiles > 1 && !doc->weighted)
 		outf(h, "Each of the %zu profiles was projected separately onto every target with "
 		     "<strong>%s</strong>. This ranking <strong>sums over the profiles</strong>, "
-		     "per target: the projected whole-run GPU kernel times, the interval ends and "
-		     "the measured kernel times on the source GPU%s. ", doc->n_profiles,
-		     gpuproj_model_name(doc->model), doc->mixed_sources ? "s" : "");
+		     "per target: the projected times, the interval ends and the measured times on "
+		     "the source GPU%s. ", doc->n_profiles, gpuproj_model_name(doc->model),
+		     doc->mixed_sources ? "s" : "");
 	else
-		outf(h, "The profile was projected onto every target with <strong>%s</strong>. ",
-		     gpuproj_model_name(doc->model));
-	out(h, "A profile's projected whole-run GPU time is the sum over its kernels of the "
-	    "point estimate per launch × launches, plus the measured time of the kernels that "
-	    "cannot be projected (carried unchanged, counted in the last column). Speedup = "
-	    "measured kernel time on the source ÷ projected time. Time × price and energy "
-	    "(projected time × TDP, an upper bound: board power at full load) are shown where "
-	    "targets.yaml gives a price or a TDP, \"unknown\" elsewhere.</p>\n");
+		outf(h, "The profile%s projected onto every target with <strong>%s</strong>. ",
+		     doc->n_profiles > 1 ? "s were" : " was", gpuproj_model_name(doc->model));
+	out(h, "<strong>Ranked by</strong> ");
+	oute(h, doc_ranked_by(doc, by, sizeof(by)));
+	out(h, ". Speedup = measured time on the source ÷ projected time. Memory: whether the "
+	    "run's peak device memory fits in the target's (\"does not fit\": it does not). "
+	    "Prices, cost per job and energy are in the table after the order of the leading "
+	    "targets.</p>\n");
+}
+
+/* The five lines on top. */
+static void
+html_summary(struct html *h)
+{
+	char *lines[5] = { NULL };
+	int i;
+
+	if (doc_summary(h->doc, lines)) {
+		h->sb.oom = true;
+		return;
+	}
+	out(h, "<section id=\"summary\">\n<h2>Summary</h2>\n<ul class=\"summary\">\n");
+	for (i = 0; i < 5; i++) {
+		out(h, "<li>");
+		oute(h, lines[i]);
+		out(h, "</li>\n");
+		free(lines[i]);
+	}
+	out(h, "</ul>\n</section>\n");
+}
+
+/* The ranking chart: the leading targets' times with their intervals (error bars). */
+static void
+html_rank_chart(struct html *h)
+{
+	const struct gpuproj_report_doc *doc = h->doc;
+	char why[512] = "", *svg = NULL, cov[32];
+	struct strbuf cap;
+	int r;
+
+	if (!doc->rank_chart || !doc->rank_chart->n_rows)
+		return;
+	r = chart_intervals(doc->rank_chart, "ranking-chart", &svg, why, sizeof(why));
+	strbuf_init(&cap);
+	strbuf_printf(&cap, "The %zu best-ranked complete targets and the source: projected %s "
+		      "(diamonds) with the interval that held the measured time in %s of the "
+		      "validation cases (whiskers: the sum of the kernels' interval ends), the "
+		      "source's measured time as a square. Logarithmic axis.",
+		      doc->rank_chart->n_rows - (doc->rank_chart->n_rows > 1),
+		      doc->weighted ? "facility time relative to the source" :
+		      doc->by_wall ? "whole-run time" : "GPU kernel time",
+		      doc_fmt_coverage(doc, cov, sizeof(cov)));
+	html_chart(h, r, svg, why, "ranking-chart", cap.buf ? cap.buf : "");
+	free(svg);
+	strbuf_free(&cap);
+}
+
+/* The run: the report's facts, then the one profile's details or a table of the profiles. */
+static void
+html_run(struct html *h)
+{
+	const struct gpuproj_report_doc *doc = h->doc;
+	size_t i;
+
+	out(h, "<section id=\"run\">\n<h2>The run</h2>\n<table class=\"report-meta\"><tbody>\n");
+	outf(h, "<tr><th scope=\"row\">Report</th><td>gpuproj %s, ", GPUPROJ_VERSION);
+	oute(h, doc->date);
+	out(h, "</td></tr>\n<tr><th scope=\"row\">Model</th><td><strong>");
+	oute(h, gpuproj_model_name(doc->model));
+	out(h, "</strong>: ");
+	oute(h, gpuproj_model_summary(doc->model));
+	outf(h, "</td></tr>\n<tr><th scope=\"row\">Targets</th><td>%zu GPUs", doc->n_targets);
+	if (doc->opt.targets_origin) {
+		out(h, " from ");
+		oute(h, doc->opt.targets_origin);
+	}
+	outf(h, "</td></tr>\n<tr><th scope=\"row\">Profiles</th><td>%zu</td></tr>\n"
+	     "</tbody></table>\n", doc->n_profiles);
+	if (doc->n_profiles == 1) {
+		out(h, "<h3>");
+		oute(h, doc->profiles[0].label);
+		out(h, "</h3>\n");
+		html_run_details(h, &doc->profiles[0]);
+	} else {
+		out(h, "<div class=\"table-wrap\"><table class=\"profiles\"><caption>The profiles"
+		    "</caption>\n<thead><tr><th class=\"num\">#</th><th>Profile</th>"
+		    "<th>Application</th><th class=\"num\">Rank</th><th>Host</th><th>Source GPU</th>"
+		    "<th class=\"num\">Kernels</th><th class=\"num\">Launches</th>"
+		    "<th class=\"num\">Profiled launches</th><th class=\"num\">Timed only</th>"
+		    "<th class=\"num\">Kernel time</th></tr></thead>\n<tbody>\n");
+		for (i = 0; i < doc->n_profiles; i++) {
+			const struct doc_profile *dp = &doc->profiles[i];
+			const struct gpuproj_process_info *pi = gpuproj_profile_process(dp->profile);
+
+			outf(h, "<tr><td class=\"num\">%zu</td><td><a href=\"#profile-%zu\">",
+			     i + 1, i + 1);
+			oute(h, dp->label);
+			out(h, "</a></td><td>");
+			oute(h, doc_application(dp->profile));
+			if (pi->rank >= 0)
+				outf(h, "</td><td class=\"num\">%" PRId64 "</td><td>", pi->rank);
+			else
+				out(h, "</td><td class=\"num\">–</td><td>");
+			oute(h, pi->host ? pi->host : "–");
+			out(h, "</td><td>");
+			oute(h, dp->src->name);
+			outf(h, "</td><td class=\"num\">%zu</td><td class=\"num\">%" PRIu64 "</td>"
+			     "<td class=\"num\">%" PRIu64 "</td><td class=\"num\">%zu</td>",
+			     dp->n_kernels, dp->launches, dp->profiled, dp->n_timed_only);
+			td_ns(h, dp->kernel_ns);
+			out(h, "</tr>\n");
+		}
+		out(h, "</tbody></table></div>\n");
+	}
+	out(h, "</section>\n");
+}
+
+/* The combined ranking and what goes with it: the order, the targets apart, the costs. */
+static void
+html_combined(struct html *h)
+{
+	const struct gpuproj_report_doc *doc = h->doc;
+	double tensor_mix[GPUPROJ_TPREC_COUNT];
+	const char *caption;
+	char a[32];
+
+	out(h, "<section id=\"ranking\">\n<h2>Ranking of target GPUs</h2>\n");
+	html_summed(h);
+	if (doc->weighted)
+		caption = "The workload mix: facility time relative to the source";
+	else if (doc->n_profiles > 1)
+		caption = doc->by_wall ? "All profiles: projected whole-run time, summed"
+				       : "All profiles: projected GPU kernel time, summed";
+	else
+		caption = doc->by_wall ? "Projected whole-run time" : "Projected GPU kernel time";
+	html_ranking(h, doc->combined, doc->n_targets, "ranking-combined", caption,
+		     doc_tensor_mix(doc, NULL, tensor_mix) ? tensor_mix : NULL);
+	if (doc->n_complete && doc_ranked(doc, &doc->combined[0])) {
+		outf(h, "<p class=\"note\">Fastest: <strong>");
+		oute(h, doc->combined[0].target->name);
+		if (doc->weighted)
+			outf(h, "</strong>, %s of the source's facility time",
+			     doc_fmt_pct(doc->combined[0].rel, a, sizeof(a)));
+		else
+			outf(h, "</strong>, %s projected %s",
+			     format_ns(doc_rank_ns(doc, &doc->combined[0]), a, sizeof(a)),
+			     doc->by_wall ? "whole-run time" : "GPU kernel time");
+		if (isfinite(doc->combined[0].speedup))
+			outf(h, ", %.2f× the source", doc->combined[0].speedup);
+		out(h, ".</p>\n");
+	}
+	html_rank_chart(h);
+	html_order(h);
+	html_incomplete(h);
+	html_costs(h);
+	out(h, "</section>\n");
+	whole_run_html(&h->sb, doc->combined, doc->n_targets);
 }
 
 int
@@ -907,8 +1301,6 @@ gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_text, s
 	struct html h = { 0 };
 	char app[256];
 	size_t i;
-	double tensor_mix[GPUPROJ_TPREC_COUNT];
-	char a[32];
 
 	if (!doc || !ret_text)
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
@@ -919,6 +1311,7 @@ gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_text, s
 		if (doc->profiles[i].charts)
 			h.chart_total += doc->profiles[i].charts->n_roof + 2;
 	}
+	h.chart_total += doc->rank_chart != NULL;
 	doc_applications(doc, app, sizeof(app));
 
 	out(&h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -938,7 +1331,8 @@ gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_text, s
 	out(&h, " · model ");
 	oute(&h, gpuproj_model_name(doc->model));
 	outf(&h, " · %zu target GPUs</p>\n</header>\n", doc->n_targets);
-	out(&h, "<nav aria-label=\"Contents\"><ol>\n<li><a href=\"#run\">The run</a></li>\n"
+	out(&h, "<nav aria-label=\"Contents\"><ol>\n<li><a href=\"#summary\">Summary</a></li>\n"
+	    "<li><a href=\"#run\">The run</a></li>\n"
 	    "<li><a href=\"#ranking\">Ranking of target GPUs</a></li>\n");
 	for (i = 0; i < doc->n_profiles; i++) {
 		outf(&h, "<li><a href=\"#profile-%zu\">%s", i + 1,
@@ -950,77 +1344,9 @@ gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_text, s
 	    "<li><a href=\"#assumptions\">Assumptions and limits</a></li>\n"
 	    "<li><a href=\"#sources\">Sources of the target numbers</a></li>\n</ol></nav>\n<main>\n");
 
-	/* The run. */
-	out(&h, "<section id=\"run\">\n<h2>The run</h2>\n<table class=\"report-meta\"><tbody>\n");
-	outf(&h, "<tr><th scope=\"row\">Report</th><td>gpuproj %s, ", GPUPROJ_VERSION);
-	oute(&h, doc->date);
-	out(&h, "</td></tr>\n<tr><th scope=\"row\">Model</th><td><strong>");
-	oute(&h, gpuproj_model_name(doc->model));
-	out(&h, "</strong>: ");
-	oute(&h, gpuproj_model_summary(doc->model));
-	outf(&h, "</td></tr>\n<tr><th scope=\"row\">Targets</th><td>%zu GPUs", doc->n_targets);
-	if (doc->opt.targets_origin) {
-		out(&h, " from ");
-		oute(&h, doc->opt.targets_origin);
-	}
-	outf(&h, "</td></tr>\n<tr><th scope=\"row\">Profiles</th><td>%zu</td></tr>\n"
-	     "</tbody></table>\n", doc->n_profiles);
-	if (doc->n_profiles == 1) {
-		out(&h, "<h3>");
-		oute(&h, doc->profiles[0].label);
-		out(&h, "</h3>\n");
-		html_run_details(&h, &doc->profiles[0]);
-	} else {
-		out(&h, "<div class=\"table-wrap\"><table class=\"profiles\"><caption>The profiles"
-		    "</caption>\n<thead><tr><th class=\"num\">#</th><th>Profile</th>"
-		    "<th>Application</th><th class=\"num\">Rank</th><th>Host</th><th>Source GPU</th>"
-		    "<th class=\"num\">Kernels</th><th class=\"num\">Launches</th>"
-		    "<th class=\"num\">Profiled launches</th><th class=\"num\">Timed only</th>"
-		    "<th class=\"num\">Kernel time</th></tr></thead>\n<tbody>\n");
-		for (i = 0; i < doc->n_profiles; i++) {
-			const struct doc_profile *dp = &doc->profiles[i];
-			const struct gpuproj_process_info *pi = gpuproj_profile_process(dp->profile);
-
-			outf(&h, "<tr><td class=\"num\">%zu</td><td><a href=\"#profile-%zu\">", i + 1,
-			     i + 1);
-			oute(&h, dp->label);
-			out(&h, "</a></td><td>");
-			oute(&h, doc_application(dp->profile));
-			if (pi->rank >= 0)
-				outf(&h, "</td><td class=\"num\">%" PRId64 "</td><td>", pi->rank);
-			else
-				out(&h, "</td><td class=\"num\">–</td><td>");
-			oute(&h, pi->host ? pi->host : "–");
-			out(&h, "</td><td>");
-			oute(&h, dp->src->name);
-			outf(&h, "</td><td class=\"num\">%zu</td><td class=\"num\">%" PRIu64 "</td>"
-			     "<td class=\"num\">%" PRIu64 "</td><td class=\"num\">%zu</td>",
-			     dp->n_kernels, dp->launches, dp->profiled, dp->n_timed_only);
-			td_ns(&h, dp->kernel_ns);
-			out(&h, "</tr>\n");
-		}
-		out(&h, "</tbody></table></div>\n");
-	}
-	out(&h, "</section>\n");
-
-	/* The combined ranking. */
-	out(&h, "<section id=\"ranking\">\n<h2>Ranking of target GPUs</h2>\n");
-	html_summed(&h);
-	html_ranking(&h, doc->combined, doc->n_targets, "ranking-combined",
-		     doc->n_profiles > 1 ? "All profiles: projected whole-run GPU time, summed"
-					 : "Projected whole-run GPU time",
-		     doc_tensor_mix(doc, NULL, tensor_mix) ? tensor_mix : NULL);
-	if (doc->combined[0].point_ns > 0) {
-		outf(&h, "<p class=\"note\">Fastest: <strong>");
-		oute(&h, doc->combined[0].target->name);
-		outf(&h, "</strong>, %s projected GPU time", format_ns(doc->combined[0].point_ns, a,
-								      sizeof(a)));
-		if (isfinite(doc->combined[0].speedup))
-			outf(&h, ", %.2f× the source", doc->combined[0].speedup);
-		out(&h, ".</p>\n");
-	}
-	out(&h, "</section>\n");
-	whole_run_html(&h.sb, doc->combined, doc->n_targets);
+	html_summary(&h);
+	html_run(&h);
+	html_combined(&h);
 
 	for (i = 0; i < doc->n_profiles; i++)
 		html_profile(&h, i);

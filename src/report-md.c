@@ -29,48 +29,91 @@
 /* Kernels listed before the rest go into a collapsed <details> block. */
 #define MD_KERNELS_SHOWN 15
 
-static void
-md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n,
-	   const double *tensor_mix)
-{
-	size_t i, unseen = 0;
-	char a[32], b[32], c[48], d[48], e[48], paths[256], note[1024];
+/*
+ * How much of the report the Markdown holds (md_limits[]): the full
+ * report, then parts shortened, longest first, until it fits the limit.
+ */
+struct md_caps {
+	bool sources;          /* the sources of every target number */
+	size_t kernels;        /* kernel rows per profile (SIZE_MAX: all) */
+	size_t dis_rows;       /* rows per profile where models disagree */
+	size_t profiles;       /* profiles with their own section */
+	size_t rank_rows;      /* ranked rows per table (SIZE_MAX: all) */
+	bool full;             /* nothing left out */
+};
 
-	strbuf_printf(sb, "| # | Target GPU | Projected GPU time | Interval | Speedup vs. source | "
-		      "Binding | Time × price | Energy (upper bound) | Carried unprojected |%s\n"
-		      "|--:|---|--:|--:|--:|---|--:|--:|--:|%s\n",
+static const struct md_caps md_limits[] = {
+	{ true, SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, true },
+	{ false, SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX, false },
+	{ false, 15, 10, SIZE_MAX, SIZE_MAX, false },
+	{ false, 10, 5, 8, 30, false },
+	{ false, 5, 3, 4, 20, false },
+	{ false, 3, 0, 2, 12, false },
+};
+
+#define LEFT_OUT "in the HTML report, or all of it with --md-full"
+
+static const char *
+md_time_heading(const struct gpuproj_report_doc *doc)
+{
+	if (doc->weighted)
+		return "Facility time vs. the source";
+	return doc->by_wall ? "Projected whole-run time" : "Projected GPU kernel time";
+}
+
+static void
+md_ranking(struct strbuf *sb, const struct gpuproj_report_doc *doc,
+	   const struct gpuproj_report_rank *rows, size_t n, const double *tensor_mix,
+	   const struct md_caps *caps)
+{
+	size_t i, unseen = 0, shown = 0, n_complete = 0;
+	char a[32], b[32], c[48], paths[256], note[1024];
+
+	for (i = 0; i < n; i++)
+		n_complete += rows[i].complete;
+	strbuf_printf(sb, "| # | Target GPU | %s | Interval | Speedup vs. source | Binding | "
+		      "Memory |%s\n|--:|---|--:|--:|--:|---|---|%s\n", md_time_heading(doc),
 		      tensor_mix ? " Tensor work runs on |" : "", tensor_mix ? "---|" : "");
 	for (i = 0; i < n; i++) {
 		const struct gpuproj_report_rank *r = &rows[i];
 
+		if (!r->complete)
+			continue;
+		if (shown++ == caps->rank_rows) {
+			strbuf_printf(sb, "| | %zu more targets %s | | | | | |%s\n",
+				      n_complete - caps->rank_rows, LEFT_OUT,
+				      tensor_mix ? " |" : "");
+			break;
+		}
 		strbuf_printf(sb, "| %zu | ", i + 1);
 		if (r->is_source)
 			strbuf_append(sb, "**");
 		md_text(sb, r->target->name);
 		strbuf_append(sb, r->is_source ? "** (source)" : "");
-		if (!r->n_projected) {
-			/* Never the carried source time dressed up as a projection. */
-			strbuf_printf(sb, " | not projected | – | – | – | – | – | %zu (all) |%s\n",
-				      r->n_unprojected, tensor_mix ? " – |" : "");
+		if (!doc_ranked(doc, r)) {
+			/* Never the measured source time dressed up as a projection. */
+			strbuf_printf(sb, " | not projected | – | – | – | %s |%s\n",
+				      doc_fit_name(r->memory_fit), tensor_mix ? " – |" : "");
 			continue;
 		}
-		strbuf_printf(sb, " | %s | ", format_ns(r->point_ns, a, sizeof(a)));
-		strbuf_printf(sb, "%s – ", format_ns(r->lo_ns, a, sizeof(a)));
-		strbuf_printf(sb, "%s%s%s | %s | %s | %s | %s | ",
-			      format_ns(r->hi_ns, b, sizeof(b)), r->n_interval_unseen ? " \\*" : "",
-			      r->n_assumed ? " †" : "",
-			      doc_fmt_speedup(r->speedup, c, sizeof(c)),
-			      gpuproj_bound_name(r->binding),
-			      doc_fmt_cost(r->cost_usd_s, d, sizeof(d)),
-			      doc_fmt_energy(r->energy_j, e, sizeof(e)));
-		if (r->n_unprojected)
-			strbuf_printf(sb, "%zu (%s)", r->n_unprojected,
-				      format_ns(r->unprojected_source_ns, a, sizeof(a)));
+		if (doc->weighted)
+			strbuf_printf(sb, " | %s | %s – ", doc_fmt_pct(r->rel, a, sizeof(a)),
+				      doc_fmt_pct(r->rel_lo, b, sizeof(b)));
 		else
-			strbuf_append(sb, "0");
+			strbuf_printf(sb, " | %s | %s – ",
+				      format_ns(doc_rank_ns(doc, r), a, sizeof(a)),
+				      format_ns(doc->by_wall ? r->whole.lo_ns : r->lo_ns, b,
+						sizeof(b)));
+		if (doc->weighted)
+			doc_fmt_pct(r->rel_hi, a, sizeof(a));
+		else
+			format_ns(doc->by_wall ? r->whole.hi_ns : r->hi_ns, a, sizeof(a));
+		strbuf_printf(sb, "%s%s%s | %s | %s", a, r->n_interval_unseen ? " \\*" : "",
+			      r->n_assumed ? " †" : "", doc_fmt_speedup(r->speedup, c, sizeof(c)),
+			      gpuproj_bound_name(r->binding));
 		if (r->n_coarse)
 			strbuf_printf(sb, "; %zu by sol (coarser)", r->n_coarse);
-		strbuf_append(sb, " |");
+		strbuf_printf(sb, " | %s |", doc_fit_name(r->memory_fit));
 		if (tensor_mix) {
 			strbuf_append(sb, " ");
 			md_text(sb, doc_tensor_paths(tensor_mix, r->target, paths, sizeof(paths)));
@@ -85,6 +128,145 @@ md_ranking(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n,
 		strbuf_append(sb, "\n† ");
 		md_text(sb, note);
 		strbuf_append(sb, "\n");
+	}
+	strbuf_append(sb, "\n");
+}
+
+/* The targets that cannot run every kernel: apart, with what and why. */
+static void
+md_incomplete(struct strbuf *sb, const struct gpuproj_report_doc *doc)
+{
+	size_t i, p, k;
+	char a[32], b[32];
+
+	if (doc->n_complete == doc->n_targets)
+		return;
+	strbuf_printf(sb, "### Targets that cannot run every kernel (not ranked)\n\n%zu target%s "
+		      "cannot run some kernel that other targets run, so %s totals would not be "
+		      "the same work: not ranked.\n\n| Target GPU | Cannot run | Projected time "
+		      "of what it runs | Measured on the source | What cannot run, and why |\n"
+		      "|---|--:|--:|--:|---|\n", doc->n_targets - doc->n_complete,
+		      doc->n_targets - doc->n_complete == 1 ? "" : "s",
+		      doc->n_targets - doc->n_complete == 1 ? "its" : "their");
+	for (i = doc->n_complete; i < doc->n_targets; i++) {
+		const struct gpuproj_report_rank *r = &doc->combined[i];
+		size_t t = doc_target_index(doc, r->target), n_counted = 0, listed = 0;
+
+		for (p = 0; p < doc->n_profiles; p++)
+			n_counted += doc->profiles[p].n_counted;
+		strbuf_append(sb, "| ");
+		md_text(sb, r->target->name);
+		strbuf_printf(sb, " | %zu of %zu kernels | %s | %s | ", r->n_cannot, n_counted,
+			      r->n_projected ? format_ns(r->point_ns, a, sizeof(a)) : "–",
+			      format_ns(r->source_ns, b, sizeof(b)));
+		for (p = 0; p < doc->n_profiles; p++) {
+			const struct doc_profile *dp = &doc->profiles[p];
+			size_t o;
+
+			for (o = 0; o < dp->n_kernels; o++) {
+				const struct doc_kproj *kp;
+				char name[200];
+
+				k = dp->order[o];
+				kp = doc_kp(doc, dp, t, k);
+				if (!dp->counted[k] || kp->status == GPUPROJ_OK)
+					continue;
+				if (listed++ == 3) {
+					strbuf_printf(sb, "; and %zu more", r->n_cannot - 3);
+					break;
+				}
+				doc_short_name(gpuproj_profile_at(dp->profile, k), 60, name,
+					       sizeof(name));
+				strbuf_printf(sb, "%s#%zu ", listed > 1 ? "; " : "", o + 1);
+				md_code(sb, name, true);
+				strbuf_append(sb, ": ");
+				md_text(sb, kp->why ? kp->why : "not projected");
+			}
+			if (listed > 3)
+				break;
+		}
+		strbuf_append(sb, " |\n");
+	}
+	strbuf_append(sb, "\n");
+}
+
+/* The order of the leading targets: interval overlap, distinct ranks. */
+static void
+md_order(struct strbuf *sb, const struct gpuproj_report_doc *doc)
+{
+	size_t i;
+	char cov[32], groups[256], a[32];
+
+	if (doc->n_leading < 2)
+		return;
+	doc_fmt_coverage(doc, cov, sizeof(cov));
+	doc_distinct_groups(doc, groups, sizeof(groups));
+	strbuf_printf(sb, "### Order of the leading targets\n\nGroups of consecutive ranks whose "
+		      "intervals overlap (the order within a group is not distinct at the "
+		      "intervals' nominal %s): %s.\n\n| Faster | Slower | Interval overlap | "
+		      "Distinct at %s | P(order holds) |\n|---|---|--:|---|--:|\n", cov,
+		      groups[0] ? groups : "–", cov);
+	for (i = 0; i < doc->n_pairs; i++) {
+		const struct doc_pair *pr = &doc->pairs[i];
+
+		strbuf_printf(sb, "| %zu ", pr->a + 1);
+		md_text(sb, doc->combined[pr->a].target->name);
+		strbuf_printf(sb, " | %zu ", pr->b + 1);
+		md_text(sb, doc->combined[pr->b].target->name);
+		strbuf_printf(sb, " | %s | %s | ", doc_fmt_pct(pr->o.overlap, a, sizeof(a)),
+			      pr->o.distinct ? "yes" : "no");
+		if (isnan(pr->o.p_holds))
+			strbuf_append(sb, pr->o.distinct ? "unknown (interval not fitted on "
+				      "these GPUs) |\n" : "unknown (overlapping) |\n");
+		else
+			strbuf_printf(sb, "≥ %.0f %% |\n", 100 * pr->o.p_holds);
+	}
+	strbuf_append(sb, "\n");
+}
+
+/* Prices, cost per job, performance per dollar and per watt, energy. */
+static void
+md_costs(struct strbuf *sb, const struct gpuproj_report_doc *doc, const struct md_caps *caps)
+{
+	size_t i;
+	char a[48], b[48], c[48], d[48];
+
+	strbuf_printf(sb, "### Cost, power and energy\n\nCost per job = hourly price × %s; "
+		      "performance per dollar = speedup ÷ purchase price (per 1,000 USD); per "
+		      "watt = speedup ÷ TDP (per kW); energy = projected time × TDP (an upper "
+		      "bound: board power at full load). \"unknown\" where no price or TDP is "
+		      "known: quote prices with --price NAME=USD or --prices FILE.\n\n| # | "
+		      "Target GPU | Purchase price | Hourly price | Cost per %s | Speedup per "
+		      "1,000 USD | TDP | Speedup per kW | Energy (upper bound) | Price from |\n"
+		      "|--:|---|--:|--:|--:|--:|--:|--:|--:|---|\n",
+		      doc->weighted ? "the source's share of the hour (an hour of today's work)"
+				    : "projected time",
+		      doc->weighted ? "hour of today's work" : "job");
+	for (i = 0; i < doc->n_complete; i++) {
+		const struct gpuproj_report_rank *r = &doc->combined[i];
+
+		if (i == caps->rank_rows) {
+			strbuf_printf(sb, "| | %zu more targets %s | | | | | | | | |\n",
+				      doc->n_complete - caps->rank_rows, LEFT_OUT);
+			break;
+		}
+		strbuf_printf(sb, "| %zu | ", i + 1);
+		md_text(sb, r->target->name);
+		strbuf_printf(sb, " | %s | %s | %s | ", doc_fmt_usd(r->purchase_usd, a, sizeof(a)),
+			      isnan(r->hourly_usd) ? "unknown" :
+			      doc_fmt_usd(r->hourly_usd, b, sizeof(b)),
+			      doc_fmt_usd(r->cost_per_job_usd, c, sizeof(c)));
+		if (isnan(r->perf_per_kusd))
+			strbuf_append(sb, "unknown | ");
+		else
+			strbuf_printf(sb, "%.3g | ", r->perf_per_kusd);
+		if (isnan(r->target->tdp_w))
+			strbuf_append(sb, "unknown | unknown | ");
+		else
+			strbuf_printf(sb, "%.0f W | %.3g | ", r->target->tdp_w, r->perf_per_kw);
+		strbuf_printf(sb, "%s | ", doc_fmt_energy(r->energy_j, d, sizeof(d)));
+		md_text(sb, r->price_origin ? r->price_origin : "–");
+		strbuf_append(sb, " |\n");
 	}
 	strbuf_append(sb, "\n");
 }
@@ -181,10 +363,17 @@ md_run_details(struct strbuf *sb, const struct doc_profile *dp)
 	if (!isnan(run->wall_ns))
 		strbuf_printf(sb, "; wall time %s", format_ns(run->wall_ns, a, sizeof(a)));
 	strbuf_append(sb, "\n");
+	if (isnan(dp->peak_bytes))
+		strbuf_append(sb, "- **Peak device memory:** unknown (not recorded: imports and "
+			      "older profiles do not have it; memory fit unknown)\n");
+	else
+		strbuf_printf(sb, "- **Peak device memory:** %s (%.0f bytes allocated at once, as "
+			      "libproj.so recorded it)\n",
+			      doc_fmt_gib(dp->peak_bytes, a, sizeof(a)), dp->peak_bytes);
 	strbuf_printf(sb, "- **Profiled and timed:** %zu kernel signatures, %" PRIu64 " launches, "
 		      "%" PRIu64 " of them profiled (metrics collected); %zu signatures have "
-		      "metrics, %zu were only timed (no metrics: not projected, measured time "
-		      "carried)", dp->n_kernels, dp->launches, dp->profiled,
+		      "metrics, %zu were only timed (no metrics)", dp->n_kernels, dp->launches,
+		      dp->profiled,
 		      dp->n_kernels - dp->n_timed_only - dp->n_untimed, dp->n_timed_only);
 	if (dp->n_untimed)
 		strbuf_printf(sb, ", %zu have no timed launch", dp->n_untimed);
@@ -233,18 +422,19 @@ md_kernel_row(struct strbuf *sb, const struct gpuproj_report_doc *doc,
 }
 
 static void
-md_kernels(struct strbuf *sb, const struct gpuproj_report_doc *doc, const struct doc_profile *dp)
+md_kernels(struct strbuf *sb, const struct gpuproj_report_doc *doc, const struct doc_profile *dp,
+	   const struct md_caps *caps)
 {
-	size_t o, f;
+	size_t o, f, n = dp->n_kernels < caps->kernels ? dp->n_kernels : caps->kernels;
 
 	strbuf_printf(sb, "Kernels by measured time on %s; projected time per launch with %s "
 		      "(binding resource in brackets).\n\n", dp->src->name,
 		      gpuproj_model_name(doc->model));
-	for (o = 0; o < dp->n_kernels; o++) {
+	for (o = 0; o < n; o++) {
 		if (o == 0 || o == MD_KERNELS_SHOWN) {
 			if (o == MD_KERNELS_SHOWN)
 				strbuf_printf(sb, "\n<details><summary>%zu more kernels</summary>\n\n",
-					      dp->n_kernels - MD_KERNELS_SHOWN);
+					      n - MD_KERNELS_SHOWN);
 			strbuf_append(sb, "| # | Kernel | Share of time | Launches | Profiled | "
 				      "Source per launch | Binding on source");
 			for (f = 0; f < doc->n_featured; f++) {
@@ -258,13 +448,16 @@ md_kernels(struct strbuf *sb, const struct gpuproj_report_doc *doc, const struct
 		}
 		md_kernel_row(sb, doc, dp, o);
 	}
-	if (dp->n_kernels > MD_KERNELS_SHOWN)
+	if (n > MD_KERNELS_SHOWN)
 		strbuf_append(sb, "\n</details>\n");
+	if (n < dp->n_kernels)
+		strbuf_printf(sb, "\n%zu more kernels %s.\n", dp->n_kernels - n, LEFT_OUT);
 	strbuf_append(sb, "\n");
 }
 
 static void
-md_disagreement(struct strbuf *sb, const struct gpuproj_report_doc *doc)
+md_disagreement(struct strbuf *sb, const struct gpuproj_report_doc *doc,
+		const struct md_caps *caps)
 {
 	size_t p, i, m;
 	char a[32];
@@ -307,6 +500,14 @@ md_disagreement(struct strbuf *sb, const struct gpuproj_report_doc *doc)
 			const struct doc_disagreement *d = &dp->dis[i];
 			char name[400];
 
+			if (i == caps->dis_rows) {
+				strbuf_printf(sb, "| %zu more kernels %s |", dp->n_dis - i,
+					      LEFT_OUT);
+				for (m = 0; m < doc->n_models + 3; m++)
+					strbuf_append(sb, " |");
+				strbuf_append(sb, "\n");
+				break;
+			}
 			doc_short_name(gpuproj_profile_at(dp->profile, d->kernel), 100, name,
 				       sizeof(name));
 			strbuf_append(sb, "| ");
@@ -366,127 +567,221 @@ md_sources(struct strbuf *sb, const struct gpuproj_report_doc *doc)
 	strbuf_append(sb, "\n</details>\n");
 }
 
-int
-gpuproj_report_doc_markdown(const struct gpuproj_report_doc *doc, char **ret_text,
-			    size_t *ret_len, struct gpuproj_error *reterr)
+static void
+md_summary(struct strbuf *sb, const struct gpuproj_report_doc *doc)
 {
-	struct strbuf sb;
+	char *lines[5] = { NULL };
+	int i;
+
+	if (doc_summary(doc, lines)) {
+		sb->oom = true;
+		return;
+	}
+	strbuf_append(sb, "## Summary\n\n");
+	for (i = 0; i < 5; i++) {
+		strbuf_append(sb, "- ");
+		md_text(sb, lines[i]);
+		strbuf_append(sb, "\n");
+		free(lines[i]);
+	}
+	strbuf_append(sb, "\n");
+}
+
+static void
+md_profiles_table(struct strbuf *sb, const struct gpuproj_report_doc *doc)
+{
 	size_t i;
-	char a[32], apps[256];
+	char a[32];
+
+	strbuf_append(sb, "\n| # | Profile | Application | Rank | Source GPU | Kernels | "
+		      "Launches | Profiled launches | Timed only | Kernel time |");
+	strbuf_append(sb, doc->weighted ? " Share of facility time |\n"
+					"|--:|---|---|--:|---|--:|--:|--:|--:|--:|--:|\n"
+				      : "\n|--:|---|---|--:|---|--:|--:|--:|--:|--:|\n");
+	for (i = 0; i < doc->n_profiles; i++) {
+		const struct doc_profile *dp = &doc->profiles[i];
+		const struct gpuproj_process_info *pi = gpuproj_profile_process(dp->profile);
+
+		strbuf_printf(sb, "| %zu | ", i + 1);
+		md_text(sb, dp->label);
+		strbuf_append(sb, " | ");
+		md_text(sb, doc_application(dp->profile));
+		if (pi->rank >= 0)
+			strbuf_printf(sb, " | %" PRId64 " | ", pi->rank);
+		else
+			strbuf_append(sb, " | – | ");
+		md_text(sb, dp->src->name);
+		strbuf_printf(sb, " | %zu | %" PRIu64 " | %" PRIu64 " | %zu | %s |", dp->n_kernels,
+			      dp->launches, dp->profiled, dp->n_timed_only,
+			      format_ns(dp->kernel_ns, a, sizeof(a)));
+		if (doc->weighted)
+			strbuf_printf(sb, " %s |", doc_fmt_pct(dp->weight, a, sizeof(a)));
+		strbuf_append(sb, "\n");
+	}
+	strbuf_append(sb, "\n");
+}
+
+static void
+md_assumptions(struct strbuf *sb, const struct gpuproj_report_doc *doc)
+{
+	char **list = NULL;
+	size_t i, n = 0;
+
+	strbuf_append(sb, "## Assumptions and limits\n\n");
+	for (i = 0; i < doc->n_models; i++) {
+		strbuf_append(sb, "- Model **");
+		md_text(sb, gpuproj_model_name(doc->models[i]));
+		strbuf_append(sb, "**: ");
+		md_text(sb, gpuproj_model_summary(doc->models[i]));
+		strbuf_append(sb, "\n");
+	}
+	strbuf_append(sb, "- ");
+	md_text(sb, doc_traffic_assumption());
+	strbuf_append(sb, "\n");
+	if (doc_assumption_list(doc, &list, &n)) {
+		sb->oom = true;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		strbuf_append(sb, "- ");
+		md_text(sb, list[i]);
+		strbuf_append(sb, "\n");
+	}
+	doc_assumption_list_free(list, n);
+	strbuf_append(sb, "\n");
+}
+
+/* The whole Markdown report within `caps`. */
+static void
+md_render(struct strbuf *sb, const struct gpuproj_report_doc *doc, const struct md_caps *caps)
+{
+	size_t i;
+	char apps[256], by[1200];
 	double tensor_mix[GPUPROJ_TPREC_COUNT];
 
-	if (!doc || !ret_text)
-		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
-	strbuf_init(&sb);
 	doc_applications(doc, apps, sizeof(apps));
-	strbuf_append(&sb, "# Projected GPU time of ");
-	md_text(&sb, apps);
+	strbuf_append(sb, "# Projected GPU time of ");
+	md_text(sb, apps);
 	if (doc->n_profiles > 1)
-		strbuf_printf(&sb, " (%zu profiles)", doc->n_profiles);
-	strbuf_printf(&sb, "\n\ngpuproj %s · report of ", GPUPROJ_VERSION);
-	md_text(&sb, doc->date);
-	strbuf_append(&sb, " · model ");
-	md_text(&sb, gpuproj_model_name(doc->model));
-	strbuf_printf(&sb, " · %zu target GPUs. Charts are in the HTML report.\n\n",
-		      doc->n_targets);
+		strbuf_printf(sb, " (%zu profiles)", doc->n_profiles);
+	strbuf_printf(sb, "\n\ngpuproj %s · report of ", GPUPROJ_VERSION);
+	md_text(sb, doc->date);
+	strbuf_append(sb, " · model ");
+	md_text(sb, gpuproj_model_name(doc->model));
+	strbuf_printf(sb, " · %zu target GPUs. Charts are in the HTML report.", doc->n_targets);
+	if (!caps->full)
+		strbuf_printf(sb, " Shortened to fit a merge-request comment (%zu characters at "
+			      "most): what is left out says so; --md-full writes everything.",
+			      doc->opt.md_limit ? doc->opt.md_limit
+						: (size_t)GPUPROJ_REPORT_MD_LIMIT);
+	strbuf_append(sb, "\n\n");
+	md_summary(sb, doc);
 
-	strbuf_append(&sb, "## The run\n\n- **Model:** ");
-	md_text(&sb, gpuproj_model_name(doc->model));
-	strbuf_append(&sb, " — ");
-	md_text(&sb, gpuproj_model_summary(doc->model));
-	strbuf_printf(&sb, "\n- **Targets:** %zu GPUs", doc->n_targets);
+	strbuf_append(sb, "## The run\n\n- **Model:** ");
+	md_text(sb, gpuproj_model_name(doc->model));
+	strbuf_append(sb, " — ");
+	md_text(sb, gpuproj_model_summary(doc->model));
+	strbuf_printf(sb, "\n- **Targets:** %zu GPUs", doc->n_targets);
 	if (doc->opt.targets_origin) {
-		strbuf_append(&sb, " from ");
-		md_text(&sb, doc->opt.targets_origin);
+		strbuf_append(sb, " from ");
+		md_text(sb, doc->opt.targets_origin);
 	}
-	strbuf_printf(&sb, "\n- **Profiles:** %zu\n", doc->n_profiles);
+	strbuf_printf(sb, "\n- **Profiles:** %zu\n", doc->n_profiles);
 	if (doc->n_profiles == 1) {
-		strbuf_append(&sb, "- **Profile:** ");
-		md_text(&sb, doc->profiles[0].label);
-		strbuf_append(&sb, "\n");
-		md_run_details(&sb, &doc->profiles[0]);
+		strbuf_append(sb, "- **Profile:** ");
+		md_text(sb, doc->profiles[0].label);
+		strbuf_append(sb, "\n");
+		md_run_details(sb, &doc->profiles[0]);
 	} else {
-		strbuf_append(&sb, "\n| # | Profile | Application | Rank | Source GPU | Kernels | "
-			      "Launches | Profiled launches | Timed only | Kernel time |\n"
-			      "|--:|---|---|--:|---|--:|--:|--:|--:|--:|\n");
-		for (i = 0; i < doc->n_profiles; i++) {
-			const struct doc_profile *dp = &doc->profiles[i];
-			const struct gpuproj_process_info *pi = gpuproj_profile_process(dp->profile);
-
-			strbuf_printf(&sb, "| %zu | ", i + 1);
-			md_text(&sb, dp->label);
-			strbuf_append(&sb, " | ");
-			md_text(&sb, doc_application(dp->profile));
-			if (pi->rank >= 0)
-				strbuf_printf(&sb, " | %" PRId64 " | ", pi->rank);
-			else
-				strbuf_append(&sb, " | – | ");
-			md_text(&sb, dp->src->name);
-			strbuf_printf(&sb, " | %zu | %" PRIu64 " | %" PRIu64 " | %zu | %s |\n",
-				      dp->n_kernels, dp->launches, dp->profiled, dp->n_timed_only,
-				      format_ns(dp->kernel_ns, a, sizeof(a)));
-		}
-		strbuf_append(&sb, "\n");
+		md_profiles_table(sb, doc);
 	}
 
-	strbuf_append(&sb, "## Ranking of target GPUs\n\n");
-	if (doc->n_profiles > 1)
-		strbuf_printf(&sb, "Each of the %zu profiles was projected separately; this ranking "
-			      "**sums over the profiles**, per target, the projected whole-run GPU "
-			      "kernel times, the interval ends and the measured source times. ",
-			      doc->n_profiles);
-	strbuf_append(&sb, "Projected whole-run GPU time = Σ over kernels of point estimate per "
-		      "launch × launches, plus the measured time of kernels that cannot be "
-		      "projected (carried). Speedup = measured source time ÷ projected time. "
-		      "Energy = projected time × TDP (an upper bound: board power at full load); "
-		      "time × price in USD·s; \"unknown\" where targets.yaml has no TDP or price.\n\n");
-	md_ranking(&sb, doc->combined, doc->n_targets,
-		   doc_tensor_mix(doc, NULL, tensor_mix) ? tensor_mix : NULL);
-	whole_run_md(&sb, doc->combined, doc->n_targets);
+	strbuf_append(sb, "## Ranking of target GPUs\n\n");
+	if (doc->n_profiles > 1 && !doc->weighted)
+		strbuf_printf(sb, "Each of the %zu profiles was projected separately; this ranking "
+			      "**sums over the profiles**, per target, the projected times, the "
+			      "interval ends and the measured source times. ", doc->n_profiles);
+	strbuf_append(sb, "Ranked by ");
+	md_text(sb, doc_ranked_by(doc, by, sizeof(by)));
+	strbuf_append(sb, ". Speedup = measured source time ÷ projected time. Memory: whether "
+		      "the run's peak device memory fits in the target's (\"does not fit\": it "
+		      "does not).\n\n");
+	md_ranking(sb, doc, doc->combined, doc->n_targets,
+		   doc_tensor_mix(doc, NULL, tensor_mix) ? tensor_mix : NULL, caps);
+	md_order(sb, doc);
+	md_incomplete(sb, doc);
+	md_costs(sb, doc, caps);
+	whole_run_md(sb, doc->combined, doc->n_targets);
 
 	for (i = 0; i < doc->n_profiles; i++) {
 		const struct doc_profile *dp = &doc->profiles[i];
 
+		if (i == caps->profiles) {
+			strbuf_printf(sb, "%zu more profiles %s.\n\n", doc->n_profiles - i,
+				      LEFT_OUT);
+			break;
+		}
 		if (doc->n_profiles > 1) {
-			strbuf_printf(&sb, "## Profile %zu: ", i + 1);
-			md_text(&sb, dp->label);
-			strbuf_append(&sb, "\n\n");
-			md_run_details(&sb, dp);
-			strbuf_append(&sb, "<details><summary>Ranking for this profile</summary>\n\n");
-			md_ranking(&sb, dp->ranking, doc->n_targets,
-				   doc_tensor_mix(doc, dp, tensor_mix) ? tensor_mix : NULL);
-			strbuf_append(&sb, "</details>\n\n### Per kernel\n\n");
+			strbuf_printf(sb, "## Profile %zu: ", i + 1);
+			md_text(sb, dp->label);
+			strbuf_append(sb, "\n\n");
+			md_run_details(sb, dp);
+			strbuf_append(sb, "<details><summary>Ranking for this profile"
+				      "</summary>\n\n");
+			md_ranking(sb, doc, dp->ranking, doc->n_targets,
+				   doc_tensor_mix(doc, dp, tensor_mix) ? tensor_mix : NULL, caps);
+			strbuf_append(sb, "</details>\n\n### Per kernel\n\n");
 		} else {
-			strbuf_append(&sb, "## Kernels of ");
-			md_text(&sb, dp->label);
-			strbuf_append(&sb, "\n\n");
+			strbuf_append(sb, "## Kernels of ");
+			md_text(sb, dp->label);
+			strbuf_append(sb, "\n\n");
 		}
 		if (dp->n_kernels)
-			md_kernels(&sb, doc, dp);
+			md_kernels(sb, doc, dp, caps);
 		else
-			strbuf_append(&sb, "This profile has no kernels.\n\n");
+			strbuf_append(sb, "This profile has no kernels.\n\n");
 	}
-	md_disagreement(&sb, doc);
+	md_disagreement(sb, doc, caps);
+	md_assumptions(sb, doc);
+	if (caps->sources)
+		md_sources(sb, doc);
+	else
+		strbuf_append(sb, "## Sources of the target numbers\n\nEvery number of every "
+			      "target comes from targets.yaml with a source and its basis; the "
+			      "list is " LEFT_OUT " (`gpuproj targets show NAME` prints one "
+			      "GPU's).\n");
+}
 
-	strbuf_append(&sb, "## Assumptions and limits\n\n");
-	for (i = 0; i < doc->n_models; i++) {
-		strbuf_append(&sb, "- Model **");
-		md_text(&sb, gpuproj_model_name(doc->models[i]));
-		strbuf_append(&sb, "**: ");
-		md_text(&sb, gpuproj_model_summary(doc->models[i]));
-		strbuf_append(&sb, "\n");
-	}
-	strbuf_append(&sb, "- ");
-	md_text(&sb, doc_traffic_assumption());
-	strbuf_append(&sb, "\n");
-	for (i = 0; i < doc_n_assumptions; i++) {
-		strbuf_append(&sb, "- ");
-		md_text(&sb, doc_assumptions[i]);
-		strbuf_append(&sb, "\n");
-	}
-	strbuf_append(&sb, "\n");
-	md_sources(&sb, doc);
+int
+gpuproj_report_doc_markdown(const struct gpuproj_report_doc *doc, char **ret_text,
+			    size_t *ret_len, struct gpuproj_error *reterr)
+{
+	size_t limit, i;
+	struct strbuf sb;
 
+	if (!doc || !ret_text)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	limit = doc->opt.md_limit ? doc->opt.md_limit : GPUPROJ_REPORT_MD_LIMIT;
+	strbuf_init(&sb);
+	for (i = 0; i < ARRAY_LENGTH(md_limits); i++) {
+		strbuf_free(&sb);
+		strbuf_init(&sb);
+		md_render(&sb, doc, &md_limits[i]);
+		if (sb.oom || doc->opt.md_full || sb.len <= limit)
+			break;
+	}
+	if (!sb.oom && !doc->opt.md_full && sb.len > limit) {
+		/* Still too long (many profiles or targets): cut at a line, and say so. */
+		static const char cut[] = "\n\n**The rest is left out to fit a merge-request "
+					  "comment: " LEFT_OUT ".**\n";
+		size_t at = limit > sizeof(cut) ? limit - sizeof(cut) : 0;
+
+		while (at > 0 && sb.buf[at - 1] != '\n')
+			at--;
+		sb.len = at;
+		sb.buf[at] = '\0';
+		strbuf_append(&sb, cut + (at ? 0 : 2));
+	}
 	if (sb.oom) {
 		strbuf_free(&sb);
 		return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");

@@ -45,13 +45,57 @@ broken(const struct gpuproj_target *t, const char *file, struct gpuproj_error *e
 			 "per level\"): %s", t->name, what);
 }
 
+/*
+ * fp32_dense_gflops and sustained_clock_mhz (docs/targets-schema.md, "One
+ * basis per level"): both given and sourced on a basis that is not a
+ * datasheet's (no vendor publishes either); the dense rate at most the FMA
+ * peak (the loader checks that already) and above 0; the sustained clock
+ * at most the higher of the boost clock and clock_mhz (a GeForce card
+ * sustains more than its spec boost); a derived value names the sibling it
+ * comes from ("sibling NAME"), except a sustained clock equal to clock_mhz
+ * (the T4's and P4's fitted clocks, the gpuperfpredict GPUs' own).
+ */
+static int
+check_dense_and_clock(const struct gpuproj_target *t, const char *file,
+		      struct gpuproj_error *reterr)
+{
+	static const char *const keys[] = { "fp32_dense_gflops", "sustained_clock_mhz" };
+	const double v[] = { t->fp32_dense_gflops, t->sustained_clock_mhz };
+	double top = fmax(t->boost_clock_mhz, t->clock_mhz);
+	size_t i;
+
+	for (i = 0; i < ARRAY_LENGTH(keys); i++) {
+		const struct gpuproj_source *s = gpuproj_target_source(t, keys[i]);
+
+		if (isnan(v[i]) || !s)
+			return broken(t, file, reterr, "no %s (%s)", keys[i],
+				      i == 0 ? "the FP32 rate FFMA-dense code reaches: a large "
+					       "cuBLAS SGEMM, TF32 off"
+					     : "the SM clock held under seconds of full FFMA load");
+		if (s->basis == GPUPROJ_BASIS_DATASHEET)
+			return broken(t, file, reterr, "%s is datasheet: no vendor publishes it; "
+				      "it is measured, derived from a named sibling or an estimate",
+				      keys[i]);
+		if (s->basis == GPUPROJ_BASIS_DERIVED && !strstr(s->text, "sibling ") &&
+		    !(i == 1 && fabs(v[i] - t->clock_mhz) <= REL_TOL * t->clock_mhz))
+			return broken(t, file, reterr, "%s is derived but names no sibling "
+				      "('sibling NAME': the GPU of the same SM datapath and power "
+				      "class it comes from)", keys[i]);
+	}
+	if (t->sustained_clock_mhz > top * (1 + REL_TOL))
+		return broken(t, file, reterr, "sustained_clock_mhz (%g MHz) is above both "
+			      "boost_clock_mhz and clock_mhz (%g MHz)", t->sustained_clock_mhz,
+			      top);
+	return GPUPROJ_OK;
+}
+
 int
 gpuproj_target_check_one_basis(const struct gpuproj_target *t, const char *file,
 			       struct gpuproj_error *reterr)
 {
 	const struct gpuproj_source *triad, *dram, *clk;
 	double lanes32, implied;
-	int p;
+	int p, r;
 
 	if (!t)
 		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "no GPU to check");
@@ -108,6 +152,9 @@ gpuproj_target_check_one_basis(const struct gpuproj_target *t, const char *file,
 				      "lanes_per_sm.%s x sms x boost_clock_mhz / 1000 = %g", pn,
 				      t->peak_gflops[p][GPUPROJ_OP_FMA], pn, peak);
 	}
+	r = check_dense_and_clock(t, file, reterr);
+	if (r)
+		return r;
 	/*
 	 * clock_mhz is the clock of the sustained FP32 FMA rate. The nine
 	 * gpuperfpredict GPUs keep the clock their data set ran at ([GPP]).

@@ -29,6 +29,10 @@
  *       boost; peak_giops, ldst_shared_gops = its per-SM-clock rate x sms
  *       x clock_mhz
  *     latency_ns: the sibling's l1 and l2 cycles at this clock, its dram ns
+ *     fp32_dense_gflops = the sibling's fp32_dense_gflops / max_gflops (at
+ *       most 1) x this max_gflops (at most the peak); sustained_clock_mhz =
+ *       the sibling's sustained clock / its highest clock (boost or
+ *       clock_mhz) x this GPU's highest clock
  *   from the sibling (same architecture)
  *     lanes_per_sm, schedulers_per_sm, ipc_per_scheduler, regs_per_thread,
  *     reg_alloc_unit, smem_alloc_unit_b, and any limit the driver did not
@@ -155,7 +159,7 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	struct strbuf sb;
 	char name[96], arch[16];
 	double boost, clock, sm_boost, sm_clock, mem_khz, bus, peak_dram, triad_eff, triad;
-	double drv_lim;
+	double drv_lim, dense_frac, sus_frac;
 	size_t i;
 	int r;
 
@@ -191,6 +195,8 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	peak_dram = 2.0 * mem_khz * 1e3 * bus / 8.0 / 1e9;
 	triad_eff = s->stream_gbs[GPUPROJ_STREAM_TRIAD] / s->peak_dram_gbs;
 	triad = peak_dram * triad_eff;
+	dense_frac = fmin(1.0, s->fp32_dense_gflops / s->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);
+	sus_frac = s->sustained_clock_mhz / fmax(s->boost_clock_mhz, s->clock_mhz);
 
 	lim = s->limits;
 #define LIM(field, attr, scale)                                                                    \
@@ -279,6 +285,14 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	for (i = 0; i < 3; i++)
 		MEMBER("max_gflops", 2 * precs[i],
 		       round(2 * s->lanes_per_sm[prec_lane[i]] * d->sms * clock / 100) / 10);
+	/* The FFMA-dense rate and the sustained clock: the sibling's fractions (header). */
+	if (!isnan(s->fp32_dense_gflops)) {
+		double g = fmin(dense_frac * clock, boost) * 2 * s->lanes_per_sm[GPUPROJ_LANE_FP32];
+
+		NUM("fp32_dense_gflops", round(g * d->sms / 100) / 10);
+	}
+	if (!isnan(s->sustained_clock_mhz))
+		NUM("sustained_clock_mhz", r1(sus_frac * fmax(boost, clock)));
 	if (!isnan(s->int32_add_giops) && !isnan(s->int32_mad_giops)) {
 		NUM("peak_giops.int32_add", r1(s->int32_add_giops * sm_clock));
 		NUM("peak_giops.int32_mad", r1(s->int32_mad_giops * sm_clock));
@@ -337,6 +351,19 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	target_emit_source(&w, "peak_gflops", "derived: 2 x lanes_per_sm x sms x boost_clock_mhz "
 			   "/ 1000");
 	target_emit_source(&w, "max_gflops", "derived: 2 x lanes_per_sm x sms x clock_mhz / 1000");
+	if (!isnan(s->fp32_dense_gflops))
+		target_emit_source(&w, "fp32_dense_gflops", "derived: sibling %s [SIB]: its "
+				   "fp32_dense_gflops / max_gflops.fp32_fma = %g/%g (at most 1) x "
+				   "this max_gflops.fp32_fma, at most the peak (the same SM "
+				   "datapath; its power class assumed)", s->name,
+				   s->fp32_dense_gflops,
+				   s->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);
+	if (!isnan(s->sustained_clock_mhz))
+		target_emit_source(&w, "sustained_clock_mhz", "derived: sibling %s [SIB]: its "
+				   "sustained_clock_mhz / its highest clock = %g/%g x this GPU's "
+				   "highest clock; a board with less power per SM may hold less",
+				   s->name, s->sustained_clock_mhz,
+				   fmax(s->boost_clock_mhz, s->clock_mhz));
 	if (!isnan(s->int32_add_giops) && !isnan(s->int32_mad_giops))
 		target_emit_source(&w, "peak_giops", "derived: %s's per-SM-clock rates [SIB] x sms "
 				   "x clock_mhz", s->name);
@@ -369,6 +396,32 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	if (r) {
 		strbuf_free(&sb);
 		return r;
+	}
+	/*
+	 * The entry is checked as `gpuproj targets check
+	 * --one-basis` would check it, so that what derive prints (or the
+	 * projection uses) is never an entry the file's rules refuse: a memory
+	 * clock of 1 kHz gave `dram: 0`.
+	 */
+	{
+		struct gpuproj_targets *set = NULL;
+		struct gpuproj_error e = { 0 };
+
+		r = gpuproj_targets_load_buffer(sb.buf, sb.len, "the derived entry", &set, &e);
+		if (r == GPUPROJ_OK)
+			r = gpuproj_target_check_one_basis(gpuproj_targets_get(set, 0), NULL, &e);
+		gpuproj_targets_free(set);
+		if (r != GPUPROJ_OK) {
+			strbuf_free(&sb);
+			if (r == GPUPROJ_E_NOMEM)
+				return error_set(reterr, r, NULL, 0, 0, "out of memory");
+			return error_set(reterr, GPUPROJ_E_SCHEMA, NULL, 0, 0, "the entry derived "
+					 "from the driver's report of '%s' fails the checks of "
+					 "`gpuproj targets check --one-basis` (line %d: %s): the "
+					 "device attributes it rests on are no GPU's (memory clock "
+					 "%g kHz, bus %g bits, %d SMs at %g MHz)", d->name, e.line,
+					 e.message, mem_khz, bus, d->sms, boost);
+		}
 	}
 	*ret_yaml = strbuf_steal(&sb);
 	return GPUPROJ_OK;

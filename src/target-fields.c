@@ -77,6 +77,7 @@ _Static_assert(ROWS(GFLOPS_ROWS("g", false)) == 2 * GPUPROJ_PREC_COUNT,
 _Static_assert(ROWS(LEVEL_ROWS("g", false, 1, "")) == GPUPROJ_LEVEL_COUNT, "one key per level");
 _Static_assert(ROWS(TENSOR_ROWS("g", TF_NUMBER)) == GPUPROJ_TPREC_COUNT,
 	       "one key per tensor precision");
+_Static_assert(GPUPROJ_LAUNCH_MODE_COUNT == 2, "launch_floor_us: a stream and a graph key");
 
 static const struct target_field fields[] = {
 	TEXT("name", true),
@@ -112,6 +113,9 @@ static const struct target_field fields[] = {
 	GFLOPS_ROWS("peak_gflops", true),
 	GROUP("max_gflops", false),
 	GFLOPS_ROWS("max_gflops", false),
+	/* One-basis rules (target-basis.c) require both; the schema does not. */
+	TOP(fp32_dense_gflops, TF_NUMBER, false, 1e9, GFLOPS_UNIT),
+	TOP(sustained_clock_mhz, TF_NUMBER, false, 10000, "MHz (10 GHz)"),
 	GROUP("peak_giops", false),
 	NUM("peak_giops.int32_add", false, 1e9, "GIOP/s"),
 	NUM("peak_giops.int32_mad", false, 1e9, "GIOP/s"),
@@ -134,6 +138,10 @@ static const struct target_field fields[] = {
 	NUM("stream_gbs.triad", false, 1e7, GBS_UNIT),
 	GROUP("latency_ns", false),
 	LEVEL_ROWS("latency_ns", false, 1e6, "ns (1 ms)"),
+	/* enum gpuproj_launch_mode: both once the group is there. */
+	GROUP("launch_floor_us", false),
+	NUM("launch_floor_us.stream", true, 1e6, "us (1 s)"),
+	NUM("launch_floor_us.graph", true, 1e6, "us (1 s)"),
 	/* A null peak is a claim: the GPU has no such tensor path. */
 	GROUP("peak_tensor", false),
 	TENSOR_ROWS("peak_tensor", TF_NULLABLE),

@@ -235,6 +235,36 @@ gpuproj_target_datasheet(const struct gpuproj_target *g, struct gpuproj_target *
 		out->max_tensor[p] = NAN;
 }
 
+void
+gpuproj_target_scale_fp(const struct gpuproj_target *g, double factor,
+			struct gpuproj_target *out)
+{
+	int p, k;
+
+	if (!g || !out)
+		return;
+	*out = *g;
+	if (!(factor > 0) || !isfinite(factor))
+		return;
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		for (k = 0; k < GPUPROJ_OPKIND_COUNT; k++)
+			out->max_gflops[p][k] *= factor; /* NaN stays NaN: the peak is used */
+	}
+	out->fp32_loop_gflops *= factor;
+	out->clock_factor = factor;
+}
+
+/* The basis of fp32_dense_gflops, for the copy that uses it (derived when also scaled). */
+static enum gpuproj_basis
+gpuproj_target_basis_of_dense(const struct gpuproj_target *t)
+{
+	const struct gpuproj_source *s = gpuproj_target_source(t, "fp32_dense_gflops");
+
+	if (t->burst_share > 0 || t->clock_factor > 0)
+		return GPUPROJ_BASIS_DERIVED;
+	return s ? s->basis : GPUPROJ_BASIS_NONE;
+}
+
 enum gpuproj_basis
 gpuproj_target_basis(const struct gpuproj_target *t, const char *path)
 {
@@ -242,9 +272,15 @@ gpuproj_target_basis(const struct gpuproj_target *t, const char *path)
 
 	if (!s)
 		return GPUPROJ_BASIS_NONE;
-	/* A burst blend of the sustained and peak rates is derived, whatever the file says. */
-	if (t->burst_share > 0 && strncmp(path, "max_gflops", 10) == 0)
+	/*
+	 * A burst blend of the sustained and peak rates, or rates scaled to
+	 * another clock, are derived, whatever the file says.
+	 */
+	if ((t->burst_share > 0 || t->clock_factor > 0) && strncmp(path, "max_gflops", 10) == 0)
 		return GPUPROJ_BASIS_DERIVED;
+	/* A copy for an FFMA-dense kernel holds the dense rate there (model.c). */
+	if (t->fp32_loop_gflops > 0 && strcmp(path, "max_gflops.fp32_fma") == 0)
+		return gpuproj_target_basis_of_dense(t);
 	return s->basis;
 }
 

@@ -132,6 +132,8 @@ gpuproj_target_write_show(FILE *out, const struct gpuproj_targets *ts,
 		show_add_mul(out, t, m[2 * p + 1].path, t->max_gflops[p][GPUPROJ_OP_ADD_MUL],
 			     t->max_add_mul_given[p]);
 	}
+	show_num(out, t, "fp32_dense_gflops", t->fp32_dense_gflops, "GFLOP/s");
+	show_num(out, t, "sustained_clock_mhz", t->sustained_clock_mhz, "MHz");
 	show_num(out, t, "peak_giops.int32_add", t->int32_add_giops, "GIOP/s");
 	show_num(out, t, "peak_giops.int32_mad", t->int32_mad_giops, "GIOP/s");
 	show_num(out, t, "ldst_shared_gops", t->ldst_shared_gops, "G/s");
@@ -148,6 +150,9 @@ gpuproj_target_write_show(FILE *out, const struct gpuproj_targets *ts,
 	m = target_field_members("latency_ns", &n);
 	for (p = 0; p < GPUPROJ_LEVEL_COUNT; p++)
 		show_num(out, t, m[p].path, t->latency_ns[p], "ns");
+	m = target_field_members("launch_floor_us", &n);
+	for (p = 0; p < GPUPROJ_LAUNCH_MODE_COUNT; p++)
+		show_num(out, t, m[p].path, t->launch_floor_us[p], "us");
 	/* Tensor cores: a null peak is shown as "none" (the GPU has no such path). */
 	m = target_field_members("peak_tensor", &n);
 	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {

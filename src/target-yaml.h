@@ -26,6 +26,17 @@ struct loader {
 	const char **refs_sorted;	/* set->ref_keys sorted, for citation lookups */
 };
 
+/*
+ * Before libyaml builds a document from `text`: at most the targets file's
+ * size limit (unless `builtin`: compiled-in text has none) and flow
+ * collections nested at most 64 deep (target.c says why). Returns
+ * GPUPROJ_OK, GPUPROJ_E_LIMIT (the message names `file`, the limit and
+ * `what` the file is: "a targets file") or GPUPROJ_E_NOMEM. The prices
+ * file of `gpuproj report` is held to it too.
+ */
+int ty_guard(const char *text, size_t len, const char *file, const char *what, bool builtin,
+	     struct gpuproj_error *err);
+
 /* Fill the loader's error with `status` at `node`'s line and column (0 when NULL); returns `status`. */
 int ty_fail(struct loader *ld, int status, const yaml_node_t *node, const char *fmt, ...)
 	GPUPROJ_PRINTF(4, 5);

@@ -230,6 +230,18 @@ parse_rates(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t, struc
 	r = number_group(ld, gpu, "latency_ns", t->latency_ns, GPUPROJ_LEVEL_COUNT, ps, where);
 	if (r)
 		return r;
+	r = number_group(ld, gpu, "launch_floor_us", t->launch_floor_us, GPUPROJ_LAUNCH_MODE_COUNT,
+			 ps, where);
+	if (r)
+		return r;
+	/* A graph saves launch work; it never adds any. */
+	if (t->launch_floor_us[GPUPROJ_LAUNCH_GRAPH] > t->launch_floor_us[GPUPROJ_LAUNCH_STREAM])
+		return ty_fail(ld, GPUPROJ_E_SCHEMA,
+			       group_value(ld, gpu, "launch_floor_us", "graph"),
+			       "'launch_floor_us.graph' (%g us) cannot exceed "
+			       "'launch_floor_us.stream' (%g us)",
+			       t->launch_floor_us[GPUPROJ_LAUNCH_GRAPH],
+			       t->launch_floor_us[GPUPROJ_LAUNCH_STREAM]);
 	m = members("latency_ns", GPUPROJ_LEVEL_COUNT);
 	/* A level further from the SM cannot answer sooner: L1 < L2 < DRAM. */
 	{
@@ -751,6 +763,9 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 	t->ipc_per_scheduler = 1.0;
 	t->boost_clock_mhz = NAN;
 	t->boost_hold_us = NAN;
+	t->fp32_dense_gflops = NAN;
+	t->sustained_clock_mhz = NAN;
+	t->fp32_loop_gflops = NAN;
 	t->memory_gib = NAN;
 	t->ldst_shared_gops = NAN;
 	r = entry_numbers(ld, gpu, t, false, &ps, where);
@@ -777,6 +792,13 @@ parse_gpu(struct loader *ld, yaml_node_t *gpu, struct gpuproj_target *t)
 		t->max_gflops[i][GPUPROJ_OP_ADD_MUL] = isnan(v[2 * i + 1]) ? v[2 * i] / 2 : v[2 * i + 1];
 		t->max_add_mul_given[i] = !isnan(v[2 * i + 1]);
 	}
+	/* What FFMA-dense code reaches cannot beat the FMA peak (as max_tensor, its peak). */
+	if (t->fp32_dense_gflops > t->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] * 1.005)
+		return ty_fail(ld, GPUPROJ_E_SCHEMA,
+			       ty_map_lookup(ld, gpu, "fp32_dense_gflops", NULL),
+			       "'fp32_dense_gflops' (%g) is above 'peak_gflops.fp32_fma' (%g): "
+			       "no code runs faster than the FMA peak", t->fp32_dense_gflops,
+			       t->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);
 	r = number_group(ld, gpu, "peak_giops", v, 2, &ps, where);
 	if (r)
 		return r;
@@ -1106,7 +1128,7 @@ gpuproj_targets_free(struct gpuproj_targets *s)
 }
 
 /*
- * The guard before libyaml builds a document: the text is at
+ * The guard before libyaml builds a document (target-yaml.h): the text is at
  * most TARGETS_MAX_BYTES (unless the input limit was raised explicitly)
  * and nests flow collections ([ ], { }) at most TARGETS_MAX_DEPTH deep.
  * libyaml's scanner checks every open flow level for stale simple keys on
@@ -1119,9 +1141,9 @@ gpuproj_targets_free(struct gpuproj_targets *s)
 #define TARGETS_MAX_BYTES ((uint64_t)8 << 20)
 #define TARGETS_MAX_DEPTH 64
 
-static int
-yaml_guard(const char *text, size_t len, const char *file, bool builtin,
-	   struct gpuproj_error *err)
+int
+ty_guard(const char *text, size_t len, const char *file, const char *what, bool builtin,
+	 struct gpuproj_error *err)
 {
 	yaml_parser_t parser;
 	yaml_token_t token;
@@ -1145,9 +1167,9 @@ yaml_guard(const char *text, size_t len, const char *file, bool builtin,
 		char a[32], b[32];
 
 		return error_set(err, GPUPROJ_E_LIMIT, file, 0, 0, "is %s, larger than the limit "
-				 "of %s for a targets file (raise it with --max-input-size or "
+				 "of %s for %s (raise it with --max-input-size or "
 				 "GPUPROJ_MAX_INPUT_SIZE)", format_bytes(len, a, sizeof(a)),
-				 format_bytes(max, b, sizeof(b)));
+				 format_bytes(max, b, sizeof(b)), what);
 	}
 	if (!yaml_parser_initialize(&parser))
 		return error_set(err, GPUPROJ_E_NOMEM, file, 0, 0, "out of memory");
@@ -1189,7 +1211,7 @@ load_buffer(const char *text, size_t len, const char *name, bool builtin,
 
 	if (!text || !ret)
 		return error_set(reterr, GPUPROJ_E_INVAL, ld.file, 0, 0, "invalid argument");
-	r = yaml_guard(text, len, ld.file, builtin, reterr);
+	r = ty_guard(text, len, ld.file, "a targets file", builtin, reterr);
 	if (r)
 		return r;
 	if (!yaml_parser_initialize(&parser))
@@ -1377,6 +1399,14 @@ const char *
 gpuproj_stream_name(enum gpuproj_stream k)
 {
 	const char *key = member_key("stream_gbs", (unsigned)k);
+
+	return key ? key : "?";
+}
+
+const char *
+gpuproj_launch_mode_name(enum gpuproj_launch_mode m)
+{
+	const char *key = member_key("launch_floor_us", (unsigned)m);
 
 	return key ? key : "?";
 }

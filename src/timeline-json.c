@@ -352,16 +352,17 @@ static int
 read_node(struct profile_reader *rd, json_t *jn, const char *path, uint64_t count,
 	  const struct gpuproj_profile *p, struct gpuproj_tl_node *n)
 {
-	static const char *const ops[GPUPROJ_TL_OP_COUNT] = {
-		"call", "kernel", "copy", "memset", "graph", "event_record", "event_wait",
-		"sync_device", "sync_stream", "sync_event",
-	};
+	const char *ops[GPUPROJ_TL_OP_COUNT];
 	static const char *const kinds[GPUPROJ_COPY_KIND_COUNT] = { "h2d", "d2h", "d2d", "p2p",
 								      "h2h" };
 	json_t *v;
 	uint64_t u;
 	int op, r;
 	bool gpu;
+
+	/* The one table of names (timeline.c). */
+	for (op = 0; op < GPUPROJ_TL_OP_COUNT; op++)
+		ops[op] = gpuproj_tl_op_name((enum gpuproj_tl_op)op);
 
 	memset(n, 0, sizeof(*n));
 	if (!json_is_object(jn))
@@ -370,7 +371,8 @@ read_node(struct profile_reader *rd, json_t *jn, const char *path, uint64_t coun
 	op = json_is_string(v) ? name_index(ops, GPUPROJ_TL_OP_COUNT, json_string_value(v)) : -1;
 	if (op < 0)
 		return BAD(path, "'op' must be one of call, kernel, copy, memset, graph, "
-			   "event_record, event_wait, sync_device, sync_stream, sync_event");
+			   "event_record, event_wait, sync_device, sync_stream, sync_event, "
+			   "carried");
 	n->op = (enum gpuproj_tl_op)op;
 	gpu = gpuproj_tl_op_gpu(n->op);
 	if ((r = read_uint(rd, jn, "stream", path, false, GPUPROJ_TL_MAX_SLOT, &u)))

@@ -274,6 +274,37 @@ gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpupro
 		return bad(file, err, "timeline.patterns holds %zu patterns, at most %d",
 			   tl->n_patterns,
 			   GPUPROJ_TL_MAX_MERGED);
+	/*
+	 * Times that cannot have been traced. A thread's epochs
+	 * follow one another, so their measured times add up to at most the
+	 * span of the threads' epochs, itself within the traced wall time.
+	 * Before, a pattern of 2^63 - 1 epochs of 10^18 ns (each inside its
+	 * range) in a run of a second was read, and projected to "0 ns".
+	 */
+	if (!isnan(tl->wall_ns) && tl->span_ns > tl->wall_ns * (1 + 1e-9) + 1)
+		return bad(file, err, "timeline.span_ns %.17g is above its wall_ns %.17g: the "
+			   "threads' epochs cannot span more than the traced run", tl->span_ns,
+			   tl->wall_ns);
+	for (i = 0; i < tl->n_patterns; i++) {
+		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
+		double thread_ns = 0;
+
+		/* Once per thread, at its first pattern (P <= 4,096: P^2 / 2 at worst). */
+		for (j = 0; j < i && tl->patterns[j].thread != pat->thread; j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i; j < tl->n_patterns; j++) {
+			if (tl->patterns[j].thread == pat->thread)
+				thread_ns += tl->patterns[j].wall_ns.sum;
+		}
+		if (thread_ns > tl->span_ns * (1 + 1e-9) + 1)
+			return bad(file, err, "timeline.patterns[%zu].wall_ns (thread %u): the "
+				   "thread's epochs measure %.17g ns in all (count x mean "
+				   "wall_ns over its patterns), above the %.17g ns the "
+				   "timeline's epochs span (span_ns)", i, pat->thread, thread_ns,
+				   tl->span_ns);
+	}
 	for (i = 0; i < tl->n_patterns; i++) {
 		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
 		char w[96];
@@ -296,6 +327,46 @@ gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpupro
 			if ((r = check_node(&pat->nodes[j], p, pat->wall_ns.n, file, err, nw)))
 				return r;
 		}
+	}
+	return GPUPROJ_OK;
+}
+
+int
+gpuproj_timeline_check_identity(const struct gpuproj_timeline *tl, const char *file,
+				struct gpuproj_error *err)
+{
+	size_t i, j;
+
+	for (i = 0; tl && i < tl->n_patterns; i++) {
+		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
+		struct gpuproj_tl_parts parts;
+		bool waits = timeline_pattern_waits(pat);
+		double b = 0, mean = pat->wall_ns.mean;
+		char a[32], m[32], s[32];
+		int r;
+
+		if ((r = gpuproj_timeline_replay(pat, NULL, &parts)))
+			return r == GPUPROJ_E_NOMEM
+				       ? error_set(err, r, file, 0, 0, "out of memory")
+				       : error_set(err, r, file, 0, 0, "invalid argument");
+		for (j = 0; j < pat->n_nodes; j++) {
+			const struct gpuproj_tl_node *n = &pat->nodes[j];
+
+			b += gpuproj_stats_stddev(&n->gap_ns) + gpuproj_stats_stddev(&n->call_ns);
+			if (waits)
+				b += gpuproj_stats_stddev(&n->lat_ns) +
+				     gpuproj_stats_stddev(&n->dur_ns);
+		}
+		if (fabs(parts.wall_ns - mean) <= GPUPROJ_TL_IDENTITY_TOLERANCE * mean + b + 1)
+			continue;
+		return bad(file, err, "timeline.patterns[%zu] (thread %u, %" PRIu64 " epochs): "
+			   "replayed at its mean times it takes %s against the %s measured "
+			   "(%+.1f %%), beyond the %g %% tolerance and the %s its times' spread "
+			   "allows: the timeline does not describe what was measured", i,
+			   pat->thread, pat->wall_ns.n, format_ns(parts.wall_ns, a, sizeof(a)),
+			   format_ns(mean, m, sizeof(m)),
+			   mean > 0 ? 100 * (parts.wall_ns - mean) / mean : 100.0,
+			   100 * GPUPROJ_TL_IDENTITY_TOLERANCE, format_ns(b, s, sizeof(s)));
 	}
 	return GPUPROJ_OK;
 }
@@ -377,19 +448,304 @@ ratio_of(const struct kmap *km, const struct gpuproj_run_projection *run,
 	return kr;
 }
 
+/*
+ * Sums kept per thread (the ratio of target to source GPU
+ * time of its cut epochs, which scales the work they carry) and per
+ * (thread, stream slot) (the floor), in one open-addressing map of 64-bit
+ * keys, key + 1 stored so that 0 is empty.
+ */
+struct sums {
+	uint64_t *keys;
+	double (*v)[4];		/* [0..2]: point, lo, hi; [3]: the source's */
+	size_t mask, n;
+};
+
+static double *
+sums_at(struct sums *m, uint64_t key)
+{
+	size_t h;
+
+	if (!m->keys || (m->n + 1) * 2 > m->mask + 1) {
+		size_t cap = m->keys ? 2 * (m->mask + 1) : 64, i;
+		uint64_t *keys = calloc(cap, sizeof(*keys));
+		double (*v)[4] = calloc(cap, sizeof(*v));
+
+		if (!keys || !v) {
+			free(keys);
+			free(v);
+			return NULL;
+		}
+		for (i = 0; m->keys && i <= m->mask; i++) {
+			if (!m->keys[i])
+				continue;
+			for (h = (size_t)timeline_mix(0, m->keys[i]) & (cap - 1); keys[h];
+			     h = (h + 1) & (cap - 1))
+				;
+			keys[h] = m->keys[i];
+			memcpy(v[h], m->v[i], sizeof(v[h]));
+		}
+		free(m->keys);
+		free(m->v);
+		m->keys = keys;
+		m->v = v;
+		m->mask = cap - 1;
+	}
+	for (h = (size_t)timeline_mix(0, key + 1) & m->mask; m->keys[h]; h = (h + 1) & m->mask) {
+		if (m->keys[h] == key + 1)
+			return m->v[h];
+	}
+	m->keys[h] = key + 1;
+	m->n++;
+	return m->v[h];
+}
+
+static void
+sums_free(struct sums *m)
+{
+	free(m->keys);
+	free(m->v);
+}
+
+/* The value at `key`, or NULL when it has none. */
+static const double *
+sums_find(const struct sums *m, uint64_t key)
+{
+	size_t h;
+
+	if (!m->keys)
+		return NULL;
+	for (h = (size_t)timeline_mix(0, key + 1) & m->mask; m->keys[h]; h = (h + 1) & m->mask) {
+		if (m->keys[h] == key + 1)
+			return m->v[h];
+	}
+	return NULL;
+}
+
+/* The rules of one target's durations (timeline-private.h). */
+struct timeline_durations {
+	struct kmap km;
+	struct sums threads;	/* per thread: its cut epochs' GPU time, projected and source */
+	const struct gpuproj_run_projection *run;
+	const struct gpuproj_target *src, *tgt;
+	bool identity;
+};
+
+/*
+ * One node's GPU duration on the target, d[0..2] (point, lo, hi), by the
+ * rules of timeline.h; carried work by the thread's ratio `carry`. The kept
+ * counters are incremented when given.
+ */
+void
+timeline_durations_node(const struct timeline_durations *td, const struct gpuproj_tl_node *n,
+			const double carry[3], double d[3], size_t *kernels_kept,
+			size_t *copies_kept)
+{
+	double m = n->dur_ns.mean;
+	size_t g;
+	int v;
+
+	for (v = 0; v < 3; v++)
+		d[v] = m;
+	if (td->identity)
+		return;
+	if (n->op == GPUPROJ_TL_KERNEL) {
+		struct kratio kr = ratio_of(&td->km, td->run, n->kernel);
+
+		for (v = 0; v < 3; v++)
+			d[v] = m * kr.r[v];
+		if (kernels_kept)
+			*kernels_kept += kr.kept;
+	} else if (n->op == GPUPROJ_TL_GRAPH) {
+		double base = m, add[3] = { 0, 0, 0 };
+
+		for (g = 0; g < n->n_graph; g++) {
+			struct kratio kr = ratio_of(&td->km, td->run, n->graph[g].kernel);
+
+			base -= n->graph[g].ns.mean;
+			for (v = 0; v < 3; v++)
+				add[v] += n->graph[g].ns.mean * kr.r[v];
+			if (kernels_kept)
+				*kernels_kept += kr.kept;
+		}
+		for (v = 0; v < 3; v++)
+			d[v] = (base > 0 ? base : 0) + add[v];
+	} else if (n->op == GPUPROJ_TL_COPY || n->op == GPUPROJ_TL_MEMSET) {
+		bool kept = false;
+		double t = gpuproj_copy_project_ns(m, n->op == GPUPROJ_TL_MEMSET ? GPUPROJ_COPY_D2D
+										  : n->copy,
+						   n->pinned, n->bytes, td->src, td->tgt, &kept);
+
+		for (v = 0; v < 3; v++)
+			d[v] = t;
+		if (copies_kept)
+			*copies_kept += kept;
+	} else if (n->op == GPUPROJ_TL_CARRY) {
+		for (v = 0; v < 3; v++)
+			d[v] = m * carry[v];
+	}
+}
+
+void
+timeline_durations_carry(const struct timeline_durations *td, uint32_t thread, double r[3])
+{
+	const double *t = sums_find(&td->threads, thread);
+	int v;
+
+	for (v = 0; v < 3; v++)
+		r[v] = t && t[3] > 0 ? t[v] / t[3] : 1.0;
+}
+
+void
+timeline_durations_free(struct timeline_durations *td)
+{
+	if (!td)
+		return;
+	free(td->km.keys);
+	free(td->km.vals);
+	sums_free(&td->threads);
+	free(td);
+}
+
+int
+timeline_durations_new(struct timeline_durations **ret, const struct gpuproj_profile *p,
+		       const struct gpuproj_run_projection *run, const struct gpuproj_target *src,
+		       const struct gpuproj_target *tgt)
+{
+	const struct gpuproj_timeline *tl = gpuproj_profile_timeline(p);
+	struct timeline_durations *td = calloc(1, sizeof(*td));
+	static const double one[3] = { 1, 1, 1 };
+	size_t i, j;
+	int v;
+
+	*ret = NULL;
+	if (!td || kmap_build(&td->km, p)) {
+		free(td);
+		return GPUPROJ_E_NOMEM;
+	}
+	td->run = run;
+	td->src = src;
+	td->tgt = tgt;
+	td->identity = !src || !tgt || src == tgt ||
+		       (src->name && tgt->name && strcmp(src->name, tgt->name) == 0);
+	/* Each thread's cut epochs, target against source GPU time (the work they carry). */
+	for (i = 0; tl && i < tl->n_patterns; i++) {
+		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
+		double cnt = (double)pat->wall_ns.n, *t;
+
+		if (!pat->cut)
+			continue;
+		if (!(t = sums_at(&td->threads, pat->thread))) {
+			timeline_durations_free(td);
+			return GPUPROJ_E_NOMEM;
+		}
+		for (j = 0; j < pat->n_nodes; j++) {
+			const struct gpuproj_tl_node *n = &pat->nodes[j];
+			double d[3];
+
+			if (!gpuproj_tl_op_gpu(n->op) || n->op == GPUPROJ_TL_CARRY)
+				continue;
+			timeline_durations_node(td, n, one, d, NULL, NULL);
+			for (v = 0; v < 3; v++)
+				t[v] += cnt * d[v];
+			t[3] += cnt * n->dur_ns.mean;
+		}
+	}
+	*ret = td;
+	return GPUPROJ_OK;
+}
+
+/* What pass 2 of gpuproj_timeline_project() sums over the patterns. */
+struct replay_sums {
+	double e;		/* the patterns' measured wall, ns */
+	double rsrc;		/* their replay at the source's times, ns */
+	double rt[3];		/* their replay onto the target (point, lo, hi), ns */
+	double bound_t;		/* the spreads of the target's times, ns */
+	double rmax;		/* the largest ratio of carried work, at least 1 */
+	struct gpuproj_tl_parts parts; /* the point replay's parts */
+	struct sums slots;	/* per thread and stream: its GPU work (point, lo, hi), ns */
+};
+
+/*
+ * Pass 2 for one pattern: its nodes' durations onto the target, their
+ * spreads for the bound, each stream's GPU work for the floor, and the
+ * pattern replayed onto the target and onto its source, into `acc`.
+ */
+static int
+replay_pattern(const struct timeline_durations *td, const struct gpuproj_tl_pattern *pat,
+	       struct replay_sums *acc, struct gpuproj_whole_run *out)
+{
+	double cnt = (double)pat->wall_ns.n, carry[3];
+	double *dur = malloc(3 * pat->n_nodes * sizeof(*dur));
+	struct gpuproj_tl_parts parts, *sum = &acc->parts;
+	size_t j;
+	int r = GPUPROJ_OK, v;
+	bool waits;
+
+	if (!dur)
+		return GPUPROJ_E_NOMEM;
+	timeline_durations_carry(td, pat->thread, carry);
+	acc->rmax = fmax(acc->rmax, carry[0]);
+	waits = timeline_pattern_waits(pat);
+	for (j = 0; j < pat->n_nodes && !r; j++) {
+		const struct gpuproj_tl_node *n = &pat->nodes[j];
+		double d[3], *sl;
+
+		timeline_durations_node(td, n, carry, d, &out->kernels_kept, &out->copies_kept);
+		for (v = 0; v < 3; v++)
+			dur[v * pat->n_nodes + j] = d[v];
+		/* As gpuproj_timeline_bound_ns(), the GPU times' spreads projected. */
+		acc->bound_t += cnt * (gpuproj_stats_stddev(&n->gap_ns) +
+				       gpuproj_stats_stddev(&n->call_ns));
+		if (waits)
+			acc->bound_t += cnt * (gpuproj_stats_stddev(&n->lat_ns) +
+					       gpuproj_stats_stddev(&n->dur_ns) *
+						       (n->dur_ns.mean > 0 ? d[0] / n->dur_ns.mean
+									   : 1));
+		if (!gpuproj_tl_op_gpu(n->op) || n->op == GPUPROJ_TL_CARRY ||
+		    n->stream == GPUPROJ_TL_NONE)
+			continue;
+		/* One stream's GPU work of one thread, over all its epochs (the floor). */
+		if (!(sl = sums_at(&acc->slots, (uint64_t)pat->thread << 16 | n->stream))) {
+			r = GPUPROJ_E_NOMEM;
+			break;
+		}
+		for (v = 0; v < 3; v++)
+			sl[v] += cnt * d[v];
+	}
+	for (v = 0; v < 3 && !r; v++) {
+		r = gpuproj_timeline_replay(pat, &dur[v * pat->n_nodes], &parts);
+		acc->rt[v] += cnt * parts.wall_ns;
+		if (v == 0 && !r) {
+			sum->kernel_ns += cnt * parts.kernel_ns;
+			sum->copy_ns += cnt * parts.copy_ns;
+			sum->host_ns += cnt * parts.host_ns;
+			sum->idle_ns += cnt * parts.idle_ns;
+			sum->overlap_ns += cnt * parts.overlap_ns;
+			sum->excl_kernel_ns += cnt * parts.excl_kernel_ns;
+			sum->excl_copy_ns += cnt * parts.excl_copy_ns;
+			sum->excl_host_ns += cnt * parts.excl_host_ns;
+		}
+	}
+	if (!r && !(r = gpuproj_timeline_replay(pat, NULL, &parts)))
+		acc->rsrc += cnt * parts.wall_ns;
+	acc->e += pat->wall_ns.sum;
+	free(dur);
+	return r;
+}
+
 int
 gpuproj_timeline_project(const struct gpuproj_profile *p, const struct gpuproj_run_projection *run,
 			 const struct gpuproj_target *src, const struct gpuproj_target *tgt,
 			 struct gpuproj_whole_run *out)
 {
 	const struct gpuproj_timeline *tl;
-	struct kmap km = { 0 };
-	double e = 0, u, rsrc = 0, rt[3] = { 0, 0, 0 }, w, span, f, c, scale, replayed;
-	struct gpuproj_tl_parts sum = { 0 };
-	bool identity;
-	size_t i, j, g;
-	double *dur = NULL;
-	int r = GPUPROJ_OK;
+	struct timeline_durations *td = NULL;
+	struct replay_sums acc = { .rmax = 1 };
+	const struct gpuproj_tl_parts *sum = &acc.parts;
+	double e, u, w, span, f, c, scale, replayed, floor[3] = { 0, 0, 0 };
+	const double *rt = acc.rt;
+	size_t i;
+	int r = GPUPROJ_OK, v;
 
 	if (!p || !out)
 		return GPUPROJ_E_INVAL;
@@ -399,83 +755,21 @@ gpuproj_timeline_project(const struct gpuproj_profile *p, const struct gpuproj_r
 		return GPUPROJ_OK;
 	if (run && run->n != gpuproj_profile_count(p))
 		return GPUPROJ_E_INVAL;
-	identity = !src || !tgt || src == tgt ||
-		   (src->name && tgt->name && strcmp(src->name, tgt->name) == 0);
-	if (kmap_build(&km, p))
+	/* Pass 1 (timeline_durations_new()): each thread's cut epochs, for the work they carry. */
+	if (timeline_durations_new(&td, p, run, src, tgt))
 		return GPUPROJ_E_NOMEM;
-	for (i = 0; i < tl->n_patterns && !r; i++) {
-		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
-		double cnt = (double)pat->wall_ns.n;
-		struct gpuproj_tl_parts parts;
-		int v;
-
-		free(dur);
-		dur = malloc(3 * pat->n_nodes * sizeof(*dur));
-		if (!dur) {
-			r = GPUPROJ_E_NOMEM;
-			break;
-		}
-		for (j = 0; j < pat->n_nodes; j++) {
-			const struct gpuproj_tl_node *n = &pat->nodes[j];
-			double d = n->dur_ns.mean;
-			bool kept = false;
-
-			for (v = 0; v < 3; v++)
-				dur[v * pat->n_nodes + j] = d;
-			if (identity)
-				continue;
-			if (n->op == GPUPROJ_TL_KERNEL) {
-				struct kratio kr = ratio_of(&km, run, n->kernel);
-
-				for (v = 0; v < 3; v++)
-					dur[v * pat->n_nodes + j] = d * kr.r[v];
-				out->kernels_kept += kr.kept;
-			} else if (n->op == GPUPROJ_TL_GRAPH) {
-				double base = d, add[3] = { 0, 0, 0 };
-
-				for (g = 0; g < n->n_graph; g++) {
-					struct kratio kr = ratio_of(&km, run, n->graph[g].kernel);
-
-					base -= n->graph[g].ns.mean;
-					for (v = 0; v < 3; v++)
-						add[v] += n->graph[g].ns.mean * kr.r[v];
-					out->kernels_kept += kr.kept;
-				}
-				for (v = 0; v < 3; v++)
-					dur[v * pat->n_nodes + j] = (base > 0 ? base : 0) + add[v];
-			} else if (n->op == GPUPROJ_TL_COPY || n->op == GPUPROJ_TL_MEMSET) {
-				double t = gpuproj_copy_project_ns(d, n->op == GPUPROJ_TL_MEMSET
-								       ? GPUPROJ_COPY_D2D : n->copy,
-								   n->pinned, n->bytes, src, tgt, &kept);
-
-				for (v = 0; v < 3; v++)
-					dur[v * pat->n_nodes + j] = t;
-				out->copies_kept += kept;
-			}
-		}
-		for (v = 0; v < 3 && !r; v++) {
-			r = gpuproj_timeline_replay(pat, &dur[v * pat->n_nodes], &parts);
-			rt[v] += cnt * parts.wall_ns;
-			if (v == 0 && !r) {
-				sum.kernel_ns += cnt * parts.kernel_ns;
-				sum.copy_ns += cnt * parts.copy_ns;
-				sum.host_ns += cnt * parts.host_ns;
-				sum.idle_ns += cnt * parts.idle_ns;
-				sum.overlap_ns += cnt * parts.overlap_ns;
-				sum.excl_kernel_ns += cnt * parts.excl_kernel_ns;
-				sum.excl_copy_ns += cnt * parts.excl_copy_ns;
-				sum.excl_host_ns += cnt * parts.excl_host_ns;
-			}
-		}
-		if (!r && !(r = gpuproj_timeline_replay(pat, NULL, &parts)))
-			rsrc += cnt * parts.wall_ns;
-		e += pat->wall_ns.sum;
+	/* Pass 2: every pattern replayed; the floor and the bound onto the target. */
+	for (i = 0; i < tl->n_patterns && !r; i++)
+		r = replay_pattern(td, &tl->patterns[i], &acc, out);
+	timeline_durations_free(td);
+	for (i = 0; !r && acc.slots.keys && i <= acc.slots.mask; i++) {
+		for (v = 0; acc.slots.keys[i] && v < 3; v++)
+			floor[v] = fmax(floor[v], acc.slots.v[i][v]);
 	}
-	free(dur);
-	free(km.keys);
-	free(km.vals);
+	sums_free(&acc.slots);
 	if (r)
 		return r;
+	e = acc.e;
 	/*
 	 * Threads that overlapped: their epochs add up to more than the span
 	 * they covered; f scales the replayed and unexplained parts back to it.
@@ -503,20 +797,40 @@ gpuproj_timeline_project(const struct gpuproj_profile *p, const struct gpuproj_r
 	out->replayed_ns = scale * replayed;
 	out->carried_ns = scale * (f * u + c);
 	out->wall_ns = out->replayed_ns + out->carried_ns;
-	out->lo_ns = scale * (f * rt[1] + f * u + c);
-	out->hi_ns = scale * (f * rt[2] + f * u + c);
+	/* The bound onto this target: its times' spreads, spill not carried (old profiles). */
+	out->bound_ns = scale * f *
+			(acc.bound_t + (isfinite(tl->spill_ns) ? tl->spill_ns : 0) * acc.rmax);
+	out->lo_ns = fmax(0, scale * (f * rt[1] + f * u + c) - out->bound_ns);
+	out->hi_ns = scale * (f * rt[2] + f * u + c) + out->bound_ns;
+	out->kernel_ns = scale * f * sum->kernel_ns;
+	out->copy_ns = scale * f * sum->copy_ns;
+	out->host_ns = scale * f * sum->host_ns;
+	out->idle_ns = scale * f * sum->idle_ns;
+	/* Per pattern the work a cut epoch hands on may look like negative overlap; not in all. */
+	out->overlap_ns = fmax(0, scale * f * sum->overlap_ns);
+	out->bar_kernel_ns = scale * f * sum->excl_kernel_ns;
+	out->bar_copy_ns = scale * f * sum->excl_copy_ns;
+	out->bar_host_ns = scale * f * sum->excl_host_ns;
+	/*
+	 * Never below one stream's GPU time: a thread whose epochs
+	 * end before its GPU work (one that never synchronises) is replayed at
+	 * its host time. The difference is GPU time: replayed, in the bar's kernel.
+	 */
+	out->floor_ns = floor[0];
+	if (out->wall_ns < floor[0]) {
+		double add = floor[0] - out->wall_ns;
+
+		out->wall_ns = floor[0];
+		out->replayed_ns += add;
+		out->bar_kernel_ns += add;
+		out->floored = true;
+	}
+	out->lo_ns = fmax(out->lo_ns, floor[1]);
+	out->hi_ns = fmax(out->hi_ns, floor[2]);
 	out->speedup = out->wall_ns > 0 ? out->source_ns / out->wall_ns : NAN;
-	out->kernel_ns = scale * f * sum.kernel_ns;
-	out->copy_ns = scale * f * sum.copy_ns;
-	out->host_ns = scale * f * sum.host_ns;
-	out->idle_ns = scale * f * sum.idle_ns;
-	out->overlap_ns = scale * f * sum.overlap_ns;
-	out->bar_kernel_ns = scale * f * sum.excl_kernel_ns;
-	out->bar_copy_ns = scale * f * sum.excl_copy_ns;
-	out->bar_host_ns = scale * f * sum.excl_host_ns;
 	out->explained = w > 0 ? f * e / w : 0;
 	out->reconstructed = w > 0 ? fmin(f * tl->reconstructed.ns / w, out->explained) : 0;
-	out->identity_error = e > 0 ? (rsrc - e) / e : 0;
+	out->identity_error = e > 0 ? (acc.rsrc - e) / e : 0;
 	out->bound = e > 0 ? gpuproj_timeline_bound_ns(tl) / e : 0;
 	return GPUPROJ_OK;
 }

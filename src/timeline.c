@@ -24,6 +24,7 @@
  *   host:     h += gap                        (the call starts at h)
  *   GPU op:   start = max(h, pre(s)) + lat;   end = start + dur;   ready[s] = end
  *             blocking: h = max(h, end) + call,  else h += call
+ *   carried:  ready[s] = h + lat + dur        (work of the cut epoch before; lat 0)
  *   record:   ev[e] = pre(s);                 h += call
  *   wait:     ready[s] = max(ready[s], ev[e]); h += call
  *   sync:     h = max(h, done) + call         (done: pre(s), every stream, ev[e])
@@ -52,7 +53,7 @@
 
 static const char *const op_names[GPUPROJ_TL_OP_COUNT] = {
 	"call", "kernel", "copy", "memset", "graph", "event_record", "event_wait", "sync_device",
-	"sync_stream", "sync_event",
+	"sync_stream", "sync_event", "carried",
 };
 static const char *const copy_names[GPUPROJ_COPY_KIND_COUNT] = { "h2d", "d2h", "d2d", "p2p",
 								   "h2h" };
@@ -81,7 +82,7 @@ bool
 gpuproj_tl_op_gpu(enum gpuproj_tl_op op)
 {
 	return op == GPUPROJ_TL_KERNEL || op == GPUPROJ_TL_COPY || op == GPUPROJ_TL_MEMSET ||
-	       op == GPUPROJ_TL_GRAPH;
+	       op == GPUPROJ_TL_GRAPH || op == GPUPROJ_TL_CARRY;
 }
 
 /* ---- life cycle ---- */
@@ -183,6 +184,21 @@ gpuproj_timeline_unexplained_ns(const struct gpuproj_timeline *tl)
 	return s;
 }
 
+bool
+timeline_pattern_waits(const struct gpuproj_tl_pattern *p)
+{
+	size_t j;
+
+	for (j = 0; j < p->n_nodes; j++) {
+		const struct gpuproj_tl_node *n = &p->nodes[j];
+
+		if (n->op == GPUPROJ_TL_SYNC_DEVICE || n->op == GPUPROJ_TL_SYNC_STREAM ||
+		    n->op == GPUPROJ_TL_SYNC_EVENT || (gpuproj_tl_op_gpu(n->op) && n->blocking))
+			return true;
+	}
+	return false;
+}
+
 double
 gpuproj_timeline_bound_ns(const struct gpuproj_timeline *tl)
 {
@@ -193,13 +209,16 @@ gpuproj_timeline_bound_ns(const struct gpuproj_timeline *tl)
 		return 0;
 	for (i = 0; i < tl->n_patterns; i++) {
 		const struct gpuproj_tl_pattern *p = &tl->patterns[i];
+		bool waits = timeline_pattern_waits(p);
 		double per = 0;
 
 		for (j = 0; j < p->n_nodes; j++) {
 			const struct gpuproj_tl_node *n = &p->nodes[j];
 
-			per += gpuproj_stats_stddev(&n->gap_ns) + gpuproj_stats_stddev(&n->call_ns) +
-			       gpuproj_stats_stddev(&n->lat_ns) + gpuproj_stats_stddev(&n->dur_ns);
+			per += gpuproj_stats_stddev(&n->gap_ns) + gpuproj_stats_stddev(&n->call_ns);
+			if (waits)
+				per += gpuproj_stats_stddev(&n->lat_ns) +
+				       gpuproj_stats_stddev(&n->dur_ns);
 		}
 		s += per * (double)p->wall_ns.n;
 	}
@@ -208,45 +227,86 @@ gpuproj_timeline_bound_ns(const struct gpuproj_timeline *tl)
 
 /* ---- the replay's state: streams, events, the legacy default stream ---- */
 
+/*
+ * The work of a replay is bounded by its nodes, not by the
+ * slot numbers they carry. Slots (0 to GPUPROJ_TL_MAX_SLOT) are renumbered
+ * to those the pattern uses, in order (a pattern of n nodes has at most n
+ * streams and n events), and "every stream's work" is a running maximum
+ * updated as ops end, so a synchronisation costs O(1): before, one node on
+ * stream 65534 made each synchronisation scan 65,535 slots (a 230 KB
+ * profile of 4,095 of them took 2.2 s per target).
+ */
 #define RSTATE_SMALL 256
 
 struct rstate {
-	double *ready;		/* [n_streams] */
-	double *ev;		/* [n_events] */
+	double *ready;		/* [n_streams], by dense stream index */
+	double *ev;		/* [n_events], by dense event index */
+	uint16_t *sidx, *eidx;	/* per node: its dense stream and event index, or NONE */
 	size_t n_streams, n_events;
 	double legacy;		/* end of the last op on the legacy default stream */
-	/* up to RSTATE_SMALL streams and events without an allocation */
+	double all;		/* the largest ready time of any stream (running maximum) */
+	/* up to RSTATE_SMALL streams, events and nodes without an allocation */
 	double small_ready[RSTATE_SMALL], small_ev[RSTATE_SMALL];
+	uint16_t small_sidx[RSTATE_SMALL], small_eidx[RSTATE_SMALL];
 };
 
 static int
-rstate_init(struct rstate *st, const uint16_t *streams, const uint16_t *events, size_t n,
-	    size_t stride)
+cmp_u16(const void *a, const void *b)
 {
-	size_t i, ns = 0, ne = 0;
+	uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
 
-	memset(st, 0, sizeof(*st));
+	return (x > y) - (x < y);
+}
+
+/*
+ * The slot at element i of a strided array of nodes (struct gpuproj_tl_raw
+ * or struct gpuproj_tl_node: `stride` bytes apart).
+ */
+static uint16_t
+slot_at(const uint16_t *first, size_t i, size_t stride)
+{
+	uint16_t v;
+
+	memcpy(&v, (const char *)first + i * stride, sizeof(v));
+	return v;
+}
+
+/* Dense indices of the n slots at `first` (stride bytes apart) into idx[n]; the count. */
+static size_t
+renumber(const uint16_t *first, size_t n, size_t stride, uint16_t *idx, uint16_t *scratch)
+{
+	size_t i, m = 0, u = 0;
+
 	for (i = 0; i < n; i++) {
-		uint16_t s = *(const uint16_t *)(const void *)((const char *)streams + i * stride);
-		uint16_t e = *(const uint16_t *)(const void *)((const char *)events + i * stride);
+		uint16_t v = slot_at(first, i, stride);
 
-		if (s != GPUPROJ_TL_NONE && (size_t)s + 1 > ns)
-			ns = (size_t)s + 1;
-		if (e != GPUPROJ_TL_NONE && (size_t)e + 1 > ne)
-			ne = (size_t)e + 1;
+		if (v != GPUPROJ_TL_NONE)
+			scratch[m++] = v;
 	}
-	st->ready = ns <= RSTATE_SMALL ? st->small_ready : calloc(ns, sizeof(double));
-	st->ev = ne <= RSTATE_SMALL ? st->small_ev : calloc(ne, sizeof(double));
-	if (!st->ready || !st->ev) {
-		if (st->ready != st->small_ready)
-			free(st->ready);
-		if (st->ev != st->small_ev)
-			free(st->ev);
-		return GPUPROJ_E_NOMEM;
+	qsort(scratch, m, sizeof(*scratch), cmp_u16);
+	for (i = 0; i < m; i++) {
+		if (!u || scratch[u - 1] != scratch[i])
+			scratch[u++] = scratch[i];
 	}
-	st->n_streams = ns;
-	st->n_events = ne;
-	return GPUPROJ_OK;
+	for (i = 0; i < n; i++) {
+		uint16_t v = slot_at(first, i, stride);
+		size_t lo = 0, hi = u;
+
+		if (v == GPUPROJ_TL_NONE) {
+			idx[i] = GPUPROJ_TL_NONE;
+			continue;
+		}
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (scratch[mid] < v)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		idx[i] = (uint16_t)lo;
+	}
+	return u;
 }
 
 static void
@@ -256,35 +316,65 @@ rstate_free(struct rstate *st)
 		free(st->ready);
 	if (st->ev != st->small_ev)
 		free(st->ev);
+	if (st->sidx != st->small_sidx)
+		free(st->sidx);
+	if (st->eidx != st->small_eidx)
+		free(st->eidx);
 }
 
-/* What work on stream s waits for (see the rules at the top). */
+static int
+rstate_init(struct rstate *st, const uint16_t *streams, const uint16_t *events, size_t n,
+	    size_t stride)
+{
+	uint16_t *scratch;
+
+	memset(st, 0, sizeof(*st));
+	/* n ≤ 65,536 nodes (gpuproj_timeline_validate()): dense indices fit uint16_t. */
+	st->sidx = n <= RSTATE_SMALL ? st->small_sidx : malloc(n * sizeof(*st->sidx));
+	st->eidx = n <= RSTATE_SMALL ? st->small_eidx : malloc(n * sizeof(*st->eidx));
+	st->ready = n <= RSTATE_SMALL ? st->small_ready : calloc(n ? n : 1, sizeof(double));
+	st->ev = n <= RSTATE_SMALL ? st->small_ev : calloc(n ? n : 1, sizeof(double));
+	scratch = malloc((n ? n : 1) * sizeof(*scratch));
+	if (!st->sidx || !st->eidx || !st->ready || !st->ev || !scratch) {
+		free(scratch);
+		rstate_free(st);
+		return GPUPROJ_E_NOMEM;
+	}
+	st->n_streams = renumber(streams, n, stride, st->sidx, scratch);
+	st->n_events = renumber(events, n, stride, st->eidx, scratch);
+	free(scratch);
+	return GPUPROJ_OK;
+}
+
+/* What work on dense stream s waits for (see the rules at the top). */
 static double
 pre_of(const struct rstate *st, uint16_t s, bool legacy)
 {
-	double m = st->legacy;
-	size_t i;
-
-	if (legacy || s == GPUPROJ_TL_NONE) {
-		for (i = 0; i < st->n_streams; i++)
-			m = fmax(m, st->ready[i]);
-		return m;
-	}
-	return fmax(m, st->ready[s]);
+	if (legacy || s == GPUPROJ_TL_NONE)
+		return fmax(st->legacy, st->all);
+	return fmax(st->legacy, st->ready[s]);
 }
 
 static double
 all_done(const struct rstate *st)
 {
-	return pre_of(st, GPUPROJ_TL_NONE, true);
+	return fmax(st->legacy, st->all);
 }
 
-/* An op on stream s ended at `end`. */
+/* Dense stream s may start its work no earlier than t (an event wait). */
+static void
+ready_at_least(struct rstate *st, uint16_t s, double t)
+{
+	st->ready[s] = fmax(st->ready[s], t);
+	st->all = fmax(st->all, st->ready[s]);
+}
+
+/* An op on dense stream s ended at `end`. */
 static void
 op_ended(struct rstate *st, uint16_t s, bool legacy, double end)
 {
 	if (s != GPUPROJ_TL_NONE)
-		st->ready[s] = fmax(st->ready[s], end);
+		ready_at_least(st, s, end);
 	if (legacy)
 		st->legacy = fmax(st->legacy, end);
 }
@@ -335,6 +425,8 @@ fold(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start, uint64_t end,
 		double ce = r->call_end > start ? (double)(r->call_end - start) : 0;
 		double os = r->op_start > start ? (double)(r->op_start - start) : 0;
 		double oe = r->op_end > start ? (double)(r->op_end - start) : 0;
+		/* The dense stream and event of the replay's state (rstate_init()). */
+		uint16_t S = st.sidx[i], E = st.eidx[i];
 		double done;
 
 		if (ce < cs)
@@ -372,32 +464,38 @@ fold(const struct gpuproj_tl_raw *raw, size_t n, uint64_t start, uint64_t end,
 		case GPUPROJ_TL_COPY:
 		case GPUPROJ_TL_MEMSET:
 		case GPUPROJ_TL_GRAPH:
-			done = pre_of(&st, r->stream, r->legacy);
+			done = pre_of(&st, S, r->legacy);
 			one(&d->lat_ns, nonneg(os - fmax(cs, done)));
 			one(&d->dur_ns, oe - os);
-			op_ended(&st, r->stream, r->legacy, oe);
+			op_ended(&st, S, r->legacy, oe);
 			one(&d->call_ns, r->blocking ? nonneg(ce - fmax(cs, oe)) : ce - cs);
 			break;
+		case GPUPROJ_TL_CARRY:
+			/* Busy from the epoch's start (no wait, no latency) until oe. */
+			one(&d->lat_ns, 0);
+			one(&d->dur_ns, oe);
+			op_ended(&st, S, r->legacy, oe);
+			one(&d->call_ns, 0);
+			break;
 		case GPUPROJ_TL_EVENT_RECORD:
-			if (r->event != GPUPROJ_TL_NONE)
-				st.ev[r->event] = r->stream == GPUPROJ_TL_NONE ? 0
-					: pre_of(&st, r->stream, r->legacy);
+			if (E != GPUPROJ_TL_NONE)
+				st.ev[E] = S == GPUPROJ_TL_NONE ? 0 : pre_of(&st, S, r->legacy);
 			one(&d->call_ns, ce - cs);
 			break;
 		case GPUPROJ_TL_EVENT_WAIT:
-			if (r->event != GPUPROJ_TL_NONE && r->stream != GPUPROJ_TL_NONE)
-				st.ready[r->stream] = fmax(st.ready[r->stream], st.ev[r->event]);
+			if (E != GPUPROJ_TL_NONE && S != GPUPROJ_TL_NONE)
+				ready_at_least(&st, S, st.ev[E]);
 			one(&d->call_ns, ce - cs);
 			break;
 		case GPUPROJ_TL_SYNC_STREAM:
-			done = pre_of(&st, r->stream, r->legacy);
+			done = pre_of(&st, S, r->legacy);
 			one(&d->call_ns, nonneg(ce - fmax(cs, done)));
 			break;
 		case GPUPROJ_TL_SYNC_DEVICE:
 			one(&d->call_ns, nonneg(ce - fmax(cs, all_done(&st))));
 			break;
 		case GPUPROJ_TL_SYNC_EVENT:
-			done = r->event != GPUPROJ_TL_NONE ? st.ev[r->event] : 0;
+			done = E != GPUPROJ_TL_NONE ? st.ev[E] : 0;
 			one(&d->call_ns, nonneg(ce - fmax(cs, done)));
 			break;
 		case GPUPROJ_TL_CALL:
@@ -623,6 +721,13 @@ int
 gpuproj_timeline_replay(const struct gpuproj_tl_pattern *pat, const double *dur,
 			struct gpuproj_tl_parts *out)
 {
+	return gpuproj_timeline_replay_spans(pat, dur, out, NULL);
+}
+
+int
+gpuproj_timeline_replay_spans(const struct gpuproj_tl_pattern *pat, const double *dur,
+			      struct gpuproj_tl_parts *out, struct gpuproj_tl_span *spans)
+{
 	struct rstate st;
 	struct mark *m;
 	size_t i, nm = 0;
@@ -644,10 +749,13 @@ gpuproj_timeline_replay(const struct gpuproj_tl_pattern *pat, const double *dur,
 	for (i = 0; i < pat->n_nodes; i++) {
 		const struct gpuproj_tl_node *n = &pat->nodes[i];
 		double gap = n->gap_ns.mean, call = n->call_ns.mean, cs, done, start, end, d;
+		uint16_t S = st.sidx[i], E = st.eidx[i];
 
 		mark_add(m, &nm, h, h + gap, CAT_HOST);
 		h += gap;
 		cs = h;
+		if (spans)
+			spans[i] = (struct gpuproj_tl_span){ cs, cs, NAN, NAN };
 		out->host_ns += gap + call;
 		switch (n->op) {
 		case GPUPROJ_TL_KERNEL:
@@ -655,10 +763,14 @@ gpuproj_timeline_replay(const struct gpuproj_tl_pattern *pat, const double *dur,
 		case GPUPROJ_TL_MEMSET:
 		case GPUPROJ_TL_GRAPH:
 			d = dur && isfinite(dur[i]) ? fmax(dur[i], 0) : n->dur_ns.mean;
-			done = pre_of(&st, n->stream, n->legacy);
+			done = pre_of(&st, S, n->legacy);
 			start = fmax(cs, done) + n->lat_ns.mean;
 			end = start + d;
-			op_ended(&st, n->stream, n->legacy, end);
+			if (spans) {
+				spans[i].op_start = start;
+				spans[i].op_end = end;
+			}
+			op_ended(&st, S, n->legacy, end);
 			if (n->op == GPUPROJ_TL_KERNEL || n->op == GPUPROJ_TL_GRAPH) {
 				out->kernel_ns += d;
 				mark_add(m, &nm, start, end, CAT_KERNEL);
@@ -669,22 +781,36 @@ gpuproj_timeline_replay(const struct gpuproj_tl_pattern *pat, const double *dur,
 			if (n->blocking)
 				h = fmax(cs, end);
 			break;
+		case GPUPROJ_TL_CARRY:
+			/*
+			 * The previous epoch's work: its stream busy from now; counted in
+			 * that epoch's parts, shown as kernel time in the bar.
+			 */
+			d = dur && isfinite(dur[i]) ? fmax(dur[i], 0) : n->dur_ns.mean;
+			end = cs + n->lat_ns.mean + d;
+			if (spans) {
+				spans[i].op_start = cs + n->lat_ns.mean;
+				spans[i].op_end = end;
+			}
+			op_ended(&st, S, n->legacy, end);
+			mark_add(m, &nm, cs, end, CAT_KERNEL);
+			break;
 		case GPUPROJ_TL_EVENT_RECORD:
-			if (n->event != GPUPROJ_TL_NONE)
-				st.ev[n->event] = pre_of(&st, n->stream, n->legacy);
+			if (E != GPUPROJ_TL_NONE)
+				st.ev[E] = pre_of(&st, S, n->legacy);
 			break;
 		case GPUPROJ_TL_EVENT_WAIT:
-			if (n->event != GPUPROJ_TL_NONE && n->stream != GPUPROJ_TL_NONE)
-				st.ready[n->stream] = fmax(st.ready[n->stream], st.ev[n->event]);
+			if (E != GPUPROJ_TL_NONE && S != GPUPROJ_TL_NONE)
+				ready_at_least(&st, S, st.ev[E]);
 			break;
 		case GPUPROJ_TL_SYNC_STREAM:
-			h = fmax(cs, pre_of(&st, n->stream, n->legacy));
+			h = fmax(cs, pre_of(&st, S, n->legacy));
 			break;
 		case GPUPROJ_TL_SYNC_DEVICE:
 			h = fmax(cs, all_done(&st));
 			break;
 		case GPUPROJ_TL_SYNC_EVENT:
-			h = fmax(cs, n->event != GPUPROJ_TL_NONE ? st.ev[n->event] : 0);
+			h = fmax(cs, E != GPUPROJ_TL_NONE ? st.ev[E] : 0);
 			break;
 		case GPUPROJ_TL_CALL:
 		case GPUPROJ_TL_OP_COUNT:
@@ -693,6 +819,8 @@ gpuproj_timeline_replay(const struct gpuproj_tl_pattern *pat, const double *dur,
 		}
 		mark_add(m, &nm, h, h + call, CAT_HOST);
 		h += call;
+		if (spans)
+			spans[i].call_end = h;
 	}
 	rstate_free(&st);
 	out->wall_ns = h;

@@ -721,10 +721,85 @@ file_tmp_abort(struct file_tmp *t)
 	t->slot = -1;
 }
 
+/* Bytes of the destination's name a temporary name keeps (tmp_name()). */
+#define TMP_BASE_MAX 32
+
+/*
+ * The temporary name beside `path`: "<dir>/.<base>.<pid>.<n>.<ns>", the
+ * base cut to TMP_BASE_MAX bytes, so that it is at most 64 bytes: a
+ * destination whose own name is valid (up to NAME_MAX) always has a valid
+ * temporary one (a 244-byte name would make it exceed NAME_MAX).
+ * NULL on ENOMEM.
+ */
+static char *
+tmp_name(const char *path)
+{
+	static unsigned counter;
+	char *dup1 = strdup(path), *dup2 = strdup(path), *r = NULL;
+	struct timespec ts;
+
+	if (dup1 && dup2) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		r = xasprintf("%s/.%.*s.%ld.%u.%lx", dirname(dup1), TMP_BASE_MAX, basename(dup2),
+			      (long)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED),
+			      (unsigned long)ts.tv_nsec);
+	}
+	free(dup1);
+	free(dup2);
+	return r;
+}
+
+int
+file_probe_dir(const char *path, struct gpuproj_error *err)
+{
+	char *dup1 = strdup(path), *dup2 = strdup(path), *tmp = NULL;
+	const char *dir, *base;
+	int status = GPUPROJ_OK, fd, slot;
+	long max;
+
+	if (!dup1 || !dup2) {
+		status = error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
+		goto out;
+	}
+	dir = dirname(dup1);
+	base = basename(dup2);
+	errno = 0;
+	max = pathconf(dir, _PC_NAME_MAX);
+	if (max < 0 && errno) {
+		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "its directory %s: %s", dir,
+				   strerror(errno));
+		goto out;
+	}
+	if (max > 0 && strlen(base) > (size_t)max) {
+		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "the name is %zu bytes, above "
+				   "the %ld its file system allows", strlen(base), max);
+		goto out;
+	}
+	tmp = tmp_name(path);
+	if (!tmp) {
+		status = error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
+		goto out;
+	}
+	slot = tmp_register(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
+	if (fd < 0) {
+		status = error_set(err, GPUPROJ_E_IO, path, 0, 0, "cannot create a file in %s: %s",
+				   dir, strerror(errno));
+	} else {
+		close(fd);
+		unlink(tmp);
+	}
+	tmp_unregister(slot);
+out:
+	free(tmp);
+	free(dup1);
+	free(dup2);
+	return status;
+}
+
 int
 file_tmp_open(struct file_tmp *t, const char *path, unsigned flags, struct gpuproj_error *err)
 {
-	char *dup1 = NULL, *dup2 = NULL;
 	int status;
 
 	memset(t, 0, sizeof(*t));
@@ -770,9 +845,7 @@ file_tmp_open(struct file_tmp *t, const char *path, unsigned flags, struct gpupr
 		}
 	}
 	t->path = strdup(path);
-	dup1 = strdup(path);
-	dup2 = strdup(path);
-	if (!t->path || !dup1 || !dup2) {
+	if (!t->path) {
 		status = error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
 		goto fail;
 	}
@@ -786,19 +859,12 @@ file_tmp_open(struct file_tmp *t, const char *path, unsigned flags, struct gpupr
 	 * point after creation finds it (file_remove_temporaries()).
 	 */
 	{
-		static unsigned counter;
 		unsigned attempt;
 
 		for (attempt = 0; attempt < 100; attempt++) {
-			struct timespec ts;
-
-			clock_gettime(CLOCK_REALTIME, &ts);
 			tmp_unregister(t->slot);
 			free(t->tmp);
-			t->tmp = xasprintf("%s/.%s.%ld.%u.%lx", dirname(dup1), basename(dup2),
-					   (long)getpid(),
-					   __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED),
-					   (unsigned long)ts.tv_nsec);
+			t->tmp = tmp_name(path);
 			if (!t->tmp) {
 				t->slot = -1;
 				status = error_set(err, GPUPROJ_E_NOMEM, path, 0, 0, "out of memory");
@@ -816,12 +882,8 @@ file_tmp_open(struct file_tmp *t, const char *path, unsigned flags, struct gpupr
 				   "cannot create a temporary file beside it: %s", strerror(errno));
 		goto fail;
 	}
-	free(dup1);
-	free(dup2);
 	return GPUPROJ_OK;
 fail:
-	free(dup1);
-	free(dup2);
 	file_tmp_abort(t);
 	return status;
 }

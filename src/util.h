@@ -168,8 +168,18 @@ void file_forget_input(const char *path);
 void file_forget_inputs(void);
 
 /*
+ * Whether `path` can be written the way file_write_atomic() writes it:
+ * its name fits the file system (pathconf NAME_MAX) and a temporary file
+ * can be created (and is removed at once) in its directory. GPUPROJ_OK,
+ * or GPUPROJ_E_IO saying why ("cannot create a file in DIR: Read-only file
+ * system"), GPUPROJ_E_NOMEM. For a writer that must know before it has
+ * anything to write (libproj.so at start-up, so that a report that could
+ * not be written at exit goes elsewhere and says so then).
+ */
+int file_probe_dir(const char *path, struct gpuproj_error *err);
+/*
  * Atomically replace `path` with `len` bytes of `data`: write
- * `<dir>/.<base>.<pid>.<n>.<ns>`, fsync, rename. "-" writes stdout. On
+ * `<dir>/.<base>.<pid>.<n>.<ns>` (the base cut to 32 bytes), fsync, rename. "-" writes stdout. On
  * failure the temporary file is removed and `path` is untouched. A `path`
  * that exists and is not a regular file (/dev/null, a FIFO) is written in
  * place. Refuses (GPUPROJ_E_INVAL) a `path` that is an input of this
@@ -310,7 +320,51 @@ bool parse_int64(const char *s, int64_t *ret);
 bool parse_duration_ns(const char *s, double *ret_ns);
 
 /*
- * util-json-locate.c: the position of a value in JSON text that jansson has
+ * ---- JSON scanning (util-json-scan.c): JSON text read without a tree ----
+ *
+ * Structure only (brackets, commas, colons, strings that end and hold no
+ * control character, numbers and literals where values go); spelling,
+ * UTF-8 and duplicate keys are left to jansson. Indices are byte offsets.
+ */
+
+/* Nesting depth the scanner accepts, as jansson's JSON_PARSER_MAX_DEPTH. */
+#define JSON_SCAN_MAX_DEPTH 2048
+
+/* A piece of the text: [start, end). */
+struct json_span {
+	size_t start, end;
+};
+
+/* The index of the first byte at or after i that is not JSON white space. */
+size_t json_ws(const char *t, size_t n, size_t i);
+/*
+ * The value from i (after white space) at nesting `depth` (the root's is
+ * 0): the index after it, or 0 when it is not well-formed or nests deeper
+ * than JSON_SCAN_MAX_DEPTH.
+ */
+size_t json_value_end(const char *t, size_t n, size_t i, int depth);
+
+/*
+ * The members of an object or the elements of an array, one at a time:
+ * json_cursor_open() at the '{' or '[' (after white space; -1 when there
+ * is none, or it nests too deep), then json_cursor_next() until it
+ * returns 0 (the end: c->i is after the closing bracket) or -1 (not
+ * well-formed). On 1, c->i is at the next value (and *key, when not
+ * NULL, the member's name with its quotes); the caller moves c->i past
+ * it, with json_value_end(t, n, c->i, c->depth + 1) or its own scan.
+ */
+struct json_cursor {
+	const char *t;
+	size_t n, i;
+	int depth;
+	char close;
+	bool first;
+};
+int json_cursor_open(struct json_cursor *c, const char *t, size_t n, size_t i, int depth);
+int json_cursor_next(struct json_cursor *c, struct json_span *key);
+
+/*
+ * The position of a value in JSON text that jansson has
  * parsed. PATH names it as gpuproj's schema errors do: members joined by
  * '.', array indices as [N] ("kernels[3].metrics.bytes.dram"; a member
  * name may hold dots: the longest matching name wins); "" or NULL is the

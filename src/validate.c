@@ -491,229 +491,282 @@ out:
 	return st;
 }
 
-int
-gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profiles,
-		 const struct gpuproj_targets *targets, const struct gpuproj_validate_options *opt,
-		 struct gpuproj_validation *out, struct gpuproj_error *reterr)
-{
-	static const struct gpuproj_validate_options defaults = { 0 };
-	const struct gpuproj_target **gpu_of = NULL, **tlist = NULL, **srcsel = NULL;
-	size_t *rank = NULL, *idx = NULL, *sub = NULL;
-	bool *is_source = NULL;
-	double *scratch = NULL;
-	signed char *same_gen = NULL; /* per comparison: 1 same, 0 cross, -1 unknown */
-	struct pending *pend = NULL;
-	struct gpuproj_validation_comparison *comp = NULL;
-	struct gpuproj_validation v = { 0 };
-	struct gpuproj_model_options mopt = { 0 };
-	size_t n_t, n_comp = 0, cap_comp = 0, total = 0, done = 0;
-	size_t mi, pi, ti, ki, i, j;
-	int st;
+/* A validation under way: its inputs, what each phase adds, and the result. */
+struct validate_run {
+	const struct gpuproj_validate_options *opt;
+	const struct gpuproj_targets *targets;
+	const struct gpuproj_profile *const *profiles; /* the default sections once reduced */
+	size_t n_profiles;
+	const struct gpuproj_target **gpu_of; /* [n_profiles]: the GPU each was measured on */
+	size_t *rank;                         /* [n_profiles]: first profile of that GPU */
+	bool *is_source;                      /* [n_profiles]: projected from */
+	const struct gpuproj_target **tlist;  /* [n_t]: the targets */
+	const struct gpuproj_target **srcsel; /* [opt->n_sources] */
+	size_t n_t;
+	struct gpuproj_model_options mopt;    /* the options, with the models' own intervals */
+	struct gpuproj_validation v;          /* the result being filled */
+	struct gpuproj_validation_comparison *comp;
+	struct pending *pend;                 /* parallel to comp */
+	size_t n_comp, cap_comp;
+};
 
-	if (!targets || !out || (n_profiles && !profiles))
-		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
-	memset(out, 0, sizeof(*out));
-	if (!opt)
-		opt = &defaults;
+static int
+nomem(struct gpuproj_error *reterr)
+{
+	return error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
+}
+
+/* Phase 1: the options, the models and the arrays per profile and target. */
+static int
+validate_setup(struct validate_run *r, struct gpuproj_error *reterr)
+{
+	const struct gpuproj_validate_options *opt = r->opt;
+	size_t np = r->n_profiles ? r->n_profiles : 1, mi;
+
 	/* Project with the models' own intervals; calibration comes after (intervals()). */
 	if (opt->model_options)
-		mopt = *opt->model_options;
-	mopt.level_interval = true;
-	v.holdout = opt->holdout;
-
-	v.threshold_ns = opt->threshold_ns > 0 ? opt->threshold_ns
-					       : GPUPROJ_VALIDATE_DEFAULT_THRESHOLD_NS;
-	v.n_models = opt->n_models ? opt->n_models : 1;
-	v.models = calloc(v.n_models, sizeof(*v.models));
-	n_t = opt->n_targets ? opt->n_targets : gpuproj_targets_count(targets);
-	gpu_of = calloc(n_profiles ? n_profiles : 1, sizeof(*gpu_of));
-	rank = calloc(n_profiles ? n_profiles : 1, sizeof(*rank));
-	is_source = calloc(n_profiles ? n_profiles : 1, sizeof(*is_source));
-	tlist = calloc(n_t ? n_t : 1, sizeof(*tlist));
-	srcsel = calloc(opt->n_sources ? opt->n_sources : 1, sizeof(*srcsel));
-	if (!v.models || !gpu_of || !rank || !is_source || !tlist || !srcsel)
-		goto nomem;
-	for (mi = 0; mi < v.n_models; mi++) {
-		v.models[mi] = opt->n_models ? opt->models[mi] : gpuproj_model_default();
-		if (!v.models[mi]) {
-			st = error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "model %zu is NULL",
-				       mi);
-			goto out;
-		}
+		r->mopt = *opt->model_options;
+	r->mopt.level_interval = true;
+	r->v.holdout = opt->holdout;
+	r->v.threshold_ns = opt->threshold_ns > 0 ? opt->threshold_ns
+						  : GPUPROJ_VALIDATE_DEFAULT_THRESHOLD_NS;
+	r->v.n_models = opt->n_models ? opt->n_models : 1;
+	r->v.models = calloc(r->v.n_models, sizeof(*r->v.models));
+	r->n_t = opt->n_targets ? opt->n_targets : gpuproj_targets_count(r->targets);
+	r->gpu_of = calloc(np, sizeof(*r->gpu_of));
+	r->rank = calloc(np, sizeof(*r->rank));
+	r->is_source = calloc(np, sizeof(*r->is_source));
+	r->tlist = calloc(r->n_t ? r->n_t : 1, sizeof(*r->tlist));
+	r->srcsel = calloc(opt->n_sources ? opt->n_sources : 1, sizeof(*r->srcsel));
+	if (!r->v.models || !r->gpu_of || !r->rank || !r->is_source || !r->tlist || !r->srcsel)
+		return nomem(reterr);
+	for (mi = 0; mi < r->v.n_models; mi++) {
+		r->v.models[mi] = opt->n_models ? opt->models[mi] : gpuproj_model_default();
+		if (!r->v.models[mi])
+			return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "model %zu is NULL",
+					 mi);
 	}
-	if (opt->targets_origin && !(v.targets_origin = strdup(opt->targets_origin)))
-		goto nomem;
+	if (opt->targets_origin && !(r->v.targets_origin = strdup(opt->targets_origin)))
+		return nomem(reterr);
+	return GPUPROJ_OK;
+}
 
-	/* The GPU of every profile; sources; targets. */
-	for (pi = 0; pi < n_profiles; pi++) {
-		st = gpuproj_resolve_source(profiles[pi], targets, NULL, &gpu_of[pi], reterr);
+/* Phase 2: the GPU of every profile; the sources; the targets. */
+static int
+validate_gpus(struct validate_run *r, struct gpuproj_error *reterr)
+{
+	const struct gpuproj_validate_options *opt = r->opt;
+	size_t pi, i, j, ti;
+	int st;
+
+	for (pi = 0; pi < r->n_profiles; pi++) {
+		st = gpuproj_resolve_source(r->profiles[pi], r->targets, NULL, &r->gpu_of[pi],
+					    reterr);
 		if (st)
-			goto out;
-		rank[pi] = pi;
+			return st;
+		r->rank[pi] = pi;
 		for (j = 0; j < pi; j++) {
-			if (gpu_of[j] == gpu_of[pi]) {
-				rank[pi] = rank[j];
+			if (r->gpu_of[j] == r->gpu_of[pi]) {
+				r->rank[pi] = r->rank[j];
 				break;
 			}
 		}
-		is_source[pi] = opt->n_sources == 0;
+		r->is_source[pi] = opt->n_sources == 0;
 	}
 	for (i = 0; i < opt->n_sources; i++) {
 		bool any = false;
 
-		st = gpuproj_targets_lookup(targets, opt->sources[i], &source_words, &srcsel[i],
-					    reterr);
+		st = gpuproj_targets_lookup(r->targets, opt->sources[i], &source_words,
+					    &r->srcsel[i], reterr);
 		if (st)
-			goto out;
-		for (pi = 0; pi < n_profiles; pi++) {
-			if (gpu_of[pi] == srcsel[i]) {
-				is_source[pi] = true;
+			return st;
+		for (pi = 0; pi < r->n_profiles; pi++) {
+			if (r->gpu_of[pi] == r->srcsel[i]) {
+				r->is_source[pi] = true;
 				any = true;
 			}
 		}
-		if (!any) {
-			st = error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
-				       "no data set was measured on source GPU '%s' (%s)",
-				       opt->sources[i], srcsel[i]->name);
-			goto out;
+		if (!any)
+			return error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
+					 "no data set was measured on source GPU '%s' (%s)",
+					 opt->sources[i], r->srcsel[i]->name);
+	}
+	for (ti = 0; ti < r->n_t; ti++) {
+		if (!opt->n_targets) {
+			r->tlist[ti] = gpuproj_targets_get(r->targets, ti);
+			continue;
 		}
+		st = gpuproj_targets_lookup(r->targets, opt->targets[ti], &target_words,
+					    &r->tlist[ti], reterr);
+		if (st)
+			return st;
 	}
-	for (ti = 0; ti < n_t; ti++) {
-		if (opt->n_targets) {
-			st = gpuproj_targets_lookup(targets, opt->targets[ti], &target_words,
-						    &tlist[ti], reterr);
-			if (st)
-				goto out;
-		} else {
-			tlist[ti] = gpuproj_targets_get(targets, ti);
-		}
-	}
-	if ((st = collect_citations(&v, profiles, n_profiles)))
-		goto nomem;
-	/* Reduce the inputs to the default sections: from here on they are the profiles. */
-	if (opt->default_sections) {
-		v.default_sections = true;
-		v.derived = calloc(n_profiles ? n_profiles : 1, sizeof(*v.derived));
-		if (!v.derived)
-			goto nomem;
-		for (pi = 0; pi < n_profiles; pi++) {
-			st = gpuproj_profile_default_sections(profiles[pi], targets,
-							      gpu_of[pi]->name, &v.derived[pi],
-							      reterr);
-			if (st)
-				goto out;
-			v.n_derived++;
-		}
-		profiles = (const struct gpuproj_profile *const *)v.derived;
-	}
+	return GPUPROJ_OK;
+}
 
-	for (pi = 0; pi < n_profiles; pi++) {
-		if (is_source[pi])
-			total += gpuproj_profile_count(profiles[pi]) * n_t;
+/* Phase 3: reduce the inputs to the default sections: from here on they are the profiles. */
+static int
+validate_sections(struct validate_run *r, struct gpuproj_error *reterr)
+{
+	struct gpuproj_validation *v = &r->v;
+	size_t pi;
+	int st;
+
+	if (!r->opt->default_sections)
+		return GPUPROJ_OK;
+	v->default_sections = true;
+	v->derived = calloc(r->n_profiles ? r->n_profiles : 1, sizeof(*v->derived));
+	if (!v->derived)
+		return nomem(reterr);
+	for (pi = 0; pi < r->n_profiles; pi++) {
+		st = gpuproj_profile_default_sections(r->profiles[pi], r->targets,
+						      r->gpu_of[pi]->name, &v->derived[pi], reterr);
+		if (st)
+			return st;
+		v->n_derived++;
 	}
-	total *= v.n_models;
+	r->profiles = (const struct gpuproj_profile *const *)v->derived;
+	return GPUPROJ_OK;
+}
 
-	/* Project and compare. */
-	for (mi = 0; mi < v.n_models; mi++) {
-		for (pi = 0; pi < n_profiles; pi++) {
-			const struct gpuproj_profile *p = profiles[pi];
+/* One comparison: kernel k of profile pi projected with model mi onto target ti. */
+static int
+validate_compare(struct validate_run *r, size_t mi, size_t pi, size_t ti,
+		 const struct gpuproj_kernel *k, double meas, struct gpuproj_error *reterr)
+{
+	struct gpuproj_validation_comparison *c;
+	struct gpuproj_projection pr;
+	size_t n = r->n_comp;
 
-			if (!is_source[pi])
+	if (n == r->cap_comp) {
+		size_t nc = r->cap_comp ? r->cap_comp * 2 : 256;
+		void *a = realloc(r->comp, nc * sizeof(*r->comp));
+
+		if (!a)
+			return nomem(reterr);
+		r->comp = a;
+		a = realloc(r->pend, nc * sizeof(*r->pend));
+		if (!a)
+			return nomem(reterr);
+		r->pend = a;
+		r->cap_comp = nc;
+	}
+	gpuproj_model_project(r->v.models[mi], k, r->gpu_of[pi], r->tlist[ti], &r->mopt, &pr);
+	c = &r->comp[n];
+	memset(c, 0, sizeof(*c));
+	c->model = r->v.models[mi];
+	c->source = r->gpu_of[pi];
+	c->target = r->tlist[ti];
+	c->kernel = k;
+	c->source_ns = gpuproj_kernel_mean_ns(k);
+	c->measured_ns = meas;
+	c->status = pr.status;
+	c->lo_ns = c->hi_ns = c->point_ns = c->error_pct = NAN;
+	r->pend[n] = (struct pending){ mi, r->rank[pi], ti, n, NULL };
+	c->level_lo_ns = c->level_hi_ns = NAN;
+	if (pr.status == GPUPROJ_OK) {
+		c->lo_ns = c->level_lo_ns = pr.level_lo_ns;
+		c->hi_ns = c->level_hi_ns = pr.level_hi_ns;
+		c->point_ns = pr.point_ns;
+		c->binding = pr.binding;
+		c->assumed = pr.assumed;
+		c->error_pct = (pr.point_ns - meas) / meas * 100.0;
+	} else {
+		r->pend[n].why = strdup(pr.why[0] ? pr.why : gpuproj_strerror(pr.status));
+		if (!r->pend[n].why)
+			return nomem(reterr);
+	}
+	r->n_comp++;
+	return GPUPROJ_OK;
+}
+
+/*
+ * Phase 4: project every kernel of every source profile with every model
+ * onto every other target it was measured on.
+ */
+static int
+validate_project(struct validate_run *r, struct gpuproj_error *reterr)
+{
+	const struct gpuproj_validate_options *opt = r->opt;
+	size_t total = 0, done = 0, mi, pi, ti, ki;
+	int st;
+
+	for (pi = 0; pi < r->n_profiles; pi++) {
+		if (r->is_source[pi])
+			total += gpuproj_profile_count(r->profiles[pi]) * r->n_t;
+	}
+	total *= r->v.n_models;
+	for (mi = 0; mi < r->v.n_models; mi++) {
+		for (pi = 0; pi < r->n_profiles; pi++) {
+			const struct gpuproj_profile *p = r->profiles[pi];
+
+			if (!r->is_source[pi])
 				continue;
-			for (ti = 0; ti < n_t; ti++) {
-				const struct gpuproj_target *t = tlist[ti];
-
+			for (ti = 0; ti < r->n_t; ti++) {
 				for (ki = 0; ki < gpuproj_profile_count(p); ki++) {
 					const struct gpuproj_kernel *k = gpuproj_profile_at(p, ki);
-					struct gpuproj_validation_comparison *c;
-					struct gpuproj_projection pr;
 					double meas;
 
 					done++;
 					if (opt->progress)
 						opt->progress(opt->progress_userdata, done, total);
-					if (t == gpu_of[pi] ||
-					    !measured_on(k, t, targets, profiles, gpu_of,
-							 n_profiles, pi, &meas))
+					if (r->tlist[ti] == r->gpu_of[pi] ||
+					    !measured_on(k, r->tlist[ti], r->targets, r->profiles,
+							 r->gpu_of, r->n_profiles, pi, &meas))
 						continue;
-					if (n_comp == cap_comp) {
-						size_t nc = cap_comp ? cap_comp * 2 : 256;
-						void *a = realloc(comp, nc * sizeof(*comp));
-
-						if (!a)
-							goto nomem;
-						comp = a;
-						a = realloc(pend, nc * sizeof(*pend));
-						if (!a)
-							goto nomem;
-						pend = a;
-						cap_comp = nc;
-					}
-					gpuproj_model_project(v.models[mi], k, gpu_of[pi], t, &mopt,
-							      &pr);
-					c = &comp[n_comp];
-					memset(c, 0, sizeof(*c));
-					c->model = v.models[mi];
-					c->source = gpu_of[pi];
-					c->target = t;
-					c->kernel = k;
-					c->source_ns = gpuproj_kernel_mean_ns(k);
-					c->measured_ns = meas;
-					c->status = pr.status;
-					c->lo_ns = c->hi_ns = c->point_ns = c->error_pct = NAN;
-					pend[n_comp] = (struct pending){ mi, rank[pi], ti,
-									 n_comp, NULL };
-					c->level_lo_ns = c->level_hi_ns = NAN;
-					if (pr.status == GPUPROJ_OK) {
-						c->lo_ns = c->level_lo_ns = pr.level_lo_ns;
-						c->hi_ns = c->level_hi_ns = pr.level_hi_ns;
-						c->point_ns = pr.point_ns;
-						c->binding = pr.binding;
-						c->assumed = pr.assumed;
-						c->error_pct = (pr.point_ns - meas) / meas * 100.0;
-					} else {
-						pend[n_comp].why = strdup(pr.why[0] ? pr.why
-								   : gpuproj_strerror(pr.status));
-						if (!pend[n_comp].why)
-							goto nomem;
-					}
-					n_comp++;
+					st = validate_compare(r, mi, pi, ti, k, meas, reterr);
+					if (st)
+						return st;
 				}
 			}
 		}
 	}
+	return GPUPROJ_OK;
+}
 
-	st = intervals(&v, opt, comp, pend, &n_comp, (const struct gpuproj_target *const *)tlist,
-		       n_t, reterr);
-	if (st)
+/* Phase 6: order by (model, source, target), keeping kernel order. */
+static int
+validate_sort(struct validate_run *r, struct gpuproj_error *reterr)
+{
+	struct gpuproj_validation_comparison *sorted;
+	struct pending *ps = r->pend;
+	size_t i;
+
+	/* Sort an index of pending keys, then permute the comparisons. */
+	for (i = 0; i < r->n_comp; i++)
+		ps[i].seq = i;
+	if (r->n_comp)
+		qsort(ps, r->n_comp, sizeof(*ps), cmp_pending);
+	sorted = calloc(r->n_comp ? r->n_comp : 1, sizeof(*sorted));
+	if (!sorted)
+		return nomem(reterr);
+	for (i = 0; i < r->n_comp; i++)
+		sorted[i] = r->comp[ps[i].seq];
+	free(r->comp);
+	r->comp = sorted;
+	return GPUPROJ_OK;
+}
+
+/*
+ * Phase 7: the statistics of every (model, source, target) pair, of every
+ * model overall, and of its same- and cross-generation pairs.
+ */
+static int
+validate_groups(struct validate_run *r, struct gpuproj_error *reterr)
+{
+	struct gpuproj_validation *v = &r->v;
+	struct gpuproj_validation_comparison *comp = r->comp;
+	struct pending *pend = r->pend;
+	size_t n_comp = r->n_comp, nc = n_comp ? n_comp : 1, i, j, ki, mi;
+	size_t *idx = calloc(nc, sizeof(*idx)), *sub = calloc(nc, sizeof(*sub));
+	double *scratch = calloc(nc, sizeof(*scratch));
+	signed char *same_gen = calloc(nc, sizeof(*same_gen)); /* 1 same, 0 cross, -1 unknown */
+	int st = GPUPROJ_E_NOMEM;
+
+	v->overall = calloc(v->n_models, sizeof(*v->overall));
+	v->generations = calloc(2 * v->n_models, sizeof(*v->generations));
+	if (!idx || !sub || !scratch || !same_gen || !v->overall || !v->generations)
 		goto out;
-
-	/* Order by (model, source, target), keeping kernel order; then groups. */
-	{
-		struct gpuproj_validation_comparison *sorted;
-		struct pending *ps = pend;
-
-		/* Sort an index of pending keys, then permute the comparisons. */
-		for (i = 0; i < n_comp; i++)
-			ps[i].seq = i;
-		if (n_comp)
-			qsort(ps, n_comp, sizeof(*ps), cmp_pending);
-		sorted = calloc(n_comp ? n_comp : 1, sizeof(*sorted));
-		if (!sorted)
-			goto nomem;
-		for (i = 0; i < n_comp; i++)
-			sorted[i] = comp[ps[i].seq];
-		free(comp);
-		comp = sorted;
-	}
-	idx = calloc(n_comp ? n_comp : 1, sizeof(*idx));
-	sub = calloc(n_comp ? n_comp : 1, sizeof(*sub));
-	scratch = calloc(n_comp ? n_comp : 1, sizeof(*scratch));
-	same_gen = calloc(n_comp ? n_comp : 1, sizeof(*same_gen));
-	v.overall = calloc(v.n_models, sizeof(*v.overall));
-	v.generations = calloc(2 * v.n_models, sizeof(*v.generations));
-	if (!idx || !sub || !scratch || !same_gen || !v.overall || !v.generations)
-		goto nomem;
 	/* Same- or cross-generation (gpuproj_target_generation()), once per comparison. */
 	for (i = 0; i < n_comp; i++) {
 		const char *gs = gpuproj_target_generation(comp[i].source);
@@ -729,70 +782,103 @@ gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profile
 			    pend[j].source == pend[i].source && pend[j].target == pend[i].target;
 		     j++)
 			;
-		a = realloc(v.pairs, (v.n_pairs + 1) * sizeof(*v.pairs));
+		a = realloc(v->pairs, (v->n_pairs + 1) * sizeof(*v->pairs));
 		if (!a)
-			goto nomem;
-		v.pairs = a;
-		g = &v.pairs[v.n_pairs++];
+			goto out;
+		v->pairs = a;
+		g = &v->pairs[v->n_pairs++];
 		memset(g, 0, sizeof(*g));
 		g->model = comp[i].model;
 		g->source = comp[i].source;
 		g->target = comp[i].target;
 		for (ki = i; ki < j; ki++) {
 			idx[ki - i] = ki;
-			comp[ki].group = v.n_pairs - 1;
+			comp[ki].group = v->n_pairs - 1;
 		}
-		if (fill_group(g, comp, pend, idx, j - i, v.threshold_ns, sub, scratch, true))
-			goto nomem;
+		if (fill_group(g, comp, pend, idx, j - i, v->threshold_ns, sub, scratch, true))
+			goto out;
 	}
-	for (mi = 0; mi < v.n_models; mi++) {
+	for (mi = 0; mi < v->n_models; mi++) {
 		size_t n = 0;
 
-		v.overall[mi].model = v.models[mi];
+		v->overall[mi].model = v->models[mi];
 		for (i = 0; i < n_comp; i++) {
 			if (pend[i].model == mi)
 				idx[n++] = i;
 		}
-		if (fill_group(&v.overall[mi], comp, pend, idx, n, v.threshold_ns, sub, scratch,
+		if (fill_group(&v->overall[mi], comp, pend, idx, n, v->threshold_ns, sub, scratch,
 			       false))
-			goto nomem;
+			goto out;
 		/* Same- and cross-generation pairs. */
 		for (j = 0; j < 2; j++) {
-			struct gpuproj_validation_group *g = &v.generations[2 * mi + j];
+			struct gpuproj_validation_group *g = &v->generations[2 * mi + j];
 
-			g->model = v.models[mi];
+			g->model = v->models[mi];
 			g->generation = j == 0 ? GPUPROJ_GEN_SAME : GPUPROJ_GEN_CROSS;
 			for (i = 0, n = 0; i < n_comp; i++) {
 				if (pend[i].model == mi && same_gen[i] == (j == 0))
 					idx[n++] = i;
 			}
-			if (fill_group(g, comp, pend, idx, n, v.threshold_ns, sub, scratch, false))
-				goto nomem;
+			if (fill_group(g, comp, pend, idx, n, v->threshold_ns, sub, scratch, false))
+				goto out;
 		}
 	}
-	v.comparisons = comp;
-	v.n_comparisons = n_comp;
-	comp = NULL;
-	*out = v;
-	memset(&v, 0, sizeof(v));
 	st = GPUPROJ_OK;
-	goto out;
-nomem:
-	st = error_set(reterr, GPUPROJ_E_NOMEM, NULL, 0, 0, "out of memory");
 out:
-	for (i = 0; pend && i < n_comp; i++)
-		free(pend[i].why);
-	free(pend);
-	free(comp);
 	free(idx);
 	free(sub);
 	free(scratch);
 	free(same_gen);
-	free(gpu_of);
-	free(rank);
-	free(is_source);
-	free(tlist);
-	free(srcsel);
-	gpuproj_validation_clear(&v);
+	return st ? nomem(reterr) : GPUPROJ_OK;
+}
+
+int
+gpuproj_validate(const struct gpuproj_profile *const *profiles, size_t n_profiles,
+		 const struct gpuproj_targets *targets, const struct gpuproj_validate_options *opt,
+		 struct gpuproj_validation *out, struct gpuproj_error *reterr)
+{
+	static const struct gpuproj_validate_options defaults = { 0 };
+	struct validate_run r = { .opt = opt ? opt : &defaults, .targets = targets,
+				  .profiles = profiles, .n_profiles = n_profiles };
+	size_t i;
+	int st;
+
+	if (!targets || !out || (n_profiles && !profiles))
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	memset(out, 0, sizeof(*out));
+	st = validate_setup(&r, reterr);
+	if (st == GPUPROJ_OK)
+		st = validate_gpus(&r, reterr);
+	if (st == GPUPROJ_OK && collect_citations(&r.v, r.profiles, r.n_profiles))
+		st = nomem(reterr);
+	if (st == GPUPROJ_OK)
+		st = validate_sections(&r, reterr);
+	if (st == GPUPROJ_OK)
+		st = validate_project(&r, reterr);
+	/* Phase 5: the intervals, fitted or looked up, and the held-out half. */
+	if (st == GPUPROJ_OK)
+		st = intervals(&r.v, r.opt, r.comp, r.pend, &r.n_comp,
+			       (const struct gpuproj_target *const *)r.tlist, r.n_t, reterr);
+	if (st == GPUPROJ_OK)
+		st = validate_sort(&r, reterr);
+	if (st == GPUPROJ_OK)
+		st = validate_groups(&r, reterr);
+	if (st == GPUPROJ_OK) {
+		r.v.comparisons = r.comp;
+		r.v.n_comparisons = r.n_comp;
+		r.comp = NULL;
+		*out = r.v;
+		memset(&r.v, 0, sizeof(r.v));
+	}
+	for (i = 0; r.pend && i < r.n_comp; i++)
+		free(r.pend[i].why);
+	free(r.pend);
+	free(r.comp);
+	free(r.gpu_of);
+	free(r.rank);
+	free(r.is_source);
+	free(r.tlist);
+	free(r.srcsel);
+	gpuproj_validation_clear(&r.v);
 	return st;
 }

@@ -49,7 +49,7 @@ char *test_write_profile(const char *dir, const char *file, const char *const *j
 			 size_t n, double mean_ns);
 /*
  * Fail unless `text` is safe on a terminal: no control character but the
- * line feed (C0, DEL, C1), no bidirectional control (issue 25).
+ * line feed (C0, DEL, C1), no bidirectional control.
  */
 void test_assert_terminal_safe(const char *text);
 /*

@@ -251,7 +251,9 @@ struct gpuproj_gate_result {
  *         non-finite thresholds);
  *         GPUPROJ_E_UNSUPPORTED (a profile has no kernel with a timed
  *         launch: nothing to compare, no verdict; the message names the
- *         profile and says why that happens);
+ *         profile and says why that happens; with --metric wall also a
+ *         profile whose timeline fails gpuproj_timeline_check_identity():
+ *         the message names the pattern and both times);
  *         GPUPROJ_E_NOTFOUND (a profile's GPU is not in targets.yaml and no
  *         provisional entry could be derived for it; the
  *         message names the profile and the GPU);

@@ -27,6 +27,7 @@
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 #include <gpuproj/tensor.h>
+#include <gpuproj/timeline.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -61,6 +62,15 @@ extern "C" {
 #define GPUPROJ_CITATION_XLA_MATMUL                                                               \
 	"OpenXLA, default GPU matmul performance table (matmul_perf_table_gen); "                  \
 	"ROCm/xla@ea2c45f2, xla/service/gpu/model/matmul_interpolator_data.h"
+
+/**
+ * The citation of every profile made from seed 002's own data set
+ * (gpuproj_import_seed002(); no licence stated by its authors).
+ */
+#define GPUPROJ_CITATION_SEED002                                                                  \
+	"Srivastava, Naha, Gupta, Rao, Cross-GPU Performance Prediction Using Analytical Models "  \
+	"and Machine Learning (course project report); data set Debdeep23/test1@f808e854, "       \
+	"predict-kernel-perf/data/runs_*_final.csv"
 
 /** What an import found. Zero-initialise; release with gpuproj_import_summary_clear(). */
 struct gpuproj_import_summary {
@@ -375,14 +385,147 @@ int gpuproj_import_xla_matmul(const char *const *paths, size_t n_paths,
 			      struct gpuproj_error *reterr);
 
 /**
+ * Import seed 002's own data set (Srivastava, Naha, Gupta, Rao: 16 CUDA
+ * kernels at up to four sizes, CUDA-event times on the RTX 2080 Ti, RTX
+ * 4070, TITAN V and GTX TITAN X; Debdeep23/test1, no licence stated) into
+ * one profile per GPU. No hardware counters exist in the data: every
+ * metric is derived from the authors' static counts (FLOPs, an FMA
+ * counting 2; nominal BYTES), the working set and the launch columns, as
+ * src/import-seed002.c documents (DRAM bytes: the nominal traffic times
+ * the share of the working set the GPU's L2 cannot keep between launches,
+ * gpuproj_l2_hit_share(), model.h); the profiles carry attributes origin
+ * "seed002", metrics "analytic" and citation GPUPROJ_CITATION_SEED002. A
+ * signature is name = kernel, tag "N=…,rows=…,cols=…,iters=…" (empty and
+ * absent fields 0), block = the file's block, grid = the GPU's own;
+ * configurations are joined across GPUs on kernel, tag and block (the key
+ * of the seed's evaluation), and every profile carries the times the
+ * other GPUs measured as reference_ns. Durations, ns: mean_ms × 10⁶.
+ *
+ * @param paths CSV files (header starting `kernel,regs,shmem,`), or
+ *        directories whose *.csv files are read in name order
+ * @param n_paths number of paths (≥ 1)
+ * @param targets GPU descriptions; every `gpu_device_name` must match an entry
+ * @param[out] ret_profiles new array of new profiles, one per GPU in order
+ *        of first appearance; the caller frees each and the array;
+ *        untouched on failure
+ * @param[out] ret_n number of profiles; untouched on failure
+ * @param[out] reterr optional; file:line[:column] of the first bad row
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (no paths, NULL targets or outputs);
+ *         GPUPROJ_E_IO; GPUPROJ_E_PARSE (empty file, no kernel/mean_ms/
+ *         gpu_device_name header, no data rows, a row with another number
+ *         of fields); GPUPROJ_E_SCHEMA (a required column missing, an
+ *         empty kernel or device, a value that is not a non-negative
+ *         number or, for counts and sizes, not a whole number, a block or
+ *         grid of 0, a mean outside (0, 10⁹] ms, FLOPs > 0 for a kernel
+ *         whose FP operation is unknown, a configuration listed twice for
+ *         one GPU); GPUPROJ_E_NOTFOUND (a device not in targets, no CSV
+ *         file in a directory); GPUPROJ_E_NOMEM
+ */
+int gpuproj_import_seed002(const char *const *paths, size_t n_paths,
+			   const struct gpuproj_targets *targets,
+			   struct gpuproj_profile ***ret_profiles, size_t *ret_n,
+			   struct gpuproj_error *reterr);
+
+/**
+ * Patterns an Nsight Systems import keeps per profile (the whole export is
+ * at hand, so the bound is a merged profile's, not a recording's).
+ */
+#define GPUPROJ_NSYS_MAX_PATTERNS GPUPROJ_TL_MAX_MERGED
+/** Nodes of all patterns of one imported profile: 16 recordings' worth. */
+#define GPUPROJ_NSYS_MAX_NODES (16 * GPUPROJ_TL_MAX_TOTAL_NODES)
+/** Nsight Systems export schema majors the importer knows (EXPORT_SCHEMA_VERSION). */
+#define GPUPROJ_NSYS_SCHEMA_MIN 2
+/** The newest known major; a newer export is refused (its tables may mean otherwise). */
+#define GPUPROJ_NSYS_SCHEMA_MAX 3
+
+/** How the counters of Nsight Compute exports joined an Nsight Systems import. */
+struct gpuproj_nsys_join {
+	size_t kernels;        /**< kernel signatures of the imported profiles */
+	size_t joined;         /**< of them, those that got counters */
+	size_t by_launch_order; /**< of joined, decided by launch order (ambiguous by name) */
+	size_t unjoined_ncu;   /**< Nsight Compute kernels that joined no signature */
+};
+
+/** Options of gpuproj_import_nsys(). Zero-initialise. */
+struct gpuproj_nsys_options {
+	/**
+	 * Profiles of Nsight Compute exports of the same application
+	 * (gpuproj_import_ncu()), borrowed: their metrics and extra metrics join
+	 * each imported signature (see gpuproj_import_nsys()).
+	 */
+	const struct gpuproj_profile *const *counters;
+	size_t n_counters;
+};
+
+/**
+ * Import an Nsight Systems SQLite export (`nsys export --type sqlite
+ * REPORT.nsys-rep`): one profile per (GPU, process) that ran kernels, in
+ * order of their first kernel, each with its kernels (mangled and demangled
+ * name, grid, block, registers, static and dynamic shared memory, every
+ * launch's duration) and its whole-run timeline (timeline.h: the runtime
+ * and driver calls of each thread, copies, sets, synchronisations, event
+ * records and waits, streams; the same form libproj.so records, bounded by
+ * GPUPROJ_NSYS_MAX_PATTERNS and GPUPROJ_NSYS_MAX_NODES), so that `project`,
+ * `report`, `gate` and `merge` read it as they read libproj.so's. Columns
+ * are read by name (PRAGMA table_info), so every export schema of major
+ * GPUPROJ_NSYS_SCHEMA_MIN to _MAX reads; tables an export lacks because
+ * nothing of their kind was recorded are empty, not errors. The rules
+ * (which call is which op, which records join which call, which thread's
+ * calls go to which GPU) are in src/import-nsys.c's file comment.
+ *
+ * An Nsight Systems report times kernels and calls and counts nothing:
+ * kernels carry no metrics unless `opt->counters` joins them, by kernel
+ * name (mangled, demangled or Nsight Systems' short name, against the Nsight
+ * Compute export's "Kernel Name"), grid, block and dynamic shared memory,
+ * then name, grid and block, then name alone for a counter kernel without
+ * geometry; a counter kernel that matches several signatures that way joins
+ * the one launched first (launch order: Nsight Compute profiles launches
+ * from the first), the others stay without (counted in `join`).
+ *
+ * The file is read whole (the input size limit applies; "-" reads standard
+ * input) and opened in memory, read-only.
+ *
+ * @param path the .sqlite file ("-" = standard input)
+ * @param opt options, or NULL
+ * @param[out] ret_profiles a new array of new profiles (the caller frees
+ *        each and the array); untouched on failure
+ * @param[out] ret_n how many (≥ 1)
+ * @param[out] summary optional, zero-initialised: rows read (kernel,
+ *        API, copy, set, synchronisation and event records), launches,
+ *        signatures (over every profile), warnings (GPU records no call
+ *        claimed, a thread whose calls went to several GPUs, no runtime
+ *        table: no timeline); filled on success
+ * @param[out] join optional: what the counters joined; filled on success
+ * @param[out] reterr optional; names the file and, for a bad value, its
+ *        table, row (rowid) and column
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL path or outputs);
+ *         GPUPROJ_E_IO, GPUPROJ_E_LIMIT (larger than the input limit);
+ *         GPUPROJ_E_PARSE (not an SQLite database; SQLite cannot read it);
+ *         GPUPROJ_E_SCHEMA (an SQLite database that is no Nsight Systems
+ *         export, an export schema newer than GPUPROJ_NSYS_SCHEMA_MAX or
+ *         older than _MIN, a table without a column it needs, a value out
+ *         of its range: a time below 0 or an end before its start, a
+ *         dimension or size that is not a 32-bit count, a string id
+ *         StringIds lacks); GPUPROJ_E_NOTFOUND (no kernel record: the
+ *         report was taken without CUDA tracing); GPUPROJ_E_UNSUPPORTED
+ *         (this gpuproj was built without SQLite); GPUPROJ_E_NOMEM
+ */
+int gpuproj_import_nsys(const char *path, const struct gpuproj_nsys_options *opt,
+			struct gpuproj_profile ***ret_profiles, size_t *ret_n,
+			struct gpuproj_import_summary *summary, struct gpuproj_nsys_join *join,
+			struct gpuproj_error *reterr);
+
+/**
  * Load data sets (for validation, include/gpuproj/validate.h), detecting
  * each file's kind by content: a gpuproj profile JSON starts with '{'
  * (after blanks and a UTF-8 BOM); a gpuperfpredict CSV has a first line
  * starting with `gpu,kernel,` (fields optionally quoted); a NeuSight CSV
  * has a first line starting with `OPName,Latency,Device,`; an XLA matmul
- * CSV with `xla_table,gpu,dtype,`. All CSV files of one kind are imported
- * together with gpuproj_import_gpuperfpredict(), gpuproj_import_neusight()
- * or gpuproj_import_xla_matmul() (one profile per GPU, with references between
+ * CSV with `xla_table,gpu,dtype,`; a seed 002 CSV with `kernel,regs,shmem,`.
+ * All CSV files of one kind are imported together with
+ * gpuproj_import_gpuperfpredict(), gpuproj_import_neusight(),
+ * gpuproj_import_xla_matmul() or gpuproj_import_seed002() (one profile per
+ * GPU, with references between
  * them); their profiles take the place of the first CSV of that kind in the
  * order of `paths`. A profile JSON of origin
  * "gpuperfpredict" without a "citation" attribute gets

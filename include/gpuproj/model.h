@@ -37,6 +37,10 @@
  *   (gpuproj_model_options.fallback).
  * - "naive" (baseline, by name only): the ratio of the datasheet rooflines
  *   (peak FP32 FMA, peak DRAM bandwidth) of source and target.
+ * - "envelope" (by name only, and the default model's last fallback): a
+ *   kernel without counters, its time scaled by the FP32 ceilings and by the
+ *   DRAM bandwidths, the interval spanning both, binding unknown
+ *   (src/model-envelope.c).
  *
  * Point and interval: every model returns its point and its own interval;
  * gpuproj_model_project() then replaces lo_ns/hi_ns by the calibrated
@@ -76,9 +80,17 @@ enum gpuproj_bound {
 	GPUPROJ_BOUND_INSTRUCTION = 6, /**< instruction issue (instruction roofline) */
 	GPUPROJ_BOUND_OCCUPANCY = 7,   /**< resident warps / waves (occupancy model) */
 	GPUPROJ_BOUND_LATENCY = 8,     /**< too little parallelism to fill the GPU */
+	/**
+	 * Not known: a kernel without counters, projected by the "envelope"
+	 * model (gpuproj_projection.assumed says so). Only ever last.
+	 */
+	GPUPROJ_BOUND_UNKNOWN = 9,
 };
 
-/** @return "l1", "l2", "dram", "compute", "shared", "instruction", "occupancy", "latency" or "none" */
+/**
+ * @return "l1", "l2", "dram", "compute", "shared", "instruction", "occupancy", "latency",
+ *         "unknown" or "none"
+ */
 const char *gpuproj_bound_name(enum gpuproj_bound b);
 
 /** Hierarchical-roofline levels with a projection ([VanLanker2024] eq. 9). */
@@ -165,6 +177,12 @@ enum gpuproj_assumption {
 	 * import.tensor.* attribute says "assumed").
 	 */
 	GPUPROJ_ASSUME_TENSOR_SHAPE,
+	/**
+	 * "binding unknown": a timed kernel without any counter, projected by
+	 * the "envelope" model (src/model-envelope.c): the time scaled by the
+	 * FP32 ceilings and by the DRAM bandwidths, the interval spanning both.
+	 */
+	GPUPROJ_ASSUME_BINDING,
 	GPUPROJ_ASSUME_COUNT,
 };
 
@@ -277,7 +295,8 @@ struct gpuproj_projection {
 	 * When status == OK: what the model assumed for inputs the kernel
 	 * lacks, bit (1u << enum gpuproj_assumption) each; 0 when it had every
 	 * input. A calibrated interval is widened by each one's factors
-	 * (gpuproj_assumption_widening()).
+	 * (gpuproj_assumption_widening()). The "envelope" model's projection
+	 * of a kernel without counters has GPUPROJ_ASSUME_BINDING.
 	 */
 	unsigned assumed;
 };
@@ -597,6 +616,13 @@ int gpuproj_hroof_ceilings_compute(const struct gpuproj_kernel *k,
 				   enum gpuproj_compute compute, struct gpuproj_hroof *out,
 				   char *why, size_t whylen);
 
+/** Whether projections are held at or above the target's launch floor (option launch_floor). */
+enum gpuproj_launch_floor {
+	GPUPROJ_LAUNCH_FLOOR_DEFAULT = 0, /**< gpuproj_launch_floor_default() decides */
+	GPUPROJ_LAUNCH_FLOOR_OFF = 1,     /**< no floor */
+	GPUPROJ_LAUNCH_FLOOR_ON = 2,      /**< never below gpuproj_launch_floor_ns() */
+};
+
 /** Whether to apply the L2-capacity DRAM adjustment (gpuproj_l2_capacity_dram()). */
 enum gpuproj_l2_capacity {
 	GPUPROJ_L2_CAPACITY_DEFAULT = 0, /**< gpuproj_l2_capacity_default() decides */
@@ -655,10 +681,11 @@ enum gpuproj_fallback {
 	 * On for the default model (hroof-occ): "sol" (coarser), for a kernel
 	 * hroof-occ cannot project (no FLOP and no bytes) and first for a kernel
 	 * of an export of ncu's default sections
-	 * (gpuproj_model_prefers_fallback()). hroof-occ runs without the launch
-	 * geometry itself (GPUPROJ_ASSUME_GEOMETRY). Off for every other model.
-	 * (`gpuproj project --model NAME` sets GPUPROJ_FALLBACK_OFF: a model
-	 * named by the user is that model alone.)
+	 * (gpuproj_model_prefers_fallback()), then "envelope" for a kernel
+	 * without any counter (assumed: binding unknown). hroof-occ runs without
+	 * the launch geometry itself (GPUPROJ_ASSUME_GEOMETRY). Off for every
+	 * other model. (`gpuproj project --model NAME` sets GPUPROJ_FALLBACK_OFF:
+	 * a model named by the user is that model alone.)
 	 */
 	GPUPROJ_FALLBACK_DEFAULT = 0,
 	GPUPROJ_FALLBACK_OFF = 1,    /**< never: each kernel by the run's model or not at all */
@@ -722,17 +749,59 @@ enum gpuproj_clock {
 	 * clock_mhz).
 	 */
 	GPUPROJ_CLOCK_BURST = 2,
+	/**
+	 * The regime the source ran in, carried to the target
+	 * (gpuproj_clock_regime()): the source's FP ceilings at its measured SM
+	 * clock (the kernel's clock.sm, else the run's NVML clock,
+	 * gpuproj_model_options.source_clock); the target's in the burst regime
+	 * above when the source ran at its boost clock though it cannot hold
+	 * it under load, at its sustained_clock_mhz (× sustained / clock_mhz,
+	 * never above 1) when the source ran below its boost clock or NVML saw
+	 * a power or thermal cap, and as SUSTAINED when the regime is unknown
+	 * (no clock recorded, or a source that holds its boost clock under load
+	 * anyway). The note names the regime assumed.
+	 */
+	GPUPROJ_CLOCK_AUTO = 3,
 };
 
-/** @return "sustained", "burst" (or "default") */
+/** @return "sustained", "burst", "auto" (or "default") */
 const char *gpuproj_clock_name(enum gpuproj_clock c);
 /**
- * Parse "sustained", "burst" or "default" (case-insensitive).
+ * Parse "sustained", "burst", "auto" or "default" (case-insensitive).
  * @return GPUPROJ_OK or GPUPROJ_E_INVAL (*ret untouched)
  */
 int gpuproj_clock_from_name(const char *name, enum gpuproj_clock *ret);
 /** @return the clock regime used when the options leave it at DEFAULT (sustained) */
 enum gpuproj_clock gpuproj_clock_default(void);
+
+/**
+ * The CUDA-core FP32 rate of FFMA-dense kernels (gpuproj_model_options.fp32;
+ * docs/models.md "Achievable FP32 rate").
+ */
+enum gpuproj_fp32 {
+	GPUPROJ_FP32_DEFAULT = 0, /**< gpuproj_fp32_default() decides */
+	/** Every kernel at max_gflops.fp32_fma, the FMA-loop rate (the paper's). */
+	GPUPROJ_FP32_FMA = 1,
+	/**
+	 * FFMA-dense kernels (gpuproj_kernel_ffma_density()) at
+	 * min(fp32_dense_gflops, max_gflops.fp32_fma) — the rate a large SGEMM
+	 * reaches —, scaled with the clock regime like max_gflops; other
+	 * kernels, and GPUs without fp32_dense_gflops, at max_gflops. Every
+	 * model but naive.
+	 */
+	GPUPROJ_FP32_DENSE = 2,
+};
+
+/** @return "fma", "dense" (or "default") */
+const char *gpuproj_fp32_name(enum gpuproj_fp32 f);
+/**
+ * Parse "fma", "dense" or "default" (case-insensitive).
+ * @return GPUPROJ_OK or GPUPROJ_E_INVAL (*ret untouched)
+ */
+int gpuproj_fp32_from_name(const char *name, enum gpuproj_fp32 *ret);
+/** @return the FP32 rate used when the options leave it at DEFAULT (fma) */
+enum gpuproj_fp32 gpuproj_fp32_default(void);
+
 /**
  * The ceilings the models take from targets.yaml (gpuproj_model_options.rates):
  * datasheet peaks, or the sustained rates real kernels reach (docs/models.md).
@@ -806,6 +875,19 @@ struct gpuproj_model_options {
 	 */
 	enum gpuproj_rates rates;
 	/**
+	 * Launch floor (gpuproj_launch_floor_ns()); 0 (DEFAULT) =
+	 * gpuproj_launch_floor_default().
+	 */
+	enum gpuproj_launch_floor launch_floor;
+	/** FP32 rate of FFMA-dense kernels; 0 (DEFAULT) = gpuproj_fp32_default(). */
+	enum gpuproj_fp32 fp32;
+	/**
+	 * The run's NVML SM clock on the source GPU (the profile's
+	 * device.sm_clock), for the AUTO clock regime; NULL = none.
+	 * gpuproj_project_run() sets it from the profile when it is NULL.
+	 */
+	const struct gpuproj_sm_clock *source_clock;
+	/**
 	 * Inputs the models ignore, bit (1u << enum gpuproj_assumption) per
 	 * assumption whose input is taken away (gpuproj_assumption_info().input;
 	 * `gpuproj validate --drop`): the kernel is projected as if its profile
@@ -820,6 +902,13 @@ struct gpuproj_model_options {
  *         docs/validation.md)
  */
 bool gpuproj_l2_capacity_default(void);
+
+/**
+ * @return whether the launch floor applies when the options leave it at
+ *         GPUPROJ_LAUNCH_FLOOR_DEFAULT (chosen from validation,
+ *         docs/validation.md "Launch floor")
+ */
+bool gpuproj_launch_floor_default(void);
 
 /**
  * A word a user gives as an option's value, and the enum value it stands
@@ -839,9 +928,11 @@ enum gpuproj_option {
 	GPUPROJ_OPTION_WAVES,           /**< enum gpuproj_waves: sm, resident, off */
 	/** enum gpuproj_occupancy_term: little, little-source, linear */
 	GPUPROJ_OPTION_OCCUPANCY_TERM,
-	GPUPROJ_OPTION_CLOCK,           /**< enum gpuproj_clock: sustained, burst */
+	GPUPROJ_OPTION_CLOCK,           /**< enum gpuproj_clock: sustained, burst, auto */
 	GPUPROJ_OPTION_COMPUTE,         /**< enum gpuproj_compute: fp, issue */
 	GPUPROJ_OPTION_RATES,           /**< enum gpuproj_rates: sustained, datasheet */
+	GPUPROJ_OPTION_LAUNCH_FLOOR,    /**< enum gpuproj_launch_floor: on, off */
+	GPUPROJ_OPTION_FP32,            /**< enum gpuproj_fp32: fma, dense */
 	GPUPROJ_OPTION_COUNT,
 };
 
@@ -938,11 +1029,12 @@ const char *gpuproj_model_summary(const struct gpuproj_model *m);
 bool gpuproj_model_is_coarse(const struct gpuproj_model *m);
 /**
  * The models gpuproj_project_run() falls back to for kernels model m cannot
- * project (GPUPROJ_FALLBACK_DEFAULT): for the default model "sol"; none
- * for other models.
+ * project (GPUPROJ_FALLBACK_DEFAULT): for the default model "sol", then
+ * "envelope" (a timed kernel without any counter: src/model-envelope.c);
+ * none for other models.
  *
  * @param[out] out up to `max` models, in the order tried
- * @return the number of fallback models (≤ 1)
+ * @return the number of fallback models (≤ 2)
  */
 size_t gpuproj_model_fallbacks(const struct gpuproj_model *m, const struct gpuproj_model **out,
 			       size_t max);
@@ -1080,7 +1172,8 @@ struct gpuproj_run_projection {
 	/**
 	 * Of n_projected, kernels projected with at least one assumption
 	 * (gpuproj_projection.assumed ≠ 0), and per assumption the kernels
-	 * with it.
+	 * with it (n_assumption[GPUPROJ_ASSUME_BINDING]: the "envelope" of a
+	 * kernel without counters).
 	 */
 	size_t n_assumed;
 	size_t n_assumption[GPUPROJ_ASSUME_COUNT];
@@ -1117,6 +1210,132 @@ int gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_mo
 
 /** Free what gpuproj_project_run() allocated; accepts a zeroed struct. */
 void gpuproj_run_projection_clear(struct gpuproj_run_projection *r);
+
+/** An analysis of SASS (sass.h). */
+struct gpuproj_sass;
+
+/**
+ * What gpuproj_project_targets() projects, and how. Zero-initialise, then
+ * set what you need.
+ */
+struct gpuproj_project_request {
+	/** The GPU descriptions: the source and the targets (required). */
+	const struct gpuproj_targets *targets;
+	/**
+	 * The source GPU by name or match string; NULL: the profile's device,
+	 * or a provisional entry derived from its device attributes when
+	 * targets.yaml lacks it (gpuproj_resolve_source_or_derive()).
+	 */
+	const char *source;
+	/**
+	 * The targets by name or match string (gpuproj_targets_lookup(), "target
+	 * GPU"), in this order; NULL or 0: every GPU of `targets`, in file order.
+	 */
+	const char *const *target_names;
+	size_t n_target_names;
+	/**
+	 * The model; NULL: gpuproj_model_default(). Its fallbacks follow
+	 * options.fallback (gpuproj_project_run()).
+	 */
+	const struct gpuproj_model *model;
+	/**
+	 * Every registered model side by side instead of `model`
+	 * (gpuproj_model_at() order), each alone: options.fallback is
+	 * GPUPROJ_FALLBACK_OFF for them.
+	 */
+	bool all_models;
+	/** The options of every projection (copied); flop_ratio is set from the SASS. */
+	struct gpuproj_model_options options;
+	/**
+	 * The application's device code ([VanLanker2024] §4.2): files or
+	 * directories for gpuproj_sass_analyze() on the source's and the
+	 * NVIDIA targets' architectures, each once. The targets' FLOP is then
+	 * scaled by the SASS FLOP ratio of each kernel
+	 * (gpuproj_sass_flop_ratio_cb()), and tensor FLOP assumed from
+	 * instruction counts takes each kernel's FLOP per MMA instruction on
+	 * the source (gpuproj_sass_tensor_rescale()). NULL or 0: ratio 1.
+	 */
+	const char *const *cubins;
+	size_t n_cubins;
+	/** Progress of the SASS analysis (gpuproj_sass_options.progress), or NULL. */
+	void (*sass_progress)(void *userdata, const char *phase, size_t done, size_t total,
+			      const char *what);
+	void *sass_progress_userdata;
+	/**
+	 * One model: compute the runs when asked (gpuproj_projections_provide()),
+	 * holding one at a time (100,000 kernels onto 44 GPUs: 2.3 GB at once,
+	 * about 50 MB one by one). false, or all_models: every run in the call
+	 * (`runs`).
+	 */
+	bool on_demand;
+};
+
+/** A profile projected onto its targets (gpuproj_project_targets()). */
+struct gpuproj_projections {
+	const struct gpuproj_profile *profile; /**< the profile projected (borrowed) */
+	/** The source GPU, owned by the request's targets or by `derived`. */
+	const struct gpuproj_target *source;
+	/** The provisional entry's set when the source was derived, else NULL (owned). */
+	struct gpuproj_targets *derived;
+	const struct gpuproj_target **targets; /**< [n_targets], owned array of borrowed GPUs */
+	size_t n_targets;
+	/** The model of every run; NULL with all_models (each run names its own). */
+	const struct gpuproj_model *model;
+	size_t n_models;          /**< 1, or gpuproj_model_count() with all_models */
+	/**
+	 * The SASS analysis when the request gave cubins and some architecture
+	 * is NVIDIA's, else NULL (owned); gpuproj_sass_arch_status() says which
+	 * architectures kept ratio 1.
+	 */
+	struct gpuproj_sass *sass;
+	/** Tensor metrics whose FLOP per MMA the SASS gave (gpuproj_sass_tensor_rescale()). */
+	size_t n_rescaled;
+	/** The options used: the request's, with flop_ratio set from `sass`. */
+	struct gpuproj_model_options options;
+	/**
+	 * [n_runs = n_targets × n_models], target-major: runs[t·n_models + m] is
+	 * model m on target t; NULL on demand (n_runs runs can be provided).
+	 */
+	struct gpuproj_run_projection *runs;
+	size_t n_runs;
+	struct gpuproj_run_projection current; /**< on demand: the run last provided */
+	bool have_current;
+};
+
+/**
+ * A profile projected onto target GPUs, as `gpuproj project` and
+ * libproj.so do it: resolve the source GPU (or derive a provisional
+ * entry), look the targets up, analyse the SASS and rescale tensor FLOP
+ * when cubins are given, then project every target with the model (and
+ * its fallbacks) or every model. With the SASS, `p`'s tensor metrics may
+ * change (gpuproj_sass_tensor_rescale()).
+ *
+ * @param[out] out filled as far as the call got (`source` once resolved,
+ *             so that a caller can name a provisional source before the
+ *             error); release with gpuproj_projections_clear() either way
+ * @param[out] reterr optional
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL p, req, req->targets or out);
+ *         the errors of gpuproj_resolve_source_or_derive() (source);
+ *         GPUPROJ_E_NOTFOUND (a target name, with gpuproj_targets_lookup()'s
+ *         message); gpuproj_sass_analyze()'s errors; GPUPROJ_E_NOMEM
+ *         ("out of memory")
+ */
+int gpuproj_project_targets(struct gpuproj_profile *p, const struct gpuproj_project_request *req,
+			    struct gpuproj_projections *out, struct gpuproj_error *reterr);
+
+/**
+ * Run `i` of an on-demand gpuproj_project_targets() (target i; i <
+ * n_targets), computed now and valid until the next call or
+ * gpuproj_projections_clear(): a project.h gpuproj_project_provider_fn with
+ * `projections` as its userdata.
+ * @return the run, or NULL with *ret_status GPUPROJ_E_NOMEM, or
+ *         GPUPROJ_E_INVAL (i out of range)
+ */
+const struct gpuproj_run_projection *gpuproj_projections_provide(void *projections, size_t i,
+								 int *ret_status);
+
+/** Free what gpuproj_project_targets() allocated; accepts a zeroed struct. */
+void gpuproj_projections_clear(struct gpuproj_projections *pr);
 
 #ifdef __cplusplus
 }

@@ -110,6 +110,8 @@ enum gpuproj_metric {
 #define GPUPROJ_MAX_EXTRA 1e200
 /** Largest SM (CU) count of a device: the targets.yaml limit too. */
 #define GPUPROJ_MAX_SMS 4096
+/** Largest peak device memory of a run (run.peak_device_memory_bytes), bytes: 2⁵³ (8 PiB). */
+#define GPUPROJ_MAX_MEMORY_BYTES 9007199254740992.0
 
 /**
  * The range [lo, hi] a metric's per-launch value must lie in: [0, 1] for
@@ -209,6 +211,13 @@ struct gpuproj_kernel {
 	int device;                 /**< device ordinal */
 	uint64_t launches;          /**< every launch seen (timed, profiled or both) */
 	uint64_t profiled;          /**< launches whose metrics were collected */
+	/**
+	 * Launches that ran as kernel nodes of a CUDA graph (cudaGraphLaunch),
+	 * the others on a stream; meaningful only when launch_mode_known
+	 * (libproj.so records it; importers do not know it).
+	 */
+	uint64_t graph_launches;
+	bool launch_mode_known;     /**< graph_launches was recorded */
 	struct gpuproj_stats duration_ns; /**< durations of timed launches, ns */
 	double metric_sum[GPUPROJ_M_COUNT]; /**< sum over profiled launches */
 	uint32_t metric_n[GPUPROJ_M_COUNT]; /**< launches that reported each metric; 0 = not collected */
@@ -331,6 +340,70 @@ const char *gpuproj_driver_attr_name(enum gpuproj_driver_attr a);
  */
 double gpuproj_driver_attr_max(enum gpuproj_driver_attr a);
 
+/**
+ * NVML's clocks event reasons (nvml.h, `nvmlClocksEventReason*`, the
+ * bits of nvmlDeviceGetCurrentClocksEventReasons(); formerly
+ * `nvmlClocksThrottleReason*`): why the SM clock is below its maximum.
+ */
+enum gpuproj_clock_reason {
+	GPUPROJ_CLK_GPU_IDLE = 0x1,                /**< nvmlClocksEventReasonGpuIdle */
+	GPUPROJ_CLK_APPLICATIONS_CLOCKS = 0x2,     /**< ...ApplicationsClocksSetting */
+	GPUPROJ_CLK_SW_POWER_CAP = 0x4,            /**< ...SwPowerCap */
+	GPUPROJ_CLK_HW_SLOWDOWN = 0x8,             /**< ...HwSlowdown */
+	GPUPROJ_CLK_SYNC_BOOST = 0x10,             /**< ...SyncBoost */
+	GPUPROJ_CLK_SW_THERMAL = 0x20,             /**< ...SwThermalSlowdown */
+	GPUPROJ_CLK_HW_THERMAL = 0x40,             /**< ...HwThermalSlowdown */
+	GPUPROJ_CLK_HW_POWER_BRAKE = 0x80,         /**< ...HwPowerBrakeSlowdown */
+	GPUPROJ_CLK_DISPLAY_CLOCKS = 0x100,        /**< ...DisplayClockSetting */
+};
+/** Every bit of enum gpuproj_clock_reason. */
+#define GPUPROJ_CLK_KNOWN 0x1ffull
+/** The reasons that mean a power or thermal limit holds the clock down. */
+#define GPUPROJ_CLK_CAPPED                                                                       \
+	(GPUPROJ_CLK_SW_POWER_CAP | GPUPROJ_CLK_HW_SLOWDOWN | GPUPROJ_CLK_SW_THERMAL |             \
+	 GPUPROJ_CLK_HW_THERMAL | GPUPROJ_CLK_HW_POWER_BRAKE)
+
+/**
+ * @return the profile's name of one reason bit ("sw_power_cap",
+ *         docs/formats/profile.md), or NULL for a bit that is none of
+ *         enum gpuproj_clock_reason (or not exactly one bit)
+ */
+const char *gpuproj_clock_reason_name(unsigned long long bit);
+
+/**
+ * The source GPU's SM clock as NVML reported it while the run's kernels
+ * ran (libproj.so samples it from its worker thread, every 100 ms in which
+ * a kernel completed; `device.sm_clock` in the profile). samples = 0: not
+ * sampled (imports, NVML not available); then every other field is 0.
+ */
+struct gpuproj_sm_clock {
+	uint64_t samples;          /**< samples taken, 0..2^53 */
+	double mean_mhz;           /**< mean SM clock over the samples, MHz (0, 10^4] */
+	double min_mhz, max_mhz;   /**< smallest and largest sample, MHz */
+	/** OR of the enum gpuproj_clock_reason bits seen in any sample */
+	unsigned long long reasons;
+	/** samples with a GPUPROJ_CLK_CAPPED reason (≤ samples) */
+	uint64_t capped_samples;
+};
+
+/*
+ * The ranges of a device's fields (docs/formats/profile.md "device"), as
+ * gpuproj_profile_validate() holds a profile to them: a front end that
+ * takes a value from a driver checks it here and keeps an absurd one
+ * unknown rather than lose the profile at the writer.
+ */
+/** @return whether (major, minor) is 0.0 (unknown) or a compute capability 1.0 to 99.9 */
+bool gpuproj_device_cc_ok(int major, int minor);
+/** @return whether `sms` is 0 (unknown) or 1 to GPUPROJ_MAX_SMS */
+bool gpuproj_device_sms_ok(int sms);
+/** @return whether `hz` is NaN (unknown) or in (0, GPUPROJ_MAX_CLOCK_HZ] */
+bool gpuproj_device_clock_ok(double hz);
+/**
+ * @return whether `v` is NaN (not reported) or in (0, gpuproj_driver_attr_max(a)], an
+ *         integer where the attribute is one; false for `a` out of the enum
+ */
+bool gpuproj_driver_attr_ok(enum gpuproj_driver_attr a, double v);
+
 struct gpuproj_device_info {
 	char *name;          /**< device name as reported ("NVIDIA H100 PCIe"), or NULL */
 	char *target;        /**< targets.yaml name, when the producer knew it, or NULL */
@@ -340,6 +413,8 @@ struct gpuproj_device_info {
 	double clock_hz;     /**< SM clock, Hz, NaN when unknown */
 	/** Driver attributes by enum gpuproj_driver_attr, in its units; NaN = not reported. */
 	double driver[GPUPROJ_DRV_COUNT];
+	/** NVML's SM clock during the run (samples = 0: not sampled). */
+	struct gpuproj_sm_clock sm_clock;
 };
 
 /** The process a profile describes. Strings owned by the profile. */
@@ -418,6 +493,15 @@ int gpuproj_profile_set_driver_attr(struct gpuproj_profile *p, enum gpuproj_driv
 				    double v);
 
 /**
+ * Set the source device's NVML clock record (device.sm_clock).
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL; samples above 2^53; a reason
+ *         bit that is none of enum gpuproj_clock_reason; with samples > 0, a
+ *         clock outside (0, 10^4] MHz, min > mean or mean > max,
+ *         capped_samples > samples; with samples = 0, anything else set)
+ */
+int gpuproj_profile_set_sm_clock(struct gpuproj_profile *p, const struct gpuproj_sm_clock *c);
+
+/**
  * Set the process description; argv may be NULL. Values are copied.
  * @return GPUPROJ_OK or GPUPROJ_E_NOMEM
  */
@@ -450,6 +534,14 @@ struct gpuproj_run_info {
 	double wall_ns;          /**< process wall time, ns, NaN when unknown */
 	double gpu_ns;           /**< Σ kernel durations, ns, NaN when unknown */
 	uint64_t dropped_records; /**< activity records CUPTI dropped */
+	/**
+	 * The most device memory the application had allocated at once on the
+	 * profile's GPU, bytes (libproj.so: from the allocation callbacks,
+	 * docs/libproj.md "Peak device memory"); NaN when unknown (imports,
+	 * older profiles, more live allocations than libproj.so tracks). An
+	 * integer in [0, GPUPROJ_MAX_MEMORY_BYTES].
+	 */
+	double peak_device_memory_bytes;
 	/**
 	 * Merged profiles: per-rank Σ kernel time (JSON "run.ranks"); present
 	 * counts ranks with any timed kernel. Zeroed otherwise.

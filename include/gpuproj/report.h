@@ -18,14 +18,26 @@
  *   gpuproj_model_default()) onto every target: the numbers are those of
  *   gpuproj_project_run(), unchanged;
  * - per profile and combined over all profiles, a ranking of the targets
- *   by projected whole-run GPU kernel time (Σ point × launches, plus the
- *   source time of kernels the model cannot project, carried unchanged),
- *   with interval, speedup over the source, time × price and energy where
- *   targets.yaml has price_usd and tdp_w; when every profile has a
+ *   by projected GPU kernel time over the kernels every complete target
+ *   projects (Σ point × launches; the share of the measured kernel time
+ *   they make up is stated, nothing is carried into a total), with
+ *   interval, speedup over the source, the order of the leading targets
+ *   (gpuproj_report_order_overlap()), whether the run's peak device memory
+ *   fits, cost per job (hourly price × projected time), performance per
+ *   dollar and per watt (tdp_w) and energy; when every profile has a
  *   whole-run timeline (timeline.h), the ranking is by the projected
  *   whole-run wall time instead, and both writers add a "Whole run"
  *   section: per target the wall time, its parts (kernel, copy, host,
  *   carried) as a stacked bar, the explained share and the identity check;
+ *   with weights (gpuproj_report_input.weight, a workload mix) the combined
+ *   ranking is by the weighted sum of each profile's time relative to its
+ *   source instead of the plain sum;
+ * - the targets that cannot run some kernel another target runs (a block
+ *   that does not fit): listed apart with what cannot run and why, never
+ *   ranked;
+ * - a five-line summary: the leading GPUs under the given prices and
+ *   constraints, the source GPU, what was assumed, the incomplete targets
+ *   and what the ranking ranks;
  * - every registered model's projection, and the kernels on which the
  *   models disagree (gpuproj_models_disagree() of model.h, factor
  *   GPUPROJ_MODEL_DISAGREEMENT_FACTOR);
@@ -38,8 +50,8 @@
  *   instruction roofline ([Leinhauser2022]). The HTML writer draws them; the
  *   Markdown report has no charts.
  *
- * Units: times in ns, energy in J, time × price in USD·s, rates as in
- * targets.yaml.
+ * Units: times in ns, energy in J, prices in USD (hourly prices in USD per
+ * hour), memory in bytes, rates as in targets.yaml.
  *
  * Ownership: a document borrows its profiles and targets; they must stay
  * alive and unchanged until gpuproj_report_doc_free().
@@ -76,7 +88,80 @@ struct gpuproj_report_input {
 	 * string), or NULL to take it from the profile (gpuproj_resolve_source()).
 	 */
 	const char *source;
+	/**
+	 * Share of facility time this profile's application takes (a workload
+	 * mix, `--weight PROFILE=W`), > 0; 0 = not weighted. Either every input
+	 * has a weight or none: the weights are then normalised to sum to 1 and
+	 * the combined ranking is by Σ weight × (projected ÷ measured time).
+	 */
+	double weight;
 };
+
+/**
+ * A price quote for one GPU (`--price NAME=USD`, `--prices FILE`): it
+ * replaces targets.yaml's price_usd in the report. All pointers are
+ * borrowed.
+ */
+struct gpuproj_report_price {
+	const char *name;     /**< a targets.yaml name or match string */
+	double purchase_usd;  /**< purchase price, USD, > 0; NaN: not given */
+	double hourly_usd;    /**< price per hour of use (cloud, internal), USD, > 0; NaN: none */
+	/** Where the quote comes from, shown in the report ("--price", "prices.csv:3"). */
+	const char *origin;
+};
+
+/** A set of price quotes read from a file (opaque; gpuproj_report_prices_load()). */
+struct gpuproj_report_prices;
+
+/**
+ * Read price quotes from a CSV or YAML file (by its extension: .csv, else
+ * .yaml or .yml). CSV: a header naming the columns `name`,
+ * `purchase_usd` and optionally `hourly_usd`, in any order, then one row
+ * per GPU; an empty cell is "not given". YAML: a mapping of GPU names to
+ * mappings with the keys `purchase_usd` and `hourly_usd` (each optional,
+ * one at least), or to a number (the purchase price). CSV through libcsv
+ * (import-common.h), YAML through libyaml with targets.yaml's guards.
+ *
+ * Every name must be in `targets` (a name or a match string), once; every
+ * price a number > 0 and below 10⁹ USD.
+ *
+ * @param path the file (within the input limit, file_read_all())
+ * @param targets the GPU descriptions the names must be in
+ * @param[out] ret on success the quotes, owned by the caller (free with
+ *             gpuproj_report_prices_free()); untouched on failure
+ * @param[out] reterr optional; on failure the reason with file:line:column
+ * @return GPUPROJ_OK; GPUPROJ_E_IO (cannot read); GPUPROJ_E_PARSE (CSV or
+ *         YAML syntax); GPUPROJ_E_SCHEMA (a missing column or key, an
+ *         unknown key, a value that is not a positive number, a name given
+ *         twice); GPUPROJ_E_NOTFOUND (a name not in targets; the message
+ *         lists close names); GPUPROJ_E_LIMIT (a price of 10⁹ USD or more,
+ *         a file over the input limit, YAML nested over 64 levels);
+ *         GPUPROJ_E_INVAL (an unknown extension); GPUPROJ_E_NOMEM
+ */
+int gpuproj_report_prices_load(const char *path, const struct gpuproj_targets *targets,
+			       struct gpuproj_report_prices **ret, struct gpuproj_error *reterr);
+
+/**
+ * As gpuproj_report_prices_load() on text in memory: `yaml` chooses the
+ * format (else CSV), `name` is the file name messages give (and the
+ * quotes' origins). The input limit does not apply (the caller read it).
+ * @return as gpuproj_report_prices_load(), but for the extension
+ */
+int gpuproj_report_prices_load_buffer(const char *text, size_t len, const char *name, bool yaml,
+				      const struct gpuproj_targets *targets,
+				      struct gpuproj_report_prices **ret,
+				      struct gpuproj_error *reterr);
+
+/**
+ * The quotes of a set, in file order.
+ * @param[out] ret_n their number
+ * @return the quotes, owned by the set (their strings too)
+ */
+const struct gpuproj_report_price *gpuproj_report_prices_get(const struct gpuproj_report_prices *p,
+							     size_t *ret_n);
+
+/** Free a set of quotes. Accepts NULL. @return NULL */
+struct gpuproj_report_prices *gpuproj_report_prices_free(struct gpuproj_report_prices *p);
 
 /**
  * Progress of a long operation: `stage` ("projecting", "charts"), `done`
@@ -85,6 +170,18 @@ struct gpuproj_report_input {
  */
 typedef void (*gpuproj_report_progress_fn)(void *userdata, const char *stage, size_t done,
 					   size_t total);
+
+struct gpuproj_report_rank;
+struct gpuproj_report_order;
+
+/**
+ * The order of two ranked targets (gpuproj_report_order_overlap() is the
+ * default): `faster` comes before `slower` in the ranking; `coverage` is
+ * the intervals' nominal coverage (0..1); fills *ret.
+ */
+typedef void (*gpuproj_report_order_fn)(const struct gpuproj_report_rank *faster,
+					const struct gpuproj_report_rank *slower, double coverage,
+					struct gpuproj_report_order *ret);
 
 /** What to build and show. Zero-initialise, then set what you need. */
 struct gpuproj_report_doc_options {
@@ -116,26 +213,118 @@ struct gpuproj_report_doc_options {
 	/** Optional progress callback (see gpuproj_report_progress_fn). */
 	gpuproj_report_progress_fn progress;
 	void *progress_userdata;
+	/**
+	 * Price quotes that replace targets.yaml's price_usd (later quotes of
+	 * one GPU replace earlier ones); the names are looked up in the set.
+	 */
+	const struct gpuproj_report_price *prices;
+	size_t n_prices;
+	/**
+	 * The Markdown report in full (every kernel, every source); false: at
+	 * most md_limit bytes, the longest parts shortened first (each says
+	 * what was left out and where to find it).
+	 */
+	bool md_full;
+	/** Most bytes of the Markdown report; 0 = GPUPROJ_REPORT_MD_LIMIT. */
+	size_t md_limit;
+	/**
+	 * How likely the order of two ranked targets is; NULL =
+	 * gpuproj_report_order_overlap(). The accuracy work replaces it with
+	 * a calibrated probability.
+	 */
+	gpuproj_report_order_fn order_fn;
+	/** One sentence the report prints about order_fn (NULL with the default). */
+	const char *order_method;
+};
+
+/**
+ * GitHub's limit on the text of an issue or pull-request comment
+ * (65,536 characters): the Markdown report's default bound, in bytes (a
+ * character is at least one byte, so the bound also holds in characters).
+ */
+#define GPUPROJ_REPORT_MD_LIMIT 65536
+
+/** Whether the run fits in a target's device memory (gpuproj_report_rank.memory_fit). */
+enum gpuproj_report_fit {
+	GPUPROJ_REPORT_FIT_UNKNOWN = 0, /**< the profile or targets.yaml lacks the numbers */
+	GPUPROJ_REPORT_FIT_YES,         /**< memory_gib × 2³⁰ ≥ the run's peak */
+	GPUPROJ_REPORT_FIT_NO,          /**< "does not fit" */
+};
+
+/**
+ * The order of two ranked targets, as gpuproj_report_order_fn says it.
+ */
+struct gpuproj_report_order {
+	/**
+	 * Overlap of the two intervals: |A ∩ B| ÷ |A ∪ B| (intersection over
+	 * union, on the ranking's times), 0 when they are disjoint.
+	 */
+	double overlap;
+	/** The order is distinct at the intervals' coverage (they are disjoint). */
+	bool distinct;
+	/**
+	 * A lower bound on the probability that the faster target is faster,
+	 * or NaN when the method cannot give one (overlapping intervals, or
+	 * intervals not calibrated on these GPUs).
+	 */
+	double p_holds;
 };
 
 /** One target's row of a ranking. */
 struct gpuproj_report_rank {
 	const struct gpuproj_target *target; /**< owned by the targets set */
-	double source_ns;   /**< Σ measured kernel time on the source GPU(s), ns */
-	/** projected whole-run kernel time (gpuproj_run_projection.point_ns, summed), ns */
-	double point_ns;
-	double lo_ns;       /**< lower end of the interval, ns */
-	double hi_ns;       /**< upper end of the interval, ns */
-	double speedup;     /**< source_ns / point_ns, NaN when point_ns is 0 */
 	/**
-	 * point_ns · 10⁻⁹ s × tdp_w: an upper-bound estimate (board power at
-	 * full load for the whole time), J; NaN when targets.yaml has no tdp_w.
+	 * Σ measured time on the source GPU(s) of the kernels counted (those
+	 * every complete target projects; for an incomplete target, those it
+	 * projects), ns
+	 */
+	double source_ns;
+	/** Σ point × launches over the kernels counted (no carried time), ns */
+	double point_ns;
+	double lo_ns;       /**< Σ lo × launches over them, ns */
+	double hi_ns;       /**< Σ hi × launches over them, ns */
+	/**
+	 * What the ranking orders by: the projected time relative to the
+	 * source's (rank_ns ÷ source time, or with weights Σ weight ×
+	 * (projected ÷ measured) over profiles); rel_lo, rel_hi its interval.
+	 * 1 / rel is the speedup.
+	 */
+	double rel, rel_lo, rel_hi;
+	double speedup;     /**< 1 / rel, NaN when rel is 0 or NaN */
+	/**
+	 * rank time · 10⁻⁹ s × tdp_w (rank time = whole.wall_ns or point_ns):
+	 * an upper-bound estimate (board power at full load for the whole
+	 * time), J; NaN when targets.yaml has no tdp_w.
 	 */
 	double energy_j;
-	/** point_ns · 10⁻⁹ s × price_usd, USD·s; NaN when targets.yaml has no price_usd. */
-	double cost_usd_s;
-	size_t n_unprojected;           /**< kernels carried at their source time (Σ over profiles) */
-	double unprojected_source_ns;   /**< their source time, ns */
+	double purchase_usd;    /**< purchase price (a quote, else price_usd), USD; NaN unknown */
+	double hourly_usd;      /**< hourly price (a quote only), USD/h; NaN unknown */
+	const char *price_origin; /**< "targets.yaml" or the quote's origin; NULL when unknown */
+	/**
+	 * hourly_usd × rank time (h): the cost of one run of the job(s); with
+	 * weights, of the work that takes the source one hour (hourly × rel).
+	 * USD; NaN without an hourly price.
+	 */
+	double cost_per_job_usd;
+	double perf_per_kusd;   /**< speedup ÷ (purchase_usd / 1000); NaN unknown */
+	double perf_per_kw;     /**< speedup ÷ (tdp_w / 1000); NaN unknown */
+	/**
+	 * The target cannot run some kernel that another target runs
+	 * (n_cannot of them; a block that does not fit, typically): it is
+	 * listed apart and never ranked. Complete rows come first in a
+	 * ranking, ordered; incomplete ones after, by name.
+	 */
+	bool complete;
+	size_t n_cannot;
+	/**
+	 * Share of the measured kernel time (of every timed kernel) the
+	 * totals above cover, 0..1.
+	 */
+	double share;
+	/** Whether the run's peak device memory fits in memory_gib. */
+	enum gpuproj_report_fit memory_fit;
+	size_t n_unprojected;           /**< kernels it does not project (Σ over profiles) */
+	double unprojected_source_ns;   /**< their measured time, ns (in no total above) */
 	enum gpuproj_bound binding;     /**< resource bounding most of the projected time */
 	bool is_source;                 /**< the source GPU of (one of) the profiles */
 	/**
@@ -208,8 +397,29 @@ struct gpuproj_report_doc *gpuproj_report_doc_free(struct gpuproj_report_doc *do
 size_t gpuproj_report_doc_profile_count(const struct gpuproj_report_doc *doc);
 
 /**
- * A ranking, fastest projected target first (by whole-run wall time when
- * the profiles have timelines, else by kernel time; ties by name).
+ * The order of two ranked targets from their intervals, until the
+ * intervals' own calibration says more (the default
+ * gpuproj_report_doc_options.order.fn): the intersection over union of
+ * [rel_lo, rel_hi]; distinct when disjoint; then, when both intervals
+ * were fitted on both GPUs (n_interval_unseen 0), the order holds whenever
+ * both times fall inside their intervals, which by the union bound
+ * happens with probability at least 2·coverage − 1 (no independence
+ * assumed); otherwise p_holds is NaN.
+ *
+ * @param faster,slower two rows, the faster first
+ * @param coverage the intervals' nominal coverage, 0..1
+ *        (gpuproj_intervals_coverage() of the table used)
+ * @param[out] ret the order
+ */
+void gpuproj_report_order_overlap(const struct gpuproj_report_rank *faster,
+				  const struct gpuproj_report_rank *slower, double coverage,
+				  struct gpuproj_report_order *ret);
+
+/**
+ * A ranking: the complete targets, fastest projected first (by whole-run
+ * wall time when the profiles have timelines, else by kernel time; with
+ * weights by the weighted relative time; ties by name), then the
+ * incomplete ones by name.
  *
  * @param profile index of a profile (input order), or
  *        GPUPROJ_REPORT_COMBINED for the sum over all profiles
@@ -251,7 +461,12 @@ int gpuproj_report_doc_html(const struct gpuproj_report_doc *doc, char **ret_tex
 /**
  * Render the Markdown report (GitHub-flavoured: tables, <details>), the
  * HTML report's text and tables without charts or images, nothing
- * external linked.
+ * external linked. Unless opt.md_full, at most opt.md_limit bytes
+ * (GPUPROJ_REPORT_MD_LIMIT): when the whole report is longer, the
+ * sources of the target numbers are left out first, then kernel and
+ * disagreement rows, per-profile sections and ranking rows beyond the
+ * first, each replaced by a line saying what was left out; a report still
+ * too long is cut at a line with a last line saying so.
  *
  * @param[out] ret_text,ret_len,reterr as for gpuproj_report_doc_html()
  * @return GPUPROJ_OK or GPUPROJ_E_NOMEM

@@ -85,6 +85,17 @@ enum gpuproj_stream {
 };
 
 /**
+ * How a kernel was launched (`launch_floor_us` in targets.yaml; the
+ * profile's graph_launches, profile.h): on a stream, one launch call per
+ * kernel, or as a node of a CUDA graph (cudaGraphLaunch).
+ */
+enum gpuproj_launch_mode {
+	GPUPROJ_LAUNCH_STREAM = 0, /**< `<<<>>>`, cudaLaunchKernel, cuLaunchKernel */
+	GPUPROJ_LAUNCH_GRAPH = 1,  /**< a kernel node of a launched CUDA graph */
+	GPUPROJ_LAUNCH_MODE_COUNT = 2,
+};
+
+/**
  * Input precisions of the tensor cores (AMD: matrix cores, MFMA), in the
  * order of targets.yaml's `peak_tensor`/`max_tensor` keys and of the
  * profile's `flop.tensor.*` metrics (profile.h).
@@ -186,6 +197,13 @@ struct gpuproj_target {
 	 * file's basis (gpuproj_target_gflops(), --details).
 	 */
 	double burst_share;
+	/**
+	 * 0, except in a copy made by gpuproj_target_scale_fp() (the AUTO
+	 * clock regime, model.h enum gpuproj_clock): the factor its FP
+	 * ceilings were scaled by; such rates are reported with basis
+	 * "derived" (gpuproj_target_basis()).
+	 */
+	double clock_factor;
 	int schedulers_per_sm;      /**< warp (wavefront) schedulers per SM (CU) */
 	double ipc_per_scheduler;   /**< warp instructions per scheduler per cycle (default 1) */
 	double memory_gib;          /**< device memory, GiB, or NaN */
@@ -198,6 +216,30 @@ struct gpuproj_target {
 	 * where present (gpuproj_target_gflops()).
 	 */
 	double max_gflops[GPUPROJ_PREC_COUNT][GPUPROJ_OPKIND_COUNT];
+	/**
+	 * `fp32_dense_gflops`: the CUDA-core FP32 rate FFMA-dense code reaches,
+	 * GFLOP/s, or NaN: a large cuBLAS SGEMM with TF32 off (FLOP = 2 per
+	 * FMA), measured, or derived from a sibling of the same SM datapath and
+	 * power class (docs/targets-schema.md). The analogue of max_tensor for
+	 * the CUDA cores; the models use it for FFMA-dense kernels when asked
+	 * (gpuproj_model_options.fp32, model.h), never above max_gflops.fp32_fma.
+	 */
+	double fp32_dense_gflops;
+	/**
+	 * `sustained_clock_mhz`: the SM clock the GPU holds under seconds of
+	 * full FFMA load, MHz, or NaN (a clock NVML logged during such a run,
+	 * or derived from a sibling of the same power class); what the target
+	 * runs at in the sustained clock regime of `--clock auto`
+	 * (enum gpuproj_clock, model.h).
+	 */
+	double sustained_clock_mhz;
+	/**
+	 * NaN, except in a copy made for an FFMA-dense kernel (model.c): the
+	 * FFMA-loop rate max_gflops.fp32_fma had before the copy's took the
+	 * dense rate, GFLOP/s. The issue roof's lane-clocks come from it, and
+	 * max_gflops.fp32_fma then reports fp32_dense_gflops's source.
+	 */
+	double fp32_loop_gflops;
 	/** True where `peak_gflops.*_add_mul` was written in the file (false: FMA/2). */
 	bool peak_add_mul_given[GPUPROJ_PREC_COUNT];
 	/** True where `max_gflops.*_add_mul` was written in the file (false: FMA/2 or absent). */
@@ -233,6 +275,13 @@ struct gpuproj_target {
 	 * chase) that hits the level, ns, by enum gpuproj_level; NaN = absent.
 	 */
 	double latency_ns[GPUPROJ_LEVEL_COUNT];
+	/**
+	 * `launch_floor_us`: the shortest time per kernel that back-to-back
+	 * launches of a near-empty kernel reach, µs, by enum
+	 * gpuproj_launch_mode; NaN = absent. No projection onto the GPU is
+	 * below it (include/gpuproj/model.h, option launch_floor).
+	 */
+	double launch_floor_us[GPUPROJ_LAUNCH_MODE_COUNT];
 	double price_usd;           /**< USD, or NaN when unknown */
 	double tdp_w;               /**< W, or NaN when unknown */
 	const struct gpuproj_source *sources; /**< every number's source */
@@ -481,7 +530,12 @@ int gpuproj_targets_identify(const struct gpuproj_targets *targets,
  * @param[out] reterr optional; why no entry could be derived
  * @return GPUPROJ_OK; GPUPROJ_E_NOTFOUND (the device's name, CC, SMs,
  *         clock, memory clock or bus width is not recorded, or no sibling
- *         of its CC); GPUPROJ_E_INVAL (NULL argument); GPUPROJ_E_NOMEM
+ *         of its CC); GPUPROJ_E_SCHEMA (the text it built fails the
+ *         loader or gpuproj_target_check_one_basis(), as `gpuproj targets
+ *         check --one-basis` would: a driver attribute no GPU has, such as
+ *         a memory clock of 1 kHz giving a DRAM bandwidth of 0; the text
+ *         is not returned); GPUPROJ_E_INVAL (NULL argument);
+ *         GPUPROJ_E_NOMEM
  */
 int gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 			       const struct gpuproj_targets *targets, char **ret_yaml,
@@ -558,7 +612,10 @@ const struct gpuproj_source *gpuproj_target_source(const struct gpuproj_target *
  * The basis of a number as `t` holds it: its source's basis
  * (gpuproj_target_source()), except GPUPROJ_BASIS_DERIVED for `max_gflops`
  * keys of a copy from gpuproj_target_burst() (burst_share > 0: the rate
- * there blends the sustained and peak rates).
+ * there blends the sustained and peak rates) or gpuproj_target_scale_fp()
+ * (clock_factor > 0), and fp32_dense_gflops's basis for
+ * `max_gflops.fp32_fma` of a copy for an FFMA-dense kernel
+ * (fp32_loop_gflops > 0; derived when also blended or scaled).
  * @param path a dotted key path as in targets.yaml
  * @return the basis; GPUPROJ_BASIS_NONE when no source covers the path
  */
@@ -671,6 +728,19 @@ double gpuproj_target_burst(const struct gpuproj_target *g, double duration_ns,
 void gpuproj_target_datasheet(const struct gpuproj_target *g, struct gpuproj_target *out);
 
 /**
+ * A GPU's FP ceilings at another SM clock (GPUPROJ_CLOCK_AUTO, model.h
+ * enum gpuproj_clock): `*out` = `*g` with every max_gflops[p][k] (and
+ * fp32_loop_gflops) × `factor`, out->clock_factor = factor (rates reported
+ * as derived). A factor that is not positive and finite leaves the copy
+ * unchanged (clock_factor 0).
+ * @param g the GPU (targets.yaml entry)
+ * @param factor the clock ratio, e.g. sustained_clock_mhz / clock_mhz
+ * @param[out] out the scaled copy (pointers shared with `g`)
+ */
+void gpuproj_target_scale_fp(const struct gpuproj_target *g, double factor,
+			     struct gpuproj_target *out);
+
+/**
  * The architecture generation of a GPU, from its `arch`, by the
  * architecture table of src/target-chips.c: NVIDIA sm_XY by compute
  * capability X.Y ("Kepler" … "Blackwell"; a major such as sm_3x or sm_12x
@@ -702,6 +772,8 @@ const char *gpuproj_prec_name(enum gpuproj_prec p);
 const char *gpuproj_lane_name(enum gpuproj_lane lane);
 /** @return the YAML key of a STREAM kernel ("read", "copy", "triad") */
 const char *gpuproj_stream_name(enum gpuproj_stream k);
+/** @return "stream", "graph" (the keys of `launch_floor_us`), or "?" */
+const char *gpuproj_launch_mode_name(enum gpuproj_launch_mode m);
 /** @return "measured", "datasheet", "derived", "estimate" or "none" */
 const char *gpuproj_basis_name(enum gpuproj_basis b);
 

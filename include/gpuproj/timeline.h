@@ -22,7 +22,13 @@
  * the points where the host waited for the GPU and nothing it had issued
  * was still running (a synchronisation, a blocking copy, an event
  * synchronise after which every stream of the epoch is idle). An epoch
- * longer than GPUPROJ_TL_MAX_NODES calls is cut there ("cut"). An epoch's
+ * longer than GPUPROJ_TL_MAX_NODES calls is cut there ("cut"); the next
+ * epoch of the thread then begins with one "carried" node per stream whose
+ * work was still running at the cut (its stream slot, kept, and how long
+ * after the epoch's start that stream stays busy), so that work is
+ * waited for where it was (without the carried nodes, a run that
+ * synchronised only at its end would lose it, and the wait would appear as
+ * GPU latency kept at the source's time on every target). An epoch's
  * structure — every call in host order: what it did (kernel signature,
  * copy kind and size, which stream and event, relative to the epoch), and
  * whether it blocked — is its pattern; epochs of one structure on one
@@ -54,7 +60,10 @@
  * **Replay** (gpuproj_timeline_replay()): per pattern, with the mean
  * times, in host order: host clock h += gap; a GPU operation on stream s
  * starts at max(h, s ready, the legacy default stream's work) + latency
- * and ends after its duration on the target; a blocking call sets
+ * and ends after its duration on the target; a carried node keeps its
+ * stream busy for its duration, scaled by the thread's cut epochs' ratio
+ * of target to source GPU time (the work it carries is theirs); a
+ * blocking call sets
  * h = max(h, what it waits for) + its own time; an event record marks
  * its stream's ready time; a stream waiting for an event waits for that
  * time. Host segments are kept unchanged (the same host is assumed);
@@ -68,8 +77,13 @@
  * maximum of sums of durations, hence 1-Lipschitz in the L1 norm, so the
  * mean over epochs of |replay(epoch) − replay(means)| ≤ Σ over the
  * pattern's times of their mean absolute deviation ≤ Σ of their standard
- * deviations (gpuproj_timeline_bound_ns()). Cut epochs add the GPU work
- * still running at the cut (spill_ns). The identity check — the replay
+ * deviations (gpuproj_timeline_bound_ns()). Cut epochs of profiles written
+ * before the carried nodes add the GPU work still running at the cut
+ * (spill_ns). A projection widens its interval by this bound onto the
+ * target (gpuproj_whole_run.bound_ns), and is never below the GPU time
+ * of any one stream of one thread (gpuproj_whole_run.floor_ns): a thread
+ * whose last epochs end before its GPU work does (one that never
+ * synchronises) is otherwise replayed at its host time. The identity check — the replay
  * onto the source GPU against the measured time of the explained epochs —
  * is exact for epochs whose times did not vary and is reported in every
  * output (gpuproj_whole_run.identity_error).
@@ -134,6 +148,12 @@ enum gpuproj_tl_op {
 	GPUPROJ_TL_SYNC_DEVICE,    /**< "sync_device": device (context) synchronise */
 	GPUPROJ_TL_SYNC_STREAM,    /**< "sync_stream": stream synchronise */
 	GPUPROJ_TL_SYNC_EVENT,     /**< "sync_event": event synchronise */
+	/**
+	 * "carried": work of the thread's previous (cut) epoch still running on
+	 * a stream when this one began; dur_ns is how long after the epoch's
+	 * start the stream stays busy (lat_ns 0), on the source
+	 */
+	GPUPROJ_TL_CARRY,
 	GPUPROJ_TL_OP_COUNT
 };
 
@@ -262,7 +282,11 @@ struct gpuproj_timeline {
 	 * less when threads overlapped.
 	 */
 	double span_ns;
-	/** GPU work still running where epochs were cut (a bound on the error it adds), ns. */
+	/**
+	 * GPU work still running where epochs were cut and not carried into the
+	 * next epoch (a bound on the error it adds), ns; 0 from libproj.so since
+	 * it carries that work (GPUPROJ_TL_CARRY).
+	 */
 	double spill_ns;
 	/** Epochs not in patterns, by enum gpuproj_tl_why. */
 	struct gpuproj_tl_unexplained unexplained[GPUPROJ_TL_WHY_COUNT];
@@ -288,7 +312,10 @@ const char *gpuproj_tl_op_name(enum gpuproj_tl_op op);
 const char *gpuproj_copy_kind_name(enum gpuproj_copy_kind k);
 /** @return the JSON name of a reason ("profiled"), or NULL when out of range */
 const char *gpuproj_tl_why_name(enum gpuproj_tl_why w);
-/** @return whether the op runs on the GPU (kernel, copy, memset, graph) */
+/**
+ * @return whether the op has GPU times (lat_ns, dur_ns): kernel, copy,
+ *         memset, graph, and carried work
+ */
 bool gpuproj_tl_op_gpu(enum gpuproj_tl_op op);
 
 /**
@@ -308,7 +335,9 @@ double gpuproj_timeline_unexplained_ns(const struct gpuproj_timeline *tl);
 /**
  * The error bound of replaying at mean times (see the file comment): Σ over
  * patterns of count × Σ over its nodes of the standard deviations of gap,
- * call, latency and duration, plus spill_ns.
+ * call, latency and duration (latency and duration only in patterns where
+ * the host waits for the GPU: elsewhere the wall is the host's time and
+ * does not depend on them), plus spill_ns.
  * @return ns
  */
 double gpuproj_timeline_bound_ns(const struct gpuproj_timeline *tl);
@@ -430,6 +459,43 @@ int gpuproj_timeline_merge(struct gpuproj_profile *dst, const struct gpuproj_pro
 int gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpuproj_profile *p,
 			      const char *name, struct gpuproj_error *reterr);
 
+/** gpuproj_tl_api_expects(): the call puts work on the GPU (kernel, copy, set, graph). */
+#define GPUPROJ_TL_EXPECT_OP 1u
+/** gpuproj_tl_api_expects(): the call waits (a synchronisation record). */
+#define GPUPROJ_TL_EXPECT_SYNC 2u
+
+/**
+ * What a CUDA runtime or driver call produces, from its name (a CUPTI
+ * callback name, "cudaMemcpyAsync", or an Nsight Systems export's,
+ * "cudaMemcpyAsync_v3020"): a name with "Memcpy", "Memset", "LaunchKernel",
+ * "LaunchCooperativeKernel" or "GraphLaunch" (and no other "Graph", which
+ * names graph construction) GPUPROJ_TL_EXPECT_OP; one with "Synchronize"
+ * or "StreamWaitEvent" GPUPROJ_TL_EXPECT_SYNC; anything else (NULL
+ * included) 0. libproj.so (inject/cupti/cupti-timeline.c) and `gpuproj
+ * import nsys` decide with it whether a call's records are complete.
+ * @return a mask of GPUPROJ_TL_EXPECT_*
+ */
+unsigned gpuproj_tl_api_expects(const char *name);
+
+/**
+ * Whether each pattern describes what was measured: replayed
+ * onto its source at its mean times (gpuproj_timeline_replay() without
+ * durations) it gives its mean measured wall time within
+ * GPUPROJ_TL_IDENTITY_TOLERANCE of it plus what the spread of its times
+ * allows (their error bound per epoch, as in gpuproj_timeline_bound_ns(),
+ * and 1 ns of rounding). libproj.so's patterns pass exactly when their
+ * times did not vary; a pattern whose wall is ten times its nodes' sum, or
+ * a tenth of it, does not, whatever its count. gpuproj_timeline_project()'s
+ * identity_error is the same comparison over all patterns together.
+ *
+ * @param name file name for the error, or NULL
+ * @param[out] reterr the first pattern that fails, with both times
+ * @return GPUPROJ_OK (also for NULL), GPUPROJ_E_SCHEMA (one fails),
+ *         GPUPROJ_E_NOMEM
+ */
+int gpuproj_timeline_check_identity(const struct gpuproj_timeline *tl, const char *name,
+				    struct gpuproj_error *reterr);
+
 /** A profile's timeline, or NULL when it has none. */
 const struct gpuproj_timeline *gpuproj_profile_timeline(const struct gpuproj_profile *p);
 /** The same, for modification. */
@@ -464,6 +530,27 @@ struct gpuproj_tl_parts {
  */
 int gpuproj_timeline_replay(const struct gpuproj_tl_pattern *pat, const double *dur,
 			    struct gpuproj_tl_parts *out);
+
+/** Where one node of a replayed pattern ran (gpuproj_timeline_replay_spans()). */
+struct gpuproj_tl_span {
+	/** The call on the host, ns from the epoch's start: after its gap, to its return. */
+	double call_start, call_end;
+	/**
+	 * GPU ops (kernel, copy, memset, graph): their run on the GPU, ns; carried
+	 * work: the time its stream stays busy with it; NaN for the others.
+	 */
+	double op_start, op_end;
+};
+
+/**
+ * gpuproj_timeline_replay(), also giving where each node ran: one replay,
+ * so the spans and the parts cannot disagree (the trace writer draws them,
+ * include/gpuproj/trace.h).
+ * @param[out] spans [pat->n_nodes], or NULL (then it is gpuproj_timeline_replay())
+ * @return as gpuproj_timeline_replay()
+ */
+int gpuproj_timeline_replay_spans(const struct gpuproj_tl_pattern *pat, const double *dur,
+				  struct gpuproj_tl_parts *out, struct gpuproj_tl_span *spans);
 
 /**
  * The whole run projected onto one target (gpuproj_run_projection.whole,
@@ -500,6 +587,22 @@ struct gpuproj_whole_run {
 	double identity_error;
 	/** The error bound of replaying at mean times, relative to the measured explained time. */
 	double bound;
+	/**
+	 * The same bound onto this target, ns (its GPU times' spreads scaled by
+	 * their projections): lo_ns and hi_ns are widened by it.
+	 */
+	double bound_ns;
+	/**
+	 * The largest projected GPU time of one stream of one thread (Σ over its
+	 * epochs), ns: wall_ns (and lo_ns, hi_ns with their kernel ends) is never
+	 * below it.
+	 */
+	double floor_ns;
+	/**
+	 * wall_ns is floor_ns: the replay of the epochs gave less (their GPU
+	 * work outlasts them).
+	 */
+	bool floored;
 	/** Copy nodes kept at their source time (a GPU without `host_link`, peer and host copies). */
 	size_t copies_kept;
 	/** Kernel nodes kept at their source time (not projected). */

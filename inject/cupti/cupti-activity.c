@@ -222,16 +222,6 @@ translate(const struct kernel_prefix *k, struct inj_kernel_record *r)
 	r->cluster.z = k->cluster_z;
 }
 
-/* Kernel records to the collector, then (with what it made of them) to the timeline. */
-static void
-kernels_done(struct cupti_state *st, const struct inj_kernel_record *batch, size_t n)
-{
-	struct inj_record_use use[128];
-
-	inj_collector_records_used(st->col, batch, n, use);
-	cupti_timeline_kernels(st, batch, use, n);
-}
-
 static void CUPTIAPI
 buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size_t valid)
 {
@@ -240,6 +230,7 @@ buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size
 	CUpti_Activity *rec = NULL;
 	size_t n = 0, dropped = 0;
 	int run = atomic_load(&st->run);
+	sigset_t old;
 	bool begun;
 	CUptiResult r;
 
@@ -248,6 +239,8 @@ buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size
 	(void)size;
 	if (!buf)
 		return;
+	/* The recorder's and the collector's locks are held below (backend.h). */
+	inj_signals_block(&old);
 	ours_ran(st);
 	if (run == ST_CHILD || !st->col)
 		goto out;
@@ -260,20 +253,21 @@ buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *buf, size_t size, size
 		}
 		translate((const struct kernel_prefix *)(const void *)rec, &batch[n++]);
 		if (n == ARRAY_LENGTH(batch)) {
-			kernels_done(st, batch, n);
+			inj_collector_records(st->col, batch, n);
 			n = 0;
 		}
 	}
 	if (r != CUPTI_ERROR_MAX_LIMIT_REACHED)
 		cupti_logged(st, r, "cuptiActivityGetNextRecord");
 	if (n)
-		kernels_done(st, batch, n);
+		inj_collector_records(st->col, batch, n);
 	cupti_timeline_batch_done(st, begun);
 	if (CUPTI_TRY(st, cuptiActivityGetNumDroppedRecords, NULL, 0, &dropped) == CUPTI_SUCCESS &&
 	    dropped)
 		inj_collector_dropped(st->col, dropped);
 out:
 	buffer_release(st, buf);
+	inj_signals_restore(&old);
 }
 
 bool

@@ -41,6 +41,145 @@ count_launch(struct cupti_state *st)
 	atomic_fetch_add_explicit(&st->launches[tls_stripe].n, 1, memory_order_relaxed);
 }
 
+/*
+ * ---- Device allocations: the run's peak device memory (collector.h) ----
+ *
+ * The allocation and free calls of the runtime and the driver, at the
+ * outermost level: a runtime call's nested driver call (cudaMalloc →
+ * cuMemAlloc_v2, [GPU?] which driver function each runtime one calls) is
+ * skipped while tls.mem_depth > 0. The size is in the parameters at ENTER
+ * and EXIT; the address only at EXIT, and only when the call succeeded
+ * (the parameter structs of generated_cuda_runtime_api_meta.h:508-541,
+ * 2372-2388 and generated_cuda_meta.h:481-496, 530-534, 3825-3841: `void
+ * **devPtr` / `CUdeviceptr *dptr` is the function's output). A pitched
+ * allocation is *pitch × height bytes (cuda_runtime_api.h cudaMallocPitch,
+ * cuda.h cuMemAllocPitch: the pitch is returned). Managed memory counts
+ * as device memory allocated (it may be paged out [GPU?]). Nothing here
+ * calls the driver.
+ */
+enum mem_kind { M_NONE = 0, M_ALLOC, M_PITCH, M_FREE };
+
+static enum mem_kind
+runtime_mem(CUpti_CallbackId cbid)
+{
+	switch (cbid) {
+	case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020:
+		return M_ALLOC;
+	case CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_v11020:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_ptsz_v11020:
+		return M_ALLOC;
+	case CUPTI_RUNTIME_TRACE_CBID_cudaMallocPitch_v3020:
+		return M_PITCH;
+	case CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020:
+	case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020:
+		return M_FREE;
+	default:
+		return M_NONE;
+	}
+}
+
+static enum mem_kind
+driver_mem(CUpti_CallbackId cbid)
+{
+	switch (cbid) {
+	case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2:
+	case CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged:
+	case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync:
+	case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz:
+	case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync:
+	case CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz:
+		return M_ALLOC;
+	case CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2:
+		return M_PITCH;
+	case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
+	case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
+	case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
+		return M_FREE;
+	default:
+		return M_NONE;
+	}
+}
+
+/*
+ * The address and size of a finished allocation, or the address freed:
+ * every params struct of runtime_mem()/driver_mem() begins with the output
+ * pointer (alloc) or the address (free); the size follows, except for a
+ * pitched one (its pitch pointer, width, height).
+ */
+static void
+mem_params(CUpti_CallbackDomain dom, enum mem_kind k, const void *params, uint64_t *ptr,
+	   uint64_t *bytes)
+{
+	*ptr = *bytes = 0;
+	if (!params)
+		return;
+	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API) {
+		if (k == M_FREE) {
+			*ptr = (uintptr_t)((const cudaFree_v3020_params *)params)->devPtr;
+		} else if (k == M_PITCH) {
+			const cudaMallocPitch_v3020_params *p = params;
+
+			*ptr = p->devPtr ? (uintptr_t)*p->devPtr : 0;
+			*bytes = p->pitch ? (uint64_t)*p->pitch * p->height : 0;
+		} else {
+			const cudaMalloc_v3020_params *p = params;
+
+			*ptr = p->devPtr ? (uintptr_t)*p->devPtr : 0;
+			*bytes = p->size;
+		}
+		return;
+	}
+	if (k == M_FREE) {
+		*ptr = ((const cuMemFree_v2_params *)params)->dptr;
+	} else if (k == M_PITCH) {
+		const cuMemAllocPitch_v2_params *p = params;
+
+		*ptr = p->dptr ? *p->dptr : 0;
+		*bytes = p->pPitch ? (uint64_t)*p->pPitch * p->Height : 0;
+	} else {
+		const cuMemAlloc_v2_params *p = params;
+
+		*ptr = p->dptr ? *p->dptr : 0;
+		*bytes = p->bytesize;
+	}
+}
+
+static bool call_succeeded(CUpti_CallbackDomain dom, const CUpti_CallbackData *cd);
+
+/* An allocation or free callback: true when it was one (nothing else to do). */
+static bool
+on_memory(struct cupti_state *st, CUpti_CallbackDomain dom, CUpti_CallbackId cbid,
+	  const CUpti_CallbackData *cd)
+{
+	enum mem_kind k = dom == CUPTI_CB_DOMAIN_RUNTIME_API ? runtime_mem(cbid) : driver_mem(cbid);
+	struct ctxinfo *ci;
+	uint64_t ptr, bytes;
+
+	if (k == M_NONE)
+		return false;
+	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && cd->callbackSite == CUPTI_API_ENTER) {
+		tls.mem_depth++;
+		return true;
+	}
+	if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && tls.mem_depth > 0)
+		tls.mem_depth--;
+	/* The driver call of a runtime allocation, or any ENTER: counted at the outer EXIT. */
+	if (cd->callbackSite != CUPTI_API_EXIT || tls.mem_depth > 0 || !call_succeeded(dom, cd))
+		return true;
+	mem_params(dom, k, cd->functionParams, &ptr, &bytes);
+	if (k == M_FREE) {
+		inj_collector_mem_free(st->col, ptr);
+		return true;
+	}
+	ci = cupti_ctx_find(st, &tls, cd->context);
+	inj_collector_mem_alloc(st->col, ci ? ci->device : 0, ptr, bytes);
+	return true;
+}
+
 /* ---- launch callbacks ---- */
 
 enum kind {
@@ -626,8 +765,10 @@ on_runtime(struct cupti_state *st, CUpti_CallbackId cbid, const CUpti_CallbackDa
 	enum kind k = runtime_kind(cbid);
 	struct launch l = { 0 };
 
-	if (k == K_NONE)
+	if (k == K_NONE) {
+		on_memory(st, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, cd);
 		return;
+	}
 	if (k == K_SYNC_CTX || k == K_SYNC_STREAM || k == K_STREAM_WAIT) {
 		on_sync_or_wait(st, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, k, cd);
 		return;
@@ -718,8 +859,10 @@ on_driver(struct cupti_state *st, CUpti_CallbackId cbid, const CUpti_CallbackDat
 	bool nested = tls.depth > 0;
 	struct launch l = { 0 };
 
-	if (k == K_NONE)
+	if (k == K_NONE) {
+		on_memory(st, CUPTI_CB_DOMAIN_DRIVER_API, cbid, cd);
 		return;
+	}
 	if (k == K_SYNC_CTX || k == K_SYNC_STREAM || k == K_STREAM_WAIT) {
 		on_sync_or_wait(st, CUPTI_CB_DOMAIN_DRIVER_API, cbid, k, cd);
 		return;
@@ -924,9 +1067,15 @@ cupti_callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const 
 	case CUPTI_CB_DOMAIN_DRIVER_API:
 		on_driver(st, cbid, data);
 		break;
-	case CUPTI_CB_DOMAIN_RESOURCE:
+	case CUPTI_CB_DOMAIN_RESOURCE: {
+		/* A context's creation holds st->ctx_lock and the collector's (backend.h). */
+		sigset_t old;
+
+		inj_signals_block(&old);
 		on_resource(st, cbid, data);
+		inj_signals_restore(&old);
 		break;
+	}
 	case CUPTI_CB_DOMAIN_STATE:
 		on_state(st, cbid, data);
 		break;
@@ -1002,6 +1151,51 @@ static const CUpti_CallbackId driver_cbids[] = {
 	CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2,
 };
 
+/* The allocation callbacks: in every mode (they count bytes, nothing else). */
+static const CUpti_CallbackId mem_runtime_cbids[] = {
+	CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMallocPitch_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMallocManaged_v6000,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_v11020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaMallocFromPoolAsync_ptsz_v11020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020,
+	CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020,
+};
+static const CUpti_CallbackId mem_driver_cbids[] = {
+	CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2,
+	CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2,
+	CUPTI_DRIVER_TRACE_CBID_cuMemAllocManaged,
+	CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync,
+	CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync,
+	CUPTI_DRIVER_TRACE_CBID_cuMemAllocFromPoolAsync_ptsz,
+	CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2,
+	CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync,
+	CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz,
+};
+
+/* Enable the allocation callbacks; tell the collector whether the peak can be known. */
+static void
+mem_callbacks_enable(struct cupti_state *st)
+{
+	struct cupti_err err = { 0 };
+	bool ok = true;
+	size_t i;
+
+	for (i = 0; ok && i < ARRAY_LENGTH(mem_runtime_cbids); i++)
+		ok = CUPTI_CALL(st, &err, cuptiEnableCallback, 1, st->sub,
+				CUPTI_CB_DOMAIN_RUNTIME_API, mem_runtime_cbids[i]);
+	for (i = 0; ok && i < ARRAY_LENGTH(mem_driver_cbids); i++)
+		ok = CUPTI_CALL(st, &err, cuptiEnableCallback, 1, st->sub,
+				CUPTI_CB_DOMAIN_DRIVER_API, mem_driver_cbids[i]);
+	if (!ok)
+		inj_debug("allocation callbacks unavailable: the peak device memory is unknown");
+	inj_collector_mem_tracking(st->col, ok);
+}
+
 CUptiResult
 cupti_callbacks_enable(struct cupti_state *st, bool launches)
 {
@@ -1041,5 +1235,6 @@ cupti_callbacks_enable(struct cupti_state *st, bool launches)
 			  CUPTI_CBID_RESOURCE_MODULE_LOADED);
 	CUPTI_TRY(st, cuptiEnableCallback, 1, sub, CUPTI_CB_DOMAIN_STATE,
 		  CUPTI_CBID_STATE_FATAL_ERROR);
+	mem_callbacks_enable(st);
 	return CUPTI_SUCCESS;
 }

@@ -33,7 +33,8 @@ cupti_metrics_off(struct cupti_state *st, const char *fmt, ...)
 	pthread_mutex_unlock(&st->degrade_lock);
 	if (first)
 		inj_warn("%s: metrics off, every launch is still timed (the profile will have "
-			 "durations but no projections)", st->metrics_off);
+			 "durations; kernels without counters are projected by the envelope, "
+			 "binding unknown)", st->metrics_off);
 }
 
 void

@@ -179,8 +179,12 @@ resolve_driver(struct cupti_state *st)
  */
 typedef struct nvml_device *nvml_device_t;
 
+/*
+ * The device's power limit, W (NaN when NVML cannot say); keeps its NVML
+ * handle for cupti_nvml_sample().
+ */
 static double
-nvml_power_limit_w(struct cupti_state *st, const char *pci_bus_id)
+nvml_power_limit_w(struct cupti_state *st, const char *pci_bus_id, int ordinal)
 {
 	int (*get_handle)(const char *, nvml_device_t *);
 	int (*get_limit)(nvml_device_t, unsigned int *);
@@ -199,10 +203,59 @@ nvml_power_limit_w(struct cupti_state *st, const char *pci_bus_id)
 	}
 	if (!st->nvml.initialised ||
 	    !inj_dlsym(st->nvml.lib, "nvmlDeviceGetHandleByPciBusId_v2", &get_handle) ||
-	    !inj_dlsym(st->nvml.lib, "nvmlDeviceGetEnforcedPowerLimit", &get_limit) ||
-	    get_handle(pci_bus_id, &dev) != 0 || get_limit(dev, &mw) != 0 || mw == 0)
+	    get_handle(pci_bus_id, &dev) != 0)
+		return NAN;
+	if (ordinal >= 0 && ordinal < INJ_MAX_DEVICES) {
+		st->nvml.dev[ordinal] = dev;
+		st->nvml.have_dev[ordinal] = true;
+	}
+	if (!inj_dlsym(st->nvml.lib, "nvmlDeviceGetEnforcedPowerLimit", &get_limit) ||
+	    get_limit(dev, &mw) != 0 || mw == 0)
 		return NAN;
 	return mw / 1000.0;
+}
+
+/*
+ * NVML's clock calls (nvml.h): nvmlDeviceGetClockInfo(device, type, *MHz)
+ * with type NVML_CLOCK_SM = 1 (nvmlClockType_t: GRAPHICS 0, SM 1, MEM 2,
+ * VIDEO 3), and nvmlDeviceGetCurrentClocksEventReasons(device, *bits) —
+ * called nvmlDeviceGetCurrentClocksThrottleReasons before r535, which keeps
+ * it as a deprecated alias —, bits of nvmlClocksEventReason* (enum
+ * gpuproj_clock_reason); 0 = NVML_SUCCESS. A sample is taken only when the
+ * reasons are known and do not include GpuIdle: an idle GPU's clock says
+ * nothing about the run [GPU?: that NVML clears GpuIdle while kernels of
+ * this process run, and how fast its SM clock follows the load].
+ */
+#define NVML_CLOCK_SM 1
+
+void
+cupti_nvml_sample(struct cupti_state *st)
+{
+	int (*clock_info)(nvml_device_t, int, unsigned int *) = NULL;
+	int (*reasons_of)(nvml_device_t, unsigned long long *) = NULL;
+	struct inj_totals tot;
+	unsigned long long why = 0;
+	unsigned int mhz = 0;
+	int d;
+
+	if (!st->nvml.initialised || !st->col)
+		return;
+	d = inj_collector_source_device(st->col);
+	if (d < 0 || d >= INJ_MAX_DEVICES || !st->nvml.have_dev[d])
+		return;
+	inj_collector_totals(st->col, &tot);
+	if (tot.launches == st->nvml.sampled_launches)
+		return; /* no kernel completed since the last sample */
+	st->nvml.sampled_launches = tot.launches;
+	if (!inj_dlsym(st->nvml.lib, "nvmlDeviceGetClockInfo", &clock_info) ||
+	    (!inj_dlsym(st->nvml.lib, "nvmlDeviceGetCurrentClocksEventReasons", &reasons_of) &&
+	     !inj_dlsym(st->nvml.lib, "nvmlDeviceGetCurrentClocksThrottleReasons", &reasons_of)))
+		return;
+	if (reasons_of(st->nvml.dev[d], &why) != 0 || (why & GPUPROJ_CLK_GPU_IDLE) ||
+	    clock_info(st->nvml.dev[d], NVML_CLOCK_SM, &mhz) != 0 || mhz == 0)
+		return;
+	/* The bits gpuproj names (profile.h); a newer NVML's other bits are left out. */
+	inj_collector_sm_clock(st->col, (double)mhz, why & GPUPROJ_CLK_KNOWN);
 }
 
 /* The driver's attributes behind a GPU that targets.yaml does not list (profile.h). */
@@ -246,7 +299,8 @@ device_driver_attrs(struct cupti_state *st, struct devinfo *d, CUdevice dev)
 		d->info.driver[GPUPROJ_DRV_MEMORY_BYTES] = (double)bytes;
 	if (st->drv.cuDeviceGetPCIBusId &&
 	    st->drv.cuDeviceGetPCIBusId(bus, (int)sizeof(bus), dev) == CUDA_SUCCESS)
-		d->info.driver[GPUPROJ_DRV_POWER_LIMIT_W] = nvml_power_limit_w(st, bus);
+		d->info.driver[GPUPROJ_DRV_POWER_LIMIT_W] = nvml_power_limit_w(st, bus,
+										 d->info.ordinal);
 }
 
 static void
@@ -469,6 +523,7 @@ cupti_on_context_created(struct cupti_state *st, CUcontext ctx)
 	d = &st->devs[ordinal];
 	if (!d->checked) {
 		device_describe(st, d, (int)ordinal);
+		inj_device_sanitize(&d->info);
 		inj_collector_device(st->col, &d->info);
 		if (atomic_load(&st->metrics))
 			device_setup(st, d, ctx);
@@ -641,6 +696,7 @@ struct sync_job {
 	struct cupti_state *st;
 	CUcontext *ctxs;
 	size_t n;
+	atomic_bool probed;	/* cuptiGetTimestamp returned */
 	atomic_bool done;
 };
 
@@ -648,15 +704,20 @@ static void *
 sync_main(void *arg)
 {
 	struct sync_job *j = arg;
+	uint64_t ts;
 	size_t i;
 
+	/* CUPTI answers (its lock is free), then the GPU. */
+	if (j->st->api.cuptiGetTimestamp)
+		(void)j->st->api.cuptiGetTimestamp(&ts);
+	atomic_store(&j->probed, true);
 	for (i = 0; i < j->n; i++)
 		cupti_ctx_sync(j->st, j->ctxs[i]);
 	atomic_store(&j->done, true);
 	return NULL;
 }
 
-bool
+enum cupti_sync
 cupti_contexts_sync(struct cupti_state *st, double wait_s)
 {
 	struct sync_job *j = calloc(1, sizeof(*j));
@@ -666,33 +727,32 @@ cupti_contexts_sync(struct cupti_state *st, double wait_s)
 	int r;
 
 	if (!j)
-		return true;
+		return CUPTI_SYNC_OK;
 	j->st = st;
-	pthread_mutex_lock(&st->ctx_lock);
+	deadline_after(wait_s, &until);
+	/* Bounded: a frame frozen in a context's creation may hold it (exit() from a signal). */
+	if (pthread_mutex_timedlock(&st->ctx_lock, &until) != 0) {
+		free(j);
+		return CUPTI_SYNC_STUCK;
+	}
 	j->ctxs = calloc(st->n_ctxs ? st->n_ctxs : 1, sizeof(*j->ctxs));
 	for (i = 0; j->ctxs && i < st->n_ctxs; i++) {
 		if (!st->ctxs[i]->dead)
 			j->ctxs[j->n++] = st->ctxs[i]->ctx;
 	}
 	pthread_mutex_unlock(&st->ctx_lock);
-	if (!j->ctxs || !j->n) {
+	if (!j->ctxs || pthread_create(&t, NULL, sync_main, j) != 0) {
 		free(j->ctxs);
 		free(j);
-		return true;
+		return CUPTI_SYNC_OK;
 	}
-	if (pthread_create(&t, NULL, sync_main, j) != 0) {
-		free(j->ctxs);
-		free(j);
-		return true;
-	}
-	deadline_after(wait_s, &until);
 	r = pthread_timedjoin_np(t, NULL, &until);
 	if (r == 0) {
 		free(j->ctxs);
 		free(j);
-		return true;
+		return CUPTI_SYNC_OK;
 	}
-	/* Still waiting for the GPU: leave the thread (and its job) behind; the process ends. */
+	/* Still waiting: leave the thread (and its job) behind; the process ends. */
 	pthread_detach(t);
-	return false;
+	return atomic_load(&j->probed) ? CUPTI_SYNC_GPU : CUPTI_SYNC_STUCK;
 }

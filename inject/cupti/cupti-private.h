@@ -243,6 +243,7 @@ struct cupti_tls {
 	/* a launch that is not profiled holds its context's window lock for reading */
 	struct ctxinfo *rd_ctx;
 	int rd_level;			/* LEVEL_RT or LEVEL_DRV: released at that EXIT */
+	int mem_depth;			/* runtime allocation calls in progress */
 	/* cache of the last context looked up */
 	CUcontext last_ctx;
 	struct ctxinfo *last_ci;
@@ -307,6 +308,11 @@ struct cupti_state {
 	struct {
 		void *lib;		/* libnvidia-ml.so.1 */
 		bool tried, initialised;
+		/* Each device's handle (by PCI bus id), for the clock samples. */
+		void *dev[INJ_MAX_DEVICES];
+		bool have_dev[INJ_MAX_DEVICES];
+		/* launches in records at the last sample (worker only) */
+		uint64_t sampled_launches;
 	} nvml;
 
 	/* ---- cupti-callbacks.c ---- */
@@ -337,7 +343,6 @@ struct cupti_state {
 	/* ---- cupti-timeline.c ---- */
 	struct {
 		bool on[TIMELINE_KINDS];	/* each kind enabled */
-		bool all;		/* the timeline records (every kind enabled) */
 		struct inj_timeline *rec;
 		/* What each runtime and driver call produces (INJ_EXPECT_*), by callback id. */
 		uint8_t expect_rt[CUPTI_RUNTIME_TRACE_CBID_SIZE];
@@ -436,9 +441,6 @@ const struct cupti_prof_ops *cupti_legacy_profiler(void);
 void cupti_timeline_init(struct cupti_state *st);
 /** A record of one of those kinds, from a completed buffer. */
 void cupti_timeline_record(struct cupti_state *st, const CUpti_Activity *rec);
-/** Kernel records with what the collector made of them. */
-void cupti_timeline_kernels(struct cupti_state *st, const struct inj_kernel_record *r,
-			    const struct inj_record_use *use, size_t n);
 /**
  * Around the walk of one buffer (the recorder's lock, taken before the
  * collector's): done gets what begin returned.
@@ -469,6 +471,12 @@ const char *cupti_record_layout(uint32_t api);
 void cupti_record_known(uint32_t *api_min, uint32_t *api_max);
 /** Worker tick: notice another CUPTI client that took the activity callbacks. */
 void cupti_activity_watch(struct cupti_state *st);
+/*
+ * From the worker's flush: one NVML sample of the source device's SM clock
+ * and clocks event reasons when kernels completed since the last one and
+ * NVML does not call the GPU idle (cupti-device.c; docs/libproj.md).
+ */
+void cupti_nvml_sample(struct cupti_state *st);
 /** The same at exit, after the final forced flush (no 2 s wait). */
 void cupti_activity_watch_final(struct cupti_state *st);
 /** Whether another CUPTI client took the activity callbacks (see cupti-activity.c). */
@@ -532,12 +540,23 @@ void cupti_contexts_release(struct cupti_state *st, bool call_cupti);
  * from a launch callback. @return false when the driver functions are missing
  */
 bool cupti_ctx_sync(struct cupti_state *st, CUcontext ctx);
+/** What cupti_contexts_sync() found. */
+enum cupti_sync {
+	CUPTI_SYNC_OK = 0,	/* every context's work is done */
+	CUPTI_SYNC_GPU,		/* CUPTI answers, the GPU had not finished by the bound */
+	CUPTI_SYNC_STUCK,	/* CUPTI did not answer (cuptiGetTimestamp), or
+				 * st->ctx_lock was held */
+};
 /**
  * At exit: wait for the work of every live context, at most `wait_s`
  * seconds (a helper thread syncs; on time-out it is left behind and the
- * report goes without the unfinished kernels). @return false on time-out
+ * report goes without the unfinished kernels). The helper first calls
+ * cuptiGetTimestamp, so that a CUPTI whose lock a frozen frame holds
+ * (exit() from a signal handler that interrupted it) is told
+ * from a GPU that is still busy: after CUPTI_SYNC_STUCK no CUPTI function
+ * may be called any more (it would block for good).
  */
-bool cupti_contexts_sync(struct cupti_state *st, double wait_s);
+enum cupti_sync cupti_contexts_sync(struct cupti_state *st, double wait_s);
 
 /* ---- cupti-callbacks.c ---- */
 

@@ -63,20 +63,15 @@ timestamp(void)
 	return t;
 }
 
-/* The expectation of a call named `name` (see the top of the file). */
+/* The expectation of a call named `name` (see the top of the file): the core's rule. */
 static uint8_t
 expect_of(const char *name)
 {
-	if (!name)
-		return 0;
-	if (strstr(name, "Graph") && !strstr(name, "GraphLaunch"))
-		return 0;
-	if (strstr(name, "Memcpy") || strstr(name, "Memset") || strstr(name, "LaunchKernel") ||
-	    strstr(name, "LaunchCooperativeKernel") || strstr(name, "GraphLaunch"))
-		return INJ_EXPECT_OP;
-	if (strstr(name, "Synchronize") || strstr(name, "StreamWaitEvent"))
-		return INJ_EXPECT_SYNC;
-	return 0;
+	unsigned e = gpuproj_tl_api_expects(name);
+
+	_Static_assert(GPUPROJ_TL_EXPECT_OP == INJ_EXPECT_OP &&
+		       GPUPROJ_TL_EXPECT_SYNC == INJ_EXPECT_SYNC, "INJ_EXPECT_* (backend.h)");
+	return (uint8_t)e;
 }
 
 void
@@ -121,7 +116,6 @@ cupti_timeline_init(struct cupti_state *st)
 	}
 	g_clock = st->api.cuptiGetTimestamp;
 	inj_timeline_start(st->tl.rec, timestamp);
-	st->tl.all = true;
 }
 
 void
@@ -134,13 +128,13 @@ cupti_timeline_disable(struct cupti_state *st)
 			CUPTI_TRY(st, cuptiActivityDisable, tl_kinds[i]);
 		st->tl.on[i] = false;
 	}
-	st->tl.all = false;
+	inj_timeline_stop(st->tl.rec);
 }
 
 void
 cupti_timeline_mark_end(struct cupti_state *st)
 {
-	if (st->tl.all)
+	if (inj_timeline_recording(st->tl.rec))
 		inj_timeline_mark_end(st->tl.rec);
 }
 
@@ -167,7 +161,7 @@ copy_kind(uint8_t k)
 void
 cupti_timeline_record(struct cupti_state *st, const CUpti_Activity *rec)
 {
-	if (!st->tl.all)
+	if (!inj_timeline_recording(st->tl.rec))
 		return;
 	switch ((int)rec->kind) {
 	case CUPTI_ACTIVITY_KIND_RUNTIME:
@@ -272,29 +266,10 @@ cupti_timeline_record(struct cupti_state *st, const CUpti_Activity *rec)
 	}
 }
 
-void
-cupti_timeline_kernels(struct cupti_state *st, const struct inj_kernel_record *k,
-		       const struct inj_record_use *use, size_t n)
-{
-	size_t i;
-
-	if (!st->tl.all)
-		return;
-	for (i = 0; i < n; i++) {
-		struct inj_op_record r = {
-			.kind = INJ_OP_KERNEL, .corr = k[i].correlation, .ctx = k[i].context_id,
-			.stream = k[i].stream_id, .start = k[i].start_ns, .end = k[i].end_ns,
-			.graph_id = k[i].graph_id, .k = use[i].k, .perturbed = use[i].perturbed,
-		};
-
-		inj_timeline_op(st->tl.rec, &r);
-	}
-}
-
 bool
 cupti_timeline_batch_begin(struct cupti_state *st)
 {
-	if (!st->tl.all)
+	if (!inj_timeline_recording(st->tl.rec))
 		return false;
 	inj_timeline_batch_begin(st->tl.rec);
 	return true;
@@ -310,6 +285,6 @@ cupti_timeline_batch_done(struct cupti_state *st, bool begun)
 void
 cupti_timeline_tick(struct cupti_state *st)
 {
-	if (st->tl.all)
+	if (inj_timeline_recording(st->tl.rec))
 		inj_timeline_process(st->tl.rec, true);
 }

@@ -226,45 +226,34 @@ cupti_flush(bool forced)
 	if (!forced && run == ST_RUNNING) {
 		cupti_activity_watch(st);
 		cupti_timeline_tick(st);
+		cupti_nvml_sample(st);
 	}
 }
 
+/*
+ * CUPTI does not answer at exit: a frame frozen inside it
+ * holds its lock (the application called exit() from a signal handler
+ * that interrupted a CUDA call; CUPTI's locks are its own: [GPU?] which
+ * calls take which), or a thread is stuck in it. Nothing of CUPTI is
+ * called any more; what was delivered is reported.
+ */
 static void
-cupti_shutdown(void)
+cupti_unresponsive(struct cupti_state *st)
+{
+	inj_warn("CUPTI did not answer within %g s at exit (GPUPROJ_WAIT; exit() called from a "
+		 "signal handler that interrupted a CUDA call?): gpuproj calls it no more, and "
+		 "records it had not delivered are missing from the report", st->cfg->wait_s);
+	st->activity = false;
+	st->subscribed = false;
+}
+
+/* What cupti_shutdown() does once the GPU is done: the last flush, and taking down. */
+static void
+shutdown_rest(struct cupti_state *st, int run, bool quiet)
 {
 	CUpti_Profiler_DeInitialize_Params dp = {
 		.structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE };
-	struct cupti_state *st = &g_cupti;
-	int run = atomic_load(&st->run);
-	bool quiet;
 
-	if (run == ST_CHILD || run == ST_OFF || run == ST_EXITING)
-		return;
-	atomic_store(&st->run, ST_EXITING);
-	/*
-	 * Let a context creation in progress finish; later ones see
-	 * ST_EXITING under st->ctx_lock and stop (cupti_on_context_created()).
-	 */
-	pthread_mutex_lock(&st->ctx_lock);
-	pthread_mutex_unlock(&st->ctx_lock);
-	/*
-	 * Wait (2 s at most) for windows other threads have open: their EXIT
-	 * callbacks still run (see cupti_callback()). If one never comes,
-	 * leave the profiler objects alone rather than pull them from under
-	 * it. After a fatal error callbacks stopped: an open window never
-	 * closes, so do not wait at all.
-	 */
-	quiet = cupti_windows_quiesce(st, run == ST_FATAL ? 0 : 2.0);
-	if (!quiet)
-		inj_debug("a profiled launch is still open on another thread at exit");
-	/*
-	 * Kernels still running lose their records unless the flush comes
-	 * after them: the flush does not synchronise (cupti_activity.h,
-	 * cuptiActivityFlushAll). Wait for every live context, bounded.
-	 */
-	if (st->activity && run == ST_RUNNING && !cupti_contexts_sync(st, st->cfg->wait_s))
-		inj_warn("the GPU had not finished %g s after exit began (GPUPROJ_WAIT): kernels "
-			 "still running are missing from the report", st->cfg->wait_s);
 	if (st->activity) {
 		cupti_timeline_mark_end(st);
 		if (run == ST_RUNNING) {
@@ -298,6 +287,108 @@ cupti_shutdown(void)
 	inj_nvpw_unload();
 	cupti_buffers_release(st);
 	cupti_windows_release(st);
+}
+
+struct rest_job {
+	struct cupti_state *st;
+	int run;
+	bool quiet;
+};
+
+static void *
+rest_main(void *arg)
+{
+	struct rest_job *j = arg;
+
+	shutdown_rest(j->st, j->run, j->quiet);
+	return NULL;
+}
+
+static void
+cupti_shutdown(bool vendor_ok)
+{
+	struct cupti_state *st = &g_cupti;
+	int run = atomic_load(&st->run);
+	enum cupti_sync synced = CUPTI_SYNC_OK;
+	struct timespec until;
+	bool quiet;
+
+	if (run == ST_CHILD || run == ST_OFF || run == ST_EXITING)
+		return;
+	atomic_store(&st->run, ST_EXITING);
+	if (!vendor_ok) {
+		cupti_unresponsive(st);
+		return;
+	}
+	/*
+	 * Let a context creation in progress finish; later ones see
+	 * ST_EXITING under st->ctx_lock and stop (cupti_on_context_created()).
+	 * Bounded: a frame frozen in one may hold it.
+	 */
+	deadline_after(st->cfg->wait_s, &until);
+	if (pthread_mutex_timedlock(&st->ctx_lock, &until) != 0) {
+		cupti_unresponsive(st);
+		return;
+	}
+	pthread_mutex_unlock(&st->ctx_lock);
+	/*
+	 * Wait (2 s at most) for windows other threads have open: their EXIT
+	 * callbacks still run (see cupti_callback()). If one never comes,
+	 * leave the profiler objects alone rather than pull them from under
+	 * it. After a fatal error callbacks stopped: an open window never
+	 * closes, so do not wait at all.
+	 */
+	quiet = cupti_windows_quiesce(st, run == ST_FATAL ? 0 : 2.0);
+	if (!quiet)
+		inj_debug("a profiled launch is still open on another thread at exit");
+	/*
+	 * Kernels still running lose their records unless the flush comes
+	 * after them: the flush does not synchronise (cupti_activity.h,
+	 * cuptiActivityFlushAll). Wait for every live context, bounded.
+	 */
+	if (st->activity && run == ST_RUNNING)
+		synced = cupti_contexts_sync(st, st->cfg->wait_s);
+	if (synced == CUPTI_SYNC_GPU)
+		inj_warn("the GPU had not finished %g s after exit began (GPUPROJ_WAIT): kernels "
+			 "still running are missing from the report", st->cfg->wait_s);
+	if (synced == CUPTI_SYNC_STUCK) {
+		/* Before, cuptiGetTimestamp below then blocked for good. */
+		cupti_unresponsive(st);
+		return;
+	}
+	/*
+	 * The rest calls CUPTI, whose forced flush waits for every buffer
+	 * another thread is delivering (cupti_activity.h:7709-7715): one whose
+	 * delivery a frame frozen by exit() from a signal handler never ends
+	 * would keep it waiting for good. So it runs on a helper, GPUPROJ_WAIT
+	 * at most.
+	 */
+	{
+		struct rest_job *j = calloc(1, sizeof(*j));
+		struct timespec until2;
+		pthread_t t;
+
+		if (!j) {
+			shutdown_rest(st, run, quiet);
+			return;
+		}
+		j->st = st;
+		j->run = run;
+		j->quiet = quiet;
+		if (pthread_create(&t, NULL, rest_main, j) != 0) {
+			free(j);
+			shutdown_rest(st, run, quiet);
+			return;
+		}
+		deadline_after(st->cfg->wait_s, &until2);
+		if (pthread_timedjoin_np(t, NULL, &until2) == 0) {
+			free(j);
+			return;
+		}
+		/* Left behind with its job; the process ends. */
+		pthread_detach(t);
+		cupti_unresponsive(st);
+	}
 }
 
 static void

@@ -214,28 +214,20 @@ resident(const struct bench_device *d, unsigned threads, double smem_b)
 	return n > 0 ? (unsigned)n : 1;
 }
 
-int
-bench_plan_make(const struct bench_device *d, enum bench_mode mode, struct bench_plan *ret,
-		struct gpuproj_error *err)
+/*
+ * Compute: one full wave of 256-thread blocks, BENCH_OPS_PER_ITER (64) per
+ * trip; `full` blocks fill the GPU.
+ */
+static int
+plan_compute(const struct bench_device *d, const struct mode_params *mp, unsigned full,
+	     struct bench_plan *plan, size_t *cap)
 {
-	const struct mode_params *mp = &modes[mode == BENCH_MODE_QUICK ? 0 : 1];
-	struct bench_plan plan = { .mode = mode, .warm_ms = mp->warm_ms };
+	static const char *const other[] = { "int32_add", "int32_mad", "gips" };
+	double clk_hz = d->max_clock_mhz * 1e6;
 	struct bench_spec s;
-	double clk_hz, l2;
-	unsigned full;
-	size_t cap = 0, i, p, k;
+	size_t i, p, k;
 	int r = GPUPROJ_OK;
 
-	if (!d || d->sms <= 0 || d->threads_per_sm <= 0 || d->blocks_per_sm <= 0 ||
-	    !(d->l2_b > 0) || !(d->max_clock_mhz > 0))
-		return error_set(err, GPUPROJ_E_INVAL, NULL, 0, 0,
-				 "the device report lacks SMs, threads or blocks per SM, the L2 "
-				 "size or the clock; cannot plan the benchmarks");
-	clk_hz = d->max_clock_mhz * 1e6;
-	l2 = d->l2_b;
-	full = (unsigned)d->sms * resident(d, BLOCK, 0);
-
-	/* Compute: one full wave of 256-thread blocks, BENCH_OPS_PER_ITER (64) per trip. */
 	for (p = GPUPROJ_PREC_COUNT; p-- > 0;) {
 		for (k = 0; k < BENCH_FOP_COUNT && !r; k++) {
 			const char *name = fp_names[p][k];
@@ -252,58 +244,72 @@ bench_plan_make(const struct bench_device *d, enum bench_mode mode, struct bench
 				mp->warmup,
 				mp->target_ms
 			};
-			r = add(&plan, &cap, &s);
+			r = add(plan, cap, &s);
 		}
 	}
-	{
-		static const char *const other[] = { "int32_add", "int32_mad", "gips" };
+	for (i = 0; i < ARRAY_LENGTH(other) && !r; i++) {
+		double rate = nominal_per_clk_sm(d, other[i]) * d->sms * clk_hz;
 
-		for (i = 0; i < ARRAY_LENGTH(other) && !r; i++) {
-			double rate = nominal_per_clk_sm(d, other[i]) * d->sms * clk_hz;
-
-			s = (struct bench_spec){
-				other[i],
-				full,
-				BLOCK,
-				guess_iters(64.0 * full * BLOCK, rate, mp->target_ms),
-				0,
-				1,
-				mp->reps,
-				mp->warmup,
-				mp->target_ms
-			};
-			r = add(&plan, &cap, &s);
-		}
+		s = (struct bench_spec){
+			other[i],
+			full,
+			BLOCK,
+			guess_iters(64.0 * full * BLOCK, rate, mp->target_ms),
+			0,
+			1,
+			mp->reps,
+			mp->warmup,
+			mp->target_ms
+		};
+		r = add(plan, cap, &s);
 	}
+	return r;
+}
 
-	/*
-	 * DRAM: arrays of factor x L2, at least dram_min_b and long enough for one pass to
-	 * take dram_ms at the peak bandwidth (launch ramp-up and tail stay small); all three
-	 * within half the free memory.
-	 */
-	if (!r) {
-		double arr = fmax(mp->dram_l2_factor * l2, mp->dram_min_b);
+/*
+ * DRAM: arrays of factor x L2, at least dram_min_b and long enough for one pass to
+ * take dram_ms at the peak bandwidth (launch ramp-up and tail stay small); all three
+ * within half the free memory.
+ */
+static int
+plan_dram(const struct bench_device *d, const struct mode_params *mp, unsigned full,
+	  struct bench_plan *plan, size_t *cap)
+{
+	double arr = fmax(mp->dram_l2_factor * d->l2_b, mp->dram_min_b), cap_b;
+	struct bench_spec s;
+	size_t i;
+	int r = GPUPROJ_OK;
 
-		if (d->mem_clock_mhz > 0 && d->mem_bus_bits > 0)
-			arr = fmax(arr, 2 * d->mem_clock_mhz * 1e6 * d->mem_bus_bits / 8 *
-					mp->dram_ms * 1e-3);
-		double cap_b = d->free_mem_b > 0 ? d->free_mem_b / 2 / 3 : arr;
-
-		if (arr > cap_b)
-			arr = cap_b;
-		arr = floor(arr / (2 * MIB)) * 2 * MIB;
-		if (arr < 2 * MIB)
-			arr = 2 * MIB;
-		for (i = 0; i < BENCH_DRAM_COUNT && !r; i++) {
-			s = (struct bench_spec){ dram_names[i], full,           BLOCK, 1, arr, 1,
-						 mp->dram_reps, mp->warmup + 1, 0 };
-			r = add(&plan, &cap, &s);
-		}
+	if (d->mem_clock_mhz > 0 && d->mem_bus_bits > 0)
+		arr = fmax(arr, 2 * d->mem_clock_mhz * 1e6 * d->mem_bus_bits / 8 *
+				mp->dram_ms * 1e-3);
+	cap_b = d->free_mem_b > 0 ? d->free_mem_b / 2 / 3 : arr;
+	if (arr > cap_b)
+		arr = cap_b;
+	arr = floor(arr / (2 * MIB)) * 2 * MIB;
+	if (arr < 2 * MIB)
+		arr = 2 * MIB;
+	for (i = 0; i < BENCH_DRAM_COUNT && !r; i++) {
+		s = (struct bench_spec){ dram_names[i], full,           BLOCK, 1, arr, 1,
+					 mp->dram_reps, mp->warmup + 1, 0 };
+		r = add(plan, cap, &s);
 	}
+	return r;
+}
+
+/* The caches: L2 by a footprint sweep, L1 by one block per SM re-reading its own. */
+static int
+plan_caches(const struct bench_device *d, const struct mode_params *mp, unsigned full,
+	    struct bench_plan *plan, size_t *cap)
+{
+	double clk_hz = d->max_clock_mhz * 1e6;
+	struct bench_spec s;
+	size_t i;
+	int r = GPUPROJ_OK;
 
 	/* L2: footprint sweep, ld.global.cg, 8 loads of 16 B per trip. */
 	for (i = 0; i < mp->n_l2 && !r; i++) {
-		double fp = floor(mp->l2_fractions[i] * l2 / 4096) * 4096;
+		double fp = floor(mp->l2_fractions[i] * d->l2_b / 4096) * 4096;
 		double rate = 64.0 * d->sms * clk_hz / 16; /* assume 64 B/clk/SM */
 
 		if (fp < 4096)
@@ -315,9 +321,8 @@ bench_plan_make(const struct bench_device *d, enum bench_mode mode, struct bench
 			mp->reps,     mp->warmup,
 			mp->target_ms
 		};
-		r = add(&plan, &cap, &s);
+		r = add(plan, cap, &s);
 	}
-
 	/* L1: one block per SM re-reading its own 16-64 KiB. */
 	for (i = 0; i < mp->n_l1 && !r; i++) {
 		unsigned t = 1024;
@@ -330,44 +335,78 @@ bench_plan_make(const struct bench_device *d, enum bench_mode mode, struct bench
 		s = (struct bench_spec){ "l1_read", (unsigned)d->sms, t,
 					 guess_iters(8.0 * d->sms * t, rate, mp->target_ms),
 					 mp->l1_sizes[i], 1, mp->reps, mp->warmup, mp->target_ms };
-		r = add(&plan, &cap, &s);
+		r = add(plan, cap, &s);
 	}
+	return r;
+}
 
-	/* Shared memory: 16 KiB per block, as many blocks as fit. */
+/* Shared memory: 16 KiB per block, as many blocks as fit. */
+static int
+plan_shared(const struct bench_device *d, const struct mode_params *mp, struct bench_plan *plan,
+	    size_t *cap)
+{
+	unsigned sblocks = (unsigned)d->sms * resident(d, BLOCK, SHARED_BLOCK_B);
+	double clk_hz = d->max_clock_mhz * 1e6;
+	struct bench_spec s;
+	size_t i;
+	int r = GPUPROJ_OK;
+
+	for (i = 0; i < ARRAY_LENGTH(shared_strides) && !r; i++) {
+		double rate = 32.0 * d->sms * clk_hz / shared_strides[i];
+
+		s = (struct bench_spec){ "shared_read",
+					 sblocks,
+					 BLOCK,
+					 guess_iters(16.0 * sblocks * BLOCK, rate,
+						     mp->target_ms),
+					 0,
+					 shared_strides[i],
+					 mp->reps,
+					 mp->warmup,
+					 mp->target_ms };
+		r = add(plan, cap, &s);
+	}
 	if (!r) {
-		unsigned sblocks = (unsigned)d->sms * resident(d, BLOCK, SHARED_BLOCK_B);
+		double rate = 32.0 * d->sms * clk_hz;
 
-		for (i = 0; i < ARRAY_LENGTH(shared_strides) && !r; i++) {
-			double rate = 32.0 * d->sms * clk_hz / shared_strides[i];
-
-			s = (struct bench_spec){ "shared_read",
-						 sblocks,
-						 BLOCK,
-						 guess_iters(16.0 * sblocks * BLOCK, rate,
-							     mp->target_ms),
-						 0,
-						 shared_strides[i],
-						 mp->reps,
-						 mp->warmup,
-						 mp->target_ms };
-			r = add(&plan, &cap, &s);
-		}
-		if (!r) {
-			double rate = 32.0 * d->sms * clk_hz;
-
-			s = (struct bench_spec){ "shared_ldst",
-						 sblocks,
-						 BLOCK,
-						 guess_iters(16.0 * sblocks * BLOCK, rate,
-							     mp->target_ms),
-						 0,
-						 1,
-						 mp->reps,
-						 mp->warmup,
-						 mp->target_ms };
-			r = add(&plan, &cap, &s);
-		}
+		s = (struct bench_spec){ "shared_ldst",
+					 sblocks,
+					 BLOCK,
+					 guess_iters(16.0 * sblocks * BLOCK, rate,
+						     mp->target_ms),
+					 0,
+					 1,
+					 mp->reps,
+					 mp->warmup,
+					 mp->target_ms };
+		r = add(plan, cap, &s);
 	}
+	return r;
+}
+
+int
+bench_plan_make(const struct bench_device *d, enum bench_mode mode, struct bench_plan *ret,
+		struct gpuproj_error *err)
+{
+	const struct mode_params *mp = &modes[mode == BENCH_MODE_QUICK ? 0 : 1];
+	struct bench_plan plan = { .mode = mode, .warm_ms = mp->warm_ms };
+	unsigned full;
+	size_t cap = 0;
+	int r;
+
+	if (!d || d->sms <= 0 || d->threads_per_sm <= 0 || d->blocks_per_sm <= 0 ||
+	    !(d->l2_b > 0) || !(d->max_clock_mhz > 0))
+		return error_set(err, GPUPROJ_E_INVAL, NULL, 0, 0,
+				 "the device report lacks SMs, threads or blocks per SM, the L2 "
+				 "size or the clock; cannot plan the benchmarks");
+	full = (unsigned)d->sms * resident(d, BLOCK, 0);
+	r = plan_compute(d, mp, full, &plan, &cap);
+	if (!r)
+		r = plan_dram(d, mp, full, &plan, &cap);
+	if (!r)
+		r = plan_caches(d, mp, full, &plan, &cap);
+	if (!r)
+		r = plan_shared(d, mp, &plan, &cap);
 	if (!r)
 		r = plan_latency(d, mp, &plan, &cap);
 	if (r) {

@@ -155,6 +155,10 @@ struct emit {
 	double max_fma[GPUPROJ_PREC_COUNT]; /* max_gflops.<p>_fma as written, NaN: none */
 	bool max_derived;               /* some max_gflops.<p>_fma is derived from the lanes */
 	double add_mul[GPUPROJ_PREC_COUNT];
+	double dense;                   /* fp32_dense_gflops as written, NaN: none */
+	const struct gpuproj_target *dense_sib; /* the built-in entry it comes from, or NULL */
+	double sustained;               /* sustained_clock_mhz as written */
+	bool sustained_measured;        /* NVML's clock during the FP32 FMA loops */
 	double lat[GPUPROJ_LEVEL_COUNT]; /* latency_ns as written, NaN: none */
 	char lat_dropped[160];           /* latencies measured but not written, and why */
 };
@@ -265,6 +269,40 @@ choose_peaks(struct emit *e, struct gpuproj_error *err)
 		}
 	}
 	return GPUPROJ_OK;
+}
+
+/*
+ * fp32_dense_gflops and sustained_clock_mhz (docs/targets-schema.md, "One
+ * basis per level"). No SGEMM runs here: the dense rate is that of the
+ * built-in entry whose lanes were taken, as its fraction of its FP32 FMA
+ * rate (at most 1) x the one measured here, at most the peak (derived, naming it), else
+ * the measured FMA rate (an estimate:
+ * no loss assumed). The sustained clock is NVML's median SM clock during
+ * the FP32 FMA loops (measured), else clock_mhz; never above the highest of
+ * boost and clock_mhz.
+ */
+static void
+choose_dense_clock(struct emit *e)
+{
+	const struct bench_summary *s = e->s;
+	const struct bench_rate *f32 = &s->fp[GPUPROJ_FP32][BENCH_FOP_FMA];
+	const struct gpuproj_target *sib = NULL;
+	double top = e->boost > 0 ? fmax(e->boost, e->clock) : e->clock;
+
+	if (e->builtin && s->lanes.builtin)
+		sib = gpuproj_targets_find(e->builtin, s->lanes.entry);
+	e->dense_sib = NULL;
+	if (sib && sib->fp32_dense_gflops > 0 && e->max_fma[GPUPROJ_FP32] > 0) {
+		e->dense = r1(fmin(fmin(1.0, sib->fp32_dense_gflops /
+						  sib->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]) *
+					   e->max_fma[GPUPROJ_FP32],
+				   e->peak[GPUPROJ_FP32]));
+		e->dense_sib = sib;
+	} else {
+		e->dense = fmin(e->max_fma[GPUPROJ_FP32], e->peak[GPUPROJ_FP32]);
+	}
+	e->sustained_measured = f32->ok && f32->clock_mhz > 0;
+	e->sustained = e->sustained_measured ? r1(fmin(f32->clock_mhz, top)) : e->clock;
 }
 
 /* latency_ns: the measured levels, kept only while they grow from L1 to L2 to DRAM. */
@@ -550,6 +588,9 @@ emit_numbers(struct target_emit *w, struct strbuf *sb, struct emit *e, const cha
 			target_emit_member(w, "max_gflops", 2 * p + 1, e->add_mul[p],
 					   TARGET_EMIT_F1);
 	}
+	if (e->dense > 0)
+		target_emit_number(w, "fp32_dense_gflops", e->dense, TARGET_EMIT_F1);
+	target_emit_number(w, "sustained_clock_mhz", e->sustained, TARGET_EMIT_F1);
 	if (s->int_add.ok)
 		target_emit_number(w, "peak_giops.int32_add", s->int_add.value, TARGET_EMIT_F1);
 	if (s->int_mad.ok)
@@ -769,6 +810,32 @@ source_latency(struct target_emit *w, struct emit *e)
 	}
 }
 
+/* The sources of fp32_dense_gflops and sustained_clock_mhz (choose_dense_clock()). */
+static void
+source_dense_clock(struct target_emit *w, struct emit *e)
+{
+	const struct bench_rate *f32 = &e->s->fp[GPUPROJ_FP32][BENCH_FOP_FMA];
+	const struct gpuproj_target *sib = e->dense_sib;
+
+	if (sib)
+		source(w, "fp32_dense_gflops", "derived: sibling %s (the built-in targets.yaml "
+		       "entry the lanes come from): its fp32_dense_gflops / max_gflops.fp32_fma = "
+		       "%g/%g (at most 1) x this max_gflops.fp32_fma, at most the peak; no SGEMM "
+		       "ran here (a large cuBLAS SGEMM, TF32 off, measures it)", sib->name,
+		       sib->fp32_dense_gflops, sib->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);
+	else if (e->dense > 0)
+		source(w, "fp32_dense_gflops", "estimate: no SGEMM ran here and the built-in "
+		       "targets.yaml has no entry to take the fraction from: the FP32 FMA rate, no "
+		       "loss for FFMA-dense code assumed [BENCH]");
+	if (e->sustained_measured)
+		source(w, "sustained_clock_mhz", "measured: NVML's median SM clock during the FP32 "
+		       "FMA loops (%.1f GFLOP/s); short loops may show a higher clock than seconds "
+		       "of load hold [BENCH]", f32->value);
+	else
+		source(w, "sustained_clock_mhz", "derived: = clock_mhz (NVML logged no clock "
+		       "during the FP32 FMA loops) [BENCH]");
+}
+
 static void
 emit_sources(struct target_emit *w, struct emit *e)
 {
@@ -827,6 +894,7 @@ emit_sources(struct target_emit *w, struct emit *e)
 	if (e->max_derived)
 		source(w, "max_gflops", "derived: 2 x lanes_per_sm x sms x clock_mhz / 1000, the "
 		       "FMA rate at the sustained clock (that precision's FMA benchmark failed)");
+	source_dense_clock(w, e);
 	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
 		const struct bench_rate *f = &s->fp[p][BENCH_FOP_FMA];
 		const char *pn = gpuproj_prec_name(p);
@@ -993,6 +1061,7 @@ bench_yaml_emit(const struct bench_raw *raw, const struct bench_summary *sum,
 	if (gpuproj_targets_load_builtin(&builtin, NULL))
 		builtin = NULL;
 	e.builtin = builtin;
+	choose_dense_clock(&e);
 
 	/* The GPU first: the references list what its sources cite. */
 	strbuf_init(&body);

@@ -194,70 +194,35 @@ parse_option(const char *cmd, const char *flag, enum gpuproj_option o, const cha
 	return false;
 }
 
-bool
-cli_parse_l2_capacity(const char *cmd, const char *value, enum gpuproj_l2_capacity *ret)
+int
+cli_model_option(const char *cmd, const char *name, int c, const char *value,
+		 struct gpuproj_model_options *mopt)
 {
+	enum gpuproj_option o = (enum gpuproj_option)(c - CLI_O_MODEL(0));
+	char flag[64];
 	int v;
 
-	if (!parse_option(cmd, "--l2-capacity", GPUPROJ_OPTION_L2_CAPACITY, value, &v))
-		return false;
-	*ret = (enum gpuproj_l2_capacity)v;
-	return true;
-}
-
-bool
-cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret)
-{
-	int v;
-
-	if (!parse_option(cmd, "--waves", GPUPROJ_OPTION_WAVES, value, &v))
-		return false;
-	*ret = (enum gpuproj_waves)v;
-	return true;
-}
-
-bool
-cli_parse_occupancy_term(const char *cmd, const char *value, enum gpuproj_occupancy_term *ret)
-{
-	int v;
-
-	if (!parse_option(cmd, "--occupancy", GPUPROJ_OPTION_OCCUPANCY_TERM, value, &v))
-		return false;
-	*ret = (enum gpuproj_occupancy_term)v;
-	return true;
-}
-
-bool
-cli_parse_clock(const char *cmd, const char *value, enum gpuproj_clock *ret)
-{
-	int v;
-
-	if (!parse_option(cmd, "--clock", GPUPROJ_OPTION_CLOCK, value, &v))
-		return false;
-	*ret = (enum gpuproj_clock)v;
-	return true;
-}
-
-bool
-cli_parse_compute(const char *cmd, const char *value, enum gpuproj_compute *ret)
-{
-	int v;
-
-	if (!parse_option(cmd, "--compute", GPUPROJ_OPTION_COMPUTE, value, &v))
-		return false;
-	*ret = (enum gpuproj_compute)v;
-	return true;
-}
-
-bool
-cli_parse_rates(const char *cmd, const char *value, enum gpuproj_rates *ret)
-{
-	int v;
-
-	if (!parse_option(cmd, "--rates", GPUPROJ_OPTION_RATES, value, &v))
-		return false;
-	*ret = (enum gpuproj_rates)v;
-	return true;
+	if (c < CLI_O_MODEL(0) || c >= CLI_O_MODEL(GPUPROJ_OPTION_COUNT))
+		return 0;
+	snprintf(flag, sizeof(flag), "--%s", name);
+	if (!parse_option(cmd, flag, o, value, &v))
+		return -1;
+	switch (o) {
+	case GPUPROJ_OPTION_L2_CAPACITY: mopt->l2_capacity = (enum gpuproj_l2_capacity)v; break;
+	case GPUPROJ_OPTION_WAVES: mopt->waves = (enum gpuproj_waves)v; break;
+	case GPUPROJ_OPTION_OCCUPANCY_TERM:
+		mopt->occupancy_term = (enum gpuproj_occupancy_term)v;
+		break;
+	case GPUPROJ_OPTION_CLOCK: mopt->clock = (enum gpuproj_clock)v; break;
+	case GPUPROJ_OPTION_COMPUTE: mopt->compute = (enum gpuproj_compute)v; break;
+	case GPUPROJ_OPTION_RATES: mopt->rates = (enum gpuproj_rates)v; break;
+	case GPUPROJ_OPTION_LAUNCH_FLOOR:
+		mopt->launch_floor = (enum gpuproj_launch_floor)v;
+		break;
+	case GPUPROJ_OPTION_FP32: mopt->fp32 = (enum gpuproj_fp32)v; break;
+	case GPUPROJ_OPTION_COUNT: break;
+	}
+	return 1;
 }
 
 int

@@ -79,24 +79,22 @@ const char *cli_word_list(char *buf, size_t size, const struct gpuproj_word *w, 
 bool cli_word(const char *value, const struct gpuproj_word *w, size_t n, int *ret);
 
 /*
- * The projection options (model.h, gpuproj_option_from_name(): a word of
- * the option's table or "default", in any case). Otherwise each prints
- * "gpuproj: CMD: --OPTION must be <the table's words>, not 'VALUE'" and
- * returns false.
+ * The projection options of `project` and `validate` (--l2-capacity,
+ * --waves, --occupancy, --clock, --compute, --rates, --launch-floor,
+ * --fp32): in a command's getopt_long table with the value
+ * CLI_O_MODEL(enum gpuproj_option).
  */
-/* --l2-capacity on|off; prints the usage error and returns false otherwise. */
-bool cli_parse_l2_capacity(const char *cmd, const char *value, enum gpuproj_l2_capacity *ret);
-/* --waves sm|resident|off; prints the usage error and returns false otherwise. */
-bool cli_parse_waves(const char *cmd, const char *value, enum gpuproj_waves *ret);
-/* --occupancy little|linear; prints the usage error and returns false otherwise. */
-bool cli_parse_occupancy_term(const char *cmd, const char *value,
-			      enum gpuproj_occupancy_term *ret);
-/* --clock sustained|burst; prints the usage error and returns false otherwise. */
-bool cli_parse_clock(const char *cmd, const char *value, enum gpuproj_clock *ret);
-/* --compute fp|issue; prints the usage error and returns false otherwise. */
-bool cli_parse_compute(const char *cmd, const char *value, enum gpuproj_compute *ret);
-/* --rates sustained|datasheet; prints the usage error and returns false otherwise. */
-bool cli_parse_rates(const char *cmd, const char *value, enum gpuproj_rates *ret);
+#define CLI_O_MODEL(o) (1000 + (int)(o))
+/*
+ * getopt_long's `c` when it is one of those: its value `value`
+ * (gpuproj_option_from_name(): a word of the option's table or "default",
+ * in any case) into `mopt`; `name` is the option's entry in the table
+ * (getopt_long's longindex). Returns 1 when applied; 0 when `c` is not
+ * one of them; -1 after printing "gpuproj: CMD: --NAME must be <the
+ * table's words>, not 'VALUE'".
+ */
+int cli_model_option(const char *cmd, const char *name, int c, const char *value,
+		     struct gpuproj_model_options *mopt);
 /*
  * --intervals FILE|builtin|levels: "levels" sets mopt->level_interval,
  * "builtin" keeps the built-in table, FILE is loaded into *iv (an earlier

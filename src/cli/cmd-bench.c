@@ -240,6 +240,70 @@ load_raw(const char *path, struct bench_raw *raw, char **ret_text)
 	return EXIT_OK;
 }
 
+/* Run the program's --query into `query` and load it into *q. */
+static int
+query_device(const struct opts *o, char *kernels, char *dev, char *query, struct bench_raw *q,
+	     char **qtext)
+{
+	char *argv[] = { kernels, "--query", "--device", dev, "--output", query, NULL };
+	int st = run_kernels(argv, true);
+	const char *e;
+
+	if (st < 0)
+		return cli_fail("bench: cannot run %s: %s", kernels, strerror(errno));
+	if (load_raw(query, q, qtext))
+		return EXIT_FAIL;
+	if (st == 0 && !q->error && q->dev.name)
+		return EXIT_OK;
+	e = q->error ? q->error : "(no reason given)";
+	/* The driver saw the device: the runtime inside the program cannot use it. */
+	if (st == KERNELS_NOGPU)
+		return cli_fail("bench: " KERNELS " cannot use CUDA device %d: %s%s", o->device, e,
+				strstr(e, "cudaErrorInsufficientDriver")
+				? " (the driver is older than the CUDA runtime the program "
+				"was built "
+				"with: update the driver, or build gpuproj with an older "
+				"CUDA toolkit)"
+				: "");
+	return cli_fail("bench: %s --query failed (status %d): %s", kernels, st, e);
+}
+
+/*
+ * Run the plan on the device into `raw_path`, loaded into *raw and *text;
+ * a run that stopped early with results is *partial.
+ */
+static int
+run_plan(const struct opts *o, char *kernels, char *dev, char *plan_path, char *raw_path,
+	 const struct bench_raw *q, struct bench_raw *raw, char **text, bool *partial)
+{
+	const char *prog = !o->progress ? "none" : cli_stderr_is_tty() ? "tty" : "lines";
+	char *argv[] = { kernels,    "--plan", plan_path,    "--device",   dev,
+			 "--output", raw_path, "--progress", (char *)prog, NULL };
+	int st = run_kernels(argv, false);
+
+	if (st < 0)
+		return cli_fail("bench: cannot run %s: %s", kernels, strerror(errno));
+	if (load_raw(raw_path, raw, text))
+		return EXIT_FAIL;
+	if (st == KERNELS_NOGPU)
+		return cli_fail("bench: " KERNELS " cannot use CUDA device %d: %s", o->device,
+				raw->error ? raw->error : "(no reason given)");
+	if (raw->n == 0 && raw->error && strstr(raw->error, "cudaErrorNoKernelImageForDevice"))
+		/* E.g. a V100 with a program built by CUDA 13, which dropped sm_70 and sm_72. */
+		return cli_fail("bench: %s has no code for this GPU (sm_%d%d): %s; build it with a "
+				"CUDA toolkit that supports sm_%d%d (CUDA 12 for sm_70/sm_72: "
+				"docs/bench.md)", kernels, q->dev.cc_major, q->dev.cc_minor,
+				raw->error, q->dev.cc_major, q->dev.cc_minor);
+	if (st != 0 || raw->error) {
+		fprintf(stderr, "gpuproj: bench: warning: the run stopped early (%s); the results "
+			"below are partial\n", raw->error ? raw->error : "see above");
+		if (raw->n == 0)
+			return EXIT_FAIL;
+		*partial = true;
+	}
+	return EXIT_OK;
+}
+
 /* Query the device, plan, run. On success *raw and *text hold the run. */
 static int
 measure(const struct opts *o, struct bench_raw *raw, char **text, bool *partial)
@@ -250,7 +314,7 @@ measure(const struct opts *o, struct bench_raw *raw, char **text, bool *partial)
 	struct bench_raw q = { 0 };
 	struct bench_plan plan = { 0 };
 	struct gpuproj_error err = { 0 };
-	int st, ret = EXIT_FAIL;
+	int ret = EXIT_FAIL;
 
 	if (!probe_driver(o->device, why, sizeof(why)))
 		return cli_fail("bench: no CUDA GPU found: %s", why);
@@ -274,33 +338,8 @@ measure(const struct opts *o, struct bench_raw *raw, char **text, bool *partial)
 		cli_fail("bench: cannot create a temporary file: %s", strerror(errno));
 		goto out;
 	}
-	{
-		char *argv[] = { kernels, "--query", "--device", dev, "--output", query, NULL };
-
-		st = run_kernels(argv, true);
-	}
-	if (st < 0) {
-		cli_fail("bench: cannot run %s: %s", kernels, strerror(errno));
+	if (query_device(o, kernels, dev, query, &q, &qtext))
 		goto out;
-	}
-	if (load_raw(query, &q, &qtext))
-		goto out;
-	if (st != 0 || q.error || !q.dev.name) {
-		const char *e = q.error ? q.error : "(no reason given)";
-
-		/* The driver saw the device: the runtime inside the program cannot use it. */
-		if (st == KERNELS_NOGPU)
-			cli_fail("bench: " KERNELS " cannot use CUDA device %d: %s%s", o->device, e,
-				 strstr(e, "cudaErrorInsufficientDriver")
-				 ? " (the driver is older than the CUDA runtime the program "
-				 "was built "
-				 "with: update the driver, or build gpuproj with an older "
-				 "CUDA toolkit)"
-				 : "");
-		else
-			cli_fail("bench: %s --query failed (status %d): %s", kernels, st, e);
-		goto out;
-	}
 	if (bench_plan_make(&q.dev, o->quick ? BENCH_MODE_QUICK : BENCH_MODE_DEFAULT, &plan,
 			    &err)) {
 		cli_fail_error(&err);
@@ -317,40 +356,7 @@ measure(const struct opts *o, struct bench_raw *raw, char **text, bool *partial)
 	fprintf(stderr, "gpuproj bench: %s (sm_%d%d, %d SMs): %zu benchmarks, %s mode, "
 		"about %.0f s\n", q.dev.name, q.dev.cc_major, q.dev.cc_minor, q.dev.sms, plan.n,
 		o->quick ? "quick" : "default", bench_plan_estimate_s(&plan, &q.dev));
-	{
-		const char *prog = !o->progress ? "none" : cli_stderr_is_tty() ? "tty" : "lines";
-		char *argv[] = { kernels,    "--plan", plan_path,    "--device",   dev,
-				 "--output", raw_path, "--progress", (char *)prog, NULL };
-
-		st = run_kernels(argv, false);
-	}
-	if (st < 0) {
-		cli_fail("bench: cannot run %s: %s", kernels, strerror(errno));
-		goto out;
-	}
-	if (load_raw(raw_path, raw, text))
-		goto out;
-	if (st == KERNELS_NOGPU) {
-		cli_fail("bench: " KERNELS " cannot use CUDA device %d: %s", o->device,
-			 raw->error ? raw->error : "(no reason given)");
-		goto out;
-	}
-	if (raw->n == 0 && raw->error && strstr(raw->error, "cudaErrorNoKernelImageForDevice")) {
-		/* E.g. a V100 with a program built by CUDA 13, which dropped sm_70 and sm_72. */
-		cli_fail("bench: %s has no code for this GPU (sm_%d%d): %s; build it with a CUDA "
-			 "toolkit that supports sm_%d%d (CUDA 12 for sm_70/sm_72: docs/bench.md)",
-			 kernels, q.dev.cc_major, q.dev.cc_minor, raw->error, q.dev.cc_major,
-			 q.dev.cc_minor);
-		goto out;
-	}
-	if (st != 0 || raw->error) {
-		fprintf(stderr, "gpuproj: bench: warning: the run stopped early (%s); the results "
-			"below are partial\n", raw->error ? raw->error : "see above");
-		if (raw->n == 0)
-			goto out;
-		*partial = true;
-	}
-	ret = EXIT_OK;
+	ret = run_plan(o, kernels, dev, plan_path, raw_path, &q, raw, text, partial);
 out:
 	if (ret != EXIT_OK && raw->n == 0) {
 		bench_raw_free(raw);
@@ -411,8 +417,9 @@ base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-int
-cmd_bench(int argc, char **argv)
+/* The options and their usage errors. Returns -1 to go on, else the exit status. */
+static int
+parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -427,36 +434,23 @@ cmd_bench(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct opts o = { .progress = true };
-	struct bench_raw raw = { 0 };
-	struct bench_summary sum;
-	struct gpuproj_targets *ts = NULL;
-	const struct gpuproj_target *t = NULL;
-	struct gpuproj_error err = { 0 };
-	struct bench_row rows[40];
-	const char *origin = "built-in";
-	char *text = NULL, *yaml = NULL, *name = NULL, *out_path = NULL, *raw_path = NULL;
-	char date[16], host[256] = ""; /* gethostname() need not terminate a truncated name */
-	size_t nrows;
-	bool partial = false;
-	int c, ret = EXIT_FAIL;
+	size_t v;
+	int c;
 
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ho:", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': help(stdout); return EXIT_OK;
-		case 'o': o.output = optarg; break;
-		case 'r': o.raw_out = optarg; break;
-		case 'q': o.quick = true; break;
-		case 'n': o.name = optarg; break;
-		case 't': o.targets = optarg; break;
-		case 'f': o.from_raw = optarg; break;
-		case 'k': o.kernels = optarg; break;
-		case 'P': o.progress = false; break;
-		case 'd': {
-			size_t v;
-
+		case 'o': o->output = optarg; break;
+		case 'r': o->raw_out = optarg; break;
+		case 'q': o->quick = true; break;
+		case 'n': o->name = optarg; break;
+		case 't': o->targets = optarg; break;
+		case 'f': o->from_raw = optarg; break;
+		case 'k': o->kernels = optarg; break;
+		case 'P': o->progress = false; break;
+		case 'd':
 			if (strcmp(optarg, "0") == 0)
 				v = 0;
 			else if (!cli_parse_size("bench", "--device", optarg, &v))
@@ -464,18 +458,122 @@ cmd_bench(int argc, char **argv)
 			if (v > 1024)
 				return cli_usage_error("bench", "--device %s is not a device index",
 						       optarg);
-			o.device = (int)v;
+			o->device = (int)v;
 			break;
-		}
 		default: /* ':' missing value, '?' unknown option */
 			return cli_option_error("bench", c, argv);
 		}
 	}
 	if (optind != argc)
 		return cli_usage_error("bench", "unexpected argument '%s'", argv[optind]);
-	if (o.from_raw && o.quick)
+	if (o->from_raw && o->quick)
 		return cli_usage_error("bench", "--quick and --from-raw do not go together");
+	return -1;
+}
 
+/* The entry's name, the two files' names, and the date and host of the measurement. */
+struct entry_names {
+	char *name, *out_path, *raw_path;
+	char date[16], host[256]; /* gethostname() need not terminate a truncated name */
+};
+
+static int
+entry_names(const struct opts *o, const struct bench_raw *raw, struct entry_names *e)
+{
+	e->name = o->name ? strdup(o->name) : bench_entry_name(raw->dev.name);
+	if (!e->name)
+		return cli_fail("bench: out of memory");
+	e->out_path = o->output ? strdup(o->output) : xasprintf("%s.yaml", e->name);
+	e->raw_path = o->raw_out ? strdup(o->raw_out) :
+		      !e->out_path ? NULL :
+		      strcmp(e->out_path, "-") == 0 ? xasprintf("%s.json", e->name)
+						    : raw_name_for(e->out_path);
+	if (!e->out_path || !e->raw_path)
+		return cli_fail("bench: out of memory");
+	if (raw->date_utc && strlen(raw->date_utc) >= 10) {
+		snprintf(e->date, sizeof(e->date), "%.10s", raw->date_utc);
+	} else {
+		time_t now = time(NULL);
+		struct tm tm;
+
+		strftime(e->date, sizeof(e->date), "%Y-%m-%d", gmtime_r(&now, &tm));
+	}
+	if (raw->host)
+		snprintf(e->host, sizeof(e->host), "%s", raw->host);
+	else if (gethostname(e->host, sizeof(e->host) - 1) != 0)
+		snprintf(e->host, sizeof(e->host), "unknown");
+	return EXIT_OK;
+}
+
+/*
+ * The targets.yaml entry, checked against the schema and the one-basis
+ * rules, and the raw measurements: the raw file is kept even when the
+ * entry cannot be written.
+ */
+static int
+write_entry(const struct opts *o, const struct bench_raw *raw, const struct bench_summary *sum,
+	    const struct entry_names *e, const char *text, const struct bench_row *rows,
+	    size_t nrows, const struct gpuproj_target *t)
+{
+	struct bench_yaml_info info = {
+		.name = e->name,
+		.version = raw->kernels_version ? raw->kernels_version : GPUPROJ_VERSION,
+		.date = e->date,
+		.host = e->host,
+		.raw_file = base_name(e->raw_path),
+		.mode = raw->mode ? raw->mode : o->from_raw ? "recorded" :
+			o->quick ? "quick" : "default",
+	};
+	struct gpuproj_targets *check = NULL;
+	struct gpuproj_error err = { 0 }, berr = { 0 };
+	char *yaml = NULL;
+	int r = bench_yaml_emit(raw, sum, &info, &yaml, &err), ret = EXIT_FAIL;
+
+	if (!r) {
+		r = gpuproj_targets_load_buffer(yaml, strlen(yaml), e->out_path, &check, &err);
+		if (r)
+			fprintf(stderr, "gpuproj: bench: internal error: the entry written does "
+				"not pass the targets schema:\n");
+		/* A gap (a failed benchmark, an unknown CC) is said, not fatal. */
+		else if (gpuproj_target_check_one_basis(gpuproj_targets_get(check, 0),
+							e->out_path, &berr))
+			fprintf(stderr, "gpuproj: bench: warning: %s\n", berr.message);
+		gpuproj_targets_free(check);
+	}
+	/* Keep the measurements even when the entry cannot be written. */
+	if ((!o->from_raw || (strcmp(e->raw_path, o->from_raw) != 0 &&
+			      !file_same(e->raw_path, o->from_raw))) &&
+	    write_raw(e->raw_path, text, o->from_raw ? NULL : info.mode, sum, rows, nrows, t))
+		goto out;
+	if (r || file_write_atomic(e->out_path, yaml, strlen(yaml), &err)) {
+		cli_fail_error(&err);
+		goto out;
+	}
+	ret = EXIT_OK;
+out:
+	free(yaml);
+	return ret;
+}
+
+int
+cmd_bench(int argc, char **argv)
+{
+	struct opts o = { .progress = true };
+	struct bench_raw raw = { 0 };
+	struct bench_summary sum;
+	struct gpuproj_targets *ts = NULL;
+	const struct gpuproj_target *t = NULL;
+	struct gpuproj_error err = { 0 };
+	struct bench_row rows[40];
+	struct entry_names e = { 0 };
+	const char *origin = "built-in";
+	char *text = NULL;
+	size_t nrows;
+	bool partial = false;
+	int ret = parse_args(argc, argv, &o);
+
+	if (ret >= 0)
+		return ret;
 	if (o.from_raw) {
 		if (load_raw(o.from_raw, &raw, &text))
 			return EXIT_FAIL;
@@ -485,7 +583,7 @@ cmd_bench(int argc, char **argv)
 	} else if (measure(&o, &raw, &text, &partial)) {
 		return EXIT_FAIL;
 	}
-
+	ret = EXIT_FAIL;
 	bench_summarize(&raw, &sum);
 	if (gpuproj_targets_load_default(o.targets, &ts, &origin, &err)) {
 		char buf[GPUPROJ_ERROR_MSG_SIZE + GPUPROJ_ERROR_FILE_SIZE + 64];
@@ -497,91 +595,24 @@ cmd_bench(int argc, char **argv)
 		t = gpuproj_targets_match(ts, raw.dev.name);
 	}
 	nrows = bench_rows(&sum, t, rows, ARRAY_LENGTH(rows));
-
-	/* Names and the date and host of the measurement. */
-	name = o.name ? strdup(o.name) : bench_entry_name(raw.dev.name);
-	if (!name) {
-		cli_fail("bench: out of memory");
+	if (entry_names(&o, &raw, &e))
 		goto out;
-	}
-	out_path = o.output ? strdup(o.output) : xasprintf("%s.yaml", name);
-	raw_path = o.raw_out ? strdup(o.raw_out) :
-		   strcmp(out_path, "-") == 0 ? xasprintf("%s.json", name) : raw_name_for(out_path);
-	if (!out_path || !raw_path) {
-		cli_fail("bench: out of memory");
+	bench_write_table(strcmp(e.out_path, "-") == 0 ? stderr : stdout, &raw, &sum, t, origin,
+			  rows, nrows);
+	if (write_entry(&o, &raw, &sum, &e, text, rows, nrows, t))
 		goto out;
-	}
-	if (raw.date_utc && strlen(raw.date_utc) >= 10) {
-		snprintf(date, sizeof(date), "%.10s", raw.date_utc);
-	} else {
-		time_t now = time(NULL);
-		struct tm tm;
-
-		strftime(date, sizeof(date), "%Y-%m-%d", gmtime_r(&now, &tm));
-	}
-	if (raw.host)
-		snprintf(host, sizeof(host), "%s", raw.host);
-	else if (gethostname(host, sizeof(host) - 1) != 0)
-		snprintf(host, sizeof(host), "unknown");
-
-	bench_write_table(strcmp(out_path, "-") == 0 ? stderr : stdout, &raw, &sum, t, origin, rows,
-			  nrows);
-	{
-		struct bench_yaml_info info = {
-			.name = name,
-			.version = raw.kernels_version ? raw.kernels_version : GPUPROJ_VERSION,
-			.date = date,
-			.host = host,
-			.raw_file = base_name(raw_path),
-			.mode = raw.mode ? raw.mode : o.from_raw ? "recorded" :
-				o.quick ? "quick" : "default",
-		};
-		struct gpuproj_targets *check = NULL;
-		int r = bench_yaml_emit(&raw, &sum, &info, &yaml, &err);
-
-		if (!r) {
-			struct gpuproj_error berr = { 0 };
-
-			r = gpuproj_targets_load_buffer(yaml, strlen(yaml), out_path, &check, &err);
-			if (r)
-				fprintf(stderr,
-					"gpuproj: bench: internal error: the entry written does "
-					"not pass the targets schema:\n");
-			/* A gap (a failed benchmark, an unknown CC) is said, not fatal. */
-			else if (gpuproj_target_check_one_basis(gpuproj_targets_get(check, 0),
-								out_path, &berr))
-				fprintf(stderr, "gpuproj: bench: warning: %s\n", berr.message);
-			gpuproj_targets_free(check);
-		}
-		/* Keep the measurements even when the entry cannot be written. */
-		if (!o.from_raw || (strcmp(raw_path, o.from_raw) != 0 &&
-				    !file_same(raw_path, o.from_raw))) {
-			if (write_raw(raw_path, text, o.from_raw ? NULL : info.mode, &sum, rows,
-				      nrows, t))
-				goto out;
-		}
-		if (r) {
-			cli_fail_error(&err);
-			goto out;
-		}
-		if (file_write_atomic(out_path, yaml, strlen(yaml), &err)) {
-			cli_fail_error(&err);
-			goto out;
-		}
-	}
-	if (strcmp(out_path, "-") != 0)
+	if (strcmp(e.out_path, "-") != 0)
 		fprintf(stderr,
 			"\ngpuproj bench: wrote %s (targets entry '%s'; check with `gpuproj "
 			"targets check --one-basis %s`) and %s\n",
-			out_path, name, out_path, raw_path);
+			e.out_path, e.name, e.out_path, e.raw_path);
 	/* Files written, but an incomplete run is a failure (estimates stand in). */
 	ret = partial ? cli_fail("bench: the run was incomplete: %s lacks or estimates what was "
-				 "not measured (its sources say which)", out_path) : EXIT_OK;
+				 "not measured (its sources say which)", e.out_path) : EXIT_OK;
 out:
-	free(yaml);
-	free(name);
-	free(out_path);
-	free(raw_path);
+	free(e.name);
+	free(e.out_path);
+	free(e.raw_path);
 	free(text);
 	bench_raw_free(&raw);
 	gpuproj_targets_free(ts);

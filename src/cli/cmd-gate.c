@@ -99,13 +99,77 @@ input_error(const struct gpuproj_error *err)
 	return EXIT_USAGE;
 }
 
-int
-cmd_gate(int argc, char **argv)
+/* The command line, parsed. */
+struct gate_args {
+	const char *baseline, *current, *junit, *md, *targets_path, *model_name;
+	const char **target_names;
+	size_t n_target_names;
+	struct gpuproj_gate_options opt;
+};
+
+enum {
+	O_BASELINE = 256, O_TARGET, O_MAXREG, O_KMAXREG, O_NOISE, O_MINTIME, O_ALLOW,
+	O_JUNIT, O_MD, O_TARGETS, O_SOURCE, O_MODEL, O_METRIC,
+};
+
+/*
+ * The value of --metric, --max-regression, --kernel-max-regression,
+ * --noise-k or --min-time into `opt`: -1 to go on, else the usage error's
+ * status.
+ */
+static int
+parse_value(int c, const char *value, struct gpuproj_gate_options *opt)
 {
-	enum {
-		O_BASELINE = 256, O_TARGET, O_MAXREG, O_KMAXREG, O_NOISE, O_MINTIME, O_ALLOW,
-		O_JUNIT, O_MD, O_TARGETS, O_SOURCE, O_MODEL, O_METRIC,
-	};
+	const struct gpuproj_word *w;
+	char words[128];
+	size_t n;
+	double v;
+	int m;
+
+	switch (c) {
+	case O_METRIC:
+		w = gpuproj_gate_metric_words(&n);
+		if (!cli_word(value, w, n, &m))
+			return cli_usage_error("gate", "--metric needs %s, got '%s'",
+					       cli_word_list(words, sizeof(words), w, n, "'"),
+					       value);
+		opt->metric = (enum gpuproj_gate_metric)m;
+		return -1;
+	case O_MAXREG:
+	case O_KMAXREG:
+		if (!parse_pct(value, &v))
+			return cli_usage_error("gate", "%s needs a non-negative percentage such as "
+					       "'5' or '5%%', got '%s'", c == O_MAXREG ?
+					       "--max-regression" : "--kernel-max-regression",
+					       value);
+		*(c == O_MAXREG ? &opt->max_regression : &opt->kernel_max_regression) = v;
+		return -1;
+	case O_NOISE:
+		if (!parse_double(value, &v) || !isfinite(v) || v < 0)
+			return cli_usage_error("gate", "--noise-k needs a non-negative number, "
+					       "got '%s'", value);
+		opt->noise_k = v;
+		return -1;
+	default: /* O_MINTIME */
+		if (strchr(value, '%')) {
+			if (parse_pct(value, &v)) {
+				opt->min_time_fraction = v;
+				opt->min_time_ns = NAN;
+				return -1;
+			}
+		} else if (parse_duration_ns(value, &v) && isfinite(v) && v >= 0) {
+			opt->min_time_ns = v;
+			return -1;
+		}
+		return cli_usage_error("gate", "--min-time needs a duration such as '50us' or a "
+				       "share of the run such as '1%%', got '%s'", value);
+	}
+}
+
+/* The options and their usage errors. Returns -1 to go on, else the exit status. */
+static int
+parse_args(int argc, char **argv, struct gate_args *a)
+{
 	static const struct option opts[] = {
 		{ "baseline", required_argument, NULL, O_BASELINE },
 		{ "target", required_argument, NULL, O_TARGET },
@@ -123,210 +187,195 @@ cmd_gate(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct gpuproj_gate_options opt;
-	const char *baseline = NULL, *junit = NULL, *md = NULL, *targets_path = NULL;
-	const char *model_name = NULL;
-	const char **target_names = NULL;
-	const struct gpuproj_target **gate_targets = NULL;
-	size_t n_target_names = 0, n_gate = 0, n_words, i;
-	struct gpuproj_targets *targets = NULL;
-	struct gpuproj_profile *base = NULL, *cur = NULL;
-	struct gpuproj_gate_result res = { 0 };
-	struct gpuproj_error err = { 0 };
-	char *junit_text = NULL, *md_text = NULL, words[128];
-	FILE *summary;
-	double v;
-	int c, ret = EXIT_USAGE;
+	int c, r;
 
-	gpuproj_gate_options_init(&opt);
+	gpuproj_gate_options_init(&a->opt);
 	optind = 1;
 	opterr = 0;
-	target_names = calloc((size_t)argc + 1, sizeof(*target_names));
-	if (!target_names) {
+	a->target_names = calloc((size_t)argc + 1, sizeof(*a->target_names));
+	if (!a->target_names) {
 		cli_fail("out of memory");
-		goto out;
+		return EXIT_USAGE;
 	}
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
-			ret = EXIT_OK;
-			goto out;
-		case O_BASELINE: baseline = optarg; break;
-		case O_TARGET: target_names[n_target_names++] = optarg; break;
-		case O_ALLOW: opt.allow_gpu_change = true; break;
-		case O_JUNIT: junit = optarg; break;
-		case O_MD: md = optarg; break;
-		case O_TARGETS: targets_path = optarg; break;
-		case O_SOURCE: opt.source = optarg; break;
-		case O_MODEL: model_name = optarg; break;
-		case O_METRIC: {
-			const struct gpuproj_word *w = gpuproj_gate_metric_words(&n_words);
-			int m;
-
-			if (!cli_word(optarg, w, n_words, &m)) {
-				ret = cli_usage_error("gate", "--metric needs %s, got '%s'",
-						      cli_word_list(words, sizeof(words), w,
-								    n_words, "'"),
-						      optarg);
-				goto out;
-			}
-			opt.metric = (enum gpuproj_gate_metric)m;
-			break;
-		}
+			return EXIT_OK;
+		case O_BASELINE: a->baseline = optarg; break;
+		case O_TARGET: a->target_names[a->n_target_names++] = optarg; break;
+		case O_ALLOW: a->opt.allow_gpu_change = true; break;
+		case O_JUNIT: a->junit = optarg; break;
+		case O_MD: a->md = optarg; break;
+		case O_TARGETS: a->targets_path = optarg; break;
+		case O_SOURCE: a->opt.source = optarg; break;
+		case O_MODEL: a->model_name = optarg; break;
+		case O_METRIC:
 		case O_MAXREG:
 		case O_KMAXREG:
-			if (!parse_pct(optarg, &v)) {
-				ret = cli_usage_error("gate", "%s needs a non-negative percentage "
-						      "such as '5' or '5%%', got '%s'", c == O_MAXREG ?
-						      "--max-regression" : "--kernel-max-regression",
-						      optarg);
-				goto out;
-			}
-			*(c == O_MAXREG ? &opt.max_regression : &opt.kernel_max_regression) = v;
-			break;
 		case O_NOISE:
-			if (!parse_double(optarg, &v) || !isfinite(v) || v < 0) {
-				ret = cli_usage_error("gate", "--noise-k needs a non-negative number, "
-						      "got '%s'", optarg);
-				goto out;
-			}
-			opt.noise_k = v;
-			break;
 		case O_MINTIME:
-			if (strchr(optarg, '%')) {
-				if (parse_pct(optarg, &v)) {
-					opt.min_time_fraction = v;
-					opt.min_time_ns = NAN;
-					break;
-				}
-			} else if (parse_duration_ns(optarg, &v) && isfinite(v) && v >= 0) {
-				opt.min_time_ns = v;
-				break;
-			}
-			ret = cli_usage_error("gate", "--min-time needs a duration such as '50us' "
-					      "or a share of the run such as '1%%', got '%s'",
-					      optarg);
-			goto out;
+			r = parse_value(c, optarg, &a->opt);
+			if (r >= 0)
+				return r;
+			break;
 		default: /* ':' missing value, '?' unknown option */
-			ret = cli_option_error("gate", c, argv);
-			goto out;
+			return cli_option_error("gate", c, argv);
 		}
 	}
-	if (!baseline) {
-		ret = cli_usage_error("gate", "missing --baseline BASE.json");
-		goto out;
-	}
+	if (!a->baseline)
+		return cli_usage_error("gate", "missing --baseline BASE.json");
 	/* One file for two reports: the second would replace the first (as report refuses). */
-	if (junit && md && (strcmp(junit, md) == 0 || file_same(junit, md))) {
-		ret = cli_usage_error("gate", "--junit and --md name the same file '%s'", md);
-		goto out;
-	}
-	if (optind != argc - 1) {
-		ret = optind == argc ? cli_usage_error("gate", "missing CURRENT.json")
-				     : cli_usage_error("gate", "expected one CURRENT.json, got %d files",
-						       argc - optind);
-		goto out;
-	}
-	opt.model = model_name ? gpuproj_model_find(model_name) : gpuproj_model_default();
-	if (!opt.model) {
-		ret = cli_usage_error("gate", "unknown model '%s' (`gpuproj project --model list` "
-				      "lists them)", model_name);
-		goto out;
-	}
-	opt.baseline_label = baseline;
-	opt.current_label = argv[optind];
+	if (a->junit && a->md && (strcmp(a->junit, a->md) == 0 || file_same(a->junit, a->md)))
+		return cli_usage_error("gate", "--junit and --md name the same file '%s'", a->md);
+	if (optind != argc - 1)
+		return optind == argc ? cli_usage_error("gate", "missing CURRENT.json")
+				      : cli_usage_error("gate", "expected one CURRENT.json, got %d "
+							"files", argc - optind);
+	a->opt.model = a->model_name ? gpuproj_model_find(a->model_name) : gpuproj_model_default();
+	if (!a->opt.model)
+		return cli_usage_error("gate", "unknown model '%s' (`gpuproj project --model list` "
+				       "lists them)", a->model_name);
+	a->current = argv[optind];
+	a->opt.baseline_label = a->baseline;
+	a->opt.current_label = a->current;
+	return -1;
+}
 
-	if (cli_load_targets(targets_path, &targets, NULL))
-		goto out;
-	gate_targets = calloc((n_target_names ? n_target_names : gpuproj_targets_count(targets)) + 1,
-			      sizeof(*gate_targets));
-	if (!gate_targets) {
+/* The --target GPUs, looked up before the profiles are read; false after the error. */
+static bool
+named_columns(const struct gate_args *a, const struct gpuproj_targets *targets,
+	      const struct gpuproj_target **cols, size_t *n)
+{
+	size_t i;
+
+	for (i = 0; i < a->n_target_names; i++) {
+		cols[*n] = cli_target(targets, "gate", a->target_names[i]);
+		if (!cols[(*n)++])
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Without --target: every GPU of targets.yaml but the common source GPU,
+ * which the measured column covers (a projection onto itself adds nothing).
+ */
+static void
+default_columns(const struct gate_args *a, const struct gpuproj_targets *targets,
+		const struct gpuproj_profile *base, const struct gpuproj_profile *cur,
+		const struct gpuproj_target **cols, size_t *n)
+{
+	const struct gpuproj_target *bs = NULL, *cs = NULL;
+	size_t i;
+
+	if (gpuproj_resolve_source(base, targets, a->opt.source, &bs, NULL) ||
+	    gpuproj_resolve_source(cur, targets, a->opt.source, &cs, NULL) || bs != cs)
+		bs = NULL;
+	for (i = 0; i < gpuproj_targets_count(targets); i++) {
+		if (gpuproj_targets_get(targets, i) != bs)
+			cols[(*n)++] = gpuproj_targets_get(targets, i);
+	}
+}
+
+/* The human summary: on stdout unless a report goes there. */
+static int
+print_summary(const struct gate_args *a, const struct gpuproj_gate_result *res)
+{
+	FILE *summary = (a->junit && strcmp(a->junit, "-") == 0) ||
+			(a->md && strcmp(a->md, "-") == 0) ? stderr : stdout;
+	int pr = gpuproj_gate_print(summary, res), fl, e;
+
+	errno = 0;
+	fl = fflush(summary);
+	e = errno;
+	if (pr || fl != 0) {
+		cli_fail("%s: write error%s%s", summary == stdout ? "<stdout>" : "<stderr>",
+			 e ? ": " : "", e ? strerror(e) : "");
+		return EXIT_USAGE;
+	}
+	return res->regression ? EXIT_REGRESSION : EXIT_OK;
+}
+
+/* The reports, then the summary. Returns the exit status. */
+static int
+write_reports(const struct gate_args *a, const struct gpuproj_gate_result *res)
+{
+	struct gpuproj_error err = { 0 };
+	char *junit_text = NULL, *md_text = NULL;
+	int ret = EXIT_USAGE;
+
+	/* Render everything first, so only I/O can fail once files are touched. */
+	if ((a->junit && gpuproj_gate_junit(res, &junit_text)) ||
+	    (a->md && gpuproj_gate_markdown(res, &md_text))) {
 		cli_fail("out of memory");
 		goto out;
 	}
-	if (n_target_names) {
-		for (i = 0; i < n_target_names; i++) {
-			const struct gpuproj_target *t = cli_target(targets, "gate", target_names[i]);
-
-			if (!t)
-				goto out;
-			gate_targets[n_gate++] = t;
-		}
-	}
-
-	if (gpuproj_profile_load(baseline, &base, &err) ||
-	    gpuproj_profile_load(argv[optind], &cur, &err)) {
+	/* Neither report is written when one would replace an input (util.h). */
+	if ((a->junit && file_check_output(a->junit, &err)) ||
+	    (a->md && file_check_output(a->md, &err)) ||
+	    (a->junit && gpuproj_gate_write(a->junit, junit_text, &err))) {
 		input_error(&err);
 		goto out;
 	}
-	if (!n_target_names) {
-		/*
-		 * Every GPU of targets.yaml but the common source GPU, which the
-		 * measured column covers (a projection onto itself adds nothing).
-		 */
-		const struct gpuproj_target *bs = NULL, *cs = NULL;
-
-		if (gpuproj_resolve_source(base, targets, opt.source, &bs, NULL) ||
-		    gpuproj_resolve_source(cur, targets, opt.source, &cs, NULL) || bs != cs)
-			bs = NULL;
-		for (i = 0; i < gpuproj_targets_count(targets); i++) {
-			if (gpuproj_targets_get(targets, i) != bs)
-				gate_targets[n_gate++] = gpuproj_targets_get(targets, i);
-		}
+	if (a->md && gpuproj_gate_write(a->md, md_text, &err)) {
+		input_error(&err);
+		if (a->junit && strcmp(a->junit, "-") != 0)
+			unlink(a->junit);
+		goto out;
 	}
-	if (gpuproj_gate_compare(base, cur, targets, gate_targets, n_gate, &opt, &res, &err)) {
+	ret = print_summary(a, res);
+out:
+	free(junit_text);
+	free(md_text);
+	return ret;
+}
+
+int
+cmd_gate(int argc, char **argv)
+{
+	struct gate_args a = { 0 };
+	const struct gpuproj_target **cols = NULL;
+	size_t n_cols = 0, i;
+	struct gpuproj_targets *targets = NULL;
+	struct gpuproj_profile *base = NULL, *cur = NULL;
+	struct gpuproj_gate_result res = { 0 };
+	struct gpuproj_error err = { 0 };
+	int ret = parse_args(argc, argv, &a);
+
+	if (ret >= 0)
+		goto out;
+	ret = EXIT_USAGE;
+	if (cli_load_targets(a.targets_path, &targets, NULL))
+		goto out;
+	cols = calloc((a.n_target_names ? a.n_target_names : gpuproj_targets_count(targets)) + 1,
+		      sizeof(*cols));
+	if (!cols) {
+		cli_fail("out of memory");
+		goto out;
+	}
+	if (!named_columns(&a, targets, cols, &n_cols))
+		goto out;
+	if (gpuproj_profile_load(a.baseline, &base, &err) ||
+	    gpuproj_profile_load(a.current, &cur, &err)) {
+		input_error(&err);
+		goto out;
+	}
+	if (!a.n_target_names)
+		default_columns(&a, targets, base, cur, cols, &n_cols);
+	if (gpuproj_gate_compare(base, cur, targets, cols, n_cols, &a.opt, &res, &err)) {
 		input_error(&err);
 		goto out;
 	}
 	for (i = 0; i < res.n_warnings; i++)
 		cli_warn("%s", res.warnings[i]);
-
-	/* Render everything first, so only I/O can fail once files are touched. */
-	if ((junit && gpuproj_gate_junit(&res, &junit_text)) ||
-	    (md && gpuproj_gate_markdown(&res, &md_text))) {
-		cli_fail("out of memory");
-		goto out;
-	}
-	/* Neither report is written when one would replace an input (util.h). */
-	if ((junit && file_check_output(junit, &err)) || (md && file_check_output(md, &err))) {
-		input_error(&err);
-		goto out;
-	}
-	if (junit && gpuproj_gate_write(junit, junit_text, &err)) {
-		input_error(&err);
-		goto out;
-	}
-	if (md && gpuproj_gate_write(md, md_text, &err)) {
-		input_error(&err);
-		if (junit && strcmp(junit, "-") != 0)
-			unlink(junit);
-		goto out;
-	}
-	/* The human summary goes to stdout unless a report does. */
-	summary = (junit && strcmp(junit, "-") == 0) || (md && strcmp(md, "-") == 0) ? stderr
-										      : stdout;
-	{
-		int pr = gpuproj_gate_print(summary, &res), fl, e;
-
-		errno = 0;
-		fl = fflush(summary);
-		e = errno;
-		if (pr || fl != 0) {
-			cli_fail("%s: write error%s%s", summary == stdout ? "<stdout>" : "<stderr>",
-				 e ? ": " : "", e ? strerror(e) : "");
-			goto out;
-		}
-	}
-	ret = res.regression ? EXIT_REGRESSION : EXIT_OK;
+	ret = write_reports(&a, &res);
 out:
-	free(junit_text);
-	free(md_text);
 	gpuproj_gate_result_clear(&res);
 	gpuproj_profile_free(base);
 	gpuproj_profile_free(cur);
 	gpuproj_targets_free(targets);
-	free(gate_targets);
-	free(target_names);
+	free(cols);
+	free(a.target_names);
 	return ret;
 }

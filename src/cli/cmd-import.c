@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * gpuproj import ncu|nvprof|gpuperfpredict|neusight|xla-matmul|kerneltuner:
+ * gpuproj import ncu|nvprof|nsys|gpuperfpredict|neusight|xla-matmul|kerneltuner|
+ * seed002:
  * turn measurements made by other tools into gpuproj-profile/1 JSON
  * (include/gpuproj/import.h). A summary of what was found goes to stderr: the GPU (checked against
  * targets.yaml), warnings, and what the default model still lacks — with
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
+#include <gpuproj/timeline.h>
 
 #include "cli.h"
 #include "util.h"
@@ -33,10 +36,12 @@ help(FILE *f)
 	fprintf(f,
 		"Usage: gpuproj import ncu [options] FILE.csv|FILE.ncu-rep -o OUT.json\n"
 		"       gpuproj import nvprof [options] FILE.csv... -o OUT.json\n"
+		"       gpuproj import nsys [--ncu FILE.csv]... FILE.sqlite -o OUT.json|DIR/\n"
 		"       gpuproj import gpuperfpredict [--targets FILE] FILE.csv... -o DIR\n"
 		"       gpuproj import neusight [--targets FILE] DIR|FILE.csv... -o DIR\n"
 		"       gpuproj import xla-matmul [--targets FILE] FILE.csv... -o DIR\n"
-		"       gpuproj import kerneltuner [--targets FILE] FILE.json... -o DIR\n\n"
+		"       gpuproj import kerneltuner [--targets FILE] FILE.json... -o DIR\n"
+		"       gpuproj import seed002 [--targets FILE] DIR|FILE.csv... -o DIR\n\n"
 		"Convert measurements made by other tools into gpuproj profiles\n"
 		"(gpuproj-profile/1 JSON) for `gpuproj project`.\n\n"
 		"ncu             an Nsight Compute export: `ncu --csv` (one row per metric),\n"
@@ -44,15 +49,22 @@ help(FILE *f)
 		"                report (exported with ncu when ncu is on PATH)\n"
 		"nvprof          nvprof CSV exports: `--metrics`, `--events`, `--print-gpu-trace`,\n"
 		"                the summary; several files of one run are joined by kernel name\n"
+		"nsys            an Nsight Systems report exported to SQLite (or a .nsys-rep):\n"
+		"                kernels and the whole-run timeline, one profile per GPU and\n"
+		"                process; --ncu joins an Nsight Compute export's counters\n"
 		"gpuperfpredict  CSV files of the gpuperfpredict data set: one profile per GPU\n"
 		"neusight        the NeuSight training set (FP32 linear and add latencies): one\n"
 		"                profile per GPU, metrics derived analytically from the shapes\n"
 		"xla-matmul      XLA's matmul performance table as CSV (tensor-core GEMMs, BF16\n"
 		"                and FP8, on several GPUs): one profile per GPU, analytic metrics\n"
 		"kerneltuner     Kernel Tuner brute-force cache files (benchmark_hub: Xgemm,\n"
-		"                convolution_kernel): one profile per GPU, analytic metrics\n\n"
-		"`gpuproj import ncu --help` (nvprof, gpuperfpredict, neusight, xla-matmul,\n"
-		"kerneltuner) tells more; `gpuproj ncu-metrics` prints the ncu command that\n"
+		"                convolution_kernel): one profile per GPU, analytic metrics\n"
+		"seed002         seed 002's own data set (16 CUDA kernels, CUDA-event times on\n"
+		"                four GPUs): one profile per GPU, metrics from its static "
+		"counts\n\n"
+		"`gpuproj import ncu --help` (nvprof, nsys, gpuperfpredict, neusight,\n"
+		"xla-matmul, kerneltuner, seed002) tells more; `gpuproj ncu-metrics` prints the\n"
+		"ncu command that "
 		"collects what the default model needs.\n"
 		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
 }
@@ -215,6 +227,66 @@ help_kt(FILE *f)
 		"2 bad usage.\n");
 }
 
+static void
+help_s2(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpuproj import seed002 [--targets FILE] DIR|FILE.csv... -o DIR\n\n"
+		"Read seed 002's own data set (Srivastava, Naha, Gupta, Rao, Cross-GPU\n"
+		"Performance Prediction Using Analytical Models and Machine Learning;\n"
+		"Debdeep23/test1 predict-kernel-perf/data/runs_*_final.csv: 16 CUDA kernels at\n"
+		"up to four sizes, CUDA-event times on the RTX 2080 Ti, RTX 4070, TITAN V and\n"
+		"GTX TITAN X) and write one profile per GPU to DIR/<GPU name>.json. A\n"
+		"directory argument reads its *.csv files. The data set has no hardware\n"
+		"counters: FP instructions, bytes per level and instruction counts come from the\n"
+		"authors' static counts (an FMA is 2 FLOP; BYTES nominal), DRAM bytes from the\n"
+		"share of the working set the GPU's L2 cannot keep between the repeated\n"
+		"launches (src/import-seed002.c says how), and the profiles are labelled\n"
+		"analytic. A kernel signature is the kernel, its sizes (N, rows, cols, iters)\n"
+		"and its block, as the seed's own evaluation joins them; each profile carries\n"
+		"the times the other GPUs measured, for `gpuproj validate`.\n\n"
+		"Options:\n"
+		"  --targets FILE      GPU descriptions; every gpu_device_name must match an\n"
+		"                      entry (default: $GPUPROJ_TARGETS, else built-in)\n"
+		"  -o, --output DIR    directory for the profiles (created when missing)\n"
+		"  -h, --help          show this help\n\n"
+		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
+		"2 bad usage.\n");
+}
+
+static void
+help_nsys(FILE *f)
+{
+	fprintf(f,
+		"Usage: gpuproj import nsys [--ncu FILE.csv|FILE.ncu-rep]... [--targets FILE]\n"
+		"                           FILE.sqlite|FILE.nsys-rep -o OUT.json|DIR\n\n"
+		"Read an Nsight Systems report exported to SQLite (`nsys export --type sqlite\n"
+		"REPORT.nsys-rep`; a .nsys-rep is exported with nsys when nsys is on PATH) and\n"
+		"write one gpuproj profile per GPU and process that ran kernels: the kernels\n"
+		"(name, grid, block, registers, shared memory, every launch's duration) and\n"
+		"the whole-run timeline (CUDA calls per thread, copies, sets,\n"
+		"synchronisations, events, streams), as libproj.so records them, for\n"
+		"`gpuproj project`, `report`, `gate --metric wall` and `merge`.\n\n"
+		"Nsight Systems counts nothing: without --ncu every kernel is projected by the\n"
+		"envelope of the target's FP32 and DRAM ceilings (assumed: binding unknown).\n"
+		"--ncu joins the counters of an Nsight Compute export of the same application\n"
+		"(`gpuproj ncu-metrics` prints the command) by kernel name, grid, block and\n"
+		"dynamic shared memory, then name, grid and block, then name; where that is\n"
+		"ambiguous, by launch order.\n\n"
+		"Options:\n"
+		"  --ncu FILE          an Nsight Compute export (as `gpuproj import ncu` reads\n"
+		"                      it); repeatable\n"
+		"  --targets FILE      GPU descriptions to check the GPU against (default:\n"
+		"                      $GPUPROJ_TARGETS, else built-in)\n"
+		"  -o, --output PATH   the profile to write; a directory (existing, or PATH\n"
+		"                      ending in '/') gets one "
+		"DIR/<application>-<pid>-gpu<N>.json\n"
+		"                      per GPU and process, and is needed when the report holds\n"
+		"                      several. Written atomically, nothing when the import fails\n"
+		"  -h, --help          show this help\n\n"
+		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
+}
+
 /*
  * The GPU of an imported profile against targets.yaml: set its entry, or
  * say in one line which entries are close and how to name it; cross-check
@@ -319,7 +391,10 @@ short_name(const struct gpuproj_kernel *k, char *buf, size_t size)
 	return term_text_buf(k->demangled ? k->demangled : k->name, buf, size);
 }
 
-enum tool { TOOL_NCU, TOOL_NVPROF, TOOL_GPP, TOOL_NEUSIGHT, TOOL_XLA, TOOL_KERNELTUNER };
+enum tool {
+	TOOL_NCU, TOOL_NVPROF, TOOL_GPP, TOOL_NEUSIGHT, TOOL_XLA, TOOL_KERNELTUNER, TOOL_SEED002,
+	TOOL_NSYS
+};
 
 /*
  * Does --device-name contradict the export's own device: its name
@@ -368,8 +443,9 @@ print_missing(const struct gpuproj_profile *p, const char *const *names, size_t 
 {
 	const struct gpuproj_model *def = gpuproj_model_default();
 	const struct gpuproj_model *sol = gpuproj_model_find("sol");
-	size_t total = gpuproj_profile_count(p), i, n_sol = 0, n_rescued = 0, listed = 0;
-	size_t count[GPUPROJ_ASSUME_COUNT] = { 0 };
+	const struct gpuproj_model *env = gpuproj_model_find("envelope");
+	size_t total = gpuproj_profile_count(p), i, n_sol = 0, n_env = 0, n_rescued = 0;
+	size_t count[GPUPROJ_ASSUME_COUNT] = { 0 }, listed = 0;
 	unsigned any = 0;
 	char buf[64], *how;
 	int a;
@@ -410,7 +486,7 @@ print_missing(const struct gpuproj_profile *p, const char *const *names, size_t 
 			"\"Missing inputs\")\n");
 	}
 	if (tool == TOOL_GPP || tool == TOOL_NEUSIGHT || tool == TOOL_XLA ||
-	    tool == TOOL_KERNELTUNER)
+	    tool == TOOL_KERNELTUNER || tool == TOOL_SEED002)
 		return;
 	/* Exports of ncu's default sections: sol first (gpuproj_project_run()). */
 	for (i = 0; i < total; i++) {
@@ -422,6 +498,9 @@ print_missing(const struct gpuproj_profile *p, const char *const *names, size_t 
 		    gpuproj_model_missing_names(sol, k, NULL, 0) == 0) {
 			n_sol++;
 			n_rescued += lacks;
+		} else if (lacks && gpuproj_model_missing_names(env, k, NULL, 0) == 0) {
+			n_env++;
+			n_rescued++;
 		}
 	}
 	if (n_sol) {
@@ -439,6 +518,10 @@ print_missing(const struct gpuproj_profile *p, const char *const *names, size_t 
 		}
 		fprintf(stderr, "%s\n", n_sol > listed ? ", …" : "");
 	}
+	if (n_env)
+		fprintf(stderr, "  %zu of them, without counters, will be projected by the "
+			"envelope of the target's FP32 and DRAM ceilings (assumed: binding "
+			"unknown)\n", n_env);
 	if (kernels > n_rescued)
 		fprintf(stderr, "  %zu of them cannot be projected at all\n", kernels - n_rescued);
 	how = gpuproj_import_collection(p, ts);
@@ -449,6 +532,9 @@ print_missing(const struct gpuproj_profile *p, const char *const *names, size_t 
 		for (line = strtok_r(how, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 			fprintf(stderr, "    %s\n", line);
 		free(how);
+		if (tool == TOOL_NSYS)
+			fprintf(stderr, "    gpuproj import nsys REPORT.sqlite --ncu run.csv -o "
+				"OUT.json\n");
 	}
 }
 
@@ -600,6 +686,28 @@ finish_import(struct gpuproj_profile *p, struct gpuproj_import_summary *sum, con
 	return EXIT_OK;
 }
 
+/*
+ * The profile's GPU: --device-name over the export's, and its targets.yaml
+ * entry; a variant (gpuproj_target_differs()) keeps no entry unless
+ * forced. Nonzero on no memory.
+ */
+static int
+record_device(struct gpuproj_profile *p, const struct gpuproj_targets *ts, const char *device,
+	      bool force)
+{
+	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+	const char *name = device ? device : d->name;
+	const struct gpuproj_target *t = name ? gpuproj_targets_match(ts, name) : NULL;
+
+	if (t && !(device && force) && gpuproj_target_differs(t, d, NULL, 0))
+		t = NULL;
+	if (!t && !device)
+		return 0;
+	return gpuproj_profile_set_device(p, name, t ? t->name : NULL, t ? t->chip : NULL,
+					  d->cc_major, d->cc_minor, d->sms, d->clock_hz) ||
+	       (device && force && gpuproj_profile_set_attr(p, "device.forced", device));
+}
+
 static int
 import_one(int argc, char **argv, enum tool tool)
 {
@@ -677,21 +785,9 @@ import_one(int argc, char **argv, enum tool tool)
 	 */
 	if (device && !force && device_contradicts(file, tool, p, ts, device))
 		goto out;
-	{
-		const struct gpuproj_device_info *d = gpuproj_profile_device(p);
-		const char *name = device ? device : d->name;
-		const struct gpuproj_target *t = name ? gpuproj_targets_match(ts, name) : NULL;
-
-		/* A variant (gpuproj_target_differs()) keeps no entry unless forced. */
-		if (t && !(device && force) && gpuproj_target_differs(t, d, NULL, 0))
-			t = NULL;
-		if ((t || device) &&
-		    (gpuproj_profile_set_device(p, name, t ? t->name : NULL, t ? t->chip : NULL,
-						d->cc_major, d->cc_minor, d->sms, d->clock_hz) ||
-		     (device && force && gpuproj_profile_set_attr(p, "device.forced", device)))) {
-			ret = cli_fail("out of memory");
-			goto out;
-		}
+	if (record_device(p, ts, device, force)) {
+		ret = cli_fail("out of memory");
+		goto out;
 	}
 	{
 		/* Every file of an nvprof run in the summary's first line. */
@@ -852,6 +948,457 @@ out:
 	return ret;
 }
 
+/*
+ * Export a .nsys-rep with `nsys export --type sqlite --output TMP
+ * --force-overwrite true REPORT` into a temporary file; *ret_path is its
+ * path (the caller unlinks and frees it). EXIT_OK or EXIT_FAIL (the reason
+ * printed in one line).
+ */
+static int
+export_nsys_report(const char *report, char **ret_path)
+{
+	char *nsys = find_on_path("nsys"), *dir = NULL, *out = NULL, *errf = NULL;
+	const char *tmp = getenv("TMPDIR");
+	int efd = -1, status, r = EXIT_FAIL;
+	pid_t pid;
+
+	*ret_path = NULL;
+	if (!nsys)
+		return cli_fail("%s: a binary Nsight Systems report, and nsys is not on PATH to "
+				"export it: run `nsys export --type sqlite %s` where Nsight "
+				"Systems is installed, then `gpuproj import nsys REPORT.sqlite -o "
+				"OUT.json`",
+				report, report);
+	if (access(report, R_OK) != 0) {
+		r = cli_fail("%s: %s", report, strerror(errno));
+		goto out;
+	}
+	if (asprintf(&dir, "%s/gpuproj-nsys-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0 ||
+	    !mkdtemp(dir) || asprintf(&out, "%s/export.sqlite", dir) < 0 ||
+	    asprintf(&errf, "%s/stderr", dir) < 0) {
+		r = cli_fail("cannot create a temporary directory for nsys's export: %s",
+			     strerror(errno));
+		goto out;
+	}
+	efd = open(errf, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
+	if (efd < 0) {
+		r = cli_fail("%s: %s", errf, strerror(errno));
+		goto out;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		r = cli_fail("cannot run %s: %s", nsys, strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		char *argv[] = { nsys, "export", "--type", "sqlite", "--output", out,
+				 "--force-overwrite", "true", (char *)report, NULL };
+
+		dup2(efd, STDOUT_FILENO);
+		dup2(efd, STDERR_FILENO);
+		execv(nsys, argv);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || access(out, R_OK) != 0) {
+		char line[320] = "";
+		FILE *e = fdopen(efd, "r");
+
+		if (e) {
+			efd = -1;
+			rewind(e);
+			while (fgets(line, sizeof(line), e) && line[0] == '\n')
+				;
+			line[strcspn(line, "\n")] = '\0';
+			fclose(e);
+		}
+		r = cli_fail("%s: `%s export --type sqlite` failed (%s %d)%s%s", report, nsys,
+			     WIFEXITED(status) ? "exit status" : "signal",
+			     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			     *line ? ": " : "", line);
+		goto out;
+	}
+	*ret_path = out;
+	out = NULL;
+	r = EXIT_OK;
+out:
+	if (efd >= 0)
+		close(efd);
+	if (errf) {
+		unlink(errf);
+		free(errf);
+	}
+	if (out) {
+		unlink(out);
+		free(out);
+	}
+	if (dir && r != EXIT_OK)
+		rmdir(dir);
+	free(dir);
+	free(nsys);
+	return r;
+}
+
+/* Remove an export made by export_nsys_report() and its directory. */
+static void
+remove_nsys_export(char *path)
+{
+	char *slash;
+
+	if (!path)
+		return;
+	unlink(path);
+	slash = strrchr(path, '/');
+	if (slash) {
+		*slash = '\0';
+		rmdir(path);
+	}
+	free(path);
+}
+
+/* DIR/<application>-<pid>-gpu<N>.json for profile p of an nsys import. */
+static char *
+nsys_output_name(const char *dir, const struct gpuproj_profile *p)
+{
+	const struct gpuproj_process_info *pr = gpuproj_profile_process(p);
+	const char *app = pr->application ? strrchr(pr->application, '/') : NULL;
+	int dev = gpuproj_profile_count(p) ? gpuproj_profile_at(p, 0)->device : 0;
+	char *base, *q, *path = NULL;
+	size_t l = strlen(dir);
+
+	app = app ? app + 1 : pr->application;
+	if (asprintf(&base, "%s-%" PRId64 "-gpu%d", app && *app ? app : "process", pr->pid,
+		     dev) < 0)
+		return NULL;
+	for (q = base; *q; q++) {
+		if (!(*q >= 'a' && *q <= 'z') && !(*q >= 'A' && *q <= 'Z') &&
+		    !(*q >= '0' && *q <= '9') && *q != '-' && *q != '_' && *q != '.')
+			*q = '_';
+	}
+	if (base[0] == '.')
+		base[0] = '_';
+	if (asprintf(&path, "%.*s/%s.json", (int)(l && dir[l - 1] == '/' ? l - 1 : l), dir,
+		     base) < 0)
+		path = NULL;
+	free(base);
+	return path;
+}
+
+/* One line about a profile's timeline: threads, patterns, epochs, what it explains. */
+static void
+print_nsys_timeline(const struct gpuproj_profile *p)
+{
+	const struct gpuproj_timeline *tl = gpuproj_profile_timeline(p);
+	double e, u, f;
+	uint64_t epochs = 0, unexplained = 0;
+	size_t i;
+	char b[32], c[32];
+
+	if (!tl) {
+		fprintf(stderr, "    timeline: none (no CUDA calls in the report)\n");
+		return;
+	}
+	for (i = 0; i < tl->n_patterns; i++)
+		epochs += tl->patterns[i].wall_ns.n;
+	for (i = 0; i < GPUPROJ_TL_WHY_COUNT; i++)
+		unexplained += tl->unexplained[i].epochs;
+	e = gpuproj_timeline_explained_ns(tl);
+	u = gpuproj_timeline_unexplained_ns(tl);
+	/* Threads that ran at once: their epochs scaled to the span, as the projection does. */
+	f = e + u > 0 && tl->span_ns > 0 ? fmin(1.0, tl->span_ns / (e + u)) : 1.0;
+	fprintf(stderr, "    timeline: %u thread%s, %zu pattern%s of %" PRIu64 " epoch%s "
+		"explaining %.1f %% of the %s traced; %" PRIu64 " epoch%s (%s) unexplained\n",
+		tl->threads, tl->threads == 1 ? "" : "s", tl->n_patterns,
+		tl->n_patterns == 1 ? "" : "s", epochs, epochs == 1 ? "" : "s",
+		tl->wall_ns > 0 ? 100.0 * f * e / tl->wall_ns : 0.0,
+		format_ns(tl->wall_ns, b, sizeof(b)),
+		unexplained, unexplained == 1 ? "" : "s", format_ns(u, c, sizeof(c)));
+}
+
+/* The command line of `import nsys`, parsed. */
+struct nsys_args {
+	const char *targets_path, *output, *file;
+	const char **ncu; /* [n_ncu], the --ncu exports */
+	size_t n_ncu;
+};
+
+/* Options into `a` (a->ncu freed by the caller). Returns -1 to go on, else the exit status. */
+static int
+nsys_parse_args(int argc, char **argv, struct nsys_args *a)
+{
+	enum { O_TARGETS = 256, O_NCU };
+	static const struct option opts[] = {
+		{ "ncu", required_argument, NULL, O_NCU },
+		{ "targets", required_argument, NULL, O_TARGETS },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = "import nsys";
+	int c;
+
+	a->ncu = calloc((size_t)argc + 1, sizeof(*a->ncu));
+	if (!a->ncu)
+		return cli_fail("out of memory");
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			help_nsys(stdout);
+			return EXIT_OK;
+		case O_NCU: a->ncu[a->n_ncu++] = optarg; break;
+		case O_TARGETS: a->targets_path = optarg; break;
+		case 'o': a->output = optarg; break;
+		default: /* ':' missing value, '?' unknown option */
+			return cli_option_error(cmd, c, argv);
+		}
+	}
+	if (optind == argc)
+		return cli_usage_error(cmd, "missing FILE.sqlite");
+	if (optind != argc - 1)
+		return cli_usage_error(cmd, "expected one FILE.sqlite, got %d", argc - optind);
+	if (!a->output || !*a->output)
+		return cli_usage_error(cmd, "missing -o OUT.json or -o DIR/");
+	a->file = argv[optind];
+	return -1;
+}
+
+/*
+ * The counters of the --ncu exports into counters[n_ncu] (an .ncu-rep is
+ * exported to CSV first): read before the report, so a bad export fails
+ * first. Returns the exit status.
+ */
+static int
+nsys_counters(const struct nsys_args *a, struct gpuproj_profile **counters)
+{
+	struct gpuproj_error err = { 0 };
+	size_t i;
+
+	for (i = 0; i < a->n_ncu; i++) {
+		char *csv = NULL;
+		const char *path = a->ncu[i];
+		int r;
+
+		if (ends_with(a->ncu[i], ".ncu-rep")) {
+			if (export_report(a->ncu[i], &csv))
+				return EXIT_FAIL;
+			path = csv;
+		}
+		r = gpuproj_import_ncu(path, &counters[i], NULL, &err);
+		if (r && csv && strcmp(err.file, csv) == 0)
+			snprintf(err.file, sizeof(err.file), "%s (ncu --import … --csv --page raw)",
+				 a->ncu[i]);
+		if (csv) {
+			unlink(csv);
+			free(csv);
+		}
+		if (r)
+			return cli_fail_error(&err);
+	}
+	return EXIT_OK;
+}
+
+/*
+ * Where each of the n profiles goes (*ret_paths[n], freed by the caller):
+ * a directory for several (or when named as one), else the file; each
+ * checked before anything is written. Returns the exit status.
+ */
+static int
+nsys_paths(const struct nsys_args *a, struct gpuproj_profile *const *profiles, size_t n,
+	   char ***ret_paths)
+{
+	const char *output = a->output;
+	struct gpuproj_error err = { 0 };
+	struct stat st;
+	bool to_dir;
+	size_t i;
+
+	to_dir = (stat(output, &st) == 0 && S_ISDIR(st.st_mode)) ||
+		 output[strlen(output) - 1] == '/';
+	if (n > 1 && !to_dir)
+		return cli_fail("%s holds %zu GPUs and processes with kernels (one profile each): "
+				"give -o DIR/ to write them all", a->file, n);
+	if (to_dir && mkdir(output, 0777) != 0 && errno != EEXIST)
+		return cli_fail("%s: cannot create the directory: %s", output, strerror(errno));
+	*ret_paths = calloc(n, sizeof(**ret_paths));
+	if (!*ret_paths)
+		return cli_fail("out of memory");
+	for (i = 0; i < n; i++) {
+		char *path = to_dir ? nsys_output_name(output, profiles[i]) : strdup(output);
+
+		(*ret_paths)[i] = path;
+		if (!path)
+			return cli_fail("out of memory");
+		if (file_check_output(path, &err))
+			return cli_fail_error(&err);
+	}
+	return EXIT_OK;
+}
+
+/*
+ * The GPUs against targets.yaml and the --ncu files, recorded in each
+ * profile before anything is written. Returns the exit status.
+ */
+static int
+nsys_record(const struct nsys_args *a, struct gpuproj_profile *const *profiles, size_t n,
+	    const struct gpuproj_targets *ts)
+{
+	size_t i, f;
+
+	for (i = 0; i < n; i++) {
+		const struct gpuproj_device_info *d = gpuproj_profile_device(profiles[i]);
+		const struct gpuproj_target *t =
+			d->name ? gpuproj_targets_match(ts, d->name) : NULL;
+		char *files = NULL;
+
+		for (f = 0; f < a->n_ncu; f++) {
+			char *joined = NULL;
+
+			if (asprintf(&joined, "%s%s%s", files ? files : "", files ? ", " : "",
+				     a->ncu[f]) < 0)
+				joined = NULL;
+			free(files);
+			if (!(files = joined))
+				break;
+		}
+
+		if ((t && gpuproj_profile_set_device(profiles[i], d->name, t->name, t->chip,
+						     d->cc_major, d->cc_minor, d->sms,
+						     d->clock_hz)) ||
+		    (a->n_ncu && (!files || gpuproj_profile_set_attr(profiles[i], "import.counters",
+								      files)))) {
+			free(files);
+			return cli_fail("out of memory");
+		}
+		free(files);
+	}
+	return EXIT_OK;
+}
+
+/* What was imported: the report, its warnings, the join, then each profile. */
+static int
+nsys_summary(const struct nsys_args *a, struct gpuproj_profile *const *profiles,
+	     char *const *paths, size_t n, const struct gpuproj_import_summary *sum,
+	     const struct gpuproj_nsys_join *join, const struct gpuproj_targets *ts)
+{
+	const char *ver = gpuproj_profile_attr(profiles[0], "nsys.version");
+	const char *schema = gpuproj_profile_attr(profiles[0], "nsys.schema");
+	size_t i;
+
+	fprintf(stderr, "gpuproj: imported %s (Nsight Systems %s, export schema %s): %zu "
+		"row%s, %zu launch%s, %zu kernel signature%s in %zu profile%s (one per GPU "
+		"and process)\n", cli_shown(a->file), cli_shown(ver ? ver : "?"),
+		cli_shown(schema ? schema : "?"), sum->rows, sum->rows == 1 ? "" : "s",
+		sum->launches, sum->launches == 1 ? "" : "es", sum->kernels,
+		sum->kernels == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	for (i = 0; i < sum->n_warnings; i++)
+		fprintf(stderr, "  warning: %s\n", cli_shown(sum->warnings[i]));
+	if (a->n_ncu)
+		fprintf(stderr, "  counters (--ncu): %zu of %zu kernel signature%s joined (%zu by "
+			"launch order); %zu Nsight Compute kernel%s joined none\n", join->joined,
+			join->kernels, join->kernels == 1 ? "" : "s", join->by_launch_order,
+			join->unjoined_ncu, join->unjoined_ncu == 1 ? "" : "s");
+	for (i = 0; i < n; i++) {
+		struct gpuproj_profile *p = profiles[i];
+		const struct gpuproj_process_info *pr = gpuproj_profile_process(p);
+		const char *missing[32];
+		size_t nm, kernels_missing = 0, k, launches = 0;
+
+		for (k = 0; k < gpuproj_profile_count(p); k++)
+			launches += gpuproj_profile_at(p, k)->launches;
+		fprintf(stderr, "  %s: process %s (pid %" PRId64 "), %zu kernel signature%s, %zu "
+			"launch%s\n", cli_shown(paths[i]),
+			cli_shown(pr->application ? pr->application : "?"), pr->pid,
+			gpuproj_profile_count(p), gpuproj_profile_count(p) == 1 ? "" : "s",
+			launches, launches == 1 ? "" : "es");
+		if (check_device(p, ts))
+			return cli_fail("out of memory");
+		print_nsys_timeline(p);
+		nm = gpuproj_model_missing_in_profile(gpuproj_model_default(), p, missing, 32,
+						      &kernels_missing);
+		print_missing(p, missing, nm < 32 ? nm : 32, kernels_missing, TOOL_NSYS, ts);
+	}
+	return EXIT_OK;
+}
+
+static int
+import_nsys(int argc, char **argv)
+{
+	struct nsys_args a = { 0 };
+	struct gpuproj_profile **counters = NULL, **profiles = NULL;
+	struct gpuproj_import_summary sum = { 0 };
+	struct gpuproj_nsys_join join = { 0 };
+	struct gpuproj_nsys_options nopt = { 0 };
+	struct gpuproj_targets *ts = NULL;
+	struct gpuproj_error err = { 0 };
+	char *exported = NULL, **paths = NULL;
+	const char *file;
+	size_t n = 0, i;
+	int ret = nsys_parse_args(argc, argv, &a);
+
+	if (ret >= 0) {
+		free(a.ncu);
+		return ret;
+	}
+	file = a.file;
+	if (cli_load_targets(a.targets_path, &ts, NULL)) {
+		free(a.ncu);
+		return EXIT_FAIL;
+	}
+	ret = EXIT_FAIL;
+	counters = calloc(a.n_ncu ? a.n_ncu : 1, sizeof(*counters));
+	if (!counters) {
+		ret = cli_fail("out of memory");
+		goto out;
+	}
+	if ((ret = nsys_counters(&a, counters)))
+		goto out;
+	ret = EXIT_FAIL;
+	nopt.counters = (const struct gpuproj_profile *const *)counters;
+	nopt.n_counters = a.n_ncu;
+	if (ends_with(file, ".nsys-rep") || ends_with(file, ".qdrep")) {
+		if (export_nsys_report(file, &exported))
+			goto out;
+	}
+	if (gpuproj_import_nsys(exported ? exported : file, &nopt, &profiles, &n, &sum, &join,
+				&err)) {
+		if (exported && strcmp(err.file, exported) == 0)
+			snprintf(err.file, sizeof(err.file), "%s (nsys export --type sqlite)",
+				 file);
+		ret = cli_fail_error(&err);
+		goto out;
+	}
+	if ((ret = nsys_paths(&a, profiles, n, &paths)) ||
+	    (ret = nsys_record(&a, profiles, n, ts)))
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (gpuproj_profile_save(profiles[i], paths[i], &err)) {
+			ret = cli_fail_error(&err);
+			goto out;
+		}
+	}
+	ret = nsys_summary(&a, profiles, paths, n, &sum, &join, ts);
+out:
+	for (i = 0; i < n; i++) {
+		gpuproj_profile_free(profiles[i]);
+		if (paths)
+			free(paths[i]);
+	}
+	free(paths);
+	free(profiles);
+	for (i = 0; counters && i < a.n_ncu; i++)
+		gpuproj_profile_free(counters[i]);
+	free(counters);
+	remove_nsys_export(exported);
+	gpuproj_import_summary_clear(&sum);
+	gpuproj_targets_free(ts);
+	free(a.ncu);
+	return ret;
+}
+
 int
 cmd_import(int argc, char **argv)
 {
@@ -872,28 +1419,51 @@ cmd_import(int argc, char **argv)
 		"import kerneltuner", "Kernel Tuner", "FILE.json", "file", TOOL_KERNELTUNER, help_kt,
 		gpuproj_import_kerneltuner,
 	};
+	static const struct multi_importer s2 = {
+		"import seed002", "seed 002", "DIR or FILE.csv", "path", TOOL_SEED002, help_s2,
+		gpuproj_import_seed002,
+	};
 
+	/* The sources, in the order help and messages list them: one table. */
+	static const struct {
+		const char *name;
+		enum tool tool;
+		const struct multi_importer *multi; /* NULL: a one-profile importer */
+	} sources[] = {
+		{ "ncu", TOOL_NCU, NULL },
+		{ "nvprof", TOOL_NVPROF, NULL },
+		{ "nsys", TOOL_NSYS, NULL },
+		{ "gpuperfpredict", TOOL_GPP, &gpp },
+		{ "neusight", TOOL_NEUSIGHT, &neu },
+		{ "xla-matmul", TOOL_XLA, &xla },
+		{ "kerneltuner", TOOL_KERNELTUNER, &kt },
+		{ "seed002", TOOL_SEED002, &s2 },
+	};
+	char list[256] = "";
+	size_t i, len;
+
+	for (i = 0; i < ARRAY_LENGTH(sources); i++) {
+		len = strlen(list);
+		snprintf(list + len, sizeof(list) - len, "%s%s",
+			 i == 0 ? "" : i + 1 == ARRAY_LENGTH(sources) ? " or " : ", ",
+			 sources[i].name);
+	}
 	if (argc < 2)
-		return cli_usage_error("import", "missing what to import: ncu, nvprof, "
-				       "gpuperfpredict, neusight, xla-matmul or kerneltuner");
+		return cli_usage_error("import", "missing what to import: %s", list);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		help(stdout);
 		return EXIT_OK;
 	}
-	if (strcmp(argv[1], "ncu") == 0)
-		return import_one(argc - 1, argv + 1, TOOL_NCU);
-	if (strcmp(argv[1], "nvprof") == 0)
-		return import_one(argc - 1, argv + 1, TOOL_NVPROF);
-	if (strcmp(argv[1], "gpuperfpredict") == 0)
-		return import_multi(&gpp, argc - 1, argv + 1);
-	if (strcmp(argv[1], "neusight") == 0)
-		return import_multi(&neu, argc - 1, argv + 1);
-	if (strcmp(argv[1], "xla-matmul") == 0)
-		return import_multi(&xla, argc - 1, argv + 1);
-	if (strcmp(argv[1], "kerneltuner") == 0)
-		return import_multi(&kt, argc - 1, argv + 1);
+	for (i = 0; i < ARRAY_LENGTH(sources); i++) {
+		if (strcmp(argv[1], sources[i].name) != 0)
+			continue;
+		if (sources[i].multi)
+			return import_multi(sources[i].multi, argc - 1, argv + 1);
+		if (sources[i].tool == TOOL_NSYS)
+			return import_nsys(argc - 1, argv + 1);
+		return import_one(argc - 1, argv + 1, sources[i].tool);
+	}
 	if (argv[1][0] == '-')
 		return cli_usage_error("import", "unknown option '%s'", argv[1]);
-	return cli_usage_error("import", "unknown source '%s': ncu, nvprof, gpuperfpredict, "
-			       "neusight, xla-matmul or kerneltuner", argv[1]);
+	return cli_usage_error("import", "unknown source '%s': %s", argv[1], list);
 }

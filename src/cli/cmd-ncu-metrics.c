@@ -6,12 +6,14 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gpuproj/import.h>
 #include <gpuproj/model.h>
 #include <gpuproj/target.h>
+#include <gpuproj/tensor.h>
 
 #include "cli.h"
 
@@ -46,6 +48,21 @@ help(FILE *f)
 		gpuproj_model_name(gpuproj_model_default()));
 }
 
+/* --tensor VALUE is no mode: the usage error, the modes named by tensor.c's table. */
+static int
+tensor_error(const char *value)
+{
+	char list[64] = "";
+	size_t i, len;
+
+	for (i = 0; i < GPUPROJ_TENSOR_MODE_COUNT; i++) {
+		len = strlen(list);
+		snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
+			 gpuproj_tensor_mode_name((enum gpuproj_tensor_mode)i));
+	}
+	return cli_usage_error("ncu-metrics", "--tensor '%s' is not one of %s", value, list);
+}
+
 int
 cmd_ncu_metrics(int argc, char **argv)
 {
@@ -75,8 +92,7 @@ cmd_ncu_metrics(int argc, char **argv)
 		case O_TARGETS: targets_path = optarg; break;
 		case O_TENSOR:
 			if (gpuproj_tensor_mode_from_name(optarg, &tensor) != GPUPROJ_OK)
-				return cli_usage_error("ncu-metrics", "--tensor '%s' is not one of "
-						       "ops, inst, off", optarg);
+				return tensor_error(optarg);
 			break;
 		default: /* ':' missing value, '?' unknown option */
 			return cli_option_error("ncu-metrics", c, argv);

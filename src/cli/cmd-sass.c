@@ -89,8 +89,54 @@ render_sass(FILE *f, void *userdata)
 	return r;
 }
 
-int
-cmd_sass(int argc, char **argv)
+/* The command line, parsed. */
+struct sass_args {
+	const char **archs, *source, *output, *filter;
+	size_t n_archs, jobs;
+	int fmt;
+	bool quiet;
+	struct gpuproj_sass_options sopt;
+};
+
+/* "sm_XY": sm_ and a digit 1-9. */
+static bool
+is_sm_arch(const char *s)
+{
+	return strncmp(s, "sm_", 3) == 0 && s[3] >= '1' && s[3] <= '9';
+}
+
+/*
+ * --arch and --source-arch checked; the source analysed too, first.
+ * Returns -1 to go on, else the usage error's status.
+ */
+static int
+check_archs(struct sass_args *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n_archs; i++) {
+		if (!is_sm_arch(a->archs[i]))
+			return cli_usage_error("sass", "--arch needs sm_XY (e.g. sm_90), got '%s'",
+					       a->archs[i]);
+	}
+	if (!a->source)
+		return -1;
+	if (!is_sm_arch(a->source))
+		return cli_usage_error("sass", "--source-arch needs sm_XY (e.g. sm_70), got '%s'",
+				       a->source);
+	for (i = 0; i < a->n_archs && strcmp(a->archs[i], a->source) != 0; i++)
+		;
+	if (a->n_archs && i == a->n_archs) {
+		memmove(a->archs + 1, a->archs, a->n_archs * sizeof(*a->archs));
+		a->archs[0] = a->source;
+		a->n_archs++;
+	}
+	return -1;
+}
+
+/* The options and their usage errors. Returns -1 to go on, else the exit status. */
+static int
+parse_args(int argc, char **argv, struct sass_args *a)
 {
 	enum { O_ARCH = 256, O_SOURCE, O_FORMAT, O_KERNEL, O_JOBS, O_WEIGHT };
 	static const struct option opts[] = {
@@ -105,118 +151,95 @@ cmd_sass(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct gpuproj_sass_options sopt = { 0 };
-	struct gpuproj_sass *s = NULL;
-	struct gpuproj_error err = { 0 };
-	const char **archs = NULL, *source = NULL, *output = NULL, *filter = NULL;
-	size_t n_archs = 0, jobs = 0, a;
-	int fmt = FMT_TABLE;
-	bool quiet = false, all_ok = true;
+	double *w = &a->sopt.slow_path_weight;
 	char *end;
-	int c, ret = EXIT_FAIL;
+	int c;
 
 	optind = 1;
 	opterr = 0;
-	archs = calloc((size_t)argc + 2, sizeof(*archs));
-	if (!archs)
+	a->archs = calloc((size_t)argc + 2, sizeof(*a->archs));
+	if (!a->archs)
 		return cli_fail("out of memory");
 	while ((c = getopt_long(argc, argv, ":ho:q", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
-			ret = EXIT_OK;
-			goto out;
-		case O_ARCH: archs[n_archs++] = optarg; break;
-		case O_SOURCE: source = optarg; break;
-		case 'o': output = optarg; break;
-		case O_KERNEL: filter = optarg; break;
-		case 'q': quiet = true; break;
+			return EXIT_OK;
+		case O_ARCH: a->archs[a->n_archs++] = optarg; break;
+		case O_SOURCE: a->source = optarg; break;
+		case 'o': a->output = optarg; break;
+		case O_KERNEL: a->filter = optarg; break;
+		case 'q': a->quiet = true; break;
 		case O_JOBS:
-			if (!cli_parse_size("sass", "--jobs", optarg, &jobs)) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
+			if (!cli_parse_size("sass", "--jobs", optarg, &a->jobs))
+				return EXIT_USAGE;
 			break;
 		case O_WEIGHT:
 			errno = 0;
-			sopt.slow_path_weight = strtod_c(optarg, &end);
-			if (errno || end == optarg || *end || !(sopt.slow_path_weight >= 0) ||
-			    sopt.slow_path_weight > 1) {
-				ret = cli_usage_error("sass", "--slow-path-weight needs a number between "
-						      "0 and 1, got '%s'", optarg);
-				goto out;
-			}
+			*w = strtod_c(optarg, &end);
+			if (errno || end == optarg || *end || !(*w >= 0) || *w > 1)
+				return cli_usage_error("sass", "--slow-path-weight needs a number "
+						       "between 0 and 1, got '%s'", optarg);
 			break;
 		case O_FORMAT:
 			if (!cli_parse_format("sass", optarg, format_names, ARRAY_LENGTH(format_names),
-					      &fmt)) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
+					      &a->fmt))
+				return EXIT_USAGE;
 			break;
 		default: /* ':' missing value, '?' unknown option */
-			ret = cli_option_error("sass", c, argv);
-			goto out;
+			return cli_option_error("sass", c, argv);
 		}
 	}
-	if (optind >= argc) {
-		ret = cli_usage_error("sass", "missing FILE (an executable, fatbin, cubin or a "
-				      "directory of them)");
+	if (optind >= argc)
+		return cli_usage_error("sass", "missing FILE (an executable, fatbin, cubin or a "
+				       "directory of them)");
+	return check_archs(a);
+}
+
+int
+cmd_sass(int argc, char **argv)
+{
+	struct sass_args a = { .fmt = FMT_TABLE };
+	struct gpuproj_sass *s = NULL;
+	struct gpuproj_error err = { 0 };
+	bool all_ok = true;
+	size_t i;
+	int ret = parse_args(argc, argv, &a);
+
+	if (ret >= 0)
 		goto out;
-	}
-	for (a = 0; a < n_archs; a++) {
-		if (strncmp(archs[a], "sm_", 3) != 0 || archs[a][3] < '1' || archs[a][3] > '9') {
-			ret = cli_usage_error("sass", "--arch needs sm_XY (e.g. sm_90), got '%s'",
-					      archs[a]);
-			goto out;
-		}
-	}
-	if (source) {
-		if (strncmp(source, "sm_", 3) != 0 || source[3] < '1' || source[3] > '9') {
-			ret = cli_usage_error("sass", "--source-arch needs sm_XY (e.g. sm_70), got '%s'",
-					      source);
-			goto out;
-		}
-		/* The source is analysed too, first. */
-		for (a = 0; a < n_archs && strcmp(archs[a], source) != 0; a++)
-			;
-		if (n_archs && a == n_archs) {
-			memmove(archs + 1, archs, n_archs * sizeof(*archs));
-			archs[0] = source;
-			n_archs++;
-		}
-	}
-	sopt.archs = archs;
-	sopt.n_archs = n_archs;
-	sopt.jobs = (unsigned)jobs;
-	if (!quiet && cli_stderr_is_tty())
-		sopt.progress = progress;
+	ret = EXIT_FAIL;
+	a.sopt.archs = a.archs;
+	a.sopt.n_archs = a.n_archs;
+	a.sopt.jobs = (unsigned)a.jobs;
+	if (!a.quiet && cli_stderr_is_tty())
+		a.sopt.progress = progress;
 	if (gpuproj_sass_analyze((const char *const *)argv + optind, (size_t)(argc - optind),
-				 &sopt, &s, &err)) {
+				 &a.sopt, &s, &err)) {
 		cli_fail_error(&err);
 		goto out;
 	}
-	if (!source)
-		source = gpuproj_sass_arch_at(s, 0);
-	for (a = 0; a < gpuproj_sass_arch_count(s); a++) {
+	if (!a.source)
+		a.source = gpuproj_sass_arch_at(s, 0);
+	for (i = 0; i < gpuproj_sass_arch_count(s); i++) {
 		const char *note;
 
-		if (gpuproj_sass_arch_status(s, a, &note) != GPUPROJ_OK) {
-			fprintf(stderr, "gpuproj: sass: %s: %s\n", gpuproj_sass_arch_at(s, a),
+		if (gpuproj_sass_arch_status(s, i, &note) != GPUPROJ_OK) {
+			fprintf(stderr, "gpuproj: sass: %s: %s\n", gpuproj_sass_arch_at(s, i),
 				cli_shown(note));
 			all_ok = false;
 		}
 	}
 	{
-		struct sass_out o = { .json = fmt == FMT_JSON, .s = s, .source = source,
-				      .filter = filter, .weight = sopt.slow_path_weight };
+		struct sass_out o = { .json = a.fmt == FMT_JSON, .s = s, .source = a.source,
+				      .filter = a.filter, .weight = a.sopt.slow_path_weight };
 
-		if (cli_write_output(output, render_sass, &o))
+		if (cli_write_output(a.output, render_sass, &o))
 			goto out;
 	}
 	ret = all_ok ? EXIT_OK : EXIT_FAIL;
 out:
 	gpuproj_sass_free(s);
-	free(archs);
+	free(a.archs);
 	return ret;
 }

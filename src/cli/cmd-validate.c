@@ -104,9 +104,9 @@ help(FILE *f)
 		"Usage: gpuproj validate [options] DATASET...\n\n"
 		"Project every kernel measured on one GPU onto every other GPU that measured the\n"
 		"same kernel, and compare the projection with the measured time.\n\n"
-		"DATASET is a gpuproj profile JSON, a gpuperfpredict CSV, a NeuSight CSV or an\n"
-		"XLA matmul-table CSV (recognised by content). The CSV files of one data set are\n"
-		"imported together, one profile per GPU. Measured\n"
+		"DATASET is a gpuproj profile JSON, a gpuperfpredict CSV, a NeuSight CSV, an\n"
+		"XLA matmul-table CSV or a seed 002 CSV (recognised by content). The CSV files\n"
+		"of one data set are imported together, one profile per GPU. Measured\n"
 		"times on a target come from a kernel's reference_ns or, for several profile\n"
 		"JSONs, from the profile measured on that target (same signature, any device\n"
 		"ordinal).\n\n"
@@ -126,9 +126,10 @@ help(FILE *f)
 		"                       %s; `gpuproj project --help` explains)\n"
 		"  --occupancy little|linear  hroof-occ's occupancy term (default: %s;\n"
 		"                       `gpuproj project --help` explains)\n"
-		"  --clock sustained|burst  FP rate of power-limited GPUs (default: %s;\n"
+		"  --clock sustained|burst|auto  FP rate of power-limited GPUs (default: %s;\n"
 		"                       `gpuproj project --help` explains; burst for data\n"
-		"                       timed in short bursts, as NeuSight's)\n",
+		"                       timed in short bursts, as NeuSight's; auto: the regime\n"
+		"                       each profile's measured clock shows)\n",
 		gpuproj_model_name(gpuproj_model_default()),
 		gpuproj_l2_capacity_default() ? "on" : "off",
 		gpuproj_waves_name(gpuproj_waves_default()),
@@ -139,8 +140,12 @@ help(FILE *f)
 		"                       the FP peaks (Van Lanker et al. 2024, eqs. 2-3), or\n"
 		"                       every pipe and instruction issue (`gpuproj project\n"
 		"                       --help` explains)\n"
+		"  --fp32 fma|dense     FP32 rate of FFMA-dense kernels (default: %s; `gpuproj\n"
+		"                       project --help` explains)\n"
 		"  --rates sustained|datasheet  the ceilings of every model but naive (default:\n"
 		"                       %s; `gpuproj project --help` explains)\n"
+		"  --launch-floor on|off  the target's launch floor (default: %s; `gpuproj\n"
+		"                       project --help` explains)\n"
 		"  --intervals FILE|builtin|levels  the calibrated intervals behind coverage and\n"
 		"                       width: a table (gpuproj-intervals/1), the built-in one\n"
 		"                       (default), or each model's own interval\n"
@@ -169,13 +174,17 @@ help(FILE *f)
 		"                       every input and again without each one, fit the widening\n"
 		"                       of the intervals on the calibration half by shape, write\n"
 		"                       the table (gpuproj-assumptions/1) to FILE and print it\n"
-		"  --coverage P         coverage to fit for, 0 < P < 1 (default 0.8)\n"
+		"  --coverage P         coverage to fit for, 0 < P < 1 (default %g, the\n"
+		"                       built-in table's)\n"
 		"  --format FMT         table (default), csv or json\n"
 		"  --details            json: add every comparison (kernel, projection, error)\n"
 		"  -o, --output FILE    write to FILE instead of standard output\n"
 		"  -h, --help           show this help\n\n",
 		gpuproj_compute_name(gpuproj_compute_default()),
-		gpuproj_rates_name(gpuproj_rates_default()), drop_words(inputs, sizeof(inputs)));
+		gpuproj_fp32_name(gpuproj_fp32_default()),
+		gpuproj_rates_name(gpuproj_rates_default()),
+		gpuproj_launch_floor_default() ? "on" : "off", drop_words(inputs, sizeof(inputs)),
+		GPUPROJ_INTERVALS_DEFAULT_COVERAGE);
 	fputs("Per model and (source, target) pair, pooled per model, and pooled per model\n"
 	      "over pairs of GPUs of the same and of different architecture generations\n"
 	      "(Ampere, Hopper, CDNA3, ...; rows '(same gen)', '(cross gen)'): n, failed (not\n"
@@ -301,12 +310,66 @@ fit_date(char *buf, size_t size, const char **ret)
 	return 0;
 }
 
-int
-cmd_validate(int argc, char **argv)
+/* The command line, parsed. */
+struct validate_args {
+	const char *targets_path, *output, *intervals_arg, *fit_path, *merge_arg;
+	const char *study; /* --fit-assumptions FILE */
+	char *command, created[32];
+	const char **sources, **tnames;
+	const struct gpuproj_model **models;
+	size_t n_sources, n_tnames, n_models;
+	bool details, list;
+	int fmt;
+	double threshold_ns;
+	struct gpuproj_validate_options vopt;
+	struct gpuproj_model_options mopt;
+};
+
+/* --model NAME|all|list: -1 to go on, else the exit status. */
+static int
+parse_model(const char *value, struct validate_args *a)
+{
+	const struct gpuproj_model *m;
+	size_t i;
+
+	if (strcmp(value, "list") == 0) {
+		a->list = true;
+	} else if (strcmp(value, "all") == 0) {
+		for (i = 0; i < gpuproj_model_count(); i++)
+			add_model(a->models, &a->n_models, gpuproj_model_at(i));
+	} else {
+		m = gpuproj_model_find(value);
+		if (!m)
+			return cli_usage_error("validate", "unknown model '%s' (`--model list` "
+					       "lists them)", value);
+		add_model(a->models, &a->n_models, m);
+	}
+	return -1;
+}
+
+/* --holdout WORD: -1 to go on, else the exit status. */
+static int
+parse_holdout(const char *value, struct validate_args *a)
+{
+	size_t n;
+	const struct gpuproj_word *w = gpuproj_holdout_words(&n);
+	char words[128];
+	int h;
+
+	if (!cli_word(value, w, n, &h))
+		return cli_usage_error("validate", "--holdout must be %s, not '%s'",
+				       cli_word_list(words, sizeof(words), w, n, ""), value);
+	a->vopt.holdout = (enum gpuproj_holdout)h;
+	return -1;
+}
+
+/* The options and their usage errors. Returns -1 to go on, else the exit status. */
+static int
+parse_args(int argc, char **argv, struct validate_args *a)
 {
 	enum { O_TARGETS = 256, O_MODEL, O_THRESHOLD, O_SOURCE, O_TARGET, O_FORMAT, O_DETAILS,
-	       O_L2, O_WAVES, O_OCCTERM, O_CLOCK, O_COMPUTE, O_RATES, O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE,
-	       O_SECTIONS, O_DROP, O_FIT_ASSUMPTIONS };
+	       O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE, O_SECTIONS, O_DROP,
+	       O_FIT_ASSUMPTIONS };
 	static const struct option opts[] = {
 		{ "targets", required_argument, NULL, O_TARGETS },
 		{ "model", required_argument, NULL, O_MODEL },
@@ -315,12 +378,16 @@ cmd_validate(int argc, char **argv)
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "details", no_argument, NULL, O_DETAILS },
-		{ "l2-capacity", required_argument, NULL, O_L2 },
-		{ "waves", required_argument, NULL, O_WAVES },
-		{ "occupancy", required_argument, NULL, O_OCCTERM },
-		{ "clock", required_argument, NULL, O_CLOCK },
-		{ "compute", required_argument, NULL, O_COMPUTE },
-		{ "rates", required_argument, NULL, O_RATES },
+		{ "l2-capacity", required_argument, NULL, CLI_O_MODEL(GPUPROJ_OPTION_L2_CAPACITY) },
+		{ "launch-floor", required_argument, NULL,
+		  CLI_O_MODEL(GPUPROJ_OPTION_LAUNCH_FLOOR) },
+		{ "waves", required_argument, NULL, CLI_O_MODEL(GPUPROJ_OPTION_WAVES) },
+		{ "occupancy", required_argument, NULL,
+		  CLI_O_MODEL(GPUPROJ_OPTION_OCCUPANCY_TERM) },
+		{ "clock", required_argument, NULL, CLI_O_MODEL(GPUPROJ_OPTION_CLOCK) },
+		{ "compute", required_argument, NULL, CLI_O_MODEL(GPUPROJ_OPTION_COMPUTE) },
+		{ "fp32", required_argument, NULL, CLI_O_MODEL(GPUPROJ_OPTION_FP32) },
+		{ "rates", required_argument, NULL, CLI_O_MODEL(GPUPROJ_OPTION_RATES) },
 		{ "intervals", required_argument, NULL, O_INTERVALS },
 		{ "holdout", required_argument, NULL, O_HOLDOUT },
 		{ "fit-intervals", required_argument, NULL, O_FIT },
@@ -333,218 +400,124 @@ cmd_validate(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *targets_path = NULL, *output = NULL, *origin = NULL;
-	const char *intervals_arg = NULL, *fit_path = NULL, *merge_arg = NULL, *study = NULL;
-	struct gpuproj_intervals *iv = NULL, *base = NULL, *merged = NULL;
-	const struct gpuproj_intervals *base_table = NULL;
-	char *command = NULL, created[32], words[128];
-	const char **sources = NULL, **tnames = NULL;
-	const struct gpuproj_model **models = NULL;
-	size_t n_sources = 0, n_tnames = 0, n_models = 0, n_profiles = 0, i, last = 0, n_words;
-	bool details = false, list = false;
-	int fmt = FMT_TABLE;
-	double threshold_ns = GPUPROJ_VALIDATE_DEFAULT_THRESHOLD_NS;
-	struct gpuproj_targets *targets = NULL;
-	struct gpuproj_profile **profiles = NULL;
-	struct gpuproj_validate_options vopt = { 0 };
-	struct gpuproj_model_options mopt = { 0 };
-	struct gpuproj_validation val = { 0 };
-	struct gpuproj_error err = { 0 };
-	int c, ret = EXIT_FAIL;
+	double *cov = &a->vopt.fit_coverage;
+	int c, r = -1, idx = 0;
 
 	/* The command as given, for a fitted table's provenance (before getopt permutes argv). */
-	command = command_line(argc, argv);
+	a->command = command_line(argc, argv);
 	optind = 1;
 	opterr = 0;
-	sources = calloc((size_t)argc + 1, sizeof(*sources));
-	tnames = calloc((size_t)argc + 1, sizeof(*tnames));
-	models = calloc((size_t)argc * gpuproj_model_count() + 1, sizeof(*models));
-	if (!sources || !tnames || !models || !command) {
-		ret = cli_fail("out of memory");
-		goto out;
-	}
-	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	a->sources = calloc((size_t)argc + 1, sizeof(*a->sources));
+	a->tnames = calloc((size_t)argc + 1, sizeof(*a->tnames));
+	a->models = calloc((size_t)argc * gpuproj_model_count() + 1, sizeof(*a->models));
+	if (!a->sources || !a->tnames || !a->models || !a->command)
+		return cli_fail("out of memory");
+	while (r < 0 && (c = getopt_long(argc, argv, ":ho:", opts, &idx)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
-			ret = EXIT_OK;
-			goto out;
-		case O_TARGETS: targets_path = optarg; break;
-		case O_SOURCE: sources[n_sources++] = optarg; break;
-		case O_TARGET: tnames[n_tnames++] = optarg; break;
-		case O_DETAILS: details = true; break;
-		case O_L2:
-			if (!cli_parse_l2_capacity("validate", optarg, &mopt.l2_capacity)) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case O_WAVES:
-			if (!cli_parse_waves("validate", optarg, &mopt.waves)) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case O_OCCTERM:
-			if (!cli_parse_occupancy_term("validate", optarg, &mopt.occupancy_term)) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case O_CLOCK:
-			if (!cli_parse_clock("validate", optarg, &mopt.clock)) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case O_COMPUTE:
-			if (!cli_parse_compute("validate", optarg, &mopt.compute)) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case O_RATES:
-			if (!cli_parse_rates("validate", optarg, &mopt.rates)) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
-			break;
-		case O_INTERVALS: intervals_arg = optarg; break;
-		case O_FIT: fit_path = optarg; break;
-		case O_MERGE: merge_arg = optarg; break;
-		case O_SECTIONS: vopt.default_sections = true; break;
-		case O_FIT_ASSUMPTIONS: study = optarg; break;
+			return EXIT_OK;
+		case O_TARGETS: a->targets_path = optarg; break;
+		case O_SOURCE: a->sources[a->n_sources++] = optarg; break;
+		case O_TARGET: a->tnames[a->n_tnames++] = optarg; break;
+		case O_DETAILS: a->details = true; break;
+		case O_INTERVALS: a->intervals_arg = optarg; break;
+		case O_FIT: a->fit_path = optarg; break;
+		case O_MERGE: a->merge_arg = optarg; break;
+		case O_SECTIONS: a->vopt.default_sections = true; break;
+		case O_HOLDOUT: r = parse_holdout(optarg, a); break;
+		case O_FIT_ASSUMPTIONS: a->study = optarg; break;
 		case O_DROP:
-			if (!parse_drop(optarg, &mopt.drop_inputs)) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
+			if (!parse_drop(optarg, &a->mopt.drop_inputs))
+				return EXIT_USAGE;
 			break;
-		case O_HOLDOUT: {
-			const struct gpuproj_word *w = gpuproj_holdout_words(&n_words);
-			int h;
-
-			if (!cli_word(optarg, w, n_words, &h)) {
-				ret = cli_usage_error("validate", "--holdout must be %s, not '%s'",
-						      cli_word_list(words, sizeof(words), w,
-								    n_words, ""),
-						      optarg);
-				goto out;
-			}
-			vopt.holdout = (enum gpuproj_holdout)h;
-			break;
-		}
 		case O_COVERAGE:
-			if (!parse_double(optarg, &vopt.fit_coverage) || !(vopt.fit_coverage > 0) ||
-			    !(vopt.fit_coverage < 1)) {
-				ret = cli_usage_error("validate", "--coverage needs a number between 0 "
-						      "and 1 (exclusive), not '%s'", optarg);
-				goto out;
-			}
+			if (!parse_double(optarg, cov) || !(*cov > 0) || !(*cov < 1))
+				return cli_usage_error("validate", "--coverage needs a number "
+						       "between 0 and 1 (exclusive), not '%s'",
+						       optarg);
 			break;
-		case 'o': output = optarg; break;
-		case O_MODEL:
-			if (strcmp(optarg, "list") == 0) {
-				list = true;
-			} else if (strcmp(optarg, "all") == 0) {
-				for (i = 0; i < gpuproj_model_count(); i++)
-					add_model(models, &n_models, gpuproj_model_at(i));
-			} else {
-				const struct gpuproj_model *m = gpuproj_model_find(optarg);
-
-				if (!m) {
-					ret = cli_usage_error("validate", "unknown model '%s' "
-							      "(`--model list` lists them)", optarg);
-					goto out;
-				}
-				add_model(models, &n_models, m);
-			}
-			break;
+		case 'o': a->output = optarg; break;
+		case O_MODEL: r = parse_model(optarg, a); break;
 		case O_THRESHOLD:
-			if (!parse_duration_ns(optarg, &threshold_ns) || !(threshold_ns > 0)) {
-				ret = cli_usage_error("validate", "--threshold needs a positive "
-						      "duration such as 50us or 1ms, not '%s'", optarg);
-				goto out;
-			}
+			if (!parse_duration_ns(optarg, &a->threshold_ns) || !(a->threshold_ns > 0))
+				return cli_usage_error("validate", "--threshold needs a positive "
+						       "duration such as 50us or 1ms, not '%s'",
+						       optarg);
 			break;
 		case O_FORMAT:
 			if (!cli_parse_format("validate", optarg, format_names,
-					      ARRAY_LENGTH(format_names), &fmt)) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
+					      ARRAY_LENGTH(format_names), &a->fmt))
+				return EXIT_USAGE;
 			break;
-		default: /* ':' missing value, '?' unknown option */
-			ret = cli_option_error("validate", c, argv);
-			goto out;
+		default: /* a model option, else ':' missing value, '?' unknown option */
+			r = cli_model_option("validate", opts[idx].name, c, optarg, &a->mopt);
+			if (r == 0)
+				return cli_option_error("validate", c, argv);
+			r = r < 0 ? EXIT_USAGE : -1;
 		}
 	}
-	if (list) {
+	if (r >= 0)
+		return r;
+	if (a->list) {
 		cli_print_models();
-		ret = EXIT_OK;
-		goto out;
+		return EXIT_OK;
 	}
-	if (optind == argc) {
-		ret = cli_usage_error("validate", "missing DATASET (a profile JSON, a "
-				      "gpuperfpredict, NeuSight or XLA matmul CSV)");
-		goto out;
-	}
-	if (details && fmt != FMT_JSON) {
-		ret = cli_usage_error("validate", "--details needs --format json");
-		goto out;
-	}
+	if (optind == argc)
+		return cli_usage_error("validate", "missing DATASET (a profile JSON, a "
+				       "gpuperfpredict, NeuSight or XLA matmul CSV)");
+	if (a->details && a->fmt != FMT_JSON)
+		return cli_usage_error("validate", "--details needs --format json");
+	if (a->fit_path && a->intervals_arg)
+		return cli_usage_error("validate", "--fit-intervals and --intervals exclude each "
+				       "other: the fitted intervals are the ones used");
+	if (a->merge_arg && !a->fit_path)
+		return cli_usage_error("validate", "--merge-intervals needs --fit-intervals FILE "
+				       "(where the merged table is written)");
+	if (a->study && (a->fit_path || a->vopt.default_sections || a->vopt.holdout ||
+			 a->mopt.drop_inputs || a->fmt != FMT_TABLE))
+		return cli_usage_error("validate", "--fit-assumptions runs its own validations: "
+				       "without --fit-intervals, --default-sections, --holdout, "
+				       "--drop or --format");
+	return -1;
+}
 
-	if (fit_path && intervals_arg) {
-		ret = cli_usage_error("validate", "--fit-intervals and --intervals exclude each "
-				      "other: the fitted intervals are the ones used");
-		goto out;
-	}
-	if (merge_arg && !fit_path) {
-		ret = cli_usage_error("validate", "--merge-intervals needs --fit-intervals FILE "
-				      "(where the merged table is written)");
-		goto out;
-	}
-	if (merge_arg && strcmp(merge_arg, "builtin") == 0) {
-		base_table = gpuproj_intervals_builtin();
-	} else if (merge_arg) {
-		if (gpuproj_intervals_load(merge_arg, &base, &err)) {
-			cli_fail_error(&err);
-			goto out;
-		}
+/*
+ * The interval tables: the base of --merge-intervals, --intervals, and
+ * the date of a fitted one. Returns EXIT_OK, or the status after the error.
+ */
+static int
+load_tables(struct validate_args *a, struct gpuproj_intervals **iv,
+	    struct gpuproj_intervals **base, const struct gpuproj_intervals **base_table)
+{
+	struct gpuproj_error err = { 0 };
+
+	if (a->merge_arg && strcmp(a->merge_arg, "builtin") == 0) {
+		*base_table = gpuproj_intervals_builtin();
+	} else if (a->merge_arg) {
+		if (gpuproj_intervals_load(a->merge_arg, base, &err))
+			return cli_fail_error(&err);
 		/* Read whole; the merged table may replace it (atomically) in place. */
-		if (file_same(merge_arg, fit_path))
-			file_forget_input(merge_arg);
-		base_table = base;
+		if (file_same(a->merge_arg, a->fit_path))
+			file_forget_input(a->merge_arg);
+		*base_table = *base;
 	}
-	if (intervals_arg && cli_apply_intervals(intervals_arg, &mopt, &iv))
-		goto out;
-	if (study && (fit_path || vopt.default_sections || vopt.holdout || mopt.drop_inputs ||
-		      fmt != FMT_TABLE)) {
-		ret = cli_usage_error("validate", "--fit-assumptions runs its own validations: "
-				      "without --fit-intervals, --default-sections, --holdout, "
-				      "--drop or --format");
-		goto out;
-	}
-	vopt.fit_intervals = fit_path != NULL;
-	vopt.fit_command = command;
-	if (fit_path || study) {
-		int r = fit_date(created, sizeof(created), &vopt.fit_created);
+	if (a->intervals_arg && cli_apply_intervals(a->intervals_arg, &a->mopt, iv))
+		return EXIT_FAIL;
+	a->vopt.fit_intervals = a->fit_path != NULL;
+	a->vopt.fit_command = a->command;
+	return a->fit_path || a->study
+		       ? fit_date(a->created, sizeof(a->created), &a->vopt.fit_created)
+		       : EXIT_OK;
+}
 
-		if (r) {
-			ret = r;
-			goto out;
-		}
-	}
+/* NeuSight's harness times bursts from idle: say which regime compares like with like. */
+static void
+neusight_note(const struct validate_args *a, struct gpuproj_profile *const *profiles, size_t n)
+{
+	size_t i;
 
-	if (cli_load_targets(targets_path, &targets, &origin))
-		goto out;
-	if (gpuproj_import_datasets((const char *const *)argv + optind, (size_t)(argc - optind),
-				  targets, &profiles, &n_profiles, &err)) {
-		cli_fail_error(&err);
-		goto out;
-	}
-	/* NeuSight's harness times bursts from idle: say which regime compares like with like. */
-	for (i = 0; mopt.clock == GPUPROJ_CLOCK_DEFAULT && i < n_profiles; i++) {
+	for (i = 0; a->mopt.clock == GPUPROJ_CLOCK_DEFAULT && i < n; i++) {
 		const char *o = gpuproj_profile_attr(profiles[i], "origin");
 
 		if (o && strcmp(o, "neusight") == 0) {
@@ -556,64 +529,96 @@ cmd_validate(int argc, char **argv)
 			break;
 		}
 	}
-	vopt.models = models;
-	vopt.n_models = n_models;
-	vopt.threshold_ns = threshold_ns;
-	vopt.sources = sources;
-	vopt.n_sources = n_sources;
-	vopt.targets = tnames;
-	vopt.n_targets = n_tnames;
-	vopt.targets_origin = origin;
-	vopt.model_options = &mopt;
-	if (cli_stderr_is_tty()) {
-		vopt.progress = progress;
-		vopt.progress_userdata = &last;
+}
+
+/* The fitted (or merged) table, then the statistics in the format asked for. */
+static int
+write_results(const struct validate_args *a, const struct gpuproj_validation *val,
+	      const struct gpuproj_intervals *base_table, struct gpuproj_intervals **merged)
+{
+	struct gpuproj_error err = { 0 };
+
+	if (base_table && gpuproj_intervals_merge(base_table, val->fitted, merged, &err))
+		return cli_fail_error(&err);
+	if (a->fit_path && gpuproj_intervals_save(*merged ? *merged : val->fitted, a->fit_path,
+						  &err))
+		return cli_fail_error(&err);
+	if (a->fmt == FMT_JSON)
+		return gpuproj_validation_write_json(a->output ? a->output : "-", val, a->details,
+						     &err) ? cli_fail_error(&err) : EXIT_OK;
+	return cli_write_output(a->output, a->fmt == FMT_CSV ? render_csv : render_table,
+				(void *)val);
+}
+
+int
+cmd_validate(int argc, char **argv)
+{
+	struct validate_args a = { .fmt = FMT_TABLE,
+				   .threshold_ns = GPUPROJ_VALIDATE_DEFAULT_THRESHOLD_NS };
+	struct gpuproj_intervals *iv = NULL, *base = NULL, *merged = NULL;
+	const struct gpuproj_intervals *base_table = NULL;
+	const char *origin = NULL;
+	size_t n_profiles = 0, i, last = 0;
+	struct gpuproj_targets *targets = NULL;
+	struct gpuproj_profile **profiles = NULL;
+	struct gpuproj_validation val = { 0 };
+	struct gpuproj_error err = { 0 };
+	int ret = parse_args(argc, argv, &a);
+
+	if (ret >= 0)
+		goto out;
+	ret = load_tables(&a, &iv, &base, &base_table);
+	if (ret)
+		goto out;
+	ret = EXIT_FAIL;
+	if (cli_load_targets(a.targets_path, &targets, &origin))
+		goto out;
+	if (gpuproj_import_datasets((const char *const *)argv + optind, (size_t)(argc - optind),
+				  targets, &profiles, &n_profiles, &err)) {
+		cli_fail_error(&err);
+		goto out;
 	}
-	if (study) {
-		ret = fit_assumptions(study, profiles, n_profiles, targets, &vopt,
-				      vopt.fit_created, command, output);
+	neusight_note(&a, profiles, n_profiles);
+	a.vopt.models = a.models;
+	a.vopt.n_models = a.n_models;
+	a.vopt.threshold_ns = a.threshold_ns;
+	a.vopt.sources = a.sources;
+	a.vopt.n_sources = a.n_sources;
+	a.vopt.targets = a.tnames;
+	a.vopt.n_targets = a.n_tnames;
+	a.vopt.targets_origin = origin;
+	a.vopt.model_options = &a.mopt;
+	if (cli_stderr_is_tty()) {
+		a.vopt.progress = progress;
+		a.vopt.progress_userdata = &last;
+	}
+	if (a.study) {
+		ret = fit_assumptions(a.study, profiles, n_profiles, targets, &a.vopt,
+				      a.vopt.fit_created, a.command, a.output);
 		goto out;
 	}
 	if (gpuproj_validate((const struct gpuproj_profile *const *)profiles, n_profiles, targets,
-			     &vopt, &val, &err)) {
+			     &a.vopt, &val, &err)) {
 		cli_fail_error(&err);
 		goto out;
 	}
-	if (val.n_comparisons == 0) {
+	if (val.n_comparisons == 0)
 		cli_fail("nothing to validate: no kernel of the data sets has a time measured on "
 			 "another (selected) GPU");
-		goto out;
-	}
-
-	if (base_table && gpuproj_intervals_merge(base_table, val.fitted, &merged, &err)) {
-		cli_fail_error(&err);
-		goto out;
-	}
-	if (fit_path && gpuproj_intervals_save(merged ? merged : val.fitted, fit_path, &err)) {
-		cli_fail_error(&err);
-		goto out;
-	}
-	if (fmt == FMT_JSON) {
-		if (gpuproj_validation_write_json(output ? output : "-", &val, details, &err)) {
-			cli_fail_error(&err);
-			goto out;
-		}
-	} else if (cli_write_output(output, fmt == FMT_CSV ? render_csv : render_table, &val)) {
-		goto out;
-	}
-	ret = EXIT_OK;
+	else
+		ret = write_results(&a, &val, base_table, &merged);
 out:
 	gpuproj_validation_clear(&val);
 	gpuproj_intervals_free(iv);
 	gpuproj_intervals_free(base);
 	gpuproj_intervals_free(merged);
-	free(command);
+	free(a.command);
 	for (i = 0; i < n_profiles; i++)
 		gpuproj_profile_free(profiles[i]);
 	free(profiles);
 	gpuproj_targets_free(targets);
-	free(sources);
-	free(tnames);
-	free(models);
+	free(a.sources);
+	free(a.tnames);
+	free(a.models);
 	return ret;
 }

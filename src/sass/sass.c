@@ -746,16 +746,18 @@ arch_note(const struct arch_state *a)
 }
 
 static int
-analyze_inputs(struct run *r, struct gpuproj_error *err)
+sass_nomem(struct gpuproj_error *err)
 {
-	struct gpuproj_sass *s = r->s;
-	const struct gpuproj_sass_options *opt = r->opt;
-	size_t i, a, c, containers = 0, n_images = 0, n_ptx_units = 0, n_sass = 0;
-	size_t *ptx_order = NULL, *sass_order = NULL;
-	char *nvd = NULL;
+	return error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
+}
+
+/* Step 1: the images of every input; *ret_containers counts their containers. */
+static int
+scan_images(struct run *r, size_t *ret_containers, struct gpuproj_error *err)
+{
+	size_t i, containers = 0, n_images = 0;
 	int ret;
 
-	/* Images per input. */
 	for (i = 0; i < r->n_inputs; i++) {
 		struct input *in = &r->inputs[i];
 
@@ -769,12 +771,61 @@ analyze_inputs(struct run *r, struct gpuproj_error *err)
 		return error_set(err, GPUPROJ_E_NOTFOUND, r->n_inputs == 1 ? r->inputs[0].path : "",
 				 0, 0, "no CUDA device code (cubin or PTX) in %s",
 				 r->n_inputs == 1 ? "this file" : "these files");
+	*ret_containers = containers;
+	return GPUPROJ_OK;
+}
 
-	/* Architectures: as requested, else every SASS architecture present. */
+/* Every SASS architecture of the images, ascending (no option names any). */
+static int
+present_archs(struct run *r, struct gpuproj_error *err)
+{
+	struct gpuproj_sass *s = r->s;
+	size_t i, a, n_images = 0;
+
+	for (i = 0; i < r->n_inputs; i++)
+		n_images += r->inputs[i].n_images;
+	s->archs = calloc(n_images, sizeof(*s->archs));
+	if (!s->archs)
+		return sass_nomem(err);
+	for (i = 0; i < r->n_inputs; i++) {
+		for (size_t k = 0; k < r->inputs[i].n_images; k++) {
+			const struct fatbin_image *im = &r->inputs[i].images[k];
+
+			if (im->kind != FATBIN_ELF)
+				continue;
+			for (a = 0; a < s->n_archs && s->archs[a].arch != im->arch; a++)
+				;
+			if (a < s->n_archs)
+				continue;
+			/* Insert sorted. */
+			for (a = s->n_archs; a > 0 && s->archs[a - 1].arch > im->arch; a--)
+				s->archs[a] = s->archs[a - 1];
+			memset(&s->archs[a], 0, sizeof(s->archs[a]));
+			s->archs[a].arch = im->arch;
+			s->n_archs++;
+		}
+	}
+	if (s->n_archs == 0)
+		return error_set(err, GPUPROJ_E_NOTFOUND,
+				 r->n_inputs == 1 ? r->inputs[0].path : "", 0, 0,
+				 "only PTX in the input: name the architectures to "
+				 "compile it for (--arch sm_XY)");
+	return GPUPROJ_OK;
+}
+
+/* Step 2: the architectures: as requested, else every SASS architecture present. */
+static int
+choose_archs(struct run *r, struct gpuproj_error *err)
+{
+	struct gpuproj_sass *s = r->s;
+	const struct gpuproj_sass_options *opt = r->opt;
+	size_t i, a;
+	int ret;
+
 	if (opt && opt->n_archs) {
 		s->archs = calloc(opt->n_archs, sizeof(*s->archs));
 		if (!s->archs)
-			return error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
+			return sass_nomem(err);
 		for (i = 0; i < opt->n_archs; i++) {
 			int v;
 
@@ -787,49 +838,30 @@ analyze_inputs(struct run *r, struct gpuproj_error *err)
 			if (a == s->n_archs)
 				s->archs[s->n_archs++].arch = v;
 		}
-	} else {
-		s->archs = calloc(n_images, sizeof(*s->archs));
-		if (!s->archs)
-			return error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
-		for (i = 0; i < r->n_inputs; i++) {
-			for (size_t k = 0; k < r->inputs[i].n_images; k++) {
-				const struct fatbin_image *im = &r->inputs[i].images[k];
-
-				if (im->kind != FATBIN_ELF)
-					continue;
-				for (a = 0; a < s->n_archs && s->archs[a].arch != im->arch; a++)
-					;
-				if (a < s->n_archs)
-					continue;
-				/* Insert sorted. */
-				for (a = s->n_archs; a > 0 && s->archs[a - 1].arch > im->arch; a--)
-					s->archs[a] = s->archs[a - 1];
-				memset(&s->archs[a], 0, sizeof(s->archs[a]));
-				s->archs[a].arch = im->arch;
-				s->n_archs++;
-			}
-		}
-		if (s->n_archs == 0)
-			return error_set(err, GPUPROJ_E_NOTFOUND,
-					 r->n_inputs == 1 ? r->inputs[0].path : "", 0, 0,
-					 "only PTX in the input: name the architectures to "
-					 "compile it for (--arch sm_XY)");
+	} else if ((ret = present_archs(r, err))) {
+		return ret;
 	}
 	for (a = 0; a < s->n_archs; a++)
 		snprintf(s->archs[a].name, sizeof(s->archs[a].name), "sm_%d", s->archs[a].arch);
+	return GPUPROJ_OK;
+}
 
-	ret = gpuproj_sass_find_nvdisasm(&nvd, err);
-	if (ret)
-		return ret;
-	r->nvdisasm = nvd;
+/*
+ * Step 3: the units, one image per (architecture, container); the PTX
+ * ones' indices in ptx_order[*ret_n_ptx].
+ */
+static int
+make_units(struct run *r, size_t containers, size_t **ret_ptx_order, size_t *ret_n_ptx,
+	   struct gpuproj_error *err)
+{
+	struct gpuproj_sass *s = r->s;
+	size_t a, c, *ptx_order, n_ptx = 0;
 
-	/* Units: one image per (architecture, container). */
 	r->units = calloc(s->n_archs * containers + 1, sizeof(*r->units));
 	ptx_order = calloc(s->n_archs * containers + 1, sizeof(*ptx_order));
-	if (!r->units || !ptx_order) {
-		ret = error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
-		goto out;
-	}
+	*ret_ptx_order = ptx_order;
+	if (!r->units || !ptx_order)
+		return sass_nomem(err);
 	for (a = 0; a < s->n_archs; a++) {
 		size_t in_idx = 0;
 
@@ -859,21 +891,29 @@ analyze_inputs(struct run *r, struct gpuproj_error *err)
 			s->archs[a].n_units[origin]++;
 			s->archs[a].image_arch[origin] = im->arch;
 			if (origin == GPUPROJ_SASS_FROM_PTX)
-				ptx_order[n_ptx_units++] = r->n_units - 1;
+				ptx_order[n_ptx++] = r->n_units - 1;
 		}
 	}
+	*ret_n_ptx = n_ptx;
+	return GPUPROJ_OK;
+}
 
-	/* Phase A: SASS images first (fast, no progress), then PTX compilations. */
-	sass_order = calloc(r->n_units + 1, sizeof(*sass_order));
-	if (!sass_order) {
-		ret = error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
-		goto out;
-	}
+/* Step 4 (phase A): SASS images first (fast, no progress), then PTX compilations. */
+static int
+prepare_units(struct run *r, size_t *ptx_order, size_t n_ptx_units,
+	      struct gpuproj_error *err)
+{
+	struct gpuproj_sass *s = r->s;
+	size_t *sass_order = calloc(r->n_units + 1, sizeof(*sass_order)), i, n_sass = 0;
+
+	if (!sass_order)
+		return sass_nomem(err);
 	for (i = 0; i < r->n_units; i++) {
 		if (r->units[i].origin != GPUPROJ_SASS_FROM_PTX)
 			sass_order[n_sass++] = i;
 	}
 	pool_run(r, NULL, n_sass, unit_prepare, NULL, sass_order);
+	free(sass_order);
 	/* PTX for an architecture CUDA 13 dropped (sm_70, sm_72): a CUDA 11/12 ptxas. */
 	for (i = 0; i < n_ptx_units; i++) {
 		int arch = s->archs[r->units[ptx_order[i]].arch].arch;
@@ -883,10 +923,8 @@ analyze_inputs(struct run *r, struct gpuproj_error *err)
 			const struct legacy *l = legacy_resolve(r, SASS_PTXAS, arch, primary);
 
 			free(primary);
-			if (!l) {
-				ret = error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
-				goto out;
-			}
+			if (!l)
+				return sass_nomem(err);
 		}
 	}
 	pool_run(r, "compiling PTX", n_ptx_units, unit_prepare, unit_label, ptx_order);
@@ -899,8 +937,7 @@ analyze_inputs(struct run *r, struct gpuproj_error *err)
 			/* A corrupt input or an unsupported codec fails the analysis. */
 			if (err)
 				*err = u->err;
-			ret = u->status;
-			goto out;
+			return u->status;
 		}
 		if (u->status && !as->failed) {
 			as->failed = true;
@@ -909,17 +946,21 @@ analyze_inputs(struct run *r, struct gpuproj_error *err)
 		if (u->status == GPUPROJ_OK && u->tool)
 			as->tool = u->tool;
 	}
-	if (drop_duplicates(r)) {
-		ret = error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
-		goto out;
-	}
+	return drop_duplicates(r) ? sass_nomem(err) : GPUPROJ_OK;
+}
 
-	/* Phase B. */
-	if (build_chunks(r)) {
-		ret = error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
-		goto out;
-	}
-	/* nvdisasm per disassembly architecture: a legacy one where the first lacks it. */
+/*
+ * Step 5 (phase B): the chunks disassembled, with nvdisasm per
+ * disassembly architecture (a legacy one where the first lacks it).
+ */
+static int
+disassemble(struct run *r, struct gpuproj_error *err)
+{
+	struct gpuproj_sass *s = r->s;
+	size_t i;
+
+	if (build_chunks(r))
+		return sass_nomem(err);
 	for (i = 0; i < r->n_chunks; i++) {
 		struct chunk *ch = &r->chunks[i];
 		const struct legacy *l;
@@ -929,10 +970,8 @@ analyze_inputs(struct run *r, struct gpuproj_error *err)
 		    sass_tool_supports(r->nvdisasm, SASS_NVDISASM, ch->disasm_arch))
 			continue;
 		l = legacy_resolve(r, SASS_NVDISASM, ch->disasm_arch, r->nvdisasm);
-		if (!l) {
-			ret = error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
-			goto out;
-		}
+		if (!l)
+			return sass_nomem(err);
 		ch->nvdisasm = l->path;
 		if (l->path) {
 			s->archs[ch->arch].legacy_nvdisasm = l->path;
@@ -949,19 +988,25 @@ analyze_inputs(struct run *r, struct gpuproj_error *err)
 		if (ch->status == GPUPROJ_E_NOMEM) {
 			if (err)
 				*err = ch->err;
-			ret = ch->status;
-			goto out;
+			return ch->status;
 		}
 		if (ch->status && !as->failed) {
 			as->failed = true;
 			as->err = ch->err;
 		}
 	}
-	/* Results; failed architectures dropped. */
-	if (collect(r)) {
-		ret = error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
-		goto out;
-	}
+	return GPUPROJ_OK;
+}
+
+/* Step 6: the results, failed architectures dropped, and each architecture's note. */
+static int
+arch_results(struct run *r, struct gpuproj_error *err)
+{
+	struct gpuproj_sass *s = r->s;
+	size_t a;
+
+	if (collect(r))
+		return sass_nomem(err);
 	for (a = 0; a < s->n_archs; a++) {
 		struct arch_state *as = &s->archs[a];
 		char buf[GPUPROJ_ERROR_MSG_SIZE + GPUPROJ_ERROR_FILE_SIZE + 8];
@@ -980,15 +1025,35 @@ analyze_inputs(struct run *r, struct gpuproj_error *err)
 			as->status = GPUPROJ_OK;
 			as->note = arch_note(as);
 		}
-		if (!as->note) {
-			ret = error_set(err, GPUPROJ_E_NOMEM, "", 0, 0, "out of memory");
-			goto out;
-		}
+		if (!as->note)
+			return sass_nomem(err);
 	}
-	ret = GPUPROJ_OK;
-out:
+	return GPUPROJ_OK;
+}
+
+static int
+analyze_inputs(struct run *r, struct gpuproj_error *err)
+{
+	size_t containers = 0, n_ptx_units = 0, *ptx_order = NULL;
+	char *nvd = NULL;
+	int ret;
+
+	ret = scan_images(r, &containers, err);
+	if (ret == GPUPROJ_OK)
+		ret = choose_archs(r, err);
+	if (ret == GPUPROJ_OK)
+		ret = gpuproj_sass_find_nvdisasm(&nvd, err);
+	if (ret)
+		return ret;
+	r->nvdisasm = nvd;
+	ret = make_units(r, containers, &ptx_order, &n_ptx_units, err);
+	if (ret == GPUPROJ_OK)
+		ret = prepare_units(r, ptx_order, n_ptx_units, err);
+	if (ret == GPUPROJ_OK)
+		ret = disassemble(r, err);
+	if (ret == GPUPROJ_OK)
+		ret = arch_results(r, err);
 	free(ptx_order);
-	free(sass_order);
 	return ret;
 }
 

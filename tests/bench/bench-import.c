@@ -9,7 +9,7 @@
  * prints them). Prints size, time, MB/s and peak memory; checks nothing
  * (speed goals are not tests; the goal: 100 MB in under 10 s); then, each in
  * its own process, the peak memory of importing a 100,000-kernel raw export
- * and of projecting its profile (issue 25: at most 4x the input). Run with
+ * and of projecting its profile (at most 4x the input). Run with
  * `meson compile -C build bench-import` or `build/tests/bench/bench-import [MB]`.
  */
 #include "config.h"
@@ -211,7 +211,7 @@ write_raw(const char *path, size_t launches)
 }
 
 /*
- * Issue 25 #9: a `--page raw` export of 100,000 distinct kernels (one
+ * A `--page raw` export of 100,000 distinct kernels (one
  * launch each, demangled template names, the metrics of `gpuproj
  * ncu-metrics`): about 27 MB. Before streaming, importing it peaked at
  * 1.0 GB (34x) and projecting its profile onto the built-in GPUs at
@@ -392,7 +392,7 @@ memory_figures(const char *dir)
 		return;
 	write_raw_kernels(csv, 100000);
 	stat(csv, &cs);
-	printf("\nmemory (issue 25 #9; goal: at most 4x the input), each step in its own process:\n");
+	printf("\nmemory (goal: at most 4x the input), each step in its own process:\n");
 	j = (struct job){ csv, json, NULL };
 	t0 = now_s();
 	kib = in_child(do_import, &j);

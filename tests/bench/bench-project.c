@@ -2,7 +2,10 @@
 /*
  * Benchmark: project N kernel signatures (default 100,000) onto every GPU
  * of the built-in targets.yaml with every model, and time loading and
- * saving their profile JSON. Prints figures; checks nothing (speed goals are
+ * saving their profile JSON. Then hostile whole-run
+ * timelines: patterns of one kernel on stream slot 65534 and 4,095 device
+ * synchronisations (1 pattern: a 230 KB profile; 16: 3.7 MB), projected
+ * onto every GPU with the default model. Prints figures; checks nothing (speed goals are
  * not tests). Run with `meson compile -C build bench` or
  * `build/tests/bench/bench-project [N]`.
  */
@@ -20,6 +23,7 @@
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
+#include <gpuproj/timeline.h>
 
 static double
 now_s(void)
@@ -49,6 +53,72 @@ peak_rss_kib(void)
 
 	getrusage(RUSAGE_SELF, &ru);
 	return ru.ru_maxrss;
+}
+
+/* A replay bounded by its nodes: `n_pat` patterns of a kernel on slot 65534, 4,095 syncs. */
+static int
+bench_timeline(const struct gpuproj_targets *targets, const struct gpuproj_target *src,
+	       size_t n_pat)
+{
+	struct gpuproj_signature sig = { .name = "_Z1kv", .grid = { 1024, 1, 1 },
+					 .block = { 256, 1, 1 } };
+	struct gpuproj_profile *p = gpuproj_profile_new();
+	struct gpuproj_timeline *tl = gpuproj_timeline_new();
+	struct gpuproj_tl_node *nodes = calloc(4096, sizeof(*nodes));
+	struct gpuproj_kernel *k;
+	struct gpuproj_tl_pattern pat = { 0 };
+	double t0, dt;
+	size_t i, t;
+
+	if (!p || !tl || !nodes || gpuproj_profile_kernel(p, &sig, &k))
+		return 1;
+	gpuproj_kernel_add_duration(k, 10000);
+	gpuproj_kernel_add_metric(k, GPUPROJ_M_INST_FP32_FMA, 1e8);
+	gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_DRAM, 1e7);
+	gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_L2, 1e7);
+	gpuproj_kernel_add_metric(k, GPUPROJ_M_BYTES_L1, 1e7);
+	k->profiled = 1;
+	for (i = 0; i < 4096; i++) {
+		struct gpuproj_tl_node *n = &nodes[i];
+
+		n->op = i ? GPUPROJ_TL_SYNC_DEVICE : GPUPROJ_TL_KERNEL;
+		n->stream = i ? GPUPROJ_TL_NONE : 65534;
+		n->event = GPUPROJ_TL_NONE;
+		n->kernel = i ? NULL : k;
+		gpuproj_stats_add(&n->gap_ns, 10);
+		gpuproj_stats_add(&n->call_ns, 0);
+		if (!i) {
+			gpuproj_stats_add(&n->lat_ns, 0);
+			gpuproj_stats_add(&n->dur_ns, 10000);
+		}
+	}
+	pat.nodes = nodes;
+	pat.n_nodes = 4096;
+	gpuproj_stats_add(&pat.wall_ns, 10000 + 4096 * 10);
+	for (i = 0; i < n_pat; i++) {
+		pat.thread = (uint32_t)i; /* another structure per pattern */
+		if (gpuproj_timeline_add(tl, &pat, n_pat, SIZE_MAX, NULL))
+			return 1;
+	}
+	tl->span_ns = tl->wall_ns = (double)n_pat * (10000 + 4096 * 10);
+	gpuproj_profile_set_timeline(p, tl);
+	t0 = now_s();
+	for (t = 0; t < gpuproj_targets_count(targets); t++) {
+		struct gpuproj_run_projection run;
+
+		if (gpuproj_project_run(p, gpuproj_model_default(), src,
+					gpuproj_targets_get(targets, t), NULL, &run))
+			return 1;
+		gpuproj_run_projection_clear(&run);
+	}
+	dt = now_s() - t0;
+	printf("whole-run timeline, %zu pattern%s x 4,096 nodes (a kernel on stream slot 65534, "
+	       "4,095 device synchronisations): %zu targets in %.3f s, %.2f ms per target\n",
+	       n_pat, n_pat == 1 ? "" : "s", gpuproj_targets_count(targets), dt,
+	       dt / (double)gpuproj_targets_count(targets) * 1e3);
+	free(nodes);
+	gpuproj_profile_free(p);
+	return 0;
 }
 
 int
@@ -148,6 +218,8 @@ main(int argc, char **argv)
 		       t_proj / t_load);
 	}
 	unlink(path);
+	if (bench_timeline(targets, src, 1) || bench_timeline(targets, src, 16))
+		return 1;
 	gpuproj_profile_free(p);
 	gpuproj_profile_free(q);
 	gpuproj_targets_free(targets);

@@ -61,7 +61,7 @@ InitializeInjection(void)
 	cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
 	cuptiActivityRegisterCallbacks(req, done);
 	cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-	/* The whole-run timeline's kinds (issue 23), so the double writes the same records. */
+	/* The whole-run timeline's kinds, so the double writes the same records. */
 	cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
 	cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER);
 	cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);

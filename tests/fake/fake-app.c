@@ -46,13 +46,19 @@
  *                                 cudaMemcpy (or cudaMemcpyAsync with async) + the nested
  *                                 driver copy; pinned host memory unless pageable; without
  *                                 async the call returns when the copy ran
+ *   alloc CTX SLOT BYTES [drv|async|pitch|fail]  cudaMalloc + the nested cuMemAlloc_v2 of
+ *                                 BYTES (drv: cuMemAlloc_v2 alone; async: cudaMallocAsync +
+ *                                 cuMemAllocAsync; pitch: cudaMallocPitch of BYTES x 4 rows,
+ *                                 pitch BYTES rounded up to 512; fail: both fail, out of
+ *                                 memory); the address is kept in SLOT (0..63)
+ *   free CTX SLOT [drv|async]     cudaFree (cuMemFree_v2; cudaFreeAsync) of SLOT's address
  *   memset CTX BYTES DUR_NS [stream=S] [async]   cudaMemset(Async) + cuMemsetD8(Async)
  *   event-record CTX E S          cudaEventRecord of event E (1..63) on stream S
  *   wait-event CTX S E            cudaStreamWaitEvent: stream S waits for event E
  *   event-sync CTX E              cudaEventSynchronize of event E
  *   do A ; B ; ...                the commands in order (for repeat)
  *   repeat N COMMAND...           run COMMAND N times
- *   threads T N COMMAND...        T threads run COMMAND N times each, at once
+ *   threads T N COMMAND...        T threads (up to 128) run COMMAND N times each, at once
  *                                 (%t in COMMAND becomes the thread index, %i
  *                                 the iteration)
  *   par A1 ; A2 | B1 ; B2 ...     one thread per |-separated branch, at once, each
@@ -82,17 +88,20 @@
  *   setlocale NAME                setlocale(LC_ALL, NAME), as applications do before
  *                                 CUDA (exit 3 when the locale is missing); prints
  *                                 "locale NAME: 1.5" formatted in it
- *   chdir DIR | mkdir DIR | mkfifo PATH | symlink TARGET PATH | write PATH TEXT
+ *   chdir DIR | mkdir DIR | rmdir DIR | mkfifo PATH | symlink TARGET PATH | write PATH TEXT
  *                                 the application changes its directory or
  *                                 creates things (as someone else would plant
  *                                 them, or another process write them)
  *   stdout TEXT                   print TEXT on standard output
  *   stderr-broken                 stderr becomes a pipe nobody reads (writes raise SIGPIPE)
  *   sleep MS | signal TERM|INT | exit CODE
+ *   alarm-exit US CODE            SIGALRM after US microseconds (0: when the double raises
+ *                                 it, $FAKE_ALARM_AT) runs a handler that calls exit(CODE)
+ *                                 (from whatever the thread was doing)
  *   bench LAUNCHES SIGS [SYNC_EVERY]  timing loop for tests/bench/bench-inject (with
  *                                 SYNC_EVERY: a cudaDeviceSynchronize after every
  *                                 SYNC_EVERY launches, so the run repeats one epoch)
- *   soak THREADS LAUNCHES SIGS TERM_PCT [MIN_MS]   the soak (issue 12 part 6; see soak())
+ *   soak THREADS LAUNCHES SIGS TERM_PCT [MIN_MS]   the soak (see soak())
  *   selftest                      misuse the CUPTI API on purpose: every call must
  *                                 fail and count as a violation (exit 6 if one passes)
  *
@@ -114,6 +123,7 @@
 #include <locale.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -130,6 +140,22 @@ static CUcontext ctxs[MAX_CTX + 1];
 static int n_ctx;
 
 static int run_command(const char *cmd);
+
+/*
+ * `alarm-exit`: a SIGALRM handler that calls exit(), as applications do
+ * (a watchdog, a time limit). exit() is not async-signal-safe (POSIX
+ * signal-safety(7)), but the application is not gpuproj's to fix: its
+ * atexit handlers run on the interrupted thread, in whatever frame the
+ * signal found it.
+ */
+static volatile sig_atomic_t alarm_exit_code;
+
+static void
+alarm_exit(int sig)
+{
+	(void)sig;
+	exit(alarm_exit_code);
+}
 
 /* ---- helpers ---- */
 
@@ -589,7 +615,7 @@ wait_value(CUcontext c, uint32_t st, int flag)
 		 CUPTI_API_EXIT, "cuStreamWaitValue32_v2", &p, NULL, c, corr, &ok);
 }
 
-/* ---- the whole run: copies, sets, events (issue 23) ---- */
+/* ---- the whole run: copies, sets, events ---- */
 
 /*
  * One runtime call with its nested driver call around `inner` (both with
@@ -703,6 +729,141 @@ memcpy_cmd(const char *cmd, const char *rest)
 	op.rt_correlation = k.corr;
 	fake_op_run(c, &op);
 	call2_exit(c, &k);
+}
+
+/*
+ * ---- Device allocations (the peak device memory of libproj.so) ----
+ *
+ * alloc/free with the callbacks a real call makes, runtime outside, the
+ * driver call nested. The output pointer of an allocation holds garbage
+ * until the call returns (the params structs of
+ * generated_cuda_runtime_api_meta.h:514-541 and generated_cuda_meta.h:
+ * 481-496 point at the caller's variable, which the function writes):
+ * a library that reads it at ENTER reads 0xdeadbeef..., and a failed call
+ * leaves it so. Addresses are 512-byte aligned, from 0x7f0000000000 up.
+ */
+#define ALLOC_SLOTS 64
+#define GARBAGE_PTR 0xdeadbeefdeadbeefULL
+
+static uint64_t slot_ptr[ALLOC_SLOTS];
+static uint64_t next_va = 0x7f0000000000ULL;
+
+static void
+alloc_cmd(const char *cmd, const char *rest)
+{
+	char how[16] = "";
+	unsigned long long bytes;
+	int ctx, slot;
+	CUcontext c;
+	bool fail, drv_only, async, pitch;
+	void *rt_ptr = (void *)(uintptr_t)GARBAGE_PTR;
+	CUdeviceptr d_ptr = (CUdeviceptr)GARBAGE_PTR;
+	size_t rt_pitch = (size_t)GARBAGE_PTR, d_pitch = (size_t)GARBAGE_PTR, rows = 4;
+	cudaMalloc_v3020_params rp = { .devPtr = &rt_ptr };
+	cudaMallocAsync_v11020_params rap = { .devPtr = &rt_ptr };
+	cudaMallocPitch_v3020_params rpp = { .devPtr = &rt_ptr, .pitch = &rt_pitch, .height = 4 };
+	cuMemAlloc_v2_params dp = { .dptr = &d_ptr };
+	cuMemAllocAsync_params dap = { .dptr = &d_ptr };
+	cuMemAllocPitch_v2_params dpp = { .dptr = &d_ptr, .pPitch = &d_pitch, .Height = 4,
+					  .ElementSizeBytes = 4 };
+	struct call2 k = { 0 };
+	cudaError_t rok;
+	CUresult dok;
+	uint64_t va, size;
+
+	if (sscanf(rest, "%d %d %llu %15s", &ctx, &slot, &bytes, how) < 3 || slot < 0 ||
+	    slot >= ALLOC_SLOTS)
+		usage(cmd);
+	c = ctx_arg(cmd, ctx);
+	fail = strcmp(how, "fail") == 0;
+	drv_only = strcmp(how, "drv") == 0;
+	async = strcmp(how, "async") == 0;
+	pitch = strcmp(how, "pitch") == 0;
+	if (how[0] && !fail && !drv_only && !async && !pitch)
+		usage(cmd);
+	rp.size = rap.size = dp.bytesize = dap.bytesize = bytes;
+	rpp.width = dpp.WidthInBytes = bytes;
+	size = pitch ? ((bytes + 511) / 512 * 512) * rows : bytes;
+	va = next_va;
+	rok = fail ? cudaErrorMemoryAllocation : cudaSuccess;
+	dok = fail ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
+	k.rt = async ? CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020 :
+	       pitch ? CUPTI_RUNTIME_TRACE_CBID_cudaMallocPitch_v3020 :
+		       CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020;
+	k.rt_name = async ? "cudaMallocAsync" : pitch ? "cudaMallocPitch" : "cudaMalloc";
+	k.rt_params = async ? (const void *)&rap : pitch ? (const void *)&rpp : (const void *)&rp;
+	k.drv = async ? CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync :
+		pitch ? CUPTI_DRIVER_TRACE_CBID_cuMemAllocPitch_v2 :
+			CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2;
+	k.drv_name = async ? "cuMemAllocAsync" : pitch ? "cuMemAllocPitch_v2" : "cuMemAlloc_v2";
+	k.drv_params = async ? (const void *)&dap : pitch ? (const void *)&dpp : (const void *)&dp;
+	k.corr = fake_next_correlation();
+	k.dcorr = fake_next_correlation();
+	if (!drv_only)
+		fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, k.rt, CUPTI_API_ENTER, k.rt_name, k.rt_params,
+			 NULL, c, k.corr, NULL);
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, k.drv, CUPTI_API_ENTER, k.drv_name, k.drv_params, NULL,
+		 c, k.dcorr, NULL);
+	if (!fail) {
+		d_ptr = (CUdeviceptr)va;
+		d_pitch = (size_t)(size / rows);
+		next_va += (size + 511) / 512 * 512 + 512;
+	}
+	fake_api(CUPTI_CB_DOMAIN_DRIVER_API, k.drv, CUPTI_API_EXIT, k.drv_name, k.drv_params, NULL,
+		 c, k.dcorr, &dok);
+	if (!fail) {
+		rt_ptr = (void *)(uintptr_t)va;
+		rt_pitch = d_pitch;
+		slot_ptr[slot] = va;
+	}
+	if (!drv_only)
+		fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, k.rt, CUPTI_API_EXIT, k.rt_name, k.rt_params,
+			 NULL, c, k.corr, &rok);
+}
+
+static void
+free_cmd(const char *cmd, const char *rest)
+{
+	char how[16] = "";
+	int ctx, slot;
+	CUcontext c;
+	cudaFree_v3020_params rp = { 0 };
+	cudaFreeAsync_v11020_params rap = { 0 };
+	cuMemFree_v2_params dp = { 0 };
+	cuMemFreeAsync_params dap = { 0 };
+	struct call2 k = { 0 };
+	bool drv_only, async;
+
+	if (sscanf(rest, "%d %d %15s", &ctx, &slot, how) < 2 || slot < 0 || slot >= ALLOC_SLOTS)
+		usage(cmd);
+	c = ctx_arg(cmd, ctx);
+	drv_only = strcmp(how, "drv") == 0;
+	async = strcmp(how, "async") == 0;
+	if (how[0] && !drv_only && !async)
+		usage(cmd);
+	rp.devPtr = rap.devPtr = (void *)(uintptr_t)slot_ptr[slot];
+	dp.dptr = dap.dptr = (CUdeviceptr)slot_ptr[slot];
+	k.rt = async ? CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020
+		     : CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020;
+	k.rt_name = async ? "cudaFreeAsync" : "cudaFree";
+	k.rt_params = async ? (const void *)&rap : (const void *)&rp;
+	k.drv = async ? CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync
+		      : CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2;
+	k.drv_name = async ? "cuMemFreeAsync" : "cuMemFree_v2";
+	k.drv_params = async ? (const void *)&dap : (const void *)&dp;
+	if (drv_only) {
+		CUresult dok = CUDA_SUCCESS;
+		uint32_t corr = fake_next_correlation();
+
+		fake_api(CUPTI_CB_DOMAIN_DRIVER_API, k.drv, CUPTI_API_ENTER, k.drv_name,
+			 k.drv_params, NULL, c, corr, NULL);
+		fake_api(CUPTI_CB_DOMAIN_DRIVER_API, k.drv, CUPTI_API_EXIT, k.drv_name,
+			 k.drv_params, NULL, c, corr, &dok);
+	} else {
+		call2_enter(c, &k);
+		call2_exit(c, &k);
+	}
+	slot_ptr[slot] = 0;
 }
 
 /* memset CTX BYTES DUR [opts]: cudaMemset(Async) + cuMemsetD8(Async)_v2 (record: driver id). */
@@ -873,13 +1034,14 @@ thread_main(void *arg)
 static void
 threads(const char *cmd, const char *rest)
 {
-	struct thread_job jobs[32];
-	pthread_t tid[32];
+	/* Up to 128: more than the recorder follows (GPUPROJ_TL_MAX_THREADS, 64). */
+	static struct thread_job jobs[128];
+	pthread_t tid[128];
 	int t, n_threads, off = 0;
 	long n;
 
 	if (sscanf(rest, "%d %ld %n", &n_threads, &n, &off) < 2 || n_threads < 1 ||
-	    n_threads > 32 || !off)
+	    n_threads > 128 || !off)
 		usage(cmd);
 	for (t = 0; t < n_threads; t++) {
 		const char *p = rest + off;
@@ -1080,7 +1242,7 @@ bench(const char *cmd, const char *rest)
 }
 
 /*
- * The soak (issue 12 part 6): THREADS threads share LAUNCHES runtime
+ * The soak: THREADS threads share LAUNCHES runtime
  * launches (with nested driver callbacks) round-robin over SIGS signatures;
  * RSS is printed before and at every 10 % of the launches, and at
  * TERM_PCT % the process sends itself SIGTERM while the threads go on
@@ -1337,6 +1499,10 @@ run_command(const char *cmd)
 		memcpy_cmd(cmd, rest);
 	} else if (strcmp(word, "memset") == 0) {
 		memset_cmd(cmd, rest);
+	} else if (strcmp(word, "alloc") == 0) {
+		alloc_cmd(cmd, rest);
+	} else if (strcmp(word, "free") == 0) {
+		free_cmd(cmd, rest);
 	} else if (strcmp(word, "event-record") == 0 || strcmp(word, "wait-event") == 0 ||
 		   strcmp(word, "event-sync") == 0) {
 		event_cmd(cmd, word, rest);
@@ -1444,6 +1610,9 @@ run_command(const char *cmd)
 	} else if (strcmp(word, "mkdir") == 0) {
 		if (mkdir(rest, 0777) != 0)
 			exit(1);
+	} else if (strcmp(word, "rmdir") == 0) {
+		if (rmdir(rest) != 0)
+			exit(1);
 	} else if (strcmp(word, "mkfifo") == 0) {
 		if (mkfifo(rest, 0666) != 0)
 			exit(1);
@@ -1463,6 +1632,22 @@ run_command(const char *cmd)
 
 		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 			;
+	} else if (strcmp(word, "alarm-exit") == 0) {
+		long us;
+		int code;
+		struct sigaction sa = { .sa_handler = alarm_exit };
+		struct itimerval it = { { 0, 0 }, { 0, 0 } };
+
+		if (sscanf(rest, "%ld %d", &us, &code) != 2 || us < 0)
+			return usage(cmd);
+		alarm_exit_code = code;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGALRM, &sa, NULL);
+		/* 0: no timer; the double raises it ($FAKE_ALARM_AT, fake-cupti.c). */
+		it.it_value.tv_sec = us / 1000000;
+		it.it_value.tv_usec = us % 1000000;
+		if (us)
+			setitimer(ITIMER_REAL, &it, NULL);
 	} else if (strcmp(word, "signal") == 0) {
 		raise(strcmp(rest, "INT") == 0 ? SIGINT : SIGTERM);
 		/* With gpuproj's handler the report is written, then the signal kills us. */

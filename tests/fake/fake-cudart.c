@@ -3,8 +3,8 @@
  * The runtime of the test double: a libcudart.so.13 that reaches the
  * driver as the real one does, with dlopen("libcuda.so.1", RTLD_NOW) —
  * RTLD_LOCAL, so the driver's symbols stay out of the global scope
- * ([CUPTI-BUILD]; issue 10: "libcudart, shared and static, loads
- * libcuda.so.1 with dlopen(..., RTLD_NOW)") — and initialises it with
+ * ([CUPTI-BUILD]: libcudart, shared and static, loads libcuda.so.1 with
+ * dlopen(..., RTLD_NOW)) — and initialises it with
  * cuInit (cuda.h:5207) on the first runtime call that needs the GPU
  * (cudaFree, cuda_runtime_api.h:4752; cudaFree(0) is the usual way to
  * initialise the runtime). fake-app links this

@@ -29,9 +29,11 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -89,6 +91,81 @@ static pid_t main_pid;
 /* ---- violations and call counts ---- */
 
 static char *violations[MAX_VIOLATIONS];
+static _Thread_local bool app_thread; /* fake_app_thread(), below */
+
+/*
+ * ---- $FAKE_ALARM_AT ----
+ *
+ * The application's SIGALRM handler calls exit(); the double raises
+ * SIGALRM on an application thread at a chosen point, so that the exit
+ * path runs in a frame frozen there:
+ *   api-record:N   the Nth API activity record, written while the double
+ *                  holds L: the signal found CUPTI inside its lock while it
+ *                  recorded the application's CUDA call (what locks real
+ *                  CUPTI holds, and when, is not documented: [GPU?]; the
+ *                  model is the worst case, one lock for everything, as
+ *                  cupti_activity.h's rule that buffer callbacks call no
+ *                  CUPTI function (7660-7665) suggests a lock held then);
+ *   next-record:N  the Nth cuptiActivityGetNextRecord on an application
+ *                  thread: inside the client's buffer callback, where it
+ *                  holds its own locks (gpuproj: the recorder's).
+ */
+enum { ALARM_NONE = 0, ALARM_API_RECORD, ALARM_NEXT_RECORD };
+static int alarm_at = -1;
+static long alarm_left;
+
+static void
+fake_alarm_point(int where)
+{
+	if (alarm_at < 0) {
+		const char *v = getenv("FAKE_ALARM_AT");
+		char w[32];
+		long n;
+
+		alarm_at = ALARM_NONE;
+		if (v && sscanf(v, "%31[^:]:%ld", w, &n) == 2 && n > 0) {
+			alarm_at = strcmp(w, "api-record") == 0    ? ALARM_API_RECORD
+				   : strcmp(w, "next-record") == 0 ? ALARM_NEXT_RECORD
+								   : ALARM_NONE;
+			alarm_left = n;
+		}
+	}
+	if (alarm_at != where || !app_thread || alarm_left <= 0)
+		return;
+	if (--alarm_left == 0)
+		raise(SIGALRM);
+}
+
+/* The process is exiting (fake_report()): L is taken with a bound (exit_lock()). */
+static bool exiting;
+/* L was not free at exit: a frame exit() interrupted holds it. */
+static bool exit_lock_held;
+
+/*
+ * L, waited for 2 s at most once the process exits: the application may
+ * call exit() from a signal handler that interrupted the double inside L
+ * (real CUPTI's internal locks can be held the same way
+ * [GPU?]). false: not taken (the caller goes on without it; counted).
+ */
+static bool
+exit_lock(void)
+{
+	struct timespec until;
+
+	if (!exiting) {
+		pthread_mutex_lock(&L);
+		return true;
+	}
+	/* Once found held, it stays held (its frame never returns): do not wait again. */
+	if (exit_lock_held)
+		return pthread_mutex_trylock(&L) == 0;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 2;
+	if (pthread_mutex_timedlock(&L, &until) == 0)
+		return true;
+	exit_lock_held = true;
+	return false;
+}
 static int n_violations;
 static struct {
 	char *name;		/* a copy: callers in dlclose()d libraries go away */
@@ -104,18 +181,31 @@ static size_t n_failures;
 void
 fake_violation(const char *fmt, ...)
 {
-	char buf[512];
+	static char kept[MAX_VIOLATIONS][512];
+	char buf[512], line[560];
+	bool locked;
 	va_list ap;
+	int n;
 
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "[fake-cupti] VIOLATION: %s\n", buf);
-	pthread_mutex_lock(&L);
-	if (n_violations < MAX_VIOLATIONS)
-		violations[n_violations] = strdup(buf);
+	/*
+	 * write(2) and static storage: at exit this may run in a frame that
+	 * exit() interrupted from a signal handler inside stdio or malloc,
+	 * and L may be held by it (exit_lock()).
+	 */
+	n = snprintf(line, sizeof(line), "[fake-cupti] VIOLATION: %s\n", buf);
+	if (n > 0 && write(2, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1) < 0)
+		n = 0;
+	locked = exit_lock();
+	if (n_violations < MAX_VIOLATIONS) {
+		snprintf(kept[n_violations], sizeof(kept[0]), "%s", buf);
+		violations[n_violations] = kept[n_violations];
+	}
 	n_violations++;
-	pthread_mutex_unlock(&L);
+	if (locked)
+		pthread_mutex_unlock(&L);
 }
 
 int
@@ -286,6 +376,9 @@ fake_set_device(int ordinal, const char *name, const char *chip, int cc_major, i
 		d->attr[FAKE_DEV_SMEM_RESERVED] = cc >= 80 ? 1024 : 0;
 		d->attr[FAKE_DEV_WARP] = 32;
 		d->attr[FAKE_DEV_POWER_W] = 400;
+		/* No clock samples unless a scenario asks for them. */
+		d->attr[FAKE_DEV_NVML_SM_MHZ] = -1;
+		d->attr[FAKE_DEV_NVML_REASONS] = -1;
 	}
 }
 
@@ -295,6 +388,7 @@ fake_set_device_attr(int ordinal, const char *key, long long value)
 	static const char *const keys[FAKE_DEV_ATTR_COUNT] = {
 		"mem_khz", "bus", "l2", "mem_mib", "threads_sm", "threads_block", "blocks_sm",
 		"regs_sm", "regs_block", "smem_sm", "optin", "reserved", "warp", "power_w",
+		"nvml_sm_mhz", "nvml_reasons",
 	};
 	size_t i;
 
@@ -847,6 +941,10 @@ fake_api(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, CUpti_ApiCallbackSite 
 		if (api_depth == 0)
 			vclock += api_ns;
 		full = api_record(dom, cbid, corr, start, vclock, ret ? *(const uint32_t *)ret : 0);
+		if (full || kind_on[dom == CUPTI_CB_DOMAIN_RUNTIME_API
+					    ? CUPTI_ACTIVITY_KIND_RUNTIME
+					    : CUPTI_ACTIVITY_KIND_DRIVER])
+			fake_alarm_point(ALARM_API_RECORD); /* L held */
 		pthread_mutex_unlock(&L);
 		deliver_list(full);
 	}
@@ -997,9 +1095,19 @@ fake_drop_records(uint64_t n)
 static struct buffer *
 append_raw(const void *bytes, size_t size)
 {
+	static long cap = -1;
 	struct buffer *full = NULL;
 
-	if (cur_buf && cur_buf->valid + size > cur_buf->size) {
+	/*
+	 * $FAKE_BUFFER_BYTES: a buffer counts as full past that many bytes, so
+	 * that buffers complete inside the application's calls, on its thread,
+	 * after a few records (as CUPTI's do when the client's buffers are
+	 * small or the records many). Unset: the client's size.
+	 */
+	if (cap < 0)
+		cap = getenv("FAKE_BUFFER_BYTES") ? atol(getenv("FAKE_BUFFER_BYTES")) : 0;
+	if (cur_buf && (cur_buf->valid + size > cur_buf->size ||
+			(cap > 0 && cur_buf->valid + size > (size_t)cap))) {
 		full = cur_buf;
 		cur_buf = NULL;
 	}
@@ -1110,7 +1218,7 @@ keep_full(struct buffer *f, struct buffer **full)
  * preempted on a loaded machine; it widens the window in which another
  * thread's cuptiActivityFlushAll must wait for it (wait_deliveries()).
  */
-static _Thread_local bool app_thread; /* fake_app_thread(), below */
+/* app_thread: declared at the top (the signal points, fake_alarm_point()). */
 
 /* Sleep for $var milliseconds (0 to 10 s; unset or out of range: none). */
 static void
@@ -1954,7 +2062,7 @@ fake_stream_sync(CUcontext ctx, uint32_t stream)
 	sync_ctx(ctx, true, stream, "cuStreamSynchronize");
 }
 
-/* ---- time and the whole run's operations (fake.h, issue 23) ---- */
+/* ---- time and the whole run's operations (fake.h) ---- */
 
 uint64_t
 fake_now(void)
@@ -2389,6 +2497,7 @@ static const struct {
 	RT(cudaMemsetAsync_v3020), RT(cudaStreamBeginCapture_v10000),
 	RT(cudaStreamEndCapture_v10000), RT(cudaStreamDestroy_v5050), RT(cudaDeviceReset_v3020),
 	RT(cudaFree_v3020), RT(cudaMalloc_v3020), RT(cudaLaunchHostFunc_v10000),
+	RT(cudaMallocPitch_v3020), RT(cudaMallocAsync_v11020), RT(cudaFreeAsync_v11020),
 	RT(cudaGraphAddMemcpyNode_v10000),
 	DRV(cuLaunchKernel), DRV(cuLaunchKernel_ptsz), DRV(cuLaunchKernelEx),
 	DRV(cuLaunchCooperativeKernel), DRV(cuGraphLaunch), DRV(cuCtxSynchronize),
@@ -2398,6 +2507,8 @@ static const struct {
 	DRV(cuMemcpyDtoHAsync_v2), DRV(cuMemcpyDtoDAsync_v2), DRV(cuMemsetD8_v2),
 	DRV(cuMemsetD8Async), DRV(cuCtxDestroy_v2), DRV(cuDevicePrimaryCtxReset_v2),
 	DRV(cuStreamBeginCapture_v2), DRV(cuStreamEndCapture), DRV(cuStreamDestroy_v2),
+	DRV(cuMemAlloc_v2), DRV(cuMemAllocPitch_v2), DRV(cuMemFree_v2), DRV(cuMemAllocAsync),
+	DRV(cuMemFreeAsync),
 };
 #undef RT
 #undef DRV
@@ -2528,6 +2639,7 @@ cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, CUpti_Activity **recor
 		return bad(__func__, "buffer is not one being completed right now");
 	if (valid > b->valid)
 		return bad(__func__, "validSize larger than what CUPTI wrote");
+	fake_alarm_point(ALARM_NEXT_RECORD);
 	next = *record ? (uint8_t *)*record + record_size_at((const uint8_t *)*record) : buffer;
 	if (next < buffer || next + sizeof(uint32_t) > buffer + valid ||
 	    next + record_size_at(next) > buffer + valid)
@@ -3596,6 +3708,7 @@ fake_report(void)
 	struct fake_ctx *c;
 
 	flush_thread_stop = true;
+	exiting = true;
 	if (!in_child && !finalized) {
 		/* Everything the client set up must be torn down by now. */
 		for (h = hosts; h; h = h->next)
@@ -3624,14 +3737,31 @@ fake_report(void)
 
 /* $FAKE_REPORT: violations, call counts, what the GPU left behind. */
 static void
+report_line(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* One line of the report: open(2)/write(2), no stdio or malloc (see fake_violation()). */
+static void
+report_line(int fd, const char *fmt, ...)
+{
+	char buf[640];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0 && write(fd, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1) < 0)
+		return;
+}
+
+static void
 write_report(void)
 {
 	const char *path = getenv("FAKE_REPORT");
 	char child_path[4096];
 	const struct op *o;
 	size_t i, pending = 0;
-	FILE *f;
-	int v;
+	int fd, v;
 
 	if (!path)
 		return;
@@ -3639,19 +3769,20 @@ write_report(void)
 		snprintf(child_path, sizeof(child_path), "%s.child", path);
 		path = child_path;
 	}
-	f = fopen(path, "w");
-	if (!f)
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
 		return;
 	v = n_violations;
-	fprintf(f, "violations %d\n", v);
+	report_line(fd, "violations %d\n", v);
 	for (i = 0; i < (size_t)v && i < MAX_VIOLATIONS; i++)
-		fprintf(f, "violation: %s\n", violations[i]);
+		report_line(fd, "violation: %s\n", violations[i]);
 	for (i = 0; i < n_calls; i++)
-		fprintf(f, "calls %s %lu\n", calls[i].name, calls[i].n);
+		report_line(fd, "calls %s %lu\n", calls[i].name, calls[i].n);
 	for (o = ops; o; o = o->next)
 		pending++;
-	fprintf(f, "gpu pending_at_exit %zu records_lost_with_context %llu\n", pending,
-		(unsigned long long)records_lost);
-	fprintf(f, "forks_during_flush %lu\n", forks_during_flush);
-	fclose(f);
+	report_line(fd, "gpu pending_at_exit %zu records_lost_with_context %llu\n", pending,
+		    (unsigned long long)records_lost);
+	report_line(fd, "forks_during_flush %lu\n", forks_during_flush);
+	report_line(fd, "exit_lock_held %d\n", exit_lock_held ? 1 : 0);
+	close(fd);
 }

@@ -15,6 +15,12 @@
  *   return 1, also the second time (NVIDIA's injection samples,
  *   profiling_injection/README.txt and cupti_trace_injection/README.txt:
  *   "at initialization").
+ * - $FAKE_DLCLOSE_INJECTION=1: once InitializeInjection returned, the
+ *   driver dlclose()s the library. Nothing in NVIDIA's injection
+ *   documentation says the real driver keeps it loaded; whether one ever
+ *   closes it is [GPU?]. A library whose threads and callbacks outlive its
+ *   mapping crashes the application then, unless it is linked
+ *   -z nodelete (dlclose() then leaves it mapped: glibc dl-close.c).
  * - No driver call inside a launch callback ([CUPTI-INJ]: CUDA calls in
  *   callbacks are "not supported unless stated"): a violation.
  * - Synchronisation drains the fake GPU's queues (fake_ctx_sync()); the
@@ -94,6 +100,8 @@ cuInit(unsigned int flags)
 		fprintf(stderr, "fake-libcuda: InitializeInjection did not return 1\n");
 		exit(4);
 	}
+	if (getenv("FAKE_DLCLOSE_INJECTION") && dlclose(h) != 0)
+		fprintf(stderr, "fake-libcuda: dlclose %s: %s\n", path, dlerror());
 	return CUDA_SUCCESS;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libnvidia-ml.so.1 of the test double: the four NVML calls libproj.so
- * makes for a board's power limit (inject/cupti/cupti-device.c). Signatures and
+ * libnvidia-ml.so.1 of the test double: the NVML calls libproj.so makes for
+ * a board's power limit and its SM clock samples (inject/cupti/cupti-device.c).
+ * Signatures and
  * behaviour after the NVML API reference (nvml.h is not in the CUDA
  * toolkit): nvmlReturn_t values NVML_SUCCESS 0, NVML_ERROR_UNINITIALIZED 1,
  * NVML_ERROR_INVALID_ARGUMENT 2, NVML_ERROR_NOT_SUPPORTED 3,
@@ -28,6 +29,9 @@ NVML_EXPORT int nvmlInit_v2(void);
 NVML_EXPORT int nvmlShutdown(void);
 NVML_EXPORT int nvmlDeviceGetHandleByPciBusId_v2(const char *pci_bus_id, nvml_device_t *dev);
 NVML_EXPORT int nvmlDeviceGetEnforcedPowerLimit(nvml_device_t dev, unsigned int *limit);
+NVML_EXPORT int nvmlDeviceGetClockInfo(nvml_device_t dev, int type, unsigned int *clock);
+NVML_EXPORT int nvmlDeviceGetCurrentClocksEventReasons(nvml_device_t dev,
+						       unsigned long long *reasons);
 
 int
 nvmlInit_v2(void)
@@ -78,5 +82,53 @@ nvmlDeviceGetEnforcedPowerLimit(nvml_device_t dev, unsigned int *limit)
 	if (d->attr[FAKE_DEV_POWER_W] < 0)
 		return 3;
 	*limit = (unsigned int)(d->attr[FAKE_DEV_POWER_W] * 1000);
+	return 0;
+}
+
+/*
+ * nvml.h: "nvmlReturn_t DECLDIR nvmlDeviceGetClockInfo(nvmlDevice_t device,
+ * nvmlClockType_t type, unsigned int *clock)", the clock in MHz;
+ * NVML_ERROR_INVALID_ARGUMENT "if device is invalid or clock is NULL",
+ * NVML_ERROR_NOT_SUPPORTED "if the device cannot report the specified
+ * clock". nvmlClockType_t: GRAPHICS 0, SM 1, MEM 2, VIDEO 3 (any other is
+ * invalid). The double answers the SM clock only (the device's
+ * nvml_sm_mhz), which is all libproj.so asks for.
+ */
+int
+nvmlDeviceGetClockInfo(nvml_device_t dev, int type, unsigned int *clock)
+{
+	const struct fake_device *d = fake_get_device((int)(uintptr_t)dev - 1);
+
+	fake_count(__func__);
+	if (atomic_load(&inits) == 0)
+		return 1;
+	if (!d || !clock || type < 0 || type > 3)
+		return 2;
+	if (type != 1 || d->attr[FAKE_DEV_NVML_SM_MHZ] < 0)
+		return 3;
+	*clock = (unsigned int)d->attr[FAKE_DEV_NVML_SM_MHZ];
+	return 0;
+}
+
+/*
+ * nvml.h: "nvmlReturn_t DECLDIR nvmlDeviceGetCurrentClocksEventReasons(
+ * nvmlDevice_t device, unsigned long long *clocksEventReasons)";
+ * INVALID_ARGUMENT "if device is invalid or clocksEventReasons is NULL",
+ * NOT_SUPPORTED "if the device does not support this feature". The
+ * device's nvml_reasons.
+ */
+int
+nvmlDeviceGetCurrentClocksEventReasons(nvml_device_t dev, unsigned long long *reasons)
+{
+	const struct fake_device *d = fake_get_device((int)(uintptr_t)dev - 1);
+
+	fake_count(__func__);
+	if (atomic_load(&inits) == 0)
+		return 1;
+	if (!d || !reasons)
+		return 2;
+	if (d->attr[FAKE_DEV_NVML_REASONS] < 0)
+		return 3;
+	*reasons = (unsigned long long)d->attr[FAKE_DEV_NVML_REASONS];
 	return 0;
 }

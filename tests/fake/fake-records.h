@@ -72,7 +72,7 @@ fake_kernel_record_for(uint32_t v)
 }
 
 /*
- * The other records the double writes (issue 23: the whole-run timeline),
+ * The other records the double writes (the whole-run timeline),
  * by activity kind and release, from the same headers. Each later record
  * keeps its predecessor's members and appends (the double writes the
  * predecessor's bytes from the installed 13.0 header's struct and zeros

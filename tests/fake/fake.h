@@ -43,7 +43,12 @@ enum fake_dev_attr {
 	FAKE_DEV_MEM_KHZ, FAKE_DEV_BUS_BITS, FAKE_DEV_L2_BYTES, FAKE_DEV_MEM_MIB,
 	FAKE_DEV_THREADS_SM, FAKE_DEV_THREADS_BLOCK, FAKE_DEV_BLOCKS_SM, FAKE_DEV_REGS_SM,
 	FAKE_DEV_REGS_BLOCK, FAKE_DEV_SMEM_SM, FAKE_DEV_SMEM_OPTIN, FAKE_DEV_SMEM_RESERVED,
-	FAKE_DEV_WARP, FAKE_DEV_POWER_W, FAKE_DEV_ATTR_COUNT
+	FAKE_DEV_WARP, FAKE_DEV_POWER_W,
+	/*
+	 * NVML's current SM clock, MHz, and clocks event reasons (fake-nvml.c);
+	 * -1: not supported
+	 */
+	FAKE_DEV_NVML_SM_MHZ, FAKE_DEV_NVML_REASONS, FAKE_DEV_ATTR_COUNT
 };
 
 struct fake_device {
@@ -64,7 +69,8 @@ FAKE_EXPORT const struct fake_device *fake_get_device(int ordinal);
  * Set one driver attribute of a defined device by its fake-app key
  * ("mem_khz", "bus", "l2", "mem_mib", "threads_sm", "threads_block",
  * "blocks_sm", "regs_sm", "regs_block", "smem_sm", "optin", "reserved",
- * "warp", "power_w"); -1: the driver does not answer it.
+ * "warp", "power_w", "nvml_sm_mhz", "nvml_reasons"); -1: the driver (NVML) does
+ * not answer it.
  * @return false for an unknown key or device
  */
 FAKE_EXPORT bool fake_set_device_attr(int ordinal, const char *key, long long value);
@@ -115,7 +121,7 @@ struct fake_kernel {
 	uint32_t stream;		/* 0 = the legacy default stream */
 	int waits, sets;		/* flags 1..63: wait for one before starting, set one when done */
 	bool inflight;			/* finishes only when something synchronises with it */
-	/* Issue 23 (the whole run): other operations on a stream. */
+	/* The whole run: other operations on a stream. */
 	int op;				/* enum fake_op */
 	uint8_t copy_kind, src_kind, dst_kind; /* CUpti_ActivityMemcpyKind, CUpti_ActivityMemoryKind */
 	bool async;			/* COPY, MEMSET: the call returns before it ran */
@@ -140,7 +146,7 @@ FAKE_EXPORT void fake_host_write(int flag);
 /** cuStreamSynchronize. */
 FAKE_EXPORT void fake_stream_sync(CUcontext ctx, uint32_t stream);
 /*
- * ---- Time (issue 23) ----
+ * ---- Time ----
  *
  * The double keeps one virtual clock, ns, the timebase of every record and
  * of cuptiGetTimestamp (CUPTI's timestamps are one clock, host and device

@@ -22,6 +22,7 @@
 #include <gpuproj/timeline.h>
 
 #include "fuzz-common.h"
+#include "import-common.h"
 #include "profile-json.h"
 #include "util-escape.h"
 
@@ -171,7 +172,7 @@ same_kernel(const struct gpuproj_kernel *a, const struct gpuproj_kernel *b)
 			      a->smem_dynamic == b->smem_dynamic && a->device == b->device);
 }
 
-/* The whole-run timeline (issue 23): every field written, node by node. */
+/* The whole-run timeline: every field written, node by node. */
 static void
 compare_timeline(const struct gpuproj_profile *pa, const struct gpuproj_profile *pb,
 		 const char *what)
@@ -310,7 +311,7 @@ from_text(const char *text, const char *what, const char *stage)
 	return p;
 }
 
-/* ---- what gpuproj shows people and spreadsheets (issue 25) ---- */
+/* ---- what gpuproj shows people and spreadsheets ---- */
 
 void
 fuzz_check_terminal(const char *text, size_t len, const char *what)
@@ -433,4 +434,46 @@ out:
 	free(t3);
 	gpuproj_profile_free(p2);
 	gpuproj_profile_free(p3);
+}
+
+void
+fuzz_check_analytic(const struct gpuproj_profile *p, const struct gpuproj_targets *targets,
+		    const char *what)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < gpuproj_profile_count(p); i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+		const struct gpuproj_stats *d = &k->duration_ns;
+		double g[3] = { k->grid.x, k->grid.y, k->grid.z };
+		double b[3] = { k->block.x, k->block.y, k->block.z };
+		double cuda = 0, t = d->min * 1e-9;
+		char why[96];
+
+		if (k->launches != d->n)
+			fuzz_fail("%s: kernels[%zu]: %llu launches, %llu timed", what, i,
+				  (unsigned long long)k->launches, (unsigned long long)d->n);
+		if (!(d->min >= IMPORT_MIN_DURATION_NS && d->max <= IMPORT_MAX_DURATION_NS))
+			fuzz_fail("%s: kernels[%zu]: times from %g to %g ns", what, i, d->min,
+				  d->max);
+		if (!import_launch_ok(g, b, why, sizeof(why)))
+			fuzz_fail("%s: kernels[%zu]: %s", what, i, why);
+		for (j = 0; j < GPUPROJ_TPREC_COUNT; j++) {
+			double f = gpuproj_kernel_metric(
+				k, (enum gpuproj_metric)(GPUPROJ_M_FLOP_TENSOR_FP16 + j));
+			double bound = import_rate_bound(targets, j, GPUPROJ_FP32, NULL, NULL);
+
+			/* 1e-9 relative: the time was restored from the rate (2bmnk / rate). */
+			if (f > 0 && f / t > bound * (1 + 1e-9))
+				fuzz_fail("%s: kernels[%zu]: %g FLOP of %s in %g ns: %g FLOP/s, "
+					  "above %g", what, i, f,
+					  gpuproj_tensor_prec_name((enum gpuproj_tensor_prec)j),
+					  d->min, f / t, bound);
+		}
+		if (gpuproj_kernel_flop(k, &cuda) == GPUPROJ_OK && cuda > 0 &&
+		    cuda / t > import_rate_bound(targets, GPUPROJ_TPREC_COUNT, GPUPROJ_FP32, NULL,
+						 NULL) * (1 + 1e-9))
+			fuzz_fail("%s: kernels[%zu]: %g FP32 FLOP in %g ns", what, i, cuda, d->min);
+	}
 }

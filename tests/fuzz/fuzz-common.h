@@ -32,12 +32,12 @@ bool fuzz_same_num(double a, double b);
 const char *fuzz_file(const uint8_t *data, size_t size);
 
 /*
- * Issue 25: `len` bytes of text for a terminal or a log hold no control
+ * `len` bytes of text for a terminal or a log hold no control
  * character but the line feed (C0, DEL, C1) and no bidirectional control.
  */
 void fuzz_check_terminal(const char *text, size_t len, const char *what);
 /*
- * Issue 25: no cell of the first `n_text_columns` columns of a CSV text
+ * No cell of the first `n_text_columns` columns of a CSV text
  * begins, as a spreadsheet reads it, with = + - @ TAB or CR (a formula).
  */
 void fuzz_check_csv(const char *text, size_t len, size_t n_text_columns, const char *what);
@@ -61,5 +61,17 @@ void fuzz_compare_profiles(const struct gpuproj_profile *a, const struct gpuproj
  * CSV's kernel and tag cells fuzz_check_csv().
  */
 void fuzz_check_profile(const struct gpuproj_profile *p, const char *what);
+
+struct gpuproj_targets;
+/*
+ * The oracle of the analytic importers (xla-matmul,
+ * kerneltuner) besides the round trip: every launch of every kernel has
+ * its time (launches = timed launches), every time is inside
+ * [IMPORT_MIN_DURATION_NS, IMPORT_MAX_DURATION_NS], every launch inside
+ * CUDA's limits (import_launch_ok()), and the FLOP of each precision over
+ * the kernel's shortest time no faster than import_rate_bound() allows.
+ */
+void fuzz_check_analytic(const struct gpuproj_profile *p, const struct gpuproj_targets *targets,
+			 const char *what);
 
 #endif

@@ -12,7 +12,7 @@
  * Oracle: the configuration is in its documented ranges (a valid output
  * pattern that expands, profiled launches ≤ 10^6, live interval 0 or in
  * [0.1, 86400] s, a known mode and log level, kernel regexes of at most
- * 1,024 bytes); its log lines safe on a terminal (issue 25); written back as canonical
+ * 1,024 bytes); its log lines safe on a terminal; written back as canonical
  * variables it loads as the same configuration; and the echoed variables,
  * kept as profile attributes (the injection writes them so), survive the
  * profile round trip byte for byte (fuzz_check_profile()).
@@ -106,7 +106,7 @@ config_free(struct inj_config *c)
 /*
  * inj_config_load() with its warnings (one line per bad value) kept in a
  * memfd, not shown; they quote the values as given, so they must be safe
- * on a terminal (issue 25: escaped by log.c).
+ * on a terminal (escaped by log.c).
  */
 static int
 load_quietly(struct inj_config *c)

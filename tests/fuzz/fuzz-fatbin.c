@@ -9,7 +9,7 @@
  * the small writer below, scan back as the same list (kind, architecture,
  * codec, sizes, bytes); a cubin's functions and relocations lie inside its
  * code sections, sorted as documented; and the number of images stays
- * below one per 64 input bytes (linear in the input, issue 12).
+ * below one per 64 input bytes (linear in the input).
  */
 #include "config.h"
 

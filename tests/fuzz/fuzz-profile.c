@@ -13,6 +13,12 @@
  * finite, non-negative parts whose bar adds up to the wall time, with a
  * finite identity error and an explained share in [0, 1] (the identity
  * tolerance itself is not asserted: the input's times are arbitrary).
+ * An accepted timeline's times hold together (its span within
+ * its wall, each thread's epochs within its span); every projection is
+ * at least one stream's GPU time (floor_ns), its interval ordered and
+ * widened by a finite, non-negative bound; the identity check of
+ * gpuproj_timeline_check_identity() answers (GPUPROJ_OK or
+ * GPUPROJ_E_SCHEMA).
  */
 #include "config.h"
 
@@ -76,7 +82,7 @@ check_models(const struct gpuproj_profile *p)
 }
 
 /*
- * Issue 25: the loader parses in pieces (the top level, then each kernel);
+ * The loader parses in pieces (the top level, then each kernel);
  * it must accept and refuse exactly what one parse of the whole text does,
  * with the same message and the same profile.
  */
@@ -125,6 +131,14 @@ check_whole(const struct gpuproj_profile *p)
 				fuzz_fail("whole run onto %s: part %zu is %g", tgts[i]->name, j,
 					  *parts[j]);
 		}
+		/* The floor, the bound, an ordered interval. */
+		if (w->valid && (!isfinite(w->floor_ns) || w->floor_ns < 0 ||
+				 w->wall_ns < w->floor_ns * (1 - 1e-12) ||
+				 !isfinite(w->bound_ns) || w->bound_ns < 0 ||
+				 w->lo_ns > w->hi_ns * (1 + 1e-12) + 1e-6))
+			fuzz_fail("whole run onto %s: wall %g below the floor %g, bound %g, or "
+				  "interval [%g, %g] out of order", tgts[i]->name, w->wall_ns,
+				  w->floor_ns, w->bound_ns, w->lo_ns, w->hi_ns);
 		if (w->valid && (fabs(w->bar_kernel_ns + w->bar_copy_ns + w->bar_host_ns +
 				      w->carried_ns - w->wall_ns) > 1e-6 * w->wall_ns + 1e-3 ||
 				 !isfinite(w->identity_error) || !(w->explained >= 0) ||
@@ -135,6 +149,35 @@ check_whole(const struct gpuproj_profile *p)
 				  w->identity_error, w->explained);
 		gpuproj_run_projection_clear(&run);
 	}
+}
+
+/* What the loader accepts holds together (gpuproj_timeline_validate()). */
+static void
+check_timeline_rules(const struct gpuproj_profile *p)
+{
+	const struct gpuproj_timeline *tl = gpuproj_profile_timeline(p);
+	struct gpuproj_error err = { 0 };
+	size_t i, j;
+	int r;
+
+	if (!tl)
+		return;
+	if (!isnan(tl->wall_ns) && tl->span_ns > tl->wall_ns * (1 + 1e-9) + 1)
+		fuzz_fail("timeline accepted with span %g above wall %g", tl->span_ns, tl->wall_ns);
+	for (i = 0; i < tl->n_patterns; i++) {
+		double sum = 0;
+
+		for (j = 0; j < tl->n_patterns; j++) {
+			if (tl->patterns[j].thread == tl->patterns[i].thread)
+				sum += tl->patterns[j].wall_ns.sum;
+		}
+		if (sum > tl->span_ns * (1 + 1e-9) + 1)
+			fuzz_fail("timeline accepted with thread %u's epochs %g above the span %g",
+				  tl->patterns[i].thread, sum, tl->span_ns);
+	}
+	r = gpuproj_timeline_check_identity(tl, NULL, &err);
+	if (r != GPUPROJ_OK && r != GPUPROJ_E_SCHEMA)
+		fuzz_fail("gpuproj_timeline_check_identity() returned %d: %s", r, err.message);
 }
 
 int
@@ -149,6 +192,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	fuzz_check_profile(p, "profile JSON");
 	check_models(p);
+	check_timeline_rules(p);
 	check_whole(p);
 	gpuproj_profile_free(p);
 	return 0;

@@ -6,7 +6,7 @@ fatbin: a small cubin (ELF64, EM_CUDA, sm_80: a kernel and a helper in
 them raw, LZ4- and Zstandard-compressed (encoders for literal-only LZ4
 blocks and raw-block Zstandard frames below), host ELF files carrying
 them in .nv_fatbin and __nv_relfatbin, and one whose section headers all
-name the same bytes (issue 12: they made the scan quadratic). The byte
+name the same bytes (the scan must stay linear on them). The byte
 layouts are those src/sass/sass-fatbin.c documents.
 
 env: seeds-env.txt, one seed per line, TAB-separated records written

@@ -18,7 +18,7 @@ compile a small checker against that header and run it. It asserts
   (d) cupti_is_13_0_ga() holds for the 13.0 GA release (wheel 13.0.48,
       API 130000) and for no other 13.0 release (13.0.85 is 130001);
   (f) for the whole run's kinds (MEMCPY, MEMSET, DRIVER, RUNTIME,
-      CUDA_EVENT, STREAM, SYNCHRONIZATION; issue 23): the kind's value is
+      CUDA_EVENT, STREAM, SYNCHRONIZATION): the kind's value is
       gpuproj's, every member TIMELINE_READ (inject/cupti/cupti-records.h) reads
       through the 13.0 struct is at the same offset and of the same size in
       the record that header's comment names for the kind, and the double

@@ -182,6 +182,8 @@ run_prog(struct run *r, const char *const *env, const char *const *argv)
 	memset(r, 0, sizeof(*r));
 	r->dir = test_tmpdir();
 	r->output = fmt("%s/out.json", r->dir);
+	r->tmp = fmt("%s.tmp", r->dir);
+	ck_assert_int_eq(mkdir(r->tmp, 0700), 0);
 	for (p = environ; *p; p++) {
 		if (starts(*p, "GPUPROJ_") || starts(*p, "CUDA_INJECTION64_PATH=") ||
 		    starts(*p, "LD_PRELOAD=") || starts(*p, "OMPI_") || starts(*p, "PMI_") ||
@@ -215,6 +217,7 @@ run_prog(struct run *r, const char *const *env, const char *const *argv)
 	SET("GPUPROJ_OUTPUT=%s", r->output);
 	SET("GPUPROJ_TARGETS=%s", inject_targets());
 	SET("FAKE_REPORT=%s/fake.txt", r->dir);
+	SET("TMPDIR=%s", r->tmp);
 #undef SET
 	for (i = 0; env && env[i]; i++) {
 		if (strcmp(env[i], INJECT_NO_LEGACY_PROFILER) != 0)
@@ -309,7 +312,10 @@ run_free(struct run *r)
 	json_decref(r->json);
 	if (r->dir)
 		test_rmtree(r->dir);
+	if (r->tmp)
+		test_rmtree(r->tmp);
 	free(r->dir);
+	free(r->tmp);
 	free(r->output);
 	free(r->out);
 	free(r->err);

@@ -15,6 +15,7 @@
 
 struct run {
 	char *dir;		/* scratch directory, the application's cwd */
+	char *tmp;		/* dir + ".tmp", the application's TMPDIR (the report's fallback) */
 	char *output;		/* dir/out.json (GPUPROJ_OUTPUT) */
 	int status;		/* exit status, or 128 + signal */
 	int signal;		/* the signal that killed it, 0 */
@@ -39,8 +40,10 @@ struct run {
  * INJECT_NO_LEGACY_PROFILER swaps in the double without the legacy API.
  * The base environment: the test double first in LD_LIBRARY_PATH,
  * CUDA_INJECTION64_PATH=libproj.so, GPUPROJ_OUTPUT=dir/out.json,
- * GPUPROJ_TARGETS=the fixture, FAKE_REPORT=dir/fake.txt, no other
- * GPUPROJ_* variable. $INJECT_WRAPPER (e.g. valgrind) prefixes the command.
+ * GPUPROJ_TARGETS=the fixture, FAKE_REPORT=dir/fake.txt, TMPDIR=r->tmp
+ * (an empty directory beside dir: where a report that cannot be written
+ * goes), no other GPUPROJ_* variable. $INJECT_WRAPPER (e.g.
+ * valgrind) prefixes the command.
  */
 void run_app(struct run *r, const char *const *env, const char *const *cmds);
 /* Same with an explicit program and arguments instead of fake-app. */

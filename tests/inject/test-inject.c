@@ -12,7 +12,8 @@
  * (`extra`). Line templates: "@init" (the start-up line), "@device" (the
  * default Fake A100's line) or "@device:NAME|CHIP|CC|SMS|METRICS|PASSES",
  * "@wrote:KERNELS|LAUNCHES|PROFILED", and in any line {out} (the report
- * path), {targets} (the targets file), {version} (gpuproj's version).
+ * path), {targets} (the targets file), {version} (gpuproj's version),
+ * {dir} (the scratch directory), {tmp} (the application's TMPDIR).
  *
  * Source GPU "Fake A100" = FakeA100 of targets-inject.yaml. Projections are
  * checked for plumbing (the source onto itself is 1x; every number equals
@@ -148,8 +149,8 @@ line_wrote(const struct run *r, int kernels, int launches, int profiled)
 static char *
 subst(const struct run *r, const char *t)
 {
-	static const char *const keys[] = { "{out}", "{targets}", "{version}", "{dir}" };
-	const char *vals[] = { r->output, inject_targets(), GPUPROJ_VERSION, r->dir };
+	static const char *const keys[] = { "{out}", "{targets}", "{version}", "{dir}", "{tmp}" };
+	const char *vals[] = { r->output, inject_targets(), GPUPROJ_VERSION, r->dir, r->tmp };
 	char *s = strdup(t);
 	size_t i;
 
@@ -282,6 +283,52 @@ run_scenario(const struct scenario *s)
 
 /* ---- the scenarios' own checks ---- */
 
+/* The profile's run.peak_device_memory_bytes, -1 when absent (unknown). */
+static double
+peak_bytes(const struct run *r)
+{
+	json_t *v = json_object_get(json_object_get(r->json, "run"), "peak_device_memory_bytes");
+
+	ck_assert_ptr_nonnull(r->json);
+	if (!v)
+		return -1;
+	ck_assert_msg(json_is_integer(v), "peak_device_memory_bytes is not an integer");
+	return (double)json_integer_value(v);
+}
+
+/*
+ * peak_memory: slots 1 (1 GiB), 2 (512 MiB) live: 1.5 GiB; free 1; 3 (256
+ * MiB, driver only) and 4 (pitch 1000 B × 4 rows → 1024 × 4 = 4096 B):
+ * 0.75 GiB + 4 KiB; a failed 64 GiB one counts nothing; free 2, 3 (async),
+ * 4; then 5 (768 MiB, async). The peak is 1 GiB + 512 MiB = 1610612736 B,
+ * each allocation once although the runtime call nests a driver call.
+ */
+static void
+extra_peak_memory(struct run *r)
+{
+	ck_assert_double_eq(peak_bytes(r), 1610612736.0);
+}
+
+/* peak_memory_loads: the field reads back, and a report says it fits (40 GiB). */
+static void
+extra_peak_memory_report(struct run *r)
+{
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_error err = { 0 };
+
+	ck_assert_double_eq(peak_bytes(r), 41875931136.0);
+	ck_assert_int_eq(gpuproj_profile_load(r->output, &p, &err), GPUPROJ_OK);
+	ck_assert_double_eq(gpuproj_profile_run_info(p)->peak_device_memory_bytes, 41875931136.0);
+	gpuproj_profile_free(p);
+}
+
+/* No allocation callback: the peak of a run without allocations is 0 B, known. */
+static void
+extra_peak_zero(struct run *r)
+{
+	ck_assert_double_eq(peak_bytes(r), 0.0);
+}
+
 /*
  * first_n_then_timing: the file as a whole, saxpy's metrics, the other
  * signatures, and the projections (the source onto itself is 1x, Double
@@ -350,11 +397,14 @@ extra_first_n(struct run *r)
 	ck_assert_int_eq(jint(kernel_named(r, "_Z2exv", 0), "smem_dynamic_bytes"), 128);
 	check_kernel(r, "_Z3exdv", 2, 1, 1, 4000);
 	check_kernel(r, "_Z3legv", 2, 1, 1, 5000);
-	/* Cooperative launches are never profiled (issue 10 #2: they may wait for each other). */
+	/* Cooperative launches are never profiled (they may wait for each other). */
 	check_kernel(r, "_Z4coopv", 2, 0, 2, 6000);
 	check_kernel(r, "_Z5rcoopv", 2, 0, 2, 7000);
 	check_kernel(r, "_Z4ptszv", 2, 1, 1, 8000);
 	check_kernel(r, "_Z6graphkv", 4, 0, 4, 500);
+	/* The launch mode: the graph's 4 launches are graph launches, saxpy's none. */
+	ck_assert_int_eq(jint(kernel_named(r, "_Z6graphkv", 0), "graph_launches"), 4);
+	ck_assert_int_eq(jint(kernel_named(r, SAXPY, 1000), "graph_launches"), 0);
 	ck_assert_int_eq(kernel_count(r), 10);
 	{
 		/* Demangled with the process's C++ runtime when there is one. */
@@ -375,11 +425,12 @@ extra_first_n(struct run *r)
 	p = projection_for(r, "Double");
 	ck_assert_ptr_nonnull(p);
 	/*
-	 * The graph and the two cooperative kernels have no metrics: their
-	 * 4 x 500 + 2 x 6000 + 2 x 7000 ns are carried unchanged.
+	 * The graph and the two cooperative kernels have no metrics: the
+	 * envelope projects them (assumed: binding unknown), nothing is carried.
 	 */
-	ck_assert_int_eq(jint(p, "unprojected_kernels"), 3);
-	assert_close(jreal(p, "unprojected_source_ns"), 28000, "unprojected");
+	ck_assert_int_eq(jint(p, "unprojected_kernels"), 0);
+	ck_assert_int_eq(jint(p, "assumed_kernels"), 3);
+	assert_close(jreal(p, "unprojected_source_ns"), 0, "unprojected");
 	/* And the numbers are the library's own for this profile and these targets. */
 	expect_same_projections(r);
 }
@@ -388,7 +439,9 @@ static void
 extra_permission(struct run *r)
 {
 	ck_assert_ptr_nonnull(strstr(attr(r, "metrics"), "off: no permission"));
-	ck_assert_int_eq(jint(projection_for(r, "Double"), "unprojected_kernels"), 1);
+	/* Timed, never counted: projected by the envelope, not carried. */
+	ck_assert_int_eq(jint(projection_for(r, "Double"), "unprojected_kernels"), 0);
+	ck_assert_int_eq(jint(projection_for(r, "Double"), "assumed_kernels"), 1);
 }
 
 static void
@@ -685,6 +738,41 @@ extra_live(struct run *r)
 	free(live);
 }
 
+/*
+ * The SM clock: the profiled launch's sm__cycles_elapsed.avg
+ * .per_second as its clock.sm; NVML's SM clock while kernels ran, which the
+ * worker samples every flush in which kernels completed, unless NVML calls
+ * the GPU idle: the double answers 1275 MHz with SwPowerCap (0x4) each
+ * time, so every sample is 1275 MHz and capped, however many the timing
+ * gives.
+ */
+static void
+extra_sm_clock(struct run *r)
+{
+	json_t *clk = json_object_get(json_object_get(r->json, "device"), "sm_clock");
+	json_t *why;
+
+	/* The profiled launch's own clock, from the counters: clock.sm. */
+	assert_close(kmetric(kernel_named(r, SAXPY, 0), "clock.sm"), 1.35e9, "clock.sm");
+	ck_assert_ptr_nonnull(clk);
+	ck_assert_str_eq(json_string_value(json_object_get(clk, "from")), "nvml");
+	ck_assert_int_ge(jint(clk, "samples"), 1);
+	ck_assert_int_eq(jint(clk, "capped_samples"), jint(clk, "samples"));
+	assert_close(jreal(clk, "mean_mhz"), 1275, "mean");
+	assert_close(jreal(clk, "min_mhz"), 1275, "min");
+	assert_close(jreal(clk, "max_mhz"), 1275, "max");
+	why = json_object_get(clk, "event_reasons");
+	ck_assert_int_eq(json_array_size(why), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(why, 0)), "sw_power_cap");
+}
+
+/* NVML calls the GPU idle (GpuIdle 0x1) every time: no sample, no device.sm_clock. */
+static void
+extra_sm_clock_idle(struct run *r)
+{
+	ck_assert_ptr_null(json_object_get(json_object_get(r->json, "device"), "sm_clock"));
+}
+
 /* GPUPROJ_KEEP_CUBINS=1: the same bytes twice are one file, with the module's bytes. */
 static void
 extra_keep_cubins(struct run *r)
@@ -753,6 +841,25 @@ extra_mpi_rank_inserted(struct run *r)
 	ck_assert_int_eq(jint(json_object_get(r->json, "process"), "rank"), 2);
 	free(want);
 	free(p);
+}
+
+static char entry_kind(const struct run *r, const char *name);
+
+/* An invalid rank variable is said, not taken as rank 0; the next one is used. */
+static void
+extra_mpi_rank_invalid(struct run *r)
+{
+	reload(r, "out.json");
+	ck_assert(json_is_null(json_object_get(json_object_get(r->json, "process"), "rank")));
+	ck_assert_int_eq(entry_kind(r, "out.0.json"), 0);
+}
+
+static void
+extra_mpi_rank_invalid_next(struct run *r)
+{
+	ck_assert_ptr_null(r->json);
+	reload(r, "out.2.json");
+	ck_assert_int_eq(jint(json_object_get(r->json, "process"), "rank"), 2);
 }
 
 /* A pattern expanding to "-" or "" falls back to the default name; the line says which. */
@@ -853,7 +960,7 @@ extra_clusters(struct run *r)
 }
 
 /*
- * The soak (issue 12 part 6): 16 threads, LAUNCHES launches over SIGS
+ * The soak: 16 threads, LAUNCHES launches over SIGS
  * signatures, live snapshots every 0.1 s (no launch after the first 10 %
  * starts before 0.3 s, so that snapshots are written on any machine),
  * SIGTERM at TERM % with GPUPROJ_SIGNALS=1, the threads launching on: the
@@ -965,7 +1072,7 @@ extra_two_devices(struct run *r)
 	ck_assert_uint_eq(seen, 3);
 }
 
-/* ---- issue 25: hostile outputs, names, environment ---- */
+/* ---- hostile outputs, names, environment ---- */
 
 /* What lstat() says `name` (in the run's directory) is: 'f' file, 'l' link, 'p' FIFO, 'd' dir, 0 none. */
 static char
@@ -988,22 +1095,118 @@ entry_kind(const struct run *r, const char *name)
  * no temporary file left behind (stdout, stderr, fake.txt and what was
  * planted).
  */
+/*
+ * The report refused there goes to the fallback place (the
+ * application's TMPDIR, named in the line) with everything in it.
+ */
+static void
+expect_fallback_report(struct run *r)
+{
+	char *fb = fmt("%s/out.json", r->tmp);
+	json_error_t jerr;
+
+	ck_assert_ptr_null(r->json);
+	r->json = json_load_file(fb, 0, &jerr);
+	ck_assert_msg(r->json != NULL, "%s: %s", fb, jerr.text);
+	check_kernel(r, SAXPY, 1, 1, 1, 1000);
+	ck_assert_int_eq(test_count_dir(r->tmp), 1);
+	free(fb);
+}
+
 static void
 extra_output_fifo(struct run *r)
 {
-	ck_assert_ptr_null(r->json);
 	ck_assert_int_eq(entry_kind(r, "out.json"), 'p');
 	ck_assert_int_eq(test_count_dir(r->dir), 4);
+	expect_fallback_report(r);
 }
 
 static void
 extra_output_symlink(struct run *r)
 {
-	ck_assert_ptr_null(r->json);
 	ck_assert_int_eq(entry_kind(r, "out.json"), 'l');
 	ck_assert_int_eq(entry_kind(r, "victim"), 'p');
 	ck_assert_int_eq(test_count_dir(r->dir), 5);
+	expect_fallback_report(r);
 }
+
+/*
+ * A valid 244-byte name: written under it. Before, the
+ * temporary name beside it (".<name>.<pid>.<n>.<ns>") was beyond NAME_MAX
+ * (255) and the report was lost at exit ("cannot create a temporary file
+ * beside it: File name too long").
+ */
+#define LONG_OUTPUT \
+	"LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL" \
+	"LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL" \
+	"LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL.json"
+static void
+extra_output_long_name(struct run *r)
+{
+	ck_assert_int_eq((int)strlen(LONG_OUTPUT), 244);
+	ck_assert_int_eq(entry_kind(r, LONG_OUTPUT), 'f');
+	reload(r, LONG_OUTPUT);
+	check_kernel(r, SAXPY, 1, 1, 1, 1000);
+	/* stdout, stderr, fake.txt and the report: no temporary file left. */
+	ck_assert_int_eq(test_count_dir(r->dir), 4);
+}
+
+/*
+ * The output's directory removed while the application ran:
+ * at exit the report goes to the application's TMPDIR, named in the line.
+ */
+static void
+extra_output_dir_gone(struct run *r)
+{
+	ck_assert_int_eq(entry_kind(r, "sub"), 0);
+	expect_fallback_report(r);
+}
+
+/*
+ * An output directory nobody may create files in (sysfs:
+ * EACCES even for root), found at start-up: said then, and the start-up
+ * line names where the report goes instead.
+ */
+START_TEST(output_dir_unwritable)
+{
+	struct run r;
+	char *init, *moved, *wrote, *fb;
+	json_error_t jerr;
+
+	if (access("/sys/kernel", F_OK) != 0) {
+		test_skip("output_dir_unwritable: no sysfs at /sys");
+		return;
+	}
+	fprintf(stderr, "==== scenario output_dir_unwritable\n");
+	run_app(&r, ENV("GPUPROJ_OUTPUT=/sys/gpuproj-test.json"),
+		CMDS(METRICS, "init", "ctx 0", "stdout hello",
+		     "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "exit 7"));
+	ck_assert_int_eq(r.status, 7);
+	ck_assert_str_eq(r.out, "hello\n");
+	expect_no_violations(&r);
+	fb = fmt("%s/gpuproj-test.json", r.tmp);
+	moved = fmt("[gpuproj] GPUPROJ_OUTPUT: the report cannot be written as "
+		    "/sys/gpuproj-test.json (cannot create a file in /sys: Permission denied): it "
+		    "goes to %s instead", fb);
+	init = fmt("[gpuproj] gpuproj %s (CUPTI 13.0 (API 130001)): timing every kernel launch, "
+		   "profiling the first 1 launch of each kernel signature; report at exit: %s",
+		   GPUPROJ_VERSION, fb);
+	wrote = fmt("[gpuproj] wrote %s (1 kernel signature, 1 launch, 1 profiled)", fb);
+	ck_assert_uint_ge(r.n_lines, 4);
+	ck_assert_str_eq(r.lines[0], moved);
+	ck_assert_str_eq(r.lines[1], init);
+	ck_assert_str_eq(r.lines[r.n_lines - 1], wrote);
+	r.json = json_load_file(fb, 0, &jerr);
+	ck_assert_msg(r.json != NULL, "%s: %s", fb, jerr.text);
+	check_kernel(&r, SAXPY, 1, 1, 1, 1000);
+	ck_assert_int_eq(test_count_dir(r.tmp), 1);
+	free(fb);
+	free(moved);
+	free(init);
+	free(wrote);
+	run_free(&r);
+}
+END_TEST
 
 /* A relative GPUPROJ_OUTPUT is resolved at start-up, not in the directory of exit. */
 static void
@@ -1165,10 +1368,160 @@ extra_names_escaped(struct run *r)
 	ck_assert_ptr_nonnull(kernel_named(r, "ncclKernel\x1b]0;owned\a\xe2\x80\xae" "evil", 0));
 }
 
+/*
+ * A driver that reports one absurd field. The profile is
+ * written with that field unknown (and everything else: the kernel, its
+ * metrics, the timeline); before, the writer refused the whole report at
+ * exit ("device.sms -5 is outside [0, 4096]") and the application's exit
+ * status hid it.
+ */
+static void
+check_device_kept(struct run *r, long sms, const char *cc, double clock_hz)
+{
+	json_t *dev;
+
+	ck_assert_ptr_nonnull(r->json);
+	dev = json_object_get(r->json, "device");
+	/* Unknown: null (docs/formats/profile.md). */
+	if (sms)
+		ck_assert_int_eq(jint(dev, "sms"), sms);
+	else
+		ck_assert(json_is_null(json_object_get(dev, "sms")));
+	if (cc)
+		ck_assert_str_eq(json_string_value(json_object_get(dev, "cc")), cc);
+	else
+		ck_assert(json_is_null(json_object_get(dev, "cc")));
+	if (isnan(clock_hz))
+		ck_assert(json_is_null(json_object_get(dev, "clock_hz")) ||
+			  !json_object_get(dev, "clock_hz"));
+	else
+		assert_close(jreal(dev, "clock_hz"), clock_hz, "clock");
+	ck_assert_ptr_nonnull(json_object_get(r->json, "timeline"));
+	assert_close(kmetric(kernel_named(r, "_Z2k1v", 0), "inst.fp32.fma"), 100 * THREADS, "ffma");
+	/* Nothing left behind: stdout, stderr, the double's report and the profile. */
+	ck_assert_int_eq(test_count_dir(r->dir), 4);
+}
+
+static void
+extra_dev_sms(struct run *r)
+{
+	check_device_kept(r, 0, "8.0", 1.41e9);
+}
+
+static void
+extra_dev_clock(struct run *r)
+{
+	check_device_kept(r, 100, "8.0", NAN);
+}
+
+static void
+extra_dev_cc(struct run *r)
+{
+	check_device_kept(r, 100, NULL, 1.41e9);
+}
+
+static void
+extra_dev_bus(struct run *r)
+{
+	check_device_kept(r, 100, "8.0", 1.41e9);
+	ck_assert_ptr_null(json_object_get(json_object_get(json_object_get(r->json, "device"),
+							   "driver"), "memory_bus_bits"));
+}
+
+/*
+ * The main thread (a warm-up epoch) and 66 threads of 3
+ * epochs each (a launch and a device synchronise); the recorder follows
+ * 64 threads, so 3 threads' 3 epochs each, 9, are unexplained "threads".
+ * Before: their API calls were counted, 36 (3 threads x 3 x a runtime and
+ * its nested driver call for the launch and for the synchronise). Their
+ * time depends on how the 66 threads interleave on the double's clock:
+ * only its presence is checked.
+ */
+static void
+extra_threads_not_followed(struct run *r)
+{
+	json_t *tl = json_object_get(r->json, "timeline"), *thr;
+
+	ck_assert_ptr_nonnull(tl);
+	ck_assert_int_eq(jint(tl, "threads"), 64);
+	thr = json_object_get(json_object_get(tl, "unexplained"), "threads");
+	ck_assert_int_eq(jint(thr, "epochs"), 9);
+	ck_assert(jreal(thr, "ns") > 0);
+}
+
+/*
+ * The application's SIGALRM handler calls exit() at a point
+ * the double chooses ($FAKE_ALARM_AT, fake-cupti.c): the exit path runs in
+ * the frozen frame. Before: libproj.so blocked for good there (on the
+ * recorder's lock its buffer callback held, or on CUPTI's in
+ * cuptiGetTimestamp), the application hung (timeout, no profile). Now it
+ * exits with its own status and output, and the report holds what was
+ * collected. The double's report lists what CUPTI was left with (nothing
+ * else is a violation).
+ */
+#define LINE_CUPTI_STUCK \
+	"[gpuproj] CUPTI did not answer within 1 s at exit (GPUPROJ_WAIT; exit() called from a " \
+	"signal handler that interrupted a CUDA call?): gpuproj calls it no more, and records " \
+	"it had not delivered are missing from the report"
+
+static void
+check_signal_exit(struct run *r, bool timeline)
+{
+	char *wrote = fmt("[gpuproj] wrote %s (1 kernel signature, ", r->output);
+	const char *v;
+	size_t i;
+	bool stuck = false;
+
+	ck_assert_uint_ge(r->n_lines, 3);
+	{
+		char *init = line_init(r);
+
+		ck_assert_str_eq(r->lines[0], init);
+		free(init);
+	}
+	for (i = 0; i < r->n_lines; i++)
+		stuck |= strcmp(r->lines[i], LINE_CUPTI_STUCK) == 0;
+	ck_assert_msg(stuck, "no line: %s", LINE_CUPTI_STUCK);
+	ck_assert_int_eq(strncmp(r->lines[r->n_lines - 1], wrote, strlen(wrote)), 0);
+	ck_assert_ptr_nonnull(r->json);
+	ck_assert_ptr_nonnull(kernel_named(r, "_Z2k1v", 0));
+	ck_assert(!timeline || json_object_get(r->json, "timeline"));
+	/* What CUPTI was left with, and nothing else. */
+	for (v = strstr(r->report, "violation: "); v; v = strstr(v + 1, "violation: "))
+		ck_assert_msg(!strncmp(v, "violation: host object for GA100 never "
+					  "deinitialised\n", 53) ||
+			      !strncmp(v, "violation: still subscribed at exit", 35) ||
+			      !strncmp(v, "violation: kernel activity still enabled at exit", 48) ||
+			      !strncmp(v, "violation: activity kind ", 25) ||
+			      !strncmp(v, "violation: profiler still initialised at exit", 45),
+			      "%.80s", v);
+	free(wrote);
+}
+
+/* The signal while the double holds CUPTI's lock (recording an API call). */
+static void
+extra_signal_exit_cupti_lock(struct run *r)
+{
+	check_signal_exit(r, false);
+	ck_assert_ptr_nonnull(strstr(r->report, "\nexit_lock_held 1\n"));
+}
+
+/*
+ * The signal inside gpuproj's buffer callback on the application's thread,
+ * which holds the recorder's lock: blocked there until the callback ends
+ * (backend.h inj_signals_block()), so the timeline is whole; CUPTI's
+ * forced flush then waits for that delivery, which never ends: bounded.
+ */
+static void
+extra_signal_exit_buffer_callback(struct run *r)
+{
+	check_signal_exit(r, true);
+}
+
 /* ---- the scenarios ---- */
 
 /*
- * ---- The whole run (issue 23) ----
+ * ---- The whole run ----
  *
  * Each scenario profiles its kernels once first (a warm-up epoch ended by
  * a synchronisation: a profiled launch runs under kernel replay, which
@@ -1435,6 +1788,70 @@ extra_tl_one_sync(struct run *r)
 	ck_assert_uint_eq(n_whole, json_array_size(json_object_get(r->json, "projections")));
 }
 
+/*
+ * 1,100 launches of K1 (10000) after the warm-up, on the
+ * legacy stream (`sync_at_end`: one device synchronise at the end; its
+ * epoch is cut at 512 calls twice) or on stream 1 of a thread that never
+ * synchronises (`producer`). Onto Double every kernel takes half: the
+ * replayed part is 1,100 x 5000 = 5.5 ms either way, as with a
+ * synchronise every 100 launches; onto FakeA100 the measured 11 ms. Before:
+ * `sync_at_end` kept the wait for the cut epochs' work as a latency at the
+ * source's time (Double 10.98 ms, a speedup of 1.03 where the same launches
+ * synchronised every 100 gave 1.94); `producer` left its GPU work outside
+ * any epoch, carried at the source's time (Double 11.36 ms, 1.00x).
+ */
+static void
+check_tl_1100(struct run *r, int thread, int n_patterns)
+{
+	json_t *tl = json_object_get(r->json, "timeline"), *pats, *src, *dbl;
+	size_t i, j;
+
+	ck_assert_ptr_nonnull(tl);
+	pats = json_object_get(tl, "patterns");
+	/* Besides them, the warm-up's epoch with the profiled launch, reconstructed (issue 31). */
+	ck_assert_int_eq((int)json_array_size(pats), n_patterns + 1);
+	ck_assert_ptr_nonnull(pattern_of(tl, true));
+	for (i = 0, j = 0; i < json_array_size(pats); i++) {
+		json_t *pat = json_array_get(pats, i), *n0;
+
+		if (json_is_true(json_object_get(pat, "reconstructed")))
+			continue;
+		ck_assert_int_eq(jint(pat, "thread"), thread);
+		/* 512 calls, 512, then the rest: the later ones begin with the carried work. */
+		n0 = json_array_get(json_object_get(pat, "nodes"), 0);
+		ck_assert_int_eq(json_is_true(json_object_get(pat, "cut")),
+				 j + 1 < (size_t)n_patterns);
+		ck_assert_str_eq(json_string_value(json_object_get(n0, "op")),
+				 j ? "carried" : "kernel");
+		j++;
+	}
+	assert_close(jreal(tl, "spill_ns"), 0, "nothing spilled: carried");
+	src = json_object_get(projection_for(r, "FakeA100"), "whole_run");
+	assert_close(jreal(src, "identity_error"), 0, "identity error");
+	/* With the warm-up's reconstructed epoch: K1 and K2 at their one-pass 10 + 20 µs. */
+	assert_close(jreal(src, "replayed_ns"), 1100 * 10000.0 + 30000, "replayed onto the source");
+	dbl = json_object_get(projection_for(r, "Double"), "whole_run");
+	assert_close(jreal(dbl, "replayed_ns"), 1100 * 5000.0 + 15000, "replayed onto Double");
+	assert_close(jreal(dbl, "carried_ns"), jreal(src, "carried_ns"), "carried");
+	/* The warm-up's kernels (15 µs on Double) ran on thread 0's legacy stream too. */
+	assert_close(jreal(dbl, "floor_ns"), 1100 * 5000.0 + (thread == 0 ? 15000 : 0),
+		     "one stream's GPU time");
+	ck_assert(!json_is_true(json_object_get(dbl, "floored")));
+	assert_close(jreal(dbl, "bound_ns"), 0, "no spread");
+}
+
+static void
+extra_tl_sync_at_end(struct run *r)
+{
+	check_tl_1100(r, 0, 3);
+}
+
+static void
+extra_tl_producer(struct run *r)
+{
+	check_tl_1100(r, 1, 3);
+}
+
 #define K(name, launches, profiled, timed, mean) { name, launches, profiled, timed, mean }
 #define CALLS(func, n) { func, n, false }
 #define CALLS_GE(func, n) { func, n, true }
@@ -1554,8 +1971,8 @@ static const struct scenario scenarios[] = {
 			       "cuptiProfilerGetCounterAvailability); profiling needs root or the "
 			       "nvidia driver option NVreg_RestrictProfilingToAdminUsers=0 "
 			       "(https://developer.nvidia.com/ERR_NVGPUCTRPERM): metrics off, every "
-			       "launch is still timed (the profile will have durations but no "
-			       "projections)",
+			       "launch is still timed (the profile will have durations; kernels "
+			       "without counters are projected by the envelope, binding unknown)",
 			       "@wrote:1|4|0"),
 		.kernels = { K(SAXPY, 4, 0, 4, 1000) },
 		.calls = { CALLS("cuptiRangeProfilerEnable", 0) },
@@ -1751,7 +2168,7 @@ static const struct scenario scenarios[] = {
 			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
 		.lines = LINES(LINE_INIT, "@device:Fake V100|GV100|7.0|80|40|3", "@wrote:1|3|1"),
 		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
-		/* Issue 10 #8: the passes are flushed into the image, as NVIDIA's samples do. */
+		/* The passes are flushed into the image, as NVIDIA's samples do. */
 		.calls = { CALLS("cuptiProfilerBeginSession", 1), CALLS("cuptiRangeProfilerEnable", 0),
 			   CALLS("NVPW_MetricsEvaluator_EvaluateToGpuValues", 1),
 			   CALLS("cuptiProfilerFlushCounterData", 1) },
@@ -1792,9 +2209,10 @@ static const struct scenario scenarios[] = {
 		 * GPUPROJ_MODE=timing: no profiler, every launch timed. Subscribed:
 		 * cudaDeviceReset, cuCtxDestroy, cuDevicePrimaryCtxReset (records
 		 * are delivered before a context goes), contexts, the fatal-error
-		 * state, and the 20 launch callbacks of the runtime and the driver,
-		 * which only count launches (issue 25: a second CUPTI client taking
-		 * the records is noticed from them).
+		 * state, the 20 launch callbacks of the runtime and the driver,
+		 * which only count launches (a second CUPTI client taking the
+		 * records is noticed from them), and the 20 allocation and free
+		 * callbacks (the run's peak device memory).
 		 */
 		.name = "timing_mode",
 		.env = ENV("GPUPROJ_MODE=timing"),
@@ -1803,8 +2221,52 @@ static const struct scenario scenarios[] = {
 			       "kernel launch, no metrics (GPUPROJ_MODE=timing); report at exit: {out}",
 			       "@wrote:1|3|0"),
 		.kernels = { K(SAXPY, 3, 0, 3, 1000) },
-		.calls = { CALLS("cuptiProfilerInitialize", 0), CALLS("cuptiEnableCallback", 26) },
+		.calls = { CALLS("cuptiProfilerInitialize", 0), CALLS("cuptiEnableCallback", 46) },
 		.attrs = { { "mode", "timing" } },
+	},
+	{
+		/*
+		 * The run's peak device memory from the allocation
+		 * callbacks: runtime calls with their nested driver calls counted
+		 * once, a driver-only call, a pitched one (its pitch returned), a
+		 * failed one not at all, async frees (extra_peak_memory() works
+		 * out the figure).
+		 */
+		.name = "peak_memory",
+		.cmds = CMDS(METRICS, "init", "ctx 0", "alloc 1 1 1073741824",
+			     "alloc 1 2 536870912",
+			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000", "free 1 1",
+			     "alloc 1 3 268435456 drv", "alloc 1 4 1000 pitch",
+			     "alloc 1 6 68719476736 fail", "sync 1", "free 1 2", "free 1 3 async",
+			     "free 1 4 drv", "alloc 1 5 805306368 async", "free 1 6"),
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
+		.kernels = { K(SAXPY, 1, 1, 1, 1000) },
+		.extra = extra_peak_memory,
+	},
+	{
+		/*
+		 * In timing mode too; 39 GiB live at once (41875931136 B) on the
+		 * double's 40 GiB A100: the profile loads back with the figure.
+		 */
+		.name = "peak_memory_timing",
+		.env = ENV("GPUPROJ_MODE=timing"),
+		.cmds = CMDS("init", "ctx 0", "alloc 1 1 40802189312", "alloc 1 2 1073741824",
+			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000", "free 1 2", "free 1 1"),
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
+			       "kernel launch, no metrics (GPUPROJ_MODE=timing); report at exit: {out}",
+			       "@wrote:1|1|0"),
+		.kernels = { K(SAXPY, 1, 0, 1, 1000) },
+		.extra = extra_peak_memory_report,
+	},
+	{
+		/* A run that allocates nothing: 0 B, known (the callbacks were on). */
+		.name = "peak_memory_none",
+		.env = ENV("GPUPROJ_MODE=timing"),
+		.cmds = CMDS("init", "ctx 0", "launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing every "
+			       "kernel launch, no metrics (GPUPROJ_MODE=timing); report at exit: {out}",
+			       "@wrote:1|1|0"),
+		.extra = extra_peak_zero,
 	},
 	{
 		/* GPUPROJ_KERNEL_REGEX limits profiling; GPUPROJ_PROFILE_LAUNCHES=2 profiles two. */
@@ -1841,6 +2303,28 @@ static const struct scenario scenarios[] = {
 			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000"),
 		.kernels = { K(SAXPY, 1, 1, 1, 1000) },
 		.extra = extra_derived_source,
+	},
+	{
+		/* NVML's SM clock sampled while kernels ran: device.sm_clock. */
+		.name = "nvml_sm_clock",
+		.cmds = CMDS("device 0 \"Fake A100\" GA100 8.0 108 1410000 nvml_sm_mhz=1275 "
+			     "nvml_reasons=4", METRICS,
+			     "metric sm__cycles_elapsed.avg.per_second 1350000000", "init", "ctx 0",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush",
+			     "sleep 400",
+			     "launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush", "sleep 400"),
+		.kernels = { K(SAXPY, 4, 1, 3, 1000) },
+		.extra = extra_sm_clock,
+	},
+	{
+		/* The same with NVML calling the GPU idle: nothing sampled. */
+		.name = "nvml_sm_clock_idle",
+		.cmds = CMDS("device 0 \"Fake A100\" GA100 8.0 108 1410000 nvml_sm_mhz=210 "
+			     "nvml_reasons=1", METRICS, "init", "ctx 0",
+			     "repeat 3 launch rt 1 " SAXPY " " K_DIMS " 0 1000", "flush",
+			     "sleep 400"),
+		.kernels = { K(SAXPY, 3, 1, 2, 1000) },
+		.extra = extra_sm_clock_idle,
 	},
 	{
 		/* GPUPROJ_SIGNALS=1: SIGTERM writes the report, then the process dies of SIGTERM. */
@@ -1920,6 +2404,33 @@ static const struct scenario scenarios[] = {
 		.env = ENV("SLURM_PROCID=2"),
 		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
 		.extra = extra_mpi_rank_inserted,
+	},
+	{
+		/*
+		 * RANK=abc. Before: skipped without a word, so %r named the
+		 * file as rank 0 and the profile had no rank.
+		 */
+		.name = "mpi_rank_invalid",
+		.env = ENV("RANK=abc"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] RANK='abc' is not an MPI rank (an integer from 0): "
+			       "ignored",
+			       LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
+		.extra = extra_mpi_rank_invalid,
+	},
+	{
+		/* ... and the next variable is used: Slurm's task number. */
+		.name = "mpi_rank_invalid_then_slurm",
+		.env = ENV("PMI_RANK=-1", "SLURM_PROCID=2"),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] PMI_RANK='-1' is not an MPI rank (an integer from 0): "
+			       "ignored",
+			       "[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing "
+			       "every kernel launch, profiling the first 1 launch of each kernel "
+			       "signature; report at exit: {dir}/out.2.json", LINE_DEV,
+			       "[gpuproj] wrote {dir}/out.2.json (1 kernel signature, 1 launch, 1 "
+			       "profiled)"),
+		.extra = extra_mpi_rank_invalid_next,
 	},
 	{
 		/* A pattern that only expands to "-" falls back to the default name, never stdout. */
@@ -2036,7 +2547,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #1: libcudart loads libcuda.so.1 RTLD_LOCAL, so the
+		 * libcudart loads libcuda.so.1 RTLD_LOCAL, so the
 		 * driver's functions are not in the global scope; gpuproj takes
 		 * them from libcuda.so.1 itself (before: device name "", CC 0.0,
 		 * 0 SMs, no projection). Likewise the demangler, here from a
@@ -2065,7 +2576,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #5: kernels still running at exit keep their records:
+		 * Kernels still running at exit keep their records:
 		 * gpuproj synchronises every live context before the final flush
 		 * (before: 1 launch, the profiled one).
 		 */
@@ -2079,7 +2590,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #5, LULESH's pattern: cudaDeviceReset() with kernels in
+		 * LULESH's pattern: cudaDeviceReset() with kernels in
 		 * flight, then exit. gpuproj synchronises the context and flushes in
 		 * the reset's ENTER callback, while the context exists (before: the
 		 * unsynchronised flush missed them and they went with the context).
@@ -2093,7 +2604,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #5: cuCtxDestroy of a context whose finished kernels' records
+		 * cuCtxDestroy of a context whose finished kernels' records
 		 * CUPTI has not collected yet: gpuproj flushes in cuCtxDestroy's ENTER
 		 * callback (before: they were lost with the context).
 		 */
@@ -2106,8 +2617,9 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #2: an ncclDevKernel_AllReduce_Sum_f32_RING_LL kernel (stream 1) spins until a kernel launched
-		 * after it on stream 2 sets a flag. NCCL's kernels are never profiled,
+		 * An ncclDevKernel_AllReduce_Sum_f32_RING_LL kernel (stream 1) spins
+		 * until a kernel launched after it on stream 2 sets a flag (it may
+		 * wait for a later launch). NCCL's kernels are never profiled,
 		 * nor is a launch while another stream has pending work that could be
 		 * its producer; after a synchronisation the producer is profiled.
 		 * Before: the ncclDevKernel_AllReduce_Sum_f32_RING_LL kernel was profiled, kernel replay waited for the
@@ -2232,7 +2744,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #6: another thread begins a global-mode stream capture while
+		 * Another thread begins a global-mode stream capture while
 		 * a launch is profiled; the capture waits for the window, so the
 		 * window's DecodeData does not synchronise during it. Before: the
 		 * capture began inside the window and the synchronisation invalidated
@@ -2250,7 +2762,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #6: a capture abandoned without cudaStreamEndCapture (its
+		 * A capture abandoned without cudaStreamEndCapture (its
 		 * stream destroyed) no longer keeps profiling off. Before: nothing
 		 * was profiled for the rest of the run.
 		 */
@@ -2262,7 +2774,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #7: the thread block cluster is part of the signature
+		 * The thread block cluster is part of the signature
 		 * (cuLaunchKernelEx / cudaLaunchKernelExC attributes; the record's
 		 * cluster dimensions); the profile tags it. Before: one signature,
 		 * 4 launches, 1 profiled.
@@ -2277,7 +2789,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #4: DCGM holds the counters: the first window fails with
+		 * DCGM holds the counters: the first window fails with
 		 * CUPTI_ERROR_HARDWARE_BUSY; one line says what holds them and how to
 		 * pause it; timing goes on. Before: an unknown failure, retried, then
 		 * "the profiler failed three times in a row".
@@ -2291,13 +2803,14 @@ static const struct scenario scenarios[] = {
 			       "profiler holds them, on cluster nodes usually DCGM or dcgm-exporter; "
 			       "pause it with 'dcgmi profile --pause' (and 'dcgmi profile --resume' "
 			       "afterwards) and run again: metrics off, every launch is still timed "
-			       "(the profile will have durations but no projections)",
+			       "(the profile will have durations; kernels without counters are "
+			       "projected by the envelope, binding unknown)",
 			       "@wrote:1|4|0"),
 		.kernels = { K(SAXPY, 4, 0, 4, 1000) },
 		.calls = { CALLS("cuptiRangeProfilerStart", 1) },
 	},
 	/*
-	 * Issue 10 #3: CUPTI 13.1-13.2, 13.3 and 13.4-13.5 write Kernel11, 12, 13
+	 * CUPTI 13.1-13.2, 13.3 and 13.4-13.5 write Kernel11, 12, 13
 	 * (224, 232, 248 bytes; tests/fake/fake-records.h); read in their
 	 * layouts. The API versions of the released wheels (13.2.86, 13.5.25).
 	 */
@@ -2308,7 +2821,7 @@ static const struct scenario scenarios[] = {
 	RECORDS_ROW("records_kernel13_13_5", "130500", "13.5", "1", "0", CACHE_ALL),
 	{
 		/*
-		 * Issue 10 #3: a libcupti whose records gpuproj does not know is
+		 * A libcupti whose records gpuproj does not know is
 		 * refused with one line; the application runs unchanged. Before: its
 		 * records were read as CUpti_ActivityKernel10.
 		 */
@@ -2326,7 +2839,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 10 #3: CUPTI 13.0 GA (API 130000) can deadlock in
+		 * CUPTI 13.0 GA (API 130000) can deadlock in
 		 * cuptiActivityDisable(CONCURRENT_KERNEL) and crash in
 		 * cuptiActivityFlushAll: one line; kernel tracing is never disabled;
 		 * CUPTI's worker delivers the buffers (cuptiActivityFlushPeriod)
@@ -2377,7 +2890,7 @@ static const struct scenario scenarios[] = {
 		.calls = { CALLS("cuptiActivityDisable", 1) },
 	},
 	/*
-	 * Issue 25 #1: a FIFO planted as the report. Before: the report was
+	 * A FIFO planted as the report. Before: the report was
 	 * written into it in place, and with nobody reading, the application
 	 * hung at exit forever (past GPUPROJ_WAIT).
 	 */
@@ -2389,7 +2902,8 @@ static const struct scenario scenarios[] = {
 		.out = "hello\n",
 		.lines = LINES(LINE_INIT, LINE_DEV,
 			       "[gpuproj] cannot write the report: {out}: is a FIFO, not a regular file; "
-			       "only a regular file is created or replaced there"),
+			       "only a regular file is created or replaced there; wrote "
+			       "{tmp}/out.json instead (1 kernel signature, 1 launch, 1 profiled)"),
 		.extra = extra_output_fifo,
 	},
 	{
@@ -2400,13 +2914,93 @@ static const struct scenario scenarios[] = {
 		.status = 7,
 		.out = "hello\n",
 		.lines = LINES(LINE_INIT, LINE_DEV,
-			       "[gpuproj] cannot write the report: {out}: is a symbolic link, not a "
-			       "regular file; only a regular file is created or replaced there"),
+			       "[gpuproj] cannot write the report: {out}: is a symbolic link, not "
+			       "a regular file; only a regular file is created or replaced there; "
+			       "wrote {tmp}/out.json instead (1 kernel signature, 1 launch, 1 "
+			       "profiled)"),
 		.extra = extra_output_symlink,
 	},
 	{
 		/*
-		 * Issue 25 #1: a relative GPUPROJ_OUTPUT names the directory of
+		 * The driver dlclose()s libproj.so after
+		 * InitializeInjection (the double's, FAKE_DLCLOSE_INJECTION). Linked
+		 * -z nodelete it stays: the run is reported at exit. Before: glibc
+		 * ran its atexit handler at dlclose (nothing recorded yet: no
+		 * report) and unmapped it; the application's output and status were
+		 * the same, the profile lost.
+		 */
+		.name = "driver_dlcloses_injection",
+		.env = ENV("FAKE_DLCLOSE_INJECTION=1"),
+		.cmds = CMDS(METRICS, "init", "ctx 0",
+			     "repeat 3 launch rt 1 " K1 " " K_DIMS " 0 1000",
+			     "sync 1", "stdout kept", "exit 5"),
+		.status = 5,
+		.out = "kept\n",
+		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|3|1"),
+		.kernels = { K(K1, 3, 1, 2, 1000) },
+	},
+	{
+		.name = "signal_exit_holding_cupti_lock",
+		.env = ENV("FAKE_ALARM_AT=api-record:50", "GPUPROJ_WAIT=1"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "stdout before", "alarm-exit 0 3",
+			     "repeat 300 do launch rt 1 " K1 " " K_DIMS " 0 1000 ; sync 1",
+			     "stdout after"),
+		.status = 3,
+		.out = "before\n",
+		.skip_violations = true,
+		.extra = extra_signal_exit_cupti_lock,
+	},
+	{
+		.name = "signal_exit_in_buffer_callback",
+		.env = ENV("FAKE_ALARM_AT=next-record:3", "FAKE_BUFFER_BYTES=4096",
+			   "GPUPROJ_WAIT=1"),
+		.cmds = CMDS(METRICS, "init", "ctx 0", "stdout before", "alarm-exit 0 3",
+			     "repeat 2000 do launch rt 1 " K1 " " K_DIMS " 0 1000 ; sync 1",
+			     "stdout after"),
+		.status = 3,
+		.out = "before\n",
+		.skip_violations = true,
+		.extra = extra_signal_exit_buffer_callback,
+	},
+	{
+		.name = "threads_not_followed_epochs",
+		.cmds = CMDS(METRICS, "init", "ctx 0", "launch rt 1 " K1 " " K_DIMS " 0 1000",
+			     "sync 1",
+			     "threads 66 3 do launch rt 1 " K1 " " K_DIMS " 0 1000 ; sync 1"),
+		.extra = extra_threads_not_followed,
+	},
+	{
+		/* A valid name of 244 bytes. */
+		.name = "output_long_name",
+		.env = ENV("GPUPROJ_OUTPUT=" LONG_OUTPUT),
+		.cmds = CMDS("init", "ctx 0", "launch drv 1 " SAXPY " " K_DIMS " 0 1000"),
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing "
+			       "every kernel launch, profiling the first 1 launch of each kernel "
+			       "signature; report at exit: " LONG_OUTPUT, LINE_DEV,
+			       "[gpuproj] wrote " LONG_OUTPUT " (1 kernel signature, 1 launch, 1 "
+			       "profiled)"),
+		.extra = extra_output_long_name,
+	},
+	{
+		/* The output's directory gone by exit. */
+		.name = "output_dir_gone_at_exit",
+		.env = ENV("GPUPROJ_OUTPUT=sub/out.json"),
+		.cmds = CMDS("mkdir sub", "init", "ctx 0", "stdout hello",
+			     "launch drv 1 " SAXPY " " K_DIMS " 0 1000", "rmdir sub", "exit 7"),
+		.status = 7,
+		.out = "hello\n",
+		.lines = LINES("[gpuproj] gpuproj {version} (CUPTI 13.0 (API 130001)): timing "
+			       "every kernel launch, profiling the first 1 launch of each kernel "
+			       "signature; report at exit: sub/out.json", LINE_DEV,
+			       "[gpuproj] cannot write the report: {dir}/sub/out.json: cannot "
+			       "create a temporary file beside it: No such file or directory; "
+			       "wrote {tmp}/out.json instead (1 kernel signature, 1 launch, 1 "
+			       "profiled)"),
+		.extra = extra_output_dir_gone,
+	},
+	{
+		/*
+		 * A relative GPUPROJ_OUTPUT names the directory of
 		 * start-up. Before: the report went to sub/, where the application
 		 * had chdir()ed.
 		 */
@@ -2418,7 +3012,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #1: the cubin directory beside the report is a planted
+		 * The cubin directory beside the report is a planted
 		 * symbolic link. Before: followed, the cubins written where it pointed.
 		 */
 		.name = "keep_cubins_symlink_refused",
@@ -2433,7 +3027,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #1: a FIFO planted where a cubin goes. Before: opened for
+		 * A FIFO planted where a cubin goes. Before: opened for
 		 * writing, and with nobody reading, the application hung at the
 		 * module load, forever.
 		 */
@@ -2451,7 +3045,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #1: a relative GPUPROJ_KEEP_CUBINS is resolved at
+		 * A relative GPUPROJ_KEEP_CUBINS is resolved at
 		 * start-up. Before: the cubins went to sub/kept, where the
 		 * application had chdir()ed by the time it loaded the module.
 		 */
@@ -2463,7 +3057,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #6: another process writes the same GPUPROJ_OUTPUT during
+		 * Another process writes the same GPUPROJ_OUTPUT during
 		 * the run. Before: both said "wrote", one profile was lost.
 		 */
 		.name = "output_written_by_another_process",
@@ -2479,7 +3073,7 @@ static const struct scenario scenarios[] = {
 		.lines = LINES(LINE_INIT, LINE_DEV, "@wrote:1|1|1"),
 		.extra = extra_stale_replaced,
 	},
-	/* Issue 25 #6: the rank variables of MVAPICH2, Cray PALS and ALPS, torchrun. */
+	/* The rank variables of MVAPICH2, Cray PALS and ALPS, torchrun. */
 	{
 		.name = "rank_mvapich",
 		.env = ENV("MV2_COMM_WORLD_RANK=5"),
@@ -2506,7 +3100,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #8: a back-reference (a glibc extension; exponential
+		 * A back-reference (a glibc extension; exponential
 		 * matching) and repetition counts that multiply are refused with one
 		 * line each. Before: accepted, silently.
 		 */
@@ -2526,7 +3120,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #10: a tiny GPUPROJ_MAX_INPUT_SIZE in the application's
+		 * A tiny GPUPROJ_MAX_INPUT_SIZE in the application's
 		 * environment. Before: the built-in targets.yaml was refused as well
 		 * ("the built-in targets.yaml does not load"): no projections at all.
 		 */
@@ -2547,7 +3141,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #3: a kernel name with a window title (OSC 0) and a
+		 * A kernel name with a window title (OSC 0) and a
 		 * right-to-left override, in the NCCL line and the exit table.
 		 * Before: both reached the terminal raw.
 		 */
@@ -2592,7 +3186,7 @@ static const struct scenario scenarios[] = {
 	},
 	{
 		/*
-		 * Issue 25 #5: the second client takes the records in
+		 * The second client takes the records in
 		 * GPUPROJ_MODE=timing, and stops before exit (no 2 s for the
 		 * worker's rule): noticed all the same, from the launches counted
 		 * by the launch callbacks (which, without metrics, only count),
@@ -2635,7 +3229,41 @@ static const struct scenario scenarios[] = {
 		.calls = { CALLS("cuptiActivityDisable", 1) },
 	},
 	/*
-	 * Issue 23, the whole run: each epoch's measured and projected figures
+	 * One absurd device field; the application's output and
+	 * exit status unchanged, the profile written with the field unknown.
+	 */
+#define DEV_ROW(NAME, DEVICE, LINE, DEVLINE, EXTRA)                                               \
+	{                                                                                          \
+		.name = NAME,                                                                      \
+		.cmds = CMDS("device 0 \"Fake A100\" GA100 " DEVICE, METRICS, "init", "ctx 0",    \
+			     "launch rt 1 " K1 " " K_DIMS " 0 10000", "sync 1", "stdout kept",     \
+			     "exit 3"),                                                            \
+		.status = 3,                                                                       \
+		.out = "kept\n",                                                                   \
+		.lines = LINES(LINE_INIT,                                                          \
+			       "[gpuproj] device 0 (Fake A100): the driver reports " LINE,         \
+			       DEVLINE, "@wrote:1|1|1"),                                          \
+		.kernels = { K(K1, 1, 1, 1, 10000) },                                              \
+		.extra = EXTRA,                                                                    \
+	}
+	DEV_ROW("device_sms_negative", "8.0 -5 1410000",
+		"-5 SMs, not a GPU's (1 to 4096): the SM count is left unknown in the profile",
+		"@device:Fake A100|GA100|8.0|0|50|4", extra_dev_sms),
+	DEV_ROW("device_sms_5000", "8.0 5000 1410000",
+		"5000 SMs, not a GPU's (1 to 4096): the SM count is left unknown in the profile",
+		"@device:Fake A100|GA100|8.0|0|50|4", extra_dev_sms),
+	DEV_ROW("device_clock_20ghz", "8.0 100 20000000",
+		"an SM clock of 2e+10 Hz, not a GPU's (up to 1e+10 Hz): it is left unknown in the "
+		"profile", LINE_DEV, extra_dev_clock),
+	DEV_ROW("device_cc_100", "100.0 100 1410000",
+		"compute capability 100.0, which is none (1.0 to 99.9): it is left unknown in the "
+		"profile", "@device:Fake A100|GA100|0.0|100|50|4", extra_dev_cc),
+	DEV_ROW("device_bus_bits", "8.0 100 1410000 bus=99999999",
+		"memory_bus_bits = 99999999, outside (0, 65536]: it is left unknown in the profile",
+		LINE_DEV, extra_dev_bus),
+#undef DEV_ROW
+	/*
+	 * The whole run: each epoch's measured and projected figures
 	 * by hand (the comments of extra_tl_*).
 	 */
 	{
@@ -2682,6 +3310,18 @@ static const struct scenario scenarios[] = {
 		.extra = extra_tl_one_sync,
 	},
 	{
+		.name = "whole_run_sync_at_end",
+		.cmds = CMDS(METRICS, "init", "ctx 0", WARMUP,
+			     "repeat 1100 launch rt 1 " K1 " " K_DIMS " 0 10000", "sync 1"),
+		.extra = extra_tl_sync_at_end,
+	},
+	{
+		.name = "whole_run_producer_never_syncs",
+		.cmds = CMDS(METRICS, "init", "ctx 0", WARMUP,
+			     "threads 1 1100 launch rt 1 " K1 " " K_DIMS " 0 10000 stream=1"),
+		.extra = extra_tl_producer,
+	},
+	{
 		/* The graph's kernel is profiled outside it first (graphs are never profiled). */
 		.name = "whole_run_graph",
 		.cmds = CMDS(METRICS, "init", "ctx 0", "launch rt 1 " K1 " " K_DIMS " 0 5000",
@@ -2692,7 +3332,7 @@ static const struct scenario scenarios[] = {
 };
 
 /*
- * Issue 12 part 6, the deterministic version in `integration`: 16 threads,
+ * The deterministic version in `integration`: 16 threads,
  * 2 x 10^5 launches, 100 signatures (not under valgrind: too slow there).
  */
 static const struct scenario soak_small = {
@@ -2731,7 +3371,7 @@ START_TEST(scenario)
 END_TEST
 
 /*
- * Issue 23: the whole-run timeline stays bounded. fake-app's bench loop,
+ * The whole-run timeline stays bounded. fake-app's bench loop,
  * `launches` launches round-robin over 10 signatures with a device
  * synchronise after every 10: one repeating epoch. Returns the profile's
  * size (bytes) and the RSS the loop printed at 10 % and at the end.
@@ -2764,15 +3404,37 @@ flat_run(long launches, long *ret_size, long *ret_rss10, long *ret_rss_end)
 	 * one in a thousand is allowed.
 	 */
 	tl = json_object_get(r.json, "timeline");
-	ck_assert_int_eq((int)json_array_size(json_object_get(tl, "patterns")), 2);
 	pat = pattern_of(tl, false);
-	folded = jint(json_object_get(pat, "wall_ns"), "n");
+	folded = 0;
+	/*
+	 * Under heavy load (a load of 13 to 21 on two cores, the full suite
+	 * beside other builds) a second pattern was seen twice: epochs whose
+	 * calls were taken before their records (TAKE_PRESSURE) can differ in
+	 * structure, e.g. the legacy stream not yet known from its STREAM
+	 * record, or, when an incomplete epoch ran on to 512 calls and was
+	 * cut, the next one beginning with the work it carries.
+	 * Their epochs still count, below; the reconstructed epoch with the
+	 * profiled launch (issue 31) is a pattern of its own, not counted here.
+	 */
+	ck_assert_ptr_nonnull(pat);
+	for (size_t i = 0; i < json_array_size(json_object_get(tl, "patterns")); i++) {
+		json_t *q = json_array_get(json_object_get(tl, "patterns"), i);
+
+		if (!json_is_true(json_object_get(q, "reconstructed")))
+			folded += jint(json_object_get(q, "wall_ns"), "n");
+	}
+	ck_assert_int_le((int)json_array_size(json_object_get(tl, "patterns")), 4);
 	incomplete = jint(json_object_get(json_object_get(tl, "unexplained"), "incomplete"),
 			  "epochs");
-	ck_assert_int_eq(folded + incomplete, launches / 10 - 1);
+	/*
+	 * Every epoch folded or counted incomplete; an incomplete one that ran
+	 * on past synchronisations whose records it lacked counts once, so the
+	 * sum may fall short by what it swallowed (itself within the 1/1000).
+	 */
+	ck_assert_int_le(folded + incomplete, launches / 10 - 1);
+	ck_assert_msg(folded >= (launches / 10 - 1) - (launches / 10) / 1000, "%ld of %ld epochs "
+		      "folded (%ld incomplete)", (long)folded, launches / 10 - 1, (long)incomplete);
 	ck_assert_int_eq(jint(json_object_get(tl, "reconstructed"), "epochs"), 1);
-	ck_assert_msg(incomplete <= launches / 10 / 1000, "%ld of %ld epochs incomplete",
-		      (long)incomplete, launches / 10 - 1);
 	assert_close(jreal(json_object_get(projection_for(&r, "FakeA100"), "whole_run"),
 			   "identity_error"), 0, "identity");
 	fprintf(stderr, "whole-run timeline: %ld launches: profile %ld bytes, RSS %ld KiB at 10%%, "
@@ -2871,9 +3533,10 @@ START_TEST(mps_timing_only)
 
 	ctl = test_write_file(dir, "control", "");
 	env_mps = fmt("CUDA_MPS_PIPE_DIRECTORY=%s", dir);
-	l1 = fmt("[gpuproj] CUDA MPS is active (%s): MPS clients cannot read performance counters: "
-		 "metrics off, every launch is still timed (the profile will have durations but no "
-		 "projections)", ctl);
+	l1 = fmt("[gpuproj] CUDA MPS is active (%s): MPS clients cannot read performance "
+		 "counters: metrics off, every launch is still timed (the profile will have "
+		 "durations; kernels without counters are projected by the envelope, binding "
+		 "unknown)", ctl);
 	s.env = ENV(env_mps);
 	s.lines = LINES(l1, LINE_INIT, "@wrote:1|1|0");
 	run_scenario(&s);
@@ -2886,7 +3549,7 @@ START_TEST(mps_timing_only)
 END_TEST
 
 /*
- * Issue 25 #7: an application that calls setlocale(LC_ALL, "de_DE.UTF-8")
+ * An application that calls setlocale(LC_ALL, "de_DE.UTF-8")
  * before its first CUDA call (the locale is built here with localedef, in
  * a scratch LOCPATH). Before: "GPUPROJ_TARGETS: …: not a number", no
  * projections, the built-in copy refused too.
@@ -3008,6 +3671,13 @@ START_TEST(exported_symbols)
 	ck_assert_ptr_null(strstr(out, "libcuda"));
 	free(out);
 	free(cmd);
+	/* -z nodelete: a dlclose() never unmaps it (inject/meson.build). */
+	cmd = fmt("readelf -d '%s' | grep FLAGS_1", inject_libproj());
+	rc = test_run(cmd, &out, NULL);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_ptr_nonnull(strstr(out, "NODELETE"));
+	free(out);
+	free(cmd);
 }
 END_TEST
 
@@ -3031,6 +3701,7 @@ inject_suite(void)
 	tcase_add_test(tc, locale_comma_decimal);
 	tcase_add_test(tc, gpuproj_run);
 	tcase_add_test(tc, gpuproj_run_usage);
+	tcase_add_test(tc, output_dir_unwritable);
 	if (!under_wrapper()) {
 		tcase_add_test(tc, exported_symbols);
 		tcase_add_test(tc, soak_small_run);

@@ -78,8 +78,10 @@ static const struct usage_case {
 	{ "--bogus", "gpuproj: unknown option '--bogus'" },
 	{ "project", "gpuproj: project: missing PROFILE (or --builtin)" },
 	{ "project a.json b.json", "gpuproj: project: expected one PROFILE, got 2" },
-	{ "project --format xml a.json", "gpuproj: project: --format must be table, json or csv, "
-	  "not 'xml'" },
+	{ "project --format xml a.json", "gpuproj: project: --format must be table, json, csv or "
+	  "trace, not 'xml'" },
+	{ "project --expand 0 a.json", "gpuproj: project: --expand needs a positive integer, "
+	  "got '0'" },
 	{ "project --top 0 a.json", "gpuproj: project: --top needs a positive integer, got '0'" },
 	{ "project --top ' 5' a.json", "gpuproj: project: --top needs a positive integer, got ' 5'" },
 	{ "project --top 99999999999999999999999 a.json",
@@ -97,10 +99,13 @@ static const struct usage_case {
 	  "not '1'" },
 	{ "validate --waves 2 a.csv", "gpuproj: validate: --waves must be sm, resident or off, "
 	  "not '2'" },
-	{ "project --clock boost a.json", "gpuproj: project: --clock must be sustained or burst, "
-	  "not 'boost'" },
-	{ "validate --clock 1 a.csv", "gpuproj: validate: --clock must be sustained or burst, "
-	  "not '1'" },
+	{ "project --clock boost a.json", "gpuproj: project: --clock must be sustained, burst or "
+	  "auto, not 'boost'" },
+	{ "project --fp32 sgemm a.json", "gpuproj: project: --fp32 must be fma or dense, not "
+	  "'sgemm'" },
+	{ "validate --clock 1 a.csv", "gpuproj: validate: --clock must be sustained, burst or "
+	  "auto, not '1'" },
+	{ "validate --fp32 2 a.csv", "gpuproj: validate: --fp32 must be fma or dense, not '2'" },
 	{ "project --occupancy lots a.json", "gpuproj: project: --occupancy must be little, "
 	  "little-source or linear, not 'lots'" },
 	{ "validate --compute pipes a.csv", "gpuproj: validate: --compute must be fp or issue, "
@@ -113,6 +118,8 @@ static const struct usage_case {
 	  "none, not 'Shape'" },
 	{ "gate --metric cpu a.json b.json", "gpuproj: gate: --metric needs 'kernel' or 'wall', "
 	  "got 'cpu'" },
+	{ "ncu-metrics --tensor flops", "gpuproj: ncu-metrics: --tensor 'flops' is not one of "
+	  "ops, inst, off" },
 	{ "targets", "gpuproj: targets: missing verb: list, show NAME, check FILE or derive PROFILE" },
 	{ "targets frobnicate", "gpuproj: targets: unknown verb 'frobnicate': list, show NAME, "
 	  "check FILE or derive PROFILE" },
@@ -518,7 +525,7 @@ START_TEST(project_tensor_flop_mix)
 END_TEST
 
 /*
- * Issue 21: a DGEMM-heavy profile (tests/data/profile-dgemm-h100.json: an
+ * A DGEMM-heavy profile (tests/data/profile-dgemm-h100.json: an
  * 8192^3 FP64-tensor GEMM, 20 ms on the H100 SXM) projected onto the B200
  * and the B300 with the built-in targets.yaml by the default model:
  * 20 ms x 66900/37000 = 36.162 ms and 20 ms x 66900/1250 = 1.0704 s (the
@@ -738,7 +745,7 @@ START_TEST(builtin_main_job)
 	ck_assert_int_eq(test_cli(&out, &err, "project --builtin"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "profile: default-profile.json (built-in)"));
 	ck_assert_ptr_nonnull(strstr(out, "data: "));
-	/* Issue 22 #5: the main job's source is a current GPU (Volta or later). */
+	/* The main job's source is a current GPU (Volta or later). */
 	sm = strstr(out, "source GPU: ");
 	ck_assert_ptr_nonnull(sm);
 	sm = strstr(sm, ", sm_");
@@ -751,7 +758,7 @@ START_TEST(builtin_main_job)
 END_TEST
 
 /*
- * Issue 25 #2 and #3: kernel names as a hostile profile may carry them.
+ * Kernel names as a hostile profile may carry them.
  * JSON string contents: a window title and a clipboard write (OSC 0, OSC
  * 52), a carriage return and a fake verdict, a C1 CSI, a right-to-left
  * override; and cells a spreadsheet would run (= + - @ tab CR).
@@ -796,7 +803,46 @@ START_TEST(project_hostile_names)
 END_TEST
 
 /*
- * Issue 25 #3 for the provisional entries (targets derive): a device
+ * `targets derive` checks its own output as `targets check
+ * --one-basis` would. A memory clock of 1 kHz (profile-rtx-a5000.json with
+ * memory_clock_khz 8001000 -> 1): 2 x 1 kHz x 384 bits / 8 = 96 kB/s,
+ * written as `dram: 0`. Before: that entry printed, exit 0, and `targets
+ * check` refused it. Now: exit 1, nothing on stdout, the reason; and
+ * `project` says the same instead of projecting from it.
+ */
+START_TEST(derive_checks_its_output)
+{
+	char *dir = test_tmpdir(), *text = test_read_file(test_data("profile-rtx-a5000.json"));
+	char *path, *out, *err, *edited = NULL;
+	const char *a = strstr(text, "\"memory_clock_khz\": 8001000");
+	static const char why[] = "the entry derived from the driver's report of 'NVIDIA RTX "
+		"A5000' fails the checks of `gpuproj targets check --one-basis` (line 33: "
+		"'peak_bw_gbs.dram' must be positive, got 0): the device attributes it rests on "
+		"are no GPU's (memory clock 1 kHz, bus 384 bits, 64 SMs at 1695 MHz)";
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_gt(asprintf(&edited, "%.*s\"memory_clock_khz\": 1%s", (int)(a - text), text,
+				  a + strlen("\"memory_clock_khz\": 8001000")), 0);
+	path = test_write_file(dir, "slow-memory.json", edited);
+	ck_assert_int_eq(test_cli(&out, &err, "targets derive '%s'", path), 1);
+	ck_assert_str_eq(out, "");
+	ck_assert_ptr_nonnull(strstr(err, why));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "project '%s'", path), 1);
+	ck_assert_ptr_nonnull(strstr(err, why));
+	free(out);
+	free(err);
+	free(edited);
+	free(path);
+	free(text);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Terminal control in the provisional entries (targets derive): a device
  * name with a window title, a C1 CSI and a right-to-left override, and a
  * chip name that would add a YAML line, in a profile of a GPU targets.yaml
  * does not list. `targets derive` prints YAML escapes instead (they load
@@ -855,7 +901,7 @@ START_TEST(provisional_source_hostile_names)
 END_TEST
 
 /*
- * Issue 25 #10: a command whose standard output cannot be written
+ * A command whose standard output cannot be written
  * (`> /dev/full`) fails with one line, gate with "no verdict". Before:
  * exit 0, and nothing said.
  */
@@ -900,6 +946,7 @@ cli_suite(void)
 	tcase_add_test(tc, project_bad_files);
 	tcase_add_test(tc, project_provisional_source);
 	tcase_add_test(tc, provisional_source_hostile_names);
+	tcase_add_test(tc, derive_checks_its_output);
 	tcase_add_test(tc, project_tensor_flop_mix);
 	tcase_add_test(tc, project_dgemm_b200_b300);
 	tcase_add_test(tc, targets_verbs);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `gpuproj project` tells the truth about coverage (issue 11), and the
+ * `gpuproj project` tells the truth about coverage, and the
  * import commands around it, end to end on exports of the shapes people
  * have (tests/data/ncu-*.csv, described in test-import-ncu.c):
  * - nothing projected onto any target: exit 1, one line, nothing written;
@@ -185,6 +185,8 @@ START_TEST(unprojected_counted_with_untimed)
 	sig.name = "bare";
 	ck_assert_int_eq(gpuproj_profile_kernel(p, &sig, &k), 0);
 	gpuproj_kernel_add_duration(k, 5e3);
+	/* A counter, not the inputs: not projected (a kernel without any: the envelope). */
+	gpuproj_kernel_add_metric(k, GPUPROJ_M_OCCUPANCY_ACHIEVED, 0.5);
 	sig.name = "untimed";
 	ck_assert_int_eq(gpuproj_profile_kernel(p, &sig, &k), 0);
 	k->launches = 3;

@@ -738,6 +738,19 @@ START_TEST(yaml_from_fixture_passes_the_schema)
 	ck_assert_ptr_nonnull(strstr(gpuproj_target_source(t, "clock_mhz")->text,
 				     "NVML logged a median SM clock of 1410 MHz during the FMA runs"));
 	ck_assert_int_eq(basis(t, "boost_clock_mhz"), GPUPROJ_BASIS_DATASHEET);
+	/*
+	 * No SGEMM runs: the dense rate is the device's own built-in entry's
+	 * fraction of its FMA rate, 19180 / 18951.3 = 1.012, at most 1, x the
+	 * FP32 FMA rate measured here; the sustained clock NVML's 1410 MHz
+	 * during the FP32 FMA loops.
+	 */
+	ck_assert_double_eq(t->fp32_dense_gflops, t->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);
+	ck_assert_int_eq(basis(t, "fp32_dense_gflops"), GPUPROJ_BASIS_DERIVED);
+	ck_assert_ptr_nonnull(strstr(gpuproj_target_source(t, "fp32_dense_gflops")->text,
+				     "derived: sibling A100-SXM4-40GB (the built-in targets.yaml "
+				     "entry the lanes come from)"));
+	ck_assert_double_eq(t->sustained_clock_mhz, 1410);
+	ck_assert_int_eq(basis(t, "sustained_clock_mhz"), GPUPROJ_BASIS_MEASURED);
 	ck_assert_int_eq(basis(t, "lanes_per_sm.fp32"), GPUPROJ_BASIS_DATASHEET);
 	ck_assert_int_eq(basis(t, "stream_gbs.read"), GPUPROJ_BASIS_MEASURED);
 	ck_assert_int_eq(basis(t, "stream_gbs.triad"), GPUPROJ_BASIS_MEASURED);
@@ -882,6 +895,9 @@ START_TEST(yaml_without_nvml)
 	ck_assert_ptr_nonnull(strstr(gpuproj_target_source(t, "clock_mhz")->text,
 				     "no clock was logged (NVML: libnvidia-ml.so.1"));
 	ck_assert_ptr_null(strstr(gpuproj_target_source(t, "latency_ns.l2")->text, "cycles"));
+	/* No clock logged: the sustained clock is clock_mhz itself. */
+	ck_assert_double_eq(t->sustained_clock_mhz, 1394.4);
+	ck_assert_int_eq(basis(t, "sustained_clock_mhz"), GPUPROJ_BASIS_DERIVED);
 	ck_assert_int_eq(gpuproj_target_check_one_basis(t, NULL, NULL), GPUPROJ_OK);
 	ck_assert(isnan(t->tdp_w));
 	ck_assert_ptr_nonnull(strstr(yaml, "tdp_w: null"));

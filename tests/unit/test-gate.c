@@ -590,7 +590,7 @@ START_TEST(reports_escape_names)
 		k->demangled = strdup("void f<a&b, \"q\" 'p'>(x|y) `t`\x01");
 	}
 	ck_assert_int_eq(gpuproj_gate_junit(&r, &x), 0);
-	/* What XML 1.0 forbids becomes U+FFFD (issue 25; before: '?'). */
+	/* What XML 1.0 forbids becomes U+FFFD (before: '?'). */
 	ck_assert_msg(strstr(x, "name=\"void f&lt;a&amp;b, &quot;q&quot; &apos;p&apos;&gt;(x|y) "
 			     "`t`\xef\xbf\xbd (8x1x1,64x1x1)\"") != NULL, "%.3000s", x);
 	ck_assert_int_eq(gpuproj_gate_markdown(&r, &md), 0);
@@ -637,7 +637,7 @@ many_kernels(size_t n, double mean_us)
 }
 
 /*
- * Issue 25 #5: the Markdown stays under the 1 MiB a GitHub job summary
+ * The Markdown stays under the 1 MiB a GitHub job summary
  * holds (and GitLab's 1,000,000-character note), saying what is cut.
  * Before: 12,000 regressions made a 2.5 MB summary, which CI refuses.
  */
@@ -675,7 +675,7 @@ START_TEST(markdown_capped)
 END_TEST
 
 /*
- * Issue 25 #5: a current profile without a timed kernel (another CUPTI
+ * A current profile without a timed kernel (another CUPTI
  * client took the records) gives no verdict. Before: PASS, "improved
  * -100 %".
  */
@@ -878,7 +878,7 @@ static const struct bad_case {
 	{ "--baseline gate-base.json --kernel-max-regression ten gate-pass.json",
 	  "gpuproj: gate: --kernel-max-regression needs a non-negative percentage such as '5' or "
 	  "'5%', got 'ten'" },
-	/* Issue 25 #10: decimal only; before, strtod() read "0x10" as 16 (%). */
+	/* Decimal only; before, strtod() read "0x10" as 16 (%). */
 	{ "--baseline gate-base.json --kernel-max-regression 0x10 gate-pass.json",
 	  "gpuproj: gate: --kernel-max-regression needs a non-negative percentage such as '5' or "
 	  "'5%', got '0x10'" },
@@ -947,7 +947,7 @@ START_TEST(cli_unwritable_report)
 END_TEST
 
 /*
- * Issue 25 #3: the gate's stdout is a CI log: a kernel named with a
+ * The gate's stdout is a CI log: a kernel named with a
  * carriage return and a fake verdict, a window title, a clipboard write,
  * a right-to-left override is shown escaped, never acted on.
  */
@@ -976,7 +976,7 @@ START_TEST(cli_names_escaped)
 }
 END_TEST
 
-/* Issue 25 #5: a profile with no timed kernel: exit 2, one line, no report. */
+/* A profile with no timed kernel: exit 2, one line, no report. */
 START_TEST(cli_nothing_timed)
 {
 	char *dir = test_tmpdir(), *out, *err, *cur, *text, *p;
@@ -1007,7 +1007,7 @@ START_TEST(cli_nothing_timed)
 END_TEST
 
 /*
- * Issue 25 #5: --junit and --md naming one file (by name or through a
+ * --junit and --md naming one file (by name or through a
  * link) is refused, as report refuses it. Before: the Markdown replaced
  * the JUnit file, and CI read a report that was not XML.
  */
@@ -1036,7 +1036,7 @@ START_TEST(cli_one_file_two_reports)
 END_TEST
 
 /*
- * Issue 25 #10: names with U+FFFE, U+FFFF and a control character give a
+ * Names with U+FFFE, U+FFFF and a control character give a
  * JUnit file an XML parser reads (python3's expat, where present).
  */
 START_TEST(cli_junit_parses)

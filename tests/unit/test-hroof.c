@@ -313,7 +313,7 @@ START_TEST(tensor_and_cuda_pipes)
 END_TEST
 
 /*
- * Issue 21, "quant and sol: say what they do with tensor work": a model
+ * "quant and sol: say what they do with tensor work": a model
  * that leaves tensor work off the tensor pipes (here occupancy) says so in
  * its note, with the share of FLOP it leaves out (2e10 of 2.2e10 = 90.9 %);
  * the models that model it (hroof, hroof-occ, irm, naive) never do.
@@ -728,6 +728,88 @@ START_TEST(run_totals_carry_unprojected)
 }
 END_TEST
 
+/*
+ * gpuproj_project_targets(), the one orchestration of `project` and
+ * libproj.so, on the stream kernel of run_totals_carry_unprojected (ten
+ * launches of 1.2e6 ns; 3e5 ns per launch on TgtGPU, the level interval):
+ * the source from the profile's device name ("Test Source GPU" matches
+ * SrcGPU), every target in file order (SrcGPU: the measured 1.2e7 ns;
+ * TgtGPU: 10 · 3e5 = 3e6 ns), the targets named, every model, runs on
+ * demand, and an unknown target's message after the source was resolved.
+ */
+START_TEST(project_targets_orchestration)
+{
+	struct gpuproj_kernel *k = kernel("stream", 1.2e6);
+	const char *names[] = { "TgtGPU" }, *bad[] = { "Quux" };
+	struct gpuproj_project_request req = {
+		.targets = targets, .model = gpuproj_model_find("hroof"),
+		.options = { .level_interval = true },
+	};
+	struct gpuproj_projections pr;
+	struct gpuproj_error err = { 0 };
+	const struct gpuproj_run_projection *run;
+	size_t m;
+	int i, st;
+
+	set(k, GPUPROJ_M_INST_FP32_FMA, 1e6);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1.0);
+	bytes(k, 1e8, 1e8, 1e8, 0);
+	for (i = 0; i < 9; i++)
+		gpuproj_kernel_add_duration(k, 1.2e6);
+	ck_assert_int_eq(gpuproj_profile_set_device(prof, "Test Source GPU", NULL, NULL, 0, 0, 0,
+						    0), GPUPROJ_OK);
+
+	/* Every target, one model: SrcGPU then TgtGPU, as targets-test.yaml lists them. */
+	ck_assert_int_eq(gpuproj_project_targets(prof, &req, &pr, &err), GPUPROJ_OK);
+	ck_assert_ptr_eq(pr.source, src);
+	ck_assert_ptr_null(pr.derived);
+	ck_assert_ptr_null(pr.sass);
+	ck_assert_uint_eq(pr.n_targets, 2);
+	ck_assert_uint_eq(pr.n_models, 1);
+	ck_assert_uint_eq(pr.n_runs, 2);
+	ck_assert_ptr_eq(pr.runs[0].target, src);
+	ck_assert_ptr_eq(pr.runs[1].target, tgt);
+	ck_assert_rel(pr.runs[0].point_ns, 1.2e7);
+	ck_assert_rel(pr.runs[1].point_ns, 3e6);
+	gpuproj_projections_clear(&pr);
+
+	/* The targets named, one run at a time. */
+	req.target_names = names;
+	req.n_target_names = 1;
+	req.on_demand = true;
+	ck_assert_int_eq(gpuproj_project_targets(prof, &req, &pr, &err), GPUPROJ_OK);
+	ck_assert_ptr_null(pr.runs);
+	ck_assert_uint_eq(pr.n_runs, 1);
+	run = gpuproj_projections_provide(&pr, 0, &st);
+	ck_assert_ptr_nonnull(run);
+	ck_assert_ptr_eq(run->target, tgt);
+	ck_assert_rel(run->point_ns, 3e6);
+	ck_assert_ptr_null(gpuproj_projections_provide(&pr, 1, &st));
+	ck_assert_int_eq(st, GPUPROJ_E_INVAL);
+	gpuproj_projections_clear(&pr);
+
+	/* Every model side by side, each alone: target-major. */
+	req.all_models = true;
+	ck_assert_int_eq(gpuproj_project_targets(prof, &req, &pr, &err), GPUPROJ_OK);
+	ck_assert_uint_eq(pr.n_models, gpuproj_model_count());
+	ck_assert_uint_eq(pr.n_runs, gpuproj_model_count());
+	ck_assert_int_eq(pr.options.fallback, GPUPROJ_FALLBACK_OFF);
+	for (m = 0; m < pr.n_runs; m++)
+		ck_assert_ptr_eq(pr.runs[m].model, gpuproj_model_at(m));
+	gpuproj_projections_clear(&pr);
+
+	/* An unknown target: the lookup's message; the source is resolved already. */
+	req.all_models = false;
+	req.target_names = bad;
+	ck_assert_int_eq(gpuproj_project_targets(prof, &req, &pr, &err), GPUPROJ_E_NOTFOUND);
+	ck_assert_ptr_eq(pr.source, src);
+	ck_assert_str_eq(err.message, "target GPU 'Quux' is not in targets.yaml "
+			 "(`gpuproj targets list` shows all)");
+	gpuproj_projections_clear(&pr);
+	ck_assert_int_eq(gpuproj_project_targets(prof, NULL, &pr, &err), GPUPROJ_E_INVAL);
+}
+END_TEST
+
 /* ---- the issue roof (GPUPROJ_COMPUTE_ISSUE), tests/data/targets-issue.yaml ---- */
 
 static struct gpuproj_targets *itargets;
@@ -913,7 +995,7 @@ START_TEST(compute_option_names)
 END_TEST
 
 /*
- * Issue 21: a DGEMM-heavy (FP64 tensor, DMMA) profile measured on an H100
+ * A DGEMM-heavy (FP64 tensor, DMMA) profile measured on an H100
  * SXM, projected onto a B200 and a B300 (Blackwell Ultra) with the
  * built-in targets.yaml. N = 8192: 2·N³ = 1.099511627776e12 FP64 tensor
  * FLOP, A, B, C of 8·N² = 536870912 B each: 3 · 536870912 = 1610612736 B at
@@ -999,6 +1081,7 @@ hroof_suite(void)
 	tcase_add_test(tc, nothing_to_scale);
 	tcase_add_test(tc, bad_warp_efficiency);
 	tcase_add_test(tc, run_totals_carry_unprojected);
+	tcase_add_test(tc, project_targets_orchestration);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("issue");
 	tcase_add_checked_fixture(tc, setup_issue, teardown_issue);

@@ -241,6 +241,120 @@ START_TEST(bad_input)
 }
 END_TEST
 
+/*
+ * Configurations whose time or launch is none, each refused
+ * with the file and the line of its `time` (or of the configuration) and
+ * nothing written. One convolution configuration (bx = 32, by = 4, one
+ * output per thread, 15 x 15 filter) on the RTX 3090 per case; the
+ * configuration's key is on line 5, its time on line 7.
+ */
+static char *
+kt_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *
+kt_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	va_start(ap, fmt);
+	ck_assert_int_ge(vasprintf(&s, fmt, ap), 0);
+	va_end(ap);
+	return s;
+}
+
+START_TEST(bad_configurations)
+{
+	static const struct {
+		const char *size, *time, *expect;
+		int line, column;
+	} cases[] = {
+		/* Before: 1e306 ns dropped, its launch kept (a launch without a time). */
+		{ "4096, 4096", "1e300", "configuration '32,4,15,15,0,1,1,0': time 1e+300 "
+		  "ms is not a kernel time (1 ns to 1e+06 s)", 7, 15 },
+		/* Before: 1e-294 ns, projected as "0 ns". */
+		{ "4096, 4096", "1e-300", "configuration '32,4,15,15,0,1,1,0': time 1e-300 "
+		  "ms is not a kernel time (1 ns to 1e+06 s)", 7, 15 },
+		{ "4096, 4096", "0", "configuration '32,4,15,15,0,1,1,0': time 0 ms is not a "
+		  "kernel time (1 ns to 1e+06 s)", 7, 15 },
+		/*
+		 * 4096 x 4096 outputs x 225 FMA x 2 FLOP = 7.55e9 FLOP in 1e-6 ms is
+		 * 7.5e18 FLOP/s: above 2 x the fastest FP32 rate of the built-in
+		 * targets.yaml (the test finds it as the importer does).
+		 */
+		{ "4096, 4096", "1e-6", NULL, 7, 15 },
+		/*
+		 * W = (2^32 + 5) x 32, H = 128 x 4: a grid of (2^32 + 5) x 128 blocks of
+		 * 32 x 4. Before: grid.x cast to 5 while the metrics described 4.3e9
+		 * blocks.
+		 */
+		{ "137438953632, 512", "1.0", "configuration '32,4,15,15,0,1,1,0': its launch, "
+		  "grid (4294967301, 128, 1) and block (32, 4, 1), is beyond CUDA's limits "
+		  "(grid.x 4294967301 is above CUDA's 2147483647)", 5, 27 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *text, *dir = test_tmpdir(), *out = NULL;
+		const char *path;
+		struct gpuproj_profile **ps = NULL;
+		struct gpuproj_error err = { 0 };
+		size_t n = 0;
+
+		text = kt_printf(
+			"{\"device_name\": \"NVIDIA GeForce RTX 3090\",\n"
+			" \"kernel_name\": \"convolution_kernel\", \"problem_size\": [%s],\n"
+			" \"tune_params_keys\": [\"block_size_x\", \"block_size_y\", "
+			"\"filter_height\", \"filter_width\", \"read_only\", \"tile_size_x\", "
+			"\"tile_size_y\", \"use_padding\"],\n \"cache\": {\n"
+			"    \"32,4,15,15,0,1,1,0\": {\"block_size_x\": 32, \"block_size_y\": 4,\n"
+			"      \"filter_height\": 15, \"filter_width\": 15, \"read_only\": 0, "
+			"\"tile_size_x\": 1, \"tile_size_y\": 1, \"use_padding\": 0,\n"
+			"      \"time\": %s}}}\n", cases[i].size, cases[i].time);
+		path = test_write_file(dir, "bad.json", text);
+		ck_assert_int_eq(gpuproj_import_kerneltuner(&path, 1, targets, &ps, &n, &err),
+				 GPUPROJ_E_SCHEMA);
+		if (cases[i].expect) {
+			ck_assert_str_eq(err.message, cases[i].expect);
+		} else {
+			const char *fastest = NULL;
+			double peak = 0;
+			size_t j;
+
+			/* The fastest FP32 rate, from the same targets, as the message names it. */
+			for (j = 0; j < gpuproj_targets_count(targets); j++) {
+				const struct gpuproj_target *t = gpuproj_targets_get(targets, j);
+				double r = fmax(t->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA],
+						t->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA]);
+
+				if (r > peak) {
+					peak = r;
+					fastest = t->name;
+				}
+			}
+			out = kt_printf("configuration '32,4,15,15,0,1,1,0': 7549747200 FLOP in "
+						 "1e-06 ms is 7.55e+18 FLOP/s, beyond "
+						 "any GPU's FP32 rate (above 2 x the fastest in "
+						 "targets.yaml, %s's %.4g FLOP/s)", fastest,
+						 peak * 1e9);
+			ck_assert_str_eq(err.message, out);
+		}
+		ck_assert_str_eq(err.file, path);
+		ck_assert_msg(err.line == cases[i].line && err.column == cases[i].column,
+			      "case %zu: %d:%d", i, err.line, err.column);
+		ck_assert_ptr_null(ps);
+		ck_assert_uint_eq(n, 0);
+		/* Nothing written beside the input. */
+		ck_assert_int_eq(test_count_dir(dir), 1);
+		free(out);
+		free(text);
+		free((char *)path);
+		test_rmtree(dir);
+		free(dir);
+	}
+}
+END_TEST
+
 int
 main(void)
 {
@@ -254,6 +368,7 @@ main(void)
 	tcase_add_test(tc, convolution_by_hand);
 	tcase_add_test(tc, datasets_detect_kerneltuner);
 	tcase_add_test(tc, bad_input);
+	tcase_add_test(tc, bad_configurations);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_ENV);

@@ -924,6 +924,87 @@ START_TEST(tensor_operation_counters)
 }
 END_TEST
 
+/*
+ * Every tensor counter of a launch is looked at. Before, the
+ * first 64 sm__*tensor* / *mma* columns were (a fixed array): with 70
+ * other such columns first, the operation counter was never seen and the
+ * tensor FLOP was lost without a word.
+ */
+START_TEST(tensor_counters_beyond_64)
+{
+	char *text = NULL, *path;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+	struct gpuproj_profile *p;
+	struct gpuproj_kernel *k;
+
+	fputs(LONG_HEADER "\n", f);
+	for (i = 0; i < 70; i++)
+		fprintf(f, ROW("0") "\"sm__pipe_tensor_op_other%zu.sum\",\"\",\"1\"\n", i);
+	fputs(ROW("0") "\"sm__ops_path_tensor_src_fp16_dst_fp32.sum\",\"\",\"1,000\"\n", f);
+	fclose(f);
+	path = test_write_file(dir, "tensor-many.csv", text);
+	p = import_ok(path, NULL);
+	k = kernel(p, "k(int)", 4, 1, 1);
+	assert_metric(k, GPUPROJ_M_FLOP_TENSOR_FP16, 1000, 1);
+	gpuproj_profile_free(p);
+	free(path);
+	free(text);
+}
+END_TEST
+
+/*
+ * The tensor counters' units are checked as every mapped
+ * counter's: a percentage, a time or a size is no count of operations
+ * (before: taken as FLOP), and "Gop" is 10^9 op (before: taken as 1.5).
+ * The value is on line 2, in the 15th field.
+ */
+static const struct {
+	const char *unit, *expect;
+	double flop;
+} tensor_unit_cases[] = {
+	{ "%", "launch 0: sm__ops_path_tensor_src_fp16_dst_fp32.sum: unit '%' is not a count of "
+	  "operations ('op' or none)", 0 },
+	{ "nsecond", "launch 0: sm__ops_path_tensor_src_fp16_dst_fp32.sum: unit 'nsecond' is not a "
+	  "count of operations ('op' or none)", 0 },
+	{ "byte", "launch 0: sm__ops_path_tensor_src_fp16_dst_fp32.sum: unit 'byte' is not a count "
+	  "of operations ('op' or none)", 0 },
+	{ "Gop", NULL, 1.5e9 },
+	{ "op", NULL, 1.5 },
+	{ "", NULL, 1.5 },
+};
+
+START_TEST(tensor_counter_units)
+{
+	char text[1024], *path;
+	struct gpuproj_profile *p = NULL;
+	struct gpuproj_error err = { 0 };
+	int r;
+
+	snprintf(text, sizeof(text), LONG_HEADER "\n" ROW("0")
+		 "\"sm__ops_path_tensor_src_fp16_dst_fp32.sum\",\"%s\",\"1.5\"\n",
+		 tensor_unit_cases[_i].unit);
+	path = test_write_file(dir, "tensor-unit.csv", text);
+	r = gpuproj_import_ncu(path, &p, NULL, &err);
+	if (tensor_unit_cases[_i].expect) {
+		const char *row = strchr(text, '\n') + 1;
+
+		ck_assert_int_eq(r, GPUPROJ_E_SCHEMA);
+		ck_assert_ptr_null(p);
+		ck_assert_str_eq(err.message, tensor_unit_cases[_i].expect);
+		ck_assert_int_eq(err.line, 2);
+		/* The value's column: after the row's 14 fields and their commas. */
+		ck_assert_int_eq(err.column, (int)(strstr(row, "\"1.5\"") - row) + 1);
+	} else {
+		ck_assert_int_eq(r, GPUPROJ_OK);
+		assert_metric(kernel(p, "k(int)", 4, 1, 1), GPUPROJ_M_FLOP_TENSOR_FP16,
+			      tensor_unit_cases[_i].flop, 1);
+		gpuproj_profile_free(p);
+	}
+	free(path);
+}
+END_TEST
+
 /* A row of a V100 (CC 7.0) launch. */
 #define ROW70(id) "\"" id "\",\"77\",\"app\",\"h\",\"k(int)\",\"1\",\"7\",\"(256, 1, 1)\"," \
 	"\"(4, 1, 1)\",\"0\",\"7.0\",\"Command line profiler metrics\","
@@ -1117,7 +1198,7 @@ expect_error(const char *name, const char *text, int status, int line, int colum
 	free(path);
 }
 
-/* ---- issue 11: what real exports look like ---- */
+/* ---- what real exports look like ---- */
 
 /* Write `text`, import it; the profile (summary optional). */
 static struct gpuproj_profile *
@@ -1432,7 +1513,7 @@ START_TEST(error_counter_permission)
 }
 END_TEST
 
-/* ---- issue 12: nothing quietly wrong ---- */
+/* ---- nothing quietly wrong ---- */
 
 #define HDR_LONG "\"ID\",\"Process ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"Metric Name\"," \
 		 "\"Metric Unit\",\"Metric Value\"\n"
@@ -2143,13 +2224,20 @@ static const struct {
 	{ "import ncu a.csv -o", 2, "gpuproj: import ncu: option '-o' needs a value\n"
 	  "Try 'gpuproj import ncu --help'.\n" },
 	{ "import", 2,
-	  "gpuproj: import: missing what to import: ncu, nvprof, gpuperfpredict, neusight, "
-	  "xla-matmul or kerneltuner\n"
+	  "gpuproj: import: missing what to import: ncu, nvprof, nsys, gpuperfpredict, "
+	  "neusight, xla-matmul, kerneltuner or seed002\n"
 	  "Try 'gpuproj import --help'.\n" },
-	{ "import nsys x.csv", 2,
-	  "gpuproj: import: unknown source 'nsys': ncu, nvprof, gpuperfpredict, neusight, "
-	  "xla-matmul or kerneltuner\n"
+	{ "import rocprof x.csv", 2,
+	  "gpuproj: import: unknown source 'rocprof': ncu, nvprof, nsys, gpuperfpredict, "
+	  "neusight, xla-matmul, kerneltuner or seed002\n"
 	  "Try 'gpuproj import --help'.\n" },
+	{ "import nsys x.sqlite", 2, "gpuproj: import nsys: missing -o OUT.json or -o DIR/\n"
+	  "Try 'gpuproj import nsys --help'.\n" },
+	{ "import nsys a.sqlite b.sqlite -o x.json", 2,
+	  "gpuproj: import nsys: expected one FILE.sqlite, got 2\n"
+	  "Try 'gpuproj import nsys --help'.\n" },
+	{ "import nsys --ncu", 2, "gpuproj: import nsys: option '--ncu' needs a value\n"
+	  "Try 'gpuproj import nsys --help'.\n" },
 	{ "import nvprof x.csv", 2, "gpuproj: import nvprof: missing -o OUT.json (\"-o -\" writes "
 	  "standard output)\nTry 'gpuproj import nvprof --help'.\n" },
 	{ "import neusight -o out", 2, "gpuproj: import neusight: missing DIR or FILE.csv\n"
@@ -2215,6 +2303,8 @@ import_ncu_suite(void)
 	tcase_add_test(tl, duplicate_metric_in_a_launch);
 	tcase_add_test(tl, l2_bytes_prefer_sm_sectors);
 	tcase_add_test(tl, tensor_operation_counters);
+	tcase_add_test(tl, tensor_counters_beyond_64);
+	tcase_add_loop_test(tl, tensor_counter_units, 0, ARRAY_LENGTH(tensor_unit_cases));
 	tcase_add_test(tl, tensor_nersc_recipe_assumed);
 	tcase_add_test(tl, tensor_inst_not_beside_ops);
 	tcase_add_test(tl, tensor_launches_differ);

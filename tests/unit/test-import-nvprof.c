@@ -414,7 +414,7 @@ START_TEST(one_mapping_with_gpuperfpredict)
 }
 END_TEST
 
-/* The gpuperfpredict importer's ranges and columns (issue 12), on the same mapping. */
+/* The gpuperfpredict importer's ranges and columns, on the same mapping. */
 START_TEST(gpuperfpredict_ranges_and_columns)
 {
 	static const char occ[] =

@@ -178,6 +178,31 @@ START_TEST(bad_input)
 		  GPUPROJ_E_SCHEMA, 2, 7 },
 		{ HEADER "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,256,256\n",
 		  "the row has 6 fields, the header 8", GPUPROJ_E_PARSE, 2, 0 },
+		/*
+		 * A rate no GPU reaches. The bound is 2 x the fastest
+		 * BF16 rate of the built-in targets.yaml: MI355X's peak_tensor.bf16,
+		 * 2,516.6 TFLOP/s. Before: averaged in (a time of 3.4 ps).
+		 */
+		{ HEADER "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,256,256,256,1e25\n",
+		  "column 'flop_per_s': 1e25 is beyond any GPU's bf16 rate (above 2 x the fastest "
+		  "in targets.yaml, MI355X's 2.517e+15 FLOP/s)", GPUPROJ_E_SCHEMA, 2, 52 },
+		/*
+		 * A time out of range after a good row of the same GEMM: 2 * 256^3
+		 * FLOP at 1e-300 FLOP/s. Before: the row's time was dropped and its
+		 * launch kept (2 launches, 1 timed: the kernel's total doubled).
+		 */
+		{ HEADER "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,256,256,256,1e12\n"
+		  "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,256,256,256,1e-300\n",
+		  "column 'flop_per_s': 1e-300 implies a kernel time of inf ns for 2*b*m*n*k = "
+		  "33554432 FLOP, not one from 1 ns to 1e+06 s", GPUPROJ_E_SCHEMA, 3, 52 },
+		/* A time far below a nanosecond: 2 FLOP at 1e10 FLOP/s, 0.2 ns. Before: "0 ns". */
+		{ HEADER "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,1,1,1,1e10\n",
+		  "column 'flop_per_s': 1e10 implies a kernel time of 0.2 ns for 2*b*m*n*k = 2 "
+		  "FLOP, not one from 1 ns to 1e+06 s", GPUPROJ_E_SCHEMA, 2, 46 },
+		/* m = 2^24: ⌈m / 128⌉ = 131072 blocks in y, above CUDA's 65535. */
+		{ HEADER "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,16777216,256,1,1e12\n",
+		  "shape b=1, m=16777216, n=256 is beyond a CUDA grid of 128-element tiles "
+		  "(grid.y 131072 is above CUDA's 65535)", GPUPROJ_E_SCHEMA, 2, 0 },
 	};
 	size_t i;
 
@@ -217,10 +242,11 @@ START_TEST(bad_input)
 		 * 3.4e19) no profile holds (GPUPROJ_MAX_METRIC 1e18): refused by
 		 * the importer, naming the GPU, with no profile handed out.
 		 * Before, the import succeeded and writing the profile failed.
+		 * At 1e15 FLOP/s its time, 3.4e4 s, is inside the importer's range.
 		 */
 		char *f = test_write_file(tmpdir, "huge.csv",
 					  HEADER "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,65536,65536,"
-					  "4000000000,1e12\n");
+					  "4000000000,1e15\n");
 		const char *paths[] = { f };
 		struct gpuproj_profile **ps = NULL;
 		struct gpuproj_error err = { 0 };
@@ -331,7 +357,7 @@ START_TEST(real_validate)
 		  v.overall[2].stats[GPUPROJ_VSUBSET_LONG].mape_pct);
 	/*
 	 * BF16 alone (the FP8 rows of the H100 are in doubt: fp8_over_peak),
-	 * long launches: hroof 27.88, hroof-occ 22.91 (issue 21's goal across
+	 * long launches: hroof 27.88, hroof-occ 22.91 (the goal across
 	 * generations, <= 25 %, met), naive 33.37 %, over 737 comparisons.
 	 */
 	for (i = 0; i < 3; i++) {

@@ -170,6 +170,49 @@ START_TEST(merge_three_ranks)
 END_TEST
 
 /* The rank statistics survive a JSON round trip; unmerged profiles write none. */
+/*
+ * The merged job's peak device memory is the largest rank's
+ * (each rank has its own GPU): ranks at 1, 3 and 2 GiB give 3 GiB; with
+ * one rank that did not record it, the job's is unknown.
+ */
+START_TEST(merge_peak_memory)
+{
+	static const double gib[3] = { 1, 3, 2 };
+	char *dir = test_tmpdir(), *paths[3];
+	struct gpuproj_profile *job = NULL;
+	struct gpuproj_error e = { 0 };
+	int i, round;
+
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < 3; i++) {
+			struct gpuproj_profile *p = NULL;
+			char name[32];
+
+			snprintf(name, sizeof(name), "merge-rank%d.json", i);
+			ck_assert_int_eq(gpuproj_profile_load(test_data(name), &p, &e), GPUPROJ_OK);
+			if (round == 0 || i != 1)
+				gpuproj_profile_run_info_mut(p)->peak_device_memory_bytes =
+					gib[i] * 1073741824.0;
+			if (asprintf(&paths[i], "%s/r%d-%d.json", dir, round, i) < 0)
+				abort();
+			ck_assert_int_eq(gpuproj_profile_save(p, paths[i], &e), GPUPROJ_OK);
+			gpuproj_profile_free(p);
+		}
+		ck_assert_msg(gpuproj_merge_files((const char *const *)paths, 3, NULL, &job, &e) ==
+			      GPUPROJ_OK, "%s", e.message);
+		if (round == 0)
+			EQ(gpuproj_profile_run_info(job)->peak_device_memory_bytes, 3221225472.0);
+		else
+			ck_assert(isnan(gpuproj_profile_run_info(job)->peak_device_memory_bytes));
+		gpuproj_profile_free(job);
+		for (i = 0; i < 3; i++)
+			free(paths[i]);
+	}
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(merge_json_round_trip)
 {
 	struct calls calls = { 0 };
@@ -623,7 +666,7 @@ START_TEST(cli_merge_force)
 END_TEST
 
 /*
- * Issue 25 #4: a job profile records the ranks it holds (attribute
+ * A job profile records the ranks it holds (attribute
  * "merged_members"); merging it again with one of them, in either order
  * (every file of prof/ merged after its rank files were merged into
  * prof/job.json), is refused and writes nothing. Before: it succeeded and doubled every
@@ -668,7 +711,7 @@ START_TEST(cli_merge_job_with_its_ranks)
 END_TEST
 
 /*
- * Issue 25 #4: a live snapshot (<out>.live.json: marked "snapshot": "live"
+ * A live snapshot (<out>.live.json: marked "snapshot": "live"
  * by libproj.so; an older one has "origin": "injection" and no "report")
  * is caught by a glob like rank-*.json: refused. Before: its launches were
  * counted a second time.
@@ -712,7 +755,7 @@ START_TEST(cli_merge_live_snapshot)
 END_TEST
 
 /*
- * Issue 25 #4: --force leaves a trace in the job profile ("merge_forced"),
+ * --force leaves a trace in the job profile ("merge_forced"),
  * which gate (stderr, Markdown, JUnit) and report show. Before: only the
  * merge's own stderr said it.
  */
@@ -794,6 +837,7 @@ merge_suite(void)
 
 	tcase_add_test(tc, merge_three_ranks);
 	tcase_add_test(tc, merge_json_round_trip);
+	tcase_add_test(tc, merge_peak_memory);
 	tcase_add_test(tc, merge_hierarchical);
 	tcase_add_test(tc, merge_threads_same_result);
 	tcase_add_test(tc, merge_threads_error);

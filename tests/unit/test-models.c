@@ -182,9 +182,11 @@ START_TEST(option_words)
 		{ GPUPROJ_OPTION_L2_CAPACITY, "on off" },
 		{ GPUPROJ_OPTION_WAVES, "sm resident off" },
 		{ GPUPROJ_OPTION_OCCUPANCY_TERM, "little little-source linear" },
-		{ GPUPROJ_OPTION_CLOCK, "sustained burst" },
+		{ GPUPROJ_OPTION_CLOCK, "sustained burst auto" },
 		{ GPUPROJ_OPTION_COMPUTE, "fp issue" },
 		{ GPUPROJ_OPTION_RATES, "sustained datasheet" },
+		{ GPUPROJ_OPTION_LAUNCH_FLOOR, "on off" },
+		{ GPUPROJ_OPTION_FP32, "fma dense" },
 	};
 	enum gpuproj_l2_capacity l2 = GPUPROJ_L2_CAPACITY_DEFAULT;
 	const struct gpuproj_word *w;
@@ -1078,6 +1080,268 @@ START_TEST(burst_clock)
 }
 END_TEST
 
+/* A compute-bound kernel: `ffma` FFMA per launch, 1e3 B per level, `ns` on the source. */
+static struct gpuproj_kernel *
+compute_kernel(const char *name, double ns, double ffma)
+{
+	struct gpuproj_kernel *k = kernel(name, ns, 1000, 256, 32, 0);
+
+	fp(k, ffma);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1);
+	set(k, GPUPROJ_M_BYTES_L1, 1e3);
+	set(k, GPUPROJ_M_BYTES_L2, 1e3);
+	set(k, GPUPROJ_M_BYTES_DRAM, 1e3);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	return k;
+}
+
+/*
+ * The achievable FP32 rate of FFMA-dense kernels (--fp32 dense; model.h
+ * enum gpuproj_fp32, src/model-regime.c). Copies of the fixtures: S =
+ * ModelSrc with max_gflops.fp32_fma 2000 and fp32_dense_gflops 1800 (d =
+ * 0.9); T = ModelTgt (FMA 3200) with fp32_dense_gflops 1600 (d = 0.5), 80
+ * FP32 lanes per SM (u = 3200e9 / 160 = 2e10 lane-clocks/s = 20 SMs x 1 GHz
+ * of the FP32 lanes' rate), 4 schedulers.
+ *   FFMA-dense, 1e12 FFMA, T_s = 1.6e6 ns, hroof: FMA rates 1.6e6 x 2000 /
+ *   3200 = 1e6 ns; dense 1.6e6 x 1800 / 1600 = 1.8e6 ns.
+ *   Not dense by FLOP: + 3e11 FADD: FFMA 2e12 / 2.3e12 = 87% < 90%: as fma.
+ *   Not dense by issue: inst.warp 1e11 against 1e12 / 32 = 3.125e10 FFMA
+ *   warp instructions: 31% < 50%: as fma.
+ *   Dense, inst.warp 4e10 (78%): the issue roof allows 2e12 FLOP / (4e10 /
+ *   (2e10 x 4)) = 4e12 FLOP/s on T, above the dense 1.6e12: the dense rate
+ *   binds. With T's dense rate 3000 (d = 0.9375) and inst.warp 6e10 (52%):
+ *   issue allows 2e12 / 0.75 = 2.67e12 < 3e12: issue binds.
+ * d is never above 1: a dense rate above the FMA rate (S with 2400) is the
+ * FMA rate. naive (datasheet peaks) is unchanged.
+ */
+START_TEST(fp32_dense)
+{
+	struct gpuproj_model_options dense = { .notes = true, .fp32 = GPUPROJ_FP32_DENSE };
+	struct gpuproj_target s = *src, t = *tgt;
+	struct gpuproj_kernel *k, *kadd, *kw, *kd;
+	struct gpuproj_ffma_density fd;
+	struct gpuproj_projection p;
+	struct gpuproj_model_details d;
+	enum gpuproj_fp32 f = GPUPROJ_FP32_DEFAULT;
+	size_t i;
+
+	s.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] = 2000;
+	s.fp32_dense_gflops = 1800;
+	t.fp32_dense_gflops = 1600;
+	t.lanes_per_sm[GPUPROJ_LANE_FP16] = 160;
+	t.lanes_per_sm[GPUPROJ_LANE_FP32] = 80;
+	t.lanes_per_sm[GPUPROJ_LANE_FP64] = 40;
+	t.lanes_per_sm[GPUPROJ_LANE_INT32] = 80;
+	t.lanes_per_sm[GPUPROJ_LANE_FP32_INT32_SHARED] = 0;
+
+	ck_assert_int_eq(gpuproj_fp32_default(), GPUPROJ_FP32_FMA);
+	ck_assert_int_eq(gpuproj_fp32_from_name("DENSE", &f), GPUPROJ_OK);
+	ck_assert_int_eq(f, GPUPROJ_FP32_DENSE);
+	ck_assert_int_eq(gpuproj_fp32_from_name("sgemm", &f), GPUPROJ_E_INVAL);
+	ck_assert_str_eq(gpuproj_fp32_name(GPUPROJ_FP32_FMA), "fma");
+
+	k = compute_kernel("dense", 1.6e6, 1e12);
+	ck_assert(gpuproj_kernel_ffma_density(k, &fd));
+	ck_assert_rel(fd.fma_share, 1);
+	ck_assert(isnan(fd.issue_share));
+	p = project("hroof", k, &s, &t);
+	ck_assert_rel(p.point_ns, 1e6);
+	p = project_opt("hroof", k, &s, &t, &dense);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1.8e6);
+	ck_assert_msg(strstr(p.note, "fp32 dense: FFMA 100% of FLOP, dense/FMA rate x0.9 src, x0.5 "
+			     "tgt"), "%s", p.note);
+	p = project_opt("hroof-occ", k, &s, &t, &dense);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1.8e6);
+	/* naive keeps the datasheet peaks: 1.6e6 x 2000 / 4000. */
+	p = project_opt("naive", k, &s, &t, &dense);
+	ck_assert_rel(p.point_ns, 8e5);
+	/* Onto its own GPU: the measured time. */
+	p = project_opt("hroof", k, &t, &t, &dense);
+	ck_assert_rel(p.point_ns, 1.6e6);
+	/* The copy's FP32 FMA rate rests on fp32_dense_gflops (no source here: none). */
+	ck_assert_int_eq(gpuproj_model_details(gpuproj_model_find("hroof"), k, &s, &t, &dense, &d),
+			 GPUPROJ_OK);
+	for (i = 0; i < d.n && strcmp(d.items[i].name, "tgt.fp32_dense") != 0; i++)
+		;
+	ck_assert_uint_lt(i, d.n);
+	ck_assert_rel(d.items[i].value, 0.5);
+
+	kadd = compute_kernel("dense-fadd", 1.6e6, 1e12);
+	set(kadd, GPUPROJ_M_INST_FP32_ADD, 3e11);
+	ck_assert(!gpuproj_kernel_ffma_density(kadd, &fd));
+	ck_assert_rel(fd.fma_share, 2e12 / 2.3e12);
+	ck_assert_rel(project_opt("hroof", kadd, &s, &t, &dense).point_ns,
+		      project("hroof", kadd, &s, &t).point_ns);
+	p = project_opt("hroof", kadd, &s, &t, &dense);
+	ck_assert_msg(strstr(p.note, "fp32: not FFMA-dense (FFMA 87% of FLOP), FMA rate"), "%s",
+		      p.note);
+
+	kw = compute_kernel("dense-issue-heavy", 1.6e6, 1e12);
+	set(kw, GPUPROJ_M_INST_WARP, 1e11);
+	ck_assert(!gpuproj_kernel_ffma_density(kw, &fd));
+	ck_assert_rel(fd.issue_share, 0.3125);
+	ck_assert_rel(project_opt("hroof", kw, &s, &t, &dense).point_ns, 1e6);
+
+	kd = compute_kernel("dense-issue", 1.6e6, 1e12);
+	set(kd, GPUPROJ_M_INST_WARP, 4e10);
+	ck_assert(gpuproj_kernel_ffma_density(kd, &fd));
+	ck_assert_rel(fd.issue_share, 0.78125);
+	p = project_opt("hroof", kd, &s, &t, &dense);
+	ck_assert_rel(p.point_ns, 1.8e6);
+	ck_assert_msg(strstr(p.note, "the dense rate binds on tgt: issue allows 4 TFLOP/s (FFMA "
+			     "78% of warp instructions), the dense rate 1.6"), "%s", p.note);
+	t.fp32_dense_gflops = 3000;
+	set(kd, GPUPROJ_M_INST_WARP, 6e10);
+	p = project_opt("hroof", kd, &s, &t, &dense);
+	ck_assert_rel(p.point_ns, 1.6e6 * 1800 / 3000);
+	ck_assert_msg(strstr(p.note, "issue (--compute issue) binds on tgt: issue allows 2.667 "
+			     "TFLOP/s (FFMA 52% of warp instructions), the dense rate 3"), "%s",
+		      p.note);
+	/* --compute issue: the CUDA-core time is the larger, issue's: 1e12 x 2 / 2.67e12 s. */
+	dense.compute = GPUPROJ_COMPUTE_ISSUE;
+	p = project_opt("hroof", kd, &s, &t, &dense);
+	ck_assert_ok(p);
+	dense.compute = GPUPROJ_COMPUTE_DEFAULT;
+
+	/* A dense rate above the FMA rate counts as the FMA rate: d = 1. */
+	s.fp32_dense_gflops = 2400;
+	t.fp32_dense_gflops = 1600;
+	p = project_opt("hroof", k, &s, &t, &dense);
+	ck_assert_rel(p.point_ns, 1.6e6 * 2000 / 1600);
+}
+END_TEST
+
+/*
+ * The clock regime carried from the source (--clock auto; model.h
+ * gpuproj_clock_regime(), src/model-regime.c). G = ModelSrc with clock_mhz
+ * 1000, boost 1200, sustained_clock_mhz 800, max FP32 FMA 2000: the highest
+ * clock is 1200, boost from 0.97 x 1200 = 1164 MHz on.
+ *   no clock → unknown; clock.sm 1.2 GHz → boost (800 < 1164: G would slow
+ *   under load); 1.0 GHz → sustained (below its boost clock); NVML mean
+ *   1200 MHz with a capped sample → sustained; NVML 1200 without → boost;
+ *   G2 = G holding 1200 under load: clock.sm 1.2 GHz → unknown.
+ * Projections, hroof, 1e12 FFMA, T_s = 1.6e6 ns, onto T = ModelTgt (3200
+ * GFLOP/s at clock_mhz 2000, boost_hold_us 100, 4000 peak) with
+ * sustained_clock_mhz 1500 (x 0.75 → 2400):
+ *   sustained, clock.sm 0.8 GHz: source x 800/1000 → 1600; target x 0.75
+ *     → 2400: 1.6e6 x 1600 / 2400 = 1.0667e6 ns;
+ *   boost, clock.sm 1.2 GHz: source x 1.2 → 2400; target in the burst
+ *     regime: T x 3200 + 800 x 1e5 = 1.6e6 x 2400 → T = 1.175e6 ns (≥ τ);
+ *   unknown: as --clock sustained, 1.6e6 x 2000 / 3200 = 1e6 ns.
+ */
+START_TEST(clock_auto)
+{
+	struct gpuproj_model_options autoc = { .notes = true, .clock = GPUPROJ_CLOCK_AUTO };
+	struct gpuproj_target g = *src, g2, t = *tgt, sc;
+	struct gpuproj_sm_clock run = { .samples = 4, .mean_mhz = 1200, .min_mhz = 1190,
+					.max_mhz = 1210, .reasons = GPUPROJ_CLK_SW_POWER_CAP,
+					.capped_samples = 1 };
+	struct gpuproj_clock_regime cr;
+	struct gpuproj_kernel *k;
+	struct gpuproj_projection p;
+	enum gpuproj_clock c = GPUPROJ_CLOCK_DEFAULT;
+
+	g.boost_clock_mhz = 1200;
+	g.sustained_clock_mhz = 800;
+	g.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] = 2000;
+	g2 = g;
+	g2.sustained_clock_mhz = 1200;
+	t.sustained_clock_mhz = 1500;
+	ck_assert_int_eq(gpuproj_clock_from_name("Auto", &c), GPUPROJ_OK);
+	ck_assert_int_eq(c, GPUPROJ_CLOCK_AUTO);
+	ck_assert_str_eq(gpuproj_clock_name(GPUPROJ_CLOCK_AUTO), "auto");
+
+	k = compute_kernel("clock", 1.6e6, 1e12);
+	ck_assert_int_eq(gpuproj_clock_regime(k, NULL, &g, &cr), GPUPROJ_OK);
+	ck_assert_int_eq(cr.regime, GPUPROJ_REGIME_UNKNOWN);
+	ck_assert_str_eq(cr.why, "no clock recorded");
+	ck_assert(isnan(cr.src_mhz));
+	ck_assert_ptr_null(cr.from);
+	p = project_opt("hroof", k, &g, &t, &autoc);
+	ck_assert_rel(p.point_ns, 1e6);
+	ck_assert_msg(strstr(p.note, "clock auto: no clock recorded: regime unknown, tgt as "
+			     "--clock sustained"), "%s", p.note);
+	/* The run's NVML record: capped, so sustained; without the cap, boost. */
+	ck_assert_int_eq(gpuproj_clock_regime(k, &run, &g, &cr), GPUPROJ_OK);
+	ck_assert_int_eq(cr.regime, GPUPROJ_REGIME_SUSTAINED);
+	ck_assert_str_eq(cr.from, "nvml");
+	ck_assert_str_eq(cr.why, "NVML saw a power or thermal cap");
+	run.capped_samples = 0;
+	run.reasons = 0;
+	ck_assert_int_eq(gpuproj_clock_regime(k, &run, &g, &cr), GPUPROJ_OK);
+	ck_assert_int_eq(cr.regime, GPUPROJ_REGIME_BOOST);
+	ck_assert_rel(cr.src_mhz, 1200);
+
+	set(k, GPUPROJ_M_CLOCK_SM, 1.2e9);
+	ck_assert_int_eq(gpuproj_clock_regime(k, &run, &g, &cr), GPUPROJ_OK);
+	ck_assert_int_eq(cr.regime, GPUPROJ_REGIME_BOOST);
+	ck_assert_str_eq(cr.from, "counters");
+	ck_assert_str_eq(cr.why, "at its boost clock, which it cannot hold under load");
+	ck_assert_str_eq(gpuproj_regime_name(cr.regime), "boost");
+	ck_assert_int_eq(gpuproj_clock_regime(k, NULL, &g2, &cr), GPUPROJ_OK);
+	ck_assert_int_eq(cr.regime, GPUPROJ_REGIME_UNKNOWN);
+	ck_assert_str_eq(cr.why, "at its boost clock, which it holds under load too");
+	p = project_opt("hroof", k, &g, &t, &autoc);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 1.175e6);
+	ck_assert_msg(strstr(p.note, "clock auto: src 1200 MHz (counters), at its boost clock, "
+			     "which it cannot hold under load: boost regime, tgt burst; FP32 x1.2 "
+			     "src, x"), "%s", p.note);
+	/* Onto its own GPU: the measured time. */
+	ck_assert_rel(project_opt("hroof", k, &g, &g, &autoc).point_ns, 1.6e6);
+
+	set(k, GPUPROJ_M_CLOCK_SM, 0.8e9);
+	ck_assert_int_eq(gpuproj_clock_regime(k, NULL, &g, &cr), GPUPROJ_OK);
+	ck_assert_int_eq(cr.regime, GPUPROJ_REGIME_SUSTAINED);
+	ck_assert_str_eq(cr.why, "below its boost clock");
+	p = project_opt("hroof", k, &g, &t, &autoc);
+	ck_assert_rel(p.point_ns, 1.6e6 * 1600 / 2400);
+	ck_assert_msg(strstr(p.note, "clock auto: src 800 MHz (counters), below its boost clock: "
+			     "sustained regime, tgt sustained_clock_mhz; FP32 x0.8 src, x0.75 tgt"),
+		      "%s", p.note);
+	/* The scaled copy: every FP ceiling x the factor, reported derived. */
+	gpuproj_target_scale_fp(tgt, 0.75, &sc);
+	ck_assert_rel(sc.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 2400);
+	ck_assert_rel(sc.clock_factor, 0.75);
+	ck_assert_int_eq(gpuproj_target_basis(&sc, "max_gflops.fp32_fma"), GPUPROJ_BASIS_DERIVED);
+	ck_assert_int_eq(gpuproj_target_basis(&sc, "bw_gbs.dram"), GPUPROJ_BASIS_MEASURED);
+	gpuproj_target_scale_fp(tgt, NAN, &sc);
+	ck_assert(sc.clock_factor == 0);
+	ck_assert_rel(sc.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA], 3200);
+	/* --clock sustained and burst are the overrides: the measured clock plays no part. */
+	autoc.clock = GPUPROJ_CLOCK_SUSTAINED;
+	ck_assert_rel(project_opt("hroof", k, &g, &t, &autoc).point_ns, 1e6);
+
+	/*
+	 * gpuproj_project_run() hands the profile's NVML record to the model:
+	 * a kernel without clock.sm, the run at 1200 MHz with a cap: sustained
+	 * (source x 1.2 → 2400, target x 0.75 → 2400): 1.6e6 ns.
+	 */
+	{
+		struct gpuproj_run_projection rp;
+		struct gpuproj_kernel *k2 = compute_kernel("clock-run", 1.6e6, 1e12);
+
+		run.capped_samples = 1;
+		run.reasons = GPUPROJ_CLK_SW_POWER_CAP;
+		ck_assert_int_eq(gpuproj_profile_set_sm_clock(prof, &run), GPUPROJ_OK);
+		autoc.clock = GPUPROJ_CLOCK_AUTO;
+		autoc.level_interval = true;
+		ck_assert_int_eq(gpuproj_project_run(prof, gpuproj_model_find("hroof"), &g, &t,
+						     &autoc, &rp), GPUPROJ_OK);
+		ck_assert_ptr_eq(gpuproj_profile_at(prof, gpuproj_profile_count(prof) - 1), k2);
+		p = rp.kernels[gpuproj_profile_count(prof) - 1];
+		ck_assert_ok(p);
+		ck_assert_rel(p.point_ns, 1.6e6);
+		ck_assert_msg(strstr(p.note, "clock auto: src 1200 MHz (nvml), NVML saw a power or "
+				     "thermal cap: sustained regime"), "%s", p.note);
+		gpuproj_run_projection_clear(&rp);
+	}
+}
+END_TEST
+
+
 /*
  * The naive baseline: datasheet FP32 FMA peak and DRAM bandwidth only. The
  * "base" kernel (FLOP 2e6, DRAM 1e7 B, OI 0.2, 1e5 ns): Roof_s = min(2000e9,
@@ -1579,37 +1843,53 @@ END_TEST
 /* ---------------------------------------------------------- L2 capacity */
 
 /*
- * D_s = 3 MiB of DRAM traffic, 10 MiB through L2, on ModelSrc (C_s = 1 MiB).
- *   F = (3 + √(9 + 4))/2 MiB = 3.3027756 MiB  (D(C_s) = F − 1/F = 3 MiB).
- *   ModelTgt, C_t = 4 MiB ≥ F: D_t = 0.
- *   ModelSrc2x, C_t = 2 MiB: D_t = F·(1 − (2/F)²) = F − 4/F = 2.0916731 MiB.
- * With only 3.2 MiB through L2, F is capped at 3.2 MiB:
- *   ModelSrc2x: D_t = 3.2·(1 − (2/3.2)²) = 1.95 MiB.
- * The other way, ModelTgt (4 MiB, D_s = 0, 2 MiB through L2) → ModelSrc:
- *   F = min(√(4·16)/2 = 4, 2) = 2 MiB, D_t = 2·(1 − 1/4) = 1.5 MiB.
+ * The L2 residency rule (gpuproj_l2_capacity_dram(), model.h; ramp
+ * r0 = 0.68, r1 = 1.5 of gpuproj_l2_hit_share()), by hand:
+ * On ModelSrc (C_s = 1 MiB), D_s = 1 MiB, 10 MiB through L2: 0 < D_s < 1.5 C_s,
+ *   F = (0.68 + √(0.68² + 4·0.82·1))/2 = (0.68 + √3.7424)/2 = 1.3072642 MiB
+ *   (check: F·(F − 0.68)/0.82 = 1 MiB). ModelTgt (4 MiB), F/C = 0.33 ≤ 0.68:
+ *   D_t = 0; ModelSrc2x (2 MiB), 0.65: D_t = 0.
+ * D_s = 3 MiB ≥ 1.5 C_s: F = 3 MiB. ModelTgt: F/C = 0.75, h = 0.75/0.82 =
+ *   0.9146341, D_t = 3·(1 − h) = 0.2560976 MiB; ModelSrc2x: 1.5, h = 0: 3 MiB.
+ * Capped: D_s = 0.5 MiB with 0.5 MiB through L2: F = min(1.065, 0.5) = 0.5 MiB.
+ * The other way, ModelTgt (4 MiB, D_s = 0, 2 MiB through L2): F = min(0.68·4,
+ *   2) = 2 MiB; ModelSrc (1 MiB), F/C = 2: D_t = 2 MiB; ModelSrc2x (2 MiB),
+ *   F/C = 1, h = 0.5/0.82 = 0.6097561: D_t = 2·(1 − h) = 0.7804878 MiB.
+ * The same L2 on both sides keeps D_s.
  */
 START_TEST(l2_capacity_rule)
 {
 	struct gpuproj_kernel *k = kernel("l2", 1e5, 1000, 256, 64, 0);
 	double d, f;
 
-	set(k, GPUPROJ_M_BYTES_DRAM, 3 * MiB);
+	set(k, GPUPROJ_M_BYTES_DRAM, 1 * MiB);
 	set(k, GPUPROJ_M_BYTES_L2, 10 * MiB);
 	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, tgt, &d, &f), GPUPROJ_OK);
-	ck_assert_rel(f, (3 + sqrt(13)) / 2 * MiB);
-	ck_assert_rel(f - MiB * MiB / f, 3 * MiB);
+	ck_assert_rel(f, (0.68 + sqrt(3.7424)) / 2 * MiB);
+	ck_assert_rel(f * (f / MiB - 0.68) / 0.82, 1 * MiB);
 	ck_assert(d == 0);
 	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, x2, &d, NULL), GPUPROJ_OK);
-	ck_assert_rel(d, f - 4 * MiB * MiB / f);
-	set(k, GPUPROJ_M_BYTES_L2, 3.2 * MiB);
-	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, x2, &d, &f), GPUPROJ_OK);
-	ck_assert_rel(f, 3.2 * MiB);
-	ck_assert_rel(d, 1.95 * MiB);
+	ck_assert(d == 0);
+	set(k, GPUPROJ_M_BYTES_DRAM, 3 * MiB);
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, tgt, &d, &f), GPUPROJ_OK);
+	ck_assert_rel(f, 3 * MiB);
+	ck_assert_rel(d, 3 * (1 - 0.75 / 0.82) * MiB);
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, x2, &d, NULL), GPUPROJ_OK);
+	ck_assert_rel(d, 3 * MiB);
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, src, &d, NULL), GPUPROJ_OK);
+	ck_assert_rel(d, 3 * MiB);
+	set(k, GPUPROJ_M_BYTES_DRAM, 0.5 * MiB);
+	set(k, GPUPROJ_M_BYTES_L2, 0.5 * MiB);
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, tgt, &d, &f), GPUPROJ_OK);
+	ck_assert_rel(f, 0.5 * MiB);
+	ck_assert(d == 0);
 	set(k, GPUPROJ_M_BYTES_DRAM, 0);
 	set(k, GPUPROJ_M_BYTES_L2, 2 * MiB);
 	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, tgt, src, &d, &f), GPUPROJ_OK);
 	ck_assert_rel(f, 2 * MiB);
-	ck_assert_rel(d, 1.5 * MiB);
+	ck_assert_rel(d, 2 * MiB);
+	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, tgt, x2, &d, NULL), GPUPROJ_OK);
+	ck_assert_rel(d, 2 * (1 - 0.5 / 0.82) * MiB);
 	/* Needs bytes.l2. */
 	k->metric_n[GPUPROJ_M_BYTES_L2] = 0;
 	ck_assert_int_eq(gpuproj_l2_capacity_dram(k, src, tgt, &d, NULL), GPUPROJ_E_MISSING);
@@ -1618,12 +1898,17 @@ END_TEST
 
 /*
  * The option on a pure-memory kernel (FLOP = 0) of the occupancy model,
- * ModelSrc → ModelTgt, 1000 blocks, D_s = 3 MiB, 10 MiB through L2:
+ * 1000 blocks, D_s = 3 MiB, 10 MiB through L2:
+ * ModelSrc → ModelTgt:
  *   off (default): T_t = 1e5 · 1e11/4e11 = 2.5e4.
- *   on: D_t = 0; the 3 MiB no longer read from DRAM come from L2 at 800 GB/s,
- *   i.e. DRAM-equivalent bytes 0 + 3 MiB·400/800 = 1.5 MiB: T_t = 2.5e4·1.5/3
- *   = 1.25e4, and the note says so.
- *   ModelTgt → ModelSrc (a smaller L2): the option does not apply.
+ *   on: D_t = 0.2560976 MiB (l2_capacity_rule); the 2.7439024 MiB no longer
+ *   read from DRAM come from L2 at 800 GB/s, DRAM-equivalent bytes
+ *   0.2560976 + 2.7439024·400/800 = 1.6280488 MiB: T_t = 2.5e4·1.6280488/3
+ *   = 13567.07, and the note says DRAM x0.0854.
+ * ModelTgt → ModelSrc (a smaller L2): F = (2.72 + √(2.72² + 4·0.82·4·3))/2 =
+ *   4.7790057 MiB (≤ 10), D_t = F on 1 MiB, more than D_s: the model keeps
+ *   the source's bytes, T_t = 1e5 · 4e11/1e11 = 4e5, above the DRAM floor
+ *   4.7790057 MiB / 100 GB/s = 50112 ns; the note says DRAM x1.59.
  */
 START_TEST(l2_capacity_option)
 {
@@ -1632,34 +1917,188 @@ START_TEST(l2_capacity_option)
 	struct gpuproj_kernel *k = kernel("stream", 1e5, 1000, 256, 64, 0);
 	struct gpuproj_model_details d;
 	struct gpuproj_projection p;
+	double f = (2.72 + sqrt(2.72 * 2.72 + 4 * 0.82 * 4 * 3)) / 2;
 	size_t i;
 	bool seen = false;
 
 	fp(k, 0);
 	set(k, GPUPROJ_M_BYTES_DRAM, 3 * MiB);
 	set(k, GPUPROJ_M_BYTES_L2, 10 * MiB);
-	p = project("occupancy", k, src, tgt);
-	ck_assert_ok(p);
-	ck_assert_rel(p.point_ns, 2.5e4);
 	p = project_opt("occupancy", k, src, tgt, &off);
 	ck_assert_rel(p.point_ns, 2.5e4);
 	p = project_opt("occupancy", k, src, tgt, &on);
 	ck_assert_ok(p);
-	ck_assert_rel(p.point_ns, 1.25e4);
-	ck_assert_ptr_nonnull(strstr(p.note, "L2 capacity: DRAM x0"));
+	ck_assert_rel(p.point_ns, 2.5e4 * (3 * (1 - 0.75 / 0.82) / 2 + 1.5) / 3);
+	ck_assert_ptr_nonnull(strstr(p.note, "L2 capacity: DRAM x0.0854"));
 	ck_assert_int_eq(gpuproj_model_details(gpuproj_model_find("occupancy"), k, src, tgt, &on,
 					       &d), GPUPROJ_OK);
 	for (i = 0; i < d.n; i++) {
 		if (strcmp(d.items[i].name, "l2.dram_tgt") == 0) {
-			ck_assert(d.items[i].value == 0);
+			ck_assert_rel(d.items[i].value, 3 * (1 - 0.75 / 0.82) * MiB);
 			seen = true;
 		}
 	}
 	ck_assert(seen);
 	p = project_opt("occupancy", k, tgt, src, &on);
 	ck_assert_ok(p);
-	ck_assert_ptr_null(strstr(p.note, "L2 capacity"));
-	ck_assert_rel(p.point_ns, 1e5 * 4e11 / 1e11);
+	ck_assert_ptr_nonnull(strstr(p.note, "L2 capacity: DRAM x1.59"));
+	ck_assert_ptr_null(strstr(p.note, "floor"));
+	ck_assert_rel(p.point_ns, 1e5 * 4);
+	ck_assert_int_eq(gpuproj_model_details(gpuproj_model_find("occupancy"), k, tgt, src, &on,
+					       &d), GPUPROJ_OK);
+	for (i = 0, seen = false; i < d.n; i++) {
+		if (strcmp(d.items[i].name, "l2.dram_tgt") == 0) {
+			ck_assert_rel(d.items[i].value, f * MiB);
+			seen = true;
+		}
+	}
+	ck_assert(seen);
+	p = project_opt("occupancy", k, tgt, src, &off);
+	ck_assert_rel(p.point_ns, 1e5 * 4);
+}
+END_TEST
+
+/*
+ * hroof with the option, FLOP = 0, bytes.l1 = bytes.l2 (no L1 hits), T_s = 1e4,
+ * ModelTgt (4 MiB) → ModelSrc (1 MiB), where the target's DRAM takes what
+ * the source's L2 held (the DRAM floor of model.c):
+ * 1. Resident on the source (D_s = 0, 2 MiB): D_t = 2 MiB (l2_capacity_rule).
+ *    hroof on the source's bytes: the L1 and L2 ceilings 800 GB/s on the
+ *    source, the target's L2 400 GB/s: 1e4 · 800/400 = 2e4, below the floor
+ *    2 MiB / 100 GB/s = 20971.52 ns: point 20971.52, binding dram, the note
+ *    says so. Off: 2e4.
+ * 2. D_s = 1 MiB of 4 MiB: source t_L2 = 3 MiB / 800 GB/s = 3932.16 ns, t_DRAM =
+ *    1 MiB / 400 GB/s = 2621.44 ns; target on the same bytes t_L2 = 3 MiB /
+ *    400 GB/s = 7864.32, t_DRAM = 1 MiB / 100 GB/s = 10485.76 ns. Levels L1, L2:
+ *    1e4·(7864.32 + 10485.76)/(3932.16 + 2621.44) = 28000, DRAM 1e4·10485.76 /
+ *    2621.44 = 40000, point 34000. F = (2.72 + √(2.72² + 4·0.82·4·1))/2 =
+ *    3.6248620 MiB, all of it from DRAM on 1 MiB: floor 3.6248620 MiB / 100 GB/s
+ *    = 38009.5 ns > 34000: point 38009.5, the L1 and L2 levels lifted to it.
+ */
+START_TEST(l2_capacity_hroof)
+{
+	struct gpuproj_model_options on = { .l2_capacity = GPUPROJ_L2_CAPACITY_ON, .notes = true };
+	struct gpuproj_model_options off = { .l2_capacity = GPUPROJ_L2_CAPACITY_OFF };
+	struct gpuproj_kernel *k = kernel("res", 1e4, 1000, 256, 64, 0);
+	double f = (2.72 + sqrt(2.72 * 2.72 + 4 * 0.82 * 4 * 1)) / 2 * MiB;
+	struct gpuproj_projection p;
+
+	fp(k, 0);
+	set(k, GPUPROJ_M_BYTES_DRAM, 0);
+	set(k, GPUPROJ_M_BYTES_L2, 2 * MiB);
+	set(k, GPUPROJ_M_BYTES_L1, 2 * MiB);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	p = project_opt("hroof", k, tgt, src, &on);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 20971.52);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_DRAM);
+	ck_assert_ptr_nonnull(strstr(p.note, "L2 capacity: DRAM 0 -> 2.097 MB"));
+	ck_assert_ptr_nonnull(strstr(p.note, "DRAM floor 20.97 us binds"));
+	p = project_opt("hroof", k, tgt, src, &off);
+	ck_assert_rel(p.point_ns, 2e4);
+	set(k, GPUPROJ_M_BYTES_DRAM, 1 * MiB);
+	set(k, GPUPROJ_M_BYTES_L2, 4 * MiB);
+	set(k, GPUPROJ_M_BYTES_L1, 4 * MiB);
+	p = project_opt("hroof", k, tgt, src, &off);
+	ck_assert_rel(p.point_ns, 34000);
+	p = project_opt("hroof", k, tgt, src, &on);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, f / 100);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_L2], f / 100);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_DRAM], 40000);
+}
+END_TEST
+
+/*
+ * The launch floor (gpuproj_launch_floor_ns(), model.c), on a copy of
+ * ModelTgt given launch_floor_us {stream: 3, graph: 1}, by hand:
+ *   mode unknown (an import): the stream floor, 3000 ns;
+ *   10 launches, 4 of them graph launches: 0.6·3 + 0.4·1 = 2.2 µs = 2200 ns;
+ *   all 10 graph launches: 1000 ns.
+ * hroof, FLOP = 0, 1 MiB through every level from DRAM, ModelSrc → ModelTgt:
+ * the DRAM ratio 100/400 GB/s, so T_t = T_s / 4 (each level's ceiling on the
+ * source is 100 GB/s, on the target 400):
+ *   T_s = 4000 ns: 1000 ns, below the floor: 3000, "binds";
+ *   T_s = 40000 ns: 10000 ns, the floor 30 % of it: "30% of the point";
+ *   off: 1000 ns; onto the source's own GPU: no floor (its measured time).
+ */
+START_TEST(launch_floor_term)
+{
+	struct gpuproj_model_options on = { .launch_floor = GPUPROJ_LAUNCH_FLOOR_ON, .notes = true,
+					    .level_interval = true };
+	struct gpuproj_model_options off = { .launch_floor = GPUPROJ_LAUNCH_FLOOR_OFF,
+					     .level_interval = true };
+	struct gpuproj_target fl = *tgt;
+	struct gpuproj_kernel *k = kernel("tiny", 4000, 1000, 256, 64, 0);
+	const struct gpuproj_model *m = gpuproj_model_find("hroof");
+	struct gpuproj_projection p;
+	double g;
+
+	fl.launch_floor_us[GPUPROJ_LAUNCH_STREAM] = 3;
+	fl.launch_floor_us[GPUPROJ_LAUNCH_GRAPH] = 1;
+	ck_assert(gpuproj_launch_floor_default());
+	ck_assert(isnan(gpuproj_launch_floor_ns(k, tgt, NULL))); /* no launch_floor_us */
+	ck_assert_double_eq_tol(gpuproj_launch_floor_ns(k, &fl, &g), 3000, 1e-9);
+	ck_assert(isnan(g));
+	k->launch_mode_known = true;
+	k->launches = 10;
+	k->graph_launches = 4;
+	ck_assert_double_eq_tol(gpuproj_launch_floor_ns(k, &fl, &g), 2200, 1e-9);
+	ck_assert_double_eq_tol(g, 0.4, 1e-12);
+	k->graph_launches = 10;
+	ck_assert_double_eq_tol(gpuproj_launch_floor_ns(k, &fl, NULL), 1000, 1e-9);
+	k->launch_mode_known = false;
+	k->launches = 1;
+	k->graph_launches = 0;
+
+	fp(k, 0);
+	set(k, GPUPROJ_M_BYTES_DRAM, MiB);
+	set(k, GPUPROJ_M_BYTES_L2, MiB);
+	set(k, GPUPROJ_M_BYTES_L1, MiB);
+	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
+	ck_assert_int_eq(gpuproj_model_project(m, k, src, &fl, &off, &p), GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 1000);
+	ck_assert_int_eq(gpuproj_model_project(m, k, src, &fl, &on, &p), GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 3000);
+	ck_assert_rel(p.hi_ns, 3000);
+	ck_assert_ptr_nonnull(strstr(p.note, "launch floor 3 us (mode unknown: stream) binds"));
+	k->duration_ns.sum = k->duration_ns.mean = k->duration_ns.min = k->duration_ns.max = 40000;
+	ck_assert_int_eq(gpuproj_model_project(m, k, src, &fl, &on, &p), GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 10000);
+	ck_assert_ptr_nonnull(strstr(p.note, "launch floor 3 us (mode unknown: stream): 30% of "
+					     "the point"));
+	/* Onto its own GPU the kernel keeps its measured time. */
+	ck_assert_int_eq(gpuproj_model_project(m, k, &fl, &fl, &on, &p), GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 40000);
+	/* naive is the datasheet ratio and nothing else. */
+	k->duration_ns.sum = k->duration_ns.mean = k->duration_ns.min = k->duration_ns.max = 4000;
+	ck_assert_int_eq(gpuproj_model_project(gpuproj_model_find("naive"), k, src, &fl, &on, &p),
+			 GPUPROJ_OK);
+	ck_assert_rel(p.point_ns, 4000 * 120.0 / 500);
+}
+END_TEST
+
+/*
+ * naive on a kernel whose data stayed in L2 (bytes.dram 0, 1 MiB through
+ * L2, FLOP 0): the L2 bytes at the datasheet DRAM rates, ModelSrc 120 GB/s
+ * → ModelTgt 500 GB/s: T_t = 1e4 · 120/500 = 2400 ns. With no traffic at
+ * all it cannot project.
+ */
+START_TEST(naive_resident_kernel)
+{
+	struct gpuproj_kernel *k = kernel("res", 1e4, 1000, 256, 64, 0);
+	struct gpuproj_projection p;
+
+	fp(k, 0);
+	set(k, GPUPROJ_M_BYTES_DRAM, 0);
+	set(k, GPUPROJ_M_BYTES_L2, MiB);
+	p = project("naive", k, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_rel(p.point_ns, 2400);
+	set(k, GPUPROJ_M_BYTES_L2, 0);
+	p = project("naive", k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_E_UNSUPPORTED);
+	ck_assert_str_eq(p.why, "kernel has neither FLOP nor DRAM traffic to scale by");
 }
 END_TEST
 
@@ -1778,6 +2217,8 @@ models_suite(void)
 	tcase_add_test(tc, registry);
 	tcase_add_test(tc, option_words);
 	tcase_add_test(tc, burst_clock);
+	tcase_add_test(tc, fp32_dense);
+	tcase_add_test(tc, clock_auto);
 	tcase_add_test(tc, datasheet_rates);
 	tcase_add_test(tc, quant_memory_bound);
 	tcase_add_test(tc, quant_compute_bound_and_types);
@@ -1798,6 +2239,9 @@ models_suite(void)
 	tcase_add_test(tc, intervals_merge);
 	tcase_add_test(tc, l2_capacity_rule);
 	tcase_add_test(tc, l2_capacity_option);
+	tcase_add_test(tc, l2_capacity_hroof);
+	tcase_add_test(tc, launch_floor_term);
+	tcase_add_test(tc, naive_resident_kernel);
 	tcase_add_test(tc, models_disagree);
 	tcase_add_test(tc, details);
 	suite_add_tcase(s, tc);

@@ -146,12 +146,23 @@ sample_profile(void)
 	ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_REGS_PER_SM, 0),
 			 GPUPROJ_E_INVAL);
 	ck_assert_int_eq(gpuproj_profile_set_driver_attr(p, GPUPROJ_DRV_COUNT, 1), GPUPROJ_E_INVAL);
+	/* NVML's SM clock while kernels ran (libproj.so): 3 samples, 2 power-capped. */
+	{
+		const struct gpuproj_sm_clock c = {
+			.samples = 3, .mean_mhz = 1395.5, .min_mhz = 1350, .max_mhz = 1440,
+			.reasons = GPUPROJ_CLK_SW_POWER_CAP | GPUPROJ_CLK_SW_THERMAL,
+			.capped_samples = 2,
+		};
+
+		ck_assert_int_eq(gpuproj_profile_set_sm_clock(p, &c), 0);
+	}
 	ck_assert_int_eq(gpuproj_profile_set_process(p, "lulesh", "node01", 4242, 3, argv), 0);
 	ck_assert_int_eq(gpuproj_profile_set_attr(p, "origin", "injection"), 0);
 	ck_assert_int_eq(gpuproj_profile_set_attr(p, "env.GPUPROJ_MODE", "full"), 0);
 	gpuproj_profile_run_info_mut(p)->wall_ns = 5e9;
 	gpuproj_profile_run_info_mut(p)->gpu_ns = 1.25e9;
 	gpuproj_profile_run_info_mut(p)->dropped_records = 7;
+	gpuproj_profile_run_info_mut(p)->peak_device_memory_bytes = 41875931136.0;
 
 	ck_assert_int_eq(gpuproj_profile_kernel(p, &s1, &k), 0);
 	k->demangled = strdup("kernel(float*)");
@@ -195,12 +206,15 @@ assert_same_profile(const struct gpuproj_profile *a, const struct gpuproj_profil
 	}
 	ck_assert_double_eq(gpuproj_profile_device(b)->driver[GPUPROJ_DRV_POWER_LIMIT_W], 349.5);
 	ck_assert(isnan(gpuproj_profile_device(b)->driver[GPUPROJ_DRV_WARP_SIZE]));
+	ck_assert_mem_eq(&gpuproj_profile_device(b)->sm_clock, &gpuproj_profile_device(a)->sm_clock,
+			 sizeof(struct gpuproj_sm_clock));
 	ck_assert_str_eq(gpuproj_profile_process(b)->argv[2], "80");
 	ck_assert_ptr_null(gpuproj_profile_process(b)->argv[3]);
 	ck_assert_int_eq(gpuproj_profile_process(b)->rank, 3);
 	ck_assert_str_eq(gpuproj_profile_attr(b, "env.GPUPROJ_MODE"), "full");
 	ck_assert_double_eq(gpuproj_profile_run_info(b)->wall_ns, 5e9);
 	ck_assert_uint_eq(gpuproj_profile_run_info(b)->dropped_records, 7);
+	ck_assert_double_eq(gpuproj_profile_run_info(b)->peak_device_memory_bytes, 41875931136.0);
 	ck_assert_uint_eq(gpuproj_profile_count(b), gpuproj_profile_count(a));
 	for (i = 0; i < gpuproj_profile_count(a); i++) {
 		ka = gpuproj_profile_at(a, i);
@@ -351,6 +365,11 @@ static const struct bad_json {
 	  "\"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 1, \"duration_ns\": "
 	  "{\"n\": 3, \"mean\": 5}}]}", GPUPROJ_E_SCHEMA, 1, 110,
 	  "kernels[0]: 'launches' (1) is smaller than duration_ns.n (3)" },
+	{ "graph-launches-above", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": "
+	  "\"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 2, "
+	  "\"graph_launches\": 3}]}",
+	  GPUPROJ_E_SCHEMA, 1, 131,
+	  "kernels[0]: 'graph_launches' (3) is larger than 'launches' (2)" },
 	{ "negative-m2", "{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": "
 	  "\"k\", \"grid\": [1, 1, 1], \"block\": [1, 1, 1], \"launches\": 2, \"duration_ns\": "
 	  "{\"n\": 2, \"mean\": 5, \"m2\": -1}}]}", GPUPROJ_E_SCHEMA, 1, 154,
@@ -396,7 +415,81 @@ static const struct bad_json {
 	  "device.driver: 'memory_bus_bits' 38.5 is outside (0, 65536] or not an integer" },
 	{ "driver-type", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"driver\": "
 	  "[1]}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 54, "device.driver: must be an object" },
+	/* The run's peak device memory: a whole number of bytes up to 2^53. */
+	{ "peak-fraction", "{\"schema\": \"gpuproj-profile/1\", \"run\": "
+	  "{\"peak_device_memory_bytes\": 1.5}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 69,
+	  "run: 'peak_device_memory_bytes' must be an integer from 0 to 9007199254740992 "
+	  "(or null), got 1.5" },
+	{ "peak-negative", "{\"schema\": \"gpuproj-profile/1\", \"run\": "
+	  "{\"peak_device_memory_bytes\": -1}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 69,
+	  "run: 'peak_device_memory_bytes' must be an integer from 0 to 9007199254740992 "
+	  "(or null), got -1" },
+	/* device.sm_clock: NVML's record, every number in range, reasons by name. */
+	{ "sm-clock-from", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"sm_clock\": "
+	  "{\"from\": \"dcgm\", \"samples\": 1, \"mean_mhz\": 1, \"min_mhz\": 1, \"max_mhz\": 1}}, "
+	  "\"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 65, "device.sm_clock: 'from' must be \"nvml\"" },
+	{ "sm-clock-order", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"sm_clock\": "
+	  "{\"from\": \"nvml\", \"samples\": 2, \"mean_mhz\": 900, \"min_mhz\": 1000, "
+	  "\"max_mhz\": 1100}}, \"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 56,
+	  "device.sm_clock: needs 0 < min_mhz <= mean_mhz <= max_mhz <= 10000 and "
+	  "capped_samples <= samples" },
+	{ "sm-clock-reason", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"sm_clock\": "
+	  "{\"from\": \"nvml\", \"samples\": 1, \"mean_mhz\": 1, \"min_mhz\": 1, \"max_mhz\": 1, "
+	  "\"event_reasons\": [\"sw_power_cap\", \"cosmic_rays\"]}}, \"kernels\": []}",
+	  GPUPROJ_E_SCHEMA, 1, 56, "device.sm_clock: event_reasons[1] is not a clocks event reason "
+	  "gpuproj knows (docs/formats/profile.md)" },
+	{ "sm-clock-member", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"sm_clock\": "
+	  "{\"from\": \"nvml\", \"samples\": 1, \"median_mhz\": 1}}, \"kernels\": []}",
+	  GPUPROJ_E_SCHEMA, 1, 101, "device.sm_clock: 'median_mhz' is not a member gpuproj knows" },
+	{ "sm-clock-samples", "{\"schema\": \"gpuproj-profile/1\", \"device\": {\"sm_clock\": "
+	  "{\"from\": \"nvml\", \"samples\": 0, \"mean_mhz\": 1, \"min_mhz\": 1, \"max_mhz\": 1}}, "
+	  "\"kernels\": []}", GPUPROJ_E_SCHEMA, 1, 84,
+	  "device.sm_clock: 'samples' must be an integer from 1 to 9007199254740992 (or null), "
+	  "got 0" },
 };
+
+/*
+ * gpuproj_profile_set_sm_clock(): what libproj.so records, refused out of
+ * its ranges; the names of NVML's reason bits (nvml.h nvmlClocksEventReason*).
+ */
+START_TEST(sm_clock_setter)
+{
+	struct gpuproj_profile *p = gpuproj_profile_new();
+	struct gpuproj_sm_clock ok = { .samples = 2, .mean_mhz = 1400, .min_mhz = 1390,
+				       .max_mhz = 1410, .reasons = GPUPROJ_CLK_HW_SLOWDOWN,
+				       .capped_samples = 2 };
+	struct gpuproj_sm_clock c;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(gpuproj_profile_device(p)->sm_clock.samples, 0);
+	ck_assert_int_eq(gpuproj_profile_set_sm_clock(p, &ok), GPUPROJ_OK);
+	ck_assert_double_eq(gpuproj_profile_device(p)->sm_clock.mean_mhz, 1400);
+	c = ok;
+	c.capped_samples = 3;
+	ck_assert_int_eq(gpuproj_profile_set_sm_clock(p, &c), GPUPROJ_E_INVAL);
+	c = ok;
+	c.max_mhz = 10001;
+	ck_assert_int_eq(gpuproj_profile_set_sm_clock(p, &c), GPUPROJ_E_INVAL);
+	c = ok;
+	c.min_mhz = 0;
+	ck_assert_int_eq(gpuproj_profile_set_sm_clock(p, &c), GPUPROJ_E_INVAL);
+	c = ok;
+	c.reasons = 0x200;
+	ck_assert_int_eq(gpuproj_profile_set_sm_clock(p, &c), GPUPROJ_E_INVAL);
+	memset(&c, 0, sizeof(c));
+	c.mean_mhz = 1;
+	ck_assert_int_eq(gpuproj_profile_set_sm_clock(p, &c), GPUPROJ_E_INVAL);
+	c.mean_mhz = 0;
+	ck_assert_int_eq(gpuproj_profile_set_sm_clock(p, &c), GPUPROJ_OK);
+	ck_assert_uint_eq(gpuproj_profile_device(p)->sm_clock.samples, 0);
+	ck_assert_int_eq(gpuproj_profile_set_sm_clock(NULL, &ok), GPUPROJ_E_INVAL);
+	ck_assert_str_eq(gpuproj_clock_reason_name(GPUPROJ_CLK_SW_POWER_CAP), "sw_power_cap");
+	ck_assert_str_eq(gpuproj_clock_reason_name(GPUPROJ_CLK_DISPLAY_CLOCKS), "display_clocks");
+	ck_assert_ptr_null(gpuproj_clock_reason_name(0x200));
+	ck_assert_ptr_null(gpuproj_clock_reason_name(0x6));
+	gpuproj_profile_free(p);
+}
+END_TEST
 
 START_TEST(json_bad_input)
 {
@@ -434,6 +527,8 @@ START_TEST(json_minimal_hand_written)
 	ck_assert_double_eq(gpuproj_kernel_total_ns(k), 40);
 	ck_assert_double_eq(gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM), 4096);
 	ck_assert_str_eq(gpuproj_profile_device(p)->name, "Tesla V100-PCIE-16GB");
+	/* No run.peak_device_memory_bytes (imports, older profiles): unknown. */
+	ck_assert(isnan(gpuproj_profile_run_info(p)->peak_device_memory_bytes));
 	gpuproj_profile_free(p);
 }
 END_TEST
@@ -462,6 +557,45 @@ START_TEST(json_many_profiled_launches)
 	ck_assert_int_eq(gpuproj_profile_process(p)->pid, 4321);
 	ck_assert_int_eq(gpuproj_profile_process(p)->rank, 3);
 	gpuproj_profile_free(p);
+}
+END_TEST
+
+/*
+ * The launch mode: graph_launches, written when the recorder
+ * knew it (libproj.so), read back as known; absent (imports, older
+ * profiles): unknown.
+ */
+START_TEST(json_graph_launches)
+{
+	static const char text[] =
+		"{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": \"k\", "
+		"\"grid\": [1, 1, 1],"
+		" \"block\": [32, 1, 1], \"launches\": 10, \"graph_launches\": 4},"
+		" {\"name\": \"u\", \"grid\": [1, 1, 1], \"block\": [32, 1, 1], "
+		"\"launches\": 10}]}";
+	struct gpuproj_profile *p = NULL, *q = NULL;
+	struct gpuproj_error err = { 0 };
+	char *dir = test_tmpdir(), *a, *t;
+
+	ck_assert_int_eq(gpuproj_profile_load_buffer(text, strlen(text), "g.json", &p, &err), 0);
+	ck_assert(gpuproj_profile_at(p, 0)->launch_mode_known);
+	ck_assert_uint_eq(gpuproj_profile_at(p, 0)->graph_launches, 4);
+	ck_assert(!gpuproj_profile_at(p, 1)->launch_mode_known);
+	ck_assert_int_gt(asprintf(&a, "%s/g.json", dir), 0);
+	ck_assert_int_eq(gpuproj_profile_save(p, a, &err), 0);
+	t = test_read_file(a);
+	ck_assert_ptr_nonnull(strstr(t, "\"graph_launches\": 4"));
+	/* Only the kernel that knew its mode says it. */
+	ck_assert_ptr_null(strstr(strstr(t, "\"graph_launches\": 4") + 20, "graph_launches"));
+	ck_assert_int_eq(gpuproj_profile_load(a, &q, &err), 0);
+	ck_assert_uint_eq(gpuproj_profile_at(q, 0)->graph_launches, 4);
+	ck_assert(!gpuproj_profile_at(q, 1)->launch_mode_known);
+	free(t);
+	free(a);
+	test_rmtree(dir);
+	free(dir);
+	gpuproj_profile_free(p);
+	gpuproj_profile_free(q);
 }
 END_TEST
 
@@ -495,8 +629,10 @@ profile_suite(void)
 	tcase_add_test(tj, save_to_device_keeps_it);
 	tcase_add_test(tj, save_respects_umask);
 	tcase_add_loop_test(tj, json_bad_input, 0, sizeof(bad_cases) / sizeof(bad_cases[0]));
+	tcase_add_test(tj, sm_clock_setter);
 	tcase_add_test(tj, json_minimal_hand_written);
 	tcase_add_test(tj, json_many_profiled_launches);
+	tcase_add_test(tj, json_graph_launches);
 	tcase_add_test(tj, builtin_profile_loads);
 	suite_add_tcase(s, tj);
 	return s;

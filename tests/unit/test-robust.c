@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Issue 12, one regression test per defect, each on a minimal input
+ * One regression test per defect, each on a minimal input
  * written here: nothing silently lost (text that is not UTF-8, values out
  * of range), nothing unbounded (input size, allocation failure, YAML
  * nesting, overlapping fat-binary sections, decompressed sizes, int
@@ -511,6 +511,27 @@ static const struct {
 	/* Two rows of 3e9 launches: the 32-bit metric counts wrapped (a wrong mean). */
 	{ "gpuperfpredict", "launches-over-2e32.csv", 1,
 	  "launches-over-2e32.csv:3:23: more than 4294967295 launches of one signature" },
+	/* Rows whose time, rate or grid no GPU has (tests/unit/test-import-*). */
+	{ "xla-matmul", "rate-1e25.csv", 1,
+	  "rate-1e25.csv:2:52: column 'flop_per_s': 1e25 is beyond any GPU's bf16 rate" },
+	{ "xla-matmul", "time-out-of-range.csv", 1,
+	  "time-out-of-range.csv:3:52: column 'flop_per_s': 1e-300 implies a kernel time of inf "
+	  "ns" },
+	{ "xla-matmul", "grid-y-131072.csv", 1,
+	  "grid-y-131072.csv:2: shape b=1, m=16777216, n=256 is beyond a CUDA grid of "
+	  "128-element tiles (grid.y 131072 is above CUDA's 65535)" },
+	{ "kerneltuner", "time-1e300.json", 1,
+	  "time-1e300.json:28:12: configuration '32,4,15,15,0,1,1,0': time 1e+300 ms is not a "
+	  "kernel time (1 ns to 1e+06 s)" },
+	{ "kerneltuner", "time-1e-300.json", 1,
+	  "time-1e-300.json:28:12: configuration '32,4,15,15,0,1,1,0': time 1e-300 ms is not a "
+	  "kernel time (1 ns to 1e+06 s)" },
+	{ "kerneltuner", "rate-7.5e18.json", 1,
+	  "rate-7.5e18.json:28:12: configuration '32,4,15,15,0,1,1,0': 7549747200 FLOP in 1e-06 "
+	  "ms is 7.55e+18 FLOP/s, beyond any GPU's FP32 rate" },
+	{ "kerneltuner", "grid-2e32-plus-5.json", 1,
+	  "grid-2e32-plus-5.json:19:25: configuration '32,4,15,15,0,1,1,0': its launch, grid "
+	  "(4294967301, 128, 1) and block (32, 4, 1), is beyond CUDA's limits" },
 };
 
 /*
@@ -524,7 +545,8 @@ START_TEST(import_derived_value_beyond_profile)
 
 	csv = test_write_file(dir, "huge.csv",
 			      "xla_table,gpu,dtype,b,m,n,k,flop_per_s\n"
-			      "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,65536,65536,4000000000,1e12\n");
+			      "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,65536,65536,4000000000,"
+			      "1e15\n");
 	ck_assert_int_gt(asprintf(&odir, "%s/out", dir), 0);
 	ck_assert_int_eq(test_cli(&out, &err, "import xla-matmul '%s' -o '%s'", csv, odir), 1);
 	ck_assert_str_eq(err, "gpuproj: GPU 'H100-SXM5-80GB': kernels[0].metrics.flop.tensor.bf16 "
@@ -552,6 +574,14 @@ START_TEST(importer_regressions)
 	ck_assert_msg(strstr(err, import_regressions[_i].stderr_has) != NULL, "%s", err);
 	free(out);
 	free(err);
+	/* Refused: nothing written (the directory importers' DIR included). */
+	if (import_regressions[_i].status != 0) {
+		char *path;
+
+		ck_assert_int_gt(asprintf(&path, "%s/out", dir), 0);
+		ck_assert_int_eq(access(path, F_OK), -1);
+		free(path);
+	}
 	if (import_regressions[_i].status == 0) {
 		struct gpuproj_profile *p = NULL;
 		char *path;
@@ -870,7 +900,8 @@ put(unsigned char *p, uint64_t v, int bytes)
  * A host ELF whose `nsec` section headers all name `.nv_fatbin` over the
  * same (shift 0) or staggered (shift > 0) ranges of a region of
  * `containers` fatbin containers, each one 80-byte PTX entry: the input
- * generator of issue 12's 590 KB file that built 16.7 million images.
+ * generator of a 590 KB file that built 16.7 million images (the scan
+ * must stay linear).
  */
 static unsigned char *
 overlapping_elf(size_t nsec, size_t containers, size_t shift, size_t *ret_len)
@@ -1163,7 +1194,7 @@ START_TEST(signal_mid_write_leaves_nothing)
 }
 END_TEST
 
-/* ---- issue 25: hostile input and faults, second round ---- */
+/* ---- hostile input and faults, second round ---- */
 
 /* The path another process replaces while this one writes (file_write_set_test_hook()). */
 static const char *other_writer_dir, *other_writer_dest;
@@ -1185,7 +1216,7 @@ other_writer_mid_write(const char *tmp_path, size_t written, size_t total)
 }
 
 /*
- * Issue 25 #6: two processes with one GPUPROJ_OUTPUT both found an earlier
+ * Two processes with one GPUPROJ_OUTPUT both found an earlier
  * run's profile there at start-up, and one replaced it while the other was
  * still writing its own. Before, libproj.so checked that the file was
  * still the earlier one before it wrote, then renamed over whatever was
@@ -1231,7 +1262,7 @@ START_TEST(noreplace_only_the_file_found)
 END_TEST
 
 /*
- * Issue 25 #7: in a comma-decimal locale (an application under libproj.so
+ * In a comma-decimal locale (an application under libproj.so
  * called setlocale(LC_ALL, "") in de_DE) numbers still read and print in
  * the C locale: YAML (the built-in targets.yaml), the environment, import
  * values. Before: the built-in targets.yaml was refused ("1.5" read as 1
@@ -1267,7 +1298,7 @@ START_TEST(numbers_in_comma_locale)
 END_TEST
 
 /*
- * Issue 25 #10: numbers are decimal. Before: strtod() read "0x10" as 16
+ * Numbers are decimal. Before: strtod() read "0x10" as 16
  * (`--kernel-max-regression 0x10` meant 16 %), and "infinity" and "nan"
  * passed as far as the range checks.
  */
@@ -1288,7 +1319,7 @@ START_TEST(numbers_decimal_only)
 END_TEST
 
 /*
- * Issue 25 #10: the built-in targets.yaml is compiled in, not an input: a
+ * The built-in targets.yaml is compiled in, not an input: a
  * tiny or bad GPUPROJ_MAX_INPUT_SIZE (from an application's environment,
  * under libproj.so) must not take it away. Before: "targets.yaml (built-in)
  * is 60 KiB, larger than the limit of 1 KiB" and, for a bad value, "not a
@@ -1312,7 +1343,7 @@ START_TEST(builtin_targets_not_an_input)
 END_TEST
 
 /*
- * Issue 25 #9: memory grows with the profile, not the input's parse tree.
+ * Memory grows with the profile, not the input's parse tree.
  * A 12 MB `--page raw` export of 60,000 kernels and its 49 MB profile,
  * under a 300 MB address-space limit (ulimit -v; not under
  * AddressSanitizer): before, the import peaked at about 34 times its input
@@ -1367,7 +1398,7 @@ START_TEST(import_and_project_in_bounded_memory)
 END_TEST
 
 /*
- * Issue 25 #9, found by fuzz-profile's new oracle: a profile is loaded in
+ * Found by fuzz-profile's new oracle: a profile is loaded in
  * pieces (the top level, then each kernel), and must fail exactly as one
  * parse of the whole text does. Reproducers in
  * tests/fuzz/regressions/profile/pieces-*.json; these are minimal. Before
@@ -1386,6 +1417,23 @@ static const struct {
 	  "JSON syntax error: '}' expected near end of file", 1, 65 },
 	{ TEXT("{\"schema\": \"gpuproj-profile/1\", \"kernels\": [{\"name\": \"a\"},\n{\"name\": \"\xe4x\"}]}"),
 	  "JSON syntax error: unable to decode byte 0xe4 near '\"'", 2, 10 },
+	/*
+	 * Found by fuzz-profile (pieces-hex-then-syntax-error.json): a schema
+	 * error in kernel 0 after the top level decoded a *_hex string, then
+	 * a syntax error in kernel 1. The text's one parse gives the error, and
+	 * what the pieces decoded is freed (AddressSanitizer saw a leak).
+	 */
+	{ TEXT("{\"schema\": \"gpuproj-profile/1\", \"attributes\": {\"a\": \"\\uFFFD\"}, "
+	       "\"attributes_hex\": {\"a\": \"ff\"},\n\"kernels\": [{\"name\": \"a\"},\n"
+	       "{\"name\": \"\xe4x\"}]}"),
+	  "JSON syntax error: unable to decode byte 0xe4 near '\"'", 3, 10 },
+	/*
+	 * Stored projections are never read (DESIGN.md §3) but still parsed for
+	 * their syntax: a bad byte in one is the file's error, as in one parse.
+	 */
+	{ TEXT("{\"schema\": \"gpuproj-profile/1\", \"kernels\": [],\n"
+	       "\"projections\": [{\"target\": \"\xe4\"}]}"),
+	  "JSON syntax error: unable to decode byte 0xe4 near '\"'", 2, 28 },
 #undef TEXT
 };
 

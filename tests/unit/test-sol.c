@@ -431,8 +431,11 @@ END_TEST
  * gpuproj_project_run() with the default model: kernel "full" by hroof-occ,
  * "sections" by sol (fallback, coarse: an export of the default sections,
  * tried first), "nogeom" by hroof-occ itself, its occupancy unknown
- * (assumed), "bare" by nothing, "untimed" by nothing and without source
- * time — yet counted.
+ * (assumed), "bare" (no counters) by the envelope, "untimed" by nothing
+ * and without source time — yet counted.
+ * "bare", 200 µs on ModelSrc: FP32 2000 → 3200 GFLOP/s (measured),
+ * DRAM 100 → 400 GB/s: compute-bound 200 · 2000 / 3200 = 125 µs,
+ * memory-bound 200 · 100 / 400 = 50 µs; point √(125 · 50) = 79.0569 µs.
  */
 START_TEST(run_fallbacks_and_coverage)
 {
@@ -453,15 +456,19 @@ START_TEST(run_fallbacks_and_coverage)
 
 	ck_assert_int_eq(gpuproj_project_run(prof, def, src, tgt, NULL, &run), 0);
 	ck_assert_uint_eq(run.n, 5);
-	ck_assert_uint_eq(run.n_projected, 3);
-	ck_assert_uint_eq(run.n_unprojected, 2);      /* "bare" and the never-timed one */
-	ck_assert_rel(run.unprojected_source_ns, 2e5); /* only "bare" has a time to carry */
-	ck_assert_uint_eq(run.n_fallback, 1);
+	ck_assert_uint_eq(run.n_projected, 4);
+	ck_assert_uint_eq(run.n_unprojected, 1);      /* the never-timed one */
+	ck_assert(run.unprojected_source_ns == 0);   /* which has no time to carry */
+	ck_assert_uint_eq(run.n_fallback, 2);         /* sol and the envelope */
 	ck_assert_uint_eq(run.n_fallback_sol, 1);
-	/* Every kernel here has regs_per_thread 0: registers unknown; nogeom's geometry too. */
-	ck_assert_uint_eq(run.n_assumed, 3);
+	/*
+	 * Every kernel here has regs_per_thread 0: registers unknown; nogeom's
+	 * geometry too; "bare" the envelope's binding unknown.
+	 */
+	ck_assert_uint_eq(run.n_assumed, 4);
 	ck_assert_uint_eq(run.n_assumption[GPUPROJ_ASSUME_REGISTERS], 2);
 	ck_assert_uint_eq(run.n_assumption[GPUPROJ_ASSUME_GEOMETRY], 1);
+	ck_assert_uint_eq(run.n_assumption[GPUPROJ_ASSUME_BINDING], 1);
 	for (i = 0; i < run.n; i++) {
 		const struct gpuproj_kernel *k = gpuproj_profile_at(prof, i);
 		const struct gpuproj_projection *p = &run.kernels[i];
@@ -479,6 +486,15 @@ START_TEST(run_fallbacks_and_coverage)
 			ck_assert_int_eq(p->status, GPUPROJ_OK);
 			ck_assert_ptr_null(p->fallback);
 			ck_assert_uint_eq(p->assumed, 1u << GPUPROJ_ASSUME_GEOMETRY);
+		} else if (strcmp(k->name, "bare") == 0) {
+			ck_assert_int_eq(p->status, GPUPROJ_OK);
+			ck_assert_ptr_eq(p->fallback, gpuproj_model_find("envelope"));
+			ck_assert_uint_eq(p->assumed, 1u << GPUPROJ_ASSUME_BINDING);
+			ck_assert_str_eq(gpuproj_bound_name(p->binding), "unknown");
+			ck_assert_rel(p->lo_ns, 5e4);
+			ck_assert_rel(p->hi_ns, 1.25e5);
+			ck_assert_rel(p->point_ns, sqrt(1.25e5 * 5e4));
+			ck_assert(!p->calibrated);
 		} else {
 			ck_assert_int_ne(p->status, GPUPROJ_OK);
 			ck_assert_ptr_null(p->fallback);
@@ -492,6 +508,27 @@ START_TEST(run_fallbacks_and_coverage)
 	ck_assert_uint_eq(run.n_projected, 2); /* full, nogeom */
 	ck_assert_uint_eq(run.n_unprojected, 3);
 	ck_assert_uint_eq(run.n_fallback, 0);
+	gpuproj_run_projection_clear(&run);
+	/* The envelope by name: only "bare" (the others have counters, or no time). */
+	ck_assert_int_eq(gpuproj_project_run(prof, gpuproj_model_find("envelope"), src, tgt, NULL,
+					     &run), 0);
+	ck_assert_uint_eq(run.n_projected, 1);
+	for (i = 0; i < run.n; i++) {
+		if (strcmp(gpuproj_profile_at(prof, i)->name, "sections") == 0)
+			ck_assert_str_eq(run.kernels[i].why, "envelope needs no counters (a kernel "
+					 "with counters is projected from them)");
+	}
+	gpuproj_run_projection_clear(&run);
+	/* Onto its own GPU: both ratios 1, the measured time. */
+	ck_assert_int_eq(gpuproj_project_run(prof, gpuproj_model_find("envelope"), src, src, NULL,
+					     &run), 0);
+	for (i = 0; i < run.n; i++) {
+		if (strcmp(gpuproj_profile_at(prof, i)->name, "bare") == 0) {
+			ck_assert_rel(run.kernels[i].point_ns, 2e5);
+			ck_assert_rel(run.kernels[i].lo_ns, 2e5);
+			ck_assert_rel(run.kernels[i].hi_ns, 2e5);
+		}
+	}
 	gpuproj_run_projection_clear(&run);
 	/* A model chosen by name is that model alone. */
 	ck_assert_int_eq(gpuproj_project_run(prof, gpuproj_model_find("hroof"), src, tgt, NULL, &run),

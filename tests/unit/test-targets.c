@@ -230,6 +230,8 @@ START_TEST(rates_load)
 			 GPUPROJ_BASIS_DATASHEET);
 	ck_assert_str_eq(gpuproj_lane_name(GPUPROJ_LANE_FP32_INT32_SHARED), "fp32_int32_shared");
 	ck_assert_str_eq(gpuproj_stream_name(GPUPROJ_STREAM_TRIAD), "triad");
+	ck_assert_str_eq(gpuproj_launch_mode_name(GPUPROJ_LAUNCH_GRAPH), "graph");
+	ck_assert_str_eq(gpuproj_launch_mode_name(GPUPROJ_LAUNCH_MODE_COUNT), "?");
 	/* 'measured' follows the source's basis, also for ADD/MUL filled as FMA / 2. */
 	gpuproj_target_gflops(t, GPUPROJ_FP64, GPUPROJ_OP_ADD_MUL, &measured);
 	ck_assert(measured);
@@ -582,6 +584,48 @@ START_TEST(error_rates_latency_order)
 }
 END_TEST
 
+/*
+ * launch_floor_us: both keys once the group is there; a graph never adds
+ * launch work (rates_yaml() with the group after latency_ns, line 43, its
+ * source after latency_ns's).
+ */
+START_TEST(error_launch_floor)
+{
+	char *base = rates_yaml(), *a, *b, *c;
+
+	a = replace_in(base, "      latency_ns: \"measured: pointer chase [M]\"\n",
+		       "      latency_ns: \"measured: pointer chase [M]\"\n"
+		       "      launch_floor_us: \"measured: [M]\"\n");
+	b = replace_in(a, "    latency_ns: {l1: 20, l2: 150, dram: 300}\n",
+		       "    latency_ns: {l1: 20, l2: 150, dram: 300}\n"
+		       "    launch_floor_us: {stream: 2, graph: 3}\n");
+	expect_error(b, GPUPROJ_E_SCHEMA, 44, 41,
+		     "'launch_floor_us.graph' (3 us) cannot exceed "
+		     "'launch_floor_us.stream' (2 us)");
+	c = replace_in(b, "{stream: 2, graph: 3}", "{stream: 2}");
+	expect_error(c, GPUPROJ_E_SCHEMA, 44, 22,
+		     "launch_floor_us: missing required field 'graph'");
+	free(c);
+	c = replace_in(b, "{stream: 2, graph: 3}", "{stream: 2, graph: 1.2}");
+	{
+		struct gpuproj_targets *ts = NULL;
+		struct gpuproj_error err = { 0 };
+		const struct gpuproj_target *t;
+
+		ck_assert_msg(gpuproj_targets_load_buffer(c, strlen(c), "t.yaml", &ts, &err) == 0,
+			      "%s", err.message);
+		t = gpuproj_targets_get(ts, 0);
+		ck_assert_double_eq(t->launch_floor_us[GPUPROJ_LAUNCH_STREAM], 2);
+		ck_assert_double_eq(t->launch_floor_us[GPUPROJ_LAUNCH_GRAPH], 1.2);
+		gpuproj_targets_free(ts);
+	}
+	free(a);
+	free(b);
+	free(c);
+	free(base);
+}
+END_TEST
+
 START_TEST(error_unknown_key_suggests)
 {
 	expect_variant_error("    clock_mhz: 1410\n", "    clock_mz: 1410\n", GPUPROJ_E_SCHEMA, 13, 5,
@@ -915,6 +959,11 @@ START_TEST(repository_targets_one_basis)
 		ck_assert_msg(!isnan(t->latency_ns[GPUPROJ_LEVEL_L2]) &&
 			      !isnan(t->latency_ns[GPUPROJ_LEVEL_DRAM]), "%s: no L2/DRAM latency",
 			      t->name);
+		/* Every GPU has a launch floor, sourced. */
+		ck_assert_msg(t->launch_floor_us[GPUPROJ_LAUNCH_STREAM] > 0 &&
+			      t->launch_floor_us[GPUPROJ_LAUNCH_GRAPH] > 0 &&
+			      gpuproj_target_source(t, "launch_floor_us.graph"),
+			      "%s: no launch_floor_us", t->name);
 		for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
 			/* enum gpuproj_prec and the first three lanes share their order. */
 			double lanes = t->lanes_per_sm[p];
@@ -947,6 +996,229 @@ START_TEST(repository_targets_one_basis)
 		}
 	}
 	gpuproj_targets_free(ts);
+}
+END_TEST
+
+static struct gpuproj_targets *load_repo(void);
+
+/* "sibling NAME" in a source text: NAME into out, or false. */
+static bool
+sibling_of(const char *text, char *out, size_t size)
+{
+	const char *p = strstr(text, "sibling ");
+	size_t n;
+
+	if (!p)
+		return false;
+	p += strlen("sibling ");
+	n = strcspn(p, " ,:;()");
+	snprintf(out, size, "%.*s", (int)n, p);
+	return n > 0;
+}
+
+/*
+ * fp32_dense_gflops and sustained_clock_mhz of the repository's
+ * targets.yaml, on the rules of docs/targets-schema.md "One basis per
+ * level": every GPU has both; a measured dense rate is a cuBLAS SGEMM cited
+ * from the GEMM tables ([ZZ-GEMM], [CH-GEMM], [BG-GEMM], [SB-GEMM], [XZ]),
+ * never from a validation corpus ([NEUSIGHT], seed 002's [DB]); a derived
+ * one names a sibling of the same SM datapath (FP32 lanes and shared lanes)
+ * with a measured rate, and equals its fraction of its FMA rate x this FMA
+ * rate, at most this peak; a
+ * derived sustained clock names a measured sibling of the same vendor and
+ * equals its sustained/highest-clock fraction x this highest clock, or is
+ * clock_mhz itself. Worked by hand for two: L40 = 46880 / 85510.8 x 84492
+ * = 46321.5 GFLOP/s (sibling L40S); RTX-4070 sustained = 1717.5 / 1740 x
+ * 2475 = 2443.0 MHz (sibling A40).
+ */
+START_TEST(repository_targets_dense_and_sustained)
+{
+	struct gpuproj_targets *ts = load_repo();
+	size_t i, measured = 0, derived = 0;
+
+	for (i = 0; i < gpuproj_targets_count(ts); i++) {
+		const struct gpuproj_target *t = gpuproj_targets_get(ts, i), *sib;
+		const struct gpuproj_source *d = gpuproj_target_source(t, "fp32_dense_gflops");
+		const struct gpuproj_source *c = gpuproj_target_source(t, "sustained_clock_mhz");
+		double top = fmax(t->boost_clock_mhz, t->clock_mhz);
+		char name[64];
+
+		ck_assert_msg(d && c && t->fp32_dense_gflops > 0 && t->sustained_clock_mhz > 0,
+			      "%s: no fp32_dense_gflops or sustained_clock_mhz", t->name);
+		ck_assert_msg(t->fp32_dense_gflops <=
+			      t->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] * 1.005, "%s", t->name);
+		ck_assert_msg(t->sustained_clock_mhz <= top * 1.005, "%s", t->name);
+		ck_assert_msg(!strstr(d->text, "[NEUSIGHT]") && !strstr(d->text, "[DB]"),
+			      "%s: a validation corpus's timing is no source of the dense rate",
+			      t->name);
+		if (d->basis == GPUPROJ_BASIS_MEASURED) {
+			measured++;
+			ck_assert_msg(strstr(d->text, "cuBLAS SGEMM") &&
+				      (strstr(d->text, "[ZZ-GEMM]") ||
+				       strstr(d->text, "[CH-GEMM]") ||
+				       strstr(d->text, "[BG-GEMM]") ||
+				       strstr(d->text, "[SB-GEMM]") ||
+				       strstr(d->text, "[XZ]")), "%s: %s", t->name, d->text);
+		} else if (d->basis == GPUPROJ_BASIS_DERIVED) {
+			derived++;
+			ck_assert_msg(sibling_of(d->text, name, sizeof(name)), "%s", t->name);
+			sib = gpuproj_targets_find(ts, name);
+			ck_assert_msg(sib && sib != t, "%s: sibling '%s'", t->name, name);
+			ck_assert_int_eq(gpuproj_target_basis(sib, "fp32_dense_gflops"),
+					 GPUPROJ_BASIS_MEASURED);
+			ck_assert_double_eq(sib->lanes_per_sm[GPUPROJ_LANE_FP32],
+					    t->lanes_per_sm[GPUPROJ_LANE_FP32]);
+			ck_assert_double_eq(sib->lanes_per_sm[GPUPROJ_LANE_FP32_INT32_SHARED],
+					    t->lanes_per_sm[GPUPROJ_LANE_FP32_INT32_SHARED]);
+			ck_assert_msg(fabs(t->fp32_dense_gflops -
+					   fmin(sib->fp32_dense_gflops /
+						    sib->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA] *
+						    t->max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA],
+						t->peak_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA])) <=
+				      0.1, "%s: %g", t->name, t->fp32_dense_gflops);
+		} else {
+			ck_assert_int_eq(d->basis, GPUPROJ_BASIS_ESTIMATE);
+		}
+		if (c->basis == GPUPROJ_BASIS_DERIVED && sibling_of(c->text, name, sizeof(name))) {
+			sib = gpuproj_targets_find(ts, name);
+			ck_assert_msg(sib && sib->vendor == t->vendor, "%s: sibling '%s'", t->name,
+				      name);
+			ck_assert_int_eq(gpuproj_target_basis(sib, "sustained_clock_mhz"),
+					 GPUPROJ_BASIS_MEASURED);
+			ck_assert_msg(fabs(t->sustained_clock_mhz -
+					   sib->sustained_clock_mhz /
+						   fmax(sib->boost_clock_mhz, sib->clock_mhz) *
+						   top) <= 0.1,
+				      "%s: %g", t->name, t->sustained_clock_mhz);
+		} else if (c->basis == GPUPROJ_BASIS_DERIVED) {
+			ck_assert_double_eq(t->sustained_clock_mhz, t->clock_mhz);
+		} else {
+			ck_assert_int_eq(c->basis, GPUPROJ_BASIS_MEASURED);
+		}
+	}
+	/* 26 boards have a measured SGEMM rate, 21 a derived one, 11 an estimate. */
+	ck_assert_uint_eq(measured, 26);
+	ck_assert_uint_eq(derived, 21);
+	ck_assert_double_eq(gpuproj_targets_find(ts, "L40")->fp32_dense_gflops, 46321.5);
+	ck_assert_double_eq(gpuproj_targets_find(ts, "RTX-4070")->sustained_clock_mhz, 2443);
+	/*
+	 * A copy holding the dense rate as its FP32 FMA rate (model.c, marked by
+	 * fp32_loop_gflops) reports fp32_dense_gflops's basis there: L40's
+	 * FMA rate is measured, its dense rate derived; L40S the other way.
+	 */
+	{
+		struct gpuproj_target l40 = *gpuproj_targets_find(ts, "L40");
+		struct gpuproj_target l40s = *gpuproj_targets_find(ts, "L40S");
+
+		ck_assert_int_eq(gpuproj_target_basis(&l40, "max_gflops.fp32_fma"),
+				 GPUPROJ_BASIS_MEASURED);
+		l40.fp32_loop_gflops = l40.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA];
+		ck_assert_int_eq(gpuproj_target_basis(&l40, "max_gflops.fp32_fma"),
+				 GPUPROJ_BASIS_DERIVED);
+		ck_assert_int_eq(gpuproj_target_basis(&l40, "max_gflops.fp64_fma"),
+				 GPUPROJ_BASIS_MEASURED);
+		ck_assert_int_eq(gpuproj_target_basis(&l40s, "max_gflops.fp32_fma"),
+				 GPUPROJ_BASIS_DERIVED);
+		l40s.fp32_loop_gflops = l40s.max_gflops[GPUPROJ_FP32][GPUPROJ_OP_FMA];
+		ck_assert_int_eq(gpuproj_target_basis(&l40s, "max_gflops.fp32_fma"),
+				 GPUPROJ_BASIS_MEASURED);
+		/* Scaled to another clock as well: derived. */
+		l40s.clock_factor = 0.9;
+		ck_assert_int_eq(gpuproj_target_basis(&l40s, "max_gflops.fp32_fma"),
+				 GPUPROJ_BASIS_DERIVED);
+	}
+	gpuproj_targets_free(ts);
+}
+END_TEST
+
+/*
+ * The one-basis rules of the two (gpuproj_target_check_one_basis()) and
+ * the loader's bound on the dense rate, each with its message: a dense
+ * rate above the FMA peak (load error at its line and column), none at
+ * all, one with a datasheet basis, a derived one naming no sibling, a
+ * sustained clock above both clocks.
+ */
+START_TEST(dense_and_sustained_rules)
+{
+	struct gpuproj_targets *ts = load_repo(), *one = NULL;
+	const struct gpuproj_target *l40 = gpuproj_targets_find(ts, "L40");
+	struct gpuproj_target t;
+	struct gpuproj_source src[128];
+	struct gpuproj_error err = { 0 };
+	size_t i;
+	char *text;
+
+	ck_assert_int_eq(gpuproj_target_check_one_basis(l40, "f", &err), GPUPROJ_OK);
+	/* A copy whose sources can be edited. */
+	ck_assert_uint_le(l40->n_sources, ARRAY_LENGTH(src));
+	t = *l40;
+	memcpy(src, l40->sources, l40->n_sources * sizeof(*src));
+	t.sources = src;
+	t.fp32_dense_gflops = NAN;
+	ck_assert_int_eq(gpuproj_target_check_one_basis(&t, "f", &err), GPUPROJ_E_SCHEMA);
+	ck_assert_str_eq(err.message, "GPU 'L40' is not on the one basis (docs/targets-schema.md, "
+			 "\"One basis per level\"): no fp32_dense_gflops (the FP32 rate FFMA-dense "
+			 "code reaches: a large cuBLAS SGEMM, TF32 off)");
+	t.fp32_dense_gflops = l40->fp32_dense_gflops;
+	for (i = 0; i < t.n_sources; i++) {
+		if (strcmp(src[i].path, "fp32_dense_gflops") == 0)
+			src[i].text = "derived: L40S's fraction";
+		if (strcmp(src[i].path, "sustained_clock_mhz") == 0)
+			src[i].basis = GPUPROJ_BASIS_DATASHEET;
+	}
+	ck_assert_int_eq(gpuproj_target_check_one_basis(&t, "f", &err), GPUPROJ_E_SCHEMA);
+	ck_assert_str_eq(err.message, "GPU 'L40' is not on the one basis (docs/targets-schema.md, "
+			 "\"One basis per level\"): fp32_dense_gflops is derived but names no "
+			 "sibling ('sibling NAME': the GPU of the same SM datapath and power "
+			 "class it comes from)");
+	memcpy(src, l40->sources, l40->n_sources * sizeof(*src));
+	for (i = 0; i < t.n_sources; i++) {
+		if (strcmp(src[i].path, "sustained_clock_mhz") == 0)
+			src[i].basis = GPUPROJ_BASIS_DATASHEET;
+	}
+	ck_assert_int_eq(gpuproj_target_check_one_basis(&t, "f", &err), GPUPROJ_E_SCHEMA);
+	ck_assert_str_eq(err.message, "GPU 'L40' is not on the one basis (docs/targets-schema.md, "
+			 "\"One basis per level\"): sustained_clock_mhz is datasheet: no vendor "
+			 "publishes it; it is measured, derived from a named sibling or an "
+			 "estimate");
+	memcpy(src, l40->sources, l40->n_sources * sizeof(*src));
+	/* 2490 MHz boost, 2324.3 clock_mhz: 2510 is above both. */
+	t.sustained_clock_mhz = 2510;
+	ck_assert_int_eq(gpuproj_target_check_one_basis(&t, "f", &err), GPUPROJ_E_SCHEMA);
+	ck_assert_str_eq(err.message, "GPU 'L40' is not on the one basis (docs/targets-schema.md, "
+			 "\"One basis per level\"): sustained_clock_mhz (2510 MHz) is above both "
+			 "boost_clock_mhz and clock_mhz (2490 MHz)");
+	gpuproj_targets_free(ts);
+
+	/* The loader: 101 against a peak of 100 (2 x 64 x 1 SM x 781.25 MHz). */
+	text = strdup("schema: gpuproj-targets/1\nreferences: {}\ngpus:\n"
+		      "  - name: G\n    match: [\"G\"]\n    vendor: nvidia\n    arch: sm_80\n"
+		      "    chip: GA100\n    sms: 1\n    warp_size: 32\n    clock_mhz: 781.25\n"
+		      "    schedulers_per_sm: 4\n"
+		      "    limits: {threads_per_sm: 2048, threads_per_block: 1024, "
+		      "blocks_per_sm: 32,\n"
+		      "             regs_per_sm: 65536, regs_per_block: 65536, "
+		      "regs_per_thread: 255,\n"
+		      "             reg_alloc_unit: 256, smem_per_sm_kib: 164, "
+		      "smem_per_block_kib: 163,\n"
+		      "             smem_alloc_unit_b: 128, smem_reserved_per_block_b: 1024, "
+		      "l2_mib: 40}\n"
+		      "    peak_gflops: {fp16_fma: 400, fp32_fma: 100, fp64_fma: 50}\n"
+		      "    fp32_dense_gflops: 101\n"
+		      "    bw_gbs: {dram: 1, l2: 2, l1: 3, shared: 4}\n"
+		      "    price_usd: null\n    tdp_w: null\n"
+		      "    sources: {sms: \"estimate: x\", warp_size: \"estimate: x\", "
+		      "clock_mhz: \"estimate: x\", schedulers_per_sm: \"estimate: x\", "
+		      "limits: \"estimate: x\", peak_gflops: \"estimate: x\", "
+		      "fp32_dense_gflops: \"estimate: x\", bw_gbs: \"estimate: x\"}\n");
+	ck_assert_ptr_nonnull(text);
+	ck_assert_int_eq(gpuproj_targets_load_buffer(text, strlen(text), "g.yaml", &one, &err),
+			 GPUPROJ_E_SCHEMA);
+	ck_assert_int_eq(err.line, 18);
+	ck_assert_int_eq(err.column, 24);
+	ck_assert_str_eq(err.message, "'fp32_dense_gflops' (101) is above 'peak_gflops.fp32_fma' "
+			 "(100): no code runs faster than the FMA peak");
+	free(text);
 }
 END_TEST
 
@@ -1109,6 +1381,15 @@ START_TEST(derive_provisional_entry)
 	ck_assert_double_eq(t->tdp_w, 230);
 	ck_assert_int_eq(gpuproj_target_basis(t, "peak_bw_gbs.dram"), GPUPROJ_BASIS_DERIVED);
 	ck_assert_int_eq(gpuproj_target_basis(t, "sms"), GPUPROJ_BASIS_DATASHEET);
+	/*
+	 * The sibling's fractions: A40, dense 18900 / 37094.4 x 27531.5 (2 x 128 x
+	 * 64 x 1.6804, this clock_mhz) = 14027.6 GFLOP/s; sustained 1717.5 / 1740
+	 * x 1695 = 1673.1 MHz (1695 is both the boost and the highest clock here).
+	 */
+	ck_assert_str_eq(t->derived_from, "A40");
+	ck_assert_double_eq_tol(t->fp32_dense_gflops, 14027.6, 0.06);
+	ck_assert_double_eq_tol(t->sustained_clock_mhz, 1673.1, 0.06);
+	ck_assert_int_eq(gpuproj_target_basis(t, "fp32_dense_gflops"), GPUPROJ_BASIS_DERIVED);
 	ck_assert_msg(gpuproj_target_check_one_basis(t, "derived", &err) == 0, "%s", err.message);
 
 	/* Through the profile: derived when the GPU is not listed ... */
@@ -1364,6 +1645,7 @@ START_TEST(field_table_shape)
 		{ "lanes_per_sm", GPUPROJ_LANE_COUNT },
 		{ "stream_gbs", GPUPROJ_STREAM_COUNT },
 		{ "latency_ns", GPUPROJ_LEVEL_COUNT },
+		{ "launch_floor_us", GPUPROJ_LAUNCH_MODE_COUNT },
 		{ "peak_tensor", GPUPROJ_TPREC_COUNT },
 		{ "max_tensor", GPUPROJ_TPREC_COUNT },
 		{ "host_link", 6 },	/* interface and five numbers */
@@ -1415,9 +1697,9 @@ START_TEST(field_table_shape)
 	}
 	ck_assert_ptr_null(target_field_members("sms", &nm));
 	ck_assert_uint_eq(nm, 0);
-	/* The entry's keys: 30, from name to host_link. */
+	/* The entry's keys: 33, from name to host_link. */
 	n = target_field_keys(NULL, keys, ARRAY_LENGTH(keys));
-	ck_assert_uint_eq(n, 30);
+	ck_assert_uint_eq(n, 33);
 	ck_assert_str_eq(keys[0], "name");
 	ck_assert_str_eq(keys[n - 1], "host_link");
 	/* The enumerations' names are the keys of the groups they index. */
@@ -1485,8 +1767,8 @@ START_TEST(field_table_is_what_the_loader_reads)
 		ck_assert_str_eq(msg, want);
 		free(text);
 	}
-	/* 9 numbers of the entry, 2 nullable ones and 64 in groups. */
-	ck_assert_uint_eq(numbers, 75);
+	/* 11 numbers of the entry, 2 nullable ones and 66 in groups. */
+	ck_assert_uint_eq(numbers, 79);
 	gpuproj_targets_free(ts);
 }
 END_TEST
@@ -1625,6 +1907,9 @@ targets_suite(void)
 	tcase_add_test(tc, cli_show_rates);
 	tcase_add_test(tc, repository_targets_valid);
 	tcase_add_test(tc, repository_targets_one_basis);
+	tcase_add_test(tc, error_launch_floor);
+	tcase_add_test(tc, repository_targets_dense_and_sustained);
+	tcase_add_test(tc, dense_and_sustained_rules);
 	tcase_add_test(tc, derive_provisional_entry);
 	tcase_add_test(tc, derive_refused);
 	tcase_add_test(tc, repository_targets_match_neusight_devices);

@@ -119,7 +119,7 @@ START_TEST(html_and_xml)
 END_TEST
 
 /*
- * Issue 25 #10: the non-characters U+FFFE and U+FFFF made JUnit XML no
+ * The non-characters U+FFFE and U+FFFF made JUnit XML no
  * parser accepts; bidirectional overrides were kept silently in names
  * shown to people (they reorder what is read). Before: both as they were.
  */
@@ -135,7 +135,7 @@ START_TEST(noncharacters_and_bidi)
 END_TEST
 
 /*
- * Issue 25 #10: a bare URL in Markdown text is an autolink, <…>: escaped,
+ * A bare URL in Markdown text is an autolink, <…>: escaped,
  * its '_' became "\_" and the link GFM makes of it broke. Trailing
  * punctuation stays outside; a word that only contains "http://" is text.
  */
@@ -168,7 +168,7 @@ START_TEST(json_numbers)
 }
 END_TEST
 
-/* ---- issue 25: text for terminals and logs, CSV formulas ---- */
+/* ---- text for terminals and logs, CSV formulas ---- */
 
 static char *
 term_of(const char *s)
@@ -181,7 +181,7 @@ term_of(const char *s)
 }
 
 /*
- * Issue 25 #3: what a terminal acts on is shown as an escape, as git and
+ * What a terminal acts on is shown as an escape, as git and
  * journalctl do: a window title (OSC 0), the clipboard (OSC 52), a
  * carriage return that would overwrite the line with a fake PASS, a C1
  * CSI, bytes that are not UTF-8, and a right-to-left override.
@@ -246,7 +246,7 @@ csv_of(const char *s)
 }
 
 /*
- * Issue 25 #2: a cell that begins like a formula (= + - @ tab CR) is
+ * A cell that begins like a formula (= + - @ tab CR) is
  * neutralised as OWASP recommends: a leading single quote, and quoted.
  */
 START_TEST(csv_formula_neutralised)

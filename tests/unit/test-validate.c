@@ -727,8 +727,9 @@ START_TEST(bad_not_a_dataset)
 	ck_assert_int_eq(load_one("x.txt", "kernel,time\nfoo,1\n", &err, &path), GPUPROJ_E_PARSE);
 	if (asprintf(&expect, "%s: not a data set: expected a gpuproj profile JSON (starting with "
 		     "'{'), a gpuperfpredict CSV (first line 'gpu,kernel,...'), a NeuSight CSV "
-		     "(first line 'OPName,Latency,Device,...') or an XLA matmul CSV (first line "
-		     "'xla_table,gpu,dtype,...')", path) < 0)
+		     "(first line 'OPName,Latency,Device,...'), an XLA matmul CSV (first line "
+		     "'xla_table,gpu,dtype,...') or a seed 002 CSV (first line "
+		     "'kernel,regs,shmem,...')", path) < 0)
 		abort();
 	ck_assert_str_eq(gpuproj_error_format(&err, buf, sizeof(buf)), expect);
 	free(expect);
@@ -838,7 +839,8 @@ START_TEST(fitted_intervals_and_holdout)
 	ck_assert(v.comparisons[0].calibrated);
 	ck_assert_double_eq_tol(v.comparisons[0].lo_ns, 20000, 1e-6);
 	ck_assert_double_eq_tol(v.comparisons[0].level_lo_ns, 22000, 1e-6);
-	ck_assert_ptr_nonnull(strstr(v.intervals_origin, "fitted here: 80 % intervals"));
+	/* The default coverage is the built-in table's, 85 % (interval.h). */
+	ck_assert_ptr_nonnull(strstr(v.intervals_origin, "fitted here: 85 % intervals"));
 	/* The fit records the GPUs of its cases: the source and the target, no other. */
 	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(v.fitted, hroof_models[0], "SrcGPU"), 1);
 	ck_assert_int_eq(gpuproj_intervals_gpu_fitted(v.fitted, hroof_models[0], "TgtGPU"), 1);
