@@ -61,6 +61,7 @@ struct thr {
 	uint32_t waited;	/* ticks the head call has waited */
 	/* the epoch */
 	struct gpuproj_tl_raw *raw;	/* [GPUPROJ_TL_MAX_NODES] */
+	bool *pert;			/* [GPUPROJ_TL_MAX_NODES]: ran under kernel replay */
 	struct gpuproj_tl_node *nodes;	/* [GPUPROJ_TL_MAX_NODES]: its fold, reused */
 	size_t n_raw;
 	bool open, perturbed, incomplete;
@@ -106,6 +107,16 @@ struct legacy {
 	uint32_t ctx, stream;
 };
 
+/*
+ * An epoch with a profiled launch, kept to be reconstructed at the end
+ * (timeline.h "Reconstructed epochs"), when every kernel's duration is in.
+ */
+struct deferred {
+	struct gpuproj_tl_pattern pat;	/* folded as measured (owned) */
+	bool *pert;			/* [pat.n_nodes]: nodes that ran under kernel replay */
+	double measured_ns;		/* its measured wall time */
+};
+
 struct inj_timeline {
 	pthread_mutex_t lock;
 	uint64_t (*now)(void);
@@ -135,6 +146,12 @@ struct inj_timeline {
 	size_t n_legacy;
 	uint64_t dropped_orphans;
 	bool oom;
+	/* epochs to reconstruct, at most GPUPROJ_TL_MAX_PATTERNS of GPUPROJ_TL_MAX_TOTAL_NODES */
+	struct deferred deferred[GPUPROJ_TL_MAX_PATTERNS];
+	size_t n_deferred, deferred_nodes;
+	/* an ordinary (unprofiled) launch call's host time, for the reconstruction */
+	double launch_call_sum;
+	uint64_t launch_call_n;
 	/* At exit: the exit path's waits for `lock` end then (inj_timeline_exit_by()). */
 	bool has_exit_by;
 	struct timespec exit_by;
@@ -227,6 +244,7 @@ thr_free(struct thr *h)
 		return;
 	free(h->q);
 	free(h->raw);
+	free(h->pert);
 	free(h->nodes);
 	free(h->gpool);
 	free(h);
@@ -241,6 +259,10 @@ inj_timeline_free(struct inj_timeline *t)
 		return;
 	for (i = 0; i < t->n_thr; i++)
 		thr_free(t->thr[i]);
+	for (i = 0; i < t->n_deferred; i++) {
+		gpuproj_tl_pattern_clear(&t->deferred[i].pat);
+		free(t->deferred[i].pert);
+	}
 	gpuproj_timeline_free(t->tl);
 	free(t->keys);
 	free(t->heads);
@@ -430,6 +452,7 @@ thread_of(struct inj_timeline *t, uint32_t tid)
 		return NULL;
 	h = calloc(1, sizeof(*h));
 	if (!h || !(h->raw = calloc(GPUPROJ_TL_MAX_NODES, sizeof(*h->raw))) ||
+	    !(h->pert = calloc(GPUPROJ_TL_MAX_NODES, sizeof(*h->pert))) ||
 	    !(h->nodes = calloc(GPUPROJ_TL_MAX_NODES, sizeof(*h->nodes))) ||
 	    !(h->gpool = calloc(GRAPH_POOL, sizeof(*h->gpool)))) {
 		thr_free(h);
@@ -691,6 +714,127 @@ event_slot(struct thr *h, uint64_t id, bool add)
 	return (uint16_t)h->n_events++;
 }
 
+/* Unprofiled kernel launch calls of an epoch: their host time, for the reconstruction. */
+static void
+count_launch_calls(struct inj_timeline *t, const struct thr *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n_raw; i++) {
+		if (h->raw[i].op == GPUPROJ_TL_KERNEL && !h->pert[i]) {
+			t->launch_call_sum += (double)(h->raw[i].call_end - h->raw[i].call_start);
+			t->launch_call_n++;
+		}
+	}
+}
+
+/*
+ * Keep an epoch with a profiled launch for inj_timeline_finish() to
+ * reconstruct; false when the bounds are full (it is unexplained then).
+ */
+static bool
+defer_epoch(struct inj_timeline *t, struct thr *h, uint64_t end, bool cut)
+{
+	struct deferred *d;
+
+	if (t->n_deferred == GPUPROJ_TL_MAX_PATTERNS ||
+	    t->deferred_nodes + h->n_raw > GPUPROJ_TL_MAX_TOTAL_NODES)
+		return false;
+	d = &t->deferred[t->n_deferred];
+	memset(d, 0, sizeof(*d));
+	if (gpuproj_tl_epoch_fold(h->raw, h->n_raw, h->start, end, &d->pat) != GPUPROJ_OK ||
+	    !(d->pert = malloc(h->n_raw * sizeof(*d->pert)))) {
+		gpuproj_tl_pattern_clear(&d->pat);
+		oom(t);
+		return false;
+	}
+	memcpy(d->pert, h->pert, h->n_raw * sizeof(*d->pert));
+	d->pat.thread = h->index;
+	d->pat.cut = cut;
+	d->pat.reconstructed = true;
+	d->measured_ns = (double)(end - h->start);
+	t->n_deferred++;
+	t->deferred_nodes += h->n_raw;
+	return true;
+}
+
+/* A time of one sample (a pattern of count 1). */
+static void
+one_sample(struct gpuproj_stats *s, double v)
+{
+	memset(s, 0, sizeof(*s));
+	s->n = 1;
+	s->sum = s->mean = s->min = s->max = v;
+}
+
+/*
+ * Reconstruct a deferred epoch (timeline.h "Reconstructed epochs"): each
+ * profiled launch the host time of an ordinary launch call, no latency,
+ * its kernel's one-pass duration; the wall time the replay of that onto
+ * the source. False when a profiled call is not a launch of a kernel with
+ * a duration (the epoch stays "profiled").
+ */
+static bool
+reconstruct(const struct inj_timeline *t, struct deferred *d, double *ret_wall)
+{
+	double call = t->launch_call_n ? t->launch_call_sum / (double)t->launch_call_n : 0;
+	struct gpuproj_tl_parts parts;
+	size_t i;
+
+	for (i = 0; i < d->pat.n_nodes; i++) {
+		struct gpuproj_tl_node *n = &d->pat.nodes[i];
+
+		if (!d->pert[i])
+			continue;
+		if (n->op != GPUPROJ_TL_KERNEL || !n->kernel || !(n->kernel->duration_ns.n > 0) ||
+		    !(n->kernel->duration_ns.mean > 0))
+			return false;
+		one_sample(&n->call_ns, call);
+		one_sample(&n->lat_ns, 0);
+		one_sample(&n->dur_ns, n->kernel->duration_ns.mean);
+	}
+	if (gpuproj_timeline_replay(&d->pat, NULL, &parts) != GPUPROJ_OK || !(parts.wall_ns >= 0))
+		return false;
+	*ret_wall = parts.wall_ns;
+	one_sample(&d->pat.wall_ns, parts.wall_ns);
+	return true;
+}
+
+/*
+ * Every deferred epoch, reconstructed into the timeline; *ret_blocking:
+ * what replay added; per_thread[thread index] (NULL: not asked) the same
+ * per thread.
+ */
+static void
+reconstruct_all(struct inj_timeline *t, double *ret_blocking, double *per_thread)
+{
+	size_t i;
+
+	*ret_blocking = 0;
+	for (i = 0; i < t->n_deferred; i++) {
+		struct deferred *d = &t->deferred[i];
+		double wall = 0;
+
+		if (!reconstruct(t, d, &wall)) {
+			t->tl->unexplained[GPUPROJ_TL_WHY_PROFILED].epochs++;
+			t->tl->unexplained[GPUPROJ_TL_WHY_PROFILED].ns += d->measured_ns;
+			continue;
+		}
+		/* The replay's blocking: never negative (a reconstruction is not longer). */
+		if (wall > d->measured_ns)
+			wall = d->measured_ns;
+		t->tl->reconstructed.epochs++;
+		t->tl->reconstructed.ns += wall;
+		t->tl->reconstructed.blocking_ns += d->measured_ns - wall;
+		*ret_blocking += d->measured_ns - wall;
+		if (per_thread && d->pat.thread < t->n_thr)
+			per_thread[d->pat.thread] += d->measured_ns - wall;
+		if (gpuproj_timeline_add(t->tl, &d->pat, GPUPROJ_TL_MAX_PATTERNS,
+					 GPUPROJ_TL_MAX_TOTAL_NODES, NULL) != GPUPROJ_OK)
+			oom(t);
+	}
+}
+
 /* Close the thread's epoch at `end`; `cut` when it did not end at a wait. */
 static void
 close_epoch(struct inj_timeline *t, struct thr *h, uint64_t end, bool cut)
@@ -707,7 +851,10 @@ close_epoch(struct inj_timeline *t, struct thr *h, uint64_t end, bool cut)
 	 * and their ready times stay), so nothing is spilled (spill_ns stays 0:
 	 * it is for profiles written before carried nodes existed).
 	 */
-	if (h->perturbed) {
+	count_launch_calls(t, h);
+	if (h->perturbed && !h->incomplete && h->n_raw && defer_epoch(t, h, end, cut)) {
+		/* Reconstructed at the end (inj_timeline_finish()). */
+	} else if (h->perturbed) {
 		t->tl->unexplained[GPUPROJ_TL_WHY_PROFILED].epochs++;
 		t->tl->unexplained[GPUPROJ_TL_WHY_PROFILED].ns += wall;
 	} else if (h->incomplete || !h->n_raw) {
@@ -914,6 +1061,7 @@ take(struct inj_timeline *t, struct thr *h, size_t n)
 	if (((expect & INJ_EXPECT_OP) && !w.n_ops) || ((expect & INJ_EXPECT_SYNC) && !w.sync))
 		h->incomplete = true;
 	h->perturbed |= w.perturbed;
+	h->pert[h->n_raw] = w.perturbed;
 	r = &h->raw[h->n_raw];
 	memset(r, 0, sizeof(*r));
 	r->stream = r->event = GPUPROJ_TL_NONE;
@@ -1166,7 +1314,7 @@ bool
 inj_timeline_finish(struct inj_timeline *t, struct gpuproj_profile *p)
 {
 	uint64_t (*spans)[2], lo = UINT64_MAX, hi = 0, end;
-	double span = 0, cur_lo = 0, cur_hi = 0;
+	double span = 0, cur_lo = 0, cur_hi = 0, blocking = 0, *blk;
 	size_t i, n = 0;
 
 	if (!t)
@@ -1184,16 +1332,28 @@ inj_timeline_finish(struct inj_timeline *t, struct gpuproj_profile *p)
 	}
 	process_locked(t, false, true);
 	spans = calloc(t->n_thr ? t->n_thr : 1, sizeof(*spans));
+	blk = calloc(t->n_thr ? t->n_thr : 1, sizeof(*blk));
+	/* The threads' last calls, after their last wait: an epoch ending with them. */
+	for (i = 0; i < t->n_thr; i++) {
+		if (t->thr[i]->seen)
+			close_last_epoch(t, t->thr[i]);
+	}
+	/*
+	 * Epochs with a profiled launch: reconstructed, replay's blocking left
+	 * out of the times — of each thread's own span (threads block at the
+	 * same time: the sum is not taken from their union).
+	 */
+	reconstruct_all(t, &blocking, blk);
 	for (i = 0; i < t->n_thr; i++) {
 		struct thr *h = t->thr[i];
 
 		if (!h->seen)
 			continue;
-		/* The thread's last calls, after its last wait: an epoch ending with them. */
-		close_last_epoch(t, h);
 		if (spans) {
+			double b = blk ? blk[i] : 0, len = (double)(h->last - h->first);
+
 			spans[n][0] = h->first;
-			spans[n][1] = h->last;
+			spans[n][1] = h->last - (uint64_t)(b < len ? b : len);
 			n++;
 		}
 		if (h->first < lo)
@@ -1215,6 +1375,7 @@ inj_timeline_finish(struct inj_timeline *t, struct gpuproj_profile *p)
 		span += cur_hi - cur_lo;
 		free(spans);
 	}
+	free(blk);
 	t->tl->threads = (uint32_t)t->n_thr;
 	t->tl->span_ns = span;
 	t->tl->unexplained[GPUPROJ_TL_WHY_THREADS].epochs = t->extra_calls;
@@ -1235,6 +1396,7 @@ inj_timeline_finish(struct inj_timeline *t, struct gpuproj_profile *p)
 	if (end < hi)
 		end = hi;
 	t->tl->wall_ns = n ? (double)(end - lo) : 0;
+	t->tl->wall_ns = t->tl->wall_ns > blocking ? t->tl->wall_ns - blocking : 0;
 	if (t->tl->wall_ns < span)
 		t->tl->wall_ns = span;
 	if (t->dropped_orphans)

@@ -23,6 +23,7 @@ enum kind {
 	K_COUNT,  /* no unit or a count ("inst", "Kinst", "register/thread") */
 	K_PCT,    /* "%" (or no unit), kept in percent */
 	K_BW,     /* → bytes/second */
+	K_SIZE,   /* a device attribute's size: no unit (bytes, as the raw page has it), bytes */
 };
 
 /* Every NVIDIA metric (or section label) the importer maps. */
@@ -45,6 +46,13 @@ enum src {
 	SRC_GRID, SRC_GRID_L, SRC_GRID_X, SRC_GRID_Y, SRC_GRID_Z,
 	SRC_BLOCK, SRC_BLOCK_L, SRC_BLOCK_X, SRC_BLOCK_Y, SRC_BLOCK_Z,
 	SRC_SMS, SRC_SMS_L, SRC_CC_MAJOR, SRC_CC_MINOR,
+	/*
+	 * The device's other attributes (cuDeviceGetAttribute's, as the raw page
+	 * exports them): what identifies the GPU, or derives a provisional entry.
+	 */
+	SRC_DEV_CLOCK, SRC_DEV_MEMCLK, SRC_DEV_BUS, SRC_DEV_MEM, SRC_DEV_L2,
+	SRC_DEV_THR_SM, SRC_DEV_THR_BLK, SRC_DEV_BLK_SM, SRC_DEV_REG_SM, SRC_DEV_REG_BLK,
+	SRC_DEV_SMEM_SM, SRC_DEV_SMEM_OPTIN, SRC_DEV_SMEM_RES, SRC_DEV_WARP,
 	/* Duration from elapsed cycles and their rate (the roofline recipes). */
 	SRC_CYC_SM, SRC_CYC_SMSP, SRC_CLOCK_SMSP,
 	/* Default-section quantities of the sol model (model.h, GPUPROJ_SOL_*). */

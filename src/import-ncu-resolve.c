@@ -830,8 +830,62 @@ ncu_commit(struct importer *im, struct gpuproj_profile *p, struct launch *L, boo
 	/* Device attributes are not kernel metrics: mark them used. */
 	L->used[SRC_SMS] = L->used[SRC_SMS_L] = true;
 	L->used[SRC_CC_MAJOR] = L->used[SRC_CC_MINOR] = true;
+	memset(&L->used[SRC_DEV_CLOCK], 1, (SRC_DEV_WARP - SRC_DEV_CLOCK + 1) * sizeof(L->used[0]));
 	if ((r = commit_metrics(im, L, k)) || (r = commit_extras(im, L, k)))
 		return r == GPUPROJ_E_NOMEM ? ncu_oom(im, L->line) : r;
+	return GPUPROJ_OK;
+}
+
+/* The SM clock the driver reports (device__attribute_clock_rate, kHz), Hz; NaN when absent. */
+static double
+dev_clock_hz(const struct launch *L)
+{
+	double v = L->have[SRC_DEV_CLOCK] ? L->val[SRC_DEV_CLOCK] * 1e3 : NAN;
+
+	return v > 0 && v <= GPUPROJ_MAX_CLOCK_HZ ? v : NAN;
+}
+
+/*
+ * The driver's device attributes of the export (what libproj.so records as
+ * device.driver): what identifies the GPU in targets.yaml and derives a
+ * provisional entry for one it lacks (gpuproj_targets_derive()). A value
+ * out of the profile's range is left out, with one warning.
+ */
+static int
+set_driver_attrs(struct importer *im, const struct launch *L, struct gpuproj_profile *p)
+{
+	static const struct {
+		enum src s;
+		enum gpuproj_driver_attr a;
+	} map[] = {
+		{ SRC_DEV_MEMCLK, GPUPROJ_DRV_MEMORY_CLOCK_KHZ },
+		{ SRC_DEV_BUS, GPUPROJ_DRV_MEMORY_BUS_BITS },
+		{ SRC_DEV_MEM, GPUPROJ_DRV_MEMORY_BYTES },
+		{ SRC_DEV_L2, GPUPROJ_DRV_L2_BYTES },
+		{ SRC_DEV_THR_SM, GPUPROJ_DRV_THREADS_PER_SM },
+		{ SRC_DEV_THR_BLK, GPUPROJ_DRV_THREADS_PER_BLOCK },
+		{ SRC_DEV_BLK_SM, GPUPROJ_DRV_BLOCKS_PER_SM },
+		{ SRC_DEV_REG_SM, GPUPROJ_DRV_REGS_PER_SM },
+		{ SRC_DEV_REG_BLK, GPUPROJ_DRV_REGS_PER_BLOCK },
+		{ SRC_DEV_SMEM_SM, GPUPROJ_DRV_SMEM_PER_SM_BYTES },
+		{ SRC_DEV_SMEM_OPTIN, GPUPROJ_DRV_SMEM_PER_BLOCK_OPTIN_BYTES },
+		{ SRC_DEV_SMEM_RES, GPUPROJ_DRV_SMEM_RESERVED_PER_BLOCK_BYTES },
+		{ SRC_DEV_WARP, GPUPROJ_DRV_WARP_SIZE },
+	};
+	size_t i;
+	int r;
+
+	for (i = 0; i < ARRAY_LENGTH(map); i++) {
+		if (!L->have[map[i].s])
+			continue;
+		r = gpuproj_profile_set_driver_attr(p, map[i].a, L->val[map[i].s]);
+		if (r == GPUPROJ_E_NOMEM)
+			return r;
+		if (r && import_summary_warn(&im->sum, "%s:%d: %s = %.17g is not a GPU's; left "
+					     "out", im->path, L->vline[map[i].s],
+					     ncu_sources[map[i].s].name, L->val[map[i].s]))
+			return GPUPROJ_E_NOMEM;
+	}
 	return GPUPROJ_OK;
 }
 
@@ -886,8 +940,10 @@ ncu_set_context(struct importer *im, struct gpuproj_profile *p)
 				     dev->have[SRC_SMS] ? dev->val[SRC_SMS] : dev->val[SRC_SMS_L],
 				     GPUPROJ_MAX_SMS))
 		return ncu_oom(im, 0);
-	if (gpuproj_profile_set_device(p, dev->device, NULL, NULL, cc_major, cc_minor, sms, NAN) ||
-	    gpuproj_profile_set_process(p, first->process, first->host, first->pid, -1, NULL))
+	if (gpuproj_profile_set_device(p, dev->device, NULL, NULL, cc_major, cc_minor, sms,
+				       dev_clock_hz(dev)) ||
+	    gpuproj_profile_set_process(p, first->process, first->host, first->pid, -1, NULL) ||
+	    set_driver_attrs(im, dev, p))
 		return ncu_oom(im, 0);
 	if (several_pids && import_summary_warn(&im->sum, "%s: launches from several processes; "
 						"the profile names the first, pid %" PRId64,

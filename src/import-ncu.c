@@ -125,6 +125,7 @@ kind_expect(enum kind k)
 	case K_COUNT: return "a count (inst, sector, cycle, warp, … or none)";
 	case K_PCT: return "a percentage (%)";
 	case K_BW: return "a bandwidth (byte/second, Gbyte/second, …)";
+	case K_SIZE: return "a size (byte, Kbyte, … or none)";
 	}
 	return "";
 }
@@ -139,6 +140,7 @@ kind_accepts(enum kind k, enum import_unit_family f)
 	case K_COUNT: return f == IMPORT_UNIT_NONE || f == IMPORT_UNIT_COUNT;
 	case K_PCT: return f == IMPORT_UNIT_PERCENT || f == IMPORT_UNIT_NONE;
 	case K_BW: return f == IMPORT_UNIT_BANDWIDTH;
+	case K_SIZE: return f == IMPORT_UNIT_NONE || f == IMPORT_UNIT_BYTES;
 	}
 	return false;
 }
@@ -875,9 +877,10 @@ warn_no_geometry(struct importer *im, const struct gpuproj_profile *p)
 				"launch geometry (no \"Grid Size\"/\"Block Size\" columns, no "
 				"LaunchStats section, no launch__grid_size/launch__block_size "
 				"or launch__grid_dim_*/launch__block_dim_*): each kernel's launches "
-				"fold into one record tagged \"%s\"%s, and the models that need "
-				"the geometry (hroof-occ, occupancy) cannot project it; collect it "
-				"with --section LaunchStats or `gpuproj ncu-metrics`", im->path,
+				"fold into one record tagged \"%s\"%s, and the models project it "
+				"without occupancy or wave term (assumed: occupancy unknown); "
+				"collect it with --section LaunchStats or `gpuproj ncu-metrics`",
+				im->path,
 				launches, launches == 1 ? "" : "es", kernels, kernels == 1 ? "" : "s",
 				GPUPROJ_TAG_NO_GEOMETRY, spread))
 		return ncu_oom(im, 0);

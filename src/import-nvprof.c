@@ -1410,6 +1410,12 @@ gpuproj_import_nvprof(const char *const *paths, size_t n_paths,
 		st = nv_oom(&im, 0);
 		goto out;
 	}
+	/* The export's own "Device" under --device-name: `import` checks one against the other. */
+	if (device_name && im.device &&
+	    gpuproj_profile_set_attr(p, "import.device_column", im.device)) {
+		st = nv_oom(&im, 0);
+		goto out;
+	}
 	if (im.several_devices &&
 	    import_summary_warn(&im.sum, "%s:%d: kernels from several GPUs; the profile describes "
 				"the first, %s", im.device_file, im.device_line, im.device)) {
@@ -1434,7 +1440,8 @@ gpuproj_import_nvprof(const char *const *paths, size_t n_paths,
 	if (no_geometry &&
 	    import_summary_warn(&im.sum, "no GPU trace (nvprof --csv --print-gpu-trace): the "
 				"kernels have no launch geometry and are tagged \"%s\"; the models "
-				"that need it (hroof-occ, occupancy) cannot project them",
+				"project them without occupancy or wave term (assumed: occupancy "
+				"unknown), and without a time not at all",
 				GPUPROJ_TAG_NO_GEOMETRY)) {
 		st = nv_oom(&im, 0);
 		goto out;

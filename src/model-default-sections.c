@@ -19,6 +19,7 @@
 #include <gpuproj/profile.h>
 #include <gpuproj/target.h>
 
+#include "model-private.h"
 #include "profile-private.h"
 #include "util.h"
 
@@ -127,19 +128,16 @@ copy_kernel(struct gpuproj_kernel *n, const struct gpuproj_kernel *k)
 	return GPUPROJ_OK;
 }
 
-/* The four percentages of kernel k on source GPU t, into n where n has none yet. */
-static int
-derive(struct gpuproj_kernel *n, const struct gpuproj_kernel *k, const struct gpuproj_target *t)
+void
+model_sol_derive(const struct gpuproj_kernel *k, const struct gpuproj_target *t, double v[4])
 {
 	double T = gpuproj_kernel_mean_ns(k);
 	double issue = t->sms * t->schedulers_per_sm * t->ipc_per_scheduler * t->clock_mhz * 1e-3;
-	double sm[4], l1[2], v[4];
-	const char *names[4] = { GPUPROJ_SOL_SM_PCT, GPUPROJ_SOL_DRAM_PCT, GPUPROJ_SOL_L2_PCT,
-				 GPUPROJ_SOL_L1_PCT };
-	int i, st;
+	double sm[4], l1[2];
 
+	v[0] = v[1] = v[2] = v[3] = NAN;
 	if (!(T > 0) || !isfinite(T))
-		return GPUPROJ_OK; /* no timed launch: no percentage (sol says so) */
+		return; /* no timed launch: no percentage (sol says so) */
 	/* GB/s × ns = B and GFLOP/s × ns = FLOP: every busy time below is in ns. */
 	sm[0] = busy(flop_of(k, GPUPROJ_M_INST_FP16_FMA),
 		     gpuproj_target_gflops(t, GPUPROJ_FP16, GPUPROJ_OP_FMA, NULL));
@@ -157,6 +155,18 @@ derive(struct gpuproj_kernel *n, const struct gpuproj_kernel *k, const struct gp
 	v[2] = pct_of((double[]){ busy(gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L2),
 				       t->bw_gbs[GPUPROJ_LEVEL_L2]) }, 1, T);
 	v[3] = pct_of(l1, 2, T);
+}
+
+/* The four percentages of kernel k on source GPU t, into n where n has none yet. */
+static int
+derive(struct gpuproj_kernel *n, const struct gpuproj_kernel *k, const struct gpuproj_target *t)
+{
+	const char *names[4] = { GPUPROJ_SOL_SM_PCT, GPUPROJ_SOL_DRAM_PCT, GPUPROJ_SOL_L2_PCT,
+				 GPUPROJ_SOL_L1_PCT };
+	double v[4];
+	int i, st;
+
+	model_sol_derive(k, t, v);
 	for (i = 0; i < 4; i++) {
 		if (isnan(v[i]) || has_extra(n, names[i]))
 			continue;

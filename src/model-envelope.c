@@ -93,7 +93,7 @@ envelope_project(const struct model_ctx *c, struct gpuproj_projection *out)
 	out->hi_ns = fmax(tc, tm);
 	out->point_ns = sqrt(tc * tm);
 	out->binding = GPUPROJ_BOUND_UNKNOWN;
-	out->assumed = GPUPROJ_ASSUMED_BINDING_UNKNOWN;
+	out->assumed = 1u << GPUPROJ_ASSUME_BINDING;
 	out->flop_ratio = 1.0;
 	if (c->notes)
 		snprintf(out->note, sizeof(out->note), "no counters: compute-bound %.4g ns, "

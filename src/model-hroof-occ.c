@@ -223,12 +223,15 @@ struct hoc {
 static int
 compute(const struct model_ctx *c, struct gpuproj_projection *out, struct hoc *h)
 {
-	double ts = gpuproj_kernel_mean_ns(c->k), ds, dt, lo = INFINITY, hi = -INFINITY;
+	double ts = gpuproj_kernel_mean_ns(c->k), ds, dt, lo = INFINITY, hi = -INFINITY, below;
 	double tmax = -INFINITY;
 	enum gpuproj_bound hb;
 	int r, i;
 
 	memset(h, 0, sizeof(*h));
+	/* No launch geometry: no occupancy or wave term, hroof's (ASSUME_GEOMETRY). */
+	if (!gpuproj_kernel_geometry_known(c->k))
+		return hroof_project_ceil(c, out, &h->hs, &h->ht);
 	if (c->occ_term != GPUPROJ_OCC_TERM_LINEAR) {
 		struct gpuproj_target sw, tw;
 		struct model_ctx cw = *c;
@@ -245,6 +248,8 @@ compute(const struct model_ctx *c, struct gpuproj_projection *out, struct hoc *h
 		}
 		h->wave_ratio = h->os.wave_fill / h->ot.wave_fill;
 		h->linear_ratio = h->os.occupancy_eff / h->ot.occupancy_eff;
+		if (h->os.regs_capped || h->ot.regs_capped)
+			out->assumed |= 1u << GPUPROJ_ASSUME_REGS_CAPPED;
 		/* hroof on the ceilings the filled SMs reach (wave_ceilings()). */
 		if (h->os.wave_fill < 1) {
 			wave_ceilings(c->src, h->os.wave_fill, &sw);
@@ -268,6 +273,8 @@ compute(const struct model_ctx *c, struct gpuproj_projection *out, struct hoc *h
 		goto unfit;
 	h->wave_ratio = h->os.wave_fill / h->ot.wave_fill;
 	h->linear_ratio = h->os.occupancy_eff / h->ot.occupancy_eff;
+	if (h->os.regs_capped || h->ot.regs_capped)
+		out->assumed |= 1u << GPUPROJ_ASSUME_REGS_CAPPED;
 	hb = out->binding;
 
 	if (c->occ_term == GPUPROJ_OCC_TERM_LINEAR) {
@@ -296,8 +303,11 @@ little:
 	h->lh.from_source = c->occ_term == GPUPROJ_OCC_TERM_LITTLE_SOURCE;
 	h->lh.src_warps = resident_warps(&h->os, c->src);
 	h->lh.tgt_warps = resident_warps(&h->ot, c->tgt);
-	h->lh.life_bytes = gpuproj_kernel_metric(c->k, GPUPROJ_M_BYTES_L2) /
-			   (h->os.grid_blocks * h->os.occ.warps_per_block);
+	/* Every byte below L1: bytes.l2, else what hroof counted there (ASSUME_L2). */
+	below = gpuproj_kernel_has(c->k, GPUPROJ_M_BYTES_L2)
+			? gpuproj_kernel_metric(c->k, GPUPROJ_M_BYTES_L2)
+			: h->hs.hits[GPUPROJ_LEVEL_L2] + h->hs.hits[GPUPROJ_LEVEL_DRAM];
+	h->lh.life_bytes = below / (h->os.grid_blocks * h->os.occ.warps_per_block);
 	h->little = latency_bytes(&h->hs, c->src, &ds) && latency_bytes(&h->ht, c->tgt, &dt);
 	if (h->little) {
 		h->lh.src_lat_bytes = ds;
@@ -336,6 +346,22 @@ little:
 	return out->status = GPUPROJ_OK;
 }
 
+/*
+ * hroof's stand-ins, and without launch geometry no occupancy term;
+ * without registers no register limit.
+ */
+unsigned
+hroofocc_assumes(const struct gpuproj_kernel *k)
+{
+	unsigned bits = hroof_assumes(k);
+
+	if (!gpuproj_kernel_geometry_known(k))
+		bits |= 1u << GPUPROJ_ASSUME_GEOMETRY;
+	else if (k->regs_per_thread == 0)
+		bits |= 1u << GPUPROJ_ASSUME_REGISTERS;
+	return bits;
+}
+
 int
 hroofocc_project(const struct model_ctx *c, struct gpuproj_projection *out)
 {
@@ -345,7 +371,10 @@ hroofocc_project(const struct model_ctx *c, struct gpuproj_projection *out)
 
 	if (r || !c->notes)
 		return r;
-	if (c->occ_term == GPUPROJ_OCC_TERM_LINEAR)
+	if (!gpuproj_kernel_geometry_known(c->k))
+		snprintf(out->note, sizeof(out->note),
+			 "launch geometry unknown: hroof without the occupancy term");
+	else if (c->occ_term == GPUPROJ_OCC_TERM_LINEAR)
 		snprintf(out->note, sizeof(out->note),
 			 "linear occupancy factor %.3g: %.2f (%s) -> %.2f (%s), %s waves %.0f -> %.0f%s",
 			 h.linear_ratio, h.os.occ.occupancy,
@@ -379,7 +408,7 @@ hroofocc_details(const struct model_ctx *c, struct gpuproj_model_details *out)
 	int r;
 
 	r = hroof_details(c, out);
-	if (r)
+	if (r || !gpuproj_kernel_geometry_known(c->k))
 		return r;
 	memset(&p, 0, sizeof(p));
 	r = compute(c, &p, &h);

@@ -89,40 +89,84 @@
 /* Bytes one shared-memory wavefront moves: 32 banks × 4 B (eq. 5, N^max_shM_pc). */
 #define SHARED_BYTES_PER_WAVEFRONT 128.0
 
-/* Whether the kernel reports any tensor work (a flop.tensor.* metric). */
+/*
+ * Whether the kernel reports tensor work (a flop.tensor.* metric above 0;
+ * the NERSC recipe's sm__inst_executed_pipe_tensor.sum of 0 is none).
+ */
 static bool
 has_tensor(const struct gpuproj_kernel *k)
 {
 	int p;
 
 	for (p = 0; p < GPUPROJ_TPREC_COUNT; p++) {
-		if (gpuproj_kernel_has(k, gpuproj_tensor_metric((enum gpuproj_tensor_prec)p)))
+		enum gpuproj_metric m = gpuproj_tensor_metric((enum gpuproj_tensor_prec)p);
+
+		if (gpuproj_kernel_has(k, m) && gpuproj_kernel_metric(k, m) > 0)
 			return true;
 	}
 	return false;
 }
 
+/* The kernel measured bytes at any level (or shared wavefronts): something to scale. */
+static bool
+has_traffic(const struct gpuproj_kernel *k)
+{
+	return gpuproj_kernel_has(k, GPUPROJ_M_BYTES_L1) ||
+	       gpuproj_kernel_has(k, GPUPROJ_M_BYTES_L2) ||
+	       gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM) ||
+	       gpuproj_kernel_has(k, GPUPROJ_M_SHARED_WAVEFRONTS);
+}
+
 /*
- * What eqs. 2–10 read: the bytes per level and shared wavefronts, at least
- * one FP instruction count (or tensor FLOP), and warp_efficiency when the
- * kernel does CUDA-core FLOP.
+ * What eqs. 2–10 cannot do without: something to scale by, FLOP (an FP
+ * instruction count above 0, or tensor FLOP) or bytes at some level. FP
+ * counts of 0 and no bytes measured (an nvprof export of flop_count_* only,
+ * for a kernel that computes nothing) is nothing to scale by either. Every
+ * other input has a stated stand-in (hroof_assumes()).
  */
 void
 hroof_needs(const struct gpuproj_kernel *k, struct model_missing *out)
 {
-	static const enum gpuproj_metric bytes_metrics[] = {
-		GPUPROJ_M_BYTES_L1, GPUPROJ_M_BYTES_L2, GPUPROJ_M_BYTES_DRAM,
-		GPUPROJ_M_SHARED_WAVEFRONTS,
-	};
 	bool any_fp;
-	double flop;
+	double flop = model_flop(k, &any_fp);
 
-	model_missing_metrics(k, bytes_metrics, ARRAY_LENGTH(bytes_metrics), out);
-	flop = model_flop(k, &any_fp);
+	if (!(any_fp && flop > 0) && !has_tensor(k) && !has_traffic(k))
+		model_missing_add(out, MODEL_FLOP_OR_BYTES);
+}
+
+/*
+ * The stand-ins of gpuproj_hroof_ceilings_compute() (docs/models.md
+ * "Missing inputs"): no shared.wavefronts, no shared level; no
+ * warp_efficiency (with CUDA-core FLOP), 1; no bytes at a level, no such
+ * level and its hits counted at the level above; no FP count (and no
+ * tensor work), no compute roof.
+ */
+unsigned
+hroof_assumes(const struct gpuproj_kernel *k)
+{
+	static const struct {
+		enum gpuproj_metric m;
+		enum gpuproj_assumption a;
+	} level[] = {
+		{ GPUPROJ_M_SHARED_WAVEFRONTS, GPUPROJ_ASSUME_SHARED },
+		{ GPUPROJ_M_BYTES_L1, GPUPROJ_ASSUME_L1 },
+		{ GPUPROJ_M_BYTES_L2, GPUPROJ_ASSUME_L2 },
+		{ GPUPROJ_M_BYTES_DRAM, GPUPROJ_ASSUME_DRAM },
+	};
+	unsigned bits = 0;
+	bool any_fp;
+	double flop = model_flop(k, &any_fp);
+	size_t i;
+
+	for (i = 0; i < ARRAY_LENGTH(level); i++) {
+		if (!gpuproj_kernel_has(k, level[i].m))
+			bits |= 1u << level[i].a;
+	}
 	if (!any_fp && !has_tensor(k))
-		model_missing_add(out, MODEL_FP_GROUP);
+		bits |= 1u << GPUPROJ_ASSUME_FLOP;
 	else if (flop > 0 && !gpuproj_kernel_has(k, GPUPROJ_M_WARP_EFFICIENCY))
-		model_missing_add(out, gpuproj_metric_name(GPUPROJ_M_WARP_EFFICIENCY));
+		bits |= 1u << GPUPROJ_ASSUME_WARPS;
+	return bits;
 }
 
 /*
@@ -174,6 +218,13 @@ metric_or(const struct gpuproj_kernel *k, enum gpuproj_metric m, double dflt, bo
 	}
 	v = gpuproj_kernel_metric(k, m);
 	return v > 0 ? v : 0;
+}
+
+/* A metric's per-launch value as measured (negative kept: checked later), else `dflt`. */
+static double
+measured_or(const struct gpuproj_kernel *k, enum gpuproj_metric m, double dflt)
+{
+	return gpuproj_kernel_has(k, m) ? gpuproj_kernel_metric(k, m) : dflt;
 }
 
 /* Thread-level FP instructions of precision p: inst.fp<p> when counted, else Σ fma, add, mul. */
@@ -287,11 +338,14 @@ gpuproj_hroof_ceilings_compute(const struct gpuproj_kernel *k, const struct gpup
 	if (missing.n)
 		return model_missing_why(&missing, "hroof", why, whylen);
 	if (r == GPUPROJ_E_MISSING)
-		flop = mix = 0; /* tensor work only */
+		flop = mix = 0; /* no FP count: tensor work only, or memory only (ASSUME_FLOP) */
 
 	out->flop = flop * (flop_ratio > 0 ? flop_ratio : 1.0);
 	if (flop > 0) {
-		double we = gpuproj_kernel_metric(k, GPUPROJ_M_WARP_EFFICIENCY);
+		/* No warp_efficiency: full warps (GPUPROJ_ASSUME_WARPS). */
+		double we = gpuproj_kernel_has(k, GPUPROJ_M_WARP_EFFICIENCY)
+				    ? gpuproj_kernel_metric(k, GPUPROJ_M_WARP_EFFICIENCY)
+				    : 1.0;
 
 		if (!(we > 0 && we <= 1.0 + 1e-9)) {
 			if (why)
@@ -316,10 +370,16 @@ gpuproj_hroof_ceilings_compute(const struct gpuproj_kernel *k, const struct gpup
 	if (r)
 		return r;
 
-	b1 = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L1);
-	b2 = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_L2);
-	bd = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);
-	wf = gpuproj_kernel_metric(k, GPUPROJ_M_SHARED_WAVEFRONTS);
+	/*
+	 * A level the profile lacks (docs/models.md "Missing inputs"): no DRAM
+	 * bytes, none; no L2 bytes, the DRAM bytes (no L2 hits: the bytes above
+	 * DRAM count at L1); no L1 bytes, the L2 bytes (no L1 hits); no
+	 * wavefronts, none. Such a level is not projected (measured[] below).
+	 */
+	bd = measured_or(k, GPUPROJ_M_BYTES_DRAM, 0.0);
+	b2 = measured_or(k, GPUPROJ_M_BYTES_L2, bd);
+	b1 = measured_or(k, GPUPROJ_M_BYTES_L1, b2);
+	wf = measured_or(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0.0);
 	if (b1 < 0 || b2 < 0 || bd < 0 || wf < 0) {
 		if (why)
 			snprintf(why, whylen, "a byte or wavefront count is negative");
@@ -337,6 +397,12 @@ gpuproj_hroof_ceilings_compute(const struct gpuproj_kernel *k, const struct gpup
 	{
 		const double *N = out->hits, *t = out->t;
 		double num[GPUPROJ_HL_COUNT], den[GPUPROJ_HL_COUNT];
+		/* Only the measured levels bound (L1 also through shared traffic). */
+		const bool measured[GPUPROJ_HL_COUNT] = {
+			[GPUPROJ_HL_L1] = gpuproj_kernel_has(k, GPUPROJ_M_BYTES_L1) || wf > 0,
+			[GPUPROJ_HL_L2] = gpuproj_kernel_has(k, GPUPROJ_M_BYTES_L2),
+			[GPUPROJ_HL_DRAM] = gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM),
+		};
 
 		num[GPUPROJ_HL_L1] = N[GPUPROJ_LEVEL_L1] + N[GPUPROJ_LEVEL_SHARED] +
 				     N[GPUPROJ_LEVEL_L2] + N[GPUPROJ_LEVEL_DRAM];
@@ -348,7 +414,7 @@ gpuproj_hroof_ceilings_compute(const struct gpuproj_kernel *k, const struct gpup
 		den[GPUPROJ_HL_DRAM] = t[GPUPROJ_LEVEL_DRAM];
 		for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
 			out->traversing[i] = num[i];
-			out->valid[i] = num[i] > 0;
+			out->valid[i] = num[i] > 0 && measured[i];
 			if (!out->valid[i]) {
 				out->bw_ceil[i] = out->oi[i] = NAN;
 				out->roofline[i] = out->flop > 0 ? out->perf_ceil : NAN;
@@ -479,6 +545,9 @@ hroof_project_ceil(const struct model_ctx *c, struct gpuproj_projection *out,
 	out->hi_ns = hi;
 	out->point_ns = (lo + hi) / 2;
 	out->binding = binding(t);
+	/* The issue roof on counted instructions only (gpuproj_hroof.issue_mix). */
+	if ((s->issue_mix | t->issue_mix) & (GPUPROJ_MIX_INT_ASSUMED | GPUPROJ_MIX_WARP_ASSUMED))
+		out->assumed |= 1u << GPUPROJ_ASSUME_MIX;
 	return out->status = GPUPROJ_OK;
 }
 

@@ -397,9 +397,9 @@ gpuproj_intervals_gpu_fitted(const struct gpuproj_intervals *iv, const struct gp
 
 /* ---- fitting ---- */
 
-/* The shortest window of k = ⌈(n+1)c⌉ sorted ratios. */
-static void
-shortest_window(double *r, size_t n, double c, double *lo, double *hi)
+/* The shortest window of k = ⌈(n+1)c⌉ sorted ratios (model-private.h). */
+void
+interval_shortest_window(double *r, size_t n, double c, double *lo, double *hi)
 {
 	size_t k, j, best = 0;
 	double w = INFINITY;
@@ -440,7 +440,7 @@ add_group(struct gpuproj_intervals *iv, const char *model, int binding, int cls,
 	g->binding = binding;
 	g->cls = cls;
 	g->n = n;
-	shortest_window(r, n, iv->coverage, &g->lo, &g->hi);
+	interval_shortest_window(r, n, iv->coverage, &g->lo, &g->hi);
 	iv->n_groups++;
 	return GPUPROJ_OK;
 }

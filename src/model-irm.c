@@ -67,23 +67,78 @@ static const enum gpuproj_metric irm_bytes[GPUPROJ_HL_COUNT] = {
 	GPUPROJ_M_BYTES_L1, GPUPROJ_M_BYTES_L2, GPUPROJ_M_BYTES_DRAM,
 };
 
-/* What eqs. 1–4 read: the warp instructions and, per level, sectors or bytes. */
+/*
+ * Thread instructions the kernel counts (inst.thread, else the sum of the
+ * FP, integer, load/store and other classes): what stands in for inst.warp
+ * × 32 when inst.warp is missing; NaN when none is counted.
+ */
+static double
+thread_inst(const struct gpuproj_kernel *k)
+{
+	static const enum gpuproj_metric cls[] = {
+		GPUPROJ_M_INST_FP16, GPUPROJ_M_INST_FP32, GPUPROJ_M_INST_FP64, GPUPROJ_M_INST_INT,
+		GPUPROJ_M_INST_LDST, GPUPROJ_M_INST_OTHER,
+	};
+	double sum = 0;
+	bool any = false;
+	size_t i;
+	int p, j;
+
+	if (gpuproj_kernel_has(k, GPUPROJ_M_INST_THREAD))
+		return gpuproj_kernel_metric(k, GPUPROJ_M_INST_THREAD);
+	for (i = 0; i < ARRAY_LENGTH(cls); i++) {
+		if (gpuproj_kernel_has(k, cls[i])) {
+			sum += gpuproj_kernel_metric(k, cls[i]);
+			any = true;
+		}
+	}
+	/* FP classes absent: their fma, add and mul counts. */
+	for (p = 0; p < GPUPROJ_PREC_COUNT; p++) {
+		if (gpuproj_kernel_has(k, cls[p]))
+			continue;
+		for (j = 0; j < 3; j++) {
+			if (gpuproj_kernel_has(k, model_fp_metrics[p][j])) {
+				sum += gpuproj_kernel_metric(k, model_fp_metrics[p][j]);
+				any = true;
+			}
+		}
+	}
+	return any ? sum : NAN;
+}
+
+/*
+ * What eqs. 1–4 cannot do without: instructions, inst.warp or thread
+ * instruction counts to stand in for it. A level without sectors or bytes
+ * drops out (irm_assumes()).
+ */
 void
 irm_needs(const struct gpuproj_kernel *k, struct model_missing *out)
 {
-	/* "sectors.X (or bytes.X)": metric names of profile-metrics.c, as static strings. */
-	static const char *const either[GPUPROJ_HL_COUNT] = {
-		"sectors.l1 (or bytes.l1)", "sectors.l2 (or bytes.l2)",
-		"sectors.dram (or bytes.dram)",
+	if (!gpuproj_kernel_has(k, GPUPROJ_M_INST_WARP) && isnan(thread_inst(k)))
+		model_missing_add(out, "inst.warp (or thread instruction counts)");
+}
+
+/*
+ * No inst.warp: the thread instructions counted / warp size (full warps, the
+ * classes counted: a lower bound, ASSUME_MIX); a level with neither
+ * sectors nor bytes is not a roof.
+ */
+unsigned
+irm_assumes(const struct gpuproj_kernel *k)
+{
+	static const enum gpuproj_assumption lv[GPUPROJ_HL_COUNT] = {
+		GPUPROJ_ASSUME_L1, GPUPROJ_ASSUME_L2, GPUPROJ_ASSUME_DRAM,
 	};
+	unsigned bits = 0;
 	int i;
 
 	if (!gpuproj_kernel_has(k, GPUPROJ_M_INST_WARP))
-		model_missing_add(out, gpuproj_metric_name(GPUPROJ_M_INST_WARP));
+		bits |= 1u << GPUPROJ_ASSUME_MIX;
 	for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
 		if (!gpuproj_kernel_has(k, irm_sectors[i]) && !gpuproj_kernel_has(k, irm_bytes[i]))
-			model_missing_add(out, either[i]);
+			bits |= 1u << lv[i];
 	}
+	return bits;
 }
 
 int
@@ -105,8 +160,10 @@ gpuproj_irm_compute(const struct gpuproj_kernel *k, const struct gpuproj_target 
 	if (missing.n)
 		return model_missing_why(&missing, "irm", why, whylen);
 
-	out->inst = gpuproj_kernel_metric(k, GPUPROJ_M_INST_WARP) * source_warp_size /
-		    gpu->warp_size;                                              /* eqs. 1, 2 */
+	out->inst = (gpuproj_kernel_has(k, GPUPROJ_M_INST_WARP)
+			     ? gpuproj_kernel_metric(k, GPUPROJ_M_INST_WARP)
+			     : thread_inst(k) / source_warp_size) * /* ASSUME_MIX: full warps */
+		    source_warp_size / gpu->warp_size;                           /* eqs. 1, 2 */
 	ipc = gpu->ipc_per_scheduler > 0 ? gpu->ipc_per_scheduler : 1.0;
 	/* In 64 bits: an int product overflowed for counts targets.yaml once accepted. */
 	out->gips_peak = (double)((int64_t)gpu->sms *
@@ -131,7 +188,9 @@ gpuproj_irm_compute(const struct gpuproj_kernel *k, const struct gpuproj_target 
 	for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
 		double t = gpuproj_kernel_has(k, irm_sectors[i])
 				   ? gpuproj_kernel_metric(k, irm_sectors[i])
-				   : gpuproj_kernel_metric(k, irm_bytes[i]) / 32.0;
+			   : gpuproj_kernel_has(k, irm_bytes[i])
+				   ? gpuproj_kernel_metric(k, irm_bytes[i]) / 32.0
+				   : 0.0; /* not measured: not a roof (ASSUME_L1/L2/DRAM) */
 
 		if (t < 0) {
 			if (why)

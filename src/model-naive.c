@@ -41,18 +41,31 @@
 #include "model-private.h"
 #include "util.h"
 
+/* The kernel counts FLOP (CUDA-core instructions or tensor work). */
+static bool
+has_flop(const struct gpuproj_kernel *k)
+{
+	double cuda, tensor[GPUPROJ_TPREC_COUNT];
+	bool any;
+
+	model_flop(k, &any);
+	return any || gpuproj_kernel_flop_mix(k, &cuda, tensor);
+}
+
+/* What the datasheet ratio cannot do without: FLOP or DRAM bytes. */
 void
 naive_needs(const struct gpuproj_kernel *k, struct model_missing *out)
 {
-	static const enum gpuproj_metric need[] = { GPUPROJ_M_BYTES_DRAM };
-	bool any;
+	if (!has_flop(k) && !gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM))
+		model_missing_add(out, MODEL_FP_GROUP " or bytes.dram");
+}
 
-	double cuda, tensor[GPUPROJ_TPREC_COUNT];
-
-	model_missing_metrics(k, need, ARRAY_LENGTH(need), out);
-	model_flop(k, &any);
-	if (!any && !gpuproj_kernel_flop_mix(k, &cuda, tensor))
-		model_missing_add(out, MODEL_FP_GROUP);
+/* No FLOP: the DRAM bandwidth ratio; no DRAM bytes: the compute ratio. */
+unsigned
+naive_assumes(const struct gpuproj_kernel *k)
+{
+	return (has_flop(k) ? 0u : 1u << GPUPROJ_ASSUME_FLOP) |
+	       (gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM) ? 0u : 1u << GPUPROJ_ASSUME_DRAM);
 }
 
 /*

@@ -101,7 +101,32 @@ model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu
 		return GPUPROJ_E_INVAL;
 	}
 	smem = (long)k->smem_static + (long)k->smem_dynamic;
+	out->regs_used = k->regs_per_thread;
 	r = gpuproj_occupancy_compute(gpu, (int)threads, (int)k->regs_per_thread, smem, &out->occ);
+	/*
+	 * More registers per thread (or per block) than the GPU allows: its
+	 * compiler fits the kernel into the limit, spilling the rest
+	 * (GPUPROJ_ASSUME_REGS_CAPPED; the spills' cost is not modelled). The
+	 * most registers per thread that fit, one less at a time (≤ 255 tries).
+	 */
+	if (r == GPUPROJ_E_UNSUPPORTED && out->occ.limit_regs == 0 && out->occ.limit_threads > 0 &&
+	    out->occ.limit_smem > 0 && k->regs_per_thread > 0) {
+		struct gpuproj_occupancy capped;
+		int regs = (int)k->regs_per_thread;
+
+		if (gpu->limits.regs_per_thread > 0 && regs > gpu->limits.regs_per_thread)
+			regs = gpu->limits.regs_per_thread;
+		for (; regs > 0; regs--) {
+			if (gpuproj_occupancy_compute(gpu, (int)threads, regs, smem, &capped) ==
+			    GPUPROJ_OK) {
+				out->occ = capped;
+				out->regs_capped = true;
+				out->regs_used = (unsigned)regs;
+				r = GPUPROJ_OK;
+				break;
+			}
+		}
+	}
 	if (r == GPUPROJ_E_UNSUPPORTED) {
 		if (why)
 			snprintf(why, whylen, "a block of %.0f threads, %u registers/thread and %ld B "
@@ -152,24 +177,41 @@ model_occ_waves(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu
 static void
 occ_needs(const struct gpuproj_kernel *k, bool need_bytes, struct model_missing *out)
 {
-	static const enum gpuproj_metric need[] = { GPUPROJ_M_BYTES_DRAM };
 	bool any_fp;
 
-	if (need_bytes)
-		model_missing_metrics(k, need, ARRAY_LENGTH(need), out);
 	model_flop(k, &any_fp);
-	if (!any_fp)
-		model_missing_add(out, MODEL_FP_GROUP);
-	if (k->regs_per_thread == 0)
-		model_missing_add(out, "regs_per_thread (launch attribute)");
-	if (!gpuproj_kernel_geometry_known(k))
-		model_missing_add(out, MODEL_GEOMETRY);
+	if (!any_fp && need_bytes && !gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM))
+		model_missing_add(out, MODEL_FP_GROUP " or bytes.dram");
 }
 
 void
 occupancy_needs(const struct gpuproj_kernel *k, struct model_missing *out)
 {
 	occ_needs(k, true, out);
+}
+
+/*
+ * Algorithm 1's stand-ins: no FP count, the pure-memory case (eqs. 6–8);
+ * no DRAM bytes, the compute roof alone (AI = ∞); no registers, no
+ * register limit; no launch geometry, no occupancy or wave term (the plain
+ * roofline ratio, the interval's other end).
+ */
+unsigned
+occupancy_assumes(const struct gpuproj_kernel *k)
+{
+	unsigned bits = 0;
+	bool any_fp;
+
+	model_flop(k, &any_fp);
+	if (!any_fp)
+		bits |= 1u << GPUPROJ_ASSUME_FLOP;
+	if (!gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM))
+		bits |= 1u << GPUPROJ_ASSUME_DRAM;
+	if (!gpuproj_kernel_geometry_known(k))
+		bits |= 1u << GPUPROJ_ASSUME_GEOMETRY;
+	else if (k->regs_per_thread == 0)
+		bits |= 1u << GPUPROJ_ASSUME_REGISTERS;
+	return bits;
 }
 
 /*
@@ -191,16 +233,30 @@ occ_compute(const struct gpuproj_kernel *k, const struct gpuproj_target *gpu, do
 		return r;
 	if (missing.n)
 		return model_missing_why(&missing, "occupancy", why, whylen);
+	if (r == GPUPROJ_E_MISSING)
+		flop = mix = 0; /* no FP count: the pure-memory case (ASSUME_FLOP) */
+	/* No DRAM bytes: the compute roof alone (ASSUME_DRAM). */
 	if (isnan(bytes))
-		bytes = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);
+		bytes = gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM)
+				? gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM)
+				: 0.0;
 	if (bytes < 0) {
 		if (why)
 			snprintf(why, whylen, "metric bytes.dram is negative");
 		return GPUPROJ_E_INVAL;
 	}
-	r = model_occ_waves(k, gpu, waves, out, why, whylen);
-	if (r)
-		return r;
+	if (gpuproj_kernel_geometry_known(k)) {
+		r = model_occ_waves(k, gpu, waves, out, why, whylen);
+		if (r)
+			return r;
+	} else {
+		/* No launch geometry: no occupancy or wave term (ASSUME_GEOMETRY). */
+		memset(out, 0, sizeof(*out));
+		out->occ.occupancy = 1;
+		out->wave_model = GPUPROJ_WAVES_OFF;
+		out->grid_blocks = out->wave_blocks = out->waves = 1;
+		out->wave_fill = out->occupancy_eff = 1;
+	}
 	out->flop = flop * (flop_ratio > 0 ? flop_ratio : 1.0);
 	out->bytes = bytes;
 	out->peak_compute = out->flop > 0 ? mix : 0;
@@ -274,7 +330,12 @@ occupancy_project(const struct model_ctx *c, struct gpuproj_projection *out)
 		out->binding = GPUPROJ_BOUND_OCCUPANCY;
 	else
 		out->binding = t.memory_bound ? GPUPROJ_BOUND_DRAM : GPUPROJ_BOUND_COMPUTE;
-	if (c->notes)
+	if (s.regs_capped || t.regs_capped)
+		out->assumed |= 1u << GPUPROJ_ASSUME_REGS_CAPPED;
+	if (c->notes && !gpuproj_kernel_geometry_known(c->k))
+		snprintf(out->note, sizeof(out->note),
+			 "launch geometry unknown: the roofline ratio without occupancy or waves");
+	else if (c->notes)
 		snprintf(out->note, sizeof(out->note),
 			 "occupancy %.2f (%s) -> %.2f (%s), %s waves %.0f -> %.0f (fill %.2f -> %.2f)",
 			 s.occ.occupancy, gpuproj_occupancy_limit_names(s.occ.limiting, ls, sizeof(ls)),

@@ -174,6 +174,12 @@ struct gpuproj_occmodel {
 	double ai;             /**< AI = FLOP / Bytes, FLOP/B (eq. 9; INFINITY when Bytes = 0) */
 	double roof;           /**< Roof = min(C, AI·BW), FLOP/s (eq. 9); BW, B/s, when FLOP = 0 */
 	bool memory_bound;     /**< Roof is the bandwidth term */
+	/**
+	 * The kernel's registers per thread did not fit the GPU: the occupancy
+	 * is computed with regs_used, the most that fit (GPUPROJ_ASSUME_REGS_CAPPED)
+	 */
+	bool regs_capped;
+	unsigned regs_used;    /**< registers per thread the occupancy used (0: no limit) */
 };
 
 /**
@@ -389,6 +395,14 @@ struct model_missing {
 typedef int (*model_project_fn)(const struct model_ctx *c, struct gpuproj_projection *out);
 typedef int (*model_details_fn)(const struct model_ctx *c, struct gpuproj_model_details *out);
 typedef void (*model_needs_fn)(const struct gpuproj_kernel *k, struct model_missing *out);
+/*
+ * The assumptions (bits 1u << enum gpuproj_assumption) a model makes for a
+ * kernel from the kernel alone: what it lacks and the model stands in for.
+ * model.c adds them to every projection the model makes; a model adds the
+ * ones that depend on a GPU (REGS_CAPPED) or on options (MIX under the
+ * issue roof) itself.
+ */
+typedef unsigned (*model_assumes_fn)(const struct gpuproj_kernel *k);
 
 /*
  * A model of the registry (model-registry.c); opaque outside the model
@@ -407,6 +421,7 @@ struct gpuproj_model {
 	 * with tensor work ("tensor work 91% of FLOP not modelled: ...").
 	 */
 	const char *tensor_unmodelled;
+	model_assumes_fn assumes; /* what it assumes for a kernel (model_assumes_fn) */
 };
 
 /* [VanLanker2024], eqs. 1–10 (model-hroof.c); hroof-occ needs what hroof needs */
@@ -430,23 +445,28 @@ int hroof_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void hroof_compute_note(const struct model_ctx *c, const struct gpuproj_hroof *t,
 			struct gpuproj_projection *out);
 void hroof_needs(const struct gpuproj_kernel *k, struct model_missing *out);
+unsigned hroof_assumes(const struct gpuproj_kernel *k);
 /* [Srivastava-nd], Algorithm 1, eqs. 4–12 + waves (model-occupancy.c) */
 int occupancy_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int occupancy_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void occupancy_needs(const struct gpuproj_kernel *k, struct model_missing *out);
+unsigned occupancy_assumes(const struct gpuproj_kernel *k);
 /* [Konstantinidis2017], formulas 2–19 (model-quant.c) */
 int quant_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int quant_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void quant_needs(const struct gpuproj_kernel *k, struct model_missing *out);
+unsigned quant_assumes(const struct gpuproj_kernel *k);
 /* [Leinhauser2022], eqs. 1–4 + the hroof ratio method (model-irm.c) */
 int irm_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int irm_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void irm_needs(const struct gpuproj_kernel *k, struct model_missing *out);
+unsigned irm_assumes(const struct gpuproj_kernel *k);
 
 /* the coarser hroof on throughput percentages (model-sol.c) */
 int sol_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int sol_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void sol_needs(const struct gpuproj_kernel *k, struct model_missing *out);
+unsigned sol_assumes(const struct gpuproj_kernel *k);
 
 /*
  * The name of a missing launch geometry (GPUPROJ_TAG_NO_GEOMETRY, profile.h)
@@ -454,10 +474,50 @@ void sol_needs(const struct gpuproj_kernel *k, struct model_missing *out);
  */
 #define MODEL_GEOMETRY "grid and block (launch attribute)"
 
+/*
+ * What a model cannot do without when a kernel has neither: something to
+ * scale by (docs/models.md "Missing inputs").
+ */
+#define MODEL_FLOP_OR_BYTES                                                             \
+	"FLOP (" "inst.fp{16,32,64}.{fma,add,mul}" " or flop.tensor.*) or bytes (bytes.l1, " \
+	"bytes.l2, bytes.dram)"
+
+/*
+ * The kernel model `m` sees with the inputs of `drop` (bits 1u << enum
+ * gpuproj_assumption, gpuproj_model_options.drop_inputs) taken away: k
+ * itself when drop is 0, else a shallow copy in buf (metrics cleared,
+ * regs_per_thread 0, the tag GPUPROJ_TAG_NO_GEOMETRY) that lives as long
+ * as buf and k. (model-assumptions.c)
+ */
+const struct gpuproj_kernel *model_drop_inputs(const struct gpuproj_kernel *k, unsigned drop,
+					       struct gpuproj_kernel *buf);
+/*
+ * Widen the interval factors *lo, *hi by those of every assumption in
+ * `assumed` for model m (gpuproj_assumption_widening()). (model-assumptions.c)
+ */
+void model_widen(const struct gpuproj_model *m, unsigned assumed, double *lo, double *hi);
+
+/*
+ * The calibrated-interval method of interval.h on n > 0 ratios r (sorted
+ * in place): the shortest window of k = ⌈(n + 1)·c⌉ of them, *lo..*hi.
+ * (model-interval.c)
+ */
+void interval_shortest_window(double *r, size_t n, double c, double *lo, double *hi);
+
+/*
+ * The four speed-of-light percentages of a kernel with counters on GPU t,
+ * as gpuproj_profile_default_sections() derives them (model.h), into pct[]
+ * in the order SM, DRAM, L2, L1 (NaN where no term exists or no launch was
+ * timed). (model-default-sections.c)
+ */
+void model_sol_derive(const struct gpuproj_kernel *k, const struct gpuproj_target *t,
+		      double pct[4]);
+
 /* the datasheet-roofline baseline (model-naive.c) */
 int naive_project(const struct model_ctx *c, struct gpuproj_projection *out);
 int naive_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 void naive_needs(const struct gpuproj_kernel *k, struct model_missing *out);
+unsigned naive_assumes(const struct gpuproj_kernel *k);
 
 /* kernels without counters: the envelope of compute- and memory-bound (model-envelope.c) */
 int envelope_project(const struct model_ctx *c, struct gpuproj_projection *out);
@@ -470,6 +530,7 @@ bool model_kernel_has_counters(const struct gpuproj_kernel *k);
 
 /* hroof with Little's-law latency hiding (model-hroof-occ.c) */
 int hroofocc_project(const struct model_ctx *c, struct gpuproj_projection *out);
+unsigned hroofocc_assumes(const struct gpuproj_kernel *k);
 int hroofocc_details(const struct model_ctx *c, struct gpuproj_model_details *out);
 
 /*

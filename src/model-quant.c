@@ -110,21 +110,78 @@ static const enum gpuproj_metric quant_metrics[] = {
 };
 
 /*
- * What formulas 2–10 read: the instruction classes and DRAM bytes, and the
- * FMA count of the kernel's type (K_type fp64 or fp32, decided by M_fp64
- * and M_fp32: [Konstantinidis2017] §3.1).
+ * Thread-level FP instructions of precision p: inst.fp<p> when counted,
+ * else the sum of its fma, add and mul counts; *any tells whether any was.
+ */
+static double
+fp_inst(const struct gpuproj_kernel *k, enum gpuproj_prec p, bool *any)
+{
+	static const enum gpuproj_metric total[GPUPROJ_PREC_COUNT] = {
+		GPUPROJ_M_INST_FP16, GPUPROJ_M_INST_FP32, GPUPROJ_M_INST_FP64,
+	};
+	double sum = 0;
+	int j;
+
+	if (gpuproj_kernel_has(k, total[p])) {
+		*any = true;
+		return gpuproj_kernel_metric(k, total[p]);
+	}
+	for (j = 0; j < 3; j++) {
+		if (!gpuproj_kernel_has(k, model_fp_metrics[p][j]))
+			continue;
+		*any = true;
+		sum += gpuproj_kernel_metric(k, model_fp_metrics[p][j]);
+	}
+	return sum;
+}
+
+/* A metric's per-launch value, or `dflt` when the kernel lacks it. */
+static double
+metric_or(const struct gpuproj_kernel *k, enum gpuproj_metric m, double dflt)
+{
+	return gpuproj_kernel_has(k, m) ? gpuproj_kernel_metric(k, m) : dflt;
+}
+
+/*
+ * What formulas 2–10 cannot do without: an operation to time, W_comp
+ * (formula 2): an FP instruction count or inst.int.
  */
 void
 quant_needs(const struct gpuproj_kernel *k, struct model_missing *out)
 {
-	static const enum gpuproj_metric fma64[] = { GPUPROJ_M_INST_FP64_FMA };
-	static const enum gpuproj_metric fma32[] = { GPUPROJ_M_INST_FP32_FMA };
+	bool any = false;
 
-	model_missing_metrics(k, quant_metrics, ARRAY_LENGTH(quant_metrics), out);
-	if (gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP64) > 0)
-		model_missing_metrics(k, fma64, 1, out);
-	else if (gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP32) > 0)
-		model_missing_metrics(k, fma32, 1, out);
+	fp_inst(k, GPUPROJ_FP32, &any);
+	fp_inst(k, GPUPROJ_FP64, &any);
+	if (!any && !gpuproj_kernel_has(k, GPUPROJ_M_INST_INT))
+		model_missing_add(out, MODEL_FP_GROUP " or inst.int");
+}
+
+/*
+ * The stand-ins of gpuproj_quant_kernel_params(): no inst.int, inst.ldst
+ * or the FMA count of the kernel's type, 0 of them; no inst.warp, the
+ * thread instructions counted / warp size (lower bounds: ASSUME_MIX); no
+ * bytes.dram, W_traf = 0 (ASSUME_DRAM); no FP count, an integer kernel
+ * (ASSUME_FLOP).
+ */
+unsigned
+quant_assumes(const struct gpuproj_kernel *k)
+{
+	unsigned bits = 0;
+	bool any = false;
+	double fp64 = fp_inst(k, GPUPROJ_FP64, &any), fp32 = fp_inst(k, GPUPROJ_FP32, &any);
+
+	if (!any)
+		bits |= 1u << GPUPROJ_ASSUME_FLOP;
+	if (!gpuproj_kernel_has(k, GPUPROJ_M_INST_INT) ||
+	    !gpuproj_kernel_has(k, GPUPROJ_M_INST_LDST) ||
+	    !gpuproj_kernel_has(k, GPUPROJ_M_INST_WARP) ||
+	    (fp64 > 0 && !gpuproj_kernel_has(k, GPUPROJ_M_INST_FP64_FMA)) ||
+	    (!(fp64 > 0) && fp32 > 0 && !gpuproj_kernel_has(k, GPUPROJ_M_INST_FP32_FMA)))
+		bits |= 1u << GPUPROJ_ASSUME_MIX;
+	if (!gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM))
+		bits |= 1u << GPUPROJ_ASSUME_DRAM;
+	return bits;
 }
 
 int
@@ -133,6 +190,7 @@ gpuproj_quant_kernel_params(const struct gpuproj_kernel *k, int warp_size,
 {
 	double m_fp32, m_fp64, m_int, m_ldst, m_inst, fma = 0, m_fp = 0;
 	struct model_missing missing = { 0 };
+	bool any = false;
 	size_t i;
 
 	if (!k || !out || warp_size < 1)
@@ -148,8 +206,8 @@ gpuproj_quant_kernel_params(const struct gpuproj_kernel *k, int warp_size,
 			return GPUPROJ_E_INVAL;
 		}
 	}
-	m_fp32 = gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP32);
-	m_fp64 = gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP64);
+	m_fp32 = fp_inst(k, GPUPROJ_FP32, &any);
+	m_fp64 = fp_inst(k, GPUPROJ_FP64, &any);
 	/* K_type, by the seed's rule; needs M_fp64 and M_fp32 to decide. */
 	if (m_fp64 > 0)
 		out->type = GPUPROJ_KTYPE_FP64;
@@ -160,22 +218,25 @@ gpuproj_quant_kernel_params(const struct gpuproj_kernel *k, int warp_size,
 	if (missing.n)
 		return model_missing_why(&missing, "quant", why, whylen);
 
-	m_int = gpuproj_kernel_metric(k, GPUPROJ_M_INST_INT);
-	m_ldst = gpuproj_kernel_metric(k, GPUPROJ_M_INST_LDST);
-	m_inst = gpuproj_kernel_metric(k, GPUPROJ_M_INST_WARP);
+	/* The stand-ins of quant_assumes() for what the profile lacks. */
+	m_int = metric_or(k, GPUPROJ_M_INST_INT, 0);
+	m_ldst = metric_or(k, GPUPROJ_M_INST_LDST, 0);
+	m_inst = metric_or(k, GPUPROJ_M_INST_WARP,
+			   (m_fp32 + m_fp64 + fp_inst(k, GPUPROJ_FP16, &any) + m_int + m_ldst +
+			    metric_or(k, GPUPROJ_M_INST_OTHER, 0)) / warp_size);
 	switch (out->type) {
 	case GPUPROJ_KTYPE_FP64:
 		m_fp = m_fp64;
-		fma = gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP64_FMA);
+		fma = metric_or(k, GPUPROJ_M_INST_FP64_FMA, 0);
 		break;
 	case GPUPROJ_KTYPE_FP32:
 		m_fp = m_fp32;
-		fma = gpuproj_kernel_metric(k, GPUPROJ_M_INST_FP32_FMA);
+		fma = metric_or(k, GPUPROJ_M_INST_FP32_FMA, 0);
 		break;
 	case GPUPROJ_KTYPE_INT:
 		break;
 	}
-	if (fma < 0) {
+	if (fma < 0 || m_fp < 0) {
 		if (why)
 			snprintf(why, whylen, "an FMA count is negative");
 		return GPUPROJ_E_INVAL;
@@ -192,7 +253,7 @@ gpuproj_quant_kernel_params(const struct gpuproj_kernel *k, int warp_size,
 	/* An FMA is one of the M_fp instructions: E_mix ≤ 1 for consistent counters. */
 	if (out->e_mix > 1)
 		out->e_mix = 1;
-	out->w_traf = gpuproj_kernel_metric(k, GPUPROJ_M_BYTES_DRAM);  /* (3) */
+	out->w_traf = metric_or(k, GPUPROJ_M_BYTES_DRAM, 0);           /* (3) */
 	out->i_total = (double)warp_size * m_inst;                     /* (9) */
 	if (!(out->w_comp > 0) || !(out->i_total > 0)) {
 		if (why)

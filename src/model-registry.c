@@ -17,48 +17,39 @@
 #include "model-private.h"
 #include "util.h"
 
-/* hroof-occ needs what hroof needs, and the launch geometry for its occupancy term. */
-static void
-hroofocc_needs(const struct gpuproj_kernel *k, struct model_missing *out)
-{
-	hroof_needs(k, out);
-	if (!gpuproj_kernel_geometry_known(k))
-		model_missing_add(out, MODEL_GEOMETRY);
-}
-
 static const struct gpuproj_model models[] = {
 	{ "hroof",
 	  "hierarchical roofline with kernel-specific ceilings: Van Lanker et al., Euro-Par 2024, "
 	  "eqs. 1-10 (interval over L1, L2, DRAM; point = midpoint)",
-	  hroof_project, hroof_details, hroof_needs, false, NULL },
+	  hroof_project, hroof_details, hroof_needs, false, NULL, hroof_assumes },
 	{ "occupancy",
 	  "roofline ratio x occupancy ratio: Srivastava et al., Algorithm 1, eqs. 4-12, with the CUDA "
 	  "occupancy rules per GPU and wave quantisation (point; interval to the plain roofline "
 	  "ratio)",
 	  occupancy_project, occupancy_details, occupancy_needs, false,
-	  "its roofline ratio has CUDA-core FLOP only" },
+	  "its roofline ratio has CUDA-core FLOP only", occupancy_assumes },
 	{ "quant",
 	  "quantitative roofline: Konstantinidis & Cotronis, JPDC 2017, formulas 2-19 (absolute "
 	  "time from instruction mix and target throughputs; interval = overlapped .. serial "
 	  "compute and memory)",
 	  quant_project, quant_details, quant_needs, false,
-	  "quant's instruction mix has CUDA-core FLOP only" },
+	  "quant's instruction mix has CUDA-core FLOP only", quant_assumes },
 	{ "irm",
 	  "instruction roofline: Ding & Williams 2019 / Leinhauser et al., TOPC 2022, eqs. 1-4, "
 	  "projected with the hroof ratio on warp instructions and 32-B transactions (interval "
 	  "over L1, L2, DRAM)",
-	  irm_project, irm_details, irm_needs, false, NULL },
+	  irm_project, irm_details, irm_needs, false, NULL, irm_assumes },
 	{ "hroof-occ",
 	  "hroof with occupancy as latency hiding: Van Lanker et al. eqs. 1-10, each level at "
 	  "least the time Little's law allows the target's resident warps (Volkov 2016; CUDA "
 	  "occupancy rules, latency_ns), per-SM waves; the default",
-	  hroofocc_project, hroofocc_details, hroofocc_needs, false, NULL },
+	  hroofocc_project, hroofocc_details, hroof_needs, false, NULL, hroofocc_assumes },
 	{ "sol",
 	  "coarser: hroof's ratio method (Van Lanker et al. eq. 9) on the busy time of each resource "
 	  "from Nsight Compute's speed-of-light percentages, plain ceilings, x Srivastava et al.'s "
 	  "occupancy ratio (eq. 4); for default-section exports (no byte or FLOP counts)",
 	  sol_project, sol_details, sol_needs, true,
-	  "sol scales ncu's SM busy % (tensor pipe included) by FP32 ceilings" },
+	  "sol scales ncu's SM busy % (tensor pipe included) by FP32 ceilings", sol_assumes },
 };
 
 /* Baselines: found by name, not listed by gpuproj_model_at() ("--model all"). */
@@ -66,12 +57,12 @@ static const struct gpuproj_model baselines[] = {
 	{ "naive",
 	  "baseline: the ratio of the datasheet rooflines of source and target (peak FP32 FMA, "
 	  "dense tensor peaks for tensor work, and peak DRAM bandwidth only)",
-	  naive_project, naive_details, naive_needs, false, NULL },
+	  naive_project, naive_details, naive_needs, false, NULL, naive_assumes },
 	{ "envelope",
 	  "kernels without counters: the time scaled by the FP32 ceilings and by the DRAM "
 	  "bandwidths, the interval spanning both, point = their geometric mean (assumed: "
 	  "binding unknown)",
-	  envelope_project, envelope_details, envelope_needs, false, NULL },
+	  envelope_project, envelope_details, envelope_needs, false, NULL, NULL },
 };
 
 /* The default model, chosen on the gpuperfpredict validation (docs/validation.md). */
@@ -160,8 +151,8 @@ size_t
 gpuproj_model_fallbacks(const struct gpuproj_model *m, const struct gpuproj_model **out,
 			size_t max)
 {
-	const struct gpuproj_model *list[3] = { gpuproj_model_find("hroof"),
-						 gpuproj_model_find("sol"),
+	/* hroof-occ runs without the launch geometry itself (ASSUME_GEOMETRY): no hroof. */
+	const struct gpuproj_model *list[2] = { gpuproj_model_find("sol"),
 						 gpuproj_model_find("envelope") };
 	size_t i;
 

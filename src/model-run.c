@@ -32,11 +32,9 @@ gpuproj_run_projection_clear(struct gpuproj_run_projection *r)
 }
 
 /*
- * A kernel the run's model lacks inputs for: the first fallback that can
- * project it. hroof stands in for hroof-occ only when the launch geometry
- * is all hroof-occ lacked (hroof-occ is hroof times an occupancy term that
- * needs it); sol whenever it can; the envelope for a kernel without
- * counters. The projection keeps the run model's reason when no fallback
+ * A kernel the run's model cannot project: the first fallback that can
+ * (sol, then the envelope for a kernel without counters, for the default
+ * model). The projection keeps the run model's reason when no fallback
  * succeeds.
  */
 static void
@@ -53,18 +51,6 @@ project_fallback(const struct gpuproj_model *const *fb, size_t n_fb,
 	for (i = 0; i < n_fb; i++) {
 		if (!fb[i])
 			continue;
-		/*
-		 * hroof stands in only for hroof-occ's geometry; sol and envelope say
-		 * what they lack.
-		 */
-		if (fb[i] == gpuproj_model_find("hroof")) {
-			const char *names[MODEL_MISSING_MAX];
-			size_t n = gpuproj_model_missing_names(gpuproj_model_default(), k, names,
-								MODEL_MISSING_MAX);
-
-			if (!(n == 1 && strcmp(names[0], MODEL_GEOMETRY) == 0))
-				continue;
-		}
 		gpuproj_model_project(fb[i], k, src, tgt, opt, &alt);
 		if (alt.status != GPUPROJ_OK) {
 			/* A fallback that had its inputs but still could not: worth saying. */
@@ -86,6 +72,60 @@ project_fallback(const struct gpuproj_model *const *fb, size_t n_fb,
 		snprintf(pr->why + len, sizeof(pr->why) - len, "; %s cannot either: %s",
 			 gpuproj_model_name(tried), why);
 	}
+}
+
+bool
+gpuproj_model_prefers_fallback(const struct gpuproj_model *m, const struct gpuproj_kernel *k)
+{
+	bool any_fp;
+	size_t i;
+
+	if (!m || !k || m != gpuproj_model_default())
+		return false;
+	model_flop(k, &any_fp);
+	if (any_fp)
+		return false;
+	for (i = 0; i < k->n_extra; i++) {
+		if (strcmp(k->extra[i].name, GPUPROJ_SOL_SM_PCT) == 0 && k->extra[i].n > 0)
+			return true;
+	}
+	return false;
+}
+
+unsigned
+gpuproj_model_assumptions(const struct gpuproj_model *m, const struct gpuproj_kernel *k)
+{
+	return m && k && m->assumes ? m->assumes(k) : 0;
+}
+
+/*
+ * Tensor FLOP the import took from instruction counts × an assumed shape:
+ * its attribute import.tensor.<metric> (import ncu) or metrics.<CHIP>.<metric>
+ * (libproj.so) says "assumed" (GPUPROJ_ASSUME_TENSOR_SHAPE).
+ */
+static unsigned
+tensor_shape_assumed(const struct gpuproj_profile *p, const struct gpuproj_kernel *k)
+{
+	const char *key, *value;
+	size_t i;
+	int t;
+
+	for (t = 0; t < GPUPROJ_TPREC_COUNT; t++) {
+		enum gpuproj_metric m = gpuproj_tensor_metric((enum gpuproj_tensor_prec)t);
+		const char *name = gpuproj_metric_name(m);
+		size_t nl = strlen(name);
+
+		if (!(gpuproj_kernel_metric(k, m) > 0))
+			continue;
+		for (i = 0; (key = gpuproj_profile_attr_at(p, i, &value)); i++) {
+			size_t kl = strlen(key);
+
+			if (kl > nl && key[kl - nl - 1] == '.' &&
+			    strcmp(key + kl - nl, name) == 0 && value && strstr(value, "assumed"))
+				return 1u << GPUPROJ_ASSUME_TENSOR_SHAPE;
+		}
+	}
+	return 0;
 }
 
 int
@@ -120,17 +160,35 @@ gpuproj_project_run(const struct gpuproj_profile *p, const struct gpuproj_model 
 		double src_ns = gpuproj_kernel_total_ns(k);
 		double launches = (double)(k->launches ? k->launches : 1);
 
-		gpuproj_model_project(m, k, src, tgt, opt, pr);
-		if (pr->status == GPUPROJ_E_MISSING && n_fb)
+		if (n_fb && gpuproj_model_prefers_fallback(m, k)) {
+			/* sol first; the run's model only if sol cannot. */
+			snprintf(pr->why, sizeof(pr->why), "%s: an export of ncu's default "
+				 "sections (throughput percentages, no FP counts): sol's input",
+				 gpuproj_model_name(m));
+			pr->status = GPUPROJ_E_MISSING;
 			project_fallback(fb, n_fb, k, src, tgt, opt, pr);
+			if (pr->status != GPUPROJ_OK)
+				gpuproj_model_project(m, k, src, tgt, opt, pr);
+		} else {
+			gpuproj_model_project(m, k, src, tgt, opt, pr);
+			if (pr->status == GPUPROJ_E_MISSING && n_fb)
+				project_fallback(fb, n_fb, k, src, tgt, opt, pr);
+		}
 		if (pr->status == GPUPROJ_OK) {
+			unsigned shape = tensor_shape_assumed(p, k);
+			int a;
+
+			/* Not widened: no corpus measures it (docs/models.md "Missing inputs"). */
+			pr->assumed |= shape;
 			out->n_projected++;
 			out->n_interval_unseen += pr->interval_gpus == GPUPROJ_INTERVAL_GPUS_UNSEEN;
 			if (pr->fallback) {
 				out->n_fallback++;
 				out->n_fallback_sol += gpuproj_model_is_coarse(pr->fallback);
-				out->n_assumed += pr->assumed != NULL;
 			}
+			out->n_assumed += pr->assumed != 0;
+			for (a = 0; a < GPUPROJ_ASSUME_COUNT; a++)
+				out->n_assumption[a] += (pr->assumed >> a) & 1u;
 		} else {
 			/* Counted even when never timed: it is not projected either. */
 			out->n_unprojected++;

@@ -76,13 +76,55 @@ extra_pct(const struct gpuproj_kernel *k, const char *name)
 	return NAN;
 }
 
+/* The kernel has counters its percentages can be derived from (model_sol_derive()). */
+static bool
+derivable_sm(const struct gpuproj_kernel *k)
+{
+	bool any_fp;
+
+	model_flop(k, &any_fp);
+	return any_fp || gpuproj_kernel_has(k, GPUPROJ_M_INST_WARP);
+}
+
+/*
+ * What sol cannot do without: the SM's busy percentage (measured, or
+ * derivable from FP or warp instruction counts) and the DRAM's
+ * (measured, or bytes.dram).
+ */
 void
 sol_needs(const struct gpuproj_kernel *k, struct model_missing *out)
 {
-	if (isnan(extra_pct(k, GPUPROJ_SOL_SM_PCT)))
+	if (isnan(extra_pct(k, GPUPROJ_SOL_SM_PCT)) && !derivable_sm(k))
 		model_missing_add(out, NEED_SM);
 	if (isnan(extra_pct(k, GPUPROJ_SOL_DRAM_PCT)) && !gpuproj_kernel_has(k, GPUPROJ_M_BYTES_DRAM))
 		model_missing_add(out, NEED_DRAM);
+}
+
+/*
+ * A kernel with counters but without ncu's percentages: sol derives them
+ * against the source's ceilings (ASSUME_PERCENTAGES); sol is for exports
+ * of the default sections, and says so.
+ */
+unsigned
+sol_assumes(const struct gpuproj_kernel *k)
+{
+	static const char *const pct[] = { GPUPROJ_SOL_SM_PCT, GPUPROJ_SOL_L2_PCT,
+					   GPUPROJ_SOL_L1_PCT };
+	unsigned bits = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_LENGTH(pct); i++) {
+		enum gpuproj_metric level = i == 1 ? GPUPROJ_M_BYTES_L2 : GPUPROJ_M_BYTES_L1;
+		bool counted = i == 0 ? derivable_sm(k) : gpuproj_kernel_has(k, level);
+
+		if (isnan(extra_pct(k, pct[i])) && counted)
+			bits |= 1u << GPUPROJ_ASSUME_PERCENTAGES;
+	}
+	if (!gpuproj_kernel_geometry_known(k))
+		bits |= 1u << GPUPROJ_ASSUME_GEOMETRY;
+	else if (k->regs_per_thread == 0)
+		bits |= 1u << GPUPROJ_ASSUME_REGISTERS;
+	return bits;
 }
 
 /* Everything one projection uses. */
@@ -96,6 +138,7 @@ struct sol {
 	double lo, hi, point;
 	enum gpuproj_bound binding;
 	bool occ_applied;
+	bool regs_capped;                /* the occupancy capped registers (ASSUME_REGS_CAPPED) */
 	double occ_factor;               /* O'_s / O'_t, 1 when not applied */
 	struct gpuproj_occmodel occ_s, occ_t;
 };
@@ -114,7 +157,7 @@ static int
 sol_compute(const struct model_ctx *c, struct sol *s, char *why, size_t whylen)
 {
 	struct model_missing missing = { 0 };
-	double best = -1;
+	double best = -1, derived[4];
 	bool any = false;
 	int i, r;
 
@@ -131,7 +174,11 @@ sol_compute(const struct model_ctx *c, struct sol *s, char *why, size_t whylen)
 	sol_needs(c->k, &missing);
 	if (missing.n)
 		return model_missing_why(&missing, "sol", why, whylen);
-	s->fc = extra_pct(c->k, GPUPROJ_SOL_SM_PCT) / 100.0;
+	/* What ncu did not measure, derived from the counters (order SM, DRAM, L2, L1). */
+	model_sol_derive(c->k, c->src, derived);
+	s->fc = (isnan(extra_pct(c->k, GPUPROJ_SOL_SM_PCT)) ? derived[0]
+							  : extra_pct(c->k, GPUPROJ_SOL_SM_PCT)) /
+		100.0;
 	s->p_s = gpuproj_target_gflops(c->src, GPUPROJ_FP32, GPUPROJ_OP_FMA, NULL);
 	s->p_t = gpuproj_target_gflops(c->tgt, GPUPROJ_FP32, GPUPROJ_OP_FMA, NULL);
 	if (!(s->fc >= 0 && s->fc <= 1)) {
@@ -148,6 +195,9 @@ sol_compute(const struct model_ctx *c, struct sol *s, char *why, size_t whylen)
 	}
 	for (i = 0; i < GPUPROJ_HL_COUNT; i++) {
 		double pct = extra_pct(c->k, pct_name[i]), num, den, tt;
+
+		if (isnan(pct))
+			pct = derived[3 - i]; /* L1 = derived[3], L2 = [2], DRAM = [1] */
 
 		s->bw_s[i] = c->src->bw_gbs[level_of[i]];
 		s->bw_t[i] = c->tgt->bw_gbs[level_of[i]];
@@ -195,6 +245,7 @@ sol_compute(const struct model_ctx *c, struct sol *s, char *why, size_t whylen)
 			r = model_occ_waves(c->kt, c->tgt, c->waves, &s->occ_t, why, whylen);
 		if (r)
 			return r;
+		s->regs_capped = s->occ_s.regs_capped || s->occ_t.regs_capped;
 		s->occ_factor = s->occ_s.occupancy_eff / s->occ_t.occupancy_eff;
 		s->occ_applied = true;
 		s->lo *= s->occ_factor;
@@ -227,6 +278,8 @@ sol_project(const struct model_ctx *c, struct gpuproj_projection *out)
 	for (i = 0; i < GPUPROJ_HL_COUNT; i++)
 		out->level_ns[i] = s.level_ns[i];
 	out->flop_ratio = 1.0;
+	if (s.regs_capped)
+		out->assumed |= 1u << GPUPROJ_ASSUME_REGS_CAPPED;
 	if (c->notes) {
 		char occ[48];
 
@@ -235,9 +288,13 @@ sol_project(const struct model_ctx *c, struct gpuproj_projection *out)
 		else
 			snprintf(occ, sizeof(occ), "geometry unknown: no occupancy term");
 		snprintf(out->note, sizeof(out->note),
-			 "coarser: from throughput %% (SM %.0f, DRAM %.0f, L2 %.0f, L1 %.0f); %s",
+			 "coarser: from throughput %% (SM %.0f, DRAM %.0f, L2 %.0f, L1 %.0f); %s%s",
 			 100 * s.fc, 100 * s.f[GPUPROJ_HL_DRAM], 100 * s.f[GPUPROJ_HL_L2],
-			 100 * s.f[GPUPROJ_HL_L1], occ);
+			 100 * s.f[GPUPROJ_HL_L1], occ,
+			 sol_assumes(c->k) & (1u << GPUPROJ_ASSUME_PERCENTAGES)
+				 ? "; sol is for exports of ncu's default sections: these "
+				   "percentages are derived from the profile's counters"
+				 : "");
 	}
 	return out->status = GPUPROJ_OK;
 }

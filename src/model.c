@@ -44,11 +44,13 @@ set_metric(struct gpuproj_kernel *k, enum gpuproj_metric m, double v)
 static void
 prepare(const struct gpuproj_kernel *k, const struct gpuproj_target *src,
 	const struct gpuproj_target *tgt, const struct gpuproj_model_options *opt,
-	struct model_ctx *c, struct gpuproj_kernel *kt_buf)
+	struct model_ctx *c, struct gpuproj_kernel *kt_buf, struct gpuproj_kernel *kd_buf)
 {
 	bool l2 = gpuproj_l2_capacity_default();
 	double dt, f;
 
+	/* The inputs the options take away (validate --drop): the model sees a view. */
+	k = model_drop_inputs(k, opt ? opt->drop_inputs : 0, kd_buf);
 	memset(c, 0, sizeof(*c));
 	c->k = c->kt = k;
 	c->src = src;
@@ -221,6 +223,8 @@ calibrate(const struct gpuproj_model *m, const struct gpuproj_model_options *opt
 	iv = opt && opt->intervals ? opt->intervals : gpuproj_intervals_builtin();
 	if (!gpuproj_intervals_lookup(iv, m, out->binding, out->point_ns, &lo, &hi, NULL))
 		return;
+	/* What each assumption costs (docs/models.md "Missing inputs"). */
+	model_widen(m, out->assumed, &lo, &hi);
 	out->lo_ns = out->point_ns * lo;
 	out->hi_ns = out->point_ns * hi;
 	out->calibrated = true;
@@ -485,7 +489,7 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 		      const struct gpuproj_model_options *opt, struct gpuproj_projection *out)
 {
 	struct gpuproj_target ds, dt;
-	struct gpuproj_kernel kt;
+	struct gpuproj_kernel kt, kd;
 	struct model_ctx c;
 	struct regime rg;
 	int r;
@@ -498,12 +502,33 @@ gpuproj_model_project(const struct gpuproj_model *m, const struct gpuproj_kernel
 		return out->status = GPUPROJ_E_INVAL;
 	}
 	rates_targets(opt, &src, &tgt, &ds, &dt);
-	prepare(k, src, tgt, opt, &c, &kt);
-	r = regime_project(m, k, opt, &c, out, &rg);
+	prepare(k, src, tgt, opt, &c, &kt, &kd);
+	r = regime_project(m, c.k, opt, &c, out, &rg);
+	if (r == GPUPROJ_OK && m->assumes)
+		out->assumed |= m->assumes(c.k);
+	else if (r != GPUPROJ_OK)
+		out->assumed = 0;
+	/*
+	 * A ratio model onto the source returns the measured time, whatever
+	 * it assumed: nothing to state (quant's absolute time keeps them), but
+	 * the envelope's binding, which stays unknown there too.
+	 */
+	if (r == GPUPROJ_OK && src == tgt && c.k->duration_ns.n > 0 &&
+	    fabs(out->point_ns - gpuproj_kernel_mean_ns(c.k)) <=
+		    1e-9 * gpuproj_kernel_mean_ns(c.k))
+		out->assumed &= 1u << GPUPROJ_ASSUME_BINDING;
+	if (r == GPUPROJ_E_MISSING && c.k->duration_ns.n > 0) {
+		/* What the kernel lacks, by the model's name (hroof-occ runs hroof's checks). */
+		struct model_missing missing = { 0 };
+
+		m->needs(c.k, &missing);
+		if (missing.n)
+			model_missing_why(&missing, m->name, out->why, sizeof(out->why));
+	}
 	/* naive is the datasheet ratio and nothing else: no floor. */
 	if (r == GPUPROJ_OK && m->project != naive_project) {
 		dram_floor(&c, out);
-		launch_floor(k, src, tgt, opt, c.notes, out);
+		launch_floor(c.k, src, tgt, opt, c.notes, out);
 	}
 	if (r == GPUPROJ_OK)
 		calibrate(m, opt, src, tgt, out);
@@ -526,7 +551,7 @@ gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_kernel
 		      const struct gpuproj_model_options *opt, struct gpuproj_model_details *out)
 {
 	struct gpuproj_target ds, dt;
-	struct gpuproj_kernel kt;
+	struct gpuproj_kernel kt, kd;
 	struct model_ctx c;
 	struct regime rg;
 	struct gpuproj_projection p;
@@ -538,10 +563,10 @@ gpuproj_model_details(const struct gpuproj_model *m, const struct gpuproj_kernel
 	if (!m || !k || !src || !tgt)
 		return GPUPROJ_E_INVAL;
 	rates_targets(opt, &src, &tgt, &ds, &dt);
-	prepare(k, src, tgt, opt, &c, &kt);
+	prepare(k, src, tgt, opt, &c, &kt, &kd);
 	/* The ceilings the projection ended on (regime_project()). */
 	clear_projection(&p);
-	r = regime_project(m, k, opt, &c, &p, &rg);
+	r = regime_project(m, c.k, opt, &c, &p, &rg);
 	if (r == GPUPROJ_OK)
 		r = m->details(&c, out);
 	if (r == GPUPROJ_OK && rg.clock == GPUPROJ_CLOCK_BURST) {

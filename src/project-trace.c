@@ -272,8 +272,13 @@ op_args(struct trace *t, const struct gpuproj_tl_node *n, size_t j,
 			fprintf(f, ",\"binding\":\"%s\",\"model\":\"%s\"",
 				gpuproj_bound_name(pr->binding),
 				gpuproj_model_name(pr->fallback ? pr->fallback : run->model));
-			if (pr->assumed)
-				fprintf(f, ",\"assumed\":\"%s\"", pr->assumed);
+			if (pr->assumed) {
+				char words[256];
+
+				fprintf(f, ",\"assumed\":\"%s\"",
+					gpuproj_assumption_words(pr->assumed, words,
+								 sizeof(words)));
+			}
 		} else {
 			fputs(",\"binding\":\"not projected: source time kept\"", f);
 		}

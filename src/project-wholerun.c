@@ -109,6 +109,12 @@ gpuproj_project_whole_run_table(FILE *out, const struct gpuproj_profile *p,
 		tl->unexplained[GPUPROJ_TL_WHY_INCOMPLETE].epochs,
 		tl->unexplained[GPUPROJ_TL_WHY_OVERFLOW].epochs,
 		identity_text(w0->identity_error, w0->bound, h, sizeof(h)));
+	if (tl->reconstructed.epochs)
+		fprintf(out, "of it, %.1f %% is %" PRIu64 " reconstructed epoch(s) with a profiled "
+			"launch: each at its one-pass duration, without the %s the host blocked "
+			"under kernel replay (docs/models.md \"Whole run\")\n",
+			100 * w0->reconstructed, tl->reconstructed.epochs,
+			format_ns(tl->reconstructed.blocking_ns, a, sizeof(a)));
 	if (w0->bound_ns > 0)
 		fprintf(out, "note: the intervals include the error bound of replaying each "
 			"pattern at its mean times (on %s ±%s; the spread of the epochs' "
@@ -162,6 +168,8 @@ whole_run_json(const struct gpuproj_whole_run *w)
 	bad |= json_object_set_new(bar, "host_ns", json_num(w->bar_host_ns));
 	bad |= json_object_set_new(bar, "carried_ns", json_num(w->carried_ns));
 	bad |= json_object_set_new(o, "bar", bar);
+	if (w->reconstructed > 0)
+		bad |= json_object_set_new(o, "reconstructed", json_num(w->reconstructed));
 	bad |= json_object_set_new(o, "explained", json_num(w->explained));
 	bad |= json_object_set_new(o, "identity_error", json_num(w->identity_error));
 	bad |= json_object_set_new(o, "identity_tolerance", json_num(GPUPROJ_TL_IDENTITY_TOLERANCE));

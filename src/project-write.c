@@ -257,6 +257,8 @@ same_coverage(const struct gpuproj_run_projection *runs, size_t n_runs)
 		    runs[r].n_fallback != runs[0].n_fallback ||
 		    runs[r].n_fallback_sol != runs[0].n_fallback_sol ||
 		    runs[r].n_assumed != runs[0].n_assumed ||
+		    runs[r].n_assumption[GPUPROJ_ASSUME_BINDING] !=
+			    runs[0].n_assumption[GPUPROJ_ASSUME_BINDING] ||
 		    runs[r].unprojected_source_ns != runs[0].unprojected_source_ns)
 			return false;
 	}
@@ -281,14 +283,49 @@ coverage_note(FILE *out, const struct gpuproj_run_projection *run, const char *w
 		fprintf(out, "note: %s, %zu kernel(s) projected by sol, coarser (from Nsight "
 			"Compute's throughput percentages: %s lacks their inputs)\n", where,
 			run->n_fallback_sol, gpuproj_model_name(run->model));
-	if (run->n_fallback > run->n_fallback_sol + run->n_assumed)
-		fprintf(out, "note: %s, %zu kernel(s) projected by hroof without the occupancy term "
-			"(launch geometry unknown)\n", where,
-			run->n_fallback - run->n_fallback_sol - run->n_assumed);
-	if (run->n_assumed)
+	if (run->n_assumption[GPUPROJ_ASSUME_BINDING])
 		fprintf(out, "note: %s, %zu kernel(s) without counters projected by the envelope "
 			"of the target's FP32 and DRAM ceilings (assumed: binding unknown; the "
-			"interval spans compute- and memory-bound)\n", where, run->n_assumed);
+			"interval spans compute- and memory-bound)\n", where,
+			run->n_assumption[GPUPROJ_ASSUME_BINDING]);
+}
+
+void
+gpuproj_project_assumed_note(FILE *out, const struct gpuproj_run_projection *runs, size_t n_runs,
+			     size_t stride, const char *who)
+{
+	size_t r, total = 0, n = n_runs ? runs[0].n : 0;
+	int a, listed = 0;
+
+	for (r = 0; r < n_runs; r++)
+		total += runs[r * stride].n_assumed;
+	if (!total)
+		return;
+	fprintf(out, "note: %s%sprojected with assumptions for inputs the profile lacks:",
+		who ? who : "", who ? " " : "");
+	for (a = 0; a < GPUPROJ_ASSUME_COUNT; a++) {
+		size_t lo = SIZE_MAX, hi = 0, on = 0;
+
+		for (r = 0; r < n_runs; r++) {
+			size_t k = runs[r * stride].n_assumption[a];
+
+			lo = k < lo ? k : lo;
+			hi = k > hi ? k : hi;
+			on += k > 0;
+		}
+		if (!hi)
+			continue;
+		fprintf(out, "%s %s (", listed++ ? "," : "",
+			gpuproj_assumption_info((enum gpuproj_assumption)a)->word);
+		if (lo == hi)
+			fprintf(out, "%zu of %zu kernel(s)%s)", hi, n,
+				n_runs > 1 ? " on every target" : "");
+		else
+			fprintf(out, "up to %zu of %zu kernel(s), on %zu of %zu targets)", hi, n,
+				on, n_runs);
+	}
+	fprintf(out, "; their intervals are widened by what each cost on validation "
+		"(docs/models.md \"Missing inputs\")\n");
 }
 
 /* Every target's coverage note, or one line covering all when they are the same. */
@@ -409,6 +446,31 @@ order_lines(FILE *out, const struct tab_run *tr, size_t n_runs,
 	free(runs);
 }
 
+/* The model's notes (gpuproj_model_options.notes) for the longest kernel, per target. */
+static void
+longest_notes(FILE *out, const struct gpuproj_profile *p, const struct tab_run *tr,
+	      size_t n_runs, const struct tab_sel *ts)
+{
+	size_t hdr = 0, r, n = gpuproj_profile_count(p);
+	char a[32];
+
+	for (r = 0; ts->longest < n && r < n_runs; r++) {
+		const struct gpuproj_projection *pr = &tr[r].longest;
+
+		if (!tr[r].has_longest || pr->status != GPUPROJ_OK || !pr->note[0])
+			continue;
+		if (!hdr++)
+			fprintf(out, "notes of %s on the longest kernel (%s):\n",
+				gpuproj_model_name(tr[0].s.model),
+				short_name(gpuproj_profile_at(p, ts->longest), a, sizeof(a)));
+		/* A fallback's note says whose it is. */
+		fprintf(out, "  %-20s %s%s%s%s\n", tr[r].s.target->name,
+			pr->fallback ? "by " : "",
+			pr->fallback ? gpuproj_model_name(pr->fallback) : "",
+			pr->fallback ? ": " : "", pr->note);
+	}
+}
+
 static int
 table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
 	    const struct tab_run *tr, size_t n_runs, const struct tab_sel *ts,
@@ -478,6 +540,7 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 			run->target == src ? "  (source)" : "");
 	}
 	coverage_notes(out, cov, n_runs, n);
+	gpuproj_project_assumed_note(out, cov, n_runs, 1, NULL);
 	gpuproj_project_whole_run_table(out, p, cov, n_runs);
 	if (unseen)
 		fprintf(out, "note: * = interval fitted on validation data without this target or "
@@ -485,27 +548,7 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 			"out of a fit it fell below the table's (docs/models.md \"Intervals\")\n",
 			src->name);
 	order_lines(out, tr, n_runs, opt);
-
-	/* The model's notes (gpuproj_model_options.notes) for the longest kernel, per target. */
-	{
-		size_t hdr = 0;
-
-		for (r = 0; ts->longest < n && r < n_runs; r++) {
-			const struct gpuproj_projection *pr = &tr[r].longest;
-
-			if (!tr[r].has_longest || pr->status != GPUPROJ_OK || !pr->note[0])
-				continue;
-			if (!hdr++)
-				fprintf(out, "notes of %s on the longest kernel (%s):\n",
-					gpuproj_model_name(tr[0].s.model),
-					short_name(gpuproj_profile_at(p, ts->longest), a, sizeof(a)));
-			/* A fallback's note says whose it is. */
-			fprintf(out, "  %-20s %s%s%s%s\n", tr[r].s.target->name,
-				pr->fallback ? "by " : "",
-				pr->fallback ? gpuproj_model_name(pr->fallback) : "",
-				pr->fallback ? ": " : "", pr->note);
-		}
-	}
+	longest_notes(out, p, tr, n_runs, ts);
 
 	/* Per-kernel detail, longest kernels first. */
 	fprintf(out, "\nPer kernel (top %zu of %zu by source time; per-launch times)\n", top, n);
@@ -533,7 +576,7 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 			const struct gpuproj_projection *pr = &tr[r].sel[i];
 			const struct gpuproj_target *tg = tr[r].s.target;
 			const struct gpuproj_reference *ref = gpuproj_kernel_reference(k, tg->name);
-			char interval[40];
+			char interval[40], words[256];
 
 			if (pr->status != GPUPROJ_OK) {
 				fprintf(out, "   %-20s not projected: %s\n", tg->name, pr->why);
@@ -545,15 +588,20 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 				 pr->interval_gpus == GPUPROJ_INTERVAL_GPUS_UNSEEN ? "*" : "");
 			fmt_speedup(gpuproj_kernel_mean_ns(k), pr->point_ns, c, sizeof(c));
 			fmt_error(pr->point_ns, ref ? ref->mean_ns : NAN, d, sizeof(d));
-			fprintf(out, "   %-20s %11s %25s %9s %-8s %11s %8s%s%s%s\n",
+			fprintf(out, "   %-20s %11s %25s %9s %-8s %11s %8s%s%s%s%s%s%s\n",
 				tg->name, format_ns(pr->point_ns, e, sizeof(e)), interval,
 				c, gpuproj_bound_name(pr->binding),
 				ref ? format_ns(ref->mean_ns, b, sizeof(b)) : "-", d,
 				pr->fallback ? "  [by " : "",
 				pr->fallback ? gpuproj_model_name(pr->fallback) : "",
 				pr->fallback ? (gpuproj_model_is_coarse(pr->fallback) ? ", coarser]"
-						: pr->assumed ? ", assumed: binding unknown]" : "]")
-					     : "");
+										       : "]")
+					     : "",
+				pr->assumed ? "  [assumed: " : "",
+				pr->assumed ? gpuproj_assumption_words(pr->assumed, words,
+								       sizeof(words))
+					    : "",
+				pr->assumed ? "]" : "");
 		}
 	}
 	free(cov);
@@ -632,6 +680,44 @@ gpuproj_project_table(FILE *out, const struct gpuproj_profile *p, const struct g
 	if (!runs_match(p, runs, n_runs))
 		return GPUPROJ_E_INVAL;
 	return gpuproj_project_table_stream(out, p, src, n_runs, run_array_get, &ra, opt);
+}
+
+/*
+ * Kernel k of the side-by-side table: each model's distinct reason for not
+ * projecting it, once, and its assumptions for it, once (its widest set).
+ */
+static void
+kernel_model_notes(FILE *out, const struct gpuproj_run_projection *runs, size_t n_targets,
+		   size_t n_models, size_t k)
+{
+	size_t t, m;
+
+	for (m = 0; m < n_models; m++) {
+		for (t = 0; t < n_targets; t++) {
+			const struct gpuproj_projection *pr = &runs[t * n_models + m].kernels[k];
+
+			if (pr->status != GPUPROJ_OK) {
+				fprintf(out, "   n/p %s (e.g. %s): %s\n",
+					gpuproj_model_name(runs[m].model),
+					runs[t * n_models].target->name, pr->why);
+				break;
+			}
+		}
+	}
+	for (m = 0; m < n_models; m++) {
+		unsigned all = 0;
+		char words[256];
+
+		for (t = 0; t < n_targets; t++) {
+			const struct gpuproj_projection *pr = &runs[t * n_models + m].kernels[k];
+
+			if (pr->status == GPUPROJ_OK)
+				all |= pr->assumed;
+		}
+		if (all)
+			fprintf(out, "   assumed by %s: %s\n", gpuproj_model_name(runs[m].model),
+				gpuproj_assumption_words(all, words, sizeof(words)));
+	}
 }
 
 int
@@ -722,6 +808,10 @@ gpuproj_project_table_models(FILE *out, const struct gpuproj_profile *p,
 					runs[t * n_models].target->name,
 					runs[t * n_models + m].n_unprojected, n);
 	}
+	/* Per model, what it assumed. */
+	for (m = 0; m < n_models; m++)
+		gpuproj_project_assumed_note(out, &runs[m], n_targets, n_models,
+					     gpuproj_model_name(runs[m].model));
 
 	top = top_count(opt, n);
 	fprintf(out, "\nPer kernel (top %zu of %zu by source time; per-launch points; '!' = models "
@@ -750,20 +840,7 @@ gpuproj_project_table_models(FILE *out, const struct gpuproj_profile *p,
 			fprintf(out, " %11s%s\n", ref ? format_ns(ref->mean_ns, b, sizeof(b)) : "-",
 				gpuproj_models_disagree(cell, n_models, factor) ? "  !" : "");
 		}
-		/* Each model's distinct reason for not projecting, once per kernel. */
-		for (m = 0; m < n_models; m++) {
-			for (t = 0; t < n_targets; t++) {
-				const struct gpuproj_projection *pr =
-					&runs[t * n_models + m].kernels[order[i]];
-
-				if (pr->status != GPUPROJ_OK) {
-					fprintf(out, "   n/p %s (e.g. %s): %s\n",
-						gpuproj_model_name(runs[m].model),
-						runs[t * n_models].target->name, pr->why);
-					break;
-				}
-			}
-		}
+		kernel_model_notes(out, runs, n_targets, n_models, order[i]);
 	}
 	free(order);
 	free(cell);
@@ -830,7 +907,8 @@ gpuproj_project_csv_stream(FILE *out, const struct gpuproj_profile *p,
 			csv_write_field(out, gpuproj_model_name(ok && pr->fallback ? pr->fallback
 										 : run->model));
 			fprintf(out, ",%s,", !ok ? gpuproj_strerror(pr->status)
-					     : pr->assumed ? "ok (assumed: binding unknown)"
+					     : pr->assumed & (1u << GPUPROJ_ASSUME_BINDING)
+						   ? "ok (assumed: binding unknown)"
 					     : pr->fallback && gpuproj_model_is_coarse(pr->fallback)
 						   ? "ok (coarser)" : "ok");
 			csv_write_num(out, ok ? pr->lo_ns : NAN);
@@ -987,6 +1065,24 @@ run_head_json(const struct gpuproj_profile *p, const struct gpuproj_run_projecti
 	return jr;
 }
 
+/* The words of a projection's assumptions (model.h enum gpuproj_assumption), as a JSON array. */
+static json_t *
+assumed_json(unsigned bits)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; a && i < GPUPROJ_ASSUME_COUNT; i++) {
+		if ((bits & (1u << i)) &&
+		    json_array_append_new(a, json_string(gpuproj_assumption_info(
+						     (enum gpuproj_assumption)i)->word))) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 /* Kernel i of a run, as JSON. */
 static json_t *
 projection_json(const struct gpuproj_profile *p, const struct gpuproj_run_projection *run,
@@ -1027,7 +1123,7 @@ projection_json(const struct gpuproj_profile *p, const struct gpuproj_run_projec
 		if (pr->note[0])
 			bad |= json_object_set_new(jk, "note", json_string_lossy(pr->note));
 		if (pr->assumed)
-			bad |= json_object_set_new(jk, "assumed", json_string(pr->assumed));
+			bad |= json_object_set_new(jk, "assumed", assumed_json(pr->assumed));
 		if (pr->fallback) {
 			/* Projected in place of the run's model, which could not. */
 			bad |= json_object_set_new(jk, "model", json_string(

@@ -284,6 +284,12 @@ bool doc_tensor_mix(const struct gpuproj_report_doc *doc, const struct doc_profi
  */
 char *doc_tensor_paths(const double mix[GPUPROJ_TPREC_COUNT], const struct gpuproj_target *t,
 		       char *buf, size_t size);
+/*
+ * The ranking's footnote on assumptions: "projected with assumptions for
+ * inputs the profile lacks: shared unbounded (up to 2 kernel(s) per GPU),
+ * …; their intervals are widened …" in buf; NULL when no row has any.
+ */
+char *doc_assumed_note(const struct gpuproj_report_rank *rows, size_t n, char *buf, size_t size);
 char *doc_fmt_pct(double frac, char *buf, size_t size);
 
 /*

@@ -308,6 +308,36 @@ doc_tensor_paths(const double mix[GPUPROJ_TPREC_COUNT], const struct gpuproj_tar
 	return buf;
 }
 
+char *
+doc_assumed_note(const struct gpuproj_report_rank *rows, size_t n, char *buf, size_t size)
+{
+	size_t i, w = 0, any = 0;
+	int a, listed = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		any += rows[i].n_assumed;
+	if (!any || size < 2)
+		return NULL;
+	w = (size_t)snprintf(buf, size, "projected with assumptions for inputs the profile "
+			     "lacks:");
+	for (a = 0; a < GPUPROJ_ASSUME_COUNT && w < size; a++) {
+		size_t hi = 0;
+
+		for (i = 0; i < n; i++)
+			hi = rows[i].n_assumption[a] > hi ? rows[i].n_assumption[a] : hi;
+		if (hi)
+			w += (size_t)snprintf(buf + w, size - w, "%s %s (up to %zu kernel(s) per "
+					      "GPU)", listed++ ? "," : "",
+					      gpuproj_assumption_info((enum gpuproj_assumption)a)
+						      ->word, hi);
+	}
+	if (w < size)
+		snprintf(buf + w, size - w, "; their intervals are widened by what each cost on "
+			 "validation (docs/models.md \"Missing inputs\")");
+	return buf;
+}
+
 /* ------------------------------------------------------------------ */
 /* Projections, rankings, disagreements                               */
 /* ------------------------------------------------------------------ */
@@ -440,7 +470,8 @@ keep_target(struct doc_profile *dp, size_t t, const struct gpuproj_target *tgt,
 
 		kp->status = pr->status;
 		kp->binding = pr->binding;
-		kp->assumed = pr->status == GPUPROJ_OK && pr->assumed;
+		kp->assumed = pr->status == GPUPROJ_OK &&
+			      (pr->assumed & (1u << GPUPROJ_ASSUME_BINDING));
 		kp->coarse = pr->status == GPUPROJ_OK &&
 			     gpuproj_model_is_coarse(pr->fallback ? pr->fallback : run->model);
 		kp->lo_ns = pr->status == GPUPROJ_OK ? pr->lo_ns : NAN;
@@ -462,6 +493,8 @@ keep_target(struct doc_profile *dp, size_t t, const struct gpuproj_target *tgt,
 	row->n_coarse = gpuproj_model_is_coarse(run->model) ? run->n_projected
 							     : run->n_fallback_sol;
 	row->n_interval_unseen = run->n_interval_unseen;
+	row->n_assumed = run->n_assumed;
+	memcpy(row->n_assumption, run->n_assumption, sizeof(row->n_assumption));
 	row->is_source = tgt == dp->src;
 	row->whole = run->whole;
 	return GPUPROJ_OK;

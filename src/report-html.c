@@ -152,7 +152,7 @@ html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, c
 {
 	const struct gpuproj_report_doc *doc = h->doc;
 	size_t i, unseen = 0;
-	char a[32], b[32], c[48], paths[256];
+	char a[32], b[32], c[48], paths[256], note[1024];
 
 	outf(h, "<div class=\"table-wrap\"><table class=\"ranking\" id=\"%s\">\n<caption>", id);
 	oute(h, caption);
@@ -187,11 +187,12 @@ html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, c
 			outf(h, "<td class=\"num\">%s</td>", doc_fmt_pct(r->rel, a, sizeof(a)));
 		else
 			td_ns(h, ns);
-		outf(h, "<td class=\"num\">%s – %s%s</td>",
+		outf(h, "<td class=\"num\">%s – %s%s%s</td>",
 		     rank_value(doc, r->rel_lo, doc->by_wall ? r->whole.lo_ns : r->lo_ns, a,
 				sizeof(a)),
 		     rank_value(doc, r->rel_hi, doc->by_wall ? r->whole.hi_ns : r->hi_ns, b,
-				sizeof(b)), r->n_interval_unseen ? " *" : "");
+				sizeof(b)), r->n_interval_unseen ? " *" : "",
+		     r->n_assumed ? " †" : "");
 		unseen += r->n_interval_unseen > 0;
 		outf(h, "<td class=\"num\">%s</td>", doc_fmt_speedup(r->speedup, c, sizeof(c)));
 		outf(h, "<td>%s", gpuproj_bound_name(r->binding));
@@ -209,6 +210,11 @@ html_ranking(struct html *h, const struct gpuproj_report_rank *rows, size_t n, c
 	out(h, "</tbody></table></div>\n");
 	if (unseen)
 		out(h, "<p class=\"small\">* " REPORT_UNSEEN_NOTE "</p>\n");
+	if (doc_assumed_note(rows, n, note, sizeof(note))) {
+		out(h, "<p class=\"small\">† ");
+		oute(h, note);
+		out(h, "</p>\n");
+	}
 }
 
 /* The order of the leading targets: interval overlap, distinct ranks. */

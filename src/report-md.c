@@ -67,7 +67,7 @@ md_ranking(struct strbuf *sb, const struct gpuproj_report_doc *doc,
 	   const struct md_caps *caps)
 {
 	size_t i, unseen = 0, shown = 0, n_complete = 0;
-	char a[32], b[32], c[48], paths[256];
+	char a[32], b[32], c[48], paths[256], note[1024];
 
 	for (i = 0; i < n; i++)
 		n_complete += rows[i].complete;
@@ -108,8 +108,8 @@ md_ranking(struct strbuf *sb, const struct gpuproj_report_doc *doc,
 			doc_fmt_pct(r->rel_hi, a, sizeof(a));
 		else
 			format_ns(doc->by_wall ? r->whole.hi_ns : r->hi_ns, a, sizeof(a));
-		strbuf_printf(sb, "%s%s | %s | %s", a, r->n_interval_unseen ? " \\*" : "",
-			      doc_fmt_speedup(r->speedup, c, sizeof(c)),
+		strbuf_printf(sb, "%s%s%s | %s | %s", a, r->n_interval_unseen ? " \\*" : "",
+			      r->n_assumed ? " †" : "", doc_fmt_speedup(r->speedup, c, sizeof(c)),
 			      gpuproj_bound_name(r->binding));
 		if (r->n_coarse)
 			strbuf_printf(sb, "; %zu by sol (coarser)", r->n_coarse);
@@ -124,6 +124,11 @@ md_ranking(struct strbuf *sb, const struct gpuproj_report_doc *doc,
 	}
 	if (unseen)
 		strbuf_append(sb, "\n\\* " REPORT_UNSEEN_NOTE "\n");
+	if (doc_assumed_note(rows, n, note, sizeof(note))) {
+		strbuf_append(sb, "\n† ");
+		md_text(sb, note);
+		strbuf_append(sb, "\n");
+	}
 	strbuf_append(sb, "\n");
 }
 

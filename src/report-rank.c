@@ -307,6 +307,7 @@ combine(struct gpuproj_report_doc *doc, size_t t, struct gpuproj_report_rank *ro
 	double key = 0, src = 0, lo = 0, hi = 0, kns = 0;
 	bool fit_no = false, fit_unknown = false;
 	size_t i;
+	int a;
 
 	row->target = doc->targets[t];
 	row->complete = true;
@@ -324,6 +325,9 @@ combine(struct gpuproj_report_doc *doc, size_t t, struct gpuproj_report_rank *ro
 		row->n_projected += pt->n_projected;
 		row->n_coarse += pt->n_coarse;
 		row->n_interval_unseen += pt->n_interval_unseen;
+		row->n_assumed += pt->n_assumed;
+		for (a = 0; a < GPUPROJ_ASSUME_COUNT; a++)
+			row->n_assumption[a] += pt->n_assumption[a];
 		row->n_cannot += pt->n_cannot;
 		row->complete &= pt->complete;
 		row->is_source |= pt->is_source;

@@ -175,7 +175,9 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	if (isnan(mem_khz) || isnan(bus))
 		return error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0, "the profile does not "
 				 "record the GPU's memory clock and bus width (device.driver, "
-				 "written by libproj.so since gpuproj %s)", GPUPROJ_VERSION);
+				 "written by libproj.so since gpuproj %s, and by `gpuproj import "
+				 "ncu` from device__attribute_memory_clock_rate and "
+				 "device__attribute_global_memory_bus_width)", GPUPROJ_VERSION);
 	s = pick_sibling(d, targets);
 	if (!s)
 		return error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0, "targets.yaml has no GPU "
@@ -227,8 +229,9 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	{
 		char text[512];
 
-		snprintf(text, sizeof(text), "the CUDA driver's report of '%s' as libproj.so "
-			 "recorded it in the profile (device: cuDeviceGetAttribute's compute "
+		snprintf(text, sizeof(text), "the CUDA driver's report of '%s' recorded in the "
+			 "profile by libproj.so or from an Nsight Compute export's "
+			 "device__attribute_* metrics (device: cuDeviceGetAttribute's compute "
 			 "capability, multiprocessor count and clock rate; device.driver: memory "
 			 "clock rate and bus width, cuDeviceTotalMem, L2 size, the per-SM and "
 			 "per-block limits, and NVML's enforced power limit)", d->name);
@@ -386,9 +389,9 @@ gpuproj_target_derive_yaml(const struct gpuproj_device_info *d,
 	if (!isnan(s->latency_ns[GPUPROJ_LEVEL_L2]) && !isnan(s->latency_ns[GPUPROJ_LEVEL_DRAM]))
 		target_emit_source(&w, "latency_ns", "derived: %s's L1 and L2 latencies in cycles "
 				   "at boost_clock_mhz, its DRAM latency in ns [SIB]", s->name);
-	target_emit_source(&w, "tdp_w", "%s", isnan(drv(d, GPUPROJ_DRV_POWER_LIMIT_W))
-			   ? "estimate: unknown (NVML did not report a power limit)"
-			   : "datasheet: NVML's enforced power limit [DEV]");
+	/* A null tdp_w carries no source (the loader refuses a source for an absent value). */
+	if (!isnan(drv(d, GPUPROJ_DRV_POWER_LIMIT_W)))
+		target_emit_source(&w, "tdp_w", "datasheet: NVML's enforced power limit [DEV]");
 	r = target_emit_end(&w, reterr);
 	if (r) {
 		strbuf_free(&sb);

@@ -357,6 +357,108 @@ gpuproj_targets_lookup(const struct gpuproj_targets *targets, const char *name,
 	return GPUPROJ_OK;
 }
 
+/*
+ * How far the device's memory may lie from an entry's memory_gib and still
+ * be it: cuDeviceTotalMem reports less than the nominal size (the ECC and
+ * driver reservations: 79.2 GiB on an "80 GB" H100, 178.4 GiB on a "180 GB"
+ * B200, Nsight Compute exports' device__attribute_total_memory), and the
+ * entries give the nominal GB; two sizes of one chip differ by 2x.
+ */
+#define IDENTIFY_MEMORY_TOLERANCE 0.12
+/* The same for the boost clock (driver's clock rate against boost_clock_mhz). */
+#define IDENTIFY_CLOCK_TOLERANCE 0.03
+
+int
+gpuproj_target_differs(const struct gpuproj_target *t, const struct gpuproj_device_info *d,
+		       char *buf, size_t size)
+{
+	size_t len = 0;
+	int differs = 0;
+
+	if (buf && size)
+		buf[0] = '\0';
+	if (!t || !d)
+		return 0;
+#define ADD(...)                                                                         \
+	do {                                                                             \
+		if (buf && len < size)                                                   \
+			len += (size_t)snprintf(buf + len, size - len, __VA_ARGS__);     \
+		differs = 1;                                                             \
+	} while (0)
+	if (d->cc_major > 0 && t->vendor == GPUPROJ_VENDOR_NVIDIA &&
+	    (d->cc_major != t->cc_major || d->cc_minor != t->cc_minor))
+		ADD("%sCC %d.%d, not %d.%d", len ? ", " : "", d->cc_major, d->cc_minor,
+		    t->cc_major, t->cc_minor);
+	if (d->sms > 0 && t->sms > 0 && d->sms != t->sms)
+		ADD("%s%d SMs, not %d", len ? ", " : "", d->sms, t->sms);
+#undef ADD
+	return differs;
+}
+
+/* Does the device's memory or clock rule the entry out? (Unknown values do not.) */
+static bool
+fits_size_clock(const struct gpuproj_target *t, const struct gpuproj_device_info *d)
+{
+	double mem = d->driver[GPUPROJ_DRV_MEMORY_BYTES] / 1073741824.0;
+	double mhz = d->clock_hz / 1e6;
+
+	if (mem > 0 && t->memory_gib > 0 &&
+	    fabs(mem - t->memory_gib) > IDENTIFY_MEMORY_TOLERANCE * t->memory_gib)
+		return false;
+	if (mhz > 0 && t->boost_clock_mhz > 0 &&
+	    fabs(mhz - t->boost_clock_mhz) > IDENTIFY_CLOCK_TOLERANCE * t->boost_clock_mhz)
+		return false;
+	return true;
+}
+
+int
+gpuproj_targets_identify(const struct gpuproj_targets *targets,
+			 const struct gpuproj_device_info *d, const struct gpuproj_target **ret,
+			 struct gpuproj_error *reterr)
+{
+	const struct gpuproj_target *found = NULL;
+	struct strbuf names;
+	size_t i, n = 0;
+	char mem[32] = "";
+
+	if (!targets || !d || !ret)
+		return error_set(reterr, GPUPROJ_E_INVAL, NULL, 0, 0, "invalid argument");
+	*ret = NULL;
+	if (d->cc_major <= 0 || d->sms <= 0)
+		return error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0, "the export names no GPU "
+				 "and does not report its compute capability and SM count "
+				 "(device__attribute_*) to identify it by");
+	strbuf_init(&names);
+	for (i = 0; i < gpuproj_targets_count(targets); i++) {
+		const struct gpuproj_target *t = gpuproj_targets_get(targets, i);
+
+		if (t->vendor != GPUPROJ_VENDOR_NVIDIA || t->provisional ||
+		    gpuproj_target_differs(t, d, NULL, 0) || !fits_size_clock(t, d))
+			continue;
+		strbuf_printf(&names, "%s%s", n ? ", " : "", t->name);
+		found = t;
+		n++;
+	}
+	if (d->driver[GPUPROJ_DRV_MEMORY_BYTES] > 0)
+		snprintf(mem, sizeof(mem), ", %.1f GiB",
+			 d->driver[GPUPROJ_DRV_MEMORY_BYTES] / 1073741824.0);
+	if (n == 1) {
+		strbuf_free(&names);
+		*ret = found;
+		return GPUPROJ_OK;
+	}
+	if (n == 0)
+		error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0, "no targets.yaml entry has CC "
+			  "%d.%d, %d SMs%s%s", d->cc_major, d->cc_minor, d->sms, mem,
+			  d->clock_hz > 0 ? " and that clock" : "");
+	else
+		error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0, "CC %d.%d, %d SMs%s fit %zu "
+			  "targets.yaml entries (%s): the export's attributes do not tell them "
+			  "apart", d->cc_major, d->cc_minor, d->sms, mem, n, names.buf);
+	strbuf_free(&names);
+	return GPUPROJ_E_NOTFOUND;
+}
+
 int
 gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj_targets *targets,
 		       const char *override, const struct gpuproj_target **ret,
@@ -376,18 +478,44 @@ gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj_tar
 	d = gpuproj_profile_device(p);
 	if (override)
 		return gpuproj_targets_lookup(targets, override, &source, ret, reterr);
-	if (d->target) {
-		t = gpuproj_targets_find(targets, d->target);
-		if (t) {
-			*ret = t;
-			return GPUPROJ_OK;
-		}
+	t = d->target ? gpuproj_targets_find(targets, d->target) : NULL;
+	if (!t && d->name) {
+		int r = gpuproj_targets_lookup(targets, d->name, &profile_gpu, &t, reterr);
+
+		if (r)
+			return r;
 	}
-	if (d->name)
-		return gpuproj_targets_lookup(targets, d->name, &profile_gpu, ret, reterr);
+	if (t) {
+		char diff[96];
+
+		/*
+		 * A variant the file does not list (a 152-SM B200): never the
+		 * entry of another GPU, silently (gpuproj_resolve_source_or_derive()
+		 * derives one from the device's attributes).
+		 */
+		if (!gpuproj_profile_attr(p, "device.forced") &&
+		    gpuproj_target_differs(t, d, diff, sizeof(diff)))
+			return error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
+					 "the profile's GPU %s%s%shas %s: a variant targets.yaml "
+					 "does not list (pass --source %s to project from that "
+					 "entry anyway)", d->name ? "'" : "",
+					 d->name ? d->name : "", d->name ? "' " : "", diff,
+					 t->name);
+		*ret = t;
+		return GPUPROJ_OK;
+	}
 	/* A targets.yaml name recorded in the profile that the set lacks. */
 	if (d->target)
 		return not_in_targets(targets, d->target, &profile_gpu, reterr);
+	/* No name: the device's attributes (CC, SMs, memory, clock), when they tell one entry. */
+	if (d->cc_major > 0 && d->sms > 0) {
+		struct gpuproj_error why = { 0 };
+
+		if (gpuproj_targets_identify(targets, d, ret, &why) == GPUPROJ_OK)
+			return GPUPROJ_OK;
+		return error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0, "the profile does not "
+				 "name its GPU and %s; pass --source NAME", why.message);
+	}
 	return error_set(reterr, GPUPROJ_E_NOTFOUND, NULL, 0, 0,
 			 "the profile does not name its GPU; pass --source NAME");
 }

@@ -6,6 +6,7 @@
  *   "timeline": {"version": 1, "ranks": 1, "threads": 1, "wall_ns": 1.2e9, "span_ns": 1.1e9,
  *                "spill_ns": 0, "explained_ns": 1.0e9, "bound_ns": 2e6,
  *                "unexplained": {"profiled": {"epochs": 1, "ns": 8e7}, ...},
+ *                "reconstructed": {"epochs": 1, "ns": 2e8, "blocking_ns": 3e6}, (optional)
  *                "patterns": [{"thread": 0, "cut": false,
  *                              "wall_ns": {"n": 100, "mean": 1e7, "stddev": 2e4,
  *                                          "min": 9.9e6, "max": 1.01e7},
@@ -192,12 +193,21 @@ timeline_to_json(const struct gpuproj_profile *p)
 						     (json_int_t)tl->unexplained[i].epochs, "ns",
 						     json_num(tl->unexplained[i].ns)));
 	bad |= json_object_set_new(o, "unexplained", un);
+	/* Only when epochs were reconstructed (older profiles read the same). */
+	if (tl->reconstructed.epochs)
+		bad |= json_object_set_new(o, "reconstructed",
+					   json_pack("{s:I,s:o,s:o}", "epochs",
+						     (json_int_t)tl->reconstructed.epochs, "ns",
+						     json_num(tl->reconstructed.ns), "blocking_ns",
+						     json_num(tl->reconstructed.blocking_ns)));
 	for (i = 0; i < tl->n_patterns; i++) {
 		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
 		json_t *po = json_object(), *nodes = json_array();
 
 		bad |= json_object_set_new(po, "thread", json_integer(pat->thread));
 		bad |= json_object_set_new(po, "cut", json_boolean(pat->cut));
+		if (pat->reconstructed)
+			bad |= json_object_set_new(po, "reconstructed", json_true());
 		bad |= json_object_set_new(
 			po, "wall_ns",
 			json_pack("{s:I,s:o,s:o,s:o,s:o}", "n", (json_int_t)pat->wall_ns.n, "mean",
@@ -461,7 +471,8 @@ read_pattern(struct profile_reader *rd, json_t *jp, const char *path,
 	if ((r = read_uint(rd, jp, "thread", path, false, UINT32_MAX, &u)))
 		return r;
 	pat->thread = (uint32_t)u;
-	if ((r = read_bool(rd, jp, "cut", path, &pat->cut)))
+	if ((r = read_bool(rd, jp, "cut", path, &pat->cut)) ||
+	    (r = read_bool(rd, jp, "reconstructed", path, &pat->reconstructed)))
 		return r;
 	w = json_object_get(jp, "wall_ns");
 	if (!json_is_object(w))
@@ -564,6 +575,19 @@ timeline_from_json(struct profile_reader *rd, json_t *v, struct gpuproj_profile 
 			    (r = read_total(rd, e, "ns", upath, false, &tl->unexplained[why].ns)))
 				return r;
 		}
+	}
+	un = json_object_get(v, "reconstructed");
+	if (un) {
+		if (!json_is_object(un))
+			return BAD("timeline", "'reconstructed' must be {\"epochs\": integer, "
+				   "\"ns\": number, \"blocking_ns\": number}");
+		if ((r = read_uint(rd, un, "epochs", "timeline.reconstructed", true,
+				   (uint64_t)INT64_MAX, &tl->reconstructed.epochs)) ||
+		    (r = read_total(rd, un, "ns", "timeline.reconstructed", false,
+				    &tl->reconstructed.ns)) ||
+		    (r = read_total(rd, un, "blocking_ns", "timeline.reconstructed", false,
+				    &tl->reconstructed.blocking_ns)))
+			return r;
 	}
 	pats = json_object_get(v, "patterns");
 	if (!json_is_array(pats) || json_array_size(pats) > GPUPROJ_TL_MAX_MERGED)

@@ -121,6 +121,9 @@ gpuproj_timeline_merge(struct gpuproj_profile *dst, const struct gpuproj_profile
 		d->unexplained[i].epochs += s->unexplained[i].epochs;
 		d->unexplained[i].ns += s->unexplained[i].ns;
 	}
+	d->reconstructed.epochs += s->reconstructed.epochs;
+	d->reconstructed.ns += s->reconstructed.ns;
+	d->reconstructed.blocking_ns += s->reconstructed.blocking_ns;
 	if (created)
 		gpuproj_profile_set_timeline(dst, d);
 	return GPUPROJ_OK;
@@ -262,6 +265,11 @@ gpuproj_timeline_validate(const struct gpuproj_timeline *tl, const struct gpupro
 			return bad(file, err, "timeline.unexplained.%s is out of range",
 				   gpuproj_tl_why_name((enum gpuproj_tl_why)i));
 	}
+	if (tl->reconstructed.epochs > MAX_N ||
+	    !(tl->reconstructed.ns >= 0 && tl->reconstructed.ns <= GPUPROJ_MAX_TOTAL_NS) ||
+	    !(tl->reconstructed.blocking_ns >= 0 &&
+	      tl->reconstructed.blocking_ns <= GPUPROJ_MAX_TOTAL_NS))
+		return bad(file, err, "timeline.reconstructed is out of range");
 	if (tl->n_patterns > GPUPROJ_TL_MAX_MERGED)
 		return bad(file, err, "timeline.patterns holds %zu patterns, at most %d",
 			   tl->n_patterns,
@@ -821,6 +829,7 @@ gpuproj_timeline_project(const struct gpuproj_profile *p, const struct gpuproj_r
 	out->hi_ns = fmax(out->hi_ns, floor[2]);
 	out->speedup = out->wall_ns > 0 ? out->source_ns / out->wall_ns : NAN;
 	out->explained = w > 0 ? f * e / w : 0;
+	out->reconstructed = w > 0 ? fmin(f * tl->reconstructed.ns / w, out->explained) : 0;
 	out->identity_error = e > 0 ? (acc.rsrc - e) / e : 0;
 	out->bound = e > 0 ? gpuproj_timeline_bound_ns(tl) / e : 0;
 	return GPUPROJ_OK;

@@ -552,7 +552,8 @@ gpuproj_tl_pattern_same(const struct gpuproj_tl_pattern *a, const struct gpuproj
 {
 	size_t i;
 
-	if (a->thread != b->thread || a->cut != b->cut || a->n_nodes != b->n_nodes)
+	if (a->thread != b->thread || a->cut != b->cut || a->reconstructed != b->reconstructed ||
+	    a->n_nodes != b->n_nodes)
 		return false;
 	for (i = 0; i < a->n_nodes; i++) {
 		if (!node_same(&a->nodes[i], &b->nodes[i]))
@@ -567,6 +568,8 @@ gpuproj_tl_pattern_hash(const struct gpuproj_tl_pattern *pat)
 	uint64_t h = timeline_mix(0x243F6A8885A308D3ULL, (uint64_t)pat->thread << 1 | pat->cut);
 	size_t i, j;
 
+	if (pat->reconstructed)
+		h = timeline_mix(h, 0x5245434F4E535452ULL); /* measured patterns hash as before */
 	h = timeline_mix(h, pat->n_nodes);
 	for (i = 0; i < pat->n_nodes; i++) {
 		const struct gpuproj_tl_node *n = &pat->nodes[i];

@@ -20,6 +20,7 @@
 #include <gpuproj/model.h>
 #include <gpuproj/validate.h>
 
+#include "model-private.h"
 #include "profile-private.h"
 #include "util.h"
 
@@ -459,6 +460,8 @@ intervals(struct gpuproj_validation *v, const struct gpuproj_validate_options *o
 			continue;
 		if (iv && gpuproj_intervals_lookup(iv, c->model, c->binding, c->point_ns, &lo, &hi,
 						   NULL)) {
+			/* What each assumption costs, as gpuproj_model_project() widens. */
+			model_widen(c->model, c->assumed, &lo, &hi);
 			c->lo_ns = c->point_ns * lo;
 			c->hi_ns = c->point_ns * hi;
 			c->calibrated = true;
@@ -666,6 +669,7 @@ validate_compare(struct validate_run *r, size_t mi, size_t pi, size_t ti,
 		c->hi_ns = c->level_hi_ns = pr.level_hi_ns;
 		c->point_ns = pr.point_ns;
 		c->binding = pr.binding;
+		c->assumed = pr.assumed;
 		c->error_pct = (pr.point_ns - meas) / meas * 100.0;
 	} else {
 		r->pend[n].why = strdup(pr.why[0] ? pr.why : gpuproj_strerror(pr.status));

@@ -170,6 +170,27 @@ size_t gpuproj_ncu_metrics(const char *chip, const char **names, size_t max);
 size_t gpuproj_ncu_metrics_tensor(const char *chip, enum gpuproj_tensor_mode mode,
 				  const char **names, size_t max);
 
+/**
+ * The commands that collect what the default model needs, for the tool and
+ * GPU an imported profile came from (attribute "origin" ncu-import or
+ * nvprof-import; its device's chip and compute capability, else its
+ * targets.yaml entry's): for an Nsight Compute export the ncu line of
+ * gpuproj_ncu_metrics() for its chip ("ncu --csv --page raw --metrics …
+ * --log-file run.csv ./app   (`gpuproj ncu-metrics --chip GB100` prints
+ * it)"); for an nvprof export the trace and metrics lines of nvprof with the
+ * metrics its GPU has (the half-precision FLOP counts from CC 5.3) and the
+ * import; for a GPU outside the tool's range (nvprof: CC 7.2 and later;
+ * ncu: before 7.0) one line saying so, then the other tool's command.
+ * Sources: src/import-collect.c.
+ *
+ * @param ts targets (may be NULL) for a device the profile records no
+ *        chip or compute capability of
+ * @return malloc'd text, lines separated by '\n' (no final one), owned by
+ *         the caller; NULL for a profile of another origin (libproj.so's, a
+ *         data set) or out of memory
+ */
+char *gpuproj_import_collection(const struct gpuproj_profile *p, const struct gpuproj_targets *ts);
+
 /** @return true for a chip gpuproj_ncu_metrics() knows (GV100 … GB207) */
 bool gpuproj_ncu_chip_known(const char *chip);
 

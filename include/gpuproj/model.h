@@ -111,6 +111,133 @@ enum gpuproj_interval_gpus {
 /** @return "fitted", "unseen" or "unknown" */
 const char *gpuproj_interval_gpus_name(enum gpuproj_interval_gpus g);
 
+/**
+ * What a model assumed in place of an input the kernel's profile lacks
+ * (docs/models.md "Missing inputs"): one bit each (1u << value) in
+ * gpuproj_projection.assumed. A model runs on what was measured and states
+ * the rest; it refuses only when a kernel has no timed launch, or neither
+ * FLOP nor bytes to scale by. Each assumption has a word (written in JSON
+ * as `"assumed": [words]`, in tables and reports), the input whose absence
+ * makes it (`gpuproj validate --drop INPUT` takes the inputs away to
+ * measure what the assumption costs) and what it means. Its cost is the
+ * widening of the calibrated interval that the built-in table
+ * src/data/assumptions.json gives per model (gpuproj_assumption_widening()).
+ */
+enum gpuproj_assumption {
+	/**
+	 * "shared unbounded": no shared.wavefronts; the shared-memory level is
+	 * no constraint (t_shM = 0): the projection is a lower bound there.
+	 */
+	GPUPROJ_ASSUME_SHARED = 0,
+	/** "full warps": no warp_efficiency; 1 (every lane active) in eq. 3. */
+	GPUPROJ_ASSUME_WARPS,
+	/**
+	 * "l1 unmeasured": no bytes.l1; the L1 level is not projected and no
+	 * L1 hits are counted (only the measured levels bound).
+	 */
+	GPUPROJ_ASSUME_L1,
+	/**
+	 * "l2 unmeasured": no bytes.l2; the L2 level is not projected, L2 hits
+	 * are counted at L1 (a lower bound).
+	 */
+	GPUPROJ_ASSUME_L2,
+	/** "dram unmeasured": no bytes.dram; no DRAM level, L2 serves every byte below L1. */
+	GPUPROJ_ASSUME_DRAM,
+	/** "compute unbounded": no FP instruction counts; memory levels only. */
+	GPUPROJ_ASSUME_FLOP,
+	/**
+	 * "issue lower bound": no instruction mix (inst.int, inst.ldst,
+	 * inst.warp): the instructions counted stand for all, a lower bound on
+	 * issue and on the integer and load/store pipes.
+	 */
+	GPUPROJ_ASSUME_MIX,
+	/**
+	 * "occupancy unknown": no launch geometry (GPUPROJ_TAG_NO_GEOMETRY):
+	 * no occupancy or wave term (hroof-occ = hroof; occupancy = the
+	 * roofline ratio).
+	 */
+	GPUPROJ_ASSUME_GEOMETRY,
+	/** "registers unknown": regs_per_thread 0; no register limit on occupancy. */
+	GPUPROJ_ASSUME_REGISTERS,
+	/**
+	 * "registers capped": the kernel uses more registers per thread (or
+	 * per block) than the target allows; the target's compiler is assumed
+	 * to fit it into the target's limit (spills not modelled).
+	 */
+	GPUPROJ_ASSUME_REGS_CAPPED,
+	/**
+	 * "percentages derived": sol on a profile with counters: its
+	 * speed-of-light percentages derived from them against the source's
+	 * ceilings (gpuproj_profile_default_sections()), not measured.
+	 */
+	GPUPROJ_ASSUME_PERCENTAGES,
+	/**
+	 * "tensor shape assumed": the tensor FLOP came from instruction counts
+	 * times the default MMA shape of the compute capability (the import's
+	 * import.tensor.* attribute says "assumed").
+	 */
+	GPUPROJ_ASSUME_TENSOR_SHAPE,
+	/**
+	 * "binding unknown": a timed kernel without any counter, projected by
+	 * the "envelope" model (src/model-envelope.c): the time scaled by the
+	 * FP32 ceilings and by the DRAM bandwidths, the interval spanning both.
+	 */
+	GPUPROJ_ASSUME_BINDING,
+	GPUPROJ_ASSUME_COUNT,
+};
+
+/** One assumption's names (gpuproj_assumption_info()). */
+struct gpuproj_assumption_info {
+	const char *word;    /**< "full warps": JSON, tables, reports (static) */
+	/**
+	 * The input whose absence makes it, as `gpuproj validate --drop` takes
+	 * it ("warp-efficiency"), or NULL for an assumption no input can be
+	 * dropped for (static)
+	 */
+	const char *input;
+	const char *meaning; /**< one line: what is missing and what is assumed (static) */
+};
+
+/** @return the names of an assumption, or NULL for a value out of the enum */
+const struct gpuproj_assumption_info *gpuproj_assumption_info(enum gpuproj_assumption a);
+
+/**
+ * Parse a --drop input name ("shared", "warp-efficiency", …; case-insensitive).
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (NULL, or no assumption has that input; *ret untouched)
+ */
+int gpuproj_assumption_from_input(const char *input, enum gpuproj_assumption *ret);
+
+/**
+ * The words of a set of assumptions, in enum order, joined by ", ".
+ * @param bits gpuproj_projection.assumed
+ * @param buf output ("" when bits is 0), always NUL-terminated when size > 0
+ * @return buf
+ */
+char *gpuproj_assumption_words(unsigned bits, char *buf, size_t size);
+
+struct gpuproj_model;
+
+/**
+ * The widening of a calibrated interval for one assumption of model m
+ * (built-in table src/data/assumptions.json, measured by dropping the input
+ * from the validation corpora and validating again: docs/models.md
+ * "Missing inputs"): a projection with the assumption gets
+ * [point · lo · lo_factor, point · hi · hi_factor].
+ *
+ * @param[out] ret_lo factor ≤ 1 on the lower end (1: not widened)
+ * @param[out] ret_hi factor ≥ 1 on the upper end (1: not widened)
+ * @return true when the table measured it for m; false: 1 and 1 (not
+ *         measured: the assumption's entry says why)
+ */
+bool gpuproj_assumption_widening(const struct gpuproj_model *m, enum gpuproj_assumption a,
+				 double *ret_lo, double *ret_hi);
+
+/**
+ * One line saying where the widening table comes from (corpora, date,
+ * command), for reports; static.
+ */
+const char *gpuproj_assumptions_origin(void);
+
 /** One kernel projected onto one target. */
 struct gpuproj_projection {
 	int status;          /**< GPUPROJ_OK, else why it was not projected (see why) */
@@ -165,15 +292,14 @@ struct gpuproj_projection {
 	 */
 	enum gpuproj_interval_gpus interval_gpus;
 	/**
-	 * An assumption the projection rests on that the writers state beside
-	 * it, or NULL: GPUPROJ_ASSUMED_BINDING_UNKNOWN for the "envelope"
-	 * model's (a kernel without counters). A static string.
+	 * When status == OK: what the model assumed for inputs the kernel
+	 * lacks, bit (1u << enum gpuproj_assumption) each; 0 when it had every
+	 * input. A calibrated interval is widened by each one's factors
+	 * (gpuproj_assumption_widening()). The "envelope" model's projection
+	 * of a kernel without counters has GPUPROJ_ASSUME_BINDING.
 	 */
-	const char *assumed;
+	unsigned assumed;
 };
-
-/** gpuproj_projection.assumed of a kernel projected without counters ("envelope"). */
-#define GPUPROJ_ASSUMED_BINDING_UNKNOWN "binding unknown"
 
 /**
  * Names under which the default-section quantities of the "sol" model are
@@ -552,12 +678,14 @@ enum gpuproj_waves gpuproj_waves_default(void);
  */
 enum gpuproj_fallback {
 	/**
-	 * On for the default model (hroof-occ): first hroof, when only the launch
-	 * geometry is missing (hroof-occ is hroof times an occupancy term that
-	 * needs it), then "sol" (coarser), then "envelope" for a kernel without
-	 * any counter (assumed: binding unknown). Off for every other model. (`gpuproj
-	 * project --model NAME` sets GPUPROJ_FALLBACK_OFF: a model named by the
-	 * user is that model alone.)
+	 * On for the default model (hroof-occ): "sol" (coarser), for a kernel
+	 * hroof-occ cannot project (no FLOP and no bytes) and first for a kernel
+	 * of an export of ncu's default sections
+	 * (gpuproj_model_prefers_fallback()), then "envelope" for a kernel
+	 * without any counter (assumed: binding unknown). hroof-occ runs without
+	 * the launch geometry itself (GPUPROJ_ASSUME_GEOMETRY). Off for every
+	 * other model. (`gpuproj project --model NAME` sets GPUPROJ_FALLBACK_OFF:
+	 * a model named by the user is that model alone.)
 	 */
 	GPUPROJ_FALLBACK_DEFAULT = 0,
 	GPUPROJ_FALLBACK_OFF = 1,    /**< never: each kernel by the run's model or not at all */
@@ -759,6 +887,13 @@ struct gpuproj_model_options {
 	 * gpuproj_project_run() sets it from the profile when it is NULL.
 	 */
 	const struct gpuproj_sm_clock *source_clock;
+	/**
+	 * Inputs the models ignore, bit (1u << enum gpuproj_assumption) per
+	 * assumption whose input is taken away (gpuproj_assumption_info().input;
+	 * `gpuproj validate --drop`): the kernel is projected as if its profile
+	 * lacked them, to measure what each assumption costs. 0: none.
+	 */
+	unsigned drop_inputs;
 };
 
 /**
@@ -894,13 +1029,12 @@ const char *gpuproj_model_summary(const struct gpuproj_model *m);
 bool gpuproj_model_is_coarse(const struct gpuproj_model *m);
 /**
  * The models gpuproj_project_run() falls back to for kernels model m cannot
- * project (GPUPROJ_FALLBACK_DEFAULT): for the default model, hroof (only
- * when the launch geometry is all that is missing), "sol", then "envelope"
- * (a timed kernel without any counter: src/model-envelope.c); none for
- * other models.
+ * project (GPUPROJ_FALLBACK_DEFAULT): for the default model "sol", then
+ * "envelope" (a timed kernel without any counter: src/model-envelope.c);
+ * none for other models.
  *
  * @param[out] out up to `max` models, in the order tried
- * @return the number of fallback models (≤ 3)
+ * @return the number of fallback models (≤ 2)
  */
 size_t gpuproj_model_fallbacks(const struct gpuproj_model *m, const struct gpuproj_model **out,
 			       size_t max);
@@ -987,6 +1121,27 @@ size_t gpuproj_model_missing_in_profile(const struct gpuproj_model *m,
 					const struct gpuproj_profile *p, const char **names,
 					size_t max, size_t *ret_kernels);
 
+/**
+ * What model m assumes for kernel k, from the kernel alone (bits 1u <<
+ * enum gpuproj_assumption; docs/models.md "Missing inputs"): every
+ * projection m makes of k carries these, and may add those that depend on
+ * the GPU (GPUPROJ_ASSUME_REGS_CAPPED) or the options (GPUPROJ_ASSUME_MIX
+ * under the issue roof). Independent of any GPU.
+ * @return the bits; 0 for NULL arguments
+ */
+unsigned gpuproj_model_assumptions(const struct gpuproj_model *m, const struct gpuproj_kernel *k);
+
+/**
+ * Does gpuproj_project_run() with the default model (and fallbacks on)
+ * try its fallback, sol, first for kernel k? For a kernel of an export of
+ * ncu's default sections: a measured SM throughput percentage
+ * (GPUPROJ_SOL_SM_PCT) and no FP instruction count. The default model would
+ * see only its memory levels (GPUPROJ_ASSUME_FLOP); sol, made for such
+ * exports, knows the compute side from the percentage.
+ * @return true for such a kernel and m the default model
+ */
+bool gpuproj_model_prefers_fallback(const struct gpuproj_model *m, const struct gpuproj_kernel *k);
+
 /** A whole profile projected onto one target with one model. */
 struct gpuproj_run_projection {
 	const struct gpuproj_model *model;
@@ -1015,11 +1170,13 @@ struct gpuproj_run_projection {
 	/** Of n_fallback, those projected by "sol" (coarser). */
 	size_t n_fallback_sol;
 	/**
-	 * Of n_fallback, those projected with a stated assumption
-	 * (gpuproj_projection.assumed: the "envelope" of a kernel without
-	 * counters, binding unknown).
+	 * Of n_projected, kernels projected with at least one assumption
+	 * (gpuproj_projection.assumed ≠ 0), and per assumption the kernels
+	 * with it (n_assumption[GPUPROJ_ASSUME_BINDING]: the "envelope" of a
+	 * kernel without counters).
 	 */
 	size_t n_assumed;
+	size_t n_assumption[GPUPROJ_ASSUME_COUNT];
 	/**
 	 * Of n_projected, kernels whose calibrated interval was fitted without
 	 * the source or the target GPU (gpuproj_projection.interval_gpus

@@ -108,6 +108,20 @@ int gpuproj_project_whole_run_table(FILE *out, const struct gpuproj_profile *p,
 				    const struct gpuproj_run_projection *runs, size_t n_runs);
 
 /**
+ * The note of the runs' assumptions (gpuproj_run_projection.n_assumed,
+ * n_assumption): one line "note: [WHO ]projected with assumptions for
+ * inputs the profile lacks: WORD (N of M kernel(s)[ on every target]), …
+ * (up to N of M kernel(s), on T of U targets) …; their intervals are
+ * widened …", nothing when no kernel of any run needed one. Printed by the
+ * tables of project and `--model all`.
+ *
+ * @param runs runs[0], runs[stride], … runs[(n_runs − 1) · stride] are read
+ * @param who a model name, or NULL
+ */
+void gpuproj_project_assumed_note(FILE *out, const struct gpuproj_run_projection *runs,
+				  size_t n_runs, size_t stride, const char *who);
+
+/**
  * CSV, one row per (kernel, target) and one "(total)" row per target.
  * Columns: kernel, tag, grid, block, launches, source_ns, target, model,
  * status, lo_ns, hi_ns, point_ns, speedup, binding, measured_ns, error_pct,

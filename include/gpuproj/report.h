@@ -353,6 +353,13 @@ struct gpuproj_report_rank {
 	 */
 	size_t n_interval_unseen;
 	/**
+	 * Of n_projected, those a model projected with assumptions for inputs
+	 * the profile lacks (gpuproj_run_projection.n_assumed), and per
+	 * assumption how many: writers mark the interval and name them.
+	 */
+	size_t n_assumed;
+	size_t n_assumption[GPUPROJ_ASSUME_COUNT]; /**< per enum gpuproj_assumption */
+	/**
 	 * The whole run (timeline.h; summed over profiles), valid when every
 	 * profile has a timeline: then the rankings order by whole.wall_ns
 	 * (a procurement question is how long the job runs), else by point_ns.

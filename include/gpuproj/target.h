@@ -459,18 +459,54 @@ struct gpuproj_device_info;
 /**
  * Find the source GPU of a profile: `override` if non-NULL (a targets.yaml
  * name or match string), else the profile's device.target name, else its
- * device.name through the `match` lists.
+ * device.name through the `match` lists, else (a device that reports no
+ * name) the one entry its attributes fit (gpuproj_targets_identify()).
+ * Without an override, an entry whose compute capability or SM count the
+ * device contradicts (gpuproj_target_differs(): another variant) is not
+ * the source: GPUPROJ_E_NOTFOUND naming the difference, so that
+ * gpuproj_resolve_source_or_derive() derives an entry from the device.
  *
  * @param[out] ret the GPU
  * @param[out] reterr optional; for an unknown GPU the message of
  *             gpuproj_targets_lookup() with "source GPU" (override) or
  *             "the profile's GPU", listing close names, else advising to
- *             add an entry or pass --source NAME
+ *             add an entry or pass --source NAME; for a variant "the
+ *             profile's GPU 'NAME' has 152 SMs, not 148: a variant …"
  * @return GPUPROJ_OK, GPUPROJ_E_NOTFOUND, GPUPROJ_E_INVAL (NULL argument)
  */
 int gpuproj_resolve_source(const struct gpuproj_profile *p, const struct gpuproj_targets *targets,
 			   const char *override, const struct gpuproj_target **ret,
 			   struct gpuproj_error *reterr);
+
+/**
+ * Does a device contradict a targets.yaml entry it was matched to by name?
+ * Its compute capability (NVIDIA) or SM count, where the device reports
+ * them, differ from the entry's: another variant of the GPU (a 152-SM
+ * B200 against the 148-SM B200-180GB) or a partition (MIG).
+ *
+ * @param buf optional: the differences, "152 SMs, not 148" ("" when none)
+ * @return 1 when they differ, 0 when not (or t or d is NULL)
+ */
+int gpuproj_target_differs(const struct gpuproj_target *t, const struct gpuproj_device_info *d,
+			   char *buf, size_t size);
+
+/**
+ * Identify a device that reports no name by its attributes: the one NVIDIA
+ * entry of `targets` (provisional ones aside) with its compute capability
+ * and SM count, whose memory_gib is within 12 % of the device's memory
+ * (device.driver memory bytes: drivers report less than the nominal size)
+ * and boost_clock_mhz within 3 % of its clock (device.clock_hz, the
+ * driver's maximum clock), where those are known.
+ *
+ * @param[out] ret the entry
+ * @param[out] reterr optional; why not: no such entry, or the several that
+ *             fit, by name
+ * @return GPUPROJ_OK; GPUPROJ_E_NOTFOUND (no CC or SM count to go by, no
+ *         entry, or more than one); GPUPROJ_E_INVAL (NULL arguments)
+ */
+int gpuproj_targets_identify(const struct gpuproj_targets *targets,
+			     const struct gpuproj_device_info *d, const struct gpuproj_target **ret,
+			     struct gpuproj_error *reterr);
 
 /**
  * A provisional targets.yaml entry (schema gpuproj-targets/1, one GPU, as

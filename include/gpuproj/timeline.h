@@ -37,11 +37,25 @@
  * before it (gap), its own host time, the GPU's latency to start it and
  * its GPU duration. A profile keeps at most GPUPROJ_TL_MAX_PATTERNS
  * patterns of at most GPUPROJ_TL_MAX_NODES nodes, GPUPROJ_TL_MAX_TOTAL_NODES
- * in all; epochs that do not fit, that contain a profiled launch (kernel
- * replay distorts them), whose records were incomplete, or that ran on a
- * thread beyond GPUPROJ_TL_MAX_THREADS are counted with their measured
- * time as "unexplained" (struct gpuproj_tl_unexplained) and carried
- * unchanged into every projection.
+ * in all; epochs that do not fit, whose records were incomplete, or that
+ * ran on a thread beyond GPUPROJ_TL_MAX_THREADS are counted with their
+ * measured time as "unexplained" (struct gpuproj_tl_unexplained) and
+ * carried unchanged into every projection.
+ *
+ * **Reconstructed epochs.** A profiled launch runs under kernel replay: the
+ * launch returns only after every pass, so the host blocks and the epoch
+ * around it is distorted. libproj.so reconstructs such an epoch instead of
+ * carrying it (an application that synchronises once has no other epoch):
+ * folded as measured, each profiled launch then takes the host time of an
+ * ordinary launch call (the mean of the run's unprofiled ones), no launch
+ * latency, and its kernel's one-pass duration (the mean of its timed
+ * launches, or the range profiler's duration of one pass for a kernel that
+ * only ran profiled); the epoch's wall time is the replay of that onto the
+ * source, and what replay added (the measured minus it) is left out of the
+ * timeline's wall_ns and span_ns (struct gpuproj_tl_reconstructed). Every
+ * other time of the epoch is as measured. An epoch whose profiled launch
+ * was not a kernel launch of a known kernel, or that does not fit the
+ * bounds, stays "profiled" (unexplained).
  *
  * **Replay** (gpuproj_timeline_replay()): per pattern, with the mean
  * times, in host order: host clock h += gap; a GPU operation on stream s
@@ -156,7 +170,8 @@ enum gpuproj_copy_kind {
 
 /** Why epochs were not folded into patterns (struct gpuproj_tl_unexplained). */
 enum gpuproj_tl_why {
-	GPUPROJ_TL_WHY_PROFILED = 0, /**< "profiled": a launch ran under kernel replay in it */
+	/** "profiled": a launch ran under kernel replay in it, and it could not be reconstructed */
+	GPUPROJ_TL_WHY_PROFILED = 0,
 	GPUPROJ_TL_WHY_INCOMPLETE,   /**< "incomplete": a record it needed never came */
 	GPUPROJ_TL_WHY_OVERFLOW,     /**< "overflow": no room (patterns or nodes full) */
 	GPUPROJ_TL_WHY_THREADS,      /**< "threads": a thread beyond GPUPROJ_TL_MAX_THREADS */
@@ -167,6 +182,23 @@ enum gpuproj_tl_why {
 struct gpuproj_tl_unexplained {
 	uint64_t epochs;  /**< how many */
 	double ns;        /**< Σ of their measured wall time, ns */
+};
+
+/**
+ * Epochs with a profiled launch, reconstructed (libproj.so, "Reconstructed
+ * epochs" in the file comment) and folded into patterns like any other.
+ */
+struct gpuproj_tl_reconstructed {
+	uint64_t epochs;  /**< how many */
+	/** Σ of their reconstructed wall time (the replay onto the source), ns */
+	double ns;
+	/**
+	 * Σ of what kernel replay added to their measured wall time (the
+	 * host's blocking while the profiled launches replayed, and their
+	 * passes beyond one), ns: left out of the timeline's wall_ns and
+	 * span_ns
+	 */
+	double blocking_ns;
 };
 
 /** The kernels of one graph launch node: one entry per signature. */
@@ -220,6 +252,11 @@ struct gpuproj_tl_node {
 struct gpuproj_tl_pattern {
 	uint32_t thread;            /**< application thread, numbered by first CUDA call (0 first) */
 	bool cut;                   /**< the epochs were cut at GPUPROJ_TL_MAX_NODES, not at a wait */
+	/**
+	 * Its epochs were reconstructed ("Reconstructed epochs"): never folded
+	 * with measured epochs of the same structure (part of the structure)
+	 */
+	bool reconstructed;
 	/** gpuproj_tl_pattern_hash() of the structure, kept by gpuproj_timeline_add() (0 = not yet). */
 	uint64_t key;
 	struct gpuproj_stats wall_ns; /**< measured epoch wall time, ns; n = epochs folded */
@@ -253,6 +290,8 @@ struct gpuproj_timeline {
 	double spill_ns;
 	/** Epochs not in patterns, by enum gpuproj_tl_why. */
 	struct gpuproj_tl_unexplained unexplained[GPUPROJ_TL_WHY_COUNT];
+	/** Epochs with a profiled launch that were reconstructed (and are in patterns). */
+	struct gpuproj_tl_reconstructed reconstructed;
 	struct gpuproj_tl_pattern *patterns; /**< [n_patterns], owned */
 	size_t n_patterns;
 	/**
@@ -535,6 +574,11 @@ struct gpuproj_whole_run {
 	double bar_kernel_ns, bar_copy_ns, bar_host_ns;
 	/** Share of the measured whole run that the replayed patterns explain, 0..1. */
 	double explained;
+	/**
+	 * Of it, the share of reconstructed epochs (struct
+	 * gpuproj_tl_reconstructed.ns / the measured whole run), 0..1
+	 */
+	double reconstructed;
 	/**
 	 * The identity check: (replay onto the source − measured) / measured,
 	 * over the explained epochs; |value| ≤ GPUPROJ_TL_IDENTITY_TOLERANCE

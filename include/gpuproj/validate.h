@@ -249,6 +249,12 @@ struct gpuproj_validation_comparison {
 	const char *why;
 	double level_lo_ns, level_hi_ns; /**< the model's own interval, ns; NaN when not projected */
 	bool calibrated;       /**< lo/hi are a calibrated interval (interval.h) */
+	/**
+	 * What the projection assumed (gpuproj_projection.assumed); a
+	 * calibrated interval is widened by each assumption's factors
+	 * (gpuproj_assumption_widening()), as gpuproj_model_project() does
+	 */
+	unsigned assumed;
 };
 
 /** A validation run. Zero-initialise; release with gpuproj_validation_clear(). */
@@ -379,6 +385,130 @@ int gpuproj_validation_write_csv(FILE *out, const struct gpuproj_validation *v);
  */
 int gpuproj_validation_write_json(const char *path, const struct gpuproj_validation *v,
 				  bool details, struct gpuproj_error *reterr);
+
+/**
+ * What one assumption (model.h enum gpuproj_assumption) costs one model,
+ * measured by taking its input away from the validation profiles
+ * (gpuproj_model_options.drop_inputs) and validating again
+ * (gpuproj_validate_assumptions()). The cases are the comparisons whose
+ * kernel had the input (the run with it made no such assumption) and that
+ * were projected with and without it; the calibration half (by shape:
+ * FNV-1a of kernel name and tag even, as `--holdout shape`) fits, the
+ * evaluation half (odd) reports.
+ */
+struct gpuproj_assumption_cost {
+	const struct gpuproj_model *model;
+	enum gpuproj_assumption assumption;
+	size_t n;              /**< calibration cases */
+	/**
+	 * Projections without the input that stated the assumption, both
+	 * halves; 0: the model does not read the input (with these options).
+	 */
+	size_t n_assumed;
+	/**
+	 * The shortest window of the ratios measured / projected holding the
+	 * coverage's share of them (interval.h's method), pooled over bindings
+	 * and classes: with the input, and without it.
+	 */
+	double base_lo, base_hi, drop_lo, drop_hi;
+	/**
+	 * The widening: lo = min(1, drop_lo / base_lo), hi = max(1, drop_hi /
+	 * base_hi); both 1 when n < GPUPROJ_INTERVALS_MIN_GROUP (not measured)
+	 */
+	double lo, hi;
+	bool measured;         /**< n ≥ GPUPROJ_INTERVALS_MIN_GROUP */
+	size_t n_eval;         /**< evaluation cases */
+	/** MAPE of the evaluation cases with and without the input, %. */
+	double mape_base_pct, mape_drop_pct;
+	/**
+	 * Coverage on the evaluation cases without the input, %: of the
+	 * calibrated interval of the built-in table (interval.h), and of that
+	 * interval widened by lo, hi.
+	 */
+	double cover_plain_pct, cover_widened_pct;
+	/**
+	 * Coverage on the same cases with the built-in widening
+	 * (gpuproj_assumption_widening(), src/data/assumptions.json), %: on
+	 * corpora the built-in table was not measured on, a held-out check.
+	 */
+	double cover_builtin_pct;
+	/**
+	 * naive (the datasheet ratio, every input present) on the same
+	 * evaluation cases (its comparison of the same source, target and
+	 * kernel in the run with every input): MAPE, %, and the number of
+	 * cases; NaN and 0 when naive was not among the models or did not
+	 * project every one of them
+	 */
+	double naive_mape_pct;
+	size_t n_naive;
+};
+
+/** A measurement of every assumption's cost (gpuproj_validate_assumptions()). */
+struct gpuproj_assumption_study {
+	struct gpuproj_assumption_cost *costs; /**< by model, then assumption; owned */
+	size_t n_costs;
+	char **citations;      /**< the corpora, as gpuproj_validation.citations; owned */
+	size_t n_citations;
+	double coverage;       /**< the windows' coverage, 0..1 */
+};
+
+/**
+ * Measure what each assumption with an input (gpuproj_assumption_info().input
+ * not NULL) costs each model of `opt`: one gpuproj_validate() run with
+ * every input, then one per assumption with its input taken away
+ * (model_options.drop_inputs), paired comparison by comparison
+ * (struct gpuproj_assumption_cost says how). opt->holdout, fit_intervals
+ * and default_sections are ignored (the split is by shape); opt->
+ * fit_coverage is the windows' coverage (≤ 0 or NaN: 0.85, the built-in
+ * intervals'). Progress: opt->progress over all runs.
+ *
+ * @param[out] out filled; release with gpuproj_assumption_study_clear()
+ * @return as gpuproj_validate()
+ */
+int gpuproj_validate_assumptions(const struct gpuproj_profile *const *profiles,
+				 size_t n_profiles, const struct gpuproj_targets *targets,
+				 const struct gpuproj_validate_options *opt,
+				 struct gpuproj_assumption_study *out,
+				 struct gpuproj_error *reterr);
+
+/** Free what gpuproj_validate_assumptions() allocated; accepts a zeroed struct. */
+void gpuproj_assumption_study_clear(struct gpuproj_assumption_study *s);
+
+/**
+ * Write a study as the widening table that gpuproj_assumption_widening()
+ * reads (src/data/assumptions.json), schema "gpuproj-assumptions/1",
+ * atomically ("-" = standard output):
+ * @code
+ * { "schema": "gpuproj-assumptions/1", "method": "…", "coverage": 0.85,
+ *   "provenance": { "corpora": ["…"], "split": "…", "created": "…",
+ *                   "tool": "gpuproj …", "command": "…" },
+ *   "factors": [ { "assumption": "full warps", "input": "warp-efficiency",
+ *                  "model": "hroof-occ", "lo": 0.97, "hi": 1.21, "n": 1234,
+ *                  "base": [lo, hi], "dropped": [lo, hi], "n_eval": 1200,
+ *                  "mape_pct": [with, without], "coverage_pct": [plain, widened],
+ *                  "coverage_builtin_pct": 85.0, "naive_mape_pct": 58.3 } ],
+ *   "unmeasured": [ { "assumption": "registers capped", "model": "…" | null,
+ *                     "why": "…" } ] }
+ * @endcode
+ * Only measured costs are factors; the others are listed as unmeasured,
+ * with why. "naive_mape_pct" is null where naive was not measured on the
+ * same cases (gpuproj_assumption_cost.naive_mape_pct).
+ *
+ * @param created UTC date (ISO 8601) to record, NULL: now
+ * @param command the command to record, or NULL
+ * @return GPUPROJ_OK; GPUPROJ_E_IO; GPUPROJ_E_NOMEM
+ */
+int gpuproj_assumption_study_save(const struct gpuproj_assumption_study *s, const char *path,
+				  const char *created, const char *command,
+				  struct gpuproj_error *reterr);
+
+/**
+ * The study as a table: per model and assumption, n, the widening, MAPE
+ * with and without the input, the coverage of the plain and widened
+ * intervals on the evaluation half, and naive's MAPE on the same cases.
+ * @return GPUPROJ_OK or GPUPROJ_E_IO
+ */
+int gpuproj_assumption_study_write_table(FILE *out, const struct gpuproj_assumption_study *s);
 
 #ifdef __cplusplus
 }

@@ -73,7 +73,7 @@ static void
 help_ncu(FILE *f)
 {
 	fprintf(f,
-		"Usage: gpuproj import ncu [--device-name NAME] [--targets FILE]\n"
+		"Usage: gpuproj import ncu [--device-name NAME [--force]] [--targets FILE]\n"
 		"                          FILE.csv|FILE.ncu-rep -o OUT.json\n\n"
 		"Read an Nsight Compute export and write a gpuproj profile.\n"
 		"FILE.csv is what `ncu --csv … > FILE.csv` or `ncu -i REPORT.ncu-rep --csv\n"
@@ -91,7 +91,10 @@ help_ncu(FILE *f)
 		"coarser sol model; the summary says which kernels.\n\n"
 		"Options:\n"
 		"  --device-name NAME  the GPU the file was measured on, when the file does not\n"
-		"                      name it (no device__attribute_display_name metric)\n"
+		"                      name it (no device__attribute_display_name metric and\n"
+		"                      no attributes that identify it); an error when it\n"
+		"                      contradicts the export's own device, unless --force\n"
+		"  --force             use --device-name even against the export's device\n"
 		"  --targets FILE      GPU descriptions to check the GPU against (default:\n"
 		"                      $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output FILE   the profile to write (\"-\" = standard output); written\n"
@@ -107,7 +110,7 @@ static void
 help_nvprof(FILE *f)
 {
 	fprintf(f,
-		"Usage: gpuproj import nvprof [--device-name NAME] [--targets FILE]\n"
+		"Usage: gpuproj import nvprof [--device-name NAME [--force]] [--targets FILE]\n"
 		"                             FILE.csv... -o OUT.json\n\n"
 		"Read nvprof CSV exports of one run and write a gpuproj profile:\n"
 		"  nvprof --csv --print-gpu-trace --log-file trace.csv ./app   launches, durations\n"
@@ -118,7 +121,9 @@ help_nvprof(FILE *f)
 		"configurations. nvprof metric names map to logical metrics by the table the\n"
 		"gpuperfpredict importer uses (docs/cli/gpuproj-import.md).\n\n"
 		"Options:\n"
-		"  --device-name NAME  the GPU measured on (default: the export's \"Device\")\n"
+		"  --device-name NAME  the GPU measured on (default: the export's \"Device\"); an\n"
+		"                      error when it contradicts that, unless --force\n"
+		"  --force             use --device-name even against the export's \"Device\"\n"
 		"  --targets FILE      GPU descriptions: the GPU's entry gives its compute\n"
 		"                      capability (Kepler shared-memory transactions are 256 B)\n"
 		"                      and SM count (default: $GPUPROJ_TARGETS, else built-in)\n"
@@ -302,15 +307,32 @@ check_device(struct gpuproj_profile *p, const struct gpuproj_targets *ts)
 	if (d->cc_major > 0)
 		snprintf(cc, sizeof(cc), "CC %d.%d", d->cc_major, d->cc_minor);
 	if (!d->name) {
-		char what[64] = "";
+		char what[96] = "";
 		size_t i, n = 0;
 
 		/* What the export does say about its GPU. */
 		if (*cc && d->sms)
-			snprintf(what, sizeof(what), " (%s, %d SMs)", cc, d->sms);
+			snprintf(what, sizeof(what), " (%s, %d SMs", cc, d->sms);
 		else if (*cc || d->sms)
-			snprintf(what, sizeof(what), " (%s%.0d%s)", cc, d->sms, d->sms ? " SMs" : "");
+			snprintf(what, sizeof(what), " (%s%.0d%s", cc, d->sms,
+				 d->sms ? " SMs" : "");
+		if (*what && d->driver[GPUPROJ_DRV_MEMORY_BYTES] > 0)
+			snprintf(what + strlen(what), sizeof(what) - strlen(what), ", %.1f GiB",
+				 d->driver[GPUPROJ_DRV_MEMORY_BYTES] / 1073741824.0);
+		if (*what)
+			strcat(what, ")");
+		/* Identified by its attributes: recorded, so that project needs no --source. */
+		if (ts && gpuproj_targets_identify(ts, d, &t, &err) == GPUPROJ_OK) {
+			fprintf(stderr, "  device: not named in the file%s = targets.yaml %s "
+				"(identified by its attributes)\n", what, t->name);
+			if (gpuproj_profile_set_device(p, NULL, t->name, t->chip, d->cc_major,
+						       d->cc_minor, d->sms, d->clock_hz))
+				return GPUPROJ_E_NOMEM;
+			return GPUPROJ_OK;
+		}
 		fprintf(stderr, "  device: not named in the file%s", what);
+		if (ts && d->cc_major > 0 && d->sms > 0)
+			fprintf(stderr, "; %s", cli_shown(err.message));
 		/* Entries with the same compute capability: the likely candidates. */
 		for (i = 0; ts && d->cc_major > 0 && i < gpuproj_targets_count(ts) && n < 6; i++) {
 			const struct gpuproj_target *c = gpuproj_targets_get(ts, i);
@@ -335,18 +357,23 @@ check_device(struct gpuproj_profile *p, const struct gpuproj_targets *ts)
 		fprintf(stderr, ", %s", cc);
 	if (d->sms > 0)
 		fprintf(stderr, ", %d SMs", d->sms);
-	if (t)
-		fprintf(stderr, " = targets.yaml %s", t->name);
-	fputc('\n', stderr);
-	if (!t)
+	if (!t) {
+		fputc('\n', stderr);
 		return GPUPROJ_OK;
-	if ((d->cc_major > 0 && (d->cc_major != t->cc_major || d->cc_minor != t->cc_minor)) ||
-	    (d->sms > 0 && t->sms > 0 && d->sms != t->sms))
-		fprintf(stderr, "  warning: the export says %s%s%d SMs, targets.yaml's %s has CC "
-			"%d.%d and %d SMs: another GPU or a partition (MIG)? the projection uses "
-			"targets.yaml's; name the right entry with --device-name\n",
-			*cc ? cc : "", *cc ? " and " : "", d->sms, t->name, t->cc_major,
-			t->cc_minor, t->sms);
+	}
+	{
+		char diff[96];
+
+		/* A variant targets.yaml does not list: never its sibling's entry, silently. */
+		if (gpuproj_target_differs(t, d, diff, sizeof(diff))) {
+			fprintf(stderr, "; warning: not targets.yaml's %s (%s): a variant it "
+				"does not list (or a MIG partition); `gpuproj project` derives "
+				"a provisional entry from the export's attributes where they "
+				"suffice, --source NAME overrides\n", t->name, diff);
+			return GPUPROJ_OK;
+		}
+	}
+	fprintf(stderr, " = targets.yaml %s\n", t->name);
 	if (!d->target &&
 	    gpuproj_profile_set_device(p, d->name, t->name, t->chip, d->cc_major ? d->cc_major
 										 : t->cc_major,
@@ -354,22 +381,6 @@ check_device(struct gpuproj_profile *p, const struct gpuproj_targets *ts)
 				       d->clock_hz))
 		return GPUPROJ_E_NOMEM;
 	return GPUPROJ_OK;
-}
-
-/* The chip of the profile's GPU, for the collection command (NULL: unknown). */
-static const char *
-profile_chip(const struct gpuproj_profile *p, const struct gpuproj_targets *ts)
-{
-	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
-	const struct gpuproj_target *t = NULL;
-
-	if (d->chip)
-		return d->chip;
-	if (ts && d->target)
-		t = gpuproj_targets_find(ts, d->target);
-	if (ts && !t && d->name)
-		t = gpuproj_targets_match(ts, d->name);
-	return t ? t->chip : NULL;
 }
 
 /* Kernel names, shortened, for lists in the summary. */
@@ -386,59 +397,121 @@ enum tool {
 };
 
 /*
- * What the default model lacks, which kernels a fallback model will
- * project (sol: coarser), and how to collect everything.
+ * Does --device-name contradict the export's own device: its name
+ * (device__attribute_display_name or the "Device" column), or its compute
+ * capability and SM count (device__attribute_*)? Then one error naming
+ * both, and true.
+ */
+static bool
+device_contradicts(const char *file, enum tool tool, const struct gpuproj_profile *p,
+		   const struct gpuproj_targets *ts, const char *device)
+{
+	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+	const struct gpuproj_target *given = gpuproj_targets_match(ts, device);
+	const char *col = tool == TOOL_NCU ? "device__attribute_display_name or \"Device\""
+					   : "\"Device\"";
+	/* nvprof's importer names the device --device-name; its column is kept aside. */
+	const char *own = tool == TOOL_NVPROF ? gpuproj_profile_attr(p, "import.device_column")
+					      : d->name;
+	char diff[96];
+
+	if (own && !str_eq_nocase_trim(own, device) &&
+	    !(given && given == gpuproj_targets_match(ts, own))) {
+		cli_fail("%s: --device-name '%s' contradicts the export's own device '%s' (%s): "
+			 "drop --device-name, or pass --force to use it all the same",
+			 cli_shown(file), cli_shown(device), cli_shown(own), col);
+		return true;
+	}
+	if (tool == TOOL_NCU && given && gpuproj_target_differs(given, d, diff, sizeof(diff))) {
+		cli_fail("%s: --device-name '%s' contradicts the export's device attributes: the "
+			 "device has %s (targets.yaml %s): name another GPU, or pass --force",
+			 cli_shown(file), cli_shown(device), diff, given->name);
+		return true;
+	}
+	return false;
+}
+
+
+/*
+ * What the default model lacks and assumes, which kernels sol will project
+ * (exports of ncu's default sections: coarser), and how to collect
+ * everything (gpuproj_import_collection(): the export's tool and GPU).
  */
 static void
 print_missing(const struct gpuproj_profile *p, const char *const *names, size_t n,
 	      size_t kernels, enum tool tool, const struct gpuproj_targets *ts)
 {
 	const struct gpuproj_model *def = gpuproj_model_default();
-	const struct gpuproj_model *hroof = gpuproj_model_find("hroof");
 	const struct gpuproj_model *sol = gpuproj_model_find("sol");
 	const struct gpuproj_model *env = gpuproj_model_find("envelope");
-	size_t total = gpuproj_profile_count(p), i, n_sol = 0, n_hroof = 0, n_env = 0, listed = 0;
-	char buf[64];
+	size_t total = gpuproj_profile_count(p), i, n_sol = 0, n_env = 0, n_rescued = 0;
+	size_t count[GPUPROJ_ASSUME_COUNT] = { 0 }, listed = 0;
+	unsigned any = 0;
+	char buf[64], *how;
+	int a;
 
-	if (n == 0) {
+	for (i = 0; i < total; i++) {
+		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
+		unsigned bits = gpuproj_model_missing_names(def, k, NULL, 0) == 0
+					? gpuproj_model_assumptions(def, k)
+					: 0;
+
+		any |= bits;
+		for (a = 0; a < GPUPROJ_ASSUME_COUNT; a++)
+			count[a] += (bits >> a) & 1u;
+	}
+	if (n == 0 && !any) {
 		fprintf(stderr, "  every input of the default model (%s) is present\n",
 			gpuproj_model_name(def));
 		return;
 	}
-	fprintf(stderr, "  %zu of %zu kernel signature%s cannot be projected by the default model "
-		"(%s); missing:", kernels, total, total == 1 ? "" : "s", gpuproj_model_name(def));
+	if (n)
+		fprintf(stderr, "  %zu of %zu kernel signature%s cannot be projected by the "
+			"default model (%s): no time, or neither FLOP nor bytes; missing:",
+			kernels, total, total == 1 ? "" : "s", gpuproj_model_name(def));
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "%s %s", i ? "," : "", names[i]);
-	fputc('\n', stderr);
+	if (n)
+		fputc('\n', stderr);
+	if (any) {
+		fprintf(stderr, "  the default model (%s) assumes, for inputs the export lacks:",
+			gpuproj_model_name(def));
+		for (a = 0, listed = 0; a < GPUPROJ_ASSUME_COUNT; a++) {
+			if (count[a])
+				fprintf(stderr, "%s %s (%zu of %zu)", listed++ ? "," : "",
+					gpuproj_assumption_info((enum gpuproj_assumption)a)->word,
+					count[a], total);
+		}
+		fprintf(stderr, "; its intervals widen by what each costs (docs/models.md "
+			"\"Missing inputs\")\n");
+	}
 	if (tool == TOOL_GPP || tool == TOOL_NEUSIGHT || tool == TOOL_XLA ||
 	    tool == TOOL_KERNELTUNER || tool == TOOL_SEED002)
 		return;
-	/* The fallbacks of gpuproj_project_run(), by the same rules. */
+	/* Exports of ncu's default sections: sol first (gpuproj_project_run()). */
 	for (i = 0; i < total; i++) {
 		const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
-		const char *m[16];
-		size_t nm = gpuproj_model_missing_names(def, k, m, 16);
 
-		if (nm == 0)
-			continue;
-		if (nm == 1 && strstr(m[0], "grid and block") &&
-		    gpuproj_model_missing_names(hroof, k, NULL, 0) == 0)
-			n_hroof++;
-		else if (gpuproj_model_missing_names(sol, k, NULL, 0) == 0)
+		bool lacks = gpuproj_model_missing_names(def, k, NULL, 0) != 0;
+
+		if ((lacks || gpuproj_model_prefers_fallback(def, k)) &&
+		    gpuproj_model_missing_names(sol, k, NULL, 0) == 0) {
 			n_sol++;
-		else if (gpuproj_model_missing_names(env, k, NULL, 0) == 0)
+			n_rescued += lacks;
+		} else if (lacks && gpuproj_model_missing_names(env, k, NULL, 0) == 0) {
 			n_env++;
+			n_rescued++;
+		}
 	}
-	if (n_hroof)
-		fprintf(stderr, "  %zu of them will be projected by hroof, without the occupancy "
-			"term (launch geometry unknown)\n", n_hroof);
 	if (n_sol) {
-		fprintf(stderr, "  %zu of them will be projected by sol, coarser (from the speed-of-"
-			"light throughput percentages): ", n_sol);
-		for (i = 0; i < total && listed < 3; i++) {
+		fprintf(stderr, "  %zu kernel signature%s will be projected by sol, coarser (an "
+			"export of ncu's default sections: from its speed-of-light throughput "
+			"percentages): ", n_sol, n_sol == 1 ? "" : "s");
+		for (i = 0, listed = 0; i < total && listed < 3; i++) {
 			const struct gpuproj_kernel *k = gpuproj_profile_at(p, i);
 
-			if (gpuproj_model_missing_names(def, k, NULL, 0) == 0 ||
+			if ((!gpuproj_model_prefers_fallback(def, k) &&
+			     gpuproj_model_missing_names(def, k, NULL, 0) == 0) ||
 			    gpuproj_model_missing_names(sol, k, NULL, 0) != 0)
 				continue;
 			fprintf(stderr, "%s%s", listed++ ? ", " : "", short_name(k, buf, sizeof(buf)));
@@ -449,32 +522,19 @@ print_missing(const struct gpuproj_profile *p, const char *const *names, size_t 
 		fprintf(stderr, "  %zu of them, without counters, will be projected by the "
 			"envelope of the target's FP32 and DRAM ceilings (assumed: binding "
 			"unknown)\n", n_env);
-	if (kernels > n_sol + n_hroof + n_env)
-		fprintf(stderr, "  %zu of them cannot be projected at all\n",
-			kernels - n_sol - n_hroof - n_env);
-	if (tool == TOOL_NCU || tool == TOOL_NSYS) {
-		const char *chip = profile_chip(p, ts);
-		const char *m[64];
-		size_t nm = gpuproj_ncu_metrics(chip, m, 64);
+	if (kernels > n_rescued)
+		fprintf(stderr, "  %zu of them cannot be projected at all\n", kernels - n_rescued);
+	how = gpuproj_import_collection(p, ts);
+	if (how) {
+		char *line, *save = NULL;
 
-		fprintf(stderr, "  collect everything%s%s with (`gpuproj ncu-metrics%s%s` prints "
-			"it):\n    ncu --csv --page raw --metrics ", chip ? " on " : "",
-			chip ? chip : "", chip ? " --chip " : "", chip ? chip : "");
-		for (i = 0; i < nm && i < 64; i++)
-			fprintf(stderr, "%s%s", i ? "," : "", m[i]);
-		fprintf(stderr, " --log-file run.csv ./app\n");
+		fprintf(stderr, "  collect everything with:\n");
+		for (line = strtok_r(how, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			fprintf(stderr, "    %s\n", line);
+		free(how);
 		if (tool == TOOL_NSYS)
 			fprintf(stderr, "    gpuproj import nsys REPORT.sqlite --ncu run.csv -o "
 				"OUT.json\n");
-	} else {
-		fprintf(stderr, "  collect everything with:\n    nvprof --csv --print-gpu-trace "
-			"--log-file trace.csv ./app\n    nvprof --csv --metrics "
-			"flop_count_sp_fma,flop_count_sp_add,flop_count_sp_mul,flop_count_dp_fma,"
-			"flop_count_dp_add,flop_count_dp_mul,warp_execution_efficiency,"
-			"gld_throughput,gst_throughput,l2_read_transactions,l2_write_transactions,"
-			"l2_read_throughput,dram_read_transactions,dram_write_transactions,"
-			"shared_load_transactions,shared_store_transactions --log-file metrics.csv "
-			"./app\n    gpuproj import nvprof trace.csv metrics.csv -o run.json\n");
 	}
 }
 
@@ -626,12 +686,35 @@ finish_import(struct gpuproj_profile *p, struct gpuproj_import_summary *sum, con
 	return EXIT_OK;
 }
 
+/*
+ * The profile's GPU: --device-name over the export's, and its targets.yaml
+ * entry; a variant (gpuproj_target_differs()) keeps no entry unless
+ * forced. Nonzero on no memory.
+ */
+static int
+record_device(struct gpuproj_profile *p, const struct gpuproj_targets *ts, const char *device,
+	      bool force)
+{
+	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+	const char *name = device ? device : d->name;
+	const struct gpuproj_target *t = name ? gpuproj_targets_match(ts, name) : NULL;
+
+	if (t && !(device && force) && gpuproj_target_differs(t, d, NULL, 0))
+		t = NULL;
+	if (!t && !device)
+		return 0;
+	return gpuproj_profile_set_device(p, name, t ? t->name : NULL, t ? t->chip : NULL,
+					  d->cc_major, d->cc_minor, d->sms, d->clock_hz) ||
+	       (device && force && gpuproj_profile_set_attr(p, "device.forced", device));
+}
+
 static int
 import_one(int argc, char **argv, enum tool tool)
 {
-	enum { O_DEVICE = 256, O_TARGETS };
+	enum { O_DEVICE = 256, O_TARGETS, O_FORCE };
 	static const struct option opts[] = {
 		{ "device-name", required_argument, NULL, O_DEVICE },
+		{ "force", no_argument, NULL, O_FORCE },
 		{ "targets", required_argument, NULL, O_TARGETS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -644,6 +727,7 @@ import_one(int argc, char **argv, enum tool tool)
 	struct gpuproj_targets *ts = NULL;
 	struct gpuproj_error err = { 0 };
 	char *csv = NULL;
+	bool force = false;
 	int c, ret = EXIT_FAIL, r;
 
 	optind = 1;
@@ -654,6 +738,7 @@ import_one(int argc, char **argv, enum tool tool)
 			(tool == TOOL_NCU ? help_ncu : help_nvprof)(stdout);
 			return EXIT_OK;
 		case O_DEVICE: device = optarg; break;
+		case O_FORCE: force = true; break;
 		case O_TARGETS: targets_path = optarg; break;
 		case 'o': output = optarg; break;
 		default: /* ':' missing value, '?' unknown option */
@@ -694,20 +779,15 @@ import_one(int argc, char **argv, enum tool tool)
 		goto out;
 	}
 	/*
-	 * The GPU: --device-name over the export's, and its targets.yaml entry,
-	 * recorded before the profile is written.
+	 * The GPU: --device-name over the export's (never against it without
+	 * --force), and its targets.yaml entry, recorded before the profile is
+	 * written.
 	 */
-	{
-		const struct gpuproj_device_info *d = gpuproj_profile_device(p);
-		const char *name = device ? device : d->name;
-		const struct gpuproj_target *t = name ? gpuproj_targets_match(ts, name) : NULL;
-
-		if ((t || device) &&
-		    gpuproj_profile_set_device(p, name, t ? t->name : NULL, t ? t->chip : NULL,
-					       d->cc_major, d->cc_minor, d->sms, d->clock_hz)) {
-			ret = cli_fail("out of memory");
-			goto out;
-		}
+	if (device && !force && device_contradicts(file, tool, p, ts, device))
+		goto out;
+	if (record_device(p, ts, device, force)) {
+		ret = cli_fail("out of memory");
+		goto out;
 	}
 	{
 		/* Every file of an nvprof run in the summary's first line. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <gpuproj/interval.h>
+#include <gpuproj/import.h>
 #include <gpuproj/model.h>
 #include <gpuproj/profile.h>
 #include <gpuproj/project.h>
@@ -222,12 +223,12 @@ common_reason(const struct gpuproj_run_projection *run, char *why, size_t size)
  * demand: the first, as a rule). Returns true when something was projected.
  */
 static bool
-anything_projected(const struct gpuproj_profile *p, const char *label,
-		   struct gpuproj_projections *pr)
+anything_projected(const struct gpuproj_profile *p, const struct gpuproj_targets *ts,
+		   const char *label, struct gpuproj_projections *pr)
 {
 	const struct gpuproj_run_projection *run;
 	size_t r, best = 0, n = gpuproj_profile_count(p);
-	char why[sizeof(((struct gpuproj_projection *)0)->why)] = "";
+	char why[sizeof(((struct gpuproj_projection *)0)->why)] = "", *how;
 	int st;
 
 	for (r = 0; r < pr->n_runs; r++) {
@@ -245,11 +246,22 @@ anything_projected(const struct gpuproj_profile *p, const char *label,
 		cli_fail("%s: no kernel to project (the profile has none)", label);
 		return false;
 	}
+	/* What collects it: the export's own tool, for its GPU (gpuproj_import_collection()). */
+	how = strstr(why, "needs ") || strstr(why, "(duration)") ? gpuproj_import_collection(p, ts)
+								  : NULL;
 	cli_fail("%s: no kernel could be projected onto any target (%zu kernel signature%s; "
 		 "%zu of them: %s)%s", label, n, n == 1 ? "" : "s", best,
 		 *why ? why : "no reason given",
-		 strstr(why, "needs ") ? "; `gpuproj ncu-metrics` prints the ncu command "
-					 "that collects what is missing" : "");
+		 how ? "; collect it with:"
+		 : strstr(why, "needs ") ? "; `gpuproj ncu-metrics` prints the ncu command "
+					   "that collects what is missing" : "");
+	if (how) {
+		char *line, *save = NULL;
+
+		for (line = strtok_r(how, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			fprintf(stderr, "    %s\n", line);
+		free(how);
+	}
 	return false;
 }
 
@@ -377,18 +389,35 @@ parse_args(int argc, char **argv, struct project_args *a)
 
 /* What the projection did besides its runs: a provisional source, SASS it could not use. */
 static void
-project_notes(const struct project_args *a, const struct gpuproj_profile *p,
-	      const struct gpuproj_projections *pr, int status)
+project_notes(const struct project_args *a, const struct gpuproj_targets *ts,
+	      const struct gpuproj_profile *p, const struct gpuproj_projections *pr, int status)
 {
 	const struct gpuproj_target *src = pr->source;
 	size_t i;
 
-	if (src && src->provisional)
-		fprintf(stderr, "gpuproj: project: note: the profile's GPU '%s' is not in "
-			"targets.yaml: projecting from a provisional entry derived from its device "
-			"attributes and the per-SM figures of %s (basis %s; `gpuproj targets derive "
-			"%s` prints it)\n", cli_shown(gpuproj_profile_device(p)->name),
-			src->derived_from, src->provisional, cli_shown(a->profile_path));
+	if (src && src->provisional) {
+		const struct gpuproj_device_info *d = gpuproj_profile_device(p);
+		const struct gpuproj_target *near = NULL;
+		char diff[96] = "";
+
+		/* A variant of a listed GPU (a 152-SM B200) says how it differs. */
+		if (d->name && gpuproj_targets_lookup(ts, d->name, NULL, &near, NULL) == 0 &&
+		    !gpuproj_target_differs(near, d, diff, sizeof(diff)))
+			diff[0] = '\0';
+		if (diff[0])
+			fprintf(stderr, "gpuproj: project: note: the profile's GPU '%s' is not "
+				"targets.yaml's %s (it has %s): projecting from a provisional "
+				"entry derived from its device attributes and the per-SM figures "
+				"of %s (basis %s; `gpuproj targets derive %s` prints it)\n",
+				cli_shown(d->name), near->name, diff, src->derived_from,
+				src->provisional, cli_shown(a->profile_path));
+		else
+			fprintf(stderr, "gpuproj: project: note: the profile's GPU '%s' is not "
+				"in targets.yaml: projecting from a provisional entry derived from "
+				"its device attributes and the per-SM figures of %s (basis %s; "
+				"`gpuproj targets derive %s` prints it)\n", cli_shown(d->name),
+				src->derived_from, src->provisional, cli_shown(a->profile_path));
+	}
 	for (i = 0; i < gpuproj_sass_arch_count(pr->sass); i++) {
 		const char *note;
 
@@ -456,12 +485,12 @@ cmd_project(int argc, char **argv)
 		.on_demand = true,
 	};
 	r = gpuproj_project_targets(profile, &req, &proj, &err);
-	project_notes(&a, profile, &proj, r);
+	project_notes(&a, targets, profile, &proj, r);
 	if (r) {
 		cli_fail_error(&err);
 		goto out;
 	}
-	if (anything_projected(profile, a.profile_path, &proj))
+	if (anything_projected(profile, targets, a.profile_path, &proj))
 		ret = project_write(&a, profile, &proj);
 out:
 	gpuproj_projections_clear(&proj);

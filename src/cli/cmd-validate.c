@@ -21,9 +21,85 @@
 #include "cli.h"
 #include "util.h"
 
+/* The inputs --drop takes ("shared, warp-efficiency, …"), from model.h's table. */
+static const char *
+drop_words(char *buf, size_t size)
+{
+	size_t len = 0;
+	int a;
+
+	buf[0] = '\0';
+	for (a = 0; a < GPUPROJ_ASSUME_COUNT; a++) {
+		const char *in = gpuproj_assumption_info((enum gpuproj_assumption)a)->input;
+
+		if (in && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "", in);
+	}
+	return buf;
+}
+
+/* --drop LIST into bits of gpuproj_model_options.drop_inputs; false (usage printed) when bad. */
+static bool
+parse_drop(const char *list, unsigned *ret)
+{
+	char buf[256], inputs[256], *tok, *save = NULL;
+	enum gpuproj_assumption a;
+
+	if (strlen(list) >= sizeof(buf)) {
+		cli_usage_error("validate", "--drop: list too long");
+		return false;
+	}
+	strcpy(buf, list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (gpuproj_assumption_from_input(tok, &a)) {
+			cli_usage_error("validate", "--drop takes %s, not '%s'",
+					drop_words(inputs, sizeof(inputs)), tok);
+			return false;
+		}
+		*ret |= 1u << a;
+	}
+	if (!*ret) {
+		cli_usage_error("validate", "--drop needs an input (%s)",
+				drop_words(inputs, sizeof(inputs)));
+		return false;
+	}
+	return true;
+}
+
+/* --fit-assumptions: the study, its table written to path and printed. */
+static int
+fit_assumptions(const char *path, struct gpuproj_profile **profiles, size_t n_profiles,
+		const struct gpuproj_targets *targets, const struct gpuproj_validate_options *vopt,
+		const char *created, const char *command, const char *output)
+{
+	struct gpuproj_assumption_study st = { 0 };
+	struct gpuproj_error err = { 0 };
+	int ret = EXIT_FAIL;
+	FILE *f = stdout;
+
+	if (gpuproj_validate_assumptions((const struct gpuproj_profile *const *)profiles,
+					 n_profiles, targets, vopt, &st, &err) ||
+	    gpuproj_assumption_study_save(&st, path, created, command, &err)) {
+		cli_fail_error(&err);
+		goto out;
+	}
+	if (output && strcmp(output, "-") != 0 && !(f = fopen(output, "w"))) {
+		cli_fail("%s: %s", output, strerror(errno));
+		goto out;
+	}
+	ret = gpuproj_assumption_study_write_table(f, &st) ? EXIT_FAIL : EXIT_OK;
+	if (f != stdout && fclose(f) != 0)
+		ret = cli_fail("%s: %s", output, strerror(errno));
+out:
+	gpuproj_assumption_study_clear(&st);
+	return ret;
+}
+
 static void
 help(FILE *f)
 {
+	char inputs[256];
+
 	fprintf(f,
 		"Usage: gpuproj validate [options] DATASET...\n\n"
 		"Project every kernel measured on one GPU onto every other GPU that measured the\n"
@@ -90,6 +166,14 @@ help(FILE *f)
 		"                       launch and the four speed-of-light percentages, derived\n"
 		"                       from its counters against the source GPU's ceilings (the\n"
 		"                       input of the coarser model 'sol'; docs/models.md \"sol\")\n"
+		"  --drop INPUT[,INPUT...]  validate as if the profiles lacked these inputs:\n"
+		"                       %s\n"
+		"                       (each model then runs on its stated assumption for it;\n"
+		"                       docs/models.md \"Missing inputs\")\n"
+		"  --fit-assumptions FILE  measure what each assumption costs: validate with\n"
+		"                       every input and again without each one, fit the widening\n"
+		"                       of the intervals on the calibration half by shape, write\n"
+		"                       the table (gpuproj-assumptions/1) to FILE and print it\n"
 		"  --coverage P         coverage to fit for, 0 < P < 1 (default %g, the\n"
 		"                       built-in table's)\n"
 		"  --format FMT         table (default), csv or json\n"
@@ -99,7 +183,7 @@ help(FILE *f)
 		gpuproj_compute_name(gpuproj_compute_default()),
 		gpuproj_fp32_name(gpuproj_fp32_default()),
 		gpuproj_rates_name(gpuproj_rates_default()),
-		gpuproj_launch_floor_default() ? "on" : "off",
+		gpuproj_launch_floor_default() ? "on" : "off", drop_words(inputs, sizeof(inputs)),
 		GPUPROJ_INTERVALS_DEFAULT_COVERAGE);
 	fputs("Per model and (source, target) pair, pooled per model, and pooled per model\n"
 	      "over pairs of GPUs of the same and of different architecture generations\n"
@@ -229,6 +313,7 @@ fit_date(char *buf, size_t size, const char **ret)
 /* The command line, parsed. */
 struct validate_args {
 	const char *targets_path, *output, *intervals_arg, *fit_path, *merge_arg;
+	const char *study; /* --fit-assumptions FILE */
 	char *command, created[32];
 	const char **sources, **tnames;
 	const struct gpuproj_model **models;
@@ -283,7 +368,8 @@ static int
 parse_args(int argc, char **argv, struct validate_args *a)
 {
 	enum { O_TARGETS = 256, O_MODEL, O_THRESHOLD, O_SOURCE, O_TARGET, O_FORMAT, O_DETAILS,
-	       O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE, O_SECTIONS };
+	       O_INTERVALS, O_HOLDOUT, O_FIT, O_COVERAGE, O_MERGE, O_SECTIONS, O_DROP,
+	       O_FIT_ASSUMPTIONS };
 	static const struct option opts[] = {
 		{ "targets", required_argument, NULL, O_TARGETS },
 		{ "model", required_argument, NULL, O_MODEL },
@@ -308,6 +394,8 @@ parse_args(int argc, char **argv, struct validate_args *a)
 		{ "coverage", required_argument, NULL, O_COVERAGE },
 		{ "merge-intervals", required_argument, NULL, O_MERGE },
 		{ "default-sections", no_argument, NULL, O_SECTIONS },
+		{ "drop", required_argument, NULL, O_DROP },
+		{ "fit-assumptions", required_argument, NULL, O_FIT_ASSUMPTIONS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -338,6 +426,11 @@ parse_args(int argc, char **argv, struct validate_args *a)
 		case O_MERGE: a->merge_arg = optarg; break;
 		case O_SECTIONS: a->vopt.default_sections = true; break;
 		case O_HOLDOUT: r = parse_holdout(optarg, a); break;
+		case O_FIT_ASSUMPTIONS: a->study = optarg; break;
+		case O_DROP:
+			if (!parse_drop(optarg, &a->mopt.drop_inputs))
+				return EXIT_USAGE;
+			break;
 		case O_COVERAGE:
 			if (!parse_double(optarg, cov) || !(*cov > 0) || !(*cov < 1))
 				return cli_usage_error("validate", "--coverage needs a number "
@@ -381,6 +474,11 @@ parse_args(int argc, char **argv, struct validate_args *a)
 	if (a->merge_arg && !a->fit_path)
 		return cli_usage_error("validate", "--merge-intervals needs --fit-intervals FILE "
 				       "(where the merged table is written)");
+	if (a->study && (a->fit_path || a->vopt.default_sections || a->vopt.holdout ||
+			 a->mopt.drop_inputs || a->fmt != FMT_TABLE))
+		return cli_usage_error("validate", "--fit-assumptions runs its own validations: "
+				       "without --fit-intervals, --default-sections, --holdout, "
+				       "--drop or --format");
 	return -1;
 }
 
@@ -408,8 +506,9 @@ load_tables(struct validate_args *a, struct gpuproj_intervals **iv,
 		return EXIT_FAIL;
 	a->vopt.fit_intervals = a->fit_path != NULL;
 	a->vopt.fit_command = a->command;
-	return a->fit_path ? fit_date(a->created, sizeof(a->created), &a->vopt.fit_created)
-			   : EXIT_OK;
+	return a->fit_path || a->study
+		       ? fit_date(a->created, sizeof(a->created), &a->vopt.fit_created)
+		       : EXIT_OK;
 }
 
 /* NeuSight's harness times bursts from idle: say which regime compares like with like. */
@@ -492,6 +591,11 @@ cmd_validate(int argc, char **argv)
 	if (cli_stderr_is_tty()) {
 		a.vopt.progress = progress;
 		a.vopt.progress_userdata = &last;
+	}
+	if (a.study) {
+		ret = fit_assumptions(a.study, profiles, n_profiles, targets, &a.vopt,
+				      a.vopt.fit_created, a.command, a.output);
+		goto out;
 	}
 	if (gpuproj_validate((const struct gpuproj_profile *const *)profiles, n_profiles, targets,
 			     &a.vopt, &val, &err)) {

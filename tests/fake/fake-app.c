@@ -105,7 +105,7 @@
  *   selftest                      misuse the CUPTI API on purpose: every call must
  *                                 fail and count as a violation (exit 6 if one passes)
  *
- * Default device 0: "Fake A100" (GA100, CC 8.0, 108 SMs, 1410 MHz).
+ * Default device 0: "Fake A100" (GA100, CC 8.0, 100 SMs, 1410 MHz): targets-inject.yaml's FakeA100.
  * Exit status: 0, the `exit` code, 2 for a bad script, 4 when
  * InitializeInjection did not return 1, 5 when a forked child failed.
  */
@@ -1674,7 +1674,7 @@ main(int argc, char **argv)
 	int i;
 
 	fake_app_thread();
-	fake_set_device(0, "Fake A100", "GA100", 8, 0, 108, 1410000);
+	fake_set_device(0, "Fake A100", "GA100", 8, 0, 100, 1410000);
 	for (i = 1; i < argc; i++)
 		run_command(argv[i]);
 	return 0;

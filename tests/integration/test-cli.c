@@ -35,6 +35,17 @@ squeeze(char *s)
 	return s;
 }
 
+/* How many times `needle` occurs in `hay`. */
+static size_t
+count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (hay = strstr(hay, needle); hay; hay = strstr(hay + 1, needle))
+		n++;
+	return n;
+}
+
 START_TEST(version_and_help)
 {
 	char *out, *err;
@@ -154,8 +165,9 @@ START_TEST(project_table)
 	/* Per kernel: 300 µs, speedup 4x, DRAM-bound, measured 200 µs, error +50%. */
 	ck_assert_msg(strstr(out, " TgtGPU 300 us [300 us, 300 us] 4.00x dram 200 us +50.0%\n") != NULL,
 		      "%s", out);
-	ck_assert_ptr_nonnull(strstr(out, "TgtGPU not projected: hroof needs bytes.l1, bytes.l2, "
-				     "shared.wavefronts, inst.fp{16,32,64}.{fma,add,mul}\n"));
+	ck_assert_ptr_nonnull(strstr(out, "TgtGPU not projected: hroof needs FLOP "
+				     "(inst.fp{16,32,64}.{fma,add,mul} or flop.tensor.*) or bytes "
+				     "(bytes.l1, bytes.l2, bytes.dram)\n"));
 	/* Counted on every target, with the number of kernels, in one line. */
 	ck_assert_msg(strstr(out, "note: on every target, 1 of 2 kernel(s) could not be projected; "
 			     "their source time (5.00 us) is carried unchanged") != NULL, "%s", out);
@@ -737,6 +749,9 @@ END_TEST
  * (3.75 ms irm) but 25 µs with quant, which does not use the source time:
  * 3.75 ms / 25 µs = 150 > 4, a disagreement. Whole run: 10 × 25 µs + 2.5 ms
  * = 2.75 ms; quant 11 × 25 µs = 275 µs; irm 10 × 37.5 µs + 3.75 ms = 4.12 ms.
+ * sol, without speed-of-light percentages, derives them from the counters
+ * (the DRAM share of the time at the source's peak): irm's figures,
+ * "percentages derived" in its assumed line.
  */
 START_TEST(project_model_all)
 {
@@ -746,16 +761,19 @@ START_TEST(project_model_all)
 			     test_data("targets-models.yaml"), test_data("profile-models.json")), 0);
 	squeeze(out);
 	ck_assert_ptr_nonnull(strstr(out, "6 models side by side (default: hroof-occ)"));
-	/* sol projected nothing (no speed-of-light percentages): its column says so. */
+	/* Every model projects every kernel; sol says what it assumed. */
 	ck_assert_msg(strstr(out, "\ntarget hroof occupancy quant irm hroof-occ sol measured "
-			     "disagree\nModelTgt 2.75 ms 2.75 ms 275 us 4.12 ms 2.75 ms not projected "
+			     "disagree\nModelTgt 2.75 ms 2.75 ms 275 us 4.12 ms 2.75 ms 4.12 ms "
 			     "- 1\n") != NULL, "%s", out);
-	ck_assert_msg(strstr(out, " ModelTgt 2.50 ms 2.50 ms 25.0 us 3.75 ms 2.50 ms n/p - !\n") !=
-		      NULL, "%s", out);
-	ck_assert_msg(strstr(out, " ModelTgt 25.0 us 25.0 us 25.0 us 37.5 us 25.0 us n/p 30.0 us\n") !=
-		      NULL, "%s", out);
-	ck_assert_msg(strstr(out, "\nsol: 2 of 2 kernel(s) not projected on every target (coarser "
-			     "model)\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, " ModelTgt 2.50 ms 2.50 ms 25.0 us 3.75 ms 2.50 ms 3.75 ms - !\n")
+		      != NULL, "%s", out);
+	ck_assert_msg(strstr(out, " ModelTgt 25.0 us 25.0 us 25.0 us 37.5 us 25.0 us 37.5 us "
+			     "30.0 us\n") != NULL, "%s", out);
+	ck_assert_msg(strstr(out, "\nnote: sol projected with assumptions for inputs the profile "
+			     "lacks: percentages derived (2 of 2 kernel(s)); ") != NULL, "%s", out);
+	ck_assert_uint_eq(count_of(out, "\n assumed by sol: percentages derived\n"), 2);
+	ck_assert_ptr_null(strstr(out, "not projected"));
+	ck_assert_ptr_null(strstr(out, "n/p"));
 	ck_assert_ptr_nonnull(strstr(out, "more than 4x"));
 	free(out);
 	free(err);

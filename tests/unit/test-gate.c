@@ -206,8 +206,8 @@ START_TEST(gate_pass_noise_small_new_vanished)
 	k = row(&r, "incomplete");
 	ck_assert_int_eq(k->cells[0].status, GPUPROJ_GATE_OK);
 	ck_assert_int_eq(k->cells[1].status, GPUPROJ_GATE_UNPROJECTED);
-	ck_assert_str_eq(k->cells[1].why, "hroof needs bytes.l1, bytes.l2, shared.wavefronts, "
-			 "inst.fp{16,32,64}.{fma,add,mul}");
+	ck_assert_str_eq(k->cells[1].why, "hroof needs FLOP (inst.fp{16,32,64}.{fma,add,mul} or "
+			 "flop.tensor.*) or bytes (bytes.l1, bytes.l2, bytes.dram)");
 	ck_assert_uint_eq(r.n_unprojected, 1);
 	ck_assert_uint_eq(r.columns[1].n_unprojected, 1);
 	gpuproj_gate_result_clear(&r);
@@ -553,7 +553,7 @@ START_TEST(junit_xml)
 				     "noise band 265 us\">"));
 	ck_assert_ptr_nonnull(strstr(x, "<testcase classname=\"TgtGPU\" name=\"incomplete "
 				     "(1x1x1,32x1x1)\">\n      <skipped message=\"not projected: hroof "
-				     "needs bytes.l1"));
+				     "needs FLOP"));
 	ck_assert_ptr_nonnull(strstr(x, "<testcase classname=\"TgtGPU\" name=\"steady "
 				     "(256x1x1,256x1x1)\">\n      <system-out>baseline: 12.5 us "));
 	ck_assert_ptr_nonnull(strstr(x, "</testsuites>\n"));

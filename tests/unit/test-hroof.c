@@ -538,7 +538,18 @@ START_TEST(flop_ratio_scales_target)
 }
 END_TEST
 
-START_TEST(missing_metrics_are_named)
+/*
+ * Inputs the profile lacks become stated assumptions (model.h enum
+ * gpuproj_assumption), not refusals: 1 µs, 10 FFMA (20 FLOP), bytes.l1 100,
+ * bytes.dram 100, wavefronts 0; no bytes.l2, no warp_efficiency.
+ * Full warps: Perf^ceil = Perf^mix = 2e12 (source), 4e12 (target). No L2
+ * bytes: B_L2 := B_DRAM = 100, so N_L1 = N_L2 = 0, N_DRAM = 100, and the
+ * L2 level is not projected. L1 and DRAM: ceiling 100 / (100/1e11) = 1e11
+ * B/s on the source, 4e11 on the target; OI = 20/100 = 0.2; rooflines 2e10
+ * and 8e10 FLOP/s; T_t = 1000 · 2e10/8e10 = 250 ns at both. Binding DRAM
+ * (100/4e11 = 2.5e-10 s ≫ 20/4e12 = 5e-12 s).
+ */
+START_TEST(missing_metrics_are_assumed)
 {
 	struct gpuproj_kernel *k = kernel("incomplete", 1e3);
 	struct gpuproj_projection p;
@@ -548,13 +559,22 @@ START_TEST(missing_metrics_are_named)
 	set(k, GPUPROJ_M_BYTES_DRAM, 100);
 	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
 	p = project(k, src, tgt);
-	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
-	ck_assert_str_eq(p.why, "hroof needs bytes.l2, warp_efficiency");
-	ck_assert(isnan(p.point_ns));
+	ck_assert_int_eq(p.status, GPUPROJ_OK);
+	ck_assert_uint_eq(p.assumed, 1u << GPUPROJ_ASSUME_WARPS | 1u << GPUPROJ_ASSUME_L2);
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_L1], 250.0);
+	ck_assert(isnan(p.level_ns[GPUPROJ_HL_L2]));
+	ck_assert_rel(p.level_ns[GPUPROJ_HL_DRAM], 250.0);
+	ck_assert_rel(p.point_ns, 250.0);
+	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_DRAM);
 }
 END_TEST
 
-START_TEST(missing_fp_counters_are_named)
+/*
+ * No FP counter: the memory levels only, in time space (compute unbounded):
+ * 1 B at every level (N_DRAM = 1, no hits above), every ceiling 1e11 → 4e11
+ * B/s: T_t = 100 · 1e11/4e11 = 25 ns.
+ */
+START_TEST(missing_fp_counters_are_assumed)
 {
 	struct gpuproj_signature sig = { .name = "nofp", .grid = { 1, 1, 1 }, .block = { 1, 1, 1 } };
 	struct gpuproj_kernel *k;
@@ -564,8 +584,28 @@ START_TEST(missing_fp_counters_are_named)
 	gpuproj_kernel_add_duration(k, 100);
 	bytes(k, 1, 1, 1, 0);
 	p = project(k, src, tgt);
+	ck_assert_int_eq(p.status, GPUPROJ_OK);
+	ck_assert_uint_eq(p.assumed, 1u << GPUPROJ_ASSUME_FLOP);
+	ck_assert_rel(p.point_ns, 25.0);
+}
+END_TEST
+
+/* Neither FLOP nor bytes, or no time: the one refusal, named. */
+START_TEST(nothing_measured_is_named)
+{
+	struct gpuproj_signature sig = { .name = "bare2", .grid = { 1, 1, 1 },
+					 .block = { 1, 1, 1 } };
+	struct gpuproj_kernel *k;
+	struct gpuproj_projection p;
+
+	ck_assert_int_eq(gpuproj_profile_kernel(prof, &sig, &k), 0);
+	gpuproj_kernel_add_duration(k, 100);
+	p = project(k, src, tgt);
 	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
-	ck_assert_str_eq(p.why, "hroof needs inst.fp{16,32,64}.{fma,add,mul}");
+	ck_assert_str_eq(p.why, "hroof needs FLOP (inst.fp{16,32,64}.{fma,add,mul} or "
+			 "flop.tensor.*) or bytes (bytes.l1, bytes.l2, bytes.dram)");
+	ck_assert_uint_eq(p.assumed, 0);
+	ck_assert(isnan(p.point_ns));
 }
 END_TEST
 
@@ -578,17 +618,17 @@ START_TEST(missing_inputs_by_name)
 	char buf[256];
 
 	ck_assert_int_eq(gpuproj_profile_kernel(prof, &sig, &k), 0);
-	ck_assert_uint_eq(gpuproj_model_missing_inputs(m, k, buf, sizeof(buf)), 6);
-	ck_assert_str_eq(buf, "duration, bytes.l1, bytes.l2, bytes.dram, shared.wavefronts, "
-			 "inst.fp{16,32,64}.{fma,add,mul}");
+	ck_assert_uint_eq(gpuproj_model_missing_inputs(m, k, buf, sizeof(buf)), 2);
+	ck_assert_str_eq(buf, "duration, FLOP (inst.fp{16,32,64}.{fma,add,mul} or flop.tensor.*) "
+			 "or bytes (bytes.l1, bytes.l2, bytes.dram)");
 	gpuproj_kernel_add_duration(k, 10);
 	set(k, GPUPROJ_M_INST_FP32_FMA, 5);
 	bytes(k, 1, 1, 1, 0);
-	ck_assert_uint_eq(gpuproj_model_missing_inputs(m, k, buf, sizeof(buf)), 1);
-	ck_assert_str_eq(buf, "warp_efficiency");
-	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1);
 	ck_assert_uint_eq(gpuproj_model_missing_inputs(m, k, buf, sizeof(buf)), 0);
 	ck_assert_str_eq(buf, "");
+	ck_assert_uint_eq(gpuproj_model_assumptions(m, k), 1u << GPUPROJ_ASSUME_WARPS);
+	set(k, GPUPROJ_M_WARP_EFFICIENCY, 1);
+	ck_assert_uint_eq(gpuproj_model_assumptions(m, k), 0);
 }
 END_TEST
 
@@ -1033,8 +1073,9 @@ hroof_suite(void)
 	tcase_add_test(tc, warp_efficiency_quarter);
 	tcase_add_test(tc, source_equals_target);
 	tcase_add_test(tc, flop_ratio_scales_target);
-	tcase_add_test(tc, missing_metrics_are_named);
-	tcase_add_test(tc, missing_fp_counters_are_named);
+	tcase_add_test(tc, missing_metrics_are_assumed);
+	tcase_add_test(tc, nothing_measured_is_named);
+	tcase_add_test(tc, missing_fp_counters_are_assumed);
 	tcase_add_test(tc, no_duration);
 	tcase_add_test(tc, missing_inputs_by_name);
 	tcase_add_test(tc, nothing_to_scale);

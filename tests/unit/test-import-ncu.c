@@ -452,16 +452,18 @@ END_TEST
 START_TEST(long_summary_and_context)
 {
 	/*
-	 * What the default model needs and some kernel lacks
-	 * (gpuproj_model_missing_inputs): two of the three kernels were profiled
-	 * without memory or FP metrics; FP16 and FP64 ADD/MUL counters, absent in
-	 * every launch, are not named, because the model needs only one of the
-	 * FP instruction counters.
+	 * What the default model cannot do without (gpuproj_model_missing_inputs):
+	 * nothing, since every kernel has FLOP or bytes; what it assumes in
+	 * their place (gpuproj_model_assumptions()): two of the three kernels
+	 * were profiled without memory or FP metrics, one counts DRAM bytes
+	 * only (model.h enum gpuproj_assumption).
 	 */
-	static const char *const missing[] = {
-		"bytes.l1", "bytes.l2", "shared.wavefronts", "inst.fp{16,32,64}.{fma,add,mul}",
-		"bytes.dram", "warp_efficiency",
+	static const unsigned want[GPUPROJ_ASSUME_COUNT] = {
+		[GPUPROJ_ASSUME_SHARED] = 2, [GPUPROJ_ASSUME_WARPS] = 1, [GPUPROJ_ASSUME_L1] = 2,
+		[GPUPROJ_ASSUME_L2] = 2, [GPUPROJ_ASSUME_DRAM] = 1, [GPUPROJ_ASSUME_FLOP] = 1,
 	};
+	unsigned count[GPUPROJ_ASSUME_COUNT] = { 0 };
+	int a;
 	struct gpuproj_import_summary sum = { 0 };
 	struct gpuproj_profile *p = import_ok(test_data("ncu-long.csv"), &sum);
 	const struct gpuproj_device_info *d = gpuproj_profile_device(p);
@@ -473,10 +475,17 @@ START_TEST(long_summary_and_context)
 	ck_assert_uint_eq(sum.launches, 5);
 	ck_assert_uint_eq(sum.kernels, 3);
 	ck_assert_uint_eq(sum.kept_metrics, 2);
-	ck_assert_uint_eq(sum.n_missing, ARRAY_LENGTH(missing));
-	for (i = 0; i < ARRAY_LENGTH(missing); i++)
-		ck_assert_str_eq(sum.missing[i], missing[i]);
-	ck_assert_uint_eq(sum.kernels_missing, 2);
+	ck_assert_uint_eq(sum.n_missing, 0);
+	ck_assert_uint_eq(sum.kernels_missing, 0);
+	for (i = 0; i < gpuproj_profile_count(p); i++) {
+		unsigned bits = gpuproj_model_assumptions(gpuproj_model_default(),
+							  gpuproj_profile_at(p, i));
+
+		for (a = 0; a < GPUPROJ_ASSUME_COUNT; a++)
+			count[a] += (bits >> a) & 1u;
+	}
+	for (a = 0; a < GPUPROJ_ASSUME_COUNT; a++)
+		ck_assert_uint_eq(count[a], want[a]);
 	/* The ==PROF== lines go silently; the application's line is reported. */
 	ck_assert_uint_eq(sum.n_warnings, 1);
 	snprintf(expect, sizeof(expect), "%s:2: skipped 1 line that is not CSV (application "
@@ -547,9 +556,15 @@ START_TEST(sections_labels_mapped)
 	ck_assert_ptr_null(d->name);
 	ck_assert_int_eq(d->cc_major, 8);
 	ck_assert_int_eq(d->cc_minor, 6);
-	/* bytes.l1, bytes.l2, shared.wavefronts and the FP group. */
-	ck_assert_uint_eq(sum.n_missing, 4);
-	ck_assert_uint_eq(sum.kernels_missing, 1);
+	/*
+	 * Only bytes.dram (Memory Throughput x duration) and the percentages:
+	 * nothing the default model cannot do without, but an export of the
+	 * default sections, which sol projects first (no FP count, SM %).
+	 */
+	ck_assert_uint_eq(sum.n_missing, 0);
+	ck_assert_uint_eq(sum.kernels_missing, 0);
+	ck_assert(gpuproj_model_prefers_fallback(gpuproj_model_default(),
+						 gpuproj_profile_at(p, 0)));
 	gpuproj_import_summary_clear(&sum);
 	gpuproj_profile_free(p);
 }
@@ -1132,8 +1147,8 @@ START_TEST(no_launch_dimensions)
 		 "\"Grid Size\"/\"Block Size\" columns, no LaunchStats section, no "
 		 "launch__grid_size/launch__block_size or launch__grid_dim_*/launch__block_dim_*): "
 		 "each kernel's launches fold into one record tagged \"launch geometry unknown\", "
-		 "and the models that need the geometry (hroof-occ, occupancy) cannot project it; "
-		 "collect it with --section LaunchStats or `gpuproj ncu-metrics`", path);
+		 "and the models project it without occupancy or wave term (assumed: occupancy "
+		 "unknown); collect it with --section LaunchStats or `gpuproj ncu-metrics`", path);
 	ck_assert_str_eq(sum.warnings[0], expect);
 	gpuproj_import_summary_clear(&sum);
 	gpuproj_profile_free(p);
@@ -1262,8 +1277,15 @@ START_TEST(duration_from_elapsed_cycles)
 	assert_metric(k, GPUPROJ_M_INST_FP64_FMA, 8388608, 1);   /* sm__sass_… form */
 	assert_metric(k, GPUPROJ_M_BYTES_DRAM, 201.33e6, 1);
 	ck_assert_ptr_null(extra(k, "sm__cycles_elapsed.avg"));
-	/* The summary names what is really missing, never "duration". */
-	ck_assert_uint_eq(gpuproj_model_missing_names(gpuproj_model_find("hroof"), k, NULL, 0), 2);
+	/*
+	 * Nothing missing, never "duration"; the recipe collects no shared-memory
+	 * wavefronts, warp efficiency or launch geometry: the default model
+	 * assumes those (model.h enum gpuproj_assumption).
+	 */
+	ck_assert_uint_eq(gpuproj_model_missing_names(gpuproj_model_find("hroof"), k, NULL, 0), 0);
+	ck_assert_uint_eq(gpuproj_model_assumptions(gpuproj_model_default(), k),
+			  1u << GPUPROJ_ASSUME_SHARED | 1u << GPUPROJ_ASSUME_WARPS |
+				  1u << GPUPROJ_ASSUME_GEOMETRY);
 	gpuproj_import_summary_clear(&sum);
 	gpuproj_profile_free(p);
 
@@ -1350,15 +1372,10 @@ START_TEST(no_geometry_folds_with_the_spread)
 	ck_assert(warned(&sum, ": 2 launches of 1 kernel without a launch geometry"));
 	ck_assert(warned(&sum, "(their times averaged: gemv from 5 us to 448 us)"));
 	/* hroof-occ and occupancy say so; they do not read (1, 1, 1) as a launch. */
-	{
-		const char *names[16];
-		size_t n = gpuproj_model_missing_names(gpuproj_model_default(), k, names, 16), i;
-		bool geometry = false;
-
-		for (i = 0; i < n; i++)
-			geometry = geometry || strcmp(names[i], "grid and block (launch attribute)") == 0;
-		ck_assert(geometry);
-	}
+	ck_assert(gpuproj_model_assumptions(gpuproj_model_default(), k) &
+		  1u << GPUPROJ_ASSUME_GEOMETRY);
+	ck_assert(gpuproj_model_assumptions(gpuproj_model_find("occupancy"), k) &
+		  1u << GPUPROJ_ASSUME_GEOMETRY);
 	gpuproj_import_summary_clear(&sum);
 	gpuproj_profile_free(p);
 }
@@ -2082,12 +2099,13 @@ START_TEST(cli_summary_names_missing_metrics)
 		     "metrics kept\n"
 		     "  device: not named in the file; pass --device-name NAME here or --source "
 		     "NAME to `gpuproj project`\n"
-		     "  1 of 1 kernel signature cannot be projected by the default model "
-		     "(hroof-occ); missing: bytes.l1, bytes.l2, shared.wavefronts, "
-		     "warp_efficiency\n"
-		     "  1 of them cannot be projected at all\n"
-		     "  collect everything with (`gpuproj ncu-metrics` prints it):\n"
-		     "    ncu --csv --page raw --metrics %s --log-file run.csv ./app\n"
+		     "  the default model (hroof-occ) assumes, for inputs the export lacks: "
+		     "shared unbounded (1 of 1), full warps (1 of 1), l1 unmeasured (1 of 1), "
+		     "l2 unmeasured (1 of 1), registers unknown (1 of 1); its intervals widen by "
+		     "what each costs (docs/models.md \"Missing inputs\")\n"
+		     "  collect everything with:\n"
+		     "    ncu --csv --page raw --metrics %s --log-file run.csv ./app   "
+		     "(`gpuproj ncu-metrics` prints it)\n"
 		     "  wrote %s\n", test_data("ncu-old.csv"), list, json) < 0)
 		abort();
 	free(list);

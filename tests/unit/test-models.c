@@ -388,11 +388,18 @@ START_TEST(quant_missing_inputs)
 	struct gpuproj_kernel *kf = kernel("nofma", 1e6, 100, 256, 32, 0);
 	struct gpuproj_projection p;
 
+	struct gpuproj_quant_kernel kp;
+
+	/* Nothing to time (W_comp, formula 2): the one refusal. */
 	set(k, GPUPROJ_M_BYTES_DRAM, 1e6);
 	p = project("quant", k, src, tgt);
 	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
-	ck_assert_str_eq(p.why, "quant needs inst.fp32, inst.fp64, inst.int, inst.ldst, inst.warp");
+	ck_assert_str_eq(p.why, "quant needs inst.fp{16,32,64}.{fma,add,mul} or inst.int");
 
+	/*
+	 * No FMA count of the kernel's type: none assumed (the instruction mix,
+	 * "issue lower bound"): W_comp = M_fp32 + 0 = 1e6, E_mix = 1e6 / 2e6 = 0.5.
+	 */
 	set(kf, GPUPROJ_M_INST_FP32, 1e6);
 	set(kf, GPUPROJ_M_INST_FP64, 0);
 	set(kf, GPUPROJ_M_INST_INT, 0);
@@ -400,8 +407,11 @@ START_TEST(quant_missing_inputs)
 	set(kf, GPUPROJ_M_INST_WARP, 1e5);
 	set(kf, GPUPROJ_M_BYTES_DRAM, 1e6);
 	p = project("quant", kf, src, tgt);
-	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
-	ck_assert_str_eq(p.why, "quant needs inst.fp32.fma");
+	ck_assert_ok(p);
+	ck_assert_uint_eq(p.assumed, 1u << GPUPROJ_ASSUME_MIX);
+	ck_assert_int_eq(gpuproj_quant_kernel_params(kf, 32, &kp, NULL, 0), GPUPROJ_OK);
+	ck_assert_rel(kp.w_comp, 1e6);
+	ck_assert_rel(kp.e_mix, 0.5);
 
 	/* targets-test.yaml's TgtGPU has no peak_giops nor ldst_shared_gops. */
 	set(kf, GPUPROJ_M_INST_FP32_FMA, 0);
@@ -529,11 +539,25 @@ START_TEST(irm_missing_inputs)
 	struct gpuproj_kernel *k = kernel("half", 1e6, 100, 256, 32, 0);
 	struct gpuproj_projection p;
 
+	struct gpuproj_irm irm;
+
 	set(k, GPUPROJ_M_SECTORS_L1, 1e3);
 	set(k, GPUPROJ_M_BYTES_DRAM, 1e3);
 	p = project("irm", k, src, tgt);
 	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
-	ck_assert_str_eq(p.why, "irm needs inst.warp, sectors.l2 (or bytes.l2)");
+	ck_assert_str_eq(p.why, "irm needs inst.warp (or thread instruction counts)");
+	/*
+	 * No inst.warp: the thread instructions counted / 32 (full warps, a lower
+	 * bound): 3.2e4 FP32 → 1000; no L2 level (neither sectors nor bytes).
+	 */
+	set(k, GPUPROJ_M_INST_FP32, 3.2e4);
+	p = project("irm", k, src, tgt);
+	ck_assert_ok(p);
+	ck_assert_uint_eq(p.assumed, 1u << GPUPROJ_ASSUME_MIX | 1u << GPUPROJ_ASSUME_L2);
+	ck_assert(isnan(p.level_ns[GPUPROJ_HL_L2]));
+	ck_assert_int_eq(gpuproj_irm_compute(k, src, 32, NAN, &irm, NULL, 0), GPUPROJ_OK);
+	ck_assert_rel(irm.inst, 1000.0);
+	ck_assert(!irm.valid[GPUPROJ_HL_L2]);
 }
 END_TEST
 
@@ -677,8 +701,7 @@ START_TEST(occupancy_missing_and_unfit)
 
 	p = project("occupancy", k, src, tgt);
 	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
-	ck_assert_str_eq(p.why, "occupancy needs bytes.dram, inst.fp{16,32,64}.{fma,add,mul}, "
-			 "regs_per_thread (launch attribute)");
+	ck_assert_str_eq(p.why, "occupancy needs inst.fp{16,32,64}.{fma,add,mul} or bytes.dram");
 	/* 100 KiB per block does not fit ModelSrc's 96 KiB. */
 	p = project("occupancy", big, src, tgt);
 	ck_assert_int_eq(p.status, GPUPROJ_E_UNSUPPORTED);
@@ -749,10 +772,11 @@ START_TEST(hroof_occ)
 	ck_assert_ok(p);
 	ck_assert_rel(p.point_ns, 1.25e4);
 	ck_assert_ptr_nonnull(strstr(p.note, "regs_per_thread unknown: no register limit"));
-	/* hroof's own inputs are still required. */
+	/* What hroof lacks, hroof-occ assumes as hroof does (and says so). */
 	p = project("hroof-occ", occ_kernel("nol1", 1000, 0, 1e6), src, tgt);
-	ck_assert_int_eq(p.status, GPUPROJ_E_MISSING);
-	ck_assert_ptr_nonnull(strstr(p.why, "hroof needs bytes.l1"));
+	ck_assert_ok(p);
+	ck_assert_uint_eq(p.assumed, 1u << GPUPROJ_ASSUME_SHARED | 1u << GPUPROJ_ASSUME_WARPS |
+					     1u << GPUPROJ_ASSUME_L1 | 1u << GPUPROJ_ASSUME_L2);
 }
 END_TEST
 
@@ -2306,7 +2330,10 @@ START_TEST(details)
 		}
 		k->duration_ns = timed;
 	}
+	/* No instruction count at all: irm has nothing to scale. */
 	k->metric_n[GPUPROJ_M_INST_WARP] = 0;
+	for (m = GPUPROJ_M_INST_FP16_FMA; m <= GPUPROJ_M_INST_THREAD; m++)
+		k->metric_n[m] = 0;
 	ck_assert_int_eq(gpuproj_model_details(gpuproj_model_find("irm"), k, src, tgt, NULL, &d),
 			 GPUPROJ_E_MISSING);
 	ck_assert_uint_eq(d.n, 0);

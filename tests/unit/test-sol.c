@@ -169,7 +169,7 @@ START_TEST(ratio_by_hand)
 	const struct gpuproj_model *sol = gpuproj_model_find("sol");
 	struct gpuproj_kernel *k = kernel("k", 1e5, false);
 	struct gpuproj_projection p;
-	double lo, hi;
+	double lo, hi, wl, wh;
 
 	sol_pcts(k, 20, 60, 40, 30);
 	ck_assert_int_eq(gpuproj_model_project(sol, k, src, tgt, NULL, &p), GPUPROJ_OK);
@@ -180,12 +180,18 @@ START_TEST(ratio_by_hand)
 	ck_assert_rel(p.level_hi_ns, 5e4);
 	ck_assert_rel(p.point_ns, 3.75e4);
 	ck_assert_int_eq(p.binding, GPUPROJ_BOUND_L2);
-	/* The reported interval is the built-in table's for sol (fitted on default sections). */
+	/*
+	 * The reported interval is the built-in table's for sol (fitted on
+	 * default sections), widened for its one assumption: no launch geometry.
+	 */
 	ck_assert(gpuproj_intervals_lookup(gpuproj_intervals_builtin(), sol, GPUPROJ_BOUND_L2,
 					   p.point_ns, &lo, &hi, NULL));
 	ck_assert(p.calibrated);
-	ck_assert_rel(p.lo_ns, 3.75e4 * lo);
-	ck_assert_rel(p.hi_ns, 3.75e4 * hi);
+	ck_assert_uint_eq(p.assumed, 1u << GPUPROJ_ASSUME_GEOMETRY);
+	ck_assert(gpuproj_assumption_widening(sol, GPUPROJ_ASSUME_GEOMETRY, &wl, &wh));
+	ck_assert_double_lt(wl, 1);
+	ck_assert_rel(p.lo_ns, 3.75e4 * lo * wl);
+	ck_assert_rel(p.hi_ns, 3.75e4 * hi * wh);
 	/* Without the launch geometry there is no occupancy term, and the details say so. */
 	ck_assert_rel(detail(sol, k, "occupancy_factor"), 1.0);
 	ck_assert_rel(detail(sol, k, "src.f_sm"), 0.2);
@@ -423,9 +429,10 @@ END_TEST
 
 /*
  * gpuproj_project_run() with the default model: kernel "full" by hroof-occ,
- * "sections" by sol (fallback, coarse), "nogeom" by hroof (fallback: only
- * the geometry missing), "bare" (no counters) by the envelope, "untimed"
- * by nothing and without source time — yet counted.
+ * "sections" by sol (fallback, coarse: an export of the default sections,
+ * tried first), "nogeom" by hroof-occ itself, its occupancy unknown
+ * (assumed), "bare" (no counters) by the envelope, "untimed" by nothing
+ * and without source time — yet counted.
  * "bare", 200 µs on ModelSrc: FP32 2000 → 3200 GFLOP/s (measured),
  * DRAM 100 → 400 GB/s: compute-bound 200 · 2000 / 3200 = 125 µs,
  * memory-bound 200 · 100 / 400 = 50 µs; point √(125 · 50) = 79.0569 µs.
@@ -452,9 +459,16 @@ START_TEST(run_fallbacks_and_coverage)
 	ck_assert_uint_eq(run.n_projected, 4);
 	ck_assert_uint_eq(run.n_unprojected, 1);      /* the never-timed one */
 	ck_assert(run.unprojected_source_ns == 0);   /* which has no time to carry */
-	ck_assert_uint_eq(run.n_fallback, 3);
+	ck_assert_uint_eq(run.n_fallback, 2);         /* sol and the envelope */
 	ck_assert_uint_eq(run.n_fallback_sol, 1);
-	ck_assert_uint_eq(run.n_assumed, 1);
+	/*
+	 * Every kernel here has regs_per_thread 0: registers unknown; nogeom's
+	 * geometry too; "bare" the envelope's binding unknown.
+	 */
+	ck_assert_uint_eq(run.n_assumed, 4);
+	ck_assert_uint_eq(run.n_assumption[GPUPROJ_ASSUME_REGISTERS], 2);
+	ck_assert_uint_eq(run.n_assumption[GPUPROJ_ASSUME_GEOMETRY], 1);
+	ck_assert_uint_eq(run.n_assumption[GPUPROJ_ASSUME_BINDING], 1);
 	for (i = 0; i < run.n; i++) {
 		const struct gpuproj_kernel *k = gpuproj_profile_at(prof, i);
 		const struct gpuproj_projection *p = &run.kernels[i];
@@ -465,16 +479,17 @@ START_TEST(run_fallbacks_and_coverage)
 		} else if (strcmp(k->name, "sections") == 0) {
 			ck_assert_int_eq(p->status, GPUPROJ_OK);
 			ck_assert_ptr_eq(p->fallback, gpuproj_model_find("sol"));
-			/* why: why hroof-occ could not */
-			ck_assert_ptr_nonnull(strstr(p->why, "hroof needs bytes.l1"));
+			/* why: why not hroof-occ */
+			ck_assert_str_eq(p->why, "hroof-occ: an export of ncu's default sections "
+					 "(throughput percentages, no FP counts): sol's input");
 		} else if (strcmp(k->name, "nogeom") == 0) {
 			ck_assert_int_eq(p->status, GPUPROJ_OK);
-			ck_assert_ptr_eq(p->fallback, gpuproj_model_find("hroof"));
-			ck_assert_ptr_null(p->assumed);
+			ck_assert_ptr_null(p->fallback);
+			ck_assert_uint_eq(p->assumed, 1u << GPUPROJ_ASSUME_GEOMETRY);
 		} else if (strcmp(k->name, "bare") == 0) {
 			ck_assert_int_eq(p->status, GPUPROJ_OK);
 			ck_assert_ptr_eq(p->fallback, gpuproj_model_find("envelope"));
-			ck_assert_str_eq(p->assumed, "binding unknown");
+			ck_assert_uint_eq(p->assumed, 1u << GPUPROJ_ASSUME_BINDING);
 			ck_assert_str_eq(gpuproj_bound_name(p->binding), "unknown");
 			ck_assert_rel(p->lo_ns, 5e4);
 			ck_assert_rel(p->hi_ns, 1.25e5);
@@ -490,8 +505,8 @@ START_TEST(run_fallbacks_and_coverage)
 	/* Off: each kernel by the model alone. */
 	opt.fallback = GPUPROJ_FALLBACK_OFF;
 	ck_assert_int_eq(gpuproj_project_run(prof, def, src, tgt, &opt, &run), 0);
-	ck_assert_uint_eq(run.n_projected, 1);
-	ck_assert_uint_eq(run.n_unprojected, 4);
+	ck_assert_uint_eq(run.n_projected, 2); /* full, nogeom */
+	ck_assert_uint_eq(run.n_unprojected, 3);
 	ck_assert_uint_eq(run.n_fallback, 0);
 	gpuproj_run_projection_clear(&run);
 	/* The envelope by name: only "bare" (the others have counters, or no time). */
@@ -656,7 +671,7 @@ static const struct {
 	double long_mape, held_long_coverage, held_long_width;
 } readme_neusight[] = {
 	{ "linear", 123589, 46.0, 85.3, 132.8 },
-	{ "add", 13528, 26.2, 97.1, 113.1 },
+	{ "add", 13528, 26.2, 97.1, 117.3 }, /* no registers: widened ("Missing inputs") */
 };
 
 START_TEST(neusight)

@@ -1430,7 +1430,8 @@ START_TEST(derive_refused)
 	ck_assert_ptr_null(yaml);
 	ck_assert_str_eq(err.message, "the profile does not record the GPU's memory clock and bus "
 			 "width (device.driver, written by libproj.so since gpuproj " GPUPROJ_VERSION
-			 ")");
+			 ", and by `gpuproj import ncu` from device__attribute_memory_clock_rate "
+			 "and device__attribute_global_memory_bus_width)");
 	ck_assert_int_eq(gpuproj_resolve_source_or_derive(p, ts, NULL, &src, &set, &err),
 			 GPUPROJ_E_NOTFOUND);
 	ck_assert_ptr_null(set);

@@ -22,7 +22,8 @@
  *   K "b": T_s = 880 µs → [220, 240], point 230; measured 230 µs: e =   0 %, long, inside
  *   K "c": T_s = 440 µs → [110, 120], point 115; measured 125 µs: e =  −8 %, long, outside
  *   K "d": T_s = 176 µs → [44, 48],   point 46;  measured  46 µs: e =   0 %, short, inside
- *   K "e": no bytes.l1 → hroof cannot project it ("hroof needs bytes.l1"); measured 100 µs
+ *   K "e": neither FLOP nor bytes → hroof cannot project it (NEEDS, below; a kernel
+ *          missing only some inputs is projected with assumptions); measured 100 µs
  *   K "f": no time on the target → not compared at all
  * Threshold 50 µs:
  *   all:   n 4, failed 1; APE {15, 0, 8, 0}: MAPE 23/4 = 5.75, median (0+8)/2 = 4,
@@ -49,6 +50,9 @@
 #include "common.h"
 
 #define EPS 1e-9
+/* Why hroof cannot project kernel "e": neither FLOP nor bytes. */
+#define NEEDS "hroof needs FLOP (inst.fp{16,32,64}.{fma,add,mul} or flop.tensor.*) or bytes " \
+	"(bytes.l1, bytes.l2, bytes.dram)"
 /* 200/23 % (the width of every interval below) as the CSV writer prints it */
 #define W23 "8.69565"
 
@@ -105,8 +109,13 @@ kernel(struct gpuproj_profile *p, const char *tag, int device, double t_us, bool
 	k->profiled = 1;
 	for (m = GPUPROJ_M_INST_FP16_FMA; m <= GPUPROJ_M_INST_FP64_MUL; m++)
 		set(k, m, 0);
-	if (with_l1)
-		set(k, GPUPROJ_M_BYTES_L1, 2e6);
+	if (!with_l1) {
+		/* Nothing to scale by (NEEDS): no FP count, no bytes. */
+		for (m = GPUPROJ_M_INST_FP16_FMA; m <= GPUPROJ_M_INST_FP64_MUL; m++)
+			k->metric_n[m] = 0;
+		return k;
+	}
+	set(k, GPUPROJ_M_BYTES_L1, 2e6);
 	set(k, GPUPROJ_M_BYTES_L2, 1e6);
 	set(k, GPUPROJ_M_BYTES_DRAM, 1e6);
 	set(k, GPUPROJ_M_SHARED_WAVEFRONTS, 0);
@@ -189,10 +198,10 @@ START_TEST(stats_by_hand)
 	c = &v.comparisons[4];
 	ck_assert_str_eq(c->kernel->tag, "e");
 	ck_assert_int_eq(c->status, GPUPROJ_E_MISSING);
-	ck_assert_str_eq(c->why, "hroof needs bytes.l1");
+	ck_assert_str_eq(c->why, NEEDS);
 	ck_assert(isnan(c->error_pct));
 	ck_assert_uint_eq(v.pairs[0].n_reasons, 1);
-	ck_assert_str_eq(v.pairs[0].reasons[0].why, "hroof needs bytes.l1");
+	ck_assert_str_eq(v.pairs[0].reasons[0].why, NEEDS);
 	ck_assert_uint_eq(v.pairs[0].reasons[0].count, 1);
 	ck_assert_uint_eq(v.overall[0].n_reasons, 1);
 	/* No gpuperfpredict input: no citation. */
@@ -780,7 +789,7 @@ START_TEST(csv_and_json_writers)
 	text = test_read_file(json_path);
 	ck_assert_ptr_nonnull(strstr(text, "\"schema\": \"gpuproj-validation/1\""));
 	ck_assert_ptr_nonnull(strstr(text, "\"citations\": [\n  \"Someone, Some data (2020)\""));
-	ck_assert_ptr_nonnull(strstr(text, "\"why\": \"hroof needs bytes.l1\""));
+	ck_assert_ptr_nonnull(strstr(text, "\"why\": \"" NEEDS "\""));
 	ck_assert_ptr_nonnull(strstr(text, "\"comparisons\""));
 	ck_assert_ptr_nonnull(strstr(text, "\"generation\": \"same\""));
 	ck_assert_ptr_nonnull(strstr(text, "\"generation\": \"cross\""));
@@ -864,7 +873,8 @@ END_TEST
  * default_sections: the profile reduced by gpuproj_profile_default_sections()
  * (model.h) on SrcGPU (DRAM 100, L2 400, L1 1000 GB/s): per kernel DRAM
  * 1e6 B → 10 µs, L2 2.5 µs, L1 2e6 B → 2 µs of T_s, SM 0 % (no FLOP, no
- * warp instructions); "e" has no L1 percentage. sol on TgtGPU (DRAM 400, L2
+ * warp instructions); "e" (no counter at all) has no percentage, and sol
+ * cannot project it either (no SM busy time). sol on TgtGPU (DRAM 400, L2
  * 800, L1 2000): L1 and L2 levels T_s/2, DRAM T_s/4, point 3/8 T_s, times
  * its occupancy factor F (64 blocks: 7 waves on 10 SMs, 4 on 20). hroof
  * finds nothing it needs. The result is what validating the reduced
@@ -885,11 +895,11 @@ START_TEST(default_sections_option)
 	ck_assert_int_eq(gpuproj_validate(ps, 1, targets, &opt, &v, NULL), 0);
 	ck_assert(v.default_sections);
 	ck_assert_uint_eq(v.n_derived, 1);
-	ck_assert_uint_eq(v.overall[0].stats[GPUPROJ_VSUBSET_ALL].n, 5);
-	ck_assert_uint_eq(v.overall[0].stats[GPUPROJ_VSUBSET_ALL].n_failed, 0);
+	ck_assert_uint_eq(v.overall[0].stats[GPUPROJ_VSUBSET_ALL].n, 4);
+	ck_assert_uint_eq(v.overall[0].stats[GPUPROJ_VSUBSET_ALL].n_failed, 1);
 	ck_assert_uint_eq(v.overall[1].stats[GPUPROJ_VSUBSET_ALL].n, 0);
 	ck_assert_uint_eq(v.overall[1].stats[GPUPROJ_VSUBSET_ALL].n_failed, 5);
-	ck_assert_ptr_nonnull(strstr(v.overall[1].reasons[0].why, "hroof needs bytes.l1"));
+	ck_assert_ptr_nonnull(strstr(v.overall[1].reasons[0].why, NEEDS));
 	/* Kernel "b", T_s = 880 µs. */
 	ck_assert_str_eq(v.comparisons[1].kernel->tag, "b");
 	ck_assert(!gpuproj_kernel_has(v.comparisons[1].kernel, GPUPROJ_M_BYTES_DRAM));
@@ -1077,7 +1087,7 @@ START_TEST(cli_default_sections_and_merge)
 	ck_assert_int_eq(run(&out, &err, "--default-sections --model sol --model hroof '%s' '%s'",
 			     a, b), 0);
 	ck_assert_ptr_nonnull(strstr(out, "inputs: Nsight Compute default sections only"));
-	ck_assert_msg(strstr(out, "8 x hroof needs bytes.l1"), "%s", out);
+	ck_assert_msg(strstr(out, "8 x " NEEDS), "%s", out);
 	free(out);
 	free(err);
 
