@@ -521,6 +521,14 @@ START_TEST(kernel_label_format)
 }
 END_TEST
 
+/*
+ * Issue 33: one test case per kernel and one for the whole run, not one
+ * per kernel x GPU; a case fails with its finding, and its text has a
+ * line per column. gate-fail.json: stream +12 % with unchanged counters
+ * (the header's numbers) is one finding, the whole run another: 7 cases
+ * (whole run + 6 kernels), 2 failures, 0 skipped (incomplete is
+ * compared on the source column, only not projected onto TgtGPU).
+ */
 START_TEST(junit_xml)
 {
 	struct gpuproj_gate_result r;
@@ -533,36 +541,49 @@ START_TEST(junit_xml)
 	compare("gate-base.json", "gate-fail.json", &o, &r);
 	ck_assert_int_eq(gpuproj_gate_junit(&r, &x), 0);
 	ck_assert_msg(starts_with(x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "
-				  "name=\"gpuproj gate\" tests=\"14\" failures=\"4\" skipped=\"1\" "
-				  "errors=\"0\">\n"), "%.200s", x);
-	ck_assert_ptr_nonnull(strstr(x, "  <testsuite name=\"gpuproj gate: SrcGPU (measured)\" "
-				     "tests=\"7\" failures=\"2\" skipped=\"0\" errors=\"0\">\n"));
-	/* incomplete cannot be projected onto TgtGPU: skipped there. */
-	ck_assert_ptr_nonnull(strstr(x, "  <testsuite name=\"gpuproj gate: TgtGPU\" tests=\"7\" "
-				     "failures=\"2\" skipped=\"1\" errors=\"0\">\n"));
+				  "name=\"gpuproj gate\" tests=\"7\" failures=\"2\" skipped=\"0\" "
+				  "errors=\"0\">\n  <testsuite name=\"gpuproj gate\" tests=\"7\" "
+				  "failures=\"2\" skipped=\"0\" errors=\"0\">\n"), "%.300s", x);
 	ck_assert_ptr_nonnull(strstr(x, "<property name=\"baseline\" value=\"base.json\"/>"));
-	ck_assert_ptr_nonnull(strstr(x, "<property name=\"min_time_ns\" value=\"107100\"/>"));
-	ck_assert_ptr_nonnull(strstr(x, "    <testcase classname=\"TgtGPU\" name=\"stream "
+	/* 1 % of each column's baseline run: 10710 µs measured, 2752.5 µs on TgtGPU. */
+	ck_assert_ptr_nonnull(strstr(x, "<property name=\"min_time_ns: SrcGPU (measured)\" "
+				     "value=\"107100\"/>\n      <property name=\"min_time_ns: "
+				     "TgtGPU\" value=\"27525\"/>\n"));
+	ck_assert_ptr_nonnull(strstr(x, "    <testcase classname=\"gpuproj gate\" name=\"stream "
 				     "(1024x1x1,256x1x1)\">\n      <failure type=\"regression\" "
-				     "message=\"+12.0% per launch: 25.0 us -&gt; 28.0 us, beyond the "
-				     "+10% threshold and the noise band 300 ns\">baseline: 25.0 us "
-				     "projected per launch, 50 launches"));
-	ck_assert_ptr_nonnull(strstr(x, "<testcase classname=\"SrcGPU (measured)\" name=\"(whole "
-				     "run)\">\n      <failure type=\"regression\" message=\"whole run "
-				     "+5.6%: 10.7 ms -&gt; 11.3 ms, beyond the +5% threshold and the "
-				     "noise band 265 us\">"));
-	ck_assert_ptr_nonnull(strstr(x, "<testcase classname=\"TgtGPU\" name=\"incomplete "
-				     "(1x1x1,32x1x1)\">\n      <skipped message=\"not projected: hroof "
-				     "needs bytes.l1"));
-	ck_assert_ptr_nonnull(strstr(x, "<testcase classname=\"TgtGPU\" name=\"steady "
-				     "(256x1x1,256x1x1)\">\n      <system-out>baseline: 12.5 us "));
-	ck_assert_ptr_nonnull(strstr(x, "</testsuites>\n"));
+				     "message=\"kernel stream (1024x1x1,256x1x1): +12.0% measured "
+				     "on SrcGPU, counters unchanged; every target follows (+12.0% "
+				     "on TgtGPU)\">SrcGPU (measured): baseline: 100 us measured "
+				     "per launch, 50 launches"));
+	ck_assert_ptr_nonnull(strstr(x, "REGRESSED&#10;TgtGPU: baseline: 25.0 us projected per "
+				     "launch, 50 launches"));
+	/* Whole run: 10710 → 11310 µs (+5.6 %), TgtGPU +5.45 %; stream added 50 × 12 µs. */
+	ck_assert_ptr_nonnull(strstr(x, "<testcase classname=\"gpuproj gate\" name=\"(whole "
+				     "run)\">\n      <failure type=\"regression\" message=\"whole "
+				     "run: +5.6% measured on SrcGPU (10.7 ms -&gt; 11.3 ms); +5.4% "
+				     "on TgtGPU; largest changes: stream (1024x1x1,256x1x1) +600 "
+				     "us\">SrcGPU (measured): whole run measured: baseline 10.7 "
+				     "ms, current 11.3 ms; change +5.6% (threshold +5%, noise band "
+				     "265 us): REGRESSED&#10;TgtGPU: whole run projected: baseline "
+				     "2.75 ms, current 2.90 ms; change +5.4% (threshold +5%, noise "
+				     "band 66.2 us): REGRESSED</failure>"));
+	ck_assert_ptr_nonnull(strstr(x, "<testcase classname=\"gpuproj gate\" name=\"incomplete "
+				     "(1x1x1,32x1x1)\">\n      <system-out>SrcGPU (measured): "));
+	ck_assert_ptr_nonnull(strstr(x, "&#10;TgtGPU: baseline: n/a projected per launch, 10 "
+				     "launches (launch sd 0 ns measured, 10 timed); current: n/a "
+				     "projected per launch, 10 launches (launch sd 0 ns measured, "
+				     "10 timed); hroof needs bytes.l1"));
+	ck_assert_ptr_nonnull(strstr(x, "<testcase classname=\"gpuproj gate\" name=\"steady "
+				     "(256x1x1,256x1x1)\">\n      <system-out>SrcGPU (measured): "
+				     "baseline: 50.0 us "));
+	ck_assert(starts_with(strstr(x, "  </testsuite>\n"), "  </testsuite>\n</testsuites>\n"));
 	free(x);
 	gpuproj_gate_result_clear(&r);
 
 	/* New and vanished kernels are skipped test cases. */
 	compare("gate-base.json", "gate-pass.json", &o, &r);
 	ck_assert_int_eq(gpuproj_gate_junit(&r, &x), 0);
+	ck_assert_ptr_nonnull(strstr(x, "tests=\"8\" failures=\"0\" skipped=\"2\""));
 	ck_assert_ptr_nonnull(strstr(x, "name=\"newcomer (16x1x1,64x1x1)\">\n      <skipped "
 				     "message=\"new kernel: not in the baseline\"/>"));
 	ck_assert_ptr_nonnull(strstr(x, "name=\"vanishing (8x1x1,64x1x1)\">\n      <skipped "
@@ -570,6 +591,97 @@ START_TEST(junit_xml)
 	ck_assert_ptr_null(strstr(x, "<failure"));
 	free(x);
 	gpuproj_gate_result_clear(&r);
+}
+END_TEST
+
+/*
+ * Issue 33, one cause: gate-fail.json's stream (+12 %, counters as in the
+ * baseline) is one finding of cause "time" however many columns it
+ * fails, and the whole run one more.
+ */
+START_TEST(findings_one_cause)
+{
+	struct gpuproj_gate_result r;
+	const struct gpuproj_gate_finding *f;
+
+	compare("gate-base.json", "gate-fail.json", NULL, &r);
+	ck_assert_uint_eq(r.n_regressed, 4);
+	ck_assert_uint_eq(r.n_findings, 2);
+	f = &r.findings[0];
+	ck_assert_str_eq(r.kernels[f->kernel].base->name, "stream");
+	ck_assert_int_eq(f->cause, GPUPROJ_GATE_CAUSE_TIME);
+	ck_assert_str_eq(gpuproj_gate_cause_name(f->cause), "time");
+	/* The 14 metrics of gate-base.json's stream, in both; none moves with the time. */
+	ck_assert_uint_eq(f->n_compared, 14);
+	ck_assert_uint_eq(f->n_changed, 0);
+	ck_assert_uint_eq(f->n_regressed, 2);
+	ck_assert_uint_eq(f->n_targets_compared, 1);
+	ck_assert_uint_eq(f->n_targets_regressed, 1);
+	f = &r.findings[1];
+	ck_assert_uint_eq(f->kernel, SIZE_MAX);
+	ck_assert_int_eq(f->cause, GPUPROJ_GATE_CAUSE_RUN);
+	ck_assert_uint_eq(f->n_regressed, 2);
+	gpuproj_gate_result_clear(&r);
+}
+END_TEST
+
+/*
+ * Issue 33, changed counters: gate-counters-base.json → gate-counters.json,
+ * one kernel "stream" (50 launches, sd 2 µs) with 8e8 FP32 FMA (1.6e9
+ * FLOP) and bytes.l1 = l2 = dram = 100 MB at 100 µs, then 140 MB at
+ * 140 µs (+40 %). Columns: SrcGPU projected onto itself and TgtGPU.
+ *   SrcGPU: DRAM 100 MB / 100 GB/s = 1.0 ms > FP32 1.6e9 / 2000 GFLOP/s
+ *     = 0.8 ms: dram-bound, 1.4 ms after; the projection onto itself is
+ *     the measured time, 100 → 140 µs: +40.0 %.
+ *   TgtGPU: FP32 1.6e9 / 4000 GFLOP/s = 0.4 ms > DRAM 100 MB / 400 GB/s
+ *     = 0.25 ms (0.35 ms after): compute-bound; 100 µs × 0.4 / 1.0 = 40 µs
+ *     before, 140 µs × 0.4 / 1.4 = 40 µs after: +0.0 %.
+ *   Whole run 50 × 100 µs = 5.00 ms → 7.00 ms (+40.0 %); TgtGPU 2.00 ms
+ *   both: +0.0 %, so 1 of the 2 targets regresses.
+ */
+START_TEST(findings_changed_counters)
+{
+	struct gpuproj_profile *b = load("gate-counters-base.json");
+	struct gpuproj_profile *c = load("gate-counters.json");
+	const struct gpuproj_target *cols[2] = { srcg, tgt };
+	struct gpuproj_gate_options o;
+	struct gpuproj_gate_result r;
+	struct gpuproj_error e = { 0 };
+	const struct gpuproj_gate_finding *f;
+	char *x;
+
+	opts_init(&o);
+	ck_assert_int_eq(gpuproj_gate_compare(b, c, targets, cols, 2, &o, &r, &e), 0);
+	ck_assert_uint_eq(r.n_findings, 2);
+	f = &r.findings[0];
+	ck_assert_int_eq(f->cause, GPUPROJ_GATE_CAUSE_COUNTERS);
+	ck_assert_uint_eq(f->n_changed, 3);
+	ck_assert_int_eq(f->changes[0].metric, GPUPROJ_M_BYTES_L1);
+	ck_assert_double_eq_tol(f->changes[2].change, 0.4, 1e-12);
+	ck_assert_double_eq_tol(f->changes[2].base, 1e8, 1e-3);
+	ck_assert_double_eq_tol(f->changes[2].cur, 1.4e8, 1e-3);
+	ck_assert_int_eq(r.kernels[0].cells[1].binding, GPUPROJ_BOUND_DRAM);
+	ck_assert_int_eq(r.kernels[0].cells[2].binding, GPUPROJ_BOUND_COMPUTE);
+	EQ_US(r.kernels[0].cells[2].base_ns, 40);
+	EQ_US(r.kernels[0].cells[2].cur_ns, 40);
+	ck_assert_str_eq(f->text, "kernel stream (1024x1x1,256x1x1): +40.0% measured on SrcGPU; "
+			 "counters changed: bytes.l1 +40.0%, bytes.l2 +40.0%, bytes.dram +40.0%; "
+			 "the dram-bound targets regress most (dram-bound: +40.0% on SrcGPU; "
+			 "compute-bound: +0.0% on TgtGPU)");
+	ck_assert_str_eq(r.findings[1].text, "whole run: +40.0% measured on SrcGPU (5.00 ms -> "
+			 "7.00 ms); +0.0% to +40.0% on 2 targets (1 regresses); largest changes: "
+			 "stream (1024x1x1,256x1x1) +2.00 ms");
+	ck_assert_int_eq(gpuproj_gate_junit(&r, &x), 0);
+	ck_assert_ptr_nonnull(strstr(x, "tests=\"2\" failures=\"2\" skipped=\"0\""));
+	ck_assert_ptr_nonnull(strstr(x, "<failure type=\"regression\" message=\"kernel stream "
+				     "(1024x1x1,256x1x1): +40.0% measured on SrcGPU; counters "
+				     "changed: bytes.l1 +40.0%, bytes.l2 +40.0%, bytes.dram "
+				     "+40.0%; the dram-bound targets regress most (dram-bound: "
+				     "+40.0% on SrcGPU; compute-bound: +0.0% on TgtGPU)\">"));
+	free(x);
+	gpuproj_gate_result_clear(&r);
+	gpuproj_profile_free(b);
+	gpuproj_profile_free(c);
 }
 END_TEST
 
@@ -655,8 +767,8 @@ START_TEST(markdown_capped)
 	ck_assert_uint_eq(r.n_regressed, 12001);
 	ck_assert_int_eq(gpuproj_gate_markdown(&r, &md), 0);
 	ck_assert_uint_le(strlen(md), GPUPROJ_GATE_MD_MAX);
-	ck_assert(starts_with(md, "## gpuproj gate: FAIL: 1 whole-run and 12000 kernel "
-			      "regressions\n"));
+	ck_assert(starts_with(md, "## gpuproj gate: FAIL: 12001 findings (12000 kernels and the "
+			      "whole run; 12001 regressed cells)\n"));
 	/* The note comes before the first table; the headings keep their counts. */
 	note = strstr(md, "> **Cut:** ");
 	ck_assert_ptr_nonnull(note);
@@ -666,6 +778,10 @@ START_TEST(markdown_capped)
 				     "merge-request note 1,000,000 characters); the JUnit report and "
 				     "the command's output list every kernel.\n"));
 	ck_assert_ptr_nonnull(strstr(md, "### Regressions (12000)\n"));
+	/* The first 100 findings, then how many more. */
+	ck_assert_ptr_nonnull(strstr(md, "### Findings (12001)\n"));
+	ck_assert_ptr_nonnull(strstr(md, "\n- … and 11901 more (the JUnit report and the "
+				     "command's output have every finding)\n\n### Whole run\n"));
 	ck_assert_ptr_nonnull(strstr(md, "### Whole run\n"));
 	free(md);
 	gpuproj_gate_result_clear(&r);
@@ -716,9 +832,16 @@ START_TEST(markdown_summary)
 	o.current_label = "cur.json";
 	compare("gate-base.json", "gate-fail.json", &o, &r);
 	ck_assert_int_eq(gpuproj_gate_markdown(&r, &md), 0);
-	ck_assert_msg(starts_with(md, "## gpuproj gate: FAIL: 2 whole-run and 2 kernel regressions"
-				  "\n\nBaseline `base.json` (SrcGPU), current `cur.json` (SrcGPU); "
-				  "model hroof."), "%.300s", md);
+	ck_assert_msg(starts_with(md, "## gpuproj gate: FAIL: 2 findings (1 kernel and the whole "
+				  "run; 4 regressed cells)\n\nBaseline `base.json` (SrcGPU), "
+				  "current `cur.json` (SrcGPU); model hroof."), "%.300s", md);
+	ck_assert_ptr_nonnull(strstr(md, "### Findings (2)\n\nOne per cause; the tables below "
+				     "have every GPU's numbers.\n\n- kernel stream "
+				     "(1024x1x1,256x1x1): +12.0% measured on SrcGPU, counters "
+				     "unchanged; every target follows (+12.0% on TgtGPU)\n- whole "
+				     "run: +5.6% measured on SrcGPU (10.7 ms -&gt; 11.3 ms); +5.4% "
+				     "on TgtGPU; largest changes: stream (1024x1x1,256x1x1) +600 "
+				     "us\n\n### Whole run\n"));
 	ck_assert_ptr_nonnull(strstr(md, "### Whole run\n\n| GPU | baseline | current | "
 				     "current interval | change | noise band | result |\n"
 				     "|:--|--:|--:|--:|--:|--:|:--|\n"
@@ -802,14 +925,19 @@ START_TEST(cli_fail_writes_reports)
 	ck_assert_int_eq(run(&out, &err, "--baseline gate-base.json --junit '%s/j.xml' --md "
 			     "'%s/s.md' gate-fail.json", dir, dir), 1);
 	ck_assert_str_eq(err, "");
-	ck_assert_ptr_nonnull(strstr(out, "gpuproj gate: FAIL: 2 whole-run and 2 kernel "
-				     "regressions"));
+	ck_assert_ptr_nonnull(strstr(out, "gpuproj gate: FAIL: 2 findings (1 kernel and the "
+				     "whole run; 4 regressed cells)"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\nfindings (2):\n  kernel stream (1024x1x1,256x1x1): "
+				     "+12.0% measured on SrcGPU, counters unchanged; every target "
+				     "follows (+12.0% on TgtGPU)\n  whole run: +5.6% measured on "
+				     "SrcGPU (10.7 ms -> 11.3 ms); +5.4% on TgtGPU; largest "
+				     "changes: stream (1024x1x1,256x1x1) +600 us\n\nwhole run "));
 	ck_assert_ptr_nonnull(strstr(out, "\nSrcGPU (measured) "));
 	ck_assert_int_gt(asprintf(&path, "%s/j.xml", dir), 0);
 	x = test_read_file(path);
 	free(path);
 	ck_assert_ptr_nonnull(x);
-	ck_assert_ptr_nonnull(strstr(x, "failures=\"4\""));
+	ck_assert_ptr_nonnull(strstr(x, "failures=\"2\""));
 	ck_assert_int_gt(asprintf(&path, "%s/s.md", dir), 0);
 	md = test_read_file(path);
 	free(path);
@@ -1102,6 +1230,8 @@ gate_suite(void)
 	tcase_add_checked_fixture(tr, setup, teardown);
 	tcase_add_test(tr, kernel_label_format);
 	tcase_add_test(tr, junit_xml);
+	tcase_add_test(tr, findings_one_cause);
+	tcase_add_test(tr, findings_changed_counters);
 	tcase_add_test(tr, reports_escape_names);
 	tcase_add_test(tr, markdown_summary);
 	tcase_add_test(tr, markdown_capped);
