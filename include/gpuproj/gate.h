@@ -385,6 +385,26 @@ char *gpuproj_gate_kernel_label(const struct gpuproj_kernel *k, char *buf, size_
  */
 int gpuproj_gate_junit(const struct gpuproj_gate_result *r, char **ret);
 
+/** The "schema" of gpuproj_gate_json()'s document (docs/formats/gate.md). */
+#define GPUPROJ_GATE_JSON_SCHEMA "gpuproj-gate/1"
+
+/**
+ * Render the result as JSON (docs/formats/gate.md, schema
+ * GPUPROJ_GATE_JSON_SCHEMA): the verdict ("pass" or "fail"), the options,
+ * warnings and counts, the findings (cause, text, the changed counters),
+ * one entry per GPU column (column 0 measured on the source) with its
+ * whole-run cell, and one per kernel with a cell per column. Times in ns,
+ * changes as fractions; NaN (no value) is null. Names that are not UTF-8
+ * have U+FFFD for each bad byte.
+ *
+ * @param r a result filled by a successful gpuproj_gate_compare()
+ * @param[out] ret NUL-terminated ASCII text (one final newline), malloc'd,
+ *             owned by the caller; untouched on failure
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (r or ret NULL, or r without
+ *         columns); GPUPROJ_E_NOMEM
+ */
+int gpuproj_gate_json(const struct gpuproj_gate_result *r, char **ret);
+
 /**
  * Largest Markdown gpuproj_gate_markdown() writes, bytes: a GitHub Actions
  * job summary holds 1 MiB, a GitLab merge-request note 1,000,000

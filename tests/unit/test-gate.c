@@ -46,6 +46,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include <gpuproj/gate.h>
 #include <gpuproj/merge.h>
 #include <gpuproj/model.h>
@@ -992,6 +994,134 @@ START_TEST(cli_gpu_change)
 }
 END_TEST
 
+/* The JSON text `s` parsed (jansson), or a failed test. */
+static json_t *
+parse_json(const char *s)
+{
+	json_error_t je;
+	json_t *j = json_loads(s, 0, &je);
+
+	ck_assert_msg(j != NULL, "not JSON: %s at %d:%d: %.200s", je.text, je.line, je.column, s);
+	return j;
+}
+
+static const char *
+jstr(json_t *j, const char *path)
+{
+	json_t *v = json_object_get(j, path);
+
+	ck_assert_msg(json_is_string(v), "%s is not a string", path);
+	return json_string_value(v);
+}
+
+/*
+ * Issue 33, one cause, end to end with the built-in targets: gate-fail.json's
+ * stream +12 % (counters unchanged) on every built-in GPU but the source
+ * (A100-SXM4-80GB, --source): 2 × (N + 1) regressed cells on N targets and
+ * 1 + 1 columns' whole run, but 2 findings; JUnit 7 cases (whole run + 6
+ * kernels), 2 failures (before: 116 failures with 57 targets).
+ */
+START_TEST(cli_one_cause_json_junit)
+{
+	char *dir = test_tmpdir(), *out, *err, *path, *x, *want;
+	struct gpuproj_targets *builtin = NULL;
+	struct gpuproj_error e = { 0 };
+	json_t *j, *f;
+	size_t n;
+
+	ck_assert_int_eq(gpuproj_targets_load(test_data("../../targets.yaml"), &builtin, &e), 0);
+	n = gpuproj_targets_count(builtin) - 1;
+	gpuproj_targets_free(builtin);
+	ck_assert_int_eq(test_cli_at(test_data(""), NULL, &out, &err, "gate --targets "
+				     "../../targets.yaml --source A100-SXM4-80GB --baseline "
+				     "gate-base.json gate-fail.json --format json --junit "
+				     "'%s/j.xml'", dir), 1);
+	ck_assert(starts_with(err, "gpuproj gate: FAIL: 2 findings (1 kernel and the whole run; "));
+	j = parse_json(out);
+	ck_assert_str_eq(jstr(j, "schema"), "gpuproj-gate/1");
+	ck_assert_str_eq(jstr(j, "verdict"), "fail");
+	ck_assert_uint_eq(json_array_size(json_object_get(j, "gpus")), n + 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "counts"),
+							    "findings")), 2);
+	/* stream in every column, the whole run in every column. */
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "counts"),
+							    "regressed_cells")), 2 * (n + 1));
+	f = json_array_get(json_object_get(j, "findings"), 0);
+	ck_assert_str_eq(jstr(f, "cause"), "time");
+	ck_assert_int_gt(asprintf(&want, "kernel stream (1024x1x1,256x1x1): +12.0%% measured on "
+				  "A100-SXM4-80GB, counters unchanged; every target follows "
+				  "(+12.0%% on %zu targets)", n), 0);
+	ck_assert_str_eq(jstr(f, "text"), want);
+	free(want);
+	ck_assert_int_eq(json_integer_value(json_object_get(f, "targets_regressed")), n);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(f, "source_change")), 0.12, 1e-12);
+	ck_assert_str_eq(jstr(json_array_get(json_object_get(j, "findings"), 1), "cause"), "run");
+	json_decref(j);
+	ck_assert_int_gt(asprintf(&path, "%s/j.xml", dir), 0);
+	x = test_read_file(path);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_ptr_nonnull(strstr(x, "<testsuites name=\"gpuproj gate\" tests=\"7\" "
+				     "failures=\"2\" skipped=\"0\" errors=\"0\">\n"));
+	free(x);
+	free(path);
+	free(out);
+	free(err);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Issue 33, changed counters, end to end: the numbers of
+ * findings_changed_counters through `--format json` on standard output;
+ * the summary goes to stderr then.
+ */
+START_TEST(cli_changed_counters_json)
+{
+	char *out, *err;
+	json_t *j, *f, *c, *cells;
+
+	ck_assert_int_eq(run(&out, &err, "--target SrcGPU --target TgtGPU --baseline "
+			     "gate-counters-base.json gate-counters.json --format json"), 1);
+	ck_assert(starts_with(err, "gpuproj gate: FAIL: 2 findings (1 kernel and the whole run; 4 "
+			      "regressed cells)"));
+	j = parse_json(out);
+	ck_assert_str_eq(jstr(j, "verdict"), "fail");
+	f = json_array_get(json_object_get(j, "findings"), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(f, "kernel")), 0);
+	ck_assert_str_eq(jstr(f, "cause"), "counters");
+	ck_assert_str_eq(jstr(f, "text"), "kernel stream (1024x1x1,256x1x1): +40.0% measured on "
+			 "SrcGPU; counters changed: bytes.l1 +40.0%, bytes.l2 +40.0%, bytes.dram "
+			 "+40.0%; the dram-bound targets regress most (dram-bound: +40.0% on "
+			 "SrcGPU; compute-bound: +0.0% on TgtGPU)");
+	ck_assert_int_eq(json_integer_value(json_object_get(f, "counters_changed")), 3);
+	c = json_array_get(json_object_get(f, "counters"), 2);
+	ck_assert_str_eq(jstr(c, "metric"), "bytes.dram");
+	ck_assert_double_eq(json_real_value(json_object_get(c, "baseline")), 1e8);
+	ck_assert_double_eq(json_real_value(json_object_get(c, "current")), 1.4e8);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(c, "change")), 0.4, 1e-12);
+	/* Columns: SrcGPU measured, SrcGPU projected (dram), TgtGPU (compute, 40 µs both). */
+	cells = json_object_get(json_array_get(json_object_get(j, "kernels"), 0), "cells");
+	ck_assert_str_eq(jstr(json_array_get(cells, 0), "status"), "regressed");
+	ck_assert(json_is_null(json_object_get(json_array_get(cells, 0), "binding")));
+	ck_assert_str_eq(jstr(json_array_get(cells, 1), "binding"), "dram");
+	ck_assert_str_eq(jstr(json_array_get(cells, 2), "binding"), "compute");
+	ck_assert_str_eq(jstr(json_array_get(cells, 2), "status"), "ok");
+	ck_assert_double_eq_tol(json_real_value(json_object_get(json_array_get(cells, 2),
+								"baseline_ns")), 40000, 1e-6);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(json_array_get(cells, 2),
+								"current_ns")), 40000, 1e-6);
+	/* Whole run 5.00 → 7.00 ms measured; TgtGPU 2.00 ms both. */
+	c = json_object_get(json_array_get(json_object_get(j, "gpus"), 2), "whole_run");
+	ck_assert_str_eq(jstr(json_array_get(json_object_get(j, "gpus"), 2), "gpu"), "TgtGPU");
+	ck_assert_double_eq_tol(json_real_value(json_object_get(c, "baseline_ns")), 2e6, 1e-3);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(c, "change")), 0, 1e-12);
+	json_decref(j);
+	free(out);
+	free(err);
+}
+END_TEST
+
 static const struct bad_case {
 	const char *args;
 	const char *stderr_first_line; /* "%s" = the source root's tests/data */
@@ -1256,6 +1386,8 @@ gate_cli_suite(void)
 	tcase_add_test(tc, cli_nothing_timed);
 	tcase_add_test(tc, cli_one_file_two_reports);
 	tcase_add_test(tc, cli_junit_parses);
+	tcase_add_test(tc, cli_one_cause_json_junit);
+	tcase_add_test(tc, cli_changed_counters_json);
 	suite_add_tcase(s, tc);
 	return s;
 }
