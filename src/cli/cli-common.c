@@ -331,3 +331,51 @@ cli_stderr_is_tty(void)
 {
 	return isatty(STDERR_FILENO) == 1;
 }
+
+/*
+ * The statuses of cli.h's enum cli_exit_status: what they mean, in gate's
+ * words, and the one command that uses a status (NULL: every command).
+ */
+static const struct exit_row {
+	int status;
+	const char *meaning, *gate;
+	const char *only;
+} exit_rows[] = {
+	{ EXIT_OK, "success", "pass", NULL },
+	{ EXIT_VERDICT, "the verdict failed (gate: a regression)", "a regression", "gate" },
+	{ EXIT_ERROR, "an error: bad usage or input, an unknown GPU, an output that cannot be "
+	  "written (nothing is written)", "no verdict: bad usage or input, an unknown GPU, "
+	  "different source GPUs, a report that cannot be written (none is written)", NULL },
+	{ EXIT_CANNOT_EXEC, "APP cannot be executed (run)", NULL, "run" },
+	{ EXIT_NOT_FOUND, "APP not found (run)", NULL, "run" },
+};
+
+void
+cli_print_exit_status(FILE *f, const char *cmd)
+{
+	bool run = cmd && strcmp(cmd, "run") == 0;
+	char text[1024], *word, *save = NULL;
+	size_t i, len, col = 0, n = run;
+
+	len = (size_t)snprintf(text, sizeof(text), "Exit status:%s", run ? " APP's own" : "");
+	for (i = 0; i < sizeof(exit_rows) / sizeof(exit_rows[0]); i++) {
+		const struct exit_row *e = &exit_rows[i];
+
+		if ((e->only && cmd && strcmp(e->only, cmd) != 0) || (run && e->status == EXIT_OK))
+			continue;
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s %d %s",
+					n++ ? ";" : "", e->status,
+					cmd && strcmp(cmd, "gate") == 0 ? e->gate : e->meaning);
+	}
+	/* Wrapped at 79 columns, as the help texts are. */
+	for (word = strtok_r(text, " ", &save); word; word = strtok_r(NULL, " ", &save)) {
+		len = strlen(word);
+		if (col && col + 1 + len > 79) {
+			fputc('\n', f);
+			col = 0;
+		}
+		fprintf(f, "%s%s", col ? " " : "", word);
+		col += (col ? 1 : 0) + len;
+	}
+	fputs(".\n", f);
+}

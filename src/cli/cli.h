@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The gpuproj command: shared helpers of the sub-command files.
- * Exit statuses (stable, for CI): 0 success, 1 failure, 2 bad usage.
  */
 #ifndef GPUPROJ_CLI_H
 #define GPUPROJ_CLI_H
@@ -13,9 +12,32 @@
 #include <gpuproj/model.h>
 #include <gpuproj/target.h>
 
-#define EXIT_OK 0
-#define EXIT_FAIL 1
-#define EXIT_USAGE 2
+/*
+ * The exit statuses of every command: the one table (docs/cli/gpuproj.md
+ * "Exit status"; cli_print_exit_status() prints it). The convention of
+ * diff(1), cmp(1) and grep(1), and of `gpuproj gate` since it was
+ * written: 1 is a negative answer, 2 is trouble, so a CI job tells "the
+ * gate found a regression" from "the gate could not decide".
+ */
+enum cli_exit_status {
+	EXIT_OK = 0,       /* success; gate: pass */
+	EXIT_VERDICT = 1,  /* the verdict failed: gate found a regression */
+	/*
+	 * No result: bad usage or input, an unknown GPU, an output that
+	 * cannot be written, out of memory. Nothing is written.
+	 */
+	EXIT_ERROR = 2,
+	EXIT_USAGE = EXIT_ERROR, /* bad usage: the status of any error */
+	EXIT_FAIL = EXIT_ERROR,  /* an error while working: the same status */
+	EXIT_CANNOT_EXEC = 126,  /* run: APP cannot be executed (as sh(1)) */
+	EXIT_NOT_FOUND = 127,    /* run: APP not found (as sh(1)) */
+};
+
+/*
+ * "Exit status: …" for `cmd`'s --help (NULL: gpuproj's own, every status),
+ * from the table in cli-common.c.
+ */
+void cli_print_exit_status(FILE *f, const char *cmd);
 
 /* Sub-commands: argv[0] is the sub-command name. */
 int cmd_project(int argc, char **argv);
@@ -30,11 +52,11 @@ int cmd_gate(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
-/* "gpuproj: <cmd>: message" on stderr; returns EXIT_USAGE. */
+/* "gpuproj: <cmd>: message" on stderr; returns EXIT_USAGE (EXIT_ERROR). */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* "gpuproj: message" on stderr; returns EXIT_FAIL. */
+/* "gpuproj: message" on stderr; returns EXIT_FAIL (EXIT_ERROR). */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print a library error as "gpuproj: file:line:col: message"; returns EXIT_FAIL. */
+/* Print a library error as "gpuproj: file:line:col: message"; returns EXIT_FAIL (EXIT_ERROR). */
 int cli_fail_error(const struct gpuproj_error *err);
 /* "gpuproj: warning: message" on stderr (escaped as cli_fail()'s). */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -2,10 +2,10 @@
 /*
  * gpuproj gate: the CI performance gate (include/gpuproj/gate.h).
  *
- * Exit status (stable, for CI): 0 pass, 1 regression, 2 no verdict (bad
- * usage, unreadable or invalid input, an unknown GPU, different source GPUs
- * without --allow-gpu-change, or a report file that could not be written).
- * On status 2 no report file is written.
+ * Exit status (cli.h, stable, for CI): 0 pass, 1 regression, 2 no verdict
+ * (bad usage, unreadable or invalid input, an unknown GPU, different source
+ * GPUs without --allow-gpu-change, or a report file that could not be
+ * written). On status 2 no report file is written.
  */
 #include "config.h"
 
@@ -23,7 +23,6 @@
 #include "cli.h"
 #include "util.h"
 
-#define EXIT_REGRESSION 1
 
 static void
 help(FILE *f)
@@ -68,12 +67,12 @@ help(FILE *f)
 		"  -h, --help                   show this help\n\n"
 		"Kernels match on name, tag, grid, block and dynamic shared memory (not the\n"
 		"device ordinal). New and vanished kernels are listed and count in the\n"
-		"whole-run totals. Stored projections in the files are ignored.\n\n"
-		"Exit status: 0 pass, 1 regression, 2 bad usage or input (no verdict).\n",
+		"whole-run totals. Stored projections in the files are ignored.\n\n",
 		GPUPROJ_GATE_DEFAULT_MAX_REGRESSION * 100,
 		GPUPROJ_GATE_DEFAULT_KERNEL_MAX_REGRESSION * 100, GPUPROJ_GATE_DEFAULT_NOISE_K,
 		GPUPROJ_GATE_DEFAULT_MIN_TIME_FRACTION * 100,
 		gpuproj_model_name(gpuproj_model_default()));
+	cli_print_exit_status(f, "gate");
 }
 
 /* "5", "5%", "7.5 %" → 0.05, 0.05, 0.075; false on anything else or < 0. */
@@ -336,7 +335,7 @@ print_summary(FILE *f, const struct gpuproj_gate_result *res)
 			 e ? ": " : "", e ? strerror(e) : "");
 		return EXIT_USAGE;
 	}
-	return res->regression ? EXIT_REGRESSION : EXIT_OK;
+	return res->regression ? EXIT_VERDICT : EXIT_OK;
 }
 
 /* The summary as text in memory (for -o FILE with --format text); NULL on ENOMEM. */
@@ -417,7 +416,7 @@ write_reports(const struct gate_args *a, const struct gpuproj_gate_result *res)
 		goto out;
 	}
 	if (a->format == FMT_TEXT && !summary_out) /* the summary went to -o FILE */
-		ret = res->regression ? EXIT_REGRESSION : EXIT_OK;
+		ret = res->regression ? EXIT_VERDICT : EXIT_OK;
 	else
 		ret = print_summary(summary_out || !(to_stdout(path[0]) || to_stdout(a->junit) ||
 						     to_stdout(a->md)) ? stdout : stderr, res);

@@ -65,8 +65,8 @@ help(FILE *f)
 		"`gpuproj import ncu --help` (nvprof, nsys, gpuperfpredict, neusight,\n"
 		"xla-matmul, kerneltuner, seed002) tells more; `gpuproj ncu-metrics` prints the\n"
 		"ncu command that "
-		"collects what the default model needs.\n"
-		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
+		"collects what the default model needs.\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -99,8 +99,8 @@ help_ncu(FILE *f)
 		"  -h, --help          show this help\n\n"
 		"A summary goes to standard error: rows, launches, kernel signatures, metrics\n"
 		"kept unmapped, the GPU and whether targets.yaml knows it, warnings, the inputs\n"
-		"of the default model no launch had, and the kernels a fallback will project.\n"
-		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
+		"of the default model no launch had, and the kernels a fallback will project.\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -123,8 +123,8 @@ help_nvprof(FILE *f)
 		"                      capability (Kepler shared-memory transactions are 256 B)\n"
 		"                      and SM count (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output FILE   the profile to write (\"-\" = standard output)\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -140,9 +140,8 @@ help_gpp(FILE *f)
 		"  --targets FILE      GPU descriptions; every GPU of the data set must match an\n"
 		"                      entry (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
-		"2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -164,9 +163,8 @@ help_xla(FILE *f)
 		"  --targets FILE      GPU descriptions; every `gpu` of the table must name or\n"
 		"                      match an entry (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
-		"2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -193,9 +191,8 @@ help_neu(FILE *f)
 		"  --targets FILE      GPU descriptions; every `Device` of the data set must\n"
 		"                      match an entry (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
-		"2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -217,9 +214,8 @@ help_kt(FILE *f)
 		"  --targets FILE      GPU descriptions; every device_name must match an entry\n"
 		"                      (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
-		"2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -244,9 +240,8 @@ help_s2(FILE *f)
 		"  --targets FILE      GPU descriptions; every gpu_device_name must match an\n"
 		"                      entry (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
-		"2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -277,8 +272,8 @@ help_nsys(FILE *f)
 		"                      ending in '/') gets one DIR/<application>-<pid>-gpu<N>.json\n"
 		"                      per GPU and process, and is needed when the report holds\n"
 		"                      several. Written atomically, nothing when the import fails\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "import");
 }
 
 /*

@@ -47,9 +47,9 @@ help(FILE *f)
 		"GPU (device.target or device.name). Kernel signatures match on name, tag,\n"
 		"grid, block and dynamic shared memory; the device ordinal is ignored.\n"
 		"Files are folded one at a time, so memory stays near one rank per --jobs\n"
-		"thread plus the job.\n\n"
-		"Exit status: 0 success, 1 failure (unreadable or mismatched input), 2 bad usage.\n",
+		"thread plus the job.\n\n",
 		gpuproj_model_name(gpuproj_model_default()));
+	cli_print_exit_status(f, "merge");
 }
 
 struct progress {

@@ -113,14 +113,13 @@ help(FILE *f)
 		"Per kernel: launches, source time, projected time per launch with its\n"
 		"interval, speedup and binding resource; whole-run totals per target. Where\n"
 		"the profile carries times measured on a target (reference_ns), the error\n"
-		"of the projection is shown too.\n\n"
-		"Exit status: 0 success, 1 failure (bad input, unknown GPU, no kernel projected\n"
-		"onto any target), 2 bad usage.\n",
+		"of the projection is shown too.\n\n",
 		gpuproj_compute_name(gpuproj_compute_default()),
 		gpuproj_fp32_name(gpuproj_fp32_default()),
 		gpuproj_rates_name(gpuproj_rates_default()),
 		gpuproj_launch_floor_default() ? "on" : "off", GPUPROJ_TRACE_EXPAND_DEFAULT,
 		GPUPROJ_TRACE_EXPAND_MAX);
+	cli_print_exit_status(f, "project");
 }
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_TRACE };

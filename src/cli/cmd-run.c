@@ -42,9 +42,8 @@ help(FILE *f)
 		"Other GPUPROJ_* variables (GPUPROJ_PROFILE_LAUNCHES, GPUPROJ_KERNEL_REGEX,\n"
 		"GPUPROJ_MODE, GPUPROJ_LOG, ...) pass through; docs/libproj.md lists them.\n"
 		"The same works without this command:\n"
-		"  CUDA_INJECTION64_PATH=/path/to/libproj.so APP ARGS...\n\n"
-		"Exit status: APP's; 2 bad usage; 1 when libproj.so or the targets file is\n"
-		"unusable; 126 APP cannot be executed; 127 APP not found.\n");
+		"  CUDA_INJECTION64_PATH=/path/to/libproj.so APP ARGS...\n\n");
+	cli_print_exit_status(f, "run");
 }
 
 /* libproj.so beside this executable in a build tree, else the install libdir. */
@@ -155,5 +154,5 @@ cmd_run(int argc, char **argv)
 	execvp(argv[optind], argv + optind);
 	e = errno;
 	fprintf(stderr, "gpuproj: run: cannot run '%s': %s\n", argv[optind], strerror(e));
-	return e == ENOENT ? 127 : 126;
+	return e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 }

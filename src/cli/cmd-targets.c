@@ -25,7 +25,7 @@ help(FILE *f)
 		"       and DRAM, L2, L1, shared GB/s as the models use them ('*' = measured value)\n"
 		"show   every number of one GPU with its basis and source\n"
 		"check  validate a targets file (schema gpuproj-targets/1); prints the first\n"
-		"       problem as FILE:LINE:COLUMN: message and exits 1\n"
+		"       problem as FILE:LINE:COLUMN: message and exits 2\n"
 		"derive print a provisional entry (YAML) for the GPU a profile was taken on,\n"
 		"       from the driver's device attributes libproj.so recorded and the per-SM\n"
 		"       figures of a GPU of the same architecture in the targets file: what\n"

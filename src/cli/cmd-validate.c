@@ -106,8 +106,8 @@ help(FILE *f)
 	      "median APE, coverage (measured inside the projected [lo, hi]) and bias (mean\n"
 	      "signed error), for all configurations and separately for those measured\n"
 	      "below / at or above the threshold. Results on the gpuperfpredict data set are\n"
-	      "printed with its citation (CC BY 4.0).\n\n"
-	      "Exit status: 0 success (whatever the errors), 1 bad input, 2 bad usage.\n", f);
+	      "printed with its citation (CC BY 4.0).\n\n", f);
+	cli_print_exit_status(f, "validate");
 }
 
 /* A word as a POSIX shell reads it back: bare when safe, else in single quotes. */

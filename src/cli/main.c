@@ -58,19 +58,19 @@ usage(FILE *f)
 		"  --max-input-size SIZE  refuse input files larger than SIZE bytes (K, M, G, T:\n"
 		"                         binary multiples; default 1G, or $GPUPROJ_MAX_INPUT_SIZE)\n\n"
 		"No command overwrites one of its input files, and an interrupted command\n"
-		"(SIGINT, SIGTERM, SIGHUP) leaves no temporary file behind.\n"
-		"Exit status: 0 success, 1 failure, 2 bad usage.\n");
+		"(SIGINT, SIGTERM, SIGHUP) leaves no temporary file behind.\n");
+	cli_print_exit_status(f, NULL);
 }
 
 /*
  * What every command's status must also say: standard output could not be
  * written (`> /dev/full`, a closed pipe's EPIPE with SIGPIPE ignored, a
  * full disk). stdio keeps the error until the flush, and exit() would
- * swallow it: flush here, and fail (1; gate's 2, "no verdict") with one
+ * swallow it: flush here, and fail (EXIT_ERROR, as every error) with one
  * line when the output was lost.
  */
 static int
-stdout_checked(int ret, const char *cmd)
+stdout_checked(int ret)
 {
 	int e;
 
@@ -85,7 +85,7 @@ stdout_checked(int ret, const char *cmd)
 		cli_fail("<stdout>: write error: %s", strerror(e));
 	else /* an earlier write failed; its errno is gone */
 		cli_fail("<stdout>: write error");
-	return cmd && strcmp(cmd, "gate") == 0 ? EXIT_USAGE : EXIT_FAIL;
+	return EXIT_ERROR;
 }
 
 int
@@ -132,16 +132,15 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage(stdout);
-		return stdout_checked(EXIT_OK, NULL);
+		return stdout_checked(EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		printf("gpuproj %s\n", GPUPROJ_VERSION);
-		return stdout_checked(EXIT_OK, NULL);
+		return stdout_checked(EXIT_OK);
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name) == 0)
-			return stdout_checked(commands[i].run(argc - 1, argv + 1),
-					      commands[i].name);
+			return stdout_checked(commands[i].run(argc - 1, argv + 1));
 	}
 	if (argv[1][0] == '-')
 		return cli_usage_error(NULL, "unknown option '%s'", argv[1]);

@@ -231,7 +231,7 @@ START_TEST(project_calibrated_interval)
 	free(err);
 	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --intervals /nonexistent.json "
 				  TARGETS " '%s'", test_data("targets-test.yaml"),
-				  test_data("profile-test.json")), 1);
+				  test_data("profile-test.json")), 2);
 	ck_assert_ptr_nonnull(strstr(err, "/nonexistent.json"));
 	free(out);
 	free(err);
@@ -332,7 +332,7 @@ START_TEST(project_unknown_source_lists_close_names)
 	memcpy(strstr(text, "Test Source GPU"), "Test Sourze GPU", 15);
 	prof = test_write_file(dir, "p.json", text);
 	ck_assert_int_eq(test_cli(&out, &err, "project " TARGETS " '%s'", test_data("targets-test.yaml"),
-			     prof), 1);
+			     prof), 2);
 	ck_assert_str_eq(out, "");
 	ck_assert_str_eq(err, "gpuproj: the profile's GPU 'Test Sourze GPU' is not in targets.yaml; "
 			 "close names: SrcGPU (`gpuproj targets list` shows all); no provisional "
@@ -347,7 +347,7 @@ START_TEST(project_unknown_source_lists_close_names)
 	free(out);
 	free(err);
 	ck_assert_int_eq(test_cli(&out, &err, "project --target TgtGPX " TARGETS " '%s'",
-			     test_data("targets-test.yaml"), test_data("profile-test.json")), 1);
+			     test_data("targets-test.yaml"), test_data("profile-test.json")), 2);
 	ck_assert_str_eq(err, "gpuproj: target GPU 'TgtGPX' is not in targets.yaml; close names: "
 			 "TgtGPU (`gpuproj targets list` shows all)\n");
 	free(out);
@@ -447,7 +447,7 @@ START_TEST(project_provisional_source)
 	}
 	/* --source names a listed GPU: no derivation, and an unlisted name is an error. */
 	ck_assert_int_eq(test_cli(&out, &err, "project --source 'NVIDIA RTX A5000' --target "
-				  "H100-SXM5-80GB '%s'", test_data("profile-rtx-a5000.json")), 1);
+				  "H100-SXM5-80GB '%s'", test_data("profile-rtx-a5000.json")), 2);
 	ck_assert_ptr_nonnull(strstr(err, "source GPU 'NVIDIA RTX A5000' is not in targets.yaml"));
 	free(out);
 	free(err);
@@ -553,18 +553,18 @@ START_TEST(project_bad_files)
 {
 	char *out, *err, *dir = test_tmpdir(), *bad;
 
-	ck_assert_int_eq(test_cli(&out, &err, "project /nonexistent.json"), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "project /nonexistent.json"), 2);
 	ck_assert_str_eq(err, "gpuproj: /nonexistent.json: cannot open: No such file or directory\n");
 	free(out);
 	free(err);
 	bad = test_write_file(dir, "bad.json", "{\"schema\": \"gpuproj-profile/1\",\n\"kernels\": 3}");
-	ck_assert_int_eq(test_cli(&out, &err, "project '%s'", bad), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "project '%s'", bad), 2);
 	ck_assert_msg(strstr(err, "bad.json:2:12: kernels: must be an array\n") != NULL, "%s", err);
 	free(out);
 	free(err);
 	/* A table into a missing directory fails the same way: rendered first, then written. */
 	ck_assert_int_eq(test_cli(&out, &err, "project -o /nonexistent-dir/o.txt " TARGETS " '%s'",
-			     test_data("targets-test.yaml"), test_data("profile-test.json")), 1);
+			     test_data("targets-test.yaml"), test_data("profile-test.json")), 2);
 	ck_assert_str_eq(err, "gpuproj: /nonexistent-dir/o.txt: cannot create a temporary file "
 			 "beside it: No such file or directory\n");
 	free(out);
@@ -572,7 +572,7 @@ START_TEST(project_bad_files)
 	/* A JSON output into a missing directory fails and writes nothing. */
 	ck_assert_int_eq(test_cli(&out, &err, "project --format json -o /nonexistent-dir/o.json " TARGETS
 			     " '%s'", test_data("targets-test.yaml"),
-			     test_data("profile-test.json")), 1);
+			     test_data("profile-test.json")), 2);
 	ck_assert_str_eq(err, "gpuproj: /nonexistent-dir/o.json: cannot create a temporary file "
 			 "beside it: No such file or directory\n");
 	free(out);
@@ -600,7 +600,7 @@ START_TEST(targets_verbs)
 	free(out);
 	free(err);
 	ck_assert_int_eq(test_cli(&out, &err, "targets " TARGETS " show nope",
-			     test_data("targets-test.yaml")), 1);
+			     test_data("targets-test.yaml")), 2);
 	ck_assert_str_eq(err, "gpuproj: 'nope' is not in targets.yaml\n");
 	free(out);
 	free(err);
@@ -805,12 +805,12 @@ START_TEST(derive_checks_its_output)
 	ck_assert_int_gt(asprintf(&edited, "%.*s\"memory_clock_khz\": 1%s", (int)(a - text), text,
 				  a + strlen("\"memory_clock_khz\": 8001000")), 0);
 	path = test_write_file(dir, "slow-memory.json", edited);
-	ck_assert_int_eq(test_cli(&out, &err, "targets derive '%s'", path), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "targets derive '%s'", path), 2);
 	ck_assert_str_eq(out, "");
 	ck_assert_ptr_nonnull(strstr(err, why));
 	free(out);
 	free(err);
-	ck_assert_int_eq(test_cli(&out, &err, "project '%s'", path), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "project '%s'", path), 2);
 	ck_assert_ptr_nonnull(strstr(err, why));
 	free(out);
 	free(err);
@@ -882,6 +882,65 @@ START_TEST(provisional_source_hostile_names)
 END_TEST
 
 /*
+ * Issue 33: one exit-status convention for every command (cli.h enum
+ * cli_exit_status): 0 success, 1 a failed verdict (gate only), 2 any
+ * error, usage or input alike. Before, bad input was 1 for every command
+ * but gate, where 1 meant a regression.
+ */
+START_TEST(exit_status_convention)
+{
+	static const struct { const char *args; int status; } cases[] = {
+		{ "targets list", 0 },
+		{ "gate --targets targets-test.yaml --baseline gate-base.json gate-pass.json",
+		  0 },
+		{ "gate --targets targets-test.yaml --baseline gate-base.json gate-fail.json",
+		  1 },
+		{ "project --bogus", 2 },                            /* usage */
+		{ "project /nonexistent.json", 2 },                  /* input */
+		{ "targets show NoSuchGPU", 2 },                     /* unknown GPU */
+		{ "merge gate-base.json", 2 },                       /* usage: no -o */
+		{ "import ncu targets-test.yaml -o /dev/null", 2 },  /* input: not a CSV */
+		{ "ncu-metrics --chip RTX-9090", 2 },
+		{ "gate --baseline /nonexistent.json gate-fail.json", 2 },
+		{ "no-such-command", 2 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *out, *err;
+		int rc = test_cli_at(test_data(""), NULL, &out, &err, "%s", cases[i].args);
+
+		ck_assert_msg(rc == cases[i].status, "%s: exit %d, expected %d (%s)", cases[i].args,
+			      rc, cases[i].status, err);
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
+/* `gpuproj --help` prints the one table of statuses. */
+START_TEST(exit_status_help)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(test_cli(&out, &err, "--help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\nExit status: 0 success; 1 the verdict failed (gate: a "
+				     "regression); 2 an error:\nbad usage or input, an unknown "
+				     "GPU, an output that cannot be written (nothing\nis written); "
+				     "126 APP cannot be executed (run); 127 APP not found "
+				     "(run).\n"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "project --help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\nExit status: 0 success; 2 an error: bad usage or "
+				     "input, an unknown GPU, an\noutput that cannot be written "
+				     "(nothing is written).\n"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
  * Issue 25 #10: a command whose standard output cannot be written
  * (`> /dev/full`) fails with one line, gate with "no verdict". Before:
  * exit 0, and nothing said.
@@ -889,9 +948,9 @@ END_TEST
 START_TEST(stdout_unwritable)
 {
 	static const struct { const char *args; int status; } cases[] = {
-		{ "--version", 1 }, { "--help", 1 }, { "targets list", 1 },
-		{ "project --builtin", 1 }, { "project --builtin --format csv", 1 },
-		{ "ncu-metrics --chip GA100", 1 },
+		{ "--version", 2 }, { "--help", 2 }, { "targets list", 2 },
+		{ "project --builtin", 2 }, { "project --builtin --format csv", 2 },
+		{ "ncu-metrics --chip GA100", 2 },
 		{ "gate --targets targets-test.yaml --baseline gate-base.json gate-pass.json", 2 },
 	};
 	size_t i;
@@ -935,6 +994,8 @@ cli_suite(void)
 	tcase_add_test(tc, project_model_all);
 	tcase_add_test(tc, project_hostile_names);
 	tcase_add_test(tc, stdout_unwritable);
+	tcase_add_test(tc, exit_status_convention);
+	tcase_add_test(tc, exit_status_help);
 	suite_add_tcase(s, tc);
 	return s;
 }

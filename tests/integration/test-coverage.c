@@ -81,7 +81,7 @@ START_TEST(nothing_projected_exits_1)
 	if (asprintf(&table, "%s/table.txt", dir) < 0)
 		abort();
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --source A100-SXM4-40GB -o '%s'", json,
-				  table), 1);
+				  table), 2);
 	ck_assert_str_eq(out, "");
 	ck_assert_msg(strstr(err, "gpuproj: ") == err && count(err, "\n") == 1, "%s", err);
 	ck_assert_msg(strstr(err, ": no kernel could be projected onto any target (1 kernel "
@@ -93,7 +93,7 @@ START_TEST(nothing_projected_exits_1)
 	free(err);
 	/* JSON too: no file with a "projection" of carried time. */
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --source A100-SXM4-40GB --format json "
-				  "-o '%s'", json, table), 1);
+				  "-o '%s'", json, table), 2);
 	ck_assert_int_ne(stat(table, &st), 0);
 	free(out);
 	free(err);
@@ -266,7 +266,7 @@ START_TEST(sol_labelled_coarser)
 	free(err);
 	/* With the fallback off, nothing is projected: exit 1, one line. */
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --source B200-180GB --no-fallback",
-				  json), 1);
+				  json), 2);
 	ck_assert_ptr_nonnull(strstr(err, "no kernel could be projected onto any target"));
 	free(out);
 	free(err);
@@ -382,7 +382,7 @@ START_TEST(ncu_rep_failing_or_absent)
 	if (asprintf(&env, "PATH='%s':\"$PATH\" TMPDIR='%s'", bin, dir) < 0)
 		abort();
 	ck_assert_int_eq(test_cli_at(NULL, env, &out, &err, "import ncu '%s' -o '%s/o.json'", rep,
-				     dir), 1);
+				     dir), 2);
 	ck_assert_msg(strstr(err, "bad.ncu-rep: `") != NULL && count(err, "\n") == 1, "%s", err);
 	ck_assert_ptr_nonnull(strstr(err, "--import "));
 	ck_assert_ptr_nonnull(strstr(err, " --csv --page raw` failed (exit status 1): ==ERROR== The "
@@ -393,7 +393,7 @@ START_TEST(ncu_rep_failing_or_absent)
 	free(env);
 	/* No ncu at all: how to export, in one line. */
 	ck_assert_int_eq(test_cli_at(NULL, "PATH=/nonexistent", &out, &err, "import ncu '%s' -o "
-				     "'%s/o.json'", rep, dir), 1);
+				     "'%s/o.json'", rep, dir), 2);
 	ck_assert_msg(strstr(err, "bad.ncu-rep: a binary Nsight Compute report, and ncu is not on "
 			     "PATH to export it: run `ncu --import ") != NULL &&
 		      count(err, "\n") == 1, "%s", err);
@@ -449,7 +449,7 @@ START_TEST(ncu_metrics_command)
 	size_t n = gpuproj_ncu_metrics_tensor("GB202", GPUPROJ_TENSOR_OPS, names, 64);
 	size_t n_common = gpuproj_ncu_metrics("GB202", NULL, 0);
 
-	ck_assert_int_eq(test_cli(&out, &err, "ncu-metrics --chip RTX-9090"), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "ncu-metrics --chip RTX-9090"), 2);
 	ck_assert_ptr_nonnull(strstr(err, "'RTX-9090' is neither an NVIDIA chip gpuproj knows"));
 	free(out);
 	free(err);

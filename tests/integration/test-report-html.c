@@ -731,14 +731,14 @@ START_TEST(cli_unreadable_profile_writes_nothing)
 	rc = test_cli(NULL, &err, "report '%s' '%s/missing.json' --targets '%s' --html '%s/r.html' "
 		 "--md '%s/r.md'", test_data("profile-test.json"), dir,
 		 test_data("targets-test.yaml"), dir, dir);
-	ck_assert_int_eq(rc, 1);
+	ck_assert_int_eq(rc, 2);
 	ck_assert_ptr_nonnull(strstr(err, "missing.json"));
 	ck_assert_int_eq(test_count_dir(dir), 0);
 	free(err);
 	/* A profile whose GPU is unknown: also 1, also nothing written. */
 	rc = test_cli(NULL, &err, "report '%s' --source NoSuchGPU --targets '%s' --html '%s/r.html'",
 		 test_data("profile-test.json"), test_data("targets-test.yaml"), dir);
-	ck_assert_int_eq(rc, 1);
+	ck_assert_int_eq(rc, 2);
 	ck_assert_ptr_nonnull(strstr(err, "NoSuchGPU"));
 	ck_assert_int_eq(test_count_dir(dir), 0);
 	free(err);
