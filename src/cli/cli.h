@@ -52,6 +52,14 @@ int cmd_gate(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
+/*
+ * The sources of `gpuproj import` and the verbs of `gpuproj targets`
+ * (with their argument, "show NAME"), from the tables of cmd-import.c and
+ * cmd-targets.c: the i-th, or NULL past the last.
+ */
+const char *cli_import_source(size_t i);
+const char *cli_targets_verb(size_t i);
+
 /* "gpuproj: <cmd>: message" on stderr; returns EXIT_USAGE (EXIT_ERROR). */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "gpuproj: message" on stderr; returns EXIT_FAIL (EXIT_ERROR). */

@@ -1309,46 +1309,56 @@ out:
 	return ret;
 }
 
+static const struct multi_importer gpp = {
+	"import gpuperfpredict", "gpuperfpredict", "FILE.csv", "file", TOOL_GPP, help_gpp,
+	gpuproj_import_gpuperfpredict,
+};
+static const struct multi_importer neu = {
+	"import neusight", "NeuSight", "DIR or FILE.csv", "path", TOOL_NEUSIGHT, help_neu,
+	gpuproj_import_neusight,
+};
+static const struct multi_importer xla = {
+	"import xla-matmul", "XLA matmul", "FILE.csv", "file", TOOL_XLA, help_xla,
+	gpuproj_import_xla_matmul,
+};
+
+static const struct multi_importer kt = {
+	"import kerneltuner", "Kernel Tuner", "FILE.json", "file", TOOL_KERNELTUNER, help_kt,
+	gpuproj_import_kerneltuner,
+};
+static const struct multi_importer s2 = {
+	"import seed002", "seed 002", "DIR or FILE.csv", "path", TOOL_SEED002, help_s2,
+	gpuproj_import_seed002,
+};
+
+/*
+ * The sources, in the order help and messages list them: one table
+ * (`gpuproj --help` lists them through cli_import_source()).
+ */
+static const struct {
+	const char *name;
+	enum tool tool;
+	const struct multi_importer *multi; /* NULL: a one-profile importer */
+} sources[] = {
+	{ "ncu", TOOL_NCU, NULL },
+	{ "nvprof", TOOL_NVPROF, NULL },
+	{ "nsys", TOOL_NSYS, NULL },
+	{ "gpuperfpredict", TOOL_GPP, &gpp },
+	{ "neusight", TOOL_NEUSIGHT, &neu },
+	{ "xla-matmul", TOOL_XLA, &xla },
+	{ "kerneltuner", TOOL_KERNELTUNER, &kt },
+	{ "seed002", TOOL_SEED002, &s2 },
+};
+
+const char *
+cli_import_source(size_t i)
+{
+	return i < ARRAY_LENGTH(sources) ? sources[i].name : NULL;
+}
+
 int
 cmd_import(int argc, char **argv)
 {
-	static const struct multi_importer gpp = {
-		"import gpuperfpredict", "gpuperfpredict", "FILE.csv", "file", TOOL_GPP, help_gpp,
-		gpuproj_import_gpuperfpredict,
-	};
-	static const struct multi_importer neu = {
-		"import neusight", "NeuSight", "DIR or FILE.csv", "path", TOOL_NEUSIGHT, help_neu,
-		gpuproj_import_neusight,
-	};
-	static const struct multi_importer xla = {
-		"import xla-matmul", "XLA matmul", "FILE.csv", "file", TOOL_XLA, help_xla,
-		gpuproj_import_xla_matmul,
-	};
-
-	static const struct multi_importer kt = {
-		"import kerneltuner", "Kernel Tuner", "FILE.json", "file", TOOL_KERNELTUNER, help_kt,
-		gpuproj_import_kerneltuner,
-	};
-	static const struct multi_importer s2 = {
-		"import seed002", "seed 002", "DIR or FILE.csv", "path", TOOL_SEED002, help_s2,
-		gpuproj_import_seed002,
-	};
-
-	/* The sources, in the order help and messages list them: one table. */
-	static const struct {
-		const char *name;
-		enum tool tool;
-		const struct multi_importer *multi; /* NULL: a one-profile importer */
-	} sources[] = {
-		{ "ncu", TOOL_NCU, NULL },
-		{ "nvprof", TOOL_NVPROF, NULL },
-		{ "nsys", TOOL_NSYS, NULL },
-		{ "gpuperfpredict", TOOL_GPP, &gpp },
-		{ "neusight", TOOL_NEUSIGHT, &neu },
-		{ "xla-matmul", TOOL_XLA, &xla },
-		{ "kerneltuner", TOOL_KERNELTUNER, &kt },
-		{ "seed002", TOOL_SEED002, &s2 },
-	};
 	char list[256] = "";
 	size_t i, len;
 

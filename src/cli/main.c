@@ -24,21 +24,30 @@ static const struct command {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv);
+	/* Its sub-commands ("verbs", "sources") from the command's own table, or NULL. */
+	const char *subs;
+	const char *(*sub)(size_t i);
 } commands[] = {
-	{ "project", "project a profile onto target GPUs (table, JSON or CSV)", cmd_project },
-	{ "targets", "list, show or check GPU descriptions (targets.yaml)", cmd_targets },
-	{ "import", "convert Nsight Compute or nvprof exports, or the gpuperfpredict data set, "
-	  "to profiles", cmd_import },
+	{ "project", "project a profile onto target GPUs (table, JSON, CSV or a trace)",
+	  cmd_project, NULL, NULL },
+	{ "targets", "list, show, check or derive GPU descriptions (targets.yaml)", cmd_targets,
+	  "verbs", cli_targets_verb },
+	{ "import", "convert other tools' exports and data sets to profiles", cmd_import,
+	  "sources", cli_import_source },
 	{ "ncu-metrics", "print the ncu command that collects what the default model needs",
-	  cmd_ncu_metrics },
-	{ "validate", "compare projections with times measured on other GPUs", cmd_validate },
-	{ "run", "run an application under libproj.so and project its kernels at exit", cmd_run },
+	  cmd_ncu_metrics, NULL, NULL },
+	{ "validate", "compare projections with times measured on other GPUs", cmd_validate,
+	  NULL, NULL },
+	{ "run", "run an application under libproj.so and project its kernels at exit", cmd_run,
+	  NULL, NULL },
 	{ "sass", "count FP instructions per kernel in SASS and derive target/source FLOP ratios",
-	  cmd_sass },
-	{ "report", "write a procurement report (self-contained HTML and Markdown)", cmd_report },
-	{ "gate", "CI performance gate: fail when projected time regresses", cmd_gate },
-	{ "merge", "merge per-rank profiles of one job", cmd_merge },
-	{ "bench", "measure this GPU's ceilings and write its targets.yaml entry", cmd_bench },
+	  cmd_sass, NULL, NULL },
+	{ "report", "write a procurement report (self-contained HTML and Markdown)", cmd_report,
+	  NULL, NULL },
+	{ "gate", "CI performance gate: fail when projected time regresses", cmd_gate, NULL, NULL },
+	{ "merge", "merge per-rank profiles of one job", cmd_merge, NULL, NULL },
+	{ "bench", "measure this GPU's ceilings and write its targets.yaml entry", cmd_bench,
+	  NULL, NULL },
 };
 
 static void
@@ -51,8 +60,26 @@ usage(FILE *f)
 		"Project the measured kernels of a CUDA application onto other GPUs with\n"
 		"roofline models (Van Lanker et al., Euro-Par 2024, and others).\n\n"
 		"Commands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		const struct command *c = &commands[i];
+		size_t j, col;
+
+		fprintf(f, "  %-11s %s\n", c->name, c->summary);
+		if (!c->sub)
+			continue;
+		/* "              sources: ncu, nvprof, …", wrapped at 79 columns. */
+		col = (size_t)fprintf(f, "%14s%s:", "", c->subs);
+		for (j = 0; c->sub(j); j++) {
+			size_t len = strlen(c->sub(j)) + 2;
+
+			if (col + len > 79) {
+				fprintf(f, "\n%*s", 14 + (int)strlen(c->subs) + 1, "");
+				col = 14 + strlen(c->subs) + 1;
+			}
+			col += (size_t)fprintf(f, " %s%s", c->sub(j), c->sub(j + 1) ? "," : "");
+		}
+		fputc('\n', f);
+	}
 	fprintf(f, "\n`gpuproj <command> --help` describes a command.\n\n"
 		"Option of every command:\n"
 		"  --max-input-size SIZE  refuse input files larger than SIZE bytes (K, M, G, T:\n"

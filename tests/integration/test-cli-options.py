@@ -44,7 +44,7 @@ def commands(gpuproj):
             inside = True
         elif inside and not line.strip():
             break
-        elif inside:
+        elif inside and re.match(r"^  \S", line):  # deeper lines: its verbs, sources
             names.append(line.split()[0])
     assert names, "gpuproj --help lists no command"
     return names
@@ -74,6 +74,39 @@ def usage_options(text, cmd):
         if m:
             found.update(OPTION.findall(m.group(1).split("#")[0]))
     return found
+
+
+def listing_problems(gpuproj, root):
+    """Issue 33: `gpuproj --help` lists every command (a src/cli/cmd-NAME.c each), every
+    source of `gpuproj import` (its sources[] table in cmd-import.c) and every verb of
+    `gpuproj targets` (its verbs[] table)."""
+    problems = []
+    status, out = run(gpuproj, "--help")
+    listed = commands(gpuproj)
+    for name in sorted(os.listdir(os.path.join(root, "src", "cli"))):
+        m = re.match(r"cmd-([a-z0-9-]+)\.c$", name)
+        if m and m.group(1) not in listed:
+            problems.append("gpuproj --help does not list the command %s (src/cli/%s)"
+                            % (m.group(1), name))
+    with open(os.path.join(root, "src", "cli", "cmd-import.c"), encoding="utf-8") as f:
+        src = f.read()
+    table = re.search(r"\} sources\[\] = \{(.*?)\n\};", src, re.S)
+    sources = re.findall(r'\{ "([a-z0-9-]+)", TOOL_', table.group(1)) if table else []
+    if not sources:
+        problems.append("src/cli/cmd-import.c: no sources[] table found")
+    with open(os.path.join(root, "src", "cli", "cmd-targets.c"), encoding="utf-8") as f:
+        verbs = re.findall(r'"([a-z]+)(?: [A-Z]+)?"', re.search(
+            r"verbs\[\] = \{([^}]*)\}", f.read()).group(1))
+    block = out.split("Commands:", 1)[1].split("\n\n", 1)[0]
+    words = set(re.findall(r"[a-z0-9-]+", block))
+    for name in sources + verbs:
+        if name not in words:
+            problems.append("gpuproj --help does not list '%s' (import sources, targets verbs)"
+                            % name)
+    if len(sources) < 8 or "derive" not in verbs:
+        problems.append("expected the 8 import sources and targets derive; found %s, %s"
+                        % (sources, verbs))
+    return problems
 
 
 def main():
@@ -114,6 +147,7 @@ def main():
             for o in sorted(usage_options(text, cmd) - getopt - GLOBAL):
                 problems.append("%s: --%s is on a `gpuproj %s` line of %s, not in its getopt "
                                 "table" % (cmd, o, cmd, where))
+    problems += listing_problems(gpuproj, root)
     for p in problems:
         print(p)
     print("%d commands, %d options checked, %d problems" % (len(commands(gpuproj)), checked,
