@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -882,6 +883,52 @@ START_TEST(provisional_source_hostile_names)
 END_TEST
 
 /*
+ * Issue 33: `gpuproj run` of a program that never initialises CUDA exits
+ * with the program's status and says in one line that nothing was
+ * profiled and why. Before: silent. GPUPROJ_LIBPROJ names a library that
+ * loads (the C library this test runs with), so the cause is CUDA never
+ * started, whatever this build has of libproj.so.
+ */
+START_TEST(run_without_cuda)
+{
+	Dl_info info;
+	char *env, *out, *err;
+
+	/* stdout is the C library's own FILE object. */
+	ck_assert(dladdr(stdout, &info) && info.dli_fname);
+	ck_assert_int_gt(asprintf(&env, "GPUPROJ_LIBPROJ='%s'", info.dli_fname), 0);
+	ck_assert_int_eq(test_cli_at(NULL, env, &out, &err, "run -- sh -c 'exit 3'"), 3);
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "gpuproj: run: nothing was profiled: sh never initialised CUDA, so "
+			 "the CUDA driver never loaded libproj.so (a program without CUDA calls, "
+			 "or a static one that cannot load libcuda.so)\n");
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli_at(NULL, env, &out, &err, "run /bin/true"), 0);
+	ck_assert_ptr_nonnull(strstr(err, "nothing was profiled: /bin/true never initialised"));
+	free(out);
+	free(err);
+	free(env);
+}
+END_TEST
+
+/* A libproj.so that cannot load: the program still runs, its status is the command's. */
+START_TEST(run_libproj_cannot_load)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(test_cli_at(NULL, "GPUPROJ_LIBPROJ=/nonexistent/libproj.so", &out, &err,
+				     "run -- sh -c 'echo ran; exit 4'"), 4);
+	ck_assert_str_eq(out, "ran\n");
+	ck_assert_str_eq(err, "gpuproj: run: nothing was profiled: libproj.so could not load: "
+			 "/nonexistent/libproj.so: cannot open shared object file: No such file "
+			 "or directory\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
  * Issue 33: one exit-status convention for every command (cli.h enum
  * cli_exit_status): 0 success, 1 a failed verdict (gate only), 2 any
  * error, usage or input alike. Before, bad input was 1 for every command
@@ -995,6 +1042,8 @@ cli_suite(void)
 	tcase_add_test(tc, project_hostile_names);
 	tcase_add_test(tc, stdout_unwritable);
 	tcase_add_test(tc, exit_status_convention);
+	tcase_add_test(tc, run_without_cuda);
+	tcase_add_test(tc, run_libproj_cannot_load);
 	tcase_add_test(tc, exit_status_help);
 	suite_add_tcase(s, tc);
 	return s;
