@@ -6,6 +6,7 @@
 #define GPUPROJ_CLI_H
 
 #include <stdbool.h>
+#include <getopt.h>
 #include <stdio.h>
 
 #include <gpuproj/error.h>
@@ -153,7 +154,50 @@ bool cli_parse_format(const char *cmd, const char *value, const char *const *nam
 /* Parse a positive integer option value; prints a usage error. */
 bool cli_parse_size(const char *cmd, const char *opt, const char *value, size_t *ret);
 
-/* Whether stderr is a terminal (progress output goes there only then). */
+/* Whether stderr is a terminal. */
 bool cli_stderr_is_tty(void);
+
+/*
+ * The options every command that works long takes (the one table:
+ * cli_shared_options in cli-common.c; docs/cli/gpuproj.md "Options every
+ * command shares"): -q/--quiet (no progress; warnings and errors stay)
+ * and --progress auto|always|never. A command's getopt table is
+ * cli_options(own): its own entries, then the shared ones.
+ */
+enum cli_progress_mode { CLI_PROGRESS_AUTO, CLI_PROGRESS_ALWAYS, CLI_PROGRESS_NEVER };
+struct cli_shared {
+	enum cli_progress_mode progress;
+	bool quiet;
+};
+#define CLI_O_PROGRESS 3000
+/* own + the shared entries, terminated; static storage (one command per process). */
+const struct option *cli_options(const struct option *own);
+/*
+ * getopt_long's `c` when it is a shared option: applied to `s`; returns 1,
+ * 0 when `c` is not one, -1 after the usage error of a bad --progress.
+ */
+int cli_shared_option(const char *cmd, int c, const char *value, struct cli_shared *s);
+/* The help lines of the shared options. */
+void cli_print_shared_help(FILE *f);
+
+/*
+ * Progress on standard error (cli_progress_update() as a library's progress
+ * callback): on a terminal one line redrawn, with the share done and an
+ * estimate of the time left; elsewhere (a CI log) a line each 10 % or 10 s,
+ * from the first 10 s on (a short run prints nothing) or from the start with
+ * --progress always; nothing with never or --quiet.
+ */
+struct cli_progress {
+	const char *cmd, *unit;   /* "validate", "kernel x target" */
+	bool on, tty, shown;
+	double start, last;       /* s, monotonic */
+	size_t last_tenth;
+};
+void cli_progress_init(struct cli_progress *p, const struct cli_shared *s, const char *cmd,
+		       const char *unit);
+/* `userdata` is a struct cli_progress. */
+void cli_progress_update(void *userdata, size_t done, size_t total);
+/* Before a warning: end a redrawn line so the warning starts a fresh one. */
+void cli_progress_break(struct cli_progress *p);
 
 #endif

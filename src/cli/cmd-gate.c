@@ -72,6 +72,7 @@ help(FILE *f)
 		GPUPROJ_GATE_DEFAULT_KERNEL_MAX_REGRESSION * 100, GPUPROJ_GATE_DEFAULT_NOISE_K,
 		GPUPROJ_GATE_DEFAULT_MIN_TIME_FRACTION * 100,
 		gpuproj_model_name(gpuproj_model_default()));
+	cli_print_shared_help(f);
 	cli_print_exit_status(f, "gate");
 }
 
@@ -113,6 +114,7 @@ static const char *const format_names[] = { "text", "json", "junit", "md" };
 struct gate_args {
 	const char *baseline, *current, *junit, *md, *targets_path, *model_name, *output;
 	int format;
+	struct cli_shared shared; /* -q: no summary; --progress: accepted, nothing is long */
 	const char **target_names;
 	size_t n_target_names;
 	struct gpuproj_gate_options opt;
@@ -217,7 +219,7 @@ parse_args(int argc, char **argv, struct gate_args *a)
 		cli_fail("out of memory");
 		return EXIT_USAGE;
 	}
-	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:q", cli_options(opts), NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
@@ -245,6 +247,11 @@ parse_args(int argc, char **argv, struct gate_args *a)
 			r = parse_value(c, optarg, &a->opt);
 			if (r >= 0)
 				return r;
+			break;
+		case 'q':
+		case CLI_O_PROGRESS:
+			if (cli_shared_option("gate", c, optarg, &a->shared) < 0)
+				return EXIT_USAGE;
 			break;
 		default: /* ':' missing value, '?' unknown option */
 			return cli_option_error("gate", c, argv);
@@ -415,7 +422,8 @@ write_reports(const struct gate_args *a, const struct gpuproj_gate_result *res)
 		}
 		goto out;
 	}
-	if (a->format == FMT_TEXT && !summary_out) /* the summary went to -o FILE */
+	/* -q: no summary; text to -o FILE: the summary went there. */
+	if (a->shared.quiet || (a->format == FMT_TEXT && !summary_out))
 		ret = res->regression ? EXIT_VERDICT : EXIT_OK;
 	else
 		ret = print_summary(summary_out || !(to_stdout(path[0]) || to_stdout(a->junit) ||

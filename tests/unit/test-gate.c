@@ -1328,6 +1328,27 @@ START_TEST(cli_junit_parses)
 }
 END_TEST
 
+/* Issue 33: -q prints no summary; the reports and the status stay. */
+START_TEST(cli_quiet)
+{
+	char *dir = test_tmpdir(), *out, *err, *path, *x;
+
+	ck_assert_int_eq(run(&out, &err, "--baseline gate-base.json -q --junit '%s/j.xml' "
+			     "gate-fail.json", dir), 1);
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "");
+	ck_assert_int_gt(asprintf(&path, "%s/j.xml", dir), 0);
+	x = test_read_file(path);
+	ck_assert_ptr_nonnull(strstr(x, "failures=\"2\""));
+	free(x);
+	free(path);
+	free(out);
+	free(err);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(cli_help)
 {
 	char *out, *err;
@@ -1381,6 +1402,7 @@ gate_cli_suite(void)
 	TCase *tc = tcase_create("cli");
 
 	tcase_add_test(tc, cli_help);
+	tcase_add_test(tc, cli_quiet);
 	tcase_add_test(tc, cli_pass);
 	tcase_add_test(tc, cli_fail_writes_reports);
 	tcase_add_test(tc, cli_gpu_change);

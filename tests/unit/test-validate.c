@@ -1228,6 +1228,51 @@ START_TEST(cli_exit_statuses)
 }
 END_TEST
 
+/*
+ * Issue 33: --progress always prints a line each 10 % step (here each of
+ * the 4 kernel x target comparisons of profile-test.json is 25 %) with the
+ * time taken; never and -q print none; auto off a terminal prints nothing
+ * for a run under 10 s (cli_success_and_formats).
+ */
+START_TEST(cli_progress_lines)
+{
+	char *out, *err, *line;
+	int i;
+
+	ck_assert_int_eq(test_cli(&out, &err, "validate --targets '%s' --progress always '%s'",
+				  test_data("targets-test.yaml"), test_data("profile-test.json")), 0);
+	line = err;
+	for (i = 1; i <= 4; i++) {
+		char want[96];
+
+		snprintf(want, sizeof(want), "gpuproj validate: %d/4 kernel x target (%d%%, ", i,
+			 25 * i);
+		ck_assert_msg(strncmp(line, want, strlen(want)) == 0, "line %d: %s", i, line);
+		line = strchr(line, '\n');
+		ck_assert_ptr_nonnull(line);
+		line++;
+	}
+	ck_assert_str_eq(line, "");
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "validate --targets '%s' --progress never '%s'",
+				  test_data("targets-test.yaml"), test_data("profile-test.json")), 0);
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "validate --targets '%s' -q --progress always '%s'",
+				  test_data("targets-test.yaml"), test_data("profile-test.json")), 0);
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "validate --progress sometimes x.json"), 2);
+	ck_assert_str_eq(err, "gpuproj: validate: --progress must be auto, always or never, not "
+			 "'sometimes'\nTry 'gpuproj validate --help'.\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
 START_TEST(cli_bad_input_is_2)
 {
 	char *txt = test_write_file(tmp, "notes.txt", "hello\n"), *out, *err, *a, *b;
@@ -1299,6 +1344,7 @@ validate_suite(void)
 
 	tcase_add_checked_fixture(tcli, setup, teardown);
 	tcase_add_test(tcli, cli_success_and_formats);
+	tcase_add_test(tcli, cli_progress_lines);
 	tcase_add_test(tcli, cli_default_sections_and_merge);
 	tcase_add_test(tcli, cli_fit_date_from_source_date_epoch);
 	tcase_add_test(tcli, cli_citation_first);
