@@ -102,6 +102,8 @@ help(FILE *f)
 		"                       written atomically)\n"
 		"  --top N              kernels detailed per target in the table (default 5)\n"
 		"  --all-kernels        detail every kernel in the table\n"
+		"  -v, --verbose        the long table: the model's notes per target, and a row\n"
+		"                       per target for each kernel also beyond 8 targets\n"
 		"  --cubins DIR|FILE    the application's device code (a directory of *.cubin /\n"
 		"                       *.fatbin as kept with GPUPROJ_KEEP_CUBINS, or the\n"
 		"                       executable, a fatbin or a cubin; repeatable): compare the\n"
@@ -271,6 +273,7 @@ parse_args(int argc, char **argv, struct project_args *a)
 		{ "output", required_argument, NULL, 'o' },
 		{ "top", required_argument, NULL, O_TOP },
 		{ "all-kernels", no_argument, NULL, O_ALL },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "cubins", required_argument, NULL, O_CUBINS },
 		{ "l2-capacity", required_argument, NULL, CLI_O_MODEL(GPUPROJ_OPTION_L2_CAPACITY) },
 		{ "launch-floor", required_argument, NULL,
@@ -298,7 +301,7 @@ parse_args(int argc, char **argv, struct project_args *a)
 	a->cubins = calloc((size_t)argc + 1, sizeof(*a->cubins));
 	if (!a->target_names || !a->cubins)
 		return cli_fail("out of memory");
-	while ((c = getopt_long(argc, argv, ":ho:", opts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:v", opts, &idx)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
@@ -310,6 +313,7 @@ parse_args(int argc, char **argv, struct project_args *a)
 		case O_MODEL: a->model_name = optarg; break;
 		case 'o': a->output = optarg; break;
 		case O_ALL: a->ropt.all_kernels = true; break;
+		case 'v': a->ropt.verbose = true; break;
 		case O_CUBINS: a->cubins[a->n_cubins++] = optarg; break;
 		case O_DETAILS: a->ropt.details = true; break;
 		case O_NO_FALLBACK: mopt->fallback = GPUPROJ_FALLBACK_OFF; break;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <gpuproj/profile.h>
+#include <gpuproj/target.h>
 
 #include "common.h"
 
@@ -691,7 +692,8 @@ START_TEST(project_model_all)
 	free(out);
 	free(err);
 	ck_assert_int_eq(test_cli(&out, &err, "project --model occupancy --waves resident --l2-capacity on "
-			     "--target ModelTgt " TARGETS " '%s'", test_data("targets-models.yaml"),
+			     "--verbose --target ModelTgt " TARGETS " '%s'",
+			     test_data("targets-models.yaml"),
 			     test_data("profile-models.json")), 0);
 	ck_assert_ptr_nonnull(strstr(out, "model occupancy"));
 	ck_assert_ptr_nonnull(strstr(out, "resident waves"));
@@ -699,14 +701,16 @@ START_TEST(project_model_all)
 	free(err);
 	/* --clock burst reaches the models: ModelTgt has boost_hold_us (test-models.c). */
 	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --clock burst --all-kernels "
-			     "--target ModelTgt " TARGETS " '%s'", test_data("targets-models.yaml"),
+			     "--verbose --target ModelTgt " TARGETS " '%s'",
+			     test_data("targets-models.yaml"),
 			     test_data("profile-models.json")), 0);
 	ck_assert_msg(strstr(out, "burst: FP32 x1 src, x") != NULL, "%s", out);
 	free(out);
 	free(err);
 	/* The table names the quant device parameters' bases (the longest kernel, "slow"). */
-	ck_assert_int_eq(test_cli(&out, &err, "project --model quant --target ModelTgt " TARGETS " '%s'",
-			     test_data("targets-models.yaml"), test_data("profile-models.json")), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "project --model quant --verbose --target ModelTgt "
+			     TARGETS " '%s'", test_data("targets-models.yaml"),
+			     test_data("profile-models.json")), 0);
 	squeeze(out);
 	ck_assert_msg(strstr(out, "notes of quant on the longest kernel (slow):\n ModelTgt K_type fp32; "
 			     "measured: T_SP B_mem; derived: T_add T_ldst\n") != NULL, "%s", out);
@@ -883,6 +887,44 @@ START_TEST(provisional_source_hostile_names)
 END_TEST
 
 /*
+ * Issue 33: project's default table is short. The built-in profile (8
+ * kernels) on the built-in targets (N of them, more than 8): the
+ * whole-run table, then per detailed kernel its two summary lines, no
+ * model notes; --verbose gives a row per target per kernel and the notes.
+ */
+START_TEST(project_short_default)
+{
+	struct gpuproj_targets *builtin = NULL;
+	struct gpuproj_error e = { 0 };
+	char *out, *err, *want;
+	size_t n;
+
+	ck_assert_int_eq(gpuproj_targets_load(test_data("../../targets.yaml"), &builtin, &e), 0);
+	n = gpuproj_targets_count(builtin);
+	gpuproj_targets_free(builtin);
+	ck_assert_uint_gt(n, 8);
+	ck_assert_int_eq(test_cli(&out, &err, "project --builtin"), 0);
+	ck_assert_ptr_null(strstr(out, "notes of hroof-occ"));
+	ck_assert_ptr_null(strstr(out, "\n   target    "));
+	/* The longest kernel does not fit on GTX-680: N - 1 targets projected. */
+	ck_assert_int_gt(asprintf(&want, "\n   %zu of %zu targets: speedup ", n - 1, n), 0);
+	ck_assert_ptr_nonnull(strstr(out, want));
+	free(want);
+	ck_assert_ptr_nonnull(strstr(out, "\n   not projected on GTX-680: a block of 256 threads"));
+	ck_assert_ptr_nonnull(strstr(out, "\n(--verbose: every target's row per kernel and the "
+				     "model's notes per target)\n"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "project --builtin --verbose"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "notes of hroof-occ on the longest kernel"));
+	ck_assert_ptr_nonnull(strstr(out, "\n   target                 projected"));
+	ck_assert_ptr_null(strstr(out, "(--verbose:"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
  * Issue 33: `gpuproj run` of a program that never initialises CUDA exits
  * with the program's status and says in one line that nothing was
  * profiled and why. Before: silent. GPUPROJ_LIBPROJ names a library that
@@ -1042,6 +1084,7 @@ cli_suite(void)
 	tcase_add_test(tc, project_hostile_names);
 	tcase_add_test(tc, stdout_unwritable);
 	tcase_add_test(tc, exit_status_convention);
+	tcase_add_test(tc, project_short_default);
 	tcase_add_test(tc, run_without_cuda);
 	tcase_add_test(tc, run_libproj_cannot_load);
 	tcase_add_test(tc, exit_status_help);
