@@ -69,8 +69,8 @@ finding_json(const struct gpuproj_gate_result *r, const struct gpuproj_gate_find
 		json_decref(counters);
 		return NULL;
 	}
-	json_object_set_new(o, "kernel", f->kernel == SIZE_MAX ? json_null()
-							       : json_integer((json_int_t)f->kernel));
+	json_object_set_new(o, "kernel", f->kernel == SIZE_MAX
+					 ? json_null() : json_integer((json_int_t)f->kernel));
 	json_object_set_new(o, "cause", json_string(gpuproj_gate_cause_name(f->cause)));
 	json_object_set_new(o, "text", json_str_or_null(f->text));
 	json_object_set_new(o, "regressed_cells", json_integer((json_int_t)f->n_regressed));
@@ -108,8 +108,8 @@ kernel_json(const struct gpuproj_gate_result *r, const struct gpuproj_gate_kerne
 		json_decref(cells);
 		return NULL;
 	}
-	json_object_set_new(o, "label", json_str_or_null(gpuproj_gate_kernel_label(k, label,
-										    sizeof(label))));
+	gpuproj_gate_kernel_label(k, label, sizeof(label));
+	json_object_set_new(o, "label", json_str_or_null(label));
 	json_object_set_new(o, "name", json_str_or_null(k->name));
 	json_object_set_new(o, "demangled", json_str_or_null(k->demangled));
 	json_object_set_new(o, "tag", json_str_or_null(k->tag));
