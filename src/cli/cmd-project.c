@@ -121,6 +121,7 @@ help(FILE *f)
 		gpuproj_rates_name(gpuproj_rates_default()),
 		gpuproj_launch_floor_default() ? "on" : "off", GPUPROJ_TRACE_EXPAND_DEFAULT,
 		GPUPROJ_TRACE_EXPAND_MAX);
+	cli_print_shared_help(f);
 	cli_print_exit_status(f, "project");
 }
 
@@ -139,6 +140,7 @@ struct project_args {
 	struct gpuproj_trace_options topt;
 	struct gpuproj_model_options mopt;
 	struct gpuproj_intervals *iv;
+	struct cli_shared shared; /* -q, --progress: the SASS phase's line on a terminal */
 };
 
 /* What the table and CSV writers need (cli_write_output's render callback). */
@@ -301,7 +303,7 @@ parse_args(int argc, char **argv, struct project_args *a)
 	a->cubins = calloc((size_t)argc + 1, sizeof(*a->cubins));
 	if (!a->target_names || !a->cubins)
 		return cli_fail("out of memory");
-	while ((c = getopt_long(argc, argv, ":ho:v", opts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:vq", cli_options(opts), &idx)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
@@ -332,6 +334,11 @@ parse_args(int argc, char **argv, struct project_args *a)
 		case O_FORMAT:
 			if (!cli_parse_format("project", optarg, format_names,
 					      ARRAY_LENGTH(format_names), &a->fmt))
+				return EXIT_USAGE;
+			break;
+		case 'q':
+		case CLI_O_PROGRESS:
+			if (cli_shared_option("project", c, optarg, &a->shared) < 0)
 				return EXIT_USAGE;
 			break;
 		default: /* a model option, else ':' missing value, '?' unknown option */
@@ -453,7 +460,8 @@ cmd_project(int argc, char **argv)
 		.targets = targets, .source = a.source, .target_names = a.target_names,
 		.n_target_names = a.n_target_names, .model = a.model, .all_models = a.all_models,
 		.options = a.mopt, .cubins = a.cubins, .n_cubins = a.n_cubins,
-		.sass_progress = cli_stderr_is_tty() ? sass_progress : NULL,
+		.sass_progress = cli_stderr_is_tty() && !a.shared.quiet &&
+				 a.shared.progress == CLI_PROGRESS_AUTO ? sass_progress : NULL,
 		/* One model: the writers take the runs one at a time. */
 		.on_demand = true,
 	};
