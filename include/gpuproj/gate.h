@@ -196,11 +196,11 @@ struct gpuproj_gate_cell {
 
 /**
  * A counter's per-launch mean "changed" between the profiles when it moved
- * by more than this fraction of the baseline's (1 %): Nsight Compute's
- * replayed counters of one kernel and input repeat to well under that
- * (instruction and FLOP counts exactly; DRAM bytes within a fraction of a
- * per cent through cache state), so a larger move is the code or the input,
- * not the measurement.
+ * by more than this fraction of the baseline's (1 %). Chosen, not
+ * measured: instruction and FLOP counts of one kernel and input repeat
+ * exactly from run to run, while byte counts (DRAM above all) move with
+ * cache state; [GPU?] how far DRAM bytes of one kernel move between CI runs
+ * is unmeasured, and a spread above 1 % would name them as changed.
  */
 #define GPUPROJ_GATE_COUNTER_TOLERANCE 0.01
 
