@@ -591,11 +591,31 @@ start(void)
 			 inj_output_name(g_out));
 }
 
+/*
+ * `gpuproj run`'s handshake (src/cli/cmd-run.c): GPUPROJ_RUN_MARK names a
+ * file in a directory of its own that says "the CUDA driver loaded
+ * libproj.so in this run". Created empty, once; a failure is silent (the
+ * command then says nothing was profiled, which the report contradicts).
+ */
+static void
+mark_run(void)
+{
+	const char *path = getenv("GPUPROJ_RUN_MARK");
+	int fd;
+
+	if (!path || path[0] != '/')
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd >= 0)
+		close(fd);
+}
+
 EXPORT int
 InitializeInjection(void)
 {
 	locale_t old = c_locale_enter();
 
+	mark_run();
 	pthread_once(&g_once, start);
 	c_locale_leave(old);
 	return 1;

@@ -28,6 +28,7 @@ static const char *const known_vars[] = {
 	"GPUPROJ_PROFILE_LAUNCHES", "GPUPROJ_MODE", "GPUPROJ_LIVE", "GPUPROJ_LOG",
 	"GPUPROJ_KEEP_CUBINS", "GPUPROJ_SIGNALS", "GPUPROJ_PRELOAD", "GPUPROJ_WAIT",
 	"GPUPROJ_KERNEL_EXCLUDE", "GPUPROJ_MAX_INPUT_SIZE", "GPUPROJ_TENSOR",
+	"GPUPROJ_RUN_MARK", /* set by `gpuproj run` (entry.c mark_run()) */
 };
 
 const char *

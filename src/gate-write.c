@@ -138,19 +138,6 @@ describe_run_cell(struct strbuf *sb, const struct gpuproj_gate_result *r, size_t
 		strbuf_printf(sb, "; %s", c->why);
 }
 
-/* The failure message of a regressed cell (one line). */
-static void
-failure_message(struct strbuf *sb, const struct gpuproj_gate_cell *c, double threshold,
-		bool per_launch)
-{
-	char a[32], b[32], d[32], e[32], f[32];
-
-	strbuf_printf(sb, "%s%s: %s -> %s, beyond the +%s threshold and the noise band %s",
-		      pct(c->change, d, sizeof(d)), per_launch ? " per launch" : "",
-		      fmt_t(c->base_ns, a, sizeof(a)), fmt_t(c->cur_ns, b, sizeof(b)),
-		      thr(threshold, e, sizeof(e)), fmt_t(c->noise_ns, f, sizeof(f)));
-}
-
 static const char *
 skip_message(const struct gpuproj_gate_cell *c, char *buf, size_t size)
 {
@@ -233,109 +220,138 @@ is_skip(enum gpuproj_gate_status s)
 	       s == GPUPROJ_GATE_UNPROJECTED || s == GPUPROJ_GATE_NOT_COMPARABLE;
 }
 
+/* The test case's per-column lines: "COLUMN: numbers" each. */
+static void
+junit_columns(struct strbuf *sb, const struct gpuproj_gate_result *r,
+	      const struct gpuproj_gate_kernel *gk)
+{
+	size_t col;
+
+	for (col = 0; col < r->n_columns; col++) {
+		strbuf_printf(sb, "%s%s: ", col ? "\n" : "", r->columns[col].label);
+		if (gk)
+			describe_kernel_cell(sb, r, gk, col);
+		else
+			describe_run_cell(sb, r, col);
+	}
+}
+
+/*
+ * A case is skipped when no column compared it (new, vanished, or not
+ * projected nor comparable anywhere); the message is the first column's.
+ */
+static const char *
+case_skip(const struct gpuproj_gate_result *r, const struct gpuproj_gate_kernel *gk,
+	  char *buf, size_t size)
+{
+	size_t col;
+
+	for (col = 0; col < r->n_columns; col++) {
+		if (!is_skip(gk ? gk->cells[col].status : r->columns[col].run.status))
+			return NULL;
+	}
+	return skip_message(gk ? &gk->cells[0] : &r->columns[0].run, buf, size);
+}
+
+/* The finding of kernel i (SIZE_MAX: the whole run), or NULL. */
+static const struct gpuproj_gate_finding *
+finding_of(const struct gpuproj_gate_result *r, size_t i)
+{
+	size_t f;
+
+	for (f = 0; f < r->n_findings; f++) {
+		if (r->findings[f].kernel == i)
+			return &r->findings[f];
+	}
+	return NULL;
+}
+
 int
 gpuproj_gate_junit(const struct gpuproj_gate_result *r, char **ret)
 {
 	const struct gpuproj_gate_options *o;
 	struct strbuf sb;
-	size_t col, i, tests = 0, failures = 0, skipped = 0;
-	char buf[64], label[1024];
+	size_t col, i, skipped = 0;
+	char buf[64], label[1024], sk[320];
 
 	if (!r || !ret || !r->columns)
 		return GPUPROJ_E_INVAL;
 	o = &r->options;
-	for (col = 0; col < r->n_columns; col++) {
-		tests += 1 + r->n_kernels;
-		failures += r->columns[col].run.status == GPUPROJ_GATE_REGRESSED;
-		skipped += is_skip(r->columns[col].run.status);
-		for (i = 0; i < r->n_kernels; i++) {
-			failures += r->kernels[i].cells[col].status == GPUPROJ_GATE_REGRESSED;
-			skipped += is_skip(r->kernels[i].cells[col].status);
-		}
-	}
+	for (i = 0; i <= r->n_kernels; i++)
+		skipped += case_skip(r, i < r->n_kernels ? &r->kernels[i] : NULL, sk,
+				     sizeof(sk)) != NULL;
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		      "<testsuites name=\"gpuproj gate\" tests=\"%zu\" failures=\"%zu\" "
-		      "skipped=\"%zu\" errors=\"0\">\n", tests, failures, skipped);
+		      "skipped=\"%zu\" errors=\"0\">\n", 1 + r->n_kernels, r->n_findings,
+		      skipped);
+	strbuf_printf(&sb, "  <testsuite name=\"gpuproj gate\" tests=\"%zu\" failures=\"%zu\" "
+		      "skipped=\"%zu\" errors=\"0\">\n    <properties>\n", 1 + r->n_kernels,
+		      r->n_findings, skipped);
+	junit_property(&sb, "baseline", o->baseline_label ? o->baseline_label : "baseline");
+	junit_property(&sb, "current", o->current_label ? o->current_label : "current");
+	junit_property(&sb, "model", gpuproj_model_name(o->model));
+	snprintf(buf, sizeof(buf), "%g", o->max_regression * 100);
+	junit_property(&sb, "max_regression_pct", buf);
+	snprintf(buf, sizeof(buf), "%g", o->kernel_max_regression * 100);
+	junit_property(&sb, "kernel_max_regression_pct", buf);
+	snprintf(buf, sizeof(buf), "%g", o->noise_k);
+	junit_property(&sb, "noise_k", buf);
 	for (col = 0; col < r->n_columns; col++) {
-		const struct gpuproj_gate_column *c = &r->columns[col];
-		struct strbuf out, msg;
-		size_t f = c->run.status == GPUPROJ_GATE_REGRESSED, s = is_skip(c->run.status);
-		char sk[320];
-
-		for (i = 0; i < r->n_kernels; i++) {
-			f += r->kernels[i].cells[col].status == GPUPROJ_GATE_REGRESSED;
-			s += is_skip(r->kernels[i].cells[col].status);
-		}
-		strbuf_append(&sb, "  <testsuite name=\"gpuproj gate: ");
-		xml_escape(&sb, c->label);
-		strbuf_printf(&sb, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\" errors=\"0\">\n"
-			      "    <properties>\n", 1 + r->n_kernels, f, s);
-		junit_property(&sb, "baseline", o->baseline_label ? o->baseline_label : "baseline");
-		junit_property(&sb, "current", o->current_label ? o->current_label : "current");
-		junit_property(&sb, "model", gpuproj_model_name(o->model));
-		snprintf(buf, sizeof(buf), "%g", o->max_regression * 100);
-		junit_property(&sb, "max_regression_pct", buf);
-		snprintf(buf, sizeof(buf), "%g", o->kernel_max_regression * 100);
-		junit_property(&sb, "kernel_max_regression_pct", buf);
-		snprintf(buf, sizeof(buf), "%g", o->noise_k);
-		junit_property(&sb, "noise_k", buf);
-		snprintf(buf, sizeof(buf), "%.17g", c->min_time_ns);
-		junit_property(&sb, "min_time_ns", buf);
-		for (i = 0; i < r->n_warnings; i++)
-			junit_property(&sb, "warning", r->warnings[i]);
-		strbuf_append(&sb, "    </properties>\n");
+		snprintf(buf, sizeof(buf), "%.17g", r->columns[col].min_time_ns);
+		strbuf_append(&sb, "      <property name=\"min_time_ns: ");
+		xml_escape(&sb, r->columns[col].label);
+		strbuf_append(&sb, "\" value=\"");
+		xml_escape(&sb, buf);
+		strbuf_append(&sb, "\"/>\n");
+	}
+	for (i = 0; i < r->n_warnings; i++)
+		junit_property(&sb, "warning", r->warnings[i]);
+	strbuf_append(&sb, "    </properties>\n");
+	/* The whole run first, then each kernel, longest first: one case each. */
+	for (i = 0; i <= r->n_kernels; i++) {
+		const struct gpuproj_gate_kernel *gk = i ? &r->kernels[i - 1] : NULL;
+		const struct gpuproj_gate_finding *f = finding_of(r, gk ? i - 1 : SIZE_MAX);
+		struct strbuf out;
 
 		strbuf_init(&out);
-		strbuf_init(&msg);
-		describe_run_cell(&out, r, col);
-		if (c->run.status == GPUPROJ_GATE_REGRESSED) {
-			strbuf_append(&msg, "whole run ");
-			failure_message(&msg, &c->run, o->max_regression, false);
-		}
-		junit_case(&sb, c->label, "(whole run)", msg.buf, skip_message(&c->run, sk,
-			   sizeof(sk)), out.buf ? out.buf : "");
-		if (out.oom || msg.oom)
+		junit_columns(&out, r, gk);
+		if (gk)
+			gpuproj_gate_kernel_label(gk->base ? gk->base : gk->cur, label, sizeof(label));
+		junit_case(&sb, "gpuproj gate", gk ? label : "(whole run)", f ? f->text : NULL,
+			   f ? NULL : case_skip(r, gk, sk, sizeof(sk)), out.buf ? out.buf : "");
+		if (out.oom)
 			sb.oom = true;
 		strbuf_free(&out);
-		strbuf_free(&msg);
-		for (i = 0; i < r->n_kernels; i++) {
-			const struct gpuproj_gate_kernel *gk = &r->kernels[i];
-			const struct gpuproj_gate_cell *cell = &gk->cells[col];
-
-			strbuf_init(&out);
-			strbuf_init(&msg);
-			describe_kernel_cell(&out, r, gk, col);
-			if (cell->status == GPUPROJ_GATE_REGRESSED)
-				failure_message(&msg, cell, o->kernel_max_regression, true);
-			gpuproj_gate_kernel_label(gk->base ? gk->base : gk->cur, label, sizeof(label));
-			junit_case(&sb, c->label, label, msg.buf,
-				   skip_message(cell, sk, sizeof(sk)), out.buf ? out.buf : "");
-			if (out.oom || msg.oom)
-				sb.oom = true;
-			strbuf_free(&out);
-			strbuf_free(&msg);
-		}
-		strbuf_append(&sb, "  </testsuite>\n");
 	}
-	strbuf_append(&sb, "</testsuites>\n");
+	strbuf_append(&sb, "  </testsuite>\n</testsuites>\n");
 	return finish(&sb, ret) ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
 }
 
-/* "PASS" or "FAIL: 1 whole-run and 3 kernel regressions". */
+/*
+ * "PASS", or the findings: "FAIL: 2 findings (1 kernel and the whole run;
+ * 4 regressed cells)".
+ */
 static void
 verdict(const struct gpuproj_gate_result *r, char *buf, size_t size)
 {
-	size_t col, runs = 0;
+	size_t kernels = r->n_findings;
+	bool run = r->n_findings && r->findings[r->n_findings - 1].kernel == SIZE_MAX;
+	char what[96];
 
 	if (!r->regression) {
 		snprintf(buf, size, "PASS");
 		return;
 	}
-	for (col = 0; col < r->n_columns; col++)
-		runs += r->columns[col].run.status == GPUPROJ_GATE_REGRESSED;
-	snprintf(buf, size, "FAIL: %zu whole-run and %zu kernel regression%s", runs,
-		 r->n_regressed - runs, r->n_regressed - runs == 1 ? "" : "s");
+	kernels -= run;
+	if (kernels)
+		snprintf(what, sizeof(what), "%zu kernel%s%s", kernels, kernels == 1 ? "" : "s",
+			 run ? " and the whole run" : "");
+	else
+		snprintf(what, sizeof(what), "the whole run");
+	snprintf(buf, size, "FAIL: %zu finding%s (%s; %zu regressed cell%s)", r->n_findings,
+		 r->n_findings == 1 ? "" : "s", what, r->n_regressed,
+		 r->n_regressed == 1 ? "" : "s");
 }
 
 static size_t
@@ -452,7 +468,7 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 	const struct gpuproj_gate_options *o;
 	struct strbuf sb;
 	size_t i, col, n, unseen = 0;
-	char a[80], b[32], c[32], d[32], mt[80], label[1024];
+	char a[160], b[32], c[32], d[32], mt[80], label[1024];
 
 	if (!r || !ret || !r->columns)
 		return GPUPROJ_E_INVAL;
@@ -497,6 +513,20 @@ gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret)
 		strbuf_append(&sb, " (`gpuproj targets derive` prints it).\n\n");
 	}
 
+	if (r->n_findings) {
+		strbuf_printf(&sb, "### Findings (%zu)\n\nOne per cause; the tables below have "
+			      "every GPU's numbers.\n\n", r->n_findings);
+		for (i = 0; i < r->n_findings && i < GPUPROJ_GATE_MD_FINDINGS; i++) {
+			strbuf_append(&sb, "- ");
+			md_text(&sb, r->findings[i].text);
+			strbuf_append(&sb, "\n");
+		}
+		if (r->n_findings > GPUPROJ_GATE_MD_FINDINGS)
+			strbuf_printf(&sb, "- … and %zu more (the JUnit report and the command's "
+				      "output have every finding)\n",
+				      r->n_findings - GPUPROJ_GATE_MD_FINDINGS);
+		strbuf_append(&sb, "\n");
+	}
 	strbuf_append(&sb, "### Whole run\n\n"
 		      "| GPU | baseline | current | current interval | change | noise band | "
 		      "result |\n|:--|--:|--:|--:|--:|--:|:--|\n");
@@ -632,7 +662,7 @@ gpuproj_gate_print(FILE *out, const struct gpuproj_gate_result *r)
 {
 	const struct gpuproj_gate_options *o;
 	size_t i, col, n;
-	char a[32], b[32], c[32], d[32], e[32], f[32], mt[80], label[1024], shown[1024];
+	char a[32], b[32], c[32], d[32], e[32], f[32], mt[160], label[1024], shown[1024];
 	char bl[512], cl[512];
 	int pass;
 
@@ -653,6 +683,16 @@ gpuproj_gate_print(FILE *out, const struct gpuproj_gate_result *r)
 		"errors; kernels under %s cannot fail\n\n", thr(o->max_regression, a, sizeof(a)),
 		thr(o->kernel_max_regression, b, sizeof(b)), o->noise_k,
 		min_time_desc(o, mt, sizeof(mt)));
+	if (r->n_findings) {
+		fprintf(out, "findings (%zu):\n", r->n_findings);
+		for (i = 0; i < r->n_findings; i++) {
+			char *t = term_strdup(r->findings[i].text);
+
+			fprintf(out, "  %s\n", t ? t : "out of memory");
+			free(t);
+		}
+		fprintf(out, "\n");
+	}
 	fprintf(out, "%-28s %12s %12s %9s %11s  %s\n",
 		o->metric == GPUPROJ_GATE_METRIC_WALL ? "whole run (wall time)" : "whole run",
 		"baseline", "current", "change", "noise band", "result");

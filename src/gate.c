@@ -72,6 +72,18 @@ gpuproj_gate_status_name(enum gpuproj_gate_status s)
 	return "?";
 }
 
+const char *
+gpuproj_gate_cause_name(enum gpuproj_gate_cause c)
+{
+	switch (c) {
+	case GPUPROJ_GATE_CAUSE_TIME: return "time";
+	case GPUPROJ_GATE_CAUSE_COUNTERS: return "counters";
+	case GPUPROJ_GATE_CAUSE_UNKNOWN: return "unknown";
+	case GPUPROJ_GATE_CAUSE_RUN: return "run";
+	}
+	return "?";
+}
+
 /* ---- comparison ---- */
 
 void
@@ -90,6 +102,9 @@ gpuproj_gate_result_clear(struct gpuproj_gate_result *r)
 	for (col = 0; r->columns && col < r->n_columns; col++)
 		free(r->columns[col].run.why);
 	free(r->columns);
+	for (i = 0; r->findings && i < r->n_findings; i++)
+		free(r->findings[i].text);
+	free(r->findings);
 	gpuproj_profile_free(r->base);
 	gpuproj_profile_free(r->cur);
 	gpuproj_targets_free(r->derived[0]);
@@ -332,6 +347,7 @@ kernel_cell(struct gpuproj_gate_cell *cell, const struct pair *pk, size_t col,
 		cell->cur_ns = column_value(pk->c, cp, &rc);
 		cell->cur_total_ns = cell->cur_ns * launches_of(pk->c);
 		if (cp) {
+			cell->binding = cp->binding;
 			cell->cur_lo_ns = cp->lo_ns;
 			cell->cur_hi_ns = cp->hi_ns;
 			cell->cur_interval_unseen =
@@ -798,6 +814,336 @@ gate_kernels(struct gpuproj_gate_result *out, const struct pair *pairs, size_t n
 	return GPUPROJ_OK;
 }
 
+/* ---- findings: one per cause ---- */
+
+/*
+ * Metrics that are rates of the run rather than counts of its work: they
+ * move with the time itself (cycles, clock, achieved occupancy, the tensor
+ * pipe's share of active cycles), so they name no cause.
+ */
+static bool
+measured_with_time(enum gpuproj_metric m)
+{
+	return m == GPUPROJ_M_CYCLES_SM_ACTIVE || m == GPUPROJ_M_CLOCK_SM ||
+	       m == GPUPROJ_M_OCCUPANCY_ACHIEVED || m == GPUPROJ_M_TENSOR_UTILIZATION;
+}
+
+static int
+cmp_change(const void *x, const void *y)
+{
+	const struct gpuproj_gate_counter_change *a = x, *b = y;
+	double fa = fabs(a->change), fb = fabs(b->change);
+
+	if (fa != fb)
+		return fa > fb ? -1 : 1;
+	return a->metric < b->metric ? -1 : a->metric > b->metric;
+}
+
+/* The counters of a kernel in both profiles, compared (finding's n_compared, changes). */
+static void
+compare_counters(const struct gpuproj_kernel *b, const struct gpuproj_kernel *c,
+		 struct gpuproj_gate_finding *f)
+{
+	struct gpuproj_gate_counter_change all[GPUPROJ_M_COUNT];
+	size_t m;
+
+	for (m = 0; m < GPUPROJ_M_COUNT; m++) {
+		double vb, vc, d;
+
+		if (measured_with_time((enum gpuproj_metric)m) ||
+		    !gpuproj_kernel_has(b, (enum gpuproj_metric)m) ||
+		    !gpuproj_kernel_has(c, (enum gpuproj_metric)m))
+			continue;
+		f->n_compared++;
+		vb = gpuproj_kernel_metric(b, (enum gpuproj_metric)m);
+		vc = gpuproj_kernel_metric(c, (enum gpuproj_metric)m);
+		d = vc - vb;
+		if (fabs(d) <= GPUPROJ_GATE_COUNTER_TOLERANCE * fabs(vb))
+			continue;
+		all[f->n_changed].metric = (enum gpuproj_metric)m;
+		all[f->n_changed].base = vb;
+		all[f->n_changed].cur = vc;
+		all[f->n_changed].change = vb != 0 ? d / vb : d > 0 ? INFINITY : -INFINITY;
+		f->n_changed++;
+	}
+	qsort(all, f->n_changed, sizeof(all[0]), cmp_change);
+	memcpy(f->changes, all, sizeof(all[0]) * (f->n_changed < GPUPROJ_GATE_FINDING_COUNTERS
+						  ? f->n_changed : GPUPROJ_GATE_FINDING_COUNTERS));
+	if (!f->n_compared)
+		f->cause = GPUPROJ_GATE_CAUSE_UNKNOWN;
+	else
+		f->cause = f->n_changed ? GPUPROJ_GATE_CAUSE_COUNTERS : GPUPROJ_GATE_CAUSE_TIME;
+}
+
+/* "+12.0%" (util: the writers' form), "+inf%". */
+static void
+sb_pct(struct strbuf *sb, double change)
+{
+	if (isinf(change))
+		strbuf_append(sb, change > 0 ? "+inf%" : "-inf%");
+	else
+		strbuf_printf(sb, "%+.1f%%", change * 100);
+}
+
+/* "+a% to +b% on N targets" or "+a% on NAME" over cells[] of the target columns. */
+static void
+sb_range(struct strbuf *sb, const struct gpuproj_gate_result *r,
+	 const struct gpuproj_gate_cell *cells, size_t stride,
+	 bool (*keep)(const struct gpuproj_gate_cell *, const void *), const void *arg)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	size_t col, n = 0, one = 0;
+	char a[32], b[32];
+
+	for (col = 1; col < r->n_columns; col++) {
+		const struct gpuproj_gate_cell *c =
+			(const struct gpuproj_gate_cell *)((const char *)cells + col * stride);
+
+		if (isnan(c->change) || (keep && !keep(c, arg)))
+			continue;
+		lo = fmin(lo, c->change);
+		hi = fmax(hi, c->change);
+		one = col;
+		n++;
+	}
+	if (!n)
+		return;
+	snprintf(a, sizeof(a), "%+.1f%%", lo * 100);
+	snprintf(b, sizeof(b), "%+.1f%%", hi * 100);
+	if (strcmp(a, b) == 0)
+		strbuf_append(sb, a);
+	else
+		strbuf_printf(sb, "%s to %s", a, b);
+	if (n == 1)
+		strbuf_printf(sb, " on %s", r->columns[one].label);
+	else
+		strbuf_printf(sb, " on %zu targets", n);
+}
+
+static bool
+bound_is(const struct gpuproj_gate_cell *c, const void *arg)
+{
+	return c->binding == *(const enum gpuproj_bound *)arg;
+}
+
+/*
+ * "the dram-bound targets regress most (dram-bound: +40.0% on A;
+ * compute-bound: +0.0% on B)": the compared target cells grouped by their
+ * binding, the group with the largest change first.
+ */
+static void
+sb_bindings(struct strbuf *sb, const struct gpuproj_gate_result *r,
+	    const struct gpuproj_gate_kernel *gk)
+{
+	enum gpuproj_bound order[GPUPROJ_BOUND_UNKNOWN + 1];
+	double top[GPUPROJ_BOUND_UNKNOWN + 1];
+	bool regressed[GPUPROJ_BOUND_UNKNOWN + 1] = { false };
+	size_t n = 0, i, j, col;
+
+	for (i = 0; i <= GPUPROJ_BOUND_UNKNOWN; i++)
+		top[i] = NAN;
+	for (col = 1; col < r->n_columns; col++) {
+		const struct gpuproj_gate_cell *c = &gk->cells[col];
+
+		if (isnan(c->change))
+			continue;
+		if (isnan(top[c->binding]))
+			order[n++] = c->binding;
+		top[c->binding] = fmax(isnan(top[c->binding]) ? -INFINITY : top[c->binding],
+				       c->change);
+		regressed[c->binding] |= c->status == GPUPROJ_GATE_REGRESSED;
+	}
+	if (!n)
+		return;
+	/* Largest change first; ties in the enum's order (insertion sort: n ≤ 10). */
+	for (i = 1; i < n; i++) {
+		for (j = i; j > 0; j--) {
+			double a = top[order[j]], b = top[order[j - 1]];
+			enum gpuproj_bound t = order[j];
+
+			if (a < b || (a == b && order[j] > order[j - 1]))
+				break;
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	}
+	if (n == 1) {
+		strbuf_printf(sb, "; every target %s-bound: ", gpuproj_bound_name(order[0]));
+		sb_range(sb, r, gk->cells, sizeof(gk->cells[0]), bound_is, &order[0]);
+		return;
+	}
+	strbuf_printf(sb, "; the %s-bound targets %s most (", gpuproj_bound_name(order[0]),
+		      regressed[order[0]] ? "regress" : "change");
+	for (i = 0; i < n; i++) {
+		strbuf_printf(sb, "%s%s-bound: ", i ? "; " : "", gpuproj_bound_name(order[i]));
+		sb_range(sb, r, gk->cells, sizeof(gk->cells[0]), bound_is, &order[i]);
+	}
+	strbuf_append(sb, ")");
+}
+
+/* "+12.0% measured on SrcGPU", or why the source column has no change. */
+static void
+sb_measured(struct strbuf *sb, const struct gpuproj_gate_result *r,
+	    const struct gpuproj_gate_cell *c)
+{
+	if (isnan(c->change)) {
+		strbuf_printf(sb, "%s on the source", gpuproj_gate_status_name(c->status));
+		return;
+	}
+	sb_pct(sb, c->change);
+	strbuf_printf(sb, " measured on %s", r->base_source->name);
+}
+
+static void
+kernel_finding_text(struct strbuf *sb, const struct gpuproj_gate_result *r,
+		    const struct gpuproj_gate_kernel *gk, const struct gpuproj_gate_finding *f)
+{
+	char label[1024];
+	size_t i;
+
+	strbuf_printf(sb, "kernel %s: ", gpuproj_gate_kernel_label(gk->base, label,
+								   sizeof(label)));
+	sb_measured(sb, r, &gk->cells[0]);
+	switch (f->cause) {
+	case GPUPROJ_GATE_CAUSE_TIME:
+		strbuf_append(sb, ", counters unchanged");
+		if (f->n_targets_compared) {
+			strbuf_append(sb, "; every target follows (");
+			sb_range(sb, r, gk->cells, sizeof(gk->cells[0]), NULL, NULL);
+			strbuf_append(sb, ")");
+		}
+		return;
+	case GPUPROJ_GATE_CAUSE_COUNTERS:
+		strbuf_append(sb, "; counters changed: ");
+		for (i = 0; i < f->n_changed && i < GPUPROJ_GATE_FINDING_COUNTERS; i++) {
+			strbuf_printf(sb, "%s%s ", i ? ", " : "",
+				      gpuproj_metric_name(f->changes[i].metric));
+			if (f->changes[i].base == 0)
+				strbuf_printf(sb, "0 -> %.4g", f->changes[i].cur);
+			else
+				sb_pct(sb, f->changes[i].change);
+		}
+		if (f->n_changed > GPUPROJ_GATE_FINDING_COUNTERS)
+			strbuf_printf(sb, " and %zu more",
+				      f->n_changed - GPUPROJ_GATE_FINDING_COUNTERS);
+		sb_bindings(sb, r, gk);
+		return;
+	case GPUPROJ_GATE_CAUSE_UNKNOWN:
+	case GPUPROJ_GATE_CAUSE_RUN:
+		strbuf_append(sb, "; no counter in both profiles, the cause is not known");
+		if (f->n_targets_compared) {
+			strbuf_append(sb, " (");
+			sb_range(sb, r, gk->cells, sizeof(gk->cells[0]), NULL, NULL);
+			strbuf_append(sb, ")");
+		}
+		return;
+	}
+}
+
+/* Measured total change of a kernel on the source, ns (a missing side counts 0). */
+static double
+total_change(const struct gpuproj_gate_kernel *gk)
+{
+	return total_or_zero(gk->cur) - total_or_zero(gk->base);
+}
+
+static void
+run_finding_text(struct strbuf *sb, const struct gpuproj_gate_result *r,
+		 const struct gpuproj_gate_finding *f)
+{
+	const struct gpuproj_gate_cell *c = &r->columns[0].run;
+	size_t i, j, best[3], n_best = 0;
+	char a[32], b[32];
+
+	strbuf_printf(sb, "whole run%s: ", r->options.metric == GPUPROJ_GATE_METRIC_WALL
+					   ? " (wall time)" : "");
+	sb_measured(sb, r, c);
+	if (!isnan(c->change))
+		strbuf_printf(sb, " (%s -> %s)", format_ns(c->base_ns, a, sizeof(a)),
+			      format_ns(c->cur_ns, b, sizeof(b)));
+	if (f->n_targets_compared) {
+		strbuf_append(sb, "; ");
+		sb_range(sb, r, &r->columns[0].run, sizeof(r->columns[0]), NULL, NULL);
+		if (f->n_targets_regressed < f->n_targets_compared)
+			strbuf_printf(sb, " (%zu regress%s)", f->n_targets_regressed,
+				      f->n_targets_regressed == 1 ? "es" : "");
+	}
+	/* The three kernels that added the most measured time. */
+	for (i = 0; i < r->n_kernels; i++) {
+		double d = total_change(&r->kernels[i]);
+
+		if (!(d > 0))
+			continue;
+		for (j = n_best; j > 0 && total_change(&r->kernels[best[j - 1]]) < d; j--) {
+			if (j < 3)
+				best[j] = best[j - 1];
+		}
+		if (j < 3) {
+			best[j] = i;
+			n_best += n_best < 3;
+		}
+	}
+	for (i = 0; i < n_best; i++) {
+		const struct gpuproj_gate_kernel *gk = &r->kernels[best[i]];
+		char label[1024];
+
+		strbuf_printf(sb, "%s%s +%s%s", i ? ", " : "; largest changes: ",
+			      gpuproj_gate_kernel_label(gk->base ? gk->base : gk->cur, label,
+							sizeof(label)),
+			      format_ns(total_change(gk), a, sizeof(a)), gk->base ? "" : " (new)");
+	}
+}
+
+/* Phase 8: one finding per regressed kernel, then the whole run's. */
+static int
+gate_findings(struct gpuproj_gate_result *out)
+{
+	size_t i, col, n = 0;
+	bool run = false;
+
+	for (col = 0; col < out->n_columns; col++)
+		run |= out->columns[col].run.status == GPUPROJ_GATE_REGRESSED;
+	out->findings = calloc(out->n_kernels + 1, sizeof(*out->findings));
+	if (!out->findings)
+		return GPUPROJ_E_NOMEM;
+	for (i = 0; i <= out->n_kernels; i++) {
+		const struct gpuproj_gate_kernel *gk = i < out->n_kernels ? &out->kernels[i] : NULL;
+		struct gpuproj_gate_finding *f = &out->findings[n];
+		struct strbuf sb;
+
+		memset(f, 0, sizeof(*f));
+		for (col = 0; col < out->n_columns; col++) {
+			const struct gpuproj_gate_cell *c = gk ? &gk->cells[col]
+							       : &out->columns[col].run;
+
+			f->n_regressed += c->status == GPUPROJ_GATE_REGRESSED;
+			if (col && !isnan(c->change)) {
+				f->n_targets_compared++;
+				f->n_targets_regressed += c->status == GPUPROJ_GATE_REGRESSED;
+			}
+		}
+		if (gk ? !f->n_regressed : !run)
+			continue;
+		f->kernel = gk ? i : SIZE_MAX;
+		strbuf_init(&sb);
+		if (gk) {
+			compare_counters(gk->base, gk->cur, f);
+			kernel_finding_text(&sb, out, gk, f);
+		} else {
+			f->cause = GPUPROJ_GATE_CAUSE_RUN;
+			run_finding_text(&sb, out, f);
+		}
+		if (sb.oom) {
+			strbuf_free(&sb);
+			return GPUPROJ_E_NOMEM;
+		}
+		f->text = strbuf_steal(&sb);
+		n++;
+		out->n_findings = n;
+	}
+	return GPUPROJ_OK;
+}
+
 int
 gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_profile *cur,
 		     const struct gpuproj_targets *targets,
@@ -845,7 +1191,7 @@ gpuproj_gate_compare(const struct gpuproj_profile *base, const struct gpuproj_pr
 	}
 	if (gate_pairs(out, &pairs, &n_pairs) ||
 	    gate_columns(out, gate_targets, n_gate_targets + 1, bruns, cruns, &opt) ||
-	    gate_kernels(out, pairs, n_pairs, bruns, cruns, &opt))
+	    gate_kernels(out, pairs, n_pairs, bruns, cruns, &opt) || gate_findings(out))
 		goto nomem;
 	goto out;
 nomem:

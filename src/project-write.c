@@ -471,6 +471,72 @@ longest_notes(FILE *out, const struct gpuproj_profile *p, const struct tab_run *
 	}
 }
 
+/*
+ * The short table's lines for detailed kernel `i` (more targets than
+ * GPUPROJ_TABLE_SHORT_TARGETS, no --verbose): the speedup range with its
+ * GPUs, the bindings counted (most first), and the targets it could not
+ * be projected onto with the first reason.
+ */
+static void
+kernel_summary(FILE *out, const struct gpuproj_kernel *k, const struct tab_run *tr,
+	       size_t n_runs, size_t i)
+{
+	size_t by[GPUPROJ_BOUND_UNKNOWN + 1] = { 0 }, r, ok = 0, bad = 0, lo = 0, hi = 0, b, shown;
+	double mean = gpuproj_kernel_mean_ns(k), slo = INFINITY, shi = -INFINITY;
+	const char *why = NULL, *first_bad = NULL;
+	char a[32], c[32];
+
+	for (r = 0; r < n_runs; r++) {
+		const struct gpuproj_projection *pr = &tr[r].sel[i];
+		double sp = pr->point_ns > 0 ? mean / pr->point_ns : NAN;
+
+		if (pr->status != GPUPROJ_OK) {
+			if (!bad++) {
+				why = pr->why;
+				first_bad = tr[r].s.target->name;
+			}
+			continue;
+		}
+		ok++;
+		by[pr->binding <= GPUPROJ_BOUND_UNKNOWN ? pr->binding : GPUPROJ_BOUND_NONE]++;
+		if (sp < slo) {
+			slo = sp;
+			lo = r;
+		}
+		if (sp > shi) {
+			shi = sp;
+			hi = r;
+		}
+	}
+	if (ok) {
+		fmt_speedup(mean, tr[lo].sel[i].point_ns, a, sizeof(a));
+		fmt_speedup(mean, tr[hi].sel[i].point_ns, c, sizeof(c));
+		fprintf(out, "   %zu of %zu targets: speedup %s (%s) to %s (%s); binding", ok,
+			n_runs, a, tr[lo].s.target->name, c, tr[hi].s.target->name);
+		/* The bindings, most targets first (ties in the enum's order). */
+		for (shown = 0; shown < ok;) {
+			size_t best = 0, most = 0;
+
+			for (b = 0; b <= GPUPROJ_BOUND_UNKNOWN; b++) {
+				if (by[b] > most) {
+					most = by[b];
+					best = b;
+				}
+			}
+			fprintf(out, "%s %s %zu", shown ? "," : "",
+				gpuproj_bound_name((enum gpuproj_bound)best), most);
+			shown += most;
+			by[best] = 0;
+		}
+		fputc('\n', out);
+	}
+	if (bad == 1)
+		fprintf(out, "   not projected on %s: %s\n", first_bad, why);
+	else if (bad)
+		fprintf(out, "   not projected on %zu targets, %s first: %s\n", bad, first_bad,
+			why);
+}
+
 static int
 table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_target *src,
 	    const struct tab_run *tr, size_t n_runs, const struct tab_sel *ts,
@@ -483,6 +549,8 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 	size_t unseen = 0;
 	struct gpuproj_run_projection *cov;
 	bool whole;
+	bool long_form = opt && opt->verbose;
+	bool rows = long_form || n_runs <= GPUPROJ_TABLE_SHORT_TARGETS;
 
 	/* The runs' totals (their kernels left out): coverage notes, the whole run. */
 	cov = calloc(n_runs, sizeof(*cov));
@@ -548,7 +616,8 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 			"out of a fit it fell below the table's (docs/models.md \"Intervals\")\n",
 			src->name);
 	order_lines(out, tr, n_runs, opt);
-	longest_notes(out, p, tr, n_runs, ts);
+	if (long_form)
+		longest_notes(out, p, tr, n_runs, ts);
 
 	/* Per-kernel detail, longest kernels first. */
 	fprintf(out, "\nPer kernel (top %zu of %zu by source time; per-launch times)\n", top, n);
@@ -569,6 +638,10 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 			if (gpuproj_kernel_flop_mix(k, &cuda, tensor))
 				fprintf(out, "   FLOP mix: %s\n",
 					gpuproj_flop_mix_text(cuda, tensor, mix, sizeof(mix)));
+		}
+		if (!rows) {
+			kernel_summary(out, k, tr, n_runs, i);
+			continue;
 		}
 		fprintf(out, "   %-20s %11s %25s %9s %-8s %11s %8s\n", "target", "projected",
 			"interval", "speedup", "binding", "measured", "error");
@@ -604,6 +677,13 @@ table_print(FILE *out, const struct gpuproj_profile *p, const struct gpuproj_tar
 				pr->assumed ? "]" : "");
 		}
 	}
+	/* Say what the short form left out, if anything. */
+	for (r = 0, i = 0; !long_form && ts->longest < n && r < n_runs; r++)
+		i += tr[r].has_longest && tr[r].longest.status == GPUPROJ_OK &&
+		     tr[r].longest.note[0];
+	if (!long_form && (i || !rows))
+		fprintf(out, "\n(--verbose: %s%s%s)\n", rows ? "" : "every target's row per kernel",
+			!rows && i ? " and " : "", i ? "the model's notes per target" : "");
 	free(cov);
 	fflush(out);
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;

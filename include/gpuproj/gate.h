@@ -186,6 +186,80 @@ struct gpuproj_gate_cell {
 	 * run, any kernel's): its coverage there is unmeasured. Writers mark it.
 	 */
 	bool cur_interval_unseen;
+	/**
+	 * Target columns: the binding resource of the current projection
+	 * (model.h; GPUPROJ_BOUND_NONE on the source column and where not
+	 * projected). Findings group the targets by it.
+	 */
+	enum gpuproj_bound binding;
+};
+
+/**
+ * A counter's per-launch mean "changed" between the profiles when it moved
+ * by more than this fraction of the baseline's (1 %). Chosen, not
+ * measured: instruction and FLOP counts of one kernel and input repeat
+ * exactly from run to run, while byte counts (DRAM above all) move with
+ * cache state; [GPU?] how far DRAM bytes of one kernel move between CI runs
+ * is unmeasured, and a spread above 1 % would name them as changed.
+ */
+#define GPUPROJ_GATE_COUNTER_TOLERANCE 0.01
+
+/** Counter changes a finding keeps (the largest; n_changed counts all). */
+#define GPUPROJ_GATE_FINDING_COUNTERS 8
+
+/** Why a kernel regressed, as far as the profiles tell (struct gpuproj_gate_finding). */
+enum gpuproj_gate_cause {
+	/**
+	 * Every counter the kernel has in both profiles is within
+	 * GPUPROJ_GATE_COUNTER_TOLERANCE: only the measured time moved, and
+	 * every projection follows it (a projection is linear in the measured
+	 * time when the counters are the same).
+	 */
+	GPUPROJ_GATE_CAUSE_TIME = 0,
+	/** Counters changed (the finding's changes[]): the targets move by their binding. */
+	GPUPROJ_GATE_CAUSE_COUNTERS = 1,
+	/** No counter in both profiles (a time-only profile): the cause is not known. */
+	GPUPROJ_GATE_CAUSE_UNKNOWN = 2,
+	/** The whole run's finding (its kernels' findings give the causes). */
+	GPUPROJ_GATE_CAUSE_RUN = 3,
+};
+
+/** @return "time", "counters", "unknown" or "run" */
+const char *gpuproj_gate_cause_name(enum gpuproj_gate_cause c);
+
+/** One counter of a kernel that changed between the profiles. */
+struct gpuproj_gate_counter_change {
+	enum gpuproj_metric metric; /**< the counter (profile.h) */
+	double base;                /**< baseline per-launch mean, in the metric's unit */
+	double cur;                 /**< current per-launch mean */
+	double change;              /**< (cur − base) / base; +inf when base is 0 */
+};
+
+/**
+ * One finding: a cause of the gate's failure, however many cells (columns)
+ * it fails. One per kernel with a REGRESSED cell in any column, then one
+ * for the whole run when a whole-run cell regressed.
+ */
+struct gpuproj_gate_finding {
+	size_t kernel;               /**< index in the result's kernels; SIZE_MAX: the whole run */
+	enum gpuproj_gate_cause cause;
+	size_t n_compared;           /**< counters the kernel has in both profiles */
+	size_t n_changed;            /**< of them, beyond GPUPROJ_GATE_COUNTER_TOLERANCE */
+	/** Largest |change| first: min(n_changed, GPUPROJ_GATE_FINDING_COUNTERS) of them */
+	struct gpuproj_gate_counter_change changes[GPUPROJ_GATE_FINDING_COUNTERS];
+	size_t n_regressed;          /**< REGRESSED cells of the kernel (or run), all columns */
+	size_t n_targets_compared;   /**< target columns with a change (both sides projected) */
+	size_t n_targets_regressed;  /**< target columns REGRESSED */
+	/**
+	 * The finding in one line, owned by the result: "kernel K: +30.0%
+	 * measured on SrcGPU, counters unchanged; every target follows (+30.0%
+	 * on TgtGPU)", or with changed counters "…; counters changed: bytes.dram
+	 * +40.0%; the dram-bound targets regress most (dram-bound: +40.0% on A;
+	 * compute-bound: +0.0% on B)"; for the whole run "whole run: +5.6%
+	 * measured on SrcGPU (10.71 ms -> 11.31 ms); +5.4% on TgtGPU; largest
+	 * changes: stream +600 us". Names are as in the profiles (unescaped).
+	 */
+	char *text;
 };
 
 /** One column: the source GPU (index 0) or a target GPU. */
@@ -230,6 +304,9 @@ struct gpuproj_gate_result {
 	 */
 	struct gpuproj_targets *derived[2];
 	struct gpuproj_profile *base, *cur;   /**< the folded profiles; owned */
+	/** The findings, one per cause (struct gpuproj_gate_finding); owned. */
+	struct gpuproj_gate_finding *findings;
+	size_t n_findings;
 };
 
 /**
@@ -284,16 +361,21 @@ void gpuproj_gate_result_clear(struct gpuproj_gate_result *r);
 char *gpuproj_gate_kernel_label(const struct gpuproj_kernel *k, char *buf, size_t size);
 
 /**
- * Render the result as JUnit XML:
- * `<testsuites name="gpuproj gate">` with one `<testsuite name="gpuproj gate:
- * LABEL">` per column and in it one `<testcase classname="LABEL"
- * name="(whole run)">` plus one `<testcase classname="LABEL" name="KERNEL
- * (grid,block)">` per kernel (gpuproj_gate_kernel_label()). A regression
- * is a `<failure type="regression" message="…">` whose text holds the
- * case's numbers; new, vanished, not projected and not comparable cells are
- * `<skipped message="…"/>`; every other case has a `<system-out>` with its
- * numbers. Text is XML-escaped; characters XML 1.0 forbids (controls other
- * than tab and line breaks, U+FFFE, U+FFFF) become U+FFFD.
+ * Render the result as JUnit XML: one test case per cause, not per cell
+ * (one kernel 30 % slower with unchanged counters used to give 116
+ * failures on 58 columns). `<testsuites name="gpuproj gate">` holds one
+ * `<testsuite name="gpuproj gate">` whose properties are the labels, the
+ * model, the thresholds, each column's minimum time ("min_time_ns: LABEL")
+ * and the warnings; in it one `<testcase classname="gpuproj gate"
+ * name="(whole run)">`, then one `<testcase classname="gpuproj gate"
+ * name="KERNEL (grid,block)">` per kernel (gpuproj_gate_kernel_label()),
+ * longest first. A case with a finding is a `<failure type="regression"
+ * message="FINDING">` (struct gpuproj_gate_finding.text); a case no column
+ * compared (new, vanished, not projected anywhere) is `<skipped
+ * message="…"/>`. The failure's text or the case's `<system-out>` has one
+ * line per column, "LABEL: numbers" (measured on the source, projected on
+ * each target). Text is XML-escaped; characters XML 1.0 forbids (controls
+ * other than tab and line breaks, U+FFFE, U+FFFF) become U+FFFD.
  *
  * @param r a result filled by a successful gpuproj_gate_compare()
  * @param[out] ret NUL-terminated UTF-8 text, malloc'd, owned by the caller;
@@ -303,6 +385,26 @@ char *gpuproj_gate_kernel_label(const struct gpuproj_kernel *k, char *buf, size_
  */
 int gpuproj_gate_junit(const struct gpuproj_gate_result *r, char **ret);
 
+/** The "schema" of gpuproj_gate_json()'s document (docs/formats/gate.md). */
+#define GPUPROJ_GATE_JSON_SCHEMA "gpuproj-gate/1"
+
+/**
+ * Render the result as JSON (docs/formats/gate.md, schema
+ * GPUPROJ_GATE_JSON_SCHEMA): the verdict ("pass" or "fail"), the options,
+ * warnings and counts, the findings (cause, text, the changed counters),
+ * one entry per GPU column (column 0 measured on the source) with its
+ * whole-run cell, and one per kernel with a cell per column. Times in ns,
+ * changes as fractions; NaN (no value) is null. Names that are not UTF-8
+ * have U+FFFD for each bad byte.
+ *
+ * @param r a result filled by a successful gpuproj_gate_compare()
+ * @param[out] ret NUL-terminated ASCII text (one final newline), malloc'd,
+ *             owned by the caller; untouched on failure
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (r or ret NULL, or r without
+ *         columns); GPUPROJ_E_NOMEM
+ */
+int gpuproj_gate_json(const struct gpuproj_gate_result *r, char **ret);
+
 /**
  * Largest Markdown gpuproj_gate_markdown() writes, bytes: a GitHub Actions
  * job summary holds 1 MiB, a GitLab merge-request note 1,000,000
@@ -311,10 +413,20 @@ int gpuproj_gate_junit(const struct gpuproj_gate_result *r, char **ret);
 #define GPUPROJ_GATE_MD_MAX ((size_t)1000000)
 
 /**
+ * Findings the Markdown lists (the first, in the result's order; a line
+ * says how many more): 100 lines of at most a kernel label (1 KiB) and
+ * its numbers keep the list far under GPUPROJ_GATE_MD_MAX, so the
+ * whole-run table always follows it.
+ */
+#define GPUPROJ_GATE_MD_FINDINGS 100
+
+/**
  * Render the result as GitHub/GitLab Markdown (for a merge-request
- * comment or $GITHUB_STEP_SUMMARY): verdict heading, warnings, whole-run
- * table per column, regressions table, new and vanished kernels, kernels
- * not projected, kernels within noise or below the minimum time. At most
+ * comment or $GITHUB_STEP_SUMMARY): verdict heading, warnings, the
+ * findings (one line per cause, the first GPUPROJ_GATE_MD_FINDINGS),
+ * whole-run table per column, regressions table, new and vanished
+ * kernels, kernels not projected, kernels within noise or below the
+ * minimum time. At most
  * GPUPROJ_GATE_MD_MAX bytes: beyond that, table rows are left out (the
  * headings with their counts stay) and a note before the first table says
  * how many and that the JUnit report and the text output have them all.
@@ -328,8 +440,9 @@ int gpuproj_gate_junit(const struct gpuproj_gate_result *r, char **ret);
 int gpuproj_gate_markdown(const struct gpuproj_gate_result *r, char **ret);
 
 /**
- * Print the human summary (verdict line, whole run per column, then the
- * regressions, new, vanished and not-projected kernels) to `out`.
+ * Print the human summary (verdict line, the findings, whole run per
+ * column, then the regressions, new, vanished and not-projected kernels)
+ * to `out`.
  *
  * @return GPUPROJ_OK, GPUPROJ_E_INVAL, GPUPROJ_E_IO (the stream reported an error)
  */

@@ -23,10 +23,22 @@
 extern "C" {
 #endif
 
+/** Targets up to which the short table still has a row per target per kernel. */
+#define GPUPROJ_TABLE_SHORT_TARGETS 8
+
 /** What to show. Zero-initialise for defaults. */
 struct gpuproj_project_write_options {
 	size_t top_kernels;      /**< kernels detailed per target in the table; 0 = default (5) */
 	bool all_kernels;        /**< detail every kernel (overrides top_kernels) */
+	/**
+	 * Table: the long form. Without it (a 16-kernel profile on 58
+	 * targets used to print 500 lines) the model's notes per target are left
+	 * out, and a detailed kernel gets one row per target only when there
+	 * are at most GPUPROJ_TABLE_SHORT_TARGETS targets, else two summary
+	 * lines (the speedup range with its GPUs, the bindings counted, the
+	 * targets it was not projected onto).
+	 */
+	bool verbose;
 	const char *profile_label; /**< how to name the profile in headers (file name), or NULL */
 	/**
 	 * JSON (gpuproj_project_json_ex()): add to each projected kernel a

@@ -9,11 +9,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gpuproj/interval.h>
@@ -330,4 +332,193 @@ bool
 cli_stderr_is_tty(void)
 {
 	return isatty(STDERR_FILENO) == 1;
+}
+
+/*
+ * The statuses of cli.h's enum cli_exit_status: what they mean, in gate's
+ * words, and the one command that uses a status (NULL: every command).
+ */
+static const struct exit_row {
+	int status;
+	const char *meaning, *gate;
+	const char *only;
+} exit_rows[] = {
+	{ EXIT_OK, "success", "pass", NULL },
+	{ EXIT_VERDICT, "the verdict failed (gate: a regression)", "a regression", "gate" },
+	{ EXIT_ERROR, "an error: bad usage or input, an unknown GPU, an output that cannot be "
+	  "written (nothing is written)", "no verdict: bad usage or input, an unknown GPU, "
+	  "different source GPUs, a report that cannot be written (none is written)", NULL },
+	{ EXIT_CANNOT_EXEC, "APP cannot be executed (run)", NULL, "run" },
+	{ EXIT_NOT_FOUND, "APP not found (run)", NULL, "run" },
+};
+
+void
+cli_print_exit_status(FILE *f, const char *cmd)
+{
+	bool run = cmd && strcmp(cmd, "run") == 0;
+	char text[1024], *word, *save = NULL;
+	size_t i, len, col = 0, n = run;
+
+	len = (size_t)snprintf(text, sizeof(text), "Exit status:%s", run ? " APP's own" : "");
+	for (i = 0; i < sizeof(exit_rows) / sizeof(exit_rows[0]); i++) {
+		const struct exit_row *e = &exit_rows[i];
+
+		if ((e->only && cmd && strcmp(e->only, cmd) != 0) || (run && e->status == EXIT_OK))
+			continue;
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s %d %s",
+					n++ ? ";" : "", e->status,
+					cmd && strcmp(cmd, "gate") == 0 ? e->gate : e->meaning);
+	}
+	/* Wrapped at 79 columns, as the help texts are. */
+	for (word = strtok_r(text, " ", &save); word; word = strtok_r(NULL, " ", &save)) {
+		len = strlen(word);
+		if (col && col + 1 + len > 79) {
+			fputc('\n', f);
+			col = 0;
+		}
+		fprintf(f, "%s%s", col ? " " : "", word);
+		col += (col ? 1 : 0) + len;
+	}
+	fputs(".\n", f);
+}
+
+/* The shared options: the one table (cli.h). */
+static const struct option cli_shared_options[] = {
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "progress", required_argument, NULL, CLI_O_PROGRESS },
+};
+static const char *const progress_words[] = { "auto", "always", "never" };
+
+const struct option *
+cli_options(const struct option *own)
+{
+	static struct option all[128];
+	size_t n = 0, i;
+
+	while (own[n].name && n + ARRAY_LENGTH(cli_shared_options) + 1 < ARRAY_LENGTH(all)) {
+		all[n] = own[n];
+		n++;
+	}
+	for (i = 0; i < ARRAY_LENGTH(cli_shared_options); i++)
+		all[n++] = cli_shared_options[i];
+	memset(&all[n], 0, sizeof(all[n]));
+	return all;
+}
+
+int
+cli_shared_option(const char *cmd, int c, const char *value, struct cli_shared *s)
+{
+	int v;
+
+	if (c == 'q') {
+		s->quiet = true;
+		return 1;
+	}
+	if (c != CLI_O_PROGRESS)
+		return 0;
+	for (v = 0; v < (int)ARRAY_LENGTH(progress_words); v++) {
+		if (strcmp(value, progress_words[v]) == 0) {
+			s->progress = (enum cli_progress_mode)v;
+			return 1;
+		}
+	}
+	cli_usage_error(cmd, "--progress must be auto, always or never, not '%s'", value);
+	return -1;
+}
+
+void
+cli_print_shared_help(FILE *f)
+{
+	fputs("Progress (as every command that works long; docs/cli/gpuproj.md):\n"
+	      "  -q, --quiet                  no progress (warnings and errors stay)\n"
+	      "  --progress auto|always|never progress on stderr: auto (default) a line\n"
+	      "                               redrawn with the time left on a terminal, else\n"
+	      "                               a line each 10 % or 10 s after the first 10 s;\n"
+	      "                               always: those lines from the start\n\n", f);
+}
+
+static double
+mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void
+cli_progress_init(struct cli_progress *p, const struct cli_shared *s, const char *cmd,
+		  const char *unit)
+{
+	memset(p, 0, sizeof(*p));
+	p->cmd = cmd;
+	p->unit = unit;
+	p->on = !s->quiet && s->progress != CLI_PROGRESS_NEVER;
+	p->tty = s->progress == CLI_PROGRESS_AUTO && cli_stderr_is_tty();
+	p->start = p->last = mono_s();
+	/* always: from the start; auto off a terminal: from 10 s on. */
+	p->shown = s->progress == CLI_PROGRESS_ALWAYS;
+}
+
+/* "1 min 20 s", "8 s" */
+static void
+duration_text(double s, char *buf, size_t size)
+{
+	if (s >= 60)
+		snprintf(buf, size, "%.0f min %.0f s", floor(s / 60), fmod(s, 60));
+	else
+		snprintf(buf, size, "%.0f s", s);
+}
+
+void
+cli_progress_update(void *userdata, size_t done, size_t total)
+{
+	struct cli_progress *p = userdata;
+	double t = mono_s(), el = t - p->start;
+	size_t tenth = total ? done * 10 / total : 10;
+	char left[80] = "", took[48];
+
+	if (!p->on || !total)
+		return;
+	if (p->tty) {
+		if (done < total && t - p->last < 0.1)
+			return;
+		if (done > 0 && done < total) {
+			/* The rate so far, for what is left. */
+			duration_text(el * (double)(total - done) / (double)done, took,
+				      sizeof(took));
+			snprintf(left, sizeof(left), ", about %s left", took);
+		}
+		fprintf(stderr, "\r\033[Kgpuproj %s: %zu/%zu %s (%zu%%%s)", p->cmd, done, total,
+			p->unit, done * 100 / total, left);
+		if (done == total)
+			fputc('\n', stderr);
+		p->last = t;
+		p->shown = done < total;
+		fflush(stderr);
+		return;
+	}
+	/* A log: each 10 % step or 10 s, once the run has taken 10 s (or always). */
+	if (!p->shown && el < 10)
+		return;
+	if (done < total && tenth == p->last_tenth && t - p->last < 10 && p->shown)
+		return;
+	if (done == total && !p->shown && el < 10)
+		return;
+	p->shown = true;
+	p->last = t;
+	p->last_tenth = tenth;
+	duration_text(el, took, sizeof(took));
+	fprintf(stderr, "gpuproj %s: %zu/%zu %s (%zu%%, %s)\n", p->cmd, done, total, p->unit,
+		done * 100 / total, took);
+	fflush(stderr);
+}
+
+void
+cli_progress_break(struct cli_progress *p)
+{
+	if (p && p->tty && p->shown) {
+		fputc('\n', stderr);
+		p->shown = false;
+	}
 }

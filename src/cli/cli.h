@@ -1,21 +1,44 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The gpuproj command: shared helpers of the sub-command files.
- * Exit statuses (stable, for CI): 0 success, 1 failure, 2 bad usage.
  */
 #ifndef GPUPROJ_CLI_H
 #define GPUPROJ_CLI_H
 
 #include <stdbool.h>
+#include <getopt.h>
 #include <stdio.h>
 
 #include <gpuproj/error.h>
 #include <gpuproj/model.h>
 #include <gpuproj/target.h>
 
-#define EXIT_OK 0
-#define EXIT_FAIL 1
-#define EXIT_USAGE 2
+/*
+ * The exit statuses of every command: the one table (docs/cli/gpuproj.md
+ * "Exit status"; cli_print_exit_status() prints it). The convention of
+ * diff(1), cmp(1) and grep(1), and of `gpuproj gate` since it was
+ * written: 1 is a negative answer, 2 is trouble, so a CI job tells "the
+ * gate found a regression" from "the gate could not decide".
+ */
+enum cli_exit_status {
+	EXIT_OK = 0,       /* success; gate: pass */
+	EXIT_VERDICT = 1,  /* the verdict failed: gate found a regression */
+	/*
+	 * No result: bad usage or input, an unknown GPU, an output that
+	 * cannot be written, out of memory. Nothing is written.
+	 */
+	EXIT_ERROR = 2,
+	EXIT_USAGE = EXIT_ERROR, /* bad usage: the status of any error */
+	EXIT_FAIL = EXIT_ERROR,  /* an error while working: the same status */
+	EXIT_CANNOT_EXEC = 126,  /* run: APP cannot be executed (as sh(1)) */
+	EXIT_NOT_FOUND = 127,    /* run: APP not found (as sh(1)) */
+};
+
+/*
+ * "Exit status: …" for `cmd`'s --help (NULL: gpuproj's own, every status),
+ * from the table in cli-common.c.
+ */
+void cli_print_exit_status(FILE *f, const char *cmd);
 
 /* Sub-commands: argv[0] is the sub-command name. */
 int cmd_project(int argc, char **argv);
@@ -30,11 +53,19 @@ int cmd_gate(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
-/* "gpuproj: <cmd>: message" on stderr; returns EXIT_USAGE. */
+/*
+ * The sources of `gpuproj import` and the verbs of `gpuproj targets`
+ * (with their argument, "show NAME"), from the tables of cmd-import.c and
+ * cmd-targets.c: the i-th, or NULL past the last.
+ */
+const char *cli_import_source(size_t i);
+const char *cli_targets_verb(size_t i);
+
+/* "gpuproj: <cmd>: message" on stderr; returns EXIT_USAGE (EXIT_ERROR). */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* "gpuproj: message" on stderr; returns EXIT_FAIL. */
+/* "gpuproj: message" on stderr; returns EXIT_FAIL (EXIT_ERROR). */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print a library error as "gpuproj: file:line:col: message"; returns EXIT_FAIL. */
+/* Print a library error as "gpuproj: file:line:col: message"; returns EXIT_FAIL (EXIT_ERROR). */
 int cli_fail_error(const struct gpuproj_error *err);
 /* "gpuproj: warning: message" on stderr (escaped as cli_fail()'s). */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -123,7 +154,50 @@ bool cli_parse_format(const char *cmd, const char *value, const char *const *nam
 /* Parse a positive integer option value; prints a usage error. */
 bool cli_parse_size(const char *cmd, const char *opt, const char *value, size_t *ret);
 
-/* Whether stderr is a terminal (progress output goes there only then). */
+/* Whether stderr is a terminal. */
 bool cli_stderr_is_tty(void);
+
+/*
+ * The options every command that works long takes (the one table:
+ * cli_shared_options in cli-common.c; docs/cli/gpuproj.md "Options every
+ * command shares"): -q/--quiet (no progress; warnings and errors stay)
+ * and --progress auto|always|never. A command's getopt table is
+ * cli_options(own): its own entries, then the shared ones.
+ */
+enum cli_progress_mode { CLI_PROGRESS_AUTO, CLI_PROGRESS_ALWAYS, CLI_PROGRESS_NEVER };
+struct cli_shared {
+	enum cli_progress_mode progress;
+	bool quiet;
+};
+#define CLI_O_PROGRESS 3000
+/* own + the shared entries, terminated; static storage (one command per process). */
+const struct option *cli_options(const struct option *own);
+/*
+ * getopt_long's `c` when it is a shared option: applied to `s`; returns 1,
+ * 0 when `c` is not one, -1 after the usage error of a bad --progress.
+ */
+int cli_shared_option(const char *cmd, int c, const char *value, struct cli_shared *s);
+/* The help lines of the shared options. */
+void cli_print_shared_help(FILE *f);
+
+/*
+ * Progress on standard error (cli_progress_update() as a library's progress
+ * callback): on a terminal one line redrawn, with the share done and an
+ * estimate of the time left; elsewhere (a CI log) a line each 10 % or 10 s,
+ * from the first 10 s on (a short run prints nothing) or from the start with
+ * --progress always; nothing with never or --quiet.
+ */
+struct cli_progress {
+	const char *cmd, *unit;   /* "validate", "kernel x target" */
+	bool on, tty, shown;
+	double start, last;       /* s, monotonic */
+	size_t last_tenth;
+};
+void cli_progress_init(struct cli_progress *p, const struct cli_shared *s, const char *cmd,
+		       const char *unit);
+/* `userdata` is a struct cli_progress. */
+void cli_progress_update(void *userdata, size_t done, size_t total);
+/* Before a warning: end a redrawn line so the warning starts a fresh one. */
+void cli_progress_break(struct cli_progress *p);
 
 #endif

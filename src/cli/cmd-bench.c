@@ -12,7 +12,7 @@
  * recorded raw file without a GPU. docs/bench.md has the method.
  *
  * Without a GPU: one line, "no CUDA GPU found: <the driver's reason>", and
- * exit status 1.
+ * exit status 2 (EXIT_ERROR).
  */
 #include "config.h"
 
@@ -74,8 +74,8 @@ help(FILE *f)
 		"next\n"
 		"                      to gpuproj, or " GPUPROJ_LIBDIR ")\n"
 		"      --no-progress   no progress lines on the terminal\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (including: no CUDA GPU), 2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "bench");
 }
 
 /* ---- finding and running gpuproj-bench-kernels ---- */

@@ -2,10 +2,10 @@
 /*
  * gpuproj gate: the CI performance gate (include/gpuproj/gate.h).
  *
- * Exit status (stable, for CI): 0 pass, 1 regression, 2 no verdict (bad
- * usage, unreadable or invalid input, an unknown GPU, different source GPUs
- * without --allow-gpu-change, or a report file that could not be written).
- * On status 2 no report file is written.
+ * Exit status (cli.h, stable, for CI): 0 pass, 1 regression, 2 no verdict
+ * (bad usage, unreadable or invalid input, an unknown GPU, different source
+ * GPUs without --allow-gpu-change, or a report file that could not be
+ * written). On status 2 no report file is written.
  */
 #include "config.h"
 
@@ -23,7 +23,6 @@
 #include "cli.h"
 #include "util.h"
 
-#define EXIT_REGRESSION 1
 
 static void
 help(FILE *f)
@@ -50,8 +49,15 @@ help(FILE *f)
 		"                               copies, host time: the profiles' timelines)\n"
 		"  --allow-gpu-change           profiles from different source GPUs: gate on\n"
 		"                               projections only (default: error, exit 2)\n"
-		"  --junit FILE                 write JUnit XML (one test case per kernel x GPU)\n"
-		"  --md FILE                    write a Markdown summary (merge-request comment)\n"
+		"  --format text|json|junit|md  what -o writes (default text: the summary;\n"
+		"                               json: verdict, findings and every GPU's figures,\n"
+		"                               docs/formats/gate.md)\n"
+		"  -o, --output FILE            write it to FILE (default: standard output; the\n"
+		"                               summary then goes to stderr unless it is text)\n"
+		"  --junit FILE                 also write JUnit XML (a test case per kernel and\n"
+		"                               one for the whole run)\n"
+		"  --md FILE                    also write a Markdown summary (merge-request\n"
+		"                               comment)\n"
 		"  --targets FILE               GPU descriptions (default: $GPUPROJ_TARGETS, else\n"
 		"                               the built-in targets.yaml)\n"
 		"  --source NAME                the source GPU of both profiles (default: from\n"
@@ -61,12 +67,13 @@ help(FILE *f)
 		"  -h, --help                   show this help\n\n"
 		"Kernels match on name, tag, grid, block and dynamic shared memory (not the\n"
 		"device ordinal). New and vanished kernels are listed and count in the\n"
-		"whole-run totals. Stored projections in the files are ignored.\n\n"
-		"Exit status: 0 pass, 1 regression, 2 bad usage or input (no verdict).\n",
+		"whole-run totals. Stored projections in the files are ignored.\n\n",
 		GPUPROJ_GATE_DEFAULT_MAX_REGRESSION * 100,
 		GPUPROJ_GATE_DEFAULT_KERNEL_MAX_REGRESSION * 100, GPUPROJ_GATE_DEFAULT_NOISE_K,
 		GPUPROJ_GATE_DEFAULT_MIN_TIME_FRACTION * 100,
 		gpuproj_model_name(gpuproj_model_default()));
+	cli_print_shared_help(f);
+	cli_print_exit_status(f, "gate");
 }
 
 /* "5", "5%", "7.5 %" → 0.05, 0.05, 0.075; false on anything else or < 0. */
@@ -100,8 +107,14 @@ input_error(const struct gpuproj_error *err)
 }
 
 /* The command line, parsed. */
+/* What --format selects; the words are format_names[]. */
+enum gate_format { FMT_TEXT, FMT_JSON, FMT_JUNIT, FMT_MD };
+static const char *const format_names[] = { "text", "json", "junit", "md" };
+
 struct gate_args {
-	const char *baseline, *current, *junit, *md, *targets_path, *model_name;
+	const char *baseline, *current, *junit, *md, *targets_path, *model_name, *output;
+	int format;
+	struct cli_shared shared; /* -q: no summary; --progress: accepted, nothing is long */
 	const char **target_names;
 	size_t n_target_names;
 	struct gpuproj_gate_options opt;
@@ -109,7 +122,7 @@ struct gate_args {
 
 enum {
 	O_BASELINE = 256, O_TARGET, O_MAXREG, O_KMAXREG, O_NOISE, O_MINTIME, O_ALLOW,
-	O_JUNIT, O_MD, O_TARGETS, O_SOURCE, O_MODEL, O_METRIC,
+	O_JUNIT, O_MD, O_TARGETS, O_SOURCE, O_MODEL, O_METRIC, O_FORMAT,
 };
 
 /*
@@ -166,6 +179,13 @@ parse_value(int c, const char *value, struct gpuproj_gate_options *opt)
 	}
 }
 
+/* Whether two outputs (NULL: none) are one: both standard output, or one file. */
+static bool
+same_output(const char *x, const char *y)
+{
+	return x && y && (strcmp(x, y) == 0 || (strcmp(x, "-") != 0 && file_same(x, y)));
+}
+
 /* The options and their usage errors. Returns -1 to go on, else the exit status. */
 static int
 parse_args(int argc, char **argv, struct gate_args *a)
@@ -184,6 +204,8 @@ parse_args(int argc, char **argv, struct gate_args *a)
 		{ "source", required_argument, NULL, O_SOURCE },
 		{ "model", required_argument, NULL, O_MODEL },
 		{ "metric", required_argument, NULL, O_METRIC },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -197,7 +219,7 @@ parse_args(int argc, char **argv, struct gate_args *a)
 		cli_fail("out of memory");
 		return EXIT_USAGE;
 	}
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:q", cli_options(opts), NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
@@ -210,6 +232,13 @@ parse_args(int argc, char **argv, struct gate_args *a)
 		case O_TARGETS: a->targets_path = optarg; break;
 		case O_SOURCE: a->opt.source = optarg; break;
 		case O_MODEL: a->model_name = optarg; break;
+		case 'o': a->output = optarg; break;
+		case O_FORMAT:
+			if (!cli_parse_format("gate", optarg, format_names,
+					      sizeof(format_names) / sizeof(format_names[0]),
+					      &a->format))
+				return EXIT_USAGE;
+			break;
 		case O_METRIC:
 		case O_MAXREG:
 		case O_KMAXREG:
@@ -218,6 +247,11 @@ parse_args(int argc, char **argv, struct gate_args *a)
 			r = parse_value(c, optarg, &a->opt);
 			if (r >= 0)
 				return r;
+			break;
+		case 'q':
+		case CLI_O_PROGRESS:
+			if (cli_shared_option("gate", c, optarg, &a->shared) < 0)
+				return EXIT_USAGE;
 			break;
 		default: /* ':' missing value, '?' unknown option */
 			return cli_option_error("gate", c, argv);
@@ -228,6 +262,12 @@ parse_args(int argc, char **argv, struct gate_args *a)
 	/* One file for two reports: the second would replace the first (as report refuses). */
 	if (a->junit && a->md && (strcmp(a->junit, a->md) == 0 || file_same(a->junit, a->md)))
 		return cli_usage_error("gate", "--junit and --md name the same file '%s'", a->md);
+	if (!a->output)
+		a->output = "-";
+	if (same_output(a->output, a->junit))
+		return cli_usage_error("gate", "-o and --junit name the same file '%s'", a->junit);
+	if (same_output(a->output, a->md))
+		return cli_usage_error("gate", "-o and --md name the same file '%s'", a->md);
 	if (optind != argc - 1)
 		return optind == argc ? cli_usage_error("gate", "missing CURRENT.json")
 				      : cli_usage_error("gate", "expected one CURRENT.json, got %d "
@@ -278,56 +318,119 @@ default_columns(const struct gate_args *a, const struct gpuproj_targets *targets
 	}
 }
 
-/* The human summary: on stdout unless a report goes there. */
-static int
-print_summary(const struct gate_args *a, const struct gpuproj_gate_result *res)
+/* Whether an output goes to standard output. */
+static bool
+to_stdout(const char *path)
 {
-	FILE *summary = (a->junit && strcmp(a->junit, "-") == 0) ||
-			(a->md && strcmp(a->md, "-") == 0) ? stderr : stdout;
-	int pr = gpuproj_gate_print(summary, res), fl, e;
+	return path && strcmp(path, "-") == 0;
+}
+
+/*
+ * The human summary (gpuproj_gate_print()) on `f`; the status on success
+ * is the verdict's.
+ */
+static int
+print_summary(FILE *f, const struct gpuproj_gate_result *res)
+{
+	int pr = gpuproj_gate_print(f, res), fl, e;
 
 	errno = 0;
-	fl = fflush(summary);
+	fl = fflush(f);
 	e = errno;
 	if (pr || fl != 0) {
-		cli_fail("%s: write error%s%s", summary == stdout ? "<stdout>" : "<stderr>",
+		cli_fail("%s: write error%s%s", f == stdout ? "<stdout>" : "<stderr>",
 			 e ? ": " : "", e ? strerror(e) : "");
 		return EXIT_USAGE;
 	}
-	return res->regression ? EXIT_REGRESSION : EXIT_OK;
+	return res->regression ? EXIT_VERDICT : EXIT_OK;
 }
 
-/* The reports, then the summary. Returns the exit status. */
+/* The summary as text in memory (for -o FILE with --format text); NULL on ENOMEM. */
+static char *
+summary_text(const struct gpuproj_gate_result *res)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int r;
+
+	if (!f)
+		return NULL;
+	r = gpuproj_gate_print(f, res);
+	if (fclose(f) != 0 || r) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* The text of --format FMT. Returns GPUPROJ_OK or GPUPROJ_E_NOMEM. */
+static int
+render(int fmt, const struct gpuproj_gate_result *res, char **ret)
+{
+	switch (fmt) {
+	case FMT_JSON: return gpuproj_gate_json(res, ret);
+	case FMT_JUNIT: return gpuproj_gate_junit(res, ret);
+	case FMT_MD: return gpuproj_gate_markdown(res, ret);
+	default:
+		*ret = summary_text(res);
+		return *ret ? GPUPROJ_OK : GPUPROJ_E_NOMEM;
+	}
+}
+
+/*
+ * The reports, then the summary. -o (with --format), --junit and --md are
+ * rendered first, so only I/O can fail once files are touched; on a
+ * failure no file is left (one written before is removed). The summary
+ * goes to standard output unless an output does, then to stderr.
+ * Returns the exit status.
+ */
 static int
 write_reports(const struct gate_args *a, const struct gpuproj_gate_result *res)
 {
 	struct gpuproj_error err = { 0 };
-	char *junit_text = NULL, *md_text = NULL;
+	/* [0] -o, [1] --junit, [2] --md; -o in text to stdout is the summary itself. */
+	const char *path[3] = { a->output, a->junit, a->md };
+	int fmt[3] = { a->format, FMT_JUNIT, FMT_MD };
+	char *text[3] = { NULL, NULL, NULL };
+	bool summary_out = a->format == FMT_TEXT && to_stdout(a->output);
 	int ret = EXIT_USAGE;
+	size_t i, j;
 
-	/* Render everything first, so only I/O can fail once files are touched. */
-	if ((a->junit && gpuproj_gate_junit(res, &junit_text)) ||
-	    (a->md && gpuproj_gate_markdown(res, &md_text))) {
-		cli_fail("out of memory");
-		goto out;
+	if (summary_out)
+		path[0] = NULL;
+	for (i = 0; i < 3; i++) {
+		if (path[i] && render(fmt[i], res, &text[i])) {
+			cli_fail("out of memory");
+			goto out;
+		}
 	}
-	/* Neither report is written when one would replace an input (util.h). */
-	if ((a->junit && file_check_output(a->junit, &err)) ||
-	    (a->md && file_check_output(a->md, &err)) ||
-	    (a->junit && gpuproj_gate_write(a->junit, junit_text, &err))) {
+	/* No report is written when one would replace an input (util.h). */
+	for (i = 0; i < 3; i++) {
+		if (path[i] && file_check_output(path[i], &err)) {
+			input_error(&err);
+			goto out;
+		}
+	}
+	for (i = 0; i < 3; i++) {
+		if (!path[i] || !gpuproj_gate_write(path[i], text[i], &err))
+			continue;
 		input_error(&err);
+		for (j = 0; j < i; j++) {
+			if (path[j] && !to_stdout(path[j]))
+				unlink(path[j]);
+		}
 		goto out;
 	}
-	if (a->md && gpuproj_gate_write(a->md, md_text, &err)) {
-		input_error(&err);
-		if (a->junit && strcmp(a->junit, "-") != 0)
-			unlink(a->junit);
-		goto out;
-	}
-	ret = print_summary(a, res);
+	/* -q: no summary; text to -o FILE: the summary went there. */
+	if (a->shared.quiet || (a->format == FMT_TEXT && !summary_out))
+		ret = res->regression ? EXIT_VERDICT : EXIT_OK;
+	else
+		ret = print_summary(summary_out || !(to_stdout(path[0]) || to_stdout(a->junit) ||
+						     to_stdout(a->md)) ? stdout : stderr, res);
 out:
-	free(junit_text);
-	free(md_text);
+	for (i = 0; i < 3; i++)
+		free(text[i]);
 	return ret;
 }
 

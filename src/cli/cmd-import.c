@@ -65,8 +65,8 @@ help(FILE *f)
 		"`gpuproj import ncu --help` (nvprof, nsys, gpuperfpredict, neusight,\n"
 		"xla-matmul, kerneltuner, seed002) tells more; `gpuproj ncu-metrics` prints the\n"
 		"ncu command that "
-		"collects what the default model needs.\n"
-		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
+		"collects what the default model needs.\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -102,8 +102,8 @@ help_ncu(FILE *f)
 		"  -h, --help          show this help\n\n"
 		"A summary goes to standard error: rows, launches, kernel signatures, metrics\n"
 		"kept unmapped, the GPU and whether targets.yaml knows it, warnings, the inputs\n"
-		"of the default model no launch had, and the kernels a fallback will project.\n"
-		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
+		"of the default model no launch had, and the kernels a fallback will project.\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -128,8 +128,8 @@ help_nvprof(FILE *f)
 		"                      capability (Kepler shared-memory transactions are 256 B)\n"
 		"                      and SM count (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output FILE   the profile to write (\"-\" = standard output)\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -145,9 +145,8 @@ help_gpp(FILE *f)
 		"  --targets FILE      GPU descriptions; every GPU of the data set must match an\n"
 		"                      entry (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
-		"2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -169,9 +168,8 @@ help_xla(FILE *f)
 		"  --targets FILE      GPU descriptions; every `gpu` of the table must name or\n"
 		"                      match an entry (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
-		"2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -198,9 +196,8 @@ help_neu(FILE *f)
 		"  --targets FILE      GPU descriptions; every `Device` of the data set must\n"
 		"                      match an entry (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
-		"2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -222,9 +219,8 @@ help_kt(FILE *f)
 		"  --targets FILE      GPU descriptions; every device_name must match an entry\n"
 		"                      (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
-		"2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -249,9 +245,8 @@ help_s2(FILE *f)
 		"  --targets FILE      GPU descriptions; every gpu_device_name must match an\n"
 		"                      entry (default: $GPUPROJ_TARGETS, else built-in)\n"
 		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (bad input, unknown GPU, cannot write),\n"
-		"2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "import");
 }
 
 static void
@@ -283,8 +278,8 @@ help_nsys(FILE *f)
 		"DIR/<application>-<pid>-gpu<N>.json\n"
 		"                      per GPU and process, and is needed when the report holds\n"
 		"                      several. Written atomically, nothing when the import fails\n"
-		"  -h, --help          show this help\n\n"
-		"Exit status: 0 success, 1 failure (bad input, cannot write), 2 bad usage.\n");
+		"  -h, --help          show this help\n\n");
+	cli_print_exit_status(f, "import");
 }
 
 /*
@@ -1399,46 +1394,56 @@ out:
 	return ret;
 }
 
+static const struct multi_importer gpp = {
+	"import gpuperfpredict", "gpuperfpredict", "FILE.csv", "file", TOOL_GPP, help_gpp,
+	gpuproj_import_gpuperfpredict,
+};
+static const struct multi_importer neu = {
+	"import neusight", "NeuSight", "DIR or FILE.csv", "path", TOOL_NEUSIGHT, help_neu,
+	gpuproj_import_neusight,
+};
+static const struct multi_importer xla = {
+	"import xla-matmul", "XLA matmul", "FILE.csv", "file", TOOL_XLA, help_xla,
+	gpuproj_import_xla_matmul,
+};
+
+static const struct multi_importer kt = {
+	"import kerneltuner", "Kernel Tuner", "FILE.json", "file", TOOL_KERNELTUNER, help_kt,
+	gpuproj_import_kerneltuner,
+};
+static const struct multi_importer s2 = {
+	"import seed002", "seed 002", "DIR or FILE.csv", "path", TOOL_SEED002, help_s2,
+	gpuproj_import_seed002,
+};
+
+/*
+ * The sources, in the order help and messages list them: one table
+ * (`gpuproj --help` lists them through cli_import_source()).
+ */
+static const struct {
+	const char *name;
+	enum tool tool;
+	const struct multi_importer *multi; /* NULL: a one-profile importer */
+} sources[] = {
+	{ "ncu", TOOL_NCU, NULL },
+	{ "nvprof", TOOL_NVPROF, NULL },
+	{ "nsys", TOOL_NSYS, NULL },
+	{ "gpuperfpredict", TOOL_GPP, &gpp },
+	{ "neusight", TOOL_NEUSIGHT, &neu },
+	{ "xla-matmul", TOOL_XLA, &xla },
+	{ "kerneltuner", TOOL_KERNELTUNER, &kt },
+	{ "seed002", TOOL_SEED002, &s2 },
+};
+
+const char *
+cli_import_source(size_t i)
+{
+	return i < ARRAY_LENGTH(sources) ? sources[i].name : NULL;
+}
+
 int
 cmd_import(int argc, char **argv)
 {
-	static const struct multi_importer gpp = {
-		"import gpuperfpredict", "gpuperfpredict", "FILE.csv", "file", TOOL_GPP, help_gpp,
-		gpuproj_import_gpuperfpredict,
-	};
-	static const struct multi_importer neu = {
-		"import neusight", "NeuSight", "DIR or FILE.csv", "path", TOOL_NEUSIGHT, help_neu,
-		gpuproj_import_neusight,
-	};
-	static const struct multi_importer xla = {
-		"import xla-matmul", "XLA matmul", "FILE.csv", "file", TOOL_XLA, help_xla,
-		gpuproj_import_xla_matmul,
-	};
-
-	static const struct multi_importer kt = {
-		"import kerneltuner", "Kernel Tuner", "FILE.json", "file", TOOL_KERNELTUNER, help_kt,
-		gpuproj_import_kerneltuner,
-	};
-	static const struct multi_importer s2 = {
-		"import seed002", "seed 002", "DIR or FILE.csv", "path", TOOL_SEED002, help_s2,
-		gpuproj_import_seed002,
-	};
-
-	/* The sources, in the order help and messages list them: one table. */
-	static const struct {
-		const char *name;
-		enum tool tool;
-		const struct multi_importer *multi; /* NULL: a one-profile importer */
-	} sources[] = {
-		{ "ncu", TOOL_NCU, NULL },
-		{ "nvprof", TOOL_NVPROF, NULL },
-		{ "nsys", TOOL_NSYS, NULL },
-		{ "gpuperfpredict", TOOL_GPP, &gpp },
-		{ "neusight", TOOL_NEUSIGHT, &neu },
-		{ "xla-matmul", TOOL_XLA, &xla },
-		{ "kerneltuner", TOOL_KERNELTUNER, &kt },
-		{ "seed002", TOOL_SEED002, &s2 },
-	};
 	char list[256] = "";
 	size_t i, len;
 

@@ -47,49 +47,17 @@ help(FILE *f)
 		"GPU (device.target or device.name). Kernel signatures match on name, tag,\n"
 		"grid, block and dynamic shared memory; the device ordinal is ignored.\n"
 		"Files are folded one at a time, so memory stays near one rank per --jobs\n"
-		"thread plus the job.\n\n"
-		"Exit status: 0 success, 1 failure (unreadable or mismatched input), 2 bad usage.\n",
+		"thread plus the job.\n\n",
 		gpuproj_model_name(gpuproj_model_default()));
-}
-
-struct progress {
-	double last;
-	bool shown;
-};
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void
-on_progress(void *userdata, size_t done, size_t total)
-{
-	struct progress *p = userdata;
-	double t = now_s();
-
-	if (done < total && p->shown && t - p->last < 0.1)
-		return;
-	p->last = t;
-	p->shown = true;
-	fprintf(stderr, "\rmerging %zu/%zu ranks", done, total);
-	if (done == total)
-		fputc('\n', stderr);
-	fflush(stderr);
+	cli_print_shared_help(f);
+	cli_print_exit_status(f, "merge");
 }
 
 static void
 on_warning(void *userdata, const char *message)
 {
-	struct progress *p = userdata;
-
 	/* Start on a fresh line when the progress line is showing. */
-	if (p && p->shown)
-		fputc('\n', stderr);
+	cli_progress_break(userdata);
 	cli_warn("%s", message);
 }
 
@@ -110,9 +78,10 @@ cmd_merge(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL, *targets_path = NULL, *source = NULL, *model_name = NULL;
-	bool no_proj = false, tty = cli_stderr_is_tty();
+	bool no_proj = false;
 	struct gpuproj_merge_options mopt = { 0 };
-	struct progress prog = { 0 };
+	struct cli_shared shared = { 0 };
+	struct cli_progress prog;
 	struct gpuproj_targets *targets = NULL;
 	struct gpuproj_profile *job = NULL;
 	const struct gpuproj_model *model;
@@ -124,7 +93,7 @@ cmd_merge(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:j:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:j:q", cli_options(opts), NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
@@ -140,6 +109,11 @@ cmd_merge(int argc, char **argv)
 				return EXIT_USAGE;
 			if (jobs > 64)
 				return cli_usage_error("merge", "--jobs must be at most 64, got '%s'", optarg);
+			break;
+		case 'q':
+		case CLI_O_PROGRESS:
+			if (cli_shared_option("merge", c, optarg, &shared) < 0)
+				return EXIT_USAGE;
 			break;
 		default: /* ':' missing value, '?' unknown option */
 			return cli_option_error("merge", c, argv);
@@ -158,16 +132,14 @@ cmd_merge(int argc, char **argv)
 		return EXIT_FAIL;
 
 	mopt.threads = (unsigned)jobs;
+	cli_progress_init(&prog, &shared, "merge", "ranks");
 	mopt.warn = on_warning;
-	mopt.warn_userdata = tty ? &prog : NULL;
-	if (tty) {
-		mopt.progress = on_progress;
-		mopt.progress_userdata = &prog;
-	}
+	mopt.warn_userdata = &prog;
+	mopt.progress = cli_progress_update;
+	mopt.progress_userdata = &prog;
 	if (gpuproj_merge_files((const char *const *)argv + optind, (size_t)(argc - optind), &mopt,
 				&job, &err)) {
-		if (prog.shown)
-			fputc('\n', stderr);
+		cli_progress_break(&prog);
 		cli_fail_error(&err);
 		goto out;
 	}
@@ -199,7 +171,7 @@ cmd_merge(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (tty && strcmp(output, "-") != 0)
+	if (prog.tty && prog.on && strcmp(output, "-") != 0)
 		fprintf(stderr, "gpuproj: merged %s ranks, %zu kernel signatures, into %s\n",
 			gpuproj_profile_attr(job, "merged_ranks"), gpuproj_profile_count(job), output);
 	ret = EXIT_OK;

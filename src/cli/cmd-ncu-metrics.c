@@ -43,9 +43,9 @@ help(FILE *f)
 		"  --list          print only the comma-separated metric list\n"
 		"  --targets FILE  GPU descriptions for --chip GPU-NAME (default:\n"
 		"                  $GPUPROJ_TARGETS, else built-in)\n"
-		"  -h, --help      show this help\n\n"
-		"Exit status: 0 success, 1 unknown chip, 2 bad usage.\n",
+		"  -h, --help      show this help\n\n",
 		gpuproj_model_name(gpuproj_model_default()));
+	cli_print_exit_status(f, "ncu-metrics");
 }
 
 /* --tensor VALUE is no mode: the usage error, the modes named by tensor.c's table. */

@@ -103,6 +103,8 @@ help(FILE *f)
 		"                       written atomically)\n"
 		"  --top N              kernels detailed per target in the table (default 5)\n"
 		"  --all-kernels        detail every kernel in the table\n"
+		"  -v, --verbose        the long table: the model's notes per target, and a row\n"
+		"                       per target for each kernel also beyond 8 targets\n"
 		"  --cubins DIR|FILE    the application's device code (a directory of *.cubin /\n"
 		"                       *.fatbin as kept with GPUPROJ_KEEP_CUBINS, or the\n"
 		"                       executable, a fatbin or a cubin; repeatable): compare the\n"
@@ -114,14 +116,14 @@ help(FILE *f)
 		"Per kernel: launches, source time, projected time per launch with its\n"
 		"interval, speedup and binding resource; whole-run totals per target. Where\n"
 		"the profile carries times measured on a target (reference_ns), the error\n"
-		"of the projection is shown too.\n\n"
-		"Exit status: 0 success, 1 failure (bad input, unknown GPU, no kernel projected\n"
-		"onto any target), 2 bad usage.\n",
+		"of the projection is shown too.\n\n",
 		gpuproj_compute_name(gpuproj_compute_default()),
 		gpuproj_fp32_name(gpuproj_fp32_default()),
 		gpuproj_rates_name(gpuproj_rates_default()),
 		gpuproj_launch_floor_default() ? "on" : "off", GPUPROJ_TRACE_EXPAND_DEFAULT,
 		GPUPROJ_TRACE_EXPAND_MAX);
+	cli_print_shared_help(f);
+	cli_print_exit_status(f, "project");
 }
 
 enum format { FMT_TABLE, FMT_JSON, FMT_CSV, FMT_TRACE };
@@ -139,6 +141,7 @@ struct project_args {
 	struct gpuproj_trace_options topt;
 	struct gpuproj_model_options mopt;
 	struct gpuproj_intervals *iv;
+	struct cli_shared shared; /* -q, --progress: the SASS phase's line on a terminal */
 };
 
 /* What the table and CSV writers need (cli_write_output's render callback). */
@@ -284,6 +287,7 @@ parse_args(int argc, char **argv, struct project_args *a)
 		{ "output", required_argument, NULL, 'o' },
 		{ "top", required_argument, NULL, O_TOP },
 		{ "all-kernels", no_argument, NULL, O_ALL },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "cubins", required_argument, NULL, O_CUBINS },
 		{ "l2-capacity", required_argument, NULL, CLI_O_MODEL(GPUPROJ_OPTION_L2_CAPACITY) },
 		{ "launch-floor", required_argument, NULL,
@@ -311,7 +315,7 @@ parse_args(int argc, char **argv, struct project_args *a)
 	a->cubins = calloc((size_t)argc + 1, sizeof(*a->cubins));
 	if (!a->target_names || !a->cubins)
 		return cli_fail("out of memory");
-	while ((c = getopt_long(argc, argv, ":ho:", opts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:vq", cli_options(opts), &idx)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
@@ -323,6 +327,7 @@ parse_args(int argc, char **argv, struct project_args *a)
 		case O_MODEL: a->model_name = optarg; break;
 		case 'o': a->output = optarg; break;
 		case O_ALL: a->ropt.all_kernels = true; break;
+		case 'v': a->ropt.verbose = true; break;
 		case O_CUBINS: a->cubins[a->n_cubins++] = optarg; break;
 		case O_DETAILS: a->ropt.details = true; break;
 		case O_NO_FALLBACK: mopt->fallback = GPUPROJ_FALLBACK_OFF; break;
@@ -341,6 +346,11 @@ parse_args(int argc, char **argv, struct project_args *a)
 		case O_FORMAT:
 			if (!cli_parse_format("project", optarg, format_names,
 					      ARRAY_LENGTH(format_names), &a->fmt))
+				return EXIT_USAGE;
+			break;
+		case 'q':
+		case CLI_O_PROGRESS:
+			if (cli_shared_option("project", c, optarg, &a->shared) < 0)
 				return EXIT_USAGE;
 			break;
 		default: /* a model option, else ':' missing value, '?' unknown option */
@@ -480,7 +490,8 @@ cmd_project(int argc, char **argv)
 		.targets = targets, .source = a.source, .target_names = a.target_names,
 		.n_target_names = a.n_target_names, .model = a.model, .all_models = a.all_models,
 		.options = a.mopt, .cubins = a.cubins, .n_cubins = a.n_cubins,
-		.sass_progress = cli_stderr_is_tty() ? sass_progress : NULL,
+		.sass_progress = cli_stderr_is_tty() && !a.shared.quiet &&
+				 a.shared.progress == CLI_PROGRESS_AUTO ? sass_progress : NULL,
 		/* One model: the writers take the runs one at a time. */
 		.on_demand = true,
 	};

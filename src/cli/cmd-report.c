@@ -70,10 +70,9 @@ help(FILE *f)
 		"                       UTC when set, else now); for reproducible output\n"
 		"  -h, --help           show this help\n\n"
 		"Charts are drawn with PLplot's svg driver ($PLPLOT_DRV_DIR, fonts in\n"
-		"$PLPLOT_LIB). Progress is shown on a terminal only.\n\n"
-		"Exit status: 0 success, 1 failure (bad input, unknown GPU, charts or files\n"
-		"that cannot be written; nothing is written then), 2 bad usage.\n",
+		"$PLPLOT_LIB). Progress is shown on a terminal only.\n\n",
 		GPUPROJ_REPORT_MD_LIMIT, gpuproj_model_name(gpuproj_model_default()));
+	cli_print_exit_status(f, "report");
 }
 
 struct progress {

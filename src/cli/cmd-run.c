@@ -3,18 +3,30 @@
  * gpuproj run: run an application under libproj.so (CUDA_INJECTION64_PATH)
  * and let it project at exit. Needs no CUDA at run time for --help and
  * its error paths; the library itself is found next to this executable
- * (build tree) or in the install libdir.
+ * (build tree) or in the install libdir ($GPUPROJ_LIBPROJ overrides).
+ *
+ * APP runs as a child: its status is the command's; SIGTERM and SIGHUP
+ * are passed on to it, SIGINT and SIGQUIT reach it from the terminal (as
+ * system(3)). When libproj.so never started in the run (APP never
+ * initialised CUDA, or the library could not load), one line says that
+ * nothing was profiled and why: libproj.so creates the file
+ * $GPUPROJ_RUN_MARK when the CUDA driver starts it (inject/entry.c).
  */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <gpuproj/target.h>
 
@@ -39,12 +51,13 @@ help(FILE *f)
 		"  --live SECONDS     refresh a status line and a snapshot JSON every SECONDS\n"
 		"                     while APP runs (GPUPROJ_LIVE)\n"
 		"  -h, --help         show this help\n\n"
+		"When nothing was profiled (APP never initialised CUDA, or libproj.so could\n"
+		"not load) one line on standard error says so and why.\n\n"
 		"Other GPUPROJ_* variables (GPUPROJ_PROFILE_LAUNCHES, GPUPROJ_KERNEL_REGEX,\n"
 		"GPUPROJ_MODE, GPUPROJ_LOG, ...) pass through; docs/libproj.md lists them.\n"
 		"The same works without this command:\n"
-		"  CUDA_INJECTION64_PATH=/path/to/libproj.so APP ARGS...\n\n"
-		"Exit status: APP's; 2 bad usage; 1 when libproj.so or the targets file is\n"
-		"unusable; 126 APP cannot be executed; 127 APP not found.\n");
+		"  CUDA_INJECTION64_PATH=/path/to/libproj.so APP ARGS...\n\n");
+	cli_print_exit_status(f, "run");
 }
 
 /* libproj.so beside this executable in a build tree, else the install libdir. */
@@ -86,6 +99,122 @@ find_libproj(char *looked, size_t size)
 	return NULL;
 }
 
+/* Why libproj.so cannot load (a child dlopen()s it: constructors stay there), or NULL. */
+static char *
+load_problem(const char *lib)
+{
+	char buf[512] = "";
+	int fds[2], status;
+	ssize_t n = 0;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return NULL;
+	pid = fork();
+	if (pid == 0) {
+		const char *e;
+
+		close(fds[0]);
+		unsetenv("GPUPROJ_PRELOAD"); /* the constructor must not start profiling */
+		if (!dlopen(lib, RTLD_NOW | RTLD_LOCAL)) {
+			e = dlerror();
+			if (e && write(fds[1], e, strlen(e)) < 0)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	if (pid > 0) {
+		do
+			n = read(fds[0], buf, sizeof(buf) - 1);
+		while (n < 0 && errno == EINTR);
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	close(fds[0]);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return strdup(buf);
+}
+
+static volatile sig_atomic_t g_child;
+
+/* SIGTERM, SIGHUP: passed on to APP, which decides (the command then has its status). */
+static void
+pass_on(int sig)
+{
+	if (g_child > 0)
+		kill((pid_t)g_child, sig);
+}
+
+/*
+ * Run APP as a child with `mark` in GPUPROJ_RUN_MARK; returns its wait
+ * status, or -1 after printing why it could not be run (*ret_code: 126
+ * or 127).
+ */
+static int
+run_child(char **argv, int *ret_code)
+{
+	struct sigaction pass = { .sa_handler = pass_on }, ign = { .sa_handler = SIG_IGN };
+	struct sigaction old[4];
+	int fds[2], status = -1, e = 0;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		cli_fail("run: %s", strerror(errno));
+		*ret_code = EXIT_ERROR;
+		return -1;
+	}
+	sigemptyset(&pass.sa_mask);
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGTERM, &pass, &old[0]);
+	sigaction(SIGHUP, &pass, &old[1]);
+	sigaction(SIGINT, &ign, &old[2]);
+	sigaction(SIGQUIT, &ign, &old[3]);
+	pid = fork();
+	if (pid == 0) {
+		sigaction(SIGTERM, &old[0], NULL);
+		sigaction(SIGHUP, &old[1], NULL);
+		sigaction(SIGINT, &old[2], NULL);
+		sigaction(SIGQUIT, &old[3], NULL);
+		close(fds[0]);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(fds[1], &e, sizeof(e)) < 0)
+			_exit(EXIT_CANNOT_EXEC);
+		_exit(e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		cli_fail("run: cannot start '%s': %s", argv[0], strerror(errno));
+		*ret_code = EXIT_ERROR;
+		close(fds[0]);
+		return -1;
+	}
+	g_child = pid;
+	/* exec's errno, or nothing once exec succeeded (the pipe closes on exec). */
+	do
+		n = read(fds[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	g_child = 0;
+	sigaction(SIGTERM, &old[0], NULL);
+	sigaction(SIGHUP, &old[1], NULL);
+	sigaction(SIGINT, &old[2], NULL);
+	sigaction(SIGQUIT, &old[3], NULL);
+	if (n == (ssize_t)sizeof(e)) {
+		fprintf(stderr, "gpuproj: run: cannot run '%s': %s\n", cli_shown(argv[0]),
+			strerror(e));
+		*ret_code = e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
+		return -1;
+	}
+	return status;
+}
+
 int
 cmd_run(int argc, char **argv)
 {
@@ -97,11 +226,14 @@ cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *targets = NULL, *output = NULL, *live = NULL, *old;
-	char looked[2 * PATH_MAX + 64], *lib, *end, real[PATH_MAX];
+	const char *targets = NULL, *output = NULL, *live = NULL, *old, *env_lib;
+	char looked[2 * PATH_MAX + 64], *lib, *end, real[PATH_MAX], *problem = NULL;
+	char dir[PATH_MAX], mark[PATH_MAX + 16];
+	bool loaded;
+	int status;
 	struct gpuproj_targets *t = NULL;
 	double secs;
-	int c, e;
+	int c, e = 0;
 
 	optind = 1;
 	opterr = 0;
@@ -138,22 +270,61 @@ cmd_run(int argc, char **argv)
 			return cli_fail("%s: %s", targets, strerror(errno));
 		setenv("GPUPROJ_TARGETS", real, 1);
 	}
-	lib = find_libproj(looked, sizeof(looked));
-	if (!lib)
-		return cli_fail("run: cannot find libproj.so (looked for %s); it is built when the CUDA "
-				"toolkit is found (meson -Dcupti=enabled)", looked);
-	old = getenv("CUDA_INJECTION64_PATH");
-	if (old && *old && strcmp(old, lib) != 0)
-		fprintf(stderr, "gpuproj: run: CUDA_INJECTION64_PATH was '%s'; using %s instead\n",
-			old, lib);
-	setenv("CUDA_INJECTION64_PATH", lib, 1);
+	env_lib = getenv("GPUPROJ_LIBPROJ");
+	lib = env_lib && *env_lib ? strdup(env_lib) : find_libproj(looked, sizeof(looked));
+	if (lib)
+		problem = load_problem(lib);
+	else if (asprintf(&problem, "libproj.so was not found (looked for %s; it is built when "
+			  "the CUDA toolkit is found, meson -Dcupti=enabled)", looked) < 0)
+		problem = NULL;
+	if (lib) {
+		old = getenv("CUDA_INJECTION64_PATH");
+		if (old && *old && strcmp(old, lib) != 0)
+			fprintf(stderr, "gpuproj: run: CUDA_INJECTION64_PATH was '%s'; using %s "
+				"instead\n", cli_shown(old), cli_shown(lib));
+		setenv("CUDA_INJECTION64_PATH", lib, 1);
+	}
 	if (output)
 		setenv("GPUPROJ_OUTPUT", output, 1);
 	if (live)
 		setenv("GPUPROJ_LIVE", live, 1);
+	/* The handshake's file, in a directory of its own. */
+	snprintf(dir, sizeof(dir), "%s/gpuproj-run-XXXXXX",
+		 getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(dir)) {
+		snprintf(mark, sizeof(mark), "%s/loaded", dir);
+		setenv("GPUPROJ_RUN_MARK", mark, 1);
+	} else {
+		dir[0] = mark[0] = '\0';
+	}
+	status = run_child(argv + optind, &e);
+	loaded = mark[0] && access(mark, F_OK) == 0;
+	if (mark[0]) {
+		unlink(mark);
+		rmdir(dir);
+	}
+	if (status >= 0 && !loaded && mark[0]) {
+		if (lib && !problem)
+			fprintf(stderr, "gpuproj: run: nothing was profiled: %s never initialised "
+				"CUDA, so the CUDA driver never loaded libproj.so (a program "
+				"without CUDA calls, or a static one that cannot load "
+				"libcuda.so)\n", cli_shown(argv[optind]));
+		else if (lib)
+			fprintf(stderr, "gpuproj: run: nothing was profiled: libproj.so could not "
+				"load: %s\n", cli_shown(problem));
+		else
+			fprintf(stderr, "gpuproj: run: nothing was profiled: %s\n",
+				problem ? cli_shown(problem) : "libproj.so was not found");
+	}
 	free(lib);
-	execvp(argv[optind], argv + optind);
-	e = errno;
-	fprintf(stderr, "gpuproj: run: cannot run '%s': %s\n", argv[optind], strerror(e));
-	return e == ENOENT ? 127 : 126;
+	free(problem);
+	if (status < 0)
+		return e;
+	if (WIFSIGNALED(status)) {
+		/* Die of the same signal, as the shell would report APP's death. */
+		signal(WTERMSIG(status), SIG_DFL);
+		raise(WTERMSIG(status));
+		return 128 + WTERMSIG(status);
+	}
+	return WEXITSTATUS(status);
 }

@@ -46,9 +46,8 @@ help(FILE *f)
 		"special blocks, per static pass (each block once); see docs/sass.md.\n"
 		"Needs nvdisasm: the CUDA toolkit's, or `pip install nvidia-cuda-nvdisasm`.\n"
 		"sm_70/sm_72 (dropped by CUDA 13) need a CUDA 11/12 nvdisasm (and ptxas for\n"
-		"PTX): $GPUPROJ_NVDISASM_LEGACY, ~/.cache/gpuproj/legacy-cuda/bin or PATH.\n\n"
-		"Exit status: 0 success, 1 failure (also when an architecture could not be\n"
-		"analysed; the others are still printed), 2 bad usage.\n");
+		"PTX): $GPUPROJ_NVDISASM_LEGACY, ~/.cache/gpuproj/legacy-cuda/bin or PATH.\n\n");
+	cli_print_exit_status(f, "sass");
 }
 
 enum format { FMT_TABLE, FMT_JSON };

@@ -13,6 +13,30 @@
 
 #include "cli.h"
 
+/* The verbs with their argument, in the order help and messages list them. */
+static const char *const verbs[] = { "list", "show NAME", "check FILE", "derive PROFILE" };
+
+const char *
+cli_targets_verb(size_t i)
+{
+	return i < sizeof(verbs) / sizeof(verbs[0]) ? verbs[i] : NULL;
+}
+
+/* "list, show NAME, check FILE or derive PROFILE" */
+static const char *
+verb_list(void)
+{
+	static char buf[128];
+	size_t i, len;
+
+	for (i = 0, buf[0] = '\0'; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		len = strlen(buf);
+		snprintf(buf + len, sizeof(buf) - len, "%s%s", i == 0 ? "" :
+			 i + 1 == sizeof(verbs) / sizeof(verbs[0]) ? " or " : ", ", verbs[i]);
+	}
+	return buf;
+}
+
 static void
 help(FILE *f)
 {
@@ -25,7 +49,7 @@ help(FILE *f)
 		"       and DRAM, L2, L1, shared GB/s as the models use them ('*' = measured value)\n"
 		"show   every number of one GPU with its basis and source\n"
 		"check  validate a targets file (schema gpuproj-targets/1); prints the first\n"
-		"       problem as FILE:LINE:COLUMN: message and exits 1\n"
+		"       problem as FILE:LINE:COLUMN: message and exits 2\n"
 		"derive print a provisional entry (YAML) for the GPU a profile was taken on,\n"
 		"       from the driver's device attributes libproj.so recorded and the per-SM\n"
 		"       figures of a GPU of the same architecture in the targets file: what\n"
@@ -127,8 +151,7 @@ cmd_targets(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return cli_usage_error("targets", "missing verb: list, show NAME, check FILE or "
-				       "derive PROFILE");
+		return cli_usage_error("targets", "missing verb: %s", verb_list());
 	verb = argv[optind++];
 	if (strcmp(verb, "check") == 0) {
 		struct gpuproj_error err = { 0 };
@@ -163,8 +186,7 @@ cmd_targets(int argc, char **argv)
 		if (optind != argc - 1)
 			return cli_usage_error("targets", "show needs exactly one NAME");
 	} else {
-		return cli_usage_error("targets", "unknown verb '%s': list, show NAME, check FILE "
-				       "or derive PROFILE", verb);
+		return cli_usage_error("targets", "unknown verb '%s': %s", verb, verb_list());
 	}
 	if (cli_load_targets(path, &ts, &origin))
 		return EXIT_FAIL;

@@ -185,6 +185,7 @@ help(FILE *f)
 		gpuproj_rates_name(gpuproj_rates_default()),
 		gpuproj_launch_floor_default() ? "on" : "off", drop_words(inputs, sizeof(inputs)),
 		GPUPROJ_INTERVALS_DEFAULT_COVERAGE);
+	cli_print_shared_help(f);
 	fputs("Per model and (source, target) pair, pooled per model, and pooled per model\n"
 	      "over pairs of GPUs of the same and of different architecture generations\n"
 	      "(Ampere, Hopper, CDNA3, ...; rows '(same gen)', '(cross gen)'): n, failed (not\n"
@@ -192,8 +193,8 @@ help(FILE *f)
 	      "median APE, coverage (measured inside the projected [lo, hi]) and bias (mean\n"
 	      "signed error), for all configurations and separately for those measured\n"
 	      "below / at or above the threshold. Results on the gpuperfpredict data set are\n"
-	      "printed with its citation (CC BY 4.0).\n\n"
-	      "Exit status: 0 success (whatever the errors), 1 bad input, 2 bad usage.\n", f);
+	      "printed with its citation (CC BY 4.0).\n\n", f);
+	cli_print_exit_status(f, "validate");
 }
 
 /* A word as a POSIX shell reads it back: bare when safe, else in single quotes. */
@@ -244,21 +245,6 @@ command_line(int argc, char **argv)
 
 enum format { FMT_TABLE, FMT_CSV, FMT_JSON };
 static const char *const format_names[] = { "table", "csv", "json" };
-
-static void
-progress(void *userdata, size_t done, size_t total)
-{
-	size_t *last = userdata;
-
-	/* About a hundred updates, and always the last one. */
-	if (done != total && total > 100 && done - *last < total / 100)
-		return;
-	*last = done;
-	fprintf(stderr, "\rgpuproj validate: %zu/%zu kernel x target", done, total);
-	if (done == total)
-		fputc('\n', stderr);
-	fflush(stderr);
-}
 
 /* Add a model once. */
 static void
@@ -319,6 +305,7 @@ struct validate_args {
 	const struct gpuproj_model **models;
 	size_t n_sources, n_tnames, n_models;
 	bool details, list;
+	struct cli_shared shared;
 	int fmt;
 	double threshold_ns;
 	struct gpuproj_validate_options vopt;
@@ -412,7 +399,7 @@ parse_args(int argc, char **argv, struct validate_args *a)
 	a->models = calloc((size_t)argc * gpuproj_model_count() + 1, sizeof(*a->models));
 	if (!a->sources || !a->tnames || !a->models || !a->command)
 		return cli_fail("out of memory");
-	while (r < 0 && (c = getopt_long(argc, argv, ":ho:", opts, &idx)) != -1) {
+	while (r < 0 && (c = getopt_long(argc, argv, ":ho:q", cli_options(opts), &idx)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
@@ -448,6 +435,11 @@ parse_args(int argc, char **argv, struct validate_args *a)
 		case O_FORMAT:
 			if (!cli_parse_format("validate", optarg, format_names,
 					      ARRAY_LENGTH(format_names), &a->fmt))
+				return EXIT_USAGE;
+			break;
+		case 'q':
+		case CLI_O_PROGRESS:
+			if (cli_shared_option("validate", c, optarg, &a->shared) < 0)
 				return EXIT_USAGE;
 			break;
 		default: /* a model option, else ':' missing value, '?' unknown option */
@@ -558,7 +550,8 @@ cmd_validate(int argc, char **argv)
 	struct gpuproj_intervals *iv = NULL, *base = NULL, *merged = NULL;
 	const struct gpuproj_intervals *base_table = NULL;
 	const char *origin = NULL;
-	size_t n_profiles = 0, i, last = 0;
+	size_t n_profiles = 0, i;
+	struct cli_progress prog;
 	struct gpuproj_targets *targets = NULL;
 	struct gpuproj_profile **profiles = NULL;
 	struct gpuproj_validation val = { 0 };
@@ -588,10 +581,9 @@ cmd_validate(int argc, char **argv)
 	a.vopt.n_targets = a.n_tnames;
 	a.vopt.targets_origin = origin;
 	a.vopt.model_options = &a.mopt;
-	if (cli_stderr_is_tty()) {
-		a.vopt.progress = progress;
-		a.vopt.progress_userdata = &last;
-	}
+	cli_progress_init(&prog, &a.shared, "validate", "kernel x target");
+	a.vopt.progress = cli_progress_update;
+	a.vopt.progress_userdata = &prog;
 	if (a.study) {
 		ret = fit_assumptions(a.study, profiles, n_profiles, targets, &a.vopt,
 				      a.vopt.fit_created, a.command, a.output);

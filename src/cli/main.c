@@ -24,21 +24,30 @@ static const struct command {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv);
+	/* Its sub-commands ("verbs", "sources") from the command's own table, or NULL. */
+	const char *subs;
+	const char *(*sub)(size_t i);
 } commands[] = {
-	{ "project", "project a profile onto target GPUs (table, JSON or CSV)", cmd_project },
-	{ "targets", "list, show or check GPU descriptions (targets.yaml)", cmd_targets },
-	{ "import", "convert Nsight Compute or nvprof exports, or the gpuperfpredict data set, "
-	  "to profiles", cmd_import },
+	{ "project", "project a profile onto target GPUs (table, JSON, CSV or a trace)",
+	  cmd_project, NULL, NULL },
+	{ "targets", "list, show, check or derive GPU descriptions (targets.yaml)", cmd_targets,
+	  "verbs", cli_targets_verb },
+	{ "import", "convert other tools' exports and data sets to profiles", cmd_import,
+	  "sources", cli_import_source },
 	{ "ncu-metrics", "print the ncu command that collects what the default model needs",
-	  cmd_ncu_metrics },
-	{ "validate", "compare projections with times measured on other GPUs", cmd_validate },
-	{ "run", "run an application under libproj.so and project its kernels at exit", cmd_run },
+	  cmd_ncu_metrics, NULL, NULL },
+	{ "validate", "compare projections with times measured on other GPUs", cmd_validate,
+	  NULL, NULL },
+	{ "run", "run an application under libproj.so and project its kernels at exit", cmd_run,
+	  NULL, NULL },
 	{ "sass", "count FP instructions per kernel in SASS and derive target/source FLOP ratios",
-	  cmd_sass },
-	{ "report", "write a procurement report (self-contained HTML and Markdown)", cmd_report },
-	{ "gate", "CI performance gate: fail when projected time regresses", cmd_gate },
-	{ "merge", "merge per-rank profiles of one job", cmd_merge },
-	{ "bench", "measure this GPU's ceilings and write its targets.yaml entry", cmd_bench },
+	  cmd_sass, NULL, NULL },
+	{ "report", "write a procurement report (self-contained HTML and Markdown)", cmd_report,
+	  NULL, NULL },
+	{ "gate", "CI performance gate: fail when projected time regresses", cmd_gate, NULL, NULL },
+	{ "merge", "merge per-rank profiles of one job", cmd_merge, NULL, NULL },
+	{ "bench", "measure this GPU's ceilings and write its targets.yaml entry", cmd_bench,
+	  NULL, NULL },
 };
 
 static void
@@ -51,26 +60,44 @@ usage(FILE *f)
 		"Project the measured kernels of a CUDA application onto other GPUs with\n"
 		"roofline models (Van Lanker et al., Euro-Par 2024, and others).\n\n"
 		"Commands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-11s %s\n", commands[i].name, commands[i].summary);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		const struct command *c = &commands[i];
+		size_t j, col;
+
+		fprintf(f, "  %-11s %s\n", c->name, c->summary);
+		if (!c->sub)
+			continue;
+		/* "              sources: ncu, nvprof, …", wrapped at 79 columns. */
+		col = (size_t)fprintf(f, "%14s%s:", "", c->subs);
+		for (j = 0; c->sub(j); j++) {
+			size_t len = strlen(c->sub(j)) + 2;
+
+			if (col + len > 79) {
+				fprintf(f, "\n%*s", 14 + (int)strlen(c->subs) + 1, "");
+				col = 14 + strlen(c->subs) + 1;
+			}
+			col += (size_t)fprintf(f, " %s%s", c->sub(j), c->sub(j + 1) ? "," : "");
+		}
+		fputc('\n', f);
+	}
 	fprintf(f, "\n`gpuproj <command> --help` describes a command.\n\n"
 		"Option of every command:\n"
 		"  --max-input-size SIZE  refuse input files larger than SIZE bytes (K, M, G, T:\n"
 		"                         binary multiples; default 1G, or $GPUPROJ_MAX_INPUT_SIZE)\n\n"
 		"No command overwrites one of its input files, and an interrupted command\n"
-		"(SIGINT, SIGTERM, SIGHUP) leaves no temporary file behind.\n"
-		"Exit status: 0 success, 1 failure, 2 bad usage.\n");
+		"(SIGINT, SIGTERM, SIGHUP) leaves no temporary file behind.\n");
+	cli_print_exit_status(f, NULL);
 }
 
 /*
  * What every command's status must also say: standard output could not be
  * written (`> /dev/full`, a closed pipe's EPIPE with SIGPIPE ignored, a
  * full disk). stdio keeps the error until the flush, and exit() would
- * swallow it: flush here, and fail (1; gate's 2, "no verdict") with one
+ * swallow it: flush here, and fail (EXIT_ERROR, as every error) with one
  * line when the output was lost.
  */
 static int
-stdout_checked(int ret, const char *cmd)
+stdout_checked(int ret)
 {
 	int e;
 
@@ -85,7 +112,7 @@ stdout_checked(int ret, const char *cmd)
 		cli_fail("<stdout>: write error: %s", strerror(e));
 	else /* an earlier write failed; its errno is gone */
 		cli_fail("<stdout>: write error");
-	return cmd && strcmp(cmd, "gate") == 0 ? EXIT_USAGE : EXIT_FAIL;
+	return EXIT_ERROR;
 }
 
 int
@@ -132,16 +159,15 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		usage(stdout);
-		return stdout_checked(EXIT_OK, NULL);
+		return stdout_checked(EXIT_OK);
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		printf("gpuproj %s\n", GPUPROJ_VERSION);
-		return stdout_checked(EXIT_OK, NULL);
+		return stdout_checked(EXIT_OK);
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[1], commands[i].name) == 0)
-			return stdout_checked(commands[i].run(argc - 1, argv + 1),
-					      commands[i].name);
+			return stdout_checked(commands[i].run(argc - 1, argv + 1));
 	}
 	if (argv[1][0] == '-')
 		return cli_usage_error(NULL, "unknown option '%s'", argv[1]);

@@ -44,7 +44,7 @@ def commands(gpuproj):
             inside = True
         elif inside and not line.strip():
             break
-        elif inside:
+        elif inside and re.match(r"^  \S", line):  # deeper lines: its verbs, sources
             names.append(line.split()[0])
     assert names, "gpuproj --help lists no command"
     return names
@@ -76,6 +76,39 @@ def usage_options(text, cmd):
     return found
 
 
+def listing_problems(gpuproj, root):
+    """`gpuproj --help` lists every command (a src/cli/cmd-NAME.c each), every
+    source of `gpuproj import` (its sources[] table in cmd-import.c) and every verb of
+    `gpuproj targets` (its verbs[] table)."""
+    problems = []
+    status, out = run(gpuproj, "--help")
+    listed = commands(gpuproj)
+    for name in sorted(os.listdir(os.path.join(root, "src", "cli"))):
+        m = re.match(r"cmd-([a-z0-9-]+)\.c$", name)
+        if m and m.group(1) not in listed:
+            problems.append("gpuproj --help does not list the command %s (src/cli/%s)"
+                            % (m.group(1), name))
+    with open(os.path.join(root, "src", "cli", "cmd-import.c"), encoding="utf-8") as f:
+        src = f.read()
+    table = re.search(r"\} sources\[\] = \{(.*?)\n\};", src, re.S)
+    sources = re.findall(r'\{ "([a-z0-9-]+)", TOOL_', table.group(1)) if table else []
+    if not sources:
+        problems.append("src/cli/cmd-import.c: no sources[] table found")
+    with open(os.path.join(root, "src", "cli", "cmd-targets.c"), encoding="utf-8") as f:
+        verbs = re.findall(r'"([a-z]+)(?: [A-Z]+)?"', re.search(
+            r"verbs\[\] = \{([^}]*)\}", f.read()).group(1))
+    block = out.split("Commands:", 1)[1].split("\n\n", 1)[0]
+    words = set(re.findall(r"[a-z0-9-]+", block))
+    for name in sources + verbs:
+        if name not in words:
+            problems.append("gpuproj --help does not list '%s' (import sources, targets verbs)"
+                            % name)
+    if len(sources) < 8 or "derive" not in verbs:
+        problems.append("expected the 8 import sources and targets derive; found %s, %s"
+                        % (sources, verbs))
+    return problems
+
+
 def main():
     gpuproj, root = sys.argv[1], sys.argv[2]
     problems, checked = [], 0
@@ -83,12 +116,18 @@ def main():
         if "`gpuproj <command> --help` describes each command" not in f.read():
             problems.append("docs/cli/gpuproj.md: does not say that `gpuproj <command> "
                             "--help` describes each command")
+    with open(os.path.join(root, "src", "cli", "cli-common.c"), encoding="utf-8") as f:
+        shared_src = f.read()
     for cmd in commands(gpuproj):
         src = os.path.join(root, "src", "cli", "cmd-%s.c" % cmd)
         page_path = os.path.join("docs", "cli", "gpuproj-%s.md" % cmd)
         with open(src, encoding="utf-8") as f:
-            tables = TABLE.findall(f.read())
+            text = f.read()
+        tables = TABLE.findall(text)
         getopt = {name for t in tables for name in ENTRY.findall(t)}
+        # cli_options(own) adds the shared table of cli-common.c.
+        if "cli_options(" in text:
+            getopt |= {name for t in TABLE.findall(shared_src) for name in ENTRY.findall(t)}
         if not getopt:
             problems.append("%s: no getopt table in %s" % (cmd, src))
             continue
@@ -114,6 +153,7 @@ def main():
             for o in sorted(usage_options(text, cmd) - getopt - GLOBAL):
                 problems.append("%s: --%s is on a `gpuproj %s` line of %s, not in its getopt "
                                 "table" % (cmd, o, cmd, where))
+    problems += listing_problems(gpuproj, root)
     for p in problems:
         print(p)
     print("%d commands, %d options checked, %d problems" % (len(commands(gpuproj)), checked,

@@ -10,11 +10,13 @@
 #include "config.h"
 
 #include <check.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gpuproj/profile.h>
+#include <gpuproj/target.h>
 
 #include "common.h"
 
@@ -244,7 +246,7 @@ START_TEST(project_calibrated_interval)
 	free(err);
 	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --intervals /nonexistent.json "
 				  TARGETS " '%s'", test_data("targets-test.yaml"),
-				  test_data("profile-test.json")), 1);
+				  test_data("profile-test.json")), 2);
 	ck_assert_ptr_nonnull(strstr(err, "/nonexistent.json"));
 	free(out);
 	free(err);
@@ -449,7 +451,7 @@ START_TEST(project_unknown_source_lists_close_names)
 	memcpy(strstr(text, "Test Source GPU"), "Test Sourze GPU", 15);
 	prof = test_write_file(dir, "p.json", text);
 	ck_assert_int_eq(test_cli(&out, &err, "project " TARGETS " '%s'", test_data("targets-test.yaml"),
-			     prof), 1);
+			     prof), 2);
 	ck_assert_str_eq(out, "");
 	ck_assert_str_eq(err, "gpuproj: the profile's GPU 'Test Sourze GPU' is not in targets.yaml; "
 			 "close names: SrcGPU (`gpuproj targets list` shows all); no provisional "
@@ -464,7 +466,7 @@ START_TEST(project_unknown_source_lists_close_names)
 	free(out);
 	free(err);
 	ck_assert_int_eq(test_cli(&out, &err, "project --target TgtGPX " TARGETS " '%s'",
-			     test_data("targets-test.yaml"), test_data("profile-test.json")), 1);
+			     test_data("targets-test.yaml"), test_data("profile-test.json")), 2);
 	ck_assert_str_eq(err, "gpuproj: target GPU 'TgtGPX' is not in targets.yaml; close names: "
 			 "TgtGPU (`gpuproj targets list` shows all)\n");
 	free(out);
@@ -564,7 +566,7 @@ START_TEST(project_provisional_source)
 	}
 	/* --source names a listed GPU: no derivation, and an unlisted name is an error. */
 	ck_assert_int_eq(test_cli(&out, &err, "project --source 'NVIDIA RTX A5000' --target "
-				  "H100-SXM5-80GB '%s'", test_data("profile-rtx-a5000.json")), 1);
+				  "H100-SXM5-80GB '%s'", test_data("profile-rtx-a5000.json")), 2);
 	ck_assert_ptr_nonnull(strstr(err, "source GPU 'NVIDIA RTX A5000' is not in targets.yaml"));
 	free(out);
 	free(err);
@@ -670,18 +672,18 @@ START_TEST(project_bad_files)
 {
 	char *out, *err, *dir = test_tmpdir(), *bad;
 
-	ck_assert_int_eq(test_cli(&out, &err, "project /nonexistent.json"), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "project /nonexistent.json"), 2);
 	ck_assert_str_eq(err, "gpuproj: /nonexistent.json: cannot open: No such file or directory\n");
 	free(out);
 	free(err);
 	bad = test_write_file(dir, "bad.json", "{\"schema\": \"gpuproj-profile/1\",\n\"kernels\": 3}");
-	ck_assert_int_eq(test_cli(&out, &err, "project '%s'", bad), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "project '%s'", bad), 2);
 	ck_assert_msg(strstr(err, "bad.json:2:12: kernels: must be an array\n") != NULL, "%s", err);
 	free(out);
 	free(err);
 	/* A table into a missing directory fails the same way: rendered first, then written. */
 	ck_assert_int_eq(test_cli(&out, &err, "project -o /nonexistent-dir/o.txt " TARGETS " '%s'",
-			     test_data("targets-test.yaml"), test_data("profile-test.json")), 1);
+			     test_data("targets-test.yaml"), test_data("profile-test.json")), 2);
 	ck_assert_str_eq(err, "gpuproj: /nonexistent-dir/o.txt: cannot create a temporary file "
 			 "beside it: No such file or directory\n");
 	free(out);
@@ -689,7 +691,7 @@ START_TEST(project_bad_files)
 	/* A JSON output into a missing directory fails and writes nothing. */
 	ck_assert_int_eq(test_cli(&out, &err, "project --format json -o /nonexistent-dir/o.json " TARGETS
 			     " '%s'", test_data("targets-test.yaml"),
-			     test_data("profile-test.json")), 1);
+			     test_data("profile-test.json")), 2);
 	ck_assert_str_eq(err, "gpuproj: /nonexistent-dir/o.json: cannot create a temporary file "
 			 "beside it: No such file or directory\n");
 	free(out);
@@ -717,7 +719,7 @@ START_TEST(targets_verbs)
 	free(out);
 	free(err);
 	ck_assert_int_eq(test_cli(&out, &err, "targets " TARGETS " show nope",
-			     test_data("targets-test.yaml")), 1);
+			     test_data("targets-test.yaml")), 2);
 	ck_assert_str_eq(err, "gpuproj: 'nope' is not in targets.yaml\n");
 	free(out);
 	free(err);
@@ -813,7 +815,8 @@ START_TEST(project_model_all)
 	free(out);
 	free(err);
 	ck_assert_int_eq(test_cli(&out, &err, "project --model occupancy --waves resident --l2-capacity on "
-			     "--target ModelTgt " TARGETS " '%s'", test_data("targets-models.yaml"),
+			     "--verbose --target ModelTgt " TARGETS " '%s'",
+			     test_data("targets-models.yaml"),
 			     test_data("profile-models.json")), 0);
 	ck_assert_ptr_nonnull(strstr(out, "model occupancy"));
 	ck_assert_ptr_nonnull(strstr(out, "resident waves"));
@@ -821,14 +824,16 @@ START_TEST(project_model_all)
 	free(err);
 	/* --clock burst reaches the models: ModelTgt has boost_hold_us (test-models.c). */
 	ck_assert_int_eq(test_cli(&out, &err, "project --model hroof --clock burst --all-kernels "
-			     "--target ModelTgt " TARGETS " '%s'", test_data("targets-models.yaml"),
+			     "--verbose --target ModelTgt " TARGETS " '%s'",
+			     test_data("targets-models.yaml"),
 			     test_data("profile-models.json")), 0);
 	ck_assert_msg(strstr(out, "burst: FP32 x1 src, x") != NULL, "%s", out);
 	free(out);
 	free(err);
 	/* The table names the quant device parameters' bases (the longest kernel, "slow"). */
-	ck_assert_int_eq(test_cli(&out, &err, "project --model quant --target ModelTgt " TARGETS " '%s'",
-			     test_data("targets-models.yaml"), test_data("profile-models.json")), 0);
+	ck_assert_int_eq(test_cli(&out, &err, "project --model quant --verbose --target ModelTgt "
+			     TARGETS " '%s'", test_data("targets-models.yaml"),
+			     test_data("profile-models.json")), 0);
 	squeeze(out);
 	ck_assert_msg(strstr(out, "notes of quant on the longest kernel (slow):\n ModelTgt K_type fp32; "
 			     "measured: T_SP B_mem; derived: T_add T_ldst\n") != NULL, "%s", out);
@@ -928,12 +933,12 @@ START_TEST(derive_checks_its_output)
 	ck_assert_int_gt(asprintf(&edited, "%.*s\"memory_clock_khz\": 1%s", (int)(a - text), text,
 				  a + strlen("\"memory_clock_khz\": 8001000")), 0);
 	path = test_write_file(dir, "slow-memory.json", edited);
-	ck_assert_int_eq(test_cli(&out, &err, "targets derive '%s'", path), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "targets derive '%s'", path), 2);
 	ck_assert_str_eq(out, "");
 	ck_assert_ptr_nonnull(strstr(err, why));
 	free(out);
 	free(err);
-	ck_assert_int_eq(test_cli(&out, &err, "project '%s'", path), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "project '%s'", path), 2);
 	ck_assert_ptr_nonnull(strstr(err, why));
 	free(out);
 	free(err);
@@ -1005,6 +1010,152 @@ START_TEST(provisional_source_hostile_names)
 END_TEST
 
 /*
+ * project's default table is short. The built-in profile (8
+ * kernels) on the built-in targets (N of them, more than 8): the
+ * whole-run table, then per detailed kernel its two summary lines, no
+ * model notes; --verbose gives a row per target per kernel and the notes.
+ */
+START_TEST(project_short_default)
+{
+	struct gpuproj_targets *builtin = NULL;
+	struct gpuproj_error e = { 0 };
+	char *out, *err, *want;
+	size_t n;
+
+	ck_assert_int_eq(gpuproj_targets_load(test_data("../../targets.yaml"), &builtin, &e), 0);
+	n = gpuproj_targets_count(builtin);
+	gpuproj_targets_free(builtin);
+	ck_assert_uint_gt(n, 8);
+	ck_assert_int_eq(test_cli(&out, &err, "project --builtin"), 0);
+	ck_assert_ptr_null(strstr(out, "notes of hroof-occ"));
+	ck_assert_ptr_null(strstr(out, "\n   target    "));
+	/*
+	 * Every target projects the longest kernel (the GTX-680 with its
+	 * registers capped, stated), so no "not projected on" line.
+	 */
+	ck_assert_int_gt(asprintf(&want, "\n   %zu of %zu targets: speedup ", n, n), 0);
+	ck_assert_ptr_nonnull(strstr(out, want));
+	free(want);
+	ck_assert_ptr_null(strstr(out, "\n   not projected on "));
+	ck_assert_ptr_nonnull(strstr(out, "\n(--verbose: every target's row per kernel and the "
+				     "model's notes per target)\n"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "project --builtin --verbose"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "notes of hroof-occ on the longest kernel"));
+	ck_assert_ptr_nonnull(strstr(out, "\n   target                 projected"));
+	ck_assert_ptr_null(strstr(out, "(--verbose:"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
+ * `gpuproj run` of a program that never initialises CUDA exits
+ * with the program's status and says in one line that nothing was
+ * profiled and why. Before: silent. GPUPROJ_LIBPROJ names a library that
+ * loads (the C library this test runs with), so the cause is CUDA never
+ * started, whatever this build has of libproj.so.
+ */
+START_TEST(run_without_cuda)
+{
+	Dl_info info;
+	char *env, *out, *err;
+
+	/* stdout is the C library's own FILE object. */
+	ck_assert(dladdr(stdout, &info) && info.dli_fname);
+	ck_assert_int_gt(asprintf(&env, "GPUPROJ_LIBPROJ='%s'", info.dli_fname), 0);
+	ck_assert_int_eq(test_cli_at(NULL, env, &out, &err, "run -- sh -c 'exit 3'"), 3);
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "gpuproj: run: nothing was profiled: sh never initialised CUDA, so "
+			 "the CUDA driver never loaded libproj.so (a program without CUDA calls, "
+			 "or a static one that cannot load libcuda.so)\n");
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli_at(NULL, env, &out, &err, "run /bin/true"), 0);
+	ck_assert_ptr_nonnull(strstr(err, "nothing was profiled: /bin/true never initialised"));
+	free(out);
+	free(err);
+	free(env);
+}
+END_TEST
+
+/* A libproj.so that cannot load: the program still runs, its status is the command's. */
+START_TEST(run_libproj_cannot_load)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(test_cli_at(NULL, "GPUPROJ_LIBPROJ=/nonexistent/libproj.so", &out, &err,
+				     "run -- sh -c 'echo ran; exit 4'"), 4);
+	ck_assert_str_eq(out, "ran\n");
+	ck_assert_str_eq(err, "gpuproj: run: nothing was profiled: libproj.so could not load: "
+			 "/nonexistent/libproj.so: cannot open shared object file: No such file "
+			 "or directory\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
+ * One exit-status convention for every command (cli.h enum
+ * cli_exit_status): 0 success, 1 a failed verdict (gate only), 2 any
+ * error, usage or input alike. Before, bad input was 1 for every command
+ * but gate, where 1 meant a regression.
+ */
+START_TEST(exit_status_convention)
+{
+	static const struct { const char *args; int status; } cases[] = {
+		{ "targets list", 0 },
+		{ "gate --targets targets-test.yaml --baseline gate-base.json gate-pass.json",
+		  0 },
+		{ "gate --targets targets-test.yaml --baseline gate-base.json gate-fail.json",
+		  1 },
+		{ "project --bogus", 2 },                            /* usage */
+		{ "project /nonexistent.json", 2 },                  /* input */
+		{ "targets show NoSuchGPU", 2 },                     /* unknown GPU */
+		{ "merge gate-base.json", 2 },                       /* usage: no -o */
+		{ "import ncu targets-test.yaml -o /dev/null", 2 },  /* input: not a CSV */
+		{ "ncu-metrics --chip RTX-9090", 2 },
+		{ "gate --baseline /nonexistent.json gate-fail.json", 2 },
+		{ "no-such-command", 2 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *out, *err;
+		int rc = test_cli_at(test_data(""), NULL, &out, &err, "%s", cases[i].args);
+
+		ck_assert_msg(rc == cases[i].status, "%s: exit %d, expected %d (%s)", cases[i].args,
+			      rc, cases[i].status, err);
+		free(out);
+		free(err);
+	}
+}
+END_TEST
+
+/* `gpuproj --help` prints the one table of statuses. */
+START_TEST(exit_status_help)
+{
+	char *out, *err;
+
+	ck_assert_int_eq(test_cli(&out, &err, "--help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\nExit status: 0 success; 1 the verdict failed (gate: a "
+				     "regression); 2 an error:\nbad usage or input, an unknown "
+				     "GPU, an output that cannot be written (nothing\nis written); "
+				     "126 APP cannot be executed (run); 127 APP not found "
+				     "(run).\n"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "project --help"), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\nExit status: 0 success; 2 an error: bad usage or "
+				     "input, an unknown GPU, an\noutput that cannot be written "
+				     "(nothing is written).\n"));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/*
  * A command whose standard output cannot be written
  * (`> /dev/full`) fails with one line, gate with "no verdict". Before:
  * exit 0, and nothing said.
@@ -1012,9 +1163,9 @@ END_TEST
 START_TEST(stdout_unwritable)
 {
 	static const struct { const char *args; int status; } cases[] = {
-		{ "--version", 1 }, { "--help", 1 }, { "targets list", 1 },
-		{ "project --builtin", 1 }, { "project --builtin --format csv", 1 },
-		{ "ncu-metrics --chip GA100", 1 },
+		{ "--version", 2 }, { "--help", 2 }, { "targets list", 2 },
+		{ "project --builtin", 2 }, { "project --builtin --format csv", 2 },
+		{ "ncu-metrics --chip GA100", 2 },
 		{ "gate --targets targets-test.yaml --baseline gate-base.json gate-pass.json", 2 },
 	};
 	size_t i;
@@ -1059,6 +1210,11 @@ cli_suite(void)
 	tcase_add_test(tc, project_model_all);
 	tcase_add_test(tc, project_hostile_names);
 	tcase_add_test(tc, stdout_unwritable);
+	tcase_add_test(tc, exit_status_convention);
+	tcase_add_test(tc, project_short_default);
+	tcase_add_test(tc, run_without_cuda);
+	tcase_add_test(tc, run_libproj_cannot_load);
+	tcase_add_test(tc, exit_status_help);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,7 +3,7 @@
  * `gpuproj project` tells the truth about coverage, and the
  * import commands around it, end to end on exports of the shapes people
  * have (tests/data/ncu-*.csv, described in test-import-ncu.c):
- * - nothing projected onto any target: exit 1, one line, nothing written;
+ * - nothing projected onto any target: exit 2, one line, nothing written;
  * - per target, kernels not projected counted in JSON and table, the
  *   never-timed ones included; one note covering every target, or a note
  *   per target when they differ; a run that projected nothing reads "not
@@ -87,7 +87,7 @@ START_TEST(nothing_projected_exits_1)
 	if (asprintf(&table, "%s/table.txt", dir) < 0)
 		abort();
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --source B200-180GB -o '%s'", json,
-				  table), 1);
+				  table), 2);
 	ck_assert_str_eq(out, "");
 	ck_assert_msg(strstr(err, "gpuproj: ") == err && count(err, "\n") == 2, "%s", err);
 	ck_assert_msg(strstr(err, ": no kernel could be projected onto any target (2 kernel "
@@ -102,7 +102,7 @@ START_TEST(nothing_projected_exits_1)
 	free(err);
 	/* JSON too: no file with a "projection" of carried time. */
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --source B200-180GB --format json "
-				  "-o '%s'", json, table), 1);
+				  "-o '%s'", json, table), 2);
 	ck_assert_int_ne(stat(table, &st), 0);
 	free(out);
 	free(err);
@@ -278,8 +278,9 @@ START_TEST(sol_labelled_coarser)
 {
 	char *json = import("ncu-b200-sections.csv", "b200.json", NULL), *out, *err, *md;
 
+	/* --verbose: the model's notes per target are the long form's. */
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --source B200-180GB --target "
-				  "H100-SXM5-80GB --target H100-PCIe-80GB", json), 0);
+				  "H100-SXM5-80GB --target H100-PCIe-80GB --verbose", json), 0);
 	ck_assert_msg(strstr(out, "note: on every target, 2 kernel(s) projected by sol, coarser "
 			     "(from Nsight Compute's throughput percentages: hroof-occ lacks their "
 			     "inputs)\n") != NULL, "%s", out);
@@ -318,9 +319,9 @@ START_TEST(sol_labelled_coarser)
 	ck_assert_msg(strstr(out, "projected by sol, coarser (2 kernel x GPU)") != NULL, "%s", out);
 	free(out);
 	free(err);
-	/* With the fallback off, nothing is projected: exit 1, one line. */
+	/* With the fallback off, nothing is projected: exit 2, one line. */
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --source B200-180GB --no-fallback",
-				  json), 1);
+				  json), 2);
 	ck_assert_ptr_nonnull(strstr(err, "no kernel could be projected onto any target"));
 	free(out);
 	free(err);
@@ -439,7 +440,7 @@ START_TEST(ncu_rep_failing_or_absent)
 	if (asprintf(&env, "PATH='%s':\"$PATH\" TMPDIR='%s'", bin, dir) < 0)
 		abort();
 	ck_assert_int_eq(test_cli_at(NULL, env, &out, &err, "import ncu '%s' -o '%s/o.json'", rep,
-				     dir), 1);
+				     dir), 2);
 	ck_assert_msg(strstr(err, "bad.ncu-rep: `") != NULL && count(err, "\n") == 1, "%s", err);
 	ck_assert_ptr_nonnull(strstr(err, "--import "));
 	ck_assert_ptr_nonnull(strstr(err, " --csv --page raw` failed (exit status 1): ==ERROR== The "
@@ -450,7 +451,7 @@ START_TEST(ncu_rep_failing_or_absent)
 	free(env);
 	/* No ncu at all: how to export, in one line. */
 	ck_assert_int_eq(test_cli_at(NULL, "PATH=/nonexistent", &out, &err, "import ncu '%s' -o "
-				     "'%s/o.json'", rep, dir), 1);
+				     "'%s/o.json'", rep, dir), 2);
 	ck_assert_msg(strstr(err, "bad.ncu-rep: a binary Nsight Compute report, and ncu is not on "
 			     "PATH to export it: run `ncu --import ") != NULL &&
 		      count(err, "\n") == 1, "%s", err);
@@ -482,7 +483,7 @@ START_TEST(source_gpu_from_the_export)
 	/* A --device-name the export's own device contradicts: an error, unless --force. */
 	ck_assert_int_eq(test_cli(&out, &err, "import ncu --device-name 'NVIDIA H100 PCIe MIG "
 				  "3g.40gb' '%s' -o '%s/nvl.json'",
-				  test_data("ncu-metrics-gh100.csv"), dir), 1);
+				  test_data("ncu-metrics-gh100.csv"), dir), 2);
 	ck_assert_msg(strstr(err, ": --device-name 'NVIDIA H100 PCIe MIG 3g.40gb' contradicts "
 			     "the export's own device 'NVIDIA H100 PCIe' "
 			     "(device__attribute_display_name or \"Device\"): drop --device-name, "
@@ -565,7 +566,7 @@ START_TEST(gpu_identified_by_attributes)
 	 * 114 SMs): an error naming both, nothing written; --force takes it and warns.
 	 */
 	ck_assert_int_eq(test_cli(&out, &err, "import ncu --device-name 'NVIDIA H100 PCIe' '%s' "
-				  "-o '%s/h.json'", test_data("ncu-b200-sections.csv"), dir), 1);
+				  "-o '%s/h.json'", test_data("ncu-b200-sections.csv"), dir), 2);
 	ck_assert_msg(strstr(err, "ncu-b200-sections.csv: --device-name 'NVIDIA H100 PCIe' "
 			     "contradicts the export's device attributes: the device has CC 10.0, "
 			     "not 9.0, 148 SMs, not 114 (targets.yaml H100-PCIe-80GB): name "
@@ -593,7 +594,7 @@ START_TEST(gpu_identified_by_attributes)
 	free(out);
 	free(err);
 	/* Nothing to stand on in it, but the source is the provisional entry, said so. */
-	ck_assert_int_eq(test_cli(&out, &err, "project '%s/v.json'", dir), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "project '%s/v.json'", dir), 2);
 	ck_assert_msg(strstr(err, "gpuproj: project: note: the profile's GPU 'NVIDIA B200' is "
 			     "not targets.yaml's B200-180GB (it has 152 SMs, not 148): projecting "
 			     "from a provisional entry derived from its device attributes") == err,
@@ -637,7 +638,7 @@ START_TEST(kepler_sent_to_nvprof)
 	/* Its "Device" column against --device-name: an error unless --force. */
 	ck_assert_int_eq(test_cli(&out, &err, "import nvprof --device-name 'Tesla V100-SXM2-16GB' "
 				  "'%s' -o '%s/forced.json'", test_data("nvprof-metrics.csv"), dir),
-			 1);
+			 2);
 	ck_assert_msg(strstr(err, ": --device-name 'Tesla V100-SXM2-16GB' contradicts the "
 			     "export's own device 'Tesla K40c' (\"Device\")") != NULL, "%s", err);
 	free(out);
@@ -659,7 +660,7 @@ START_TEST(kepler_sent_to_nvprof)
 				  test_data("nvprof-metrics.csv"), json), 0);
 	free(out);
 	free(err);
-	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --target V100-SXM2-16GB", json), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --target V100-SXM2-16GB", json), 2);
 	ck_assert_msg(strstr(err, "(2 kernel signatures; 2 of them: no timed launch (duration)); "
 			     "collect it with:\n    nvprof --csv --print-gpu-trace --log-file "
 			     "trace.csv ./app\n") != NULL, "%s", err);
@@ -910,7 +911,7 @@ START_TEST(ncu_metrics_command)
 	size_t n = gpuproj_ncu_metrics_tensor("GB202", GPUPROJ_TENSOR_OPS, names, 64);
 	size_t n_common = gpuproj_ncu_metrics("GB202", NULL, 0);
 
-	ck_assert_int_eq(test_cli(&out, &err, "ncu-metrics --chip RTX-9090"), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "ncu-metrics --chip RTX-9090"), 2);
 	ck_assert_ptr_nonnull(strstr(err, "'RTX-9090' is neither an NVIDIA chip gpuproj knows"));
 	free(out);
 	free(err);

@@ -915,7 +915,7 @@ START_TEST(cli_prices)
 	free(err);
 	/* An unknown GPU on the command line: failure with close names, nothing written. */
 	rc = test_cli_at(dir, NULL, &out, &err, "report --builtin --price H100-SXM=1 --md x.md");
-	ck_assert_int_eq(rc, 1);
+	ck_assert_int_eq(rc, 2);
 	ck_assert_ptr_nonnull(strstr(err, "--price: GPU of the price 'H100-SXM' is not in "
 				      "targets.yaml; close names: "));
 	ck_assert_int_eq(test_count_dir(dir), 2);
@@ -971,9 +971,9 @@ START_TEST(prices_file_errors)
 	ck_assert_str_eq(err.file, path);
 	ck_assert_int_eq(err.line, c->line);
 	ck_assert_int_eq(err.column, c->column);
-	/* The command: exit 1, "gpuproj: FILE:LINE:COL: message", nothing written. */
+	/* The command: exit 2, "gpuproj: FILE:LINE:COL: message", nothing written. */
 	ck_assert_int_eq(test_cli_at(dir, NULL, NULL, &e, "report --builtin --prices %s --md r.md "
-				     "--html r.html", c->name), 1);
+				     "--html r.html", c->name), 2);
 	ck_assert_ptr_nonnull(strstr(e, c->message));
 	ck_assert_int_eq(test_count_dir(dir), 1);
 	free(e);
@@ -1386,14 +1386,14 @@ START_TEST(cli_unreadable_profile_writes_nothing)
 	rc = test_cli(NULL, &err, "report '%s' '%s/missing.json' --targets '%s' --html '%s/r.html' "
 		 "--md '%s/r.md'", test_data("profile-test.json"), dir,
 		 test_data("targets-test.yaml"), dir, dir);
-	ck_assert_int_eq(rc, 1);
+	ck_assert_int_eq(rc, 2);
 	ck_assert_ptr_nonnull(strstr(err, "missing.json"));
 	ck_assert_int_eq(test_count_dir(dir), 0);
 	free(err);
 	/* A profile whose GPU is unknown: also 1, also nothing written. */
 	rc = test_cli(NULL, &err, "report '%s' --source NoSuchGPU --targets '%s' --html '%s/r.html'",
 		 test_data("profile-test.json"), test_data("targets-test.yaml"), dir);
-	ck_assert_int_eq(rc, 1);
+	ck_assert_int_eq(rc, 2);
 	ck_assert_ptr_nonnull(strstr(err, "NoSuchGPU"));
 	ck_assert_int_eq(test_count_dir(dir), 0);
 	free(err);

@@ -486,7 +486,7 @@ START_TEST(bounded)
 		ck_abort();
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --targets '%s' --target Tgt --format "
 				  "trace --expand 100000 -o '%s'", big,
-				  test_data("targets-trace.yaml"), path), 1);
+				  test_data("targets-trace.yaml"), path), 2);
 	ck_assert_str_eq(err, "gpuproj: the trace would hold up to 2800042 events (2 GPUs, 100000 "
 			 "epochs drawn per pattern), more than 2000000: name fewer targets with "
 			 "--target or draw fewer epochs with --expand\n");
@@ -517,12 +517,12 @@ START_TEST(bad_usage)
 	free(out);
 	free(err);
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --targets '%s' --format trace "
-				  "--expand 100001", profile, t), 1);
+				  "--expand 100001", profile, t), 2);
 	ck_assert_str_eq(err, "gpuproj: --expand 100001 is above 100000 epochs per pattern\n");
 	free(out);
 	free(err);
 	ck_assert_int_eq(test_cli(&out, &err, "project '%s' --targets '%s' --format trace", nocount,
-				  t), 1);
+				  t), 2);
 	if (asprintf(&want, "gpuproj: %s: no whole-run timeline to draw: the profile has none "
 		     "(libproj.so records one; so does `gpuproj import nsys`)\n", nocount) < 0)
 		ck_abort();

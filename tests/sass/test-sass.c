@@ -687,7 +687,7 @@ START_TEST(nvdisasm_missing)
 		unsetenv("GPUPROJ_NVDISASM");
 
 	ck_assert_int_eq(run(&out, &err, "GPUPROJ_NVDISASM=/nonexistent PATH=/nonexistent",
-			     "sass '%s'", path), 1);
+			     "sass '%s'", path), 2);
 	ck_assert_str_eq(out, "");
 	ck_assert_str_eq(err, "gpuproj: GPUPROJ_NVDISASM=/nonexistent is not an executable file: "
 			 HOWTO ", or unset GPUPROJ_NVDISASM\n");
@@ -698,7 +698,7 @@ START_TEST(nvdisasm_missing)
 		test_skip("/usr/local/cuda/bin/nvdisasm exists: cannot hide it");
 	} else {
 		ck_assert_int_eq(run(&out, &err, "env -u GPUPROJ_NVDISASM PATH=/nonexistent "
-				     "CUDA_HOME=/nonexistent CUDA_PATH=", "sass '%s'", path), 1);
+				     "CUDA_HOME=/nonexistent CUDA_PATH=", "sass '%s'", path), 2);
 		ck_assert_str_eq(err, "gpuproj: nvdisasm not found (searched $GPUPROJ_NVDISASM, "
 				 "PATH, $CUDA_HOME/bin, /usr/local/cuda/bin and python3's nvidia "
 				 "package): " HOWTO "\n");
@@ -732,7 +732,7 @@ START_TEST(cli_usage)
 	ck_assert_int_eq(run(&out, &err, "", "sass --slow-path-weight 2 x"), 2);
 	free(out);
 	free(err);
-	ck_assert_int_eq(run(&out, &err, "", "sass /nonexistent.cubin"), 1);
+	ck_assert_int_eq(run(&out, &err, "", "sass /nonexistent.cubin"), 2);
 	ck_assert_str_eq(err, "gpuproj: /nonexistent.cubin: cannot open: No such file or directory\n");
 	free(out);
 	free(err);
@@ -1370,7 +1370,7 @@ START_TEST(fixture_cli)
 
 	/* An architecture without code: printed, and exit 1. */
 	ck_assert_int_eq(run(&out, &err, "", "sass --arch sm_80 --arch sm_70 '%s'",
-			     fixture("kernels-sm80.cubin")), 1);
+			     fixture("kernels-sm80.cubin")), 2);
 	ck_assert_ptr_nonnull(strstr(err, "gpuproj: sass: sm_70: no sm_70 SASS"));
 	ck_assert_ptr_nonnull(strstr(out, "\nk_ffma  no special functions\n"));
 	free(out);
@@ -1854,7 +1854,7 @@ START_TEST(sm70_legacy_missing)
 	ck_assert_int_gt(asprintf(&env, "GPUPROJ_NVDISASM='%s' XDG_CACHE_HOME='%s' PATH=/nonexistent"
 				  " CUDA_HOME=/nonexistent", nvd, dir), 0);
 	ck_assert_int_eq(run(&out, &err, env, "sass --arch sm_70 --arch sm_80 '%s' '%s'",
-			     files[0], files[1]), 1);
+			     files[0], files[1]), 2);
 	ck_assert_int_gt(asprintf(&p, "gpuproj: sass: sm_70: %s\n", want), 0);
 	ck_assert_str_eq(err, p);
 	ck_assert_ptr_nonnull(strstr(out, "\nk_ffma  no special functions\n"));

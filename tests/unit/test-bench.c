@@ -1407,7 +1407,7 @@ START_TEST(cli_from_raw_without_latency_warns)
 	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' targets check --one-basis old.yaml", dir,
 		 test_gpuproj());
 	st = test_run(cmd, &out, &err);
-	ck_assert_int_eq(st, 1);
+	ck_assert_int_eq(st, 2);
 	ck_assert_str_eq(out, "");
 	ck_assert_msg(strncmp(err, "gpuproj: old.yaml:", 18) == 0 &&
 		      strstr(err, ": GPU 'A100-SXM4-40GB' is not on the one basis"), "%s", err);
@@ -1430,7 +1430,7 @@ START_TEST(cli_no_driver)
 	int st =
 		bench("GPUPROJ_LIBCUDA=/nonexistent/libcuda.so.1", "--quick -o x.yaml", &out, &err);
 
-	ck_assert_int_eq(st, 1);
+	ck_assert_int_eq(st, 2);
 	ck_assert_str_eq(out, "");
 	ck_assert(strncmp(err, "gpuproj: bench: no CUDA GPU found: the CUDA driver is not "
 			  "installed (/nonexistent/libcuda.so.1: ", 89) == 0);
@@ -1449,14 +1449,14 @@ START_TEST(cli_no_device)
 	snprintf(env, sizeof(env), "GPUPROJ_LIBCUDA='%s' FAKE_CUDA_INIT_ERROR=100",
 		 fake("fake-libcuda.so"));
 	st = bench(env, "-o x.yaml", NULL, &err);
-	ck_assert_int_eq(st, 1);
+	ck_assert_int_eq(st, 2);
 	ck_assert_str_eq(err, "gpuproj: bench: no CUDA GPU found: no CUDA-capable device is "
 			 "detected (CUDA_ERROR_NO_DEVICE 100)\n");
 	free(err);
 	snprintf(env, sizeof(env), "GPUPROJ_LIBCUDA='%s' FAKE_CUDA_DEVICES=0",
 		 fake("fake-libcuda.so"));
 	st = bench(env, "-o x.yaml", NULL, &err);
-	ck_assert_int_eq(st, 1);
+	ck_assert_int_eq(st, 2);
 	ck_assert_str_eq(err, "gpuproj: bench: no CUDA GPU found: the driver reports no CUDA "
 			 "device\n");
 	free(err);
@@ -1472,7 +1472,7 @@ START_TEST(cli_kernels_program_missing)
 	snprintf(env, sizeof(env), "GPUPROJ_LIBCUDA='%s' GPUPROJ_BENCH_KERNELS=/nonexistent/k",
 		 fake("fake-libcuda.so"));
 	st = bench(env, "-o x.yaml", NULL, &err);
-	ck_assert_int_eq(st, 1);
+	ck_assert_int_eq(st, 2);
 	ck_assert_msg(strstr(err,
 			     "gpuproj: bench: the CUDA benchmark program gpuproj-bench-kernels "
 			     "was not found (looked at /nonexistent/k): gpuproj was built without "
@@ -1520,7 +1520,7 @@ START_TEST(cli_incomplete_run_fails_after_writing)
 		 "FAKE_BENCH_RAW='%s' FAKE_BENCH_STATUS=1", fake("fake-libcuda.so"),
 		 fake("fake-kernels.sh"), test_data(FIXTURE));
 	st = bench(env, "--no-progress -o p.yaml", NULL, &err);
-	ck_assert_int_eq(st, 1);
+	ck_assert_int_eq(st, 2);
 	ck_assert_ptr_nonnull(strstr(err, "warning: the run stopped early"));
 	ck_assert_ptr_nonnull(strstr(err, "gpuproj: bench: the run was incomplete: p.yaml lacks or "
 				     "estimates what was not measured"));
@@ -1540,7 +1540,7 @@ START_TEST(cli_kernels_program_has_no_code_for_the_gpu)
 		 "FAKE_BENCH_RAW='%s' FAKE_BENCH_NOIMAGE=1", fake("fake-libcuda.so"),
 		 fake("fake-kernels.sh"), test_data(FIXTURE));
 	st = bench(env, "--no-progress -o x.yaml", NULL, &err);
-	ck_assert_int_eq(st, 1);
+	ck_assert_int_eq(st, 2);
 	ck_assert_msg(strstr(err, "\ngpuproj: bench: ") && strstr(err, "fake-kernels.sh "
 		      "has no code for this GPU (sm_80): warm-up: no kernel image is available for "
 		      "execution on the device (cudaErrorNoKernelImageForDevice); build it with a "
@@ -1559,7 +1559,7 @@ START_TEST(cli_kernels_program_reports_no_gpu)
 	snprintf(env, sizeof(env), "GPUPROJ_LIBCUDA='%s' GPUPROJ_BENCH_KERNELS='%s' "
 		 "FAKE_BENCH_NOGPU=1", fake("fake-libcuda.so"), fake("fake-kernels.sh"));
 	st = bench(env, "-o x.yaml", NULL, &err);
-	ck_assert_int_eq(st, 1);
+	ck_assert_int_eq(st, 2);
 	ck_assert_str_eq(err, "gpuproj: bench: gpuproj-bench-kernels cannot use CUDA device 0: no "
 			 "CUDA-capable device is detected (cudaErrorNoDevice)\n");
 	free(err);
@@ -1596,12 +1596,12 @@ START_TEST(cli_from_raw_bad_file)
 
 	free(test_write_file(dir, "bad.json", "{\"schema\": \"other\"}"));
 	st = bench(NULL, "--from-raw bad.json", NULL, &err);
-	ck_assert_int_eq(st, 1);
+	ck_assert_int_eq(st, 2);
 	ck_assert_str_eq(err, "gpuproj: bad.json: schema is 'other', expected "
 			 "'gpuproj-bench-raw/1'\n");
 	free(err);
 	st = bench(NULL, "--from-raw missing.json", NULL, &err);
-	ck_assert_int_eq(st, 1);
+	ck_assert_int_eq(st, 2);
 	ck_assert_ptr_nonnull(strstr(err, "missing.json"));
 	free(err);
 }

@@ -46,6 +46,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include <gpuproj/gate.h>
 #include <gpuproj/merge.h>
 #include <gpuproj/model.h>
@@ -521,6 +523,14 @@ START_TEST(kernel_label_format)
 }
 END_TEST
 
+/*
+ * One test case per kernel and one for the whole run, not one
+ * per kernel x GPU; a case fails with its finding, and its text has a
+ * line per column. gate-fail.json: stream +12 % with unchanged counters
+ * (the header's numbers) is one finding, the whole run another: 7 cases
+ * (whole run + 6 kernels), 2 failures, 0 skipped (incomplete is
+ * compared on the source column, only not projected onto TgtGPU).
+ */
 START_TEST(junit_xml)
 {
 	struct gpuproj_gate_result r;
@@ -533,36 +543,49 @@ START_TEST(junit_xml)
 	compare("gate-base.json", "gate-fail.json", &o, &r);
 	ck_assert_int_eq(gpuproj_gate_junit(&r, &x), 0);
 	ck_assert_msg(starts_with(x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "
-				  "name=\"gpuproj gate\" tests=\"14\" failures=\"4\" skipped=\"1\" "
-				  "errors=\"0\">\n"), "%.200s", x);
-	ck_assert_ptr_nonnull(strstr(x, "  <testsuite name=\"gpuproj gate: SrcGPU (measured)\" "
-				     "tests=\"7\" failures=\"2\" skipped=\"0\" errors=\"0\">\n"));
-	/* incomplete cannot be projected onto TgtGPU: skipped there. */
-	ck_assert_ptr_nonnull(strstr(x, "  <testsuite name=\"gpuproj gate: TgtGPU\" tests=\"7\" "
-				     "failures=\"2\" skipped=\"1\" errors=\"0\">\n"));
+				  "name=\"gpuproj gate\" tests=\"7\" failures=\"2\" skipped=\"0\" "
+				  "errors=\"0\">\n  <testsuite name=\"gpuproj gate\" tests=\"7\" "
+				  "failures=\"2\" skipped=\"0\" errors=\"0\">\n"), "%.300s", x);
 	ck_assert_ptr_nonnull(strstr(x, "<property name=\"baseline\" value=\"base.json\"/>"));
-	ck_assert_ptr_nonnull(strstr(x, "<property name=\"min_time_ns\" value=\"107100\"/>"));
-	ck_assert_ptr_nonnull(strstr(x, "    <testcase classname=\"TgtGPU\" name=\"stream "
+	/* 1 % of each column's baseline run: 10710 µs measured, 2752.5 µs on TgtGPU. */
+	ck_assert_ptr_nonnull(strstr(x, "<property name=\"min_time_ns: SrcGPU (measured)\" "
+				     "value=\"107100\"/>\n      <property name=\"min_time_ns: "
+				     "TgtGPU\" value=\"27525\"/>\n"));
+	ck_assert_ptr_nonnull(strstr(x, "    <testcase classname=\"gpuproj gate\" name=\"stream "
 				     "(1024x1x1,256x1x1)\">\n      <failure type=\"regression\" "
-				     "message=\"+12.0% per launch: 25.0 us -&gt; 28.0 us, beyond the "
-				     "+10% threshold and the noise band 300 ns\">baseline: 25.0 us "
-				     "projected per launch, 50 launches"));
-	ck_assert_ptr_nonnull(strstr(x, "<testcase classname=\"SrcGPU (measured)\" name=\"(whole "
-				     "run)\">\n      <failure type=\"regression\" message=\"whole run "
-				     "+5.6%: 10.7 ms -&gt; 11.3 ms, beyond the +5% threshold and the "
-				     "noise band 265 us\">"));
-	ck_assert_ptr_nonnull(strstr(x, "<testcase classname=\"TgtGPU\" name=\"incomplete "
-				     "(1x1x1,32x1x1)\">\n      <skipped message=\"not projected: hroof "
-				     "needs FLOP"));
-	ck_assert_ptr_nonnull(strstr(x, "<testcase classname=\"TgtGPU\" name=\"steady "
-				     "(256x1x1,256x1x1)\">\n      <system-out>baseline: 12.5 us "));
-	ck_assert_ptr_nonnull(strstr(x, "</testsuites>\n"));
+				     "message=\"kernel stream (1024x1x1,256x1x1): +12.0% measured "
+				     "on SrcGPU, counters unchanged; every target follows (+12.0% "
+				     "on TgtGPU)\">SrcGPU (measured): baseline: 100 us measured "
+				     "per launch, 50 launches"));
+	ck_assert_ptr_nonnull(strstr(x, "REGRESSED&#10;TgtGPU: baseline: 25.0 us projected per "
+				     "launch, 50 launches"));
+	/* Whole run: 10710 → 11310 µs (+5.6 %), TgtGPU +5.45 %; stream added 50 × 12 µs. */
+	ck_assert_ptr_nonnull(strstr(x, "<testcase classname=\"gpuproj gate\" name=\"(whole "
+				     "run)\">\n      <failure type=\"regression\" message=\"whole "
+				     "run: +5.6% measured on SrcGPU (10.7 ms -&gt; 11.3 ms); +5.4% "
+				     "on TgtGPU; largest changes: stream (1024x1x1,256x1x1) +600 "
+				     "us\">SrcGPU (measured): whole run measured: baseline 10.7 "
+				     "ms, current 11.3 ms; change +5.6% (threshold +5%, noise band "
+				     "265 us): REGRESSED&#10;TgtGPU: whole run projected: baseline "
+				     "2.75 ms, current 2.90 ms; change +5.4% (threshold +5%, noise "
+				     "band 66.2 us): REGRESSED</failure>"));
+	ck_assert_ptr_nonnull(strstr(x, "<testcase classname=\"gpuproj gate\" name=\"incomplete "
+				     "(1x1x1,32x1x1)\">\n      <system-out>SrcGPU (measured): "));
+	ck_assert_ptr_nonnull(strstr(x, "&#10;TgtGPU: baseline: n/a projected per launch, 10 "
+				     "launches (launch sd 0 ns measured, 10 timed); current: n/a "
+				     "projected per launch, 10 launches (launch sd 0 ns measured, "
+				     "10 timed); hroof needs FLOP"));
+	ck_assert_ptr_nonnull(strstr(x, "<testcase classname=\"gpuproj gate\" name=\"steady "
+				     "(256x1x1,256x1x1)\">\n      <system-out>SrcGPU (measured): "
+				     "baseline: 50.0 us "));
+	ck_assert(starts_with(strstr(x, "  </testsuite>\n"), "  </testsuite>\n</testsuites>\n"));
 	free(x);
 	gpuproj_gate_result_clear(&r);
 
 	/* New and vanished kernels are skipped test cases. */
 	compare("gate-base.json", "gate-pass.json", &o, &r);
 	ck_assert_int_eq(gpuproj_gate_junit(&r, &x), 0);
+	ck_assert_ptr_nonnull(strstr(x, "tests=\"8\" failures=\"0\" skipped=\"2\""));
 	ck_assert_ptr_nonnull(strstr(x, "name=\"newcomer (16x1x1,64x1x1)\">\n      <skipped "
 				     "message=\"new kernel: not in the baseline\"/>"));
 	ck_assert_ptr_nonnull(strstr(x, "name=\"vanishing (8x1x1,64x1x1)\">\n      <skipped "
@@ -570,6 +593,97 @@ START_TEST(junit_xml)
 	ck_assert_ptr_null(strstr(x, "<failure"));
 	free(x);
 	gpuproj_gate_result_clear(&r);
+}
+END_TEST
+
+/*
+ * One cause: gate-fail.json's stream (+12 %, counters as in the
+ * baseline) is one finding of cause "time" however many columns it
+ * fails, and the whole run one more.
+ */
+START_TEST(findings_one_cause)
+{
+	struct gpuproj_gate_result r;
+	const struct gpuproj_gate_finding *f;
+
+	compare("gate-base.json", "gate-fail.json", NULL, &r);
+	ck_assert_uint_eq(r.n_regressed, 4);
+	ck_assert_uint_eq(r.n_findings, 2);
+	f = &r.findings[0];
+	ck_assert_str_eq(r.kernels[f->kernel].base->name, "stream");
+	ck_assert_int_eq(f->cause, GPUPROJ_GATE_CAUSE_TIME);
+	ck_assert_str_eq(gpuproj_gate_cause_name(f->cause), "time");
+	/* The 14 metrics of gate-base.json's stream, in both; none moves with the time. */
+	ck_assert_uint_eq(f->n_compared, 14);
+	ck_assert_uint_eq(f->n_changed, 0);
+	ck_assert_uint_eq(f->n_regressed, 2);
+	ck_assert_uint_eq(f->n_targets_compared, 1);
+	ck_assert_uint_eq(f->n_targets_regressed, 1);
+	f = &r.findings[1];
+	ck_assert_uint_eq(f->kernel, SIZE_MAX);
+	ck_assert_int_eq(f->cause, GPUPROJ_GATE_CAUSE_RUN);
+	ck_assert_uint_eq(f->n_regressed, 2);
+	gpuproj_gate_result_clear(&r);
+}
+END_TEST
+
+/*
+ * Changed counters: gate-counters-base.json → gate-counters.json,
+ * one kernel "stream" (50 launches, sd 2 µs) with 8e8 FP32 FMA (1.6e9
+ * FLOP) and bytes.l1 = l2 = dram = 100 MB at 100 µs, then 140 MB at
+ * 140 µs (+40 %). Columns: SrcGPU projected onto itself and TgtGPU.
+ *   SrcGPU: DRAM 100 MB / 100 GB/s = 1.0 ms > FP32 1.6e9 / 2000 GFLOP/s
+ *     = 0.8 ms: dram-bound, 1.4 ms after; the projection onto itself is
+ *     the measured time, 100 → 140 µs: +40.0 %.
+ *   TgtGPU: FP32 1.6e9 / 4000 GFLOP/s = 0.4 ms > DRAM 100 MB / 400 GB/s
+ *     = 0.25 ms (0.35 ms after): compute-bound; 100 µs × 0.4 / 1.0 = 40 µs
+ *     before, 140 µs × 0.4 / 1.4 = 40 µs after: +0.0 %.
+ *   Whole run 50 × 100 µs = 5.00 ms → 7.00 ms (+40.0 %); TgtGPU 2.00 ms
+ *   both: +0.0 %, so 1 of the 2 targets regresses.
+ */
+START_TEST(findings_changed_counters)
+{
+	struct gpuproj_profile *b = load("gate-counters-base.json");
+	struct gpuproj_profile *c = load("gate-counters.json");
+	const struct gpuproj_target *cols[2] = { srcg, tgt };
+	struct gpuproj_gate_options o;
+	struct gpuproj_gate_result r;
+	struct gpuproj_error e = { 0 };
+	const struct gpuproj_gate_finding *f;
+	char *x;
+
+	opts_init(&o);
+	ck_assert_int_eq(gpuproj_gate_compare(b, c, targets, cols, 2, &o, &r, &e), 0);
+	ck_assert_uint_eq(r.n_findings, 2);
+	f = &r.findings[0];
+	ck_assert_int_eq(f->cause, GPUPROJ_GATE_CAUSE_COUNTERS);
+	ck_assert_uint_eq(f->n_changed, 3);
+	ck_assert_int_eq(f->changes[0].metric, GPUPROJ_M_BYTES_L1);
+	ck_assert_double_eq_tol(f->changes[2].change, 0.4, 1e-12);
+	ck_assert_double_eq_tol(f->changes[2].base, 1e8, 1e-3);
+	ck_assert_double_eq_tol(f->changes[2].cur, 1.4e8, 1e-3);
+	ck_assert_int_eq(r.kernels[0].cells[1].binding, GPUPROJ_BOUND_DRAM);
+	ck_assert_int_eq(r.kernels[0].cells[2].binding, GPUPROJ_BOUND_COMPUTE);
+	EQ_US(r.kernels[0].cells[2].base_ns, 40);
+	EQ_US(r.kernels[0].cells[2].cur_ns, 40);
+	ck_assert_str_eq(f->text, "kernel stream (1024x1x1,256x1x1): +40.0% measured on SrcGPU; "
+			 "counters changed: bytes.l1 +40.0%, bytes.l2 +40.0%, bytes.dram +40.0%; "
+			 "the dram-bound targets regress most (dram-bound: +40.0% on SrcGPU; "
+			 "compute-bound: +0.0% on TgtGPU)");
+	ck_assert_str_eq(r.findings[1].text, "whole run: +40.0% measured on SrcGPU (5.00 ms -> "
+			 "7.00 ms); +0.0% to +40.0% on 2 targets (1 regresses); largest changes: "
+			 "stream (1024x1x1,256x1x1) +2.00 ms");
+	ck_assert_int_eq(gpuproj_gate_junit(&r, &x), 0);
+	ck_assert_ptr_nonnull(strstr(x, "tests=\"2\" failures=\"2\" skipped=\"0\""));
+	ck_assert_ptr_nonnull(strstr(x, "<failure type=\"regression\" message=\"kernel stream "
+				     "(1024x1x1,256x1x1): +40.0% measured on SrcGPU; counters "
+				     "changed: bytes.l1 +40.0%, bytes.l2 +40.0%, bytes.dram "
+				     "+40.0%; the dram-bound targets regress most (dram-bound: "
+				     "+40.0% on SrcGPU; compute-bound: +0.0% on TgtGPU)\">"));
+	free(x);
+	gpuproj_gate_result_clear(&r);
+	gpuproj_profile_free(b);
+	gpuproj_profile_free(c);
 }
 END_TEST
 
@@ -655,8 +769,8 @@ START_TEST(markdown_capped)
 	ck_assert_uint_eq(r.n_regressed, 12001);
 	ck_assert_int_eq(gpuproj_gate_markdown(&r, &md), 0);
 	ck_assert_uint_le(strlen(md), GPUPROJ_GATE_MD_MAX);
-	ck_assert(starts_with(md, "## gpuproj gate: FAIL: 1 whole-run and 12000 kernel "
-			      "regressions\n"));
+	ck_assert(starts_with(md, "## gpuproj gate: FAIL: 12001 findings (12000 kernels and the "
+			      "whole run; 12001 regressed cells)\n"));
 	/* The note comes before the first table; the headings keep their counts. */
 	note = strstr(md, "> **Cut:** ");
 	ck_assert_ptr_nonnull(note);
@@ -666,6 +780,10 @@ START_TEST(markdown_capped)
 				     "merge-request note 1,000,000 characters); the JUnit report and "
 				     "the command's output list every kernel.\n"));
 	ck_assert_ptr_nonnull(strstr(md, "### Regressions (12000)\n"));
+	/* The first 100 findings, then how many more. */
+	ck_assert_ptr_nonnull(strstr(md, "### Findings (12001)\n"));
+	ck_assert_ptr_nonnull(strstr(md, "\n- … and 11901 more (the JUnit report and the "
+				     "command's output have every finding)\n\n### Whole run\n"));
 	ck_assert_ptr_nonnull(strstr(md, "### Whole run\n"));
 	free(md);
 	gpuproj_gate_result_clear(&r);
@@ -716,9 +834,16 @@ START_TEST(markdown_summary)
 	o.current_label = "cur.json";
 	compare("gate-base.json", "gate-fail.json", &o, &r);
 	ck_assert_int_eq(gpuproj_gate_markdown(&r, &md), 0);
-	ck_assert_msg(starts_with(md, "## gpuproj gate: FAIL: 2 whole-run and 2 kernel regressions"
-				  "\n\nBaseline `base.json` (SrcGPU), current `cur.json` (SrcGPU); "
-				  "model hroof."), "%.300s", md);
+	ck_assert_msg(starts_with(md, "## gpuproj gate: FAIL: 2 findings (1 kernel and the whole "
+				  "run; 4 regressed cells)\n\nBaseline `base.json` (SrcGPU), "
+				  "current `cur.json` (SrcGPU); model hroof."), "%.300s", md);
+	ck_assert_ptr_nonnull(strstr(md, "### Findings (2)\n\nOne per cause; the tables below "
+				     "have every GPU's numbers.\n\n- kernel stream "
+				     "(1024x1x1,256x1x1): +12.0% measured on SrcGPU, counters "
+				     "unchanged; every target follows (+12.0% on TgtGPU)\n- whole "
+				     "run: +5.6% measured on SrcGPU (10.7 ms -&gt; 11.3 ms); +5.4% "
+				     "on TgtGPU; largest changes: stream (1024x1x1,256x1x1) +600 "
+				     "us\n\n### Whole run\n"));
 	ck_assert_ptr_nonnull(strstr(md, "### Whole run\n\n| GPU | baseline | current | "
 				     "current interval | change | noise band | result |\n"
 				     "|:--|--:|--:|--:|--:|--:|:--|\n"
@@ -802,14 +927,19 @@ START_TEST(cli_fail_writes_reports)
 	ck_assert_int_eq(run(&out, &err, "--baseline gate-base.json --junit '%s/j.xml' --md "
 			     "'%s/s.md' gate-fail.json", dir, dir), 1);
 	ck_assert_str_eq(err, "");
-	ck_assert_ptr_nonnull(strstr(out, "gpuproj gate: FAIL: 2 whole-run and 2 kernel "
-				     "regressions"));
+	ck_assert_ptr_nonnull(strstr(out, "gpuproj gate: FAIL: 2 findings (1 kernel and the "
+				     "whole run; 4 regressed cells)"));
+	ck_assert_ptr_nonnull(strstr(out, "\n\nfindings (2):\n  kernel stream (1024x1x1,256x1x1): "
+				     "+12.0% measured on SrcGPU, counters unchanged; every target "
+				     "follows (+12.0% on TgtGPU)\n  whole run: +5.6% measured on "
+				     "SrcGPU (10.7 ms -> 11.3 ms); +5.4% on TgtGPU; largest "
+				     "changes: stream (1024x1x1,256x1x1) +600 us\n\nwhole run "));
 	ck_assert_ptr_nonnull(strstr(out, "\nSrcGPU (measured) "));
 	ck_assert_int_gt(asprintf(&path, "%s/j.xml", dir), 0);
 	x = test_read_file(path);
 	free(path);
 	ck_assert_ptr_nonnull(x);
-	ck_assert_ptr_nonnull(strstr(x, "failures=\"4\""));
+	ck_assert_ptr_nonnull(strstr(x, "failures=\"2\""));
 	ck_assert_int_gt(asprintf(&path, "%s/s.md", dir), 0);
 	md = test_read_file(path);
 	free(path);
@@ -859,6 +989,134 @@ START_TEST(cli_gpu_change)
 	ck_assert_ptr_nonnull(strstr(out, "\nSrcGPU -> TgtGPU (measured) "));
 	ck_assert_ptr_nonnull(strstr(out, "\nSrcGPU  "));
 	ck_assert_ptr_nonnull(strstr(out, "\nTgtGPU  "));
+	free(out);
+	free(err);
+}
+END_TEST
+
+/* The JSON text `s` parsed (jansson), or a failed test. */
+static json_t *
+parse_json(const char *s)
+{
+	json_error_t je;
+	json_t *j = json_loads(s, 0, &je);
+
+	ck_assert_msg(j != NULL, "not JSON: %s at %d:%d: %.200s", je.text, je.line, je.column, s);
+	return j;
+}
+
+static const char *
+jstr(json_t *j, const char *path)
+{
+	json_t *v = json_object_get(j, path);
+
+	ck_assert_msg(json_is_string(v), "%s is not a string", path);
+	return json_string_value(v);
+}
+
+/*
+ * One cause, end to end with the built-in targets: gate-fail.json's
+ * stream +12 % (counters unchanged) on every built-in GPU but the source
+ * (A100-SXM4-80GB, --source): 2 × (N + 1) regressed cells on N targets and
+ * 1 + 1 columns' whole run, but 2 findings; JUnit 7 cases (whole run + 6
+ * kernels), 2 failures (before: 116 failures with 57 targets).
+ */
+START_TEST(cli_one_cause_json_junit)
+{
+	char *dir = test_tmpdir(), *out, *err, *path, *x, *want;
+	struct gpuproj_targets *builtin = NULL;
+	struct gpuproj_error e = { 0 };
+	json_t *j, *f;
+	size_t n;
+
+	ck_assert_int_eq(gpuproj_targets_load(test_data("../../targets.yaml"), &builtin, &e), 0);
+	n = gpuproj_targets_count(builtin) - 1;
+	gpuproj_targets_free(builtin);
+	ck_assert_int_eq(test_cli_at(test_data(""), NULL, &out, &err, "gate --targets "
+				     "../../targets.yaml --source A100-SXM4-80GB --baseline "
+				     "gate-base.json gate-fail.json --format json --junit "
+				     "'%s/j.xml'", dir), 1);
+	ck_assert(starts_with(err, "gpuproj gate: FAIL: 2 findings (1 kernel and the whole run; "));
+	j = parse_json(out);
+	ck_assert_str_eq(jstr(j, "schema"), "gpuproj-gate/1");
+	ck_assert_str_eq(jstr(j, "verdict"), "fail");
+	ck_assert_uint_eq(json_array_size(json_object_get(j, "gpus")), n + 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "counts"),
+							    "findings")), 2);
+	/* stream in every column, the whole run in every column. */
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "counts"),
+							    "regressed_cells")), 2 * (n + 1));
+	f = json_array_get(json_object_get(j, "findings"), 0);
+	ck_assert_str_eq(jstr(f, "cause"), "time");
+	ck_assert_int_gt(asprintf(&want, "kernel stream (1024x1x1,256x1x1): +12.0%% measured on "
+				  "A100-SXM4-80GB, counters unchanged; every target follows "
+				  "(+12.0%% on %zu targets)", n), 0);
+	ck_assert_str_eq(jstr(f, "text"), want);
+	free(want);
+	ck_assert_int_eq(json_integer_value(json_object_get(f, "targets_regressed")), n);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(f, "source_change")), 0.12, 1e-12);
+	ck_assert_str_eq(jstr(json_array_get(json_object_get(j, "findings"), 1), "cause"), "run");
+	json_decref(j);
+	ck_assert_int_gt(asprintf(&path, "%s/j.xml", dir), 0);
+	x = test_read_file(path);
+	ck_assert_ptr_nonnull(x);
+	ck_assert_ptr_nonnull(strstr(x, "<testsuites name=\"gpuproj gate\" tests=\"7\" "
+				     "failures=\"2\" skipped=\"0\" errors=\"0\">\n"));
+	free(x);
+	free(path);
+	free(out);
+	free(err);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Changed counters, end to end: the numbers of
+ * findings_changed_counters through `--format json` on standard output;
+ * the summary goes to stderr then.
+ */
+START_TEST(cli_changed_counters_json)
+{
+	char *out, *err;
+	json_t *j, *f, *c, *cells;
+
+	ck_assert_int_eq(run(&out, &err, "--target SrcGPU --target TgtGPU --baseline "
+			     "gate-counters-base.json gate-counters.json --format json"), 1);
+	ck_assert(starts_with(err, "gpuproj gate: FAIL: 2 findings (1 kernel and the whole run; 4 "
+			      "regressed cells)"));
+	j = parse_json(out);
+	ck_assert_str_eq(jstr(j, "verdict"), "fail");
+	f = json_array_get(json_object_get(j, "findings"), 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(f, "kernel")), 0);
+	ck_assert_str_eq(jstr(f, "cause"), "counters");
+	ck_assert_str_eq(jstr(f, "text"), "kernel stream (1024x1x1,256x1x1): +40.0% measured on "
+			 "SrcGPU; counters changed: bytes.l1 +40.0%, bytes.l2 +40.0%, bytes.dram "
+			 "+40.0%; the dram-bound targets regress most (dram-bound: +40.0% on "
+			 "SrcGPU; compute-bound: +0.0% on TgtGPU)");
+	ck_assert_int_eq(json_integer_value(json_object_get(f, "counters_changed")), 3);
+	c = json_array_get(json_object_get(f, "counters"), 2);
+	ck_assert_str_eq(jstr(c, "metric"), "bytes.dram");
+	ck_assert_double_eq(json_real_value(json_object_get(c, "baseline")), 1e8);
+	ck_assert_double_eq(json_real_value(json_object_get(c, "current")), 1.4e8);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(c, "change")), 0.4, 1e-12);
+	/* Columns: SrcGPU measured, SrcGPU projected (dram), TgtGPU (compute, 40 µs both). */
+	cells = json_object_get(json_array_get(json_object_get(j, "kernels"), 0), "cells");
+	ck_assert_str_eq(jstr(json_array_get(cells, 0), "status"), "regressed");
+	ck_assert(json_is_null(json_object_get(json_array_get(cells, 0), "binding")));
+	ck_assert_str_eq(jstr(json_array_get(cells, 1), "binding"), "dram");
+	ck_assert_str_eq(jstr(json_array_get(cells, 2), "binding"), "compute");
+	ck_assert_str_eq(jstr(json_array_get(cells, 2), "status"), "ok");
+	ck_assert_double_eq_tol(json_real_value(json_object_get(json_array_get(cells, 2),
+								"baseline_ns")), 40000, 1e-6);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(json_array_get(cells, 2),
+								"current_ns")), 40000, 1e-6);
+	/* Whole run 5.00 → 7.00 ms measured; TgtGPU 2.00 ms both. */
+	c = json_object_get(json_array_get(json_object_get(j, "gpus"), 2), "whole_run");
+	ck_assert_str_eq(jstr(json_array_get(json_object_get(j, "gpus"), 2), "gpu"), "TgtGPU");
+	ck_assert_double_eq_tol(json_real_value(json_object_get(c, "baseline_ns")), 2e6, 1e-3);
+	ck_assert_double_eq_tol(json_real_value(json_object_get(c, "change")), 0, 1e-12);
+	json_decref(j);
 	free(out);
 	free(err);
 }
@@ -1070,6 +1328,27 @@ START_TEST(cli_junit_parses)
 }
 END_TEST
 
+/* -q prints no summary; the reports and the status stay. */
+START_TEST(cli_quiet)
+{
+	char *dir = test_tmpdir(), *out, *err, *path, *x;
+
+	ck_assert_int_eq(run(&out, &err, "--baseline gate-base.json -q --junit '%s/j.xml' "
+			     "gate-fail.json", dir), 1);
+	ck_assert_str_eq(out, "");
+	ck_assert_str_eq(err, "");
+	ck_assert_int_gt(asprintf(&path, "%s/j.xml", dir), 0);
+	x = test_read_file(path);
+	ck_assert_ptr_nonnull(strstr(x, "failures=\"2\""));
+	free(x);
+	free(path);
+	free(out);
+	free(err);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(cli_help)
 {
 	char *out, *err;
@@ -1077,7 +1356,11 @@ START_TEST(cli_help)
 	ck_assert_int_eq(run(&out, &err, "--help"), 0);
 	ck_assert_ptr_nonnull(strstr(out, "Usage: gpuproj gate --baseline BASE.json [options] "
 				     "CURRENT.json\n"));
-	ck_assert_ptr_nonnull(strstr(out, "Exit status: 0 pass, 1 regression, 2 bad usage or input"));
+	/* The one table (cli.h, cli-common.c), in the gate's words. */
+	ck_assert_ptr_nonnull(strstr(out, "\n\nExit status: 0 pass; 1 a regression; 2 no "
+				     "verdict: bad usage or input, an\nunknown GPU, different "
+				     "source GPUs, a report that cannot be written (none "
+				     "is\nwritten).\n"));
 	free(out);
 	free(err);
 }
@@ -1102,6 +1385,8 @@ gate_suite(void)
 	tcase_add_checked_fixture(tr, setup, teardown);
 	tcase_add_test(tr, kernel_label_format);
 	tcase_add_test(tr, junit_xml);
+	tcase_add_test(tr, findings_one_cause);
+	tcase_add_test(tr, findings_changed_counters);
 	tcase_add_test(tr, reports_escape_names);
 	tcase_add_test(tr, markdown_summary);
 	tcase_add_test(tr, markdown_capped);
@@ -1117,6 +1402,7 @@ gate_cli_suite(void)
 	TCase *tc = tcase_create("cli");
 
 	tcase_add_test(tc, cli_help);
+	tcase_add_test(tc, cli_quiet);
 	tcase_add_test(tc, cli_pass);
 	tcase_add_test(tc, cli_fail_writes_reports);
 	tcase_add_test(tc, cli_gpu_change);
@@ -1126,6 +1412,8 @@ gate_cli_suite(void)
 	tcase_add_test(tc, cli_nothing_timed);
 	tcase_add_test(tc, cli_one_file_two_reports);
 	tcase_add_test(tc, cli_junit_parses);
+	tcase_add_test(tc, cli_one_cause_json_junit);
+	tcase_add_test(tc, cli_changed_counters_json);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1188,7 +1188,7 @@ expect_error(const char *name, const char *text, int status, int line, int colum
 	if (asprintf(&expect, "gpuproj: %s\n", gpuproj_error_format(&err, buf, sizeof(buf))) < 0)
 		abort();
 	rc = test_cli(&out, &errout, "import ncu '%s' -o '%s/out.json'", path, dir);
-	ck_assert_int_eq(rc, 1);
+	ck_assert_int_eq(rc, 2);
 	ck_assert_str_eq(errout, expect);
 	ck_assert_str_eq(out, "");
 	ck_assert_int_eq(test_count_dir(dir), text ? 1 : 0);
@@ -2160,7 +2160,7 @@ START_TEST(cli_output_into_missing_directory)
 		     test_data("ncu-long.csv"), dir) < 0)
 		abort();
 	rc = test_cli(&out, &errout, "%s", args);
-	ck_assert_int_eq(rc, 1);
+	ck_assert_int_eq(rc, 2);
 	ck_assert_ptr_nonnull(strstr(errout, "/no/such/dir/out.json: cannot create a temporary "
 				     "file beside it: No such file or directory\n"));
 	ck_assert_ptr_null(strstr(errout, "imported"));

@@ -742,7 +742,7 @@ START_TEST(bad_input)
 	/* The command: that one line, exit 1, nothing written. */
 	if (asprintf(&json, "%s/out.json", dir) < 0)
 		ck_abort();
-	ck_assert_int_eq(test_cli(&out, &err_text, "import nsys '%s' -o '%s'", path, json), 1);
+	ck_assert_int_eq(test_cli(&out, &err_text, "import nsys '%s' -o '%s'", path, json), 2);
 	ck_assert_str_eq(out, "");
 	{
 		char *want = NULL;
@@ -838,7 +838,7 @@ START_TEST(cli)
 	    asprintf(&want, "gpuproj: %s holds 3 GPUs and processes with kernels (one profile "
 		     "each): give -o DIR/ to write them all\n", multi) < 0)
 		ck_abort();
-	ck_assert_int_eq(test_cli(&out, &err, "import nsys '%s' -o '%s'", multi, json), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "import nsys '%s' -o '%s'", multi, json), 2);
 	ck_assert_str_eq(err, want);
 	ck_assert_int_ne(stat(json, &st), 0);
 	free(out);
@@ -984,7 +984,7 @@ START_TEST(nsys_rep)
 	free(rep);
 	rep = test_write_file(dir, "bad.nsys-rep", "x\n");
 	ck_assert_int_eq(test_cli_at(NULL, env, &out, &err, "import nsys '%s' -o '%s/bad.json'",
-				     rep, dir), 1);
+				     rep, dir), 2);
 	if (asprintf(&want, "gpuproj: %s: `%s/nsys export --type sqlite` failed (exit status 3): "
 		     "Error: cannot read the report\n", rep, bin) < 0)
 		ck_abort();

@@ -490,7 +490,7 @@ expect_error(const char *name, const char *text, int status, int line, int colum
 	ck_assert_str_eq(err.message, message);
 	/* The command: exit 1, one line, nothing written. */
 	ck_assert_int_eq(test_cli(&out, &errout, "import nvprof '%s' -o '%s/out.json'", path, dir),
-			 1);
+			 2);
 	ck_assert_ptr_nonnull(strstr(errout, message));
 	ck_assert_ptr_eq(strchr(errout, '\n'), errout + strlen(errout) - 1); /* one line */
 	ck_assert_int_eq(test_count_dir(dir), 1);

@@ -601,23 +601,23 @@ static const struct cli_bad {
 	{ "--bogus " RANKS " -o J", 2, "gpuproj: merge: unknown option '--bogus'" },
 	{ RANKS " -o", 2, "gpuproj: merge: option '-o' needs a value" },
 	{ "--model nope " RANKS " -o J", 2, "gpuproj: merge: unknown model 'nope'" },
-	{ "merge-rank0.json missing.json -o J", 1,
+	{ "merge-rank0.json missing.json -o J", 2,
 	  "gpuproj: missing.json: cannot open: No such file or directory" },
-	{ "merge-rank0.json targets-test.yaml -o J", 1,
+	{ "merge-rank0.json targets-test.yaml -o J", 2,
 	  "gpuproj: targets-test.yaml:1:1: JSON syntax error: '[' or '{' expected near '#'" },
-	{ "merge-rank0.json gate-base.json -o J", 1,
+	{ "merge-rank0.json gate-base.json -o J", 2,
 	  "gpuproj: gate-base.json: application 'app' differs from 'lulesh2.0' of "
 	  "merge-rank0.json (pass --force to merge anyway)" },
-	{ RANKS " merge-otherapp.json -o J", 1,
+	{ RANKS " merge-otherapp.json -o J", 2,
 	  "gpuproj: merge-otherapp.json: application 'xhpl' differs from 'lulesh2.0' of "
 	  "merge-rank0.json (pass --force to merge anyway)" },
-	{ RANKS " merge-othergpu.json -o J", 1,
+	{ RANKS " merge-othergpu.json -o J", 2,
 	  "gpuproj: merge-othergpu.json: GPU 'Test Target GPU' differs from 'Test Source GPU' of "
 	  "merge-rank0.json (pass --force to merge anyway)" },
-	{ RANKS " merge-rank1.json -o J", 1,
+	{ RANKS " merge-rank1.json -o J", 2,
 	  "gpuproj: merge-rank1.json: rank 1 was merged already from merge-rank1.json (pass "
 	  "--force to merge anyway)" },
-	{ "--source NoSuchGPU " RANKS " -o J", 1,
+	{ "--source NoSuchGPU " RANKS " -o J", 2,
 	  "gpuproj: source GPU 'NoSuchGPU' is not in targets.yaml" },
 };
 
@@ -684,7 +684,7 @@ START_TEST(cli_merge_job_with_its_ranks)
 	free(out);
 	free(err);
 	/* The glob's order: job.json before rank-*.json. */
-	ck_assert_int_eq(run(&out, &err, "--no-projections '%s' " RANKS " -o '%s/J'", job, dir), 1);
+	ck_assert_int_eq(run(&out, &err, "--no-projections '%s' " RANKS " -o '%s/J'", job, dir), 2);
 	ck_assert_str_eq(out, "");
 	text = NULL;
 	ck_assert_int_gt(asprintf(&text, "gpuproj: merge-rank0.json: rank 0 was merged already "
@@ -695,7 +695,7 @@ START_TEST(cli_merge_job_with_its_ranks)
 	free(err);
 	/* And the other way round. */
 	ck_assert_int_eq(run(&out, &err, "--no-projections merge-rank1.json '%s' -o '%s/J'", job,
-			     dir), 1);
+			     dir), 2);
 	ck_assert_int_gt(asprintf(&text, "gpuproj: %s: holds rank 1, which was merged already "
 				  "from merge-rank1.json: its launches would count twice (pass "
 				  "--force to merge anyway)\n", job), 0);
@@ -735,7 +735,7 @@ START_TEST(cli_merge_live_snapshot)
 					  p + strlen(attrs)), 0);
 		path = test_write_file(dir, "rank-1.live.json", snap);
 		ck_assert_int_eq(run(&out, &err, "--no-projections merge-rank0.json '%s' -o '%s/J'",
-				     path, dir), 1);
+				     path, dir), 2);
 		ck_assert_int_gt(asprintf(&want, "gpuproj: %s: is a live snapshot (GPUPROJ_LIVE) of a "
 					  "run in progress, not its final profile: its launches are in "
 					  "the final one too (merge the final profiles; pass --force to "
@@ -819,7 +819,9 @@ START_TEST(cli_merge_progress_on_tty)
 				  test_source_root(), test_gpuproj(), dir), 0);
 	rc = test_run(cmd, &out, &err);
 	ck_assert_int_eq(rc, 0);
-	ck_assert_msg(strstr(out, "\rmerging 3/3 ranks\r\n") != NULL, "%.300s", out);
+	/* The shared progress line (cli-common.c): cleared, redrawn, ended at 100 %. */
+	ck_assert_msg(strstr(out, "\r\033[Kgpuproj merge: 3/3 ranks (100%)\r\n") != NULL,
+		      "%.300s", out);
 	ck_assert_ptr_nonnull(strstr(out, "gpuproj: merged 3 ranks, 3 kernel signatures, into "));
 	free(cmd);
 	free(out);

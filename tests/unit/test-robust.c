@@ -491,45 +491,45 @@ static const struct {
 } import_regressions[] = {
 	{ "ncu", "sms-out-of-range.csv", 0,
 	  "warning: sms-out-of-range.csv: SM count 8450 is not a GPU's (1 to 4096); left unknown" },
-	{ "ncu", "cc-minor-two-digits.csv", 1,
+	{ "ncu", "cc-minor-two-digits.csv", 2,
 	  "cc-minor-two-digits.csv:3:38: \"CC\" '7.15' is not a compute capability such as \"9.0\"" },
 	{ "ncu", "extra-metric-1e300.csv", 0,
 	  "extra-metric-1e300.csv:3: kept no value for \"tool__huge.sum\": '1e300' is beyond "
 	  "±1e+200" },
-	{ "gpuperfpredict", "duration-1e300.csv", 1,
+	{ "gpuperfpredict", "duration-1e300.csv", 2,
 	  "duration-1e300.csv:2:48: column 'duration': 1e300 is not a kernel duration in seconds "
 	  "(> 0 and at most 1e+06)" },
-	{ "gpuperfpredict", "counter-1e300.csv", 1,
+	{ "gpuperfpredict", "counter-1e300.csv", 2,
 	  "counter-1e300.csv:2:92: column 'misc_instructions': 1e300 is beyond ±1e+200" },
-	{ "gpuperfpredict", "occupancy-57.csv", 1,
+	{ "gpuperfpredict", "occupancy-57.csv", 2,
 	  "occupancy-57.csv:2:212: occupancy.achieved = 57 is outside its range (column "
 	  "'achieved_occupancy')" },
 	/* A derived count over GPUPROJ_MAX_METRIC: accepted by the importer once
 	 * and then refused by the profile writer. */
-	{ "gpuperfpredict", "count-over-1e18.csv", 1,
+	{ "gpuperfpredict", "count-over-1e18.csv", 2,
 	  "count-over-1e18.csv:2: inst.fp64.add = 2.4000555555555553e+18 is outside its range" },
 	/* Two rows of 3e9 launches: the 32-bit metric counts wrapped (a wrong mean). */
-	{ "gpuperfpredict", "launches-over-2e32.csv", 1,
+	{ "gpuperfpredict", "launches-over-2e32.csv", 2,
 	  "launches-over-2e32.csv:3:23: more than 4294967295 launches of one signature" },
 	/* Rows whose time, rate or grid no GPU has (tests/unit/test-import-*). */
-	{ "xla-matmul", "rate-1e25.csv", 1,
+	{ "xla-matmul", "rate-1e25.csv", 2,
 	  "rate-1e25.csv:2:52: column 'flop_per_s': 1e25 is beyond any GPU's bf16 rate" },
-	{ "xla-matmul", "time-out-of-range.csv", 1,
+	{ "xla-matmul", "time-out-of-range.csv", 2,
 	  "time-out-of-range.csv:3:52: column 'flop_per_s': 1e-300 implies a kernel time of inf "
 	  "ns" },
-	{ "xla-matmul", "grid-y-131072.csv", 1,
+	{ "xla-matmul", "grid-y-131072.csv", 2,
 	  "grid-y-131072.csv:2: shape b=1, m=16777216, n=256 is beyond a CUDA grid of "
 	  "128-element tiles (grid.y 131072 is above CUDA's 65535)" },
-	{ "kerneltuner", "time-1e300.json", 1,
+	{ "kerneltuner", "time-1e300.json", 2,
 	  "time-1e300.json:28:12: configuration '32,4,15,15,0,1,1,0': time 1e+300 ms is not a "
 	  "kernel time (1 ns to 1e+06 s)" },
-	{ "kerneltuner", "time-1e-300.json", 1,
+	{ "kerneltuner", "time-1e-300.json", 2,
 	  "time-1e-300.json:28:12: configuration '32,4,15,15,0,1,1,0': time 1e-300 ms is not a "
 	  "kernel time (1 ns to 1e+06 s)" },
-	{ "kerneltuner", "rate-7.5e18.json", 1,
+	{ "kerneltuner", "rate-7.5e18.json", 2,
 	  "rate-7.5e18.json:28:12: configuration '32,4,15,15,0,1,1,0': 7549747200 FLOP in 1e-06 "
 	  "ms is 7.55e+18 FLOP/s, beyond any GPU's FP32 rate" },
-	{ "kerneltuner", "grid-2e32-plus-5.json", 1,
+	{ "kerneltuner", "grid-2e32-plus-5.json", 2,
 	  "grid-2e32-plus-5.json:19:25: configuration '32,4,15,15,0,1,1,0': its launch, grid "
 	  "(4294967301, 128, 1) and block (32, 4, 1), is beyond CUDA's limits" },
 };
@@ -548,7 +548,7 @@ START_TEST(import_derived_value_beyond_profile)
 			      "sm_90,H100-SXM5-80GB,bf16xbf16->bf16,1,65536,65536,4000000000,"
 			      "1e15\n");
 	ck_assert_int_gt(asprintf(&odir, "%s/out", dir), 0);
-	ck_assert_int_eq(test_cli(&out, &err, "import xla-matmul '%s' -o '%s'", csv, odir), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "import xla-matmul '%s' -o '%s'", csv, odir), 2);
 	ck_assert_str_eq(err, "gpuproj: GPU 'H100-SXM5-80GB': kernels[0].metrics.flop.tensor.bf16 "
 			      "3.4359738368e+19 is outside [0, 1e+18] FLOP: a value derived from the "
 			      "data set that no gpuproj profile holds\n");
@@ -838,13 +838,13 @@ START_TEST(input_limit_device_cli)
 	char *out, *err;
 
 	ck_assert_int_eq(test_cli_at(NULL, "GPUPROJ_MAX_INPUT_SIZE=1M", &out, &err,
-				     "import ncu /dev/zero -o /dev/null"), 1);
+				     "import ncu /dev/zero -o /dev/null"), 2);
 	ck_assert_str_eq(err, "gpuproj: /dev/zero: holds more than 1 MiB, larger than the limit of "
 			 "1 MiB for an input file (raise it with --max-input-size or "
 			 "GPUPROJ_MAX_INPUT_SIZE)\n");
 	free(out);
 	free(err);
-	ck_assert_int_eq(test_cli(&out, &err, "--max-input-size 64K targets check /dev/zero"), 1);
+	ck_assert_int_eq(test_cli(&out, &err, "--max-input-size 64K targets check /dev/zero"), 2);
 	ck_assert_str_eq(err, "gpuproj: /dev/zero: holds more than 64 KiB, larger than the limit of "
 			 "64 KiB for a targets file (raise it with --max-input-size or "
 			 "GPUPROJ_MAX_INPUT_SIZE)\n");
@@ -876,7 +876,7 @@ START_TEST(allocation_failure_clean_exit)
 	int r = test_cli_at(NULL, "ulimit -v 300000; GPUPROJ_MAX_INPUT_SIZE=100G", &out, &err,
 			    "import ncu /dev/zero -o /dev/null");
 
-	ck_assert_int_eq(r, 1);
+	ck_assert_int_eq(r, 2);
 	ck_assert_msg(strstr(err, "gpuproj: /dev/zero: out of memory after reading") != NULL, "%s",
 		      err);
 	free(out);
@@ -1014,13 +1014,13 @@ struct same_file_case {
 };
 
 static const struct same_file_case same_file_cases[] = {
-	{ "project --targets TARGETS IN -o OUT", "profile-test.json", 1 },
-	{ "project --targets TARGETS IN --format json -o OUT", "profile-test.json", 1 },
-	{ "import ncu IN -o OUT", "ncu-raw.csv", 1 },
-	{ "merge --targets TARGETS IN IN --force -o OUT", "merge-rank0.json", 1 },
-	{ "validate --targets TARGETS IN -o OUT", "profile-test.json", 1 },
+	{ "project --targets TARGETS IN -o OUT", "profile-test.json", 2 },
+	{ "project --targets TARGETS IN --format json -o OUT", "profile-test.json", 2 },
+	{ "import ncu IN -o OUT", "ncu-raw.csv", 2 },
+	{ "merge --targets TARGETS IN IN --force -o OUT", "merge-rank0.json", 2 },
+	{ "validate --targets TARGETS IN -o OUT", "profile-test.json", 2 },
 	{ "gate --targets TARGETS --baseline IN IN --target TgtGPU --junit OUT", "gate-base.json", 2 },
-	{ "report IN --no-charts --html OUT", "report-rank0.json", 1 },
+	{ "report IN --no-charts --html OUT", "report-rank0.json", 2 },
 };
 
 /* `args` with IN, OUT and TARGETS (the test GPUs) replaced by quoted paths. */
@@ -1097,7 +1097,7 @@ START_TEST(report_second_output_is_input)
 
 	ck_assert_int_gt(asprintf(&html, "%s/report.html", dir), 0);
 	ck_assert_int_eq(test_cli(&out, &err, "report '%s' --no-charts --html '%s' --md '%s'", in,
-				  html, in), 1);
+				  html, in), 2);
 	ck_assert_ptr_nonnull(strstr(err, "is an input of this command"));
 	ck_assert_int_eq(access(html, F_OK), -1);
 	now = test_read_file(in);

@@ -845,7 +845,7 @@ START_TEST(cli_check_reports_and_produces_nothing)
 
 	ck_assert_int_gt(asprintf(&cmd, "'%s' targets check '%s'", test_gpuproj(), path), 0);
 	rc = test_run(cmd, &out, &err);
-	ck_assert_int_eq(rc, 1);
+	ck_assert_int_eq(rc, 2);
 	ck_assert_str_eq(out, "");
 	ck_assert_int_gt(asprintf(&expect, "gpuproj: %s:13:5: unknown key 'clock_mz' in GPU "
 				  "'G1'; did you mean 'clock_mhz'?\n", path), 0);

@@ -1164,13 +1164,13 @@ START_TEST(cli_default_sections_and_merge)
 	free(err);
 	ck_assert_int_eq(run(&out, &err, "--default-sections --model sol --coverage 0.5 "
 			     "--fit-intervals '%s/x.json' --merge-intervals '%s' '%s' '%s'", tmp,
-			     base, a, b), 1);
+			     base, a, b), 2);
 	ck_assert_ptr_nonnull(strstr(err, "cannot merge intervals fitted for 0.5 coverage into a "
 				     "table fitted for 0.8"));
 	free(out);
 	free(err);
 	ck_assert_int_eq(run(&out, &err, "--model sol --fit-intervals '%s/x.json' "
-			     "--merge-intervals '%s' '%s' '%s'", tmp, a, a, b), 1);
+			     "--merge-intervals '%s' '%s' '%s'", tmp, a, a, b), 2);
 	ck_assert_ptr_nonnull(strstr(err, "'schema' must be"));
 	free(out);
 	free(err);
@@ -1222,7 +1222,7 @@ START_TEST(cli_exit_statuses)
 		{ "--model nope x.json", 2, "unknown model 'nope'" },
 		{ "--details x.json", 2, "--details needs --format json" },
 		{ "--bogus x.json", 2, "unknown option '--bogus'" },
-		{ "/nonexistent.json", 1, "gpuproj: /nonexistent.json: cannot open" },
+		{ "/nonexistent.json", 2, "gpuproj: /nonexistent.json: cannot open" },
 	};
 	size_t i;
 
@@ -1239,24 +1239,69 @@ START_TEST(cli_exit_statuses)
 }
 END_TEST
 
-START_TEST(cli_bad_input_is_1)
+/*
+ * --progress always prints a line each 10 % step (here each of
+ * the 4 kernel x target comparisons of profile-test.json is 25 %) with the
+ * time taken; never and -q print none; auto off a terminal prints nothing
+ * for a run under 10 s (cli_success_and_formats).
+ */
+START_TEST(cli_progress_lines)
+{
+	char *out, *err, *line;
+	int i;
+
+	ck_assert_int_eq(test_cli(&out, &err, "validate --targets '%s' --progress always '%s'",
+				  test_data("targets-test.yaml"), test_data("profile-test.json")), 0);
+	line = err;
+	for (i = 1; i <= 4; i++) {
+		char want[96];
+
+		snprintf(want, sizeof(want), "gpuproj validate: %d/4 kernel x target (%d%%, ", i,
+			 25 * i);
+		ck_assert_msg(strncmp(line, want, strlen(want)) == 0, "line %d: %s", i, line);
+		line = strchr(line, '\n');
+		ck_assert_ptr_nonnull(line);
+		line++;
+	}
+	ck_assert_str_eq(line, "");
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "validate --targets '%s' --progress never '%s'",
+				  test_data("targets-test.yaml"), test_data("profile-test.json")), 0);
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "validate --targets '%s' -q --progress always '%s'",
+				  test_data("targets-test.yaml"), test_data("profile-test.json")), 0);
+	ck_assert_str_eq(err, "");
+	free(out);
+	free(err);
+	ck_assert_int_eq(test_cli(&out, &err, "validate --progress sometimes x.json"), 2);
+	ck_assert_str_eq(err, "gpuproj: validate: --progress must be auto, always or never, not "
+			 "'sometimes'\nTry 'gpuproj validate --help'.\n");
+	free(out);
+	free(err);
+}
+END_TEST
+
+START_TEST(cli_bad_input_is_2)
 {
 	char *txt = test_write_file(tmp, "notes.txt", "hello\n"), *out, *err, *a, *b;
 
-	ck_assert_int_eq(run(&out, &err, "'%s'", txt), 1);
+	ck_assert_int_eq(run(&out, &err, "'%s'", txt), 2);
 	ck_assert_ptr_nonnull(strstr(err, "not a data set"));
 	ck_assert_str_eq(out, "");
 	free(out);
 	free(err);
 
 	write_pair_json(&a, &b);
-	ck_assert_int_eq(run(&out, &err, "--target NoSuchGPU-XYZ '%s' '%s'", a, b), 1);
+	ck_assert_int_eq(run(&out, &err, "--target NoSuchGPU-XYZ '%s' '%s'", a, b), 2);
 	ck_assert_ptr_nonnull(strstr(err, "target GPU 'NoSuchGPU-XYZ' is not in targets.yaml"));
 	free(out);
 	free(err);
 
 	/* One profile and nothing measured elsewhere: nothing to validate. */
-	ck_assert_int_eq(run(&out, &err, "'%s'", a), 1);
+	ck_assert_int_eq(run(&out, &err, "'%s'", a), 2);
 	ck_assert_ptr_nonnull(strstr(err, "nothing to validate"));
 	free(out);
 	free(err);
@@ -1310,11 +1355,12 @@ validate_suite(void)
 
 	tcase_add_checked_fixture(tcli, setup, teardown);
 	tcase_add_test(tcli, cli_success_and_formats);
+	tcase_add_test(tcli, cli_progress_lines);
 	tcase_add_test(tcli, cli_default_sections_and_merge);
 	tcase_add_test(tcli, cli_fit_date_from_source_date_epoch);
 	tcase_add_test(tcli, cli_citation_first);
 	tcase_add_test(tcli, cli_exit_statuses);
-	tcase_add_test(tcli, cli_bad_input_is_1);
+	tcase_add_test(tcli, cli_bad_input_is_2);
 	suite_add_tcase(s, tcli);
 	return s;
 }
