@@ -54,7 +54,7 @@ SKIP = 77
 MIN_ELEMENTS = 20          # drawing elements per chart (lines, polygons, text)
 MIN_INK = 0.01             # fraction of non-white pixels per chart screenshot
 WIDTHS = (1400, 1920)      # CSS px of the page viewport
-TIMEOUT = 240              # seconds for the whole browser session
+TIMEOUT = 600              # seconds for the whole browser session (174 s seen under load)
 SECTIONS = ["summary", "run", "ranking", "profile-1", "disagreement", "assumptions", "sources"]
 N_TARGETS = 58             # GPUs in the built-in targets.yaml
 # GPUs the quadrant chart must name (it once dropped their labels).
