@@ -27,6 +27,27 @@
 
 #include "util.h"
 
+/* The label of a kernel in findings and reports (gate.h). */
+char *
+gpuproj_gate_kernel_label(const struct gpuproj_kernel *k, char *buf, size_t size)
+{
+	char smem[40] = "";
+
+	if (!buf || size == 0)
+		return buf;
+	if (!k) {
+		snprintf(buf, size, "(none)");
+		return buf;
+	}
+	if (k->smem_dynamic)
+		snprintf(smem, sizeof(smem), ", smem %u B", k->smem_dynamic);
+	snprintf(buf, size, "%s (%ux%ux%u,%ux%ux%u%s)%s%s%s",
+		 k->demangled ? k->demangled : k->name, k->grid.x, k->grid.y, k->grid.z,
+		 k->block.x, k->block.y, k->block.z, smem, k->tag && *k->tag ? " [" : "",
+		 k->tag && *k->tag ? k->tag : "", k->tag && *k->tag ? "]" : "");
+	return buf;
+}
+
 /* Relative slack on threshold comparisons: a change of exactly +10 % is not beyond +10 %. */
 #define THRESHOLD_SLACK 1e-9
 

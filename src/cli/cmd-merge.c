@@ -61,6 +61,56 @@ on_warning(void *userdata, const char *message)
 	cli_warn("%s", message);
 }
 
+/*
+ * Write the job profile to `output`: as it is (targets NULL, --no-projections)
+ * or with its projections by `model` onto every target from the source GPU.
+ * Returns 0, or EXIT_FAIL after the error line.
+ */
+static int
+write_job(const struct gpuproj_profile *job, const struct gpuproj_targets *targets,
+	  const char *source, const struct gpuproj_model *model, const char *output)
+{
+	const struct gpuproj_target *src = NULL;
+	struct gpuproj_run_projection *runs = NULL;
+	struct gpuproj_error err = { 0 };
+	size_t i, n_runs = 0;
+	int ret = EXIT_FAIL;
+
+	if (!targets) {
+		if (gpuproj_profile_save(job, output, &err)) {
+			cli_fail_error(&err);
+			return EXIT_FAIL;
+		}
+		return 0;
+	}
+	if (gpuproj_resolve_source(job, targets, source, &src, &err)) {
+		cli_fail("%s (or pass --no-projections)", err.message);
+		return EXIT_FAIL;
+	}
+	runs = calloc(gpuproj_targets_count(targets) + 1, sizeof(*runs));
+	if (!runs) {
+		cli_fail("out of memory");
+		return EXIT_FAIL;
+	}
+	for (i = 0; i < gpuproj_targets_count(targets); i++) {
+		if (gpuproj_project_run(job, model, src, gpuproj_targets_get(targets, i), NULL,
+					&runs[n_runs++])) {
+			cli_fail("out of memory");
+			goto out;
+		}
+	}
+	if (gpuproj_project_json(output, job, src, runs, n_runs, &err)) {
+		cli_fail_error(&err);
+		goto out;
+	}
+	ret = 0;
+out:
+	for (i = 0; i < n_runs; i++)
+		gpuproj_run_projection_clear(&runs[i]);
+	free(runs);
+	return ret;
+}
+
 int
 cmd_merge(int argc, char **argv)
 {
@@ -85,10 +135,7 @@ cmd_merge(int argc, char **argv)
 	struct gpuproj_targets *targets = NULL;
 	struct gpuproj_profile *job = NULL;
 	const struct gpuproj_model *model;
-	const struct gpuproj_target *src = NULL;
-	struct gpuproj_run_projection *runs = NULL;
 	struct gpuproj_error err = { 0 };
-	size_t i, n_runs = 0;
 	int c, ret = EXIT_FAIL;
 
 	optind = 1;
@@ -144,41 +191,13 @@ cmd_merge(int argc, char **argv)
 		goto out;
 	}
 
-	if (no_proj) {
-		if (gpuproj_profile_save(job, output, &err)) {
-			cli_fail_error(&err);
-			goto out;
-		}
-	} else {
-		if (gpuproj_resolve_source(job, targets, source, &src, &err)) {
-			cli_fail("%s (or pass --no-projections)", err.message);
-			goto out;
-		}
-		runs = calloc(gpuproj_targets_count(targets) + 1, sizeof(*runs));
-		if (!runs) {
-			cli_fail("out of memory");
-			goto out;
-		}
-		for (i = 0; i < gpuproj_targets_count(targets); i++) {
-			if (gpuproj_project_run(job, model, src, gpuproj_targets_get(targets, i), NULL,
-						&runs[n_runs++])) {
-				cli_fail("out of memory");
-				goto out;
-			}
-		}
-		if (gpuproj_project_json(output, job, src, runs, n_runs, &err)) {
-			cli_fail_error(&err);
-			goto out;
-		}
-	}
+	if (write_job(job, no_proj ? NULL : targets, source, model, output))
+		goto out;
 	if (prog.tty && prog.on && strcmp(output, "-") != 0)
 		fprintf(stderr, "gpuproj: merged %s ranks, %zu kernel signatures, into %s\n",
 			gpuproj_profile_attr(job, "merged_ranks"), gpuproj_profile_count(job), output);
 	ret = EXIT_OK;
 out:
-	for (i = 0; runs && i < n_runs; i++)
-		gpuproj_run_projection_clear(&runs[i]);
-	free(runs);
 	gpuproj_profile_free(job);
 	gpuproj_targets_free(targets);
 	return ret;

@@ -268,6 +268,8 @@ anything_projected(const struct gpuproj_profile *p, const struct gpuproj_targets
 	return false;
 }
 
+static int check_args(int argc, char **argv, struct project_args *a);
+
 /*
  * Options into `a`. Returns -1 to go on, else the exit status (help,
  * `--model list`, a usage error).
@@ -361,6 +363,18 @@ parse_args(int argc, char **argv, struct project_args *a)
 				return cli_option_error("project", c, argv);
 		}
 	}
+	return check_args(argc, argv, a);
+}
+
+/*
+ * After the options: the combinations they allow, the one PROFILE and the
+ * model. Returns -1 to go on, else the exit status (as parse_args()).
+ */
+static int
+check_args(int argc, char **argv, struct project_args *a)
+{
+	struct gpuproj_model_options *mopt = &a->mopt;
+
 	if (a->model_name && strcmp(a->model_name, "list") == 0) {
 		cli_print_models();
 		return EXIT_OK;

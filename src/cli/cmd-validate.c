@@ -350,6 +350,8 @@ parse_holdout(const char *value, struct validate_args *a)
 	return -1;
 }
 
+static int check_args(int argc, const struct validate_args *a);
+
 /* The options and their usage errors. Returns -1 to go on, else the exit status. */
 static int
 parse_args(int argc, char **argv, struct validate_args *a)
@@ -451,6 +453,16 @@ parse_args(int argc, char **argv, struct validate_args *a)
 	}
 	if (r >= 0)
 		return r;
+	return check_args(argc, a);
+}
+
+/*
+ * After the options: the datasets and the combinations the options allow.
+ * Returns -1 to go on, else the exit status (as parse_args()).
+ */
+static int
+check_args(int argc, const struct validate_args *a)
+{
 	if (a->list) {
 		cli_print_models();
 		return EXIT_OK;
