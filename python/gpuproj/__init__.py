@@ -10,8 +10,9 @@
   written with its projections (``gpuproj project --format json``):
   kernel, name, tag, grid, block, launches, source_ns, target, model
   (the model that projected the row: the run's or its fallback's),
-  run_model, status, point_ns, lo_ns, hi_ns, speedup, binding, assumed,
-  interval, interval_gpus, measured_ns, error_pct, why.
+  run_model, status, point_ns, lo_ns, hi_ns, speedup, binding, assumed
+  (a tuple of the stated assumptions, () when none), interval,
+  interval_gpus, measured_ns, error_pct, why.
 - ``read_whole_runs(path)``: one row per target of the same file's
   whole-run projections (``whole_run``; none without a timeline).
 - ``project(profile, targets=…, model=…)``: runs ``gpuproj project
@@ -161,6 +162,15 @@ def _projections(doc, path):
     return runs
 
 
+def _assumed(p):
+    """The projection's stated assumptions as a tuple (JSON "assumed": a
+    list; () when it states none)."""
+    a = p.get("assumed")
+    if a is None:
+        return ()
+    return (a,) if isinstance(a, str) else tuple(a)
+
+
 def read_projections(path, as_frame=None):
     """One row per (kernel, target) of a profile with projections (see the module doc)."""
     doc = _load(path)
@@ -186,7 +196,7 @@ def read_projections(path, as_frame=None):
                 "point_ns": point, "lo_ns": p.get("lo_ns") if ok else None,
                 "hi_ns": p.get("hi_ns") if ok else None,
                 "speedup": k["mean_ns"] / point if point and k["mean_ns"] is not None else None,
-                "binding": p.get("binding") if ok else None, "assumed": p.get("assumed"),
+                "binding": p.get("binding") if ok else None, "assumed": _assumed(p),
                 "interval": p.get("interval"), "interval_gpus": p.get("interval_gpus"),
                 "measured_ns": measured,
                 "error_pct": (100.0 * (point - measured) / measured

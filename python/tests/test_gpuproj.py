@@ -106,7 +106,7 @@ def test_command_errors_raise_with_its_message():
     with pytest.raises(gpuproj.GpuprojError) as e:
         gpuproj.project(os.path.join(DATA, "profile-test.json"), targets="NoSuchGPU",
                         targets_file=tfile, gpuproj=EXE)
-    assert e.value.returncode == 1
+    assert e.value.returncode == 2
     assert e.value.message.startswith("gpuproj: target GPU 'NoSuchGPU' is not in targets.yaml")
     with pytest.raises(gpuproj.GpuprojError) as e:
         gpuproj.project(os.path.join(DATA, "profile-test.json"), model="nosuchmodel",
@@ -145,7 +145,7 @@ def test_envelope_rows_say_assumed(tmp_path):
     for row in rows:
         assert row["model"] == "envelope"
         assert row["run_model"] == "hroof-occ"
-        assert row["assumed"] == "binding unknown"
+        assert row["assumed"] == ("binding unknown",)
         assert row["binding"] == "unknown"
         assert row["lo_ns"] <= row["point_ns"] <= row["hi_ns"]
     out = tmp_path / "p.json"
