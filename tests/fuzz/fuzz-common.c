@@ -477,3 +477,22 @@ fuzz_check_analytic(const struct gpuproj_profile *p, const struct gpuproj_target
 			fuzz_fail("%s: kernels[%zu]: %g FP32 FLOP in %g ns", what, i, cuda, d->min);
 	}
 }
+
+void
+fuzz_import_file(fuzz_import_fn import, const uint8_t *data, size_t size,
+		 const struct gpuproj_targets *targets, bool analytic, const char *what)
+{
+	const char *path = fuzz_file(data, size);
+	struct gpuproj_profile **profiles = NULL;
+	size_t n = 0, i;
+
+	if (import(&path, 1, targets, &profiles, &n, NULL))
+		return;
+	for (i = 0; i < n; i++) {
+		fuzz_check_profile(profiles[i], what);
+		if (analytic)
+			fuzz_check_analytic(profiles[i], targets, what);
+		gpuproj_profile_free(profiles[i]);
+	}
+	free(profiles);
+}

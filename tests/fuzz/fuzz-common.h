@@ -74,4 +74,19 @@ struct gpuproj_targets;
 void fuzz_check_analytic(const struct gpuproj_profile *p, const struct gpuproj_targets *targets,
 			 const char *what);
 
+struct gpuproj_error;
+struct gpuproj_profile;
+/* A data-set importer: gpuproj_import_gpuperfpredict() and its siblings (import.h). */
+typedef int (*fuzz_import_fn)(const char *const *paths, size_t n_paths,
+			      const struct gpuproj_targets *targets,
+			      struct gpuproj_profile ***ret_profiles, size_t *ret_n,
+			      struct gpuproj_error *reterr);
+/*
+ * One fuzz input through `import` as one file: every profile of an
+ * accepted file passes fuzz_check_profile() and, with `analytic`,
+ * fuzz_check_analytic(); a refused file is fine. Frees what it imported.
+ */
+void fuzz_import_file(fuzz_import_fn import, const uint8_t *data, size_t size,
+		      const struct gpuproj_targets *targets, bool analytic, const char *what);
+
 #endif

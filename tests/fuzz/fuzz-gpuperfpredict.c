@@ -35,16 +35,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *path = fuzz_file(data, size);
-	struct gpuproj_profile **profiles = NULL;
-	size_t n = 0, i;
-
-	if (gpuproj_import_gpuperfpredict(&path, 1, targets, &profiles, &n, NULL))
-		return 0;
-	for (i = 0; i < n; i++) {
-		fuzz_check_profile(profiles[i], "gpuperfpredict CSV");
-		gpuproj_profile_free(profiles[i]);
-	}
-	free(profiles);
+	fuzz_import_file(gpuproj_import_gpuperfpredict, data, size, targets, false,
+			 "gpuperfpredict CSV");
 	return 0;
 }

@@ -38,17 +38,6 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *path = fuzz_file(data, size);
-	struct gpuproj_profile **profiles = NULL;
-	size_t n = 0, i;
-
-	if (gpuproj_import_xla_matmul(&path, 1, targets, &profiles, &n, NULL))
-		return 0;
-	for (i = 0; i < n; i++) {
-		fuzz_check_profile(profiles[i], "XLA matmul CSV");
-		fuzz_check_analytic(profiles[i], targets, "XLA matmul CSV");
-		gpuproj_profile_free(profiles[i]);
-	}
-	free(profiles);
+	fuzz_import_file(gpuproj_import_xla_matmul, data, size, targets, true, "XLA matmul CSV");
 	return 0;
 }
