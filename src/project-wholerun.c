@@ -51,6 +51,17 @@ whole_run_cell(const struct gpuproj_run_projection *run, char *buf, size_t size)
  * timeline does not describe what was measured (-82 % is not put down to
  * varying epochs whose spread was 0).
  */
+/* "1.23x" (unit as given), or "-" where the speedup is unknown (NaN). */
+static const char *
+speedup_text(double v, const char *unit, char *buf, size_t size)
+{
+	if (isfinite(v))
+		snprintf(buf, size, "%.2f%s", v, unit);
+	else
+		snprintf(buf, size, "-");
+	return buf;
+}
+
 static const char *
 identity_text(double e, double bound, char *buf, size_t size)
 {
@@ -93,7 +104,7 @@ gpuproj_project_whole_run_table(FILE *out, const struct gpuproj_profile *p,
 			continue;
 		snprintf(interval, sizeof(interval), "[%s, %s]", format_ns(w->lo_ns, a, sizeof(a)),
 			 format_ns(w->hi_ns, b, sizeof(b)));
-		snprintf(h, sizeof(h), "%.2fx", w->speedup);
+		speedup_text(w->speedup, "x", h, sizeof(h));
 		fprintf(out, "%-20s %11s %25s %9s %11s %11s %11s %11s %11s\n",
 			runs[r].target->name, format_ns(w->wall_ns, c, sizeof(c)), interval, h,
 			format_ns(w->kernel_ns, d, sizeof(d)), format_ns(w->copy_ns, e, sizeof(e)),
@@ -254,6 +265,7 @@ whole_run_add(struct gpuproj_whole_run *a, const struct gpuproj_whole_run *b, bo
 	a->lo_ns += b->lo_ns;
 	a->hi_ns += b->hi_ns;
 	a->source_ns += b->source_ns;
+	a->source_wall_ns += b->source_wall_ns;
 	a->replayed_ns += b->replayed_ns;
 	a->carried_ns += b->carried_ns;
 	a->kernel_ns += b->kernel_ns;
@@ -266,7 +278,7 @@ whole_run_add(struct gpuproj_whole_run *a, const struct gpuproj_whole_run *b, bo
 	a->bar_host_ns += b->bar_host_ns;
 	a->copies_kept += b->copies_kept;
 	a->kernels_kept += b->kernels_kept;
-	a->speedup = a->wall_ns > 0 ? a->source_ns / a->wall_ns : NAN;
+	a->speedup = a->wall_ns > 0 && a->source_wall_ns > 0 ? a->source_wall_ns / a->wall_ns : NAN;
 }
 
 static bool
@@ -330,7 +342,7 @@ whole_run_html(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t
 	const double width = 360;
 	double max;
 	size_t i, j;
-	char a[32], b[32], c[32], d[32], e[32], f[32], g[32], bk[32], bc[32], bh[32];
+	char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32], bk[32], bc[32], bh[32];
 
 	if (!any_valid(rows, n, &max) || !(max > 0))
 		return;
@@ -359,13 +371,14 @@ whole_run_html(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t
 			      "scope=\"row\">", w->wall_ns, i + 1);
 		html_escape(sb, rows[i].target->name);
 		strbuf_printf(sb, "%s</th><td class=\"num\">%s</td><td class=\"num\">%s – %s</td>"
-			      "<td class=\"num\">%.2f×</td><td class=\"num\">%s</td><td "
+			      "<td class=\"num\">%s</td><td class=\"num\">%s</td><td "
 			      "class=\"num\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s"
 			      "</td><td><svg width=\"%.0f\" height=\"14\" role=\"img\" "
 			      "aria-label=\"kernel %s, copy %s, host %s, carried %s\">",
 			      rows[i].is_source ? " <span class=\"small\">(source)</span>" : "",
 			      format_ns(w->wall_ns, a, sizeof(a)), format_ns(w->lo_ns, b, sizeof(b)),
-			      format_ns(w->hi_ns, c, sizeof(c)), w->speedup,
+			      format_ns(w->hi_ns, c, sizeof(c)),
+			      speedup_text(w->speedup, "×", h, sizeof(h)),
 			      format_ns(w->kernel_ns, d, sizeof(d)), format_ns(w->copy_ns, e, sizeof(e)),
 			      format_ns(w->host_ns, f, sizeof(f)),
 			      format_ns(w->carried_ns, g, sizeof(g)), width,
@@ -404,7 +417,7 @@ whole_run_md(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n
 	const int cells = 30;
 	double max;
 	size_t i, j;
-	char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
+	char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32];
 
 	if (!any_valid(rows, n, &max) || !(max > 0))
 		return;
@@ -421,10 +434,11 @@ whole_run_md(struct strbuf *sb, const struct gpuproj_report_rank *rows, size_t n
 			continue;
 		strbuf_printf(sb, "| %zu | ", i + 1);
 		md_text(sb, rows[i].target->name);
-		strbuf_printf(sb, "%s | %s | %s – %s | %.2fx | %s | %s | %s | %s | `",
+		strbuf_printf(sb, "%s | %s | %s – %s | %s | %s | %s | %s | %s | `",
 			      rows[i].is_source ? " (source)" : "",
 			      format_ns(w->wall_ns, a, sizeof(a)), format_ns(w->lo_ns, b, sizeof(b)),
-			      format_ns(w->hi_ns, c, sizeof(c)), w->speedup,
+			      format_ns(w->hi_ns, c, sizeof(c)),
+			      speedup_text(w->speedup, "x", h, sizeof(h)),
 			      format_ns(w->kernel_ns, d, sizeof(d)), format_ns(w->copy_ns, e, sizeof(e)),
 			      format_ns(w->host_ns, f, sizeof(f)),
 			      format_ns(w->carried_ns, g, sizeof(g)));

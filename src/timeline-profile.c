@@ -606,6 +606,14 @@ timeline_durations_free(struct timeline_durations *td)
 	free(td);
 }
 
+/* Onto the source itself (no target, or the same GPU by name): measured times. */
+static bool
+same_gpu(const struct gpuproj_target *src, const struct gpuproj_target *tgt)
+{
+	return !src || !tgt || src == tgt ||
+	       (src->name && tgt->name && strcmp(src->name, tgt->name) == 0);
+}
+
 int
 timeline_durations_new(struct timeline_durations **ret, const struct gpuproj_profile *p,
 		       const struct gpuproj_run_projection *run, const struct gpuproj_target *src,
@@ -625,8 +633,7 @@ timeline_durations_new(struct timeline_durations **ret, const struct gpuproj_pro
 	td->run = run;
 	td->src = src;
 	td->tgt = tgt;
-	td->identity = !src || !tgt || src == tgt ||
-		       (src->name && tgt->name && strcmp(src->name, tgt->name) == 0);
+	td->identity = same_gpu(src, tgt);
 	/* Each thread's cut epochs, target against source GPU time (the work they carry). */
 	for (i = 0; tl && i < tl->n_patterns; i++) {
 		const struct gpuproj_tl_pattern *pat = &tl->patterns[i];
@@ -827,7 +834,24 @@ gpuproj_timeline_project(const struct gpuproj_profile *p, const struct gpuproj_r
 	}
 	out->lo_ns = fmax(out->lo_ns, floor[1]);
 	out->hi_ns = fmax(out->hi_ns, floor[2]);
-	out->speedup = out->wall_ns > 0 ? out->source_ns / out->wall_ns : NAN;
+	/*
+	 * The speedup is over the source's own replay: a measured wall below
+	 * the source's GPU time (floored there as here) would make the source
+	 * itself "0.03x". No measured whole run (a wall of 0): no speedup.
+	 */
+	out->source_wall_ns = out->wall_ns;
+	if (!same_gpu(src, tgt)) {
+		struct gpuproj_whole_run ws;
+
+		if (gpuproj_timeline_project(p, NULL, src, src, &ws) == GPUPROJ_OK && ws.valid)
+			out->source_wall_ns = ws.wall_ns;
+		else
+			out->source_wall_ns = out->source_ns;
+	}
+	if (!(out->source_ns > 0))
+		out->source_wall_ns = 0;
+	out->speedup = out->wall_ns > 0 && out->source_wall_ns > 0
+			       ? out->source_wall_ns / out->wall_ns : NAN;
 	out->explained = w > 0 ? f * e / w : 0;
 	out->reconstructed = w > 0 ? fmin(f * tl->reconstructed.ns / w, out->explained) : 0;
 	out->identity_error = e > 0 ? (acc.rsrc - e) / e : 0;

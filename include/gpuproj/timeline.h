@@ -564,7 +564,14 @@ struct gpuproj_whole_run {
 	double wall_ns;        /**< projected whole-run wall time */
 	double lo_ns, hi_ns;   /**< the same with every kernel at its interval's ends */
 	double source_ns;      /**< the measured whole-run wall time */
-	double speedup;        /**< source_ns / wall_ns */
+	/**
+	 * The whole run replayed onto the source (its wall_ns): source_ns, or
+	 * the source's floor_ns where the measured wall ended before its GPU
+	 * work did (a thread that never waits); 0 where nothing was measured.
+	 */
+	double source_wall_ns;
+	/** source_wall_ns / wall_ns; NaN where either is 0 (no measured whole run) */
+	double speedup;
 	double replayed_ns;    /**< of wall_ns, the replayed (explained) part */
 	/** Of wall_ns, what is carried unchanged: unexplained epochs, time outside any epoch. */
 	double carried_ns;

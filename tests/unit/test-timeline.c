@@ -630,11 +630,16 @@ START_TEST(floor_of_one_stream)
 	near(w.hi_ns, 24000, "hi: kernels x0.8");
 	near(w.carried_ns, 1000, "carried");
 	near(w.bar_kernel_ns + w.bar_copy_ns + w.bar_host_ns + w.carried_ns, w.wall_ns, "bar");
+	/* The speedup is over the source's replay (30000, floored too), not the 1000 measured. */
+	near(w.source_ns, 1000, "measured");
+	near(w.source_wall_ns, 30000, "source replayed");
+	near(w.speedup, 2.0, "speedup");
 	gpuproj_run_projection_clear(&run);
 	/* On the source the floor is the measured GPU time: 30000. */
 	half_run(p, s, &run);
 	ck_assert_int_eq(gpuproj_timeline_project(p, &run, s, s, &w), GPUPROJ_OK);
 	near(w.wall_ns, 30000, "source");
+	near(w.speedup, 1.0, "source speedup");
 	gpuproj_run_projection_clear(&run);
 	gpuproj_profile_free(p);
 	gpuproj_targets_free(t);
