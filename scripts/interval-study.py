@@ -25,7 +25,8 @@ Conditionings (each a list of keys, most specific first):
   all           (binding, families, basis, length), then each of the above
   binding+floor (binding, share of the projected point that the target's
                 stream launch floor is: < 2 %, 2-10 %, 10-50 %, >= 50 %;
-                targets.yaml launch_floor_us), then binding (issue 30 §5)
+                targets.yaml launch_floor_us), then binding
+                (docs/validation.md "Conditioned intervals: a study")
   binding+floor+fam  (binding, floor share, families), then binding+floor,
                 then binding
 --in-sample reports on the choosing pairs instead (the pairs fitted on).
