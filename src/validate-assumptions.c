@@ -227,6 +227,21 @@ measure(const struct gpuproj_validation *base, const struct gpuproj_validation *
 	return GPUPROJ_OK;
 }
 
+/* One progress over every run: run `pass` of `passes` reports its share of the whole. */
+struct passes_progress {
+	void (*progress)(void *userdata, size_t done, size_t total);
+	void *userdata;
+	size_t pass, passes;
+};
+
+static void
+passes_progress(void *userdata, size_t done, size_t total)
+{
+	const struct passes_progress *pp = userdata;
+
+	pp->progress(pp->userdata, pp->pass * total + done, pp->passes * total);
+}
+
 int
 gpuproj_validate_assumptions(const struct gpuproj_profile *const *profiles, size_t n_profiles,
 			     const struct gpuproj_targets *targets,
@@ -237,6 +252,7 @@ gpuproj_validate_assumptions(const struct gpuproj_profile *const *profiles, size
 	struct gpuproj_model_options mo = { 0 };
 	struct gpuproj_validation base = { 0 };
 	const struct gpuproj_validation_comparison **nidx = NULL;
+	struct passes_progress pp = { 0 };
 	double coverage;
 	size_t mi, i, n_nidx = 0;
 	int a, st;
@@ -255,6 +271,17 @@ gpuproj_validate_assumptions(const struct gpuproj_profile *const *profiles, size
 	coverage = vo.fit_coverage > 0 && vo.fit_coverage < 1 ? vo.fit_coverage : STUDY_COVERAGE;
 	out->coverage = coverage;
 	mo.drop_inputs = 0;
+	if (vo.progress) {
+		pp.progress = vo.progress;
+		pp.userdata = vo.progress_userdata;
+		pp.passes = 1;
+		for (a = 0; a < GPUPROJ_ASSUME_COUNT; a++) {
+			if (gpuproj_assumption_info((enum gpuproj_assumption)a)->input)
+				pp.passes++;
+		}
+		vo.progress = passes_progress;
+		vo.progress_userdata = &pp;
+	}
 	st = gpuproj_validate(profiles, n_profiles, targets, &vo, &base, reterr);
 	if (st)
 		return st;
@@ -274,6 +301,7 @@ gpuproj_validate_assumptions(const struct gpuproj_profile *const *profiles, size
 		if (!gpuproj_assumption_info((enum gpuproj_assumption)a)->input)
 			continue;
 		mo.drop_inputs = 1u << a;
+		pp.pass++;
 		st = gpuproj_validate(profiles, n_profiles, targets, &vo, &drop, reterr);
 		if (st)
 			goto out;

@@ -302,7 +302,25 @@ START_TEST(fit_assumptions_against_validate)
 	    asprintf(&json, "%s/a.json", d) < 0)
 		abort();
 	ck_assert_int_eq(test_cli(&out, &err, "validate --model hroof --model naive --coverage "
-				  "0.85 --fit-assumptions '%s' '%s'", json, csv), 0);
+				  "0.85 --progress always --fit-assumptions '%s' '%s'", json, csv),
+			 0);
+	/* One progress over every run (the base, one per dropped input): it never goes back. */
+	{
+		size_t done, total, last = 0, total0 = 0, lines = 0;
+
+		for (row = strstr(err, "gpuproj validate: "); row;
+		     row = strstr(row + 1, "gpuproj validate: ")) {
+			ck_assert_int_eq(sscanf(row, "gpuproj validate: %zu/%zu", &done, &total),
+					 2);
+			if (!lines++)
+				total0 = total;
+			ck_assert_uint_eq(total, total0);
+			ck_assert_uint_ge(done, last);
+			last = done;
+		}
+		ck_assert_uint_gt(lines, 1);
+		ck_assert_uint_eq(last, total0);
+	}
 	free(err);
 	ck_assert_int_eq(test_cli(&plain, &err, "validate --model hroof --model naive --holdout "
 				  "shape '%s'", csv), 0);
