@@ -1687,6 +1687,35 @@ extra_tl_copy(struct run *r)
 }
 
 /*
+ * A synchronous H2D of 1 MB (42000) from pageable memory returns once
+ * staged (the double: halfway, 21000), before its copy ends; host 30000,
+ * K1 10000 after both, a blocking D2H (42000): 21000 + 30000 + 10000 +
+ * 42000 = 103000 per epoch. Taken as blocking to its end (the recorder's
+ * rule before: the copy's record lacks the async flag), the replay onto
+ * the source would give 124000, an identity error of +20 %. Onto Double
+ * (copies 22000, K1 5000): the call's 21000 of host time kept, host
+ * 30000, K1 at 51000 (the copy ended at 22000), D2H: 78000.
+ */
+static void
+extra_tl_pageable(struct run *r)
+{
+	json_t *tl = json_object_get(r->json, "timeline"), *pat = pattern_of(tl, false), *node;
+	json_t *src = json_object_get(projection_for(r, "FakeA100"), "whole_run");
+
+	ck_assert_ptr_nonnull(pat);
+	assert_close(jreal(json_object_get(pat, "wall_ns"), "mean"), 103000, "epoch wall");
+	node = json_array_get(json_object_get(pat, "nodes"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(node, "op")), "copy");
+	ck_assert_msg(!json_is_true(json_object_get(node, "blocking")),
+		      "a pageable H2D that returned before its end recorded as blocking");
+	ck_assert_ptr_nonnull(src);
+	assert_close(jreal(src, "identity_error"), 0, "identity error");
+	/* 10 epochs at 78000, the warm-up (K1, K2 reconstructed) at 15000. */
+	node = json_object_get(projection_for(r, "Double"), "whole_run");
+	assert_close(jreal(node, "replayed_ns"), 10 * 78000 + 15000, "replayed onto Double");
+}
+
+/*
  * An event across streams: K1 on 1, event recorded after it, stream 2 waits
  * for it, K2 on 2, sync: K2 [10000, 30000]: 30000; Double 5000 + 10000.
  * Warm-up: 30000; Double 15000.
@@ -3293,6 +3322,13 @@ static const struct scenario scenarios[] = {
 			     "repeat 10 do memcpy 1 h2d 1000000 42000 async ; "
 			     "launch rt 1 " K1 " " K_DIMS " 0 10000 ; memcpy 1 d2h 1000000 42000"),
 		.extra = extra_tl_copy,
+	},
+	{
+		.name = "whole_run_pageable_copy",
+		.cmds = CMDS(METRICS, "init", "ctx 0", WARMUP,
+			     "repeat 10 do memcpy 1 h2d 1000000 42000 pageable ; host 30000 ; "
+			     "launch rt 1 " K1 " " K_DIMS " 0 10000 ; memcpy 1 d2h 1000000 42000"),
+		.extra = extra_tl_pageable,
 	},
 	{
 		.name = "whole_run_event_wait",
