@@ -492,8 +492,9 @@ cli_progress_update(void *userdata, size_t done, size_t total)
 	size_t tenth = total ? done * 10 / total : 10;
 	char left[80] = "", took[48];
 
-	if (!p->on || !total)
+	if (!p->on || !total || (done == total && p->ended))
 		return;
+	p->ended = done == total;
 	if (p->tty) {
 		if (done < total && t - p->last < 0.1)
 			return;
@@ -536,6 +537,7 @@ cli_progress_phase(struct cli_progress *p, const char *phase, size_t done, size_
 	if (strcmp(p->phase, phase) != 0) {
 		snprintf(p->phase, sizeof(p->phase), "%s", phase);
 		p->last_tenth = 0;
+		p->ended = false;
 	}
 	p->unit = p->phase;
 	cli_progress_update(p, done, total);

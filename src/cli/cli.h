@@ -196,6 +196,7 @@ void cli_print_shared_help(FILE *f);
 struct cli_progress {
 	const char *cmd, *unit;   /* "validate", "kernel x target" */
 	bool on, tty, shown;
+	bool ended;               /* done == total shown: a repeat is not shown again */
 	double start, last;       /* s, monotonic */
 	size_t last_tenth;
 	char phase[48];           /* cli_progress_phase(): the phase shown as the unit */
