@@ -125,9 +125,13 @@ def main():
             text = f.read()
         tables = TABLE.findall(text)
         getopt = {name for t in tables for name in ENTRY.findall(t)}
-        # cli_options(own) adds the shared table of cli-common.c.
+        # cli_options(own) adds the shared table of cli-common.c; cli_quiet_options(own)
+        # its first entry, -q/--quiet.
+        shared = [name for t in TABLE.findall(shared_src) for name in ENTRY.findall(t)]
         if "cli_options(" in text:
-            getopt |= {name for t in TABLE.findall(shared_src) for name in ENTRY.findall(t)}
+            getopt |= set(shared)
+        if "cli_quiet_options(" in text:
+            getopt |= set(shared[:1])
         if not getopt:
             problems.append("%s: no getopt table in %s" % (cmd, src))
             continue
