@@ -109,10 +109,12 @@ START_TEST(targets_list_json_csv)
 				     "fp32_fma_gflops,dram_gbs,l2_gbs,l1_gbs,shared_gbs,l2_mib,"
 				     "measured");
 		} else {
+			const char *name = names[rows - 1];
+
 			ck_assert_uint_le(rows, n);
 			ck_assert_uint_eq(count_of(line, ","), N_KEYS - 1);
-			ck_assert_int_eq(strncmp(line, names[rows - 1], strlen(names[rows - 1])), 0);
-			ck_assert_int_eq(line[strlen(names[rows - 1])], ',');
+			ck_assert_int_eq(strncmp(line, name, strlen(name)), 0);
+			ck_assert_int_eq(line[strlen(name)], ',');
 		}
 		rows++;
 	}
