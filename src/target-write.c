@@ -11,11 +11,16 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include <gpuproj/target.h>
 
 #include "target-fields.h"
+#include "util.h"
+#include "util-escape.h"
 
 /* "*" after a number whose source's basis is `measured`, else " ". */
 static const char *
@@ -50,6 +55,136 @@ gpuproj_targets_write_list(FILE *out, const struct gpuproj_targets *ts, const ch
 			     t->bw_gbs[GPUPROJ_LEVEL_L2], mark(t, "bw_gbs.l2"),
 			     t->bw_gbs[GPUPROJ_LEVEL_L1], mark(t, "bw_gbs.l1"),
 			     t->bw_gbs[GPUPROJ_LEVEL_SHARED], mark(t, "bw_gbs.shared"), t->limits.l2_mib);
+	}
+	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
+
+/*
+ * The columns of `targets list` as its JSON and CSV write them: the key
+ * (its unit in the name) and the source path whose basis marks it
+ * measured (NULL: the FMA rates, whose mark gpuproj_target_gflops() gives).
+ */
+enum list_col {
+	COL_SMS, COL_CLOCK, COL_FP64, COL_FP32, COL_DRAM, COL_L2, COL_L1, COL_SHARED, COL_L2MIB,
+	COL_COUNT
+};
+static const struct {
+	const char *key, *path;
+} list_cols[COL_COUNT] = {
+	{ "sms", NULL },
+	{ "clock_mhz", NULL },
+	{ "fp64_fma_gflops", NULL },
+	{ "fp32_fma_gflops", NULL },
+	{ "dram_gbs", "bw_gbs.dram" },
+	{ "l2_gbs", "bw_gbs.l2" },
+	{ "l1_gbs", "bw_gbs.l1" },
+	{ "shared_gbs", "bw_gbs.shared" },
+	{ "l2_mib", NULL },
+};
+
+/* Row `t`'s numbers in list_cols order, and which of them are measured. */
+static void
+list_row(const struct gpuproj_target *t, double v[COL_COUNT], bool measured[COL_COUNT])
+{
+	int c;
+
+	memset(measured, 0, COL_COUNT * sizeof(*measured));
+	v[COL_SMS] = t->sms;
+	v[COL_CLOCK] = t->clock_mhz;
+	v[COL_FP64] = gpuproj_target_gflops(t, GPUPROJ_FP64, GPUPROJ_OP_FMA, &measured[COL_FP64]);
+	v[COL_FP32] = gpuproj_target_gflops(t, GPUPROJ_FP32, GPUPROJ_OP_FMA, &measured[COL_FP32]);
+	v[COL_DRAM] = t->bw_gbs[GPUPROJ_LEVEL_DRAM];
+	v[COL_L2] = t->bw_gbs[GPUPROJ_LEVEL_L2];
+	v[COL_L1] = t->bw_gbs[GPUPROJ_LEVEL_L1];
+	v[COL_SHARED] = t->bw_gbs[GPUPROJ_LEVEL_SHARED];
+	v[COL_L2MIB] = t->limits.l2_mib;
+	for (c = 0; c < COL_COUNT; c++) {
+		if (list_cols[c].path)
+			measured[c] = *mark(t, list_cols[c].path) == '*';
+	}
+}
+
+int
+gpuproj_targets_write_list_json(FILE *out, const struct gpuproj_targets *ts)
+{
+	json_t *root, *o, *m;
+	double v[COL_COUNT];
+	bool meas[COL_COUNT];
+	char *text;
+	size_t i;
+	int c, r = GPUPROJ_OK;
+
+	if (!out || !ts)
+		return GPUPROJ_E_INVAL;
+	root = json_array();
+	for (i = 0; root && i < gpuproj_targets_count(ts); i++) {
+		const struct gpuproj_target *t = gpuproj_targets_get(ts, i);
+
+		o = json_object();
+		m = json_array();
+		if (!o || !m || json_array_append_new(root, o) ||
+		    json_object_set_new(o, "name", json_string_lossy(t->name)) ||
+		    json_object_set_new(o, "arch", json_string_lossy(t->arch))) {
+			json_decref(m);
+			r = GPUPROJ_E_NOMEM;
+			break;
+		}
+		list_row(t, v, meas);
+		for (c = 0; c < COL_COUNT; c++) {
+			json_t *num = c == COL_SMS ? json_integer((json_int_t)v[c])
+						   : json_num(v[c]);
+
+			if (json_object_set_new(o, list_cols[c].key, num) ||
+			    (meas[c] && json_array_append_new(m, json_string(list_cols[c].key))))
+				r = GPUPROJ_E_NOMEM;
+		}
+		if (json_object_set_new(o, "measured", m))
+			r = GPUPROJ_E_NOMEM;
+	}
+	/* 15 digits: what a double holds exactly in decimal (1067.4, not 1067.4000000000001). */
+	text = root && r == GPUPROJ_OK ? json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(15) |
+						    JSON_ENSURE_ASCII) : NULL;
+	json_decref(root);
+	if (!text)
+		return GPUPROJ_E_NOMEM;
+	if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
+		r = GPUPROJ_E_IO;
+	free(text);
+	return r == GPUPROJ_OK && ferror(out) ? GPUPROJ_E_IO : r;
+}
+
+int
+gpuproj_targets_write_list_csv(FILE *out, const struct gpuproj_targets *ts)
+{
+	double v[COL_COUNT];
+	bool meas[COL_COUNT];
+	size_t i;
+	int c, n;
+
+	if (!out || !ts)
+		return GPUPROJ_E_INVAL;
+	fputs("name,arch", out);
+	for (c = 0; c < COL_COUNT; c++)
+		fprintf(out, ",%s", list_cols[c].key);
+	fputs(",measured\n", out);
+	for (i = 0; i < gpuproj_targets_count(ts); i++) {
+		const struct gpuproj_target *t = gpuproj_targets_get(ts, i);
+
+		csv_write_field(out, t->name);
+		fputc(',', out);
+		csv_write_field(out, t->arch);
+		list_row(t, v, meas);
+		for (c = 0; c < COL_COUNT; c++) {
+			fputc(',', out);
+			if (!isnan(v[c]))
+				fprintf(out, "%.15g", v[c]);
+		}
+		fputc(',', out);
+		for (c = 0, n = 0; c < COL_COUNT; c++) {
+			if (meas[c])
+				fprintf(out, "%s%s", n++ ? ";" : "", list_cols[c].key);
+		}
+		fputc('\n', out);
 	}
 	return ferror(out) ? GPUPROJ_E_IO : GPUPROJ_OK;
 }

@@ -667,6 +667,34 @@ int gpuproj_targets_write_list(FILE *out, const struct gpuproj_targets *targets,
 			       const char *origin);
 
 /**
+ * The `gpuproj targets list` table as JSON: an array with one object per
+ * GPU in file order, the table's columns under keys that name their unit:
+ * name, arch, sms, clock_mhz (MHz), fp64_fma_gflops and fp32_fma_gflops
+ * (GFLOP/s, as gpuproj_target_gflops()), dram_gbs, l2_gbs, l1_gbs and
+ * shared_gbs (bw_gbs, GB/s), l2_mib (MiB; null when unknown), and
+ * measured: the keys the table marks '*' (their source's basis is
+ * `measured`). Numbers with 15 significant digits (the decimal a double
+ * holds exactly); one final newline.
+ *
+ * @param out stream to write
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (an argument is NULL);
+ *         GPUPROJ_E_NOMEM; GPUPROJ_E_IO (the stream reports an error)
+ */
+int gpuproj_targets_write_list_json(FILE *out, const struct gpuproj_targets *targets);
+
+/**
+ * The `gpuproj targets list` table as CSV (RFC 4180): a header of the
+ * JSON keys (gpuproj_targets_write_list_json()) in that order, then one
+ * row per GPU; numbers as the JSON's, an unknown one an empty field;
+ * measured lists the measured keys separated by ';'.
+ *
+ * @param out stream to write
+ * @return GPUPROJ_OK; GPUPROJ_E_INVAL (an argument is NULL); GPUPROJ_E_IO
+ *         (the stream reports an error)
+ */
+int gpuproj_targets_write_list_csv(FILE *out, const struct gpuproj_targets *targets);
+
+/**
  * Write the `gpuproj targets show NAME` text: the GPU's name, description,
  * vendor, arch, chip and match strings, then one row per number present
  * (field path as in targets.yaml, value, unit, its `sources` text; ADD/MUL

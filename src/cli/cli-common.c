@@ -389,8 +389,9 @@ static const struct option cli_shared_options[] = {
 };
 static const char *const progress_words[] = { "auto", "always", "never" };
 
-const struct option *
-cli_options(const struct option *own)
+/* own + the first `n_shared` shared entries, terminated, in static storage. */
+static const struct option *
+options_with(const struct option *own, size_t n_shared)
 {
 	static struct option all[128];
 	size_t n = 0, i;
@@ -399,10 +400,22 @@ cli_options(const struct option *own)
 		all[n] = own[n];
 		n++;
 	}
-	for (i = 0; i < ARRAY_LENGTH(cli_shared_options); i++)
+	for (i = 0; i < n_shared; i++)
 		all[n++] = cli_shared_options[i];
 	memset(&all[n], 0, sizeof(all[n]));
 	return all;
+}
+
+const struct option *
+cli_options(const struct option *own)
+{
+	return options_with(own, ARRAY_LENGTH(cli_shared_options));
+}
+
+const struct option *
+cli_quiet_options(const struct option *own)
+{
+	return options_with(own, 1); /* "quiet" is the table's first entry */
 }
 
 int
@@ -430,7 +443,8 @@ void
 cli_print_shared_help(FILE *f)
 {
 	fputs("Progress (as every command that works long; docs/cli/gpuproj.md):\n"
-	      "  -q, --quiet                  no progress (warnings and errors stay)\n"
+	      "  -q, --quiet                  no progress and no summary (warnings and\n"
+	      "                               errors stay)\n"
 	      "  --progress auto|always|never progress on stderr: auto (default) a line\n"
 	      "                               redrawn with the time left on a terminal, else\n"
 	      "                               a line each 10 % or 10 s after the first 10 s;\n"
@@ -478,8 +492,9 @@ cli_progress_update(void *userdata, size_t done, size_t total)
 	size_t tenth = total ? done * 10 / total : 10;
 	char left[80] = "", took[48];
 
-	if (!p->on || !total)
+	if (!p->on || !total || (done == total && p->ended))
 		return;
+	p->ended = done == total;
 	if (p->tty) {
 		if (done < total && t - p->last < 0.1)
 			return;
@@ -512,6 +527,20 @@ cli_progress_update(void *userdata, size_t done, size_t total)
 	fprintf(stderr, "gpuproj %s: %zu/%zu %s (%zu%%, %s)\n", p->cmd, done, total, p->unit,
 		done * 100 / total, took);
 	fflush(stderr);
+}
+
+void
+cli_progress_phase(struct cli_progress *p, const char *phase, size_t done, size_t total)
+{
+	if (!phase)
+		phase = "";
+	if (strcmp(p->phase, phase) != 0) {
+		snprintf(p->phase, sizeof(p->phase), "%s", phase);
+		p->last_tenth = 0;
+		p->ended = false;
+	}
+	p->unit = p->phase;
+	cli_progress_update(p, done, total);
 }
 
 void

@@ -173,6 +173,12 @@ struct cli_shared {
 /* own + the shared entries, terminated; static storage (one command per process). */
 const struct option *cli_options(const struct option *own);
 /*
+ * own + -q/--quiet only, for the commands that print at once and have no
+ * progress to show (`targets`, `ncu-metrics`: -q drops their notes on
+ * stderr); as cli_options() otherwise.
+ */
+const struct option *cli_quiet_options(const struct option *own);
+/*
  * getopt_long's `c` when it is a shared option: applied to `s`; returns 1,
  * 0 when `c` is not one, -1 after the usage error of a bad --progress.
  */
@@ -190,13 +196,21 @@ void cli_print_shared_help(FILE *f);
 struct cli_progress {
 	const char *cmd, *unit;   /* "validate", "kernel x target" */
 	bool on, tty, shown;
+	bool ended;               /* done == total shown: a repeat is not shown again */
 	double start, last;       /* s, monotonic */
 	size_t last_tenth;
+	char phase[48];           /* cli_progress_phase(): the phase shown as the unit */
 };
 void cli_progress_init(struct cli_progress *p, const struct cli_shared *s, const char *cmd,
 		       const char *unit);
 /* `userdata` is a struct cli_progress. */
 void cli_progress_update(void *userdata, size_t done, size_t total);
+/*
+ * For a library's phased progress ((phase, done, total): sass, report):
+ * the phase is the unit shown ("gpuproj report: 2/5 loading (40%)"); a new
+ * phase starts its 10 % steps afresh, the clock runs on. `p` as above.
+ */
+void cli_progress_phase(struct cli_progress *p, const char *phase, size_t done, size_t total);
 /* Before a warning: end a redrawn line so the warning starts a fresh one. */
 void cli_progress_break(struct cli_progress *p);
 

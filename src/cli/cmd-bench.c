@@ -44,7 +44,8 @@ extern char **environ;
 struct opts {
 	const char *output, *raw_out, *from_raw, *name, *targets, *kernels;
 	int device;
-	bool quick, progress;
+	bool quick;
+	struct cli_shared shared; /* -q, --progress (--no-progress: never) */
 };
 
 static void
@@ -73,8 +74,11 @@ help(FILE *f)
 		"      --kernels PATH  the benchmark program (default: $GPUPROJ_BENCH_KERNELS, "
 		"next\n"
 		"                      to gpuproj, or " GPUPROJ_LIBDIR ")\n"
-		"      --no-progress   no progress lines on the terminal\n"
+		"      --no-progress   as --progress never (kept)\n"
 		"  -h, --help          show this help\n\n");
+	cli_print_shared_help(f);
+	fputs("-q is --quiet, not --quick (which has no short form): no progress and no\n"
+	      "line naming the device and the plan; the table, warnings and errors stay.\n\n", f);
 	cli_print_exit_status(f, "bench");
 }
 
@@ -276,7 +280,11 @@ static int
 run_plan(const struct opts *o, char *kernels, char *dev, char *plan_path, char *raw_path,
 	 const struct bench_raw *q, struct bench_raw *raw, char **text, bool *partial)
 {
-	const char *prog = !o->progress ? "none" : cli_stderr_is_tty() ? "tty" : "lines";
+	const struct cli_shared *sh = &o->shared;
+	/* The kernels' --progress: none, a redrawn line (tty) or log lines. */
+	const char *prog = sh->quiet || sh->progress == CLI_PROGRESS_NEVER ? "none"
+			   : sh->progress == CLI_PROGRESS_AUTO && cli_stderr_is_tty() ? "tty"
+										: "lines";
 	char *argv[] = { kernels,    "--plan", plan_path,    "--device",   dev,
 			 "--output", raw_path, "--progress", (char *)prog, NULL };
 	int st = run_kernels(argv, false);
@@ -353,9 +361,11 @@ measure(const struct opts *o, struct bench_raw *raw, char **text, bool *partial)
 			cli_fail("bench: out of memory");
 		goto out;
 	}
-	fprintf(stderr, "gpuproj bench: %s (sm_%d%d, %d SMs): %zu benchmarks, %s mode, "
-		"about %.0f s\n", q.dev.name, q.dev.cc_major, q.dev.cc_minor, q.dev.sms, plan.n,
-		o->quick ? "quick" : "default", bench_plan_estimate_s(&plan, &q.dev));
+	if (!o->shared.quiet)
+		fprintf(stderr, "gpuproj bench: %s (sm_%d%d, %d SMs): %zu benchmarks, %s mode, "
+			"about %.0f s\n", q.dev.name, q.dev.cc_major, q.dev.cc_minor, q.dev.sms,
+			plan.n, o->quick ? "quick" : "default",
+			bench_plan_estimate_s(&plan, &q.dev));
 	ret = run_plan(o, kernels, dev, plan_path, raw_path, &q, raw, text, partial);
 out:
 	if (ret != EXIT_OK && raw->n == 0) {
@@ -424,7 +434,7 @@ parse_args(int argc, char **argv, struct opts *o)
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "raw", required_argument, NULL, 'r' },
-		{ "quick", no_argument, NULL, 'q' },
+		{ "quick", no_argument, NULL, 'Q' }, /* no short form: -q is --quiet */
 		{ "device", required_argument, NULL, 'd' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "targets", required_argument, NULL, 't' },
@@ -439,17 +449,22 @@ parse_args(int argc, char **argv, struct opts *o)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:q", cli_options(lopts), NULL)) != -1) {
 		switch (c) {
 		case 'h': help(stdout); return EXIT_OK;
 		case 'o': o->output = optarg; break;
 		case 'r': o->raw_out = optarg; break;
-		case 'q': o->quick = true; break;
+		case 'Q': o->quick = true; break;
 		case 'n': o->name = optarg; break;
 		case 't': o->targets = optarg; break;
 		case 'f': o->from_raw = optarg; break;
 		case 'k': o->kernels = optarg; break;
-		case 'P': o->progress = false; break;
+		case 'P': o->shared.progress = CLI_PROGRESS_NEVER; break;
+		case 'q':
+		case CLI_O_PROGRESS:
+			if (cli_shared_option("bench", c, optarg, &o->shared) < 0)
+				return EXIT_USAGE;
+			break;
 		case 'd':
 			if (strcmp(optarg, "0") == 0)
 				v = 0;
@@ -558,7 +573,7 @@ out:
 int
 cmd_bench(int argc, char **argv)
 {
-	struct opts o = { .progress = true };
+	struct opts o = { 0 };
 	struct bench_raw raw = { 0 };
 	struct bench_summary sum;
 	struct gpuproj_targets *ts = NULL;

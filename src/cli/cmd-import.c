@@ -28,258 +28,57 @@
 #include <gpuproj/timeline.h>
 
 #include "cli.h"
+#include "import-help.h"
 #include "util.h"
 
-static void
-help(FILE *f)
+/*
+ * Where the summary goes: stderr, or a stream that drops it with -q (its
+ * warnings then go to stderr as "gpuproj: warning: …"). One command per
+ * process, so one setting.
+ */
+static FILE *summary_out;
+static bool quiet;
+
+/* The summary's stream (stderr until -q). */
+static FILE *
+summary(void)
 {
-	fprintf(f,
-		"Usage: gpuproj import ncu [options] FILE.csv|FILE.ncu-rep -o OUT.json\n"
-		"       gpuproj import nvprof [options] FILE.csv... -o OUT.json\n"
-		"       gpuproj import nsys [--ncu FILE.csv]... FILE.sqlite -o OUT.json|DIR/\n"
-		"       gpuproj import gpuperfpredict [--targets FILE] FILE.csv... -o DIR\n"
-		"       gpuproj import neusight [--targets FILE] DIR|FILE.csv... -o DIR\n"
-		"       gpuproj import xla-matmul [--targets FILE] FILE.csv... -o DIR\n"
-		"       gpuproj import kerneltuner [--targets FILE] FILE.json... -o DIR\n"
-		"       gpuproj import seed002 [--targets FILE] DIR|FILE.csv... -o DIR\n\n"
-		"Convert measurements made by other tools into gpuproj profiles\n"
-		"(gpuproj-profile/1 JSON) for `gpuproj project`.\n\n"
-		"ncu             an Nsight Compute export: `ncu --csv` (one row per metric),\n"
-		"                `ncu --csv --page raw` (one row per launch), or a .ncu-rep\n"
-		"                report (exported with ncu when ncu is on PATH)\n"
-		"nvprof          nvprof CSV exports: `--metrics`, `--events`, `--print-gpu-trace`,\n"
-		"                the summary; several files of one run are joined by kernel name\n"
-		"nsys            an Nsight Systems report exported to SQLite (or a .nsys-rep):\n"
-		"                kernels and the whole-run timeline, one profile per GPU and\n"
-		"                process; --ncu joins an Nsight Compute export's counters\n"
-		"gpuperfpredict  CSV files of the gpuperfpredict data set: one profile per GPU\n"
-		"neusight        the NeuSight training set (FP32 linear and add latencies): one\n"
-		"                profile per GPU, metrics derived analytically from the shapes\n"
-		"xla-matmul      XLA's matmul performance table as CSV (tensor-core GEMMs, BF16\n"
-		"                and FP8, on several GPUs): one profile per GPU, analytic metrics\n"
-		"kerneltuner     Kernel Tuner brute-force cache files (benchmark_hub: Xgemm,\n"
-		"                convolution_kernel): one profile per GPU, analytic metrics\n"
-		"seed002         seed 002's own data set (16 CUDA kernels, CUDA-event times on\n"
-		"                four GPUs): one profile per GPU, metrics from its static "
-		"counts\n\n"
-		"`gpuproj import ncu --help` (nvprof, nsys, gpuperfpredict, neusight,\n"
-		"xla-matmul, kerneltuner, seed002) tells more; `gpuproj ncu-metrics` prints the\n"
-		"ncu command that "
-		"collects what the default model needs.\n");
-	cli_print_exit_status(f, "import");
+	return summary_out ? summary_out : stderr;
 }
 
+/* -q: the summary into /dev/null; warnings stay (summary_warning()). */
 static void
-help_ncu(FILE *f)
+set_quiet(void)
 {
-	fprintf(f,
-		"Usage: gpuproj import ncu [--device-name NAME [--force]] [--targets FILE]\n"
-		"                          FILE.csv|FILE.ncu-rep -o OUT.json\n\n"
-		"Read an Nsight Compute export and write a gpuproj profile.\n"
-		"FILE.csv is what `ncu --csv … > FILE.csv` or `ncu -i REPORT.ncu-rep --csv\n"
-		"[--page raw]` prints (\"-\" reads standard input); ==PROF== lines and output\n"
-		"of the application are skipped; a file saved again by another tool (fields\n"
-		"unquoted, CRLF) is read too. A FILE.ncu-rep is exported with\n"
-		"`ncu --import FILE.ncu-rep --csv --page raw` when ncu is on PATH. Every launch\n"
-		"of one kernel with the same grid, block and dynamic shared memory folds into\n"
-		"one record. Known NVIDIA metrics and section labels become gpuproj's logical\n"
-		"metrics (docs/cli/gpuproj-import.md); every other number is kept under\n"
-		"extra_metrics.\n\n"
-		"Collect everything the default model needs with the command that\n"
-		"`gpuproj ncu-metrics [--chip NAME]` prints. An export of the default\n"
-		"sections only (SpeedOfLight, LaunchStats, Occupancy) is projected by the\n"
-		"coarser sol model; the summary says which kernels.\n\n"
-		"Options:\n"
-		"  --device-name NAME  the GPU the file was measured on, when the file does not\n"
-		"                      name it (no device__attribute_display_name metric and\n"
-		"                      no attributes that identify it); an error when it\n"
-		"                      contradicts the export's own device, unless --force\n"
-		"  --force             use --device-name even against the export's device\n"
-		"  --targets FILE      GPU descriptions to check the GPU against (default:\n"
-		"                      $GPUPROJ_TARGETS, else built-in)\n"
-		"  -o, --output FILE   the profile to write (\"-\" = standard output); written\n"
-		"                      atomically, and not at all when the import fails\n"
-		"  -h, --help          show this help\n\n"
-		"A summary goes to standard error: rows, launches, kernel signatures, metrics\n"
-		"kept unmapped, the GPU and whether targets.yaml knows it, warnings, the inputs\n"
-		"of the default model no launch had, and the kernels a fallback will project.\n");
-	cli_print_exit_status(f, "import");
+	quiet = true;
+	if (!summary_out)
+		summary_out = fopen("/dev/null", "w");
 }
 
-static void
-help_nvprof(FILE *f)
+static struct cli_shared shared; /* -q, --progress */
+
+/*
+ * getopt_long's `c` when it is a shared option (-q, --progress): applied;
+ * 1, 0 when `c` is none, -1 after the usage error.
+ */
+static int
+shared_option(const char *cmd, int c)
 {
-	fprintf(f,
-		"Usage: gpuproj import nvprof [--device-name NAME [--force]] [--targets FILE]\n"
-		"                             FILE.csv... -o OUT.json\n\n"
-		"Read nvprof CSV exports of one run and write a gpuproj profile:\n"
-		"  nvprof --csv --print-gpu-trace --log-file trace.csv ./app   launches, durations\n"
-		"  nvprof --csv --metrics LIST --log-file metrics.csv ./app    metrics per kernel\n"
-		"and also `--events`, the default summary (`nvprof --csv`) and per-launch metrics\n"
-		"(`--print-gpu-trace --metrics`). Files are joined by kernel name; a kernel's\n"
-		"metrics (nvprof's averages over its invocations) apply to each of its launch\n"
-		"configurations. nvprof metric names map to logical metrics by the table the\n"
-		"gpuperfpredict importer uses (docs/cli/gpuproj-import.md).\n\n"
-		"Options:\n"
-		"  --device-name NAME  the GPU measured on (default: the export's \"Device\"); an\n"
-		"                      error when it contradicts that, unless --force\n"
-		"  --force             use --device-name even against the export's \"Device\"\n"
-		"  --targets FILE      GPU descriptions: the GPU's entry gives its compute\n"
-		"                      capability (Kepler shared-memory transactions are 256 B)\n"
-		"                      and SM count (default: $GPUPROJ_TARGETS, else built-in)\n"
-		"  -o, --output FILE   the profile to write (\"-\" = standard output)\n"
-		"  -h, --help          show this help\n\n");
-	cli_print_exit_status(f, "import");
+	int r = cli_shared_option(cmd, c, optarg, &shared);
+
+	if (r > 0 && shared.quiet)
+		set_quiet();
+	return r;
 }
 
+/* A warning of the summary: its line there, and on stderr alone with -q. */
 static void
-help_gpp(FILE *f)
+summary_warning(const char *what)
 {
-	fprintf(f,
-		"Usage: gpuproj import gpuperfpredict [--targets FILE] FILE.csv... -o DIR\n\n"
-		"Read CSV files of the gpuperfpredict data set (Amaris et al.: nvprof metrics\n"
-		"of Rodinia kernels on 9 GPUs; CC BY 4.0) and write one profile per GPU to\n"
-		"DIR/<GPU name>.json. Each profile also carries the times measured on the\n"
-		"other GPUs, so `gpuproj validate` can check projections against them.\n\n"
-		"Options:\n"
-		"  --targets FILE      GPU descriptions; every GPU of the data set must match an\n"
-		"                      entry (default: $GPUPROJ_TARGETS, else built-in)\n"
-		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n");
-	cli_print_exit_status(f, "import");
-}
-
-static void
-help_xla(FILE *f)
-{
-	fprintf(f,
-		"Usage: gpuproj import xla-matmul [--targets FILE] FILE.csv... -o DIR\n\n"
-		"Read XLA's default GPU matmul performance table, converted to CSV by\n"
-		"scripts/xla-matmul-csv.py (header xla_table,gpu,dtype,b,m,n,k,flop_per_s;\n"
-		"tests/data/xla-matmul holds it for H100, B200, MI300X and MI355X; OpenXLA,\n"
-		"Apache-2.0), and write one profile per GPU to DIR/<GPU name>.json. The table\n"
-		"has no counters and no launch: the tensor FLOP (flop.tensor.bf16 or .fp8,\n"
-		"2*b*m*n*k), the bytes per level and an estimated grid (128x128 output tiles)\n"
-		"are derived from the shape and data type (src/import-xla-matmul.c says how);\n"
-		"the profiles are labelled analytic. Each profile carries the times the other\n"
-		"GPUs measured for the same GEMM, so `gpuproj validate` can check projections\n"
-		"against them.\n\n"
-		"Options:\n"
-		"  --targets FILE      GPU descriptions; every `gpu` of the table must name or\n"
-		"                      match an entry (default: $GPUPROJ_TARGETS, else built-in)\n"
-		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n");
-	cli_print_exit_status(f, "import");
-}
-
-static void
-help_neu(FILE *f)
-{
-	fprintf(f,
-		"Usage: gpuproj import neusight [--targets FILE] DIR|FILE.csv... -o DIR\n\n"
-		"Read the NeuSight training set (Lee et al., ASPLOS 2025: PyTorch FP32\n"
-		"`linear` and `add` latencies on several GPUs; MIT) and write one profile per\n"
-		"GPU to DIR/<GPU name>.json. A directory argument reads its *.csv files and\n"
-		"those of its subdirectories (neusight-train/linear, neusight-train/add). The\n"
-		"data set has no hardware counters: FLOP, bytes per level, shared-memory\n"
-		"wavefronts, instruction counts and the launch resources are derived from the\n"
-		"operator shape and the cuBLAS kernel's tile (src/import-neusight.c says how),\n"
-		"and the profiles are labelled analytic (attribute metrics = analytic). A\n"
-		"kernel signature is the operator and its shape (cuBLAS picks another kernel\n"
-		"on each GPU); each profile carries the times the other GPUs measured, so\n"
-		"`gpuproj validate` can check projections against them. Durations are kernel\n"
-		"times: each call latency minus the GPU's per-call host overhead, estimated\n"
-		"from its `add` rows (with a linear-only import, from the sibling\n"
-		"add/<name>.csv); the summary and the attributes call_overhead_ns and\n"
-		"call_overhead_basis say how much and from what.\n\n"
-		"Options:\n"
-		"  --targets FILE      GPU descriptions; every `Device` of the data set must\n"
-		"                      match an entry (default: $GPUPROJ_TARGETS, else built-in)\n"
-		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n");
-	cli_print_exit_status(f, "import");
-}
-
-static void
-help_kt(FILE *f)
-{
-	fprintf(f,
-		"Usage: gpuproj import kerneltuner [--targets FILE] FILE.json... -o DIR\n\n"
-		"Read Kernel Tuner brute-force cache files (AutoTuningAssociation/benchmark_hub,\n"
-		"MIT: every configuration of a kernel's search space timed on one GPU;\n"
-		"decompress the repository's .json.gz first) and write one profile per GPU to\n"
-		"DIR/<GPU name>.json. One configuration is one kernel signature (tag = its\n"
-		"tune parameters); each profile carries the times the other GPUs measured for\n"
-		"it. The files hold times only: FLOP, bytes per level, shared-memory\n"
-		"wavefronts, instruction counts and the launch are derived from the problem\n"
-		"size, the configuration and the kernel's source for CLBlast's Xgemm and the\n"
-		"2D convolution_kernel (src/import-kerneltuner.c says how); other kernels are\n"
-		"refused. The profiles are labelled analytic.\n\n"
-		"Options:\n"
-		"  --targets FILE      GPU descriptions; every device_name must match an entry\n"
-		"                      (default: $GPUPROJ_TARGETS, else built-in)\n"
-		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n");
-	cli_print_exit_status(f, "import");
-}
-
-static void
-help_s2(FILE *f)
-{
-	fprintf(f,
-		"Usage: gpuproj import seed002 [--targets FILE] DIR|FILE.csv... -o DIR\n\n"
-		"Read seed 002's own data set (Srivastava, Naha, Gupta, Rao, Cross-GPU\n"
-		"Performance Prediction Using Analytical Models and Machine Learning;\n"
-		"Debdeep23/test1 predict-kernel-perf/data/runs_*_final.csv: 16 CUDA kernels at\n"
-		"up to four sizes, CUDA-event times on the RTX 2080 Ti, RTX 4070, TITAN V and\n"
-		"GTX TITAN X) and write one profile per GPU to DIR/<GPU name>.json. A\n"
-		"directory argument reads its *.csv files. The data set has no hardware\n"
-		"counters: FP instructions, bytes per level and instruction counts come from the\n"
-		"authors' static counts (an FMA is 2 FLOP; BYTES nominal), DRAM bytes from the\n"
-		"share of the working set the GPU's L2 cannot keep between the repeated\n"
-		"launches (src/import-seed002.c says how), and the profiles are labelled\n"
-		"analytic. A kernel signature is the kernel, its sizes (N, rows, cols, iters)\n"
-		"and its block, as the seed's own evaluation joins them; each profile carries\n"
-		"the times the other GPUs measured, for `gpuproj validate`.\n\n"
-		"Options:\n"
-		"  --targets FILE      GPU descriptions; every gpu_device_name must match an\n"
-		"                      entry (default: $GPUPROJ_TARGETS, else built-in)\n"
-		"  -o, --output DIR    directory for the profiles (created when missing)\n"
-		"  -h, --help          show this help\n\n");
-	cli_print_exit_status(f, "import");
-}
-
-static void
-help_nsys(FILE *f)
-{
-	fprintf(f,
-		"Usage: gpuproj import nsys [--ncu FILE.csv|FILE.ncu-rep]... [--targets FILE]\n"
-		"                           FILE.sqlite|FILE.nsys-rep -o OUT.json|DIR\n\n"
-		"Read an Nsight Systems report exported to SQLite (`nsys export --type sqlite\n"
-		"REPORT.nsys-rep`; a .nsys-rep is exported with nsys when nsys is on PATH) and\n"
-		"write one gpuproj profile per GPU and process that ran kernels: the kernels\n"
-		"(name, grid, block, registers, shared memory, every launch's duration) and\n"
-		"the whole-run timeline (CUDA calls per thread, copies, sets,\n"
-		"synchronisations, events, streams), as libproj.so records them, for\n"
-		"`gpuproj project`, `report`, `gate --metric wall` and `merge`.\n\n"
-		"Nsight Systems counts nothing: without --ncu every kernel is projected by the\n"
-		"envelope of the target's FP32 and DRAM ceilings (assumed: binding unknown).\n"
-		"--ncu joins the counters of an Nsight Compute export of the same application\n"
-		"(`gpuproj ncu-metrics` prints the command) by kernel name, grid, block and\n"
-		"dynamic shared memory, then name, grid and block, then name; where that is\n"
-		"ambiguous, by launch order.\n\n"
-		"Options:\n"
-		"  --ncu FILE          an Nsight Compute export (as `gpuproj import ncu` reads\n"
-		"                      it); repeatable\n"
-		"  --targets FILE      GPU descriptions to check the GPU against (default:\n"
-		"                      $GPUPROJ_TARGETS, else built-in)\n"
-		"  -o, --output PATH   the profile to write; a directory (existing, or PATH\n"
-		"                      ending in '/') gets one "
-		"DIR/<application>-<pid>-gpu<N>.json\n"
-		"                      per GPU and process, and is needed when the report holds\n"
-		"                      several. Written atomically, nothing when the import fails\n"
-		"  -h, --help          show this help\n\n");
-	cli_print_exit_status(f, "import");
+	if (quiet)
+		cli_warn("%s", what);
+	else
+		fprintf(stderr, "  warning: %s\n", cli_shown(what));
 }
 
 /*
@@ -318,16 +117,16 @@ check_device(struct gpuproj_profile *p, const struct gpuproj_targets *ts)
 			strcat(what, ")");
 		/* Identified by its attributes: recorded, so that project needs no --source. */
 		if (ts && gpuproj_targets_identify(ts, d, &t, &err) == GPUPROJ_OK) {
-			fprintf(stderr, "  device: not named in the file%s = targets.yaml %s "
+			fprintf(summary(), "  device: not named in the file%s = targets.yaml %s "
 				"(identified by its attributes)\n", what, t->name);
 			if (gpuproj_profile_set_device(p, NULL, t->name, t->chip, d->cc_major,
 						       d->cc_minor, d->sms, d->clock_hz))
 				return GPUPROJ_E_NOMEM;
 			return GPUPROJ_OK;
 		}
-		fprintf(stderr, "  device: not named in the file%s", what);
+		fprintf(summary(), "  device: not named in the file%s", what);
 		if (ts && d->cc_major > 0 && d->sms > 0)
-			fprintf(stderr, "; %s", cli_shown(err.message));
+			fprintf(summary(), "; %s", cli_shown(err.message));
 		/* Entries with the same compute capability: the likely candidates. */
 		for (i = 0; ts && d->cc_major > 0 && i < gpuproj_targets_count(ts) && n < 6; i++) {
 			const struct gpuproj_target *c = gpuproj_targets_get(ts, i);
@@ -335,25 +134,28 @@ check_device(struct gpuproj_profile *p, const struct gpuproj_targets *ts)
 			if (c->vendor != GPUPROJ_VENDOR_NVIDIA || c->cc_major != d->cc_major ||
 			    c->cc_minor != d->cc_minor)
 				continue;
-			fprintf(stderr, "%s%s (%d SMs)", n++ ? ", " : "; targets.yaml entries of "
+			fprintf(summary(), "%s%s (%d SMs)",
+				n++ ? ", " : "; targets.yaml entries of "
 				"that CC: ", c->name, c->sms);
 		}
-		fprintf(stderr, "; pass --device-name NAME here or --source NAME to `gpuproj "
+		fprintf(summary(), "; pass --device-name NAME here or --source NAME to `gpuproj "
 			"project`\n");
 		return GPUPROJ_OK;
 	}
 	if (ts && gpuproj_targets_lookup(ts, d->name, &words, &t, &err) != GPUPROJ_OK) {
-		fprintf(stderr, "  device: %s%s%s; warning: %s\n", cli_shown(d->name),
+		fprintf(summary(), "  device: %s%s%s; warning: %s\n", cli_shown(d->name),
 			*cc ? ", " : "", cc, cli_shown(err.message));
+		if (quiet)
+			cli_warn("device %s: %s", d->name, err.message);
 		return GPUPROJ_OK;
 	}
-	fprintf(stderr, "  device: %s", cli_shown(d->name));
+	fprintf(summary(), "  device: %s", cli_shown(d->name));
 	if (*cc)
-		fprintf(stderr, ", %s", cc);
+		fprintf(summary(), ", %s", cc);
 	if (d->sms > 0)
-		fprintf(stderr, ", %d SMs", d->sms);
+		fprintf(summary(), ", %d SMs", d->sms);
 	if (!t) {
-		fputc('\n', stderr);
+		fputc('\n', summary());
 		return GPUPROJ_OK;
 	}
 	{
@@ -361,14 +163,18 @@ check_device(struct gpuproj_profile *p, const struct gpuproj_targets *ts)
 
 		/* A variant targets.yaml does not list: never its sibling's entry, silently. */
 		if (gpuproj_target_differs(t, d, diff, sizeof(diff))) {
-			fprintf(stderr, "; warning: not targets.yaml's %s (%s): a variant it "
+			fprintf(summary(), "; warning: not targets.yaml's %s (%s): a variant it "
 				"does not list (or a MIG partition); `gpuproj project` derives "
 				"a provisional entry from the export's attributes where they "
 				"suffice, --source NAME overrides\n", t->name, diff);
+			if (quiet)
+				cli_warn("device %s: not targets.yaml's %s (%s): a variant it "
+					 "does not list; --source NAME overrides", d->name, t->name,
+					 diff);
 			return GPUPROJ_OK;
 		}
 	}
-	fprintf(stderr, " = targets.yaml %s\n", t->name);
+	fprintf(summary(), " = targets.yaml %s\n", t->name);
 	if (!d->target &&
 	    gpuproj_profile_set_device(p, d->name, t->name, t->chip, d->cc_major ? d->cc_major
 										 : t->cc_major,
@@ -456,28 +262,28 @@ print_missing(const struct gpuproj_profile *p, const char *const *names, size_t 
 			count[a] += (bits >> a) & 1u;
 	}
 	if (n == 0 && !any) {
-		fprintf(stderr, "  every input of the default model (%s) is present\n",
+		fprintf(summary(), "  every input of the default model (%s) is present\n",
 			gpuproj_model_name(def));
 		return;
 	}
 	if (n)
-		fprintf(stderr, "  %zu of %zu kernel signature%s cannot be projected by the "
+		fprintf(summary(), "  %zu of %zu kernel signature%s cannot be projected by the "
 			"default model (%s): no time, or neither FLOP nor bytes; missing:",
 			kernels, total, total == 1 ? "" : "s", gpuproj_model_name(def));
 	for (i = 0; i < n; i++)
-		fprintf(stderr, "%s %s", i ? "," : "", names[i]);
+		fprintf(summary(), "%s %s", i ? "," : "", names[i]);
 	if (n)
-		fputc('\n', stderr);
+		fputc('\n', summary());
 	if (any) {
-		fprintf(stderr, "  the default model (%s) assumes, for inputs the export lacks:",
+		fprintf(summary(), "  the default model (%s) assumes, for inputs the export lacks:",
 			gpuproj_model_name(def));
 		for (a = 0, listed = 0; a < GPUPROJ_ASSUME_COUNT; a++) {
 			if (count[a])
-				fprintf(stderr, "%s %s (%zu of %zu)", listed++ ? "," : "",
+				fprintf(summary(), "%s %s (%zu of %zu)", listed++ ? "," : "",
 					gpuproj_assumption_info((enum gpuproj_assumption)a)->word,
 					count[a], total);
 		}
-		fprintf(stderr, "; its intervals widen by what each costs (docs/models.md "
+		fprintf(summary(), "; its intervals widen by what each costs (docs/models.md "
 			"\"Missing inputs\")\n");
 	}
 	if (tool == TOOL_GPP || tool == TOOL_NEUSIGHT || tool == TOOL_XLA ||
@@ -499,7 +305,7 @@ print_missing(const struct gpuproj_profile *p, const char *const *names, size_t 
 		}
 	}
 	if (n_sol) {
-		fprintf(stderr, "  %zu kernel signature%s will be projected by sol, coarser (an "
+		fprintf(summary(), "  %zu kernel signature%s will be projected by sol, coarser (an "
 			"export of ncu's default sections: from its speed-of-light throughput "
 			"percentages): ", n_sol, n_sol == 1 ? "" : "s");
 		for (i = 0, listed = 0; i < total && listed < 3; i++) {
@@ -509,26 +315,28 @@ print_missing(const struct gpuproj_profile *p, const char *const *names, size_t 
 			     gpuproj_model_missing_names(def, k, NULL, 0) == 0) ||
 			    gpuproj_model_missing_names(sol, k, NULL, 0) != 0)
 				continue;
-			fprintf(stderr, "%s%s", listed++ ? ", " : "", short_name(k, buf, sizeof(buf)));
+			fprintf(summary(), "%s%s", listed++ ? ", " : "",
+				short_name(k, buf, sizeof(buf)));
 		}
-		fprintf(stderr, "%s\n", n_sol > listed ? ", …" : "");
+		fprintf(summary(), "%s\n", n_sol > listed ? ", …" : "");
 	}
 	if (n_env)
-		fprintf(stderr, "  %zu of them, without counters, will be projected by the "
+		fprintf(summary(), "  %zu of them, without counters, will be projected by the "
 			"envelope of the target's FP32 and DRAM ceilings (assumed: binding "
 			"unknown)\n", n_env);
 	if (kernels > n_rescued)
-		fprintf(stderr, "  %zu of them cannot be projected at all\n", kernels - n_rescued);
+		fprintf(summary(), "  %zu of them cannot be projected at all\n",
+			kernels - n_rescued);
 	how = gpuproj_import_collection(p, ts);
 	if (how) {
 		char *line, *save = NULL;
 
-		fprintf(stderr, "  collect everything with:\n");
+		fprintf(summary(), "  collect everything with:\n");
 		for (line = strtok_r(how, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-			fprintf(stderr, "    %s\n", line);
+			fprintf(summary(), "    %s\n", line);
 		free(how);
 		if (tool == TOOL_NSYS)
-			fprintf(stderr, "    gpuproj import nsys REPORT.sqlite --ncu run.csv -o "
+			fprintf(summary(), "    gpuproj import nsys REPORT.sqlite --ncu run.csv -o "
 				"OUT.json\n");
 	}
 }
@@ -536,7 +344,7 @@ print_missing(const struct gpuproj_profile *p, const char *const *names, size_t 
 static void
 print_summary(const char *file, const struct gpuproj_import_summary *sum)
 {
-	fprintf(stderr, "gpuproj: imported %s: %zu row%s, %zu launch%s, %zu kernel signature%s, "
+	fprintf(summary(), "gpuproj: imported %s: %zu row%s, %zu launch%s, %zu kernel signature%s, "
 		"%zu other metric%s kept\n", file, sum->rows, sum->rows == 1 ? "" : "s",
 		sum->launches, sum->launches == 1 ? "" : "es", sum->kernels,
 		sum->kernels == 1 ? "" : "s", sum->kept_metrics, sum->kept_metrics == 1 ? "" : "s");
@@ -673,11 +481,11 @@ finish_import(struct gpuproj_profile *p, struct gpuproj_import_summary *sum, con
 	if (check_device(p, ts))
 		return cli_fail("out of memory");
 	for (i = 0; i < sum->n_warnings; i++)
-		fprintf(stderr, "  warning: %s\n", cli_shown(sum->warnings[i]));
+		summary_warning(sum->warnings[i]);
 	print_missing(p, (const char *const *)sum->missing, sum->n_missing, sum->kernels_missing,
 		      tool, ts);
 	if (strcmp(output, "-") != 0)
-		fprintf(stderr, "  wrote %s\n", cli_shown(output));
+		fprintf(summary(), "  wrote %s\n", cli_shown(output));
 	return EXIT_OK;
 }
 
@@ -727,17 +535,19 @@ import_one(int argc, char **argv, enum tool tool)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:q", cli_options(opts), NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			(tool == TOOL_NCU ? help_ncu : help_nvprof)(stdout);
+			(tool == TOOL_NCU ? import_help_ncu : import_help_nvprof)(stdout);
 			return EXIT_OK;
 		case O_DEVICE: device = optarg; break;
 		case O_FORCE: force = true; break;
 		case O_TARGETS: targets_path = optarg; break;
 		case 'o': output = optarg; break;
-		default: /* ':' missing value, '?' unknown option */
-			return cli_option_error(cmd, c, argv);
+		default: /* -q, --progress; else ':' missing value, '?' unknown option */
+			r = shared_option(cmd, c);
+			if (r <= 0)
+				return r < 0 ? EXIT_USAGE : cli_option_error(cmd, c, argv);
 		}
 	}
 	if (optind == argc)
@@ -851,6 +661,65 @@ struct multi_importer {
 		      size_t *ret_n, struct gpuproj_error *err);
 };
 
+/*
+ * Write each profile to OUTPUT/<GPU name>.json (paths[i], malloc'd), with
+ * progress (the writing takes most of the time: NeuSight's 5 profiles of
+ * 8,200 kernels each).
+ * Returns the exit status.
+ */
+static int
+multi_save(const struct multi_importer *im, const char *output,
+	   struct gpuproj_profile *const *profiles, size_t n, char **paths)
+{
+	struct gpuproj_error err = { 0 };
+	struct cli_progress prog;
+	size_t i;
+
+	cli_progress_init(&prog, &shared, im->cmd, "profiles written");
+	for (i = 0; i < n; i++) {
+		char *base = file_name_for(profiles[i], i);
+
+		if (!base || asprintf(&paths[i], "%s/%s.json", output, base) < 0) {
+			paths[i] = NULL;
+			free(base);
+			cli_progress_break(&prog);
+			return cli_fail("out of memory");
+		}
+		free(base);
+		if (gpuproj_profile_save(profiles[i], paths[i], &err)) {
+			cli_progress_break(&prog);
+			return cli_fail_error(&err);
+		}
+		cli_progress_update(&prog, i + 1, n);
+	}
+	cli_progress_break(&prog);
+	return EXIT_OK;
+}
+
+/* The summary of one written profile: kernels, launches, overhead, missing inputs. */
+static void
+multi_summary(const struct multi_importer *im, const struct gpuproj_profile *p,
+	      const char *path, const struct gpuproj_targets *ts)
+{
+	const char *missing[32], *overhead, *basis;
+	size_t n_missing, n_kernels_missing = 0, k, launches = 0;
+
+	for (k = 0; k < gpuproj_profile_count(p); k++)
+		launches += gpuproj_profile_at(p, k)->launches;
+	n_missing = gpuproj_model_missing_in_profile(gpuproj_model_default(), p, missing, 32,
+						     &n_kernels_missing);
+	fprintf(summary(), "  %s: %zu kernel signature%s, %zu launch%s\n", cli_shown(path),
+		gpuproj_profile_count(p), gpuproj_profile_count(p) == 1 ? "" : "s", launches,
+		launches == 1 ? "" : "es");
+	overhead = gpuproj_profile_attr(p, "call_overhead_ns");
+	basis = gpuproj_profile_attr(p, "call_overhead_basis");
+	if (overhead)
+		fprintf(summary(), "  per-call overhead subtracted: %s ns (%s)\n",
+			cli_shown(overhead), cli_shown(basis ? basis : "basis not recorded"));
+	print_missing(p, missing, n_missing < 32 ? n_missing : 32, n_kernels_missing, im->tool,
+		      ts);
+}
+
 static int
 import_multi(const struct multi_importer *im, int argc, char **argv)
 {
@@ -866,18 +735,22 @@ import_multi(const struct multi_importer *im, int argc, char **argv)
 	struct gpuproj_profile **profiles = NULL;
 	struct gpuproj_error err = { 0 };
 	struct stat st;
+	char **paths = NULL;
 	size_t n = 0, i;
 	int c, ret = EXIT_FAIL;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:q", cli_options(opts), NULL)) != -1) {
 		switch (c) {
 		case 'h': im->help(stdout); return EXIT_OK;
 		case O_TARGETS: targets_path = optarg; break;
 		case 'o': output = optarg; break;
-		default: /* ':' missing value, '?' unknown option */
-			return cli_option_error(im->cmd, c, argv);
+		default: /* -q, --progress; else ':' missing value, '?' unknown option */
+			ret = shared_option(im->cmd, c);
+			if (ret <= 0)
+				return ret < 0 ? EXIT_USAGE : cli_option_error(im->cmd, c, argv);
+			ret = EXIT_FAIL;
 		}
 	}
 	if (optind == argc)
@@ -899,45 +772,25 @@ import_multi(const struct multi_importer *im, int argc, char **argv)
 		ret = cli_fail("%s: not a directory", output);
 		goto out;
 	}
-	fprintf(stderr, "gpuproj: imported %d %s%s of %s into %zu profile%s\n", argc - optind,
-		im->noun, argc - optind == 1 ? "" : "s", im->what, n, n == 1 ? "" : "s");
-	for (i = 0; i < n; i++) {
-		const struct gpuproj_profile *p = profiles[i];
-		char *base = file_name_for(p, i), *path = NULL;
-		const char *missing[32], *overhead, *basis;
-		size_t n_missing, n_kernels_missing = 0, k, launches = 0;
-
-		if (!base || asprintf(&path, "%s/%s.json", output, base) < 0) {
-			free(base);
-			ret = cli_fail("out of memory");
-			goto out;
-		}
-		free(base);
-		if (gpuproj_profile_save(p, path, &err)) {
-			free(path);
-			ret = cli_fail_error(&err);
-			goto out;
-		}
-		for (k = 0; k < gpuproj_profile_count(p); k++)
-			launches += gpuproj_profile_at(p, k)->launches;
-		n_missing = gpuproj_model_missing_in_profile(gpuproj_model_default(), p, missing,
-							     32, &n_kernels_missing);
-		fprintf(stderr, "  %s: %zu kernel signature%s, %zu launch%s\n", cli_shown(path),
-			gpuproj_profile_count(p), gpuproj_profile_count(p) == 1 ? "" : "s",
-			launches, launches == 1 ? "" : "es");
-		overhead = gpuproj_profile_attr(p, "call_overhead_ns");
-		basis = gpuproj_profile_attr(p, "call_overhead_basis");
-		if (overhead)
-			fprintf(stderr, "  per-call overhead subtracted: %s ns (%s)\n",
-				cli_shown(overhead), cli_shown(basis ? basis : "basis not recorded"));
-		print_missing(p, missing, n_missing < 32 ? n_missing : 32, n_kernels_missing,
-			      im->tool, ts);
-		free(path);
+	paths = calloc(n ? n : 1, sizeof(*paths));
+	if (!paths) {
+		ret = cli_fail("out of memory");
+		goto out;
 	}
+	if ((ret = multi_save(im, output, profiles, n, paths)))
+		goto out;
+	fprintf(summary(), "gpuproj: imported %d %s%s of %s into %zu profile%s\n", argc - optind,
+		im->noun, argc - optind == 1 ? "" : "s", im->what, n, n == 1 ? "" : "s");
+	for (i = 0; i < n; i++)
+		multi_summary(im, profiles[i], paths[i], ts);
 	ret = EXIT_OK;
 out:
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		gpuproj_profile_free(profiles[i]);
+		if (paths)
+			free(paths[i]);
+	}
+	free(paths);
 	free(profiles);
 	gpuproj_targets_free(ts);
 	return ret;
@@ -1092,7 +945,7 @@ print_nsys_timeline(const struct gpuproj_profile *p)
 	char b[32], c[32];
 
 	if (!tl) {
-		fprintf(stderr, "    timeline: none (no CUDA calls in the report)\n");
+		fprintf(summary(), "    timeline: none (no CUDA calls in the report)\n");
 		return;
 	}
 	for (i = 0; i < tl->n_patterns; i++)
@@ -1103,7 +956,7 @@ print_nsys_timeline(const struct gpuproj_profile *p)
 	u = gpuproj_timeline_unexplained_ns(tl);
 	/* Threads that ran at once: their epochs scaled to the span, as the projection does. */
 	f = e + u > 0 && tl->span_ns > 0 ? fmin(1.0, tl->span_ns / (e + u)) : 1.0;
-	fprintf(stderr, "    timeline: %u thread%s, %zu pattern%s of %" PRIu64 " epoch%s "
+	fprintf(summary(), "    timeline: %u thread%s, %zu pattern%s of %" PRIu64 " epoch%s "
 		"explaining %.1f %% of the %s traced; %" PRIu64 " epoch%s (%s) unexplained\n",
 		tl->threads, tl->threads == 1 ? "" : "s", tl->n_patterns,
 		tl->n_patterns == 1 ? "" : "s", epochs, epochs == 1 ? "" : "s",
@@ -1132,23 +985,25 @@ nsys_parse_args(int argc, char **argv, struct nsys_args *a)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cmd = "import nsys";
-	int c;
+	int c, r;
 
 	a->ncu = calloc((size_t)argc + 1, sizeof(*a->ncu));
 	if (!a->ncu)
 		return cli_fail("out of memory");
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:q", cli_options(opts), NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			help_nsys(stdout);
+			import_help_nsys(stdout);
 			return EXIT_OK;
 		case O_NCU: a->ncu[a->n_ncu++] = optarg; break;
 		case O_TARGETS: a->targets_path = optarg; break;
 		case 'o': a->output = optarg; break;
-		default: /* ':' missing value, '?' unknown option */
-			return cli_option_error(cmd, c, argv);
+		default: /* -q, --progress; else ':' missing value, '?' unknown option */
+			r = shared_option(cmd, c);
+			if (r <= 0)
+				return r < 0 ? EXIT_USAGE : cli_option_error(cmd, c, argv);
 		}
 	}
 	if (optind == argc)
@@ -1283,16 +1138,17 @@ nsys_summary(const struct nsys_args *a, struct gpuproj_profile *const *profiles,
 	const char *schema = gpuproj_profile_attr(profiles[0], "nsys.schema");
 	size_t i;
 
-	fprintf(stderr, "gpuproj: imported %s (Nsight Systems %s, export schema %s): %zu "
+	fprintf(summary(), "gpuproj: imported %s (Nsight Systems %s, export schema %s): %zu "
 		"row%s, %zu launch%s, %zu kernel signature%s in %zu profile%s (one per GPU "
 		"and process)\n", cli_shown(a->file), cli_shown(ver ? ver : "?"),
 		cli_shown(schema ? schema : "?"), sum->rows, sum->rows == 1 ? "" : "s",
 		sum->launches, sum->launches == 1 ? "" : "es", sum->kernels,
 		sum->kernels == 1 ? "" : "s", n, n == 1 ? "" : "s");
 	for (i = 0; i < sum->n_warnings; i++)
-		fprintf(stderr, "  warning: %s\n", cli_shown(sum->warnings[i]));
+		fprintf(summary(), "  warning: %s\n", cli_shown(sum->warnings[i]));
 	if (a->n_ncu)
-		fprintf(stderr, "  counters (--ncu): %zu of %zu kernel signature%s joined (%zu by "
+		fprintf(summary(), "  counters (--ncu): %zu of %zu kernel signature%s joined "
+			"(%zu by "
 			"launch order); %zu Nsight Compute kernel%s joined none\n", join->joined,
 			join->kernels, join->kernels == 1 ? "" : "s", join->by_launch_order,
 			join->unjoined_ncu, join->unjoined_ncu == 1 ? "" : "s");
@@ -1304,7 +1160,8 @@ nsys_summary(const struct nsys_args *a, struct gpuproj_profile *const *profiles,
 
 		for (k = 0; k < gpuproj_profile_count(p); k++)
 			launches += gpuproj_profile_at(p, k)->launches;
-		fprintf(stderr, "  %s: process %s (pid %" PRId64 "), %zu kernel signature%s, %zu "
+		fprintf(summary(), "  %s: process %s (pid %" PRId64 "), %zu kernel signature%s, "
+			"%zu "
 			"launch%s\n", cli_shown(paths[i]),
 			cli_shown(pr->application ? pr->application : "?"), pr->pid,
 			gpuproj_profile_count(p), gpuproj_profile_count(p) == 1 ? "" : "s",
@@ -1327,6 +1184,7 @@ import_nsys(int argc, char **argv)
 	struct gpuproj_import_summary sum = { 0 };
 	struct gpuproj_nsys_join join = { 0 };
 	struct gpuproj_nsys_options nopt = { 0 };
+	struct cli_progress prog;
 	struct gpuproj_targets *ts = NULL;
 	struct gpuproj_error err = { 0 };
 	char *exported = NULL, **paths = NULL;
@@ -1369,12 +1227,16 @@ import_nsys(int argc, char **argv)
 	if ((ret = nsys_paths(&a, profiles, n, &paths)) ||
 	    (ret = nsys_record(&a, profiles, n, ts)))
 		goto out;
+	cli_progress_init(&prog, &shared, "import nsys", "profiles written");
 	for (i = 0; i < n; i++) {
 		if (gpuproj_profile_save(profiles[i], paths[i], &err)) {
+			cli_progress_break(&prog);
 			ret = cli_fail_error(&err);
 			goto out;
 		}
+		cli_progress_update(&prog, i + 1, n);
 	}
+	cli_progress_break(&prog);
 	ret = nsys_summary(&a, profiles, paths, n, &sum, &join, ts);
 out:
 	for (i = 0; i < n; i++) {
@@ -1395,24 +1257,24 @@ out:
 }
 
 static const struct multi_importer gpp = {
-	"import gpuperfpredict", "gpuperfpredict", "FILE.csv", "file", TOOL_GPP, help_gpp,
+	"import gpuperfpredict", "gpuperfpredict", "FILE.csv", "file", TOOL_GPP, import_help_gpp,
 	gpuproj_import_gpuperfpredict,
 };
 static const struct multi_importer neu = {
-	"import neusight", "NeuSight", "DIR or FILE.csv", "path", TOOL_NEUSIGHT, help_neu,
+	"import neusight", "NeuSight", "DIR or FILE.csv", "path", TOOL_NEUSIGHT, import_help_neu,
 	gpuproj_import_neusight,
 };
 static const struct multi_importer xla = {
-	"import xla-matmul", "XLA matmul", "FILE.csv", "file", TOOL_XLA, help_xla,
+	"import xla-matmul", "XLA matmul", "FILE.csv", "file", TOOL_XLA, import_help_xla,
 	gpuproj_import_xla_matmul,
 };
 
 static const struct multi_importer kt = {
-	"import kerneltuner", "Kernel Tuner", "FILE.json", "file", TOOL_KERNELTUNER, help_kt,
+	"import kerneltuner", "Kernel Tuner", "FILE.json", "file", TOOL_KERNELTUNER, import_help_kt,
 	gpuproj_import_kerneltuner,
 };
 static const struct multi_importer s2 = {
-	"import seed002", "seed 002", "DIR or FILE.csv", "path", TOOL_SEED002, help_s2,
+	"import seed002", "seed 002", "DIR or FILE.csv", "path", TOOL_SEED002, import_help_s2,
 	gpuproj_import_seed002,
 };
 
@@ -1456,7 +1318,7 @@ cmd_import(int argc, char **argv)
 	if (argc < 2)
 		return cli_usage_error("import", "missing what to import: %s", list);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		help(stdout);
+		import_help(stdout);
 		return EXIT_OK;
 	}
 	for (i = 0; i < ARRAY_LENGTH(sources); i++) {

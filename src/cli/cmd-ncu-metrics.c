@@ -22,7 +22,7 @@ help(FILE *f)
 {
 	fprintf(f,
 		"Usage: gpuproj ncu-metrics [--chip NAME] [--tensor MODE] [--list]\n"
-		"                           [--targets FILE]\n\n"
+		"                           [--targets FILE] [-o FILE] [-q]\n\n"
 		"Print the Nsight Compute command line that collects every input of the\n"
 		"default model (%s) on a chip, for `gpuproj import ncu`:\n"
 		"  ncu --csv --page raw --metrics LIST --log-file run.csv ./app\n"
@@ -43,6 +43,9 @@ help(FILE *f)
 		"  --list          print only the comma-separated metric list\n"
 		"  --targets FILE  GPU descriptions for --chip GPU-NAME (default:\n"
 		"                  $GPUPROJ_TARGETS, else built-in)\n"
+		"  -o, --output FILE  write the command line (or the --list) to FILE instead\n"
+		"                  of standard output, atomically\n"
+		"  -q, --quiet     no note on standard error (the GB202 … GB207 line)\n"
 		"  -h, --help      show this help\n\n",
 		gpuproj_model_name(gpuproj_model_default()));
 	cli_print_exit_status(f, "ncu-metrics");
@@ -63,6 +66,29 @@ tensor_error(const char *value)
 	return cli_usage_error("ncu-metrics", "--tensor '%s' is not one of %s", value, list);
 }
 
+/* What is printed: the metric names, alone (--list) or in the command line. */
+struct ncu_out {
+	const char *const *names;
+	size_t n;
+	bool list;
+};
+
+static int
+render(FILE *f, void *userdata)
+{
+	const struct ncu_out *o = userdata;
+	size_t i;
+
+	if (!o->list)
+		fputs("ncu --csv --page raw --metrics ", f);
+	for (i = 0; i < o->n; i++)
+		fprintf(f, "%s%s", i ? "," : "", o->names[i]);
+	if (!o->list)
+		fputs(" --log-file run.csv ./app", f);
+	fputc('\n', f);
+	return ferror(f) ? GPUPROJ_E_IO : GPUPROJ_OK;
+}
+
 int
 cmd_ncu_metrics(int argc, char **argv)
 {
@@ -72,21 +98,25 @@ cmd_ncu_metrics(int argc, char **argv)
 		{ "list", no_argument, NULL, O_LIST },
 		{ "targets", required_argument, NULL, O_TARGETS },
 		{ "tensor", required_argument, NULL, O_TENSOR },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *chip = NULL, *targets_path = NULL, *names[64];
+	const char *chip = NULL, *targets_path = NULL, *output = NULL, *names[64];
 	struct gpuproj_targets *ts = NULL;
 	enum gpuproj_tensor_mode tensor = GPUPROJ_TENSOR_OPS;
-	bool list = false;
-	size_t n, i;
-	int c;
+	bool list = false, quiet = false;
+	struct ncu_out o;
+	size_t n;
+	int c, ret;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:q", cli_quiet_options(opts), NULL)) != -1) {
 		switch (c) {
 		case 'h': help(stdout); return EXIT_OK;
+		case 'o': output = optarg; break;
+		case 'q': quiet = true; break;
 		case O_CHIP: chip = optarg; break;
 		case O_LIST: list = true; break;
 		case O_TARGETS: targets_path = optarg; break;
@@ -118,16 +148,11 @@ cmd_ncu_metrics(int argc, char **argv)
 		chip = t->chip;
 	}
 	n = gpuproj_ncu_metrics_tensor(chip, tensor, names, 64);
-	if (!list)
-		fputs("ncu --csv --page raw --metrics ", stdout);
-	for (i = 0; i < n && i < 64; i++)
-		printf("%s%s", i ? "," : "", names[i]);
-	if (!list)
-		fputs(" --log-file run.csv ./app", stdout);
-	putchar('\n');
-	if (!chip && !list)
+	o = (struct ncu_out){ names, n < 64 ? n : 64, list };
+	ret = cli_write_output(output, render, &o);
+	if (!ret && !chip && !list && !quiet)
 		fprintf(stderr, "gpuproj: on GB202 … GB207: gpuproj ncu-metrics --chip GB202; "
 			"tensor counters differ per chip: add --chip\n");
 	gpuproj_targets_free(ts);
-	return ferror(stdout) ? EXIT_FAIL : EXIT_OK;
+	return ret;
 }

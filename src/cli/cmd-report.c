@@ -27,7 +27,8 @@ static void
 help(FILE *f)
 {
 	fprintf(f,
-		"Usage: gpuproj report [options] PROFILE... --html OUT.html [--md OUT.md]\n"
+		"Usage: gpuproj report [options] PROFILE... -o OUT.html|OUT.md [--format FMT]\n"
+		"       gpuproj report [options] PROFILE... --html OUT.html [--md OUT.md]\n"
 		"       gpuproj report [options] --builtin [PROFILE...] --html OUT.html\n\n"
 		"Write a procurement report: a five-line summary, the run, a ranking of the\n"
 		"complete target GPUs by projected GPU kernel time (or whole-run time, when the\n"
@@ -39,11 +40,16 @@ help(FILE *f)
 		"profiles (MPI ranks, runs) are projected separately and summed, or with\n"
 		"--weight ranked as a workload mix.\n\n"
 		"Options:\n"
-		"  --html FILE          write the HTML report (one self-contained file, inline\n"
-		"                       SVG charts, no scripts); \"-\" = standard output\n"
-		"  --md FILE            write the Markdown report (for merge-request comments:\n"
-		"                       at most %d characters, the longest parts shortened)\n"
-		"  --md-full            the Markdown report in full, however long\n"
+		"  -o, --output FILE    write the report to FILE (\"-\" = standard output) in the\n"
+		"                       --format given, else the one its extension names (.html,\n"
+		"                       .htm: html; .md: md)\n"
+		"  --format FMT         html (one self-contained file, inline SVG charts, no\n"
+		"                       scripts), md (Markdown for merge-request comments: at\n"
+		"                       most %d characters, the longest parts shortened) or\n"
+		"                       md-full (the Markdown report in full, however long)\n"
+		"  --html FILE          as -o FILE --format html; beside --md, both are written\n"
+		"  --md FILE            as -o FILE --format md\n"
+		"  --md-full            the Markdown report of --md in full (as --format md-full)\n"
 		"  --builtin            add the bundled profile of published measurements\n"
 		"  --targets FILE       GPU descriptions (default: $GPUPROJ_TARGETS, else the\n"
 		"                       built-in targets.yaml)\n"
@@ -70,47 +76,34 @@ help(FILE *f)
 		"                       UTC when set, else now); for reproducible output\n"
 		"  -h, --help           show this help\n\n"
 		"Charts are drawn with PLplot's svg driver ($PLPLOT_DRV_DIR, fonts in\n"
-		"$PLPLOT_LIB). Progress is shown on a terminal only.\n\n",
+		"$PLPLOT_LIB).\n\n",
 		GPUPROJ_REPORT_MD_LIMIT, gpuproj_model_name(gpuproj_model_default()));
+	cli_print_shared_help(f);
 	cli_print_exit_status(f, "report");
 }
 
-struct progress {
-	bool tty;
-	bool shown;
-};
-
+/* The library's (stage, done, total): loading, projecting, charts. */
 static void
 show_progress(void *userdata, const char *stage, size_t done, size_t total)
 {
-	struct progress *p = userdata;
-
-	if (!p->tty)
-		return;
-	fprintf(stderr, "\r\033[Kgpuproj report: %s %zu/%zu", stage, done, total);
-	fflush(stderr);
-	p->shown = true;
-}
-
-static void
-end_progress(struct progress *p)
-{
-	if (p->shown) {
-		fprintf(stderr, "\r\033[K");
-		fflush(stderr);
-		p->shown = false;
-	}
+	cli_progress_phase(userdata, stage, done, total);
 }
 
 /* What the options say. */
 struct args {
 	const char *html, *md, *targets_path, *source, *model_name, *prices_path;
+	const char *output;                    /* -o FILE */
+	int format;                            /* --format: enum format, or -1 */
+	struct cli_shared shared;              /* -q, --progress */
 	const char **target_names, **weights;  /* [argc] each */
 	size_t n_target_names, n_weights, n_prices;
 	struct gpuproj_report_price *prices;   /* [argc] from --price */
 	bool builtin;
 	struct gpuproj_report_doc_options ropt;
 };
+
+enum format { FMT_HTML, FMT_MD, FMT_MD_FULL };
+static const char *const format_names[] = { "html", "md", "md-full" };
 
 /* "NAME=VALUE" with VALUE a number in (0, max): NAME into *name (in `arg`), the value. */
 static bool
@@ -133,7 +126,7 @@ parse_args(int argc, char **argv, struct args *a)
 	enum {
 		O_HTML = 256, O_MD, O_BUILTIN, O_TARGETS, O_SOURCE, O_TARGET, O_MODEL, O_TOP,
 		O_FEATURED, O_CHART_PROFILES, O_NO_CHARTS, O_DATE, O_PRICE, O_PRICES, O_WEIGHT,
-		O_MD_FULL,
+		O_MD_FULL, O_FORMAT,
 	};
 	static const struct option opts[] = {
 		{ "html", required_argument, NULL, O_HTML },
@@ -152,6 +145,8 @@ parse_args(int argc, char **argv, struct args *a)
 		{ "chart-profiles", required_argument, NULL, O_CHART_PROFILES },
 		{ "no-charts", no_argument, NULL, O_NO_CHARTS },
 		{ "date", required_argument, NULL, O_DATE },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, O_FORMAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -162,7 +157,7 @@ parse_args(int argc, char **argv, struct args *a)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:q", cli_options(opts), NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
@@ -178,6 +173,17 @@ parse_args(int argc, char **argv, struct args *a)
 		case O_MODEL: a->model_name = optarg; break;
 		case O_NO_CHARTS: a->ropt.no_charts = true; break;
 		case O_DATE: a->ropt.date = optarg; break;
+		case 'o': a->output = optarg; break;
+		case O_FORMAT:
+			if (!cli_parse_format("report", optarg, format_names,
+					      ARRAY_LENGTH(format_names), &a->format))
+				return EXIT_USAGE;
+			break;
+		case 'q':
+		case CLI_O_PROGRESS:
+			if (cli_shared_option("report", c, optarg, &a->shared) < 0)
+				return EXIT_USAGE;
+			break;
 		case O_PRICE:
 			q = &a->prices[a->n_prices++];
 			q->hourly_usd = NAN;
@@ -210,16 +216,63 @@ parse_args(int argc, char **argv, struct args *a)
 	return -1;
 }
 
+/* ".html" or ".htm": html; ".md": md; else -1. */
+static int
+format_of(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	if (dot && strchr(dot, '/'))
+		dot = NULL;
+	if (dot && (strcmp(dot, ".html") == 0 || strcmp(dot, ".htm") == 0))
+		return FMT_HTML;
+	if (dot && strcmp(dot, ".md") == 0)
+		return FMT_MD;
+	return -1;
+}
+
+/*
+ * -o FILE [--format FMT] onto --html/--md/--md-full (the aliases): the
+ * format given, else the extension's. Returns -1 to go on, else EXIT_USAGE.
+ */
+static int
+apply_output(struct args *a)
+{
+	int fmt = a->format;
+
+	if (!a->output)
+		return a->format < 0 ? -1 : cli_usage_error("report", "--format needs -o FILE");
+	if (fmt < 0 && (fmt = format_of(a->output)) < 0)
+		return cli_usage_error("report", "-o %s: the format cannot be told from the name: "
+				       "add --format html, md or md-full", a->output);
+	if (fmt == FMT_HTML ? a->html != NULL : a->md != NULL)
+		return cli_usage_error("report", "-o and --%s both name the %s report",
+				       fmt == FMT_HTML ? "html" : "md",
+				       fmt == FMT_HTML ? "HTML" : "Markdown");
+	if (fmt == FMT_HTML)
+		a->html = a->output;
+	else
+		a->md = a->output;
+	if (fmt == FMT_MD_FULL)
+		a->ropt.md_full = true;
+	return -1;
+}
+
 /* The checks of the options together; returns -1 to go on, else the exit status. */
 static int
 check_args(int argc, char **argv, struct args *a)
 {
+	int r;
+
 	if (a->model_name && strcmp(a->model_name, "list") == 0) {
 		cli_print_models();
 		return EXIT_OK;
 	}
+	if ((r = apply_output(a)) >= 0)
+		return r;
 	if (!a->html && !a->md)
-		return cli_usage_error("report", "name an output: --html FILE and/or --md FILE");
+		return cli_usage_error("report", "name an output: -o FILE (or --html FILE and/or "
+				       "--md FILE)");
 	if (a->html && a->md && strcmp(a->html, "-") != 0 &&
 	    (strcmp(a->html, a->md) == 0 || file_same(a->html, a->md)))
 		return cli_usage_error("report", "--html and --md name the same file '%s'", a->md);
@@ -296,7 +349,7 @@ all_prices(const struct args *a, const struct gpuproj_report_prices *file, size_
 /* Load every profile (`paths`: the operands) before anything is written; 0 or EXIT_FAIL. */
 static int
 load_inputs(const struct args *a, char **paths, struct gpuproj_profile **profiles,
-	    struct gpuproj_report_input *inputs, size_t n, struct progress *prog)
+	    struct gpuproj_report_input *inputs, size_t n, struct cli_progress *prog)
 {
 	struct gpuproj_error err = { 0 };
 	size_t i;
@@ -308,7 +361,7 @@ load_inputs(const struct args *a, char **paths, struct gpuproj_profile **profile
 		show_progress(prog, "loading", i, n);
 		if (is_builtin ? gpuproj_profile_load_builtin(&profiles[i], &err)
 			       : gpuproj_profile_load(path, &profiles[i], &err)) {
-			end_progress(prog);
+			cli_progress_break(prog);
 			return cli_fail_error(&err);
 		}
 		inputs[i].profile = profiles[i];
@@ -322,7 +375,7 @@ load_inputs(const struct args *a, char **paths, struct gpuproj_profile **profile
 int
 cmd_report(int argc, char **argv)
 {
-	struct args a = { 0 };
+	struct args a = { .format = -1 };
 	struct gpuproj_report_input *inputs = NULL;
 	struct gpuproj_profile **profiles = NULL;
 	struct gpuproj_targets *targets = NULL;
@@ -330,7 +383,7 @@ cmd_report(int argc, char **argv)
 	struct gpuproj_report_price *prices = NULL;
 	struct gpuproj_report_doc *doc = NULL;
 	struct gpuproj_error err = { 0 };
-	struct progress prog = { cli_stderr_is_tty(), false };
+	struct cli_progress prog;
 	const char *targets_origin = NULL;
 	size_t n_inputs = 0, i;
 	int ret = EXIT_FAIL;
@@ -345,6 +398,7 @@ cmd_report(int argc, char **argv)
 	if ((ret = parse_args(argc, argv, &a)) >= 0 || (ret = check_args(argc, argv, &a)) >= 0)
 		goto out;
 	ret = EXIT_FAIL;
+	cli_progress_init(&prog, &a.shared, "report", "");
 	n_inputs = (size_t)(argc - optind) + (a.builtin ? 1 : 0);
 	inputs = calloc(n_inputs, sizeof(*inputs));
 	profiles = calloc(n_inputs, sizeof(*profiles));
@@ -377,14 +431,14 @@ cmd_report(int argc, char **argv)
 	a.ropt.progress_userdata = &prog;
 	if (gpuproj_report_doc_new(inputs, n_inputs, targets, &a.ropt, &doc, &err) ||
 	    gpuproj_report_doc_write(doc, a.html, a.md, &err)) {
-		end_progress(&prog);
+		cli_progress_break(&prog);
 		cli_fail_error(&err);
 		if (doc && (err.status == GPUPROJ_E_BACKEND || err.status == GPUPROJ_E_UNSUPPORTED))
 			fprintf(stderr, "gpuproj: report: nothing was written; --no-charts writes "
 				"the report without charts\n");
 		goto out;
 	}
-	end_progress(&prog);
+	cli_progress_break(&prog);
 	ret = EXIT_OK;
 out:
 	doc = gpuproj_report_doc_free(doc);

@@ -46,8 +46,9 @@ help(FILE *f)
 		"Options:\n"
 		"  --targets FILE     GPU descriptions for the projections (GPUPROJ_TARGETS;\n"
 		"                     default: the built-in targets.yaml)\n"
-		"  --output PATTERN   report file (GPUPROJ_OUTPUT; default gpuproj-%%p.json;\n"
-		"                     %%p pid, %%h host, %%r MPI rank, %%q{VAR} a variable)\n"
+		"  -o, --output PATTERN  report file (GPUPROJ_OUTPUT; default\n"
+		"                     gpuproj-%%p.json; %%p pid, %%h host, %%r MPI rank, %%q{VAR}\n"
+		"                     a variable)\n"
 		"  --live SECONDS     refresh a status line and a snapshot JSON every SECONDS\n"
 		"                     while APP runs (GPUPROJ_LIVE)\n"
 		"  -h, --help         show this help\n\n"
@@ -218,10 +219,10 @@ run_child(char **argv, int *ret_code)
 int
 cmd_run(int argc, char **argv)
 {
-	enum { O_TARGETS = 256, O_OUTPUT, O_LIVE };
+	enum { O_TARGETS = 256, O_LIVE };
 	static const struct option opts[] = {
 		{ "targets", required_argument, NULL, O_TARGETS },
-		{ "output", required_argument, NULL, O_OUTPUT },
+		{ "output", required_argument, NULL, 'o' },
 		{ "live", required_argument, NULL, O_LIVE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -238,13 +239,13 @@ cmd_run(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the first non-option, so APP's own options stay APP's. */
-	while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
 			return EXIT_OK;
 		case O_TARGETS: targets = optarg; break;
-		case O_OUTPUT: output = optarg; break;
+		case 'o': output = optarg; break;
 		case O_LIVE: live = optarg; break;
 		default: /* ':' missing value, '?' unknown option */
 			return cli_option_error("run", c, argv);

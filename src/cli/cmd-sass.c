@@ -40,28 +40,25 @@ help(FILE *f)
 		"  --jobs N              parallel nvdisasm / compiler processes (default: CPUs)\n"
 		"  --slow-path-weight W  slow-path executions per special-function execution,\n"
 		"                        0..1 (default 0: operands are normal numbers)\n"
-		"  -q, --quiet           no progress on standard error\n"
 		"  -h, --help            show this help\n\n"
 		"ratio = (F_s - S_s + S_t) / F_s, F = FLOP of the kernel, S = FLOP of its\n"
 		"special blocks, per static pass (each block once); see docs/sass.md.\n"
 		"Needs nvdisasm: the CUDA toolkit's, or `pip install nvidia-cuda-nvdisasm`.\n"
 		"sm_70/sm_72 (dropped by CUDA 13) need a CUDA 11/12 nvdisasm (and ptxas for\n"
 		"PTX): $GPUPROJ_NVDISASM_LEGACY, ~/.cache/gpuproj/legacy-cuda/bin or PATH.\n\n");
+	cli_print_shared_help(f);
 	cli_print_exit_status(f, "sass");
 }
 
 enum format { FMT_TABLE, FMT_JSON };
 static const char *const format_names[] = { "table", "json" };
 
+/* The library's (phase, done, total, what): the shared progress, the phase as its unit. */
 static void
 progress(void *userdata, const char *phase, size_t done, size_t total, const char *what)
 {
-	(void)userdata;
-	fprintf(stderr, "\rgpuproj sass: %s %zu/%zu %s...\033[K", phase, done, total,
-		cli_shown(what));
-	if (done == total)
-		fputs("\r\033[K", stderr);
-	fflush(stderr);
+	(void)what;
+	cli_progress_phase(userdata, phase, done, total);
 }
 
 /* What the table and JSON writers need (cli_write_output's render callback). */
@@ -93,7 +90,7 @@ struct sass_args {
 	const char **archs, *source, *output, *filter;
 	size_t n_archs, jobs;
 	int fmt;
-	bool quiet;
+	struct cli_shared shared; /* -q, --progress */
 	struct gpuproj_sass_options sopt;
 };
 
@@ -146,7 +143,6 @@ parse_args(int argc, char **argv, struct sass_args *a)
 		{ "kernel", required_argument, NULL, O_KERNEL },
 		{ "jobs", required_argument, NULL, O_JOBS },
 		{ "slow-path-weight", required_argument, NULL, O_WEIGHT },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -159,7 +155,7 @@ parse_args(int argc, char **argv, struct sass_args *a)
 	a->archs = calloc((size_t)argc + 2, sizeof(*a->archs));
 	if (!a->archs)
 		return cli_fail("out of memory");
-	while ((c = getopt_long(argc, argv, ":ho:q", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:q", cli_options(opts), NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			help(stdout);
@@ -168,7 +164,11 @@ parse_args(int argc, char **argv, struct sass_args *a)
 		case O_SOURCE: a->source = optarg; break;
 		case 'o': a->output = optarg; break;
 		case O_KERNEL: a->filter = optarg; break;
-		case 'q': a->quiet = true; break;
+		case 'q':
+		case CLI_O_PROGRESS:
+			if (cli_shared_option("sass", c, optarg, &a->shared) < 0)
+				return EXIT_USAGE;
+			break;
 		case O_JOBS:
 			if (!cli_parse_size("sass", "--jobs", optarg, &a->jobs))
 				return EXIT_USAGE;
@@ -201,9 +201,10 @@ cmd_sass(int argc, char **argv)
 	struct sass_args a = { .fmt = FMT_TABLE };
 	struct gpuproj_sass *s = NULL;
 	struct gpuproj_error err = { 0 };
+	struct cli_progress prog;
 	bool all_ok = true;
 	size_t i;
-	int ret = parse_args(argc, argv, &a);
+	int r, ret = parse_args(argc, argv, &a);
 
 	if (ret >= 0)
 		goto out;
@@ -211,10 +212,13 @@ cmd_sass(int argc, char **argv)
 	a.sopt.archs = a.archs;
 	a.sopt.n_archs = a.n_archs;
 	a.sopt.jobs = (unsigned)a.jobs;
-	if (!a.quiet && cli_stderr_is_tty())
-		a.sopt.progress = progress;
-	if (gpuproj_sass_analyze((const char *const *)argv + optind, (size_t)(argc - optind),
-				 &a.sopt, &s, &err)) {
+	cli_progress_init(&prog, &a.shared, "sass", "");
+	a.sopt.progress = progress;
+	a.sopt.progress_userdata = &prog;
+	r = gpuproj_sass_analyze((const char *const *)argv + optind, (size_t)(argc - optind),
+				 &a.sopt, &s, &err);
+	cli_progress_break(&prog);
+	if (r) {
 		cli_fail_error(&err);
 		goto out;
 	}

@@ -5,7 +5,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -66,6 +65,12 @@ parse_drop(const char *list, unsigned *ret)
 	return true;
 }
 
+static int
+render_study(FILE *f, void *userdata)
+{
+	return gpuproj_assumption_study_write_table(f, userdata);
+}
+
 /* --fit-assumptions: the study, its table written to path and printed. */
 static int
 fit_assumptions(const char *path, struct gpuproj_profile **profiles, size_t n_profiles,
@@ -75,7 +80,6 @@ fit_assumptions(const char *path, struct gpuproj_profile **profiles, size_t n_pr
 	struct gpuproj_assumption_study st = { 0 };
 	struct gpuproj_error err = { 0 };
 	int ret = EXIT_FAIL;
-	FILE *f = stdout;
 
 	if (gpuproj_validate_assumptions((const struct gpuproj_profile *const *)profiles,
 					 n_profiles, targets, vopt, &st, &err) ||
@@ -83,13 +87,8 @@ fit_assumptions(const char *path, struct gpuproj_profile **profiles, size_t n_pr
 		cli_fail_error(&err);
 		goto out;
 	}
-	if (output && strcmp(output, "-") != 0 && !(f = fopen(output, "w"))) {
-		cli_fail("%s: %s", output, strerror(errno));
-		goto out;
-	}
-	ret = gpuproj_assumption_study_write_table(f, &st) ? EXIT_FAIL : EXIT_OK;
-	if (f != stdout && fclose(f) != 0)
-		ret = cli_fail("%s: %s", output, strerror(errno));
+	/* Atomically, as every -o: a failure leaves nothing half-written. */
+	ret = cli_write_output(output, render_study, &st);
 out:
 	gpuproj_assumption_study_clear(&st);
 	return ret;

@@ -13,6 +13,14 @@ leave it to docs/cli/gpuproj.md ("`gpuproj <command> --help` describes
 each command"), which this test checks says so. `--max-input-size` is the
 option of gpuproj itself (main.c), before the command.
 
+The short options too: each letter of a command's getopt_long optstring
+(but -h) is in its --help and on its page, and a help line "-X, --NAME"
+names an entry of its getopt table whose value is 'X'. And the one table
+of docs/cli/gpuproj.md, command x {-o, --format, -q, --progress}: a row
+per command, saying "yes" (or naming the formats) exactly where the
+command's getopt tables have output, format, quiet and progress, the
+formats those of its format_names[].
+
 Usage: test-cli-options.py GPUPROJ SOURCE_ROOT
 """
 import os
@@ -76,6 +84,74 @@ def usage_options(text, cmd):
     return found
 
 
+OPTSTRING = re.compile(r'getopt_long\(argc, argv, "([^"]*)"')
+SHORT_ENTRY = re.compile(r"\{\s*\"([a-z0-9-]+)\"\s*,\s*(?:no|required|optional)_argument\s*,"
+                         r"\s*NULL\s*,\s*'(.)'")
+SHORT_HELP = re.compile(r"^ {1,8}-(\w), +--([a-z][a-z0-9-]*)")
+MATRIX_HEAD = "| command | `-o FILE` | `--format` | `-q` | `--progress` |"
+
+
+def short_problems(cmd, text, shared_src, texts, page, page_path):
+    """The short options of a command: optstring, --help and page agree."""
+    problems = []
+    letters = set()
+    for optstring in OPTSTRING.findall(text):
+        letters |= {ch for ch in optstring if ch.isalnum()}
+    entries = dict(SHORT_ENTRY.findall(text))
+    if "cli_options(" in text or "cli_quiet_options(" in text:
+        entries.update(SHORT_ENTRY.findall(shared_src))
+    helptext = "\n".join(texts)
+    for ch in sorted(letters - {"h"}):
+        if not re.search(r"(?<![\w-])-%s\b" % ch, helptext):
+            problems.append("%s: -%s is in its optstring but not in its --help" % (cmd, ch))
+        if not re.search(r"(?<![\w-])-%s\b" % ch, page):
+            problems.append("%s: -%s is in its optstring but not on %s" % (cmd, ch, page_path))
+    for t in texts:
+        for line in t.split("\n"):
+            m = SHORT_HELP.match(line)
+            if not m or m.group(1) == "h":
+                continue
+            ch, name = m.group(1), m.group(2)
+            if entries.get(name) != ch or ch not in letters:
+                problems.append("%s: its --help says -%s, --%s; its getopt tables and "
+                                "optstring do not" % (cmd, ch, name))
+    return problems
+
+
+def matrix_problems(root, options_of, formats_of):
+    """docs/cli/gpuproj.md's table of command x {-o, --format, -q, --progress}."""
+    path = os.path.join("docs", "cli", "gpuproj.md")
+    with open(os.path.join(root, path), encoding="utf-8") as f:
+        text = f.read()
+    if MATRIX_HEAD not in text:
+        return ["%s: no table '%s'" % (path, MATRIX_HEAD)]
+    rows = {}
+    for line in text.split(MATRIX_HEAD, 1)[1].split("\n")[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        m = re.match(r"`([a-z0-9-]+)`$", cells[0])
+        if m and len(cells) >= 5:
+            rows[m.group(1)] = cells[1:5]
+    problems = []
+    for cmd in sorted(set(options_of) - set(rows)):
+        problems.append("%s: no row for %s in its option table" % (path, cmd))
+    for cmd in sorted(set(rows) - set(options_of)):
+        problems.append("%s: a row for %s, which is no command" % (path, cmd))
+    for cmd in sorted(set(rows) & set(options_of)):
+        for cell, name in zip(rows[cmd], ["output", "format", "quiet", "progress"]):
+            says = not cell.startswith("no")
+            if says != (name in options_of[cmd]):
+                problems.append("%s: %s's --%s cell says '%s'; its getopt table %s it"
+                                % (path, cmd, name, cell,
+                                   "has" if name in options_of[cmd] else "has not"))
+        listed = re.findall(r"`([a-z0-9-]+)`", rows[cmd][1].split("(")[0])
+        if formats_of.get(cmd) and listed != formats_of[cmd]:
+            problems.append("%s: %s's formats are %s there, %s in its format_names[]"
+                            % (path, cmd, listed, formats_of[cmd]))
+    return problems
+
+
 def listing_problems(gpuproj, root):
     """`gpuproj --help` lists every command (a src/cli/cmd-NAME.c each), every
     source of `gpuproj import` (its sources[] table in cmd-import.c) and every verb of
@@ -118,6 +194,7 @@ def main():
                             "--help` describes each command")
     with open(os.path.join(root, "src", "cli", "cli-common.c"), encoding="utf-8") as f:
         shared_src = f.read()
+    options_of, formats_of = {}, {}
     for cmd in commands(gpuproj):
         src = os.path.join(root, "src", "cli", "cmd-%s.c" % cmd)
         page_path = os.path.join("docs", "cli", "gpuproj-%s.md" % cmd)
@@ -125,12 +202,20 @@ def main():
             text = f.read()
         tables = TABLE.findall(text)
         getopt = {name for t in tables for name in ENTRY.findall(t)}
-        # cli_options(own) adds the shared table of cli-common.c.
+        # cli_options(own) adds the shared table of cli-common.c; cli_quiet_options(own)
+        # its first entry, -q/--quiet.
+        shared = [name for t in TABLE.findall(shared_src) for name in ENTRY.findall(t)]
         if "cli_options(" in text:
-            getopt |= {name for t in TABLE.findall(shared_src) for name in ENTRY.findall(t)}
+            getopt |= set(shared)
+        if "cli_quiet_options(" in text:
+            getopt |= set(shared[:1])
         if not getopt:
             problems.append("%s: no getopt table in %s" % (cmd, src))
             continue
+        options_of[cmd] = getopt
+        names = re.search(r"format_names\[\] = \{([^}]*)\}", text)
+        if names:
+            formats_of[cmd] = re.findall(r'"([a-z0-9-]+)"', names.group(1))
         texts = helps(gpuproj, cmd)
         in_help = {o for t in texts for o in OPTION.findall(t)}
         listed = {m.group(1) for t in texts for line in t.split("\n")
@@ -149,10 +234,12 @@ def main():
         for o in sorted(listed - getopt - GLOBAL):
             problems.append("%s: --%s is an option its --help lists, not in its getopt table"
                             % (cmd, o))
-        for where, text in [("--help", "\n".join(texts)), (page_path, page)]:
-            for o in sorted(usage_options(text, cmd) - getopt - GLOBAL):
+        problems += short_problems(cmd, text, shared_src, texts, page, page_path)
+        for where, usage in [("--help", "\n".join(texts)), (page_path, page)]:
+            for o in sorted(usage_options(usage, cmd) - getopt - GLOBAL):
                 problems.append("%s: --%s is on a `gpuproj %s` line of %s, not in its getopt "
                                 "table" % (cmd, o, cmd, where))
+    problems += matrix_problems(root, options_of, formats_of)
     problems += listing_problems(gpuproj, root)
     for p in problems:
         print(p)
