@@ -882,8 +882,9 @@ gpuproj_intervals_merge(const struct gpuproj_intervals *base, const struct gpupr
 	if (!iv->orders)
 		goto nomem;
 	for (i = 0; i < base->n_orders; i++) {
+		/* A model add has groups of any kind for is add's alone (its provenance). */
 		if (!has_order_model(add, base->orders[i].model) &&
-		    copy_order(iv, &base->orders[i]))
+		    !has_model(add, base->orders[i].model) && copy_order(iv, &base->orders[i]))
 			goto nomem;
 	}
 	for (i = 0; i < add->n_orders; i++) {

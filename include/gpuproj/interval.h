@@ -74,7 +74,9 @@
  * fitted when not by the fit the top-level provenance describes),
  * "groups": [{"model", "bindings": "same"|"different"|"*", "class":
  * "short"|"long"|"*", "n", "sigma"}]}; a merge keeps base's order groups
- * but those of the models add has order groups for, then add's.
+ * but those of the models add has groups of either kind for (their
+ * provenance is add's: a model add fitted without pairs is left without
+ * order groups, not with base's), then add's.
  *
  * Thread safety: a loaded table is immutable and may be shared between
  * threads; gpuproj_intervals_builtin() is thread-safe.
