@@ -21,8 +21,8 @@
 #      (nested callbacks, names, profiler calls in callbacks, tracing with
 #      the profiler, replay records, record layout, printf under replay,
 #      clusters, graphs, a kernel in flight at exit (excluded from
-#      profiling: a profiled launch returns after its replay), busy
-#      counters);
+#      profiling: a profiled launch returns after its replay), pageable
+#      host-to-device copies in the timeline, busy counters);
 #   4. the hang scenarios (tests/gpu/hang.cu) under a time-out;
 #   5. heat2d with and without the injection (CUDA_INJECTION64_PATH,
 #      LD_PRELOAD, gpuproj run): same output, every launch counted, the

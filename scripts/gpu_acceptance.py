@@ -472,6 +472,19 @@ def run_report(work, summary=None):
         rep.check(sum(k["launches"] for k in gk) == 4 and all(k["profiled_launches"] == 0 for k in gk),
                   "[GPU?] graph captured and launched twice: 4 kernel launches timed, none profiled",
                   "launches %s" % [k["launches"] for k in gk])
+        # Pageable H2D copies of 64 MiB (misc.cu): how libproj.so recorded them.
+        nodes = [n for pat in (misc.get("timeline") or {}).get("patterns", [])
+                 for n in pat.get("nodes", []) if n.get("op") == "copy" and
+                 n.get("kind") == "h2d" and n.get("pinned") is False and
+                 n.get("bytes") == 64 << 20]
+        rep.check(len(nodes) > 0,
+                  "[GPU?] pageable host-to-device cudaMemcpy: recorded in the timeline as a "
+                  "pageable h2d copy", "%d such nodes" % len(nodes))
+        if nodes:
+            rep.note("pageable h2d copies of 64 MiB: %d of %d node(s) recorded blocking (the "
+                     "copy ended by its call's return), the rest returned while staged "
+                     "(inject/timeline-rec.c)" % (sum(1 for n in nodes if n.get("blocking")),
+                                                   len(nodes)))
         # Excluded from profiling (GPUPROJ_KERNEL_EXCLUDE): a profiled launch returns only
         # after its replay passes, so it would never still be running at exit.
         lr = kernels_named(misc, "long_running")

@@ -10,11 +10,18 @@
 //   - a CUDA graph captured from a stream and launched twice: the kernels
 //     are timed, the capture is not invalidated;
 //   - a long kernel still running when main() returns (no synchronisation,
-//     no cudaDeviceReset): it must still be counted.
+//     no cudaDeviceReset): it must still be counted;
+//   - synchronous copies of 64 MiB from pageable (malloc'd) memory to the
+//     device, each followed by a kernel: cudaMemcpy returns once the data
+//     is staged, "the DMA to final destination may not have completed"
+//     (CUDA Runtime API, "API synchronization behavior"), so libproj.so
+//     records such a copy as blocking only when its record ended by the
+//     call's return (inject/timeline-rec.c).
 //
 // Prints the printf lines, then "ok".
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cuda_runtime.h>
 
 #include "gpu-check.h"
@@ -35,6 +42,11 @@ __global__ void graph_node(float *out, float v)
 	out[blockIdx.x * blockDim.x + threadIdx.x] += v;
 }
 
+__global__ void after_copy(float *in)
+{
+	in[blockIdx.x * blockDim.x + threadIdx.x] += 1.0f;
+}
+
 // About 0.2 s of spinning on the clock: still running when main() returns.
 __global__ void long_running(long long cycles, float *out)
 {
@@ -52,11 +64,27 @@ main()
 	cudaStream_t s;
 	cudaGraph_t g;
 	cudaGraphExec_t ge;
-	float *buf;
+	float *buf, *dst;
+	char *host;
+	const size_t pageable = (size_t)64 << 20;
 	int i, khz = 0;
 
 	CHECK(cudaGetDeviceProperties(&prop, 0));
 	CHECK(cudaMalloc(&buf, 1 << 20));
+	host = (char *)malloc(pageable);
+	if (!host) {
+		fprintf(stderr, "misc: out of host memory\n");
+		return 1;
+	}
+	memset(host, 1, pageable);
+	CHECK(cudaMalloc(&dst, pageable));
+	for (i = 0; i < 4; i++) {
+		CHECK(cudaMemcpy(dst, host, pageable, cudaMemcpyHostToDevice));
+		after_copy<<<4, 128>>>(dst);
+	}
+	CHECK(cudaDeviceSynchronize());
+	CHECK(cudaFree(dst));
+	free(host);
 	for (i = 0; i < 2; i++) {
 		say_hello<<<4, 32>>>(i);
 		CHECK(cudaDeviceSynchronize());

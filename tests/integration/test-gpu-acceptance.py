@@ -233,6 +233,23 @@ def main():
         lr = [l for l in buf.getvalue().splitlines() if "still running when main() returns" in l]
         expect(len(lr) == 1 and lr[0].startswith("FAIL"),
                "long_running profiled (its launch returned after the replay): FAIL")
+        # The pageable copies of misc.cu: found in the timeline and counted; absent, FAIL.
+        pg = [l for l in buf.getvalue().splitlines() if "pageable host-to-device" in l]
+        expect(len(pg) == 1 and pg[0].startswith("FAIL"),
+               "pageable copies: a misc profile without them fails")
+        copy = {"op": "copy", "kind": "h2d", "pinned": False, "bytes": 64 << 20, "stream": 0}
+        misc["timeline"] = {"patterns": [{"nodes": [dict(copy, blocking=True), copy,
+                                                    dict(copy, pinned=True)]}]}
+        with open(os.path.join(work, "misc.json"), "w") as f:
+            json.dump(misc, f)
+        buf = io.StringIO()
+        with redirect_stdout(buf):
+            ga.run_report(work, None)
+        pg = [l for l in buf.getvalue().splitlines() if "pageable" in l]
+        expect(len(pg) == 2 and pg[0].startswith("PASS") and "[2 such nodes]" in pg[0] and
+               "1 of 2 node(s) recorded blocking" in pg[1],
+               "pageable copies: 2 pageable h2d nodes found (the pinned one not), 1 blocking: %s"
+               % pg)
 
         # 6. The whole run (step 9): the identity check passes on the double, and fails
         #    when the replay onto the source no longer gives the measured wall back.
