@@ -1083,26 +1083,21 @@ take(struct inj_timeline *t, struct thr *h, size_t n)
 			r->kernel = o->k;
 		} else if (w.n_copies && o->kind == INJ_OP_COPY) {
 			/*
-			 * A copy blocks only when it also ended by its call's
-			 * return: a cudaMemcpy from pageable memory to the device
-			 * returns once the data is staged, "the DMA to final
-			 * destination may not have completed" (CUDA Runtime API,
-			 * "API synchronization behavior"), though its record
-			 * lacks CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC. The rule of
-			 * import-nsys.c, which CloverLeaf's export needed
-			 * (254 of 279 copies ended 2.2-43.3 us after their call).
-			 * [GPU?] that CUPTI's record and callback timestamps
-			 * order a blocking copy's end before its call's return.
+			 * Blocking only when it also ended by its call's return
+			 * (gpuproj_tl_copy_blocks(): a pageable H2D cudaMemcpy
+			 * returns once staged). [GPU?] that CUPTI's record and
+			 * callback timestamps order a blocking copy's end before
+			 * its call's return.
 			 */
 			r->op = GPUPROJ_TL_COPY;
 			r->copy = (enum gpuproj_copy_kind)o->copy_kind;
 			r->pinned = o->pinned;
 			r->bytes = w.bytes;
-			r->blocking = blocking = !o->async && w.op_end <= c->end;
+			r->blocking = blocking = gpuproj_tl_copy_blocks(o->async, w.op_end, c->end);
 		} else if (w.n_memsets) {
 			r->op = GPUPROJ_TL_MEMSET;
 			r->bytes = w.bytes;
-			r->blocking = blocking = !o->async && w.op_end <= c->end;
+			r->blocking = blocking = gpuproj_tl_copy_blocks(o->async, w.op_end, c->end);
 		} else {
 			/* A kernel record without a profile record (out of memory there): a call. */
 			r->op = GPUPROJ_TL_CALL;

@@ -51,7 +51,7 @@
  * Runtime API, "API synchronization behavior"; 254 of CloverLeaf's 279
  * copies, all of them so, end 2.2 to 43.3 us after their call returned,
  * and taken as blocking they made one epoch's replay 4.2 % longer than
- * measured). A
+ * measured; gpuproj_tl_copy_blocks(), libproj.so's rule too). A
  * synchronisation's kind comes from the
  * call's name (cudaDeviceSynchronize, cuCtxSynchronize: device;
  * …StreamSynchronize: stream; …EventSynchronize: event; …StreamWaitEvent:
@@ -1614,11 +1614,11 @@ take(struct nsys *ns, struct gpuproj_timeline *tl, struct epoch *h, const struct
 			r->copy = o->copy;
 			r->pinned = o->pinned;
 			r->bytes = w.bytes;
-			r->blocking = blocking = !async && w.op_end <= c[0].end;
+			r->blocking = blocking = gpuproj_tl_copy_blocks(async, w.op_end, c[0].end);
 		} else if (w.n_memsets) {
 			r->op = GPUPROJ_TL_MEMSET;
 			r->bytes = w.bytes;
-			r->blocking = blocking = !async && w.op_end <= c[0].end;
+			r->blocking = blocking = gpuproj_tl_copy_blocks(async, w.op_end, c[0].end);
 		} else {
 			r->op = GPUPROJ_TL_CALL;
 			r->stream = GPUPROJ_TL_NONE;

@@ -1300,6 +1300,29 @@ END_TEST
  * direction (Gen4 x8 15.75; x16: Gen2 8, Gen3 15.75, Gen4 31.5, Gen5 63, Gen6 121 GB/s;
  * NVLink-C2C 450 GB/s), pageable not above pinned, and sourced.
  */
+/*
+ * The rules libproj.so's recorder and import nsys share (timeline-api.c):
+ * which calls make which records, and which copies block.
+ */
+START_TEST(shared_record_rules)
+{
+	ck_assert_uint_eq(gpuproj_tl_api_expects("cudaLaunchKernel"), GPUPROJ_TL_EXPECT_OP);
+	ck_assert_uint_eq(gpuproj_tl_api_expects("cudaLaunchKernel_v7000"), GPUPROJ_TL_EXPECT_OP);
+	ck_assert_uint_eq(gpuproj_tl_api_expects("cudaMemcpyAsync_v3020"), GPUPROJ_TL_EXPECT_OP);
+	ck_assert_uint_eq(gpuproj_tl_api_expects("cudaGraphLaunch"), GPUPROJ_TL_EXPECT_OP);
+	ck_assert_uint_eq(gpuproj_tl_api_expects("cudaGraphInstantiate"), 0);
+	ck_assert_uint_eq(gpuproj_tl_api_expects("cudaStreamSynchronize"), GPUPROJ_TL_EXPECT_SYNC);
+	ck_assert_uint_eq(gpuproj_tl_api_expects("cudaStreamWaitEvent"), GPUPROJ_TL_EXPECT_SYNC);
+	ck_assert_uint_eq(gpuproj_tl_api_expects("cudaMalloc"), 0);
+	ck_assert_uint_eq(gpuproj_tl_api_expects(NULL), 0);
+	/* A synchronous copy blocks when it ended by its call's return, not after. */
+	ck_assert(gpuproj_tl_copy_blocks(false, 1000, 1000));
+	ck_assert(gpuproj_tl_copy_blocks(false, 900, 1000));
+	ck_assert(!gpuproj_tl_copy_blocks(false, 1001, 1000)); /* pageable H2D: staged */
+	ck_assert(!gpuproj_tl_copy_blocks(true, 900, 1000));
+}
+END_TEST
+
 START_TEST(repository_host_links)
 {
 	static const struct {
@@ -1368,6 +1391,7 @@ timeline_suite(void)
 	tcase_add_test(tc, timeline_times_hold_together);
 	tcase_add_test(tc, timeline_identity_fails);
 	tcase_add_test(tc, report_whole_run);
+	tcase_add_test(tc, shared_record_rules);
 	tcase_add_test(tc, repository_host_links);
 	suite_add_tcase(s, tc);
 	return s;
